@@ -1,0 +1,97 @@
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+
+export const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"] as const;
+export type Validity = (typeof VALIDITIES)[number];
+
+export const RESULTS = ["pass", "fail", "infra_error", "missing"] as const;
+export type AttemptResult = (typeof RESULTS)[number];
+
+/** Counts of one model's attempts on one task, by result. */
+export interface AttemptCounts {
+  pass: number;
+  fail: number;
+  infra_error: number;
+  missing: number;
+}
+
+export function emptyCounts(): AttemptCounts {
+  return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+}
+
+/** Where a fact came from: a file and a 1-based line. */
+export interface Source {
+  readonly file: string;
+  readonly line: number;
+}
+
+/** One validity label of a task at one review revision (kept as history, never overwritten). */
+export interface ReviewEvent {
+  readonly revision: number;
+  readonly validity: Validity;
+  readonly source: Source;
+  readonly reviewer?: string;
+  readonly note?: string;
+  readonly evidence: readonly string[];
+}
+
+/** A task is keyed by (dataset_revision, task_id). */
+export interface TaskKey {
+  readonly datasetRevision: string;
+  readonly taskId: string;
+}
+
+/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
+export function taskKeyString(k: TaskKey): string {
+  return `${k.datasetRevision}\u0000${k.taskId}`;
+}
+
+/** Everything the gate knows about one task after reading the export and the reviews. */
+export interface TaskRecord extends TaskKey {
+  /** Effective validity: the label at the highest review revision (SPEC §1.2). */
+  readonly validity: Validity;
+  readonly reviewRevision: number;
+  /** Distinct (revision, label) events, ascending by revision then source; includes the effective one. */
+  readonly history: readonly ReviewEvent[];
+  /** Evidence paths/URLs from rows and reviews, de-duplicated, in first-seen order. */
+  readonly evidence: readonly string[];
+  /** `cluster` of the task's rows, when given (one value per task; a conflict is an input error). */
+  readonly cluster?: string;
+  /** Attempt counts of the baseline and the candidate; undefined when that model has no row. */
+  readonly baseline?: AttemptCounts;
+  readonly candidate?: AttemptCounts;
+}
+
+/** What the reader learned about one of the two compared models. */
+export interface ModelSummary {
+  readonly config: string;
+  /** Sorted, distinct harness revisions of this model's rows. */
+  readonly harnessRevisions: readonly string[];
+  /** Sorted, distinct dataset revisions of this model's rows. */
+  readonly datasetRevisions: readonly string[];
+  /** Rows that repeated an attempt already seen with the same result (SPEC §1.1). */
+  readonly duplicateRows: number;
+}
+
+export interface InputFileDigest {
+  readonly path: string;
+  readonly sha256: string;
+}
+
+/** The reader's output: the whole input reduced to per-(model, task) counts. */
+export interface Dataset {
+  /** Tasks that appear for the baseline or the candidate, sorted by (dataset_revision, task_id). Broken included. */
+  readonly tasks: readonly TaskRecord[];
+  readonly baseline: ModelSummary;
+  readonly candidate: ModelSummary;
+  /** Every model_config seen in the export, sorted. */
+  readonly modelsPresent: readonly string[];
+  /** Results files then reviews files, in the order given. */
+  readonly inputs: readonly InputFileDigest[];
+  /** Rows read in all (non-blank lines), for the report. */
+  readonly rowsRead: number;
+  /** Sorted, distinct review revisions seen (export and reviews). */
+  readonly reviewRevisions: readonly number[];
+}

@@ -1,0 +1,53 @@
+/** The acceptance policy after parsing and validation (SPEC §1.3). */
+
+export type ThresholdOp = ">=" | ">" | "<=" | "<";
+
+/** `OP NUMBER[%]`; `value` is a fraction when the text had `%` (e.g. "< 1%" → 0.01), else the number. */
+export interface Threshold {
+  readonly op: ThresholdOp;
+  readonly value: number;
+  readonly percent: boolean;
+  /** The text as written in the policy, for the report. */
+  readonly text: string;
+}
+
+export interface AcceptIf {
+  readonly common_valid_tasks: Threshold;
+  readonly infra_error_rate: Threshold;
+  readonly disputed_fraction: Threshold;
+  readonly missing_fraction?: Threshold;
+  /** δ₀ of `observed_margin: "> validity_sensitivity + run_variance [± X%]"`, as a fraction. */
+  readonly delta0: number;
+  /** The observed_margin text as written. */
+  readonly observed_margin_text: string;
+  /** True when `production_canary: passes` is present. */
+  readonly production_canary: boolean;
+}
+
+export interface MarginSettings {
+  readonly confidence: number;
+  readonly standard_error: "paired" | "clustered";
+  readonly validity_bound: "exact" | "pessimistic";
+}
+
+export interface Policy {
+  readonly owner: string;
+  /** ISO date YYYY-MM-DD. */
+  readonly revisit: string;
+  readonly on_expired: "warn" | "fail";
+  readonly infra_errors: "exclude" | "count_as_fail";
+  readonly require_same_harness: boolean;
+  readonly accept_if: AcceptIf;
+  readonly margin: MarginSettings;
+  readonly on_unresolved: "fail" | "neutral";
+}
+
+/** Where the deciding policy came from (SPEC §5, provenance.policy). */
+export interface PolicySource {
+  readonly path: string;
+  readonly sha256: string;
+  /** e.g. "file", "base-commit <sha>" */
+  readonly source: string;
+  /** The commit that last changed the policy file, when known. */
+  readonly lastCommit: string | null;
+}

@@ -1,0 +1,176 @@
+/**
+ * The report JSON (SPEC §5). Key names are part of the public contract: renaming one is a
+ * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
+ * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
+ */
+
+export const SCHEMA_VERSION = "1.0.0";
+
+export type Verdict = "accept" | "reject" | "unresolved";
+
+export type CheckId =
+  | "common_valid_tasks"
+  | "infra_error_rate_baseline"
+  | "infra_error_rate_candidate"
+  | "disputed_fraction"
+  | "missing_fraction_baseline"
+  | "missing_fraction_candidate"
+  | "same_harness"
+  | "dataset_revision"
+  | "production_canary"
+  | "observed_margin";
+
+export interface Check {
+  readonly id: CheckId;
+  /** A number, a string (e.g. the harness revisions seen) or null when it cannot be measured. */
+  readonly observed: number | string | null;
+  /** The policy's threshold as written, e.g. ">= 500", "< 1%", "> 0". */
+  readonly threshold: string;
+  readonly passed: boolean;
+  /** "evidence" checks gate accept and reject alike; "margin" is the decision on LCB > δ₀. */
+  readonly kind: "evidence" | "margin";
+  /** One human sentence: what was measured and, when it failed, what would fix it. */
+  readonly detail: string;
+}
+
+/** A task of U that moves the margin, with its effect, for "most influential disputed tasks". */
+export interface InfluentialTask {
+  readonly dataset_revision: string;
+  readonly task_id: string;
+  readonly validity: "disputed" | "unreviewed";
+  /** d_t = m_A,t − m_B,t */
+  readonly d: number;
+  /** True when the task is in the set S_L that minimises the margin. */
+  readonly in_lower_set: boolean;
+  /** True when the task is in the set S_H that maximises the margin. */
+  readonly in_upper_set: boolean;
+  readonly evidence: readonly string[];
+}
+
+export interface Comparison {
+  readonly common_tasks: number;
+  readonly common_valid_tasks: number;
+  readonly unresolved_tasks: number;
+  readonly disputed_tasks: number;
+  readonly unreviewed_tasks: number;
+  /** Broken tasks in the universe (appear for A or B): counted, never deleted. */
+  readonly broken_tasks: number;
+  readonly disputed_fraction: number | null;
+  readonly margin: number | null;
+  readonly margin_lower: number | null;
+  readonly margin_upper: number | null;
+  /** s_val = Δ̂ − Δ_L (downside). */
+  readonly validity_sensitivity: number | null;
+  /** Δ_H − Δ̂ (upside). */
+  readonly validity_sensitivity_upside: number | null;
+  readonly se_valid: number | null;
+  readonly se_lower: number | null;
+  readonly se_upper: number | null;
+  /** Re-run-only SE, when every common task has ≥ 2 attempts for both models; else null. */
+  readonly se_rerun: number | null;
+  readonly standard_error: "paired" | "clustered";
+  /** Number of clusters G when clustered, else null. */
+  readonly clusters: number | null;
+  readonly validity_bound: "exact" | "pessimistic";
+  readonly confidence: number;
+  readonly z: number;
+  readonly delta0: number;
+  readonly lcb: number | null;
+  readonly ucb: number | null;
+  readonly review_fragility: number | null;
+  readonly review_fragility_share: number | null;
+  readonly resolution_distance: number | null;
+  /** Which fragility figure applies: review fragility for accept/reject, resolution distance for unresolved. */
+  readonly fragility_exact: boolean;
+  readonly fragility_unbounded: boolean;
+  /** Tasks to review first (resolution distance) or whose relabelling flips the verdict (review fragility). */
+  readonly fragility_tasks: readonly {
+    readonly dataset_revision: string;
+    readonly task_id: string;
+    readonly change: string;
+  }[];
+  /** Tasks of U by effect on the margin, largest first (bounded length; see report builder). */
+  readonly influential_tasks: readonly InfluentialTask[];
+}
+
+export interface ModelFigures {
+  readonly config: string;
+  readonly harness_revisions: readonly string[];
+  readonly dataset_revisions: readonly string[];
+  readonly attempts: number;
+  readonly passes: number;
+  readonly fails: number;
+  readonly infra_errors: number;
+  readonly missing_attempts: number;
+  readonly duplicate_rows: number;
+  readonly attempted_tasks: number;
+  readonly missing_tasks: number;
+  readonly lost_to_infra_tasks: number;
+  readonly infra_error_rate: number | null;
+  readonly missing_fraction: number | null;
+  /** On the model's own attempted tasks. */
+  readonly valid_only_score: number | null;
+  readonly all_attempted_score: number | null;
+  readonly interval_exact: readonly [number, number] | null;
+  readonly interval_pessimistic: readonly [number, number] | null;
+  /** The same figures restricted to the common set C. */
+  readonly common: {
+    readonly valid_only_score: number | null;
+    readonly all_attempted_score: number | null;
+    readonly interval_exact: readonly [number, number] | null;
+    readonly interval_pessimistic: readonly [number, number] | null;
+  };
+}
+
+export interface Provenance {
+  readonly inputs: readonly { readonly path: string; readonly sha256: string }[];
+  readonly dataset_revisions: readonly string[];
+  readonly harness_revisions: readonly string[];
+  readonly review_revisions: readonly number[];
+  readonly policy: {
+    readonly path: string;
+    readonly sha256: string;
+    readonly owner: string;
+    readonly revisit: string;
+    readonly source: string;
+    readonly last_commit: string | null;
+  };
+  readonly infra_errors_policy: "exclude" | "count_as_fail";
+  readonly tool_version: string;
+  readonly rows_read: number;
+}
+
+/** A changed policy rule on a PR (SPEC §5.1). */
+export interface PolicyChange {
+  readonly key: string;
+  readonly base: string | null;
+  readonly head: string | null;
+  readonly loosening: boolean;
+}
+
+export interface Report {
+  readonly schema_version: string;
+  readonly verdict: Verdict;
+  /** Why this verdict, and for unresolved what would resolve it. */
+  readonly reasons: readonly string[];
+  /** Warnings that belong in the headline (expired policy, infra errors counted as fails, G < 30…). */
+  readonly warnings: readonly string[];
+  readonly checks: readonly Check[];
+  readonly comparison: Comparison;
+  readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
+  /** Broken tasks of the universe, listed (bounded length), never deleted. */
+  readonly broken_tasks: readonly { readonly dataset_revision: string; readonly task_id: string }[];
+  /** Tasks whose label changed across review revisions (history kept, never overwritten). */
+  readonly review_history: readonly {
+    readonly dataset_revision: string;
+    readonly task_id: string;
+    readonly events: readonly {
+      readonly revision: number;
+      readonly validity: string;
+      readonly source: string;
+    }[];
+  }[];
+  /** Present only on pull requests whose head changes the policy file. */
+  readonly policy_changes: readonly PolicyChange[] | null;
+  readonly provenance: Provenance;
+}
