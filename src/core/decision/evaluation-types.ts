@@ -1,0 +1,34 @@
+/**
+ * The contract between the statistics/verdict step (evaluate.ts), the fragility step
+ * (fragility.ts) and the report builder. SPEC §2–4.
+ */
+import type { Check, Comparison, ModelFigures, Verdict } from "../report/report-types.js";
+
+/** Facts from outside the export that §4 needs. */
+export interface EvaluationContext {
+  /** Result of the production canary, when one was given (CLI --canary / action input). */
+  readonly canary: "pass" | "fail" | null;
+  /** True when the policy's revisit date has passed (only reached with on_expired: warn). */
+  readonly expired: boolean;
+}
+
+/** The fields of Comparison that fragility.ts fills in; evaluate.ts leaves them out. */
+export type FragilityFields =
+  | "review_fragility"
+  | "review_fragility_share"
+  | "resolution_distance"
+  | "fragility_exact"
+  | "fragility_unbounded"
+  | "fragility_tasks";
+
+export type Fragility = Pick<Comparison, FragilityFields>;
+
+/** Everything §2–4 decide, except fragility. */
+export interface Evaluation {
+  readonly verdict: Verdict;
+  readonly reasons: readonly string[];
+  readonly warnings: readonly string[];
+  readonly checks: readonly Check[];
+  readonly comparison: Omit<Comparison, FragilityFields>;
+  readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
+}
