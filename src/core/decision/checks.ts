@@ -1,0 +1,303 @@
+/**
+ * The evidence checks and the margin check of SPEC §4, each with its observed value, threshold,
+ * pass/fail and a one-sentence detail that, when failed, says what would fix it.
+ */
+import type { Threshold, Policy } from "../policy/policy-types.js";
+import type { Check, ModelFigures } from "../report/report-types.js";
+import type { MarginAnalysis } from "../stats/margin.js";
+import type { Dataset } from "../model.js";
+import type { EvaluationContext } from "./evaluation-types.js";
+import { delta0Text, num, pct, plural, satisfies } from "./format.js";
+
+/**
+ * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
+ * a few steps of `estimate` (the caller's closed-form solution; the search absorbs rounding and the
+ * strict/non-strict operator). null when no x near the estimate satisfies it.
+ */
+function smallestSatisfying(
+  t: Threshold,
+  f: (x: number) => number | null,
+  estimate: number,
+  limit: number,
+): number | null {
+  const ok = (y: number): boolean => {
+    const v = f(y);
+    return v !== null && satisfies(v, t);
+  };
+  if (!Number.isFinite(estimate)) return null;
+  let x = Math.max(0, Math.min(limit, Math.floor(estimate) - 2));
+  for (let back = 0; back < 16 && x > 0 && ok(x - 1); back++) x--;
+  for (let step = 0; step < 16 && x <= limit; step++, x++) if (ok(x)) return x;
+  return null;
+}
+
+function commonValidCheck(a: MarginAnalysis, t: Threshold): Check {
+  const nv = a.commonValidTasks;
+  const passed = satisfies(nv, t);
+  let detail = `${plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
+  if (!passed) {
+    const more =
+      t.op === ">=" || t.op === ">"
+        ? smallestSatisfying(t, (x) => nv + x, t.value - nv, Number.MAX_SAFE_INTEGER)
+        : null;
+    detail +=
+      more !== null
+        ? ` — ${plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
+        : " — the count cannot satisfy this threshold by adding tasks";
+  }
+  return {
+    id: "common_valid_tasks",
+    observed: nv,
+    threshold: t.text,
+    passed,
+    kind: "evidence",
+    detail: `${detail}.`,
+  };
+}
+
+function infraRateCheck(side: "baseline" | "candidate", m: ModelFigures, t: Threshold): Check {
+  const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
+  const rate = m.infra_error_rate;
+  const denom = m.passes + m.fails + m.infra_errors;
+  if (rate === null) {
+    return {
+      id,
+      observed: null,
+      threshold: t.text,
+      passed: false,
+      kind: "evidence",
+      detail: `The ${side} has no pass, fail or infra_error attempt on the non-broken tasks, so its infra error rate is undefined — run it on the task set.`,
+    };
+  }
+  const passed = satisfies(rate, t);
+  let detail = `The ${side} had ${plural(m.infra_errors, "infra error")} in ${plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
+  if (!passed) {
+    const more =
+      t.op === "<" || t.op === "<="
+        ? smallestSatisfying(
+            t,
+            (x) => m.infra_errors / (denom + x),
+            t.value > 0 ? m.infra_errors / t.value - denom : 0,
+            t.value > 0 ? Math.ceil(m.infra_errors / t.value) + 2 : 0,
+          )
+        : null;
+    detail +=
+      more !== null
+        ? ` — ${plural(more, "more attempt")} without an infra error (e.g. re-running the ${plural(m.lost_to_infra_tasks, "task")} lost to infra on a fixed harness) would satisfy it`
+        : " — fix the infrastructure and re-run the affected tasks";
+  }
+  return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
+}
+
+function disputedCheck(a: MarginAnalysis, t: Threshold): Check {
+  const phi = a.disputedFraction;
+  const d = a.unresolvedTasks;
+  const nv = a.commonValidTasks;
+  if (phi === null) {
+    return {
+      id: "disputed_fraction",
+      observed: null,
+      threshold: t.text,
+      passed: false,
+      kind: "evidence",
+      detail:
+        "No task was attempted by both models, so the disputed fraction is undefined — run both models on the same tasks.",
+    };
+  }
+  const passed = satisfies(phi, t);
+  let detail = `${d} of ${plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
+  if (!passed) {
+    // Worst case for the fraction: every reviewed task turns out broken and leaves C.
+    const r = smallestSatisfying(
+      t,
+      (x) => (nv + d - x > 0 ? (d - x) / (nv + d - x) : null),
+      t.value < 1 ? d - (t.value * nv) / (1 - t.value) : 0,
+      d,
+    );
+    detail +=
+      r !== null
+        ? ` — reviewing ${r} of the ${plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
+        : ` — review the ${plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
+  }
+  return {
+    id: "disputed_fraction",
+    observed: phi,
+    threshold: t.text,
+    passed,
+    kind: "evidence",
+    detail: `${detail}.`,
+  };
+}
+
+function missingCheck(
+  side: "baseline" | "candidate",
+  m: ModelFigures,
+  universe: number,
+  t: Threshold,
+): Check {
+  const id = side === "baseline" ? "missing_fraction_baseline" : "missing_fraction_candidate";
+  const f = m.missing_fraction;
+  if (f === null) {
+    return {
+      id,
+      observed: null,
+      threshold: t.text,
+      passed: false,
+      kind: "evidence",
+      detail: `There are no non-broken tasks, so the ${side}'s missing fraction is undefined.`,
+    };
+  }
+  const passed = satisfies(f, t);
+  let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
+  if (!passed) {
+    const x =
+      t.op === "<" || t.op === "<="
+        ? smallestSatisfying(
+            t,
+            (y) => (m.missing_tasks - y) / universe,
+            m.missing_tasks - t.value * universe,
+            m.missing_tasks,
+          )
+        : null;
+    detail +=
+      x !== null
+        ? ` — running the ${side} on ${x} of its ${plural(m.missing_tasks, "missing task")} would satisfy it`
+        : ` — run the ${side} on its missing tasks`;
+  }
+  return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
+}
+
+function sameHarnessCheck(dataset: Dataset): Check {
+  const b = dataset.baseline.harnessRevisions;
+  const c = dataset.candidate.harnessRevisions;
+  const union = [...new Set([...b, ...c])].sort();
+  const passed = union.length === 1;
+  const detail = passed
+    ? `Both models ran on harness revision ${union[0] ?? ""}.`
+    : `The models ran on ${plural(union.length, "harness revision")} (baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}) — re-run both on one harness revision to compare like with like.`;
+  return {
+    id: "same_harness",
+    observed: union.join(", "),
+    threshold: "one harness revision",
+    passed,
+    kind: "evidence",
+    detail,
+  };
+}
+
+function datasetRevisionCheck(dataset: Dataset): Check {
+  const b = dataset.baseline.datasetRevisions;
+  const c = dataset.candidate.datasetRevisions;
+  const bs = new Set(b);
+  const cs = new Set(c);
+  const equal = b.length === c.length && b.every((r) => cs.has(r));
+  const passed = equal && b.length > 0;
+  const observed = equal
+    ? b.join(", ")
+    : `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+  let detail: string;
+  if (passed) {
+    detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${b.join(", ")}.`;
+  } else if (b.length === 0 || c.length === 0) {
+    detail = `The ${b.length === 0 ? "baseline" : "candidate"} has no dataset revision — run it on the dataset.`;
+  } else {
+    const onlyB = b.filter((r) => !cs.has(r));
+    const onlyC = c.filter((r) => !bs.has(r));
+    const parts: string[] = [];
+    if (onlyB.length > 0) parts.push(`only the baseline ran ${onlyB.join(", ")}`);
+    if (onlyC.length > 0) parts.push(`only the candidate ran ${onlyC.join(", ")}`);
+    detail = `The dataset revisions differ: ${parts.join("; ")} — run both models on the same dataset revision(s).`;
+  }
+  return {
+    id: "dataset_revision",
+    observed,
+    threshold: "same for both models",
+    passed,
+    kind: "evidence",
+    detail,
+  };
+}
+
+function canaryCheck(ctx: EvaluationContext): Check {
+  const passed = ctx.canary === "pass";
+  const detail =
+    ctx.canary === "pass"
+      ? "The production canary passed."
+      : ctx.canary === "fail"
+        ? "The production canary failed — a failed canary rejects the change."
+        : "No production canary result was given — run the canary and pass its result (canary: pass | fail).";
+  return {
+    id: "production_canary",
+    observed: ctx.canary,
+    threshold: "passes",
+    passed,
+    kind: "evidence",
+    detail,
+  };
+}
+
+function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Check {
+  const delta0 = policy.accept_if.delta0;
+  const threshold = `> ${delta0Text(delta0)}`;
+  const rule = `policy: observed_margin ${policy.accept_if.observed_margin_text}`;
+  if (a.lcb === null || a.marginLower === null || a.seLower === null) {
+    return {
+      id: "observed_margin",
+      observed: null,
+      threshold,
+      passed: false,
+      kind: "margin",
+      detail: `The margin's lower confidence bound cannot be computed: ${lcbWhyNull} (${rule}).`,
+    };
+  }
+  const passed = a.lcb > delta0;
+  const formula = `LCB = Δ_L − z·SE = ${num(a.marginLower)} − ${num(a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+  const detail = passed
+    ? `${formula} > ${num(delta0)} (${rule}).`
+    : `${formula} does not exceed δ₀ = ${num(delta0)} (${rule}) — a larger or firmer margin is needed: ${
+        a.unresolvedTasks > 0
+          ? `reviewing the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} narrows the validity band, `
+          : ""
+      }more common valid tasks shrink the run variance.`;
+  return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
+}
+
+/** Why LCB is null, as a clause, for checks and reasons. */
+export function lcbNullReason(a: MarginAnalysis, policy: Policy): string {
+  if (a.commonValidTasks === 0) return "there are no common valid tasks";
+  if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
+    return `standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
+  }
+  if (policy.margin.standard_error === "clustered") return "the tasks fall into fewer than 2 clusters";
+  return "fewer than 2 tasks are available for the standard error";
+}
+
+export interface CheckInputs {
+  readonly dataset: Dataset;
+  readonly policy: Policy;
+  readonly ctx: EvaluationContext;
+  readonly analysis: MarginAnalysis;
+  readonly baseline: ModelFigures;
+  readonly candidate: ModelFigures;
+}
+
+/** All checks in report order: evidence checks first, the margin check last. */
+export function buildChecks(inp: CheckInputs): Check[] {
+  const { dataset, policy, ctx, analysis } = inp;
+  const ai = policy.accept_if;
+  const checks: Check[] = [
+    commonValidCheck(analysis, ai.common_valid_tasks),
+    infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
+    infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
+    disputedCheck(analysis, ai.disputed_fraction),
+  ];
+  if (ai.missing_fraction !== undefined) {
+    checks.push(missingCheck("baseline", inp.baseline, analysis.universeTasks, ai.missing_fraction));
+    checks.push(missingCheck("candidate", inp.candidate, analysis.universeTasks, ai.missing_fraction));
+  }
+  if (policy.require_same_harness) checks.push(sameHarnessCheck(dataset));
+  checks.push(datasetRevisionCheck(dataset));
+  if (ai.production_canary) checks.push(canaryCheck(ctx));
+  checks.push(marginCheck(analysis, policy, lcbNullReason(analysis, policy)));
+  return checks;
+}

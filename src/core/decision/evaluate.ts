@@ -1,0 +1,131 @@
+/**
+ * SPEC §2–4 except fragility: sets, per-model figures, the comparison, checks, verdict, reasons
+ * and headline warnings. Pure and deterministic: tasks are visited in dataset order.
+ */
+import type { Dataset } from "../model.js";
+import type { Policy } from "../policy/policy-types.js";
+import type { InfluentialTask } from "../report/report-types.js";
+import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
+import { modelFigures } from "../stats/model-figures.js";
+import { buildChecks } from "./checks.js";
+import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
+import { plural } from "./format.js";
+import { verdictWithReasons } from "./verdict.js";
+
+/** At most this many influential tasks are listed in the comparison. */
+export const MAX_INFLUENTIAL_TASKS = 50;
+
+/** Below this many clusters the CR1 standard error is flagged as unreliable (SPEC §3). */
+export const MIN_RELIABLE_CLUSTERS = 30;
+
+/**
+ * Tasks of U by effect on the margin: |d| descending, then members of S_L first, then dataset
+ * (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
+ */
+export function influentialTasks(dataset: Dataset, a: MarginAnalysis): InfluentialTask[] {
+  const n = a.unresolvedTaskIndices.length;
+  const inLower = new Uint8Array(n);
+  const inUpper = new Uint8Array(n);
+  for (const j of a.lowerSet) inLower[j] = 1;
+  for (const j of a.upperSet) inUpper[j] = 1;
+  const order = Array.from({ length: n }, (_, j) => j);
+  const d = a.unresolvedD;
+  order.sort(
+    (x, y) =>
+      Math.abs(d[y] as number) - Math.abs(d[x] as number) ||
+      (inLower[y] as number) - (inLower[x] as number) ||
+      x - y,
+  );
+  return order.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
+    const task = dataset.tasks[a.unresolvedTaskIndices[j] as number];
+    if (task === undefined) throw new Error("influentialTasks: task index out of range");
+    return {
+      dataset_revision: task.datasetRevision,
+      task_id: task.taskId,
+      validity: task.validity === "disputed" ? "disputed" : "unreviewed",
+      d: d[j] as number,
+      in_lower_set: inLower[j] === 1,
+      in_upper_set: inUpper[j] === 1,
+      evidence: [...task.evidence],
+    };
+  });
+}
+
+function headlineWarnings(
+  policy: Policy,
+  ctx: EvaluationContext,
+  a: MarginAnalysis,
+  infra: { baseline: number; candidate: number },
+): string[] {
+  const warnings: string[] = [];
+  if (ctx.expired) {
+    warnings.push(
+      `Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`,
+    );
+  }
+  if (policy.infra_errors === "count_as_fail") {
+    warnings.push(
+      `Infra errors are counted as fails (infra_errors: count_as_fail): ${plural(infra.baseline, "baseline infra error")} and ${plural(infra.candidate, "candidate infra error")} lower the task scores.`,
+    );
+  }
+  if (policy.margin.standard_error === "clustered") {
+    if (a.tasksWithoutCluster > 0) {
+      warnings.push(
+        `standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`,
+      );
+    } else if (a.clusters !== null && a.clusters < MIN_RELIABLE_CLUSTERS) {
+      warnings.push(
+        `Clustered standard error over only ${plural(a.clusters, "cluster")} (fewer than ${MIN_RELIABLE_CLUSTERS}): the CR1 standard error is unreliable with few clusters.`,
+      );
+    }
+  }
+  return warnings;
+}
+
+export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContext): Evaluation {
+  const infra = policy.infra_errors;
+  const analysis = analyseMargin(dataset, { infra, margin: policy.margin });
+  const baseline = modelFigures(dataset, "baseline", infra);
+  const candidate = modelFigures(dataset, "candidate", infra);
+  const checks = buildChecks({ dataset, policy, ctx, analysis, baseline, candidate });
+  const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
+  const warnings = headlineWarnings(policy, ctx, analysis, {
+    baseline: baseline.infra_errors,
+    candidate: candidate.infra_errors,
+  });
+  const a = analysis;
+  return {
+    verdict,
+    reasons,
+    warnings,
+    checks,
+    comparison: {
+      common_tasks: a.commonTasks,
+      common_valid_tasks: a.commonValidTasks,
+      unresolved_tasks: a.unresolvedTasks,
+      disputed_tasks: a.disputedTasks,
+      unreviewed_tasks: a.unreviewedTasks,
+      broken_tasks: a.brokenTasks,
+      disputed_fraction: a.disputedFraction,
+      margin: a.margin,
+      margin_lower: a.marginLower,
+      margin_upper: a.marginUpper,
+      validity_sensitivity: a.validitySensitivity,
+      validity_sensitivity_upside: a.validitySensitivityUpside,
+      se_valid: a.seValid,
+      se_lower: a.seLower,
+      se_upper: a.seUpper,
+      se_rerun: a.seRerun,
+      standard_error: policy.margin.standard_error,
+      clusters: a.clusters,
+      validity_bound: policy.margin.validity_bound,
+      confidence: policy.margin.confidence,
+      z: a.z,
+      delta0: policy.accept_if.delta0,
+      lcb: a.lcb,
+      ucb: a.ucb,
+      influential_tasks: influentialTasks(dataset, a),
+    },
+    models: { baseline, candidate },
+  };
+}

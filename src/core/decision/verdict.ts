@@ -1,0 +1,112 @@
+/**
+ * The verdict of SPEC §4 and the sentences that explain it.
+ *
+ * - reject: the canary failed (whether or not the policy requires one); or every evidence check
+ *   passes and UCB ≤ δ₀.
+ * - accept: every evidence check passes (the canary check among them when required) and LCB > δ₀.
+ * - unresolved: anything else, including a null LCB/UCB.
+ */
+import type { Policy } from "../policy/policy-types.js";
+import type { Check, Verdict } from "../report/report-types.js";
+import type { MarginAnalysis } from "../stats/margin.js";
+import type { EvaluationContext } from "./evaluation-types.js";
+import { lcbNullReason } from "./checks.js";
+import { num, plural } from "./format.js";
+
+export interface VerdictResult {
+  readonly verdict: Verdict;
+  readonly reasons: string[];
+}
+
+/** The bare decision rule, for callers (fragility) that only need the verdict. */
+export function decideVerdict(
+  evidencePasses: boolean,
+  canary: EvaluationContext["canary"],
+  lcb: number | null,
+  ucb: number | null,
+  delta0: number,
+): Verdict {
+  if (canary === "fail") return "reject";
+  if (!evidencePasses) return "unresolved";
+  if (ucb !== null && ucb <= delta0) return "reject";
+  if (lcb !== null && lcb > delta0) return "accept";
+  return "unresolved";
+}
+
+function marginSentence(a: MarginAnalysis, policy: Policy): string {
+  const d0 = num(policy.accept_if.delta0);
+  if (a.lcb === null || a.ucb === null) {
+    return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
+  }
+  if (a.lcb > policy.accept_if.delta0) {
+    return `the margin's lower bound LCB = ${num(a.lcb)} clears δ₀ = ${d0}`;
+  }
+  if (a.ucb <= policy.accept_if.delta0) {
+    return `the margin's upper bound UCB = ${num(a.ucb)} does not exceed δ₀ = ${d0}`;
+  }
+  return `the margin's lower bound ${num(a.lcb)} does not clear δ₀ = ${d0} while its upper bound ${num(a.ucb)} exceeds it: the evidence cannot carry the ranking`;
+}
+
+/** What could move an undecided margin, as a sentence. */
+function marginRemedy(a: MarginAnalysis): string {
+  const parts: string[] = [];
+  if (a.unresolvedTasks > 0) {
+    parts.push(
+      `review the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} (validity sensitivity ${a.validitySensitivity === null ? "undefined" : num(a.validitySensitivity)})`,
+    );
+  }
+  parts.push("add common valid tasks or attempts to shrink the standard error");
+  return `To resolve it: ${parts.join(", or ")}.`;
+}
+
+export function verdictWithReasons(
+  checks: readonly Check[],
+  a: MarginAnalysis,
+  policy: Policy,
+  ctx: EvaluationContext,
+): VerdictResult {
+  const failedEvidence = checks.filter((c) => c.kind === "evidence" && !c.passed);
+  const delta0 = policy.accept_if.delta0;
+  const verdict = decideVerdict(failedEvidence.length === 0, ctx.canary, a.lcb, a.ucb, delta0);
+  const reasons: string[] = [];
+
+  if (ctx.canary === "fail") {
+    reasons.push(
+      policy.accept_if.production_canary
+        ? "The production canary failed: a failed canary rejects the change whatever the benchmark says."
+        : "The production canary failed: the policy does not require a canary, but a failed one rejects the change whatever the benchmark says.",
+    );
+    return { verdict, reasons };
+  }
+
+  if (verdict === "accept") {
+    reasons.push(
+      `Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${num(a.margin ?? 0)}).`,
+    );
+    return { verdict, reasons };
+  }
+  if (verdict === "reject") {
+    reasons.push(
+      `Every evidence check passes and ${marginSentence(a, policy)}: even the most favourable resolution of the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar (Δ̂ = ${a.margin === null ? "undefined" : num(a.margin)}).`,
+    );
+    return { verdict, reasons };
+  }
+
+  // Unresolved: name every check that keeps it so, then the margin.
+  for (const c of failedEvidence) reasons.push(`Check ${c.id} fails: ${c.detail}`);
+  if (failedEvidence.length > 0) {
+    if (a.lcb !== null && a.lcb > delta0) {
+      reasons.push(`Once these checks pass, ${marginSentence(a, policy)} and would accept.`);
+    } else if (a.ucb !== null && a.ucb <= delta0) {
+      reasons.push(`Once these checks pass, ${marginSentence(a, policy)} and would reject.`);
+    } else {
+      reasons.push(`Even with these checks passing, ${marginSentence(a, policy)}.`);
+    }
+  } else {
+    const s = marginSentence(a, policy);
+    reasons.push(
+      `${s.charAt(0).toUpperCase()}${s.slice(1)}. ${a.lcb === null ? "" : marginRemedy(a)}`.trim(),
+    );
+  }
+  return { verdict, reasons };
+}

@@ -1,0 +1,231 @@
+/**
+ * The comparison of SPEC §3: dₜ = m_A,t − m_B,t on the common set C, the observed margin Δ̂ over
+ * the valid tasks V, the margin bounds Δ_L, Δ_H over subsets of the unresolved tasks U (one S for
+ * both models), the standard errors and the confidence bounds LCB, UCB.
+ */
+import type { Dataset } from "../model.js";
+import type { MarginSettings } from "../policy/policy-types.js";
+import { normalQuantile } from "./normal-quantile.js";
+import { clusteredStandardError, pairedStandardError, rerunStandardError } from "./standard-error.js";
+import { effectiveAttempts, scoreRerunVariance, type InfraErrorsPolicy } from "./task-scores.js";
+import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
+
+export interface MarginAnalysis {
+  /** |T|: non-broken tasks that appear for either model. */
+  readonly universeTasks: number;
+  readonly brokenTasks: number;
+  readonly commonTasks: number;
+  /** N_v */
+  readonly commonValidTasks: number;
+  /** D = disputed + unreviewed */
+  readonly unresolvedTasks: number;
+  readonly disputedTasks: number;
+  readonly unreviewedTasks: number;
+  /** φ = D / (N_v + D); null when C is empty. */
+  readonly disputedFraction: number | null;
+  /** Δ̂ = Σ_V d / N_v; null when N_v = 0. */
+  readonly margin: number | null;
+  readonly marginLower: number | null;
+  readonly marginUpper: number | null;
+  readonly validitySensitivity: number | null;
+  readonly validitySensitivityUpside: number | null;
+  readonly seValid: number | null;
+  readonly seLower: number | null;
+  readonly seUpper: number | null;
+  readonly seRerun: number | null;
+  /** G over V when clustered (tasks with a cluster only), else null. */
+  readonly clusters: number | null;
+  /** Tasks of C without a `cluster` (clustered SE only; then every SE is null). */
+  readonly tasksWithoutCluster: number;
+  readonly z: number;
+  readonly lcb: number | null;
+  readonly ucb: number | null;
+  /** Indices into dataset.tasks of the tasks of U, in dataset order. */
+  readonly unresolvedTaskIndices: readonly number[];
+  /** dₜ of the tasks of U, aligned with unresolvedTaskIndices. */
+  readonly unresolvedD: Float64Array;
+  /** Positions (into unresolvedTaskIndices) of S_L and S_H, most extreme first. */
+  readonly lowerSet: readonly number[];
+  readonly upperSet: readonly number[];
+}
+
+export interface MarginOptions {
+  readonly infra: InfraErrorsPolicy;
+  readonly margin: MarginSettings;
+}
+
+/**
+ * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
+ * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
+ * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
+ * lacks one the SEs (and so LCB/UCB) are null rather than guessed — the caller reports it.
+ * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined.
+ */
+export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnalysis {
+  const tasks = dataset.tasks;
+  const infra = opts.infra;
+  const clustered = opts.margin.standard_error === "clustered";
+  const validD = new Float64Array(tasks.length);
+  const validTask: number[] = [];
+  const unresolvedD: number[] = [];
+  const unresolvedTaskIndices: number[] = [];
+  let universe = 0;
+  let broken = 0;
+  let disputed = 0;
+  let unreviewed = 0;
+  let nv = 0;
+  let validSum = 0;
+  let rerunOk = true;
+  const rerunTerms = new Float64Array(tasks.length);
+  const clusterIndex = new Map<string, number>();
+  const clusterOfTask = new Int32Array(tasks.length).fill(-1);
+  let withoutCluster = 0;
+
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i] as (typeof tasks)[number];
+    if (task.validity === "broken") {
+      broken++;
+      continue;
+    }
+    universe++;
+    const a = task.candidate;
+    const b = task.baseline;
+    const ka = effectiveAttempts(a, infra);
+    const kb = effectiveAttempts(b, infra);
+    if (a === undefined || b === undefined || ka === 0 || kb === 0) continue;
+    const ma = a.pass / ka;
+    const mb = b.pass / kb;
+    const d = ma - mb;
+    if (clustered) {
+      if (task.cluster === undefined) withoutCluster++;
+      else {
+        let c = clusterIndex.get(task.cluster);
+        if (c === undefined) {
+          c = clusterIndex.size;
+          clusterIndex.set(task.cluster, c);
+        }
+        clusterOfTask[i] = c;
+      }
+    }
+    if (task.validity === "valid") {
+      validD[nv] = d;
+      validTask.push(i);
+      validSum += d;
+      const va = scoreRerunVariance(ma, ka);
+      const vb = scoreRerunVariance(mb, kb);
+      if (va === null || vb === null) rerunOk = false;
+      else rerunTerms[nv] = va + vb;
+      nv++;
+    } else {
+      if (task.validity === "disputed") disputed++;
+      else unreviewed++;
+      unresolvedD.push(d);
+      unresolvedTaskIndices.push(i);
+    }
+  }
+
+  const dCount = unresolvedD.length;
+  const uD = Float64Array.from(unresolvedD);
+  const vD = validD.subarray(0, nv);
+  let marginLower: number | null;
+  let marginUpper: number | null;
+  let lowerSet: readonly number[];
+  let upperSet: readonly number[];
+  // Values of the tasks of S_L / S_H as they enter the SE (pessimistic: replaced by ∓1).
+  let lowerValues: Float64Array;
+  let upperValues: Float64Array;
+  if (opts.margin.validity_bound === "exact") {
+    const bounds = exactRatioBounds(validSum, nv, uD);
+    marginLower = bounds.lower;
+    marginUpper = bounds.upper;
+    lowerSet = bounds.lowerSet;
+    upperSet = bounds.upperSet;
+    lowerValues = Float64Array.from(lowerSet, (j) => uD[j] as number);
+    upperValues = Float64Array.from(upperSet, (j) => uD[j] as number);
+  } else {
+    const bounds = pessimisticBounds(validSum, nv, dCount, -1, 1);
+    marginLower = bounds.lower;
+    marginUpper = bounds.upper;
+    const all = Array.from({ length: dCount }, (_, j) => j);
+    lowerSet = all;
+    upperSet = all;
+    lowerValues = new Float64Array(dCount).fill(-1);
+    upperValues = new Float64Array(dCount).fill(1);
+  }
+
+  const concat = (extra: Float64Array): Float64Array => {
+    const out = new Float64Array(nv + extra.length);
+    out.set(vD, 0);
+    out.set(extra, nv);
+    return out;
+  };
+  const clustersOf = (set: readonly number[]): Int32Array => {
+    const out = new Int32Array(nv + set.length);
+    for (let j = 0; j < nv; j++) out[j] = clusterOfTask[validTask[j] as number] as number;
+    for (let j = 0; j < set.length; j++) {
+      out[nv + j] = clusterOfTask[unresolvedTaskIndices[set[j] as number] as number] as number;
+    }
+    return out;
+  };
+
+  let seValid: number | null;
+  let seLower: number | null;
+  let seUpper: number | null;
+  let clusters: number | null = null;
+  if (!clustered) {
+    seValid = pairedStandardError(vD);
+    seLower = pairedStandardError(concat(lowerValues));
+    seUpper = pairedStandardError(concat(upperValues));
+  } else {
+    const g = clusterIndex.size;
+    let validClusters: number;
+    if (withoutCluster === 0) {
+      const v = clusteredStandardError(vD, clustersOf([]), g);
+      validClusters = v.clusters;
+      seValid = v.se;
+      seLower = clusteredStandardError(concat(lowerValues), clustersOf(lowerSet), g).se;
+      seUpper = clusteredStandardError(concat(upperValues), clustersOf(upperSet), g).se;
+    } else {
+      const seen = new Set<number>();
+      for (const i of validTask) if ((clusterOfTask[i] as number) >= 0) seen.add(clusterOfTask[i] as number);
+      validClusters = seen.size;
+      seValid = seLower = seUpper = null;
+    }
+    clusters = validClusters;
+  }
+
+  const seRerun = rerunOk && nv > 0 ? rerunStandardError(rerunTerms.subarray(0, nv)) : null;
+  const z = normalQuantile(opts.margin.confidence);
+  const margin = nv > 0 ? validSum / nv : null;
+  const lcb = margin !== null && marginLower !== null && seLower !== null ? marginLower - z * seLower : null;
+  const ucb = margin !== null && marginUpper !== null && seUpper !== null ? marginUpper + z * seUpper : null;
+
+  return {
+    universeTasks: universe,
+    brokenTasks: broken,
+    commonTasks: nv + dCount,
+    commonValidTasks: nv,
+    unresolvedTasks: dCount,
+    disputedTasks: disputed,
+    unreviewedTasks: unreviewed,
+    disputedFraction: nv + dCount > 0 ? dCount / (nv + dCount) : null,
+    margin,
+    marginLower,
+    marginUpper,
+    validitySensitivity: margin !== null && marginLower !== null ? margin - marginLower : null,
+    validitySensitivityUpside: margin !== null && marginUpper !== null ? marginUpper - margin : null,
+    seValid,
+    seLower,
+    seUpper,
+    seRerun,
+    clusters,
+    tasksWithoutCluster: withoutCluster,
+    z,
+    lcb,
+    ucb,
+    unresolvedTaskIndices,
+    unresolvedD: uD,
+    lowerSet,
+    upperSet,
+  };
+}

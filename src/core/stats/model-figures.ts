@@ -1,0 +1,122 @@
+/**
+ * Per-model figures (SPEC §2): counts on the universe T, infra error rate, missing and
+ * lost-to-infra tasks, and the valid-only / all-attempted scores with their validity intervals,
+ * both on the model's own attempted tasks and on the common set C.
+ */
+import type { Dataset, TaskRecord } from "../model.js";
+import type { ModelFigures } from "../report/report-types.js";
+import { effectiveAttempts, hasAttempt, isLostToInfra, type InfraErrorsPolicy } from "./task-scores.js";
+import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
+
+export type Side = "baseline" | "candidate";
+
+/** Scores of one model over a set of tasks, split into valid and unresolved. */
+export interface ScoreFigures {
+  readonly valid_only_score: number | null;
+  readonly all_attempted_score: number | null;
+  readonly interval_exact: readonly [number, number] | null;
+  readonly interval_pessimistic: readonly [number, number] | null;
+}
+
+/**
+ * Scores from the valid tasks' sum and count and the unresolved tasks' scores:
+ * valid-only Σ_V m / N_v, all-attempted (Σ_V m + Σ_U m)/(N_v + D), the exact interval (sort and
+ * scan, SPEC §2) and the pessimistic one [Σ_V m/(N_v+D), (Σ_V m + D)/(N_v+D)].
+ */
+export function scoreFigures(
+  validSum: number,
+  validCount: number,
+  unresolved: ArrayLike<number>,
+): ScoreFigures {
+  const d = unresolved.length;
+  let uSum = 0;
+  for (let i = 0; i < d; i++) uSum += unresolved[i] as number;
+  const exact = exactRatioBounds(validSum, validCount, unresolved);
+  const pess = pessimisticBounds(validSum, validCount, d, 0, 1);
+  return {
+    valid_only_score: validCount > 0 ? validSum / validCount : null,
+    all_attempted_score: validCount + d > 0 ? (validSum + uSum) / (validCount + d) : null,
+    interval_exact: exact.lower !== null && exact.upper !== null ? [exact.lower, exact.upper] : null,
+    interval_pessimistic: pess.lower !== null && pess.upper !== null ? [pess.lower, pess.upper] : null,
+  };
+}
+
+function countsOf(task: TaskRecord, side: Side) {
+  return side === "baseline" ? task.baseline : task.candidate;
+}
+
+/**
+ * The figures of one model. Row counts (attempts, passes, fails, infra_errors, missing_attempts)
+ * are the model's attempt rows on the universe T (non-broken tasks), as read: under
+ * `count_as_fail` infra errors stay counted as infra errors here (only K* and the scores treat
+ * them as fails). `attempts` counts every row, `missing` results included.
+ * attempted_tasks = tasks of T with K* ≥ 1. The common set C needs K* ≥ 1 for both models.
+ */
+export function modelFigures(dataset: Dataset, side: Side, infra: InfraErrorsPolicy): ModelFigures {
+  const summary = dataset[side];
+  const other: Side = side === "baseline" ? "candidate" : "baseline";
+  let universe = 0;
+  let passes = 0;
+  let fails = 0;
+  let infraErrors = 0;
+  let missingAttempts = 0;
+  let attempted = 0;
+  let missingTasks = 0;
+  let lostTasks = 0;
+  let ownValidSum = 0;
+  let ownValidCount = 0;
+  const ownUnresolved: number[] = [];
+  let commonValidSum = 0;
+  let commonValidCount = 0;
+  const commonUnresolved: number[] = [];
+
+  for (const task of dataset.tasks) {
+    if (task.validity === "broken") continue;
+    universe++;
+    const c = countsOf(task, side);
+    if (c !== undefined) {
+      passes += c.pass;
+      fails += c.fail;
+      infraErrors += c.infra_error;
+      missingAttempts += c.missing;
+    }
+    if (!hasAttempt(c)) missingTasks++;
+    if (isLostToInfra(c)) lostTasks++;
+    const k = effectiveAttempts(c, infra);
+    if (c === undefined || k === 0) continue;
+    attempted++;
+    const m = c.pass / k;
+    const common = effectiveAttempts(countsOf(task, other), infra) > 0;
+    if (task.validity === "valid") {
+      ownValidSum += m;
+      ownValidCount++;
+      if (common) {
+        commonValidSum += m;
+        commonValidCount++;
+      }
+    } else {
+      ownUnresolved.push(m);
+      if (common) commonUnresolved.push(m);
+    }
+  }
+
+  const rateDenominator = passes + fails + infraErrors;
+  return {
+    config: summary.config,
+    harness_revisions: [...summary.harnessRevisions],
+    dataset_revisions: [...summary.datasetRevisions],
+    attempts: passes + fails + infraErrors + missingAttempts,
+    passes,
+    fails,
+    infra_errors: infraErrors,
+    missing_attempts: missingAttempts,
+    duplicate_rows: summary.duplicateRows,
+    attempted_tasks: attempted,
+    missing_tasks: missingTasks,
+    lost_to_infra_tasks: lostTasks,
+    infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
+    missing_fraction: universe > 0 ? missingTasks / universe : null,
+    ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved),
+    common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved),
+  };
+}
