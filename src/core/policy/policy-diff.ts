@@ -1,0 +1,176 @@
+/**
+ * Policy changes on a pull request (SPEC §5.1): the base policy decides; the head's changes are
+ * listed rule by rule and every loosening is marked, so a PR cannot quietly soften its own gate.
+ *
+ * Rules are compared by meaning, not by text: "< 1%" and "< 0.01" are the same rule, and so are
+ * `on_expired` omitted and `on_expired: warn` (the default). For `common_valid_tasks`, a count,
+ * ">= 500" and "> 499" are the same rule.
+ *
+ * What counts as a loosening (head laxer than base):
+ * - a threshold that is a minimum (>=, >) lowered, or > turned into >= at the same value;
+ *   a maximum (<, <=) raised, or < turned into <= at the same value; a threshold whose direction
+ *   flips (not produced by parsePolicy) is marked as a loosening, since it cannot be ordered;
+ * - `missing_fraction` or `production_canary` removed (adding one is a tightening);
+ * - a smaller δ₀ in `observed_margin`; a lower `margin.confidence`;
+ * - `validity_bound` pessimistic → exact (the exact bound is narrower, so it clears more often);
+ * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
+ *   `require_same_harness` true → false.
+ * Changes that are listed but not marked as loosening, because neither side is laxer in general:
+ * - `owner` (who answers for the thresholds);
+ * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
+ *   model has more of them, which may be the baseline, so it can move the margin either way;
+ *   infra errors are gated separately by `infra_error_rate` under both settings;
+ * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
+ *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
+ *   stricter one in general.
+ */
+import { InputError, formatProblem } from "../errors.js";
+import type { PolicyChange } from "../report/report-types.js";
+import type { Policy, Threshold } from "./policy-types.js";
+import { isMinimumOp } from "./policy-values.js";
+import { parsePolicy } from "./load-policy.js";
+
+type Change = { readonly base: string | null; readonly head: string | null; readonly loosening: boolean };
+
+/** A threshold as a comparable bound. Counts are integers, so "> 499" is the minimum 500. */
+interface Bound {
+  readonly minimum: boolean;
+  readonly value: number;
+  /** The bound itself passes (>=, <=). */
+  readonly inclusive: boolean;
+}
+
+function bound(t: Threshold, count: boolean): Bound {
+  const minimum = isMinimumOp(t.op);
+  if (count && minimum) {
+    return { minimum, value: t.op === ">=" ? Math.ceil(t.value) : Math.floor(t.value) + 1, inclusive: true };
+  }
+  return { minimum, value: t.value, inclusive: t.op === ">=" || t.op === "<=" };
+}
+
+function sameBound(a: Bound, b: Bound): boolean {
+  return a.minimum === b.minimum && a.value === b.value && a.inclusive === b.inclusive;
+}
+
+/** True when `head` lets through something `base` rejects. */
+function laxer(base: Bound, head: Bound): boolean {
+  if (base.minimum !== head.minimum) return true;
+  if (head.value !== base.value) return base.minimum ? head.value < base.value : head.value > base.value;
+  return head.inclusive && !base.inclusive;
+}
+
+function thresholdChange(
+  base: Threshold | undefined,
+  head: Threshold | undefined,
+  count: boolean,
+): Change | null {
+  if (base === undefined && head === undefined) return null;
+  if (base === undefined || head === undefined) {
+    // Removing a check loosens; adding one tightens.
+    return { base: base?.text ?? null, head: head?.text ?? null, loosening: head === undefined };
+  }
+  const b = bound(base, count);
+  const h = bound(head, count);
+  if (sameBound(b, h)) return null;
+  return { base: base.text, head: head.text, loosening: laxer(b, h) };
+}
+
+function valueChange<T extends string | number | boolean>(
+  base: T,
+  head: T,
+  loosening: (base: T, head: T) => boolean,
+): Change | null {
+  if (base === head) return null;
+  return { base: String(base), head: String(head), loosening: loosening(base, head) };
+}
+
+const never = (): boolean => false;
+
+/**
+ * Every rule that differs between the base and head policies, in a fixed order (the order of the
+ * keys in SPEC §1.3), with base and head rendered as text (`null` when the optional rule is absent)
+ * and `loosening` set when the head is laxer.
+ */
+export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
+  const a = base.accept_if;
+  const b = head.accept_if;
+  const rules: [string, Change | null][] = [
+    ["owner", valueChange(base.owner, head.owner, never)],
+    ["revisit", valueChange(base.revisit, head.revisit, (x, y) => y > x)],
+    ["on_expired", valueChange(base.on_expired, head.on_expired, (x, y) => x === "fail" && y === "warn")],
+    ["infra_errors", valueChange(base.infra_errors, head.infra_errors, never)],
+    [
+      "require_same_harness",
+      valueChange(base.require_same_harness, head.require_same_harness, (x, y) => x && !y),
+    ],
+    ["accept_if.common_valid_tasks", thresholdChange(a.common_valid_tasks, b.common_valid_tasks, true)],
+    ["accept_if.infra_error_rate", thresholdChange(a.infra_error_rate, b.infra_error_rate, false)],
+    ["accept_if.disputed_fraction", thresholdChange(a.disputed_fraction, b.disputed_fraction, false)],
+    ["accept_if.missing_fraction", thresholdChange(a.missing_fraction, b.missing_fraction, false)],
+    [
+      "accept_if.observed_margin",
+      a.delta0 === b.delta0
+        ? null
+        : { base: a.observed_margin_text, head: b.observed_margin_text, loosening: b.delta0 < a.delta0 },
+    ],
+    [
+      "accept_if.production_canary",
+      a.production_canary === b.production_canary
+        ? null
+        : {
+            base: a.production_canary ? "passes" : null,
+            head: b.production_canary ? "passes" : null,
+            loosening: a.production_canary,
+          },
+    ],
+    ["margin.confidence", valueChange(base.margin.confidence, head.margin.confidence, (x, y) => y < x)],
+    ["margin.standard_error", valueChange(base.margin.standard_error, head.margin.standard_error, never)],
+    [
+      "margin.validity_bound",
+      valueChange(
+        base.margin.validity_bound,
+        head.margin.validity_bound,
+        (x, y) => x === "pessimistic" && y === "exact",
+      ),
+    ],
+    [
+      "on_unresolved",
+      valueChange(base.on_unresolved, head.on_unresolved, (x, y) => x === "fail" && y === "neutral"),
+    ],
+  ];
+  const out: PolicyChange[] = [];
+  for (const [key, change] of rules) if (change !== null) out.push({ key, ...change });
+  return out;
+}
+
+export interface PolicyTextDiff {
+  /** The changed rules; empty when the head does not parse. */
+  readonly changes: readonly PolicyChange[];
+  /**
+   * Null when the head parses; else one line saying why it does not (the first problem with its
+   * file:line:column, and how many more there are). The base still decides.
+   */
+  readonly headError: string | null;
+}
+
+/**
+ * Diff the policy texts at a PR's base and head. The base must parse (it decides; its InputError
+ * propagates). A head that does not parse is reported in `headError` instead of thrown.
+ */
+export function diffPolicyTexts(baseText: string, headText: string, file: string): PolicyTextDiff {
+  const base = parsePolicy(baseText, file);
+  let head: Policy;
+  try {
+    head = parsePolicy(headText, file);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    const first = err.problems[0];
+    const more = err.total - 1;
+    const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid policy");
+    return {
+      changes: [],
+      headError: more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text,
+    };
+  }
+  return { changes: diffPolicies(base, head), headError: null };
+}
