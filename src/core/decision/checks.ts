@@ -236,6 +236,29 @@ function canaryCheck(ctx: EvaluationContext): Check {
   };
 }
 
+/**
+ * What could move an undecided margin (LCB ≤ δ₀ < UCB), as a clause. The valid tasks alone give
+ * Δ̂ ∓ z·SE(V): when that band already clears (or falls below) δ₀, resolving the open labels could
+ * decide it; otherwise the run variance itself is too large and more common valid tasks are needed.
+ */
+export function marginRemedy(a: MarginAnalysis, delta0: number): string {
+  const d = a.unresolvedTasks;
+  const review = `review the ${plural(d, "disputed/unreviewed task")}`;
+  if (a.margin === null || a.seValid === null) {
+    return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
+  }
+  const lo = a.margin - a.z * a.seValid;
+  const hi = a.margin + a.z * a.seValid;
+  const band = `the valid tasks alone give Δ̂ ∓ z·SE = [${num(lo)}, ${num(hi)}]`;
+  if (d > 0 && (lo > delta0 || hi <= delta0)) {
+    return `${review}: ${band}, so resolving the open labels could decide it`;
+  }
+  const more = `${band}, which straddles δ₀ — more common valid tasks (or attempts per task) are needed to shrink the standard error`;
+  return d > 0
+    ? `${more}, and reviewing the ${plural(d, "disputed/unreviewed task")} narrows the validity band`
+    : more;
+}
+
 function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Check {
   const delta0 = policy.accept_if.delta0;
   const threshold = `> ${delta0Text(delta0)}`;
@@ -252,13 +275,13 @@ function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Che
   }
   const passed = a.lcb > delta0;
   const formula = `LCB = Δ_L − z·SE = ${num(a.marginLower)} − ${num(a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
-  const detail = passed
-    ? `${formula} > ${num(delta0)} (${rule}).`
-    : `${formula} does not exceed δ₀ = ${num(delta0)} (${rule}) — a larger or firmer margin is needed: ${
-        a.unresolvedTasks > 0
-          ? `reviewing the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} narrows the validity band, `
-          : ""
-      }more common valid tasks shrink the run variance.`;
+  let detail: string;
+  if (passed) detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
+  else if (a.ucb !== null && a.ucb <= delta0) {
+    detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}), and neither does UCB = ${num(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+  } else {
+    detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
+  }
   return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
 }
 

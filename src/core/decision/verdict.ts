@@ -10,8 +10,8 @@ import type { Policy } from "../policy/policy-types.js";
 import type { Check, Verdict } from "../report/report-types.js";
 import type { MarginAnalysis } from "../stats/margin.js";
 import type { EvaluationContext } from "./evaluation-types.js";
-import { lcbNullReason } from "./checks.js";
-import { num, plural } from "./format.js";
+import { lcbNullReason, marginRemedy } from "./checks.js";
+import { delta0Text, num, plural } from "./format.js";
 
 export interface VerdictResult {
   readonly verdict: Verdict;
@@ -34,29 +34,14 @@ export function decideVerdict(
 }
 
 function marginSentence(a: MarginAnalysis, policy: Policy): string {
-  const d0 = num(policy.accept_if.delta0);
+  const delta0 = policy.accept_if.delta0;
+  const d0 = delta0Text(delta0);
   if (a.lcb === null || a.ucb === null) {
     return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
   }
-  if (a.lcb > policy.accept_if.delta0) {
-    return `the margin's lower bound LCB = ${num(a.lcb)} clears δ₀ = ${d0}`;
-  }
-  if (a.ucb <= policy.accept_if.delta0) {
-    return `the margin's upper bound UCB = ${num(a.ucb)} does not exceed δ₀ = ${d0}`;
-  }
+  if (a.lcb > delta0) return `the margin's lower bound LCB = ${num(a.lcb)} clears δ₀ = ${d0}`;
+  if (a.ucb <= delta0) return `the margin's upper bound UCB = ${num(a.ucb)} does not exceed δ₀ = ${d0}`;
   return `the margin's lower bound ${num(a.lcb)} does not clear δ₀ = ${d0} while its upper bound ${num(a.ucb)} exceeds it: the evidence cannot carry the ranking`;
-}
-
-/** What could move an undecided margin, as a sentence. */
-function marginRemedy(a: MarginAnalysis): string {
-  const parts: string[] = [];
-  if (a.unresolvedTasks > 0) {
-    parts.push(
-      `review the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} (validity sensitivity ${a.validitySensitivity === null ? "undefined" : num(a.validitySensitivity)})`,
-    );
-  }
-  parts.push("add common valid tasks or attempts to shrink the standard error");
-  return `To resolve it: ${parts.join(", or ")}.`;
 }
 
 export function verdictWithReasons(
@@ -86,8 +71,12 @@ export function verdictWithReasons(
     return { verdict, reasons };
   }
   if (verdict === "reject") {
+    const why =
+      a.unresolvedTasks > 0
+        ? `even the most favourable resolution of the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
+        : "the candidate does not clear the bar even at the top of the run-variance band";
     reasons.push(
-      `Every evidence check passes and ${marginSentence(a, policy)}: even the most favourable resolution of the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar (Δ̂ = ${a.margin === null ? "undefined" : num(a.margin)}).`,
+      `Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : num(a.margin)}).`,
     );
     return { verdict, reasons };
   }
@@ -104,9 +93,8 @@ export function verdictWithReasons(
     }
   } else {
     const s = marginSentence(a, policy);
-    reasons.push(
-      `${s.charAt(0).toUpperCase()}${s.slice(1)}. ${a.lcb === null ? "" : marginRemedy(a)}`.trim(),
-    );
+    const remedy = a.lcb === null ? "" : ` To resolve it, ${marginRemedy(a, delta0)}.`;
+    reasons.push(`${s.charAt(0).toUpperCase()}${s.slice(1)}.${remedy}`);
   }
   return { verdict, reasons };
 }
