@@ -1,0 +1,194 @@
+/**
+ * `model-gate import KIND FILE [flags]` argument parsing (argv without the leading "import").
+ * Every flag takes one value (`--flag VALUE` or `--flag=VALUE`); a flag given twice, an unknown
+ * flag, a flag that does not apply to the kind, or a bad value is an InputError.
+ */
+import { InputError } from "../core/errors.js";
+import { VALIDITIES, type AttemptResult, type Validity } from "../core/model.js";
+import {
+  CLUSTER_MODES,
+  type ClusterMode,
+  IMPORT_KINDS,
+  type ImportKind,
+  type ImportOptions,
+  NO_PATCH_RESULTS,
+  type NoPatchResult,
+  OTHER_ISSUES_RULES,
+  type OtherIssuesRule,
+  RESULT_KINDS,
+} from "./types.js";
+
+export type ParsedImportArgs = ImportOptions & { out?: string };
+
+const ALL = IMPORT_KINDS;
+const REVIEW_KINDS: readonly ImportKind[] = ["verified-annotations", "reviews-csv"];
+const SWEBENCH_KINDS: readonly ImportKind[] = [
+  "swebench-report",
+  "swebench-results",
+  "swebench-leaderboard",
+  "swebench-pro",
+];
+
+interface FlagSpec {
+  readonly key: string;
+  readonly kinds: readonly ImportKind[];
+}
+
+/** Flag → option key and the kinds it applies to. */
+const FLAGS: Readonly<Record<string, FlagSpec>> = {
+  "--run": { key: "run", kinds: ["swebench-leaderboard"] },
+  "--board": { key: "board", kinds: ["swebench-leaderboard"] },
+  "--model-config": { key: "modelConfig", kinds: RESULT_KINDS },
+  "--dataset-revision": { key: "datasetRevision", kinds: ALL },
+  "--harness-revision": { key: "harnessRevision", kinds: RESULT_KINDS },
+  "--review-revision": { key: "reviewRevision", kinds: ALL },
+  "--validity": { key: "validity", kinds: RESULT_KINDS },
+  "--tasks": { key: "tasks", kinds: ALL },
+  "--empty-patch": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
+  "--no-generation": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
+  "--cluster": { key: "cluster", kinds: SWEBENCH_KINDS },
+  "--scorer": { key: "scorer", kinds: ["inspect"] },
+  "--pass-threshold": { key: "passThreshold", kinds: ["inspect"] },
+  "--score-map": { key: "scoreMap", kinds: ["inspect"] },
+  "--broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
+  "--disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
+  "--other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
+  "--reviewer": { key: "reviewer", kinds: REVIEW_KINDS },
+  "-o": { key: "out", kinds: ALL },
+  "--out": { key: "out", kinds: ALL },
+};
+
+/** True when the arguments ask for help (`-h`, `--help`, or `help` as the kind). */
+export function isImportHelpRequest(argv: readonly string[]): boolean {
+  return argv.length === 0 || argv[0] === "help" || argv.some((a) => a === "-h" || a === "--help");
+}
+
+function usage(message: string): InputError {
+  return new InputError(
+    `model-gate import: ${message}\nRun "model-gate import --help" for the kinds and flags.`,
+  );
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw usage(`${flag}: expected one of ${allowed.join(", ")}, found ${JSON.stringify(value)}`);
+}
+
+function number(flag: string, value: string, opts: { integer?: boolean; min?: number } = {}): number {
+  const v = value.trim() === "" ? Number.NaN : Number(value);
+  if (
+    !Number.isFinite(v) ||
+    (opts.integer === true && !Number.isInteger(v)) ||
+    (opts.min !== undefined && v < opts.min)
+  ) {
+    const what = opts.integer === true ? "an integer" : "a number";
+    const min = opts.min !== undefined ? ` ≥ ${opts.min}` : "";
+    throw usage(`${flag}: expected ${what}${min}, found ${JSON.stringify(value)}`);
+  }
+  return v;
+}
+
+function scoreMap(flag: string, value: string): Record<string, AttemptResult> {
+  const out: Record<string, AttemptResult> = {};
+  for (const part of value.split(",")) {
+    const eq = part.lastIndexOf("=");
+    if (eq <= 0) throw usage(`${flag}: expected VALUE=RESULT[,VALUE=RESULT…], found ${JSON.stringify(part)}`);
+    const key = part.slice(0, eq);
+    if (key in out) throw usage(`${flag}: ${JSON.stringify(key)} is mapped twice`);
+    out[key] = oneOf(flag, part.slice(eq + 1), ["pass", "fail", "infra_error"] as const);
+  }
+  return out;
+}
+
+export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
+  const positional: string[] = [];
+  const raw = new Map<string, { flag: string; value: string }>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith("-") && arg !== "-") {
+      const eq = arg.indexOf("=");
+      const flag = eq > 0 && arg.startsWith("--") ? arg.slice(0, eq) : arg;
+      const spec = FLAGS[flag];
+      if (spec === undefined) throw usage(`unknown flag ${flag}`);
+      let value: string;
+      if (eq > 0 && arg.startsWith("--")) value = arg.slice(eq + 1);
+      else {
+        const next = argv[i + 1];
+        if (next === undefined) throw usage(`${flag} needs a value`);
+        value = next;
+        i += 1;
+      }
+      const prev = raw.get(spec.key);
+      if (prev !== undefined) throw usage(`${flag} is given twice (also as ${prev.flag})`);
+      raw.set(spec.key, { flag, value });
+      continue;
+    }
+    positional.push(arg);
+  }
+  const [kindArg, file, ...extra] = positional;
+  if (kindArg === undefined) throw usage(`missing KIND; kinds: ${IMPORT_KINDS.join(", ")}`);
+  const kind = oneOf("KIND", kindArg, IMPORT_KINDS);
+  if (file === undefined) throw usage(`missing FILE after ${kind}`);
+  if (extra.length > 0) throw usage(`unexpected argument ${JSON.stringify(extra[0])}`);
+
+  const opts: ParsedImportArgs = { kind, file };
+  for (const [key, { flag, value }] of raw) {
+    const spec = FLAGS[flag] as FlagSpec;
+    if (!spec.kinds.includes(kind)) {
+      throw usage(`${flag} does not apply to ${kind} (it applies to: ${spec.kinds.join(", ")})`);
+    }
+    switch (key) {
+      case "run":
+      case "board":
+      case "modelConfig":
+      case "datasetRevision":
+      case "harnessRevision":
+      case "tasks":
+      case "scorer":
+      case "reviewer":
+      case "out":
+        if (value.trim() === "") throw usage(`${flag}: expected a non-empty value`);
+        opts[key] = value;
+        break;
+      case "reviewRevision":
+        opts.reviewRevision = number(flag, value, { integer: true, min: 0 });
+        break;
+      case "validity":
+        opts.validity = oneOf<Validity>(flag, value, VALIDITIES);
+        break;
+      case "emptyPatch":
+        opts.emptyPatch = oneOf<NoPatchResult>(flag, value, NO_PATCH_RESULTS);
+        break;
+      case "cluster":
+        opts.cluster = oneOf<ClusterMode>(flag, value, CLUSTER_MODES);
+        break;
+      case "passThreshold":
+        opts.passThreshold = number(flag, value);
+        break;
+      case "scoreMap":
+        opts.scoreMap = scoreMap(flag, value);
+        break;
+      case "brokenAt":
+        opts.brokenAt = number(flag, value, { min: 0 });
+        break;
+      case "disputedAt":
+        opts.disputedAt = number(flag, value, { min: 0 });
+        break;
+      case "otherIssues":
+        opts.otherIssues = oneOf<OtherIssuesRule>(flag, value, OTHER_ISSUES_RULES);
+        break;
+      default:
+        throw usage(`unhandled flag ${flag}`);
+    }
+  }
+  const brokenAt = opts.brokenAt ?? 3;
+  const disputedAt = opts.disputedAt ?? 2;
+  if (disputedAt > brokenAt) {
+    throw usage(`--disputed-at ${disputedAt} is above --broken-at ${brokenAt}`);
+  }
+  return opts;
+}

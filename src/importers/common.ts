@@ -1,0 +1,505 @@
+/**
+ * Shared pieces of the importers: JSON Pointer evidence, row serialisation with a fixed key order,
+ * the computed dataset revision, the task list (--tasks), SWE-bench repository clusters, and an
+ * InputError collector that names the file and the JSON path / CSV line of each problem.
+ */
+import { createHash } from "node:crypto";
+import { InputError, type InputProblem } from "../core/errors.js";
+import type { AttemptResult, Validity } from "../core/model.js";
+
+/** How many ids a note lists before it only counts the rest. */
+export const NOTE_LIST_LIMIT = 5;
+
+// ---------------------------------------------------------------------------------------------
+// Problems
+
+/** Collects problems found in one input file and throws them as one InputError. */
+export class Problems {
+  private readonly list: InputProblem[] = [];
+  private count = 0;
+
+  constructor(readonly file: string) {}
+
+  /** A problem at a JSON path (`field` is a JSON Pointer) or a CSV line. */
+  add(message: string, where: { field?: string; line?: number } = {}): void {
+    this.count += 1;
+    if (this.list.length >= 20) return;
+    const location = where.line !== undefined ? { file: this.file, line: where.line } : { file: this.file };
+    this.list.push(
+      where.field !== undefined ? { location, field: where.field, message } : { location, message },
+    );
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  throwIfAny(summary: string): void {
+    if (this.count > 0) throw new InputError(summary, this.list, this.count);
+  }
+
+  /** Adds one problem and throws at once. */
+  fail(summary: string, message: string, where: { field?: string; line?: number } = {}): never {
+    this.add(message, where);
+    throw new InputError(summary, this.list, this.count);
+  }
+}
+
+/** A one-problem InputError about a file. */
+export function fileError(
+  file: string,
+  message: string,
+  where: { field?: string; line?: number } = {},
+): never {
+  const p = new Problems(file);
+  return p.fail(`${file}: cannot import`, message, where);
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+/** Parses JSON text; a syntax error names the file, line and column. A UTF-8 BOM is accepted. */
+export function parseJsonFile(file: string, text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    const { offset, message } = locateJsonError(body);
+    let line = 1;
+    let column = 1;
+    for (let i = 0; i < offset && i < body.length; i++) {
+      if (body.charCodeAt(i) === 10) {
+        line += 1;
+        column = 1;
+      } else column += 1;
+    }
+    throw new InputError(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
+  }
+}
+
+/**
+ * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
+ * engine's own message does not always give a position.
+ */
+export function locateJsonError(s: string): { offset: number; message: string } {
+  let i = 0;
+  class Stop extends Error {
+    constructor(
+      readonly offset: number,
+      message: string,
+    ) {
+      super(message);
+    }
+  }
+  const stop = (message: string): never => {
+    throw new Stop(
+      i,
+      i >= s.length ? `unexpected end of input: ${message}` : `${message}, found ${JSON.stringify(s[i])}`,
+    );
+  };
+  const ws = () => {
+    while (i < s.length && (s[i] === " " || s[i] === "\t" || s[i] === "\n" || s[i] === "\r")) i++;
+  };
+  const literal = (word: string) => {
+    for (const ch of word) {
+      if (s[i] !== ch) stop(`expected ${word}`);
+      i++;
+    }
+  };
+  const string = () => {
+    i++; // opening quote
+    for (;;) {
+      if (i >= s.length) stop("unterminated string");
+      const c = s.charCodeAt(i);
+      if (c === 0x22) {
+        i++;
+        return;
+      }
+      if (c < 0x20) stop("a control character inside a string");
+      if (c === 0x5c) {
+        i++;
+        const e = s[i];
+        if (e === "u") {
+          i++;
+          for (let k = 0; k < 4; k++) {
+            if (!/[0-9a-fA-F]/.test(s[i] ?? "")) stop("expected 4 hex digits after \\u");
+            i++;
+          }
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+        else stop("an invalid escape");
+      } else i++;
+    }
+  };
+  const number = () => {
+    if (s[i] === "-") i++;
+    if (s[i] === "0") i++;
+    else if (/[1-9]/.test(s[i] ?? "")) while (/[0-9]/.test(s[i] ?? "")) i++;
+    else stop("expected a digit");
+    if (s[i] === ".") {
+      i++;
+      if (!/[0-9]/.test(s[i] ?? "")) stop("expected a digit after the decimal point");
+      while (/[0-9]/.test(s[i] ?? "")) i++;
+    }
+    if (s[i] === "e" || s[i] === "E") {
+      i++;
+      if (s[i] === "+" || s[i] === "-") i++;
+      if (!/[0-9]/.test(s[i] ?? "")) stop("expected a digit in the exponent");
+      while (/[0-9]/.test(s[i] ?? "")) i++;
+    }
+  };
+  const value = (): void => {
+    ws();
+    const c = s[i];
+    if (c === "{") {
+      i++;
+      ws();
+      if (s[i] === "}") {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (s[i] !== '"') stop("expected a property name in double quotes");
+        string();
+        ws();
+        if (s[i] !== ":") stop("expected ':' after a property name");
+        i++;
+        value();
+        ws();
+        if (s[i] === ",") {
+          i++;
+          continue;
+        }
+        if (s[i] === "}") {
+          i++;
+          return;
+        }
+        stop("expected ',' or '}' in an object");
+      }
+    }
+    if (c === "[") {
+      i++;
+      ws();
+      if (s[i] === "]") {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        ws();
+        if (s[i] === ",") {
+          i++;
+          continue;
+        }
+        if (s[i] === "]") {
+          i++;
+          return;
+        }
+        stop("expected ',' or ']' in an array");
+      }
+    }
+    if (c === '"') {
+      string();
+      return;
+    }
+    if (c === "t") {
+      literal("true");
+      return;
+    }
+    if (c === "f") {
+      literal("false");
+      return;
+    }
+    if (c === "n") {
+      literal("null");
+      return;
+    }
+    if (c === "-" || /[0-9]/.test(c ?? "")) {
+      number();
+      return;
+    }
+    stop("expected a JSON value");
+  };
+  try {
+    value();
+    ws();
+    if (i < s.length) stop("unexpected text after the JSON value");
+  } catch (e) {
+    if (e instanceof Stop) return { offset: e.offset, message: e.message };
+    throw e;
+  }
+  return { offset: 0, message: "not valid JSON" };
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function typeName(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "string") return `a string (${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)})`;
+  return `${typeof v} ${JSON.stringify(v)}`;
+}
+
+/** Escapes one JSON Pointer reference token (RFC 6901 §3). */
+export function escapePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** A JSON Pointer from reference tokens, e.g. `/leaderboards/0/results/3`. */
+export function pointer(...tokens: (string | number)[]): string {
+  return tokens.map((t) => `/${escapePointerToken(t)}`).join("");
+}
+
+/**
+ * The URI-fragment form of a JSON Pointer (RFC 6901 §6): characters not allowed in a fragment are
+ * percent-encoded as UTF-8. Ordinary task ids (letters, digits, `_`, `-`, `.`) pass unchanged.
+ */
+export function fragmentOf(ptr: string): string {
+  let out = "";
+  for (const ch of ptr) {
+    if (/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]/.test(ch)) out += ch;
+    else for (const b of Buffer.from(ch, "utf8")) out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** `file#/json/pointer`: evidence pointing at one value of a JSON file. */
+export function jsonEvidence(file: string, ptr: string): string {
+  return `${file}#${fragmentOf(ptr)}`;
+}
+
+/** `file#row=N`: evidence pointing at one record of a CSV file (RFC 7111; the header is row 1). */
+export function csvEvidence(file: string, row: number): string {
+  return `${file}#row=${row}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ordering and revisions
+
+/** Compares strings by their UTF-8 bytes (= `LC_ALL=C sort`), so the order is language-neutral. */
+export function compareIds(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+/** `sha256:` of the task ids sorted by UTF-8 bytes and joined by "\n" (no trailing newline). */
+export function computeDatasetRevision(ids: Iterable<string>): string {
+  const sorted = [...new Set(ids)].sort(compareIds);
+  return `sha256:${createHash("sha256").update(sorted.join("\n"), "utf8").digest("hex")}`;
+}
+
+/** "a, b, c and 4 more" — the first few of a list, for notes. */
+export function listSome(ids: readonly string[], limit = NOTE_LIST_LIMIT): string {
+  const shown = ids.slice(0, limit).join(", ");
+  return ids.length > limit ? `${shown} and ${ids.length - limit} more` : shown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+/** One SPEC §1.1 export row, before serialisation. */
+export interface ExportRow {
+  task_id: string;
+  result: AttemptResult;
+  evidence: string[];
+  attempt?: number | string;
+  cluster?: string;
+}
+
+/** Fields that every row of one import shares. */
+export interface ExportCommon {
+  datasetRevision: string;
+  harnessRevision: string;
+  modelConfig: string;
+  validity: Validity;
+  reviewRevision: number;
+}
+
+/** Serialises export rows with a fixed key order, sorted by task id (UTF-8 bytes) then attempt. */
+export function exportLines(rows: readonly ExportRow[], c: ExportCommon): string[] {
+  const sorted = [...rows].sort((a, b) => {
+    const byId = compareIds(a.task_id, b.task_id);
+    if (byId !== 0) return byId;
+    return compareAttempts(a.attempt, b.attempt);
+  });
+  return sorted.map((r) => {
+    const o: Record<string, unknown> = {
+      task_id: r.task_id,
+      dataset_revision: c.datasetRevision,
+      harness_revision: c.harnessRevision,
+      model_config: c.modelConfig,
+      validity: c.validity,
+      result: r.result,
+      review_revision: c.reviewRevision,
+      evidence: r.evidence,
+    };
+    if (r.attempt !== undefined) o["attempt"] = r.attempt;
+    if (r.cluster !== undefined) o["cluster"] = r.cluster;
+    return JSON.stringify(o);
+  });
+}
+
+function compareAttempts(a: number | string | undefined, b: number | string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return -1;
+  if (b === undefined) return 1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return compareIds(String(a), String(b));
+}
+
+/** One SPEC §1.2 reviews row, before serialisation. */
+export interface ReviewRow {
+  task_id: string;
+  dataset_revision: string;
+  validity: Validity;
+  review_revision: number;
+  reviewer?: string;
+  evidence: string[];
+  note?: string;
+}
+
+/** Serialises reviews rows with a fixed key order, sorted by task id then dataset revision. */
+export function reviewLines(rows: readonly ReviewRow[]): string[] {
+  const sorted = [...rows].sort(
+    (a, b) => compareIds(a.task_id, b.task_id) || compareIds(a.dataset_revision, b.dataset_revision),
+  );
+  return sorted.map((r) => {
+    const o: Record<string, unknown> = {
+      task_id: r.task_id,
+      dataset_revision: r.dataset_revision,
+      validity: r.validity,
+      review_revision: r.review_revision,
+    };
+    if (r.reviewer !== undefined) o["reviewer"] = r.reviewer;
+    o["evidence"] = r.evidence;
+    if (r.note !== undefined) o["note"] = r.note;
+    return JSON.stringify(o);
+  });
+}
+
+/** Counts of results, for the notes. */
+export function resultCounts(rows: readonly ExportRow[]): string {
+  const n = { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+  for (const r of rows) n[r.result] += 1;
+  return `${rows.length} rows: ${n.pass} pass, ${n.fail} fail, ${n.infra_error} infra_error, ${n.missing} missing`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Task list (--tasks)
+
+/** A task list read from a file: one id per line; blank lines skipped; surrounding spaces trimmed. */
+export interface TaskList {
+  readonly file: string;
+  readonly ids: readonly string[];
+  readonly set: ReadonlySet<string>;
+  /** 1-based line of each id, for evidence and messages. */
+  readonly lineOf: ReadonlyMap<string, number>;
+}
+
+export function parseTaskList(file: string, text: string): TaskList {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const problems: Problems = new Problems(file);
+  const lineOf = new Map<string, number>();
+  const ids: string[] = [];
+  body.split(/\r\n|\n|\r/).forEach((raw, i) => {
+    const id = raw.trim();
+    if (id === "") return;
+    const seen = lineOf.get(id);
+    if (seen !== undefined) {
+      problems.add(`task id ${JSON.stringify(id)} is listed twice (first on line ${seen})`, { line: i + 1 });
+      return;
+    }
+    lineOf.set(id, i + 1);
+    ids.push(id);
+  });
+  problems.throwIfAny(`${file}: the task list (--tasks) has duplicated ids`);
+  if (ids.length === 0) fileError(file, "the task list (--tasks) is empty: expected one task id per line");
+  return { file, ids, set: new Set(ids), lineOf };
+}
+
+/**
+ * Splits the ids found in a results file against the task list: ids outside the list are dropped
+ * (and reported in the notes), ids in the list but absent from the file are returned as missing.
+ */
+export function applyTaskList(
+  found: readonly string[],
+  tasks: TaskList | undefined,
+  notes: string[],
+  what: string,
+): { keep: Set<string>; missing: string[] } {
+  if (tasks === undefined) return { keep: new Set(found), missing: [] };
+  const foundSet = new Set(found);
+  const outside = [...foundSet].filter((id) => !tasks.set.has(id)).sort(compareIds);
+  if (outside.length > 0) {
+    notes.push(
+      `${outside.length} ${what} outside the task list ${tasks.file} were left out (not counted): ${listSome(outside)}`,
+    );
+  }
+  const missing = tasks.ids.filter((id) => !foundSet.has(id));
+  const keep = new Set([...foundSet].filter((id) => tasks.set.has(id)));
+  return { keep, missing };
+}
+
+/** `tasks.txt#L12`: evidence pointing at the line of the task list that names a task. */
+export function taskListEvidence(tasks: TaskList, id: string): string {
+  return `${tasks.file}#L${tasks.lineOf.get(id) ?? 0}`;
+}
+
+/** A `missing` row for a task of the list that the results file does not mention. */
+export function missingRow(id: string, file: string, tasks: TaskList | undefined): ExportRow {
+  const evidence = tasks ? [file, taskListEvidence(tasks, id)] : [file];
+  return { task_id: id, result: "missing", evidence };
+}
+
+// ---------------------------------------------------------------------------------------------
+// SWE-bench repository clusters
+
+/**
+ * The repository of a SWE-bench-style instance id, for clustered standard errors:
+ * `astropy__astropy-12907` → `astropy/astropy`; SWE-Bench Pro
+ * `instance_NodeBB__NodeBB-<40 hex>[-v…]` → `NodeBB/NodeBB`. Undefined when the id has neither shape.
+ */
+export function swebenchRepo(id: string): string | undefined {
+  const pro = /^instance_([^_][^/]*?)__(.+)-[0-9a-f]{40}(?:-v[0-9a-z]+)?$/.exec(id);
+  if (pro?.[1] !== undefined && pro[2] !== undefined) return `${pro[1]}/${pro[2]}`;
+  const classic = /^([^_][^/]*?)__(.+)-\d+$/.exec(id);
+  if (classic?.[1] !== undefined && classic[2] !== undefined) return `${classic[1]}/${classic[2]}`;
+  return undefined;
+}
+
+/**
+ * Adds `cluster` (the repository) to every row when asked. With the default ("auto"), rows get no
+ * cluster if any id has no recognisable repository (said in the notes); with "repo" that is an error.
+ */
+export function addRepoClusters(
+  rows: ExportRow[],
+  mode: "auto" | "repo" | "none",
+  file: string,
+  notes: string[],
+): void {
+  if (mode === "none") return;
+  const unknown = [...new Set(rows.map((r) => r.task_id).filter((id) => swebenchRepo(id) === undefined))];
+  if (unknown.length > 0) {
+    if (mode === "repo") {
+      fileError(
+        file,
+        `--cluster repo: ${unknown.length} task ids have no owner__repo-NUMBER shape: ${listSome(unknown)}`,
+      );
+    }
+    notes.push(
+      `cluster: not written, because ${unknown.length} task ids have no SWE-bench owner__repo shape (${listSome(unknown)})`,
+    );
+    return;
+  }
+  for (const r of rows) {
+    const repo = swebenchRepo(r.task_id);
+    if (repo !== undefined) r.cluster = repo;
+  }
+  const repos = new Set(rows.map((r) => r.cluster));
+  notes.push(
+    `cluster: the repository from each task id (${repos.size} repositories); --cluster none to omit`,
+  );
+}

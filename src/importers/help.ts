@@ -1,0 +1,88 @@
+/** The --help text of `model-gate import`. */
+export const IMPORT_HELP = `Usage: model-gate import KIND FILE [flags] [-o OUT]
+
+Turn a harness's results into a gate export (SPEC §1.1 JSONL), or a validity annotation sheet
+into a reviews file (SPEC §1.2 JSONL). Output goes to stdout (or -o OUT); notes on the defaults
+applied, the dataset revision and the counts go to stderr. Lines are sorted by task id, keys in a
+fixed order, so the same input gives the same bytes. Ambiguous input is refused, never guessed.
+
+Kinds (results → export):
+  swebench-report       SWE-bench harness run report <model>.<run_id>.json:
+                        resolved_ids → pass, unresolved_ids → fail, error_ids → infra_error,
+                        incomplete_ids (no prediction) → missing, empty_patch_ids → --empty-patch.
+                        An id in two lists is an error.
+  swebench-results      SWE-bench/experiments results/results.json {resolved, no_generation,
+                        no_logs}: resolved → pass, no_logs → infra_error, no_generation →
+                        --empty-patch, every other task of --tasks → fail. Requires --tasks
+                        (unresolved ids are implicit in this format).
+  swebench-leaderboard  swebench.com data/leaderboards.json, an entry's per_instance_details:
+                        resolved true → pass, false → fail. --run FOLDER picks the entry (by its
+                        folder, else its exact name); with several runs and no --run the error
+                        lists them. A warning note is printed when the entry's published resolved
+                        percentage disagrees with its per-instance values.
+  swebench-pro          Scale's SWE-Bench Pro traj/<run>/eval_results.json {instance_id: bool}:
+                        true → pass, false → fail.
+  inspect               Inspect AI eval log, JSON format (convert .eval logs with
+                        "inspect log convert LOG.eval --to json --output-dir DIR"): one row per
+                        sample and epoch (attempt = epoch). A sample with an error → infra_error.
+                        Score rule: --score-map values first; "C" → pass, "I" → fail; true/false;
+                        numbers: 1 → pass, 0 → fail, or with --pass-threshold X, ≥ X → pass;
+                        anything else is an error naming the sample. Dataset sample ids
+                        (eval.dataset.sample_ids) without any sample → missing.
+
+Kinds (annotations → reviews):
+  verified-annotations  OpenAI's SWE-bench Verified ensembled_annotations_public.csv. Default rule:
+                        other_major_issues ≥ 1 (flagged) → broken; else with
+                        s = max(underspecified, false_negative): s ≥ 3 → broken, s ≥ 2 → disputed,
+                        else valid. Each row's note shows the scores and the rule applied.
+  reviews-csv           Your own review sheet: CSV with header task_id, validity (unreviewed |
+                        valid | broken | disputed) and optional reviewer, note, evidence,
+                        dataset_revision columns (other columns are ignored and named in the notes).
+                        An unknown validity, an empty task id or a task listed twice is an error.
+
+Flags for every kind:
+  --tasks FILE              the task set, one id per line. Ids of FILE outside it are left out and
+                            reported (count and first few); results: tasks of the list absent from
+                            FILE → missing; reviews: tasks without a label are named in the notes.
+  --dataset-revision R      default: "sha256:" + sha256 of the task ids (the --tasks list, else the
+                            ids in FILE) sorted by UTF-8 bytes and joined by "\\n"; printed in the
+                            notes. Use the same value (or the same --tasks) for the results and the
+                            reviews, or the reviews will not apply.
+  --review-revision N       default 0 for results exports, 1 for reviews files (so the reviews'
+                            labels, at the higher revision, decide the effective validity).
+  -o, --out OUT             write to OUT instead of stdout.
+
+Flags for results kinds:
+  --model-config ID         default: swebench-report: the file name without .json;
+                            swebench-results: the submission folder; swebench-leaderboard: the
+                            run's folder; swebench-pro: the run directory; inspect: eval.model.
+  --harness-revision R      default: inspect: "git:<commit>" from eval.revision when present;
+                            otherwise "unknown:<kind>" (a label, said in the notes).
+  --validity LABEL          the validity written on every row; default unreviewed (labels come
+                            from a reviews file at a higher review revision).
+  --empty-patch RESULT      swebench-report, swebench-results: what an empty patch / no_generation
+                            counts as: fail (default), missing or infra_error. Alias --no-generation.
+  --cluster MODE            SWE-bench kinds: auto (default: the repository owner/repo from each
+                            instance id as "cluster", omitted if some id has no such shape), repo
+                            (required), none.
+  --run FOLDER              swebench-leaderboard: the entry to import.
+  --board NAME              swebench-leaderboard: the board (e.g. Verified) when the run is on
+                            several boards with different per-instance results.
+  --scorer NAME             inspect: the scorer to read when samples have several.
+  --pass-threshold X        inspect: numeric scores ≥ X pass, below fail.
+  --score-map V=R[,V=R…]    inspect: extra string values, e.g. P=fail,N=fail (R: pass, fail,
+                            infra_error).
+
+Flags for reviews kinds:
+  --broken-at N             verified-annotations: s ≥ N → broken (default 3; 4 = never).
+  --disputed-at N           verified-annotations: s ≥ N → disputed (default 2; ≤ --broken-at).
+  --other-issues RULE       verified-annotations: a flagged other_major_issues makes the task
+                            broken (default), disputed, or is ignored (ignore).
+  --reviewer NAME           the reviewer written on rows (reviews-csv: rows without one);
+                            verified-annotations default: openai-swe-bench-verified-annotations.
+
+Examples:
+  model-gate import swebench-leaderboard leaderboards.json --run 20251124_mini-v1.16.0_claude-opus-4-5-20251101 -o a.jsonl
+  model-gate import swebench-pro traj/gpt-5-250-turns-10132025/eval_results.json --tasks pro-tasks.txt -o b.jsonl
+  model-gate import verified-annotations ensembled_annotations_public.csv --tasks verified-tasks.txt -o reviews.jsonl
+`;

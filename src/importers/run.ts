@@ -1,0 +1,244 @@
+/**
+ * runImport: read the input (and the task list), run the importer of the kind, then apply the
+ * shared defaults (model config, harness and dataset revisions, review revision, validity) and
+ * serialise sorted JSONL lines with a fixed key order.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { InputError } from "../core/errors.js";
+import {
+  type ExportRow,
+  type TaskList,
+  addRepoClusters,
+  computeDatasetRevision,
+  exportLines,
+  fileError,
+  parseTaskList,
+  resultCounts,
+  reviewLines,
+} from "./common.js";
+import { importInspect } from "./inspect.js";
+import { importReviewsCsv } from "./reviews-csv.js";
+import { importSwebenchLeaderboard } from "./swebench-leaderboard.js";
+import { importSwebenchPro } from "./swebench-pro.js";
+import { importSwebenchReport } from "./swebench-report.js";
+import { importSwebenchResults } from "./swebench-results.js";
+import {
+  IMPORT_KINDS,
+  type ImportKind,
+  type ImportOptions,
+  type ImportResult,
+  type ImporterInput,
+  RESULT_KINDS,
+  type ResultsDraft,
+  type ReviewsDraft,
+} from "./types.js";
+import { importVerifiedAnnotations } from "./verified-annotations.js";
+
+/** Default review revision of a results export: below any reviews file's default. */
+export const DEFAULT_EXPORT_REVIEW_REVISION = 0;
+/** Default review revision of a reviews file: above the exports' default, so its labels decide. */
+export const DEFAULT_REVIEWS_REVIEW_REVISION = 1;
+
+const RESULT_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => ResultsDraft>> = {
+  "swebench-report": importSwebenchReport,
+  "swebench-results": importSwebenchResults,
+  "swebench-leaderboard": importSwebenchLeaderboard,
+  "swebench-pro": importSwebenchPro,
+  inspect: importInspect,
+};
+
+const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => ReviewsDraft>> = {
+  "verified-annotations": importVerifiedAnnotations,
+  "reviews-csv": importReviewsCsv,
+};
+
+/**
+ * Reads a text file; `.gz` files are decompressed. A missing file is an input error naming the
+ * file as the user gave it (`shown`).
+ */
+export async function readTextFile(path: string, what: string, shown: string = path): Promise<string> {
+  let data: Buffer;
+  try {
+    data = await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(error);
+    throw new InputError(`cannot read the ${what} ${shown}: ${why}`);
+  }
+  if (path.toLowerCase().endsWith(".gz")) {
+    try {
+      data = gunzipSync(data);
+    } catch {
+      fileError(shown, "the file ends in .gz but is not gzip data");
+    }
+  }
+  return data.toString("utf8");
+}
+
+export async function runImport(opts: ImportOptions): Promise<ImportResult> {
+  if (!(IMPORT_KINDS as readonly string[]).includes(opts.kind)) {
+    throw new InputError(
+      `unknown import kind ${JSON.stringify(opts.kind)}; kinds: ${IMPORT_KINDS.join(", ")}`,
+    );
+  }
+  checkOptions(opts);
+  const at = (p: string) => (opts.cwd === undefined ? p : resolve(opts.cwd, p));
+  const text = await readTextFile(at(opts.file), "input file", opts.file);
+  let tasks: TaskList | undefined;
+  if (opts.tasks !== undefined) {
+    tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks));
+  }
+  return importText(opts, text, tasks);
+}
+
+/** The import itself, on text already read (used by runImport and by tests). */
+export function importText(opts: ImportOptions, text: string, tasks: TaskList | undefined): ImportResult {
+  const input: ImporterInput = { opts, text, tasks };
+  const results = RESULT_IMPORTERS[opts.kind];
+  if (results !== undefined) return finishResults(opts, results(input));
+  const reviews = REVIEW_IMPORTERS[opts.kind];
+  if (reviews !== undefined) return finishReviews(opts, reviews(input));
+  throw new InputError(`unknown import kind ${JSON.stringify(opts.kind)}`);
+}
+
+function checkOptions(opts: ImportOptions): void {
+  const nonEmpty = (v: string | undefined, flag: string) => {
+    if (v !== undefined && v.trim() === "") throw new InputError(`${flag}: expected a non-empty value`);
+  };
+  nonEmpty(opts.modelConfig, "--model-config");
+  nonEmpty(opts.datasetRevision, "--dataset-revision");
+  nonEmpty(opts.harnessRevision, "--harness-revision");
+  nonEmpty(opts.reviewer, "--reviewer");
+  if (
+    opts.reviewRevision !== undefined &&
+    (!Number.isInteger(opts.reviewRevision) || opts.reviewRevision < 0)
+  ) {
+    throw new InputError(`--review-revision: expected an integer ≥ 0, found ${opts.reviewRevision}`);
+  }
+  const brokenAt = opts.brokenAt ?? 3;
+  const disputedAt = opts.disputedAt ?? 2;
+  if (disputedAt > brokenAt) {
+    throw new InputError(
+      `--disputed-at ${disputedAt} is above --broken-at ${brokenAt}: nothing could be disputed`,
+    );
+  }
+}
+
+function revisionNote(
+  opts: ImportOptions,
+  taskIds: readonly string[],
+  from: string,
+): { value: string; note: string } {
+  if (opts.datasetRevision !== undefined) {
+    return {
+      value: opts.datasetRevision,
+      note: `dataset_revision: ${opts.datasetRevision} (--dataset-revision)`,
+    };
+  }
+  const value = computeDatasetRevision(taskIds);
+  return {
+    value,
+    note:
+      `dataset_revision: ${value} (computed: sha256 of the ${new Set(taskIds).size} task ids of ${from}, ` +
+      `sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
+  };
+}
+
+function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
+  const notes = [...draft.notes];
+  const rows: ExportRow[] = draft.rows;
+  if (rows.length === 0) fileError(opts.file, "nothing to import: no task found");
+  if (opts.kind !== "inspect") addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
+
+  const modelConfig = opts.modelConfig ?? draft.modelConfig.value;
+  notes.push(
+    opts.modelConfig !== undefined
+      ? `model_config: ${modelConfig} (--model-config)`
+      : `model_config: ${modelConfig} (default: ${draft.modelConfig.from}; --model-config to set it)`,
+  );
+  let harnessRevision: string;
+  if (opts.harnessRevision !== undefined) {
+    harnessRevision = opts.harnessRevision;
+    notes.push(`harness_revision: ${harnessRevision} (--harness-revision)`);
+  } else if (draft.harnessRevision !== undefined) {
+    harnessRevision = draft.harnessRevision.value;
+    notes.push(
+      `harness_revision: ${harnessRevision} (default: ${draft.harnessRevision.from}; --harness-revision)`,
+    );
+  } else {
+    harnessRevision = `unknown:${opts.kind}`;
+    notes.push(
+      `harness_revision: ${harnessRevision} (default: the file names no harness; a label, not a revision; ` +
+        `--harness-revision to set it)`,
+    );
+  }
+  const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom);
+  notes.push(dataset.note);
+  const validity = opts.validity ?? "unreviewed";
+  const reviewRevision = opts.reviewRevision ?? DEFAULT_EXPORT_REVIEW_REVISION;
+  notes.push(
+    `validity: ${validity} at review_revision ${reviewRevision}` +
+      (opts.validity === undefined && opts.reviewRevision === undefined
+        ? " (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)"
+        : ""),
+  );
+  notes.push(resultCounts(rows));
+  const lines = exportLines(rows, {
+    datasetRevision: dataset.value,
+    harnessRevision,
+    modelConfig,
+    validity,
+    reviewRevision,
+  });
+  return { lines, notes };
+}
+
+function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
+  const notes = [...draft.notes];
+  if (draft.rows.length === 0) fileError(opts.file, "nothing to import: no labelled task found");
+  const needsRevision = draft.rows.some((r) => r.dataset_revision === undefined);
+  let datasetRevision = "";
+  if (needsRevision) {
+    const d = revisionNote(opts, draft.taskIds, draft.taskIdsFrom);
+    datasetRevision = d.value;
+    notes.push(d.note);
+    if (opts.datasetRevision === undefined) {
+      notes.push(
+        "reviews apply only to tasks of the same dataset_revision: if the results were imported from another " +
+          "id set, pass their dataset revision (--dataset-revision) or the same --tasks list",
+      );
+    }
+  }
+  const reviewRevision = opts.reviewRevision ?? DEFAULT_REVIEWS_REVIEW_REVISION;
+  notes.push(
+    `review_revision: ${reviewRevision}` +
+      (opts.reviewRevision === undefined
+        ? " (default for reviews files: above the exports' default 0, so these labels decide; --review-revision)"
+        : " (--review-revision)"),
+  );
+  const lines = reviewLines(
+    draft.rows.map((r) => {
+      const row = {
+        task_id: r.task_id,
+        dataset_revision: r.dataset_revision ?? datasetRevision,
+        validity: r.validity,
+        review_revision: reviewRevision,
+        evidence: r.evidence,
+      };
+      return {
+        ...row,
+        ...(r.reviewer !== undefined ? { reviewer: r.reviewer } : {}),
+        ...(r.note !== undefined ? { note: r.note } : {}),
+      };
+    }),
+  );
+  notes.push(`${lines.length} review rows`);
+  return { lines, notes };
+}
+
+/** True when the kind writes a results export (§1.1) rather than a reviews file (§1.2). */
+export function isResultsKind(kind: ImportKind): boolean {
+  return RESULT_KINDS.includes(kind);
+}

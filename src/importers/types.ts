@@ -1,0 +1,128 @@
+/**
+ * The importers' options and the shape every importer returns before the shared finishing step
+ * (defaults, dataset revision, serialisation) in run.ts.
+ */
+import type { AttemptResult, Validity } from "../core/model.js";
+import type { ExportRow, TaskList } from "./common.js";
+
+export const IMPORT_KINDS = [
+  "swebench-report",
+  "swebench-results",
+  "swebench-leaderboard",
+  "swebench-pro",
+  "inspect",
+  "verified-annotations",
+  "reviews-csv",
+] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** Kinds that write a SPEC §1.1 results export; the others write a §1.2 reviews file. */
+export const RESULT_KINDS: readonly ImportKind[] = [
+  "swebench-report",
+  "swebench-results",
+  "swebench-leaderboard",
+  "swebench-pro",
+  "inspect",
+];
+
+/** What an instance without a patch (SWE-bench `empty_patch_ids` / `no_generation`) counts as. */
+export const NO_PATCH_RESULTS = ["fail", "missing", "infra_error"] as const;
+export type NoPatchResult = (typeof NO_PATCH_RESULTS)[number];
+
+export const CLUSTER_MODES = ["auto", "repo", "none"] as const;
+export type ClusterMode = (typeof CLUSTER_MODES)[number];
+
+export const OTHER_ISSUES_RULES = ["broken", "disputed", "ignore"] as const;
+export type OtherIssuesRule = (typeof OTHER_ISSUES_RULES)[number];
+
+export interface ImportOptions {
+  kind: ImportKind;
+  /**
+   * The input file (`.gz` is decompressed), named in evidence and messages as given here; it is
+   * read relative to `cwd` when that is set.
+   */
+  file: string;
+  /** Directory that relative `file` and `tasks` paths are read from (default: the process's). */
+  cwd?: string;
+  /** swebench-leaderboard: the entry, by its `folder` (or, failing that, its `name`). */
+  run?: string;
+  /** swebench-leaderboard: the board (`leaderboards[].name`, e.g. `Verified`) when a run is on several. */
+  board?: string;
+  modelConfig?: string;
+  datasetRevision?: string;
+  harnessRevision?: string;
+  /** Default 0 for results exports, 1 for reviews files. */
+  reviewRevision?: number;
+  /** Results kinds: the `validity` written on every row. Default `unreviewed`. */
+  validity?: Validity;
+  /** A task list file, one id per line. */
+  tasks?: string;
+  /** swebench-report / swebench-results: empty patches and `no_generation`. Default `fail`. */
+  emptyPatch?: NoPatchResult;
+  /** SWE-bench kinds: write the repository as `cluster`. Default `auto`. */
+  cluster?: ClusterMode;
+  /** inspect: the scorer to read when samples have several. */
+  scorer?: string;
+  /** inspect: numeric scores ≥ this pass, below fail. */
+  passThreshold?: number;
+  /** inspect: extra string score values, e.g. `{ P: "fail", N: "fail" }`. */
+  scoreMap?: Record<string, AttemptResult>;
+  /** verified-annotations: s = max(underspecified, false_negative) ≥ brokenAt → broken. Default 3. */
+  brokenAt?: number;
+  /** verified-annotations: s ≥ disputedAt (and < brokenAt) → disputed. Default 2. */
+  disputedAt?: number;
+  /** verified-annotations: what a flagged `other_major_issues` (≥ 1) makes the task. Default `broken`. */
+  otherIssues?: OtherIssuesRule;
+  /** Reviews kinds: the `reviewer` written on rows that do not name one. */
+  reviewer?: string;
+}
+
+export interface ImportResult {
+  /** JSONL lines (no trailing newline inside), sorted by task id. */
+  lines: string[];
+  /** Human notes for stderr: defaults applied, the computed dataset revision, counts, ids left out. */
+  notes: string[];
+}
+
+/** A default the finishing step applies when the flag is absent, with where it came from. */
+export interface DefaultValue {
+  readonly value: string;
+  readonly from: string;
+}
+
+/** What a results importer hands to the finishing step. */
+export interface ResultsDraft {
+  rows: ExportRow[];
+  /** The task universe used for the computed dataset revision (the task list, or the file's ids). */
+  taskIds: readonly string[];
+  /** Where the task universe came from, for the notes. */
+  taskIdsFrom: string;
+  modelConfig: DefaultValue;
+  harnessRevision?: DefaultValue;
+  notes: string[];
+}
+
+/** One reviews row before the dataset revision is filled in. */
+export interface ReviewDraftRow {
+  task_id: string;
+  /** From a `dataset_revision` column; otherwise the flag or the computed revision is used. */
+  dataset_revision?: string;
+  validity: Validity;
+  reviewer?: string;
+  evidence: string[];
+  note?: string;
+}
+
+export interface ReviewsDraft {
+  rows: ReviewDraftRow[];
+  taskIds: readonly string[];
+  taskIdsFrom: string;
+  notes: string[];
+}
+
+/** What every importer receives. */
+export interface ImporterInput {
+  readonly opts: ImportOptions;
+  readonly text: string;
+  readonly tasks: TaskList | undefined;
+}

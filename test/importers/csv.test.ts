@@ -1,0 +1,94 @@
+import { describe, expect, test } from "vitest";
+import { InputError } from "../../src/core/errors.js";
+import { parseCsv } from "../../src/importers/index.js";
+import { readCsvTable } from "../../src/importers/csv.js";
+
+const fields = (text: string) => parseCsv("t.csv", text).map((r) => r.fields);
+
+function errorOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    return (e as Error).message;
+  }
+  throw new Error("expected an InputError");
+}
+
+describe("parseCsv (RFC 4180)", () => {
+  test("plain fields, LF and CRLF line ends, final line without a line end", () => {
+    expect(fields("a,b\r\n1,2\n3,4")).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+      ["3", "4"],
+    ]);
+  });
+
+  test("quoted fields with commas, doubled quotes and line breaks; line and row numbers", () => {
+    const recs = parseCsv("t.csv", 'id,note\r\nx,"a, ""b""\r\nc"\r\ny,"z"\r\n');
+    expect(recs.map((r) => r.fields)).toEqual([
+      ["id", "note"],
+      ["x", 'a, "b"\r\nc'],
+      ["y", "z"],
+    ]);
+    expect(recs.map((r) => r.line)).toEqual([1, 2, 4]);
+    expect(recs.map((r) => r.row)).toEqual([1, 2, 3]);
+  });
+
+  test("a UTF-8 BOM is skipped; blank lines are skipped; empty fields are kept", () => {
+    expect(fields('\uFEFFa,b\n\n,\n"",x\n')).toEqual([
+      ["a", "b"],
+      ["", ""],
+      ["", "x"],
+    ]);
+  });
+
+  test("a lone CR ends a record", () => {
+    expect(fields("a\rb\r")).toEqual([["a"], ["b"]]);
+  });
+
+  test("a quote inside an unquoted field is an error naming the line", () => {
+    expect(errorOf(() => parseCsv("t.csv", 'a,b\n1,x"y\n'))).toBe(
+      "t.csv: not valid CSV\n  t.csv:2: a quote inside an unquoted field (quote the whole field and double the inner quotes)",
+    );
+  });
+
+  test("text after a closing quote is an error", () => {
+    expect(errorOf(() => parseCsv("t.csv", 'a\n"x"y\n'))).toBe(
+      't.csv: not valid CSV\n  t.csv:2: unexpected "y" after a closing quote (a field that starts with a quote must end with one)',
+    );
+  });
+
+  test("an unterminated quoted field names the line where it opened", () => {
+    expect(errorOf(() => parseCsv("t.csv", 'a,b\n1,"open\n\n2,3\n'))).toBe(
+      "t.csv: not valid CSV\n  t.csv:2: a quoted field opened on line 2 is never closed",
+    );
+  });
+});
+
+describe("readCsvTable", () => {
+  test("header names are trimmed and case-insensitive", () => {
+    const t = readCsvTable("t.csv", " Task_ID ,VALIDITY\nx,valid\n", ["task_id", "validity"]);
+    expect(t.header).toEqual(["task_id", "validity"]);
+    expect(t.records.map((r) => r.fields)).toEqual([["x", "valid"]]);
+  });
+
+  test("a missing required column and a duplicated column are errors on the header line", () => {
+    expect(errorOf(() => readCsvTable("t.csv", "task_id,note,note\n", ["task_id", "validity"]))).toBe(
+      't.csv: unusable CSV header\n  t.csv:1: column "note" appears twice in the header\n' +
+        '  t.csv:1: the header lacks "validity" (found: task_id, note, note)',
+    );
+  });
+
+  test("a record with the wrong number of fields is an error naming its line", () => {
+    expect(errorOf(() => readCsvTable("t.csv", 'a,b\n1,2\n"x\ny",2,3\n', ["a"]))).toBe(
+      "t.csv: CSV records do not match the header\n  t.csv:3: expected 2 fields as in the header, found 3",
+    );
+  });
+
+  test("an empty file is an error", () => {
+    expect(errorOf(() => readCsvTable("t.csv", "", ["a"]))).toBe(
+      "t.csv: cannot import\n  t.csv: the file is empty: expected a header row",
+    );
+  });
+});
