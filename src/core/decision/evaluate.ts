@@ -28,8 +28,24 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
   const inUpper = new Uint8Array(n);
   for (const j of a.lowerSet) inLower[j] = 1;
   for (const j of a.upperSet) inUpper[j] = 1;
-  const order = Array.from({ length: n }, (_, j) => j);
   const d = a.unresolvedD;
+  // Only the top MAX_INFLUENTIAL_TASKS are listed: keep the tasks whose |d| is at least the
+  // cut-off |d| of the top list (found from the few distinct |d| values), then sort those.
+  const byEffect = new Map<number, number>();
+  for (let j = 0; j < n; j++) {
+    const e = Math.abs(d[j] as number);
+    byEffect.set(e, (byEffect.get(e) ?? 0) + 1);
+  }
+  const effects = Float64Array.from(byEffect.keys()).sort().reverse();
+  let cutoff = 0;
+  let kept = 0;
+  for (const e of effects) {
+    cutoff = e;
+    kept += byEffect.get(e) ?? 0;
+    if (kept >= MAX_INFLUENTIAL_TASKS) break;
+  }
+  const order: number[] = [];
+  for (let j = 0; j < n; j++) if (Math.abs(d[j] as number) >= cutoff) order.push(j);
   order.sort(
     (x, y) =>
       Math.abs(d[y] as number) - Math.abs(d[x] as number) ||

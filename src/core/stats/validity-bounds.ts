@@ -40,11 +40,23 @@ export interface RatioBounds {
   readonly upperSet: readonly number[];
 }
 
-/** Indices 0..n−1 ordered by (value ascending, index ascending). */
+/**
+ * Indices 0..n−1 ordered by (value ascending, index ascending). Task scores and differences take
+ * few distinct values (k/K), so the indices are bucketed by value in one pass (keeping index order
+ * within a bucket) and only the distinct values are sorted, natively: O(n + V log V).
+ */
 export function ascendingOrder(values: ArrayLike<number>): Uint32Array {
+  const buckets = new Map<number, number[]>();
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    const bucket = buckets.get(v);
+    if (bucket === undefined) buckets.set(v, [i]);
+    else bucket.push(i);
+  }
+  const distinct = Float64Array.from(buckets.keys()).sort();
   const order = new Uint32Array(values.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
+  let k = 0;
+  for (const v of distinct) for (const i of buckets.get(v) ?? []) order[k++] = i;
   return order;
 }
 
