@@ -1,6 +1,22 @@
 /**
  * SPEC §2–4 except fragility: sets, per-model figures, the comparison, checks, verdict, reasons
  * and headline warnings. Pure and deterministic: tasks are visited in dataset order.
+ *
+ * Choices where the SPEC is silent (each is also documented where it is implemented):
+ * - Tie-breaking: the minimising/maximising sets S_L, S_H are the SMALLEST optimising sets; among
+ *   equal values the task earlier in dataset (task-key) order joins first (validity-bounds.ts).
+ * - N_v = 0: Δ̂, s_val, LCB and UCB are null (nothing anchors the margin); Δ_L, Δ_H are still
+ *   reported over non-empty S when U is non-empty.
+ * - Pessimistic bound: S_L = S_H = U, and the SEs are taken over V ∪ U with d replaced by −1
+ *   (lower) resp. +1 (upper) — the same values that produce Δ_L, Δ_H.
+ * - Clustered SE: every task of C must carry a `cluster`. If any lacks one the SEs, LCB and UCB are
+ *   null (no guess), a headline warning and the margin check say how many tasks lack it. G is the
+ *   number of clusters among V; a warning is given when G < 30.
+ * - Re-run-only SE: over V, reported only when every task of V has K* ≥ 2 for both models.
+ * - Row counts in ModelFigures are the model's rows on T (non-broken tasks), as read; `attempts`
+ *   includes `missing` results; under count_as_fail infra errors stay counted as infra_errors.
+ * - Threshold comparisons of rates and counts treat values within 1e-12 (relative) as equal; the
+ *   margin check is the strict LCB > δ₀.
  */
 import type { Dataset } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";

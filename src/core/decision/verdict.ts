@@ -89,7 +89,8 @@ export function verdictWithReasons(
     } else if (a.ucb !== null && a.ucb <= delta0) {
       reasons.push(`Once these checks pass, ${marginSentence(a, policy)} and would reject.`);
     } else {
-      reasons.push(`Even with these checks passing, ${marginSentence(a, policy)}.`);
+      const remedy = a.lcb === null ? "" : ` To resolve it, ${marginRemedy(a, delta0)}.`;
+      reasons.push(`Even with these checks passing, ${marginSentence(a, policy)}.${remedy}`);
     }
   } else {
     const s = marginSentence(a, policy);
