@@ -1,0 +1,174 @@
+/**
+ * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
+ * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
+ * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
+ * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
+ * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
+ *
+ * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
+ * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
+ * wrote itself. The policy must land on the base branch first, in its own reviewed change.
+ */
+import { execFile } from "node:child_process";
+import { Buffer } from "node:buffer";
+import { InputError } from "../core/errors.js";
+import { apiMessage, httpStatus, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
+import { COMMIT_SHA } from "./context.js";
+import type { Logger } from "./logger.js";
+
+export interface GitResult {
+  readonly code: number;
+  readonly stdout: string;
+}
+
+/** Runs git with arguments (never through a shell) in a directory. */
+export type GitRunner = (args: readonly string[], cwd: string) => Promise<GitResult>;
+
+export const runGit: GitRunner = (args, cwd) =>
+  new Promise((resolve) => {
+    execFile("git", [...args], { cwd, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+      if (error === null) resolve({ code: 0, stdout });
+      else {
+        const code = (error as { code?: unknown }).code;
+        resolve({ code: typeof code === "number" ? code : 127, stdout: "" });
+      }
+    });
+  });
+
+export interface BasePolicyRequest {
+  readonly owner: string;
+  readonly repo: string;
+  readonly baseSha: string;
+  /** `/`-separated repository path. */
+  readonly path: string;
+  /** Where the repository is checked out, for the git fallback. */
+  readonly workspace: string;
+}
+
+export interface BasePolicy {
+  readonly text: string;
+  /** e.g. "base commit 1a2b…, via the contents API" */
+  readonly source: string;
+  readonly lastCommit: string | null;
+}
+
+export interface BasePolicyDeps {
+  readonly octokit: Octokit | null;
+  readonly git: GitRunner;
+  readonly retry: RetryPolicy;
+  readonly log: Logger;
+}
+
+type Fetched =
+  | { readonly kind: "found"; readonly text: string }
+  | { readonly kind: "absent" }
+  | { readonly kind: "unknown"; readonly why: string };
+
+async function viaApi(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<Fetched> {
+  const octokit = deps.octokit;
+  if (!octokit) return { kind: "unknown", why: "no github-token" };
+  try {
+    const res = await withRetry(
+      "read the base policy",
+      () =>
+        octokit.rest.repos.getContent({
+          owner: req.owner,
+          repo: req.repo,
+          path: req.path,
+          ref: req.baseSha,
+        }),
+      deps.retry,
+      deps.log,
+    );
+    const data = res.data as unknown;
+    if (Array.isArray(data) || data === null || typeof data !== "object")
+      return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
+    const file = data as { type?: unknown; encoding?: unknown; content?: unknown };
+    if (file.type !== "file")
+      return { kind: "unknown", why: `${req.path} is a ${String(file.type)} at the base commit` };
+    if (file.encoding !== "base64" || typeof file.content !== "string")
+      return { kind: "unknown", why: `the contents API returned encoding ${String(file.encoding)}` };
+    return { kind: "found", text: Buffer.from(file.content, "base64").toString("utf8") };
+  } catch (error) {
+    if (httpStatus(error) === 404) return { kind: "absent" };
+    return { kind: "unknown", why: `contents API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}` };
+  }
+}
+
+async function viaGit(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<Fetched> {
+  const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
+  if (has.code !== 0) return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
+  const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
+  if (exists.code !== 0) return { kind: "absent" };
+  const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
+  if (shown.code !== 0) return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
+  return { kind: "found", text: shown.stdout };
+}
+
+async function lastCommit(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<string | null> {
+  const octokit = deps.octokit;
+  if (octokit) {
+    try {
+      const res = await withRetry(
+        "find the commit that last changed the base policy",
+        () =>
+          octokit.rest.repos.listCommits({
+            owner: req.owner,
+            repo: req.repo,
+            path: req.path,
+            sha: req.baseSha,
+            per_page: 1,
+          }),
+        deps.retry,
+        deps.log,
+      );
+      const sha = res.data[0]?.sha;
+      if (typeof sha === "string" && COMMIT_SHA.test(sha)) return sha;
+    } catch (error) {
+      deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
+    }
+  }
+  const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
+  const sha = res.stdout.trim();
+  return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
+}
+
+/** The base commit's policy text, where it came from and the commit that last changed it. */
+export async function loadBasePolicy(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<BasePolicy> {
+  if (!COMMIT_SHA.test(req.baseSha))
+    throw new InputError(`The pull request's base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
+  const short = req.baseSha.slice(0, 12);
+  let fetched = await viaApi(req, deps);
+  let via = "contents API";
+  if (fetched.kind !== "found") {
+    // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
+    const api = fetched;
+    const git = await viaGit(req, deps);
+    if (git.kind === "found") {
+      deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
+      fetched = git;
+      via = "git";
+    } else if (git.kind === "absent") {
+      fetched = git;
+    } else if (api.kind === "unknown") {
+      throw new InputError(
+        `Cannot read the policy ${req.path} at the pull request's base commit ${short}, and the PR's own copy must not decide. ` +
+          `${api.why}; git: ${git.why}. Grant the job \`permissions: contents: read\` (and pass github-token), or check out with fetch-depth: 0.`,
+      );
+    }
+  }
+  if (fetched.kind === "absent") {
+    throw new InputError(
+      `The policy ${req.path} does not exist at the pull request's base commit ${short}. On a pull request the base ` +
+        `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
+        `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
+        `the token cannot read it: grant \`contents: read\`.)`,
+    );
+  }
+  if (fetched.kind !== "found") throw new Error("unreachable");
+  return {
+    text: fetched.text,
+    source: `base commit ${req.baseSha} (${via})`,
+    lastCommit: await lastCommit(req, deps),
+  };
+}

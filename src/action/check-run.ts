@@ -1,0 +1,139 @@
+/**
+ * The check run on the pull request's head commit: the verdict as its conclusion, the report as
+ * its output, and (for a policy or input error) annotations on the offending lines. GitHub takes
+ * at most 50 annotations per request; the rest follow in update requests, 50 at a time.
+ */
+import type { Verdict } from "../core/report/report-types.js";
+import { ANNOTATIONS_PER_REQUEST, CHECK_RUN_TEXT_MAX } from "../core/report/github-limits.js";
+import { describeFailure, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
+import type { Logger } from "./logger.js";
+
+export type Conclusion = "success" | "failure" | "neutral";
+
+/** accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. */
+export function conclusionFor(verdict: Verdict, onUnresolved: "fail" | "neutral"): Conclusion {
+  if (verdict === "accept") return "success";
+  if (verdict === "reject") return "failure";
+  return onUnresolved === "neutral" ? "neutral" : "failure";
+}
+
+export interface CheckRunAnnotation {
+  /** Repository-relative path. */
+  readonly path: string;
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly start_column?: number;
+  readonly end_column?: number;
+  readonly annotation_level: "notice" | "warning" | "failure";
+  readonly message: string;
+  readonly title?: string;
+}
+
+export interface CheckRunSpec {
+  readonly owner: string;
+  readonly repo: string;
+  readonly name: string;
+  readonly headSha: string;
+  readonly conclusion: Conclusion;
+  /** Plain text (not Markdown); GitHub shows it as the check's headline. */
+  readonly title: string;
+  /** Markdown, at most CHECK_RUN_TEXT_MAX characters. */
+  readonly summary: string;
+  readonly text?: string;
+  readonly annotations: readonly CheckRunAnnotation[];
+}
+
+export interface PublishDeps {
+  readonly octokit: Octokit;
+  readonly retry: RetryPolicy;
+  readonly log: Logger;
+  readonly fork: boolean;
+}
+
+const PERMISSION = "checks: write";
+
+function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const note = "\n\n… (trimmed to fit GitHub's limit)";
+  return s.slice(0, max - note.length) + note;
+}
+
+/**
+ * Creates the completed check run and appends annotations beyond the first 50 with update
+ * requests. Returns the check run id, or null after a warning when GitHub refused or kept
+ * failing; never throws for an API failure (the verdict is already in the summary and outputs).
+ */
+export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Promise<number | null> {
+  const { octokit, retry, log } = deps;
+  const title = spec.title.slice(0, 1000);
+  const summary = clip(spec.summary, CHECK_RUN_TEXT_MAX);
+  const text = spec.text !== undefined ? clip(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
+  const batches: CheckRunAnnotation[][] = [];
+  for (let i = 0; i < spec.annotations.length; i += ANNOTATIONS_PER_REQUEST)
+    batches.push(spec.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  const output = (annotations: CheckRunAnnotation[] | undefined) => ({
+    title,
+    summary,
+    ...(text !== undefined ? { text } : {}),
+    ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
+  });
+
+  let id: number;
+  try {
+    const res = await withRetry(
+      "create the check run",
+      () =>
+        octokit.rest.checks.create({
+          owner: spec.owner,
+          repo: spec.repo,
+          name: spec.name,
+          head_sha: spec.headSha,
+          status: "completed",
+          conclusion: spec.conclusion,
+          output: output(batches[0]),
+        }),
+      retry,
+      log,
+    );
+    id = res.data.id;
+  } catch (error) {
+    log.warning(
+      describeFailure(error, {
+        action: `create the check run "${spec.name}"`,
+        permission: PERMISSION,
+        fork: deps.fork,
+        attempts: retry.attempts,
+      }),
+    );
+    return null;
+  }
+
+  for (const [i, batch] of batches.entries()) {
+    if (i === 0) continue;
+    try {
+      await withRetry(
+        "add check run annotations",
+        () =>
+          octokit.rest.checks.update({
+            owner: spec.owner,
+            repo: spec.repo,
+            check_run_id: id,
+            output: output(batch),
+          }),
+        retry,
+        log,
+      );
+    } catch (error) {
+      log.warning(
+        describeFailure(error, {
+          action: `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`,
+          permission: PERMISSION,
+          fork: deps.fork,
+          attempts: retry.attempts,
+        }),
+      );
+      break;
+    }
+  }
+  return id;
+}

@@ -1,0 +1,96 @@
+/**
+ * What the action needs from the workflow run: the repository, and on a pull request its number,
+ * base and head commits and whether it comes from a fork. Read from the environment and the event
+ * payload file directly (not @actions/github's context, which reads them at import time), so tests
+ * and local runs control it with plain variables.
+ */
+import { readFileSync } from "node:fs";
+import { InputError } from "../core/errors.js";
+
+export interface PullRequestInfo {
+  readonly number: number;
+  readonly baseSha: string;
+  readonly headSha: string;
+  /** The head branch lives in another repository: GITHUB_TOKEN is read-only there. */
+  readonly fork: boolean;
+}
+
+export interface RunContext {
+  readonly eventName: string;
+  /** owner/repo from GITHUB_REPOSITORY; null when unset (a local run). */
+  readonly repo: { readonly owner: string; readonly repo: string } | null;
+  /** The commit the check run is attached to: the PR head, else GITHUB_SHA; null when unknown. */
+  readonly sha: string | null;
+  readonly pullRequest: PullRequestInfo | null;
+  readonly workspace: string;
+  readonly runnerTemp: string | null;
+  readonly apiUrl: string;
+}
+
+/** A full commit id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
+export const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function obj(v: unknown): Record<string, unknown> | null {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+function sha(v: unknown, what: string): string {
+  if (typeof v === "string" && COMMIT_SHA.test(v)) return v;
+  throw new InputError(`The event payload's ${what} is not a commit id (${JSON.stringify(v)}).`);
+}
+
+export function readRunContext(env: Env, cwd: string): RunContext {
+  const eventName = env["GITHUB_EVENT_NAME"] ?? "";
+  let payload: Record<string, unknown> = {};
+  const eventPath = env["GITHUB_EVENT_PATH"];
+  if (eventPath !== undefined && eventPath !== "") {
+    let text: string;
+    try {
+      text = readFileSync(eventPath, "utf8");
+    } catch {
+      throw new InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read.`);
+    }
+    try {
+      payload = obj(JSON.parse(text)) ?? {};
+    } catch {
+      throw new InputError(`GITHUB_EVENT_PATH ${eventPath} is not JSON.`);
+    }
+  }
+  const repository = env["GITHUB_REPOSITORY"] ?? "";
+  const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
+  const repo = m?.[1] !== undefined && m[2] !== undefined ? { owner: m[1], repo: m[2] } : null;
+
+  let pullRequest: PullRequestInfo | null = null;
+  const pr = obj(payload["pull_request"]);
+  if (pr) {
+    const base = obj(pr["base"]);
+    const head = obj(pr["head"]);
+    const number = pr["number"] ?? payload["number"];
+    if (typeof number !== "number" || !Number.isInteger(number) || number < 1)
+      throw new InputError(`The event payload's pull_request.number is not a pull request number.`);
+    const baseRepo = obj(base?.["repo"]);
+    const headRepo = obj(head?.["repo"]);
+    const baseName = typeof baseRepo?.["full_name"] === "string" ? baseRepo["full_name"] : repository;
+    const headName = typeof headRepo?.["full_name"] === "string" ? headRepo["full_name"] : null;
+    pullRequest = {
+      number,
+      baseSha: sha(base?.["sha"], "pull_request.base.sha"),
+      headSha: sha(head?.["sha"], "pull_request.head.sha"),
+      // A deleted fork has head.repo null: treat it as a fork (its token is read-only too).
+      fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
+    };
+  }
+  const envSha = env["GITHUB_SHA"];
+  const runSha = pullRequest?.headSha ?? (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
+  return {
+    eventName,
+    repo,
+    sha: runSha,
+    pullRequest,
+    workspace: env["GITHUB_WORKSPACE"] || cwd,
+    runnerTemp: env["RUNNER_TEMP"] || null,
+    apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
+  };
+}

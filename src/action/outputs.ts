@@ -1,0 +1,80 @@
+/**
+ * The step outputs: the verdict and the key figures, as strings a workflow can compare. Numbers
+ * are plain decimals with full precision (never exponent notation: 1e-7 is "0.0000001"), and an
+ * undefined figure is the empty string.
+ */
+import type { Report } from "../core/report/report-types.js";
+
+export const OUTPUT_NAMES = [
+  "verdict",
+  "margin",
+  "margin-lower",
+  "margin-upper",
+  "lcb",
+  "common-valid-tasks",
+  "disputed-fraction",
+  "infra-error-rate-baseline",
+  "infra-error-rate-candidate",
+  "review-fragility",
+  "report-path",
+  "check-run-id",
+  "comment-id",
+] as const;
+
+export type OutputName = (typeof OUTPUT_NAMES)[number];
+
+/** The shortest round-tripping decimal of `x`, without exponent; "" for null or non-finite. */
+export function plainDecimal(x: number | null | undefined): string {
+  if (typeof x !== "number" || !Number.isFinite(x)) return "";
+  if (Object.is(x, -0)) return "0";
+  const s = String(x);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  const sign = m[1] ?? "";
+  const digits = (m[2] ?? "") + (m[3] ?? "");
+  const point = (m[2] ?? "").length + Number(m[4]);
+  let out: string;
+  if (point <= 0) out = `0.${"0".repeat(-point)}${digits}`;
+  else if (point >= digits.length) out = digits + "0".repeat(point - digits.length);
+  else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
+  out = out.replace(/^0+(?=\d)/, "");
+  if (out.includes(".")) out = out.replace(/0+$/, "").replace(/\.$/, "");
+  return sign + out;
+}
+
+export interface OutputExtras {
+  readonly reportPath: string;
+  readonly checkRunId: number | null;
+  readonly commentId: number | null;
+}
+
+/** The figures of a report as step outputs (without the ids known only after publishing). */
+export function reportOutputs(
+  report: Report,
+  reportPath: string,
+): Record<Exclude<OutputName, "check-run-id" | "comment-id">, string> {
+  const c = report.comparison;
+  return {
+    verdict: report.verdict,
+    margin: plainDecimal(c.margin),
+    "margin-lower": plainDecimal(c.margin_lower),
+    "margin-upper": plainDecimal(c.margin_upper),
+    lcb: plainDecimal(c.lcb),
+    "common-valid-tasks": plainDecimal(c.common_valid_tasks),
+    "disputed-fraction": plainDecimal(c.disputed_fraction),
+    "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
+    "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
+    "review-fragility": plainDecimal(c.review_fragility),
+    "report-path": reportPath,
+  };
+}
+
+export function idOutputs(
+  checkRunId: number | null,
+  commentId: number | null,
+): Record<"check-run-id" | "comment-id", string> {
+  return {
+    "check-run-id": checkRunId === null ? "" : String(checkRunId),
+    "comment-id": commentId === null ? "" : String(commentId),
+  };
+}

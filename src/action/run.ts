@@ -1,0 +1,381 @@
+/**
+ * The action, start to finish. Everything from outside (inputs, environment, GitHub, git, the
+ * runner's summary and outputs) comes in through `ActionDeps`, so this is testable without a
+ * runner; src/index.ts wires the real ones and is the single error boundary.
+ *
+ * Order matters: the verdict reaches the job summary and the step outputs before any GitHub call,
+ * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
+ * the comment, never the verdict. The step fails at most once, at the end, per `fail-on`.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, relative, sep } from "node:path";
+import { realpathSync } from "node:fs";
+import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
+import { runGate } from "../core/gate.js";
+import { parsePolicy } from "../core/policy/load-policy.js";
+import { COMMENT_MARKER, escapeMarkdownInline } from "../core/report/escape.js";
+import { formatPp } from "../core/report/format-number.js";
+import {
+  CHECK_RUN_TEXT_MAX,
+  COMMENT_BODY_MAX,
+  STEP_SUMMARY_MAX_BYTES,
+} from "../core/report/github-limits.js";
+import { renderMarkdown } from "../core/report/render-markdown.js";
+import type { Report } from "../core/report/report-types.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { TOOL_VERSION } from "../version.js";
+import { loadBasePolicy, type GitRunner } from "./base-policy.js";
+import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "./check-run.js";
+import { readRunContext, type RunContext } from "./context.js";
+import type { Octokit, RetryPolicy } from "./github-api.js";
+import { readInputs, type ActionInputs, type GetInput } from "./inputs.js";
+import type { Logger } from "./logger.js";
+import { idOutputs, reportOutputs } from "./outputs.js";
+import { digestLine, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
+
+export interface ActionDeps {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly getInput: GetInput;
+  readonly log: Logger;
+  readonly setOutput: (name: string, value: string) => void;
+  /** Appends Markdown to the job summary ($GITHUB_STEP_SUMMARY). */
+  readonly writeSummary: (markdown: string) => Promise<void>;
+  /** Fails the step with one message (called at most once). */
+  readonly setFailed: (message: string) => void;
+  readonly makeOctokit: (token: string, baseUrl: string) => Octokit;
+  readonly git: GitRunner;
+  readonly retry: RetryPolicy;
+  /** YYYY-MM-DD, for the policy's revisit date. */
+  readonly today: string;
+}
+
+/** What the run produced, for tests. */
+export interface ActionResult {
+  readonly report: Report;
+  readonly checkRunId: number | null;
+  readonly commentId: number | null;
+}
+
+/** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
+export function renderWithinBytes(render: (maxLength: number) => string, maxBytes: number): string {
+  let maxLength = maxBytes;
+  for (let i = 0; i < 20; i++) {
+    const md = render(maxLength);
+    const bytes = Buffer.byteLength(md, "utf8");
+    if (bytes <= maxBytes) return md;
+    maxLength = Math.max(0, Math.floor((maxLength * maxBytes) / bytes) - 64);
+  }
+  return render(0);
+}
+
+/**
+ * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
+ * policy change (the report without its provenance, which names files and versions, not results).
+ */
+export function reportDigest(report: Report): string {
+  const shown = JSON.stringify(report, (key, value: unknown) => (key === "provenance" ? undefined : value));
+  return createHash("sha256").update(shown, "utf8").digest("hex");
+}
+
+/** The sticky comment body: the marker, the hidden digest line, then the report, within GitHub's limit. */
+export function commentBody(report: Report, title: string): { body: string; digest: string } {
+  const digest = reportDigest(report);
+  const extra = `\n${digestLine(digest)}`;
+  const md = renderMarkdown(report, { marker: true, title, maxLength: COMMENT_BODY_MAX - extra.length });
+  if (!md.startsWith(COMMENT_MARKER)) throw new Error("the comment rendering does not start with the marker");
+  return { body: COMMENT_MARKER + extra + md.slice(COMMENT_MARKER.length), digest };
+}
+
+/** One plain-text line for the check run title and the log (numbers only: nothing untrusted). */
+export function headlineText(report: Report): string {
+  const c = report.comparison;
+  const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+  return `${verdict}: margin ${formatPp(c.margin)}, lower confidence bound ${formatPp(c.lcb)} vs δ₀ ${formatPp(c.delta0)}`;
+}
+
+function makeDisplayPath(workspace: string): (abs: string) => string {
+  const roots = [workspace];
+  try {
+    const real = realpathSync(workspace);
+    if (real !== workspace) roots.push(real);
+  } catch {
+    // the workspace does not exist: inputs already failed
+  }
+  return (abs) => {
+    if (!isAbsolute(abs)) return abs;
+    for (const root of roots) {
+      const rel = relative(root, abs);
+      if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
+    }
+    return abs;
+  };
+}
+
+interface PolicyChoice {
+  readonly text: string;
+  readonly source: string;
+  readonly lastCommit: string | null;
+  readonly headText: string | null;
+}
+
+async function choosePolicy(
+  inputs: ActionInputs,
+  ctx: RunContext,
+  octokit: Octokit | null,
+  deps: ActionDeps,
+): Promise<PolicyChoice> {
+  const pr = ctx.pullRequest;
+  const local = existsSync(inputs.policy.absPath) ? await readFile(inputs.policy.absPath, "utf8") : null;
+  if (pr === null) {
+    if (local === null)
+      throw new InputError(`policy: ${JSON.stringify(inputs.policy.repoPath)} does not exist`);
+    const log = await deps.git(
+      ["log", "-1", "--format=%H", "HEAD", "--", inputs.policy.repoPath],
+      ctx.workspace,
+    );
+    const last = log.stdout.trim();
+    return {
+      text: local,
+      source: "file",
+      lastCommit: log.code === 0 && /^[0-9a-f]{40,64}$/.test(last) ? last : null,
+      headText: null,
+    };
+  }
+  if (ctx.repo === null)
+    throw new InputError(
+      "GITHUB_REPOSITORY is not set: cannot read the policy at the pull request's base commit.",
+    );
+  const base = await loadBasePolicy(
+    {
+      owner: ctx.repo.owner,
+      repo: ctx.repo.repo,
+      baseSha: pr.baseSha,
+      path: inputs.policy.repoPath,
+      workspace: ctx.workspace,
+    },
+    { octokit, git: deps.git, retry: deps.retry, log: deps.log },
+  );
+  if (local === null) {
+    deps.log.warning(
+      `This pull request removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
+        "A removed policy takes effect only once merged.",
+    );
+  }
+  return {
+    text: base.text,
+    source: base.source,
+    lastCommit: base.lastCommit,
+    headText: local !== null && local !== base.text ? local : null,
+  };
+}
+
+/** Problems located in the policy file, as check run annotations. */
+export function policyAnnotations(error: InputError, policyPath: string): CheckRunAnnotation[] {
+  const out: CheckRunAnnotation[] = [];
+  for (const p of error.problems) {
+    const loc = p.location;
+    if (loc === undefined || loc.file !== policyPath || loc.line === undefined || loc.line < 1) continue;
+    out.push({
+      path: policyPath,
+      start_line: loc.line,
+      end_line: loc.line,
+      ...(loc.column !== undefined && loc.column >= 1
+        ? { start_column: loc.column, end_column: loc.column }
+        : {}),
+      annotation_level: "failure",
+      title: p.field !== undefined ? `Policy key ${p.field}`.slice(0, 255) : "Policy error",
+      message: p.message.slice(0, 4000),
+    });
+  }
+  return out;
+}
+
+/** GitHub shows at most 10 error annotations per step; keep one for the final failure message. */
+const MAX_ERROR_ANNOTATIONS = 9;
+
+function errorSummary(error: InputError, title: string): string {
+  const kind = error instanceof PolicyError ? "policy error" : "input error";
+  const first = error.message.split("\n")[0] ?? "";
+  const lines = [
+    `## ❗ ${escapeMarkdownInline(kind, 40)} — no verdict`,
+    "",
+    `<sub>${escapeMarkdownInline(title, 120)}</sub>`,
+    "",
+    escapeMarkdownInline(first, 2000),
+  ];
+  if (error.problems.length > 0) {
+    lines.push("");
+    for (const p of error.problems) lines.push(`- ${escapeMarkdownInline(formatProblem(p), 1000)}`);
+    if (error.total > error.problems.length)
+      lines.push(`- … and ${error.total - error.problems.length} more`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+async function reportInputError(
+  error: InputError,
+  inputs: ActionInputs,
+  ctx: RunContext,
+  octokit: Octokit | null,
+  deps: ActionDeps,
+): Promise<void> {
+  const located = error.problems.filter((p: InputProblem) => p.location?.line !== undefined);
+  for (const p of located.slice(0, MAX_ERROR_ANNOTATIONS)) {
+    const loc = p.location;
+    if (loc === undefined) continue;
+    deps.log.error(formatProblem(p), {
+      file: loc.file,
+      ...(loc.line !== undefined ? { startLine: loc.line } : {}),
+      ...(loc.column !== undefined ? { startColumn: loc.column } : {}),
+    });
+  }
+  await deps.writeSummary(errorSummary(error, inputs.checkName));
+  if (octokit === null || ctx.repo === null || ctx.sha === null) return;
+  const annotations = policyAnnotations(error, inputs.policy.repoPath);
+  const summary = errorSummary(error, inputs.checkName);
+  const id = await publishCheckRun(
+    {
+      owner: ctx.repo.owner,
+      repo: ctx.repo.repo,
+      name: inputs.checkName,
+      headSha: ctx.sha,
+      conclusion: "failure",
+      title:
+        error instanceof PolicyError || annotations.length > 0
+          ? "Policy error: no verdict"
+          : "Input error: no verdict",
+      summary: summary.length <= CHECK_RUN_TEXT_MAX ? summary : summary.slice(0, CHECK_RUN_TEXT_MAX),
+      annotations,
+    },
+    { octokit, retry: deps.retry, log: deps.log, fork: ctx.pullRequest?.fork ?? false },
+  );
+  deps.setOutput("check-run-id", id === null ? "" : String(id));
+}
+
+function failOnMessage(report: Report, failOn: ActionInputs["failOn"]): string | null {
+  const fails =
+    (failOn === "reject" && report.verdict === "reject") ||
+    (failOn === "reject-or-unresolved" && report.verdict !== "accept");
+  if (!fails) return null;
+  const reason = report.reasons[0];
+  return `Model gate verdict: ${report.verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
+}
+
+/** Runs the action. Throws InputError for user errors (after reporting them where it can). */
+export async function runAction(deps: ActionDeps): Promise<ActionResult> {
+  const { log } = deps;
+  const ctx = readRunContext(deps.env, deps.cwd);
+  const inputs = readInputs(
+    deps.getInput,
+    { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp },
+    ctx.pullRequest !== null,
+  );
+  const octokit =
+    inputs.token !== "" && ctx.repo !== null ? deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
+  if (octokit === null) {
+    log.info(
+      inputs.token === ""
+        ? "No github-token: the verdict goes to the job summary, the outputs and the report file only."
+        : "GITHUB_REPOSITORY is not set: the verdict goes to the job summary, the outputs and the report file only.",
+    );
+  }
+  const displayPath = makeDisplayPath(ctx.workspace);
+
+  let report: Report;
+  let policyText: string;
+  try {
+    const policy = await choosePolicy(inputs, ctx, octokit, deps);
+    policyText = policy.text;
+    report = await runGate({
+      results: inputs.results,
+      reviews: inputs.reviews,
+      policy: {
+        path: inputs.policy.absPath,
+        text: policy.text,
+        source: policy.source,
+        lastCommit: policy.lastCommit,
+      },
+      headPolicyText: policy.headText,
+      baseline: inputs.baseline,
+      candidate: inputs.candidate,
+      canary: inputs.canary,
+      today: deps.today,
+      toolVersion: TOOL_VERSION,
+      displayPath,
+    });
+  } catch (error) {
+    if (error instanceof InputError) await reportInputError(error, inputs, ctx, octokit, deps);
+    throw error;
+  }
+  const policy = parsePolicy(policyText, inputs.policy.repoPath);
+
+  // 1. The verdict reaches the summary and the outputs before anything can go wrong with GitHub.
+  const summary = renderWithinBytes(
+    (maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }),
+    STEP_SUMMARY_MAX_BYTES,
+  );
+  await deps.writeSummary(summary);
+  for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
+    deps.setOutput(name, value);
+  log.info(`${headlineText(report)}.`);
+  for (const reason of report.reasons.slice(0, 10)) log.info(`  ${reason}`);
+  for (const warning of report.warnings) log.warning(warning);
+
+  // 2. The report file, complete or not at all.
+  await mkdir(dirname(inputs.reportPath), { recursive: true });
+  await writeFileAtomic(inputs.reportPath, JSON.stringify(report, null, 2) + "\n");
+  log.info(`Report written to ${inputs.reportPath}`);
+
+  // 3. The check run and the sticky comment: best effort, each failure one warning.
+  let checkRunId: number | null = null;
+  let commentId: number | null = null;
+  const fork = ctx.pullRequest?.fork ?? false;
+  if (octokit !== null && ctx.repo !== null) {
+    if (ctx.sha === null)
+      log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
+    else {
+      checkRunId = await publishCheckRun(
+        {
+          owner: ctx.repo.owner,
+          repo: ctx.repo.repo,
+          name: inputs.checkName,
+          headSha: ctx.sha,
+          conclusion: conclusionFor(report.verdict, policy.on_unresolved),
+          title: headlineText(report),
+          summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
+          annotations: [],
+        },
+        { octokit, retry: deps.retry, log, fork },
+      );
+    }
+    const pr = ctx.pullRequest;
+    if (pr !== null && inputs.comment !== "never") {
+      const author = await resolveCommentAuthor(octokit, log);
+      const { body, digest } = commentBody(report, inputs.checkName);
+      const outcome = await upsertStickyComment(
+        {
+          owner: ctx.repo.owner,
+          repo: ctx.repo.repo,
+          issueNumber: pr.number,
+          body,
+          digest,
+          mode: inputs.comment,
+          author,
+        },
+        { octokit, retry: deps.retry, log, fork },
+      );
+      commentId = outcome.id;
+      if (outcome.kind === "created" || outcome.kind === "updated")
+        log.info(`Gate comment ${outcome.kind} (id ${outcome.id}).`);
+    }
+  }
+  for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId))) deps.setOutput(name, value);
+
+  // 4. Fail the step once, per fail-on.
+  const failure = failOnMessage(report, inputs.failOn);
+  if (failure !== null) deps.setFailed(failure);
+  return { report, checkRunId, commentId };
+}

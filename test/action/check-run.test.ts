@@ -1,0 +1,173 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  conclusionFor,
+  publishCheckRun,
+  type CheckRunAnnotation,
+  type CheckRunSpec,
+} from "../../src/action/check-run.js";
+import { createRecordingLogger } from "../../src/action/logger.js";
+import { FakeGitHub } from "./fake-github.js";
+import { fastRetry, octokitFor } from "./helpers.js";
+
+let fake: FakeGitHub;
+beforeAll(async () => {
+  fake = await new FakeGitHub("acme/models").start();
+});
+afterAll(async () => {
+  await fake.close();
+});
+afterEach(() => {
+  expect(fake.violations).toEqual([]);
+  fake.clearFaults();
+  fake.requests.length = 0;
+});
+
+const SHA = "c".repeat(40);
+function spec(over: Partial<CheckRunSpec> = {}): CheckRunSpec {
+  return {
+    owner: "acme",
+    repo: "models",
+    name: "Model gate",
+    headSha: SHA,
+    conclusion: "success",
+    title: "Accept",
+    summary: "## accept",
+    annotations: [],
+    ...over,
+  };
+}
+
+describe("conclusionFor", () => {
+  it("maps verdicts to check conclusions, unresolved per on_unresolved", () => {
+    expect(conclusionFor("accept", "fail")).toBe("success");
+    expect(conclusionFor("reject", "neutral")).toBe("failure");
+    expect(conclusionFor("unresolved", "fail")).toBe("failure");
+    expect(conclusionFor("unresolved", "neutral")).toBe("neutral");
+  });
+});
+
+describe("publishCheckRun", () => {
+  it("creates a completed check run on the given commit", async () => {
+    const log = createRecordingLogger();
+    const id = await publishCheckRun(spec(), {
+      octokit: octokitFor(fake),
+      retry: fastRetry(),
+      log,
+      fork: false,
+    });
+    const run = fake.checkRuns.find((r) => r.id === id);
+    expect(run).toMatchObject({
+      head_sha: SHA,
+      status: "completed",
+      conclusion: "success",
+      name: "Model gate",
+    });
+    expect(run?.output).toEqual({ title: "Accept", summary: "## accept", text: null });
+    expect(log.lines.filter((l) => l.level === "warning")).toEqual([]);
+  });
+
+  it("sends 120 annotations as 50 + 50 + 20 across one create and two updates", async () => {
+    const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
+      path: "gate/policy.yaml",
+      start_line: i + 1,
+      end_line: i + 1,
+      annotation_level: "failure",
+      message: `problem ${i + 1}`,
+    }));
+    const id = await publishCheckRun(spec({ annotations }), {
+      octokit: octokitFor(fake),
+      retry: fastRetry(),
+      log: createRecordingLogger(),
+      fork: false,
+    });
+    expect(fake.calls()).toEqual(["POST checks/create", "PATCH checks/update", "PATCH checks/update"]);
+    const run = fake.checkRuns.find((r) => r.id === id);
+    expect(run?.annotations.map((a) => a.start_line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    expect(run?.annotationRequests).toBe(3);
+    expect(run?.conclusion).toBe("success");
+  });
+
+  it("trims an over-long summary to GitHub's 65,535 characters with a note", async () => {
+    const id = await publishCheckRun(spec({ summary: "x".repeat(70_000) }), {
+      octokit: octokitFor(fake),
+      retry: fastRetry(),
+      log: createRecordingLogger(),
+      fork: false,
+    });
+    const summary = fake.checkRuns.find((r) => r.id === id)?.output.summary ?? "";
+    expect(summary.length).toBe(65_535);
+    expect(summary.endsWith("… (trimmed to fit GitHub's limit)")).toBe(true);
+  });
+
+  it("on 403 from a fork warns which permission is missing and returns null", async () => {
+    fake.fail("checks/create", { status: 403 });
+    const log = createRecordingLogger();
+    const id = await publishCheckRun(spec(), {
+      octokit: octokitFor(fake),
+      retry: fastRetry(),
+      log,
+      fork: true,
+    });
+    expect(id).toBeNull();
+    expect(log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
+      'Could not create the check run "Model gate": GitHub answered 403 (Resource not accessible by integration). ' +
+        "This pull request comes from a fork, and GitHub gives workflows on fork pull requests a read-only token: " +
+        "the job needs `permissions: checks: write` (not granted to forks). The verdict is in the job summary and the step outputs.",
+    ]);
+  });
+
+  it("retries 5xx with exponential backoff and succeeds", async () => {
+    fake.fail("checks/create", { status: 502, times: 2 });
+    const retry = fastRetry();
+    const id = await publishCheckRun(spec(), {
+      octokit: octokitFor(fake),
+      retry,
+      log: createRecordingLogger(),
+      fork: false,
+    });
+    expect(id).not.toBeNull();
+    expect(retry.delays).toEqual([10, 20]);
+    expect(fake.requests.map((r) => r.status)).toEqual([502, 502, 201]);
+  });
+
+  it("gives up after 3 tries of 5xx with one warning", async () => {
+    fake.fail("checks/create", { status: 503 });
+    const log = createRecordingLogger();
+    const id = await publishCheckRun(spec(), {
+      octokit: octokitFor(fake),
+      retry: fastRetry(),
+      log,
+      fork: false,
+    });
+    expect(id).toBeNull();
+    expect(fake.requests.length).toBe(3);
+    expect(log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
+      'Could not create the check run "Model gate": GitHub answered 503 (Server Error) 3 times; giving up. ' +
+        "The verdict is in the job summary and the step outputs.",
+    ]);
+  });
+
+  it("on 422 warns with GitHub's message and does not retry", async () => {
+    fake.fail("checks/create", { status: 422, message: "No commit found for SHA: cccc" });
+    const log = createRecordingLogger();
+    expect(
+      await publishCheckRun(spec(), { octokit: octokitFor(fake), retry: fastRetry(), log, fork: false }),
+    ).toBeNull();
+    expect(fake.requests.length).toBe(1);
+    expect(log.lines.find((l) => l.level === "warning")?.message).toBe(
+      'Could not create the check run "Model gate": GitHub rejected the request with 422 (No commit found for SHA: cccc).',
+    );
+  });
+
+  it("on 404 warns and names the permission", async () => {
+    fake.fail("checks/create", { status: 404 });
+    const log = createRecordingLogger();
+    expect(
+      await publishCheckRun(spec(), { octokit: octokitFor(fake), retry: fastRetry(), log, fork: false }),
+    ).toBeNull();
+    expect(log.lines.find((l) => l.level === "warning")?.message).toBe(
+      'Could not create the check run "Model gate": GitHub answered 404 (Not Found). Check the repository, the pull ' +
+        "request and that the token can see them (it needs `checks: write`).",
+    );
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Shared pieces of the action tests: an Octokit aimed at the fake GitHub, a retry policy without
+ * real waiting, and a git repository to test the `git show` / `git log` fallbacks.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { getOctokit } from "@actions/github";
+import type { Octokit, RetryPolicy } from "../../src/action/github-api.js";
+import type { FakeGitHub } from "./fake-github.js";
+
+export const INSTALLATION_TOKEN = "ghs_fake_installation_token";
+
+export function octokitFor(fake: FakeGitHub, token = INSTALLATION_TOKEN): Octokit {
+  // Plain fetch: no proxy agent, loopback only.
+  return getOctokit(token, { baseUrl: fake.baseUrl, request: { fetch: globalThis.fetch } });
+}
+
+/** Three tries, no real waiting; the delays asked for are recorded. */
+export function fastRetry(): RetryPolicy & { readonly delays: number[] } {
+  const delays: number[] = [];
+  return {
+    attempts: 3,
+    baseDelayMs: 10,
+    delays,
+    sleep: (ms) => {
+      delays.push(ms);
+      return Promise.resolve();
+    },
+  };
+}
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "Test",
+  GIT_AUTHOR_EMAIL: "test@example.invalid",
+  GIT_COMMITTER_NAME: "Test",
+  GIT_COMMITTER_EMAIL: "test@example.invalid",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+};
+
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd: dir, env: GIT_ENV, encoding: "utf8" }).trim();
+}
+
+/** Writes the files, commits them and returns the new commit id. */
+export function commitFiles(
+  dir: string,
+  files: Readonly<Record<string, string>>,
+  message = "commit",
+): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+    git(dir, "add", "--", path);
+  }
+  git(dir, "commit", "-q", "-m", message);
+  return git(dir, "rev-parse", "HEAD");
+}
+
+export function initRepo(dir: string): void {
+  git(dir, "init", "-q", "-b", "main");
+}
