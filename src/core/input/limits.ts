@@ -1,0 +1,31 @@
+/**
+ * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
+ * value over a cap is an input error, never silently cut.
+ */
+
+/** Longest accepted line, in bytes of UTF-8 (without the line end). Checked while splitting, before
+ * JSON.parse, so an overlong line is never held whole in memory. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** Longest accepted identifier, in UTF-16 code units: task_id, dataset_revision, harness_revision,
+ * model_config, a string attempt, cluster, reviewer. */
+export const MAX_ID_LENGTH = 4096;
+
+/** Longest accepted evidence item (a path or URL), in UTF-16 code units. */
+export const MAX_EVIDENCE_LENGTH = 8192;
+
+/** Longest accepted review note, in UTF-16 code units. */
+export const MAX_NOTE_LENGTH = 65536;
+
+/** Evidence items kept per task (TaskRecord.evidence) and per history event, first seen first.
+ * A report shows a handful of links per task; more would only grow memory with the row count. */
+export const MAX_EVIDENCE_PER_TASK = 20;
+
+/** How many model_config ids an "unknown model id" error lists before it only counts the rest. */
+export const MAX_LISTED_MODEL_IDS = 20;
+
+/** How many input files one read accepts (results and reviews together). */
+export const MAX_INPUT_FILES = 10_000;
+
+/** Lines per file the reader can number (file:line locations are packed into one safe integer). */
+export const MAX_LINES_PER_FILE = 2 ** 32 - 1;

@@ -1,0 +1,272 @@
+/**
+ * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
+ * name), hashed with SHA-256 over the raw bytes as they are read (no second read), split on LF with
+ * a byte-counting splitter so that an overlong line is reported and skipped without ever being held
+ * whole. A UTF-8 BOM at the start and CR before LF are dropped; blank lines are skipped.
+ *
+ * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
+ * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
+ * into one message. Only a bug in `onLine` propagates as an exception.
+ */
+
+import { isUtf8 } from "node:buffer";
+import { createHash } from "node:crypto";
+import { open, type FileHandle } from "node:fs/promises";
+import { Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+
+import { MAX_LINE_BYTES, MAX_LINES_PER_FILE } from "./limits.js";
+
+/** Receives each non-blank line's text (no BOM, no line end) and its 1-based line number. */
+export type LineHandler = (text: string, line: number) => void;
+
+/** Receives a problem of the file; `line` is undefined when it concerns the whole file. */
+export type ProblemHandler = (line: number | undefined, message: string) => void;
+
+export interface StreamedFile {
+  /** SHA-256 of the file's raw bytes (compressed bytes for gzip), hex; undefined when the file could
+   * not be read to its end (a problem was reported). */
+  readonly sha256: string | undefined;
+  /** Non-blank lines seen, well-formed or not. */
+  readonly nonBlankLines: number;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const READ_CHUNK_BYTES = 256 * 1024;
+
+/** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
+class LineSplitter {
+  private carry: Buffer[] = [];
+  private carryLength = 0;
+  /** The current line is over MAX_LINE_BYTES: drop bytes until its LF. */
+  private skipping = false;
+  private lineNo = 0;
+  private stopped = false;
+  nonBlankLines = 0;
+
+  constructor(
+    private readonly onLine: LineHandler,
+    private readonly onProblem: ProblemHandler,
+  ) {}
+
+  push(chunk: Buffer): void {
+    if (this.stopped) return;
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(LF, start);
+      if (nl === -1) {
+        const rest = chunk.length - start;
+        if (rest === 0 || this.skipping) return;
+        if (this.carryLength + rest > MAX_LINE_BYTES) {
+          this.overlong(this.lineNo + 1);
+          this.skipping = true;
+          return;
+        }
+        this.carry.push(chunk.subarray(start));
+        this.carryLength += rest;
+        return;
+      }
+      if (!this.nextLineNo()) return;
+      if (this.skipping) {
+        // The end of a line already reported as overlong.
+        this.skipping = false;
+      } else if (this.carryLength + (nl - start) > MAX_LINE_BYTES) {
+        this.overlong(this.lineNo);
+      } else if (this.carryLength === 0) {
+        this.emit(chunk.subarray(start, nl));
+      } else {
+        this.carry.push(chunk.subarray(start, nl));
+        const whole = Buffer.concat(this.carry, this.carryLength + (nl - start));
+        this.carry = [];
+        this.carryLength = 0;
+        this.emit(whole);
+      }
+      start = nl + 1;
+    }
+  }
+
+  /** The last line, when the file does not end with LF. */
+  end(): void {
+    if (this.stopped || this.skipping || this.carryLength === 0) return;
+    if (!this.nextLineNo()) return;
+    const whole = Buffer.concat(this.carry, this.carryLength);
+    this.carry = [];
+    this.carryLength = 0;
+    this.emit(whole);
+  }
+
+  private nextLineNo(): boolean {
+    if (this.lineNo >= MAX_LINES_PER_FILE) {
+      this.onProblem(undefined, `the file has more than ${MAX_LINES_PER_FILE} lines; the rest is not read`);
+      this.stopped = true;
+      return false;
+    }
+    this.lineNo++;
+    return true;
+  }
+
+  private overlong(line: number): void {
+    this.nonBlankLines++;
+    this.carry = [];
+    this.carryLength = 0;
+    this.onProblem(
+      line,
+      `the line is longer than ${MAX_LINE_BYTES} bytes (the limit); one JSON object per line is expected`,
+    );
+  }
+
+  private emit(bytes: Buffer): void {
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === CR) end--;
+    let begin = 0;
+    if (this.lineNo === 1 && end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      begin = 3;
+    }
+    if (isBlank(bytes, begin, end)) return;
+    this.nonBlankLines++;
+    const line = begin === 0 && end === bytes.length ? bytes : bytes.subarray(begin, end);
+    if (!isUtf8(line)) {
+      this.onProblem(this.lineNo, "the line is not valid UTF-8 text");
+      return;
+    }
+    this.onLine(line.toString("utf8"), this.lineNo);
+  }
+}
+
+/** Only spaces, tabs and CRs (JSON whitespace; LF cannot occur inside a line). */
+function isBlank(bytes: Buffer, begin: number, end: number): boolean {
+  for (let i = begin; i < end; i++) {
+    const b = bytes[i];
+    if (b !== 0x20 && b !== 0x09 && b !== CR) return false;
+  }
+  return true;
+}
+
+/** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
+function sniffUnsupported(head: Buffer, n: number): string | undefined {
+  const at = (i: number): number => (i < n ? (head[i] ?? -1) : -1);
+  if ((at(0) === 0xff && at(1) === 0xfe) || (at(0) === 0xfe && at(1) === 0xff)) {
+    return "the file is UTF-16 text; expected UTF-8 JSON lines";
+  }
+  if (at(0) === 0x28 && at(1) === 0xb5 && at(2) === 0x2f && at(3) === 0xfd) {
+    return "the file is zstd-compressed; only plain or gzip-compressed JSON lines are read";
+  }
+  if (at(0) === 0xfd && at(1) === 0x37 && at(2) === 0x7a && at(3) === 0x58 && at(4) === 0x5a) {
+    return "the file is xz-compressed; only plain or gzip-compressed JSON lines are read";
+  }
+  if (at(0) === 0x42 && at(1) === 0x5a && at(2) === 0x68 && at(3) >= 0x31 && at(3) <= 0x39) {
+    return "the file is bzip2-compressed; only plain or gzip-compressed JSON lines are read";
+  }
+  if (at(0) === 0x50 && at(1) === 0x4b && at(2) === 0x03 && at(3) === 0x04) {
+    return "the file is a zip archive; only plain or gzip-compressed JSON lines are read";
+  }
+  return undefined;
+}
+
+function errorCode(e: unknown): string | undefined {
+  if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string") return e.code;
+  return undefined;
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A short, stack-free sentence for a failed open/stat/read. */
+export function describeFsError(e: unknown): string {
+  switch (errorCode(e)) {
+    case "ENOENT":
+      return "no such file";
+    case "ENOTDIR":
+      return "no such file (a parent of the path is not a directory)";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "is a directory, not a file";
+    case "ELOOP":
+      return "too many levels of symbolic links";
+    case "ENAMETOOLONG":
+      return "the path is too long";
+    default: {
+      const code = errorCode(e);
+      return `cannot read the file (${code ?? errorMessage(e)})`;
+    }
+  }
+}
+
+/** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
+ * problem (those go to `onProblem`); rethrows what `onLine` throws. */
+export async function streamLines(
+  absPath: string,
+  onLine: LineHandler,
+  onProblem: ProblemHandler,
+): Promise<StreamedFile> {
+  let fh: FileHandle;
+  try {
+    fh = await open(absPath, "r");
+  } catch (e) {
+    onProblem(undefined, describeFsError(e));
+    return { sha256: undefined, nonBlankLines: 0 };
+  }
+  const splitter = new LineSplitter(onLine, onProblem);
+  let gzip = false;
+  let handlerFailed = false;
+  try {
+    const head = Buffer.alloc(6);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    gzip = bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+    const unsupported = sniffUnsupported(head, bytesRead);
+    if (unsupported !== undefined) {
+      onProblem(undefined, unsupported);
+      return { sha256: undefined, nonBlankLines: 0 };
+    }
+
+    const hash = createHash("sha256");
+    const hasher = new Transform({
+      transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
+    const sink = async (chunks: AsyncIterable<Buffer>): Promise<void> => {
+      for await (const chunk of chunks) {
+        try {
+          splitter.push(chunk);
+        } catch (e) {
+          handlerFailed = true;
+          throw e;
+        }
+      }
+    };
+    if (gzip) {
+      await pipeline(source, hasher, createGunzip({ chunkSize: READ_CHUNK_BYTES }), sink);
+    } else {
+      await pipeline(source, hasher, sink);
+    }
+    try {
+      splitter.end();
+    } catch (e) {
+      handlerFailed = true;
+      throw e;
+    }
+    return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+  } catch (e) {
+    if (handlerFailed) throw e;
+    const code = errorCode(e);
+    if (gzip && code !== undefined && code.startsWith("Z_")) {
+      onProblem(
+        undefined,
+        `could not decompress the gzip data (${errorMessage(e)}); the file is truncated or corrupt`,
+      );
+    } else {
+      onProblem(undefined, describeFsError(e));
+    }
+    return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The streaming input reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or
+ * gzip, in, one Dataset out, or one InputError that lists every problem found (the first
+ * MAX_LISTED_PROBLEMS in full, then the total).
+ *
+ * Files are read one after another, results first, then reviews, each once: line by line with
+ * its SHA-256 computed from the same bytes. Memory grows with the number of (model, task) pairs,
+ * not with the number of rows (see dataset-builder.ts).
+ */
+
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+
+import { InputError, type InputProblem } from "../errors.js";
+import type { Dataset, InputFileDigest } from "../model.js";
+import { DatasetBuilder } from "./dataset-builder.js";
+import { MAX_ID_LENGTH, MAX_INPUT_FILES } from "./limits.js";
+import { describeFsError, streamLines } from "./line-stream.js";
+
+export {
+  MAX_EVIDENCE_LENGTH,
+  MAX_EVIDENCE_PER_TASK,
+  MAX_ID_LENGTH,
+  MAX_INPUT_FILES,
+  MAX_LINE_BYTES,
+  MAX_LINES_PER_FILE,
+  MAX_LISTED_MODEL_IDS,
+  MAX_NOTE_LENGTH,
+} from "./limits.js";
+
+export interface ReadOptions {
+  /** One or many results exports (.jsonl or .jsonl.gz; gzip is detected by its magic bytes). */
+  readonly results: readonly string[];
+  /** Zero or more reviews files (.jsonl or .jsonl.gz). */
+  readonly reviews: readonly string[];
+  /** model_config id of the baseline. */
+  readonly baseline: string;
+  /** model_config id of the candidate. */
+  readonly candidate: string;
+  /** How files are named in messages and provenance; default: the path as given. */
+  readonly displayPath?: (absPath: string) => string;
+}
+
+interface InputFile {
+  readonly given: string;
+  readonly abs: string;
+  readonly display: string;
+  readonly kind: "results" | "reviews";
+}
+
+function checkOptions(opts: ReadOptions): void {
+  const problems: InputProblem[] = [];
+  for (const role of ["baseline", "candidate"] as const) {
+    const id = opts[role];
+    if (typeof id !== "string" || id.length === 0) {
+      problems.push({ field: role, message: "expected a non-empty model_config id" });
+    } else if (id.length > MAX_ID_LENGTH) {
+      problems.push({
+        field: role,
+        message: `expected at most ${MAX_ID_LENGTH} characters; got ${id.length}`,
+      });
+    }
+  }
+  if (opts.results.length === 0) {
+    problems.push({ field: "results", message: "expected at least one results file" });
+  }
+  if (opts.results.length + opts.reviews.length > MAX_INPUT_FILES) {
+    problems.push({
+      message: `expected at most ${MAX_INPUT_FILES} input files; got ${opts.results.length + opts.reviews.length}`,
+    });
+  }
+  if (problems.length > 0) throw new InputError("The reader was given invalid options:", problems);
+}
+
+/** Every path must name an existing regular file, and no file may be given twice. */
+async function checkFiles(files: readonly InputFile[]): Promise<void> {
+  const problems: InputProblem[] = [];
+  const seen = new Map<string, InputFile>();
+  for (const f of files) {
+    try {
+      const st = await stat(f.abs);
+      if (!st.isFile()) {
+        const what = st.isDirectory() ? "a directory" : "not a regular file";
+        problems.push({
+          location: { file: f.display },
+          message: `expected a ${f.kind} file; this is ${what}`,
+        });
+        continue;
+      }
+      const id = `${st.dev}:${st.ino}`;
+      const first = seen.get(id);
+      if (first !== undefined) {
+        problems.push({
+          location: { file: f.display },
+          message: `the same file is given twice (first as ${first.kind} file ${first.display}); its rows would count twice`,
+        });
+        continue;
+      }
+      seen.set(id, f);
+    } catch (e) {
+      problems.push({ location: { file: f.display }, message: describeFsError(e) });
+    }
+  }
+  if (problems.length > 0) {
+    throw new InputError(
+      `Cannot read ${problems.length === 1 ? "an input file" : `${problems.length} input files`}:`,
+      problems,
+    );
+  }
+}
+
+/**
+ * Reads the results exports, then the reviews files, and reduces them to a Dataset for the given
+ * baseline and candidate. Throws InputError for any user-caused problem (missing or unreadable
+ * file, corrupt gzip, bad line, conflicting facts, unknown model id); never a raw stream error.
+ */
+export async function readDataset(opts: ReadOptions): Promise<Dataset> {
+  checkOptions(opts);
+  const name = opts.displayPath;
+  const files: InputFile[] = [
+    ...opts.results.map((given) => ({ given, kind: "results" as const })),
+    ...opts.reviews.map((given) => ({ given, kind: "reviews" as const })),
+  ].map(({ given, kind }) => {
+    const abs = resolve(given);
+    return { given, abs, display: name === undefined ? given : name(abs), kind };
+  });
+  await checkFiles(files);
+
+  const builder = new DatasetBuilder(
+    opts.baseline,
+    opts.candidate,
+    files.map((f) => f.display),
+  );
+  const inputs: InputFileDigest[] = [];
+  let rowsRead = 0;
+  let complete = true;
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    if (f === undefined) continue;
+    const onLine =
+      f.kind === "results"
+        ? (text: string, line: number): void => {
+            builder.addResultLine(text, i, line);
+          }
+        : (text: string, line: number): void => {
+            builder.addReviewLine(text, i, line);
+          };
+    const streamed = await streamLines(f.abs, onLine, (line, message) => {
+      builder.fileProblem(i, line, message);
+    });
+    rowsRead += streamed.nonBlankLines;
+    if (streamed.sha256 === undefined) complete = false;
+    // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
+    inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+  }
+  return builder.finish(inputs, rowsRead, complete);
+}

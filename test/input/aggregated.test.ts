@@ -1,0 +1,182 @@
+/**
+ * A pre-aggregated export (one row with counts per model, task and harness revision) must read to
+ * the same Dataset as the per-attempt export it summarises, except rowsRead, the input digests and
+ * the line numbers of history events that come from the export.
+ */
+
+import { basename } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import type { AttemptCounts, Dataset } from "../../src/core/model.js";
+import { readDataset } from "../../src/core/input/read-dataset.js";
+import { fixtures } from "./fixtures.js";
+
+const fx = fixtures("aggregated");
+
+/** mulberry32: a small seeded PRNG, enough for test data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Generated {
+  raw: object[];
+  aggregated: object[];
+  reviews: object[];
+  /** Expected counts: `${model}|${dataset}|${task}` → counts. */
+  counts: Map<string, AttemptCounts>;
+}
+
+const RESULTS = ["pass", "fail", "infra_error", "missing"] as const;
+const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"] as const;
+const MODELS = ["base", "cand", "other"];
+
+function generate(seed: number, taskCount: number): Generated {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const shuffle = <T>(xs: T[]): T[] => {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const k = Math.floor(rnd() * (i + 1));
+      [xs[i], xs[k]] = [xs[k] as T, xs[i] as T];
+    }
+    return xs;
+  };
+  const groupsRaw: object[][] = [];
+  const groupsAgg: object[][] = [];
+  const reviews: object[] = [];
+  const counts = new Map<string, AttemptCounts>();
+  for (let t = 0; t < taskCount; t++) {
+    const dataset = rnd() < 0.8 ? "ds-a" : "ds-b";
+    const task = `task-${t}`;
+    const revision = Math.floor(rnd() * 4);
+    const validity = pick(VALIDITIES);
+    const cluster = rnd() < 0.7 ? `repo-${Math.floor(rnd() * 20)}` : undefined;
+    const pool = [`fixture-${t}.log`, `review-${t}.json`, "shared.md"];
+    const rawTask: object[] = [];
+    const aggTask: object[] = [];
+    for (const model of MODELS) {
+      if (rnd() < 0.15) continue;
+      const harnesses = rnd() < 0.1 ? ["h1", "h2"] : [pick(["h1", "h2"])];
+      for (const harness of harnesses) {
+        const k = 1 + Math.floor(rnd() * 5);
+        const tally: AttemptCounts = { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+        const evidence: string[] = [];
+        const attemptStyle = pick(["int", "string", "none"]);
+        for (let a = 0; a < k; a++) {
+          const x = rnd();
+          const result = x < 0.45 ? "pass" : x < 0.85 ? "fail" : x < 0.95 ? "infra_error" : "missing";
+          tally[result]++;
+          const ev = rnd() < 0.5 ? pick(pool) : undefined;
+          if (ev !== undefined && !evidence.includes(ev)) evidence.push(ev);
+          const r: Record<string, unknown> = {
+            task_id: task,
+            dataset_revision: dataset,
+            harness_revision: harness,
+            model_config: model,
+            validity,
+            result,
+            review_revision: revision,
+          };
+          if (attemptStyle === "int") r["attempt"] = a;
+          if (attemptStyle === "string") r["attempt"] = `epoch-${a}`;
+          if (ev !== undefined) r["evidence"] = rnd() < 0.5 ? ev : [ev];
+          if (cluster !== undefined && rnd() < 0.6) r["cluster"] = cluster;
+          rawTask.push(r);
+        }
+        const g: Record<string, unknown> = {
+          task_id: task,
+          dataset_revision: dataset,
+          harness_revision: harness,
+          model_config: model,
+          validity,
+          review_revision: revision,
+          passes: tally.pass,
+          fails: tally.fail,
+          infra_errors: tally.infra_error,
+          missing: tally.missing,
+        };
+        if (evidence.length > 0) g["evidence"] = evidence;
+        if (cluster !== undefined) g["cluster"] = cluster;
+        aggTask.push(g);
+        const key = `${model}|${dataset}|${task}`;
+        const sum = counts.get(key) ?? { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+        for (const r of RESULTS) sum[r] += tally[r];
+        counts.set(key, sum);
+      }
+    }
+    // A cluster only on rows that were dropped would differ: give it on the first row too.
+    if (cluster !== undefined && rawTask.length > 0)
+      (rawTask[0] as Record<string, unknown>)["cluster"] = cluster;
+    groupsRaw.push(rawTask);
+    groupsAgg.push(aggTask);
+    if (rnd() < 0.3) {
+      reviews.push({
+        task_id: task,
+        dataset_revision: dataset,
+        validity: pick(VALIDITIES),
+        review_revision: revision + 1 + Math.floor(rnd() * 2),
+        reviewer: "rev",
+        evidence: [`https://reviews/${t}`],
+      });
+    }
+    if (revision > 0 && rnd() < 0.2) {
+      reviews.push({ task_id: task, dataset_revision: dataset, validity: "broken", review_revision: 0 });
+    }
+  }
+  // Task order differs between the two exports; rows of one task keep their order.
+  const order = shuffle(groupsRaw.map((_, i) => i));
+  const raw = order.flatMap((i) => groupsRaw[i] ?? []);
+  const aggregated = shuffle(groupsAgg.slice()).flat();
+  return { raw, aggregated, reviews, counts };
+}
+
+/** Drops what may differ: digests, rowsRead, and the export lines of history events. */
+function comparable(d: Dataset): object {
+  return {
+    ...d,
+    inputs: d.inputs.length,
+    rowsRead: 0,
+    tasks: d.tasks.map((t) => ({
+      ...t,
+      history: t.history.map((e) =>
+        e.source.file === "reviews.jsonl" ? e : { ...e, source: { file: "export", line: 0 } },
+      ),
+    })),
+  };
+}
+
+describe("pre-aggregated export ≡ per-attempt export", () => {
+  it.each([1, 2, 3, 20260101])("seed %i", async (seed) => {
+    const g = generate(seed, 400);
+    const raw = await fx.jsonl(`raw-${seed}.jsonl`, g.raw);
+    const agg = await fx.jsonlGz(`agg-${seed}.jsonl.gz`, g.aggregated);
+    const reviews = await fx.jsonl("reviews.jsonl", g.reviews);
+    const opts = { reviews: [reviews], baseline: "base", candidate: "cand", displayPath: basename };
+    const fromRaw = await readDataset({ ...opts, results: [raw] });
+    const fromAgg = await readDataset({ ...opts, results: [agg] });
+
+    expect(comparable(fromAgg)).toEqual(comparable(fromRaw));
+    expect(fromRaw.rowsRead).toBe(g.raw.length + g.reviews.length);
+    expect(fromAgg.rowsRead).toBe(g.aggregated.length + g.reviews.length);
+    expect(fromAgg.rowsRead).toBeLessThan(fromRaw.rowsRead);
+
+    // Both match the generator's own tally.
+    for (const t of fromRaw.tasks) {
+      expect(t.baseline).toEqual(g.counts.get(`base|${t.datasetRevision}|${t.taskId}`));
+      expect(t.candidate).toEqual(g.counts.get(`cand|${t.datasetRevision}|${t.taskId}`));
+    }
+    const universe = new Set(
+      [...g.counts.keys()].filter((k) => !k.startsWith("other|")).map((k) => k.slice(k.indexOf("|") + 1)),
+    );
+    expect(fromRaw.tasks.length).toBe(universe.size);
+    expect(fromRaw.modelsPresent).toEqual(["base", "cand", "other"]);
+    expect(fromRaw.baseline.duplicateRows).toBe(0);
+  });
+});
