@@ -207,7 +207,7 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
       ? `the task list ${tasks.file}`
       : datasetIds
         ? "eval.dataset.sample_ids"
-        : "the sample ids in the log",
+        : "the log's samples",
     modelConfig: { value: model, from: "eval.model" },
     notes,
   };

@@ -93,7 +93,7 @@ export function importReviewsCsv({ opts, text, tasks }: ImporterInput): ReviewsD
   return {
     rows,
     taskIds: tasks?.ids ?? ids,
-    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the task ids in the CSV",
+    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the CSV",
     notes,
   };
 }

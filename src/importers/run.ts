@@ -141,7 +141,7 @@ function revisionNote(
   return {
     value,
     note:
-      `dataset_revision: ${value} (computed: sha256 of the ${new Set(taskIds).size} task ids of ${from}, ` +
+      `dataset_revision: ${value} (computed: sha256 of the ${new Set(taskIds).size} task ids in ${from}, ` +
       `sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
   };
 }
@@ -204,7 +204,7 @@ function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
     const d = revisionNote(opts, draft.taskIds, draft.taskIdsFrom);
     datasetRevision = d.value;
     notes.push(d.note);
-    if (opts.datasetRevision === undefined) {
+    if (opts.datasetRevision === undefined && opts.tasks === undefined) {
       notes.push(
         "reviews apply only to tasks of the same dataset_revision: if the results were imported from another " +
           "id set, pass their dataset revision (--dataset-revision) or the same --tasks list",

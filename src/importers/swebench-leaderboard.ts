@@ -187,7 +187,7 @@ export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput):
   return {
     rows,
     taskIds: tasks?.ids ?? found,
-    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the run's per_instance_details ids",
+    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the run's per_instance_details",
     modelConfig: { value: first.folder ?? first.name ?? "swebench-run", from: "the run's folder" },
     notes,
   };

@@ -68,7 +68,7 @@ export function importSwebenchPro({ opts, text, tasks }: ImporterInput): Results
   return {
     rows,
     taskIds: tasks?.ids ?? found,
-    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the ids in the file",
+    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the file",
     modelConfig: { value: run, from: "the run directory holding eval_results.json" },
     notes,
   };

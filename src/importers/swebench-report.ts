@@ -122,7 +122,7 @@ export function importSwebenchReport({ opts, text, tasks }: ImporterInput): Resu
   return {
     rows,
     taskIds: tasks?.ids ?? found,
-    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the instance ids in the report's outcome lists",
+    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the report's outcome lists",
     modelConfig: { value: model, from: "the report's file name (the harness writes <model>.<run_id>.json)" },
     notes,
   };

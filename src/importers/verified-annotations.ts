@@ -122,7 +122,7 @@ export function importVerifiedAnnotations({ opts, text, tasks }: ImporterInput):
   return {
     rows,
     taskIds: tasks?.ids ?? [...seen.keys()],
-    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the instance ids in the CSV",
+    taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the CSV",
     notes,
   };
 }

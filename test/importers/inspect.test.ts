@@ -71,7 +71,7 @@ describe("inspect", () => {
       "1 tasks have no sample in the log: written as missing (3)",
       "model_config: openai/gpt-4o (default: eval.model; --model-config to set it)",
       "harness_revision: git:4e1a9c0 (default: eval.revision (the eval's git commit of https://github.com/acme/evals.git); --harness-revision)",
-      `dataset_revision: ${rev} (computed: sha256 of the 4 task ids of eval.dataset.sample_ids, sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
+      `dataset_revision: ${rev} (computed: sha256 of the 4 task ids in eval.dataset.sample_ids, sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
       "validity: unreviewed at review_revision 0 (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)",
       "7 rows: 3 pass, 2 fail, 1 infra_error, 1 missing",
     ]);

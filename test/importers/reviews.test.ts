@@ -43,7 +43,7 @@ describe("verified-annotations", () => {
       "rule: other_major_issues ≥ 1 → broken (default); else s = max(underspecified, false_negative): s ≥ 3 → broken, s ≥ 2 → disputed, else valid (defaults; --broken-at, --disputed-at)",
       "labels: 5 tasks: 2 valid, 1 disputed, 2 broken (3 of them have filter_out=True, i.e. OpenAI left them out of Verified)",
       "reviewer: openai-swe-bench-verified-annotations (default; --reviewer)",
-      `dataset_revision: ${rev} (computed: sha256 of the 5 task ids of the instance ids in the CSV, sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
+      `dataset_revision: ${rev} (computed: sha256 of the 5 task ids in the CSV, sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
       "reviews apply only to tasks of the same dataset_revision: if the results were imported from another id set, pass their dataset revision (--dataset-revision) or the same --tasks list",
       "review_revision: 1 (default for reviews files: above the exports' default 0, so these labels decide; --review-revision)",
       "5 review rows",

@@ -1,0 +1,206 @@
+/**
+ * The gate on two real runs: import two SWE-bench Verified leaderboard runs and OpenAI's Verified
+ * annotations (as reviews), read them with the core reader, evaluate, and check the figures
+ * against numbers computed here straight from the source files (plain JSON.parse, a separate CSV
+ * splitter, the SPEC formulas restated). Skipped when ../shared/data/public-results is absent.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+import { evaluate } from "../../src/core/decision/evaluate.js";
+import { readDataset } from "../../src/core/input/read-dataset.js";
+import { parsePolicy } from "../../src/core/policy/load-policy.js";
+import { runImport } from "../../src/importers/index.js";
+
+const repoRoot = resolve(import.meta.dirname, "../..");
+const PUBLIC = resolve(repoRoot, "../shared/data/public-results");
+const LEADERBOARDS = join(PUBLIC, "swe-bench.github.io/data/leaderboards.json");
+const ANNOTATIONS = join(PUBLIC, "openai-verified-annotations/ensembled_annotations_public.csv");
+const present = existsSync(LEADERBOARDS) && existsSync(ANNOTATIONS);
+if (!present) console.warn(`gate-on-real-data test skipped: ${PUBLIC} is absent`);
+
+const CANDIDATE = "20251124_mini-v1.16.0_claude-opus-4-5-20251101";
+const BASELINE = "20251118_mini-v1.15.0_gemini-3-pro-preview-20251118";
+const Z95 = 1.6448536269514715;
+
+const POLICY = `owner: "@acme/eval-owners"
+revisit: 2027-03-31
+infra_errors: exclude
+require_same_harness: true
+accept_if:
+  common_valid_tasks: ">= 500"
+  infra_error_rate: "< 1%"
+  disputed_fraction: "< 5%"
+  missing_fraction: "< 2%"
+  observed_margin: "> validity_sensitivity + run_variance"
+margin:
+  confidence: 0.95
+  standard_error: paired
+  validity_bound: exact
+`;
+
+/** Per-instance resolved flags of a run, straight from the file. */
+function resolvedOf(folder: string): Map<string, boolean> {
+  const doc = JSON.parse(readFileSync(LEADERBOARDS, "utf8")) as {
+    leaderboards: {
+      name: string;
+      results: { folder: string; per_instance_details?: Record<string, { resolved: boolean }> }[];
+    }[];
+  };
+  for (const b of doc.leaderboards) {
+    for (const e of b.results) {
+      if (e.folder === folder && e.per_instance_details) {
+        return new Map(Object.entries(e.per_instance_details).map(([id, v]) => [id, v.resolved]));
+      }
+    }
+  }
+  throw new Error(`no run ${folder}`);
+}
+
+/** A CSV splitter independent of src/importers/csv.ts. */
+function splitCsv(text: string): string[][] {
+  const re = /(?:"((?:[^"]|"")*)"|([^,\r\n"]*))(,|\r\n|\n|$)/y;
+  const rows: string[][] = [];
+  let row: string[] = [];
+  while (re.lastIndex < text.length) {
+    const m = re.exec(text);
+    if (m === null) throw new Error("CSV split failed");
+    row.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : (m[2] ?? ""));
+    if (m[3] !== ",") {
+      rows.push(row);
+      row = [];
+    }
+  }
+  return rows;
+}
+
+/** max(underspecified, false_negative) and other_major_issues per instance. */
+function annotationScores(): Map<string, { s: number; other: number }> {
+  const [header, ...rows] = splitCsv(readFileSync(ANNOTATIONS, "utf8").replace(/^\uFEFF/, ""));
+  const col = (n: string) => (header ?? []).indexOf(n);
+  return new Map(
+    rows.map((r) => [
+      r[col("instance_id")] ?? "",
+      {
+        s: Math.max(Number(r[col("underspecified")]), Number(r[col("false_negative")])),
+        other: Number(r[col("other_major_issues")]),
+      },
+    ]),
+  );
+}
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** Paired SE (SPEC §3): sqrt(Σ (d − d̄)² / (n (n − 1))). */
+function pairedSe(d: readonly number[]): number {
+  const mean = sum(d) / d.length;
+  return Math.sqrt(sum(d.map((x) => (x - mean) ** 2)) / (d.length * (d.length - 1)));
+}
+
+/** Exact margin bounds (SPEC §3) by scanning every prefix of U sorted by d, restated here. */
+function exactBounds(valid: readonly number[], open: readonly number[]): [number, number] {
+  const asc = [...open].sort((a, b) => a - b);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let k = 0; k <= asc.length; k++) {
+    const low = (sum(valid) + sum(asc.slice(0, k))) / (valid.length + k);
+    const high = (sum(valid) + sum(asc.slice(asc.length - k))) / (valid.length + k);
+    lo = Math.min(lo, low);
+    hi = Math.max(hi, high);
+  }
+  return [lo, hi];
+}
+
+describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with OpenAI's annotations", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gate-real-"));
+  const write = async (name: string, lines: Promise<{ lines: string[] }>) => {
+    const path = join(dir, name);
+    writeFileSync(path, (await lines).lines.map((l) => `${l}\n`).join(""));
+    return path;
+  };
+  const verifiedTasks = () => {
+    const path = join(dir, "verified.txt");
+    writeFileSync(path, [...resolvedOf(CANDIDATE).keys()].join("\n") + "\n");
+    return path;
+  };
+  const run = async (reviewArgs: { disputedAt?: number }) => {
+    const tasks = verifiedTasks();
+    const a = await write(
+      "opus.jsonl",
+      runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: CANDIDATE }),
+    );
+    const b = await write(
+      "gemini.jsonl",
+      runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: BASELINE }),
+    );
+    const reviews = await write(
+      "reviews.jsonl",
+      runImport({ kind: "verified-annotations", file: ANNOTATIONS, tasks, ...reviewArgs }),
+    );
+    const dataset = await readDataset({
+      results: [b, a],
+      reviews: [reviews],
+      baseline: BASELINE,
+      candidate: CANDIDATE,
+    });
+    return evaluate(dataset, parsePolicy(POLICY, "policy.yaml"), { canary: null, expired: false });
+  };
+
+  test("default annotation rule: 500 valid common tasks, 372 vs 371 passes, margin 0.002 ± z·SE → unresolved", async () => {
+    const a = resolvedOf(CANDIDATE);
+    const b = resolvedOf(BASELINE);
+    const ids = [...a.keys()];
+    const d = ids.map((id) => Number(a.get(id)) - Number(b.get(id)));
+    const passesA = ids.filter((id) => a.get(id)).length;
+    const passesB = ids.filter((id) => b.get(id)).length;
+    expect([ids.length, passesA, passesB]).toEqual([500, 372, 371]);
+    const margin = sum(d) / d.length;
+    const se = pairedSe(d);
+
+    const ev = await run({});
+    expect(ev.models.candidate.passes).toBe(passesA);
+    expect(ev.models.baseline.passes).toBe(passesB);
+    expect(ev.models.candidate.valid_only_score).toBeCloseTo(passesA / 500, 12);
+    expect(ev.models.baseline.valid_only_score).toBeCloseTo(passesB / 500, 12);
+    expect(ev.comparison.common_tasks).toBe(500);
+    expect(ev.comparison.common_valid_tasks).toBe(500);
+    expect(ev.comparison.disputed_tasks).toBe(0);
+    expect(ev.comparison.broken_tasks).toBe(0);
+    expect(ev.comparison.margin).toBeCloseTo(margin, 12);
+    expect(margin).toBeCloseTo(0.002, 12);
+    expect(ev.comparison.se_valid).toBeCloseTo(se, 12);
+    expect(ev.comparison.lcb).toBeCloseTo(margin - Z95 * se, 9);
+    expect(ev.comparison.ucb).toBeCloseTo(margin + Z95 * se, 9);
+    expect(ev.verdict).toBe("unresolved");
+  });
+
+  test("--disputed-at 1: 179 valid, 321 disputed; margin and exact bounds match the source", async () => {
+    const a = resolvedOf(CANDIDATE);
+    const b = resolvedOf(BASELINE);
+    const scores = annotationScores();
+    const valid: number[] = [];
+    const open: number[] = [];
+    for (const id of a.keys()) {
+      const s = scores.get(id);
+      if (s === undefined) throw new Error(`no annotation for ${id}`);
+      const dt = Number(a.get(id)) - Number(b.get(id));
+      if (s.other >= 1 || s.s >= 3) continue; // broken (none among the Verified ids)
+      (s.s >= 1 ? open : valid).push(dt);
+    }
+    expect([valid.length, open.length]).toEqual([179, 321]);
+    const [lo, hi] = exactBounds(valid, open);
+
+    const ev = await run({ disputedAt: 1 });
+    expect(ev.comparison.common_valid_tasks).toBe(179);
+    expect(ev.comparison.disputed_tasks).toBe(321);
+    expect(ev.comparison.disputed_fraction).toBeCloseTo(321 / 500, 12);
+    expect(ev.comparison.margin).toBeCloseTo(sum(valid) / valid.length, 12);
+    expect(ev.comparison.margin_lower).toBeCloseTo(lo, 12);
+    expect(ev.comparison.margin_upper).toBeCloseTo(hi, 12);
+    expect(ev.comparison.se_valid).toBeCloseTo(pairedSe(valid), 12);
+    expect(ev.verdict).toBe("unresolved");
+    const failing = ev.checks.filter((c) => !c.passed).map((c) => c.id);
+    expect(failing).toEqual(expect.arrayContaining(["common_valid_tasks", "disputed_fraction"]));
+  });
+});
