@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const root = join(import.meta.dirname, "..", "..");
 const results = join(root, "examples", "results.jsonl.gz");
 const reviews = join(root, "examples", "reviews.jsonl");
+const cli = process.env["GATE_CLI"] ?? join(root, "dist", "cli.js");
 
 interface Row {
   task_id: string;
@@ -204,8 +205,8 @@ describe("examples/ has the documented shape", () => {
 
 // The demo's verdict, once the CLI and policy.example.yaml exist (other parts of the project).
 function cliEvaluates(): boolean {
-  if (!existsSync(join(root, "dist", "cli.js"))) return false;
-  const probe = spawnSync(process.execPath, ["dist/cli.js", "evaluate", "--help"], { cwd: root, encoding: "utf8" });
+  if (!existsSync(cli)) return false;
+  const probe = spawnSync(process.execPath, [cli, "evaluate", "--help"], { cwd: root, encoding: "utf8" });
   return probe.status === 0 && probe.stdout.includes("--results");
 }
 const demoReady = cliEvaluates() && existsSync(join(root, "policy.example.yaml"));
@@ -215,7 +216,7 @@ describe.skipIf(!demoReady)("npm run demo on the example", () => {
     const run = spawnSync(
       process.execPath,
       [
-        "dist/cli.js",
+        cli,
         "evaluate",
         "--results",
         "examples/results.jsonl.gz",

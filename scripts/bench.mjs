@@ -1,0 +1,488 @@
+#!/usr/bin/env node
+// `npm run bench`: the gate's CLI against the seed's calculator on the same generated exports.
+//
+// 1. Generates (once; reused while the generator options are unchanged) seeded exports of 10⁵,
+//    10⁶ and 5·10⁶ attempt rows into bench-out/ (two models plus noise models, ~5,000 tasks,
+//    1–5 attempts), a .jsonl.gz and a pre-aggregated variant of the 10⁶ file, and two
+//    single-attempt exports of 100,000 common tasks for the fragility figures.
+// 2. Times, on those files and in this one run, `node dist/cli.js evaluate … --format json` and
+//    `python3 ../shared/seed/seed_sensitivity.py FILE` (plain .jsonl only; skipped with a message
+//    when python3 or the script is absent): wall time and peak RSS, median of --runs runs.
+//    Peak RSS comes from `/usr/bin/time -v` when it exists, else from the child itself (a
+//    --require hook reporting process.resourceUsage().maxRSS for node; resource.getrusage for
+//    python), because Node's spawnSync does not return the child's rusage.
+// 3. Prints Markdown: the machine, the command, the table and the issue's targets, met or not.
+//
+//   node scripts/bench.mjs [--sizes 1e5,1e6,5e6] [--runs 3] [--out-dir bench-out] [--cli dist/cli.js]
+//                          [--seed-script ../shared/seed/seed_sensitivity.py] [--no-seed] [--regen]
+//                          [--markdown FILE]
+import { spawnSync } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "1e5,1e6,5e6" },
+    runs: { type: "string", default: "3" },
+    "seed-runs": { type: "string" },
+    "out-dir": { type: "string", default: "bench-out" },
+    cli: { type: "string", default: "dist/cli.js" },
+    "seed-script": { type: "string", default: "../shared/seed/seed_sensitivity.py" },
+    "no-seed": { type: "boolean", default: false },
+    "no-fragility": { type: "boolean", default: false },
+    regen: { type: "boolean", default: false },
+    markdown: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+
+if (args.help) {
+  process.stdout.write(
+    readFileSync(fileURLToPath(import.meta.url), "utf8")
+      .split("\n")
+      .slice(1, 19)
+      .join("\n") + "\n",
+  );
+  process.exit(0);
+}
+
+const runs = Number(args.runs);
+if (!Number.isInteger(runs) || runs < 1) die("--runs needs a positive integer");
+const seedRuns = args["seed-runs"] === undefined ? runs : Number(args["seed-runs"]);
+if (!Number.isInteger(seedRuns) || seedRuns < 1) die("--seed-runs needs a positive integer");
+const sizes = args.sizes.split(",").map((s) => {
+  const n = Number(s);
+  if (!Number.isFinite(n) || n < 1) die(`--sizes: "${s}" is not a row count`);
+  return n;
+});
+const out = resolve(args["out-dir"]);
+const cli = resolve(args.cli);
+const seedScript = resolve(args["seed-script"]);
+mkdirSync(out, { recursive: true });
+
+function die(message) {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+function log(message) {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What can measure peak RSS here
+
+const gnuTime =
+  existsSync("/usr/bin/time") &&
+  spawnSync("/usr/bin/time", ["-v", "true"], { encoding: "utf8" }).status === 0;
+const python = spawnSync("python3", ["--version"], { encoding: "utf8" });
+const havePython = python.status === 0;
+const runSeed = !args["no-seed"] && havePython && existsSync(seedScript);
+if (!args["no-seed"] && !havePython) log("python3 not found: the seed script's column is left empty");
+if (!args["no-seed"] && havePython && !existsSync(seedScript)) {
+  log(`${seedScript} not found: the seed script's column is left empty`);
+}
+
+const rssHook = join(out, "rss-hook.cjs");
+writeFileSync(
+  rssHook,
+  `process.on("exit", () => {
+  require("node:fs").writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS));
+});\n`,
+);
+const rssFile = join(out, "rss.txt");
+const PY_RSS =
+  "import os, resource, runpy, sys\n" +
+  "sys.argv = sys.argv[1:]\n" +
+  "try:\n    runpy.run_path(sys.argv[0], run_name='__main__')\n" +
+  "finally:\n    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n" +
+  "    kb = kb // 1024 if sys.platform == 'darwin' else kb\n" +
+  "    open(os.environ['BENCH_RSS_FILE'], 'w').write(str(kb))\n";
+
+/** Runs one command; returns wall seconds, peak RSS in KiB (or null) and the child's output. */
+function measure(kind, file, extra = []) {
+  let command;
+  let argv;
+  const env = { ...process.env, BENCH_RSS_FILE: rssFile };
+  if (kind === "gate") {
+    argv = [cli, "evaluate", "--results", file, ...extra];
+    command = process.execPath;
+  } else {
+    argv = [seedScript, file];
+    command = "python3";
+  }
+  if (gnuTime) {
+    argv = ["-v", command, ...argv];
+    command = "/usr/bin/time";
+  } else if (kind === "gate") {
+    argv = ["--require", rssHook, ...argv];
+  } else {
+    argv = ["-c", PY_RSS, ...argv];
+  }
+  rmSync(rssFile, { force: true });
+  const start = performance.now();
+  const run = spawnSync(command, argv, { env, encoding: "utf8", maxBuffer: 1 << 30 });
+  const wall = (performance.now() - start) / 1000;
+  let rss = null;
+  let stderr = run.stderr ?? "";
+  if (gnuTime) {
+    const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+    if (m) rss = Number(m[1]);
+    stderr = stderr.slice(0, stderr.lastIndexOf("\tCommand being timed:"));
+  } else if (existsSync(rssFile)) {
+    rss = Number(readFileSync(rssFile, "utf8"));
+  }
+  return { wall, rss, status: run.status, stdout: run.stdout ?? "", stderr };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function repeat(kind, file, extra) {
+  const results = [];
+  const n = kind === "seed" ? seedRuns : runs;
+  for (let i = 0; i < n; i++) {
+    const r = measure(kind, file, extra);
+    if (kind === "gate" && (r.status === null || r.status > 2)) {
+      die(`the gate failed on ${file} (exit ${r.status}):\n${r.stderr}`);
+    }
+    if (kind === "seed" && r.status !== 0)
+      die(`the seed script failed on ${file} (exit ${r.status}):\n${r.stderr}`);
+    results.push(r);
+    log(`${kind} ${file.replace(out + "/", "")} run ${i + 1}/${n}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`);
+  }
+  return {
+    wall: median(results.map((r) => r.wall)),
+    rss: results.some((r) => r.rss === null) ? null : Math.max(...results.map((r) => r.rss)),
+    runs: n,
+    last: results[results.length - 1],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+const generator = join(dirname(fileURLToPath(import.meta.url)), "generate-export.mjs");
+
+/** Generates FILE with the generator options unless it exists with exactly those options. */
+function ensure(file, options) {
+  const meta = `${file}.meta.json`;
+  const wanted = JSON.stringify(options);
+  if (!args.regen && existsSync(file) && existsSync(meta)) {
+    const had = JSON.parse(readFileSync(meta, "utf8"));
+    if (JSON.stringify(had.options) === wanted) return had.summary;
+  }
+  log(`generating ${file.replace(out + "/", "")} …`);
+  const run = spawnSync(process.execPath, [generator, ...options, "--out", file], { encoding: "utf8" });
+  if (run.status !== 0) die(`generator failed:\n${run.stderr}`);
+  const summary = JSON.parse(run.stderr.trim().split("\n").pop());
+  writeFileSync(meta, JSON.stringify({ options, summary }) + "\n");
+  return summary;
+}
+
+function sizeLabel(n) {
+  const exp = Math.floor(Math.log10(n));
+  const mant = n / 10 ** exp;
+  return mant === 1 ? `1e${exp}` : `${mant}e${exp}`;
+}
+
+function sizeText(n) {
+  const exp = Math.floor(Math.log10(n));
+  const mant = n / 10 ** exp;
+  const sup = String(exp)
+    .split("")
+    .map((d) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[Number(d)])
+    .join("");
+  return mant === 1 ? `10${sup}` : `${mant}·10${sup}`;
+}
+
+const BASE = ["--seed", "1", "--tasks", "5000", "--attempts", "1-5", "--clusters", "--lift", "0.3"];
+const variantSize = sizes.includes(1e6) ? 1e6 : sizes[0];
+
+const POLICY = `owner: "@acme/eval-owners"
+revisit: 2099-12-31
+on_expired: warn
+infra_errors: exclude
+require_same_harness: true
+accept_if:
+  common_valid_tasks: ">= 500"
+  infra_error_rate: "< 1%"
+  disputed_fraction: "< 15%"
+  missing_fraction: "< 2%"
+  observed_margin: "> validity_sensitivity + run_variance"
+margin:
+  confidence: 0.95
+  standard_error: paired
+  validity_bound: exact
+on_unresolved: fail
+`;
+const policy = join(out, "policy.yaml");
+writeFileSync(policy, POLICY);
+const gateFlags = [
+  "--policy",
+  policy,
+  "--baseline",
+  "cfg-baseline",
+  "--candidate",
+  "cfg-candidate",
+  "--format",
+  "json",
+];
+
+const probe = spawnSync(process.execPath, [cli, "evaluate", "--help"], { encoding: "utf8" });
+if (probe.status !== 0 || !probe.stdout.includes("--results")) {
+  die(`${cli} has no working "evaluate" command yet (build it with npm run package)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+function figures(stdout) {
+  const r = JSON.parse(stdout);
+  return JSON.stringify([r.verdict, r.checks, r.comparison, r.models]);
+}
+
+function memAvailable() {
+  if (!existsSync("/proc/meminfo")) return null;
+  const kb = /MemAvailable:\s*(\d+)/.exec(readFileSync("/proc/meminfo", "utf8"))?.[1];
+  return kb === undefined ? null : Number(kb) * 1024;
+}
+let seedBytesPerRow = 3000;
+const loadBefore = loadavg();
+
+const rowsTable = [];
+for (const n of sizes) {
+  const label = sizeLabel(n);
+  const plain = join(out, `attempts-${label}.jsonl`);
+  const summary = ensure(plain, [...BASE, "--rows", String(n)]);
+  const row = { n, rows: summary.rows, models: summary.models, bytes: statSync(plain).size };
+  row.gate = repeat("gate", plain, gateFlags);
+  row.verdict = JSON.parse(row.gate.last.stdout).verdict;
+  if (runSeed) {
+    // The seed script holds every row as a Python dict (~2.7 KB a row here): do not run it where
+    // it would push the machine out of memory (other work shares it).
+    const need = summary.rows * seedBytesPerRow;
+    const available = memAvailable();
+    if (available !== null && need > 0.75 * available) {
+      log(
+        `seed script skipped on ${sizeText(n)}: needs ~${(need / 2 ** 30).toFixed(1)} GiB, ${(available / 2 ** 30).toFixed(1)} GiB available`,
+      );
+      row.seedSkipped = need;
+    } else {
+      row.seed = repeat("seed", plain);
+      if (row.seed.rss !== null)
+        seedBytesPerRow = Math.max(seedBytesPerRow, (row.seed.rss * 1024) / summary.rows);
+    }
+  }
+  if (n === variantSize) {
+    const gz = join(out, `attempts-${label}.jsonl.gz`);
+    ensure(gz, [...BASE, "--rows", String(n), "--gzip"]);
+    row.gzBytes = statSync(gz).size;
+    row.gz = repeat("gate", gz, gateFlags);
+    const agg = join(out, `attempts-${label}.agg.jsonl`);
+    const aggSummary = ensure(agg, [...BASE, "--rows", String(n), "--aggregated"]);
+    row.aggRows = aggSummary.rows;
+    row.agg = repeat("gate", agg, gateFlags);
+    const base = figures(row.gate.last.stdout);
+    row.gzSame = figures(row.gz.last.stdout) === base;
+    row.aggSame = figures(row.agg.last.stdout) === base;
+    if (!row.gzSame) log("WARNING: the .gz report differs from the plain one");
+    if (!row.aggSame) log("WARNING: the aggregated report differs from the raw one");
+  }
+  rowsTable.push(row);
+}
+
+const FRAGILITY = {
+  accept: ["--lift", "0.4", "--mix", "valid:0.9,broken:0.05,disputed:0.03,unreviewed:0.02"],
+  unresolved: ["--lift", "0.02", "--mix", "valid:0.8,broken:0.05,disputed:0.1,unreviewed:0.05"],
+};
+const fragility = [];
+if (!args["no-fragility"]) {
+  for (const [name, options] of Object.entries(FRAGILITY)) {
+    const file = join(out, `fragility-100k-${name}.jsonl`);
+    ensure(file, ["--seed", "7", "--tasks", "100000", "--attempts", "1", "--lost-rate", "0", ...options]);
+    const result = repeat("gate", file, gateFlags);
+    const report = JSON.parse(result.last.stdout);
+    const profile = profileFragility(file);
+    fragility.push({ name, result, report, profile });
+  }
+}
+
+/** Inclusive CPU time of the fragility functions, from a V8 CPU profile of one CLI run. */
+function profileFragility(file) {
+  const dir = join(out, "cpuprof");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  const start = performance.now();
+  const run = spawnSync(
+    process.execPath,
+    ["--cpu-prof", "--cpu-prof-dir", dir, cli, "evaluate", "--results", file, ...gateFlags],
+    { encoding: "utf8", maxBuffer: 1 << 30 },
+  );
+  const wall = (performance.now() - start) / 1000;
+  if (run.status === null || run.status > 2) return null;
+  const name = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (name === undefined) return null;
+  return {
+    wall,
+    ...inclusive(
+      JSON.parse(readFileSync(join(dir, name), "utf8")),
+      /^(computeFragility|analyseFragility|reviewFragility|resolutionDistance)$/,
+    ),
+  };
+}
+
+/** Seconds of samples whose stack holds a function matching `pattern`, and the functions seen. */
+function inclusive(profile, pattern) {
+  const parent = new Map();
+  const byId = new Map();
+  for (const node of profile.nodes) {
+    byId.set(node.id, node);
+    for (const c of node.children ?? []) parent.set(c, node.id);
+  }
+  const hits = new Map();
+  let total = 0;
+  let all = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i] ?? 0) / 1e6;
+    all += dt;
+    let matched = null;
+    for (let n = id; n !== undefined; n = parent.get(n)) {
+      const fn = byId.get(n).callFrame.functionName;
+      if (pattern.test(fn)) matched = fn;
+    }
+    if (matched !== null) {
+      total += dt;
+      hits.set(matched, (hits.get(matched) ?? 0) + dt);
+    }
+  });
+  return { seconds: total, profiled: all, functions: [...hits.keys()].sort() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function mib(kib) {
+  return kib === null || kib === undefined ? "n/a" : `${(kib / 1024).toFixed(0)} MiB`;
+}
+function sec(s) {
+  return s === undefined ? "—" : `${s.toFixed(2)} s`;
+}
+
+const cpuModel =
+  (existsSync("/proc/cpuinfo") && /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]) ||
+  cpus()[0]?.model ||
+  "unknown";
+const nproc = spawnSync("nproc", [], { encoding: "utf8" }).stdout?.trim() || String(cpus().length);
+const memTotal = existsSync("/proc/meminfo")
+  ? /MemTotal:\s*(\d+)/.exec(readFileSync("/proc/meminfo", "utf8"))?.[1]
+  : null;
+
+const lines = [];
+lines.push(
+  `Machine: ${cpuModel}, ${nproc} CPUs (nproc)${memTotal ? `, ${(memTotal / 1048576).toFixed(0)} GiB RAM` : ""}; ` +
+    `Node ${process.version}${havePython ? `; ${python.stdout.trim() || python.stderr.trim()}` : "; no python3"}.`,
+);
+lines.push(
+  `Load average (1 min) ${loadBefore[0].toFixed(1)} when the run started, ${loadavg()[0].toFixed(1)} when it ended ` +
+    `(other work shared the machine: compare ratios more than absolute times).`,
+);
+lines.push(
+  `Peak RSS from ${gnuTime ? "`/usr/bin/time -v` (Maximum resident set size)" : "the child's own rusage (maxRSS)"}; ` +
+    `times are the median of ${runs} run${runs > 1 ? "s" : ""}` +
+    (seedRuns !== runs ? ` (${seedRuns} for the seed script)` : "") +
+    `, RSS the largest of them.`,
+);
+lines.push("");
+lines.push(
+  "| rows | models | file | gate time | seed time | ratio | gate peak RSS | seed peak RSS | .gz gate time (throughput vs plain) | aggregated gate time (rows) |",
+);
+lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const r of rowsTable) {
+  const ratio = r.seed ? `${(r.seed.wall / r.gate.wall).toFixed(1)}×` : "—";
+  const gz = r.gz
+    ? `${sec(r.gz.wall)} (${((100 * r.gate.wall) / r.gz.wall).toFixed(0)}%, ${(r.gzBytes / 1048576).toFixed(0)} MiB)`
+    : "—";
+  const agg = r.agg ? `${sec(r.agg.wall)} (${r.aggRows.toLocaleString("en-US")} rows)` : "—";
+  lines.push(
+    `| ${sizeText(r.n)} (${r.rows.toLocaleString("en-US")}) | ${r.models} | ${(r.bytes / 1048576).toFixed(0)} MiB | ` +
+      `${sec(r.gate.wall)} | ${r.seed ? sec(r.seed.wall) : r.seedSkipped ? "skipped (memory)" : "—"} | ${ratio} | ${mib(r.gate.rss)} | ${r.seed ? mib(r.seed.rss) : r.seedSkipped ? `~${(r.seedSkipped / 2 ** 30).toFixed(1)} GiB (est.)` : "—"} | ${gz} | ${agg} |`,
+  );
+}
+lines.push("");
+const verdicts = rowsTable.map((r) => `${sizeText(r.n)}: ${r.verdict}`).join(", ");
+lines.push(
+  `Gate verdicts: ${verdicts}.` +
+    (rowsTable.some((r) => r.gz)
+      ? ` The .gz and aggregated reports ${rowsTable.every((r) => r.gzSame !== false && r.aggSame !== false) ? "equal" : "DIFFER FROM"} the plain one (verdict, checks, comparison, models).`
+      : ""),
+);
+
+if (fragility.length > 0) {
+  lines.push("");
+  lines.push(
+    "| fragility export (100,000 tasks, 1 attempt, 2 models) | verdict | figure | CLI wall (median) | fragility CPU time (profile) |",
+  );
+  lines.push("|---|---|---|---:|---:|");
+  for (const f of fragility) {
+    const c = f.report.comparison;
+    const figure =
+      f.report.verdict === "unresolved"
+        ? `resolution distance ${c.fragility_unbounded ? "∞" : c.resolution_distance}${c.fragility_exact ? "" : " (at most)"}`
+        : `review fragility ${c.fragility_unbounded ? "∞" : c.review_fragility}${c.fragility_exact ? "" : " (at most)"}`;
+    const prof = f.profile
+      ? `${f.profile.seconds.toFixed(3)} s (${f.profile.functions.join(", ") || "no matching function"})`
+      : "n/a";
+    lines.push(
+      `| ${f.name}: ${c.common_tasks.toLocaleString("en-US")} common tasks | ${f.report.verdict} | ${figure} | ${sec(f.result.wall)} | ${prof} |`,
+    );
+  }
+}
+
+// Targets (issue 4)
+const at1e6 = rowsTable.find((r) => r.n === 1e6);
+const targets = [];
+if (at1e6?.seed) {
+  const ratio = at1e6.seed.wall / at1e6.gate.wall;
+  targets.push([`≥ 5× faster than the seed script on 10⁶ rows`, `${ratio.toFixed(1)}×`, ratio >= 5]);
+}
+const maxRss = Math.max(...rowsTable.map((r) => Math.max(r.gate.rss ?? 0, r.gz?.rss ?? 0, r.agg?.rss ?? 0)));
+if (rowsTable.every((r) => r.gate.rss !== null)) {
+  targets.push([
+    `peak RSS < 150 MB at every size`,
+    `${(maxRss / 1024).toFixed(0)} MiB (${((maxRss * 1024) / 1e6).toFixed(0)} MB) at most`,
+    maxRss * 1024 < 150e6,
+  ]);
+}
+const gzRow = rowsTable.find((r) => r.gz);
+if (gzRow) {
+  const share = gzRow.gate.wall / gzRow.gz.wall;
+  targets.push([`.jsonl.gz at ≥ 60% of plain throughput`, `${(100 * share).toFixed(0)}%`, share >= 0.6]);
+}
+for (const f of fragility) {
+  const seconds = f.profile?.seconds;
+  const what = f.report.verdict === "unresolved" ? "resolution distance" : "review fragility";
+  if (seconds !== undefined) {
+    targets.push([
+      `${what} for 100,000 common tasks < 1 s`,
+      `${seconds.toFixed(3)} s of CPU in the fragility step (whole CLI run ${sec(f.result.wall)})`,
+      seconds < 1,
+    ]);
+  }
+}
+lines.push("");
+lines.push("| target (issue 4) | measured | met |");
+lines.push("|---|---|---|");
+for (const [t, m, ok] of targets) lines.push(`| ${t} | ${m} | ${ok ? "met" : "**not met**"} |`);
+
+const text = lines.join("\n") + "\n";
+process.stdout.write(text);
+if (args.markdown) writeFileSync(args.markdown, text);
