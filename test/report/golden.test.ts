@@ -1,0 +1,42 @@
+/**
+ * Golden files: the Markdown of each fixture, byte for byte. `UPDATE_GOLDEN=1 npx vitest run
+ * test/report` rewrites them; review the diff before committing.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { renderMarkdown, type RenderMarkdownOptions } from "../../src/core/report/render-markdown.js";
+import type { Report } from "../../src/core/report/report-types.js";
+import { acceptReport, emptyReport, hostileReport, rejectReport, unresolvedReport } from "./fixtures.js";
+
+const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
+const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
+
+const CASES: readonly { name: string; report: () => Report; options: RenderMarkdownOptions }[] = [
+  { name: "accept", report: acceptReport, options: { marker: true } },
+  { name: "reject", report: rejectReport, options: { marker: true } },
+  { name: "unresolved", report: unresolvedReport, options: { marker: true, title: "SWE-Bench Pro gate" } },
+  { name: "empty", report: emptyReport, options: {} },
+  {
+    name: "hostile",
+    report: () => hostileReport(),
+    options: { marker: true, title: "@org/team #1 <b>x</b>" },
+  },
+  { name: "accept-trimmed", report: acceptReport, options: { marker: true, maxLength: 4000 } },
+];
+
+describe("golden Markdown", () => {
+  for (const c of CASES) {
+    it(`${c.name}.md`, () => {
+      const file = join(GOLDEN_DIR, `${c.name}.md`);
+      const actual = renderMarkdown(c.report(), c.options);
+      if (UPDATE || !existsSync(file)) {
+        mkdirSync(GOLDEN_DIR, { recursive: true });
+        writeFileSync(file, actual, "utf8");
+        if (!UPDATE) throw new Error(`${file} was missing and has been written; rerun to compare.`);
+      }
+      expect(actual).toBe(readFileSync(file, "utf8"));
+    });
+  }
+});
