@@ -221,6 +221,15 @@ describe("a bad export line is one problem naming file, line, field and what was
     expect(err.problems[0]?.field).toBeUndefined();
   });
 
+  it("escapes control characters that the parser quotes from the line", async () => {
+    const err = await readWithBadLine("bad-esc.jsonl", "\u001b[2J\u009b1m");
+    // The parser's wording varies with the Node version; the escaping does not.
+    expect(err.message).toContain(`bad-esc.jsonl:3: expected a JSON object; the line is not valid JSON (`);
+    expect(err.message).toContain(`\\u001b[2J\\u009b1m`);
+    // eslint-disable-next-line no-control-regex
+    expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(err.message)).toBe(false);
+  });
+
   it("ignores unknown fields and treats null in an optional field as absent", async () => {
     const path = await fx.jsonl("nulls.jsonl", [
       row({ evidence: null, attempt: null, cluster: null, passes: null, extra: { x: [1] } }),

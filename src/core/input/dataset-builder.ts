@@ -197,7 +197,7 @@ export class DatasetBuilder {
     let byTask = this.tasks.get(row.datasetRevision);
     if (byTask === undefined) {
       byTask = new Map();
-      this.tasks.set(row.datasetRevision, byTask);
+      this.tasks.set(this.intern(row.datasetRevision), byTask);
     }
     let task = byTask.get(row.taskId);
     if (task === undefined) {

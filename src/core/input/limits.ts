@@ -3,8 +3,8 @@
  * value over a cap is an input error, never silently cut.
  */
 
-/** Longest accepted line, in bytes of UTF-8 (without the line end). Checked while splitting, before
- * JSON.parse, so an overlong line is never held whole in memory. */
+/** Longest accepted line, in bytes of UTF-8 (without the LF; a CR before it counts). Checked while
+ * splitting, before JSON.parse, so an overlong line is never held whole in memory. */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
 /** Longest accepted identifier, in UTF-16 code units: task_id, dataset_revision, harness_revision,

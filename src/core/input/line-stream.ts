@@ -2,7 +2,8 @@
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
  * name), hashed with SHA-256 over the raw bytes as they are read (no second read), split on LF with
  * a byte-counting splitter so that an overlong line is reported and skipped without ever being held
- * whole. A UTF-8 BOM at the start and CR before LF are dropped; blank lines are skipped.
+ * whole. A UTF-8 BOM at the start of the file, or of a line (as left by concatenating files), and
+ * CR before LF are dropped; blank lines are skipped.
  *
  * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
  * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
@@ -121,7 +122,7 @@ class LineSplitter {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CR) end--;
     let begin = 0;
-    if (this.lineNo === 1 && end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
       begin = 3;
     }
     if (isBlank(bytes, begin, end)) return;

@@ -50,17 +50,21 @@ export function describeValue(v: unknown): string {
   return "an object";
 }
 
+/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
 const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same plus C0, for the parser's message, which quotes the line raw. */
+const ESCAPED_IN_PARSER_MESSAGES = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
+
+function escapeChar(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
 
 /** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
  * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
  * a terminal or reorder its own text. */
 export function quote(s: string): string {
   const shown = s.length <= SHOWN_STRING_LENGTH ? s : s.slice(0, SHOWN_STRING_LENGTH);
-  const text = JSON.stringify(shown).replace(
-    ESCAPED_IN_MESSAGES,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
   return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 
@@ -170,7 +174,8 @@ export function parseObject(text: string, issues: LineIssues): Obj | undefined {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    // V8 quotes a snippet of the line in its message: escape what could drive a terminal.
+    const why = (e instanceof Error ? e.message : String(e)).replace(ESCAPED_IN_PARSER_MESSAGES, escapeChar);
     issues.add(undefined, `expected a JSON object; the line is not valid JSON (${why})`);
     return undefined;
   }
