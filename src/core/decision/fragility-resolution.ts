@@ -1,0 +1,423 @@
+/**
+ * Resolution distance (SPEC §4, verdict unresolved): the fewest open labels (disputed or
+ * unreviewed) whose resolution to valid or broken makes §4 give accept or reject; unbounded when
+ * no resolution can.
+ *
+ * Here every condition must hold at once, so the conditions do not decompose as in review
+ * fragility; instead the search runs over COUNTS of interchangeable moves:
+ *   - an open task of C resolved valid moves (d, cluster) from U to V;
+ *   - resolved broken it leaves U and T (its side counts leave the infra-error and missing
+ *     figures), so those kinds are keyed by (d, cluster, side counts);
+ *   - an open task outside C resolved broken only leaves T (kind = side counts); resolving it
+ *     valid changes no figure and is never needed.
+ * Levels k = total resolutions are enumerated in increasing order, starting from a lower bound
+ * that N_v and φ alone imply (with ">="/">" on N_v and "<"/"<=" on φ, nothing beats resolving
+ * every one valid). Within a level the split (v valid, b broken in C, r broken outside C) is
+ * pruned on N_v and φ, which depend on the split only, then on the T-only checks, before the
+ * margin is evaluated — so the common "φ too high" case costs O(k²) per level, not O(k⁵).
+ * A level that completes without success is proven; the first success is exact. Exhausting every
+ * level proves "unbounded". FRAGILITY_WORK_BUDGET caps the work; past it a greedy order (the move
+ * that most reduces the remaining shortfall first) gives an upper bound, exact only when it meets
+ * the proven lower bound, and "unbounded" from the greedy is reported as not exact.
+ */
+import { satisfies } from "./format.js";
+import type { FigureResult, Move } from "./fragility-review.js";
+import { CAT_OPEN, CAT_OPEN_OUT, SIDE_WIDTH, type Mirror, type TaskTable } from "./fragility-state.js";
+
+const FOUND = 1;
+const ABORT = 2;
+
+interface Group {
+  readonly d: number;
+  readonly cluster: number;
+  readonly tasks: number[];
+}
+
+interface BrokenKind {
+  readonly group: number;
+  readonly tasks: number[];
+}
+
+export interface ResolutionOptions {
+  /** Work budget of the exact enumeration. */
+  readonly budget: number;
+  /** Work budget of the greedy fallback. */
+  readonly greedyBudget: number;
+}
+
+function sideKey(table: TaskTable, i: number): string {
+  const o = i * SIDE_WIDTH;
+  return Array.from(table.side.subarray(o, o + SIDE_WIDTH)).join(",");
+}
+
+export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: ResolutionOptions): FigureResult {
+  const p = mirror.p;
+  const unbounded: FigureResult = { k: null, exact: true, moves: [] };
+  // A failing check that no label can fix (harness, dataset revision, missing canary).
+  if (!p.fixedEvidencePass || p.canary === "fail") return unbounded;
+
+  const open: number[] = [];
+  const openOut: number[] = [];
+  for (let i = 0; i < table.n; i++) {
+    if (table.cat[i] === CAT_OPEN) open.push(i);
+    else if (table.cat[i] === CAT_OPEN_OUT) openOut.push(i);
+  }
+  const nU = open.length;
+  const nUn = openOut.length;
+  const nv = mirror.nV;
+  const D = mirror.D;
+  const t = p.nvThreshold;
+  const nvUp = t.op === ">=" || t.op === ">";
+  // Too few tasks even if every open label became valid.
+  if (nvUp && !satisfies(nv + nU, t)) return unbounded;
+
+  // Kinds.
+  const groups: Group[] = [];
+  const groupIndex = new Map<string, number>();
+  const brokenKinds: BrokenKind[] = [];
+  const brokenIndex = new Map<string, number>();
+  for (const i of open) {
+    const d = table.d[i] as number;
+    const cluster = p.clustered ? (table.cluster[i] as number) : -1;
+    const gk = `${d}|${cluster}`;
+    let g = groupIndex.get(gk);
+    if (g === undefined) {
+      g = groups.length;
+      groups.push({ d, cluster, tasks: [] });
+      groupIndex.set(gk, g);
+    }
+    (groups[g] as Group).tasks.push(i);
+    const bk = `${gk}|${sideKey(table, i)}`;
+    let b = brokenIndex.get(bk);
+    if (b === undefined) {
+      b = brokenKinds.length;
+      brokenKinds.push({ group: g, tasks: [] });
+      brokenIndex.set(bk, b);
+    }
+    (brokenKinds[b] as BrokenKind).tasks.push(i);
+  }
+  const outKinds: number[][] = [];
+  const outIndex = new Map<string, number>();
+  for (const i of openOut) {
+    const key = sideKey(table, i);
+    let o = outIndex.get(key);
+    if (o === undefined) {
+      o = outKinds.length;
+      outKinds.push([]);
+      outIndex.set(key, o);
+    }
+    (outKinds[o] as number[]).push(i);
+  }
+
+  // Lower bound on k from N_v and φ (monotone operators only).
+  let kLow = 1;
+  if (nvUp) {
+    let v = 0;
+    while (!satisfies(nv + v, t)) v++;
+    kLow = Math.max(kLow, v);
+  }
+  const tp = p.disputedThreshold;
+  if ((tp.op === "<" || tp.op === "<=") && nv + D > 0) {
+    let k = 0;
+    while (k <= D && !satisfies((D - k) / (nv + D), tp)) k++;
+    if (k > D) return unbounded;
+    kLow = Math.max(kLow, k);
+  }
+
+  // Greedy first (toward accept, then reject): an upper bound that caps the exact search.
+  let greedyBest: Move[] | null = null;
+  for (const target of ["accept", "reject"] as const) {
+    const limit = greedyBest?.length ?? Infinity;
+    const g = greedy(table, mirror, open, openOut, target, limit, opts.greedyBudget);
+    if (g !== null && (greedyBest === null || g.length < greedyBest.length)) greedyBest = g;
+  }
+  const maxLevel = greedyBest !== null ? greedyBest.length - 1 : nU + nUn;
+  const search = enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLevel, opts.budget);
+  if (search.found !== null) return { k: search.found.length, exact: true, moves: search.found };
+  if (greedyBest === null) return search.aborted ? { k: null, exact: false, moves: [] } : unbounded;
+  return { k: greedyBest.length, exact: greedyBest.length <= search.provenBelow, moves: greedyBest };
+}
+
+interface SearchResult {
+  readonly found: Move[] | null;
+  readonly provenBelow: number;
+  readonly aborted: boolean;
+}
+
+function enumerate(
+  mirror: Mirror,
+  groups: readonly Group[],
+  brokenKinds: readonly BrokenKind[],
+  outKinds: readonly (readonly number[])[],
+  nU: number,
+  nUn: number,
+  kLow: number,
+  maxLevel: number,
+  budget: number,
+): SearchResult {
+  const p = mirror.p;
+  const nv = mirror.nV;
+  const D = mirror.D;
+  const G = groups.length;
+  const usedB = new Array<number>(G).fill(0);
+  const vCount = new Array<number>(G).fill(0);
+  const bCount = new Array<number>(brokenKinds.length).fill(0);
+  const rCount = new Array<number>(outKinds.length).fill(0);
+  const bSuffix = new Array<number>(brokenKinds.length + 1).fill(0);
+  for (let j = brokenKinds.length - 1; j >= 0; j--) {
+    bSuffix[j] = (bSuffix[j + 1] as number) + (brokenKinds[j] as BrokenKind).tasks.length;
+  }
+  const rSuffix = new Array<number>(outKinds.length + 1).fill(0);
+  for (let j = outKinds.length - 1; j >= 0; j--) {
+    rSuffix[j] = (rSuffix[j + 1] as number) + (outKinds[j] as number[]).length;
+  }
+  const vSuffix = new Array<number>(G + 1).fill(0);
+  let work = 0;
+
+  const recV = (g: number, rem: number): number => {
+    if (rem === 0 || g === G) {
+      if (rem !== 0) return 0;
+      if (++work > budget) return ABORT;
+      const v = mirror.verdict();
+      return v === "accept" || v === "reject" ? FOUND : 0;
+    }
+    if (rem > (vSuffix[g] as number)) return 0;
+    const grp = groups[g] as Group;
+    const cap = Math.min(grp.tasks.length - (usedB[g] as number), rem);
+    const rep = grp.tasks[0] as number;
+    for (let x = cap; x >= 0; x--) {
+      if (rem - x > (vSuffix[g + 1] as number)) break;
+      if (x > 0) {
+        mirror.addOpen(rep, -x);
+        mirror.addValid(rep, x);
+      }
+      vCount[g] = x;
+      const st = recV(g + 1, rem - x);
+      if (x > 0) {
+        mirror.addOpen(rep, x);
+        mirror.addValid(rep, -x);
+      }
+      if (st !== 0) return st;
+      vCount[g] = 0;
+    }
+    return 0;
+  };
+
+  const recB = (j: number, rem: number, v: number): number => {
+    if (rem === 0 || j === brokenKinds.length) {
+      if (rem !== 0) return 0;
+      if (++work > budget) return ABORT;
+      if (!mirror.sidePasses()) return 0;
+      for (let g = G - 1; g >= 0; g--) {
+        vSuffix[g] = (vSuffix[g + 1] as number) + (groups[g] as Group).tasks.length - (usedB[g] as number);
+      }
+      return recV(0, v);
+    }
+    if (rem > (bSuffix[j] as number)) return 0;
+    const kind = brokenKinds[j] as BrokenKind;
+    const rep = kind.tasks[0] as number;
+    const cap = Math.min(kind.tasks.length, rem);
+    for (let x = cap; x >= 0; x--) {
+      if (rem - x > (bSuffix[j + 1] as number)) break;
+      if (x > 0) {
+        mirror.addOpen(rep, -x);
+        mirror.addSide(rep, -x);
+      }
+      usedB[kind.group] = (usedB[kind.group] as number) + x;
+      bCount[j] = x;
+      const st = recB(j + 1, rem - x, v);
+      if (x > 0) {
+        mirror.addOpen(rep, x);
+        mirror.addSide(rep, x);
+      }
+      usedB[kind.group] = (usedB[kind.group] as number) - x;
+      if (st !== 0) return st;
+      bCount[j] = 0;
+    }
+    return 0;
+  };
+
+  const recR = (j: number, rem: number, b: number, v: number): number => {
+    if (rem === 0 || j === outKinds.length) {
+      if (rem !== 0) return 0;
+      return recB(0, b, v);
+    }
+    if (rem > (rSuffix[j] as number)) return 0;
+    const kind = outKinds[j] as readonly number[];
+    const rep = kind[0] as number;
+    const cap = Math.min(kind.length, rem);
+    for (let x = cap; x >= 0; x--) {
+      if (rem - x > (rSuffix[j + 1] as number)) break;
+      if (x > 0) mirror.addSide(rep, -x);
+      rCount[j] = x;
+      const st = recR(j + 1, rem - x, b, v);
+      if (x > 0) mirror.addSide(rep, x);
+      if (st !== 0) return st;
+      rCount[j] = 0;
+    }
+    return 0;
+  };
+
+  const maxK = Math.min(maxLevel, nU + nUn);
+  for (let k = kLow; k <= maxK; k++) {
+    for (let v = Math.min(k, nU); v >= 0; v--) {
+      for (let b = Math.min(k - v, nU - v); b >= 0; b--) {
+        const r = k - v - b;
+        if (r > nUn) break;
+        if (++work > budget) return { found: null, provenBelow: k, aborted: true };
+        const nv2 = nv + v;
+        const d2 = D - v - b;
+        if (!satisfies(nv2, p.nvThreshold)) continue;
+        if (!(nv2 + d2 > 0 && satisfies(d2 / (nv2 + d2), p.disputedThreshold))) continue;
+        const st = recR(0, r, b, v);
+        if (st === ABORT) return { found: null, provenBelow: k, aborted: true };
+        if (st === FOUND) return { found: movesOf(), provenBelow: k, aborted: false };
+      }
+    }
+  }
+  return { found: null, provenBelow: maxLevel + 1, aborted: false };
+
+  function movesOf(): Move[] {
+    const used = new Set<number>();
+    const moves: Move[] = [];
+    brokenKinds.forEach((kind, j) => {
+      for (const index of kind.tasks.slice(0, bCount[j])) {
+        used.add(index);
+        moves.push({ index, to: "broken" });
+      }
+    });
+    groups.forEach((grp, g) => {
+      let left = vCount[g] as number;
+      for (const index of grp.tasks) {
+        if (left === 0) break;
+        if (used.has(index)) continue;
+        moves.push({ index, to: "valid" });
+        left--;
+      }
+    });
+    outKinds.forEach((kind, j) => {
+      for (const index of kind.slice(0, rCount[j])) moves.push({ index, to: "broken" });
+    });
+    return moves;
+  }
+}
+
+/**
+ * Greedy toward one verdict: at each step try, per kind (d, cluster), the next open task of C
+ * resolved valid; per (d, cluster, side counts) the next resolved broken; per side counts the next open
+ * task outside C resolved broken — and keep the one that leaves the smallest shortfall (failing
+ * checks, each weighted by roughly how many tasks it still needs). Incremental; ≤ `limit` steps.
+ */
+function greedy(
+  table: TaskTable,
+  mirror: Mirror,
+  open: readonly number[],
+  openOut: readonly number[],
+  target: "accept" | "reject",
+  limit: number,
+  budget: number,
+): Move[] | null {
+  const p = mirror.p;
+  type Queue = { tasks: number[]; at: number };
+  const queues = (indices: readonly number[], key: (i: number) => string): Queue[] => {
+    const m = new Map<string, Queue>();
+    for (const i of indices) {
+      const k = key(i);
+      let q = m.get(k);
+      if (q === undefined) {
+        q = { tasks: [], at: 0 };
+        m.set(k, q);
+      }
+      q.tasks.push(i);
+    }
+    return [...m.values()];
+  };
+  const cl = (i: number): number => (p.clustered ? (table.cluster[i] as number) : -1);
+  const toValid = queues(open, (i) => `${table.d[i]}|${cl(i)}`);
+  const toBroken = queues(open, (i) => `${table.d[i]}|${cl(i)}|${sideKey(table, i)}`);
+  const outBroken = queues(openOut, (i) => sideKey(table, i));
+  const done = new Set<number>();
+  const apply = (i: number, kind: 0 | 1 | 2, sign: number): void => {
+    if (kind === 0) {
+      mirror.addOpen(i, -sign);
+      mirror.addValid(i, sign);
+    } else if (kind === 1) {
+      mirror.addOpen(i, -sign);
+      mirror.addSide(i, -sign);
+    } else mirror.addSide(i, -sign);
+  };
+  const next = (q: Queue): number | null => {
+    while (q.at < q.tasks.length && done.has(q.tasks[q.at] as number)) q.at++;
+    return q.at < q.tasks.length ? (q.tasks[q.at] as number) : null;
+  };
+  const shortfall = (): number => {
+    let s = 0;
+    const up = (op: string): boolean => op === ">=" || op === ">";
+    if (!mirror.nvPasses())
+      s += 1 + (up(p.nvThreshold.op) ? Math.max(0, p.nvThreshold.value - mirror.nV) : 0);
+    if (!mirror.disputedPasses()) {
+      const tp = p.disputedThreshold;
+      s += 1 + (!up(tp.op) ? Math.max(0, mirror.D - tp.value * (mirror.nV + mirror.D)) : 0);
+    }
+    const ratio = (num: number, den: number, tp: typeof p.infraThreshold): void => {
+      if (den > 0 && satisfies(num / den, tp)) return;
+      s += 1 + (!up(tp.op) ? Math.max(0, num - tp.value * den) : 0);
+    };
+    ratio(mirror.infA, mirror.pfiA, p.infraThreshold);
+    ratio(mirror.infB, mirror.pfiB, p.infraThreshold);
+    if (p.missingThreshold !== undefined) {
+      ratio(mirror.missA, mirror.T, p.missingThreshold);
+      ratio(mirror.missB, mirror.T, p.missingThreshold);
+    }
+    if (target === "accept") {
+      const l = mirror.lcb();
+      if (l === null) s += 3;
+      else if (!(l > p.delta0)) s += 1 + (p.delta0 - l) * mirror.nV;
+    } else {
+      const u = mirror.ucb();
+      if (u === null) s += 3;
+      else if (!(u <= p.delta0)) s += 1 + (u - p.delta0) * mirror.nV;
+    }
+    return s;
+  };
+  const moves: { index: number; kind: 0 | 1 | 2 }[] = [];
+  let work = 0;
+  let success = false;
+  const lists: [Queue[], 0 | 1 | 2][] = [
+    [toValid, 0],
+    [toBroken, 1],
+    [outBroken, 2],
+  ];
+  while (moves.length < limit && work <= budget) {
+    let bestS = Infinity;
+    let best: { index: number; kind: 0 | 1 | 2 } | null = null;
+    for (const [qs, kind] of lists) {
+      for (const q of qs) {
+        const i = next(q);
+        if (i === null) continue;
+        apply(i, kind, 1);
+        const s = shortfall();
+        apply(i, kind, -1);
+        work++;
+        if (s < bestS) {
+          bestS = s;
+          best = { index: i, kind };
+        }
+      }
+    }
+    if (best === null) break;
+    apply(best.index, best.kind, 1);
+    done.add(best.index);
+    moves.push(best);
+    if (mirror.verdict() === target) {
+      success = true;
+      break;
+    }
+  }
+  for (let j = moves.length - 1; j >= 0; j--) {
+    const m = moves[j] as (typeof moves)[number];
+    apply(m.index, m.kind, -1);
+  }
+  if (!success) return null;
+  return moves.map((m) => ({ index: m.index, to: m.kind === 0 ? "valid" : "broken" }));
+}

@@ -1,0 +1,423 @@
+/**
+ * Fragility support: the dataset reduced to what a label change can move, and an incremental
+ * "mirror" of SPEC §2–4 that recomputes the verdict from sufficient statistics instead of from
+ * the tasks.
+ *
+ * Why sufficient statistics suffice. A label change moves one task into or out of V (valid ∩ C),
+ * out of U (open ∩ C) or out of / into T (the non-broken universe). Every figure §4 looks at is a
+ * function of sums over those sets:
+ *   - N_v, Σ_V d, Σ_V d² (paired SE); per-cluster Σd and counts (clustered SE);
+ *   - the multiset of d over U, which we keep as counts per distinct value (Δ_L / Δ_H are the
+ *     sort-and-scan of SPEC §2–3, and adding a block of equal values moves the running mean
+ *     monotonically toward that value, so the scan stops only at block boundaries);
+ *   - |T|, and per model the missing tasks, infra-error attempts and pass+fail+infra attempts
+ *     on T (the infra-error rate and the missing fraction).
+ * So tasks with the same (d, cluster, side counts) are interchangeable and only the number of
+ * each kind that moves matters. Every update here is O(1) (paired) or O(#distinct U values)
+ * (clustered), and a verdict is O(#distinct U values): the search never calls evaluate() per
+ * candidate.
+ *
+ * The mirror reuses the verdict rule (decideVerdict), the threshold comparison (satisfies) and the
+ * tie tolerance of the real computation, and it is checked against the real evaluate() by the
+ * property tests (test/decision/fragility-property.test.ts).
+ */
+import type { AttemptCounts, Dataset } from "../model.js";
+import type { Policy, Threshold } from "../policy/policy-types.js";
+import type { Verdict } from "../report/report-types.js";
+import { effectiveAttempts, hasAttempt } from "../stats/task-scores.js";
+import { TIE_TOLERANCE } from "../stats/validity-bounds.js";
+import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
+import { satisfies } from "./format.js";
+import { decideVerdict } from "./verdict.js";
+
+/**
+ * Work budget of one fragility figure: the most candidate states the exact enumeration (and,
+ * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values), so the
+ * budget bounds the time at a few hundred milliseconds. With single attempts (3 kinds of task)
+ * it lets the exact search of review fragility reach about 90 changes. When the exact
+ * enumeration would exceed it, the figure falls back to the greedy upper bound and is reported
+ * as "at most" (unless the bound meets the levels already proven).
+ */
+export const FRAGILITY_WORK_BUDGET = 1_000_000;
+
+/** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
+export const CAT_VALID = 0; // valid and in C (V)
+export const CAT_VALID_OUT = 1; // valid, in T, not in C
+export const CAT_OPEN = 2; // disputed/unreviewed and in C (U)
+export const CAT_OPEN_OUT = 3; // disputed/unreviewed, in T, not in C
+export const CAT_BROKEN_IN = 4; // broken, attempted by both models (K* ≥ 1 for both)
+export const CAT_BROKEN_OUT = 5; // broken, not attempted by both
+
+/** Per-task side counts, 6 per task: candidate (infra, pass+fail+infra, missing), then baseline. */
+export const SIDE_WIDTH = 6;
+
+export interface TaskTable {
+  readonly n: number;
+  readonly cat: Uint8Array;
+  /** dₜ for tasks attempted by both (V, U, broken-in), else NaN. */
+  readonly d: Float64Array;
+  /** Cluster index (clustered SE only), −1 when the task has none or SE is paired. */
+  readonly cluster: Int32Array;
+  readonly clusterCount: number;
+  readonly side: Float64Array;
+}
+
+/** Writes a model's (infra attempts, pass+fail+infra attempts, missing 0/1) at side[o..o+2]. */
+function writeSide(side: Float64Array, o: number, c: AttemptCounts | undefined): void {
+  if (c === undefined) {
+    side[o + 2] = 1;
+    return;
+  }
+  const pfi = c.pass + c.fail + c.infra_error;
+  side[o] = c.infra_error;
+  side[o + 1] = pfi;
+  side[o + 2] = hasAttempt(c) ? 0 : 1;
+}
+
+export function buildTaskTable(dataset: Dataset, policy: Policy): TaskTable {
+  const tasks = dataset.tasks;
+  const n = tasks.length;
+  const infra = policy.infra_errors;
+  const clustered = policy.margin.standard_error === "clustered";
+  const cat = new Uint8Array(n);
+  const d = new Float64Array(n).fill(Number.NaN);
+  const cluster = new Int32Array(n).fill(-1);
+  const side = new Float64Array(n * SIDE_WIDTH);
+  const clusterIndex = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const t = tasks[i] as (typeof tasks)[number];
+    const ka = effectiveAttempts(t.candidate, infra);
+    const kb = effectiveAttempts(t.baseline, infra);
+    const a = t.candidate;
+    const b = t.baseline;
+    const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
+    if (both) {
+      d[i] = a.pass / ka - b.pass / kb;
+      if (clustered && t.cluster !== undefined) {
+        let c = clusterIndex.get(t.cluster);
+        if (c === undefined) {
+          c = clusterIndex.size;
+          clusterIndex.set(t.cluster, c);
+        }
+        cluster[i] = c;
+      }
+    }
+    if (t.validity === "broken") cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
+    else if (t.validity === "valid") cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
+    else cat[i] = both ? CAT_OPEN : CAT_OPEN_OUT;
+    writeSide(side, i * SIDE_WIDTH, t.candidate);
+    writeSide(side, i * SIDE_WIDTH + 3, t.baseline);
+  }
+  return { n, cat, d, cluster, clusterCount: clusterIndex.size, side };
+}
+
+/** The fixed parts of §4 that no label can change, taken from the real evaluation. */
+export interface MirrorParams {
+  readonly nvThreshold: Threshold;
+  readonly infraThreshold: Threshold;
+  readonly disputedThreshold: Threshold;
+  readonly missingThreshold: Threshold | undefined;
+  readonly delta0: number;
+  readonly z: number;
+  readonly pessimistic: boolean;
+  readonly clustered: boolean;
+  readonly canary: EvaluationContext["canary"];
+  /** same_harness, dataset_revision and production_canary (when required) all pass. */
+  readonly fixedEvidencePass: boolean;
+}
+
+const LABEL_INDEPENDENT_CHECKS = new Set(["same_harness", "dataset_revision", "production_canary"]);
+
+export function mirrorParams(policy: Policy, ctx: EvaluationContext, evaluation: Evaluation): MirrorParams {
+  const ai = policy.accept_if;
+  return {
+    nvThreshold: ai.common_valid_tasks,
+    infraThreshold: ai.infra_error_rate,
+    disputedThreshold: ai.disputed_fraction,
+    missingThreshold: ai.missing_fraction,
+    delta0: ai.delta0,
+    z: evaluation.comparison.z,
+    pessimistic: policy.margin.validity_bound === "pessimistic",
+    clustered: policy.margin.standard_error === "clustered",
+    canary: ctx.canary,
+    fixedEvidencePass: evaluation.checks.every(
+      (c) => c.kind !== "evidence" || !LABEL_INDEPENDENT_CHECKS.has(c.id) || c.passed,
+    ),
+  };
+}
+
+/** Sum of squares about the mean from raw sums; tiny negative noise (all values equal) → 0. */
+function centredSquares(q: number, s: number, n: number): number {
+  const ss = q - (s * s) / n;
+  return ss <= 1e-13 * Math.max(1, q) ? 0 : ss;
+}
+
+/**
+ * The tasks of U arranged for one bound: blocks of equal value in joining order (ascending for
+ * Δ_L, descending for Δ_H; pessimistic: one block of value −1 resp. +1), with prefix sums over
+ * the first J blocks for J = 0..nb. For clustered SE it also keeps, for every prefix J, the
+ * cluster aggregates of V ∪ P_J: Σ_c S_c², Σ_c n_c S_c, Σ_c n_c² and the number of non-empty
+ * clusters, so Σ_c (S_c − n_c·m)² = C1 − 2m·C2 + m²·C3 is O(1) per prefix.
+ */
+class BoundSide {
+  readonly nb: number;
+  readonly vals: Float64Array;
+  readonly cnt: Float64Array;
+  readonly pN: Float64Array;
+  readonly pS: Float64Array;
+  readonly pQ: Float64Array;
+  private readonly index: Map<number, number>;
+  private readonly g: number;
+  private readonly pcN: Float64Array;
+  private readonly pcS: Float64Array;
+  readonly c1: Float64Array;
+  readonly c2: Float64Array;
+  readonly c3: Float64Array;
+  readonly gc: Float64Array;
+
+  constructor(
+    values: readonly number[],
+    private readonly pessimisticValue: number | null,
+    clusterCount: number,
+  ) {
+    const vs = pessimisticValue !== null ? [pessimisticValue] : values;
+    this.nb = vs.length;
+    this.vals = Float64Array.from(vs);
+    this.index = new Map(vs.map((v, j) => [v, j]));
+    this.cnt = new Float64Array(this.nb);
+    this.pN = new Float64Array(this.nb + 1);
+    this.pS = new Float64Array(this.nb + 1);
+    this.pQ = new Float64Array(this.nb + 1);
+    this.g = clusterCount;
+    this.pcN = new Float64Array(clusterCount > 0 ? (this.nb + 1) * clusterCount : 0);
+    this.pcS = new Float64Array(this.pcN.length);
+    this.c1 = new Float64Array(this.nb + 1);
+    this.c2 = new Float64Array(this.nb + 1);
+    this.c3 = new Float64Array(this.nb + 1);
+    this.gc = new Float64Array(this.nb + 1);
+  }
+
+  blockOf(d: number): number {
+    if (this.pessimisticValue !== null) return 0;
+    const j = this.index.get(d);
+    if (j === undefined) throw new Error("fragility: unknown value of d");
+    return j;
+  }
+
+  /** Change the aggregates of prefix J for cluster c from (n, s) to (n + dn, s + ds). */
+  private moveCluster(J: number, n: number, s: number, dn: number, ds: number): void {
+    const n2 = n + dn;
+    const s2 = s + ds;
+    this.c1[J] = (this.c1[J] as number) + s2 * s2 - s * s;
+    this.c2[J] = (this.c2[J] as number) + n2 * s2 - n * s;
+    this.c3[J] = (this.c3[J] as number) + n2 * n2 - n * n;
+    this.gc[J] = (this.gc[J] as number) + (n2 > 0 ? 1 : 0) - (n > 0 ? 1 : 0);
+  }
+
+  /** `count` tasks of value d (cluster c, −1 = none) join (count > 0) or leave U. */
+  addU(d: number, c: number, count: number, vN: Float64Array, vS: Float64Array): void {
+    const j = this.blockOf(d);
+    const v = this.vals[j] as number;
+    this.cnt[j] = (this.cnt[j] as number) + count;
+    for (let J = j + 1; J <= this.nb; J++) {
+      this.pN[J] = (this.pN[J] as number) + count;
+      this.pS[J] = (this.pS[J] as number) + count * v;
+      this.pQ[J] = (this.pQ[J] as number) + count * v * v;
+      if (this.g > 0 && c >= 0) {
+        const o = J * this.g + c;
+        const n = (vN[c] as number) + (this.pcN[o] as number);
+        const s = (vS[c] as number) + (this.pcS[o] as number);
+        this.moveCluster(J, n, s, count, count * v);
+        this.pcN[o] = (this.pcN[o] as number) + count;
+        this.pcS[o] = (this.pcS[o] as number) + count * v;
+      }
+    }
+  }
+
+  /** V's sums for cluster c change by (dn, ds); vN/vS hold the values before the change. */
+  onValidChange(c: number, dn: number, ds: number, vN: Float64Array, vS: Float64Array): void {
+    for (let J = 0; J <= this.nb; J++) {
+      const o = J * this.g + c;
+      const n = (vN[c] as number) + (this.pcN[o] as number);
+      const s = (vS[c] as number) + (this.pcS[o] as number);
+      this.moveCluster(J, n, s, dn, ds);
+    }
+  }
+}
+
+/** What one bound (Δ_L with its SE, or Δ_H with its SE) came to. */
+interface BoundValue {
+  readonly bound: number;
+  readonly se: number | null;
+}
+
+/** Incremental state of SPEC §2–4 under label changes. */
+export class Mirror {
+  nV = 0;
+  sV = 0;
+  qV = 0;
+  /** |U| */
+  D = 0;
+  T = 0;
+  missA = 0;
+  missB = 0;
+  infA = 0;
+  pfiA = 0;
+  infB = 0;
+  pfiB = 0;
+  /** C tasks (V ∪ U) without a cluster, clustered SE only (then every SE is undefined). */
+  noCluster = 0;
+  private readonly vN: Float64Array;
+  private readonly vS: Float64Array;
+  private readonly lower: BoundSide;
+  private readonly upper: BoundSide;
+
+  constructor(
+    readonly table: TaskTable,
+    readonly p: MirrorParams,
+  ) {
+    const g = p.clustered ? table.clusterCount : 0;
+    this.vN = new Float64Array(g);
+    this.vS = new Float64Array(g);
+    const values = new Set<number>();
+    for (let i = 0; i < table.n; i++) {
+      const c = table.cat[i];
+      if (c === CAT_OPEN) values.add(table.d[i] as number);
+    }
+    const asc = [...values].sort((x, y) => x - y);
+    this.lower = new BoundSide(asc, p.pessimistic ? -1 : null, g);
+    this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? 1 : null, g);
+    for (let i = 0; i < table.n; i++) {
+      const c = table.cat[i];
+      if (c === CAT_BROKEN_IN || c === CAT_BROKEN_OUT) continue;
+      this.addSide(i, 1);
+      if (c === CAT_VALID) this.addValid(i, 1);
+      else if (c === CAT_OPEN) this.addOpen(i, 1);
+    }
+  }
+
+  /** Task i's (d, cluster) joins V `count` times (negative: leaves). */
+  addValid(i: number, count: number): void {
+    this.addValidValue(this.table.d[i] as number, this.table.cluster[i] as number, count);
+  }
+
+  addValidValue(d: number, c: number, count: number): void {
+    this.nV += count;
+    this.sV += count * d;
+    this.qV += count * d * d;
+    if (!this.p.clustered) return;
+    if (c < 0) {
+      this.noCluster += count;
+      return;
+    }
+    this.lower.onValidChange(c, count, count * d, this.vN, this.vS);
+    this.upper.onValidChange(c, count, count * d, this.vN, this.vS);
+    this.vN[c] = (this.vN[c] as number) + count;
+    this.vS[c] = (this.vS[c] as number) + count * d;
+  }
+
+  /** Task i's (d, cluster) joins U `count` times (negative: leaves). */
+  addOpen(i: number, count: number): void {
+    const d = this.table.d[i] as number;
+    const c = this.p.clustered ? (this.table.cluster[i] as number) : -1;
+    this.D += count;
+    this.lower.addU(d, c, count, this.vN, this.vS);
+    this.upper.addU(d, c, count, this.vN, this.vS);
+    if (this.p.clustered && c < 0) this.noCluster += count;
+  }
+
+  /** Task i's side counts join T `count` times (negative: the task leaves T). */
+  addSide(i: number, count: number): void {
+    const s = this.table.side;
+    const o = i * SIDE_WIDTH;
+    this.T += count;
+    this.infA += count * (s[o] as number);
+    this.pfiA += count * (s[o + 1] as number);
+    this.missA += count * (s[o + 2] as number);
+    this.infB += count * (s[o + 3] as number);
+    this.pfiB += count * (s[o + 4] as number);
+    this.missB += count * (s[o + 5] as number);
+  }
+
+  nvPasses(): boolean {
+    return satisfies(this.nV, this.p.nvThreshold);
+  }
+
+  disputedPasses(): boolean {
+    const c = this.nV + this.D;
+    return c > 0 && satisfies(this.D / c, this.p.disputedThreshold);
+  }
+
+  /** The checks that depend on T alone: infra-error rates and missing fractions. */
+  sidePasses(): boolean {
+    const t = this.p.infraThreshold;
+    if (!(this.pfiA > 0 && satisfies(this.infA / this.pfiA, t))) return false;
+    if (!(this.pfiB > 0 && satisfies(this.infB / this.pfiB, t))) return false;
+    const m = this.p.missingThreshold;
+    if (m === undefined) return true;
+    return this.T > 0 && satisfies(this.missA / this.T, m) && satisfies(this.missB / this.T, m);
+  }
+
+  evidencePasses(): boolean {
+    return this.p.fixedEvidencePass && this.nvPasses() && this.disputedPasses() && this.sidePasses();
+  }
+
+  private bound(side: BoundSide, lowerBound: boolean): BoundValue | null {
+    if (this.nV === 0) return null;
+    let sum = this.sV;
+    let count = this.nV;
+    let J = 0;
+    if (this.p.pessimistic) {
+      J = side.nb;
+      sum += side.pS[J] as number;
+      count += side.pN[J] as number;
+    } else {
+      for (let j = 0; j < side.nb; j++) {
+        const c = side.cnt[j] as number;
+        if (c > 0) {
+          const v = side.vals[j] as number;
+          const mean = sum / count;
+          if (lowerBound ? !(v < mean - TIE_TOLERANCE) : !(v > mean + TIE_TOLERANCE)) break;
+          sum += v * c;
+          count += c;
+        }
+        J = j + 1;
+      }
+    }
+    const bound = sum / count;
+    return { bound, se: this.standardError(side, J, sum, count) };
+  }
+
+  private standardError(side: BoundSide, J: number, sum: number, n: number): number | null {
+    if (!this.p.clustered) {
+      if (n < 2) return null;
+      const q = this.qV + (side.pQ[J] as number);
+      return Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1)));
+    }
+    if (this.noCluster > 0) return null;
+    const g = side.gc[J] as number;
+    if (g < 2) return null;
+    const m = sum / n;
+    const c1 = side.c1[J] as number;
+    let ss = c1 - 2 * m * (side.c2[J] as number) + m * m * (side.c3[J] as number);
+    if (ss <= 1e-13 * Math.max(1, c1)) ss = 0;
+    return Math.sqrt(((g / (g - 1)) * ss) / (n * n));
+  }
+
+  lcb(): number | null {
+    const b = this.bound(this.lower, true);
+    return b === null || b.se === null ? null : b.bound - this.p.z * b.se;
+  }
+
+  ucb(): number | null {
+    const b = this.bound(this.upper, false);
+    return b === null || b.se === null ? null : b.bound + this.p.z * b.se;
+  }
+
+  verdict(): Verdict {
+    if (this.p.canary === "fail" || !this.evidencePasses()) {
+      return decideVerdict(false, this.p.canary, null, null, this.p.delta0);
+    }
+    return decideVerdict(true, this.p.canary, this.lcb(), this.ucb(), this.p.delta0);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Fragility (SPEC §4): how firm the verdict is.
+ *
+ * - accept / reject → review fragility: the fewest changes to reviewed labels (valid → broken, or
+ *   broken → valid for a task both models attempted) after which §4, recomputed in full, gives a
+ *   different verdict; also as a share of N_v. See fragility-review.ts.
+ * - unresolved → resolution distance: the fewest open labels (disputed / unreviewed) whose
+ *   resolution to valid or broken makes §4 give accept or reject, and which tasks to review first;
+ *   unbounded (null, fragility_unbounded) when no resolution can decide it. See
+ *   fragility-resolution.ts.
+ *
+ * Both searches run on sufficient statistics (fragility-state.ts), never by calling evaluate() per
+ * candidate. Exactness: a figure is exact when the search completed within
+ * FRAGILITY_WORK_BUDGET (or its greedy bound met the proven lower bound). That covers
+ * single-attempt data in practice: there the margin depends on how many tasks with d = −1, 0, +1
+ * move. Multi-attempt data (more distinct d values) and clustered SE (kinds split by cluster)
+ * are searched the same way but usually exceed the budget; then the figure is the greedy upper
+ * bound and fragility_exact is false ("at most"). The answer found is always realised: it is
+ * checked once against the real evaluate() on the relabelled dataset (one O(n) call).
+ *
+ * Deterministic: tasks are visited in dataset (task-key) order and every tie is broken by it.
+ */
+import type { Dataset, TaskRecord, Validity } from "../model.js";
+import type { Policy } from "../policy/policy-types.js";
+import { evaluate } from "./evaluate.js";
+import type { Evaluation, EvaluationContext, Fragility } from "./evaluation-types.js";
+import { reviewFragility, type FigureResult, type Move } from "./fragility-review.js";
+import { resolutionDistance } from "./fragility-resolution.js";
+import { CAT_VALID, FRAGILITY_WORK_BUDGET, Mirror, buildTaskTable, mirrorParams } from "./fragility-state.js";
+
+export { FRAGILITY_WORK_BUDGET } from "./fragility-state.js";
+export type { FigureResult, Move } from "./fragility-review.js";
+
+/** At most this many tasks are listed in fragility_tasks (the count itself is never cut). */
+export const MAX_FRAGILITY_TASKS = 50;
+
+export interface FragilityOptions {
+  /**
+   * Work budget of the exact search (default FRAGILITY_WORK_BUDGET); 0 forces the greedy bound.
+   * The greedy fallback always has FRAGILITY_WORK_BUDGET of its own.
+   */
+  readonly budget?: number;
+  /** Check the answer against the real evaluate() (default true). */
+  readonly verify?: boolean;
+}
+
+export interface FragilityAnalysis {
+  readonly fragility: Fragility;
+  /** Which figure applies. */
+  readonly figure: "review_fragility" | "resolution_distance";
+  /** Every change of the answer (fragility_tasks lists at most MAX_FRAGILITY_TASKS of them). */
+  readonly moves: readonly Move[];
+}
+
+export function computeFragility(
+  dataset: Dataset,
+  policy: Policy,
+  ctx: EvaluationContext,
+  evaluation: Evaluation,
+): Fragility {
+  return analyseFragility(dataset, policy, ctx, evaluation).fragility;
+}
+
+/** The dataset with the given label changes applied. */
+export function relabel(dataset: Dataset, moves: readonly Move[]): Dataset {
+  const to = new Map<number, Validity>(moves.map((m) => [m.index, m.to]));
+  return {
+    ...dataset,
+    tasks: dataset.tasks.map((t, i): TaskRecord => {
+      const v = to.get(i);
+      return v === undefined ? t : { ...t, validity: v };
+    }),
+  };
+}
+
+export function analyseFragility(
+  dataset: Dataset,
+  policy: Policy,
+  ctx: EvaluationContext,
+  evaluation: Evaluation,
+  opts: FragilityOptions = {},
+): FragilityAnalysis {
+  const budget = opts.budget ?? FRAGILITY_WORK_BUDGET;
+  const verdict = evaluation.verdict;
+  const figure = verdict === "unresolved" ? "resolution_distance" : "review_fragility";
+  const table = buildTaskTable(dataset, policy);
+  const mirror = new Mirror(table, mirrorParams(policy, ctx, evaluation));
+
+  let result: FigureResult;
+  if (mirror.verdict() !== verdict) {
+    // The statistics disagree with the real evaluation (should not happen): claim nothing.
+    result = { k: null, exact: false, moves: [] };
+  } else if (verdict === "unresolved") {
+    result = resolutionDistance(table, mirror, { budget, greedyBudget: FRAGILITY_WORK_BUDGET });
+  } else {
+    result = reviewFragility(table, mirror, verdict, { budget, greedyBudget: FRAGILITY_WORK_BUDGET });
+  }
+
+  if (result.k !== null && opts.verify !== false) {
+    const after = evaluate(relabel(dataset, result.moves), policy, ctx).verdict;
+    const realised = verdict === "unresolved" ? after !== "unresolved" : after !== verdict;
+    if (!realised) {
+      if (verdict === "unresolved") result = { k: null, exact: false, moves: [] };
+      else {
+        // Certain flip: with every valid common task broken the margin is undefined.
+        const moves: Move[] = [];
+        for (let i = 0; i < table.n; i++)
+          if (table.cat[i] === CAT_VALID) moves.push({ index: i, to: "broken" });
+        result = { k: moves.length, exact: false, moves };
+      }
+    }
+  }
+
+  const moves = figure === "resolution_distance" ? reviewOrder(table.d, result.moves) : result.moves;
+  const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
+    const t = dataset.tasks[m.index] as TaskRecord;
+    return { dataset_revision: t.datasetRevision, task_id: t.taskId, change: `${t.validity} → ${m.to}` };
+  });
+  const nv = evaluation.comparison.common_valid_tasks;
+  const review = figure === "review_fragility";
+  return {
+    figure,
+    moves,
+    fragility: {
+      review_fragility: review ? result.k : null,
+      review_fragility_share: review && result.k !== null && nv > 0 ? result.k / nv : null,
+      resolution_distance: review ? null : result.k,
+      fragility_exact: result.exact,
+      fragility_unbounded: result.k === null,
+      fragility_tasks: tasks,
+    },
+  };
+}
+
+/** Tasks to review first: open tasks of C by |d| descending, then the others; dataset order within. */
+function reviewOrder(d: Float64Array, moves: readonly Move[]): Move[] {
+  const weight = (i: number): number => {
+    const x = d[i] as number;
+    return Number.isNaN(x) ? -1 : Math.abs(x);
+  };
+  return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
+}
