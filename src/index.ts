@@ -42,7 +42,7 @@ async function main(): Promise<void> {
           );
           return;
         }
-        await core.summary.addRaw(markdown, true).write();
+        await core.summary.addRaw(markdown).write();
       },
       setFailed,
       makeOctokit: (token, baseUrl) => getOctokit(token, { baseUrl }),

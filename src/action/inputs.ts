@@ -225,6 +225,7 @@ export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boo
   const comment = oneOf("comment", getInput("comment"), COMMENT_MODES, "always", problems);
   const failOn = oneOf("fail-on", getInput("fail-on"), FAIL_ON, "reject-or-unresolved", problems);
   const checkName = getInput("check-name").trim() || DEFAULT_CHECK_NAME;
+  const token = getInput("github-token").trim();
   const reportRaw = getInput("report-path").trim();
   const reportPath =
     reportRaw !== "" ? resolve(workspace, reportRaw) : join(env.runnerTemp ?? workspace, DEFAULT_REPORT_NAME);
@@ -241,7 +242,7 @@ export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boo
     baseline,
     candidate,
     canary,
-    token: getInput("github-token").trim(),
+    token,
     checkName,
     comment,
     failOn,

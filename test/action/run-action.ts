@@ -1,0 +1,145 @@
+/**
+ * Runs the committed bundle `dist/index.js` as a real child process, the way the runner does:
+ * INPUT_* variables, an event payload file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, a temporary
+ * workspace, and GITHUB_API_URL pointing at the loopback fake GitHub.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { FakeGitHub } from "./fake-github.js";
+import { INSTALLATION_TOKEN } from "./helpers.js";
+
+export const DIST = resolve(import.meta.dirname, "../../dist/index.js");
+
+export const BASE_SHA = "b".repeat(40);
+export const HEAD_SHA = "d".repeat(40);
+export const PUSH_SHA = "e".repeat(40);
+export const PR_NUMBER = 42;
+
+export type EventKind = "pull_request" | "fork" | "push";
+
+export interface RunOptions {
+  readonly fake: FakeGitHub;
+  readonly event: EventKind;
+  /** Action inputs by their action.yml names. */
+  readonly inputs: Readonly<Record<string, string>>;
+  /** Files to create in the workspace (relative path → content), or a function that writes them. */
+  readonly files?: Readonly<Record<string, string>>;
+  readonly prepare?: (workspace: string) => void;
+  readonly env?: Readonly<Record<string, string>>;
+  /** Reuse a workspace (second run of the same job). */
+  readonly workspace?: string;
+}
+
+export interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly outputs: Record<string, string>;
+  readonly summary: string;
+  readonly workspace: string;
+  readonly runnerTemp: string;
+}
+
+export function eventPayload(kind: EventKind): unknown {
+  if (kind === "push")
+    return { ref: "refs/heads/main", after: PUSH_SHA, repository: { full_name: "acme/models" } };
+  return {
+    action: "synchronize",
+    number: PR_NUMBER,
+    pull_request: {
+      number: PR_NUMBER,
+      base: { sha: BASE_SHA, ref: "main", repo: { full_name: "acme/models" } },
+      head: {
+        sha: HEAD_SHA,
+        ref: "tune",
+        repo: { full_name: kind === "fork" ? "outsider/models" : "acme/models" },
+      },
+    },
+    repository: { full_name: "acme/models" },
+  };
+}
+
+/** Parses the runner's GITHUB_OUTPUT file (`name<<DELIM … DELIM`). */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? "");
+    if (!m || m[1] === undefined || m[2] === undefined) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i] ?? "");
+    out[m[1]] = value.join("\n");
+  }
+  return out;
+}
+
+export async function runDist(opts: RunOptions): Promise<RunResult> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "gate-action-")));
+  const workspace = opts.workspace ?? join(root, "workspace");
+  const runnerTemp = join(root, "runner-temp");
+  mkdirSync(workspace, { recursive: true });
+  mkdirSync(runnerTemp, { recursive: true });
+  for (const [rel, text] of Object.entries(opts.files ?? {})) {
+    mkdirSync(dirname(join(workspace, rel)), { recursive: true });
+    writeFileSync(join(workspace, rel), text);
+  }
+  opts.prepare?.(workspace);
+  const eventPath = join(root, "event.json");
+  writeFileSync(eventPath, JSON.stringify(eventPayload(opts.event)));
+  const outputPath = join(root, "output.txt");
+  const summaryPath = join(root, "summary.md");
+  writeFileSync(outputPath, "");
+  writeFileSync(summaryPath, "");
+
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+    HOME: root,
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: opts.event === "push" ? "push" : "pull_request",
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_REPOSITORY: `${opts.fake.owner}/${opts.fake.repo}`,
+    GITHUB_API_URL: opts.fake.baseUrl,
+    GITHUB_SHA: opts.event === "push" ? PUSH_SHA : "f".repeat(40),
+    RUNNER_TEMP: runnerTemp,
+    MODEL_GATE_RETRY_BASE_MS: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    "INPUT_GITHUB-TOKEN": INSTALLATION_TOKEN,
+    ...opts.env,
+  };
+  for (const [name, value] of Object.entries(opts.inputs))
+    env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
+
+  const child = spawn(process.execPath, [DIST], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout.on("data", (b: Buffer) => stdout.push(b));
+  child.stderr.on("data", (b: Buffer) => stderr.push(b));
+  const code = await new Promise<number | null>((res) => child.on("close", res));
+  return {
+    code,
+    stdout: Buffer.concat(stdout).toString("utf8"),
+    stderr: Buffer.concat(stderr).toString("utf8"),
+    outputs: parseOutputFile(readFileSync(outputPath, "utf8")),
+    summary: readFileSync(summaryPath, "utf8"),
+    workspace,
+    runnerTemp,
+  };
+}
+
+/** Workflow commands (`::name …::`) the runner would obey, one per stdout line that starts one. */
+export function workflowCommands(stdout: string): { name: string; line: string }[] {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trimStart().startsWith("::"))
+    .map((line) => ({ name: /^\s*::([^\s:]+)/.exec(line)?.[1] ?? "", line }));
+}
+
+export function distExists(): boolean {
+  return existsSync(DIST);
+}
