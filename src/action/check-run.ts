@@ -5,6 +5,7 @@
  */
 import type { Verdict } from "../core/report/report-types.js";
 import { ANNOTATIONS_PER_REQUEST, CHECK_RUN_TEXT_MAX } from "../core/report/github-limits.js";
+import { truncateMarkdown } from "../core/report/render-markdown.js";
 import { describeFailure, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
 import type { Logger } from "./logger.js";
 
@@ -37,7 +38,7 @@ export interface CheckRunSpec {
   readonly conclusion: Conclusion;
   /** Plain text (not Markdown); GitHub shows it as the check's headline. */
   readonly title: string;
-  /** Markdown, at most CHECK_RUN_TEXT_MAX characters. */
+  /** Markdown; cut (with a visible note) to CHECK_RUN_TEXT_MAX characters if longer. */
   readonly summary: string;
   readonly text?: string;
   readonly annotations: readonly CheckRunAnnotation[];
@@ -52,12 +53,6 @@ export interface PublishDeps {
 
 const PERMISSION = "checks: write";
 
-function clip(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const note = "\n\n… (trimmed to fit GitHub's limit)";
-  return s.slice(0, max - note.length) + note;
-}
-
 /**
  * Creates the completed check run and appends annotations beyond the first 50 with update
  * requests. Returns the check run id, or null after a warning when GitHub refused or kept
@@ -66,8 +61,8 @@ function clip(s: string, max: number): string {
 export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Promise<number | null> {
   const { octokit, retry, log } = deps;
   const title = spec.title.slice(0, 1000);
-  const summary = clip(spec.summary, CHECK_RUN_TEXT_MAX);
-  const text = spec.text !== undefined ? clip(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
+  const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
+  const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
   const batches: CheckRunAnnotation[][] = [];
   for (let i = 0; i < spec.annotations.length; i += ANNOTATIONS_PER_REQUEST)
     batches.push(spec.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));

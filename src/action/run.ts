@@ -15,7 +15,7 @@ import { realpathSync } from "node:fs";
 import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
 import { parsePolicy } from "../core/policy/load-policy.js";
-import { COMMENT_MARKER, escapeMarkdownInline } from "../core/report/escape.js";
+import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
 import { formatPp } from "../core/report/format-number.js";
 import {
   CHECK_RUN_TEXT_MAX,
@@ -186,8 +186,12 @@ export function policyAnnotations(error: InputError, policyPath: string): CheckR
         ? { start_column: loc.column, end_column: loc.column }
         : {}),
       annotation_level: "failure",
-      title: p.field !== undefined ? `Policy key ${p.field}`.slice(0, 255) : "Policy error",
-      message: p.message.slice(0, 4000),
+      // Plain text in GitHub's UI, but keep hidden and bidi characters visible all the same.
+      title: neutraliseLogLine(p.field !== undefined ? `Policy key ${p.field}` : "Policy error").slice(
+        0,
+        255,
+      ),
+      message: neutraliseLogLine(p.message).slice(0, 4000),
     });
   }
   return out;
@@ -196,11 +200,16 @@ export function policyAnnotations(error: InputError, policyPath: string): CheckR
 /** GitHub shows at most 10 error annotations per step; keep one for the final failure message. */
 const MAX_ERROR_ANNOTATIONS = 9;
 
-function errorSummary(error: InputError, title: string): string {
-  const kind = error instanceof PolicyError ? "policy error" : "input error";
+/** "policy error" when the policy stopped the run or a problem lies in the policy file, else "input error". */
+function errorKind(error: InputError, policyPath: string): "policy error" | "input error" {
+  const inPolicy = error.problems.some((p) => p.location?.file === policyPath);
+  return error instanceof PolicyError || inPolicy ? "policy error" : "input error";
+}
+
+function errorSummary(error: InputError, kind: string, title: string): string {
   const first = error.message.split("\n")[0] ?? "";
   const lines = [
-    `## ❗ ${escapeMarkdownInline(kind, 40)} — no verdict`,
+    `## ❗ ${kind} — no verdict`,
     "",
     `<sub>${escapeMarkdownInline(title, 120)}</sub>`,
     "",
@@ -232,10 +241,11 @@ async function reportInputError(
       ...(loc.column !== undefined ? { startColumn: loc.column } : {}),
     });
   }
-  await deps.writeSummary(errorSummary(error, inputs.checkName));
+  const kind = errorKind(error, inputs.policy.repoPath);
+  const summary = errorSummary(error, kind, inputs.checkName);
+  await deps.writeSummary(summary);
   if (octokit === null || ctx.repo === null || ctx.sha === null) return;
   const annotations = policyAnnotations(error, inputs.policy.repoPath);
-  const summary = errorSummary(error, inputs.checkName);
   const id = await publishCheckRun(
     {
       owner: ctx.repo.owner,
@@ -247,7 +257,7 @@ async function reportInputError(
         error instanceof PolicyError || annotations.length > 0
           ? "Policy error: no verdict"
           : "Input error: no verdict",
-      summary: summary.length <= CHECK_RUN_TEXT_MAX ? summary : summary.slice(0, CHECK_RUN_TEXT_MAX),
+      summary,
       annotations,
     },
     { octokit, retry: deps.retry, log: deps.log, fork: ctx.pullRequest?.fork ?? false },

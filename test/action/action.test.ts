@@ -382,6 +382,11 @@ describe("the action outside a pull request", () => {
     // One failure message besides the located annotations.
     expect(commands(r, "error").filter((l) => l.startsWith("::error::"))).toHaveLength(1);
     expect(r.stdout).not.toMatch(/^\s*::error::pwned/m);
+    expect(run0?.annotations[0]?.title).toBe("Policy key evil␤::error::pwned @octocat");
+    expect(run0?.annotations.every((a) => !a.message.includes("\n"))).toBe(true);
+    expect(r.summary.startsWith("## ❗ policy error — no verdict\n")).toBe(true);
+    expect(r.summary).not.toMatch(/@octocat/);
+    expect(run0?.output.summary).toBe(r.summary);
   });
 
   it("120 policy problems would be sent 50 per request (here the loader lists at most 20)", async () => {
