@@ -381,6 +381,32 @@ describe("resolution distance", () => {
   });
 });
 
+describe("resolution distance: unbounded proven by a bound, not by search", () => {
+  it("a margin band far wider than U can move is unbounded, exactly, without enumerating 3^220", () => {
+    // Δ̂ = 10/10010 ≈ 0.001 with SE ≈ 0.0032; 220 open tasks (200 ties, 20 B-only) cannot move the
+    // band off 0: LCB' ≤ Δ_H(U) − z·SE_min < 0 and UCB' ≥ Δ_L(U) + z·SE_min > 0 for any resolution.
+    const ds = buildDataset([
+      ...repeat(510, { validity: "valid", a: "pass", b: "fail" }),
+      ...repeat(500, { validity: "valid", a: "fail", b: "pass" }),
+      ...repeat(9000, { validity: "valid", a: "pass", b: "pass" }),
+      ...repeat(200, { validity: "disputed", a: "pass", b: "pass" }),
+      ...repeat(20, { validity: "unreviewed", a: "fail", b: "pass" }),
+    ]);
+    const policy = buildPolicy();
+    const ev = evaluate(ds, policy, ctx);
+    expect(ev.verdict).toBe("unresolved");
+    // Both extreme resolutions stay unresolved (the real evaluate agrees with the bound).
+    for (const to of ["valid", "broken"] as const) {
+      const moves = ds.tasks.flatMap((t, index) => (t.validity === "valid" ? [] : [{ index, to }]));
+      expect(evaluate(relabel(ds, moves), policy, ctx).verdict).toBe("unresolved");
+    }
+    const f = computeFragility(ds, policy, ctx, ev);
+    expect(f.resolution_distance).toBeNull();
+    expect(f.fragility_unbounded).toBe(true);
+    expect(f.fragility_exact).toBe(true);
+  });
+});
+
 describe("greedy fallback and determinism", () => {
   it("with no exact budget the greedy bound is reported as 'at most' and still realises the flip", () => {
     const ds = buildDataset(example5());

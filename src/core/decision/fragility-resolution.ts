@@ -20,9 +20,17 @@
  * that most reduces the remaining shortfall first) gives an upper bound, exact only when it meets
  * the proven lower bound, and "unbounded" from the greedy is reported as not exact.
  */
+import { exactRatioBounds } from "../stats/validity-bounds.js";
 import { satisfies } from "./format.js";
 import type { FigureResult, Move } from "./fragility-review.js";
-import { CAT_OPEN, CAT_OPEN_OUT, SIDE_WIDTH, type Mirror, type TaskTable } from "./fragility-state.js";
+import {
+  CAT_OPEN,
+  CAT_OPEN_OUT,
+  GREEDY_MAX_KINDS,
+  sideKeyFunction,
+  type Mirror,
+  type TaskTable,
+} from "./fragility-state.js";
 
 const FOUND = 1;
 const ABORT = 2;
@@ -43,11 +51,6 @@ export interface ResolutionOptions {
   readonly budget: number;
   /** Work budget of the greedy fallback. */
   readonly greedyBudget: number;
-}
-
-function sideKey(table: TaskTable, i: number): string {
-  const o = i * SIDE_WIDTH;
-  return Array.from(table.side.subarray(o, o + SIDE_WIDTH)).join(",");
 }
 
 export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: ResolutionOptions): FigureResult {
@@ -72,6 +75,7 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
   if (nvUp && !satisfies(nv + nU, t)) return unbounded;
 
   // Kinds.
+  const sideKey = sideKeyFunction(table);
   const groups: Group[] = [];
   const groupIndex = new Map<string, number>();
   const brokenKinds: BrokenKind[] = [];
@@ -87,7 +91,7 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
       groupIndex.set(gk, g);
     }
     (groups[g] as Group).tasks.push(i);
-    const bk = `${gk}|${sideKey(table, i)}`;
+    const bk = `${gk}|${sideKey(i)}`;
     let b = brokenIndex.get(bk);
     if (b === undefined) {
       b = brokenKinds.length;
@@ -97,9 +101,9 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
     (brokenKinds[b] as BrokenKind).tasks.push(i);
   }
   const outKinds: number[][] = [];
-  const outIndex = new Map<string, number>();
+  const outIndex = new Map<number | string, number>();
   for (const i of openOut) {
-    const key = sideKey(table, i);
+    const key = sideKey(i);
     let o = outIndex.get(key);
     if (o === undefined) {
       o = outKinds.length;
@@ -124,11 +128,19 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
     kLow = Math.max(kLow, k);
   }
 
+  const reachable = reachableVerdicts(table, mirror, open);
+  if (!reachable.accept && !reachable.reject) return unbounded;
+
   // Greedy first (toward accept, then reject): an upper bound that caps the exact search.
   let greedyBest: Move[] | null = null;
   for (const target of ["accept", "reject"] as const) {
-    const limit = greedyBest?.length ?? Infinity;
-    const g = greedy(table, mirror, open, openOut, target, limit, opts.greedyBudget);
+    if (!reachable[target]) continue;
+    const limit: number = greedyBest?.length ?? Infinity;
+    const half = Math.floor(opts.greedyBudget / 4);
+    let g: Move[] | null = p.clustered
+      ? greedy(table, mirror, open, openOut, target, true, limit, half)
+      : null;
+    if (g === null) g = greedy(table, mirror, open, openOut, target, false, limit, half);
     if (g !== null && (greedyBest === null || g.length < greedyBest.length)) greedyBest = g;
   }
   const maxLevel = greedyBest !== null ? greedyBest.length - 1 : nU + nUn;
@@ -136,6 +148,37 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
   if (search.found !== null) return { k: search.found.length, exact: true, moves: search.found };
   if (greedyBest === null) return search.aborted ? { k: null, exact: false, moves: [] } : unbounded;
   return { k: greedyBest.length, exact: greedyBest.length <= search.provenBelow, moves: greedyBest };
+}
+
+/**
+ * Which verdicts some resolution could still reach, by a bound on the margin (paired SE; with
+ * clustered SE both stay possible). After any resolution V' ⊇ V and every set the SE is taken on
+ * is a superset of V with at most N_v + D tasks; adding tasks never lowers Σ(d − d̄)², so
+ * SE' ≥ SE_min = sqrt(SS(V) / ((N_v + D)(N_v + D − 1))). Every bound lies between the exact
+ * extremes over U: Δ_L(U) ≤ Δ_L', Δ_H' ≤ Δ_H(U) (pessimistic bounds are wider, which only helps).
+ * So LCB' ≤ Δ_H(U) − z·SE_min and UCB' ≥ Δ_L(U) + z·SE_min: when the first is ≤ δ₀ no resolution
+ * accepts, when the second is > δ₀ none rejects — a proof of "unbounded" without a search.
+ */
+function reachableVerdicts(
+  table: TaskTable,
+  mirror: Mirror,
+  open: readonly number[],
+): { accept: boolean; reject: boolean } {
+  const p = mirror.p;
+  if (p.clustered) return { accept: true, reject: true };
+  const nv = mirror.nV;
+  const n = nv + mirror.D;
+  const values = Float64Array.from(open, (i) => table.d[i] as number);
+  const b = exactRatioBounds(mirror.sV, nv, values);
+  if (b.lower === null || b.upper === null) return { accept: false, reject: false };
+  const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) : 0;
+  const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
+  // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
+  const eps = 1e-9;
+  return {
+    accept: b.upper - p.z * seMin > p.delta0 - eps,
+    reject: b.lower + p.z * seMin <= p.delta0 + eps,
+  };
 }
 
 interface SearchResult {
@@ -304,7 +347,8 @@ function enumerate(
 
 /**
  * Greedy toward one verdict: at each step try, per kind (d, cluster), the next open task of C
- * resolved valid; per (d, cluster, side counts) the next resolved broken; per side counts the next open
+ * resolved valid; per (d, cluster, side counts) the next resolved broken (without the cluster
+ * unless `splitByCluster`; null when splitting makes more than GREEDY_MAX_KINDS kinds); per side counts the next open
  * task outside C resolved broken — and keep the one that leaves the smallest shortfall (failing
  * checks, each weighted by roughly how many tasks it still needs). Incremental; ≤ `limit` steps.
  */
@@ -314,6 +358,7 @@ function greedy(
   open: readonly number[],
   openOut: readonly number[],
   target: "accept" | "reject",
+  splitByCluster: boolean,
   limit: number,
   budget: number,
 ): Move[] | null {
@@ -332,10 +377,12 @@ function greedy(
     }
     return [...m.values()];
   };
-  const cl = (i: number): number => (p.clustered ? (table.cluster[i] as number) : -1);
-  const toValid = queues(open, (i) => `${table.d[i]}|${cl(i)}`);
-  const toBroken = queues(open, (i) => `${table.d[i]}|${cl(i)}|${sideKey(table, i)}`);
-  const outBroken = queues(openOut, (i) => sideKey(table, i));
+  const sideKey = sideKeyFunction(table);
+  const byCluster = splitByCluster;
+  const toValid = queues(open, (i) => `${table.d[i]}|${byCluster ? table.cluster[i] : -1}`);
+  if (byCluster && toValid.length > GREEDY_MAX_KINDS) return null;
+  const toBroken = queues(open, (i) => `${table.d[i]}|${byCluster ? table.cluster[i] : -1}|${sideKey(i)}`);
+  const outBroken = queues(openOut, (i) => String(sideKey(i)));
   const done = new Set<number>();
   const apply = (i: number, kind: 0 | 1 | 2, sign: number): void => {
     if (kind === 0) {

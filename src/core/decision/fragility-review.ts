@@ -34,6 +34,8 @@ import {
   CAT_VALID,
   CAT_VALID_OUT,
   SIDE_WIDTH,
+  GREEDY_MAX_KINDS,
+  sideKeyFunction,
   type Mirror,
   type TaskTable,
 } from "./fragility-state.js";
@@ -125,11 +127,10 @@ interface SideGroup {
 }
 
 function groupBySide(table: TaskTable, indices: readonly number[]): SideGroup[] {
-  const side = table.side;
-  const groups = new Map<string, SideGroup>();
+  const keyOf = sideKeyFunction(table);
+  const groups = new Map<number | string, SideGroup>();
   for (const i of indices) {
-    const o = i * SIDE_WIDTH;
-    const key = `${side[o]},${side[o + 1]},${side[o + 2]},${side[o + 3]},${side[o + 4]},${side[o + 5]}`;
+    const key = keyOf(i);
     let g = groups.get(key);
     if (g === undefined) {
       g = { rep: i, tasks: [] };
@@ -323,23 +324,18 @@ export function reviewFragility(
         const u = mirror.ucb();
         return u === null || !(u <= p.delta0);
       };
-  // Greedy first: a cheap upper bound that caps the exact search.
-  let margin: Candidate | null = greedyMargin(
-    table,
-    mirror,
-    removeOrder,
-    addOrder,
-    limit,
-    flipped,
-    accept,
-    p.clustered,
-    opts.greedyBudget,
-  );
+  const kinds = marginKinds(table, valid, brokenIn, p.clustered, accept);
+  // Greedy first: a cheap upper bound that caps the exact search. Split by cluster when that is
+  // affordable, else (or if it finds nothing) per d.
+  const byCluster = p.clustered && kinds.length <= GREEDY_MAX_KINDS;
+  const half = Math.floor(opts.greedyBudget / 2);
+  let margin: Candidate | null = null;
+  if (byCluster) margin = greedyMargin(mirror, kinds, true, limit, flipped, accept, half);
+  if (margin === null) margin = greedyMargin(mirror, kinds, false, limit, flipped, accept, half);
   if (margin === null && certain.k <= limit) margin = certain;
   // Exact search for anything strictly better than the known margin flip; up to `limit`
   // inclusive otherwise, so that the margin wins ties with the other conditions.
   const top = margin !== null ? Math.min(margin.k - 1, limit) : limit;
-  const kinds = marginKinds(table, valid, brokenIn, p.clustered, accept);
   const exact = enumerateMargin(mirror, kinds, top, flipped, accept, opts.budget);
   if (exact.found !== null) margin = exact.found;
 
@@ -425,23 +421,25 @@ function enumerateMargin(
     const kind = kinds[i] as Kind;
     const down = Math.min(lo[i] as number, rem);
     const up = Math.min(hi[i] as number, rem);
-    // Values of n_i, harmful direction first, large moves first; 0 last.
-    const order: number[] = [];
+    const nextMax = suffixMax[i + 1] as number;
+    // Values of n_i: the harmful direction first, large moves first; then the other; 0 last.
     const first = removeFirst[i] ? -1 : 1;
-    const firstMax = first < 0 ? down : up;
-    const secondMax = first < 0 ? up : down;
-    for (let x = firstMax; x >= 1; x--) order.push(first * x);
-    for (let x = secondMax; x >= 1; x--) order.push(-first * x);
-    order.push(0);
-    for (const x of order) {
-      const left = rem - Math.abs(x);
-      if (left > (suffixMax[i + 1] as number)) continue;
-      if (x !== 0) mirror.addValidValue(kind.d, kind.cluster, x);
-      net[i] = x;
-      const st = rec(i + 1, left);
-      if (x !== 0) mirror.addValidValue(kind.d, kind.cluster, -x);
-      if (st !== 0) return st;
-      net[i] = 0;
+    for (let pass = 0; pass < 3; pass++) {
+      const sign = pass === 0 ? first : -first;
+      const most = pass === 2 ? 0 : (pass === 0) === first < 0 ? down : up;
+      const least = pass === 2 ? 0 : 1;
+      for (let a = most; a >= least; a--) {
+        const left = rem - a;
+        // left only grows as a shrinks: the rest cannot be placed.
+        if (left > nextMax) break;
+        const x = sign * a;
+        if (x !== 0) mirror.addValidValue(kind.d, kind.cluster, x);
+        net[i] = x;
+        const st = rec(i + 1, left);
+        if (x !== 0) mirror.addValidValue(kind.d, kind.cluster, -x);
+        if (st !== 0) return st;
+        net[i] = 0;
+      }
     }
     return 0;
   };
@@ -469,34 +467,41 @@ function enumerateMargin(
 
 /**
  * Greedy upper bound for the margin: repeatedly make the single change (per kind (d, cluster): the
- * next valid task to break, or the next broken task to validate, in the harm order) that moves the bound
- * furthest toward δ₀, re-evaluating incrementally; at most `limit` steps.
+ * next valid task to break, or the next broken task to validate, in dataset order) that moves the
+ * bound furthest toward δ₀, re-evaluating incrementally; at most `limit` steps.
  */
 function greedyMargin(
-  table: TaskTable,
   mirror: Mirror,
-  removeOrder: readonly number[],
-  addOrder: readonly number[],
+  kinds: readonly Kind[],
+  byCluster: boolean,
   limit: number,
   flipped: () => boolean,
   accept: boolean,
-  clustered: boolean,
   budget: number,
 ): Candidate | null {
-  // Queues per kind (d, cluster), in harm order; kinds in first-seen (harm) order.
-  const groups = new Map<string, { rem: number[]; add: number[]; ri: number; ai: number }>();
-  const group = (i: number) => {
-    const key = `${table.d[i]}|${clustered ? table.cluster[i] : -1}`;
-    let g = groups.get(key);
-    if (g === undefined) {
-      g = { rem: [], add: [], ri: 0, ai: 0 };
-      groups.set(key, g);
+  // Per kind, how many of its valid tasks were broken (ri) / broken tasks validated (ai). Without
+  // byCluster, (d, cluster) kinds are merged per d, tasks in dataset order.
+  let groups: { rem: readonly number[]; add: readonly number[] }[] = kinds.map((k) => ({
+    rem: k.valid,
+    add: k.broken,
+  }));
+  if (!byCluster) {
+    const byD = new Map<number, { rem: number[]; add: number[] }>();
+    for (const k of kinds) {
+      let g = byD.get(k.d);
+      if (g === undefined) {
+        g = { rem: [], add: [] };
+        byD.set(k.d, g);
+      }
+      g.rem.push(...k.valid);
+      g.add.push(...k.broken);
     }
-    return g;
-  };
-  for (const i of removeOrder) group(i).rem.push(i);
-  for (const i of addOrder) group(i).add.push(i);
-  const list = [...groups.values()];
+    groups = [...byD.values()].map((g) => ({
+      rem: g.rem.sort((x, y) => x - y),
+      add: g.add.sort((x, y) => x - y),
+    }));
+  }
+  const list = groups.map((g) => ({ ...g, ri: 0, ai: 0 }));
   const score = (): number => {
     const b = accept ? mirror.lcb() : mirror.ucb();
     if (b === null) return -Infinity;
@@ -511,8 +516,9 @@ function greedyMargin(
     let bestRemove = true;
     for (let gi = 0; gi < list.length; gi++) {
       const g = list[gi] as (typeof list)[number];
-      for (const remove of [true, false]) {
-        // No cancelling pairs: a group only moves in one direction.
+      for (let r = 0; r < 2; r++) {
+        const remove = r === 0;
+        // No cancelling pairs: a kind only moves in one direction.
         if (remove ? g.ai > 0 || g.ri >= g.rem.length : g.ri > 0 || g.ai >= g.add.length) continue;
         const i = (remove ? g.rem[g.ri] : g.add[g.ai]) as number;
         mirror.addValid(i, remove ? -1 : 1);

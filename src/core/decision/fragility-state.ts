@@ -32,13 +32,21 @@ import { decideVerdict } from "./verdict.js";
 
 /**
  * Work budget of one fragility figure: the most candidate states the exact enumeration (and,
- * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values), so the
- * budget bounds the time at a few hundred milliseconds. With single attempts (3 kinds of task)
- * it lets the exact search of review fragility reach about 90 changes. When the exact
- * enumeration would exceed it, the figure falls back to the greedy upper bound and is reported
- * as "at most" (unless the bound meets the levels already proven).
+ * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values) and
+ * allocation-free, about 0.1 µs, so the budget caps a figure at roughly 0.1–0.3 s. With single
+ * attempts (3 kinds of task) it lets the exact search of review fragility prove every level up to
+ * about 90 changes (180 when no broken task can be revalidated). Beyond it the figure is the
+ * greedy upper bound, reported as "at most" unless it meets the levels already proven.
  */
 export const FRAGILITY_WORK_BUDGET = 1_000_000;
+
+/**
+ * The greedy searches try one change per kind of task at each step. With clustered SE they first
+ * split kinds by cluster (at most this many kinds, half the greedy budget); if that finds nothing
+ * they retry with kinds split by d (and side counts) only, tasks in dataset order, so that a step
+ * is O(#distinct d).
+ */
+export const GREEDY_MAX_KINDS = 1024;
 
 /** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
 export const CAT_VALID = 0; // valid and in C (V)
@@ -72,6 +80,26 @@ function writeSide(side: Float64Array, o: number, c: AttemptCounts | undefined):
   side[o] = c.infra_error;
   side[o + 1] = pfi;
   side[o + 2] = hasAttempt(c) ? 0 : 1;
+}
+
+/**
+ * A key for a task's six side counts, equal exactly when the counts are: a number when the
+ * counts are small enough to pack exactly, else a string.
+ */
+export function sideKeyFunction(table: TaskTable): (i: number) => number | string {
+  const side = table.side;
+  let max = 0;
+  for (let j = 0; j < side.length; j++) if ((side[j] as number) > max) max = side[j] as number;
+  const base = max + 1;
+  if (base ** SIDE_WIDTH < 2 ** 52) {
+    return (i) => {
+      const o = i * SIDE_WIDTH;
+      let k = 0;
+      for (let j = 0; j < SIDE_WIDTH; j++) k = k * base + (side[o + j] as number);
+      return k;
+    };
+  }
+  return (i) => Array.from(side.subarray(i * SIDE_WIDTH, (i + 1) * SIDE_WIDTH)).join(",");
 }
 
 export function buildTaskTable(dataset: Dataset, policy: Policy): TaskTable {
@@ -245,12 +273,6 @@ class BoundSide {
   }
 }
 
-/** What one bound (Δ_L with its SE, or Δ_H with its SE) came to. */
-interface BoundValue {
-  readonly bound: number;
-  readonly se: number | null;
-}
-
 /** Incremental state of SPEC §2–4 under label changes. */
 export class Mirror {
   nV = 0;
@@ -362,7 +384,11 @@ export class Mirror {
     return this.p.fixedEvidencePass && this.nvPasses() && this.disputedPasses() && this.sidePasses();
   }
 
-  private bound(side: BoundSide, lowerBound: boolean): BoundValue | null {
+  /**
+   * LCB (lower) or UCB (upper): the bound over U by the sort-and-scan at block level, then
+   * ∓ z·SE over V ∪ S. null when N_v = 0 (margin undefined) or the SE is undefined.
+   */
+  private confidenceBound(side: BoundSide, lowerBound: boolean): number | null {
     if (this.nV === 0) return null;
     let sum = this.sV;
     let count = this.nV;
@@ -384,8 +410,9 @@ export class Mirror {
         J = j + 1;
       }
     }
-    const bound = sum / count;
-    return { bound, se: this.standardError(side, J, sum, count) };
+    const se = this.standardError(side, J, sum, count);
+    if (se === null) return null;
+    return lowerBound ? sum / count - this.p.z * se : sum / count + this.p.z * se;
   }
 
   private standardError(side: BoundSide, J: number, sum: number, n: number): number | null {
@@ -405,13 +432,11 @@ export class Mirror {
   }
 
   lcb(): number | null {
-    const b = this.bound(this.lower, true);
-    return b === null || b.se === null ? null : b.bound - this.p.z * b.se;
+    return this.confidenceBound(this.lower, true);
   }
 
   ucb(): number | null {
-    const b = this.bound(this.upper, false);
-    return b === null || b.se === null ? null : b.bound + this.p.z * b.se;
+    return this.confidenceBound(this.upper, false);
   }
 
   verdict(): Verdict {
