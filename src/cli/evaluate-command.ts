@@ -1,0 +1,109 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { InputError } from "../core/errors.js";
+import { runGate } from "../core/gate.js";
+import { renderMarkdown } from "../core/report/render-markdown.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { TOOL_VERSION } from "../version.js";
+import { one, parseFlags, required, type FlagSpec } from "./args.js";
+import type { CliIo } from "./io.js";
+
+export const EVALUATE_HELP = `Usage: model-gate evaluate --results F [F ...] --policy P --baseline ID --candidate ID [options]
+
+Reads a results export (SPEC §1.1) and an acceptance policy (SPEC §1.3) and decides whether the
+candidate model config may replace the baseline: accept, reject or unresolved.
+
+Required:
+  --results F [F ...]     results export files (.jsonl or .jsonl.gz; gzip is detected by content).
+                          The flag may also be repeated.
+  --policy P              the acceptance policy (YAML).
+  --baseline ID           model_config of the baseline.
+  --candidate ID          model_config of the candidate.
+
+Options:
+  --reviews R [R ...]     review files (SPEC §1.2, JSONL); later review revisions override labels.
+  --canary pass|fail      result of the production canary, when the policy requires one.
+  --format markdown|json  what to print on stdout (default: markdown).
+  --report OUT.json       also write the report JSON to OUT.json (atomically).
+  --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  -h, --help              this text.
+
+Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error.
+`;
+
+const FLAGS: Record<string, FlagSpec> = {
+  results: { kind: "many" },
+  reviews: { kind: "many" },
+  policy: { kind: "one" },
+  baseline: { kind: "one" },
+  candidate: { kind: "one" },
+  canary: { kind: "one", choices: ["pass", "fail"] },
+  format: { kind: "one", choices: ["markdown", "json"] },
+  report: { kind: "one" },
+  today: { kind: "one" },
+  help: { kind: "boolean" },
+  h: { kind: "boolean" },
+};
+
+export const VERDICT_EXIT = { accept: 0, reject: 1, unresolved: 2 } as const;
+
+function todayUtc(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+async function readPolicyText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+    throw new InputError(
+      `Cannot read the policy file ${path}: ${code === "ENOENT" ? "no such file" : code}.`,
+    );
+  }
+}
+
+export async function evaluateCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(argv, FLAGS, "evaluate");
+  if (flags.has("help") || flags.has("h")) {
+    io.stdout(EVALUATE_HELP);
+    return 0;
+  }
+  const results = flags.get("results") ?? [];
+  if (results.length === 0) throw new InputError('Missing --results.\nRun "model-gate evaluate --help".');
+  const policyPath = required(flags, "policy", "evaluate");
+  const baseline = required(flags, "baseline", "evaluate");
+  const candidate = required(flags, "candidate", "evaluate");
+  const today = one(flags, "today") ?? todayUtc(io.now());
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
+  const canary = one(flags, "canary");
+  const abs = (p: string): string => resolve(io.cwd, p);
+
+  const report = await runGate({
+    results: results.map(abs),
+    reviews: (flags.get("reviews") ?? []).map(abs),
+    policy: {
+      path: abs(policyPath),
+      text: await readPolicyText(abs(policyPath)),
+      source: "file",
+      lastCommit: null,
+    },
+    headPolicyText: null,
+    baseline,
+    candidate,
+    canary: canary === "pass" || canary === "fail" ? canary : null,
+    today,
+    toolVersion: TOOL_VERSION,
+    // Name files as the user typed them, so messages and provenance match the command line.
+    displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath], abs),
+  });
+
+  const json = JSON.stringify(report, null, 2) + "\n";
+  const reportPath = one(flags, "report");
+  if (reportPath !== undefined) await writeFileAtomic(abs(reportPath), json);
+  io.stdout(one(flags, "format") === "json" ? json : renderMarkdown(report));
+  return VERDICT_EXIT[report.verdict];
+}
+
+function displayAs(absPath: string, given: readonly string[], abs: (p: string) => string): string {
+  return given.find((g) => abs(g) === absPath) ?? absPath;
+}

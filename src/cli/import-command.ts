@@ -1,0 +1,23 @@
+import { resolve } from "node:path";
+import { IMPORT_HELP, isImportHelpRequest, parseImportArgs, runImport } from "../importers/index.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import type { CliIo } from "./io.js";
+
+/** `model-gate import KIND FILE [...]`: JSONL to stdout (or -o OUT), notes to stderr. */
+export async function importCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.length === 0 || isImportHelpRequest([...argv])) {
+    io.stdout(IMPORT_HELP);
+    return argv.length === 0 ? 3 : 0;
+  }
+  const options = parseImportArgs([...argv]);
+  // Files are read relative to the user's directory and named as typed (evidence stays relative).
+  const result = await runImport({ ...options, cwd: io.cwd });
+  const text = result.lines.map((l) => `${l}\n`).join("");
+  if (options.out !== undefined) {
+    await writeFileAtomic(resolve(io.cwd, options.out), text);
+  } else {
+    io.stdout(text);
+  }
+  for (const note of result.notes) io.stderr(`model-gate import: ${note}\n`);
+  return 0;
+}

@@ -1,0 +1,7 @@
+/** What the CLI needs from the outside world, passed in so tests can run it in-process. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+  readonly now: () => Date;
+}

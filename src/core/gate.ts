@@ -1,0 +1,98 @@
+/**
+ * The whole gate as one call: policy → export → §2–4 → fragility → report JSON. Shared by the CLI
+ * and the action, which differ only in where inputs come from and where the report goes.
+ */
+import { createHash } from "node:crypto";
+import { evaluate } from "./decision/evaluate.js";
+import { computeFragility } from "./decision/fragility.js";
+import { InputError, PolicyError } from "./errors.js";
+import { readDataset } from "./input/read-dataset.js";
+import { diffPolicyTexts } from "./policy/policy-diff.js";
+import { isExpired, parsePolicy } from "./policy/load-policy.js";
+import type { PolicyChange, Report } from "./report/report-types.js";
+import { buildReport } from "./report/build-report.js";
+
+export interface GateRequest {
+  /** Results export files (already resolved, regular files). */
+  readonly results: readonly string[];
+  readonly reviews: readonly string[];
+  /** The policy that decides: on a PR, the base commit's version. */
+  readonly policy: {
+    readonly path: string;
+    readonly text: string;
+    /** Where the text came from, e.g. "file" or "base commit 1a2b3c…". */
+    readonly source: string;
+    readonly lastCommit: string | null;
+  };
+  /** On a PR whose head changes the policy file: the head version, shown as a base → head diff. */
+  readonly headPolicyText: string | null;
+  readonly baseline: string;
+  readonly candidate: string;
+  readonly canary: "pass" | "fail" | null;
+  /** YYYY-MM-DD, for the policy's revisit date. */
+  readonly today: string;
+  readonly toolVersion: string;
+  /** How to name input files in messages and provenance (e.g. relative to the workspace). */
+  readonly displayPath?: (absPath: string) => string;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+export async function runGate(req: GateRequest): Promise<Report> {
+  if (req.baseline === req.candidate) {
+    throw new InputError(
+      `The baseline and the candidate are the same model_config ("${req.baseline}"): there is nothing to compare.`,
+    );
+  }
+  const display = req.displayPath ?? ((p: string) => p);
+  const policyFile = display(req.policy.path);
+  const policy = parsePolicy(req.policy.text, policyFile);
+
+  const expired = isExpired(policy, req.today);
+  if (expired && policy.on_expired === "fail") {
+    throw new PolicyError(
+      `${policyFile}: the policy expired on ${policy.revisit} (today is ${req.today}) and says on_expired: fail. ` +
+        `Its owner ${policy.owner} must re-examine the thresholds and set a new revisit date.`,
+    );
+  }
+
+  let policyChanges: PolicyChange[] | null = null;
+  const extraWarnings: string[] = [];
+  if (req.headPolicyText !== null && req.headPolicyText !== req.policy.text) {
+    const diff = diffPolicyTexts(req.policy.text, req.headPolicyText, policyFile);
+    policyChanges = [...diff.changes];
+    if (diff.headError !== null) {
+      extraWarnings.push(
+        `The pull request's version of ${policyFile} does not parse (${diff.headError}); the base version decided.`,
+      );
+    }
+  }
+
+  const dataset = await readDataset({
+    results: req.results,
+    reviews: req.reviews,
+    baseline: req.baseline,
+    candidate: req.candidate,
+    displayPath: display,
+  });
+  const ctx = { canary: req.canary, expired };
+  const evaluation = evaluate(dataset, policy, ctx);
+  const fragility = computeFragility(dataset, policy, ctx, evaluation);
+  return buildReport({
+    dataset,
+    policy,
+    policySource: {
+      path: policyFile,
+      sha256: sha256(req.policy.text),
+      source: req.policy.source,
+      lastCommit: req.policy.lastCommit,
+    },
+    policyChanges,
+    evaluation,
+    fragility,
+    extraWarnings,
+    toolVersion: req.toolVersion,
+  });
+}

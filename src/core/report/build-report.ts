@@ -1,0 +1,76 @@
+/**
+ * Assembles the report JSON (SPEC §5) from what the other steps computed. Key order here is the
+ * key order in the JSON, so the same inputs give byte-identical output.
+ */
+import type { Evaluation, Fragility } from "../decision/evaluation-types.js";
+import type { Dataset } from "../model.js";
+import type { Policy, PolicySource } from "../policy/policy-types.js";
+import { SCHEMA_VERSION, type PolicyChange, type Report } from "./report-types.js";
+
+export interface ReportParts {
+  readonly dataset: Dataset;
+  readonly policy: Policy;
+  readonly policySource: PolicySource;
+  readonly policyChanges: readonly PolicyChange[] | null;
+  readonly evaluation: Evaluation;
+  readonly fragility: Fragility;
+  /** Extra headline warnings from outside §4 (e.g. a head policy that does not parse). */
+  readonly extraWarnings: readonly string[];
+  readonly toolVersion: string;
+}
+
+function sortedUnion(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])].sort(compareCodeUnits);
+}
+
+/** Locale-independent ordering, so reports do not depend on the machine's locale. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function buildReport(parts: ReportParts): Report {
+  const { dataset, policy, policySource, evaluation, fragility } = parts;
+  const broken = dataset.tasks
+    .filter((t) => t.validity === "broken")
+    .map((t) => ({ dataset_revision: t.datasetRevision, task_id: t.taskId }));
+  const history = dataset.tasks
+    .filter((t) => t.history.length > 1)
+    .map((t) => ({
+      dataset_revision: t.datasetRevision,
+      task_id: t.taskId,
+      events: t.history.map((e) => ({
+        revision: e.revision,
+        validity: e.validity,
+        source: `${e.source.file}:${e.source.line}`,
+      })),
+    }));
+  return {
+    schema_version: SCHEMA_VERSION,
+    verdict: evaluation.verdict,
+    reasons: evaluation.reasons,
+    warnings: [...evaluation.warnings, ...parts.extraWarnings],
+    checks: evaluation.checks,
+    comparison: { ...evaluation.comparison, ...fragility },
+    models: evaluation.models,
+    broken_tasks: broken,
+    review_history: history,
+    policy_changes: parts.policyChanges,
+    provenance: {
+      inputs: dataset.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
+      dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
+      harness_revisions: sortedUnion(dataset.baseline.harnessRevisions, dataset.candidate.harnessRevisions),
+      review_revisions: dataset.reviewRevisions,
+      policy: {
+        path: policySource.path,
+        sha256: policySource.sha256,
+        owner: policy.owner,
+        revisit: policy.revisit,
+        source: policySource.source,
+        last_commit: policySource.lastCommit,
+      },
+      infra_errors_policy: policy.infra_errors,
+      tool_version: parts.toolVersion,
+      rows_read: dataset.rowsRead,
+    },
+  };
+}

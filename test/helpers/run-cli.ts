@@ -1,0 +1,31 @@
+import { spawnSync } from "node:child_process";
+import { runCli } from "../../src/cli/main.js";
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI in-process (the source, not the bundle). */
+export async function cliInProcess(argv: readonly string[], cwd = process.cwd()): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    cwd,
+    now: () => new Date("2026-11-29T12:00:00Z"),
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs the committed bundle dist/cli.js as a real process. */
+export function cliBundle(argv: readonly string[], cwd = process.cwd()): CliRun {
+  const r = spawnSync(process.execPath, [new URL("../../dist/cli.js", import.meta.url).pathname, ...argv], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
