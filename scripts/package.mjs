@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
+import process from "node:process";
 import { join } from "node:path";
 
 const entries = [
