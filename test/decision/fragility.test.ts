@@ -407,6 +407,32 @@ describe("resolution distance: unbounded proven by a bound, not by search", () =
   });
 });
 
+describe("multi-attempt scores are summed exactly", () => {
+  it("breaking the d = −1/3 task leaves exactly Σd = 0 (a tie at δ₀), as evaluate computes it", () => {
+    // V: d = 0, 0, −1/3 → Δ̂ = −1/9; at confidence 0.5 (z = 0) UCB = Δ_H = −1/9 ≤ 0: reject.
+    // Breaking the −1/3 task leaves V = {0, 0}: UCB = 0 ≤ 0, still reject — a float running sum
+    // would leave ~5e-17 > 0 and claim a flip. Two changes are needed (brute force: 2).
+    const ds = buildDataset([
+      { validity: "valid", a: "fail", b: "fail" },
+      { validity: "valid", a: "fail", b: "fail" },
+      { validity: "broken", a: "fail", b: "pass" },
+      { validity: "valid", a: "fail", b: { pass: 1, fail: 2 } },
+    ]);
+    const policy = buildPolicy({ common_valid_tasks: ">= 0", confidence: 0.5 });
+    const ev = evaluate(ds, policy, ctx);
+    expect(ev.verdict).toBe("reject");
+    const a = analyseFragility(ds, policy, ctx, ev, { verify: false });
+    const pools: Pool[] = [
+      { tasks: [0, 1], to: ["broken"] },
+      { tasks: [3], to: ["broken"] },
+      { tasks: [2], to: ["valid"] },
+    ];
+    expect(bruteByCounts(ds, policy, ctx, pools, 4, (v) => v !== "reject")).toBe(2);
+    expect(a.fragility.review_fragility).toBe(2);
+    expect(a.fragility.fragility_exact).toBe(true);
+  });
+});
+
 describe("greedy fallback and determinism", () => {
   it("with no exact budget the greedy bound is reported as 'at most' and still realises the flip", () => {
     const ds = buildDataset(example5());

@@ -10,15 +10,20 @@
  *     figures), so those kinds are keyed by (d, cluster, side counts);
  *   - an open task outside C resolved broken only leaves T (kind = side counts); resolving it
  *     valid changes no figure and is never needed.
- * Levels k = total resolutions are enumerated in increasing order, starting from a lower bound
- * that N_v and φ alone imply (with ">="/">" on N_v and "<"/"<=" on φ, nothing beats resolving
- * every one valid). Within a level the split (v valid, b broken in C, r broken outside C) is
- * pruned on N_v and φ, which depend on the split only, then on the T-only checks, before the
- * margin is evaluated — so the common "φ too high" case costs O(k²) per level, not O(k⁵).
- * A level that completes without success is proven; the first success is exact. Exhausting every
- * level proves "unbounded". FRAGILITY_WORK_BUDGET caps the work; past it a greedy order (the move
- * that most reduces the remaining shortfall first) gives an upper bound, exact only when it meets
- * the proven lower bound, and "unbounded" from the greedy is reported as not exact.
+ * "Unbounded" is proven without a search when a check no label can fix fails (harness, dataset
+ * revision, a required canary missing), when N_v cannot reach its threshold even with every open
+ * label valid, when φ cannot, or when a bound on the margin shows that no resolution can move LCB
+ * above δ₀ nor UCB to δ₀ or below (reachableVerdicts, paired SE).
+ * Otherwise a greedy order (the move that most reduces the remaining shortfall first, toward
+ * accept and toward reject) gives an upper bound G, and levels k = total resolutions are
+ * enumerated in increasing order below G, starting from a lower bound that N_v and φ alone imply
+ * (with ">="/">" on N_v and "<"/"<=" on φ, nothing beats resolving every one valid). Within a
+ * level the split (v valid, b broken in C, r broken outside C) is pruned on N_v and φ, which depend
+ * on the split only, then on the T-only checks, before the margin is evaluated — so the common
+ * "φ too high" case costs O(k²) per level, not O(k⁵). A level that completes without success is
+ * proven; the first success is exact; completing every level below G proves G (or, without G,
+ * "unbounded"). FRAGILITY_WORK_BUDGET caps the enumeration; past it G is reported as "at most"
+ * unless it meets the proven levels, and "unbounded" without a proof is reported as not exact.
  */
 import { exactRatioBounds } from "../stats/validity-bounds.js";
 import { satisfies } from "./format.js";
@@ -136,11 +141,12 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
   for (const target of ["accept", "reject"] as const) {
     if (!reachable[target]) continue;
     const limit: number = greedyBest?.length ?? Infinity;
-    const half = Math.floor(opts.greedyBudget / 4);
+    // At most four greedy runs (two targets, by cluster then per d) share the greedy budget.
+    const share = Math.floor(opts.greedyBudget / 4);
     let g: Move[] | null = p.clustered
-      ? greedy(table, mirror, open, openOut, target, true, limit, half)
+      ? greedy(table, mirror, open, openOut, target, true, limit, share)
       : null;
-    if (g === null) g = greedy(table, mirror, open, openOut, target, false, limit, half);
+    if (g === null) g = greedy(table, mirror, open, openOut, target, false, limit, share);
     if (g !== null && (greedyBest === null || g.length < greedyBest.length)) greedyBest = g;
   }
   const maxLevel = greedyBest !== null ? greedyBest.length - 1 : nU + nUn;
@@ -169,9 +175,10 @@ function reachableVerdicts(
   const nv = mirror.nV;
   const n = nv + mirror.D;
   const values = Float64Array.from(open, (i) => table.d[i] as number);
-  const b = exactRatioBounds(mirror.sV, nv, values);
+  const u = mirror.unit;
+  const b = exactRatioBounds(mirror.sV / u, nv, values);
   if (b.lower === null || b.upper === null) return { accept: false, reject: false };
-  const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) : 0;
+  const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
   const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
   // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
   const eps = 1e-9;
@@ -378,10 +385,10 @@ function greedy(
     return [...m.values()];
   };
   const sideKey = sideKeyFunction(table);
-  const byCluster = splitByCluster;
-  const toValid = queues(open, (i) => `${table.d[i]}|${byCluster ? table.cluster[i] : -1}`);
-  if (byCluster && toValid.length > GREEDY_MAX_KINDS) return null;
-  const toBroken = queues(open, (i) => `${table.d[i]}|${byCluster ? table.cluster[i] : -1}|${sideKey(i)}`);
+  const clusterOf = (i: number): number => (splitByCluster ? (table.cluster[i] as number) : -1);
+  const toValid = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}`);
+  if (splitByCluster && toValid.length > GREEDY_MAX_KINDS) return null;
+  const toBroken = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}|${sideKey(i)}`);
   const outBroken = queues(openOut, (i) => String(sideKey(i)));
   const done = new Set<number>();
   const apply = (i: number, kind: 0 | 1 | 2, sign: number): void => {

@@ -10,20 +10,24 @@
  * conditions of the fewest changes that make that one condition fail — side effects on the other
  * conditions cannot make it worse (they can only fail too). Each condition is solved exactly:
  *
- * - N_v and φ = D/(N_v + D) depend only on the net change of N_v (±1 per change): scan outwards.
+ * - N_v and φ = D/(N_v + D) depend only on the net change of N_v (±1 per change) and fail on a
+ *   half-line of N_v: a binary search in each direction.
  * - A ratio check num/den against τ (infra-error rate: infra/(pass+fail+infra) attempts on T;
  *   missing fraction: missing/|T|) fails exactly when num − τ·den crosses 0 (or den reaches 0), a
- *   linear function of the moved tasks: the best k moves are the k largest gains, so sorting the
- *   tasks by gain and scanning prefixes is exact; den = 0 is a separate, counted route.
+ *   linear function of the moved tasks: the best k moves are the k largest gains, so taking tasks
+ *   by gain (grouped by equal side counts, a binary search inside a group) is exact; den = 0 is a
+ *   separate, counted route.
  * - The margin depends only on V's d values (U is fixed: open labels are not changed here). Tasks
  *   with equal (d, cluster) are interchangeable, and removing a valid task of a kind and adding a
  *   broken one of the same kind cancel, so only the NET move per kind matters: enumerate integer
  *   vectors n (−#valid ≤ n_x ≤ #broken-attempted) in increasing |n|₁, each checked in
- *   O(#distinct U values). Single attempts give 3 kinds (d = −1, 0, +1). The search is bounded
- *   above by the cheapest other condition and by the certain flip "every valid task broken"
- *   (N_v = 0 leaves the margin undefined), and by FRAGILITY_WORK_BUDGET; beyond the budget a
- *   greedy order (the most harmful single change first, re-evaluated incrementally) gives an upper
- *   bound and the figure is reported as "at most" unless it equals the proven lower bound.
+ *   O(#distinct U values) without allocating. Single attempts with paired SE give 3 kinds
+ *   (d = −1, 0, +1); clustered SE multiplies them by the clusters. The search stops at the first
+ *   level that flips and never goes beyond the cheapest other condition, the certain flip "every
+ *   valid task broken" (N_v = 0 leaves the margin undefined), or the greedy bound computed first
+ *   (the most harmful single change at each step, re-evaluated incrementally). If it would
+ *   exceed FRAGILITY_WORK_BUDGET the greedy bound stands and is reported as "at most", unless it
+ *   equals the proven lower bound (every level searched in full).
  */
 import type { Threshold } from "../policy/policy-types.js";
 import { satisfies } from "./format.js";
@@ -218,6 +222,8 @@ function ratioCondition(
 
 interface Kind {
   readonly d: number;
+  /** d in the table's units (what the mirror adds). */
+  readonly du: number;
   readonly cluster: number;
   /** Valid tasks (V) of this kind, in dataset order: the removals. */
   readonly valid: number[];
@@ -365,7 +371,7 @@ function marginKinds(
     }
     let k = m.get(cluster);
     if (k === undefined) {
-      k = { d, cluster, valid: [], broken: [] };
+      k = { d, du: table.du[i] as number, cluster, valid: [], broken: [] };
       m.set(cluster, k);
     }
     return k;
@@ -402,7 +408,7 @@ function enumerateMargin(
   const lo = kinds.map((k) => k.valid.length);
   const hi = kinds.map((k) => k.broken.length);
   // Harmful direction: for an accept, removing tasks above the margin and adding those below.
-  const mean = mirror.nV > 0 ? mirror.sV / mirror.nV : 0;
+  const mean = mirror.nV > 0 ? mirror.sV / mirror.nV / mirror.unit : 0;
   const removeFirst = kinds.map((k) => (accept ? k.d > mean : k.d < mean));
   const suffixMax = new Array<number>(m + 1).fill(0);
   for (let i = m - 1; i >= 0; i--) {
@@ -433,10 +439,10 @@ function enumerateMargin(
         // left only grows as a shrinks: the rest cannot be placed.
         if (left > nextMax) break;
         const x = sign * a;
-        if (x !== 0) mirror.addValidValue(kind.d, kind.cluster, x);
+        if (x !== 0) mirror.addValidValue(kind.du, kind.cluster, x);
         net[i] = x;
         const st = rec(i + 1, left);
-        if (x !== 0) mirror.addValidValue(kind.d, kind.cluster, -x);
+        if (x !== 0) mirror.addValidValue(kind.du, kind.cluster, -x);
         if (st !== 0) return st;
         net[i] = 0;
       }

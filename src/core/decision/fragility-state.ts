@@ -64,6 +64,13 @@ export interface TaskTable {
   readonly cat: Uint8Array;
   /** dₜ for tasks attempted by both (V, U, broken-in), else NaN. */
   readonly d: Float64Array;
+  /**
+   * dₜ in units of 1/unit, where unit = lcm of every K* involved: exact integers, so the mirror's
+   * running sums never drift (adding then removing 1/3 leaves exactly 0, as evaluate's fresh sum
+   * does). unit = 1 (and du = d) when that lcm would be too large for exact sums.
+   */
+  readonly du: Float64Array;
+  readonly unit: number;
   /** Cluster index (clustered SE only), −1 when the task has none or SE is paired. */
   readonly cluster: Int32Array;
   readonly clusterCount: number;
@@ -112,6 +119,7 @@ export function buildTaskTable(dataset: Dataset, policy: Policy): TaskTable {
   const cluster = new Int32Array(n).fill(-1);
   const side = new Float64Array(n * SIDE_WIDTH);
   const clusterIndex = new Map<string, number>();
+  const denominators = new Set<number>();
   for (let i = 0; i < n; i++) {
     const t = tasks[i] as (typeof tasks)[number];
     const ka = effectiveAttempts(t.candidate, infra);
@@ -121,6 +129,8 @@ export function buildTaskTable(dataset: Dataset, policy: Policy): TaskTable {
     const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
     if (both) {
       d[i] = a.pass / ka - b.pass / kb;
+      denominators.add(ka);
+      denominators.add(kb);
       if (clustered && t.cluster !== undefined) {
         let c = clusterIndex.get(t.cluster);
         if (c === undefined) {
@@ -136,7 +146,26 @@ export function buildTaskTable(dataset: Dataset, policy: Policy): TaskTable {
     writeSide(side, i * SIDE_WIDTH, t.candidate);
     writeSide(side, i * SIDE_WIDTH + 3, t.baseline);
   }
-  return { n, cat, d, cluster, clusterCount: clusterIndex.size, side };
+  // The common denominator of all scores, when sums of squares in its units stay exact.
+  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+  let unit = 1;
+  for (const k of denominators) {
+    unit = (unit / gcd(unit, k)) * k;
+    if (unit > 1e6) break;
+  }
+  if (unit > 1e6 || n * unit * unit > 2 ** 52) unit = 1;
+  const du = new Float64Array(n).fill(Number.NaN);
+  for (let i = 0; i < n; i++) {
+    if (Number.isNaN(d[i])) continue;
+    const t = tasks[i] as (typeof tasks)[number];
+    const a = t.candidate as AttemptCounts;
+    const b = t.baseline as AttemptCounts;
+    du[i] =
+      unit === 1
+        ? (d[i] as number)
+        : a.pass * (unit / effectiveAttempts(a, infra)) - b.pass * (unit / effectiveAttempts(b, infra));
+  }
+  return { n, cat, d, du, unit, cluster, clusterCount: clusterIndex.size, side };
 }
 
 /** The fixed parts of §4 that no label can change, taken from the real evaluation. */
@@ -273,7 +302,10 @@ class BoundSide {
   }
 }
 
-/** Incremental state of SPEC §2–4 under label changes. */
+/**
+ * Incremental state of SPEC §2–4 under label changes. Sums of d are kept in the table's units
+ * (d·unit, exact integers when unit > 1): sV/unit is Σ_V d, qV/unit² is Σ_V d².
+ */
 export class Mirror {
   nV = 0;
   sV = 0;
@@ -304,11 +336,11 @@ export class Mirror {
     const values = new Set<number>();
     for (let i = 0; i < table.n; i++) {
       const c = table.cat[i];
-      if (c === CAT_OPEN) values.add(table.d[i] as number);
+      if (c === CAT_OPEN) values.add(table.du[i] as number);
     }
     const asc = [...values].sort((x, y) => x - y);
-    this.lower = new BoundSide(asc, p.pessimistic ? -1 : null, g);
-    this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? 1 : null, g);
+    this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
+    this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
     for (let i = 0; i < table.n; i++) {
       const c = table.cat[i];
       if (c === CAT_BROKEN_IN || c === CAT_BROKEN_OUT) continue;
@@ -318,11 +350,17 @@ export class Mirror {
     }
   }
 
-  /** Task i's (d, cluster) joins V `count` times (negative: leaves). */
-  addValid(i: number, count: number): void {
-    this.addValidValue(this.table.d[i] as number, this.table.cluster[i] as number, count);
+  /** The units of sV, qV and the U values (see TaskTable.du). */
+  get unit(): number {
+    return this.table.unit;
   }
 
+  /** Task i's (d, cluster) joins V `count` times (negative: leaves). */
+  addValid(i: number, count: number): void {
+    this.addValidValue(this.table.du[i] as number, this.table.cluster[i] as number, count);
+  }
+
+  /** `count` tasks with d = du/unit (du in the table's units) and cluster c join V (or leave). */
   addValidValue(d: number, c: number, count: number): void {
     this.nV += count;
     this.sV += count * d;
@@ -340,7 +378,7 @@ export class Mirror {
 
   /** Task i's (d, cluster) joins U `count` times (negative: leaves). */
   addOpen(i: number, count: number): void {
-    const d = this.table.d[i] as number;
+    const d = this.table.du[i] as number;
     const c = this.p.clustered ? (this.table.cluster[i] as number) : -1;
     this.D += count;
     this.lower.addU(d, c, count, this.vN, this.vS);
@@ -393,6 +431,7 @@ export class Mirror {
     let sum = this.sV;
     let count = this.nV;
     let J = 0;
+    const tol = TIE_TOLERANCE * this.table.unit;
     if (this.p.pessimistic) {
       J = side.nb;
       sum += side.pS[J] as number;
@@ -403,16 +442,19 @@ export class Mirror {
         if (c > 0) {
           const v = side.vals[j] as number;
           const mean = sum / count;
-          if (lowerBound ? !(v < mean - TIE_TOLERANCE) : !(v > mean + TIE_TOLERANCE)) break;
+          if (lowerBound ? !(v < mean - tol) : !(v > mean + tol)) break;
           sum += v * c;
           count += c;
         }
         J = j + 1;
       }
     }
-    const se = this.standardError(side, J, sum, count);
-    if (se === null) return null;
-    return lowerBound ? sum / count - this.p.z * se : sum / count + this.p.z * se;
+    const seUnits = this.standardError(side, J, sum, count);
+    if (seUnits === null) return null;
+    const unit = this.table.unit;
+    const bound = unit === 1 ? sum / count : sum / count / unit;
+    const se = unit === 1 ? seUnits : seUnits / unit;
+    return lowerBound ? bound - this.p.z * se : bound + this.p.z * se;
   }
 
   private standardError(side: BoundSide, J: number, sum: number, n: number): number | null {
