@@ -1270,6 +1270,7 @@ function buildTaskTable(dataset, policy) {
     const cluster = new Int32Array(n).fill(-1);
     const side = new Float64Array(n * SIDE_WIDTH);
     const clusterIndex = new Map();
+    const denominators = new Set();
     for (let i = 0; i < n; i++) {
         const t = tasks[i];
         const ka = effectiveAttempts(t.candidate, infra);
@@ -1279,6 +1280,8 @@ function buildTaskTable(dataset, policy) {
         const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
         if (both) {
             d[i] = a.pass / ka - b.pass / kb;
+            denominators.add(ka);
+            denominators.add(kb);
             if (clustered && t.cluster !== undefined) {
                 let c = clusterIndex.get(t.cluster);
                 if (c === undefined) {
@@ -1297,7 +1300,29 @@ function buildTaskTable(dataset, policy) {
         writeSide(side, i * SIDE_WIDTH, t.candidate);
         writeSide(side, i * SIDE_WIDTH + 3, t.baseline);
     }
-    return { n, cat, d, cluster, clusterCount: clusterIndex.size, side };
+    // The common denominator of all scores, when sums of squares in its units stay exact.
+    const gcd = (x, y) => (y === 0 ? x : gcd(y, x % y));
+    let unit = 1;
+    for (const k of denominators) {
+        unit = (unit / gcd(unit, k)) * k;
+        if (unit > 1e6)
+            break;
+    }
+    if (unit > 1e6 || n * unit * unit > 2 ** 52)
+        unit = 1;
+    const du = new Float64Array(n).fill(Number.NaN);
+    for (let i = 0; i < n; i++) {
+        if (Number.isNaN(d[i]))
+            continue;
+        const t = tasks[i];
+        const a = t.candidate;
+        const b = t.baseline;
+        du[i] =
+            unit === 1
+                ? d[i]
+                : a.pass * (unit / effectiveAttempts(a, infra)) - b.pass * (unit / effectiveAttempts(b, infra));
+    }
+    return { n, cat, d, du, unit, cluster, clusterCount: clusterIndex.size, side };
 }
 const LABEL_INDEPENDENT_CHECKS = new Set(["same_harness", "dataset_revision", "production_canary"]);
 function mirrorParams(policy, ctx, evaluation) {
@@ -1407,7 +1432,10 @@ class BoundSide {
         }
     }
 }
-/** Incremental state of SPEC §2–4 under label changes. */
+/**
+ * Incremental state of SPEC §2–4 under label changes. Sums of d are kept in the table's units
+ * (d·unit, exact integers when unit > 1): sV/unit is Σ_V d, qV/unit² is Σ_V d².
+ */
 class Mirror {
     table;
     p;
@@ -1439,11 +1467,11 @@ class Mirror {
         for (let i = 0; i < table.n; i++) {
             const c = table.cat[i];
             if (c === CAT_OPEN)
-                values.add(table.d[i]);
+                values.add(table.du[i]);
         }
         const asc = [...values].sort((x, y) => x - y);
-        this.lower = new BoundSide(asc, p.pessimistic ? -1 : null, g);
-        this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? 1 : null, g);
+        this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
+        this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
         for (let i = 0; i < table.n; i++) {
             const c = table.cat[i];
             if (c === CAT_BROKEN_IN || c === CAT_BROKEN_OUT)
@@ -1455,10 +1483,15 @@ class Mirror {
                 this.addOpen(i, 1);
         }
     }
+    /** The units of sV, qV and the U values (see TaskTable.du). */
+    get unit() {
+        return this.table.unit;
+    }
     /** Task i's (d, cluster) joins V `count` times (negative: leaves). */
     addValid(i, count) {
-        this.addValidValue(this.table.d[i], this.table.cluster[i], count);
+        this.addValidValue(this.table.du[i], this.table.cluster[i], count);
     }
+    /** `count` tasks with d = du/unit (du in the table's units) and cluster c join V (or leave). */
     addValidValue(d, c, count) {
         this.nV += count;
         this.sV += count * d;
@@ -1476,7 +1509,7 @@ class Mirror {
     }
     /** Task i's (d, cluster) joins U `count` times (negative: leaves). */
     addOpen(i, count) {
-        const d = this.table.d[i];
+        const d = this.table.du[i];
         const c = this.p.clustered ? this.table.cluster[i] : -1;
         this.D += count;
         this.lower.addU(d, c, count, this.vN, this.vS);
@@ -1528,6 +1561,7 @@ class Mirror {
         let sum = this.sV;
         let count = this.nV;
         let J = 0;
+        const tol = TIE_TOLERANCE * this.table.unit;
         if (this.p.pessimistic) {
             J = side.nb;
             sum += side.pS[J];
@@ -1539,7 +1573,7 @@ class Mirror {
                 if (c > 0) {
                     const v = side.vals[j];
                     const mean = sum / count;
-                    if (lowerBound ? !(v < mean - TIE_TOLERANCE) : !(v > mean + TIE_TOLERANCE))
+                    if (lowerBound ? !(v < mean - tol) : !(v > mean + tol))
                         break;
                     sum += v * c;
                     count += c;
@@ -1547,10 +1581,13 @@ class Mirror {
                 J = j + 1;
             }
         }
-        const se = this.standardError(side, J, sum, count);
-        if (se === null)
+        const seUnits = this.standardError(side, J, sum, count);
+        if (seUnits === null)
             return null;
-        return lowerBound ? sum / count - this.p.z * se : sum / count + this.p.z * se;
+        const unit = this.table.unit;
+        const bound = unit === 1 ? sum / count : sum / count / unit;
+        const se = unit === 1 ? seUnits : seUnits / unit;
+        return lowerBound ? bound - this.p.z * se : bound + this.p.z * se;
     }
     standardError(side, J, sum, n) {
         if (!this.p.clustered) {
@@ -1841,7 +1878,7 @@ function marginKinds(table, valid, brokenIn, clustered, accept) {
         }
         let k = m.get(cluster);
         if (k === undefined) {
-            k = { d, cluster, valid: [], broken: [] };
+            k = { d, du: table.du[i], cluster, valid: [], broken: [] };
             m.set(cluster, k);
         }
         return k;
@@ -1867,7 +1904,7 @@ function enumerateMargin(mirror, kinds, limit, flipped, accept, budget) {
     const lo = kinds.map((k) => k.valid.length);
     const hi = kinds.map((k) => k.broken.length);
     // Harmful direction: for an accept, removing tasks above the margin and adding those below.
-    const mean = mirror.nV > 0 ? mirror.sV / mirror.nV : 0;
+    const mean = mirror.nV > 0 ? mirror.sV / mirror.nV / mirror.unit : 0;
     const removeFirst = kinds.map((k) => (accept ? k.d > mean : k.d < mean));
     const suffixMax = new Array(m + 1).fill(0);
     for (let i = m - 1; i >= 0; i--) {
@@ -1902,11 +1939,11 @@ function enumerateMargin(mirror, kinds, limit, flipped, accept, budget) {
                     break;
                 const x = sign * a;
                 if (x !== 0)
-                    mirror.addValidValue(kind.d, kind.cluster, x);
+                    mirror.addValidValue(kind.du, kind.cluster, x);
                 net[i] = x;
                 const st = rec(i + 1, left);
                 if (x !== 0)
-                    mirror.addValidValue(kind.d, kind.cluster, -x);
+                    mirror.addValidValue(kind.du, kind.cluster, -x);
                 if (st !== 0)
                     return st;
                 net[i] = 0;
@@ -2029,15 +2066,20 @@ function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) 
  *     figures), so those kinds are keyed by (d, cluster, side counts);
  *   - an open task outside C resolved broken only leaves T (kind = side counts); resolving it
  *     valid changes no figure and is never needed.
- * Levels k = total resolutions are enumerated in increasing order, starting from a lower bound
- * that N_v and φ alone imply (with ">="/">" on N_v and "<"/"<=" on φ, nothing beats resolving
- * every one valid). Within a level the split (v valid, b broken in C, r broken outside C) is
- * pruned on N_v and φ, which depend on the split only, then on the T-only checks, before the
- * margin is evaluated — so the common "φ too high" case costs O(k²) per level, not O(k⁵).
- * A level that completes without success is proven; the first success is exact. Exhausting every
- * level proves "unbounded". FRAGILITY_WORK_BUDGET caps the work; past it a greedy order (the move
- * that most reduces the remaining shortfall first) gives an upper bound, exact only when it meets
- * the proven lower bound, and "unbounded" from the greedy is reported as not exact.
+ * "Unbounded" is proven without a search when a check no label can fix fails (harness, dataset
+ * revision, a required canary missing), when N_v cannot reach its threshold even with every open
+ * label valid, when φ cannot, or when a bound on the margin shows that no resolution can move LCB
+ * above δ₀ nor UCB to δ₀ or below (reachableVerdicts, paired SE).
+ * Otherwise a greedy order (the move that most reduces the remaining shortfall first, toward
+ * accept and toward reject) gives an upper bound G, and levels k = total resolutions are
+ * enumerated in increasing order below G, starting from a lower bound that N_v and φ alone imply
+ * (with ">="/">" on N_v and "<"/"<=" on φ, nothing beats resolving every one valid). Within a
+ * level the split (v valid, b broken in C, r broken outside C) is pruned on N_v and φ, which depend
+ * on the split only, then on the T-only checks, before the margin is evaluated — so the common
+ * "φ too high" case costs O(k²) per level, not O(k⁵). A level that completes without success is
+ * proven; the first success is exact; completing every level below G proves G (or, without G,
+ * "unbounded"). FRAGILITY_WORK_BUDGET caps the enumeration; past it G is reported as "at most"
+ * unless it meets the proven levels, and "unbounded" without a proof is reported as not exact.
  */
 
 
@@ -2131,12 +2173,13 @@ function resolutionDistance(table, mirror, opts) {
         if (!reachable[target])
             continue;
         const limit = greedyBest?.length ?? Infinity;
-        const half = Math.floor(opts.greedyBudget / 4);
+        // At most four greedy runs (two targets, by cluster then per d) share the greedy budget.
+        const share = Math.floor(opts.greedyBudget / 4);
         let g = p.clustered
-            ? greedy(table, mirror, open, openOut, target, true, limit, half)
+            ? greedy(table, mirror, open, openOut, target, true, limit, share)
             : null;
         if (g === null)
-            g = greedy(table, mirror, open, openOut, target, false, limit, half);
+            g = greedy(table, mirror, open, openOut, target, false, limit, share);
         if (g !== null && (greedyBest === null || g.length < greedyBest.length))
             greedyBest = g;
     }
@@ -2164,10 +2207,11 @@ function reachableVerdicts(table, mirror, open) {
     const nv = mirror.nV;
     const n = nv + mirror.D;
     const values = Float64Array.from(open, (i) => table.d[i]);
-    const b = exactRatioBounds(mirror.sV, nv, values);
+    const u = mirror.unit;
+    const b = exactRatioBounds(mirror.sV / u, nv, values);
     if (b.lower === null || b.upper === null)
         return { accept: false, reject: false };
-    const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) : 0;
+    const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
     const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
     // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
     const eps = 1e-9;
@@ -2367,11 +2411,11 @@ function greedy(table, mirror, open, openOut, target, splitByCluster, limit, bud
         return [...m.values()];
     };
     const sideKey = sideKeyFunction(table);
-    const byCluster = splitByCluster;
-    const toValid = queues(open, (i) => `${table.d[i]}|${byCluster ? table.cluster[i] : -1}`);
-    if (byCluster && toValid.length > GREEDY_MAX_KINDS)
+    const clusterOf = (i) => (splitByCluster ? table.cluster[i] : -1);
+    const toValid = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}`);
+    if (splitByCluster && toValid.length > GREEDY_MAX_KINDS)
         return null;
-    const toBroken = queues(open, (i) => `${table.d[i]}|${byCluster ? table.cluster[i] : -1}|${sideKey(i)}`);
+    const toBroken = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}|${sideKey(i)}`);
     const outBroken = queues(openOut, (i) => String(sideKey(i)));
     const done = new Set();
     const apply = (i, kind, sign) => {
