@@ -433,6 +433,36 @@ describe("multi-attempt scores are summed exactly", () => {
   });
 });
 
+describe("ties at δ₀ fall as in evaluate", () => {
+  it("Σd/N_v is one correctly rounded division: −0.5/5 is exactly δ₀ = −10% (count_as_fail, K* = 2, 3)", () => {
+    // V: four d = 0 (1 attempt), one d = −1/2 (baseline pass + infra counted as fail), one d = 0
+    // (3 attempts): Δ̂ = −0.5/6 > −0.1 and z = 0: accept. Breaking one d = 0 task gives exactly
+    // −0.5/5 = −0.1 = δ₀, not above it: one change flips (in units of 1/6 the mirror must compute
+    // −3/30, not (−3/5)/6).
+    const ds = buildDataset([
+      ...repeat(4, { validity: "valid", a: "fail", b: "fail" }),
+      { validity: "valid", a: "fail", b: { pass: 1, infra: 1 } },
+      { validity: "valid", a: "fail", b: { fail: 3 } },
+      { validity: "broken", a: "fail", b: "infra" },
+    ]);
+    const policy = buildPolicy({
+      common_valid_tasks: ">= 0",
+      infra_error_rate: "< 100%",
+      disputed_fraction: "< 20%",
+      delta0: -0.1,
+      confidence: 0.5,
+      infra_errors: "count_as_fail",
+    });
+    const ev = evaluate(ds, policy, ctx);
+    expect(ev.verdict).toBe("accept");
+    const a = analyseFragility(ds, policy, ctx, ev, { verify: false });
+    expect(a.fragility.review_fragility).toBe(1);
+    expect(a.fragility.fragility_exact).toBe(true);
+    // With z = 0 and no open task, UCB = LCB = −0.1 ≤ δ₀: the accept turns into a reject.
+    expect(evaluate(relabel(ds, a.moves), policy, ctx).verdict).toBe("reject");
+  });
+});
+
 describe("greedy fallback and determinism", () => {
   it("with no exact budget the greedy bound is reported as 'at most' and still realises the flip", () => {
     const ds = buildDataset(example5());
