@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { readDigest } from "../../src/action/sticky-comment.js";
@@ -14,6 +14,7 @@ import { ACTIONS_BOT, FakeGitHub, type Identity } from "./fake-github.js";
 import { expectGolden } from "./golden.js";
 import {
   BASE_SHA,
+  cleanupRuns,
   distExists,
   HEAD_SHA,
   PR_NUMBER,
@@ -33,6 +34,10 @@ beforeAll(() => {
   // CI builds dist/ and checks it matches the committed one; build here only when it is missing.
   if (!distExists())
     execFileSync("npm", ["run", "package"], { cwd: resolve(import.meta.dirname, "../.."), stdio: "inherit" });
+});
+
+afterAll(() => {
+  cleanupRuns();
 });
 
 let fake: FakeGitHub | null = null;

@@ -4,7 +4,15 @@
  * workspace, and GITHUB_API_URL pointing at the loopback fake GitHub.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { FakeGitHub } from "./fake-github.js";
@@ -75,8 +83,16 @@ export function parseOutputFile(text: string): Record<string, string> {
   return out;
 }
 
+const roots: string[] = [];
+
+/** Removes the temporary directories of every run so far. */
+export function cleanupRuns(): void {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+}
+
 export async function runDist(opts: RunOptions): Promise<RunResult> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "gate-action-")));
+  roots.push(root);
   const workspace = opts.workspace ?? join(root, "workspace");
   const runnerTemp = join(root, "runner-temp");
   mkdirSync(workspace, { recursive: true });
