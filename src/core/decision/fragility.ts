@@ -10,13 +10,14 @@
  *   fragility-resolution.ts.
  *
  * Both searches run on sufficient statistics (fragility-state.ts), never by calling evaluate() per
- * candidate. Exactness: a figure is exact when the search completed within
- * FRAGILITY_WORK_BUDGET (or its greedy bound met the proven lower bound). That covers
- * single-attempt data in practice: there the margin depends on how many tasks with d = −1, 0, +1
- * move. Multi-attempt data (more distinct d values) and clustered SE (kinds split by cluster)
- * are searched the same way but usually exceed the budget; then the figure is the greedy upper
- * bound and fragility_exact is false ("at most"). The answer found is always realised: it is
- * checked once against the real evaluate() on the relabelled dataset (one O(n) call).
+ * candidate. Exactness: a figure is exact when its search completed within FRAGILITY_WORK_BUDGET,
+ * or its greedy bound met the levels already proven, or (unbounded) a check no label can fix or a
+ * bound on the margin proves it. For single-attempt data with paired SE the margin depends only
+ * on how many tasks with d = −1, 0, +1 move, and review fragility is exact up to about 90–180
+ * changes (resolution distance usually further: N_v/φ prune it); beyond, and with many distinct
+ * d values (multi-attempt) or many (d, cluster) kinds (clustered SE), the figure is the greedy
+ * upper bound with fragility_exact false ("at most"). An answer is always realised: it is checked
+ * once against the real evaluate() on the relabelled dataset (one O(n) call).
  *
  * Deterministic: tasks are visited in dataset (task-key) order and every tie is broken by it.
  */
