@@ -114,6 +114,25 @@ describe("renderMarkdown", () => {
       },
     });
     expect(distance).toContain("**Resolution distance: at most 14** — resolving at most 14 open labels");
+    // Unbounded but not proven (the greedy search gave up): never claim ∞.
+    const notFound = renderMarkdown({
+      ...bounded,
+      comparison: { ...bounded.comparison, fragility_unbounded: true, fragility_exact: false },
+    });
+    expect(notFound).toContain("**Resolution distance: not found** — the greedy search found no resolution");
+    expect(notFound).not.toContain("∞");
+    const accept = acceptReport();
+    const reviewNotFound = renderMarkdown({
+      ...accept,
+      comparison: {
+        ...accept.comparison,
+        fragility_unbounded: true,
+        fragility_exact: false,
+        review_fragility: null,
+      },
+    });
+    expect(reviewNotFound).toContain("**Review fragility: not found**");
+    expect(reviewNotFound).not.toContain("∞");
   });
 
   it("marks policy loosenings and warns in the headline", () => {

@@ -551,8 +551,13 @@ function fragilitySection(report: Report, detail: Detail): string[] {
   const lines = ["### Fragility", ""];
   const atMost = c.fragility_exact ? "" : "at most ";
   if (report.verdict === "unresolved") {
-    if (c.fragility_unbounded) {
+    if (c.fragility_unbounded && c.fragility_exact) {
       lines.push("**Resolution distance: ∞** — no resolution of the open labels can decide it.");
+    } else if (c.fragility_unbounded) {
+      lines.push(
+        "**Resolution distance: not found** — the greedy search found no resolution of the open labels " +
+          "that decides it, but did not prove that none exists.",
+      );
     } else if (c.resolution_distance === null) {
       lines.push("**Resolution distance:** not computed.");
     } else {
@@ -563,8 +568,13 @@ function fragilitySection(report: Report, detail: Detail): string[] {
           (c.fragility_exact ? "" : " This is an upper bound from a greedy order."),
       );
     }
-  } else if (c.fragility_unbounded) {
+  } else if (c.fragility_unbounded && c.fragility_exact) {
     lines.push("**Review fragility: ∞** — no change to the reviewed labels changes the verdict.");
+  } else if (c.fragility_unbounded) {
+    lines.push(
+      "**Review fragility: not found** — the greedy search found no set of label changes that changes " +
+        "the verdict, but did not prove that none exists.",
+    );
   } else if (c.review_fragility === null) {
     lines.push("**Review fragility:** not computed.");
   } else {
