@@ -48270,7 +48270,9 @@ class Mirror {
         if (seUnits === null)
             return null;
         const unit = this.table.unit;
-        const bound = unit === 1 ? sum / count : sum / count / unit;
+        // One correctly rounded division of exact integers: the value evaluate's float mean takes
+        // whenever its own sum is exact (ties at δ₀ then fall the same way).
+        const bound = sum / (count * unit);
         const se = unit === 1 ? seUnits : seUnits / unit;
         return lowerBound ? bound - this.p.z * se : bound + this.p.z * se;
     }
