@@ -14,7 +14,6 @@ import { dirname, isAbsolute, relative, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
-import { parsePolicy } from "../core/policy/load-policy.js";
 import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
 import { formatPp } from "../core/report/format-number.js";
 import {
@@ -295,10 +294,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const displayPath = makeDisplayPath(ctx.workspace);
 
   let report: Report;
-  let policyText: string;
   try {
     const policy = await choosePolicy(inputs, ctx, octokit, deps);
-    policyText = policy.text;
     report = await runGate({
       results: inputs.results,
       reviews: inputs.reviews,
@@ -320,7 +317,6 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     if (error instanceof InputError) await reportInputError(error, inputs, ctx, octokit, deps);
     throw error;
   }
-  const policy = parsePolicy(policyText, inputs.policy.repoPath);
 
   // 1. The verdict reaches the summary and the outputs before anything can go wrong with GitHub.
   const summary = renderWithinBytes(
@@ -353,7 +349,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           repo: ctx.repo.repo,
           name: inputs.checkName,
           headSha: ctx.sha,
-          conclusion: conclusionFor(report.verdict, policy.on_unresolved),
+          conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
           title: headlineText(report),
           summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
           annotations: [],

@@ -67,6 +67,7 @@ export function buildReport(parts: ReportParts): Report {
         revisit: policy.revisit,
         source: policySource.source,
         last_commit: policySource.lastCommit,
+        on_unresolved: policy.on_unresolved,
       },
       infra_errors_policy: policy.infra_errors,
       tool_version: parts.toolVersion,

@@ -134,6 +134,8 @@ export interface Provenance {
     readonly revisit: string;
     readonly source: string;
     readonly last_commit: string | null;
+    /** The check run's conclusion for "unresolved" (policy `on_unresolved`), so consumers need not re-read the policy. */
+    readonly on_unresolved: "fail" | "neutral";
   };
   readonly infra_errors_policy: "exclude" | "count_as_fail";
   readonly tool_version: string;
