@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createGunzip } from "node:zlib";
+import { createGunzip, type Gunzip } from "node:zlib";
 
 import { MAX_LINE_BYTES, MAX_LINES_PER_FILE } from "./limits.js";
 
@@ -198,6 +198,15 @@ export function describeFsError(e: unknown): string {
   }
 }
 
+function trailingBytesMessage(gzipBytes: number, fileBytes: number): string {
+  const rest = fileBytes - gzipBytes;
+  return (
+    `the gzip data ends after ${gzipBytes} of the file's ${fileBytes} bytes; the ` +
+    `${rest > 0 ? `${rest} bytes` : "bytes"} after it are not gzip data (zero padding, or something ` +
+    `appended to the file) and would be ignored: decompress the file and compress it again`
+  );
+}
+
 /** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
  * problem (those go to `onProblem`); rethrows what `onLine` throws. */
 export async function streamLines(
@@ -215,11 +224,13 @@ export async function streamLines(
   const splitter = new LineSplitter(onLine, onProblem);
   let gzip = false;
   let handlerFailed = false;
+  let bytesRead = 0;
+  let gunzip: Gunzip | undefined;
   try {
     const head = Buffer.alloc(6);
-    const { bytesRead } = await fh.read(head, 0, head.length, 0);
-    gzip = bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-    const unsupported = sniffUnsupported(head, bytesRead);
+    const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
+    gzip = headBytes >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+    const unsupported = sniffUnsupported(head, headBytes);
     if (unsupported !== undefined) {
       onProblem(undefined, unsupported);
       return { sha256: undefined, nonBlankLines: 0 };
@@ -229,6 +240,7 @@ export async function streamLines(
     const hasher = new Transform({
       transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
         hash.update(chunk);
+        bytesRead += chunk.length;
         callback(null, chunk);
       },
     });
@@ -244,7 +256,15 @@ export async function streamLines(
       }
     };
     if (gzip) {
-      await pipeline(source, hasher, createGunzip({ chunkSize: READ_CHUNK_BYTES }), sink);
+      gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
+      await pipeline(source, hasher, gunzip, sink);
+      // zlib stops at a byte after a gzip member that does not start another member (Node treats
+      // a zero byte as padding) and drops the rest of the file without an error: lines there
+      // would be lost in silence.
+      if (gunzip.bytesWritten !== bytesRead) {
+        onProblem(undefined, trailingBytesMessage(gunzip.bytesWritten, (await fh.stat()).size));
+        return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+      }
     } else {
       await pipeline(source, hasher, sink);
     }
@@ -258,7 +278,14 @@ export async function streamLines(
   } catch (e) {
     if (handlerFailed) throw e;
     const code = errorCode(e);
-    if (gzip && code !== undefined && code.startsWith("Z_")) {
+    if (gunzip !== undefined && code === "ABORT_ERR") {
+      // The gunzip stream ended (see above) while the file went on.
+      const size = await fh.stat().then(
+        (st) => st.size,
+        () => bytesRead,
+      );
+      onProblem(undefined, trailingBytesMessage(gunzip.bytesWritten, size));
+    } else if (gzip && code !== undefined && code.startsWith("Z_")) {
       onProblem(
         undefined,
         `could not decompress the gzip data (${errorMessage(e)}); the file is truncated or corrupt`,
