@@ -18,6 +18,11 @@
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
  * conflicting results are checked for the two compared models only, for the same reason.
+ *
+ * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
+ * characters of kept text), and each compared model's attempt total must stay a safe integer.
+ * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
+ * held, and the read ends in an InputError.
  */
 
 import { InputError, type InputProblem } from "../errors.js";
@@ -30,7 +35,12 @@ import {
   type TaskRecord,
   type Validity,
 } from "../model.js";
-import { MAX_EVIDENCE_PER_TASK, MAX_LISTED_MODEL_IDS } from "./limits.js";
+import {
+  DEFAULT_INPUT_LIMITS,
+  MAX_EVIDENCE_PER_TASK,
+  MAX_LISTED_MODEL_IDS,
+  type InputLimits,
+} from "./limits.js";
 import {
   checkExportRow,
   checkReviewRow,
@@ -103,6 +113,8 @@ interface TaskState {
   events: LabelEvent[] | undefined;
   /** The event the last row of this task gave (rows of a task usually repeat one label). */
   last: LabelEvent | undefined;
+  /** `events` by labelKey, once there are more than LABEL_SCAN_MAX. */
+  labelIndex: Map<string, LabelEvent> | undefined;
   evidence: string[] | undefined;
   cluster: string | undefined;
   clusterSrc: number;
@@ -116,10 +128,19 @@ interface ModelState {
   readonly harnessRevisions: Set<string>;
   readonly datasetRevisions: Set<string>;
   duplicateRows: number;
+  /** Attempts counted (pre-aggregated rows add their counts): kept a safe integer. */
+  attempts: number;
 }
 
 function newModelState(): ModelState {
-  return { harnessRevisions: new Set(), datasetRevisions: new Set(), duplicateRows: 0 };
+  return { harnessRevisions: new Set(), datasetRevisions: new Set(), duplicateRows: 0, attempts: 0 };
+}
+
+/** Labels of a task looked up by a scan up to this many, by a map beyond. */
+const LABEL_SCAN_MAX = 8;
+
+function labelKey(revision: number, validity: Validity): string {
+  return `${revision}:${validity}`;
 }
 
 function codeUnitCompare(a: string, b: string): number {
@@ -143,13 +164,56 @@ export class DatasetBuilder {
   private readonly issues = new LineIssues();
   private readonly exportRow = emptyExportRow();
   private readonly reviewRow = emptyReviewRow();
+  private readonly limits: InputLimits;
+  /** A cap was passed (reported): later lines are not held. */
+  private stopped = false;
+  private taskCount = 0;
+  private attemptIds = 0;
+  private heldChars = 0;
 
   constructor(
     private readonly baseline: string,
     private readonly candidate: string,
     /** Display names of the input files, by file index. */
     private readonly fileNames: readonly string[],
-  ) {}
+    limits: Partial<InputLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_INPUT_LIMITS, ...limits };
+  }
+
+  /** Reports a passed cap at `src` and stops holding what later lines bring. */
+  private capPassed(src: number, message: string): void {
+    this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
+    this.stopped = true;
+  }
+
+  /** After each line: reports when the text or attempt ids held have passed their caps. */
+  private checkHeld(src: number): void {
+    if (this.stopped) return;
+    if (this.heldChars > this.limits.maxHeldChars) {
+      this.capPassed(
+        src,
+        `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
+          `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`,
+      );
+    } else if (this.attemptIds > this.limits.maxAttemptIds) {
+      this.capPassed(
+        src,
+        `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
+          `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
+          `pre-aggregated rows (passes, fails, infra_errors, missing)`,
+      );
+    }
+  }
+
+  /** An attempt id kept to recognise its repeats. */
+  private holdAttempt(attempt: string | number | undefined): string | number | undefined {
+    if (attempt !== undefined) {
+      this.attemptIds++;
+      if (typeof attempt === "string") this.heldChars += attempt.length;
+    }
+    return attempt;
+  }
 
   private src(fileIndex: number, line: number): number {
     return fileIndex * LINE_RADIX + line;
@@ -177,6 +241,7 @@ export class DatasetBuilder {
 
   /** One non-blank line of a results export. */
   addResultLine(text: string, fileIndex: number, line: number): void {
+    if (this.stopped) return;
     const issues = this.issues;
     issues.reset();
     const obj = parseObject(text, issues);
@@ -186,21 +251,46 @@ export class DatasetBuilder {
       return;
     }
     const src = this.src(fileIndex, line);
+    this.resultRow(row, src);
+    this.checkHeld(src);
+  }
+
+  private resultRow(row: ExportRow, src: number): void {
     const model = row.modelConfig;
     if (model !== this.lastModel) {
-      this.models.add(model);
+      if (!this.models.has(model)) {
+        if (this.models.size >= this.limits.maxModels) {
+          this.capPassed(
+            src,
+            `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`,
+          );
+          return;
+        }
+        this.heldChars += model.length;
+        this.models.add(model);
+      }
       this.lastModel = model;
     }
     const isBaseline = model === this.baseline;
     const isCandidate = model === this.candidate;
 
     let byTask = this.tasks.get(row.datasetRevision);
-    if (byTask === undefined) {
-      byTask = new Map();
-      this.tasks.set(this.intern(row.datasetRevision), byTask);
-    }
-    let task = byTask.get(row.taskId);
+    let task = byTask?.get(row.taskId);
     if (task === undefined) {
+      if (this.taskCount >= this.limits.maxTasks) {
+        this.capPassed(
+          src,
+          `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
+            `over all models (the limit, which bounds the memory used)`,
+        );
+        return;
+      }
+      this.heldChars += row.taskId.length;
+      if (byTask === undefined) {
+        byTask = new Map();
+        this.tasks.set(this.intern(row.datasetRevision), byTask);
+      }
+      this.taskCount++;
       task = {
         datasetRevision: this.intern(row.datasetRevision),
         taskId: row.taskId,
@@ -208,6 +298,7 @@ export class DatasetBuilder {
         topValidity: "unreviewed",
         events: undefined,
         last: undefined,
+        labelIndex: undefined,
         evidence: undefined,
         cluster: undefined,
         clusterSrc: 0,
@@ -222,7 +313,7 @@ export class DatasetBuilder {
     if (isBaseline) {
       if (task.baseline === undefined) {
         task.baseline = this.newModelTask(row, src);
-        this.countRow(task.baseline, this.baselineState, row);
+        if (!this.countRow(task.baseline, this.baselineState, row, src)) return;
       } else if (!this.addAttempt(task, task.baseline, this.baselineState, row, src)) {
         return;
       }
@@ -230,13 +321,14 @@ export class DatasetBuilder {
     if (isCandidate) {
       if (task.candidate === undefined) {
         task.candidate = this.newModelTask(row, src);
-        this.countRow(task.candidate, this.candidateState, row);
+        if (!this.countRow(task.candidate, this.candidateState, row, src)) return;
       } else if (!this.addAttempt(task, task.candidate, this.candidateState, row, src)) {
         return;
       }
     }
 
-    this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined);
+    if (!this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined))
+      return;
     const cluster = row.cluster;
     if (cluster !== undefined) {
       if (task.cluster === undefined) {
@@ -252,6 +344,7 @@ export class DatasetBuilder {
     const known = this.strings.get(value);
     if (known !== undefined) return known;
     this.strings.set(value, value);
+    this.heldChars += value.length;
     return value;
   }
 
@@ -260,7 +353,7 @@ export class DatasetBuilder {
     return {
       harness: this.intern(row.harnessRevision),
       info: src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS),
-      a0: row.attempt,
+      a0: this.holdAttempt(row.attempt),
       a0info: src * 4 + row.result,
       more: undefined,
       pass: 0,
@@ -275,7 +368,7 @@ export class DatasetBuilder {
     return {
       harness: this.intern(row.harnessRevision),
       info: src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS),
-      a0: row.attempt,
+      a0: this.holdAttempt(row.attempt),
       a0info: src * 4 + row.result,
       more: undefined,
     };
@@ -294,8 +387,7 @@ export class DatasetBuilder {
     const seen = harness === st.harness ? st : st.others?.get(harness);
     if (seen === undefined) {
       (st.others ??= new Map()).set(harness, this.newHarness(row, src));
-      this.countRow(st, model, row);
-      return true;
+      return this.countRow(st, model, row, src);
     }
     if (kind === KIND_AGGREGATED || seen.info % 2 === KIND_AGGREGATED) {
       const other = this.where(Math.floor(seen.info / 2));
@@ -334,18 +426,38 @@ export class DatasetBuilder {
         return false;
       }
       if (seen.a0 === undefined) {
-        seen.a0 = attempt;
+        seen.a0 = this.holdAttempt(attempt);
         seen.a0info = src * 4 + row.result;
       } else {
+        this.holdAttempt(attempt);
         (seen.more ??= new Map<string | number, number>()).set(attempt, src * 4 + row.result);
       }
     }
-    this.countRow(st, model, row);
-    return true;
+    return this.countRow(st, model, row, src);
   }
 
-  /** Adds a row that is not a duplicate to its model's counts and revisions. */
-  private countRow(st: ModelTaskState, model: ModelState, row: ExportRow): void {
+  /**
+   * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
+   * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
+   * sums are no longer exact.
+   */
+  private countRow(st: ModelTaskState, model: ModelState, row: ExportRow, src: number): boolean {
+    const total =
+      row.result < 0
+        ? safeSum(
+            safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors),
+            row.missing,
+          )
+        : safeSum(model.attempts, 1);
+    if (total < 0) {
+      this.capPassed(
+        src,
+        `the attempts of model_config ${quote(row.modelConfig)} add up to more than ` +
+          `${Number.MAX_SAFE_INTEGER}, the largest count held exactly; its figures would be altered`,
+      );
+      return false;
+    }
+    model.attempts = total;
     switch (row.result) {
       case 0:
         st.pass++;
@@ -371,6 +483,7 @@ export class DatasetBuilder {
     if (!model.datasetRevisions.has(row.datasetRevision)) {
       model.datasetRevisions.add(this.intern(row.datasetRevision));
     }
+    return true;
   }
 
   private addLabel(
@@ -381,14 +494,32 @@ export class DatasetBuilder {
     evidence: string | readonly string[] | undefined,
     reviewer: string | undefined,
     note: string | undefined,
-  ): void {
+  ): boolean {
     let event = task.last;
     if (event === undefined || event.revision !== revision || event.validity !== validity) {
-      event = task.events?.find((e) => e.revision === revision && e.validity === validity);
+      event =
+        task.labelIndex !== undefined
+          ? task.labelIndex.get(labelKey(revision, validity))
+          : task.events?.find((e) => e.revision === revision && e.validity === validity);
       if (event === undefined) {
+        const count = task.events?.length ?? 0;
+        if (count >= this.limits.maxLabelsPerTask) {
+          this.capPassed(
+            src,
+            `task ${quote(task.taskId)} (dataset_revision ${quote(task.datasetRevision)}) has more than ` +
+              `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`,
+          );
+          return false;
+        }
         event = { revision, validity, src, reviewer, note, evidence: undefined };
+        this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
         if (task.events === undefined) task.events = [event];
         else task.events.push(event);
+        if (task.labelIndex !== undefined) {
+          task.labelIndex.set(labelKey(revision, validity), event);
+        } else if (task.events.length > LABEL_SCAN_MAX) {
+          task.labelIndex = new Map(task.events.map((e) => [labelKey(e.revision, e.validity), e]));
+        }
         if (revision > task.topRevision) {
           task.topRevision = revision;
           task.topValidity = validity;
@@ -397,9 +528,9 @@ export class DatasetBuilder {
       task.last = event;
     }
     if (evidence !== undefined) {
-      addEvidence(event, evidence);
-      addEvidence(task, evidence);
+      this.heldChars += addEvidence(event, evidence) + addEvidence(task, evidence);
     }
+    return true;
   }
 
   /** Whether the reviews can matter: call after all results files. */
@@ -409,6 +540,7 @@ export class DatasetBuilder {
 
   /** One non-blank line of a reviews file. Read after every results file. */
   addReviewLine(text: string, fileIndex: number, line: number): void {
+    if (this.stopped) return;
     const issues = this.issues;
     issues.reset();
     const obj = parseObject(text, issues);
@@ -423,6 +555,7 @@ export class DatasetBuilder {
     const src = this.src(fileIndex, line);
     const note = row.note === "" ? undefined : row.note;
     this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+    this.checkHeld(src);
   }
 
   /** Every model_config seen, sorted. */
@@ -442,7 +575,8 @@ export class DatasetBuilder {
       ["baseline", this.baseline],
       ["candidate", this.candidate],
     ] as const) {
-      if (complete && !this.models.has(id)) {
+      // After a passed cap the rest was not read and may hold the id.
+      if (complete && !this.stopped && !this.models.has(id)) {
         modelProblems.push({ message: unknownModelMessage(role, id, present) });
       }
     }
@@ -556,27 +690,40 @@ export class DatasetBuilder {
   }
 }
 
+/** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
+function safeSum(a: number, b: number): number {
+  return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
+}
+
 function countsOf(st: ModelTaskState): AttemptCounts {
   return { pass: st.pass, fail: st.fail, infra_error: st.infraError, missing: st.missing };
 }
 
-/** Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped. */
-function addEvidence(holder: { evidence: string[] | undefined }, evidence: string | readonly string[]): void {
-  if (typeof evidence === "string") {
-    addEvidenceItem(holder, evidence);
-  } else {
-    for (const item of evidence) addEvidenceItem(holder, item);
-  }
+/**
+ * Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped.
+ * Returns the characters of the items kept.
+ */
+function addEvidence(
+  holder: { evidence: string[] | undefined },
+  evidence: string | readonly string[],
+): number {
+  if (typeof evidence === "string") return addEvidenceItem(holder, evidence);
+  let added = 0;
+  for (const item of evidence) added += addEvidenceItem(holder, item);
+  return added;
 }
 
-function addEvidenceItem(holder: { evidence: string[] | undefined }, item: string): void {
-  if (item.length === 0) return;
+function addEvidenceItem(holder: { evidence: string[] | undefined }, item: string): number {
+  if (item.length === 0) return 0;
   const kept = holder.evidence;
   if (kept === undefined) {
     holder.evidence = [item];
   } else if (kept.length < MAX_EVIDENCE_PER_TASK && !kept.includes(item)) {
     kept.push(item);
+  } else {
+    return 0;
   }
+  return item.length;
 }
 
 function unknownModelMessage(role: string, id: string, present: readonly string[]): string {

@@ -29,3 +29,32 @@ export const MAX_INPUT_FILES = 10_000;
 
 /** Lines per file the reader can number (file:line locations are packed into one safe integer). */
 export const MAX_LINES_PER_FILE = 2 ** 32 - 1;
+
+/**
+ * Caps on what the reader holds in memory. Memory grows with distinct tasks, labels, attempt ids
+ * and kept text, not with rows; these caps turn an export that would exhaust the heap (and kill
+ * the process with a native stack trace) into an input error naming the line where a cap was
+ * passed. Each is far above real exports (SWE-Bench Pro has ~1,900 tasks; 100,000 tasks with
+ * 50-character ids hold ~50 MB).
+ */
+export interface InputLimits {
+  /** Distinct tasks (dataset_revision, task_id) over every model's rows: ~400 bytes each plus ids. */
+  readonly maxTasks: number;
+  /** Distinct model_config ids. */
+  readonly maxModels: number;
+  /** Distinct (review_revision, validity) labels of one task. */
+  readonly maxLabelsPerTask: number;
+  /** Attempt ids of the two compared models held to fold repeated attempts: ~50 bytes each. */
+  readonly maxAttemptIds: number;
+  /** UTF-16 code units of text held: distinct ids and revisions, clusters, string attempt ids,
+   * kept evidence items, reviewers and notes. */
+  readonly maxHeldChars: number;
+}
+
+export const DEFAULT_INPUT_LIMITS: InputLimits = {
+  maxTasks: 1_000_000,
+  maxModels: 10_000,
+  maxLabelsPerTask: 1_000,
+  maxAttemptIds: 20_000_000,
+  maxHeldChars: 256 * 1024 * 1024,
+};

@@ -14,10 +14,12 @@ import { resolve } from "node:path";
 import { InputError, type InputProblem } from "../errors.js";
 import type { Dataset, InputFileDigest } from "../model.js";
 import { DatasetBuilder } from "./dataset-builder.js";
-import { MAX_ID_LENGTH, MAX_INPUT_FILES } from "./limits.js";
+import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
 import { describeFsError, streamLines } from "./line-stream.js";
 
 export {
+  DEFAULT_INPUT_LIMITS,
+  type InputLimits,
   MAX_EVIDENCE_LENGTH,
   MAX_EVIDENCE_PER_TASK,
   MAX_ID_LENGTH,
@@ -39,6 +41,8 @@ export interface ReadOptions {
   readonly candidate: string;
   /** How files are named in messages and provenance; default: the path as given. */
   readonly displayPath?: (absPath: string) => string;
+  /** Lower caps on what is held (DEFAULT_INPUT_LIMITS otherwise); for tests of the caps. */
+  readonly limits?: Partial<InputLimits>;
 }
 
 interface InputFile {
@@ -130,6 +134,7 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
     opts.baseline,
     opts.candidate,
     files.map((f) => f.display),
+    opts.limits,
   );
   const inputs: InputFileDigest[] = [];
   let rowsRead = 0;

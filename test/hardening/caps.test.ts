@@ -1,0 +1,159 @@
+/**
+ * Caps on what the reader holds (src/core/input/limits.ts): each passed cap is one input error
+ * naming the line, with a message that says which limit; nothing is cut in silence. The caps are
+ * tested at small injected values (ReadOptions.limits) and, where a real file stays small, at
+ * their real values through the CLI bundle. Memory grows with distinct tasks, labels, attempt ids
+ * and kept text, never with rows: the streamed line and file sizes are not capped (see
+ * reader-hostile.test.ts for the 1 MiB line cap and a 100 MB line under a 64 MB heap).
+ */
+import { afterAll, describe, expect, it } from "vitest";
+
+import {
+  DEFAULT_INPUT_LIMITS,
+  MAX_EVIDENCE_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_LINE_BYTES,
+  MAX_NOTE_LENGTH,
+} from "../../src/core/input/read-dataset.js";
+import { MAX_POLICY_BYTES } from "../../src/core/policy/load-policy.js";
+import { BASE, jsonl, readError, readOutcome, row, Scratch } from "./helpers.js";
+
+const scratch = new Scratch("gate-caps-");
+afterAll(() => {
+  scratch.cleanup();
+});
+
+const named = { displayPath: () => "caps.jsonl" };
+const header = (n: number) => `The results/reviews input has ${n} problem${n === 1 ? "" : "s"}:\n`;
+
+describe("the documented values", () => {
+  it("are these (RELIABILITY.md lists them)", () => {
+    expect(DEFAULT_INPUT_LIMITS).toEqual({
+      maxTasks: 1_000_000,
+      maxModels: 10_000,
+      maxLabelsPerTask: 1_000,
+      maxAttemptIds: 20_000_000,
+      maxHeldChars: 268_435_456,
+    });
+    expect([MAX_LINE_BYTES, MAX_ID_LENGTH, MAX_EVIDENCE_LENGTH, MAX_NOTE_LENGTH, MAX_POLICY_BYTES]).toEqual([
+      1_048_576, 4096, 8192, 65_536, 65_536,
+    ]);
+  });
+});
+
+describe("caps at injected values", () => {
+  it("distinct tasks over all models: the line of the first task over the cap", async () => {
+    const rows = [
+      row({ model_config: BASE, result: "fail" }),
+      ...Array.from({ length: 12 }, (_, i) => row({ task_id: `n-${i}`, model_config: "noise" })),
+    ];
+    const path = scratch.write(jsonl([row(), ...rows]));
+    const err = await readError({ results: [path], limits: { maxTasks: 10 }, ...named });
+    expect(err.message).toBe(
+      header(1) +
+        "  caps.jsonl:12: the export has more than 10 distinct tasks (dataset_revision, task_id) over all models (the limit, which bounds the memory used); the rest of the input is not read",
+    );
+    const ok = await readOutcome({ results: [path], limits: { maxTasks: 13 } });
+    expect(ok.kind === "dataset" ? ok.dataset.rowsRead : ok.error.message).toBe(14);
+  });
+
+  it("distinct model_config ids", async () => {
+    const rows = [
+      row(),
+      row({ model_config: BASE, result: "fail" }),
+      ...Array.from({ length: 5 }, (_, i) => row({ model_config: `m-${i}` })),
+    ];
+    const path = scratch.write(jsonl(rows));
+    const err = await readError({ results: [path], limits: { maxModels: 4 }, ...named });
+    expect(err.message).toBe(
+      header(1) +
+        "  caps.jsonl:5: the export has more than 4 distinct model_config ids (the limit); the rest of the input is not read",
+    );
+  });
+
+  it("labels of one task, from the export and from reviews", async () => {
+    const results = scratch.write(jsonl([row(), row({ model_config: BASE, result: "fail" })]));
+    const reviews = scratch.write(
+      jsonl(
+        Array.from({ length: 6 }, (_, i) => ({
+          task_id: "t-1",
+          dataset_revision: "sha256:d1",
+          validity: "disputed",
+          review_revision: 10 + i,
+        })),
+      ),
+    );
+    const err = await readError({
+      results: [results],
+      reviews: [reviews],
+      limits: { maxLabelsPerTask: 4 },
+      displayPath: (p) => (p === reviews ? "reviews.jsonl" : "results.jsonl"),
+    });
+    expect(err.message).toBe(
+      header(1) +
+        '  reviews.jsonl:4: task "t-1" (dataset_revision "sha256:d1") has more than 4 distinct (review_revision, validity) labels (the limit); the rest of the input is not read',
+    );
+  });
+
+  it("attempt ids of the compared models (the message points to pre-aggregated rows)", async () => {
+    const rows = [
+      row({ model_config: BASE, result: "fail" }),
+      ...Array.from({ length: 8 }, (_, i) => row({ attempt: i })),
+    ];
+    const path = scratch.write(jsonl(rows));
+    const err = await readError({ results: [path], limits: { maxAttemptIds: 5 }, ...named });
+    expect(err.message).toBe(
+      header(1) +
+        "  caps.jsonl:7: the baseline and the candidate have more than 5 distinct attempt ids (the limit, which bounds the memory used to fold repeated attempts); give such exports as pre-aggregated rows (passes, fails, infra_errors, missing); the rest of the input is not read",
+    );
+  });
+
+  it("characters of held text: ids, evidence and notes count, repeated strings count once", async () => {
+    const ev = "e".repeat(100);
+    const rows = [
+      row({ model_config: BASE, result: "fail" }),
+      ...Array.from({ length: 10 }, (_, i) => row({ evidence: [`${ev}-${i}`] })),
+    ];
+    const path = scratch.write(jsonl(rows));
+    const err = await readError({ results: [path], limits: { maxHeldChars: 600 }, ...named });
+    expect(err.message).toMatch(
+      /^The results\/reviews input has 1 problem:\n {2}caps\.jsonl:\d+: the input holds more than 600 characters of distinct ids, revisions, clusters, attempt ids, evidence, reviewers and notes \(the limit, which bounds the memory used\); the rest of the input is not read$/,
+    );
+    // The same evidence on every row is held once.
+    const same = scratch.write(
+      jsonl([
+        row({ model_config: BASE, result: "fail" }),
+        ...Array.from({ length: 50 }, () => row({ evidence: [ev] })),
+      ]),
+    );
+    expect((await readOutcome({ results: [same], limits: { maxHeldChars: 600 } })).kind).toBe("dataset");
+  });
+
+  it("a review note counts toward held text", async () => {
+    const results = scratch.write(jsonl([row(), row({ model_config: BASE, result: "fail" })]));
+    const reviews = scratch.write(
+      jsonl([
+        {
+          task_id: "t-1",
+          dataset_revision: "sha256:d1",
+          validity: "disputed",
+          review_revision: 2,
+          note: "n".repeat(5000),
+        },
+      ]),
+    );
+    const err = await readError({ results: [results], reviews: [reviews], limits: { maxHeldChars: 4000 } });
+    expect(err.message).toContain("the input holds more than 4000 characters");
+  });
+
+  it("lines after a passed cap are not held, and no 'model id not found' follows from them", async () => {
+    const rows = [
+      row(),
+      ...Array.from({ length: 20 }, (_, i) => row({ task_id: `n-${i}` })),
+      row({ model_config: BASE, result: "fail" }),
+    ];
+    const path = scratch.write(jsonl(rows));
+    const err = await readError({ results: [path], limits: { maxTasks: 5 }, ...named });
+    expect(err.total).toBe(1);
+  });
+});
