@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { IMPORT_HELP, isImportHelpRequest, parseImportArgs, runImport } from "../importers/index.js";
+import { neutraliseLogLines } from "../core/report/escape.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import type { CliIo } from "./io.js";
 
@@ -18,6 +19,6 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   } else {
     io.stdout(text);
   }
-  for (const note of result.notes) io.stderr(`model-gate import: ${note}\n`);
+  for (const note of result.notes) io.stderr(`model-gate import: ${neutraliseLogLines(note)}\n`);
   return 0;
 }

@@ -2,8 +2,14 @@
  * The CLI's dispatcher and its single error boundary: user mistakes (InputError) print one clear
  * message and exit 3; anything else is a bug, printed briefly (the stack only with
  * MODEL_GATE_DEBUG=1) with exit 4. Verdicts are results, mapped to exit 0/1/2 by the command.
+ *
+ * Messages quote untrusted text (policy keys and owner, file names, flag values), and the CLI may
+ * run in a GitHub Actions step, whose runner obeys any output line that starts with `::`. So every
+ * message goes out through `neutraliseLogLines`, as in the action's logger: no line can start a
+ * workflow command, and control, bidi and invisible characters are shown as `\u{…}`.
  */
 import { InputError } from "../core/errors.js";
+import { neutraliseLogLines } from "../core/report/escape.js";
 import { TOOL_VERSION } from "../version.js";
 import { evaluateCommand } from "./evaluate-command.js";
 import { importCommand } from "./import-command.js";
@@ -54,12 +60,12 @@ export async function runCli(
     }
   } catch (error) {
     if (error instanceof InputError) {
-      io.stderr(`model-gate: ${error.message}\n`);
+      io.stderr(`model-gate: ${neutraliseLogLines(error.message)}\n`);
       return EXIT_INPUT_ERROR;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(
-      `model-gate: internal error: ${message}\nThis is a bug; please report it with the command you ran.\n`,
+      `model-gate: internal error: ${neutraliseLogLines(message)}\nThis is a bug; please report it with the command you ran.\n`,
     );
     if (env["MODEL_GATE_DEBUG"] === "1" && error instanceof Error && error.stack)
       io.stderr(`${error.stack}\n`);

@@ -5,6 +5,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 
+import { cliInProcess } from "../helpers/run-cli.js";
 import { BASE, CAND, jsonl, readError, row, Scratch } from "./helpers.js";
 
 const scratch = new Scratch("gate-fixes-");
@@ -99,5 +100,47 @@ describe("fix: no cap on distinct tasks, models or held text: a hostile export e
     const path = scratch.write(jsonl(rows));
     const err = await readError({ results: [path], limits: { maxTasks: 5 }, ...file("tasks.jsonl") });
     expect(err.message).toContain("tasks.jsonl:7: the export has more than 5 distinct tasks");
+  });
+});
+
+describe("fix: CLI error messages could start a workflow command line (`::error::`, `::set-output`)", () => {
+  const policyFile = (text: string) => scratch.write(text, "policy.yaml");
+  const run = (policy: string) =>
+    cliInProcess([
+      "evaluate",
+      "--results",
+      scratch.write(jsonl(pairRows(2))),
+      "--policy",
+      policy,
+      "--baseline",
+      BASE,
+      "--candidate",
+      CAND,
+      "--today",
+      "2026-11-29",
+    ]);
+
+  it("a policy key with a line break, quoted in the message, cannot start a line with ::", async () => {
+    const r = await run(
+      policyFile(
+        'owner: x\nrevisit: 2027-01-01\n"\\n::error::pwned": 1\n"\\n::set-output name=verdict::accept": 2\n',
+      ),
+    );
+    expect(r.code).toBe(3);
+    expect(r.stderr.split("\n").filter((l) => l.trimStart().startsWith("::"))).toEqual([]);
+    // The line break stays (the message is one problem per line), but the line is escaped.
+    expect(r.stderr).toContain('field "\n\\::error::pwned": unknown key "\n\\::error::pwned"');
+  });
+
+  it("an owner with a line break and a bidi override, named by on_expired: fail, is escaped and visible", async () => {
+    const r = await run(
+      policyFile(
+        'owner: "x\\n::error::pwned\\u202e"\nrevisit: 2020-01-01\non_expired: fail\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
+      ),
+    );
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(
+      `model-gate: ${scratch.path("policy.yaml")}: the policy expired on 2020-01-01 (today is 2026-11-29) and says on_expired: fail. Its owner x\n\\::error::pwned\\u{202E} must re-examine the thresholds and set a new revisit date.\n`,
+    );
   });
 });
