@@ -99,9 +99,36 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
 
   const json = JSON.stringify(report, null, 2) + "\n";
   const reportPath = one(flags, "report");
-  if (reportPath !== undefined) await writeFileAtomic(abs(reportPath), json);
+  if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, json);
   io.stdout(one(flags, "format") === "json" ? json : renderMarkdown(report));
   return VERDICT_EXIT[report.verdict];
+}
+
+/**
+ * Writes the report atomically (a previous report stays whole if this fails). A path that cannot
+ * be written (no such directory, a directory, no permission) is the user's to fix: exit status 3,
+ * not an internal error.
+ */
+async function writeReport(absPath: string, given: string, json: string): Promise<void> {
+  try {
+    await writeFileAtomic(absPath, json);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT" || code === "ENOTDIR"
+        ? "its directory does not exist"
+        : code === "EISDIR"
+          ? "it is a directory"
+          : code === "EACCES" || code === "EPERM" || code === "EROFS"
+            ? "permission denied"
+            : code === "ENOSPC" || code === "EDQUOT"
+              ? "no space left on the device"
+              : undefined;
+    if (why === undefined) throw error;
+    throw new InputError(
+      `Cannot write the report file ${given}: ${why}. No report file was written or changed.`,
+    );
+  }
 }
 
 function displayAs(absPath: string, given: readonly string[], abs: (p: string) => string): string {

@@ -144,3 +144,48 @@ describe("fix: CLI error messages could start a workflow command line (`::error:
     );
   });
 });
+
+describe("fix: a --report path that cannot be written was an 'internal error' (exit 4)", () => {
+  const args = (report: string) => [
+    "evaluate",
+    "--results",
+    scratch.write(jsonl(pairRows(2))),
+    "--policy",
+    scratch.write(
+      'owner: x\nrevisit: 2027-01-01\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
+      "policy.yaml",
+    ),
+    "--baseline",
+    BASE,
+    "--candidate",
+    CAND,
+    "--today",
+    "2026-11-29",
+    "--report",
+    report,
+  ];
+
+  it("a report in a directory that does not exist is a user error, exit 3", async () => {
+    const r = await cliInProcess(args(scratch.path("no/such/dir/report.json")));
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      3,
+      "",
+      `model-gate: Cannot write the report file ${scratch.path("no/such/dir/report.json")}: its directory does not exist. No report file was written or changed.\n`,
+    ]);
+  });
+
+  it("a report path that is a directory is a user error, exit 3, and no temporary file is left", async () => {
+    const { mkdirSync, readdirSync } = await import("node:fs");
+    const dir = scratch.path("report-dir");
+    mkdirSync(dir);
+    const argv = args(dir);
+    const before = readdirSync(scratch.dir).sort();
+    const r = await cliInProcess(argv);
+    expect([r.code, r.stderr]).toEqual([
+      3,
+      `model-gate: Cannot write the report file ${dir}: it is a directory. No report file was written or changed.\n`,
+    ]);
+    expect(readdirSync(scratch.dir).sort()).toEqual(before);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
