@@ -5,6 +5,8 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 
+import { InputError } from "../../src/core/errors.js";
+import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { cliInProcess } from "../helpers/run-cli.js";
 import { BASE, CAND, jsonl, readError, row, Scratch } from "./helpers.js";
 
@@ -188,4 +190,28 @@ describe("fix: a --report path that cannot be written was an 'internal error' (e
     expect(readdirSync(scratch.dir).sort()).toEqual(before);
     expect(readdirSync(dir)).toEqual([]);
   });
+});
+
+describe("fix: a deeply nested policy overflowed the YAML composer's stack", () => {
+  const head = "owner: x\nrevisit: 2027-01-01\naccept_if: ";
+  it.each([
+    ["30,000 [", head + "[".repeat(30_000) + "]".repeat(30_000) + "\n", 3, 27],
+    ["30,000 - on one line", head + "\n" + "- ".repeat(30_000) + "x\n", 4, 31],
+    ["30,000 ? on one line", head + "\n" + "? ".repeat(30_000) + "x\n", 4, 33],
+  ])(
+    "%s: one problem at the 17th level, not 'Maximum call stack size exceeded'",
+    (_name, text, line, column) => {
+      // Was: "YAML syntax error: Maximum call stack size exceeded" (a leaked RangeError).
+      let error: unknown;
+      try {
+        parsePolicy(text, "deep.yaml");
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).message).toBe(
+        `Invalid policy file deep.yaml: 1 problem\n  deep.yaml:${line}:${column}: mappings and lists are nested more than 16 levels deep here; a policy needs 2 (e.g. accept_if: common_valid_tasks)`,
+      );
+    },
+  );
 });

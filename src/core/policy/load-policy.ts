@@ -5,14 +5,14 @@
  *
  * Three passes, each stopping the load when it finds problems (later passes would only report
  * noise about a document the earlier pass could not read):
- *   1. text: size cap, YAML syntax, directives, number of documents;
+ *   1. text: size cap, nesting depth, YAML syntax, directives, number of documents;
  *   2. YAML structure: top level is a mapping; no anchors, aliases, non-core tags, duplicate or
  *      non-string keys;
  *   3. shape (zod strict objects at every level): unknown keys, missing keys, wrong types,
  *      threshold and date syntax.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, Parser } from "yaml";
-import type { Document, Node as YamlNode, ParsedNode } from "yaml";
+import type { CST, Document, Node as YamlNode, ParsedNode } from "yaml";
 import * as z from "zod";
 
 import { InputError, type InputProblem, type SourceLocation } from "../errors.js";
@@ -30,6 +30,13 @@ import {
 
 /** Largest policy text accepted, in UTF-8 bytes (64 KiB). A real policy is well under 2 KiB. */
 export const MAX_POLICY_BYTES = 64 * 1024;
+
+/**
+ * Deepest nesting of mappings and sequences accepted (a policy is 2 deep: `accept_if.x`). The
+ * YAML composer recurses once per level, so without this cap a 64 KiB policy of `[[[[…` or
+ * `- - - …` exhausts the call stack.
+ */
+export const MAX_POLICY_DEPTH = 16;
 
 /** Values of the optional keys when the policy omits them. */
 export const POLICY_DEFAULTS = {
@@ -136,9 +143,38 @@ function pathAt(node: unknown, offset: number, path: string[] = []): string[] {
   return path;
 }
 
-function directiveProblems(text: string, at: Locator): InputProblem[] {
+/** The first collection nested deeper than MAX_POLICY_DEPTH, found without recursion. */
+function nestingProblem(tokens: readonly CST.Token[], at: Locator): InputProblem | undefined {
+  const stack: [CST.Token, number][] = [];
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i];
+    if (t?.type === "document" && t.value !== undefined) stack.push([t.value, 1]);
+  }
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [token, depth] = next;
+    if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection")
+      continue;
+    if (depth > MAX_POLICY_DEPTH) {
+      return problem(
+        at.at(token.offset),
+        null,
+        `mappings and lists are nested more than ${MAX_POLICY_DEPTH} levels deep here; a policy needs 2 ` +
+          `(e.g. accept_if: common_valid_tasks)`,
+      );
+    }
+    const items: readonly CST.CollectionItem[] = token.items;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (item?.value) stack.push([item.value, depth + 1]);
+      if (item?.key) stack.push([item.key, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+function directiveProblems(tokens: readonly CST.Token[], at: Locator): InputProblem[] {
   const out: InputProblem[] = [];
-  for (const token of new Parser().parse(text)) {
+  for (const token of tokens) {
     if (token.type !== "directive") continue;
     const src = token.source.trim();
     const why = /^%YAML\s+1\.1\b/.test(src)
@@ -478,8 +514,11 @@ export function parsePolicy(text: string, file: string): Policy {
   const at = new Locator(file, src);
 
   // Pass 1: text.
+  const tokens = [...new Parser().parse(src)];
+  const deep = nestingProblem(tokens, at);
+  if (deep !== undefined) fail(file, [deep]);
   const docs = parseAllDocuments(src, POLICY_YAML_OPTIONS);
-  const pass1 = directiveProblems(src, at);
+  const pass1 = directiveProblems(tokens, at);
   const docList = Array.isArray(docs) ? docs : [];
   const syntaxLines = new Set<number>();
   for (const doc of docList) {
