@@ -2,11 +2,11 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 9792:
+/***/ 5581:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1679);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(794);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
 
 const code = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), {
@@ -23,7 +23,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1679:
+/***/ 794:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -79,6 +79,324 @@ class InputError extends Error {
  */
 class PolicyError extends InputError {
     name = "PolicyError";
+}
+
+;// CONCATENATED MODULE: ./src/core/report/escape.ts
+/**
+ * Escaping of untrusted text (SPEC §5): task ids, model ids, evidence paths/URLs, revisions, the
+ * policy owner, and any reason that embeds them. Everything read from the export, the reviews,
+ * the pull request or the policy is untrusted.
+ *
+ * Markdown (GitHub-flavoured, as rendered in PR comments, check runs and job summaries):
+ * - ASCII punctuation that Markdown gives meaning to is backslash-escaped; `&`, `<`, `>` become
+ *   entities, so no raw `<` or `>` ever comes out (hence no HTML, no `<!--`, no `-->`).
+ * - `@` and `#` become `&#64;` / `&#35;` *followed by a zero-width space entity*. The entity alone
+ *   is not enough: GitHub decodes entities before it looks for mentions and issue references
+ *   (github/cmark-gfm#181, openjdk/skara#1548), so `&#64;org` still pings. The zero-width space
+ *   after the sign is what breaks `@user`, `#123` and `owner/repo#123` (Renovate does the same).
+ *   For the same reason `://`, `www.` and `GH-123` get a zero-width space so they are not
+ *   autolinked.
+ * - Line breaks and tabs become a space. Control characters (C0, C1), bidirectional controls,
+ *   zero-width and other invisible format characters, lone surrogates and noncharacters are shown
+ *   as visible `\u{202E}` text, so they can neither reorder nor hide text.
+ * - Input is capped to a number of code points; a cut is marked with "…".
+ *
+ * Workflow commands (runner logs): `escapeWorkflowCommand` follows @actions/core's escapeData /
+ * escapeProperty; `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
+ */
+/** The hidden marker that identifies the sticky PR comment. Escaped text can never contain it. */
+const COMMENT_MARKER = "<!-- model-acceptance-gate:report -->";
+/** Default cap, in code points of the input, for one untrusted string in Markdown. */
+const INLINE_MAX_CHARS = 200;
+/** Zero-width space as an entity: invisible, but breaks GitHub's mention/reference/URL patterns. */
+const ZWSP = "&#8203;";
+/** ASCII punctuation escaped with a backslash (everything Markdown, GFM or GitHub math uses). */
+const BACKSLASH_ESCAPED = new Set(["\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "+", "-", "."]);
+for (const c of ["!", "|", "~", "$", "^", "="])
+    BACKSLASH_ESCAPED.add(c);
+/** Characters with no visible glyph that are not in a Unicode "format" or "control" category. */
+const EXTRA_INVISIBLE = new Set([
+    0x034f, // combining grapheme joiner
+    0x115f, // hangul choseong filler
+    0x1160, // hangul jungseong filler
+    0x17b4, // khmer vowel inherent aq
+    0x17b5, // khmer vowel inherent aa
+    0x180b, // mongolian free variation selectors
+    0x180c,
+    0x180d,
+    0x180f,
+    0x2800, // braille pattern blank
+    0x3164, // hangul filler
+    0xffa0, // halfwidth hangul filler
+]);
+const FORMAT_CHAR = /^\p{Cf}$/u;
+const LINE_OR_PARAGRAPH_SEPARATOR = /^[\p{Zl}\p{Zp}]$/u;
+/**
+ * True for a code point that must be shown as `\u{…}`: controls, bidi controls, zero-width and
+ * other invisible characters, lone surrogates, noncharacters, tag and variation-selector
+ * supplements (which can smuggle hidden text).
+ */
+function isHiddenCodePoint(cp) {
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+        return true;
+    if (cp >= 0xd800 && cp <= 0xdfff)
+        return true;
+    if ((cp & 0xfffe) === 0xfffe || (cp >= 0xfdd0 && cp <= 0xfdef))
+        return true;
+    if (cp >= 0xe0000 && cp <= 0xe01ef)
+        return true;
+    if (EXTRA_INVISIBLE.has(cp))
+        return true;
+    return FORMAT_CHAR.test(String.fromCodePoint(cp));
+}
+/** `\u{202E}`: the visible stand-in for a hidden code point (plain text, not yet escaped). */
+function visibleCodePoint(cp) {
+    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
+}
+/**
+ * Splits into code points (lone surrogates stay single units), turns CR LF / CR / LF / tab / line
+ * and paragraph separators into one space each, and caps to `maxChars` code points with "…".
+ */
+/** Untrusted values may not be strings at run time (a hand-edited report JSON): never throw. */
+function asText(s) {
+    return typeof s === "string" ? s : String(s);
+}
+function normalisedCodePoints(s, maxChars) {
+    const flat = asText(s).replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ");
+    const cps = Array.from(flat);
+    const cap = Math.max(1, Math.floor(maxChars));
+    if (cps.length <= cap)
+        return cps;
+    return [...cps.slice(0, cap - 1), "…"];
+}
+function isAsciiAlnum(c) {
+    return c !== undefined && /^[A-Za-z0-9]$/.test(c);
+}
+/**
+ * Untrusted text → GitHub Markdown that renders as the same literal text (up to the visible
+ * stand-ins above) in a paragraph, a heading, a list item, a table cell or inline HTML such as
+ * `<code>`. The result never contains a raw `<`, `>`, `@`, `#`, line break, unescaped `|`, `` ` ``,
+ * `[`, `]`, `(`, `)`, nor any hidden code point.
+ */
+function escapeMarkdownInline(s, maxChars = INLINE_MAX_CHARS) {
+    const cps = normalisedCodePoints(s, maxChars);
+    let out = "";
+    for (let i = 0; i < cps.length; i++) {
+        const c = cps[i] ?? "";
+        const cp = c.codePointAt(0) ?? 0;
+        if (isHiddenCodePoint(cp) || LINE_OR_PARAGRAPH_SEPARATOR.test(c)) {
+            out += escapePunctuation(visibleCodePoint(cp));
+            continue;
+        }
+        // "://" would start an autolink: break it after the colon.
+        if (c === ":" && cps[i + 1] === "/" && cps[i + 2] === "/") {
+            out += `:${ZWSP}//`;
+            i += 2;
+            continue;
+        }
+        // "www." autolinks at a word start.
+        if ((c === "w" || c === "W") &&
+            !isAsciiAlnum(cps[i - 1]) &&
+            cps
+                .slice(i, i + 4)
+                .join("")
+                .toLowerCase() === "www.") {
+            out += `${cps.slice(i, i + 3).join("")}${ZWSP}\\.`;
+            i += 3;
+            continue;
+        }
+        // "GH-123" is an issue reference at a word start.
+        if ((c === "g" || c === "G") &&
+            !isAsciiAlnum(cps[i - 1]) &&
+            (cps[i + 1] === "h" || cps[i + 1] === "H") &&
+            cps[i + 2] === "-" &&
+            /^[0-9]$/.test(cps[i + 3] ?? "")) {
+            out += `${c}${cps[i + 1] ?? ""}\\-${ZWSP}`;
+            i += 2;
+            continue;
+        }
+        out += escapeChar(c);
+    }
+    return out;
+}
+function escapeChar(c) {
+    switch (c) {
+        case "&":
+            return "&amp;";
+        case "<":
+            return "&lt;";
+        case ">":
+            return "&gt;";
+        case "@":
+            return `&#64;${ZWSP}`;
+        case "#":
+            return `&#35;${ZWSP}`;
+        default:
+            return BACKSLASH_ESCAPED.has(c) ? `\\${c}` : c;
+    }
+}
+/** Backslash-escapes generated ASCII text (used for the `\u{…}` stand-ins). */
+function escapePunctuation(s) {
+    let out = "";
+    for (const c of s)
+        out += escapeChar(c);
+    return out;
+}
+/**
+ * Untrusted text shown in a monospace font: `<code>…</code>` around escaped text. Markdown code
+ * spans (backticks) are not used for untrusted text: entities do not work inside them, a `|` still
+ * splits a table cell, and `<!--` would appear verbatim in the comment body. Inline `<code>` keeps
+ * every guarantee of `escapeMarkdownInline` and works in table cells.
+ */
+function escapeCode(s, maxChars = INLINE_MAX_CHARS) {
+    return `<code>${escapeMarkdownInline(s, maxChars)}</code>`;
+}
+/** Characters percent-encoded in a link destination beyond what WHATWG URL serialisation does. */
+const DESTINATION_ENCODE = {
+    " ": "%20",
+    '"': "%22",
+    "'": "%27",
+    "(": "%28",
+    ")": "%29",
+    "<": "%3C",
+    ">": "%3E",
+    "\\": "%5C",
+    "`": "%60",
+    "|": "%7C",
+};
+/** The URL parsed, when it may become a link (see `safeHttpUrl`); else null. */
+function parseHttpUrl(url) {
+    const raw = asText(url);
+    if (!/^https?:\/\/[^/]/i.test(raw))
+        return null;
+    for (const c of raw) {
+        const cp = c.codePointAt(0) ?? 0;
+        if (cp <= 0x20 || c === "\\" || isHiddenCodePoint(cp))
+            return null;
+    }
+    let parsed;
+    try {
+        parsed = new URL(raw);
+    }
+    catch {
+        return null;
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+        return null;
+    if (parsed.username !== "" || parsed.password !== "")
+        return null;
+    // WHATWG URLs allow ( ) ` " ' & and more in a host; a real host is letters, digits, - _ . (IDN
+    // hosts are punycode by now) or an IPv6 literal. Anything else is not linked.
+    if (!/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(parsed.hostname))
+        return null;
+    return parsed;
+}
+/**
+ * The URL as a link destination, or null when it must not become a link: only absolute http(s)
+ * URLs with a plain host name or IPv6 literal and without credentials (`https://github.com@evil.example`
+ * is refused), no whitespace, controls, backslashes or hidden characters. The destination is the WHATWG
+ * serialisation (IDN hosts in punycode) with `( ) [ ] < > space quotes \ | backtick` percent-encoded
+ * after the host, and `&` as `&amp;`.
+ */
+function safeHttpUrl(url) {
+    const parsed = parseHttpUrl(url);
+    if (parsed === null)
+        return null;
+    // The host is kept as serialised (IPv6 literals need their brackets); the rest is encoded.
+    const origin = `${parsed.protocol}//${parsed.host}`;
+    if (!parsed.href.startsWith(origin))
+        return null;
+    let href = origin;
+    for (const c of parsed.href.slice(origin.length)) {
+        if (c === "&")
+            href += "&amp;";
+        else if (c === "[")
+            href += "%5B";
+        else if (c === "]")
+            href += "%5D";
+        else
+            href += DESTINATION_ENCODE[c] ?? c;
+    }
+    return href;
+}
+/**
+ * The default label of a link: the URL as parsed, without the scheme (so the label shows the host
+ * the link really goes to, punycode included), shortened to `host/…/last-segment` when long.
+ */
+function defaultLinkLabel(u, maxChars) {
+    const full = u.href.replace(/^https?:\/\//, "");
+    if (Array.from(full).length <= maxChars)
+        return full;
+    const last = u.pathname
+        .split("/")
+        .filter((p) => p !== "")
+        .pop();
+    return last === undefined ? u.host : `${u.host}/…/${last}`;
+}
+/**
+ * A Markdown link for an http(s) URL (label escaped, destination percent-encoded); anything else —
+ * a relative path, `javascript:`, `data:`, `file:` — is shown as escaped monospace text and never
+ * becomes a link or an image. Without a label, the label is the URL without its scheme.
+ */
+function safeLink(url, label, maxLabelChars = 80) {
+    const parsed = parseHttpUrl(url);
+    const href = safeHttpUrl(url);
+    if (parsed === null || href === null)
+        return escapeCode(url, maxLabelChars);
+    return `[${escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
+}
+/**
+ * Escapes text for a GitHub workflow command (`::name prop=value::data`), as @actions/core does:
+ * `%` → `%25`, CR → `%0D`, LF → `%0A`; for a property value also `:` → `%3A` and `,` → `%2C`.
+ */
+function escapeWorkflowCommand(s, options = {}) {
+    let out = asText(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+    if (options.property === true)
+        out = out.replace(/:/g, "%3A").replace(/,/g, "%2C");
+    return out;
+}
+/** `escapeWorkflowCommand(s)`: the message part of a workflow command. */
+function escapeWorkflowCommandData(s) {
+    return escapeWorkflowCommand(s);
+}
+/** `escapeWorkflowCommand(s, { property: true })`: a property value such as `file=` or `title=`. */
+function escapeWorkflowCommandProperty(s) {
+    return escapeWorkflowCommand(s, { property: true });
+}
+const WORKFLOW_UNESCAPES = {
+    "%25": "%",
+    "%0D": "\r",
+    "%0A": "\n",
+    "%3A": ":",
+    "%2C": ",",
+};
+/** Inverse of `escapeWorkflowCommand` (the runner's decoding), one pass, for tests and tools. */
+function unescapeWorkflowCommand(s) {
+    return s.replace(/%(?:25|0D|0A|3A|2C)/g, (m) => WORKFLOW_UNESCAPES[m] ?? m);
+}
+/**
+ * Makes untrusted text safe to print as one log line that the runner reads line by line: line
+ * breaks become a visible `␤`, controls (including ANSI escapes) and hidden characters become
+ * `\u{…}`; a line that would start with `::` (after leading whitespace, which the runner trims) is
+ * prefixed with `\`, and the legacy `##[` command prefix is broken as `#\#[`.
+ */
+function neutraliseLogLine(s) {
+    let line = "";
+    for (const c of asText(s).replace(/\r\n|\r|\n/g, "␤")) {
+        const cp = c.codePointAt(0) ?? 0;
+        line += isHiddenCodePoint(cp) && c !== "\t" ? visibleCodePoint(cp) : c;
+    }
+    line = line.replace(/##\[/g, "#\\#[");
+    if (line.trimStart().startsWith("::"))
+        line = `\\${line}`;
+    return line;
+}
+/** `neutraliseLogLine` applied to each line of a multi-line text; line breaks are kept as LF. */
+function neutraliseLogLines(text) {
+    return asText(text)
+        .split(/\r\n|\r|\n/)
+        .map(neutraliseLogLine)
+        .join("\n");
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -2626,6 +2944,13 @@ const MAX_LISTED_MODEL_IDS = 20;
 const MAX_INPUT_FILES = 10_000;
 /** Lines per file the reader can number (file:line locations are packed into one safe integer). */
 const MAX_LINES_PER_FILE = 2 ** 32 - 1;
+const DEFAULT_INPUT_LIMITS = {
+    maxTasks: 1_000_000,
+    maxModels: 10_000,
+    maxLabelsPerTask: 1_000,
+    maxAttemptIds: 20_000_000,
+    maxHeldChars: 256 * 1024 * 1024,
+};
 
 ;// CONCATENATED MODULE: ./src/core/input/rows.ts
 /**
@@ -2681,7 +3006,7 @@ function describeValue(v) {
 const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /** The same plus C0, for the parser's message, which quotes the line raw. */
 const ESCAPED_IN_PARSER_MESSAGES = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
-function escapeChar(c) {
+function rows_escapeChar(c) {
     return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 /** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
@@ -2689,7 +3014,7 @@ function escapeChar(c) {
  * a terminal or reorder its own text. */
 function quote(s) {
     const shown = s.length <= SHOWN_STRING_LENGTH ? s : s.slice(0, SHOWN_STRING_LENGTH);
-    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
+    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, rows_escapeChar);
     return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 /** The problems of one line: the first in full, the names of the other fields. */
@@ -2762,7 +3087,7 @@ function parseObject(text, issues) {
     }
     catch (e) {
         // V8 quotes a snippet of the line in its message: escape what could drive a terminal.
-        const why = (e instanceof Error ? e.message : String(e)).replace(ESCAPED_IN_PARSER_MESSAGES, escapeChar);
+        const why = (e instanceof Error ? e.message : String(e)).replace(ESCAPED_IN_PARSER_MESSAGES, rows_escapeChar);
         issues.add(undefined, `expected a JSON object; the line is not valid JSON (${why})`);
         return undefined;
     }
@@ -3021,6 +3346,11 @@ function checkReviewRow(obj, out, issues) {
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
  * conflicting results are checked for the two compared models only, for the same reason.
+ *
+ * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
+ * characters of kept text), and each compared model's attempt total must stay a safe integer.
+ * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
+ * held, and the read ends in an InputError.
  */
 
 
@@ -3041,7 +3371,12 @@ class ProblemList {
     }
 }
 function newModelState() {
-    return { harnessRevisions: new Set(), datasetRevisions: new Set(), duplicateRows: 0 };
+    return { harnessRevisions: new Set(), datasetRevisions: new Set(), duplicateRows: 0, attempts: 0 };
+}
+/** Labels of a task looked up by a scan up to this many, by a map beyond. */
+const LABEL_SCAN_MAX = 8;
+function labelKey(revision, validity) {
+    return `${revision}:${validity}`;
 }
 function codeUnitCompare(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
@@ -3065,12 +3400,47 @@ class DatasetBuilder {
     issues = new LineIssues();
     exportRow = emptyExportRow();
     reviewRow = emptyReviewRow();
+    limits;
+    /** A cap was passed (reported): later lines are not held. */
+    stopped = false;
+    taskCount = 0;
+    attemptIds = 0;
+    heldChars = 0;
     constructor(baseline, candidate, 
     /** Display names of the input files, by file index. */
-    fileNames) {
+    fileNames, limits = {}) {
         this.baseline = baseline;
         this.candidate = candidate;
         this.fileNames = fileNames;
+        this.limits = { ...DEFAULT_INPUT_LIMITS, ...limits };
+    }
+    /** Reports a passed cap at `src` and stops holding what later lines bring. */
+    capPassed(src, message) {
+        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
+        this.stopped = true;
+    }
+    /** After each line: reports when the text or attempt ids held have passed their caps. */
+    checkHeld(src) {
+        if (this.stopped)
+            return;
+        if (this.heldChars > this.limits.maxHeldChars) {
+            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
+                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
+        }
+        else if (this.attemptIds > this.limits.maxAttemptIds) {
+            this.capPassed(src, `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
+                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
+                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
+        }
+    }
+    /** An attempt id kept to recognise its repeats. */
+    holdAttempt(attempt) {
+        if (attempt !== undefined) {
+            this.attemptIds++;
+            if (typeof attempt === "string")
+                this.heldChars += attempt.length;
+        }
+        return attempt;
     }
     src(fileIndex, line) {
         return fileIndex * LINE_RADIX + line;
@@ -3093,6 +3463,8 @@ class DatasetBuilder {
     }
     /** One non-blank line of a results export. */
     addResultLine(text, fileIndex, line) {
+        if (this.stopped)
+            return;
         const issues = this.issues;
         issues.reset();
         const obj = parseObject(text, issues);
@@ -3102,20 +3474,38 @@ class DatasetBuilder {
             return;
         }
         const src = this.src(fileIndex, line);
+        this.resultRow(row, src);
+        this.checkHeld(src);
+    }
+    resultRow(row, src) {
         const model = row.modelConfig;
         if (model !== this.lastModel) {
-            this.models.add(model);
+            if (!this.models.has(model)) {
+                if (this.models.size >= this.limits.maxModels) {
+                    this.capPassed(src, `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`);
+                    return;
+                }
+                this.heldChars += model.length;
+                this.models.add(model);
+            }
             this.lastModel = model;
         }
         const isBaseline = model === this.baseline;
         const isCandidate = model === this.candidate;
         let byTask = this.tasks.get(row.datasetRevision);
-        if (byTask === undefined) {
-            byTask = new Map();
-            this.tasks.set(this.intern(row.datasetRevision), byTask);
-        }
-        let task = byTask.get(row.taskId);
+        let task = byTask?.get(row.taskId);
         if (task === undefined) {
+            if (this.taskCount >= this.limits.maxTasks) {
+                this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
+                    `over all models (the limit, which bounds the memory used)`);
+                return;
+            }
+            this.heldChars += row.taskId.length;
+            if (byTask === undefined) {
+                byTask = new Map();
+                this.tasks.set(this.intern(row.datasetRevision), byTask);
+            }
+            this.taskCount++;
             task = {
                 datasetRevision: this.intern(row.datasetRevision),
                 taskId: row.taskId,
@@ -3123,6 +3513,7 @@ class DatasetBuilder {
                 topValidity: "unreviewed",
                 events: undefined,
                 last: undefined,
+                labelIndex: undefined,
                 evidence: undefined,
                 cluster: undefined,
                 clusterSrc: 0,
@@ -3136,7 +3527,8 @@ class DatasetBuilder {
         if (isBaseline) {
             if (task.baseline === undefined) {
                 task.baseline = this.newModelTask(row, src);
-                this.countRow(task.baseline, this.baselineState, row);
+                if (!this.countRow(task.baseline, this.baselineState, row, src))
+                    return;
             }
             else if (!this.addAttempt(task, task.baseline, this.baselineState, row, src)) {
                 return;
@@ -3145,13 +3537,15 @@ class DatasetBuilder {
         if (isCandidate) {
             if (task.candidate === undefined) {
                 task.candidate = this.newModelTask(row, src);
-                this.countRow(task.candidate, this.candidateState, row);
+                if (!this.countRow(task.candidate, this.candidateState, row, src))
+                    return;
             }
             else if (!this.addAttempt(task, task.candidate, this.candidateState, row, src)) {
                 return;
             }
         }
-        this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined);
+        if (!this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined))
+            return;
         const cluster = row.cluster;
         if (cluster !== undefined) {
             if (task.cluster === undefined) {
@@ -3168,6 +3562,7 @@ class DatasetBuilder {
         if (known !== undefined)
             return known;
         this.strings.set(value, value);
+        this.heldChars += value.length;
         return value;
     }
     /** The state of a compared model's first row on a task (nothing to conflict with yet). */
@@ -3175,7 +3570,7 @@ class DatasetBuilder {
         return {
             harness: this.intern(row.harnessRevision),
             info: src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS),
-            a0: row.attempt,
+            a0: this.holdAttempt(row.attempt),
             a0info: src * 4 + row.result,
             more: undefined,
             pass: 0,
@@ -3189,7 +3584,7 @@ class DatasetBuilder {
         return {
             harness: this.intern(row.harnessRevision),
             info: src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS),
-            a0: row.attempt,
+            a0: this.holdAttempt(row.attempt),
             a0info: src * 4 + row.result,
             more: undefined,
         };
@@ -3201,8 +3596,7 @@ class DatasetBuilder {
         const seen = harness === st.harness ? st : st.others?.get(harness);
         if (seen === undefined) {
             (st.others ??= new Map()).set(harness, this.newHarness(row, src));
-            this.countRow(st, model, row);
-            return true;
+            return this.countRow(st, model, row, src);
         }
         if (kind === KIND_AGGREGATED || seen.info % 2 === KIND_AGGREGATED) {
             const other = this.where(Math.floor(seen.info / 2));
@@ -3235,18 +3629,31 @@ class DatasetBuilder {
                 return false;
             }
             if (seen.a0 === undefined) {
-                seen.a0 = attempt;
+                seen.a0 = this.holdAttempt(attempt);
                 seen.a0info = src * 4 + row.result;
             }
             else {
+                this.holdAttempt(attempt);
                 (seen.more ??= new Map()).set(attempt, src * 4 + row.result);
             }
         }
-        this.countRow(st, model, row);
-        return true;
+        return this.countRow(st, model, row, src);
     }
-    /** Adds a row that is not a duplicate to its model's counts and revisions. */
-    countRow(st, model, row) {
+    /**
+     * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
+     * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
+     * sums are no longer exact.
+     */
+    countRow(st, model, row, src) {
+        const total = row.result < 0
+            ? safeSum(safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors), row.missing)
+            : safeSum(model.attempts, 1);
+        if (total < 0) {
+            this.capPassed(src, `the attempts of model_config ${quote(row.modelConfig)} add up to more than ` +
+                `${Number.MAX_SAFE_INTEGER}, the largest count held exactly; its figures would be altered`);
+            return false;
+        }
+        model.attempts = total;
         switch (row.result) {
             case 0:
                 st.pass++;
@@ -3272,17 +3679,34 @@ class DatasetBuilder {
         if (!model.datasetRevisions.has(row.datasetRevision)) {
             model.datasetRevisions.add(this.intern(row.datasetRevision));
         }
+        return true;
     }
     addLabel(task, revision, validity, src, evidence, reviewer, note) {
         let event = task.last;
         if (event === undefined || event.revision !== revision || event.validity !== validity) {
-            event = task.events?.find((e) => e.revision === revision && e.validity === validity);
+            event =
+                task.labelIndex !== undefined
+                    ? task.labelIndex.get(labelKey(revision, validity))
+                    : task.events?.find((e) => e.revision === revision && e.validity === validity);
             if (event === undefined) {
+                const count = task.events?.length ?? 0;
+                if (count >= this.limits.maxLabelsPerTask) {
+                    this.capPassed(src, `task ${quote(task.taskId)} (dataset_revision ${quote(task.datasetRevision)}) has more than ` +
+                        `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
+                    return false;
+                }
                 event = { revision, validity, src, reviewer, note, evidence: undefined };
+                this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
                 if (task.events === undefined)
                     task.events = [event];
                 else
                     task.events.push(event);
+                if (task.labelIndex !== undefined) {
+                    task.labelIndex.set(labelKey(revision, validity), event);
+                }
+                else if (task.events.length > LABEL_SCAN_MAX) {
+                    task.labelIndex = new Map(task.events.map((e) => [labelKey(e.revision, e.validity), e]));
+                }
                 if (revision > task.topRevision) {
                     task.topRevision = revision;
                     task.topValidity = validity;
@@ -3291,9 +3715,9 @@ class DatasetBuilder {
             task.last = event;
         }
         if (evidence !== undefined) {
-            addEvidence(event, evidence);
-            addEvidence(task, evidence);
+            this.heldChars += addEvidence(event, evidence) + addEvidence(task, evidence);
         }
+        return true;
     }
     /** Whether the reviews can matter: call after all results files. */
     inUniverse(task) {
@@ -3301,6 +3725,8 @@ class DatasetBuilder {
     }
     /** One non-blank line of a reviews file. Read after every results file. */
     addReviewLine(text, fileIndex, line) {
+        if (this.stopped)
+            return;
         const issues = this.issues;
         issues.reset();
         const obj = parseObject(text, issues);
@@ -3316,6 +3742,7 @@ class DatasetBuilder {
         const src = this.src(fileIndex, line);
         const note = row.note === "" ? undefined : row.note;
         this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+        this.checkHeld(src);
     }
     /** Every model_config seen, sorted. */
     modelsPresent() {
@@ -3333,7 +3760,8 @@ class DatasetBuilder {
             ["baseline", this.baseline],
             ["candidate", this.candidate],
         ]) {
-            if (complete && !this.models.has(id)) {
+            // After a passed cap the rest was not read and may hold the id.
+            if (complete && !this.stopped && !this.models.has(id)) {
                 modelProblems.push({ message: unknownModelMessage(role, id, present) });
             }
         }
@@ -3432,22 +3860,28 @@ class DatasetBuilder {
         };
     }
 }
+/** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
+function safeSum(a, b) {
+    return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
+}
 function dataset_builder_countsOf(st) {
     return { pass: st.pass, fail: st.fail, infra_error: st.infraError, missing: st.missing };
 }
-/** Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped. */
+/**
+ * Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped.
+ * Returns the characters of the items kept.
+ */
 function addEvidence(holder, evidence) {
-    if (typeof evidence === "string") {
-        addEvidenceItem(holder, evidence);
-    }
-    else {
-        for (const item of evidence)
-            addEvidenceItem(holder, item);
-    }
+    if (typeof evidence === "string")
+        return addEvidenceItem(holder, evidence);
+    let added = 0;
+    for (const item of evidence)
+        added += addEvidenceItem(holder, item);
+    return added;
 }
 function addEvidenceItem(holder, item) {
     if (item.length === 0)
-        return;
+        return 0;
     const kept = holder.evidence;
     if (kept === undefined) {
         holder.evidence = [item];
@@ -3455,6 +3889,10 @@ function addEvidenceItem(holder, item) {
     else if (kept.length < MAX_EVIDENCE_PER_TASK && !kept.includes(item)) {
         kept.push(item);
     }
+    else {
+        return 0;
+    }
+    return item.length;
 }
 function unknownModelMessage(role, id, present) {
     if (present.length === 0) {
@@ -3656,6 +4094,12 @@ function describeFsError(e) {
         }
     }
 }
+function trailingBytesMessage(gzipBytes, fileBytes) {
+    const rest = fileBytes - gzipBytes;
+    return (`the gzip data ends after ${gzipBytes} of the file's ${fileBytes} bytes; the ` +
+        `${rest > 0 ? `${rest} bytes` : "bytes"} after it are not gzip data (zero padding, or something ` +
+        `appended to the file) and would be ignored: decompress the file and compress it again`);
+}
 /** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
  * problem (those go to `onProblem`); rethrows what `onLine` throws. */
 async function streamLines(absPath, onLine, onProblem) {
@@ -3670,11 +4114,13 @@ async function streamLines(absPath, onLine, onProblem) {
     const splitter = new LineSplitter(onLine, onProblem);
     let gzip = false;
     let handlerFailed = false;
+    let bytesRead = 0;
+    let gunzip;
     try {
         const head = Buffer.alloc(6);
-        const { bytesRead } = await fh.read(head, 0, head.length, 0);
-        gzip = bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-        const unsupported = sniffUnsupported(head, bytesRead);
+        const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
+        gzip = headBytes >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+        const unsupported = sniffUnsupported(head, headBytes);
         if (unsupported !== undefined) {
             onProblem(undefined, unsupported);
             return { sha256: undefined, nonBlankLines: 0 };
@@ -3683,6 +4129,7 @@ async function streamLines(absPath, onLine, onProblem) {
         const hasher = new external_node_stream_namespaceObject.Transform({
             transform(chunk, _encoding, callback) {
                 hash.update(chunk);
+                bytesRead += chunk.length;
                 callback(null, chunk);
             },
         });
@@ -3699,7 +4146,15 @@ async function streamLines(absPath, onLine, onProblem) {
             }
         };
         if (gzip) {
-            await (0,external_node_stream_promises_namespaceObject.pipeline)(source, hasher, (0,external_node_zlib_namespaceObject.createGunzip)({ chunkSize: READ_CHUNK_BYTES }), sink);
+            gunzip = (0,external_node_zlib_namespaceObject.createGunzip)({ chunkSize: READ_CHUNK_BYTES });
+            await (0,external_node_stream_promises_namespaceObject.pipeline)(source, hasher, gunzip, sink);
+            // zlib stops at a byte after a gzip member that does not start another member (Node treats
+            // a zero byte as padding) and drops the rest of the file without an error: lines there
+            // would be lost in silence.
+            if (gunzip.bytesWritten !== bytesRead) {
+                onProblem(undefined, trailingBytesMessage(gunzip.bytesWritten, (await fh.stat()).size));
+                return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+            }
         }
         else {
             await (0,external_node_stream_promises_namespaceObject.pipeline)(source, hasher, sink);
@@ -3717,7 +4172,12 @@ async function streamLines(absPath, onLine, onProblem) {
         if (handlerFailed)
             throw e;
         const code = errorCode(e);
-        if (gzip && code !== undefined && code.startsWith("Z_")) {
+        if (gunzip !== undefined && code === "ABORT_ERR") {
+            // The gunzip stream ended (see above) while the file went on.
+            const size = await fh.stat().then((st) => st.size, () => bytesRead);
+            onProblem(undefined, trailingBytesMessage(gunzip.bytesWritten, size));
+        }
+        else if (gzip && code !== undefined && code.startsWith("Z_")) {
             onProblem(undefined, `could not decompress the gzip data (${errorMessage(e)}); the file is truncated or corrupt`);
         }
         else {
@@ -3822,7 +4282,7 @@ async function readDataset(opts) {
         return { given, abs, display: name === undefined ? given : name(abs), kind };
     });
     await checkFiles(files);
-    const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display));
+    const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
     const inputs = [];
     let rowsRead = 0;
     let complete = true;
@@ -4005,9 +4465,9 @@ function parseDate(input, example) {
     return ok(input);
 }
 
-// EXTERNAL MODULE: ../../work/main/node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(7207);
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/util.js
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -4882,7 +5342,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -5025,7 +5485,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -5338,7 +5798,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -5496,7 +5956,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -6014,7 +6474,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -6054,14 +6514,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
 
 
 
@@ -8699,7 +9159,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -8752,7 +9212,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
 
 
 
@@ -9857,7 +10317,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -10510,7 +10970,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -11355,7 +11815,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -11482,7 +11942,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -11751,7 +12211,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
 
@@ -11928,7 +12388,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
 
 
 
@@ -11987,7 +12447,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -12005,7 +12465,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -13550,7 +14010,7 @@ function preprocess(fn, schema) {
  *
  * Three passes, each stopping the load when it finds problems (later passes would only report
  * noise about a document the earlier pass could not read):
- *   1. text: size cap, YAML syntax, directives, number of documents;
+ *   1. text: size cap, nesting depth, YAML syntax, directives, number of documents;
  *   2. YAML structure: top level is a mapping; no anchors, aliases, non-core tags, duplicate or
  *      non-string keys;
  *   3. shape (zod strict objects at every level): unknown keys, missing keys, wrong types,
@@ -13562,6 +14022,12 @@ function preprocess(fn, schema) {
 
 /** Largest policy text accepted, in UTF-8 bytes (64 KiB). A real policy is well under 2 KiB. */
 const MAX_POLICY_BYTES = 64 * 1024;
+/**
+ * Deepest nesting of mappings and sequences accepted (a policy is 2 deep: `accept_if.x`). The
+ * YAML composer recurses once per level, so without this cap a 64 KiB policy of `[[[[…` or
+ * `- - - …` exhausts the call stack.
+ */
+const MAX_POLICY_DEPTH = 16;
 /** Values of the optional keys when the policy omits them. */
 const POLICY_DEFAULTS = {
     on_expired: "warn",
@@ -13643,9 +14109,36 @@ function pathAt(node, offset, path = []) {
     }
     return path;
 }
-function directiveProblems(text, at) {
+/** The first collection nested deeper than MAX_POLICY_DEPTH, found without recursion. */
+function nestingProblem(tokens, at) {
+    const stack = [];
+    for (let i = tokens.length - 1; i >= 0; i--) {
+        const t = tokens[i];
+        if (t?.type === "document" && t.value !== undefined)
+            stack.push([t.value, 1]);
+    }
+    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+        const [token, depth] = next;
+        if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection")
+            continue;
+        if (depth > MAX_POLICY_DEPTH) {
+            return problem(at.at(token.offset), null, `mappings and lists are nested more than ${MAX_POLICY_DEPTH} levels deep here; a policy needs 2 ` +
+                `(e.g. accept_if: common_valid_tasks)`);
+        }
+        const items = token.items;
+        for (let i = items.length - 1; i >= 0; i--) {
+            const item = items[i];
+            if (item?.value)
+                stack.push([item.value, depth + 1]);
+            if (item?.key)
+                stack.push([item.key, depth + 1]);
+        }
+    }
+    return undefined;
+}
+function directiveProblems(tokens, at) {
     const out = [];
-    for (const token of new dist/* Parser */.iX().parse(text)) {
+    for (const token of tokens) {
         if (token.type !== "directive")
             continue;
         const src = token.source.trim();
@@ -13906,8 +14399,12 @@ function parsePolicy(text, file) {
     const src = text.startsWith("\uFEFF") ? text.slice(1) : text;
     const at = new Locator(file, src);
     // Pass 1: text.
+    const tokens = [...new dist/* Parser */.iX().parse(src)];
+    const deep = nestingProblem(tokens, at);
+    if (deep !== undefined)
+        load_policy_fail(file, [deep]);
     const docs = (0,dist/* parseAllDocuments */.hR)(src, POLICY_YAML_OPTIONS);
-    const pass1 = directiveProblems(src, at);
+    const pass1 = directiveProblems(tokens, at);
     const docList = Array.isArray(docs) ? docs : [];
     const syntaxLines = new Set();
     for (const doc of docList) {
@@ -14191,6 +14688,7 @@ function buildReport(parts) {
                 revisit: policy.revisit,
                 source: policySource.source,
                 last_commit: policySource.lastCommit,
+                on_unresolved: policy.on_unresolved,
             },
             infra_errors_policy: policy.infra_errors,
             tool_version: parts.toolVersion,
@@ -14261,324 +14759,6 @@ async function runGate(req) {
         extraWarnings,
         toolVersion: req.toolVersion,
     });
-}
-
-;// CONCATENATED MODULE: ./src/core/report/escape.ts
-/**
- * Escaping of untrusted text (SPEC §5): task ids, model ids, evidence paths/URLs, revisions, the
- * policy owner, and any reason that embeds them. Everything read from the export, the reviews,
- * the pull request or the policy is untrusted.
- *
- * Markdown (GitHub-flavoured, as rendered in PR comments, check runs and job summaries):
- * - ASCII punctuation that Markdown gives meaning to is backslash-escaped; `&`, `<`, `>` become
- *   entities, so no raw `<` or `>` ever comes out (hence no HTML, no `<!--`, no `-->`).
- * - `@` and `#` become `&#64;` / `&#35;` *followed by a zero-width space entity*. The entity alone
- *   is not enough: GitHub decodes entities before it looks for mentions and issue references
- *   (github/cmark-gfm#181, openjdk/skara#1548), so `&#64;org` still pings. The zero-width space
- *   after the sign is what breaks `@user`, `#123` and `owner/repo#123` (Renovate does the same).
- *   For the same reason `://`, `www.` and `GH-123` get a zero-width space so they are not
- *   autolinked.
- * - Line breaks and tabs become a space. Control characters (C0, C1), bidirectional controls,
- *   zero-width and other invisible format characters, lone surrogates and noncharacters are shown
- *   as visible `\u{202E}` text, so they can neither reorder nor hide text.
- * - Input is capped to a number of code points; a cut is marked with "…".
- *
- * Workflow commands (runner logs): `escapeWorkflowCommand` follows @actions/core's escapeData /
- * escapeProperty; `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
- */
-/** The hidden marker that identifies the sticky PR comment. Escaped text can never contain it. */
-const COMMENT_MARKER = "<!-- model-acceptance-gate:report -->";
-/** Default cap, in code points of the input, for one untrusted string in Markdown. */
-const INLINE_MAX_CHARS = 200;
-/** Zero-width space as an entity: invisible, but breaks GitHub's mention/reference/URL patterns. */
-const ZWSP = "&#8203;";
-/** ASCII punctuation escaped with a backslash (everything Markdown, GFM or GitHub math uses). */
-const BACKSLASH_ESCAPED = new Set(["\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "+", "-", "."]);
-for (const c of ["!", "|", "~", "$", "^", "="])
-    BACKSLASH_ESCAPED.add(c);
-/** Characters with no visible glyph that are not in a Unicode "format" or "control" category. */
-const EXTRA_INVISIBLE = new Set([
-    0x034f, // combining grapheme joiner
-    0x115f, // hangul choseong filler
-    0x1160, // hangul jungseong filler
-    0x17b4, // khmer vowel inherent aq
-    0x17b5, // khmer vowel inherent aa
-    0x180b, // mongolian free variation selectors
-    0x180c,
-    0x180d,
-    0x180f,
-    0x2800, // braille pattern blank
-    0x3164, // hangul filler
-    0xffa0, // halfwidth hangul filler
-]);
-const FORMAT_CHAR = /^\p{Cf}$/u;
-const LINE_OR_PARAGRAPH_SEPARATOR = /^[\p{Zl}\p{Zp}]$/u;
-/**
- * True for a code point that must be shown as `\u{…}`: controls, bidi controls, zero-width and
- * other invisible characters, lone surrogates, noncharacters, tag and variation-selector
- * supplements (which can smuggle hidden text).
- */
-function isHiddenCodePoint(cp) {
-    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
-        return true;
-    if (cp >= 0xd800 && cp <= 0xdfff)
-        return true;
-    if ((cp & 0xfffe) === 0xfffe || (cp >= 0xfdd0 && cp <= 0xfdef))
-        return true;
-    if (cp >= 0xe0000 && cp <= 0xe01ef)
-        return true;
-    if (EXTRA_INVISIBLE.has(cp))
-        return true;
-    return FORMAT_CHAR.test(String.fromCodePoint(cp));
-}
-/** `\u{202E}`: the visible stand-in for a hidden code point (plain text, not yet escaped). */
-function visibleCodePoint(cp) {
-    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
-}
-/**
- * Splits into code points (lone surrogates stay single units), turns CR LF / CR / LF / tab / line
- * and paragraph separators into one space each, and caps to `maxChars` code points with "…".
- */
-/** Untrusted values may not be strings at run time (a hand-edited report JSON): never throw. */
-function asText(s) {
-    return typeof s === "string" ? s : String(s);
-}
-function normalisedCodePoints(s, maxChars) {
-    const flat = asText(s).replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ");
-    const cps = Array.from(flat);
-    const cap = Math.max(1, Math.floor(maxChars));
-    if (cps.length <= cap)
-        return cps;
-    return [...cps.slice(0, cap - 1), "…"];
-}
-function isAsciiAlnum(c) {
-    return c !== undefined && /^[A-Za-z0-9]$/.test(c);
-}
-/**
- * Untrusted text → GitHub Markdown that renders as the same literal text (up to the visible
- * stand-ins above) in a paragraph, a heading, a list item, a table cell or inline HTML such as
- * `<code>`. The result never contains a raw `<`, `>`, `@`, `#`, line break, unescaped `|`, `` ` ``,
- * `[`, `]`, `(`, `)`, nor any hidden code point.
- */
-function escapeMarkdownInline(s, maxChars = INLINE_MAX_CHARS) {
-    const cps = normalisedCodePoints(s, maxChars);
-    let out = "";
-    for (let i = 0; i < cps.length; i++) {
-        const c = cps[i] ?? "";
-        const cp = c.codePointAt(0) ?? 0;
-        if (isHiddenCodePoint(cp) || LINE_OR_PARAGRAPH_SEPARATOR.test(c)) {
-            out += escapePunctuation(visibleCodePoint(cp));
-            continue;
-        }
-        // "://" would start an autolink: break it after the colon.
-        if (c === ":" && cps[i + 1] === "/" && cps[i + 2] === "/") {
-            out += `:${ZWSP}//`;
-            i += 2;
-            continue;
-        }
-        // "www." autolinks at a word start.
-        if ((c === "w" || c === "W") &&
-            !isAsciiAlnum(cps[i - 1]) &&
-            cps
-                .slice(i, i + 4)
-                .join("")
-                .toLowerCase() === "www.") {
-            out += `${cps.slice(i, i + 3).join("")}${ZWSP}\\.`;
-            i += 3;
-            continue;
-        }
-        // "GH-123" is an issue reference at a word start.
-        if ((c === "g" || c === "G") &&
-            !isAsciiAlnum(cps[i - 1]) &&
-            (cps[i + 1] === "h" || cps[i + 1] === "H") &&
-            cps[i + 2] === "-" &&
-            /^[0-9]$/.test(cps[i + 3] ?? "")) {
-            out += `${c}${cps[i + 1] ?? ""}\\-${ZWSP}`;
-            i += 2;
-            continue;
-        }
-        out += escape_escapeChar(c);
-    }
-    return out;
-}
-function escape_escapeChar(c) {
-    switch (c) {
-        case "&":
-            return "&amp;";
-        case "<":
-            return "&lt;";
-        case ">":
-            return "&gt;";
-        case "@":
-            return `&#64;${ZWSP}`;
-        case "#":
-            return `&#35;${ZWSP}`;
-        default:
-            return BACKSLASH_ESCAPED.has(c) ? `\\${c}` : c;
-    }
-}
-/** Backslash-escapes generated ASCII text (used for the `\u{…}` stand-ins). */
-function escapePunctuation(s) {
-    let out = "";
-    for (const c of s)
-        out += escape_escapeChar(c);
-    return out;
-}
-/**
- * Untrusted text shown in a monospace font: `<code>…</code>` around escaped text. Markdown code
- * spans (backticks) are not used for untrusted text: entities do not work inside them, a `|` still
- * splits a table cell, and `<!--` would appear verbatim in the comment body. Inline `<code>` keeps
- * every guarantee of `escapeMarkdownInline` and works in table cells.
- */
-function escapeCode(s, maxChars = INLINE_MAX_CHARS) {
-    return `<code>${escapeMarkdownInline(s, maxChars)}</code>`;
-}
-/** Characters percent-encoded in a link destination beyond what WHATWG URL serialisation does. */
-const DESTINATION_ENCODE = {
-    " ": "%20",
-    '"': "%22",
-    "'": "%27",
-    "(": "%28",
-    ")": "%29",
-    "<": "%3C",
-    ">": "%3E",
-    "\\": "%5C",
-    "`": "%60",
-    "|": "%7C",
-};
-/** The URL parsed, when it may become a link (see `safeHttpUrl`); else null. */
-function parseHttpUrl(url) {
-    const raw = asText(url);
-    if (!/^https?:\/\/[^/]/i.test(raw))
-        return null;
-    for (const c of raw) {
-        const cp = c.codePointAt(0) ?? 0;
-        if (cp <= 0x20 || c === "\\" || isHiddenCodePoint(cp))
-            return null;
-    }
-    let parsed;
-    try {
-        parsed = new URL(raw);
-    }
-    catch {
-        return null;
-    }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-        return null;
-    if (parsed.username !== "" || parsed.password !== "")
-        return null;
-    // WHATWG URLs allow ( ) ` " ' & and more in a host; a real host is letters, digits, - _ . (IDN
-    // hosts are punycode by now) or an IPv6 literal. Anything else is not linked.
-    if (!/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(parsed.hostname))
-        return null;
-    return parsed;
-}
-/**
- * The URL as a link destination, or null when it must not become a link: only absolute http(s)
- * URLs with a plain host name or IPv6 literal and without credentials (`https://github.com@evil.example`
- * is refused), no whitespace, controls, backslashes or hidden characters. The destination is the WHATWG
- * serialisation (IDN hosts in punycode) with `( ) [ ] < > space quotes \ | backtick` percent-encoded
- * after the host, and `&` as `&amp;`.
- */
-function safeHttpUrl(url) {
-    const parsed = parseHttpUrl(url);
-    if (parsed === null)
-        return null;
-    // The host is kept as serialised (IPv6 literals need their brackets); the rest is encoded.
-    const origin = `${parsed.protocol}//${parsed.host}`;
-    if (!parsed.href.startsWith(origin))
-        return null;
-    let href = origin;
-    for (const c of parsed.href.slice(origin.length)) {
-        if (c === "&")
-            href += "&amp;";
-        else if (c === "[")
-            href += "%5B";
-        else if (c === "]")
-            href += "%5D";
-        else
-            href += DESTINATION_ENCODE[c] ?? c;
-    }
-    return href;
-}
-/**
- * The default label of a link: the URL as parsed, without the scheme (so the label shows the host
- * the link really goes to, punycode included), shortened to `host/…/last-segment` when long.
- */
-function defaultLinkLabel(u, maxChars) {
-    const full = u.href.replace(/^https?:\/\//, "");
-    if (Array.from(full).length <= maxChars)
-        return full;
-    const last = u.pathname
-        .split("/")
-        .filter((p) => p !== "")
-        .pop();
-    return last === undefined ? u.host : `${u.host}/…/${last}`;
-}
-/**
- * A Markdown link for an http(s) URL (label escaped, destination percent-encoded); anything else —
- * a relative path, `javascript:`, `data:`, `file:` — is shown as escaped monospace text and never
- * becomes a link or an image. Without a label, the label is the URL without its scheme.
- */
-function safeLink(url, label, maxLabelChars = 80) {
-    const parsed = parseHttpUrl(url);
-    const href = safeHttpUrl(url);
-    if (parsed === null || href === null)
-        return escapeCode(url, maxLabelChars);
-    return `[${escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
-}
-/**
- * Escapes text for a GitHub workflow command (`::name prop=value::data`), as @actions/core does:
- * `%` → `%25`, CR → `%0D`, LF → `%0A`; for a property value also `:` → `%3A` and `,` → `%2C`.
- */
-function escapeWorkflowCommand(s, options = {}) {
-    let out = asText(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-    if (options.property === true)
-        out = out.replace(/:/g, "%3A").replace(/,/g, "%2C");
-    return out;
-}
-/** `escapeWorkflowCommand(s)`: the message part of a workflow command. */
-function escapeWorkflowCommandData(s) {
-    return escapeWorkflowCommand(s);
-}
-/** `escapeWorkflowCommand(s, { property: true })`: a property value such as `file=` or `title=`. */
-function escapeWorkflowCommandProperty(s) {
-    return escapeWorkflowCommand(s, { property: true });
-}
-const WORKFLOW_UNESCAPES = {
-    "%25": "%",
-    "%0D": "\r",
-    "%0A": "\n",
-    "%3A": ":",
-    "%2C": ",",
-};
-/** Inverse of `escapeWorkflowCommand` (the runner's decoding), one pass, for tests and tools. */
-function unescapeWorkflowCommand(s) {
-    return s.replace(/%(?:25|0D|0A|3A|2C)/g, (m) => WORKFLOW_UNESCAPES[m] ?? m);
-}
-/**
- * Makes untrusted text safe to print as one log line that the runner reads line by line: line
- * breaks become a visible `␤`, controls (including ANSI escapes) and hidden characters become
- * `\u{…}`; a line that would start with `::` (after leading whitespace, which the runner trims) is
- * prefixed with `\`, and the legacy `##[` command prefix is broken as `#\#[`.
- */
-function neutraliseLogLine(s) {
-    let line = "";
-    for (const c of asText(s).replace(/\r\n|\r|\n/g, "␤")) {
-        const cp = c.codePointAt(0) ?? 0;
-        line += isHiddenCodePoint(cp) && c !== "\t" ? visibleCodePoint(cp) : c;
-    }
-    line = line.replace(/##\[/g, "#\\#[");
-    if (line.trimStart().startsWith("::"))
-        line = `\\${line}`;
-    return line;
-}
-/** `neutraliseLogLine` applied to each line of a multi-line text; line breaks are kept as LF. */
-function neutraliseLogLines(text) {
-    return asText(text)
-        .split(/\r\n|\r|\n/)
-        .map(neutraliseLogLine)
-        .join("\n");
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/format-number.ts
@@ -15341,8 +15521,12 @@ function fragilitySection(report, detail) {
     const lines = ["### Fragility", ""];
     const atMost = c.fragility_exact ? "" : "at most ";
     if (report.verdict === "unresolved") {
-        if (c.fragility_unbounded) {
+        if (c.fragility_unbounded && c.fragility_exact) {
             lines.push("**Resolution distance: ∞** — no resolution of the open labels can decide it.");
+        }
+        else if (c.fragility_unbounded) {
+            lines.push("**Resolution distance: not found** — the greedy search found no resolution of the open labels " +
+                "that decides it, but did not prove that none exists.");
         }
         else if (c.resolution_distance === null) {
             lines.push("**Resolution distance:** not computed.");
@@ -15354,8 +15538,12 @@ function fragilitySection(report, detail) {
                 (c.fragility_exact ? "" : " This is an upper bound from a greedy order."));
         }
     }
-    else if (c.fragility_unbounded) {
+    else if (c.fragility_unbounded && c.fragility_exact) {
         lines.push("**Review fragility: ∞** — no change to the reviewed labels changes the verdict.");
+    }
+    else if (c.fragility_unbounded) {
+        lines.push("**Review fragility: not found** — the greedy search found no set of label changes that changes " +
+            "the verdict, but did not prove that none exists.");
     }
     else if (c.review_fragility === null) {
         lines.push("**Review fragility:** not computed.");
@@ -15762,9 +15950,34 @@ async function evaluateCommand(argv, io) {
     const json = JSON.stringify(report, null, 2) + "\n";
     const reportPath = one(flags, "report");
     if (reportPath !== undefined)
-        await writeFileAtomic(abs(reportPath), json);
+        await writeReport(abs(reportPath), reportPath, json);
     io.stdout(one(flags, "format") === "json" ? json : renderMarkdown(report));
     return VERDICT_EXIT[report.verdict];
+}
+/**
+ * Writes the report atomically (a previous report stays whole if this fails). A path that cannot
+ * be written (no such directory, a directory, no permission) is the user's to fix: exit status 3,
+ * not an internal error.
+ */
+async function writeReport(absPath, given, json) {
+    try {
+        await writeFileAtomic(absPath, json);
+    }
+    catch (error) {
+        const code = error.code;
+        const why = code === "ENOENT" || code === "ENOTDIR"
+            ? "its directory does not exist"
+            : code === "EISDIR"
+                ? "it is a directory"
+                : code === "EACCES" || code === "EPERM" || code === "EROFS"
+                    ? "permission denied"
+                    : code === "ENOSPC" || code === "EDQUOT"
+                        ? "no space left on the device"
+                        : undefined;
+        if (why === undefined)
+            throw error;
+        throw new InputError(`Cannot write the report file ${given}: ${why}. No report file was written or changed.`);
+    }
 }
 function displayAs(absPath, given, abs) {
     return given.find((g) => abs(g) === absPath) ?? absPath;
@@ -17712,6 +17925,7 @@ Examples:
 
 
 
+
 /** `model-gate import KIND FILE [...]`: JSONL to stdout (or -o OUT), notes to stderr. */
 async function importCommand(argv, io) {
     if (argv.length === 0 || isImportHelpRequest([...argv])) {
@@ -17729,7 +17943,7 @@ async function importCommand(argv, io) {
         io.stdout(text);
     }
     for (const note of result.notes)
-        io.stderr(`model-gate import: ${note}\n`);
+        io.stderr(`model-gate import: ${neutraliseLogLines(note)}\n`);
     return 0;
 }
 
@@ -17738,7 +17952,13 @@ async function importCommand(argv, io) {
  * The CLI's dispatcher and its single error boundary: user mistakes (InputError) print one clear
  * message and exit 3; anything else is a bug, printed briefly (the stack only with
  * MODEL_GATE_DEBUG=1) with exit 4. Verdicts are results, mapped to exit 0/1/2 by the command.
+ *
+ * Messages quote untrusted text (policy keys and owner, file names, flag values), and the CLI may
+ * run in a GitHub Actions step, whose runner obeys any output line that starts with `::`. So every
+ * message goes out through `neutraliseLogLines`, as in the action's logger: no line can start a
+ * workflow command, and control, bidi and invisible characters are shown as `\u{…}`.
  */
+
 
 
 
@@ -17781,11 +18001,11 @@ async function runCli(argv, io, env = {}) {
     }
     catch (error) {
         if (error instanceof InputError) {
-            io.stderr(`model-gate: ${error.message}\n`);
+            io.stderr(`model-gate: ${neutraliseLogLines(error.message)}\n`);
             return EXIT_INPUT_ERROR;
         }
         const message = error instanceof Error ? error.message : String(error);
-        io.stderr(`model-gate: internal error: ${message}\nThis is a bug; please report it with the command you ran.\n`);
+        io.stderr(`model-gate: internal error: ${neutraliseLogLines(message)}\nThis is a bug; please report it with the command you ran.\n`);
         if (env["MODEL_GATE_DEBUG"] === "1" && error instanceof Error && error.stack)
             io.stderr(`${error.stack}\n`);
         return EXIT_INTERNAL_ERROR;
@@ -17809,18 +18029,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 
-/***/ 3053:
+/***/ 7349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
-var YAMLMap = __nccwpck_require__(1950);
-var YAMLSeq = __nccwpck_require__(7495);
-var resolveBlockMap = __nccwpck_require__(6519);
-var resolveBlockSeq = __nccwpck_require__(2662);
-var resolveFlowCollection = __nccwpck_require__(4206);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveBlockMap = __nccwpck_require__(7103);
+var resolveBlockSeq = __nccwpck_require__(334);
+var resolveFlowCollection = __nccwpck_require__(3142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -17906,15 +18126,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 5899:
+/***/ 3683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(6885);
-var composeNode = __nccwpck_require__(4873);
-var resolveEnd = __nccwpck_require__(644);
-var resolveProps = __nccwpck_require__(2207);
+var Document = __nccwpck_require__(3021);
+var composeNode = __nccwpck_require__(5937);
+var resolveEnd = __nccwpck_require__(7788);
+var resolveProps = __nccwpck_require__(4631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -17958,17 +18178,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 4873:
+/***/ 5937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(7641);
-var identity = __nccwpck_require__(415);
-var composeCollection = __nccwpck_require__(3053);
-var composeScalar = __nccwpck_require__(3293);
-var resolveEnd = __nccwpck_require__(644);
-var utilEmptyScalarPosition = __nccwpck_require__(4831);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var composeCollection = __nccwpck_require__(7349);
+var composeScalar = __nccwpck_require__(5413);
+var resolveEnd = __nccwpck_require__(7788);
+var utilEmptyScalarPosition = __nccwpck_require__(2599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -18077,15 +18297,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 3293:
+/***/ 5413:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
-var resolveBlockScalar = __nccwpck_require__(809);
-var resolveFlowScalar = __nccwpck_require__(8066);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -18172,18 +18392,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 3480:
+/***/ 9984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(2342);
-var Document = __nccwpck_require__(6885);
-var errors = __nccwpck_require__(3376);
-var identity = __nccwpck_require__(415);
-var composeDoc = __nccwpck_require__(5899);
-var resolveEnd = __nccwpck_require__(644);
+var directives = __nccwpck_require__(1342);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(1464);
+var identity = __nccwpck_require__(1127);
+var composeDoc = __nccwpck_require__(3683);
+var resolveEnd = __nccwpck_require__(7788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -18403,17 +18623,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 6519:
+/***/ 7103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(4245);
-var YAMLMap = __nccwpck_require__(1950);
-var resolveProps = __nccwpck_require__(2207);
-var utilContainsNewline = __nccwpck_require__(9699);
-var utilFlowIndentCheck = __nccwpck_require__(7723);
-var utilMapIncludes = __nccwpck_require__(8539);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -18527,12 +18747,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 809:
+/***/ 8913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
+var Scalar = __nccwpck_require__(3301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -18734,14 +18954,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 2662:
+/***/ 334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(7495);
-var resolveProps = __nccwpck_require__(2207);
-var utilFlowIndentCheck = __nccwpck_require__(7723);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveProps = __nccwpck_require__(4631);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -18792,7 +19012,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 644:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -18838,19 +19058,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 4206:
+/***/ 3142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var YAMLMap = __nccwpck_require__(1950);
-var YAMLSeq = __nccwpck_require__(7495);
-var resolveEnd = __nccwpck_require__(644);
-var resolveProps = __nccwpck_require__(2207);
-var utilContainsNewline = __nccwpck_require__(9699);
-var utilMapIncludes = __nccwpck_require__(8539);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveEnd = __nccwpck_require__(7788);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -19054,13 +19274,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 8066:
+/***/ 6842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var resolveEnd = __nccwpck_require__(644);
+var Scalar = __nccwpck_require__(3301);
+var resolveEnd = __nccwpck_require__(7788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -19289,7 +19509,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 2207:
+/***/ 4631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -19444,7 +19664,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 9699:
+/***/ 9499:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -19487,7 +19707,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 4831:
+/***/ 2599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -19522,12 +19742,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 7723:
+/***/ 4051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(9699);
+var utilContainsNewline = __nccwpck_require__(9499);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -19546,12 +19766,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 8539:
+/***/ 1187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
+var identity = __nccwpck_require__(1127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -19568,22 +19788,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 6885:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(7641);
-var Collection = __nccwpck_require__(3469);
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var toJS = __nccwpck_require__(915);
-var Schema = __nccwpck_require__(8296);
-var stringifyDocument = __nccwpck_require__(7653);
-var anchors = __nccwpck_require__(5236);
-var applyReviver = __nccwpck_require__(5797);
-var createNode = __nccwpck_require__(2076);
-var directives = __nccwpck_require__(2342);
+var Alias = __nccwpck_require__(4065);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var toJS = __nccwpck_require__(4043);
+var Schema = __nccwpck_require__(5840);
+var stringifyDocument = __nccwpck_require__(6829);
+var anchors = __nccwpck_require__(1596);
+var applyReviver = __nccwpck_require__(3661);
+var createNode = __nccwpck_require__(2404);
+var directives = __nccwpck_require__(1342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -19912,13 +20132,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 5236:
+/***/ 1596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var visit = __nccwpck_require__(292);
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -19995,7 +20215,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 5797:
+/***/ 3661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -20059,14 +20279,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 2076:
+/***/ 2404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(7641);
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -20156,13 +20376,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 2342:
+/***/ 1342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var visit = __nccwpck_require__(292);
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
 
 const escapeChars = {
     '!': '%21',
@@ -20341,7 +20561,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 3376:
+/***/ 1464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -20410,28 +20630,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 7207:
+/***/ 8815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(3480);
-var Document = __nccwpck_require__(6885);
-var Schema = __nccwpck_require__(8296);
-var errors = __nccwpck_require__(3376);
-var Alias = __nccwpck_require__(7641);
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var Scalar = __nccwpck_require__(2765);
-var YAMLMap = __nccwpck_require__(1950);
-var YAMLSeq = __nccwpck_require__(7495);
-var cst = __nccwpck_require__(5421);
-var lexer = __nccwpck_require__(2081);
-var lineCounter = __nccwpck_require__(4588);
-var parser = __nccwpck_require__(6651);
-var publicApi = __nccwpck_require__(8759);
-var visit = __nccwpck_require__(292);
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(3021);
+var Schema = __nccwpck_require__(5840);
+var errors = __nccwpck_require__(1464);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
+var publicApi = __nccwpck_require__(4047);
+var visit = __nccwpck_require__(204);
 
 
 
@@ -20468,7 +20688,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 2745:
+/***/ 7249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -20494,16 +20714,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 7641:
+/***/ 4065:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(5236);
-var visit = __nccwpck_require__(292);
-var identity = __nccwpck_require__(415);
-var Node = __nccwpck_require__(6617);
-var toJS = __nccwpck_require__(915);
+var anchors = __nccwpck_require__(1596);
+var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -20621,14 +20841,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 3469:
+/***/ 101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2076);
-var identity = __nccwpck_require__(415);
-var Node = __nccwpck_require__(6617);
+var createNode = __nccwpck_require__(2404);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -20779,14 +20999,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 6617:
+/***/ 6673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(5797);
-var identity = __nccwpck_require__(415);
-var toJS = __nccwpck_require__(915);
+var applyReviver = __nccwpck_require__(3661);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
 
 class NodeBase {
     constructor(type) {
@@ -20826,15 +21046,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 4245:
+/***/ 7165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2076);
-var stringifyPair = __nccwpck_require__(5004);
-var addPairToJSMap = __nccwpck_require__(9256);
-var identity = __nccwpck_require__(415);
+var createNode = __nccwpck_require__(2404);
+var stringifyPair = __nccwpck_require__(9748);
+var addPairToJSMap = __nccwpck_require__(7104);
+var identity = __nccwpck_require__(1127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -20872,14 +21092,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 2765:
+/***/ 3301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Node = __nccwpck_require__(6617);
-var toJS = __nccwpck_require__(915);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -20906,17 +21126,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 1950:
+/***/ 4454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(6340);
-var addPairToJSMap = __nccwpck_require__(9256);
-var Collection = __nccwpck_require__(3469);
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var Scalar = __nccwpck_require__(2765);
+var stringifyCollection = __nccwpck_require__(1212);
+var addPairToJSMap = __nccwpck_require__(7104);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -21060,17 +21280,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 7495:
+/***/ 2223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2076);
-var stringifyCollection = __nccwpck_require__(6340);
-var Collection = __nccwpck_require__(3469);
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
-var toJS = __nccwpck_require__(915);
+var createNode = __nccwpck_require__(2404);
+var stringifyCollection = __nccwpck_require__(1212);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var toJS = __nccwpck_require__(4043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -21182,16 +21402,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 9256:
+/***/ 7104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(2745);
-var merge = __nccwpck_require__(6220);
-var stringify = __nccwpck_require__(732);
-var identity = __nccwpck_require__(415);
-var toJS = __nccwpck_require__(915);
+var log = __nccwpck_require__(7249);
+var merge = __nccwpck_require__(452);
+var stringify = __nccwpck_require__(2148);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -21254,7 +21474,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 415:
+/***/ 1127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -21314,12 +21534,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 915:
+/***/ 4043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
+var identity = __nccwpck_require__(1127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -21360,15 +21580,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 1366:
+/***/ 110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(809);
-var resolveFlowScalar = __nccwpck_require__(8066);
-var errors = __nccwpck_require__(3376);
-var stringifyString = __nccwpck_require__(501);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
+var errors = __nccwpck_require__(1464);
+var stringifyString = __nccwpck_require__(3069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -21585,7 +21805,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 8013:
+/***/ 1733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -21655,7 +21875,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 4555:
+/***/ 7715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -21761,14 +21981,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 5421:
+/***/ 3461:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(1366);
-var cstStringify = __nccwpck_require__(8013);
-var cstVisit = __nccwpck_require__(4555);
+var cstScalar = __nccwpck_require__(110);
+var cstStringify = __nccwpck_require__(1733);
+var cstVisit = __nccwpck_require__(7715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -21880,12 +22100,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 2081:
+/***/ 361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(5421);
+var cst = __nccwpck_require__(3461);
 
 /*
 START -> stream
@@ -22610,7 +22830,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 4588:
+/***/ 6628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -22658,14 +22878,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 6651:
+/***/ 3456:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(5421);
-var lexer = __nccwpck_require__(2081);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -23645,18 +23865,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 8759:
+/***/ 4047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(3480);
-var Document = __nccwpck_require__(6885);
-var errors = __nccwpck_require__(3376);
-var log = __nccwpck_require__(2745);
-var identity = __nccwpck_require__(415);
-var lineCounter = __nccwpck_require__(4588);
-var parser = __nccwpck_require__(6651);
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(1464);
+var log = __nccwpck_require__(7249);
+var identity = __nccwpck_require__(1127);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -23759,16 +23979,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 8296:
+/***/ 5840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var map = __nccwpck_require__(7683);
-var seq = __nccwpck_require__(4066);
-var string = __nccwpck_require__(4088);
-var tags = __nccwpck_require__(3578);
+var identity = __nccwpck_require__(1127);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var tags = __nccwpck_require__(18);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -23805,13 +24025,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 7683:
+/***/ 7451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var YAMLMap = __nccwpck_require__(1950);
+var identity = __nccwpck_require__(1127);
+var YAMLMap = __nccwpck_require__(4454);
 
 const map = {
     collection: 'map',
@@ -23831,12 +24051,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 1528:
+/***/ 3632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
+var Scalar = __nccwpck_require__(3301);
 
 const nullTag = {
     identify: value => value == null,
@@ -23855,13 +24075,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 4066:
+/***/ 1706:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var YAMLSeq = __nccwpck_require__(7495);
+var identity = __nccwpck_require__(1127);
+var YAMLSeq = __nccwpck_require__(2223);
 
 const seq = {
     collection: 'seq',
@@ -23881,12 +24101,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 4088:
+/***/ 6464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(501);
+var stringifyString = __nccwpck_require__(3069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -23904,12 +24124,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 7247:
+/***/ 3959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
+var Scalar = __nccwpck_require__(3301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -23932,13 +24152,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 7661:
+/***/ 8405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var stringifyNumber = __nccwpck_require__(2729);
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -23986,12 +24206,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 9546:
+/***/ 9874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2729);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -24035,18 +24255,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 9032:
+/***/ 896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7683);
-var _null = __nccwpck_require__(1528);
-var seq = __nccwpck_require__(4066);
-var string = __nccwpck_require__(4088);
-var bool = __nccwpck_require__(7247);
-var float = __nccwpck_require__(7661);
-var int = __nccwpck_require__(9546);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
 
 const schema = [
     map.map,
@@ -24067,14 +24287,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 7519:
+/***/ 3559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var map = __nccwpck_require__(7683);
-var seq = __nccwpck_require__(4066);
+var Scalar = __nccwpck_require__(3301);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -24138,27 +24358,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 3578:
+/***/ 18:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7683);
-var _null = __nccwpck_require__(1528);
-var seq = __nccwpck_require__(4066);
-var string = __nccwpck_require__(4088);
-var bool = __nccwpck_require__(7247);
-var float = __nccwpck_require__(7661);
-var int = __nccwpck_require__(9546);
-var schema = __nccwpck_require__(9032);
-var schema$1 = __nccwpck_require__(7519);
-var binary = __nccwpck_require__(4011);
-var merge = __nccwpck_require__(6220);
-var omap = __nccwpck_require__(2775);
-var pairs = __nccwpck_require__(1705);
-var schema$2 = __nccwpck_require__(1921);
-var set = __nccwpck_require__(832);
-var timestamp = __nccwpck_require__(168);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
+var schema = __nccwpck_require__(896);
+var schema$1 = __nccwpck_require__(3559);
+var binary = __nccwpck_require__(6083);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var schema$2 = __nccwpck_require__(5913);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -24244,14 +24464,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 4011:
+/***/ 6083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(2765);
-var stringifyString = __nccwpck_require__(501);
+var Scalar = __nccwpck_require__(3301);
+var stringifyString = __nccwpck_require__(3069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -24321,12 +24541,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 2214:
+/***/ 8398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
+var Scalar = __nccwpck_require__(3301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -24357,13 +24577,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 9614:
+/***/ 5782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var stringifyNumber = __nccwpck_require__(2729);
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -24414,12 +24634,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 6257:
+/***/ 873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2729);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -24497,13 +24717,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 6220:
+/***/ 452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -24575,16 +24795,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 2775:
+/***/ 303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var toJS = __nccwpck_require__(915);
-var YAMLMap = __nccwpck_require__(1950);
-var YAMLSeq = __nccwpck_require__(7495);
-var pairs = __nccwpck_require__(1705);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var pairs = __nccwpck_require__(8385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -24659,15 +24879,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 1705:
+/***/ 8385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var Scalar = __nccwpck_require__(2765);
-var YAMLSeq = __nccwpck_require__(7495);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLSeq = __nccwpck_require__(2223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -24748,24 +24968,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 1921:
+/***/ 5913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7683);
-var _null = __nccwpck_require__(1528);
-var seq = __nccwpck_require__(4066);
-var string = __nccwpck_require__(4088);
-var binary = __nccwpck_require__(4011);
-var bool = __nccwpck_require__(2214);
-var float = __nccwpck_require__(9614);
-var int = __nccwpck_require__(6257);
-var merge = __nccwpck_require__(6220);
-var omap = __nccwpck_require__(2775);
-var pairs = __nccwpck_require__(1705);
-var set = __nccwpck_require__(832);
-var timestamp = __nccwpck_require__(168);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var binary = __nccwpck_require__(6083);
+var bool = __nccwpck_require__(8398);
+var float = __nccwpck_require__(5782);
+var int = __nccwpck_require__(873);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
 
 const schema = [
     map.map,
@@ -24796,14 +25016,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 832:
+/***/ 1528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var YAMLMap = __nccwpck_require__(1950);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -24899,12 +25119,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 168:
+/***/ 6752:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2729);
+var stringifyNumber = __nccwpck_require__(8689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -25011,7 +25231,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 3699:
+/***/ 4475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -25169,15 +25389,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 732:
+/***/ 2148:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(5236);
-var identity = __nccwpck_require__(415);
-var stringifyComment = __nccwpck_require__(8927);
-var stringifyString = __nccwpck_require__(501);
+var anchors = __nccwpck_require__(1596);
+var identity = __nccwpck_require__(1127);
+var stringifyComment = __nccwpck_require__(9799);
+var stringifyString = __nccwpck_require__(3069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -25308,14 +25528,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 6340:
+/***/ 1212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var stringify = __nccwpck_require__(732);
-var stringifyComment = __nccwpck_require__(8927);
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -25470,7 +25690,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 8927:
+/***/ 9799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -25501,14 +25721,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 7653:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var stringify = __nccwpck_require__(732);
-var stringifyComment = __nccwpck_require__(8927);
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -25595,7 +25815,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 2729:
+/***/ 8689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -25629,15 +25849,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 5004:
+/***/ 9748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
-var stringify = __nccwpck_require__(732);
-var stringifyComment = __nccwpck_require__(8927);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -25788,13 +26008,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 501:
+/***/ 3069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var foldFlowLines = __nccwpck_require__(3699);
+var Scalar = __nccwpck_require__(3301);
+var foldFlowLines = __nccwpck_require__(4475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -26133,12 +26353,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 292:
+/***/ 204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
+var identity = __nccwpck_require__(1127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -26503,6 +26723,6 @@ exports.visitAsync = visitAsync;
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(9792);
+/******/ var __webpack_exports__ = __nccwpck_require__(5581);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
