@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InputError } from "../core/errors.js";
@@ -51,15 +52,32 @@ function todayUtc(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-async function readPolicyText(path: string): Promise<string> {
+/**
+ * The policy's text. Bytes that are not UTF-8 are an error naming the line: decoding them as
+ * U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the provenance, which is
+ * computed over the text and would no longer match the file.
+ */
+async function readPolicyText(path: string, shown: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    return await readFile(path, "utf8");
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
     throw new InputError(
       `Cannot read the policy file ${path}: ${code === "ENOENT" ? "no such file" : code}.`,
     );
   }
+  if (!isUtf8(bytes)) {
+    const text = bytes.toString("utf8");
+    const back = Buffer.from(text, "utf8");
+    let i = 0;
+    while (i < bytes.length && bytes[i] === back[i]) i++;
+    const line = bytes.subarray(0, i).filter((b) => b === 0x0a).length + 1;
+    throw new InputError(
+      `Invalid policy file ${shown}: 1 problem\n  ${shown}:${line}: the file is not valid UTF-8 text; save it as UTF-8.`,
+    );
+  }
+  return bytes.toString("utf8");
 }
 
 export async function evaluateCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -83,7 +101,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     reviews: (flags.get("reviews") ?? []).map(abs),
     policy: {
       path: abs(policyPath),
-      text: await readPolicyText(abs(policyPath)),
+      text: await readPolicyText(abs(policyPath), policyPath),
       source: "file",
       lastCommit: null,
     },

@@ -215,3 +215,34 @@ describe("fix: a deeply nested policy overflowed the YAML composer's stack", () 
     },
   );
 });
+
+describe("fix: a policy with bytes that are not UTF-8 was read with U+FFFD in their place", () => {
+  it("is an error naming the line (the owner shown and the sha256 in the provenance would not match the file)", async () => {
+    scratch.write(
+      Buffer.concat([
+        Buffer.from('revisit: 2027-01-01\nowner: "'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(
+          '"\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
+        ),
+      ]),
+      "latin1.yaml",
+    );
+    const r = await cliInProcess(
+      ["evaluate", "--results", scratch.write(jsonl(pairRows(2))), "--policy", "latin1.yaml"].concat([
+        "--baseline",
+        BASE,
+        "--candidate",
+        CAND,
+        "--today",
+        "2026-11-29",
+      ]),
+      scratch.dir,
+    );
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      3,
+      "",
+      "model-gate: Invalid policy file latin1.yaml: 1 problem\n  latin1.yaml:2: the file is not valid UTF-8 text; save it as UTF-8.\n",
+    ]);
+  });
+});
