@@ -246,3 +246,28 @@ describe("fix: a policy with bytes that are not UTF-8 was read with U+FFFD in th
     ]);
   });
 });
+
+describe("fix: NUL and other non-printable characters in a policy were accepted (YAML 1.2 forbids them)", () => {
+  it("each is a problem naming its line and column", () => {
+    let error: unknown;
+    try {
+      parsePolicy('owner: "a\u0000b"\nrevisit: 2027-01-01\nnote: "\u001b[31m"\n', "p.yaml");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toBe(
+      "Invalid policy file p.yaml: 2 problems\n" +
+        "  p.yaml:1:10: the character U+0000 is not allowed in YAML (only printable characters, tab and line breaks are); remove it\n" +
+        "  p.yaml:3:8: the character U+001B is not allowed in YAML (only printable characters, tab and line breaks are); remove it",
+    );
+  });
+
+  it("escaped forms (\\0 in a double-quoted string) stay allowed, as YAML 1.2 allows them", () => {
+    const p = parsePolicy(
+      'owner: "a\\0b"\nrevisit: 2027-01-01\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
+      "p.yaml",
+    );
+    expect(p.owner).toBe("a\u0000b");
+  });
+});
