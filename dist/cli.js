@@ -403,6 +403,8 @@ function neutraliseLogLines(text) {
 /** The tool's version, printed in every report's provenance. Kept equal to package.json by a test. */
 const TOOL_VERSION = "0.1.0";
 
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
@@ -3904,8 +3906,6 @@ function unknownModelMessage(role, id, present) {
         `(${present.length}): ${shown}${more}`);
 }
 
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -14010,7 +14010,8 @@ function preprocess(fn, schema) {
  *
  * Three passes, each stopping the load when it finds problems (later passes would only report
  * noise about a document the earlier pass could not read):
- *   1. text: size cap, nesting depth, YAML syntax, directives, number of documents;
+ *   1. text: size cap, non-printable characters, nesting depth, YAML syntax, directives, number
+ *      of documents;
  *   2. YAML structure: top level is a mapping; no anchors, aliases, non-core tags, duplicate or
  *      non-string keys;
  *   3. shape (zod strict objects at every level): unknown keys, missing keys, wrong types,
@@ -14108,6 +14109,21 @@ function pathAt(node, offset, path = []) {
         }
     }
     return path;
+}
+/**
+ * Characters outside YAML 1.2's printable set (c-printable: tab, line breaks, U+0020–U+007E, U+0085,
+ * U+00A0–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF): NUL and other controls, lone surrogates. The
+ * `yaml` package accepts many of them inside quoted scalars; YAML 1.2 does not.
+ */
+const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+function unprintableProblems(text, at) {
+    const out = [];
+    for (const m of text.matchAll(NOT_PRINTABLE)) {
+        const cp = m[0].codePointAt(0) ?? 0;
+        const name = `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+        out.push(problem(at.at(m.index), null, `the character ${name} is not allowed in YAML (only printable characters, tab and line breaks are); remove it`));
+    }
+    return out;
 }
 /** The first collection nested deeper than MAX_POLICY_DEPTH, found without recursion. */
 function nestingProblem(tokens, at) {
@@ -14399,6 +14415,9 @@ function parsePolicy(text, file) {
     const src = text.startsWith("\uFEFF") ? text.slice(1) : text;
     const at = new Locator(file, src);
     // Pass 1: text.
+    const unprintable = unprintableProblems(src, at);
+    if (unprintable.length > 0)
+        load_policy_fail(file, unprintable);
     const tokens = [...new dist/* Parser */.iX().parse(src)];
     const deep = nestingProblem(tokens, at);
     if (deep !== undefined)
@@ -15864,6 +15883,7 @@ function args_required(flags, name, command) {
 
 
 
+
 const EVALUATE_HELP = `Usage: model-gate evaluate --results F [F ...] --policy P --baseline ID --candidate ID [options]
 
 Reads a results export (SPEC §1.1) and an acceptance policy (SPEC §1.3) and decides whether the
@@ -15903,14 +15923,30 @@ const VERDICT_EXIT = { accept: 0, reject: 1, unresolved: 2 };
 function todayUtc(now) {
     return now.toISOString().slice(0, 10);
 }
-async function readPolicyText(path) {
+/**
+ * The policy's text. Bytes that are not UTF-8 are an error naming the line: decoding them as
+ * U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the provenance, which is
+ * computed over the text and would no longer match the file.
+ */
+async function readPolicyText(path, shown) {
+    let bytes;
     try {
-        return await (0,promises_namespaceObject.readFile)(path, "utf8");
+        bytes = await (0,promises_namespaceObject.readFile)(path);
     }
     catch (error) {
         const code = error.code ?? "unknown error";
         throw new InputError(`Cannot read the policy file ${path}: ${code === "ENOENT" ? "no such file" : code}.`);
     }
+    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes)) {
+        const text = bytes.toString("utf8");
+        const back = Buffer.from(text, "utf8");
+        let i = 0;
+        while (i < bytes.length && bytes[i] === back[i])
+            i++;
+        const line = bytes.subarray(0, i).filter((b) => b === 0x0a).length + 1;
+        throw new InputError(`Invalid policy file ${shown}: 1 problem\n  ${shown}:${line}: the file is not valid UTF-8 text; save it as UTF-8.`);
+    }
+    return bytes.toString("utf8");
 }
 async function evaluateCommand(argv, io) {
     const flags = parseFlags(argv, FLAGS, "evaluate");
@@ -15934,7 +15970,7 @@ async function evaluateCommand(argv, io) {
         reviews: (flags.get("reviews") ?? []).map(abs),
         policy: {
             path: abs(policyPath),
-            text: await readPolicyText(abs(policyPath)),
+            text: await readPolicyText(abs(policyPath), policyPath),
             source: "file",
             lastCommit: null,
         },

@@ -60375,7 +60375,8 @@ function preprocess(fn, schema) {
  *
  * Three passes, each stopping the load when it finds problems (later passes would only report
  * noise about a document the earlier pass could not read):
- *   1. text: size cap, nesting depth, YAML syntax, directives, number of documents;
+ *   1. text: size cap, non-printable characters, nesting depth, YAML syntax, directives, number
+ *      of documents;
  *   2. YAML structure: top level is a mapping; no anchors, aliases, non-core tags, duplicate or
  *      non-string keys;
  *   3. shape (zod strict objects at every level): unknown keys, missing keys, wrong types,
@@ -60473,6 +60474,21 @@ function pathAt(node, offset, path = []) {
         }
     }
     return path;
+}
+/**
+ * Characters outside YAML 1.2's printable set (c-printable: tab, line breaks, U+0020–U+007E, U+0085,
+ * U+00A0–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF): NUL and other controls, lone surrogates. The
+ * `yaml` package accepts many of them inside quoted scalars; YAML 1.2 does not.
+ */
+const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+function unprintableProblems(text, at) {
+    const out = [];
+    for (const m of text.matchAll(NOT_PRINTABLE)) {
+        const cp = m[0].codePointAt(0) ?? 0;
+        const name = `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+        out.push(problem(at.at(m.index), null, `the character ${name} is not allowed in YAML (only printable characters, tab and line breaks are); remove it`));
+    }
+    return out;
 }
 /** The first collection nested deeper than MAX_POLICY_DEPTH, found without recursion. */
 function nestingProblem(tokens, at) {
@@ -60764,6 +60780,9 @@ function parsePolicy(text, file) {
     const src = text.startsWith("\uFEFF") ? text.slice(1) : text;
     const at = new Locator(file, src);
     // Pass 1: text.
+    const unprintable = unprintableProblems(src, at);
+    if (unprintable.length > 0)
+        load_policy_fail(file, unprintable);
     const tokens = [...new dist/* Parser */.iX().parse(src)];
     const deep = nestingProblem(tokens, at);
     if (deep !== undefined)
