@@ -16,7 +16,19 @@ import {
   MAX_NOTE_LENGTH,
 } from "../../src/core/input/read-dataset.js";
 import { MAX_POLICY_BYTES } from "../../src/core/policy/load-policy.js";
-import { BASE, jsonl, readError, readOutcome, row, Scratch } from "./helpers.js";
+import {
+  BASE,
+  evaluateArgs,
+  expectUserError,
+  jsonl,
+  LONG,
+  readError,
+  readOutcome,
+  row,
+  runBundle,
+  Scratch,
+  SMALL_POLICY,
+} from "./helpers.js";
 
 const scratch = new Scratch("gate-caps-");
 afterAll(() => {
@@ -155,5 +167,75 @@ describe("caps at injected values", () => {
     const path = scratch.write(jsonl(rows));
     const err = await readError({ results: [path], limits: { maxTasks: 5 }, ...named });
     expect(err.total).toBe(1);
+  });
+});
+
+describe("caps at their real values, through the CLI bundle", () => {
+  it("10,001 distinct model_config ids", () => {
+    const rows = [
+      row(),
+      row({ model_config: BASE, result: "fail" }),
+      ...Array.from({ length: 10_000 }, (_, i) => row({ model_config: `m-${i}` })),
+    ];
+    const path = scratch.write(jsonl(rows), "models.jsonl");
+    const policy = scratch.write(SMALL_POLICY, "policy.yaml");
+    expectUserError(
+      runBundle(evaluateArgs([path], policy)),
+      `${path}:10001: the export has more than 10000 distinct model_config ids (the limit); the rest of the input is not read`,
+    );
+  });
+
+  it("1,001 labels of one task: refused at once instead of a quadratic scan (60,000 labels took 8 s)", () => {
+    const rows = [
+      row({ model_config: BASE, result: "fail" }),
+      ...Array.from({ length: 60_000 }, (_, i) =>
+        row({ model_config: `x-${i % 3}`, review_revision: i + 2 }),
+      ),
+    ];
+    const path = scratch.write(jsonl(rows), "labels.jsonl");
+    const policy = scratch.write(SMALL_POLICY, "policy.yaml");
+    const r = runBundle(evaluateArgs([path], policy));
+    expectUserError(
+      r,
+      `${path}:1001: task "t-1" (dataset_revision "sha256:d1") has more than 1000 distinct (review_revision, validity) labels (the limit); the rest of the input is not read`,
+    );
+    expect(r.ms).toBeLessThan(5_000);
+  });
+
+  it("500 labels of one task, cycled over 100,000 rows, are read in linear time", async () => {
+    const at = (rev: number) => ({ review_revision: rev, validity: rev % 2 === 0 ? "valid" : "disputed" });
+    const rows = [row(at(0)), row({ model_config: BASE, result: "fail", ...at(0) })];
+    for (let i = 0; i < 100_000; i++) rows.push(row({ model_config: "noise", ...at(i % 500) }));
+    const path = scratch.write(jsonl(rows));
+    const start = performance.now();
+    const out = await readOutcome({ results: [path] });
+    expect(out.kind === "dataset" ? out.dataset.tasks[0]?.history.length : out.error.message).toBe(500);
+    expect(performance.now() - start).toBeLessThan(5_000);
+  });
+
+  it.runIf(LONG)("1,000,001 distinct tasks (FUZZ_RUNS only: a 160 MB file)", async () => {
+    const { createWriteStream } = await import("node:fs");
+    const path = scratch.path("tasks.jsonl");
+    const out = createWriteStream(path);
+    out.write(jsonl([row(), row({ model_config: BASE, result: "fail" })]));
+    for (let i = 0; i < 1_000_000; i++) {
+      if (!out.write(JSON.stringify(row({ task_id: `n-${i}`, model_config: "noise" })) + "\n")) {
+        await new Promise<void>((resolve) => {
+          out.once("drain", () => {
+            resolve();
+          });
+        });
+      }
+    }
+    await new Promise<void>((resolve) => {
+      out.end(() => {
+        resolve();
+      });
+    });
+    const policy = scratch.write(SMALL_POLICY, "policy.yaml");
+    expectUserError(
+      runBundle(evaluateArgs([path], policy), { timeoutMs: 120_000 }),
+      `${path}:1000002: the export has more than 1000000 distinct tasks`,
+    );
   });
 });
