@@ -18,7 +18,16 @@
 //                          [--markdown FILE]
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  readdirSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
@@ -61,9 +70,23 @@ const sizes = args.sizes.split(",").map((s) => {
   return n;
 });
 const out = resolve(args["out-dir"]);
-const cli = resolve(args.cli);
+const cliSource = resolve(args.cli);
 const seedScript = resolve(args["seed-script"]);
 mkdirSync(out, { recursive: true });
+
+// Snapshot the bundle: `npm run package` (here or in another checkout step) deletes and rebuilds
+// dist/, which must not change the program half-way through the runs.
+if (!existsSync(cliSource)) die(`${cliSource} not found (build it with npm run package)`);
+mkdirSync(join(out, "gate"), { recursive: true });
+const cli = join(out, "gate", "cli.js");
+copyFileSync(cliSource, cli);
+writeFileSync(join(out, "gate", "package.json"), '{ "type": "module" }\n');
+const cliCommit =
+  spawnSync("git", ["log", "-1", "--format=%h %cs", "--", args.cli], { encoding: "utf8" }).stdout?.trim() ||
+  null;
+const cliDirty = spawnSync("git", ["status", "--porcelain", "--", args.cli], {
+  encoding: "utf8",
+}).stdout?.trim();
 
 function die(message) {
   process.stderr.write(`bench: ${message}\n`);
@@ -140,6 +163,14 @@ function measure(kind, file, extra = []) {
   return { wall, rss, status: run.status, stdout: run.stdout ?? "", stderr };
 }
 
+function isReport(stdout) {
+  try {
+    return ["accept", "reject", "unresolved"].includes(JSON.parse(stdout).verdict);
+  } catch {
+    return false;
+  }
+}
+
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -151,7 +182,7 @@ function repeat(kind, file, extra) {
   const n = kind === "seed" ? seedRuns : runs;
   for (let i = 0; i < n; i++) {
     const r = measure(kind, file, extra);
-    if (kind === "gate" && (r.status === null || r.status > 2)) {
+    if (kind === "gate" && (r.status === null || r.status > 2 || !isReport(r.stdout))) {
       die(`the gate failed on ${file} (exit ${r.status}):\n${r.stderr}`);
     }
     if (kind === "seed" && r.status !== 0)
@@ -392,6 +423,10 @@ lines.push(
     `Node ${process.version}${havePython ? `; ${python.stdout.trim() || python.stderr.trim()}` : "; no python3"}.`,
 );
 lines.push(
+  `Gate: \`${args.cli}\`${cliCommit ? ` as of commit ${cliCommit}` : ""}${cliDirty ? " (with uncommitted changes)" : ""}; ` +
+    `seed: \`${args["seed-script"]}\`.`,
+);
+lines.push(
   `Load average (1 min) ${loadBefore[0].toFixed(1)} when the run started, ${loadavg()[0].toFixed(1)} when it ended ` +
     `(other work shared the machine: compare ratios more than absolute times).`,
 );
@@ -429,9 +464,9 @@ lines.push(
 if (fragility.length > 0) {
   lines.push("");
   lines.push(
-    "| fragility export (100,000 tasks, 1 attempt, 2 models) | verdict | figure | CLI wall (median) | fragility CPU time (profile) |",
+    "| fragility export (100,000 tasks, 1 attempt, 2 models) | verdict | figure | CLI wall (median) | CLI peak RSS | fragility CPU time (profile) |",
   );
-  lines.push("|---|---|---|---:|---:|");
+  lines.push("|---|---|---|---:|---:|---:|");
   for (const f of fragility) {
     const c = f.report.comparison;
     const figure =
@@ -442,7 +477,7 @@ if (fragility.length > 0) {
       ? `${f.profile.seconds.toFixed(3)} s (${f.profile.functions.join(", ") || "no matching function"})`
       : "n/a";
     lines.push(
-      `| ${f.name}: ${c.common_tasks.toLocaleString("en-US")} common tasks | ${f.report.verdict} | ${figure} | ${sec(f.result.wall)} | ${prof} |`,
+      `| ${f.name}: ${c.common_tasks.toLocaleString("en-US")} common tasks | ${f.report.verdict} | ${figure} | ${sec(f.result.wall)} | ${mib(f.result.rss)} | ${prof} |`,
     );
   }
 }
