@@ -503,3 +503,48 @@ export function addRepoClusters(
     `cluster: the repository from each task id (${repos.size} repositories); --cluster none to omit`,
   );
 }
+
+/** Where an instance id was found: which outcome list, and the JSON Pointer of the entry. */
+export interface ListedId<L extends string> {
+  readonly list: L;
+  readonly ptr: string;
+}
+
+/**
+ * Reads the named arrays of instance ids of a harness file (e.g. `resolved_ids`, `error_ids`) into
+ * one map id → where it was found, counting each list. An id in two places (two lists, or twice in
+ * one) is a problem: the file contradicts itself and nothing is guessed. Absent lists are skipped.
+ */
+export function collectOutcomeLists<L extends string>(
+  doc: Record<string, unknown>,
+  lists: readonly L[],
+  problems: Problems,
+  what: string,
+): { where: Map<string, ListedId<L>>; counts: Record<L, number> } {
+  const where = new Map<string, ListedId<L>>();
+  const counts = Object.fromEntries(lists.map((l) => [l, 0])) as Record<L, number>;
+  for (const list of lists) {
+    const value = doc[list];
+    if (value === undefined) continue;
+    if (!Array.isArray(value)) {
+      problems.add(`expected an array of instance ids, found ${typeName(value)}`, { field: pointer(list) });
+      continue;
+    }
+    value.forEach((id: unknown, i) => {
+      const ptr = pointer(list, i);
+      if (typeof id !== "string" || id === "") {
+        problems.add(`expected an instance id (non-empty string), found ${typeName(id)}`, { field: ptr });
+        return;
+      }
+      const seen = where.get(id);
+      if (seen !== undefined) {
+        const how = seen.list === list ? "twice in the same list" : `also in "${seen.list}" at ${seen.ptr}`;
+        problems.add(`instance ${JSON.stringify(id)} is ${how}: the ${what} is ambiguous`, { field: ptr });
+        return;
+      }
+      where.set(id, { list, ptr });
+      counts[list] += 1;
+    });
+  }
+  return { where, counts };
+}

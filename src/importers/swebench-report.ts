@@ -19,7 +19,7 @@ import {
   listSome,
   missingRow,
   parseJsonFile,
-  pointer,
+  collectOutcomeLists,
   typeName,
 } from "./common.js";
 import { baseNameWithout } from "./paths.js";
@@ -56,37 +56,7 @@ export function importSwebenchReport({ opts, text, tasks }: ImporterInput): Resu
     incomplete_ids: "missing",
   };
 
-  const where = new Map<string, { list: OutcomeList; ptr: string }>();
-  const counts: Record<OutcomeList, number> = {
-    resolved_ids: 0,
-    unresolved_ids: 0,
-    error_ids: 0,
-    empty_patch_ids: 0,
-    incomplete_ids: 0,
-  };
-  for (const list of OUTCOME_LISTS) {
-    const value = doc[list];
-    if (value === undefined) continue;
-    if (!Array.isArray(value)) {
-      problems.add(`expected an array of instance ids, found ${typeName(value)}`, { field: pointer(list) });
-      continue;
-    }
-    value.forEach((id, i) => {
-      const ptr = pointer(list, i);
-      if (typeof id !== "string" || id === "") {
-        problems.add(`expected an instance id (non-empty string), found ${typeName(id)}`, { field: ptr });
-        return;
-      }
-      const seen = where.get(id);
-      if (seen !== undefined) {
-        const how = seen.list === list ? "twice in the same list" : `also in ${seen.list} at ${seen.ptr}`;
-        problems.add(`instance ${JSON.stringify(id)} is ${how}: the report is ambiguous`, { field: ptr });
-        return;
-      }
-      where.set(id, { list, ptr });
-      counts[list] += 1;
-    });
-  }
+  const { where, counts } = collectOutcomeLists(doc, OUTCOME_LISTS, problems, "report");
   problems.throwIfAny(summary);
 
   const notes: string[] = [];

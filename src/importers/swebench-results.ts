@@ -17,7 +17,7 @@ import {
   jsonEvidence,
   listSome,
   parseJsonFile,
-  pointer,
+  collectOutcomeLists,
   taskListEvidence,
   typeName,
 } from "./common.js";
@@ -51,31 +51,7 @@ export function importSwebenchResults({ opts, text, tasks }: ImporterInput): Res
     no_generation: emptyPatch,
     no_logs: "infra_error",
   };
-  const where = new Map<string, { list: ResultsList; ptr: string }>();
-  const counts: Record<ResultsList, number> = { resolved: 0, no_generation: 0, no_logs: 0 };
-  for (const list of LISTS) {
-    const value = doc[list];
-    if (value === undefined) continue;
-    if (!Array.isArray(value)) {
-      problems.add(`expected an array of instance ids, found ${typeName(value)}`, { field: pointer(list) });
-      continue;
-    }
-    value.forEach((id, i) => {
-      const ptr = pointer(list, i);
-      if (typeof id !== "string" || id === "") {
-        problems.add(`expected an instance id (non-empty string), found ${typeName(id)}`, { field: ptr });
-        return;
-      }
-      const seen = where.get(id);
-      if (seen !== undefined) {
-        const how = seen.list === list ? "twice in the same list" : `also in "${seen.list}" at ${seen.ptr}`;
-        problems.add(`instance ${JSON.stringify(id)} is ${how}: the file is ambiguous`, { field: ptr });
-        return;
-      }
-      where.set(id, { list, ptr });
-      counts[list] += 1;
-    });
-  }
+  const { where, counts } = collectOutcomeLists(doc, LISTS, problems, "file");
   problems.throwIfAny(summary);
 
   const notes: string[] = [];

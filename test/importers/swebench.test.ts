@@ -126,7 +126,7 @@ describe("swebench-report", () => {
       await inputErrorOf(() => importText({ kind: "swebench-report", file: "r.json" }, bad, undefined)),
     ).toBe(
       "r.json: not a usable SWE-bench harness report\n" +
-        '  r.json: field "/unresolved_ids/1": instance "a__a-1" is also in resolved_ids at /resolved_ids/0: the report is ambiguous',
+        '  r.json: field "/unresolved_ids/1": instance "a__a-1" is also in "resolved_ids" at /resolved_ids/0: the report is ambiguous',
     );
   });
 
