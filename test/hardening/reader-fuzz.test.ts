@@ -10,6 +10,7 @@
  * Object.prototype is checked after each run: `__proto__` keys and ids cannot pollute it.
  * Fixed seed; FUZZ_RUNS scales the run counts.
  */
+import { rmSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import * as fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -120,10 +121,17 @@ async function check(c: Case): Promise<void> {
   }
   const resultsPath = scratch.write(onDisk);
   const reviewsPath = c.reviews === undefined ? undefined : scratch.write(c.reviews);
-  const out = await readOutcome({
-    results: [resultsPath],
-    reviews: reviewsPath === undefined ? [] : [reviewsPath],
-  });
+  let out: ReadOutcome;
+  try {
+    out = await readOutcome({
+      results: [resultsPath],
+      reviews: reviewsPath === undefined ? [] : [reviewsPath],
+    });
+  } finally {
+    // Long runs make tens of thousands of inputs: keep the scratch directory small.
+    rmSync(resultsPath);
+    if (reviewsPath !== undefined) rmSync(reviewsPath);
+  }
   const files: FileLines[] = [
     { path: resultsPath, lines: lineCount(plain) },
     ...(reviewsPath === undefined || c.reviews === undefined
