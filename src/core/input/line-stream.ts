@@ -1,6 +1,6 @@
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over the raw bytes as they are read (no second read), split on LF with
+ * name), hashed with SHA-256 over its raw bytes (see hashing below), split on LF with
  * a byte-counting splitter so that an overlong line is reported and skipped without ever being held
  * whole. A UTF-8 BOM at the start of the file, or of a line (as left by concatenating files), and
  * CR before LF are dropped; blank lines are skipped.
@@ -13,6 +13,7 @@
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
+import { Worker } from "node:worker_threads";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, type Gunzip } from "node:zlib";
@@ -36,6 +37,123 @@ export interface StreamedFile {
 const LF = 0x0a;
 const CR = 0x0d;
 const READ_CHUNK_BYTES = 256 * 1024;
+
+/*
+ * Hashing. SHA-256 is native but synchronous: on the main thread it took ~10% of a large read,
+ * time the parser could use. A file of at least WORKER_HASH_MIN_BYTES is therefore hashed by a
+ * worker thread that reads the same open file (the same file descriptor, by position, so a rename
+ * or replacement of the path cannot make it read another file) while the main thread parses it;
+ * a smaller one is hashed inline, where starting a thread (~tens of ms) would cost more than it
+ * saves. The digest is of the same bytes as long as the file is not modified while it is read;
+ * a change of its length in that time (an export still being written) is caught by comparing
+ * the byte counts of both reads, and reported.
+ *
+ * The worker runs a self-contained script (only node: built-ins) passed as text, because the
+ * bundle (ncc) is one file with no separate worker module to point at. If the worker cannot run
+ * at all (it fails to start or dies without an answer), the file is hashed again on the main
+ * thread by position, so the digest never depends on threads being available.
+ */
+const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
+const HASH_READ_BYTES = 1024 * 1024;
+
+const HASH_WORKER_SOURCE = `
+"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
+const { readSync } = require("node:fs");
+const { createHash } = require("node:crypto");
+const hash = createHash("sha256");
+const buf = Buffer.allocUnsafe(workerData.chunk);
+let pos = 0;
+try {
+  for (;;) {
+    const n = readSync(workerData.fd, buf, 0, buf.length, pos);
+    if (n === 0) break;
+    hash.update(buf.subarray(0, n));
+    pos += n;
+  }
+  parentPort.postMessage({ digest: hash.digest("hex"), bytes: pos });
+} catch (e) {
+  parentPort.postMessage({
+    error: {
+      code: e && typeof e.code === "string" ? e.code : undefined,
+      message: e instanceof Error ? e.message : String(e),
+    },
+  });
+}
+`;
+
+/** What a hash of the whole file gives: the digest and the bytes hashed, or a read error. */
+type FileHash =
+  | { readonly digest: string; readonly bytes: number }
+  | { readonly error: { readonly code: string | undefined; readonly message: string } };
+
+/** A hash of an open file being computed on another thread. */
+interface PendingHash {
+  readonly result: Promise<FileHash>;
+  /** Stops the worker (when the main read failed); resolves once it no longer uses the fd. */
+  readonly cancel: () => Promise<void>;
+}
+
+/** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
+async function hashByPosition(fh: FileHandle): Promise<FileHash> {
+  const hash = createHash("sha256");
+  const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
+  let pos = 0;
+  try {
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+      pos += bytesRead;
+    }
+  } catch (e) {
+    return { error: { code: errorCode(e), message: errorMessage(e) } };
+  }
+  return { digest: hash.digest("hex"), bytes: pos };
+}
+
+function isFileHash(m: unknown): m is FileHash {
+  if (typeof m !== "object" || m === null) return false;
+  if ("digest" in m) return typeof m.digest === "string" && "bytes" in m && typeof m.bytes === "number";
+  return "error" in m && typeof m.error === "object" && m.error !== null;
+}
+
+/** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
+function hashInWorker(fh: FileHandle): PendingHash {
+  let worker: Worker;
+  try {
+    worker = new Worker(HASH_WORKER_SOURCE, {
+      eval: true,
+      workerData: { fd: fh.fd, chunk: HASH_READ_BYTES },
+      // The worker only hashes: a small heap keeps its share of the peak RSS small.
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+    });
+  } catch {
+    const result = hashByPosition(fh);
+    return { result, cancel: () => result.then(() => undefined) };
+  }
+  let cancelled = false;
+  const answer = new Promise<FileHash | undefined>((settle) => {
+    worker.once("message", (m: unknown) => {
+      settle(isFileHash(m) ? m : undefined);
+    });
+    worker.once("error", () => {
+      settle(undefined);
+    });
+    worker.once("exit", () => {
+      settle(undefined);
+    });
+  });
+  const result = answer.then((r) => (r !== undefined || cancelled ? r : hashByPosition(fh)));
+  return {
+    // An undefined answer after a cancel is never awaited as a digest (the read has failed).
+    result: result.then((r) => r ?? { error: { code: undefined, message: "cancelled" } }),
+    cancel: async () => {
+      cancelled = true;
+      await worker.terminate();
+    },
+  };
+}
 
 /** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
 class LineSplitter {
@@ -226,6 +344,7 @@ export async function streamLines(
   let handlerFailed = false;
   let bytesRead = 0;
   let gunzip: Gunzip | undefined;
+  let pending: PendingHash | undefined;
   try {
     const head = Buffer.alloc(6);
     const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -236,10 +355,12 @@ export async function streamLines(
       return { sha256: undefined, nonBlankLines: 0 };
     }
 
-    const hash = createHash("sha256");
+    const size = (await fh.stat()).size;
+    pending = size >= WORKER_HASH_MIN_BYTES ? hashInWorker(fh) : undefined;
+    const hash = pending === undefined ? createHash("sha256") : undefined;
     const hasher = new Transform({
       transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-        hash.update(chunk);
+        hash?.update(chunk);
         bytesRead += chunk.length;
         callback(null, chunk);
       },
@@ -274,7 +395,24 @@ export async function streamLines(
       handlerFailed = true;
       throw e;
     }
-    return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+    if (pending === undefined) {
+      return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+    }
+    const hashed = await pending.result;
+    pending = undefined;
+    if ("error" in hashed) {
+      onProblem(undefined, describeFsError(hashed.error));
+      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+    }
+    if (hashed.bytes !== bytesRead) {
+      onProblem(
+        undefined,
+        `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
+          `read it once it is complete`,
+      );
+      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+    }
+    return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
   } catch (e) {
     if (handlerFailed) throw e;
     const code = errorCode(e);
@@ -295,6 +433,8 @@ export async function streamLines(
     }
     return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
   } finally {
+    // The worker reads through this fd: stop it before the fd is closed (and its number reused).
+    if (pending !== undefined) await pending.cancel().catch(() => undefined);
     await fh.close().catch(() => undefined);
   }
 }
