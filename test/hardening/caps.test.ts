@@ -170,6 +170,66 @@ describe("caps at injected values", () => {
   });
 });
 
+describe("string lengths and the number of files, at their real values", () => {
+  it.each([
+    ["task_id", "x".repeat(4097), 'field "task_id": expected at most 4096 characters; got 4097'],
+    ["cluster", "c".repeat(4097), 'field "cluster": expected at most 4096 characters; got 4097'],
+    ["attempt", "a".repeat(4097), 'field "attempt": expected at most 4096 characters; got 4097'],
+    ["evidence", ["e".repeat(8193)], 'field "evidence[0]": expected at most 8192 characters; got 8193'],
+  ])("%s over its cap", async (field, value, message) => {
+    const path = scratch.write(
+      jsonl([row({ model_config: BASE, result: "fail" }), row({ task_id: "t-2" }), row({ [field]: value })]),
+    );
+    const err = await readError({ results: [path], ...named });
+    expect(err.message).toBe(`${header(1)}  caps.jsonl:3: ${message}`);
+  });
+
+  it("ids and evidence exactly at their caps are read", async () => {
+    const path = scratch.write(
+      jsonl([
+        row({ model_config: BASE, result: "fail", task_id: "x".repeat(4096) }),
+        row({ task_id: "x".repeat(4096), cluster: "c".repeat(4096), evidence: ["e".repeat(8192)] }),
+      ]),
+    );
+    const out = await readOutcome({ results: [path] });
+    expect(out.kind === "dataset" ? out.dataset.tasks[0]?.evidence[0]?.length : out.error.message).toBe(8192);
+  });
+
+  it("a reviewer and a note over their caps", async () => {
+    const results = scratch.write(jsonl([row(), row({ model_config: BASE, result: "fail" })]));
+    const review = {
+      task_id: "t-1",
+      dataset_revision: "sha256:d1",
+      validity: "disputed",
+      review_revision: 2,
+    };
+    const reviews = scratch.write(
+      jsonl([
+        { ...review, reviewer: "r".repeat(4097) },
+        { ...review, note: "n".repeat(65_537) },
+        { ...review, note: "n".repeat(65_536) },
+      ]),
+    );
+    const err = await readError({
+      results: [results],
+      reviews: [reviews],
+      displayPath: (p) => (p === reviews ? "reviews.jsonl" : "results.jsonl"),
+    });
+    expect(err.message).toBe(
+      header(2) +
+        '  reviews.jsonl:1: field "reviewer": expected at most 4096 characters; got 4097\n' +
+        '  reviews.jsonl:2: field "note": expected at most 65536 characters; got 65537',
+    );
+  });
+
+  it("10,001 input files, refused before any is opened", async () => {
+    const err = await readError({ results: Array.from({ length: 10_001 }, (_, i) => `missing-${i}.jsonl`) });
+    expect(err.message).toBe(
+      "The reader was given invalid options:\n  expected at most 10000 input files; got 10001",
+    );
+  });
+});
+
 describe("caps at their real values, through the CLI bundle", () => {
   it("10,001 distinct model_config ids", () => {
     const rows = [

@@ -21,6 +21,9 @@ export const LONG = Number.isSafeInteger(FUZZ_RUNS) && FUZZ_RUNS > 0;
 /** The fixed seed of every property (override with FUZZ_SEED to explore). */
 export const SEED = Number.parseInt(process.env["FUZZ_SEED"] ?? "", 10) || 20261130;
 
+/** Per-test timeout of a fuzz property: vitest's default in CI, none to speak of in a long run. */
+export const FUZZ_TIMEOUT = LONG ? 24 * 3600 * 1000 : 60_000;
+
 /** How many runs a property gets: `ci` normally, `FUZZ_RUNS` (times `weight`) in a long run. */
 export function runs(ci: number, weight = 1): number {
   return LONG ? Math.max(ci, Math.round(FUZZ_RUNS * weight)) : ci;

@@ -15,6 +15,7 @@ import type { Policy } from "../../src/core/policy/policy-types.js";
 import {
   evaluateArgs,
   expectUserError,
+  FUZZ_TIMEOUT,
   fuzzParams,
   jsonl,
   row,
@@ -183,39 +184,51 @@ function applyEdit(text: string, e: Edit): string {
 }
 
 describe("policy fuzz: a Policy within range or a located InputError, for any text", () => {
-  it("arbitrary Unicode text (lone surrogates, controls, bidi)", () => {
-    const unit = fc.oneof(
-      fc.string({ unit: "binary", maxLength: 1 }),
-      fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)),
-    );
-    fc.assert(
-      fc.property(fc.string({ unit, maxLength: 400 }), (text) => {
-        parse(text);
-      }),
-      fuzzParams("policy: arbitrary text", 400),
-    );
-  });
+  it(
+    "arbitrary Unicode text (lone surrogates, controls, bidi)",
+    () => {
+      const unit = fc.oneof(
+        fc.string({ unit: "binary", maxLength: 1 }),
+        fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)),
+      );
+      fc.assert(
+        fc.property(fc.string({ unit, maxLength: 400 }), (text) => {
+          parse(text);
+        }),
+        fuzzParams("policy: arbitrary text", 400),
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
 
-  it("a valid policy with up to 6 edits from a YAML-fragment alphabet", () => {
-    const outcomes = { policy: 0, error: 0 };
-    fc.assert(
-      fc.property(fc.array(edit, { maxLength: 6 }), (edits) => {
-        outcomes[parse(edits.reduce(applyEdit, VALID)).kind]++;
-      }),
-      fuzzParams("policy: mutated valid policy", 600),
-    );
-    expect(outcomes.policy).toBeGreaterThan(10);
-    expect(outcomes.error).toBeGreaterThan(10);
-  });
+  it(
+    "a valid policy with up to 6 edits from a YAML-fragment alphabet",
+    () => {
+      const outcomes = { policy: 0, error: 0 };
+      fc.assert(
+        fc.property(fc.array(edit, { maxLength: 6 }), (edits) => {
+          outcomes[parse(edits.reduce(applyEdit, VALID)).kind]++;
+        }),
+        fuzzParams("policy: mutated valid policy", 600),
+      );
+      expect(outcomes.policy).toBeGreaterThan(10);
+      expect(outcomes.error).toBeGreaterThan(10);
+    },
+    FUZZ_TIMEOUT,
+  );
 
-  it("YAML-fragment soup", () => {
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 60 }), (parts) => {
-        parse(parts.join(""));
-      }),
-      fuzzParams("policy: fragment soup", 400),
-    );
-  });
+  it(
+    "YAML-fragment soup",
+    () => {
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 60 }), (parts) => {
+          parse(parts.join(""));
+        }),
+        fuzzParams("policy: fragment soup", 400),
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
 
   it("no parse took longer than 2 s", () => {
     expect(slowest).toBeLessThan(2_000);

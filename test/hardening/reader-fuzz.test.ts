@@ -16,7 +16,16 @@ import * as fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 
 import type { Dataset } from "../../src/core/model.js";
-import { BASE, CAND, fuzzParams, jsonl, readOutcome, Scratch, type ReadOutcome } from "./helpers.js";
+import {
+  BASE,
+  CAND,
+  FUZZ_TIMEOUT,
+  fuzzParams,
+  jsonl,
+  readOutcome,
+  Scratch,
+  type ReadOutcome,
+} from "./helpers.js";
 import { applyAll, exportRows, mutation, reviewRows } from "./mutations.js";
 import { expectation, specLines, type Expectation } from "./oracle.js";
 
@@ -105,7 +114,8 @@ function lineCount(bytes: Uint8Array): number {
 interface Case {
   readonly results: Buffer;
   readonly reviews: Buffer | undefined;
-  readonly gzip: "none" | "whole" | "truncated";
+  /** `appended`: gzip data followed by `cut % 7 + 1` bytes that are not gzip (a NUL, then rows). */
+  readonly gzip: "none" | "whole" | "truncated" | "appended";
   readonly cut: number;
 }
 
@@ -115,9 +125,21 @@ const seen = { dataset: 0, error: 0 };
 async function check(c: Case): Promise<void> {
   const plain = c.results;
   let onDisk: Buffer = plain;
+  const inflated =
+    c.gzip === "appended" ? Buffer.concat([Buffer.alloc(400_000, 0x20), Buffer.from("\n"), plain]) : plain;
   if (c.gzip !== "none") {
     const gz = gzipSync(plain);
-    onDisk = c.gzip === "whole" ? gz : gz.subarray(0, c.cut % gz.length);
+    onDisk =
+      c.gzip === "whole"
+        ? gz
+        : c.gzip === "truncated"
+          ? gz.subarray(0, c.cut % gz.length)
+          : Buffer.concat([
+              // zlib drops what follows a member in silence only when the member inflates to more
+              // than its output chunk: lead with a 400 KB blank line (blank lines are skipped).
+              gzipSync(inflated),
+              Buffer.from("\0" + '{"a":1}\n'.repeat(c.cut % 7)).subarray(0, 1 + (c.cut % 7) * 8),
+            ]);
   }
   const resultsPath = scratch.write(onDisk);
   const reviewsPath = c.reviews === undefined ? undefined : scratch.write(c.reviews);
@@ -133,13 +155,14 @@ async function check(c: Case): Promise<void> {
     if (reviewsPath !== undefined) rmSync(reviewsPath);
   }
   const files: FileLines[] = [
-    { path: resultsPath, lines: lineCount(plain) },
+    { path: resultsPath, lines: lineCount(inflated) },
     ...(reviewsPath === undefined || c.reviews === undefined
       ? []
       : [{ path: reviewsPath, lines: lineCount(c.reviews) }]),
   ];
   const exp = expectation([plain], c.reviews === undefined ? [] : [c.reviews], BASE, CAND);
-  const wholeFile = c.gzip !== "truncated" && !(c.gzip === "none" && refusedAsFormat(plain));
+  const wholeFile =
+    (c.gzip === "none" || c.gzip === "whole") && !(c.gzip === "none" && refusedAsFormat(plain));
   if (wholeFile && exp.invalid === 0 && exp.conflicts === 0 && !exp.modelMissing) {
     expect(out.kind, out.kind === "input-error" ? out.error.message : "").toBe("dataset");
     if (out.kind === "dataset") expectDataset(out.dataset, exp);
@@ -159,150 +182,180 @@ async function withBothOutcomes(min: number, run: () => Promise<void>): Promise<
   expect(seen.error, "runs that gave an InputError").toBeGreaterThanOrEqual(Math.max(min, 1));
 }
 
-const gzipMode = fc.constantFrom<Case["gzip"]>("none", "none", "whole", "truncated");
+const gzipMode = fc.constantFrom<Case["gzip"]>("none", "none", "whole", "truncated", "appended");
 
 describe("reader fuzz: for any bytes, a Dataset exactly as the oracle predicts, or an InputError", () => {
-  it("mutated valid exports (plain, gzip, truncated gzip)", async () => {
-    await withBothOutcomes(20, () =>
-      fc.assert(
-        fc.asyncProperty(
-          exportRows,
-          fc.array(mutation, { maxLength: 3 }),
-          gzipMode,
-          fc.nat(),
-          async (rows, ms, gzip, cut) => {
-            await check({ results: applyAll(Buffer.from(jsonl(rows)), ms), reviews: undefined, gzip, cut });
-          },
-        ),
-        fuzzParams("reader: mutated exports", 300),
-      ),
-    );
-  });
-
-  it("mutated valid exports with a mutated reviews file", async () => {
-    await withBothOutcomes(20, () =>
-      fc.assert(
-        fc.asyncProperty(
-          exportRows,
-          reviewRows,
-          fc.array(mutation, { maxLength: 2 }),
-          fc.array(mutation, { maxLength: 2 }),
-          async (rows, reviews, ms, rms) => {
-            await check({
-              results: applyAll(Buffer.from(jsonl(rows)), ms),
-              reviews: applyAll(Buffer.from(reviews.length === 0 ? "" : jsonl(reviews)), rms),
-              gzip: "none",
-              cut: 0,
-            });
-          },
-        ),
-        fuzzParams("reader: mutated reviews", 200),
-      ),
-    );
-  });
-
-  it("arbitrary bytes after valid rows of both models, plain or gzip", async () => {
-    await withBothOutcomes(20, () =>
-      fc.assert(
-        fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), gzipMode, fc.nat(), async (bytes, gzip, cut) => {
-          const head = Buffer.from(
-            jsonl([
-              {
-                task_id: "t",
-                dataset_revision: "d",
-                harness_revision: "h",
-                model_config: CAND,
-                validity: "valid",
-                result: "pass",
-                review_revision: 0,
-              },
-              {
-                task_id: "t",
-                dataset_revision: "d",
-                harness_revision: "h",
-                model_config: BASE,
-                validity: "valid",
-                result: "fail",
-                review_revision: 0,
-              },
-            ]),
-          );
-          await check({ results: Buffer.concat([head, Buffer.from(bytes)]), reviews: undefined, gzip, cut });
-        }),
-        fuzzParams("reader: arbitrary bytes after valid rows", 200),
-      ),
-    );
-  });
-
-  it("arbitrary bytes as the whole file, and as a reviews file", async () => {
-    await withBothOutcomes(0, () =>
-      fc.assert(
-        fc.asyncProperty(
-          fc.uint8Array({ maxLength: 600 }),
-          fc.uint8Array({ maxLength: 300 }),
-          async (bytes, rev) => {
-            await check({ results: Buffer.from(bytes), reviews: Buffer.from(rev), gzip: "none", cut: 0 });
-          },
-        ),
-        fuzzParams("reader: arbitrary bytes", 200),
-      ),
-    );
-  });
-
-  it("arbitrary Unicode text lines (lone surrogates, controls, bidi) in every id field", async () => {
-    const text = fc.string({
-      unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)),
-      maxLength: 12,
-    });
-    await withBothOutcomes(20, () =>
-      fc.assert(
-        fc.asyncProperty(
-          fc.array(
-            fc.record({
-              field: fc.constantFrom(
-                "task_id",
-                "dataset_revision",
-                "harness_revision",
-                "cluster",
-                "attempt",
-                "evidence",
-              ),
-              value: text,
-            }),
-            { maxLength: 4 },
+  it(
+    "mutated valid exports (plain, gzip, truncated gzip, gzip with bytes after it)",
+    async () => {
+      await withBothOutcomes(20, () =>
+        fc.assert(
+          fc.asyncProperty(
+            exportRows,
+            fc.array(mutation, { maxLength: 3 }),
+            gzipMode,
+            fc.nat(),
+            async (rows, ms, gzip, cut) => {
+              await check({ results: applyAll(Buffer.from(jsonl(rows)), ms), reviews: undefined, gzip, cut });
+            },
           ),
-          async (edits) => {
-            const rows = [
-              {
-                task_id: "t",
-                dataset_revision: "d",
-                harness_revision: "h",
-                model_config: CAND,
-                validity: "valid",
-                result: "pass",
-                review_revision: 0,
-              },
-              {
-                task_id: "t",
-                dataset_revision: "d",
-                harness_revision: "h",
-                model_config: BASE,
-                validity: "valid",
-                result: "fail",
-                review_revision: 0,
-              },
-            ].map((r, i) => {
-              const copy: Record<string, unknown> = { ...r };
-              for (const e of edits) if (i === 0 || e.field !== "cluster") copy[e.field] = e.value;
-              return copy;
-            });
-            await check({ results: Buffer.from(jsonl(rows)), reviews: undefined, gzip: "none", cut: 0 });
-          },
+          fuzzParams("reader: mutated exports", 300),
         ),
-        fuzzParams("reader: arbitrary UTF-16 in id fields", 200),
-      ),
-    );
-  });
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
+
+  it(
+    "mutated valid exports with a mutated reviews file",
+    async () => {
+      await withBothOutcomes(20, () =>
+        fc.assert(
+          fc.asyncProperty(
+            exportRows,
+            reviewRows,
+            fc.array(mutation, { maxLength: 2 }),
+            fc.array(mutation, { maxLength: 2 }),
+            async (rows, reviews, ms, rms) => {
+              await check({
+                results: applyAll(Buffer.from(jsonl(rows)), ms),
+                reviews: applyAll(Buffer.from(reviews.length === 0 ? "" : jsonl(reviews)), rms),
+                gzip: "none",
+                cut: 0,
+              });
+            },
+          ),
+          fuzzParams("reader: mutated reviews", 200),
+        ),
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
+
+  it(
+    "arbitrary bytes after valid rows of both models, plain or gzip",
+    async () => {
+      await withBothOutcomes(10, () =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.uint8Array({ maxLength: 600 }),
+            gzipMode,
+            fc.nat(),
+            async (bytes, gzip, cut) => {
+              const head = Buffer.from(
+                jsonl([
+                  {
+                    task_id: "t",
+                    dataset_revision: "d",
+                    harness_revision: "h",
+                    model_config: CAND,
+                    validity: "valid",
+                    result: "pass",
+                    review_revision: 0,
+                  },
+                  {
+                    task_id: "t",
+                    dataset_revision: "d",
+                    harness_revision: "h",
+                    model_config: BASE,
+                    validity: "valid",
+                    result: "fail",
+                    review_revision: 0,
+                  },
+                ]),
+              );
+              await check({
+                results: Buffer.concat([head, Buffer.from(bytes)]),
+                reviews: undefined,
+                gzip,
+                cut,
+              });
+            },
+          ),
+          fuzzParams("reader: arbitrary bytes after valid rows", 200),
+        ),
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
+
+  it(
+    "arbitrary bytes as the whole file, and as a reviews file",
+    async () => {
+      await withBothOutcomes(0, () =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.uint8Array({ maxLength: 600 }),
+            fc.uint8Array({ maxLength: 300 }),
+            async (bytes, rev) => {
+              await check({ results: Buffer.from(bytes), reviews: Buffer.from(rev), gzip: "none", cut: 0 });
+            },
+          ),
+          fuzzParams("reader: arbitrary bytes", 200),
+        ),
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
+
+  it(
+    "arbitrary Unicode text lines (lone surrogates, controls, bidi) in every id field",
+    async () => {
+      const text = fc.string({
+        unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)),
+        maxLength: 12,
+      });
+      await withBothOutcomes(20, () =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.array(
+              fc.record({
+                field: fc.constantFrom(
+                  "task_id",
+                  "dataset_revision",
+                  "harness_revision",
+                  "cluster",
+                  "attempt",
+                  "evidence",
+                ),
+                value: text,
+              }),
+              { maxLength: 4 },
+            ),
+            async (edits) => {
+              const rows = [
+                {
+                  task_id: "t",
+                  dataset_revision: "d",
+                  harness_revision: "h",
+                  model_config: CAND,
+                  validity: "valid",
+                  result: "pass",
+                  review_revision: 0,
+                },
+                {
+                  task_id: "t",
+                  dataset_revision: "d",
+                  harness_revision: "h",
+                  model_config: BASE,
+                  validity: "valid",
+                  result: "fail",
+                  review_revision: 0,
+                },
+              ].map((r, i) => {
+                const copy: Record<string, unknown> = { ...r };
+                for (const e of edits) if (i === 0 || e.field !== "cluster") copy[e.field] = e.value;
+                return copy;
+              });
+              await check({ results: Buffer.from(jsonl(rows)), reviews: undefined, gzip: "none", cut: 0 });
+            },
+          ),
+          fuzzParams("reader: arbitrary UTF-16 in id fields", 200),
+        ),
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
 });
 
 describe("the oracle itself", () => {
