@@ -18,6 +18,27 @@ function retryPolicy(env: NodeJS.ProcessEnv): RetryPolicy {
   return { ...DEFAULT_RETRY, baseDelayMs: base };
 }
 
+/** A GitHub call that never answers must not hold the job until its 6-hour timeout. */
+const REQUEST_TIMEOUT_MS = 20_000;
+
+/** Test hook: MODEL_GATE_REQUEST_TIMEOUT_MS shortens the per-request timeout. */
+function requestTimeout(env: NodeJS.ProcessEnv): number {
+  const raw = env["MODEL_GATE_REQUEST_TIMEOUT_MS"];
+  return raw !== undefined && /^\d{1,7}$/.test(raw) ? Number(raw) : REQUEST_TIMEOUT_MS;
+}
+
+/**
+ * fetch with a per-request timeout. A timed-out call fails like a dropped connection: it is
+ * retried with backoff, then becomes one warning (src/action/github-api.ts).
+ */
+function fetchWithTimeout(timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return fetch(input, { ...init, signal });
+  };
+}
+
 async function main(): Promise<void> {
   const log = createLogger(core);
   let failed = false;
@@ -45,7 +66,8 @@ async function main(): Promise<void> {
         await core.summary.addRaw(markdown).write();
       },
       setFailed,
-      makeOctokit: (token, baseUrl) => getOctokit(token, { baseUrl }),
+      makeOctokit: (token, baseUrl) =>
+        getOctokit(token, { baseUrl, request: { fetch: fetchWithTimeout(requestTimeout(process.env)) } }),
       git: runGit,
       retry: retryPolicy(process.env),
       today: new Date().toISOString().slice(0, 10),

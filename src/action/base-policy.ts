@@ -12,6 +12,7 @@
 import { execFile } from "node:child_process";
 import { Buffer } from "node:buffer";
 import { InputError } from "../core/errors.js";
+import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { apiMessage, httpStatus, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
 import { COMMIT_SHA } from "./context.js";
 import type { Logger } from "./logger.js";
@@ -19,6 +20,8 @@ import type { Logger } from "./logger.js";
 export interface GitResult {
   readonly code: number;
   readonly stdout: string;
+  /** The raw output, for file contents that must be decoded strictly (the policy). */
+  readonly bytes?: Buffer;
 }
 
 /** Runs git with arguments (never through a shell) in a directory. */
@@ -26,8 +29,8 @@ export type GitRunner = (args: readonly string[], cwd: string) => Promise<GitRes
 
 export const runGit: GitRunner = (args, cwd) =>
   new Promise((resolve) => {
-    execFile("git", [...args], { cwd, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error === null) resolve({ code: 0, stdout });
+    execFile("git", [...args], { cwd, encoding: "buffer", maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+      if (error === null) resolve({ code: 0, stdout: stdout.toString("utf8"), bytes: stdout });
       else {
         const code = (error as { code?: unknown }).code;
         resolve({ code: typeof code === "number" ? code : 127, stdout: "" });
@@ -88,8 +91,9 @@ async function viaApi(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<Fet
       return { kind: "unknown", why: `${req.path} is a ${String(file.type)} at the base commit` };
     if (file.encoding !== "base64" || typeof file.content !== "string")
       return { kind: "unknown", why: `the contents API returned encoding ${String(file.encoding)}` };
-    return { kind: "found", text: Buffer.from(file.content, "base64").toString("utf8") };
+    return { kind: "found", text: decodePolicyText(Buffer.from(file.content, "base64"), req.path) };
   } catch (error) {
+    if (error instanceof InputError) throw error;
     if (httpStatus(error) === 404) return { kind: "absent" };
     return { kind: "unknown", why: `contents API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}` };
   }
@@ -102,7 +106,10 @@ async function viaGit(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<Fet
   if (exists.code !== 0) return { kind: "absent" };
   const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
   if (shown.code !== 0) return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
-  return { kind: "found", text: shown.stdout };
+  return {
+    kind: "found",
+    text: decodePolicyText(shown.bytes ?? Buffer.from(shown.stdout, "utf8"), req.path),
+  };
 }
 
 async function lastCommit(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<string | null> {

@@ -14,6 +14,7 @@ import { dirname, isAbsolute, relative, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
+import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
 import { formatPp } from "../core/report/format-number.js";
 import {
@@ -120,6 +121,23 @@ interface PolicyChoice {
   readonly headText: string | null;
 }
 
+/**
+ * The pull request's own version of the policy, for the base → head diff only (the base decides).
+ * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
+ */
+function headPolicyText(bytes: Buffer | null, path: string, log: ActionDeps["log"]): string | null {
+  if (bytes === null) return null;
+  try {
+    return decodePolicyText(bytes, path);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    log.warning(
+      `The pull request's version of ${path} is not valid UTF-8; the base commit's version decided.`,
+    );
+    return null;
+  }
+}
+
 async function choosePolicy(
   inputs: ActionInputs,
   ctx: RunContext,
@@ -127,8 +145,9 @@ async function choosePolicy(
   deps: ActionDeps,
 ): Promise<PolicyChoice> {
   const pr = ctx.pullRequest;
-  const local = existsSync(inputs.policy.absPath) ? await readFile(inputs.policy.absPath, "utf8") : null;
+  const localBytes = existsSync(inputs.policy.absPath) ? await readFile(inputs.policy.absPath) : null;
   if (pr === null) {
+    const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
     if (local === null)
       throw new InputError(`policy: ${JSON.stringify(inputs.policy.repoPath)} does not exist`);
     const log = await deps.git(
@@ -157,7 +176,8 @@ async function choosePolicy(
     },
     { octokit, git: deps.git, retry: deps.retry, log: deps.log },
   );
-  if (local === null) {
+  const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
+  if (localBytes === null) {
     deps.log.warning(
       `This pull request removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
         "A removed policy takes effect only once merged.",

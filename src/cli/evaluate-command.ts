@@ -1,8 +1,8 @@
-import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InputError } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
+import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { renderMarkdown } from "../core/report/render-markdown.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { TOOL_VERSION } from "../version.js";
@@ -52,11 +52,7 @@ function todayUtc(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-/**
- * The policy's text. Bytes that are not UTF-8 are an error naming the line: decoding them as
- * U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the provenance, which is
- * computed over the text and would no longer match the file.
- */
+/** The policy's text; see decodePolicyText for why bytes that are not UTF-8 are refused. */
 async function readPolicyText(path: string, shown: string): Promise<string> {
   let bytes: Buffer;
   try {
@@ -67,17 +63,7 @@ async function readPolicyText(path: string, shown: string): Promise<string> {
       `Cannot read the policy file ${path}: ${code === "ENOENT" ? "no such file" : code}.`,
     );
   }
-  if (!isUtf8(bytes)) {
-    const text = bytes.toString("utf8");
-    const back = Buffer.from(text, "utf8");
-    let i = 0;
-    while (i < bytes.length && bytes[i] === back[i]) i++;
-    const line = bytes.subarray(0, i).filter((b) => b === 0x0a).length + 1;
-    throw new InputError(
-      `Invalid policy file ${shown}: 1 problem\n  ${shown}:${line}: the file is not valid UTF-8 text; save it as UTF-8.`,
-    );
-  }
-  return bytes.toString("utf8");
+  return decodePolicyText(bytes, shown);
 }
 
 export async function evaluateCommand(argv: readonly string[], io: CliIo): Promise<number> {
