@@ -239,14 +239,14 @@ export class DatasetBuilder {
     this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
   }
 
-  /** One non-blank line of a results export. */
-  addResultLine(text: string, fileIndex: number, line: number): void {
+  /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
+  addResultLine(text: string, fileIndex: number, line: number, plain = false): void {
     if (this.stopped) return;
     const issues = this.issues;
     issues.reset();
     const obj = parseObject(text, issues);
     const row = this.exportRow;
-    if (obj === undefined || !checkExportRow(obj, row, issues)) {
+    if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
       this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
       return;
     }
@@ -538,14 +538,15 @@ export class DatasetBuilder {
     return task.baseline !== undefined || task.candidate !== undefined;
   }
 
-  /** One non-blank line of a reviews file. Read after every results file. */
-  addReviewLine(text: string, fileIndex: number, line: number): void {
+  /** One non-blank line of a reviews file, read after every results file; `plain` as in
+   * line-stream's LineHandler. */
+  addReviewLine(text: string, fileIndex: number, line: number, plain = false): void {
     if (this.stopped) return;
     const issues = this.issues;
     issues.reset();
     const obj = parseObject(text, issues);
     const row = this.reviewRow;
-    if (obj === undefined || !checkReviewRow(obj, row, issues)) {
+    if (obj === undefined || !checkReviewRow(obj, row, issues, plain)) {
       this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
       return;
     }

@@ -20,8 +20,14 @@ import { createGunzip, type Gunzip } from "node:zlib";
 
 import { MAX_LINE_BYTES, MAX_LINES_PER_FILE } from "./limits.js";
 
-/** Receives each non-blank line's text (no BOM, no line end) and its 1-based line number. */
-export type LineHandler = (text: string, line: number) => void;
+/**
+ * Receives each non-blank line's text (no BOM, no line end) and its 1-based line number. `plain`
+ * true promises that the line has no backslash, no DEL and no U+0080–U+00BF character: then no
+ * JSON string in it can hold a control character (C0 ones must be escaped in JSON, which takes a
+ * backslash; DEL and C1 are absent), and a validator may skip looking for them. false promises
+ * nothing.
+ */
+export type LineHandler = (text: string, line: number, plain: boolean) => void;
 
 /** Receives a problem of the file; `line` is undefined when it concerns the whole file. */
 export type ProblemHandler = (line: number | undefined, message: string) => void;
@@ -36,6 +42,8 @@ export interface StreamedFile {
 
 const LF = 0x0a;
 const CR = 0x0d;
+const BACKSLASH = 0x5c;
+const DEL = 0x7f;
 /** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
 const BOM = 0xfeff;
 const READ_CHUNK_BYTES = 256 * 1024;
@@ -247,7 +255,8 @@ class LineSplitter {
   /** Whole lines as in wholeLines. A span that is not valid UTF-8 (to name the bad lines) or could
    * hold an overlong line (to count its bytes) goes line by line as bytes. */
   private span(chunk: Buffer, begin: number, end: number): void {
-    if (end - begin > MAX_LINE_BYTES || !isUtf8(chunk.subarray(begin, end))) {
+    const bytes = chunk.subarray(begin, end);
+    if (end - begin > MAX_LINE_BYTES || !isUtf8(bytes)) {
       let start = begin;
       while (start <= end && !this.stopped) {
         let nl = chunk.indexOf(LF, start);
@@ -257,13 +266,16 @@ class LineSplitter {
       }
       return;
     }
+    // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
+    // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
+    const plain = bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
     const text = chunk.toString("utf8", begin, end);
     let start = 0;
     while (start <= text.length) {
       let nl = text.indexOf("\n", start);
       if (nl === -1) nl = text.length;
       if (!this.nextLineNo()) return;
-      this.emitText(text, start, nl);
+      this.emitText(text, start, nl, plain);
       start = nl + 1;
     }
   }
@@ -312,11 +324,11 @@ class LineSplitter {
       this.onProblem(this.lineNo, "the line is not valid UTF-8 text");
       return;
     }
-    this.onLine(line.toString("utf8"), this.lineNo);
+    this.onLine(line.toString("utf8"), this.lineNo, false);
   }
 
   /** `emit` for a line already decoded: `text[begin, end)`, known to be valid UTF-8. */
-  private emitText(text: string, begin: number, end: number): void {
+  private emitText(text: string, begin: number, end: number, plain: boolean): void {
     if (end > begin && text.charCodeAt(end - 1) === CR) end--;
     if (end > begin && text.charCodeAt(begin) === BOM) begin++;
     for (let i = begin; ; i++) {
@@ -325,7 +337,7 @@ class LineSplitter {
       if (c !== 0x20 && c !== 0x09 && c !== CR) break;
     }
     this.nonBlankLines++;
-    this.onLine(begin === 0 && end === text.length ? text : text.slice(begin, end), this.lineNo);
+    this.onLine(begin === 0 && end === text.length ? text : text.slice(begin, end), this.lineNo, plain);
   }
 }
 

@@ -144,11 +144,11 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
     if (f === undefined) continue;
     const onLine =
       f.kind === "results"
-        ? (text: string, line: number): void => {
-            builder.addResultLine(text, i, line);
+        ? (text: string, line: number, plain: boolean): void => {
+            builder.addResultLine(text, i, line, plain);
           }
-        : (text: string, line: number): void => {
-            builder.addReviewLine(text, i, line);
+        : (text: string, line: number, plain: boolean): void => {
+            builder.addReviewLine(text, i, line, plain);
           };
     const streamed = await streamLines(f.abs, onLine, (line, message) => {
       builder.fileProblem(i, line, message);

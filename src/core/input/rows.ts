@@ -186,19 +186,28 @@ export function parseObject(text: string, issues: LineIssues): Obj | undefined {
   return v as Obj;
 }
 
+/**
+ * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
+ * string of the line can (see line-stream's LineHandler): the RegExp test of every identifier
+ * and evidence item of every line was ~6% of a large read.
+ */
+function hasControl(s: string, plain: boolean): boolean {
+  return !plain && ID_FORBIDDEN.test(s);
+}
+
 /** A non-empty identifier without control characters. Returns "" after recording a problem. */
-function idField(obj: Obj, field: string, issues: LineIssues): string {
+function idField(obj: Obj, field: string, issues: LineIssues, plain: boolean): string {
   const v = obj[field];
-  if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v)) return v;
+  if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !hasControl(v, plain)) return v;
   issues.add(field, idProblem(v));
   return "";
 }
 
 /** Like idField, for an optional field: undefined when absent or null. */
-function optionalIdField(obj: Obj, field: string, issues: LineIssues): string | undefined {
+function optionalIdField(obj: Obj, field: string, issues: LineIssues, plain: boolean): string | undefined {
   const v = obj[field];
   if (v === undefined || v === null) return undefined;
-  if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v)) return v;
+  if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !hasControl(v, plain)) return v;
   issues.add(field, idProblem(v));
   return undefined;
 }
@@ -261,11 +270,11 @@ function countField(obj: Obj, field: string, issues: LineIssues): number {
 }
 
 /** Validated evidence: undefined, a string, or an array of strings (empty strings allowed, ignored later). */
-function evidenceField(obj: Obj, issues: LineIssues): string | readonly string[] | undefined {
+function evidenceField(obj: Obj, issues: LineIssues, plain: boolean): string | readonly string[] | undefined {
   const v = obj["evidence"];
   if (v === undefined || v === null) return undefined;
   if (typeof v === "string") {
-    const bad = evidenceItemProblem(v);
+    const bad = evidenceItemProblem(v, plain);
     if (bad === undefined) return v;
     issues.add("evidence", bad);
     return undefined;
@@ -281,7 +290,7 @@ function evidenceField(obj: Obj, issues: LineIssues): string | readonly string[]
       issues.add(`evidence[${i}]`, `expected a string; got ${describeValue(item)}`);
       return undefined;
     }
-    const bad = evidenceItemProblem(item);
+    const bad = evidenceItemProblem(item, plain);
     if (bad !== undefined) {
       issues.add(`evidence[${i}]`, bad);
       return undefined;
@@ -290,10 +299,10 @@ function evidenceField(obj: Obj, issues: LineIssues): string | readonly string[]
   return items as string[];
 }
 
-function evidenceItemProblem(s: string): string | undefined {
+function evidenceItemProblem(s: string, plain: boolean): string | undefined {
   if (s.length > MAX_EVIDENCE_LENGTH)
     return `expected at most ${MAX_EVIDENCE_LENGTH} characters; got ${s.length}`;
-  if (ID_FORBIDDEN.test(s)) {
+  if (hasControl(s, plain)) {
     return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(s)}`;
   }
   return undefined;
@@ -303,11 +312,11 @@ function evidenceItemProblem(s: string): string | undefined {
  * Checks one export row into `out`. Returns false (and fills `issues`) when the row is bad; every
  * field is checked so that the message can name all the wrong ones.
  */
-export function checkExportRow(obj: Obj, out: ExportRow, issues: LineIssues): boolean {
-  out.taskId = idField(obj, "task_id", issues);
-  out.datasetRevision = idField(obj, "dataset_revision", issues);
-  out.harnessRevision = idField(obj, "harness_revision", issues);
-  out.modelConfig = idField(obj, "model_config", issues);
+export function checkExportRow(obj: Obj, out: ExportRow, issues: LineIssues, plain = false): boolean {
+  out.taskId = idField(obj, "task_id", issues, plain);
+  out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
+  out.harnessRevision = idField(obj, "harness_revision", issues, plain);
+  out.modelConfig = idField(obj, "model_config", issues, plain);
   out.validity = validityField(obj, issues);
 
   const rawResult = obj["result"];
@@ -356,7 +365,7 @@ export function checkExportRow(obj: Obj, out: ExportRow, issues: LineIssues): bo
     countField(obj, "review_revision", issues);
   }
 
-  out.evidence = evidenceField(obj, issues);
+  out.evidence = evidenceField(obj, issues, plain);
 
   const attempt = obj["attempt"];
   if (attempt === undefined || attempt === null) {
@@ -373,7 +382,7 @@ export function checkExportRow(obj: Obj, out: ExportRow, issues: LineIssues): bo
     typeof attempt === "string" &&
     attempt.length > 0 &&
     attempt.length <= MAX_ID_LENGTH &&
-    !ID_FORBIDDEN.test(attempt)
+    !hasControl(attempt, plain)
   ) {
     out.attempt = attempt;
   } else if (typeof attempt === "string") {
@@ -382,14 +391,14 @@ export function checkExportRow(obj: Obj, out: ExportRow, issues: LineIssues): bo
     issues.add("attempt", `expected a non-empty string or an integer; got ${describeValue(attempt)}`);
   }
 
-  out.cluster = optionalIdField(obj, "cluster", issues);
+  out.cluster = optionalIdField(obj, "cluster", issues, plain);
   return !issues.any;
 }
 
 /** Checks one review row into `out` (SPEC §1.2). */
-export function checkReviewRow(obj: Obj, out: ReviewRow, issues: LineIssues): boolean {
-  out.taskId = idField(obj, "task_id", issues);
-  out.datasetRevision = idField(obj, "dataset_revision", issues);
+export function checkReviewRow(obj: Obj, out: ReviewRow, issues: LineIssues, plain = false): boolean {
+  out.taskId = idField(obj, "task_id", issues, plain);
+  out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
   out.validity = validityField(obj, issues);
   const rev = obj["review_revision"];
   if (typeof rev === "number" && Number.isSafeInteger(rev) && rev >= 0) {
@@ -397,8 +406,8 @@ export function checkReviewRow(obj: Obj, out: ReviewRow, issues: LineIssues): bo
   } else {
     countField(obj, "review_revision", issues);
   }
-  out.evidence = evidenceField(obj, issues);
-  out.reviewer = optionalIdField(obj, "reviewer", issues);
+  out.evidence = evidenceField(obj, issues, plain);
+  out.reviewer = optionalIdField(obj, "reviewer", issues, plain);
   const note = obj["note"];
   if (note === undefined || note === null) {
     out.note = undefined;
