@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(794);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5618);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
 
 const code = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), {
@@ -23,7 +23,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 794:
+/***/ 5618:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -403,8 +403,6 @@ function neutraliseLogLines(text) {
 /** The tool's version, printed in every report's provenance. Kept equal to package.json by a test. */
 const TOOL_VERSION = "0.1.0";
 
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
@@ -3099,20 +3097,28 @@ function parseObject(text, issues) {
     }
     return v;
 }
+/**
+ * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
+ * string of the line can (see line-stream's LineHandler): the RegExp test of every identifier
+ * and evidence item of every line was ~6% of a large read.
+ */
+function hasControl(s, plain) {
+    return !plain && ID_FORBIDDEN.test(s);
+}
 /** A non-empty identifier without control characters. Returns "" after recording a problem. */
-function idField(obj, field, issues) {
+function idField(obj, field, issues, plain) {
     const v = obj[field];
-    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v))
+    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !hasControl(v, plain))
         return v;
     issues.add(field, idProblem(v));
     return "";
 }
 /** Like idField, for an optional field: undefined when absent or null. */
-function optionalIdField(obj, field, issues) {
+function optionalIdField(obj, field, issues, plain) {
     const v = obj[field];
     if (v === undefined || v === null)
         return undefined;
-    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v))
+    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !hasControl(v, plain))
         return v;
     issues.add(field, idProblem(v));
     return undefined;
@@ -3173,12 +3179,12 @@ function countField(obj, field, issues) {
     return -1;
 }
 /** Validated evidence: undefined, a string, or an array of strings (empty strings allowed, ignored later). */
-function evidenceField(obj, issues) {
+function evidenceField(obj, issues, plain) {
     const v = obj["evidence"];
     if (v === undefined || v === null)
         return undefined;
     if (typeof v === "string") {
-        const bad = evidenceItemProblem(v);
+        const bad = evidenceItemProblem(v, plain);
         if (bad === undefined)
             return v;
         issues.add("evidence", bad);
@@ -3195,7 +3201,7 @@ function evidenceField(obj, issues) {
             issues.add(`evidence[${i}]`, `expected a string; got ${describeValue(item)}`);
             return undefined;
         }
-        const bad = evidenceItemProblem(item);
+        const bad = evidenceItemProblem(item, plain);
         if (bad !== undefined) {
             issues.add(`evidence[${i}]`, bad);
             return undefined;
@@ -3203,10 +3209,10 @@ function evidenceField(obj, issues) {
     }
     return items;
 }
-function evidenceItemProblem(s) {
+function evidenceItemProblem(s, plain) {
     if (s.length > MAX_EVIDENCE_LENGTH)
         return `expected at most ${MAX_EVIDENCE_LENGTH} characters; got ${s.length}`;
-    if (ID_FORBIDDEN.test(s)) {
+    if (hasControl(s, plain)) {
         return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(s)}`;
     }
     return undefined;
@@ -3215,11 +3221,11 @@ function evidenceItemProblem(s) {
  * Checks one export row into `out`. Returns false (and fills `issues`) when the row is bad; every
  * field is checked so that the message can name all the wrong ones.
  */
-function checkExportRow(obj, out, issues) {
-    out.taskId = idField(obj, "task_id", issues);
-    out.datasetRevision = idField(obj, "dataset_revision", issues);
-    out.harnessRevision = idField(obj, "harness_revision", issues);
-    out.modelConfig = idField(obj, "model_config", issues);
+function checkExportRow(obj, out, issues, plain = false) {
+    out.taskId = idField(obj, "task_id", issues, plain);
+    out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
+    out.harnessRevision = idField(obj, "harness_revision", issues, plain);
+    out.modelConfig = idField(obj, "model_config", issues, plain);
     out.validity = validityField(obj, issues);
     const rawResult = obj["result"];
     const hasResult = rawResult !== undefined && rawResult !== null;
@@ -3263,7 +3269,7 @@ function checkExportRow(obj, out, issues) {
     else {
         countField(obj, "review_revision", issues);
     }
-    out.evidence = evidenceField(obj, issues);
+    out.evidence = evidenceField(obj, issues, plain);
     const attempt = obj["attempt"];
     if (attempt === undefined || attempt === null) {
         out.attempt = undefined;
@@ -3282,7 +3288,7 @@ function checkExportRow(obj, out, issues) {
     else if (typeof attempt === "string" &&
         attempt.length > 0 &&
         attempt.length <= MAX_ID_LENGTH &&
-        !ID_FORBIDDEN.test(attempt)) {
+        !hasControl(attempt, plain)) {
         out.attempt = attempt;
     }
     else if (typeof attempt === "string") {
@@ -3291,13 +3297,13 @@ function checkExportRow(obj, out, issues) {
     else {
         issues.add("attempt", `expected a non-empty string or an integer; got ${describeValue(attempt)}`);
     }
-    out.cluster = optionalIdField(obj, "cluster", issues);
+    out.cluster = optionalIdField(obj, "cluster", issues, plain);
     return !issues.any;
 }
 /** Checks one review row into `out` (SPEC §1.2). */
-function checkReviewRow(obj, out, issues) {
-    out.taskId = idField(obj, "task_id", issues);
-    out.datasetRevision = idField(obj, "dataset_revision", issues);
+function checkReviewRow(obj, out, issues, plain = false) {
+    out.taskId = idField(obj, "task_id", issues, plain);
+    out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
     out.validity = validityField(obj, issues);
     const rev = obj["review_revision"];
     if (typeof rev === "number" && Number.isSafeInteger(rev) && rev >= 0) {
@@ -3306,8 +3312,8 @@ function checkReviewRow(obj, out, issues) {
     else {
         countField(obj, "review_revision", issues);
     }
-    out.evidence = evidenceField(obj, issues);
-    out.reviewer = optionalIdField(obj, "reviewer", issues);
+    out.evidence = evidenceField(obj, issues, plain);
+    out.reviewer = optionalIdField(obj, "reviewer", issues, plain);
     const note = obj["note"];
     if (note === undefined || note === null) {
         out.note = undefined;
@@ -3396,6 +3402,9 @@ class DatasetBuilder {
     strings = new Map();
     models = new Set();
     lastModel = undefined;
+    /** The dataset_revision of the last row that found or made its map, and that map. */
+    lastRevision = undefined;
+    lastByTask = undefined;
     baselineState = newModelState();
     candidateState = newModelState();
     lineProblems = new ProblemList();
@@ -3463,15 +3472,15 @@ class DatasetBuilder {
         const location = this.locationOf(src);
         this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
     }
-    /** One non-blank line of a results export. */
-    addResultLine(text, fileIndex, line) {
+    /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
+    addResultLine(text, fileIndex, line, plain = false) {
         if (this.stopped)
             return;
         const issues = this.issues;
         issues.reset();
         const obj = parseObject(text, issues);
         const row = this.exportRow;
-        if (obj === undefined || !checkExportRow(obj, row, issues)) {
+        if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
             return;
         }
@@ -3494,8 +3503,14 @@ class DatasetBuilder {
         }
         const isBaseline = model === this.baseline;
         const isCandidate = model === this.candidate;
-        let byTask = this.tasks.get(row.datasetRevision);
+        // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
+        // hashing a fresh 70-character string for the map on every row.
+        let byTask = row.datasetRevision === this.lastRevision ? this.lastByTask : this.tasks.get(row.datasetRevision);
         let task = byTask?.get(row.taskId);
+        if (byTask !== undefined) {
+            this.lastRevision = row.datasetRevision;
+            this.lastByTask = byTask;
+        }
         if (task === undefined) {
             if (this.taskCount >= this.limits.maxTasks) {
                 this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
@@ -3507,6 +3522,8 @@ class DatasetBuilder {
                 byTask = new Map();
                 this.tasks.set(this.intern(row.datasetRevision), byTask);
             }
+            this.lastRevision = this.intern(row.datasetRevision);
+            this.lastByTask = byTask;
             this.taskCount++;
             task = {
                 datasetRevision: this.intern(row.datasetRevision),
@@ -3716,7 +3733,9 @@ class DatasetBuilder {
             }
             task.last = event;
         }
-        if (evidence !== undefined) {
+        // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
+        // it again would change nothing, and checking that by position is cheaper than searching.
+        if (evidence !== undefined && !(startsWith(event, evidence) && startsWith(task, evidence))) {
             this.heldChars += addEvidence(event, evidence) + addEvidence(task, evidence);
         }
         return true;
@@ -3725,15 +3744,16 @@ class DatasetBuilder {
     inUniverse(task) {
         return task.baseline !== undefined || task.candidate !== undefined;
     }
-    /** One non-blank line of a reviews file. Read after every results file. */
-    addReviewLine(text, fileIndex, line) {
+    /** One non-blank line of a reviews file, read after every results file; `plain` as in
+     * line-stream's LineHandler. */
+    addReviewLine(text, fileIndex, line, plain = false) {
         if (this.stopped)
             return;
         const issues = this.issues;
         issues.reset();
         const obj = parseObject(text, issues);
         const row = this.reviewRow;
-        if (obj === undefined || !checkReviewRow(obj, row, issues)) {
+        if (obj === undefined || !checkReviewRow(obj, row, issues, plain)) {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
             return;
         }
@@ -3881,6 +3901,20 @@ function addEvidence(holder, evidence) {
         added += addEvidenceItem(holder, item);
     return added;
 }
+/** Whether the holder's evidence list begins with exactly these items (so holds them all). */
+function startsWith(holder, evidence) {
+    const kept = holder.evidence;
+    if (kept === undefined)
+        return false;
+    if (typeof evidence === "string")
+        return kept[0] === evidence;
+    if (evidence.length > kept.length)
+        return false;
+    for (let i = 0; i < evidence.length; i++)
+        if (kept[i] !== evidence[i])
+            return false;
+    return true;
+}
 function addEvidenceItem(holder, item) {
     if (item.length === 0)
         return 0;
@@ -3906,6 +3940,10 @@ function unknownModelMessage(role, id, present) {
         `(${present.length}): ${shown}${more}`);
 }
 
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+;// CONCATENATED MODULE: external "node:worker_threads"
+const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -3915,7 +3953,7 @@ const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 ;// CONCATENATED MODULE: ./src/core/input/line-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over the raw bytes as they are read (no second read), split on LF with
+ * name), hashed with SHA-256 over its raw bytes (see hashing below), split on LF with
  * a byte-counting splitter so that an overlong line is reported and skipped without ever being held
  * whole. A UTF-8 BOM at the start of the file, or of a line (as left by concatenating files), and
  * CR before LF are dropped; blank lines are skipped.
@@ -3931,9 +3969,121 @@ const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
+
 const LF = 0x0a;
 const CR = 0x0d;
+const BACKSLASH = 0x5c;
+const DEL = 0x7f;
+/** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
+const BOM = 0xfeff;
 const READ_CHUNK_BYTES = 256 * 1024;
+/** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
+const SPAN_BYTES = 32 * 1024;
+/*
+ * Hashing. SHA-256 is native but synchronous: on the main thread it took ~10% of a large read,
+ * time the parser could use. A file of at least WORKER_HASH_MIN_BYTES is therefore hashed by a
+ * worker thread that reads the same open file (the same file descriptor, by position, so a rename
+ * or replacement of the path cannot make it read another file) while the main thread parses it;
+ * a smaller one is hashed inline, where starting a thread (~tens of ms) would cost more than it
+ * saves. The digest is of the same bytes as long as the file is not modified while it is read;
+ * a change of its length in that time (an export still being written) is caught by comparing
+ * the byte counts of both reads, and reported.
+ *
+ * The worker runs a self-contained script (only node: built-ins) passed as text, because the
+ * bundle (ncc) is one file with no separate worker module to point at. If the worker cannot run
+ * at all (it fails to start or dies without an answer), the file is hashed again on the main
+ * thread by position, so the digest never depends on threads being available.
+ */
+const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
+const HASH_READ_BYTES = 1024 * 1024;
+const HASH_WORKER_SOURCE = `
+"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
+const { readSync } = require("node:fs");
+const { createHash } = require("node:crypto");
+const hash = createHash("sha256");
+const buf = Buffer.allocUnsafe(workerData.chunk);
+let pos = 0;
+try {
+  for (;;) {
+    const n = readSync(workerData.fd, buf, 0, buf.length, pos);
+    if (n === 0) break;
+    hash.update(buf.subarray(0, n));
+    pos += n;
+  }
+  parentPort.postMessage({ digest: hash.digest("hex"), bytes: pos });
+} catch (e) {
+  parentPort.postMessage({
+    error: {
+      code: e && typeof e.code === "string" ? e.code : undefined,
+      message: e instanceof Error ? e.message : String(e),
+    },
+  });
+}
+`;
+/** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
+async function hashByPosition(fh) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
+    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
+    let pos = 0;
+    try {
+        for (;;) {
+            const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+            if (bytesRead === 0)
+                break;
+            hash.update(buf.subarray(0, bytesRead));
+            pos += bytesRead;
+        }
+    }
+    catch (e) {
+        return { error: { code: errorCode(e), message: errorMessage(e) } };
+    }
+    return { digest: hash.digest("hex"), bytes: pos };
+}
+function isFileHash(m) {
+    if (typeof m !== "object" || m === null)
+        return false;
+    if ("digest" in m)
+        return typeof m.digest === "string" && "bytes" in m && typeof m.bytes === "number";
+    return "error" in m && typeof m.error === "object" && m.error !== null;
+}
+/** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
+function hashInWorker(fh) {
+    let worker;
+    try {
+        worker = new external_node_worker_threads_namespaceObject.Worker(HASH_WORKER_SOURCE, {
+            eval: true,
+            workerData: { fd: fh.fd, chunk: HASH_READ_BYTES },
+            // The worker only hashes: a small heap keeps its share of the peak RSS small.
+            resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+        });
+    }
+    catch {
+        const result = hashByPosition(fh);
+        return { result, cancel: () => result.then(() => undefined) };
+    }
+    let cancelled = false;
+    const answer = new Promise((settle) => {
+        worker.once("message", (m) => {
+            settle(isFileHash(m) ? m : undefined);
+        });
+        worker.once("error", () => {
+            settle(undefined);
+        });
+        worker.once("exit", () => {
+            settle(undefined);
+        });
+    });
+    const result = answer.then((r) => (r !== undefined || cancelled ? r : hashByPosition(fh)));
+    return {
+        // An undefined answer after a cancel is never awaited as a digest (the read has failed).
+        result: result.then((r) => r ?? { error: { code: undefined, message: "cancelled" } }),
+        cancel: async () => {
+            cancelled = true;
+            await worker.terminate();
+        },
+    };
+}
 /** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
 class LineSplitter {
     onLine;
@@ -3952,41 +4102,107 @@ class LineSplitter {
     push(chunk) {
         if (this.stopped)
             return;
-        let start = 0;
-        for (;;) {
-            const nl = chunk.indexOf(LF, start);
-            if (nl === -1) {
-                const rest = chunk.length - start;
-                if (rest === 0 || this.skipping)
-                    return;
-                if (this.carryLength + rest > MAX_LINE_BYTES) {
-                    this.overlong(this.lineNo + 1);
-                    this.skipping = true;
-                    return;
-                }
-                this.carry.push(chunk.subarray(start));
-                this.carryLength += rest;
-                return;
+        const first = chunk.indexOf(LF);
+        if (first === -1) {
+            this.carryOn(chunk, 0);
+            return;
+        }
+        // The line ending at the first LF may have begun in earlier chunks: the byte-counting path.
+        this.lineEnd(chunk, 0, first);
+        if (this.stopped)
+            return;
+        const last = chunk.lastIndexOf(LF);
+        if (last > first)
+            this.wholeLines(chunk, first + 1, last);
+        if (last + 1 < chunk.length)
+            this.carryOn(chunk, last + 1);
+    }
+    /** Bytes from `start` to the end of the chunk, with no LF: the start of a line continued later. */
+    carryOn(chunk, start) {
+        if (this.stopped || this.skipping)
+            return;
+        const rest = chunk.length - start;
+        if (rest === 0)
+            return;
+        if (this.carryLength + rest > MAX_LINE_BYTES) {
+            this.overlong(this.lineNo + 1);
+            this.skipping = true;
+            return;
+        }
+        this.carry.push(start === 0 ? chunk : chunk.subarray(start));
+        this.carryLength += rest;
+    }
+    /** The line ending at `chunk[nl]` (an LF), whose bytes in this chunk start at `start`. */
+    lineEnd(chunk, start, nl) {
+        if (!this.nextLineNo())
+            return;
+        if (this.skipping) {
+            // The end of a line already reported as overlong.
+            this.skipping = false;
+        }
+        else if (this.carryLength + (nl - start) > MAX_LINE_BYTES) {
+            this.overlong(this.lineNo);
+        }
+        else if (this.carryLength === 0) {
+            this.emit(chunk.subarray(start, nl));
+        }
+        else {
+            this.carry.push(chunk.subarray(start, nl));
+            const whole = Buffer.concat(this.carry, this.carryLength + (nl - start));
+            this.carry = [];
+            this.carryLength = 0;
+            this.emit(whole);
+        }
+    }
+    /**
+     * The lines of `chunk[begin, end)`, which starts a line and ends at an LF (excluded). Checking
+     * UTF-8 and decoding once for a span of lines, then cutting the text at "\n", saves two native
+     * calls and a Buffer view per line. It gives the same lines: an LF byte is always a whole
+     * character in UTF-8, so a span is valid exactly when each of its lines is, and "\n" in the
+     * text is exactly an LF byte. Spans are cut at an LF near SPAN_BYTES: a string much larger is
+     * allocated outside V8's regular heap pages (a map and unmap each time).
+     */
+    wholeLines(chunk, begin, end) {
+        let start = begin;
+        while (start <= end && !this.stopped) {
+            let stop = end;
+            if (end - start > SPAN_BYTES) {
+                stop = chunk.lastIndexOf(LF, start + SPAN_BYTES);
+                // One line longer than a span: up to its LF (chunk[end] is one).
+                if (stop < start)
+                    stop = chunk.indexOf(LF, start + SPAN_BYTES);
             }
+            this.span(chunk, start, stop);
+            start = stop + 1;
+        }
+    }
+    /** Whole lines as in wholeLines. A span that is not valid UTF-8 (to name the bad lines) or could
+     * hold an overlong line (to count its bytes) goes line by line as bytes. */
+    span(chunk, begin, end) {
+        const bytes = chunk.subarray(begin, end);
+        if (end - begin > MAX_LINE_BYTES || !(0,external_node_buffer_namespaceObject.isUtf8)(bytes)) {
+            let start = begin;
+            while (start <= end && !this.stopped) {
+                let nl = chunk.indexOf(LF, start);
+                if (nl === -1 || nl > end)
+                    nl = end;
+                this.lineEnd(chunk, start, nl);
+                start = nl + 1;
+            }
+            return;
+        }
+        // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
+        // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
+        const plain = bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
+        const text = chunk.toString("utf8", begin, end);
+        let start = 0;
+        while (start <= text.length) {
+            let nl = text.indexOf("\n", start);
+            if (nl === -1)
+                nl = text.length;
             if (!this.nextLineNo())
                 return;
-            if (this.skipping) {
-                // The end of a line already reported as overlong.
-                this.skipping = false;
-            }
-            else if (this.carryLength + (nl - start) > MAX_LINE_BYTES) {
-                this.overlong(this.lineNo);
-            }
-            else if (this.carryLength === 0) {
-                this.emit(chunk.subarray(start, nl));
-            }
-            else {
-                this.carry.push(chunk.subarray(start, nl));
-                const whole = Buffer.concat(this.carry, this.carryLength + (nl - start));
-                this.carry = [];
-                this.carryLength = 0;
-                this.emit(whole);
-            }
+            this.emitText(text, start, nl, plain);
             start = nl + 1;
         }
     }
@@ -4032,7 +4248,23 @@ class LineSplitter {
             this.onProblem(this.lineNo, "the line is not valid UTF-8 text");
             return;
         }
-        this.onLine(line.toString("utf8"), this.lineNo);
+        this.onLine(line.toString("utf8"), this.lineNo, false);
+    }
+    /** `emit` for a line already decoded: `text[begin, end)`, known to be valid UTF-8. */
+    emitText(text, begin, end, plain) {
+        if (end > begin && text.charCodeAt(end - 1) === CR)
+            end--;
+        if (end > begin && text.charCodeAt(begin) === BOM)
+            begin++;
+        for (let i = begin;; i++) {
+            if (i === end)
+                return; // blank: only spaces, tabs and CRs
+            const c = text.charCodeAt(i);
+            if (c !== 0x20 && c !== 0x09 && c !== CR)
+                break;
+        }
+        this.nonBlankLines++;
+        this.onLine(begin === 0 && end === text.length ? text : text.slice(begin, end), this.lineNo, plain);
     }
 }
 /** Only spaces, tabs and CRs (JSON whitespace; LF cannot occur inside a line). */
@@ -4116,6 +4348,7 @@ async function streamLines(absPath, onLine, onProblem) {
     let handlerFailed = false;
     let bytesRead = 0;
     let gunzip;
+    let pending;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -4125,10 +4358,12 @@ async function streamLines(absPath, onLine, onProblem) {
             onProblem(undefined, unsupported);
             return { sha256: undefined, nonBlankLines: 0 };
         }
-        const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
+        const size = (await fh.stat()).size;
+        pending = size >= WORKER_HASH_MIN_BYTES ? hashInWorker(fh) : undefined;
+        const hash = pending === undefined ? (0,external_node_crypto_namespaceObject.createHash)("sha256") : undefined;
         const hasher = new external_node_stream_namespaceObject.Transform({
             transform(chunk, _encoding, callback) {
-                hash.update(chunk);
+                hash?.update(chunk);
                 bytesRead += chunk.length;
                 callback(null, chunk);
             },
@@ -4166,7 +4401,21 @@ async function streamLines(absPath, onLine, onProblem) {
             handlerFailed = true;
             throw e;
         }
-        return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+        if (pending === undefined) {
+            return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+        }
+        const hashed = await pending.result;
+        pending = undefined;
+        if ("error" in hashed) {
+            onProblem(undefined, describeFsError(hashed.error));
+            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+        }
+        if (hashed.bytes !== bytesRead) {
+            onProblem(undefined, `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
+                `read it once it is complete`);
+            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+        }
+        return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
     }
     catch (e) {
         if (handlerFailed)
@@ -4186,6 +4435,9 @@ async function streamLines(absPath, onLine, onProblem) {
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
+        // The worker reads through this fd: stop it before the fd is closed (and its number reused).
+        if (pending !== undefined)
+            await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
     }
 }
@@ -4291,11 +4543,11 @@ async function readDataset(opts) {
         if (f === undefined)
             continue;
         const onLine = f.kind === "results"
-            ? (text, line) => {
-                builder.addResultLine(text, i, line);
+            ? (text, line, plain) => {
+                builder.addResultLine(text, i, line, plain);
             }
-            : (text, line) => {
-                builder.addReviewLine(text, i, line);
+            : (text, line, plain) => {
+                builder.addReviewLine(text, i, line, plain);
             };
         const streamed = await streamLines(f.abs, onLine, (line, message) => {
             builder.fileProblem(i, line, message);
@@ -14780,6 +15032,29 @@ async function runGate(req) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
+
+
+/**
+ * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
+ * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
+ * provenance, which is computed over the text and would no longer match the file.
+ */
+function decodePolicyText(bytes, shownPath) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if ((0,external_node_buffer_namespaceObject.isUtf8)(buffer))
+        return buffer.toString("utf8");
+    // The first byte where a lossy round trip differs is where the invalid sequence starts.
+    const back = Buffer.from(buffer.toString("utf8"), "utf8");
+    let i = 0;
+    while (i < buffer.length && buffer[i] === back[i])
+        i++;
+    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
+    throw new InputError(`Invalid policy file ${shownPath}: 1 problem`, [
+        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
+    ]);
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/format-number.ts
 /**
  * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
@@ -15923,11 +16198,7 @@ const VERDICT_EXIT = { accept: 0, reject: 1, unresolved: 2 };
 function todayUtc(now) {
     return now.toISOString().slice(0, 10);
 }
-/**
- * The policy's text. Bytes that are not UTF-8 are an error naming the line: decoding them as
- * U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the provenance, which is
- * computed over the text and would no longer match the file.
- */
+/** The policy's text; see decodePolicyText for why bytes that are not UTF-8 are refused. */
 async function readPolicyText(path, shown) {
     let bytes;
     try {
@@ -15937,16 +16208,7 @@ async function readPolicyText(path, shown) {
         const code = error.code ?? "unknown error";
         throw new InputError(`Cannot read the policy file ${path}: ${code === "ENOENT" ? "no such file" : code}.`);
     }
-    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes)) {
-        const text = bytes.toString("utf8");
-        const back = Buffer.from(text, "utf8");
-        let i = 0;
-        while (i < bytes.length && bytes[i] === back[i])
-            i++;
-        const line = bytes.subarray(0, i).filter((b) => b === 0x0a).length + 1;
-        throw new InputError(`Invalid policy file ${shown}: 1 problem\n  ${shown}:${line}: the file is not valid UTF-8 text; save it as UTF-8.`);
-    }
-    return bytes.toString("utf8");
+    return decodePolicyText(bytes, shown);
 }
 async function evaluateCommand(argv, io) {
     const flags = parseFlags(argv, FLAGS, "evaluate");
@@ -16472,6 +16734,40 @@ function addRepoClusters(rows, mode, file, notes) {
     }
     const repos = new Set(rows.map((r) => r.cluster));
     notes.push(`cluster: the repository from each task id (${repos.size} repositories); --cluster none to omit`);
+}
+/**
+ * Reads the named arrays of instance ids of a harness file (e.g. `resolved_ids`, `error_ids`) into
+ * one map id → where it was found, counting each list. An id in two places (two lists, or twice in
+ * one) is a problem: the file contradicts itself and nothing is guessed. Absent lists are skipped.
+ */
+function collectOutcomeLists(doc, lists, problems, what) {
+    const where = new Map();
+    const counts = Object.fromEntries(lists.map((l) => [l, 0]));
+    for (const list of lists) {
+        const value = doc[list];
+        if (value === undefined)
+            continue;
+        if (!Array.isArray(value)) {
+            problems.add(`expected an array of instance ids, found ${typeName(value)}`, { field: pointer(list) });
+            continue;
+        }
+        value.forEach((id, i) => {
+            const ptr = pointer(list, i);
+            if (typeof id !== "string" || id === "") {
+                problems.add(`expected an instance id (non-empty string), found ${typeName(id)}`, { field: ptr });
+                return;
+            }
+            const seen = where.get(id);
+            if (seen !== undefined) {
+                const how = seen.list === list ? "twice in the same list" : `also in "${seen.list}" at ${seen.ptr}`;
+                problems.add(`instance ${JSON.stringify(id)} is ${how}: the ${what} is ambiguous`, { field: ptr });
+                return;
+            }
+            where.set(id, { list, ptr });
+            counts[list] += 1;
+        });
+    }
+    return { where, counts };
 }
 
 ;// CONCATENATED MODULE: ./src/importers/inspect.ts
@@ -17195,38 +17491,7 @@ function importSwebenchReport({ opts, text, tasks }) {
         empty_patch_ids: emptyPatch,
         incomplete_ids: "missing",
     };
-    const where = new Map();
-    const counts = {
-        resolved_ids: 0,
-        unresolved_ids: 0,
-        error_ids: 0,
-        empty_patch_ids: 0,
-        incomplete_ids: 0,
-    };
-    for (const list of OUTCOME_LISTS) {
-        const value = doc[list];
-        if (value === undefined)
-            continue;
-        if (!Array.isArray(value)) {
-            problems.add(`expected an array of instance ids, found ${typeName(value)}`, { field: pointer(list) });
-            continue;
-        }
-        value.forEach((id, i) => {
-            const ptr = pointer(list, i);
-            if (typeof id !== "string" || id === "") {
-                problems.add(`expected an instance id (non-empty string), found ${typeName(id)}`, { field: ptr });
-                return;
-            }
-            const seen = where.get(id);
-            if (seen !== undefined) {
-                const how = seen.list === list ? "twice in the same list" : `also in ${seen.list} at ${seen.ptr}`;
-                problems.add(`instance ${JSON.stringify(id)} is ${how}: the report is ambiguous`, { field: ptr });
-                return;
-            }
-            where.set(id, { list, ptr });
-            counts[list] += 1;
-        });
-    }
+    const { where, counts } = collectOutcomeLists(doc, OUTCOME_LISTS, problems, "report");
     problems.throwIfAny(summary);
     const notes = [];
     const found = [...where.keys()].sort(compareIds);
@@ -17287,32 +17552,7 @@ function importSwebenchResults({ opts, text, tasks }) {
         no_generation: emptyPatch,
         no_logs: "infra_error",
     };
-    const where = new Map();
-    const counts = { resolved: 0, no_generation: 0, no_logs: 0 };
-    for (const list of LISTS) {
-        const value = doc[list];
-        if (value === undefined)
-            continue;
-        if (!Array.isArray(value)) {
-            problems.add(`expected an array of instance ids, found ${typeName(value)}`, { field: pointer(list) });
-            continue;
-        }
-        value.forEach((id, i) => {
-            const ptr = pointer(list, i);
-            if (typeof id !== "string" || id === "") {
-                problems.add(`expected an instance id (non-empty string), found ${typeName(id)}`, { field: ptr });
-                return;
-            }
-            const seen = where.get(id);
-            if (seen !== undefined) {
-                const how = seen.list === list ? "twice in the same list" : `also in "${seen.list}" at ${seen.ptr}`;
-                problems.add(`instance ${JSON.stringify(id)} is ${how}: the file is ambiguous`, { field: ptr });
-                return;
-            }
-            where.set(id, { list, ptr });
-            counts[list] += 1;
-        });
-    }
+    const { where, counts } = collectOutcomeLists(doc, LISTS, problems, "file");
     problems.throwIfAny(summary);
     const notes = [];
     const ignored = Object.keys(doc).filter((k) => !LISTS.includes(k));

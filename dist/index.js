@@ -46445,6 +46445,29 @@ function escape_neutraliseLogLines(text) {
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
+
+
+/**
+ * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
+ * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
+ * provenance, which is computed over the text and would no longer match the file.
+ */
+function decodePolicyText(bytes, shownPath) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if ((0,external_node_buffer_.isUtf8)(buffer))
+        return buffer.toString("utf8");
+    // The first byte where a lossy round trip differs is where the invalid sequence starts.
+    const back = Buffer.from(buffer.toString("utf8"), "utf8");
+    let i = 0;
+    while (i < buffer.length && buffer[i] === back[i])
+        i++;
+    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
+    throw new InputError(`Invalid policy file ${shownPath}: 1 problem`, [
+        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
+    ]);
+}
+
 ;// CONCATENATED MODULE: ./src/action/github-api.ts
 const DEFAULT_RETRY = {
     attempts: 3,
@@ -46623,10 +46646,11 @@ function readRunContext(env, cwd) {
 
 
 
+
 const runGit = (args, cwd) => new Promise((resolve) => {
-    (0,external_node_child_process_namespaceObject.execFile)("git", [...args], { cwd, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+    (0,external_node_child_process_namespaceObject.execFile)("git", [...args], { cwd, encoding: "buffer", maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
         if (error === null)
-            resolve({ code: 0, stdout });
+            resolve({ code: 0, stdout: stdout.toString("utf8"), bytes: stdout });
         else {
             const code = error.code;
             resolve({ code: typeof code === "number" ? code : 127, stdout: "" });
@@ -46652,9 +46676,11 @@ async function viaApi(req, deps) {
             return { kind: "unknown", why: `${req.path} is a ${String(file.type)} at the base commit` };
         if (file.encoding !== "base64" || typeof file.content !== "string")
             return { kind: "unknown", why: `the contents API returned encoding ${String(file.encoding)}` };
-        return { kind: "found", text: external_node_buffer_.Buffer.from(file.content, "base64").toString("utf8") };
+        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(file.content, "base64"), req.path) };
     }
     catch (error) {
+        if (error instanceof InputError)
+            throw error;
         if (httpStatus(error) === 404)
             return { kind: "absent" };
         return { kind: "unknown", why: `contents API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}` };
@@ -46670,7 +46696,10 @@ async function viaGit(req, deps) {
     const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
     if (shown.code !== 0)
         return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
-    return { kind: "found", text: shown.stdout };
+    return {
+        kind: "found",
+        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
+    };
 }
 async function lastCommit(req, deps) {
     const octokit = deps.octokit;
@@ -49464,20 +49493,28 @@ function parseObject(text, issues) {
     }
     return v;
 }
+/**
+ * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
+ * string of the line can (see line-stream's LineHandler): the RegExp test of every identifier
+ * and evidence item of every line was ~6% of a large read.
+ */
+function hasControl(s, plain) {
+    return !plain && ID_FORBIDDEN.test(s);
+}
 /** A non-empty identifier without control characters. Returns "" after recording a problem. */
-function idField(obj, field, issues) {
+function idField(obj, field, issues, plain) {
     const v = obj[field];
-    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v))
+    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !hasControl(v, plain))
         return v;
     issues.add(field, idProblem(v));
     return "";
 }
 /** Like idField, for an optional field: undefined when absent or null. */
-function optionalIdField(obj, field, issues) {
+function optionalIdField(obj, field, issues, plain) {
     const v = obj[field];
     if (v === undefined || v === null)
         return undefined;
-    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v))
+    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !hasControl(v, plain))
         return v;
     issues.add(field, idProblem(v));
     return undefined;
@@ -49538,12 +49575,12 @@ function countField(obj, field, issues) {
     return -1;
 }
 /** Validated evidence: undefined, a string, or an array of strings (empty strings allowed, ignored later). */
-function evidenceField(obj, issues) {
+function evidenceField(obj, issues, plain) {
     const v = obj["evidence"];
     if (v === undefined || v === null)
         return undefined;
     if (typeof v === "string") {
-        const bad = evidenceItemProblem(v);
+        const bad = evidenceItemProblem(v, plain);
         if (bad === undefined)
             return v;
         issues.add("evidence", bad);
@@ -49560,7 +49597,7 @@ function evidenceField(obj, issues) {
             issues.add(`evidence[${i}]`, `expected a string; got ${describeValue(item)}`);
             return undefined;
         }
-        const bad = evidenceItemProblem(item);
+        const bad = evidenceItemProblem(item, plain);
         if (bad !== undefined) {
             issues.add(`evidence[${i}]`, bad);
             return undefined;
@@ -49568,10 +49605,10 @@ function evidenceField(obj, issues) {
     }
     return items;
 }
-function evidenceItemProblem(s) {
+function evidenceItemProblem(s, plain) {
     if (s.length > MAX_EVIDENCE_LENGTH)
         return `expected at most ${MAX_EVIDENCE_LENGTH} characters; got ${s.length}`;
-    if (ID_FORBIDDEN.test(s)) {
+    if (hasControl(s, plain)) {
         return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(s)}`;
     }
     return undefined;
@@ -49580,11 +49617,11 @@ function evidenceItemProblem(s) {
  * Checks one export row into `out`. Returns false (and fills `issues`) when the row is bad; every
  * field is checked so that the message can name all the wrong ones.
  */
-function checkExportRow(obj, out, issues) {
-    out.taskId = idField(obj, "task_id", issues);
-    out.datasetRevision = idField(obj, "dataset_revision", issues);
-    out.harnessRevision = idField(obj, "harness_revision", issues);
-    out.modelConfig = idField(obj, "model_config", issues);
+function checkExportRow(obj, out, issues, plain = false) {
+    out.taskId = idField(obj, "task_id", issues, plain);
+    out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
+    out.harnessRevision = idField(obj, "harness_revision", issues, plain);
+    out.modelConfig = idField(obj, "model_config", issues, plain);
     out.validity = validityField(obj, issues);
     const rawResult = obj["result"];
     const hasResult = rawResult !== undefined && rawResult !== null;
@@ -49628,7 +49665,7 @@ function checkExportRow(obj, out, issues) {
     else {
         countField(obj, "review_revision", issues);
     }
-    out.evidence = evidenceField(obj, issues);
+    out.evidence = evidenceField(obj, issues, plain);
     const attempt = obj["attempt"];
     if (attempt === undefined || attempt === null) {
         out.attempt = undefined;
@@ -49647,7 +49684,7 @@ function checkExportRow(obj, out, issues) {
     else if (typeof attempt === "string" &&
         attempt.length > 0 &&
         attempt.length <= MAX_ID_LENGTH &&
-        !ID_FORBIDDEN.test(attempt)) {
+        !hasControl(attempt, plain)) {
         out.attempt = attempt;
     }
     else if (typeof attempt === "string") {
@@ -49656,13 +49693,13 @@ function checkExportRow(obj, out, issues) {
     else {
         issues.add("attempt", `expected a non-empty string or an integer; got ${describeValue(attempt)}`);
     }
-    out.cluster = optionalIdField(obj, "cluster", issues);
+    out.cluster = optionalIdField(obj, "cluster", issues, plain);
     return !issues.any;
 }
 /** Checks one review row into `out` (SPEC §1.2). */
-function checkReviewRow(obj, out, issues) {
-    out.taskId = idField(obj, "task_id", issues);
-    out.datasetRevision = idField(obj, "dataset_revision", issues);
+function checkReviewRow(obj, out, issues, plain = false) {
+    out.taskId = idField(obj, "task_id", issues, plain);
+    out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
     out.validity = validityField(obj, issues);
     const rev = obj["review_revision"];
     if (typeof rev === "number" && Number.isSafeInteger(rev) && rev >= 0) {
@@ -49671,8 +49708,8 @@ function checkReviewRow(obj, out, issues) {
     else {
         countField(obj, "review_revision", issues);
     }
-    out.evidence = evidenceField(obj, issues);
-    out.reviewer = optionalIdField(obj, "reviewer", issues);
+    out.evidence = evidenceField(obj, issues, plain);
+    out.reviewer = optionalIdField(obj, "reviewer", issues, plain);
     const note = obj["note"];
     if (note === undefined || note === null) {
         out.note = undefined;
@@ -49761,6 +49798,9 @@ class DatasetBuilder {
     strings = new Map();
     models = new Set();
     lastModel = undefined;
+    /** The dataset_revision of the last row that found or made its map, and that map. */
+    lastRevision = undefined;
+    lastByTask = undefined;
     baselineState = newModelState();
     candidateState = newModelState();
     lineProblems = new ProblemList();
@@ -49828,15 +49868,15 @@ class DatasetBuilder {
         const location = this.locationOf(src);
         this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
     }
-    /** One non-blank line of a results export. */
-    addResultLine(text, fileIndex, line) {
+    /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
+    addResultLine(text, fileIndex, line, plain = false) {
         if (this.stopped)
             return;
         const issues = this.issues;
         issues.reset();
         const obj = parseObject(text, issues);
         const row = this.exportRow;
-        if (obj === undefined || !checkExportRow(obj, row, issues)) {
+        if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
             return;
         }
@@ -49859,8 +49899,14 @@ class DatasetBuilder {
         }
         const isBaseline = model === this.baseline;
         const isCandidate = model === this.candidate;
-        let byTask = this.tasks.get(row.datasetRevision);
+        // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
+        // hashing a fresh 70-character string for the map on every row.
+        let byTask = row.datasetRevision === this.lastRevision ? this.lastByTask : this.tasks.get(row.datasetRevision);
         let task = byTask?.get(row.taskId);
+        if (byTask !== undefined) {
+            this.lastRevision = row.datasetRevision;
+            this.lastByTask = byTask;
+        }
         if (task === undefined) {
             if (this.taskCount >= this.limits.maxTasks) {
                 this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
@@ -49872,6 +49918,8 @@ class DatasetBuilder {
                 byTask = new Map();
                 this.tasks.set(this.intern(row.datasetRevision), byTask);
             }
+            this.lastRevision = this.intern(row.datasetRevision);
+            this.lastByTask = byTask;
             this.taskCount++;
             task = {
                 datasetRevision: this.intern(row.datasetRevision),
@@ -50081,7 +50129,9 @@ class DatasetBuilder {
             }
             task.last = event;
         }
-        if (evidence !== undefined) {
+        // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
+        // it again would change nothing, and checking that by position is cheaper than searching.
+        if (evidence !== undefined && !(startsWith(event, evidence) && startsWith(task, evidence))) {
             this.heldChars += addEvidence(event, evidence) + addEvidence(task, evidence);
         }
         return true;
@@ -50090,15 +50140,16 @@ class DatasetBuilder {
     inUniverse(task) {
         return task.baseline !== undefined || task.candidate !== undefined;
     }
-    /** One non-blank line of a reviews file. Read after every results file. */
-    addReviewLine(text, fileIndex, line) {
+    /** One non-blank line of a reviews file, read after every results file; `plain` as in
+     * line-stream's LineHandler. */
+    addReviewLine(text, fileIndex, line, plain = false) {
         if (this.stopped)
             return;
         const issues = this.issues;
         issues.reset();
         const obj = parseObject(text, issues);
         const row = this.reviewRow;
-        if (obj === undefined || !checkReviewRow(obj, row, issues)) {
+        if (obj === undefined || !checkReviewRow(obj, row, issues, plain)) {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
             return;
         }
@@ -50246,6 +50297,20 @@ function addEvidence(holder, evidence) {
         added += addEvidenceItem(holder, item);
     return added;
 }
+/** Whether the holder's evidence list begins with exactly these items (so holds them all). */
+function startsWith(holder, evidence) {
+    const kept = holder.evidence;
+    if (kept === undefined)
+        return false;
+    if (typeof evidence === "string")
+        return kept[0] === evidence;
+    if (evidence.length > kept.length)
+        return false;
+    for (let i = 0; i < evidence.length; i++)
+        if (kept[i] !== evidence[i])
+            return false;
+    return true;
+}
 function addEvidenceItem(holder, item) {
     if (item.length === 0)
         return 0;
@@ -50271,6 +50336,8 @@ function unknownModelMessage(role, id, present) {
         `(${present.length}): ${shown}${more}`);
 }
 
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(5919);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -50280,7 +50347,7 @@ var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/core/input/line-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over the raw bytes as they are read (no second read), split on LF with
+ * name), hashed with SHA-256 over its raw bytes (see hashing below), split on LF with
  * a byte-counting splitter so that an overlong line is reported and skipped without ever being held
  * whole. A UTF-8 BOM at the start of the file, or of a line (as left by concatenating files), and
  * CR before LF are dropped; blank lines are skipped.
@@ -50296,9 +50363,121 @@ var external_node_zlib_ = __nccwpck_require__(8522);
 
 
 
+
 const LF = 0x0a;
 const CR = 0x0d;
+const BACKSLASH = 0x5c;
+const DEL = 0x7f;
+/** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
+const BOM = 0xfeff;
 const READ_CHUNK_BYTES = 256 * 1024;
+/** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
+const SPAN_BYTES = 32 * 1024;
+/*
+ * Hashing. SHA-256 is native but synchronous: on the main thread it took ~10% of a large read,
+ * time the parser could use. A file of at least WORKER_HASH_MIN_BYTES is therefore hashed by a
+ * worker thread that reads the same open file (the same file descriptor, by position, so a rename
+ * or replacement of the path cannot make it read another file) while the main thread parses it;
+ * a smaller one is hashed inline, where starting a thread (~tens of ms) would cost more than it
+ * saves. The digest is of the same bytes as long as the file is not modified while it is read;
+ * a change of its length in that time (an export still being written) is caught by comparing
+ * the byte counts of both reads, and reported.
+ *
+ * The worker runs a self-contained script (only node: built-ins) passed as text, because the
+ * bundle (ncc) is one file with no separate worker module to point at. If the worker cannot run
+ * at all (it fails to start or dies without an answer), the file is hashed again on the main
+ * thread by position, so the digest never depends on threads being available.
+ */
+const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
+const HASH_READ_BYTES = 1024 * 1024;
+const HASH_WORKER_SOURCE = `
+"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
+const { readSync } = require("node:fs");
+const { createHash } = require("node:crypto");
+const hash = createHash("sha256");
+const buf = Buffer.allocUnsafe(workerData.chunk);
+let pos = 0;
+try {
+  for (;;) {
+    const n = readSync(workerData.fd, buf, 0, buf.length, pos);
+    if (n === 0) break;
+    hash.update(buf.subarray(0, n));
+    pos += n;
+  }
+  parentPort.postMessage({ digest: hash.digest("hex"), bytes: pos });
+} catch (e) {
+  parentPort.postMessage({
+    error: {
+      code: e && typeof e.code === "string" ? e.code : undefined,
+      message: e instanceof Error ? e.message : String(e),
+    },
+  });
+}
+`;
+/** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
+async function hashByPosition(fh) {
+    const hash = (0,external_node_crypto_.createHash)("sha256");
+    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
+    let pos = 0;
+    try {
+        for (;;) {
+            const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+            if (bytesRead === 0)
+                break;
+            hash.update(buf.subarray(0, bytesRead));
+            pos += bytesRead;
+        }
+    }
+    catch (e) {
+        return { error: { code: errorCode(e), message: errorMessage(e) } };
+    }
+    return { digest: hash.digest("hex"), bytes: pos };
+}
+function isFileHash(m) {
+    if (typeof m !== "object" || m === null)
+        return false;
+    if ("digest" in m)
+        return typeof m.digest === "string" && "bytes" in m && typeof m.bytes === "number";
+    return "error" in m && typeof m.error === "object" && m.error !== null;
+}
+/** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
+function hashInWorker(fh) {
+    let worker;
+    try {
+        worker = new external_node_worker_threads_.Worker(HASH_WORKER_SOURCE, {
+            eval: true,
+            workerData: { fd: fh.fd, chunk: HASH_READ_BYTES },
+            // The worker only hashes: a small heap keeps its share of the peak RSS small.
+            resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+        });
+    }
+    catch {
+        const result = hashByPosition(fh);
+        return { result, cancel: () => result.then(() => undefined) };
+    }
+    let cancelled = false;
+    const answer = new Promise((settle) => {
+        worker.once("message", (m) => {
+            settle(isFileHash(m) ? m : undefined);
+        });
+        worker.once("error", () => {
+            settle(undefined);
+        });
+        worker.once("exit", () => {
+            settle(undefined);
+        });
+    });
+    const result = answer.then((r) => (r !== undefined || cancelled ? r : hashByPosition(fh)));
+    return {
+        // An undefined answer after a cancel is never awaited as a digest (the read has failed).
+        result: result.then((r) => r ?? { error: { code: undefined, message: "cancelled" } }),
+        cancel: async () => {
+            cancelled = true;
+            await worker.terminate();
+        },
+    };
+}
 /** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
 class LineSplitter {
     onLine;
@@ -50317,41 +50496,107 @@ class LineSplitter {
     push(chunk) {
         if (this.stopped)
             return;
-        let start = 0;
-        for (;;) {
-            const nl = chunk.indexOf(LF, start);
-            if (nl === -1) {
-                const rest = chunk.length - start;
-                if (rest === 0 || this.skipping)
-                    return;
-                if (this.carryLength + rest > MAX_LINE_BYTES) {
-                    this.overlong(this.lineNo + 1);
-                    this.skipping = true;
-                    return;
-                }
-                this.carry.push(chunk.subarray(start));
-                this.carryLength += rest;
-                return;
+        const first = chunk.indexOf(LF);
+        if (first === -1) {
+            this.carryOn(chunk, 0);
+            return;
+        }
+        // The line ending at the first LF may have begun in earlier chunks: the byte-counting path.
+        this.lineEnd(chunk, 0, first);
+        if (this.stopped)
+            return;
+        const last = chunk.lastIndexOf(LF);
+        if (last > first)
+            this.wholeLines(chunk, first + 1, last);
+        if (last + 1 < chunk.length)
+            this.carryOn(chunk, last + 1);
+    }
+    /** Bytes from `start` to the end of the chunk, with no LF: the start of a line continued later. */
+    carryOn(chunk, start) {
+        if (this.stopped || this.skipping)
+            return;
+        const rest = chunk.length - start;
+        if (rest === 0)
+            return;
+        if (this.carryLength + rest > MAX_LINE_BYTES) {
+            this.overlong(this.lineNo + 1);
+            this.skipping = true;
+            return;
+        }
+        this.carry.push(start === 0 ? chunk : chunk.subarray(start));
+        this.carryLength += rest;
+    }
+    /** The line ending at `chunk[nl]` (an LF), whose bytes in this chunk start at `start`. */
+    lineEnd(chunk, start, nl) {
+        if (!this.nextLineNo())
+            return;
+        if (this.skipping) {
+            // The end of a line already reported as overlong.
+            this.skipping = false;
+        }
+        else if (this.carryLength + (nl - start) > MAX_LINE_BYTES) {
+            this.overlong(this.lineNo);
+        }
+        else if (this.carryLength === 0) {
+            this.emit(chunk.subarray(start, nl));
+        }
+        else {
+            this.carry.push(chunk.subarray(start, nl));
+            const whole = Buffer.concat(this.carry, this.carryLength + (nl - start));
+            this.carry = [];
+            this.carryLength = 0;
+            this.emit(whole);
+        }
+    }
+    /**
+     * The lines of `chunk[begin, end)`, which starts a line and ends at an LF (excluded). Checking
+     * UTF-8 and decoding once for a span of lines, then cutting the text at "\n", saves two native
+     * calls and a Buffer view per line. It gives the same lines: an LF byte is always a whole
+     * character in UTF-8, so a span is valid exactly when each of its lines is, and "\n" in the
+     * text is exactly an LF byte. Spans are cut at an LF near SPAN_BYTES: a string much larger is
+     * allocated outside V8's regular heap pages (a map and unmap each time).
+     */
+    wholeLines(chunk, begin, end) {
+        let start = begin;
+        while (start <= end && !this.stopped) {
+            let stop = end;
+            if (end - start > SPAN_BYTES) {
+                stop = chunk.lastIndexOf(LF, start + SPAN_BYTES);
+                // One line longer than a span: up to its LF (chunk[end] is one).
+                if (stop < start)
+                    stop = chunk.indexOf(LF, start + SPAN_BYTES);
             }
+            this.span(chunk, start, stop);
+            start = stop + 1;
+        }
+    }
+    /** Whole lines as in wholeLines. A span that is not valid UTF-8 (to name the bad lines) or could
+     * hold an overlong line (to count its bytes) goes line by line as bytes. */
+    span(chunk, begin, end) {
+        const bytes = chunk.subarray(begin, end);
+        if (end - begin > MAX_LINE_BYTES || !(0,external_node_buffer_.isUtf8)(bytes)) {
+            let start = begin;
+            while (start <= end && !this.stopped) {
+                let nl = chunk.indexOf(LF, start);
+                if (nl === -1 || nl > end)
+                    nl = end;
+                this.lineEnd(chunk, start, nl);
+                start = nl + 1;
+            }
+            return;
+        }
+        // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
+        // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
+        const plain = bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
+        const text = chunk.toString("utf8", begin, end);
+        let start = 0;
+        while (start <= text.length) {
+            let nl = text.indexOf("\n", start);
+            if (nl === -1)
+                nl = text.length;
             if (!this.nextLineNo())
                 return;
-            if (this.skipping) {
-                // The end of a line already reported as overlong.
-                this.skipping = false;
-            }
-            else if (this.carryLength + (nl - start) > MAX_LINE_BYTES) {
-                this.overlong(this.lineNo);
-            }
-            else if (this.carryLength === 0) {
-                this.emit(chunk.subarray(start, nl));
-            }
-            else {
-                this.carry.push(chunk.subarray(start, nl));
-                const whole = Buffer.concat(this.carry, this.carryLength + (nl - start));
-                this.carry = [];
-                this.carryLength = 0;
-                this.emit(whole);
-            }
+            this.emitText(text, start, nl, plain);
             start = nl + 1;
         }
     }
@@ -50397,7 +50642,23 @@ class LineSplitter {
             this.onProblem(this.lineNo, "the line is not valid UTF-8 text");
             return;
         }
-        this.onLine(line.toString("utf8"), this.lineNo);
+        this.onLine(line.toString("utf8"), this.lineNo, false);
+    }
+    /** `emit` for a line already decoded: `text[begin, end)`, known to be valid UTF-8. */
+    emitText(text, begin, end, plain) {
+        if (end > begin && text.charCodeAt(end - 1) === CR)
+            end--;
+        if (end > begin && text.charCodeAt(begin) === BOM)
+            begin++;
+        for (let i = begin;; i++) {
+            if (i === end)
+                return; // blank: only spaces, tabs and CRs
+            const c = text.charCodeAt(i);
+            if (c !== 0x20 && c !== 0x09 && c !== CR)
+                break;
+        }
+        this.nonBlankLines++;
+        this.onLine(begin === 0 && end === text.length ? text : text.slice(begin, end), this.lineNo, plain);
     }
 }
 /** Only spaces, tabs and CRs (JSON whitespace; LF cannot occur inside a line). */
@@ -50481,6 +50742,7 @@ async function streamLines(absPath, onLine, onProblem) {
     let handlerFailed = false;
     let bytesRead = 0;
     let gunzip;
+    let pending;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -50490,10 +50752,12 @@ async function streamLines(absPath, onLine, onProblem) {
             onProblem(undefined, unsupported);
             return { sha256: undefined, nonBlankLines: 0 };
         }
-        const hash = (0,external_node_crypto_.createHash)("sha256");
+        const size = (await fh.stat()).size;
+        pending = size >= WORKER_HASH_MIN_BYTES ? hashInWorker(fh) : undefined;
+        const hash = pending === undefined ? (0,external_node_crypto_.createHash)("sha256") : undefined;
         const hasher = new external_node_stream_.Transform({
             transform(chunk, _encoding, callback) {
-                hash.update(chunk);
+                hash?.update(chunk);
                 bytesRead += chunk.length;
                 callback(null, chunk);
             },
@@ -50531,7 +50795,21 @@ async function streamLines(absPath, onLine, onProblem) {
             handlerFailed = true;
             throw e;
         }
-        return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+        if (pending === undefined) {
+            return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+        }
+        const hashed = await pending.result;
+        pending = undefined;
+        if ("error" in hashed) {
+            onProblem(undefined, describeFsError(hashed.error));
+            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+        }
+        if (hashed.bytes !== bytesRead) {
+            onProblem(undefined, `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
+                `read it once it is complete`);
+            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+        }
+        return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
     }
     catch (e) {
         if (handlerFailed)
@@ -50551,6 +50829,9 @@ async function streamLines(absPath, onLine, onProblem) {
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
+        // The worker reads through this fd: stop it before the fd is closed (and its number reused).
+        if (pending !== undefined)
+            await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
     }
 }
@@ -50656,11 +50937,11 @@ async function readDataset(opts) {
         if (f === undefined)
             continue;
         const onLine = f.kind === "results"
-            ? (text, line) => {
-                builder.addResultLine(text, i, line);
+            ? (text, line, plain) => {
+                builder.addResultLine(text, i, line, plain);
             }
-            : (text, line) => {
-                builder.addReviewLine(text, i, line);
+            : (text, line, plain) => {
+                builder.addReviewLine(text, i, line, plain);
             };
         const streamed = await streamLines(f.abs, onLine, (line, message) => {
             builder.fileProblem(i, line, message);
@@ -62782,6 +63063,7 @@ async function upsertStickyComment(req, deps) {
 
 
 
+
 /** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
 function renderWithinBytes(render, maxBytes) {
     let maxLength = maxBytes;
@@ -62838,10 +63120,28 @@ function makeDisplayPath(workspace) {
         return abs;
     };
 }
+/**
+ * The pull request's own version of the policy, for the base → head diff only (the base decides).
+ * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
+ */
+function headPolicyText(bytes, path, log) {
+    if (bytes === null)
+        return null;
+    try {
+        return decodePolicyText(bytes, path);
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        log.warning(`The pull request's version of ${path} is not valid UTF-8; the base commit's version decided.`);
+        return null;
+    }
+}
 async function choosePolicy(inputs, ctx, octokit, deps) {
     const pr = ctx.pullRequest;
-    const local = (0,external_node_fs_namespaceObject.existsSync)(inputs.policy.absPath) ? await (0,promises_namespaceObject.readFile)(inputs.policy.absPath, "utf8") : null;
+    const localBytes = (0,external_node_fs_namespaceObject.existsSync)(inputs.policy.absPath) ? await (0,promises_namespaceObject.readFile)(inputs.policy.absPath) : null;
     if (pr === null) {
+        const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
         if (local === null)
             throw new InputError(`policy: ${JSON.stringify(inputs.policy.repoPath)} does not exist`);
         const log = await deps.git(["log", "-1", "--format=%H", "HEAD", "--", inputs.policy.repoPath], ctx.workspace);
@@ -62862,7 +63162,8 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
         path: inputs.policy.repoPath,
         workspace: ctx.workspace,
     }, { octokit, git: deps.git, retry: deps.retry, log: deps.log });
-    if (local === null) {
+    const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
+    if (localBytes === null) {
         deps.log.warning(`This pull request removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
             "A removed policy takes effect only once merged.");
     }
@@ -63077,6 +63378,24 @@ function retryPolicy(env) {
     const base = raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : DEFAULT_RETRY.baseDelayMs;
     return { ...DEFAULT_RETRY, baseDelayMs: base };
 }
+/** A GitHub call that never answers must not hold the job until its 6-hour timeout. */
+const REQUEST_TIMEOUT_MS = 20_000;
+/** Test hook: MODEL_GATE_REQUEST_TIMEOUT_MS shortens the per-request timeout. */
+function requestTimeout(env) {
+    const raw = env["MODEL_GATE_REQUEST_TIMEOUT_MS"];
+    return raw !== undefined && /^\d{1,7}$/.test(raw) ? Number(raw) : REQUEST_TIMEOUT_MS;
+}
+/**
+ * fetch with a per-request timeout. A timed-out call fails like a dropped connection: it is
+ * retried with backoff, then becomes one warning (src/action/github-api.ts).
+ */
+function fetchWithTimeout(timeoutMs) {
+    return (input, init) => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+        return fetch(input, { ...init, signal });
+    };
+}
 async function main() {
     const log = logger_createLogger(core_namespaceObject);
     let failed = false;
@@ -63103,7 +63422,7 @@ async function main() {
                 await summary.addRaw(markdown).write();
             },
             setFailed,
-            makeOctokit: (token, baseUrl) => getOctokit(token, { baseUrl }),
+            makeOctokit: (token, baseUrl) => getOctokit(token, { baseUrl, request: { fetch: fetchWithTimeout(requestTimeout(process.env)) } }),
             git: runGit,
             retry: retryPolicy(process.env),
             today: new Date().toISOString().slice(0, 10),
