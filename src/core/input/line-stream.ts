@@ -65,7 +65,7 @@ const SPAN_BYTES = 32 * 1024;
  * at all (it fails to start or dies without an answer), the file is hashed again on the main
  * thread by position, so the digest never depends on threads being available.
  */
-const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
+export const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
 const HASH_READ_BYTES = 1024 * 1024;
 
 const HASH_WORKER_SOURCE = `
