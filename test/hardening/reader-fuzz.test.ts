@@ -119,6 +119,9 @@ interface Case {
   readonly cut: number;
 }
 
+/** The longest read of any input (each is at most a few hundred KB): no input may hang the reader. */
+let slowest = 0;
+
 /** Outcomes per property, so a property that only ever sees errors (or only Datasets) is noticed. */
 const seen = { dataset: 0, error: 0 };
 
@@ -144,12 +147,14 @@ async function check(c: Case): Promise<void> {
   const resultsPath = scratch.write(onDisk);
   const reviewsPath = c.reviews === undefined ? undefined : scratch.write(c.reviews);
   let out: ReadOutcome;
+  const start = performance.now();
   try {
     out = await readOutcome({
       results: [resultsPath],
       reviews: reviewsPath === undefined ? [] : [reviewsPath],
     });
   } finally {
+    slowest = Math.max(slowest, performance.now() - start);
     // Long runs make tens of thousands of inputs: keep the scratch directory small.
     rmSync(resultsPath);
     if (reviewsPath !== undefined) rmSync(reviewsPath);
@@ -356,6 +361,12 @@ describe("reader fuzz: for any bytes, a Dataset exactly as the oracle predicts, 
     },
     FUZZ_TIMEOUT,
   );
+});
+
+describe("time", () => {
+  it("no fuzz input took the reader longer than 2 s", () => {
+    expect(slowest).toBeLessThan(2_000);
+  });
 });
 
 describe("the oracle itself", () => {
