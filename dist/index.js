@@ -46506,11 +46506,37 @@ function apiMessage(error) {
     }
     return error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
 }
+/** The longest wait a rate limit's `retry-after` may impose before a retry. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+function header(error, name) {
+    const headers = error?.response?.headers;
+    const v = headers?.[name];
+    return typeof v === "string" || typeof v === "number" ? String(v) : undefined;
+}
+/**
+ * GitHub's secondary rate limits answer 403 (or 429) with `retry-after` or with
+ * `x-ratelimit-remaining: 0`: that is "wait", not "missing permission". Returns the wait in ms
+ * (capped), or null when the error is not a rate limit.
+ */
+function rateLimitWaitMs(error) {
+    const status = httpStatus(error);
+    if (status !== 403 && status !== 429)
+        return null;
+    const after = header(error, "retry-after");
+    if (after !== undefined && /^\d{1,6}$/.test(after))
+        return Math.min(Number(after) * 1000, MAX_RATE_LIMIT_WAIT_MS);
+    if (header(error, "x-ratelimit-remaining") === "0") {
+        const reset = header(error, "x-ratelimit-reset");
+        const wait = reset !== undefined && /^\d{1,12}$/.test(reset) ? Number(reset) * 1000 - Date.now() : 0;
+        return Math.min(Math.max(wait, 0), MAX_RATE_LIMIT_WAIT_MS);
+    }
+    return status === 429 ? 0 : null;
+}
 function retryable(error) {
     const status = httpStatus(error);
     if (status === null)
         return true; // connection reset, DNS hiccup, timeout
-    return status >= 500 || status === 429;
+    return status >= 500 || rateLimitWaitMs(error) !== null;
 }
 /** Runs `fn`, retrying server errors and network failures with exponential backoff. */
 async function withRetry(what, fn, policy, log) {
@@ -46525,7 +46551,7 @@ async function withRetry(what, fn, policy, log) {
             const status = httpStatus(error);
             log.debug(`${what}: ${status === null ? "request failed" : `GitHub answered ${status}`} (${apiMessage(error)}); ` +
                 `retry ${attempt + 1} of ${policy.attempts} in ${delay} ms`);
-            await policy.sleep(delay);
+            await policy.sleep(Math.max(delay, rateLimitWaitMs(error) ?? 0));
             delay *= 2;
         }
     }
@@ -46535,6 +46561,8 @@ function describeFailure(error, ctx) {
     const status = httpStatus(error);
     const msg = apiMessage(error);
     const head = `Could not ${ctx.action}`;
+    if (rateLimitWaitMs(error) !== null)
+        return `${head}: GitHub's rate limit answered ${status} (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
     if (status === 403 || status === 401) {
         const why = ctx.fork
             ? "This pull request comes from a fork, and GitHub gives workflows on fork pull requests a read-only token"
