@@ -46474,9 +46474,16 @@ const DEFAULT_RETRY = {
     baseDelayMs: 1000,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
-/** The HTTP status of an Octokit RequestError, or null for a network failure / non-HTTP error. */
+/**
+ * The HTTP status of an Octokit RequestError, or null for a network failure / non-HTTP error.
+ * Octokit reports a failed fetch (connection dropped, refused, timed out) as status 500 without a
+ * `response`; only an error that carries GitHub's response has a status GitHub answered.
+ */
 function httpStatus(error) {
     if (error !== null && typeof error === "object" && "status" in error) {
+        const response = error.response;
+        if (response === null || typeof response !== "object")
+            return null;
         const s = error.status;
         if (typeof s === "number" && s >= 100)
             return s;
@@ -46577,7 +46584,7 @@ function describeFailure(error, ctx) {
     if (status !== null && status >= 500)
         return `${head}: GitHub answered ${status} (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
     if (status === null)
-        return `${head}: ${msg}. The verdict is in the job summary and the step outputs.`;
+        return `${head}: the request to GitHub failed (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
     return `${head}: GitHub answered ${status} (${msg}).`;
 }
 
