@@ -2920,6 +2920,25 @@ function reviewOrder(d, moves) {
     return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
 }
 
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+function emptyCounts() {
+    return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+}
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
+function taskKeyString(k) {
+    return `${k.datasetRevision}\u0000${k.taskId}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/input/limits.ts
 /**
  * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
@@ -3386,9 +3405,6 @@ const LABEL_SCAN_MAX = 8;
 function labelKey(revision, validity) {
     return `${revision}:${validity}`;
 }
-function codeUnitCompare(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
 function dataset_builder_plural(n, one, many) {
     return `${n} ${n === 1 ? one : many}`;
 }
@@ -3768,7 +3784,7 @@ class DatasetBuilder {
     }
     /** Every model_config seen, sorted. */
     modelsPresent() {
-        return [...this.models].sort(codeUnitCompare);
+        return [...this.models].sort(compareCodeUnits);
     }
     /**
      * The Dataset, or one InputError listing every problem found. `complete` is false when a file
@@ -3795,7 +3811,7 @@ class DatasetBuilder {
                 if (this.inUniverse(t))
                     universe.push(t);
         }
-        universe.sort((a, b) => codeUnitCompare(a.datasetRevision, b.datasetRevision) || codeUnitCompare(a.taskId, b.taskId));
+        universe.sort((a, b) => compareCodeUnits(a.datasetRevision, b.datasetRevision) || compareCodeUnits(a.taskId, b.taskId));
         const revisions = new Set();
         for (const task of universe) {
             // A task's first row always adds a label unless it conflicted (reported): then events is empty.
@@ -3876,8 +3892,8 @@ class DatasetBuilder {
     summary(config, st) {
         return {
             config,
-            harnessRevisions: [...st.harnessRevisions].sort(codeUnitCompare),
-            datasetRevisions: [...st.datasetRevisions].sort(codeUnitCompare),
+            harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
+            datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
             duplicateRows: st.duplicateRows,
         };
     }
@@ -14913,12 +14929,9 @@ const SCHEMA_VERSION = "1.0.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
+
 function sortedUnion(a, b) {
     return [...new Set([...a, ...b])].sort(compareCodeUnits);
-}
-/** Locale-independent ordering, so reports do not depend on the machine's locale. */
-function compareCodeUnits(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
 }
 function buildReport(parts) {
     const { dataset, policy, policySource, evaluation, fragility } = parts;
@@ -16962,21 +16975,6 @@ function scoreRuleNote(opts) {
         : "1 → pass, 0 → fail (other numbers need --pass-threshold)";
     return (`score rule: sample error → infra_error; ${extra.length > 0 ? `${extra.join(", ")}; ` : ""}` +
         `"C" → pass, "I" → fail; true → pass, false → fail; ${numeric}`);
-}
-
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Domain types shared by the reader, the statistics, the decision and the report.
- * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
- */
-const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
-const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-function emptyCounts() {
-    return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-}
-/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
-function taskKeyString(k) {
-    return `${k.datasetRevision}\u0000${k.taskId}`;
 }
 
 ;// CONCATENATED MODULE: ./src/importers/csv.ts

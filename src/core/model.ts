@@ -43,6 +43,11 @@ export interface TaskKey {
   readonly taskId: string;
 }
 
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
 export function taskKeyString(k: TaskKey): string {
   return `${k.datasetRevision}\u0000${k.taskId}`;

@@ -27,6 +27,7 @@
 
 import { InputError, type InputProblem } from "../errors.js";
 import {
+  compareCodeUnits,
   type AttemptCounts,
   type Dataset,
   type InputFileDigest,
@@ -141,10 +142,6 @@ const LABEL_SCAN_MAX = 8;
 
 function labelKey(revision: number, validity: Validity): string {
   return `${revision}:${validity}`;
-}
-
-function codeUnitCompare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function plural(n: number, one: string, many: string): string {
@@ -575,7 +572,7 @@ export class DatasetBuilder {
 
   /** Every model_config seen, sorted. */
   modelsPresent(): string[] {
-    return [...this.models].sort(codeUnitCompare);
+    return [...this.models].sort(compareCodeUnits);
   }
 
   /**
@@ -603,7 +600,8 @@ export class DatasetBuilder {
       for (const t of byTask.values()) if (this.inUniverse(t)) universe.push(t);
     }
     universe.sort(
-      (a, b) => codeUnitCompare(a.datasetRevision, b.datasetRevision) || codeUnitCompare(a.taskId, b.taskId),
+      (a, b) =>
+        compareCodeUnits(a.datasetRevision, b.datasetRevision) || compareCodeUnits(a.taskId, b.taskId),
     );
     const revisions = new Set<number>();
     for (const task of universe) {
@@ -698,8 +696,8 @@ export class DatasetBuilder {
   private summary(config: string, st: ModelState): ModelSummary {
     return {
       config,
-      harnessRevisions: [...st.harnessRevisions].sort(codeUnitCompare),
-      datasetRevisions: [...st.datasetRevisions].sort(codeUnitCompare),
+      harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
+      datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
       duplicateRows: st.duplicateRows,
     };
   }

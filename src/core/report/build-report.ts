@@ -3,7 +3,7 @@
  * key order in the JSON, so the same inputs give byte-identical output.
  */
 import type { Evaluation, Fragility } from "../decision/evaluation-types.js";
-import type { Dataset } from "../model.js";
+import { compareCodeUnits, type Dataset } from "../model.js";
 import type { Policy, PolicySource } from "../policy/policy-types.js";
 import { SCHEMA_VERSION, type PolicyChange, type Report } from "./report-types.js";
 
@@ -21,11 +21,6 @@ export interface ReportParts {
 
 function sortedUnion(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])].sort(compareCodeUnits);
-}
-
-/** Locale-independent ordering, so reports do not depend on the machine's locale. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function buildReport(parts: ReportParts): Report {
