@@ -49356,7 +49356,7 @@ function reviewOrder(d, moves) {
  * Domain types shared by the reader, the statistics, the decision and the report.
  * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
  */
-const VALIDITIES = (/* unused pure expression or super */ null && (["unreviewed", "valid", "broken", "disputed"]));
+const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
 const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
 function emptyCounts() {
     return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
@@ -49468,7 +49468,7 @@ function quote(s) {
     return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 /** The problems of one line: the first in full, the names of the other fields. */
-class LineIssues {
+class rows_LineIssues {
     field = undefined;
     message = undefined;
     otherFields = undefined;
@@ -49500,7 +49500,7 @@ class LineIssues {
             : `${msg} (fields ${names} on this line are wrong too)`;
     }
 }
-function emptyExportRow() {
+function rows_emptyExportRow() {
     return {
         taskId: "",
         datasetRevision: "",
@@ -49530,7 +49530,7 @@ function emptyReviewRow() {
     };
 }
 /** Parses a line into an object, or records why it is not one. */
-function parseObject(text, issues) {
+function rows_parseObject(text, issues) {
     let v;
     try {
         v = JSON.parse(text);
@@ -49671,7 +49671,7 @@ function evidenceItemProblem(s, plain) {
  * Checks one export row into `out`. Returns false (and fills `issues`) when the row is bad; every
  * field is checked so that the message can name all the wrong ones.
  */
-function checkExportRow(obj, out, issues, plain = false) {
+function rows_checkExportRow(obj, out, issues, plain = false) {
     out.taskId = idField(obj, "task_id", issues, plain);
     out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
     out.harnessRevision = idField(obj, "harness_revision", issues, plain);
@@ -49855,8 +49855,8 @@ class DatasetBuilder {
     baselineState = newModelState();
     candidateState = newModelState();
     lineProblems = new ProblemList();
-    issues = new LineIssues();
-    exportRow = emptyExportRow();
+    issues = new rows_LineIssues();
+    exportRow = rows_emptyExportRow();
     reviewRow = emptyReviewRow();
     limits;
     /** A cap was passed (reported): later lines are not held. */
@@ -49925,15 +49925,27 @@ class DatasetBuilder {
             return;
         const issues = this.issues;
         issues.reset();
-        const obj = parseObject(text, issues);
+        const obj = rows_parseObject(text, issues);
         const row = this.exportRow;
-        if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
+        if (obj === undefined || !rows_checkExportRow(obj, row, issues, plain)) {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
             return;
         }
+        this.addResultRow(row, fileIndex, line);
+    }
+    /** A results line already parsed and checked (by a parse worker: see parse-pool.ts). */
+    addResultRow(row, fileIndex, line) {
+        if (this.stopped)
+            return;
         const src = this.src(fileIndex, line);
         this.resultRow(row, src);
         this.checkHeld(src);
+    }
+    /** A results line a parse worker found bad: what addResultLine reports for it. */
+    addLineIssue(fileIndex, line, field, message) {
+        if (this.stopped)
+            return;
+        this.lineProblem(this.src(fileIndex, line), field, message);
     }
     resultRow(row, src) {
         const model = row.modelConfig;
@@ -50198,7 +50210,7 @@ class DatasetBuilder {
             return;
         const issues = this.issues;
         issues.reset();
-        const obj = parseObject(text, issues);
+        const obj = rows_parseObject(text, issues);
         const row = this.reviewRow;
         if (obj === undefined || !checkReviewRow(obj, row, issues, plain)) {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
@@ -50395,6 +50407,14 @@ var external_node_stream_ = __nccwpck_require__(7075);
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/core/input/line-flags.ts
+/** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */
+/** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
+ * control character (see line-stream's LineHandler). */
+const line_flags_LINE_PLAIN = 1;
+/** Every byte of the line is below 0x80. */
+const LINE_ASCII = 2;
+
 ;// CONCATENATED MODULE: ./src/core/input/line-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
@@ -50415,6 +50435,11 @@ var external_node_zlib_ = __nccwpck_require__(8522);
 
 
 
+
+/** The line `text[begin, end)` of a LineHandler call. */
+function lineOf(text, begin, end) {
+    return begin === 0 && end === text.length ? text : text.slice(begin, end);
+}
 const LF = 0x0a;
 const CR = 0x0d;
 const BACKSLASH = 0x5c;
@@ -50531,7 +50556,6 @@ function hashInWorker(fh) {
 }
 /** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
 class LineSplitter {
-    onLine;
     onProblem;
     carry = [];
     carryLength = 0;
@@ -50540,9 +50564,12 @@ class LineSplitter {
     lineNo = 0;
     stopped = false;
     nonBlankLines = 0;
-    constructor(onLine, onProblem) {
-        this.onLine = onLine;
+    onLine;
+    onBytes;
+    constructor(lines, onProblem) {
         this.onProblem = onProblem;
+        this.onLine = typeof lines === "function" ? lines : undefined;
+        this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
     }
     push(chunk) {
         if (this.stopped)
@@ -50574,7 +50601,8 @@ class LineSplitter {
             this.skipping = true;
             return;
         }
-        this.carry.push(start === 0 ? chunk : chunk.subarray(start));
+        // A copy: the reader reuses its buffer for the next chunk.
+        this.carry.push(Buffer.from(chunk.subarray(start)));
         this.carryLength += rest;
     }
     /** The line ending at `chunk[nl]` (an LF), whose bytes in this chunk start at `start`. */
@@ -50639,6 +50667,10 @@ class LineSplitter {
         // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
         // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
         const plain = bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
+        if (this.onBytes !== undefined) {
+            this.spanBytes(chunk, begin, end, (plain ? line_flags_LINE_PLAIN : 0) | ((0,external_node_buffer_.isAscii)(bytes) ? LINE_ASCII : 0));
+            return;
+        }
         const text = chunk.toString("utf8", begin, end);
         let start = 0;
         while (start <= text.length) {
@@ -50648,6 +50680,19 @@ class LineSplitter {
             if (!this.nextLineNo())
                 return;
             this.emitText(text, start, nl, plain);
+            start = nl + 1;
+        }
+    }
+    /** `span` for a ByteLineHandler: the same lines, not decoded. */
+    spanBytes(chunk, begin, end, flags) {
+        let start = begin;
+        while (start <= end) {
+            let nl = chunk.indexOf(LF, start);
+            if (nl === -1 || nl > end)
+                nl = end;
+            if (!this.nextLineNo())
+                return;
+            this.emitBytes(chunk, start, nl, flags);
             start = nl + 1;
         }
     }
@@ -50693,7 +50738,24 @@ class LineSplitter {
             this.onProblem(this.lineNo, "the line is not valid UTF-8 text");
             return;
         }
-        this.onLine(line.toString("utf8"), this.lineNo, false);
+        if (this.onBytes !== undefined) {
+            this.onBytes(line, 0, line.length, this.lineNo, (0,external_node_buffer_.isAscii)(line) ? LINE_ASCII : 0);
+            return;
+        }
+        const text = line.toString("utf8");
+        this.onLine?.(text, 0, text.length, this.lineNo, false);
+    }
+    /** `emit` for a line of a valid UTF-8 span, as bytes: `chunk[begin, end)`. */
+    emitBytes(chunk, begin, end, flags) {
+        if (end > begin && chunk[end - 1] === CR)
+            end--;
+        if (end - begin >= 3 && chunk[begin] === 0xef && chunk[begin + 1] === 0xbb && chunk[begin + 2] === 0xbf) {
+            begin += 3;
+        }
+        if (isBlank(chunk, begin, end))
+            return;
+        this.nonBlankLines++;
+        this.onBytes?.(chunk, begin, end, this.lineNo, flags);
     }
     /** `emit` for a line already decoded: `text[begin, end)`, known to be valid UTF-8. */
     emitText(text, begin, end, plain) {
@@ -50709,7 +50771,7 @@ class LineSplitter {
                 break;
         }
         this.nonBlankLines++;
-        this.onLine(begin === 0 && end === text.length ? text : text.slice(begin, end), this.lineNo, plain);
+        this.onLine?.(text, begin, end, this.lineNo, plain);
     }
 }
 /** Only spaces, tabs and CRs (JSON whitespace; LF cannot occur inside a line). */
@@ -50778,8 +50840,9 @@ function trailingBytesMessage(gzipBytes, fileBytes) {
         `appended to the file) and would be ignored: decompress the file and compress it again`);
 }
 /** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` throws. */
-async function streamLines(absPath, onLine, onProblem) {
+ * problem (those go to `onProblem`); rethrows what `onLine` or `afterChunk` throws. */
+async function streamLines(absPath, onLine, onProblem, options = {}) {
+    const { afterChunk } = options;
     let fh;
     try {
         fh = await (0,promises_namespaceObject.open)(absPath, "r");
@@ -50790,7 +50853,10 @@ async function streamLines(absPath, onLine, onProblem) {
     }
     const splitter = new LineSplitter(onLine, onProblem);
     let gzip = false;
+    // What onLine or afterChunk threw (a bug, not user input): rethrown as itself, not as the
+    // AbortError the pipeline turns it into.
     let handlerFailed = false;
+    let handlerError;
     let bytesRead = 0;
     let gunzip;
     let pending;
@@ -50804,28 +50870,34 @@ async function streamLines(absPath, onLine, onProblem) {
             return { sha256: undefined, nonBlankLines: 0 };
         }
         const size = (await fh.stat()).size;
-        pending = size >= WORKER_HASH_MIN_BYTES ? hashInWorker(fh) : undefined;
+        pending = size >= WORKER_HASH_MIN_BYTES && options.hashOnWorker !== false ? hashInWorker(fh) : undefined;
         const hash = pending === undefined ? (0,external_node_crypto_.createHash)("sha256") : undefined;
-        const hasher = new external_node_stream_.Transform({
-            transform(chunk, _encoding, callback) {
-                hash?.update(chunk);
-                bytesRead += chunk.length;
-                callback(null, chunk);
-            },
-        });
-        const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
-        const sink = async (chunks) => {
-            for await (const chunk of chunks) {
-                try {
-                    splitter.push(chunk);
-                }
-                catch (e) {
-                    handlerFailed = true;
-                    throw e;
-                }
+        const take = async (chunk) => {
+            try {
+                splitter.push(chunk);
+                if (afterChunk !== undefined)
+                    await afterChunk();
+            }
+            catch (e) {
+                handlerFailed = true;
+                handlerError = e;
+                throw e;
             }
         };
         if (gzip) {
+            // The compressed bytes are hashed on their way to zlib.
+            const hasher = new external_node_stream_.Transform({
+                transform(chunk, _encoding, callback) {
+                    hash?.update(chunk);
+                    bytesRead += chunk.length;
+                    callback(null, chunk);
+                },
+            });
+            const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
+            const sink = async (chunks) => {
+                for await (const chunk of chunks)
+                    await take(chunk);
+            };
             gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: READ_CHUNK_BYTES });
             await (0,external_node_stream_promises_namespaceObject.pipeline)(source, hasher, gunzip, sink);
             // zlib stops at a byte after a gzip member that does not start another member (Node treats
@@ -50837,13 +50909,26 @@ async function streamLines(absPath, onLine, onProblem) {
             }
         }
         else {
-            await (0,external_node_stream_promises_namespaceObject.pipeline)(source, hasher, sink);
+            // One buffer for every chunk: a new one per chunk left up to ~60 MB of dead buffers
+            // between collections once the main thread no longer parses (parse-pool.ts). The splitter
+            // copies what it carries to the next chunk, and `take` returns once the chunk is used.
+            const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+            for (;;) {
+                const n = (await fh.read(buffer, 0, buffer.length, bytesRead)).bytesRead;
+                if (n === 0)
+                    break;
+                const chunk = buffer.subarray(0, n);
+                hash?.update(chunk);
+                bytesRead += n;
+                await take(chunk);
+            }
         }
         try {
             splitter.end();
         }
         catch (e) {
             handlerFailed = true;
+            handlerError = e;
             throw e;
         }
         if (pending === undefined) {
@@ -50864,7 +50949,7 @@ async function streamLines(absPath, onLine, onProblem) {
     }
     catch (e) {
         if (handlerFailed)
-            throw e;
+            throw handlerError;
         const code = errorCode(e);
         if (gunzip !== undefined && code === "ABORT_ERR") {
             // The gunzip stream ended (see above) while the file went on.
@@ -50887,6 +50972,755 @@ async function streamLines(absPath, onLine, onProblem) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/input/row-codec.ts
+/**
+ * How a parse worker hands checked export rows back to the main thread (see parse-pool.ts).
+ *
+ * Posting parsed objects between threads would cost as much as parsing them again, so a batch of
+ * lines comes back as numbers plus strings: one fixed-size record of a Float64Array per line, and
+ * every string of a record as a reference. The ids, revisions, clusters and evidence that repeat
+ * from row to row are interned in a table that both sides keep (the worker sends each new entry
+ * once, in the batch that first uses it); anything else (attempt ids, messages, strings past the
+ * table's cap) goes in the batch's own list. The main thread then gets the same string object
+ * for every row of a task, which also makes its Map lookups and comparisons cheap.
+ *
+ * Every number of a row is a safe integer (checked by checkExportRow), so a Float64Array holds it
+ * exactly; -0 survives too.
+ */
+
+
+
+/** Record fields, by offset. A problem record uses only TAG, FIELD and MESSAGE. */
+const TAG = 0;
+const TASK = 1;
+const DATASET = 2;
+const HARNESS = 3;
+const MODEL = 4;
+const VALIDITY = 5;
+const REVIEW_REVISION = 6;
+const RESULT = 7;
+const PASSES = 8;
+const FAILS = 9;
+const INFRA_ERRORS = 10;
+const MISSING = 11;
+const ATTEMPT_KIND = 12;
+const ATTEMPT = 13;
+const CLUSTER = 14;
+/** Evidence: -1 for none, else how many references follow in the batch's evidence list. */
+const EVIDENCE_COUNT = 15;
+const EVIDENCE_START = 16;
+const RECORD_SIZE = 17;
+const FIELD = 1;
+const MESSAGE = 2;
+const TAG_ROW = 0;
+const TAG_PROBLEM = 1;
+const ATTEMPT_NONE = 0;
+const ATTEMPT_NUMBER = 1;
+const ATTEMPT_STRING = 2;
+/** An absent optional string. References are table ids (>= 0) or -(batch index + 1). */
+const NO_STRING = Number.NaN;
+/**
+ * Characters the interning table may hold on each side; past it, strings travel in their batch.
+ * Bounds the memory of both copies of the table (~2 bytes a character each).
+ */
+const INTERN_MAX_CHARS = (/* unused pure expression or super */ null && (4 * 1024 * 1024));
+/** A slot for `lines` lines of `bytes` bytes in all. */
+function newSlot(bytes, lines) {
+    return {
+        data: new SharedArrayBuffer(bytes),
+        offsets: new SharedArrayBuffer(2 * lines * Int32Array.BYTES_PER_ELEMENT),
+        flags: new SharedArrayBuffer(lines),
+    };
+}
+/** ASCII lines are decoded in pieces of about this many bytes (see batchLines). */
+const PIECE_BYTES = 32 * 1024;
+/**
+ * The lines of a batch as text, for i = 0, 1, … in order. Workers import this module: it must not
+ * pull in the reader's streams, zlib and crypto.
+ *
+ * Runs of ASCII lines are decoded as latin1 (the same text for ASCII) in pieces of about
+ * PIECE_BYTES and cut, instead of one native call per line; pieces stay small because a much
+ * larger string is allocated outside V8's regular pages (a map and an unmap each time). Other
+ * lines are decoded one by one.
+ */
+function batchLines(batch) {
+    const n = batch.lines;
+    const offsets = new Int32Array(batch.offsets, 0, 2 * n);
+    const flags = new Uint8Array(batch.flags, 0, n);
+    const bytes = Buffer.from(batch.data);
+    let piece = "";
+    let pieceStart = 0;
+    let pieceEnd = -1;
+    return (i) => {
+        const begin = offsets[2 * i] ?? 0;
+        const end = offsets[2 * i + 1] ?? 0;
+        if (((flags[i] ?? 0) & LINE_ASCII) === 0)
+            return bytes.toString("utf8", begin, end);
+        if (begin < pieceStart || end > pieceEnd) {
+            let stop = end;
+            for (let k = i + 1; k < n; k++) {
+                const next = offsets[2 * k + 1] ?? 0;
+                if (next - begin > PIECE_BYTES || ((flags[k] ?? 0) & LINE_ASCII) === 0)
+                    break;
+                stop = next;
+            }
+            piece = bytes.toString("latin1", begin, stop);
+            pieceStart = begin;
+            pieceEnd = stop;
+        }
+        return piece.slice(begin - pieceStart, end - pieceStart);
+    };
+}
+function isLineBatch(m) {
+    if (typeof m !== "object" || m === null)
+        return false;
+    const b = m;
+    return (typeof b.seq === "number" &&
+        typeof b.lines === "number" &&
+        b.data instanceof SharedArrayBuffer &&
+        b.offsets instanceof SharedArrayBuffer &&
+        b.flags instanceof SharedArrayBuffer &&
+        b.offsets.byteLength >= 8 * b.lines &&
+        b.flags.byteLength >= b.lines &&
+        Array.isArray(b.spare) &&
+        b.spare.every((x) => x instanceof ArrayBuffer));
+}
+function isEncodedBatch(m) {
+    if (typeof m !== "object" || m === null)
+        return false;
+    const b = m;
+    return (typeof b.seq === "number" &&
+        Array.isArray(b.interned) &&
+        Array.isArray(b.local) &&
+        b.records instanceof Float64Array &&
+        b.evidence instanceof Float64Array);
+}
+/** Spare answer buffers a worker keeps (two per batch in flight are enough). */
+const MAX_FREE_BUFFERS = 16;
+/** Evidence items remembered per task, by position. */
+const CACHED_EVIDENCE_ITEMS = 4;
+/** The worker side: parses and checks lines exactly as DatasetBuilder.addResultLine does. */
+class BatchEncoder {
+    table = new Map();
+    tasks = new Map();
+    tableChars = 0;
+    free = [];
+    issues = new LineIssues();
+    row = emptyExportRow();
+    // Per batch:
+    interned = [];
+    local = [];
+    localIndex = new Map();
+    evidence = [];
+    // The last value of the fields that come in runs, and its reference.
+    lastDataset = "";
+    lastDatasetRef = NO_STRING;
+    lastHarness = "";
+    lastHarnessRef = NO_STRING;
+    lastModel = "";
+    lastModelRef = NO_STRING;
+    encode(batch) {
+        this.interned = [];
+        this.local = [];
+        this.localIndex = new Map();
+        this.evidence = [];
+        // A cached reference may be a batch reference, valid in its own batch only.
+        this.lastDatasetRef = NO_STRING;
+        this.lastHarnessRef = NO_STRING;
+        this.lastModelRef = NO_STRING;
+        for (const buffer of batch.spare)
+            if (this.free.length < MAX_FREE_BUFFERS)
+                this.free.push(buffer);
+        const n = batch.lines;
+        const flags = new Uint8Array(batch.flags, 0, n);
+        const line = batchLines(batch);
+        const records = this.take(n * RECORD_SIZE);
+        const issues = this.issues;
+        const row = this.row;
+        for (let i = 0; i < n; i++) {
+            const at = i * RECORD_SIZE;
+            issues.reset();
+            const obj = parseObject(line(i), issues);
+            if (obj === undefined || !checkExportRow(obj, row, issues, ((flags[i] ?? 0) & LINE_PLAIN) !== 0)) {
+                records[at + TAG] = TAG_PROBLEM;
+                records[at + FIELD] = issues.field === undefined ? NO_STRING : this.localRef(issues.field);
+                records[at + MESSAGE] = this.localRef(issues.text());
+                continue;
+            }
+            this.encodeRow(records, at);
+        }
+        // The table is never reset: the main thread's copy stays in step because it decodes one
+        // worker's batches in the order they were encoded (see parse-pool.ts).
+        return {
+            seq: batch.seq,
+            interned: this.interned,
+            local: this.local,
+            records,
+            evidence: this.evidenceRecords(),
+        };
+    }
+    evidenceRecords() {
+        const refs = this.evidence;
+        const out = this.take(refs.length);
+        for (let k = 0; k < refs.length; k++)
+            out[k] = refs[k] ?? 0;
+        return out;
+    }
+    /** A Float64Array of `length` over a spare buffer when one is large enough. */
+    take(length) {
+        const bytes = length * Float64Array.BYTES_PER_ELEMENT;
+        const i = this.free.findIndex((b) => b.byteLength >= bytes);
+        if (i < 0)
+            return new Float64Array(length);
+        const [buffer] = this.free.splice(i, 1);
+        return buffer === undefined ? new Float64Array(length) : new Float64Array(buffer, 0, length);
+    }
+    encodeRow(records, at) {
+        const row = this.row;
+        records[at + TAG] = TAG_ROW;
+        const task = this.taskCache(row.taskId);
+        records[at + TASK] = task === undefined ? this.ref(row.taskId) : task.ref;
+        if (row.datasetRevision !== this.lastDataset || Number.isNaN(this.lastDatasetRef)) {
+            this.lastDataset = row.datasetRevision;
+            this.lastDatasetRef = this.ref(row.datasetRevision);
+        }
+        records[at + DATASET] = this.lastDatasetRef;
+        if (row.harnessRevision !== this.lastHarness || Number.isNaN(this.lastHarnessRef)) {
+            this.lastHarness = row.harnessRevision;
+            this.lastHarnessRef = this.ref(row.harnessRevision);
+        }
+        records[at + HARNESS] = this.lastHarnessRef;
+        if (row.modelConfig !== this.lastModel || Number.isNaN(this.lastModelRef)) {
+            this.lastModel = row.modelConfig;
+            this.lastModelRef = this.ref(row.modelConfig);
+        }
+        records[at + MODEL] = this.lastModelRef;
+        records[at + VALIDITY] = VALIDITIES.indexOf(row.validity);
+        records[at + REVIEW_REVISION] = row.reviewRevision;
+        records[at + RESULT] = row.result;
+        records[at + PASSES] = row.passes;
+        records[at + FAILS] = row.fails;
+        records[at + INFRA_ERRORS] = row.infraErrors;
+        records[at + MISSING] = row.missing;
+        const attempt = row.attempt;
+        if (attempt === undefined) {
+            records[at + ATTEMPT_KIND] = ATTEMPT_NONE;
+        }
+        else if (typeof attempt === "number") {
+            records[at + ATTEMPT_KIND] = ATTEMPT_NUMBER;
+            records[at + ATTEMPT] = attempt;
+        }
+        else {
+            records[at + ATTEMPT_KIND] = ATTEMPT_STRING;
+            records[at + ATTEMPT] = this.localRef(attempt);
+        }
+        const cluster = row.cluster;
+        if (cluster === undefined) {
+            records[at + CLUSTER] = NO_STRING;
+        }
+        else if (task !== undefined && cluster === task.cluster) {
+            records[at + CLUSTER] = task.clusterRef;
+        }
+        else {
+            const ref = this.ref(cluster);
+            records[at + CLUSTER] = ref;
+            if (task !== undefined && ref >= 0) {
+                task.cluster = cluster;
+                task.clusterRef = ref;
+            }
+        }
+        const evidence = row.evidence;
+        if (evidence === undefined) {
+            records[at + EVIDENCE_COUNT] = -1;
+        }
+        else if (typeof evidence === "string") {
+            records[at + EVIDENCE_COUNT] = 1;
+            records[at + EVIDENCE_START] = this.evidence.length;
+            this.evidence.push(this.evidenceRef(task, 0, evidence));
+        }
+        else {
+            records[at + EVIDENCE_COUNT] = evidence.length;
+            records[at + EVIDENCE_START] = this.evidence.length;
+            for (let k = 0; k < evidence.length; k++) {
+                this.evidence.push(this.evidenceRef(task, k, evidence[k] ?? ""));
+            }
+        }
+    }
+    /**
+     * The cache entry of a task id, made when the id is interned. Rows of a task usually repeat its
+     * cluster and evidence: comparing with the last ones is much cheaper than hashing them again
+     * (hashing ~100-character strings was a quarter of a worker's time).
+     */
+    taskCache(taskId) {
+        const known = this.tasks.get(taskId);
+        if (known !== undefined)
+            return known;
+        const ref = this.ref(taskId);
+        if (ref < 0)
+            return undefined;
+        const entry = {
+            ref,
+            cluster: undefined,
+            clusterRef: NO_STRING,
+            evidence: [],
+            evidenceRefs: [],
+        };
+        this.tasks.set(taskId, entry);
+        return entry;
+    }
+    /** The reference of evidence item `k` of a row of `task`, through the task's cache. */
+    evidenceRef(task, k, item) {
+        if (task !== undefined && k < task.evidence.length && item === task.evidence[k]) {
+            return task.evidenceRefs[k] ?? this.ref(item);
+        }
+        const ref = this.ref(item);
+        if (task !== undefined && ref >= 0 && k < CACHED_EVIDENCE_ITEMS && k <= task.evidence.length) {
+            task.evidence[k] = item;
+            task.evidenceRefs[k] = ref;
+        }
+        return ref;
+    }
+    /** A table reference, interning `s` while the table has room; else a batch reference. */
+    ref(s) {
+        const id = this.table.get(s);
+        if (id !== undefined)
+            return id;
+        if (this.tableChars + s.length > INTERN_MAX_CHARS)
+            return this.localRef(s);
+        const next = this.table.size;
+        this.table.set(s, next);
+        this.tableChars += s.length;
+        this.interned.push(s);
+        return next;
+    }
+    localRef(s) {
+        let i = this.localIndex.get(s);
+        if (i === undefined) {
+            i = this.local.length;
+            this.local.push(s);
+            this.localIndex.set(s, i);
+        }
+        return -(i + 1);
+    }
+}
+/** The main-thread side of one worker: its copy of the interning table. */
+class BatchDecoder {
+    table = [];
+    row = rows_emptyExportRow();
+    /** The evidence of the current row; ExportRow users copy the items, never keep the array. */
+    evidence = [];
+    /** Calls `sink` for each line of the batch, in order (index = the line's position in the batch). */
+    decode(batch, sink) {
+        for (const s of batch.interned)
+            this.table.push(s);
+        const { records, local } = batch;
+        const str = (ref) => (ref >= 0 ? this.table[ref] : local[-ref - 1]) ?? "";
+        const row = this.row;
+        const n = records.length / RECORD_SIZE;
+        for (let i = 0; i < n; i++) {
+            const at = i * RECORD_SIZE;
+            if (records[at + TAG] === TAG_PROBLEM) {
+                const field = records[at + FIELD] ?? NO_STRING;
+                sink.problem(Number.isNaN(field) ? undefined : str(field), str(records[at + MESSAGE] ?? 0), i);
+                continue;
+            }
+            row.taskId = str(records[at + TASK] ?? 0);
+            row.datasetRevision = str(records[at + DATASET] ?? 0);
+            row.harnessRevision = str(records[at + HARNESS] ?? 0);
+            row.modelConfig = str(records[at + MODEL] ?? 0);
+            row.validity = validityAt(records[at + VALIDITY] ?? 0);
+            row.reviewRevision = records[at + REVIEW_REVISION] ?? 0;
+            row.result = records[at + RESULT] ?? -1;
+            row.passes = records[at + PASSES] ?? 0;
+            row.fails = records[at + FAILS] ?? 0;
+            row.infraErrors = records[at + INFRA_ERRORS] ?? 0;
+            row.missing = records[at + MISSING] ?? 0;
+            const attemptKind = records[at + ATTEMPT_KIND];
+            const attempt = records[at + ATTEMPT] ?? 0;
+            row.attempt =
+                attemptKind === ATTEMPT_NUMBER ? attempt : attemptKind === ATTEMPT_STRING ? str(attempt) : undefined;
+            const cluster = records[at + CLUSTER] ?? NO_STRING;
+            row.cluster = Number.isNaN(cluster) ? undefined : str(cluster);
+            const count = records[at + EVIDENCE_COUNT] ?? -1;
+            if (count < 0) {
+                row.evidence = undefined;
+            }
+            else {
+                const start = records[at + EVIDENCE_START] ?? 0;
+                const items = this.evidence;
+                items.length = count;
+                for (let k = 0; k < count; k++)
+                    items[k] = str(batch.evidence[start + k] ?? 0);
+                row.evidence = items;
+            }
+            sink.row(row, i);
+        }
+    }
+}
+function validityAt(i) {
+    return model_VALIDITIES[i] ?? "unreviewed";
+}
+
+;// CONCATENATED MODULE: ./src/core/input/parse-pool.ts
+/**
+ * Parsing a large results export on worker threads (issue 4: JSON.parse was ~45% of the main
+ * thread on a 10⁶-row export, and it is the one step that needs no shared state).
+ *
+ * The main thread still reads, hashes and splits the file (line-stream.ts) and still builds the
+ * Dataset (dataset-builder.ts); only "parse the line and check its fields" moves. Lines go to the
+ * workers in batches, round robin; the answers (row-codec.ts) are applied strictly in line order,
+ * together with the problems the line splitter reported between those lines, so the Dataset and
+ * every message come out exactly as when the lines are parsed on the main thread.
+ *
+ * At most QUEUED_PER_THREAD batches per thread are in flight: when the workers fall behind, the
+ * reader waits for them (memory stays bounded). A batch keeps its lines until it is applied, so
+ * when a worker cannot start or dies (out of memory, a bug), its batches, and every later one,
+ * are parsed on the main thread instead: same output, only slower. A note says so.
+ */
+
+
+
+const DEFAULT_PARSE_MIN_BYTES = 8 * 1024 * 1024;
+/*
+ * Tuned on the 10⁶-row bench export (BENCHMARKS.md): smaller batches cost more per line and,
+ * oddly, more memory (more messages, more native buffers between collections); larger ones
+ * leave a thread idle longer at the start and the end.
+ */
+/** A batch is sent once it holds this many lines, or its slot (of SLOT_BYTES) is full. */
+const BATCH_LINES = 8192;
+const SLOT_BYTES = 512 * 1024;
+const MAX_FREE_SLOTS = 16;
+const QUEUED_PER_THREAD = 2;
+/** A worker only parses: its heap holds a batch, its garbage and the interning table (row-codec.ts). */
+const WORKER_HEAP_MB = 64;
+const WORKER_YOUNG_MB = 4;
+/** Answer buffers held for reuse per worker. */
+const MAX_SPARE = 8;
+class WorkerThread {
+    worker;
+    decoder = new BatchDecoder();
+    waiting = new Map();
+    failed = false;
+    constructor(worker, onFailure) {
+        this.worker = worker;
+        worker.on("message", (m) => {
+            if (!isEncodedBatch(m))
+                return;
+            const settle = this.waiting.get(m.seq);
+            this.waiting.delete(m.seq);
+            settle?.(m);
+        });
+        const fail = (why) => {
+            if (this.failed)
+                return;
+            this.failed = true;
+            for (const settle of this.waiting.values())
+                settle(undefined);
+            this.waiting.clear();
+            onFailure(why);
+        };
+        worker.on("error", (e) => {
+            fail(e instanceof Error ? e.message : String(e));
+        });
+        worker.on("exit", (code) => {
+            fail(`it exited with code ${code}`);
+        });
+    }
+    /** Buffers of decoded answers, to give back with the next batch (see LineBatch.spare). */
+    spare = [];
+    giveBack(answer) {
+        if (this.spare.length < MAX_SPARE)
+            this.spare.push(answer.records.buffer, answer.evidence.buffer);
+    }
+    send(batch) {
+        if (this.failed)
+            return Promise.resolve(undefined);
+        const spare = this.spare;
+        this.spare = [];
+        return new Promise((settle) => {
+            this.waiting.set(batch.seq, settle);
+            try {
+                this.worker.postMessage({ ...batch, spare }, spare);
+            }
+            catch {
+                this.waiting.delete(batch.seq);
+                settle(undefined);
+            }
+        });
+    }
+    async stop() {
+        this.failed = true;
+        await this.worker.terminate();
+    }
+}
+class ParsePool {
+    options;
+    onNote;
+    threads = undefined;
+    next = 0;
+    seq = 0;
+    noted = false;
+    constructor(options, onNote) {
+        this.options = options;
+        this.onNote = onNote;
+    }
+    /** Whether a file of `bytes` bytes is parsed on worker threads. */
+    wants(bytes) {
+        return this.options.threads > 0 && bytes >= (this.options.minBytes ?? DEFAULT_PARSE_MIN_BYTES);
+    }
+    start() {
+        if (this.threads !== undefined)
+            return this.threads;
+        const threads = [];
+        for (let i = 0; i < this.options.threads; i++) {
+            try {
+                const worker = new external_node_worker_threads_.Worker(this.options.script, {
+                    resourceLimits: {
+                        maxOldGenerationSizeMb: WORKER_HEAP_MB,
+                        maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
+                    },
+                });
+                threads.push(new WorkerThread(worker, (why) => {
+                    this.note(`a parse worker stopped (${why}); its lines are parsed on the main thread`);
+                }));
+            }
+            catch (e) {
+                this.note(`cannot start a parse worker (${e instanceof Error ? e.message : String(e)}); parsing on the main thread`);
+                break;
+            }
+        }
+        this.onNote(`parsing large results files on ${threads.length} worker thread(s)`);
+        this.threads = threads;
+        return threads;
+    }
+    note(message) {
+        if (this.noted)
+            return;
+        this.noted = true;
+        this.onNote(message);
+    }
+    /** The next live worker, round robin; undefined when none is left. */
+    pick() {
+        const threads = this.start();
+        for (let tries = 0; tries < threads.length; tries++) {
+            const t = threads[this.next++ % threads.length];
+            if (t !== undefined && !t.failed)
+                return t;
+        }
+        return undefined;
+    }
+    freeSlots = [];
+    /** @internal A slot for a batch, with room for a line of `bytes` bytes. */
+    takeSlot(bytes) {
+        const i = this.freeSlots.findIndex((slot) => slot.data.byteLength >= bytes);
+        const [reused] = i < 0 ? [] : this.freeSlots.splice(i, 1);
+        return reused ?? newSlot(Math.max(bytes, SLOT_BYTES), BATCH_LINES);
+    }
+    /** @internal A slot whose batch was applied (no thread reads it any more). */
+    releaseSlot(slot) {
+        if (this.freeSlots.length < MAX_FREE_SLOTS)
+            this.freeSlots.push(slot);
+    }
+    /** The callbacks that stream one results file through the pool into `target`. */
+    file(target) {
+        return new PooledFile(this, target, QUEUED_PER_THREAD * Math.max(1, this.options.threads));
+    }
+    /** @internal Sends a batch to a worker. */
+    dispatch(batch) {
+        const thread = this.pick();
+        if (thread === undefined)
+            return { thread, answer: Promise.resolve(undefined) };
+        return { thread, answer: thread.send({ ...batch, seq: this.seq++ }) };
+    }
+    /** Stops the workers; call once every file is finished (or the read failed). */
+    async close() {
+        const threads = this.threads ?? [];
+        this.threads = [];
+        await Promise.all(threads.map((t) => t.stop().catch(() => undefined)));
+    }
+}
+/** One results file's lines and problems, in order, through the pool. */
+class PooledFile {
+    pool;
+    target;
+    maxQueued;
+    slot = undefined;
+    data = Buffer.alloc(0);
+    offsets = new Int32Array(0);
+    flags = new Uint8Array(0);
+    /** Lines in the slot. */
+    count = 0;
+    /** Bytes of the slot in use (copied runs). */
+    used = 0;
+    /** The run of lines not copied yet: `run[runStart, runEnd)`, to go to the slot at runAt. */
+    run = undefined;
+    runStart = 0;
+    runEnd = 0;
+    runAt = 0;
+    lineNos = [];
+    problems = [];
+    queue = [];
+    constructor(pool, target, maxQueued) {
+        this.pool = pool;
+        this.target = target;
+        this.maxQueued = maxQueued;
+    }
+    /**
+     * line-stream's lines as bytes, copied into the batch's slot. Consecutive lines of one chunk are
+     * copied together (the line ends and skipped blank lines between them too: offsets say where
+     * each line is), once per run instead of once per line (a third of the main thread's time).
+     * A run is copied before its chunk's afterChunk returns, while its bytes are still valid.
+     */
+    lines = {
+        bytes: (bytes, begin, end, line, flags) => {
+            const capacity = this.data.length;
+            if (this.run !== bytes || begin < this.runEnd || this.runAt + (end - this.runStart) > capacity) {
+                this.copyRun();
+                if (this.used + (end - begin) > capacity) {
+                    if (this.count > 0 || this.problems.length > 0)
+                        this.flush();
+                    else if (this.slot !== undefined)
+                        this.pool.releaseSlot(this.slot); // empty, too small
+                    this.useSlot(this.pool.takeSlot(end - begin));
+                }
+                this.run = bytes;
+                this.runStart = begin;
+                this.runAt = this.used;
+            }
+            this.runEnd = end;
+            const n = this.count++;
+            this.offsets[2 * n] = this.runAt + (begin - this.runStart);
+            this.offsets[2 * n + 1] = this.runAt + (end - this.runStart);
+            this.flags[n] = flags;
+            this.lineNos.push(line);
+            if (this.count >= BATCH_LINES)
+                this.flush();
+        },
+    };
+    useSlot(slot) {
+        this.slot = slot;
+        this.data = slot === undefined ? Buffer.alloc(0) : Buffer.from(slot.data);
+        this.offsets = slot === undefined ? new Int32Array(0) : new Int32Array(slot.offsets);
+        this.flags = slot === undefined ? new Uint8Array(0) : new Uint8Array(slot.flags);
+        this.count = 0;
+        this.used = 0;
+    }
+    /** Copies the pending run of lines into the slot. */
+    copyRun() {
+        const run = this.run;
+        if (run === undefined)
+            return;
+        run.copy(this.data, this.runAt, this.runStart, this.runEnd);
+        this.used = this.runAt + (this.runEnd - this.runStart);
+        this.run = undefined;
+    }
+    /** line-stream's ProblemHandler: kept in place between the lines. */
+    onProblem = (line, message) => {
+        this.problems.push({ at: this.lineNos.length, line, message });
+    };
+    /** After each chunk read: applies the answers that came, and waits while too many are pending. */
+    afterChunk = async () => {
+        this.copyRun();
+        this.applySettled();
+        while (this.queue.length > this.maxQueued) {
+            const head = this.queue[0];
+            if (head === undefined)
+                break;
+            await head.done;
+            this.applySettled();
+        }
+    };
+    /** After the file's last line: sends the rest and applies everything, in order. */
+    async finish() {
+        this.flush();
+        for (;;) {
+            const head = this.queue[0];
+            if (head === undefined)
+                return;
+            await head.done;
+            this.applySettled();
+        }
+    }
+    flush() {
+        this.copyRun();
+        if (this.count === 0 && this.problems.length === 0)
+            return;
+        const slot = this.count > 0 ? this.slot : undefined;
+        const sent = slot === undefined ? undefined : this.pool.dispatch({ ...slot, lines: this.count });
+        const pending = {
+            slot,
+            lines: this.count,
+            lineNos: this.lineNos,
+            problems: this.problems,
+            thread: sent?.thread,
+            answer: undefined,
+            settled: sent === undefined,
+            done: Promise.resolve(),
+        };
+        if (sent !== undefined) {
+            pending.done = sent.answer.then((answer) => {
+                pending.answer = answer;
+                pending.settled = true;
+            });
+        }
+        this.queue.push(pending);
+        // A slot without lines (only problems came) is kept for the next lines.
+        if (slot !== undefined)
+            this.useSlot(undefined);
+        this.lineNos = [];
+        this.problems = [];
+    }
+    /** Applies the settled batches at the head of the queue. */
+    applySettled() {
+        for (;;) {
+            const head = this.queue[0];
+            if (head === undefined || !head.settled)
+                return;
+            this.queue.shift();
+            this.apply(head);
+            if (head.slot !== undefined)
+                this.pool.releaseSlot(head.slot);
+        }
+    }
+    apply(batch) {
+        const target = this.target;
+        const { lineNos, problems } = batch;
+        let p = 0;
+        const problemsBefore = (at) => {
+            for (; p < problems.length; p++) {
+                const problem = problems[p];
+                if (problem === undefined || problem.at > at)
+                    return;
+                target.fileProblem(problem.line, problem.message);
+            }
+        };
+        const answer = batch.answer;
+        if (answer !== undefined && batch.thread !== undefined) {
+            const sink = {
+                row: (row, i) => {
+                    problemsBefore(i);
+                    target.addRow(row, lineNos[i] ?? 0);
+                },
+                problem: (field, message, i) => {
+                    problemsBefore(i);
+                    target.lineIssue(lineNos[i] ?? 0, field, message);
+                },
+            };
+            batch.thread.decoder.decode(answer, sink);
+            batch.thread.giveBack(answer);
+        }
+        else if (batch.slot !== undefined) {
+            const line = batchLines({ ...batch.slot, lines: batch.lines });
+            const flags = new Uint8Array(batch.slot.flags, 0, batch.lines);
+            for (let i = 0; i < batch.lines; i++) {
+                problemsBefore(i);
+                target.parseLine(line(i), lineNos[i] ?? 0, ((flags[i] ?? 0) & line_flags_LINE_PLAIN) !== 0);
+            }
+        }
+        problemsBefore(Number.POSITIVE_INFINITY);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/input/read-dataset.ts
 /**
  * The streaming input reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or
@@ -50897,6 +51731,7 @@ async function streamLines(absPath, onLine, onProblem) {
  * its SHA-256 computed from the same bytes. Memory grows with the number of (model, task) pairs,
  * not with the number of rows (see dataset-builder.ts).
  */
+
 
 
 
@@ -50954,6 +51789,7 @@ async function checkFiles(files) {
                 continue;
             }
             seen.set(id, f);
+            f.bytes = st.size;
         }
         catch (e) {
             problems.push({ location: { file: f.display }, message: describeFsError(e) });
@@ -50976,32 +51812,63 @@ async function readDataset(opts) {
         ...opts.reviews.map((given) => ({ given, kind: "reviews" })),
     ].map(({ given, kind }) => {
         const abs = (0,external_node_path_namespaceObject.resolve)(given);
-        return { given, abs, display: name === undefined ? given : name(abs), kind };
+        return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
     });
     await checkFiles(files);
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
     const inputs = [];
     let rowsRead = 0;
     let complete = true;
-    for (let i = 0; i < files.length; i++) {
-        const f = files[i];
-        if (f === undefined)
-            continue;
-        const onLine = f.kind === "results"
-            ? (text, line, plain) => {
-                builder.addResultLine(text, i, line, plain);
-            }
-            : (text, line, plain) => {
-                builder.addReviewLine(text, i, line, plain);
+    const pool = opts.parseWorkers === undefined
+        ? undefined
+        : new ParsePool(opts.parseWorkers, opts.onNote ?? (() => undefined));
+    try {
+        for (let i = 0; i < files.length; i++) {
+            const f = files[i];
+            if (f === undefined)
+                continue;
+            const problem = (line, message) => {
+                builder.fileProblem(i, line, message);
             };
-        const streamed = await streamLines(f.abs, onLine, (line, message) => {
-            builder.fileProblem(i, line, message);
-        });
-        rowsRead += streamed.nonBlankLines;
-        if (streamed.sha256 === undefined)
-            complete = false;
-        // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
-        inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+            let streamed;
+            if (f.kind === "results" && pool?.wants(f.bytes) === true) {
+                const pooled = pool.file({
+                    parseLine: (text, line, plain) => {
+                        builder.addResultLine(text, i, line, plain);
+                    },
+                    addRow: (row, line) => {
+                        builder.addResultRow(row, i, line);
+                    },
+                    lineIssue: (line, field, message) => {
+                        builder.addLineIssue(i, line, field, message);
+                    },
+                    fileProblem: problem,
+                });
+                streamed = await streamLines(f.abs, pooled.lines, pooled.onProblem, {
+                    afterChunk: pooled.afterChunk,
+                    hashOnWorker: false,
+                });
+                await pooled.finish();
+            }
+            else {
+                const onLine = f.kind === "results"
+                    ? (text, begin, end, line, plain) => {
+                        builder.addResultLine(lineOf(text, begin, end), i, line, plain);
+                    }
+                    : (text, begin, end, line, plain) => {
+                        builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+                    };
+                streamed = await streamLines(f.abs, onLine, problem);
+            }
+            rowsRead += streamed.nonBlankLines;
+            if (streamed.sha256 === undefined)
+                complete = false;
+            // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
+            inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+        }
+    }
+    finally {
+        await pool?.close();
     }
     return builder.finish(inputs, rowsRead, complete);
 }
@@ -61453,6 +62320,8 @@ async function runGate(req) {
         baseline: req.baseline,
         candidate: req.candidate,
         displayPath: display,
+        ...(req.parseWorkers === undefined ? {} : { parseWorkers: req.parseWorkers }),
+        ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
     });
     const ctx = { canary: req.canary, expired };
     const evaluation = evaluate(dataset, policy, ctx);
@@ -63340,6 +64209,10 @@ async function runAction(deps) {
             today: deps.today,
             toolVersion: TOOL_VERSION,
             displayPath,
+            ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+            onNote: (message) => {
+                log.debug(message);
+            },
         });
     }
     catch (error) {
@@ -63407,11 +64280,43 @@ async function runAction(deps) {
     return { report, checkRunId, commentId };
 }
 
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/io/parse-workers.ts
+/**
+ * Which parse workers a bundle uses (src/core/input/parse-pool.ts): the parse-worker.js built
+ * next to it, one thread per core beyond the main thread's (at least one, at most
+ * MAX_PARSE_THREADS). MODEL_GATE_PARSE_THREADS=N overrides the count; 0 parses on the main thread.
+ */
+
+
+
+const WORKER_FILE = "parse-worker.js";
+/** Past this, the main thread (reading, building the Dataset) is the bottleneck. */
+const MAX_PARSE_THREADS = 4;
+/**
+ * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
+ * parse-worker.js next to it (running from source, as the tests do).
+ */
+function bundledParseWorkers(bundleUrl, env) {
+    const script = new URL(WORKER_FILE, bundleUrl);
+    if (script.protocol !== "file:" || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(script)))
+        return undefined;
+    const raw = env["MODEL_GATE_PARSE_THREADS"];
+    const threads = raw !== undefined && /^\d{1,2}$/.test(raw)
+        ? Math.min(Number(raw), MAX_PARSE_THREADS)
+        : Math.min(Math.max((0,external_node_os_namespaceObject.availableParallelism)() - 1, 1), MAX_PARSE_THREADS);
+    return { script, threads };
+}
+
 ;// CONCATENATED MODULE: ./src/index.ts
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
 // (@actions/github's Octokit) and git into src/action/run.ts, and is the single error boundary:
 // a user error (InputError, PolicyError) fails the step with its message and no stack; anything
 // else is a bug and fails the step with a short "internal error" message, the stack in the debug log.
+
 
 
 
@@ -63446,6 +64351,7 @@ function fetchWithTimeout(timeoutMs) {
 }
 async function main() {
     const log = logger_createLogger(core_namespaceObject);
+    const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
     let failed = false;
     const setFailed = (message) => {
         if (failed)
@@ -63474,6 +64380,7 @@ async function main() {
             git: runGit,
             retry: retryPolicy(process.env),
             today: new Date().toISOString().slice(0, 10),
+            ...(parseWorkers === undefined ? {} : { parseWorkers }),
         });
     }
     catch (error) {

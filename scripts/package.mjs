@@ -1,10 +1,12 @@
-// Bundles the two entry points with ncc into dist/index.js (the action) and dist/cli.js (the CLI).
+// Bundles the entry points with ncc into dist/index.js (the action), dist/cli.js (the CLI) and
+// dist/parse-worker.js (the worker thread both start for large exports, found next to them).
 // ncc writes one folder per entry; we flatten them so action.yml and the package's bin point at
 // plain files, and fail loudly if ncc ever emits an extra chunk we would silently drop.
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -19,6 +21,7 @@ import { join } from "node:path";
 const entries = [
   { src: "src/index.ts", out: "index.js" },
   { src: "src/cli.ts", out: "cli.js" },
+  { src: "src/parse-worker.ts", out: "parse-worker.js" },
 ];
 const expected = new Set(["index.js", "licenses.txt", "package.json"]);
 const work = mkdtempSync(join(tmpdir(), "gate-package-"));
@@ -49,7 +52,9 @@ try {
       throw new Error(`ncc emitted unexpected files for ${entry.src}: ${extra.join(", ")}`);
     copyFileSync(join(outDir, "index.js"), join("dist", entry.out));
     chmodSync(join("dist", entry.out), 0o755);
-    licenses.push(readFileSync(join(outDir, "licenses.txt"), "utf8"));
+    // An entry without third-party code (the parse worker) gets no licenses.txt.
+    const licenseFile = join(outDir, "licenses.txt");
+    if (existsSync(licenseFile)) licenses.push(readFileSync(licenseFile, "utf8"));
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { runGit } from "./action/base-policy.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./action/github-api.js";
 import { createLogger } from "./action/logger.js";
 import { runAction } from "./action/run.js";
+import { bundledParseWorkers } from "./io/parse-workers.js";
 
 /** Test hook: MODEL_GATE_RETRY_BASE_MS shortens the backoff between retries of server errors. */
 function retryPolicy(env: NodeJS.ProcessEnv): RetryPolicy {
@@ -41,6 +42,7 @@ function fetchWithTimeout(timeoutMs: number): typeof fetch {
 
 async function main(): Promise<void> {
   const log = createLogger(core);
+  const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
   let failed = false;
   const setFailed = (message: string): void => {
     if (failed) return;
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
       git: runGit,
       retry: retryPolicy(process.env),
       today: new Date().toISOString().slice(0, 10),
+      ...(parseWorkers === undefined ? {} : { parseWorkers }),
     });
   } catch (error) {
     if (error instanceof InputError) {

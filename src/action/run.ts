@@ -31,6 +31,7 @@ import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "./check
 import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetryPolicy } from "./github-api.js";
 import { readInputs, type ActionInputs, type GetInput } from "./inputs.js";
+import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
 import { digestLine, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
@@ -50,6 +51,8 @@ export interface ActionDeps {
   readonly retry: RetryPolicy;
   /** YYYY-MM-DD, for the policy's revisit date. */
   readonly today: string;
+  /** Parse workers of the bundle (src/io/parse-workers.ts); absent: parse on the main thread. */
+  readonly parseWorkers?: ParseWorkerOptions;
 }
 
 /** What the run produced, for tests. */
@@ -332,6 +335,10 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       today: deps.today,
       toolVersion: TOOL_VERSION,
       displayPath,
+      ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+      onNote: (message) => {
+        log.debug(message);
+      },
     });
   } catch (error) {
     if (error instanceof InputError) await reportInputError(error, inputs, ctx, octokit, deps);

@@ -99,6 +99,8 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     toolVersion: TOOL_VERSION,
     // Name files as the user typed them, so messages and provenance match the command line.
     displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath], abs),
+    ...(io.parseWorkers === undefined ? {} : { parseWorkers: io.parseWorkers }),
+    ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
 
   const json = JSON.stringify(report, null, 2) + "\n";

@@ -1,7 +1,13 @@
+import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
+
 /** What the CLI needs from the outside world, passed in so tests can run it in-process. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly cwd: string;
   readonly now: () => Date;
+  /** Parse workers of the bundle (src/io/parse-workers.ts); absent: parse on the main thread. */
+  readonly parseWorkers?: ParseWorkerOptions;
+  /** Debug notes (MODEL_GATE_DEBUG=1); absent: dropped. */
+  readonly debug?: (text: string) => void;
 }

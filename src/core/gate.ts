@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { evaluate } from "./decision/evaluate.js";
 import { computeFragility } from "./decision/fragility.js";
 import { InputError, PolicyError } from "./errors.js";
+import type { ParseWorkerOptions } from "./input/parse-pool.js";
 import { readDataset } from "./input/read-dataset.js";
 import { diffPolicyTexts } from "./policy/policy-diff.js";
 import { isExpired, parsePolicy } from "./policy/load-policy.js";
@@ -34,6 +35,10 @@ export interface GateRequest {
   readonly toolVersion: string;
   /** How to name input files in messages and provenance (e.g. relative to the workspace). */
   readonly displayPath?: (absPath: string) => string;
+  /** Parse large exports on worker threads (the bundles pass theirs; see src/io/parse-workers.ts). */
+  readonly parseWorkers?: ParseWorkerOptions;
+  /** Notes on how the input was read, for debug output. */
+  readonly onNote?: (message: string) => void;
 }
 
 function sha256(text: string): string {
@@ -76,6 +81,8 @@ export async function runGate(req: GateRequest): Promise<Report> {
     baseline: req.baseline,
     candidate: req.candidate,
     displayPath: display,
+    ...(req.parseWorkers === undefined ? {} : { parseWorkers: req.parseWorkers }),
+    ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
   });
   const ctx = { canary: req.canary, expired };
   const evaluation = evaluate(dataset, policy, ctx);

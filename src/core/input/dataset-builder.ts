@@ -250,9 +250,21 @@ export class DatasetBuilder {
       this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
       return;
     }
+    this.addResultRow(row, fileIndex, line);
+  }
+
+  /** A results line already parsed and checked (by a parse worker: see parse-pool.ts). */
+  addResultRow(row: ExportRow, fileIndex: number, line: number): void {
+    if (this.stopped) return;
     const src = this.src(fileIndex, line);
     this.resultRow(row, src);
     this.checkHeld(src);
+  }
+
+  /** A results line a parse worker found bad: what addResultLine reports for it. */
+  addLineIssue(fileIndex: number, line: number, field: string | undefined, message: string): void {
+    if (this.stopped) return;
+    this.lineProblem(this.src(fileIndex, line), field, message);
   }
 
   private resultRow(row: ExportRow, src: number): void {

@@ -10,7 +10,7 @@
  * into one message. Only a bug in `onLine` propagates as an exception.
  */
 
-import { isUtf8 } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
@@ -18,16 +18,43 @@ import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, type Gunzip } from "node:zlib";
 
+import { LINE_ASCII, LINE_PLAIN } from "./line-flags.js";
 import { MAX_LINE_BYTES, MAX_LINES_PER_FILE } from "./limits.js";
 
 /**
- * Receives each non-blank line's text (no BOM, no line end) and its 1-based line number. `plain`
+ * Receives each non-blank line, `text.slice(begin, end)` (no BOM, no line end; `text` may hold the
+ * lines around it too: a handler that sends lines elsewhere can send the text once), and its
+ * 1-based line number. `plain`
  * true promises that the line has no backslash, no DEL and no U+0080–U+00BF character: then no
  * JSON string in it can hold a control character (C0 ones must be escaped in JSON, which takes a
  * backslash; DEL and C1 are absent), and a validator may skip looking for them. false promises
  * nothing.
  */
-export type LineHandler = (text: string, line: number, plain: boolean) => void;
+export type LineHandler = (text: string, begin: number, end: number, line: number, plain: boolean) => void;
+
+/**
+ * Receives each non-blank line as its bytes `bytes[begin, end)`: valid UTF-8, no BOM, no line
+ * end; the bytes stay as they are until the chunk's `afterChunk` (StreamOptions) has returned. `flags` has LINE_PLAIN when the line is plain (as in
+ * LineHandler) and LINE_ASCII when every byte is below 0x80. For a caller that hands the lines
+ * to another thread: it need not decode them here.
+ */
+export type ByteLineHandler = (
+  bytes: Buffer,
+  begin: number,
+  end: number,
+  line: number,
+  flags: number,
+) => void;
+
+/** Lines as bytes (see ByteLineHandler) instead of text. */
+export interface ByteLines {
+  readonly bytes: ByteLineHandler;
+}
+
+/** The line `text[begin, end)` of a LineHandler call. */
+export function lineOf(text: string, begin: number, end: number): string {
+  return begin === 0 && end === text.length ? text : text.slice(begin, end);
+}
 
 /** Receives a problem of the file; `line` is undefined when it concerns the whole file. */
 export type ProblemHandler = (line: number | undefined, message: string) => void;
@@ -177,10 +204,16 @@ class LineSplitter {
   private stopped = false;
   nonBlankLines = 0;
 
+  private readonly onLine: LineHandler | undefined;
+  private readonly onBytes: ByteLineHandler | undefined;
+
   constructor(
-    private readonly onLine: LineHandler,
+    lines: LineHandler | ByteLines,
     private readonly onProblem: ProblemHandler,
-  ) {}
+  ) {
+    this.onLine = typeof lines === "function" ? lines : undefined;
+    this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
+  }
 
   push(chunk: Buffer): void {
     if (this.stopped) return;
@@ -207,7 +240,8 @@ class LineSplitter {
       this.skipping = true;
       return;
     }
-    this.carry.push(start === 0 ? chunk : chunk.subarray(start));
+    // A copy: the reader reuses its buffer for the next chunk.
+    this.carry.push(Buffer.from(chunk.subarray(start)));
     this.carryLength += rest;
   }
 
@@ -269,6 +303,10 @@ class LineSplitter {
     // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
     // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
     const plain = bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
+    if (this.onBytes !== undefined) {
+      this.spanBytes(chunk, begin, end, (plain ? LINE_PLAIN : 0) | (isAscii(bytes) ? LINE_ASCII : 0));
+      return;
+    }
     const text = chunk.toString("utf8", begin, end);
     let start = 0;
     while (start <= text.length) {
@@ -276,6 +314,18 @@ class LineSplitter {
       if (nl === -1) nl = text.length;
       if (!this.nextLineNo()) return;
       this.emitText(text, start, nl, plain);
+      start = nl + 1;
+    }
+  }
+
+  /** `span` for a ByteLineHandler: the same lines, not decoded. */
+  private spanBytes(chunk: Buffer, begin: number, end: number, flags: number): void {
+    let start = begin;
+    while (start <= end) {
+      let nl = chunk.indexOf(LF, start);
+      if (nl === -1 || nl > end) nl = end;
+      if (!this.nextLineNo()) return;
+      this.emitBytes(chunk, start, nl, flags);
       start = nl + 1;
     }
   }
@@ -324,7 +374,23 @@ class LineSplitter {
       this.onProblem(this.lineNo, "the line is not valid UTF-8 text");
       return;
     }
-    this.onLine(line.toString("utf8"), this.lineNo, false);
+    if (this.onBytes !== undefined) {
+      this.onBytes(line, 0, line.length, this.lineNo, isAscii(line) ? LINE_ASCII : 0);
+      return;
+    }
+    const text = line.toString("utf8");
+    this.onLine?.(text, 0, text.length, this.lineNo, false);
+  }
+
+  /** `emit` for a line of a valid UTF-8 span, as bytes: `chunk[begin, end)`. */
+  private emitBytes(chunk: Buffer, begin: number, end: number, flags: number): void {
+    if (end > begin && chunk[end - 1] === CR) end--;
+    if (end - begin >= 3 && chunk[begin] === 0xef && chunk[begin + 1] === 0xbb && chunk[begin + 2] === 0xbf) {
+      begin += 3;
+    }
+    if (isBlank(chunk, begin, end)) return;
+    this.nonBlankLines++;
+    this.onBytes?.(chunk, begin, end, this.lineNo, flags);
   }
 
   /** `emit` for a line already decoded: `text[begin, end)`, known to be valid UTF-8. */
@@ -337,7 +403,7 @@ class LineSplitter {
       if (c !== 0x20 && c !== 0x09 && c !== CR) break;
     }
     this.nonBlankLines++;
-    this.onLine(begin === 0 && end === text.length ? text : text.slice(begin, end), this.lineNo, plain);
+    this.onLine?.(text, begin, end, this.lineNo, plain);
   }
 }
 
@@ -412,13 +478,25 @@ function trailingBytesMessage(gzipBytes: number, fileBytes: number): string {
   );
 }
 
+export interface StreamOptions {
+  /** Awaited after each chunk's lines (backpressure for lines handled elsewhere: parse-pool.ts). */
+  readonly afterChunk?: () => Promise<void>;
+  /**
+   * false hashes a large file on this thread too: when its lines are parsed on worker threads,
+   * this thread waits for them anyway, and another thread would compete for the cores.
+   */
+  readonly hashOnWorker?: boolean;
+}
+
 /** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` throws. */
+ * problem (those go to `onProblem`); rethrows what `onLine` or `afterChunk` throws. */
 export async function streamLines(
   absPath: string,
-  onLine: LineHandler,
+  onLine: LineHandler | ByteLines,
   onProblem: ProblemHandler,
+  options: StreamOptions = {},
 ): Promise<StreamedFile> {
+  const { afterChunk } = options;
   let fh: FileHandle;
   try {
     fh = await open(absPath, "r");
@@ -428,7 +506,10 @@ export async function streamLines(
   }
   const splitter = new LineSplitter(onLine, onProblem);
   let gzip = false;
+  // What onLine or afterChunk threw (a bug, not user input): rethrown as itself, not as the
+  // AbortError the pipeline turns it into.
   let handlerFailed = false;
+  let handlerError: unknown;
   let bytesRead = 0;
   let gunzip: Gunzip | undefined;
   let pending: PendingHash | undefined;
@@ -443,27 +524,31 @@ export async function streamLines(
     }
 
     const size = (await fh.stat()).size;
-    pending = size >= WORKER_HASH_MIN_BYTES ? hashInWorker(fh) : undefined;
+    pending = size >= WORKER_HASH_MIN_BYTES && options.hashOnWorker !== false ? hashInWorker(fh) : undefined;
     const hash = pending === undefined ? createHash("sha256") : undefined;
-    const hasher = new Transform({
-      transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-        hash?.update(chunk);
-        bytesRead += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
-    const sink = async (chunks: AsyncIterable<Buffer>): Promise<void> => {
-      for await (const chunk of chunks) {
-        try {
-          splitter.push(chunk);
-        } catch (e) {
-          handlerFailed = true;
-          throw e;
-        }
+    const take = async (chunk: Buffer): Promise<void> => {
+      try {
+        splitter.push(chunk);
+        if (afterChunk !== undefined) await afterChunk();
+      } catch (e) {
+        handlerFailed = true;
+        handlerError = e;
+        throw e;
       }
     };
     if (gzip) {
+      // The compressed bytes are hashed on their way to zlib.
+      const hasher = new Transform({
+        transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+          hash?.update(chunk);
+          bytesRead += chunk.length;
+          callback(null, chunk);
+        },
+      });
+      const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
+      const sink = async (chunks: AsyncIterable<Buffer>): Promise<void> => {
+        for await (const chunk of chunks) await take(chunk);
+      };
       gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
       await pipeline(source, hasher, gunzip, sink);
       // zlib stops at a byte after a gzip member that does not start another member (Node treats
@@ -474,12 +559,24 @@ export async function streamLines(
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
       }
     } else {
-      await pipeline(source, hasher, sink);
+      // One buffer for every chunk: a new one per chunk left up to ~60 MB of dead buffers
+      // between collections once the main thread no longer parses (parse-pool.ts). The splitter
+      // copies what it carries to the next chunk, and `take` returns once the chunk is used.
+      const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      for (;;) {
+        const n = (await fh.read(buffer, 0, buffer.length, bytesRead)).bytesRead;
+        if (n === 0) break;
+        const chunk = buffer.subarray(0, n);
+        hash?.update(chunk);
+        bytesRead += n;
+        await take(chunk);
+      }
     }
     try {
       splitter.end();
     } catch (e) {
       handlerFailed = true;
+      handlerError = e;
       throw e;
     }
     if (pending === undefined) {
@@ -501,7 +598,7 @@ export async function streamLines(
     }
     return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
   } catch (e) {
-    if (handlerFailed) throw e;
+    if (handlerFailed) throw handlerError;
     const code = errorCode(e);
     if (gunzip !== undefined && code === "ABORT_ERR") {
       // The gunzip stream ended (see above) while the file went on.

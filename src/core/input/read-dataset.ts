@@ -15,7 +15,8 @@ import { InputError, type InputProblem } from "../errors.js";
 import type { Dataset, InputFileDigest } from "../model.js";
 import { DatasetBuilder } from "./dataset-builder.js";
 import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
-import { describeFsError, streamLines } from "./line-stream.js";
+import { describeFsError, lineOf, streamLines } from "./line-stream.js";
+import { ParsePool, type ParseWorkerOptions } from "./parse-pool.js";
 
 export {
   DEFAULT_INPUT_LIMITS,
@@ -43,6 +44,10 @@ export interface ReadOptions {
   readonly displayPath?: (absPath: string) => string;
   /** Lower caps on what is held (DEFAULT_INPUT_LIMITS otherwise); for tests of the caps. */
   readonly limits?: Partial<InputLimits>;
+  /** Parse large results files on worker threads (parse-pool.ts); same Dataset, sooner. */
+  readonly parseWorkers?: ParseWorkerOptions;
+  /** Receives notes on how the input was read (for debug output; never part of the report). */
+  readonly onNote?: (message: string) => void;
 }
 
 interface InputFile {
@@ -50,6 +55,8 @@ interface InputFile {
   readonly abs: string;
   readonly display: string;
   readonly kind: "results" | "reviews";
+  /** Set by checkFiles. */
+  bytes: number;
 }
 
 function checkOptions(opts: ReadOptions): void {
@@ -101,6 +108,7 @@ async function checkFiles(files: readonly InputFile[]): Promise<void> {
         continue;
       }
       seen.set(id, f);
+      f.bytes = st.size;
     } catch (e) {
       problems.push({ location: { file: f.display }, message: describeFsError(e) });
     }
@@ -126,7 +134,7 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
     ...opts.reviews.map((given) => ({ given, kind: "reviews" as const })),
   ].map(({ given, kind }) => {
     const abs = resolve(given);
-    return { given, abs, display: name === undefined ? given : name(abs), kind };
+    return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
   });
   await checkFiles(files);
 
@@ -139,24 +147,54 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
   const inputs: InputFileDigest[] = [];
   let rowsRead = 0;
   let complete = true;
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i];
-    if (f === undefined) continue;
-    const onLine =
-      f.kind === "results"
-        ? (text: string, line: number, plain: boolean): void => {
+  const pool =
+    opts.parseWorkers === undefined
+      ? undefined
+      : new ParsePool(opts.parseWorkers, opts.onNote ?? (() => undefined));
+  try {
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i];
+      if (f === undefined) continue;
+      const problem = (line: number | undefined, message: string): void => {
+        builder.fileProblem(i, line, message);
+      };
+      let streamed;
+      if (f.kind === "results" && pool?.wants(f.bytes) === true) {
+        const pooled = pool.file({
+          parseLine: (text, line, plain) => {
             builder.addResultLine(text, i, line, plain);
-          }
-        : (text: string, line: number, plain: boolean): void => {
-            builder.addReviewLine(text, i, line, plain);
-          };
-    const streamed = await streamLines(f.abs, onLine, (line, message) => {
-      builder.fileProblem(i, line, message);
-    });
-    rowsRead += streamed.nonBlankLines;
-    if (streamed.sha256 === undefined) complete = false;
-    // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
-    inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+          },
+          addRow: (row, line) => {
+            builder.addResultRow(row, i, line);
+          },
+          lineIssue: (line, field, message) => {
+            builder.addLineIssue(i, line, field, message);
+          },
+          fileProblem: problem,
+        });
+        streamed = await streamLines(f.abs, pooled.lines, pooled.onProblem, {
+          afterChunk: pooled.afterChunk,
+          hashOnWorker: false,
+        });
+        await pooled.finish();
+      } else {
+        const onLine =
+          f.kind === "results"
+            ? (text: string, begin: number, end: number, line: number, plain: boolean): void => {
+                builder.addResultLine(lineOf(text, begin, end), i, line, plain);
+              }
+            : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
+                builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+              };
+        streamed = await streamLines(f.abs, onLine, problem);
+      }
+      rowsRead += streamed.nonBlankLines;
+      if (streamed.sha256 === undefined) complete = false;
+      // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
+      inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+    }
+  } finally {
+    await pool?.close();
   }
   return builder.finish(inputs, rowsRead, complete);
 }

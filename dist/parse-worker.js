@@ -1,0 +1,855 @@
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+var __webpack_exports__ = {};
+
+;// CONCATENATED MODULE: external "node:worker_threads"
+const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+function emptyCounts() {
+    return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+}
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
+function taskKeyString(k) {
+    return `${k.datasetRevision}\u0000${k.taskId}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/input/line-flags.ts
+/** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */
+/** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
+ * control character (see line-stream's LineHandler). */
+const LINE_PLAIN = 1;
+/** Every byte of the line is below 0x80. */
+const LINE_ASCII = 2;
+
+;// CONCATENATED MODULE: ./src/core/input/limits.ts
+/**
+ * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
+ * value over a cap is an input error, never silently cut.
+ */
+/** Longest accepted line, in bytes of UTF-8 (without the LF; a CR before it counts). Checked while
+ * splitting, before JSON.parse, so an overlong line is never held whole in memory. */
+const MAX_LINE_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
+/** Longest accepted identifier, in UTF-16 code units: task_id, dataset_revision, harness_revision,
+ * model_config, a string attempt, cluster, reviewer. */
+const MAX_ID_LENGTH = 4096;
+/** Longest accepted evidence item (a path or URL), in UTF-16 code units. */
+const MAX_EVIDENCE_LENGTH = 8192;
+/** Longest accepted review note, in UTF-16 code units. */
+const limits_MAX_NOTE_LENGTH = 65536;
+/** Evidence items kept per task (TaskRecord.evidence) and per history event, first seen first.
+ * A report shows a handful of links per task; more would only grow memory with the row count. */
+const MAX_EVIDENCE_PER_TASK = 20;
+/** How many model_config ids an "unknown model id" error lists before it only counts the rest. */
+const MAX_LISTED_MODEL_IDS = 20;
+/** How many input files one read accepts (results and reviews together). */
+const MAX_INPUT_FILES = 10_000;
+/** Lines per file the reader can number (file:line locations are packed into one safe integer). */
+const MAX_LINES_PER_FILE = (/* unused pure expression or super */ null && (2 ** 32 - 1));
+const DEFAULT_INPUT_LIMITS = {
+    maxTasks: 1_000_000,
+    maxModels: 10_000,
+    maxLabelsPerTask: 1_000,
+    maxAttemptIds: 20_000_000,
+    maxHeldChars: 256 * 1024 * 1024,
+};
+
+;// CONCATENATED MODULE: ./src/core/input/rows.ts
+/**
+ * Validation of one export row (SPEC §1.1) or one review row (§1.2), by direct checks: this runs
+ * once per line, so it allocates nothing on the happy path (one reusable output struct) and only
+ * builds messages for bad lines. Each message says what was expected and what the line had.
+ *
+ * Choices the SPEC leaves open:
+ * - `null` in an OPTIONAL field (evidence, attempt, cluster, reviewer, note, and `result` or the
+ *   counts when deciding the row's shape) is the same as the field being absent: warehouse and
+ *   dataframe exports write null for "no value". A required field that is null is an error.
+ * - Identifiers (task_id, dataset_revision, harness_revision, model_config, a string attempt,
+ *   cluster, reviewer) must be non-empty, at most MAX_ID_LENGTH long, and free of control
+ *   characters (C0 U+0000–U+001F, DEL, C1 U+0080–U+009F). They are map keys (NUL separates the
+ *   parts of a task key) and they are printed in terminals and Markdown, where a newline or an
+ *   escape sequence could fake report lines or drive the terminal. Tab is refused too: an id
+ *   with a tab is a copy-paste accident, and guessing "trim it" is what §1.1 forbids.
+ * - Evidence items follow the same rule with MAX_EVIDENCE_LENGTH; an empty evidence string is
+ *   ignored (it cannot be a link). A note may hold newlines and tabs (other controls are refused).
+ * - `attempt` 1 and `attempt` "1" are different attempts (no type coercion).
+ * - A pre-aggregated row carries the four integer counts `passes`, `fails`, `infra_errors`,
+ *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
+ */
+
+/** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
+const RESULT_NAMES = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+const RESULT_EXPECTED = "expected one of pass, fail, infra_error, missing";
+const VALIDITY_EXPECTED = "expected one of unreviewed, valid, broken, disputed";
+const COUNT_FIELDS = ["passes", "fails", "infra_errors", "missing"];
+// eslint-disable-next-line no-control-regex
+const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex
+const NOTE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const SHOWN_STRING_LENGTH = 60;
+/** How a bad value is shown in a message: short, JSON-escaped, never the whole of a huge value. */
+function describeValue(v) {
+    if (v === undefined)
+        return "nothing";
+    if (v === null)
+        return "null";
+    if (typeof v === "string") {
+        if (v.length === 0)
+            return "an empty string";
+        return quote(v);
+    }
+    if (typeof v === "number" || typeof v === "boolean")
+        return String(v);
+    if (Array.isArray(v))
+        return "an array";
+    return "an object";
+}
+/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
+const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same plus C0, for the parser's message, which quotes the line raw. */
+const ESCAPED_IN_PARSER_MESSAGES = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
+function escapeChar(c) {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
+ * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
+ * a terminal or reorder its own text. */
+function quote(s) {
+    const shown = s.length <= SHOWN_STRING_LENGTH ? s : s.slice(0, SHOWN_STRING_LENGTH);
+    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
+    return shown === s ? text : `${text}… (${s.length} characters)`;
+}
+/** The problems of one line: the first in full, the names of the other fields. */
+class LineIssues {
+    field = undefined;
+    message = undefined;
+    otherFields = undefined;
+    reset() {
+        this.field = undefined;
+        this.message = undefined;
+        this.otherFields = undefined;
+    }
+    get any() {
+        return this.message !== undefined;
+    }
+    add(field, message) {
+        if (this.message === undefined) {
+            this.field = field;
+            this.message = message;
+        }
+        else if (field !== undefined && field !== this.field && !(this.otherFields ?? []).includes(field)) {
+            (this.otherFields ??= []).push(field);
+        }
+    }
+    /** The line's message: the first problem, plus which other fields are also wrong. */
+    text() {
+        const msg = this.message ?? "";
+        if (this.otherFields === undefined)
+            return msg;
+        const names = this.otherFields.map((f) => `"${f}"`).join(", ");
+        return this.otherFields.length === 1
+            ? `${msg} (field ${names} on this line is wrong too)`
+            : `${msg} (fields ${names} on this line are wrong too)`;
+    }
+}
+function rows_emptyExportRow() {
+    return {
+        taskId: "",
+        datasetRevision: "",
+        harnessRevision: "",
+        modelConfig: "",
+        validity: "unreviewed",
+        reviewRevision: 0,
+        result: -1,
+        passes: 0,
+        fails: 0,
+        infraErrors: 0,
+        missing: 0,
+        evidence: undefined,
+        attempt: undefined,
+        cluster: undefined,
+    };
+}
+function emptyReviewRow() {
+    return {
+        taskId: "",
+        datasetRevision: "",
+        validity: "unreviewed",
+        reviewRevision: 0,
+        evidence: undefined,
+        reviewer: undefined,
+        note: undefined,
+    };
+}
+/** Parses a line into an object, or records why it is not one. */
+function parseObject(text, issues) {
+    let v;
+    try {
+        v = JSON.parse(text);
+    }
+    catch (e) {
+        // V8 quotes a snippet of the line in its message: escape what could drive a terminal.
+        const why = (e instanceof Error ? e.message : String(e)).replace(ESCAPED_IN_PARSER_MESSAGES, escapeChar);
+        issues.add(undefined, `expected a JSON object; the line is not valid JSON (${why})`);
+        return undefined;
+    }
+    if (typeof v !== "object" || v === null || Array.isArray(v)) {
+        issues.add(undefined, `expected a JSON object; got ${describeValue(v)}`);
+        return undefined;
+    }
+    return v;
+}
+/**
+ * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
+ * string of the line can (see line-stream's LineHandler): the RegExp test of every identifier
+ * and evidence item of every line was ~6% of a large read.
+ */
+function hasControl(s, plain) {
+    return !plain && ID_FORBIDDEN.test(s);
+}
+/** A non-empty identifier without control characters. Returns "" after recording a problem. */
+function idField(obj, field, issues, plain) {
+    const v = obj[field];
+    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !hasControl(v, plain))
+        return v;
+    issues.add(field, idProblem(v));
+    return "";
+}
+/** Like idField, for an optional field: undefined when absent or null. */
+function optionalIdField(obj, field, issues, plain) {
+    const v = obj[field];
+    if (v === undefined || v === null)
+        return undefined;
+    if (typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !hasControl(v, plain))
+        return v;
+    issues.add(field, idProblem(v));
+    return undefined;
+}
+function idProblem(v) {
+    if (v === undefined)
+        return "expected a non-empty string; the field is missing";
+    if (typeof v !== "string" || v.length === 0)
+        return `expected a non-empty string; got ${describeValue(v)}`;
+    if (v.length > MAX_ID_LENGTH) {
+        return `expected at most ${MAX_ID_LENGTH} characters; got ${v.length}`;
+    }
+    return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(v)}`;
+}
+function validityField(obj, issues) {
+    const v = obj["validity"];
+    switch (v) {
+        case "valid":
+        case "disputed":
+        case "unreviewed":
+        case "broken":
+            return v;
+        default:
+            issues.add("validity", v === undefined
+                ? `${VALIDITY_EXPECTED}; the field is missing`
+                : `${VALIDITY_EXPECTED}; got ${describeValue(v)}`);
+            return "unreviewed";
+    }
+}
+function resultIndex(v) {
+    switch (v) {
+        case "pass":
+            return 0;
+        case "fail":
+            return 1;
+        case "infra_error":
+            return 2;
+        case "missing":
+            return 3;
+        default:
+            return -1;
+    }
+}
+/** An integer >= 0 that is a safe integer; -1 after recording a problem. */
+function countField(obj, field, issues) {
+    const v = obj[field];
+    if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0)
+        return v;
+    if (v === undefined) {
+        issues.add(field, "expected an integer >= 0; the field is missing");
+    }
+    else if (typeof v === "number" && Number.isInteger(v) && v > 0) {
+        issues.add(field, `expected an integer >= 0 no larger than ${Number.MAX_SAFE_INTEGER}; got ${v}`);
+    }
+    else {
+        issues.add(field, `expected an integer >= 0; got ${describeValue(v)}`);
+    }
+    return -1;
+}
+/** Validated evidence: undefined, a string, or an array of strings (empty strings allowed, ignored later). */
+function evidenceField(obj, issues, plain) {
+    const v = obj["evidence"];
+    if (v === undefined || v === null)
+        return undefined;
+    if (typeof v === "string") {
+        const bad = evidenceItemProblem(v, plain);
+        if (bad === undefined)
+            return v;
+        issues.add("evidence", bad);
+        return undefined;
+    }
+    if (!Array.isArray(v)) {
+        issues.add("evidence", `expected a string or an array of strings; got ${describeValue(v)}`);
+        return undefined;
+    }
+    const items = v;
+    for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (typeof item !== "string") {
+            issues.add(`evidence[${i}]`, `expected a string; got ${describeValue(item)}`);
+            return undefined;
+        }
+        const bad = evidenceItemProblem(item, plain);
+        if (bad !== undefined) {
+            issues.add(`evidence[${i}]`, bad);
+            return undefined;
+        }
+    }
+    return items;
+}
+function evidenceItemProblem(s, plain) {
+    if (s.length > MAX_EVIDENCE_LENGTH)
+        return `expected at most ${MAX_EVIDENCE_LENGTH} characters; got ${s.length}`;
+    if (hasControl(s, plain)) {
+        return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(s)}`;
+    }
+    return undefined;
+}
+/**
+ * Checks one export row into `out`. Returns false (and fills `issues`) when the row is bad; every
+ * field is checked so that the message can name all the wrong ones.
+ */
+function checkExportRow(obj, out, issues, plain = false) {
+    out.taskId = idField(obj, "task_id", issues, plain);
+    out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
+    out.harnessRevision = idField(obj, "harness_revision", issues, plain);
+    out.modelConfig = idField(obj, "model_config", issues, plain);
+    out.validity = validityField(obj, issues);
+    const rawResult = obj["result"];
+    const hasResult = rawResult !== undefined && rawResult !== null;
+    let countsGiven = 0;
+    let firstCount;
+    for (const f of COUNT_FIELDS) {
+        const c = obj[f];
+        if (c !== undefined && c !== null) {
+            countsGiven++;
+            firstCount ??= f;
+        }
+    }
+    if (hasResult) {
+        out.result = resultIndex(rawResult);
+        if (out.result < 0)
+            issues.add("result", `${RESULT_EXPECTED}; got ${describeValue(rawResult)}`);
+        if (countsGiven > 0) {
+            issues.add("result", `a row has either "result" (one attempt) or the counts passes, fails, infra_errors, missing ` +
+                `(a pre-aggregated row), not both; this one also has "${firstCount ?? ""}"`);
+        }
+    }
+    else if (countsGiven === 0) {
+        out.result = -1;
+        issues.add("result", `${RESULT_EXPECTED} (or, for a pre-aggregated row, the four counts passes, fails, ` +
+            `infra_errors, missing); the field is missing`);
+    }
+    else {
+        out.result = -1;
+        out.passes = countField(obj, "passes", issues);
+        out.fails = countField(obj, "fails", issues);
+        out.infraErrors = countField(obj, "infra_errors", issues);
+        out.missing = countField(obj, "missing", issues);
+        if (out.passes === 0 && out.fails === 0 && out.infraErrors === 0 && out.missing === 0) {
+            issues.add("passes", "a pre-aggregated row needs at least one count above 0; all four are 0");
+        }
+    }
+    const rev = obj["review_revision"];
+    if (typeof rev === "number" && Number.isSafeInteger(rev) && rev >= 0) {
+        out.reviewRevision = rev;
+    }
+    else {
+        countField(obj, "review_revision", issues);
+    }
+    out.evidence = evidenceField(obj, issues, plain);
+    const attempt = obj["attempt"];
+    if (attempt === undefined || attempt === null) {
+        out.attempt = undefined;
+    }
+    else if (!hasResult && countsGiven > 0) {
+        issues.add("attempt", "not allowed on a pre-aggregated row (one with counts instead of a result)");
+    }
+    else if (typeof attempt === "number") {
+        if (Number.isSafeInteger(attempt)) {
+            out.attempt = attempt;
+        }
+        else {
+            issues.add("attempt", `expected a non-empty string or an integer; got ${describeValue(attempt)}`);
+        }
+    }
+    else if (typeof attempt === "string" &&
+        attempt.length > 0 &&
+        attempt.length <= MAX_ID_LENGTH &&
+        !hasControl(attempt, plain)) {
+        out.attempt = attempt;
+    }
+    else if (typeof attempt === "string") {
+        issues.add("attempt", idProblem(attempt));
+    }
+    else {
+        issues.add("attempt", `expected a non-empty string or an integer; got ${describeValue(attempt)}`);
+    }
+    out.cluster = optionalIdField(obj, "cluster", issues, plain);
+    return !issues.any;
+}
+/** Checks one review row into `out` (SPEC §1.2). */
+function checkReviewRow(obj, out, issues, plain = false) {
+    out.taskId = idField(obj, "task_id", issues, plain);
+    out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
+    out.validity = validityField(obj, issues);
+    const rev = obj["review_revision"];
+    if (typeof rev === "number" && Number.isSafeInteger(rev) && rev >= 0) {
+        out.reviewRevision = rev;
+    }
+    else {
+        countField(obj, "review_revision", issues);
+    }
+    out.evidence = evidenceField(obj, issues, plain);
+    out.reviewer = optionalIdField(obj, "reviewer", issues, plain);
+    const note = obj["note"];
+    if (note === undefined || note === null) {
+        out.note = undefined;
+    }
+    else if (typeof note !== "string") {
+        issues.add("note", `expected a string; got ${describeValue(note)}`);
+    }
+    else if (note.length > MAX_NOTE_LENGTH) {
+        issues.add("note", `expected at most ${MAX_NOTE_LENGTH} characters; got ${note.length}`);
+    }
+    else if (NOTE_FORBIDDEN.test(note)) {
+        issues.add("note", `expected no control characters other than tab and line ends; got ${quote(note)}`);
+    }
+    else {
+        out.note = note;
+    }
+    return !issues.any;
+}
+
+;// CONCATENATED MODULE: ./src/core/input/row-codec.ts
+/**
+ * How a parse worker hands checked export rows back to the main thread (see parse-pool.ts).
+ *
+ * Posting parsed objects between threads would cost as much as parsing them again, so a batch of
+ * lines comes back as numbers plus strings: one fixed-size record of a Float64Array per line, and
+ * every string of a record as a reference. The ids, revisions, clusters and evidence that repeat
+ * from row to row are interned in a table that both sides keep (the worker sends each new entry
+ * once, in the batch that first uses it); anything else (attempt ids, messages, strings past the
+ * table's cap) goes in the batch's own list. The main thread then gets the same string object
+ * for every row of a task, which also makes its Map lookups and comparisons cheap.
+ *
+ * Every number of a row is a safe integer (checked by checkExportRow), so a Float64Array holds it
+ * exactly; -0 survives too.
+ */
+
+
+
+/** Record fields, by offset. A problem record uses only TAG, FIELD and MESSAGE. */
+const TAG = 0;
+const TASK = 1;
+const DATASET = 2;
+const HARNESS = 3;
+const MODEL = 4;
+const VALIDITY = 5;
+const REVIEW_REVISION = 6;
+const RESULT = 7;
+const PASSES = 8;
+const FAILS = 9;
+const INFRA_ERRORS = 10;
+const MISSING = 11;
+const ATTEMPT_KIND = 12;
+const ATTEMPT = 13;
+const CLUSTER = 14;
+/** Evidence: -1 for none, else how many references follow in the batch's evidence list. */
+const EVIDENCE_COUNT = 15;
+const EVIDENCE_START = 16;
+const RECORD_SIZE = 17;
+const FIELD = 1;
+const MESSAGE = 2;
+const TAG_ROW = 0;
+const TAG_PROBLEM = 1;
+const ATTEMPT_NONE = 0;
+const ATTEMPT_NUMBER = 1;
+const ATTEMPT_STRING = 2;
+/** An absent optional string. References are table ids (>= 0) or -(batch index + 1). */
+const NO_STRING = Number.NaN;
+/**
+ * Characters the interning table may hold on each side; past it, strings travel in their batch.
+ * Bounds the memory of both copies of the table (~2 bytes a character each).
+ */
+const INTERN_MAX_CHARS = 4 * 1024 * 1024;
+/** A slot for `lines` lines of `bytes` bytes in all. */
+function newSlot(bytes, lines) {
+    return {
+        data: new SharedArrayBuffer(bytes),
+        offsets: new SharedArrayBuffer(2 * lines * Int32Array.BYTES_PER_ELEMENT),
+        flags: new SharedArrayBuffer(lines),
+    };
+}
+/** ASCII lines are decoded in pieces of about this many bytes (see batchLines). */
+const PIECE_BYTES = 32 * 1024;
+/**
+ * The lines of a batch as text, for i = 0, 1, … in order. Workers import this module: it must not
+ * pull in the reader's streams, zlib and crypto.
+ *
+ * Runs of ASCII lines are decoded as latin1 (the same text for ASCII) in pieces of about
+ * PIECE_BYTES and cut, instead of one native call per line; pieces stay small because a much
+ * larger string is allocated outside V8's regular pages (a map and an unmap each time). Other
+ * lines are decoded one by one.
+ */
+function batchLines(batch) {
+    const n = batch.lines;
+    const offsets = new Int32Array(batch.offsets, 0, 2 * n);
+    const flags = new Uint8Array(batch.flags, 0, n);
+    const bytes = Buffer.from(batch.data);
+    let piece = "";
+    let pieceStart = 0;
+    let pieceEnd = -1;
+    return (i) => {
+        const begin = offsets[2 * i] ?? 0;
+        const end = offsets[2 * i + 1] ?? 0;
+        if (((flags[i] ?? 0) & LINE_ASCII) === 0)
+            return bytes.toString("utf8", begin, end);
+        if (begin < pieceStart || end > pieceEnd) {
+            let stop = end;
+            for (let k = i + 1; k < n; k++) {
+                const next = offsets[2 * k + 1] ?? 0;
+                if (next - begin > PIECE_BYTES || ((flags[k] ?? 0) & LINE_ASCII) === 0)
+                    break;
+                stop = next;
+            }
+            piece = bytes.toString("latin1", begin, stop);
+            pieceStart = begin;
+            pieceEnd = stop;
+        }
+        return piece.slice(begin - pieceStart, end - pieceStart);
+    };
+}
+function isLineBatch(m) {
+    if (typeof m !== "object" || m === null)
+        return false;
+    const b = m;
+    return (typeof b.seq === "number" &&
+        typeof b.lines === "number" &&
+        b.data instanceof SharedArrayBuffer &&
+        b.offsets instanceof SharedArrayBuffer &&
+        b.flags instanceof SharedArrayBuffer &&
+        b.offsets.byteLength >= 8 * b.lines &&
+        b.flags.byteLength >= b.lines &&
+        Array.isArray(b.spare) &&
+        b.spare.every((x) => x instanceof ArrayBuffer));
+}
+function isEncodedBatch(m) {
+    if (typeof m !== "object" || m === null)
+        return false;
+    const b = m;
+    return (typeof b.seq === "number" &&
+        Array.isArray(b.interned) &&
+        Array.isArray(b.local) &&
+        b.records instanceof Float64Array &&
+        b.evidence instanceof Float64Array);
+}
+/** Spare answer buffers a worker keeps (two per batch in flight are enough). */
+const MAX_FREE_BUFFERS = 16;
+/** Evidence items remembered per task, by position. */
+const CACHED_EVIDENCE_ITEMS = 4;
+/** The worker side: parses and checks lines exactly as DatasetBuilder.addResultLine does. */
+class BatchEncoder {
+    table = new Map();
+    tasks = new Map();
+    tableChars = 0;
+    free = [];
+    issues = new LineIssues();
+    row = rows_emptyExportRow();
+    // Per batch:
+    interned = [];
+    local = [];
+    localIndex = new Map();
+    evidence = [];
+    // The last value of the fields that come in runs, and its reference.
+    lastDataset = "";
+    lastDatasetRef = NO_STRING;
+    lastHarness = "";
+    lastHarnessRef = NO_STRING;
+    lastModel = "";
+    lastModelRef = NO_STRING;
+    encode(batch) {
+        this.interned = [];
+        this.local = [];
+        this.localIndex = new Map();
+        this.evidence = [];
+        // A cached reference may be a batch reference, valid in its own batch only.
+        this.lastDatasetRef = NO_STRING;
+        this.lastHarnessRef = NO_STRING;
+        this.lastModelRef = NO_STRING;
+        for (const buffer of batch.spare)
+            if (this.free.length < MAX_FREE_BUFFERS)
+                this.free.push(buffer);
+        const n = batch.lines;
+        const flags = new Uint8Array(batch.flags, 0, n);
+        const line = batchLines(batch);
+        const records = this.take(n * RECORD_SIZE);
+        const issues = this.issues;
+        const row = this.row;
+        for (let i = 0; i < n; i++) {
+            const at = i * RECORD_SIZE;
+            issues.reset();
+            const obj = parseObject(line(i), issues);
+            if (obj === undefined || !checkExportRow(obj, row, issues, ((flags[i] ?? 0) & LINE_PLAIN) !== 0)) {
+                records[at + TAG] = TAG_PROBLEM;
+                records[at + FIELD] = issues.field === undefined ? NO_STRING : this.localRef(issues.field);
+                records[at + MESSAGE] = this.localRef(issues.text());
+                continue;
+            }
+            this.encodeRow(records, at);
+        }
+        // The table is never reset: the main thread's copy stays in step because it decodes one
+        // worker's batches in the order they were encoded (see parse-pool.ts).
+        return {
+            seq: batch.seq,
+            interned: this.interned,
+            local: this.local,
+            records,
+            evidence: this.evidenceRecords(),
+        };
+    }
+    evidenceRecords() {
+        const refs = this.evidence;
+        const out = this.take(refs.length);
+        for (let k = 0; k < refs.length; k++)
+            out[k] = refs[k] ?? 0;
+        return out;
+    }
+    /** A Float64Array of `length` over a spare buffer when one is large enough. */
+    take(length) {
+        const bytes = length * Float64Array.BYTES_PER_ELEMENT;
+        const i = this.free.findIndex((b) => b.byteLength >= bytes);
+        if (i < 0)
+            return new Float64Array(length);
+        const [buffer] = this.free.splice(i, 1);
+        return buffer === undefined ? new Float64Array(length) : new Float64Array(buffer, 0, length);
+    }
+    encodeRow(records, at) {
+        const row = this.row;
+        records[at + TAG] = TAG_ROW;
+        const task = this.taskCache(row.taskId);
+        records[at + TASK] = task === undefined ? this.ref(row.taskId) : task.ref;
+        if (row.datasetRevision !== this.lastDataset || Number.isNaN(this.lastDatasetRef)) {
+            this.lastDataset = row.datasetRevision;
+            this.lastDatasetRef = this.ref(row.datasetRevision);
+        }
+        records[at + DATASET] = this.lastDatasetRef;
+        if (row.harnessRevision !== this.lastHarness || Number.isNaN(this.lastHarnessRef)) {
+            this.lastHarness = row.harnessRevision;
+            this.lastHarnessRef = this.ref(row.harnessRevision);
+        }
+        records[at + HARNESS] = this.lastHarnessRef;
+        if (row.modelConfig !== this.lastModel || Number.isNaN(this.lastModelRef)) {
+            this.lastModel = row.modelConfig;
+            this.lastModelRef = this.ref(row.modelConfig);
+        }
+        records[at + MODEL] = this.lastModelRef;
+        records[at + VALIDITY] = model_VALIDITIES.indexOf(row.validity);
+        records[at + REVIEW_REVISION] = row.reviewRevision;
+        records[at + RESULT] = row.result;
+        records[at + PASSES] = row.passes;
+        records[at + FAILS] = row.fails;
+        records[at + INFRA_ERRORS] = row.infraErrors;
+        records[at + MISSING] = row.missing;
+        const attempt = row.attempt;
+        if (attempt === undefined) {
+            records[at + ATTEMPT_KIND] = ATTEMPT_NONE;
+        }
+        else if (typeof attempt === "number") {
+            records[at + ATTEMPT_KIND] = ATTEMPT_NUMBER;
+            records[at + ATTEMPT] = attempt;
+        }
+        else {
+            records[at + ATTEMPT_KIND] = ATTEMPT_STRING;
+            records[at + ATTEMPT] = this.localRef(attempt);
+        }
+        const cluster = row.cluster;
+        if (cluster === undefined) {
+            records[at + CLUSTER] = NO_STRING;
+        }
+        else if (task !== undefined && cluster === task.cluster) {
+            records[at + CLUSTER] = task.clusterRef;
+        }
+        else {
+            const ref = this.ref(cluster);
+            records[at + CLUSTER] = ref;
+            if (task !== undefined && ref >= 0) {
+                task.cluster = cluster;
+                task.clusterRef = ref;
+            }
+        }
+        const evidence = row.evidence;
+        if (evidence === undefined) {
+            records[at + EVIDENCE_COUNT] = -1;
+        }
+        else if (typeof evidence === "string") {
+            records[at + EVIDENCE_COUNT] = 1;
+            records[at + EVIDENCE_START] = this.evidence.length;
+            this.evidence.push(this.evidenceRef(task, 0, evidence));
+        }
+        else {
+            records[at + EVIDENCE_COUNT] = evidence.length;
+            records[at + EVIDENCE_START] = this.evidence.length;
+            for (let k = 0; k < evidence.length; k++) {
+                this.evidence.push(this.evidenceRef(task, k, evidence[k] ?? ""));
+            }
+        }
+    }
+    /**
+     * The cache entry of a task id, made when the id is interned. Rows of a task usually repeat its
+     * cluster and evidence: comparing with the last ones is much cheaper than hashing them again
+     * (hashing ~100-character strings was a quarter of a worker's time).
+     */
+    taskCache(taskId) {
+        const known = this.tasks.get(taskId);
+        if (known !== undefined)
+            return known;
+        const ref = this.ref(taskId);
+        if (ref < 0)
+            return undefined;
+        const entry = {
+            ref,
+            cluster: undefined,
+            clusterRef: NO_STRING,
+            evidence: [],
+            evidenceRefs: [],
+        };
+        this.tasks.set(taskId, entry);
+        return entry;
+    }
+    /** The reference of evidence item `k` of a row of `task`, through the task's cache. */
+    evidenceRef(task, k, item) {
+        if (task !== undefined && k < task.evidence.length && item === task.evidence[k]) {
+            return task.evidenceRefs[k] ?? this.ref(item);
+        }
+        const ref = this.ref(item);
+        if (task !== undefined && ref >= 0 && k < CACHED_EVIDENCE_ITEMS && k <= task.evidence.length) {
+            task.evidence[k] = item;
+            task.evidenceRefs[k] = ref;
+        }
+        return ref;
+    }
+    /** A table reference, interning `s` while the table has room; else a batch reference. */
+    ref(s) {
+        const id = this.table.get(s);
+        if (id !== undefined)
+            return id;
+        if (this.tableChars + s.length > INTERN_MAX_CHARS)
+            return this.localRef(s);
+        const next = this.table.size;
+        this.table.set(s, next);
+        this.tableChars += s.length;
+        this.interned.push(s);
+        return next;
+    }
+    localRef(s) {
+        let i = this.localIndex.get(s);
+        if (i === undefined) {
+            i = this.local.length;
+            this.local.push(s);
+            this.localIndex.set(s, i);
+        }
+        return -(i + 1);
+    }
+}
+/** The main-thread side of one worker: its copy of the interning table. */
+class BatchDecoder {
+    table = [];
+    row = emptyExportRow();
+    /** The evidence of the current row; ExportRow users copy the items, never keep the array. */
+    evidence = [];
+    /** Calls `sink` for each line of the batch, in order (index = the line's position in the batch). */
+    decode(batch, sink) {
+        for (const s of batch.interned)
+            this.table.push(s);
+        const { records, local } = batch;
+        const str = (ref) => (ref >= 0 ? this.table[ref] : local[-ref - 1]) ?? "";
+        const row = this.row;
+        const n = records.length / RECORD_SIZE;
+        for (let i = 0; i < n; i++) {
+            const at = i * RECORD_SIZE;
+            if (records[at + TAG] === TAG_PROBLEM) {
+                const field = records[at + FIELD] ?? NO_STRING;
+                sink.problem(Number.isNaN(field) ? undefined : str(field), str(records[at + MESSAGE] ?? 0), i);
+                continue;
+            }
+            row.taskId = str(records[at + TASK] ?? 0);
+            row.datasetRevision = str(records[at + DATASET] ?? 0);
+            row.harnessRevision = str(records[at + HARNESS] ?? 0);
+            row.modelConfig = str(records[at + MODEL] ?? 0);
+            row.validity = validityAt(records[at + VALIDITY] ?? 0);
+            row.reviewRevision = records[at + REVIEW_REVISION] ?? 0;
+            row.result = records[at + RESULT] ?? -1;
+            row.passes = records[at + PASSES] ?? 0;
+            row.fails = records[at + FAILS] ?? 0;
+            row.infraErrors = records[at + INFRA_ERRORS] ?? 0;
+            row.missing = records[at + MISSING] ?? 0;
+            const attemptKind = records[at + ATTEMPT_KIND];
+            const attempt = records[at + ATTEMPT] ?? 0;
+            row.attempt =
+                attemptKind === ATTEMPT_NUMBER ? attempt : attemptKind === ATTEMPT_STRING ? str(attempt) : undefined;
+            const cluster = records[at + CLUSTER] ?? NO_STRING;
+            row.cluster = Number.isNaN(cluster) ? undefined : str(cluster);
+            const count = records[at + EVIDENCE_COUNT] ?? -1;
+            if (count < 0) {
+                row.evidence = undefined;
+            }
+            else {
+                const start = records[at + EVIDENCE_START] ?? 0;
+                const items = this.evidence;
+                items.length = count;
+                for (let k = 0; k < count; k++)
+                    items[k] = str(batch.evidence[start + k] ?? 0);
+                row.evidence = items;
+            }
+            sink.row(row, i);
+        }
+    }
+}
+function validityAt(i) {
+    return VALIDITIES[i] ?? "unreviewed";
+}
+
+;// CONCATENATED MODULE: ./src/parse-worker.ts
+// Parse worker entry point (bundled to dist/parse-worker.js): parses and checks batches of
+// results lines for src/core/input/parse-pool.ts and answers each with its encoding.
+
+
+const port = external_node_worker_threads_namespaceObject.parentPort;
+if (port === null) {
+    process.stderr.write("parse-worker.js is started by the gate as a worker thread, not run directly\n");
+    process.exitCode = 3;
+}
+else {
+    const encoder = new BatchEncoder();
+    port.on("message", (m) => {
+        // Not from the pool: a bug. Failing makes the pool parse on the main thread instead.
+        if (!isLineBatch(m))
+            throw new Error("parse worker: unexpected message");
+        const answer = encoder.encode(m);
+        port.postMessage(answer, [answer.records.buffer, answer.evidence.buffer]);
+    });
+}
+
