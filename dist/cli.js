@@ -4753,7 +4753,8 @@ class ParsePool {
                 break;
             }
         }
-        this.onNote(`parsing large results files on ${threads.length} worker thread(s)`);
+        if (threads.length > 0)
+            this.onNote(`parsing large results files on ${threads.length} worker thread(s)`);
         this.threads = threads;
         return threads;
     }

@@ -80,6 +80,11 @@ if (!existsSync(cliSource)) die(`${cliSource} not found (build it with npm run p
 mkdirSync(join(out, "gate"), { recursive: true });
 const cli = join(out, "gate", "cli.js");
 copyFileSync(cliSource, cli);
+// The CLI starts the parse worker found next to it (src/io/parse-workers.ts): copy it too, or the
+// snapshot would parse on the main thread only.
+const workerSource = join(dirname(cliSource), "parse-worker.js");
+if (existsSync(workerSource)) copyFileSync(workerSource, join(out, "gate", "parse-worker.js"));
+else log(`${workerSource} not found: the gate parses on its main thread only`);
 writeFileSync(join(out, "gate", "package.json"), '{ "type": "module" }\n');
 const cliCommit =
   spawnSync("git", ["log", "-1", "--format=%h %cs", "--", args.cli], { encoding: "utf8" }).stdout?.trim() ||

@@ -20,12 +20,17 @@ export async function cliInProcess(argv: readonly string[], cwd = process.cwd())
   return { code, stdout, stderr };
 }
 
-/** Runs the committed bundle dist/cli.js as a real process. */
-export function cliBundle(argv: readonly string[], cwd = process.cwd()): CliRun {
+/** Runs the committed bundle dist/cli.js as a real process (`env` is added to this process's). */
+export function cliBundle(
+  argv: readonly string[],
+  cwd = process.cwd(),
+  env: Record<string, string> = {},
+): CliRun {
   const r = spawnSync(process.execPath, [new URL("../../dist/cli.js", import.meta.url).pathname, ...argv], {
     cwd,
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, ...env },
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

@@ -180,7 +180,7 @@ export class ParsePool {
         break;
       }
     }
-    this.onNote(`parsing large results files on ${threads.length} worker thread(s)`);
+    if (threads.length > 0) this.onNote(`parsing large results files on ${threads.length} worker thread(s)`);
     this.threads = threads;
     return threads;
   }

@@ -1,0 +1,122 @@
+/**
+ * The bundles find and start dist/parse-worker.js for a large export (src/io/parse-workers.ts),
+ * and the report is the same byte for byte with and without worker threads.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { DEFAULT_PARSE_MIN_BYTES } from "../../src/core/input/parse-pool.js";
+import { bundledParseWorkers } from "../../src/io/parse-workers.js";
+import { cliBundle } from "../helpers/run-cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "gate-parse-workers-"));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("bundledParseWorkers", () => {
+  const bundleDir = join(dir, "bundle");
+  const bundleUrl = pathToFileURL(join(bundleDir, "cli.js")).href;
+  beforeAll(() => {
+    mkdirSync(bundleDir, { recursive: true });
+    writeFileSync(join(bundleDir, "parse-worker.js"), "");
+  });
+
+  it("uses the parse-worker.js next to the bundle", () => {
+    const options = bundledParseWorkers(bundleUrl, {});
+    expect(options?.script.href).toBe(pathToFileURL(join(bundleDir, "parse-worker.js")).href);
+    expect(options?.threads).toBeGreaterThanOrEqual(1);
+    expect(options?.threads).toBeLessThanOrEqual(4);
+  });
+
+  it("takes the thread count from MODEL_GATE_PARSE_THREADS, at most 4; 0 turns the workers off", () => {
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "0" })?.threads).toBe(0);
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "2" })?.threads).toBe(2);
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "64" })?.threads).toBe(4);
+    const fallback = bundledParseWorkers(bundleUrl, {})?.threads;
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "two" })?.threads).toBe(fallback);
+  });
+
+  it("gives nothing when there is no worker script (running from source)", () => {
+    expect(bundledParseWorkers(pathToFileURL(join(dir, "elsewhere", "cli.js")).href, {})).toBeUndefined();
+    expect(bundledParseWorkers("https://example.invalid/cli.js", {})).toBeUndefined();
+  });
+});
+
+describe("dist/cli.js on a large export", () => {
+  const results = join(dir, "large.jsonl");
+  const policy = join(dir, "policy.yaml");
+  beforeAll(() => {
+    const gen = spawnSync(
+      process.execPath,
+      [
+        new URL("../../scripts/generate-export.mjs", import.meta.url).pathname,
+        "--seed",
+        "11",
+        "--tasks",
+        "800",
+        "--attempts",
+        "1-3",
+        "--rows",
+        "16000",
+        "--out",
+        results,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(gen.status, gen.stderr).toBe(0);
+    writeFileSync(
+      policy,
+      [
+        'owner: "@acme/eval-owners"',
+        "revisit: 2099-12-31",
+        "on_expired: warn",
+        "infra_errors: exclude",
+        "require_same_harness: true",
+        "accept_if:",
+        '  common_valid_tasks: ">= 100"',
+        '  infra_error_rate: "< 5%"',
+        '  disputed_fraction: "< 50%"',
+        '  missing_fraction: "< 5%"',
+        '  observed_margin: "> validity_sensitivity + run_variance"',
+        "margin:",
+        "  confidence: 0.95",
+        "  standard_error: paired",
+        "  validity_bound: exact",
+        "on_unresolved: fail",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("parses on a worker thread, with the same report and exit status as on the main thread", () => {
+    expect(statSync(results).size).toBeGreaterThanOrEqual(DEFAULT_PARSE_MIN_BYTES);
+    const argv = [
+      "evaluate",
+      "--results",
+      results,
+      "--policy",
+      policy,
+      "--baseline",
+      "cfg-baseline",
+      "--candidate",
+      "cfg-candidate",
+      "--today",
+      "2026-11-30",
+      "--format",
+      "json",
+    ];
+    const pooled = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_PARSE_THREADS: "1" });
+    const inline = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_PARSE_THREADS: "0" });
+    expect(pooled.stderr).toContain("model-gate: debug: parsing large results files on 1 worker thread(s)");
+    expect(inline.stderr).not.toContain("worker thread");
+    expect([0, 1, 2]).toContain(pooled.code);
+    expect(pooled.code).toBe(inline.code);
+    expect(pooled.stdout.length).toBeGreaterThan(1000);
+    expect(pooled.stdout).toBe(inline.stdout);
+  });
+});
