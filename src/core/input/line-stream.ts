@@ -35,7 +35,8 @@ export type LineHandler = (text: string, begin: number, end: number, line: numbe
 /**
  * Receives each non-blank line as its bytes `bytes[begin, end)`: valid UTF-8, no BOM, no line
  * end; the bytes stay as they are until the chunk's `afterChunk` (StreamOptions) has returned. `flags` has LINE_PLAIN when the line is plain (as in
- * LineHandler) and LINE_ASCII when every byte is below 0x80. For a caller that hands the lines
+ * LineHandler) and LINE_ASCII when every byte is below 0x80; a flag that is not set promises
+ * nothing (both are tested per span of lines). For a caller that hands the lines
  * to another thread: it need not decode them here.
  */
 export type ByteLineHandler = (
