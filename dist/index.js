@@ -64289,13 +64289,18 @@ var external_node_url_ = __nccwpck_require__(3136);
 /**
  * Which parse workers a bundle uses (src/core/input/parse-pool.ts): the parse-worker.js built
  * next to it, one thread per core beyond the main thread's (at least one, at most
- * MAX_PARSE_THREADS). MODEL_GATE_PARSE_THREADS=N overrides the count; 0 parses on the main thread.
+ * DEFAULT_MAX_THREADS). MODEL_GATE_PARSE_THREADS=N overrides the count (at most
+ * MAX_PARSE_THREADS); 0 parses on the main thread.
  */
 
 
 
 const WORKER_FILE = "parse-worker.js";
-/** Past this, the main thread (reading, building the Dataset) is the bottleneck. */
+/**
+ * With two workers the main thread (reading, hashing, building the Dataset) is already the
+ * bottleneck on the bench export; each more thread would cost ~15 MB for little.
+ */
+const DEFAULT_MAX_THREADS = 2;
 const MAX_PARSE_THREADS = 4;
 /**
  * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
@@ -64308,7 +64313,7 @@ function bundledParseWorkers(bundleUrl, env) {
     const raw = env["MODEL_GATE_PARSE_THREADS"];
     const threads = raw !== undefined && /^\d{1,2}$/.test(raw)
         ? Math.min(Number(raw), MAX_PARSE_THREADS)
-        : Math.min(Math.max((0,external_node_os_namespaceObject.availableParallelism)() - 1, 1), MAX_PARSE_THREADS);
+        : Math.min(Math.max((0,external_node_os_namespaceObject.availableParallelism)() - 1, 1), DEFAULT_MAX_THREADS);
     return { script, threads };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Which parse workers a bundle uses (src/core/input/parse-pool.ts): the parse-worker.js built
  * next to it, one thread per core beyond the main thread's (at least one, at most
- * MAX_PARSE_THREADS). MODEL_GATE_PARSE_THREADS=N overrides the count; 0 parses on the main thread.
+ * DEFAULT_MAX_THREADS). MODEL_GATE_PARSE_THREADS=N overrides the count (at most
+ * MAX_PARSE_THREADS); 0 parses on the main thread.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -10,7 +11,11 @@ import { fileURLToPath } from "node:url";
 import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
 
 const WORKER_FILE = "parse-worker.js";
-/** Past this, the main thread (reading, building the Dataset) is the bottleneck. */
+/**
+ * With two workers the main thread (reading, hashing, building the Dataset) is already the
+ * bottleneck on the bench export; each more thread would cost ~15 MB for little.
+ */
+const DEFAULT_MAX_THREADS = 2;
 const MAX_PARSE_THREADS = 4;
 
 /**
@@ -27,6 +32,6 @@ export function bundledParseWorkers(
   const threads =
     raw !== undefined && /^\d{1,2}$/.test(raw)
       ? Math.min(Number(raw), MAX_PARSE_THREADS)
-      : Math.min(Math.max(availableParallelism() - 1, 1), MAX_PARSE_THREADS);
+      : Math.min(Math.max(availableParallelism() - 1, 1), DEFAULT_MAX_THREADS);
   return { script, threads };
 }

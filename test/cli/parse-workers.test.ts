@@ -30,7 +30,7 @@ describe("bundledParseWorkers", () => {
     const options = bundledParseWorkers(bundleUrl, {});
     expect(options?.script.href).toBe(pathToFileURL(join(bundleDir, "parse-worker.js")).href);
     expect(options?.threads).toBeGreaterThanOrEqual(1);
-    expect(options?.threads).toBeLessThanOrEqual(4);
+    expect(options?.threads).toBeLessThanOrEqual(2);
   });
 
   it("takes the thread count from MODEL_GATE_PARSE_THREADS, at most 4; 0 turns the workers off", () => {
