@@ -80,16 +80,18 @@ const SPAN_BYTES = 32 * 1024;
 
 /*
  * Hashing. SHA-256 is native but synchronous: on the main thread it took ~10% of a large read,
- * time the parser could use. A file of at least WORKER_HASH_MIN_BYTES is therefore hashed by a
- * worker thread that reads the same open file (the same file descriptor, by position, so a rename
- * or replacement of the path cannot make it read another file) while the main thread parses it;
- * a smaller one is hashed inline, where starting a thread (~tens of ms) would cost more than it
- * saves. The digest is of the same bytes as long as the file is not modified while it is read;
+ * time the parser could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
+ * by a worker thread that reads the same open file (the same file descriptor, by position, so a
+ * rename or replacement of the path cannot make it read another file) while the main thread
+ * parses it; a smaller one is hashed inline, where starting a thread (~tens of ms) would cost
+ * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold) and a
+ * file whose lines are parsed on worker threads (StreamOptions.hashOnWorker: the main thread
+ * has time then). The digest is of the same bytes as long as the file is not modified while it is read;
  * a change of its length in that time (an export still being written) is caught by comparing
  * the byte counts of both reads, and reported.
  *
- * The worker runs a self-contained script (only node: built-ins) passed as text, because the
- * bundle (ncc) is one file with no separate worker module to point at. If the worker cannot run
+ * The worker runs a self-contained script (only node: built-ins) passed as text: it needs none
+ * of the bundle. If the worker cannot run
  * at all (it fails to start or dies without an answer), the file is hashed again on the main
  * thread by position, so the digest never depends on threads being available.
  */
@@ -417,6 +419,24 @@ function isBlank(bytes: Buffer, begin: number, end: number): boolean {
   return true;
 }
 
+/**
+ * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
+ * be read (streamLines then reports why).
+ */
+export async function isGzipFile(absPath: string): Promise<boolean> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(absPath, "r");
+    const head = Buffer.alloc(2);
+    const n = (await fh.read(head, 0, 2, 0)).bytesRead;
+    return n === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } catch {
+    return false;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
 /** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
 function sniffUnsupported(head: Buffer, n: number): string | undefined {
   const at = (i: number): number => (i < n ? (head[i] ?? -1) : -1);
@@ -525,7 +545,10 @@ export async function streamLines(
     }
 
     const size = (await fh.stat()).size;
-    pending = size >= WORKER_HASH_MIN_BYTES && options.hashOnWorker !== false ? hashInWorker(fh) : undefined;
+    // A gzip file's compressed bytes are few next to what is inflated and parsed from them (35 MB
+    // for 587 MB): hashing them here costs less than a thread's memory.
+    const hashHere = gzip || options.hashOnWorker === false || size < WORKER_HASH_MIN_BYTES;
+    pending = hashHere ? undefined : hashInWorker(fh);
     const hash = pending === undefined ? createHash("sha256") : undefined;
     const take = async (chunk: Buffer): Promise<void> => {
       try {
