@@ -11,20 +11,9 @@ import { describe, expect, it } from "vitest";
 import type { AttemptCounts, Dataset } from "../../src/core/model.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
 import { fixtures } from "./fixtures.js";
+import { prng } from "../helpers/prng.js";
 
 const fx = fixtures("aggregated");
-
-/** mulberry32: a small seeded PRNG, enough for test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Generated {
   raw: object[];

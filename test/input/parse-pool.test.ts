@@ -27,6 +27,7 @@ import { InputError, MAX_LISTED_PROBLEMS, type InputProblem } from "../../src/co
 import type { Dataset } from "../../src/core/model.js";
 import { INTERN_MAX_CHARS } from "../../src/core/input/row-codec.js";
 import { MAX_LINE_BYTES, readDataset, type InputLimits } from "../../src/core/input/read-dataset.js";
+import { prng } from "../helpers/prng.js";
 
 const WORKER = new URL("../../dist/parse-worker.js", import.meta.url);
 const SLOT_BYTES = 512 * 1024;
@@ -162,18 +163,6 @@ function recordBatches(): () => SentBatch[] {
 
 // ---------------------------------------------------------------------------------------------
 // The generator
-
-/** mulberry32: a small seeded PRNG, enough for test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Rand {
   private readonly next: () => number;
