@@ -11,7 +11,9 @@
  * At most QUEUED_PER_THREAD batches per thread are in flight: when the workers fall behind, the
  * reader waits for them (memory stays bounded). A batch keeps its lines until it is applied, so
  * when a worker cannot start or dies (out of memory, a bug), its batches, and every later one,
- * are parsed on the main thread instead: same output, only slower. A note says so.
+ * are parsed on the main thread instead: same output, only slower. A note says so. There is no
+ * timeout: the worker answers every batch or dies (an exception in it ends it with an "error"
+ * event), and parsing a line cannot loop.
  */
 
 import { Worker } from "node:worker_threads";
