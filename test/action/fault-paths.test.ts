@@ -1,16 +1,24 @@
 /**
  * GitHub API faults that RELIABILITY.md listed as untested: a 422 actually returned on the sticky
- * comment update and on the check run's create and update, a connection dropped mid-call on a
- * comment create, and a 404 on listing comments.
+ * comment create and update and on the check run's create and update, a connection dropped
+ * mid-call on a comment create, on the check run create and on the comment listing, and a 404 on
+ * listing comments. A dropped GET /user with a personal access token shows a bug (see there).
  *
  * A dropped connection is made by a loopback proxy in front of the fake GitHub: it forwards every
  * request (so the fake still validates and records it) except those it is told to drop, whose
  * socket it destroys without an answer — either before forwarding (GitHub never saw the call) or
- * after (GitHub did the work, the answer was lost).
+ * after (GitHub did the work, the answer was lost). The proxy can also replace the body of an
+ * error the fake answered with the full JSON GitHub sends (`message`, `errors`,
+ * `documentation_url`).
+ *
+ * The faults are shown both on the modules (upsertStickyComment, publishCheckRun) and, for the
+ * comment create's 422 and the dropped check run create and comment listing, end to end: the
+ * committed bundle dist/index.js as a child process whose GITHUB_API_URL is the proxy.
  */
 import { Buffer } from "node:buffer";
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { publishCheckRun, type CheckRunAnnotation, type CheckRunSpec } from "../../src/action/check-run.js";
 import type { Octokit } from "../../src/action/github-api.js";
@@ -18,21 +26,45 @@ import { createRecordingLogger } from "../../src/action/logger.js";
 import {
   ACTIONS_BOT_LOGIN,
   digestLine,
+  resolveCommentAuthor,
   upsertStickyComment,
   type UpsertRequest,
 } from "../../src/action/sticky-comment.js";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
-import { FakeGitHub } from "./fake-github.js";
+import type { Report } from "../../src/core/report/report-types.js";
+import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import { FakeGitHub, type Identity } from "./fake-github.js";
 import { fastRetry, INSTALLATION_TOKEN, octokitFor } from "./helpers.js";
+import {
+  BASE_SHA,
+  cleanupRuns,
+  DIST,
+  distExists,
+  HEAD_SHA,
+  PR_NUMBER,
+  runDist,
+  workflowCommands,
+  type RunResult,
+} from "./run-action.js";
 import { getOctokit } from "@actions/github";
 
 interface DropRule {
   readonly method: string;
   readonly path: RegExp;
+  /** Also tested against the query string (e.g. /page=2/) when given. */
+  readonly query?: RegExp;
   /** "before": the request never reaches GitHub; "after": GitHub handles it, the answer is lost. */
   readonly when: "before" | "after";
   /** How many matching requests are dropped; all of them when omitted. */
   times?: number;
+}
+
+/** Replaces the body of an answer GitHub (the fake) gave with `status`, keeping the status. */
+interface AnswerRule {
+  readonly method: string;
+  readonly path: RegExp;
+  readonly status: number;
+  readonly body: unknown;
 }
 
 interface ProxiedRequest {
@@ -45,6 +77,7 @@ interface ProxiedRequest {
 class DroppingProxy {
   readonly seen: ProxiedRequest[] = [];
   private readonly rules: DropRule[] = [];
+  private readonly answers: AnswerRule[] = [];
   private server: Server | null = null;
   private url = "";
 
@@ -65,6 +98,7 @@ class DroppingProxy {
           (r) =>
             r.method === method &&
             r.path.test(new URL(path, "http://x").pathname) &&
+            (r.query === undefined || r.query.test(new URL(path, "http://x").search)) &&
             (r.times === undefined || r.times > 0),
         );
         if (rule?.times !== undefined) rule.times -= 1;
@@ -85,14 +119,21 @@ class DroppingProxy {
                 req.socket.destroy();
                 return;
               }
+              const status = up.statusCode ?? 502;
+              const answer = this.answers.find(
+                (a) =>
+                  a.method === method &&
+                  a.path.test(new URL(path, "http://x").pathname) &&
+                  a.status === status,
+              );
               const out: Record<string, string | string[]> = {};
               for (const [k, v] of Object.entries(up.headers)) {
                 if (v === undefined || ["connection", "transfer-encoding", "content-length"].includes(k))
                   continue;
                 out[k] = v;
               }
-              res.writeHead(up.statusCode ?? 502, out);
-              res.end(Buffer.concat(body));
+              res.writeHead(status, out);
+              res.end(answer ? Buffer.from(JSON.stringify(answer.body), "utf8") : Buffer.concat(body));
             });
           },
         );
@@ -110,8 +151,14 @@ class DroppingProxy {
     this.rules.push({ ...rule });
   }
 
+  /** Answers with `rule.body` wherever the fake answered `rule.status` (set with `fake.fail`). */
+  answer(rule: AnswerRule): void {
+    this.answers.push(rule);
+  }
+
   reset(): void {
     this.rules.length = 0;
+    this.answers.length = 0;
     this.seen.length = 0;
   }
 
@@ -139,11 +186,18 @@ class DroppingProxy {
 let fake: FakeGitHub;
 let proxy: DroppingProxy;
 
+const POLICY_PATH = "gate/policy.yaml";
+const RESULTS_PATH = "out/results.jsonl";
+
 beforeAll(async () => {
   fake = await new FakeGitHub("acme/models").start();
   proxy = await new DroppingProxy(fake).start();
+  // For the end-to-end runs: the policy at the pull request's base commit.
+  fake.setFile(BASE_SHA, POLICY_PATH, policyYaml());
+  fake.setCommits(BASE_SHA, POLICY_PATH, ["9".repeat(40)]);
 });
 afterAll(async () => {
+  cleanupRuns();
   await proxy.close();
   await fake.close();
 });
@@ -349,5 +403,391 @@ describe("a 404 on listing comments", () => {
         "(Not Found). Check the repository, the pull request and that the token can see them " +
         "(it needs `pull-requests: write`).",
     ]);
+  });
+});
+
+const ALICE: Identity = { login: "alice", id: 7, type: "User", installation: false };
+
+/** The JSON GitHub answers when it refuses a comment body (422), as the proxy sends it. */
+const COMMENT_422 = {
+  message: "Validation Failed",
+  errors: [
+    {
+      resource: "IssueComment",
+      code: "custom",
+      field: "body",
+      message: "body is too long (maximum is 65536 characters)",
+    },
+  ],
+  documentation_url: "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
+  status: "422",
+};
+
+describe("a 422 actually returned on the sticky comment create", () => {
+  it("no comment yet: one warning with GitHub's messages, no retry, no listing again, failed", async () => {
+    fake.fail("issues/create-comment", { status: 422 });
+    proxy.answer({ method: "POST", path: /\/issues\/7\/comments$/, status: 422, body: COMMENT_422 });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(outcome).toEqual({ kind: "failed", id: null });
+    expect(fake.calls()).toEqual(["GET issues/list-comments", "POST issues/create-comment"]);
+    expect(fake.requests.map((r) => r.status)).toEqual([200, 422]);
+    expect(d.retry.delays).toEqual([]);
+    expect(warnings(d.log)).toEqual([
+      "Could not create the gate comment: GitHub rejected the request with 422 " +
+        "(Validation Failed; body is too long (maximum is 65536 characters)).",
+    ]);
+    expect(fake.comments).toEqual([]);
+  });
+
+  it("its comment deleted between listing and updating: the create that replaces it gets 422; one warning", async () => {
+    fake.addComment(7, commentBody("0".repeat(64), "old"));
+    fake.fail("issues/update-comment", { status: 404, times: 1 });
+    fake.fail("issues/create-comment", { status: 422 });
+    proxy.answer({ method: "POST", path: /\/issues\/7\/comments$/, status: 422, body: COMMENT_422 });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(outcome).toEqual({ kind: "failed", id: null });
+    expect(fake.calls()).toEqual([
+      "GET issues/list-comments",
+      "PATCH issues/update-comment",
+      "POST issues/create-comment",
+    ]);
+    expect(d.retry.delays).toEqual([]);
+    // The warning names what the run set out to do (update its comment), with GitHub's reason.
+    expect(warnings(d.log)).toEqual([
+      "Could not update the gate comment: GitHub rejected the request with 422 " +
+        "(Validation Failed; body is too long (maximum is 65536 characters)).",
+    ]);
+    expect(fake.comments.length).toBe(1);
+  });
+});
+
+describe("a connection dropped mid-call on the check run create", () => {
+  const CHECK_RUNS = /\/check-runs$/;
+  const publish = (log = createRecordingLogger(), retry = fastRetry()) => ({
+    log,
+    retry,
+    id: publishCheckRun(checkSpec(), { octokit: viaProxy(), retry, log, fork: false }),
+  });
+
+  it("dropped before GitHub saw it, once: retried after the backoff, one check run, no warning", async () => {
+    proxy.drop({ method: "POST", path: CHECK_RUNS, when: "before", times: 1 });
+    const p = publish();
+    const id = await p.id;
+    expect(proxy.calls()).toEqual([
+      "POST /repos/acme/models/check-runs [dropped before]",
+      "POST /repos/acme/models/check-runs",
+    ]);
+    expect(fake.checkRuns.map((r) => r.id)).toEqual([id]);
+    expect(id).not.toBeNull();
+    expect(p.retry.delays).toEqual([10]);
+    expect(warnings(p.log)).toEqual([]);
+  });
+
+  // A check run create is not idempotent and is retried blindly: when GitHub created the run and
+  // only the answer was lost, the retry creates a second, identical run on the same commit. GitHub
+  // keeps both and treats the newest run of a name as the check's state; both say the same.
+  it("dropped after GitHub created it, once: retried, a second identical check run; its id is returned", async () => {
+    proxy.drop({ method: "POST", path: CHECK_RUNS, when: "after", times: 1 });
+    const p = publish();
+    const id = await p.id;
+    expect(fake.calls()).toEqual(["POST checks/create", "POST checks/create"]);
+    expect(proxy.seen.map((r) => r.dropped)).toEqual(["after", null]);
+    expect(fake.checkRuns.length).toBe(2);
+    expect(id).toBe(fake.checkRuns[1]?.id);
+    const [first, second] = fake.checkRuns;
+    expect({ ...first, id: 0 }).toEqual({ ...second, id: 0 });
+    expect(p.retry.delays).toEqual([10]);
+    expect(warnings(p.log)).toEqual([]);
+  });
+
+  it("dropped every time: 3 tries with backoff, then one warning; null", async () => {
+    proxy.drop({ method: "POST", path: CHECK_RUNS, when: "before" });
+    const p = publish();
+    expect(await p.id).toBeNull();
+    expect(proxy.calls()).toEqual(Array(3).fill("POST /repos/acme/models/check-runs [dropped before]"));
+    expect(fake.requests).toEqual([]);
+    expect(fake.checkRuns).toEqual([]);
+    expect(p.retry.delays).toEqual([10, 20]);
+    expect(warnings(p.log)).toEqual([
+      'Could not create the check run "Model gate": the request to GitHub failed (other side closed) 3 times; ' +
+        "giving up. The verdict is in the job summary and the step outputs.",
+    ]);
+  });
+});
+
+describe("a connection dropped mid-call on the comment listing", () => {
+  const LIST = /\/issues\/7\/comments$/;
+
+  it("dropped once: the listing is retried after the backoff, then the comment is created; no warning", async () => {
+    proxy.drop({ method: "GET", path: LIST, when: "before", times: 1 });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(proxy.calls()).toEqual([
+      "GET /repos/acme/models/issues/7/comments [dropped before]",
+      "GET /repos/acme/models/issues/7/comments",
+      "POST /repos/acme/models/issues/7/comments",
+    ]);
+    expect(fake.comments.map((c) => c.id)).toEqual([outcome.id]);
+    expect(outcome.kind).toBe("created");
+    expect(d.retry.delays).toEqual([10]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+
+  it("page 2 of a long discussion dropped: only page 2 is asked again; its comment is found and updated", async () => {
+    for (let i = 0; i < 110; i++) fake.addComment(7, `comment ${i}`, ALICE);
+    const mine = fake.addComment(7, commentBody("0".repeat(64), "old"));
+    proxy.drop({ method: "GET", path: LIST, query: /[?&]page=2(&|$)/, when: "after", times: 1 });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(
+      proxy.seen.map((r) => [r.method, new URL(r.path, "http://x").searchParams.get("page"), r.dropped]),
+    ).toEqual([
+      ["GET", "1", null],
+      ["GET", "2", "after"],
+      ["GET", "2", null],
+      ["PATCH", null, null],
+    ]);
+    expect(outcome).toEqual({ kind: "updated", id: mine.id });
+    expect(mine.body).toBe(commentBody(DIGEST));
+    expect(fake.comments.length).toBe(111);
+    expect(d.retry.delays).toEqual([10]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+
+  it("dropped every time: 3 tries with backoff, then one warning; no comment is created, failed", async () => {
+    proxy.drop({ method: "GET", path: LIST, when: "before" });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(outcome).toEqual({ kind: "failed", id: null });
+    expect(proxy.calls()).toEqual(Array(3).fill("GET /repos/acme/models/issues/7/comments [dropped before]"));
+    expect(fake.requests).toEqual([]);
+    expect(fake.comments).toEqual([]);
+    expect(d.retry.delays).toEqual([10, 20]);
+    expect(warnings(d.log)).toEqual([
+      "Could not list the pull request's comments to find the previous gate comment: the request to GitHub " +
+        "failed (other side closed) 3 times; giving up. The verdict is in the job summary and the step outputs.",
+    ]);
+  });
+});
+
+describe("a connection dropped mid-call on GET /user (whose comments are the action's)", () => {
+  const PAT = "ghp_fake_personal_access_token";
+
+  // BUG, not fixed here: resolveCommentAuthor (src/action/sticky-comment.ts) takes any failure of
+  // GET /user for "an installation token" and falls back to github-actions[bot], without a retry
+  // and with only a debug line. With a personal access token, one dropped GET /user makes the run
+  // miss its own comment and create a second one (and later runs update only the oldest, so the
+  // second goes stale). The assertions are the intended behaviour; `it.fails` keeps the suite green
+  // until the fix, which turns this red: then make it a plain `it`.
+  it.fails("a personal access token's run still finds and updates its own comment", async () => {
+    fake.tokens.set(PAT, ALICE);
+    try {
+      const mine = fake.addComment(7, commentBody("0".repeat(64), "old"), ALICE);
+      proxy.drop({ method: "GET", path: /^\/user$/, when: "before", times: 1 });
+      const octokit = getOctokit(PAT, { baseUrl: proxy.baseUrl, request: { fetch: globalThis.fetch } });
+      const d = commentDeps(octokit);
+      const author = await resolveCommentAuthor(octokit, d.log);
+      const outcome = await upsertStickyComment(request({ author }), d);
+      expect(fake.comments.map((c) => [c.id, c.user.login])).toEqual([[mine.id, "alice"]]);
+      expect(outcome).toEqual({ kind: "updated", id: mine.id });
+    } finally {
+      fake.tokens.delete(PAT);
+    }
+  });
+});
+
+/** 60 valid tasks, the candidate alone passes 20: accept. */
+const ACCEPT_ROWS: TaskRow[] = [
+  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
+  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
+  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
+];
+/** The mirror image: the baseline alone passes 20: reject. */
+const REJECT_ROWS: TaskRow[] = [
+  ...tasks(20, "b-only", { validity: "valid", a: "fail", b: "pass" }),
+  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
+  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
+];
+
+/** The bundle on a pull request, its GitHub API behind the proxy (retry base 1 ms: run-action.ts). */
+function runBundle(rows: readonly TaskRow[]): Promise<RunResult> {
+  return runDist({
+    fake,
+    event: "pull_request",
+    inputs: {
+      results: RESULTS_PATH,
+      policy: POLICY_PATH,
+      baseline: "cfg-baseline",
+      candidate: "cfg-candidate",
+    },
+    files: { [RESULTS_PATH]: exportText(rows), [POLICY_PATH]: policyYaml() },
+    env: { GITHUB_API_URL: proxy.baseUrl },
+  });
+}
+
+function commands(r: RunResult, name: string): string[] {
+  return workflowCommands(r.stdout)
+    .filter((c) => c.name === name)
+    .map((c) => c.line);
+}
+
+/** The retry lines the action logs (::debug::), e.g. "create the check run: … retry 2 of 3 in 1 ms". */
+function retryLines(r: RunResult): string[] {
+  return commands(r, "debug")
+    .map((l) => l.replace(/^::debug::/, ""))
+    .filter((l) => /retry \d+ of \d+/.test(l));
+}
+
+function reportOf(r: RunResult): Report {
+  return JSON.parse(readFileSync(r.outputs["report-path"] ?? "", "utf8")) as Report;
+}
+
+/** The verdict reached the summary, the outputs and the report file. */
+function expectVerdictDelivered(r: RunResult, verdict: "accept" | "reject"): void {
+  expect(r.outputs["verdict"]).toBe(verdict);
+  expect(r.outputs["common-valid-tasks"]).toBe("60");
+  expect(r.summary).toMatch(verdict === "accept" ? /^## ✅ accept — / : /^## ❌ reject — /);
+  expect(reportOf(r).verdict).toBe(verdict);
+}
+
+const VERDICT_ERROR = /^::error::Model gate verdict: reject \(fail-on: reject-or-unresolved\)\. /;
+
+describe("end to end: the bundle (dist/index.js) with its GitHub API behind the proxy", () => {
+  beforeAll(() => {
+    // CI builds dist/ first (action.test.ts builds it when missing); these tests only run it.
+    if (!distExists()) throw new Error(`${DIST} is missing: run \`npm run package\` first`);
+  });
+
+  it.each([
+    ["accept", ACCEPT_ROWS, 0],
+    ["reject", REJECT_ROWS, 1],
+  ] as const)(
+    "422 on the comment create (%s): one warning, no retry, comment-id empty; the verdict alone decides the step",
+    async (verdict, rows, code) => {
+      fake.fail("issues/create-comment", { status: 422 });
+      proxy.answer({
+        method: "POST",
+        path: new RegExp(`/issues/${PR_NUMBER}/comments$`),
+        status: 422,
+        body: COMMENT_422,
+      });
+      const r = await runBundle(rows);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(code);
+      expectVerdictDelivered(r, verdict);
+      expect(fake.calls()).toEqual([
+        "GET repos/get-content",
+        "GET repos/list-commits",
+        "POST checks/create",
+        "GET users/get-authenticated",
+        "GET issues/list-comments",
+        "POST issues/create-comment",
+      ]);
+      expect(
+        fake.requests.filter((q) => q.operationId === "issues/create-comment").map((q) => q.status),
+      ).toEqual([422]);
+      expect(fake.comments).toEqual([]);
+      expect(fake.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([
+        [HEAD_SHA, verdict === "accept" ? "success" : "failure"],
+      ]);
+      expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
+      expect(r.outputs["comment-id"]).toBe("");
+      expect(commands(r, "warning")).toEqual([
+        "::warning::Could not create the gate comment: GitHub rejected the request with 422 " +
+          "(Validation Failed; body is too long (maximum is 65536 characters)).",
+      ]);
+      expect(retryLines(r)).toEqual([]);
+      expect(r.stdout).not.toContain("listing again before retry");
+      const errors = commands(r, "error");
+      if (verdict === "accept") expect(errors).toEqual([]);
+      else {
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatch(VERDICT_ERROR);
+      }
+    },
+  );
+
+  it("check run create dropped every time: 3 tries with backoff, one warning; the comment is still posted", async () => {
+    proxy.drop({ method: "POST", path: /\/check-runs$/, when: "before" });
+    const r = await runBundle(ACCEPT_ROWS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expectVerdictDelivered(r, "accept");
+    expect(proxy.calls()).toEqual([
+      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+      "GET /repos/acme/models/commits",
+      "POST /repos/acme/models/check-runs [dropped before]",
+      "POST /repos/acme/models/check-runs [dropped before]",
+      "POST /repos/acme/models/check-runs [dropped before]",
+      "GET /user",
+      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
+    ]);
+    expect(retryLines(r)).toEqual([
+      "create the check run: request failed (other side closed); retry 2 of 3 in 1 ms",
+      "create the check run: request failed (other side closed); retry 3 of 3 in 2 ms",
+    ]);
+    expect(fake.checkRuns).toEqual([]);
+    expect(fake.comments.map((c) => c.issue)).toEqual([PR_NUMBER]);
+    expect(r.outputs["check-run-id"]).toBe("");
+    expect(r.outputs["comment-id"]).toBe(String(fake.comments[0]?.id));
+    expect(commands(r, "warning")).toEqual([
+      '::warning::Could not create the check run "Model acceptance gate": the request to GitHub failed ' +
+        "(other side closed) 3 times; giving up. The verdict is in the job summary and the step outputs.",
+    ]);
+    expect(commands(r, "error")).toEqual([]);
+  });
+
+  it("check run create dropped after GitHub created it: retried once, two identical runs, the second's id", async () => {
+    proxy.drop({ method: "POST", path: /\/check-runs$/, when: "after", times: 1 });
+    const r = await runBundle(REJECT_ROWS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expectVerdictDelivered(r, "reject");
+    expect(fake.calls().filter((c) => c === "POST checks/create")).toHaveLength(2);
+    expect(retryLines(r)).toEqual([
+      "create the check run: request failed (other side closed); retry 2 of 3 in 1 ms",
+    ]);
+    expect(fake.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([
+      [HEAD_SHA, "failure"],
+      [HEAD_SHA, "failure"],
+    ]);
+    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[1]?.id));
+    expect(r.outputs["comment-id"]).toBe(String(fake.comments[0]?.id));
+    expect(commands(r, "warning")).toEqual([]);
+    const errors = commands(r, "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(VERDICT_ERROR);
+  });
+
+  it("comment listing dropped every time: 3 tries with backoff, one warning, no comment; the check run is there", async () => {
+    proxy.drop({ method: "GET", path: new RegExp(`/issues/${PR_NUMBER}/comments$`), when: "before" });
+    const r = await runBundle(ACCEPT_ROWS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expectVerdictDelivered(r, "accept");
+    expect(proxy.calls().slice(-3)).toEqual(
+      Array(3).fill(`GET /repos/acme/models/issues/${PR_NUMBER}/comments [dropped before]`),
+    );
+    expect(fake.calls()).toEqual([
+      "GET repos/get-content",
+      "GET repos/list-commits",
+      "POST checks/create",
+      "GET users/get-authenticated",
+    ]);
+    expect(retryLines(r)).toEqual([
+      "list comments (page 1): request failed (other side closed); retry 2 of 3 in 1 ms",
+      "list comments (page 1): request failed (other side closed); retry 3 of 3 in 2 ms",
+    ]);
+    expect(fake.comments).toEqual([]);
+    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
+    expect(r.outputs["comment-id"]).toBe("");
+    expect(commands(r, "warning")).toEqual([
+      "::warning::Could not list the pull request's comments to find the previous gate comment: the request " +
+        "to GitHub failed (other side closed) 3 times; giving up. The verdict is in the job summary and the step outputs.",
+    ]);
+    expect(commands(r, "error")).toEqual([]);
   });
 });
