@@ -63881,18 +63881,32 @@ function readDigest(body) {
     const m = /^\s*<!-- model-acceptance-gate:digest ([0-9a-f]{16,64}) -->/.exec(head);
     return m?.[1] ?? null;
 }
-/** The login whose comments the action may treat as its own. */
-async function resolveCommentAuthor(octokit, log) {
+/**
+ * The login whose comments the action may treat as its own, or null when GitHub gave no answer
+ * (GET /user failed with no response or a server error, after retries): the caller then posts no
+ * comment, since a wrong guess would post a second one beside the gate's own.
+ */
+async function resolveCommentAuthor(octokit, retry, log, fork = false) {
     try {
-        const res = await octokit.rest.users.getAuthenticated();
+        const res = await withRetry("identify the token's user", () => octokit.rest.users.getAuthenticated(), retry, log);
         const login = res.data.login;
         log.debug(`the token acts as ${login}`);
         return login;
     }
     catch (error) {
+        const status = httpStatus(error);
         // Installation tokens (GITHUB_TOKEN) answer 403 "Resource not accessible by integration".
-        log.debug(`GET /user answered ${httpStatus(error) ?? "an error"}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
-        return ACTIONS_BOT_LOGIN;
+        if (status !== null && status < 500 && rateLimitWaitMs(error) === null) {
+            log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
+            return ACTIONS_BOT_LOGIN;
+        }
+        log.warning(describeFailure(error, {
+            action: "tell which comments are the gate's (GET /user), so no comment is posted (a guess could post a second one)",
+            permission: sticky_comment_PERMISSION,
+            fork,
+            attempts: retry.attempts,
+        }));
+        return null;
     }
 }
 function nextPageExists(link) {
@@ -64283,8 +64297,10 @@ async function runAction(deps) {
             }, { octokit, retry: deps.retry, log, fork });
         }
         const pr = ctx.pullRequest;
-        if (pr !== null && inputs.comment !== "never") {
-            const author = await resolveCommentAuthor(octokit, log);
+        const mode = inputs.comment;
+        // null author: GitHub did not say whose comments are the gate's (warned); post none.
+        const author = pr !== null && mode !== "never" ? await resolveCommentAuthor(octokit, deps.retry, log, fork) : null;
+        if (pr !== null && mode !== "never" && author !== null) {
             const { body, digest } = commentBody(report, inputs.checkName);
             const outcome = await upsertStickyComment({
                 owner: ctx.repo.owner,
@@ -64292,7 +64308,7 @@ async function runAction(deps) {
                 issueNumber: pr.number,
                 body,
                 digest,
-                mode: inputs.comment,
+                mode,
                 author,
             }, { octokit, retry: deps.retry, log, fork });
             commentId = outcome.id;

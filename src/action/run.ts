@@ -385,8 +385,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       );
     }
     const pr = ctx.pullRequest;
-    if (pr !== null && inputs.comment !== "never") {
-      const author = await resolveCommentAuthor(octokit, log);
+    const mode = inputs.comment;
+    // null author: GitHub did not say whose comments are the gate's (warned); post none.
+    const author =
+      pr !== null && mode !== "never" ? await resolveCommentAuthor(octokit, deps.retry, log, fork) : null;
+    if (pr !== null && mode !== "never" && author !== null) {
       const { body, digest } = commentBody(report, inputs.checkName);
       const outcome = await upsertStickyComment(
         {
@@ -395,7 +398,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           issueNumber: pr.number,
           body,
           digest,
-          mode: inputs.comment,
+          mode,
           author,
         },
         { octokit, retry: deps.retry, log, fork },

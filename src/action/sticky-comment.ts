@@ -14,7 +14,14 @@
  * the same.
  */
 import { COMMENT_MARKER } from "../core/report/escape.js";
-import { describeFailure, httpStatus, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
+import {
+  describeFailure,
+  httpStatus,
+  rateLimitWaitMs,
+  type Octokit,
+  type RetryPolicy,
+  withRetry,
+} from "./github-api.js";
 import type { Logger } from "./logger.js";
 
 /** The author of comments created with GITHUB_TOKEN. */
@@ -40,19 +47,44 @@ export function readDigest(body: string): string | null {
   return m?.[1] ?? null;
 }
 
-/** The login whose comments the action may treat as its own. */
-export async function resolveCommentAuthor(octokit: Octokit, log: Logger): Promise<string> {
+/**
+ * The login whose comments the action may treat as its own, or null when GitHub gave no answer
+ * (GET /user failed with no response or a server error, after retries): the caller then posts no
+ * comment, since a wrong guess would post a second one beside the gate's own.
+ */
+export async function resolveCommentAuthor(
+  octokit: Octokit,
+  retry: RetryPolicy,
+  log: Logger,
+  fork = false,
+): Promise<string | null> {
   try {
-    const res = await octokit.rest.users.getAuthenticated();
+    const res = await withRetry(
+      "identify the token's user",
+      () => octokit.rest.users.getAuthenticated(),
+      retry,
+      log,
+    );
     const login = res.data.login;
     log.debug(`the token acts as ${login}`);
     return login;
   } catch (error) {
+    const status = httpStatus(error);
     // Installation tokens (GITHUB_TOKEN) answer 403 "Resource not accessible by integration".
-    log.debug(
-      `GET /user answered ${httpStatus(error) ?? "an error"}; assuming comments are by ${ACTIONS_BOT_LOGIN}`,
+    if (status !== null && status < 500 && rateLimitWaitMs(error) === null) {
+      log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
+      return ACTIONS_BOT_LOGIN;
+    }
+    log.warning(
+      describeFailure(error, {
+        action:
+          "tell which comments are the gate's (GET /user), so no comment is posted (a guess could post a second one)",
+        permission: PERMISSION,
+        fork,
+        attempts: retry.attempts,
+      }),
     );
-    return ACTIONS_BOT_LOGIN;
+    return null;
   }
 }
 

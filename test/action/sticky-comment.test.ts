@@ -64,8 +64,12 @@ describe("digest line", () => {
 
 describe("resolveCommentAuthor", () => {
   it("is github-actions[bot] for GITHUB_TOKEN (GET /user is refused) and the user for a PAT", async () => {
-    expect(await resolveCommentAuthor(octokitFor(fake), createRecordingLogger())).toBe("github-actions[bot]");
-    expect(await resolveCommentAuthor(octokitFor(fake, PAT), createRecordingLogger())).toBe("alice");
+    expect(await resolveCommentAuthor(octokitFor(fake), fastRetry(), createRecordingLogger())).toBe(
+      "github-actions[bot]",
+    );
+    expect(await resolveCommentAuthor(octokitFor(fake, PAT), fastRetry(), createRecordingLogger())).toBe(
+      "alice",
+    );
   });
 });
 
