@@ -1,8 +1,10 @@
 /**
  * GitHub API faults that RELIABILITY.md listed as untested: a 422 actually returned on the sticky
  * comment create and update and on the check run's create and update, a connection dropped
- * mid-call on a comment create, on the check run create and on the comment listing, and a 404 on
- * listing comments, and GET /user (retried; no comment when it never answers).
+ * mid-call on a comment create, on the comment update, on the check run create, on the check run
+ * update that adds annotations 51 and on, on the comment listing, on GET /user (retried; no
+ * comment when it never answers) and on the base policy's contents and commits calls, and a 404
+ * on listing comments.
  *
  * A dropped connection is made by a loopback proxy in front of the fake GitHub: it forwards every
  * request (so the fake still validates and records it) except those it is told to drop, whose
@@ -11,15 +13,21 @@
  * error the fake answered with the full JSON GitHub sends (`message`, `errors`,
  * `documentation_url`).
  *
- * The faults are shown both on the modules (upsertStickyComment, publishCheckRun) and, for the
- * comment create's 422 and the dropped check run create and comment listing, end to end: the
- * committed bundle dist/index.js as a child process whose GITHUB_API_URL is the proxy.
+ * The faults are shown both on the modules (upsertStickyComment, publishCheckRun, loadBasePolicy)
+ * and, for the comment create's 422 and the dropped check run create, comment listing, GET /user,
+ * comment update and base policy calls, end to end: the committed bundle dist/index.js as a child
+ * process whose GITHUB_API_URL is the proxy. The annotations update cannot be dropped end to end:
+ * the action never sends one (an error lists at most 20 problems, so at most 20 annotations, all
+ * in the create), which an end-to-end test shows with a policy of 60 located problems.
  */
 import { Buffer } from "node:buffer";
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadBasePolicy, runGit, type BasePolicyRequest } from "../../src/action/base-policy.js";
 import { publishCheckRun, type CheckRunAnnotation, type CheckRunSpec } from "../../src/action/check-run.js";
 import type { Octokit } from "../../src/action/github-api.js";
 import { createRecordingLogger } from "../../src/action/logger.js";
@@ -30,11 +38,12 @@ import {
   upsertStickyComment,
   type UpsertRequest,
 } from "../../src/action/sticky-comment.js";
+import { InputError } from "../../src/core/errors.js";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
 import { FakeGitHub, type Identity } from "./fake-github.js";
-import { fastRetry, INSTALLATION_TOKEN, octokitFor } from "./helpers.js";
+import { commitFiles, fastRetry, initRepo, INSTALLATION_TOKEN, octokitFor } from "./helpers.js";
 import {
   BASE_SHA,
   cleanupRuns,
@@ -613,6 +622,343 @@ describe("a connection dropped mid-call on GET /user (whose comments are the act
   });
 });
 
+describe("a connection dropped mid-call on the comment update (PATCH …/issues/comments/{id})", () => {
+  const PATCH = /^\/repos\/acme\/models\/issues\/comments\/\d+$/;
+  const OLD = commentBody("0".repeat(64), "old");
+
+  it("dropped before GitHub saw it, once: listed again, retried after the backoff, updated once; no warning", async () => {
+    const mine = fake.addComment(7, OLD);
+    proxy.drop({ method: "PATCH", path: PATCH, when: "before", times: 1 });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(proxy.calls()).toEqual([
+      "GET /repos/acme/models/issues/7/comments",
+      `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
+      "GET /repos/acme/models/issues/7/comments",
+      `PATCH /repos/acme/models/issues/comments/${mine.id}`,
+    ]);
+    expect(outcome).toEqual({ kind: "updated", id: mine.id });
+    expect(mine.body).toBe(commentBody(DIGEST));
+    expect(mine.updates).toBe(1);
+    expect(fake.comments.length).toBe(1);
+    expect(d.retry.delays).toEqual([10]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+
+  // An update is idempotent: when GitHub applied it and only the answer was lost, the retry writes
+  // the same body again (comment: always) — one comment, two edits, same text.
+  it("dropped after GitHub applied it, once (comment: always): listed again and written again; one comment", async () => {
+    const mine = fake.addComment(7, OLD);
+    proxy.drop({ method: "PATCH", path: PATCH, when: "after", times: 1 });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(fake.calls()).toEqual([
+      "GET issues/list-comments",
+      "PATCH issues/update-comment",
+      "GET issues/list-comments",
+      "PATCH issues/update-comment",
+    ]);
+    expect(proxy.seen.map((r) => r.dropped)).toEqual([null, "after", null, null]);
+    expect(outcome).toEqual({ kind: "updated", id: mine.id });
+    expect(mine.body).toBe(commentBody(DIGEST));
+    expect(mine.updates).toBe(2);
+    expect(fake.comments.length).toBe(1);
+    expect(d.retry.delays).toEqual([10]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+
+  // With on-change, the listing after the lost answer already shows the new digest, so the retry
+  // writes nothing and reports the comment as unchanged (with its id): the comment is right.
+  it("dropped after GitHub applied it, once (comment: on-change): the listing shows the new digest; unchanged, not written again", async () => {
+    const mine = fake.addComment(7, OLD);
+    proxy.drop({ method: "PATCH", path: PATCH, when: "after", times: 1 });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request({ mode: "on-change" }), d);
+    expect(fake.calls()).toEqual([
+      "GET issues/list-comments",
+      "PATCH issues/update-comment",
+      "GET issues/list-comments",
+    ]);
+    expect(outcome).toEqual({ kind: "unchanged", id: mine.id });
+    expect(mine.body).toBe(commentBody(DIGEST));
+    expect(mine.updates).toBe(1);
+    expect(d.retry.delays).toEqual([10]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+
+  it("dropped every time: 3 tries, each after listing again, then one warning; the comment is left as it was, failed", async () => {
+    const mine = fake.addComment(7, OLD);
+    proxy.drop({ method: "PATCH", path: PATCH, when: "before" });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(outcome).toEqual({ kind: "failed", id: null });
+    expect(proxy.calls()).toEqual(
+      Array.from({ length: 3 }, () => [
+        "GET /repos/acme/models/issues/7/comments",
+        `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
+      ]).flat(),
+    );
+    expect(fake.calls()).toEqual(Array(3).fill("GET issues/list-comments"));
+    expect(d.retry.delays).toEqual([10, 20]);
+    expect(mine.body).toBe(OLD);
+    expect(mine.updates).toBe(0);
+    // No create in its place: the comment is there, only the edit failed.
+    expect(fake.comments.length).toBe(1);
+    expect(warnings(d.log)).toEqual([
+      "Could not update the gate comment: the request to GitHub failed (other side closed) 3 times; " +
+        "giving up. The verdict is in the job summary and the step outputs.",
+    ]);
+  });
+  // Every edit landed but no answer came back: the comment shows the new verdict, yet the run cannot
+  // know it and warns as for any failed update (comment-id empty). With on-change the second
+  // listing would see the new digest and stop there (the test above).
+  it("dropped after GitHub applied it, every time (comment: always): written 3 times, then one warning, failed", async () => {
+    const mine = fake.addComment(7, OLD);
+    proxy.drop({ method: "PATCH", path: PATCH, when: "after" });
+    const d = commentDeps(viaProxy());
+    const outcome = await upsertStickyComment(request(), d);
+    expect(outcome).toEqual({ kind: "failed", id: null });
+    expect(fake.calls()).toEqual(
+      Array.from({ length: 3 }, () => ["GET issues/list-comments", "PATCH issues/update-comment"]).flat(),
+    );
+    expect(mine.body).toBe(commentBody(DIGEST));
+    expect(mine.updates).toBe(3);
+    expect(fake.comments.length).toBe(1);
+    expect(d.retry.delays).toEqual([10, 20]);
+    expect(warnings(d.log)).toEqual([
+      "Could not update the gate comment: the request to GitHub failed (other side closed) 3 times; " +
+        "giving up. The verdict is in the job summary and the step outputs.",
+    ]);
+  });
+});
+
+describe("a connection dropped mid-call on the check run update that adds annotations 51 and on", () => {
+  const CHECK_RUN = /^\/repos\/acme\/models\/check-runs\/\d+$/;
+  /** 120 annotations: the create carries 1–50, two updates carry 51–100 and 101–120. */
+  const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
+    path: "gate/policy.yaml",
+    start_line: i + 1,
+    end_line: i + 1,
+    annotation_level: "failure",
+    message: `problem ${i + 1}`,
+  }));
+  const publish = (log = createRecordingLogger(), retry = fastRetry()) => ({
+    log,
+    retry,
+    id: publishCheckRun(checkSpec({ conclusion: "failure", annotations }), {
+      octokit: viaProxy(),
+      retry,
+      log,
+      fork: false,
+    }),
+  });
+  const lines = (run: { annotations: readonly { start_line: number }[] } | undefined) =>
+    run?.annotations.map((a) => a.start_line) ?? [];
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  it("dropped before GitHub saw it, once: that update is retried after the backoff; all 120 annotations, no warning", async () => {
+    proxy.drop({ method: "PATCH", path: CHECK_RUN, when: "before", times: 1 });
+    const p = publish();
+    const id = await p.id;
+    expect(id).not.toBeNull();
+    expect(proxy.calls()).toEqual([
+      "POST /repos/acme/models/check-runs",
+      `PATCH /repos/acme/models/check-runs/${id} [dropped before]`,
+      `PATCH /repos/acme/models/check-runs/${id}`,
+      `PATCH /repos/acme/models/check-runs/${id}`,
+    ]);
+    expect(fake.checkRuns.map((r) => r.id)).toEqual([id]);
+    expect(lines(fake.checkRuns[0])).toEqual(range(1, 120));
+    expect(fake.checkRuns[0]?.annotationRequests).toBe(3);
+    expect(p.retry.delays).toEqual([10]);
+    expect(warnings(p.log)).toEqual([]);
+  });
+
+  // Annotations are appended by each update, and the update is retried blindly: when GitHub added
+  // 51–100 and only the answer was lost, the retry adds them a second time (170 in all).
+  it("dropped after GitHub added them, once: retried, so annotations 51–100 are there twice; no warning", async () => {
+    proxy.drop({ method: "PATCH", path: CHECK_RUN, when: "after", times: 1 });
+    const p = publish();
+    const id = await p.id;
+    expect(fake.calls()).toEqual([
+      "POST checks/create",
+      "PATCH checks/update",
+      "PATCH checks/update",
+      "PATCH checks/update",
+    ]);
+    expect(proxy.seen.map((r) => r.dropped)).toEqual([null, "after", null, null]);
+    expect(fake.checkRuns.map((r) => r.id)).toEqual([id]);
+    expect(lines(fake.checkRuns[0])).toEqual([...range(1, 100), ...range(51, 120)]);
+    expect(fake.checkRuns[0]?.annotationRequests).toBe(4);
+    expect(p.retry.delays).toEqual([10]);
+    expect(warnings(p.log)).toEqual([]);
+  });
+
+  it("dropped every time: 3 tries with backoff, one warning naming 51–100; 101–120 are not sent; the run's id is kept", async () => {
+    proxy.drop({ method: "PATCH", path: CHECK_RUN, when: "before" });
+    const p = publish();
+    const id = await p.id;
+    expect(id).not.toBeNull();
+    expect(proxy.calls()).toEqual([
+      "POST /repos/acme/models/check-runs",
+      ...Array<string>(3).fill(`PATCH /repos/acme/models/check-runs/${id} [dropped before]`),
+    ]);
+    expect(fake.calls()).toEqual(["POST checks/create"]);
+    expect(fake.checkRuns.map((r) => [r.id, r.conclusion])).toEqual([[id, "failure"]]);
+    expect(lines(fake.checkRuns[0])).toEqual(range(1, 50));
+    expect(p.retry.delays).toEqual([10, 20]);
+    expect(warnings(p.log)).toEqual([
+      "Could not add annotations 51–100 to the check run: the request to GitHub failed (other side closed) " +
+        "3 times; giving up. The verdict is in the job summary and the step outputs.",
+    ]);
+  });
+});
+
+describe("a connection dropped mid-call on the base policy's contents and commits calls", () => {
+  const BASE = "1".repeat(40);
+  const LAST = "2".repeat(40);
+  const CONTENTS = /^\/repos\/acme\/models\/contents\//;
+  const COMMITS = /^\/repos\/acme\/models\/commits$/;
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  function workspace(): string {
+    const d = mkdtempSync(join(tmpdir(), "gate-fault-base-"));
+    dirs.push(d);
+    return d;
+  }
+  function req(over: Partial<BasePolicyRequest> = {}): BasePolicyRequest {
+    return {
+      owner: "acme",
+      repo: "models",
+      baseSha: BASE,
+      path: POLICY_PATH,
+      workspace: workspace(),
+      ...over,
+    };
+  }
+  function deps() {
+    return { octokit: viaProxy(), git: runGit, retry: fastRetry(), log: createRecordingLogger() };
+  }
+  beforeAll(() => {
+    fake.setFile(BASE, POLICY_PATH, "owner: base\n");
+    fake.setCommits(BASE, POLICY_PATH, [LAST]);
+  });
+
+  it.each(["before", "after"] as const)(
+    "contents dropped %s GitHub answered, once: retried after the backoff; the policy via the contents API",
+    async (when) => {
+      proxy.drop({ method: "GET", path: CONTENTS, when, times: 1 });
+      const d = deps();
+      const policy = await loadBasePolicy(req(), d);
+      expect(policy).toEqual({
+        text: "owner: base\n",
+        source: `base commit ${BASE} (contents API)`,
+        lastCommit: LAST,
+      });
+      expect(proxy.calls()).toEqual([
+        `GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped ${when}]`,
+        "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+        "GET /repos/acme/models/commits",
+      ]);
+      expect(d.retry.delays).toEqual([10]);
+      expect(warnings(d.log)).toEqual([]);
+    },
+  );
+
+  // By design (README, "Why the base branch's policy decides"): when the base policy cannot be
+  // read, the PR's own copy must not decide, so the run stops with an error.
+  it("contents dropped every time, checkout without the base commit: 3 tries, then an InputError; the PR's copy is not used", async () => {
+    proxy.drop({ method: "GET", path: CONTENTS, when: "before" });
+    const d = deps();
+    const error = await loadBasePolicy(req(), d).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(
+      `Cannot read the policy ${POLICY_PATH} at the pull request's base commit 111111111111, and the PR's own copy must not decide. ` +
+        `contents API: error other side closed; git: the checkout does not have commit ${BASE}. ` +
+        "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.",
+    );
+    expect(proxy.calls()).toEqual(
+      Array(3).fill("GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]"),
+    );
+    expect(fake.requests).toEqual([]);
+    expect(d.retry.delays).toEqual([10, 20]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+
+  it("contents dropped every time, checkout with the base commit (fetch-depth: 0): read with git show; the commits API still names the last commit", async () => {
+    const ws = workspace();
+    initRepo(ws);
+    commitFiles(ws, { [POLICY_PATH]: "owner: from-git\n" }, "add policy");
+    const base = commitFiles(ws, { "README.md": "readme\n" }, "unrelated");
+    fake.setCommits(base, POLICY_PATH, [LAST]);
+    proxy.drop({ method: "GET", path: CONTENTS, when: "before" });
+    const d = deps();
+    const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), d);
+    expect(policy).toEqual({
+      text: "owner: from-git\n",
+      source: `base commit ${base} (git)`,
+      lastCommit: LAST,
+    });
+    expect(proxy.calls()).toEqual([
+      ...Array<string>(3).fill(`GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]`),
+      "GET /repos/acme/models/commits",
+    ]);
+    expect(d.retry.delays).toEqual([10, 20]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+
+  it("commits dropped once: retried after the backoff; the last commit is named", async () => {
+    proxy.drop({ method: "GET", path: COMMITS, when: "before", times: 1 });
+    const d = deps();
+    const policy = await loadBasePolicy(req(), d);
+    expect(policy.lastCommit).toBe(LAST);
+    expect(proxy.calls()).toEqual([
+      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+      "GET /repos/acme/models/commits [dropped before]",
+      "GET /repos/acme/models/commits",
+    ]);
+    expect(d.retry.delays).toEqual([10]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+
+  it("commits dropped every time, no git history: 3 tries, then the last commit is unknown (null), with no warning", async () => {
+    proxy.drop({ method: "GET", path: COMMITS, when: "before" });
+    const d = deps();
+    const policy = await loadBasePolicy(req(), d);
+    expect(policy).toEqual({
+      text: "owner: base\n",
+      source: `base commit ${BASE} (contents API)`,
+      lastCommit: null,
+    });
+    expect(proxy.calls().slice(1)).toEqual(Array(3).fill("GET /repos/acme/models/commits [dropped before]"));
+    expect(d.retry.delays).toEqual([10, 20]);
+    expect(warnings(d.log)).toEqual([]);
+    expect(d.log.lines.filter((l) => l.level === "debug").map((l) => l.message)).toContain(
+      "commits API: error other side closed; trying git log",
+    );
+  });
+
+  it("commits dropped every time, checkout with the history: the last commit from git log", async () => {
+    const ws = workspace();
+    initRepo(ws);
+    const first = commitFiles(ws, { [POLICY_PATH]: "owner: base\n" }, "add policy");
+    const base = commitFiles(ws, { "README.md": "readme\n" }, "unrelated");
+    fake.setFile(base, POLICY_PATH, "owner: base\n");
+    proxy.drop({ method: "GET", path: COMMITS, when: "before" });
+    const d = deps();
+    const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), d);
+    expect(policy).toEqual({
+      text: "owner: base\n",
+      source: `base commit ${base} (contents API)`,
+      lastCommit: first,
+    });
+    expect(d.retry.delays).toEqual([10, 20]);
+    expect(warnings(d.log)).toEqual([]);
+  });
+});
+
 /** 60 valid tasks, the candidate alone passes 20: accept. */
 const ACCEPT_ROWS: TaskRow[] = [
   ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
@@ -626,18 +972,27 @@ const REJECT_ROWS: TaskRow[] = [
   ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
 ];
 
-/** The bundle on a pull request, its GitHub API behind the proxy (retry base 1 ms: run-action.ts). */
-function runBundle(rows: readonly TaskRow[]): Promise<RunResult> {
+/**
+ * The bundle on a pull request, its GitHub API behind the proxy (retry base 1 ms: run-action.ts).
+ * `policy` names another policy file (its base version must be set on the fake), the PR's copy
+ * being `policyText`.
+ */
+function runBundle(
+  rows: readonly TaskRow[],
+  opts: { readonly policy?: string; readonly policyText?: string; readonly comment?: string } = {},
+): Promise<RunResult> {
+  const policy = opts.policy ?? POLICY_PATH;
   return runDist({
     fake,
     event: "pull_request",
     inputs: {
       results: RESULTS_PATH,
-      policy: POLICY_PATH,
+      policy,
       baseline: "cfg-baseline",
       candidate: "cfg-candidate",
+      ...(opts.comment !== undefined ? { comment: opts.comment } : {}),
     },
-    files: { [RESULTS_PATH]: exportText(rows), [POLICY_PATH]: policyYaml() },
+    files: { [RESULTS_PATH]: exportText(rows), [policy]: opts.policyText ?? policyYaml() },
     env: { GITHUB_API_URL: proxy.baseUrl },
   });
 }
@@ -826,6 +1181,182 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
         "could post a second one): the request to GitHub failed (other side closed) 3 times; giving up. The " +
         "verdict is in the job summary and the step outputs.",
     ]);
+    expect(commands(r, "error")).toEqual([]);
+  });
+
+  it("comment update dropped every time: 3 tries, each after listing again, one warning; the old comment stays, comment-id empty", async () => {
+    const old = commentBody("0".repeat(64), "old");
+    const mine = fake.addComment(PR_NUMBER, old);
+    proxy.drop({ method: "PATCH", path: /\/issues\/comments\/\d+$/, when: "before" });
+    const r = await runBundle(ACCEPT_ROWS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expectVerdictDelivered(r, "accept");
+    expect(proxy.calls()).toEqual([
+      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+      "GET /repos/acme/models/commits",
+      "POST /repos/acme/models/check-runs",
+      "GET /user",
+      ...Array.from({ length: 3 }, () => [
+        `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+        `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
+      ]).flat(),
+    ]);
+    expect(commands(r, "debug").filter((l) => l.includes("listing again before retry"))).toEqual([
+      "::debug::writing the gate comment failed (network); listing again before retry 2",
+      "::debug::writing the gate comment failed (network); listing again before retry 3",
+    ]);
+    expect(fake.comments.map((c) => [c.id, c.body, c.updates])).toEqual([[mine.id, old, 0]]);
+    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
+    expect(r.outputs["comment-id"]).toBe("");
+    expect(commands(r, "warning")).toEqual([
+      "::warning::Could not update the gate comment: the request to GitHub failed (other side closed) 3 times; " +
+        "giving up. The verdict is in the job summary and the step outputs.",
+    ]);
+    expect(commands(r, "error")).toEqual([]);
+  });
+
+  it("comment update dropped once (reject): listed again, updated in place, comment-id its id; no warning", async () => {
+    const mine = fake.addComment(PR_NUMBER, commentBody("0".repeat(64), "old"));
+    proxy.drop({ method: "PATCH", path: /\/issues\/comments\/\d+$/, when: "before", times: 1 });
+    const r = await runBundle(REJECT_ROWS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expectVerdictDelivered(r, "reject");
+    expect(fake.calls().slice(-3)).toEqual([
+      "GET issues/list-comments",
+      "GET issues/list-comments",
+      "PATCH issues/update-comment",
+    ]);
+    expect(fake.comments.map((c) => [c.id, c.updates])).toEqual([[mine.id, 1]]);
+    expect(mine.body).toMatch(/^## ❌ reject — /m);
+    expect(r.outputs["comment-id"]).toBe(String(mine.id));
+    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
+    expect(commands(r, "warning")).toEqual([]);
+    const errors = commands(r, "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(VERDICT_ERROR);
+  });
+
+  // The action sends annotations only for a policy (or input) error, one per listed problem, and an
+  // InputError lists at most 20 (MAX_LISTED_PROBLEMS): the check run is created with all of them in
+  // one request, so the update that adds annotations 51 and on is never sent and cannot be dropped.
+  it("a base policy with 60 located problems: 20 annotations in the create, no update to drop", async () => {
+    const path = "gate/bad-policy.yaml";
+    const bad = policyYaml() + Array.from({ length: 60 }, (_, i) => `unknown_${i}: 1`).join("\n") + "\n";
+    fake.setFile(BASE_SHA, path, bad);
+    proxy.drop({ method: "PATCH", path: /\/check-runs\/\d+$/, when: "before" });
+    const r = await runBundle(ACCEPT_ROWS, { policy: path, policyText: bad });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(proxy.calls()).toEqual([
+      "GET /repos/acme/models/contents/gate%2Fbad-policy.yaml",
+      "GET /repos/acme/models/commits",
+      "POST /repos/acme/models/check-runs",
+    ]);
+    const run0 = fake.checkRuns[0];
+    expect([run0?.conclusion, run0?.output.title]).toEqual(["failure", "Policy error: no verdict"]);
+    expect(run0?.annotations.length).toBe(20);
+    expect(run0?.annotationRequests).toBe(1);
+    expect(r.summary).toMatch(/^## ❗ policy error — no verdict\n/);
+    expect(r.summary).toContain("- … and 40 more\n");
+    expect(r.outputs["check-run-id"]).toBe(String(run0?.id));
+    expect(r.outputs["verdict"]).toBeUndefined();
+    expect(commands(r, "warning")).toEqual([]);
+    const errors = commands(r, "error");
+    expect(errors.filter((l) => l.startsWith(`::error file=${path},`))).toHaveLength(9);
+    expect(errors.filter((l) => l.startsWith("::error::"))).toEqual([
+      expect.stringMatching(/^::error::Invalid policy file gate\/bad-policy\.yaml: 60 problems%0A/),
+    ]);
+  });
+
+  it("base policy contents dropped once: retried, and the run is as normal", async () => {
+    proxy.drop({ method: "GET", path: /\/contents\//, when: "before", times: 1 });
+    const r = await runBundle(ACCEPT_ROWS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expectVerdictDelivered(r, "accept");
+    expect(proxy.calls()).toEqual([
+      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]",
+      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+      "GET /repos/acme/models/commits",
+      "POST /repos/acme/models/check-runs",
+      "GET /user",
+      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
+    ]);
+    expect(retryLines(r)).toEqual([
+      "read the base policy: request failed (other side closed); retry 2 of 3 in 1 ms",
+    ]);
+    expect(reportOf(r).provenance.policy.source).toBe(`base commit ${BASE_SHA} (contents API)`);
+    expect(reportOf(r).provenance.policy.last_commit).toBe("9".repeat(40));
+    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
+    expect(r.outputs["comment-id"]).toBe(String(fake.comments[0]?.id));
+    expect(commands(r, "warning")).toEqual([]);
+    expect(commands(r, "error")).toEqual([]);
+  });
+
+  // By design: the base commit's policy decides, and when neither the contents API nor the
+  // checkout can give it, the PR's own copy must not; the run stops with an error (no verdict).
+  it("base policy contents dropped every time (no fetch-depth: 0): 3 tries, then an error, no verdict; a failed check run, no comment", async () => {
+    proxy.drop({ method: "GET", path: /\/contents\//, when: "before" });
+    const r = await runBundle(ACCEPT_ROWS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(proxy.calls()).toEqual([
+      ...Array<string>(3).fill("GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]"),
+      "POST /repos/acme/models/check-runs",
+    ]);
+    expect(retryLines(r)).toEqual([
+      "read the base policy: request failed (other side closed); retry 2 of 3 in 1 ms",
+      "read the base policy: request failed (other side closed); retry 3 of 3 in 2 ms",
+    ]);
+    const message =
+      "Cannot read the policy gate/policy.yaml at the pull request's base commit bbbbbbbbbbbb, and the PR's own " +
+      "copy must not decide. contents API: error other side closed; git: the checkout does not have commit " +
+      `${BASE_SHA}. Grant the job \`permissions: contents: read\` (and pass github-token), or check out with fetch-depth: 0.`;
+    expect(commands(r, "error")).toEqual([`::error::${message}`]);
+    expect(commands(r, "warning")).toEqual([]);
+    expect(r.summary).toMatch(/^## ❗ input error — no verdict\n/);
+    expect(r.summary).toContain(
+      "Cannot read the policy gate/policy\\.yaml at the pull request's base commit bbbbbbbbbbbb, and the PR's own " +
+        "copy must not decide\\. contents API: error other side closed;",
+    );
+    expect(fake.checkRuns.map((c) => [c.head_sha, c.conclusion, c.output.title])).toEqual([
+      [HEAD_SHA, "failure", "Input error: no verdict"],
+    ]);
+    expect(fake.comments).toEqual([]);
+    expect(r.outputs).toEqual({ "check-run-id": String(fake.checkRuns[0]?.id) });
+  });
+
+  it('base policy commits dropped every time: 3 tries, then the last commit is "unknown"; no warning, the run is as normal', async () => {
+    proxy.drop({ method: "GET", path: /\/commits$/, when: "before" });
+    const r = await runBundle(ACCEPT_ROWS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expectVerdictDelivered(r, "accept");
+    expect(proxy.calls().slice(0, 4)).toEqual([
+      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+      ...Array<string>(3).fill("GET /repos/acme/models/commits [dropped before]"),
+    ]);
+    expect(fake.calls()).toEqual([
+      "GET repos/get-content",
+      "POST checks/create",
+      "GET users/get-authenticated",
+      "GET issues/list-comments",
+      "POST issues/create-comment",
+    ]);
+    expect(retryLines(r)).toEqual([
+      "find the commit that last changed the base policy: request failed (other side closed); retry 2 of 3 in 1 ms",
+      "find the commit that last changed the base policy: request failed (other side closed); retry 3 of 3 in 2 ms",
+    ]);
+    expect(commands(r, "debug")).toContain("::debug::commits API: error other side closed; trying git log");
+    expect(reportOf(r).provenance.policy.last_commit).toBeNull();
+    expect(reportOf(r).provenance.policy.source).toBe(`base commit ${BASE_SHA} (contents API)`);
+    expect(r.summary).toContain("| Policy last changed in | unknown |");
+    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
+    expect(r.outputs["comment-id"]).toBe(String(fake.comments[0]?.id));
+    expect(commands(r, "warning")).toEqual([]);
     expect(commands(r, "error")).toEqual([]);
   });
 });
