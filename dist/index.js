@@ -46692,10 +46692,12 @@ const runGit = (args, cwd) => new Promise((resolve) => {
         }
     });
 });
+const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
+const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
 async function viaApi(req, deps) {
     const octokit = deps.octokit;
     if (!octokit)
-        return { kind: "unknown", why: "no github-token" };
+        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
     try {
         const res = await withRetry("read the base policy", () => octokit.rest.repos.getContent({
             owner: req.owner,
@@ -46716,9 +46718,17 @@ async function viaApi(req, deps) {
     catch (error) {
         if (error instanceof InputError)
             throw error;
-        if (httpStatus(error) === 404)
+        const status = httpStatus(error);
+        if (status === 404)
             return { kind: "absent" };
-        return { kind: "unknown", why: `contents API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}` };
+        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
+        // for a permission would send the user the wrong way.
+        const noAnswer = status === null || status >= 500 || rateLimitWaitMs(error) !== null;
+        return {
+            kind: "unknown",
+            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
+            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
+        };
     }
 }
 async function viaGit(req, deps) {
@@ -46780,7 +46790,7 @@ async function loadBasePolicy(req, deps) {
         }
         else if (api.kind === "unknown") {
             throw new InputError(`Cannot read the policy ${req.path} at the pull request's base commit ${short}, and the PR's own copy must not decide. ` +
-                `${api.why}; git: ${git.why}. Grant the job \`permissions: contents: read\` (and pass github-token), or check out with fetch-depth: 0.`);
+                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
         }
     }
     if (fetched.kind === "absent") {

@@ -13,7 +13,14 @@ import { execFile } from "node:child_process";
 import { Buffer } from "node:buffer";
 import { InputError } from "../core/errors.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
-import { apiMessage, httpStatus, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
+import {
+  apiMessage,
+  httpStatus,
+  rateLimitWaitMs,
+  type Octokit,
+  type RetryPolicy,
+  withRetry,
+} from "./github-api.js";
 import { COMMIT_SHA } from "./context.js";
 import type { Logger } from "./logger.js";
 
@@ -65,11 +72,16 @@ export interface BasePolicyDeps {
 type Fetched =
   | { readonly kind: "found"; readonly text: string }
   | { readonly kind: "absent" }
-  | { readonly kind: "unknown"; readonly why: string };
+  | { readonly kind: "unknown"; readonly why: string; readonly fix?: string };
+
+const FIX_PERMISSION =
+  "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
+const FIX_NO_ANSWER =
+  "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
 
 async function viaApi(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<Fetched> {
   const octokit = deps.octokit;
-  if (!octokit) return { kind: "unknown", why: "no github-token" };
+  if (!octokit) return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
   try {
     const res = await withRetry(
       "read the base policy",
@@ -94,8 +106,16 @@ async function viaApi(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<Fet
     return { kind: "found", text: decodePolicyText(Buffer.from(file.content, "base64"), req.path) };
   } catch (error) {
     if (error instanceof InputError) throw error;
-    if (httpStatus(error) === 404) return { kind: "absent" };
-    return { kind: "unknown", why: `contents API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}` };
+    const status = httpStatus(error);
+    if (status === 404) return { kind: "absent" };
+    // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
+    // for a permission would send the user the wrong way.
+    const noAnswer = status === null || status >= 500 || rateLimitWaitMs(error) !== null;
+    return {
+      kind: "unknown",
+      why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
+      fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
+    };
   }
 }
 
@@ -160,7 +180,7 @@ export async function loadBasePolicy(req: BasePolicyRequest, deps: BasePolicyDep
     } else if (api.kind === "unknown") {
       throw new InputError(
         `Cannot read the policy ${req.path} at the pull request's base commit ${short}, and the PR's own copy must not decide. ` +
-          `${api.why}; git: ${git.why}. Grant the job \`permissions: contents: read\` (and pass github-token), or check out with fetch-depth: 0.`,
+          `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`,
       );
     }
   }

@@ -876,8 +876,8 @@ describe("a connection dropped mid-call on the base policy's contents and commit
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toBe(
       `Cannot read the policy ${POLICY_PATH} at the pull request's base commit 111111111111, and the PR's own copy must not decide. ` +
-        `contents API: error other side closed; git: the checkout does not have commit ${BASE}. ` +
-        "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.",
+        `contents API: no answer (other side closed); git: the checkout does not have commit ${BASE}. ` +
+        "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.",
     );
     expect(proxy.calls()).toEqual(
       Array(3).fill("GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]"),
@@ -1313,14 +1313,14 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     ]);
     const message =
       "Cannot read the policy gate/policy.yaml at the pull request's base commit bbbbbbbbbbbb, and the PR's own " +
-      "copy must not decide. contents API: error other side closed; git: the checkout does not have commit " +
-      `${BASE_SHA}. Grant the job \`permissions: contents: read\` (and pass github-token), or check out with fetch-depth: 0.`;
+      "copy must not decide. contents API: no answer (other side closed); git: the checkout does not have commit " +
+      `${BASE_SHA}. GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.`;
     expect(commands(r, "error")).toEqual([`::error::${message}`]);
     expect(commands(r, "warning")).toEqual([]);
     expect(r.summary).toMatch(/^## ❗ input error — no verdict\n/);
     expect(r.summary).toContain(
       "Cannot read the policy gate/policy\\.yaml at the pull request's base commit bbbbbbbbbbbb, and the PR's own " +
-        "copy must not decide\\. contents API: error other side closed;",
+        "copy must not decide\\. contents API: no answer \\(other side closed\\);",
     );
     expect(fake.checkRuns.map((c) => [c.head_sha, c.conclusion, c.output.title])).toEqual([
       [HEAD_SHA, "failure", "Input error: no verdict"],
