@@ -106,7 +106,7 @@ export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--") {
-      positional.push(...argv.slice(i + 1));
+      for (const a of argv.slice(i + 1)) positional.push(a);
       break;
     }
     if (arg.startsWith("-") && arg !== "-") {

@@ -211,7 +211,8 @@ function ratioCondition(
   }
   if (!fixedDen) {
     const zeroing: number[] = [];
-    for (const g of removable) if (denOf(g.rep) > 0) zeroing.push(...g.tasks);
+    // A loop, not push(...g.tasks): a spread of a data-sized array overflows the stack.
+    for (const g of removable) if (denOf(g.rep) > 0) for (const t of g.tasks) zeroing.push(t);
     if (zeroing.length > 0 && (best === null || zeroing.length < best.k)) {
       zeroing.sort((p, q) => p - q);
       best = { k: zeroing.length, moves: zeroing.map((index) => ({ index, to: "broken" })) };
@@ -499,8 +500,8 @@ function greedyMargin(
         g = { rem: [], add: [] };
         byD.set(k.d, g);
       }
-      g.rem.push(...k.valid);
-      g.add.push(...k.broken);
+      for (const t of k.valid) g.rem.push(t);
+      for (const t of k.broken) g.add.push(t);
     }
     groups = [...byD.values()].map((g) => ({
       rem: g.rem.sort((x, y) => x - y),

@@ -1,0 +1,190 @@
+/**
+ * Scale without crashing. A call `f(...xs)` (and `f.apply(null, xs)`) puts every element of `xs`
+ * on the stack: past ~10⁵ elements V8 throws "Maximum call stack size exceeded". The review-
+ * fragility step did that at 200,000 valid tasks (`push(...g.tasks)`). The guard below reads the
+ * source with the TypeScript parser and lists every argument spread and every `.apply`; the only
+ * ones allowed are in files whose spreads are bounded by a constant, each listed with the reason.
+ * The gate itself is then run on 200,000 tasks in several shapes (the whole-gate test at 10⁶ tasks
+ * is in scale-gate.test.ts).
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { afterAll, describe, expect, it } from "vitest";
+
+import { runCli } from "../../src/cli/main.js";
+import { BASE, CAND, DATASET, HARNESS, Scratch, SMALL_POLICY } from "./helpers.js";
+
+const require = createRequire(import.meta.url);
+// typescript is a dev dependency; its CommonJS API is the parser the guard needs.
+const ts = require("typescript") as typeof import("typescript");
+
+const scratch = new Scratch("gate-scale-");
+afterAll(() => {
+  scratch.cleanup();
+});
+
+/**
+ * Files whose argument spreads are over arrays of constant-bounded length. Anything else in src/
+ * that spreads into a call, or calls `.apply`, fails the guard.
+ */
+const BOUNDED_SPREADS: Readonly<Record<string, string>> = {
+  "src/core/report/render-markdown.ts": "rendered lists are cut at LIST_LIMIT rows (or a policy's few rules)",
+  "src/core/report/text-bar.ts": "the margin bar's handful of figures",
+  "src/importers/swebench-leaderboard.ts": "a JSON pointer of a fixed depth",
+};
+
+interface Finding {
+  readonly file: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+function callSpreads(file: string): Finding[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const out: Finding[] = [];
+  const at = (n: import("typescript").Node, text: string): void => {
+    out.push({ file, line: sf.getLineAndCharacterOfPosition(n.getStart()).line + 1, text });
+  };
+  const visit = (n: import("typescript").Node): void => {
+    if (ts.isSpreadElement(n) && (ts.isCallExpression(n.parent) || ts.isNewExpression(n.parent)))
+      at(n, n.parent.getText().slice(0, 80));
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
+      const name = n.expression.name.text;
+      if (name === "apply" && n.arguments.length === 2) at(n, n.getText().slice(0, 80));
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+function sourceFiles(): string[] {
+  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "src"], {
+    encoding: "utf8",
+  });
+  return listed.split("\n").filter((f) => f.endsWith(".ts"));
+}
+
+describe("no call spreads an array whose length comes from the data", () => {
+  it("the guard finds a spread and an apply (it can fail)", () => {
+    const file = scratch.write(
+      "const xs = [1, 2];\nMath.max(...xs);\nout.push(1, ...xs);\nnew Set(...xs);\nf.apply(null, xs);\n",
+      "sample.ts",
+    );
+    expect(callSpreads(file).map((f) => f.line)).toEqual([2, 3, 4, 5]);
+  });
+
+  it("src/ has none outside the files whose spreads are bounded by a constant", () => {
+    const files = sourceFiles();
+    expect(files.length).toBeGreaterThan(50);
+    const found = files.flatMap(callSpreads).filter((f) => BOUNDED_SPREADS[f.file] === undefined);
+    expect(found).toEqual([]);
+  });
+
+  it("an allowed file still exists (the list is not stale)", () => {
+    const files = new Set(sourceFiles());
+    for (const f of Object.keys(BOUNDED_SPREADS)) expect(files.has(f), f).toBe(true);
+  });
+});
+
+/** Writes `tasks` valid tasks, one attempt per model; returns the path. */
+function writeTasks(
+  name: string,
+  tasks: number,
+  shape: { candidatePasses: (i: number) => boolean; baselinePasses: (i: number) => boolean },
+  extra: (i: number) => Record<string, unknown> = () => ({}),
+): string {
+  const parts: string[] = [];
+  for (let i = 0; i < tasks; i++) {
+    for (const [model, pass] of [
+      [CAND, shape.candidatePasses(i)],
+      [BASE, shape.baselinePasses(i)],
+    ] as const) {
+      parts.push(
+        JSON.stringify({
+          task_id: `t${i}`,
+          dataset_revision: DATASET,
+          harness_revision: HARNESS,
+          model_config: model,
+          validity: "valid",
+          result: pass ? "pass" : "fail",
+          review_revision: 1,
+          ...extra(i),
+        }),
+      );
+    }
+  }
+  return scratch.write(parts.join("\n") + "\n", name);
+}
+
+async function gate(
+  results: string,
+): Promise<{ code: number; report: Record<string, unknown>; stderr: string }> {
+  const reportPath = scratch.path(`report-${Math.random().toString(36).slice(2)}.json`);
+  const policy = scratch.write(SMALL_POLICY, `policy-${Math.random().toString(36).slice(2)}.yaml`);
+  let stderr = "";
+  const code = await runCli(
+    [
+      "evaluate",
+      "--results",
+      results,
+      "--policy",
+      policy,
+      "--baseline",
+      BASE,
+      "--candidate",
+      CAND,
+      "--today",
+      "2026-11-29",
+      "--report",
+      reportPath,
+    ],
+    { stdout: () => undefined, stderr: (t) => (stderr += t), cwd: process.cwd(), now: () => new Date() },
+  );
+  const report = code <= 2 ? (JSON.parse(readFileSync(reportPath, "utf8")) as Record<string, unknown>) : {};
+  return { code, report, stderr };
+}
+
+describe("200,000 valid tasks through the whole gate (was: Maximum call stack size exceeded)", () => {
+  const N = 200_000;
+
+  it("a clear accept: verdict accept, review fragility a finite count", async () => {
+    const file = writeTasks("accept.jsonl", N, {
+      candidatePasses: (i) => i % 10 < 8,
+      baselinePasses: (i) => i % 10 < 5,
+    });
+    const r = await gate(file);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const c = r.report["comparison"] as Record<string, unknown>;
+    expect(r.report["verdict"]).toBe("accept");
+    expect(c["common_valid_tasks"]).toBe(N);
+    expect(typeof c["review_fragility"]).toBe("number");
+    expect(c["review_fragility"]).toBeGreaterThan(10_000);
+  }, 60_000);
+
+  it("a clear accept with 1,000 clusters (the clustered fragility path)", async () => {
+    const file = writeTasks(
+      "accept-clustered.jsonl",
+      N,
+      { candidatePasses: (i) => i % 10 < 8, baselinePasses: (i) => i % 10 < 5 },
+      (i) => ({ cluster: `c${i % 1000}` }),
+    );
+    const r = await gate(file);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.report["verdict"]).toBe("accept");
+  }, 60_000);
+
+  it("a clear reject: verdict reject, exit 1", async () => {
+    const file = writeTasks("reject.jsonl", N, {
+      candidatePasses: (i) => i % 10 < 3,
+      baselinePasses: (i) => i % 10 < 7,
+    });
+    const r = await gate(file);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(r.report["verdict"]).toBe("reject");
+  }, 60_000);
+});
