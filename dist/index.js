@@ -48512,9 +48512,11 @@ function ratioCondition(num, den, t, removable, addable, numOf, denOf, fixedDen)
     }
     if (!fixedDen) {
         const zeroing = [];
+        // A loop, not push(...g.tasks): a spread of a data-sized array overflows the stack.
         for (const g of removable)
             if (denOf(g.rep) > 0)
-                zeroing.push(...g.tasks);
+                for (const t of g.tasks)
+                    zeroing.push(t);
         if (zeroing.length > 0 && (best === null || zeroing.length < best.k)) {
             zeroing.sort((p, q) => p - q);
             best = { k: zeroing.length, moves: zeroing.map((index) => ({ index, to: "broken" })) };
@@ -48757,8 +48759,10 @@ function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) 
                 g = { rem: [], add: [] };
                 byD.set(k.d, g);
             }
-            g.rem.push(...k.valid);
-            g.add.push(...k.broken);
+            for (const t of k.valid)
+                g.rem.push(t);
+            for (const t of k.broken)
+                g.add.push(t);
         }
         groups = [...byD.values()].map((g) => ({
             rem: g.rem.sort((x, y) => x - y),
