@@ -1,5 +1,5 @@
 /**
- * Runs the committed bundle `dist/index.js` as a real child process, the way the runner does:
+ * Runs the committed bundle `dist/index.js` as a real child process (on GATE_NODE), the way the runner does:
  * INPUT_* variables, an event payload file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, a temporary
  * workspace, and GITHUB_API_URL pointing at the loopback fake GitHub.
  */
@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { GATE_NODE } from "../helpers/gate-node.js";
 import type { FakeGitHub } from "./fake-github.js";
 import { INSTALLATION_TOKEN } from "./helpers.js";
 
@@ -131,7 +132,7 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
   for (const [name, value] of Object.entries(opts.inputs))
     env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
 
-  const child = spawn(process.execPath, [DIST], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(GATE_NODE, [DIST], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => stdout.push(b));

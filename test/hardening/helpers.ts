@@ -9,6 +9,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { GATE_NODE } from "../helpers/gate-node.js";
 
 import { InputError } from "../../src/core/errors.js";
 import type { Dataset } from "../../src/core/model.js";
@@ -127,7 +128,7 @@ export interface ProcessRun {
 
 export const CLI_BUNDLE = new URL("../../dist/cli.js", import.meta.url).pathname;
 
-/** Runs the committed CLI bundle as a child process (optionally with node flags, e.g. a small heap). */
+/** Runs the committed CLI bundle as a child process on GATE_NODE (optionally with node flags, e.g. a small heap). */
 export function runBundle(
   args: readonly string[],
   options: { cwd?: string; nodeArgs?: readonly string[]; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
@@ -140,7 +141,7 @@ export function runBundle(
     env: { PATH: process.env["PATH"] ?? "", ...options.env },
   };
   const start = performance.now();
-  const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI_BUNDLE, ...args], spawnOptions);
+  const r = spawnSync(GATE_NODE, [...(options.nodeArgs ?? []), CLI_BUNDLE, ...args], spawnOptions);
   return {
     code: r.status,
     signal: r.signal,

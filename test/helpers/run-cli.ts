@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { runCli } from "../../src/cli/main.js";
+import { GATE_NODE } from "./gate-node.js";
 
 export interface CliRun {
   readonly code: number;
@@ -20,13 +21,13 @@ export async function cliInProcess(argv: readonly string[], cwd = process.cwd())
   return { code, stdout, stderr };
 }
 
-/** Runs the committed bundle dist/cli.js as a real process (`env` is added to this process's). */
+/** Runs the committed bundle dist/cli.js as a real process on GATE_NODE (`env` is added to this process's). */
 export function cliBundle(
   argv: readonly string[],
   cwd = process.cwd(),
   env: Record<string, string> = {},
 ): CliRun {
-  const r = spawnSync(process.execPath, [new URL("../../dist/cli.js", import.meta.url).pathname, ...argv], {
+  const r = spawnSync(GATE_NODE, [new URL("../../dist/cli.js", import.meta.url).pathname, ...argv], {
     cwd,
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
