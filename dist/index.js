@@ -63664,6 +63664,7 @@ function readInputs(getInput, env, onPullRequest) {
     const comment = inputs_oneOf("comment", getInput("comment"), COMMENT_MODES, "always", problems);
     const failOn = inputs_oneOf("fail-on", getInput("fail-on"), FAIL_ON, "reject-or-unresolved", problems);
     const checkName = getInput("check-name").trim() || DEFAULT_CHECK_NAME;
+    const commentKey = getInput("comment-key").trim() || checkName;
     const token = getInput("github-token").trim();
     const reportRaw = getInput("report-path").trim();
     const reportPath = reportRaw !== "" ? (0,external_node_path_namespaceObject.resolve)(workspace, reportRaw) : (0,external_node_path_namespaceObject.join)(env.runnerTemp ?? workspace, DEFAULT_REPORT_NAME);
@@ -63679,6 +63680,7 @@ function readInputs(getInput, env, onPullRequest) {
         canary,
         token,
         checkName,
+        commentKey,
         comment,
         failOn,
         reportPath,
@@ -63752,63 +63754,131 @@ function idOutputs(checkRunId, commentId) {
 
 ;// CONCATENATED MODULE: ./src/action/sticky-comment.ts
 /**
- * One sticky comment per pull request, edited in place on every run.
+ * One sticky comment per pull request and gate, edited in place on every run.
  *
- * The comment is found by two things together: its body contains the hidden COMMENT_MARKER, and
- * its author is the identity the token acts as. The marker alone is not enough: anyone can paste
- * it into a comment, and the action must neither edit (it could not) nor adopt someone else's
- * comment. The identity is the token's user when GitHub tells us (GET /user works for personal
- * access tokens); for an installation token (GITHUB_TOKEN), which cannot call GET /user, it is
- * `github-actions[bot]`, the author GitHub gives every comment that GITHUB_TOKEN creates.
+ * The comment is found by three things together: its body starts with the hidden COMMENT_MARKER,
+ * the key line right under it names this gate (the `comment-key` input, by default the check
+ * name, so two gate steps on one pull request keep two comments), and its author is the identity
+ * the token acts as. The marker alone is not enough: anyone can paste it into a comment, and the
+ * action must neither edit (it could not) nor adopt someone else's comment. A comment written
+ * before comments had keys (the marker with no key line) is adopted when this gate has no keyed
+ * comment yet, so upgrading leaves no stale second comment.
+ *
+ * The token's identity comes from GitHub: GraphQL `viewer { login databaseId }` works for every
+ * token (GITHUB_TOKEN, a personal access token, another GitHub App's installation token). When
+ * GraphQL is refused, GET /user answers for personal access tokens; an installation token, which
+ * cannot call GET /user, is taken to be `github-actions[bot]`, the author of GITHUB_TOKEN's
+ * comments.
  *
  * All comments are listed, 100 per page, following every page, so a long discussion never hides
- * the existing comment and leads to a second one. `on-change` compares a digest of the verdict
- * and figures, embedded in a hidden line under the marker, and leaves the comment alone when it is
- * the same.
+ * the existing comment and leads to a second one. Two runs that both find no comment and both
+ * create one (a create–create race) end with one: after creating, each run lists again, and the
+ * run whose comment is not the oldest of this gate's deletes its own and updates the oldest.
+ * `on-change` compares a digest of the verdict and figures, embedded in a hidden line under the
+ * marker, and leaves the comment alone when it is the same.
  */
 
 
 /** The author of comments created with GITHUB_TOKEN. */
 const ACTIONS_BOT_LOGIN = "github-actions[bot]";
+const KEY_PREFIX = "<!-- model-acceptance-gate:key ";
 const DIGEST_PREFIX = "<!-- model-acceptance-gate:digest ";
-const DIGEST_SUFFIX = " -->";
+const LINE_SUFFIX = " -->";
 const sticky_comment_PERMISSION = "pull-requests: write";
 /** Safety net for a runaway pagination (10,000 comments). */
 const MAX_PAGES = 100;
+/**
+ * The key as it appears in the hidden key line: percent-encoded, so it can hold neither a line
+ * break nor `-->`, whatever the check name is.
+ */
+function encodeCommentKey(key) {
+    return encodeURIComponent(key);
+}
+/** The hidden line that names the gate a comment belongs to. */
+function keyLine(key) {
+    return `${KEY_PREFIX}${encodeCommentKey(key)}${LINE_SUFFIX}`;
+}
 /** The hidden line that carries the digest of what the comment shows. */
 function digestLine(digest) {
-    return `${DIGEST_PREFIX}${digest}${DIGEST_SUFFIX}`;
+    return `${DIGEST_PREFIX}${digest}${LINE_SUFFIX}`;
 }
-/** The digest embedded in a comment body by `digestLine`, or null. Only the lines right after the marker count. */
-function readDigest(body) {
-    const at = body.indexOf(COMMENT_MARKER);
-    if (at < 0)
+/** The first lines of a gate comment: the marker, the key line and the digest line. */
+function commentHeader(key, digest) {
+    return `${COMMENT_MARKER}\n${keyLine(key)}\n${digestLine(digest)}`;
+}
+/** The hidden lines right after the marker at the start of the body; null when it has no marker there. */
+function readHeader(body) {
+    if (!body.startsWith(COMMENT_MARKER))
         return null;
-    const head = body.slice(at + COMMENT_MARKER.length, at + COMMENT_MARKER.length + 200);
-    const m = /^\s*<!-- model-acceptance-gate:digest ([0-9a-f]{16,64}) -->/.exec(head);
-    return m?.[1] ?? null;
+    const head = body.slice(COMMENT_MARKER.length, COMMENT_MARKER.length + 2000);
+    const m = /^\r?\n(?:<!-- model-acceptance-gate:key ([A-Za-z0-9%!'()*._~-]{1,1500}) -->\r?\n)?(?:<!-- model-acceptance-gate:digest ([0-9a-f]{16,64}) -->)?/.exec(head);
+    return { key: m?.[1] ?? null, digest: m?.[2] ?? null };
+}
+/** The digest embedded in a comment body by `commentHeader`, or null. */
+function readDigest(body) {
+    return readHeader(body)?.digest ?? null;
+}
+const VIEWER_QUERY = "query { viewer { login databaseId } }";
+/**
+ * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal and is
+ * not retried; a server error or no answer is retried like every call. Throws when there is none.
+ */
+async function viewerByGraphql(octokit, retry, log) {
+    const data = await withRetry("identify the token (GraphQL viewer)", async () => {
+        try {
+            return await octokit.graphql(VIEWER_QUERY);
+        }
+        catch (error) {
+            if (error instanceof Error && error.name === "GraphqlResponseError") {
+                const errors = error.errors;
+                const messages = Array.isArray(errors)
+                    ? errors
+                        .map((e) => e?.message)
+                        .filter((m) => typeof m === "string" && m !== "")
+                    : [];
+                return { refused: `GraphQL answered errors: ${messages.join("; ").slice(0, 500) || "none given"}` };
+            }
+            throw error;
+        }
+    }, retry, log);
+    if ("refused" in data)
+        throw new Error(data.refused);
+    const login = data.viewer?.login;
+    const id = data.viewer?.databaseId;
+    if (typeof login !== "string" || login === "")
+        throw new Error("the answer has no viewer login");
+    return { login, id: typeof id === "number" && Number.isSafeInteger(id) ? id : null };
 }
 /**
- * The login whose comments the action may treat as its own, or null when GitHub gave no answer
- * (GET /user failed with no response or a server error, after retries): the caller then posts no
- * comment, since a wrong guess would post a second one beside the gate's own.
+ * Whose comments the action may treat as its own, or null when GitHub gave no answer (GraphQL
+ * failed and GET /user failed with no response or a server error, after retries): the caller then
+ * posts no comment, since a wrong guess would post a second one beside the gate's own.
  */
 async function resolveCommentAuthor(octokit, retry, log, fork = false) {
+    try {
+        const author = await viewerByGraphql(octokit, retry, log);
+        log.debug(`the token acts as ${author.login} (id ${author.id ?? "unknown"}), per GraphQL viewer`);
+        return author;
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        log.debug(`GraphQL viewer: ${status === null ? "" : `${status} `}${apiMessage(error)}; asking GET /user instead`);
+    }
     try {
         const res = await withRetry("identify the token's user", () => octokit.rest.users.getAuthenticated(), retry, log);
         const login = res.data.login;
         log.debug(`the token acts as ${login}`);
-        return login;
+        return { login, id: res.data.id };
     }
     catch (error) {
         const status = httpStatus(error);
         // Installation tokens (GITHUB_TOKEN) answer 403 "Resource not accessible by integration".
         if (status !== null && status < 500 && rateLimitWaitMs(error) === null) {
             log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
-            return ACTIONS_BOT_LOGIN;
+            return { login: ACTIONS_BOT_LOGIN, id: null };
         }
         log.warning(describeFailure(error, {
-            action: "tell which comments are the gate's (GET /user), so no comment is posted (a guess could post a second one)",
+            action: "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)",
             permission: sticky_comment_PERMISSION,
             fork,
             attempts: retry.attempts,
@@ -63819,8 +63889,16 @@ async function resolveCommentAuthor(octokit, retry, log, fork = false) {
 function nextPageExists(link) {
     return link !== undefined && /<[^>]*>;\s*rel="next"/.test(link);
 }
-/** The oldest comment with the marker by `author`, paging through all comments; null when none. */
-async function findStickyComment(octokit, target, author, retry, log) {
+function isBy(user, author) {
+    if (!user)
+        return false;
+    return author.id !== null ? user.id === author.id : user.login === author.login;
+}
+/** Lists every comment (all pages) and keeps the marker comments by `author`, keyed for `key` or unkeyed. */
+async function listGateComments(octokit, target, author, key, retry, log) {
+    const encoded = encodeCommentKey(key);
+    const keyed = [];
+    const legacy = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
         const res = await withRetry(`list comments (page ${page})`, () => octokit.rest.issues.listComments({
             owner: target.owner,
@@ -63830,14 +63908,71 @@ async function findStickyComment(octokit, target, author, retry, log) {
             page,
         }), retry, log);
         for (const c of res.data) {
-            if (c.user?.login === author && typeof c.body === "string" && c.body.includes(COMMENT_MARKER))
-                return { id: c.id, body: c.body };
+            if (typeof c.body !== "string" || !isBy(c.user, author))
+                continue;
+            const header = readHeader(c.body);
+            if (header === null)
+                continue;
+            if (header.key === encoded)
+                keyed.push({ id: c.id, body: c.body });
+            else if (header.key === null)
+                legacy.push({ id: c.id, body: c.body });
         }
         if (!nextPageExists(res.headers.link) || res.data.length === 0)
-            return null;
+            break;
+        if (page === MAX_PAGES)
+            log.warning(`Stopped looking for the previous gate comment after ${MAX_PAGES} pages of comments.`);
     }
-    log.warning(`Stopped looking for the previous gate comment after ${MAX_PAGES} pages of comments.`);
-    return null;
+    const byId = (a, b) => a.id - b.id;
+    return { keyed: keyed.sort(byId), legacy: legacy.sort(byId) };
+}
+/**
+ * After creating comment `createdId`: list again, and when an older comment of this gate exists
+ * (another run created one at the same time), delete ours and update the oldest with our body.
+ * Every run that created a comment does this, so the oldest survives and the rest are removed by
+ * their own runs. Failures here leave the created comment in place (debug only: it is complete).
+ */
+async function settleRace(req, createdId, deps) {
+    const { octokit, retry, log } = deps;
+    let keyed;
+    try {
+        keyed = (await listGateComments(octokit, req, req.author, req.key, retry, log)).keyed;
+    }
+    catch (error) {
+        log.debug(`listing again after creating the gate comment failed (${apiMessage(error)}); kept it`);
+        return { kind: "created", id: createdId };
+    }
+    const oldest = keyed[0];
+    if (oldest === undefined || oldest.id >= createdId)
+        return { kind: "created", id: createdId };
+    log.info(`Another run created this gate's comment (id ${oldest.id}) at the same time; deleting the duplicate ${createdId} and updating ${oldest.id}.`);
+    try {
+        await withRetry("delete the duplicate gate comment", () => octokit.rest.issues.deleteComment({ owner: req.owner, repo: req.repo, comment_id: createdId }), retry, log);
+    }
+    catch (error) {
+        if (httpStatus(error) !== 404) {
+            log.debug(`deleting the duplicate gate comment ${createdId} failed (${apiMessage(error)}); kept it`);
+            return { kind: "created", id: createdId };
+        }
+    }
+    try {
+        const res = await withRetry("update the gate comment", () => octokit.rest.issues.updateComment({
+            owner: req.owner,
+            repo: req.repo,
+            comment_id: oldest.id,
+            body: req.body,
+        }), retry, log);
+        return { kind: "updated", id: res.data.id };
+    }
+    catch (error) {
+        log.warning(describeFailure(error, {
+            action: "update the gate comment",
+            permission: sticky_comment_PERMISSION,
+            fork: deps.fork,
+            attempts: retry.attempts,
+        }));
+        return { kind: "failed", id: null };
+    }
 }
 /**
  * Updates the sticky comment in place, or creates it when there is none. A comment deleted between
@@ -63855,7 +63990,9 @@ async function upsertStickyComment(req, deps) {
     for (let attempt = 1;; attempt++) {
         let existing;
         try {
-            existing = await findStickyComment(octokit, req, req.author, retry, log);
+            // This gate's comment: the oldest keyed for it, else the oldest written before keys.
+            const found = await listGateComments(octokit, req, req.author, req.key, retry, log);
+            existing = found.keyed[0] ?? found.legacy[0] ?? null;
         }
         catch (error) {
             return failure(error, "list the pull request's comments to find the previous gate comment");
@@ -63887,7 +64024,7 @@ async function upsertStickyComment(req, deps) {
                 issue_number: req.issueNumber,
                 body: req.body,
             });
-            return { kind: "created", id: res.data.id };
+            return await settleRace(req, res.data.id, deps);
         }
         catch (error) {
             const status = httpStatus(error);
@@ -63951,14 +64088,21 @@ function reportDigest(report) {
     const shown = JSON.stringify(report, (key, value) => (key === "provenance" ? undefined : value));
     return (0,external_node_crypto_.createHash)("sha256").update(shown, "utf8").digest("hex");
 }
-/** The sticky comment body: the marker, the hidden digest line, then the report, within GitHub's limit. */
-function commentBody(report, title) {
+/**
+ * The sticky comment body: the marker, the hidden key and digest lines, then the report, within
+ * GitHub's limit.
+ */
+function commentBody(report, title, key) {
     const digest = reportDigest(report);
-    const extra = `\n${digestLine(digest)}`;
-    const md = renderMarkdown(report, { marker: true, title, maxLength: COMMENT_BODY_MAX - extra.length });
+    const header = commentHeader(key, digest);
+    const md = renderMarkdown(report, {
+        marker: true,
+        title,
+        maxLength: COMMENT_BODY_MAX - (header.length - COMMENT_MARKER.length),
+    });
     if (!md.startsWith(COMMENT_MARKER))
         throw new Error("the comment rendering does not start with the marker");
-    return { body: COMMENT_MARKER + extra + md.slice(COMMENT_MARKER.length), digest };
+    return { body: header + md.slice(COMMENT_MARKER.length), digest };
 }
 /** One plain-text line for the check run title and the log (numbers only: nothing untrusted). */
 function headlineText(report) {
@@ -64208,13 +64352,14 @@ async function runAction(deps) {
         // null author: GitHub did not say whose comments are the gate's (warned); post none.
         const author = pr !== null && mode !== "never" ? await resolveCommentAuthor(octokit, deps.retry, log, fork) : null;
         if (pr !== null && mode !== "never" && author !== null) {
-            const { body, digest } = commentBody(report, inputs.checkName);
+            const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
             const outcome = await upsertStickyComment({
                 owner: ctx.repo.owner,
                 repo: ctx.repo.repo,
                 issueNumber: pr.number,
                 body,
                 digest,
+                key: inputs.commentKey,
                 mode,
                 author,
             }, { octokit, retry: deps.retry, log, fork });

@@ -27,6 +27,8 @@ export interface ActionInputs {
   readonly canary: "pass" | "fail" | null;
   readonly token: string;
   readonly checkName: string;
+  /** Which gate's sticky comment this is: `comment-key`, by default the check name. */
+  readonly commentKey: string;
   readonly comment: CommentMode;
   readonly failOn: FailOn;
   /** Absolute path the report JSON is written to. */
@@ -225,6 +227,7 @@ export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boo
   const comment = oneOf("comment", getInput("comment"), COMMENT_MODES, "always", problems);
   const failOn = oneOf("fail-on", getInput("fail-on"), FAIL_ON, "reject-or-unresolved", problems);
   const checkName = getInput("check-name").trim() || DEFAULT_CHECK_NAME;
+  const commentKey = getInput("comment-key").trim() || checkName;
   const token = getInput("github-token").trim();
   const reportRaw = getInput("report-path").trim();
   const reportPath =
@@ -244,6 +247,7 @@ export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boo
     canary,
     token,
     checkName,
+    commentKey,
     comment,
     failOn,
     reportPath,

@@ -34,7 +34,7 @@ import { readInputs, type ActionInputs, type GetInput } from "./inputs.js";
 import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
-import { digestLine, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
+import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
 
 export interface ActionDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -83,13 +83,20 @@ export function reportDigest(report: Report): string {
   return createHash("sha256").update(shown, "utf8").digest("hex");
 }
 
-/** The sticky comment body: the marker, the hidden digest line, then the report, within GitHub's limit. */
-export function commentBody(report: Report, title: string): { body: string; digest: string } {
+/**
+ * The sticky comment body: the marker, the hidden key and digest lines, then the report, within
+ * GitHub's limit.
+ */
+export function commentBody(report: Report, title: string, key: string): { body: string; digest: string } {
   const digest = reportDigest(report);
-  const extra = `\n${digestLine(digest)}`;
-  const md = renderMarkdown(report, { marker: true, title, maxLength: COMMENT_BODY_MAX - extra.length });
+  const header = commentHeader(key, digest);
+  const md = renderMarkdown(report, {
+    marker: true,
+    title,
+    maxLength: COMMENT_BODY_MAX - (header.length - COMMENT_MARKER.length),
+  });
   if (!md.startsWith(COMMENT_MARKER)) throw new Error("the comment rendering does not start with the marker");
-  return { body: COMMENT_MARKER + extra + md.slice(COMMENT_MARKER.length), digest };
+  return { body: header + md.slice(COMMENT_MARKER.length), digest };
 }
 
 /** One plain-text line for the check run title and the log (numbers only: nothing untrusted). */
@@ -390,7 +397,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     const author =
       pr !== null && mode !== "never" ? await resolveCommentAuthor(octokit, deps.retry, log, fork) : null;
     if (pr !== null && mode !== "never" && author !== null) {
-      const { body, digest } = commentBody(report, inputs.checkName);
+      const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
       const outcome = await upsertStickyComment(
         {
           owner: ctx.repo.owner,
@@ -398,6 +405,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           issueNumber: pr.number,
           body,
           digest,
+          key: inputs.commentKey,
           mode,
           author,
         },

@@ -1,20 +1,30 @@
 /**
- * One sticky comment per pull request, edited in place on every run.
+ * One sticky comment per pull request and gate, edited in place on every run.
  *
- * The comment is found by two things together: its body contains the hidden COMMENT_MARKER, and
- * its author is the identity the token acts as. The marker alone is not enough: anyone can paste
- * it into a comment, and the action must neither edit (it could not) nor adopt someone else's
- * comment. The identity is the token's user when GitHub tells us (GET /user works for personal
- * access tokens); for an installation token (GITHUB_TOKEN), which cannot call GET /user, it is
- * `github-actions[bot]`, the author GitHub gives every comment that GITHUB_TOKEN creates.
+ * The comment is found by three things together: its body starts with the hidden COMMENT_MARKER,
+ * the key line right under it names this gate (the `comment-key` input, by default the check
+ * name, so two gate steps on one pull request keep two comments), and its author is the identity
+ * the token acts as. The marker alone is not enough: anyone can paste it into a comment, and the
+ * action must neither edit (it could not) nor adopt someone else's comment. A comment written
+ * before comments had keys (the marker with no key line) is adopted when this gate has no keyed
+ * comment yet, so upgrading leaves no stale second comment.
+ *
+ * The token's identity comes from GitHub: GraphQL `viewer { login databaseId }` works for every
+ * token (GITHUB_TOKEN, a personal access token, another GitHub App's installation token). When
+ * GraphQL is refused, GET /user answers for personal access tokens; an installation token, which
+ * cannot call GET /user, is taken to be `github-actions[bot]`, the author of GITHUB_TOKEN's
+ * comments.
  *
  * All comments are listed, 100 per page, following every page, so a long discussion never hides
- * the existing comment and leads to a second one. `on-change` compares a digest of the verdict
- * and figures, embedded in a hidden line under the marker, and leaves the comment alone when it is
- * the same.
+ * the existing comment and leads to a second one. Two runs that both find no comment and both
+ * create one (a create–create race) end with one: after creating, each run lists again, and the
+ * run whose comment is not the oldest of this gate's deletes its own and updates the oldest.
+ * `on-change` compares a digest of the verdict and figures, embedded in a hidden line under the
+ * marker, and leaves the comment alone when it is the same.
  */
 import { COMMENT_MARKER } from "../core/report/escape.js";
 import {
+  apiMessage,
   describeFailure,
   httpStatus,
   rateLimitWaitMs,
@@ -27,37 +37,125 @@ import type { Logger } from "./logger.js";
 /** The author of comments created with GITHUB_TOKEN. */
 export const ACTIONS_BOT_LOGIN = "github-actions[bot]";
 
+const KEY_PREFIX = "<!-- model-acceptance-gate:key ";
 const DIGEST_PREFIX = "<!-- model-acceptance-gate:digest ";
-const DIGEST_SUFFIX = " -->";
+const LINE_SUFFIX = " -->";
 const PERMISSION = "pull-requests: write";
 /** Safety net for a runaway pagination (10,000 comments). */
 const MAX_PAGES = 100;
 
-/** The hidden line that carries the digest of what the comment shows. */
-export function digestLine(digest: string): string {
-  return `${DIGEST_PREFIX}${digest}${DIGEST_SUFFIX}`;
+/**
+ * The key as it appears in the hidden key line: percent-encoded, so it can hold neither a line
+ * break nor `-->`, whatever the check name is.
+ */
+export function encodeCommentKey(key: string): string {
+  return encodeURIComponent(key);
 }
 
-/** The digest embedded in a comment body by `digestLine`, or null. Only the lines right after the marker count. */
+/** The hidden line that names the gate a comment belongs to. */
+export function keyLine(key: string): string {
+  return `${KEY_PREFIX}${encodeCommentKey(key)}${LINE_SUFFIX}`;
+}
+
+/** The hidden line that carries the digest of what the comment shows. */
+export function digestLine(digest: string): string {
+  return `${DIGEST_PREFIX}${digest}${LINE_SUFFIX}`;
+}
+
+/** The first lines of a gate comment: the marker, the key line and the digest line. */
+export function commentHeader(key: string, digest: string): string {
+  return `${COMMENT_MARKER}\n${keyLine(key)}\n${digestLine(digest)}`;
+}
+
+export interface CommentHeader {
+  /** The encoded key, or null for a comment written before comments had keys. */
+  readonly key: string | null;
+  readonly digest: string | null;
+}
+
+/** The hidden lines right after the marker at the start of the body; null when it has no marker there. */
+export function readHeader(body: string): CommentHeader | null {
+  if (!body.startsWith(COMMENT_MARKER)) return null;
+  const head = body.slice(COMMENT_MARKER.length, COMMENT_MARKER.length + 2000);
+  const m =
+    /^\r?\n(?:<!-- model-acceptance-gate:key ([A-Za-z0-9%!'()*._~-]{1,1500}) -->\r?\n)?(?:<!-- model-acceptance-gate:digest ([0-9a-f]{16,64}) -->)?/.exec(
+      head,
+    );
+  return { key: m?.[1] ?? null, digest: m?.[2] ?? null };
+}
+
+/** The digest embedded in a comment body by `commentHeader`, or null. */
 export function readDigest(body: string): string | null {
-  const at = body.indexOf(COMMENT_MARKER);
-  if (at < 0) return null;
-  const head = body.slice(at + COMMENT_MARKER.length, at + COMMENT_MARKER.length + 200);
-  const m = /^\s*<!-- model-acceptance-gate:digest ([0-9a-f]{16,64}) -->/.exec(head);
-  return m?.[1] ?? null;
+  return readHeader(body)?.digest ?? null;
+}
+
+/** Whose comments are the gate's: a user id when GitHub gave one, else a login. */
+export interface CommentAuthor {
+  readonly login: string;
+  /** The account's numeric id (REST `user.id`, GraphQL `databaseId`); null when unknown. */
+  readonly id: number | null;
+}
+
+const VIEWER_QUERY = "query { viewer { login databaseId } }";
+
+type ViewerAnswer =
+  | { readonly viewer?: { readonly login?: unknown; readonly databaseId?: unknown } }
+  | { readonly refused: string };
+
+/**
+ * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal and is
+ * not retried; a server error or no answer is retried like every call. Throws when there is none.
+ */
+async function viewerByGraphql(octokit: Octokit, retry: RetryPolicy, log: Logger): Promise<CommentAuthor> {
+  const data: ViewerAnswer = await withRetry(
+    "identify the token (GraphQL viewer)",
+    async () => {
+      try {
+        return await octokit.graphql<ViewerAnswer>(VIEWER_QUERY);
+      } catch (error) {
+        if (error instanceof Error && error.name === "GraphqlResponseError") {
+          const errors = (error as { errors?: unknown }).errors;
+          const messages = Array.isArray(errors)
+            ? errors
+                .map((e) => (e as { message?: unknown } | null)?.message)
+                .filter((m): m is string => typeof m === "string" && m !== "")
+            : [];
+          return { refused: `GraphQL answered errors: ${messages.join("; ").slice(0, 500) || "none given"}` };
+        }
+        throw error;
+      }
+    },
+    retry,
+    log,
+  );
+  if ("refused" in data) throw new Error(data.refused);
+  const login = data.viewer?.login;
+  const id = data.viewer?.databaseId;
+  if (typeof login !== "string" || login === "") throw new Error("the answer has no viewer login");
+  return { login, id: typeof id === "number" && Number.isSafeInteger(id) ? id : null };
 }
 
 /**
- * The login whose comments the action may treat as its own, or null when GitHub gave no answer
- * (GET /user failed with no response or a server error, after retries): the caller then posts no
- * comment, since a wrong guess would post a second one beside the gate's own.
+ * Whose comments the action may treat as its own, or null when GitHub gave no answer (GraphQL
+ * failed and GET /user failed with no response or a server error, after retries): the caller then
+ * posts no comment, since a wrong guess would post a second one beside the gate's own.
  */
 export async function resolveCommentAuthor(
   octokit: Octokit,
   retry: RetryPolicy,
   log: Logger,
   fork = false,
-): Promise<string | null> {
+): Promise<CommentAuthor | null> {
+  try {
+    const author = await viewerByGraphql(octokit, retry, log);
+    log.debug(`the token acts as ${author.login} (id ${author.id ?? "unknown"}), per GraphQL viewer`);
+    return author;
+  } catch (error) {
+    const status = httpStatus(error);
+    log.debug(
+      `GraphQL viewer: ${status === null ? "" : `${status} `}${apiMessage(error)}; asking GET /user instead`,
+    );
+  }
   try {
     const res = await withRetry(
       "identify the token's user",
@@ -67,18 +165,18 @@ export async function resolveCommentAuthor(
     );
     const login = res.data.login;
     log.debug(`the token acts as ${login}`);
-    return login;
+    return { login, id: res.data.id };
   } catch (error) {
     const status = httpStatus(error);
     // Installation tokens (GITHUB_TOKEN) answer 403 "Resource not accessible by integration".
     if (status !== null && status < 500 && rateLimitWaitMs(error) === null) {
       log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
-      return ACTIONS_BOT_LOGIN;
+      return { login: ACTIONS_BOT_LOGIN, id: null };
     }
     log.warning(
       describeFailure(error, {
         action:
-          "tell which comments are the gate's (GET /user), so no comment is posted (a guess could post a second one)",
+          "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)",
         permission: PERMISSION,
         fork,
         attempts: retry.attempts,
@@ -103,14 +201,29 @@ function nextPageExists(link: string | undefined): boolean {
   return link !== undefined && /<[^>]*>;\s*rel="next"/.test(link);
 }
 
-/** The oldest comment with the marker by `author`, paging through all comments; null when none. */
-export async function findStickyComment(
+function isBy(user: { login?: string; id?: number } | null | undefined, author: CommentAuthor): boolean {
+  if (!user) return false;
+  return author.id !== null ? user.id === author.id : user.login === author.login;
+}
+
+/** The gate's comments on the pull request, oldest first: those keyed for `key`, and unkeyed (older) ones. */
+export interface GateComments {
+  readonly keyed: readonly ExistingComment[];
+  readonly legacy: readonly ExistingComment[];
+}
+
+/** Lists every comment (all pages) and keeps the marker comments by `author`, keyed for `key` or unkeyed. */
+export async function listGateComments(
   octokit: Octokit,
   target: CommentTarget,
-  author: string,
+  author: CommentAuthor,
+  key: string,
   retry: RetryPolicy,
   log: Logger,
-): Promise<ExistingComment | null> {
+): Promise<GateComments> {
+  const encoded = encodeCommentKey(key);
+  const keyed: ExistingComment[] = [];
+  const legacy: ExistingComment[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const res = await withRetry(
       `list comments (page ${page})`,
@@ -126,25 +239,32 @@ export async function findStickyComment(
       log,
     );
     for (const c of res.data) {
-      if (c.user?.login === author && typeof c.body === "string" && c.body.includes(COMMENT_MARKER))
-        return { id: c.id, body: c.body };
+      if (typeof c.body !== "string" || !isBy(c.user, author)) continue;
+      const header = readHeader(c.body);
+      if (header === null) continue;
+      if (header.key === encoded) keyed.push({ id: c.id, body: c.body });
+      else if (header.key === null) legacy.push({ id: c.id, body: c.body });
     }
-    if (!nextPageExists(res.headers.link) || res.data.length === 0) return null;
+    if (!nextPageExists(res.headers.link) || res.data.length === 0) break;
+    if (page === MAX_PAGES)
+      log.warning(`Stopped looking for the previous gate comment after ${MAX_PAGES} pages of comments.`);
   }
-  log.warning(`Stopped looking for the previous gate comment after ${MAX_PAGES} pages of comments.`);
-  return null;
+  const byId = (a: ExistingComment, b: ExistingComment): number => a.id - b.id;
+  return { keyed: keyed.sort(byId), legacy: legacy.sort(byId) };
 }
 
 export type CommentOutcome =
   | { readonly kind: "created" | "updated" | "unchanged"; readonly id: number }
-  | { readonly kind: "failed"; readonly id: number | null };
+  | { readonly kind: "failed"; readonly id: null };
 
 export interface UpsertRequest extends CommentTarget {
-  /** The full body: starts with COMMENT_MARKER and the digest line. */
+  /** The full body: starts with `commentHeader(key, digest)`. */
   readonly body: string;
   readonly digest: string;
+  /** Which gate's comment this is (the `comment-key` input). */
+  readonly key: string;
   readonly mode: "always" | "on-change";
-  readonly author: string;
+  readonly author: CommentAuthor;
 }
 
 export interface UpsertDeps {
@@ -152,6 +272,66 @@ export interface UpsertDeps {
   readonly retry: RetryPolicy;
   readonly log: Logger;
   readonly fork: boolean;
+}
+
+/**
+ * After creating comment `createdId`: list again, and when an older comment of this gate exists
+ * (another run created one at the same time), delete ours and update the oldest with our body.
+ * Every run that created a comment does this, so the oldest survives and the rest are removed by
+ * their own runs. Failures here leave the created comment in place (debug only: it is complete).
+ */
+async function settleRace(req: UpsertRequest, createdId: number, deps: UpsertDeps): Promise<CommentOutcome> {
+  const { octokit, retry, log } = deps;
+  let keyed: readonly ExistingComment[];
+  try {
+    keyed = (await listGateComments(octokit, req, req.author, req.key, retry, log)).keyed;
+  } catch (error) {
+    log.debug(`listing again after creating the gate comment failed (${apiMessage(error)}); kept it`);
+    return { kind: "created", id: createdId };
+  }
+  const oldest = keyed[0];
+  if (oldest === undefined || oldest.id >= createdId) return { kind: "created", id: createdId };
+  log.info(
+    `Another run created this gate's comment (id ${oldest.id}) at the same time; deleting the duplicate ${createdId} and updating ${oldest.id}.`,
+  );
+  try {
+    await withRetry(
+      "delete the duplicate gate comment",
+      () => octokit.rest.issues.deleteComment({ owner: req.owner, repo: req.repo, comment_id: createdId }),
+      retry,
+      log,
+    );
+  } catch (error) {
+    if (httpStatus(error) !== 404) {
+      log.debug(`deleting the duplicate gate comment ${createdId} failed (${apiMessage(error)}); kept it`);
+      return { kind: "created", id: createdId };
+    }
+  }
+  try {
+    const res = await withRetry(
+      "update the gate comment",
+      () =>
+        octokit.rest.issues.updateComment({
+          owner: req.owner,
+          repo: req.repo,
+          comment_id: oldest.id,
+          body: req.body,
+        }),
+      retry,
+      log,
+    );
+    return { kind: "updated", id: res.data.id };
+  } catch (error) {
+    log.warning(
+      describeFailure(error, {
+        action: "update the gate comment",
+        permission: PERMISSION,
+        fork: deps.fork,
+        attempts: retry.attempts,
+      }),
+    );
+    return { kind: "failed", id: null };
+  }
 }
 
 /**
@@ -172,7 +352,9 @@ export async function upsertStickyComment(req: UpsertRequest, deps: UpsertDeps):
   for (let attempt = 1; ; attempt++) {
     let existing: ExistingComment | null;
     try {
-      existing = await findStickyComment(octokit, req, req.author, retry, log);
+      // This gate's comment: the oldest keyed for it, else the oldest written before keys.
+      const found = await listGateComments(octokit, req, req.author, req.key, retry, log);
+      existing = found.keyed[0] ?? found.legacy[0] ?? null;
     } catch (error) {
       return failure(error, "list the pull request's comments to find the previous gate comment");
     }
@@ -205,7 +387,7 @@ export async function upsertStickyComment(req: UpsertRequest, deps: UpsertDeps):
         issue_number: req.issueNumber,
         body: req.body,
       });
-      return { kind: "created", id: res.data.id };
+      return await settleRace(req, res.data.id, deps);
     } catch (error) {
       const status = httpStatus(error);
       const serverSide = status === null || status >= 500 || status === 429;

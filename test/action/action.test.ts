@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
 import type { Report } from "../../src/core/report/report-types.js";
-import { readDigest } from "../../src/action/sticky-comment.js";
+import { readDigest, readHeader } from "../../src/action/sticky-comment.js";
 import { exportText, policyYaml, tasks, writeExport, type TaskRow } from "./exports.js";
 import { ACTIONS_BOT, FakeGitHub, type Identity } from "./fake-github.js";
 import { expectGolden } from "./golden.js";
@@ -149,9 +149,10 @@ describe("the action on a pull request", () => {
       "GET repos/get-content",
       "GET repos/list-commits",
       "POST checks/create",
-      "GET users/get-authenticated",
+      "POST graphql",
       "GET issues/list-comments",
       "POST issues/create-comment",
+      "GET issues/list-comments",
     ]);
     expect(f.checkRuns).toHaveLength(1);
     expect(f.checkRuns[0]).toMatchObject({
@@ -168,7 +169,11 @@ describe("the action on a pull request", () => {
     const comment = f.comments[0];
     expect(comment?.user.login).toBe("github-actions[bot]");
     expect(comment?.issue).toBe(PR_NUMBER);
-    expect(comment?.body.startsWith(`${COMMENT_MARKER}\n<!-- model-acceptance-gate:digest `)).toBe(true);
+    expect(
+      comment?.body.startsWith(
+        `${COMMENT_MARKER}\n<!-- model-acceptance-gate:key Model%20acceptance%20gate -->\n<!-- model-acceptance-gate:digest `,
+      ),
+    ).toBe(true);
     expect(readDigest(comment?.body ?? "")).toMatch(/^[0-9a-f]{64}$/);
     expect(commands(r, "warning")).toEqual([]);
     expect(commands(r, "error")).toEqual([]);
@@ -227,7 +232,8 @@ describe("the action on a pull request", () => {
     const listing = f.requests
       .filter((q) => q.operationId === "issues/list-comments")
       .map((q) => q.query["page"]);
-    expect(listing).toEqual(["1", "2", "1", "2"]);
+    // The first run lists, creates, then lists again (a parallel run's comment?); the second updates.
+    expect(listing).toEqual(["1", "2", "1", "2", "1", "2"]);
 
     f.requests.length = 0;
     const third = await run(f, { rows: REJECT_ROWS, inputs: { "fail-on": "never", comment: "on-change" } });
@@ -349,6 +355,101 @@ describe("the action on a pull request", () => {
     expect(warnings[0]).toContain("GitHub answered 500 (Server Error) 3 times; giving up");
     expect(r.outputs["check-run-id"]).toBe("");
     expect(r.outputs["comment-id"]).toBe(String(f.comments[0]?.id));
+  });
+});
+
+describe("several gates on one pull request, upgrades and races", () => {
+  it("two gate steps (check-name) keep a comment each; each re-run updates its own", async () => {
+    const f = await startFake();
+    const pro = await run(f, { inputs: { "check-name": "SWE-Bench Pro gate" } });
+    const verified = await run(f, { inputs: { "check-name": "SWE-bench Verified gate" } });
+    expect(f.comments).toHaveLength(2);
+    expect(pro.outputs["comment-id"]).not.toBe(verified.outputs["comment-id"]);
+    const again = await run(f, {
+      rows: REJECT_ROWS,
+      inputs: { "check-name": "SWE-Bench Pro gate", "fail-on": "never" },
+    });
+    expect(again.outputs["comment-id"]).toBe(pro.outputs["comment-id"]);
+    expect(f.comments).toHaveLength(2);
+    const byId = (id: string | undefined) => f.comments.find((c) => String(c.id) === id);
+    expect(byId(pro.outputs["comment-id"])?.body).toContain("## ❌ reject");
+    expect(byId(pro.outputs["comment-id"])?.body).toContain("SWE\\-Bench Pro gate");
+    expect(byId(verified.outputs["comment-id"])?.body).toContain("## ✅ accept");
+    expect(f.checkRuns.map((c) => c.name)).toEqual([
+      "SWE-Bench Pro gate",
+      "SWE-bench Verified gate",
+      "SWE-Bench Pro gate",
+    ]);
+  });
+
+  it("comment-key separates two steps with the same check name", async () => {
+    const f = await startFake();
+    await run(f, { inputs: { "comment-key": "matrix-a" } });
+    await run(f, { inputs: { "comment-key": "matrix-b" } });
+    await run(f, { inputs: { "comment-key": "matrix-a" } });
+    expect(f.comments.map((c) => [readHeader(c.body)?.key, c.updates])).toEqual([
+      ["matrix-a", 1],
+      ["matrix-b", 0],
+    ]);
+  });
+
+  it("upgrading: the comment an earlier version wrote (today's marker, no key) is updated, not left stale", async () => {
+    const f = await startFake();
+    const old = f.addComment(
+      PR_NUMBER,
+      `${COMMENT_MARKER}\n<!-- model-acceptance-gate:digest ${"0".repeat(64)} -->\n## ✅ accept — old\n`,
+    );
+    const r = await run(f);
+    expect(r.outputs["comment-id"]).toBe(String(old.id));
+    expect(f.comments).toHaveLength(1);
+    expect(old.updates).toBe(1);
+    expect(readHeader(old.body)?.key).toBe("Model%20acceptance%20gate");
+  });
+
+  it("a create–create race (two runs listing at once) ends in one comment", async () => {
+    const f = await startFake();
+    f.holdTogether("issues/list-comments", 2);
+    const [a, b] = await Promise.all([run(f), run(f, { rows: REJECT_ROWS, inputs: { "fail-on": "never" } })]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(f.requests.filter((q) => q.operationId === "issues/create-comment")).toHaveLength(2);
+    expect(f.requests.filter((q) => q.operationId === "issues/delete-comment").map((q) => q.status)).toEqual([
+      204,
+    ]);
+    expect(f.comments).toHaveLength(1);
+    const id = String(f.comments[0]?.id);
+    expect([a.outputs["comment-id"], b.outputs["comment-id"]]).toEqual([id, id]);
+    const info = [a, b].flatMap((r) => r.stdout.split("\n")).filter((l) => l.includes("at the same time"));
+    expect(info).toHaveLength(1);
+    expect(commands(a, "warning")).toEqual([]);
+    expect(commands(b, "warning")).toEqual([]);
+  });
+
+  it("another GitHub App's token: GraphQL viewer names it, so a re-run updates its comment (no second one)", async () => {
+    const f = await startFake();
+    const app: Identity = { login: "eval-gate[bot]", id: 990001, type: "Bot", installation: true };
+    f.tokens.set("ghs_eval_gate_app_token", app);
+    const env = { "INPUT_GITHUB-TOKEN": "ghs_eval_gate_app_token" };
+    const first = await run(f, { env });
+    const second = await run(f, { env, rows: REJECT_ROWS, inputs: { "fail-on": "never" } });
+    expect(f.comments.map((c) => [c.user.login, c.updates])).toEqual([["eval-gate[bot]", 1]]);
+    expect(second.outputs["comment-id"]).toBe(first.outputs["comment-id"]);
+    expect(f.calls().filter((c) => c.includes("users"))).toEqual([]);
+  });
+
+  it("GraphQL refused: the fallbacks (GET /user, then github-actions[bot]) still find the comment", async () => {
+    const f = await startFake();
+    f.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN" });
+    const first = await run(f);
+    const second = await run(f);
+    expect(second.outputs["comment-id"]).toBe(first.outputs["comment-id"]);
+    expect(f.comments).toHaveLength(1);
+    expect(f.calls().filter((c) => c.includes("graphql") || c.includes("users"))).toEqual([
+      "POST graphql",
+      "GET users/get-authenticated",
+      "POST graphql",
+      "GET users/get-authenticated",
+    ]);
+    expect(commands(second, "warning")).toEqual([]);
   });
 });
 

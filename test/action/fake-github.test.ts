@@ -139,3 +139,74 @@ describe("fake GitHub validates requests against the OpenAPI description", () =>
     expect(fake.violations).toEqual([]);
   });
 });
+
+describe("fake GitHub answers GraphQL, validated against GitHub's published GraphQL schema", () => {
+  const graphql = (query: unknown, extra: Record<string, unknown> = {}) =>
+    send("POST", "/graphql", { query, ...extra });
+
+  it("executes a valid viewer query as the token's identity", async () => {
+    const res = await graphql("query { viewer { login databaseId } }");
+    expect(res).toEqual({
+      status: 200,
+      data: { data: { viewer: { login: "github-actions[bot]", databaseId: 41898282 } } },
+    });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("refuses a field the schema does not have, a wrong argument and a syntax error", async () => {
+    const res = await graphql("query { viewer { login botness } }");
+    expect(res.status).toBe(200);
+    expect((res.data as { errors: { message: string }[] }).errors[0]?.message).toBe(
+      'Cannot query field "botness" on type "User".',
+    );
+    expect(fake.violations).toEqual(['POST /graphql: GraphQL: Cannot query field "botness" on type "User".']);
+    await graphql('query { repository(owner: "acme") { id } }');
+    expect(fake.violations.join("\n")).toContain('argument "name" of type "String!" is required');
+    await graphql("query { viewer { login }");
+    expect(fake.violations.join("\n")).toContain("GraphQL syntax: Syntax Error");
+  });
+
+  it("refuses a body without a query string, and an unknown token", async () => {
+    await graphql(42);
+    expect(fake.violations.join("\n")).toContain("GraphQL body must be {query, variables?}");
+    expect((await send("POST", "/graphql", { query: "query { viewer { login } }" }, null)).status).toBe(401);
+    expect(fake.violations.join("\n")).toContain("unauthenticated GraphQL request");
+  });
+
+  it("flags a valid query asking for what the fake cannot answer", async () => {
+    await graphql("query { viewer { login email } }");
+    expect(fake.violations.join("\n")).toContain("GraphQL asked for what the fake cannot answer");
+  });
+
+  it("answers configured faults: an errors answer (200) or an HTTP status", async () => {
+    fake.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN", times: 1 });
+    expect(await graphql("query { viewer { login } }")).toEqual({
+      status: 200,
+      data: {
+        data: null,
+        errors: [{ type: "FORBIDDEN", message: "Resource not accessible by integration" }],
+      },
+    });
+    fake.fail("graphql", { status: 502, times: 1 });
+    expect((await graphql("query { viewer { login } }")).status).toBe(502);
+    expect(fake.violations).toEqual([]);
+    fake.clearFaults();
+  });
+});
+
+describe("fake GitHub deletes comments", () => {
+  it("deletes the token's own comment (204) and refuses someone else's (403)", async () => {
+    const mine = fake.addComment(7, "mine");
+    const theirs = fake.addComment(7, "theirs", { login: "alice", id: 7, type: "User", installation: false });
+    const del = (id: number) =>
+      fetch(`${fake.baseUrl}/repos/acme/models/issues/comments/${id}`, {
+        method: "DELETE",
+        headers: { authorization: `token ${INSTALLATION_TOKEN}` },
+      });
+    expect((await del(mine.id)).status).toBe(204);
+    expect((await del(theirs.id)).status).toBe(403);
+    expect((await del(mine.id)).status).toBe(404);
+    expect(fake.comments.map((c) => c.id)).toEqual([theirs.id]);
+    expect(fake.violations).toEqual([]);
+  });
+});

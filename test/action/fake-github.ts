@@ -10,9 +10,15 @@
  * characters, annotations need `start_line ≤ end_line`, …) are checked too. Anything the real
  * API would reject is recorded in `violations` (tests assert it stays empty) and answered 422.
  *
+ * POST /graphql is answered too: every query is parsed and validated against GitHub's published
+ * GraphQL schema (`@octokit/graphql-schema`, with graphql-js's `validate`); an invalid one is a
+ * violation and gets GraphQL's `errors` answer, a valid one is executed against that schema over
+ * what the fake knows (today: `viewer`, the token's identity).
+ *
  * It keeps state (check runs with their annotations, issue comments with authors, files at
  * commits for the contents API, the commits that touched a path) and can be told to answer a
- * given operation with 403, 404, 422 or 5xx, for a number of times or for ever.
+ * given operation with 403, 404, 422 or 5xx, for a number of times or for ever, or to hold the
+ * first requests of an operation until several have arrived (two runs listing at once).
  */
 import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
@@ -21,6 +27,15 @@ import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { Ajv, type ValidateFunction } from "ajv";
 import formatsModule from "ajv-formats";
+import { schema as githubGraphqlSchema } from "@octokit/graphql-schema";
+import {
+  buildClientSchema,
+  execute,
+  parse as parseGraphql,
+  validate as validateGraphql,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+} from "graphql";
 
 /** The operations the action may call. Anything else is a violation. */
 const OPERATIONS: readonly (readonly [method: string, template: string])[] = [
@@ -29,6 +44,7 @@ const OPERATIONS: readonly (readonly [method: string, template: string])[] = [
   ["get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
   ["post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
   ["patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
+  ["delete", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
   ["get", "/repos/{owner}/{repo}/contents/{path}"],
   ["get", "/repos/{owner}/{repo}/commits"],
   ["get", "/user"],
@@ -124,6 +140,17 @@ function loadSpec(): SpecIndex {
   return specIndex;
 }
 
+let graphqlSchema: GraphQLSchema | null = null;
+
+/** GitHub's GraphQL schema, built once per test file from its published introspection. */
+function loadGraphqlSchema(): GraphQLSchema {
+  graphqlSchema ??= buildClientSchema(githubGraphqlSchema.json as unknown as IntrospectionQuery);
+  return graphqlSchema;
+}
+
+/** The operation id the fake records (and faults name) for POST /graphql. */
+export const GRAPHQL = "graphql";
+
 /** Inlines `$ref`s to `#/components/…`, leaving a reference in place if it would recurse. */
 function resolveRefs(spec: JsonObject, node: Json, seen: readonly string[]): Json {
   if (Array.isArray(node)) return node.map((n) => resolveRefs(spec, n, seen));
@@ -161,8 +188,12 @@ export const ACTIONS_BOT: Identity = {
 export interface Fault {
   readonly status: number;
   readonly message?: string;
+  /** GraphQL only: answer 200 with this `errors[].type` (e.g. "FORBIDDEN"), as GitHub refuses a field. */
+  readonly graphqlErrorType?: string;
   /** How many requests get the fault; unlimited when omitted. */
   times?: number;
+  /** Runs when the fault answers (e.g. the comment really is gone when the update answers 404). */
+  readonly then?: () => void;
 }
 
 export interface RecordedRequest {
@@ -215,6 +246,7 @@ export class FakeGitHub {
   private readonly files = new Map<string, string>();
   private readonly commitsByPath = new Map<string, string[]>();
   private readonly faults = new Map<string, Fault[]>();
+  private readonly holds = new Map<string, { count: number; waiting: (() => void)[] }>();
   private nextId = 1000;
   private server: Server | null = null;
   private url = "";
@@ -263,6 +295,28 @@ export class FakeGitHub {
 
   clearFaults(): void {
     this.faults.clear();
+    for (const hold of this.holds.values()) for (const release of hold.waiting.splice(0)) release();
+    this.holds.clear();
+  }
+
+  /**
+   * Hold the next requests of `operationId` unanswered until `count` of them have arrived, then
+   * answer them all (in arrival order): two runs that list comments at the same moment.
+   */
+  holdTogether(operationId: string, count: number): void {
+    this.holds.set(operationId, { count, waiting: [] });
+  }
+
+  private async held(operationId: string): Promise<void> {
+    const hold = this.holds.get(operationId);
+    if (!hold) return;
+    await new Promise<void>((resolve) => {
+      hold.waiting.push(resolve);
+      if (hold.waiting.length >= hold.count) {
+        this.holds.delete(operationId);
+        for (const release of hold.waiting.splice(0)) release();
+      }
+    });
   }
 
   /** A file as it is at `sha`, for the contents API. */
@@ -309,11 +363,21 @@ export class FakeGitHub {
     this.requests.push(rec);
     const send = (status: number, data: unknown, headers: Record<string, string> = {}): void => {
       rec.status = status;
+      if (status === 204) {
+        res.writeHead(204, headers);
+        res.end();
+        return;
+      }
       const text = JSON.stringify(data);
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
       res.end(text);
     };
     try {
+      if (method === "POST" && url.pathname === "/graphql") {
+        (rec as { operationId: string | null }).operationId = GRAPHQL;
+        this.graphql(rec, req, raw, send);
+        return;
+      }
       const { operations } = loadSpec();
       let op: Operation | undefined;
       let match: RegExpExecArray | null = null;
@@ -333,8 +397,7 @@ export class FakeGitHub {
       (rec as { operationId: string | null }).operationId = op.operationId;
 
       const auth = req.headers.authorization ?? "";
-      const token = /^(?:token|Bearer) (.+)$/.exec(auth)?.[1];
-      const identity = token !== undefined ? this.tokens.get(token) : undefined;
+      const identity = this.identityOf(req);
       if (!identity) {
         this.violation(
           rec,
@@ -405,18 +468,127 @@ export class FakeGitHub {
         return;
       }
 
-      const faults = this.faults.get(op.operationId);
-      const fault = faults?.find((f) => f.times === undefined || f.times > 0);
+      const fault = this.takeFault(op.operationId);
       if (fault) {
-        if (fault.times !== undefined) fault.times -= 1;
         send(fault.status, { message: fault.message ?? defaultMessage(fault.status) });
         return;
       }
+      await this.held(op.operationId);
       this.route(op.operationId, pathParams, query, body as JsonObject, identity, send);
     } catch (error) {
       this.violation(rec, `fake server crashed: ${String(error)}`);
       send(500, { message: "fake server crashed" });
     }
+  }
+
+  private takeFault(operationId: string): Fault | undefined {
+    const fault = this.faults.get(operationId)?.find((f) => f.times === undefined || f.times > 0);
+    if (fault?.times !== undefined) fault.times -= 1;
+    fault?.then?.();
+    return fault;
+  }
+
+  private identityOf(req: IncomingMessage): Identity | undefined {
+    const auth = req.headers.authorization ?? "";
+    const token = /^(?:token|Bearer) (.+)$/.exec(auth)?.[1];
+    return token !== undefined ? this.tokens.get(token) : undefined;
+  }
+
+  /** POST /graphql: validate the query against GitHub's schema, then execute it over the fake's state. */
+  private graphql(
+    rec: RecordedRequest,
+    req: IncomingMessage,
+    raw: string,
+    send: (status: number, data: unknown, headers?: Record<string, string>) => void,
+  ): void {
+    const identity = this.identityOf(req);
+    if (!identity) {
+      this.violation(rec, "unauthenticated GraphQL request");
+      send(401, { message: "Bad credentials" });
+      return;
+    }
+    let body: { query?: unknown; variables?: unknown; operationName?: unknown };
+    try {
+      body = JSON.parse(raw) as typeof body;
+    } catch {
+      this.violation(rec, "GraphQL body is not JSON");
+      send(400, { message: "Problems parsing JSON" });
+      return;
+    }
+    (rec as { body: unknown }).body = body;
+    const extra = Object.keys(body).filter((k) => !["query", "variables", "operationName"].includes(k));
+    if (typeof body.query !== "string" || extra.length > 0) {
+      this.violation(
+        rec,
+        `GraphQL body must be {query, variables?}, got keys ${Object.keys(body).join(", ")}`,
+      );
+      send(400, { message: "A query attribute must be specified and must be a string." });
+      return;
+    }
+    const schema = loadGraphqlSchema();
+    let document;
+    try {
+      document = parseGraphql(body.query);
+    } catch (error) {
+      this.violation(rec, `GraphQL syntax: ${String(error)}`);
+      send(200, { errors: [{ message: String(error) }] });
+      return;
+    }
+    const errors = validateGraphql(schema, document);
+    if (errors.length > 0) {
+      for (const e of errors) this.violation(rec, `GraphQL: ${e.message}`);
+      send(200, { errors: errors.map((e) => ({ message: e.message })) });
+      return;
+    }
+    const fault = this.takeFault(GRAPHQL);
+    if (fault) {
+      if (fault.graphqlErrorType !== undefined)
+        send(200, {
+          data: null,
+          errors: [
+            {
+              type: fault.graphqlErrorType,
+              message: fault.message ?? "Resource not accessible by integration",
+            },
+          ],
+        });
+      else send(fault.status, { message: fault.message ?? defaultMessage(fault.status) });
+      return;
+    }
+    const variables =
+      body.variables !== null && typeof body.variables === "object"
+        ? (body.variables as Record<string, unknown>)
+        : undefined;
+    const result = execute({
+      schema,
+      document,
+      rootValue: { viewer: { login: identity.login, databaseId: identity.id } },
+      ...(variables !== undefined ? { variableValues: variables } : {}),
+    });
+    if (result instanceof Promise) throw new Error("fake-github: GraphQL execution went async");
+    if (result.errors !== undefined && result.errors.length > 0)
+      this.violation(
+        rec,
+        `GraphQL asked for what the fake cannot answer: ${result.errors.map((e) => e.message).join("; ")}`,
+      );
+    send(200, {
+      data: result.data ?? null,
+      ...(result.errors ? { errors: result.errors.map((e) => ({ message: e.message })) } : {}),
+    });
+  }
+
+  /** The comment `comment_id` names, when the token wrote it; else answers 404 or 403 and gives undefined. */
+  private ownComment(
+    params: Record<string, string>,
+    identity: Identity,
+    send: (status: number, data: unknown) => void,
+  ): StoredComment | undefined {
+    const c = this.comments.find((x) => x.id === Number(params["comment_id"]));
+    if (!c) send(404, { message: "Not Found" });
+    else if (c.user.login !== identity.login)
+      send(403, { message: "Resource not accessible by integration" });
+    else return c;
+    return undefined;
   }
 
   private route(
@@ -507,18 +679,18 @@ export class FakeGitHub {
         return;
       }
       case "issues/update-comment": {
-        const c = this.comments.find((x) => x.id === Number(params["comment_id"]));
-        if (!c) {
-          send(404, { message: "Not Found" });
-          return;
-        }
-        if (c.user.login !== identity.login) {
-          send(403, { message: "Resource not accessible by integration" });
-          return;
-        }
+        const c = this.ownComment(params, identity, send);
+        if (!c) return;
         c.body = body["body"] as string;
         c.updates += 1;
         send(200, commentJson(c, repoUrl));
+        return;
+      }
+      case "issues/delete-comment": {
+        const c = this.ownComment(params, identity, send);
+        if (!c) return;
+        this.comments.splice(this.comments.indexOf(c), 1);
+        send(204, undefined);
         return;
       }
       case "repos/get-content": {

@@ -33,13 +33,12 @@ import type { Octokit } from "../../src/action/github-api.js";
 import { createRecordingLogger } from "../../src/action/logger.js";
 import {
   ACTIONS_BOT_LOGIN,
-  digestLine,
+  commentHeader,
   resolveCommentAuthor,
   upsertStickyComment,
   type UpsertRequest,
 } from "../../src/action/sticky-comment.js";
 import { InputError } from "../../src/core/errors.js";
-import { COMMENT_MARKER } from "../../src/core/report/escape.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
 import { FakeGitHub, type Identity } from "./fake-github.js";
@@ -221,9 +220,10 @@ afterEach(() => {
   proxy.reset();
 });
 
+const GATE_KEY = "Model acceptance gate";
 const DIGEST = "a".repeat(64);
 function commentBody(digest: string, text = "verdict"): string {
-  return `${COMMENT_MARKER}\n${digestLine(digest)}\n## ${text}\n`;
+  return `${commentHeader(GATE_KEY, digest)}\n## ${text}\n`;
 }
 
 function request(over: Partial<UpsertRequest> = {}): UpsertRequest {
@@ -234,7 +234,8 @@ function request(over: Partial<UpsertRequest> = {}): UpsertRequest {
     body: commentBody(DIGEST),
     digest: DIGEST,
     mode: "always",
-    author: ACTIONS_BOT_LOGIN,
+    key: GATE_KEY,
+    author: { login: ACTIONS_BOT_LOGIN, id: null },
     ...over,
   };
 }
@@ -344,11 +345,13 @@ describe("a connection dropped mid-call on a comment create", () => {
       "POST /repos/acme/models/issues/7/comments [dropped before]",
       "GET /repos/acme/models/issues/7/comments",
       "POST /repos/acme/models/issues/7/comments",
+      "GET /repos/acme/models/issues/7/comments",
     ]);
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
       "GET issues/list-comments",
       "POST issues/create-comment",
+      "GET issues/list-comments",
     ]);
     expect(fake.comments.map((c) => [c.id, c.body])).toEqual([[outcome.id, commentBody(DIGEST)]]);
     expect(outcome.kind).toBe("created");
@@ -537,6 +540,7 @@ describe("a connection dropped mid-call on the comment listing", () => {
       "GET /repos/acme/models/issues/7/comments [dropped before]",
       "GET /repos/acme/models/issues/7/comments",
       "POST /repos/acme/models/issues/7/comments",
+      "GET /repos/acme/models/issues/7/comments",
     ]);
     expect(fake.comments.map((c) => c.id)).toEqual([outcome.id]);
     expect(outcome.kind).toBe("created");
@@ -590,12 +594,13 @@ describe("a connection dropped mid-call on GET /user (whose comments are the act
     fake.tokens.set(PAT, ALICE);
     try {
       const mine = fake.addComment(7, commentBody("0".repeat(64), "old"), ALICE);
+      fake.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN" });
       proxy.drop({ method: "GET", path: /^\/user$/, when: "before", times: 1 });
       const octokit = getOctokit(PAT, { baseUrl: proxy.baseUrl, request: { fetch: globalThis.fetch } });
       const d = commentDeps(octokit);
       const author = await resolveCommentAuthor(octokit, d.retry, d.log);
-      expect(author).toBe("alice");
-      const outcome = await upsertStickyComment(request({ author: author ?? "" }), d);
+      expect(author).toEqual({ login: "alice", id: ALICE.id });
+      const outcome = await upsertStickyComment(request({ author: author ?? { login: "", id: null } }), d);
       expect(fake.comments.map((c) => [c.id, c.user.login])).toEqual([[mine.id, "alice"]]);
       expect(outcome).toEqual({ kind: "updated", id: mine.id });
       expect(warnings(d.log)).toEqual([]);
@@ -607,12 +612,14 @@ describe("a connection dropped mid-call on GET /user (whose comments are the act
   it("dropped every time: no author, one warning, and so no comment (a guess could post a second)", async () => {
     fake.tokens.set(PAT, ALICE);
     try {
+      fake.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN" });
       proxy.drop({ method: "GET", path: /^\/user$/, when: "before", times: 3 });
       const octokit = getOctokit(PAT, { baseUrl: proxy.baseUrl, request: { fetch: globalThis.fetch } });
       const d = commentDeps(octokit);
       expect(await resolveCommentAuthor(octokit, d.retry, d.log)).toBeNull();
       expect(warnings(d.log)).toEqual([
-        "Could not tell which comments are the gate's (GET /user), so no comment is posted (a guess could " +
+        "Could not tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted " +
+          "(a guess could " +
           "post a second one): the request to GitHub failed (other side closed) 3 times; giving up. The " +
           "verdict is in the job summary and the step outputs.",
       ]);
@@ -1051,7 +1058,7 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
         "GET repos/get-content",
         "GET repos/list-commits",
         "POST checks/create",
-        "GET users/get-authenticated",
+        "POST graphql",
         "GET issues/list-comments",
         "POST issues/create-comment",
       ]);
@@ -1091,9 +1098,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "POST /repos/acme/models/check-runs [dropped before]",
       "POST /repos/acme/models/check-runs [dropped before]",
       "POST /repos/acme/models/check-runs [dropped before]",
-      "GET /user",
+      "POST /graphql",
       `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
       `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
     ]);
     expect(retryLines(r)).toEqual([
       "create the check run: request failed (other side closed); retry 2 of 3 in 1 ms",
@@ -1145,7 +1153,7 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "GET repos/get-content",
       "GET repos/list-commits",
       "POST checks/create",
-      "GET users/get-authenticated",
+      "POST graphql",
     ]);
     expect(retryLines(r)).toEqual([
       "list comments (page 1): request failed (other side closed); retry 2 of 3 in 1 ms",
@@ -1161,14 +1169,20 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(commands(r, "error")).toEqual([]);
   });
 
-  it("GET /user dropped every time: 3 tries, one warning, no comment (it could be a second); the check run is there", async () => {
+  it("GraphQL refused and GET /user dropped every time: 3 tries, one warning, no comment (it could be a second)", async () => {
+    fake.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN" });
     proxy.drop({ method: "GET", path: /^\/user$/, when: "before" });
     const r = await runBundle(ACCEPT_ROWS);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expectVerdictDelivered(r, "accept");
     expect(proxy.calls().slice(-3)).toEqual(Array(3).fill("GET /user [dropped before]"));
-    expect(fake.calls()).toEqual(["GET repos/get-content", "GET repos/list-commits", "POST checks/create"]);
+    expect(fake.calls()).toEqual([
+      "GET repos/get-content",
+      "GET repos/list-commits",
+      "POST checks/create",
+      "POST graphql",
+    ]);
     expect(retryLines(r)).toEqual([
       "identify the token's user: request failed (other side closed); retry 2 of 3 in 1 ms",
       "identify the token's user: request failed (other side closed); retry 3 of 3 in 2 ms",
@@ -1177,7 +1191,8 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
     expect(r.outputs["comment-id"]).toBe("");
     expect(commands(r, "warning")).toEqual([
-      "::warning::Could not tell which comments are the gate's (GET /user), so no comment is posted (a guess " +
+      "::warning::Could not tell which comments are the gate's (GraphQL viewer and GET /user), so no comment " +
+        "is posted (a guess " +
         "could post a second one): the request to GitHub failed (other side closed) 3 times; giving up. The " +
         "verdict is in the job summary and the step outputs.",
     ]);
@@ -1196,7 +1211,7 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
       "GET /repos/acme/models/commits",
       "POST /repos/acme/models/check-runs",
-      "GET /user",
+      "POST /graphql",
       ...Array.from({ length: 3 }, () => [
         `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
         `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
@@ -1281,9 +1296,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
       "GET /repos/acme/models/commits",
       "POST /repos/acme/models/check-runs",
-      "GET /user",
+      "POST /graphql",
       `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
       `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
     ]);
     expect(retryLines(r)).toEqual([
       "read the base policy: request failed (other side closed); retry 2 of 3 in 1 ms",
@@ -1342,9 +1358,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(fake.calls()).toEqual([
       "GET repos/get-content",
       "POST checks/create",
-      "GET users/get-authenticated",
+      "POST graphql",
       "GET issues/list-comments",
       "POST issues/create-comment",
+      "GET issues/list-comments",
     ]);
     expect(retryLines(r)).toEqual([
       "find the commit that last changed the base policy: request failed (other side closed); retry 2 of 3 in 1 ms",

@@ -2,23 +2,29 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createRecordingLogger } from "../../src/action/logger.js";
 import {
   ACTIONS_BOT_LOGIN,
+  commentHeader,
   digestLine,
   readDigest,
+  readHeader,
   resolveCommentAuthor,
   upsertStickyComment,
   type UpsertRequest,
 } from "../../src/action/sticky-comment.js";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
-import { ACTIONS_BOT, FakeGitHub, type Identity } from "./fake-github.js";
+import { ACTIONS_BOT, FakeGitHub, GRAPHQL, type Identity } from "./fake-github.js";
 import { fastRetry, octokitFor } from "./helpers.js";
 
 let fake: FakeGitHub;
 const ALICE: Identity = { login: "alice", id: 7, type: "User", installation: false };
 const PAT = "ghp_alice_personal_token";
+/** Another GitHub App's installation token: GET /user is refused, and its login is not github-actions[bot]. */
+const OTHER_APP: Identity = { login: "eval-bot[bot]", id: 990001, type: "Bot", installation: true };
+const OTHER_APP_TOKEN = "ghs_other_app_installation_token";
 
 beforeAll(async () => {
   fake = await new FakeGitHub("acme/models").start();
   fake.tokens.set(PAT, ALICE);
+  fake.tokens.set(OTHER_APP_TOKEN, OTHER_APP);
 });
 afterAll(async () => {
   await fake.close();
@@ -32,52 +38,122 @@ afterEach(() => {
   fake.requests.length = 0;
 });
 
-function body(digest: string, text = "verdict"): string {
+const GATE_KEY = "Model acceptance gate";
+function body(digest: string, text = "verdict", key = GATE_KEY): string {
+  return `${commentHeader(key, digest)}\n## ${text}\n`;
+}
+/** A comment as versions before comment keys wrote it: the marker, then the digest line. */
+function legacyBody(digest: string, text = "verdict"): string {
   return `${COMMENT_MARKER}\n${digestLine(digest)}\n## ${text}\n`;
 }
 
 function request(over: Partial<UpsertRequest> = {}): UpsertRequest {
   const digest = over.digest ?? "a".repeat(64);
+  const key = over.key ?? GATE_KEY;
   return {
     owner: "acme",
     repo: "models",
     issueNumber: 7,
-    body: body(digest),
+    body: body(digest, "verdict", key),
     digest,
     mode: "always",
-    author: ACTIONS_BOT_LOGIN,
+    key,
+    author: { login: ACTIONS_BOT_LOGIN, id: null },
     ...over,
   };
 }
 
-function deps(fork = false) {
-  return { octokit: octokitFor(fake), retry: fastRetry(), log: createRecordingLogger(), fork };
+function deps(fork = false, token?: string) {
+  return { octokit: octokitFor(fake, token), retry: fastRetry(), log: createRecordingLogger(), fork };
 }
 
-describe("digest line", () => {
-  it("round-trips and is only read right after the marker", () => {
+describe("comment header", () => {
+  it("round-trips the key and digest, and is only read at the start of the body", () => {
+    const h = readHeader(body("b".repeat(64), "x", "SWE-bench gate -->\n::error::x"));
+    expect(h).toEqual({ key: "SWE-bench%20gate%20--%3E%0A%3A%3Aerror%3A%3Ax", digest: "b".repeat(64) });
+    expect(commentHeader("a -->", "c".repeat(64)).split("-->")).toHaveLength(4);
     expect(readDigest(body("b".repeat(64)))).toBe("b".repeat(64));
+    expect(readHeader(legacyBody("b".repeat(64)))).toEqual({ key: null, digest: "b".repeat(64) });
     expect(readDigest(`hello ${digestLine("c".repeat(64))}`)).toBeNull();
+    expect(readHeader(`hello\n${body("c".repeat(64))}`)).toBeNull();
     expect(readDigest(`${COMMENT_MARKER}\ntext\n${digestLine("c".repeat(64))}`)).toBeNull();
   });
 });
 
 describe("resolveCommentAuthor", () => {
-  it("is github-actions[bot] for GITHUB_TOKEN (GET /user is refused) and the user for a PAT", async () => {
-    expect(await resolveCommentAuthor(octokitFor(fake), fastRetry(), createRecordingLogger())).toBe(
-      "github-actions[bot]",
+  it("asks GraphQL viewer first: GITHUB_TOKEN, a personal access token and another App's token", async () => {
+    expect(await resolveCommentAuthor(octokitFor(fake), fastRetry(), createRecordingLogger())).toEqual({
+      login: "github-actions[bot]",
+      id: ACTIONS_BOT.id,
+    });
+    expect(await resolveCommentAuthor(octokitFor(fake, PAT), fastRetry(), createRecordingLogger())).toEqual({
+      login: "alice",
+      id: 7,
+    });
+    expect(
+      await resolveCommentAuthor(octokitFor(fake, OTHER_APP_TOKEN), fastRetry(), createRecordingLogger()),
+    ).toEqual({ login: "eval-bot[bot]", id: 990001 });
+    expect(fake.calls()).toEqual([`POST ${GRAPHQL}`, `POST ${GRAPHQL}`, `POST ${GRAPHQL}`]);
+    expect(fake.requests[0]?.body).toEqual({ query: "query { viewer { login databaseId } }" });
+  });
+
+  it("GraphQL refused (an errors answer, not retried): GET /user for a PAT, github-actions[bot] for an installation", async () => {
+    fake.fail(GRAPHQL, { status: 200, graphqlErrorType: "FORBIDDEN" });
+    const log = createRecordingLogger();
+    expect(await resolveCommentAuthor(octokitFor(fake, PAT), fastRetry(), log)).toEqual({
+      login: "alice",
+      id: 7,
+    });
+    expect(await resolveCommentAuthor(octokitFor(fake), fastRetry(), log)).toEqual({
+      login: ACTIONS_BOT_LOGIN,
+      id: null,
+    });
+    expect(fake.calls()).toEqual([
+      `POST ${GRAPHQL}`,
+      "GET users/get-authenticated",
+      `POST ${GRAPHQL}`,
+      "GET users/get-authenticated",
+    ]);
+    expect(log.lines.filter((l) => l.level === "warning")).toEqual([]);
+    expect(log.lines.map((l) => l.message)).toContain(
+      "GraphQL viewer: GraphQL answered errors: Resource not accessible by integration; asking GET /user instead",
     );
-    expect(await resolveCommentAuthor(octokitFor(fake, PAT), fastRetry(), createRecordingLogger())).toBe(
-      "alice",
-    );
+  });
+
+  it("GraphQL answering 403 or 5xx (retried) falls back the same way", async () => {
+    fake.fail(GRAPHQL, { status: 403, times: 1 });
+    expect(await resolveCommentAuthor(octokitFor(fake, PAT), fastRetry(), createRecordingLogger())).toEqual({
+      login: "alice",
+      id: 7,
+    });
+    fake.fail(GRAPHQL, { status: 502 });
+    const retry = fastRetry();
+    expect(await resolveCommentAuthor(octokitFor(fake, PAT), retry, createRecordingLogger())).toEqual({
+      login: "alice",
+      id: 7,
+    });
+    expect(fake.requests.map((r) => `${r.operationId} ${r.status}`)).toEqual([
+      "graphql 403",
+      "users/get-authenticated 200",
+      "graphql 502",
+      "graphql 502",
+      "graphql 502",
+      "users/get-authenticated 200",
+    ]);
+    expect(retry.delays).toEqual([10, 20]);
   });
 });
 
 describe("upsertStickyComment", () => {
-  it("creates the comment when there is none", async () => {
+  it("creates the comment when there is none, and lists once more to catch a parallel run", async () => {
     const outcome = await upsertStickyComment(request(), deps());
     expect(outcome.kind).toBe("created");
     expect(fake.comments.map((c) => [c.id, c.user.login])).toEqual([[outcome.id, "github-actions[bot]"]]);
+    expect(fake.calls()).toEqual([
+      "GET issues/list-comments",
+      "POST issues/create-comment",
+      "GET issues/list-comments",
+    ]);
   });
 
   it("finds its comment on page 2 and updates it in place", async () => {
@@ -105,22 +181,70 @@ describe("upsertStickyComment", () => {
     expect(fake.comments.filter((c) => c.user.login === "github-actions[bot]").length).toBe(1);
   });
 
+  it("matches the author by id when GitHub gave one: a same-named account's comment is not the gate's", async () => {
+    const impostor: Identity = { login: "github-actions[bot]", id: 5, type: "Bot", installation: true };
+    const theirs = fake.addComment(7, body("0".repeat(64)), impostor);
+    const outcome = await upsertStickyComment(
+      request({ author: { login: "github-actions[bot]", id: ACTIONS_BOT.id } }),
+      deps(),
+    );
+    expect(outcome.kind).toBe("created");
+    expect(theirs.updates).toBe(0);
+    expect(fake.comments.find((c) => c.id === outcome.id)?.user.id).toBe(ACTIONS_BOT.id);
+  });
+
+  it("keeps one comment per key: two gates on one pull request do not overwrite each other", async () => {
+    const a = await upsertStickyComment(request({ key: "SWE-bench Verified gate" }), deps());
+    const b = await upsertStickyComment(request({ key: "SWE-Bench Pro gate" }), deps());
+    expect([a.kind, b.kind]).toEqual(["created", "created"]);
+    const again = await upsertStickyComment(
+      request({ key: "SWE-Bench Pro gate", digest: "e".repeat(64) }),
+      deps(),
+    );
+    expect(again).toEqual({ kind: "updated", id: b.id });
+    expect(fake.comments.map((c) => [c.id, readHeader(c.body)])).toEqual([
+      [a.id, { key: "SWE-bench%20Verified%20gate", digest: "a".repeat(64) }],
+      [b.id, { key: "SWE-Bench%20Pro%20gate", digest: "e".repeat(64) }],
+    ]);
+  });
+
+  it("takes over a comment written before keys (today's marker) instead of leaving a stale second one", async () => {
+    const old = fake.addComment(7, legacyBody("0".repeat(64), "old"));
+    const outcome = await upsertStickyComment(request(), deps());
+    expect(outcome).toEqual({ kind: "updated", id: old.id });
+    expect(readHeader(old.body)?.key).toBe("Model%20acceptance%20gate");
+    expect(fake.comments).toHaveLength(1);
+    // Now keyed: a second gate does not take it from the first one.
+    const other = await upsertStickyComment(request({ key: "Second gate" }), deps());
+    expect(other.kind).toBe("created");
+    expect(fake.comments).toHaveLength(2);
+  });
+
+  it("prefers its keyed comment over a comment written before keys", async () => {
+    const old = fake.addComment(7, legacyBody("0".repeat(64), "old"));
+    const keyed = fake.addComment(7, body("0".repeat(64), "keyed"));
+    const outcome = await upsertStickyComment(request(), deps());
+    expect(outcome).toEqual({ kind: "updated", id: keyed.id });
+    expect(old.updates).toBe(0);
+  });
+
   it("with on-change leaves an identical comment unchanged and updates a different one", async () => {
     const mine = fake.addComment(7, body("a".repeat(64)));
     const same = await upsertStickyComment(request({ mode: "on-change" }), deps());
     expect(same).toEqual({ kind: "unchanged", id: mine.id });
     expect(fake.calls()).toEqual(["GET issues/list-comments"]);
-    const changed = await upsertStickyComment(
-      request({ mode: "on-change", digest: "d".repeat(64), body: body("d".repeat(64)) }),
-      deps(),
-    );
+    const changed = await upsertStickyComment(request({ mode: "on-change", digest: "d".repeat(64) }), deps());
     expect(changed).toEqual({ kind: "updated", id: mine.id });
     expect(readDigest(mine.body)).toBe("d".repeat(64));
   });
 
   it("creates a new comment when its comment was deleted between listing and updating", async () => {
     const mine = fake.addComment(7, body("0".repeat(64)));
-    fake.fail("issues/update-comment", { status: 404, times: 1 });
+    fake.fail("issues/update-comment", {
+      status: 404,
+      times: 1,
+      then: () => fake.comments.splice(fake.comments.indexOf(mine), 1),
+    });
     const outcome = await upsertStickyComment(request(), deps());
     expect(outcome.kind).toBe("created");
     expect(outcome.id).not.toBe(mine.id);
@@ -128,6 +252,7 @@ describe("upsertStickyComment", () => {
       "GET issues/list-comments",
       "PATCH issues/update-comment",
       "POST issues/create-comment",
+      "GET issues/list-comments",
     ]);
   });
 
@@ -153,6 +278,7 @@ describe("upsertStickyComment", () => {
       "POST issues/create-comment",
       "GET issues/list-comments",
       "POST issues/create-comment",
+      "GET issues/list-comments",
     ]);
     expect(fake.comments.length).toBe(1);
     expect(d.retry.delays).toEqual([10]);
@@ -162,6 +288,51 @@ describe("upsertStickyComment", () => {
     fake.fail("issues/list-comments", { status: 500, times: 2 });
     const outcome = await upsertStickyComment(request(), deps());
     expect(outcome.kind).toBe("created");
-    expect(fake.requests.map((r) => r.status)).toEqual([500, 500, 200, 201]);
+    expect(fake.requests.map((r) => r.status)).toEqual([500, 500, 200, 201, 200]);
+  });
+});
+
+describe("a create–create race (two runs listing at once)", () => {
+  it("ends with one comment: the run whose comment is newer deletes it and updates the older one", async () => {
+    fake.holdTogether("issues/list-comments", 2);
+    const first = request({ digest: "1".repeat(64) });
+    const second = request({ digest: "2".repeat(64) });
+    const [a, b] = await Promise.all([
+      upsertStickyComment(first, deps()),
+      upsertStickyComment(second, deps()),
+    ]);
+    expect(fake.comments).toHaveLength(1);
+    const survivor = fake.comments[0];
+    const outcomes = [a, b].map((o) => o.kind).sort();
+    expect(outcomes).toEqual(["created", "updated"]);
+    expect(a.id).toBe(survivor?.id);
+    expect(b.id).toBe(survivor?.id);
+    const creates = fake.requests.filter((r) => r.operationId === "issues/create-comment");
+    expect(creates).toHaveLength(2);
+    expect(
+      fake.requests.filter((r) => r.operationId === "issues/delete-comment").map((r) => r.status),
+    ).toEqual([204]);
+    // The deleting run updates the survivor with its own body, so no run's verdict is lost.
+    const loser = a.kind === "updated" ? first : second;
+    expect(survivor?.body).toBe(loser.body);
+  });
+
+  it("three runs at once: still one comment", async () => {
+    fake.holdTogether("issues/list-comments", 3);
+    const outcomes = await Promise.all(
+      ["1", "2", "3"].map((d) => upsertStickyComment(request({ digest: d.repeat(64) }), deps())),
+    );
+    expect(fake.comments).toHaveLength(1);
+    expect(new Set(outcomes.map((o) => o.id))).toEqual(new Set([fake.comments[0]?.id]));
+  });
+
+  it("different keys racing keep one comment each", async () => {
+    fake.holdTogether("issues/list-comments", 2);
+    await Promise.all([
+      upsertStickyComment(request({ key: "gate A" }), deps()),
+      upsertStickyComment(request({ key: "gate B" }), deps()),
+    ]);
+    expect(fake.comments.map((c) => readHeader(c.body)?.key).sort()).toEqual(["gate%20A", "gate%20B"]);
+    expect(fake.requests.some((r) => r.operationId === "issues/delete-comment")).toBe(false);
   });
 });
