@@ -8,7 +8,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6749);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
-/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7379);
+/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5465);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
 
 
@@ -16670,20 +16670,50 @@ function renderMarkdown(report, options = {}) {
     return truncateMarkdown(out, limit);
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: ./src/io/atomic-write.ts
+
 
 
 
 /**
  * Writes a file so that readers see either the previous complete file or the new complete file,
  * never a half-written one: write a temporary file in the same directory (same filesystem), then
- * rename it over the target, which POSIX makes atomic.
+ * rename it over the target, which POSIX makes atomic. A failed write (a full disk: ENOSPC, a
+ * quota, EIO) removes the temporary file and leaves the previous file as it was.
+ *
+ * An existing target that is a symbolic link is written through (the file it names is replaced
+ * and the link kept), keeping the previous file's permission bits. An existing target that is not
+ * a regular file (a directory, device, FIFO, socket) is refused (EEXIST-like error with code
+ * "ENOTREGULAR"): a rename would replace a device node with a plain file. (No imports from this
+ * project: a test runs this file alone in a child process it kills.)
  */
 async function writeFileAtomic(path, data) {
-    const tmp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(path), `.${(0,external_node_path_namespaceObject.basename)(path)}.${process.pid}.${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString("hex")}.tmp`);
+    let target;
+    let mode;
+    try {
+        target = (0,external_node_fs_.realpathSync)(path);
+        const st = (0,external_node_fs_.statSync)(target);
+        if (!st.isFile())
+            throw Object.assign(new Error(`${path} is not a regular file`), {
+                code: st.isDirectory() ? "EISDIR" : "ENOTREGULAR",
+            });
+        mode = st.mode & 0o7777;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === "EISDIR" || code === "ENOTREGULAR")
+            throw error;
+        // No such file yet (or a dangling link: written as a new file at `path`).
+        target = path;
+    }
+    const tmp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(target), `.${(0,external_node_path_namespaceObject.basename)(target)}.${process.pid}.${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString("hex")}.tmp`);
     try {
         await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: "wx" });
-        await (0,promises_namespaceObject.rename)(tmp, path);
+        if (mode !== undefined)
+            await (0,promises_namespaceObject.chmod)(tmp, mode);
+        await (0,promises_namespaceObject.rename)(tmp, target);
     }
     catch (error) {
         await (0,promises_namespaceObject.rm)(tmp, { force: true });
@@ -19218,7 +19248,7 @@ function neutraliseLogLines(text) {
 
 /***/ }),
 
-/***/ 7379:
+/***/ 5465:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -19227,8 +19257,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   j: () => (/* binding */ bundledParseWorkers)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:url"
@@ -19256,7 +19286,7 @@ const MAX_PARSE_THREADS = 4;
  */
 function bundledParseWorkers(bundleUrl, env) {
     const script = new URL(WORKER_FILE, bundleUrl);
-    if (script.protocol !== "file:" || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_namespaceObject.fileURLToPath)(script)))
+    if (script.protocol !== "file:" || !(0,external_node_fs_.existsSync)((0,external_node_url_namespaceObject.fileURLToPath)(script)))
         return undefined;
     const raw = env["MODEL_GATE_PARSE_THREADS"];
     const threads = raw !== undefined && /^\d{1,2}$/.test(raw)
@@ -19272,6 +19302,13 @@ function bundledParseWorkers(bundleUrl, env) {
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 

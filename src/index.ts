@@ -2,8 +2,9 @@
 // (@actions/github's Octokit) and git into src/action/run.ts, and is the single error boundary:
 // a user error (InputError, PolicyError) fails the step with its message and no stack; anything
 // else is a bug and fails the step with a short "internal error" message, the stack in the debug log.
+// A problem of the runner's environment (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, the working
+// directory) is one ::error:: naming the variable; the rest of the run still happens.
 import * as core from "@actions/core";
-import { getOctokit } from "@actions/github";
 import { InputError } from "./core/errors.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
 import { runGit } from "./action/base-policy.js";
@@ -11,6 +12,8 @@ import { DEFAULT_RETRY, type RetryPolicy } from "./action/github-api.js";
 import { createLogger } from "./action/logger.js";
 import { runAction } from "./action/run.js";
 import { bundledParseWorkers } from "./io/parse-workers.js";
+import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
+import { statSync } from "node:fs";
 
 /** Test hook: MODEL_GATE_RETRY_BASE_MS shortens the backoff between retries of server errors. */
 function retryPolicy(env: NodeJS.ProcessEnv): RetryPolicy {
@@ -40,8 +43,53 @@ function fetchWithTimeout(timeoutMs: number): typeof fetch {
   };
 }
 
+/**
+ * @actions/github builds its `context` when it is imported, and that JSON.parses the file at
+ * GITHUB_EVENT_PATH: a statically imported module would throw before any error boundary exists.
+ * So it is imported only when an Octokit is needed, after src/action/context.ts has read (and
+ * checked) the payload itself. The magic comment keeps it in the one bundle file.
+ */
+async function loadGetOctokit(): Promise<typeof import("@actions/github").getOctokit> {
+  const github = await import(/* webpackMode: "eager" */ "@actions/github");
+  return github.getOctokit;
+}
+
+/** The working directory, or GITHUB_WORKSPACE when it was deleted (process.cwd() throws then). */
+function workingDirectory(env: NodeJS.ProcessEnv): string {
+  try {
+    return process.cwd();
+  } catch {
+    return env["GITHUB_WORKSPACE"] ?? "/";
+  }
+}
+
+/** GITHUB_OUTPUT exists and is not a regular file (a FIFO would block the append forever). */
+function notRegular(path: string): boolean {
+  try {
+    return !statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 async function main(): Promise<void> {
-  const log = createLogger(core);
+  const base = createLogger(core);
+  // Every ::error:: fails the step: the verdict's own failure, an input error, or something the
+  // run could not deliver (report-path, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) while the rest was.
+  const log: typeof base = {
+    ...base,
+    error: (message, props) => {
+      base.error(message, props);
+      process.exitCode = core.ExitCode.Failure;
+    },
+  };
+  // One ::error:: per runner variable that cannot be used; the step fails, the run goes on.
+  const runnerProblems = new Set<string>();
+  const runnerProblem = (variable: string, message: string): void => {
+    if (runnerProblems.has(variable)) return;
+    runnerProblems.add(variable);
+    log.error(message);
+  };
   const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
   let failed = false;
   const setFailed = (message: string): void => {
@@ -52,11 +100,28 @@ async function main(): Promise<void> {
   try {
     await runAction({
       env: process.env,
-      cwd: process.cwd(),
+      cwd: workingDirectory(process.env),
       getInput: (name) => core.getInput(name),
       log,
       setOutput: (name, value) => {
-        core.setOutput(name, value);
+        const file = process.env["GITHUB_OUTPUT"] ?? "";
+        const lost = (why: string): void => {
+          runnerProblem(
+            "GITHUB_OUTPUT",
+            `GITHUB_OUTPUT ${file} cannot be written (${why}): the step outputs are not set. ` +
+              "The verdict is in the job summary and the report file.",
+          );
+        };
+        if (file !== "" && notRegular(file)) {
+          lost(describeFsCode({ code: "ENOTREGULAR" }));
+          return;
+        }
+        try {
+          core.setOutput(name, value);
+        } catch (error) {
+          // @actions/core checks existence itself and throws a plain "Missing file at path".
+          lost(/^Missing file/.test((error as Error).message) ? "no such file" : describeFsCode(error));
+        }
       },
       writeSummary: async (markdown) => {
         if (!process.env["GITHUB_STEP_SUMMARY"]) {
@@ -65,11 +130,23 @@ async function main(): Promise<void> {
           );
           return;
         }
-        await core.summary.addRaw(markdown).write();
+        try {
+          // What core.summary.addRaw(markdown).write() does, with the file's kind checked first.
+          await appendToRegularFile(process.env["GITHUB_STEP_SUMMARY"], markdown);
+        } catch (error) {
+          runnerProblem(
+            "GITHUB_STEP_SUMMARY",
+            `GITHUB_STEP_SUMMARY ${process.env["GITHUB_STEP_SUMMARY"]} cannot be written ` +
+              `(${describeFsCode(error)}): the job summary is missing. The verdict is in the step outputs and the report file.`,
+          );
+        }
       },
       setFailed,
-      makeOctokit: (token, baseUrl) =>
-        getOctokit(token, { baseUrl, request: { fetch: fetchWithTimeout(requestTimeout(process.env)) } }),
+      makeOctokit: async (token, baseUrl) =>
+        (await loadGetOctokit())(token, {
+          baseUrl,
+          request: { fetch: fetchWithTimeout(requestTimeout(process.env)) },
+        }),
       git: runGit,
       retry: retryPolicy(process.env),
       today: new Date().toISOString().slice(0, 10),

@@ -4,8 +4,9 @@
  * payload file directly (not @actions/github's context, which reads them at import time), so tests
  * and local runs control it with plain variables.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, readFileSync, statSync } from "node:fs";
 import { InputError } from "../core/errors.js";
+import { describeFsCode, NotRegularFileError, openRegularFileSync } from "../io/file-kind.js";
 
 export interface PullRequestInfo {
   readonly number: number;
@@ -48,9 +49,16 @@ export function readRunContext(env: Env, cwd: string): RunContext {
   if (eventPath !== undefined && eventPath !== "") {
     let text: string;
     try {
-      text = readFileSync(eventPath, "utf8");
-    } catch {
-      throw new InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read.`);
+      // A FIFO or device there must not hang or flood the step: regular files only.
+      const fd = openRegularFileSync(eventPath);
+      try {
+        text = readFileSync(fd, "utf8");
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      const why = error instanceof NotRegularFileError ? `it is ${error.kind}` : describeFsCode(error);
+      throw new InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
     }
     try {
       payload = obj(JSON.parse(text)) ?? {};
@@ -81,6 +89,20 @@ export function readRunContext(env: Env, cwd: string): RunContext {
       // A deleted fork has head.repo null: treat it as a fork (its token is read-only too).
       fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
     };
+  }
+  const workspace = env["GITHUB_WORKSPACE"];
+  if (workspace !== undefined && workspace !== "") {
+    let why: string | null = null;
+    try {
+      if (!statSync(workspace).isDirectory()) why = "not a directory";
+    } catch (error) {
+      why = describeFsCode(error);
+    }
+    if (why !== null)
+      throw new InputError(
+        `GITHUB_WORKSPACE ${workspace} cannot be used (${why}): the action's inputs are paths in the workspace. ` +
+          "Run actions/checkout before this step, and do not delete the workspace.",
+      );
   }
   const envSha = env["GITHUB_SHA"];
   const runSha = pullRequest?.headSha ?? (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);

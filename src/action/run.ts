@@ -8,7 +8,7 @@
  * the comment, never the verdict. The step fails at most once, at the end, per `fail-on`.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, relative, sep } from "node:path";
 import { realpathSync } from "node:fs";
@@ -25,12 +25,14 @@ import {
 import { renderMarkdown } from "../core/report/render-markdown.js";
 import type { Report } from "../core/report/report-types.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
+import { describeFsCode, outputTargetProblem, readInputFile } from "../io/file-kind.js";
+import { MAX_POLICY_BYTES } from "../core/policy/load-policy.js";
 import { TOOL_VERSION } from "../version.js";
 import { loadBasePolicy, type GitRunner } from "./base-policy.js";
 import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "./check-run.js";
 import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetryPolicy } from "./github-api.js";
-import { readInputs, type ActionInputs, type GetInput } from "./inputs.js";
+import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
 import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
@@ -46,7 +48,7 @@ export interface ActionDeps {
   readonly writeSummary: (markdown: string) => Promise<void>;
   /** Fails the step with one message (called at most once). */
   readonly setFailed: (message: string) => void;
-  readonly makeOctokit: (token: string, baseUrl: string) => Octokit;
+  readonly makeOctokit: (token: string, baseUrl: string) => Octokit | Promise<Octokit>;
   readonly git: GitRunner;
   readonly retry: RetryPolicy;
   /** YYYY-MM-DD, for the policy's revisit date. */
@@ -155,7 +157,21 @@ async function choosePolicy(
   deps: ActionDeps,
 ): Promise<PolicyChoice> {
   const pr = ctx.pullRequest;
-  const localBytes = existsSync(inputs.policy.absPath) ? await readFile(inputs.policy.absPath) : null;
+  const present = existsSync(inputs.policy.absPath);
+  let localBytes: Buffer | null = null;
+  try {
+    if (present)
+      localBytes = await readInputFile(
+        inputs.policy.absPath,
+        inputs.policy.repoPath,
+        "policy file",
+        MAX_POLICY_BYTES,
+      );
+  } catch (error) {
+    // On a pull request the checkout's copy only feeds the base → head diff.
+    if (pr === null || !(error instanceof InputError)) throw error;
+    deps.log.warning(`${error.message} The base commit's version decided; the change is not shown.`);
+  }
   if (pr === null) {
     const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
     if (local === null)
@@ -187,7 +203,7 @@ async function choosePolicy(
     { octokit, git: deps.git, retry: deps.retry, log: deps.log },
   );
   const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
-  if (localBytes === null) {
+  if (!present) {
     deps.log.warning(
       `This pull request removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
         "A removed policy takes effect only once merged.",
@@ -303,17 +319,39 @@ function failOnMessage(report: Report, failOn: ActionInputs["failOn"]): string |
   return `Model gate verdict: ${report.verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
 }
 
+/** How an input file is named in messages: relative to the workspace when inside it. */
+function displayInput(ctx: RunContext, path: string): string {
+  return makeDisplayPath(ctx.workspace)(path);
+}
+
 /** Runs the action. Throws InputError for user errors (after reporting them where it can). */
 export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const { log } = deps;
-  const ctx = readRunContext(deps.env, deps.cwd);
-  const inputs = readInputs(
-    deps.getInput,
-    { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp },
-    ctx.pullRequest !== null,
-  );
+  let ctx: RunContext;
+  let inputs: ActionInputs;
+  try {
+    ctx = readRunContext(deps.env, deps.cwd);
+    inputs = readInputs(
+      deps.getInput,
+      { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp },
+      ctx.pullRequest !== null,
+    );
+  } catch (error) {
+    // No verdict without them, but the summary can still say why.
+    if (error instanceof InputError)
+      await deps.writeSummary(
+        errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME),
+      );
+    throw error;
+  }
+  // report-path must not replace an input or a device: found before anything is read; the
+  // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
+  const reportProblem = outputTargetProblem(inputs.reportPath, [
+    ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
+    { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
+  ]);
   const octokit =
-    inputs.token !== "" && ctx.repo !== null ? deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
+    inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
   if (octokit === null) {
     log.info(
       inputs.token === ""
@@ -365,9 +403,23 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   for (const warning of report.warnings) log.warning(warning);
 
   // 2. The report file, complete or not at all.
-  await mkdir(dirname(inputs.reportPath), { recursive: true });
-  await writeFileAtomic(inputs.reportPath, JSON.stringify(report, null, 2) + "\n");
-  log.info(`Report written to ${inputs.reportPath}`);
+  if (reportProblem !== null) {
+    log.error(`report-path ${inputs.reportPath}: ${reportProblem}. The report file is not written.`);
+    deps.setOutput("report-path", "");
+  } else {
+    try {
+      await mkdir(dirname(inputs.reportPath), { recursive: true });
+      await writeFileAtomic(inputs.reportPath, JSON.stringify(report, null, 2) + "\n");
+      log.info(`Report written to ${inputs.reportPath}`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException | null)?.code === undefined) throw error;
+      log.error(
+        `report-path ${inputs.reportPath} cannot be written (${describeFsCode(error)}). ` +
+          "The report file is not written; a previous one is left as it was.",
+      );
+      deps.setOutput("report-path", "");
+    }
+  }
 
   // 3. The check run and the sticky comment: best effort, each failure one warning.
   let checkRunId: number | null = null;
