@@ -128,6 +128,9 @@ export interface PolicySpec {
   readonly confidence?: number;
   readonly standard_error?: Policy["margin"]["standard_error"];
   readonly validity_bound?: Policy["margin"]["validity_bound"];
+  readonly quantile?: Policy["margin"]["quantile"];
+  readonly power?: number;
+  readonly cluster_correction?: Policy["margin"]["cluster_correction"];
   readonly infra_errors?: Policy["infra_errors"];
   readonly require_same_harness?: boolean;
 }
@@ -156,7 +159,10 @@ export function buildPolicy(spec: PolicySpec = {}): Policy {
     },
     margin: {
       confidence: spec.confidence ?? 0.95,
+      quantile: spec.quantile ?? "t",
+      power: spec.power ?? 0.8,
       standard_error: spec.standard_error ?? "paired",
+      cluster_correction: spec.cluster_correction ?? "cr2",
       validity_bound: spec.validity_bound ?? "exact",
     },
     on_unresolved: "fail",

@@ -37,7 +37,7 @@ describe("pairedStandardError", () => {
   });
 });
 
-describe("clusteredStandardError (CR1)", () => {
+describe("clusteredStandardError (CR1, cluster_correction: cr1)", () => {
   it("with every task its own cluster equals the paired SE exactly (G = n)", () => {
     // (1/n)·sqrt(n/(n−1)·Σ(d−d̄)²) = sqrt(Σ(d−d̄)²/(n(n−1))).
     fc.assert(
@@ -46,6 +46,7 @@ describe("clusteredStandardError (CR1)", () => {
           d,
           d.map((_, i) => i),
           d.length,
+          "cr1",
         );
         expect(own.clusters).toBe(d.length);
         expect(own.se).toBeCloseTo(pairedStandardError(d) ?? Number.NaN, 12);
@@ -65,7 +66,7 @@ describe("clusteredStandardError (CR1)", () => {
           const groups = new Map<number, number>();
           rows.forEach(([x, g]) => groups.set(g, (groups.get(g) ?? 0) + (x - mean)));
           const g = groups.size;
-          const got = clusteredStandardError(d, c, 6);
+          const got = clusteredStandardError(d, c, 6, "cr1");
           expect(got.clusters).toBe(g);
           if (g < 2) {
             expect(got.se).toBeNull();
@@ -74,6 +75,7 @@ describe("clusteredStandardError (CR1)", () => {
           let ss = 0;
           for (const s of groups.values()) ss += s * s;
           expect(got.se).toBeCloseTo((1 / n) * Math.sqrt((g / (g - 1)) * ss), 12);
+          expect(got.nu).toBe(g - 1);
         },
       ),
     );
@@ -81,9 +83,24 @@ describe("clusteredStandardError (CR1)", () => {
 
   it("matches a hand computation and is null with one cluster", () => {
     // d = [1, 1, 0, 0] in clusters {0, 0, 1, 1}: d̄ = .5, sums ±1, G = 2 → (1/4)·sqrt(2·2) = 0.5.
-    expect(clusteredStandardError([1, 1, 0, 0], [0, 0, 1, 1], 2)).toEqual({ se: 0.5, clusters: 2 });
-    expect(clusteredStandardError([1, 0, 1], [3, 3, 3], 4)).toEqual({ se: null, clusters: 1 });
-    expect(clusteredStandardError([], [], 0)).toEqual({ se: null, clusters: 0 });
+    expect(clusteredStandardError([1, 1, 0, 0], [0, 0, 1, 1], 2, "cr1")).toEqual({
+      se: 0.5,
+      nu: 1,
+      clusters: 2,
+      largestShare: 0.5,
+    });
+    expect(clusteredStandardError([1, 0, 1], [3, 3, 3], 4, "cr1")).toEqual({
+      se: null,
+      nu: null,
+      clusters: 1,
+      largestShare: 1,
+    });
+    expect(clusteredStandardError([], [], 0, "cr1")).toEqual({
+      se: null,
+      nu: null,
+      clusters: 0,
+      largestShare: null,
+    });
     expect(() => clusteredStandardError([1, 0], [0], 1)).toThrow(RangeError);
   });
 });

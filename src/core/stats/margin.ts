@@ -7,6 +7,7 @@ import type { Dataset } from "../model.js";
 import type { MarginSettings } from "../policy/policy-types.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { clusteredStandardError, pairedStandardError, rerunStandardError } from "./standard-error.js";
+import { quantileFunction } from "./quantile.js";
 import { effectiveAttempts, scoreRerunVariance, type InfraErrorsPolicy } from "./task-scores.js";
 import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
 
@@ -33,10 +34,25 @@ export interface MarginAnalysis {
   readonly seLower: number | null;
   readonly seUpper: number | null;
   readonly seRerun: number | null;
+  /** Degrees of freedom of seValid / seLower / seUpper (paired: n − 1; CR2: Bell–McCaffrey; CR1: G − 1). */
+  readonly nuValid: number | null;
+  readonly nuLower: number | null;
+  readonly nuUpper: number | null;
+  /** The quantile kind and the quantiles q used on V, for LCB and for UCB (t: with that bound's ν). */
+  readonly quantile: "t" | "z";
+  readonly qValid: number | null;
+  readonly qLower: number | null;
+  readonly qUpper: number | null;
   /** G over V when clustered (tasks with a cluster only), else null. */
   readonly clusters: number | null;
+  /** The largest cluster's share of V (clustered SE with every common task clustered), else null. */
+  readonly largestClusterShare: number | null;
   /** Tasks of C without a `cluster` (clustered SE only; then every SE is null). */
   readonly tasksWithoutCluster: number;
+  /** Design effect (SPEC §3): the paired and the CR2 SE on V, when every common task has a cluster. */
+  readonly sePairedValid: number | null;
+  readonly seCr2Valid: number | null;
+  /** Φ⁻¹(confidence), whatever the quantile kind. */
   readonly z: number;
   readonly lcb: number | null;
   readonly ucb: number | null;
@@ -65,6 +81,7 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
   const tasks = dataset.tasks;
   const infra = opts.infra;
   const clustered = opts.margin.standard_error === "clustered";
+  const correction = opts.margin.cluster_correction;
   const validD = new Float64Array(tasks.length);
   const validTask: number[] = [];
   const unresolvedD: number[] = [];
@@ -96,7 +113,7 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
     const ma = a.pass / ka;
     const mb = b.pass / kb;
     const d = ma - mb;
-    if (clustered) {
+    {
       if (task.cluster === undefined) withoutCluster++;
       else {
         let c = clusterIndex.get(task.cluster);
@@ -168,37 +185,68 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
     return out;
   };
 
+  const g = clusterIndex.size;
+  const everyClustered = withoutCluster === 0 && nv + dCount > 0;
+  const sePairedValid = pairedStandardError(vD);
+  const cr2Valid = everyClustered ? clusteredStandardError(vD, clustersOf([]), g, "cr2") : null;
   let seValid: number | null;
   let seLower: number | null;
   let seUpper: number | null;
+  let nuValid: number | null;
+  let nuLower: number | null;
+  let nuUpper: number | null;
   let clusters: number | null = null;
+  let largestClusterShare: number | null = null;
   if (!clustered) {
-    seValid = pairedStandardError(vD);
-    seLower = pairedStandardError(concat(lowerValues));
-    seUpper = pairedStandardError(concat(upperValues));
+    const lowerAll = concat(lowerValues);
+    const upperAll = concat(upperValues);
+    seValid = sePairedValid;
+    seLower = pairedStandardError(lowerAll);
+    seUpper = pairedStandardError(upperAll);
+    nuValid = seValid === null ? null : nv - 1;
+    nuLower = seLower === null ? null : lowerAll.length - 1;
+    nuUpper = seUpper === null ? null : upperAll.length - 1;
+  } else if (everyClustered) {
+    const v =
+      correction === "cr2" && cr2Valid !== null
+        ? cr2Valid
+        : clusteredStandardError(vD, clustersOf([]), g, correction);
+    const lo = clusteredStandardError(concat(lowerValues), clustersOf(lowerSet), g, correction);
+    const hi = clusteredStandardError(concat(upperValues), clustersOf(upperSet), g, correction);
+    clusters = v.clusters;
+    largestClusterShare = v.largestShare;
+    seValid = v.se;
+    seLower = lo.se;
+    seUpper = hi.se;
+    nuValid = v.nu;
+    nuLower = lo.nu;
+    nuUpper = hi.nu;
   } else {
-    const g = clusterIndex.size;
-    let validClusters: number;
-    if (withoutCluster === 0) {
-      const v = clusteredStandardError(vD, clustersOf([]), g);
-      validClusters = v.clusters;
-      seValid = v.se;
-      seLower = clusteredStandardError(concat(lowerValues), clustersOf(lowerSet), g).se;
-      seUpper = clusteredStandardError(concat(upperValues), clustersOf(upperSet), g).se;
-    } else {
-      const seen = new Set<number>();
-      for (const i of validTask) if ((clusterOfTask[i] as number) >= 0) seen.add(clusterOfTask[i] as number);
-      validClusters = seen.size;
-      seValid = seLower = seUpper = null;
-    }
-    clusters = validClusters;
+    const seen = new Set<number>();
+    for (const i of validTask) if ((clusterOfTask[i] as number) >= 0) seen.add(clusterOfTask[i] as number);
+    clusters = seen.size;
+    seValid = seLower = seUpper = null;
+    nuValid = nuLower = nuUpper = null;
   }
 
   const seRerun = rerunOk && nv > 0 ? rerunStandardError(rerunTerms.subarray(0, nv)) : null;
-  const z = normalQuantile(opts.margin.confidence);
+  const confidence = opts.margin.confidence;
+  const z = normalQuantile(confidence);
+  const kind = opts.margin.quantile;
+  const quantileOf = quantileFunction(opts.margin);
+  const q = (nu: number | null): number | null => (nu === null ? null : quantileOf(nu));
+  const qValid = q(nuValid);
+  const qLower = q(nuLower);
+  const qUpper = q(nuUpper);
   const margin = nv > 0 ? validSum / nv : null;
-  const lcb = margin !== null && marginLower !== null && seLower !== null ? marginLower - z * seLower : null;
-  const ucb = margin !== null && marginUpper !== null && seUpper !== null ? marginUpper + z * seUpper : null;
+  const lcb =
+    margin !== null && marginLower !== null && seLower !== null && qLower !== null
+      ? marginLower - qLower * seLower
+      : null;
+  const ucb =
+    margin !== null && marginUpper !== null && seUpper !== null && qUpper !== null
+      ? marginUpper + qUpper * seUpper
+      : null;
 
   return {
     universeTasks: universe,
@@ -218,8 +266,18 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
     seLower,
     seUpper,
     seRerun,
+    nuValid,
+    nuLower,
+    nuUpper,
+    quantile: kind,
+    qValid,
+    qLower,
+    qUpper,
     clusters,
-    tasksWithoutCluster: withoutCluster,
+    largestClusterShare,
+    tasksWithoutCluster: clustered ? withoutCluster : 0,
+    sePairedValid,
+    seCr2Valid: cr2Valid?.se ?? null,
     z,
     lcb,
     ucb,
