@@ -25,7 +25,14 @@ test("policy.example.yaml parses to the documented policy", () => {
       observed_margin_text: "> validity_sensitivity + run_variance",
       production_canary: true,
     },
-    margin: { confidence: 0.95, standard_error: "paired", validity_bound: "exact" },
+    margin: {
+      confidence: 0.95,
+      quantile: "t",
+      power: 0.8,
+      standard_error: "paired",
+      cluster_correction: "cr2",
+      validity_bound: "exact",
+    },
     on_unresolved: "fail",
   };
   expect(parsePolicy(text, "policy.example.yaml")).toStrictEqual(expected);

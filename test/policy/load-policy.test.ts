@@ -24,7 +24,14 @@ const MINIMAL_POLICY: Policy = {
     observed_margin_text: "> validity_sensitivity + run_variance",
     production_canary: false,
   },
-  margin: { confidence: 0.95, standard_error: "paired", validity_bound: "exact" },
+  margin: {
+    confidence: 0.95,
+    quantile: "t",
+    power: 0.8,
+    standard_error: "paired",
+    cluster_correction: "cr2",
+    validity_bound: "exact",
+  },
   on_unresolved: "fail",
 };
 
@@ -38,7 +45,14 @@ describe("parsePolicy: accepted forms", () => {
       on_expired: "warn",
       infra_errors: "exclude",
       require_same_harness: true,
-      margin: { confidence: 0.95, standard_error: "paired", validity_bound: "exact" },
+      margin: {
+        confidence: 0.95,
+        quantile: "t",
+        power: 0.8,
+        standard_error: "paired",
+        cluster_correction: "cr2",
+        validity_bound: "exact",
+      },
       on_unresolved: "fail",
     });
   });
@@ -57,8 +71,11 @@ accept_if:
   observed_margin: "> validity_sensitivity + run_variance"   # optionally "+ 1%" or "- 1%"
   production_canary: passes         # or omit the key to not require one
 margin:
-  confidence: 0.95                  # one-sided; z = Φ⁻¹(confidence)
+  confidence: 0.95                  # one-sided
+  quantile: t                       # t (default) | z
+  power: 0.8                        # for the minimum detectable effect (planning only)
   standard_error: paired            # paired | clustered (needs \`cluster\` on rows)
+  cluster_correction: cr2           # cr2 (default) | cr1
   validity_bound: exact             # exact | pessimistic (the seed's)
 on_unresolved: fail                 # fail | neutral: the check's conclusion for "unresolved"
 `;
@@ -81,7 +98,10 @@ infra_errors: count_as_fail
 require_same_harness: false
 margin:
   confidence: 0.99
+  quantile: z
+  power: 0.9
   standard_error: clustered
+  cluster_correction: cr1
   validity_bound: pessimistic
 on_unresolved: neutral
 `;
@@ -90,7 +110,14 @@ on_unresolved: neutral
       on_expired: "fail",
       infra_errors: "count_as_fail",
       require_same_harness: false,
-      margin: { confidence: 0.99, standard_error: "clustered", validity_bound: "pessimistic" },
+      margin: {
+        confidence: 0.99,
+        quantile: "z",
+        power: 0.9,
+        standard_error: "clustered",
+        cluster_correction: "cr1",
+        validity_bound: "pessimistic",
+      },
       on_unresolved: "neutral",
     });
   });
@@ -98,9 +125,8 @@ on_unresolved: neutral
   test("an empty margin mapping and a partial one take the defaults", () => {
     expect(parsePolicy(MINIMAL + "\nmargin: {}\n", "p.yaml").margin).toStrictEqual(MINIMAL_POLICY.margin);
     expect(parsePolicy(MINIMAL + "\nmargin:\n  confidence: 0.9\n", "p.yaml").margin).toStrictEqual({
+      ...MINIMAL_POLICY.margin,
       confidence: 0.9,
-      standard_error: "paired",
-      validity_bound: "exact",
     });
   });
 
@@ -334,6 +360,37 @@ describe("parsePolicy: rejections name the line, the key and what was expected",
     expect(parsePolicy(MINIMAL + "\nmargin:\n  confidence: 0.999\n", "p.yaml").margin.confidence).toBe(0.999);
   });
 
+  test.each([
+    ["0", "the number 0"],
+    ["1", "the number 1"],
+    ["80%", '"80%"'],
+    ["-0.2", "the number -0.2"],
+    ['"0.8"', '"0.8"'],
+    ["", "an empty value"],
+  ])("margin.power: %s", (yamlValue, got) => {
+    expect(problems(MINIMAL + `\nmargin:\n  power: ${yamlValue}\n`)).toStrictEqual([
+      `policy.yaml:9:3: field "margin.power": expected a number strictly between 0 and 1 (the power of the minimum detectable effect, a planning figure), e.g. 0.8; got ${got}`,
+    ]);
+  });
+
+  test("margin.quantile and margin.cluster_correction take only their values, on their lines", () => {
+    const text = MINIMAL + "\nmargin:\n  confidence: 0.9\n  quantile: normal\n  cluster_correction: CR2\n";
+    expect(problems(text)).toStrictEqual([
+      'policy.yaml:10:3: field "margin.quantile": expected one of t, z; got "normal"',
+      'policy.yaml:11:3: field "margin.cluster_correction": expected one of cr2, cr1; got "CR2"',
+    ]);
+    const ok = parsePolicy(
+      MINIMAL + "\nmargin:\n  quantile: z\n  power: 0.5\n  cluster_correction: cr1\n",
+      "p.yaml",
+    );
+    expect(ok.margin).toStrictEqual({
+      ...MINIMAL_POLICY.margin,
+      quantile: "z",
+      power: 0.5,
+      cluster_correction: "cr1",
+    });
+  });
+
   test("enumerations and booleans", () => {
     const text =
       MINIMAL +
@@ -437,7 +494,7 @@ margin:
     expect(problems(text)).toStrictEqual([
       'policy.yaml:3:1: field "infra_error": unknown key "infra_error"; did you mean "infra_errors"? the keys allowed here are owner, revisit, on_expired, infra_errors, require_same_harness, accept_if, margin, on_unresolved',
       'policy.yaml:9:3: field "accept_if.canary": unknown key "canary"; the keys allowed here are common_valid_tasks, infra_error_rate, disputed_fraction, missing_fraction, observed_margin, production_canary',
-      'policy.yaml:12:3: field "margin.z": unknown key "z"; the keys allowed here are confidence, standard_error, validity_bound',
+      'policy.yaml:12:3: field "margin.z": unknown key "z"; the keys allowed here are confidence, quantile, power, standard_error, cluster_correction, validity_bound',
       'policy.yaml:13:1: field "<<": unknown key "<<"; the keys allowed here are owner, revisit, on_expired, infra_errors, require_same_harness, accept_if, margin, on_unresolved',
     ]);
   });

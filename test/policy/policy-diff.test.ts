@@ -21,7 +21,10 @@ const FULL: Readonly<Record<string, string>> = {
   "accept_if.production_canary": "  production_canary: passes",
   margin: "margin:",
   "margin.confidence": "  confidence: 0.95",
+  "margin.quantile": "  quantile: t",
+  "margin.power": "  power: 0.8",
   "margin.standard_error": "  standard_error: paired",
+  "margin.cluster_correction": "  cluster_correction: cr2",
   "margin.validity_bound": "  validity_bound: pessimistic",
   on_unresolved: "on_unresolved: fail",
 };
@@ -140,6 +143,20 @@ describe("diffPolicies: one rule at a time, both directions", () => {
     ],
     ["accept_if.production_canary", "  production_canary: passes", null, "passes", null, true, false],
     ["margin.confidence", "  confidence: 0.95", "  confidence: 0.9", "0.95", "0.9", true, false],
+    // z ≤ t_ν: the z bound is narrower, so t → z loosens.
+    ["margin.quantile", "  quantile: t", "  quantile: z", "t", "z", true, false],
+    // Power only changes a planning figure: neither direction loosens the gate.
+    ["margin.power", "  power: 0.8", "  power: 0.5", "0.8", "0.5", false, false],
+    // CR1 is the smaller correction with the larger ν: cr2 → cr1 loosens.
+    [
+      "margin.cluster_correction",
+      "  cluster_correction: cr2",
+      "  cluster_correction: cr1",
+      "cr2",
+      "cr1",
+      true,
+      false,
+    ],
     [
       "margin.standard_error",
       "  standard_error: paired",
@@ -185,6 +202,9 @@ describe("diffPolicies: same meaning, different text", () => {
     ["require_same_harness", "require_same_harness: true", null],
     ["margin.standard_error", "  standard_error: paired", null],
     ["margin.confidence", "  confidence: 0.95", null],
+    ["margin.quantile", "  quantile: t", null],
+    ["margin.power", "  power: 0.8", null],
+    ["margin.cluster_correction", "  cluster_correction: cr2", null],
     ["on_unresolved", "on_unresolved: fail", null],
     ["owner", "owner: x", 'owner: "x"'],
   ])("%s: %j and %j are the same rule", (key, a, b) => {
@@ -219,7 +239,10 @@ describe("diffPolicies: same meaning, different text", () => {
         {
           margin: null,
           "margin.confidence": null,
+          "margin.quantile": null,
+          "margin.power": null,
           "margin.standard_error": null,
+          "margin.cluster_correction": null,
           "margin.validity_bound": null,
         },
       ),
@@ -296,7 +319,7 @@ describe("diffPolicyTexts", () => {
       'policy.yaml:1:4: field "a": YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
     );
     expect(diffPolicyTexts(text(), text() + "---\n", "policy.yaml").headError).toBe(
-      'policy.yaml:18:1: a second YAML document starts here: the policy must be a single document (remove the "---" or "..." line and what follows, or merge it)',
+      'policy.yaml:21:1: a second YAML document starts here: the policy must be a single document (remove the "---" or "..." line and what follows, or merge it)',
     );
   });
 

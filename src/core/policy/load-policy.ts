@@ -44,7 +44,14 @@ export const POLICY_DEFAULTS = {
   on_expired: "warn",
   infra_errors: "exclude",
   require_same_harness: true,
-  margin: { confidence: 0.95, standard_error: "paired", validity_bound: "exact" },
+  margin: {
+    confidence: 0.95,
+    quantile: "t",
+    power: 0.8,
+    standard_error: "paired",
+    cluster_correction: "cr2",
+    validity_bound: "exact",
+  },
   on_unresolved: "fail",
 } as const satisfies Pick<
   Policy,
@@ -393,6 +400,15 @@ const confidenceField = custom((v): ValueResult<number> =>
       },
 );
 
+const powerField = custom((v): ValueResult<number> =>
+  typeof v === "number" && v > 0 && v < 1
+    ? { ok: true, value: v }
+    : {
+        ok: false,
+        message: `expected a number strictly between 0 and 1 (the power of the minimum detectable effect, a planning figure), e.g. 0.8; got ${describeValue(v)}`,
+      },
+);
+
 const canaryField = custom((v): ValueResult<true> =>
   v === "passes"
     ? { ok: true, value: true }
@@ -422,7 +438,10 @@ const acceptIfSchema = z.strictObject(
 const marginSchema = z.strictObject(
   {
     confidence: confidenceField.optional(),
+    quantile: oneOf(["t", "z"]).optional(),
+    power: powerField.optional(),
     standard_error: oneOf(["paired", "clustered"]).optional(),
+    cluster_correction: oneOf(["cr2", "cr1"]).optional(),
     validity_bound: oneOf(["exact", "pessimistic"]).optional(),
   },
   mapping,
@@ -613,7 +632,10 @@ function toPolicy(d: z.output<typeof policySchema>): Policy {
   const m = d.margin ?? {};
   const margin: MarginSettings = {
     confidence: m.confidence ?? POLICY_DEFAULTS.margin.confidence,
+    quantile: m.quantile ?? POLICY_DEFAULTS.margin.quantile,
+    power: m.power ?? POLICY_DEFAULTS.margin.power,
     standard_error: m.standard_error ?? POLICY_DEFAULTS.margin.standard_error,
+    cluster_correction: m.cluster_correction ?? POLICY_DEFAULTS.margin.cluster_correction,
     validity_bound: m.validity_bound ?? POLICY_DEFAULTS.margin.validity_bound,
   };
   return {

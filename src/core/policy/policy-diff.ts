@@ -13,6 +13,9 @@
  * - `missing_fraction` or `production_canary` removed (adding one is a tightening);
  * - a smaller δ₀ in `observed_margin`; a lower `margin.confidence`;
  * - `validity_bound` pessimistic → exact (the exact bound is narrower, so it clears more often);
+ * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
+ * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
+ *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
  * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false.
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
@@ -20,6 +23,8 @@
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
  *   model has more of them, which may be the baseline, so it can move the margin either way;
  *   infra errors are gated separately by `infra_error_rate` under both settings;
+ * - `margin.power`: it only changes the minimum detectable effect, a planning figure that never
+ *   decides, so a lower power is not a loosening;
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
  *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
  *   stricter one in general.
@@ -124,7 +129,20 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
           },
     ],
     ["margin.confidence", valueChange(base.margin.confidence, head.margin.confidence, (x, y) => y < x)],
+    [
+      "margin.quantile",
+      valueChange(base.margin.quantile, head.margin.quantile, (x, y) => x === "t" && y === "z"),
+    ],
+    ["margin.power", valueChange(base.margin.power, head.margin.power, never)],
     ["margin.standard_error", valueChange(base.margin.standard_error, head.margin.standard_error, never)],
+    [
+      "margin.cluster_correction",
+      valueChange(
+        base.margin.cluster_correction,
+        head.margin.cluster_correction,
+        (x, y) => x === "cr2" && y === "cr1",
+      ),
+    ],
     [
       "margin.validity_bound",
       valueChange(

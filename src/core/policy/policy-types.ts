@@ -26,7 +26,13 @@ export interface AcceptIf {
 
 export interface MarginSettings {
   readonly confidence: number;
+  /** t: q = t_ν⁻¹(confidence) with the ν of the SE; z: q = Φ⁻¹(confidence) whatever n (SPEC §3 rev. 2). */
+  readonly quantile: "t" | "z";
+  /** Power of the minimum detectable effect, a planning figure only (never decides). */
+  readonly power: number;
   readonly standard_error: "paired" | "clustered";
+  /** The small-sample correction of the clustered SE: CR2 with Bell–McCaffrey ν, or CR1 with ν = G − 1. */
+  readonly cluster_correction: "cr2" | "cr1";
   readonly validity_bound: "exact" | "pessimistic";
 }
 
