@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6749);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2886);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5465);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
@@ -32,7 +32,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6749:
+/***/ 2886:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -179,7 +179,7 @@ function mean(values) {
 }
 /**
  * Paired SE (Miller 2024, eq. 7): sqrt( Σ (dₜ − d̄)² / (n (n − 1)) ), two-pass for accuracy.
- * null when n < 2.
+ * null when n < 2. Its degrees of freedom are n − 1.
  */
 function pairedStandardError(values) {
     const n = values.length;
@@ -194,37 +194,80 @@ function pairedStandardError(values) {
     return Math.sqrt(ss / (n * (n - 1)));
 }
 /**
- * Cluster-robust SE with the CR1 small-sample factor:
- *     (1/n) · sqrt( G/(G−1) · Σ_c (Σ_{t∈c} (dₜ − d̄))² ).
- * `clusterOf[i]` is the cluster of values[i] as an integer in [0, clusterCount). With every task
- * in its own cluster (G = n) this equals the paired SE exactly.
+ * The clustered SE and its degrees of freedom from per-cluster sizes n_g and residual sums
+ * S_g = Σ_{t∈g} (dₜ − d̄) (SPEC §3 revision 2), over the clusters with n_g > 0 (`count` entries of
+ * the arrays are read; empty ones are skipped). n = Σ n_g.
+ *
+ * CR2 (Bell & McCaffrey 2002) for the intercept-only model: the hat matrix is J/n, so the block
+ * (I − H_gg)^(−1/2) scales a cluster's residual sum by (1 − n_g/n)^(−1/2) and
+ *     SE² = Σ_g S_g² / (n (n − n_g)).
+ * Its Satterthwaite degrees of freedom under a working identity covariance are
+ * ν = (Σ_g Q_gg)² / Σ_g Σ_h Q_gh² with Q_gh = a_g a_h (δ_gh n_g − n_g n_h / n),
+ * a_g = (1/n)(1 − n_g/n)^(−1/2); here Q_gg = n_g/n² (so the trace is 1/n) and, off the diagonal,
+ * Q_gh² = w_g w_h / n⁴ with w_g = n_g² / (n − n_g), which gives
+ *     ν = n² / ( Σ_g n_g² + (Σ_g w_g)² − Σ_g w_g² ).
+ * Q is positive semi-definite of rank G − 1, so 1 ≤ ν ≤ G − 1.
+ * CR1: SE = (1/n) sqrt( G/(G−1) · Σ_g S_g² ), ν = G − 1.
+ * With G < 2 (or every task in one cluster) both are null.
  */
-function clusteredStandardError(values, clusterOf, clusterCount) {
+function clusteredFromSums(n, sizes, residualSums, count, correction) {
+    let g = 0;
+    let ss = 0;
+    let sumW = 0;
+    let sumW2 = 0;
+    let sumN2 = 0;
+    for (let c = 0; c < count; c++) {
+        const ng = sizes[c];
+        if (ng <= 0)
+            continue;
+        g++;
+        const s = residualSums[c];
+        if (correction === "cr1") {
+            ss += s * s;
+            continue;
+        }
+        const rest = n - ng;
+        if (rest <= 0)
+            continue; // one cluster holds everything: G = 1 below
+        ss += (s * s) / rest;
+        const w = (ng * ng) / rest;
+        sumW += w;
+        sumW2 += w * w;
+        sumN2 += ng * ng;
+    }
+    if (g < 2)
+        return { se: null, nu: null, clusters: g };
+    if (correction === "cr1")
+        return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1, clusters: g };
+    const crossW = sumW * sumW - sumW2;
+    const nu = (n * n) / (sumN2 + Math.max(0, crossW));
+    // Rounding can only move ν by ulps; keep it inside [1, G − 1], where it provably lies.
+    return { se: Math.sqrt(ss / n), nu: Math.min(g - 1, Math.max(1, nu)), clusters: g };
+}
+/**
+ * Cluster-robust SE (CR2 by default, or CR1) and its degrees of freedom over `values`, with
+ * `clusterOf[i]` the cluster of values[i] as an integer in [0, clusterCount). With every task in
+ * its own cluster (G = n) both equal the paired SE exactly, and CR2's ν is n − 1.
+ */
+function clusteredStandardError(values, clusterOf, clusterCount, correction = "cr2") {
     const n = values.length;
     if (clusterOf.length !== n)
         throw new RangeError("clusteredStandardError: values and clusterOf differ in length");
     if (n === 0)
-        return { se: null, clusters: 0 };
+        return { se: null, nu: null, clusters: 0, largestShare: null };
     const m = mean(values);
     const sums = new Float64Array(clusterCount);
-    const seen = new Uint8Array(clusterCount);
-    let g = 0;
+    const sizes = new Float64Array(clusterCount);
     for (let i = 0; i < n; i++) {
         const c = clusterOf[i];
-        if (seen[c] === 0) {
-            seen[c] = 1;
-            g++;
-        }
+        sizes[c] = sizes[c] + 1;
         sums[c] = sums[c] + (values[i] - m);
     }
-    if (g < 2)
-        return { se: null, clusters: g };
-    let ss = 0;
-    for (let c = 0; c < clusterCount; c++) {
-        const s = sums[c];
-        ss += s * s;
-    }
-    return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), clusters: g };
+    let largest = 0;
+    for (let c = 0; c < clusterCount; c++)
+        largest = Math.max(largest, sizes[c]);
+    const r = clusteredFromSums(n, sizes, sums, clusterCount, correction);
+    return { ...r, largestShare: largest / n };
 }
 /**
  * Re-run-only SE: sqrt( Σₜ (s²_A,t/K_A,t + s²_B,t/K_B,t) ) / n, given each task's term
@@ -239,6 +282,169 @@ function rerunStandardError(taskTerms) {
     for (let i = 0; i < n; i++)
         s += taskTerms[i];
     return Math.sqrt(s) / n;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/student-t-quantile.ts
+/**
+ * t_ν⁻¹(p), the quantile of Student's t distribution with ν ≥ 1 degrees of freedom (real ν:
+ * the Bell–McCaffrey degrees of freedom of a CR2 standard error are not integers). SPEC §3
+ * revision 2: q = t_ν⁻¹(confidence) with the ν of the standard error of the set it is used on.
+ *
+ * Method:
+ * - ν = 1 (Cauchy) and ν = 2 have closed forms;
+ * - ν ≥ LARGE_NU: Fisher's asymptotic expansion in 1/ν around z = Φ⁻¹(p) (Abramowitz & Stegun
+ *   26.7.5, four terms; the first omitted term is below 1e-15 there);
+ * - otherwise Newton's method on the upper tail P(T > t) = ½·I_{ν/(ν+t²)}(ν/2, ½), with the
+ *   regularized incomplete beta function by its continued fraction (modified Lentz). The tail is
+ *   convex and decreasing in t > 0, so Newton from the left of the root never overshoots; a step
+ *   that would leave t > 0 halves t instead. Started from the expansion.
+ * Accurate to about 1e-13 relative (tested against tabled values and an independent library).
+ */
+
+/** From here on the asymptotic expansion is used (its error is far below double precision). */
+const LARGE_NU = 1000;
+/** ln Γ(x) for x > 0: Lanczos approximation (g = 7, 9 terms), about 1e-15 relative. */
+const LANCZOS = [
+    0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406,
+    12.507343278686905, -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7,
+];
+function logGamma(x) {
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const y = x - 1;
+    let a = LANCZOS[0];
+    const t = y + 7.5;
+    for (let i = 1; i < 9; i++)
+        a += LANCZOS[i] / (y + i);
+    return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(a);
+}
+/** Continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2). */
+function betaFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 10_000; m++) {
+        const m2 = 2 * m;
+        let num = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + num * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + num / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        num = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + num * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + num / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        h *= delta;
+        if (Math.abs(delta - 1) < 1e-16)
+            break;
+    }
+    return h;
+}
+/** The regularized incomplete beta function I_x(a, b), 0 ≤ x ≤ 1, a, b > 0. */
+function regularizedBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const logFront = a * Math.log(x) + b * Math.log1p(-x) - (logGamma(a) + logGamma(b) - logGamma(a + b));
+    if (x < (a + 1) / (a + b + 2))
+        return (Math.exp(logFront) * betaFraction(x, a, b)) / a;
+    return 1 - (Math.exp(logFront) * betaFraction(1 - x, b, a)) / b;
+}
+/** P(T > t) for t ≥ 0. */
+function upperTail(t, nu) {
+    return 0.5 * regularizedBeta(nu / (nu + t * t), nu / 2, 0.5);
+}
+/** The density of T at t. */
+function density(t, nu, logNorm) {
+    return Math.exp(-((nu + 1) / 2) * Math.log1p((t * t) / nu) - logNorm);
+}
+/** Fisher's expansion of t_ν⁻¹ in powers of 1/ν, given z = Φ⁻¹(p). */
+function fisherExpansion(z, nu) {
+    const z2 = z * z;
+    const g1 = (z * (z2 + 1)) / 4;
+    const g2 = (z * ((5 * z2 + 16) * z2 + 3)) / 96;
+    const g3 = (z * (((3 * z2 + 19) * z2 + 17) * z2 - 15)) / 384;
+    const g4 = (z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945)) / 92160;
+    return z + (g1 + (g2 + (g3 + g4 / nu) / nu) / nu) / nu;
+}
+/**
+ * The Student-t quantile t_ν⁻¹(p) for 0 < p < 1 and ν ≥ 1 (ν = Infinity gives Φ⁻¹(p)). Throws a
+ * RangeError outside that domain: callers pass a validated confidence and ν ≥ 1 (paired: n − 1
+ * with n ≥ 2; Bell–McCaffrey ν is at least 1), so reaching it is a bug.
+ */
+function studentTQuantile(p, nu) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`studentTQuantile: p must be in (0, 1), got ${p}`);
+    if (!(nu >= 1))
+        throw new RangeError(`studentTQuantile: ν must be ≥ 1, got ${nu}`);
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, nu);
+    if (p === 0.5)
+        return 0;
+    if (nu === Infinity)
+        return normalQuantile(p);
+    if (nu === 1)
+        return Math.tan(Math.PI * (p - 0.5));
+    if (nu === 2)
+        return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
+    const z = normalQuantile(p);
+    if (nu >= LARGE_NU)
+        return fisherExpansion(z, nu);
+    const alpha = 1 - p;
+    const logNorm = 0.5 * Math.log(nu) + logGamma(nu / 2) + logGamma(0.5) - logGamma((nu + 1) / 2);
+    let t = fisherExpansion(z, nu);
+    if (!(t > 0 && Number.isFinite(t)))
+        t = z;
+    for (let i = 0; i < 200; i++) {
+        const step = (upperTail(t, nu) - alpha) / density(t, nu, logNorm);
+        let next = t + step;
+        if (!(next > 0) || !Number.isFinite(next))
+            next = t / 2;
+        if (Math.abs(next - t) <= 1e-15 * next)
+            return next;
+        t = next;
+    }
+    return t;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/quantile.ts
+
+
+/**
+ * q as a function of ν for one policy. Integer ν (the paired SE's n − 1) are cached, because the
+ * bounds over every resolution and the fragility searches ask for the same few ν many times.
+ */
+function quantileFunction(margin) {
+    const z = normalQuantile(margin.confidence);
+    if (margin.quantile === "z")
+        return () => z;
+    const confidence = margin.confidence;
+    const cache = new Map();
+    return (nu) => {
+        if (!Number.isInteger(nu))
+            return studentTQuantile(confidence, nu);
+        let q = cache.get(nu);
+        if (q === undefined) {
+            q = studentTQuantile(confidence, nu);
+            if (cache.size < 1_000_000)
+                cache.set(nu, q);
+        }
+        return q;
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
@@ -400,6 +606,7 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
 
 
 
+
 /**
  * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
  * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
@@ -411,6 +618,7 @@ function analyseMargin(dataset, opts) {
     const tasks = dataset.tasks;
     const infra = opts.infra;
     const clustered = opts.margin.standard_error === "clustered";
+    const correction = opts.margin.cluster_correction;
     const validD = new Float64Array(tasks.length);
     const validTask = [];
     const unresolvedD = [];
@@ -442,7 +650,7 @@ function analyseMargin(dataset, opts) {
         const ma = a.pass / ka;
         const mb = b.pass / kb;
         const d = ma - mb;
-        if (clustered) {
+        {
             if (task.cluster === undefined)
                 withoutCluster++;
             else {
@@ -519,40 +727,68 @@ function analyseMargin(dataset, opts) {
         }
         return out;
     };
+    const g = clusterIndex.size;
+    const everyClustered = withoutCluster === 0 && nv + dCount > 0;
+    const sePairedValid = pairedStandardError(vD);
+    const cr2Valid = everyClustered ? clusteredStandardError(vD, clustersOf([]), g, "cr2") : null;
     let seValid;
     let seLower;
     let seUpper;
+    let nuValid;
+    let nuLower;
+    let nuUpper;
     let clusters = null;
+    let largestClusterShare = null;
     if (!clustered) {
-        seValid = pairedStandardError(vD);
-        seLower = pairedStandardError(concat(lowerValues));
-        seUpper = pairedStandardError(concat(upperValues));
+        const lowerAll = concat(lowerValues);
+        const upperAll = concat(upperValues);
+        seValid = sePairedValid;
+        seLower = pairedStandardError(lowerAll);
+        seUpper = pairedStandardError(upperAll);
+        nuValid = seValid === null ? null : nv - 1;
+        nuLower = seLower === null ? null : lowerAll.length - 1;
+        nuUpper = seUpper === null ? null : upperAll.length - 1;
+    }
+    else if (everyClustered) {
+        const v = correction === "cr2" && cr2Valid !== null
+            ? cr2Valid
+            : clusteredStandardError(vD, clustersOf([]), g, correction);
+        const lo = clusteredStandardError(concat(lowerValues), clustersOf(lowerSet), g, correction);
+        const hi = clusteredStandardError(concat(upperValues), clustersOf(upperSet), g, correction);
+        clusters = v.clusters;
+        largestClusterShare = v.largestShare;
+        seValid = v.se;
+        seLower = lo.se;
+        seUpper = hi.se;
+        nuValid = v.nu;
+        nuLower = lo.nu;
+        nuUpper = hi.nu;
     }
     else {
-        const g = clusterIndex.size;
-        let validClusters;
-        if (withoutCluster === 0) {
-            const v = clusteredStandardError(vD, clustersOf([]), g);
-            validClusters = v.clusters;
-            seValid = v.se;
-            seLower = clusteredStandardError(concat(lowerValues), clustersOf(lowerSet), g).se;
-            seUpper = clusteredStandardError(concat(upperValues), clustersOf(upperSet), g).se;
-        }
-        else {
-            const seen = new Set();
-            for (const i of validTask)
-                if (clusterOfTask[i] >= 0)
-                    seen.add(clusterOfTask[i]);
-            validClusters = seen.size;
-            seValid = seLower = seUpper = null;
-        }
-        clusters = validClusters;
+        const seen = new Set();
+        for (const i of validTask)
+            if (clusterOfTask[i] >= 0)
+                seen.add(clusterOfTask[i]);
+        clusters = seen.size;
+        seValid = seLower = seUpper = null;
+        nuValid = nuLower = nuUpper = null;
     }
     const seRerun = rerunOk && nv > 0 ? rerunStandardError(rerunTerms.subarray(0, nv)) : null;
-    const z = normalQuantile(opts.margin.confidence);
+    const confidence = opts.margin.confidence;
+    const z = normalQuantile(confidence);
+    const kind = opts.margin.quantile;
+    const quantileOf = quantileFunction(opts.margin);
+    const q = (nu) => (nu === null ? null : quantileOf(nu));
+    const qValid = q(nuValid);
+    const qLower = q(nuLower);
+    const qUpper = q(nuUpper);
     const margin = nv > 0 ? validSum / nv : null;
-    const lcb = margin !== null && marginLower !== null && seLower !== null ? marginLower - z * seLower : null;
-    const ucb = margin !== null && marginUpper !== null && seUpper !== null ? marginUpper + z * seUpper : null;
+    const lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
+        ? marginLower - qLower * seLower
+        : null;
+    const ucb = margin !== null && marginUpper !== null && seUpper !== null && qUpper !== null
+        ? marginUpper + qUpper * seUpper
+        : null;
     return {
         universeTasks: universe,
         brokenTasks: broken,
@@ -571,8 +807,18 @@ function analyseMargin(dataset, opts) {
         seLower,
         seUpper,
         seRerun,
+        nuValid,
+        nuLower,
+        nuUpper,
+        quantile: kind,
+        qValid,
+        qLower,
+        qUpper,
         clusters,
-        tasksWithoutCluster: withoutCluster,
+        largestClusterShare,
+        tasksWithoutCluster: clustered ? withoutCluster : 0,
+        sePairedValid,
+        seCr2Valid: cr2Valid?.se ?? null,
         z,
         lcb,
         ucb,
@@ -937,9 +1183,10 @@ function marginRemedy(a, delta0) {
     if (a.margin === null || a.seValid === null) {
         return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
     }
-    const lo = a.margin - a.z * a.seValid;
-    const hi = a.margin + a.z * a.seValid;
-    const band = `the valid tasks alone give Δ̂ ∓ z·SE = [${num(lo)}, ${num(hi)}]`;
+    const q = a.qValid ?? a.z;
+    const lo = a.margin - q * a.seValid;
+    const hi = a.margin + q * a.seValid;
+    const band = `the valid tasks alone give Δ̂ ∓ q·SE = [${num(lo)}, ${num(hi)}]`;
     if (d > 0 && (lo > delta0 || hi <= delta0)) {
         return `${review}: ${band}, so resolving the open labels could decide it`;
     }
@@ -963,7 +1210,7 @@ function marginCheck(a, policy, lcbWhyNull) {
         };
     }
     const passed = a.lcb > delta0;
-    const formula = `LCB = Δ_L − z·SE = ${num(a.marginLower)} − ${num(a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+    const formula = `LCB = Δ_L − q·SE = ${num(a.marginLower)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
     let detail;
     if (passed)
         detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
@@ -1089,8 +1336,10 @@ function verdictWithReasons(checks, a, policy, ctx) {
 
 /** At most this many influential tasks are listed in the comparison. */
 const MAX_INFLUENTIAL_TASKS = 50;
-/** Below this many clusters the CR1 standard error is flagged as unreliable (SPEC §3). */
+/** Below this many degrees of freedom the clustered standard error is flagged (SPEC §3). */
 const MIN_RELIABLE_CLUSTERS = 30;
+/** A paired policy is warned when the CR2 SE on V exceeds the paired SE by this factor (SPEC §3). */
+const DESIGN_EFFECT_SE_RATIO = 1.2;
 /**
  * Tasks of U by effect on the margin: |d| descending, then members of S_L first, then dataset
  * (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
@@ -1154,9 +1403,23 @@ function headlineWarnings(policy, ctx, a, infra) {
         if (a.tasksWithoutCluster > 0) {
             warnings.push(`standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
         }
-        else if (a.clusters !== null && a.clusters < MIN_RELIABLE_CLUSTERS) {
-            warnings.push(`Clustered standard error over only ${plural(a.clusters, "cluster")} (fewer than ${MIN_RELIABLE_CLUSTERS}): the CR1 standard error is unreliable with few clusters.`);
+        else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
+            const share = a.largestClusterShare === null
+                ? ""
+                : `, the largest holding ${pct(a.largestClusterShare)} of the valid tasks`;
+            const what = policy.margin.cluster_correction === "cr2"
+                ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
+                : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
+            warnings.push(`Clustered standard error over ${plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
         }
+        else if (a.clusters !== null && a.clusters < 2) {
+            warnings.push(`Clustered standard error over ${plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
+        }
+    }
+    else if (a.seCr2Valid !== null &&
+        a.sePairedValid !== null &&
+        a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid) {
+        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${num(a.seCr2Valid)} vs ${num(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
     }
     return warnings;
 }
@@ -1195,10 +1458,24 @@ function evaluate(dataset, policy, ctx) {
             se_upper: a.seUpper,
             se_rerun: a.seRerun,
             standard_error: policy.margin.standard_error,
+            cluster_correction: policy.margin.cluster_correction,
             clusters: a.clusters,
+            largest_cluster_share: a.largestClusterShare,
+            nu_valid: a.nuValid,
+            nu_lower: a.nuLower,
+            nu_upper: a.nuUpper,
+            se_valid_paired: a.sePairedValid,
+            se_valid_cr2: a.seCr2Valid,
+            design_effect: a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
+                ? (a.seCr2Valid / a.sePairedValid) ** 2
+                : null,
             validity_bound: policy.margin.validity_bound,
             confidence: policy.margin.confidence,
+            quantile: a.quantile,
             z: a.z,
+            q_valid: a.qValid,
+            q_lower: a.qLower,
+            q_upper: a.qUpper,
             delta0: policy.accept_if.delta0,
             lcb: a.lcb,
             ucb: a.ucb,
@@ -1209,6 +1486,8 @@ function evaluate(dataset, policy, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/fragility-state.ts
+
+
 
 
 
@@ -1229,6 +1508,8 @@ const FRAGILITY_WORK_BUDGET = 1_000_000;
  * is O(#distinct d).
  */
 const GREEDY_MAX_KINDS = 1024;
+/** A CR2 standard error over this many clusters costs about one state evaluation of the budget. */
+const CLUSTERS_PER_STATE = 8;
 /** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
 const CAT_VALID = 0; // valid and in C (V)
 const CAT_VALID_OUT = 1; // valid, in T, not in C
@@ -1344,9 +1625,10 @@ function mirrorParams(policy, ctx, evaluation) {
         disputedThreshold: ai.disputed_fraction,
         missingThreshold: ai.missing_fraction,
         delta0: ai.delta0,
-        z: evaluation.comparison.z,
+        quantile: quantileFunction(policy.margin),
         pessimistic: policy.margin.validity_bound === "pessimistic",
         clustered: policy.margin.standard_error === "clustered",
+        correction: policy.margin.cluster_correction,
         canary: ctx.canary,
         fixedEvidencePass: evaluation.checks.every((c) => c.kind !== "evidence" || !LABEL_INDEPENDENT_CHECKS.has(c.id) || c.passed),
     };
@@ -1396,6 +1678,13 @@ class BoundSide {
         this.c2 = new Float64Array(this.nb + 1);
         this.c3 = new Float64Array(this.nb + 1);
         this.gc = new Float64Array(this.nb + 1);
+    }
+    /** Cluster c's (size, Σd) in V ∪ P_J, given V's vN/vS. */
+    clusterSize(J, c, vN) {
+        return vN[c] + this.pcN[J * this.g + c];
+    }
+    clusterSum(J, c, vS) {
+        return vS[c] + this.pcS[J * this.g + c];
     }
     blockOf(d) {
         if (this.pessimisticValue !== null)
@@ -1464,8 +1753,16 @@ class Mirror {
     pfiB = 0;
     /** C tasks (V ∪ U) without a cluster, clustered SE only (then every SE is undefined). */
     noCluster = 0;
+    /**
+     * Work spent beyond one state evaluation, in the same units as the searches' budgets (a CR2
+     * standard error is a pass over the clusters). The searches add what it grew by while they ran.
+     */
+    spent = 0;
     vN;
     vS;
+    /** Scratch per-cluster sizes and residual sums for the CR2 standard error. */
+    sizes;
+    resid;
     lower;
     upper;
     constructor(table, p) {
@@ -1474,6 +1771,8 @@ class Mirror {
         const g = p.clustered ? table.clusterCount : 0;
         this.vN = new Float64Array(g);
         this.vS = new Float64Array(g);
+        this.sizes = new Float64Array(g);
+        this.resid = new Float64Array(g);
         const values = new Set();
         for (let i = 0; i < table.n; i++) {
             const c = table.cat[i];
@@ -1564,7 +1863,8 @@ class Mirror {
     }
     /**
      * LCB (lower) or UCB (upper): the bound over U by the sort-and-scan at block level, then
-     * ∓ z·SE over V ∪ S. null when N_v = 0 (margin undefined) or the SE is undefined.
+     * ∓ q·SE over V ∪ S, q with that SE's ν. null when N_v = 0 (margin undefined) or the SE is
+     * undefined.
      */
     confidenceBound(side, lowerBound) {
         if (this.nV === 0)
@@ -1592,22 +1892,24 @@ class Mirror {
                 J = j + 1;
             }
         }
-        const seUnits = this.standardError(side, J, sum, count);
-        if (seUnits === null)
+        const se = this.standardError(side, J, sum, count);
+        if (se === null)
             return null;
         const unit = this.table.unit;
         // One correctly rounded division of exact integers: the value evaluate's float mean takes
         // whenever its own sum is exact (ties at δ₀ then fall the same way).
         const bound = sum / (count * unit);
-        const se = unit === 1 ? seUnits : seUnits / unit;
-        return lowerBound ? bound - this.p.z * se : bound + this.p.z * se;
+        const seReal = unit === 1 ? se.se : se.se / unit;
+        const q = this.p.quantile(se.nu);
+        return lowerBound ? bound - q * seReal : bound + q * seReal;
     }
+    /** The SE (in the table's units) and its ν over V ∪ P_J, with n tasks summing to `sum`. */
     standardError(side, J, sum, n) {
         if (!this.p.clustered) {
             if (n < 2)
                 return null;
             const q = this.qV + side.pQ[J];
-            return Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1)));
+            return { se: Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1))), nu: n - 1 };
         }
         if (this.noCluster > 0)
             return null;
@@ -1615,11 +1917,22 @@ class Mirror {
         if (g < 2)
             return null;
         const m = sum / n;
-        const c1 = side.c1[J];
-        let ss = c1 - 2 * m * side.c2[J] + m * m * side.c3[J];
-        if (ss <= 1e-13 * Math.max(1, c1))
-            ss = 0;
-        return Math.sqrt(((g / (g - 1)) * ss) / (n * n));
+        if (this.p.correction === "cr1") {
+            const c1 = side.c1[J];
+            let ss = c1 - 2 * m * side.c2[J] + m * m * side.c3[J];
+            if (ss <= 1e-13 * Math.max(1, c1))
+                ss = 0;
+            return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1 };
+        }
+        const count = this.table.clusterCount;
+        this.spent += count / CLUSTERS_PER_STATE;
+        for (let c = 0; c < count; c++) {
+            const size = side.clusterSize(J, c, this.vN);
+            this.sizes[c] = size;
+            this.resid[c] = side.clusterSum(J, c, this.vS) - size * m;
+        }
+        const r = clusteredFromSums(n, this.sizes, this.resid, count, "cr2");
+        return r.se === null || r.nu === null ? null : { se: r.se, nu: r.nu };
     }
     lcb() {
         return this.confidenceBound(this.lower, true);
@@ -1927,11 +2240,14 @@ function enumerateMargin(mirror, kinds, limit, flipped, accept, budget) {
     }
     const net = new Array(m).fill(0);
     let work = 0;
+    const spent0 = mirror.spent;
+    const over = () => work + mirror.spent - spent0 > budget;
     const rec = (i, rem) => {
         if (rem === 0 || i === m) {
             if (rem !== 0)
                 return 0;
-            if (++work > budget)
+            work++;
+            if (over())
                 return ABORT;
             return flipped() ? FOUND : 0;
         }
@@ -2030,6 +2346,8 @@ function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) 
     };
     const moves = [];
     let work = 0;
+    const spent0 = mirror.spent;
+    const over = () => work + mirror.spent - spent0 > budget;
     let result = null;
     while (moves.length < limit) {
         let bestScore = Infinity;
@@ -2054,7 +2372,7 @@ function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) 
                 }
             }
         }
-        if (bestG < 0 || work > budget)
+        if (bestG < 0 || over())
             break;
         const g = list[bestG];
         const i = (bestRemove ? g.rem[g.ri++] : g.add[g.ai++]);
@@ -2214,7 +2532,8 @@ function resolutionDistance(table, mirror, opts) {
  * is a superset of V with at most N_v + D tasks; adding tasks never lowers Σ(d − d̄)², so
  * SE' ≥ SE_min = sqrt(SS(V) / ((N_v + D)(N_v + D − 1))). Every bound lies between the exact
  * extremes over U: Δ_L(U) ≤ Δ_L', Δ_H' ≤ Δ_H(U) (pessimistic bounds are wider, which only helps).
- * So LCB' ≤ Δ_H(U) − z·SE_min and UCB' ≥ Δ_L(U) + z·SE_min: when the first is ≤ δ₀ no resolution
+ * The quantile q' ≥ q_min = q(ν = N_v + D − 1), since t_ν⁻¹ decreases in ν (constant for z).
+ * So LCB' ≤ Δ_H(U) − q_min·SE_min and UCB' ≥ Δ_L(U) + q_min·SE_min: when the first is ≤ δ₀ no resolution
  * accepts, when the second is > δ₀ none rejects — a proof of "unbounded" without a search.
  */
 function reachableVerdicts(table, mirror, open) {
@@ -2230,11 +2549,13 @@ function reachableVerdicts(table, mirror, open) {
         return { accept: false, reject: false };
     const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
     const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
+    // The smallest quantile any such set can have: t_ν⁻¹ decreases in ν = n' − 1 ≤ n − 1.
+    const qMin = n >= 2 ? p.quantile(n - 1) : 0;
     // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
     const eps = 1e-9;
     return {
-        accept: b.upper - p.z * seMin > p.delta0 - eps,
-        reject: b.lower + p.z * seMin <= p.delta0 + eps,
+        accept: b.upper - qMin * seMin > p.delta0 - eps,
+        reject: b.lower + qMin * seMin <= p.delta0 + eps,
     };
 }
 function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLevel, budget) {
@@ -2256,11 +2577,14 @@ function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLeve
     }
     const vSuffix = new Array(G + 1).fill(0);
     let work = 0;
+    const spent0 = mirror.spent;
+    const over = () => work + mirror.spent - spent0 > budget;
     const recV = (g, rem) => {
         if (rem === 0 || g === G) {
             if (rem !== 0)
                 return 0;
-            if (++work > budget)
+            work++;
+            if (over())
                 return fragility_resolution_ABORT;
             const v = mirror.verdict();
             return v === "accept" || v === "reject" ? fragility_resolution_FOUND : 0;
@@ -2293,7 +2617,8 @@ function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLeve
         if (rem === 0 || j === brokenKinds.length) {
             if (rem !== 0)
                 return 0;
-            if (++work > budget)
+            work++;
+            if (over())
                 return fragility_resolution_ABORT;
             if (!mirror.sidePasses())
                 return 0;
@@ -2361,7 +2686,8 @@ function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLeve
                 const r = k - v - b;
                 if (r > nUn)
                     break;
-                if (++work > budget)
+                work++;
+                if (over())
                     return { found: null, provenBelow: k, aborted: true };
                 const nv2 = nv + v;
                 const d2 = D - v - b;
@@ -2490,13 +2816,15 @@ function greedy(table, mirror, open, openOut, target, splitByCluster, limit, bud
     };
     const moves = [];
     let work = 0;
+    const spent0 = mirror.spent;
+    const over = () => work + mirror.spent - spent0 > budget;
     let success = false;
     const lists = [
         [toValid, 0],
         [toBroken, 1],
         [outBroken, 2],
     ];
-    while (moves.length < limit && work <= budget) {
+    while (moves.length < limit && !over()) {
         let bestS = Infinity;
         let best = null;
         for (const [qs, kind] of lists) {
@@ -14895,7 +15223,14 @@ const POLICY_DEFAULTS = {
     on_expired: "warn",
     infra_errors: "exclude",
     require_same_harness: true,
-    margin: { confidence: 0.95, standard_error: "paired", validity_bound: "exact" },
+    margin: {
+        confidence: 0.95,
+        quantile: "t",
+        power: 0.8,
+        standard_error: "paired",
+        cluster_correction: "cr2",
+        validity_bound: "exact",
+    },
     on_unresolved: "fail",
 };
 /** Options handed to the `yaml` package: YAML 1.2, core schema, no merge keys, duplicates are errors. */
@@ -15161,6 +15496,12 @@ const confidenceField = load_policy_custom((v) => typeof v === "number" && v > 0
         ok: false,
         message: `expected a number strictly between 0.5 and 1 (the one-sided confidence level), e.g. 0.95; got ${policy_values_describeValue(v)}`,
     });
+const powerField = load_policy_custom((v) => typeof v === "number" && v > 0 && v < 1
+    ? { ok: true, value: v }
+    : {
+        ok: false,
+        message: `expected a number strictly between 0 and 1 (the power of the minimum detectable effect, a planning figure), e.g. 0.8; got ${policy_values_describeValue(v)}`,
+    });
 const canaryField = load_policy_custom((v) => v === "passes"
     ? { ok: true, value: true }
     : {
@@ -15181,7 +15522,10 @@ const acceptIfSchema = strictObject({
 }, mapping);
 const marginSchema = strictObject({
     confidence: confidenceField.optional(),
+    quantile: oneOf(["t", "z"]).optional(),
+    power: powerField.optional(),
     standard_error: oneOf(["paired", "clustered"]).optional(),
+    cluster_correction: oneOf(["cr2", "cr1"]).optional(),
     validity_bound: oneOf(["exact", "pessimistic"]).optional(),
 }, mapping);
 const policySchema = strictObject({
@@ -15338,7 +15682,10 @@ function toPolicy(d) {
     const m = d.margin ?? {};
     const margin = {
         confidence: m.confidence ?? POLICY_DEFAULTS.margin.confidence,
+        quantile: m.quantile ?? POLICY_DEFAULTS.margin.quantile,
+        power: m.power ?? POLICY_DEFAULTS.margin.power,
         standard_error: m.standard_error ?? POLICY_DEFAULTS.margin.standard_error,
+        cluster_correction: m.cluster_correction ?? POLICY_DEFAULTS.margin.cluster_correction,
         validity_bound: m.validity_bound ?? POLICY_DEFAULTS.margin.validity_bound,
     };
     return {
@@ -15383,6 +15730,9 @@ function isExpired(policy, today) {
  * - `missing_fraction` or `production_canary` removed (adding one is a tightening);
  * - a smaller δ₀ in `observed_margin`; a lower `margin.confidence`;
  * - `validity_bound` pessimistic → exact (the exact bound is narrower, so it clears more often);
+ * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
+ * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
+ *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
  * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false.
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
@@ -15390,6 +15740,8 @@ function isExpired(policy, today) {
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
  *   model has more of them, which may be the baseline, so it can move the margin either way;
  *   infra errors are gated separately by `infra_error_rate` under both settings;
+ * - `margin.power`: it only changes the minimum detectable effect, a planning figure that never
+ *   decides, so a lower power is not a loosening;
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
  *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
  *   stricter one in general.
@@ -15472,7 +15824,16 @@ function diffPolicies(base, head) {
                 },
         ],
         ["margin.confidence", valueChange(base.margin.confidence, head.margin.confidence, (x, y) => y < x)],
+        [
+            "margin.quantile",
+            valueChange(base.margin.quantile, head.margin.quantile, (x, y) => x === "t" && y === "z"),
+        ],
+        ["margin.power", valueChange(base.margin.power, head.margin.power, policy_diff_never)],
         ["margin.standard_error", valueChange(base.margin.standard_error, head.margin.standard_error, policy_diff_never)],
+        [
+            "margin.cluster_correction",
+            valueChange(base.margin.cluster_correction, head.margin.cluster_correction, (x, y) => x === "cr2" && y === "cr1"),
+        ],
         [
             "margin.validity_bound",
             valueChange(base.margin.validity_bound, head.margin.validity_bound, (x, y) => x === "pessimistic" && y === "exact"),

@@ -185,7 +185,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
     expect(c["margin_upper"]).toBeCloseTo(0.272727, 6);
   });
 
-  it("example 5: gate-sized accept, with review fragility 7", async () => {
+  it("example 5: gate-sized accept (default quantile t), with review fragility 7", async () => {
     const dir = tempDir();
     const r = await run(argsFor(dir, example5()));
     expect(r.code).toBe(0);
@@ -200,12 +200,34 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
     expect(c["margin_upper"]).toBeCloseTo(0.061303, 6);
     expect(c["validity_sensitivity"]).toBeCloseTo(0.013083, 6);
     expect(c["z"]).toBeCloseTo(1.644854, 6);
+    expect(c["quantile"]).toBe("t");
+    expect(c["nu_lower"]).toBe(537);
+    expect(c["q_lower"]).toBeCloseTo(1.647696, 6);
     expect(c["se_lower"]).toBeCloseTo(0.019945, 6);
-    expect(c["lcb"]).toBeCloseTo(0.011803, 6);
+    expect(c["lcb"]).toBeCloseTo(0.011746, 6);
+    expect(c["ucb"]).toBeCloseTo(0.094448, 6);
     expect(c["review_fragility"]).toBe(7);
     expect(c["review_fragility_share"]).toBeCloseTo(7 / 520, 6);
     expect(c["fragility_exact"]).toBe(true);
     expect(report.checks.every((ch) => ch.passed)).toBe(true);
+  });
+
+  it("example 5 with quantile: z", async () => {
+    const dir = tempDir();
+    const policy = (await import("../helpers/export-writer.js")).DEFAULT_POLICY.replace(
+      "  confidence: 0.95\n",
+      "  confidence: 0.95\n  quantile: z\n",
+    );
+    const r = await run(argsFor(dir, example5(), policy));
+    const report = JSON.parse(r.stdout) as Json;
+    const c = report.comparison;
+    expect(report.verdict).toBe("accept");
+    expect(c["quantile"]).toBe("z");
+    expect(c["q_lower"]).toBeCloseTo(1.644854, 6);
+    expect(c["lcb"]).toBeCloseTo(0.011803, 6);
+    expect(c["ucb"]).toBeCloseTo(0.094389, 6);
+    expect(c["review_fragility"]).toBe(7);
+    expect(c["fragility_exact"]).toBe(true);
   });
 
   it("example 6: the seed's defect — infra errors are neither valid nor disputed tasks", async () => {

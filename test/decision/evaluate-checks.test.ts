@@ -14,7 +14,7 @@ import {
 
 const noCanary: EvaluationContext = { canary: null, expired: false };
 
-/** SPEC §6 example 5: accepted with every check passing (LCB = 0.011803). */
+/** SPEC §6 example 5: accepted with every check passing (LCB = 0.011746 with the default quantile t). */
 const example5: TaskSpec[] = [
   ...repeat(70, { validity: "valid", a: "pass", b: "fail" }),
   ...repeat(40, { validity: "valid", a: "fail", b: "pass" }),
@@ -24,7 +24,7 @@ const example5: TaskSpec[] = [
   ...repeat(6, { validity: "disputed", a: "fail", b: "pass" }),
   ...repeat(12, { validity: "disputed", a: "pass", b: "pass" }),
 ];
-/** The same with the models swapped: Δ̂ = −0.0577, UCB = −0.0118. */
+/** The same with the models swapped: Δ̂ = −0.0577, UCB = −0.011746 (SE and ν do not change). */
 const swapped: TaskSpec[] = example5.map((t) => ({
   validity: t.validity ?? "valid",
   a: t.b ?? "fail",
@@ -52,9 +52,9 @@ describe("baseline cases", () => {
     expect(run(example5).verdict).toBe("accept");
     const r = run(swapped);
     expect(r.verdict).toBe("reject");
-    expect(r.comparison.ucb).toBeCloseTo(-0.011803, 6);
+    expect(r.comparison.ucb).toBeCloseTo(-0.011746, 6);
     expect(failed(r)).toEqual(["observed_margin"]);
-    expect(r.reasons[0]).toContain("UCB = −0.0118 does not exceed δ₀ = 0");
+    expect(r.reasons[0]).toContain("UCB = −0.0117 does not exceed δ₀ = 0");
     expect(r.reasons[0]).toContain("even the most favourable resolution of the 20 disputed/unreviewed tasks");
   });
 });
@@ -88,7 +88,7 @@ describe("each evidence check failing on its own leaves the verdict unresolved",
     expect(e.models.candidate.infra_errors).toBe(10);
     expect(e.models.candidate.lost_to_infra_tasks).toBe(0);
     // Infra errors excluded: the scores and the margin are unchanged.
-    expect(e.comparison.lcb).toBeCloseTo(0.011803, 6);
+    expect(e.comparison.lcb).toBeCloseTo(0.011746, 6);
   });
 
   it("infra_error_rate_baseline with no attempts at all fails with a null observation", () => {
@@ -199,7 +199,9 @@ describe("δ₀ (superiority and non-inferiority margins)", () => {
       ...repeat(980, { a: "pass", b: "pass" }),
     ];
     const minus1 = run(tie, { delta0: -0.01 });
-    expect(minus1.comparison.lcb).toBeCloseTo(-1.644854 * Math.sqrt(20 / (1000 * 999)), 6);
+    // q = t_{0.95, 999} = 1.646380 (scipy.stats.t.ppf).
+    expect(minus1.comparison.q_lower).toBeCloseTo(1.64638, 6);
+    expect(minus1.comparison.lcb).toBeCloseTo(-1.646380345 * Math.sqrt(20 / (1000 * 999)), 9);
     expect(minus1.verdict).toBe("accept");
     expect(minus1.checks.at(-1)?.threshold).toBe("> -1%");
     const zero = run(tie);
@@ -261,7 +263,7 @@ describe("broken tasks", () => {
     const e = run([...example5, ...broken], { missing_fraction: "< 2%" });
     expect(e.comparison.broken_tasks).toBe(30);
     expect(e.comparison.common_tasks).toBe(540);
-    expect(e.comparison.lcb).toBeCloseTo(0.011803, 6);
+    expect(e.comparison.lcb).toBeCloseTo(0.011746, 6);
     expect(e.models.baseline.attempts).toBe(540);
     expect(e.models.candidate.passes).toBe(70 + 205 + 2 + 12);
     expect(e.verdict).toBe("accept");
@@ -315,7 +317,14 @@ describe("standard errors", () => {
     expect(e.comparison.standard_error).toBe("clustered");
     expect(e.comparison.clusters).toBe(12);
     expect(e.comparison.se_valid).not.toBeNull();
-    expect(e.warnings.some((w) => w.includes("only 12 clusters"))).toBe(true);
+    // 12 near-equal clusters (45 tasks each, 43–44 valid): Bell–McCaffrey ν just under G − 1 = 11.
+    expect(e.comparison.cluster_correction).toBe("cr2");
+    expect(e.comparison.nu_valid).toBeGreaterThan(10.9);
+    expect(e.comparison.nu_valid).toBeLessThanOrEqual(11);
+    expect(e.warnings.some((w) => w.includes("over 12 clusters") && w.includes("ν = 11.0"))).toBe(true);
+    const cr1 = run(tasks, { standard_error: "clustered", cluster_correction: "cr1" });
+    expect(cr1.comparison.nu_valid).toBe(11);
+    expect(cr1.warnings.some((w) => w.includes("ν = G − 1 = 11"))).toBe(true);
     const many = run(
       example5.map((t, i) => ({ ...t, cluster: `repo-${String(i % 40).padStart(2, "0")}` })),
       { standard_error: "clustered" },
@@ -332,7 +341,8 @@ describe("standard errors", () => {
     const paired = run(example5);
     expect(own.comparison.se_valid).toBeCloseTo(paired.comparison.se_valid ?? Number.NaN, 12);
     expect(own.comparison.se_lower).toBeCloseTo(paired.comparison.se_lower ?? Number.NaN, 12);
-    expect(own.comparison.lcb).toBeCloseTo(0.011803, 6);
+    expect(own.comparison.nu_lower).toBeCloseTo(537, 9);
+    expect(own.comparison.lcb).toBeCloseTo(0.011746, 6);
   });
 
   it("clustered with a common task lacking a cluster: SEs undefined, a warning and a reason, not a guess", () => {

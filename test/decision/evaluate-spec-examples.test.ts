@@ -143,11 +143,12 @@ describe("SPEC §6 example 5: gate-sized", () => {
     ...repeat(6, { validity: "disputed", a: "fail", b: "pass" }),
     ...repeat(12, { validity: "disputed", a: "pass", b: "pass" }),
   ];
-  const policy = buildPolicy({
+  const policySpec = {
     common_valid_tasks: ">= 500",
     infra_error_rate: "< 1%",
     disputed_fraction: "< 5%",
-  });
+  } as const;
+  const policy = buildPolicy(policySpec);
   const e = evaluate(buildDataset(tasks), policy, ctx);
 
   it("reproduces every figure to 6 decimals", () => {
@@ -164,8 +165,26 @@ describe("SPEC §6 example 5: gate-sized", () => {
     expect(c.validity_sensitivity).toBeCloseTo(0.013083, 6);
     expect(c.z).toBeCloseTo(1.644854, 6);
     expect(c.se_lower).toBeCloseTo(0.019945, 6);
-    expect(c.lcb).toBeCloseTo(0.011803, 6);
     expect(c.se_rerun).toBeNull();
+    // The default quantile t with ν = n − 1 per set: 537 for V ∪ S_L (538 tasks), 521 for V ∪ S_H.
+    expect(c.quantile).toBe("t");
+    expect(c.nu_lower).toBe(537);
+    expect(c.nu_upper).toBe(521);
+    expect(c.nu_valid).toBe(519);
+    expect(c.q_lower).toBeCloseTo(1.647696, 6);
+    expect(c.q_valid).toBeCloseTo(1.647795, 6);
+    expect(c.lcb).toBeCloseTo(0.011746, 6);
+    expect(c.ucb).toBeCloseTo(0.094448, 6);
+  });
+
+  it("with quantile: z gives LCB 0.011803 and UCB 0.094389", () => {
+    const z = evaluate(buildDataset(tasks), buildPolicy({ ...policySpec, quantile: "z" }), ctx).comparison;
+    expect(z.quantile).toBe("z");
+    expect(z.q_lower).toBe(z.z);
+    expect(z.q_upper).toBe(z.z);
+    expect(z.lcb).toBeCloseTo(0.011803, 6);
+    expect(z.ucb).toBeCloseTo(0.094389, 6);
+    expect(z.se_upper).toBeCloseTo(0.020115, 6);
   });
 
   it("accepts with every check passing", () => {
@@ -182,7 +201,7 @@ describe("SPEC §6 example 5: gate-sized", () => {
     ]);
     const margin = e.checks.find((ch) => ch.id === "observed_margin");
     expect(margin?.threshold).toBe("> 0");
-    expect(margin?.observed).toBeCloseTo(0.011803, 6);
+    expect(margin?.observed).toBeCloseTo(0.011746, 6);
     expect(e.warnings).toEqual([]);
   });
 

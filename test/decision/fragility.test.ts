@@ -105,7 +105,7 @@ describe("SPEC §6 example 5: review fragility 7", () => {
 
   it("accepts, and seven valid tasks only the candidate passes turning broken make it unresolved", () => {
     expect(ev.verdict).toBe("accept");
-    expect(ev.comparison.lcb).toBeCloseTo(0.011803, 6);
+    expect(ev.comparison.lcb).toBeCloseTo(0.011746, 6);
     const f = a.fragility;
     expect(f.review_fragility).toBe(7);
     expect(f.review_fragility_share).toBe(7 / 520);

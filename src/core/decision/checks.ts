@@ -247,9 +247,10 @@ export function marginRemedy(a: MarginAnalysis, delta0: number): string {
   if (a.margin === null || a.seValid === null) {
     return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
   }
-  const lo = a.margin - a.z * a.seValid;
-  const hi = a.margin + a.z * a.seValid;
-  const band = `the valid tasks alone give Δ̂ ∓ z·SE = [${num(lo)}, ${num(hi)}]`;
+  const q = a.qValid ?? a.z;
+  const lo = a.margin - q * a.seValid;
+  const hi = a.margin + q * a.seValid;
+  const band = `the valid tasks alone give Δ̂ ∓ q·SE = [${num(lo)}, ${num(hi)}]`;
   if (d > 0 && (lo > delta0 || hi <= delta0)) {
     return `${review}: ${band}, so resolving the open labels could decide it`;
   }
@@ -274,7 +275,7 @@ function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Che
     };
   }
   const passed = a.lcb > delta0;
-  const formula = `LCB = Δ_L − z·SE = ${num(a.marginLower)} − ${num(a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+  const formula = `LCB = Δ_L − q·SE = ${num(a.marginLower)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
   let detail: string;
   if (passed) detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
   else if (a.ucb !== null && a.ucb <= delta0) {

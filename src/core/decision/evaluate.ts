@@ -11,7 +11,11 @@
  *   (lower) resp. +1 (upper) — the same values that produce Δ_L, Δ_H.
  * - Clustered SE: every task of C must carry a `cluster`. If any lacks one the SEs, LCB and UCB are
  *   null (no guess), a headline warning and the margin check say how many tasks lack it. G is the
- *   number of clusters among V; a warning is given when G < 30.
+ *   number of clusters among V; a warning is given when the SE's degrees of freedom on V are
+ *   below 30 (CR2: Bell–McCaffrey ν; CR1: G − 1).
+ * - Design effect: whenever every common task has a cluster, the paired and the CR2 SE on V are
+ *   both reported (design_effect = their variance ratio); with a paired policy a CR2 SE above
+ *   DESIGN_EFFECT_SE_RATIO × the paired one is a headline warning.
  * - Re-run-only SE: over V, reported only when every task of V has K* ≥ 2 for both models.
  * - Row counts in ModelFigures are the model's rows on T (non-broken tasks), as read; `attempts`
  *   includes `missing` results; under count_as_fail infra errors stay counted as infra_errors.
@@ -25,14 +29,17 @@ import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
 import { modelFigures } from "../stats/model-figures.js";
 import { buildChecks } from "./checks.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
-import { plural } from "./format.js";
+import { num, pct, plural } from "./format.js";
 import { verdictWithReasons } from "./verdict.js";
 
 /** At most this many influential tasks are listed in the comparison. */
 export const MAX_INFLUENTIAL_TASKS = 50;
 
-/** Below this many clusters the CR1 standard error is flagged as unreliable (SPEC §3). */
+/** Below this many degrees of freedom the clustered standard error is flagged (SPEC §3). */
 export const MIN_RELIABLE_CLUSTERS = 30;
+
+/** A paired policy is warned when the CR2 SE on V exceeds the paired SE by this factor (SPEC §3). */
+export const DESIGN_EFFECT_SE_RATIO = 1.2;
 
 /**
  * Tasks of U by effect on the margin: |d| descending, then members of S_L first, then dataset
@@ -105,11 +112,31 @@ function headlineWarnings(
       warnings.push(
         `standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`,
       );
-    } else if (a.clusters !== null && a.clusters < MIN_RELIABLE_CLUSTERS) {
+    } else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
+      const share =
+        a.largestClusterShare === null
+          ? ""
+          : `, the largest holding ${pct(a.largestClusterShare)} of the valid tasks`;
+      const what =
+        policy.margin.cluster_correction === "cr2"
+          ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
+          : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
       warnings.push(
-        `Clustered standard error over only ${plural(a.clusters, "cluster")} (fewer than ${MIN_RELIABLE_CLUSTERS}): the CR1 standard error is unreliable with few clusters.`,
+        `Clustered standard error over ${plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`,
+      );
+    } else if (a.clusters !== null && a.clusters < 2) {
+      warnings.push(
+        `Clustered standard error over ${plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`,
       );
     }
+  } else if (
+    a.seCr2Valid !== null &&
+    a.sePairedValid !== null &&
+    a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid
+  ) {
+    warnings.push(
+      `The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${num(a.seCr2Valid)} vs ${num(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`,
+    );
   }
   return warnings;
 }
@@ -149,10 +176,25 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       se_upper: a.seUpper,
       se_rerun: a.seRerun,
       standard_error: policy.margin.standard_error,
+      cluster_correction: policy.margin.cluster_correction,
       clusters: a.clusters,
+      largest_cluster_share: a.largestClusterShare,
+      nu_valid: a.nuValid,
+      nu_lower: a.nuLower,
+      nu_upper: a.nuUpper,
+      se_valid_paired: a.sePairedValid,
+      se_valid_cr2: a.seCr2Valid,
+      design_effect:
+        a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
+          ? (a.seCr2Valid / a.sePairedValid) ** 2
+          : null,
       validity_bound: policy.margin.validity_bound,
       confidence: policy.margin.confidence,
+      quantile: a.quantile,
       z: a.z,
+      q_valid: a.qValid,
+      q_lower: a.qLower,
+      q_upper: a.qUpper,
       delta0: policy.accept_if.delta0,
       lcb: a.lcb,
       ucb: a.ucb,

@@ -162,7 +162,8 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
  * is a superset of V with at most N_v + D tasks; adding tasks never lowers Σ(d − d̄)², so
  * SE' ≥ SE_min = sqrt(SS(V) / ((N_v + D)(N_v + D − 1))). Every bound lies between the exact
  * extremes over U: Δ_L(U) ≤ Δ_L', Δ_H' ≤ Δ_H(U) (pessimistic bounds are wider, which only helps).
- * So LCB' ≤ Δ_H(U) − z·SE_min and UCB' ≥ Δ_L(U) + z·SE_min: when the first is ≤ δ₀ no resolution
+ * The quantile q' ≥ q_min = q(ν = N_v + D − 1), since t_ν⁻¹ decreases in ν (constant for z).
+ * So LCB' ≤ Δ_H(U) − q_min·SE_min and UCB' ≥ Δ_L(U) + q_min·SE_min: when the first is ≤ δ₀ no resolution
  * accepts, when the second is > δ₀ none rejects — a proof of "unbounded" without a search.
  */
 function reachableVerdicts(
@@ -180,11 +181,13 @@ function reachableVerdicts(
   if (b.lower === null || b.upper === null) return { accept: false, reject: false };
   const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
   const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
+  // The smallest quantile any such set can have: t_ν⁻¹ decreases in ν = n' − 1 ≤ n − 1.
+  const qMin = n >= 2 ? p.quantile(n - 1) : 0;
   // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
   const eps = 1e-9;
   return {
-    accept: b.upper - p.z * seMin > p.delta0 - eps,
-    reject: b.lower + p.z * seMin <= p.delta0 + eps,
+    accept: b.upper - qMin * seMin > p.delta0 - eps,
+    reject: b.lower + qMin * seMin <= p.delta0 + eps,
   };
 }
 
@@ -223,11 +226,14 @@ function enumerate(
   }
   const vSuffix = new Array<number>(G + 1).fill(0);
   let work = 0;
+  const spent0 = mirror.spent;
+  const over = (): boolean => work + mirror.spent - spent0 > budget;
 
   const recV = (g: number, rem: number): number => {
     if (rem === 0 || g === G) {
       if (rem !== 0) return 0;
-      if (++work > budget) return ABORT;
+      work++;
+      if (over()) return ABORT;
       const v = mirror.verdict();
       return v === "accept" || v === "reject" ? FOUND : 0;
     }
@@ -256,7 +262,8 @@ function enumerate(
   const recB = (j: number, rem: number, v: number): number => {
     if (rem === 0 || j === brokenKinds.length) {
       if (rem !== 0) return 0;
-      if (++work > budget) return ABORT;
+      work++;
+      if (over()) return ABORT;
       if (!mirror.sidePasses()) return 0;
       for (let g = G - 1; g >= 0; g--) {
         vSuffix[g] = (vSuffix[g + 1] as number) + (groups[g] as Group).tasks.length - (usedB[g] as number);
@@ -314,7 +321,8 @@ function enumerate(
       for (let b = Math.min(k - v, nU - v); b >= 0; b--) {
         const r = k - v - b;
         if (r > nUn) break;
-        if (++work > budget) return { found: null, provenBelow: k, aborted: true };
+        work++;
+        if (over()) return { found: null, provenBelow: k, aborted: true };
         const nv2 = nv + v;
         const d2 = D - v - b;
         if (!satisfies(nv2, p.nvThreshold)) continue;
@@ -436,13 +444,15 @@ function greedy(
   };
   const moves: { index: number; kind: 0 | 1 | 2 }[] = [];
   let work = 0;
+  const spent0 = mirror.spent;
+  const over = (): boolean => work + mirror.spent - spent0 > budget;
   let success = false;
   const lists: [Queue[], 0 | 1 | 2][] = [
     [toValid, 0],
     [toBroken, 1],
     [outBroken, 2],
   ];
-  while (moves.length < limit && work <= budget) {
+  while (moves.length < limit && !over()) {
     let bestS = Infinity;
     let best: { index: number; kind: 0 | 1 | 2 } | null = null;
     for (const [qs, kind] of lists) {

@@ -417,11 +417,14 @@ function enumerateMargin(
   }
   const net = new Array<number>(m).fill(0);
   let work = 0;
+  const spent0 = mirror.spent;
+  const over = (): boolean => work + mirror.spent - spent0 > budget;
 
   const rec = (i: number, rem: number): number => {
     if (rem === 0 || i === m) {
       if (rem !== 0) return 0;
-      if (++work > budget) return ABORT;
+      work++;
+      if (over()) return ABORT;
       return flipped() ? FOUND : 0;
     }
     if (rem > (suffixMax[i] as number)) return 0;
@@ -516,6 +519,8 @@ function greedyMargin(
   };
   const moves: Move[] = [];
   let work = 0;
+  const spent0 = mirror.spent;
+  const over = (): boolean => work + mirror.spent - spent0 > budget;
   let result: Candidate | null = null;
   while (moves.length < limit) {
     let bestScore = Infinity;
@@ -539,7 +544,7 @@ function greedyMargin(
         }
       }
     }
-    if (bestG < 0 || work > budget) break;
+    if (bestG < 0 || over()) break;
     const g = list[bestG] as (typeof list)[number];
     const i = (bestRemove ? g.rem[g.ri++] : g.add[g.ai++]) as number;
     mirror.addValid(i, bestRemove ? -1 : 1);

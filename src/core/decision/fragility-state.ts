@@ -24,6 +24,8 @@
 import type { AttemptCounts, Dataset } from "../model.js";
 import type { Policy, Threshold } from "../policy/policy-types.js";
 import type { Verdict } from "../report/report-types.js";
+import { quantileFunction, type QuantileFunction } from "../stats/quantile.js";
+import { clusteredFromSums, type ClusterCorrection } from "../stats/standard-error.js";
 import { effectiveAttempts, hasAttempt } from "../stats/task-scores.js";
 import { TIE_TOLERANCE } from "../stats/validity-bounds.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
@@ -47,6 +49,9 @@ export const FRAGILITY_WORK_BUDGET = 1_000_000;
  * is O(#distinct d).
  */
 export const GREEDY_MAX_KINDS = 1024;
+
+/** A CR2 standard error over this many clusters costs about one state evaluation of the budget. */
+export const CLUSTERS_PER_STATE = 8;
 
 /** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
 export const CAT_VALID = 0; // valid and in C (V)
@@ -175,9 +180,11 @@ export interface MirrorParams {
   readonly disputedThreshold: Threshold;
   readonly missingThreshold: Threshold | undefined;
   readonly delta0: number;
-  readonly z: number;
+  /** q as a function of the SE's ν (SPEC §3 revision 2; constant with quantile: z). */
+  readonly quantile: QuantileFunction;
   readonly pessimistic: boolean;
   readonly clustered: boolean;
+  readonly correction: ClusterCorrection;
   readonly canary: EvaluationContext["canary"];
   /** same_harness, dataset_revision and production_canary (when required) all pass. */
   readonly fixedEvidencePass: boolean;
@@ -193,9 +200,10 @@ export function mirrorParams(policy: Policy, ctx: EvaluationContext, evaluation:
     disputedThreshold: ai.disputed_fraction,
     missingThreshold: ai.missing_fraction,
     delta0: ai.delta0,
-    z: evaluation.comparison.z,
+    quantile: quantileFunction(policy.margin),
     pessimistic: policy.margin.validity_bound === "pessimistic",
     clustered: policy.margin.standard_error === "clustered",
+    correction: policy.margin.cluster_correction,
     canary: ctx.canary,
     fixedEvidencePass: evaluation.checks.every(
       (c) => c.kind !== "evidence" || !LABEL_INDEPENDENT_CHECKS.has(c.id) || c.passed,
@@ -252,6 +260,15 @@ class BoundSide {
     this.c2 = new Float64Array(this.nb + 1);
     this.c3 = new Float64Array(this.nb + 1);
     this.gc = new Float64Array(this.nb + 1);
+  }
+
+  /** Cluster c's (size, Σd) in V ∪ P_J, given V's vN/vS. */
+  clusterSize(J: number, c: number, vN: Float64Array): number {
+    return (vN[c] as number) + (this.pcN[J * this.g + c] as number);
+  }
+
+  clusterSum(J: number, c: number, vS: Float64Array): number {
+    return (vS[c] as number) + (this.pcS[J * this.g + c] as number);
   }
 
   blockOf(d: number): number {
@@ -321,8 +338,16 @@ export class Mirror {
   pfiB = 0;
   /** C tasks (V ∪ U) without a cluster, clustered SE only (then every SE is undefined). */
   noCluster = 0;
+  /**
+   * Work spent beyond one state evaluation, in the same units as the searches' budgets (a CR2
+   * standard error is a pass over the clusters). The searches add what it grew by while they ran.
+   */
+  spent = 0;
   private readonly vN: Float64Array;
   private readonly vS: Float64Array;
+  /** Scratch per-cluster sizes and residual sums for the CR2 standard error. */
+  private readonly sizes: Float64Array;
+  private readonly resid: Float64Array;
   private readonly lower: BoundSide;
   private readonly upper: BoundSide;
 
@@ -333,6 +358,8 @@ export class Mirror {
     const g = p.clustered ? table.clusterCount : 0;
     this.vN = new Float64Array(g);
     this.vS = new Float64Array(g);
+    this.sizes = new Float64Array(g);
+    this.resid = new Float64Array(g);
     const values = new Set<number>();
     for (let i = 0; i < table.n; i++) {
       const c = table.cat[i];
@@ -424,7 +451,8 @@ export class Mirror {
 
   /**
    * LCB (lower) or UCB (upper): the bound over U by the sort-and-scan at block level, then
-   * ∓ z·SE over V ∪ S. null when N_v = 0 (margin undefined) or the SE is undefined.
+   * ∓ q·SE over V ∪ S, q with that SE's ν. null when N_v = 0 (margin undefined) or the SE is
+   * undefined.
    */
   private confidenceBound(side: BoundSide, lowerBound: boolean): number | null {
     if (this.nV === 0) return null;
@@ -449,30 +477,48 @@ export class Mirror {
         J = j + 1;
       }
     }
-    const seUnits = this.standardError(side, J, sum, count);
-    if (seUnits === null) return null;
+    const se = this.standardError(side, J, sum, count);
+    if (se === null) return null;
     const unit = this.table.unit;
     // One correctly rounded division of exact integers: the value evaluate's float mean takes
     // whenever its own sum is exact (ties at δ₀ then fall the same way).
     const bound = sum / (count * unit);
-    const se = unit === 1 ? seUnits : seUnits / unit;
-    return lowerBound ? bound - this.p.z * se : bound + this.p.z * se;
+    const seReal = unit === 1 ? se.se : se.se / unit;
+    const q = this.p.quantile(se.nu);
+    return lowerBound ? bound - q * seReal : bound + q * seReal;
   }
 
-  private standardError(side: BoundSide, J: number, sum: number, n: number): number | null {
+  /** The SE (in the table's units) and its ν over V ∪ P_J, with n tasks summing to `sum`. */
+  private standardError(
+    side: BoundSide,
+    J: number,
+    sum: number,
+    n: number,
+  ): { readonly se: number; readonly nu: number } | null {
     if (!this.p.clustered) {
       if (n < 2) return null;
       const q = this.qV + (side.pQ[J] as number);
-      return Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1)));
+      return { se: Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1))), nu: n - 1 };
     }
     if (this.noCluster > 0) return null;
     const g = side.gc[J] as number;
     if (g < 2) return null;
     const m = sum / n;
-    const c1 = side.c1[J] as number;
-    let ss = c1 - 2 * m * (side.c2[J] as number) + m * m * (side.c3[J] as number);
-    if (ss <= 1e-13 * Math.max(1, c1)) ss = 0;
-    return Math.sqrt(((g / (g - 1)) * ss) / (n * n));
+    if (this.p.correction === "cr1") {
+      const c1 = side.c1[J] as number;
+      let ss = c1 - 2 * m * (side.c2[J] as number) + m * m * (side.c3[J] as number);
+      if (ss <= 1e-13 * Math.max(1, c1)) ss = 0;
+      return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1 };
+    }
+    const count = this.table.clusterCount;
+    this.spent += count / CLUSTERS_PER_STATE;
+    for (let c = 0; c < count; c++) {
+      const size = side.clusterSize(J, c, this.vN);
+      this.sizes[c] = size;
+      this.resid[c] = side.clusterSum(J, c, this.vS) - size * m;
+    }
+    const r = clusteredFromSums(n, this.sizes, this.resid, count, "cr2");
+    return r.se === null || r.nu === null ? null : { se: r.se, nu: r.nu };
   }
 
   lcb(): number | null {

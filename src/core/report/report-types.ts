@@ -4,7 +4,7 @@
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
 
-export const SCHEMA_VERSION = "1.0.0";
+export const SCHEMA_VERSION = "1.1.0";
 
 export type Verdict = "accept" | "reject" | "unresolved";
 
@@ -69,11 +69,30 @@ export interface Comparison {
   /** Re-run-only SE, when every common task has ≥ 2 attempts for both models; else null. */
   readonly se_rerun: number | null;
   readonly standard_error: "paired" | "clustered";
-  /** Number of clusters G when clustered, else null. */
+  /** The policy's `cluster_correction` (used only with standard_error: clustered). */
+  readonly cluster_correction: "cr2" | "cr1";
+  /** Number of clusters G among the valid tasks when clustered, else null. */
   readonly clusters: number | null;
+  /** The largest cluster's share of the valid tasks (clustered, every common task clustered), else null. */
+  readonly largest_cluster_share: number | null;
+  /** Degrees of freedom of se_valid, se_lower, se_upper (paired: n − 1; CR2: Bell–McCaffrey; CR1: G − 1). */
+  readonly nu_valid: number | null;
+  readonly nu_lower: number | null;
+  readonly nu_upper: number | null;
+  /** Design effect: the paired and the CR2 SE on V (when every common task has a cluster) and (CR2/paired)². */
+  readonly se_valid_paired: number | null;
+  readonly se_valid_cr2: number | null;
+  readonly design_effect: number | null;
   readonly validity_bound: "exact" | "pessimistic";
   readonly confidence: number;
+  /** The policy's quantile kind: t (q = t_ν⁻¹(confidence)) or z (q = z). */
+  readonly quantile: "t" | "z";
+  /** Φ⁻¹(confidence), whatever the quantile kind (the bounds use q_lower / q_upper). */
   readonly z: number;
+  /** The quantile q on V alone, for LCB and for UCB (t: with that SE's ν; z: equal to z). */
+  readonly q_valid: number | null;
+  readonly q_lower: number | null;
+  readonly q_upper: number | null;
   readonly delta0: number;
   readonly lcb: number | null;
   readonly ucb: number | null;
