@@ -62823,7 +62823,7 @@ function diffPolicyTexts(baseText, headText, file) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "1.0.0";
+const SCHEMA_VERSION = "1.1.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -63604,12 +63604,15 @@ function marginSection(report, detail) {
         ];
         if (c.standard_error === "clustered")
             rows.push(["Clusters G", formatCount(c.clusters)]);
-        rows.push([`z (${formatPercent(c.confidence)} one-sided)`, formatDecimal(c.z)], ["LCB = Δ\\_L − z · SE(V ∪ S\\_L)", formatPp(c.lcb)], ["UCB = Δ\\_H + z · SE(V ∪ S\\_H)", formatPp(c.ucb)], ["Bar δ₀", formatPp(c.delta0)]);
+        rows.push([
+            `Quantile q for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
+            `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
+        ], ["LCB = Δ\\_L − q · SE(V ∪ S\\_L)", formatPp(c.lcb)], ["UCB = Δ\\_H + q · SE(V ∪ S\\_H)", formatPp(c.ucb)], ["Bar δ₀", formatPp(c.delta0)]);
         lines.push(...table(["Figure", "Value"], ["l", "r"], rows), "");
     }
     else {
         lines.push(`Δ̂ ${formatPp(c.margin)} · Δ\\_L … Δ\\_H ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} · ` +
-            `SE(V) ${formatPpUnsigned(c.se_valid)} · z ${formatDecimal(c.z)} · LCB ${formatPp(c.lcb)} · ` +
+            `SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} · LCB ${formatPp(c.lcb)} · ` +
             `UCB ${formatPp(c.ucb)} · δ₀ ${formatPp(c.delta0)}`, "");
     }
     if (detail.bar) {

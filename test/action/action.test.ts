@@ -162,7 +162,7 @@ describe("the action on a pull request", () => {
       conclusion: "success",
     });
     expect(f.checkRuns[0]?.output.title).toBe(
-      "Accept: margin +33.33 pp, lower confidence bound +15.69 pp vs δ₀ 0.00 pp",
+      "Accept: margin +33.33 pp, lower confidence bound +15.52 pp vs δ₀ 0.00 pp",
     );
     expect(f.checkRuns[0]?.output.summary).toBe(r.summary);
     expect(f.comments).toHaveLength(1);

@@ -248,6 +248,10 @@ describe.skipIf(!demoReady)("npm run demo on the example", () => {
     expect(report.comparison["unresolved_tasks"]).toBe(18);
     expect(report.comparison["broken_tasks"]).toBe(37);
     expect(report.comparison["margin"]).toBeCloseTo(0.045818, 6);
-    expect(report.comparison["lcb"]).toBeCloseTo(0.022032, 6);
+    // LCB = Δ_L − t_{0.95, 555}·SE(V ∪ S_L) with t_{0.95, 555} = 1.647604 (scipy.stats.t.ppf):
+    // 0.042866 − 1.647604 × 0.012666 = 0.021997 (0.022032 with quantile z).
+    expect(report.comparison["nu_lower"]).toBe(555);
+    expect(report.comparison["q_lower"]).toBeCloseTo(1.647604, 6);
+    expect(report.comparison["lcb"]).toBeCloseTo(0.021997, 6);
   });
 });

@@ -22,7 +22,8 @@ if (!present) console.warn(`gate-on-real-data test skipped: ${PUBLIC} is absent`
 
 const CANDIDATE = "20251124_mini-v1.16.0_claude-opus-4-5-20251101";
 const BASELINE = "20251118_mini-v1.15.0_gemini-3-pro-preview-20251118";
-const Z95 = 1.6448536269514715;
+/** t_{0.95, 499} (scipy.stats.t.ppf): the default quantile t on 500 valid tasks, ν = n − 1. */
+const T95_499 = 1.6479129840597124;
 
 const POLICY = `owner: "@acme/eval-owners"
 revisit: 2027-03-31
@@ -147,7 +148,7 @@ describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with Ope
     return evaluate(dataset, parsePolicy(POLICY, "policy.yaml"), { canary: null, expired: false });
   };
 
-  test("default annotation rule: 500 valid common tasks, 372 vs 371 passes, margin 0.002 ± z·SE → unresolved", async () => {
+  test("default annotation rule: 500 valid common tasks, 372 vs 371 passes, margin 0.002 ± t·SE → unresolved", async () => {
     const a = resolvedOf(CANDIDATE);
     const b = resolvedOf(BASELINE);
     const ids = [...a.keys()];
@@ -170,8 +171,9 @@ describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with Ope
     expect(ev.comparison.margin).toBeCloseTo(margin, 12);
     expect(margin).toBeCloseTo(0.002, 12);
     expect(ev.comparison.se_valid).toBeCloseTo(se, 12);
-    expect(ev.comparison.lcb).toBeCloseTo(margin - Z95 * se, 9);
-    expect(ev.comparison.ucb).toBeCloseTo(margin + Z95 * se, 9);
+    expect(ev.comparison.q_lower).toBeCloseTo(T95_499, 12);
+    expect(ev.comparison.lcb).toBeCloseTo(margin - T95_499 * se, 9);
+    expect(ev.comparison.ucb).toBeCloseTo(margin + T95_499 * se, 9);
     expect(ev.verdict).toBe("unresolved");
   });
 

@@ -519,6 +519,8 @@ const ENUM_KEYS = new Set([
   "kind",
   "validity",
   "standard_error",
+  "cluster_correction",
+  "quantile",
   "validity_bound",
   "infra_errors_policy",
 ]);

@@ -89,7 +89,7 @@ describe("renderMarkdown", () => {
     expect(md).toContain("| Margin lower bound (LCB) | +1.18 pp | &gt; 0 | ✅ pass |");
     expect(md).toContain("| Observed margin Δ̂ | +5.77 pp |");
     expect(md).toContain("| Validity bounds Δ\\_L … Δ\\_H (exact) | +4.46 pp … +6.13 pp |");
-    expect(md).toContain("| z (95.00% one-sided) | 1.6449 |");
+    expect(md).toContain("| Quantile q for LCB / UCB (z, 95.00% one-sided) | 1.6449 / 1.6449 |");
     const unresolved = renderMarkdown(unresolvedReport());
     expect(unresolved).toContain("| Production canary | n/a | passes | ❌ fail |");
     expect(unresolved).toContain("| Validity interval, exact | 60.07% – 61.88% | n/a |");
