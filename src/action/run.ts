@@ -16,7 +16,7 @@ import { InputError, PolicyError, formatProblem, type InputProblem } from "../co
 import { runGate } from "../core/gate.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
-import { formatPp } from "../core/report/format-number.js";
+import { checkRunTitle } from "../core/report/verdict-text.js";
 import {
   CHECK_RUN_TEXT_MAX,
   COMMENT_BODY_MAX,
@@ -101,11 +101,9 @@ export function commentBody(report: Report, title: string, key: string): { body:
   return { body: header + md.slice(COMMENT_MARKER.length), digest };
 }
 
-/** One plain-text line for the check run title and the log (numbers only: nothing untrusted). */
+/** One plain-text line for the check run title and the log: verdict, margin, failing checks (nothing untrusted). */
 export function headlineText(report: Report): string {
-  const c = report.comparison;
-  const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
-  return `${verdict}: margin ${formatPp(c.margin)}, lower confidence bound ${formatPp(c.lcb)} vs δ₀ ${formatPp(c.delta0)}`;
+  return checkRunTitle(report);
 }
 
 function makeDisplayPath(workspace: string): (abs: string) => string {

@@ -4,6 +4,7 @@ import { InputError } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { renderMarkdown } from "../core/report/render-markdown.js";
+import { renderText } from "../core/report/render-text.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { TOOL_VERSION } from "../version.js";
 import { one, parseFlags, required, type FlagSpec } from "./args.js";
@@ -24,7 +25,9 @@ Required:
 Options:
   --reviews R [R ...]     review files (SPEC §1.2, JSONL); later review revisions override labels.
   --canary pass|fail      result of the production canary, when the policy requires one.
-  --format markdown|json  what to print on stdout (default: markdown).
+  --format markdown|json|text
+                          what to print on stdout (default: markdown, the PR comment's document;
+                          text: the same verdict, checks and margin, plain, for a terminal).
   --report OUT.json       also write the report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
   -h, --help              this text.
@@ -39,7 +42,7 @@ const FLAGS: Record<string, FlagSpec> = {
   baseline: { kind: "one" },
   candidate: { kind: "one" },
   canary: { kind: "one", choices: ["pass", "fail"] },
-  format: { kind: "one", choices: ["markdown", "json"] },
+  format: { kind: "one", choices: ["markdown", "json", "text"] },
   report: { kind: "one" },
   today: { kind: "one" },
   help: { kind: "boolean" },
@@ -106,7 +109,8 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
   const json = JSON.stringify(report, null, 2) + "\n";
   const reportPath = one(flags, "report");
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, json);
-  io.stdout(one(flags, "format") === "json" ? json : renderMarkdown(report));
+  const format = one(flags, "format");
+  io.stdout(format === "json" ? json : format === "text" ? renderText(report) : renderMarkdown(report));
   return VERDICT_EXIT[report.verdict];
 }
 

@@ -161,9 +161,7 @@ describe("the action on a pull request", () => {
       status: "completed",
       conclusion: "success",
     });
-    expect(f.checkRuns[0]?.output.title).toBe(
-      "Accept: margin +33.33 pp, lower confidence bound +15.52 pp vs δ₀ 0.00 pp",
-    );
+    expect(f.checkRuns[0]?.output.title).toBe("Accept: margin +33.33 pp, lower bound +15.52 pp > δ₀ 0.00 pp");
     expect(f.checkRuns[0]?.output.summary).toBe(r.summary);
     expect(f.comments).toHaveLength(1);
     const comment = f.comments[0];
@@ -304,7 +302,7 @@ describe("the action on a pull request", () => {
       threshold: ">= 100",
       passed: false,
     });
-    expect(r.summary).toContain("### Policy changes in this pull request");
+    expect(r.summary).toContain("<b>Policy changes in this pull request</b>");
     expect(r.summary).toContain("⚠️ loosening");
     expect(r.summary).toContain(LAST_POLICY_COMMIT);
     expect(f.comments[0]?.body).toContain("⚠️ loosening");

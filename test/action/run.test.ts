@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { headlineText, renderWithinBytes } from "../../src/action/run.js";
-import type { Report } from "../../src/core/report/report-types.js";
+import { acceptReport, hostileReport, unresolvedReport } from "../report/fixtures.js";
 
 describe("renderWithinBytes", () => {
   it("shrinks the character budget until the UTF-8 size fits", () => {
@@ -20,13 +20,9 @@ describe("renderWithinBytes", () => {
 });
 
 describe("headlineText", () => {
-  it("is numbers and fixed words only", () => {
-    const report = {
-      verdict: "unresolved",
-      comparison: { margin: 0.057692, lcb: -0.0123, delta0: 0.01 },
-    } as unknown as Report;
-    expect(headlineText(report)).toBe(
-      "Unresolved: margin +5.77 pp, lower confidence bound -1.23 pp vs δ₀ +1.00 pp",
-    );
+  it("is the check run title: verdict, margin and failing checks, numbers and fixed words only", () => {
+    expect(headlineText(acceptReport())).toBe("Accept: margin +5.77 pp, lower bound +1.18 pp > δ₀ 0.00 pp");
+    expect(headlineText(hostileReport())).toBe(headlineText(unresolvedReport()));
+    expect(headlineText(unresolvedReport())).toMatch(/^Unresolved: 5 checks fail \(Common valid tasks; /);
   });
 });

@@ -155,7 +155,7 @@ beforeAll(() => {
 });
 
 /** Tags the renderer writes itself; any other `<` would come from data. */
-const OWN_TAGS = /<\/?(?:details|summary|code|sub|b)(?: open)?>/g;
+const OWN_TAGS = /<\/?(?:details|summary|code|sub|b|wbr)(?: open)?>/g;
 /** Controls other than LF, soft hyphen, bidi marks and controls, zero-width and other invisible characters. */
 const HIDDEN = new RegExp(
   // eslint-disable-next-line no-control-regex -- the class lists the control characters to find
@@ -173,9 +173,9 @@ describe("hostile strings in every field: the Markdown stays inert", () => {
     expect(report.comparison.influential_tasks.length).toBeGreaterThan(0);
     expect(report.broken_tasks.length).toBeGreaterThan(0);
     expect(report.review_history.length).toBeGreaterThan(0);
-    expect(markdown.stdout).toContain("Most influential disputed and unreviewed tasks");
+    expect(markdown.stdout).toContain("Disputed and unreviewed tasks");
     expect(markdown.stdout).toContain("Review history");
-    expect(markdown.stdout).toContain("Broken tasks");
+    expect(markdown.stdout).toMatch(/<b>\d+ broken tasks?<\/b>/);
   });
 
   it("never contains the comment marker, nor an HTML comment", () => {

@@ -93,10 +93,10 @@ describe("tasks outside the dataset revision the other model ran", () => {
 
   it("show in the Markdown as a failed check with its detail", () => {
     expect(run.markdown).toContain(
-      "| Dataset revision present for both | baseline: sha256:d1; candidate: sha256:d1, sha256:d2 | same for both models | ❌ fail |",
+      "| ❌ | **Same dataset revisions** | baseline: sha256:d1; candidate:… | same for both models |",
     );
     expect(run.markdown).toContain(
-      "- ❌ **Dataset revision present for both:** The dataset revisions differ: only the candidate ran sha256:d2 — run both models on the same dataset revision\\(s\\)\\.",
+      "- **Same dataset revisions**: The dataset revisions differ: only the candidate ran sha256:d2 — run both models on the same dataset revision\\(s\\)\\.",
     );
     expect(run.markdown).toContain("| Missing tasks | 2 | 0 |");
   });

@@ -9,11 +9,18 @@ import { describe, expect, it } from "vitest";
 import { renderMarkdown, type RenderMarkdownOptions } from "../../src/core/report/render-markdown.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport, emptyReport, hostileReport, rejectReport, unresolvedReport } from "./fixtures.js";
+import { demoReport } from "./pages.js";
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
 
-const CASES: readonly { name: string; report: () => Report; options: RenderMarkdownOptions }[] = [
+const CASES: readonly {
+  name: string;
+  report: () => Report | Promise<Report>;
+  options: RenderMarkdownOptions;
+}[] = [
+  // What `npm run demo` prints, as the sticky comment.
+  { name: "demo", report: demoReport, options: { marker: true } },
   { name: "accept", report: acceptReport, options: { marker: true } },
   { name: "reject", report: rejectReport, options: { marker: true } },
   { name: "unresolved", report: unresolvedReport, options: { marker: true, title: "SWE-Bench Pro gate" } },
@@ -28,9 +35,9 @@ const CASES: readonly { name: string; report: () => Report; options: RenderMarkd
 
 describe("golden Markdown", () => {
   for (const c of CASES) {
-    it(`${c.name}.md`, () => {
+    it(`${c.name}.md`, async () => {
       const file = join(GOLDEN_DIR, `${c.name}.md`);
-      const actual = renderMarkdown(c.report(), c.options);
+      const actual = renderMarkdown(await c.report(), c.options);
       if (UPDATE || !existsSync(file)) {
         mkdirSync(GOLDEN_DIR, { recursive: true });
         writeFileSync(file, actual, "utf8");

@@ -50,7 +50,7 @@ function skeleton(md: string): string[] {
 }
 
 const ALLOWED_TAGS =
-  /<\/?(?:details|summary|sub|b|code)>|<details open>|<!-- model-acceptance-gate:report -->/g;
+  /<\/?(?:details|summary|sub|b|code|wbr)>|<details open>|<!-- model-acceptance-gate:report -->/g;
 
 /** The document without its allowed tags and without the text-bar fence (generated glyphs only). */
 function untagged(md: string): string {
@@ -82,26 +82,91 @@ describe("renderMarkdown", () => {
     expect(renderMarkdown(unresolvedReport()).split("\n")[0]).toMatch(/^## ⚠️ unresolved — candidate /);
   });
 
-  it("shows every check once, with fixed-decimal figures", () => {
+  it("shows every check once, result first, in the report's units", () => {
     const md = renderMarkdown(acceptReport());
-    expect(md).toContain("| Common valid tasks | 520 | &gt;\\= 500 | ✅ pass |");
-    expect(md).toContain("| Disputed fraction | 3.70% | &lt; 5% | ✅ pass |");
-    expect(md).toContain("| Margin lower bound (LCB) | +1.18 pp | &gt; 0 | ✅ pass |");
+    expect(md).toContain("|   | Check | Observed | Needs |");
+    expect(md).toContain("| ✅ | Common valid tasks | 520 | ≥ 500 |");
+    expect(md).toContain("| ✅ | Disputed fraction | 3.70% | &lt; 5% |");
+    expect(md).toContain("| ✅ | Same dataset revisions | sha256:9f2c41d07be3 | same for both models |");
+    expect(md).toContain("| ✅ | Margin lower bound (LCB) | +1.18 pp | &gt; 0\\.00 pp |");
+    for (const label of ["Common valid tasks", "Production canary", "Margin lower bound (LCB)"]) {
+      expect(md.split("\n").filter((l) => l.includes(`| ${label} |`))).toHaveLength(1);
+    }
     expect(md).toContain("| Observed margin Δ̂ | +5.77 pp |");
     expect(md).toContain("| Validity bounds Δ\\_L … Δ\\_H (exact) | +4.46 pp … +6.13 pp |");
     expect(md).toContain("| Quantile q for LCB / UCB (z, 95.00% one-sided) | 1.6449 / 1.6449 |");
     const unresolved = renderMarkdown(unresolvedReport());
-    expect(unresolved).toContain("| Production canary | n/a | passes | ❌ fail |");
-    expect(unresolved).toContain("| Validity interval, exact | 60.07% – 61.88% | n/a |");
+    expect(unresolved).toContain("| ❌ | **Production canary** | n/a | passes |");
+    expect(unresolved).toContain("| Validity interval, exact, own tasks | 60.07% – 61.88% | n/a |");
   });
 
-  it("words fragility by verdict", () => {
-    expect(renderMarkdown(acceptReport())).toContain(
-      "**Review fragility: 7** (1.35% of the 520 common valid tasks) — changing 7 reviewed labels",
+  it("shortens long values in the checks table; the full value stays in the provenance", () => {
+    const a = acceptReport();
+    const long = "sha256:66bcf338b688ee7ad1bf0c9747750b993b2cb16ba70c09c4ea45973536384bbf";
+    const md = renderMarkdown({
+      ...a,
+      checks: a.checks.map((c) => (c.id === "dataset_revision" ? { ...c, observed: long } : c)),
+      provenance: { ...a.provenance, dataset_revisions: [long] },
+    });
+    expect(md).toContain("| ✅ | Same dataset revisions | sha256:66bcf338b688… | same for both models |");
+    // In tables, long ids get <wbr> break opportunities (invisible, not copied), never a cut.
+    expect(md).toContain(
+      `| Dataset revisions | <code>${long.slice(0, 24)}<wbr>${long.slice(24, 48)}<wbr>${long.slice(48)}</code> |`,
     );
-    expect(renderMarkdown(rejectReport())).toContain("**Review fragility: at most 12** (1.97% of the 610");
-    expect(renderMarkdown(unresolvedReport())).toContain(
-      "**Resolution distance: ∞** — no resolution of the open labels can decide it.",
+  });
+
+  it("names each per-model figure once", () => {
+    const md = renderMarkdown(acceptReport());
+    const start = md.indexOf("<b>Per-model figures</b>");
+    const rows = md
+      .slice(start, md.indexOf("</details>", start))
+      .split("\n")
+      .filter((l) => l.startsWith("| ") && !l.startsWith("|   |"))
+      .map((l) => l.split(" | ")[0]);
+    expect(rows.length).toBeGreaterThan(10);
+    expect(new Set(rows).size).toBe(rows.length);
+    expect(rows.filter((r) => r?.startsWith("| Valid-only score"))).toEqual([
+      "| Valid-only score, own tasks",
+      "| Valid-only score, common set",
+    ]);
+  });
+
+  it("says why in one sentence, in pp and %, and never repeats it", () => {
+    const md = renderMarkdown(acceptReport());
+    expect(md).toContain(
+      "The margin **+5.77 pp** (candidate 66.92%, baseline 61.15% on 520 common valid tasks) clears the bar: " +
+        "its lower bound **LCB +1.18 pp** &gt; δ₀ 0.00 pp under every resolution of the 20 open labels " +
+        "(95% one-sided), and every evidence check passes.",
+    );
+    const unresolved = renderMarkdown(unresolvedReport());
+    expect(unresolved).toContain(
+      "**5 evidence checks fail**, and for the margin **+4.44 pp** (candidate 66.92%, baseline 61.15% on 180 " +
+        "common valid tasks) the bounds LCB -34.93 pp … UCB +45.10 pp straddle the bar δ₀ +1.00 pp.",
+    );
+    // Each failing check's detail once (under "what would change"), never as a second list.
+    for (const detail of ["180 common valid tasks; 320 more are needed\\.", "Two harness revisions\\."]) {
+      expect(unresolved.split(detail)).toHaveLength(2);
+    }
+    expect(unresolved).not.toContain("**Why:**");
+    expect(unresolved).not.toContain("∓");
+  });
+
+  it("words what would change the verdict", () => {
+    expect(renderMarkdown(acceptReport())).toContain(
+      "- **Relabelling 7 reviewed tasks** (valid → broken, or broken → valid, 1.35% of the 520 common valid tasks) " +
+        "gives a different verdict.\n- Resolving the 20 open labels cannot change it: the lower bound already " +
+        "assumes the least favourable resolution.",
+    );
+    expect(renderMarkdown(rejectReport())).toContain(
+      "- **Relabelling at most 12 reviewed tasks** (valid → broken, or broken → valid, 1.97% of the 610 common " +
+        "valid tasks) gives a different verdict; the search is greedy, so fewer may do.",
+    );
+    const unresolved = renderMarkdown(unresolvedReport());
+    expect(unresolved).toContain("- **Common valid tasks**: 180 common valid tasks; 320 more are needed\\.");
+    expect(unresolved).toContain(
+      "- **Margin**: no resolution of the 140 open labels can decide it; on the valid tasks alone the margin is " +
+        "+4.44 pp ± 5.76 pp (z·SE), which straddles δ₀ +1.00 pp: more common valid tasks (or attempts per task) " +
+        "are needed to narrow it.",
     );
     const bounded = unresolvedReport();
     const distance = renderMarkdown({
@@ -113,13 +178,17 @@ describe("renderMarkdown", () => {
         fragility_exact: false,
       },
     });
-    expect(distance).toContain("**Resolution distance: at most 14** — resolving at most 14 open labels");
-    // Unbounded but not proven (the greedy search gave up): never claim ∞.
+    expect(distance).toContain(
+      "- **Margin**: resolving at most 14 of the 140 open labels (disputed or unreviewed → valid or broken) can " +
+        "decide it; review first <code>requests\\_\\_requests\\-3300</code>, " +
+        "<code>requests\\_\\_requests\\-3301</code> and <code>requests\\_\\_requests\\-3302</code>;",
+    );
+    // Unbounded but not proven (the greedy search gave up): never claim ∞ or "no resolution can".
     const notFound = renderMarkdown({
       ...bounded,
       comparison: { ...bounded.comparison, fragility_unbounded: true, fragility_exact: false },
     });
-    expect(notFound).toContain("**Resolution distance: not found** — the greedy search found no resolution");
+    expect(notFound).toContain("the search found no resolution of the 140 open labels that decides it");
     expect(notFound).not.toContain("∞");
     const accept = acceptReport();
     const reviewNotFound = renderMarkdown({
@@ -131,8 +200,45 @@ describe("renderMarkdown", () => {
         review_fragility: null,
       },
     });
-    expect(reviewNotFound).toContain("**Review fragility: not found**");
+    expect(reviewNotFound).toContain(
+      "- The search found no set of reviewed-label changes that changes it (not proven: the search is greedy).",
+    );
     expect(reviewNotFound).not.toContain("∞");
+  });
+
+  it("says when a count check at its edge makes the verdict fragile, instead of naming a task", () => {
+    const a = acceptReport();
+    const atEdge = (observed: number, threshold: string, fragility: number): Report => ({
+      ...a,
+      checks: a.checks.map((c) => (c.id === "common_valid_tasks" ? { ...c, observed, threshold } : c)),
+      comparison: { ...a.comparison, common_valid_tasks: observed, review_fragility: fragility },
+    });
+    const exactly = renderMarkdown(atEdge(500, ">= 500", 1));
+    expect(exactly).toContain(
+      "- **At its edge**: the policy needs ≥ 500 common valid tasks and there are exactly 500: any one task " +
+        "lost fails it — and the verdict becomes unresolved.",
+    );
+    expect(exactly).not.toContain("Tasks whose relabelling changes the verdict");
+    expect(exactly).not.toContain("Relabelling 1 reviewed task");
+    expect(renderMarkdown(atEdge(503, ">= 500", 4))).toContain(
+      "the policy needs ≥ 500 common valid tasks and there are 503: losing any 4 of them fails it",
+    );
+    expect(renderMarkdown(atEdge(501, "> 500", 1))).toContain(
+      "the policy needs &gt; 500 common valid tasks and there are 501: any one task lost fails it",
+    );
+    // The margin is more fragile than the count: the tasks are named as before.
+    const margin = renderMarkdown(atEdge(503, ">= 500", 2));
+    expect(margin).toContain("- **Relabelling 2 reviewed tasks**");
+    expect(margin).toContain("<b>Tasks whose relabelling changes the verdict</b>");
+    // The disputed fraction at its edge: one valid task lost pushes it over.
+    const share = renderMarkdown({
+      ...a,
+      checks: a.checks.map((c) => (c.id === "disputed_fraction" ? { ...c, observed: 26 / 521 } : c)),
+      comparison: { ...a.comparison, unresolved_tasks: 26, common_valid_tasks: 495, review_fragility: 1 },
+    });
+    expect(share).toContain(
+      "the policy needs a disputed fraction &lt; 5% and it is 4.99%: losing any one valid task pushes it over",
+    );
   });
 
   it("marks policy loosenings and warns in the headline", () => {
@@ -144,20 +250,40 @@ describe("renderMarkdown", () => {
       "| <code>accept\\_if\\.production\\_canary</code> | <code>passes</code> | _(absent)_ | ⚠️ loosening |",
     );
     expect(md).toContain("> ⚠️ This pull request changes the policy file: 5 rules changed, 3 loosenings.");
+    expect(md).toContain(
+      "<summary><b>Policy changes in this pull request</b> — 5 rules, 3 loosenings</summary>",
+    );
+  });
+
+  it("keeps everything but the verdict, why, checks, what would change, warnings and bar collapsed", () => {
+    for (const make of [acceptReport, rejectReport, unresolvedReport]) {
+      const md = renderMarkdown(make(), { marker: true });
+      const fold = md.slice(0, md.indexOf("<details>"));
+      expect(fold).toContain("**What would change the verdict**");
+      expect(fold).toContain("|   | Check | Observed | Needs |");
+      expect(md).not.toContain("<details open>");
+      // After the first <details>, nothing but <details> blocks.
+      const rest = md.slice(md.indexOf("<details>"));
+      expect(rest.replace(/<details>\n[\s\S]*?\n<\/details>\n*/g, "")).toBe("");
+    }
   });
 
   it("bounds lists with a count of the rest", () => {
     const md = renderMarkdown(unresolvedReport());
     expect(md).toContain(
-      "<summary><b>Most influential disputed and unreviewed tasks</b> (20 of 140)</summary>",
+      "<summary><b>Disputed and unreviewed tasks</b>, most influential first (20 of 140)</summary>",
     );
     expect(md).toContain("… and 120 more disputed or unreviewed tasks.");
-    expect(md).toContain("<summary><b>Review history</b> (20 of 25)</summary>");
+    expect(md).toContain(
+      "<summary><b>Review history</b> — 25 tasks changed label across review revisions</summary>",
+    );
+    expect(md).toContain("… and 5 more tasks.");
   });
 
   it("renders a report without common tasks", () => {
     const md = renderMarkdown(emptyReport());
     expect(md).toContain("The margin is undefined: there are no common valid tasks to compare.");
+    expect(md).toContain("the margin is undefined (no common valid tasks)");
     expect(md).not.toContain("```text");
   });
 });
@@ -226,23 +352,25 @@ describe("trimming", () => {
         String(full.length - 1) +
         "-character limit; the full report is in the job summary and the report file.",
     );
-    expect(trimmed).toContain("<summary><b>Review history</b> (2 of 2)</summary>");
-    expect(trimmed).toContain("<summary><b>Broken tasks</b> (5 of 31)</summary>");
+    // The first steps shorten the review history and the broken tasks; the rest is whole.
+    expect(full).toContain("| <code>matplotlib\\_\\_matplotlib\\-23019</code> |");
+    expect(trimmed).not.toContain("| <code>matplotlib\\_\\_matplotlib\\-23019</code> |");
+    expect(trimmed).toContain("… and 26 more broken tasks.");
     expect(trimmed).toContain(
-      "<summary><b>Most influential disputed and unreviewed tasks</b> (10 of 20)</summary>",
+      "<summary><b>Disputed and unreviewed tasks</b>, most influential first (10 of 20)</summary>",
     );
   });
 
-  it("keeps verdict, reasons, checks and margin while trimming", () => {
+  it("keeps verdict, why, checks and what would change while trimming", () => {
     for (const maxLength of [12_000, 8_000, 6_000]) {
       const md = renderMarkdown(big, { marker: true, maxLength });
       expect(md.length).toBeLessThanOrEqual(maxLength);
       expect(md).toMatch(/^<!-- model-acceptance-gate:report -->\n\n## ⚠️ unresolved — /);
       expect(md).toContain("Trimmed to fit GitHub's");
-      expect(md).toContain("**Why:**");
-      expect(md).toContain("| Check | Observed | Threshold | Result |");
-      expect(md).toContain("### Margin (candidate − baseline)");
-      expect(md).toMatch(/\n<sub>Rendered from report schema .*<\/sub>\n$/);
+      expect(md).toContain("**5 evidence checks fail**");
+      expect(md).toContain("|   | Check | Observed | Needs |");
+      expect(md).toContain("**What would change the verdict**");
+      expect(md).toMatch(/\n<summary><b>Provenance<\/b>[^\n]*\n[\s\S]*<\/details>\n$/);
     }
   });
 

@@ -1,25 +1,26 @@
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
- * byte-identical Markdown. Used for the job summary, the check run text, the sticky PR comment
- * and the CLI.
+ * byte-identical Markdown. Used for the sticky PR comment, the job summary, the check run's
+ * summary and the CLI: one document.
  *
- * Order: verdict headline, headline warnings and reasons; checks; margin with its text bar;
- * per-model figures; the most influential disputed/unreviewed tasks; fragility; broken tasks,
- * review history and policy changes; provenance. Long sections sit in <details> blocks and every
- * list is bounded.
+ * Above the fold (nothing to expand): the verdict with candidate and baseline, one sentence of
+ * why in the report's units, the checks table (result first, long values shortened), what would
+ * change the verdict, headline warnings, the margin drawn as a text bar and the gate's settings.
+ * Everything else sits in collapsed <details> sections, each shown once: margin figures,
+ * per-model figures, disputed and unreviewed tasks, the tasks that decide the fragility, broken
+ * tasks, review history, policy changes and provenance.
  *
  * Every untrusted string goes through escape.ts. Generated text (labels, numbers, glyphs) is
  * written directly; the text-bar fence holds generated characters only.
  *
  * With `maxLength`, sections are shortened and dropped, least important first, until the result
- * fits; the verdict, warnings, reasons, checks and margin are kept as long as possible, and a
+ * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
 
-import type { Check, CheckId, ModelFigures, Report, Verdict } from "./report-types.js";
-import { COMMENT_MARKER, escapeCode, escapeMarkdownInline, safeLink } from "./escape.js";
+import type { ModelFigures, Report, Verdict } from "./report-types.js";
+import { COMMENT_MARKER, escapeCode, escapeMarkdownInline, safeHttpUrl, safeLink } from "./escape.js";
 import {
-  NOT_AVAILABLE,
   formatCount,
   formatDecimal,
   formatPercent,
@@ -28,7 +29,9 @@ import {
   formatPpUnsigned,
   formatSignedDecimal,
 } from "./format-number.js";
+import { observedValue, shortenValue, thresholdText } from "./check-display.js";
 import { renderMarginBar } from "./text-bar.js";
+import { checkName, fragilityAtEdge, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -50,40 +53,10 @@ const VERDICT_ICON: Readonly<Record<Verdict, string>> = {
   unresolved: "⚠️",
 };
 
-const CHECK_LABEL: Readonly<Record<CheckId, string>> = {
-  common_valid_tasks: "Common valid tasks",
-  infra_error_rate_baseline: "Infra error rate, baseline",
-  infra_error_rate_candidate: "Infra error rate, candidate",
-  disputed_fraction: "Disputed fraction",
-  missing_fraction_baseline: "Missing fraction, baseline",
-  missing_fraction_candidate: "Missing fraction, candidate",
-  same_harness: "Same harness revision",
-  dataset_revision: "Dataset revision present for both",
-  production_canary: "Production canary",
-  observed_margin: "Margin lower bound (LCB)",
-};
-
-type CheckUnit = "count" | "fraction" | "pp" | "text";
-
-const CHECK_UNIT: Readonly<Record<CheckId, CheckUnit>> = {
-  common_valid_tasks: "count",
-  infra_error_rate_baseline: "fraction",
-  infra_error_rate_candidate: "fraction",
-  disputed_fraction: "fraction",
-  missing_fraction_baseline: "fraction",
-  missing_fraction_candidate: "fraction",
-  same_harness: "text",
-  dataset_revision: "text",
-  production_canary: "text",
-  observed_margin: "pp",
-};
-
 /** How much of each trimmable part is rendered. */
 interface Detail {
-  reasons: number;
-  reasonChars: number;
+  detailChars: number;
   warnings: number;
-  checkDetails: boolean;
   marginTable: "full" | "compact";
   bar: boolean;
   perModel: "full" | "core" | "none";
@@ -94,16 +67,14 @@ interface Detail {
   policyChanges: "full" | "loosenings" | "count";
   provenance: "full" | "short";
   inputs: number;
-  /** Drop the settings line, the title line and the margin's introductory sentence. */
+  /** Drop the settings line. */
   compactHeader: boolean;
 }
 
 function fullDetail(): Detail {
   return {
-    reasons: 50,
-    reasonChars: 600,
+    detailChars: 300,
     warnings: 20,
-    checkDetails: true,
     marginTable: "full",
     bar: true,
     perModel: "full",
@@ -136,22 +107,37 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
   (d) => (d.influential = 0),
   (d) => (d.perModel = "none"),
   (d) => (d.policyChanges = "loosenings"),
-  (d) => (d.checkDetails = false),
   (d) => (d.policyChanges = "count"),
   (d) => {
-    d.reasons = 10;
-    d.reasonChars = 300;
+    d.detailChars = 200;
     d.warnings = 5;
   },
   (d) => (d.marginTable = "compact"),
   (d) => (d.bar = false),
   (d) => (d.compactHeader = true),
   (d) => {
-    d.reasons = 3;
-    d.reasonChars = 160;
+    d.detailChars = 160;
     d.warnings = 2;
   },
 ];
+
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s: string): string {
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/_/g, "\\_")
+    .replace(/\*/g, "\\*");
+}
+
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+export const MARKDOWN_INLINE: Inline = {
+  text: (s, max) => escapeMarkdownInline(s, max),
+  code: (s, max) => escapeCode(s, max),
+  gen: genMd,
+  strong: (safe) => `**${safe}**`,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Small Markdown builders (cells must already be escaped or generated).
@@ -193,13 +179,73 @@ function plural(n: number, one: string, many: string): string {
 
 function codeList(items: readonly string[], limit: number): string {
   if (items.length === 0) return "none";
-  const shown = items.slice(0, limit).map((s) => escapeCode(s, 80));
+  const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
   const rest = items.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
 
+/** An unbroken run longer than this gets <wbr> break opportunities, one every WBR_EVERY characters. */
+const WBR_LONGER_THAN = 32;
+const WBR_EVERY = 24;
+
+/** Splits escaped Markdown into atoms: an entity, a backslash escape, a tag, or one code point. */
+function atoms(escaped: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < escaped.length;) {
+    const c = escaped[i] ?? "";
+    let atom = String.fromCodePoint(escaped.codePointAt(i) ?? 0);
+    if (c === "&") {
+      const end = escaped.indexOf(";", i);
+      if (end > i && end - i <= 10) atom = escaped.slice(i, end + 1);
+    } else if (c === "\\") {
+      const next = escaped.codePointAt(i + 1);
+      if (next !== undefined) atom = c + String.fromCodePoint(next);
+    } else if (c === "<") {
+      const end = escaped.indexOf(">", i);
+      if (end > i) atom = escaped.slice(i, end + 1);
+    }
+    out.push(atom);
+    i += atom.length;
+  }
+  return out;
+}
+
+/**
+ * Adds <wbr> break opportunities to escaped Markdown, so that a long id cannot widen a table
+ * beyond the page: inside runs of more than WBR_LONGER_THAN characters without a space, a
+ * zero-width space or a tag, never inside an entity or a backslash escape. It only splits text,
+ * so it can never join characters into a mention, a reference or a link.
+ */
+export function breakable(escaped: string): string {
+  const parts = atoms(escaped);
+  const isBreak = (a: string): boolean => a === " " || a === "&#8203;" || a.startsWith("<");
+  let out = "";
+  let run: string[] = [];
+  const flush = (): void => {
+    if (run.length > WBR_LONGER_THAN) {
+      for (let i = 0; i < run.length; i += WBR_EVERY) {
+        out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + WBR_EVERY).join("");
+      }
+    } else out += run.join("");
+    run = [];
+  };
+  for (const a of parts) {
+    if (isBreak(a)) {
+      flush();
+      out += a;
+    } else run.push(a);
+  }
+  flush();
+  return out;
+}
+
+/** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
+function cellCode(s: string, maxChars: number): string {
+  return breakable(escapeCode(s, maxChars));
+}
+
 function taskCell(t: { readonly task_id: string }): string {
-  return escapeCode(t.task_id, 100);
+  return cellCode(t.task_id, 100);
 }
 
 /**
@@ -228,7 +274,7 @@ function withDataset(
   return [
     insert(header, "Dataset revision"),
     insert(align, "l"),
-    rows.map((r) => insert(r.cells, escapeCode(r.revision, 40))),
+    rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
   ];
 }
 
@@ -238,48 +284,18 @@ function datasetNote(report: Report, show: boolean): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sections
+// Above the fold
 
-function headline(report: Report, title: string, detail: Detail): string[] {
+function headline(report: Report): string {
   const { baseline, candidate } = report.models;
   const icon = VERDICT_ICON[report.verdict] ?? "❔";
-  const verdict = md(report.verdict, 20);
-  const p = report.provenance.policy;
-  const head = `## ${icon} ${verdict} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
-  if (detail.compactHeader) return [head];
-  return [
-    head,
-    "",
-    `<sub>${[
-      title === "" ? "" : md(title, 120),
-      `policy owner ${md(p.owner, 80)}`,
-      `revisit by ${md(p.revisit, 40)}`,
-    ]
-      .filter((x) => x !== "")
-      .join(" · ")}</sub>`,
-  ];
-}
-
-function settingsLine(report: Report): string {
-  const c = report.comparison;
-  const infra =
-    report.provenance.infra_errors_policy === "count_as_fail"
-      ? "**infra errors counted as fails**"
-      : "infra errors excluded";
-  const se =
-    c.standard_error === "clustered"
-      ? `clustered SE (${formatCount(c.clusters)} ${plural(c.clusters ?? 0, "cluster", "clusters")})`
-      : "paired SE";
-  return (
-    `**Gate:** ${formatPercent(c.confidence)} one-sided confidence · δ₀ ${formatPp(c.delta0)} · ` +
-    `${se} · ${md(c.validity_bound, 20)} validity bound · ${infra}`
-  );
+  return `## ${icon} ${md(report.verdict, 20)} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 
 function warningLines(report: Report, detail: Detail, trimmedTo: number | null): string[] {
   const quotes: string[] = [];
   const shown = report.warnings.slice(0, detail.warnings);
-  for (const w of shown) quotes.push(`⚠️ ${md(w, detail.reasonChars)}`);
+  for (const w of shown) quotes.push(`⚠️ ${md(w, detail.detailChars)}`);
   if (report.warnings.length > shown.length) {
     quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
   }
@@ -305,178 +321,153 @@ function warningLines(report: Report, detail: Detail, trimmedTo: number | null):
   return out;
 }
 
-function reasonLines(report: Report, detail: Detail): string[] {
-  if (report.reasons.length === 0) return [];
-  const shown = report.reasons.slice(0, detail.reasons);
-  const lines = ["**Why:**", "", ...shown.map((r) => `- ${md(r, detail.reasonChars)}`)];
-  if (report.reasons.length > shown.length) {
-    lines.push(`- … and ${report.reasons.length - shown.length} more reasons in the report file.`);
-  }
-  return lines;
-}
-
-function checkLabel(id: string): string {
-  return Object.hasOwn(CHECK_LABEL, id) ? (CHECK_LABEL[id as CheckId] ?? md(id, 60)) : md(id, 60);
-}
-
-function formatObserved(check: Check): string {
-  const unit: CheckUnit = Object.hasOwn(CHECK_UNIT, check.id) ? (CHECK_UNIT[check.id] ?? "text") : "text";
-  const v = check.observed;
-  if (v === null) return NOT_AVAILABLE;
-  if (typeof v === "string") return md(v, 120);
-  switch (unit) {
-    case "count":
-      return formatCount(v);
-    case "fraction":
-      return formatPercent(v);
-    case "pp":
-      return formatPp(v);
-    case "text":
-      return Number.isInteger(v) ? formatCount(v) : formatDecimal(v);
-  }
-}
-
-function checksSection(report: Report, detail: Detail): string[] {
-  const lines = ["### Checks", ""];
-  if (report.checks.length === 0) return [...lines, "No checks were run."];
-  lines.push(
-    ...table(
-      ["Check", "Observed", "Threshold", "Result"],
-      ["l", "r", "l", "l"],
-      report.checks.map((c) => [
-        checkLabel(c.id),
-        formatObserved(c),
-        md(c.threshold, 100),
-        c.passed ? "✅ pass" : "❌ fail",
-      ]),
-    ),
-  );
-  const failed = report.checks.filter((c) => !c.passed && c.detail !== "");
-  if (detail.checkDetails && failed.length > 0) {
-    lines.push("");
-    for (const c of failed) lines.push(`- ❌ **${checkLabel(c.id)}:** ${md(c.detail, 600)}`);
-  }
-  return lines;
-}
-
-function marginReading(report: Report): string {
-  const c = report.comparison;
-  if (c.lcb === null || c.ucb === null) {
-    return "The run-variance band is undefined, so the margin cannot decide.";
-  }
-  if (c.lcb > c.delta0) {
-    return (
-      `**LCB ${formatPp(c.lcb)} &gt; δ₀ ${formatPp(c.delta0)}:** the least favourable resolution of the open ` +
-      "labels, at the low end of run variance, still clears the bar."
-    );
-  }
-  if (c.ucb <= c.delta0) {
-    return (
-      `**UCB ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}:** even the most favourable resolution of the ` +
-      "open labels, at the high end of run variance, does not clear the bar."
-    );
-  }
-  return (
-    `**LCB ${formatPp(c.lcb)} ≤ δ₀ ${formatPp(c.delta0)} &lt; UCB ${formatPp(c.ucb)}:** the band straddles ` +
-    "the bar, so the margin alone cannot decide."
+/** The checks, result first: the eye lands on ✅/❌ before the label. */
+function checksTable(report: Report): string[] {
+  if (report.checks.length === 0) return ["No checks were run."];
+  return table(
+    ["", "Check", "Observed", "Needs"],
+    ["c", "l", "r", "l"],
+    report.checks.map((c) => {
+      const v = observedValue(c);
+      return [
+        c.passed ? "✅" : "❌",
+        c.passed ? checkName(c.id, MARKDOWN_INLINE) : `**${checkName(c.id, MARKDOWN_INLINE)}**`,
+        v.kind === "number" ? v.text : md(v.text, 60),
+        md(thresholdText(c, report), 20),
+      ];
+    }),
   );
 }
 
-function marginSection(report: Report, detail: Detail): string[] {
+function changeSection(report: Report, detail: Detail): string[] {
+  const items = whatWouldChange(report, {
+    ...MARKDOWN_INLINE,
+    text: (s, max) => md(s, Math.min(max ?? detail.detailChars, detail.detailChars)),
+  });
+  if (items.length === 0) return [];
+  return ["**What would change the verdict**", "", ...items.map((i) => `- ${i}`)];
+}
+
+function barSection(report: Report): string[] {
   const c = report.comparison;
-  const lines = ["### Margin (candidate − baseline)", ""];
-  if (!detail.compactHeader) {
-    lines.push(
-      `On **${formatCount(c.common_valid_tasks)}** common valid tasks ` +
-        `(${formatCount(c.common_tasks)} common tasks; ${formatCount(c.unresolved_tasks)} open labels: ` +
-        `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
-        `${formatCount(c.broken_tasks)} broken tasks excluded). Margins are in percentage points (pp).`,
-      "",
-    );
-  }
+  const bar = renderMarginBar(
+    {
+      margin: c.margin,
+      lower: c.margin_lower,
+      upper: c.margin_upper,
+      lcb: c.lcb,
+      ucb: c.ucb,
+      delta0: c.delta0,
+    },
+    { confidence: c.confidence, openLabels: c.unresolved_tasks },
+  );
+  return bar === null ? [] : ["```text", ...bar, "```"];
+}
+
+function settingsLine(report: Report, title: string): string {
+  const c = report.comparison;
+  const p = report.provenance.policy;
+  const infra =
+    report.provenance.infra_errors_policy === "count_as_fail"
+      ? "<b>infra errors counted as fails</b>"
+      : "infra errors excluded";
+  const se =
+    c.standard_error === "clustered"
+      ? `clustered SE (${formatCount(c.clusters)} ${plural(c.clusters ?? 0, "cluster", "clusters")})`
+      : "paired SE";
+  return `<sub>${[
+    title === "" ? "" : md(title, 120),
+    `${formatPercent(c.confidence)} one-sided`,
+    `δ₀ ${formatPp(c.delta0)}`,
+    se,
+    `${md(c.validity_bound, 20)} validity bound`,
+    infra,
+    `policy owner ${md(p.owner, 80)}`,
+    `revisit by ${md(p.revisit, 40)}`,
+  ]
+    .filter((x) => x !== "")
+    .join(" · ")}</sub>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Details
+
+function marginDetails(report: Report, detail: Detail): string[] {
+  const c = report.comparison;
+  const counts =
+    `On ${formatCount(c.common_valid_tasks)} common valid tasks ` +
+    `(${formatCount(c.common_tasks)} common tasks; ${formatCount(c.unresolved_tasks)} open labels: ` +
+    `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
+    `${formatCount(c.broken_tasks)} broken tasks excluded). Margins are candidate − baseline, in percentage points (pp).`;
   if (c.margin === null) {
-    lines.push("The margin is undefined: there are no common valid tasks to compare.");
-    return lines;
-  }
-  if (detail.marginTable === "full") {
-    const rows: string[][] = [
-      ["Observed margin Δ̂", formatPp(c.margin)],
-      [
-        `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
-        `${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)}`,
-      ],
-      [
-        "Validity sensitivity, down / up",
-        `${formatPpUnsigned(c.validity_sensitivity)} / ${formatPpUnsigned(c.validity_sensitivity_upside)}`,
-      ],
-      [
-        `Standard error (${md(c.standard_error, 20)}): SE(V) / SE(V ∪ S\\_L) / SE(V ∪ S\\_H)`,
-        `${formatPpUnsigned(c.se_valid)} / ${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
-      ],
-      ["Re-run-only SE", formatPpUnsigned(c.se_rerun)],
-    ];
-    if (c.standard_error === "clustered") rows.push(["Clusters G", formatCount(c.clusters)]);
-    rows.push(
-      [
-        `Quantile q for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
-        `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
-      ],
-      ["LCB = Δ\\_L − q · SE(V ∪ S\\_L)", formatPp(c.lcb)],
-      ["UCB = Δ\\_H + q · SE(V ∪ S\\_H)", formatPp(c.ucb)],
-      ["Bar δ₀", formatPp(c.delta0)],
-    );
-    lines.push(...table(["Figure", "Value"], ["l", "r"], rows), "");
-  } else {
-    lines.push(
-      `Δ̂ ${formatPp(c.margin)} · Δ\\_L … Δ\\_H ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} · ` +
-        `SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} · LCB ${formatPp(c.lcb)} · ` +
-        `UCB ${formatPp(c.ucb)} · δ₀ ${formatPp(c.delta0)}`,
+    return details("<b>Margin figures</b>", [
+      counts,
       "",
-    );
+      "The margin is undefined: there are no common valid tasks to compare.",
+    ]);
   }
-  if (detail.bar) {
-    const bar = renderMarginBar(
-      {
-        margin: c.margin,
-        lower: c.margin_lower,
-        upper: c.margin_upper,
-        lcb: c.lcb,
-        ucb: c.ucb,
-        delta0: c.delta0,
-      },
-      { confidence: c.confidence, openLabels: c.unresolved_tasks },
-    );
-    if (bar !== null) lines.push("```text", ...bar, "```", "");
+  const summary = `<b>Margin figures</b> — Δ̂ ${formatPp(c.margin)}, LCB ${formatPp(c.lcb)}, UCB ${formatPp(c.ucb)}`;
+  if (detail.marginTable === "compact") {
+    return details(summary, [
+      `Δ\\_L … Δ\\_H ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} · ` +
+        `SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} · δ₀ ${formatPp(c.delta0)}`,
+    ]);
   }
-  lines.push(marginReading(report));
-  return lines;
+  const rows: string[][] = [
+    ["Observed margin Δ̂", formatPp(c.margin)],
+    [
+      `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
+      `${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)}`,
+    ],
+    [
+      "Validity sensitivity, down / up",
+      `${formatPpUnsigned(c.validity_sensitivity)} / ${formatPpUnsigned(c.validity_sensitivity_upside)}`,
+    ],
+    [
+      `Standard error (${md(c.standard_error, 20)}): SE(V) / SE(V ∪ S\\_L) / SE(V ∪ S\\_H)`,
+      `${formatPpUnsigned(c.se_valid)} / ${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
+    ],
+    ["Re-run-only SE", formatPpUnsigned(c.se_rerun)],
+  ];
+  if (c.standard_error === "clustered") rows.push(["Clusters G", formatCount(c.clusters)]);
+  rows.push(
+    [
+      `Quantile q for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
+      `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
+    ],
+    ["LCB = Δ\\_L − q · SE(V ∪ S\\_L)", formatPp(c.lcb)],
+    ["UCB = Δ\\_H + q · SE(V ∪ S\\_H)", formatPp(c.ucb)],
+    ["Bar δ₀", formatPp(c.delta0)],
+  );
+  return details(summary, [counts, "", ...table(["Figure", "Value"], ["l", "r"], rows)]);
 }
 
 function perModelSection(report: Report, detail: Detail): string[] {
   if (detail.perModel === "none") return [];
   const { baseline: b, candidate: a } = report.models;
   const row = (label: string, f: (m: ModelFigures) => string): string[] => [label, f(b), f(a)];
-  const core: string[][] = [
+  const counts: string[][] = [
     row("Attempts", (m) => formatCount(m.attempts)),
     row("Passes", (m) => formatCount(m.passes)),
     row("Fails", (m) => formatCount(m.fails)),
     row("Infra errors", (m) => formatCount(m.infra_errors)),
-    row("Infra error rate", (m) => formatPercent(m.infra_error_rate)),
-    row("Missing tasks", (m) => formatCount(m.missing_tasks)),
-    row("Valid-only score", (m) => formatPercent(m.valid_only_score)),
+  ];
+  const common: string[][] = [
     row("Valid-only score, common set", (m) => formatPercent(m.common.valid_only_score)),
+    row("All-attempted score, common set", (m) => formatPercent(m.common.all_attempted_score)),
+    row("Validity interval, exact, common set", (m) => formatPercentInterval(m.common.interval_exact)),
+    row("Validity interval, pessimistic, common set", (m) =>
+      formatPercentInterval(m.common.interval_pessimistic),
+    ),
   ];
   const rows: string[][] =
     detail.perModel === "core"
-      ? core
+      ? [...counts, row("Infra error rate", (m) => formatPercent(m.infra_error_rate)), ...common.slice(0, 1)]
       : [
-          row("Model config", (m) => escapeCode(m.config, 80)),
-          row("Harness revisions", (m) => codeList(m.harness_revisions, 3)),
-          row("Dataset revisions", (m) => codeList(m.dataset_revisions, 3)),
-          row("Attempts", (m) => formatCount(m.attempts)),
-          row("Passes", (m) => formatCount(m.passes)),
-          row("Fails", (m) => formatCount(m.fails)),
-          row("Infra errors", (m) => formatCount(m.infra_errors)),
+          // Revisions shortened (both columns side by side); the full values are in the provenance.
+          row("Harness revisions", (m) => codeList(m.harness_revisions.map(shortenValue), 3)),
+          row("Dataset revisions", (m) => codeList(m.dataset_revisions.map(shortenValue), 3)),
+          ...counts,
           row("Missing attempts", (m) => formatCount(m.missing_attempts)),
           row("Duplicate rows", (m) => formatCount(m.duplicate_rows)),
           row("Attempted tasks", (m) => formatCount(m.attempted_tasks)),
@@ -484,25 +475,34 @@ function perModelSection(report: Report, detail: Detail): string[] {
           row("Tasks lost to infra", (m) => formatCount(m.lost_to_infra_tasks)),
           row("Infra error rate", (m) => formatPercent(m.infra_error_rate)),
           row("Missing fraction", (m) => formatPercent(m.missing_fraction)),
-          row("Valid-only score", (m) => formatPercent(m.valid_only_score)),
-          row("All-attempted score", (m) => formatPercent(m.all_attempted_score)),
-          row("Validity interval, exact", (m) => formatPercentInterval(m.interval_exact)),
-          row("Validity interval, pessimistic", (m) => formatPercentInterval(m.interval_pessimistic)),
-          ["**On the common set**", "", ""],
-          row("Valid-only score", (m) => formatPercent(m.common.valid_only_score)),
-          row("All-attempted score", (m) => formatPercent(m.common.all_attempted_score)),
-          row("Validity interval, exact", (m) => formatPercentInterval(m.common.interval_exact)),
-          row("Validity interval, pessimistic", (m) => formatPercentInterval(m.common.interval_pessimistic)),
+          row("Valid-only score, own tasks", (m) => formatPercent(m.valid_only_score)),
+          row("All-attempted score, own tasks", (m) => formatPercent(m.all_attempted_score)),
+          row("Validity interval, exact, own tasks", (m) => formatPercentInterval(m.interval_exact)),
+          row("Validity interval, pessimistic, own tasks", (m) =>
+            formatPercentInterval(m.interval_pessimistic),
+          ),
+          ...common,
         ];
-  const summary =
-    `<b>Per-model figures</b> — valid-only score on the common set: baseline ` +
-    `${formatPercent(b.common.valid_only_score)}, candidate ${formatPercent(a.common.valid_only_score)}`;
-  return details(summary, table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
+  return details(
+    "<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals",
+    table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows),
+  );
+}
+
+/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
+function evidenceItem(e: string): string {
+  const link = safeLink(e, undefined, 32);
+  const href = safeHttpUrl(e);
+  const tail = href === null ? "" : `](${href})`;
+  if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
+    return `[${breakable(link.slice(1, link.length - tail.length))}${tail}`;
+  }
+  return breakable(link);
 }
 
 function evidenceCell(evidence: readonly string[]): string {
   if (evidence.length === 0) return "—";
-  const shown = evidence.slice(0, 3).map((e) => safeLink(e, undefined, 60));
+  const shown = evidence.slice(0, 2).map(evidenceItem);
   const rest = evidence.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
 }
@@ -523,8 +523,7 @@ function influentialSection(report: Report, detail: Detail): string[] {
         : t.validity === "unreviewed"
           ? "unreviewed"
           : md(t.validity, 20),
-      formatSignedDecimal(t.d),
-      sets.length > 0 ? sets.join(", ") : "—",
+      sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
       evidenceCell(t.evidence),
     ];
     return { revision: t.dataset_revision, cells };
@@ -535,138 +534,77 @@ function influentialSection(report: Report, detail: Detail): string[] {
     "",
     ...datasetNote(report, show),
     ...table(
-      ...withDataset(
-        show,
-        2,
-        ["#", "Task", "Label", "d", "In set", "Evidence"],
-        ["r", "l", "l", "r", "l", "l"],
-        rows,
-      ),
+      ...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows),
     ),
     ...moreLine(shown.length, total, "disputed or unreviewed tasks"),
   ];
-  const summary = `<b>Most influential disputed and unreviewed tasks</b> (${shown.length} of ${total})`;
-  return details(summary, body, report.verdict === "unresolved");
+  const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
+  return details(summary, body);
 }
 
+/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
 function fragilitySection(report: Report, detail: Detail): string[] {
   const c = report.comparison;
-  const lines = ["### Fragility", ""];
-  const atMost = c.fragility_exact ? "" : "at most ";
-  if (report.verdict === "unresolved") {
-    if (c.fragility_unbounded && c.fragility_exact) {
-      lines.push("**Resolution distance: ∞** — no resolution of the open labels can decide it.");
-    } else if (c.fragility_unbounded) {
-      lines.push(
-        "**Resolution distance: not found** — the greedy search found no resolution of the open labels " +
-          "that decides it, but did not prove that none exists.",
-      );
-    } else if (c.resolution_distance === null) {
-      lines.push("**Resolution distance:** not computed.");
-    } else {
-      const n = c.resolution_distance;
-      lines.push(
-        `**Resolution distance: ${atMost}${formatCount(n)}** — resolving ${atMost}${formatCount(n)} open ` +
-          `${plural(n, "label", "labels")} (disputed or unreviewed → valid or broken) can decide the verdict.` +
-          (c.fragility_exact ? "" : " This is an upper bound from a greedy order."),
-      );
-    }
-  } else if (c.fragility_unbounded && c.fragility_exact) {
-    lines.push("**Review fragility: ∞** — no change to the reviewed labels changes the verdict.");
-  } else if (c.fragility_unbounded) {
-    lines.push(
-      "**Review fragility: not found** — the greedy search found no set of label changes that changes " +
-        "the verdict, but did not prove that none exists.",
-    );
-  } else if (c.review_fragility === null) {
-    lines.push("**Review fragility:** not computed.");
-  } else {
-    const n = c.review_fragility;
-    const share =
-      c.review_fragility_share === null
-        ? ""
-        : ` (${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks)`;
-    lines.push(
-      `**Review fragility: ${atMost}${formatCount(n)}**${share} — changing ${atMost}${formatCount(n)} reviewed ` +
-        `${plural(n, "label", "labels")} (valid → broken, or broken → valid) gives a different verdict.` +
-        (c.fragility_exact ? "" : " This is an upper bound from a greedy order."),
-    );
-  }
   const tasks = c.fragility_tasks;
-  if (detail.fragilityTasks > 0 && tasks.length > 0) {
-    const shown = tasks.slice(0, detail.fragilityTasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => ({
-      revision: t.dataset_revision,
-      cells: [String(i + 1), taskCell(t), md(t.change, 120)],
-    }));
-    const title =
-      report.verdict === "unresolved"
-        ? "Tasks to review first"
-        : "Tasks whose relabelling changes the verdict";
-    lines.push(
-      "",
-      ...details(
-        `<b>${title}</b> (${shown.length} of ${tasks.length})`,
-        [
-          ...datasetNote(report, show),
-          ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-          ...moreLine(shown.length, tasks.length, "tasks"),
-        ],
-        report.verdict === "unresolved",
-      ),
-    );
-  }
-  return lines;
+  if (detail.fragilityTasks === 0 || tasks.length === 0) return [];
+  if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE)) return [];
+  const shown = tasks.slice(0, detail.fragilityTasks);
+  const show = needsDatasetColumn(report, shown);
+  const rows = shown.map((t, i) => ({
+    revision: t.dataset_revision,
+    cells: [String(i + 1), taskCell(t), md(t.change, 120)],
+  }));
+  const title =
+    report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
+  return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
+    ...datasetNote(report, show),
+    ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+    ...moreLine(shown.length, tasks.length, "tasks"),
+  ]);
 }
 
-function tasksSection(report: Report, detail: Detail): string[] {
-  const lines = ["### Broken tasks and review history", ""];
+function brokenSection(report: Report, detail: Detail): string[] {
   const nBroken = report.comparison.broken_tasks;
-  lines.push(
-    nBroken === 0
-      ? "**No broken tasks** in the universe."
-      : `**${formatCount(nBroken)} broken ${plural(nBroken, "task", "tasks")}** ` +
-          "in the universe: counted and listed, never deleted, and left out of every score.",
-  );
-  if (detail.broken > 0 && report.broken_tasks.length > 0) {
-    const shown = report.broken_tasks.slice(0, detail.broken);
-    const total = Math.max(nBroken, report.broken_tasks.length);
-    lines.push(
-      "",
-      ...details(`<b>Broken tasks</b> (${shown.length} of ${total})`, [
-        ...datasetNote(report, needsDatasetColumn(report, shown)),
-        ...table(
-          ...withDataset(
-            needsDatasetColumn(report, shown),
-            1,
-            ["Task"],
-            ["l"],
-            shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })),
+  if (nBroken === 0 && report.broken_tasks.length === 0) return [];
+  const total = Math.max(nBroken, report.broken_tasks.length);
+  const shown = report.broken_tasks.slice(0, detail.broken);
+  const body = [
+    "Counted and listed, never deleted, and left out of every score.",
+    ...(shown.length === 0
+      ? []
+      : [
+          "",
+          ...datasetNote(report, needsDatasetColumn(report, shown)),
+          ...table(
+            ...withDataset(
+              needsDatasetColumn(report, shown),
+              1,
+              ["Task"],
+              ["l"],
+              shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })),
+            ),
           ),
-        ),
-        ...moreLine(shown.length, total, "broken tasks"),
-      ]),
-    );
-  }
+          ...moreLine(shown.length, total, "broken tasks"),
+        ]),
+  ];
+  return details(`<b>${formatCount(total)} broken ${plural(total, "task", "tasks")}</b>`, body);
+}
+
+function historySection(report: Report, detail: Detail): string[] {
   const history = report.review_history;
-  if (history.length > 0) {
-    lines.push(
-      "",
-      `**${history.length} ${plural(history.length, "task", "tasks")}** changed label across review revisions.`,
-    );
-    if (detail.history > 0) {
-      const shown = history.slice(0, detail.history);
-      const rows = shown.map((h) => {
-        const events = h.events
-          .slice(0, 6)
-          .map((e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${md(e.source, 60)})`);
-        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
-        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
-      });
-      lines.push(
-        "",
-        ...details(`<b>Review history</b> (${shown.length} of ${history.length})`, [
+  if (history.length === 0) return [];
+  const shown = history.slice(0, detail.history);
+  const rows = shown.map((h) => {
+    const events = h.events
+      .slice(0, 6)
+      .map((e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${md(e.source, 60)})`);
+    const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
+    return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
+  });
+  const body =
+    shown.length === 0
+      ? ["The tasks are listed in the report file."]
+      : [
           ...datasetNote(report, needsDatasetColumn(report, shown)),
           ...table(
             ...withDataset(
@@ -678,39 +616,38 @@ function tasksSection(report: Report, detail: Detail): string[] {
             ),
           ),
           ...moreLine(shown.length, history.length, "tasks"),
-        ]),
-      );
-    }
-  }
-  return lines;
+        ];
+  return details(
+    `<b>Review history</b> — ${formatCount(history.length)} ${plural(history.length, "task", "tasks")} changed label across review revisions`,
+    body,
+  );
 }
 
 function policyChangesSection(report: Report, detail: Detail): string[] {
   const changes = report.policy_changes;
   if (changes === null || changes.length === 0) return [];
   const loosenings = changes.filter((c) => c.loosening).length;
-  const lines = [
-    "### Policy changes in this pull request",
-    "",
+  const body = [
     `The policy at the base commit decided this verdict. The head changes ${changes.length} ` +
       `${plural(changes.length, "rule", "rules")}, ${loosenings} of them ${plural(loosenings, "a loosening", "loosenings")}; ` +
       "they take effect only once merged.",
   ];
-  if (detail.policyChanges === "count") return lines;
+  const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${plural(changes.length, "rule", "rules")}, ${loosenings} ${plural(loosenings, "loosening", "loosenings")}`;
+  if (detail.policyChanges === "count") return details(summary, body);
   const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(
     0,
     LIST_LIMIT,
   );
   const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
-  if (shown.length === 0) return lines;
-  const value = (v: string | null): string => (v === null ? "_(absent)_" : escapeCode(v, 100));
-  lines.push(
+  if (shown.length === 0) return details(summary, body);
+  const value = (v: string | null): string => (v === null ? "_(absent)_" : cellCode(v, 100));
+  body.push(
     "",
     ...table(
       ["Rule", "Base", "Head", "Change"],
       ["l", "l", "l", "l"],
       shown.map((c) => [
-        escapeCode(c.key, 80),
+        cellCode(c.key, 80),
         value(c.base),
         value(c.head),
         c.loosening ? "⚠️ loosening" : "—",
@@ -718,29 +655,29 @@ function policyChangesSection(report: Report, detail: Detail): string[] {
     ),
     ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"),
   );
-  return lines;
+  return details(summary, body);
 }
 
 function provenanceSection(report: Report, detail: Detail): string[] {
   const p = report.provenance;
   const pol = p.policy;
   const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
+  // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
+  const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${plural(p.inputs.length, "file", "files")}`;
   if (detail.provenance === "short") {
-    return [
-      `**Provenance:** policy ${escapeCode(pol.path, 80)} sha256 ${escapeCode(pol.sha256, 80)} · ` +
-        `${formatCount(p.inputs.length)} input ${plural(p.inputs.length, "file", "files")} · ` +
-        `${formatCount(p.rows_read)} rows read · tool ${md(p.tool_version, 40)}`,
-    ];
+    return details(summary, [
+      `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
+        `policy ${escapeCode(pol.path, 80)} sha256 ${escapeCode(pol.sha256, 80)} · ` +
+        `${formatCount(p.rows_read)} rows read.`,
+    ]);
   }
   const rows: string[][] = [
-    ["Tool version", md(p.tool_version, 40)],
+    ["Tool", `model-acceptance-gate ${md(p.tool_version, 40)}`],
     ["Report schema", md(report.schema_version, 40)],
-    ["Policy file", escapeCode(pol.path, 120)],
-    ["Policy sha256", escapeCode(pol.sha256, 80)],
+    ["Policy file", cellCode(pol.path, 120)],
+    ["Policy sha256", cellCode(pol.sha256, 80)],
     ["Policy source", md(pol.source, 120)],
-    ["Policy last changed in", pol.last_commit === null ? "unknown" : escapeCode(pol.last_commit, 80)],
-    ["Policy owner", md(pol.owner, 80)],
-    ["Policy revisit by", md(pol.revisit, 40)],
+    ["Policy last changed in", pol.last_commit === null ? "unknown" : cellCode(pol.last_commit, 80)],
     ["Infra errors", infra],
     ["Dataset revisions", codeList(p.dataset_revisions, 5)],
     ["Harness revisions", codeList(p.harness_revisions, 5)],
@@ -764,22 +701,12 @@ function provenanceSection(report: Report, detail: Detail): string[] {
       ...table(
         ["Input file", "sha256"],
         ["l", "l"],
-        shown.map((f) => [escapeCode(f.path, 120), escapeCode(f.sha256, 80)]),
+        shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)]),
       ),
       ...moreLine(shown.length, p.inputs.length, "input files"),
     );
   }
-  return details(
-    `<b>Provenance</b> — tool ${md(p.tool_version, 40)}, ${formatCount(p.inputs.length)} input ${plural(p.inputs.length, "file", "files")}`,
-    body,
-  );
-}
-
-function footer(report: Report): string {
-  return (
-    `<sub>Rendered from report schema ${md(report.schema_version, 40)} by model-acceptance-gate ` +
-    `${md(report.provenance.tool_version, 40)}.</sub>`
-  );
+  return details(summary, body);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -793,19 +720,21 @@ function renderWith(
   const title = options.title ?? DEFAULT_TITLE;
   const blocks: string[][] = [];
   if (options.marker === true) blocks.push([COMMENT_MARKER]);
-  blocks.push(headline(report, title, detail));
-  if (!detail.compactHeader) blocks.push([settingsLine(report)]);
+  blocks.push([headline(report)]);
+  blocks.push([whySentence(report, MARKDOWN_INLINE)]);
+  blocks.push(checksTable(report));
+  blocks.push(changeSection(report, detail));
   blocks.push(warningLines(report, detail, trimmedTo));
-  blocks.push(reasonLines(report, detail));
-  blocks.push(checksSection(report, detail));
-  blocks.push(marginSection(report, detail));
+  if (detail.bar) blocks.push(barSection(report));
+  if (!detail.compactHeader) blocks.push([settingsLine(report, title)]);
+  blocks.push(marginDetails(report, detail));
   blocks.push(perModelSection(report, detail));
   blocks.push(influentialSection(report, detail));
   blocks.push(fragilitySection(report, detail));
-  blocks.push(tasksSection(report, detail));
+  blocks.push(brokenSection(report, detail));
+  blocks.push(historySection(report, detail));
   blocks.push(policyChangesSection(report, detail));
   blocks.push(provenanceSection(report, detail));
-  blocks.push([footer(report)]);
   return (
     blocks
       .filter((b) => b.length > 0)

@@ -1,0 +1,133 @@
+/**
+ * How a check is shown to a reader, shared by the Markdown, the plain-text rendering and the check
+ * run's title: its label, its observed value in the report's units (counts, % for rates, pp for
+ * the margin), its threshold with ≥/≤ glyphs, and long values (revisions) shortened so that no
+ * table cell is wider than a short value. Returned strings are plain text; untrusted parts
+ * (observed strings, threshold text) are escaped by the caller's formatter.
+ */
+import type { Check, CheckId, Report } from "./report-types.js";
+import { NOT_AVAILABLE, formatCount, formatDecimal, formatPercent, formatPp } from "./format-number.js";
+
+export const CHECK_LABEL: Readonly<Record<CheckId, string>> = {
+  common_valid_tasks: "Common valid tasks",
+  infra_error_rate_baseline: "Infra error rate, baseline",
+  infra_error_rate_candidate: "Infra error rate, candidate",
+  disputed_fraction: "Disputed fraction",
+  missing_fraction_baseline: "Missing fraction, baseline",
+  missing_fraction_candidate: "Missing fraction, candidate",
+  same_harness: "Same harness revision",
+  // The check compares the two models' sets of dataset revisions (threshold "same for both models").
+  dataset_revision: "Same dataset revisions",
+  production_canary: "Production canary",
+  observed_margin: "Margin lower bound (LCB)",
+};
+
+type CheckUnit = "count" | "fraction" | "pp" | "text";
+
+const CHECK_UNIT: Readonly<Record<CheckId, CheckUnit>> = {
+  common_valid_tasks: "count",
+  infra_error_rate_baseline: "fraction",
+  infra_error_rate_candidate: "fraction",
+  disputed_fraction: "fraction",
+  missing_fraction_baseline: "fraction",
+  missing_fraction_candidate: "fraction",
+  same_harness: "text",
+  dataset_revision: "text",
+  production_canary: "text",
+  observed_margin: "pp",
+};
+
+/** A check id we know (a report file from a newer version may carry others). */
+export function isKnownCheck(id: string): id is CheckId {
+  return Object.hasOwn(CHECK_LABEL, id);
+}
+
+/**
+ * The check's label; for an unknown id, the id itself when it is a plain identifier (so it can
+ * be written as generated text), else null: the caller escapes the raw id.
+ */
+export function knownLabel(id: string): string | null {
+  if (isKnownCheck(id)) return CHECK_LABEL[id];
+  return /^[a-z][a-z0-9_]{0,59}$/.test(id) ? id.replace(/_/g, " ") : null;
+}
+
+/** Characters of a shortened token (after an optional `scheme:` prefix), e.g. a revision's hash. */
+export const SHORT_TOKEN_CHARS = 12;
+/** A shown observed value is at most this many code points. */
+export const SHORT_VALUE_CHARS = 32;
+
+/** Shortens one token: its `prefix:` (up to 8 characters) and `keep` characters after it, then "…". */
+function shortenToken(token: string, keep: number, longerThan: number): string {
+  const cps = Array.from(token);
+  if (cps.length <= longerThan) return token;
+  const prefix = /^[A-Za-z0-9+.-]{1,7}:/.exec(token)?.[0] ?? "";
+  return `${cps.slice(0, prefix.length + keep).join("")}…`;
+}
+
+function mapTokens(value: string, f: (token: string) => string): string {
+  return value
+    .split(/([\s,;]+)/u)
+    .map((p, i) => (i % 2 === 1 ? p : f(p)))
+    .join("");
+}
+
+/**
+ * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
+ * a token keeps its `prefix:` and the first SHORT_TOKEN_CHARS characters after it; separators
+ * (spaces, commas, semicolons) are kept, and the whole is capped to SHORT_VALUE_CHARS. The full
+ * value stays in the report JSON and in the provenance section.
+ */
+export function shortenValue(value: string): string {
+  const out = mapTokens(value, (t) => {
+    const prefix = /^[A-Za-z0-9+.-]{1,7}:/.exec(t)?.[0] ?? "";
+    return shortenToken(t, SHORT_TOKEN_CHARS, prefix.length + SHORT_TOKEN_CHARS + 2);
+  });
+  const cps = Array.from(out);
+  return cps.length > SHORT_VALUE_CHARS ? `${cps.slice(0, SHORT_VALUE_CHARS - 1).join("")}…` : out;
+}
+
+/** Tokens in a sentence longer than this are shortened by `shortenProse`. */
+export const PROSE_TOKEN_CHARS = 40;
+
+/**
+ * A sentence with its very long tokens (full revisions, hashes) shortened, so it wraps in a
+ * comment: tokens over PROSE_TOKEN_CHARS keep their prefix and 16 characters.
+ */
+export function shortenProse(text: string): string {
+  return mapTokens(text, (t) => shortenToken(t, 16, PROSE_TOKEN_CHARS));
+}
+
+/** The observed value: generated text (`number`), or an untrusted string (`text`), already shortened. */
+export type ObservedValue =
+  { readonly kind: "number"; readonly text: string } | { readonly kind: "text"; readonly text: string };
+
+export function observedValue(check: Check): ObservedValue {
+  const unit: CheckUnit = isKnownCheck(check.id) ? CHECK_UNIT[check.id] : "text";
+  const v = check.observed;
+  if (v === null) return { kind: "number", text: NOT_AVAILABLE };
+  if (typeof v === "string") return { kind: "text", text: shortenValue(v) };
+  switch (unit) {
+    case "count":
+      return { kind: "number", text: formatCount(v) };
+    case "fraction":
+      return { kind: "number", text: formatPercent(v) };
+    case "pp":
+      return { kind: "number", text: formatPp(v) };
+    case "text":
+      return { kind: "number", text: Number.isInteger(v) ? formatCount(v) : formatDecimal(v) };
+  }
+}
+
+/**
+ * The threshold as shown: the policy's text with `>=`/`<=` written ≥/≤ (untrusted: the caller
+ * escapes it); the margin check's bar in pp from the report, the unit of the margin.
+ */
+export function thresholdText(check: Check, report: Report): string {
+  if (check.id === "observed_margin") return `> ${formatPp(report.comparison.delta0)}`;
+  return check.threshold.replace(/^(\s*)>=/, "$1≥").replace(/^(\s*)<=/, "$1≤");
+}
+
+/** Evidence checks that fail, in report order (the margin check is the margin's, not evidence). */
+export function failedEvidence(report: Report): Check[] {
+  return report.checks.filter((c) => c.kind !== "margin" && !c.passed);
+}

@@ -1,0 +1,133 @@
+/**
+ * The report as plain text for a terminal (`model-gate evaluate --format text`): the same words
+ * as the Markdown's above-the-fold part (verdict, why, checks, what would change, warnings, the
+ * margin bar, the gate's settings) and a few lines of figures, without Markdown syntax or escapes.
+ * Untrusted text is neutralised for a terminal (escape.ts `neutraliseLogLine`: no line breaks,
+ * control or bidi characters, ANSI escapes or workflow commands).
+ */
+import { failedEvidence, observedValue, thresholdText } from "./check-display.js";
+import { neutraliseLogLine } from "./escape.js";
+import { formatCount, formatDecimal, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
+import type { Report } from "./report-types.js";
+import { displayWidth, renderMarginBar } from "./text-bar.js";
+import { checkName, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
+
+function capped(s: string, maxChars = 200): string {
+  const cps = Array.from(typeof s === "string" ? s : String(s));
+  return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
+}
+
+/** Untrusted text for a terminal line. */
+function plain(s: string, maxChars?: number): string {
+  return neutraliseLogLine(capped(s, maxChars));
+}
+
+export const TEXT_INLINE: Inline = {
+  text: plain,
+  code: plain,
+  gen: (s) => s,
+  strong: (s) => s,
+};
+
+function pad(s: string, width: number): string {
+  return s + " ".repeat(Math.max(0, width - displayWidth(s)));
+}
+
+/** Wraps a paragraph at `width` columns: the first line after `first`, the others after `rest`. */
+function wrap(text: string, width: number, first = "", rest = first): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of text.split(" ")) {
+    if (!empty && displayWidth(line) + 1 + displayWidth(word) > width) {
+      lines.push(line);
+      line = rest + word;
+    } else line = empty ? line + word : `${line} ${word}`;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+const WIDTH = 100;
+
+export function renderText(report: Report): string {
+  const c = report.comparison;
+  const { baseline, candidate } = report.models;
+  const out: string[] = [];
+  out.push(
+    `${report.verdict.toUpperCase()} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`,
+    "",
+    ...wrap(whySentence(report, TEXT_INLINE), WIDTH),
+    "",
+    "Checks",
+  );
+  const rows = report.checks.map((k) => {
+    const v = observedValue(k);
+    return [
+      k.passed ? "pass" : "FAIL",
+      checkName(k.id, TEXT_INLINE),
+      v.kind === "number" ? v.text : plain(v.text, 40),
+      plain(thresholdText(k, report), 30),
+    ] as const;
+  });
+  const w1 = Math.max(...rows.map((r) => displayWidth(r[1])), 5);
+  const w2 = Math.max(...rows.map((r) => displayWidth(r[2])), 8);
+  for (const r of rows) out.push(`  ${r[0]}  ${pad(r[1], w1)}  ${pad(r[2], w2)}  needs ${r[3]}`);
+  if (report.checks.length === 0) out.push("  No checks were run.");
+
+  const items = whatWouldChange(report, TEXT_INLINE);
+  if (items.length > 0) {
+    out.push("", "What would change the verdict");
+    for (const i of items) out.push(...wrap(i, WIDTH, "  - ", "    "));
+  }
+  const changes = report.policy_changes ?? [];
+  const warnings = [
+    ...report.warnings.map((w) => plain(w, 300)),
+    ...(changes.length > 0
+      ? [
+          `This pull request changes the policy file: ${changes.length} rules changed, ` +
+            `${changes.filter((p) => p.loosening).length} loosenings. The policy at the base commit decided this verdict.`,
+        ]
+      : []),
+  ];
+  if (warnings.length > 0) {
+    out.push("", "Warnings");
+    for (const w of warnings) out.push(...wrap(w, WIDTH, "  ! ", "    "));
+  }
+  const bar = renderMarginBar(
+    {
+      margin: c.margin,
+      lower: c.margin_lower,
+      upper: c.margin_upper,
+      lcb: c.lcb,
+      ucb: c.ucb,
+      delta0: c.delta0,
+    },
+    { confidence: c.confidence, openLabels: c.unresolved_tasks },
+  );
+  if (bar !== null) out.push("", ...bar.map((l) => `  ${l}`.trimEnd()));
+  const p = report.provenance;
+  const figures = [
+    `Margin Δ̂ ${formatPp(c.margin)} · validity bounds ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} (${plain(c.validity_bound, 20)})` +
+      ` · SE(V) ${formatPpUnsigned(c.se_valid)} · z ${formatDecimal(c.z)} · LCB ${formatPp(c.lcb)} · UCB ${formatPp(c.ucb)}`,
+    `Tasks: ${formatCount(c.common_valid_tasks)} common valid of ${formatCount(c.common_tasks)} common; ` +
+      `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed, ${formatCount(c.broken_tasks)} broken; ` +
+      `${formatCount(report.review_history.length)} changed label across review revisions`,
+    `Valid-only score on the common set: baseline ${formatPercent(baseline.common.valid_only_score)}, ` +
+      `candidate ${formatPercent(candidate.common.valid_only_score)}`,
+  ];
+  out.push("", "Figures");
+  for (const f of figures) out.push(...wrap(f, WIDTH, "  ", "    "));
+  out.push(
+    "",
+    ...wrap(
+      `Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
+        ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
+        ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
+        ` Failing checks: ${failedEvidence(report).length}. The full report: --format markdown or --format json (or --report FILE).`,
+      WIDTH,
+    ),
+  );
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,366 @@
+/**
+ * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
+ * check run title): one sentence of why, in the report's units (pp for margins, % for rates), and
+ * what would change the verdict, in plain words. Built from the report JSON alone.
+ *
+ * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
+ * formatter, which escapes it for its target; generated text goes through `gen`.
+ */
+import { satisfies } from "../decision/format.js";
+import { parseThresholdText } from "../policy/policy-values.js";
+import { failedEvidence, knownLabel, shortenProse, thresholdText } from "./check-display.js";
+import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
+import type { Check, Report } from "./report-types.js";
+
+/** How a rendering writes inline text. Every method returns text safe for its target. */
+export interface Inline {
+  /** Untrusted text, escaped, capped to `maxChars` code points. */
+  text(s: string, maxChars?: number): string;
+  /** An untrusted identifier (a task id) in a monospace font. */
+  code(s: string, maxChars?: number): string;
+  /** Generated text (may hold `<`, `>`, `&`, `_`). */
+  gen(s: string): string;
+  /** Emphasis around text already made safe. */
+  strong(safe: string): string;
+}
+
+/** How many tasks "what would change" names inline before pointing at the list. */
+export const FIRST_TASKS = 3;
+
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+/** The check's name as safe text. */
+export function checkName(id: string, f: Inline): string {
+  const label = knownLabel(id);
+  return label === null ? f.text(id, 60) : f.gen(label);
+}
+
+function listOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
+}
+
+/** The scores on the common set, "52.00% vs 47.42%", or "" when undefined. */
+function scores(report: Report): string {
+  const a = report.models.candidate.common.valid_only_score;
+  const b = report.models.baseline.common.valid_only_score;
+  if (a === null || b === null) return "";
+  return `candidate ${formatPercent(a)}, baseline ${formatPercent(b)}`;
+}
+
+/** True when a failed production canary (not the margin) rejected the change. */
+export function rejectedByCanary(report: Report): boolean {
+  const c = report.comparison;
+  if (report.verdict !== "reject") return false;
+  return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
+}
+
+/** Where the margin stands against δ₀ on its own: "accept", "reject", "undecided" or "undefined". */
+export function marginStanding(report: Report): "accept" | "reject" | "undecided" | "undefined" {
+  const c = report.comparison;
+  if (c.lcb === null || c.ucb === null) return "undefined";
+  if (c.lcb > c.delta0) return "accept";
+  if (c.ucb <= c.delta0) return "reject";
+  return "undecided";
+}
+
+function marginFigure(report: Report, f: Inline): string {
+  const c = report.comparison;
+  const s = scores(report);
+  return (
+    `${f.gen("margin ")}${f.strong(f.gen(formatPp(c.margin)))}` +
+    f.gen(
+      ` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${plural(c.common_valid_tasks, "task", "tasks")})`,
+    )
+  );
+}
+
+function openLabels(report: Report): string {
+  const u = report.comparison.unresolved_tasks;
+  return u === 0
+    ? "with no open labels"
+    : `under every resolution of the ${formatCount(u)} open ${plural(u, "label", "labels")}`;
+}
+
+/** One sentence: why this verdict. */
+export function whySentence(report: Report, f: Inline): string {
+  const c = report.comparison;
+  const failing = failedEvidence(report);
+  const confidence = `${formatPercent(c.confidence, 0)} one-sided`;
+  if (report.verdict === "reject" && rejectedByCanary(report)) {
+    return (
+      f.gen(
+        "The production canary failed: a failed canary rejects the change whatever the benchmark says (",
+      ) +
+      marginFigure(report, f) +
+      f.gen(").")
+    );
+  }
+  if (report.verdict === "accept") {
+    return (
+      f.gen("The ") +
+      marginFigure(report, f) +
+      f.gen(" clears the bar: its lower bound ") +
+      f.strong(f.gen(`LCB ${formatPp(c.lcb)}`)) +
+      f.gen(
+        ` > δ₀ ${formatPp(c.delta0)} ${openLabels(report)} (${confidence}), and every evidence check passes.`,
+      )
+    );
+  }
+  if (report.verdict === "reject") {
+    return (
+      f.gen("The ") +
+      marginFigure(report, f) +
+      f.gen(" cannot clear the bar: even its upper bound ") +
+      f.strong(f.gen(`UCB ${formatPp(c.ucb)}`)) +
+      f.gen(
+        ` ≤ δ₀ ${formatPp(c.delta0)} ${openLabels(report)} (${confidence}), and every evidence check passes.`,
+      )
+    );
+  }
+  const standing = marginStanding(report);
+  const band =
+    standing === "undefined"
+      ? c.margin === null
+        ? "the margin is undefined (no common valid tasks)"
+        : "the margin's confidence bounds cannot be computed"
+      : `the bounds LCB ${formatPp(c.lcb)} … UCB ${formatPp(c.ucb)} straddle the bar δ₀ ${formatPp(c.delta0)}`;
+  if (failing.length > 0) {
+    // The checks are named in the table and in "what would change": counted here, not listed.
+    const n = failing.length;
+    const head = f.strong(f.gen(`${n} evidence ${plural(n, "check fails", "checks fail")}`));
+    if (standing === "accept") {
+      return (
+        head +
+        f.gen("; the ") +
+        marginFigure(report, f) +
+        f.gen(` alone would accept (LCB ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}).`)
+      );
+    }
+    if (standing === "reject") {
+      return (
+        head +
+        f.gen("; the ") +
+        marginFigure(report, f) +
+        f.gen(` alone would reject (UCB ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}).`)
+      );
+    }
+    if (c.margin === null) return head + f.gen(`, and ${band}.`);
+    return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
+  }
+  if (c.margin === null) return f.gen(`Every evidence check passes, but ${band}.`);
+  return (
+    f.gen("Every evidence check passes, but the ") +
+    marginFigure(report, f) +
+    f.gen(` cannot rank the models: ${band}.`)
+  );
+}
+
+/** The first tasks of the fragility list, named inline, and how many more there are. */
+function firstTasks(report: Report, f: Inline): string {
+  const tasks = report.comparison.fragility_tasks;
+  const shown = tasks.slice(0, FIRST_TASKS).map((t) => f.code(t.task_id, 80));
+  const rest = tasks.length - shown.length;
+  return rest > 0 ? `${shown.join(f.gen(", "))}${f.gen(` and ${rest} more (listed below)`)}` : listOf(shown);
+}
+
+/**
+ * A count-driven check at its edge: the smallest number of valid tasks whose loss (relabelled
+ * broken) fails a passing check, with the sentence that says so. Common valid tasks: the count
+ * drops; disputed fraction: the share of open labels rises. Null when neither can fail that way.
+ */
+export function countEdge(
+  report: Report,
+  f: Inline,
+): { readonly lose: number; readonly text: string } | null {
+  const c = report.comparison;
+  const limit = c.review_fragility;
+  if (limit === null || limit < 1) return null;
+  const found: { lose: number; text: string }[] = [];
+  const byId = (id: string): Check | undefined => report.checks.find((k) => k.id === id && k.passed);
+
+  const count = byId("common_valid_tasks");
+  const countT = count === undefined ? null : parseThresholdText(count.threshold);
+  if (count !== undefined && countT?.ok === true && typeof count.observed === "number") {
+    const nv = count.observed;
+    const t = countT.value;
+    if (t.op === ">=" || t.op === ">") {
+      let lose = 1;
+      while (lose <= limit && satisfies(nv - lose, t)) lose++;
+      if (lose <= limit) {
+        const need = f.text(thresholdText(count, report), 40);
+        const have =
+          lose === 1
+            ? `${nv === t.value ? "exactly " : ""}${formatCount(nv)}: any one task lost fails it`
+            : `${formatCount(nv)}: losing any ${formatCount(lose)} of them fails it`;
+        found.push({
+          lose,
+          text: f.gen("the policy needs ") + need + f.gen(` common valid tasks and there are ${have}`),
+        });
+      }
+    }
+  }
+
+  const share = byId("disputed_fraction");
+  const shareT = share === undefined ? null : parseThresholdText(share.threshold);
+  const d = c.unresolved_tasks;
+  const nv = c.common_valid_tasks;
+  if (share !== undefined && shareT?.ok === true && typeof share.observed === "number" && d > 0) {
+    const t = shareT.value;
+    if (t.op === "<" || t.op === "<=") {
+      let lose = 1;
+      while (lose <= limit && lose < nv && satisfies(d / (nv - lose + d), t)) lose++;
+      if (lose <= limit && lose < nv) {
+        found.push({
+          lose,
+          text:
+            f.gen("the policy needs a disputed fraction ") +
+            f.text(thresholdText(share, report), 40) +
+            f.gen(
+              ` and it is ${formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${formatCount(lose)} valid tasks`} pushes it over`,
+            ),
+        });
+      }
+    }
+  }
+  found.sort((a, b) => a.lose - b.lose);
+  return found[0] ?? null;
+}
+
+/** True when the fragility is explained by a count check at its edge (then no task is singled out). */
+export function fragilityAtEdge(report: Report, f: Inline): boolean {
+  const edge = countEdge(report, f);
+  return edge !== null && edge.lose === report.comparison.review_fragility;
+}
+
+/**
+ * What would change the verdict: bullet items (safe text, no list markers). For unresolved: each
+ * failing check with what would fix it, and what would move the margin; for accept and reject: how
+ * firm the verdict is.
+ */
+export function whatWouldChange(report: Report, f: Inline): string[] {
+  const c = report.comparison;
+  const items: string[] = [];
+  const atMost = c.fragility_exact ? "" : "at most ";
+  if (report.verdict === "unresolved") {
+    for (const k of failedEvidence(report)) {
+      items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(shortenProse(k.detail), 300)}`);
+    }
+    const standing = marginStanding(report);
+    if (standing === "undefined") {
+      const m = report.checks.find((k) => k.id === "observed_margin");
+      if (m !== undefined && c.margin !== null) {
+        items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(shortenProse(m.detail), 300)}`);
+      }
+    } else if (standing === "undecided") {
+      const parts: string[] = [];
+      const u = c.unresolved_tasks;
+      if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
+        const n = c.resolution_distance;
+        parts.push(
+          f.gen(
+            `resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`,
+          ) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""),
+        );
+      } else if (u > 0) {
+        parts.push(
+          f.gen(
+            c.fragility_exact
+              ? `no resolution of the ${formatCount(u)} open ${plural(u, "label", "labels")} can decide it`
+              : `the search found no resolution of the ${formatCount(u)} open ${plural(u, "label", "labels")} that decides it`,
+          ),
+        );
+      }
+      if (c.margin !== null && c.se_valid !== null) {
+        const half = c.z * c.se_valid;
+        const lo = c.margin - half;
+        const hi = c.margin + half;
+        const straddles = lo <= c.delta0 && hi > c.delta0;
+        parts.push(
+          f.gen(
+            `on the valid tasks alone the margin is ${formatPp(c.margin)} ± ${formatPpUnsigned(half)} (z·SE)` +
+              (straddles
+                ? `, which straddles δ₀ ${formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
+                : `, clear of δ₀ ${formatPp(c.delta0)}`),
+          ),
+        );
+      }
+      if (parts.length > 0) {
+        const text = parts.join(f.gen("; "));
+        items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${text}${f.gen(".")}`);
+      }
+    }
+    return items;
+  }
+
+  if (rejectedByCanary(report)) {
+    items.push(
+      f.gen("Only a passing production canary can change it: the benchmark cannot outvote a failed canary."),
+    );
+    return items;
+  }
+  const other = report.verdict === "accept" ? "unresolved" : "unresolved or accept";
+  const edge = countEdge(report, f);
+  if (edge !== null && edge.lose === c.review_fragility) {
+    items.push(
+      `${f.strong(f.gen("At its edge"))}${f.gen(": ")}${edge.text}${f.gen(` — and the verdict becomes ${other}.`)}`,
+    );
+  } else if (c.fragility_unbounded) {
+    items.push(
+      f.gen(
+        c.fragility_exact
+          ? "No change to the reviewed labels changes it."
+          : "The search found no set of reviewed-label changes that changes it (not proven: the search is greedy).",
+      ),
+    );
+  } else if (c.review_fragility !== null) {
+    const n = c.review_fragility;
+    const share =
+      c.review_fragility_share === null
+        ? ""
+        : `, ${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks`;
+    items.push(
+      f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${plural(n, "task", "tasks")}`)) +
+        f.gen(
+          ` (valid → broken, or broken → valid${share}) gives a different verdict` +
+            (c.fragility_exact ? "." : "; the search is greedy, so fewer may do."),
+        ),
+    );
+  }
+  const u = c.unresolved_tasks;
+  if (u > 0) {
+    items.push(
+      f.gen(
+        `Resolving the ${formatCount(u)} open ${plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`,
+      ),
+    );
+  }
+  return items;
+}
+
+/** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
+export function checkRunTitle(report: Report): string {
+  const c = report.comparison;
+  const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+  const margin = `margin ${formatPp(c.margin)}`;
+  if (report.verdict === "accept") {
+    return `${verdict}: ${margin}, lower bound ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
+  }
+  if (report.verdict === "reject") {
+    if (rejectedByCanary(report)) return `${verdict}: production canary failed; ${margin}`;
+    return `${verdict}: ${margin}, upper bound ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
+  }
+  const failing = failedEvidence(report);
+  const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
+  const checks =
+    failing.length === 0
+      ? "every check passes"
+      : `${failing.length} ${plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
+  const bounds =
+    c.lcb === null || c.ucb === null
+      ? "bounds undefined"
+      : `bounds ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
+  return `${verdict}: ${checks}; ${margin}, ${bounds}`;
+}
