@@ -109,9 +109,9 @@ describe("renderMarkdown", () => {
       provenance: { ...a.provenance, dataset_revisions: [long] },
     });
     expect(md).toContain("| ✅ | Same dataset revisions | sha256:66bcf338b688… | same for both models |");
-    // In tables, long ids get <wbr> break opportunities (invisible, not copied), never a cut.
+    // In tables, very long ids get <wbr> break opportunities (invisible, not copied), never a cut.
     expect(md).toContain(
-      `| Dataset revisions | <code>${long.slice(0, 24)}<wbr>${long.slice(24, 48)}<wbr>${long.slice(48)}</code> |`,
+      `| Dataset revisions | <code>${long.slice(0, 32)}<wbr>${long.slice(32, 64)}<wbr>${long.slice(64)}</code> |`,
     );
   });
 

@@ -93,6 +93,7 @@ describe("breakable", () => {
       { numRuns: 300 },
     );
     expect(breakable("short-id")).toBe("short-id");
-    expect(breakable("a".repeat(50))).toBe(`${"a".repeat(24)}<wbr>${"a".repeat(24)}<wbr>aa`);
+    expect(breakable("a".repeat(64))).toBe("a".repeat(64));
+    expect(breakable("a".repeat(70))).toBe(`${"a".repeat(32)}<wbr>${"a".repeat(32)}<wbr>${"a".repeat(6)}`);
   });
 });

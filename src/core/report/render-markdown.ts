@@ -185,8 +185,8 @@ function codeList(items: readonly string[], limit: number): string {
 }
 
 /** An unbroken run longer than this gets <wbr> break opportunities, one every WBR_EVERY characters. */
-const WBR_LONGER_THAN = 32;
-const WBR_EVERY = 24;
+const WBR_LONGER_THAN = 64;
+const WBR_EVERY = 32;
 
 /** Splits escaped Markdown into atoms: an entity, a backslash escape, a tag, or one code point. */
 function atoms(escaped: string): string[] {
@@ -216,15 +216,15 @@ function atoms(escaped: string): string[] {
  * zero-width space or a tag, never inside an entity or a backslash escape. It only splits text,
  * so it can never join characters into a mention, a reference or a link.
  */
-export function breakable(escaped: string): string {
+export function breakable(escaped: string, longerThan = WBR_LONGER_THAN, every = WBR_EVERY): string {
   const parts = atoms(escaped);
   const isBreak = (a: string): boolean => a === " " || a === "&#8203;" || a.startsWith("<");
   let out = "";
   let run: string[] = [];
   const flush = (): void => {
-    if (run.length > WBR_LONGER_THAN) {
-      for (let i = 0; i < run.length; i += WBR_EVERY) {
-        out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + WBR_EVERY).join("");
+    if (run.length > longerThan) {
+      for (let i = 0; i < run.length; i += every) {
+        out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + every).join("");
       }
     } else out += run.join("");
     run = [];
@@ -240,8 +240,8 @@ export function breakable(escaped: string): string {
 }
 
 /** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
-function cellCode(s: string, maxChars: number): string {
-  return breakable(escapeCode(s, maxChars));
+function cellCode(s: string, maxChars: number, longerThan = WBR_LONGER_THAN, every = WBR_EVERY): string {
+  return breakable(escapeCode(s, maxChars), longerThan, every);
 }
 
 function taskCell(t: { readonly task_id: string }): string {
@@ -494,10 +494,11 @@ function evidenceItem(e: string): string {
   const link = safeLink(e, undefined, 32);
   const href = safeHttpUrl(e);
   const tail = href === null ? "" : `](${href})`;
+  // Evidence shares its cell with another entry: break its runs sooner than an id's.
   if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
-    return `[${breakable(link.slice(1, link.length - tail.length))}${tail}`;
+    return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
   }
-  return breakable(link);
+  return breakable(link, 20, 16);
 }
 
 function evidenceCell(evidence: readonly string[]): string {
@@ -597,7 +598,9 @@ function historySection(report: Report, detail: Detail): string[] {
   const rows = shown.map((h) => {
     const events = h.events
       .slice(0, 6)
-      .map((e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${md(e.source, 60)})`);
+      .map(
+        (e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${breakable(md(e.source, 60), 20, 16)})`,
+      );
     const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
     return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
   });
@@ -640,14 +643,15 @@ function policyChangesSection(report: Report, detail: Detail): string[] {
   );
   const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
   if (shown.length === 0) return details(summary, body);
-  const value = (v: string | null): string => (v === null ? "_(absent)_" : cellCode(v, 100));
+  // Four columns of policy text: break their runs sooner than a task id's.
+  const value = (v: string | null): string => (v === null ? "_(absent)_" : cellCode(v, 100, 32, 16));
   body.push(
     "",
     ...table(
       ["Rule", "Base", "Head", "Change"],
       ["l", "l", "l", "l"],
       shown.map((c) => [
-        cellCode(c.key, 80),
+        cellCode(c.key, 80, 32, 16),
         value(c.base),
         value(c.head),
         c.loosening ? "⚠️ loosening" : "—",
