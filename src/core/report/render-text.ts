@@ -29,6 +29,11 @@ export const TEXT_INLINE: Inline = {
   strong: (s) => s,
 };
 
+/** Appends lines one by one (no argument spread: see test/hardening/scale.test.ts). */
+function add(out: string[], lines: readonly string[]): void {
+  for (const l of lines) out.push(l);
+}
+
 function pad(s: string, width: number): string {
   return s + " ".repeat(Math.max(0, width - displayWidth(s)));
 }
@@ -58,10 +63,9 @@ export function renderText(report: Report): string {
   out.push(
     `${report.verdict.toUpperCase()} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`,
     "",
-    ...wrap(whySentence(report, TEXT_INLINE), WIDTH),
-    "",
-    "Checks",
   );
+  add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
+  out.push("", "Checks");
   const rows = report.checks.map((k) => {
     const v = observedValue(k);
     return [
@@ -71,15 +75,15 @@ export function renderText(report: Report): string {
       plain(thresholdText(k, report), 30),
     ] as const;
   });
-  const w1 = Math.max(...rows.map((r) => displayWidth(r[1])), 5);
-  const w2 = Math.max(...rows.map((r) => displayWidth(r[2])), 8);
+  const w1 = rows.reduce((w, r) => Math.max(w, displayWidth(r[1])), 5);
+  const w2 = rows.reduce((w, r) => Math.max(w, displayWidth(r[2])), 8);
   for (const r of rows) out.push(`  ${r[0]}  ${pad(r[1], w1)}  ${pad(r[2], w2)}  needs ${r[3]}`);
   if (report.checks.length === 0) out.push("  No checks were run.");
 
   const items = whatWouldChange(report, TEXT_INLINE);
   if (items.length > 0) {
     out.push("", "What would change the verdict");
-    for (const i of items) out.push(...wrap(i, WIDTH, "  - ", "    "));
+    for (const i of items) add(out, wrap(i, WIDTH, "  - ", "    "));
   }
   const changes = report.policy_changes ?? [];
   const warnings = [
@@ -93,7 +97,7 @@ export function renderText(report: Report): string {
   ];
   if (warnings.length > 0) {
     out.push("", "Warnings");
-    for (const w of warnings) out.push(...wrap(w, WIDTH, "  ! ", "    "));
+    for (const w of warnings) add(out, wrap(w, WIDTH, "  ! ", "    "));
   }
   const bar = renderMarginBar(
     {
@@ -106,7 +110,7 @@ export function renderText(report: Report): string {
     },
     { confidence: c.confidence, openLabels: c.unresolved_tasks },
   );
-  if (bar !== null) out.push("", ...bar.map((l) => `  ${l}`.trimEnd()));
+  if (bar !== null) add(out, ["", ...bar.map((l) => `  ${l}`.trimEnd())]);
   const p = report.provenance;
   const figures = [
     `Margin Δ̂ ${formatPp(c.margin)} · validity bounds ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} (${plain(c.validity_bound, 20)})` +
@@ -118,10 +122,11 @@ export function renderText(report: Report): string {
       `candidate ${formatPercent(candidate.common.valid_only_score)}`,
   ];
   out.push("", "Figures");
-  for (const f of figures) out.push(...wrap(f, WIDTH, "  ", "    "));
-  out.push(
-    "",
-    ...wrap(
+  for (const f of figures) add(out, wrap(f, WIDTH, "  ", "    "));
+  out.push("");
+  add(
+    out,
+    wrap(
       `Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
         ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
