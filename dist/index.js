@@ -63013,6 +63013,411 @@ function formatPercentInterval(iv) {
     return `${formatPercent(iv[0])} – ${formatPercent(iv[1])}`;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/check-display.ts
+
+const CHECK_LABEL = {
+    common_valid_tasks: "Common valid tasks",
+    infra_error_rate_baseline: "Infra error rate, baseline",
+    infra_error_rate_candidate: "Infra error rate, candidate",
+    disputed_fraction: "Disputed fraction",
+    missing_fraction_baseline: "Missing fraction, baseline",
+    missing_fraction_candidate: "Missing fraction, candidate",
+    same_harness: "Same harness revision",
+    // The check compares the two models' sets of dataset revisions (threshold "same for both models").
+    dataset_revision: "Same dataset revisions",
+    production_canary: "Production canary",
+    observed_margin: "Margin lower bound (LCB)",
+};
+const CHECK_UNIT = {
+    common_valid_tasks: "count",
+    infra_error_rate_baseline: "fraction",
+    infra_error_rate_candidate: "fraction",
+    disputed_fraction: "fraction",
+    missing_fraction_baseline: "fraction",
+    missing_fraction_candidate: "fraction",
+    same_harness: "text",
+    dataset_revision: "text",
+    production_canary: "text",
+    observed_margin: "pp",
+};
+/** A check id we know (a report file from a newer version may carry others). */
+function isKnownCheck(id) {
+    return Object.hasOwn(CHECK_LABEL, id);
+}
+/**
+ * The check's label; for an unknown id, the id itself when it is a plain identifier (so it can
+ * be written as generated text), else null: the caller escapes the raw id.
+ */
+function knownLabel(id) {
+    if (isKnownCheck(id))
+        return CHECK_LABEL[id];
+    return /^[a-z][a-z0-9_]{0,59}$/.test(id) ? id.replace(/_/g, " ") : null;
+}
+/** Characters of a shortened token (after an optional `scheme:` prefix), e.g. a revision's hash. */
+const SHORT_TOKEN_CHARS = 12;
+/** A shown observed value is at most this many code points. */
+const SHORT_VALUE_CHARS = 32;
+/** Shortens one token: its `prefix:` (up to 8 characters) and `keep` characters after it, then "…". */
+function shortenToken(token, keep, longerThan) {
+    const cps = Array.from(token);
+    if (cps.length <= longerThan)
+        return token;
+    const prefix = /^[A-Za-z0-9+.-]{1,7}:/.exec(token)?.[0] ?? "";
+    return `${cps.slice(0, prefix.length + keep).join("")}…`;
+}
+function mapTokens(value, f) {
+    return value
+        .split(/([\s,;]+)/u)
+        .map((p, i) => (i % 2 === 1 ? p : f(p)))
+        .join("");
+}
+/**
+ * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
+ * a token keeps its `prefix:` and the first SHORT_TOKEN_CHARS characters after it; separators
+ * (spaces, commas, semicolons) are kept, and the whole is capped to SHORT_VALUE_CHARS. The full
+ * value stays in the report JSON and in the provenance section.
+ */
+function shortenValue(value) {
+    const out = mapTokens(value, (t) => {
+        const prefix = /^[A-Za-z0-9+.-]{1,7}:/.exec(t)?.[0] ?? "";
+        return shortenToken(t, SHORT_TOKEN_CHARS, prefix.length + SHORT_TOKEN_CHARS + 2);
+    });
+    const cps = Array.from(out);
+    return cps.length > SHORT_VALUE_CHARS ? `${cps.slice(0, SHORT_VALUE_CHARS - 1).join("")}…` : out;
+}
+/** Tokens in a sentence longer than this are shortened by `shortenProse`. */
+const PROSE_TOKEN_CHARS = 40;
+/**
+ * A sentence with its very long tokens (full revisions, hashes) shortened, so it wraps in a
+ * comment: tokens over PROSE_TOKEN_CHARS keep their prefix and 16 characters.
+ */
+function shortenProse(text) {
+    return mapTokens(text, (t) => shortenToken(t, 16, PROSE_TOKEN_CHARS));
+}
+function observedValue(check) {
+    const unit = isKnownCheck(check.id) ? CHECK_UNIT[check.id] : "text";
+    const v = check.observed;
+    if (v === null)
+        return { kind: "number", text: NOT_AVAILABLE };
+    if (typeof v === "string")
+        return { kind: "text", text: shortenValue(v) };
+    switch (unit) {
+        case "count":
+            return { kind: "number", text: formatCount(v) };
+        case "fraction":
+            return { kind: "number", text: formatPercent(v) };
+        case "pp":
+            return { kind: "number", text: formatPp(v) };
+        case "text":
+            return { kind: "number", text: Number.isInteger(v) ? formatCount(v) : formatDecimal(v) };
+    }
+}
+/**
+ * The threshold as shown: the policy's text with `>=`/`<=` written ≥/≤ (untrusted: the caller
+ * escapes it); the margin check's bar in pp from the report, the unit of the margin.
+ */
+function thresholdText(check, report) {
+    if (check.id === "observed_margin")
+        return `> ${formatPp(report.comparison.delta0)}`;
+    return check.threshold.replace(/^(\s*)>=/, "$1≥").replace(/^(\s*)<=/, "$1≤");
+}
+/** Evidence checks that fail, in report order (the margin check is the margin's, not evidence). */
+function failedEvidence(report) {
+    return report.checks.filter((c) => c.kind !== "margin" && !c.passed);
+}
+
+;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
+/**
+ * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
+ * check run title): one sentence of why, in the report's units (pp for margins, % for rates), and
+ * what would change the verdict, in plain words. Built from the report JSON alone.
+ *
+ * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
+ * formatter, which escapes it for its target; generated text goes through `gen`.
+ */
+
+
+
+
+/** How many tasks "what would change" names inline before pointing at the list. */
+const FIRST_TASKS = 3;
+function verdict_text_plural(n, one, many) {
+    return n === 1 ? one : many;
+}
+/** The check's name as safe text. */
+function checkName(id, f) {
+    const label = knownLabel(id);
+    return label === null ? f.text(id, 60) : f.gen(label);
+}
+function listOf(items) {
+    if (items.length <= 1)
+        return items.join("");
+    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
+}
+/** The scores on the common set, "52.00% vs 47.42%", or "" when undefined. */
+function scores(report) {
+    const a = report.models.candidate.common.valid_only_score;
+    const b = report.models.baseline.common.valid_only_score;
+    if (a === null || b === null)
+        return "";
+    return `candidate ${formatPercent(a)}, baseline ${formatPercent(b)}`;
+}
+/** True when a failed production canary (not the margin) rejected the change. */
+function rejectedByCanary(report) {
+    const c = report.comparison;
+    if (report.verdict !== "reject")
+        return false;
+    return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
+}
+/** Where the margin stands against δ₀ on its own: "accept", "reject", "undecided" or "undefined". */
+function marginStanding(report) {
+    const c = report.comparison;
+    if (c.lcb === null || c.ucb === null)
+        return "undefined";
+    if (c.lcb > c.delta0)
+        return "accept";
+    if (c.ucb <= c.delta0)
+        return "reject";
+    return "undecided";
+}
+function marginFigure(report, f) {
+    const c = report.comparison;
+    const s = scores(report);
+    return (`${f.gen("margin ")}${f.strong(f.gen(formatPp(c.margin)))}` +
+        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${verdict_text_plural(c.common_valid_tasks, "task", "tasks")})`));
+}
+function openLabels(report) {
+    const u = report.comparison.unresolved_tasks;
+    return u === 0
+        ? "with no open labels"
+        : `under every resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
+}
+/** One sentence: why this verdict. */
+function whySentence(report, f) {
+    const c = report.comparison;
+    const failing = failedEvidence(report);
+    const confidence = `${formatPercent(c.confidence, 0)} one-sided`;
+    if (report.verdict === "reject" && rejectedByCanary(report)) {
+        return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
+    if (report.verdict === "accept") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(" clears the bar: its lower bound ") +
+            f.strong(f.gen(`LCB ${formatPp(c.lcb)}`)) +
+            f.gen(` > δ₀ ${formatPp(c.delta0)} ${openLabels(report)} (${confidence}), and every evidence check passes.`));
+    }
+    if (report.verdict === "reject") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(" cannot clear the bar: even its upper bound ") +
+            f.strong(f.gen(`UCB ${formatPp(c.ucb)}`)) +
+            f.gen(` ≤ δ₀ ${formatPp(c.delta0)} ${openLabels(report)} (${confidence}), and every evidence check passes.`));
+    }
+    const standing = marginStanding(report);
+    const band = standing === "undefined"
+        ? c.margin === null
+            ? "the margin is undefined (no common valid tasks)"
+            : "the margin's confidence bounds cannot be computed"
+        : `the bounds LCB ${formatPp(c.lcb)} … UCB ${formatPp(c.ucb)} straddle the bar δ₀ ${formatPp(c.delta0)}`;
+    if (failing.length > 0) {
+        // The checks are named in the table and in "what would change": counted here, not listed.
+        const n = failing.length;
+        const head = f.strong(f.gen(`${n} evidence ${verdict_text_plural(n, "check fails", "checks fail")}`));
+        if (standing === "accept") {
+            return (head +
+                f.gen("; the ") +
+                marginFigure(report, f) +
+                f.gen(` alone would accept (LCB ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}).`));
+        }
+        if (standing === "reject") {
+            return (head +
+                f.gen("; the ") +
+                marginFigure(report, f) +
+                f.gen(` alone would reject (UCB ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}).`));
+        }
+        if (c.margin === null)
+            return head + f.gen(`, and ${band}.`);
+        return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
+    }
+    if (c.margin === null)
+        return f.gen(`Every evidence check passes, but ${band}.`);
+    return (f.gen("Every evidence check passes, but the ") +
+        marginFigure(report, f) +
+        f.gen(` cannot rank the models: ${band}.`));
+}
+/** The first tasks of the fragility list, named inline, and how many more there are. */
+function firstTasks(report, f) {
+    const tasks = report.comparison.fragility_tasks;
+    const shown = tasks.slice(0, FIRST_TASKS).map((t) => f.code(t.task_id, 80));
+    const rest = tasks.length - shown.length;
+    return rest > 0 ? `${shown.join(f.gen(", "))}${f.gen(` and ${rest} more (listed below)`)}` : listOf(shown);
+}
+/**
+ * A count-driven check at its edge: the smallest number of valid tasks whose loss (relabelled
+ * broken) fails a passing check, with the sentence that says so. Common valid tasks: the count
+ * drops; disputed fraction: the share of open labels rises. Null when neither can fail that way.
+ */
+function countEdge(report, f) {
+    const c = report.comparison;
+    const limit = c.review_fragility;
+    if (limit === null || limit < 1)
+        return null;
+    const found = [];
+    const byId = (id) => report.checks.find((k) => k.id === id && k.passed);
+    const count = byId("common_valid_tasks");
+    const countT = count === undefined ? null : parseThresholdText(count.threshold);
+    if (count !== undefined && countT?.ok === true && typeof count.observed === "number") {
+        const nv = count.observed;
+        const t = countT.value;
+        if (t.op === ">=" || t.op === ">") {
+            let lose = 1;
+            while (lose <= limit && satisfies(nv - lose, t))
+                lose++;
+            if (lose <= limit) {
+                const need = f.text(thresholdText(count, report), 40);
+                const have = lose === 1
+                    ? `${nv === t.value ? "exactly " : ""}${formatCount(nv)}: any one task lost fails it`
+                    : `${formatCount(nv)}: losing any ${formatCount(lose)} of them fails it`;
+                found.push({
+                    lose,
+                    text: f.gen("the policy needs ") + need + f.gen(` common valid tasks and there are ${have}`),
+                });
+            }
+        }
+    }
+    const share = byId("disputed_fraction");
+    const shareT = share === undefined ? null : parseThresholdText(share.threshold);
+    const d = c.unresolved_tasks;
+    const nv = c.common_valid_tasks;
+    if (share !== undefined && shareT?.ok === true && typeof share.observed === "number" && d > 0) {
+        const t = shareT.value;
+        if (t.op === "<" || t.op === "<=") {
+            let lose = 1;
+            while (lose <= limit && lose < nv && satisfies(d / (nv - lose + d), t))
+                lose++;
+            if (lose <= limit && lose < nv) {
+                found.push({
+                    lose,
+                    text: f.gen("the policy needs a disputed fraction ") +
+                        f.text(thresholdText(share, report), 40) +
+                        f.gen(` and it is ${formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${formatCount(lose)} valid tasks`} pushes it over`),
+                });
+            }
+        }
+    }
+    found.sort((a, b) => a.lose - b.lose);
+    return found[0] ?? null;
+}
+/** True when the fragility is explained by a count check at its edge (then no task is singled out). */
+function fragilityAtEdge(report, f) {
+    const edge = countEdge(report, f);
+    return edge !== null && edge.lose === report.comparison.review_fragility;
+}
+/**
+ * What would change the verdict: bullet items (safe text, no list markers). For unresolved: each
+ * failing check with what would fix it, and what would move the margin; for accept and reject: how
+ * firm the verdict is.
+ */
+function whatWouldChange(report, f) {
+    const c = report.comparison;
+    const items = [];
+    const atMost = c.fragility_exact ? "" : "at most ";
+    if (report.verdict === "unresolved") {
+        for (const k of failedEvidence(report)) {
+            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(shortenProse(k.detail), 300)}`);
+        }
+        const standing = marginStanding(report);
+        if (standing === "undefined") {
+            const m = report.checks.find((k) => k.id === "observed_margin");
+            if (m !== undefined && c.margin !== null) {
+                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(shortenProse(m.detail), 300)}`);
+            }
+        }
+        else if (standing === "undecided") {
+            const parts = [];
+            const u = c.unresolved_tasks;
+            if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
+                const n = c.resolution_distance;
+                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
+            }
+            else if (u > 0) {
+                parts.push(f.gen(c.fragility_exact
+                    ? `no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} can decide it`
+                    : `the search found no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} that decides it`));
+            }
+            if (c.margin !== null && c.se_valid !== null) {
+                const half = (c.q_valid ?? c.z) * c.se_valid;
+                const lo = c.margin - half;
+                const hi = c.margin + half;
+                const straddles = lo <= c.delta0 && hi > c.delta0;
+                parts.push(f.gen(`on the valid tasks alone the margin is ${formatPp(c.margin)} ± ${formatPpUnsigned(half)} (q·SE)` +
+                    (straddles
+                        ? `, which straddles δ₀ ${formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
+                        : `, clear of δ₀ ${formatPp(c.delta0)}`)));
+            }
+            if (parts.length > 0) {
+                const text = parts.join(f.gen("; "));
+                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${text}${f.gen(".")}`);
+            }
+        }
+        return items;
+    }
+    if (rejectedByCanary(report)) {
+        items.push(f.gen("Only a passing production canary can change it: the benchmark cannot outvote a failed canary."));
+        return items;
+    }
+    const other = report.verdict === "accept" ? "unresolved" : "unresolved or accept";
+    const edge = countEdge(report, f);
+    if (edge !== null && edge.lose === c.review_fragility) {
+        items.push(`${f.strong(f.gen("At its edge"))}${f.gen(": ")}${edge.text}${f.gen(` — and the verdict becomes ${other}.`)}`);
+    }
+    else if (c.fragility_unbounded) {
+        items.push(f.gen(c.fragility_exact
+            ? "No change to the reviewed labels changes it."
+            : "The search found no set of reviewed-label changes that changes it (not proven: the search is greedy)."));
+    }
+    else if (c.review_fragility !== null) {
+        const n = c.review_fragility;
+        const share = c.review_fragility_share === null
+            ? ""
+            : `, ${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks`;
+        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${verdict_text_plural(n, "task", "tasks")}`)) +
+            f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
+                (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
+    }
+    const u = c.unresolved_tasks;
+    if (u > 0) {
+        items.push(f.gen(`Resolving the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
+    }
+    return items;
+}
+/** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
+function checkRunTitle(report) {
+    const c = report.comparison;
+    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+    const margin = `margin ${formatPp(c.margin)}`;
+    if (report.verdict === "accept") {
+        return `${verdict}: ${margin}, lower bound ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
+    }
+    if (report.verdict === "reject") {
+        if (rejectedByCanary(report))
+            return `${verdict}: production canary failed; ${margin}`;
+        return `${verdict}: ${margin}, upper bound ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
+    }
+    const failing = failedEvidence(report);
+    const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
+    const checks = failing.length === 0
+        ? "every check passes"
+        : `${failing.length} ${verdict_text_plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
+    const bounds = c.lcb === null || c.ucb === null
+        ? "bounds undefined"
+        : `bounds ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
+    return `${verdict}: ${checks}; ${margin}, ${bounds}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
 /**
  * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
@@ -63273,7 +63678,7 @@ function renderMarginBar(input, options = {}) {
     lines.push("");
     lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
     lines.push(`[===]  validity band Δ_L..Δ_H: the margin under every resolution of ${open}`);
-    lines.push(`[---]  run-variance band LCB..UCB: the validity band widened by z·SE (${confidence})`);
+    lines.push(`[---]  run-variance band LCB..UCB: the validity band widened by q·SE (${confidence})`);
     lines.push(`${GLYPH.delta0}      δ₀, the bar: accept needs LCB > δ₀, reject needs UCB ≤ δ₀`);
     if (state.degenerate)
         lines.push(`${GLYPH.degenerate}      a band of zero width`);
@@ -63285,21 +63690,25 @@ function renderMarginBar(input, options = {}) {
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
- * byte-identical Markdown. Used for the job summary, the check run text, the sticky PR comment
- * and the CLI.
+ * byte-identical Markdown. Used for the sticky PR comment, the job summary, the check run's
+ * summary and the CLI: one document.
  *
- * Order: verdict headline, headline warnings and reasons; checks; margin with its text bar;
- * per-model figures; the most influential disputed/unreviewed tasks; fragility; broken tasks,
- * review history and policy changes; provenance. Long sections sit in <details> blocks and every
- * list is bounded.
+ * Above the fold (nothing to expand): the verdict with candidate and baseline, one sentence of
+ * why in the report's units, the checks table (result first, long values shortened), what would
+ * change the verdict, headline warnings, the margin drawn as a text bar and the gate's settings.
+ * Everything else sits in collapsed <details> sections, each shown once: margin figures,
+ * per-model figures, disputed and unreviewed tasks, the tasks that decide the fragility, broken
+ * tasks, review history, policy changes and provenance.
  *
  * Every untrusted string goes through escape.ts. Generated text (labels, numbers, glyphs) is
  * written directly; the text-bar fence holds generated characters only.
  *
  * With `maxLength`, sections are shortened and dropped, least important first, until the result
- * fits; the verdict, warnings, reasons, checks and margin are kept as long as possible, and a
+ * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
+
 
 
 
@@ -63311,36 +63720,10 @@ const VERDICT_ICON = {
     reject: "❌",
     unresolved: "⚠️",
 };
-const CHECK_LABEL = {
-    common_valid_tasks: "Common valid tasks",
-    infra_error_rate_baseline: "Infra error rate, baseline",
-    infra_error_rate_candidate: "Infra error rate, candidate",
-    disputed_fraction: "Disputed fraction",
-    missing_fraction_baseline: "Missing fraction, baseline",
-    missing_fraction_candidate: "Missing fraction, candidate",
-    same_harness: "Same harness revision",
-    dataset_revision: "Dataset revision present for both",
-    production_canary: "Production canary",
-    observed_margin: "Margin lower bound (LCB)",
-};
-const CHECK_UNIT = {
-    common_valid_tasks: "count",
-    infra_error_rate_baseline: "fraction",
-    infra_error_rate_candidate: "fraction",
-    disputed_fraction: "fraction",
-    missing_fraction_baseline: "fraction",
-    missing_fraction_candidate: "fraction",
-    same_harness: "text",
-    dataset_revision: "text",
-    production_canary: "text",
-    observed_margin: "pp",
-};
 function fullDetail() {
     return {
-        reasons: 50,
-        reasonChars: 600,
+        detailChars: 300,
         warnings: 20,
-        checkDetails: true,
         marginTable: "full",
         bar: true,
         perModel: "full",
@@ -63372,22 +63755,35 @@ const TRIM_STEPS = [
     (d) => (d.influential = 0),
     (d) => (d.perModel = "none"),
     (d) => (d.policyChanges = "loosenings"),
-    (d) => (d.checkDetails = false),
     (d) => (d.policyChanges = "count"),
     (d) => {
-        d.reasons = 10;
-        d.reasonChars = 300;
+        d.detailChars = 200;
         d.warnings = 5;
     },
     (d) => (d.marginTable = "compact"),
     (d) => (d.bar = false),
     (d) => (d.compactHeader = true),
     (d) => {
-        d.reasons = 3;
-        d.reasonChars = 160;
+        d.detailChars = 160;
         d.warnings = 2;
     },
 ];
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s) {
+    return s
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/_/g, "\\_")
+        .replace(/\*/g, "\\*");
+}
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+const MARKDOWN_INLINE = {
+    text: (s, max) => escapeMarkdownInline(s, max),
+    code: (s, max) => escapeCode(s, max),
+    gen: genMd,
+    strong: (safe) => `**${safe}**`,
+};
 // ---------------------------------------------------------------------------------------------
 // Small Markdown builders (cells must already be escaped or generated).
 function md(s, maxChars) {
@@ -63418,12 +63814,77 @@ function render_markdown_plural(n, one, many) {
 function codeList(items, limit) {
     if (items.length === 0)
         return "none";
-    const shown = items.slice(0, limit).map((s) => escapeCode(s, 80));
+    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
     const rest = items.length - shown.length;
     return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
+/** An unbroken run longer than this gets <wbr> break opportunities, one every WBR_EVERY characters. */
+const WBR_LONGER_THAN = 64;
+const WBR_EVERY = 32;
+/** Splits escaped Markdown into atoms: an entity, a backslash escape, a tag, or one code point. */
+function atoms(escaped) {
+    const out = [];
+    for (let i = 0; i < escaped.length;) {
+        const c = escaped[i] ?? "";
+        let atom = String.fromCodePoint(escaped.codePointAt(i) ?? 0);
+        if (c === "&") {
+            const end = escaped.indexOf(";", i);
+            if (end > i && end - i <= 10)
+                atom = escaped.slice(i, end + 1);
+        }
+        else if (c === "\\") {
+            const next = escaped.codePointAt(i + 1);
+            if (next !== undefined)
+                atom = c + String.fromCodePoint(next);
+        }
+        else if (c === "<") {
+            const end = escaped.indexOf(">", i);
+            if (end > i)
+                atom = escaped.slice(i, end + 1);
+        }
+        out.push(atom);
+        i += atom.length;
+    }
+    return out;
+}
+/**
+ * Adds <wbr> break opportunities to escaped Markdown, so that a long id cannot widen a table
+ * beyond the page: inside runs of more than WBR_LONGER_THAN characters without a space, a
+ * zero-width space or a tag, never inside an entity or a backslash escape. It only splits text,
+ * so it can never join characters into a mention, a reference or a link.
+ */
+function breakable(escaped, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
+    const parts = atoms(escaped);
+    const isBreak = (a) => a === " " || a === "&#8203;" || a.startsWith("<");
+    let out = "";
+    let run = [];
+    const flush = () => {
+        if (run.length > longerThan) {
+            for (let i = 0; i < run.length; i += every) {
+                out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + every).join("");
+            }
+        }
+        else
+            out += run.join("");
+        run = [];
+    };
+    for (const a of parts) {
+        if (isBreak(a)) {
+            flush();
+            out += a;
+        }
+        else
+            run.push(a);
+    }
+    flush();
+    return out;
+}
+/** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
+function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
+    return breakable(escapeCode(s, maxChars), longerThan, every);
+}
 function taskCell(t) {
-    return escapeCode(t.task_id, 100);
+    return cellCode(t.task_id, 100);
 }
 /**
  * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
@@ -63441,7 +63902,7 @@ function withDataset(show, at, header, align, rows) {
     return [
         insert(header, "Dataset revision"),
         insert(align, "l"),
-        rows.map((r) => insert(r.cells, escapeCode(r.revision, 40))),
+        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
     ];
 }
 function datasetNote(report, show) {
@@ -63449,43 +63910,17 @@ function datasetNote(report, show) {
     return show || only === undefined ? [] : [`All on dataset revision ${escapeCode(only, 80)}.`, ""];
 }
 // ---------------------------------------------------------------------------------------------
-// Sections
-function headline(report, title, detail) {
+// Above the fold
+function headline(report) {
     const { baseline, candidate } = report.models;
     const icon = VERDICT_ICON[report.verdict] ?? "❔";
-    const verdict = md(report.verdict, 20);
-    const p = report.provenance.policy;
-    const head = `## ${icon} ${verdict} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
-    if (detail.compactHeader)
-        return [head];
-    return [
-        head,
-        "",
-        `<sub>${[
-            title === "" ? "" : md(title, 120),
-            `policy owner ${md(p.owner, 80)}`,
-            `revisit by ${md(p.revisit, 40)}`,
-        ]
-            .filter((x) => x !== "")
-            .join(" · ")}</sub>`,
-    ];
-}
-function settingsLine(report) {
-    const c = report.comparison;
-    const infra = report.provenance.infra_errors_policy === "count_as_fail"
-        ? "**infra errors counted as fails**"
-        : "infra errors excluded";
-    const se = c.standard_error === "clustered"
-        ? `clustered SE (${formatCount(c.clusters)} ${render_markdown_plural(c.clusters ?? 0, "cluster", "clusters")})`
-        : "paired SE";
-    return (`**Gate:** ${formatPercent(c.confidence)} one-sided confidence · δ₀ ${formatPp(c.delta0)} · ` +
-        `${se} · ${md(c.validity_bound, 20)} validity bound · ${infra}`);
+    return `## ${icon} ${md(report.verdict, 20)} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 function warningLines(report, detail, trimmedTo) {
     const quotes = [];
     const shown = report.warnings.slice(0, detail.warnings);
     for (const w of shown)
-        quotes.push(`⚠️ ${md(w, detail.reasonChars)}`);
+        quotes.push(`⚠️ ${md(w, detail.detailChars)}`);
     if (report.warnings.length > shown.length) {
         quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
     }
@@ -63507,154 +63942,133 @@ function warningLines(report, detail, trimmedTo) {
     });
     return out;
 }
-function reasonLines(report, detail) {
-    if (report.reasons.length === 0)
-        return [];
-    const shown = report.reasons.slice(0, detail.reasons);
-    const lines = ["**Why:**", "", ...shown.map((r) => `- ${md(r, detail.reasonChars)}`)];
-    if (report.reasons.length > shown.length) {
-        lines.push(`- … and ${report.reasons.length - shown.length} more reasons in the report file.`);
-    }
-    return lines;
-}
-function checkLabel(id) {
-    return Object.hasOwn(CHECK_LABEL, id) ? (CHECK_LABEL[id] ?? md(id, 60)) : md(id, 60);
-}
-function formatObserved(check) {
-    const unit = Object.hasOwn(CHECK_UNIT, check.id) ? (CHECK_UNIT[check.id] ?? "text") : "text";
-    const v = check.observed;
-    if (v === null)
-        return NOT_AVAILABLE;
-    if (typeof v === "string")
-        return md(v, 120);
-    switch (unit) {
-        case "count":
-            return formatCount(v);
-        case "fraction":
-            return formatPercent(v);
-        case "pp":
-            return formatPp(v);
-        case "text":
-            return Number.isInteger(v) ? formatCount(v) : formatDecimal(v);
-    }
-}
-function checksSection(report, detail) {
-    const lines = ["### Checks", ""];
+/** The checks, result first: the eye lands on ✅/❌ before the label. */
+function checksTable(report) {
     if (report.checks.length === 0)
-        return [...lines, "No checks were run."];
-    lines.push(...table(["Check", "Observed", "Threshold", "Result"], ["l", "r", "l", "l"], report.checks.map((c) => [
-        checkLabel(c.id),
-        formatObserved(c),
-        md(c.threshold, 100),
-        c.passed ? "✅ pass" : "❌ fail",
-    ])));
-    const failed = report.checks.filter((c) => !c.passed && c.detail !== "");
-    if (detail.checkDetails && failed.length > 0) {
-        lines.push("");
-        for (const c of failed)
-            lines.push(`- ❌ **${checkLabel(c.id)}:** ${md(c.detail, 600)}`);
-    }
-    return lines;
-}
-function marginReading(report) {
-    const c = report.comparison;
-    if (c.lcb === null || c.ucb === null) {
-        return "The run-variance band is undefined, so the margin cannot decide.";
-    }
-    if (c.lcb > c.delta0) {
-        return (`**LCB ${formatPp(c.lcb)} &gt; δ₀ ${formatPp(c.delta0)}:** the least favourable resolution of the open ` +
-            "labels, at the low end of run variance, still clears the bar.");
-    }
-    if (c.ucb <= c.delta0) {
-        return (`**UCB ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}:** even the most favourable resolution of the ` +
-            "open labels, at the high end of run variance, does not clear the bar.");
-    }
-    return (`**LCB ${formatPp(c.lcb)} ≤ δ₀ ${formatPp(c.delta0)} &lt; UCB ${formatPp(c.ucb)}:** the band straddles ` +
-        "the bar, so the margin alone cannot decide.");
-}
-function marginSection(report, detail) {
-    const c = report.comparison;
-    const lines = ["### Margin (candidate − baseline)", ""];
-    if (!detail.compactHeader) {
-        lines.push(`On **${formatCount(c.common_valid_tasks)}** common valid tasks ` +
-            `(${formatCount(c.common_tasks)} common tasks; ${formatCount(c.unresolved_tasks)} open labels: ` +
-            `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
-            `${formatCount(c.broken_tasks)} broken tasks excluded). Margins are in percentage points (pp).`, "");
-    }
-    if (c.margin === null) {
-        lines.push("The margin is undefined: there are no common valid tasks to compare.");
-        return lines;
-    }
-    if (detail.marginTable === "full") {
-        const rows = [
-            ["Observed margin Δ̂", formatPp(c.margin)],
-            [
-                `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
-                `${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)}`,
-            ],
-            [
-                "Validity sensitivity, down / up",
-                `${formatPpUnsigned(c.validity_sensitivity)} / ${formatPpUnsigned(c.validity_sensitivity_upside)}`,
-            ],
-            [
-                `Standard error (${md(c.standard_error, 20)}): SE(V) / SE(V ∪ S\\_L) / SE(V ∪ S\\_H)`,
-                `${formatPpUnsigned(c.se_valid)} / ${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
-            ],
-            ["Re-run-only SE", formatPpUnsigned(c.se_rerun)],
+        return ["No checks were run."];
+    return table(["", "Check", "Observed", "Needs"], ["c", "l", "r", "l"], report.checks.map((c) => {
+        const v = observedValue(c);
+        return [
+            c.passed ? "✅" : "❌",
+            c.passed ? checkName(c.id, MARKDOWN_INLINE) : `**${checkName(c.id, MARKDOWN_INLINE)}**`,
+            v.kind === "number" ? v.text : md(v.text, 60),
+            md(thresholdText(c, report), 20),
         ];
-        if (c.standard_error === "clustered")
-            rows.push(["Clusters G", formatCount(c.clusters)]);
-        rows.push([
-            `Quantile q for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
-            `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
-        ], ["LCB = Δ\\_L − q · SE(V ∪ S\\_L)", formatPp(c.lcb)], ["UCB = Δ\\_H + q · SE(V ∪ S\\_H)", formatPp(c.ucb)], ["Bar δ₀", formatPp(c.delta0)]);
-        lines.push(...table(["Figure", "Value"], ["l", "r"], rows), "");
+    }));
+}
+function changeSection(report, detail) {
+    const items = whatWouldChange(report, {
+        ...MARKDOWN_INLINE,
+        text: (s, max) => md(s, Math.min(max ?? detail.detailChars, detail.detailChars)),
+    });
+    if (items.length === 0)
+        return [];
+    return ["**What would change the verdict**", "", ...items.map((i) => `- ${i}`)];
+}
+function barSection(report) {
+    const c = report.comparison;
+    const bar = renderMarginBar({
+        margin: c.margin,
+        lower: c.margin_lower,
+        upper: c.margin_upper,
+        lcb: c.lcb,
+        ucb: c.ucb,
+        delta0: c.delta0,
+    }, { confidence: c.confidence, openLabels: c.unresolved_tasks });
+    return bar === null ? [] : ["```text", ...bar, "```"];
+}
+function settingsLine(report, title) {
+    const c = report.comparison;
+    const p = report.provenance.policy;
+    const infra = report.provenance.infra_errors_policy === "count_as_fail"
+        ? "<b>infra errors counted as fails</b>"
+        : "infra errors excluded";
+    const se = c.standard_error === "clustered"
+        ? `clustered SE (${formatCount(c.clusters)} ${render_markdown_plural(c.clusters ?? 0, "cluster", "clusters")})`
+        : "paired SE";
+    return `<sub>${[
+        title === "" ? "" : md(title, 120),
+        `${formatPercent(c.confidence)} one-sided`,
+        `δ₀ ${formatPp(c.delta0)}`,
+        se,
+        `${md(c.validity_bound, 20)} validity bound`,
+        infra,
+        `policy owner ${md(p.owner, 80)}`,
+        `revisit by ${md(p.revisit, 40)}`,
+    ]
+        .filter((x) => x !== "")
+        .join(" · ")}</sub>`;
+}
+// ---------------------------------------------------------------------------------------------
+// Details
+function marginDetails(report, detail) {
+    const c = report.comparison;
+    const counts = `On ${formatCount(c.common_valid_tasks)} common valid tasks ` +
+        `(${formatCount(c.common_tasks)} common tasks; ${formatCount(c.unresolved_tasks)} open labels: ` +
+        `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
+        `${formatCount(c.broken_tasks)} broken tasks excluded). Margins are candidate − baseline, in percentage points (pp).`;
+    if (c.margin === null) {
+        return details("<b>Margin figures</b>", [
+            counts,
+            "",
+            "The margin is undefined: there are no common valid tasks to compare.",
+        ]);
     }
-    else {
-        lines.push(`Δ̂ ${formatPp(c.margin)} · Δ\\_L … Δ\\_H ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} · ` +
-            `SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} · LCB ${formatPp(c.lcb)} · ` +
-            `UCB ${formatPp(c.ucb)} · δ₀ ${formatPp(c.delta0)}`, "");
+    const summary = `<b>Margin figures</b> — Δ̂ ${formatPp(c.margin)}, LCB ${formatPp(c.lcb)}, UCB ${formatPp(c.ucb)}`;
+    if (detail.marginTable === "compact") {
+        return details(summary, [
+            `Δ\\_L … Δ\\_H ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} · ` +
+                `SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} · δ₀ ${formatPp(c.delta0)}`,
+        ]);
     }
-    if (detail.bar) {
-        const bar = renderMarginBar({
-            margin: c.margin,
-            lower: c.margin_lower,
-            upper: c.margin_upper,
-            lcb: c.lcb,
-            ucb: c.ucb,
-            delta0: c.delta0,
-        }, { confidence: c.confidence, openLabels: c.unresolved_tasks });
-        if (bar !== null)
-            lines.push("```text", ...bar, "```", "");
-    }
-    lines.push(marginReading(report));
-    return lines;
+    const rows = [
+        ["Observed margin Δ̂", formatPp(c.margin)],
+        [
+            `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
+            `${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)}`,
+        ],
+        [
+            "Validity sensitivity, down / up",
+            `${formatPpUnsigned(c.validity_sensitivity)} / ${formatPpUnsigned(c.validity_sensitivity_upside)}`,
+        ],
+        [
+            `Standard error (${md(c.standard_error, 20)}): SE(V) / SE(V ∪ S\\_L) / SE(V ∪ S\\_H)`,
+            `${formatPpUnsigned(c.se_valid)} / ${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
+        ],
+        ["Re-run-only SE", formatPpUnsigned(c.se_rerun)],
+    ];
+    if (c.standard_error === "clustered")
+        rows.push(["Clusters G", formatCount(c.clusters)]);
+    rows.push([
+        `Quantile q for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
+        `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
+    ], ["LCB = Δ\\_L − q · SE(V ∪ S\\_L)", formatPp(c.lcb)], ["UCB = Δ\\_H + q · SE(V ∪ S\\_H)", formatPp(c.ucb)], ["Bar δ₀", formatPp(c.delta0)]);
+    return details(summary, [counts, "", ...table(["Figure", "Value"], ["l", "r"], rows)]);
 }
 function perModelSection(report, detail) {
     if (detail.perModel === "none")
         return [];
     const { baseline: b, candidate: a } = report.models;
     const row = (label, f) => [label, f(b), f(a)];
-    const core = [
+    const counts = [
         row("Attempts", (m) => formatCount(m.attempts)),
         row("Passes", (m) => formatCount(m.passes)),
         row("Fails", (m) => formatCount(m.fails)),
         row("Infra errors", (m) => formatCount(m.infra_errors)),
-        row("Infra error rate", (m) => formatPercent(m.infra_error_rate)),
-        row("Missing tasks", (m) => formatCount(m.missing_tasks)),
-        row("Valid-only score", (m) => formatPercent(m.valid_only_score)),
+    ];
+    const common = [
         row("Valid-only score, common set", (m) => formatPercent(m.common.valid_only_score)),
+        row("All-attempted score, common set", (m) => formatPercent(m.common.all_attempted_score)),
+        row("Validity interval, exact, common set", (m) => formatPercentInterval(m.common.interval_exact)),
+        row("Validity interval, pessimistic, common set", (m) => formatPercentInterval(m.common.interval_pessimistic)),
     ];
     const rows = detail.perModel === "core"
-        ? core
+        ? [...counts, row("Infra error rate", (m) => formatPercent(m.infra_error_rate)), ...common.slice(0, 1)]
         : [
-            row("Model config", (m) => escapeCode(m.config, 80)),
-            row("Harness revisions", (m) => codeList(m.harness_revisions, 3)),
-            row("Dataset revisions", (m) => codeList(m.dataset_revisions, 3)),
-            row("Attempts", (m) => formatCount(m.attempts)),
-            row("Passes", (m) => formatCount(m.passes)),
-            row("Fails", (m) => formatCount(m.fails)),
-            row("Infra errors", (m) => formatCount(m.infra_errors)),
+            // Revisions shortened (both columns side by side); the full values are in the provenance.
+            row("Harness revisions", (m) => codeList(m.harness_revisions.map(shortenValue), 3)),
+            row("Dataset revisions", (m) => codeList(m.dataset_revisions.map(shortenValue), 3)),
+            ...counts,
             row("Missing attempts", (m) => formatCount(m.missing_attempts)),
             row("Duplicate rows", (m) => formatCount(m.duplicate_rows)),
             row("Attempted tasks", (m) => formatCount(m.attempted_tasks)),
@@ -63662,24 +64076,29 @@ function perModelSection(report, detail) {
             row("Tasks lost to infra", (m) => formatCount(m.lost_to_infra_tasks)),
             row("Infra error rate", (m) => formatPercent(m.infra_error_rate)),
             row("Missing fraction", (m) => formatPercent(m.missing_fraction)),
-            row("Valid-only score", (m) => formatPercent(m.valid_only_score)),
-            row("All-attempted score", (m) => formatPercent(m.all_attempted_score)),
-            row("Validity interval, exact", (m) => formatPercentInterval(m.interval_exact)),
-            row("Validity interval, pessimistic", (m) => formatPercentInterval(m.interval_pessimistic)),
-            ["**On the common set**", "", ""],
-            row("Valid-only score", (m) => formatPercent(m.common.valid_only_score)),
-            row("All-attempted score", (m) => formatPercent(m.common.all_attempted_score)),
-            row("Validity interval, exact", (m) => formatPercentInterval(m.common.interval_exact)),
-            row("Validity interval, pessimistic", (m) => formatPercentInterval(m.common.interval_pessimistic)),
+            row("Valid-only score, own tasks", (m) => formatPercent(m.valid_only_score)),
+            row("All-attempted score, own tasks", (m) => formatPercent(m.all_attempted_score)),
+            row("Validity interval, exact, own tasks", (m) => formatPercentInterval(m.interval_exact)),
+            row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
+            ...common,
         ];
-    const summary = `<b>Per-model figures</b> — valid-only score on the common set: baseline ` +
-        `${formatPercent(b.common.valid_only_score)}, candidate ${formatPercent(a.common.valid_only_score)}`;
-    return details(summary, table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
+    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
+}
+/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
+function evidenceItem(e) {
+    const link = safeLink(e, undefined, 32);
+    const href = safeHttpUrl(e);
+    const tail = href === null ? "" : `](${href})`;
+    // Evidence shares its cell with another entry: break its runs sooner than an id's.
+    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
+        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
+    }
+    return breakable(link, 20, 16);
 }
 function evidenceCell(evidence) {
     if (evidence.length === 0)
         return "—";
-    const shown = evidence.slice(0, 3).map((e) => safeLink(e, undefined, 60));
+    const shown = evidence.slice(0, 2).map(evidenceItem);
     const rest = evidence.length - shown.length;
     return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
 }
@@ -63700,8 +64119,7 @@ function influentialSection(report, detail) {
                 : t.validity === "unreviewed"
                     ? "unreviewed"
                     : md(t.validity, 20),
-            formatSignedDecimal(t.d),
-            sets.length > 0 ? sets.join(", ") : "—",
+            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
             evidenceCell(t.evidence),
         ];
         return { revision: t.dataset_revision, cells };
@@ -63711,156 +64129,120 @@ function influentialSection(report, detail) {
             "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
         "",
         ...datasetNote(report, show),
-        ...table(...withDataset(show, 2, ["#", "Task", "Label", "d", "In set", "Evidence"], ["r", "l", "l", "r", "l", "l"], rows)),
+        ...table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
         ...moreLine(shown.length, total, "disputed or unreviewed tasks"),
     ];
-    const summary = `<b>Most influential disputed and unreviewed tasks</b> (${shown.length} of ${total})`;
-    return details(summary, body, report.verdict === "unresolved");
+    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
+    return details(summary, body);
 }
+/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
 function fragilitySection(report, detail) {
     const c = report.comparison;
-    const lines = ["### Fragility", ""];
-    const atMost = c.fragility_exact ? "" : "at most ";
-    if (report.verdict === "unresolved") {
-        if (c.fragility_unbounded && c.fragility_exact) {
-            lines.push("**Resolution distance: ∞** — no resolution of the open labels can decide it.");
-        }
-        else if (c.fragility_unbounded) {
-            lines.push("**Resolution distance: not found** — the greedy search found no resolution of the open labels " +
-                "that decides it, but did not prove that none exists.");
-        }
-        else if (c.resolution_distance === null) {
-            lines.push("**Resolution distance:** not computed.");
-        }
-        else {
-            const n = c.resolution_distance;
-            lines.push(`**Resolution distance: ${atMost}${formatCount(n)}** — resolving ${atMost}${formatCount(n)} open ` +
-                `${render_markdown_plural(n, "label", "labels")} (disputed or unreviewed → valid or broken) can decide the verdict.` +
-                (c.fragility_exact ? "" : " This is an upper bound from a greedy order."));
-        }
-    }
-    else if (c.fragility_unbounded && c.fragility_exact) {
-        lines.push("**Review fragility: ∞** — no change to the reviewed labels changes the verdict.");
-    }
-    else if (c.fragility_unbounded) {
-        lines.push("**Review fragility: not found** — the greedy search found no set of label changes that changes " +
-            "the verdict, but did not prove that none exists.");
-    }
-    else if (c.review_fragility === null) {
-        lines.push("**Review fragility:** not computed.");
-    }
-    else {
-        const n = c.review_fragility;
-        const share = c.review_fragility_share === null
-            ? ""
-            : ` (${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks)`;
-        lines.push(`**Review fragility: ${atMost}${formatCount(n)}**${share} — changing ${atMost}${formatCount(n)} reviewed ` +
-            `${render_markdown_plural(n, "label", "labels")} (valid → broken, or broken → valid) gives a different verdict.` +
-            (c.fragility_exact ? "" : " This is an upper bound from a greedy order."));
-    }
     const tasks = c.fragility_tasks;
-    if (detail.fragilityTasks > 0 && tasks.length > 0) {
-        const shown = tasks.slice(0, detail.fragilityTasks);
-        const show = needsDatasetColumn(report, shown);
-        const rows = shown.map((t, i) => ({
-            revision: t.dataset_revision,
-            cells: [String(i + 1), taskCell(t), md(t.change, 120)],
-        }));
-        const title = report.verdict === "unresolved"
-            ? "Tasks to review first"
-            : "Tasks whose relabelling changes the verdict";
-        lines.push("", ...details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
-            ...datasetNote(report, show),
-            ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-            ...moreLine(shown.length, tasks.length, "tasks"),
-        ], report.verdict === "unresolved"));
-    }
-    return lines;
+    if (detail.fragilityTasks === 0 || tasks.length === 0)
+        return [];
+    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
+        return [];
+    const shown = tasks.slice(0, detail.fragilityTasks);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => ({
+        revision: t.dataset_revision,
+        cells: [String(i + 1), taskCell(t), md(t.change, 120)],
+    }));
+    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
+    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
+        ...datasetNote(report, show),
+        ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+        ...moreLine(shown.length, tasks.length, "tasks"),
+    ]);
 }
-function tasksSection(report, detail) {
-    const lines = ["### Broken tasks and review history", ""];
+function brokenSection(report, detail) {
     const nBroken = report.comparison.broken_tasks;
-    lines.push(nBroken === 0
-        ? "**No broken tasks** in the universe."
-        : `**${formatCount(nBroken)} broken ${render_markdown_plural(nBroken, "task", "tasks")}** ` +
-            "in the universe: counted and listed, never deleted, and left out of every score.");
-    if (detail.broken > 0 && report.broken_tasks.length > 0) {
-        const shown = report.broken_tasks.slice(0, detail.broken);
-        const total = Math.max(nBroken, report.broken_tasks.length);
-        lines.push("", ...details(`<b>Broken tasks</b> (${shown.length} of ${total})`, [
-            ...datasetNote(report, needsDatasetColumn(report, shown)),
-            ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
-            ...moreLine(shown.length, total, "broken tasks"),
-        ]));
-    }
-    const history = report.review_history;
-    if (history.length > 0) {
-        lines.push("", `**${history.length} ${render_markdown_plural(history.length, "task", "tasks")}** changed label across review revisions.`);
-        if (detail.history > 0) {
-            const shown = history.slice(0, detail.history);
-            const rows = shown.map((h) => {
-                const events = h.events
-                    .slice(0, 6)
-                    .map((e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${md(e.source, 60)})`);
-                const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
-                return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
-            });
-            lines.push("", ...details(`<b>Review history</b> (${shown.length} of ${history.length})`, [
+    if (nBroken === 0 && report.broken_tasks.length === 0)
+        return [];
+    const total = Math.max(nBroken, report.broken_tasks.length);
+    const shown = report.broken_tasks.slice(0, detail.broken);
+    const body = [
+        "Counted and listed, never deleted, and left out of every score.",
+        ...(shown.length === 0
+            ? []
+            : [
+                "",
                 ...datasetNote(report, needsDatasetColumn(report, shown)),
-                ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-                ...moreLine(shown.length, history.length, "tasks"),
-            ]));
-        }
-    }
-    return lines;
+                ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
+                ...moreLine(shown.length, total, "broken tasks"),
+            ]),
+    ];
+    return details(`<b>${formatCount(total)} broken ${render_markdown_plural(total, "task", "tasks")}</b>`, body);
+}
+function historySection(report, detail) {
+    const history = report.review_history;
+    if (history.length === 0)
+        return [];
+    const shown = history.slice(0, detail.history);
+    const rows = shown.map((h) => {
+        const events = h.events
+            .slice(0, 6)
+            .map((e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${breakable(md(e.source, 60), 20, 16)})`);
+        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
+        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
+    });
+    const body = shown.length === 0
+        ? ["The tasks are listed in the report file."]
+        : [
+            ...datasetNote(report, needsDatasetColumn(report, shown)),
+            ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
+            ...moreLine(shown.length, history.length, "tasks"),
+        ];
+    return details(`<b>Review history</b> — ${formatCount(history.length)} ${render_markdown_plural(history.length, "task", "tasks")} changed label across review revisions`, body);
 }
 function policyChangesSection(report, detail) {
     const changes = report.policy_changes;
     if (changes === null || changes.length === 0)
         return [];
     const loosenings = changes.filter((c) => c.loosening).length;
-    const lines = [
-        "### Policy changes in this pull request",
-        "",
+    const body = [
         `The policy at the base commit decided this verdict. The head changes ${changes.length} ` +
             `${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} of them ${render_markdown_plural(loosenings, "a loosening", "loosenings")}; ` +
             "they take effect only once merged.",
     ];
+    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} ${render_markdown_plural(loosenings, "loosening", "loosenings")}`;
     if (detail.policyChanges === "count")
-        return lines;
+        return details(summary, body);
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length === 0)
-        return lines;
-    const value = (v) => (v === null ? "_(absent)_" : escapeCode(v, 100));
-    lines.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map((c) => [
-        escapeCode(c.key, 80),
+        return details(summary, body);
+    // Four columns of policy text: break their runs sooner than a task id's.
+    const value = (v) => (v === null ? "_(absent)_" : cellCode(v, 100, 32, 16));
+    body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map((c) => [
+        cellCode(c.key, 80, 32, 16),
         value(c.base),
         value(c.head),
         c.loosening ? "⚠️ loosening" : "—",
     ])), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
-    return lines;
+    return details(summary, body);
 }
 function provenanceSection(report, detail) {
     const p = report.provenance;
     const pol = p.policy;
     const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
+    // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
+    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${render_markdown_plural(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
-        return [
-            `**Provenance:** policy ${escapeCode(pol.path, 80)} sha256 ${escapeCode(pol.sha256, 80)} · ` +
-                `${formatCount(p.inputs.length)} input ${render_markdown_plural(p.inputs.length, "file", "files")} · ` +
-                `${formatCount(p.rows_read)} rows read · tool ${md(p.tool_version, 40)}`,
-        ];
+        return details(summary, [
+            `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
+                `policy ${escapeCode(pol.path, 80)} sha256 ${escapeCode(pol.sha256, 80)} · ` +
+                `${formatCount(p.rows_read)} rows read.`,
+        ]);
     }
     const rows = [
-        ["Tool version", md(p.tool_version, 40)],
+        ["Tool", `model-acceptance-gate ${md(p.tool_version, 40)}`],
         ["Report schema", md(report.schema_version, 40)],
-        ["Policy file", escapeCode(pol.path, 120)],
-        ["Policy sha256", escapeCode(pol.sha256, 80)],
+        ["Policy file", cellCode(pol.path, 120)],
+        ["Policy sha256", cellCode(pol.sha256, 80)],
         ["Policy source", md(pol.source, 120)],
-        ["Policy last changed in", pol.last_commit === null ? "unknown" : escapeCode(pol.last_commit, 80)],
-        ["Policy owner", md(pol.owner, 80)],
-        ["Policy revisit by", md(pol.revisit, 40)],
+        ["Policy last changed in", pol.last_commit === null ? "unknown" : cellCode(pol.last_commit, 80)],
         ["Infra errors", infra],
         ["Dataset revisions", codeList(p.dataset_revisions, 5)],
         ["Harness revisions", codeList(p.harness_revisions, 5)],
@@ -63879,13 +64261,9 @@ function provenanceSection(report, detail) {
     const body = table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [escapeCode(f.path, 120), escapeCode(f.sha256, 80)])), ...moreLine(shown.length, p.inputs.length, "input files"));
+        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...moreLine(shown.length, p.inputs.length, "input files"));
     }
-    return details(`<b>Provenance</b> — tool ${md(p.tool_version, 40)}, ${formatCount(p.inputs.length)} input ${render_markdown_plural(p.inputs.length, "file", "files")}`, body);
-}
-function footer(report) {
-    return (`<sub>Rendered from report schema ${md(report.schema_version, 40)} by model-acceptance-gate ` +
-        `${md(report.provenance.tool_version, 40)}.</sub>`);
+    return details(summary, body);
 }
 // ---------------------------------------------------------------------------------------------
 function renderWith(report, options, detail, trimmedTo) {
@@ -63893,20 +64271,23 @@ function renderWith(report, options, detail, trimmedTo) {
     const blocks = [];
     if (options.marker === true)
         blocks.push([COMMENT_MARKER]);
-    blocks.push(headline(report, title, detail));
-    if (!detail.compactHeader)
-        blocks.push([settingsLine(report)]);
+    blocks.push([headline(report)]);
+    blocks.push([whySentence(report, MARKDOWN_INLINE)]);
+    blocks.push(checksTable(report));
+    blocks.push(changeSection(report, detail));
     blocks.push(warningLines(report, detail, trimmedTo));
-    blocks.push(reasonLines(report, detail));
-    blocks.push(checksSection(report, detail));
-    blocks.push(marginSection(report, detail));
+    if (detail.bar)
+        blocks.push(barSection(report));
+    if (!detail.compactHeader)
+        blocks.push([settingsLine(report, title)]);
+    blocks.push(marginDetails(report, detail));
     blocks.push(perModelSection(report, detail));
     blocks.push(influentialSection(report, detail));
     blocks.push(fragilitySection(report, detail));
-    blocks.push(tasksSection(report, detail));
+    blocks.push(brokenSection(report, detail));
+    blocks.push(historySection(report, detail));
     blocks.push(policyChangesSection(report, detail));
     blocks.push(provenanceSection(report, detail));
-    blocks.push([footer(report)]);
     return (blocks
         .filter((b) => b.length > 0)
         .map((b) => b.join("\n"))
@@ -64803,11 +65184,9 @@ function commentBody(report, title, key) {
         throw new Error("the comment rendering does not start with the marker");
     return { body: header + md.slice(COMMENT_MARKER.length), digest };
 }
-/** One plain-text line for the check run title and the log (numbers only: nothing untrusted). */
+/** One plain-text line for the check run title and the log: verdict, margin, failing checks (nothing untrusted). */
 function headlineText(report) {
-    const c = report.comparison;
-    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
-    return `${verdict}: margin ${formatPp(c.margin)}, lower confidence bound ${formatPp(c.lcb)} vs δ₀ ${formatPp(c.delta0)}`;
+    return checkRunTitle(report);
 }
 function makeDisplayPath(workspace) {
     const roots = [workspace];

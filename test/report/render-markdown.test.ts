@@ -165,7 +165,7 @@ describe("renderMarkdown", () => {
     expect(unresolved).toContain("- **Common valid tasks**: 180 common valid tasks; 320 more are needed\\.");
     expect(unresolved).toContain(
       "- **Margin**: no resolution of the 140 open labels can decide it; on the valid tasks alone the margin is " +
-        "+4.44 pp ± 5.76 pp (z·SE), which straddles δ₀ +1.00 pp: more common valid tasks (or attempts per task) " +
+        "+4.44 pp ± 5.76 pp (q·SE), which straddles δ₀ +1.00 pp: more common valid tasks (or attempts per task) " +
         "are needed to narrow it.",
     );
     const bounded = unresolvedReport();

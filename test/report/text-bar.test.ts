@@ -30,7 +30,7 @@ describe("renderMarginBar", () => {
       "",
       "●      Δ̂, the observed margin on the common valid tasks",
       "[===]  validity band Δ_L..Δ_H: the margin under every resolution of the 20 open labels",
-      "[---]  run-variance band LCB..UCB: the validity band widened by z·SE (95.00% one-sided)",
+      "[---]  run-variance band LCB..UCB: the validity band widened by q·SE (95.00% one-sided)",
       "│      δ₀, the bar: accept needs LCB > δ₀, reject needs UCB ≤ δ₀",
     ]);
   });

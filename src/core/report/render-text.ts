@@ -114,7 +114,7 @@ export function renderText(report: Report): string {
   const p = report.provenance;
   const figures = [
     `Margin Δ̂ ${formatPp(c.margin)} · validity bounds ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} (${plain(c.validity_bound, 20)})` +
-      ` · SE(V) ${formatPpUnsigned(c.se_valid)} · z ${formatDecimal(c.z)} · LCB ${formatPp(c.lcb)} · UCB ${formatPp(c.ucb)}`,
+      ` · SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)} · LCB ${formatPp(c.lcb)} · UCB ${formatPp(c.ucb)}`,
     `Tasks: ${formatCount(c.common_valid_tasks)} common valid of ${formatCount(c.common_tasks)} common; ` +
       `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed, ${formatCount(c.broken_tasks)} broken; ` +
       `${formatCount(report.review_history.length)} changed label across review revisions`,

@@ -274,13 +274,13 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
         );
       }
       if (c.margin !== null && c.se_valid !== null) {
-        const half = c.z * c.se_valid;
+        const half = (c.q_valid ?? c.z) * c.se_valid;
         const lo = c.margin - half;
         const hi = c.margin + half;
         const straddles = lo <= c.delta0 && hi > c.delta0;
         parts.push(
           f.gen(
-            `on the valid tasks alone the margin is ${formatPp(c.margin)} ± ${formatPpUnsigned(half)} (z·SE)` +
+            `on the valid tasks alone the margin is ${formatPp(c.margin)} ± ${formatPpUnsigned(half)} (q·SE)` +
               (straddles
                 ? `, which straddles δ₀ ${formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
                 : `, clear of δ₀ ${formatPp(c.delta0)}`),
