@@ -63190,7 +63190,7 @@ function openLabels(report) {
     const u = report.comparison.unresolved_tasks;
     return u === 0
         ? "with no open labels"
-        : `under every resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
+        : `allowing for the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
 }
 /** One sentence: why this verdict. */
 function whySentence(report, f) {

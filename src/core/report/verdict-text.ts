@@ -81,7 +81,7 @@ function openLabels(report: Report): string {
   const u = report.comparison.unresolved_tasks;
   return u === 0
     ? "with no open labels"
-    : `under every resolution of the ${formatCount(u)} open ${plural(u, "label", "labels")}`;
+    : `allowing for the ${formatCount(u)} open ${plural(u, "label", "labels")}`;
 }
 
 /** One sentence: why this verdict. */
