@@ -47880,6 +47880,36 @@ function modelFigures(dataset, side, infra) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+function emptyCounts() {
+    return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+}
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * "Placeholder harness revisions").
+ */
+const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+function isPlaceholderRevision(revision) {
+    return /^unknown(?::|$)/i.test(revision);
+}
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
+function taskKeyString(k) {
+    return `${k.datasetRevision}\u0000${k.taskId}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/decision/format.ts
 /** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
 const THRESHOLD_TOLERANCE = 1e-12;
@@ -47920,6 +47950,7 @@ function plural(n, one, many = `${one}s`) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/checks.ts
+
 
 /**
  * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
@@ -48049,18 +48080,75 @@ function missingCheck(side, m, universe, t) {
     }
     return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
+/** Placeholder harness revisions of one model (README "Placeholder harness revisions"). */
+function placeholdersOf(revisions) {
+    return revisions.filter(isPlaceholderRevision);
+}
+/**
+ * What sets a real harness revision, as a clause. The importers write `unknown:<kind>`, so the
+ * kind names the command; any other placeholder came from the export itself.
+ */
+function realRevisionRemedy(placeholders) {
+    const kinds = [
+        ...new Set(placeholders
+            .map((p) => /^unknown:([a-z0-9][a-z0-9-]*)$/.exec(p)?.[1])
+            .filter((k) => k !== undefined)),
+    ];
+    const how = kinds.length > 0
+        ? kinds.map((k) => `\`model-gate import ${k} … --harness-revision R\``).join(" / ")
+        : "the importer's `--harness-revision R`";
+    return `re-import with ${how} (R: the harness's commit or release), or write a real harness_revision on the export rows`;
+}
+function sideList(b, c) {
+    return `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+}
 function sameHarnessCheck(dataset) {
     const b = dataset.baseline.harnessRevisions;
     const c = dataset.candidate.harnessRevisions;
     const union = [...new Set([...b, ...c])].sort();
-    const passed = union.length === 1;
-    const detail = passed
-        ? `Both models ran on harness revision ${union[0] ?? ""}.`
-        : `The models ran on ${plural(union.length, "harness revision")} (baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}) — re-run both on one harness revision to compare like with like.`;
+    const placeholders = placeholdersOf(union);
+    const passed = union.length === 1 && placeholders.length === 0;
+    let detail;
+    if (passed)
+        detail = `Both models ran on harness revision ${union[0] ?? ""}.`;
+    else if (placeholders.length > 0) {
+        detail =
+            `The harness revisions (${sideList(b, c)}) include the placeholder ${placeholders.join(", ")}, ` +
+                `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
+                `harness — ${realRevisionRemedy(placeholders)}.`;
+    }
+    else {
+        detail = `The models ran on ${plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
+    }
     return {
         id: "same_harness",
         observed: union.join(", "),
-        threshold: "one harness revision",
+        threshold: "one real revision",
+        passed,
+        kind: "evidence",
+        detail,
+    };
+}
+/**
+ * SPEC §4 "harness revisions that are real revisions": run whatever require_same_harness says,
+ * because a placeholder means the report cannot say which harness produced the results.
+ */
+function realHarnessCheck(dataset) {
+    const hb = dataset.baseline.harnessRevisions;
+    const hc = dataset.candidate.harnessRevisions;
+    const b = placeholdersOf(hb);
+    const c = placeholdersOf(hc);
+    const all = [...new Set([...b, ...c])].sort();
+    const passed = all.length === 0;
+    const who = b.length > 0 && c.length > 0 ? "Both models" : b.length > 0 ? "The baseline" : "The candidate";
+    const detail = passed
+        ? "Every harness revision of both models is a real revision (none is an `unknown:…` placeholder)."
+        : `${who} ran on the placeholder harness revision${all.length > 1 ? "s" : ""} ${all.join(", ")} (${sideList(hb, hc)}): ` +
+            `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
+    return {
+        id: "real_harness_revisions",
+        observed: passed ? "none" : all.join(", "),
+        threshold: "no placeholder",
         passed,
         kind: "evidence",
         detail,
@@ -48096,7 +48184,7 @@ function datasetRevisionCheck(dataset) {
     return {
         id: "dataset_revision",
         observed,
-        threshold: "same for both models",
+        threshold: "same set for both",
         passed,
         kind: "evidence",
         detail,
@@ -48112,7 +48200,7 @@ function canaryCheck(ctx) {
     return {
         id: "production_canary",
         observed: ctx.canary,
-        threshold: "passes",
+        threshold: "given, and passed",
         passed,
         kind: "evidence",
         detail,
@@ -48195,11 +48283,39 @@ function buildChecks(inp) {
     }
     if (policy.require_same_harness)
         checks.push(sameHarnessCheck(dataset));
+    checks.push(realHarnessCheck(dataset));
     checks.push(datasetRevisionCheck(dataset));
     if (ai.production_canary)
         checks.push(canaryCheck(ctx));
     checks.push(marginCheck(analysis, policy, lcbNullReason(analysis, policy)));
     return checks;
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/input-warnings.ts
+
+/** At most this many revisions named in a warning, then "and N more". */
+const REVISIONS_NAMED = 3;
+function revisionList(revisions, more = false) {
+    const shown = revisions.slice(0, REVISIONS_NAMED).join(", ");
+    const rest = revisions.length - REVISIONS_NAMED;
+    return rest > 0 || more ? `${shown} and ${rest > 0 ? `${rest} ` : ""}more` : shown || "none";
+}
+function input_warnings_warning(u, compared) {
+    const theirs = `${u.revisions.length === 1 && !u.moreRevisions ? "revision" : "revisions"} ${revisionList(u.revisions, u.moreRevisions)}`;
+    const ours = `the compared tasks are under ${revisionList(compared)}`;
+    if (u.file !== undefined) {
+        return (`${u.file}: ${u.rows} of its ${plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
+            `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
+            `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`);
+    }
+    return (`The results label ${plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
+        `task has (${ours}): those labels apply to nothing.`);
+}
+function unmatchedLabelWarnings(dataset) {
+    const compared = [
+        ...new Set([...dataset.baseline.datasetRevisions, ...dataset.candidate.datasetRevisions]),
+    ].sort();
+    return (dataset.unmatchedLabels ?? []).map((u) => input_warnings_warning(u, compared));
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/verdict.ts
@@ -48275,6 +48391,7 @@ function verdictWithReasons(checks, a, policy, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
+
 
 
 
@@ -48379,7 +48496,7 @@ function evaluate(dataset, policy, ctx) {
     const warnings = headlineWarnings(policy, ctx, analysis, {
         baseline: baseline.infra_errors,
         candidate: candidate.infra_errors,
-    });
+    }).concat(unmatchedLabelWarnings(dataset));
     const a = analysis;
     return {
         verdict,
@@ -48562,7 +48679,12 @@ function buildTaskTable(dataset, policy) {
     }
     return { n, cat, d, du, unit, cluster, clusterCount: clusterIndex.size, side };
 }
-const LABEL_INDEPENDENT_CHECKS = new Set(["same_harness", "dataset_revision", "production_canary"]);
+const LABEL_INDEPENDENT_CHECKS = new Set([
+    "same_harness",
+    "real_harness_revisions",
+    "dataset_revision",
+    "production_canary",
+]);
 function mirrorParams(policy, ctx, evaluation) {
     const ai = policy.accept_if;
     return {
@@ -49891,25 +50013,6 @@ function reviewOrder(d, moves) {
     return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
 }
 
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Domain types shared by the reader, the statistics, the decision and the report.
- * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
- */
-const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
-const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-function emptyCounts() {
-    return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-}
-/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
-function compareCodeUnits(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
-function taskKeyString(k) {
-    return `${k.datasetRevision}\u0000${k.taskId}`;
-}
-
 ;// CONCATENATED MODULE: ./src/core/input/limits.ts
 /**
  * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
@@ -50003,7 +50106,11 @@ function rows_escapeChar(c) {
  * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
  * a terminal or reorder its own text. */
 function quote(s) {
-    const shown = s.length <= SHOWN_STRING_LENGTH ? s : s.slice(0, SHOWN_STRING_LENGTH);
+    return quoteUpTo(s, SHOWN_STRING_LENGTH);
+}
+/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
+function quoteUpTo(s, max) {
+    const shown = s.length <= max ? s : s.slice(0, max);
     const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, rows_escapeChar);
     return shown === s ? text : `${text}… (${s.length} characters)`;
 }
@@ -50371,6 +50478,33 @@ class ProblemList {
 function newModelState() {
     return { harnessRevisions: new Set(), datasetRevisions: new Set(), duplicateRows: 0, attempts: 0 };
 }
+/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
+const MAX_REVISIONS_HELD = 100;
+/** Revisions are shown whole up to this length, so that one can be copied into --dataset-revision. */
+const REVISION_SHOWN_LENGTH = 200;
+/** At most this many revisions named in a message, then "and N more". */
+const dataset_builder_REVISIONS_NAMED = 3;
+function dataset_builder_revisionList(revisions, more = false) {
+    const shown = revisions
+        .slice(0, dataset_builder_REVISIONS_NAMED)
+        .map((r) => quoteUpTo(r, REVISION_SHOWN_LENGTH))
+        .join(", ");
+    const rest = revisions.length - dataset_builder_REVISIONS_NAMED;
+    return rest > 0 || more ? `${shown} and ${rest > 0 ? `${rest} ` : ""}more` : shown || "none";
+}
+/** A reviews file that labels no compared task: what it names, what the tasks have, what to do. */
+function noMatchMessage(st, unmatched, compared) {
+    const named = [...st.byRevision.keys()].sort(compareCodeUnits);
+    const what = unmatched.length === named.length
+        ? `its rows are under dataset revision${named.length === 1 ? "" : "s"} ${dataset_builder_revisionList(named, st.otherRows > 0)}, ` +
+            `and the compared tasks under ${dataset_builder_revisionList(compared)}`
+        : `its rows under dataset revision${named.length === 1 ? "" : "s"} ${dataset_builder_revisionList(named, st.otherRows > 0)} name ` +
+            `none of the tasks the baseline or the candidate ran (the compared tasks are under ${dataset_builder_revisionList(compared)})`;
+    return (`none of its ${dataset_builder_plural(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
+        `A review applies to a task only under the same dataset_revision: re-import the reviews with ` +
+        `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
+        `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`);
+}
 /** Labels of a task looked up by a scan up to this many, by a map beyond. */
 const LABEL_SCAN_MAX = 8;
 function labelKey(revision, validity) {
@@ -50403,6 +50537,8 @@ class DatasetBuilder {
     stopped = false;
     taskCount = 0;
     attemptIds = 0;
+    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
+    reviewFiles = new Map();
     heldChars = 0;
     constructor(baseline, candidate, 
     /** Display names of the input files, by file index. */
@@ -50757,13 +50893,79 @@ class DatasetBuilder {
             return;
         }
         const task = this.tasks.get(row.datasetRevision)?.get(row.taskId);
+        const matched = task !== undefined && this.inUniverse(task);
+        this.countReview(fileIndex, row.datasetRevision, matched);
         // A review of a task neither compared model ran is not part of the output.
-        if (task === undefined || !this.inUniverse(task))
+        if (!matched)
             return;
         const src = this.src(fileIndex, line);
         const note = row.note === "" ? undefined : row.note;
         this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
         this.checkHeld(src);
+    }
+    /** Counts one review row of a file, by dataset revision (a bounded number of revisions held). */
+    countReview(fileIndex, revision, matched) {
+        let st = this.reviewFiles.get(fileIndex);
+        if (st === undefined) {
+            st = { rows: 0, matched: 0, byRevision: new Map(), otherRows: 0 };
+            this.reviewFiles.set(fileIndex, st);
+        }
+        st.rows++;
+        if (matched)
+            st.matched++;
+        const n = st.byRevision.get(revision);
+        if (n !== undefined)
+            st.byRevision.set(revision, n + 1);
+        else if (st.byRevision.size < MAX_REVISIONS_HELD) {
+            this.heldChars += revision.length;
+            st.byRevision.set(revision, 1);
+        }
+        else
+            st.otherRows++;
+    }
+    /**
+     * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+     * the rows under dataset revisions that no task of the baseline or the candidate has; and the
+     * export's labelled tasks (label other than unreviewed, from rows of other models) under such
+     * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
+     */
+    unmatchedLabels(compared, late) {
+        const out = [];
+        const comparedList = [...compared].sort(compareCodeUnits);
+        for (const [fileIndex, st] of [...this.reviewFiles].sort((x, y) => x[0] - y[0])) {
+            const file = this.fileNames[fileIndex] ?? "?";
+            const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
+            const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
+            if (st.matched === 0) {
+                late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
+            }
+            else if (rows > 0) {
+                out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
+            }
+        }
+        const exportRevisions = [];
+        let labelled = 0;
+        for (const [revision, byTask] of this.tasks) {
+            if (compared.has(revision))
+                continue;
+            let here = 0;
+            for (const t of byTask.values())
+                if ((t.events ?? []).some((e) => e.validity !== "unreviewed"))
+                    here++;
+            if (here > 0) {
+                exportRevisions.push(revision);
+                labelled += here;
+            }
+        }
+        if (labelled > 0) {
+            out.push({
+                rows: labelled,
+                of: undefined,
+                revisions: exportRevisions.sort(compareCodeUnits),
+                moreRevisions: false,
+            });
+        }
+        return out;
     }
     /** Every model_config seen, sorted. */
     modelsPresent() {
@@ -50824,6 +51026,11 @@ class DatasetBuilder {
                 revisions.add(e.revision);
             records.push(this.record(task));
         }
+        const compared = new Set([
+            ...this.baselineState.datasetRevisions,
+            ...this.candidateState.datasetRevisions,
+        ]);
+        const unmatchedLabels = this.unmatchedLabels(compared, late);
         const total = modelProblems.length + this.lineProblems.total + late.total;
         if (total > 0) {
             const problems = [...modelProblems, ...this.lineProblems.items, ...late.items];
@@ -50837,6 +51044,7 @@ class DatasetBuilder {
             inputs,
             rowsRead,
             reviewRevisions: [...revisions].sort((a, b) => a - b),
+            ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
         };
     }
     record(task) {
@@ -62823,7 +63031,7 @@ function diffPolicyTexts(baseText, headText, file) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "1.1.0";
+const SCHEMA_VERSION = "1.2.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -63023,7 +63231,8 @@ const CHECK_LABEL = {
     missing_fraction_baseline: "Missing fraction, baseline",
     missing_fraction_candidate: "Missing fraction, candidate",
     same_harness: "Same harness revision",
-    // The check compares the two models' sets of dataset revisions (threshold "same for both models").
+    real_harness_revisions: "Real harness revisions",
+    // The check compares the two models' sets of dataset revisions (threshold "same set for both").
     dataset_revision: "Same dataset revisions",
     production_canary: "Production canary",
     observed_margin: "Margin lower bound (LCB)",
@@ -63036,6 +63245,7 @@ const CHECK_UNIT = {
     missing_fraction_baseline: "fraction",
     missing_fraction_candidate: "fraction",
     same_harness: "text",
+    real_harness_revisions: "text",
     dataset_revision: "text",
     production_canary: "text",
     observed_margin: "pp",

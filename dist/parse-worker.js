@@ -13,6 +13,17 @@ const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail",
 function emptyCounts() {
     return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
 }
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * "Placeholder harness revisions").
+ */
+const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+function isPlaceholderRevision(revision) {
+    return /^unknown(?::|$)/i.test(revision);
+}
 /** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
 function compareCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
@@ -123,7 +134,11 @@ function escapeChar(c) {
  * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
  * a terminal or reorder its own text. */
 function quote(s) {
-    const shown = s.length <= SHOWN_STRING_LENGTH ? s : s.slice(0, SHOWN_STRING_LENGTH);
+    return quoteUpTo(s, SHOWN_STRING_LENGTH);
+}
+/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
+function quoteUpTo(s, max) {
+    const shown = s.length <= max ? s : s.slice(0, max);
     const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
     return shown === s ? text : `${text}… (${s.length} characters)`;
 }

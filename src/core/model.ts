@@ -37,6 +37,19 @@ export interface ReviewEvent {
   readonly evidence: readonly string[];
 }
 
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * "Placeholder harness revisions").
+ */
+export const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+
+export function isPlaceholderRevision(revision: string): boolean {
+  return /^unknown(?::|$)/i.test(revision);
+}
+
 /** A task is keyed by (dataset_revision, task_id). */
 export interface TaskKey {
   readonly datasetRevision: string;
@@ -85,6 +98,22 @@ export interface InputFileDigest {
   readonly sha256: string;
 }
 
+/**
+ * Labels that match no compared task (README "Reviews that match nothing"): rows of one reviews
+ * file, or the export's labelled tasks of other models (`file` undefined), under dataset
+ * revisions that no task of the baseline or the candidate has.
+ */
+export interface UnmatchedLabels {
+  readonly file?: string;
+  /** Review rows (a reviews file) or labelled tasks (the export) under those revisions. */
+  readonly rows: number;
+  /** All rows of the reviews file; undefined for the export. */
+  readonly of: number | undefined;
+  /** The revisions, sorted (a reviews file names at most 100; `moreRevisions` when it names more). */
+  readonly revisions: readonly string[];
+  readonly moreRevisions: boolean;
+}
+
 /** The reader's output: the whole input reduced to per-(model, task) counts. */
 export interface Dataset {
   /** Tasks that appear for the baseline or the candidate, sorted by (dataset_revision, task_id). Broken included. */
@@ -99,4 +128,6 @@ export interface Dataset {
   readonly rowsRead: number;
   /** Sorted, distinct review revisions seen (export and reviews). */
   readonly reviewRevisions: readonly number[];
+  /** Present when some labels match no compared task (a headline warning). */
+  readonly unmatchedLabels?: readonly UnmatchedLabels[];
 }

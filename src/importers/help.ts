@@ -57,7 +57,8 @@ Flags for results kinds:
                             swebench-results: the submission folder; swebench-leaderboard: the
                             run's folder; swebench-pro: the run directory; inspect: eval.model.
   --harness-revision R      default: inspect: "git:<commit>" from eval.revision when present;
-                            otherwise "unknown:<kind>" (a label, said in the notes).
+                            otherwise "unknown:<kind>": a placeholder (the "unknown:" prefix is
+                            reserved), on which the gate's harness checks fail; set a real one.
   --validity LABEL          the validity written on every row; default unreviewed (labels come
                             from a reviews file at a higher review revision).
   --empty-patch RESULT      swebench-report, swebench-results: what an empty patch / no_generation

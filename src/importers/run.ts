@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { InputError } from "../core/errors.js";
+import { PLACEHOLDER_REVISION_PREFIX, isPlaceholderRevision } from "../core/model.js";
 import {
   type ExportRow,
   type TaskList,
@@ -161,17 +162,24 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
   let harnessRevision: string;
   if (opts.harnessRevision !== undefined) {
     harnessRevision = opts.harnessRevision;
-    notes.push(`harness_revision: ${harnessRevision} (--harness-revision)`);
+    notes.push(
+      `harness_revision: ${harnessRevision} (--harness-revision)` +
+        (isPlaceholderRevision(harnessRevision)
+          ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
+          : ""),
+    );
   } else if (draft.harnessRevision !== undefined) {
     harnessRevision = draft.harnessRevision.value;
     notes.push(
       `harness_revision: ${harnessRevision} (default: ${draft.harnessRevision.from}; --harness-revision)`,
     );
   } else {
-    harnessRevision = `unknown:${opts.kind}`;
+    // The reserved placeholder prefix (README "Placeholder harness revisions"): the gate never
+    // takes it for a revision, so "same harness revision" cannot pass on it.
+    harnessRevision = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
     notes.push(
-      `harness_revision: ${harnessRevision} (default: the file names no harness; a label, not a revision; ` +
-        `--harness-revision to set it)`,
+      `harness_revision: ${harnessRevision} (default: the file names no harness; a placeholder, not a revision: ` +
+        `the gate's harness checks fail on it; --harness-revision to set a real one)`,
     );
   }
   const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom);

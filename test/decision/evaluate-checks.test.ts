@@ -1,6 +1,7 @@
 /** Checks, verdict, reasons and warnings (SPEC §4), one cause at a time. */
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
+import { computeFragility } from "../../src/core/decision/fragility.js";
 import type { EvaluationContext } from "../../src/core/decision/evaluation-types.js";
 import type { CheckId } from "../../src/core/report/report-types.js";
 import {
@@ -146,7 +147,19 @@ describe("each evidence check failing on its own leaves the verdict unresolved",
     expect(failed(e)).toEqual(["dataset_revision"]);
     const c = e.checks.find((x) => x.id === "dataset_revision");
     expect(c?.observed).toBe("baseline: rev0, rev1; candidate: rev1");
+    expect(c?.threshold).toBe("same set for both");
     expect(c?.detail).toContain("only the baseline ran rev0");
+    // Equal sets of two revisions pass; one side's subset does not.
+    const both: DatasetOptions = {
+      baseline: { datasetRevisions: ["rev0", "rev1"] },
+      candidate: { datasetRevisions: ["rev0", "rev1"] },
+    };
+    const same = run(example5, {}, noCanary, both).checks.find((x) => x.id === "dataset_revision");
+    expect(same).toMatchObject({ observed: "rev0, rev1", passed: true });
+    const sub = run(example5, {}, noCanary, { candidate: { datasetRevisions: ["rev0", "rev1"] } });
+    expect(sub.checks.find((x) => x.id === "dataset_revision")?.detail).toContain(
+      "only the candidate ran rev0",
+    );
   });
 
   it("production_canary: required and not given leaves it unresolved", () => {
@@ -155,10 +168,106 @@ describe("each evidence check failing on its own leaves the verdict unresolved",
     expect(failed(e)).toEqual(["production_canary"]);
     expect(e.checks.find((x) => x.id === "production_canary")).toMatchObject({
       observed: null,
-      threshold: "passes",
+      threshold: "given, and passed",
+      passed: false,
     });
-    expect(run(example5, { production_canary: true }, { canary: "pass", expired: false }).verdict).toBe(
-      "accept",
+    expect(e.reasons[0]).toContain("No production canary result was given");
+    const given = run(example5, { production_canary: true }, { canary: "pass", expired: false });
+    expect(given.verdict).toBe("accept");
+    expect(given.checks.find((x) => x.id === "production_canary")).toMatchObject({
+      observed: "pass",
+      passed: true,
+    });
+  });
+
+  it("placeholder harness revisions: one placeholder on both sides never satisfies same_harness", () => {
+    // The issue's case: two runs of different agent versions, both imported without a revision.
+    const placeholder = { harnessRevisions: ["unknown:swebench-leaderboard"] };
+    const opts: DatasetOptions = { baseline: placeholder, candidate: placeholder };
+    const e = run(example5, {}, noCanary, opts);
+    expect(e.verdict).toBe("unresolved");
+    expect(failed(e)).toEqual(["same_harness", "real_harness_revisions"]);
+    const same = e.checks.find((x) => x.id === "same_harness");
+    expect(same).toMatchObject({
+      observed: "unknown:swebench-leaderboard",
+      threshold: "one real revision",
+      passed: false,
+    });
+    expect(same?.detail).toContain("include the placeholder unknown:swebench-leaderboard");
+    expect(same?.detail).toContain("`model-gate import swebench-leaderboard … --harness-revision R`");
+    const real = e.checks.find((x) => x.id === "real_harness_revisions");
+    expect(real).toMatchObject({
+      observed: "unknown:swebench-leaderboard",
+      threshold: "no placeholder",
+      passed: false,
+      kind: "evidence",
+    });
+    expect(real?.detail).toContain(
+      "Both models ran on the placeholder harness revision unknown:swebench-leaderboard",
+    );
+    expect(e.reasons.some((r) => r.startsWith("Check real_harness_revisions fails:"))).toBe(true);
+    // Once these checks pass, the margin would accept: the reasons say so.
+    expect(e.reasons.at(-1)).toContain("would accept");
+    // No resolution of the open labels can fix a harness: the resolution distance is unbounded.
+    const ds = buildDataset(example5, opts);
+    const policy = buildPolicy({});
+    expect(computeFragility(ds, policy, noCanary, evaluate(ds, policy, noCanary))).toMatchObject({
+      resolution_distance: null,
+      fragility_unbounded: true,
+      fragility_exact: true,
+    });
+  });
+
+  it("real_harness_revisions: runs whether or not the same harness is required; names the side", () => {
+    const opts: DatasetOptions = { candidate: { harnessRevisions: ["git:h1", "unknown:swebench-pro"] } };
+    for (const require_same_harness of [true, false]) {
+      const e = run(example5, { require_same_harness }, noCanary, opts);
+      expect(e.verdict).toBe("unresolved");
+      expect(failed(e)).toEqual(
+        require_same_harness ? ["same_harness", "real_harness_revisions"] : ["real_harness_revisions"],
+      );
+      const real = e.checks.find((x) => x.id === "real_harness_revisions");
+      expect(real?.observed).toBe("unknown:swebench-pro");
+      expect(real?.detail).toContain(
+        "The candidate ran on the placeholder harness revision unknown:swebench-pro (baseline: git:h1; candidate: git:h1, unknown:swebench-pro)",
+      );
+      expect(real?.detail).toContain("`model-gate import swebench-pro … --harness-revision R`");
+      // Labels cannot fix a harness: unbounded resolution distance even when only this check fails.
+      const ds = buildDataset(example5, opts);
+      const policy = buildPolicy({ require_same_harness });
+      expect(computeFragility(ds, policy, noCanary, e)).toMatchObject({
+        resolution_distance: null,
+        fragility_unbounded: true,
+        fragility_exact: true,
+      });
+    }
+    // Real revisions pass, with "none" observed.
+    const ok = run(example5, { require_same_harness: false });
+    expect(ok.checks.find((x) => x.id === "real_harness_revisions")).toMatchObject({
+      observed: "none",
+      passed: true,
+    });
+    expect(ok.verdict).toBe("accept");
+  });
+
+  it("placeholder rule: `unknown` or an `unknown:` prefix in any letter case, nothing else", () => {
+    const verdictWith = (h: string) =>
+      failed(
+        run(example5, { require_same_harness: false }, noCanary, { baseline: { harnessRevisions: [h] } }),
+      );
+    for (const h of ["unknown", "unknown:", "UNKNOWN:x", "Unknown:inspect", "unknown:my harness"]) {
+      expect(verdictWith(h)).toEqual(["real_harness_revisions"]);
+    }
+    for (const h of ["unknowns", "git:unknown", "unknown-1", " unknown:x", "v-unknown:1"]) {
+      expect(verdictWith(h)).toEqual([]);
+    }
+    // A placeholder that no importer wrote: the remedy is generic.
+    const e = run(example5, {}, noCanary, {
+      baseline: { harnessRevisions: ["UNKNOWN"] },
+      candidate: { harnessRevisions: ["UNKNOWN"] },
+    });
+    expect(e.checks.find((x) => x.id === "real_harness_revisions")?.detail).toContain(
+      "re-import with the importer's `--harness-revision R`",
     );
   });
 });

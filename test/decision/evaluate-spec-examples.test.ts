@@ -196,6 +196,7 @@ describe("SPEC §6 example 5: gate-sized", () => {
       "infra_error_rate_candidate",
       "disputed_fraction",
       "same_harness",
+      "real_harness_revisions",
       "dataset_revision",
       "observed_margin",
     ]);

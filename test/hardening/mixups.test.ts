@@ -76,7 +76,7 @@ describe("tasks outside the dataset revision the other model ran", () => {
     expect(check(run.report, "dataset_revision")).toEqual({
       id: "dataset_revision",
       observed: "baseline: sha256:d1; candidate: sha256:d1, sha256:d2",
-      threshold: "same for both models",
+      threshold: "same set for both",
       passed: false,
       kind: "evidence",
       detail:
@@ -93,7 +93,7 @@ describe("tasks outside the dataset revision the other model ran", () => {
 
   it("show in the Markdown as a failed check with its detail", () => {
     expect(run.markdown).toContain(
-      "| ❌ | **Same dataset revisions** | baseline: sha256:d1; candidate:… | same for both models |",
+      "| ❌ | **Same dataset revisions** | baseline: sha256:d1; candidate:… | same set for both |",
     );
     expect(run.markdown).toContain(
       "- **Same dataset revisions**: The dataset revisions differ: only the candidate ran sha256:d2 — run both models on the same dataset revision\\(s\\)\\.",
@@ -247,7 +247,7 @@ describe("the models on different harness revisions", () => {
         "The models ran on 3 harness revisions (baseline: git:h0; candidate: git:h1, git:h2) — re-run both on one harness revision to compare like with like.",
     });
     expect(run.markdown).toContain(
-      "| ❌ | **Same harness revision** | git:h0, git:h1, git:h2 | one harness revision |",
+      "| ❌ | **Same harness revision** | git:h0, git:h1, git:h2 | one real revision |",
     );
   });
 });

@@ -222,15 +222,15 @@ export function expectation(
       else rows.push(r);
     }
   }
-  const revs: OracleReview[] = [];
-  for (const bytes of reviews) {
+  const revs: (OracleReview & { file: number })[] = [];
+  reviews.forEach((bytes, file) => {
     for (const l of specLines(bytes)) {
       nonBlank++;
       const r = reviewRow(l.text);
       if (r === undefined) invalid++;
-      else revs.push(r);
+      else revs.push({ ...r, file });
     }
-  }
+  });
 
   interface T {
     ds: string;
@@ -290,11 +290,16 @@ export function expectation(
       for (let i = 0; i < 4; i++) m.counts[i] = (m.counts[i] ?? 0) + (r.counts[i] ?? 0);
     }
   }
+  // A reviews file with valid rows none of which labels a compared task is one problem.
+  const matchedRows = new Map<number, number>();
   for (const r of revs) {
+    matchedRows.set(r.file, matchedRows.get(r.file) ?? 0);
     const t = tasks.get(JSON.stringify([r.dataset, r.task]));
     if (t === undefined || t.models.size === 0) continue;
+    matchedRows.set(r.file, (matchedRows.get(r.file) ?? 0) + 1);
     t.labels.set(`${r.revision}:${r.validity}`, { revision: r.revision, validity: r.validity });
   }
+  for (const n of matchedRows.values()) if (n === 0) conflicts++;
   const expected: ExpectedTask[] = [];
   for (const t of tasks.values()) {
     if (t.models.size === 0) continue;

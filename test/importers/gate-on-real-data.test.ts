@@ -4,11 +4,13 @@
  * against numbers computed here straight from the source files (plain JSON.parse, a separate CSV
  * splitter, the SPEC formulas restated). Skipped when ../shared/data/public-results is absent.
  */
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
+import { InputError } from "../../src/core/errors.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { runImport } from "../../src/importers/index.js";
@@ -204,5 +206,88 @@ describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with Ope
     expect(ev.verdict).toBe("unresolved");
     const failing = ev.checks.filter((c) => !c.passed).map((c) => c.id);
     expect(failing).toEqual(expect.arrayContaining(["common_valid_tasks", "disputed_fraction"]));
+  });
+
+  test("the issue's case: mini-v1.7.0 vs mini-v1.13.3 both imported without a revision never pass same_harness", async () => {
+    const older = "20250807_mini-v1.7.0_gpt-5";
+    const newer = "20250929_mini-v1.13.3_sonnet-4-5-20250929";
+    const gate = async (harness: { a?: string; b?: string }) => {
+      const a = await write(
+        "newer.jsonl",
+        runImport({
+          kind: "swebench-leaderboard",
+          file: LEADERBOARDS,
+          run: newer,
+          board: "Verified",
+          ...(harness.a !== undefined ? { harnessRevision: harness.a } : {}),
+        }),
+      );
+      const b = await write(
+        "older.jsonl",
+        runImport({
+          kind: "swebench-leaderboard",
+          file: LEADERBOARDS,
+          run: older,
+          board: "Verified",
+          ...(harness.b !== undefined ? { harnessRevision: harness.b } : {}),
+        }),
+      );
+      const dataset = await readDataset({ results: [b, a], reviews: [], baseline: older, candidate: newer });
+      return evaluate(dataset, parsePolicy(POLICY, "policy.yaml"), { canary: null, expired: false });
+    };
+    const placeholder = await gate({});
+    expect(placeholder.models.baseline.harness_revisions).toEqual(["unknown:swebench-leaderboard"]);
+    expect(placeholder.models.candidate.harness_revisions).toEqual(["unknown:swebench-leaderboard"]);
+    const same = placeholder.checks.find((c) => c.id === "same_harness");
+    const real = placeholder.checks.find((c) => c.id === "real_harness_revisions");
+    expect([same?.passed, real?.passed]).toEqual([false, false]);
+    expect(real?.detail).toContain("`model-gate import swebench-leaderboard … --harness-revision R`");
+    expect(placeholder.verdict).toBe("unresolved");
+    // With real (different) revisions, same_harness reports the difference; with one, it passes.
+    const two = await gate({ a: "mini-swe-agent@v1.13.3", b: "mini-swe-agent@v1.7.0" });
+    expect(two.checks.find((c) => c.id === "same_harness")).toMatchObject({
+      observed: "mini-swe-agent@v1.13.3, mini-swe-agent@v1.7.0",
+      passed: false,
+    });
+    expect(two.checks.find((c) => c.id === "real_harness_revisions")?.passed).toBe(true);
+    const one = await gate({ a: "git:harness-1", b: "git:harness-1" });
+    expect(one.checks.find((c) => c.id === "same_harness")?.passed).toBe(true);
+    expect(one.checks.find((c) => c.id === "real_harness_revisions")?.passed).toBe(true);
+  });
+
+  test("reviews imported without --tasks match no compared task: an input error naming both revisions and the fix", async () => {
+    const a = await write(
+      "opus.jsonl",
+      runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: CANDIDATE }),
+    );
+    const b = await write(
+      "gemini.jsonl",
+      runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: BASELINE }),
+    );
+    const reviews = await write(
+      "sheet.jsonl",
+      runImport({ kind: "verified-annotations", file: ANNOTATIONS }),
+    );
+    // Independently: the results' revision is that of the 500 run ids, the sheet's that of its 1,699 ids.
+    const ids = [...resolvedOf(CANDIDATE).keys()];
+    const sheetIds = [...annotationScores().keys()];
+    expect([ids.length, sheetIds.length]).toEqual([500, 1699]);
+    const sha = (xs: string[]) =>
+      `sha256:${createHash("sha256")
+        .update([...xs].sort().join("\n"))
+        .digest("hex")}`;
+    let message = "";
+    try {
+      await readDataset({ results: [b, a], reviews: [reviews], baseline: BASELINE, candidate: CANDIDATE });
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputError);
+      message = (e as Error).message;
+    }
+    expect(message).toContain(
+      `none of its 1699 review rows labels a task the baseline or the candidate ran: its rows are under dataset revision "${sha(sheetIds)}", and the compared tasks under "${sha(ids)}"`,
+    );
+    expect(message).toContain(
+      "re-import the reviews with --dataset-revision set to the results' revision, or with the same --tasks list",
+    );
   });
 });

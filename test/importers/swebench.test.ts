@@ -64,7 +64,7 @@ describe("swebench-report", () => {
       "empty_patch_ids → fail (default; --empty-patch fail|missing|infra_error)",
       "cluster: the repository from each task id (3 repositories); --cluster none to omit",
       "model_config: gpt-x.run1 (default: the report's file name (the harness writes <model>.<run_id>.json); --model-config to set it)",
-      "harness_revision: unknown:swebench-report (default: the file names no harness; a label, not a revision; --harness-revision to set it)",
+      "harness_revision: unknown:swebench-report (default: the file names no harness; a placeholder, not a revision: the gate's harness checks fail on it; --harness-revision to set a real one)",
       `dataset_revision: ${rev} (computed: sha256 of the 6 task ids in the report's outcome lists, ` +
         'sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)',
       "validity: unreviewed at review_revision 0 (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)",

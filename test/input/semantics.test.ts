@@ -262,11 +262,13 @@ describe("validity labels", () => {
         review({ task_id: "t7", validity: "broken", review_revision: 5 }),
         review({ task_id: "t7", validity: "valid", review_revision: 5 }),
         review({ task_id: "nowhere", review_revision: 9 }),
+        // One row that labels a compared task: a file that labels none is an error (unmatched-reviews.test.ts).
+        review({ task_id: "t1", validity: "valid", review_revision: 1 }),
       ],
     );
     expect(d.tasks.map((t) => t.taskId)).toEqual(["t1"]);
     expect(d.reviewRevisions).toEqual([1]);
-    expect(d.rowsRead).toBe(6);
+    expect(d.rowsRead).toBe(7);
   });
 
   it("keeps broken tasks in the output", async () => {

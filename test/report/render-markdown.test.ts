@@ -87,7 +87,7 @@ describe("renderMarkdown", () => {
     expect(md).toContain("|   | Check | Observed | Needs |");
     expect(md).toContain("| ✅ | Common valid tasks | 520 | ≥ 500 |");
     expect(md).toContain("| ✅ | Disputed fraction | 3.70% | &lt; 5% |");
-    expect(md).toContain("| ✅ | Same dataset revisions | sha256:9f2c41d07be3 | same for both models |");
+    expect(md).toContain("| ✅ | Same dataset revisions | sha256:9f2c41d07be3 | same set for both |");
     expect(md).toContain("| ✅ | Margin lower bound (LCB) | +1.18 pp | &gt; 0\\.00 pp |");
     for (const label of ["Common valid tasks", "Production canary", "Margin lower bound (LCB)"]) {
       expect(md.split("\n").filter((l) => l.includes(`| ${label} |`))).toHaveLength(1);
@@ -96,7 +96,7 @@ describe("renderMarkdown", () => {
     expect(md).toContain("| Validity bounds Δ\\_L … Δ\\_H (exact) | +4.46 pp … +6.13 pp |");
     expect(md).toContain("| Quantile q for LCB / UCB (z, 95.00% one-sided) | 1.6449 / 1.6449 |");
     const unresolved = renderMarkdown(unresolvedReport());
-    expect(unresolved).toContain("| ❌ | **Production canary** | n/a | passes |");
+    expect(unresolved).toContain("| ❌ | **Production canary** | n/a | given, and passed |");
     expect(unresolved).toContain("| Validity interval, exact, own tasks | 60.07% – 61.88% | n/a |");
   });
 
@@ -108,7 +108,7 @@ describe("renderMarkdown", () => {
       checks: a.checks.map((c) => (c.id === "dataset_revision" ? { ...c, observed: long } : c)),
       provenance: { ...a.provenance, dataset_revisions: [long] },
     });
-    expect(md).toContain("| ✅ | Same dataset revisions | sha256:66bcf338b688… | same for both models |");
+    expect(md).toContain("| ✅ | Same dataset revisions | sha256:66bcf338b688… | same set for both |");
     // In tables, very long ids get <wbr> break opportunities (invisible, not copied), never a cut.
     expect(md).toContain(
       `| Dataset revisions | <code>${long.slice(0, 32)}<wbr>${long.slice(32, 64)}<wbr>${long.slice(64)}</code> |`,

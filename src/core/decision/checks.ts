@@ -5,7 +5,7 @@
 import type { Threshold, Policy } from "../policy/policy-types.js";
 import type { Check, ModelFigures } from "../report/report-types.js";
 import type { MarginAnalysis } from "../stats/margin.js";
-import type { Dataset } from "../model.js";
+import { isPlaceholderRevision, type Dataset } from "../model.js";
 import type { EvaluationContext } from "./evaluation-types.js";
 import { delta0Text, num, pct, plural, satisfies } from "./format.js";
 
@@ -167,18 +167,80 @@ function missingCheck(
   return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 
+/** Placeholder harness revisions of one model (README "Placeholder harness revisions"). */
+function placeholdersOf(revisions: readonly string[]): string[] {
+  return revisions.filter(isPlaceholderRevision);
+}
+
+/**
+ * What sets a real harness revision, as a clause. The importers write `unknown:<kind>`, so the
+ * kind names the command; any other placeholder came from the export itself.
+ */
+function realRevisionRemedy(placeholders: readonly string[]): string {
+  const kinds = [
+    ...new Set(
+      placeholders
+        .map((p) => /^unknown:([a-z0-9][a-z0-9-]*)$/.exec(p)?.[1])
+        .filter((k): k is string => k !== undefined),
+    ),
+  ];
+  const how =
+    kinds.length > 0
+      ? kinds.map((k) => `\`model-gate import ${k} … --harness-revision R\``).join(" / ")
+      : "the importer's `--harness-revision R`";
+  return `re-import with ${how} (R: the harness's commit or release), or write a real harness_revision on the export rows`;
+}
+
+function sideList(b: readonly string[], c: readonly string[]): string {
+  return `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+}
+
 function sameHarnessCheck(dataset: Dataset): Check {
   const b = dataset.baseline.harnessRevisions;
   const c = dataset.candidate.harnessRevisions;
   const union = [...new Set([...b, ...c])].sort();
-  const passed = union.length === 1;
-  const detail = passed
-    ? `Both models ran on harness revision ${union[0] ?? ""}.`
-    : `The models ran on ${plural(union.length, "harness revision")} (baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}) — re-run both on one harness revision to compare like with like.`;
+  const placeholders = placeholdersOf(union);
+  const passed = union.length === 1 && placeholders.length === 0;
+  let detail: string;
+  if (passed) detail = `Both models ran on harness revision ${union[0] ?? ""}.`;
+  else if (placeholders.length > 0) {
+    detail =
+      `The harness revisions (${sideList(b, c)}) include the placeholder ${placeholders.join(", ")}, ` +
+      `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
+      `harness — ${realRevisionRemedy(placeholders)}.`;
+  } else {
+    detail = `The models ran on ${plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
+  }
   return {
     id: "same_harness",
     observed: union.join(", "),
-    threshold: "one harness revision",
+    threshold: "one real revision",
+    passed,
+    kind: "evidence",
+    detail,
+  };
+}
+
+/**
+ * SPEC §4 "harness revisions that are real revisions": run whatever require_same_harness says,
+ * because a placeholder means the report cannot say which harness produced the results.
+ */
+function realHarnessCheck(dataset: Dataset): Check {
+  const hb = dataset.baseline.harnessRevisions;
+  const hc = dataset.candidate.harnessRevisions;
+  const b = placeholdersOf(hb);
+  const c = placeholdersOf(hc);
+  const all = [...new Set([...b, ...c])].sort();
+  const passed = all.length === 0;
+  const who = b.length > 0 && c.length > 0 ? "Both models" : b.length > 0 ? "The baseline" : "The candidate";
+  const detail = passed
+    ? "Every harness revision of both models is a real revision (none is an `unknown:…` placeholder)."
+    : `${who} ran on the placeholder harness revision${all.length > 1 ? "s" : ""} ${all.join(", ")} (${sideList(hb, hc)}): ` +
+      `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
+  return {
+    id: "real_harness_revisions",
+    observed: passed ? "none" : all.join(", "),
+    threshold: "no placeholder",
     passed,
     kind: "evidence",
     detail,
@@ -211,7 +273,7 @@ function datasetRevisionCheck(dataset: Dataset): Check {
   return {
     id: "dataset_revision",
     observed,
-    threshold: "same for both models",
+    threshold: "same set for both",
     passed,
     kind: "evidence",
     detail,
@@ -229,7 +291,7 @@ function canaryCheck(ctx: EvaluationContext): Check {
   return {
     id: "production_canary",
     observed: ctx.canary,
-    threshold: "passes",
+    threshold: "given, and passed",
     passed,
     kind: "evidence",
     detail,
@@ -320,6 +382,7 @@ export function buildChecks(inp: CheckInputs): Check[] {
     checks.push(missingCheck("candidate", inp.candidate, analysis.universeTasks, ai.missing_fraction));
   }
   if (policy.require_same_harness) checks.push(sameHarnessCheck(dataset));
+  checks.push(realHarnessCheck(dataset));
   checks.push(datasetRevisionCheck(dataset));
   if (ai.production_canary) checks.push(canaryCheck(ctx));
   checks.push(marginCheck(analysis, policy, lcbNullReason(analysis, policy)));

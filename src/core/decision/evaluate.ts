@@ -28,6 +28,7 @@ import type { InfluentialTask } from "../report/report-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
 import { modelFigures } from "../stats/model-figures.js";
 import { buildChecks } from "./checks.js";
+import { unmatchedLabelWarnings } from "./input-warnings.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
 import { num, pct, plural } from "./format.js";
 import { verdictWithReasons } from "./verdict.js";
@@ -151,7 +152,7 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
   const warnings = headlineWarnings(policy, ctx, analysis, {
     baseline: baseline.infra_errors,
     candidate: candidate.infra_errors,
-  });
+  }).concat(unmatchedLabelWarnings(dataset));
   const a = analysis;
   return {
     verdict,

@@ -186,11 +186,16 @@ export interface MirrorParams {
   readonly clustered: boolean;
   readonly correction: ClusterCorrection;
   readonly canary: EvaluationContext["canary"];
-  /** same_harness, dataset_revision and production_canary (when required) all pass. */
+  /** same_harness, real_harness_revisions, dataset_revision and production_canary (when required) all pass. */
   readonly fixedEvidencePass: boolean;
 }
 
-const LABEL_INDEPENDENT_CHECKS = new Set(["same_harness", "dataset_revision", "production_canary"]);
+const LABEL_INDEPENDENT_CHECKS = new Set([
+  "same_harness",
+  "real_harness_revisions",
+  "dataset_revision",
+  "production_canary",
+]);
 
 export function mirrorParams(policy: Policy, ctx: EvaluationContext, evaluation: Evaluation): MirrorParams {
   const ai = policy.accept_if;

@@ -34,6 +34,7 @@ import {
   type ModelSummary,
   type ReviewEvent,
   type TaskRecord,
+  type UnmatchedLabels,
   type Validity,
 } from "../model.js";
 import {
@@ -50,6 +51,7 @@ import {
   LineIssues,
   parseObject,
   quote,
+  quoteUpTo,
   RESULT_NAMES,
   type ExportRow,
 } from "./rows.js";
@@ -137,6 +139,53 @@ function newModelState(): ModelState {
   return { harnessRevisions: new Set(), datasetRevisions: new Set(), duplicateRows: 0, attempts: 0 };
 }
 
+/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
+const MAX_REVISIONS_HELD = 100;
+
+interface ReviewFileState {
+  rows: number;
+  matched: number;
+  readonly byRevision: Map<string, number>;
+  /** Rows under revisions past MAX_REVISIONS_HELD. */
+  otherRows: number;
+}
+
+/** Revisions are shown whole up to this length, so that one can be copied into --dataset-revision. */
+const REVISION_SHOWN_LENGTH = 200;
+
+/** At most this many revisions named in a message, then "and N more". */
+const REVISIONS_NAMED = 3;
+
+function revisionList(revisions: readonly string[], more = false): string {
+  const shown = revisions
+    .slice(0, REVISIONS_NAMED)
+    .map((r) => quoteUpTo(r, REVISION_SHOWN_LENGTH))
+    .join(", ");
+  const rest = revisions.length - REVISIONS_NAMED;
+  return rest > 0 || more ? `${shown} and ${rest > 0 ? `${rest} ` : ""}more` : shown || "none";
+}
+
+/** A reviews file that labels no compared task: what it names, what the tasks have, what to do. */
+function noMatchMessage(
+  st: ReviewFileState,
+  unmatched: readonly string[],
+  compared: readonly string[],
+): string {
+  const named = [...st.byRevision.keys()].sort(compareCodeUnits);
+  const what =
+    unmatched.length === named.length
+      ? `its rows are under dataset revision${named.length === 1 ? "" : "s"} ${revisionList(named, st.otherRows > 0)}, ` +
+        `and the compared tasks under ${revisionList(compared)}`
+      : `its rows under dataset revision${named.length === 1 ? "" : "s"} ${revisionList(named, st.otherRows > 0)} name ` +
+        `none of the tasks the baseline or the candidate ran (the compared tasks are under ${revisionList(compared)})`;
+  return (
+    `none of its ${plural(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
+    `A review applies to a task only under the same dataset_revision: re-import the reviews with ` +
+    `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
+    `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`
+  );
+}
+
 /** Labels of a task looked up by a scan up to this many, by a map beyond. */
 const LABEL_SCAN_MAX = 8;
 
@@ -169,6 +218,8 @@ export class DatasetBuilder {
   private stopped = false;
   private taskCount = 0;
   private attemptIds = 0;
+  /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
+  private readonly reviewFiles = new Map<number, ReviewFileState>();
   private heldChars = 0;
 
   constructor(
@@ -574,12 +625,72 @@ export class DatasetBuilder {
       return;
     }
     const task = this.tasks.get(row.datasetRevision)?.get(row.taskId);
+    const matched = task !== undefined && this.inUniverse(task);
+    this.countReview(fileIndex, row.datasetRevision, matched);
     // A review of a task neither compared model ran is not part of the output.
-    if (task === undefined || !this.inUniverse(task)) return;
+    if (!matched) return;
     const src = this.src(fileIndex, line);
     const note = row.note === "" ? undefined : row.note;
     this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
     this.checkHeld(src);
+  }
+
+  /** Counts one review row of a file, by dataset revision (a bounded number of revisions held). */
+  private countReview(fileIndex: number, revision: string, matched: boolean): void {
+    let st = this.reviewFiles.get(fileIndex);
+    if (st === undefined) {
+      st = { rows: 0, matched: 0, byRevision: new Map(), otherRows: 0 };
+      this.reviewFiles.set(fileIndex, st);
+    }
+    st.rows++;
+    if (matched) st.matched++;
+    const n = st.byRevision.get(revision);
+    if (n !== undefined) st.byRevision.set(revision, n + 1);
+    else if (st.byRevision.size < MAX_REVISIONS_HELD) {
+      this.heldChars += revision.length;
+      st.byRevision.set(revision, 1);
+    } else st.otherRows++;
+  }
+
+  /**
+   * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+   * the rows under dataset revisions that no task of the baseline or the candidate has; and the
+   * export's labelled tasks (label other than unreviewed, from rows of other models) under such
+   * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
+   */
+  private unmatchedLabels(compared: ReadonlySet<string>, late: ProblemList): UnmatchedLabels[] {
+    const out: UnmatchedLabels[] = [];
+    const comparedList = [...compared].sort(compareCodeUnits);
+    for (const [fileIndex, st] of [...this.reviewFiles].sort((x, y) => x[0] - y[0])) {
+      const file = this.fileNames[fileIndex] ?? "?";
+      const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
+      const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
+      if (st.matched === 0) {
+        late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
+      } else if (rows > 0) {
+        out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
+      }
+    }
+    const exportRevisions: string[] = [];
+    let labelled = 0;
+    for (const [revision, byTask] of this.tasks) {
+      if (compared.has(revision)) continue;
+      let here = 0;
+      for (const t of byTask.values()) if ((t.events ?? []).some((e) => e.validity !== "unreviewed")) here++;
+      if (here > 0) {
+        exportRevisions.push(revision);
+        labelled += here;
+      }
+    }
+    if (labelled > 0) {
+      out.push({
+        rows: labelled,
+        of: undefined,
+        revisions: exportRevisions.sort(compareCodeUnits),
+        moreRevisions: false,
+      });
+    }
+    return out;
   }
 
   /** Every model_config seen, sorted. */
@@ -646,6 +757,11 @@ export class DatasetBuilder {
       records.push(this.record(task));
     }
 
+    const compared = new Set([
+      ...this.baselineState.datasetRevisions,
+      ...this.candidateState.datasetRevisions,
+    ]);
+    const unmatchedLabels = this.unmatchedLabels(compared, late);
     const total = modelProblems.length + this.lineProblems.total + late.total;
     if (total > 0) {
       const problems = [...modelProblems, ...this.lineProblems.items, ...late.items];
@@ -664,6 +780,7 @@ export class DatasetBuilder {
       inputs,
       rowsRead,
       reviewRevisions: [...revisions].sort((a, b) => a - b),
+      ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
     };
   }
 

@@ -63,7 +63,12 @@ function escapeChar(c: string): string {
  * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
  * a terminal or reorder its own text. */
 export function quote(s: string): string {
-  const shown = s.length <= SHOWN_STRING_LENGTH ? s : s.slice(0, SHOWN_STRING_LENGTH);
+  return quoteUpTo(s, SHOWN_STRING_LENGTH);
+}
+
+/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
+export function quoteUpTo(s: string, max: number): string {
+  const shown = s.length <= max ? s : s.slice(0, max);
   const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
   return shown === s ? text : `${text}… (${s.length} characters)`;
 }

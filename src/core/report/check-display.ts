@@ -16,7 +16,8 @@ export const CHECK_LABEL: Readonly<Record<CheckId, string>> = {
   missing_fraction_baseline: "Missing fraction, baseline",
   missing_fraction_candidate: "Missing fraction, candidate",
   same_harness: "Same harness revision",
-  // The check compares the two models' sets of dataset revisions (threshold "same for both models").
+  real_harness_revisions: "Real harness revisions",
+  // The check compares the two models' sets of dataset revisions (threshold "same set for both").
   dataset_revision: "Same dataset revisions",
   production_canary: "Production canary",
   observed_margin: "Margin lower bound (LCB)",
@@ -32,6 +33,7 @@ const CHECK_UNIT: Readonly<Record<CheckId, CheckUnit>> = {
   missing_fraction_baseline: "fraction",
   missing_fraction_candidate: "fraction",
   same_harness: "text",
+  real_harness_revisions: "text",
   dataset_revision: "text",
   production_canary: "text",
   observed_margin: "pp",

@@ -4,7 +4,7 @@
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
 
-export const SCHEMA_VERSION = "1.1.0";
+export const SCHEMA_VERSION = "1.2.0";
 
 export type Verdict = "accept" | "reject" | "unresolved";
 
@@ -16,6 +16,7 @@ export type CheckId =
   | "missing_fraction_baseline"
   | "missing_fraction_candidate"
   | "same_harness"
+  | "real_harness_revisions"
   | "dataset_revision"
   | "production_canary"
   | "observed_margin";
