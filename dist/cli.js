@@ -6,33 +6,79 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2805);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4792);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
-/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5465);
+/* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
+/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5465);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
 
 
 
-const parseWorkers = (0,_io_parse_workers_js__WEBPACK_IMPORTED_MODULE_2__/* .bundledParseWorkers */ .j)(import.meta.url, process.env);
-const code = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    cwd: process.cwd(),
-    now: () => new Date(),
-    ...(parseWorkers === undefined ? {} : { parseWorkers }),
-    ...(process.env["MODEL_GATE_DEBUG"] === "1"
-        ? { debug: (text) => process.stderr.write(`model-gate: debug: ${(0,_core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__/* .neutraliseLogLines */ .yX)(text)}\n`) }
-        : {}),
-}, process.env);
-// Let stdout drain instead of process.exit(), which can cut off a large report on a pipe.
-process.exitCode = code;
+
+/** Exit status of a user-side problem (as in src/cli/main.ts). */
+const EXIT_INPUT_ERROR = 3;
+/**
+ * A stdout that fails must not end in an uncaught 'error' event and exit 1 (which reads as
+ * "reject"). A closed reader (`| head -1`, EPIPE) ends quietly with the verdict's exit status: the
+ * reader chose to stop. Any other write failure (a full disk: ENOSPC, EIO) is one message on
+ * stderr and exit 3, whatever the verdict was.
+ */
+let stdoutError = null;
+let verdictCode = null;
+function settle() {
+    if (stdoutError === null || stdoutError.code === "EPIPE") {
+        if (verdictCode !== null)
+            process.exitCode = verdictCode;
+        return;
+    }
+    process.exitCode = EXIT_INPUT_ERROR;
+}
+process.stdout.on("error", (error) => {
+    if (stdoutError !== null)
+        return;
+    stdoutError = error;
+    if (error.code !== "EPIPE")
+        process.stderr.write(`model-gate: cannot write to standard output: ${(0,_io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .describeFsCode */ .GX)(error)}.\n`);
+    settle();
+});
+let cwd = null;
+try {
+    cwd = process.cwd();
+}
+catch {
+    process.stderr.write("model-gate: the current directory no longer exists (it was deleted); cd to an existing directory and run again.\n");
+    process.exitCode = EXIT_INPUT_ERROR;
+}
+if (cwd !== null) {
+    const parseWorkers = (0,_io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__/* .bundledParseWorkers */ .j)(import.meta.url, process.env);
+    const code = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), {
+        // After a failed write, nothing more is written (each further write would fail too).
+        stdout: (text) => {
+            if (stdoutError === null)
+                process.stdout.write(text);
+        },
+        stderr: (text) => process.stderr.write(text),
+        cwd,
+        now: () => new Date(),
+        ...(parseWorkers === undefined ? {} : { parseWorkers }),
+        ...(process.env["MODEL_GATE_DEBUG"] === "1"
+            ? {
+                debug: (text) => process.stderr.write(`model-gate: debug: ${(0,_core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__/* .neutraliseLogLines */ .yX)(text)}\n`),
+            }
+            : {}),
+    }, process.env);
+    // Let stdout drain instead of process.exit(), which can cut off a large report on a pipe.
+    verdictCode = code;
+    process.exitCode = code;
+    settle();
+}
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 2805:
+/***/ 4792:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43,63 +89,16 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, MAIN_HELP
 
-;// CONCATENATED MODULE: ./src/core/errors.ts
-/**
- * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
- * single error boundary at each entry point can print them as one clear message with exit status
- * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
- * results.
- */
-/** How many problems an error lists before it only counts the rest (SPEC §1.1). */
-const MAX_LISTED_PROBLEMS = 20;
-function formatLocation(loc) {
-    let out = loc.file;
-    if (loc.line !== undefined)
-        out += `:${loc.line}`;
-    if (loc.line !== undefined && loc.column !== undefined)
-        out += `:${loc.column}`;
-    return out;
-}
-function formatProblem(p) {
-    const where = p.location ? `${formatLocation(p.location)}: ` : "";
-    const field = p.field !== undefined ? `field "${p.field}": ` : "";
-    return `${where}${field}${p.message}`;
-}
-/** Bad input given by the user: exit status 3, one message, no stack trace. */
-class InputError extends Error {
-    name = "InputError";
-    /** The problems listed (at most MAX_LISTED_PROBLEMS). */
-    problems;
-    /** The total number of problems found, which may exceed problems.length. */
-    total;
-    constructor(summary, problems = [], total = problems.length) {
-        const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
-        const lines = [summary, ...listed.map((p) => `  ${formatProblem(p)}`)];
-        if (total > listed.length)
-            lines.push(`  … and ${total - listed.length} more (${total} in all)`);
-        super(lines.join("\n"));
-        this.problems = listed;
-        this.total = total;
-    }
-}
-/**
- * The policy stops the run by itself (e.g. expired with `on_expired: fail`). Still a user-side
- * condition with exit status 3, but named apart so callers can say "policy", not "input".
- */
-class PolicyError extends InputError {
-    name = "PolicyError";
-}
-
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/report/escape.ts
 var report_escape = __nccwpck_require__(8547);
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The tool's version, printed in every report's provenance. Kept equal to package.json by a test. */
 const TOOL_VERSION = "0.1.0";
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/core/stats/normal-quantile.ts
@@ -3067,6 +3066,8 @@ function reviewOrder(d, moves) {
     return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./src/core/input/limits.ts
 /**
  * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
@@ -4088,7 +4089,7 @@ class DatasetBuilder {
         const total = modelProblems.length + this.lineProblems.total + late.total;
         if (total > 0) {
             const problems = [...modelProblems, ...this.lineProblems.items, ...late.items];
-            throw new InputError(`The results/reviews input has ${dataset_builder_plural(total, "problem", "problems")}:`, problems, total);
+            throw new errors/* InputError */.dz(`The results/reviews input has ${dataset_builder_plural(total, "problem", "problems")}:`, problems, total);
         }
         return {
             tasks: records,
@@ -4596,7 +4597,7 @@ function isBlank(bytes, begin, end) {
 async function isGzipFile(absPath) {
     let fh;
     try {
-        fh = await (0,promises_namespaceObject.open)(absPath, "r");
+        fh = await (0,promises_.open)(absPath, "r");
         const head = Buffer.alloc(2);
         const n = (await fh.read(head, 0, 2, 0)).bytesRead;
         return n === 2 && head[0] === 0x1f && head[1] === 0x8b;
@@ -4670,7 +4671,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     const { afterChunk } = options;
     let fh;
     try {
-        fh = await (0,promises_namespaceObject.open)(absPath, "r");
+        fh = await (0,promises_.open)(absPath, "r");
     }
     catch (e) {
         onProblem(undefined, describeFsError(e));
@@ -5593,7 +5594,7 @@ function checkOptions(opts) {
         });
     }
     if (problems.length > 0)
-        throw new InputError("The reader was given invalid options:", problems);
+        throw new errors/* InputError */.dz("The reader was given invalid options:", problems);
 }
 /** Every path must name an existing regular file, and no file may be given twice. */
 async function checkFiles(files) {
@@ -5601,7 +5602,7 @@ async function checkFiles(files) {
     const seen = new Map();
     for (const f of files) {
         try {
-            const st = await (0,promises_namespaceObject.stat)(f.abs);
+            const st = await (0,promises_.stat)(f.abs);
             if (!st.isFile()) {
                 const what = st.isDirectory() ? "a directory" : "not a regular file";
                 problems.push({
@@ -5627,7 +5628,7 @@ async function checkFiles(files) {
         }
     }
     if (problems.length > 0) {
-        throw new InputError(`Cannot read ${problems.length === 1 ? "an input file" : `${problems.length} input files`}:`, problems);
+        throw new errors/* InputError */.dz(`Cannot read ${problems.length === 1 ? "an input file" : `${problems.length} input files`}:`, problems);
     }
 }
 /**
@@ -5642,7 +5643,7 @@ async function readDataset(opts) {
         ...opts.results.map((given) => ({ given, kind: "results" })),
         ...opts.reviews.map((given) => ({ given, kind: "reviews" })),
     ].map(({ given, kind }) => {
-        const abs = (0,external_node_path_namespaceObject.resolve)(given);
+        const abs = (0,external_node_path_.resolve)(given);
         return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
     });
     await checkFiles(files);
@@ -15481,7 +15482,7 @@ function load_policy_fail(file, problems) {
         (a.field ?? "").localeCompare(b.field ?? "") ||
         a.message.localeCompare(b.message));
     const n = problems.length;
-    throw new InputError(`Invalid policy file ${file}: ${n} problem${n === 1 ? "" : "s"}`, problems, n);
+    throw new errors/* InputError */.dz(`Invalid policy file ${file}: ${n} problem${n === 1 ? "" : "s"}`, problems, n);
 }
 // ---------------------------------------------------------------------------------------------
 // Pass 1: text
@@ -15914,7 +15915,7 @@ function toPolicy(d) {
  */
 function isExpired(policy, today) {
     if (!isIsoDate(today)) {
-        throw new InputError(`Invalid date for today: expected YYYY-MM-DD, got ${JSON.stringify(today)}`, [
+        throw new errors/* InputError */.dz(`Invalid date for today: expected YYYY-MM-DD, got ${JSON.stringify(today)}`, [
             { field: "today", message: `expected a date YYYY-MM-DD; got ${JSON.stringify(today)}` },
         ]);
     }
@@ -16068,11 +16069,11 @@ function diffPolicyTexts(baseText, headText, file) {
         head = parsePolicy(headText, file);
     }
     catch (err) {
-        if (!(err instanceof InputError))
+        if (!(err instanceof errors/* InputError */.dz))
             throw err;
         const first = err.problems[0];
         const more = err.total - 1;
-        const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid policy");
+        const text = first ? (0,errors/* formatProblem */.Vw)(first) : (err.message.split("\n")[0] ?? "invalid policy");
         return {
             changes: [],
             headError: more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text,
@@ -16161,14 +16162,14 @@ function sha256(text) {
 }
 async function runGate(req) {
     if (req.baseline === req.candidate) {
-        throw new InputError(`The baseline and the candidate are the same model_config ("${req.baseline}"): there is nothing to compare.`);
+        throw new errors/* InputError */.dz(`The baseline and the candidate are the same model_config ("${req.baseline}"): there is nothing to compare.`);
     }
     const display = req.displayPath ?? ((p) => p);
     const policyFile = display(req.policy.path);
     const policy = parsePolicy(req.policy.text, policyFile);
     const expired = isExpired(policy, req.today);
     if (expired && policy.on_expired === "fail") {
-        throw new PolicyError(`${policyFile}: the policy expired on ${policy.revisit} (today is ${req.today}) and says on_expired: fail. ` +
+        throw new errors/* PolicyError */.pn(`${policyFile}: the policy expired on ${policy.revisit} (today is ${req.today}) and says on_expired: fail. ` +
             `Its owner ${policy.owner} must re-examine the thresholds and set a new revisit date.`);
     }
     let policyChanges = null;
@@ -16227,7 +16228,7 @@ function decodePolicyText(bytes, shownPath) {
     while (i < buffer.length && buffer[i] === back[i])
         i++;
     const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
-    throw new InputError(`Invalid policy file ${shownPath}: 1 problem`, [
+    throw new errors/* InputError */.dz(`Invalid policy file ${shownPath}: 1 problem`, [
         { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
     ]);
 }
@@ -17790,19 +17791,21 @@ async function writeFileAtomic(path, data) {
         // No such file yet (or a dangling link: written as a new file at `path`).
         target = path;
     }
-    const tmp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(target), `.${(0,external_node_path_namespaceObject.basename)(target)}.${process.pid}.${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString("hex")}.tmp`);
+    const tmp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${process.pid}.${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString("hex")}.tmp`);
     try {
-        await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: "wx" });
+        await (0,promises_.writeFile)(tmp, data, { flag: "wx" });
         if (mode !== undefined)
-            await (0,promises_namespaceObject.chmod)(tmp, mode);
-        await (0,promises_namespaceObject.rename)(tmp, target);
+            await (0,promises_.chmod)(tmp, mode);
+        await (0,promises_.rename)(tmp, target);
     }
     catch (error) {
-        await (0,promises_namespaceObject.rm)(tmp, { force: true });
+        await (0,promises_.rm)(tmp, { force: true });
         throw error;
     }
 }
 
+// EXTERNAL MODULE: ./src/io/file-kind.ts
+var file_kind = __nccwpck_require__(495);
 ;// CONCATENATED MODULE: ./src/cli/args.ts
 /**
  * A small, strict argument parser: every flag is declared, unknown flags and missing values are
@@ -17813,7 +17816,7 @@ async function writeFileAtomic(path, data) {
 function parseFlags(argv, specs, command) {
     const out = new Map();
     let i = 0;
-    const usage = (message) => new InputError(`${message}\nRun "model-gate ${command} --help" for the list of flags.`);
+    const usage = (message) => new errors/* InputError */.dz(`${message}\nRun "model-gate ${command} --help" for the list of flags.`);
     while (i < argv.length) {
         const token = argv[i] ?? "";
         i++;
@@ -17864,12 +17867,13 @@ function one(flags, name) {
 function args_required(flags, name, command) {
     const v = one(flags, name);
     if (v === undefined || v === "") {
-        throw new InputError(`Missing --${name}.\nRun "model-gate ${command} --help" for the list of flags.`);
+        throw new errors/* InputError */.dz(`Missing --${name}.\nRun "model-gate ${command} --help" for the list of flags.`);
     }
     return v;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/evaluate-command.ts
+
 
 
 
@@ -17923,15 +17927,8 @@ function todayUtc(now) {
 }
 /** The policy's text; see decodePolicyText for why bytes that are not UTF-8 are refused. */
 async function readPolicyText(path, shown) {
-    let bytes;
-    try {
-        bytes = await (0,promises_namespaceObject.readFile)(path);
-    }
-    catch (error) {
-        const code = error.code ?? "unknown error";
-        throw new InputError(`Cannot read the policy file ${path}: ${code === "ENOENT" ? "no such file" : code}.`);
-    }
-    return decodePolicyText(bytes, shown);
+    // A regular file only, and the 64 KiB cap enforced while reading (/dev/zero stops at it).
+    return decodePolicyText(await (0,file_kind/* readInputFile */.jH)(path, path, "policy file", MAX_POLICY_BYTES), shown);
 }
 async function evaluateCommand(argv, io) {
     const flags = parseFlags(argv, FLAGS, "evaluate");
@@ -17941,15 +17938,19 @@ async function evaluateCommand(argv, io) {
     }
     const results = flags.get("results") ?? [];
     if (results.length === 0)
-        throw new InputError('Missing --results.\nRun "model-gate evaluate --help".');
+        throw new errors/* InputError */.dz('Missing --results.\nRun "model-gate evaluate --help".');
     const policyPath = args_required(flags, "policy", "evaluate");
     const baseline = args_required(flags, "baseline", "evaluate");
     const candidate = args_required(flags, "candidate", "evaluate");
     const today = one(flags, "today") ?? todayUtc(io.now());
     if (!/^\d{4}-\d{2}-\d{2}$/.test(today))
-        throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
+        throw new errors/* InputError */.dz(`--today must be YYYY-MM-DD; got "${today}".`);
     const canary = one(flags, "canary");
-    const abs = (p) => (0,external_node_path_namespaceObject.resolve)(io.cwd, p);
+    const abs = (p) => (0,external_node_path_.resolve)(io.cwd, p);
+    const reportPath = one(flags, "report");
+    // The report must not replace an input or a device: refused before anything is read.
+    if (reportPath !== undefined)
+        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", [...results, ...(flags.get("reviews") ?? []), policyPath].map((p) => ({ path: abs(p), shown: p })));
     const report = await runGate({
         results: results.map(abs),
         reviews: (flags.get("reviews") ?? []).map(abs),
@@ -17971,7 +17972,6 @@ async function evaluateCommand(argv, io) {
         ...(io.debug === undefined ? {} : { onNote: io.debug }),
     });
     const json = JSON.stringify(report, null, 2) + "\n";
-    const reportPath = one(flags, "report");
     if (reportPath !== undefined)
         await writeReport(abs(reportPath), reportPath, json);
     const format = one(flags, "format");
@@ -17993,14 +17993,14 @@ async function writeReport(absPath, given, json) {
             ? "its directory does not exist"
             : code === "EISDIR"
                 ? "it is a directory"
-                : code === "EACCES" || code === "EPERM" || code === "EROFS"
+                : code === "EACCES" || code === "EPERM"
                     ? "permission denied"
-                    : code === "ENOSPC" || code === "EDQUOT"
-                        ? "no space left on the device"
+                    : code !== undefined
+                        ? (0,file_kind/* describeFsCode */.GX)(error)
                         : undefined;
         if (why === undefined)
             throw error;
-        throw new InputError(`Cannot write the report file ${given}: ${why}. No report file was written or changed.`);
+        throw new errors/* InputError */.dz(`Cannot write the report file ${given}: ${why}. No report file was written or changed.`);
     }
 }
 function displayAs(absPath, given, abs) {
@@ -18040,12 +18040,12 @@ class Problems {
     }
     throwIfAny(summary) {
         if (this.count > 0)
-            throw new InputError(summary, this.list, this.count);
+            throw new errors/* InputError */.dz(summary, this.list, this.count);
     }
     /** Adds one problem and throws at once. */
     fail(summary, message, where = {}) {
         this.add(message, where);
-        throw new InputError(summary, this.list, this.count);
+        throw new errors/* InputError */.dz(summary, this.list, this.count);
     }
 }
 /** A one-problem InputError about a file. */
@@ -18073,7 +18073,7 @@ function parseJsonFile(file, text) {
             else
                 column += 1;
         }
-        throw new InputError(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
+        throw new errors/* InputError */.dz(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
     }
 }
 /**
@@ -19087,7 +19087,7 @@ function resolvedMap(details) {
 
 /** The file's base name without the first matching suffix, e.g. `gpt-4o.run1.json` → `gpt-4o.run1`. */
 function baseNameWithout(file, suffixes) {
-    const base = (0,external_node_path_namespaceObject.basename)(file);
+    const base = (0,external_node_path_.basename)(file);
     for (const s of suffixes) {
         if (base.toLowerCase().endsWith(s) && base.length > s.length)
             return base.slice(0, base.length - s.length);
@@ -19100,14 +19100,14 @@ function baseNameWithout(file, suffixes) {
  * Undefined when there is no such directory name (e.g. the file is at the filesystem root).
  */
 function enclosingName(file, skip = []) {
-    let dir = (0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.resolve)(file));
+    let dir = (0,external_node_path_.dirname)((0,external_node_path_.resolve)(file));
     for (;;) {
-        const name = (0,external_node_path_namespaceObject.basename)(dir);
+        const name = (0,external_node_path_.basename)(dir);
         if (name === "")
             return undefined;
         if (!skip.includes(name))
             return name;
-        const up = (0,external_node_path_namespaceObject.dirname)(dir);
+        const up = (0,external_node_path_.dirname)(dir);
         if (up === dir)
             return undefined;
         dir = up;
@@ -19449,6 +19449,7 @@ function fmt(v) {
 
 
 
+
 /** Default review revision of a results export: below any reviews file's default. */
 const DEFAULT_EXPORT_REVIEW_REVISION = 0;
 /** Default review revision of a reviews file: above the exports' default, so its labels decide. */
@@ -19471,29 +19472,52 @@ const REVIEW_IMPORTERS = {
 async function readTextFile(path, what, shown = path) {
     let data;
     try {
-        data = await (0,promises_namespaceObject.readFile)(path);
+        // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
+        data = await (0,file_kind/* readRegularFile */.XF)(path, MAX_IMPORT_BYTES);
     }
     catch (error) {
-        const code = error.code;
-        const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(error);
-        throw new InputError(`cannot read the ${what} ${shown}: ${why}`);
+        const why = (0,file_kind/* inputFileProblem */.K4)(error);
+        if (why === null)
+            throw error;
+        throw new errors/* InputError */.dz(`cannot read the ${what} ${shown}: ${why}`);
     }
     if (path.toLowerCase().endsWith(".gz")) {
         try {
-            data = (0,external_node_zlib_namespaceObject.gunzipSync)(data);
+            // The cap holds for the inflated bytes too: a gzip bomb stops at it, in bounded memory.
+            data = (0,external_node_zlib_namespaceObject.gunzipSync)(data, { maxOutputLength: MAX_IMPORT_BYTES });
         }
-        catch {
+        catch (error) {
+            if (error.code === "ERR_BUFFER_TOO_LARGE")
+                fileError(shown, `the file inflates to more than ${MAX_IMPORT_BYTES} bytes (the import limit)`);
             fileError(shown, "the file ends in .gz but is not gzip data");
         }
     }
+    if (!(0,external_node_buffer_namespaceObject.isUtf8)(data)) {
+        // Decoding would write U+FFFD into the export: name where the bad bytes start instead.
+        const back = Buffer.from(data.toString("utf8"), "utf8");
+        let i = 0;
+        while (i < data.length && data[i] === back[i])
+            i++;
+        const lineStart = data.lastIndexOf(0x0a, i - 1) + 1;
+        let line = 1;
+        for (let j = 0; j < lineStart; j++)
+            if (data[j] === 0x0a)
+                line++;
+        throw new errors/* InputError */.dz(`${shown}:${line}: the file is not valid UTF-8 text (byte ${i + 1} of the ${path.toLowerCase().endsWith(".gz") ? "inflated " : ""}file, column ${i - lineStart + 1} of the line)`);
+    }
     return data.toString("utf8");
 }
+/**
+ * Largest importer input, in bytes, read or inflated (256 MiB): importers hold the whole text, and
+ * V8 cannot make a string much past 512 MiB.
+ */
+const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 async function runImport(opts) {
     if (!IMPORT_KINDS.includes(opts.kind)) {
-        throw new InputError(`unknown import kind ${JSON.stringify(opts.kind)}; kinds: ${IMPORT_KINDS.join(", ")}`);
+        throw new errors/* InputError */.dz(`unknown import kind ${JSON.stringify(opts.kind)}; kinds: ${IMPORT_KINDS.join(", ")}`);
     }
     run_checkOptions(opts);
-    const at = (p) => (opts.cwd === undefined ? p : (0,external_node_path_namespaceObject.resolve)(opts.cwd, p));
+    const at = (p) => (opts.cwd === undefined ? p : (0,external_node_path_.resolve)(opts.cwd, p));
     const text = await readTextFile(at(opts.file), "input file", opts.file);
     let tasks;
     if (opts.tasks !== undefined) {
@@ -19510,12 +19534,12 @@ function importText(opts, text, tasks) {
     const reviews = REVIEW_IMPORTERS[opts.kind];
     if (reviews !== undefined)
         return finishReviews(opts, reviews(input));
-    throw new InputError(`unknown import kind ${JSON.stringify(opts.kind)}`);
+    throw new errors/* InputError */.dz(`unknown import kind ${JSON.stringify(opts.kind)}`);
 }
 function run_checkOptions(opts) {
     const nonEmpty = (v, flag) => {
         if (v !== undefined && v.trim() === "")
-            throw new InputError(`${flag}: expected a non-empty value`);
+            throw new errors/* InputError */.dz(`${flag}: expected a non-empty value`);
     };
     nonEmpty(opts.modelConfig, "--model-config");
     nonEmpty(opts.datasetRevision, "--dataset-revision");
@@ -19523,12 +19547,12 @@ function run_checkOptions(opts) {
     nonEmpty(opts.reviewer, "--reviewer");
     if (opts.reviewRevision !== undefined &&
         (!Number.isInteger(opts.reviewRevision) || opts.reviewRevision < 0)) {
-        throw new InputError(`--review-revision: expected an integer ≥ 0, found ${opts.reviewRevision}`);
+        throw new errors/* InputError */.dz(`--review-revision: expected an integer ≥ 0, found ${opts.reviewRevision}`);
     }
     const brokenAt = opts.brokenAt ?? 3;
     const disputedAt = opts.disputedAt ?? 2;
     if (disputedAt > brokenAt) {
-        throw new InputError(`--disputed-at ${disputedAt} is above --broken-at ${brokenAt}: nothing could be disputed`);
+        throw new errors/* InputError */.dz(`--disputed-at ${disputedAt} is above --broken-at ${brokenAt}: nothing could be disputed`);
     }
 }
 function revisionNote(opts, taskIds, from) {
@@ -19680,7 +19704,7 @@ function isImportHelpRequest(argv) {
     return argv.length === 0 || argv[0] === "help" || argv.some((a) => a === "-h" || a === "--help");
 }
 function usage(message) {
-    return new InputError(`model-gate import: ${message}\nRun "model-gate import --help" for the kinds and flags.`);
+    return new errors/* InputError */.dz(`model-gate import: ${message}\nRun "model-gate import --help" for the kinds and flags.`);
 }
 function args_oneOf(flag, value, allowed) {
     if (allowed.includes(value))
@@ -19921,6 +19945,8 @@ Examples:
 
 
 
+
+
 /** `model-gate import KIND FILE [...]`: JSONL to stdout (or -o OUT), notes to stderr. */
 async function importCommand(argv, io) {
     if (argv.length === 0 || isImportHelpRequest([...argv])) {
@@ -19928,11 +19954,23 @@ async function importCommand(argv, io) {
         return argv.length === 0 ? 3 : 0;
     }
     const options = parseImportArgs([...argv]);
+    if (options.out !== undefined) {
+        // The export must not replace the importer's input (or a device): refused before reading.
+        const given = [options.file, ...(options.tasks !== undefined ? [options.tasks] : [])];
+        (0,file_kind/* checkOutputTarget */.Bj)((0,external_node_path_.resolve)(io.cwd, options.out), options.out, "-o", given.map((p) => ({ path: (0,external_node_path_.resolve)(io.cwd, p), shown: p })));
+    }
     // Files are read relative to the user's directory and named as typed (evidence stays relative).
     const result = await runImport({ ...options, cwd: io.cwd });
     const text = result.lines.map((l) => `${l}\n`).join("");
     if (options.out !== undefined) {
-        await writeFileAtomic((0,external_node_path_namespaceObject.resolve)(io.cwd, options.out), text);
+        try {
+            await writeFileAtomic((0,external_node_path_.resolve)(io.cwd, options.out), text);
+        }
+        catch (error) {
+            if (error.code === undefined)
+                throw error;
+            throw new errors/* InputError */.dz(`Cannot write the export ${options.out}: ${(0,file_kind/* describeFsCode */.GX)(error)}. No file was written or changed.`);
+        }
     }
     else {
         io.stdout(text);
@@ -19991,11 +20029,11 @@ async function runCli(argv, io, env = {}) {
                 io.stdout(`${TOOL_VERSION}\n`);
                 return 0;
             default:
-                throw new InputError(`Unknown command "${command}". Commands: evaluate, import. Run "model-gate --help".`);
+                throw new errors/* InputError */.dz(`Unknown command "${command}". Commands: evaluate, import. Run "model-gate --help".`);
         }
     }
     catch (error) {
-        if (error instanceof InputError) {
+        if (error instanceof errors/* InputError */.dz) {
             io.stderr(`model-gate: ${(0,report_escape/* neutraliseLogLines */.yX)(error.message)}\n`);
             return EXIT_INPUT_ERROR;
         }
@@ -20005,6 +20043,64 @@ async function runCli(argv, io, env = {}) {
             io.stderr(`${error.stack}\n`);
         return EXIT_INTERNAL_ERROR;
     }
+}
+
+
+/***/ }),
+
+/***/ 4296:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Vw: () => (/* binding */ formatProblem),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   pn: () => (/* binding */ PolicyError)
+/* harmony export */ });
+/* unused harmony exports MAX_LISTED_PROBLEMS, formatLocation */
+/**
+ * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
+ * single error boundary at each entry point can print them as one clear message with exit status
+ * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
+ * results.
+ */
+/** How many problems an error lists before it only counts the rest (SPEC §1.1). */
+const MAX_LISTED_PROBLEMS = 20;
+function formatLocation(loc) {
+    let out = loc.file;
+    if (loc.line !== undefined)
+        out += `:${loc.line}`;
+    if (loc.line !== undefined && loc.column !== undefined)
+        out += `:${loc.column}`;
+    return out;
+}
+function formatProblem(p) {
+    const where = p.location ? `${formatLocation(p.location)}: ` : "";
+    const field = p.field !== undefined ? `field "${p.field}": ` : "";
+    return `${where}${field}${p.message}`;
+}
+/** Bad input given by the user: exit status 3, one message, no stack trace. */
+class InputError extends Error {
+    name = "InputError";
+    /** The problems listed (at most MAX_LISTED_PROBLEMS). */
+    problems;
+    /** The total number of problems found, which may exceed problems.length. */
+    total;
+    constructor(summary, problems = [], total = problems.length) {
+        const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+        const lines = [summary, ...listed.map((p) => `  ${formatProblem(p)}`)];
+        if (total > listed.length)
+            lines.push(`  … and ${total - listed.length} more (${total} in all)`);
+        super(lines.join("\n"));
+        this.problems = listed;
+        this.total = total;
+    }
+}
+/**
+ * The policy stops the run by itself (e.g. expired with `on_expired: fail`). Still a user-side
+ * condition with exit status 3, but named apart so callers can say "policy", not "input".
+ */
+class PolicyError extends InputError {
+    name = "PolicyError";
 }
 
 
@@ -20343,6 +20439,278 @@ function neutraliseLogLines(text) {
 
 /***/ }),
 
+/***/ 495:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bj: () => (/* binding */ checkOutputTarget),
+/* harmony export */   GX: () => (/* binding */ describeFsCode),
+/* harmony export */   K4: () => (/* binding */ inputFileProblem),
+/* harmony export */   XF: () => (/* binding */ readRegularFile),
+/* harmony export */   jH: () => (/* binding */ readInputFile)
+/* harmony export */ });
+/* unused harmony exports describeKind, NotRegularFileError, openRegularFile, openRegularFileSync, FileTooLargeError, inputFileError, appendToRegularFile, outputTargetProblem */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
+/**
+ * What kind of file a path is, checked before anything is read or written. Every file the gate
+ * reads (policy, results, reviews, importer inputs, the event payload) must be a regular file:
+ * a FIFO would block the open or the read forever, /dev/zero and /dev/urandom never end, and a
+ * directory is a mistake. Every file it writes (the report, an import's export) must not be an
+ * input of the same run, nor an existing device, FIFO, socket or directory, which a rename would
+ * replace or a write would feed.
+ *
+ * Files are opened with O_NONBLOCK, so opening a FIFO returns at once, and the kind is taken
+ * from the open descriptor (fstat), so a path swapped after a stat is still caught.
+ */
+
+
+
+
+/** "a directory", "a FIFO (named pipe)", …: what a non-regular file is, for messages. */
+function describeKind(st) {
+    if (st.isFile())
+        return "a regular file";
+    if (st.isDirectory())
+        return "a directory";
+    if (st.isFIFO())
+        return "a FIFO (named pipe)";
+    if (st.isCharacterDevice())
+        return "a character device";
+    if (st.isBlockDevice())
+        return "a block device";
+    if (st.isSocket())
+        return "a socket";
+    return "not a regular file";
+}
+/** Why a file operation failed, in words (errno codes users know are kept in parentheses). */
+function describeFsCode(error) {
+    const code = error?.code;
+    switch (code) {
+        case "ENOENT":
+            return "no such file";
+        case "ENOTDIR":
+            return "no such file (a parent of the path is not a directory)";
+        case "EACCES":
+        case "EPERM":
+            return "permission denied";
+        case "EISDIR":
+            return "it is a directory";
+        case "ELOOP":
+            return "too many levels of symbolic links";
+        case "ENAMETOOLONG":
+            return "the path is too long";
+        case "ENOSPC":
+            return "no space left on the device";
+        case "EDQUOT":
+            return "the disk quota is exceeded";
+        case "EFBIG":
+            return "the file is too large for the file system or the process's file size limit";
+        case "EROFS":
+            return "the file system is read-only";
+        case "EIO":
+            return "an I/O error";
+        case "ENXIO":
+            return "a FIFO with no reader or a device that is not there";
+        case "ENOTREGULAR":
+            return "it is not a regular file";
+        default:
+            return code !== undefined
+                ? `error ${code}`
+                : error instanceof Error
+                    ? (error.message.split("\n")[0] ?? "unknown error")
+                    : "unknown error";
+    }
+}
+/** A file that is not a regular file, found before it was read. */
+class NotRegularFileError extends Error {
+    path;
+    kind;
+    constructor(path, kind) {
+        super(`${kind}, not a regular file`);
+        this.path = path;
+        this.kind = kind;
+        this.name = "NotRegularFileError";
+    }
+}
+// O_NOCTTY: opening a terminal must not make it the controlling terminal.
+const READ_FLAGS = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOCTTY;
+/**
+ * Opens `path` for reading if it is a regular file; throws NotRegularFileError (never blocking on
+ * a FIFO) if it is anything else, and the fs error (ENOENT, EACCES, …) if it cannot be opened.
+ */
+async function openRegularFile(path) {
+    const fh = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, READ_FLAGS);
+    try {
+        const st = await fh.stat();
+        if (!st.isFile())
+            throw new NotRegularFileError(path, describeKind(st));
+    }
+    catch (error) {
+        await fh.close().catch(() => undefined);
+        throw error;
+    }
+    return fh;
+}
+/** openRegularFile, synchronously: returns a file descriptor. */
+function openRegularFileSync(path) {
+    const fd = openSync(path, READ_FLAGS);
+    try {
+        const st = fstatSync(fd);
+        if (!st.isFile())
+            throw new NotRegularFileError(path, describeKind(st));
+    }
+    catch (error) {
+        closeSync(fd);
+        throw error;
+    }
+    return fd;
+}
+/** The file is larger than a reader's cap (found while reading, not after). */
+class FileTooLargeError extends Error {
+    path;
+    maxBytes;
+    constructor(path, maxBytes) {
+        super(`the file is larger than ${maxBytes} bytes`);
+        this.path = path;
+        this.maxBytes = maxBytes;
+        this.name = "FileTooLargeError";
+    }
+}
+/**
+ * The whole of a regular file, at most `maxBytes` bytes: reading stops as soon as the file is
+ * known to be larger (FileTooLargeError), so memory stays within the cap whatever the file is.
+ */
+async function readRegularFile(path, maxBytes) {
+    const fh = await openRegularFile(path);
+    try {
+        // One byte more than the cap tells "exactly the cap" from "larger".
+        const buf = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, maxBytes + 1 - total), null);
+            if (bytesRead === 0)
+                break;
+            total += bytesRead;
+            if (total > maxBytes)
+                throw new FileTooLargeError(path, maxBytes);
+            chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
+        }
+        return Buffer.concat(chunks, total);
+    }
+    finally {
+        await fh.close().catch(() => undefined);
+    }
+}
+/**
+ * readRegularFile for a user's input: every failure is one InputError naming `role` and the path
+ * as the user gave it (`shown`).
+ */
+async function readInputFile(path, shown, role, maxBytes) {
+    try {
+        return await readRegularFile(path, maxBytes);
+    }
+    catch (error) {
+        throw inputFileError(error, shown, role);
+    }
+}
+/** Why an input file could not be read, in words; null when `error` is a bug, not the file. */
+function inputFileProblem(error) {
+    if (error instanceof NotRegularFileError)
+        return `it is ${error.kind}, not a regular file`;
+    if (error instanceof FileTooLargeError)
+        return `it is larger than the limit of ${error.maxBytes} bytes`;
+    if (error?.code !== undefined)
+        return describeFsCode(error);
+    return null;
+}
+/** The InputError for a failed read of an input file, or `error` itself when it is a bug. */
+function inputFileError(error, shown, role) {
+    const why = inputFileProblem(error);
+    return why === null ? error : new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(`Cannot read the ${role} ${shown}: ${why}.`);
+}
+const APPEND_FLAGS = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_APPEND | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_CREAT | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOCTTY;
+/**
+ * Appends to a regular file (created if missing), as the runner's GITHUB_STEP_SUMMARY expects.
+ * Anything else is refused before a byte is written (a FIFO without a reader fails at once: ENXIO).
+ */
+async function appendToRegularFile(path, data) {
+    const fh = await open(path, APPEND_FLAGS, 0o666);
+    try {
+        const st = await fh.stat();
+        if (!st.isFile())
+            throw Object.assign(new Error(`${path} is ${describeKind(st)}`), { code: "ENOTREGULAR" });
+        await fh.writeFile(data, "utf8");
+    }
+    finally {
+        await fh.close().catch(() => undefined);
+    }
+}
+/** Device and inode: the file's identity, whatever the path (hard links, symbolic links, `..`). */
+function identity(st) {
+    return `${st.dev}:${st.ino}`;
+}
+/** The real path of `path` if it exists, else the real path of its directory plus its name. */
+function realTarget(path) {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(path);
+    }
+    catch {
+        try {
+            return (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(path)), (0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(path));
+        }
+        catch {
+            return path;
+        }
+    }
+}
+/**
+ * Why `path` must not be written, or null when it may be: it is (after symbolic links, or as a
+ * hard link: same device and inode) one of `inputs`, or it exists and is not a regular file.
+ * A missing file or directory is not a problem here (the write says so).
+ */
+function outputTargetProblem(path, inputs) {
+    let st;
+    try {
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
+    }
+    catch {
+        st = null;
+    }
+    if (st !== null && !st.isFile())
+        return `it is ${describeKind(st)}; only a regular file is replaced`;
+    const real = realTarget(path);
+    for (const input of inputs) {
+        let same = realTarget(input.path) === real;
+        if (!same && st !== null) {
+            try {
+                same = identity((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(input.path)) === identity(st);
+            }
+            catch {
+                // an input that does not exist cannot be overwritten
+            }
+        }
+        if (same)
+            return `it is the input ${input.shown}; writing there would replace it`;
+    }
+    return null;
+}
+/** outputTargetProblem as an InputError naming `role` (e.g. "--report"), thrown before reading. */
+function checkOutputTarget(path, shown, role, inputs) {
+    const problem = outputTargetProblem(path, inputs);
+    if (problem !== null)
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(`Refusing to write ${role} ${shown}: ${problem}. Nothing was read or written.`);
+}
+
+
+/***/ }),
+
 /***/ 5465:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -20404,6 +20772,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -29083,6 +29465,18 @@ exports.visitAsync = visitAsync;
 /******/ 			return fn.r ? promise : getResult();
 /******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
 /******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
 /******/ 	};
 /******/ })();
 /******/ 

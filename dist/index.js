@@ -46686,15 +46686,20 @@ async function readInputFile(path, shown, role, maxBytes) {
         throw inputFileError(error, shown, role);
     }
 }
+/** Why an input file could not be read, in words; null when `error` is a bug, not the file. */
+function inputFileProblem(error) {
+    if (error instanceof NotRegularFileError)
+        return `it is ${error.kind}, not a regular file`;
+    if (error instanceof FileTooLargeError)
+        return `it is larger than the limit of ${error.maxBytes} bytes`;
+    if (error?.code !== undefined)
+        return describeFsCode(error);
+    return null;
+}
 /** The InputError for a failed read of an input file, or `error` itself when it is a bug. */
 function inputFileError(error, shown, role) {
-    if (error instanceof NotRegularFileError)
-        return new errors_InputError(`Cannot read the ${role} ${shown}: it is ${error.kind}, not a regular file.`);
-    if (error instanceof FileTooLargeError)
-        return new errors_InputError(`Cannot read the ${role} ${shown}: it is larger than the limit of ${error.maxBytes} bytes.`);
-    if (error?.code !== undefined)
-        return new errors_InputError(`Cannot read the ${role} ${shown}: ${describeFsCode(error)}.`);
-    return error;
+    const why = inputFileProblem(error);
+    return why === null ? error : new errors_InputError(`Cannot read the ${role} ${shown}: ${why}.`);
 }
 const APPEND_FLAGS = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
 /**

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InputError } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
@@ -6,6 +5,8 @@ import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { renderMarkdown } from "../core/report/render-markdown.js";
 import { renderText } from "../core/report/render-text.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
+import { checkOutputTarget, describeFsCode, readInputFile } from "../io/file-kind.js";
+import { MAX_POLICY_BYTES } from "../core/policy/load-policy.js";
 import { TOOL_VERSION } from "../version.js";
 import { one, parseFlags, required, type FlagSpec } from "./args.js";
 import type { CliIo } from "./io.js";
@@ -57,16 +58,8 @@ function todayUtc(now: Date): string {
 
 /** The policy's text; see decodePolicyText for why bytes that are not UTF-8 are refused. */
 async function readPolicyText(path: string, shown: string): Promise<string> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
-    throw new InputError(
-      `Cannot read the policy file ${path}: ${code === "ENOENT" ? "no such file" : code}.`,
-    );
-  }
-  return decodePolicyText(bytes, shown);
+  // A regular file only, and the 64 KiB cap enforced while reading (/dev/zero stops at it).
+  return decodePolicyText(await readInputFile(path, path, "policy file", MAX_POLICY_BYTES), shown);
 }
 
 export async function evaluateCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -84,6 +77,15 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
   const canary = one(flags, "canary");
   const abs = (p: string): string => resolve(io.cwd, p);
+  const reportPath = one(flags, "report");
+  // The report must not replace an input or a device: refused before anything is read.
+  if (reportPath !== undefined)
+    checkOutputTarget(
+      abs(reportPath),
+      reportPath,
+      "--report",
+      [...results, ...(flags.get("reviews") ?? []), policyPath].map((p) => ({ path: abs(p), shown: p })),
+    );
 
   const report = await runGate({
     results: results.map(abs),
@@ -107,7 +109,6 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
   });
 
   const json = JSON.stringify(report, null, 2) + "\n";
-  const reportPath = one(flags, "report");
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, json);
   const format = one(flags, "format");
   io.stdout(format === "json" ? json : format === "text" ? renderText(report) : renderMarkdown(report));
@@ -129,10 +130,10 @@ async function writeReport(absPath: string, given: string, json: string): Promis
         ? "its directory does not exist"
         : code === "EISDIR"
           ? "it is a directory"
-          : code === "EACCES" || code === "EPERM" || code === "EROFS"
+          : code === "EACCES" || code === "EPERM"
             ? "permission denied"
-            : code === "ENOSPC" || code === "EDQUOT"
-              ? "no space left on the device"
+            : code !== undefined
+              ? describeFsCode(error)
               : undefined;
     if (why === undefined) throw error;
     throw new InputError(

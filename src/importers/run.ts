@@ -3,7 +3,8 @@
  * shared defaults (model config, harness and dataset revisions, review revision, validity) and
  * serialise sorted JSONL lines with a fixed key order.
  */
-import { readFile } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
+import { inputFileProblem, readRegularFile } from "../io/file-kind.js";
 import { resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { InputError } from "../core/errors.js";
@@ -62,21 +63,43 @@ const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => Rev
 export async function readTextFile(path: string, what: string, shown: string = path): Promise<string> {
   let data: Buffer;
   try {
-    data = await readFile(path);
+    // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
+    data = await readRegularFile(path, MAX_IMPORT_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(error);
+    const why = inputFileProblem(error);
+    if (why === null) throw error;
     throw new InputError(`cannot read the ${what} ${shown}: ${why}`);
   }
   if (path.toLowerCase().endsWith(".gz")) {
     try {
-      data = gunzipSync(data);
-    } catch {
+      // The cap holds for the inflated bytes too: a gzip bomb stops at it, in bounded memory.
+      data = gunzipSync(data, { maxOutputLength: MAX_IMPORT_BYTES });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+        fileError(shown, `the file inflates to more than ${MAX_IMPORT_BYTES} bytes (the import limit)`);
       fileError(shown, "the file ends in .gz but is not gzip data");
     }
   }
+  if (!isUtf8(data)) {
+    // Decoding would write U+FFFD into the export: name where the bad bytes start instead.
+    const back = Buffer.from(data.toString("utf8"), "utf8");
+    let i = 0;
+    while (i < data.length && data[i] === back[i]) i++;
+    const lineStart = data.lastIndexOf(0x0a, i - 1) + 1;
+    let line = 1;
+    for (let j = 0; j < lineStart; j++) if (data[j] === 0x0a) line++;
+    throw new InputError(
+      `${shown}:${line}: the file is not valid UTF-8 text (byte ${i + 1} of the ${path.toLowerCase().endsWith(".gz") ? "inflated " : ""}file, column ${i - lineStart + 1} of the line)`,
+    );
+  }
   return data.toString("utf8");
 }
+
+/**
+ * Largest importer input, in bytes, read or inflated (256 MiB): importers hold the whole text, and
+ * V8 cannot make a string much past 512 MiB.
+ */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
 export async function runImport(opts: ImportOptions): Promise<ImportResult> {
   if (!(IMPORT_KINDS as readonly string[]).includes(opts.kind)) {

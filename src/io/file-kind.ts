@@ -160,17 +160,18 @@ export async function readInputFile(
   }
 }
 
+/** Why an input file could not be read, in words; null when `error` is a bug, not the file. */
+export function inputFileProblem(error: unknown): string | null {
+  if (error instanceof NotRegularFileError) return `it is ${error.kind}, not a regular file`;
+  if (error instanceof FileTooLargeError) return `it is larger than the limit of ${error.maxBytes} bytes`;
+  if ((error as NodeJS.ErrnoException | null)?.code !== undefined) return describeFsCode(error);
+  return null;
+}
+
 /** The InputError for a failed read of an input file, or `error` itself when it is a bug. */
 export function inputFileError(error: unknown, shown: string, role: string): unknown {
-  if (error instanceof NotRegularFileError)
-    return new InputError(`Cannot read the ${role} ${shown}: it is ${error.kind}, not a regular file.`);
-  if (error instanceof FileTooLargeError)
-    return new InputError(
-      `Cannot read the ${role} ${shown}: it is larger than the limit of ${error.maxBytes} bytes.`,
-    );
-  if ((error as NodeJS.ErrnoException | null)?.code !== undefined)
-    return new InputError(`Cannot read the ${role} ${shown}: ${describeFsCode(error)}.`);
-  return error;
+  const why = inputFileProblem(error);
+  return why === null ? error : new InputError(`Cannot read the ${role} ${shown}: ${why}.`);
 }
 
 const APPEND_FLAGS =
