@@ -46777,7 +46777,9 @@ function checkOutputTarget(path, shown, role, inputs) {
 ;// CONCATENATED MODULE: ./src/action/context.ts
 /**
  * What the action needs from the workflow run: the repository, and on a pull request its number,
- * base and head commits and whether it comes from a fork. Read from the environment and the event
+ * base and head commits and whether it comes from a fork; on `merge_group` the group's base and
+ * head commits; on `workflow_run` the commit the run was for and the pull requests GitHub listed
+ * (only candidates: src/action/workflow-run.ts confirms one with the API). Read from the environment and the event
  * payload file directly (not @actions/github's context, which reads them at import time), so tests
  * and local runs control it with plain variables.
  */
@@ -46844,6 +46846,34 @@ function readRunContext(env, cwd) {
             fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
         };
     }
+    let mergeGroup = null;
+    let workflowRun = null;
+    if (pullRequest === null && eventName === "merge_group") {
+        const group = obj(payload["merge_group"]);
+        if (group === null)
+            throw new errors_InputError("The merge_group event payload has no merge_group object.");
+        mergeGroup = {
+            baseSha: sha(group["base_sha"], "merge_group.base_sha"),
+            headSha: sha(group["head_sha"], "merge_group.head_sha"),
+        };
+    }
+    if (pullRequest === null && eventName === "workflow_run") {
+        const run = obj(payload["workflow_run"]);
+        if (run === null)
+            throw new errors_InputError("The workflow_run event payload has no workflow_run object.");
+        const headSha = sha(run["head_sha"], "workflow_run.head_sha");
+        const listed = Array.isArray(run["pull_requests"]) ? run["pull_requests"] : [];
+        const pullRequests = [];
+        for (const entry of listed) {
+            const e = obj(entry);
+            const n = e?.["number"];
+            // GitHub lists the open PRs whose head branch is the run's; keep those at the run's commit.
+            const at = obj(e?.["head"])?.["sha"];
+            if (typeof n === "number" && Number.isSafeInteger(n) && n >= 1 && (at === undefined || at === headSha))
+                pullRequests.push(n);
+        }
+        workflowRun = { headSha, pullRequests };
+    }
     const workspace = env["GITHUB_WORKSPACE"];
     if (workspace !== undefined && workspace !== "") {
         let why = null;
@@ -46859,12 +46889,17 @@ function readRunContext(env, cwd) {
                 "Run actions/checkout before this step, and do not delete the workspace.");
     }
     const envSha = env["GITHUB_SHA"];
-    const runSha = pullRequest?.headSha ?? (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
+    const runSha = pullRequest?.headSha ??
+        mergeGroup?.headSha ??
+        workflowRun?.headSha ??
+        (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
     return {
         eventName,
         repo,
         sha: runSha,
         pullRequest,
+        mergeGroup,
+        workflowRun,
         workspace: env["GITHUB_WORKSPACE"] || cwd,
         runnerTemp: env["RUNNER_TEMP"] || null,
         apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
@@ -46978,8 +47013,9 @@ async function lastCommit(req, deps) {
 }
 /** The base commit's policy text, where it came from and the commit that last changed it. */
 async function loadBasePolicy(req, deps) {
+    const subject = req.subject ?? "pull request";
     if (!COMMIT_SHA.test(req.baseSha))
-        throw new errors_InputError(`The pull request's base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
+        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
     const short = req.baseSha.slice(0, 12);
     let fetched = await viaApi(req, deps);
     let via = "contents API";
@@ -46996,12 +47032,12 @@ async function loadBasePolicy(req, deps) {
             fetched = git;
         }
         else if (api.kind === "unknown") {
-            throw new errors_InputError(`Cannot read the policy ${req.path} at the pull request's base commit ${short}, and the PR's own copy must not decide. ` +
+            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
                 `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
         }
     }
     if (fetched.kind === "absent") {
-        throw new errors_InputError(`The policy ${req.path} does not exist at the pull request's base commit ${short}. On a pull request the base ` +
+        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
             `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
             `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
             `the token cannot read it: grant \`contents: read\`.)`);
@@ -47038,6 +47074,7 @@ function createLogger(core) {
         debug: (m) => {
             core.debug(escape_neutraliseLogLines(m));
         },
+        group: (name, fn) => core.group(escape_neutraliseLogLines(name), fn),
     };
 }
 function createRecordingLogger() {
@@ -47048,6 +47085,15 @@ function createRecordingLogger() {
         warning: (m) => lines.push({ level: "warning", message: neutraliseLogLines(m) }),
         error: (m) => lines.push({ level: "error", message: neutraliseLogLines(m) }),
         debug: (m) => lines.push({ level: "debug", message: neutraliseLogLines(m) }),
+        group: async (name, fn) => {
+            lines.push({ level: "group", message: name });
+            try {
+                return await fn();
+            }
+            finally {
+                lines.push({ level: "endgroup", message: name });
+            }
+        },
     };
 }
 
@@ -64933,7 +64979,8 @@ function inputs_required(name, raw, problems) {
     return v;
 }
 /**
- * Reads and validates all inputs. `onPullRequest` relaxes only one rule: the policy file need not
+ * Reads and validates all inputs. `onPullRequest` (a pull request, a merge group or a
+ * workflow_run: a base commit's policy decides) relaxes only one rule: the policy file need not
  * exist in the checkout, because the base commit's version is the one that decides.
  */
 function readInputs(getInput, env, onPullRequest) {
@@ -64959,6 +65006,17 @@ function readInputs(getInput, env, onPullRequest) {
     const checkName = getInput("check-name").trim() || DEFAULT_CHECK_NAME;
     const commentKey = getInput("comment-key").trim() || checkName;
     const token = getInput("github-token").trim();
+    const prRaw = getInput("pull-request").trim();
+    let pullRequest = null;
+    if (prRaw !== "") {
+        if (/^#?[1-9][0-9]{0,9}$/.test(prRaw) && Number(prRaw.replace("#", "")) <= Number.MAX_SAFE_INTEGER)
+            pullRequest = Number(prRaw.replace("#", ""));
+        else
+            problems.push({
+                field: "pull-request",
+                message: `must be a pull request number (e.g. 42), got ${JSON.stringify(prRaw.slice(0, 80))}`,
+            });
+    }
     const reportRaw = getInput("report-path").trim();
     const reportPath = reportRaw !== "" ? (0,external_node_path_namespaceObject.resolve)(workspace, reportRaw) : (0,external_node_path_namespaceObject.join)(env.runnerTemp ?? workspace, DEFAULT_REPORT_NAME);
     if (problems.length > 0) {
@@ -64977,7 +65035,78 @@ function readInputs(getInput, env, onPullRequest) {
         comment,
         failOn,
         reportPath,
+        pullRequest,
     };
+}
+
+;// CONCATENATED MODULE: ./src/action/workflow-run.ts
+/**
+ * On `workflow_run` (the secure fork pattern: an unprivileged `pull_request` workflow runs the
+ * benchmark and uploads the export; this privileged workflow gates it), the pull request comes
+ * from `workflow_run.pull_requests` when GitHub fills it, else from the `pull-request` input (a
+ * fork's run arrives with the list empty, so the number usually travels in the artifact). Either
+ * way it is only a claim: it is confirmed with `GET /repos/{owner}/{repo}/pulls/{number}`, whose
+ * `head.sha` must be the commit the triggering run ran on, so a forged number cannot move the
+ * verdict to another pull request. The policy is then read at that answer's `base.sha`, never at
+ * anything the artifact says.
+ */
+
+
+
+/** Which pull request the run claims to be for: the event's list first, the input when it is empty. */
+function claimedNumber(req) {
+    const listed = req.run.pullRequests;
+    if (listed.length > 0) {
+        if (req.input !== null && !listed.includes(req.input))
+            throw new errors_InputError(`pull-request: #${req.input} is not among the pull requests GitHub lists for this workflow_run ` +
+                `(${listed.map((n) => `#${n}`).join(", ")}). Leave the input empty when GitHub lists the pull request.`);
+        return req.input ?? listed[0] ?? 0;
+    }
+    if (req.input === null)
+        throw new errors_InputError("On workflow_run the event names no pull request (GitHub leaves workflow_run.pull_requests empty for " +
+            "pull requests from forks): pass its number as the pull-request input (e.g. from the artifact). " +
+            "It is confirmed against the run's commit before it is used.");
+    return req.input;
+}
+/**
+ * The pull request this workflow_run is for, confirmed by the API. Throws InputError when it
+ * cannot be confirmed: no verdict is better than a verdict on the wrong pull request or policy.
+ */
+async function confirmWorkflowRunPullRequest(req, deps) {
+    const number = claimedNumber(req);
+    const octokit = deps.octokit;
+    if (octokit === null)
+        throw new errors_InputError(`On workflow_run the gate confirms pull request #${number} with the API, which needs github-token ` +
+            "(with `pull-requests: read`).");
+    let data;
+    try {
+        const res = await withRetry(`read pull request #${number}`, () => octokit.rest.pulls.get({ owner: req.owner, repo: req.repo, pull_number: number }), deps.retry, deps.log);
+        data = res.data;
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        if (status === 404)
+            throw new errors_InputError(`Pull request #${number} does not exist in ${req.owner}/${req.repo} (or the token cannot see it): ` +
+                "the workflow_run cannot be matched to a pull request.");
+        throw new errors_InputError(`Cannot confirm pull request #${number} for this workflow_run (${status === null ? "no answer" : status}: ` +
+            `${apiMessage(error)}), so it is not known which base policy decides. Re-run the job; the token needs ` +
+            "`pull-requests: read`.");
+    }
+    const head = data.head?.sha;
+    const base = data.base?.sha;
+    if (typeof head !== "string" || typeof base !== "string" || !COMMIT_SHA.test(base))
+        throw new errors_InputError(`GitHub's answer for pull request #${number} has no head and base commit.`);
+    const baseRepo = data.base?.repo?.full_name;
+    if (typeof baseRepo === "string" && baseRepo.toLowerCase() !== `${req.owner}/${req.repo}`.toLowerCase())
+        throw new errors_InputError(`Pull request #${number} is not into ${req.owner}/${req.repo}.`);
+    if (head !== req.run.headSha)
+        throw new errors_InputError(`Pull request #${number}'s head is ${head.slice(0, 12)}, but the workflow_run ran on ` +
+            `${req.run.headSha.slice(0, 12)}: the results are not for that pull request's current commit, so no ` +
+            "verdict is posted. (A newer push to the pull request gets its own run; a pull-request number that " +
+            "names another pull request is refused.)");
+    deps.log.info(`workflow_run: pull request #${number} confirmed (head ${head.slice(0, 12)}); its base ${base.slice(0, 12)} decides the policy.`);
+    // The privileged workflow's token can write: refusals are not a fork's read-only token.
+    return { number, baseSha: base, headSha: head, fork: false };
 }
 
 ;// CONCATENATED MODULE: ./src/action/outputs.ts
@@ -65363,6 +65492,7 @@ async function upsertStickyComment(req, deps) {
 
 
 
+
 /** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
 function renderWithinBytes(render, maxBytes) {
     let maxLength = maxBytes;
@@ -65441,9 +65571,26 @@ function headPolicyText(bytes, path, log) {
         return null;
     }
 }
+/**
+ * Which base commit's policy decides, or null when the checkout's file does: the pull request's
+ * base (pull_request, pull_request_target, and workflow_run once confirmed) or the merge group's.
+ * `headInCheckout`: the checkout holds the change's own version (for the base → head diff); on
+ * workflow_run it holds the default branch, so there is no diff.
+ */
+function policyBase(ctx) {
+    if (ctx.pullRequest !== null)
+        return {
+            sha: ctx.pullRequest.baseSha,
+            subject: "pull request",
+            headInCheckout: ctx.workflowRun === null,
+        };
+    if (ctx.mergeGroup !== null)
+        return { sha: ctx.mergeGroup.baseSha, subject: "merge group", headInCheckout: true };
+    return null;
+}
 async function choosePolicy(inputs, ctx, octokit, deps) {
-    const pr = ctx.pullRequest;
-    const present = (0,external_node_fs_namespaceObject.existsSync)(inputs.policy.absPath);
+    const based = policyBase(ctx);
+    const present = based?.headInCheckout !== false && (0,external_node_fs_namespaceObject.existsSync)(inputs.policy.absPath);
     let localBytes = null;
     try {
         if (present)
@@ -65451,11 +65598,11 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
     }
     catch (error) {
         // On a pull request the checkout's copy only feeds the base → head diff.
-        if (pr === null || !(error instanceof errors_InputError))
+        if (based === null || !(error instanceof errors_InputError))
             throw error;
         deps.log.warning(`${error.message} The base commit's version decided; the change is not shown.`);
     }
-    if (pr === null) {
+    if (based === null) {
         const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
         if (local === null)
             throw new errors_InputError(`policy: ${JSON.stringify(inputs.policy.repoPath)} does not exist`);
@@ -65469,17 +65616,18 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
         };
     }
     if (ctx.repo === null)
-        throw new errors_InputError("GITHUB_REPOSITORY is not set: cannot read the policy at the pull request's base commit.");
+        throw new errors_InputError(`GITHUB_REPOSITORY is not set: cannot read the policy at the ${based.subject}'s base commit.`);
     const base = await loadBasePolicy({
         owner: ctx.repo.owner,
         repo: ctx.repo.repo,
-        baseSha: pr.baseSha,
+        baseSha: based.sha,
         path: inputs.policy.repoPath,
         workspace: ctx.workspace,
+        subject: based.subject,
     }, { octokit, git: deps.git, retry: deps.retry, log: deps.log });
     const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
-    if (!present) {
-        deps.log.warning(`This pull request removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
+    if (!present && based.headInCheckout) {
+        deps.log.warning(`This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
             "A removed policy takes effect only once merged.");
     }
     return {
@@ -65580,136 +65728,206 @@ function failOnMessage(report, failOn) {
 function displayInput(ctx, path) {
     return makeDisplayPath(ctx.workspace)(path);
 }
-/** Runs the action. Throws InputError for user errors (after reporting them where it can). */
-async function runAction(deps) {
+/** The report file, complete or not at all; a refused or failing target is one ::error::, not a stop. */
+async function writeReportFile(report, reportPath, reportProblem, deps) {
     const { log } = deps;
-    let ctx;
-    let inputs;
-    try {
-        ctx = readRunContext(deps.env, deps.cwd);
-        inputs = readInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null);
-    }
-    catch (error) {
-        // No verdict without them, but the summary can still say why.
-        if (error instanceof errors_InputError)
-            await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME));
-        throw error;
-    }
-    // report-path must not replace an input or a device: found before anything is read; the
-    // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
-    const reportProblem = outputTargetProblem(inputs.reportPath, [
-        ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
-        { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
-    ]);
-    const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
-    if (octokit === null) {
-        log.info(inputs.token === ""
-            ? "No github-token: the verdict goes to the job summary, the outputs and the report file only."
-            : "GITHUB_REPOSITORY is not set: the verdict goes to the job summary, the outputs and the report file only.");
-    }
-    const displayPath = makeDisplayPath(ctx.workspace);
-    let report;
-    try {
-        const policy = await choosePolicy(inputs, ctx, octokit, deps);
-        report = await runGate({
-            results: inputs.results,
-            reviews: inputs.reviews,
-            policy: {
-                path: inputs.policy.absPath,
-                text: policy.text,
-                source: policy.source,
-                lastCommit: policy.lastCommit,
-            },
-            headPolicyText: policy.headText,
-            baseline: inputs.baseline,
-            candidate: inputs.candidate,
-            canary: inputs.canary,
-            today: deps.today,
-            toolVersion: TOOL_VERSION,
-            displayPath,
-            ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
-            onNote: (message) => {
-                log.debug(message);
-            },
-        });
-    }
-    catch (error) {
-        if (error instanceof errors_InputError)
-            await reportInputError(error, inputs, ctx, octokit, deps);
-        throw error;
-    }
-    // 1. The verdict reaches the summary and the outputs before anything can go wrong with GitHub.
-    const summary = renderWithinBytes((maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }), STEP_SUMMARY_MAX_BYTES);
-    await deps.writeSummary(summary);
-    for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
-        deps.setOutput(name, value);
-    log.info(`${headlineText(report)}.`);
-    for (const reason of report.reasons.slice(0, 10))
-        log.info(`  ${reason}`);
-    for (const warning of report.warnings)
-        log.warning(warning);
-    // 2. The report file, complete or not at all.
     if (reportProblem !== null) {
-        log.error(`report-path ${inputs.reportPath}: ${reportProblem}. The report file is not written.`);
+        log.error(`report-path ${reportPath}: ${reportProblem}. The report file is not written.`);
         deps.setOutput("report-path", "");
     }
     else {
         try {
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(inputs.reportPath), { recursive: true });
-            await writeFileAtomic(inputs.reportPath, JSON.stringify(report, null, 2) + "\n");
-            log.info(`Report written to ${inputs.reportPath}`);
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportPath), { recursive: true });
+            await writeFileAtomic(reportPath, JSON.stringify(report, null, 2) + "\n");
+            log.info(`Report written to ${reportPath}`);
         }
         catch (error) {
             if (error?.code === undefined)
                 throw error;
-            log.error(`report-path ${inputs.reportPath} cannot be written (${describeFsCode(error)}). ` +
+            log.error(`report-path ${reportPath} cannot be written (${describeFsCode(error)}). ` +
                 "The report file is not written; a previous one is left as it was.");
             deps.setOutput("report-path", "");
         }
     }
-    // 3. The check run and the sticky comment: best effort, each failure one warning.
+}
+/** The "GitHub" phase: the check run and the sticky comment, best effort, each failure one warning. */
+async function publishToGitHub(report, inputs, ctx, octokit, deps) {
+    const { log } = deps;
     let checkRunId = null;
     let commentId = null;
     const fork = ctx.pullRequest?.fork ?? false;
-    if (octokit !== null && ctx.repo !== null) {
-        if (ctx.sha === null)
-            log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
-        else {
-            checkRunId = await publishCheckRun({
-                owner: ctx.repo.owner,
-                repo: ctx.repo.repo,
-                name: inputs.checkName,
-                headSha: ctx.sha,
-                conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
-                title: headlineText(report),
-                summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
-                annotations: [],
-            }, { octokit, retry: deps.retry, log, fork });
-        }
-        const pr = ctx.pullRequest;
-        const mode = inputs.comment;
-        // null author: GitHub did not say whose comments are the gate's (warned); post none.
-        const author = pr !== null && mode !== "never" ? await resolveCommentAuthor(octokit, deps.retry, log, fork) : null;
-        if (pr !== null && mode !== "never" && author !== null) {
-            const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
-            const outcome = await upsertStickyComment({
-                owner: ctx.repo.owner,
-                repo: ctx.repo.repo,
-                issueNumber: pr.number,
-                body,
-                digest,
-                key: inputs.commentKey,
-                mode,
-                author,
-            }, { octokit, retry: deps.retry, log, fork });
-            commentId = outcome.id;
-            if (outcome.kind === "created" || outcome.kind === "updated")
-                log.info(`Gate comment ${outcome.kind} (id ${outcome.id}).`);
-        }
+    if (octokit === null || ctx.repo === null) {
+        log.info("No GitHub calls (no token or no repository).");
+        return { checkRunId, commentId };
     }
+    if (ctx.sha === null)
+        log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
+    else {
+        checkRunId = await publishCheckRun({
+            owner: ctx.repo.owner,
+            repo: ctx.repo.repo,
+            name: inputs.checkName,
+            headSha: ctx.sha,
+            conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
+            title: headlineText(report),
+            summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
+            annotations: [],
+        }, { octokit, retry: deps.retry, log, fork });
+        if (checkRunId !== null)
+            log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
+    }
+    const pr = ctx.pullRequest;
+    const mode = inputs.comment;
+    if (pr === null || mode === "never") {
+        log.info(pr === null ? "Not a pull request: no comment." : "comment: never: no comment.");
+        return { checkRunId, commentId };
+    }
+    // null author: GitHub did not say whose comments are the gate's (warned); post none.
+    const author = await resolveCommentAuthor(octokit, deps.retry, log, fork);
+    if (author !== null) {
+        const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
+        const outcome = await upsertStickyComment({
+            owner: ctx.repo.owner,
+            repo: ctx.repo.repo,
+            issueNumber: pr.number,
+            body,
+            digest,
+            key: inputs.commentKey,
+            mode,
+            author,
+        }, { octokit, retry: deps.retry, log, fork });
+        commentId = outcome.id;
+        if (outcome.kind === "created" || outcome.kind === "updated")
+            log.info(`Gate comment ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
+    }
+    return { checkRunId, commentId };
+}
+/** One line for the log: what the run is about (event, repository, commit, pull request). */
+function describeRun(ctx, inputs) {
+    const parts = [`event ${ctx.eventName || "(none)"}`];
+    parts.push(ctx.repo === null ? "no repository" : `repository ${ctx.repo.owner}/${ctx.repo.repo}`);
+    if (ctx.sha !== null)
+        parts.push(`commit ${ctx.sha}`);
+    if (ctx.pullRequest !== null)
+        parts.push(`pull request #${ctx.pullRequest.number}${ctx.pullRequest.fork ? " (from a fork)" : ""}`);
+    if (ctx.mergeGroup !== null)
+        parts.push(`merge group onto ${ctx.mergeGroup.baseSha}`);
+    if (ctx.workflowRun !== null) {
+        const listed = ctx.workflowRun.pullRequests;
+        parts.push(`pull request ${listed.length > 0 ? `#${listed.join(", #")} listed` : "not listed"}` +
+            `${inputs.pullRequest !== null ? `, #${inputs.pullRequest} given` : ""} (to be confirmed)`);
+    }
+    parts.push(`${inputs.results.length} results file${inputs.results.length === 1 ? "" : "s"}, ${inputs.reviews.length} reviews file${inputs.reviews.length === 1 ? "" : "s"}`);
+    parts.push(`policy ${inputs.policy.repoPath}`);
+    return `Gate run: ${parts.join("; ")}.`;
+}
+/**
+ * Runs the action. Throws InputError for user errors (after reporting them where it can). The
+ * log is folded by phase: inputs, policy, reading, verdict, GitHub.
+ */
+async function runAction(deps) {
+    const { log } = deps;
+    const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", async () => {
+        let ctx;
+        let inputs;
+        try {
+            ctx = readRunContext(deps.env, deps.cwd);
+            inputs = readInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null);
+        }
+        catch (error) {
+            // No verdict without them, but the summary can still say why.
+            if (error instanceof errors_InputError)
+                await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME));
+            throw error;
+        }
+        log.info(describeRun(ctx, inputs));
+        if (inputs.pullRequest !== null && ctx.workflowRun === null)
+            log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
+        // report-path must not replace an input or a device: found before anything is read; the
+        // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
+        const reportProblem = outputTargetProblem(inputs.reportPath, [
+            ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
+            { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
+        ]);
+        const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
+        if (octokit === null) {
+            log.info(inputs.token === ""
+                ? "No github-token: the verdict goes to the job summary, the outputs and the report file only."
+                : "GITHUB_REPOSITORY is not set: the verdict goes to the job summary, the outputs and the report file only.");
+        }
+        if (ctx.workflowRun !== null) {
+            try {
+                if (ctx.repo === null)
+                    throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
+                const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, retry: deps.retry, log });
+                ctx = { ...ctx, pullRequest: confirmed };
+            }
+            catch (error) {
+                if (error instanceof errors_InputError)
+                    await reportInputError(error, inputs, ctx, octokit, deps);
+                throw error;
+            }
+        }
+        return { ctx, inputs, octokit, reportProblem };
+    });
+    const displayPath = makeDisplayPath(ctx.workspace);
+    let report;
+    try {
+        const policy = await log.group("Policy", async () => {
+            const chosen = await choosePolicy(inputs, ctx, octokit, deps);
+            log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
+                `${chosen.headText !== null ? "; this change edits it (shown, not applied)" : ""}.`);
+            return chosen;
+        });
+        report = await log.group("Reading the results", async () => {
+            const gated = await runGate({
+                results: inputs.results,
+                reviews: inputs.reviews,
+                policy: {
+                    path: inputs.policy.absPath,
+                    text: policy.text,
+                    source: policy.source,
+                    lastCommit: policy.lastCommit,
+                },
+                headPolicyText: policy.headText,
+                baseline: inputs.baseline,
+                candidate: inputs.candidate,
+                canary: inputs.canary,
+                today: deps.today,
+                toolVersion: TOOL_VERSION,
+                displayPath,
+                ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+                onNote: (message) => {
+                    log.debug(message);
+                },
+            });
+            const files = gated.provenance.inputs.length;
+            log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
+            return gated;
+        });
+    }
+    catch (error) {
+        if (error instanceof errors_InputError)
+            await log.group("Reporting the error", () => reportInputError(error, inputs, ctx, octokit, deps));
+        throw error;
+    }
+    // The verdict reaches the summary, the outputs and the report file before any GitHub call.
+    await log.group("Verdict", async () => {
+        const summary = renderWithinBytes((maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }), STEP_SUMMARY_MAX_BYTES);
+        await deps.writeSummary(summary);
+        for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
+            deps.setOutput(name, value);
+        log.info(`${headlineText(report)}.`);
+        for (const reason of report.reasons.slice(0, 10))
+            log.info(`  ${reason}`);
+        for (const warning of report.warnings)
+            log.warning(warning);
+        await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+    });
+    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub(report, inputs, ctx, octokit, deps));
     for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId)))
         deps.setOutput(name, value);
-    // 4. Fail the step once, per fail-on.
+    // Fail the step once, per fail-on.
     const failure = failOnMessage(report, inputs.failOn);
     if (failure !== null)
         deps.setFailed(failure);

@@ -53,6 +53,8 @@ export interface BasePolicyRequest {
   readonly path: string;
   /** Where the repository is checked out, for the git fallback. */
   readonly workspace: string;
+  /** Whose base commit it is, for messages; default "pull request". */
+  readonly subject?: "pull request" | "merge group";
 }
 
 export interface BasePolicy {
@@ -162,8 +164,9 @@ async function lastCommit(req: BasePolicyRequest, deps: BasePolicyDeps): Promise
 
 /** The base commit's policy text, where it came from and the commit that last changed it. */
 export async function loadBasePolicy(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<BasePolicy> {
+  const subject = req.subject ?? "pull request";
   if (!COMMIT_SHA.test(req.baseSha))
-    throw new InputError(`The pull request's base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
+    throw new InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
   const short = req.baseSha.slice(0, 12);
   let fetched = await viaApi(req, deps);
   let via = "contents API";
@@ -179,14 +182,14 @@ export async function loadBasePolicy(req: BasePolicyRequest, deps: BasePolicyDep
       fetched = git;
     } else if (api.kind === "unknown") {
       throw new InputError(
-        `Cannot read the policy ${req.path} at the pull request's base commit ${short}, and the PR's own copy must not decide. ` +
+        `Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
           `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`,
       );
     }
   }
   if (fetched.kind === "absent") {
     throw new InputError(
-      `The policy ${req.path} does not exist at the pull request's base commit ${short}. On a pull request the base ` +
+      `The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
         `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
         `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
         `the token cannot read it: grant \`contents: read\`.)`,

@@ -1,6 +1,8 @@
 /**
  * What the action needs from the workflow run: the repository, and on a pull request its number,
- * base and head commits and whether it comes from a fork. Read from the environment and the event
+ * base and head commits and whether it comes from a fork; on `merge_group` the group's base and
+ * head commits; on `workflow_run` the commit the run was for and the pull requests GitHub listed
+ * (only candidates: src/action/workflow-run.ts confirms one with the API). Read from the environment and the event
  * payload file directly (not @actions/github's context, which reads them at import time), so tests
  * and local runs control it with plain variables.
  */
@@ -16,13 +18,33 @@ export interface PullRequestInfo {
   readonly fork: boolean;
 }
 
+/** A merge queue's group: the queued change's policy decides nothing, the base's does. */
+export interface MergeGroupInfo {
+  readonly baseSha: string;
+  readonly headSha: string;
+}
+
+/** The `workflow_run` that triggered this one (the secure fork pattern's benchmark run). */
+export interface WorkflowRunInfo {
+  /** The commit the triggering run ran on: the check run goes there. */
+  readonly headSha: string;
+  /** Numbers from `workflow_run.pull_requests` at that commit (empty for forks). Unconfirmed. */
+  readonly pullRequests: readonly number[];
+}
+
 export interface RunContext {
   readonly eventName: string;
   /** owner/repo from GITHUB_REPOSITORY; null when unset (a local run). */
   readonly repo: { readonly owner: string; readonly repo: string } | null;
-  /** The commit the check run is attached to: the PR head, else GITHUB_SHA; null when unknown. */
+  /**
+   * The commit the check run is attached to: the PR head, the merge group head, the workflow_run
+   * head, else GITHUB_SHA; null when unknown.
+   */
   readonly sha: string | null;
+  /** On workflow_run, set only once confirmed by the API (src/action/workflow-run.ts). */
   readonly pullRequest: PullRequestInfo | null;
+  readonly mergeGroup: MergeGroupInfo | null;
+  readonly workflowRun: WorkflowRunInfo | null;
   readonly workspace: string;
   readonly runnerTemp: string | null;
   readonly apiUrl: string;
@@ -90,6 +112,32 @@ export function readRunContext(env: Env, cwd: string): RunContext {
       fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
     };
   }
+  let mergeGroup: MergeGroupInfo | null = null;
+  let workflowRun: WorkflowRunInfo | null = null;
+  if (pullRequest === null && eventName === "merge_group") {
+    const group = obj(payload["merge_group"]);
+    if (group === null) throw new InputError("The merge_group event payload has no merge_group object.");
+    mergeGroup = {
+      baseSha: sha(group["base_sha"], "merge_group.base_sha"),
+      headSha: sha(group["head_sha"], "merge_group.head_sha"),
+    };
+  }
+  if (pullRequest === null && eventName === "workflow_run") {
+    const run = obj(payload["workflow_run"]);
+    if (run === null) throw new InputError("The workflow_run event payload has no workflow_run object.");
+    const headSha = sha(run["head_sha"], "workflow_run.head_sha");
+    const listed: unknown[] = Array.isArray(run["pull_requests"]) ? (run["pull_requests"] as unknown[]) : [];
+    const pullRequests: number[] = [];
+    for (const entry of listed) {
+      const e = obj(entry);
+      const n = e?.["number"];
+      // GitHub lists the open PRs whose head branch is the run's; keep those at the run's commit.
+      const at = obj(e?.["head"])?.["sha"];
+      if (typeof n === "number" && Number.isSafeInteger(n) && n >= 1 && (at === undefined || at === headSha))
+        pullRequests.push(n);
+    }
+    workflowRun = { headSha, pullRequests };
+  }
   const workspace = env["GITHUB_WORKSPACE"];
   if (workspace !== undefined && workspace !== "") {
     let why: string | null = null;
@@ -105,12 +153,18 @@ export function readRunContext(env: Env, cwd: string): RunContext {
       );
   }
   const envSha = env["GITHUB_SHA"];
-  const runSha = pullRequest?.headSha ?? (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
+  const runSha =
+    pullRequest?.headSha ??
+    mergeGroup?.headSha ??
+    workflowRun?.headSha ??
+    (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
   return {
     eventName,
     repo,
     sha: runSha,
     pullRequest,
+    mergeGroup,
+    workflowRun,
     workspace: env["GITHUB_WORKSPACE"] || cwd,
     runnerTemp: env["RUNNER_TEMP"] || null,
     apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),

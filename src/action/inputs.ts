@@ -33,6 +33,11 @@ export interface ActionInputs {
   readonly failOn: FailOn;
   /** Absolute path the report JSON is written to. */
   readonly reportPath: string;
+  /**
+   * `pull-request`: on workflow_run, the pull request when the event lists none (forks); always
+   * confirmed with the API before it is used. null when empty.
+   */
+  readonly pullRequest: number | null;
 }
 
 /** Reads one input by its action.yml name; "" when unset (like @actions/core getInput). */
@@ -203,7 +208,8 @@ function required(name: string, raw: string, problems: InputProblem[]): string {
 }
 
 /**
- * Reads and validates all inputs. `onPullRequest` relaxes only one rule: the policy file need not
+ * Reads and validates all inputs. `onPullRequest` (a pull request, a merge group or a
+ * workflow_run: a base commit's policy decides) relaxes only one rule: the policy file need not
  * exist in the checkout, because the base commit's version is the one that decides.
  */
 export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boolean): ActionInputs {
@@ -229,6 +235,17 @@ export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boo
   const checkName = getInput("check-name").trim() || DEFAULT_CHECK_NAME;
   const commentKey = getInput("comment-key").trim() || checkName;
   const token = getInput("github-token").trim();
+  const prRaw = getInput("pull-request").trim();
+  let pullRequest: number | null = null;
+  if (prRaw !== "") {
+    if (/^#?[1-9][0-9]{0,9}$/.test(prRaw) && Number(prRaw.replace("#", "")) <= Number.MAX_SAFE_INTEGER)
+      pullRequest = Number(prRaw.replace("#", ""));
+    else
+      problems.push({
+        field: "pull-request",
+        message: `must be a pull request number (e.g. 42), got ${JSON.stringify(prRaw.slice(0, 80))}`,
+      });
+  }
   const reportRaw = getInput("report-path").trim();
   const reportPath =
     reportRaw !== "" ? resolve(workspace, reportRaw) : join(env.runnerTemp ?? workspace, DEFAULT_REPORT_NAME);
@@ -251,5 +268,6 @@ export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boo
     comment,
     failOn,
     reportPath,
+    pullRequest,
   };
 }

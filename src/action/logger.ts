@@ -20,6 +20,11 @@ export interface Logger {
   warning(message: string, props?: AnnotationProps): void;
   error(message: string, props?: AnnotationProps): void;
   debug(message: string): void;
+  /**
+   * Runs `fn` with its log folded under `name` (a fixed phase name, never untrusted text). The
+   * runner does not nest groups: call it only at the top of the run.
+   */
+  group<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }
 
 /** The subset of @actions/core the logger uses. */
@@ -28,6 +33,7 @@ export interface CoreLog {
   warning(message: string, props?: AnnotationProps): void;
   error(message: string, props?: AnnotationProps): void;
   debug(message: string): void;
+  group<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export function createLogger(core: CoreLog): Logger {
@@ -44,12 +50,16 @@ export function createLogger(core: CoreLog): Logger {
     debug: (m) => {
       core.debug(neutraliseLogLines(m));
     },
+    group: (name, fn) => core.group(neutraliseLogLines(name), fn),
   };
 }
 
 /** A logger that records messages, for tests. */
 export interface RecordingLogger extends Logger {
-  readonly lines: { readonly level: "info" | "warning" | "error" | "debug"; readonly message: string }[];
+  readonly lines: {
+    readonly level: "info" | "warning" | "error" | "debug" | "group" | "endgroup";
+    readonly message: string;
+  }[];
 }
 
 export function createRecordingLogger(): RecordingLogger {
@@ -60,5 +70,13 @@ export function createRecordingLogger(): RecordingLogger {
     warning: (m) => lines.push({ level: "warning", message: neutraliseLogLines(m) }),
     error: (m) => lines.push({ level: "error", message: neutraliseLogLines(m) }),
     debug: (m) => lines.push({ level: "debug", message: neutraliseLogLines(m) }),
+    group: async (name, fn) => {
+      lines.push({ level: "group", message: name });
+      try {
+        return await fn();
+      } finally {
+        lines.push({ level: "endgroup", message: name });
+      }
+    },
   };
 }

@@ -33,6 +33,7 @@ import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "./check
 import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetryPolicy } from "./github-api.js";
 import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
+import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
 import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
@@ -148,14 +149,34 @@ function headPolicyText(bytes: Buffer | null, path: string, log: ActionDeps["log
   }
 }
 
+/**
+ * Which base commit's policy decides, or null when the checkout's file does: the pull request's
+ * base (pull_request, pull_request_target, and workflow_run once confirmed) or the merge group's.
+ * `headInCheckout`: the checkout holds the change's own version (for the base → head diff); on
+ * workflow_run it holds the default branch, so there is no diff.
+ */
+function policyBase(
+  ctx: RunContext,
+): { sha: string; subject: "pull request" | "merge group"; headInCheckout: boolean } | null {
+  if (ctx.pullRequest !== null)
+    return {
+      sha: ctx.pullRequest.baseSha,
+      subject: "pull request",
+      headInCheckout: ctx.workflowRun === null,
+    };
+  if (ctx.mergeGroup !== null)
+    return { sha: ctx.mergeGroup.baseSha, subject: "merge group", headInCheckout: true };
+  return null;
+}
+
 async function choosePolicy(
   inputs: ActionInputs,
   ctx: RunContext,
   octokit: Octokit | null,
   deps: ActionDeps,
 ): Promise<PolicyChoice> {
-  const pr = ctx.pullRequest;
-  const present = existsSync(inputs.policy.absPath);
+  const based = policyBase(ctx);
+  const present = based?.headInCheckout !== false && existsSync(inputs.policy.absPath);
   let localBytes: Buffer | null = null;
   try {
     if (present)
@@ -167,10 +188,10 @@ async function choosePolicy(
       );
   } catch (error) {
     // On a pull request the checkout's copy only feeds the base → head diff.
-    if (pr === null || !(error instanceof InputError)) throw error;
+    if (based === null || !(error instanceof InputError)) throw error;
     deps.log.warning(`${error.message} The base commit's version decided; the change is not shown.`);
   }
-  if (pr === null) {
+  if (based === null) {
     const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
     if (local === null)
       throw new InputError(`policy: ${JSON.stringify(inputs.policy.repoPath)} does not exist`);
@@ -188,22 +209,23 @@ async function choosePolicy(
   }
   if (ctx.repo === null)
     throw new InputError(
-      "GITHUB_REPOSITORY is not set: cannot read the policy at the pull request's base commit.",
+      `GITHUB_REPOSITORY is not set: cannot read the policy at the ${based.subject}'s base commit.`,
     );
   const base = await loadBasePolicy(
     {
       owner: ctx.repo.owner,
       repo: ctx.repo.repo,
-      baseSha: pr.baseSha,
+      baseSha: based.sha,
       path: inputs.policy.repoPath,
       workspace: ctx.workspace,
+      subject: based.subject,
     },
     { octokit, git: deps.git, retry: deps.retry, log: deps.log },
   );
   const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
-  if (!present) {
+  if (!present && based.headInCheckout) {
     deps.log.warning(
-      `This pull request removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
+      `This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
         "A removed policy takes effect only once merged.",
     );
   }
@@ -322,153 +344,246 @@ function displayInput(ctx: RunContext, path: string): string {
   return makeDisplayPath(ctx.workspace)(path);
 }
 
-/** Runs the action. Throws InputError for user errors (after reporting them where it can). */
-export async function runAction(deps: ActionDeps): Promise<ActionResult> {
+/** The report file, complete or not at all; a refused or failing target is one ::error::, not a stop. */
+async function writeReportFile(
+  report: Report,
+  reportPath: string,
+  reportProblem: string | null,
+  deps: ActionDeps,
+): Promise<void> {
   const { log } = deps;
-  let ctx: RunContext;
-  let inputs: ActionInputs;
-  try {
-    ctx = readRunContext(deps.env, deps.cwd);
-    inputs = readInputs(
-      deps.getInput,
-      { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp },
-      ctx.pullRequest !== null,
-    );
-  } catch (error) {
-    // No verdict without them, but the summary can still say why.
-    if (error instanceof InputError)
-      await deps.writeSummary(
-        errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME),
-      );
-    throw error;
-  }
-  // report-path must not replace an input or a device: found before anything is read; the
-  // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
-  const reportProblem = outputTargetProblem(inputs.reportPath, [
-    ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
-    { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
-  ]);
-  const octokit =
-    inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
-  if (octokit === null) {
-    log.info(
-      inputs.token === ""
-        ? "No github-token: the verdict goes to the job summary, the outputs and the report file only."
-        : "GITHUB_REPOSITORY is not set: the verdict goes to the job summary, the outputs and the report file only.",
-    );
-  }
-  const displayPath = makeDisplayPath(ctx.workspace);
-
-  let report: Report;
-  try {
-    const policy = await choosePolicy(inputs, ctx, octokit, deps);
-    report = await runGate({
-      results: inputs.results,
-      reviews: inputs.reviews,
-      policy: {
-        path: inputs.policy.absPath,
-        text: policy.text,
-        source: policy.source,
-        lastCommit: policy.lastCommit,
-      },
-      headPolicyText: policy.headText,
-      baseline: inputs.baseline,
-      candidate: inputs.candidate,
-      canary: inputs.canary,
-      today: deps.today,
-      toolVersion: TOOL_VERSION,
-      displayPath,
-      ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
-      onNote: (message) => {
-        log.debug(message);
-      },
-    });
-  } catch (error) {
-    if (error instanceof InputError) await reportInputError(error, inputs, ctx, octokit, deps);
-    throw error;
-  }
-
-  // 1. The verdict reaches the summary and the outputs before anything can go wrong with GitHub.
-  const summary = renderWithinBytes(
-    (maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }),
-    STEP_SUMMARY_MAX_BYTES,
-  );
-  await deps.writeSummary(summary);
-  for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
-    deps.setOutput(name, value);
-  log.info(`${headlineText(report)}.`);
-  for (const reason of report.reasons.slice(0, 10)) log.info(`  ${reason}`);
-  for (const warning of report.warnings) log.warning(warning);
-
-  // 2. The report file, complete or not at all.
   if (reportProblem !== null) {
-    log.error(`report-path ${inputs.reportPath}: ${reportProblem}. The report file is not written.`);
+    log.error(`report-path ${reportPath}: ${reportProblem}. The report file is not written.`);
     deps.setOutput("report-path", "");
   } else {
     try {
-      await mkdir(dirname(inputs.reportPath), { recursive: true });
-      await writeFileAtomic(inputs.reportPath, JSON.stringify(report, null, 2) + "\n");
-      log.info(`Report written to ${inputs.reportPath}`);
+      await mkdir(dirname(reportPath), { recursive: true });
+      await writeFileAtomic(reportPath, JSON.stringify(report, null, 2) + "\n");
+      log.info(`Report written to ${reportPath}`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException | null)?.code === undefined) throw error;
       log.error(
-        `report-path ${inputs.reportPath} cannot be written (${describeFsCode(error)}). ` +
+        `report-path ${reportPath} cannot be written (${describeFsCode(error)}). ` +
           "The report file is not written; a previous one is left as it was.",
       );
       deps.setOutput("report-path", "");
     }
   }
+}
 
-  // 3. The check run and the sticky comment: best effort, each failure one warning.
+/** The "GitHub" phase: the check run and the sticky comment, best effort, each failure one warning. */
+async function publishToGitHub(
+  report: Report,
+  inputs: ActionInputs,
+  ctx: RunContext,
+  octokit: Octokit | null,
+  deps: ActionDeps,
+): Promise<{ checkRunId: number | null; commentId: number | null }> {
+  const { log } = deps;
   let checkRunId: number | null = null;
   let commentId: number | null = null;
   const fork = ctx.pullRequest?.fork ?? false;
-  if (octokit !== null && ctx.repo !== null) {
-    if (ctx.sha === null)
-      log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
-    else {
-      checkRunId = await publishCheckRun(
-        {
-          owner: ctx.repo.owner,
-          repo: ctx.repo.repo,
-          name: inputs.checkName,
-          headSha: ctx.sha,
-          conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
-          title: headlineText(report),
-          summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
-          annotations: [],
-        },
-        { octokit, retry: deps.retry, log, fork },
-      );
-    }
-    const pr = ctx.pullRequest;
-    const mode = inputs.comment;
-    // null author: GitHub did not say whose comments are the gate's (warned); post none.
-    const author =
-      pr !== null && mode !== "never" ? await resolveCommentAuthor(octokit, deps.retry, log, fork) : null;
-    if (pr !== null && mode !== "never" && author !== null) {
-      const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
-      const outcome = await upsertStickyComment(
-        {
-          owner: ctx.repo.owner,
-          repo: ctx.repo.repo,
-          issueNumber: pr.number,
-          body,
-          digest,
-          key: inputs.commentKey,
-          mode,
-          author,
-        },
-        { octokit, retry: deps.retry, log, fork },
-      );
-      commentId = outcome.id;
-      if (outcome.kind === "created" || outcome.kind === "updated")
-        log.info(`Gate comment ${outcome.kind} (id ${outcome.id}).`);
-    }
+  if (octokit === null || ctx.repo === null) {
+    log.info("No GitHub calls (no token or no repository).");
+    return { checkRunId, commentId };
   }
+  if (ctx.sha === null) log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
+  else {
+    checkRunId = await publishCheckRun(
+      {
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        name: inputs.checkName,
+        headSha: ctx.sha,
+        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
+        title: headlineText(report),
+        summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
+        annotations: [],
+      },
+      { octokit, retry: deps.retry, log, fork },
+    );
+    if (checkRunId !== null)
+      log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
+  }
+  const pr = ctx.pullRequest;
+  const mode = inputs.comment;
+  if (pr === null || mode === "never") {
+    log.info(pr === null ? "Not a pull request: no comment." : "comment: never: no comment.");
+    return { checkRunId, commentId };
+  }
+  // null author: GitHub did not say whose comments are the gate's (warned); post none.
+  const author = await resolveCommentAuthor(octokit, deps.retry, log, fork);
+  if (author !== null) {
+    const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
+    const outcome = await upsertStickyComment(
+      {
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        issueNumber: pr.number,
+        body,
+        digest,
+        key: inputs.commentKey,
+        mode,
+        author,
+      },
+      { octokit, retry: deps.retry, log, fork },
+    );
+    commentId = outcome.id;
+    if (outcome.kind === "created" || outcome.kind === "updated")
+      log.info(`Gate comment ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
+  }
+  return { checkRunId, commentId };
+}
+
+/** One line for the log: what the run is about (event, repository, commit, pull request). */
+function describeRun(ctx: RunContext, inputs: ActionInputs): string {
+  const parts = [`event ${ctx.eventName || "(none)"}`];
+  parts.push(ctx.repo === null ? "no repository" : `repository ${ctx.repo.owner}/${ctx.repo.repo}`);
+  if (ctx.sha !== null) parts.push(`commit ${ctx.sha}`);
+  if (ctx.pullRequest !== null)
+    parts.push(`pull request #${ctx.pullRequest.number}${ctx.pullRequest.fork ? " (from a fork)" : ""}`);
+  if (ctx.mergeGroup !== null) parts.push(`merge group onto ${ctx.mergeGroup.baseSha}`);
+  if (ctx.workflowRun !== null) {
+    const listed = ctx.workflowRun.pullRequests;
+    parts.push(
+      `pull request ${listed.length > 0 ? `#${listed.join(", #")} listed` : "not listed"}` +
+        `${inputs.pullRequest !== null ? `, #${inputs.pullRequest} given` : ""} (to be confirmed)`,
+    );
+  }
+  parts.push(
+    `${inputs.results.length} results file${inputs.results.length === 1 ? "" : "s"}, ${inputs.reviews.length} reviews file${inputs.reviews.length === 1 ? "" : "s"}`,
+  );
+  parts.push(`policy ${inputs.policy.repoPath}`);
+  return `Gate run: ${parts.join("; ")}.`;
+}
+
+/**
+ * Runs the action. Throws InputError for user errors (after reporting them where it can). The
+ * log is folded by phase: inputs, policy, reading, verdict, GitHub.
+ */
+export async function runAction(deps: ActionDeps): Promise<ActionResult> {
+  const { log } = deps;
+  const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", async () => {
+    let ctx: RunContext;
+    let inputs: ActionInputs;
+    try {
+      ctx = readRunContext(deps.env, deps.cwd);
+      inputs = readInputs(
+        deps.getInput,
+        { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp },
+        ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null,
+      );
+    } catch (error) {
+      // No verdict without them, but the summary can still say why.
+      if (error instanceof InputError)
+        await deps.writeSummary(
+          errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME),
+        );
+      throw error;
+    }
+    log.info(describeRun(ctx, inputs));
+    if (inputs.pullRequest !== null && ctx.workflowRun === null)
+      log.warning(
+        `pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`,
+      );
+    // report-path must not replace an input or a device: found before anything is read; the
+    // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
+    const reportProblem = outputTargetProblem(inputs.reportPath, [
+      ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
+      { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
+    ]);
+    const octokit =
+      inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
+    if (octokit === null) {
+      log.info(
+        inputs.token === ""
+          ? "No github-token: the verdict goes to the job summary, the outputs and the report file only."
+          : "GITHUB_REPOSITORY is not set: the verdict goes to the job summary, the outputs and the report file only.",
+      );
+    }
+    if (ctx.workflowRun !== null) {
+      try {
+        if (ctx.repo === null)
+          throw new InputError(
+            "GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.",
+          );
+        const confirmed = await confirmWorkflowRunPullRequest(
+          { owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest },
+          { octokit, retry: deps.retry, log },
+        );
+        ctx = { ...ctx, pullRequest: confirmed };
+      } catch (error) {
+        if (error instanceof InputError) await reportInputError(error, inputs, ctx, octokit, deps);
+        throw error;
+      }
+    }
+    return { ctx, inputs, octokit, reportProblem };
+  });
+  const displayPath = makeDisplayPath(ctx.workspace);
+
+  let report: Report;
+  try {
+    const policy = await log.group("Policy", async () => {
+      const chosen = await choosePolicy(inputs, ctx, octokit, deps);
+      log.info(
+        `Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
+          `${chosen.headText !== null ? "; this change edits it (shown, not applied)" : ""}.`,
+      );
+      return chosen;
+    });
+    report = await log.group("Reading the results", async () => {
+      const gated = await runGate({
+        results: inputs.results,
+        reviews: inputs.reviews,
+        policy: {
+          path: inputs.policy.absPath,
+          text: policy.text,
+          source: policy.source,
+          lastCommit: policy.lastCommit,
+        },
+        headPolicyText: policy.headText,
+        baseline: inputs.baseline,
+        candidate: inputs.candidate,
+        canary: inputs.canary,
+        today: deps.today,
+        toolVersion: TOOL_VERSION,
+        displayPath,
+        ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+        onNote: (message) => {
+          log.debug(message);
+        },
+      });
+      const files = gated.provenance.inputs.length;
+      log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
+      return gated;
+    });
+  } catch (error) {
+    if (error instanceof InputError)
+      await log.group("Reporting the error", () => reportInputError(error, inputs, ctx, octokit, deps));
+    throw error;
+  }
+
+  // The verdict reaches the summary, the outputs and the report file before any GitHub call.
+  await log.group("Verdict", async () => {
+    const summary = renderWithinBytes(
+      (maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }),
+      STEP_SUMMARY_MAX_BYTES,
+    );
+    await deps.writeSummary(summary);
+    for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
+      deps.setOutput(name, value);
+    log.info(`${headlineText(report)}.`);
+    for (const reason of report.reasons.slice(0, 10)) log.info(`  ${reason}`);
+    for (const warning of report.warnings) log.warning(warning);
+    await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+  });
+
+  const { checkRunId, commentId } = await log.group("GitHub", () =>
+    publishToGitHub(report, inputs, ctx, octokit, deps),
+  );
   for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId))) deps.setOutput(name, value);
 
-  // 4. Fail the step once, per fail-on.
+  // Fail the step once, per fail-on.
   const failure = failOnMessage(report, inputs.failOn);
   if (failure !== null) deps.setFailed(failure);
   return { report, checkRunId, commentId };

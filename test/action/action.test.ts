@@ -113,7 +113,8 @@ function commands(r: RunResult, name: string): string[] {
 
 /** Only the commands @actions/core emits for this action; nothing injected. */
 function expectOnlyOwnCommands(r: RunResult): void {
-  for (const c of workflowCommands(r.stdout)) expect(["debug", "warning", "error"]).toContain(c.name);
+  for (const c of workflowCommands(r.stdout))
+    expect(["debug", "warning", "error", "group", "endgroup"]).toContain(c.name);
 }
 
 describe("the action on a pull request", () => {
@@ -177,6 +178,51 @@ describe("the action on a pull request", () => {
     expect(commands(r, "error")).toEqual([]);
     expectGolden("action-accept-summary.md", r.summary);
     expectGolden("action-accept-comment.md", comment?.body ?? "");
+  });
+
+  it("the log is folded by phase (inputs, policy, reading, verdict, GitHub), groups never nested", async () => {
+    const f = await startFake();
+    const r = await run(f);
+    const folds = workflowCommands(r.stdout).filter((c) => c.name === "group" || c.name === "endgroup");
+    expect(folds.map((c) => c.line)).toEqual(
+      ["Inputs", "Policy", "Reading the results", "Verdict", "GitHub"].flatMap((g) => [
+        `::group::${g}`,
+        "::endgroup::",
+      ]),
+    );
+    const lines = r.stdout.split("\n");
+    const inGroup = (name: string): string[] => {
+      const start = lines.indexOf(`::group::${name}`);
+      const end = lines.indexOf("::endgroup::", start);
+      return lines.slice(start + 1, end);
+    };
+    expect(inGroup("Inputs")).toContain(
+      `Gate run: event pull_request; repository acme/models; commit ${HEAD_SHA}; pull request #${PR_NUMBER}; 1 results file, 0 reviews files; policy ${POLICY_PATH}.`,
+    );
+    expect(inGroup("Policy")).toContain(
+      `Policy ${POLICY_PATH}: base commit ${BASE_SHA} (contents API); last changed in ${LAST_POLICY_COMMIT}.`,
+    );
+    expect(inGroup("Reading the results")).toContain("Read 126 rows from 1 file.");
+    expect(inGroup("Verdict")).toContain("Accept: margin +33.33 pp, lower bound +15.52 pp > δ₀ 0.00 pp.");
+    expect(inGroup("GitHub")).toEqual(
+      expect.arrayContaining([
+        `Check run "Model acceptance gate" created on ${HEAD_SHA} (id ${f.checkRuns[0]?.id}).`,
+        `Gate comment created on pull request #${PR_NUMBER} (id ${f.comments[0]?.id}).`,
+      ]),
+    );
+  });
+
+  it("an input error is reported in its own fold, after the phase that failed", async () => {
+    const f = await startFake(null);
+    const r = await run(f);
+    expect(r.code).toBe(1);
+    const folds = workflowCommands(r.stdout)
+      .filter((c) => c.name === "group")
+      .map((c) => c.line);
+    expect(folds).toEqual(["::group::Inputs", "::group::Policy", "::group::Reporting the error"]);
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toMatch(
+      /^::error::The policy gate\/policy.yaml does not exist/,
+    );
   });
 
   it("reject: a failing check run, and the step fails once with one message", async () => {

@@ -48,6 +48,7 @@ const OPERATIONS: readonly (readonly [method: string, template: string])[] = [
   ["get", "/repos/{owner}/{repo}/contents/{path}"],
   ["get", "/repos/{owner}/{repo}/commits"],
   ["get", "/user"],
+  ["get", "/repos/{owner}/{repo}/pulls/{pull_number}"],
 ];
 
 /** GitHub's documented sizes that the description states only in prose. */
@@ -244,6 +245,7 @@ export class FakeGitHub {
   /** token → identity; a request with an unknown token gets 401. */
   readonly tokens = new Map<string, Identity>();
   private readonly files = new Map<string, string>();
+  private readonly pulls = new Map<number, { headSha: string; baseSha: string; headRepo: string }>();
   private readonly commitsByPath = new Map<string, string[]>();
   private readonly faults = new Map<string, Fault[]>();
   private readonly holds = new Map<string, { count: number; waiting: (() => void)[] }>();
@@ -322,6 +324,11 @@ export class FakeGitHub {
   /** A file as it is at `sha`, for the contents API. */
   setFile(sha: string, path: string, text: string): void {
     this.files.set(`${sha}\u0000${path}`, text);
+  }
+
+  /** A pull request, for GET …/pulls/{number}. */
+  setPullRequest(number: number, pr: { headSha: string; baseSha: string; headRepo?: string }): void {
+    this.pulls.set(number, { headRepo: `${this.owner}/${this.repo}`, ...pr });
   }
 
   /** The commits (newest first) that touched `path` in the history of `sha`. */
@@ -719,6 +726,28 @@ export class FakeGitHub {
           html_url: null,
           download_url: null,
           _links: { self: `${repoUrl}/contents/${path}`, git: null, html: null },
+        });
+        return;
+      }
+      case "pulls/get": {
+        const n = Number(params["pull_number"]);
+        const pr = this.pulls.get(n);
+        if (!pr) {
+          send(404, { message: "Not Found" });
+          return;
+        }
+        const side = (sha: string, ref: string, full: string) => ({
+          sha,
+          ref,
+          label: `${full.split("/")[0] ?? ""}:${ref}`,
+          repo: { full_name: full, name: full.split("/")[1] ?? "" },
+        });
+        send(200, {
+          number: n,
+          state: "open",
+          url: `${repoUrl}/pulls/${n}`,
+          head: side(pr.headSha, "tune", pr.headRepo),
+          base: side(pr.baseSha, "main", `${this.owner}/${this.repo}`),
         });
         return;
       }

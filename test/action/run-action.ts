@@ -25,12 +25,41 @@ export const BASE_SHA = "b".repeat(40);
 export const HEAD_SHA = "d".repeat(40);
 export const PUSH_SHA = "e".repeat(40);
 export const PR_NUMBER = 42;
+/** The merge queue's commit: the base plus the queued pull request. */
+export const MERGE_GROUP_SHA = "c".repeat(40);
+/** The default branch's tip, GITHUB_SHA on workflow_run and pull_request_target. */
+export const DEFAULT_BRANCH_SHA = "f".repeat(40);
 
-export type EventKind = "pull_request" | "fork" | "push";
+export type EventKind =
+  | "pull_request"
+  | "fork"
+  | "push"
+  | "pull_request_target"
+  | "merge_group"
+  | "workflow_run"
+  | "workflow_run_fork"
+  | "schedule"
+  | "workflow_dispatch";
+
+/** GITHUB_EVENT_NAME for each kind. */
+export function eventName(kind: EventKind): string {
+  if (kind === "fork") return "pull_request";
+  if (kind === "workflow_run_fork") return "workflow_run";
+  return kind;
+}
+
+/** GITHUB_SHA for each kind, as the runner sets it. */
+export function githubSha(kind: EventKind): string {
+  if (kind === "push" || kind === "schedule" || kind === "workflow_dispatch") return PUSH_SHA;
+  if (kind === "merge_group") return MERGE_GROUP_SHA;
+  return DEFAULT_BRANCH_SHA;
+}
 
 export interface RunOptions {
   readonly fake: FakeGitHub;
   readonly event: EventKind;
+  /** Replaces the event's payload (the file at GITHUB_EVENT_PATH). */
+  readonly payload?: unknown;
   /** Action inputs by their action.yml names. */
   readonly inputs: Readonly<Record<string, string>>;
   /** Files to create in the workspace (relative path → content), or a function that writes them. */
@@ -52,8 +81,46 @@ export interface RunResult {
 }
 
 export function eventPayload(kind: EventKind): unknown {
-  if (kind === "push")
-    return { ref: "refs/heads/main", after: PUSH_SHA, repository: { full_name: "acme/models" } };
+  const repository = { full_name: "acme/models" };
+  if (kind === "push") return { ref: "refs/heads/main", after: PUSH_SHA, repository };
+  if (kind === "schedule") return { schedule: "0 3 * * *", repository };
+  if (kind === "workflow_dispatch") return { ref: "refs/heads/main", inputs: {}, repository };
+  if (kind === "merge_group")
+    return {
+      action: "checks_requested",
+      merge_group: {
+        head_sha: MERGE_GROUP_SHA,
+        head_ref: `refs/heads/gh-readonly-queue/main/pr-${PR_NUMBER}-${BASE_SHA}`,
+        base_sha: BASE_SHA,
+        base_ref: "refs/heads/main",
+      },
+      repository,
+    };
+  if (kind === "workflow_run" || kind === "workflow_run_fork")
+    return {
+      action: "completed",
+      workflow_run: {
+        id: 7001,
+        name: "Model benchmark",
+        event: "pull_request",
+        status: "completed",
+        conclusion: "success",
+        head_sha: HEAD_SHA,
+        head_branch: "tune",
+        // GitHub leaves the list empty for a pull request from a fork.
+        pull_requests:
+          kind === "workflow_run"
+            ? [
+                {
+                  number: PR_NUMBER,
+                  head: { sha: HEAD_SHA, ref: "tune" },
+                  base: { sha: BASE_SHA, ref: "main" },
+                },
+              ]
+            : [],
+      },
+      repository,
+    };
   return {
     action: "synchronize",
     number: PR_NUMBER,
@@ -63,7 +130,9 @@ export function eventPayload(kind: EventKind): unknown {
       head: {
         sha: HEAD_SHA,
         ref: "tune",
-        repo: { full_name: kind === "fork" ? "outsider/models" : "acme/models" },
+        repo: {
+          full_name: kind === "fork" || kind === "pull_request_target" ? "outsider/models" : "acme/models",
+        },
       },
     },
     repository: { full_name: "acme/models" },
@@ -104,7 +173,7 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
   }
   opts.prepare?.(workspace);
   const eventPath = join(root, "event.json");
-  writeFileSync(eventPath, JSON.stringify(eventPayload(opts.event)));
+  writeFileSync(eventPath, JSON.stringify(opts.payload ?? eventPayload(opts.event)));
   const outputPath = join(root, "output.txt");
   const summaryPath = join(root, "summary.md");
   writeFileSync(outputPath, "");
@@ -114,14 +183,14 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
     PATH: process.env["PATH"] ?? "/usr/bin:/bin",
     HOME: root,
     GITHUB_ACTIONS: "true",
-    GITHUB_EVENT_NAME: opts.event === "push" ? "push" : "pull_request",
+    GITHUB_EVENT_NAME: eventName(opts.event),
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_WORKSPACE: workspace,
     GITHUB_REPOSITORY: `${opts.fake.owner}/${opts.fake.repo}`,
     GITHUB_API_URL: opts.fake.baseUrl,
-    GITHUB_SHA: opts.event === "push" ? PUSH_SHA : "f".repeat(40),
+    GITHUB_SHA: githubSha(opts.event),
     RUNNER_TEMP: runnerTemp,
     MODEL_GATE_RETRY_BASE_MS: "1",
     GIT_CONFIG_NOSYSTEM: "1",
