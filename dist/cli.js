@@ -6,10 +6,10 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4792);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3636);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
-/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5465);
+/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(103);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
 
 
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4792:
+/***/ 3636:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -93,6 +93,46 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/report/escape.ts
 var report_escape = __nccwpck_require__(8547);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/source-mapped-stack.ts
+// Maps the frames of a stack trace that point into a bundle (dist/*.js) back to src/ through the
+// bundle's source map (dist/*.js.map, written by scripts/package.mjs). Node applies source maps
+// only to files loaded after they are turned on, and the bundle is the file that would turn them
+// on, so the entry points map the stack they print themselves. Frames without a map (Node's own,
+// or running from source as the tests do) are left as they are.
+
+
+
+/** `file:///…/x.js:LINE:COLUMN` as V8 prints an ES module's frames. */
+const FRAME = /(file:\/\/\/[^\s()]+?\.js):(\d+):(\d+)/g;
+function sourceMappedStack(stack) {
+    const maps = new Map();
+    return stack.replace(FRAME, (frame, url, line, column) => {
+        if (!maps.has(url))
+            maps.set(url, readMap(url));
+        const entry = maps.get(url)?.findEntry(Number(line) - 1, Number(column) - 1);
+        if (entry === undefined || !("originalSource" in entry))
+            return frame;
+        const source = new URL(entry.originalSource, url);
+        if (source.protocol !== "file:")
+            return frame;
+        return `${(0,external_node_url_.fileURLToPath)(source)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+    });
+}
+function readMap(url) {
+    try {
+        return new external_node_module_namespaceObject.SourceMap(JSON.parse((0,external_node_fs_.readFileSync)(`${(0,external_node_url_.fileURLToPath)(url)}.map`, "utf8")));
+    }
+    catch {
+        return undefined; // no map (running from source) or an unreadable one: keep the frame
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The tool's version, printed in every report's provenance. Kept equal to package.json by a test. */
 const TOOL_VERSION = "0.1.0";
@@ -940,9 +980,6 @@ function modelFigures(dataset, side, infra) {
  */
 const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
 const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-function emptyCounts() {
-    return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-}
 /**
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
  * letters in any case) is reserved to say "no revision is known": the importers write
@@ -957,10 +994,6 @@ function isPlaceholderRevision(revision) {
 /** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
 function compareCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
-}
-/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
-function taskKeyString(k) {
-    return `${k.datasetRevision}\u0000${k.taskId}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/format.ts
@@ -17753,8 +17786,6 @@ function renderText(report) {
     return out.join("\n") + "\n";
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: ./src/io/atomic-write.ts
 
 
@@ -19996,6 +20027,7 @@ async function importCommand(argv, io) {
 
 
 
+
 const MAIN_HELP = `Usage: model-gate <command> [flags]
 
 Commands:
@@ -20040,7 +20072,7 @@ async function runCli(argv, io, env = {}) {
         const message = error instanceof Error ? error.message : String(error);
         io.stderr(`model-gate: internal error: ${(0,report_escape/* neutraliseLogLines */.yX)(message)}\nThis is a bug; please report it with the command you ran.\n`);
         if (env["MODEL_GATE_DEBUG"] === "1" && error instanceof Error && error.stack)
-            io.stderr(`${error.stack}\n`);
+            io.stderr(`${sourceMappedStack(error.stack)}\n`);
         return EXIT_INTERNAL_ERROR;
     }
 }
@@ -20118,7 +20150,7 @@ class PolicyError extends InputError {
 /* harmony export */   vH: () => (/* binding */ safeHttpUrl),
 /* harmony export */   yX: () => (/* binding */ neutraliseLogLines)
 /* harmony export */ });
-/* unused harmony exports INLINE_MAX_CHARS, isHiddenCodePoint, visibleCodePoint, escapeWorkflowCommand, escapeWorkflowCommandData, escapeWorkflowCommandProperty, unescapeWorkflowCommand */
+/* unused harmony exports INLINE_MAX_CHARS, isHiddenCodePoint, visibleCodePoint */
 /**
  * Escaping of untrusted text (SPEC §5): task ids, model ids, evidence paths/URLs, revisions, the
  * policy owner, and any reason that embeds them. Everything read from the export, the reviews,
@@ -20138,8 +20170,9 @@ class PolicyError extends InputError {
  *   as visible `\u{202E}` text, so they can neither reorder nor hide text.
  * - Input is capped to a number of code points; a cut is marked with "…".
  *
- * Workflow commands (runner logs): `escapeWorkflowCommand` follows @actions/core's escapeData /
- * escapeProperty; `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
+ * Runner logs: `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
+ * Workflow commands themselves are written by @actions/core, which escapes their data and
+ * properties (`%`, CR, LF; `:` and `,` in properties).
  */
 /** The hidden marker that identifies the sticky PR comment. Escaped text can never contain it. */
 const COMMENT_MARKER = "<!-- model-acceptance-gate:report -->";
@@ -20381,35 +20414,6 @@ function safeLink(url, label, maxLabelChars = 80) {
     if (parsed === null || href === null)
         return escapeCode(url, maxLabelChars);
     return `[${escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
-}
-/**
- * Escapes text for a GitHub workflow command (`::name prop=value::data`), as @actions/core does:
- * `%` → `%25`, CR → `%0D`, LF → `%0A`; for a property value also `:` → `%3A` and `,` → `%2C`.
- */
-function escapeWorkflowCommand(s, options = {}) {
-    let out = asText(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-    if (options.property === true)
-        out = out.replace(/:/g, "%3A").replace(/,/g, "%2C");
-    return out;
-}
-/** `escapeWorkflowCommand(s)`: the message part of a workflow command. */
-function escapeWorkflowCommandData(s) {
-    return escapeWorkflowCommand(s);
-}
-/** `escapeWorkflowCommand(s, { property: true })`: a property value such as `file=` or `title=`. */
-function escapeWorkflowCommandProperty(s) {
-    return escapeWorkflowCommand(s, { property: true });
-}
-const WORKFLOW_UNESCAPES = {
-    "%25": "%",
-    "%0D": "\r",
-    "%0A": "\n",
-    "%3A": ":",
-    "%2C": ",",
-};
-/** Inverse of `escapeWorkflowCommand` (the runner's decoding), one pass, for tests and tools. */
-function unescapeWorkflowCommand(s) {
-    return s.replace(/%(?:25|0D|0A|3A|2C)/g, (m) => WORKFLOW_UNESCAPES[m] ?? m);
 }
 /**
  * Makes untrusted text safe to print as one log line that the runner reads line by line: line
@@ -20711,7 +20715,7 @@ function checkOutputTarget(path, shown, role, inputs) {
 
 /***/ }),
 
-/***/ 5465:
+/***/ 103:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20724,8 +20728,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/io/parse-workers.ts
 /**
  * Which parse workers a bundle uses (src/core/input/parse-pool.ts): the parse-worker.js built
@@ -20749,7 +20753,7 @@ const MAX_PARSE_THREADS = 4;
  */
 function bundledParseWorkers(bundleUrl, env) {
     const script = new URL(WORKER_FILE, bundleUrl);
-    if (script.protocol !== "file:" || !(0,external_node_fs_.existsSync)((0,external_node_url_namespaceObject.fileURLToPath)(script)))
+    if (script.protocol !== "file:" || !(0,external_node_fs_.existsSync)((0,external_node_url_.fileURLToPath)(script)))
         return undefined;
     const raw = env["MODEL_GATE_PARSE_THREADS"];
     const threads = raw !== undefined && /^\d{1,2}$/.test(raw)
@@ -20786,6 +20790,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/prom
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ }),
 
@@ -29505,3 +29516,5 @@ exports.visitAsync = visitAsync;
 /******/ var __webpack_exports__ = __nccwpck_require__(5581);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
+
+//# sourceMappingURL=cli.js.map

@@ -46071,8 +46071,9 @@ class PolicyError extends errors_InputError {
  *   as visible `\u{202E}` text, so they can neither reorder nor hide text.
  * - Input is capped to a number of code points; a cut is marked with "…".
  *
- * Workflow commands (runner logs): `escapeWorkflowCommand` follows @actions/core's escapeData /
- * escapeProperty; `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
+ * Runner logs: `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
+ * Workflow commands themselves are written by @actions/core, which escapes their data and
+ * properties (`%`, CR, LF; `:` and `,` in properties).
  */
 /** The hidden marker that identifies the sticky PR comment. Escaped text can never contain it. */
 const COMMENT_MARKER = "<!-- model-acceptance-gate:report -->";
@@ -46314,35 +46315,6 @@ function safeLink(url, label, maxLabelChars = 80) {
     if (parsed === null || href === null)
         return escapeCode(url, maxLabelChars);
     return `[${escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
-}
-/**
- * Escapes text for a GitHub workflow command (`::name prop=value::data`), as @actions/core does:
- * `%` → `%25`, CR → `%0D`, LF → `%0A`; for a property value also `:` → `%3A` and `,` → `%2C`.
- */
-function escapeWorkflowCommand(s, options = {}) {
-    let out = asText(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-    if (options.property === true)
-        out = out.replace(/:/g, "%3A").replace(/,/g, "%2C");
-    return out;
-}
-/** `escapeWorkflowCommand(s)`: the message part of a workflow command. */
-function escapeWorkflowCommandData(s) {
-    return escapeWorkflowCommand(s);
-}
-/** `escapeWorkflowCommand(s, { property: true })`: a property value such as `file=` or `title=`. */
-function escapeWorkflowCommandProperty(s) {
-    return escapeWorkflowCommand(s, { property: true });
-}
-const WORKFLOW_UNESCAPES = {
-    "%25": "%",
-    "%0D": "\r",
-    "%0A": "\n",
-    "%3A": ":",
-    "%2C": ",",
-};
-/** Inverse of `escapeWorkflowCommand` (the runner's decoding), one pass, for tests and tools. */
-function unescapeWorkflowCommand(s) {
-    return s.replace(/%(?:25|0D|0A|3A|2C)/g, (m) => WORKFLOW_UNESCAPES[m] ?? m);
 }
 /**
  * Makes untrusted text safe to print as one log line that the runner reads line by line: line
@@ -47938,9 +47910,6 @@ function modelFigures(dataset, side, infra) {
  */
 const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
 const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-function emptyCounts() {
-    return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-}
 /**
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
  * letters in any case) is reserved to say "no revision is known": the importers write
@@ -47955,10 +47924,6 @@ function isPlaceholderRevision(revision) {
 /** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
 function compareCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
-}
-/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
-function taskKeyString(k) {
-    return `${k.datasetRevision}\u0000${k.taskId}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/format.ts
@@ -65970,6 +65935,42 @@ function bundledParseWorkers(bundleUrl, env) {
     return { script, threads };
 }
 
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/source-mapped-stack.ts
+// Maps the frames of a stack trace that point into a bundle (dist/*.js) back to src/ through the
+// bundle's source map (dist/*.js.map, written by scripts/package.mjs). Node applies source maps
+// only to files loaded after they are turned on, and the bundle is the file that would turn them
+// on, so the entry points map the stack they print themselves. Frames without a map (Node's own,
+// or running from source as the tests do) are left as they are.
+
+
+
+/** `file:///…/x.js:LINE:COLUMN` as V8 prints an ES module's frames. */
+const FRAME = /(file:\/\/\/[^\s()]+?\.js):(\d+):(\d+)/g;
+function sourceMappedStack(stack) {
+    const maps = new Map();
+    return stack.replace(FRAME, (frame, url, line, column) => {
+        if (!maps.has(url))
+            maps.set(url, readMap(url));
+        const entry = maps.get(url)?.findEntry(Number(line) - 1, Number(column) - 1);
+        if (entry === undefined || !("originalSource" in entry))
+            return frame;
+        const source = new URL(entry.originalSource, url);
+        if (source.protocol !== "file:")
+            return frame;
+        return `${(0,external_node_url_.fileURLToPath)(source)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+    });
+}
+function readMap(url) {
+    try {
+        return new external_node_module_namespaceObject.SourceMap(JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(`${(0,external_node_url_.fileURLToPath)(url)}.map`, "utf8")));
+    }
+    catch {
+        return undefined; // no map (running from source) or an unreadable one: keep the frame
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/index.ts
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
 // (@actions/github's Octokit) and git into src/action/run.ts, and is the single error boundary:
@@ -65977,6 +65978,7 @@ function bundledParseWorkers(bundleUrl, env) {
 // else is a bug and fails the step with a short "internal error" message, the stack in the debug log.
 // A problem of the runner's environment (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, the working
 // directory) is one ::error:: naming the variable; the rest of the run still happens.
+
 
 
 
@@ -66120,7 +66122,8 @@ async function main() {
             setFailed(error.message);
             return;
         }
-        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        // The bundle's frames mapped to src/ through dist/index.js.map, so the stack names our code.
+        const detail = error instanceof Error ? sourceMappedStack(error.stack ?? error.message) : String(error);
         debug(escape_neutraliseLogLines(detail));
         setFailed(`Internal error in model-acceptance-gate: ${error instanceof Error ? error.message.split("\n")[0] : "unknown"}. ` +
             "This is a bug; re-run with ACTIONS_STEP_DEBUG=true for the stack trace and report it.");
@@ -66128,3 +66131,5 @@ async function main() {
 }
 void main();
 
+
+//# sourceMappingURL=index.js.map

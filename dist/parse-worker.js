@@ -10,9 +10,6 @@ const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRe
  */
 const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
 const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-function emptyCounts() {
-    return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-}
 /**
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
  * letters in any case) is reserved to say "no revision is known": the importers write
@@ -27,10 +24,6 @@ function isPlaceholderRevision(revision) {
 /** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
 function compareCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
-}
-/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
-function taskKeyString(k) {
-    return `${k.datasetRevision}\u0000${k.taskId}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/input/line-flags.ts
@@ -868,3 +861,5 @@ else {
     });
 }
 
+
+//# sourceMappingURL=parse-worker.js.map

@@ -1,11 +1,12 @@
 // Bundles the entry points with ncc into dist/index.js (the action), dist/cli.js (the CLI) and
-// dist/parse-worker.js (the worker thread both start for large exports, found next to them).
+// dist/parse-worker.js (the worker thread both start for large exports, found next to them), each
+// with its source map (dist/*.js.map: mappings to src/ only, no copies of the sources) that
+// src/source-mapped-stack.ts and the coverage of the bundle tests read.
 // ncc writes one folder per entry; we flatten them so action.yml and the package's bin point at
 // plain files, and fail loudly if ncc ever emits an extra chunk we would silently drop.
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
-  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -16,14 +17,14 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 
 const entries = [
   { src: "src/index.ts", out: "index.js" },
   { src: "src/cli.ts", out: "cli.js" },
   { src: "src/parse-worker.ts", out: "parse-worker.js" },
 ];
-const expected = new Set(["index.js", "licenses.txt", "package.json"]);
+const expected = new Set(["index.js", "index.js.map", "licenses.txt", "package.json"]);
 const work = mkdtempSync(join(tmpdir(), "gate-package-"));
 rmSync("dist", { recursive: true, force: true });
 mkdirSync("dist");
@@ -43,6 +44,8 @@ try {
         "licenses.txt",
         "--target",
         "es2022",
+        "--source-map",
+        "--no-source-map-register",
         "-q",
       ],
       { stdio: "inherit" },
@@ -50,7 +53,18 @@ try {
     const extra = readdirSync(outDir).filter((f) => !expected.has(f));
     if (extra.length > 0)
       throw new Error(`ncc emitted unexpected files for ${entry.src}: ${extra.join(", ")}`);
-    copyFileSync(join(outDir, "index.js"), join("dist", entry.out));
+    const code = readFileSync(join(outDir, "index.js"), "utf8");
+    const mapComment = "//# sourceMappingURL=index.js.map";
+    if (!code.trimEnd().endsWith(mapComment))
+      throw new Error(`ncc wrote no source map comment for ${entry.src}`);
+    writeFileSync(
+      join("dist", entry.out),
+      code.slice(0, code.lastIndexOf(mapComment)) + `//# sourceMappingURL=${entry.out}.map\n`,
+    );
+    writeFileSync(
+      join("dist", `${entry.out}.map`),
+      JSON.stringify(distMap(join(outDir, "index.js.map"), entry.out)),
+    );
     chmodSync(join("dist", entry.out), 0o755);
     // An entry without third-party code (the parse worker) gets no licenses.txt.
     const licenseFile = join(outDir, "licenses.txt");
@@ -59,6 +73,22 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+/**
+ * ncc's map, for dist/: sources as paths relative to dist/ (ncc writes them relative to the
+ * repository with a "../" prefix, i.e. ".././src/cli.ts"), without sourcesContent (the sources
+ * are in the repository; the maps stay small and reviewable in diffs).
+ */
+function distMap(file, out) {
+  const map = JSON.parse(readFileSync(file, "utf8"));
+  const sources = map.sources.map((source) => {
+    const normal = posix.normalize(source);
+    if (!normal.startsWith("../") || normal.startsWith("../../"))
+      throw new Error(`source map of ${out} names a source outside the repository: ${source}`);
+    return normal;
+  });
+  return { version: map.version, file: out, sources, names: map.names, mappings: map.mappings };
+}
+
 // Both bundles share most dependencies; keep each licence block once, in a stable order.
 const blocks = new Set(
   licenses

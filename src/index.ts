@@ -14,6 +14,7 @@ import { runAction } from "./action/run.js";
 import { bundledParseWorkers } from "./io/parse-workers.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";
+import { sourceMappedStack } from "./source-mapped-stack.js";
 
 /** Test hook: MODEL_GATE_RETRY_BASE_MS shortens the backoff between retries of server errors. */
 function retryPolicy(env: NodeJS.ProcessEnv): RetryPolicy {
@@ -157,7 +158,8 @@ async function main(): Promise<void> {
       setFailed(error.message);
       return;
     }
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    // The bundle's frames mapped to src/ through dist/index.js.map, so the stack names our code.
+    const detail = error instanceof Error ? sourceMappedStack(error.stack ?? error.message) : String(error);
     core.debug(neutraliseLogLines(detail));
     setFailed(
       `Internal error in model-acceptance-gate: ${error instanceof Error ? error.message.split("\n")[0] : "unknown"}. ` +

@@ -10,6 +10,7 @@
  */
 import { InputError } from "../core/errors.js";
 import { neutraliseLogLines } from "../core/report/escape.js";
+import { sourceMappedStack } from "../source-mapped-stack.js";
 import { TOOL_VERSION } from "../version.js";
 import { evaluateCommand } from "./evaluate-command.js";
 import { importCommand } from "./import-command.js";
@@ -68,7 +69,7 @@ export async function runCli(
       `model-gate: internal error: ${neutraliseLogLines(message)}\nThis is a bug; please report it with the command you ran.\n`,
     );
     if (env["MODEL_GATE_DEBUG"] === "1" && error instanceof Error && error.stack)
-      io.stderr(`${error.stack}\n`);
+      io.stderr(`${sourceMappedStack(error.stack)}\n`);
     return EXIT_INTERNAL_ERROR;
   }
 }

@@ -17,10 +17,6 @@ export interface AttemptCounts {
   missing: number;
 }
 
-export function emptyCounts(): AttemptCounts {
-  return { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-}
-
 /** Where a fact came from: a file and a 1-based line. */
 export interface Source {
   readonly file: string;
@@ -59,11 +55,6 @@ export interface TaskKey {
 /** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
 export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Stable string key for a task: NUL cannot occur in JSON-decoded ids the reader accepts. */
-export function taskKeyString(k: TaskKey): string {
-  return `${k.datasetRevision}\u0000${k.taskId}`;
 }
 
 /** Everything the gate knows about one task after reading the export and the reviews. */

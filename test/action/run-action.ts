@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { GATE_NODE } from "../helpers/gate-node.js";
+import { bundleCoverageEnv, GATE_NODE } from "../helpers/gate-node.js";
 import type { FakeGitHub } from "./fake-github.js";
 import { INSTALLATION_TOKEN } from "./helpers.js";
 
@@ -196,6 +196,7 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     "INPUT_GITHUB-TOKEN": INSTALLATION_TOKEN,
+    ...bundleCoverageEnv(),
     ...opts.env,
   };
   for (const [name, value] of Object.entries(opts.inputs))

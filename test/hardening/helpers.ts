@@ -9,7 +9,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { GATE_NODE } from "../helpers/gate-node.js";
+import { bundleCoverageEnv, GATE_NODE } from "../helpers/gate-node.js";
 
 import { InputError } from "../../src/core/errors.js";
 import type { Dataset } from "../../src/core/model.js";
@@ -138,7 +138,7 @@ export function runBundle(
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
     timeout: options.timeoutMs ?? 60_000,
-    env: { PATH: process.env["PATH"] ?? "", ...options.env },
+    env: { PATH: process.env["PATH"] ?? "", ...bundleCoverageEnv(), ...options.env },
   };
   const start = performance.now();
   const r = spawnSync(GATE_NODE, [...(options.nodeArgs ?? []), CLI_BUNDLE, ...args], spawnOptions);

@@ -4,3 +4,15 @@
  * Node running the tests. A GATE_NODE that does not exist fails every bundle test (ENOENT), loudly.
  */
 export const GATE_NODE: string = process.env["GATE_NODE"] || process.execPath;
+
+/**
+ * Set by the coverage run (test/helpers/bundle-coverage.ts): the directory the bundles started by
+ * the tests write their V8 coverage to.
+ */
+export const BUNDLE_COVERAGE_ENV = "GATE_BUNDLE_COVERAGE";
+
+/** NODE_V8_COVERAGE for a bundle's child process during the coverage run, else nothing. */
+export function bundleCoverageEnv(): Record<string, string> {
+  const dir = process.env[BUNDLE_COVERAGE_ENV];
+  return dir ? { NODE_V8_COVERAGE: dir } : {};
+}

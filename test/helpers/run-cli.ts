@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { runCli } from "../../src/cli/main.js";
-import { GATE_NODE } from "./gate-node.js";
+import { bundleCoverageEnv, GATE_NODE } from "./gate-node.js";
 
 export interface CliRun {
   readonly code: number;
@@ -31,7 +31,7 @@ export function cliBundle(
     cwd,
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...bundleCoverageEnv(), ...env },
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

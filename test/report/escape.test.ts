@@ -4,15 +4,11 @@ import {
   COMMENT_MARKER,
   escapeCode,
   escapeMarkdownInline,
-  escapeWorkflowCommand,
-  escapeWorkflowCommandData,
-  escapeWorkflowCommandProperty,
   isHiddenCodePoint,
   neutraliseLogLine,
   neutraliseLogLines,
   safeHttpUrl,
   safeLink,
-  unescapeWorkflowCommand,
   visibleCodePoint,
 } from "../../src/core/report/escape.js";
 import { HOSTILE_STRINGS } from "./fixtures.js";
@@ -219,27 +215,7 @@ describe("safeLink", () => {
   });
 });
 
-describe("workflow commands", () => {
-  it("escapes data and properties like @actions/core", () => {
-    expect(escapeWorkflowCommand("50% done\r\n::error::x")).toBe("50%25 done%0D%0A::error::x");
-    expect(escapeWorkflowCommandData("a,b:c")).toBe("a,b:c");
-    expect(escapeWorkflowCommandProperty("src/a,b.ts:3\n")).toBe("src/a%2Cb.ts%3A3%0A");
-    expect(escapeWorkflowCommand("x", { property: true })).toBe("x");
-  });
-
-  it("round-trips and never leaves a line break (or, for properties, : and ,)", () => {
-    fc.assert(
-      fc.property(fc.string({ unit: "binary" }), fc.boolean(), (s, property) => {
-        const out = escapeWorkflowCommand(s, { property });
-        expect(unescapeWorkflowCommand(out)).toBe(s);
-        expect(out).not.toMatch(/[\r\n]/);
-        if (property) expect(out).not.toMatch(/[:,]/);
-        expect(out.replace(/%(?:25|0D|0A|3A|2C)/g, "")).not.toContain("%");
-      }),
-      { numRuns: 1000 },
-    );
-  });
-
+describe("log lines", () => {
   it("neutralises lines that the runner would read as commands", () => {
     expect(neutraliseLogLine("::error::pwned")).toBe("\\::error::pwned");
     expect(neutraliseLogLine("  ::warning file=x::y")).toBe("\\  ::warning file=x::y");

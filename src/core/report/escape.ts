@@ -17,8 +17,9 @@
  *   as visible `\u{202E}` text, so they can neither reorder nor hide text.
  * - Input is capped to a number of code points; a cut is marked with "…".
  *
- * Workflow commands (runner logs): `escapeWorkflowCommand` follows @actions/core's escapeData /
- * escapeProperty; `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
+ * Runner logs: `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
+ * Workflow commands themselves are written by @actions/core, which escapes their data and
+ * properties (`%`, CR, LF; `:` and `,` in properties).
  */
 
 /** The hidden marker that identifies the sticky PR comment. Escaped text can never contain it. */
@@ -262,39 +263,6 @@ export function safeLink(url: string, label?: string, maxLabelChars = 80): strin
   const href = safeHttpUrl(url);
   if (parsed === null || href === null) return escapeCode(url, maxLabelChars);
   return `[${escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
-}
-
-/**
- * Escapes text for a GitHub workflow command (`::name prop=value::data`), as @actions/core does:
- * `%` → `%25`, CR → `%0D`, LF → `%0A`; for a property value also `:` → `%3A` and `,` → `%2C`.
- */
-export function escapeWorkflowCommand(s: string, options: { readonly property?: boolean } = {}): string {
-  let out = asText(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-  if (options.property === true) out = out.replace(/:/g, "%3A").replace(/,/g, "%2C");
-  return out;
-}
-
-/** `escapeWorkflowCommand(s)`: the message part of a workflow command. */
-export function escapeWorkflowCommandData(s: string): string {
-  return escapeWorkflowCommand(s);
-}
-
-/** `escapeWorkflowCommand(s, { property: true })`: a property value such as `file=` or `title=`. */
-export function escapeWorkflowCommandProperty(s: string): string {
-  return escapeWorkflowCommand(s, { property: true });
-}
-
-const WORKFLOW_UNESCAPES: Readonly<Record<string, string>> = {
-  "%25": "%",
-  "%0D": "\r",
-  "%0A": "\n",
-  "%3A": ":",
-  "%2C": ",",
-};
-
-/** Inverse of `escapeWorkflowCommand` (the runner's decoding), one pass, for tests and tools. */
-export function unescapeWorkflowCommand(s: string): string {
-  return s.replace(/%(?:25|0D|0A|3A|2C)/g, (m) => WORKFLOW_UNESCAPES[m] ?? m);
 }
 
 /**
