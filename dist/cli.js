@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3636);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3187);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(103);
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3636:
+/***/ 3187:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1577,7 +1577,10 @@ function evaluate(dataset, policy, ctx) {
     const analysis = analyseMargin(dataset, { infra, margin: policy.margin });
     const baseline = modelFigures(dataset, "baseline", infra);
     const candidate = modelFigures(dataset, "candidate", infra);
-    const checks = buildChecks({ dataset, policy, ctx, analysis, baseline, candidate });
+    const checks = [
+        ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
+        ...(ctx.extraChecks ?? []),
+    ];
     const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
     const warnings = headlineWarnings(policy, ctx, analysis, {
         baseline: baseline.infra_errors,
@@ -1770,6 +1773,7 @@ const LABEL_INDEPENDENT_CHECKS = new Set([
     "real_harness_revisions",
     "dataset_revision",
     "production_canary",
+    "append_only",
 ]);
 function mirrorParams(policy, ctx, evaluation) {
     const ai = policy.accept_if;
@@ -16121,7 +16125,7 @@ function diffPolicyTexts(baseText, headText, file) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "1.2.0";
+const SCHEMA_VERSION = "1.3.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -16155,12 +16159,15 @@ function buildReport(parts) {
         models: evaluation.models,
         broken_tasks: broken,
         review_history: history,
+        verdict_by_review_revision: parts.verdictByReviewRevision,
+        append_only: parts.appendOnly,
         policy_changes: parts.policyChanges,
         provenance: {
             inputs: dataset.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
             dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
             harness_revisions: sortedUnion(dataset.baseline.harnessRevisions, dataset.candidate.harnessRevisions),
             review_revisions: dataset.reviewRevisions,
+            as_of_review: parts.asOfReview,
             policy: {
                 path: policySource.path,
                 sha256: policySource.sha256,
@@ -16177,11 +16184,664 @@ function buildReport(parts) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
+/**
+ * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
+ * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
+ * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
+ * object as before, so the view costs one pass and little memory.
+ *
+ * The effective label at N follows SPEC §1.2 on the truncated history: the label at the highest
+ * revision ≤ N; two different labels at that revision are an input error naming both sources, as
+ * the reader reports for the highest revision overall.
+ */
+
+
+/**
+ * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
+ * Returns the same object when nothing above n exists.
+ */
+function taskAsOfReview(task, n) {
+    const history = task.history;
+    const last = history[history.length - 1];
+    if (last === undefined || last.revision <= n) {
+        // Nothing above n: the reader already chose (and checked) the effective label.
+        return task;
+    }
+    let keep = 0;
+    while (keep < history.length && history[keep].revision <= n)
+        keep++;
+    const kept = history.slice(0, keep);
+    const top = kept[keep - 1];
+    if (top === undefined) {
+        return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
+    }
+    for (let i = keep - 2; i >= 0 && kept[i].revision === top.revision; i--) {
+        const other = kept[i];
+        if (other.validity !== top.validity)
+            return { task, revision: top.revision, first: other, second: top };
+    }
+    return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
+}
+function isLabelConflict(x) {
+    return "first" in x;
+}
+/** How many tasks disagree, and the first few, as the reader words it. */
+function conflictProblems(conflicts) {
+    return conflicts.map((c) => ({
+        location: c.second.source,
+        field: "validity",
+        message: `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
+            `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
+            `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
+    }));
+}
+/** At most this many conflicts are kept (the count is exact). */
+const KEPT_CONFLICTS = 20;
+/** The dataset as of revision n, with the conflicts found (not thrown). */
+function viewAsOfReview(dataset, n) {
+    const conflicts = [];
+    let conflictCount = 0;
+    let changed = false;
+    const tasks = dataset.tasks.map((t) => {
+        const r = taskAsOfReview(t, n);
+        if (isLabelConflict(r)) {
+            conflictCount++;
+            if (conflicts.length < KEPT_CONFLICTS)
+                conflicts.push(r);
+            return t;
+        }
+        if (r !== t)
+            changed = true;
+        return r;
+    });
+    const revisions = dataset.reviewRevisions.filter((r) => r <= n);
+    const view = !changed && revisions.length === dataset.reviewRevisions.length
+        ? dataset
+        : { ...dataset, tasks, reviewRevisions: revisions };
+    return { dataset: view, conflicts, conflictCount };
+}
+/** The dataset as of revision n; two labels at a task's effective revision are an InputError. */
+function datasetAsOfReview(dataset, n) {
+    const r = viewAsOfReview(dataset, n);
+    if (r.conflictCount > 0) {
+        throw new errors/* InputError */.dz(`As of review revision ${n}, ${r.conflictCount} ${r.conflictCount === 1 ? "task has" : "tasks have"} two different labels at the same revision; ` +
+            'record a disagreement as a later revision labelled "disputed":', conflictProblems(r.conflicts), r.conflictCount);
+    }
+    return r.dataset;
+}
+
+;// CONCATENATED MODULE: ./src/core/history/row-table.ts
+/**
+ * The previous file's rows as hashes, for the append-only check (append-only.ts): an
+ * open-addressing table of (key hash, value hash, row ordinal, state) in typed arrays, 29 bytes a
+ * slot at a load of at most 0.7, so a previous export of 10⁶ rows takes about 60 MB whatever the
+ * length of its lines. Several rows may share a key (repeated attempts without an `attempt` id,
+ * several reviews of one task at one revision): each is its own slot, matched at most once.
+ *
+ * Hashes are 53 bits (two 32-bit multiplicative lanes), so a changed row passes for unchanged
+ * only if its value collides with the old one: about 1 in 2⁵³.
+ */
+const EMPTY = 0;
+/** An earlier row not yet found in the current files. */
+const PENDING = 1;
+/** Found, with the same value. */
+const MATCHED = 2;
+/** Not found with its value, but a current row has its key with another value: changed. */
+const CHANGED = 3;
+const MAX_LOAD = 0.7;
+/** A 53-bit hash of a string (two independent 32-bit lanes). */
+function hash53(s) {
+    let a = 0x9e3779b9 ^ s.length;
+    let b = 0x7f4a7c15;
+    for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        a = Math.imul(a ^ c, 0x85ebca6b);
+        a ^= a >>> 15;
+        b = Math.imul(b ^ c, 0xc2b2ae35);
+        b ^= b >>> 13;
+    }
+    a = Math.imul(a ^ (a >>> 16), 0x27d4eb2f);
+    a ^= a >>> 15;
+    b = Math.imul(b ^ (b >>> 16), 0x165667b1);
+    b ^= b >>> 16;
+    return (a >>> 0) * 2 ** 21 + (b >>> 11);
+}
+class RowTable {
+    capacity;
+    keys;
+    values;
+    ordinals;
+    states;
+    /** For CHANGED slots: the ordinal of the first current row that had the key (capped). */
+    changedBy = new Map();
+    size = 0;
+    constructor(initialCapacity = 1024) {
+        this.capacity = initialCapacity;
+        this.keys = new Float64Array(initialCapacity);
+        this.values = new Float64Array(initialCapacity);
+        this.ordinals = new Uint32Array(initialCapacity);
+        this.states = new Uint8Array(initialCapacity);
+    }
+    slotOf(key) {
+        // The low bits of the key come from lane b; mixing in the high ones spreads clustered keys.
+        return ((key % 0x100000000) ^ Math.floor(key / 0x100000000)) & (this.capacity - 1);
+    }
+    add(key, value, ordinal) {
+        if (this.size + 1 > this.capacity * MAX_LOAD)
+            this.grow();
+        let i = this.slotOf(key);
+        while (this.states[i] !== EMPTY)
+            i = (i + 1) & (this.capacity - 1);
+        this.keys[i] = key;
+        this.values[i] = value;
+        this.ordinals[i] = ordinal;
+        this.states[i] = PENDING;
+        this.size++;
+    }
+    grow() {
+        const { keys, values, ordinals, states } = this;
+        this.capacity *= 2;
+        this.keys = new Float64Array(this.capacity);
+        this.values = new Float64Array(this.capacity);
+        this.ordinals = new Uint32Array(this.capacity);
+        this.states = new Uint8Array(this.capacity);
+        this.size = 0;
+        for (let j = 0; j < states.length; j++) {
+            if (states[j] !== EMPTY) {
+                this.add(keys[j], values[j], ordinals[j]);
+            }
+        }
+    }
+    /**
+     * A current row: matches one pending earlier row with its key and value; when none matches but
+     * earlier rows have the key, those are marked CHANGED (by the first such current row).
+     */
+    see(key, value, ordinal, keepChangedBy) {
+        const mask = this.capacity - 1;
+        let sameKey = false;
+        for (let i = this.slotOf(key); this.states[i] !== EMPTY; i = (i + 1) & mask) {
+            if (this.keys[i] !== key)
+                continue;
+            const st = this.states[i];
+            if (st === MATCHED)
+                continue;
+            if (this.values[i] === value) {
+                this.states[i] = MATCHED;
+                this.changedBy.delete(i);
+                return;
+            }
+            sameKey = true;
+        }
+        if (!sameKey)
+            return;
+        for (let i = this.slotOf(key); this.states[i] !== EMPTY; i = (i + 1) & mask) {
+            if (this.keys[i] !== key || this.states[i] === MATCHED)
+                continue;
+            if (this.states[i] === PENDING) {
+                this.states[i] = CHANGED;
+                if (keepChangedBy)
+                    this.changedBy.set(i, ordinal);
+            }
+        }
+    }
+    /** The first `limit` earlier rows not matched, by ordinal (the file order); memory O(limit). */
+    firstUnmatched(limit) {
+        const out = [];
+        for (let i = 0; i < this.capacity; i++) {
+            const st = this.states[i];
+            if (st !== PENDING && st !== CHANGED)
+                continue;
+            const ordinal = this.ordinals[i];
+            if (out.length === limit && ordinal >= (out[limit - 1]?.ordinal ?? 0))
+                continue;
+            let at = out.length;
+            while (at > 0 && (out[at - 1]?.ordinal ?? 0) > ordinal)
+                at--;
+            out.splice(at, 0, { ordinal, state: st, slot: i });
+            if (out.length > limit)
+                out.pop();
+        }
+        return out;
+    }
+    /** Earlier rows not matched, counted without listing them. */
+    unmatchedCount() {
+        let n = 0;
+        for (let i = 0; i < this.capacity; i++) {
+            const st = this.states[i];
+            if (st === PENDING || st === CHANGED)
+                n++;
+        }
+        return n;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/history/append-only.ts
+/**
+ * Append-only, checked (issue #14): given the previous version of the results export and of the
+ * reviews files, every earlier row must still be there, unchanged. New rows, new attempts and new
+ * review revisions are fine; a removed or changed row is "history rewritten", a failed evidence
+ * check that blocks accept.
+ *
+ * What "the same row" means (the identity of a row, and what must not change):
+ * - an attempt with `attempt`: (model_config, dataset_revision, task_id, harness_revision,
+ *   attempt); its result, validity, review_revision and cluster must not change;
+ * - an attempt without `attempt`: the same key without it, as a multiset (such attempts cannot be
+ *   told apart, so their order may change; one whose result changed is reported as changed);
+ * - a pre-aggregated row: the key with its four counts, which must not change;
+ * - a review row: (dataset_revision, task_id, review_revision), as a multiset; its validity,
+ *   reviewer, note and evidence must not change (a new opinion is a new review_revision);
+ * - a line that is not a valid row: its exact text must still be there.
+ * The files of one kind (results, or reviews) are compared as one collection, so rows may move
+ * between files and lines; `evidence` of a results row is not compared (links, not facts).
+ *
+ * Streaming with bounded memory: the previous rows are held as hashes (row-table.ts, about 60 bytes
+ * a row however long the lines), the current files are streamed past them, and only the first
+ * rows reported are read again to say what changed.
+ */
+
+
+
+
+/** Rows listed (the count is exact). */
+const MAX_LISTED_VIOLATIONS = 20;
+/** Previous rows of one kind held at most (about 60 bytes each). */
+const MAX_PREVIOUS_ROWS = 5_000_000;
+/** Changed rows for which the current row is remembered (the rest say only "changed"). */
+const MAX_REMEMBERED_CHANGES = 10_000;
+/** A row's identity and the facts that must not change, as strings (hashed by the caller). */
+class RowCodec {
+    kind;
+    issues = new rows_LineIssues();
+    exportRow = rows_emptyExportRow();
+    reviewRow = emptyReviewRow();
+    key = "";
+    value = "";
+    constructor(kind) {
+        this.kind = kind;
+    }
+    read(text, plain) {
+        const issues = this.issues;
+        issues.reset();
+        const obj = rows_parseObject(text, issues);
+        if (obj !== undefined && this.kind === "results" && rows_checkExportRow(obj, this.exportRow, issues, plain)) {
+            const r = this.exportRow;
+            const id = `${r.modelConfig}\u0000${r.datasetRevision}\u0000${r.taskId}\u0000${r.harnessRevision}`;
+            const label = `\u0000${r.validity}\u0000${r.reviewRevision}\u0000${r.cluster ?? ""}`;
+            if (r.result < 0) {
+                this.key = `G\u0000${id}`;
+                this.value = `${r.passes},${r.fails},${r.infraErrors},${r.missing}${label}`;
+            }
+            else {
+                const attempt = r.attempt;
+                this.key =
+                    attempt === undefined
+                        ? `N\u0000${id}`
+                        : `A\u0000${id}\u0000${typeof attempt}\u0000${String(attempt)}`;
+                this.value = `${RESULT_NAMES[r.result] ?? "?"}${label}`;
+            }
+            return;
+        }
+        if (obj !== undefined && this.kind === "reviews" && checkReviewRow(obj, this.reviewRow, issues, plain)) {
+            const r = this.reviewRow;
+            this.key = `R\u0000${r.datasetRevision}\u0000${r.taskId}\u0000${r.reviewRevision}`;
+            const evidence = r.evidence === undefined ? "" : JSON.stringify(r.evidence);
+            this.value = `${r.validity}\u0000${r.reviewer ?? ""}\u0000${r.note ?? ""}\u0000${evidence}`;
+            return;
+        }
+        this.key = `X\u0000${text}`;
+        this.value = "";
+    }
+}
+/** Streams the files of one kind in order, numbering their rows 0, 1, … across files. */
+async function streamRows(files, onRow, role) {
+    let ordinal = 0;
+    const digests = [];
+    for (const f of files) {
+        const problems = [];
+        const streamed = await streamLines(f.abs, (text, begin, end, _line, plain) => {
+            onRow(lineOf(text, begin, end), ordinal++, plain);
+        }, (line, message) => {
+            if (problems.length < 20)
+                problems.push(line === undefined ? message : `line ${line}: ${message}`);
+        });
+        if (problems.length > 0 || streamed.sha256 === undefined) {
+            throw new errors/* InputError */.dz(`The ${role} file ${f.display} cannot be compared for the append-only check:`, problems.map((message) => ({ location: { file: f.display }, message })));
+        }
+        digests.push({ path: f.display, sha256: streamed.sha256 });
+    }
+    return { rows: ordinal, digests };
+}
+/** Reads again the rows with the given ordinals: their file, line and text. */
+async function locate(files, wanted) {
+    const found = new Map();
+    if (wanted.size === 0)
+        return found;
+    let ordinal = 0;
+    for (const f of files) {
+        if (found.size === wanted.size)
+            break;
+        await streamLines(f.abs, (text, begin, end, line) => {
+            if (wanted.has(ordinal))
+                found.set(ordinal, { file: f.display, line, text: lineOf(text, begin, end) });
+            ordinal++;
+        }, () => undefined);
+    }
+    return found;
+}
+const RESULT_FIELDS = [
+    "result",
+    "passes",
+    "fails",
+    "infra_errors",
+    "missing",
+    "validity",
+    "review_revision",
+    "cluster",
+];
+const REVIEW_FIELDS = ["validity", "reviewer", "note", "evidence"];
+function shown(v) {
+    if (v === undefined || v === null)
+        return "absent";
+    if (typeof v === "number" || typeof v === "boolean")
+        return String(v);
+    return typeof v === "string" ? quote(v) : quote(JSON.stringify(v));
+}
+function objectOf(text) {
+    const o = rows_parseObject(text, new rows_LineIssues());
+    return o;
+}
+/** Which row this is, in words: its identity fields. */
+function identity(kind, text) {
+    const o = objectOf(text);
+    if (o === undefined)
+        return `the line ${quote(text)} (not a valid row)`;
+    const fields = kind === "results"
+        ? ["model_config", "task_id", "dataset_revision", "harness_revision", "attempt"]
+        : ["task_id", "dataset_revision", "review_revision", "reviewer"];
+    return fields
+        .filter((f) => o[f] !== undefined && o[f] !== null)
+        .map((f) => `${f} ${shown(o[f])}`)
+        .join(", ");
+}
+function difference(kind, before, after) {
+    const a = objectOf(before);
+    const b = objectOf(after);
+    if (a === undefined || b === undefined)
+        return "the line's text changed";
+    const parts = [];
+    for (const f of kind === "results" ? RESULT_FIELDS : REVIEW_FIELDS) {
+        const x = JSON.stringify(a[f] ?? null);
+        const y = JSON.stringify(b[f] ?? null);
+        if (x !== y)
+            parts.push(`${f} ${shown(a[f])} → ${shown(b[f])}`);
+    }
+    return parts.length > 0 ? parts.join(", ") : "changed";
+}
+async function compareKind(kind, previous, current) {
+    if (previous.length === 0)
+        return { previousRows: 0, total: 0, violations: [], digests: [] };
+    const codec = new RowCodec(kind);
+    const table = new RowTable();
+    const prev = await streamRows(previous, (text, ordinal, plain) => {
+        if (ordinal >= MAX_PREVIOUS_ROWS) {
+            throw new errors/* InputError */.dz(`The previous ${kind} files hold more than ${MAX_PREVIOUS_ROWS} rows, the most the append-only ` +
+                `check holds (about 60 bytes a row); compare smaller files.`);
+        }
+        codec.read(text, plain);
+        table.add(hash53(codec.key), hash53(codec.value), ordinal);
+    }, `previous ${kind}`);
+    await streamRows(current, (text, ordinal, plain) => {
+        codec.read(text, plain);
+        table.see(hash53(codec.key), hash53(codec.value), ordinal, table.changedBy.size < MAX_REMEMBERED_CHANGES);
+    }, kind);
+    const total = table.unmatchedCount();
+    const first = table.firstUnmatched(MAX_LISTED_VIOLATIONS);
+    const wantedPrev = new Set(first.map((u) => u.ordinal));
+    const wantedCur = new Set();
+    for (const u of first) {
+        const by = u.state === CHANGED ? table.changedBy.get(u.slot) : undefined;
+        if (by !== undefined)
+            wantedCur.add(by);
+    }
+    const [was, now] = await Promise.all([locate(previous, wantedPrev), locate(current, wantedCur)]);
+    const violations = [];
+    for (const u of first) {
+        const p = was.get(u.ordinal);
+        if (p === undefined)
+            continue;
+        const by = u.state === CHANGED ? table.changedBy.get(u.slot) : undefined;
+        const c = by === undefined ? undefined : now.get(by);
+        violations.push({
+            kind,
+            file: p.file,
+            line: p.line,
+            current_file: c?.file ?? null,
+            current_line: c?.line ?? null,
+            change: u.state !== CHANGED
+                ? `removed: ${identity(kind, p.text)}`
+                : c === undefined
+                    ? `changed: ${identity(kind, p.text)}`
+                    : `changed: ${identity(kind, p.text)}: ${difference(kind, p.text, c.text)}`,
+        });
+    }
+    return { previousRows: prev.rows, total, violations, digests: prev.digests };
+}
+/** Compares the previous results and reviews files with the current ones. */
+async function checkAppendOnly(inp) {
+    const results = await compareKind("results", inp.previousResults, inp.results);
+    const reviews = await compareKind("reviews", inp.previousReviews, inp.reviews);
+    return {
+        previous_inputs: [
+            ...results.digests.map((d) => ({ kind: "results", ...d })),
+            ...reviews.digests.map((d) => ({ kind: "reviews", ...d })),
+        ],
+        previous_rows: { results: results.previousRows, reviews: reviews.previousRows },
+        rows_changed_or_removed: results.total + reviews.total,
+        rows: [...results.violations, ...reviews.violations].slice(0, MAX_LISTED_VIOLATIONS),
+    };
+}
+function where(v) {
+    const now = v.current_file === null ? "" : ` (now ${v.current_file}:${v.current_line ?? "?"})`;
+    return `${v.file}:${v.line}${now}`;
+}
+/** The evidence check "history rewritten" (id append_only): passes when no earlier row changed. */
+function appendOnlyCheck(r) {
+    const n = r.rows_changed_or_removed;
+    const compared = r.previous_rows.results + r.previous_rows.reviews;
+    if (n === 0) {
+        return {
+            id: "append_only",
+            observed: 0,
+            threshold: "0 earlier rows changed or removed",
+            passed: true,
+            kind: "evidence",
+            detail: `Every one of the ${compared} earlier rows (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
+        };
+    }
+    const listed = r.rows.slice(0, 3).map((v) => `${where(v)}: ${v.change}`);
+    const more = n > listed.length ? `; and ${n - listed.length} more` : "";
+    return {
+        id: "append_only",
+        observed: n,
+        threshold: "0 earlier rows changed or removed",
+        passed: false,
+        kind: "evidence",
+        detail: `History rewritten: ${n} of the ${compared} earlier rows ${n === 1 ? "was" : "were"} changed or removed — ` +
+            `${listed.join("; ")}${more}. Attempts and reviews are append-only: restore the earlier rows, and record a ` +
+            "new opinion as a new review_revision.",
+    };
+}
+/** The gate's call: absolute paths, named as the gate names its inputs. */
+function checkHistory(previous, current, display) {
+    const files = (paths) => paths.map((abs) => ({ abs, display: display(abs) }));
+    return checkAppendOnly({
+        previousResults: files(previous.results),
+        results: files(current.results),
+        previousReviews: files(previous.reviews),
+        reviews: files(current.reviews),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/history/verdict-by-revision.ts
+
+
+
+/** The latest this many review revisions are evaluated in full. */
+const MAX_REVISIONS_EVALUATED = 20;
+/** Tasks listed per change between two revisions (largest margin move first). */
+const MAX_TASKS_PER_CHANGE = 20;
+/** dₜ for tasks of C (both models have K* ≥ 1), NaN elsewhere. Labels do not enter, except that
+ * a broken task is outside T: then the caller never counts it in V. */
+function taskDifferences(dataset, policy) {
+    const d = new Float64Array(dataset.tasks.length);
+    dataset.tasks.forEach((t, i) => {
+        const a = taskScore(t.candidate, policy.infra_errors);
+        const b = taskScore(t.baseline, policy.infra_errors);
+        d[i] = a === null || b === null ? Number.NaN : a - b;
+    });
+    return d;
+}
+function labelCounts(validities) {
+    const c = { valid: 0, disputed: 0, unreviewed: 0, broken: 0 };
+    for (const v of validities)
+        c[v]++;
+    return c;
+}
+function revisionRow(revision, validities, e, conflicts) {
+    const c = e?.comparison;
+    return {
+        revision,
+        labels: labelCounts(validities),
+        label_conflicts: conflicts,
+        common_valid_tasks: c?.common_valid_tasks ?? null,
+        unresolved_tasks: c?.unresolved_tasks ?? null,
+        margin: c?.margin ?? null,
+        margin_lower: c?.margin_lower ?? null,
+        margin_upper: c?.margin_upper ?? null,
+        lcb: c?.lcb ?? null,
+        ucb: c?.ucb ?? null,
+        verdict: e?.verdict ?? null,
+    };
+}
+/**
+ * Δ̂ after one task's label change alone, minus Δ̂ before (V = the valid tasks of C). Only
+ * entering or leaving V moves Δ̂; null when Δ̂ is undefined before or after.
+ */
+function marginMove(sum, n, d, from, to) {
+    if (Number.isNaN(d))
+        return 0;
+    const wasValid = from === "valid";
+    const isValid = to === "valid";
+    if (wasValid === isValid)
+        return 0;
+    const before = n > 0 ? sum / n : null;
+    const after = isValid ? (sum + d) / (n + 1) : n - 1 > 0 ? (sum - d) / (n - 1) : null;
+    return before === null || after === null ? null : after - before;
+}
+function verdictByReviewRevision(inp) {
+    const { dataset, policy, ctx } = inp;
+    const all = dataset.reviewRevisions;
+    const evaluated = all.slice(Math.max(0, all.length - MAX_REVISIONS_EVALUATED));
+    const d = taskDifferences(dataset, policy);
+    const rows = [];
+    const changes = [];
+    let prev = null;
+    for (let k = 0; k < evaluated.length; k++) {
+        const revision = evaluated[k];
+        const latest = k === evaluated.length - 1;
+        const view = latest ? { dataset, conflictCount: 0 } : viewAsOfReview(dataset, revision);
+        const validities = view.dataset.tasks.map((t) => t.validity);
+        const e = latest ? inp.evaluation : view.conflictCount > 0 ? null : evaluate(view.dataset, policy, ctx);
+        rows.push(revisionRow(revision, validities, e, view.conflictCount));
+        if (prev !== null)
+            changes.push(changeBetween(dataset, d, evaluated[k - 1], revision, prev, { validities, e }));
+        prev = { validities, e, conflicts: view.conflictCount };
+    }
+    const last = changes[changes.length - 1];
+    return {
+        revisions_present: all.length,
+        revisions: rows,
+        changes,
+        latest_reclassification: last === undefined
+            ? null
+            : {
+                revision: last.to_revision,
+                tasks_changed: last.tasks_changed,
+                verdict_from: last.verdict_before,
+                verdict_to: last.verdict_after,
+                verdict_changed: last.verdict_before !== last.verdict_after,
+            },
+    };
+}
+function changeBetween(dataset, d, from, to, before, after) {
+    const n = before.e?.comparison.common_valid_tasks ?? 0;
+    const margin = before.e?.comparison.margin ?? null;
+    const sum = margin === null ? 0 : margin * n;
+    const transitions = new Map();
+    const moved = [];
+    let changed = 0;
+    for (let i = 0; i < before.validities.length; i++) {
+        const a = before.validities[i];
+        const b = after.validities[i];
+        if (a === b)
+            continue;
+        changed++;
+        const key = `${a} → ${b}`;
+        transitions.set(key, (transitions.get(key) ?? 0) + 1);
+        moved.push({
+            index: i,
+            from: a,
+            to: b,
+            move: margin === null ? null : marginMove(sum, n, d[i], a, b),
+        });
+    }
+    const size = (m) => (m === null ? -1 : Math.abs(m));
+    moved.sort((x, y) => size(y.move) - size(x.move) || x.index - y.index);
+    return {
+        from_revision: from,
+        to_revision: to,
+        tasks_changed: changed,
+        transitions: [...transitions.entries()]
+            .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+            .map(([change, tasks]) => ({ change, tasks })),
+        margin_before: margin,
+        margin_after: after.e?.comparison.margin ?? null,
+        verdict_before: before.e?.verdict ?? null,
+        verdict_after: after.e?.verdict ?? null,
+        tasks: moved.slice(0, MAX_TASKS_PER_CHANGE).map((m) => {
+            const t = dataset.tasks[m.index];
+            if (t === undefined)
+                throw new Error("verdictByReviewRevision: task index out of range");
+            return {
+                dataset_revision: t.datasetRevision,
+                task_id: t.taskId,
+                from: m.from,
+                to: m.to,
+                margin_move: m.move,
+            };
+        }),
+    };
+}
+/** The headline sentence when the latest reclassification changed the verdict, else null. */
+function reclassificationHeadline(v) {
+    const r = v.latest_reclassification;
+    if (r === null || !r.verdict_changed)
+        return null;
+    const tasks = `${r.tasks_changed} ${r.tasks_changed === 1 ? "task" : "tasks"}`;
+    const from = r.verdict_from ?? "undecided (labels in conflict)";
+    const to = r.verdict_to ?? "undecided (labels in conflict)";
+    return `Review revision ${r.revision} reclassified ${tasks}; the verdict moved from ${from} to ${to}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/gate.ts
 /**
  * The whole gate as one call: policy → export → §2–4 → fragility → report JSON. Shared by the CLI
  * and the action, which differ only in where inputs come from and where the report goes.
  */
+
+
+
 
 
 
@@ -16214,7 +16874,7 @@ async function runGate(req) {
             extraWarnings.push(`The pull request's version of ${policyFile} does not parse (${diff.headError}); the base version decided.`);
         }
     }
-    const dataset = await readDataset({
+    const read = await readDataset({
         results: req.results,
         reviews: req.reviews,
         baseline: req.baseline,
@@ -16223,9 +16883,22 @@ async function runGate(req) {
         ...(req.parseWorkers === undefined ? {} : { parseWorkers: req.parseWorkers }),
         ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
     });
-    const ctx = { canary: req.canary, expired };
+    const asOfReview = req.asOfReview ?? null;
+    const dataset = asOfReview === null ? read : datasetAsOfReview(read, asOfReview);
+    const appendOnly = req.previous === undefined || req.previous === null
+        ? null
+        : await checkHistory(req.previous, req, display);
+    const ctx = {
+        canary: req.canary,
+        expired,
+        ...(appendOnly === null ? {} : { extraChecks: [appendOnlyCheck(appendOnly)] }),
+    };
     const evaluation = evaluate(dataset, policy, ctx);
     const fragility = computeFragility(dataset, policy, ctx, evaluation);
+    const byRevision = verdictByReviewRevision({ dataset, policy, ctx, evaluation });
+    const reclassified = reclassificationHeadline(byRevision);
+    if (reclassified !== null)
+        extraWarnings.unshift(reclassified);
     return buildReport({
         dataset,
         policy,
@@ -16240,6 +16913,9 @@ async function runGate(req) {
         fragility,
         extraWarnings,
         toolVersion: req.toolVersion,
+        verdictByReviewRevision: byRevision,
+        asOfReview,
+        appendOnly,
     });
 }
 
@@ -16349,6 +17025,7 @@ const CHECK_LABEL = {
     dataset_revision: "Same dataset revisions",
     production_canary: "Production canary",
     observed_margin: "Margin lower bound (LCB)",
+    append_only: "History append-only",
 };
 const CHECK_UNIT = {
     common_valid_tasks: "count",
@@ -16362,6 +17039,7 @@ const CHECK_UNIT = {
     dataset_revision: "text",
     production_canary: "text",
     observed_margin: "pp",
+    append_only: "count",
 };
 /** A check id we know (a report file from a newer version may carry others). */
 function isKnownCheck(id) {
@@ -16447,6 +17125,78 @@ function thresholdText(check, report) {
 /** Evidence checks that fail, in report order (the margin check is the margin's, not evidence). */
 function check_display_failedEvidence(report) {
     return report.checks.filter((c) => c.kind !== "margin" && !c.passed);
+}
+
+;// CONCATENATED MODULE: ./src/core/report/table-cells.ts
+/**
+ * Table cells that untrusted text cannot widen: escaped Markdown with <wbr> break opportunities in
+ * long unbroken runs. Shared by render-markdown.ts and render-history.ts.
+ */
+
+/** An unbroken run longer than this gets <wbr> break opportunities, one every WBR_EVERY characters. */
+const WBR_LONGER_THAN = 64;
+const WBR_EVERY = 32;
+/** Splits escaped Markdown into atoms: an entity, a backslash escape, a tag, or one code point. */
+function atoms(escaped) {
+    const out = [];
+    for (let i = 0; i < escaped.length;) {
+        const c = escaped[i] ?? "";
+        let atom = String.fromCodePoint(escaped.codePointAt(i) ?? 0);
+        if (c === "&") {
+            const end = escaped.indexOf(";", i);
+            if (end > i && end - i <= 10)
+                atom = escaped.slice(i, end + 1);
+        }
+        else if (c === "\\") {
+            const next = escaped.codePointAt(i + 1);
+            if (next !== undefined)
+                atom = c + String.fromCodePoint(next);
+        }
+        else if (c === "<") {
+            const end = escaped.indexOf(">", i);
+            if (end > i)
+                atom = escaped.slice(i, end + 1);
+        }
+        out.push(atom);
+        i += atom.length;
+    }
+    return out;
+}
+/**
+ * Adds <wbr> break opportunities to escaped Markdown, so that a long id cannot widen a table
+ * beyond the page: inside runs of more than WBR_LONGER_THAN characters without a space, a
+ * zero-width space or a tag, never inside an entity or a backslash escape. It only splits text,
+ * so it can never join characters into a mention, a reference or a link.
+ */
+function breakable(escaped, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
+    const parts = atoms(escaped);
+    const isBreak = (a) => a === " " || a === "&#8203;" || a.startsWith("<");
+    let out = "";
+    let run = [];
+    const flush = () => {
+        if (run.length > longerThan) {
+            for (let i = 0; i < run.length; i += every) {
+                out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + every).join("");
+            }
+        }
+        else
+            out += run.join("");
+        run = [];
+    };
+    for (const a of parts) {
+        if (isBreak(a)) {
+            flush();
+            out += a;
+        }
+        else
+            run.push(a);
+    }
+    flush();
+    return out;
+}
+/** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
+function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
+    return breakable((0,report_escape/* escapeCode */.tn)(s, maxChars), longerThan, every);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
@@ -16996,6 +17746,146 @@ function checkRunTitle(report) {
     return `${verdict}: ${checks}; ${margin}, ${bounds}`;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-history.ts
+
+
+
+function md(s, max = 40) {
+    return s === null ? "—" : (0,report_escape/* escapeMarkdownInline */.E4)(s, max);
+}
+function row(cells) {
+    return `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+}
+function rev(n) {
+    return `r${formatCount(n)}`;
+}
+/** "What could change": the review fragility or resolution distance, in one sentence. */
+function fragilityLine(report) {
+    const c = report.comparison;
+    const atMost = c.fragility_exact ? "" : "at most ";
+    if (report.verdict === "unresolved") {
+        if (c.resolution_distance === null) {
+            return c.fragility_unbounded && c.fragility_exact
+                ? "**What could change it:** no resolution of the open labels can decide the verdict."
+                : "**What could change it:** no resolution of the open labels was found that decides the verdict.";
+        }
+        return (`**What could change it:** resolving ${atMost}${formatCount(c.resolution_distance)} open ` +
+            `${c.resolution_distance === 1 ? "label" : "labels"} can decide the verdict (resolution distance).`);
+    }
+    if (c.review_fragility === null) {
+        return c.fragility_unbounded && c.fragility_exact
+            ? "**What could change it:** no change to the reviewed labels changes the verdict."
+            : "**What could change it:** no change to the reviewed labels was found that changes the verdict.";
+    }
+    const share = c.review_fragility_share === null
+        ? ""
+        : ` (${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks)`;
+    return (`**What could change it:** ${atMost}${formatCount(c.review_fragility)} reviewed ` +
+        `${c.review_fragility === 1 ? "label" : "labels"} changed after publication${share} would give a ` +
+        "different verdict (review fragility).");
+}
+/**
+ * The verdict by review revision: one table row per evaluated revision, a line per change
+ * between consecutive revisions, the tasks of the latest change (up to `taskLimit`; 0 leaves
+ * them out), and the review fragility.
+ */
+function verdictByRevisionSection(report, taskLimit) {
+    const v = report.verdict_by_review_revision;
+    const asOf = report.provenance.as_of_review;
+    const lines = ["### Verdict by review revision", ""];
+    if (asOf !== null) {
+        lines.push(`Evaluated as of review revision ${rev(asOf)}: later labels are ignored.`, "");
+    }
+    if (v.revisions.length <= 1) {
+        const only = v.revisions[0];
+        lines.push(only === undefined
+            ? "No review revision in the data."
+            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`, "", fragilityLine(report));
+        return lines;
+    }
+    if (v.revisions_present > v.revisions.length) {
+        lines.push(`The latest ${v.revisions.length} of ${formatCount(v.revisions_present)} review revisions:`, "");
+    }
+    // Six columns: the table must fit an 880 px comment without a horizontal scroll.
+    lines.push(row(["Revision", "Valid · open · broken", "Δ̂", "Δ\\_L … Δ\\_H", "LCB … UCB", "Verdict"]), "|--:|--:|--:|:-:|:-:|:--|");
+    for (const r of v.revisions) {
+        const verdict = r.label_conflicts > 0 ? `labels conflict on ${formatCount(r.label_conflicts)} tasks` : md(r.verdict);
+        const open = r.labels.disputed + r.labels.unreviewed;
+        lines.push(row([
+            rev(r.revision),
+            `${formatCount(r.labels.valid)} · ${formatCount(open)} · ${formatCount(r.labels.broken)}`,
+            format_number_formatPp(r.margin),
+            `${format_number_formatPp(r.margin_lower)} … ${format_number_formatPp(r.margin_upper)}`,
+            `${format_number_formatPp(r.lcb)} … ${format_number_formatPp(r.ucb)}`,
+            verdict,
+        ]));
+    }
+    lines.push("");
+    for (const c of v.changes) {
+        const kinds = c.transitions
+            .slice(0, 6)
+            .map((t) => `${formatCount(t.tasks)} ${md(t.change, 40)}`)
+            .join(", ");
+        const moreKinds = c.transitions.length > 6 ? `, and ${c.transitions.length - 6} more kinds` : "";
+        const verdict = c.verdict_before === c.verdict_after
+            ? `verdict stays ${md(c.verdict_after)}`
+            : `**verdict ${md(c.verdict_before)} → ${md(c.verdict_after)}**`;
+        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${formatCount(c.tasks_changed)} ` +
+            `${c.tasks_changed === 1 ? "task" : "tasks"} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}; ` +
+            `Δ̂ ${format_number_formatPp(c.margin_before)} → ${format_number_formatPp(c.margin_after)}; ${verdict}.`);
+    }
+    const last = v.changes[v.changes.length - 1];
+    if (taskLimit > 0 && last !== undefined && last.tasks.length > 0) {
+        const shown = last.tasks.slice(0, taskLimit);
+        const only = report.provenance.dataset_revisions;
+        const datasetColumn = only.length !== 1 || shown.some((t) => t.dataset_revision !== only[0]);
+        const cells = (t) => [
+            cellCode(t.task_id, 100),
+            ...(datasetColumn ? [cellCode(t.dataset_revision, 40)] : []),
+            `${md(t.from, 20)} → ${md(t.to, 20)}`,
+            format_number_formatPp(t.margin_move),
+        ];
+        lines.push("", `**Tasks reclassified in ${rev(last.to_revision)}**, largest move of Δ̂ first ` +
+            `(${shown.length} of ${formatCount(last.tasks_changed)}):`, "", row(datasetColumn ? ["Task", "Dataset revision", "Label", "Moves Δ̂ by"] : ["Task", "Label", "Moves Δ̂ by"]), datasetColumn ? "|:--|:--|:--|--:|" : "|:--|:--|--:|");
+        for (const t of shown)
+            lines.push(row(cells(t)));
+        lines.push("");
+        if (last.tasks_changed > shown.length) {
+            const rest = formatCount(last.tasks_changed - shown.length);
+            lines.push(`… and ${rest} more tasks (in the report JSON: the first ${last.tasks.length}).`, "");
+        }
+    }
+    lines.push("", fragilityLine(report));
+    return lines;
+}
+/**
+ * The append-only check's rewritten rows (only when some were found): where each earlier row
+ * was, where it is now (when it changed) and what changed, up to `limit` rows.
+ */
+function appendOnlySection(report, limit) {
+    const a = report.append_only;
+    if (a === null || a.rows_changed_or_removed === 0)
+        return [];
+    const n = a.rows_changed_or_removed;
+    const lines = [
+        "### History rewritten",
+        "",
+        `**${formatCount(n)} earlier ${n === 1 ? "row was" : "rows were"} changed or removed** since the previous ` +
+            "version of the results and reviews: attempts and reviews are append-only, so the verdict cannot be accept.",
+    ];
+    const shown = a.rows.slice(0, Math.max(0, limit));
+    if (shown.length === 0)
+        return lines;
+    lines.push("", row(["Was at", "Now at", "What changed"]), "|:--|:--|:--|");
+    for (const v of shown) {
+        const now = v.current_file === null ? "—" : cellCode(`${v.current_file}:${v.current_line ?? "?"}`, 100);
+        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, md(v.change, 400)]));
+    }
+    if (n > shown.length)
+        lines.push("", `… and ${formatCount(n - shown.length)} more rows.`);
+    return lines;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
@@ -17016,6 +17906,8 @@ function checkRunTitle(report) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
+
 
 
 
@@ -17095,7 +17987,7 @@ const MARKDOWN_INLINE = {
 };
 // ---------------------------------------------------------------------------------------------
 // Small Markdown builders (cells must already be escaped or generated).
-function md(s, maxChars) {
+function render_markdown_md(s, maxChars) {
     return maxChars === undefined ? (0,report_escape/* escapeMarkdownInline */.E4)(s) : (0,report_escape/* escapeMarkdownInline */.E4)(s, maxChars);
 }
 function table(header, align, rows) {
@@ -17126,71 +18018,6 @@ function codeList(items, limit) {
     const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
     const rest = items.length - shown.length;
     return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-/** An unbroken run longer than this gets <wbr> break opportunities, one every WBR_EVERY characters. */
-const WBR_LONGER_THAN = 64;
-const WBR_EVERY = 32;
-/** Splits escaped Markdown into atoms: an entity, a backslash escape, a tag, or one code point. */
-function atoms(escaped) {
-    const out = [];
-    for (let i = 0; i < escaped.length;) {
-        const c = escaped[i] ?? "";
-        let atom = String.fromCodePoint(escaped.codePointAt(i) ?? 0);
-        if (c === "&") {
-            const end = escaped.indexOf(";", i);
-            if (end > i && end - i <= 10)
-                atom = escaped.slice(i, end + 1);
-        }
-        else if (c === "\\") {
-            const next = escaped.codePointAt(i + 1);
-            if (next !== undefined)
-                atom = c + String.fromCodePoint(next);
-        }
-        else if (c === "<") {
-            const end = escaped.indexOf(">", i);
-            if (end > i)
-                atom = escaped.slice(i, end + 1);
-        }
-        out.push(atom);
-        i += atom.length;
-    }
-    return out;
-}
-/**
- * Adds <wbr> break opportunities to escaped Markdown, so that a long id cannot widen a table
- * beyond the page: inside runs of more than WBR_LONGER_THAN characters without a space, a
- * zero-width space or a tag, never inside an entity or a backslash escape. It only splits text,
- * so it can never join characters into a mention, a reference or a link.
- */
-function breakable(escaped, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
-    const parts = atoms(escaped);
-    const isBreak = (a) => a === " " || a === "&#8203;" || a.startsWith("<");
-    let out = "";
-    let run = [];
-    const flush = () => {
-        if (run.length > longerThan) {
-            for (let i = 0; i < run.length; i += every) {
-                out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + every).join("");
-            }
-        }
-        else
-            out += run.join("");
-        run = [];
-    };
-    for (const a of parts) {
-        if (isBreak(a)) {
-            flush();
-            out += a;
-        }
-        else
-            run.push(a);
-    }
-    flush();
-    return out;
-}
-/** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
-function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
-    return breakable((0,report_escape/* escapeCode */.tn)(s, maxChars), longerThan, every);
 }
 function taskCell(t) {
     return cellCode(t.task_id, 100);
@@ -17223,13 +18050,13 @@ function datasetNote(report, show) {
 function headline(report) {
     const { baseline, candidate } = report.models;
     const icon = VERDICT_ICON[report.verdict] ?? "❔";
-    return `## ${icon} ${md(report.verdict, 20)} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
+    return `## ${icon} ${render_markdown_md(report.verdict, 20)} — candidate ${render_markdown_md(candidate.config, 80)} over baseline ${render_markdown_md(baseline.config, 80)}`;
 }
 function warningLines(report, detail, trimmedTo) {
     const quotes = [];
     const shown = report.warnings.slice(0, detail.warnings);
     for (const w of shown)
-        quotes.push(`⚠️ ${md(w, detail.detailChars)}`);
+        quotes.push(`⚠️ ${render_markdown_md(w, detail.detailChars)}`);
     if (report.warnings.length > shown.length) {
         quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
     }
@@ -17260,15 +18087,15 @@ function checksTable(report) {
         return [
             c.passed ? "✅" : "❌",
             c.passed ? checkName(c.id, MARKDOWN_INLINE) : `**${checkName(c.id, MARKDOWN_INLINE)}**`,
-            v.kind === "number" ? v.text : md(v.text, 60),
-            md(thresholdText(c, report), 20),
+            v.kind === "number" ? v.text : render_markdown_md(v.text, 60),
+            render_markdown_md(thresholdText(c, report), 20),
         ];
     }));
 }
 function changeSection(report, detail) {
     const items = whatWouldChange(report, {
         ...MARKDOWN_INLINE,
-        text: (s, max) => md(s, Math.min(max ?? detail.detailChars, detail.detailChars)),
+        text: (s, max) => render_markdown_md(s, Math.min(max ?? detail.detailChars, detail.detailChars)),
     });
     if (items.length === 0)
         return [];
@@ -17296,14 +18123,14 @@ function settingsLine(report, title) {
         ? `clustered SE (${formatCount(c.clusters)} ${render_markdown_plural(c.clusters ?? 0, "cluster", "clusters")})`
         : "paired SE";
     return `<sub>${[
-        title === "" ? "" : md(title, 120),
+        title === "" ? "" : render_markdown_md(title, 120),
         `${formatPercent(c.confidence)} one-sided`,
         `δ₀ ${format_number_formatPp(c.delta0)}`,
         se,
-        `${md(c.validity_bound, 20)} validity bound`,
+        `${render_markdown_md(c.validity_bound, 20)} validity bound`,
         infra,
-        `policy owner ${md(p.owner, 80)}`,
-        `revisit by ${md(p.revisit, 40)}`,
+        `policy owner ${render_markdown_md(p.owner, 80)}`,
+        `revisit by ${render_markdown_md(p.revisit, 40)}`,
     ]
         .filter((x) => x !== "")
         .join(" · ")}</sub>`;
@@ -17333,7 +18160,7 @@ function marginDetails(report, detail) {
     const rows = [
         ["Observed margin Δ̂", format_number_formatPp(c.margin)],
         [
-            `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
+            `Validity bounds Δ\\_L … Δ\\_H (${render_markdown_md(c.validity_bound, 20)})`,
             `${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`,
         ],
         [
@@ -17341,7 +18168,7 @@ function marginDetails(report, detail) {
             `${formatPpUnsigned(c.validity_sensitivity)} / ${formatPpUnsigned(c.validity_sensitivity_upside)}`,
         ],
         [
-            `Standard error (${md(c.standard_error, 20)}): SE(V) / SE(V ∪ S\\_L) / SE(V ∪ S\\_H)`,
+            `Standard error (${render_markdown_md(c.standard_error, 20)}): SE(V) / SE(V ∪ S\\_L) / SE(V ∪ S\\_H)`,
             `${formatPpUnsigned(c.se_valid)} / ${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
         ],
         ["Re-run-only SE", formatPpUnsigned(c.se_rerun)],
@@ -17349,7 +18176,7 @@ function marginDetails(report, detail) {
     if (c.standard_error === "clustered")
         rows.push(["Clusters G", formatCount(c.clusters)]);
     rows.push([
-        `Quantile q for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
+        `Quantile q for LCB / UCB (${render_markdown_md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
         `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
     ], ["LCB = Δ\\_L − q · SE(V ∪ S\\_L)", format_number_formatPp(c.lcb)], ["UCB = Δ\\_H + q · SE(V ∪ S\\_H)", format_number_formatPp(c.ucb)], ["Bar δ₀", format_number_formatPp(c.delta0)]);
     return details(summary, [counts, "", ...table(["Figure", "Value"], ["l", "r"], rows)]);
@@ -17427,7 +18254,7 @@ function influentialSection(report, detail) {
                 ? "disputed"
                 : t.validity === "unreviewed"
                     ? "unreviewed"
-                    : md(t.validity, 20),
+                    : render_markdown_md(t.validity, 20),
             sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
             evidenceCell(t.evidence),
         ];
@@ -17456,7 +18283,7 @@ function fragilitySection(report, detail) {
     const show = needsDatasetColumn(report, shown);
     const rows = shown.map((t, i) => ({
         revision: t.dataset_revision,
-        cells: [String(i + 1), taskCell(t), md(t.change, 120)],
+        cells: [String(i + 1), taskCell(t), render_markdown_md(t.change, 120)],
     }));
     const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
     return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
@@ -17484,6 +18311,27 @@ function brokenSection(report, detail) {
     ];
     return details(`<b>${formatCount(total)} broken ${render_markdown_plural(total, "task", "tasks")}</b>`, body);
 }
+/** The verdict at each review revision (render-history.ts), collapsed like every other section. */
+function verdictByRevisionDetails(report, detail) {
+    const revisions = report.verdict_by_review_revision.revisions;
+    if (revisions.length <= 1 && report.provenance.as_of_review === null)
+        return [];
+    const changed = report.verdict_by_review_revision.changes.filter((c) => c.verdict_before !== c.verdict_after);
+    const summary = `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${render_markdown_plural(revisions.length, "revision", "revisions")}, ` +
+        (changed.length === 0
+            ? "the verdict never moved"
+            : `the verdict moved ${changed.length} ${render_markdown_plural(changed.length, "time", "times")}`);
+    // The section's own heading is the <summary> here.
+    return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
+}
+/** The rows the append-only check found rewritten (render-history.ts); its failed check is in the table. */
+function appendOnlyDetails(report, detail) {
+    const body = appendOnlySection(report, detail.history);
+    if (body.length === 0)
+        return [];
+    const n = report.append_only?.rows_changed_or_removed ?? 0;
+    return details(`<b>History rewritten</b> — ${formatCount(n)} earlier ${render_markdown_plural(n, "row", "rows")} changed or removed`, body.slice(2));
+}
 function historySection(report, detail) {
     const history = report.review_history;
     if (history.length === 0)
@@ -17492,7 +18340,7 @@ function historySection(report, detail) {
     const rows = shown.map((h) => {
         const events = h.events
             .slice(0, 6)
-            .map((e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${breakable(md(e.source, 60), 20, 16)})`);
+            .map((e) => `r${formatCount(e.revision)} ${render_markdown_md(e.validity, 20)} (${breakable(render_markdown_md(e.source, 60), 20, 16)})`);
         const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
         return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
     });
@@ -17540,17 +18388,17 @@ function provenanceSection(report, detail) {
     const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${render_markdown_plural(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
         return details(summary, [
-            `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
+            `Tool ${render_markdown_md(p.tool_version, 40)}, report schema ${render_markdown_md(report.schema_version, 40)} · ` +
                 `policy ${(0,report_escape/* escapeCode */.tn)(pol.path, 80)} sha256 ${(0,report_escape/* escapeCode */.tn)(pol.sha256, 80)} · ` +
                 `${formatCount(p.rows_read)} rows read.`,
         ]);
     }
     const rows = [
-        ["Tool", `model-acceptance-gate ${md(p.tool_version, 40)}`],
-        ["Report schema", md(report.schema_version, 40)],
+        ["Tool", `model-acceptance-gate ${render_markdown_md(p.tool_version, 40)}`],
+        ["Report schema", render_markdown_md(report.schema_version, 40)],
         ["Policy file", cellCode(pol.path, 120)],
         ["Policy sha256", cellCode(pol.sha256, 80)],
-        ["Policy source", md(pol.source, 120)],
+        ["Policy source", render_markdown_md(pol.source, 120)],
         ["Policy last changed in", pol.last_commit === null ? "unknown" : cellCode(pol.last_commit, 80)],
         ["Infra errors", infra],
         ["Dataset revisions", codeList(p.dataset_revisions, 5)],
@@ -17595,6 +18443,8 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(fragilitySection(report, detail));
     blocks.push(brokenSection(report, detail));
     blocks.push(historySection(report, detail));
+    blocks.push(verdictByRevisionDetails(report, detail));
+    blocks.push(appendOnlyDetails(report, detail));
     blocks.push(policyChangesSection(report, detail));
     blocks.push(provenanceSection(report, detail));
     return (blocks
@@ -17935,6 +18785,14 @@ Options:
                           text: the same verdict, checks and margin, plain, for a terminal).
   --report OUT.json       also write the report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  --previous-results F [F ...]
+                          the previous version of the results export (e.g. from the last
+                          run): every earlier row must still be there, unchanged, else the
+                          check "history rewritten" fails and the verdict cannot be accept.
+  --previous-reviews R [R ...]
+                          the same for the review files.
+  --as-of-review N        only labels with review_revision <= N count (tasks without a label by
+                          then are unreviewed): reproduces the verdict as of review revision N.
   -h, --help              this text.
 
 Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error.
@@ -17949,6 +18807,9 @@ const FLAGS = {
     format: { kind: "one", choices: ["markdown", "json", "text"] },
     report: { kind: "one" },
     today: { kind: "one" },
+    "as-of-review": { kind: "one" },
+    "previous-results": { kind: "many" },
+    "previous-reviews": { kind: "many" },
     help: { kind: "boolean" },
     h: { kind: "boolean" },
 };
@@ -17978,10 +18839,19 @@ async function evaluateCommand(argv, io) {
         throw new errors/* InputError */.dz(`--today must be YYYY-MM-DD; got "${today}".`);
     const canary = one(flags, "canary");
     const abs = (p) => (0,external_node_path_.resolve)(io.cwd, p);
+    const asOfReview = parseAsOfReview(one(flags, "as-of-review"));
+    const previousGiven = [...(flags.get("previous-results") ?? []), ...(flags.get("previous-reviews") ?? [])];
+    const previous = {
+        results: (flags.get("previous-results") ?? []).map(abs),
+        reviews: (flags.get("previous-reviews") ?? []).map(abs),
+    };
     const reportPath = one(flags, "report");
     // The report must not replace an input or a device: refused before anything is read.
     if (reportPath !== undefined)
-        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", [...results, ...(flags.get("reviews") ?? []), policyPath].map((p) => ({ path: abs(p), shown: p })));
+        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven].map((p) => ({
+            path: abs(p),
+            shown: p,
+        })));
     const report = await runGate({
         results: results.map(abs),
         reviews: (flags.get("reviews") ?? []).map(abs),
@@ -17996,9 +18866,11 @@ async function evaluateCommand(argv, io) {
         candidate,
         canary: canary === "pass" || canary === "fail" ? canary : null,
         today,
+        asOfReview,
+        previous: previous.results.length + previous.reviews.length === 0 ? null : previous,
         toolVersion: TOOL_VERSION,
         // Name files as the user typed them, so messages and provenance match the command line.
-        displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath], abs),
+        displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven], abs),
         ...(io.parseWorkers === undefined ? {} : { parseWorkers: io.parseWorkers }),
         ...(io.debug === undefined ? {} : { onNote: io.debug }),
     });
@@ -18033,6 +18905,15 @@ async function writeReport(absPath, given, json) {
             throw error;
         throw new errors/* InputError */.dz(`Cannot write the report file ${given}: ${why}. No report file was written or changed.`);
     }
+}
+function parseAsOfReview(value) {
+    if (value === undefined)
+        return null;
+    const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n)) {
+        throw new errors/* InputError */.dz(`--as-of-review must be a review revision, an integer >= 0; got "${value}".`);
+    }
+    return n;
 }
 function displayAs(absPath, given, abs) {
     return given.find((g) => abs(g) === absPath) ?? absPath;

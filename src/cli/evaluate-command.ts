@@ -31,6 +31,14 @@ Options:
                           text: the same verdict, checks and margin, plain, for a terminal).
   --report OUT.json       also write the report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  --previous-results F [F ...]
+                          the previous version of the results export (e.g. from the last
+                          run): every earlier row must still be there, unchanged, else the
+                          check "history rewritten" fails and the verdict cannot be accept.
+  --previous-reviews R [R ...]
+                          the same for the review files.
+  --as-of-review N        only labels with review_revision <= N count (tasks without a label by
+                          then are unreviewed): reproduces the verdict as of review revision N.
   -h, --help              this text.
 
 Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error.
@@ -46,6 +54,9 @@ const FLAGS: Record<string, FlagSpec> = {
   format: { kind: "one", choices: ["markdown", "json", "text"] },
   report: { kind: "one" },
   today: { kind: "one" },
+  "as-of-review": { kind: "one" },
+  "previous-results": { kind: "many" },
+  "previous-reviews": { kind: "many" },
   help: { kind: "boolean" },
   h: { kind: "boolean" },
 };
@@ -77,6 +88,12 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
   const canary = one(flags, "canary");
   const abs = (p: string): string => resolve(io.cwd, p);
+  const asOfReview = parseAsOfReview(one(flags, "as-of-review"));
+  const previousGiven = [...(flags.get("previous-results") ?? []), ...(flags.get("previous-reviews") ?? [])];
+  const previous = {
+    results: (flags.get("previous-results") ?? []).map(abs),
+    reviews: (flags.get("previous-reviews") ?? []).map(abs),
+  };
   const reportPath = one(flags, "report");
   // The report must not replace an input or a device: refused before anything is read.
   if (reportPath !== undefined)
@@ -84,7 +101,10 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
       abs(reportPath),
       reportPath,
       "--report",
-      [...results, ...(flags.get("reviews") ?? []), policyPath].map((p) => ({ path: abs(p), shown: p })),
+      [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven].map((p) => ({
+        path: abs(p),
+        shown: p,
+      })),
     );
 
   const report = await runGate({
@@ -101,9 +121,12 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     candidate,
     canary: canary === "pass" || canary === "fail" ? canary : null,
     today,
+    asOfReview,
+    previous: previous.results.length + previous.reviews.length === 0 ? null : previous,
     toolVersion: TOOL_VERSION,
     // Name files as the user typed them, so messages and provenance match the command line.
-    displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath], abs),
+    displayPath: (p) =>
+      displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven], abs),
     ...(io.parseWorkers === undefined ? {} : { parseWorkers: io.parseWorkers }),
     ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
@@ -140,6 +163,15 @@ async function writeReport(absPath: string, given: string, json: string): Promis
       `Cannot write the report file ${given}: ${why}. No report file was written or changed.`,
     );
   }
+}
+
+function parseAsOfReview(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) {
+    throw new InputError(`--as-of-review must be a review revision, an integer >= 0; got "${value}".`);
+  }
+  return n;
 }
 
 function displayAs(absPath: string, given: readonly string[], abs: (p: string) => string): string {

@@ -12,6 +12,9 @@ import { diffPolicyTexts } from "./policy/policy-diff.js";
 import { isExpired, parsePolicy } from "./policy/load-policy.js";
 import type { PolicyChange, Report } from "./report/report-types.js";
 import { buildReport } from "./report/build-report.js";
+import { datasetAsOfReview } from "./history/as-of-review.js";
+import { appendOnlyCheck, checkHistory } from "./history/append-only.js";
+import { reclassificationHeadline, verdictByReviewRevision } from "./history/verdict-by-revision.js";
 
 export interface GateRequest {
   /** Results export files (already resolved, regular files). */
@@ -37,6 +40,10 @@ export interface GateRequest {
   readonly displayPath?: (absPath: string) => string;
   /** Parse large exports on worker threads (the bundles pass theirs; see src/io/parse-workers.ts). */
   readonly parseWorkers?: ParseWorkerOptions;
+  /** The previous versions of the results and reviews files, for the append-only check (issue #14). */
+  readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
+  /** `--as-of-review N`: only labels with review_revision ≤ N count (issue #14). */
+  readonly asOfReview?: number | null;
   /** Notes on how the input was read, for debug output. */
   readonly onNote?: (message: string) => void;
 }
@@ -75,7 +82,7 @@ export async function runGate(req: GateRequest): Promise<Report> {
     }
   }
 
-  const dataset = await readDataset({
+  const read = await readDataset({
     results: req.results,
     reviews: req.reviews,
     baseline: req.baseline,
@@ -84,9 +91,22 @@ export async function runGate(req: GateRequest): Promise<Report> {
     ...(req.parseWorkers === undefined ? {} : { parseWorkers: req.parseWorkers }),
     ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
   });
-  const ctx = { canary: req.canary, expired };
+  const asOfReview = req.asOfReview ?? null;
+  const dataset = asOfReview === null ? read : datasetAsOfReview(read, asOfReview);
+  const appendOnly =
+    req.previous === undefined || req.previous === null
+      ? null
+      : await checkHistory(req.previous, req, display);
+  const ctx = {
+    canary: req.canary,
+    expired,
+    ...(appendOnly === null ? {} : { extraChecks: [appendOnlyCheck(appendOnly)] }),
+  };
   const evaluation = evaluate(dataset, policy, ctx);
   const fragility = computeFragility(dataset, policy, ctx, evaluation);
+  const byRevision = verdictByReviewRevision({ dataset, policy, ctx, evaluation });
+  const reclassified = reclassificationHeadline(byRevision);
+  if (reclassified !== null) extraWarnings.unshift(reclassified);
   return buildReport({
     dataset,
     policy,
@@ -101,5 +121,8 @@ export async function runGate(req: GateRequest): Promise<Report> {
     fragility,
     extraWarnings,
     toolVersion: req.toolVersion,
+    verdictByReviewRevision: byRevision,
+    asOfReview,
+    appendOnly,
   });
 }

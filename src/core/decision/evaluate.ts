@@ -147,7 +147,10 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
   const analysis = analyseMargin(dataset, { infra, margin: policy.margin });
   const baseline = modelFigures(dataset, "baseline", infra);
   const candidate = modelFigures(dataset, "candidate", infra);
-  const checks = buildChecks({ dataset, policy, ctx, analysis, baseline, candidate });
+  const checks = [
+    ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
+    ...(ctx.extraChecks ?? []),
+  ];
   const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
   const warnings = headlineWarnings(policy, ctx, analysis, {
     baseline: baseline.infra_errors,

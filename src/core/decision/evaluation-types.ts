@@ -10,6 +10,8 @@ export interface EvaluationContext {
   readonly canary: "pass" | "fail" | null;
   /** True when the policy's revisit date has passed (only reached with on_expired: warn). */
   readonly expired: boolean;
+  /** Evidence checks decided outside §2–4 (the append-only check), added to the list. */
+  readonly extraChecks?: readonly Check[];
 }
 
 /** The fields of Comparison that fragility.ts fills in; evaluate.ts leaves them out. */

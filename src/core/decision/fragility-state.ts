@@ -195,6 +195,7 @@ const LABEL_INDEPENDENT_CHECKS = new Set([
   "real_harness_revisions",
   "dataset_revision",
   "production_canary",
+  "append_only",
 ]);
 
 export function mirrorParams(policy: Policy, ctx: EvaluationContext, evaluation: Evaluation): MirrorParams {

@@ -5,6 +5,7 @@
 import type { Evaluation, Fragility } from "../decision/evaluation-types.js";
 import { compareCodeUnits, type Dataset } from "../model.js";
 import type { Policy, PolicySource } from "../policy/policy-types.js";
+import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import { SCHEMA_VERSION, type PolicyChange, type Report } from "./report-types.js";
 
 export interface ReportParts {
@@ -17,6 +18,9 @@ export interface ReportParts {
   /** Extra headline warnings from outside §4 (e.g. a head policy that does not parse). */
   readonly extraWarnings: readonly string[];
   readonly toolVersion: string;
+  readonly verdictByReviewRevision: VerdictByReviewRevision;
+  readonly asOfReview: number | null;
+  readonly appendOnly: AppendOnlyReport | null;
 }
 
 function sortedUnion(a: readonly string[], b: readonly string[]): string[] {
@@ -49,12 +53,15 @@ export function buildReport(parts: ReportParts): Report {
     models: evaluation.models,
     broken_tasks: broken,
     review_history: history,
+    verdict_by_review_revision: parts.verdictByReviewRevision,
+    append_only: parts.appendOnly,
     policy_changes: parts.policyChanges,
     provenance: {
       inputs: dataset.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
       dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
       harness_revisions: sortedUnion(dataset.baseline.harnessRevisions, dataset.candidate.harnessRevisions),
       review_revisions: dataset.reviewRevisions,
+      as_of_review: parts.asOfReview,
       policy: {
         path: policySource.path,
         sha256: policySource.sha256,

@@ -21,6 +21,7 @@ export const CHECK_LABEL: Readonly<Record<CheckId, string>> = {
   dataset_revision: "Same dataset revisions",
   production_canary: "Production canary",
   observed_margin: "Margin lower bound (LCB)",
+  append_only: "History append-only",
 };
 
 type CheckUnit = "count" | "fraction" | "pp" | "text";
@@ -37,6 +38,7 @@ const CHECK_UNIT: Readonly<Record<CheckId, CheckUnit>> = {
   dataset_revision: "text",
   production_canary: "text",
   observed_margin: "pp",
+  append_only: "count",
 };
 
 /** A check id we know (a report file from a newer version may carry others). */

@@ -30,8 +30,10 @@ import {
   formatSignedDecimal,
 } from "./format-number.js";
 import { observedValue, shortenValue, thresholdText } from "./check-display.js";
+import { breakable, cellCode } from "./table-cells.js";
 import { renderMarginBar } from "./text-bar.js";
 import { checkName, fragilityAtEdge, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
+import { appendOnlySection, verdictByRevisionSection } from "./render-history.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -182,66 +184,6 @@ function codeList(items: readonly string[], limit: number): string {
   const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
   const rest = items.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-
-/** An unbroken run longer than this gets <wbr> break opportunities, one every WBR_EVERY characters. */
-const WBR_LONGER_THAN = 64;
-const WBR_EVERY = 32;
-
-/** Splits escaped Markdown into atoms: an entity, a backslash escape, a tag, or one code point. */
-function atoms(escaped: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < escaped.length;) {
-    const c = escaped[i] ?? "";
-    let atom = String.fromCodePoint(escaped.codePointAt(i) ?? 0);
-    if (c === "&") {
-      const end = escaped.indexOf(";", i);
-      if (end > i && end - i <= 10) atom = escaped.slice(i, end + 1);
-    } else if (c === "\\") {
-      const next = escaped.codePointAt(i + 1);
-      if (next !== undefined) atom = c + String.fromCodePoint(next);
-    } else if (c === "<") {
-      const end = escaped.indexOf(">", i);
-      if (end > i) atom = escaped.slice(i, end + 1);
-    }
-    out.push(atom);
-    i += atom.length;
-  }
-  return out;
-}
-
-/**
- * Adds <wbr> break opportunities to escaped Markdown, so that a long id cannot widen a table
- * beyond the page: inside runs of more than WBR_LONGER_THAN characters without a space, a
- * zero-width space or a tag, never inside an entity or a backslash escape. It only splits text,
- * so it can never join characters into a mention, a reference or a link.
- */
-export function breakable(escaped: string, longerThan = WBR_LONGER_THAN, every = WBR_EVERY): string {
-  const parts = atoms(escaped);
-  const isBreak = (a: string): boolean => a === " " || a === "&#8203;" || a.startsWith("<");
-  let out = "";
-  let run: string[] = [];
-  const flush = (): void => {
-    if (run.length > longerThan) {
-      for (let i = 0; i < run.length; i += every) {
-        out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + every).join("");
-      }
-    } else out += run.join("");
-    run = [];
-  };
-  for (const a of parts) {
-    if (isBreak(a)) {
-      flush();
-      out += a;
-    } else run.push(a);
-  }
-  flush();
-  return out;
-}
-
-/** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
-function cellCode(s: string, maxChars: number, longerThan = WBR_LONGER_THAN, every = WBR_EVERY): string {
-  return breakable(escapeCode(s, maxChars), longerThan, every);
 }
 
 function taskCell(t: { readonly task_id: string }): string {
@@ -591,6 +533,33 @@ function brokenSection(report: Report, detail: Detail): string[] {
   return details(`<b>${formatCount(total)} broken ${plural(total, "task", "tasks")}</b>`, body);
 }
 
+/** The verdict at each review revision (render-history.ts), collapsed like every other section. */
+function verdictByRevisionDetails(report: Report, detail: Detail): string[] {
+  const revisions = report.verdict_by_review_revision.revisions;
+  if (revisions.length <= 1 && report.provenance.as_of_review === null) return [];
+  const changed = report.verdict_by_review_revision.changes.filter(
+    (c) => c.verdict_before !== c.verdict_after,
+  );
+  const summary =
+    `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${plural(revisions.length, "revision", "revisions")}, ` +
+    (changed.length === 0
+      ? "the verdict never moved"
+      : `the verdict moved ${changed.length} ${plural(changed.length, "time", "times")}`);
+  // The section's own heading is the <summary> here.
+  return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
+}
+
+/** The rows the append-only check found rewritten (render-history.ts); its failed check is in the table. */
+function appendOnlyDetails(report: Report, detail: Detail): string[] {
+  const body = appendOnlySection(report, detail.history);
+  if (body.length === 0) return [];
+  const n = report.append_only?.rows_changed_or_removed ?? 0;
+  return details(
+    `<b>History rewritten</b> — ${formatCount(n)} earlier ${plural(n, "row", "rows")} changed or removed`,
+    body.slice(2),
+  );
+}
+
 function historySection(report: Report, detail: Detail): string[] {
   const history = report.review_history;
   if (history.length === 0) return [];
@@ -737,6 +706,8 @@ function renderWith(
   blocks.push(fragilitySection(report, detail));
   blocks.push(brokenSection(report, detail));
   blocks.push(historySection(report, detail));
+  blocks.push(verdictByRevisionDetails(report, detail));
+  blocks.push(appendOnlyDetails(report, detail));
   blocks.push(policyChangesSection(report, detail));
   blocks.push(provenanceSection(report, detail));
   return (

@@ -4,7 +4,9 @@
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
 
-export const SCHEMA_VERSION = "1.2.0";
+import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
+
+export const SCHEMA_VERSION = "1.3.0";
 
 export type Verdict = "accept" | "reject" | "unresolved";
 
@@ -19,7 +21,8 @@ export type CheckId =
   | "real_harness_revisions"
   | "dataset_revision"
   | "production_canary"
-  | "observed_margin";
+  | "observed_margin"
+  | "append_only";
 
 export interface Check {
   readonly id: CheckId;
@@ -147,6 +150,8 @@ export interface Provenance {
   readonly dataset_revisions: readonly string[];
   readonly harness_revisions: readonly string[];
   readonly review_revisions: readonly number[];
+  /** `--as-of-review N`: only labels with review_revision ≤ N counted; null when not given. */
+  readonly as_of_review: number | null;
   readonly policy: {
     readonly path: string;
     readonly sha256: string;
@@ -192,6 +197,10 @@ export interface Report {
       readonly source: string;
     }[];
   }[];
+  /** The verdict as of each review revision and what changed between them (issue #14). */
+  readonly verdict_by_review_revision: VerdictByReviewRevision;
+  /** The append-only check against the previous results/reviews (null when none was given). */
+  readonly append_only: AppendOnlyReport | null;
   /** Present only on pull requests whose head changes the policy file. */
   readonly policy_changes: readonly PolicyChange[] | null;
   readonly provenance: Provenance;

@@ -1,0 +1,109 @@
+/**
+ * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
+ * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
+ * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
+ * object as before, so the view costs one pass and little memory.
+ *
+ * The effective label at N follows SPEC §1.2 on the truncated history: the label at the highest
+ * revision ≤ N; two different labels at that revision are an input error naming both sources, as
+ * the reader reports for the highest revision overall.
+ */
+import { InputError, type InputProblem } from "../errors.js";
+import { quote } from "../input/rows.js";
+import type { Dataset, ReviewEvent, TaskRecord } from "../model.js";
+
+/** Why a task has no single label at a revision: the two sources that disagree. */
+export interface LabelConflict {
+  readonly task: TaskRecord;
+  readonly revision: number;
+  readonly first: ReviewEvent;
+  readonly second: ReviewEvent;
+}
+
+/**
+ * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
+ * Returns the same object when nothing above n exists.
+ */
+export function taskAsOfReview(task: TaskRecord, n: number): TaskRecord | LabelConflict {
+  const history = task.history;
+  const last = history[history.length - 1];
+  if (last === undefined || last.revision <= n) {
+    // Nothing above n: the reader already chose (and checked) the effective label.
+    return task;
+  }
+  let keep = 0;
+  while (keep < history.length && (history[keep] as ReviewEvent).revision <= n) keep++;
+  const kept = history.slice(0, keep);
+  const top = kept[keep - 1];
+  if (top === undefined) {
+    return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
+  }
+  for (let i = keep - 2; i >= 0 && (kept[i] as ReviewEvent).revision === top.revision; i--) {
+    const other = kept[i] as ReviewEvent;
+    if (other.validity !== top.validity) return { task, revision: top.revision, first: other, second: top };
+  }
+  return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
+}
+
+export function isLabelConflict(x: TaskRecord | LabelConflict): x is LabelConflict {
+  return "first" in x;
+}
+
+/** How many tasks disagree, and the first few, as the reader words it. */
+export function conflictProblems(conflicts: readonly LabelConflict[]): InputProblem[] {
+  return conflicts.map((c) => ({
+    location: c.second.source,
+    field: "validity",
+    message:
+      `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
+      `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
+      `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
+  }));
+}
+
+export interface AsOfResult {
+  readonly dataset: Dataset;
+  /** Tasks with two labels at their effective revision (then `dataset` keeps their current record). */
+  readonly conflicts: readonly LabelConflict[];
+  readonly conflictCount: number;
+}
+
+/** At most this many conflicts are kept (the count is exact). */
+const KEPT_CONFLICTS = 20;
+
+/** The dataset as of revision n, with the conflicts found (not thrown). */
+export function viewAsOfReview(dataset: Dataset, n: number): AsOfResult {
+  const conflicts: LabelConflict[] = [];
+  let conflictCount = 0;
+  let changed = false;
+  const tasks = dataset.tasks.map((t) => {
+    const r = taskAsOfReview(t, n);
+    if (isLabelConflict(r)) {
+      conflictCount++;
+      if (conflicts.length < KEPT_CONFLICTS) conflicts.push(r);
+      return t;
+    }
+    if (r !== t) changed = true;
+    return r;
+  });
+  const revisions = dataset.reviewRevisions.filter((r) => r <= n);
+  const view =
+    !changed && revisions.length === dataset.reviewRevisions.length
+      ? dataset
+      : { ...dataset, tasks, reviewRevisions: revisions };
+  return { dataset: view, conflicts, conflictCount };
+}
+
+/** The dataset as of revision n; two labels at a task's effective revision are an InputError. */
+export function datasetAsOfReview(dataset: Dataset, n: number): Dataset {
+  const r = viewAsOfReview(dataset, n);
+  if (r.conflictCount > 0) {
+    throw new InputError(
+      `As of review revision ${n}, ${r.conflictCount} ${r.conflictCount === 1 ? "task has" : "tasks have"} two different labels at the same revision; ` +
+        'record a disagreement as a later revision labelled "disputed":',
+      conflictProblems(r.conflicts),
+      r.conflictCount,
+    );
+  }
+  return r.dataset;
+}

@@ -1,0 +1,98 @@
+/**
+ * Report JSON types of the history features (issue #14). Kept apart from report-types.ts, which
+ * imports them, so that file only gains one key per feature.
+ */
+import type { Verdict } from "../report/report-types.js";
+
+export type Label = "unreviewed" | "valid" | "broken" | "disputed";
+
+/** The gate's figures as of one review revision (only labels with review_revision ≤ it count). */
+export interface RevisionVerdict {
+  readonly revision: number;
+  /** Effective labels of the universe's tasks (broken included) as of this revision. */
+  readonly labels: {
+    readonly valid: number;
+    readonly disputed: number;
+    readonly unreviewed: number;
+    readonly broken: number;
+  };
+  /** Tasks with two different labels at their effective revision: then every figure is null. */
+  readonly label_conflicts: number;
+  readonly common_valid_tasks: number | null;
+  readonly unresolved_tasks: number | null;
+  readonly margin: number | null;
+  readonly margin_lower: number | null;
+  readonly margin_upper: number | null;
+  readonly lcb: number | null;
+  readonly ucb: number | null;
+  readonly verdict: Verdict | null;
+}
+
+/** What changed between two consecutive evaluated revisions. */
+export interface RevisionChange {
+  readonly from_revision: number;
+  readonly to_revision: number;
+  /** Tasks whose effective label differs (exact count). */
+  readonly tasks_changed: number;
+  /** The count of each label change, e.g. {change: "valid → broken", tasks: 12}, most first. */
+  readonly transitions: readonly { readonly change: string; readonly tasks: number }[];
+  readonly margin_before: number | null;
+  readonly margin_after: number | null;
+  readonly verdict_before: Verdict | null;
+  readonly verdict_after: Verdict | null;
+  /**
+   * The tasks that moved the margin most (at most 20; tasks_changed is the count): margin_move is
+   * Δ̂ with only this task relabelled minus Δ̂ at from_revision (0 when the task does not enter or
+   * leave the valid common set; null when Δ̂ is undefined before or after).
+   */
+  readonly tasks: readonly {
+    readonly dataset_revision: string;
+    readonly task_id: string;
+    readonly from: Label;
+    readonly to: Label;
+    readonly margin_move: number | null;
+  }[];
+}
+
+export interface VerdictByReviewRevision {
+  /** Distinct review revisions in the data (as of --as-of-review, when given). */
+  readonly revisions_present: number;
+  /** The latest revisions (at most 20), ascending. */
+  readonly revisions: readonly RevisionVerdict[];
+  readonly changes: readonly RevisionChange[];
+  /** The last change (the latest reclassification), or null with one revision only. */
+  readonly latest_reclassification: {
+    readonly revision: number;
+    readonly tasks_changed: number;
+    readonly verdict_from: Verdict | null;
+    readonly verdict_to: Verdict | null;
+    readonly verdict_changed: boolean;
+  } | null;
+}
+
+/** One earlier row that is gone or changed. */
+export interface AppendOnlyViolation {
+  readonly kind: "results" | "reviews";
+  /** Where the row was, in the previous version. */
+  readonly file: string;
+  readonly line: number;
+  /** The current row with its key (when it changed), else null. */
+  readonly current_file: string | null;
+  readonly current_line: number | null;
+  /** "removed: …" or "changed: …: field old → new". */
+  readonly change: string;
+}
+
+/** The append-only check (report key `append_only`; null when no previous version was given). */
+export interface AppendOnlyReport {
+  readonly previous_inputs: readonly {
+    readonly kind: "results" | "reviews";
+    readonly path: string;
+    readonly sha256: string;
+  }[];
+  readonly previous_rows: { readonly results: number; readonly reviews: number };
+  /** Exact count. */
+  readonly rows_changed_or_removed: number;
+  /** The first rows (at most 20), results first, each in file order. */
+  readonly rows: readonly AppendOnlyViolation[];
+}

@@ -1,0 +1,187 @@
+/**
+ * The verdict at every review revision (issue #14): for each review revision present, the
+ * effective labels then, the margin, its validity bounds, LCB/UCB and the verdict, each computed by
+ * the gate's own evaluate() on the dataset as of that revision (as-of-review.ts), so these figures
+ * follow whatever SPEC §3–4 say the evaluation computes. Between consecutive revisions: which tasks
+ * changed label and how far each alone moved the observed margin.
+ *
+ * Bounded: at most MAX_REVISIONS_EVALUATED revisions (the latest) are evaluated, and at most
+ * MAX_TASKS_PER_CHANGE tasks are listed per change (the counts are exact). Deterministic: tasks in
+ * dataset (task-key) order, ties by it.
+ */
+import type { Evaluation, EvaluationContext } from "../decision/evaluation-types.js";
+import { evaluate } from "../decision/evaluate.js";
+import type { Dataset, Validity } from "../model.js";
+import type { Policy } from "../policy/policy-types.js";
+import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
+import { taskScore } from "../stats/task-scores.js";
+import { viewAsOfReview } from "./as-of-review.js";
+
+/** The latest this many review revisions are evaluated in full. */
+export const MAX_REVISIONS_EVALUATED = 20;
+/** Tasks listed per change between two revisions (largest margin move first). */
+export const MAX_TASKS_PER_CHANGE = 20;
+
+/** dₜ for tasks of C (both models have K* ≥ 1), NaN elsewhere. Labels do not enter, except that
+ * a broken task is outside T: then the caller never counts it in V. */
+function taskDifferences(dataset: Dataset, policy: Policy): Float64Array {
+  const d = new Float64Array(dataset.tasks.length);
+  dataset.tasks.forEach((t, i) => {
+    const a = taskScore(t.candidate, policy.infra_errors);
+    const b = taskScore(t.baseline, policy.infra_errors);
+    d[i] = a === null || b === null ? Number.NaN : a - b;
+  });
+  return d;
+}
+
+function labelCounts(validities: readonly Validity[]): RevisionVerdict["labels"] {
+  const c = { valid: 0, disputed: 0, unreviewed: 0, broken: 0 };
+  for (const v of validities) c[v]++;
+  return c;
+}
+
+function revisionRow(
+  revision: number,
+  validities: readonly Validity[],
+  e: Evaluation | null,
+  conflicts: number,
+): RevisionVerdict {
+  const c = e?.comparison;
+  return {
+    revision,
+    labels: labelCounts(validities),
+    label_conflicts: conflicts,
+    common_valid_tasks: c?.common_valid_tasks ?? null,
+    unresolved_tasks: c?.unresolved_tasks ?? null,
+    margin: c?.margin ?? null,
+    margin_lower: c?.margin_lower ?? null,
+    margin_upper: c?.margin_upper ?? null,
+    lcb: c?.lcb ?? null,
+    ucb: c?.ucb ?? null,
+    verdict: e?.verdict ?? null,
+  };
+}
+
+/**
+ * Δ̂ after one task's label change alone, minus Δ̂ before (V = the valid tasks of C). Only
+ * entering or leaving V moves Δ̂; null when Δ̂ is undefined before or after.
+ */
+function marginMove(sum: number, n: number, d: number, from: Validity, to: Validity): number | null {
+  if (Number.isNaN(d)) return 0;
+  const wasValid = from === "valid";
+  const isValid = to === "valid";
+  if (wasValid === isValid) return 0;
+  const before = n > 0 ? sum / n : null;
+  const after = isValid ? (sum + d) / (n + 1) : n - 1 > 0 ? (sum - d) / (n - 1) : null;
+  return before === null || after === null ? null : after - before;
+}
+
+export interface RevisionInputs {
+  readonly dataset: Dataset;
+  readonly policy: Policy;
+  readonly ctx: EvaluationContext;
+  /** The evaluation of `dataset` itself (the latest revision): reused, not recomputed. */
+  readonly evaluation: Evaluation;
+}
+
+export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRevision {
+  const { dataset, policy, ctx } = inp;
+  const all = dataset.reviewRevisions;
+  const evaluated = all.slice(Math.max(0, all.length - MAX_REVISIONS_EVALUATED));
+  const d = taskDifferences(dataset, policy);
+  const rows: RevisionVerdict[] = [];
+  const changes: RevisionChange[] = [];
+  let prev: { validities: Validity[]; e: Evaluation | null; conflicts: number } | null = null;
+  for (let k = 0; k < evaluated.length; k++) {
+    const revision = evaluated[k] as number;
+    const latest = k === evaluated.length - 1;
+    const view = latest ? { dataset, conflictCount: 0 } : viewAsOfReview(dataset, revision);
+    const validities = view.dataset.tasks.map((t) => t.validity);
+    const e = latest ? inp.evaluation : view.conflictCount > 0 ? null : evaluate(view.dataset, policy, ctx);
+    rows.push(revisionRow(revision, validities, e, view.conflictCount));
+    if (prev !== null)
+      changes.push(changeBetween(dataset, d, evaluated[k - 1] as number, revision, prev, { validities, e }));
+    prev = { validities, e, conflicts: view.conflictCount };
+  }
+  const last = changes[changes.length - 1];
+  return {
+    revisions_present: all.length,
+    revisions: rows,
+    changes,
+    latest_reclassification:
+      last === undefined
+        ? null
+        : {
+            revision: last.to_revision,
+            tasks_changed: last.tasks_changed,
+            verdict_from: last.verdict_before,
+            verdict_to: last.verdict_after,
+            verdict_changed: last.verdict_before !== last.verdict_after,
+          },
+  };
+}
+
+function changeBetween(
+  dataset: Dataset,
+  d: Float64Array,
+  from: number,
+  to: number,
+  before: { validities: readonly Validity[]; e: Evaluation | null },
+  after: { validities: readonly Validity[]; e: Evaluation | null },
+): RevisionChange {
+  const n = before.e?.comparison.common_valid_tasks ?? 0;
+  const margin = before.e?.comparison.margin ?? null;
+  const sum = margin === null ? 0 : margin * n;
+  const transitions = new Map<string, number>();
+  const moved: { index: number; from: Validity; to: Validity; move: number | null }[] = [];
+  let changed = 0;
+  for (let i = 0; i < before.validities.length; i++) {
+    const a = before.validities[i] as Validity;
+    const b = after.validities[i] as Validity;
+    if (a === b) continue;
+    changed++;
+    const key = `${a} → ${b}`;
+    transitions.set(key, (transitions.get(key) ?? 0) + 1);
+    moved.push({
+      index: i,
+      from: a,
+      to: b,
+      move: margin === null ? null : marginMove(sum, n, d[i] as number, a, b),
+    });
+  }
+  const size = (m: number | null): number => (m === null ? -1 : Math.abs(m));
+  moved.sort((x, y) => size(y.move) - size(x.move) || x.index - y.index);
+  return {
+    from_revision: from,
+    to_revision: to,
+    tasks_changed: changed,
+    transitions: [...transitions.entries()]
+      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+      .map(([change, tasks]) => ({ change, tasks })),
+    margin_before: margin,
+    margin_after: after.e?.comparison.margin ?? null,
+    verdict_before: before.e?.verdict ?? null,
+    verdict_after: after.e?.verdict ?? null,
+    tasks: moved.slice(0, MAX_TASKS_PER_CHANGE).map((m) => {
+      const t = dataset.tasks[m.index];
+      if (t === undefined) throw new Error("verdictByReviewRevision: task index out of range");
+      return {
+        dataset_revision: t.datasetRevision,
+        task_id: t.taskId,
+        from: m.from,
+        to: m.to,
+        margin_move: m.move,
+      };
+    }),
+  };
+}
+
+/** The headline sentence when the latest reclassification changed the verdict, else null. */
+export function reclassificationHeadline(v: VerdictByReviewRevision): string | null {
+  const r = v.latest_reclassification;
+  if (r === null || !r.verdict_changed) return null;
+  const tasks = `${r.tasks_changed} ${r.tasks_changed === 1 ? "task" : "tasks"}`;
+  const from = r.verdict_from ?? "undecided (labels in conflict)";
+  const to = r.verdict_to ?? "undecided (labels in conflict)";
+  return `Review revision ${r.revision} reclassified ${tasks}; the verdict moved from ${from} to ${to}.`;
+}
