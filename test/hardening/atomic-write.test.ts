@@ -179,7 +179,7 @@ describe("the CLI's --report", () => {
     const r = runBundle(evaluateArgs([results], policy, ["--report", dir]));
     expectUserError(
       r,
-      `Cannot write the report file ${dir}: it is a directory. No report file was written or changed.`,
+      `Refusing to write --report ${dir}: it is a directory; only a regular file is replaced. Nothing was read or written.`,
     );
     expect(readdirSync(dir)).toEqual(["report.json"]);
     expect(readFileSync(join(dir, "report.json"), "utf8")).toBe(GOOD);

@@ -185,7 +185,7 @@ describe("fix: a --report path that cannot be written was an 'internal error' (e
     const r = await cliInProcess(argv);
     expect([r.code, r.stderr]).toEqual([
       3,
-      `model-gate: Cannot write the report file ${dir}: it is a directory. No report file was written or changed.\n`,
+      `model-gate: Refusing to write --report ${dir}: it is a directory; only a regular file is replaced. Nothing was read or written.\n`,
     ]);
     expect(readdirSync(scratch.dir).sort()).toEqual(before);
     expect(readdirSync(dir)).toEqual([]);

@@ -331,7 +331,8 @@ describe("hostile YAML through the CLI bundle: exit 3, file and line named, no s
   it("a policy over 64 KiB", () => {
     expectUserError(
       run("big.yaml", SMALL_POLICY + "#".repeat(MAX_POLICY_BYTES) + "\n"),
-      `big.yaml:1:1: the policy file is ${SMALL_POLICY.length + MAX_POLICY_BYTES + 1} bytes; the limit is 65536 bytes (64 KiB)`,
+      // Refused while reading (the cap holds before the whole file is read), so the size is not known.
+      "big.yaml: it is larger than the limit of 65536 bytes.",
     );
   });
 
