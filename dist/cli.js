@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3187);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4159);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(103);
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3187:
+/***/ 4159:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -19220,6 +19220,10 @@ function computeDatasetRevision(ids) {
     const sorted = [...new Set(ids)].sort(compareIds);
     return `sha256:${(0,external_node_crypto_namespaceObject.createHash)("sha256").update(sorted.join("\n"), "utf8").digest("hex")}`;
 }
+/** `dir/name` as shown to the user (the directory as typed, without trailing slashes). */
+function inDirectory(dir, name) {
+    return `${dir.replace(/\/+$/, "")}/${name}`;
+}
 /** "a, b, c and 4 more" — the first few of a list, for notes. */
 function listSome(ids, limit = NOTE_LIST_LIMIT) {
     const shown = ids.slice(0, limit).join(", ");
@@ -19308,6 +19312,22 @@ function parseTaskList(file, text) {
     if (ids.length === 0)
         fileError(file, "the task list (--tasks) is empty: expected one task id per line");
     return { file, ids, set: new Set(ids), lineOf };
+}
+/**
+ * A reviews importer's notes on --tasks: the labelled ids left out (outside the list) and the
+ * tasks of the list the source does not label, in the importer's words.
+ */
+function taskListReviewNotes(tasks, outside, labelled, words) {
+    const notes = [];
+    if (outside.length > 0) {
+        outside.sort(compareIds);
+        notes.push(`${outside.length} ${words.outside} outside the task list ${tasks?.file ?? ""} were left out: ${listSome(outside)}`);
+    }
+    const unlabelled = tasks?.ids.filter((id) => !labelled.has(id)) ?? [];
+    if (unlabelled.length > 0) {
+        notes.push(`${unlabelled.length} tasks of the task list ${words.unlabelled} (they stay as the export says): ${listSome(unlabelled)}`);
+    }
+    return notes;
 }
 /**
  * Splits the ids found in a results file against the task list: ids outside the list are dropped
@@ -20083,6 +20103,413 @@ function importSwebenchPro({ opts, text, tasks }) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/importers/swebench-pro-audit.ts
+/**
+ * The third-party SWE-Bench Pro validity audit (kimjune01/swebench-pro-audit) → a SPEC §1.2
+ * reviews file. FILE is the audit's directory; four files of it are read:
+ *
+ *   KNOWN_BAD.md           instances whose gold patch fails the official grader     → broken
+ *   COVERAGE.md            every public case: screen verdict and witness class
+ *   CLAIMS.md              the cases the audit claims are defective, by section
+ *   case_instance_ids.tsv  `<case>\t<instance id>`, one line per data/cases/<case>/instance_id.txt
+ *
+ * Rule, per case of the .tsv (every case gets exactly one label):
+ *   instance in KNOWN_BAD.md                                     → broken
+ *   claimed in CLAIMS.md and COVERAGE.md agrees (the verdict is AMBIGUOUS or MISDETERMINED and its
+ *     witness class is the one the claim's section names)         → broken (--claimed disputed)
+ *   claimed, and COVERAGE.md disagrees (or the case is also a negative control) → disputed
+ *   COVERAGE.md ENTAILED or DETERMINED-codebase, not claimed        → valid
+ *   COVERAGE.md AMBIGUOUS or MISDETERMINED, not claimed             → disputed
+ * A case of the .tsv with no COVERAGE.md row (and not known bad), a row naming an unknown case, an
+ * unknown verdict, witness class or section, a table whose header or row count is not the one
+ * expected: each is an error naming the file and line.
+ *
+ * Lines are split at "\n" only (a trailing "\r" is dropped): CLAIMS.md quotes PR comments that
+ * hold lone carriage returns inside a table row.
+ */
+
+
+/** The files read from the audit directory, by role. */
+const PRO_AUDIT_FILES = {
+    knownBad: "KNOWN_BAD.md",
+    coverage: "COVERAGE.md",
+    claims: "CLAIMS.md",
+    caseIds: "case_instance_ids.tsv",
+};
+const DEFAULT_PRO_AUDIT_REVIEWER = "swebench-pro-audit";
+const VALID_VERDICTS = ["ENTAILED", "DETERMINED-codebase"];
+const FLAGGED_VERDICTS = ["AMBIGUOUS", "MISDETERMINED"];
+/** Witness classes of COVERAGE.md, with what its header says they are. */
+const WITNESS_CLASSES = {
+    airtight: "PROVEN, mechanical spine",
+    "prose-affirmative": "PROVEN, mechanical spine",
+    "plural-both": "PROVEN, two-expert",
+    "prose-plural": "PROVEN, two-expert",
+    "codebase-plural": "PROVEN, two-expert",
+    misdetermined: "codebase determines another value",
+    hypothesis: "raters pending",
+    "(pending)": "no witness yet",
+    determined: "witness found the choice determined",
+};
+const CLAIMS_SECTIONS = [
+    { heading: "### airtight", name: "airtight", agrees: ["airtight"] },
+    { heading: "### misdetermined", name: "misdetermined", agrees: ["misdetermined"] },
+    { heading: "### codebase-plural", name: "codebase-plural", agrees: ["codebase-plural"] },
+    { heading: "### graded-patch", name: "graded-patch", agrees: ["prose-affirmative"] },
+    { heading: "### hand-verified", name: "hand-verified", agrees: ["prose-affirmative"] },
+    { heading: "## Tier 2", name: "two-expert split", agrees: ["plural-both", "prose-plural"] },
+    { heading: "## Upstream debate", name: "upstream debate" },
+    { heading: "## Negative controls", name: "negative control", negativeControl: true },
+];
+const COVERAGE_HEADER = ["case", "verdict", "cov", "GAP", "witness class", "attribution"];
+const KNOWN_BAD_HEADER = ["instance_id", "grader verdict"];
+const KNOWN_BAD_VERDICT = "gold NOT resolved";
+/** Problems over the four files, thrown as one InputError. */
+class AuditProblems {
+    list = [];
+    add(file, line, message) {
+        this.list.push({ location: line === undefined ? { file } : { file, line }, message });
+    }
+    throwIfAny(summary) {
+        if (this.list.length > 0)
+            throw new errors/* InputError */.dz(summary, this.list, this.list.length);
+    }
+}
+function linesOf(text) {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    return body.split("\n").map((t, i) => ({ n: i + 1, text: t.endsWith("\r") ? t.slice(0, -1) : t }));
+}
+/** `| a | b |` → ["a", "b"]; `` `x` `` cells are unwrapped. */
+function cellsOf(text) {
+    const t = text.trim();
+    const inner = t.endsWith("|") && t.length > 1 ? t.slice(1, -1) : t.slice(1);
+    return inner.split("|").map((c) => c.trim().replace(/^`([^`]*)`$/, "$1"));
+}
+/** The GitHub-flavoured Markdown tables of a file, each with its heading. */
+function tablesOf(file, lines, problems) {
+    const tables = [];
+    let heading = "";
+    let headingLine = 0;
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        if (line.text.startsWith("#")) {
+            heading = line.text.trim();
+            headingLine = line.n;
+            continue;
+        }
+        if (!line.text.trimStart().startsWith("|"))
+            continue;
+        const sep = lines[i + 1];
+        if (sep === undefined || !/^\s*\|(\s*:?-+:?\s*\|)+\s*$/.test(sep.text)) {
+            problems.add(file, line.n, "a table row outside a table: expected a header row followed by a |---| line");
+            continue;
+        }
+        const header = cellsOf(line.text);
+        const table = { heading, headingLine, headerLine: line.n, header, rows: [] };
+        i += 2;
+        for (; i < lines.length; i++) {
+            const r = lines[i];
+            if (!r.text.trimStart().startsWith("|"))
+                break;
+            const cells = cellsOf(r.text);
+            if (cells.length !== header.length) {
+                problems.add(file, r.n, `expected ${header.length} cells (${header.join(" | ")}), found ${cells.length}`);
+                continue;
+            }
+            table.rows.push({ n: r.n, cells });
+        }
+        i -= 1;
+        tables.push(table);
+    }
+    return tables;
+}
+/** The rows of a file that must hold exactly one table, with this header ([] and a problem if not). */
+function onlyTableRows(file, text, header, problems) {
+    const tables = tablesOf(file, linesOf(text), problems);
+    const [first] = tables;
+    const same = first !== undefined && first.header.join("|") === header.join("|");
+    if (tables.length === 1 && same)
+        return first.rows;
+    problems.add(file, first?.headerLine, `expected one table with the header | ${header.join(" | ")} |, found ${tables.length} table(s)` +
+        (first !== undefined ? ` (first header: | ${first.header.join(" | ")} |)` : ""));
+    return [];
+}
+function importSwebenchProAudit({ opts, tasks, files }) {
+    const dir = opts.file.replace(/\/+$/, "") || "/";
+    const shown = (name) => inDirectory(opts.file, name);
+    const textOf = (name) => {
+        const t = files?.[name];
+        // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
+        if (t === undefined)
+            throw new Error(`${shown(name)} was not read before the import`);
+        return t;
+    };
+    const F = {
+        knownBad: shown(PRO_AUDIT_FILES.knownBad),
+        coverage: shown(PRO_AUDIT_FILES.coverage),
+        claims: shown(PRO_AUDIT_FILES.claims),
+        caseIds: shown(PRO_AUDIT_FILES.caseIds),
+    };
+    const claimedRule = opts.claimed ?? "broken";
+    const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
+    const problems = new AuditProblems();
+    const summary = `${dir}: unusable SWE-Bench Pro audit`;
+    // case_instance_ids.tsv: the case universe and the instance ids.
+    const instanceOf = new Map();
+    const caseOf = new Map();
+    for (const { n, text } of linesOf(textOf(PRO_AUDIT_FILES.caseIds))) {
+        if (text.trim() === "")
+            continue;
+        const parts = text.split("\t").map((p) => p.trim());
+        const [name, id] = parts;
+        if (parts.length !== 2 || name === undefined || id === undefined || name === "" || id === "") {
+            problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(text)}`);
+            continue;
+        }
+        const firstCase = instanceOf.get(name);
+        const firstId = caseOf.get(id);
+        if (firstCase !== undefined) {
+            problems.add(F.caseIds, n, `case ${name} is listed twice (first on line ${firstCase.line})`);
+        }
+        else if (firstId !== undefined) {
+            problems.add(F.caseIds, n, `instance ${id} is listed for two cases (${firstId.name} on line ${firstId.line} and ${name})`);
+        }
+        else {
+            instanceOf.set(name, { id, line: n });
+            caseOf.set(id, { name, line: n });
+        }
+    }
+    if (instanceOf.size === 0 && problems.list.length === 0) {
+        problems.add(F.caseIds, undefined, "no case listed: expected one `<case>\\t<instance id>` line per case");
+    }
+    problems.throwIfAny(summary);
+    // KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader.
+    const knownBad = new Map();
+    {
+        const rows = onlyTableRows(F.knownBad, textOf(PRO_AUDIT_FILES.knownBad), KNOWN_BAD_HEADER, problems);
+        for (const row of rows) {
+            const [id = "", verdict = ""] = row.cells;
+            if (verdict !== KNOWN_BAD_VERDICT) {
+                problems.add(F.knownBad, row.n, `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`);
+            }
+            else if (!caseOf.has(id)) {
+                problems.add(F.knownBad, row.n, `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+            }
+            else if (knownBad.has(id)) {
+                problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
+            }
+            else
+                knownBad.set(id, row.n);
+        }
+    }
+    // COVERAGE.md: one table, every case with its verdict and witness class.
+    const coverage = new Map();
+    {
+        const rows = onlyTableRows(F.coverage, textOf(PRO_AUDIT_FILES.coverage), COVERAGE_HEADER, problems);
+        for (const row of rows) {
+            const [name = "", verdict = "", , , witness = ""] = row.cells;
+            const wrong = coverageProblem(verdict, witness);
+            if (!instanceOf.has(name)) {
+                problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+            }
+            else if (coverage.has(name)) {
+                problems.add(F.coverage, row.n, `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`);
+            }
+            else if (wrong !== undefined) {
+                problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
+            }
+            else
+                coverage.set(name, { line: row.n, verdict, witness });
+        }
+    }
+    // CLAIMS.md: tables under known headings; claim sections label, the others add evidence.
+    const claims = new Map();
+    const extraEvidence = new Map();
+    const negativeControls = new Set();
+    let claimLines = 0;
+    {
+        const lines = linesOf(textOf(PRO_AUDIT_FILES.claims));
+        for (const table of tablesOf(F.claims, lines, problems)) {
+            const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
+            if (section === undefined) {
+                problems.add(F.claims, table.headerLine, `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
+                    CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "));
+                continue;
+            }
+            const claimSection = section.agrees !== undefined;
+            if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
+                problems.add(F.claims, table.headerLine, `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`);
+                continue;
+            }
+            const stated = /\((\d+)\)/.exec(table.heading)?.[1];
+            if (stated !== undefined && Number(stated) !== table.rows.length) {
+                problems.add(F.claims, table.headingLine, `the heading says ${stated} rows, the table below it has ${table.rows.length}`);
+            }
+            for (const row of table.rows) {
+                const [name = "", instance = ""] = row.cells;
+                const inst = instanceOf.get(name);
+                if (inst === undefined) {
+                    problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+                    continue;
+                }
+                if (!claimSection) {
+                    if (section.negativeControl === true)
+                        negativeControls.add(name);
+                    extraEvidence.set(name, [...(extraEvidence.get(name) ?? []), row.n]);
+                    continue;
+                }
+                // The instance column is the id cut short with "…": it must be a prefix of the listed id.
+                const prefix = instance.replace(/…$/, "");
+                if (prefix === "" || !inst.id.startsWith(prefix)) {
+                    problems.add(F.claims, row.n, `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`);
+                    continue;
+                }
+                const first = claims.get(name);
+                if (first !== undefined) {
+                    problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
+                    continue;
+                }
+                claims.set(name, { line: row.n, section });
+                claimLines += 1;
+            }
+        }
+        const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
+        if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
+            const at = lines.find((l) => l.text.includes(total[0]))?.n;
+            problems.add(F.claims, at, `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`);
+        }
+    }
+    // A bad row above would show again below as a case without a label: stop at the first cause.
+    problems.throwIfAny(summary);
+    // Every case of the listing gets one label.
+    const rows = [];
+    const outside = [];
+    const counts = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
+    /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
+    const why = new Map();
+    const at = (file, line) => `${file}#L${line}`;
+    function knownBadLabel(line, cov, claim) {
+        let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
+        const evidence = [at(F.knownBad, line)];
+        if (cov !== undefined) {
+            note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+            evidence.push(at(F.coverage, cov.line));
+        }
+        if (claim !== undefined)
+            evidence.push(at(F.claims, claim.line));
+        return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
+    }
+    function coverageLabel(cov, claim, negativeControl) {
+        const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+        if (claim !== undefined) {
+            const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
+            const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
+            const flagged = FLAGGED_VERDICTS.includes(cov.verdict);
+            if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
+                return {
+                    validity: claimedRule,
+                    reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
+                    note: `${claimText}; ${covText} agrees`,
+                    evidence,
+                };
+            }
+            return {
+                validity: "disputed",
+                reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
+                note: `conflict: ${claimText}, but ${covText}` +
+                    (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
+                evidence,
+            };
+        }
+        const evidence = [at(F.coverage, cov.line)];
+        if (VALID_VERDICTS.includes(cov.verdict)) {
+            return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
+        }
+        return {
+            validity: "disputed",
+            reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
+            note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
+            evidence,
+        };
+    }
+    for (const [name, inst] of instanceOf) {
+        const bad = knownBad.get(inst.id);
+        const cov = coverage.get(name);
+        const claim = claims.get(name);
+        const label = bad !== undefined
+            ? knownBadLabel(bad, cov, claim)
+            : cov !== undefined
+                ? coverageLabel(cov, claim, negativeControls.has(name))
+                : undefined;
+        if (label === undefined) {
+            problems.add(F.caseIds, inst.line, `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`);
+            continue;
+        }
+        if (tasks !== undefined && !tasks.set.has(inst.id)) {
+            outside.push(inst.id);
+            continue;
+        }
+        const evidence = [
+            ...label.evidence,
+            ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
+            at(F.caseIds, inst.line),
+        ];
+        counts[label.validity] += 1;
+        why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
+        rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
+    }
+    problems.throwIfAny(summary);
+    const notes = [];
+    notes.push(`rule: ${PRO_AUDIT_FILES.knownBad} → broken; claimed in ${PRO_AUDIT_FILES.claims} with ${PRO_AUDIT_FILES.coverage} agreeing → ` +
+        `${claimedRule}${opts.claimed === undefined ? " (default; --claimed disputed to count the audit's claims as disputed)" : " (--claimed)"}; ` +
+        `claimed but ${PRO_AUDIT_FILES.coverage} disagrees → disputed; ENTAILED, DETERMINED-codebase → valid; ` +
+        `AMBIGUOUS, MISDETERMINED not claimed → disputed`);
+    const breakdown = (label) => [...why]
+        .filter(([k]) => k.startsWith(`${label}: `))
+        .sort(([a], [b]) => compareIds(a, b))
+        .map(([k, v]) => `${v} ${k.slice(label.length + 2)}`)
+        .join(", ");
+    notes.push(`labels: ${rows.length} tasks: ${counts.valid} valid (${breakdown("valid")}), ` +
+        `${counts.broken} broken (${breakdown("broken")}), ${counts.disputed} disputed (${breakdown("disputed")})`);
+    notes.push("the audit is third-party, single-author and LLM-assisted (its raters are models, not human panels): " +
+        "a broken label from CLAIMS.md is the audit's claim, not a confirmed defect");
+    notes.push(...taskListReviewNotes(tasks, outside, caseOf, {
+        outside: "audited instances",
+        unlabelled: "are not in the audit",
+    }));
+    notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
+    return {
+        rows,
+        taskIds: tasks?.ids ?? [...caseOf.keys()],
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : F.caseIds,
+        notes,
+    };
+}
+/** Why a COVERAGE.md verdict / witness class pair is not one this importer knows, or undefined. */
+function coverageProblem(verdict, witness) {
+    if (VALID_VERDICTS.includes(verdict)) {
+        return witness === ""
+            ? undefined
+            : `verdict ${verdict} with witness class ${JSON.stringify(witness)}: expected none`;
+    }
+    if (verdict === "MISDETERMINED") {
+        return witness === "misdetermined"
+            ? undefined
+            : `verdict MISDETERMINED with witness class ${JSON.stringify(witness)}: expected misdetermined`;
+    }
+    if (verdict === "AMBIGUOUS") {
+        return witness in WITNESS_CLASSES
+            ? undefined
+            : `witness class ${JSON.stringify(witness)}: expected one of ${Object.keys(WITNESS_CLASSES).join(", ")}`;
+    }
+    return `verdict ${JSON.stringify(verdict)}: expected one of ${[...VALID_VERDICTS, ...FLAGGED_VERDICTS].join(", ")}`;
+}
+function describeCoverage(c) {
+    if (c.witness === "")
+        return c.verdict;
+    return `${c.verdict}, witness class ${c.witness} (${WITNESS_CLASSES[c.witness] ?? ""})`;
+}
+
 ;// CONCATENATED MODULE: ./src/importers/swebench-report.ts
 
 
@@ -20215,6 +20642,7 @@ const IMPORT_KINDS = [
     "swebench-pro",
     "inspect",
     "verified-annotations",
+    "swebench-pro-audit",
     "reviews-csv",
 ];
 /** Kinds that write a SPEC §1.1 results export; the others write a §1.2 reviews file. */
@@ -20229,6 +20657,8 @@ const types_RESULT_KINDS = [
 const NO_PATCH_RESULTS = ["fail", "missing", "infra_error"];
 const CLUSTER_MODES = ["auto", "repo", "none"];
 const OTHER_ISSUES_RULES = ["broken", "disputed", "ignore"];
+/** swebench-pro-audit: the label of a claim of CLAIMS.md that COVERAGE.md agrees with. */
+const CLAIMED_RULES = ["broken", "disputed"];
 
 ;// CONCATENATED MODULE: ./src/importers/verified-annotations.ts
 
@@ -20318,16 +20748,10 @@ function importVerifiedAnnotations({ opts, text, tasks }) {
             : ""));
     notes.push(`labels: ${rows.length} tasks: ${counts.valid} valid, ${counts.disputed} disputed, ${counts.broken} broken` +
         ` (${filteredOut} of them have filter_out=True, i.e. OpenAI left them out of Verified)`);
-    if (outside.length > 0) {
-        outside.sort(compareIds);
-        notes.push(`${outside.length} annotated instances outside the task list ${tasks?.file ?? ""} were left out: ${listSome(outside)}`);
-    }
-    if (tasks !== undefined) {
-        const unlabelled = tasks.ids.filter((id) => !seen.has(id));
-        if (unlabelled.length > 0) {
-            notes.push(`${unlabelled.length} tasks of the task list have no annotation (they stay as the export says): ${listSome(unlabelled)}`);
-        }
-    }
+    notes.push(...taskListReviewNotes(tasks, outside, seen, {
+        outside: "annotated instances",
+        unlabelled: "have no annotation",
+    }));
     notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
     return {
         rows,
@@ -20342,11 +20766,8 @@ function fmt(v) {
 }
 
 ;// CONCATENATED MODULE: ./src/importers/run.ts
-/**
- * runImport: read the input (and the task list), run the importer of the kind, then apply the
- * shared defaults (model config, harness and dataset revisions, review revision, validity) and
- * serialise sorted JSONL lines with a fixed key order.
- */
+
+
 
 
 
@@ -20375,7 +20796,12 @@ const RESULT_IMPORTERS = {
 };
 const REVIEW_IMPORTERS = {
     "verified-annotations": importVerifiedAnnotations,
+    "swebench-pro-audit": importSwebenchProAudit,
     "reviews-csv": importReviewsCsv,
+};
+/** Kinds whose FILE is a directory, and the files read from it. */
+const DIRECTORY_KINDS = {
+    "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
 };
 /**
  * Reads a text file; `.gz` files are decompressed. A missing file is an input error naming the
@@ -20424,22 +20850,59 @@ async function readTextFile(path, what, shown = path) {
  * V8 cannot make a string much past 512 MiB.
  */
 const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+/** The files an import reads, as the user named them: FILE (or a directory kind's files), --tasks. */
+function importInputs(opts) {
+    const names = DIRECTORY_KINDS[opts.kind];
+    const files = names === undefined ? [opts.file] : names.map((n) => inDirectory(opts.file, n));
+    return opts.tasks !== undefined ? [...files, opts.tasks] : files;
+}
+/** A directory kind's FILE must be a directory: say so, and which files it must hold. */
+async function checkDirectory(path, shown, kind, names) {
+    let st;
+    try {
+        st = await (0,promises_.stat)(path);
+    }
+    catch (error) {
+        const why = (0,file_kind/* inputFileProblem */.K4)(error);
+        if (why === null)
+            throw error;
+        throw new errors/* InputError */.dz(`cannot read the ${kind} directory ${shown}: ${why}`);
+    }
+    if (!st.isDirectory()) {
+        throw new errors/* InputError */.dz(`${shown}: ${kind} reads a directory (holding ${names.join(", ")}), but this is ${(0,file_kind/* describeKind */.SB)(st)}`);
+    }
+}
 async function runImport(opts) {
     if (!IMPORT_KINDS.includes(opts.kind)) {
         throw new errors/* InputError */.dz(`unknown import kind ${JSON.stringify(opts.kind)}; kinds: ${IMPORT_KINDS.join(", ")}`);
     }
     run_checkOptions(opts);
     const at = (p) => (opts.cwd === undefined ? p : (0,external_node_path_.resolve)(opts.cwd, p));
-    const text = await readTextFile(at(opts.file), "input file", opts.file);
+    const names = DIRECTORY_KINDS[opts.kind];
+    let text = "";
+    let files;
+    if (names === undefined) {
+        text = await readTextFile(at(opts.file), "input file", opts.file);
+    }
+    else {
+        await checkDirectory(at(opts.file), opts.file, opts.kind, names);
+        files = {};
+        for (const name of names) {
+            files[name] = await readTextFile((0,external_node_path_.join)(at(opts.file), name), `${opts.kind} file`, inDirectory(opts.file, name));
+        }
+    }
     let tasks;
     if (opts.tasks !== undefined) {
         tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks));
     }
-    return importText(opts, text, tasks);
+    return importText(opts, text, tasks, files);
 }
-/** The import itself, on text already read (used by runImport and by tests). */
-function importText(opts, text, tasks) {
-    const input = { opts, text, tasks };
+/**
+ * The import itself, on text already read (used by runImport and by tests); `files` holds the
+ * texts of a directory kind's files, by name.
+ */
+function importText(opts, text, tasks, files) {
+    const input = files === undefined ? { opts, text, tasks } : { opts, text, tasks, files };
     const results = RESULT_IMPORTERS[opts.kind];
     if (results !== undefined)
         return finishResults(opts, results(input));
@@ -20581,7 +21044,7 @@ function isResultsKind(kind) {
 
 
 const ALL = IMPORT_KINDS;
-const REVIEW_KINDS = ["verified-annotations", "reviews-csv"];
+const REVIEW_KINDS = ["verified-annotations", "swebench-pro-audit", "reviews-csv"];
 const SWEBENCH_KINDS = [
     "swebench-report",
     "swebench-results",
@@ -20607,6 +21070,7 @@ const args_FLAGS = {
     "--broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
     "--disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
     "--other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
+    "--claimed": { key: "claimed", kinds: ["swebench-pro-audit"] },
     "--reviewer": { key: "reviewer", kinds: REVIEW_KINDS },
     "-o": { key: "out", kinds: ALL },
     "--out": { key: "out", kinds: ALL },
@@ -20736,6 +21200,9 @@ function parseImportArgs(argv) {
             case "otherIssues":
                 opts.otherIssues = args_oneOf(flag, value, OTHER_ISSUES_RULES);
                 break;
+            case "claimed":
+                opts.claimed = args_oneOf(flag, value, CLAIMED_RULES);
+                break;
             default:
                 throw usage(`unhandled flag ${flag}`);
         }
@@ -20786,6 +21253,13 @@ Kinds (annotations → reviews):
                         other_major_issues ≥ 1 (flagged) → broken; else with
                         s = max(underspecified, false_negative): s ≥ 3 → broken, s ≥ 2 → disputed,
                         else valid. Each row's note shows the scores and the rule applied.
+  swebench-pro-audit    The SWE-Bench Pro validity audit (kimjune01/swebench-pro-audit); FILE is its
+                        directory, holding KNOWN_BAD.md, COVERAGE.md, CLAIMS.md and
+                        case_instance_ids.tsv ("<case>\t<instance id>" per data/cases/<case>/).
+                        KNOWN_BAD.md → broken; claimed in CLAIMS.md and COVERAGE.md agrees →
+                        broken (--claimed); claimed but COVERAGE.md disagrees → disputed;
+                        ENTAILED, DETERMINED-codebase → valid; AMBIGUOUS, MISDETERMINED not
+                        claimed → disputed. A case that cannot be labelled is an error.
   reviews-csv           Your own review sheet: CSV with header task_id, validity (unreviewed |
                         valid | broken | disputed) and optional reviewer, note, evidence,
                         dataset_revision columns (other columns are ignored and named in the notes).
@@ -20830,13 +21304,17 @@ Flags for reviews kinds:
   --disputed-at N           verified-annotations: s ≥ N → disputed (default 2; ≤ --broken-at).
   --other-issues RULE       verified-annotations: a flagged other_major_issues makes the task
                             broken (default), disputed, or is ignored (ignore).
+  --claimed RULE            swebench-pro-audit: a claim of CLAIMS.md that COVERAGE.md agrees with
+                            is broken (default) or disputed (the audit is LLM-assisted).
   --reviewer NAME           the reviewer written on rows (reviews-csv: rows without one);
-                            verified-annotations default: openai-swe-bench-verified-annotations.
+                            verified-annotations default: openai-swe-bench-verified-annotations;
+                            swebench-pro-audit default: swebench-pro-audit.
 
 Examples:
   model-gate import swebench-leaderboard leaderboards.json --run 20251124_mini-v1.16.0_claude-opus-4-5-20251101 -o a.jsonl
   model-gate import swebench-pro traj/gpt-5-250-turns-10132025/eval_results.json --tasks pro-tasks.txt -o b.jsonl
   model-gate import verified-annotations ensembled_annotations_public.csv --tasks verified-tasks.txt -o reviews.jsonl
+  model-gate import swebench-pro-audit swebench-pro-audit/ --tasks pro-tasks.txt -o pro-reviews.jsonl
 `;
 
 ;// CONCATENATED MODULE: ./src/importers/index.ts
@@ -20868,7 +21346,7 @@ async function importCommand(argv, io) {
     const options = parseImportArgs([...argv]);
     if (options.out !== undefined) {
         // The export must not replace the importer's input (or a device): refused before reading.
-        const given = [options.file, ...(options.tasks !== undefined ? [options.tasks] : [])];
+        const given = importInputs(options);
         (0,file_kind/* checkOutputTarget */.Bj)((0,external_node_path_.resolve)(io.cwd, options.out), options.out, "-o", given.map((p) => ({ path: (0,external_node_path_.resolve)(io.cwd, p), shown: p })));
     }
     // Files are read relative to the user's directory and named as typed (evidence stays relative).
@@ -21331,10 +21809,11 @@ function neutraliseLogLines(text) {
 /* harmony export */   Bj: () => (/* binding */ checkOutputTarget),
 /* harmony export */   GX: () => (/* binding */ describeFsCode),
 /* harmony export */   K4: () => (/* binding */ inputFileProblem),
+/* harmony export */   SB: () => (/* binding */ describeKind),
 /* harmony export */   XF: () => (/* binding */ readRegularFile),
 /* harmony export */   jH: () => (/* binding */ readInputFile)
 /* harmony export */ });
-/* unused harmony exports describeKind, NotRegularFileError, openRegularFile, openRegularFileSync, FileTooLargeError, inputFileError, appendToRegularFile, outputTargetProblem */
+/* unused harmony exports NotRegularFileError, openRegularFile, openRegularFileSync, FileTooLargeError, inputFileError, appendToRegularFile, outputTargetProblem */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);

@@ -1,5 +1,11 @@
 import { resolve } from "node:path";
-import { IMPORT_HELP, isImportHelpRequest, parseImportArgs, runImport } from "../importers/index.js";
+import {
+  IMPORT_HELP,
+  importInputs,
+  isImportHelpRequest,
+  parseImportArgs,
+  runImport,
+} from "../importers/index.js";
 import { neutraliseLogLines } from "../core/report/escape.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { checkOutputTarget, describeFsCode } from "../io/file-kind.js";
@@ -15,7 +21,7 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   const options = parseImportArgs([...argv]);
   if (options.out !== undefined) {
     // The export must not replace the importer's input (or a device): refused before reading.
-    const given = [options.file, ...(options.tasks !== undefined ? [options.tasks] : [])];
+    const given = importInputs(options);
     checkOutputTarget(
       resolve(io.cwd, options.out),
       options.out,

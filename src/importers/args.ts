@@ -6,6 +6,8 @@
 import { InputError } from "../core/errors.js";
 import { VALIDITIES, type AttemptResult, type Validity } from "../core/model.js";
 import {
+  CLAIMED_RULES,
+  type ClaimedRule,
   CLUSTER_MODES,
   type ClusterMode,
   IMPORT_KINDS,
@@ -21,7 +23,7 @@ import {
 export type ParsedImportArgs = ImportOptions & { out?: string };
 
 const ALL = IMPORT_KINDS;
-const REVIEW_KINDS: readonly ImportKind[] = ["verified-annotations", "reviews-csv"];
+const REVIEW_KINDS: readonly ImportKind[] = ["verified-annotations", "swebench-pro-audit", "reviews-csv"];
 const SWEBENCH_KINDS: readonly ImportKind[] = [
   "swebench-report",
   "swebench-results",
@@ -53,6 +55,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   "--broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
   "--disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
   "--other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
+  "--claimed": { key: "claimed", kinds: ["swebench-pro-audit"] },
   "--reviewer": { key: "reviewer", kinds: REVIEW_KINDS },
   "-o": { key: "out", kinds: ALL },
   "--out": { key: "out", kinds: ALL },
@@ -180,6 +183,9 @@ export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
         break;
       case "otherIssues":
         opts.otherIssues = oneOf<OtherIssuesRule>(flag, value, OTHER_ISSUES_RULES);
+        break;
+      case "claimed":
+        opts.claimed = oneOf<ClaimedRule>(flag, value, CLAIMED_RULES);
         break;
       default:
         throw usage(`unhandled flag ${flag}`);

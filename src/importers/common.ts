@@ -291,6 +291,11 @@ export function computeDatasetRevision(ids: Iterable<string>): string {
   return `sha256:${createHash("sha256").update(sorted.join("\n"), "utf8").digest("hex")}`;
 }
 
+/** `dir/name` as shown to the user (the directory as typed, without trailing slashes). */
+export function inDirectory(dir: string, name: string): string {
+  return `${dir.replace(/\/+$/, "")}/${name}`;
+}
+
 /** "a, b, c and 4 more" — the first few of a list, for notes. */
 export function listSome(ids: readonly string[], limit = NOTE_LIST_LIMIT): string {
   const shown = ids.slice(0, limit).join(", ");
@@ -418,6 +423,32 @@ export function parseTaskList(file: string, text: string): TaskList {
   problems.throwIfAny(`${file}: the task list (--tasks) has duplicated ids`);
   if (ids.length === 0) fileError(file, "the task list (--tasks) is empty: expected one task id per line");
   return { file, ids, set: new Set(ids), lineOf };
+}
+
+/**
+ * A reviews importer's notes on --tasks: the labelled ids left out (outside the list) and the
+ * tasks of the list the source does not label, in the importer's words.
+ */
+export function taskListReviewNotes(
+  tasks: TaskList | undefined,
+  outside: string[],
+  labelled: ReadonlyMap<string, unknown>,
+  words: { outside: string; unlabelled: string },
+): string[] {
+  const notes: string[] = [];
+  if (outside.length > 0) {
+    outside.sort(compareIds);
+    notes.push(
+      `${outside.length} ${words.outside} outside the task list ${tasks?.file ?? ""} were left out: ${listSome(outside)}`,
+    );
+  }
+  const unlabelled = tasks?.ids.filter((id) => !labelled.has(id)) ?? [];
+  if (unlabelled.length > 0) {
+    notes.push(
+      `${unlabelled.length} tasks of the task list ${words.unlabelled} (they stay as the export says): ${listSome(unlabelled)}`,
+    );
+  }
+  return notes;
 }
 
 /**

@@ -35,6 +35,13 @@ Kinds (annotations → reviews):
                         other_major_issues ≥ 1 (flagged) → broken; else with
                         s = max(underspecified, false_negative): s ≥ 3 → broken, s ≥ 2 → disputed,
                         else valid. Each row's note shows the scores and the rule applied.
+  swebench-pro-audit    The SWE-Bench Pro validity audit (kimjune01/swebench-pro-audit); FILE is its
+                        directory, holding KNOWN_BAD.md, COVERAGE.md, CLAIMS.md and
+                        case_instance_ids.tsv ("<case>\t<instance id>" per data/cases/<case>/).
+                        KNOWN_BAD.md → broken; claimed in CLAIMS.md and COVERAGE.md agrees →
+                        broken (--claimed); claimed but COVERAGE.md disagrees → disputed;
+                        ENTAILED, DETERMINED-codebase → valid; AMBIGUOUS, MISDETERMINED not
+                        claimed → disputed. A case that cannot be labelled is an error.
   reviews-csv           Your own review sheet: CSV with header task_id, validity (unreviewed |
                         valid | broken | disputed) and optional reviewer, note, evidence,
                         dataset_revision columns (other columns are ignored and named in the notes).
@@ -79,11 +86,15 @@ Flags for reviews kinds:
   --disputed-at N           verified-annotations: s ≥ N → disputed (default 2; ≤ --broken-at).
   --other-issues RULE       verified-annotations: a flagged other_major_issues makes the task
                             broken (default), disputed, or is ignored (ignore).
+  --claimed RULE            swebench-pro-audit: a claim of CLAIMS.md that COVERAGE.md agrees with
+                            is broken (default) or disputed (the audit is LLM-assisted).
   --reviewer NAME           the reviewer written on rows (reviews-csv: rows without one);
-                            verified-annotations default: openai-swe-bench-verified-annotations.
+                            verified-annotations default: openai-swe-bench-verified-annotations;
+                            swebench-pro-audit default: swebench-pro-audit.
 
 Examples:
   model-gate import swebench-leaderboard leaderboards.json --run 20251124_mini-v1.16.0_claude-opus-4-5-20251101 -o a.jsonl
   model-gate import swebench-pro traj/gpt-5-250-turns-10132025/eval_results.json --tasks pro-tasks.txt -o b.jsonl
   model-gate import verified-annotations ensembled_annotations_public.csv --tasks verified-tasks.txt -o reviews.jsonl
+  model-gate import swebench-pro-audit swebench-pro-audit/ --tasks pro-tasks.txt -o pro-reviews.jsonl
 `;

@@ -4,7 +4,7 @@
  * prints `notes` to stderr. See docs/importers.md.
  */
 export { IMPORT_KINDS, type ImportKind, type ImportOptions, type ImportResult } from "./types.js";
-export { runImport, importText, isResultsKind } from "./run.js";
+export { runImport, importText, importInputs, isResultsKind } from "./run.js";
 export { parseImportArgs, isImportHelpRequest, type ParsedImportArgs } from "./args.js";
 export { IMPORT_HELP } from "./help.js";
 export { computeDatasetRevision, parseTaskList } from "./common.js";

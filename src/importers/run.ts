@@ -3,9 +3,11 @@
  * shared defaults (model config, harness and dataset revisions, review revision, validity) and
  * serialise sorted JSONL lines with a fixed key order.
  */
+import type { Stats } from "node:fs";
+import { stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
-import { inputFileProblem, readRegularFile } from "../io/file-kind.js";
-import { resolve } from "node:path";
+import { describeKind, inputFileProblem, readRegularFile } from "../io/file-kind.js";
+import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { InputError } from "../core/errors.js";
 import { PLACEHOLDER_REVISION_PREFIX, isPlaceholderRevision } from "../core/model.js";
@@ -16,6 +18,7 @@ import {
   computeDatasetRevision,
   exportLines,
   fileError,
+  inDirectory,
   parseTaskList,
   resultCounts,
   reviewLines,
@@ -24,6 +27,7 @@ import { importInspect } from "./inspect.js";
 import { importReviewsCsv } from "./reviews-csv.js";
 import { importSwebenchLeaderboard } from "./swebench-leaderboard.js";
 import { importSwebenchPro } from "./swebench-pro.js";
+import { PRO_AUDIT_FILES, importSwebenchProAudit } from "./swebench-pro-audit.js";
 import { importSwebenchReport } from "./swebench-report.js";
 import { importSwebenchResults } from "./swebench-results.js";
 import {
@@ -53,7 +57,13 @@ const RESULT_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => Res
 
 const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => ReviewsDraft>> = {
   "verified-annotations": importVerifiedAnnotations,
+  "swebench-pro-audit": importSwebenchProAudit,
   "reviews-csv": importReviewsCsv,
+};
+
+/** Kinds whose FILE is a directory, and the files read from it. */
+const DIRECTORY_KINDS: Partial<Record<ImportKind, readonly string[]>> = {
+  "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
 };
 
 /**
@@ -101,6 +111,30 @@ export async function readTextFile(path: string, what: string, shown: string = p
  */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
+/** The files an import reads, as the user named them: FILE (or a directory kind's files), --tasks. */
+export function importInputs(opts: ImportOptions): string[] {
+  const names = DIRECTORY_KINDS[opts.kind];
+  const files = names === undefined ? [opts.file] : names.map((n) => inDirectory(opts.file, n));
+  return opts.tasks !== undefined ? [...files, opts.tasks] : files;
+}
+
+/** A directory kind's FILE must be a directory: say so, and which files it must hold. */
+async function checkDirectory(path: string, shown: string, kind: ImportKind, names: readonly string[]) {
+  let st: Stats;
+  try {
+    st = await stat(path);
+  } catch (error) {
+    const why = inputFileProblem(error);
+    if (why === null) throw error;
+    throw new InputError(`cannot read the ${kind} directory ${shown}: ${why}`);
+  }
+  if (!st.isDirectory()) {
+    throw new InputError(
+      `${shown}: ${kind} reads a directory (holding ${names.join(", ")}), but this is ${describeKind(st)}`,
+    );
+  }
+}
+
 export async function runImport(opts: ImportOptions): Promise<ImportResult> {
   if (!(IMPORT_KINDS as readonly string[]).includes(opts.kind)) {
     throw new InputError(
@@ -109,17 +143,41 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
   }
   checkOptions(opts);
   const at = (p: string) => (opts.cwd === undefined ? p : resolve(opts.cwd, p));
-  const text = await readTextFile(at(opts.file), "input file", opts.file);
+  const names = DIRECTORY_KINDS[opts.kind];
+
+  let text = "";
+  let files: Record<string, string> | undefined;
+  if (names === undefined) {
+    text = await readTextFile(at(opts.file), "input file", opts.file);
+  } else {
+    await checkDirectory(at(opts.file), opts.file, opts.kind, names);
+    files = {};
+    for (const name of names) {
+      files[name] = await readTextFile(
+        join(at(opts.file), name),
+        `${opts.kind} file`,
+        inDirectory(opts.file, name),
+      );
+    }
+  }
   let tasks: TaskList | undefined;
   if (opts.tasks !== undefined) {
     tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks));
   }
-  return importText(opts, text, tasks);
+  return importText(opts, text, tasks, files);
 }
 
-/** The import itself, on text already read (used by runImport and by tests). */
-export function importText(opts: ImportOptions, text: string, tasks: TaskList | undefined): ImportResult {
-  const input: ImporterInput = { opts, text, tasks };
+/**
+ * The import itself, on text already read (used by runImport and by tests); `files` holds the
+ * texts of a directory kind's files, by name.
+ */
+export function importText(
+  opts: ImportOptions,
+  text: string,
+  tasks: TaskList | undefined,
+  files?: Readonly<Record<string, string>>,
+): ImportResult {
+  const input: ImporterInput = files === undefined ? { opts, text, tasks } : { opts, text, tasks, files };
   const results = RESULT_IMPORTERS[opts.kind];
   if (results !== undefined) return finishResults(opts, results(input));
   const reviews = REVIEW_IMPORTERS[opts.kind];

@@ -12,6 +12,7 @@ export const IMPORT_KINDS = [
   "swebench-pro",
   "inspect",
   "verified-annotations",
+  "swebench-pro-audit",
   "reviews-csv",
 ] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -34,6 +35,10 @@ export type ClusterMode = (typeof CLUSTER_MODES)[number];
 
 export const OTHER_ISSUES_RULES = ["broken", "disputed", "ignore"] as const;
 export type OtherIssuesRule = (typeof OTHER_ISSUES_RULES)[number];
+
+/** swebench-pro-audit: the label of a claim of CLAIMS.md that COVERAGE.md agrees with. */
+export const CLAIMED_RULES = ["broken", "disputed"] as const;
+export type ClaimedRule = (typeof CLAIMED_RULES)[number];
 
 export interface ImportOptions {
   kind: ImportKind;
@@ -73,6 +78,8 @@ export interface ImportOptions {
   disputedAt?: number;
   /** verified-annotations: what a flagged `other_major_issues` (≥ 1) makes the task. Default `broken`. */
   otherIssues?: OtherIssuesRule;
+  /** swebench-pro-audit: what a claimed case COVERAGE.md agrees with is. Default `broken`. */
+  claimed?: ClaimedRule;
   /** Reviews kinds: the `reviewer` written on rows that do not name one. */
   reviewer?: string;
 }
@@ -123,6 +130,9 @@ export interface ReviewsDraft {
 /** What every importer receives. */
 export interface ImporterInput {
   readonly opts: ImportOptions;
+  /** The text of FILE ("" for kinds whose FILE is a directory). */
   readonly text: string;
   readonly tasks: TaskList | undefined;
+  /** Kinds whose FILE is a directory (DIRECTORY_KINDS): the text of each file read, by name. */
+  readonly files?: Readonly<Record<string, string>>;
 }

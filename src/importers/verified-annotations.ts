@@ -11,7 +11,7 @@
  * number in [0, 3] is an error naming the line.
  */
 import type { Validity } from "../core/model.js";
-import { Problems, compareIds, csvEvidence, listSome } from "./common.js";
+import { Problems, csvEvidence, taskListReviewNotes } from "./common.js";
 import { cell, readCsvTable } from "./csv.js";
 import type { ImporterInput, ReviewDraftRow, ReviewsDraft } from "./types.js";
 
@@ -104,20 +104,12 @@ export function importVerifiedAnnotations({ opts, text, tasks }: ImporterInput):
     `labels: ${rows.length} tasks: ${counts.valid} valid, ${counts.disputed} disputed, ${counts.broken} broken` +
       ` (${filteredOut} of them have filter_out=True, i.e. OpenAI left them out of Verified)`,
   );
-  if (outside.length > 0) {
-    outside.sort(compareIds);
-    notes.push(
-      `${outside.length} annotated instances outside the task list ${tasks?.file ?? ""} were left out: ${listSome(outside)}`,
-    );
-  }
-  if (tasks !== undefined) {
-    const unlabelled = tasks.ids.filter((id) => !seen.has(id));
-    if (unlabelled.length > 0) {
-      notes.push(
-        `${unlabelled.length} tasks of the task list have no annotation (they stay as the export says): ${listSome(unlabelled)}`,
-      );
-    }
-  }
+  notes.push(
+    ...taskListReviewNotes(tasks, outside, seen, {
+      outside: "annotated instances",
+      unlabelled: "have no annotation",
+    }),
+  );
   notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
   return {
     rows,

@@ -147,10 +147,38 @@ describe("parseImportArgs", () => {
         "--disputed-at 3 is above --broken-at 2",
       ],
       [["inspect", "a", "--model-config", ""], "--model-config: expected a non-empty value"],
+      [
+        ["swebench-pro-audit", "audit", "--claimed", "valid"],
+        '--claimed: expected one of broken, disputed, found "valid"',
+      ],
+      [
+        ["verified-annotations", "a", "--claimed", "disputed"],
+        "--claimed does not apply to verified-annotations (it applies to: swebench-pro-audit)",
+      ],
     ];
     for (const [argv, message] of cases) {
       expect(await inputErrorOf(() => parseImportArgs(argv))).toBe(`model-gate import: ${message}${HINT}`);
     }
+  });
+
+  test("swebench-pro-audit: --claimed, --reviewer, --tasks", () => {
+    expect(
+      parseImportArgs([
+        "swebench-pro-audit",
+        "audit/",
+        "--claimed",
+        "disputed",
+        "--reviewer=me",
+        "--tasks",
+        "t",
+      ]),
+    ).toEqual({
+      kind: "swebench-pro-audit",
+      file: "audit/",
+      claimed: "disputed",
+      reviewer: "me",
+      tasks: "t",
+    });
   });
 
   test("help requests", () => {
@@ -180,6 +208,7 @@ describe("parseImportArgs", () => {
       "--broken-at",
       "--disputed-at",
       "--other-issues",
+      "--claimed",
       "--reviewer",
       "-o, --out",
     ]) {

@@ -14,6 +14,7 @@ import { InputError } from "../../src/core/errors.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { runImport } from "../../src/importers/index.js";
+import { REAL_DATA_POLICY as POLICY, exactBounds, pairedSe, sum } from "./helpers.js";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const PUBLIC = resolve(repoRoot, "../shared/data/public-results");
@@ -26,22 +27,6 @@ const CANDIDATE = "20251124_mini-v1.16.0_claude-opus-4-5-20251101";
 const BASELINE = "20251118_mini-v1.15.0_gemini-3-pro-preview-20251118";
 /** t_{0.95, 499} (scipy.stats.t.ppf): the default quantile t on 500 valid tasks, ν = n − 1. */
 const T95_499 = 1.6479129840597124;
-
-const POLICY = `owner: "@acme/eval-owners"
-revisit: 2027-03-31
-infra_errors: exclude
-require_same_harness: true
-accept_if:
-  common_valid_tasks: ">= 500"
-  infra_error_rate: "< 1%"
-  disputed_fraction: "< 5%"
-  missing_fraction: "< 2%"
-  observed_margin: "> validity_sensitivity + run_variance"
-margin:
-  confidence: 0.95
-  standard_error: paired
-  validity_bound: exact
-`;
 
 /** Per-instance resolved flags of a run, straight from the file. */
 function resolvedOf(folder: string): Map<string, boolean> {
@@ -91,28 +76,6 @@ function annotationScores(): Map<string, { s: number; other: number }> {
       },
     ]),
   );
-}
-
-const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-
-/** Paired SE (SPEC §3): sqrt(Σ (d − d̄)² / (n (n − 1))). */
-function pairedSe(d: readonly number[]): number {
-  const mean = sum(d) / d.length;
-  return Math.sqrt(sum(d.map((x) => (x - mean) ** 2)) / (d.length * (d.length - 1)));
-}
-
-/** Exact margin bounds (SPEC §3) by scanning every prefix of U sorted by d, restated here. */
-function exactBounds(valid: readonly number[], open: readonly number[]): [number, number] {
-  const asc = [...open].sort((a, b) => a - b);
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let k = 0; k <= asc.length; k++) {
-    const low = (sum(valid) + sum(asc.slice(0, k))) / (valid.length + k);
-    const high = (sum(valid) + sum(asc.slice(asc.length - k))) / (valid.length + k);
-    lo = Math.min(lo, low);
-    hi = Math.max(hi, high);
-  }
-  return [lo, hi];
 }
 
 describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with OpenAI's annotations", () => {
