@@ -50212,7 +50212,121 @@ function rows_parseObject(text, issues) {
         issues.add(undefined, `expected a JSON object; got ${describeValue(v)}`);
         return undefined;
     }
+    // Counting the keys is cheap; finding which one repeats is done only when one does.
+    const repeated = topLevelKeys(text) === Object.keys(v).length ? undefined : repeatedKey(text);
+    if (repeated !== undefined) {
+        // JSON.parse keeps the last value: which one was meant is a guess (SPEC §1.1 guesses nothing).
+        issues.add(SHOWN_AS_FIELD.test(repeated) ? repeated : undefined, `the key ${quote(repeated)} is given twice on this line; expected each field once`);
+        return undefined;
+    }
     return v;
+}
+/** A repeated key is named as the problem's field when it reads safely as one. */
+const SHOWN_AS_FIELD = /^[A-Za-z0-9_]{1,64}$/;
+/**
+ * How many keys the top level of a JSON object's text has, repeats included. `text` must be a
+ * valid JSON object. Strings are skipped with indexOf when the text has no backslash.
+ */
+function topLevelKeys(text) {
+    const plain = text.indexOf("\\") === -1;
+    let depth = 0;
+    let keys = 0;
+    let expectKey = false;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x22) {
+            if (depth === 1 && expectKey) {
+                keys++;
+                expectKey = false;
+            }
+            if (plain) {
+                i = text.indexOf('"', i + 1);
+                if (i < 0)
+                    break;
+            }
+            else {
+                for (i++; i < n; i++) {
+                    const d = text.charCodeAt(i);
+                    if (d === 0x5c)
+                        i++;
+                    else if (d === 0x22)
+                        break;
+                }
+            }
+        }
+        else if (c === 0x7b || c === 0x5b) {
+            depth++;
+            if (depth === 1)
+                expectKey = true;
+        }
+        else if (c === 0x7d || c === 0x5d) {
+            depth--;
+        }
+        else if (c === 0x2c && depth === 1) {
+            expectKey = true;
+        }
+    }
+    return keys;
+}
+/**
+ * The first top-level key of a JSON object's text that repeats an earlier one (compared after
+ * unescaping, as JSON.parse does), or undefined. `text` must be a valid JSON object (JSON.parse
+ * accepted it). Nested objects are in fields the gate does not read, and are not checked.
+ */
+function repeatedKey(text) {
+    let depth = 0;
+    let expectKey = false;
+    let keys;
+    let first;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x22) {
+            let j = i + 1;
+            let escaped = false;
+            for (;;) {
+                const d = text.charCodeAt(j);
+                if (d === 0x5c) {
+                    escaped = true;
+                    j += 2;
+                }
+                else if (d === 0x22 || Number.isNaN(d)) {
+                    break;
+                }
+                else {
+                    j++;
+                }
+            }
+            if (depth === 1 && expectKey) {
+                const key = escaped ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
+                if (first === undefined) {
+                    first = key;
+                }
+                else {
+                    if (keys === undefined)
+                        keys = new Set([first]);
+                    if (keys.has(key))
+                        return key;
+                    keys.add(key);
+                }
+                expectKey = false;
+            }
+            i = j;
+        }
+        else if (c === 0x7b || c === 0x5b) {
+            depth++;
+            if (depth === 1)
+                expectKey = true;
+        }
+        else if (c === 0x7d || c === 0x5d) {
+            depth--;
+        }
+        else if (c === 0x2c && depth === 1) {
+            expectKey = true;
+        }
+    }
+    return undefined;
 }
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
@@ -50450,6 +50564,602 @@ function checkReviewRow(obj, out, issues, plain = false) {
     return !issues.any;
 }
 
+;// CONCATENATED MODULE: ./src/core/input/line-flags.ts
+/** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */
+/** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
+ * control character (see line-stream's LineHandler). */
+const line_flags_LINE_PLAIN = 1;
+/** Every byte of the line is below 0x80. */
+const LINE_ASCII = 2;
+
+;// CONCATENATED MODULE: ./src/core/input/scan-row.ts
+/**
+ * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
+ * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
+ * (which was most of the reader's time), and accepts a line only when it is sure of it.
+ *
+ * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
+ * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
+ * put there. For any other line it returns false and the caller takes the JSON.parse path
+ * (rows.ts), which finds and words every problem: so both paths have the same checks and the same
+ * messages by construction, and the scanner only has to be right about what it accepts
+ * (test/input/scan-row.test.ts compares both on fuzzed lines).
+ *
+ * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
+ * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
+ * the value of a field the gate ignores, numbers with a fraction, an exponent or a minus sign, or
+ * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
+ * more than MAX_OTHER_KEYS other keys.
+ *
+ * It allocates nothing on its own for a row but the strings it hands out, and the four fields
+ * that repeat from row to row in runs (dataset and harness revisions, model, cluster) come back
+ * as the same string object as on the row before when their bytes are equal.
+ */
+
+const FAST_SLICE = typeof Buffer.prototype.latin1Slice === "function" &&
+    typeof Buffer.prototype.utf8Slice === "function";
+// Field ids, by bit.
+const F_TASK = 0;
+const F_DATASET = 1;
+const F_HARNESS = 2;
+const F_MODEL = 3;
+const F_VALIDITY = 4;
+const F_RESULT = 5;
+const F_REVIEW_REVISION = 6;
+const F_ATTEMPT = 7;
+const F_EVIDENCE = 8;
+const F_CLUSTER = 9;
+const F_PASSES = 10;
+const F_FAILS = 11;
+const F_INFRA_ERRORS = 12;
+const F_MISSING = 13;
+const F_OTHER = -1;
+const REQUIRED = (1 << F_TASK) |
+    (1 << F_DATASET) |
+    (1 << F_HARNESS) |
+    (1 << F_MODEL) |
+    (1 << F_VALIDITY) |
+    (1 << F_REVIEW_REVISION);
+const COUNTS = (1 << F_PASSES) | (1 << F_FAILS) | (1 << F_INFRA_ERRORS) | (1 << F_MISSING);
+/** Keys of fields the gate ignores, remembered per line to find a repeated one. */
+const MAX_OTHER_KEYS = 32;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+/** How string() treats a byte inside a string: one table load per byte. */
+const BYTE_PLAIN = 0;
+const BYTE_QUOTE = 1;
+/** Leave the line to JSON.parse: C0 controls (invalid unescaped), backslash, DEL, C2. */
+const BYTE_OTHER = 2;
+const BYTE_NON_ASCII = 3;
+const BYTE_CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+    BYTE_CLASS[c] =
+        c === QUOTE
+            ? BYTE_QUOTE
+            : c < 0x20 || c === BACKSLASH || c === 0x7f || c === 0xc2
+                ? BYTE_OTHER
+                : c >= 0x80
+                    ? BYTE_NON_ASCII
+                    : BYTE_PLAIN;
+}
+function bytesOf(s) {
+    return Uint8Array.from(s, (c) => c.charCodeAt(0));
+}
+const KEYS = [
+    [bytesOf("task_id"), F_TASK],
+    [bytesOf("dataset_revision"), F_DATASET],
+    [bytesOf("harness_revision"), F_HARNESS],
+    [bytesOf("model_config"), F_MODEL],
+    [bytesOf("validity"), F_VALIDITY],
+    [bytesOf("result"), F_RESULT],
+    [bytesOf("review_revision"), F_REVIEW_REVISION],
+    [bytesOf("attempt"), F_ATTEMPT],
+    [bytesOf("evidence"), F_EVIDENCE],
+    [bytesOf("cluster"), F_CLUSTER],
+    [bytesOf("passes"), F_PASSES],
+    [bytesOf("fails"), F_FAILS],
+    [bytesOf("infra_errors"), F_INFRA_ERRORS],
+    [bytesOf("missing"), F_MISSING],
+];
+/** KEYS by length (keys are 5–16 bytes long). */
+const KEYS_BY_LENGTH = [];
+for (const entry of KEYS)
+    (KEYS_BY_LENGTH[entry[0].length] ??= []).push(entry);
+const VALIDITY_BYTES = [
+    [bytesOf("valid"), "valid"],
+    [bytesOf("broken"), "broken"],
+    [bytesOf("disputed"), "disputed"],
+    [bytesOf("unreviewed"), "unreviewed"],
+];
+const RESULT_BYTES = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
+const TRUE = bytesOf("true");
+const FALSE = bytesOf("false");
+const NULL = bytesOf("null");
+function equalAt(b, begin, end, word) {
+    if (end - begin !== word.length)
+        return false;
+    for (let k = 0; k < word.length; k++)
+        if (b[begin + k] !== word[k])
+            return false;
+    return true;
+}
+function isSpace(c) {
+    return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+}
+/** The last string made for a field that repeats in runs, and the bytes it was made of. */
+class RepeatCache {
+    value = "";
+    /** The string of b[begin, end), the cached one when it is the same (a native compare of two
+     * flat strings is far cheaper than comparing the bytes in a loop here). */
+    get(b, begin, end, ascii) {
+        const s = slice(b, begin, end, ascii);
+        if (s === this.value)
+            return this.value;
+        this.value = s;
+        return s;
+    }
+}
+function slice(b, begin, end, ascii) {
+    if (FAST_SLICE) {
+        const s = b;
+        return ascii ? s.latin1Slice(begin, end) : s.utf8Slice(begin, end);
+    }
+    return b.toString(ascii ? "latin1" : "utf8", begin, end);
+}
+class scan_row_RowScanner {
+    pos = 0;
+    /** Set by string(): whether the string just scanned is all ASCII. */
+    ascii = true;
+    otherKeys = new Int32Array(2 * MAX_OTHER_KEYS);
+    evidence = [];
+    dataset = new RepeatCache();
+    harness = new RepeatCache();
+    model = new RepeatCache();
+    cluster = new RepeatCache();
+    /**
+     * Scans the line `b[begin, end)` (valid UTF-8, no line end) into `out`. true: the row is valid
+     * and `out` holds it (its evidence array is reused by the next call: copy what you keep);
+     * false: parse the line with JSON.parse instead (`out` is then in an unspecified state).
+     */
+    scan(b, begin, end, out) {
+        this.pos = begin;
+        if (!this.skipSpace(b, end) || b[this.pos] !== LBRACE)
+            return false;
+        this.pos++;
+        if (!this.skipSpace(b, end))
+            return false;
+        let seen = 0;
+        let nulls = 0;
+        let others = 0;
+        let attemptGiven = false;
+        out.result = -1;
+        out.passes = 0;
+        out.fails = 0;
+        out.infraErrors = 0;
+        out.missing = 0;
+        out.evidence = undefined;
+        out.attempt = undefined;
+        out.cluster = undefined;
+        if (b[this.pos] === RBRACE)
+            return false; // {} lacks every field
+        for (;;) {
+            // A key.
+            if (b[this.pos] !== QUOTE)
+                return false;
+            const keyBegin = this.pos + 1;
+            const keyEnd = this.string(b, keyBegin, end);
+            if (keyEnd < 0)
+                return false;
+            const field = keyId(b, keyBegin, keyEnd);
+            if (field === F_OTHER) {
+                if (!this.newOtherKey(b, keyBegin, keyEnd, others))
+                    return false;
+                others++;
+            }
+            else {
+                const bit = 1 << field;
+                if ((seen & bit) !== 0)
+                    return false;
+                seen |= bit;
+            }
+            this.pos = keyEnd + 1;
+            if (!this.skipSpace(b, end) || b[this.pos] !== COLON)
+                return false;
+            this.pos++;
+            if (!this.skipSpace(b, end))
+                return false;
+            // Its value.
+            const c = b[this.pos];
+            if (field === F_OTHER) {
+                if (!this.skipValue(b, end))
+                    return false;
+            }
+            else if (c === 0x6e) {
+                // null: the same as absent for an optional field, an error for a required one.
+                if (!this.literal(b, end, NULL))
+                    return false;
+                nulls |= 1 << field;
+            }
+            else if (!this.fieldValue(b, end, field, out)) {
+                return false;
+            }
+            else if (field === F_ATTEMPT) {
+                attemptGiven = true;
+            }
+            if (!this.skipSpace(b, end))
+                return false;
+            const next = b[this.pos];
+            this.pos++;
+            if (next === RBRACE)
+                break;
+            if (next !== COMMA || !this.skipSpace(b, end))
+                return false;
+        }
+        // Only spaces after the object.
+        while (this.pos < end) {
+            if (!isSpace(b[this.pos] ?? 0))
+                return false;
+            this.pos++;
+        }
+        const given = seen & ~nulls;
+        if ((given & REQUIRED) !== REQUIRED)
+            return false;
+        const counts = given & COUNTS;
+        if ((given & (1 << F_RESULT)) !== 0) {
+            if (counts !== 0)
+                return false;
+        }
+        else {
+            // Pre-aggregated: all four counts, at least one above 0, and no attempt.
+            if (counts !== COUNTS || attemptGiven)
+                return false;
+            if (out.passes === 0 && out.fails === 0 && out.infraErrors === 0 && out.missing === 0)
+                return false;
+            out.result = -1;
+        }
+        return true;
+    }
+    /** Skips JSON whitespace; false when the line ends there. */
+    skipSpace(b, end) {
+        let p = this.pos;
+        while (p < end && isSpace(b[p] ?? 0))
+            p++;
+        this.pos = p;
+        return p < end;
+    }
+    /**
+     * The string whose contents start at `begin`: returns the index of its closing quote, or -1 to
+     * give up (no closing quote, or a byte left to JSON.parse: see the file's comment). Sets
+     * `ascii`.
+     */
+    string(b, begin, end) {
+        let ascii = true;
+        for (let p = begin; p < end; p++) {
+            const k = BYTE_CLASS[b[p] ?? 0] ?? BYTE_OTHER;
+            if (k === BYTE_PLAIN)
+                continue;
+            if (k === BYTE_QUOTE) {
+                this.ascii = ascii;
+                return p;
+            }
+            if (k === BYTE_OTHER)
+                return -1;
+            ascii = false;
+        }
+        return -1;
+    }
+    /** A key the gate ignores: false when the line already had it (or too many such keys). */
+    newOtherKey(b, begin, end, count) {
+        if (count >= MAX_OTHER_KEYS)
+            return false;
+        const keys = this.otherKeys;
+        const n = end - begin;
+        for (let k = 0; k < count; k++) {
+            const at = keys[2 * k] ?? 0;
+            if ((keys[2 * k + 1] ?? 0) - at !== n)
+                continue;
+            let i = 0;
+            while (i < n && b[at + i] === b[begin + i])
+                i++;
+            if (i === n)
+                return false;
+        }
+        keys[2 * count] = begin;
+        keys[2 * count + 1] = end;
+        return true;
+    }
+    literal(b, end, word) {
+        const stop = this.pos + word.length;
+        if (stop > end || !equalAt(b, this.pos, stop, word))
+            return false;
+        this.pos = stop;
+        return true;
+    }
+    /** A value of a field the gate ignores: a string, number or literal (objects and arrays: no). */
+    skipValue(b, end) {
+        const c = b[this.pos] ?? 0;
+        if (c === QUOTE) {
+            const close = this.string(b, this.pos + 1, end);
+            if (close < 0)
+                return false;
+            this.pos = close + 1;
+            return true;
+        }
+        if (c === 0x74)
+            return this.literal(b, end, TRUE);
+        if (c === 0x66)
+            return this.literal(b, end, FALSE);
+        if (c === 0x6e)
+            return this.literal(b, end, NULL);
+        return this.number(b, end);
+    }
+    /** Any JSON number (validated, not converted). */
+    number(b, end) {
+        const at = (q) => (q < end ? (b[q] ?? -1) : -1);
+        let p = this.pos;
+        if (at(p) === MINUS)
+            p++;
+        const first = at(p);
+        if (first === ZERO) {
+            p++;
+        }
+        else if (first > ZERO && first <= NINE) {
+            while (isDigit(at(p)))
+                p++;
+        }
+        else {
+            return false;
+        }
+        if (at(p) === 0x2e) {
+            p++;
+            if (!isDigit(at(p)))
+                return false;
+            while (isDigit(at(p)))
+                p++;
+        }
+        const e = at(p);
+        if (e === 0x65 || e === 0x45) {
+            p++;
+            if (at(p) === 0x2b || at(p) === MINUS)
+                p++;
+            if (!isDigit(at(p)))
+                return false;
+            while (isDigit(at(p)))
+                p++;
+        }
+        this.pos = p;
+        return true;
+    }
+    /** An integer >= 0 of at most 15 digits (always safe); -1 to give up. */
+    count(b, end) {
+        let p = this.pos;
+        const first = p < end ? (b[p] ?? 0) : -1;
+        let v = 0;
+        if (first === ZERO) {
+            p++;
+        }
+        else if (first > ZERO && first <= NINE) {
+            while (p < end) {
+                const d = b[p] ?? 0;
+                if (!isDigit(d))
+                    break;
+                v = v * 10 + (d - ZERO);
+                p++;
+            }
+            if (p - this.pos > 15)
+                return -1;
+        }
+        else {
+            return -1;
+        }
+        // A fraction or an exponent may still make an integer (1.0, 1e2): JSON.parse decides.
+        const after = p < end ? b[p] : -1;
+        if (after === 0x2e || after === 0x65 || after === 0x45)
+            return -1;
+        this.pos = p;
+        return v;
+    }
+    /**
+     * An identifier's string at `pos`: non-empty, at most MAX_ID_LENGTH UTF-16 code units, no
+     * control character (string() refuses C0, DEL and C1 bytes). Returns the end of its contents
+     * (the closing quote) or -1; `pos` is then past the closing quote.
+     */
+    idString(b, end, maxLength, allowEmpty) {
+        if (b[this.pos] !== QUOTE)
+            return -1;
+        const begin = this.pos + 1;
+        const close = this.string(b, begin, end);
+        if (close < 0 || (close === begin && !allowEmpty))
+            return -1;
+        // UTF-8 never takes fewer bytes than UTF-16 code units: only a long one needs decoding.
+        if (close - begin > maxLength && (this.ascii || slice(b, begin, close, false).length > maxLength)) {
+            return -1;
+        }
+        this.pos = close + 1;
+        return close;
+    }
+    id(b, end) {
+        const begin = this.pos + 1;
+        const close = this.idString(b, end, MAX_ID_LENGTH, false);
+        return close < 0 ? undefined : slice(b, begin, close, this.ascii);
+    }
+    repeated(b, end, cache) {
+        const begin = this.pos + 1;
+        const close = this.idString(b, end, MAX_ID_LENGTH, false);
+        return close < 0 ? undefined : cache.get(b, begin, close, this.ascii);
+    }
+    evidenceItem(b, end) {
+        const begin = this.pos + 1;
+        const close = this.idString(b, end, MAX_EVIDENCE_LENGTH, true);
+        return close < 0 ? undefined : slice(b, begin, close, this.ascii);
+    }
+    /** The value of a field the gate reads (not null), into `out`; false to give up. */
+    fieldValue(b, end, field, out) {
+        switch (field) {
+            case F_TASK: {
+                const v = this.id(b, end);
+                if (v === undefined)
+                    return false;
+                out.taskId = v;
+                return true;
+            }
+            case F_DATASET: {
+                const v = this.repeated(b, end, this.dataset);
+                if (v === undefined)
+                    return false;
+                out.datasetRevision = v;
+                return true;
+            }
+            case F_HARNESS: {
+                const v = this.repeated(b, end, this.harness);
+                if (v === undefined)
+                    return false;
+                out.harnessRevision = v;
+                return true;
+            }
+            case F_MODEL: {
+                const v = this.repeated(b, end, this.model);
+                if (v === undefined)
+                    return false;
+                out.modelConfig = v;
+                return true;
+            }
+            case F_CLUSTER: {
+                const v = this.repeated(b, end, this.cluster);
+                if (v === undefined)
+                    return false;
+                out.cluster = v;
+                return true;
+            }
+            case F_VALIDITY: {
+                const begin = this.pos + 1;
+                const close = b[this.pos] === QUOTE ? this.string(b, begin, end) : -1;
+                if (close < 0)
+                    return false;
+                for (const [word, validity] of VALIDITY_BYTES) {
+                    if (equalAt(b, begin, close, word)) {
+                        out.validity = validity;
+                        this.pos = close + 1;
+                        return true;
+                    }
+                }
+                return false;
+            }
+            case F_RESULT: {
+                const begin = this.pos + 1;
+                const close = b[this.pos] === QUOTE ? this.string(b, begin, end) : -1;
+                if (close < 0)
+                    return false;
+                for (let r = 0; r < RESULT_BYTES.length; r++) {
+                    const word = RESULT_BYTES[r];
+                    if (word !== undefined && equalAt(b, begin, close, word)) {
+                        out.result = r;
+                        this.pos = close + 1;
+                        return true;
+                    }
+                }
+                return false;
+            }
+            case F_REVIEW_REVISION: {
+                const v = this.count(b, end);
+                if (v < 0)
+                    return false;
+                out.reviewRevision = v;
+                return true;
+            }
+            case F_PASSES:
+            case F_FAILS:
+            case F_INFRA_ERRORS:
+            case F_MISSING: {
+                const v = this.count(b, end);
+                if (v < 0)
+                    return false;
+                if (field === F_PASSES)
+                    out.passes = v;
+                else if (field === F_FAILS)
+                    out.fails = v;
+                else if (field === F_INFRA_ERRORS)
+                    out.infraErrors = v;
+                else
+                    out.missing = v;
+                return true;
+            }
+            case F_ATTEMPT: {
+                if (b[this.pos] === QUOTE) {
+                    const v = this.id(b, end);
+                    if (v === undefined)
+                        return false;
+                    out.attempt = v;
+                    return true;
+                }
+                const v = this.count(b, end);
+                if (v < 0)
+                    return false;
+                out.attempt = v;
+                return true;
+            }
+            case F_EVIDENCE: {
+                if (b[this.pos] === QUOTE) {
+                    const v = this.evidenceItem(b, end);
+                    if (v === undefined)
+                        return false;
+                    out.evidence = v;
+                    return true;
+                }
+                if (b[this.pos] !== LBRACKET)
+                    return false;
+                this.pos++;
+                const items = this.evidence;
+                items.length = 0;
+                if (!this.skipSpace(b, end))
+                    return false;
+                if (b[this.pos] === RBRACKET) {
+                    this.pos++;
+                    out.evidence = items;
+                    return true;
+                }
+                for (;;) {
+                    const v = this.evidenceItem(b, end);
+                    if (v === undefined || !this.skipSpace(b, end))
+                        return false;
+                    items.push(v);
+                    const next = b[this.pos];
+                    this.pos++;
+                    if (next === RBRACKET)
+                        break;
+                    if (next !== COMMA || !this.skipSpace(b, end))
+                        return false;
+                }
+                out.evidence = items;
+                return true;
+            }
+            default:
+                return false;
+        }
+    }
+}
+function isDigit(c) {
+    return c >= ZERO && c <= NINE;
+}
+function keyId(b, begin, end) {
+    const candidates = KEYS_BY_LENGTH[end - begin];
+    if (candidates === undefined)
+        return F_OTHER;
+    for (const [word, id] of candidates)
+        if (equalAt(b, begin, end, word))
+            return id;
+    return F_OTHER;
+}
+
 ;// CONCATENATED MODULE: ./src/core/input/dataset-builder.ts
 /**
  * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
@@ -50481,6 +51191,8 @@ function checkReviewRow(obj, out, issues, plain = false) {
 
 
 
+
+
 const LINE_RADIX = 2 ** 32;
 /** Harness-kind entries: packed source * 2 + kind. */
 const KIND_ATTEMPTS = 0;
@@ -50493,6 +51205,12 @@ class ProblemList {
         this.total++;
         if (this.items.length < 20)
             this.items.push(p);
+    }
+    /** Adds another list's problems after these (as if each had been added here). */
+    append(other) {
+        for (const p of other.items)
+            this.add(p);
+        this.total += other.total - other.items.length;
     }
 }
 function newModelState() {
@@ -50552,6 +51270,7 @@ class DatasetBuilder {
     issues = new rows_LineIssues();
     exportRow = rows_emptyExportRow();
     reviewRow = emptyReviewRow();
+    scanner = new scan_row_RowScanner();
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
@@ -50628,6 +51347,19 @@ class DatasetBuilder {
             return;
         }
         this.addResultRow(row, fileIndex, line);
+    }
+    /**
+     * One non-blank line of a results export as bytes (line-stream's ByteLineHandler): the byte
+     * scanner reads the common row shape; any other line goes the JSON.parse way (scan-row.ts).
+     */
+    addResultBytes(bytes, begin, end, flags, fileIndex, line) {
+        if (this.stopped)
+            return;
+        if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
+            this.addResultRow(this.exportRow, fileIndex, line);
+            return;
+        }
+        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & line_flags_LINE_PLAIN) !== 0);
     }
     /** A results line already parsed and checked (by a parse worker: see parse-pool.ts). */
     addResultRow(row, fileIndex, line) {
@@ -50891,7 +51623,9 @@ class DatasetBuilder {
         // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
         // it again would change nothing, and checking that by position is cheaper than searching.
         if (evidence !== undefined && !(startsWith(event, evidence) && startsWith(task, evidence))) {
-            this.heldChars += addEvidence(event, evidence) + addEvidence(task, evidence);
+            // The task's list first: the event keeps the task's string for an item both hold, and the
+            // characters of a string are counted once.
+            this.heldChars += addEvidence(task, evidence, undefined) + addEvidence(event, evidence, task.evidence);
         }
         return true;
     }
@@ -51016,9 +51750,25 @@ class DatasetBuilder {
                 if (this.inUniverse(t))
                     universe.push(t);
         }
-        universe.sort((a, b) => compareCodeUnits(a.datasetRevision, b.datasetRevision) || compareCodeUnits(a.taskId, b.taskId));
+        universe.sort((a, b) => compareCodeUnits(a?.datasetRevision ?? "", b?.datasetRevision ?? "") ||
+            compareCodeUnits(a?.taskId ?? "", b?.taskId ?? ""));
+        // Read before the per-task state goes; its problems come after the tasks' (as listed).
+        const compared = new Set([
+            ...this.baselineState.datasetRevisions,
+            ...this.candidateState.datasetRevisions,
+        ]);
+        const unmatchedProblems = new ProblemList();
+        const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
+        // The builder's per-task state is dropped as the records are made (finish is the last call):
+        // holding both at once doubled the peak memory of a task-heavy export.
+        this.tasks.clear();
+        this.lastByTask = undefined;
         const revisions = new Set();
-        for (const task of universe) {
+        for (let u = 0; u < universe.length; u++) {
+            const task = universe[u];
+            if (task === undefined)
+                continue;
+            universe[u] = undefined;
             // A task's first row always adds a label unless it conflicted (reported): then events is empty.
             const events = task.events ?? [];
             const label = events.find((e) => e.revision === task.topRevision);
@@ -51046,11 +51796,7 @@ class DatasetBuilder {
                 revisions.add(e.revision);
             records.push(this.record(task));
         }
-        const compared = new Set([
-            ...this.baselineState.datasetRevisions,
-            ...this.candidateState.datasetRevisions,
-        ]);
-        const unmatchedLabels = this.unmatchedLabels(compared, late);
+        late.append(unmatchedProblems);
         const total = modelProblems.length + this.lineProblems.total + late.total;
         if (total > 0) {
             const problems = [...modelProblems, ...this.lineProblems.items, ...late.items];
@@ -51076,7 +51822,10 @@ class DatasetBuilder {
                 revision: e.revision,
                 validity: e.validity,
                 source: this.locationOf(e.src),
-                evidence: e.evidence ?? [],
+                // Usually the same items as the task's: one array for both.
+                evidence: sameItems(e.evidence, task.evidence)
+                    ? (task.evidence ?? NO_EVIDENCE)
+                    : (e.evidence ?? NO_EVIDENCE),
             };
             if (e.reviewer !== undefined)
                 event.reviewer = e.reviewer;
@@ -51090,7 +51839,7 @@ class DatasetBuilder {
             validity: task.topValidity,
             reviewRevision: task.topRevision,
             history,
-            evidence: task.evidence ?? [],
+            evidence: task.evidence ?? NO_EVIDENCE,
         };
         if (task.cluster !== undefined)
             out.cluster = task.cluster;
@@ -51109,6 +51858,19 @@ class DatasetBuilder {
         };
     }
 }
+/** The evidence of a task or event without any (shared: records are never modified). */
+const NO_EVIDENCE = Object.freeze([]);
+function sameItems(a, b) {
+    if (a === b)
+        return true;
+    const n = a?.length ?? 0;
+    if (n !== (b?.length ?? 0))
+        return false;
+    for (let i = 0; i < n; i++)
+        if (a?.[i] !== b?.[i])
+            return false;
+    return true;
+}
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a, b) {
     return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
@@ -51118,14 +51880,20 @@ function dataset_builder_countsOf(st) {
 }
 /**
  * Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped.
- * Returns the characters of the items kept.
+ * An item equal to one of `shared` is kept as that string (no second copy). Returns the
+ * characters of the new strings kept.
  */
-function addEvidence(holder, evidence) {
+function addEvidence(holder, evidence, shared) {
     if (typeof evidence === "string")
-        return addEvidenceItem(holder, evidence);
+        return addEvidenceItem(holder, evidence, shared);
+    const fresh = holder.evidence === undefined;
     let added = 0;
     for (const item of evidence)
-        added += addEvidenceItem(holder, item);
+        added += addEvidenceItem(holder, item, shared);
+    // An array grown by push has room for 17 items: a task's first list is usually final, so it
+    // is kept at its size (a third of a task's memory in a task-heavy export).
+    if (fresh && holder.evidence !== undefined && holder.evidence.length > 1)
+        holder.evidence = holder.evidence.slice();
     return added;
 }
 /** Whether the holder's evidence list begins with exactly these items (so holds them all). */
@@ -51142,20 +51910,19 @@ function startsWith(holder, evidence) {
             return false;
     return true;
 }
-function addEvidenceItem(holder, item) {
+function addEvidenceItem(holder, item, shared) {
     if (item.length === 0)
         return 0;
     const kept = holder.evidence;
-    if (kept === undefined) {
-        holder.evidence = [item];
-    }
-    else if (kept.length < MAX_EVIDENCE_PER_TASK && !kept.includes(item)) {
-        kept.push(item);
-    }
-    else {
+    if (kept !== undefined && (kept.length >= MAX_EVIDENCE_PER_TASK || kept.includes(item)))
         return 0;
-    }
-    return item.length;
+    const i = shared === undefined ? -1 : shared.indexOf(item);
+    const value = i < 0 ? item : (shared?.[i] ?? item);
+    if (kept === undefined)
+        holder.evidence = [value];
+    else
+        kept.push(value);
+    return i < 0 ? item.length : 0;
 }
 function unknownModelMessage(role, id, present) {
     if (present.length === 0) {
@@ -51175,14 +51942,6 @@ var external_node_stream_ = __nccwpck_require__(7075);
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/core/input/line-flags.ts
-/** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */
-/** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
- * control character (see line-stream's LineHandler). */
-const line_flags_LINE_PLAIN = 1;
-/** Every byte of the line is below 0x80. */
-const LINE_ASCII = 2;
-
 ;// CONCATENATED MODULE: ./src/core/input/line-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
@@ -51210,7 +51969,7 @@ function lineOf(text, begin, end) {
 }
 const LF = 0x0a;
 const CR = 0x0d;
-const BACKSLASH = 0x5c;
+const line_stream_BACKSLASH = 0x5c;
 const DEL = 0x7f;
 /** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
 const BOM = 0xfeff;
@@ -51408,6 +52167,11 @@ class LineSplitter {
     wholeLines(chunk, begin, end) {
         let start = begin;
         while (start <= end && !this.stopped) {
+            if (isBlankByte(chunk[start] ?? 0) && end + 1 - start >= 2 * BLANK_BLOCK_BYTES) {
+                start = this.skipBlankRun(chunk, start, end + 1);
+                if (start > end)
+                    return;
+            }
             let stop = end;
             if (end - start > SPAN_BYTES) {
                 stop = chunk.lastIndexOf(LF, start + SPAN_BYTES);
@@ -51419,6 +52183,48 @@ class LineSplitter {
             start = stop + 1;
         }
     }
+    /**
+     * Skips a run of identical blank lines (such as LF after LF, or CRLF after CRLF) starting at
+     * `chunk[start]`, up to `stop` (just after an LF): blocks of the run are compared with the
+     * repeated first line by memcmp, so that a gzip stream inflating to gigabytes of blank lines
+     * costs about what inflating it costs, not a call per line. Returns where the lines to split
+     * one by one begin (at `start` when there is no such run); line numbers count the skipped lines.
+     */
+    skipBlankRun(chunk, start, stop) {
+        const nl = chunk.indexOf(LF, start);
+        const length = nl + 1 - start;
+        if (nl < 0 || nl >= stop || length > MAX_BLANK_PATTERN || !isBlank(chunk, start, nl))
+            return start;
+        let pattern = this.blankPattern;
+        if (pattern.length === 0 ||
+            pattern.length % length !== 0 ||
+            pattern.compare(chunk, start, nl + 1, 0, length) !== 0) {
+            pattern = Buffer.alloc(length * Math.floor(BLANK_BLOCK_BYTES / length));
+            for (let k = 0; k < pattern.length; k += length)
+                chunk.copy(pattern, k, start, nl + 1);
+            this.blankPattern = pattern;
+        }
+        const block = pattern.length;
+        const lines = block / length;
+        let p = start;
+        while (stop - p >= block && this.lineNo + lines <= MAX_LINES_PER_FILE) {
+            if (chunk.compare(pattern, 0, block, p, p + block) !== 0)
+                break;
+            this.lineNo += lines;
+            p += block;
+        }
+        // The tail of the run in this chunk, shorter than a block.
+        const rest = Math.min(stop - p, block) - (Math.min(stop - p, block) % length);
+        if (rest > 0 &&
+            this.lineNo + rest / length <= MAX_LINES_PER_FILE &&
+            chunk.compare(pattern, 0, rest, p, p + rest) === 0) {
+            this.lineNo += rest / length;
+            p += rest;
+        }
+        return p;
+    }
+    /** The last block skipBlankRun compared with (the repeated blank line). */
+    blankPattern = Buffer.alloc(0);
     /** Whole lines as in wholeLines. A span that is not valid UTF-8 (to name the bad lines) or could
      * hold an overlong line (to count its bytes) goes line by line as bytes. */
     span(chunk, begin, end) {
@@ -51436,7 +52242,7 @@ class LineSplitter {
         }
         // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
         // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
-        const plain = bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
+        const plain = bytes.indexOf(line_stream_BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
         if (this.onBytes !== undefined) {
             this.spanBytes(chunk, begin, end, (plain ? line_flags_LINE_PLAIN : 0) | ((0,external_node_buffer_.isAscii)(bytes) ? LINE_ASCII : 0));
             return;
@@ -51543,6 +52349,13 @@ class LineSplitter {
         this.nonBlankLines++;
         this.onLine?.(text, begin, end, this.lineNo, plain);
     }
+}
+/** Blank runs are compared in blocks of about this many bytes (see skipBlankRun). */
+const BLANK_BLOCK_BYTES = 16 * 1024;
+/** The longest blank line (with its LF) skipBlankRun repeats into a block. */
+const MAX_BLANK_PATTERN = 64;
+function isBlankByte(b) {
+    return b === LF || b === 0x20 || b === 0x09 || b === CR;
 }
 /** Only spaces, tabs and CRs (JSON whitespace; LF cannot occur inside a line). */
 function isBlank(bytes, begin, end) {
@@ -51782,6 +52595,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
 
 
 
+
 /** Record fields, by offset. A problem record uses only TAG, FIELD and MESSAGE. */
 const TAG = 0;
 const TASK = 1;
@@ -51899,6 +52713,7 @@ class BatchEncoder {
     free = [];
     issues = new LineIssues();
     row = emptyExportRow();
+    scanner = new RowScanner();
     // Per batch:
     interned = [];
     local = [];
@@ -51929,8 +52744,15 @@ class BatchEncoder {
         const records = this.take(n * RECORD_SIZE);
         const issues = this.issues;
         const row = this.row;
+        const data = Buffer.from(batch.data);
+        const offsets = new Int32Array(batch.offsets, 0, 2 * n);
         for (let i = 0; i < n; i++) {
             const at = i * RECORD_SIZE;
+            // The common row shape by the byte scanner, anything else as DatasetBuilder.addResultLine.
+            if (this.scanner.scan(data, offsets[2 * i] ?? 0, offsets[2 * i + 1] ?? 0, row)) {
+                this.encodeRow(records, at);
+                continue;
+            }
             issues.reset();
             const obj = parseObject(line(i), issues);
             if (obj === undefined || !checkExportRow(obj, row, issues, ((flags[i] ?? 0) & LINE_PLAIN) !== 0)) {
@@ -52649,8 +53471,10 @@ async function readDataset(opts) {
             }
             else {
                 const onLine = f.kind === "results"
-                    ? (text, begin, end, line, plain) => {
-                        builder.addResultLine(lineOf(text, begin, end), i, line, plain);
+                    ? {
+                        bytes: (bytes, begin, end, line, flags) => {
+                            builder.addResultBytes(bytes, begin, end, flags, i, line);
+                        },
                     }
                     : (text, begin, end, line, plain) => {
                         builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
@@ -66749,26 +67573,20 @@ async function runAction(deps) {
     return { report, checkRunId, commentId };
 }
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/io/parse-workers.ts
 /**
  * Which parse workers a bundle uses (src/core/input/parse-pool.ts): the parse-worker.js built
- * next to it, one thread per core beyond the main thread's (at least one, at most
- * DEFAULT_MAX_THREADS). MODEL_GATE_PARSE_THREADS=N overrides the count (at most
- * MAX_PARSE_THREADS); 0 parses on the main thread.
+ * next to it, with no thread by default. Since the byte scanner (scan-row.ts) the main thread
+ * parses a plain export faster than it can hand the lines to a worker and take the rows back
+ * (BENCHMARKS.md: on every shape measured the pool cost more CPU and more wall time on 2
+ * cores), so the second core is left to the hash worker. MODEL_GATE_PARSE_THREADS=N (at most
+ * MAX_PARSE_THREADS) turns the pool on; 0 or unset parses on the main thread.
  */
-
 
 
 const WORKER_FILE = "parse-worker.js";
-/**
- * With two workers the main thread (reading, hashing, building the Dataset) is already the
- * bottleneck on the bench export; each more thread would cost ~15 MB for little.
- */
-const DEFAULT_MAX_THREADS = 2;
 const MAX_PARSE_THREADS = 4;
 /**
  * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
@@ -66779,9 +67597,7 @@ function bundledParseWorkers(bundleUrl, env) {
     if (script.protocol !== "file:" || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(script)))
         return undefined;
     const raw = env["MODEL_GATE_PARSE_THREADS"];
-    const threads = raw !== undefined && /^\d{1,2}$/.test(raw)
-        ? Math.min(Number(raw), MAX_PARSE_THREADS)
-        : Math.min(Math.max((0,external_node_os_namespaceObject.availableParallelism)() - 1, 1), DEFAULT_MAX_THREADS);
+    const threads = raw !== undefined && /^\d{1,2}$/.test(raw) ? Math.min(Number(raw), MAX_PARSE_THREADS) : 0;
     return { script, threads };
 }
 

@@ -15,12 +15,24 @@
 //
 //   node scripts/bench.mjs [--sizes 1e5,1e6,5e6] [--runs 3] [--out-dir bench-out] [--cli dist/cli.js]
 //                          [--seed-script ../shared/seed/seed_sensitivity.py] [--no-seed] [--regen]
-//                          [--markdown FILE]
+//                          [--presets generator,wide-evidence,many-tasks,deep-attempts] [--no-presets]
+//                          [--no-duckdb] [--no-whole-gate] [--big] [--blank] [--markdown FILE]
+//    The presets (issue 15) are the shapes of export at 10⁶ rows, each timed as gate default,
+//    gate with MODEL_GATE_PARSE_THREADS=1, seed and DuckDB (read_json + the README's SQL), runs
+//    alternating; --big adds 10⁷ rows of the generator shape (~6 GB, in a temp dir, deleted);
+//    --blank times 2 GiB of blank lines inflated from gzip against inflating alone.
+//    The whole-gate run (issue 11; --no-whole-gate skips it) gates 10⁶ tasks × 2 models × 1
+//    attempt for an accept, a reject and an unresolved verdict (~0.9 GB each, generated in a temp
+//    dir and deleted), checks each verdict and prints time and peak RSS.
+import { Buffer } from "node:buffer";
 import { spawnSync } from "node:child_process";
-import { cpus, loadavg } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { gzipSync } from "node:zlib";
 import {
+  appendFileSync,
   copyFileSync,
   existsSync,
+  mkdtempSync,
   mkdirSync,
   readFileSync,
   rmSync,
@@ -44,6 +56,12 @@ const { values: args } = parseArgs({
     "seed-script": { type: "string", default: "../shared/seed/seed_sensitivity.py" },
     "no-seed": { type: "boolean", default: false },
     "no-fragility": { type: "boolean", default: false },
+    presets: { type: "string", default: "generator,wide-evidence,many-tasks,deep-attempts" },
+    "no-presets": { type: "boolean", default: false },
+    "no-duckdb": { type: "boolean", default: false },
+    big: { type: "boolean", default: false },
+    "no-whole-gate": { type: "boolean", default: false },
+    blank: { type: "boolean", default: false },
     regen: { type: "boolean", default: false },
     markdown: { type: "string" },
     help: { type: "boolean", default: false },
@@ -54,7 +72,8 @@ if (args.help) {
   process.stdout.write(
     readFileSync(fileURLToPath(import.meta.url), "utf8")
       .split("\n")
-      .slice(1, 19)
+      .slice(1)
+      .filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("//")))
       .join("\n") + "\n",
   );
   process.exit(0);
@@ -133,12 +152,15 @@ const PY_RSS =
   "    open(os.environ['BENCH_RSS_FILE'], 'w').write(str(kb))\n";
 
 /** Runs one command; returns wall seconds, peak RSS in KiB (or null) and the child's output. */
-function measure(kind, file, extra = []) {
+function measure(kind, file, extra = [], extraEnv = {}) {
   let command;
   let argv;
-  const env = { ...process.env, BENCH_RSS_FILE: rssFile };
+  const env = { ...process.env, BENCH_RSS_FILE: rssFile, ...extraEnv };
   if (kind === "gate") {
     argv = [cli, "evaluate", "--results", file, ...extra];
+    command = process.execPath;
+  } else if (kind === "duckdb") {
+    argv = [duckdbScript, file, duckdbSql];
     command = process.execPath;
   } else {
     argv = [seedScript, file];
@@ -147,7 +169,7 @@ function measure(kind, file, extra = []) {
   if (gnuTime) {
     argv = ["-v", command, ...argv];
     command = "/usr/bin/time";
-  } else if (kind === "gate") {
+  } else if (kind !== "seed") {
     argv = ["--require", rssHook, ...argv];
   } else {
     argv = ["-c", PY_RSS, ...argv];
@@ -336,6 +358,166 @@ for (const n of sizes) {
   rowsTable.push(row);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Presets (issue 15): shapes of export at 10⁶ rows × {gate default, threads 1, seed, DuckDB}
+
+const PRESETS = {
+  generator: [...BASE, "--rows", "1000000"],
+  "wide-evidence": [
+    ...["--seed", "1", "--tasks", "5000", "--attempts", "20", "--noise-models", "8"],
+    ...["--no-extras", "--evidence", "model", "--lift", "0.3"],
+  ],
+  "many-tasks": ["--seed", "1", "--tasks", "500000", "--attempts", "1", "--clusters", "--lift", "0.3"],
+  "deep-attempts": ["--seed", "1", "--tasks", "10000", "--attempts", "50", "--clusters", "--lift", "0.3"],
+};
+const PRESET_TEXT = {
+  generator: "the generator (67 models, 1–5 attempts, 610-byte lines)",
+  "wide-evidence": "10 models × 5,000 tasks × 20 attempts, evidence per (model, task), no extra fields",
+  "many-tasks": "2 models × 500,000 tasks × 1 attempt",
+  "deep-attempts": "2 models × 10,000 tasks × 50 attempts",
+};
+
+// DuckDB: read_json of the export as the `attempts` table, then the README's SQL (counted).
+const duckdbScript = join(out, "duckdb-run.mjs");
+const duckdbSql = join(out, "warehouse.sql");
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+const readmeSql = [
+  ...readFileSync(join(repoRoot, "README.md"), "utf8").matchAll(/^```sql\n([\s\S]*?)^```$/gm),
+];
+writeFileSync(duckdbSql, (readmeSql[0]?.[1] ?? "").trim().replace(/;$/, ""));
+writeFileSync(
+  duckdbScript,
+  `import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+const require = createRequire(${JSON.stringify(join(repoRoot, "package.json"))});
+const { DuckDBInstance } = await import(require.resolve("@duckdb/node-api"));
+const [file, sqlFile] = process.argv.slice(2);
+const db = await DuckDBInstance.create(":memory:");
+const con = await db.connect();
+await con.run(\`CREATE VIEW raw AS SELECT * FROM read_json('\${file.replaceAll("'", "''")}', format = 'newline_delimited')\`);
+// Optional columns an export may lack (docs/warehouse.md): NULL, as the gate reads a missing one.
+const have = new Set((await con.runAndReadAll("DESCRIBE raw")).getRowObjects().map((r) => r.column_name));
+const missing = ["attempt", "evidence", "cluster"].filter((c) => !have.has(c));
+await con.run(\`CREATE VIEW attempts AS SELECT *\${missing.map((c) => \`, NULL::VARCHAR AS \${c}\`).join("")} FROM raw\`);
+const reader = await con.runAndReadAll(\`SELECT count(*) AS n FROM (\${readFileSync(sqlFile, "utf8")})\`);
+process.stdout.write(JSON.stringify({ groups: Number(reader.getRowObjects()[0].n) }) + "\\n");
+`,
+);
+const haveDuckdb =
+  !args["no-duckdb"] &&
+  spawnSync(process.execPath, [
+    "-e",
+    `require(${JSON.stringify(join(repoRoot, "node_modules", "@duckdb", "node-api"))})`,
+  ]).status === 0;
+
+const presetTable = [];
+if (!args["no-presets"]) {
+  for (const name of args.presets.split(",")) {
+    const options = PRESETS[name];
+    if (options === undefined)
+      die(`--presets: unknown preset "${name}" (${Object.keys(PRESETS).join(", ")})`);
+    const file = join(out, `preset-${name}.jsonl`);
+    const summary = ensure(file, options);
+    const runsOf = { gate: [], threads: [], seed: [], duckdb: [] };
+    // Alternating runs: a change of load hits every column alike.
+    for (let i = 0; i < runs; i++) {
+      runsOf.gate.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" }));
+      runsOf.threads.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "1" }));
+      if (runSeed && i < seedRuns) runsOf.seed.push(measureChecked("seed", file));
+      if (haveDuckdb) runsOf.duckdb.push(measureChecked("duckdb", file));
+    }
+    const same = runsOf.threads.every((r) => r.stdout === runsOf.gate[0].stdout);
+    if (!same) log(`WARNING: ${name}: the report with a parse worker differs from the inline one`);
+    presetTable.push({ name, summary, bytes: statSync(file).size, runsOf, same });
+  }
+}
+
+function measureChecked(kind, file, extra = [], extraEnv = {}) {
+  const r = measure(kind, file, extra, extraEnv);
+  if (kind === "gate" && (r.status === null || r.status > 2 || !isReport(r.stdout))) {
+    die(`the gate failed on ${file} (exit ${r.status}):\n${r.stderr}`);
+  }
+  if (kind !== "gate" && r.status !== 0) die(`${kind} failed on ${file} (exit ${r.status}):\n${r.stderr}`);
+  log(
+    `${kind}${extraEnv.MODEL_GATE_PARSE_THREADS === "1" ? " (1 thread)" : ""} ${file.replace(out + "/", "")}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`,
+  );
+  return r;
+}
+
+// 10⁷ rows of the generator's shape, generated into a temp dir and deleted.
+let big;
+if (args.big) {
+  const dir = mkdtempSync(join(tmpdir(), "gate-bench-1e7-"));
+  try {
+    const file = join(dir, "attempts-1e7.jsonl");
+    const summary = ensure(file, [...BASE, "--rows", "10000000"]);
+    const runsOf = [];
+    for (let i = 0; i < runs; i++)
+      runsOf.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" }));
+    big = { summary, bytes: statSync(file).size, runsOf };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// The whole gate at 10⁶ tasks × 2 models (issue 11): one export per verdict, generated and deleted.
+const WHOLE_GATE = {
+  accept: ["--lift", "0.3", "--mix", "valid:0.8,broken:0.1,disputed:0.05,unreviewed:0.05"],
+  reject: ["--lift=-0.3", "--mix", "valid:0.8,broken:0.1,disputed:0.05,unreviewed:0.05"],
+  // The default mix leaves 15.4% of the common tasks disputed or unreviewed: over the policy's 15%.
+  unresolved: ["--lift", "0.3"],
+};
+const wholeGate = [];
+if (!args["no-whole-gate"]) {
+  const dir = mkdtempSync(join(tmpdir(), "gate-bench-1e6-tasks-"));
+  try {
+    for (const [verdict, options] of Object.entries(WHOLE_GATE)) {
+      const file = join(dir, `tasks-1e6-${verdict}.jsonl`);
+      const common = ["--seed", "1", "--tasks", "1000000", "--attempts", "1", "--clusters", "--no-extras"];
+      const summary = ensure(file, [...common, ...options]);
+      const r = measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" });
+      const got = JSON.parse(r.stdout).verdict;
+      if (got !== verdict) die(`the whole-gate run for ${verdict} gave ${got} (${file})`);
+      wholeGate.push({ verdict, summary, bytes: statSync(file).size, result: r });
+      rmSync(file, { force: true });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Blank runs (issue 11): 2 GiB of LF inflated from gzip, read by the gate vs inflated alone.
+let blank;
+if (args.blank) {
+  const dir = mkdtempSync(join(tmpdir(), "gate-bench-blank-"));
+  try {
+    const file = join(dir, "blank.jsonl.gz");
+    const member = gzipSync(Buffer.alloc(256 * 1024 * 1024, 10), { level: 9 });
+    writeFileSync(file, "");
+    for (let i = 0; i < 8; i++) appendFileSync(file, member);
+    const head = readFileSync(join(out, "preset-generator.jsonl")).subarray(0, 65536);
+    appendFileSync(file, gzipSync(head.subarray(0, head.lastIndexOf(10) + 1)));
+    const inflate = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `const z=require("node:zlib"),f=require("node:fs");let n=0;f.createReadStream(${JSON.stringify(file)}).pipe(z.createGunzip({chunkSize:262144})).on("data",c=>n+=c.length).on("end",()=>console.log(n))`,
+      ],
+      { encoding: "utf8" },
+    );
+    const t0 = performance.now();
+    spawnSync(process.execPath, [
+      "-e",
+      `const z=require("node:zlib"),f=require("node:fs");f.createReadStream(${JSON.stringify(file)}).pipe(z.createGunzip({chunkSize:262144})).on("data",()=>{})`,
+    ]);
+    const inflateWall = (performance.now() - t0) / 1000;
+    const gate = measure("gate", file, gateFlags);
+    blank = { gz: statSync(file).size, inflated: Number(inflate.stdout.trim()), inflateWall, gate };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const FRAGILITY = {
   accept: ["--lift", "0.4", "--mix", "valid:0.9,broken:0.05,disputed:0.03,unreviewed:0.02"],
   unresolved: ["--lift", "0.02", "--mix", "valid:0.8,broken:0.05,disputed:0.1,unreviewed:0.05"],
@@ -485,6 +667,63 @@ if (fragility.length > 0) {
       `| ${f.name}: ${c.common_tasks.toLocaleString("en-US")} common tasks | ${f.report.verdict} | ${figure} | ${sec(f.result.wall)} | ${mib(f.result.rss)} | ${prof} |`,
     );
   }
+}
+
+// Presets (issue 15)
+const med = (rs) => (rs.length === 0 ? undefined : median(rs.map((r) => r.wall)));
+const peak = (rs) =>
+  rs.length === 0 || rs.some((r) => r.rss === null) ? null : Math.max(...rs.map((r) => r.rss));
+if (presetTable.length > 0) {
+  lines.push("");
+  lines.push(
+    "| shape at 10⁶ rows | tasks | file | gate (default: inline) | gate, `MODEL_GATE_PARSE_THREADS=1` | seed | DuckDB read_json + README SQL | seed ÷ gate | threads ÷ inline | gate peak RSS | per task | threads peak RSS | seed peak RSS | DuckDB peak RSS |",
+  );
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const p of presetTable) {
+    const g = med(p.runsOf.gate);
+    const t = med(p.runsOf.threads);
+    const sd = med(p.runsOf.seed);
+    const dk = med(p.runsOf.duckdb);
+    const rss = peak(p.runsOf.gate);
+    lines.push(
+      `| ${p.name}: ${PRESET_TEXT[p.name]} | ${p.summary.tasks.toLocaleString("en-US")} | ${(p.bytes / 1048576).toFixed(0)} MiB | ` +
+        `${sec(g)} | ${sec(t)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ${(t / g).toFixed(2)} | ` +
+        `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.threads))} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
+    );
+  }
+  lines.push("");
+  lines.push(
+    `Reports with and without the parse worker ${presetTable.every((p) => p.same) ? "are byte-identical on every preset" : "DIFFER on some preset"}.`,
+  );
+}
+if (big) {
+  lines.push("");
+  lines.push(
+    `10⁷ rows (${big.summary.rows.toLocaleString("en-US")} rows, ${(big.bytes / 2 ** 30).toFixed(1)} GiB, generated in a temp dir and deleted): ` +
+      `gate ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}.`,
+  );
+}
+if (wholeGate.length > 0) {
+  lines.push("");
+  lines.push(
+    "| whole gate, 10⁶ tasks × 2 models × 1 attempt | file | verdict | time | peak RSS | per task |",
+  );
+  lines.push("|---|---:|---|---:|---:|---:|");
+  for (const w of wholeGate) {
+    const rss = w.result.rss;
+    lines.push(
+      `| ${w.verdict} (${w.summary.tasks.toLocaleString("en-US")} tasks, ${w.summary.rows.toLocaleString("en-US")} rows) | ` +
+        `${(w.bytes / 1048576).toFixed(0)} MiB | ${w.verdict} | ${sec(w.result.wall)} | ${mib(rss)} | ` +
+        `${rss === null ? "—" : `${((rss * 1024) / w.summary.tasks / 1024).toFixed(2)} KiB`} |`,
+    );
+  }
+}
+if (blank) {
+  lines.push("");
+  lines.push(
+    `Blank lines: ${(blank.inflated / 2 ** 30).toFixed(1)} GiB of LF inflated from ${(blank.gz / 2 ** 20).toFixed(1)} MiB of gzip: ` +
+      `the gate read it in ${sec(blank.gate.wall)} (peak ${mib(blank.gate.rss)}); inflating alone took ${sec(blank.inflateWall)}.`,
+  );
 }
 
 // Targets (issue 4)

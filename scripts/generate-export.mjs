@@ -59,6 +59,9 @@ counts passes / fails / infra_errors / missing.
   --lost-rate X          share of (model, task) pairs whose attempts are all infra_error or
                          all missing (default 0.002)
   --clusters             add a "cluster" field (the task's repository)
+  --no-extras            leave out the six fields the gate ignores (run_id, duration_s, …)
+  --evidence KIND        task (default: the task's fixture log and review page, the same on
+                         every row) or model (one trajectory path per (model_config, task))
   --quiet                no summary on stderr
   --help                 this text
 `;
@@ -131,6 +134,8 @@ export function parseOptions(argv) {
       "missing-rate": { type: "string" },
       "lost-rate": { type: "string" },
       clusters: { type: "boolean" },
+      "no-extras": { type: "boolean" },
+      evidence: { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -143,6 +148,8 @@ export function parseOptions(argv) {
     const dir = values["out-dir"] ?? "examples";
     return {
       ...EXAMPLE,
+      extras: true,
+      evidence: "task",
       attempts: parseAttempts(EXAMPLE.attempts),
       models: EXAMPLE.models.split(","),
       mix: parseMix(EXAMPLE.mix),
@@ -173,6 +180,8 @@ export function parseOptions(argv) {
     lostRate:
       values["lost-rate"] === undefined ? 0.002 : num("lost-rate", values["lost-rate"], { min: 0, max: 1 }),
     clusters: values.clusters ?? false,
+    extras: !(values["no-extras"] ?? false),
+    evidence: values.evidence ?? "task",
     aggregated: values.aggregated ?? false,
     out: values.out,
     reviewsOut: values["reviews-out"],
@@ -183,6 +192,7 @@ export function parseOptions(argv) {
     fail("--models needs at least a baseline and a candidate id");
   }
   if (new Set(options.models).size !== options.models.length) fail("--models has a repeated id");
+  if (options.evidence !== "task" && options.evidence !== "model") fail('--evidence needs "task" or "model"');
   if (options.infraRate + options.missingRate > 1) fail("--infra-rate + --missing-rate exceeds 1");
   const noise =
     values["noise-models"] === undefined
@@ -489,6 +499,11 @@ function extras(rand, model, task, e) {
   );
 }
 
+/** A row's evidence: the task's own, or one trajectory per (model, task) (--evidence model). */
+function evidenceOf(opts, model, task) {
+  return opts.evidence === "model" ? `["runs/${model.tag}/${task.id}/trajectory.json"]` : task.evidence;
+}
+
 /** Writes the export; returns counts for the summary. */
 export async function generate(opts) {
   const datasetShort = `ds-${hex(rng(key(opts.seed, 2)), 64).slice(0, 12)}`;
@@ -514,7 +529,7 @@ export async function generate(opts) {
         await sink.line(
           `{"task_id":${taskJson[t]}${head},"validity":"${label.validity}","review_revision":${label.revision},` +
             `"passes":${c.pass},"fails":${c.fail},"infra_errors":${c.infra_error},"missing":${c.missing},` +
-            `"evidence":${task.evidence}${opts.clusters ? `,"cluster":"${task.repo}"` : ""}}`,
+            `"evidence":${evidenceOf(opts, model, task)}${opts.clusters ? `,"cluster":"${task.repo}"` : ""}}`,
         );
         stats.rows += 1;
       }
@@ -533,8 +548,8 @@ export async function generate(opts) {
         const rand = rng(key(opts.seed, 5, model.index, t, e));
         await sink.line(
           `{"task_id":${taskJson[t]}${head},"validity":"${label.validity}","result":"${result}",` +
-            `"review_revision":${label.revision},"attempt":${e + 1},"evidence":${task.evidence}` +
-            `${opts.clusters ? `,"cluster":"${task.repo}"` : ""}${extras(rand, model, task, e)}}`,
+            `"review_revision":${label.revision},"attempt":${e + 1},"evidence":${evidenceOf(opts, model, task)}` +
+            `${opts.clusters ? `,"cluster":"${task.repo}"` : ""}${opts.extras ? extras(rand, model, task, e) : ""}}`,
         );
         stats.rows += 1;
       }

@@ -482,12 +482,11 @@ export function importSwebenchProAudit({ opts, tasks, files }: ImporterInput): R
     "the audit is third-party, single-author and LLM-assisted (its raters are models, not human panels): " +
       "a broken label from CLAIMS.md is the audit's claim, not a confirmed defect",
   );
-  notes.push(
-    ...taskListReviewNotes(tasks, outside, caseOf, {
-      outside: "audited instances",
-      unlabelled: "are not in the audit",
-    }),
-  );
+  for (const note of taskListReviewNotes(tasks, outside, caseOf, {
+    outside: "audited instances",
+    unlabelled: "are not in the audit",
+  }))
+    notes.push(note);
   notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
   return {
     rows,

@@ -104,12 +104,11 @@ export function importVerifiedAnnotations({ opts, text, tasks }: ImporterInput):
     `labels: ${rows.length} tasks: ${counts.valid} valid, ${counts.disputed} disputed, ${counts.broken} broken` +
       ` (${filteredOut} of them have filter_out=True, i.e. OpenAI left them out of Verified)`,
   );
-  notes.push(
-    ...taskListReviewNotes(tasks, outside, seen, {
-      outside: "annotated instances",
-      unlabelled: "have no annotation",
-    }),
-  );
+  for (const note of taskListReviewNotes(tasks, outside, seen, {
+    outside: "annotated instances",
+    unlabelled: "have no annotation",
+  }))
+    notes.push(note);
   notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
   return {
     rows,

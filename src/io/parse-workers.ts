@@ -1,21 +1,17 @@
 /**
  * Which parse workers a bundle uses (src/core/input/parse-pool.ts): the parse-worker.js built
- * next to it, one thread per core beyond the main thread's (at least one, at most
- * DEFAULT_MAX_THREADS). MODEL_GATE_PARSE_THREADS=N overrides the count (at most
- * MAX_PARSE_THREADS); 0 parses on the main thread.
+ * next to it, with no thread by default. Since the byte scanner (scan-row.ts) the main thread
+ * parses a plain export faster than it can hand the lines to a worker and take the rows back
+ * (BENCHMARKS.md: on every shape measured the pool cost more CPU and more wall time on 2
+ * cores), so the second core is left to the hash worker. MODEL_GATE_PARSE_THREADS=N (at most
+ * MAX_PARSE_THREADS) turns the pool on; 0 or unset parses on the main thread.
  */
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
 
 const WORKER_FILE = "parse-worker.js";
-/**
- * With two workers the main thread (reading, hashing, building the Dataset) is already the
- * bottleneck on the bench export; each more thread would cost ~15 MB for little.
- */
-const DEFAULT_MAX_THREADS = 2;
 const MAX_PARSE_THREADS = 4;
 
 /**
@@ -29,9 +25,6 @@ export function bundledParseWorkers(
   const script = new URL(WORKER_FILE, bundleUrl);
   if (script.protocol !== "file:" || !existsSync(fileURLToPath(script))) return undefined;
   const raw = env["MODEL_GATE_PARSE_THREADS"];
-  const threads =
-    raw !== undefined && /^\d{1,2}$/.test(raw)
-      ? Math.min(Number(raw), MAX_PARSE_THREADS)
-      : Math.min(Math.max(availableParallelism() - 1, 1), DEFAULT_MAX_THREADS);
+  const threads = raw !== undefined && /^\d{1,2}$/.test(raw) ? Math.min(Number(raw), MAX_PARSE_THREADS) : 0;
   return { script, threads };
 }

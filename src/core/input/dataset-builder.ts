@@ -55,6 +55,8 @@ import {
   RESULT_NAMES,
   type ExportRow,
 } from "./rows.js";
+import { LINE_PLAIN } from "./line-flags.js";
+import { RowScanner } from "./scan-row.js";
 
 const LINE_RADIX = 2 ** 32;
 /** Harness-kind entries: packed source * 2 + kind. */
@@ -69,6 +71,12 @@ class ProblemList {
   add(p: InputProblem): void {
     this.total++;
     if (this.items.length < 20) this.items.push(p);
+  }
+
+  /** Adds another list's problems after these (as if each had been added here). */
+  append(other: ProblemList): void {
+    for (const p of other.items) this.add(p);
+    this.total += other.total - other.items.length;
   }
 }
 
@@ -213,6 +221,7 @@ export class DatasetBuilder {
   private readonly issues = new LineIssues();
   private readonly exportRow = emptyExportRow();
   private readonly reviewRow = emptyReviewRow();
+  private readonly scanner = new RowScanner();
   private readonly limits: InputLimits;
   /** A cap was passed (reported): later lines are not held. */
   private stopped = false;
@@ -302,6 +311,26 @@ export class DatasetBuilder {
       return;
     }
     this.addResultRow(row, fileIndex, line);
+  }
+
+  /**
+   * One non-blank line of a results export as bytes (line-stream's ByteLineHandler): the byte
+   * scanner reads the common row shape; any other line goes the JSON.parse way (scan-row.ts).
+   */
+  addResultBytes(
+    bytes: Buffer,
+    begin: number,
+    end: number,
+    flags: number,
+    fileIndex: number,
+    line: number,
+  ): void {
+    if (this.stopped) return;
+    if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
+      this.addResultRow(this.exportRow, fileIndex, line);
+      return;
+    }
+    this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & LINE_PLAIN) !== 0);
   }
 
   /** A results line already parsed and checked (by a parse worker: see parse-pool.ts). */
@@ -602,7 +631,9 @@ export class DatasetBuilder {
     // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
     // it again would change nothing, and checking that by position is cheaper than searching.
     if (evidence !== undefined && !(startsWith(event, evidence) && startsWith(task, evidence))) {
-      this.heldChars += addEvidence(event, evidence) + addEvidence(task, evidence);
+      // The task's list first: the event keeps the task's string for an item both hold, and the
+      // characters of a string are counted once.
+      this.heldChars += addEvidence(task, evidence, undefined) + addEvidence(event, evidence, task.evidence);
     }
     return true;
   }
@@ -718,16 +749,31 @@ export class DatasetBuilder {
 
     const records: TaskRecord[] = [];
     const late = new ProblemList();
-    const universe: TaskState[] = [];
+    const universe: (TaskState | undefined)[] = [];
     for (const byTask of this.tasks.values()) {
       for (const t of byTask.values()) if (this.inUniverse(t)) universe.push(t);
     }
     universe.sort(
       (a, b) =>
-        compareCodeUnits(a.datasetRevision, b.datasetRevision) || compareCodeUnits(a.taskId, b.taskId),
+        compareCodeUnits(a?.datasetRevision ?? "", b?.datasetRevision ?? "") ||
+        compareCodeUnits(a?.taskId ?? "", b?.taskId ?? ""),
     );
+    // Read before the per-task state goes; its problems come after the tasks' (as listed).
+    const compared = new Set([
+      ...this.baselineState.datasetRevisions,
+      ...this.candidateState.datasetRevisions,
+    ]);
+    const unmatchedProblems = new ProblemList();
+    const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
+    // The builder's per-task state is dropped as the records are made (finish is the last call):
+    // holding both at once doubled the peak memory of a task-heavy export.
+    this.tasks.clear();
+    this.lastByTask = undefined;
     const revisions = new Set<number>();
-    for (const task of universe) {
+    for (let u = 0; u < universe.length; u++) {
+      const task = universe[u];
+      if (task === undefined) continue;
+      universe[u] = undefined;
       // A task's first row always adds a label unless it conflicted (reported): then events is empty.
       const events = task.events ?? [];
       const label = events.find((e) => e.revision === task.topRevision);
@@ -757,11 +803,7 @@ export class DatasetBuilder {
       records.push(this.record(task));
     }
 
-    const compared = new Set([
-      ...this.baselineState.datasetRevisions,
-      ...this.candidateState.datasetRevisions,
-    ]);
-    const unmatchedLabels = this.unmatchedLabels(compared, late);
+    late.append(unmatchedProblems);
     const total = modelProblems.length + this.lineProblems.total + late.total;
     if (total > 0) {
       const problems = [...modelProblems, ...this.lineProblems.items, ...late.items];
@@ -800,7 +842,10 @@ export class DatasetBuilder {
           revision: e.revision,
           validity: e.validity,
           source: this.locationOf(e.src),
-          evidence: e.evidence ?? [],
+          // Usually the same items as the task's: one array for both.
+          evidence: sameItems(e.evidence, task.evidence)
+            ? (task.evidence ?? NO_EVIDENCE)
+            : (e.evidence ?? NO_EVIDENCE),
         };
         if (e.reviewer !== undefined) event.reviewer = e.reviewer;
         if (e.note !== undefined) event.note = e.note;
@@ -814,7 +859,7 @@ export class DatasetBuilder {
       validity: task.topValidity,
       reviewRevision: task.topRevision,
       history,
-      evidence: task.evidence ?? [],
+      evidence: task.evidence ?? NO_EVIDENCE,
     };
     if (task.cluster !== undefined) out.cluster = task.cluster;
     if (task.baseline !== undefined) out.baseline = countsOf(task.baseline);
@@ -832,6 +877,17 @@ export class DatasetBuilder {
   }
 }
 
+/** The evidence of a task or event without any (shared: records are never modified). */
+const NO_EVIDENCE: readonly string[] = Object.freeze([]);
+
+function sameItems(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  const n = a?.length ?? 0;
+  if (n !== (b?.length ?? 0)) return false;
+  for (let i = 0; i < n; i++) if (a?.[i] !== b?.[i]) return false;
+  return true;
+}
+
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a: number, b: number): number {
   return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
@@ -843,15 +899,22 @@ function countsOf(st: ModelTaskState): AttemptCounts {
 
 /**
  * Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped.
- * Returns the characters of the items kept.
+ * An item equal to one of `shared` is kept as that string (no second copy). Returns the
+ * characters of the new strings kept.
  */
 function addEvidence(
   holder: { evidence: string[] | undefined },
   evidence: string | readonly string[],
+  shared: readonly string[] | undefined,
 ): number {
-  if (typeof evidence === "string") return addEvidenceItem(holder, evidence);
+  if (typeof evidence === "string") return addEvidenceItem(holder, evidence, shared);
+  const fresh = holder.evidence === undefined;
   let added = 0;
-  for (const item of evidence) added += addEvidenceItem(holder, item);
+  for (const item of evidence) added += addEvidenceItem(holder, item, shared);
+  // An array grown by push has room for 17 items: a task's first list is usually final, so it
+  // is kept at its size (a third of a task's memory in a task-heavy export).
+  if (fresh && holder.evidence !== undefined && holder.evidence.length > 1)
+    holder.evidence = holder.evidence.slice();
   return added;
 }
 
@@ -868,17 +931,19 @@ function startsWith(
   return true;
 }
 
-function addEvidenceItem(holder: { evidence: string[] | undefined }, item: string): number {
+function addEvidenceItem(
+  holder: { evidence: string[] | undefined },
+  item: string,
+  shared: readonly string[] | undefined,
+): number {
   if (item.length === 0) return 0;
   const kept = holder.evidence;
-  if (kept === undefined) {
-    holder.evidence = [item];
-  } else if (kept.length < MAX_EVIDENCE_PER_TASK && !kept.includes(item)) {
-    kept.push(item);
-  } else {
-    return 0;
-  }
-  return item.length;
+  if (kept !== undefined && (kept.length >= MAX_EVIDENCE_PER_TASK || kept.includes(item))) return 0;
+  const i = shared === undefined ? -1 : shared.indexOf(item);
+  const value = i < 0 ? item : (shared?.[i] ?? item);
+  if (kept === undefined) holder.evidence = [value];
+  else kept.push(value);
+  return i < 0 ? item.length : 0;
 }
 
 function unknownModelMessage(role: string, id: string, present: readonly string[]): string {

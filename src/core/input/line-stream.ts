@@ -278,6 +278,10 @@ class LineSplitter {
   private wholeLines(chunk: Buffer, begin: number, end: number): void {
     let start = begin;
     while (start <= end && !this.stopped) {
+      if (isBlankByte(chunk[start] ?? 0) && end + 1 - start >= 2 * BLANK_BLOCK_BYTES) {
+        start = this.skipBlankRun(chunk, start, end + 1);
+        if (start > end) return;
+      }
       let stop = end;
       if (end - start > SPAN_BYTES) {
         stop = chunk.lastIndexOf(LF, start + SPAN_BYTES);
@@ -288,6 +292,51 @@ class LineSplitter {
       start = stop + 1;
     }
   }
+
+  /**
+   * Skips a run of identical blank lines (such as LF after LF, or CRLF after CRLF) starting at
+   * `chunk[start]`, up to `stop` (just after an LF): blocks of the run are compared with the
+   * repeated first line by memcmp, so that a gzip stream inflating to gigabytes of blank lines
+   * costs about what inflating it costs, not a call per line. Returns where the lines to split
+   * one by one begin (at `start` when there is no such run); line numbers count the skipped lines.
+   */
+  private skipBlankRun(chunk: Buffer, start: number, stop: number): number {
+    const nl = chunk.indexOf(LF, start);
+    const length = nl + 1 - start;
+    if (nl < 0 || nl >= stop || length > MAX_BLANK_PATTERN || !isBlank(chunk, start, nl)) return start;
+    let pattern = this.blankPattern;
+    if (
+      pattern.length === 0 ||
+      pattern.length % length !== 0 ||
+      pattern.compare(chunk, start, nl + 1, 0, length) !== 0
+    ) {
+      pattern = Buffer.alloc(length * Math.floor(BLANK_BLOCK_BYTES / length));
+      for (let k = 0; k < pattern.length; k += length) chunk.copy(pattern, k, start, nl + 1);
+      this.blankPattern = pattern;
+    }
+    const block = pattern.length;
+    const lines = block / length;
+    let p = start;
+    while (stop - p >= block && this.lineNo + lines <= MAX_LINES_PER_FILE) {
+      if (chunk.compare(pattern, 0, block, p, p + block) !== 0) break;
+      this.lineNo += lines;
+      p += block;
+    }
+    // The tail of the run in this chunk, shorter than a block.
+    const rest = Math.min(stop - p, block) - (Math.min(stop - p, block) % length);
+    if (
+      rest > 0 &&
+      this.lineNo + rest / length <= MAX_LINES_PER_FILE &&
+      chunk.compare(pattern, 0, rest, p, p + rest) === 0
+    ) {
+      this.lineNo += rest / length;
+      p += rest;
+    }
+    return p;
+  }
+
+  /** The last block skipBlankRun compared with (the repeated blank line). */
+  private blankPattern: Buffer = Buffer.alloc(0);
 
   /** Whole lines as in wholeLines. A span that is not valid UTF-8 (to name the bad lines) or could
    * hold an overlong line (to count its bytes) goes line by line as bytes. */
@@ -408,6 +457,15 @@ class LineSplitter {
     this.nonBlankLines++;
     this.onLine?.(text, begin, end, this.lineNo, plain);
   }
+}
+
+/** Blank runs are compared in blocks of about this many bytes (see skipBlankRun). */
+const BLANK_BLOCK_BYTES = 16 * 1024;
+/** The longest blank line (with its LF) skipBlankRun repeats into a block. */
+const MAX_BLANK_PATTERN = 64;
+
+function isBlankByte(b: number): boolean {
+  return b === LF || b === 0x20 || b === 0x09 || b === CR;
 }
 
 /** Only spaces, tabs and CRs (JSON whitespace; LF cannot occur inside a line). */

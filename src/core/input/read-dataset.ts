@@ -182,8 +182,10 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
       } else {
         const onLine =
           f.kind === "results"
-            ? (text: string, begin: number, end: number, line: number, plain: boolean): void => {
-                builder.addResultLine(lineOf(text, begin, end), i, line, plain);
+            ? {
+                bytes: (bytes: Buffer, begin: number, end: number, line: number, flags: number): void => {
+                  builder.addResultBytes(bytes, begin, end, flags, i, line);
+                },
               }
             : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
                 builder.addReviewLine(lineOf(text, begin, end), i, line, plain);

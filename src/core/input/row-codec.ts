@@ -16,6 +16,7 @@
 import { VALIDITIES, type Validity } from "../model.js";
 import { LINE_ASCII, LINE_PLAIN } from "./line-flags.js";
 import { checkExportRow, emptyExportRow, LineIssues, parseObject, type ExportRow } from "./rows.js";
+import { RowScanner } from "./scan-row.js";
 
 /** Record fields, by offset. A problem record uses only TAG, FIELD and MESSAGE. */
 const TAG = 0;
@@ -187,6 +188,7 @@ export class BatchEncoder {
   private readonly free: ArrayBuffer[] = [];
   private readonly issues = new LineIssues();
   private readonly row = emptyExportRow();
+  private readonly scanner = new RowScanner();
   // Per batch:
   private interned: string[] = [];
   private local: string[] = [];
@@ -216,8 +218,15 @@ export class BatchEncoder {
     const records = this.take(n * RECORD_SIZE);
     const issues = this.issues;
     const row = this.row;
+    const data = Buffer.from(batch.data);
+    const offsets = new Int32Array(batch.offsets, 0, 2 * n);
     for (let i = 0; i < n; i++) {
       const at = i * RECORD_SIZE;
+      // The common row shape by the byte scanner, anything else as DatasetBuilder.addResultLine.
+      if (this.scanner.scan(data, offsets[2 * i] ?? 0, offsets[2 * i + 1] ?? 0, row)) {
+        this.encodeRow(records, at);
+        continue;
+      }
       issues.reset();
       const obj = parseObject(line(i), issues);
       if (obj === undefined || !checkExportRow(obj, row, issues, ((flags[i] ?? 0) & LINE_PLAIN) !== 0)) {
