@@ -47459,6 +47459,299 @@ function isLostToInfra(counts) {
     return counts !== undefined && counts.infra_error > 0 && counts.pass + counts.fail === 0;
 }
 
+;// CONCATENATED MODULE: ./src/core/stats/union-bounds.ts
+/** Most evaluations of Δ − q·SE the exact enumeration may make before the conservative bound is used. */
+const EXACT_UNION_WORK_BUDGET = 20_000_000;
+/** Two bound values closer than this are equal (the smaller set wins). */
+const TIE = 1e-12;
+/**
+ * The exact LCB and UCB over every S for single-attempt open tasks and a paired SE (ν = n − 1).
+ * null when N_v < 2 (S = ∅ leaves the SE undefined, so no bound holds at every resolution) or the
+ * enumeration would exceed `budget` evaluations.
+ */
+function exactUnionBounds(v, u, quantile, budget = EXACT_UNION_WORK_BUDGET) {
+    if (v.n < 2)
+        return null;
+    const D = u.minus + u.zero + u.plus;
+    const cost = (D + 6) * 4 * (Math.ceil(Math.log2(D + 2)) + 2);
+    if (cost > budget)
+        return null;
+    let lower = null;
+    let upper = null;
+    // Branch and bound over k: for |S| = k the mean is at least sumMin(k)/n (−1s first, then ties,
+    // then +1s) and at most sumMax(k)/n, and SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W(k), W(k)
+    // the k largest (d − d̄_V)² of U; so k cannot beat the best bound so far when
+    // sumMin/n − c·√(SS_V + W) (resp. sumMax/n + c·√(SS_V + W)) is already on the wrong side of it.
+    const mean = v.sum / v.n;
+    const ssV = Math.max(0, v.sumSq - v.sum * mean);
+    const classes = [
+        { w: (1 + mean) ** 2, c: u.minus },
+        { w: mean * mean, c: u.zero },
+        { w: (1 - mean) ** 2, c: u.plus },
+    ].sort((x, y) => y.w - x.w);
+    const W = (k) => {
+        let left = k;
+        let out = 0;
+        for (const cl of classes) {
+            const take = Math.min(left, cl.c);
+            out += take * cl.w;
+            left -= take;
+        }
+        return out;
+    };
+    const visit = (k, prune) => {
+        const n = v.n + k;
+        const nu = n - 1;
+        const q = quantile(nu);
+        const c = q / Math.sqrt(n * nu);
+        if (prune && lower !== null && upper !== null) {
+            const spread = c * Math.sqrt(ssV + W(k));
+            const sumMin = v.sum - Math.min(k, u.minus) + Math.max(0, k - u.minus - u.zero);
+            const sumMax = v.sum + Math.min(k, u.plus) - Math.max(0, k - u.plus - u.zero);
+            const lowerHopeless = sumMin / n - spread > lower.value + TIE;
+            const upperHopeless = sumMax / n + spread < upper.value - TIE;
+            if (lowerHopeless && upperHopeless)
+                return;
+        }
+        const r = k - u.zero; // the fewest nonzero tasks that k tasks must hold
+        for (let par = 0; par < 2 && par <= k; par++) {
+            const kp = k - par;
+            if (kp < r)
+                continue;
+            let lo = Math.max(-u.minus, -kp, r - 2 * u.minus);
+            let hi = Math.min(u.plus, kp, 2 * u.plus - r);
+            // b ≡ k′ (mod 2)
+            if ((((lo - kp) % 2) + 2) % 2 !== 0)
+                lo++;
+            if ((((hi - kp) % 2) + 2) % 2 !== 0)
+                hi--;
+            if (lo > hi)
+                continue;
+            const steps = (hi - lo) / 2;
+            for (let sign = -1; sign <= 1; sign += 2) {
+                // sign −1: minimise the convex Δ − c√g; sign +1: maximise the concave Δ + c√g, i.e.
+                // minimise its negative. Smallest t whose forward difference is ≥ 0 (the lowest b wins
+                // ties). Plain numbers in the loop: this runs per state in the fragility searches.
+                let a0 = 0;
+                let a1 = steps;
+                while (a0 < a1) {
+                    const mid = (a0 + a1) >> 1;
+                    const f0 = -sign * boundAt(v, u, n, c, kp, lo + 2 * mid, sign);
+                    const f1 = -sign * boundAt(v, u, n, c, kp, lo + 2 * mid + 2, sign);
+                    if (f1 - f0 >= 0)
+                        a1 = mid;
+                    else
+                        a0 = mid + 1;
+                }
+                const bb = lo + 2 * a0;
+                const value = boundAt(v, u, n, c, kp, bb, sign);
+                const aa = Math.min(kp, 2 * u.minus + bb, 2 * u.plus - bb);
+                const size = k;
+                // The smallest set among values within TIE of the extreme.
+                const current = sign < 0 ? lower : upper;
+                const better = current === null ||
+                    (sign < 0 ? value < current.value - TIE : value > current.value + TIE) ||
+                    (Math.abs(value - current.value) <= TIE && size < current.minus + current.zero + current.plus);
+                if (!better)
+                    continue;
+                const sum = v.sum + bb;
+                const ss = Math.max(0, v.sumSq + aa - (sum * sum) / n);
+                const found = {
+                    value,
+                    se: Math.sqrt(ss / (n * nu)),
+                    nu,
+                    q,
+                    minus: (aa - bb) / 2,
+                    zero: k - aa,
+                    plus: (aa + bb) / 2,
+                };
+                if (sign < 0)
+                    lower = found;
+                else
+                    upper = found;
+            }
+        }
+    };
+    // Seeds: the sizes where the extremes usually are (S_L-like and S_H-like sets, all of U).
+    for (const k of new Set([u.minus, u.minus + u.zero, u.plus, u.plus + u.zero, D]))
+        visit(k, false);
+    for (let k = 0; k <= D; k++)
+        visit(k, true);
+    if (lower === null || upper === null)
+        return null;
+    return { lower, upper };
+}
+/** Δ ± c·√g at (k′ = the largest nonzero count of b's parity, b) with n = N_v + k tasks. */
+function boundAt(v, u, n, c, kp, b, sign) {
+    const a = Math.min(kp, 2 * u.minus + b, 2 * u.plus - b);
+    const sum = v.sum + b;
+    const ss = Math.max(0, v.sumSq + a - (sum * sum) / n);
+    return sum / n + sign * c * Math.sqrt(ss);
+}
+/**
+ * Paired SE, any d on U: SE(V ∪ S)² = SS(V ∪ S)/(n(n−1)), and the sum of squares about the new
+ * mean is at most the one about d̄_V: SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W_k, W_k the sum
+ * of the k = |S| largest (d − d̄_V)² over U. So SE_max² = max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)).
+ * ν = n − 1 ≥ N_v − 1, and t_ν⁻¹ decreases in ν, so q_max = q(N_v − 1). null when N_v < 2.
+ * `values`/`counts`: the distinct d on U and how many tasks have each.
+ */
+function conservativePairedBounds(v, values, counts, marginLower, marginUpper, quantile) {
+    const se = conservativePairedSe(v, values, counts);
+    if (se === null)
+        return null;
+    const nu = v.n - 1;
+    const q = quantile(nu);
+    return {
+        lower: { value: marginLower - q * se, se, nu, q },
+        upper: { value: marginUpper + q * se, se, nu, q },
+    };
+}
+/** Scratch for the order of U's values by (d − d̄_V)² (the fragility searches call this per state). */
+let scratchOrder = new Int32Array(16);
+let scratchW = new Float64Array(16);
+/** SE_max of conservativePairedBounds; null when N_v < 2. Allocation-free for few distinct values. */
+function conservativePairedSe(v, values, counts) {
+    if (v.n < 2)
+        return null;
+    const mean = v.sum / v.n;
+    const ssV = Math.max(0, v.sumSq - v.sum * mean);
+    const m = values.length;
+    if (scratchOrder.length < m) {
+        scratchOrder = new Int32Array(2 * m);
+        scratchW = new Float64Array(2 * m);
+    }
+    const order = scratchOrder;
+    const w = scratchW;
+    // (d − d̄_V)² per distinct value, largest first, ties by index (insertion sort for a handful).
+    for (let j = 0; j < m; j++) {
+        const x = (values[j] - mean) ** 2;
+        w[j] = x;
+        let i = j;
+        if (m <= 64) {
+            while (i > 0 && w[order[i - 1]] < x) {
+                order[i] = order[i - 1];
+                i--;
+            }
+        }
+        order[i] = j;
+    }
+    if (m > 64)
+        order.subarray(0, m).sort((x, y) => w[y] - w[x] || x - y);
+    let best = ssV / (v.n * (v.n - 1));
+    let k = 0;
+    let wk = 0;
+    for (let t = 0; t < m; t++) {
+        const j = order[t];
+        // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
+        // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
+        const c = counts[j];
+        if (c <= 0)
+            continue;
+        const wj = w[j];
+        const end = v.n + k + c;
+        best = Math.max(best, (ssV + wk + c * wj) / (end * (end - 1)));
+        if (wj > 0) {
+            // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)), whose
+            // derivative vanishes at w y² + 2B y − B = 0; the integers around that root are the candidates.
+            const base = v.n + k;
+            const B = ssV + wk - wj * base;
+            const disc = B * B + wj * B;
+            if (disc >= 0) {
+                const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
+                for (let x = x0; x <= x0 + 1; x++) {
+                    if (x > 0 && x < c) {
+                        const y = base + x;
+                        best = Math.max(best, (ssV + wk + x * wj) / (y * (y - 1)));
+                    }
+                }
+            }
+        }
+        k += c;
+        wk += c * wj;
+    }
+    return Math.sqrt(best);
+}
+/**
+ * Clustered SE (CR2, or CR1), any d on U. For every S, with μ = Δ(S) ∈ [Δ_L, Δ_H] and cluster g of
+ * V ∪ S (n tasks):
+ * - The residual sum S_g = Σ_{V∩g}(d − μ) + Σ_{S∩g}(d − μ) lies in [lo_g(μ), hi_g(μ)], adding
+ *   every positive resp. negative term of U∩g; so |S_g| ≤ B_g(μ) = max(hi_g(μ), −lo_g(μ)). hi_g and
+ *   −lo_g are convex piecewise-linear in μ, B_g ≥ 0, so Σ_g w_g B_g(μ)² is convex and its maximum
+ *   over [Δ_L, Δ_H] is at an end point.
+ * - CR2: SE² = (1/n) Σ_g S_g²/(n − n_g), and n ≥ N_v, n − n_g ≥ |V \ g| = N_v − n_g^V; so
+ *   SE² ≤ (1/N_v) Σ_g B_g²/(N_v − n_g^V). CR1: SE² = G/(G−1)·Σ_g S_g²/n², G ≥ G_V, n ≥ N_v, so
+ *   SE² ≤ G_V/(G_V−1)·Σ_g B_g²/N_v².
+ * - ν: CR1 G − 1 ≥ G_V − 1. CR2: ν = 1/F(p) with p_g = n_g/n the shares (standard-error.ts),
+ *   F = Σ p_g² + Σ_{g≠h} r_g r_h, r_g = p_g²/(1 − p_g), increasing in every p_g; p_g ≤ P_g =
+ *   (n_g^V + u_g)/(N_v + u_g) (all of g's open tasks and nothing else join), so F ≤ F̄ with P in
+ *   place of p and ν ≥ max(1, 1/F̄) (ν ≥ 1 always); the reported ν is clamped to ≤ G − 1 ≥ G_V − 1,
+ *   so ν_min = min(G_V − 1, max(1, 1/F̄)) and q_max = q(ν_min).
+ * null when G_V < 2 (S = ∅ leaves the SE undefined).
+ */
+function conservativeClusteredBounds(v, cs, marginLower, marginUpper, correction, quantile) {
+    const G = cs.clusterCount;
+    const nv = v.n;
+    let gV = 0;
+    for (let g = 0; g < G; g++)
+        if (cs.validSize[g] > 0)
+            gV++;
+    if (gV < 2)
+        return null;
+    const open = new Float64Array(G);
+    for (let j = 0; j < cs.openCluster.length; j++) {
+        const g = cs.openCluster[j];
+        open[g] = open[g] + cs.openCount[j];
+    }
+    const hi = new Float64Array(G);
+    const lo = new Float64Array(G);
+    const sumB2 = (mu) => {
+        for (let g = 0; g < G; g++) {
+            const a = cs.validSum[g] - cs.validSize[g] * mu;
+            hi[g] = a;
+            lo[g] = a;
+        }
+        for (let j = 0; j < cs.openCluster.length; j++) {
+            const g = cs.openCluster[j];
+            const e = (cs.openValue[j] - mu) * cs.openCount[j];
+            if (e > 0)
+                hi[g] = hi[g] + e;
+            else
+                lo[g] = lo[g] + e;
+        }
+        let s = 0;
+        for (let g = 0; g < G; g++) {
+            const b = Math.max(hi[g], -lo[g]);
+            const b2 = b * b;
+            s += correction === "cr1" ? b2 : b2 / (nv - cs.validSize[g]);
+        }
+        return correction === "cr1" ? ((gV / (gV - 1)) * s) / (nv * nv) : s / nv;
+    };
+    const se = Math.sqrt(Math.max(sumB2(marginLower), sumB2(marginUpper)));
+    let nu = gV - 1;
+    if (correction === "cr2") {
+        let sumP2 = 0;
+        let sumR = 0;
+        let sumR2 = 0;
+        for (let g = 0; g < G; g++) {
+            const ng = cs.validSize[g] + open[g];
+            if (ng <= 0)
+                continue;
+            const p = ng / (nv + open[g]);
+            const r = (p * p) / (1 - p);
+            sumP2 += p * p;
+            sumR += r;
+            sumR2 += r * r;
+        }
+        const fBar = sumP2 + Math.max(0, sumR * sumR - sumR2);
+        nu = Math.min(gV - 1, Math.max(1, 1 / fBar));
+    }
+    const q = quantile(nu);
+    return {
+        lower: { value: marginLower - q * se, se, nu, q },
+        upper: { value: marginUpper + q * se, se, nu, q },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/stats/validity-bounds.ts
 /**
  * Validity intervals (SPEC §2) and margin bounds (SPEC §3): the extremes over S ⊆ U of
@@ -47571,6 +47864,7 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/margin.ts
+
 
 
 
@@ -47752,12 +48046,71 @@ function analyseMargin(dataset, opts) {
     const qLower = q(nuLower);
     const qUpper = q(nuUpper);
     const margin = nv > 0 ? validSum / nv : null;
-    const lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
+    let lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
         ? marginLower - qLower * seLower
         : null;
-    const ucb = margin !== null && marginUpper !== null && seUpper !== null && qUpper !== null
+    let ucb = margin !== null && marginUpper !== null && seUpper !== null && qUpper !== null
         ? marginUpper + qUpper * seUpper
         : null;
+    let lcbKind = opts.margin.validity_bound === "pessimistic" ? "pessimistic" : null;
+    let ucbKind = lcbKind;
+    let lcbSet = null;
+    let ucbSet = null;
+    let lower = null;
+    let upper = null;
+    if (opts.margin.validity_bound === "exact" &&
+        margin !== null &&
+        marginLower !== null &&
+        marginUpper !== null &&
+        seValid !== null) {
+        // The bound over every resolution (SPEC §3 revision 2).
+        let validSq = 0;
+        for (let j = 0; j < nv; j++)
+            validSq += vD[j] ** 2;
+        const sums = { n: nv, sum: validSum, sumSq: validSq };
+        const single = uD.every((x) => x === -1 || x === 0 || x === 1);
+        const exact = !clustered && single
+            ? exactUnionBounds(sums, {
+                minus: uD.filter((x) => x === -1).length,
+                zero: uD.filter((x) => x === 0).length,
+                plus: uD.filter((x) => x === 1).length,
+            }, quantileOf)
+            : null;
+        let kind = "exact";
+        if (exact !== null) {
+            lower = exact.lower;
+            upper = exact.upper;
+            lcbSet = attainingSet(uD, exact.lower);
+            ucbSet = attainingSet(uD, exact.upper);
+        }
+        else {
+            kind = "conservative";
+            const [uValues, uCounts] = valueCounts(uD);
+            const r = clustered
+                ? conservativeClusteredBounds(sums, clusterSums(vD, clustersOf([]), uD, clustersOf(Array.from(uD, (_, j) => j)).subarray(nv), g), marginLower, marginUpper, correction, quantileOf)
+                : conservativePairedBounds(sums, uValues, uCounts, marginLower, marginUpper, quantileOf);
+            lower = r?.lower ?? null;
+            upper = r?.upper ?? null;
+        }
+        lcb = lower?.value ?? null;
+        ucb = upper?.value ?? null;
+        seLower = lower?.se ?? null;
+        seUpper = upper?.se ?? null;
+        nuLower = lower?.nu ?? null;
+        nuUpper = upper?.nu ?? null;
+        lcbKind = lower === null ? null : kind;
+        ucbKind = upper === null ? null : kind;
+    }
+    else if (opts.margin.validity_bound === "exact") {
+        // No SE on V: the resolution that breaks every open task has no bound, so none holds at all.
+        lcb = ucb = null;
+    }
+    const qLowerOut = lower !== null ? lower.q : opts.margin.validity_bound === "exact" ? null : qLower;
+    const qUpperOut = upper !== null ? upper.q : opts.margin.validity_bound === "exact" ? null : qUpper;
+    if (lcb === null)
+        lcbKind = null;
+    if (ucb === null)
+        ucbKind = null;
     return {
         universeTasks: universe,
         brokenTasks: broken,
@@ -47781,8 +48134,8 @@ function analyseMargin(dataset, opts) {
         nuUpper,
         quantile: kind,
         qValid,
-        qLower,
-        qUpper,
+        qLower: qLowerOut,
+        qUpper: qUpperOut,
         clusters,
         largestClusterShare,
         tasksWithoutCluster: clustered ? withoutCluster : 0,
@@ -47791,11 +48144,87 @@ function analyseMargin(dataset, opts) {
         z,
         lcb,
         ucb,
+        lcbKind,
+        ucbKind,
+        lcbSet,
+        ucbSet,
         unresolvedTaskIndices,
         unresolvedD: uD,
         lowerSet,
         upperSet,
     };
+}
+/** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
+function attainingSet(uD, b) {
+    const left = new Map([
+        [-1, b.minus],
+        [0, b.zero],
+        [1, b.plus],
+    ]);
+    const out = [];
+    for (const value of [-1, 0, 1]) {
+        for (let j = 0; j < uD.length; j++) {
+            if (uD[j] !== value)
+                continue;
+            const l = left.get(value);
+            if (l === 0)
+                break;
+            out.push(j);
+            left.set(value, l - 1);
+        }
+    }
+    return out;
+}
+/** Distinct values of U and how many tasks have each. */
+function valueCounts(uD) {
+    const m = new Map();
+    for (const x of uD)
+        m.set(x, (m.get(x) ?? 0) + 1);
+    return [Float64Array.from(m.keys()), Float64Array.from(m.values())];
+}
+/** Per-cluster sums of V and the (cluster, value) kinds of U, for the conservative clustered bound. */
+function clusterSums(vD, vc, uD, uc, g) {
+    const validSize = new Float64Array(g);
+    const validSum = new Float64Array(g);
+    for (let j = 0; j < vD.length; j++) {
+        const c = vc[j];
+        validSize[c] = validSize[c] + 1;
+        validSum[c] = validSum[c] + vD[j];
+    }
+    return {
+        validSize,
+        validSum,
+        openCluster: uc,
+        openValue: uD,
+        openCount: new Float64Array(uD.length).fill(1),
+        clusterCount: g,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/planning.ts
+/**
+ * Planning figures (SPEC §3 revision 2): printed next to the verdict, never used to decide it.
+ *
+ * - Minimum detectable effect MDE = (q + z_power)·SE(V), z_power = Φ⁻¹(power): the true margin
+ *   above δ₀ that a set of this size and per-task variance would detect (LCB > δ₀) with that
+ *   probability. q is the quantile on V (q_valid: t with ν of SE(V), or z).
+ * - Common valid tasks needed, n* = ⌈(q·s_d / (Δ̂ − δ₀))²⌉, s_d the per-task SD of d on V: how
+ *   many common valid tasks would clear δ₀ if the observed margin and per-task variance held.
+ *   Only for an unresolved verdict held back by the margin (LCB ≤ δ₀) with Δ̂ > δ₀. The q is the
+ *   one on V (with t it would be a little smaller at n*; the figure is a plan, not a promise).
+ */
+
+function minimumDetectableEffect(q, power, se) {
+    if (q === null || se === null)
+        return null;
+    return (q + normalQuantile(power)) * se;
+}
+/** ⌈(q·s_d/(Δ̂ − δ₀))²⌉, null unless Δ̂ > δ₀ and q, s_d are defined; at least 2 (an SE needs 2 tasks). */
+function tasksNeeded(q, sd, margin, delta0) {
+    if (q === null || sd === null || margin === null || !(margin > delta0))
+        return null;
+    const n = Math.ceil(((q * sd) / (margin - delta0)) ** 2);
+    return Number.isFinite(n) ? Math.max(2, n) : null;
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/model-figures.ts
@@ -48413,6 +48842,7 @@ function verdictWithReasons(checks, a, policy, ctx) {
 
 
 
+
 /** At most this many influential tasks are listed in the comparison. */
 const MAX_INFLUENTIAL_TASKS = 50;
 /** Below this many degrees of freedom the clustered standard error is flagged (SPEC §3). */
@@ -48470,6 +48900,32 @@ function influentialTasks(dataset, a) {
         };
     });
 }
+/** The attaining set of an exact bound, as reported (bounded task list). */
+function evaluate_attainingSet(dataset, a, set) {
+    if (set === null)
+        return null;
+    let minus = 0;
+    let zero = 0;
+    for (const j of set) {
+        const d = a.unresolvedD[j];
+        if (d < 0)
+            minus++;
+        else if (d === 0)
+            zero++;
+    }
+    return {
+        size: set.length,
+        d_minus: minus,
+        d_zero: zero,
+        d_plus: set.length - minus - zero,
+        tasks: set.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
+            const task = dataset.tasks[a.unresolvedTaskIndices[j]];
+            if (task === undefined)
+                throw new Error("attainingSet: task index out of range");
+            return { dataset_revision: task.datasetRevision, task_id: task.taskId, d: a.unresolvedD[j] };
+        }),
+    };
+}
 function headlineWarnings(policy, ctx, a, infra) {
     const warnings = [];
     if (ctx.expired) {
@@ -48517,6 +48973,10 @@ function evaluate(dataset, policy, ctx) {
         candidate: candidate.infra_errors,
     }).concat(unmatchedLabelWarnings(dataset));
     const a = analysis;
+    const delta0 = policy.accept_if.delta0;
+    // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
+    const heldByMargin = verdict === "unresolved" && a.lcb !== null && !(a.lcb > delta0);
+    const sd = a.sePairedValid === null ? null : a.sePairedValid * Math.sqrt(a.commonValidTasks);
     return {
         verdict,
         reasons,
@@ -48561,6 +49021,13 @@ function evaluate(dataset, policy, ctx) {
             delta0: policy.accept_if.delta0,
             lcb: a.lcb,
             ucb: a.ucb,
+            lcb_bound_kind: a.lcbKind,
+            ucb_bound_kind: a.ucbKind,
+            lcb_set: evaluate_attainingSet(dataset, a, a.lcbSet),
+            ucb_set: evaluate_attainingSet(dataset, a, a.ucbSet),
+            mde: minimumDetectableEffect(a.qValid, policy.margin.power, a.seValid),
+            power: policy.margin.power,
+            tasks_needed: heldByMargin ? tasksNeeded(a.qValid, sd, a.margin, delta0) : null,
             influential_tasks: influentialTasks(dataset, a),
         },
         models: { baseline, candidate },
@@ -48568,6 +49035,7 @@ function evaluate(dataset, policy, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/fragility-state.ts
+
 
 
 
@@ -48820,6 +49288,12 @@ class BoundSide {
         }
     }
 }
+const NO_BOUNDS = { lcb: null, ucb: null };
+/**
+ * The cheap sandwich (conservative ≤ exact LCB ≤ S_L figure) decides only when δ₀ is clearly
+ * outside it; closer than this, rounding could differ from analyseMargin's, so the exact bound does.
+ */
+const SANDWICH_SLACK = 1e-9;
 /**
  * Incremental state of SPEC §2–4 under label changes. Sums of d are kept in the table's units
  * (d·unit, exact integers when unit > 1): sV/unit is Σ_V d, qV/unit² is Σ_V d².
@@ -48853,6 +49327,19 @@ class Mirror {
     resid;
     lower;
     upper;
+    /** Open kinds (cluster, d) for the conservative clustered bound, and their counts in U. */
+    openKind = new Map();
+    openCluster = [];
+    openValue = [];
+    openCount = [];
+    /** Bumped by every change of V or U; the bounds over every resolution are cached per version. */
+    version = 0;
+    exactVersion = -1;
+    exactCache = NO_BOUNDS;
+    consVersion = -1;
+    consCache = NO_BOUNDS;
+    /** The lower side's block values in d (unit > 1), for the conservative paired bound. */
+    scaledVals = new Float64Array(0);
     constructor(table, p) {
         this.table = table;
         this.p = p;
@@ -48868,6 +49355,19 @@ class Mirror {
                 values.add(table.du[i]);
         }
         const asc = [...values].sort((x, y) => x - y);
+        if (p.clustered) {
+            for (let i = 0; i < table.n; i++) {
+                if (table.cat[i] !== CAT_OPEN)
+                    continue;
+                const key = `${table.cluster[i]}|${table.du[i]}`;
+                if (this.openKind.has(key))
+                    continue;
+                this.openKind.set(key, this.openCluster.length);
+                this.openCluster.push(table.cluster[i]);
+                this.openValue.push(table.du[i] / table.unit);
+                this.openCount.push(0);
+            }
+        }
         this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
         this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
         for (let i = 0; i < table.n; i++) {
@@ -48891,6 +49391,7 @@ class Mirror {
     }
     /** `count` tasks with d = du/unit (du in the table's units) and cluster c join V (or leave). */
     addValidValue(d, c, count) {
+        this.version++;
         this.nV += count;
         this.sV += count * d;
         this.qV += count * d * d;
@@ -48909,7 +49410,13 @@ class Mirror {
     addOpen(i, count) {
         const d = this.table.du[i];
         const c = this.p.clustered ? this.table.cluster[i] : -1;
+        this.version++;
         this.D += count;
+        if (this.p.clustered) {
+            const k = this.openKind.get(`${this.table.cluster[i]}|${d}`);
+            if (k !== undefined)
+                this.openCount[k] = this.openCount[k] + count;
+        }
         this.lower.addU(d, c, count, this.vN, this.vS);
         this.upper.addU(d, c, count, this.vN, this.vS);
         if (this.p.clustered && c < 0)
@@ -48950,13 +49457,10 @@ class Mirror {
         return this.p.fixedEvidencePass && this.nvPasses() && this.disputedPasses() && this.sidePasses();
     }
     /**
-     * LCB (lower) or UCB (upper): the bound over U by the sort-and-scan at block level, then
-     * ∓ q·SE over V ∪ S, q with that SE's ν. null when N_v = 0 (margin undefined) or the SE is
-     * undefined.
+     * The margin extreme over U (Δ_L or Δ_H) by the sort-and-scan at block level: the prefix J of
+     * blocks that joins, its sum (table units) and task count. Pessimistic: every block joins.
      */
-    confidenceBound(side, lowerBound) {
-        if (this.nV === 0)
-            return null;
+    extreme(side, lowerBound) {
         let sum = this.sV;
         let count = this.nV;
         let J = 0;
@@ -48980,6 +49484,18 @@ class Mirror {
                 J = j + 1;
             }
         }
+        return { J, sum, count };
+    }
+    /**
+     * The bound at one resolution: the margin extreme ∓ q·SE over V ∪ S_L (resp. S_H), q with that
+     * SE's ν. With validity_bound: pessimistic this is the bound (U joins at ∓1); otherwise it is
+     * today's "S_L figure", an upper bound of the LCB over every resolution (a lower bound of the
+     * UCB) and a cheap estimate of it. null when N_v = 0 or the SE is undefined.
+     */
+    scanBound(side, lowerBound) {
+        if (this.nV === 0)
+            return null;
+        const { J, sum, count } = this.extreme(side, lowerBound);
         const se = this.standardError(side, J, sum, count);
         if (se === null)
             return null;
@@ -48990,6 +49506,98 @@ class Mirror {
         const seReal = unit === 1 ? se.se : se.se / unit;
         const q = this.p.quantile(se.nu);
         return lowerBound ? bound - q * seReal : bound + q * seReal;
+    }
+    /** The counts of U by d when every task still in U has d = −1, 0 or +1 (else null). */
+    singleAttemptCounts() {
+        const lo = this.lower;
+        const unit = this.table.unit;
+        let minus = 0;
+        let zero = 0;
+        let plus = 0;
+        for (let j = 0; j < lo.nb; j++) {
+            const v = lo.vals[j];
+            const c = lo.cnt[j];
+            if (c <= 0)
+                continue;
+            if (v === -unit)
+                minus += c;
+            else if (v === 0)
+                zero += c;
+            else if (v === unit)
+                plus += c;
+            else
+                return null;
+        }
+        return { minus, zero, plus };
+    }
+    /** True when analyseMargin takes the exact bound over every resolution in this state. */
+    exactKind() {
+        return !this.p.clustered && this.singleAttemptCounts() !== null;
+    }
+    /** The exact LCB/UCB over every resolution (paired, single-attempt U), cached per state. */
+    exactBounds() {
+        if (this.exactVersion === this.version)
+            return this.exactCache;
+        this.exactVersion = this.version;
+        this.exactCache = NO_BOUNDS;
+        const u = this.singleAttemptCounts();
+        if (this.nV < 2 || u === null)
+            return this.exactCache;
+        const unit = this.table.unit;
+        const sums = { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
+        // About (D + 1)·4·log₂ D evaluations, counted against the searches' budgets.
+        const D = u.minus + u.zero + u.plus;
+        this.spent += ((D + 1) * 4 * (Math.ceil(Math.log2(D + 2)) + 2)) / 64;
+        const e = exactUnionBounds(sums, u, this.p.quantile);
+        // Past the enumeration's own budget analyseMargin takes the conservative bound too.
+        this.exactCache = e === null ? this.conservativeBounds() : { lcb: e.lower.value, ucb: e.upper.value };
+        return this.exactCache;
+    }
+    /**
+     * The conservative LCB/UCB over every resolution (union-bounds.ts), with the inputs analyseMargin
+     * gives it; for single-attempt paired data it is also a cheap lower (upper) bound of the exact one.
+     */
+    conservativeBounds() {
+        if (this.consVersion === this.version)
+            return this.consCache;
+        this.consVersion = this.version;
+        this.consCache = NO_BOUNDS;
+        if (this.nV < 2)
+            return this.consCache;
+        const unit = this.table.unit;
+        const sums = { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
+        const lo = this.lower;
+        const l = this.extreme(lo, true);
+        const h = this.extreme(this.upper, false);
+        const marginLower = l.sum / (l.count * unit);
+        const marginUpper = h.sum / (h.count * unit);
+        let r;
+        if (this.p.clustered) {
+            if (this.noCluster > 0)
+                return this.consCache;
+            this.spent += (this.table.clusterCount + this.openCluster.length) / CLUSTERS_PER_STATE;
+            r = conservativeClusteredBounds(sums, {
+                validSize: this.vN,
+                validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
+                openCluster: this.openCluster,
+                openValue: this.openValue,
+                openCount: this.openCount,
+                clusterCount: this.table.clusterCount,
+            }, marginLower, marginUpper, this.p.correction, this.p.quantile);
+        }
+        else {
+            if (unit !== 1 && this.scaledVals.length !== lo.nb)
+                this.scaledVals = lo.vals.map((x) => x / unit);
+            const se = conservativePairedSe(sums, unit === 1 ? lo.vals : this.scaledVals, lo.cnt);
+            if (se === null)
+                return this.consCache;
+            const q = this.p.quantile(this.nV - 1);
+            this.consCache = { lcb: marginLower - q * se, ucb: marginUpper + q * se };
+            return this.consCache;
+        }
+        if (r !== null)
+            this.consCache = { lcb: r.lower.value, ucb: r.upper.value };
+        return this.consCache;
     }
     /** The SE (in the table's units) and its ν over V ∪ P_J, with n tasks summing to `sum`. */
     standardError(side, J, sum, n) {
@@ -49022,17 +49630,66 @@ class Mirror {
         const r = clusteredFromSums(n, this.sizes, this.resid, count, "cr2");
         return r.se === null || r.nu === null ? null : { se: r.se, nu: r.nu };
     }
+    /** LCB as §4 uses it (pessimistic; else over every resolution: exact or conservative). */
     lcb() {
-        return this.confidenceBound(this.lower, true);
+        if (this.p.pessimistic)
+            return this.scanBound(this.lower, true);
+        return this.exactKind() ? this.exactBounds().lcb : this.conservativeBounds().lcb;
     }
     ucb() {
-        return this.confidenceBound(this.upper, false);
+        if (this.p.pessimistic)
+            return this.scanBound(this.upper, false);
+        return this.exactKind() ? this.exactBounds().ucb : this.conservativeBounds().ucb;
+    }
+    /**
+     * A cheap estimate of LCB (UCB) for ordering greedy moves: the bound at S_L (S_H) when the
+     * exact bound applies, else the bound itself. Never used to decide.
+     */
+    lcbEstimate() {
+        return this.p.pessimistic || this.exactKind() ? this.scanBound(this.lower, true) : this.lcb();
+    }
+    ucbEstimate() {
+        return this.p.pessimistic || this.exactKind() ? this.scanBound(this.upper, false) : this.ucb();
+    }
+    /**
+     * LCB > δ₀, decided as cheaply as possible: for the exact kind the conservative bound (≤ LCB)
+     * and the S_L figure (≥ LCB) settle it unless δ₀ lies between them (within SANDWICH_SLACK),
+     * then the exact bound does. The same answer as comparing lcb() with δ₀.
+     */
+    lcbClears() {
+        const d0 = this.p.delta0;
+        if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
+            const c = this.conservativeBounds().lcb;
+            if (c !== null && c > d0 + SANDWICH_SLACK)
+                return true;
+            const sl = this.scanBound(this.lower, true);
+            if (sl !== null && sl <= d0 - SANDWICH_SLACK)
+                return false;
+        }
+        const l = this.lcb();
+        return l !== null && l > d0;
+    }
+    /** UCB ≤ δ₀, decided like lcbClears. */
+    ucbAtMost() {
+        const d0 = this.p.delta0;
+        if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
+            const c = this.conservativeBounds().ucb;
+            if (c !== null && c <= d0 - SANDWICH_SLACK)
+                return true;
+            const sh = this.scanBound(this.upper, false);
+            if (sh !== null && sh > d0 + SANDWICH_SLACK)
+                return false;
+        }
+        const u = this.ucb();
+        return u !== null && u <= d0;
     }
     verdict() {
         if (this.p.canary === "fail" || !this.evidencePasses()) {
             return decideVerdict(false, this.p.canary, null, null, this.p.delta0);
         }
-        return decideVerdict(true, this.p.canary, this.lcb(), this.ucb(), this.p.delta0);
+        if (this.ucbAtMost())
+            return "reject";
+        return this.lcbClears() ? "accept" : "unresolved";
     }
 }
 
@@ -49246,15 +49903,7 @@ function reviewFragility(table, mirror, verdict, opts) {
         },
     };
     const limit = Math.min(otherBest?.k ?? Infinity, certain.k);
-    const flipped = accept
-        ? () => {
-            const l = mirror.lcb();
-            return l === null || !(l > p.delta0);
-        }
-        : () => {
-            const u = mirror.ucb();
-            return u === null || !(u <= p.delta0);
-        };
+    const flipped = accept ? () => !mirror.lcbClears() : () => !mirror.ucbAtMost();
     const kinds = marginKinds(table, valid, brokenIn, p.clustered, accept);
     // Greedy first: a cheap upper bound that caps the exact search. Split by cluster when that is
     // affordable, else (or if it finds nothing) per d.
@@ -49427,7 +50076,7 @@ function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) 
     }
     const list = groups.map((g) => ({ ...g, ri: 0, ai: 0 }));
     const score = () => {
-        const b = accept ? mirror.lcb() : mirror.ucb();
+        const b = accept ? mirror.lcbEstimate() : mirror.ucbEstimate();
         if (b === null)
             return -Infinity;
         return accept ? b : -b;
@@ -49887,14 +50536,14 @@ function greedy(table, mirror, open, openOut, target, splitByCluster, limit, bud
             ratio(mirror.missB, mirror.T, p.missingThreshold);
         }
         if (target === "accept") {
-            const l = mirror.lcb();
+            const l = mirror.lcbEstimate();
             if (l === null)
                 s += 3;
             else if (!(l > p.delta0))
                 s += 1 + (p.delta0 - l) * mirror.nV;
         }
         else {
-            const u = mirror.ucb();
+            const u = mirror.ucbEstimate();
             if (u === null)
                 s += 3;
             else if (!(u <= p.delta0))
@@ -63875,7 +64524,7 @@ function diffPolicyTexts(baseText, headText, file) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "1.3.0";
+const SCHEMA_VERSION = "1.4.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -64914,11 +65563,25 @@ function marginFigure(report, f) {
     return (`${f.gen("margin ")}${f.strong(f.gen(formatPp(c.margin)))}` +
         f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${verdict_text_plural(c.common_valid_tasks, "task", "tasks")})`));
 }
-function openLabels(report) {
-    const u = report.comparison.unresolved_tasks;
-    return u === 0
-        ? "with no open labels"
-        : `allowing for the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
+/** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
+function openLabels(report, which) {
+    const c = report.comparison;
+    const u = c.unresolved_tasks;
+    if (u === 0)
+        return "with no open labels";
+    const labels = `${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
+    const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
+    if (kind === "pessimistic") {
+        return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
+    }
+    return `over every resolution of the ${labels}`;
+}
+/** "conservative, " when that bound is the conservative one over every resolution. */
+function boundNote(report, which) {
+    const c = report.comparison;
+    return (which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind) === "conservative"
+        ? "conservative bound, "
+        : "";
 }
 /** One sentence: why this verdict. */
 function whySentence(report, f) {
@@ -64935,14 +65598,14 @@ function whySentence(report, f) {
             marginFigure(report, f) +
             f.gen(" clears the bar: its lower bound ") +
             f.strong(f.gen(`LCB ${formatPp(c.lcb)}`)) +
-            f.gen(` > δ₀ ${formatPp(c.delta0)} ${openLabels(report)} (${confidence}), and every evidence check passes.`));
+            f.gen(` > δ₀ ${formatPp(c.delta0)} ${openLabels(report, "lcb")} (${boundNote(report, "lcb")}${confidence}), and every evidence check passes.`));
     }
     if (report.verdict === "reject") {
         return (f.gen("The ") +
             marginFigure(report, f) +
             f.gen(" cannot clear the bar: even its upper bound ") +
             f.strong(f.gen(`UCB ${formatPp(c.ucb)}`)) +
-            f.gen(` ≤ δ₀ ${formatPp(c.delta0)} ${openLabels(report)} (${confidence}), and every evidence check passes.`));
+            f.gen(` ≤ δ₀ ${formatPp(c.delta0)} ${openLabels(report, "ucb")} (${boundNote(report, "ucb")}${confidence}), and every evidence check passes.`));
     }
     const standing = marginStanding(report);
     const band = standing === "undefined"
@@ -65487,6 +66150,26 @@ function renderMarginBar(input, options = {}) {
     return lines;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-planning.ts
+/**
+ * The planning figures of SPEC §3 (minimum detectable effect, common valid tasks needed) as a
+ * sentence a reviewer reads next to the verdict. Numbers only: nothing untrusted is rendered.
+ */
+
+/** One sentence, or "" when there is no MDE (no SE on the valid tasks). */
+function planningSentence(c, f) {
+    if (c.mde === null)
+        return "";
+    let s = `Planning figure (not used to decide): this benchmark can only detect a margin of ≥ ` +
+        `${formatPpUnsigned(c.mde, 1)} above δ₀ at ${formatPercent(c.power, 0)} power.`;
+    if (c.tasks_needed !== null) {
+        s +=
+            ` If the observed margin and per-task variance held, about ${formatCount(c.tasks_needed)} common valid ` +
+                `${c.tasks_needed === 1 ? "task" : "tasks"} would clear δ₀.`;
+    }
+    return f.gen(s);
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-history.ts
 
 
@@ -65647,6 +66330,7 @@ function appendOnlySection(report, limit) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
 
 
 
@@ -66164,6 +66848,11 @@ function provenanceSection(report, detail) {
     return details(summary, body);
 }
 // ---------------------------------------------------------------------------------------------
+/** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
+function planningBlock(report) {
+    const s = planningSentence(report.comparison, MARKDOWN_INLINE);
+    return s === "" ? [] : [`_${s}_`];
+}
 function renderWith(report, options, detail, trimmedTo) {
     const title = options.title ?? DEFAULT_TITLE;
     const blocks = [];
@@ -66176,6 +66865,8 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(warningLines(report, detail, trimmedTo));
     if (detail.bar)
         blocks.push(barSection(report));
+    // After the bar, not under the verdict: the checks and what would change stay above the fold.
+    blocks.push(planningBlock(report));
     if (!detail.compactHeader)
         blocks.push([settingsLine(report, title)]);
     blocks.push(marginDetails(report, detail));

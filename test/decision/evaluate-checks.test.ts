@@ -442,16 +442,27 @@ describe("standard errors", () => {
     expect(many.warnings).toEqual([]);
   });
 
-  it("clustered with every task its own cluster equals paired", () => {
+  it("clustered with every task its own cluster: the paired SE on V, a conservative bound over every resolution", () => {
     const own = run(
       example5.map((t, i) => ({ ...t, cluster: `c${i}` })),
       { standard_error: "clustered" },
     );
     const paired = run(example5);
     expect(own.comparison.se_valid).toBeCloseTo(paired.comparison.se_valid ?? Number.NaN, 12);
-    expect(own.comparison.se_lower).toBeCloseTo(paired.comparison.se_lower ?? Number.NaN, 12);
-    expect(own.comparison.nu_lower).toBeCloseTo(537, 9);
-    expect(own.comparison.lcb).toBeCloseTo(0.011746, 6);
+    expect(own.comparison.nu_valid).toBeCloseTo(519, 9);
+    // Over every resolution the clustered bound is the conservative one (SPEC §3 revision 2): it
+    // lies below the exact paired LCB and above the exact UCB, with SE_max ≥ every SE(V ∪ S).
+    expect(paired.comparison.lcb_bound_kind).toBe("exact");
+    expect(own.comparison.lcb_bound_kind).toBe("conservative");
+    expect(own.comparison.lcb_set).toBeNull();
+    expect(own.comparison.lcb).toBeLessThan(paired.comparison.lcb ?? Number.NaN);
+    expect(own.comparison.ucb).toBeGreaterThan(paired.comparison.ucb ?? Number.NaN);
+    expect(own.comparison.se_lower).toBeGreaterThanOrEqual(paired.comparison.se_lower ?? Number.NaN);
+    // By hand: SE_max² = (1/520)·(Σ_V (d − Δ_L)²/519 + Σ_U (d − Δ_L)²/520) at Δ_L = 24/538 (the larger
+    // end point), SE_max = 0.020806; ν_min = 1/F̄ = 499.81; LCB = 0.044610 − t_499.81⁻¹(0.95)·0.020806.
+    expect(own.comparison.se_lower).toBeCloseTo(0.020806, 6);
+    expect(own.comparison.nu_lower).toBeCloseTo(499.8119, 4);
+    expect(own.comparison.lcb).toBeCloseTo(0.010324, 6);
   });
 
   it("clustered with a common task lacking a cluster: SEs undefined, a warning and a reason, not a guess", () => {

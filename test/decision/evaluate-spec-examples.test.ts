@@ -177,6 +177,22 @@ describe("SPEC §6 example 5: gate-sized", () => {
     expect(c.ucb).toBeCloseTo(0.094448, 6);
   });
 
+  it("takes the bound over every resolution exactly: attained at S_L (6 B-only + 12 ties) and S_H (2 A-only)", () => {
+    const c = e.comparison;
+    expect(c.lcb_bound_kind).toBe("exact");
+    expect(c.ucb_bound_kind).toBe("exact");
+    expect(c.lcb_set).toMatchObject({ size: 18, d_minus: 6, d_zero: 12, d_plus: 0 });
+    expect(c.lcb_set?.tasks.slice(0, 6).every((t) => t.d === -1)).toBe(true);
+    expect(c.ucb_set).toMatchObject({ size: 2, d_minus: 0, d_zero: 0, d_plus: 2 });
+  });
+
+  it("gives the planning figure MDE = (1.647795 + 0.841621)·0.020029 = 0.049861 at power 0.8", () => {
+    expect(e.comparison.power).toBe(0.8);
+    expect(e.comparison.mde).toBeCloseTo(0.049861, 6);
+    // Accepted: no common valid tasks needed.
+    expect(e.comparison.tasks_needed).toBeNull();
+  });
+
   it("with quantile: z gives LCB 0.011803 and UCB 0.094389", () => {
     const z = evaluate(buildDataset(tasks), buildPolicy({ ...policySpec, quantile: "z" }), ctx).comparison;
     expect(z.quantile).toBe("z");
@@ -185,6 +201,8 @@ describe("SPEC §6 example 5: gate-sized", () => {
     expect(z.lcb).toBeCloseTo(0.011803, 6);
     expect(z.ucb).toBeCloseTo(0.094389, 6);
     expect(z.se_upper).toBeCloseTo(0.020115, 6);
+    expect(z.lcb_set).toMatchObject({ size: 18, d_minus: 6, d_zero: 12 });
+    expect(z.ucb_set).toMatchObject({ size: 2, d_plus: 2 });
   });
 
   it("accepts with every check passing", () => {

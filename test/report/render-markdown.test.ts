@@ -135,7 +135,7 @@ describe("renderMarkdown", () => {
     const md = renderMarkdown(acceptReport());
     expect(md).toContain(
       "The margin **+5.77 pp** (candidate 66.92%, baseline 61.15% on 520 common valid tasks) clears the bar: " +
-        "its lower bound **LCB +1.18 pp** &gt; δ₀ 0.00 pp allowing for the 20 open labels " +
+        "its lower bound **LCB +1.18 pp** &gt; δ₀ 0.00 pp over every resolution of the 20 open labels " +
         "(95% one-sided), and every evidence check passes.",
     );
     const unresolved = renderMarkdown(unresolvedReport());

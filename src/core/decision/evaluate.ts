@@ -24,8 +24,9 @@
  */
 import type { Dataset } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
-import type { InfluentialTask } from "../report/report-types.js";
+import type { AttainingSet, InfluentialTask } from "../report/report-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
+import { minimumDetectableEffect, tasksNeeded } from "../stats/planning.js";
 import { modelFigures } from "../stats/model-figures.js";
 import { buildChecks } from "./checks.js";
 import { unmatchedLabelWarnings } from "./input-warnings.js";
@@ -89,6 +90,33 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
       evidence: [...task.evidence],
     };
   });
+}
+
+/** The attaining set of an exact bound, as reported (bounded task list). */
+function attainingSet(
+  dataset: Dataset,
+  a: MarginAnalysis,
+  set: readonly number[] | null,
+): AttainingSet | null {
+  if (set === null) return null;
+  let minus = 0;
+  let zero = 0;
+  for (const j of set) {
+    const d = a.unresolvedD[j] as number;
+    if (d < 0) minus++;
+    else if (d === 0) zero++;
+  }
+  return {
+    size: set.length,
+    d_minus: minus,
+    d_zero: zero,
+    d_plus: set.length - minus - zero,
+    tasks: set.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
+      const task = dataset.tasks[a.unresolvedTaskIndices[j] as number];
+      if (task === undefined) throw new Error("attainingSet: task index out of range");
+      return { dataset_revision: task.datasetRevision, task_id: task.taskId, d: a.unresolvedD[j] as number };
+    }),
+  };
 }
 
 function headlineWarnings(
@@ -157,6 +185,10 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
     candidate: candidate.infra_errors,
   }).concat(unmatchedLabelWarnings(dataset));
   const a = analysis;
+  const delta0 = policy.accept_if.delta0;
+  // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
+  const heldByMargin = verdict === "unresolved" && a.lcb !== null && !(a.lcb > delta0);
+  const sd = a.sePairedValid === null ? null : a.sePairedValid * Math.sqrt(a.commonValidTasks);
   return {
     verdict,
     reasons,
@@ -202,6 +234,13 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       delta0: policy.accept_if.delta0,
       lcb: a.lcb,
       ucb: a.ucb,
+      lcb_bound_kind: a.lcbKind,
+      ucb_bound_kind: a.ucbKind,
+      lcb_set: attainingSet(dataset, a, a.lcbSet),
+      ucb_set: attainingSet(dataset, a, a.ucbSet),
+      mde: minimumDetectableEffect(a.qValid, policy.margin.power, a.seValid),
+      power: policy.margin.power,
+      tasks_needed: heldByMargin ? tasksNeeded(a.qValid, sd, a.margin, delta0) : null,
       influential_tasks: influentialTasks(dataset, a),
     },
     models: { baseline, candidate },

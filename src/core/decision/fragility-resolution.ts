@@ -432,11 +432,11 @@ function greedy(
       ratio(mirror.missB, mirror.T, p.missingThreshold);
     }
     if (target === "accept") {
-      const l = mirror.lcb();
+      const l = mirror.lcbEstimate();
       if (l === null) s += 3;
       else if (!(l > p.delta0)) s += 1 + (p.delta0 - l) * mirror.nV;
     } else {
-      const u = mirror.ucb();
+      const u = mirror.ucbEstimate();
       if (u === null) s += 3;
       else if (!(u <= p.delta0)) s += 1 + (u - p.delta0) * mirror.nV;
     }

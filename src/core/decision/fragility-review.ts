@@ -322,15 +322,7 @@ export function reviewFragility(
     },
   };
   const limit = Math.min(otherBest?.k ?? Infinity, certain.k);
-  const flipped = accept
-    ? (): boolean => {
-        const l = mirror.lcb();
-        return l === null || !(l > p.delta0);
-      }
-    : (): boolean => {
-        const u = mirror.ucb();
-        return u === null || !(u <= p.delta0);
-      };
+  const flipped = accept ? (): boolean => !mirror.lcbClears() : (): boolean => !mirror.ucbAtMost();
   const kinds = marginKinds(table, valid, brokenIn, p.clustered, accept);
   // Greedy first: a cheap upper bound that caps the exact search. Split by cluster when that is
   // affordable, else (or if it finds nothing) per d.
@@ -513,7 +505,7 @@ function greedyMargin(
   }
   const list = groups.map((g) => ({ ...g, ri: 0, ai: 0 }));
   const score = (): number => {
-    const b = accept ? mirror.lcb() : mirror.ucb();
+    const b = accept ? mirror.lcbEstimate() : mirror.ucbEstimate();
     if (b === null) return -Infinity;
     return accept ? b : -b;
   };

@@ -17,15 +17,25 @@
  * (clustered), and a verdict is O(#distinct U values): the search never calls evaluate() per
  * candidate.
  *
- * The mirror reuses the verdict rule (decideVerdict), the threshold comparison (satisfies) and the
- * tie tolerance of the real computation, and it is checked against the real evaluate() by the
- * property tests (test/decision/fragility-property.test.ts).
+ * LCB and UCB are the bounds over every resolution of the open labels (SPEC §3 revision 2), by the
+ * same functions as analyseMargin (union-bounds.ts): exact for paired SE and single-attempt U, else
+ * conservative. For the exact kind, LCB > δ₀ is first decided by the sandwich conservative ≤ exact
+ * ≤ the bound at S_L (both cheap); only between them is the O(D log D) enumeration run.
+ *
+ * The mirror reuses the threshold comparison (satisfies) and the tie tolerance of the real
+ * computation, and it is checked against the real evaluate() by the property tests
+ * (test/decision/fragility-property.test.ts).
  */
 import type { AttemptCounts, Dataset } from "../model.js";
 import type { Policy, Threshold } from "../policy/policy-types.js";
 import type { Verdict } from "../report/report-types.js";
 import { quantileFunction, type QuantileFunction } from "../stats/quantile.js";
 import { clusteredFromSums, type ClusterCorrection } from "../stats/standard-error.js";
+import {
+  conservativeClusteredBounds,
+  conservativePairedSe,
+  exactUnionBounds,
+} from "../stats/union-bounds.js";
 import { effectiveAttempts, hasAttempt } from "../stats/task-scores.js";
 import { TIE_TOLERANCE } from "../stats/validity-bounds.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
@@ -325,6 +335,19 @@ class BoundSide {
   }
 }
 
+interface Bounds {
+  readonly lcb: number | null;
+  readonly ucb: number | null;
+}
+
+const NO_BOUNDS: Bounds = { lcb: null, ucb: null };
+
+/**
+ * The cheap sandwich (conservative ≤ exact LCB ≤ S_L figure) decides only when δ₀ is clearly
+ * outside it; closer than this, rounding could differ from analyseMargin's, so the exact bound does.
+ */
+const SANDWICH_SLACK = 1e-9;
+
 /**
  * Incremental state of SPEC §2–4 under label changes. Sums of d are kept in the table's units
  * (d·unit, exact integers when unit > 1): sV/unit is Σ_V d, qV/unit² is Σ_V d².
@@ -356,6 +379,19 @@ export class Mirror {
   private readonly resid: Float64Array;
   private readonly lower: BoundSide;
   private readonly upper: BoundSide;
+  /** Open kinds (cluster, d) for the conservative clustered bound, and their counts in U. */
+  private readonly openKind = new Map<string, number>();
+  private readonly openCluster: number[] = [];
+  private readonly openValue: number[] = [];
+  private readonly openCount: number[] = [];
+  /** Bumped by every change of V or U; the bounds over every resolution are cached per version. */
+  private version = 0;
+  private exactVersion = -1;
+  private exactCache: Bounds = NO_BOUNDS;
+  private consVersion = -1;
+  private consCache: Bounds = NO_BOUNDS;
+  /** The lower side's block values in d (unit > 1), for the conservative paired bound. */
+  private scaledVals = new Float64Array(0);
 
   constructor(
     readonly table: TaskTable,
@@ -372,6 +408,17 @@ export class Mirror {
       if (c === CAT_OPEN) values.add(table.du[i] as number);
     }
     const asc = [...values].sort((x, y) => x - y);
+    if (p.clustered) {
+      for (let i = 0; i < table.n; i++) {
+        if (table.cat[i] !== CAT_OPEN) continue;
+        const key = `${table.cluster[i]}|${table.du[i]}`;
+        if (this.openKind.has(key)) continue;
+        this.openKind.set(key, this.openCluster.length);
+        this.openCluster.push(table.cluster[i] as number);
+        this.openValue.push((table.du[i] as number) / table.unit);
+        this.openCount.push(0);
+      }
+    }
     this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
     this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
     for (let i = 0; i < table.n; i++) {
@@ -395,6 +442,7 @@ export class Mirror {
 
   /** `count` tasks with d = du/unit (du in the table's units) and cluster c join V (or leave). */
   addValidValue(d: number, c: number, count: number): void {
+    this.version++;
     this.nV += count;
     this.sV += count * d;
     this.qV += count * d * d;
@@ -413,7 +461,12 @@ export class Mirror {
   addOpen(i: number, count: number): void {
     const d = this.table.du[i] as number;
     const c = this.p.clustered ? (this.table.cluster[i] as number) : -1;
+    this.version++;
     this.D += count;
+    if (this.p.clustered) {
+      const k = this.openKind.get(`${this.table.cluster[i]}|${d}`);
+      if (k !== undefined) this.openCount[k] = (this.openCount[k] as number) + count;
+    }
     this.lower.addU(d, c, count, this.vN, this.vS);
     this.upper.addU(d, c, count, this.vN, this.vS);
     if (this.p.clustered && c < 0) this.noCluster += count;
@@ -456,12 +509,10 @@ export class Mirror {
   }
 
   /**
-   * LCB (lower) or UCB (upper): the bound over U by the sort-and-scan at block level, then
-   * ∓ q·SE over V ∪ S, q with that SE's ν. null when N_v = 0 (margin undefined) or the SE is
-   * undefined.
+   * The margin extreme over U (Δ_L or Δ_H) by the sort-and-scan at block level: the prefix J of
+   * blocks that joins, its sum (table units) and task count. Pessimistic: every block joins.
    */
-  private confidenceBound(side: BoundSide, lowerBound: boolean): number | null {
-    if (this.nV === 0) return null;
+  private extreme(side: BoundSide, lowerBound: boolean): { J: number; sum: number; count: number } {
     let sum = this.sV;
     let count = this.nV;
     let J = 0;
@@ -483,6 +534,18 @@ export class Mirror {
         J = j + 1;
       }
     }
+    return { J, sum, count };
+  }
+
+  /**
+   * The bound at one resolution: the margin extreme ∓ q·SE over V ∪ S_L (resp. S_H), q with that
+   * SE's ν. With validity_bound: pessimistic this is the bound (U joins at ∓1); otherwise it is
+   * today's "S_L figure", an upper bound of the LCB over every resolution (a lower bound of the
+   * UCB) and a cheap estimate of it. null when N_v = 0 or the SE is undefined.
+   */
+  private scanBound(side: BoundSide, lowerBound: boolean): number | null {
+    if (this.nV === 0) return null;
+    const { J, sum, count } = this.extreme(side, lowerBound);
     const se = this.standardError(side, J, sum, count);
     if (se === null) return null;
     const unit = this.table.unit;
@@ -492,6 +555,95 @@ export class Mirror {
     const seReal = unit === 1 ? se.se : se.se / unit;
     const q = this.p.quantile(se.nu);
     return lowerBound ? bound - q * seReal : bound + q * seReal;
+  }
+
+  /** The counts of U by d when every task still in U has d = −1, 0 or +1 (else null). */
+  private singleAttemptCounts(): { minus: number; zero: number; plus: number } | null {
+    const lo = this.lower;
+    const unit = this.table.unit;
+    let minus = 0;
+    let zero = 0;
+    let plus = 0;
+    for (let j = 0; j < lo.nb; j++) {
+      const v = lo.vals[j] as number;
+      const c = lo.cnt[j] as number;
+      if (c <= 0) continue;
+      if (v === -unit) minus += c;
+      else if (v === 0) zero += c;
+      else if (v === unit) plus += c;
+      else return null;
+    }
+    return { minus, zero, plus };
+  }
+
+  /** True when analyseMargin takes the exact bound over every resolution in this state. */
+  private exactKind(): boolean {
+    return !this.p.clustered && this.singleAttemptCounts() !== null;
+  }
+
+  /** The exact LCB/UCB over every resolution (paired, single-attempt U), cached per state. */
+  private exactBounds(): Bounds {
+    if (this.exactVersion === this.version) return this.exactCache;
+    this.exactVersion = this.version;
+    this.exactCache = NO_BOUNDS;
+    const u = this.singleAttemptCounts();
+    if (this.nV < 2 || u === null) return this.exactCache;
+    const unit = this.table.unit;
+    const sums = { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
+    // About (D + 1)·4·log₂ D evaluations, counted against the searches' budgets.
+    const D = u.minus + u.zero + u.plus;
+    this.spent += ((D + 1) * 4 * (Math.ceil(Math.log2(D + 2)) + 2)) / 64;
+    const e = exactUnionBounds(sums, u, this.p.quantile);
+    // Past the enumeration's own budget analyseMargin takes the conservative bound too.
+    this.exactCache = e === null ? this.conservativeBounds() : { lcb: e.lower.value, ucb: e.upper.value };
+    return this.exactCache;
+  }
+
+  /**
+   * The conservative LCB/UCB over every resolution (union-bounds.ts), with the inputs analyseMargin
+   * gives it; for single-attempt paired data it is also a cheap lower (upper) bound of the exact one.
+   */
+  private conservativeBounds(): Bounds {
+    if (this.consVersion === this.version) return this.consCache;
+    this.consVersion = this.version;
+    this.consCache = NO_BOUNDS;
+    if (this.nV < 2) return this.consCache;
+    const unit = this.table.unit;
+    const sums = { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
+    const lo = this.lower;
+    const l = this.extreme(lo, true);
+    const h = this.extreme(this.upper, false);
+    const marginLower = l.sum / (l.count * unit);
+    const marginUpper = h.sum / (h.count * unit);
+    let r;
+    if (this.p.clustered) {
+      if (this.noCluster > 0) return this.consCache;
+      this.spent += (this.table.clusterCount + this.openCluster.length) / CLUSTERS_PER_STATE;
+      r = conservativeClusteredBounds(
+        sums,
+        {
+          validSize: this.vN,
+          validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
+          openCluster: this.openCluster,
+          openValue: this.openValue,
+          openCount: this.openCount,
+          clusterCount: this.table.clusterCount,
+        },
+        marginLower,
+        marginUpper,
+        this.p.correction,
+        this.p.quantile,
+      );
+    } else {
+      if (unit !== 1 && this.scaledVals.length !== lo.nb) this.scaledVals = lo.vals.map((x) => x / unit);
+      const se = conservativePairedSe(sums, unit === 1 ? lo.vals : this.scaledVals, lo.cnt);
+      if (se === null) return this.consCache;
+      const q = this.p.quantile(this.nV - 1);
+      this.consCache = { lcb: marginLower - q * se, ucb: marginUpper + q * se };
+      return this.consCache;
+    }
+    if (r !== null) this.consCache = { lcb: r.lower.value, ucb: r.upper.value };
+    return this.consCache;
   }
 
   /** The SE (in the table's units) and its ν over V ∪ P_J, with n tasks summing to `sum`. */
@@ -527,18 +679,64 @@ export class Mirror {
     return r.se === null || r.nu === null ? null : { se: r.se, nu: r.nu };
   }
 
+  /** LCB as §4 uses it (pessimistic; else over every resolution: exact or conservative). */
   lcb(): number | null {
-    return this.confidenceBound(this.lower, true);
+    if (this.p.pessimistic) return this.scanBound(this.lower, true);
+    return this.exactKind() ? this.exactBounds().lcb : this.conservativeBounds().lcb;
   }
 
   ucb(): number | null {
-    return this.confidenceBound(this.upper, false);
+    if (this.p.pessimistic) return this.scanBound(this.upper, false);
+    return this.exactKind() ? this.exactBounds().ucb : this.conservativeBounds().ucb;
+  }
+
+  /**
+   * A cheap estimate of LCB (UCB) for ordering greedy moves: the bound at S_L (S_H) when the
+   * exact bound applies, else the bound itself. Never used to decide.
+   */
+  lcbEstimate(): number | null {
+    return this.p.pessimistic || this.exactKind() ? this.scanBound(this.lower, true) : this.lcb();
+  }
+
+  ucbEstimate(): number | null {
+    return this.p.pessimistic || this.exactKind() ? this.scanBound(this.upper, false) : this.ucb();
+  }
+
+  /**
+   * LCB > δ₀, decided as cheaply as possible: for the exact kind the conservative bound (≤ LCB)
+   * and the S_L figure (≥ LCB) settle it unless δ₀ lies between them (within SANDWICH_SLACK),
+   * then the exact bound does. The same answer as comparing lcb() with δ₀.
+   */
+  lcbClears(): boolean {
+    const d0 = this.p.delta0;
+    if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
+      const c = this.conservativeBounds().lcb;
+      if (c !== null && c > d0 + SANDWICH_SLACK) return true;
+      const sl = this.scanBound(this.lower, true);
+      if (sl !== null && sl <= d0 - SANDWICH_SLACK) return false;
+    }
+    const l = this.lcb();
+    return l !== null && l > d0;
+  }
+
+  /** UCB ≤ δ₀, decided like lcbClears. */
+  ucbAtMost(): boolean {
+    const d0 = this.p.delta0;
+    if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
+      const c = this.conservativeBounds().ucb;
+      if (c !== null && c <= d0 - SANDWICH_SLACK) return true;
+      const sh = this.scanBound(this.upper, false);
+      if (sh !== null && sh > d0 + SANDWICH_SLACK) return false;
+    }
+    const u = this.ucb();
+    return u !== null && u <= d0;
   }
 
   verdict(): Verdict {
     if (this.p.canary === "fail" || !this.evidencePasses()) {
       return decideVerdict(false, this.p.canary, null, null, this.p.delta0);
     }
-    return decideVerdict(true, this.p.canary, this.lcb(), this.ucb(), this.p.delta0);
+    if (this.ucbAtMost()) return "reject";
+    return this.lcbClears() ? "accept" : "unresolved";
   }
 }

@@ -32,6 +32,7 @@ import {
 import { observedValue, shortenValue, thresholdText } from "./check-display.js";
 import { breakable, cellCode } from "./table-cells.js";
 import { renderMarginBar } from "./text-bar.js";
+import { planningSentence } from "./render-planning.js";
 import { checkName, fragilityAtEdge, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 import { appendOnlySection, verdictByRevisionSection } from "./render-history.js";
 
@@ -684,6 +685,12 @@ function provenanceSection(report: Report, detail: Detail): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
+function planningBlock(report: Report): string[] {
+  const s = planningSentence(report.comparison, MARKDOWN_INLINE);
+  return s === "" ? [] : [`_${s}_`];
+}
+
 function renderWith(
   report: Report,
   options: RenderMarkdownOptions,
@@ -699,6 +706,8 @@ function renderWith(
   blocks.push(changeSection(report, detail));
   blocks.push(warningLines(report, detail, trimmedTo));
   if (detail.bar) blocks.push(barSection(report));
+  // After the bar, not under the verdict: the checks and what would change stay above the fold.
+  blocks.push(planningBlock(report));
   if (!detail.compactHeader) blocks.push([settingsLine(report, title)]);
   blocks.push(marginDetails(report, detail));
   blocks.push(perModelSection(report, detail));

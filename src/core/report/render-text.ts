@@ -10,6 +10,7 @@ import { neutraliseLogLine } from "./escape.js";
 import { formatCount, formatDecimal, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
 import type { Report } from "./report-types.js";
 import { displayWidth, renderMarginBar } from "./text-bar.js";
+import { planningSentence } from "./render-planning.js";
 import { checkName, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 
 function capped(s: string, maxChars = 200): string {
@@ -65,6 +66,8 @@ export function renderText(report: Report): string {
     "",
   );
   add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
+  const planning = planningSentence(report.comparison, TEXT_INLINE);
+  if (planning !== "") add(out, ["", ...wrap(planning, WIDTH)]);
   out.push("", "Checks");
   const rows = report.checks.map((k) => {
     const v = observedValue(k);

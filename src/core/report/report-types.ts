@@ -6,7 +6,7 @@
 
 import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 
-export const SCHEMA_VERSION = "1.3.0";
+export const SCHEMA_VERSION = "1.4.0";
 
 export type Verdict = "accept" | "reject" | "unresolved";
 
@@ -100,6 +100,22 @@ export interface Comparison {
   readonly delta0: number;
   readonly lcb: number | null;
   readonly ucb: number | null;
+  /**
+   * How LCB / UCB were taken (SPEC §3 revision 2): "exact" over every resolution of the open
+   * labels, "conservative" (provably ≤ the minimum, ≥ the maximum, over every resolution), or
+   * "pessimistic" (validity_bound: pessimistic); null with the bound.
+   */
+  readonly lcb_bound_kind: "exact" | "conservative" | "pessimistic" | null;
+  readonly ucb_bound_kind: "exact" | "conservative" | "pessimistic" | null;
+  /** The smallest S attaining an exact LCB / UCB (null unless exact). */
+  readonly lcb_set: AttainingSet | null;
+  readonly ucb_set: AttainingSet | null;
+  /** Planning figures (SPEC §3 revision 2), never used to decide: MDE = (q_valid + z_power)·SE(V). */
+  readonly mde: number | null;
+  /** The policy's margin.power. */
+  readonly power: number;
+  /** Common valid tasks needed, ⌈(q·s_d/(Δ̂ − δ₀))²⌉, for an unresolved verdict held back by the margin with Δ̂ > δ₀. */
+  readonly tasks_needed: number | null;
   readonly review_fragility: number | null;
   readonly review_fragility_share: number | null;
   readonly resolution_distance: number | null;
@@ -114,6 +130,20 @@ export interface Comparison {
   }[];
   /** Tasks of U by effect on the margin, largest first (bounded length; see report builder). */
   readonly influential_tasks: readonly InfluentialTask[];
+}
+
+/** A set S of open tasks: its size, how many of each d it holds (single attempt), the first tasks. */
+export interface AttainingSet {
+  readonly size: number;
+  readonly d_minus: number;
+  readonly d_zero: number;
+  readonly d_plus: number;
+  /** At most MAX_INFLUENTIAL_TASKS of its tasks, d = −1 first, then 0, then +1, each in task-key order. */
+  readonly tasks: readonly {
+    readonly dataset_revision: string;
+    readonly task_id: string;
+    readonly d: number;
+  }[];
 }
 
 export interface ModelFigures {

@@ -77,11 +77,25 @@ function marginFigure(report: Report, f: Inline): string {
   );
 }
 
-function openLabels(report: Report): string {
-  const u = report.comparison.unresolved_tasks;
-  return u === 0
-    ? "with no open labels"
-    : `allowing for the ${formatCount(u)} open ${plural(u, "label", "labels")}`;
+/** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
+function openLabels(report: Report, which: "lcb" | "ucb"): string {
+  const c = report.comparison;
+  const u = c.unresolved_tasks;
+  if (u === 0) return "with no open labels";
+  const labels = `${formatCount(u)} open ${plural(u, "label", "labels")}`;
+  const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
+  if (kind === "pessimistic") {
+    return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
+  }
+  return `over every resolution of the ${labels}`;
+}
+
+/** "conservative, " when that bound is the conservative one over every resolution. */
+function boundNote(report: Report, which: "lcb" | "ucb"): string {
+  const c = report.comparison;
+  return (which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind) === "conservative"
+    ? "conservative bound, "
+    : "";
 }
 
 /** One sentence: why this verdict. */
@@ -105,7 +119,7 @@ export function whySentence(report: Report, f: Inline): string {
       f.gen(" clears the bar: its lower bound ") +
       f.strong(f.gen(`LCB ${formatPp(c.lcb)}`)) +
       f.gen(
-        ` > δ₀ ${formatPp(c.delta0)} ${openLabels(report)} (${confidence}), and every evidence check passes.`,
+        ` > δ₀ ${formatPp(c.delta0)} ${openLabels(report, "lcb")} (${boundNote(report, "lcb")}${confidence}), and every evidence check passes.`,
       )
     );
   }
@@ -116,7 +130,7 @@ export function whySentence(report: Report, f: Inline): string {
       f.gen(" cannot clear the bar: even its upper bound ") +
       f.strong(f.gen(`UCB ${formatPp(c.ucb)}`)) +
       f.gen(
-        ` ≤ δ₀ ${formatPp(c.delta0)} ${openLabels(report)} (${confidence}), and every evidence check passes.`,
+        ` ≤ δ₀ ${formatPp(c.delta0)} ${openLabels(report, "ucb")} (${boundNote(report, "ucb")}${confidence}), and every evidence check passes.`,
       )
     );
   }

@@ -9,7 +9,20 @@ import { normalQuantile } from "./normal-quantile.js";
 import { clusteredStandardError, pairedStandardError, rerunStandardError } from "./standard-error.js";
 import { quantileFunction } from "./quantile.js";
 import { effectiveAttempts, scoreRerunVariance, type InfraErrorsPolicy } from "./task-scores.js";
+import {
+  conservativeClusteredBounds,
+  conservativePairedBounds,
+  exactUnionBounds,
+  type ConservativeBound,
+  type ExactBound,
+} from "./union-bounds.js";
 import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
+
+/**
+ * How LCB/UCB were taken (SPEC §3 revision 2): exact over every resolution, a conservative bound
+ * over every resolution, or the seed's pessimistic resolution (validity_bound: pessimistic).
+ */
+export type BoundKind = "exact" | "conservative" | "pessimistic";
 
 export interface MarginAnalysis {
   /** |T|: non-broken tasks that appear for either model. */
@@ -56,6 +69,15 @@ export interface MarginAnalysis {
   readonly z: number;
   readonly lcb: number | null;
   readonly ucb: number | null;
+  /** How LCB and UCB were taken; null when they are null. */
+  readonly lcbKind: BoundKind | null;
+  readonly ucbKind: BoundKind | null;
+  /**
+   * Positions (into unresolvedTaskIndices) of the smallest S attaining an exact LCB / UCB, −1
+   * tasks first, then ties, then +1, each in dataset order; null unless that bound is exact.
+   */
+  readonly lcbSet: readonly number[] | null;
+  readonly ucbSet: readonly number[] | null;
   /** Indices into dataset.tasks of the tasks of U, in dataset order. */
   readonly unresolvedTaskIndices: readonly number[];
   /** dₜ of the tasks of U, aligned with unresolvedTaskIndices. */
@@ -239,14 +261,82 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
   const qLower = q(nuLower);
   const qUpper = q(nuUpper);
   const margin = nv > 0 ? validSum / nv : null;
-  const lcb =
+  let lcb =
     margin !== null && marginLower !== null && seLower !== null && qLower !== null
       ? marginLower - qLower * seLower
       : null;
-  const ucb =
+  let ucb =
     margin !== null && marginUpper !== null && seUpper !== null && qUpper !== null
       ? marginUpper + qUpper * seUpper
       : null;
+  let lcbKind: BoundKind | null = opts.margin.validity_bound === "pessimistic" ? "pessimistic" : null;
+  let ucbKind: BoundKind | null = lcbKind;
+  let lcbSet: number[] | null = null;
+  let ucbSet: number[] | null = null;
+  let lower: ExactBound | ConservativeBound | null = null;
+  let upper: ExactBound | ConservativeBound | null = null;
+  if (
+    opts.margin.validity_bound === "exact" &&
+    margin !== null &&
+    marginLower !== null &&
+    marginUpper !== null &&
+    seValid !== null
+  ) {
+    // The bound over every resolution (SPEC §3 revision 2).
+    let validSq = 0;
+    for (let j = 0; j < nv; j++) validSq += (vD[j] as number) ** 2;
+    const sums = { n: nv, sum: validSum, sumSq: validSq };
+    const single = uD.every((x) => x === -1 || x === 0 || x === 1);
+    const exact =
+      !clustered && single
+        ? exactUnionBounds(
+            sums,
+            {
+              minus: uD.filter((x) => x === -1).length,
+              zero: uD.filter((x) => x === 0).length,
+              plus: uD.filter((x) => x === 1).length,
+            },
+            quantileOf,
+          )
+        : null;
+    let kind: BoundKind = "exact";
+    if (exact !== null) {
+      lower = exact.lower;
+      upper = exact.upper;
+      lcbSet = attainingSet(uD, exact.lower);
+      ucbSet = attainingSet(uD, exact.upper);
+    } else {
+      kind = "conservative";
+      const [uValues, uCounts] = valueCounts(uD);
+      const r = clustered
+        ? conservativeClusteredBounds(
+            sums,
+            clusterSums(vD, clustersOf([]), uD, clustersOf(Array.from(uD, (_, j) => j)).subarray(nv), g),
+            marginLower,
+            marginUpper,
+            correction,
+            quantileOf,
+          )
+        : conservativePairedBounds(sums, uValues, uCounts, marginLower, marginUpper, quantileOf);
+      lower = r?.lower ?? null;
+      upper = r?.upper ?? null;
+    }
+    lcb = lower?.value ?? null;
+    ucb = upper?.value ?? null;
+    seLower = lower?.se ?? null;
+    seUpper = upper?.se ?? null;
+    nuLower = lower?.nu ?? null;
+    nuUpper = upper?.nu ?? null;
+    lcbKind = lower === null ? null : kind;
+    ucbKind = upper === null ? null : kind;
+  } else if (opts.margin.validity_bound === "exact") {
+    // No SE on V: the resolution that breaks every open task has no bound, so none holds at all.
+    lcb = ucb = null;
+  }
+  const qLowerOut = lower !== null ? lower.q : opts.margin.validity_bound === "exact" ? null : qLower;
+  const qUpperOut = upper !== null ? upper.q : opts.margin.validity_bound === "exact" ? null : qUpper;
+  if (lcb === null) lcbKind = null;
+  if (ucb === null) ucbKind = null;
 
   return {
     universeTasks: universe,
@@ -271,8 +361,8 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
     nuUpper,
     quantile: kind,
     qValid,
-    qLower,
-    qUpper,
+    qLower: qLowerOut,
+    qUpper: qUpperOut,
     clusters,
     largestClusterShare,
     tasksWithoutCluster: clustered ? withoutCluster : 0,
@@ -281,9 +371,59 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
     z,
     lcb,
     ucb,
+    lcbKind,
+    ucbKind,
+    lcbSet,
+    ucbSet,
     unresolvedTaskIndices,
     unresolvedD: uD,
     lowerSet,
     upperSet,
+  };
+}
+
+/** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
+function attainingSet(uD: Float64Array, b: ExactBound): number[] {
+  const left = new Map<number, number>([
+    [-1, b.minus],
+    [0, b.zero],
+    [1, b.plus],
+  ]);
+  const out: number[] = [];
+  for (const value of [-1, 0, 1]) {
+    for (let j = 0; j < uD.length; j++) {
+      if (uD[j] !== value) continue;
+      const l = left.get(value) as number;
+      if (l === 0) break;
+      out.push(j);
+      left.set(value, l - 1);
+    }
+  }
+  return out;
+}
+
+/** Distinct values of U and how many tasks have each. */
+function valueCounts(uD: Float64Array): [Float64Array, Float64Array] {
+  const m = new Map<number, number>();
+  for (const x of uD) m.set(x, (m.get(x) ?? 0) + 1);
+  return [Float64Array.from(m.keys()), Float64Array.from(m.values())];
+}
+
+/** Per-cluster sums of V and the (cluster, value) kinds of U, for the conservative clustered bound. */
+function clusterSums(vD: Float64Array, vc: Int32Array, uD: Float64Array, uc: Int32Array, g: number) {
+  const validSize = new Float64Array(g);
+  const validSum = new Float64Array(g);
+  for (let j = 0; j < vD.length; j++) {
+    const c = vc[j] as number;
+    validSize[c] = (validSize[c] as number) + 1;
+    validSum[c] = (validSum[c] as number) + (vD[j] as number);
+  }
+  return {
+    validSize,
+    validSum,
+    openCluster: uc,
+    openValue: uD,
+    openCount: new Float64Array(uD.length).fill(1),
+    clusterCount: g,
   };
 }

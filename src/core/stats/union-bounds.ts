@@ -1,0 +1,372 @@
+/**
+ * LCB and UCB over every resolution of the open labels (SPEC §3 revision 2):
+ *
+ *     LCB = min over S ⊆ U of [ Δ(S) − q(S)·SE(V ∪ S) ],  UCB = max over S of [ Δ(S) + q(S)·SE(V ∪ S) ].
+ *
+ * Exact (paired SE, every d on U in {−1, 0, +1}). Δ(S) and SE(V ∪ S) depend only on the counts
+ * (k₋, k₀, k₊) that join. Write k = |S|, b = k₊ − k₋ and a = k₊ + k₋ (the nonzero tasks): then
+ * n = N_v + k, Σd = Σ_V d + b, Σd² = Σ_V d² + a. For fixed (k, b) a larger a only adds to the sum
+ * of squares, so the LCB (UCB) is attained at the largest feasible a: a(b) = min(k′, 2k₋max + b,
+ * 2k₊max − b) with k′ ∈ {k, k − 1} of b's parity. Within one parity class a(b) is concave in b, so
+ * g(b) = Σd² − (Σd)²/n is concave, √g concave, and b ↦ Δ − c·√g (c = q/√(n(n−1)) fixed for fixed
+ * k) is convex: its minimum over the feasible interval of b is found by a binary search on the
+ * sign of its forward difference (UCB: concave, same search). O(D log D) for D open tasks.
+ *
+ * Conservative otherwise (multi-attempt, clustered, or past EXACT_UNION_WORK_BUDGET): Δ_L − q_max·
+ * SE_max and Δ_H + q_max·SE_max, with Δ_L ≤ Δ(S) ≤ Δ_H (the exact margin bounds), SE_max ≥
+ * SE(V ∪ S) and q_max ≥ q(S) for every S; each is proved where it is computed below.
+ */
+import type { QuantileFunction } from "./quantile.js";
+
+/** Most evaluations of Δ − q·SE the exact enumeration may make before the conservative bound is used. */
+export const EXACT_UNION_WORK_BUDGET = 20_000_000;
+
+/** Two bound values closer than this are equal (the smaller set wins). */
+const TIE = 1e-12;
+
+export interface ExactBound {
+  readonly value: number;
+  readonly se: number;
+  readonly nu: number;
+  readonly q: number;
+  /** How many open tasks with d = −1, 0, +1 the attaining set S holds (the smallest such S). */
+  readonly minus: number;
+  readonly zero: number;
+  readonly plus: number;
+}
+
+/** Sufficient statistics of V: N_v, Σ_V d, Σ_V d². */
+export interface ValidSums {
+  readonly n: number;
+  readonly sum: number;
+  readonly sumSq: number;
+}
+
+/** Open tasks of C by d, single-attempt: how many have d = −1, 0, +1. */
+export interface OpenCounts {
+  readonly minus: number;
+  readonly zero: number;
+  readonly plus: number;
+}
+
+/**
+ * The exact LCB and UCB over every S for single-attempt open tasks and a paired SE (ν = n − 1).
+ * null when N_v < 2 (S = ∅ leaves the SE undefined, so no bound holds at every resolution) or the
+ * enumeration would exceed `budget` evaluations.
+ */
+export function exactUnionBounds(
+  v: ValidSums,
+  u: OpenCounts,
+  quantile: QuantileFunction,
+  budget: number = EXACT_UNION_WORK_BUDGET,
+): { readonly lower: ExactBound; readonly upper: ExactBound } | null {
+  if (v.n < 2) return null;
+  const D = u.minus + u.zero + u.plus;
+  const cost = (D + 6) * 4 * (Math.ceil(Math.log2(D + 2)) + 2);
+  if (cost > budget) return null;
+  let lower: ExactBound | null = null;
+  let upper: ExactBound | null = null;
+  // Branch and bound over k: for |S| = k the mean is at least sumMin(k)/n (−1s first, then ties,
+  // then +1s) and at most sumMax(k)/n, and SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W(k), W(k)
+  // the k largest (d − d̄_V)² of U; so k cannot beat the best bound so far when
+  // sumMin/n − c·√(SS_V + W) (resp. sumMax/n + c·√(SS_V + W)) is already on the wrong side of it.
+  const mean = v.sum / v.n;
+  const ssV = Math.max(0, v.sumSq - v.sum * mean);
+  const classes = [
+    { w: (1 + mean) ** 2, c: u.minus },
+    { w: mean * mean, c: u.zero },
+    { w: (1 - mean) ** 2, c: u.plus },
+  ].sort((x, y) => y.w - x.w);
+  const W = (k: number): number => {
+    let left = k;
+    let out = 0;
+    for (const cl of classes) {
+      const take = Math.min(left, cl.c);
+      out += take * cl.w;
+      left -= take;
+    }
+    return out;
+  };
+  const visit = (k: number, prune: boolean): void => {
+    const n = v.n + k;
+    const nu = n - 1;
+    const q = quantile(nu);
+    const c = q / Math.sqrt(n * nu);
+    if (prune && lower !== null && upper !== null) {
+      const spread = c * Math.sqrt(ssV + W(k));
+      const sumMin = v.sum - Math.min(k, u.minus) + Math.max(0, k - u.minus - u.zero);
+      const sumMax = v.sum + Math.min(k, u.plus) - Math.max(0, k - u.plus - u.zero);
+      const lowerHopeless = sumMin / n - spread > lower.value + TIE;
+      const upperHopeless = sumMax / n + spread < upper.value - TIE;
+      if (lowerHopeless && upperHopeless) return;
+    }
+    const r = k - u.zero; // the fewest nonzero tasks that k tasks must hold
+    for (let par = 0; par < 2 && par <= k; par++) {
+      const kp = k - par;
+      if (kp < r) continue;
+      let lo = Math.max(-u.minus, -kp, r - 2 * u.minus);
+      let hi = Math.min(u.plus, kp, 2 * u.plus - r);
+      // b ≡ k′ (mod 2)
+      if ((((lo - kp) % 2) + 2) % 2 !== 0) lo++;
+      if ((((hi - kp) % 2) + 2) % 2 !== 0) hi--;
+      if (lo > hi) continue;
+      const steps = (hi - lo) / 2;
+      for (let sign = -1; sign <= 1; sign += 2) {
+        // sign −1: minimise the convex Δ − c√g; sign +1: maximise the concave Δ + c√g, i.e.
+        // minimise its negative. Smallest t whose forward difference is ≥ 0 (the lowest b wins
+        // ties). Plain numbers in the loop: this runs per state in the fragility searches.
+        let a0 = 0;
+        let a1 = steps;
+        while (a0 < a1) {
+          const mid = (a0 + a1) >> 1;
+          const f0 = -sign * boundAt(v, u, n, c, kp, lo + 2 * mid, sign);
+          const f1 = -sign * boundAt(v, u, n, c, kp, lo + 2 * mid + 2, sign);
+          if (f1 - f0 >= 0) a1 = mid;
+          else a0 = mid + 1;
+        }
+        const bb = lo + 2 * a0;
+        const value = boundAt(v, u, n, c, kp, bb, sign);
+        const aa = Math.min(kp, 2 * u.minus + bb, 2 * u.plus - bb);
+        const size = k;
+        // The smallest set among values within TIE of the extreme.
+        const current = sign < 0 ? lower : upper;
+        const better =
+          current === null ||
+          (sign < 0 ? value < current.value - TIE : value > current.value + TIE) ||
+          (Math.abs(value - current.value) <= TIE && size < current.minus + current.zero + current.plus);
+        if (!better) continue;
+        const sum = v.sum + bb;
+        const ss = Math.max(0, v.sumSq + aa - (sum * sum) / n);
+        const found: ExactBound = {
+          value,
+          se: Math.sqrt(ss / (n * nu)),
+          nu,
+          q,
+          minus: (aa - bb) / 2,
+          zero: k - aa,
+          plus: (aa + bb) / 2,
+        };
+        if (sign < 0) lower = found;
+        else upper = found;
+      }
+    }
+  };
+  // Seeds: the sizes where the extremes usually are (S_L-like and S_H-like sets, all of U).
+  for (const k of new Set([u.minus, u.minus + u.zero, u.plus, u.plus + u.zero, D])) visit(k, false);
+  for (let k = 0; k <= D; k++) visit(k, true);
+  if (lower === null || upper === null) return null;
+  return { lower, upper };
+}
+
+/** Δ ± c·√g at (k′ = the largest nonzero count of b's parity, b) with n = N_v + k tasks. */
+function boundAt(
+  v: ValidSums,
+  u: OpenCounts,
+  n: number,
+  c: number,
+  kp: number,
+  b: number,
+  sign: number,
+): number {
+  const a = Math.min(kp, 2 * u.minus + b, 2 * u.plus - b);
+  const sum = v.sum + b;
+  const ss = Math.max(0, v.sumSq + a - (sum * sum) / n);
+  return sum / n + sign * c * Math.sqrt(ss);
+}
+
+export interface ConservativeBound {
+  readonly value: number;
+  /** SE_max: an upper bound of SE(V ∪ S) over every S. */
+  readonly se: number;
+  /** The smallest ν any S can give (its q is q_max). */
+  readonly nu: number;
+  readonly q: number;
+}
+
+/**
+ * Paired SE, any d on U: SE(V ∪ S)² = SS(V ∪ S)/(n(n−1)), and the sum of squares about the new
+ * mean is at most the one about d̄_V: SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W_k, W_k the sum
+ * of the k = |S| largest (d − d̄_V)² over U. So SE_max² = max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)).
+ * ν = n − 1 ≥ N_v − 1, and t_ν⁻¹ decreases in ν, so q_max = q(N_v − 1). null when N_v < 2.
+ * `values`/`counts`: the distinct d on U and how many tasks have each.
+ */
+export function conservativePairedBounds(
+  v: ValidSums,
+  values: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  marginLower: number,
+  marginUpper: number,
+  quantile: QuantileFunction,
+): { readonly lower: ConservativeBound; readonly upper: ConservativeBound } | null {
+  const se = conservativePairedSe(v, values, counts);
+  if (se === null) return null;
+  const nu = v.n - 1;
+  const q = quantile(nu);
+  return {
+    lower: { value: marginLower - q * se, se, nu, q },
+    upper: { value: marginUpper + q * se, se, nu, q },
+  };
+}
+
+/** Scratch for the order of U's values by (d − d̄_V)² (the fragility searches call this per state). */
+let scratchOrder = new Int32Array(16);
+let scratchW = new Float64Array(16);
+
+/** SE_max of conservativePairedBounds; null when N_v < 2. Allocation-free for few distinct values. */
+export function conservativePairedSe(
+  v: ValidSums,
+  values: ArrayLike<number>,
+  counts: ArrayLike<number>,
+): number | null {
+  if (v.n < 2) return null;
+  const mean = v.sum / v.n;
+  const ssV = Math.max(0, v.sumSq - v.sum * mean);
+  const m = values.length;
+  if (scratchOrder.length < m) {
+    scratchOrder = new Int32Array(2 * m);
+    scratchW = new Float64Array(2 * m);
+  }
+  const order = scratchOrder;
+  const w = scratchW;
+  // (d − d̄_V)² per distinct value, largest first, ties by index (insertion sort for a handful).
+  for (let j = 0; j < m; j++) {
+    const x = ((values[j] as number) - mean) ** 2;
+    w[j] = x;
+    let i = j;
+    if (m <= 64) {
+      while (i > 0 && (w[order[i - 1] as number] as number) < x) {
+        order[i] = order[i - 1] as number;
+        i--;
+      }
+    }
+    order[i] = j;
+  }
+  if (m > 64) order.subarray(0, m).sort((x, y) => (w[y] as number) - (w[x] as number) || x - y);
+  let best = ssV / (v.n * (v.n - 1));
+  let k = 0;
+  let wk = 0;
+  for (let t = 0; t < m; t++) {
+    const j = order[t] as number;
+    // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
+    // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
+    const c = counts[j] as number;
+    if (c <= 0) continue;
+    const wj = w[j] as number;
+    const end = v.n + k + c;
+    best = Math.max(best, (ssV + wk + c * wj) / (end * (end - 1)));
+    if (wj > 0) {
+      // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)), whose
+      // derivative vanishes at w y² + 2B y − B = 0; the integers around that root are the candidates.
+      const base = v.n + k;
+      const B = ssV + wk - wj * base;
+      const disc = B * B + wj * B;
+      if (disc >= 0) {
+        const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
+        for (let x = x0; x <= x0 + 1; x++) {
+          if (x > 0 && x < c) {
+            const y = base + x;
+            best = Math.max(best, (ssV + wk + x * wj) / (y * (y - 1)));
+          }
+        }
+      }
+    }
+    k += c;
+    wk += c * wj;
+  }
+  return Math.sqrt(best);
+}
+
+/** Per cluster g: the valid tasks' count and Σd, and the open tasks' d values with counts. */
+export interface ClusterSums {
+  /** n_g over V, per cluster index. */
+  readonly validSize: ArrayLike<number>;
+  /** Σ_{V∩g} d. */
+  readonly validSum: ArrayLike<number>;
+  /** Open tasks of C: cluster index, value and multiplicity (one entry per kind). */
+  readonly openCluster: ArrayLike<number>;
+  readonly openValue: ArrayLike<number>;
+  readonly openCount: ArrayLike<number>;
+  readonly clusterCount: number;
+}
+
+/**
+ * Clustered SE (CR2, or CR1), any d on U. For every S, with μ = Δ(S) ∈ [Δ_L, Δ_H] and cluster g of
+ * V ∪ S (n tasks):
+ * - The residual sum S_g = Σ_{V∩g}(d − μ) + Σ_{S∩g}(d − μ) lies in [lo_g(μ), hi_g(μ)], adding
+ *   every positive resp. negative term of U∩g; so |S_g| ≤ B_g(μ) = max(hi_g(μ), −lo_g(μ)). hi_g and
+ *   −lo_g are convex piecewise-linear in μ, B_g ≥ 0, so Σ_g w_g B_g(μ)² is convex and its maximum
+ *   over [Δ_L, Δ_H] is at an end point.
+ * - CR2: SE² = (1/n) Σ_g S_g²/(n − n_g), and n ≥ N_v, n − n_g ≥ |V \ g| = N_v − n_g^V; so
+ *   SE² ≤ (1/N_v) Σ_g B_g²/(N_v − n_g^V). CR1: SE² = G/(G−1)·Σ_g S_g²/n², G ≥ G_V, n ≥ N_v, so
+ *   SE² ≤ G_V/(G_V−1)·Σ_g B_g²/N_v².
+ * - ν: CR1 G − 1 ≥ G_V − 1. CR2: ν = 1/F(p) with p_g = n_g/n the shares (standard-error.ts),
+ *   F = Σ p_g² + Σ_{g≠h} r_g r_h, r_g = p_g²/(1 − p_g), increasing in every p_g; p_g ≤ P_g =
+ *   (n_g^V + u_g)/(N_v + u_g) (all of g's open tasks and nothing else join), so F ≤ F̄ with P in
+ *   place of p and ν ≥ max(1, 1/F̄) (ν ≥ 1 always); the reported ν is clamped to ≤ G − 1 ≥ G_V − 1,
+ *   so ν_min = min(G_V − 1, max(1, 1/F̄)) and q_max = q(ν_min).
+ * null when G_V < 2 (S = ∅ leaves the SE undefined).
+ */
+export function conservativeClusteredBounds(
+  v: ValidSums,
+  cs: ClusterSums,
+  marginLower: number,
+  marginUpper: number,
+  correction: "cr2" | "cr1",
+  quantile: QuantileFunction,
+): { readonly lower: ConservativeBound; readonly upper: ConservativeBound } | null {
+  const G = cs.clusterCount;
+  const nv = v.n;
+  let gV = 0;
+  for (let g = 0; g < G; g++) if ((cs.validSize[g] as number) > 0) gV++;
+  if (gV < 2) return null;
+  const open = new Float64Array(G);
+  for (let j = 0; j < cs.openCluster.length; j++) {
+    const g = cs.openCluster[j] as number;
+    open[g] = (open[g] as number) + (cs.openCount[j] as number);
+  }
+  const hi = new Float64Array(G);
+  const lo = new Float64Array(G);
+  const sumB2 = (mu: number): number => {
+    for (let g = 0; g < G; g++) {
+      const a = (cs.validSum[g] as number) - (cs.validSize[g] as number) * mu;
+      hi[g] = a;
+      lo[g] = a;
+    }
+    for (let j = 0; j < cs.openCluster.length; j++) {
+      const g = cs.openCluster[j] as number;
+      const e = ((cs.openValue[j] as number) - mu) * (cs.openCount[j] as number);
+      if (e > 0) hi[g] = (hi[g] as number) + e;
+      else lo[g] = (lo[g] as number) + e;
+    }
+    let s = 0;
+    for (let g = 0; g < G; g++) {
+      const b = Math.max(hi[g] as number, -(lo[g] as number));
+      const b2 = b * b;
+      s += correction === "cr1" ? b2 : b2 / (nv - (cs.validSize[g] as number));
+    }
+    return correction === "cr1" ? ((gV / (gV - 1)) * s) / (nv * nv) : s / nv;
+  };
+  const se = Math.sqrt(Math.max(sumB2(marginLower), sumB2(marginUpper)));
+  let nu = gV - 1;
+  if (correction === "cr2") {
+    let sumP2 = 0;
+    let sumR = 0;
+    let sumR2 = 0;
+    for (let g = 0; g < G; g++) {
+      const ng = (cs.validSize[g] as number) + (open[g] as number);
+      if (ng <= 0) continue;
+      const p = ng / (nv + (open[g] as number));
+      const r = (p * p) / (1 - p);
+      sumP2 += p * p;
+      sumR += r;
+      sumR2 += r * r;
+    }
+    const fBar = sumP2 + Math.max(0, sumR * sumR - sumR2);
+    nu = Math.min(gV - 1, Math.max(1, 1 / fBar));
+  }
+  const q = quantile(nu);
+  return {
+    lower: { value: marginLower - q * se, se, nu, q },
+    upper: { value: marginUpper + q * se, se, nu, q },
+  };
+}
