@@ -48,7 +48,7 @@ describe("the fork pattern's example workflows", () => {
     expect(Object.keys(wf.on)).toEqual(["pull_request"]);
     expect(wf.permissions).toEqual({ contents: "read" });
     const upload = steps(wf).find((s) => s.uses?.startsWith("actions/upload-artifact@"));
-    expect(upload?.with?.name).toBe("model-gate-results");
+    expect(upload?.with?.["name"]).toBe("model-gate-results");
     expect(steps(wf).some((s) => s.uses?.includes("model-acceptance-gate"))).toBe(false);
   });
 
@@ -59,7 +59,7 @@ describe("the fork pattern's example workflows", () => {
     const all = steps(wf);
     // Its checkout is the base repository's own (no ref: never the pull request's head).
     const checkout = all.find((s) => s.uses?.startsWith("actions/checkout@"));
-    expect(checkout?.with?.ref).toBeUndefined();
+    expect(checkout?.with?.["ref"]).toBeUndefined();
     expect(text(VERDICT)).not.toMatch(/ref:\s*\$\{\{\s*github\.event\.workflow_run\.head/);
     const download = all.find((s) => s.uses?.startsWith("actions/download-artifact@"));
     expect(download?.with).toMatchObject({
@@ -70,9 +70,9 @@ describe("the fork pattern's example workflows", () => {
     expect(pr?.run).toContain("tr -cd '0-9'");
     const gate = all.find((s) => s.uses?.includes("model-acceptance-gate"));
     expect(gate?.with?.["pull-request"]).toBe("${{ steps.pr.outputs.number }}");
-    expect(String(gate?.with?.results)).toMatch(/^artifact\//);
-    expect(String(gate?.with?.reviews)).not.toMatch(/artifact/);
-    expect(String(gate?.with?.policy)).not.toMatch(/artifact/);
+    expect(String(gate?.with?.["results"])).toMatch(/^artifact\//);
+    expect(String(gate?.with?.["reviews"])).not.toMatch(/artifact/);
+    expect(String(gate?.with?.["policy"])).not.toMatch(/artifact/);
     expect(wf.permissions).toMatchObject({ checks: "write", "pull-requests": "write", contents: "read" });
   });
 
