@@ -93,3 +93,32 @@ export function writePolicy(dir: string, text: string = DEFAULT_POLICY, name = "
   writeFileSync(path, text);
   return path;
 }
+
+/** DEFAULT_POLICY with a floor of 20 common valid tasks, for the small exports of the history tests. */
+export const SMALL_POLICY = DEFAULT_POLICY.replace(
+  'common_valid_tasks: ">= 500"',
+  'common_valid_tasks: ">= 20"',
+);
+
+/** One reviews-file line labelling `id` under DATASET at `revision` (reviewer only when given). */
+export function reviewLine(id: string, validity: string, revision: number, reviewer?: string): string {
+  return JSON.stringify({
+    task_id: id,
+    dataset_revision: DATASET,
+    validity,
+    review_revision: revision,
+    ...(reviewer === undefined ? {} : { reviewer }),
+  });
+}
+
+/** The evaluate arguments every history test shares: the two models, a fixed day, JSON out. */
+export const JSON_REPORT_ARGS: readonly string[] = [
+  "--baseline",
+  BASELINE,
+  "--candidate",
+  CANDIDATE,
+  "--today",
+  "2026-11-29",
+  "--format",
+  "json",
+];

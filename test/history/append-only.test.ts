@@ -13,30 +13,24 @@ import {
   BASELINE,
   CANDIDATE,
   DATASET,
-  DEFAULT_POLICY,
   exportLines,
+  JSON_REPORT_ARGS,
   many,
+  reviewLine,
+  SMALL_POLICY as POLICY,
   tempDir,
   writePolicy,
 } from "../helpers/export-writer.js";
 import { cliInProcess } from "../helpers/run-cli.js";
 
-const POLICY = DEFAULT_POLICY.replace('common_valid_tasks: ">= 500"', 'common_valid_tasks: ">= 20"');
 const TASKS = [
   ...many(15, "a-only", { validity: "valid", a: ["pass"], b: ["fail"] }),
   ...many(22, "tie", { validity: "valid", a: ["pass"], b: ["pass"] }),
 ];
 const ROWS = exportLines(TASKS);
 
-function review(id: string, validity: string, revision: number, reviewer = "ana"): string {
-  return JSON.stringify({
-    task_id: id,
-    dataset_revision: DATASET,
-    validity,
-    review_revision: revision,
-    reviewer,
-  });
-}
+const review = (id: string, validity: string, revision: number, reviewer = "ana"): string =>
+  reviewLine(id, validity, revision, reviewer);
 const REVIEWS = [review("tie-0000", "broken", 2), review("tie-0001", "disputed", 2)];
 
 /** Writes the file and returns its name, relative to `dir` (the CLI's working directory). */
@@ -64,14 +58,7 @@ async function run(c: Case): Promise<{ code: number; report: Report; stderr: str
     file(dir, "reviews.jsonl", c.reviews),
     "--policy",
     writePolicy(dir, POLICY),
-    "--baseline",
-    BASELINE,
-    "--candidate",
-    CANDIDATE,
-    "--today",
-    "2026-11-29",
-    "--format",
-    "json",
+    ...JSON_REPORT_ARGS,
   ];
   if (c.previousResults !== undefined) {
     argv.push("--previous-results", file(dir, c.previousName ?? "results-before.jsonl", c.previousResults));

@@ -10,25 +10,20 @@ import type { Report } from "../../src/core/report/report-types.js";
 import {
   BASELINE,
   CANDIDATE,
-  DATASET,
-  DEFAULT_POLICY,
   exportLines,
+  JSON_REPORT_ARGS,
   many,
+  reviewLine as review,
+  SMALL_POLICY as POLICY,
   tempDir,
   writePolicy,
 } from "../helpers/export-writer.js";
 import { cliInProcess } from "../helpers/run-cli.js";
 
-const POLICY = DEFAULT_POLICY.replace('common_valid_tasks: ">= 500"', 'common_valid_tasks: ">= 20"');
-
 const aOnly = many(15, "a-only", { validity: "valid", a: ["pass"], b: ["fail"] });
 const bOnly = many(3, "b-only", { validity: "valid", a: ["fail"], b: ["pass"] });
 const ties = many(22, "tie", { validity: "valid", a: ["pass"], b: ["pass"] });
 const TASKS = [...aOnly, ...bOnly, ...ties];
-
-function review(id: string, validity: string, revision: number): string {
-  return JSON.stringify({ task_id: id, dataset_revision: DATASET, validity, review_revision: revision });
-}
 
 /** r2: two ties broken; r3: one tie disputed; r4: twelve candidate-only tasks broken. */
 const REVIEWS = [
@@ -58,18 +53,7 @@ async function evaluate(
   extra: string[] = [],
 ): Promise<{ code: number; report: Report; stdout: string }> {
   const argv = ["evaluate", "--results", f.results, "--reviews", f.reviews, "--policy", f.policy];
-  const r = await cliInProcess([
-    ...argv,
-    "--baseline",
-    BASELINE,
-    "--candidate",
-    CANDIDATE,
-    "--today",
-    "2026-11-29",
-    "--format",
-    "json",
-    ...extra,
-  ]);
+  const r = await cliInProcess([...argv, ...JSON_REPORT_ARGS, ...extra]);
   if (r.code > 2) throw new Error(r.stderr);
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stdout: r.stdout };
 }
