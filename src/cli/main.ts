@@ -14,6 +14,7 @@ import { sourceMappedStack } from "../source-mapped-stack.js";
 import { TOOL_VERSION } from "../version.js";
 import { evaluateCommand } from "./evaluate-command.js";
 import { importCommand } from "./import-command.js";
+import { policyLogCommand } from "./policy-log-command.js";
 import type { CliIo } from "./io.js";
 
 export const MAIN_HELP = `Usage: model-gate <command> [flags]
@@ -21,6 +22,7 @@ export const MAIN_HELP = `Usage: model-gate <command> [flags]
 Commands:
   evaluate   decide accept / reject / unresolved from a results export and a policy
   import     turn a harness's output (SWE-bench, Inspect, annotations) into a gate export
+  policy-log the policy file's history from git: each change, loosenings and audit flags
 
 Run "model-gate <command> --help" for a command's flags.
   -h, --help      this text
@@ -44,6 +46,8 @@ export async function runCli(
         return await evaluateCommand(rest, io);
       case "import":
         return await importCommand(rest, io);
+      case "policy-log":
+        return await policyLogCommand(rest, io);
       case undefined:
       case "help":
       case "-h":
@@ -56,7 +60,7 @@ export async function runCli(
         return 0;
       default:
         throw new InputError(
-          `Unknown command "${command}". Commands: evaluate, import. Run "model-gate --help".`,
+          `Unknown command "${command}". Commands: evaluate, import, policy-log. Run "model-gate --help".`,
         );
     }
   } catch (error) {
