@@ -9,7 +9,6 @@
  * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
  * wrote itself. The policy must land on the base branch first, in its own reviewed change.
  */
-import { execFile } from "node:child_process";
 import { Buffer } from "node:buffer";
 import { InputError } from "../core/errors.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
@@ -23,27 +22,9 @@ import {
 } from "./github-api.js";
 import { COMMIT_SHA } from "./context.js";
 import type { Logger } from "./logger.js";
+import type { GitRunner } from "../git/run-git.js";
 
-export interface GitResult {
-  readonly code: number;
-  readonly stdout: string;
-  /** The raw output, for file contents that must be decoded strictly (the policy). */
-  readonly bytes?: Buffer;
-}
-
-/** Runs git with arguments (never through a shell) in a directory. */
-export type GitRunner = (args: readonly string[], cwd: string) => Promise<GitResult>;
-
-export const runGit: GitRunner = (args, cwd) =>
-  new Promise((resolve) => {
-    execFile("git", [...args], { cwd, encoding: "buffer", maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      if (error === null) resolve({ code: 0, stdout: stdout.toString("utf8"), bytes: stdout });
-      else {
-        const code = (error as { code?: unknown }).code;
-        resolve({ code: typeof code === "number" ? code : 127, stdout: "" });
-      }
-    });
-  });
+export { runGit, type GitResult, type GitRunner } from "../git/run-git.js";
 
 export interface BasePolicyRequest {
   readonly owner: string;

@@ -61,3 +61,15 @@ export class InputError extends Error {
 export class PolicyError extends InputError {
   override readonly name: string = "PolicyError";
 }
+
+/**
+ * An InputError as one line: its first problem (with file:line:column) and how many more there
+ * are, or its summary when it lists none. Used where a bad file is reported, not thrown (a PR's
+ * head policy, an old version of the policy in its history).
+ */
+export function errorLine(err: InputError): string {
+  const first = err.problems[0];
+  const more = err.total - 1;
+  const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
+  return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
+}

@@ -29,7 +29,7 @@
  *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
  *   stricter one in general.
  */
-import { InputError, formatProblem } from "../errors.js";
+import { InputError, errorLine } from "../errors.js";
 import type { PolicyChange } from "../report/report-types.js";
 import type { Policy, Threshold } from "./policy-types.js";
 import { isMinimumOp } from "./policy-values.js";
@@ -182,13 +182,7 @@ export function diffPolicyTexts(baseText: string, headText: string, file: string
     head = parsePolicy(headText, file);
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    const first = err.problems[0];
-    const more = err.total - 1;
-    const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid policy");
-    return {
-      changes: [],
-      headError: more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text,
-    };
+    return { changes: [], headError: errorLine(err) };
   }
   return { changes: diffPolicies(base, head), headError: null };
 }
