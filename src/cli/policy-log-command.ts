@@ -1,6 +1,7 @@
 import { resolve, relative } from "node:path";
 import { InputError } from "../core/errors.js";
-import { buildPolicyLog } from "../core/history/policy-log.js";
+import { buildPolicyLog, DEFAULT_EVIDENCE_GLOBS } from "../core/history/policy-log.js";
+import { isIsoDate } from "../core/policy/policy-values.js";
 import { renderPolicyLog } from "../core/report/render-policy-log.js";
 import { globToRegExp } from "../action/glob.js";
 import { readPolicyHistory } from "../git/policy-history.js";
@@ -13,19 +14,19 @@ In a git checkout: every commit that changed the policy file (following renames)
 with author, date, subject and each changed rule (the PR report's semantic diff; loosenings
 marked), and flags: a loosening, a snoozed revisit date (moved later, no threshold changed), an
 owner change, a period when the policy was expired, a commit that also changed results or reviews
-files, a version that does not parse.
+files, a version that does not parse. A shallow clone is refused (its history may be incomplete).
 
 Options:
   --policy P               the policy file (path in the checkout).
-  --since REV              only commits after REV (compared with the version at REV).
+  --since REV              only commits after REV (the first is compared with the file at REV).
   --format markdown|json   what to print (default: markdown).
   --evidence GLOB [...]    which changed files are results or reviews (repository paths; default
-                           **/*.jsonl and **/*.jsonl.gz).
+                           **/*.jsonl **/*.jsonl.gz).
   --fail-on loosening|any  exit 1 when a commit has a loosening (or any flag); default: exit 0.
-  --today YYYY-MM-DD       the date for the last version's expiry (default: today, UTC).
+  --today YYYY-MM-DD       the date for the expiry of the version in force (default: today, UTC).
   -h, --help               this text.
 
-Exit status: 0, or 1 with --fail-on; 3 usage, git or input error.
+Exit status: 0; 1 with --fail-on when a listed commit is flagged; 3 usage, git or input error.
 `;
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -39,8 +40,6 @@ const FLAGS: Record<string, FlagSpec> = {
   h: { kind: "boolean" },
 };
 
-const DEFAULT_EVIDENCE = ["**/*.jsonl", "**/*.jsonl.gz"];
-
 export async function policyLogCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const flags = parseFlags(argv, FLAGS, "policy-log");
   if (flags.has("help") || flags.has("h")) {
@@ -49,32 +48,21 @@ export async function policyLogCommand(argv: readonly string[], io: CliIo): Prom
   }
   const policy = required(flags, "policy", "policy-log");
   const today = one(flags, "today") ?? io.now().toISOString().slice(0, 10);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
+  if (!isIsoDate(today)) throw new InputError(`--today must be a date YYYY-MM-DD; got "${today}".`);
   const since = one(flags, "since") ?? null;
-  const globs = (flags.get("evidence") ?? DEFAULT_EVIDENCE).map((g) => globToRegExp(g));
-  const rel = relative(io.cwd, resolve(io.cwd, policy)).split("\\").join("/");
-  const history = await readPolicyHistory(io.cwd, rel, { since });
-  if (history.versions.length === 0) {
-    throw new InputError(
-      `No commit changed ${policy}${since === null ? "" : ` since ${since}`} (is it tracked by git?).`,
-    );
-  }
+  const globs = (flags.get("evidence") ?? DEFAULT_EVIDENCE_GLOBS).map((g) =>
+    globToRegExp(g.replace(/^\.\//, "")),
+  );
+  const history = await readPolicyHistory(io.cwd, relative(io.cwd, resolve(io.cwd, policy)), { since });
   const log = buildPolicyLog(history.versions, {
     path: history.repoPath,
     since,
-    sinceText: history.sinceText,
+    baseline: history.baseline,
+    truncated: history.truncated,
     today,
     isEvidenceFile: (p) => globs.some((re) => re.test(p)),
   });
-  const json = one(flags, "format") === "json";
-  io.stdout(
-    json
-      ? JSON.stringify({ ...log, shallow: history.shallow }, null, 2) + "\n"
-      : renderPolicyLog(log) +
-          (history.shallow
-            ? "\nThis checkout is shallow: older commits are not in it (fetch-depth: 0 reads them all).\n"
-            : ""),
-  );
+  io.stdout(one(flags, "format") === "json" ? JSON.stringify(log, null, 2) + "\n" : renderPolicyLog(log));
   const failOn = one(flags, "fail-on");
   if (failOn === "loosening" && log.counts.loosening > 0) return 1;
   if (failOn === "any" && log.entries.some((e) => e.flags.length > 0)) return 1;

@@ -10,7 +10,7 @@ import type { ParseWorkerOptions } from "./input/parse-pool.js";
 import { readDataset } from "./input/read-dataset.js";
 import { diffPolicyTexts } from "./policy/policy-diff.js";
 import { isExpired, parsePolicy } from "./policy/load-policy.js";
-import type { PolicyChange, Report } from "./report/report-types.js";
+import type { PolicyChange, PolicyHistoryReport, Report } from "./report/report-types.js";
 import { buildReport } from "./report/build-report.js";
 import { datasetAsOfReview } from "./history/as-of-review.js";
 import { appendOnlyCheck, checkHistory } from "./history/append-only.js";
@@ -44,6 +44,8 @@ export interface GateRequest {
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
   /** `--as-of-review N`: only labels with review_revision ≤ N count (issue #14). */
   readonly asOfReview?: number | null;
+  /** The base policy's recent history (the action reads it from git); reported only with a policy change. */
+  readonly policyHistory?: PolicyHistoryReport | null;
   /** Notes on how the input was read, for debug output. */
   readonly onNote?: (message: string) => void;
 }
@@ -117,6 +119,7 @@ export async function runGate(req: GateRequest): Promise<Report> {
       lastCommit: req.policy.lastCommit,
     },
     policyChanges,
+    policyHistory: policyChanges === null ? null : (req.policyHistory ?? null),
     evaluation,
     fragility,
     extraWarnings,

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
 import type { Check, InfluentialTask, ModelFigures, Report } from "../../src/core/report/report-types.js";
 import { SCHEMA_VERSION } from "../../src/core/report/report-types.js";
+import type { PolicyLogEntry } from "../../src/core/history/policy-log.js";
 
 const DATASET = "sha256:9f2c41d07be3";
 const HARNESS = "git:4e1a9c0";
@@ -325,6 +326,7 @@ export function acceptReport(): Report {
     },
     append_only: null,
     policy_changes: null,
+    policy_history: null,
     provenance: {
       inputs: [
         { path: "results/baseline.jsonl.gz", sha256: sha(1) },
@@ -554,6 +556,45 @@ export function unresolvedReport(): Report {
       { key: "owner", base: "@acme/eval-owners", head: "@acme/ml-platform", loosening: false },
       { key: "accept_if.missing_fraction", base: null, head: "< 2%", loosening: false },
     ],
+    policy_history: {
+      path: "gate/policy.yaml",
+      rev: "5".repeat(40),
+      unavailable: null,
+      earlier: true,
+      entries: [
+        policyLogEntry({
+          commit: "1".repeat(40),
+          author: "Dana Evals",
+          date: "2026-04-02T10:00:00+02:00",
+          subject: "Push the revisit date",
+          changes: [{ key: "revisit", base: "2026-04-01", head: "2026-10-01", loosening: true }],
+          flags: ["loosening", "snoozed", "expired"],
+          expired: { revisit: "2026-04-01", until: "2026-04-02" },
+        }),
+        policyLogEntry({
+          commit: "2".repeat(40),
+          author: "Lee Platform",
+          date: "2026-05-10T09:30:00Z",
+          subject: "Hand the gate to ml-platform",
+          changes: [{ key: "owner", base: "@acme/eval-owners", head: "@acme/ml-platform", loosening: false }],
+          flags: ["owner_changed", "with_evidence"],
+          evidence_files: ["results/candidate.jsonl"],
+          evidence_files_total: 1,
+        }),
+        policyLogEntry({
+          commit: "3".repeat(40),
+          author: "Lee Platform",
+          date: "2026-05-11T09:30:00Z",
+          subject: "Typo in the thresholds",
+          changes: [],
+          compared_with: null,
+          owner: null,
+          revisit: null,
+          parse_error: 'gate/policy.yaml:4:3: field "accept_if": expected a mapping',
+          flags: ["unparsable"],
+        }),
+      ],
+    },
     provenance: {
       ...a.provenance,
       dataset_revisions: [DATASET, "sha256:0aa1c2d3e4f5"],
@@ -608,7 +649,32 @@ export function emptyReport(): Report {
       influential_tasks: [],
     },
     policy_changes: null,
+    policy_history: null,
     review_history: [],
+  };
+}
+
+/** A policy log entry (src/core/history/policy-log.ts) with benign defaults. */
+function policyLogEntry(over: Partial<PolicyLogEntry>): PolicyLogEntry {
+  return {
+    commit: "0".repeat(40),
+    author: "Test",
+    date: "2026-01-01T00:00:00Z",
+    committed: over.date ?? "2026-01-01T00:00:00Z",
+    subject: "Policy change",
+    path: "gate/policy.yaml",
+    previous_path: null,
+    status: "modified",
+    parse_error: null,
+    owner: "@acme/eval-owners",
+    revisit: "2026-10-01",
+    compared_with: "4".repeat(40),
+    changes: [],
+    flags: [],
+    expired: null,
+    evidence_files: [],
+    evidence_files_total: 0,
+    ...over,
   };
 }
 

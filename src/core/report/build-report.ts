@@ -6,13 +6,15 @@ import type { Evaluation, Fragility } from "../decision/evaluation-types.js";
 import { compareCodeUnits, type Dataset } from "../model.js";
 import type { Policy, PolicySource } from "../policy/policy-types.js";
 import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
-import { SCHEMA_VERSION, type PolicyChange, type Report } from "./report-types.js";
+import { SCHEMA_VERSION, type PolicyChange, type PolicyHistoryReport, type Report } from "./report-types.js";
 
 export interface ReportParts {
   readonly dataset: Dataset;
   readonly policy: Policy;
   readonly policySource: PolicySource;
   readonly policyChanges: readonly PolicyChange[] | null;
+  /** The base policy's recent history (the action, on a PR that changes the policy); default null. */
+  readonly policyHistory?: PolicyHistoryReport | null;
   readonly evaluation: Evaluation;
   readonly fragility: Fragility;
   /** Extra headline warnings from outside §4 (e.g. a head policy that does not parse). */
@@ -56,6 +58,7 @@ export function buildReport(parts: ReportParts): Report {
     verdict_by_review_revision: parts.verdictByReviewRevision,
     append_only: parts.appendOnly,
     policy_changes: parts.policyChanges,
+    policy_history: parts.policyHistory ?? null,
     provenance: {
       inputs: dataset.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
       dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),

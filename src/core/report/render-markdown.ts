@@ -35,6 +35,7 @@ import { renderMarginBar } from "./text-bar.js";
 import { planningSentence } from "./render-planning.js";
 import { checkName, fragilityAtEdge, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 import { appendOnlySection, verdictByRevisionSection } from "./render-history.js";
+import { policyChangeCells, policyHistoryLines } from "./render-policy-log.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -612,23 +613,17 @@ function policyChangesSection(report: Report, detail: Detail): string[] {
     LIST_LIMIT,
   );
   const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
-  if (shown.length === 0) return details(summary, body);
-  // Four columns of policy text: break their runs sooner than a task id's.
-  const value = (v: string | null): string => (v === null ? "_(absent)_" : cellCode(v, 100, 32, 16));
-  body.push(
-    "",
-    ...table(
-      ["Rule", "Base", "Head", "Change"],
-      ["l", "l", "l", "l"],
-      shown.map((c) => [
-        cellCode(c.key, 80, 32, 16),
-        value(c.base),
-        value(c.head),
-        c.loosening ? "⚠️ loosening" : "—",
-      ]),
-    ),
-    ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"),
-  );
+  if (shown.length > 0)
+    body.push(
+      "",
+      ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)),
+      ...moreLine(
+        shown.length,
+        total,
+        detail.policyChanges === "loosenings" ? "loosenings" : "changed rules",
+      ),
+    );
+  if (report.policy_history !== null) body.push("", ...policyHistoryLines(report.policy_history));
   return details(summary, body);
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
+import type { PolicyLogEntry } from "../history/policy-log.js";
 
 export const SCHEMA_VERSION = "1.4.0";
 
@@ -205,6 +206,20 @@ export interface PolicyChange {
   readonly loosening: boolean;
 }
 
+/** The recent history of the deciding policy, on a pull request that changes it (issue #14). */
+export interface PolicyHistoryReport {
+  /** The policy's repository path. */
+  readonly path: string;
+  /** The commit the history ends at: the base commit, whose policy decided. */
+  readonly rev: string;
+  /** Why the history could not be read (one line, e.g. "the checkout is shallow; needs fetch-depth: 0"), else null. */
+  readonly unavailable: string | null;
+  /** The last changes, oldest first (the policy log's entries); empty when unavailable. */
+  readonly entries: readonly PolicyLogEntry[];
+  /** True when earlier changes exist than those listed. */
+  readonly earlier: boolean;
+}
+
 export interface Report {
   readonly schema_version: string;
   readonly verdict: Verdict;
@@ -233,5 +248,7 @@ export interface Report {
   readonly append_only: AppendOnlyReport | null;
   /** Present only on pull requests whose head changes the policy file. */
   readonly policy_changes: readonly PolicyChange[] | null;
+  /** Present only with policy_changes, in the action: the base policy's last changes from git. */
+  readonly policy_history: PolicyHistoryReport | null;
   readonly provenance: Provenance;
 }
