@@ -29,6 +29,7 @@ import { describeFsCode, outputTargetProblem, readInputFile } from "../io/file-k
 import { MAX_POLICY_BYTES } from "../core/policy/load-policy.js";
 import { TOOL_VERSION } from "../version.js";
 import { loadBasePolicy, type GitRunner } from "./base-policy.js";
+import { recentPolicyHistory } from "../git/policy-history.js";
 import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "./check-run.js";
 import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetryPolicy } from "./github-api.js";
@@ -130,6 +131,8 @@ interface PolicyChoice {
   readonly source: string;
   readonly lastCommit: string | null;
   readonly headText: string | null;
+  /** The base commit whose policy decided, when the change edits the policy (its history is shown). */
+  readonly historyRev: string | null;
 }
 
 /**
@@ -205,6 +208,7 @@ async function choosePolicy(
       source: "file",
       lastCommit: log.code === 0 && /^[0-9a-f]{40,64}$/.test(last) ? last : null,
       headText: null,
+      historyRev: null,
     };
   }
   if (ctx.repo === null)
@@ -229,11 +233,13 @@ async function choosePolicy(
         "A removed policy takes effect only once merged.",
     );
   }
+  const headText = local !== null && local !== base.text ? local : null;
   return {
     text: base.text,
     source: base.source,
     lastCommit: base.lastCommit,
-    headText: local !== null && local !== base.text ? local : null,
+    headText,
+    historyRev: headText === null ? null : based.sha,
   };
 }
 
@@ -529,7 +535,24 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         `Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
           `${chosen.headText !== null ? "; this change edits it (shown, not applied)" : ""}.`,
       );
-      return chosen;
+      // The base policy's recent history from git, for the policy section (issue #14).
+      const history =
+        chosen.historyRev === null
+          ? null
+          : await recentPolicyHistory({
+              workspace: ctx.workspace,
+              path: inputs.policy.repoPath,
+              rev: chosen.historyRev,
+              today: deps.today,
+              git: deps.git,
+            });
+      if (history !== null)
+        log.info(
+          history.unavailable === null
+            ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
+            : `Policy history not available: ${history.unavailable}.`,
+        );
+      return { ...chosen, history };
     });
     report = await log.group("Reading the results", async () => {
       const gated = await runGate({
@@ -542,6 +565,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           lastCommit: policy.lastCommit,
         },
         headPolicyText: policy.headText,
+        policyHistory: policy.history,
         baseline: inputs.baseline,
         candidate: inputs.candidate,
         canary: inputs.canary,

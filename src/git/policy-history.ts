@@ -13,7 +13,14 @@ import { Buffer } from "node:buffer";
 import { InputError, errorLine } from "../core/errors.js";
 import { MAX_POLICY_BYTES } from "../core/policy/load-policy.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
-import type { PolicyBaseline, PolicyVersion } from "../core/history/policy-log.js";
+import {
+  buildPolicyLog,
+  DEFAULT_EVIDENCE_GLOBS,
+  type PolicyBaseline,
+  type PolicyVersion,
+} from "../core/history/policy-log.js";
+import type { PolicyHistoryReport } from "../core/report/report-types.js";
+import { globToRegExp } from "../action/glob.js";
 import { GIT_NOT_STARTED, runGit, type GitResult, type GitRunner } from "./run-git.js";
 
 /** At most this many commits are read by default (the newest). */
@@ -44,8 +51,8 @@ export class PolicyHistoryError extends InputError {
 export const SHALLOW_FIX =
   "Fetch the whole history (git fetch --unshallow), or in GitHub Actions check out with `fetch-depth: 0`.";
 
-/** Options that keep a user's git configuration from changing what is parsed. */
-const FIXED_CONFIG = ["-c", "log.showSignature=false", "-c", "core.quotepath=off"];
+/** Options that keep a user's git configuration (or a `*` in the path) from changing what is read. */
+const FIXED_CONFIG = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "core.quotepath=off"];
 
 function firstLine(r: GitResult): string {
   const line = (r.stderr ?? "").split("\n").find((l) => l.trim() !== "");
@@ -188,8 +195,12 @@ async function verifyCommit(g: GitRunner, cwd: string, rev: string): Promise<str
   return r.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
 
-/** Where `path` (relative to `cwd`) is in the repository, after checking that `cwd` is a full checkout. */
-async function locate(g: GitRunner, cwd: string, path: string): Promise<string> {
+/**
+ * Where `path` (relative to `cwd`) is in the repository and the repository's top directory (git
+ * then runs there: pathspecs and `rev:path` are both top-relative), after checking that `cwd` is
+ * in a full checkout.
+ */
+async function locate(g: GitRunner, cwd: string, path: string): Promise<{ top: string; repoPath: string }> {
   const inside = await run(g, ["rev-parse", "--is-inside-work-tree"], cwd);
   if (inside.code !== 0 || inside.stdout.trim() !== "true")
     throw new PolicyHistoryError(
@@ -205,9 +216,10 @@ async function locate(g: GitRunner, cwd: string, path: string): Promise<string> 
       "the checkout is shallow; needs fetch-depth: 0",
       `This checkout is a shallow clone: older commits are not in it, so the policy's history may be incomplete. ${SHALLOW_FIX}`,
     );
-  const prefix = (
-    await checked(g, ["rev-parse", "--show-prefix"], cwd, "find the git repository")
-  ).stdout.trim();
+  const where = async (flag: string): Promise<string> =>
+    (await checked(g, ["rev-parse", flag], cwd, "find the git repository")).stdout.replace(/\n$/, "");
+  const top = await where("--show-toplevel");
+  const prefix = await where("--show-prefix");
   const repoPath = posix.normalize(prefix + path.split("\\").join("/"));
   if (repoPath === ".." || repoPath.startsWith("../") || posix.isAbsolute(repoPath) || repoPath === ".")
     throw new PolicyHistoryError(
@@ -215,7 +227,7 @@ async function locate(g: GitRunner, cwd: string, path: string): Promise<string> 
       `${path} is outside the checkout`,
       `The policy ${path} is not a file inside this git checkout.`,
     );
-  return repoPath;
+  return { top, repoPath };
 }
 
 /**
@@ -228,9 +240,9 @@ export async function readPolicyHistory(
   opts: PolicyHistoryOptions = {},
 ): Promise<PolicyHistory> {
   const g = opts.git ?? runGit;
-  const repoPath = await locate(g, cwd, path);
+  const { top, repoPath } = await locate(g, cwd, path);
   const rev = opts.rev ?? "HEAD";
-  const end = await verifyCommit(g, cwd, rev);
+  const end = await verifyCommit(g, top, rev);
   if (end === null) {
     throw rev === "HEAD"
       ? new PolicyHistoryError(
@@ -247,7 +259,7 @@ export async function readPolicyHistory(
   const since = opts.since ?? null;
   let sinceSha: string | null = null;
   if (since !== null) {
-    sinceSha = await verifyCommit(g, cwd, since);
+    sinceSha = await verifyCommit(g, top, since);
     if (sinceSha === null)
       throw new PolicyHistoryError(
         "bad-revision",
@@ -271,7 +283,7 @@ export async function readPolicyHistory(
       "--",
       repoPath,
     ],
-    cwd,
+    top,
     `read the git log of ${path}`,
   );
   const commits = parseLog(log.stdout).reverse();
@@ -280,12 +292,12 @@ export async function readPolicyHistory(
   for (const c of commits) {
     const status = statusOf(c.status);
     const filePath = c.path === "" ? repoPath : c.path;
-    const text = status === "deleted" ? { text: null } : await textAt(g, cwd, c.commit, filePath);
+    const text = status === "deleted" ? { text: null } : await textAt(g, top, c.commit, filePath);
     const files = (
       await checked(
         g,
         ["diff-tree", "--root", "--no-commit-id", "--name-only", "-r", "-z", "--no-renames", c.commit],
-        cwd,
+        top,
         "list a commit's files",
       )
     ).stdout
@@ -312,7 +324,7 @@ export async function readPolicyHistory(
   } else if (sinceSha !== null) {
     const first = versions[0];
     const at = first === undefined ? repoPath : (first.previous_path ?? first.path);
-    baseline = { commit: sinceSha, text: (await textAt(g, cwd, sinceSha, at)).text, path: at };
+    baseline = { commit: sinceSha, text: (await textAt(g, top, sinceSha, at)).text, path: at };
   }
   if (versions.length === 0 && (sinceSha === null || baseline?.text === null))
     throw new PolicyHistoryError(
@@ -322,4 +334,50 @@ export async function readPolicyHistory(
         "is the path right, and is the file committed?",
     );
   return { versions, baseline, repoPath, truncated };
+}
+
+/** How many of the base policy's last changes the PR report lists. */
+export const RECENT_POLICY_CHANGES = 5;
+
+export interface RecentHistoryRequest {
+  /** The checkout. */
+  readonly workspace: string;
+  /** The policy's repository path. */
+  readonly path: string;
+  /** The base commit: its policy decided. */
+  readonly rev: string;
+  readonly today: string;
+  readonly git: GitRunner;
+  readonly count?: number;
+}
+
+/**
+ * The base policy's last changes for the PR report, read with the policy log's code. A checkout
+ * that cannot answer (shallow, no git, not a checkout, no base commit) gives `unavailable` and one
+ * line why, never an error: the history is context, not the verdict.
+ */
+export async function recentPolicyHistory(req: RecentHistoryRequest): Promise<PolicyHistoryReport> {
+  const base = { path: req.path, rev: req.rev };
+  let history: PolicyHistory;
+  try {
+    history = await readPolicyHistory(req.workspace, req.path, {
+      rev: req.rev,
+      revName: "the base commit",
+      max: req.count ?? RECENT_POLICY_CHANGES,
+      git: req.git,
+    });
+  } catch (error) {
+    if (!(error instanceof PolicyHistoryError)) throw error;
+    return { ...base, unavailable: error.reason, entries: [], earlier: false };
+  }
+  const evidence = DEFAULT_EVIDENCE_GLOBS.map((g) => globToRegExp(g));
+  const log = buildPolicyLog(history.versions, {
+    path: history.repoPath,
+    since: null,
+    baseline: history.baseline,
+    truncated: history.truncated,
+    today: req.today,
+    isEvidenceFile: (p) => evidence.some((re) => re.test(p)),
+  });
+  return { ...base, unavailable: null, entries: log.entries, earlier: log.truncated };
 }
