@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5152);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(277);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6213);
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5152:
+/***/ 277:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17581,13 +17581,7 @@ function diffPolicyTexts(baseText, headText, file) {
     catch (err) {
         if (!(err instanceof errors/* InputError */.dz))
             throw err;
-        const first = err.problems[0];
-        const more = err.total - 1;
-        const text = first ? (0,errors/* formatProblem */.Vw)(first) : (err.message.split("\n")[0] ?? "invalid policy");
-        return {
-            changes: [],
-            headError: more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text,
-        };
+        return { changes: [], headError: (0,errors/* errorLine */.BP)(err) };
     }
     return { changes: diffPolicies(base, head), headError: null };
 }
@@ -17635,6 +17629,7 @@ function buildReport(parts) {
         verdict_by_review_revision: parts.verdictByReviewRevision,
         append_only: parts.appendOnly,
         policy_changes: parts.policyChanges,
+        policy_history: parts.policyHistory ?? null,
         provenance: {
             inputs: dataset.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
             dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
@@ -18382,6 +18377,7 @@ async function runGate(req) {
             lastCommit: req.policy.lastCommit,
         },
         policyChanges,
+        policyHistory: policyChanges === null ? null : (req.policyHistory ?? null),
         evaluation,
         fragility,
         extraWarnings,
@@ -19393,6 +19389,146 @@ function appendOnlySection(report, limit) {
     return lines;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-policy-log.ts
+
+
+const FLAG_TEXT = {
+    loosening: "⚠️ loosening",
+    snoozed: "⏰ snoozed (revisit later, no threshold re-examined)",
+    owner_changed: "👤 owner changed",
+    expired: "⌛ expired before the next change",
+    with_evidence: "📦 changed with results or reviews",
+    unparsable: "❌ does not parse",
+};
+/** Shorter flag labels for one-line entries. */
+const FLAG_SHORT = {
+    loosening: "⚠️ loosening",
+    snoozed: "⏰ snoozed",
+    owner_changed: "👤 owner changed",
+    expired: "⌛ expired",
+    with_evidence: "📦 with results or reviews",
+    unparsable: "❌ does not parse",
+};
+/** A flag's label; a flag this version does not know (a hand-edited report) is shown escaped. */
+function flagText(labels, f) {
+    return Object.hasOwn(labels, f) ? labels[f] : (0,report_escape/* escapeMarkdownInline */.E4)(f, 40);
+}
+function count(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The cells of a changed rule: rule, before, after, change (the PR report's policy table too). */
+function policyChangeCells(c) {
+    // Four columns of policy text: break their runs sooner than a task id's.
+    const value = (v) => (v === null ? "_(absent)_" : cellCode(v, 100, 32, 16));
+    return [cellCode(c.key, 80, 32, 16), value(c.base), value(c.head), c.loosening ? "⚠️ loosening" : "—"];
+}
+function shortCommit(commit) {
+    return (0,report_escape/* escapeCode */.tn)(commit.slice(0, 12), 20);
+}
+/** "2026-03-04": the author's calendar day as written in the date. */
+function dayOf(iso) {
+    return (0,report_escape/* escapeMarkdownInline */.E4)(iso.slice(0, 10), 20);
+}
+function statusText(e) {
+    if (e.status === "renamed" && e.previous_path !== null)
+        return `renamed from ${(0,report_escape/* escapeCode */.tn)(e.previous_path, 200)} to ${(0,report_escape/* escapeCode */.tn)(e.path, 200)}`;
+    return `${(0,report_escape/* escapeMarkdownInline */.E4)(e.status, 20)} ${(0,report_escape/* escapeCode */.tn)(e.path, 200)}`;
+}
+function entryLines(e, index) {
+    const lines = [
+        `### ${index}. ${shortCommit(e.commit)} ${(0,report_escape/* escapeMarkdownInline */.E4)(e.date, 40)} — ${(0,report_escape/* escapeMarkdownInline */.E4)(e.subject, 200)}`,
+        "",
+        `By ${(0,report_escape/* escapeMarkdownInline */.E4)(e.author, 100)} · ${statusText(e)}` +
+            (e.owner === null
+                ? ""
+                : ` · owner ${(0,report_escape/* escapeMarkdownInline */.E4)(e.owner, 80)} · revisit by ${(0,report_escape/* escapeMarkdownInline */.E4)(e.revisit ?? "", 20)}`),
+    ];
+    if (e.flags.length > 0)
+        lines.push("", `**${e.flags.map((f) => flagText(FLAG_TEXT, f)).join(" · ")}**`);
+    if (e.parse_error !== null)
+        lines.push("", `This version does not parse: ${(0,report_escape/* escapeMarkdownInline */.E4)(e.parse_error, 400)}`);
+    if (e.expired !== null) {
+        lines.push("", `Expired: its revisit date ${(0,report_escape/* escapeMarkdownInline */.E4)(e.expired.revisit, 20)} passed ` +
+            (e.expired.until === null
+                ? "and it is still in force."
+                : `before the next change, on ${(0,report_escape/* escapeMarkdownInline */.E4)(e.expired.until, 20)}.`));
+    }
+    if (e.evidence_files_total > 0) {
+        const more = e.evidence_files_total - e.evidence_files.length;
+        lines.push("", `Changed with the policy: ${e.evidence_files.map((f) => (0,report_escape/* escapeCode */.tn)(f, 120)).join(", ")}${more > 0 ? ` and ${more} more` : ""}.`);
+    }
+    if (e.changes.length > 0) {
+        lines.push("", `Against ${e.compared_with === null ? "the previous version" : shortCommit(e.compared_with)}:`, "", "| Rule | Before | After | Change |", "|:--|:--|:--|:--|", ...e.changes.map((c) => `| ${policyChangeCells(c).join(" | ")} |`));
+    }
+    else if (e.status === "deleted") {
+        lines.push("", "The policy file was removed.");
+    }
+    else if (e.parse_error === null) {
+        lines.push("", e.compared_with !== null
+            ? `No rule changed against ${shortCommit(e.compared_with)} (text only).`
+            : e.status === "added"
+                ? "First version."
+                : "Not compared: no earlier version that parses.");
+    }
+    return lines;
+}
+/** The whole log: a summary line, then each commit, oldest first. */
+function renderPolicyLog(log) {
+    const c = log.counts;
+    const lines = [
+        `## Policy log of ${(0,report_escape/* escapeCode */.tn)(log.path, 200)}`,
+        "",
+        `${count(c.commits, "commit", "commits")}${log.since === null ? "" : ` since ${(0,report_escape/* escapeCode */.tn)(log.since, 80)}`}, oldest first: ` +
+            `${c.loosening} with a loosening, ${c.snoozed} snoozed, ${count(c.owner_changed, "owner change", "owner changes")}, ` +
+            `${c.expired} expired before the next change, ${c.with_evidence} changed with results or reviews, ` +
+            `${c.unparsable} that ${c.unparsable === 1 ? "does" : "do"} not parse. Expiry is checked against ${(0,report_escape/* escapeMarkdownInline */.E4)(log.today, 20)}.`,
+    ];
+    if (log.truncated)
+        lines.push("", "Only the newest commits are listed; `--since REV` reads a shorter range.");
+    log.entries.forEach((e, i) => lines.push("", ...entryLines(e, i + 1)));
+    return lines.join("\n") + "\n";
+}
+/** One line per change: commit, day, author, subject, then its loosenings and other flags. */
+function historyItem(e) {
+    const loosenings = e.changes.filter((c) => c.loosening);
+    const parts = [];
+    if (loosenings.length > 0)
+        parts.push(`⚠️ ${count(loosenings.length, "loosening", "loosenings")}: ` +
+            loosenings
+                .slice(0, 3)
+                .map((c) => `${(0,report_escape/* escapeCode */.tn)(c.key, 60)} ${c.base === null ? "_(absent)_" : (0,report_escape/* escapeCode */.tn)(c.base, 40)} → ${c.head === null ? "_(absent)_" : (0,report_escape/* escapeCode */.tn)(c.head, 40)}`)
+                .join(", ") +
+            (loosenings.length > 3 ? ` and ${loosenings.length - 3} more` : ""));
+    else if (e.parse_error !== null)
+        parts.push("❌ does not parse");
+    else if (e.status === "deleted")
+        parts.push("removed");
+    else if (e.compared_with === null)
+        parts.push(e.status === "added" ? "first version" : "not compared");
+    else
+        parts.push(count(e.changes.length, "rule changed", "rules changed"));
+    for (const f of e.flags)
+        if (f !== "loosening" && f !== "unparsable")
+            parts.push(flagText(FLAG_SHORT, f));
+    return (`- ${shortCommit(e.commit)} ${dayOf(e.date)} ${(0,report_escape/* escapeMarkdownInline */.E4)(e.author, 60)} — ` +
+        `${(0,report_escape/* escapeMarkdownInline */.E4)(e.subject, 120)}: ${parts.join(" · ")}`);
+}
+/** The PR report's lines on the deciding policy's recent history (issue #14). */
+function policyHistoryLines(h) {
+    if (h.unavailable !== null)
+        return [
+            `Recent history of the base policy: not available (${(0,report_escape/* escapeMarkdownInline */.E4)(h.unavailable, 200)}).`,
+        ];
+    if (h.entries.length === 0)
+        return ["Recent history of the base policy: no commit changed it."];
+    return [
+        `Recent history of the base policy at ${shortCommit(h.rev)}, the last ${count(h.entries.length, "change", "changes")}, oldest first` +
+            `${h.earlier ? " (earlier ones: `model-gate policy-log`)" : ""}:`,
+        "",
+        ...h.entries.map(historyItem),
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
@@ -19413,6 +19549,7 @@ function appendOnlySection(report, limit) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
 
 
 
@@ -19876,16 +20013,10 @@ function policyChangesSection(report, detail) {
         return details(summary, body);
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
-    if (shown.length === 0)
-        return details(summary, body);
-    // Four columns of policy text: break their runs sooner than a task id's.
-    const value = (v) => (v === null ? "_(absent)_" : cellCode(v, 100, 32, 16));
-    body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map((c) => [
-        cellCode(c.key, 80, 32, 16),
-        value(c.base),
-        value(c.head),
-        c.loosening ? "⚠️ loosening" : "—",
-    ])), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+    if (shown.length > 0)
+        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+    if (report.policy_history !== null)
+        body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
 }
 function provenanceSection(report, detail) {
@@ -22891,6 +23022,600 @@ async function importCommand(argv, io) {
     return 0;
 }
 
+;// CONCATENATED MODULE: ./src/core/history/policy-log.ts
+/**
+ * The policy's history as evidence (issue #14): every version of the policy file, oldest first,
+ * turned into a log of changes in the same semantic diff the PR report uses (policy-diff.ts), with
+ * what an auditor looks for flagged. Pure: the versions come from git through src/git/.
+ *
+ * Flags of an entry:
+ * - `loosening`: a changed rule is a loosening (policy-diff.ts says which; a later revisit date is
+ *   one, as on a pull request);
+ * - `snoozed`: the revisit date moved later while no threshold (`accept_if.*`,
+ *   `margin.confidence`) changed in the same commit: the deadline was pushed back without the
+ *   thresholds being re-examined;
+ * - `owner_changed`;
+ * - `expired`: this version's revisit date passed before the next change (or before `today` for
+ *   the version still in force): as in `isExpired`, the policy holds on its revisit date itself
+ *   and is expired from the day after. The next change is dated by its commit date (when it
+ *   entered the history), as a UTC calendar day like the gate's `today`;
+ * - `with_evidence`: the same commit also changed files the caller recognises as results or
+ *   reviews (listed, at most MAX_LISTED_FILES; the count is exact);
+ * - `unparsable`: the version does not parse; it is listed with why, and the next version that
+ *   parses is compared with the last one that did.
+ */
+
+
+
+/** Files listed per entry as changed with the policy (the count is exact). */
+const MAX_LISTED_FILES = 10;
+/** Which changed files are results exports or reviews files when the caller does not say. */
+const policy_log_DEFAULT_EVIDENCE_GLOBS = ["**/*.jsonl", "**/*.jsonl.gz"];
+/** The flags, in the order they are listed. */
+const POLICY_LOG_FLAGS = [
+    "loosening",
+    "snoozed",
+    "owner_changed",
+    "expired",
+    "with_evidence",
+    "unparsable",
+];
+/** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$)/;
+function parsed(text, file) {
+    try {
+        return { policy: parsePolicy(text, file) };
+    }
+    catch (e) {
+        if (!(e instanceof errors/* InputError */.dz))
+            throw e;
+        return { error: (0,errors/* errorLine */.BP)(e) };
+    }
+}
+/** The UTC calendar day of an ISO timestamp (git's %cI), like the gate's `today`. */
+function utcDay(iso) {
+    const t = Date.parse(iso);
+    return Number.isNaN(t) ? iso.slice(0, 10) : new Date(t).toISOString().slice(0, 10);
+}
+/** The flags a change earns by its diff alone (everything but expiry and evidence). */
+function changeFlags(changes) {
+    const flags = [];
+    if (changes.some((c) => c.loosening))
+        flags.push("loosening");
+    const later = changes.some((c) => c.key === "revisit" && c.loosening);
+    if (later && !changes.some((c) => THRESHOLD_KEYS.test(c.key)))
+        flags.push("snoozed");
+    if (changes.some((c) => c.key === "owner"))
+        flags.push("owner_changed");
+    return flags;
+}
+/**
+ * The expiry of a version in force from its commit until `until` (the next change's day, or
+ * `today`): expired when `until` is after its revisit date.
+ */
+function expiryOf(policy, until, stillInForce) {
+    if (!isExpired(policy, until))
+        return null;
+    return { revisit: policy.revisit, until: stillInForce ? null : until };
+}
+function policy_log_buildPolicyLog(versions, opts) {
+    let last = null;
+    if (opts.baseline !== null && opts.baseline.text !== null) {
+        const p = parsed(opts.baseline.text, opts.baseline.path);
+        if ("policy" in p)
+            last = { policy: p.policy, commit: opts.baseline.commit };
+    }
+    const entries = [];
+    versions.forEach((v, i) => {
+        let parseError = null;
+        let policy = null;
+        if (v.status !== "deleted") {
+            if (v.text === null)
+                parseError = v.textError ?? "the file cannot be read";
+            else {
+                const p = parsed(v.text, v.path);
+                if ("policy" in p)
+                    policy = p.policy;
+                else
+                    parseError = p.error;
+            }
+        }
+        const changes = policy !== null && last !== null ? diffPolicies(last.policy, policy) : [];
+        const next = versions[i + 1];
+        const expired = policy === null
+            ? null
+            : expiryOf(policy, next === undefined ? opts.today : utcDay(next.committed), next === undefined);
+        const evidence = v.otherFiles.filter((f) => opts.isEvidenceFile(f));
+        const raised = new Set(changeFlags(changes));
+        if (expired !== null)
+            raised.add("expired");
+        if (evidence.length > 0)
+            raised.add("with_evidence");
+        if (parseError !== null)
+            raised.add("unparsable");
+        entries.push({
+            commit: v.commit,
+            author: v.author,
+            date: v.date,
+            committed: v.committed,
+            subject: v.subject,
+            path: v.path,
+            previous_path: v.previous_path,
+            status: v.status,
+            parse_error: parseError,
+            owner: policy?.owner ?? null,
+            revisit: policy?.revisit ?? null,
+            compared_with: policy !== null && last !== null ? last.commit : null,
+            changes,
+            flags: POLICY_LOG_FLAGS.filter((f) => raised.has(f)),
+            expired,
+            evidence_files: evidence.slice(0, MAX_LISTED_FILES),
+            evidence_files_total: evidence.length,
+        });
+        // A deleted file starts over: a later re-add is a first version, not a change.
+        if (policy !== null)
+            last = { policy, commit: v.commit };
+        else if (v.status === "deleted")
+            last = null;
+    });
+    const counts = {
+        commits: entries.length,
+        loosening: 0,
+        snoozed: 0,
+        owner_changed: 0,
+        expired: 0,
+        with_evidence: 0,
+        unparsable: 0,
+    };
+    for (const e of entries)
+        for (const f of e.flags)
+            counts[f]++;
+    return {
+        path: opts.path,
+        since: opts.since,
+        today: opts.today,
+        truncated: opts.truncated,
+        counts,
+        entries,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/glob.ts
+/**
+ * A tiny glob for the `results` and `reviews` inputs (Node 20 has no fs.globSync): `*` matches
+ * within one path segment, `?` one character of a segment, `**` as a whole segment any number of
+ * segments (including none). Nothing else is special: `[`, `{` and `!` are literal characters,
+ * so a path that contains them still works when written out.
+ *
+ * Matching is on `/`-separated paths relative to a root directory. The walk does not follow
+ * symbolic links to directories (no loops, no escape); a symbolic link to a file is returned and
+ * the caller decides (after realpath) whether its target is acceptable.
+ */
+
+
+function hasGlobChars(pattern) {
+    return /[*?]/.test(pattern);
+}
+/** Compiles one glob (already `/`-separated, relative, no `.`/`..` segments) to a RegExp. */
+function glob_globToRegExp(pattern) {
+    const segments = pattern.split("/");
+    let re = "";
+    segments.forEach((seg, i) => {
+        const last = i === segments.length - 1;
+        if (seg === "**") {
+            // Any number of whole segments, each followed by "/"; as the last segment, anything below.
+            re += last ? "(?:[^/]+(?:/[^/]+)*)?" : "(?:[^/]+/)*";
+            return;
+        }
+        for (const ch of seg) {
+            if (ch === "*")
+                re += "[^/]*";
+            else if (ch === "?")
+                re += "[^/]";
+            else
+                re += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+        }
+        if (!last)
+            re += "/";
+    });
+    return new RegExp(`^${re}$`, "u");
+}
+/** The leading segments of a pattern that contain no glob characters: where the walk starts. */
+function literalPrefix(pattern) {
+    const segments = pattern.split("/");
+    const out = [];
+    for (const seg of segments.slice(0, -1)) {
+        if (hasGlobChars(seg))
+            break;
+        out.push(seg);
+    }
+    return out.join("/");
+}
+/** Directories never descended into: version control internals are not inputs. */
+const SKIP_DIRS = new Set([".git"]);
+/**
+ * Paths (relative to `root`, `/`-separated, sorted) of files and symbolic links below `root`
+ * that match `pattern`. `pattern` is relative to `root`.
+ */
+function globFiles(root, pattern) {
+    const regex = glob_globToRegExp(pattern);
+    const start = literalPrefix(pattern);
+    const out = [];
+    const walk = (rel) => {
+        let entries;
+        try {
+            entries = readdirSync(rel === "" ? root : join(root, rel), { withFileTypes: true });
+        }
+        catch {
+            return;
+        }
+        for (const e of entries) {
+            const child = rel === "" ? e.name : `${rel}/${e.name}`;
+            if (e.isDirectory()) {
+                if (!SKIP_DIRS.has(e.name))
+                    walk(child);
+            }
+            else if ((e.isFile() || e.isSymbolicLink()) && regex.test(child)) {
+                out.push(child);
+            }
+        }
+    };
+    walk(start);
+    return out.sort();
+}
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/git/run-git.ts
+/**
+ * git as a child process: fixed arguments, never a shell. The one runner of the project (the
+ * action's base policy and the policy log both use it), passed in so tests can replace it.
+ */
+
+
+/** Exit status when git could not be started at all (not installed, not on PATH). */
+const GIT_NOT_STARTED = 127;
+const runGit = (args, cwd) => new Promise((resolve) => {
+    (0,external_node_child_process_namespaceObject.execFile)("git", [...args], { cwd, encoding: "buffer", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const err = external_node_buffer_namespaceObject.Buffer.isBuffer(stderr) ? stderr.toString("utf8") : "";
+        if (error === null)
+            resolve({ code: 0, stdout: stdout.toString("utf8"), bytes: stdout, stderr: err });
+        else {
+            // A string code (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER) means git did not run to the end.
+            const code = error.code;
+            resolve({ code: typeof code === "number" ? code : GIT_NOT_STARTED, stdout: "", stderr: err });
+        }
+    });
+});
+
+;// CONCATENATED MODULE: ./src/git/policy-history.ts
+/**
+ * Reads a file's versions from git for the policy log (src/core/history/policy-log.ts): the thin
+ * shell around `git` (src/git/run-git.ts: a child process with fixed arguments, never a shell).
+ * Output is parsed from NUL-separated fields (`-z`), so no path, name or subject can split a
+ * record; all of it is untrusted text for the renderer to escape.
+ *
+ * What stops the log is a PolicyHistoryError (a user error with one clear message, and a short
+ * reason the action shows in one line): git missing, not a checkout, a shallow clone (its history
+ * may be incomplete), a revision that is not there, a path that never existed.
+ */
+
+
+
+
+
+
+
+
+/** At most this many commits are read by default (the newest). */
+const MAX_POLICY_COMMITS = 1000;
+/** Why the history cannot be read: `message` for the CLI, `reason` (one short line) for the action. */
+class PolicyHistoryError extends errors/* InputError */.dz {
+    problem;
+    reason;
+    name = "PolicyHistoryError";
+    constructor(problem, reason, message) {
+        super(message);
+        this.problem = problem;
+        this.reason = reason;
+    }
+}
+const SHALLOW_FIX = "Fetch the whole history (git fetch --unshallow), or in GitHub Actions check out with `fetch-depth: 0`.";
+/** Options that keep a user's git configuration (or a `*` in the path) from changing what is read. */
+const FIXED_CONFIG = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "core.quotepath=off"];
+function firstLine(r) {
+    const line = (r.stderr ?? "").split("\n").find((l) => l.trim() !== "");
+    return (line ?? `git exited with status ${r.code}`).trim().slice(0, 300);
+}
+async function run(g, args, cwd) {
+    const r = await g([...FIXED_CONFIG, ...args], cwd);
+    if (r.code === GIT_NOT_STARTED)
+        throw new PolicyHistoryError("git-missing", "git is not available", "Cannot run git (is it installed and on PATH?): the policy's history is read from git.");
+    return r;
+}
+async function checked(g, args, cwd, what) {
+    const r = await run(g, args, cwd);
+    if (r.code !== 0)
+        throw new PolicyHistoryError("git-failed", `git failed: ${firstLine(r)}`, `Cannot ${what}: ${firstLine(r)}`);
+    return r;
+}
+const HEADER = "\u0001";
+const STATUS = /^[ACDMRTUXB]\d*$/;
+const LOG_FORMAT = "--format=%x01%H%x00%an%x00%aI%x00%cI%x00%s";
+/**
+ * Parses `git log -z --name-status` with LOG_FORMAT: records start with U+0001; fields and the
+ * name-status entries ("M", path or "R100", old, new) are NUL-separated, the first entry of a
+ * record preceded by a newline.
+ */
+function parseLog(out) {
+    const tokens = out.split("\u0000");
+    const commits = [];
+    let i = 0;
+    while (i < tokens.length) {
+        const t = (tokens[i] ?? "").replace(/^\n+/, "");
+        if (!t.startsWith(HEADER)) {
+            i++;
+            continue;
+        }
+        const [author = "", date = "", committed = "", subject = ""] = tokens.slice(i + 1, i + 5);
+        const commit = t.slice(1);
+        i += 5;
+        let status = "";
+        let path = "";
+        let previousPath = null;
+        while (i < tokens.length) {
+            const s = (tokens[i] ?? "").replace(/^\n+/, "");
+            if (!STATUS.test(s))
+                break;
+            const two = s.startsWith("R") || s.startsWith("C");
+            if (status === "") {
+                status = s;
+                path = tokens[i + (two ? 2 : 1)] ?? "";
+                previousPath = two ? (tokens[i + 1] ?? null) : null;
+            }
+            i += two ? 3 : 2;
+        }
+        if (/^[0-9a-f]{40,64}$/.test(commit))
+            commits.push({ commit, author, date, committed, subject, status, path, previousPath });
+    }
+    return commits;
+}
+function statusOf(s) {
+    if (s.startsWith("A"))
+        return "added";
+    if (s.startsWith("D"))
+        return "deleted";
+    if (s.startsWith("R") || s.startsWith("C"))
+        return "renamed";
+    return "modified";
+}
+/** The file's text at a commit, or why it cannot be read as text. */
+async function textAt(g, cwd, rev, path) {
+    const r = await run(g, ["show", `${rev}:${path}`], cwd);
+    if (r.code !== 0)
+        return { text: null, error: `${path} is not in commit ${rev.slice(0, 12)}` };
+    const bytes = r.bytes ?? external_node_buffer_namespaceObject.Buffer.from(r.stdout, "utf8");
+    if (bytes.length > MAX_POLICY_BYTES)
+        return {
+            text: null,
+            error: `${path}: the file is ${bytes.length} bytes, over the ${MAX_POLICY_BYTES}-byte limit of a policy`,
+        };
+    try {
+        return { text: decodePolicyText(bytes, path) };
+    }
+    catch (e) {
+        if (e instanceof errors/* InputError */.dz)
+            return { text: null, error: (0,errors/* errorLine */.BP)(e) };
+        throw e;
+    }
+}
+async function verifyCommit(g, cwd, rev) {
+    if (rev.startsWith("-"))
+        return null;
+    const r = await run(g, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], cwd);
+    const sha = r.stdout.trim();
+    return r.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+}
+/**
+ * Where `path` (relative to `cwd`) is in the repository and the repository's top directory (git
+ * then runs there: pathspecs and `rev:path` are both top-relative), after checking that `cwd` is
+ * in a full checkout.
+ */
+async function policy_history_locate(g, cwd, path) {
+    const inside = await run(g, ["rev-parse", "--is-inside-work-tree"], cwd);
+    if (inside.code !== 0 || inside.stdout.trim() !== "true")
+        throw new PolicyHistoryError("not-a-checkout", "the workspace is not a git checkout", `${cwd} is not in a git checkout (${inside.code !== 0 ? firstLine(inside) : "not a work tree"}): ` +
+            "the policy's history is read from git; run this inside the repository's checkout.");
+    const shallow = await checked(g, ["rev-parse", "--is-shallow-repository"], cwd, "read the repository");
+    if (shallow.stdout.trim() === "true")
+        throw new PolicyHistoryError("shallow", "the checkout is shallow; needs fetch-depth: 0", `This checkout is a shallow clone: older commits are not in it, so the policy's history may be incomplete. ${SHALLOW_FIX}`);
+    const where = async (flag) => (await checked(g, ["rev-parse", flag], cwd, "find the git repository")).stdout.replace(/\n$/, "");
+    const top = await where("--show-toplevel");
+    const prefix = await where("--show-prefix");
+    const repoPath = external_node_path_.posix.normalize(prefix + path.split("\\").join("/"));
+    if (repoPath === ".." || repoPath.startsWith("../") || external_node_path_.posix.isAbsolute(repoPath) || repoPath === ".")
+        throw new PolicyHistoryError("outside-checkout", `${path} is outside the checkout`, `The policy ${path} is not a file inside this git checkout.`);
+    return { top, repoPath };
+}
+/**
+ * Every commit that changed `path` (following renames), oldest first, with the file's text at each
+ * and the other files each commit changed. `path` is relative to `cwd`.
+ */
+async function readPolicyHistory(cwd, path, opts = {}) {
+    const g = opts.git ?? runGit;
+    const { top, repoPath } = await policy_history_locate(g, cwd, path);
+    const rev = opts.rev ?? "HEAD";
+    const end = await verifyCommit(g, top, rev);
+    if (end === null) {
+        throw rev === "HEAD"
+            ? new PolicyHistoryError("no-commits", "the repository has no commits", "The repository has no commits yet (HEAD).")
+            : new PolicyHistoryError("bad-revision", `the checkout does not have ${opts.revName ?? "the revision"} ${rev.slice(0, 12)}; needs fetch-depth: 0`, `The checkout does not have ${opts.revName ?? "the revision"} ${JSON.stringify(rev)}.`);
+    }
+    const since = opts.since ?? null;
+    let sinceSha = null;
+    if (since !== null) {
+        sinceSha = await verifyCommit(g, top, since);
+        if (sinceSha === null)
+            throw new PolicyHistoryError("bad-revision", `no revision ${since}`, `--since ${JSON.stringify(since)} is not a commit of this repository (a commit id, tag or branch is expected).`);
+    }
+    const max = opts.max ?? MAX_POLICY_COMMITS;
+    // One more than asked: the extra, oldest commit is the baseline the first one listed is compared with.
+    const log = await checked(g, [
+        "log",
+        "--follow",
+        "-z",
+        "--name-status",
+        "--no-color",
+        `--max-count=${max + 1}`,
+        LOG_FORMAT,
+        sinceSha === null ? end : `${sinceSha}..${end}`,
+        "--",
+        repoPath,
+    ], top, `read the git log of ${path}`);
+    const commits = parseLog(log.stdout).reverse();
+    const truncated = commits.length > max;
+    const versions = [];
+    for (const c of commits) {
+        const status = statusOf(c.status);
+        const filePath = c.path === "" ? repoPath : c.path;
+        const text = status === "deleted" ? { text: null } : await textAt(g, top, c.commit, filePath);
+        const files = (await checked(g, ["diff-tree", "--root", "--no-commit-id", "--name-only", "-r", "-z", "--no-renames", c.commit], top, "list a commit's files")).stdout
+            .split("\u0000")
+            .filter((f) => f !== "" && f !== filePath && f !== c.previousPath);
+        versions.push({
+            commit: c.commit,
+            author: c.author,
+            date: c.date,
+            committed: c.committed,
+            subject: c.subject,
+            path: filePath,
+            previous_path: c.previousPath,
+            status,
+            text: text.text,
+            ...(text.error === undefined ? {} : { textError: text.error }),
+            otherFiles: files,
+        });
+    }
+    let baseline = null;
+    if (truncated) {
+        const oldest = versions.shift();
+        if (oldest !== undefined)
+            baseline = { commit: oldest.commit, text: oldest.text, path: oldest.path };
+    }
+    else if (sinceSha !== null) {
+        const first = versions[0];
+        const at = first === undefined ? repoPath : (first.previous_path ?? first.path);
+        baseline = { commit: sinceSha, text: (await textAt(g, top, sinceSha, at)).text, path: at };
+    }
+    if (versions.length === 0 && (sinceSha === null || baseline?.text === null))
+        throw new PolicyHistoryError("never-existed", `${repoPath} is not in the history`, `No commit ${sinceSha === null ? "" : `since ${since} `}has the file ${repoPath}${sinceSha === null ? "" : ", nor does that commit"}: ` +
+            "is the path right, and is the file committed?");
+    return { versions, baseline, repoPath, truncated };
+}
+/** How many of the base policy's last changes the PR report lists. */
+const RECENT_POLICY_CHANGES = 5;
+/**
+ * The base policy's last changes for the PR report, read with the policy log's code. A checkout
+ * that cannot answer (shallow, no git, not a checkout, no base commit) gives `unavailable` and one
+ * line why, never an error: the history is context, not the verdict.
+ */
+async function recentPolicyHistory(req) {
+    const base = { path: req.path, rev: req.rev };
+    let history;
+    try {
+        history = await readPolicyHistory(req.workspace, req.path, {
+            rev: req.rev,
+            revName: "the base commit",
+            max: req.count ?? RECENT_POLICY_CHANGES,
+            git: req.git,
+        });
+    }
+    catch (error) {
+        if (!(error instanceof PolicyHistoryError))
+            throw error;
+        return { ...base, unavailable: error.reason, entries: [], earlier: false };
+    }
+    const evidence = DEFAULT_EVIDENCE_GLOBS.map((g) => globToRegExp(g));
+    const log = buildPolicyLog(history.versions, {
+        path: history.repoPath,
+        since: null,
+        baseline: history.baseline,
+        truncated: history.truncated,
+        today: req.today,
+        isEvidenceFile: (p) => evidence.some((re) => re.test(p)),
+    });
+    return { ...base, unavailable: null, entries: log.entries, earlier: log.truncated };
+}
+
+;// CONCATENATED MODULE: ./src/cli/policy-log-command.ts
+
+
+
+
+
+
+
+
+const POLICY_LOG_HELP = `Usage: model-gate policy-log --policy P [options]
+
+In a git checkout: every commit that changed the policy file (following renames), oldest first,
+with author, date, subject and each changed rule (the PR report's semantic diff; loosenings
+marked), and flags: a loosening, a snoozed revisit date (moved later, no threshold changed), an
+owner change, a period when the policy was expired, a commit that also changed results or reviews
+files, a version that does not parse. A shallow clone is refused (its history may be incomplete).
+
+Options:
+  --policy P               the policy file (path in the checkout).
+  --since REV              only commits after REV (the first is compared with the file at REV).
+  --format markdown|json   what to print (default: markdown).
+  --evidence GLOB [...]    which changed files are results or reviews (repository paths; default
+                           **/*.jsonl **/*.jsonl.gz).
+  --fail-on loosening|any  exit 1 when a commit has a loosening (or any flag); default: exit 0.
+  --today YYYY-MM-DD       the date for the expiry of the version in force (default: today, UTC).
+  -h, --help               this text.
+
+Exit status: 0; 1 with --fail-on when a listed commit is flagged; 3 usage, git or input error.
+`;
+const policy_log_command_FLAGS = {
+    policy: { kind: "one" },
+    since: { kind: "one" },
+    format: { kind: "one", choices: ["markdown", "json"] },
+    evidence: { kind: "many" },
+    "fail-on": { kind: "one", choices: ["loosening", "any"] },
+    today: { kind: "one" },
+    help: { kind: "boolean" },
+    h: { kind: "boolean" },
+};
+async function policyLogCommand(argv, io) {
+    const flags = parseFlags(argv, policy_log_command_FLAGS, "policy-log");
+    if (flags.has("help") || flags.has("h")) {
+        io.stdout(POLICY_LOG_HELP);
+        return 0;
+    }
+    const policy = args_required(flags, "policy", "policy-log");
+    const today = one(flags, "today") ?? io.now().toISOString().slice(0, 10);
+    if (!isIsoDate(today))
+        throw new errors/* InputError */.dz(`--today must be a date YYYY-MM-DD; got "${today}".`);
+    const since = one(flags, "since") ?? null;
+    const globs = (flags.get("evidence") ?? policy_log_DEFAULT_EVIDENCE_GLOBS).map((g) => glob_globToRegExp(g.replace(/^\.\//, "")));
+    const history = await readPolicyHistory(io.cwd, (0,external_node_path_.relative)(io.cwd, (0,external_node_path_.resolve)(io.cwd, policy)), { since });
+    const log = policy_log_buildPolicyLog(history.versions, {
+        path: history.repoPath,
+        since,
+        baseline: history.baseline,
+        truncated: history.truncated,
+        today,
+        isEvidenceFile: (p) => globs.some((re) => re.test(p)),
+    });
+    io.stdout(one(flags, "format") === "json" ? JSON.stringify(log, null, 2) + "\n" : renderPolicyLog(log));
+    const failOn = one(flags, "fail-on");
+    if (failOn === "loosening" && log.counts.loosening > 0)
+        return 1;
+    if (failOn === "any" && log.entries.some((e) => e.flags.length > 0))
+        return 1;
+    return 0;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 /**
  * The CLI's dispatcher and its single error boundary: user mistakes (InputError) print one clear
@@ -22908,11 +23633,13 @@ async function importCommand(argv, io) {
 
 
 
+
 const MAIN_HELP = `Usage: model-gate <command> [flags]
 
 Commands:
   evaluate   decide accept / reject / unresolved from a results export and a policy
   import     turn a harness's output (SWE-bench, Inspect, annotations) into a gate export
+  policy-log the policy file's history from git: each change, loosenings and audit flags
 
 Run "model-gate <command> --help" for a command's flags.
   -h, --help      this text
@@ -22930,6 +23657,8 @@ async function runCli(argv, io, env = {}) {
                 return await evaluateCommand(rest, io);
             case "import":
                 return await importCommand(rest, io);
+            case "policy-log":
+                return await policyLogCommand(rest, io);
             case undefined:
             case "help":
             case "-h":
@@ -22941,7 +23670,7 @@ async function runCli(argv, io, env = {}) {
                 io.stdout(`${TOOL_VERSION}\n`);
                 return 0;
             default:
-                throw new errors/* InputError */.dz(`Unknown command "${command}". Commands: evaluate, import. Run "model-gate --help".`);
+                throw new errors/* InputError */.dz(`Unknown command "${command}". Commands: evaluate, import, policy-log. Run "model-gate --help".`);
         }
     }
     catch (error) {
@@ -22964,11 +23693,11 @@ async function runCli(argv, io, env = {}) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Vw: () => (/* binding */ formatProblem),
+/* harmony export */   BP: () => (/* binding */ errorLine),
 /* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   pn: () => (/* binding */ PolicyError)
 /* harmony export */ });
-/* unused harmony exports MAX_LISTED_PROBLEMS, formatLocation */
+/* unused harmony exports MAX_LISTED_PROBLEMS, formatLocation, formatProblem */
 /**
  * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
  * single error boundary at each entry point can print them as one clear message with exit status
@@ -23013,6 +23742,17 @@ class InputError extends Error {
  */
 class PolicyError extends InputError {
     name = "PolicyError";
+}
+/**
+ * An InputError as one line: its first problem (with file:line:column) and how many more there
+ * are, or its summary when it lists none. Used where a bad file is reported, not thrown (a PR's
+ * head policy, an old version of the policy in its history).
+ */
+function errorLine(err) {
+    const first = err.problems[0];
+    const more = err.total - 1;
+    const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
+    return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
 }
 
 

@@ -46050,6 +46050,17 @@ class errors_InputError extends Error {
 class PolicyError extends errors_InputError {
     name = "PolicyError";
 }
+/**
+ * An InputError as one line: its first problem (with file:line:column) and how many more there
+ * are, or its summary when it lists none. Used where a bad file is reported, not thrown (a PR's
+ * head policy, an old version of the policy in its history).
+ */
+function errorLine(err) {
+    const first = err.problems[0];
+    const more = err.total - 1;
+    const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
+    return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
+}
 
 ;// CONCATENATED MODULE: ./src/core/report/escape.ts
 /**
@@ -46149,7 +46160,7 @@ function isAsciiAlnum(c) {
  * `<code>`. The result never contains a raw `<`, `>`, `@`, `#`, line break, unescaped `|`, `` ` ``,
  * `[`, `]`, `(`, `)`, nor any hidden code point.
  */
-function escapeMarkdownInline(s, maxChars = INLINE_MAX_CHARS) {
+function escape_escapeMarkdownInline(s, maxChars = INLINE_MAX_CHARS) {
     const cps = normalisedCodePoints(s, maxChars);
     let out = "";
     for (let i = 0; i < cps.length; i++) {
@@ -46219,8 +46230,8 @@ function escapePunctuation(s) {
  * splits a table cell, and `<!--` would appear verbatim in the comment body. Inline `<code>` keeps
  * every guarantee of `escapeMarkdownInline` and works in table cells.
  */
-function escapeCode(s, maxChars = INLINE_MAX_CHARS) {
-    return `<code>${escapeMarkdownInline(s, maxChars)}</code>`;
+function escape_escapeCode(s, maxChars = INLINE_MAX_CHARS) {
+    return `<code>${escape_escapeMarkdownInline(s, maxChars)}</code>`;
 }
 /** Characters percent-encoded in a link destination beyond what WHATWG URL serialisation does. */
 const DESTINATION_ENCODE = {
@@ -46313,8 +46324,8 @@ function safeLink(url, label, maxLabelChars = 80) {
     const parsed = parseHttpUrl(url);
     const href = safeHttpUrl(url);
     if (parsed === null || href === null)
-        return escapeCode(url, maxLabelChars);
-    return `[${escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
+        return escape_escapeCode(url, maxLabelChars);
+    return `[${escape_escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
 }
 /**
  * Makes untrusted text safe to print as one log line that the runner reads line by line: line
@@ -46341,8 +46352,6 @@ function escape_neutraliseLogLines(text) {
         .join("\n");
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
 ;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
@@ -46878,6 +46887,30 @@ function readRunContext(env, cwd) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/git/run-git.ts
+/**
+ * git as a child process: fixed arguments, never a shell. The one runner of the project (the
+ * action's base policy and the policy log both use it), passed in so tests can replace it.
+ */
+
+
+/** Exit status when git could not be started at all (not installed, not on PATH). */
+const GIT_NOT_STARTED = 127;
+const runGit = (args, cwd) => new Promise((resolve) => {
+    (0,external_node_child_process_namespaceObject.execFile)("git", [...args], { cwd, encoding: "buffer", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const err = external_node_buffer_.Buffer.isBuffer(stderr) ? stderr.toString("utf8") : "";
+        if (error === null)
+            resolve({ code: 0, stdout: stdout.toString("utf8"), bytes: stdout, stderr: err });
+        else {
+            // A string code (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER) means git did not run to the end.
+            const code = error.code;
+            resolve({ code: typeof code === "number" ? code : GIT_NOT_STARTED, stdout: "", stderr: err });
+        }
+    });
+});
+
 ;// CONCATENATED MODULE: ./src/action/base-policy.ts
 /**
  * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
@@ -46896,16 +46929,6 @@ function readRunContext(env, cwd) {
 
 
 
-const runGit = (args, cwd) => new Promise((resolve) => {
-    (0,external_node_child_process_namespaceObject.execFile)("git", [...args], { cwd, encoding: "buffer", maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-        if (error === null)
-            resolve({ code: 0, stdout: stdout.toString("utf8"), bytes: stdout });
-        else {
-            const code = error.code;
-            resolve({ code: typeof code === "number" ? code : 127, stdout: "" });
-        }
-    });
-});
 const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
 const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
 async function viaApi(req, deps) {
@@ -64507,13 +64530,7 @@ function diffPolicyTexts(baseText, headText, file) {
     catch (err) {
         if (!(err instanceof errors_InputError))
             throw err;
-        const first = err.problems[0];
-        const more = err.total - 1;
-        const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid policy");
-        return {
-            changes: [],
-            headError: more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text,
-        };
+        return { changes: [], headError: errorLine(err) };
     }
     return { changes: diffPolicies(base, head), headError: null };
 }
@@ -64561,6 +64578,7 @@ function buildReport(parts) {
         verdict_by_review_revision: parts.verdictByReviewRevision,
         append_only: parts.appendOnly,
         policy_changes: parts.policyChanges,
+        policy_history: parts.policyHistory ?? null,
         provenance: {
             inputs: dataset.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
             dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
@@ -65308,6 +65326,7 @@ async function runGate(req) {
             lastCommit: req.policy.lastCommit,
         },
         policyChanges,
+        policyHistory: policyChanges === null ? null : (req.policyHistory ?? null),
         evaluation,
         fragility,
         extraWarnings,
@@ -65892,7 +65911,7 @@ function breakable(escaped, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
 }
 /** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
 function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
-    return breakable(escapeCode(s, maxChars), longerThan, every);
+    return breakable(escape_escapeCode(s, maxChars), longerThan, every);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
@@ -66175,7 +66194,7 @@ function planningSentence(c, f) {
 
 
 function md(s, max = 40) {
-    return s === null ? "—" : escapeMarkdownInline(s, max);
+    return s === null ? "—" : escape_escapeMarkdownInline(s, max);
 }
 function row(cells) {
     return `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
@@ -66310,6 +66329,146 @@ function appendOnlySection(report, limit) {
     return lines;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-policy-log.ts
+
+
+const FLAG_TEXT = {
+    loosening: "⚠️ loosening",
+    snoozed: "⏰ snoozed (revisit later, no threshold re-examined)",
+    owner_changed: "👤 owner changed",
+    expired: "⌛ expired before the next change",
+    with_evidence: "📦 changed with results or reviews",
+    unparsable: "❌ does not parse",
+};
+/** Shorter flag labels for one-line entries. */
+const FLAG_SHORT = {
+    loosening: "⚠️ loosening",
+    snoozed: "⏰ snoozed",
+    owner_changed: "👤 owner changed",
+    expired: "⌛ expired",
+    with_evidence: "📦 with results or reviews",
+    unparsable: "❌ does not parse",
+};
+/** A flag's label; a flag this version does not know (a hand-edited report) is shown escaped. */
+function flagText(labels, f) {
+    return Object.hasOwn(labels, f) ? labels[f] : escape_escapeMarkdownInline(f, 40);
+}
+function count(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The cells of a changed rule: rule, before, after, change (the PR report's policy table too). */
+function policyChangeCells(c) {
+    // Four columns of policy text: break their runs sooner than a task id's.
+    const value = (v) => (v === null ? "_(absent)_" : cellCode(v, 100, 32, 16));
+    return [cellCode(c.key, 80, 32, 16), value(c.base), value(c.head), c.loosening ? "⚠️ loosening" : "—"];
+}
+function shortCommit(commit) {
+    return escape_escapeCode(commit.slice(0, 12), 20);
+}
+/** "2026-03-04": the author's calendar day as written in the date. */
+function dayOf(iso) {
+    return escape_escapeMarkdownInline(iso.slice(0, 10), 20);
+}
+function statusText(e) {
+    if (e.status === "renamed" && e.previous_path !== null)
+        return `renamed from ${escapeCode(e.previous_path, 200)} to ${escapeCode(e.path, 200)}`;
+    return `${escapeMarkdownInline(e.status, 20)} ${escapeCode(e.path, 200)}`;
+}
+function entryLines(e, index) {
+    const lines = [
+        `### ${index}. ${shortCommit(e.commit)} ${escapeMarkdownInline(e.date, 40)} — ${escapeMarkdownInline(e.subject, 200)}`,
+        "",
+        `By ${escapeMarkdownInline(e.author, 100)} · ${statusText(e)}` +
+            (e.owner === null
+                ? ""
+                : ` · owner ${escapeMarkdownInline(e.owner, 80)} · revisit by ${escapeMarkdownInline(e.revisit ?? "", 20)}`),
+    ];
+    if (e.flags.length > 0)
+        lines.push("", `**${e.flags.map((f) => flagText(FLAG_TEXT, f)).join(" · ")}**`);
+    if (e.parse_error !== null)
+        lines.push("", `This version does not parse: ${escapeMarkdownInline(e.parse_error, 400)}`);
+    if (e.expired !== null) {
+        lines.push("", `Expired: its revisit date ${escapeMarkdownInline(e.expired.revisit, 20)} passed ` +
+            (e.expired.until === null
+                ? "and it is still in force."
+                : `before the next change, on ${escapeMarkdownInline(e.expired.until, 20)}.`));
+    }
+    if (e.evidence_files_total > 0) {
+        const more = e.evidence_files_total - e.evidence_files.length;
+        lines.push("", `Changed with the policy: ${e.evidence_files.map((f) => escapeCode(f, 120)).join(", ")}${more > 0 ? ` and ${more} more` : ""}.`);
+    }
+    if (e.changes.length > 0) {
+        lines.push("", `Against ${e.compared_with === null ? "the previous version" : shortCommit(e.compared_with)}:`, "", "| Rule | Before | After | Change |", "|:--|:--|:--|:--|", ...e.changes.map((c) => `| ${policyChangeCells(c).join(" | ")} |`));
+    }
+    else if (e.status === "deleted") {
+        lines.push("", "The policy file was removed.");
+    }
+    else if (e.parse_error === null) {
+        lines.push("", e.compared_with !== null
+            ? `No rule changed against ${shortCommit(e.compared_with)} (text only).`
+            : e.status === "added"
+                ? "First version."
+                : "Not compared: no earlier version that parses.");
+    }
+    return lines;
+}
+/** The whole log: a summary line, then each commit, oldest first. */
+function renderPolicyLog(log) {
+    const c = log.counts;
+    const lines = [
+        `## Policy log of ${escapeCode(log.path, 200)}`,
+        "",
+        `${count(c.commits, "commit", "commits")}${log.since === null ? "" : ` since ${escapeCode(log.since, 80)}`}, oldest first: ` +
+            `${c.loosening} with a loosening, ${c.snoozed} snoozed, ${count(c.owner_changed, "owner change", "owner changes")}, ` +
+            `${c.expired} expired before the next change, ${c.with_evidence} changed with results or reviews, ` +
+            `${c.unparsable} that ${c.unparsable === 1 ? "does" : "do"} not parse. Expiry is checked against ${escapeMarkdownInline(log.today, 20)}.`,
+    ];
+    if (log.truncated)
+        lines.push("", "Only the newest commits are listed; `--since REV` reads a shorter range.");
+    log.entries.forEach((e, i) => lines.push("", ...entryLines(e, i + 1)));
+    return lines.join("\n") + "\n";
+}
+/** One line per change: commit, day, author, subject, then its loosenings and other flags. */
+function historyItem(e) {
+    const loosenings = e.changes.filter((c) => c.loosening);
+    const parts = [];
+    if (loosenings.length > 0)
+        parts.push(`⚠️ ${count(loosenings.length, "loosening", "loosenings")}: ` +
+            loosenings
+                .slice(0, 3)
+                .map((c) => `${escape_escapeCode(c.key, 60)} ${c.base === null ? "_(absent)_" : escape_escapeCode(c.base, 40)} → ${c.head === null ? "_(absent)_" : escape_escapeCode(c.head, 40)}`)
+                .join(", ") +
+            (loosenings.length > 3 ? ` and ${loosenings.length - 3} more` : ""));
+    else if (e.parse_error !== null)
+        parts.push("❌ does not parse");
+    else if (e.status === "deleted")
+        parts.push("removed");
+    else if (e.compared_with === null)
+        parts.push(e.status === "added" ? "first version" : "not compared");
+    else
+        parts.push(count(e.changes.length, "rule changed", "rules changed"));
+    for (const f of e.flags)
+        if (f !== "loosening" && f !== "unparsable")
+            parts.push(flagText(FLAG_SHORT, f));
+    return (`- ${shortCommit(e.commit)} ${dayOf(e.date)} ${escape_escapeMarkdownInline(e.author, 60)} — ` +
+        `${escape_escapeMarkdownInline(e.subject, 120)}: ${parts.join(" · ")}`);
+}
+/** The PR report's lines on the deciding policy's recent history (issue #14). */
+function policyHistoryLines(h) {
+    if (h.unavailable !== null)
+        return [
+            `Recent history of the base policy: not available (${escape_escapeMarkdownInline(h.unavailable, 200)}).`,
+        ];
+    if (h.entries.length === 0)
+        return ["Recent history of the base policy: no commit changed it."];
+    return [
+        `Recent history of the base policy at ${shortCommit(h.rev)}, the last ${count(h.entries.length, "change", "changes")}, oldest first` +
+            `${h.earlier ? " (earlier ones: `model-gate policy-log`)" : ""}:`,
+        "",
+        ...h.entries.map(historyItem),
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
@@ -66330,6 +66489,7 @@ function appendOnlySection(report, limit) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
 
 
 
@@ -66405,15 +66565,15 @@ function genMd(s) {
 }
 /** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
 const MARKDOWN_INLINE = {
-    text: (s, max) => escapeMarkdownInline(s, max),
-    code: (s, max) => escapeCode(s, max),
+    text: (s, max) => escape_escapeMarkdownInline(s, max),
+    code: (s, max) => escape_escapeCode(s, max),
     gen: genMd,
     strong: (safe) => `**${safe}**`,
 };
 // ---------------------------------------------------------------------------------------------
 // Small Markdown builders (cells must already be escaped or generated).
 function render_markdown_md(s, maxChars) {
-    return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
+    return maxChars === undefined ? escape_escapeMarkdownInline(s) : escape_escapeMarkdownInline(s, maxChars);
 }
 function table(header, align, rows) {
     const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
@@ -66468,7 +66628,7 @@ function withDataset(show, at, header, align, rows) {
 }
 function datasetNote(report, show) {
     const only = report.provenance.dataset_revisions[0];
-    return show || only === undefined ? [] : [`All on dataset revision ${escapeCode(only, 80)}.`, ""];
+    return show || only === undefined ? [] : [`All on dataset revision ${escape_escapeCode(only, 80)}.`, ""];
 }
 // ---------------------------------------------------------------------------------------------
 // Above the fold
@@ -66793,16 +66953,10 @@ function policyChangesSection(report, detail) {
         return details(summary, body);
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
-    if (shown.length === 0)
-        return details(summary, body);
-    // Four columns of policy text: break their runs sooner than a task id's.
-    const value = (v) => (v === null ? "_(absent)_" : cellCode(v, 100, 32, 16));
-    body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map((c) => [
-        cellCode(c.key, 80, 32, 16),
-        value(c.base),
-        value(c.head),
-        c.loosening ? "⚠️ loosening" : "—",
-    ])), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+    if (shown.length > 0)
+        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+    if (report.policy_history !== null)
+        body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
 }
 function provenanceSection(report, detail) {
@@ -66814,7 +66968,7 @@ function provenanceSection(report, detail) {
     if (detail.provenance === "short") {
         return details(summary, [
             `Tool ${render_markdown_md(p.tool_version, 40)}, report schema ${render_markdown_md(report.schema_version, 40)} · ` +
-                `policy ${escapeCode(pol.path, 80)} sha256 ${escapeCode(pol.sha256, 80)} · ` +
+                `policy ${escape_escapeCode(pol.path, 80)} sha256 ${escape_escapeCode(pol.sha256, 80)} · ` +
                 `${formatCount(p.rows_read)} rows read.`,
         ]);
     }
@@ -66994,82 +67148,162 @@ async function writeFileAtomic(path, data) {
 /** The tool's version, printed in every report's provenance. Kept equal to package.json by a test. */
 const TOOL_VERSION = "0.1.0";
 
-;// CONCATENATED MODULE: ./src/action/check-run.ts
-
-
-
-/** accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. */
-function conclusionFor(verdict, onUnresolved) {
-    if (verdict === "accept")
-        return "success";
-    if (verdict === "reject")
-        return "failure";
-    return onUnresolved === "neutral" ? "neutral" : "failure";
-}
-const PERMISSION = "checks: write";
+;// CONCATENATED MODULE: ./src/core/history/policy-log.ts
 /**
- * Creates the completed check run and appends annotations beyond the first 50 with update
- * requests. Returns the check run id, or null after a warning when GitHub refused or kept
- * failing; never throws for an API failure (the verdict is already in the summary and outputs).
+ * The policy's history as evidence (issue #14): every version of the policy file, oldest first,
+ * turned into a log of changes in the same semantic diff the PR report uses (policy-diff.ts), with
+ * what an auditor looks for flagged. Pure: the versions come from git through src/git/.
+ *
+ * Flags of an entry:
+ * - `loosening`: a changed rule is a loosening (policy-diff.ts says which; a later revisit date is
+ *   one, as on a pull request);
+ * - `snoozed`: the revisit date moved later while no threshold (`accept_if.*`,
+ *   `margin.confidence`) changed in the same commit: the deadline was pushed back without the
+ *   thresholds being re-examined;
+ * - `owner_changed`;
+ * - `expired`: this version's revisit date passed before the next change (or before `today` for
+ *   the version still in force): as in `isExpired`, the policy holds on its revisit date itself
+ *   and is expired from the day after. The next change is dated by its commit date (when it
+ *   entered the history), as a UTC calendar day like the gate's `today`;
+ * - `with_evidence`: the same commit also changed files the caller recognises as results or
+ *   reviews (listed, at most MAX_LISTED_FILES; the count is exact);
+ * - `unparsable`: the version does not parse; it is listed with why, and the next version that
+ *   parses is compared with the last one that did.
  */
-async function publishCheckRun(spec, deps) {
-    const { octokit, retry, log } = deps;
-    const title = spec.title.slice(0, 1000);
-    const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
-    const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
-    const batches = [];
-    for (let i = 0; i < spec.annotations.length; i += ANNOTATIONS_PER_REQUEST)
-        batches.push(spec.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
-    const output = (annotations) => ({
-        title,
-        summary,
-        ...(text !== undefined ? { text } : {}),
-        ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
-    });
-    let id;
+
+
+
+/** Files listed per entry as changed with the policy (the count is exact). */
+const MAX_LISTED_FILES = 10;
+/** Which changed files are results exports or reviews files when the caller does not say. */
+const DEFAULT_EVIDENCE_GLOBS = ["**/*.jsonl", "**/*.jsonl.gz"];
+/** The flags, in the order they are listed. */
+const POLICY_LOG_FLAGS = [
+    "loosening",
+    "snoozed",
+    "owner_changed",
+    "expired",
+    "with_evidence",
+    "unparsable",
+];
+/** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$)/;
+function parsed(text, file) {
     try {
-        const res = await withRetry("create the check run", () => octokit.rest.checks.create({
-            owner: spec.owner,
-            repo: spec.repo,
-            name: spec.name,
-            head_sha: spec.headSha,
-            status: "completed",
-            conclusion: spec.conclusion,
-            output: output(batches[0]),
-        }), retry, log);
-        id = res.data.id;
+        return { policy: parsePolicy(text, file) };
     }
-    catch (error) {
-        log.warning(describeFailure(error, {
-            action: `create the check run "${spec.name}"`,
-            permission: PERMISSION,
-            fork: deps.fork,
-            attempts: retry.attempts,
-        }));
+    catch (e) {
+        if (!(e instanceof errors_InputError))
+            throw e;
+        return { error: errorLine(e) };
+    }
+}
+/** The UTC calendar day of an ISO timestamp (git's %cI), like the gate's `today`. */
+function utcDay(iso) {
+    const t = Date.parse(iso);
+    return Number.isNaN(t) ? iso.slice(0, 10) : new Date(t).toISOString().slice(0, 10);
+}
+/** The flags a change earns by its diff alone (everything but expiry and evidence). */
+function changeFlags(changes) {
+    const flags = [];
+    if (changes.some((c) => c.loosening))
+        flags.push("loosening");
+    const later = changes.some((c) => c.key === "revisit" && c.loosening);
+    if (later && !changes.some((c) => THRESHOLD_KEYS.test(c.key)))
+        flags.push("snoozed");
+    if (changes.some((c) => c.key === "owner"))
+        flags.push("owner_changed");
+    return flags;
+}
+/**
+ * The expiry of a version in force from its commit until `until` (the next change's day, or
+ * `today`): expired when `until` is after its revisit date.
+ */
+function expiryOf(policy, until, stillInForce) {
+    if (!isExpired(policy, until))
         return null;
+    return { revisit: policy.revisit, until: stillInForce ? null : until };
+}
+function buildPolicyLog(versions, opts) {
+    let last = null;
+    if (opts.baseline !== null && opts.baseline.text !== null) {
+        const p = parsed(opts.baseline.text, opts.baseline.path);
+        if ("policy" in p)
+            last = { policy: p.policy, commit: opts.baseline.commit };
     }
-    for (const [i, batch] of batches.entries()) {
-        if (i === 0)
-            continue;
-        try {
-            await withRetry("add check run annotations", () => octokit.rest.checks.update({
-                owner: spec.owner,
-                repo: spec.repo,
-                check_run_id: id,
-                output: output(batch),
-            }), retry, log);
+    const entries = [];
+    versions.forEach((v, i) => {
+        let parseError = null;
+        let policy = null;
+        if (v.status !== "deleted") {
+            if (v.text === null)
+                parseError = v.textError ?? "the file cannot be read";
+            else {
+                const p = parsed(v.text, v.path);
+                if ("policy" in p)
+                    policy = p.policy;
+                else
+                    parseError = p.error;
+            }
         }
-        catch (error) {
-            log.warning(describeFailure(error, {
-                action: `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`,
-                permission: PERMISSION,
-                fork: deps.fork,
-                attempts: retry.attempts,
-            }));
-            break;
-        }
-    }
-    return id;
+        const changes = policy !== null && last !== null ? diffPolicies(last.policy, policy) : [];
+        const next = versions[i + 1];
+        const expired = policy === null
+            ? null
+            : expiryOf(policy, next === undefined ? opts.today : utcDay(next.committed), next === undefined);
+        const evidence = v.otherFiles.filter((f) => opts.isEvidenceFile(f));
+        const raised = new Set(changeFlags(changes));
+        if (expired !== null)
+            raised.add("expired");
+        if (evidence.length > 0)
+            raised.add("with_evidence");
+        if (parseError !== null)
+            raised.add("unparsable");
+        entries.push({
+            commit: v.commit,
+            author: v.author,
+            date: v.date,
+            committed: v.committed,
+            subject: v.subject,
+            path: v.path,
+            previous_path: v.previous_path,
+            status: v.status,
+            parse_error: parseError,
+            owner: policy?.owner ?? null,
+            revisit: policy?.revisit ?? null,
+            compared_with: policy !== null && last !== null ? last.commit : null,
+            changes,
+            flags: POLICY_LOG_FLAGS.filter((f) => raised.has(f)),
+            expired,
+            evidence_files: evidence.slice(0, MAX_LISTED_FILES),
+            evidence_files_total: evidence.length,
+        });
+        // A deleted file starts over: a later re-add is a first version, not a change.
+        if (policy !== null)
+            last = { policy, commit: v.commit };
+        else if (v.status === "deleted")
+            last = null;
+    });
+    const counts = {
+        commits: entries.length,
+        loosening: 0,
+        snoozed: 0,
+        owner_changed: 0,
+        expired: 0,
+        with_evidence: 0,
+        unparsable: 0,
+    };
+    for (const e of entries)
+        for (const f of e.flags)
+            counts[f]++;
+    return {
+        path: opts.path,
+        since: opts.since,
+        today: opts.today,
+        truncated: opts.truncated,
+        counts,
+        entries,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/action/glob.ts
@@ -67154,6 +67388,343 @@ function globFiles(root, pattern) {
     };
     walk(start);
     return out.sort();
+}
+
+;// CONCATENATED MODULE: ./src/git/policy-history.ts
+/**
+ * Reads a file's versions from git for the policy log (src/core/history/policy-log.ts): the thin
+ * shell around `git` (src/git/run-git.ts: a child process with fixed arguments, never a shell).
+ * Output is parsed from NUL-separated fields (`-z`), so no path, name or subject can split a
+ * record; all of it is untrusted text for the renderer to escape.
+ *
+ * What stops the log is a PolicyHistoryError (a user error with one clear message, and a short
+ * reason the action shows in one line): git missing, not a checkout, a shallow clone (its history
+ * may be incomplete), a revision that is not there, a path that never existed.
+ */
+
+
+
+
+
+
+
+
+/** At most this many commits are read by default (the newest). */
+const MAX_POLICY_COMMITS = 1000;
+/** Why the history cannot be read: `message` for the CLI, `reason` (one short line) for the action. */
+class PolicyHistoryError extends errors_InputError {
+    problem;
+    reason;
+    name = "PolicyHistoryError";
+    constructor(problem, reason, message) {
+        super(message);
+        this.problem = problem;
+        this.reason = reason;
+    }
+}
+const SHALLOW_FIX = "Fetch the whole history (git fetch --unshallow), or in GitHub Actions check out with `fetch-depth: 0`.";
+/** Options that keep a user's git configuration (or a `*` in the path) from changing what is read. */
+const FIXED_CONFIG = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "core.quotepath=off"];
+function firstLine(r) {
+    const line = (r.stderr ?? "").split("\n").find((l) => l.trim() !== "");
+    return (line ?? `git exited with status ${r.code}`).trim().slice(0, 300);
+}
+async function run(g, args, cwd) {
+    const r = await g([...FIXED_CONFIG, ...args], cwd);
+    if (r.code === GIT_NOT_STARTED)
+        throw new PolicyHistoryError("git-missing", "git is not available", "Cannot run git (is it installed and on PATH?): the policy's history is read from git.");
+    return r;
+}
+async function checked(g, args, cwd, what) {
+    const r = await run(g, args, cwd);
+    if (r.code !== 0)
+        throw new PolicyHistoryError("git-failed", `git failed: ${firstLine(r)}`, `Cannot ${what}: ${firstLine(r)}`);
+    return r;
+}
+const HEADER = "\u0001";
+const STATUS = /^[ACDMRTUXB]\d*$/;
+const LOG_FORMAT = "--format=%x01%H%x00%an%x00%aI%x00%cI%x00%s";
+/**
+ * Parses `git log -z --name-status` with LOG_FORMAT: records start with U+0001; fields and the
+ * name-status entries ("M", path or "R100", old, new) are NUL-separated, the first entry of a
+ * record preceded by a newline.
+ */
+function parseLog(out) {
+    const tokens = out.split("\u0000");
+    const commits = [];
+    let i = 0;
+    while (i < tokens.length) {
+        const t = (tokens[i] ?? "").replace(/^\n+/, "");
+        if (!t.startsWith(HEADER)) {
+            i++;
+            continue;
+        }
+        const [author = "", date = "", committed = "", subject = ""] = tokens.slice(i + 1, i + 5);
+        const commit = t.slice(1);
+        i += 5;
+        let status = "";
+        let path = "";
+        let previousPath = null;
+        while (i < tokens.length) {
+            const s = (tokens[i] ?? "").replace(/^\n+/, "");
+            if (!STATUS.test(s))
+                break;
+            const two = s.startsWith("R") || s.startsWith("C");
+            if (status === "") {
+                status = s;
+                path = tokens[i + (two ? 2 : 1)] ?? "";
+                previousPath = two ? (tokens[i + 1] ?? null) : null;
+            }
+            i += two ? 3 : 2;
+        }
+        if (/^[0-9a-f]{40,64}$/.test(commit))
+            commits.push({ commit, author, date, committed, subject, status, path, previousPath });
+    }
+    return commits;
+}
+function statusOf(s) {
+    if (s.startsWith("A"))
+        return "added";
+    if (s.startsWith("D"))
+        return "deleted";
+    if (s.startsWith("R") || s.startsWith("C"))
+        return "renamed";
+    return "modified";
+}
+/** The file's text at a commit, or why it cannot be read as text. */
+async function textAt(g, cwd, rev, path) {
+    const r = await run(g, ["show", `${rev}:${path}`], cwd);
+    if (r.code !== 0)
+        return { text: null, error: `${path} is not in commit ${rev.slice(0, 12)}` };
+    const bytes = r.bytes ?? external_node_buffer_.Buffer.from(r.stdout, "utf8");
+    if (bytes.length > MAX_POLICY_BYTES)
+        return {
+            text: null,
+            error: `${path}: the file is ${bytes.length} bytes, over the ${MAX_POLICY_BYTES}-byte limit of a policy`,
+        };
+    try {
+        return { text: decodePolicyText(bytes, path) };
+    }
+    catch (e) {
+        if (e instanceof errors_InputError)
+            return { text: null, error: errorLine(e) };
+        throw e;
+    }
+}
+async function verifyCommit(g, cwd, rev) {
+    if (rev.startsWith("-"))
+        return null;
+    const r = await run(g, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], cwd);
+    const sha = r.stdout.trim();
+    return r.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+}
+/**
+ * Where `path` (relative to `cwd`) is in the repository and the repository's top directory (git
+ * then runs there: pathspecs and `rev:path` are both top-relative), after checking that `cwd` is
+ * in a full checkout.
+ */
+async function policy_history_locate(g, cwd, path) {
+    const inside = await run(g, ["rev-parse", "--is-inside-work-tree"], cwd);
+    if (inside.code !== 0 || inside.stdout.trim() !== "true")
+        throw new PolicyHistoryError("not-a-checkout", "the workspace is not a git checkout", `${cwd} is not in a git checkout (${inside.code !== 0 ? firstLine(inside) : "not a work tree"}): ` +
+            "the policy's history is read from git; run this inside the repository's checkout.");
+    const shallow = await checked(g, ["rev-parse", "--is-shallow-repository"], cwd, "read the repository");
+    if (shallow.stdout.trim() === "true")
+        throw new PolicyHistoryError("shallow", "the checkout is shallow; needs fetch-depth: 0", `This checkout is a shallow clone: older commits are not in it, so the policy's history may be incomplete. ${SHALLOW_FIX}`);
+    const where = async (flag) => (await checked(g, ["rev-parse", flag], cwd, "find the git repository")).stdout.replace(/\n$/, "");
+    const top = await where("--show-toplevel");
+    const prefix = await where("--show-prefix");
+    const repoPath = external_node_path_namespaceObject.posix.normalize(prefix + path.split("\\").join("/"));
+    if (repoPath === ".." || repoPath.startsWith("../") || external_node_path_namespaceObject.posix.isAbsolute(repoPath) || repoPath === ".")
+        throw new PolicyHistoryError("outside-checkout", `${path} is outside the checkout`, `The policy ${path} is not a file inside this git checkout.`);
+    return { top, repoPath };
+}
+/**
+ * Every commit that changed `path` (following renames), oldest first, with the file's text at each
+ * and the other files each commit changed. `path` is relative to `cwd`.
+ */
+async function readPolicyHistory(cwd, path, opts = {}) {
+    const g = opts.git ?? runGit;
+    const { top, repoPath } = await policy_history_locate(g, cwd, path);
+    const rev = opts.rev ?? "HEAD";
+    const end = await verifyCommit(g, top, rev);
+    if (end === null) {
+        throw rev === "HEAD"
+            ? new PolicyHistoryError("no-commits", "the repository has no commits", "The repository has no commits yet (HEAD).")
+            : new PolicyHistoryError("bad-revision", `the checkout does not have ${opts.revName ?? "the revision"} ${rev.slice(0, 12)}; needs fetch-depth: 0`, `The checkout does not have ${opts.revName ?? "the revision"} ${JSON.stringify(rev)}.`);
+    }
+    const since = opts.since ?? null;
+    let sinceSha = null;
+    if (since !== null) {
+        sinceSha = await verifyCommit(g, top, since);
+        if (sinceSha === null)
+            throw new PolicyHistoryError("bad-revision", `no revision ${since}`, `--since ${JSON.stringify(since)} is not a commit of this repository (a commit id, tag or branch is expected).`);
+    }
+    const max = opts.max ?? MAX_POLICY_COMMITS;
+    // One more than asked: the extra, oldest commit is the baseline the first one listed is compared with.
+    const log = await checked(g, [
+        "log",
+        "--follow",
+        "-z",
+        "--name-status",
+        "--no-color",
+        `--max-count=${max + 1}`,
+        LOG_FORMAT,
+        sinceSha === null ? end : `${sinceSha}..${end}`,
+        "--",
+        repoPath,
+    ], top, `read the git log of ${path}`);
+    const commits = parseLog(log.stdout).reverse();
+    const truncated = commits.length > max;
+    const versions = [];
+    for (const c of commits) {
+        const status = statusOf(c.status);
+        const filePath = c.path === "" ? repoPath : c.path;
+        const text = status === "deleted" ? { text: null } : await textAt(g, top, c.commit, filePath);
+        const files = (await checked(g, ["diff-tree", "--root", "--no-commit-id", "--name-only", "-r", "-z", "--no-renames", c.commit], top, "list a commit's files")).stdout
+            .split("\u0000")
+            .filter((f) => f !== "" && f !== filePath && f !== c.previousPath);
+        versions.push({
+            commit: c.commit,
+            author: c.author,
+            date: c.date,
+            committed: c.committed,
+            subject: c.subject,
+            path: filePath,
+            previous_path: c.previousPath,
+            status,
+            text: text.text,
+            ...(text.error === undefined ? {} : { textError: text.error }),
+            otherFiles: files,
+        });
+    }
+    let baseline = null;
+    if (truncated) {
+        const oldest = versions.shift();
+        if (oldest !== undefined)
+            baseline = { commit: oldest.commit, text: oldest.text, path: oldest.path };
+    }
+    else if (sinceSha !== null) {
+        const first = versions[0];
+        const at = first === undefined ? repoPath : (first.previous_path ?? first.path);
+        baseline = { commit: sinceSha, text: (await textAt(g, top, sinceSha, at)).text, path: at };
+    }
+    if (versions.length === 0 && (sinceSha === null || baseline?.text === null))
+        throw new PolicyHistoryError("never-existed", `${repoPath} is not in the history`, `No commit ${sinceSha === null ? "" : `since ${since} `}has the file ${repoPath}${sinceSha === null ? "" : ", nor does that commit"}: ` +
+            "is the path right, and is the file committed?");
+    return { versions, baseline, repoPath, truncated };
+}
+/** How many of the base policy's last changes the PR report lists. */
+const RECENT_POLICY_CHANGES = 5;
+/**
+ * The base policy's last changes for the PR report, read with the policy log's code. A checkout
+ * that cannot answer (shallow, no git, not a checkout, no base commit) gives `unavailable` and one
+ * line why, never an error: the history is context, not the verdict.
+ */
+async function recentPolicyHistory(req) {
+    const base = { path: req.path, rev: req.rev };
+    let history;
+    try {
+        history = await readPolicyHistory(req.workspace, req.path, {
+            rev: req.rev,
+            revName: "the base commit",
+            max: req.count ?? RECENT_POLICY_CHANGES,
+            git: req.git,
+        });
+    }
+    catch (error) {
+        if (!(error instanceof PolicyHistoryError))
+            throw error;
+        return { ...base, unavailable: error.reason, entries: [], earlier: false };
+    }
+    const evidence = DEFAULT_EVIDENCE_GLOBS.map((g) => globToRegExp(g));
+    const log = buildPolicyLog(history.versions, {
+        path: history.repoPath,
+        since: null,
+        baseline: history.baseline,
+        truncated: history.truncated,
+        today: req.today,
+        isEvidenceFile: (p) => evidence.some((re) => re.test(p)),
+    });
+    return { ...base, unavailable: null, entries: log.entries, earlier: log.truncated };
+}
+
+;// CONCATENATED MODULE: ./src/action/check-run.ts
+
+
+
+/** accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. */
+function conclusionFor(verdict, onUnresolved) {
+    if (verdict === "accept")
+        return "success";
+    if (verdict === "reject")
+        return "failure";
+    return onUnresolved === "neutral" ? "neutral" : "failure";
+}
+const PERMISSION = "checks: write";
+/**
+ * Creates the completed check run and appends annotations beyond the first 50 with update
+ * requests. Returns the check run id, or null after a warning when GitHub refused or kept
+ * failing; never throws for an API failure (the verdict is already in the summary and outputs).
+ */
+async function publishCheckRun(spec, deps) {
+    const { octokit, retry, log } = deps;
+    const title = spec.title.slice(0, 1000);
+    const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
+    const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
+    const batches = [];
+    for (let i = 0; i < spec.annotations.length; i += ANNOTATIONS_PER_REQUEST)
+        batches.push(spec.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+    const output = (annotations) => ({
+        title,
+        summary,
+        ...(text !== undefined ? { text } : {}),
+        ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
+    });
+    let id;
+    try {
+        const res = await withRetry("create the check run", () => octokit.rest.checks.create({
+            owner: spec.owner,
+            repo: spec.repo,
+            name: spec.name,
+            head_sha: spec.headSha,
+            status: "completed",
+            conclusion: spec.conclusion,
+            output: output(batches[0]),
+        }), retry, log);
+        id = res.data.id;
+    }
+    catch (error) {
+        log.warning(describeFailure(error, {
+            action: `create the check run "${spec.name}"`,
+            permission: PERMISSION,
+            fork: deps.fork,
+            attempts: retry.attempts,
+        }));
+        return null;
+    }
+    for (const [i, batch] of batches.entries()) {
+        if (i === 0)
+            continue;
+        try {
+            await withRetry("add check run annotations", () => octokit.rest.checks.update({
+                owner: spec.owner,
+                repo: spec.repo,
+                check_run_id: id,
+                output: output(batch),
+            }), retry, log);
+        }
+        catch (error) {
+            log.warning(describeFailure(error, {
+                action: `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`,
+                permission: PERMISSION,
+                fork: deps.fork,
+                attempts: retry.attempts,
+            }));
+            break;
+        }
+    }
+    return id;
 }
 
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
@@ -67823,6 +68394,7 @@ async function upsertStickyComment(req, deps) {
 
 
 
+
 /** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
 function renderWithinBytes(render, maxBytes) {
     let maxLength = maxBytes;
@@ -67943,6 +68515,7 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
             source: "file",
             lastCommit: log.code === 0 && /^[0-9a-f]{40,64}$/.test(last) ? last : null,
             headText: null,
+            historyRev: null,
         };
     }
     if (ctx.repo === null)
@@ -67960,11 +68533,13 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
         deps.log.warning(`This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
             "A removed policy takes effect only once merged.");
     }
+    const headText = local !== null && local !== base.text ? local : null;
     return {
         text: base.text,
         source: base.source,
         lastCommit: base.lastCommit,
-        headText: local !== null && local !== base.text ? local : null,
+        headText,
+        historyRev: headText === null ? null : based.sha,
     };
 }
 /** Problems located in the policy file, as check run annotations. */
@@ -68001,14 +68576,14 @@ function errorSummary(error, kind, title) {
     const lines = [
         `## ❗ ${kind} — no verdict`,
         "",
-        `<sub>${escapeMarkdownInline(title, 120)}</sub>`,
+        `<sub>${escape_escapeMarkdownInline(title, 120)}</sub>`,
         "",
-        escapeMarkdownInline(first, 2000),
+        escape_escapeMarkdownInline(first, 2000),
     ];
     if (error.problems.length > 0) {
         lines.push("");
         for (const p of error.problems)
-            lines.push(`- ${escapeMarkdownInline(formatProblem(p), 1000)}`);
+            lines.push(`- ${escape_escapeMarkdownInline(formatProblem(p), 1000)}`);
         if (error.total > error.problems.length)
             lines.push(`- … and ${error.total - error.problems.length} more`);
     }
@@ -68207,7 +68782,21 @@ async function runAction(deps) {
             const chosen = await choosePolicy(inputs, ctx, octokit, deps);
             log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
                 `${chosen.headText !== null ? "; this change edits it (shown, not applied)" : ""}.`);
-            return chosen;
+            // The base policy's recent history from git, for the policy section (issue #14).
+            const history = chosen.historyRev === null
+                ? null
+                : await recentPolicyHistory({
+                    workspace: ctx.workspace,
+                    path: inputs.policy.repoPath,
+                    rev: chosen.historyRev,
+                    today: deps.today,
+                    git: deps.git,
+                });
+            if (history !== null)
+                log.info(history.unavailable === null
+                    ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
+                    : `Policy history not available: ${history.unavailable}.`);
+            return { ...chosen, history };
         });
         report = await log.group("Reading the results", async () => {
             const gated = await runGate({
@@ -68220,6 +68809,7 @@ async function runAction(deps) {
                     lastCommit: policy.lastCommit,
                 },
                 headPolicyText: policy.headText,
+                policyHistory: policy.history,
                 baseline: inputs.baseline,
                 candidate: inputs.candidate,
                 canary: inputs.canary,
