@@ -63,15 +63,11 @@ export const POLICY_LOG_FLAGS = [
 
 export type PolicyLogFlag = (typeof POLICY_LOG_FLAGS)[number];
 
-export interface PolicyLogEntry {
-  readonly commit: string;
-  readonly author: string;
-  readonly date: string;
-  readonly committed: string;
-  readonly subject: string;
-  readonly path: string;
-  readonly previous_path: string | null;
-  readonly status: PolicyVersion["status"];
+/** The commit's facts as read from git, then what the log found. */
+export interface PolicyLogEntry extends Pick<
+  PolicyVersion,
+  "commit" | "author" | "date" | "committed" | "subject" | "path" | "previous_path" | "status"
+> {
   /** Why this version does not parse (its first problem), else null. */
   readonly parse_error: string | null;
   readonly owner: string | null;
