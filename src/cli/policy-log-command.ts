@@ -10,11 +10,12 @@ import type { CliIo } from "./io.js";
 
 export const POLICY_LOG_HELP = `Usage: model-gate policy-log --policy P [options]
 
-In a git checkout: every commit that changed the policy file (following renames), oldest first,
-with author, date, subject and each changed rule (the PR report's semantic diff; loosenings
-marked), and flags: a loosening, a snoozed revisit date (moved later, no threshold changed), an
-owner change, a period when the policy was expired, a commit that also changed results or reviews
-files, a version that does not parse. A shallow clone is refused (its history may be incomplete).
+In a git checkout: every commit that changed the policy file on the branch's first-parent line
+(a merged pull request is its merge commit; renames followed), oldest first, with author, date,
+subject and each changed rule (the PR report's semantic diff; loosenings marked), and flags: a
+loosening, a snoozed revisit date (moved later, no threshold changed), an owner change, a period
+when the policy was expired, a commit that also changed results or reviews files, a version that
+does not parse. A shallow clone is refused (its history may be incomplete).
 
 Options:
   --policy P               the policy file (path in the checkout).

@@ -83,11 +83,13 @@ async function checked(g: GitRunner, args: readonly string[], cwd: string, what:
 
 interface LogCommit {
   readonly commit: string;
+  /** The first parent, or null for a root commit. */
+  readonly parent: string | null;
   readonly author: string;
   readonly date: string;
   readonly committed: string;
   readonly subject: string;
-  /** The followed file's name-status letter ("" for a merge, which lists none). */
+  /** The followed file's name-status letter ("" if git lists none). */
   readonly status: string;
   readonly path: string;
   readonly previousPath: string | null;
@@ -95,7 +97,7 @@ interface LogCommit {
 
 const HEADER = "\u0001";
 const STATUS = /^[ACDMRTUXB]\d*$/;
-export const LOG_FORMAT = "--format=%x01%H%x00%an%x00%aI%x00%cI%x00%s";
+export const LOG_FORMAT = "--format=%x01%H%x00%P%x00%an%x00%aI%x00%cI%x00%s";
 
 /**
  * Parses `git log -z --name-status` with LOG_FORMAT: records start with U+0001; fields and the
@@ -112,9 +114,10 @@ export function parseLog(out: string): LogCommit[] {
       i++;
       continue;
     }
-    const [author = "", date = "", committed = "", subject = ""] = tokens.slice(i + 1, i + 5);
+    const [parents = "", author = "", date = "", committed = "", subject = ""] = tokens.slice(i + 1, i + 6);
+    const parent = parents.split(" ")[0] ?? "";
     const commit = t.slice(1);
-    i += 5;
+    i += 6;
     let status = "";
     let path = "";
     let previousPath: string | null = null;
@@ -130,7 +133,17 @@ export function parseLog(out: string): LogCommit[] {
       i += two ? 3 : 2;
     }
     if (/^[0-9a-f]{40,64}$/.test(commit))
-      commits.push({ commit, author, date, committed, subject, status, path, previousPath });
+      commits.push({
+        commit,
+        parent: /^[0-9a-f]{40,64}$/.test(parent) ? parent : null,
+        author,
+        date,
+        committed,
+        subject,
+        status,
+        path,
+        previousPath,
+      });
   }
   return commits;
 }
@@ -274,6 +287,9 @@ export async function readPolicyHistory(
     [
       "log",
       "--follow",
+      // The branch's own line: each listed version follows the one before it, a merged pull
+      // request is its merge commit (diffed with the branch, so a conflict resolution shows).
+      "--first-parent",
       "-z",
       "--name-status",
       "--no-color",
@@ -296,7 +312,15 @@ export async function readPolicyHistory(
     const files = (
       await checked(
         g,
-        ["diff-tree", "--root", "--no-commit-id", "--name-only", "-r", "-z", "--no-renames", c.commit],
+        [
+          "diff-tree",
+          "--no-commit-id",
+          "--name-only",
+          "-r",
+          "-z",
+          "--no-renames",
+          ...(c.parent === null ? ["--root", c.commit] : [c.parent, c.commit]),
+        ],
         top,
         "list a commit's files",
       )

@@ -8,9 +8,18 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyLog } from "../../src/core/history/policy-log.js";
+import { POLICY_LOG_HELP } from "../../src/cli/policy-log-command.js";
 import { cliBundle, cliInProcess } from "../helpers/run-cli.js";
 import { expectGolden } from "../action/golden.js";
-import { buildRepo, git, policyText, removeTempDirs, STORY, tempDir } from "../history/policy-repo.js";
+import {
+  buildRepo,
+  git,
+  policyText,
+  removeTempDirs,
+  STORY,
+  tempDir,
+  type Step,
+} from "../history/policy-repo.js";
 import { distExists } from "../action/run-action.js";
 
 const TODAY = ["--today", "2026-12-01"];
@@ -231,6 +240,54 @@ describe("policy-log on a repository with a known history", () => {
   });
 });
 
+describe("policy-log on a history with merges", () => {
+  it("lists the branch's own line: a merged pull request is its merge commit, with what it changed (a change made in the merge itself too)", async () => {
+    const step = (date: string, subject: string): Step => ({ date, author: "Merge Bot", subject });
+    const { dir, commits } = buildRepo([
+      {
+        date: "2026-01-05T09:00:00+00:00",
+        author: "Alice Owner",
+        subject: "Add",
+        files: { [Q]: policyText({ revisit: "2027-01-01" }) },
+      },
+    ]);
+    git(dir, ["checkout", "-q", "-b", "feat"]);
+    writeFileSync(join(dir, Q), policyText({ revisit: "2027-01-01", minTasks: 300 }));
+    mkdirSync(join(dir, "results"));
+    writeFileSync(join(dir, "results/feat.jsonl"), "{}\n");
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-q", "-m", "feat: floor 300"], step("2026-01-10T09:00:00+00:00", "feat"));
+    git(dir, ["checkout", "-q", "main"]);
+    writeFileSync(join(dir, "README.md"), "x\n");
+    git(dir, ["add", "README.md"]);
+    git(dir, ["commit", "-q", "-m", "main: readme"], step("2026-01-12T09:00:00+00:00", "readme"));
+    const m1 = step("2026-01-15T09:00:00+00:00", "Merge pull request #1 from feat");
+    git(dir, ["merge", "-q", "--no-ff", "-m", m1.subject, "feat"], m1);
+    git(dir, ["checkout", "-q", "-b", "feat2"]);
+    writeFileSync(join(dir, Q), policyText({ revisit: "2027-01-01", minTasks: 300, confidence: 0.9 }));
+    git(dir, ["commit", "-q", "-am", "feat2: confidence 0.9"], step("2026-01-20T09:00:00+00:00", "feat2"));
+    git(dir, ["checkout", "-q", "main"]);
+    const m2 = step("2026-01-25T09:00:00+00:00", "Merge pull request #2 from feat2");
+    git(dir, ["merge", "-q", "--no-ff", "--no-commit", "feat2"], m2);
+    // A change nobody reviewed, made in the merge itself.
+    writeFileSync(join(dir, Q), policyText({ revisit: "2027-01-01", minTasks: 100, confidence: 0.9 }));
+    git(dir, ["commit", "-q", "-am", m2.subject], m2);
+    const log = await jsonLog(["--policy", Q], dir);
+    const merge1 = git(dir, ["rev-parse", "HEAD^1"]);
+    expect(log.entries.map((e) => [e.subject, e.compared_with, e.flags])).toEqual([
+      ["Add", null, []],
+      [m1.subject, commits[0], ["loosening", "with_evidence"]],
+      [m2.subject, merge1, ["loosening"]],
+    ]);
+    expect(log.entries[1]?.evidence_files).toEqual(["results/feat.jsonl"]);
+    expect(log.entries[1]?.commit).toBe(merge1);
+    expect(log.entries[2]?.changes).toEqual([
+      { key: "accept_if.common_valid_tasks", base: ">= 300", head: ">= 100", loosening: true },
+      { key: "margin.confidence", base: "0.95", head: "0.9", loosening: true },
+    ]);
+  });
+});
+
 describe("policy-log on untrusted commit text", () => {
   it("escapes subjects, author names and paths in Markdown; JSON keeps them as they are", async () => {
     const subject = "@org/team #1 <img src=x onerror=alert(1)> [x](javascript:1) \u202Eevil";
@@ -336,6 +393,14 @@ describe("policy-log user errors: one message, exit 3, no stack", () => {
     const dir = tempDir("policy-log-empty-");
     git(dir, ["init", "-q", "-b", "main"]);
     expect(await fails(["--policy", Q], dir)).toBe("model-gate: The repository has no commits yet (HEAD).\n");
+  });
+
+  it("--help prints the flags (exit 0); the main help lists the command", async () => {
+    const help = await cliInProcess(["policy-log", "--help"], repo.dir);
+    expect([help.code, help.stdout, help.stderr]).toEqual([0, POLICY_LOG_HELP, ""]);
+    expect((await cliInProcess(["--help"], repo.dir)).stdout).toContain(
+      "policy-log the policy file's history from git",
+    );
   });
 
   it("usage: no --policy, a bad --today, a bad --format", async () => {

@@ -14,9 +14,10 @@ const C = "c".repeat(40);
 
 describe("parseLog", () => {
   it("reads NUL-separated records: a rename, a merge without name-status, subjects that look like statuses or headers", () => {
-    expect(LOG_FORMAT).toBe("--format=%x01%H%x00%an%x00%aI%x00%cI%x00%s");
+    expect(LOG_FORMAT).toBe("--format=%x01%H%x00%P%x00%an%x00%aI%x00%cI%x00%s");
     const out = [
       `\u0001${C}`,
+      B,
       "Ann",
       "2026-01-03T00:00:00+00:00",
       "2026-01-03T01:00:00+00:00",
@@ -25,11 +26,13 @@ describe("parseLog", () => {
       "old name.yaml",
       "new\nname.yaml",
       `\u0001${B}`,
+      `${A} ${"d".repeat(40)}`,
       "Bo\u0001b",
       "2026-01-02T00:00:00+00:00",
       "2026-01-02T00:00:00+00:00",
       "Merge branch 'x'",
       `\n\u0001${A}`,
+      "",
       "",
       "2026-01-01T00:00:00+00:00",
       "2026-01-01T00:00:00+00:00",
@@ -41,6 +44,7 @@ describe("parseLog", () => {
     expect(parseLog(out)).toEqual([
       {
         commit: C,
+        parent: B,
         author: "Ann",
         date: "2026-01-03T00:00:00+00:00",
         committed: "2026-01-03T01:00:00+00:00",
@@ -51,6 +55,7 @@ describe("parseLog", () => {
       },
       {
         commit: B,
+        parent: A,
         author: "Bo\u0001b",
         date: "2026-01-02T00:00:00+00:00",
         committed: "2026-01-02T00:00:00+00:00",
@@ -61,6 +66,7 @@ describe("parseLog", () => {
       },
       {
         commit: A,
+        parent: null,
         author: "",
         date: "2026-01-01T00:00:00+00:00",
         committed: "2026-01-01T00:00:00+00:00",
