@@ -23341,7 +23341,7 @@ async function checked(g, args, cwd, what) {
 }
 const HEADER = "\u0001";
 const STATUS = /^[ACDMRTUXB]\d*$/;
-const LOG_FORMAT = "--format=%x01%H%x00%an%x00%aI%x00%cI%x00%s";
+const LOG_FORMAT = "--format=%x01%H%x00%P%x00%an%x00%aI%x00%cI%x00%s";
 /**
  * Parses `git log -z --name-status` with LOG_FORMAT: records start with U+0001; fields and the
  * name-status entries ("M", path or "R100", old, new) are NUL-separated, the first entry of a
@@ -23357,9 +23357,10 @@ function parseLog(out) {
             i++;
             continue;
         }
-        const [author = "", date = "", committed = "", subject = ""] = tokens.slice(i + 1, i + 5);
+        const [parents = "", author = "", date = "", committed = "", subject = ""] = tokens.slice(i + 1, i + 6);
+        const parent = parents.split(" ")[0] ?? "";
         const commit = t.slice(1);
-        i += 5;
+        i += 6;
         let status = "";
         let path = "";
         let previousPath = null;
@@ -23376,7 +23377,17 @@ function parseLog(out) {
             i += two ? 3 : 2;
         }
         if (/^[0-9a-f]{40,64}$/.test(commit))
-            commits.push({ commit, author, date, committed, subject, status, path, previousPath });
+            commits.push({
+                commit,
+                parent: /^[0-9a-f]{40,64}$/.test(parent) ? parent : null,
+                author,
+                date,
+                committed,
+                subject,
+                status,
+                path,
+                previousPath,
+            });
     }
     return commits;
 }
@@ -23463,6 +23474,9 @@ async function readPolicyHistory(cwd, path, opts = {}) {
     const log = await checked(g, [
         "log",
         "--follow",
+        // The branch's own line: each listed version follows the one before it, a merged pull
+        // request is its merge commit (diffed with the branch, so a conflict resolution shows).
+        "--first-parent",
         "-z",
         "--name-status",
         "--no-color",
@@ -23479,7 +23493,15 @@ async function readPolicyHistory(cwd, path, opts = {}) {
         const status = statusOf(c.status);
         const filePath = c.path === "" ? repoPath : c.path;
         const text = status === "deleted" ? { text: null } : await textAt(g, top, c.commit, filePath);
-        const files = (await checked(g, ["diff-tree", "--root", "--no-commit-id", "--name-only", "-r", "-z", "--no-renames", c.commit], top, "list a commit's files")).stdout
+        const files = (await checked(g, [
+            "diff-tree",
+            "--no-commit-id",
+            "--name-only",
+            "-r",
+            "-z",
+            "--no-renames",
+            ...(c.parent === null ? ["--root", c.commit] : [c.parent, c.commit]),
+        ], top, "list a commit's files")).stdout
             .split("\u0000")
             .filter((f) => f !== "" && f !== filePath && f !== c.previousPath);
         versions.push({
@@ -23558,11 +23580,12 @@ async function recentPolicyHistory(req) {
 
 const POLICY_LOG_HELP = `Usage: model-gate policy-log --policy P [options]
 
-In a git checkout: every commit that changed the policy file (following renames), oldest first,
-with author, date, subject and each changed rule (the PR report's semantic diff; loosenings
-marked), and flags: a loosening, a snoozed revisit date (moved later, no threshold changed), an
-owner change, a period when the policy was expired, a commit that also changed results or reviews
-files, a version that does not parse. A shallow clone is refused (its history may be incomplete).
+In a git checkout: every commit that changed the policy file on the branch's first-parent line
+(a merged pull request is its merge commit; renames followed), oldest first, with author, date,
+subject and each changed rule (the PR report's semantic diff; loosenings marked), and flags: a
+loosening, a snoozed revisit date (moved later, no threshold changed), an owner change, a period
+when the policy was expired, a commit that also changed results or reviews files, a version that
+does not parse. A shallow clone is refused (its history may be incomplete).
 
 Options:
   --policy P               the policy file (path in the checkout).
