@@ -244,8 +244,8 @@ async function locate(g: GitRunner, cwd: string, path: string): Promise<{ top: s
 }
 
 /**
- * Every commit that changed `path` (following renames), oldest first, with the file's text at each
- * and the other files each commit changed. `path` is relative to `cwd`.
+ * Every commit on the first-parent line of `rev` that changed `path` (following renames), oldest
+ * first, with the file's text at each and the other files each changed. `path` is relative to `cwd`.
  */
 export async function readPolicyHistory(
   cwd: string,
