@@ -23449,8 +23449,8 @@ async function policy_history_locate(g, cwd, path) {
     return { top, repoPath };
 }
 /**
- * Every commit that changed `path` (following renames), oldest first, with the file's text at each
- * and the other files each commit changed. `path` is relative to `cwd`.
+ * Every commit on the first-parent line of `rev` that changed `path` (following renames), oldest
+ * first, with the file's text at each and the other files each changed. `path` is relative to `cwd`.
  */
 async function readPolicyHistory(cwd, path, opts = {}) {
     const g = opts.git ?? runGit;
