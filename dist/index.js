@@ -64541,7 +64541,7 @@ function diffPolicyTexts(baseText, headText, file) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "1.4.0";
+const SCHEMA_VERSION = "1.5.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 

@@ -7,7 +7,7 @@
 import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
 
-export const SCHEMA_VERSION = "1.4.0";
+export const SCHEMA_VERSION = "1.5.0";
 
 export type Verdict = "accept" | "reject" | "unresolved";
 
