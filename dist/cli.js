@@ -19458,7 +19458,9 @@ function entryLines(e, index) {
         lines.push("", `Changed with the policy: ${e.evidence_files.map((f) => (0,report_escape/* escapeCode */.tn)(f, 120)).join(", ")}${more > 0 ? ` and ${more} more` : ""}.`);
     }
     if (e.changes.length > 0) {
-        lines.push("", `Against ${e.compared_with === null ? "the previous version" : shortCommit(e.compared_with)}:`, "", "| Rule | Before | After | Change |", "|:--|:--|:--|:--|", ...e.changes.map((c) => `| ${policyChangeCells(c).join(" | ")} |`));
+        lines.push("", `Against ${e.compared_with === null ? "the previous version" : shortCommit(e.compared_with)}:`, "", "| Rule | Before | After | Change |", "|:--|:--|:--|:--|");
+        for (const c of e.changes)
+            lines.push(`| ${policyChangeCells(c).join(" | ")} |`);
     }
     else if (e.status === "deleted") {
         lines.push("", "The policy file was removed.");
@@ -19485,7 +19487,12 @@ function renderPolicyLog(log) {
     ];
     if (log.truncated)
         lines.push("", "Only the newest commits are listed; `--since REV` reads a shorter range.");
-    log.entries.forEach((e, i) => lines.push("", ...entryLines(e, i + 1)));
+    // No spread into push: the number of commits comes from the repository.
+    log.entries.forEach((e, i) => {
+        lines.push("");
+        for (const line of entryLines(e, i + 1))
+            lines.push(line);
+    });
     return lines.join("\n") + "\n";
 }
 /** One line per change: commit, day, author, subject, then its loosenings and other flags. */

@@ -93,8 +93,8 @@ function entryLines(e: PolicyLogEntry, index: number): string[] {
       "",
       "| Rule | Before | After | Change |",
       "|:--|:--|:--|:--|",
-      ...e.changes.map((c) => `| ${policyChangeCells(c).join(" | ")} |`),
     );
+    for (const c of e.changes) lines.push(`| ${policyChangeCells(c).join(" | ")} |`);
   } else if (e.status === "deleted") {
     lines.push("", "The policy file was removed.");
   } else if (e.parse_error === null) {
@@ -123,7 +123,11 @@ export function renderPolicyLog(log: PolicyLog): string {
   ];
   if (log.truncated)
     lines.push("", "Only the newest commits are listed; `--since REV` reads a shorter range.");
-  log.entries.forEach((e, i) => lines.push("", ...entryLines(e, i + 1)));
+  // No spread into push: the number of commits comes from the repository.
+  log.entries.forEach((e, i) => {
+    lines.push("");
+    for (const line of entryLines(e, i + 1)) lines.push(line);
+  });
   return lines.join("\n") + "\n";
 }
 
