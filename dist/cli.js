@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(277);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(530);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6213);
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 277:
+/***/ 530:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5326,8 +5326,14 @@ class DatasetBuilder {
                 this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
                 if (task.events === undefined)
                     task.events = [event];
-                else
+                else {
+                    // The first label's list may be the task's own array (below): it gets its own copy now
+                    // that rows of another label can add to the task's list alone.
+                    const first = task.events[0];
+                    if (first !== undefined && first.evidence !== undefined && first.evidence === task.evidence)
+                        first.evidence = first.evidence.slice();
                     task.events.push(event);
+                }
                 if (task.labelIndex !== undefined) {
                     task.labelIndex.set(labelKey(revision, validity), event);
                 }
@@ -5346,7 +5352,16 @@ class DatasetBuilder {
         if (evidence !== undefined && !(startsWith(event, evidence) && startsWith(task, evidence))) {
             // The task's list first: the event keeps the task's string for an item both hold, and the
             // characters of a string are counted once.
-            this.heldChars += addEvidence(task, evidence, undefined) + addEvidence(event, evidence, task.evidence);
+            // The task's only label: its list would receive exactly the items the task's does, so it
+            // is the task's array (one array a task less, ~64 bytes, in a task-heavy export).
+            const shared = task.events?.length === 1 && event.evidence === task.evidence;
+            this.heldChars += addEvidence(task, evidence, undefined);
+            if (shared) {
+                event.evidence = task.evidence;
+            }
+            else {
+                this.heldChars += addEvidence(event, evidence, task.evidence);
+            }
         }
         return true;
     }
@@ -5485,6 +5500,7 @@ class DatasetBuilder {
         this.tasks.clear();
         this.lastByTask = undefined;
         const revisions = new Set();
+        const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
         for (let u = 0; u < universe.length; u++) {
             const task = universe[u];
             if (task === undefined)
@@ -5515,7 +5531,12 @@ class DatasetBuilder {
             }
             for (const e of events)
                 revisions.add(e.revision);
-            records.push(this.record(task));
+            // Once the read is sure to end in an InputError no record is made: at a passed task cap,
+            // records beside the held state would take the peak memory of the refusal to ~1.5× (RELIABILITY.md).
+            if (refused || late.total > 0)
+                records.length = 0;
+            else
+                records.push(this.record(task));
         }
         late.append(unmatchedProblems);
         const total = modelProblems.length + this.lineProblems.total + late.total;
@@ -5596,8 +5617,27 @@ function sameItems(a, b) {
 function safeSum(a, b) {
     return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
 }
+/** Counts below this (each of the four) come from one shared object per combination. */
+const SHARED_COUNTS_BELOW = 8;
+const sharedCounts = [];
+/**
+ * A record's attempt counts. Tasks of a task-heavy export have a few attempts each, so the counts
+ * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
+ * modified) instead of two objects a task (~110 bytes a task).
+ */
 function dataset_builder_countsOf(st) {
-    return { pass: st.pass, fail: st.fail, infra_error: st.infraError, missing: st.missing };
+    const { pass, fail, infraError, missing } = st;
+    const n = SHARED_COUNTS_BELOW;
+    if (pass >= n || fail >= n || infraError >= n || missing >= n) {
+        return { pass, fail, infra_error: infraError, missing };
+    }
+    const k = ((pass * n + fail) * n + infraError) * n + missing;
+    let shared = sharedCounts[k];
+    if (shared === undefined) {
+        shared = Object.freeze({ pass, fail, infra_error: infraError, missing });
+        sharedCounts[k] = shared;
+    }
+    return shared;
 }
 /**
  * Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped.
@@ -17586,15 +17626,132 @@ function diffPolicyTexts(baseText, headText, file) {
     return { changes: diffPolicies(base, head), headError: null };
 }
 
+;// CONCATENATED MODULE: ./src/core/report/task-lists.ts
+/**
+ * The report's task lists in their compact form (README "Broken tasks and review history in the
+ * report JSON"): complete, but one string per task instead of an object per task and per event,
+ * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
+ * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
+ */
+
+/** Separates the events of one task in a `review_history` events string. */
+const EVENT_SEPARATOR = "; ";
+/** The group for `revision`: the last one when it is the same (tasks come sorted by revision). */
+function groupFor(groups, revision, make) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && last.dataset_revision === revision)
+        return last;
+    const g = make();
+    groups.push(g);
+    return g;
+}
+/** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
+function compactBrokenTasks(tasks) {
+    const groups = [];
+    let count = 0;
+    for (const t of tasks) {
+        groupFor(groups, t.datasetRevision, () => ({
+            dataset_revision: t.datasetRevision,
+            task_ids: [],
+        })).task_ids.push(t.taskId);
+        count += 1;
+    }
+    return { count, by_dataset_revision: groups };
+}
+/**
+ * Tasks whose label changed (two events with different labels) are listed with every event;
+ * tasks labelled at several revisions with the same label every time are only counted.
+ */
+function compactReviewHistory(tasks) {
+    const files = [];
+    const fileIndex = new Map();
+    const groups = [];
+    let count = 0;
+    let sameLabel = 0;
+    let events = 0;
+    for (const t of tasks) {
+        const h = t.history;
+        if (h.length < 2)
+            continue;
+        const first = h[0].validity;
+        if (h.every((e) => e.validity === first)) {
+            sameLabel += 1;
+            continue;
+        }
+        const parts = h.map((e) => {
+            let f = fileIndex.get(e.source.file);
+            if (f === undefined) {
+                f = files.length;
+                files.push(e.source.file);
+                fileIndex.set(e.source.file, f);
+            }
+            return `r${e.revision} ${e.validity} ${f}:${e.source.line}`;
+        });
+        const g = groupFor(groups, t.datasetRevision, () => ({
+            dataset_revision: t.datasetRevision,
+            task_ids: [],
+            events: [],
+        }));
+        g.task_ids.push(t.taskId);
+        g.events.push(parts.join(EVENT_SEPARATOR));
+        count += 1;
+        events += h.length;
+    }
+    return { count, events, same_label_tasks: sameLabel, files, by_dataset_revision: groups };
+}
+/** The first `limit` broken tasks, as keys. */
+function shownBrokenTasks(broken, limit) {
+    const out = [];
+    for (const g of broken.by_dataset_revision) {
+        for (const id of g.task_ids) {
+            if (out.length >= limit)
+                return out;
+            out.push({ dataset_revision: g.dataset_revision, task_id: id });
+        }
+    }
+    return out;
+}
+const EVENT = /^r(0|[1-9][0-9]*) ([a-z]+) (0|[1-9][0-9]*):(0|[1-9][0-9]*)$/;
+/** One events string back into events; null when it is not in the grammar `buildReport` writes. */
+function parseHistoryEvents(text, files) {
+    const out = [];
+    for (const part of text.split(EVENT_SEPARATOR)) {
+        const m = EVENT.exec(part);
+        const file = m === null ? undefined : files[Number(m[3])];
+        if (m === null || file === undefined || !model_VALIDITIES.includes(m[2] ?? ""))
+            return null;
+        out.push({ revision: Number(m[1]), validity: m[2] ?? "", source: `${file}:${m[4] ?? ""}` });
+    }
+    return out;
+}
+/** The first `limit` tasks of the review history with their events decoded. */
+function shownReviewHistory(history, limit) {
+    const out = [];
+    for (const g of history.by_dataset_revision) {
+        for (const [i, id] of g.task_ids.entries()) {
+            if (out.length >= limit)
+                return out;
+            const text = g.events[i] ?? "";
+            out.push({
+                dataset_revision: g.dataset_revision,
+                task_id: id,
+                events: parseHistoryEvents(text, history.files) ?? text,
+            });
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/report-types.ts
 /**
  * The report JSON (SPEC §5). Key names are part of the public contract: renaming one is a
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "1.5.0";
+const SCHEMA_VERSION = "2.0.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
+
 
 
 function sortedUnion(a, b) {
@@ -17602,20 +17759,6 @@ function sortedUnion(a, b) {
 }
 function buildReport(parts) {
     const { dataset, policy, policySource, evaluation, fragility } = parts;
-    const broken = dataset.tasks
-        .filter((t) => t.validity === "broken")
-        .map((t) => ({ dataset_revision: t.datasetRevision, task_id: t.taskId }));
-    const history = dataset.tasks
-        .filter((t) => t.history.length > 1)
-        .map((t) => ({
-        dataset_revision: t.datasetRevision,
-        task_id: t.taskId,
-        events: t.history.map((e) => ({
-            revision: e.revision,
-            validity: e.validity,
-            source: `${e.source.file}:${e.source.line}`,
-        })),
-    }));
     return {
         schema_version: SCHEMA_VERSION,
         verdict: evaluation.verdict,
@@ -17624,8 +17767,8 @@ function buildReport(parts) {
         checks: evaluation.checks,
         comparison: { ...evaluation.comparison, ...fragility },
         models: evaluation.models,
-        broken_tasks: broken,
-        review_history: history,
+        broken_tasks: compactBrokenTasks(dataset.tasks.filter((t) => t.validity === "broken")),
+        review_history: compactReviewHistory(dataset.tasks),
         verdict_by_review_revision: parts.verdictByReviewRevision,
         append_only: parts.appendOnly,
         policy_changes: parts.policyChanges,
@@ -19565,6 +19708,7 @@ function policyHistoryLines(h) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
@@ -19946,10 +20090,10 @@ function fragilitySection(report, detail) {
 }
 function brokenSection(report, detail) {
     const nBroken = report.comparison.broken_tasks;
-    if (nBroken === 0 && report.broken_tasks.length === 0)
+    if (nBroken === 0 && report.broken_tasks.count === 0)
         return [];
-    const total = Math.max(nBroken, report.broken_tasks.length);
-    const shown = report.broken_tasks.slice(0, detail.broken);
+    const total = Math.max(nBroken, report.broken_tasks.count);
+    const shown = shownBrokenTasks(report.broken_tasks, detail.broken);
     const body = [
         "Counted and listed, never deleted, and left out of every score.",
         ...(shown.length === 0
@@ -19986,10 +20130,13 @@ function appendOnlyDetails(report, detail) {
 }
 function historySection(report, detail) {
     const history = report.review_history;
-    if (history.length === 0)
+    if (history.count === 0)
         return [];
-    const shown = history.slice(0, detail.history);
+    const shown = shownReviewHistory(history, detail.history);
     const rows = shown.map((h) => {
+        // An events string outside the grammar (a hand-edited report) is shown as text.
+        if (typeof h.events === "string")
+            return { revision: h.dataset_revision, cells: [taskCell(h), render_markdown_md(h.events, 200)] };
         const events = h.events
             .slice(0, 6)
             .map((e) => `r${formatCount(e.revision)} ${render_markdown_md(e.validity, 20)} (${breakable(render_markdown_md(e.source, 60), 20, 16)})`);
@@ -20001,9 +20148,9 @@ function historySection(report, detail) {
         : [
             ...datasetNote(report, needsDatasetColumn(report, shown)),
             ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-            ...moreLine(shown.length, history.length, "tasks"),
+            ...moreLine(shown.length, history.count, "tasks"),
         ];
-    return details(`<b>Review history</b> — ${formatCount(history.length)} ${render_markdown_plural(history.length, "task", "tasks")} changed label across review revisions`, body);
+    return details(`<b>Review history</b> — ${formatCount(history.count)} ${render_markdown_plural(history.count, "task", "tasks")} changed label across review revisions`, body);
 }
 function policyChangesSection(report, detail) {
     const changes = report.policy_changes;
@@ -20278,7 +20425,7 @@ function renderText(report) {
             ` · SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)} · LCB ${format_number_formatPp(c.lcb)} · UCB ${format_number_formatPp(c.ucb)}`,
         `Tasks: ${formatCount(c.common_valid_tasks)} common valid of ${formatCount(c.common_tasks)} common; ` +
             `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed, ${formatCount(c.broken_tasks)} broken; ` +
-            `${formatCount(report.review_history.length)} changed label across review revisions`,
+            `${formatCount(report.review_history.count)} changed label across review revisions`,
         `Valid-only score on the common set: baseline ${formatPercent(baseline.common.valid_only_score)}, ` +
             `candidate ${formatPercent(candidate.common.valid_only_score)}`,
     ];

@@ -23,7 +23,10 @@
 //    --blank times 2 GiB of blank lines inflated from gzip against inflating alone.
 //    The whole-gate run (issue 11; --no-whole-gate skips it) gates 10⁶ tasks × 2 models × 1
 //    attempt for an accept, a reject and an unresolved verdict (~0.9 GB each, generated in a temp
-//    dir and deleted), checks each verdict and prints time and peak RSS.
+//    dir and deleted), checks each verdict and prints time, peak RSS and the report JSON's size.
+//    The refusal run (issue 15; --no-refusal skips it) gives 10⁶ + 1 tasks of both compared
+//    models, rows interleaved (baseline and candidate row of each task together), checks that the
+//    task cap refuses it and prints time and peak RSS.
 import { Buffer } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -61,6 +64,7 @@ const { values: args } = parseArgs({
     "no-duckdb": { type: "boolean", default: false },
     big: { type: "boolean", default: false },
     "no-whole-gate": { type: "boolean", default: false },
+    "no-refusal": { type: "boolean", default: false },
     blank: { type: "boolean", default: false },
     regen: { type: "boolean", default: false },
     markdown: { type: "string" },
@@ -486,6 +490,38 @@ if (!args["no-whole-gate"]) {
   }
 }
 
+// The refusal at the task cap (issue 15): 10⁶ + 1 tasks, each with its baseline and candidate
+// row side by side, so both compared models hold state for every task when the cap is passed.
+let refusal;
+if (!args["no-refusal"]) {
+  const dir = mkdtempSync(join(tmpdir(), "gate-bench-cap-"));
+  try {
+    const byModel = join(dir, "by-model.jsonl");
+    const file = join(dir, "tasks-1e6-plus-1.jsonl");
+    const n = 1_000_001;
+    const common = ["--seed", "1", "--tasks", String(n), "--attempts", "1", "--clusters", "--no-extras"];
+    const summary = ensure(byModel, [...common, "--lift", "0.3"]);
+    // The generator writes every baseline row, then every candidate row: interleave the halves.
+    const paste = spawnSync("bash", [
+      "-c",
+      'paste -d "\\n" <(head -n "$2" "$1") <(tail -n +"$(($2 + 1))" "$1") > "$3"',
+      "bash",
+      byModel,
+      String(n),
+      file,
+    ]);
+    if (paste.status !== 0) die(`interleaving the refusal export failed:\n${paste.stderr}`);
+    rmSync(byModel, { force: true });
+    const r = measure("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" });
+    if (r.status !== 3 || !r.stderr.includes("distinct tasks (dataset_revision, task_id)"))
+      die(`the task cap did not refuse ${file} (exit ${r.status}):\n${r.stderr.slice(0, 2000)}`);
+    log(`gate refused ${file}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`);
+    refusal = { summary, bytes: statSync(file).size, result: r };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // Blank runs (issue 11): 2 GiB of LF inflated from gzip, read by the gate vs inflated alone.
 let blank;
 if (args.blank) {
@@ -706,17 +742,26 @@ if (big) {
 if (wholeGate.length > 0) {
   lines.push("");
   lines.push(
-    "| whole gate, 10⁶ tasks × 2 models × 1 attempt | file | verdict | time | peak RSS | per task |",
+    "| whole gate, 10⁶ tasks × 2 models × 1 attempt | file | verdict | time | peak RSS | per task | report JSON |",
   );
-  lines.push("|---|---:|---|---:|---:|---:|");
+  lines.push("|---|---:|---|---:|---:|---:|---:|");
   for (const w of wholeGate) {
     const rss = w.result.rss;
     lines.push(
       `| ${w.verdict} (${w.summary.tasks.toLocaleString("en-US")} tasks, ${w.summary.rows.toLocaleString("en-US")} rows) | ` +
         `${(w.bytes / 1048576).toFixed(0)} MiB | ${w.verdict} | ${sec(w.result.wall)} | ${mib(rss)} | ` +
-        `${rss === null ? "—" : `${((rss * 1024) / w.summary.tasks / 1024).toFixed(2)} KiB`} |`,
+        `${rss === null ? "—" : `${((rss * 1024) / w.summary.tasks / 1024).toFixed(2)} KiB`} | ` +
+        `${(Buffer.byteLength(w.result.stdout) / 1048576).toFixed(1)} MiB |`,
     );
   }
+}
+if (refusal) {
+  lines.push("");
+  lines.push(
+    `Refusal at the task cap: ${refusal.summary.tasks.toLocaleString("en-US")} tasks of both compared models ` +
+      `(${(refusal.bytes / 1048576).toFixed(0)} MiB, rows interleaved) refused in ${sec(refusal.result.wall)}, ` +
+      `peak RSS ${mib(refusal.result.rss)}.`,
+  );
 }
 if (blank) {
   lines.push("");

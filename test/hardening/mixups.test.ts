@@ -123,7 +123,10 @@ describe("two dataset revisions in one export, both run by both models", () => {
       "Both models ran dataset revisions sha256:d1, sha256:d2.",
     );
     expect(run.report.provenance.dataset_revisions).toEqual(["sha256:d1", "sha256:d2"]);
-    expect(run.report.broken_tasks).toEqual([{ dataset_revision: "sha256:d2", task_id: "b-1" }]);
+    expect(run.report.broken_tasks).toEqual({
+      count: 1,
+      by_dataset_revision: [{ dataset_revision: "sha256:d2", task_ids: ["b-1"] }],
+    });
   });
 
   it("show a dataset-revision column in the task tables of the Markdown", () => {
@@ -210,17 +213,19 @@ describe("labels that differ across files at one review revision", () => {
       "resolved.jsonl",
     );
     const run = evaluate([results], ["--reviews", reviews]);
-    expect(run.report.review_history).toEqual([
-      {
-        dataset_revision: "sha256:d1",
-        task_id: "t-2",
-        events: [
-          { revision: 1, validity: "valid", source: `${results}:5` },
-          { revision: 1, validity: "broken", source: `${reviews}:1` },
-          { revision: 2, validity: "disputed", source: `${reviews}:2` },
-        ],
-      },
-    ]);
+    expect(run.report.review_history).toEqual({
+      count: 1,
+      events: 3,
+      same_label_tasks: 0,
+      files: [results, reviews],
+      by_dataset_revision: [
+        {
+          dataset_revision: "sha256:d1",
+          task_ids: ["t-2"],
+          events: ["r1 valid 0:5; r1 broken 1:1; r2 disputed 1:2"],
+        },
+      ],
+    });
     expect(run.report.comparison.disputed_tasks).toBe(1);
     expect(run.markdown).toContain(
       "<summary><b>Review history</b> — 1 task changed label across review revisions</summary>",

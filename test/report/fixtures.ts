@@ -6,11 +6,33 @@
 
 import { createHash } from "node:crypto";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
-import type { Check, InfluentialTask, ModelFigures, Report } from "../../src/core/report/report-types.js";
+import type {
+  BrokenTasks,
+  Check,
+  InfluentialTask,
+  ModelFigures,
+  Report,
+  ReviewHistory,
+} from "../../src/core/report/report-types.js";
+import {
+  compactBrokenTasks,
+  compactReviewHistory,
+  type HistoryInput,
+} from "../../src/core/report/task-lists.js";
 import { SCHEMA_VERSION } from "../../src/core/report/report-types.js";
 import type { PolicyLogEntry } from "../../src/core/history/policy-log.js";
 
 const DATASET = "sha256:9f2c41d07be3";
+
+/** Broken tasks of DATASET in the report's compact form. */
+function brokenList(taskIds: readonly string[]): BrokenTasks {
+  return compactBrokenTasks(taskIds.map((taskId) => ({ datasetRevision: DATASET, taskId })));
+}
+
+/** Review history of tasks of DATASET in the report's compact form. */
+function historyList(tasks: readonly Omit<HistoryInput, "datasetRevision">[]): ReviewHistory {
+  return compactReviewHistory(tasks.map((t) => ({ ...t, datasetRevision: DATASET })));
+}
 const HARNESS = "git:4e1a9c0";
 
 function sha(seed: number): string {
@@ -233,28 +255,23 @@ export function acceptReport(): Report {
         },
       }),
     },
-    broken_tasks: range(25).map((i) => ({
-      dataset_revision: DATASET,
-      task_id: `matplotlib__matplotlib-${23000 + i}`,
-    })),
-    review_history: [
+    broken_tasks: brokenList(range(25).map((i) => `matplotlib__matplotlib-${23000 + i}`)),
+    review_history: historyList([
       {
-        dataset_revision: DATASET,
-        task_id: "django__django-11001",
-        events: [
-          { revision: 1, validity: "valid", source: "results-baseline.jsonl.gz:17" },
-          { revision: 3, validity: "disputed", source: "reviews.jsonl:4" },
+        taskId: "django__django-11001",
+        history: [
+          { revision: 1, validity: "valid", source: { file: "results-baseline.jsonl.gz", line: 17 } },
+          { revision: 3, validity: "disputed", source: { file: "reviews.jsonl", line: 4 } },
         ],
       },
       {
-        dataset_revision: DATASET,
-        task_id: "matplotlib__matplotlib-23003",
-        events: [
-          { revision: 1, validity: "valid", source: "results-baseline.jsonl.gz:201" },
-          { revision: 2, validity: "broken", source: "reviews.jsonl:9" },
+        taskId: "matplotlib__matplotlib-23003",
+        history: [
+          { revision: 1, validity: "valid", source: { file: "results-baseline.jsonl.gz", line: 201 } },
+          { revision: 2, validity: "broken", source: { file: "reviews.jsonl", line: 9 } },
         ],
       },
-    ],
+    ]),
     verdict_by_review_revision: {
       revisions_present: 4,
       revisions: [
@@ -424,11 +441,8 @@ export function rejectReport(): Report {
         common: { ...a.models.candidate.common, valid_only_score: 0.580328 },
       },
     },
-    broken_tasks: range(4).map((i) => ({
-      dataset_revision: DATASET,
-      task_id: `pylint-dev__pylint-${7000 + i}`,
-    })),
-    review_history: [],
+    broken_tasks: brokenList(range(4).map((i) => `pylint-dev__pylint-${7000 + i}`)),
+    review_history: historyList([]),
     provenance: { ...a.provenance, infra_errors_policy: "count_as_fail", review_revisions: [0, 1] },
   };
 }
@@ -540,15 +554,16 @@ export function unresolvedReport(): Report {
         common: { ...a.models.candidate.common, interval_exact: null },
       },
     },
-    broken_tasks: [],
-    review_history: range(25).map((i) => ({
-      dataset_revision: DATASET,
-      task_id: `pytest-dev__pytest-${5100 + i}`,
-      events: [
-        { revision: 1, validity: "valid", source: `results.jsonl:${i + 1}` },
-        { revision: 2, validity: "disputed", source: `reviews.jsonl:${i + 1}` },
-      ],
-    })),
+    broken_tasks: brokenList([]),
+    review_history: historyList(
+      range(25).map((i) => ({
+        taskId: `pytest-dev__pytest-${5100 + i}`,
+        history: [
+          { revision: 1, validity: "valid", source: { file: "results.jsonl", line: i + 1 } },
+          { revision: 2, validity: "disputed", source: { file: "reviews.jsonl", line: i + 1 } },
+        ],
+      })),
+    ),
     policy_changes: [
       { key: "accept_if.common_valid_tasks", base: ">= 500", head: ">= 100", loosening: true },
       { key: "margin.confidence", base: "0.95", head: "0.9", loosening: true },
@@ -650,7 +665,7 @@ export function emptyReport(): Report {
     },
     policy_changes: null,
     policy_history: null,
-    review_history: [],
+    review_history: historyList([]),
   };
 }
 
@@ -719,6 +734,9 @@ const ENUM_KEYS = new Set([
   "infra_errors_policy",
   "lcb_bound_kind",
   "ucb_bound_kind",
+  // review_history events strings: a grammar of revisions, labels and indices, no free text
+  // (the file names they point to, in `files`, do become hostile).
+  "events",
 ]);
 
 /** The report with every free-text string replaced by a hostile one (same shape, same list lengths). */
@@ -780,16 +798,17 @@ export function largeReport(n: number, hostile = false): Report {
         evidence: range(5).map((k) => `https://evidence.example/${id(i)}/${k}`),
       })),
     },
-    broken_tasks: range(n).map((i) => ({ dataset_revision: DATASET, task_id: id(i) })),
-    review_history: range(n).map((i) => ({
-      dataset_revision: DATASET,
-      task_id: id(i),
-      events: range(8).map((r) => ({
-        revision: r,
-        validity: r % 2 === 0 ? "valid" : "disputed",
-        source: id(r),
+    broken_tasks: brokenList(range(n).map(id)),
+    review_history: historyList(
+      range(n).map((i) => ({
+        taskId: id(i),
+        history: range(8).map((r) => ({
+          revision: r,
+          validity: r % 2 === 0 ? ("valid" as const) : ("disputed" as const),
+          source: { file: id(r), line: r + 1 },
+        })),
       })),
-    })),
+    ),
     policy_changes: range(Math.min(n, 100)).map((i) => ({
       key: `rule.${id(i)}`,
       base: id(i),

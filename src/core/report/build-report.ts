@@ -6,6 +6,7 @@ import type { Evaluation, Fragility } from "../decision/evaluation-types.js";
 import { compareCodeUnits, type Dataset } from "../model.js";
 import type { Policy, PolicySource } from "../policy/policy-types.js";
 import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
+import { compactBrokenTasks, compactReviewHistory } from "./task-lists.js";
 import { SCHEMA_VERSION, type PolicyChange, type PolicyHistoryReport, type Report } from "./report-types.js";
 
 export interface ReportParts {
@@ -31,20 +32,6 @@ function sortedUnion(a: readonly string[], b: readonly string[]): string[] {
 
 export function buildReport(parts: ReportParts): Report {
   const { dataset, policy, policySource, evaluation, fragility } = parts;
-  const broken = dataset.tasks
-    .filter((t) => t.validity === "broken")
-    .map((t) => ({ dataset_revision: t.datasetRevision, task_id: t.taskId }));
-  const history = dataset.tasks
-    .filter((t) => t.history.length > 1)
-    .map((t) => ({
-      dataset_revision: t.datasetRevision,
-      task_id: t.taskId,
-      events: t.history.map((e) => ({
-        revision: e.revision,
-        validity: e.validity,
-        source: `${e.source.file}:${e.source.line}`,
-      })),
-    }));
   return {
     schema_version: SCHEMA_VERSION,
     verdict: evaluation.verdict,
@@ -53,8 +40,8 @@ export function buildReport(parts: ReportParts): Report {
     checks: evaluation.checks,
     comparison: { ...evaluation.comparison, ...fragility },
     models: evaluation.models,
-    broken_tasks: broken,
-    review_history: history,
+    broken_tasks: compactBrokenTasks(dataset.tasks.filter((t) => t.validity === "broken")),
+    review_history: compactReviewHistory(dataset.tasks),
     verdict_by_review_revision: parts.verdictByReviewRevision,
     append_only: parts.appendOnly,
     policy_changes: parts.policyChanges,

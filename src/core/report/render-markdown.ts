@@ -36,6 +36,7 @@ import { planningSentence } from "./render-planning.js";
 import { checkName, fragilityAtEdge, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 import { appendOnlySection, verdictByRevisionSection } from "./render-history.js";
 import { policyChangeCells, policyHistoryLines } from "./render-policy-log.js";
+import { shownBrokenTasks, shownReviewHistory } from "./task-lists.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -510,9 +511,9 @@ function fragilitySection(report: Report, detail: Detail): string[] {
 
 function brokenSection(report: Report, detail: Detail): string[] {
   const nBroken = report.comparison.broken_tasks;
-  if (nBroken === 0 && report.broken_tasks.length === 0) return [];
-  const total = Math.max(nBroken, report.broken_tasks.length);
-  const shown = report.broken_tasks.slice(0, detail.broken);
+  if (nBroken === 0 && report.broken_tasks.count === 0) return [];
+  const total = Math.max(nBroken, report.broken_tasks.count);
+  const shown = shownBrokenTasks(report.broken_tasks, detail.broken);
   const body = [
     "Counted and listed, never deleted, and left out of every score.",
     ...(shown.length === 0
@@ -564,9 +565,12 @@ function appendOnlyDetails(report: Report, detail: Detail): string[] {
 
 function historySection(report: Report, detail: Detail): string[] {
   const history = report.review_history;
-  if (history.length === 0) return [];
-  const shown = history.slice(0, detail.history);
+  if (history.count === 0) return [];
+  const shown = shownReviewHistory(history, detail.history);
   const rows = shown.map((h) => {
+    // An events string outside the grammar (a hand-edited report) is shown as text.
+    if (typeof h.events === "string")
+      return { revision: h.dataset_revision, cells: [taskCell(h), md(h.events, 200)] };
     const events = h.events
       .slice(0, 6)
       .map(
@@ -589,10 +593,10 @@ function historySection(report: Report, detail: Detail): string[] {
               rows,
             ),
           ),
-          ...moreLine(shown.length, history.length, "tasks"),
+          ...moreLine(shown.length, history.count, "tasks"),
         ];
   return details(
-    `<b>Review history</b> — ${formatCount(history.length)} ${plural(history.length, "task", "tasks")} changed label across review revisions`,
+    `<b>Review history</b> — ${formatCount(history.count)} ${plural(history.count, "task", "tasks")} changed label across review revisions`,
     body,
   );
 }

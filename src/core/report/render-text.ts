@@ -120,7 +120,7 @@ export function renderText(report: Report): string {
       ` · SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)} · LCB ${formatPp(c.lcb)} · UCB ${formatPp(c.ucb)}`,
     `Tasks: ${formatCount(c.common_valid_tasks)} common valid of ${formatCount(c.common_tasks)} common; ` +
       `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed, ${formatCount(c.broken_tasks)} broken; ` +
-      `${formatCount(report.review_history.length)} changed label across review revisions`,
+      `${formatCount(report.review_history.count)} changed label across review revisions`,
     `Valid-only score on the common set: baseline ${formatPercent(baseline.common.valid_only_score)}, ` +
       `candidate ${formatPercent(candidate.common.valid_only_score)}`,
   ];

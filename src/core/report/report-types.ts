@@ -7,7 +7,7 @@
 import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
 
-export const SCHEMA_VERSION = "1.5.0";
+export const SCHEMA_VERSION = "2.0.0";
 
 export type Verdict = "accept" | "reject" | "unresolved";
 
@@ -198,6 +198,36 @@ export interface Provenance {
   readonly rows_read: number;
 }
 
+/** Every broken task: `count`, and the task ids by dataset revision (Dataset order). */
+export interface BrokenTasks {
+  readonly count: number;
+  readonly by_dataset_revision: readonly {
+    readonly dataset_revision: string;
+    readonly task_ids: readonly string[];
+  }[];
+}
+
+/**
+ * Every task whose label changed (two of its label events differ), with all its events; tasks
+ * labelled at several revisions with the same label each time are counted in `same_label_tasks`.
+ * `task_ids[i]`'s events are `events[i]`: "r<revision> <validity> <file>:<line>" joined by "; ",
+ * ascending, `<file>` an index into `files` (README "Broken tasks and review history").
+ */
+export interface ReviewHistory {
+  /** Tasks listed. */
+  readonly count: number;
+  /** Their label events in all. */
+  readonly events: number;
+  readonly same_label_tasks: number;
+  /** The files the events' sources are in, in first-use order. */
+  readonly files: readonly string[];
+  readonly by_dataset_revision: readonly {
+    readonly dataset_revision: string;
+    readonly task_ids: readonly string[];
+    readonly events: readonly string[];
+  }[];
+}
+
 /** A changed policy rule on a PR (SPEC §5.1). */
 export interface PolicyChange {
   readonly key: string;
@@ -230,18 +260,10 @@ export interface Report {
   readonly checks: readonly Check[];
   readonly comparison: Comparison;
   readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
-  /** Broken tasks of the universe, listed (bounded length), never deleted. */
-  readonly broken_tasks: readonly { readonly dataset_revision: string; readonly task_id: string }[];
-  /** Tasks whose label changed across review revisions (history kept, never overwritten). */
-  readonly review_history: readonly {
-    readonly dataset_revision: string;
-    readonly task_id: string;
-    readonly events: readonly {
-      readonly revision: number;
-      readonly validity: string;
-      readonly source: string;
-    }[];
-  }[];
+  /** Broken tasks of the universe, every one listed (compact: ids grouped by dataset revision), never deleted. */
+  readonly broken_tasks: BrokenTasks;
+  /** Tasks whose label changed across review revisions, every one with every event (compact form). */
+  readonly review_history: ReviewHistory;
   /** The verdict as of each review revision and what changed between them (issue #14). */
   readonly verdict_by_review_revision: VerdictByReviewRevision;
   /** The append-only check against the previous results/reviews (null when none was given). */

@@ -1,0 +1,151 @@
+/**
+ * The report's task lists in their compact form (README "Broken tasks and review history in the
+ * report JSON"): complete, but one string per task instead of an object per task and per event,
+ * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
+ * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
+ */
+import { VALIDITIES, type Source, type TaskKey, type Validity } from "../model.js";
+import type { BrokenTasks, ReviewHistory } from "./report-types.js";
+
+/** Separates the events of one task in a `review_history` events string. */
+const EVENT_SEPARATOR = "; ";
+
+/** One label event as the renderers show it. */
+export interface ShownEvent {
+  readonly revision: number;
+  readonly validity: string;
+  /** "file:line". */
+  readonly source: string;
+}
+
+/** One listed task of `review_history`: its events, or the raw events string when it does not parse. */
+export interface ShownHistory {
+  readonly dataset_revision: string;
+  readonly task_id: string;
+  readonly events: readonly ShownEvent[] | string;
+}
+
+interface Group {
+  readonly dataset_revision: string;
+  readonly task_ids: string[];
+}
+
+/** The group for `revision`: the last one when it is the same (tasks come sorted by revision). */
+function groupFor<G extends Group>(groups: G[], revision: string, make: () => G): G {
+  const last = groups[groups.length - 1];
+  if (last !== undefined && last.dataset_revision === revision) return last;
+  const g = make();
+  groups.push(g);
+  return g;
+}
+
+/** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
+export function compactBrokenTasks(tasks: Iterable<TaskKey>): BrokenTasks {
+  const groups: { dataset_revision: string; task_ids: string[] }[] = [];
+  let count = 0;
+  for (const t of tasks) {
+    groupFor(groups, t.datasetRevision, () => ({
+      dataset_revision: t.datasetRevision,
+      task_ids: [],
+    })).task_ids.push(t.taskId);
+    count += 1;
+  }
+  return { count, by_dataset_revision: groups };
+}
+
+/** What `compactReviewHistory` needs of a task: its key and its label events in history order. */
+export interface HistoryInput extends TaskKey {
+  readonly history: readonly {
+    readonly revision: number;
+    readonly validity: Validity;
+    readonly source: Source;
+  }[];
+}
+
+/**
+ * Tasks whose label changed (two events with different labels) are listed with every event;
+ * tasks labelled at several revisions with the same label every time are only counted.
+ */
+export function compactReviewHistory(tasks: Iterable<HistoryInput>): ReviewHistory {
+  const files: string[] = [];
+  const fileIndex = new Map<string, number>();
+  const groups: { dataset_revision: string; task_ids: string[]; events: string[] }[] = [];
+  let count = 0;
+  let sameLabel = 0;
+  let events = 0;
+  for (const t of tasks) {
+    const h = t.history;
+    if (h.length < 2) continue;
+    const first = (h[0] as (typeof h)[number]).validity;
+    if (h.every((e) => e.validity === first)) {
+      sameLabel += 1;
+      continue;
+    }
+    const parts = h.map((e) => {
+      let f = fileIndex.get(e.source.file);
+      if (f === undefined) {
+        f = files.length;
+        files.push(e.source.file);
+        fileIndex.set(e.source.file, f);
+      }
+      return `r${e.revision} ${e.validity} ${f}:${e.source.line}`;
+    });
+    const g = groupFor(groups, t.datasetRevision, () => ({
+      dataset_revision: t.datasetRevision,
+      task_ids: [],
+      events: [],
+    }));
+    g.task_ids.push(t.taskId);
+    g.events.push(parts.join(EVENT_SEPARATOR));
+    count += 1;
+    events += h.length;
+  }
+  return { count, events, same_label_tasks: sameLabel, files, by_dataset_revision: groups };
+}
+
+/** The first `limit` broken tasks, as keys. */
+export function shownBrokenTasks(
+  broken: BrokenTasks,
+  limit: number,
+): { readonly dataset_revision: string; readonly task_id: string }[] {
+  const out: { dataset_revision: string; task_id: string }[] = [];
+  for (const g of broken.by_dataset_revision) {
+    for (const id of g.task_ids) {
+      if (out.length >= limit) return out;
+      out.push({ dataset_revision: g.dataset_revision, task_id: id });
+    }
+  }
+  return out;
+}
+
+const EVENT = /^r(0|[1-9][0-9]*) ([a-z]+) (0|[1-9][0-9]*):(0|[1-9][0-9]*)$/;
+
+/** One events string back into events; null when it is not in the grammar `buildReport` writes. */
+export function parseHistoryEvents(text: string, files: readonly string[]): ShownEvent[] | null {
+  const out: ShownEvent[] = [];
+  for (const part of text.split(EVENT_SEPARATOR)) {
+    const m = EVENT.exec(part);
+    const file = m === null ? undefined : files[Number(m[3])];
+    if (m === null || file === undefined || !(VALIDITIES as readonly string[]).includes(m[2] ?? ""))
+      return null;
+    out.push({ revision: Number(m[1]), validity: m[2] ?? "", source: `${file}:${m[4] ?? ""}` });
+  }
+  return out;
+}
+
+/** The first `limit` tasks of the review history with their events decoded. */
+export function shownReviewHistory(history: ReviewHistory, limit: number): ShownHistory[] {
+  const out: ShownHistory[] = [];
+  for (const g of history.by_dataset_revision) {
+    for (const [i, id] of g.task_ids.entries()) {
+      if (out.length >= limit) return out;
+      const text = g.events[i] ?? "";
+      out.push({
+        dataset_revision: g.dataset_revision,
+        task_id: id,
+        events: parseHistoryEvents(text, history.files) ?? text,
+      });
+    }
+  }
+  return out;
+}
