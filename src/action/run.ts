@@ -30,6 +30,7 @@ import { MAX_POLICY_BYTES } from "../core/policy/load-policy.js";
 import { TOOL_VERSION } from "../version.js";
 import { loadBasePolicy, type GitRunner } from "./base-policy.js";
 import { recentPolicyHistory } from "../git/policy-history.js";
+import { gitToFile, readBaseVersions, type BaseVersions, type GitToFile } from "./base-files.js";
 import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "./check-run.js";
 import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetryPolicy } from "./github-api.js";
@@ -52,6 +53,8 @@ export interface ActionDeps {
   readonly setFailed: (message: string) => void;
   readonly makeOctokit: (token: string, baseUrl: string) => Octokit | Promise<Octokit>;
   readonly git: GitRunner;
+  /** git with its output streamed into a file (the base versions); default: the real git. */
+  readonly gitToFile?: GitToFile;
   readonly retry: RetryPolicy;
   /** YYYY-MM-DD, for the policy's revisit date. */
   readonly today: string;
@@ -80,10 +83,14 @@ export function renderWithinBytes(render: (maxLength: number) => string, maxByte
 
 /**
  * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
- * policy change (the report without its provenance, which names files and versions, not results).
+ * policy change (the report without its provenance and append_only_base, which name files and versions,
+ * not results).
  */
 export function reportDigest(report: Report): string {
-  const shown = JSON.stringify(report, (key, value: unknown) => (key === "provenance" ? undefined : value));
+  // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
+  const shown = JSON.stringify(report, (key, value: unknown) =>
+    key === "provenance" || key === "append_only_base" ? undefined : value,
+  );
   return createHash("sha256").update(shown, "utf8").digest("hex");
 }
 
@@ -241,6 +248,39 @@ async function choosePolicy(
     headText,
     historyRev: headText === null ? null : based.sha,
   };
+}
+
+/**
+ * The base commit's versions of the results and reviews files the repository holds, for the
+ * append-only check (src/action/base-files.ts); null on events without a base commit (push,
+ * schedule, dispatch), said in one line.
+ */
+async function baseVersions(
+  inputs: ActionInputs,
+  ctx: RunContext,
+  octokit: Octokit | null,
+  deps: ActionDeps,
+): Promise<BaseVersions | null> {
+  const based = policyBase(ctx);
+  if (based === null || ctx.repo === null) {
+    deps.log.info(
+      `Append-only: no base commit on ${ctx.eventName || "this event"}; the results and reviews are not compared with an earlier version.`,
+    );
+    return null;
+  }
+  return readBaseVersions(
+    {
+      owner: ctx.repo.owner,
+      repo: ctx.repo.repo,
+      baseSha: based.sha,
+      workspace: ctx.workspace,
+      tempRoot: ctx.runnerTemp,
+      results: inputs.results,
+      reviews: inputs.reviews,
+      display: makeDisplayPath(ctx.workspace),
+    },
+    { octokit, git: deps.git, gitToFile: deps.gitToFile ?? gitToFile, retry: deps.retry, log: deps.log },
+  );
 }
 
 /** Problems located in the policy file, as check run annotations. */
@@ -554,33 +594,38 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         );
       return { ...chosen, history };
     });
-    report = await log.group("Reading the results", async () => {
-      const gated = await runGate({
-        results: inputs.results,
-        reviews: inputs.reviews,
-        policy: {
-          path: inputs.policy.absPath,
-          text: policy.text,
-          source: policy.source,
-          lastCommit: policy.lastCommit,
-        },
-        headPolicyText: policy.headText,
-        policyHistory: policy.history,
-        baseline: inputs.baseline,
-        candidate: inputs.candidate,
-        canary: inputs.canary,
-        today: deps.today,
-        toolVersion: TOOL_VERSION,
-        displayPath,
-        ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
-        onNote: (message) => {
-          log.debug(message);
-        },
-      });
-      const files = gated.provenance.inputs.length;
-      log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
-      return gated;
-    });
+    const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
+    report = await log
+      .group("Reading the results", async () => {
+        const gated = await runGate({
+          previous: bases?.previous ?? null,
+          appendOnlyBase: bases?.base ?? null,
+          results: inputs.results,
+          reviews: inputs.reviews,
+          policy: {
+            path: inputs.policy.absPath,
+            text: policy.text,
+            source: policy.source,
+            lastCommit: policy.lastCommit,
+          },
+          headPolicyText: policy.headText,
+          policyHistory: policy.history,
+          baseline: inputs.baseline,
+          candidate: inputs.candidate,
+          canary: inputs.canary,
+          today: deps.today,
+          toolVersion: TOOL_VERSION,
+          displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
+          ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+          onNote: (message) => {
+            log.debug(message);
+          },
+        });
+        const files = gated.provenance.inputs.length;
+        log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
+        return gated;
+      })
+      .finally(() => bases?.dispose());
   } catch (error) {
     if (error instanceof InputError)
       await log.group("Reporting the error", () => reportInputError(error, inputs, ctx, octokit, deps));

@@ -14,6 +14,7 @@ import type { PolicyChange, PolicyHistoryReport, Report } from "./report/report-
 import { buildReport } from "./report/build-report.js";
 import { datasetAsOfReview } from "./history/as-of-review.js";
 import { appendOnlyCheck, checkHistory } from "./history/append-only.js";
+import type { AppendOnlyBase } from "./history/history-types.js";
 import { reclassificationHeadline, verdictByReviewRevision } from "./history/verdict-by-revision.js";
 
 export interface GateRequest {
@@ -42,6 +43,8 @@ export interface GateRequest {
   readonly parseWorkers?: ParseWorkerOptions;
   /** The previous versions of the results and reviews files, for the append-only check (issue #14). */
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
+  /** The action: where the previous versions came from (report key `append_only_base`). */
+  readonly appendOnlyBase?: AppendOnlyBase | null;
   /** `--as-of-review N`: only labels with review_revision ≤ N count (issue #14). */
   readonly asOfReview?: number | null;
   /** The base policy's recent history (the action reads it from git); reported only with a policy change. */
@@ -127,5 +130,6 @@ export async function runGate(req: GateRequest): Promise<Report> {
     verdictByReviewRevision: byRevision,
     asOfReview,
     appendOnly,
+    appendOnlyBase: req.appendOnlyBase ?? null,
   });
 }

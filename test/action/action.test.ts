@@ -180,12 +180,12 @@ describe("the action on a pull request", () => {
     expectGolden("action-accept-comment.md", comment?.body ?? "");
   });
 
-  it("the log is folded by phase (inputs, policy, reading, verdict, GitHub), groups never nested", async () => {
+  it("the log is folded by phase (inputs, policy, append-only, reading, verdict, GitHub), groups never nested", async () => {
     const f = await startFake();
     const r = await run(f);
     const folds = workflowCommands(r.stdout).filter((c) => c.name === "group" || c.name === "endgroup");
     expect(folds.map((c) => c.line)).toEqual(
-      ["Inputs", "Policy", "Reading the results", "Verdict", "GitHub"].flatMap((g) => [
+      ["Inputs", "Policy", "Append-only", "Reading the results", "Verdict", "GitHub"].flatMap((g) => [
         `::group::${g}`,
         "::endgroup::",
       ]),

@@ -244,7 +244,7 @@ export class FakeGitHub {
   readonly comments: StoredComment[] = [];
   /** token → identity; a request with an unknown token gets 401. */
   readonly tokens = new Map<string, Identity>();
-  private readonly files = new Map<string, string>();
+  private readonly files = new Map<string, string | Buffer>();
   private readonly pulls = new Map<number, { headSha: string; baseSha: string; headRepo: string }>();
   private readonly commitsByPath = new Map<string, string[]>();
   private readonly faults = new Map<string, Fault[]>();
@@ -322,7 +322,7 @@ export class FakeGitHub {
   }
 
   /** A file as it is at `sha`, for the contents API. */
-  setFile(sha: string, path: string, text: string): void {
+  setFile(sha: string, path: string, text: string | Buffer): void {
     this.files.set(`${sha}\u0000${path}`, text);
   }
 
@@ -373,6 +373,12 @@ export class FakeGitHub {
       if (status === 204) {
         res.writeHead(204, headers);
         res.end();
+        return;
+      }
+      // A Buffer is a raw body (the contents API's raw media type); anything else is JSON.
+      if (Buffer.isBuffer(data)) {
+        res.writeHead(status, { "content-type": "application/vnd.github.raw", ...headers });
+        res.end(data);
         return;
       }
       const text = JSON.stringify(data);
@@ -481,7 +487,15 @@ export class FakeGitHub {
         return;
       }
       await this.held(op.operationId);
-      this.route(op.operationId, pathParams, query, body as JsonObject, identity, send);
+      this.route(
+        op.operationId,
+        pathParams,
+        query,
+        body as JsonObject,
+        identity,
+        send,
+        req.headers.accept ?? "",
+      );
     } catch (error) {
       this.violation(rec, `fake server crashed: ${String(error)}`);
       send(500, { message: "fake server crashed" });
@@ -605,6 +619,7 @@ export class FakeGitHub {
     body: JsonObject,
     identity: Identity,
     send: (status: number, data: unknown, headers?: Record<string, string>) => void,
+    accept = "",
   ): void {
     const repoUrl = `${this.url}/repos/${this.owner}/${this.repo}`;
     switch (operationId) {
@@ -711,7 +726,12 @@ export class FakeGitHub {
           });
           return;
         }
-        const b64 = Buffer.from(text, "utf8").toString("base64").replace(/.{60}/g, "$&\n");
+        // `Accept: application/vnd.github.raw` (Octokit's mediaType format "raw"): the bytes.
+        if (/application\/vnd\.github(?:\.v3)?\.raw/.test(accept)) {
+          send(200, Buffer.from(text));
+          return;
+        }
+        const b64 = Buffer.from(text).toString("base64").replace(/.{60}/g, "$&\n");
         const name = path.split("/").pop() ?? path;
         send(200, {
           type: "file",

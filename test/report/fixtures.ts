@@ -342,6 +342,7 @@ export function acceptReport(): Report {
       },
     },
     append_only: null,
+    append_only_base: null,
     policy_changes: null,
     policy_history: null,
     provenance: {

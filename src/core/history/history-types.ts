@@ -96,3 +96,23 @@ export interface AppendOnlyReport {
   /** The first rows (at most 20), results first, each in file order. */
   readonly rows: readonly AppendOnlyViolation[];
 }
+
+/**
+ * Where the action's append-only check took the previous versions from (report key
+ * `append_only_base`): each results and reviews file at the base commit, or why it was not
+ * compared. null from the CLI (which names its previous files) and on events without a base.
+ */
+export interface AppendOnlyBase {
+  /** The base commit: the pull request's (confirmed, on workflow_run) or the merge group's. */
+  readonly commit: string;
+  readonly files: readonly {
+    readonly kind: "results" | "reviews";
+    /** The file's path in the repository (or as the gate names it, when it is not in one). */
+    readonly path: string;
+    readonly compared: boolean;
+    /** How the base version was read: "git" or "contents API"; null when not compared. */
+    readonly via: "git" | "contents API" | null;
+    /** Why not compared (e.g. "not in the repository"), else null. */
+    readonly note: string | null;
+  }[];
+}

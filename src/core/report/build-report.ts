@@ -5,7 +5,7 @@
 import type { Evaluation, Fragility } from "../decision/evaluation-types.js";
 import { compareCodeUnits, type Dataset } from "../model.js";
 import type { Policy, PolicySource } from "../policy/policy-types.js";
-import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
+import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import { compactBrokenTasks, compactReviewHistory } from "./task-lists.js";
 import { SCHEMA_VERSION, type PolicyChange, type PolicyHistoryReport, type Report } from "./report-types.js";
 
@@ -24,6 +24,7 @@ export interface ReportParts {
   readonly verdictByReviewRevision: VerdictByReviewRevision;
   readonly asOfReview: number | null;
   readonly appendOnly: AppendOnlyReport | null;
+  readonly appendOnlyBase?: AppendOnlyBase | null;
 }
 
 function sortedUnion(a: readonly string[], b: readonly string[]): string[] {
@@ -44,6 +45,7 @@ export function buildReport(parts: ReportParts): Report {
     review_history: compactReviewHistory(dataset.tasks),
     verdict_by_review_revision: parts.verdictByReviewRevision,
     append_only: parts.appendOnly,
+    append_only_base: parts.appendOnlyBase ?? null,
     policy_changes: parts.policyChanges,
     policy_history: parts.policyHistory ?? null,
     provenance: {

@@ -37,6 +37,7 @@ import { checkName, fragilityAtEdge, whatWouldChange, whySentence, type Inline }
 import { appendOnlySection, verdictByRevisionSection } from "./render-history.js";
 import { policyChangeCells, policyHistoryLines } from "./render-policy-log.js";
 import { shownBrokenTasks, shownReviewHistory } from "./task-lists.js";
+import { appendOnlyBaseCell } from "./render-append-only-base.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -666,6 +667,8 @@ function provenanceSection(report: Report, detail: Detail): string[] {
     ],
     ["Rows read", formatCount(p.rows_read)],
   ];
+  const base = appendOnlyBaseCell(report);
+  if (base !== null) rows.push(["Append-only against", base]);
   const body = table(["", ""], ["l", "l"], rows);
   if (detail.inputs > 0 && p.inputs.length > 0) {
     const shown = p.inputs.slice(0, detail.inputs);

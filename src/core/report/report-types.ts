@@ -4,7 +4,7 @@
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
 
-import type { AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
+import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
 
 export const SCHEMA_VERSION = "2.0.0";
@@ -268,6 +268,8 @@ export interface Report {
   readonly verdict_by_review_revision: VerdictByReviewRevision;
   /** The append-only check against the previous results/reviews (null when none was given). */
   readonly append_only: AppendOnlyReport | null;
+  /** The action: each results/reviews file's base version compared, or why not (null elsewhere). */
+  readonly append_only_base: AppendOnlyBase | null;
   /** Present only on pull requests whose head changes the policy file. */
   readonly policy_changes: readonly PolicyChange[] | null;
   /** Present only with policy_changes, in the action: the base policy's last changes from git. */
