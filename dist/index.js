@@ -51832,6 +51832,97 @@ function keyId(b, begin, end) {
     return F_OTHER;
 }
 
+;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
+/**
+ * An id given on the command line (or as an action input) is matched against the data exactly:
+ * "café" in NFC (U+00E9) and in NFD (U+0065 U+0301) are different ids, and the gate never
+ * guesses which one was meant. But both print identically, so an error that only says "not
+ * found" leaves the user staring at two equal-looking strings. When the given id matches a
+ * present one after folding what cannot be seen, the error says so and shows the code points
+ * where they differ.
+ *
+ * Folded: Unicode normalisation (NFKC, which covers NFC/NFD and compatibility forms such as
+ * full-width letters), invisible format characters (zero-width space and joiners, BOM, soft
+ * hyphen, bidi marks), every kind of space (no-break, thin, ideographic…) to one space, leading
+ * and trailing space, Unicode dashes and minus to "-", and the Cyrillic and Greek letters that
+ * look like Latin ones.
+ */
+
+/** Cyrillic and Greek letters drawn like Latin ones (position by position), and Unicode dashes. */
+const LOOKALIKE_FROM = "аеорсухіјѕԁһАВЕКМНОРСТХІЈЅονΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";
+const LOOKALIKE_TO = "aeopcyxijsdhABEKMHOPCTXIJSovABEZHIKMNOPTYX";
+const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
+/** What folds away or together; exported for the tests. */
+function foldInvisible(s) {
+    return s
+        .normalize("NFKC")
+        .replace(/\p{Cf}/gu, "")
+        .replace(/[\p{White_Space}]+/gu, " ")
+        .trim()
+        .replace(DASHES, "-")
+        .replace(/./gu, (c) => {
+        const i = LOOKALIKE_FROM.indexOf(c);
+        return i < 0 ? c : (LOOKALIKE_TO[i] ?? c);
+    });
+}
+/** Code points as U+XXXX, separated by spaces; "nothing" for none. */
+function codePoints(s) {
+    const out = [];
+    for (const c of s)
+        out.push(`U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
+    return out.length === 0 ? "nothing" : out.join(" ");
+}
+/** The differing middle of two strings (common prefix and suffix taken off, by code point). */
+function difference(a, b) {
+    const x = [...a];
+    const y = [...b];
+    let start = 0;
+    while (start < x.length && start < y.length && x[start] === y[start])
+        start++;
+    let end = 0;
+    while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end])
+        end++;
+    return {
+        at: start + 1,
+        a: x.slice(start, x.length - end).join(""),
+        b: y.slice(start, y.length - end).join(""),
+    };
+}
+function kindOf(given, present) {
+    if (given.normalize("NFC") === present.normalize("NFC"))
+        return "another Unicode normalisation form (NFC vs NFD)";
+    if (given.normalize("NFKC") === present.normalize("NFKC"))
+        return "Unicode compatibility forms (NFKC)";
+    return "invisible characters, look-alike spaces, dashes or letters";
+}
+/** Present ids compared at most (the check is linear in their number). */
+const MAX_COMPARED = 100_000;
+const ID_WORDS = {
+    found: "is present",
+    given: "the given id",
+    other: "the data",
+    fix: "give the data's id (or fix the data)",
+};
+/**
+ * "" when no present id looks the same as `given`; else a clause (starting "; ") naming the
+ * present id that does and the code points where they differ, to append to a "not found" error.
+ */
+function unicodeNearMatch(given, present, words = ID_WORDS) {
+    const key = foldInvisible(given);
+    let n = 0;
+    for (const p of present) {
+        if (++n > MAX_COMPARED)
+            break;
+        if (p === given || foldInvisible(p) !== key)
+            continue;
+        const d = difference(given, p);
+        return (`; but ${quote(p)} ${words.found} and differs from it only by ${kindOf(given, p)}: from character ${d.at}, ` +
+            `${words.given} has ${codePoints(d.a)} where ${words.other} has ${codePoints(d.b)}. Ids are compared exactly: ` +
+            words.fix);
+    }
+    return "";
+}
+
 ;// CONCATENATED MODULE: ./src/core/input/dataset-builder.ts
 /**
  * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
@@ -51859,6 +51950,7 @@ function keyId(b, begin, end) {
  * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
  * held, and the read ends in an InputError.
  */
+
 
 
 
@@ -52426,7 +52518,9 @@ class DatasetBuilder {
         ]) {
             // After a passed cap the rest was not read and may hold the id.
             if (complete && !this.stopped && !this.models.has(id)) {
-                modelProblems.push({ message: unknownModelMessage(role, id, present) });
+                modelProblems.push({
+                    message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
+                });
             }
         }
         const records = [];
@@ -65124,7 +65218,7 @@ function append_only_identity(kind, text) {
         .map((f) => `${f} ${shown(o[f])}`)
         .join(", ");
 }
-function difference(kind, before, after) {
+function append_only_difference(kind, before, after) {
     const a = objectOf(before);
     const b = objectOf(after);
     if (a === undefined || b === undefined)
@@ -65182,7 +65276,7 @@ async function compareKind(kind, previous, current) {
                 ? `removed: ${append_only_identity(kind, p.text)}`
                 : c === undefined
                     ? `changed: ${append_only_identity(kind, p.text)}`
-                    : `changed: ${append_only_identity(kind, p.text)}: ${difference(kind, p.text, c.text)}`,
+                    : `changed: ${append_only_identity(kind, p.text)}: ${append_only_difference(kind, p.text, c.text)}`,
         });
     }
     return { previousRows: prev.rows, total, violations, digests: prev.digests };

@@ -92,12 +92,13 @@ function number(flag: string, value: string, opts: { integer?: boolean; min?: nu
 }
 
 function scoreMap(flag: string, value: string): Record<string, AttemptResult> {
-  const out: Record<string, AttemptResult> = {};
+  // No prototype: a score value "constructor" or "__proto__" is a key like any other.
+  const out = Object.create(null) as Record<string, AttemptResult>;
   for (const part of value.split(",")) {
     const eq = part.lastIndexOf("=");
     if (eq <= 0) throw usage(`${flag}: expected VALUE=RESULT[,VALUE=RESULT…], found ${JSON.stringify(part)}`);
     const key = part.slice(0, eq);
-    if (key in out) throw usage(`${flag}: ${JSON.stringify(key)} is mapped twice`);
+    if (Object.hasOwn(out, key)) throw usage(`${flag}: ${JSON.stringify(key)} is mapped twice`);
     out[key] = oneOf(flag, part.slice(eq + 1), ["pass", "fail", "infra_error"] as const);
   }
   return out;

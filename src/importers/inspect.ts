@@ -12,6 +12,7 @@
  * Tasks of the dataset (eval.dataset.sample_ids, or --tasks) without any sample → missing.
  */
 import type { AttemptResult } from "../core/model.js";
+import { unicodeNearMatch } from "../core/unicode-near-match.js";
 import {
   type ExportRow,
   Problems,
@@ -73,7 +74,8 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
   if (scorer !== undefined && scorerNames.size > 0 && !scorerNames.has(scorer)) {
     fileError(
       file,
-      `--scorer ${JSON.stringify(scorer)}: no sample has that scorer; scorers: ${[...scorerNames].sort(compareIds).join(", ")}`,
+      `--scorer ${JSON.stringify(scorer)}: no sample has that scorer; scorers: ${[...scorerNames].sort(compareIds).join(", ")}` +
+        unicodeNearMatch(scorer, scorerNames),
     );
   }
   scorer ??= [...scorerNames][0];
@@ -221,12 +223,20 @@ export function mapScore(
   opts: { passThreshold?: number; scoreMap?: Record<string, AttemptResult> },
 ): AttemptResult | { problem: string } {
   if (typeof value === "string") {
-    const mapped = opts.scoreMap?.[value];
-    if (mapped !== undefined) return mapped;
+    // Own keys only: a score value "toString" is not a mapping.
+    const map = opts.scoreMap;
+    if (map !== undefined && Object.hasOwn(map, value)) return map[value] as AttemptResult;
     if (value === "C") return "pass";
     if (value === "I") return "fail";
     return {
-      problem: `score value ${JSON.stringify(value)} has no mapping (C → pass, I → fail; add e.g. --score-map ${value}=fail)`,
+      problem:
+        `score value ${JSON.stringify(value)} has no mapping (C → pass, I → fail; add e.g. --score-map ${value}=fail)` +
+        unicodeNearMatch(value, Object.keys(map ?? {}), {
+          found: "is in --score-map",
+          given: "the log's value",
+          other: "--score-map",
+          fix: "map the log's value",
+        }),
     };
   }
   if (typeof value === "boolean") return value ? "pass" : "fail";

@@ -23,6 +23,7 @@ import {
   typeName,
 } from "./common.js";
 import type { ImporterInput, ResultsDraft } from "./types.js";
+import { unicodeNearMatch } from "../core/unicode-near-match.js";
 
 interface Entry {
   board: string;
@@ -80,7 +81,8 @@ export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput):
     if (!boardNames.includes(opts.board)) {
       fileError(
         file,
-        `--board ${JSON.stringify(opts.board)}: no such board; boards: ${boardNames.join(", ")}`,
+        `--board ${JSON.stringify(opts.board)}: no such board; boards: ${boardNames.join(", ")}` +
+          unicodeNearMatch(opts.board, boardNames),
       );
     }
   }
@@ -115,7 +117,8 @@ export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput):
         aggregatesOnly.length > 0
           ? `${describe(aggregatesOnly[0] as Entry)} has no per_instance_details (aggregates only). `
           : `no entry has folder or name ${JSON.stringify(run)}. `;
-      fileError(file, `--run ${JSON.stringify(run)}: ${why}${available()}`);
+      const names = pool.flatMap((e) => [e.folder, e.name].filter((v): v is string => v !== undefined));
+      fileError(file, `--run ${JSON.stringify(run)}: ${why}${available()}${unicodeNearMatch(run, names)}`);
     }
     const folders = new Set(chosen.map((e) => e.folder));
     if (by === "name" && folders.size > 1) {

@@ -57,6 +57,7 @@ import {
 } from "./rows.js";
 import { LINE_PLAIN } from "./line-flags.js";
 import { RowScanner } from "./scan-row.js";
+import { unicodeNearMatch } from "../unicode-near-match.js";
 
 const LINE_RADIX = 2 ** 32;
 /** Harness-kind entries: packed source * 2 + kind. */
@@ -758,7 +759,9 @@ export class DatasetBuilder {
     ] as const) {
       // After a passed cap the rest was not read and may hold the id.
       if (complete && !this.stopped && !this.models.has(id)) {
-        modelProblems.push({ message: unknownModelMessage(role, id, present) });
+        modelProblems.push({
+          message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
+        });
       }
     }
 
