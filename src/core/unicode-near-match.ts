@@ -42,8 +42,8 @@ export function codePoints(s: string): string {
 
 /** The differing middle of two strings (common prefix and suffix taken off, by code point). */
 function difference(a: string, b: string): { at: number; a: string; b: string } {
-  const x = [...a];
-  const y = [...b];
+  const x = Array.from(a); // code points, not graphemes: the message counts code points
+  const y = Array.from(b);
   let start = 0;
   while (start < x.length && start < y.length && x[start] === y[start]) start++;
   let end = 0;
