@@ -23,6 +23,7 @@ import {
   resultCounts,
   reviewLines,
 } from "./common.js";
+import { checkLines, checkOutputLines, checkRows, DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./caps.js";
 import { importInspect } from "./inspect.js";
 import { importReviewsCsv } from "./reviews-csv.js";
 import { importSwebenchLeaderboard } from "./swebench-leaderboard.js";
@@ -61,6 +62,9 @@ const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => Rev
   "reviews-csv": importReviewsCsv,
 };
 
+/** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
+const LINE_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>(["reviews-csv", "verified-annotations"]);
+
 /** Kinds whose FILE is a directory, and the files read from it. */
 const DIRECTORY_KINDS: Partial<Record<ImportKind, readonly string[]>> = {
   "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
@@ -68,9 +72,15 @@ const DIRECTORY_KINDS: Partial<Record<ImportKind, readonly string[]>> = {
 
 /**
  * Reads a text file; `.gz` files are decompressed. A missing file is an input error naming the
- * file as the user gave it (`shown`).
+ * file as the user gave it (`shown`). With `lines` (CSV, TSV, Markdown, a task list), the line caps
+ * of caps.ts hold too.
  */
-export async function readTextFile(path: string, what: string, shown: string = path): Promise<string> {
+export async function readTextFile(
+  path: string,
+  what: string,
+  shown: string = path,
+  lines: ImportLimits | null = null,
+): Promise<string> {
   let data: Buffer;
   try {
     // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
@@ -90,6 +100,7 @@ export async function readTextFile(path: string, what: string, shown: string = p
       fileError(shown, "the file ends in .gz but is not gzip data");
     }
   }
+  if (lines !== null) checkLines(data, shown, path.toLowerCase().endsWith(".gz"), lines);
   if (!isUtf8(data)) {
     // Decoding would write U+FFFD into the export: name where the bad bytes start instead.
     const back = Buffer.from(data.toString("utf8"), "utf8");
@@ -144,11 +155,17 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
   checkOptions(opts);
   const at = (p: string) => (opts.cwd === undefined ? p : resolve(opts.cwd, p));
   const names = DIRECTORY_KINDS[opts.kind];
+  const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
 
   let text = "";
   let files: Record<string, string> | undefined;
   if (names === undefined) {
-    text = await readTextFile(at(opts.file), "input file", opts.file);
+    text = await readTextFile(
+      at(opts.file),
+      "input file",
+      opts.file,
+      LINE_KINDS.has(opts.kind) ? limits : null,
+    );
   } else {
     await checkDirectory(at(opts.file), opts.file, opts.kind, names);
     files = {};
@@ -157,12 +174,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
         join(at(opts.file), name),
         `${opts.kind} file`,
         inDirectory(opts.file, name),
+        limits,
       );
     }
   }
   let tasks: TaskList | undefined;
   if (opts.tasks !== undefined) {
-    tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks));
+    tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks, limits));
   }
   return importText(opts, text, tasks, files);
 }
@@ -232,6 +250,8 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
   const notes = [...draft.notes];
   const rows: ExportRow[] = draft.rows;
   if (rows.length === 0) fileError(opts.file, "nothing to import: no task found");
+  const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
+  checkRows(rows, opts.file, (r) => r.task_id, limits);
   if (opts.kind !== "inspect") addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
 
   const modelConfig = opts.modelConfig ?? draft.modelConfig.value;
@@ -281,12 +301,15 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
     validity,
     reviewRevision,
   });
+  checkOutputLines(lines, opts.file, limits);
   return { lines, notes };
 }
 
 function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
   const notes = [...draft.notes];
   if (draft.rows.length === 0) fileError(opts.file, "nothing to import: no labelled task found");
+  const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
+  checkRows(draft.rows, opts.file, (r) => `${r.dataset_revision ?? ""}\u0000${r.task_id}`, limits);
   const needsRevision = draft.rows.some((r) => r.dataset_revision === undefined);
   let datasetRevision = "";
   if (needsRevision) {
@@ -323,6 +346,7 @@ function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
       };
     }),
   );
+  checkOutputLines(lines, opts.file, limits);
   notes.push(`${lines.length} review rows`);
   return { lines, notes };
 }

@@ -3,6 +3,7 @@
  * (defaults, dataset revision, serialisation) in run.ts.
  */
 import type { AttemptResult, Validity } from "../core/model.js";
+import type { ImportLimits } from "./caps.js";
 import type { ExportRow, TaskList } from "./common.js";
 
 export const IMPORT_KINDS = [
@@ -42,6 +43,8 @@ export type ClaimedRule = (typeof CLAIMED_RULES)[number];
 
 export interface ImportOptions {
   kind: ImportKind;
+  /** The read and write caps (src/importers/caps.ts); default the reader's. Not a flag: for tests. */
+  limits?: ImportLimits;
   /**
    * The input file (`.gz` is decompressed), named in evidence and messages as given here; it is
    * read relative to `cwd` when that is set.
