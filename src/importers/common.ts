@@ -58,31 +58,91 @@ export function fileError(
 // ---------------------------------------------------------------------------------------------
 // JSON
 
-/** Parses JSON text; a syntax error names the file, line and column. A UTF-8 BOM is accepted. */
+/**
+ * Parses JSON text; a syntax error names the file, line and column. A UTF-8 BOM is accepted. A key
+ * given twice in one object is an error too (JSON.parse keeps the last value: which one was meant
+ * is a guess): keys are counted in the text and in the parsed value, and only when the counts
+ * differ is the text walked again to find the repeat.
+ */
 export function parseJsonFile(file: string, text: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let parsed: unknown;
   try {
-    return JSON.parse(body) as unknown;
+    parsed = JSON.parse(body) as unknown;
   } catch {
-    const { offset, message } = locateJsonError(body);
-    let line = 1;
-    let column = 1;
-    for (let i = 0; i < offset && i < body.length; i++) {
-      if (body.charCodeAt(i) === 10) {
-        line += 1;
-        column = 1;
-      } else column += 1;
-    }
-    throw new InputError(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
+    jsonError(file, body, locateJsonError(body));
   }
+  if (keysInText(body) !== keysInValue(parsed)) jsonError(file, body, locateJsonError(body, true));
+  return parsed;
 }
+
+function jsonError(file: string, body: string, at: { offset: number; message: string }): never {
+  const { offset, message } = at;
+  let line = 1;
+  let column = 1;
+  for (let i = 0; i < offset && i < body.length; i++) {
+    if (body.charCodeAt(i) === 10) {
+      line += 1;
+      column = 1;
+    } else column += 1;
+  }
+  throw new InputError(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
+}
+
+/** Object keys in valid JSON text, repeats included: strings followed by ':'. */
+function keysInText(s: string): number {
+  let n = 0;
+  let i = s.indexOf('"');
+  while (i !== -1) {
+    let j = i + 1;
+    for (;;) {
+      j = s.indexOf('"', j);
+      if (j === -1) return n;
+      let b = j - 1;
+      while (s.charCodeAt(b) === 0x5c) b--;
+      if ((j - 1 - b) % 2 === 0) break; // an even run of backslashes: the quote closes the string
+      j++;
+    }
+    let k = j + 1;
+    for (
+      let c = s.charCodeAt(k);
+      c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+      c = s.charCodeAt(++k)
+    );
+    if (s.charCodeAt(k) === 0x3a) n++;
+    i = s.indexOf('"', k);
+  }
+  return n;
+}
+
+/** Object keys in a parsed JSON value (iterative: depth comes from the data). */
+function keysInValue(v: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (typeof x !== "object" || x === null) continue;
+    if (Array.isArray(x)) {
+      for (const item of x) stack.push(item);
+      continue;
+    }
+    const values = Object.values(x);
+    n += values.length;
+    for (const item of values) stack.push(item);
+  }
+  return n;
+}
+
+/** Nesting the JSON walker below follows (it recurses; real files nest a few levels). */
+export const MAX_JSON_DEPTH = 1000;
 
 /**
  * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
  * engine's own message does not always give a position.
  */
-export function locateJsonError(s: string): { offset: number; message: string } {
+export function locateJsonError(s: string, repeats = false): { offset: number; message: string } {
   let i = 0;
+  let depth = 0;
   class Stop extends Error {
     constructor(
       readonly offset: number,
@@ -150,17 +210,32 @@ export function locateJsonError(s: string): { offset: number; message: string } 
   const value = (): void => {
     ws();
     const c = s[i];
+    if ((c === "{" || c === "[") && ++depth > MAX_JSON_DEPTH)
+      throw new Stop(i, `nested more than ${MAX_JSON_DEPTH} levels deep`);
     if (c === "{") {
       i++;
       ws();
       if (s[i] === "}") {
         i++;
+        depth--;
         return;
       }
+      const seen = repeats ? new Set<string>() : null;
       for (;;) {
         ws();
         if (s[i] !== '"') stop("expected a property name in double quotes");
+        const keyAt = i;
         string();
+        if (seen !== null) {
+          const key = JSON.parse(s.slice(keyAt, i)) as string;
+          if (seen.has(key))
+            throw new Stop(
+              keyAt,
+              `the key ${JSON.stringify(key.slice(0, 200))} is given twice in one object; expected each key once ` +
+                "(which value was meant would be a guess)",
+            );
+          seen.add(key);
+        }
         ws();
         if (s[i] !== ":") stop("expected ':' after a property name");
         i++;
@@ -172,6 +247,7 @@ export function locateJsonError(s: string): { offset: number; message: string } 
         }
         if (s[i] === "}") {
           i++;
+          depth--;
           return;
         }
         stop("expected ',' or '}' in an object");
@@ -182,6 +258,7 @@ export function locateJsonError(s: string): { offset: number; message: string } 
       ws();
       if (s[i] === "]") {
         i++;
+        depth--;
         return;
       }
       for (;;) {
@@ -193,6 +270,7 @@ export function locateJsonError(s: string): { offset: number; message: string } 
         }
         if (s[i] === "]") {
           i++;
+          depth--;
           return;
         }
         stop("expected ',' or ']' in an array");
