@@ -51874,8 +51874,8 @@ function codePoints(s) {
 }
 /** The differing middle of two strings (common prefix and suffix taken off, by code point). */
 function difference(a, b) {
-    const x = [...a];
-    const y = [...b];
+    const x = Array.from(a); // code points, not graphemes: the message counts code points
+    const y = Array.from(b);
     let start = 0;
     while (start < x.length && start < y.length && x[start] === y[start])
         start++;
