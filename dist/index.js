@@ -64814,6 +64814,7 @@ function buildReport(parts) {
         review_history: compactReviewHistory(dataset.tasks),
         verdict_by_review_revision: parts.verdictByReviewRevision,
         append_only: parts.appendOnly,
+        append_only_base: parts.appendOnlyBase ?? null,
         policy_changes: parts.policyChanges,
         policy_history: parts.policyHistory ?? null,
         provenance: {
@@ -65571,6 +65572,7 @@ async function runGate(req) {
         verdictByReviewRevision: byRevision,
         asOfReview,
         appendOnly,
+        appendOnlyBase: req.appendOnlyBase ?? null,
     });
 }
 
@@ -66713,6 +66715,33 @@ function policyHistoryLines(h) {
     ];
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-append-only-base.ts
+/**
+ * One table cell for the provenance section: which results and reviews files the action compared
+ * with their version at the base commit (report key `append_only_base`), and why the others were
+ * not. Paths and notes may come from the repository: escaped.
+ */
+
+
+/** Files named at most; the rest are counted. */
+const MAX_NAMED = 5;
+function appendOnlyBaseCell(report) {
+    const b = report.append_only_base;
+    if (b === null)
+        return null;
+    const head = `base commit ${escape_escapeCode(b.commit.slice(0, 12), 20)}`;
+    if (b.files.length === 0)
+        return `${head}: no files`;
+    const named = b.files.slice(0, MAX_NAMED).map((f) => {
+        const how = f.compared
+            ? `compared (${f.via ?? "?"})`
+            : `not compared: ${escape_escapeMarkdownInline(f.note ?? "", 200)}`;
+        return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
+    });
+    const more = b.files.length > named.length ? `; and ${b.files.length - named.length} more files` : "";
+    return `${head}: ${named.join("; ")}${more}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
@@ -67242,6 +67271,9 @@ function provenanceSection(report, detail) {
         ],
         ["Rows read", formatCount(p.rows_read)],
     ];
+    const base = appendOnlyBaseCell(report);
+    if (base !== null)
+        rows.push(["Append-only against", base]);
     const body = table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
@@ -67917,6 +67949,191 @@ async function recentPolicyHistory(req) {
         isEvidenceFile: (p) => evidence.some((re) => re.test(p)),
     });
     return { ...base, unavailable: null, entries: log.entries, earlier: log.truncated };
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/action/base-files.ts
+/**
+ * The append-only check in the action (issue #14): the previous version of each results and
+ * reviews file is its version at the base commit (the pull request's, confirmed on workflow_run,
+ * or the merge group's), when the repository holds it there.
+ *
+ * "The repository holds it" means git tracks the file in the checkout. A file git does not track
+ * (an export the benchmark step wrote, a downloaded artifact) or one this change adds has no
+ * earlier version to compare: it is named with the reason in one line of the log and in the report
+ * key `append_only_base`, and the run goes on. Nothing here fails the run; a base version that
+ * cannot be read is a warning.
+ *
+ * The base version is read with git when the checkout has the base commit (fetch-depth: 0), else
+ * with the contents API (raw media type, files up to GitHub's 100 MB). Either way it is streamed
+ * into a temporary file, never held in memory: the append-only check (src/core/history) then
+ * streams it as it streams any previous file.
+ */
+
+
+
+
+
+
+
+
+const gitToFile = async (args, cwd, dest) => {
+    const child = (0,external_node_child_process_namespaceObject.spawn)("git", [...args], { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const exited = new Promise((resolve) => {
+        child.once("error", () => {
+            resolve(127);
+        });
+        child.once("close", (code) => {
+            resolve(code ?? 128);
+        });
+    });
+    try {
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(child.stdout, (0,external_node_fs_namespaceObject.createWriteStream)(dest, { flags: "w", mode: 0o600 }));
+    }
+    catch {
+        child.kill();
+        await exited;
+        return { code: 126 };
+    }
+    return { code: await exited };
+};
+const skip = (note, warn = false) => ({ kind: "skip", note, warn });
+/** The repository's root in the checkout, or null when the workspace is not a git work tree. */
+async function repoRoot(workspace, git) {
+    const top = await git(["rev-parse", "--show-toplevel"], workspace);
+    const path = top.stdout.trim();
+    if (top.code !== 0 || path === "")
+        return null;
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        return null;
+    }
+}
+/** `/`-separated path of `abs` in the repository at `root`, or null when it lies outside. */
+function repoPath(root, abs) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, abs);
+    if (rel === "" || rel.startsWith("..") || (0,external_node_path_namespaceObject.isAbsolute)(rel))
+        return null;
+    return rel.split(external_node_path_namespaceObject.sep).join("/");
+}
+async function base_files_viaGit(root, sha, path, dest, deps) {
+    const short = sha.slice(0, 12);
+    // --literal-pathspecs: a path with `*` or `:` in it means itself.
+    const listed = await deps.git(["--literal-pathspecs", "ls-tree", "-z", "--full-tree", sha, "--", path], root);
+    if (listed.code !== 0)
+        return skip(`git ls-tree at the base commit ${short} failed`, true);
+    const entry = listed.stdout.split("\0").find((e) => e.endsWith(`\t${path}`));
+    if (entry === undefined)
+        return skip(`not at the base commit ${short} (added by this change)`);
+    const [mode, type, oid] = entry.slice(0, entry.indexOf("\t")).split(" ");
+    if (type === "tree")
+        return skip(`a directory at the base commit ${short}`);
+    if (type !== "blob" || oid === undefined || mode === "120000")
+        return skip(`not a regular file at the base commit ${short} (${mode === "120000" ? "a symbolic link" : `git ${type ?? "?"}`})`);
+    const shown = await deps.gitToFile(["cat-file", "blob", oid], root, dest);
+    if (shown.code !== 0)
+        return skip(`git cat-file blob ${oid.slice(0, 12)} failed (status ${shown.code})`, true);
+    return { kind: "read", via: "git" };
+}
+async function base_files_viaApi(req, path, dest, deps) {
+    const short = req.baseSha.slice(0, 12);
+    const octokit = deps.octokit;
+    if (octokit === null)
+        return skip(`the checkout does not have the base commit ${short} and there is no github-token to ask the contents API ` +
+            "(check out with fetch-depth: 0, or pass github-token with contents: read)", true);
+    try {
+        return await withRetry("read a base version for the append-only check", async () => {
+            const res = await octokit.rest.repos.getContent({
+                owner: req.owner,
+                repo: req.repo,
+                path,
+                ref: req.baseSha,
+                // The file's own bytes, streamed: not base64 inside JSON (1 MB at most), not in memory.
+                mediaType: { format: "raw" },
+                request: { parseSuccessResponseBody: false },
+            });
+            const type = res.headers["content-type"] ?? "";
+            const body = res.data;
+            if (/^application\/json/i.test(type) || body === null) {
+                await body?.cancel();
+                return skip(`not a regular file at the base commit ${short} (the contents API lists it as a directory or submodule)`);
+            }
+            await (0,external_node_stream_promises_namespaceObject.pipeline)(external_node_stream_.Readable.fromWeb(body), (0,external_node_fs_namespaceObject.createWriteStream)(dest, { flags: "w", mode: 0o600 }));
+            return { kind: "read", via: "contents API" };
+        }, deps.retry, deps.log);
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        if (status === 404)
+            return skip(`not at the base commit ${short} (contents API: 404; added by this change, or the token cannot read it)`);
+        return skip(`the contents API did not give the base version (${status === null ? "no answer" : status}: ${apiMessage(error)}); ` +
+            "check out with fetch-depth: 0 so that git can", true);
+    }
+}
+/**
+ * Reads the base commit's version of every results and reviews file the repository holds into
+ * temporary files; says in one log line per file what is compared and why the rest is not.
+ */
+async function readBaseVersions(req, deps) {
+    const short = req.baseSha.slice(0, 12);
+    const root = await repoRoot(req.workspace, deps.git);
+    const hasCommit = root !== null && (await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], root)).code === 0;
+    let dir = null;
+    const names = new Map();
+    const previous = { results: [], reviews: [] };
+    const files = [];
+    const one = async (kind, abs, index) => {
+        const path = root === null ? null : repoPath(root, abs);
+        const tracked = root !== null &&
+            path !== null &&
+            (await deps.git(["--literal-pathspecs", "ls-files", "-z", "--error-unmatch", "--", path], root))
+                .code === 0;
+        let outcome;
+        let dest = "";
+        if (root === null)
+            outcome = skip("the workspace is not a git checkout");
+        else if (path === null || !tracked)
+            outcome = skip("not in the repository (git does not track it: e.g. a downloaded artifact)");
+        else {
+            dir ??= await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(req.tempRoot ?? (0,external_node_os_namespaceObject.tmpdir)(), "model-gate-base-"));
+            dest = (0,external_node_path_namespaceObject.join)(dir, `${kind}-${index}`);
+            outcome = hasCommit
+                ? await base_files_viaGit(root, req.baseSha, path, dest, deps)
+                : await base_files_viaApi(req, path, dest, deps);
+        }
+        const shownPath = path !== null && tracked ? path : req.display(abs);
+        if (outcome.kind === "read") {
+            previous[kind].push(dest);
+            names.set(dest, `${shownPath}@${short}`);
+            files.push({ kind, path: shownPath, compared: true, via: outcome.via, note: null });
+            deps.log.info(`Append-only: ${kind} ${shownPath} is compared with its version at the base commit ${short} (${outcome.via}).`);
+        }
+        else {
+            files.push({ kind, path: shownPath, compared: false, via: null, note: outcome.note });
+            const line = `Append-only: ${kind} ${shownPath} not compared: ${outcome.note}.`;
+            if (outcome.warn)
+                deps.log.warning(line);
+            else
+                deps.log.info(line);
+        }
+    };
+    for (const [i, abs] of req.results.entries())
+        await one("results", abs, i);
+    for (const [i, abs] of req.reviews.entries())
+        await one("reviews", abs, i);
+    const compared = previous.results.length + previous.reviews.length;
+    return {
+        previous: compared === 0 ? null : previous,
+        names,
+        base: { commit: req.baseSha, files },
+        dispose: async () => {
+            if (dir !== null)
+                await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/action/check-run.ts
@@ -68665,6 +68882,7 @@ async function upsertStickyComment(req, deps) {
 
 
 
+
 /** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
 function renderWithinBytes(render, maxBytes) {
     let maxLength = maxBytes;
@@ -68679,10 +68897,12 @@ function renderWithinBytes(render, maxBytes) {
 }
 /**
  * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
- * policy change (the report without its provenance, which names files and versions, not results).
+ * policy change (the report without its provenance and append_only_base, which name files and versions,
+ * not results).
  */
 function reportDigest(report) {
-    const shown = JSON.stringify(report, (key, value) => (key === "provenance" ? undefined : value));
+    // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
+    const shown = JSON.stringify(report, (key, value) => key === "provenance" || key === "append_only_base" ? undefined : value);
     return (0,external_node_crypto_.createHash)("sha256").update(shown, "utf8").digest("hex");
 }
 /**
@@ -68811,6 +69031,28 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
         headText,
         historyRev: headText === null ? null : based.sha,
     };
+}
+/**
+ * The base commit's versions of the results and reviews files the repository holds, for the
+ * append-only check (src/action/base-files.ts); null on events without a base commit (push,
+ * schedule, dispatch), said in one line.
+ */
+async function baseVersions(inputs, ctx, octokit, deps) {
+    const based = policyBase(ctx);
+    if (based === null || ctx.repo === null) {
+        deps.log.info(`Append-only: no base commit on ${ctx.eventName || "this event"}; the results and reviews are not compared with an earlier version.`);
+        return null;
+    }
+    return readBaseVersions({
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        baseSha: based.sha,
+        workspace: ctx.workspace,
+        tempRoot: ctx.runnerTemp,
+        results: inputs.results,
+        reviews: inputs.reviews,
+        display: makeDisplayPath(ctx.workspace),
+    }, { octokit, git: deps.git, gitToFile: deps.gitToFile ?? gitToFile, retry: deps.retry, log: deps.log });
 }
 /** Problems located in the policy file, as check run annotations. */
 function policyAnnotations(error, policyPath) {
@@ -69068,8 +69310,12 @@ async function runAction(deps) {
                     : `Policy history not available: ${history.unavailable}.`);
             return { ...chosen, history };
         });
-        report = await log.group("Reading the results", async () => {
+        const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
+        report = await log
+            .group("Reading the results", async () => {
             const gated = await runGate({
+                previous: bases?.previous ?? null,
+                appendOnlyBase: bases?.base ?? null,
                 results: inputs.results,
                 reviews: inputs.reviews,
                 policy: {
@@ -69085,7 +69331,7 @@ async function runAction(deps) {
                 canary: inputs.canary,
                 today: deps.today,
                 toolVersion: TOOL_VERSION,
-                displayPath,
+                displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
                 ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
                 onNote: (message) => {
                     log.debug(message);
@@ -69094,7 +69340,8 @@ async function runAction(deps) {
             const files = gated.provenance.inputs.length;
             log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
             return gated;
-        });
+        })
+            .finally(() => bases?.dispose());
     }
     catch (error) {
         if (error instanceof errors_InputError)
