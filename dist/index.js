@@ -66733,8 +66733,9 @@ function appendOnlyBaseCell(report) {
     if (b.files.length === 0)
         return `${head}: no files`;
     const named = b.files.slice(0, MAX_NAMED).map((f) => {
+        const why = f.note === null ? "" : `; ${escape_escapeMarkdownInline(f.note, 200)}`;
         const how = f.compared
-            ? `compared (${f.via ?? "?"})`
+            ? `compared (${f.via ?? "?"}${why})`
             : `not compared: ${escape_escapeMarkdownInline(f.note ?? "", 200)}`;
         return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
     });
@@ -67978,6 +67979,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
+
 const gitToFile = async (args, cwd, dest) => {
     const child = (0,external_node_child_process_namespaceObject.spawn)("git", [...args], { cwd, stdio: ["ignore", "pipe", "ignore"] });
     const exited = new Promise((resolve) => {
@@ -68124,6 +68126,64 @@ async function readBaseVersions(req, deps) {
         await one("results", abs, i);
     for (const [i, abs] of req.reviews.entries())
         await one("reviews", abs, i);
+    // Files a glob matched at the base commit that the change removed: their rows must be kept too.
+    const globs = req.globs ?? { results: [], reviews: [] };
+    if (root !== null && globs.results.length + globs.reviews.length > 0) {
+        if (!hasCommit) {
+            deps.log.info(`Append-only: files the input patterns matched at the base commit ${short} and this change removed are not looked ` +
+                "for: the checkout does not have that commit (check out with fetch-depth: 0).");
+        }
+        else {
+            const current = new Set(files.map((f) => f.path));
+            let ws;
+            try {
+                ws = (0,external_node_fs_namespaceObject.realpathSync)(req.workspace);
+            }
+            catch {
+                ws = null;
+            }
+            const prefix = ws === null || ws === root ? "" : repoPath(root, ws);
+            for (const kind of ["results", "reviews"]) {
+                for (const pattern of globs[kind]) {
+                    if (prefix === null)
+                        continue;
+                    const full = prefix === "" ? pattern : `${prefix}/${pattern}`;
+                    const regex = globToRegExp(full);
+                    const start = literalPrefix(full);
+                    const listed = await deps.git([
+                        "--literal-pathspecs",
+                        "ls-tree",
+                        "-r",
+                        "-z",
+                        "--name-only",
+                        "--full-tree",
+                        req.baseSha,
+                        "--",
+                        start === "" ? "." : start,
+                    ], root);
+                    if (listed.code !== 0) {
+                        deps.log.warning(`Append-only: cannot list the files ${pattern} matched at the base commit ${short}.`);
+                        continue;
+                    }
+                    for (const path of listed.stdout.split("\0")) {
+                        if (path === "" || current.has(path) || !regex.test(path))
+                            continue;
+                        current.add(path);
+                        dir ??= await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(req.tempRoot ?? (0,external_node_os_namespaceObject.tmpdir)(), "model-gate-base-"));
+                        const dest = (0,external_node_path_namespaceObject.join)(dir, `${kind}-removed-${files.length}`);
+                        const outcome = await base_files_viaGit(root, req.baseSha, path, dest, deps);
+                        if (outcome.kind !== "read")
+                            continue;
+                        previous[kind].push(dest);
+                        names.set(dest, `${path}@${short}`);
+                        const note = `removed by this change (${pattern} matched it at the base commit)`;
+                        files.push({ kind, path, compared: true, via: "git", note });
+                        deps.log.info(`Append-only: ${kind} ${path} is compared although ${note}.`);
+                    }
+                }
+            }
+        }
+    }
     const compared = previous.results.length + previous.reviews.length;
     return {
         previous: compared === 0 ? null : previous,
@@ -68410,9 +68470,14 @@ function readInputs(getInput, env, onPullRequest) {
     if (problems.length > 0) {
         throw new errors_InputError(`The action's inputs are invalid (${problems.length} problem${problems.length === 1 ? "" : "s"}):`, problems);
     }
+    const globsOf = (raw) => splitList(raw)
+        .filter(hasGlobChars)
+        .map((item) => toPosix((0,external_node_path_namespaceObject.relative)(workspace, (0,external_node_path_namespaceObject.resolve)(workspace, item))))
+        .filter((rel) => !rel.startsWith("..") && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
     return {
         results,
         reviews,
+        globs: { results: globsOf(resultsRaw), reviews: globsOf(getInput("reviews")) },
         policy,
         baseline,
         candidate,
@@ -69051,6 +69116,7 @@ async function baseVersions(inputs, ctx, octokit, deps) {
         tempRoot: ctx.runnerTemp,
         results: inputs.results,
         reviews: inputs.reviews,
+        globs: inputs.globs,
         display: makeDisplayPath(ctx.workspace),
     }, { octokit, git: deps.git, gitToFile: deps.gitToFile ?? gitToFile, retry: deps.retry, log: deps.log });
 }

@@ -24,6 +24,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream } from "node:stream/web";
 import type { AppendOnlyBase } from "../core/history/history-types.js";
 import type { GitRunner } from "./base-policy.js";
+import { globToRegExp, literalPrefix } from "./glob.js";
 import { apiMessage, httpStatus, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
 import type { Logger } from "./logger.js";
 
@@ -59,6 +60,11 @@ export interface BaseFilesRequest {
   readonly tempRoot: string | null;
   readonly results: readonly string[];
   readonly reviews: readonly string[];
+  /**
+   * The glob patterns of the inputs (relative to the workspace): a file one matched at the base
+   * commit that the change removed is compared too (its rows must still be somewhere).
+   */
+  readonly globs?: { readonly results: readonly string[]; readonly reviews: readonly string[] };
   /** How the gate names a current file (relative to the workspace). */
   readonly display: (abs: string) => string;
 }
@@ -240,6 +246,67 @@ export async function readBaseVersions(req: BaseFilesRequest, deps: BaseFilesDep
   };
   for (const [i, abs] of req.results.entries()) await one("results", abs, i);
   for (const [i, abs] of req.reviews.entries()) await one("reviews", abs, i);
+
+  // Files a glob matched at the base commit that the change removed: their rows must be kept too.
+  const globs = req.globs ?? { results: [], reviews: [] };
+  if (root !== null && globs.results.length + globs.reviews.length > 0) {
+    if (!hasCommit) {
+      deps.log.info(
+        `Append-only: files the input patterns matched at the base commit ${short} and this change removed are not looked ` +
+          "for: the checkout does not have that commit (check out with fetch-depth: 0).",
+      );
+    } else {
+      const current = new Set(files.map((f) => f.path));
+      let ws: string | null;
+      try {
+        ws = realpathSync(req.workspace);
+      } catch {
+        ws = null;
+      }
+      const prefix = ws === null || ws === root ? "" : repoPath(root, ws);
+      for (const kind of ["results", "reviews"] as const) {
+        for (const pattern of globs[kind]) {
+          if (prefix === null) continue;
+          const full = prefix === "" ? pattern : `${prefix}/${pattern}`;
+          const regex = globToRegExp(full);
+          const start = literalPrefix(full);
+          const listed = await deps.git(
+            [
+              "--literal-pathspecs",
+              "ls-tree",
+              "-r",
+              "-z",
+              "--name-only",
+              "--full-tree",
+              req.baseSha,
+              "--",
+              start === "" ? "." : start,
+            ],
+            root,
+          );
+          if (listed.code !== 0) {
+            deps.log.warning(
+              `Append-only: cannot list the files ${pattern} matched at the base commit ${short}.`,
+            );
+            continue;
+          }
+          for (const path of listed.stdout.split("\0")) {
+            if (path === "" || current.has(path) || !regex.test(path)) continue;
+            current.add(path);
+            dir ??= await mkdtemp(join(req.tempRoot ?? tmpdir(), "model-gate-base-"));
+            const dest = join(dir, `${kind}-removed-${files.length}`);
+            const outcome = await viaGit(root, req.baseSha, path, dest, deps);
+            if (outcome.kind !== "read") continue;
+            previous[kind].push(dest);
+            names.set(dest, `${path}@${short}`);
+            const note = `removed by this change (${pattern} matched it at the base commit)`;
+            files.push({ kind, path, compared: true, via: "git", note });
+            deps.log.info(`Append-only: ${kind} ${path} is compared although ${note}.`);
+          }
+        }
+      }
+    }
+  }
 
   const compared = previous.results.length + previous.reviews.length;
   return {

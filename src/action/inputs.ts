@@ -16,6 +16,11 @@ export interface ActionInputs {
   /** Absolute real paths, de-duplicated, in the order given (globs sorted). */
   readonly results: readonly string[];
   readonly reviews: readonly string[];
+  /**
+   * The glob patterns among `results` and `reviews`, `/`-separated and relative to the workspace:
+   * the append-only check looks for files they matched at the base commit (src/action/base-files.ts).
+   */
+  readonly globs: { readonly results: readonly string[]; readonly reviews: readonly string[] };
   readonly policy: {
     /** Absolute path inside the workspace (may not exist on a pull request that deletes it). */
     readonly absPath: string;
@@ -255,9 +260,15 @@ export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boo
       problems,
     );
   }
+  const globsOf = (raw: string): string[] =>
+    splitList(raw)
+      .filter(hasGlobChars)
+      .map((item) => toPosix(relative(workspace, resolve(workspace, item))))
+      .filter((rel) => !rel.startsWith("..") && !isAbsolute(rel));
   return {
     results,
     reviews,
+    globs: { results: globsOf(resultsRaw), reviews: globsOf(getInput("reviews")) },
     policy,
     baseline,
     candidate,

@@ -277,6 +277,7 @@ async function baseVersions(
       tempRoot: ctx.runnerTemp,
       results: inputs.results,
       reviews: inputs.reviews,
+      globs: inputs.globs,
       display: makeDisplayPath(ctx.workspace),
     },
     { octokit, git: deps.git, gitToFile: deps.gitToFile ?? gitToFile, retry: deps.retry, log: deps.log },

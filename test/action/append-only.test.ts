@@ -83,6 +83,8 @@ interface Repo {
   readonly base: Readonly<Record<string, string | Buffer>>;
   /** Files committed on top (the change); the workspace ends there. */
   readonly head: Readonly<Record<string, string | Buffer>>;
+  /** Files the change deletes. */
+  readonly deleted?: readonly string[];
   /** Files written into the workspace without committing (a downloaded artifact). */
   readonly untracked?: Readonly<Record<string, string | Buffer>>;
   /** fetch-depth: 1: the checkout holds the head's tree only, not the base commit. */
@@ -112,6 +114,7 @@ function checkout(repo: Repo): { ws: string; base: string } {
   mkdirSync(ws);
   initRepo(ws);
   let base = commit(ws, { [POLICY_PATH]: policyYaml(), ...repo.base }, "base");
+  for (const rel of repo.deleted ?? []) rmSync(join(ws, rel));
   commit(ws, repo.head, "the change");
   if (repo.shallow === true) {
     // A repository with only the head's tree: the base commit is not in it (the API must answer).
@@ -360,6 +363,55 @@ describe("append-only in the action: the files at the base commit", () => {
     );
     expect(report.verdict).toBe("unresolved");
     expect(r.code).toBe(1);
+  });
+
+  it("a glob input: a file it matched at the base commit and the change removed is compared (rows gone: rewritten; rows moved: fine)", async () => {
+    const A = exportText(ROWS.slice(0, 30));
+    const B = exportText(ROWS.slice(30, 40));
+    const removed = await run({
+      repo: {
+        base: { "bench/r-a.jsonl": A, "bench/r-b.jsonl": B },
+        head: { "bench/r-a.jsonl": A + exportText(ROWS.slice(40)), [REVIEWS_PATH]: REVIEW_1 + "\n" },
+        deleted: ["bench/r-b.jsonl"],
+      },
+      inputs: { results: "bench/r-*.jsonl" },
+    });
+    const short = removed.base.slice(0, 12);
+    expect(removed.report.append_only_base?.files).toEqual([
+      { kind: "results", path: "bench/r-a.jsonl", compared: true, via: "git", note: null },
+      {
+        kind: "reviews",
+        path: REVIEWS_PATH,
+        compared: false,
+        via: null,
+        note: `not at the base commit ${short} (added by this change)`,
+      },
+      {
+        kind: "results",
+        path: "bench/r-b.jsonl",
+        compared: true,
+        via: "git",
+        note: "removed by this change (bench/r-*.jsonl matched it at the base commit)",
+      },
+    ]);
+    expect(removed.report.append_only?.rows_changed_or_removed).toBe(20);
+    expect(removed.report.append_only?.rows[0]).toMatchObject({ file: `bench/r-b.jsonl@${short}`, line: 1 });
+    expect(removed.report.verdict).toBe("unresolved");
+    expect(removed.r.summary).toContain(
+      "compared (git; removed by this change \\(bench/r\\-\\*\\.jsonl matched it",
+    );
+
+    const moved = await run({
+      repo: {
+        base: { "bench/r-a.jsonl": A, "bench/r-b.jsonl": B },
+        head: { "bench/r-a.jsonl": AFTER, [REVIEWS_PATH]: REVIEW_1 + "\n" },
+        deleted: ["bench/r-b.jsonl"],
+      },
+      inputs: { results: "bench/r-*.jsonl" },
+    });
+    expect(appendOnlyCheck(moved.report)?.passed).toBe(true);
+    expect(moved.report.append_only?.previous_rows.results).toBe(80);
+    expect(moved.report.verdict).toBe("accept");
   });
 
   it("push: no base commit, one line says the check does not run", async () => {

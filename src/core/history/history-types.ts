@@ -112,7 +112,10 @@ export interface AppendOnlyBase {
     readonly compared: boolean;
     /** How the base version was read: "git" or "contents API"; null when not compared. */
     readonly via: "git" | "contents API" | null;
-    /** Why not compared (e.g. "not in the repository"), else null. */
+    /**
+     * Why not compared (e.g. "not in the repository"); for a file compared though not among the
+     * inputs, why ("removed by this change (PATTERN matched it at the base commit)"); else null.
+     */
     readonly note: string | null;
   }[];
 }

@@ -16,8 +16,9 @@ export function appendOnlyBaseCell(report: Report): string | null {
   const head = `base commit ${escapeCode(b.commit.slice(0, 12), 20)}`;
   if (b.files.length === 0) return `${head}: no files`;
   const named = b.files.slice(0, MAX_NAMED).map((f) => {
+    const why = f.note === null ? "" : `; ${escapeMarkdownInline(f.note, 200)}`;
     const how = f.compared
-      ? `compared (${f.via ?? "?"})`
+      ? `compared (${f.via ?? "?"}${why})`
       : `not compared: ${escapeMarkdownInline(f.note ?? "", 200)}`;
     return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
   });
