@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(530);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1075);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6213);
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 530:
+/***/ 1075:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4881,6 +4881,97 @@ function keyId(b, begin, end) {
     return F_OTHER;
 }
 
+;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
+/**
+ * An id given on the command line (or as an action input) is matched against the data exactly:
+ * "café" in NFC (U+00E9) and in NFD (U+0065 U+0301) are different ids, and the gate never
+ * guesses which one was meant. But both print identically, so an error that only says "not
+ * found" leaves the user staring at two equal-looking strings. When the given id matches a
+ * present one after folding what cannot be seen, the error says so and shows the code points
+ * where they differ.
+ *
+ * Folded: Unicode normalisation (NFKC, which covers NFC/NFD and compatibility forms such as
+ * full-width letters), invisible format characters (zero-width space and joiners, BOM, soft
+ * hyphen, bidi marks), every kind of space (no-break, thin, ideographic…) to one space, leading
+ * and trailing space, Unicode dashes and minus to "-", and the Cyrillic and Greek letters that
+ * look like Latin ones.
+ */
+
+/** Cyrillic and Greek letters drawn like Latin ones (position by position), and Unicode dashes. */
+const LOOKALIKE_FROM = "аеорсухіјѕԁһАВЕКМНОРСТХІЈЅονΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";
+const LOOKALIKE_TO = "aeopcyxijsdhABEKMHOPCTXIJSovABEZHIKMNOPTYX";
+const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
+/** What folds away or together; exported for the tests. */
+function foldInvisible(s) {
+    return s
+        .normalize("NFKC")
+        .replace(/\p{Cf}/gu, "")
+        .replace(/[\p{White_Space}]+/gu, " ")
+        .trim()
+        .replace(DASHES, "-")
+        .replace(/./gu, (c) => {
+        const i = LOOKALIKE_FROM.indexOf(c);
+        return i < 0 ? c : (LOOKALIKE_TO[i] ?? c);
+    });
+}
+/** Code points as U+XXXX, separated by spaces; "nothing" for none. */
+function codePoints(s) {
+    const out = [];
+    for (const c of s)
+        out.push(`U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
+    return out.length === 0 ? "nothing" : out.join(" ");
+}
+/** The differing middle of two strings (common prefix and suffix taken off, by code point). */
+function difference(a, b) {
+    const x = Array.from(a); // code points, not graphemes: the message counts code points
+    const y = Array.from(b);
+    let start = 0;
+    while (start < x.length && start < y.length && x[start] === y[start])
+        start++;
+    let end = 0;
+    while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end])
+        end++;
+    return {
+        at: start + 1,
+        a: x.slice(start, x.length - end).join(""),
+        b: y.slice(start, y.length - end).join(""),
+    };
+}
+function kindOf(given, present) {
+    if (given.normalize("NFC") === present.normalize("NFC"))
+        return "another Unicode normalisation form (NFC vs NFD)";
+    if (given.normalize("NFKC") === present.normalize("NFKC"))
+        return "Unicode compatibility forms (NFKC)";
+    return "invisible characters, look-alike spaces, dashes or letters";
+}
+/** Present ids compared at most (the check is linear in their number). */
+const MAX_COMPARED = 100_000;
+const ID_WORDS = {
+    found: "is present",
+    given: "the given id",
+    other: "the data",
+    fix: "give the data's id (or fix the data)",
+};
+/**
+ * "" when no present id looks the same as `given`; else a clause (starting "; ") naming the
+ * present id that does and the code points where they differ, to append to a "not found" error.
+ */
+function unicodeNearMatch(given, present, words = ID_WORDS) {
+    const key = foldInvisible(given);
+    let n = 0;
+    for (const p of present) {
+        if (++n > MAX_COMPARED)
+            break;
+        if (p === given || foldInvisible(p) !== key)
+            continue;
+        const d = difference(given, p);
+        return (`; but ${quote(p)} ${words.found} and differs from it only by ${kindOf(given, p)}: from character ${d.at}, ` +
+            `${words.given} has ${codePoints(d.a)} where ${words.other} has ${codePoints(d.b)}. Ids are compared exactly: ` +
+            words.fix);
+    }
+    return "";
+}
+
 ;// CONCATENATED MODULE: ./src/core/input/dataset-builder.ts
 /**
  * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
@@ -4908,6 +4999,7 @@ function keyId(b, begin, end) {
  * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
  * held, and the read ends in an InputError.
  */
+
 
 
 
@@ -5475,7 +5567,9 @@ class DatasetBuilder {
         ]) {
             // After a passed cap the rest was not read and may hold the id.
             if (complete && !this.stopped && !this.models.has(id)) {
-                modelProblems.push({ message: unknownModelMessage(role, id, present) });
+                modelProblems.push({
+                    message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
+                });
             }
         }
         const records = [];
@@ -17771,6 +17865,7 @@ function buildReport(parts) {
         review_history: compactReviewHistory(dataset.tasks),
         verdict_by_review_revision: parts.verdictByReviewRevision,
         append_only: parts.appendOnly,
+        append_only_base: parts.appendOnlyBase ?? null,
         policy_changes: parts.policyChanges,
         policy_history: parts.policyHistory ?? null,
         provenance: {
@@ -18175,7 +18270,7 @@ function identity(kind, text) {
         .map((f) => `${f} ${shown(o[f])}`)
         .join(", ");
 }
-function difference(kind, before, after) {
+function append_only_difference(kind, before, after) {
     const a = objectOf(before);
     const b = objectOf(after);
     if (a === undefined || b === undefined)
@@ -18233,7 +18328,7 @@ async function compareKind(kind, previous, current) {
                 ? `removed: ${identity(kind, p.text)}`
                 : c === undefined
                     ? `changed: ${identity(kind, p.text)}`
-                    : `changed: ${identity(kind, p.text)}: ${difference(kind, p.text, c.text)}`,
+                    : `changed: ${identity(kind, p.text)}: ${append_only_difference(kind, p.text, c.text)}`,
         });
     }
     return { previousRows: prev.rows, total, violations, digests: prev.digests };
@@ -18528,6 +18623,7 @@ async function runGate(req) {
         verdictByReviewRevision: byRevision,
         asOfReview,
         appendOnly,
+        appendOnlyBase: req.appendOnlyBase ?? null,
     });
 }
 
@@ -19679,6 +19775,34 @@ function policyHistoryLines(h) {
     ];
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-append-only-base.ts
+/**
+ * One table cell for the provenance section: which results and reviews files the action compared
+ * with their version at the base commit (report key `append_only_base`), and why the others were
+ * not. Paths and notes may come from the repository: escaped.
+ */
+
+
+/** Files named at most; the rest are counted. */
+const MAX_NAMED = 5;
+function appendOnlyBaseCell(report) {
+    const b = report.append_only_base;
+    if (b === null)
+        return null;
+    const head = `base commit ${(0,report_escape/* escapeCode */.tn)(b.commit.slice(0, 12), 20)}`;
+    if (b.files.length === 0)
+        return `${head}: no files`;
+    const named = b.files.slice(0, MAX_NAMED).map((f) => {
+        const why = f.note === null ? "" : `; ${(0,report_escape/* escapeMarkdownInline */.E4)(f.note, 200)}`;
+        const how = f.compared
+            ? `compared (${f.via ?? "?"}${why})`
+            : `not compared: ${(0,report_escape/* escapeMarkdownInline */.E4)(f.note ?? "", 200)}`;
+        return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
+    });
+    const more = b.files.length > named.length ? `; and ${b.files.length - named.length} more files` : "";
+    return `${head}: ${named.join("; ")}${more}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
@@ -19699,6 +19823,7 @@ function policyHistoryLines(h) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
 
 
 
@@ -20208,6 +20333,9 @@ function provenanceSection(report, detail) {
         ],
         ["Rows read", formatCount(p.rows_read)],
     ];
+    const base = appendOnlyBaseCell(report);
+    if (base !== null)
+        rows.push(["Append-only against", base]);
     const body = table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
@@ -20771,33 +20899,94 @@ function fileError(file, message, where = {}) {
 }
 // ---------------------------------------------------------------------------------------------
 // JSON
-/** Parses JSON text; a syntax error names the file, line and column. A UTF-8 BOM is accepted. */
+/**
+ * Parses JSON text; a syntax error names the file, line and column. A UTF-8 BOM is accepted. A key
+ * given twice in one object is an error too (JSON.parse keeps the last value: which one was meant
+ * is a guess): keys are counted in the text and in the parsed value, and only when the counts
+ * differ is the text walked again to find the repeat.
+ */
 function parseJsonFile(file, text) {
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    let parsed;
     try {
-        return JSON.parse(body);
+        parsed = JSON.parse(body);
     }
     catch {
-        const { offset, message } = locateJsonError(body);
-        let line = 1;
-        let column = 1;
-        for (let i = 0; i < offset && i < body.length; i++) {
-            if (body.charCodeAt(i) === 10) {
-                line += 1;
-                column = 1;
-            }
-            else
-                column += 1;
-        }
-        throw new errors/* InputError */.dz(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
+        jsonError(file, body, locateJsonError(body));
     }
+    if (keysInText(body) !== keysInValue(parsed))
+        jsonError(file, body, locateJsonError(body, true));
+    return parsed;
 }
+function jsonError(file, body, at) {
+    const { offset, message } = at;
+    let line = 1;
+    let column = 1;
+    for (let i = 0; i < offset && i < body.length; i++) {
+        if (body.charCodeAt(i) === 10) {
+            line += 1;
+            column = 1;
+        }
+        else
+            column += 1;
+    }
+    throw new errors/* InputError */.dz(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
+}
+/** Object keys in valid JSON text, repeats included: strings followed by ':'. */
+function keysInText(s) {
+    let n = 0;
+    let i = s.indexOf('"');
+    while (i !== -1) {
+        let j = i + 1;
+        for (;;) {
+            j = s.indexOf('"', j);
+            if (j === -1)
+                return n;
+            let b = j - 1;
+            while (s.charCodeAt(b) === 0x5c)
+                b--;
+            if ((j - 1 - b) % 2 === 0)
+                break; // an even run of backslashes: the quote closes the string
+            j++;
+        }
+        let k = j + 1;
+        for (let c = s.charCodeAt(k); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = s.charCodeAt(++k))
+            ;
+        if (s.charCodeAt(k) === 0x3a)
+            n++;
+        i = s.indexOf('"', k);
+    }
+    return n;
+}
+/** Object keys in a parsed JSON value (iterative: depth comes from the data). */
+function keysInValue(v) {
+    let n = 0;
+    const stack = [v];
+    while (stack.length > 0) {
+        const x = stack.pop();
+        if (typeof x !== "object" || x === null)
+            continue;
+        if (Array.isArray(x)) {
+            for (const item of x)
+                stack.push(item);
+            continue;
+        }
+        const values = Object.values(x);
+        n += values.length;
+        for (const item of values)
+            stack.push(item);
+    }
+    return n;
+}
+/** Nesting the JSON walker below follows (it recurses; real files nest a few levels). */
+const MAX_JSON_DEPTH = 1000;
 /**
  * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
  * engine's own message does not always give a position.
  */
-function locateJsonError(s) {
+function locateJsonError(s, repeats = false) {
     let i = 0;
+    let depth = 0;
     class Stop extends Error {
         offset;
         constructor(offset, message) {
@@ -20881,18 +21070,30 @@ function locateJsonError(s) {
     const value = () => {
         ws();
         const c = s[i];
+        if ((c === "{" || c === "[") && ++depth > MAX_JSON_DEPTH)
+            throw new Stop(i, `nested more than ${MAX_JSON_DEPTH} levels deep`);
         if (c === "{") {
             i++;
             ws();
             if (s[i] === "}") {
                 i++;
+                depth--;
                 return;
             }
+            const seen = repeats ? new Set() : null;
             for (;;) {
                 ws();
                 if (s[i] !== '"')
                     stop("expected a property name in double quotes");
+                const keyAt = i;
                 string();
+                if (seen !== null) {
+                    const key = JSON.parse(s.slice(keyAt, i));
+                    if (seen.has(key))
+                        throw new Stop(keyAt, `the key ${JSON.stringify(key.slice(0, 200))} is given twice in one object; expected each key once ` +
+                            "(which value was meant would be a guess)");
+                    seen.add(key);
+                }
                 ws();
                 if (s[i] !== ":")
                     stop("expected ':' after a property name");
@@ -20905,6 +21106,7 @@ function locateJsonError(s) {
                 }
                 if (s[i] === "}") {
                     i++;
+                    depth--;
                     return;
                 }
                 stop("expected ',' or '}' in an object");
@@ -20915,6 +21117,7 @@ function locateJsonError(s) {
             ws();
             if (s[i] === "]") {
                 i++;
+                depth--;
                 return;
             }
             for (;;) {
@@ -20926,6 +21129,7 @@ function locateJsonError(s) {
                 }
                 if (s[i] === "]") {
                     i++;
+                    depth--;
                     return;
                 }
                 stop("expected ',' or ']' in an array");
@@ -21232,7 +21436,102 @@ function collectOutcomeLists(doc, lists, problems, what) {
     return { where, counts };
 }
 
+;// CONCATENATED MODULE: ./src/importers/caps.ts
+/**
+ * The importers read with the results reader's caps (#11), so that an import either fails here,
+ * located, or writes an export the gate can read:
+ *
+ * - line length: a line of a line-oriented input (CSV, TSV, Markdown, the --tasks list) is at most
+ *   MAX_LINE_BYTES (1 MiB), checked on the raw (inflated) bytes before parsing; JSON documents are not
+ *   line-oriented (a minified report is one line) and are bounded by MAX_IMPORT_BYTES instead;
+ *   every line the import writes is at most MAX_LINE_BYTES too;
+ * - total rows: at most 20,000,000 lines of a line-oriented input and rows written (the reader's
+ *   attempt-id cap), and at most 1,000,000 distinct tasks (the reader's task cap).
+ *
+ * None of them can be raised: the gate would refuse what they let through. The message says so
+ * and what to do (split the input).
+ */
+
+
+const DEFAULT_IMPORT_LIMITS = {
+    lineBytes: MAX_LINE_BYTES,
+    // The reader's attempt-id cap (two models' attempts held) and task cap.
+    rows: DEFAULT_INPUT_LIMITS.maxAttemptIds,
+    tasks: DEFAULT_INPUT_LIMITS.maxTasks,
+};
+const SPLIT = "split the input (e.g. by dataset revision or by repository) and import each part";
+/**
+ * A line-oriented input's lines: none longer than MAX_LINE_BYTES (LF, CRLF and CR end a line, as
+ * the CSV reader counts them), at most `rows` + 1 of them (a header).
+ */
+function checkLines(data, shown, inflated, limits = DEFAULT_IMPORT_LIMITS) {
+    const { lineBytes, rows } = limits;
+    let line = 1;
+    let start = 0;
+    const n = data.length;
+    for (let i = 0; i <= n; i++) {
+        const c = i < n ? data[i] : 0x0a;
+        if (c !== 0x0a && c !== 0x0d)
+            continue;
+        if (i - start > lineBytes) {
+            fileError(shown, `line ${line} is longer than ${lineBytes} bytes${inflated ? " (inflated)" : ""}, the longest ` +
+                "line the gate reads; the cap cannot be raised: a field that long is not an id, a label or a note", { line });
+        }
+        if (c === 0x0d && i + 1 < n && data[i + 1] === 0x0a)
+            i++;
+        if (i >= n)
+            break;
+        line++;
+        start = i + 1;
+        if (line > rows + 1) {
+            fileError(shown, `the file has more than ${rows + 1} lines, the most one import reads (the gate holds at most ` +
+                `${rows} attempts); the cap cannot be raised: ${SPLIT}`, { line });
+        }
+    }
+}
+function from(row) {
+    const at = row.evidence[0];
+    return at === undefined ? "" : ` (from ${at})`;
+}
+/** Rows to write, in the importer's (source) order: at most `rows` of them, of at most `tasks` tasks. */
+function checkRows(rows, file, key, limits = DEFAULT_IMPORT_LIMITS) {
+    const max = limits.rows;
+    if (rows.length > max) {
+        const first = rows[max];
+        fileError(file, `the import would write more than ${max} rows, the most the gate holds of a model; row ` +
+            `${max + 1} is task ${JSON.stringify(first.task_id)}${from(first)}; the cap cannot be raised: ${SPLIT}`);
+    }
+    const tasks = new Set();
+    for (const r of rows) {
+        const k = key(r);
+        if (tasks.has(k))
+            continue;
+        if (tasks.size >= limits.tasks) {
+            fileError(file, `the input has more than ${limits.tasks} distinct tasks, the most the gate reads; the first beyond is ` +
+                `${JSON.stringify(r.task_id)}${from(r)}; the cap cannot be raised: ${SPLIT}`);
+        }
+        tasks.add(k);
+    }
+}
+/** Lines written: none longer than MAX_LINE_BYTES (the gate would refuse the line). */
+function checkOutputLines(lines, file, limits = DEFAULT_IMPORT_LIMITS) {
+    const max = limits.lineBytes;
+    for (const l of lines) {
+        // Cheap first: a line of at most max / 3 UTF-16 units cannot be over the cap.
+        if (l.length * 3 <= max)
+            continue;
+        const bytes = Buffer.byteLength(l, "utf8");
+        if (bytes <= max)
+            continue;
+        const row = JSON.parse(l);
+        fileError(file, `the row of task ${JSON.stringify(row.task_id.slice(0, 200))}${from(row)} would be a ${bytes}-byte line, ` +
+            `longer than the ${max} bytes the gate reads; the cap cannot be raised: shorten the ` +
+            "field that makes it long (a note, an id, the evidence)");
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/importers/inspect.ts
+
 
 function importInspect({ opts, text, tasks }) {
     const file = opts.file;
@@ -21263,7 +21562,8 @@ function importInspect({ opts, text, tasks }) {
         fileError(file, `samples have several scorers (${[...scorerNames].sort(compareIds).join(", ")}): choose one with --scorer NAME`);
     }
     if (scorer !== undefined && scorerNames.size > 0 && !scorerNames.has(scorer)) {
-        fileError(file, `--scorer ${JSON.stringify(scorer)}: no sample has that scorer; scorers: ${[...scorerNames].sort(compareIds).join(", ")}`);
+        fileError(file, `--scorer ${JSON.stringify(scorer)}: no sample has that scorer; scorers: ${[...scorerNames].sort(compareIds).join(", ")}` +
+            unicodeNearMatch(scorer, scorerNames));
     }
     scorer ??= [...scorerNames][0];
     const seen = new Map();
@@ -21393,15 +21693,22 @@ function importInspect({ opts, text, tasks }) {
 /** Maps one score value by the documented rule; a problem description when it cannot. */
 function mapScore(value, opts) {
     if (typeof value === "string") {
-        const mapped = opts.scoreMap?.[value];
-        if (mapped !== undefined)
-            return mapped;
+        // Own keys only: a score value "toString" is not a mapping.
+        const map = opts.scoreMap;
+        if (map !== undefined && Object.hasOwn(map, value))
+            return map[value];
         if (value === "C")
             return "pass";
         if (value === "I")
             return "fail";
         return {
-            problem: `score value ${JSON.stringify(value)} has no mapping (C → pass, I → fail; add e.g. --score-map ${value}=fail)`,
+            problem: `score value ${JSON.stringify(value)} has no mapping (C → pass, I → fail; add e.g. --score-map ${value}=fail)` +
+                unicodeNearMatch(value, Object.keys(map ?? {}), {
+                    found: "is in --score-map",
+                    given: "the log's value",
+                    other: "--score-map",
+                    fix: "map the log's value",
+                }),
         };
     }
     if (typeof value === "boolean")
@@ -21674,6 +21981,7 @@ function importReviewsCsv({ opts, text, tasks }) {
  * resolved true → pass, false → fail; tasks of --tasks absent from the entry → missing.
  */
 
+
 function swebench_leaderboard_describe(e) {
     return `${e.folder ?? "(no folder)"} on board ${JSON.stringify(e.board)}`;
 }
@@ -21717,7 +22025,8 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
     if (opts.board !== undefined) {
         pool = entries.filter((e) => e.board === opts.board);
         if (!boardNames.includes(opts.board)) {
-            fileError(file, `--board ${JSON.stringify(opts.board)}: no such board; boards: ${boardNames.join(", ")}`);
+            fileError(file, `--board ${JSON.stringify(opts.board)}: no such board; boards: ${boardNames.join(", ")}` +
+                unicodeNearMatch(opts.board, boardNames));
         }
     }
     const importable = pool.filter((e) => e.details !== undefined);
@@ -21747,7 +22056,8 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
             const why = aggregatesOnly.length > 0
                 ? `${swebench_leaderboard_describe(aggregatesOnly[0])} has no per_instance_details (aggregates only). `
                 : `no entry has folder or name ${JSON.stringify(run)}. `;
-            fileError(file, `--run ${JSON.stringify(run)}: ${why}${available()}`);
+            const names = pool.flatMap((e) => [e.folder, e.name].filter((v) => v !== undefined));
+            fileError(file, `--run ${JSON.stringify(run)}: ${why}${available()}${unicodeNearMatch(run, names)}`);
         }
         const folders = new Set(chosen.map((e) => e.folder));
         if (by === "name" && folders.size > 1) {
@@ -22589,6 +22899,7 @@ function fmt(v) {
 
 
 
+
 /** Default review revision of a results export: below any reviews file's default. */
 const DEFAULT_EXPORT_REVIEW_REVISION = 0;
 /** Default review revision of a reviews file: above the exports' default, so its labels decide. */
@@ -22605,15 +22916,18 @@ const REVIEW_IMPORTERS = {
     "swebench-pro-audit": importSwebenchProAudit,
     "reviews-csv": importReviewsCsv,
 };
+/** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
+const LINE_KINDS = new Set(["reviews-csv", "verified-annotations"]);
 /** Kinds whose FILE is a directory, and the files read from it. */
 const DIRECTORY_KINDS = {
     "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
 };
 /**
  * Reads a text file; `.gz` files are decompressed. A missing file is an input error naming the
- * file as the user gave it (`shown`).
+ * file as the user gave it (`shown`). With `lines` (CSV, TSV, Markdown, a task list), the line caps
+ * of caps.ts hold too.
  */
-async function readTextFile(path, what, shown = path) {
+async function readTextFile(path, what, shown = path, lines = null) {
     let data;
     try {
         // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
@@ -22636,6 +22950,8 @@ async function readTextFile(path, what, shown = path) {
             fileError(shown, "the file ends in .gz but is not gzip data");
         }
     }
+    if (lines !== null)
+        checkLines(data, shown, path.toLowerCase().endsWith(".gz"), lines);
     if (!(0,external_node_buffer_namespaceObject.isUtf8)(data)) {
         // Decoding would write U+FFFD into the export: name where the bad bytes start instead.
         const back = Buffer.from(data.toString("utf8"), "utf8");
@@ -22685,21 +23001,22 @@ async function runImport(opts) {
     run_checkOptions(opts);
     const at = (p) => (opts.cwd === undefined ? p : (0,external_node_path_.resolve)(opts.cwd, p));
     const names = DIRECTORY_KINDS[opts.kind];
+    const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
     let text = "";
     let files;
     if (names === undefined) {
-        text = await readTextFile(at(opts.file), "input file", opts.file);
+        text = await readTextFile(at(opts.file), "input file", opts.file, LINE_KINDS.has(opts.kind) ? limits : null);
     }
     else {
         await checkDirectory(at(opts.file), opts.file, opts.kind, names);
         files = {};
         for (const name of names) {
-            files[name] = await readTextFile((0,external_node_path_.join)(at(opts.file), name), `${opts.kind} file`, inDirectory(opts.file, name));
+            files[name] = await readTextFile((0,external_node_path_.join)(at(opts.file), name), `${opts.kind} file`, inDirectory(opts.file, name), limits);
         }
     }
     let tasks;
     if (opts.tasks !== undefined) {
-        tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks));
+        tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks, limits));
     }
     return importText(opts, text, tasks, files);
 }
@@ -22755,6 +23072,8 @@ function finishResults(opts, draft) {
     const rows = draft.rows;
     if (rows.length === 0)
         fileError(opts.file, "nothing to import: no task found");
+    const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
+    checkRows(rows, opts.file, (r) => r.task_id, limits);
     if (opts.kind !== "inspect")
         addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
     const modelConfig = opts.modelConfig ?? draft.modelConfig.value;
@@ -22796,12 +23115,15 @@ function finishResults(opts, draft) {
         validity,
         reviewRevision,
     });
+    checkOutputLines(lines, opts.file, limits);
     return { lines, notes };
 }
 function finishReviews(opts, draft) {
     const notes = [...draft.notes];
     if (draft.rows.length === 0)
         fileError(opts.file, "nothing to import: no labelled task found");
+    const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
+    checkRows(draft.rows, opts.file, (r) => `${r.dataset_revision ?? ""}\u0000${r.task_id}`, limits);
     const needsRevision = draft.rows.some((r) => r.dataset_revision === undefined);
     let datasetRevision = "";
     if (needsRevision) {
@@ -22832,6 +23154,7 @@ function finishReviews(opts, draft) {
             ...(r.note !== undefined ? { note: r.note } : {}),
         };
     }));
+    checkOutputLines(lines, opts.file, limits);
     notes.push(`${lines.length} review rows`);
     return { lines, notes };
 }
@@ -22905,13 +23228,14 @@ function args_number(flag, value, opts = {}) {
     return v;
 }
 function scoreMap(flag, value) {
-    const out = {};
+    // No prototype: a score value "constructor" or "__proto__" is a key like any other.
+    const out = Object.create(null);
     for (const part of value.split(",")) {
         const eq = part.lastIndexOf("=");
         if (eq <= 0)
             throw usage(`${flag}: expected VALUE=RESULT[,VALUE=RESULT…], found ${JSON.stringify(part)}`);
         const key = part.slice(0, eq);
-        if (key in out)
+        if (Object.hasOwn(out, key))
             throw usage(`${flag}: ${JSON.stringify(key)} is mapped twice`);
         out[key] = args_oneOf(flag, part.slice(eq + 1), ["pass", "fail", "infra_error"]);
     }

@@ -66773,6 +66773,7 @@ function appendOnlyBaseCell(report) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
