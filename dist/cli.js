@@ -17842,7 +17842,7 @@ function shownReviewHistory(history, limit) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.0.0";
+const SCHEMA_VERSION = "2.1.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 

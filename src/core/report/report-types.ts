@@ -7,7 +7,7 @@
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
 
-export const SCHEMA_VERSION = "2.0.0";
+export const SCHEMA_VERSION = "2.1.0";
 
 export type Verdict = "accept" | "reject" | "unresolved";
 
