@@ -46499,6 +46499,22 @@ function describeFailure(error, ctx) {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
+/**
+ * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
+ * lengths (UTF-16 code units), which are never fewer than GitHub's character counts.
+ */
+/** Check run `output.text` (and `output.summary`): "Maximum length: 65535 characters" (REST API, check runs). */
+const CHECK_RUN_TEXT_MAX = 65535;
+/** Issue / pull-request comment body: "Body is too long (maximum is 65536 characters)". */
+const COMMENT_BODY_MAX = 65536;
+/** $GITHUB_STEP_SUMMARY: at most 1 MiB per step, in bytes (GitHub Actions docs, "Adding a job summary"). */
+const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
+/** Check run annotations: at most 50 per create/update request (REST API, check runs `output.annotations`). */
+const ANNOTATIONS_PER_REQUEST = 50;
+/** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
+const EVENT_PAYLOAD_MAX_BYTES = 25 * 1024 * 1024;
+
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:path"
@@ -46767,6 +46783,7 @@ function checkOutputTarget(path, shown, role, inputs) {
 
 
 
+
 /** A full commit id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
 const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 function obj(v) {
@@ -46776,6 +46793,24 @@ function sha(v, what) {
     if (typeof v === "string" && COMMIT_SHA.test(v))
         return v;
     throw new errors_InputError(`The event payload's ${what} is not a commit id (${JSON.stringify(v)}).`);
+}
+class PayloadTooLargeError extends Error {
+}
+/** The file as UTF-8, refused as soon as it passes `max` bytes (a file can grow while read). */
+function readCapped(fd, max) {
+    const chunks = [];
+    let total = 0;
+    const buf = Buffer.alloc(64 * 1024);
+    for (;;) {
+        const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
+        if (n === 0)
+            break;
+        total += n;
+        if (total > max)
+            throw new PayloadTooLargeError();
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total).toString("utf8");
 }
 function readRunContext(env, cwd) {
     const eventName = env["GITHUB_EVENT_NAME"] ?? "";
@@ -46787,14 +46822,18 @@ function readRunContext(env, cwd) {
             // A FIFO or device there must not hang or flood the step: regular files only.
             const fd = openRegularFileSync(eventPath);
             try {
-                text = (0,external_node_fs_namespaceObject.readFileSync)(fd, "utf8");
+                text = readCapped(fd, EVENT_PAYLOAD_MAX_BYTES);
             }
             finally {
                 (0,external_node_fs_namespaceObject.closeSync)(fd);
             }
         }
         catch (error) {
-            const why = error instanceof NotRegularFileError ? `it is ${error.kind}` : describeFsCode(error);
+            const why = error instanceof NotRegularFileError
+                ? `it is ${error.kind}`
+                : error instanceof PayloadTooLargeError
+                    ? `it is larger than ${EVENT_PAYLOAD_MAX_BYTES} bytes, GitHub's largest event payload`
+                    : describeFsCode(error);
             throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
         }
         try {
@@ -66066,20 +66105,6 @@ function checkRunTitle(report) {
         : `bounds ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
     return `${verdict}: ${checks}; ${margin}, ${bounds}`;
 }
-
-;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
-/**
- * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
- * lengths (UTF-16 code units), which are never fewer than GitHub's character counts.
- */
-/** Check run `output.text` (and `output.summary`): "Maximum length: 65535 characters" (REST API, check runs). */
-const CHECK_RUN_TEXT_MAX = 65535;
-/** Issue / pull-request comment body: "Body is too long (maximum is 65536 characters)". */
-const COMMENT_BODY_MAX = 65536;
-/** $GITHUB_STEP_SUMMARY: at most 1 MiB per step, in bytes (GitHub Actions docs, "Adding a job summary"). */
-const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
-/** Check run annotations: at most 50 per create/update request (REST API, check runs `output.annotations`). */
-const ANNOTATIONS_PER_REQUEST = 50;
 
 ;// CONCATENATED MODULE: ./src/core/report/table-cells.ts
 /**

@@ -6,8 +6,9 @@
  * payload file directly (not @actions/github's context, which reads them at import time), so tests
  * and local runs control it with plain variables.
  */
-import { closeSync, readFileSync, statSync } from "node:fs";
+import { closeSync, readSync, statSync } from "node:fs";
 import { InputError } from "../core/errors.js";
+import { EVENT_PAYLOAD_MAX_BYTES } from "../core/report/github-limits.js";
 import { describeFsCode, NotRegularFileError, openRegularFileSync } from "../io/file-kind.js";
 
 export interface PullRequestInfo {
@@ -64,6 +65,23 @@ function sha(v: unknown, what: string): string {
   throw new InputError(`The event payload's ${what} is not a commit id (${JSON.stringify(v)}).`);
 }
 
+class PayloadTooLargeError extends Error {}
+
+/** The file as UTF-8, refused as soon as it passes `max` bytes (a file can grow while read). */
+function readCapped(fd: number, max: number): string {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buf = Buffer.alloc(64 * 1024);
+  for (;;) {
+    const n = readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    total += n;
+    if (total > max) throw new PayloadTooLargeError();
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
+}
+
 export function readRunContext(env: Env, cwd: string): RunContext {
   const eventName = env["GITHUB_EVENT_NAME"] ?? "";
   let payload: Record<string, unknown> = {};
@@ -74,12 +92,17 @@ export function readRunContext(env: Env, cwd: string): RunContext {
       // A FIFO or device there must not hang or flood the step: regular files only.
       const fd = openRegularFileSync(eventPath);
       try {
-        text = readFileSync(fd, "utf8");
+        text = readCapped(fd, EVENT_PAYLOAD_MAX_BYTES);
       } finally {
         closeSync(fd);
       }
     } catch (error) {
-      const why = error instanceof NotRegularFileError ? `it is ${error.kind}` : describeFsCode(error);
+      const why =
+        error instanceof NotRegularFileError
+          ? `it is ${error.kind}`
+          : error instanceof PayloadTooLargeError
+            ? `it is larger than ${EVENT_PAYLOAD_MAX_BYTES} bytes, GitHub's largest event payload`
+            : describeFsCode(error);
       throw new InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
     }
     try {

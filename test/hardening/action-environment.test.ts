@@ -211,7 +211,7 @@ describe("GITHUB_EVENT_PATH that cannot be used", () => {
     }
   });
 
-  it("a directory, a FIFO (no hang), a missing file: one error naming it and why", async () => {
+  it("a directory, a FIFO (no hang), a missing file, one over 25 MB: one error naming it and why", async () => {
     const cases: [(ws: string) => string, RegExp][] = [
       [(ws) => join(ws, ".."), /cannot be read \(it is a directory\)/],
       [
@@ -223,6 +223,15 @@ describe("GITHUB_EVENT_PATH that cannot be used", () => {
         /cannot be read \(it is a FIFO \(named pipe\)\)/,
       ],
       [(ws) => join(ws, "..", "missing.json"), /cannot be read \(no such file\)/],
+      [
+        (ws) => {
+          // Valid JSON, one byte over GitHub's 25 MB payload cap: refused before parsing.
+          const big = join(ws, "..", "event-big.json");
+          writeFileSync(big, `{"pad":"${"x".repeat(25 * 1024 * 1024 - 9)}"}`);
+          return big;
+        },
+        /cannot be read \(it is larger than 26214400 bytes, GitHub's largest event payload\)/,
+      ],
     ];
     for (const [path, why] of cases) {
       const r = await run((ws) => ({ GITHUB_EVENT_PATH: path(ws) }), { event: "pull_request" });

@@ -14,3 +14,6 @@ export const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
 
 /** Check run annotations: at most 50 per create/update request (REST API, check runs `output.annotations`). */
 export const ANNOTATIONS_PER_REQUEST = 50;
+
+/** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
+export const EVENT_PAYLOAD_MAX_BYTES = 25 * 1024 * 1024;
