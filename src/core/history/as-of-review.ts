@@ -20,6 +20,26 @@ export interface LabelConflict {
   readonly second: ReviewEvent;
 }
 
+/** How many events of `history` (ascending by revision) lie at or below revision n. */
+export function eventsAtOrBelow(history: readonly ReviewEvent[], n: number): number {
+  let keep = 0;
+  while (keep < history.length && (history[keep] as ReviewEvent).revision <= n) keep++;
+  return keep;
+}
+
+/**
+ * The index of an event at the same revision as history[keep − 1] with a different label, or −1:
+ * two labels at the effective revision are a conflict (SPEC §1.2).
+ */
+export function conflictingEvent(history: readonly ReviewEvent[], keep: number): number {
+  const top = history[keep - 1];
+  if (top === undefined) return -1;
+  for (let i = keep - 2; i >= 0 && (history[i] as ReviewEvent).revision === top.revision; i--) {
+    if ((history[i] as ReviewEvent).validity !== top.validity) return i;
+  }
+  return -1;
+}
+
 /**
  * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
  * Returns the same object when nothing above n exists.
@@ -31,17 +51,14 @@ export function taskAsOfReview(task: TaskRecord, n: number): TaskRecord | LabelC
     // Nothing above n: the reader already chose (and checked) the effective label.
     return task;
   }
-  let keep = 0;
-  while (keep < history.length && (history[keep] as ReviewEvent).revision <= n) keep++;
+  const keep = eventsAtOrBelow(history, n);
   const kept = history.slice(0, keep);
   const top = kept[keep - 1];
   if (top === undefined) {
     return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
   }
-  for (let i = keep - 2; i >= 0 && (kept[i] as ReviewEvent).revision === top.revision; i--) {
-    const other = kept[i] as ReviewEvent;
-    if (other.validity !== top.validity) return { task, revision: top.revision, first: other, second: top };
-  }
+  const other = conflictingEvent(kept, keep);
+  if (other >= 0) return { task, revision: top.revision, first: kept[other] as ReviewEvent, second: top };
   return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
 }
 

@@ -15,7 +15,13 @@ import type { Dataset, Validity } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
 import { taskScore } from "../stats/task-scores.js";
-import { viewAsOfReview } from "./as-of-review.js";
+import {
+  currentLabelCodes,
+  datasetWithLabelsAsOf,
+  labelsAsOfReview,
+  sameLabels,
+  validityOfCode,
+} from "./labels-as-of.js";
 
 /** The latest this many review revisions are evaluated in full. */
 export const MAX_REVISIONS_EVALUATED = 20;
@@ -34,22 +40,24 @@ function taskDifferences(dataset: Dataset, policy: Policy): Float64Array {
   return d;
 }
 
-function labelCounts(validities: readonly Validity[]): RevisionVerdict["labels"] {
+function labelCounts(codes: Uint8Array): RevisionVerdict["labels"] {
+  const byCode = [0, 0, 0, 0];
+  for (const code of codes) byCode[code] = (byCode[code] as number) + 1;
   const c = { valid: 0, disputed: 0, unreviewed: 0, broken: 0 };
-  for (const v of validities) c[v]++;
+  byCode.forEach((count, code) => (c[validityOfCode(code)] = count));
   return c;
 }
 
 function revisionRow(
   revision: number,
-  validities: readonly Validity[],
+  codes: Uint8Array,
   e: Evaluation | null,
   conflicts: number,
 ): RevisionVerdict {
   const c = e?.comparison;
   return {
     revision,
-    labels: labelCounts(validities),
+    labels: labelCounts(codes),
     label_conflicts: conflicts,
     common_valid_tasks: c?.common_valid_tasks ?? null,
     unresolved_tasks: c?.unresolved_tasks ?? null,
@@ -91,17 +99,23 @@ export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRev
   const d = taskDifferences(dataset, policy);
   const rows: RevisionVerdict[] = [];
   const changes: RevisionChange[] = [];
-  let prev: { validities: Validity[]; e: Evaluation | null; conflicts: number } | null = null;
+  let prev: { codes: Uint8Array; e: Evaluation | null; conflicts: number } | null = null;
   for (let k = 0; k < evaluated.length; k++) {
     const revision = evaluated[k] as number;
     const latest = k === evaluated.length - 1;
-    const view = latest ? { dataset, conflictCount: 0 } : viewAsOfReview(dataset, revision);
-    const validities = view.dataset.tasks.map((t) => t.validity);
-    const e = latest ? inp.evaluation : view.conflictCount > 0 ? null : evaluate(view.dataset, policy, ctx);
-    rows.push(revisionRow(revision, validities, e, view.conflictCount));
+    const labels = latest
+      ? { codes: currentLabelCodes(dataset), conflictCount: 0 }
+      : labelsAsOfReview(dataset, revision);
+    const { codes, conflictCount } = labels;
+    let e: Evaluation | null;
+    if (latest) e = inp.evaluation;
+    else if (conflictCount > 0) e = null;
+    else if (prev !== null && prev.conflicts === 0 && sameLabels(prev.codes, codes)) e = prev.e;
+    else e = evaluate(datasetWithLabelsAsOf(dataset, revision, labels), policy, ctx);
+    rows.push(revisionRow(revision, codes, e, conflictCount));
     if (prev !== null)
-      changes.push(changeBetween(dataset, d, evaluated[k - 1] as number, revision, prev, { validities, e }));
-    prev = { validities, e, conflicts: view.conflictCount };
+      changes.push(changeBetween(dataset, d, evaluated[k - 1] as number, revision, prev, { codes, e }));
+    prev = { codes, e, conflicts: conflictCount };
   }
   const last = changes[changes.length - 1];
   return {
@@ -126,8 +140,8 @@ function changeBetween(
   d: Float64Array,
   from: number,
   to: number,
-  before: { validities: readonly Validity[]; e: Evaluation | null },
-  after: { validities: readonly Validity[]; e: Evaluation | null },
+  before: { codes: Uint8Array; e: Evaluation | null },
+  after: { codes: Uint8Array; e: Evaluation | null },
 ): RevisionChange {
   const n = before.e?.comparison.common_valid_tasks ?? 0;
   const margin = before.e?.comparison.margin ?? null;
@@ -135,10 +149,10 @@ function changeBetween(
   const transitions = new Map<string, number>();
   const moved: { index: number; from: Validity; to: Validity; move: number | null }[] = [];
   let changed = 0;
-  for (let i = 0; i < before.validities.length; i++) {
-    const a = before.validities[i] as Validity;
-    const b = after.validities[i] as Validity;
-    if (a === b) continue;
+  for (let i = 0; i < before.codes.length; i++) {
+    if (before.codes[i] === after.codes[i]) continue;
+    const a = validityOfCode(before.codes[i] as number);
+    const b = validityOfCode(after.codes[i] as number);
     changed++;
     const key = `${a} → ${b}`;
     transitions.set(key, (transitions.get(key) ?? 0) + 1);

@@ -1,0 +1,87 @@
+/**
+ * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
+ * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and
+ * copying every relabelled TaskRecord (viewAsOfReview) cost ~235 MiB and most of the history's CPU
+ * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it).
+ */
+import { VALIDITIES, type Dataset, type TaskRecord, type Validity } from "../model.js";
+import { conflictingEvent, eventsAtOrBelow, isLabelConflict, taskAsOfReview } from "./as-of-review.js";
+
+/** A label as one byte: its index in VALIDITIES. */
+const CODE: Readonly<Record<Validity, number>> = Object.fromEntries(
+  VALIDITIES.map((v, i) => [v, i]),
+) as Record<Validity, number>;
+
+export function validityCode(v: Validity): number {
+  return CODE[v];
+}
+
+export function validityOfCode(code: number): Validity {
+  const v = VALIDITIES[code];
+  if (v === undefined) throw new Error(`validityOfCode: no validity has code ${code}`);
+  return v;
+}
+
+export interface LabelsAsOf {
+  /** validityCode of each task's label at n, in dataset order; a task in conflict keeps its current label (as viewAsOfReview). */
+  readonly codes: Uint8Array;
+  /** Tasks with two different labels at their effective revision ≤ n. */
+  readonly conflictCount: number;
+}
+
+/** The tasks' current (effective) labels as codes. */
+export function currentLabelCodes(dataset: Dataset): Uint8Array {
+  const codes = new Uint8Array(dataset.tasks.length);
+  dataset.tasks.forEach((t, i) => (codes[i] = CODE[t.validity]));
+  return codes;
+}
+
+/** Each task's label code at revision n and how many tasks are in conflict there; allocates only the codes. */
+export function labelsAsOfReview(dataset: Dataset, n: number): LabelsAsOf {
+  const tasks = dataset.tasks;
+  const codes = new Uint8Array(tasks.length);
+  let conflictCount = 0;
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i] as TaskRecord;
+    const history = t.history;
+    const last = history[history.length - 1];
+    if (last === undefined || last.revision <= n) {
+      codes[i] = CODE[t.validity];
+      continue;
+    }
+    const keep = eventsAtOrBelow(history, n);
+    const top = history[keep - 1];
+    if (top === undefined) codes[i] = CODE.unreviewed;
+    else if (conflictingEvent(history, keep) >= 0) {
+      conflictCount++;
+      codes[i] = CODE[t.validity];
+    } else codes[i] = CODE[top.validity];
+  }
+  return { codes, conflictCount };
+}
+
+/**
+ * The dataset as of revision n, given its labels there without conflicts: only the tasks whose
+ * label differs from their current one are rebuilt (by taskAsOfReview); the others keep their
+ * record, whose later labels evaluate() never reads (it reads a task's label, not its history).
+ * evaluate() of this dataset equals evaluate() of viewAsOfReview(dataset, n).dataset
+ * (test/history/labels-as-of.test.ts checks it on random exports).
+ */
+export function datasetWithLabelsAsOf(dataset: Dataset, n: number, labels: LabelsAsOf): Dataset {
+  if (labels.conflictCount > 0) throw new Error("datasetWithLabelsAsOf: the labels at n conflict");
+  const codes = labels.codes;
+  const tasks = dataset.tasks.map((t, i) => {
+    if (codes[i] === CODE[t.validity]) return t;
+    const r = taskAsOfReview(t, n);
+    if (isLabelConflict(r)) throw new Error("datasetWithLabelsAsOf: a label conflict the codes missed");
+    return r;
+  });
+  return { ...dataset, tasks, reviewRevisions: dataset.reviewRevisions.filter((r) => r <= n) };
+}
+
+/** Whether two label arrays are equal (then the two revisions evaluate the same). */
+export function sameLabels(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
