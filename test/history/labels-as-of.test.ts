@@ -145,6 +145,59 @@ describe("labels as of a review revision", () => {
     expect(changedVerdict).toBeGreaterThan(0);
   });
 
+  it("lists the tasks that moved the margin most, as evaluating each change alone ranks them", () => {
+    fc.assert(
+      fc.property(fc.array(taskArb, { minLength: 30, maxLength: 45 }), (tasks) => {
+        // Revision 1 labels every task; revision 2 relabels most of them (more than are listed).
+        const relabelled = tasks.map((t, i) => ({
+          ...t,
+          events: [
+            { revision: 1, validity: t.events[0]?.validity ?? "valid" },
+            ...(i % 5 === 4 ? [] : [{ revision: 2, validity: t.spec.validity ?? "valid" }]),
+          ],
+        }));
+        const dataset = withHistories(relabelled);
+        const policy = buildPolicy();
+        const evaluation = evaluate(dataset, policy, ctx);
+        const change = verdictByReviewRevision({ dataset, policy, ctx, evaluation }).changes.at(-1);
+        if (change === undefined) throw new Error("no change");
+        const before = viewAsOfReview(dataset, 1).dataset;
+        const margin = evaluate(before, policy, ctx).comparison.margin;
+        const alone = dataset.tasks.flatMap((t, i) => {
+          const from = before.tasks[i]?.validity;
+          if (from === undefined || from === t.validity) return [];
+          const one = {
+            ...before,
+            tasks: before.tasks.map((u, j) => (j === i ? { ...u, validity: t.validity } : u)),
+          };
+          const after = evaluate(one, policy, ctx).comparison.margin;
+          const move = margin === null || after === null ? null : after - margin;
+          return [{ i, id: t.taskId, move, size: move === null ? -1 : Math.round(Math.abs(move) * 1e9) }];
+        });
+        expect(change.tasks_changed).toBe(alone.length);
+        expect(change.tasks).toHaveLength(Math.min(20, alone.length));
+        const byId = new Map(alone.map((a) => [a.id, a]));
+        const size = (m: number | null): number => (m === null ? -1 : Math.abs(m));
+        change.tasks.forEach((t, k) => {
+          const a = byId.get(t.task_id);
+          if (a === undefined) throw new Error(`${t.task_id} did not change`);
+          if (a.move === null) expect(t.margin_move).toBeNull();
+          else expect(t.margin_move).toBeCloseTo(a.move, 12);
+          const next = change.tasks[k + 1];
+          if (next === undefined) return;
+          // Largest move first; equal moves in dataset order.
+          const [sx, sy] = [size(t.margin_move), size(next.margin_move)];
+          expect(sx > sy || (sx === sy && t.task_id < next.task_id)).toBe(true);
+        });
+        const last = change.tasks.at(-1);
+        const cut = last === undefined ? -1 : (byId.get(last.task_id)?.size ?? -1);
+        const listed = new Set(change.tasks.map((t) => t.task_id));
+        for (const a of alone) if (!listed.has(a.id)) expect(a.size).toBeLessThanOrEqual(cut);
+      }),
+      { numRuns: 60, seed: 20 },
+    );
+  });
+
   it("codes round-trip every validity", () => {
     for (const v of ["unreviewed", "valid", "broken", "disputed"] as const)
       expect(validityOfCode(validityCode(v))).toBe(v);

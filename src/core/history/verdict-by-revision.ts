@@ -11,7 +11,7 @@
  */
 import type { Evaluation, EvaluationContext } from "../decision/evaluation-types.js";
 import { evaluate } from "../decision/evaluate.js";
-import type { Dataset, Validity } from "../model.js";
+import { compareCodeUnits, VALIDITIES, type Dataset, type Validity } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
 import { taskScore } from "../stats/task-scores.js";
@@ -135,6 +135,41 @@ export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRev
   };
 }
 
+interface Moved {
+  readonly index: number;
+  readonly from: Validity;
+  readonly to: Validity;
+  readonly move: number | null;
+}
+
+const listedSize = (move: number | null): number => (move === null ? -1 : Math.abs(move));
+
+/** Largest |margin move| first (an undefined move last), then dataset order. */
+function listedBefore(x: Moved, y: Moved): boolean {
+  const sx = listedSize(x.move);
+  const sy = listedSize(y.move);
+  return sx > sy || (sx === sy && x.index < y.index);
+}
+
+/**
+ * Insert the moved task into the sorted top list (at most MAX_TASKS_PER_CHANGE), as a full sort
+ * then a cut would. Tasks come in dataset order, so one no larger than the last listed is out.
+ */
+function keepTop(top: Moved[], index: number, from: Validity, to: Validity, move: number | null): void {
+  const worst = top[top.length - 1];
+  if (
+    top.length === MAX_TASKS_PER_CHANGE &&
+    worst !== undefined &&
+    !(listedSize(move) > listedSize(worst.move))
+  )
+    return;
+  const m = { index, from, to, move };
+  let at = top.length;
+  while (at > 0 && listedBefore(m, top[at - 1] as Moved)) at--;
+  top.splice(at, 0, m);
+  if (top.length > MAX_TASKS_PER_CHANGE) top.pop();
+}
+
 function changeBetween(
   dataset: Dataset,
   d: Float64Array,
@@ -146,37 +181,40 @@ function changeBetween(
   const n = before.e?.comparison.common_valid_tasks ?? 0;
   const margin = before.e?.comparison.margin ?? null;
   const sum = margin === null ? 0 : margin * n;
-  const transitions = new Map<string, number>();
-  const moved: { index: number; from: Validity; to: Validity; move: number | null }[] = [];
+  // Counted by (from, to) code and the listed tasks kept as a bounded top list: a change can
+  // relabel most of 10⁶ tasks, so no per-task string or object is made.
+  const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
+  const moved: Moved[] = [];
   let changed = 0;
   for (let i = 0; i < before.codes.length; i++) {
-    if (before.codes[i] === after.codes[i]) continue;
-    const a = validityOfCode(before.codes[i] as number);
-    const b = validityOfCode(after.codes[i] as number);
+    const ca = before.codes[i] as number;
+    const cb = after.codes[i] as number;
+    if (ca === cb) continue;
     changed++;
-    const key = `${a} → ${b}`;
-    transitions.set(key, (transitions.get(key) ?? 0) + 1);
-    moved.push({
-      index: i,
-      from: a,
-      to: b,
-      move: margin === null ? null : marginMove(sum, n, d[i] as number, a, b),
-    });
+    const t = ca * VALIDITIES.length + cb;
+    transitions[t] = (transitions[t] as number) + 1;
+    const a = validityOfCode(ca);
+    const b = validityOfCode(cb);
+    const move = margin === null ? null : marginMove(sum, n, d[i] as number, a, b);
+    keepTop(moved, i, a, b, move);
   }
-  const size = (m: number | null): number => (m === null ? -1 : Math.abs(m));
-  moved.sort((x, y) => size(y.move) - size(x.move) || x.index - y.index);
+  const counted: { change: string; tasks: number }[] = [];
+  transitions.forEach((tasks, k) => {
+    if (tasks === 0) return;
+    const a = validityOfCode(Math.floor(k / VALIDITIES.length));
+    const b = validityOfCode(k % VALIDITIES.length);
+    counted.push({ change: `${a} → ${b}`, tasks });
+  });
   return {
     from_revision: from,
     to_revision: to,
     tasks_changed: changed,
-    transitions: [...transitions.entries()]
-      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
-      .map(([change, tasks]) => ({ change, tasks })),
+    transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
     margin_before: margin,
     margin_after: after.e?.comparison.margin ?? null,
     verdict_before: before.e?.verdict ?? null,
     verdict_after: after.e?.verdict ?? null,
-    tasks: moved.slice(0, MAX_TASKS_PER_CHANGE).map((m) => {
+    tasks: moved.map((m) => {
       const t = dataset.tasks[m.index];
       if (t === undefined) throw new Error("verdictByReviewRevision: task index out of range");
       return {
