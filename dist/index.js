@@ -65481,6 +65481,7 @@ function sameLabels(a, b) {
 
 
 
+
 /** The latest this many review revisions are evaluated in full. */
 const MAX_REVISIONS_EVALUATED = 20;
 /** Tasks listed per change between two revisions (largest margin move first). */
@@ -65580,42 +65581,71 @@ function verdictByReviewRevision(inp) {
             },
     };
 }
+const listedSize = (move) => (move === null ? -1 : Math.abs(move));
+/** Largest |margin move| first (an undefined move last), then dataset order. */
+function listedBefore(x, y) {
+    const sx = listedSize(x.move);
+    const sy = listedSize(y.move);
+    return sx > sy || (sx === sy && x.index < y.index);
+}
+/**
+ * Insert the moved task into the sorted top list (at most MAX_TASKS_PER_CHANGE), as a full sort
+ * then a cut would. Tasks come in dataset order, so one no larger than the last listed is out.
+ */
+function keepTop(top, index, from, to, move) {
+    const worst = top[top.length - 1];
+    if (top.length === MAX_TASKS_PER_CHANGE &&
+        worst !== undefined &&
+        !(listedSize(move) > listedSize(worst.move)))
+        return;
+    const m = { index, from, to, move };
+    let at = top.length;
+    while (at > 0 && listedBefore(m, top[at - 1]))
+        at--;
+    top.splice(at, 0, m);
+    if (top.length > MAX_TASKS_PER_CHANGE)
+        top.pop();
+}
 function changeBetween(dataset, d, from, to, before, after) {
     const n = before.e?.comparison.common_valid_tasks ?? 0;
     const margin = before.e?.comparison.margin ?? null;
     const sum = margin === null ? 0 : margin * n;
-    const transitions = new Map();
+    // Counted by (from, to) code and the listed tasks kept as a bounded top list: a change can
+    // relabel most of 10⁶ tasks, so no per-task string or object is made.
+    const transitions = new Int32Array(model_VALIDITIES.length * model_VALIDITIES.length);
     const moved = [];
     let changed = 0;
     for (let i = 0; i < before.codes.length; i++) {
-        if (before.codes[i] === after.codes[i])
+        const ca = before.codes[i];
+        const cb = after.codes[i];
+        if (ca === cb)
             continue;
-        const a = validityOfCode(before.codes[i]);
-        const b = validityOfCode(after.codes[i]);
         changed++;
-        const key = `${a} → ${b}`;
-        transitions.set(key, (transitions.get(key) ?? 0) + 1);
-        moved.push({
-            index: i,
-            from: a,
-            to: b,
-            move: margin === null ? null : marginMove(sum, n, d[i], a, b),
-        });
+        const t = ca * model_VALIDITIES.length + cb;
+        transitions[t] = transitions[t] + 1;
+        const a = validityOfCode(ca);
+        const b = validityOfCode(cb);
+        const move = margin === null ? null : marginMove(sum, n, d[i], a, b);
+        keepTop(moved, i, a, b, move);
     }
-    const size = (m) => (m === null ? -1 : Math.abs(m));
-    moved.sort((x, y) => size(y.move) - size(x.move) || x.index - y.index);
+    const counted = [];
+    transitions.forEach((tasks, k) => {
+        if (tasks === 0)
+            return;
+        const a = validityOfCode(Math.floor(k / model_VALIDITIES.length));
+        const b = validityOfCode(k % model_VALIDITIES.length);
+        counted.push({ change: `${a} → ${b}`, tasks });
+    });
     return {
         from_revision: from,
         to_revision: to,
         tasks_changed: changed,
-        transitions: [...transitions.entries()]
-            .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
-            .map(([change, tasks]) => ({ change, tasks })),
+        transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
         margin_before: margin,
         margin_after: after.e?.comparison.margin ?? null,
         verdict_before: before.e?.verdict ?? null,
         verdict_after: after.e?.verdict ?? null,
-        tasks: moved.slice(0, MAX_TASKS_PER_CHANGE).map((m) => {
+        tasks: moved.map((m) => {
             const t = dataset.tasks[m.index];
             if (t === undefined)
                 throw new Error("verdictByReviewRevision: task index out of range");
