@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1075);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6376);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6213);
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1075:
+/***/ 6376:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17903,6 +17903,27 @@ function buildReport(parts) {
  */
 
 
+/** How many events of `history` (ascending by revision) lie at or below revision n. */
+function eventsAtOrBelow(history, n) {
+    let keep = 0;
+    while (keep < history.length && history[keep].revision <= n)
+        keep++;
+    return keep;
+}
+/**
+ * The index of an event at the same revision as history[keep − 1] with a different label, or −1:
+ * two labels at the effective revision are a conflict (SPEC §1.2).
+ */
+function conflictingEvent(history, keep) {
+    const top = history[keep - 1];
+    if (top === undefined)
+        return -1;
+    for (let i = keep - 2; i >= 0 && history[i].revision === top.revision; i--) {
+        if (history[i].validity !== top.validity)
+            return i;
+    }
+    return -1;
+}
 /**
  * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
  * Returns the same object when nothing above n exists.
@@ -17914,19 +17935,15 @@ function taskAsOfReview(task, n) {
         // Nothing above n: the reader already chose (and checked) the effective label.
         return task;
     }
-    let keep = 0;
-    while (keep < history.length && history[keep].revision <= n)
-        keep++;
+    const keep = eventsAtOrBelow(history, n);
     const kept = history.slice(0, keep);
     const top = kept[keep - 1];
     if (top === undefined) {
         return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
     }
-    for (let i = keep - 2; i >= 0 && kept[i].revision === top.revision; i--) {
-        const other = kept[i];
-        if (other.validity !== top.validity)
-            return { task, revision: top.revision, first: other, second: top };
-    }
+    const other = conflictingEvent(kept, keep);
+    if (other >= 0)
+        return { task, revision: top.revision, first: kept[other], second: top };
     return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
 }
 function isLabelConflict(x) {
@@ -18389,7 +18406,91 @@ function checkHistory(previous, current, display) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/history/labels-as-of.ts
+/**
+ * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
+ * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and
+ * copying every relabelled TaskRecord (viewAsOfReview) cost ~235 MiB and most of the history's CPU
+ * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it).
+ */
+
+
+/** A label as one byte: its index in VALIDITIES. */
+const CODE = Object.fromEntries(model_VALIDITIES.map((v, i) => [v, i]));
+function validityCode(v) {
+    return CODE[v];
+}
+function validityOfCode(code) {
+    const v = model_VALIDITIES[code];
+    if (v === undefined)
+        throw new Error(`validityOfCode: no validity has code ${code}`);
+    return v;
+}
+/** The tasks' current (effective) labels as codes. */
+function currentLabelCodes(dataset) {
+    const codes = new Uint8Array(dataset.tasks.length);
+    dataset.tasks.forEach((t, i) => (codes[i] = CODE[t.validity]));
+    return codes;
+}
+/** Each task's label code at revision n and how many tasks are in conflict there; allocates only the codes. */
+function labelsAsOfReview(dataset, n) {
+    const tasks = dataset.tasks;
+    const codes = new Uint8Array(tasks.length);
+    let conflictCount = 0;
+    for (let i = 0; i < tasks.length; i++) {
+        const t = tasks[i];
+        const history = t.history;
+        const last = history[history.length - 1];
+        if (last === undefined || last.revision <= n) {
+            codes[i] = CODE[t.validity];
+            continue;
+        }
+        const keep = eventsAtOrBelow(history, n);
+        const top = history[keep - 1];
+        if (top === undefined)
+            codes[i] = CODE.unreviewed;
+        else if (conflictingEvent(history, keep) >= 0) {
+            conflictCount++;
+            codes[i] = CODE[t.validity];
+        }
+        else
+            codes[i] = CODE[top.validity];
+    }
+    return { codes, conflictCount };
+}
+/**
+ * The dataset as of revision n, given its labels there without conflicts: only the tasks whose
+ * label differs from their current one are rebuilt (by taskAsOfReview); the others keep their
+ * record, whose later labels evaluate() never reads (it reads a task's label, not its history).
+ * evaluate() of this dataset equals evaluate() of viewAsOfReview(dataset, n).dataset
+ * (test/history/labels-as-of.test.ts checks it on random exports).
+ */
+function datasetWithLabelsAsOf(dataset, n, labels) {
+    if (labels.conflictCount > 0)
+        throw new Error("datasetWithLabelsAsOf: the labels at n conflict");
+    const codes = labels.codes;
+    const tasks = dataset.tasks.map((t, i) => {
+        if (codes[i] === CODE[t.validity])
+            return t;
+        const r = taskAsOfReview(t, n);
+        if (isLabelConflict(r))
+            throw new Error("datasetWithLabelsAsOf: a label conflict the codes missed");
+        return r;
+    });
+    return { ...dataset, tasks, reviewRevisions: dataset.reviewRevisions.filter((r) => r <= n) };
+}
+/** Whether two label arrays are equal (then the two revisions evaluate the same). */
+function sameLabels(a, b) {
+    if (a.length !== b.length)
+        return false;
+    for (let i = 0; i < a.length; i++)
+        if (a[i] !== b[i])
+            return false;
+    return true;
+}
+
 ;// CONCATENATED MODULE: ./src/core/history/verdict-by-revision.ts
+
 
 
 
@@ -18408,17 +18509,19 @@ function taskDifferences(dataset, policy) {
     });
     return d;
 }
-function labelCounts(validities) {
+function labelCounts(codes) {
+    const byCode = [0, 0, 0, 0];
+    for (const code of codes)
+        byCode[code] = byCode[code] + 1;
     const c = { valid: 0, disputed: 0, unreviewed: 0, broken: 0 };
-    for (const v of validities)
-        c[v]++;
+    byCode.forEach((count, code) => (c[validityOfCode(code)] = count));
     return c;
 }
-function revisionRow(revision, validities, e, conflicts) {
+function revisionRow(revision, codes, e, conflicts) {
     const c = e?.comparison;
     return {
         revision,
-        labels: labelCounts(validities),
+        labels: labelCounts(codes),
         label_conflicts: conflicts,
         common_valid_tasks: c?.common_valid_tasks ?? null,
         unresolved_tasks: c?.unresolved_tasks ?? null,
@@ -18456,13 +18559,23 @@ function verdictByReviewRevision(inp) {
     for (let k = 0; k < evaluated.length; k++) {
         const revision = evaluated[k];
         const latest = k === evaluated.length - 1;
-        const view = latest ? { dataset, conflictCount: 0 } : viewAsOfReview(dataset, revision);
-        const validities = view.dataset.tasks.map((t) => t.validity);
-        const e = latest ? inp.evaluation : view.conflictCount > 0 ? null : evaluate(view.dataset, policy, ctx);
-        rows.push(revisionRow(revision, validities, e, view.conflictCount));
+        const labels = latest
+            ? { codes: currentLabelCodes(dataset), conflictCount: 0 }
+            : labelsAsOfReview(dataset, revision);
+        const { codes, conflictCount } = labels;
+        let e;
+        if (latest)
+            e = inp.evaluation;
+        else if (conflictCount > 0)
+            e = null;
+        else if (prev !== null && prev.conflicts === 0 && sameLabels(prev.codes, codes))
+            e = prev.e;
+        else
+            e = evaluate(datasetWithLabelsAsOf(dataset, revision, labels), policy, ctx);
+        rows.push(revisionRow(revision, codes, e, conflictCount));
         if (prev !== null)
-            changes.push(changeBetween(dataset, d, evaluated[k - 1], revision, prev, { validities, e }));
-        prev = { validities, e, conflicts: view.conflictCount };
+            changes.push(changeBetween(dataset, d, evaluated[k - 1], revision, prev, { codes, e }));
+        prev = { codes, e, conflicts: conflictCount };
     }
     const last = changes[changes.length - 1];
     return {
@@ -18480,42 +18593,71 @@ function verdictByReviewRevision(inp) {
             },
     };
 }
+const listedSize = (move) => (move === null ? -1 : Math.abs(move));
+/** Largest |margin move| first (an undefined move last), then dataset order. */
+function listedBefore(x, y) {
+    const sx = listedSize(x.move);
+    const sy = listedSize(y.move);
+    return sx > sy || (sx === sy && x.index < y.index);
+}
+/**
+ * Insert the moved task into the sorted top list (at most MAX_TASKS_PER_CHANGE), as a full sort
+ * then a cut would. Tasks come in dataset order, so one no larger than the last listed is out.
+ */
+function keepTop(top, index, from, to, move) {
+    const worst = top[top.length - 1];
+    if (top.length === MAX_TASKS_PER_CHANGE &&
+        worst !== undefined &&
+        !(listedSize(move) > listedSize(worst.move)))
+        return;
+    const m = { index, from, to, move };
+    let at = top.length;
+    while (at > 0 && listedBefore(m, top[at - 1]))
+        at--;
+    top.splice(at, 0, m);
+    if (top.length > MAX_TASKS_PER_CHANGE)
+        top.pop();
+}
 function changeBetween(dataset, d, from, to, before, after) {
     const n = before.e?.comparison.common_valid_tasks ?? 0;
     const margin = before.e?.comparison.margin ?? null;
     const sum = margin === null ? 0 : margin * n;
-    const transitions = new Map();
+    // Counted by (from, to) code and the listed tasks kept as a bounded top list: a change can
+    // relabel most of 10⁶ tasks, so no per-task string or object is made.
+    const transitions = new Int32Array(model_VALIDITIES.length * model_VALIDITIES.length);
     const moved = [];
     let changed = 0;
-    for (let i = 0; i < before.validities.length; i++) {
-        const a = before.validities[i];
-        const b = after.validities[i];
-        if (a === b)
+    for (let i = 0; i < before.codes.length; i++) {
+        const ca = before.codes[i];
+        const cb = after.codes[i];
+        if (ca === cb)
             continue;
         changed++;
-        const key = `${a} → ${b}`;
-        transitions.set(key, (transitions.get(key) ?? 0) + 1);
-        moved.push({
-            index: i,
-            from: a,
-            to: b,
-            move: margin === null ? null : marginMove(sum, n, d[i], a, b),
-        });
+        const t = ca * model_VALIDITIES.length + cb;
+        transitions[t] = transitions[t] + 1;
+        const a = validityOfCode(ca);
+        const b = validityOfCode(cb);
+        const move = margin === null ? null : marginMove(sum, n, d[i], a, b);
+        keepTop(moved, i, a, b, move);
     }
-    const size = (m) => (m === null ? -1 : Math.abs(m));
-    moved.sort((x, y) => size(y.move) - size(x.move) || x.index - y.index);
+    const counted = [];
+    transitions.forEach((tasks, k) => {
+        if (tasks === 0)
+            return;
+        const a = validityOfCode(Math.floor(k / model_VALIDITIES.length));
+        const b = validityOfCode(k % model_VALIDITIES.length);
+        counted.push({ change: `${a} → ${b}`, tasks });
+    });
     return {
         from_revision: from,
         to_revision: to,
         tasks_changed: changed,
-        transitions: [...transitions.entries()]
-            .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
-            .map(([change, tasks]) => ({ change, tasks })),
+        transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
         margin_before: margin,
         margin_after: after.e?.comparison.margin ?? null,
         verdict_before: before.e?.verdict ?? null,
         verdict_after: after.e?.verdict ?? null,
-        tasks: moved.slice(0, MAX_TASKS_PER_CHANGE).map((m) => {
+        tasks: moved.map((m) => {
             const t = dataset.tasks[m.index];
             if (t === undefined)
                 throw new Error("verdictByReviewRevision: task index out of range");
