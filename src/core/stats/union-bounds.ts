@@ -228,8 +228,31 @@ export function conservativePairedSe(
   }
   const order = scratchOrder;
   const w = scratchW;
-  // (d − d̄_V)² per distinct value, largest first, ties by index (insertion sort for a handful).
-  for (let j = 0; j < m; j++) {
+  // (d − d̄_V)² per distinct value, largest first, ties by index. Values in ascending (or
+  // descending) order, as the callers pass them, need no sort: the distance to the mean falls from both ends inwards, so the
+  // order is a merge of the two ends (the left, lower index, first on a tie) — linear, and the
+  // same order the sort gives. Otherwise insertion sort for a handful, a sort beyond.
+  let up = true;
+  let down = true;
+  for (let j = 1; j < m && (up || down); j++) {
+    up &&= (values[j - 1] as number) < (values[j] as number);
+    down &&= (values[j - 1] as number) > (values[j] as number);
+  }
+  // Descending works the same way: the distance is V-shaped over any strictly monotone order.
+  let ascending = up || down;
+  if (ascending) {
+    for (let j = 0; j < m; j++) w[j] = ((values[j] as number) - mean) ** 2;
+    let left = 0;
+    let right = m - 1;
+    for (let t = 0; t < m; t++) order[t] = (w[left] as number) >= (w[right] as number) ? left++ : right--;
+    // Rounding can make two neighbours on the right equal; then the sort's tie rule decides.
+    for (let t = 1; t < m && ascending; t++) {
+      const a = order[t - 1] as number;
+      const b = order[t] as number;
+      ascending = (w[a] as number) !== (w[b] as number) || a < b;
+    }
+  }
+  for (let j = 0; j < m && !ascending; j++) {
     const x = ((values[j] as number) - mean) ** 2;
     w[j] = x;
     let i = j;
@@ -241,7 +264,7 @@ export function conservativePairedSe(
     }
     order[i] = j;
   }
-  if (m > 64) order.subarray(0, m).sort((x, y) => (w[y] as number) - (w[x] as number) || x - y);
+  if (!ascending && m > 64) order.subarray(0, m).sort((x, y) => (w[y] as number) - (w[x] as number) || x - y);
   let best = ssV / (v.n * (v.n - 1));
   let k = 0;
   let wk = 0;
