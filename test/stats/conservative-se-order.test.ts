@@ -6,18 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { conservativePairedSe } from "../../src/core/stats/union-bounds.js";
-
-/** Deterministic PRNG (mulberry32) so a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as rng } from "../helpers/prng.js";
 
 function shuffled<T>(xs: readonly T[], r: () => number): T[] {
   const out = [...xs];
