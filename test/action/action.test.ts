@@ -2,10 +2,9 @@
  * End to end: the committed dist/index.js as a child process against the loopback fake GitHub,
  * which fails the test on any request GitHub would reject (see fake-github.ts).
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { readDigest, readHeader } from "../../src/action/sticky-comment.js";
@@ -14,13 +13,12 @@ import { ACTIONS_BOT, FakeGitHub, type Identity } from "./fake-github.js";
 import { expectGolden } from "./golden.js";
 import {
   BASE_SHA,
-  cleanupRuns,
-  distExists,
   HEAD_SHA,
   PR_NUMBER,
   PUSH_SHA,
   runDist,
   workflowCommands,
+  useFakeGitHub,
   type EventKind,
   type RunResult,
 } from "./run-action.js";
@@ -30,27 +28,10 @@ const RESULTS_PATH = "out/results.jsonl";
 const LAST_POLICY_COMMIT = "9".repeat(40);
 const ALICE: Identity = { login: "alice", id: 7, type: "User", installation: false };
 
-beforeAll(() => {
-  // CI builds dist/ and checks it matches the committed one; build here only when it is missing.
-  if (!distExists())
-    execFileSync("npm", ["run", "package"], { cwd: resolve(import.meta.dirname, "../.."), stdio: "inherit" });
-});
-
-afterAll(() => {
-  cleanupRuns();
-});
-
-let fake: FakeGitHub | null = null;
-afterEach(async () => {
-  if (fake) {
-    expect(fake.violations).toEqual([]);
-    await fake.close();
-    fake = null;
-  }
-});
+const fakes = useFakeGitHub();
 
 async function startFake(basePolicy: string | null = policyYaml()): Promise<FakeGitHub> {
-  fake = await new FakeGitHub("acme/models").start();
+  const fake = await fakes.start();
   if (basePolicy !== null) {
     fake.setFile(BASE_SHA, POLICY_PATH, basePolicy);
     fake.setCommits(BASE_SHA, POLICY_PATH, [LAST_POLICY_COMMIT, "8".repeat(40)]);

@@ -3,44 +3,15 @@
  * reach on its own: no token, the contents API failing, a base version that is a directory or a
  * symbolic link, a path git would read as a pattern; and the base version streamed byte for byte.
  */
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gitToFile, readBaseVersions, type BaseFilesRequest } from "../../src/action/base-files.js";
 import { runGit } from "../../src/action/base-policy.js";
 import { createRecordingLogger } from "../../src/action/logger.js";
-import { FakeGitHub } from "./fake-github.js";
-import { fastRetry, git, initRepo, octokitFor } from "./helpers.js";
+import { fastRetry, git, initRepo, octokitFor, useSharedFakeGitHub } from "./helpers.js";
 
-let fake: FakeGitHub;
-const dirs: string[] = [];
-beforeAll(async () => {
-  fake = await new FakeGitHub("acme/models").start();
-});
-afterAll(async () => {
-  await fake.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-afterEach(() => {
-  expect(fake.violations).toEqual([]);
-  fake.clearFaults();
-  fake.requests.length = 0;
-});
-
-function tempDir(): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), "gate-base-files-")));
-  dirs.push(d);
-  return d;
-}
+const shared = useSharedFakeGitHub("gate-base-files-");
 
 function write(ws: string, files: Readonly<Record<string, string | Buffer>>): void {
   for (const [rel, data] of Object.entries(files)) {
@@ -67,7 +38,7 @@ function request(
     repo: "models",
     baseSha,
     workspace: ws,
-    tempRoot: tempDir(),
+    tempRoot: shared.tempDir(),
     results: (files.results ?? []).map((p) => join(ws, p)),
     reviews: (files.reviews ?? []).map((p) => join(ws, p)),
     display: (abs) => abs.slice(ws.length + 1),
@@ -76,7 +47,7 @@ function request(
 
 function deps(withToken: boolean) {
   return {
-    octokit: withToken ? octokitFor(fake) : null,
+    octokit: withToken ? octokitFor(shared.fake) : null,
     git: runGit,
     gitToFile,
     retry: fastRetry(),
@@ -86,7 +57,7 @@ function deps(withToken: boolean) {
 
 /** A checkout whose history lacks the base commit (fetch-depth: 1). */
 function shallowCheckout(files: Readonly<Record<string, string | Buffer>>): string {
-  const ws = tempDir();
+  const ws = shared.tempDir();
   initRepo(ws);
   write(ws, files);
   commit(ws, "head only");
@@ -95,7 +66,7 @@ function shallowCheckout(files: Readonly<Record<string, string | Buffer>>): stri
 
 describe("readBaseVersions", () => {
   it("git: the base version streamed byte for byte (binary, 3 MB, beyond the in-memory git runner's buffer use); disposed afterwards", async () => {
-    const ws = tempDir();
+    const ws = shared.tempDir();
     initRepo(ws);
     const big = Buffer.alloc(3 * 1024 * 1024);
     for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
@@ -125,12 +96,12 @@ describe("readBaseVersions", () => {
 
   it("the contents API answering 502 three times: retried, then one warning; nothing compared", async () => {
     const ws = shallowCheckout({ "r.jsonl": "{}\n" });
-    fake.setFile(UNKNOWN_BASE, "r.jsonl", "{}\n");
-    fake.fail("repos/get-content", { status: 502 });
+    shared.fake.setFile(UNKNOWN_BASE, "r.jsonl", "{}\n");
+    shared.fake.fail("repos/get-content", { status: 502 });
     const d = deps(true);
     const got = await readBaseVersions(request(ws, UNKNOWN_BASE, { results: ["r.jsonl"] }), d);
     expect(got.previous).toBeNull();
-    expect(fake.calls()).toEqual(Array(3).fill("GET repos/get-content"));
+    expect(shared.fake.calls()).toEqual(Array(3).fill("GET repos/get-content"));
     expect(got.base.files[0]?.note).toBe(
       "the contents API did not give the base version (502: Server Error); check out with fetch-depth: 0 so that git can",
     );
@@ -148,7 +119,7 @@ describe("readBaseVersions", () => {
   });
 
   it("git: a directory or a symbolic link at the base commit is not compared, and says which", async () => {
-    const ws = tempDir();
+    const ws = shared.tempDir();
     initRepo(ws);
     write(ws, { "d/inner.jsonl": "{}\n", "target.jsonl": "{}\n" });
     symlinkSync("target.jsonl", join(ws, "link.jsonl"));
@@ -167,7 +138,7 @@ describe("readBaseVersions", () => {
   });
 
   it("a path with pattern characters means itself to git (`*`, `:`, a leading `-`)", async () => {
-    const ws = tempDir();
+    const ws = shared.tempDir();
     initRepo(ws);
     const names = ["a*.jsonl", ":x.jsonl", "-r.jsonl"];
     write(ws, Object.fromEntries(names.map((n) => [n, `${JSON.stringify(n)}\n`])));
@@ -181,7 +152,7 @@ describe("readBaseVersions", () => {
   });
 
   it("not a git checkout: every file named, none compared, no warning", async () => {
-    const ws = tempDir();
+    const ws = shared.tempDir();
     write(ws, { "r.jsonl": "{}\n" });
     const d = deps(true);
     const got = await readBaseVersions(request(ws, UNKNOWN_BASE, { reviews: ["r.jsonl"] }), d);
@@ -194,7 +165,7 @@ describe("readBaseVersions", () => {
         note: "the workspace is not a git checkout",
       },
     ]);
-    expect(fake.calls()).toEqual([]);
+    expect(shared.fake.calls()).toEqual([]);
     expect(d.log.lines.filter((l) => l.level === "warning")).toEqual([]);
   });
 });

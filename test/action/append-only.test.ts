@@ -7,22 +7,20 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/report/report-types.js";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
-import { FakeGitHub } from "./fake-github.js";
 import { git, initRepo } from "./helpers.js";
 import {
   BASE_SHA,
-  cleanupRuns,
-  distExists,
   eventPayload,
   HEAD_SHA,
   PR_NUMBER,
   runDist,
   workflowCommands,
+  useFakeGitHub,
   type EventKind,
   type RunResult,
 } from "./run-action.js";
@@ -31,22 +29,7 @@ const POLICY_PATH = "gate/policy.yaml";
 const RESULTS_PATH = "bench/results.jsonl";
 const REVIEWS_PATH = "bench/reviews.jsonl";
 
-beforeAll(() => {
-  if (!distExists())
-    execFileSync("npm", ["run", "package"], { cwd: resolve(import.meta.dirname, "../.."), stdio: "inherit" });
-});
-afterAll(() => {
-  cleanupRuns();
-});
-
-let fake: FakeGitHub | null = null;
-afterEach(async () => {
-  if (fake) {
-    expect(fake.violations).toEqual([]);
-    await fake.close();
-    fake = null;
-  }
-});
+const fakes = useFakeGitHub();
 
 /** 60 valid tasks, a clear accept; the first 40 are at the base commit, the rest appended. */
 const ROWS: TaskRow[] = [
@@ -139,8 +122,7 @@ interface Case {
 }
 
 async function run(c: Case): Promise<{ r: RunResult; report: Report; base: string }> {
-  fake = await new FakeGitHub("acme/models").start();
-  const f = fake;
+  const f = await fakes.start();
   const { ws, base } = checkout(c.repo);
   const event = c.event ?? "pull_request";
   f.setFile(base, POLICY_PATH, policyYaml());
@@ -212,7 +194,12 @@ describe("append-only in the action: the files at the base commit", () => {
       `Append-only: reviews ${REVIEWS_PATH} is compared with its version at the base commit ${short} (git).`,
     ]);
     // git, not the API: only the policy was read from GitHub.
-    expect(fake?.calls().filter((c) => c === "GET repos/get-content")).toHaveLength(1);
+    expect(
+      fakes
+        .current()
+        ?.calls()
+        .filter((c) => c === "GET repos/get-content"),
+    ).toHaveLength(1);
     expect(r.summary).toContain(
       `| Append-only against | base commit <code>${short}</code>: results <code>bench/results\\.jsonl</code> ` +
         "compared (git); reviews <code>bench/reviews\\.jsonl</code> compared (git) |",
@@ -322,7 +309,12 @@ describe("append-only in the action: the files at the base commit", () => {
     ).toEqual([`${GZ}@${short}:1 changed`]);
     expect(report.verdict).toBe("unresolved");
     expect(r.code).toBe(1);
-    expect(fake?.calls().filter((c) => c === "GET repos/get-content")).toHaveLength(3);
+    expect(
+      fakes
+        .current()
+        ?.calls()
+        .filter((c) => c === "GET repos/get-content"),
+    ).toHaveLength(3);
   });
 
   it("merge_group: the merge group's base commit; an appended export passes", async () => {

@@ -1,33 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadBasePolicy, runGit, type BasePolicyRequest } from "../../src/action/base-policy.js";
 import { createRecordingLogger } from "../../src/action/logger.js";
 import { InputError } from "../../src/core/errors.js";
-import { FakeGitHub } from "./fake-github.js";
-import { commitFiles, fastRetry, initRepo, octokitFor } from "./helpers.js";
+import { commitFiles, fastRetry, initRepo, octokitFor, useSharedFakeGitHub } from "./helpers.js";
 
-let fake: FakeGitHub;
-const dirs: string[] = [];
-beforeAll(async () => {
-  fake = await new FakeGitHub("acme/models").start();
-});
-afterAll(async () => {
-  await fake.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-afterEach(() => {
-  expect(fake.violations).toEqual([]);
-  fake.clearFaults();
-  fake.requests.length = 0;
-});
-
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "gate-base-policy-"));
-  dirs.push(d);
-  return d;
-}
+const shared = useSharedFakeGitHub("gate-base-policy-");
 
 const BASE = "1".repeat(40);
 const LAST = "2".repeat(40);
@@ -38,17 +15,17 @@ function req(over: Partial<BasePolicyRequest> = {}): BasePolicyRequest {
     repo: "models",
     baseSha: BASE,
     path: "gate/policy.yaml",
-    workspace: tempDir(),
+    workspace: shared.tempDir(),
     ...over,
   };
 }
 
 describe("loadBasePolicy", () => {
   it("reads the policy at the base commit with the contents API, and its last commit", async () => {
-    fake.setFile(BASE, "gate/policy.yaml", "owner: base\n");
-    fake.setCommits(BASE, "gate/policy.yaml", [LAST, "3".repeat(40)]);
+    shared.fake.setFile(BASE, "gate/policy.yaml", "owner: base\n");
+    shared.fake.setCommits(BASE, "gate/policy.yaml", [LAST, "3".repeat(40)]);
     const policy = await loadBasePolicy(req(), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       git: runGit,
       retry: fastRetry(),
       log: createRecordingLogger(),
@@ -58,7 +35,7 @@ describe("loadBasePolicy", () => {
       source: `base commit ${BASE} (contents API)`,
       lastCommit: LAST,
     });
-    expect(fake.requests.map((r) => [r.operationId, r.query])).toEqual([
+    expect(shared.fake.requests.map((r) => [r.operationId, r.query])).toEqual([
       ["repos/get-content", { ref: BASE }],
       ["repos/list-commits", { path: "gate/policy.yaml", sha: BASE, per_page: "1" }],
     ]);
@@ -66,7 +43,7 @@ describe("loadBasePolicy", () => {
 
   it("refuses a policy that does not exist at the base commit (new file in the PR)", async () => {
     const error = await loadBasePolicy(req({ baseSha: "4".repeat(40) }), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       git: runGit,
       retry: fastRetry(),
       log: createRecordingLogger(),
@@ -78,15 +55,15 @@ describe("loadBasePolicy", () => {
   });
 
   it("falls back to git show and git log when the API keeps failing and the checkout has the commit", async () => {
-    const ws = tempDir();
+    const ws = shared.tempDir();
     initRepo(ws);
     const first = commitFiles(ws, { "gate/policy.yaml": "owner: from-git\n" }, "add policy");
     const base = commitFiles(ws, { "README.md": "readme\n" }, "unrelated");
-    fake.fail("repos/get-content", { status: 503 });
-    fake.fail("repos/list-commits", { status: 503 });
+    shared.fake.fail("repos/get-content", { status: 503 });
+    shared.fake.fail("repos/list-commits", { status: 503 });
     const log = createRecordingLogger();
     const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       git: runGit,
       retry: fastRetry(),
       log,
@@ -96,11 +73,11 @@ describe("loadBasePolicy", () => {
       source: `base commit ${base} (git)`,
       lastCommit: first,
     });
-    expect(fake.requests.map((r) => r.status)).toEqual([503, 503, 503, 503, 503, 503]);
+    expect(shared.fake.requests.map((r) => r.status)).toEqual([503, 503, 503, 503, 503, 503]);
   });
 
   it("uses git without a token at all", async () => {
-    const ws = tempDir();
+    const ws = shared.tempDir();
     initRepo(ws);
     const base = commitFiles(ws, { "gate/policy.yaml": "owner: no-token\n" });
     const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), {
@@ -117,9 +94,9 @@ describe("loadBasePolicy", () => {
   });
 
   it("says what to grant when neither the API nor the checkout can answer", async () => {
-    fake.fail("repos/get-content", { status: 403 });
+    shared.fake.fail("repos/get-content", { status: 403 });
     const error = await loadBasePolicy(req(), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       git: runGit,
       retry: fastRetry(),
       log: createRecordingLogger(),

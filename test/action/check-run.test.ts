@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   conclusionFor,
   publishCheckRun,
@@ -6,21 +6,9 @@ import {
   type CheckRunSpec,
 } from "../../src/action/check-run.js";
 import { createRecordingLogger } from "../../src/action/logger.js";
-import { FakeGitHub } from "./fake-github.js";
-import { fastRetry, octokitFor } from "./helpers.js";
+import { fastRetry, octokitFor, useSharedFakeGitHub } from "./helpers.js";
 
-let fake: FakeGitHub;
-beforeAll(async () => {
-  fake = await new FakeGitHub("acme/models").start();
-});
-afterAll(async () => {
-  await fake.close();
-});
-afterEach(() => {
-  expect(fake.violations).toEqual([]);
-  fake.clearFaults();
-  fake.requests.length = 0;
-});
+const shared = useSharedFakeGitHub("gate-check-run-");
 
 const SHA = "c".repeat(40);
 function spec(over: Partial<CheckRunSpec> = {}): CheckRunSpec {
@@ -50,12 +38,12 @@ describe("publishCheckRun", () => {
   it("creates a completed check run on the given commit", async () => {
     const log = createRecordingLogger();
     const id = await publishCheckRun(spec(), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       retry: fastRetry(),
       log,
       fork: false,
     });
-    const run = fake.checkRuns.find((r) => r.id === id);
+    const run = shared.fake.checkRuns.find((r) => r.id === id);
     expect(run).toMatchObject({
       head_sha: SHA,
       status: "completed",
@@ -75,13 +63,13 @@ describe("publishCheckRun", () => {
       message: `problem ${i + 1}`,
     }));
     const id = await publishCheckRun(spec({ annotations }), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       retry: fastRetry(),
       log: createRecordingLogger(),
       fork: false,
     });
-    expect(fake.calls()).toEqual(["POST checks/create", "PATCH checks/update", "PATCH checks/update"]);
-    const run = fake.checkRuns.find((r) => r.id === id);
+    expect(shared.fake.calls()).toEqual(["POST checks/create", "PATCH checks/update", "PATCH checks/update"]);
+    const run = shared.fake.checkRuns.find((r) => r.id === id);
     expect(run?.annotations.map((a) => a.start_line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
     expect(run?.annotationRequests).toBe(3);
     expect(run?.conclusion).toBe("success");
@@ -89,21 +77,21 @@ describe("publishCheckRun", () => {
 
   it("cuts an over-long summary to GitHub's 65,535 characters with a note", async () => {
     const id = await publishCheckRun(spec({ summary: "x".repeat(70_000) }), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       retry: fastRetry(),
       log: createRecordingLogger(),
       fork: false,
     });
-    const summary = fake.checkRuns.find((r) => r.id === id)?.output.summary ?? "";
+    const summary = shared.fake.checkRuns.find((r) => r.id === id)?.output.summary ?? "";
     expect(summary.length).toBeLessThanOrEqual(65_535);
     expect(summary.endsWith("\n\n… (trimmed)\n")).toBe(true);
   });
 
   it("on 403 from a fork warns which permission is missing and returns null", async () => {
-    fake.fail("checks/create", { status: 403 });
+    shared.fake.fail("checks/create", { status: 403 });
     const log = createRecordingLogger();
     const id = await publishCheckRun(spec(), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       retry: fastRetry(),
       log,
       fork: true,
@@ -117,30 +105,30 @@ describe("publishCheckRun", () => {
   });
 
   it("retries 5xx with exponential backoff and succeeds", async () => {
-    fake.fail("checks/create", { status: 502, times: 2 });
+    shared.fake.fail("checks/create", { status: 502, times: 2 });
     const retry = fastRetry();
     const id = await publishCheckRun(spec(), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       retry,
       log: createRecordingLogger(),
       fork: false,
     });
     expect(id).not.toBeNull();
     expect(retry.delays).toEqual([10, 20]);
-    expect(fake.requests.map((r) => r.status)).toEqual([502, 502, 201]);
+    expect(shared.fake.requests.map((r) => r.status)).toEqual([502, 502, 201]);
   });
 
   it("gives up after 3 tries of 5xx with one warning", async () => {
-    fake.fail("checks/create", { status: 503 });
+    shared.fake.fail("checks/create", { status: 503 });
     const log = createRecordingLogger();
     const id = await publishCheckRun(spec(), {
-      octokit: octokitFor(fake),
+      octokit: octokitFor(shared.fake),
       retry: fastRetry(),
       log,
       fork: false,
     });
     expect(id).toBeNull();
-    expect(fake.requests.length).toBe(3);
+    expect(shared.fake.requests.length).toBe(3);
     expect(log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
       'Could not create the check run "Model gate": GitHub answered 503 (Server Error) 3 times; giving up. ' +
         "The verdict is in the job summary and the step outputs.",
@@ -148,22 +136,32 @@ describe("publishCheckRun", () => {
   });
 
   it("on 422 warns with GitHub's message and does not retry", async () => {
-    fake.fail("checks/create", { status: 422, message: "No commit found for SHA: cccc" });
+    shared.fake.fail("checks/create", { status: 422, message: "No commit found for SHA: cccc" });
     const log = createRecordingLogger();
     expect(
-      await publishCheckRun(spec(), { octokit: octokitFor(fake), retry: fastRetry(), log, fork: false }),
+      await publishCheckRun(spec(), {
+        octokit: octokitFor(shared.fake),
+        retry: fastRetry(),
+        log,
+        fork: false,
+      }),
     ).toBeNull();
-    expect(fake.requests.length).toBe(1);
+    expect(shared.fake.requests.length).toBe(1);
     expect(log.lines.find((l) => l.level === "warning")?.message).toBe(
       'Could not create the check run "Model gate": GitHub rejected the request with 422 (No commit found for SHA: cccc).',
     );
   });
 
   it("on 404 warns and names the permission", async () => {
-    fake.fail("checks/create", { status: 404 });
+    shared.fake.fail("checks/create", { status: 404 });
     const log = createRecordingLogger();
     expect(
-      await publishCheckRun(spec(), { octokit: octokitFor(fake), retry: fastRetry(), log, fork: false }),
+      await publishCheckRun(spec(), {
+        octokit: octokitFor(shared.fake),
+        retry: fastRetry(),
+        log,
+        fork: false,
+      }),
     ).toBeNull();
     expect(log.lines.find((l) => l.level === "warning")?.message).toBe(
       'Could not create the check run "Model gate": GitHub answered 404 (Not Found). Check the repository, the pull ' +

@@ -4,19 +4,19 @@
  * checkout's), which commit gets the check run, and whether a comment is posted.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/report/report-types.js";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
 import { FakeGitHub } from "./fake-github.js";
 import {
   BASE_SHA,
-  cleanupRuns,
   HEAD_SHA,
   MERGE_GROUP_SHA,
   PR_NUMBER,
   PUSH_SHA,
   runDist,
   workflowCommands,
+  useFakeGitHub,
   type EventKind,
   type RunResult,
 } from "./run-action.js";
@@ -32,20 +32,10 @@ const ROWS: TaskRow[] = [
 const STRICT = policyYaml({ minTasks: 100 });
 const LOOSE = policyYaml({ minTasks: 10 });
 
-let fake: FakeGitHub | null = null;
-afterEach(async () => {
-  if (fake) {
-    expect(fake.violations).toEqual([]);
-    await fake.close();
-    fake = null;
-  }
-});
-afterAll(() => {
-  cleanupRuns();
-});
+const fakes = useFakeGitHub();
 
 async function startFake(): Promise<FakeGitHub> {
-  fake = await new FakeGitHub("acme/models").start();
+  const fake = await fakes.start();
   fake.setFile(BASE_SHA, POLICY_PATH, STRICT);
   fake.setCommits(BASE_SHA, POLICY_PATH, ["9".repeat(40)]);
   return fake;
@@ -102,8 +92,7 @@ describe("merge_group (merge queue)", () => {
   });
 
   it("a policy missing at the merge group's base is an error naming the merge group, with a failed check", async () => {
-    const f = await new FakeGitHub("acme/models").start();
-    fake = f;
+    const f = await fakes.start();
     const r = await run(f, "merge_group");
     expect(r.code).toBe(1);
     expect(errors(r).at(-1)).toContain(

@@ -1,13 +1,15 @@
 /**
  * Shared pieces of the action tests: an Octokit aimed at the fake GitHub, a retry policy without
- * real waiting, and a git repository to test the `git show` / `git log` fallbacks.
+ * real waiting, one fake GitHub shared by a file's in-process tests, and a git repository to test the `git show` / `git log` fallbacks.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { getOctokit } from "@actions/github";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import type { Octokit, RetryPolicy } from "../../src/action/github-api.js";
-import type { FakeGitHub } from "./fake-github.js";
+import { FakeGitHub } from "./fake-github.js";
 
 export const INSTALLATION_TOKEN = "ghs_fake_installation_token";
 
@@ -61,4 +63,37 @@ export function commitFiles(
 
 export function initRepo(dir: string): void {
   git(dir, "init", "-q", "-b", "main");
+}
+
+/**
+ * One fake GitHub for a whole test file of in-process calls, and temporary directories removed
+ * after it: each test ends with no request GitHub would reject, and leaves no fault or request
+ * record to the next. `fake` is there from the file's beforeAll on.
+ */
+export function useSharedFakeGitHub(tempPrefix: string): { readonly fake: FakeGitHub; tempDir(): string } {
+  let fake: FakeGitHub | undefined;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    fake = await new FakeGitHub("acme/models").start();
+  });
+  afterAll(async () => {
+    await fake?.close();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    expect(fake?.violations).toEqual([]);
+    fake?.clearFaults();
+    fake?.requests.splice(0);
+  });
+  return {
+    get fake(): FakeGitHub {
+      if (fake === undefined) throw new Error("useSharedFakeGitHub: the fake GitHub starts in beforeAll");
+      return fake;
+    },
+    tempDir(): string {
+      const d = realpathSync(mkdtempSync(join(tmpdir(), tempPrefix)));
+      dirs.push(d);
+      return d;
+    },
+  };
 }

@@ -4,18 +4,15 @@
  * dist/index.js on a real git workspace; a shallow checkout, no git or no checkout gives one line
  * why, never a failed run.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { recentPolicyHistory } from "../../src/git/policy-history.js";
 import { runGit, type GitRunner } from "../../src/git/run-git.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { buildRepo, git, removeTempDirs, tempDir, type Step } from "../history/policy-repo.js";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
-import { FakeGitHub } from "./fake-github.js";
 import { expectGolden } from "./golden.js";
-import { cleanupRuns, distExists, eventPayload, runDist, type RunResult } from "./run-action.js";
+import { cleanupRuns, eventPayload, runDist, type RunResult, useFakeGitHub } from "./run-action.js";
 
 const POLICY_PATH = "gate/policy.yaml";
 const TODAY = "2026-12-01";
@@ -158,22 +155,7 @@ describe("recentPolicyHistory (in-process, real git)", () => {
 });
 
 describe("the action on a pull request that changes the policy (dist/index.js, real git workspace)", () => {
-  beforeAll(() => {
-    if (!distExists())
-      execFileSync("npm", ["run", "package"], {
-        cwd: resolve(import.meta.dirname, "../.."),
-        stdio: "inherit",
-      });
-  });
-
-  let fake: FakeGitHub | null = null;
-  afterEach(async () => {
-    if (fake) {
-      expect(fake.violations).toEqual([]);
-      await fake.close();
-      fake = null;
-    }
-  });
+  const fakes = useFakeGitHub();
 
   const ROWS: TaskRow[] = [
     ...tasks(40, "a-only", { validity: "valid", a: "pass", b: "fail" }),
@@ -182,8 +164,7 @@ describe("the action on a pull request that changes the policy (dist/index.js, r
 
   /** Runs the bundle in a workspace that `checkout` turns into a git checkout; the base is STEPS[BASE]. */
   async function runIn(checkout: (workspace: string) => string): Promise<RunResult> {
-    const f = await new FakeGitHub("acme/models").start();
-    fake = f;
+    const f = await fakes.start();
     const payload = eventPayload("pull_request") as { pull_request: { base: { sha: string } } };
     return runDist({
       fake: f,
@@ -226,7 +207,7 @@ describe("the action on a pull request that changes the policy (dist/index.js, r
     expect(rep.policy_history?.earlier).toBe(true);
     expect(rep.policy_history?.entries.map((e) => e.commit)).toEqual(commits.slice(2, BASE + 1));
     expect(r.summary).toContain("Recent history of the base policy at <code>");
-    expect(fake?.comments[0]?.body).toContain("Recent history of the base policy at <code>");
+    expect(fakes.current()?.comments[0]?.body).toContain("Recent history of the base policy at <code>");
     expectGolden("action-policy-history-summary.md", r.summary);
   });
 

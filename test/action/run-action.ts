@@ -3,7 +3,7 @@
  * INPUT_* variables, an event payload file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, a temporary
  * workspace, and GITHUB_API_URL pointing at the loopback fake GitHub.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -15,8 +15,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { bundleCoverageEnv, GATE_NODE } from "../helpers/gate-node.js";
-import type { FakeGitHub } from "./fake-github.js";
+import { FakeGitHub } from "./fake-github.js";
 import { INSTALLATION_TOKEN } from "./helpers.js";
 
 export const DIST = resolve(import.meta.dirname, "../../dist/index.js");
@@ -229,4 +230,38 @@ export function workflowCommands(stdout: string): { name: string; line: string }
 
 export function distExists(): boolean {
   return existsSync(DIST);
+}
+
+/**
+ * The hooks of a test file (or describe block) that runs the bundle against the fake GitHub:
+ * dist/ built when it is missing (CI builds it and checks it matches the committed one), the run
+ * directories removed afterwards, and every fake GitHub `start` opened in a test closed after it,
+ * failing the test on any request GitHub would reject. `current` is the last one started in this
+ * test (null between tests).
+ */
+export function useFakeGitHub(): { start(repo?: string): Promise<FakeGitHub>; current(): FakeGitHub | null } {
+  const open: FakeGitHub[] = [];
+  beforeAll(() => {
+    if (!distExists())
+      execFileSync("npm", ["run", "package"], {
+        cwd: resolve(import.meta.dirname, "../.."),
+        stdio: "inherit",
+      });
+  });
+  afterAll(() => {
+    cleanupRuns();
+  });
+  afterEach(async () => {
+    const started = open.splice(0);
+    for (const f of started) await f.close();
+    for (const f of started) expect(f.violations).toEqual([]);
+  });
+  return {
+    async start(repo = "acme/models") {
+      const f = await new FakeGitHub(repo).start();
+      open.push(f);
+      return f;
+    },
+    current: () => open.at(-1) ?? null,
+  };
 }
