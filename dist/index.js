@@ -47478,6 +47478,97 @@ function quantileFunction(margin) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * "Placeholder harness revisions").
+ */
+const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+function isPlaceholderRevision(revision) {
+    return /^unknown(?::|$)/i.test(revision);
+}
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
+/**
+ * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
+ * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
+ * by review revision evaluates again per revision: at 500,000 tasks each walk over the TaskRecords
+ * is mostly cache misses, so they are read once here. A dataset that differs from another only in
+ * its labels (history/labels-as-of.ts) shares every column but the labels.
+ */
+
+/** A label as one byte: its index in VALIDITIES. */
+const CODE = Object.fromEntries(model_VALIDITIES.map((v, i) => [v, i]));
+const VALID_CODE = CODE.valid;
+const BROKEN_CODE = CODE.broken;
+const DISPUTED_CODE = CODE.disputed;
+function validityCode(v) {
+    return CODE[v];
+}
+/** Columns by dataset: a Dataset is never modified once built (model.ts). */
+const known = new WeakMap();
+/** The columns of a dataset, made on the first call (one walk over its tasks). */
+function taskColumns(dataset) {
+    const had = known.get(dataset);
+    if (had !== undefined)
+        return had;
+    const tasks = dataset.tasks;
+    const n = tasks.length;
+    const validity = new Uint8Array(n);
+    const baseline = new Array(n);
+    const candidate = new Array(n);
+    const cluster = new Int32Array(n);
+    const numbers = new Map();
+    let last;
+    let lastNumber = -1;
+    for (let i = 0; i < n; i++) {
+        const t = tasks[i];
+        validity[i] = CODE[t.validity];
+        baseline[i] = t.baseline;
+        candidate[i] = t.candidate;
+        const c = t.cluster;
+        if (c === undefined)
+            cluster[i] = -1;
+        else if (c === last)
+            cluster[i] = lastNumber;
+        else {
+            let k = numbers.get(c);
+            if (k === undefined) {
+                k = numbers.size;
+                numbers.set(c, k);
+            }
+            last = c;
+            lastNumber = k;
+            cluster[i] = k;
+        }
+    }
+    const columns = { validity, baseline, candidate, cluster, clusterCount: numbers.size };
+    known.set(dataset, columns);
+    return columns;
+}
+/**
+ * Records that `derived` is `dataset` with the labels `codes` (validityCode per task, in the same
+ * task order) and nothing else changed, so that its columns share the others' arrays.
+ */
+function registerRelabelled(dataset, derived, codes) {
+    if (derived.tasks.length !== dataset.tasks.length || codes.length !== dataset.tasks.length)
+        throw new Error("registerRelabelled: the datasets do not have the same tasks");
+    known.set(derived, { ...taskColumns(dataset), validity: codes });
+}
+
 ;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
 /**
  * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
@@ -47875,21 +47966,43 @@ const TIE_TOLERANCE = 1e-12;
  * within a bucket) and only the distinct values are sorted, natively: O(n + V log V).
  */
 function ascendingOrder(values) {
-    const buckets = new Map();
-    for (let i = 0; i < values.length; i++) {
+    const n = values.length;
+    // Each index's bucket (numbered in order of first appearance) and the buckets' sizes: no
+    // array per bucket. Equal values often come in runs, which skip the Map.
+    const bucketOf = new Map();
+    const bucket = new Uint32Array(n);
+    const sizes = [];
+    let last = NaN;
+    let lastBucket = 0;
+    for (let i = 0; i < n; i++) {
         const v = values[i];
-        const bucket = buckets.get(v);
-        if (bucket === undefined)
-            buckets.set(v, [i]);
-        else
-            bucket.push(i);
+        if (v !== last) {
+            let b = bucketOf.get(v);
+            if (b === undefined) {
+                b = sizes.length;
+                bucketOf.set(v, b);
+                sizes.push(0);
+            }
+            last = v;
+            lastBucket = b;
+        }
+        bucket[i] = lastBucket;
+        sizes[lastBucket] = sizes[lastBucket] + 1;
     }
-    const distinct = Float64Array.from(buckets.keys()).sort();
-    const order = new Uint32Array(values.length);
-    let k = 0;
-    for (const v of distinct)
-        for (const i of buckets.get(v) ?? [])
-            order[k++] = i;
+    // Where each bucket starts in the order: its values ascending.
+    const start = new Uint32Array(sizes.length);
+    let at = 0;
+    for (const v of Float64Array.from(bucketOf.keys()).sort()) {
+        const b = bucketOf.get(v);
+        start[b] = at;
+        at += sizes[b];
+    }
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+        const b = bucket[i];
+        order[start[b]] = i;
+        start[b] = start[b] + 1;
+    }
     return order;
 }
 /**
@@ -47957,6 +48070,7 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
 
 
 
+
 /**
  * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
  * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
@@ -47965,11 +48079,13 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
  * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined.
  */
 function analyseMargin(dataset, opts) {
-    const tasks = dataset.tasks;
+    const columns = taskColumns(dataset);
+    const validity = columns.validity;
+    const n = validity.length;
     const infra = opts.infra;
     const clustered = opts.margin.standard_error === "clustered";
     const correction = opts.margin.cluster_correction;
-    const validD = new Float64Array(tasks.length);
+    const validD = new Float64Array(n);
     const validTask = [];
     const unresolvedD = [];
     const unresolvedTaskIndices = [];
@@ -47980,19 +48096,21 @@ function analyseMargin(dataset, opts) {
     let nv = 0;
     let validSum = 0;
     let rerunOk = true;
-    const rerunTerms = new Float64Array(tasks.length);
-    const clusterIndex = new Map();
-    const clusterOfTask = new Int32Array(tasks.length).fill(-1);
+    const rerunTerms = new Float64Array(n);
+    // Clusters numbered in order of first appearance among the common tasks (g below counts them).
+    const clusterNumber = new Int32Array(columns.clusterCount).fill(-1);
+    let g = 0;
+    const clusterOfTask = new Int32Array(n).fill(-1);
     let withoutCluster = 0;
-    for (let i = 0; i < tasks.length; i++) {
-        const task = tasks[i];
-        if (task.validity === "broken") {
+    for (let i = 0; i < n; i++) {
+        const label = validity[i];
+        if (label === BROKEN_CODE) {
             broken++;
             continue;
         }
         universe++;
-        const a = task.candidate;
-        const b = task.baseline;
+        const a = columns.candidate[i];
+        const b = columns.baseline[i];
         const ka = effectiveAttempts(a, infra);
         const kb = effectiveAttempts(b, infra);
         if (a === undefined || b === undefined || ka === 0 || kb === 0)
@@ -48001,18 +48119,19 @@ function analyseMargin(dataset, opts) {
         const mb = b.pass / kb;
         const d = ma - mb;
         {
-            if (task.cluster === undefined)
+            const k = columns.cluster[i];
+            if (k < 0)
                 withoutCluster++;
             else {
-                let c = clusterIndex.get(task.cluster);
-                if (c === undefined) {
-                    c = clusterIndex.size;
-                    clusterIndex.set(task.cluster, c);
+                let c = clusterNumber[k];
+                if (c < 0) {
+                    c = g++;
+                    clusterNumber[k] = c;
                 }
                 clusterOfTask[i] = c;
             }
         }
-        if (task.validity === "valid") {
+        if (label === VALID_CODE) {
             validD[nv] = d;
             validTask.push(i);
             validSum += d;
@@ -48025,7 +48144,7 @@ function analyseMargin(dataset, opts) {
             nv++;
         }
         else {
-            if (task.validity === "disputed")
+            if (label === DISPUTED_CODE)
                 disputed++;
             else
                 unreviewed++;
@@ -48077,7 +48196,6 @@ function analyseMargin(dataset, opts) {
         }
         return out;
     };
-    const g = clusterIndex.size;
     const everyClustered = withoutCluster === 0 && nv + dCount > 0;
     const sePairedValid = pairedStandardError(vD);
     const cr2Valid = everyClustered ? clusteredStandardError(vD, clustersOf([]), g, "cr2") : null;
@@ -48317,6 +48435,7 @@ function tasksNeeded(q, sd, margin, delta0) {
 ;// CONCATENATED MODULE: ./src/core/stats/model-figures.ts
 
 
+
 /**
  * Scores from the valid tasks' sum and count and the unresolved tasks' scores:
  * valid-only Σ_V m / N_v, all-attempted (Σ_V m + Σ_U m)/(N_v + D), the exact interval (sort and
@@ -48335,9 +48454,6 @@ function scoreFigures(validSum, validCount, unresolved) {
         interval_exact: exact.lower !== null && exact.upper !== null ? [exact.lower, exact.upper] : null,
         interval_pessimistic: pess.lower !== null && pess.upper !== null ? [pess.lower, pess.upper] : null,
     };
-}
-function countsOf(task, side) {
-    return side === "baseline" ? task.baseline : task.candidate;
 }
 /**
  * The figures of one model. Row counts (attempts, passes, fails, infra_errors, missing_attempts)
@@ -48363,11 +48479,16 @@ function modelFigures(dataset, side, infra) {
     let commonValidSum = 0;
     let commonValidCount = 0;
     const commonUnresolved = [];
-    for (const task of dataset.tasks) {
-        if (task.validity === "broken")
+    const columns = taskColumns(dataset);
+    const validity = columns.validity;
+    const own = columns[side];
+    const others = columns[other];
+    for (let i = 0; i < validity.length; i++) {
+        const label = validity[i];
+        if (label === BROKEN_CODE)
             continue;
         universe++;
-        const c = countsOf(task, side);
+        const c = own[i];
         if (c !== undefined) {
             passes += c.pass;
             fails += c.fail;
@@ -48383,8 +48504,8 @@ function modelFigures(dataset, side, infra) {
             continue;
         attempted++;
         const m = c.pass / k;
-        const common = effectiveAttempts(countsOf(task, other), infra) > 0;
-        if (task.validity === "valid") {
+        const common = effectiveAttempts(others[i], infra) > 0;
+        if (label === VALID_CODE) {
             ownValidSum += m;
             ownValidCount++;
             if (common) {
@@ -48417,29 +48538,6 @@ function modelFigures(dataset, side, infra) {
         ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved),
         common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved),
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Domain types shared by the reader, the statistics, the decision and the report.
- * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
- */
-const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
-const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-/**
- * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
- * letters in any case) is reserved to say "no revision is known": the importers write
- * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
- * "Placeholder harness revisions").
- */
-const PLACEHOLDER_REVISION_PREFIX = "unknown:";
-function isPlaceholderRevision(revision) {
-    return /^unknown(?::|$)/i.test(revision);
-}
-/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
-function compareCodeUnits(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/format.ts
@@ -52695,9 +52793,9 @@ class DatasetBuilder {
         if (task.cluster !== undefined)
             out.cluster = task.cluster;
         if (task.baseline !== undefined)
-            out.baseline = dataset_builder_countsOf(task.baseline);
+            out.baseline = countsOf(task.baseline);
         if (task.candidate !== undefined)
-            out.candidate = dataset_builder_countsOf(task.candidate);
+            out.candidate = countsOf(task.candidate);
         return out;
     }
     summary(config, st) {
@@ -52734,7 +52832,7 @@ const sharedCounts = [];
  * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
  * modified) instead of two objects a task (~110 bytes a task).
  */
-function dataset_builder_countsOf(st) {
+function countsOf(st) {
     const { pass, fail, infraError, missing } = st;
     const n = SHARED_COUNTS_BELOW;
     if (pass >= n || fail >= n || infraError >= n || missing >= n) {
@@ -65428,11 +65526,9 @@ function checkHistory(previous, current, display) {
  */
 
 
-/** A label as one byte: its index in VALIDITIES. */
-const CODE = Object.fromEntries(model_VALIDITIES.map((v, i) => [v, i]));
-function validityCode(v) {
-    return CODE[v];
-}
+
+
+const labels_as_of_CODE = Object.fromEntries(model_VALIDITIES.map((v) => [v, validityCode(v)]));
 function validityOfCode(code) {
     const v = model_VALIDITIES[code];
     if (v === undefined)
@@ -65441,9 +65537,7 @@ function validityOfCode(code) {
 }
 /** The tasks' current (effective) labels as codes. */
 function currentLabelCodes(dataset) {
-    const codes = new Uint8Array(dataset.tasks.length);
-    dataset.tasks.forEach((t, i) => (codes[i] = CODE[t.validity]));
-    return codes;
+    return taskColumns(dataset).validity.slice();
 }
 /** Each task's label code at revision n and how many tasks are in conflict there; allocates only the codes. */
 function labelsAsOfReview(dataset, n) {
@@ -65455,19 +65549,19 @@ function labelsAsOfReview(dataset, n) {
         const history = t.history;
         const last = history[history.length - 1];
         if (last === undefined || last.revision <= n) {
-            codes[i] = CODE[t.validity];
+            codes[i] = labels_as_of_CODE[t.validity];
             continue;
         }
         const keep = eventsAtOrBelow(history, n);
         const top = history[keep - 1];
         if (top === undefined)
-            codes[i] = CODE.unreviewed;
+            codes[i] = labels_as_of_CODE.unreviewed;
         else if (conflictingEvent(history, keep) >= 0) {
             conflictCount++;
-            codes[i] = CODE[t.validity];
+            codes[i] = labels_as_of_CODE[t.validity];
         }
         else
-            codes[i] = CODE[top.validity];
+            codes[i] = labels_as_of_CODE[top.validity];
     }
     return { codes, conflictCount };
 }
@@ -65483,14 +65577,19 @@ function datasetWithLabelsAsOf(dataset, n, labels) {
         throw new Error("datasetWithLabelsAsOf: the labels at n conflict");
     const codes = labels.codes;
     const tasks = dataset.tasks.map((t, i) => {
-        if (codes[i] === CODE[t.validity])
+        if (codes[i] === labels_as_of_CODE[t.validity])
             return t;
         const r = taskAsOfReview(t, n);
         if (isLabelConflict(r))
             throw new Error("datasetWithLabelsAsOf: a label conflict the codes missed");
+        if (labels_as_of_CODE[r.validity] !== codes[i])
+            throw new Error("datasetWithLabelsAsOf: a label the codes do not give");
         return r;
     });
-    return { ...dataset, tasks, reviewRevisions: dataset.reviewRevisions.filter((r) => r <= n) };
+    const out = { ...dataset, tasks, reviewRevisions: dataset.reviewRevisions.filter((r) => r <= n) };
+    // Only the labels differ: the figures' columns (stats/task-columns.ts) are shared.
+    registerRelabelled(dataset, out, codes);
+    return out;
 }
 /** Whether two label arrays are equal (then the two revisions evaluate the same). */
 function sameLabels(a, b) {

@@ -183,6 +183,24 @@ describe("exactRatioBounds", () => {
     expect(Array.from(ascendingOrder([0.5, -1, 0.5, 0, -1]))).toEqual([1, 4, 3, 0, 2]);
   });
 
+  it("ascendingOrder equals a comparator sort by (value, index), runs and -0 included", () => {
+    const value = fc.oneof(
+      fc.constantFrom(-1, -0, 0, 1, 0.5, -0.5, 1 / 3, 2 / 3),
+      fc.integer({ min: -10, max: 10 }).map((k) => k / 7),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 60 }), fc.nat({ max: 4 }), (base, repeat) => {
+        // Runs of equal values (the fast path) as well as alternating ones.
+        const values = base.flatMap((v) => Array<number>(1 + (repeat % 3)).fill(v));
+        const expected = values
+          .map((_, i) => i)
+          .sort((x, y) => (values[x] as number) - (values[y] as number) || x - y);
+        expect(Array.from(ascendingOrder(values))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("tolerance is far below the gap between distinct ratios on realistic sizes", () => {
     // Two ratios over ≤ 10⁶ tasks with scores k/K (K ≤ 10) differ by ≥ 1/(10⁶·10⁶·10²).
     expect(TIE_TOLERANCE).toBeLessThan(1e-11);

@@ -5,16 +5,14 @@
  * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it).
  */
 import { VALIDITIES, type Dataset, type TaskRecord, type Validity } from "../model.js";
+import { registerRelabelled, taskColumns, validityCode } from "../stats/task-columns.js";
 import { conflictingEvent, eventsAtOrBelow, isLabelConflict, taskAsOfReview } from "./as-of-review.js";
 
-/** A label as one byte: its index in VALIDITIES. */
-const CODE: Readonly<Record<Validity, number>> = Object.fromEntries(
-  VALIDITIES.map((v, i) => [v, i]),
-) as Record<Validity, number>;
+export { validityCode };
 
-export function validityCode(v: Validity): number {
-  return CODE[v];
-}
+const CODE: Readonly<Record<Validity, number>> = Object.fromEntries(
+  VALIDITIES.map((v) => [v, validityCode(v)]),
+) as Record<Validity, number>;
 
 export function validityOfCode(code: number): Validity {
   const v = VALIDITIES[code];
@@ -31,9 +29,7 @@ export interface LabelsAsOf {
 
 /** The tasks' current (effective) labels as codes. */
 export function currentLabelCodes(dataset: Dataset): Uint8Array {
-  const codes = new Uint8Array(dataset.tasks.length);
-  dataset.tasks.forEach((t, i) => (codes[i] = CODE[t.validity]));
-  return codes;
+  return taskColumns(dataset).validity.slice();
 }
 
 /** Each task's label code at revision n and how many tasks are in conflict there; allocates only the codes. */
@@ -74,9 +70,14 @@ export function datasetWithLabelsAsOf(dataset: Dataset, n: number, labels: Label
     if (codes[i] === CODE[t.validity]) return t;
     const r = taskAsOfReview(t, n);
     if (isLabelConflict(r)) throw new Error("datasetWithLabelsAsOf: a label conflict the codes missed");
+    if (CODE[r.validity] !== codes[i])
+      throw new Error("datasetWithLabelsAsOf: a label the codes do not give");
     return r;
   });
-  return { ...dataset, tasks, reviewRevisions: dataset.reviewRevisions.filter((r) => r <= n) };
+  const out = { ...dataset, tasks, reviewRevisions: dataset.reviewRevisions.filter((r) => r <= n) };
+  // Only the labels differ: the figures' columns (stats/task-columns.ts) are shared.
+  registerRelabelled(dataset, out, codes);
+  return out;
 }
 
 /** Whether two label arrays are equal (then the two revisions evaluate the same). */

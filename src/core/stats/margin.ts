@@ -8,6 +8,7 @@ import type { MarginSettings } from "../policy/policy-types.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { clusteredStandardError, pairedStandardError, rerunStandardError } from "./standard-error.js";
 import { quantileFunction } from "./quantile.js";
+import { BROKEN_CODE, DISPUTED_CODE, taskColumns, VALID_CODE } from "./task-columns.js";
 import { effectiveAttempts, scoreRerunVariance, type InfraErrorsPolicy } from "./task-scores.js";
 import {
   conservativeClusteredBounds,
@@ -100,11 +101,13 @@ export interface MarginOptions {
  * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined.
  */
 export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnalysis {
-  const tasks = dataset.tasks;
+  const columns = taskColumns(dataset);
+  const validity = columns.validity;
+  const n = validity.length;
   const infra = opts.infra;
   const clustered = opts.margin.standard_error === "clustered";
   const correction = opts.margin.cluster_correction;
-  const validD = new Float64Array(tasks.length);
+  const validD = new Float64Array(n);
   const validTask: number[] = [];
   const unresolvedD: number[] = [];
   const unresolvedTaskIndices: number[] = [];
@@ -115,20 +118,22 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
   let nv = 0;
   let validSum = 0;
   let rerunOk = true;
-  const rerunTerms = new Float64Array(tasks.length);
-  const clusterIndex = new Map<string, number>();
-  const clusterOfTask = new Int32Array(tasks.length).fill(-1);
+  const rerunTerms = new Float64Array(n);
+  // Clusters numbered in order of first appearance among the common tasks (g below counts them).
+  const clusterNumber = new Int32Array(columns.clusterCount).fill(-1);
+  let g = 0;
+  const clusterOfTask = new Int32Array(n).fill(-1);
   let withoutCluster = 0;
 
-  for (let i = 0; i < tasks.length; i++) {
-    const task = tasks[i] as (typeof tasks)[number];
-    if (task.validity === "broken") {
+  for (let i = 0; i < n; i++) {
+    const label = validity[i] as number;
+    if (label === BROKEN_CODE) {
       broken++;
       continue;
     }
     universe++;
-    const a = task.candidate;
-    const b = task.baseline;
+    const a = columns.candidate[i];
+    const b = columns.baseline[i];
     const ka = effectiveAttempts(a, infra);
     const kb = effectiveAttempts(b, infra);
     if (a === undefined || b === undefined || ka === 0 || kb === 0) continue;
@@ -136,17 +141,18 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
     const mb = b.pass / kb;
     const d = ma - mb;
     {
-      if (task.cluster === undefined) withoutCluster++;
+      const k = columns.cluster[i] as number;
+      if (k < 0) withoutCluster++;
       else {
-        let c = clusterIndex.get(task.cluster);
-        if (c === undefined) {
-          c = clusterIndex.size;
-          clusterIndex.set(task.cluster, c);
+        let c = clusterNumber[k] as number;
+        if (c < 0) {
+          c = g++;
+          clusterNumber[k] = c;
         }
         clusterOfTask[i] = c;
       }
     }
-    if (task.validity === "valid") {
+    if (label === VALID_CODE) {
       validD[nv] = d;
       validTask.push(i);
       validSum += d;
@@ -156,7 +162,7 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
       else rerunTerms[nv] = va + vb;
       nv++;
     } else {
-      if (task.validity === "disputed") disputed++;
+      if (label === DISPUTED_CODE) disputed++;
       else unreviewed++;
       unresolvedD.push(d);
       unresolvedTaskIndices.push(i);
@@ -207,7 +213,6 @@ export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnal
     return out;
   };
 
-  const g = clusterIndex.size;
   const everyClustered = withoutCluster === 0 && nv + dCount > 0;
   const sePairedValid = pairedStandardError(vD);
   const cr2Valid = everyClustered ? clusteredStandardError(vD, clustersOf([]), g, "cr2") : null;

@@ -3,8 +3,9 @@
  * lost-to-infra tasks, and the valid-only / all-attempted scores with their validity intervals,
  * both on the model's own attempted tasks and on the common set C.
  */
-import type { Dataset, TaskRecord } from "../model.js";
+import type { Dataset } from "../model.js";
 import type { ModelFigures } from "../report/report-types.js";
+import { BROKEN_CODE, taskColumns, VALID_CODE } from "./task-columns.js";
 import { effectiveAttempts, hasAttempt, isLostToInfra, type InfraErrorsPolicy } from "./task-scores.js";
 import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
 
@@ -41,10 +42,6 @@ export function scoreFigures(
   };
 }
 
-function countsOf(task: TaskRecord, side: Side) {
-  return side === "baseline" ? task.baseline : task.candidate;
-}
-
 /**
  * The figures of one model. Row counts (attempts, passes, fails, infra_errors, missing_attempts)
  * are the model's attempt rows on the universe T (non-broken tasks), as read: under
@@ -70,10 +67,15 @@ export function modelFigures(dataset: Dataset, side: Side, infra: InfraErrorsPol
   let commonValidCount = 0;
   const commonUnresolved: number[] = [];
 
-  for (const task of dataset.tasks) {
-    if (task.validity === "broken") continue;
+  const columns = taskColumns(dataset);
+  const validity = columns.validity;
+  const own = columns[side];
+  const others = columns[other];
+  for (let i = 0; i < validity.length; i++) {
+    const label = validity[i] as number;
+    if (label === BROKEN_CODE) continue;
     universe++;
-    const c = countsOf(task, side);
+    const c = own[i];
     if (c !== undefined) {
       passes += c.pass;
       fails += c.fail;
@@ -86,8 +88,8 @@ export function modelFigures(dataset: Dataset, side: Side, infra: InfraErrorsPol
     if (c === undefined || k === 0) continue;
     attempted++;
     const m = c.pass / k;
-    const common = effectiveAttempts(countsOf(task, other), infra) > 0;
-    if (task.validity === "valid") {
+    const common = effectiveAttempts(others[i], infra) > 0;
+    if (label === VALID_CODE) {
       ownValidSum += m;
       ownValidCount++;
       if (common) {

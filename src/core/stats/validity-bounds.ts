@@ -46,17 +46,43 @@ export interface RatioBounds {
  * within a bucket) and only the distinct values are sorted, natively: O(n + V log V).
  */
 export function ascendingOrder(values: ArrayLike<number>): Uint32Array {
-  const buckets = new Map<number, number[]>();
-  for (let i = 0; i < values.length; i++) {
+  const n = values.length;
+  // Each index's bucket (numbered in order of first appearance) and the buckets' sizes: no
+  // array per bucket. Equal values often come in runs, which skip the Map.
+  const bucketOf = new Map<number, number>();
+  const bucket = new Uint32Array(n);
+  const sizes: number[] = [];
+  let last = NaN;
+  let lastBucket = 0;
+  for (let i = 0; i < n; i++) {
     const v = values[i] as number;
-    const bucket = buckets.get(v);
-    if (bucket === undefined) buckets.set(v, [i]);
-    else bucket.push(i);
+    if (v !== last) {
+      let b = bucketOf.get(v);
+      if (b === undefined) {
+        b = sizes.length;
+        bucketOf.set(v, b);
+        sizes.push(0);
+      }
+      last = v;
+      lastBucket = b;
+    }
+    bucket[i] = lastBucket;
+    sizes[lastBucket] = (sizes[lastBucket] as number) + 1;
   }
-  const distinct = Float64Array.from(buckets.keys()).sort();
-  const order = new Uint32Array(values.length);
-  let k = 0;
-  for (const v of distinct) for (const i of buckets.get(v) ?? []) order[k++] = i;
+  // Where each bucket starts in the order: its values ascending.
+  const start = new Uint32Array(sizes.length);
+  let at = 0;
+  for (const v of Float64Array.from(bucketOf.keys()).sort()) {
+    const b = bucketOf.get(v) as number;
+    start[b] = at;
+    at += sizes[b] as number;
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const b = bucket[i] as number;
+    order[start[b] as number] = i;
+    start[b] = (start[b] as number) + 1;
+  }
   return order;
 }
 

@@ -1,0 +1,82 @@
+/**
+ * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
+ * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
+ * by review revision evaluates again per revision: at 500,000 tasks each walk over the TaskRecords
+ * is mostly cache misses, so they are read once here. A dataset that differs from another only in
+ * its labels (history/labels-as-of.ts) shares every column but the labels.
+ */
+import { VALIDITIES, type AttemptCounts, type Dataset, type TaskRecord, type Validity } from "../model.js";
+
+/** A label as one byte: its index in VALIDITIES. */
+const CODE: Readonly<Record<Validity, number>> = Object.fromEntries(
+  VALIDITIES.map((v, i) => [v, i]),
+) as Record<Validity, number>;
+
+export const VALID_CODE = CODE.valid;
+export const BROKEN_CODE = CODE.broken;
+export const DISPUTED_CODE = CODE.disputed;
+
+export function validityCode(v: Validity): number {
+  return CODE[v];
+}
+
+export interface TaskColumns {
+  /** validityCode of each task's label. */
+  readonly validity: Uint8Array;
+  readonly baseline: readonly (AttemptCounts | undefined)[];
+  readonly candidate: readonly (AttemptCounts | undefined)[];
+  /** Each task's cluster as a number, in order of first appearance in the dataset; -1: none. */
+  readonly cluster: Int32Array;
+  /** How many distinct clusters `cluster` numbers. */
+  readonly clusterCount: number;
+}
+
+/** Columns by dataset: a Dataset is never modified once built (model.ts). */
+const known = new WeakMap<Dataset, TaskColumns>();
+
+/** The columns of a dataset, made on the first call (one walk over its tasks). */
+export function taskColumns(dataset: Dataset): TaskColumns {
+  const had = known.get(dataset);
+  if (had !== undefined) return had;
+  const tasks = dataset.tasks;
+  const n = tasks.length;
+  const validity = new Uint8Array(n);
+  const baseline: (AttemptCounts | undefined)[] = new Array<AttemptCounts | undefined>(n);
+  const candidate: (AttemptCounts | undefined)[] = new Array<AttemptCounts | undefined>(n);
+  const cluster = new Int32Array(n);
+  const numbers = new Map<string, number>();
+  let last: string | undefined;
+  let lastNumber = -1;
+  for (let i = 0; i < n; i++) {
+    const t = tasks[i] as TaskRecord;
+    validity[i] = CODE[t.validity];
+    baseline[i] = t.baseline;
+    candidate[i] = t.candidate;
+    const c = t.cluster;
+    if (c === undefined) cluster[i] = -1;
+    else if (c === last) cluster[i] = lastNumber;
+    else {
+      let k = numbers.get(c);
+      if (k === undefined) {
+        k = numbers.size;
+        numbers.set(c, k);
+      }
+      last = c;
+      lastNumber = k;
+      cluster[i] = k;
+    }
+  }
+  const columns: TaskColumns = { validity, baseline, candidate, cluster, clusterCount: numbers.size };
+  known.set(dataset, columns);
+  return columns;
+}
+
+/**
+ * Records that `derived` is `dataset` with the labels `codes` (validityCode per task, in the same
+ * task order) and nothing else changed, so that its columns share the others' arrays.
+ */
+export function registerRelabelled(dataset: Dataset, derived: Dataset, codes: Uint8Array): void {
+  if (derived.tasks.length !== dataset.tasks.length || codes.length !== dataset.tasks.length)
+    throw new Error("registerRelabelled: the datasets do not have the same tasks");
+  known.set(derived, { ...taskColumns(dataset), validity: codes });
+}

@@ -1,0 +1,53 @@
+/**
+ * The figures' columns (src/core/stats/task-columns.ts): one walk over the records, made once per
+ * dataset, and shared with a relabelled dataset but for its labels. That evaluate() gives the same
+ * on a relabelled dataset as on one built afresh is checked on random exports by
+ * test/history/labels-as-of.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { registerRelabelled, taskColumns, validityCode } from "../../src/core/stats/task-columns.js";
+import { buildDataset } from "./dataset-builder.js";
+
+describe("taskColumns", () => {
+  const dataset = buildDataset([
+    { id: "t1", validity: "valid", cluster: "b", a: "pass", b: "fail" },
+    { id: "t2", validity: "broken", cluster: "a", a: "fail" },
+    { id: "t3", validity: "disputed", b: { pass: 2, fail: 1 } },
+    { id: "t4", validity: "unreviewed", cluster: "b", a: "infra", b: "pass" },
+    { id: "t5", validity: "valid", cluster: "a", a: "missing", b: "missing" },
+  ]);
+
+  it("holds each task's label code, counts and cluster number (first appearance first), in dataset order", () => {
+    const c = taskColumns(dataset);
+    expect(Array.from(c.validity)).toEqual(
+      (["valid", "broken", "disputed", "unreviewed", "valid"] as const).map(validityCode),
+    );
+    expect(c.candidate).toEqual(dataset.tasks.map((t) => t.candidate));
+    expect(c.baseline).toEqual(dataset.tasks.map((t) => t.baseline));
+    expect(c.candidate[2]).toBeUndefined();
+    expect(Array.from(c.cluster)).toEqual([0, 1, -1, 0, 1]);
+    expect(c.clusterCount).toBe(2);
+  });
+
+  it("is made once per dataset", () => {
+    expect(taskColumns(dataset)).toBe(taskColumns(dataset));
+  });
+
+  it("a relabelled dataset shares every column but the labels", () => {
+    const codes = Uint8Array.from(dataset.tasks, () => validityCode("valid"));
+    const relabelled = {
+      ...dataset,
+      tasks: dataset.tasks.map((t) => ({ ...t, validity: "valid" as const })),
+    };
+    registerRelabelled(dataset, relabelled, codes);
+    const c = taskColumns(relabelled);
+    expect(c.validity).toBe(codes);
+    expect(c.candidate).toBe(taskColumns(dataset).candidate);
+    expect(c.cluster).toBe(taskColumns(dataset).cluster);
+  });
+
+  it("refuses to share columns between datasets of different tasks", () => {
+    const other = { ...dataset, tasks: dataset.tasks.slice(1) };
+    expect(() => { registerRelabelled(dataset, other, new Uint8Array(4)); }).toThrow(/not have the same tasks/);
+  });
+});
