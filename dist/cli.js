@@ -514,8 +514,8 @@ function compareCodeUnits(a, b) {
  * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
  * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
  * by review revision evaluates again per revision: at 500,000 tasks each walk over the TaskRecords
- * is mostly cache misses, so they are read once here. A dataset that differs from another only in
- * its labels (history/labels-as-of.ts) shares every column but the labels.
+ * is mostly cache misses, so they are read once here. The labels as of an earlier review revision
+ * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
  */
 
 /** A label as one byte: its index in VALIDITIES. */
@@ -567,14 +567,11 @@ function taskColumns(dataset) {
     known.set(dataset, columns);
     return columns;
 }
-/**
- * Records that `derived` is `dataset` with the labels `codes` (validityCode per task, in the same
- * task order) and nothing else changed, so that its columns share the others' arrays.
- */
-function registerRelabelled(dataset, derived, codes) {
-    if (derived.tasks.length !== dataset.tasks.length || codes.length !== dataset.tasks.length)
-        throw new Error("registerRelabelled: the datasets do not have the same tasks");
-    known.set(derived, { ...taskColumns(dataset), validity: codes });
+/** The same tasks with other labels (validityCode per task, in dataset order): every other column shared. */
+function withLabels(columns, codes) {
+    if (codes.length !== columns.validity.length)
+        throw new Error("withLabels: the labels are not one a task");
+    return { ...columns, validity: codes };
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
@@ -1084,10 +1081,10 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
  * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
  * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
  * lacks one the SEs (and so LCB/UCB) are null rather than guessed — the caller reports it.
- * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined.
+ * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined. `columns`
+ * (default: the dataset's own) may carry other labels for the same tasks.
  */
-function analyseMargin(dataset, opts) {
-    const columns = taskColumns(dataset);
+function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
     const validity = columns.validity;
     const n = validity.length;
     const infra = opts.infra;
@@ -1469,8 +1466,9 @@ function scoreFigures(validSum, validCount, unresolved) {
  * `count_as_fail` infra errors stay counted as infra errors here (only K* and the scores treat
  * them as fails). `attempts` counts every row, `missing` results included.
  * attempted_tasks = tasks of T with K* ≥ 1. The common set C needs K* ≥ 1 for both models.
+ * `columns` (default: the dataset's own) may carry other labels for the same tasks.
  */
-function modelFigures(dataset, side, infra) {
+function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     const summary = dataset[side];
     const other = side === "baseline" ? "candidate" : "baseline";
     let universe = 0;
@@ -1487,7 +1485,6 @@ function modelFigures(dataset, side, infra) {
     let commonValidSum = 0;
     let commonValidCount = 0;
     const commonUnresolved = [];
-    const columns = taskColumns(dataset);
     const validity = columns.validity;
     const own = columns[side];
     const others = columns[other];
@@ -2036,6 +2033,7 @@ function verdictWithReasons(checks, a, policy, ctx) {
 
 
 
+
 /** At most this many influential tasks are listed in the comparison. */
 const MAX_INFLUENTIAL_TASKS = 50;
 /** Below this many degrees of freedom the clustered standard error is flagged (SPEC §3). */
@@ -2151,16 +2149,25 @@ function headlineWarnings(policy, ctx, a, infra) {
     }
     return warnings;
 }
-function evaluate(dataset, policy, ctx) {
+/**
+ * The verdict and the figures it rests on, from the dataset's columns or `columns` of the same
+ * tasks with other labels (the verdict by review revision: no record is copied for those). No
+ * task record is read: evaluate() adds the lists of tasks.
+ */
+function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
     const infra = policy.infra_errors;
-    const analysis = analyseMargin(dataset, { infra, margin: policy.margin });
-    const baseline = modelFigures(dataset, "baseline", infra);
-    const candidate = modelFigures(dataset, "candidate", infra);
+    const analysis = analyseMargin(dataset, { infra, margin: policy.margin }, columns);
+    const baseline = modelFigures(dataset, "baseline", infra, columns);
+    const candidate = modelFigures(dataset, "candidate", infra, columns);
     const checks = [
         ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
         ...(ctx.extraChecks ?? []),
     ];
     const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
+    return { analysis, baseline, candidate, checks, verdict, reasons };
+}
+function evaluate(dataset, policy, ctx) {
+    const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
     const warnings = headlineWarnings(policy, ctx, analysis, {
         baseline: baseline.infra_errors,
         candidate: candidate.infra_errors,
@@ -18534,7 +18541,8 @@ function checkHistory(previous, current, display) {
  * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
  * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and
  * copying every relabelled TaskRecord (viewAsOfReview) cost ~235 MiB and most of the history's CPU
- * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it).
+ * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
+ * evaluateVerdict takes the labels as the label column of the figures (stats/task-columns.ts).
  */
 
 
@@ -18577,32 +18585,6 @@ function labelsAsOfReview(dataset, n) {
     }
     return { codes, conflictCount };
 }
-/**
- * The dataset as of revision n, given its labels there without conflicts: only the tasks whose
- * label differs from their current one are rebuilt (by taskAsOfReview); the others keep their
- * record, whose later labels evaluate() never reads (it reads a task's label, not its history).
- * evaluate() of this dataset equals evaluate() of viewAsOfReview(dataset, n).dataset
- * (test/history/labels-as-of.test.ts checks it on random exports).
- */
-function datasetWithLabelsAsOf(dataset, n, labels) {
-    if (labels.conflictCount > 0)
-        throw new Error("datasetWithLabelsAsOf: the labels at n conflict");
-    const codes = labels.codes;
-    const tasks = dataset.tasks.map((t, i) => {
-        if (codes[i] === labels_as_of_CODE[t.validity])
-            return t;
-        const r = taskAsOfReview(t, n);
-        if (isLabelConflict(r))
-            throw new Error("datasetWithLabelsAsOf: a label conflict the codes missed");
-        if (labels_as_of_CODE[r.validity] !== codes[i])
-            throw new Error("datasetWithLabelsAsOf: a label the codes do not give");
-        return r;
-    });
-    const out = { ...dataset, tasks, reviewRevisions: dataset.reviewRevisions.filter((r) => r <= n) };
-    // Only the labels differ: the figures' columns (stats/task-columns.ts) are shared.
-    registerRelabelled(dataset, out, codes);
-    return out;
-}
 /** Whether two label arrays are equal (then the two revisions evaluate the same). */
 function sameLabels(a, b) {
     if (a.length !== b.length)
@@ -18618,6 +18600,34 @@ function sameLabels(a, b) {
 
 
 
+
+function figuresOfEvaluation(e) {
+    const c = e.comparison;
+    return {
+        verdict: e.verdict,
+        commonValidTasks: c.common_valid_tasks,
+        unresolvedTasks: c.unresolved_tasks,
+        margin: c.margin,
+        marginLower: c.margin_lower,
+        marginUpper: c.margin_upper,
+        lcb: c.lcb,
+        ucb: c.ucb,
+    };
+}
+/** The same figures as evaluate() copies them into its comparison. */
+function figuresOfCore(v) {
+    const a = v.analysis;
+    return {
+        verdict: v.verdict,
+        commonValidTasks: a.commonValidTasks,
+        unresolvedTasks: a.unresolvedTasks,
+        margin: a.margin,
+        marginLower: a.marginLower,
+        marginUpper: a.marginUpper,
+        lcb: a.lcb,
+        ucb: a.ucb,
+    };
+}
 /** The latest this many review revisions are evaluated in full. */
 const MAX_REVISIONS_EVALUATED = 20;
 /** Tasks listed per change between two revisions (largest margin move first). */
@@ -18642,18 +18652,17 @@ function labelCounts(codes) {
     return c;
 }
 function revisionRow(revision, codes, e, conflicts) {
-    const c = e?.comparison;
     return {
         revision,
         labels: labelCounts(codes),
         label_conflicts: conflicts,
-        common_valid_tasks: c?.common_valid_tasks ?? null,
-        unresolved_tasks: c?.unresolved_tasks ?? null,
-        margin: c?.margin ?? null,
-        margin_lower: c?.margin_lower ?? null,
-        margin_upper: c?.margin_upper ?? null,
-        lcb: c?.lcb ?? null,
-        ucb: c?.ucb ?? null,
+        common_valid_tasks: e?.commonValidTasks ?? null,
+        unresolved_tasks: e?.unresolvedTasks ?? null,
+        margin: e?.margin ?? null,
+        margin_lower: e?.marginLower ?? null,
+        margin_upper: e?.marginUpper ?? null,
+        lcb: e?.lcb ?? null,
+        ucb: e?.ucb ?? null,
         verdict: e?.verdict ?? null,
     };
 }
@@ -18689,13 +18698,13 @@ function verdictByReviewRevision(inp) {
         const { codes, conflictCount } = labels;
         let e;
         if (latest)
-            e = inp.evaluation;
+            e = figuresOfEvaluation(inp.evaluation);
         else if (conflictCount > 0)
             e = null;
         else if (prev !== null && prev.conflicts === 0 && sameLabels(prev.codes, codes))
             e = prev.e;
         else
-            e = evaluate(datasetWithLabelsAsOf(dataset, revision, labels), policy, ctx);
+            e = figuresOfCore(evaluateVerdict(dataset, policy, ctx, withLabels(taskColumns(dataset), codes)));
         rows.push(revisionRow(revision, codes, e, conflictCount));
         if (prev !== null)
             changes.push(changeBetween(dataset, d, evaluated[k - 1], revision, prev, { codes, e }));
@@ -18743,8 +18752,8 @@ function keepTop(top, index, from, to, move) {
         top.pop();
 }
 function changeBetween(dataset, d, from, to, before, after) {
-    const n = before.e?.comparison.common_valid_tasks ?? 0;
-    const margin = before.e?.comparison.margin ?? null;
+    const n = before.e?.commonValidTasks ?? 0;
+    const margin = before.e?.margin ?? null;
     const sum = margin === null ? 0 : margin * n;
     // Counted by (from, to) code and the listed tasks kept as a bounded top list: a change can
     // relabel most of 10⁶ tasks, so no per-task string or object is made.
@@ -18778,7 +18787,7 @@ function changeBetween(dataset, d, from, to, before, after) {
         tasks_changed: changed,
         transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
         margin_before: margin,
-        margin_after: after.e?.comparison.margin ?? null,
+        margin_after: after.e?.margin ?? null,
         verdict_before: before.e?.verdict ?? null,
         verdict_after: after.e?.verdict ?? null,
         tasks: moved.map((m) => {

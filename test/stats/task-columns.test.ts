@@ -1,11 +1,11 @@
 /**
  * The figures' columns (src/core/stats/task-columns.ts): one walk over the records, made once per
- * dataset, and shared with a relabelled dataset but for its labels. That evaluate() gives the same
- * on a relabelled dataset as on one built afresh is checked on random exports by
+ * dataset; other labels replace the label column alone. That the evaluation with the labels as of
+ * a revision equals the one of the records as of it is checked on random exports by
  * test/history/labels-as-of.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { registerRelabelled, taskColumns, validityCode } from "../../src/core/stats/task-columns.js";
+import { taskColumns, validityCode, withLabels } from "../../src/core/stats/task-columns.js";
 import { buildDataset } from "./dataset-builder.js";
 
 describe("taskColumns", () => {
@@ -33,21 +33,16 @@ describe("taskColumns", () => {
     expect(taskColumns(dataset)).toBe(taskColumns(dataset));
   });
 
-  it("a relabelled dataset shares every column but the labels", () => {
+  it("other labels for the same tasks replace the label column alone", () => {
     const codes = Uint8Array.from(dataset.tasks, () => validityCode("valid"));
-    const relabelled = {
-      ...dataset,
-      tasks: dataset.tasks.map((t) => ({ ...t, validity: "valid" as const })),
-    };
-    registerRelabelled(dataset, relabelled, codes);
-    const c = taskColumns(relabelled);
+    const c = withLabels(taskColumns(dataset), codes);
     expect(c.validity).toBe(codes);
     expect(c.candidate).toBe(taskColumns(dataset).candidate);
     expect(c.cluster).toBe(taskColumns(dataset).cluster);
+    expect(taskColumns(dataset).validity).not.toBe(codes);
   });
 
-  it("refuses to share columns between datasets of different tasks", () => {
-    const other = { ...dataset, tasks: dataset.tasks.slice(1) };
-    expect(() => { registerRelabelled(dataset, other, new Uint8Array(4)); }).toThrow(/not have the same tasks/);
+  it("refuses labels that are not one a task", () => {
+    expect(() => withLabels(taskColumns(dataset), new Uint8Array(4))).toThrow(/not one a task/);
   });
 });

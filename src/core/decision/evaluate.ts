@@ -24,10 +24,11 @@
  */
 import type { Dataset } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
-import type { AttainingSet, InfluentialTask } from "../report/report-types.js";
+import type { AttainingSet, Check, InfluentialTask, ModelFigures, Verdict } from "../report/report-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
 import { minimumDetectableEffect, tasksNeeded } from "../stats/planning.js";
 import { modelFigures } from "../stats/model-figures.js";
+import { taskColumns, type TaskColumns } from "../stats/task-columns.js";
 import { buildChecks } from "./checks.js";
 import { unmatchedLabelWarnings } from "./input-warnings.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
@@ -170,16 +171,41 @@ function headlineWarnings(
   return warnings;
 }
 
-export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContext): Evaluation {
+/** What the verdict rests on: the comparison's analysis, both models' figures and the checks. */
+export interface VerdictCore {
+  readonly analysis: MarginAnalysis;
+  readonly baseline: ModelFigures;
+  readonly candidate: ModelFigures;
+  readonly checks: Check[];
+  readonly verdict: Verdict;
+  readonly reasons: string[];
+}
+
+/**
+ * The verdict and the figures it rests on, from the dataset's columns or `columns` of the same
+ * tasks with other labels (the verdict by review revision: no record is copied for those). No
+ * task record is read: evaluate() adds the lists of tasks.
+ */
+export function evaluateVerdict(
+  dataset: Dataset,
+  policy: Policy,
+  ctx: EvaluationContext,
+  columns: TaskColumns = taskColumns(dataset),
+): VerdictCore {
   const infra = policy.infra_errors;
-  const analysis = analyseMargin(dataset, { infra, margin: policy.margin });
-  const baseline = modelFigures(dataset, "baseline", infra);
-  const candidate = modelFigures(dataset, "candidate", infra);
+  const analysis = analyseMargin(dataset, { infra, margin: policy.margin }, columns);
+  const baseline = modelFigures(dataset, "baseline", infra, columns);
+  const candidate = modelFigures(dataset, "candidate", infra, columns);
   const checks = [
     ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
     ...(ctx.extraChecks ?? []),
   ];
   const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
+  return { analysis, baseline, candidate, checks, verdict, reasons };
+}
+
+export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContext): Evaluation {
+  const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
   const warnings = headlineWarnings(policy, ctx, analysis, {
     baseline: baseline.infra_errors,
     candidate: candidate.infra_errors,

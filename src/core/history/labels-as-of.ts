@@ -2,11 +2,12 @@
  * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
  * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and
  * copying every relabelled TaskRecord (viewAsOfReview) cost ~235 MiB and most of the history's CPU
- * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it).
+ * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
+ * evaluateVerdict takes the labels as the label column of the figures (stats/task-columns.ts).
  */
 import { VALIDITIES, type Dataset, type TaskRecord, type Validity } from "../model.js";
-import { registerRelabelled, taskColumns, validityCode } from "../stats/task-columns.js";
-import { conflictingEvent, eventsAtOrBelow, isLabelConflict, taskAsOfReview } from "./as-of-review.js";
+import { taskColumns, validityCode } from "../stats/task-columns.js";
+import { conflictingEvent, eventsAtOrBelow } from "./as-of-review.js";
 
 export { validityCode };
 
@@ -54,30 +55,6 @@ export function labelsAsOfReview(dataset: Dataset, n: number): LabelsAsOf {
     } else codes[i] = CODE[top.validity];
   }
   return { codes, conflictCount };
-}
-
-/**
- * The dataset as of revision n, given its labels there without conflicts: only the tasks whose
- * label differs from their current one are rebuilt (by taskAsOfReview); the others keep their
- * record, whose later labels evaluate() never reads (it reads a task's label, not its history).
- * evaluate() of this dataset equals evaluate() of viewAsOfReview(dataset, n).dataset
- * (test/history/labels-as-of.test.ts checks it on random exports).
- */
-export function datasetWithLabelsAsOf(dataset: Dataset, n: number, labels: LabelsAsOf): Dataset {
-  if (labels.conflictCount > 0) throw new Error("datasetWithLabelsAsOf: the labels at n conflict");
-  const codes = labels.codes;
-  const tasks = dataset.tasks.map((t, i) => {
-    if (codes[i] === CODE[t.validity]) return t;
-    const r = taskAsOfReview(t, n);
-    if (isLabelConflict(r)) throw new Error("datasetWithLabelsAsOf: a label conflict the codes missed");
-    if (CODE[r.validity] !== codes[i])
-      throw new Error("datasetWithLabelsAsOf: a label the codes do not give");
-    return r;
-  });
-  const out = { ...dataset, tasks, reviewRevisions: dataset.reviewRevisions.filter((r) => r <= n) };
-  // Only the labels differ: the figures' columns (stats/task-columns.ts) are shared.
-  registerRelabelled(dataset, out, codes);
-  return out;
 }
 
 /** Whether two label arrays are equal (then the two revisions evaluate the same). */

@@ -1,8 +1,8 @@
 /**
  * The verdict at every review revision (issue #14): for each review revision present, the
  * effective labels then, the margin, its validity bounds, LCB/UCB and the verdict, each computed by
- * the gate's own evaluate() on the dataset as of that revision (as-of-review.ts), so these figures
- * follow whatever SPEC §3–4 say the evaluation computes. Between consecutive revisions: which tasks
+ * the gate's own evaluation (evaluateVerdict) with the labels as of that revision (as-of-review.ts),
+ * so these figures follow whatever SPEC §3–4 say the evaluation computes. Between consecutive revisions: which tasks
  * changed label and how far each alone moved the observed margin.
  *
  * Bounded: at most MAX_REVISIONS_EVALUATED revisions (the latest) are evaluated, and at most
@@ -10,18 +10,55 @@
  * dataset (task-key) order, ties by it.
  */
 import type { Evaluation, EvaluationContext } from "../decision/evaluation-types.js";
-import { evaluate } from "../decision/evaluate.js";
+import { evaluateVerdict, type VerdictCore } from "../decision/evaluate.js";
 import { compareCodeUnits, VALIDITIES, type Dataset, type Validity } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
+import type { Verdict } from "../report/report-types.js";
+import { taskColumns, withLabels } from "../stats/task-columns.js";
 import { taskScore } from "../stats/task-scores.js";
-import {
-  currentLabelCodes,
-  datasetWithLabelsAsOf,
-  labelsAsOfReview,
-  sameLabels,
-  validityOfCode,
-} from "./labels-as-of.js";
+import { currentLabelCodes, labelsAsOfReview, sameLabels, validityOfCode } from "./labels-as-of.js";
+
+/** What a revision's row and change show of its evaluation. */
+interface RevisionFigures {
+  readonly verdict: Verdict;
+  readonly commonValidTasks: number;
+  readonly unresolvedTasks: number;
+  readonly margin: number | null;
+  readonly marginLower: number | null;
+  readonly marginUpper: number | null;
+  readonly lcb: number | null;
+  readonly ucb: number | null;
+}
+
+function figuresOfEvaluation(e: Evaluation): RevisionFigures {
+  const c = e.comparison;
+  return {
+    verdict: e.verdict,
+    commonValidTasks: c.common_valid_tasks,
+    unresolvedTasks: c.unresolved_tasks,
+    margin: c.margin,
+    marginLower: c.margin_lower,
+    marginUpper: c.margin_upper,
+    lcb: c.lcb,
+    ucb: c.ucb,
+  };
+}
+
+/** The same figures as evaluate() copies them into its comparison. */
+function figuresOfCore(v: VerdictCore): RevisionFigures {
+  const a = v.analysis;
+  return {
+    verdict: v.verdict,
+    commonValidTasks: a.commonValidTasks,
+    unresolvedTasks: a.unresolvedTasks,
+    margin: a.margin,
+    marginLower: a.marginLower,
+    marginUpper: a.marginUpper,
+    lcb: a.lcb,
+    ucb: a.ucb,
+  };
+}
 
 /** The latest this many review revisions are evaluated in full. */
 export const MAX_REVISIONS_EVALUATED = 20;
@@ -51,21 +88,20 @@ function labelCounts(codes: Uint8Array): RevisionVerdict["labels"] {
 function revisionRow(
   revision: number,
   codes: Uint8Array,
-  e: Evaluation | null,
+  e: RevisionFigures | null,
   conflicts: number,
 ): RevisionVerdict {
-  const c = e?.comparison;
   return {
     revision,
     labels: labelCounts(codes),
     label_conflicts: conflicts,
-    common_valid_tasks: c?.common_valid_tasks ?? null,
-    unresolved_tasks: c?.unresolved_tasks ?? null,
-    margin: c?.margin ?? null,
-    margin_lower: c?.margin_lower ?? null,
-    margin_upper: c?.margin_upper ?? null,
-    lcb: c?.lcb ?? null,
-    ucb: c?.ucb ?? null,
+    common_valid_tasks: e?.commonValidTasks ?? null,
+    unresolved_tasks: e?.unresolvedTasks ?? null,
+    margin: e?.margin ?? null,
+    margin_lower: e?.marginLower ?? null,
+    margin_upper: e?.marginUpper ?? null,
+    lcb: e?.lcb ?? null,
+    ucb: e?.ucb ?? null,
     verdict: e?.verdict ?? null,
   };
 }
@@ -99,7 +135,7 @@ export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRev
   const d = taskDifferences(dataset, policy);
   const rows: RevisionVerdict[] = [];
   const changes: RevisionChange[] = [];
-  let prev: { codes: Uint8Array; e: Evaluation | null; conflicts: number } | null = null;
+  let prev: { codes: Uint8Array; e: RevisionFigures | null; conflicts: number } | null = null;
   for (let k = 0; k < evaluated.length; k++) {
     const revision = evaluated[k] as number;
     const latest = k === evaluated.length - 1;
@@ -107,11 +143,11 @@ export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRev
       ? { codes: currentLabelCodes(dataset), conflictCount: 0 }
       : labelsAsOfReview(dataset, revision);
     const { codes, conflictCount } = labels;
-    let e: Evaluation | null;
-    if (latest) e = inp.evaluation;
+    let e: RevisionFigures | null;
+    if (latest) e = figuresOfEvaluation(inp.evaluation);
     else if (conflictCount > 0) e = null;
     else if (prev !== null && prev.conflicts === 0 && sameLabels(prev.codes, codes)) e = prev.e;
-    else e = evaluate(datasetWithLabelsAsOf(dataset, revision, labels), policy, ctx);
+    else e = figuresOfCore(evaluateVerdict(dataset, policy, ctx, withLabels(taskColumns(dataset), codes)));
     rows.push(revisionRow(revision, codes, e, conflictCount));
     if (prev !== null)
       changes.push(changeBetween(dataset, d, evaluated[k - 1] as number, revision, prev, { codes, e }));
@@ -175,11 +211,11 @@ function changeBetween(
   d: Float64Array,
   from: number,
   to: number,
-  before: { codes: Uint8Array; e: Evaluation | null },
-  after: { codes: Uint8Array; e: Evaluation | null },
+  before: { codes: Uint8Array; e: RevisionFigures | null },
+  after: { codes: Uint8Array; e: RevisionFigures | null },
 ): RevisionChange {
-  const n = before.e?.comparison.common_valid_tasks ?? 0;
-  const margin = before.e?.comparison.margin ?? null;
+  const n = before.e?.commonValidTasks ?? 0;
+  const margin = before.e?.margin ?? null;
   const sum = margin === null ? 0 : margin * n;
   // Counted by (from, to) code and the listed tasks kept as a bounded top list: a change can
   // relabel most of 10⁶ tasks, so no per-task string or object is made.
@@ -211,7 +247,7 @@ function changeBetween(
     tasks_changed: changed,
     transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
     margin_before: margin,
-    margin_after: after.e?.comparison.margin ?? null,
+    margin_after: after.e?.margin ?? null,
     verdict_before: before.e?.verdict ?? null,
     verdict_after: after.e?.verdict ?? null,
     tasks: moved.map((m) => {

@@ -8,7 +8,7 @@ import type { MarginSettings } from "../policy/policy-types.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { clusteredStandardError, pairedStandardError, rerunStandardError } from "./standard-error.js";
 import { quantileFunction } from "./quantile.js";
-import { BROKEN_CODE, DISPUTED_CODE, taskColumns, VALID_CODE } from "./task-columns.js";
+import { BROKEN_CODE, DISPUTED_CODE, taskColumns, VALID_CODE, type TaskColumns } from "./task-columns.js";
 import { effectiveAttempts, scoreRerunVariance, type InfraErrorsPolicy } from "./task-scores.js";
 import {
   conservativeClusteredBounds,
@@ -98,10 +98,14 @@ export interface MarginOptions {
  * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
  * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
  * lacks one the SEs (and so LCB/UCB) are null rather than guessed — the caller reports it.
- * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined.
+ * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined. `columns`
+ * (default: the dataset's own) may carry other labels for the same tasks.
  */
-export function analyseMargin(dataset: Dataset, opts: MarginOptions): MarginAnalysis {
-  const columns = taskColumns(dataset);
+export function analyseMargin(
+  dataset: Dataset,
+  opts: MarginOptions,
+  columns: TaskColumns = taskColumns(dataset),
+): MarginAnalysis {
   const validity = columns.validity;
   const n = validity.length;
   const infra = opts.infra;

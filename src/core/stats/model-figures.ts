@@ -5,7 +5,7 @@
  */
 import type { Dataset } from "../model.js";
 import type { ModelFigures } from "../report/report-types.js";
-import { BROKEN_CODE, taskColumns, VALID_CODE } from "./task-columns.js";
+import { BROKEN_CODE, taskColumns, VALID_CODE, type TaskColumns } from "./task-columns.js";
 import { effectiveAttempts, hasAttempt, isLostToInfra, type InfraErrorsPolicy } from "./task-scores.js";
 import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
 
@@ -48,8 +48,14 @@ export function scoreFigures(
  * `count_as_fail` infra errors stay counted as infra errors here (only K* and the scores treat
  * them as fails). `attempts` counts every row, `missing` results included.
  * attempted_tasks = tasks of T with K* ≥ 1. The common set C needs K* ≥ 1 for both models.
+ * `columns` (default: the dataset's own) may carry other labels for the same tasks.
  */
-export function modelFigures(dataset: Dataset, side: Side, infra: InfraErrorsPolicy): ModelFigures {
+export function modelFigures(
+  dataset: Dataset,
+  side: Side,
+  infra: InfraErrorsPolicy,
+  columns: TaskColumns = taskColumns(dataset),
+): ModelFigures {
   const summary = dataset[side];
   const other: Side = side === "baseline" ? "candidate" : "baseline";
   let universe = 0;
@@ -67,7 +73,6 @@ export function modelFigures(dataset: Dataset, side: Side, infra: InfraErrorsPol
   let commonValidCount = 0;
   const commonUnresolved: number[] = [];
 
-  const columns = taskColumns(dataset);
   const validity = columns.validity;
   const own = columns[side];
   const others = columns[other];

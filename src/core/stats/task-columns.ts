@@ -2,8 +2,8 @@
  * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
  * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
  * by review revision evaluates again per revision: at 500,000 tasks each walk over the TaskRecords
- * is mostly cache misses, so they are read once here. A dataset that differs from another only in
- * its labels (history/labels-as-of.ts) shares every column but the labels.
+ * is mostly cache misses, so they are read once here. The labels as of an earlier review revision
+ * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
  */
 import { VALIDITIES, type AttemptCounts, type Dataset, type TaskRecord, type Validity } from "../model.js";
 
@@ -71,12 +71,8 @@ export function taskColumns(dataset: Dataset): TaskColumns {
   return columns;
 }
 
-/**
- * Records that `derived` is `dataset` with the labels `codes` (validityCode per task, in the same
- * task order) and nothing else changed, so that its columns share the others' arrays.
- */
-export function registerRelabelled(dataset: Dataset, derived: Dataset, codes: Uint8Array): void {
-  if (derived.tasks.length !== dataset.tasks.length || codes.length !== dataset.tasks.length)
-    throw new Error("registerRelabelled: the datasets do not have the same tasks");
-  known.set(derived, { ...taskColumns(dataset), validity: codes });
+/** The same tasks with other labels (validityCode per task, in dataset order): every other column shared. */
+export function withLabels(columns: TaskColumns, codes: Uint8Array): TaskColumns {
+  if (codes.length !== columns.validity.length) throw new Error("withLabels: the labels are not one a task");
+  return { ...columns, validity: codes };
 }
