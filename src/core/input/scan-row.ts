@@ -16,9 +16,20 @@
  * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
  * more than MAX_OTHER_KEYS other keys.
  *
- * It allocates nothing on its own for a row but the strings it hands out, and the four fields
- * that repeat from row to row in runs (dataset and harness revisions, model, cluster) come back
- * as the same string object as on the row before when their bytes are equal.
+ * What makes it cheap per row (most of a row's bytes are the same as in the row before):
+ * - The line's shape: the bytes of the row before from the end of one value to the start of the
+ *   next (`,"key":` with its spaces), remembered with the field each key names. A line whose keys
+ *   come in the same order matches them byte for byte, which also proves them distinct and the
+ *   punctuation right (the same bytes in the same place parse the same way); where it differs,
+ *   the scanner reads key by key from there, and the line's shape replaces the old one.
+ * - The four fields that repeat in runs (dataset and harness revisions, model, cluster) are
+ *   compared with the bytes of their value on the row before: when equal, the same string object
+ *   comes back, and no string is made.
+ * - Ids and evidence items (ASCII, at most MAX_CACHED_LENGTH bytes) come from a cache by their
+ *   bytes (hashed while the closing quote is looked for), so a task id or evidence item seen
+ *   recently costs no new string either (and its hash, cached in the string, is not computed again
+ *   by the Maps it goes into).
+ * It allocates nothing for a row but the strings it hands out when they are new.
  */
 
 import { MAX_EVIDENCE_LENGTH, MAX_ID_LENGTH } from "./limits.js";
@@ -51,6 +62,7 @@ const F_FAILS = 11;
 const F_INFRA_ERRORS = 12;
 const F_MISSING = 13;
 const F_OTHER = -1;
+const KNOWN_FIELDS = 14;
 
 const REQUIRED =
   (1 << F_TASK) |
@@ -63,6 +75,20 @@ const COUNTS = (1 << F_PASSES) | (1 << F_FAILS) | (1 << F_INFRA_ERRORS) | (1 << 
 
 /** Keys of fields the gate ignores, remembered per line to find a repeated one. */
 const MAX_OTHER_KEYS = 32;
+/** A shape's keys and bytes at most (a longer one is not remembered). */
+const MAX_SHAPE_KEYS = KNOWN_FIELDS + MAX_OTHER_KEYS;
+const MAX_SHAPE_BYTES = 2048;
+
+/** The longest string a StringTable holds, and the slots of the one for the fields that repeat
+ * in runs (a cache of ids and evidence items by their bytes cost more than the strings it saved:
+ * measured). */
+const SLOT_BYTES = 96;
+const REPEAT_SLOTS = 1 << 10;
+/** A repeating field's bytes are remembered up to this length (longer ones: a string compare). */
+const MAX_REPEAT_BYTES = 1024;
+/** Evidence arrays of up to this many items are reused, one per length. */
+const REUSED_EVIDENCE_LENGTHS = 8;
+
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -76,7 +102,7 @@ const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
 
-/** How string() treats a byte inside a string: one table load per byte. */
+/** How a string's byte is treated: one table load per byte. */
 const BYTE_PLAIN = 0;
 const BYTE_QUOTE = 1;
 /** Leave the line to JSON.parse: C0 controls (invalid unescaped), backslash, DEL, C2. */
@@ -139,18 +165,85 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
 
-/** The last string made for a field that repeats in runs, and the bytes it was made of. */
-class RepeatCache {
-  value = "";
+function isDigit(c: number): boolean {
+  return c >= ZERO && c <= NINE;
+}
 
-  /** The string of b[begin, end), the cached one when it is the same (a native compare of two
-   * flat strings is far cheaper than comparing the bytes in a loop here). */
-  get(b: Buffer, begin: number, end: number, ascii: boolean): string {
-    const s = slice(b, begin, end, ascii);
-    if (s === this.value) return this.value;
-    this.value = s;
-    return s;
+/** The first position from `p` that is not JSON whitespace (`end` when the line ends first). */
+function skipSpace(b: Buffer, p: number, end: number): number {
+  while (p < end && isSpace(b[p] ?? 0)) p++;
+  return p;
+}
+
+/** `word` at `p`: the position after it, or -1. */
+function literal(b: Buffer, p: number, end: number, word: Uint8Array): number {
+  const stop = p + word.length;
+  return stop <= end && equalAt(b, p, stop, word) ? stop : -1;
+}
+
+/** Any JSON number at `p` (validated, not converted): the position after it, or -1. */
+function number(b: Buffer, p: number, end: number): number {
+  const at = (q: number): number => (q < end ? (b[q] ?? -1) : -1);
+  if (at(p) === MINUS) p++;
+  const first = at(p);
+  if (first === ZERO) {
+    p++;
+  } else if (first > ZERO && first <= NINE) {
+    while (isDigit(at(p))) p++;
+  } else {
+    return -1;
   }
+  if (at(p) === 0x2e) {
+    p++;
+    if (!isDigit(at(p))) return -1;
+    while (isDigit(at(p))) p++;
+  }
+  const e = at(p);
+  if (e === 0x65 || e === 0x45) {
+    p++;
+    if (at(p) === 0x2b || at(p) === MINUS) p++;
+    if (!isDigit(at(p))) return -1;
+    while (isDigit(at(p))) p++;
+  }
+  return p;
+}
+
+function keyId(b: Buffer, begin: number, end: number): number {
+  const candidates = KEYS_BY_LENGTH[end - begin];
+  if (candidates === undefined) return F_OTHER;
+  for (const [word, id] of candidates) if (equalAt(b, begin, end, word)) return id;
+  return F_OTHER;
+}
+
+/**
+ * Whether v[at, at + n) holds the bytes of r[rat, rat + n): four bytes at a time (DataView reads
+ * are inlined by the JIT; a native compare costs more per call than these bytes do).
+ */
+function sameBytes(v: DataView, at: number, r: DataView, rat: number, n: number): boolean {
+  if (n < 4) {
+    for (let i = 0; i < n; i++) if (v.getUint8(at + i) !== r.getUint8(rat + i)) return false;
+    return true;
+  }
+  const last = n - 4;
+  for (let i = 0; i < last; i += 4) if (v.getInt32(at + i, true) !== r.getInt32(rat + i, true)) return false;
+  // The last four bytes (overlapping the word before when n is not a multiple of 4).
+  return v.getInt32(at + last, true) === r.getInt32(rat + last, true);
+}
+
+/**
+ * Whether the four bytes of x (any order) are all plain in a string: ASCII, and none a control
+ * byte, a quote, a backslash or DEL. Each test is exact on whether some byte has the property
+ * (the bit tricks of "Determine if a word has a byte less than n"; DEL as x + 1 reaching 0x80, only
+ * once no byte is at or above 0x80).
+ */
+function plainWord(x: number): boolean {
+  const q = x ^ 0x22222222;
+  const s = x ^ 0x5c5c5c5c;
+  return (
+    ((x | ((x - 0x20202020) & ~x) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s) | (x + 0x01010101)) &
+      0x80808080) ===
+    0
+  );
 }
 
 function slice(b: Buffer, begin: number, end: number, ascii: boolean): string {
@@ -161,31 +254,168 @@ function slice(b: Buffer, begin: number, end: number, ascii: boolean): string {
   return b.toString(ascii ? "latin1" : "utf8", begin, end);
 }
 
+/** The last value of a field that repeats in runs, and the bytes it was made of. */
+class RepeatCache {
+  value = "";
+  /** Bytes of `value` (-1: not remembered). */
+  length = -1;
+  readonly bytes = new Uint8Array(MAX_REPEAT_BYTES);
+  readonly view = new DataView(this.bytes.buffer);
+
+  /** Remembers `value`, the string of b[begin, end). */
+  set(b: Buffer, begin: number, end: number, value: string): void {
+    this.value = value;
+    const n = end - begin;
+    if (n <= SLOT_BYTES) {
+      for (let i = 0; i < n; i++) this.bytes[i] = b[begin + i] ?? 0;
+      this.length = n;
+    } else if (n <= MAX_REPEAT_BYTES) {
+      b.copy(this.bytes, 0, begin, end);
+      this.length = n;
+    } else {
+      this.length = -1;
+    }
+  }
+}
+
+/** A hash of the n bytes at v[at]: their length and three words (first, middle, last). */
+function shortHash(v: DataView, at: number, n: number): number {
+  let h = Math.imul(n, 0x9e3779b1);
+  if (n >= 4) {
+    h = Math.imul(h ^ v.getInt32(at, true), 0x85ebca6b);
+    h = Math.imul(h ^ v.getInt32(at + n - 4, true), 0xc2b2ae35);
+    h = Math.imul(h ^ v.getInt32(at + ((n - 4) >> 1), true), 0x27d4eb2f);
+  } else {
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ v.getUint8(at + i), 0x85ebca6b);
+  }
+  return h ^ (h >>> 15);
+}
+
+/**
+ * Strings by their bytes (at most SLOT_BYTES), one per slot, a newer one taking the slot: the same
+ * bytes give the same string object while it stays, and no string is made. The slot comes from
+ * shortHash; the bytes are compared whole.
+ */
+class StringTable {
+  private readonly strings: string[];
+  private readonly lengths: Int32Array;
+  private readonly bytes: Uint8Array;
+  private readonly view: DataView;
+  private readonly mask: number;
+
+  /** `slots`: a power of 2. */
+  constructor(slots: number) {
+    this.mask = slots - 1;
+    this.strings = new Array<string>(slots).fill("");
+    this.lengths = new Int32Array(slots).fill(-1);
+    this.bytes = new Uint8Array(slots * SLOT_BYTES);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /** The string of the UTF-8 bytes b[begin, end) (ASCII when `ascii`), which `v` holds at `at`. */
+  get(b: Buffer, v: DataView, at: number, begin: number, end: number, ascii: boolean): string {
+    const n = end - begin;
+    const slot = shortHash(v, at, n) & this.mask;
+    const o = slot * SLOT_BYTES;
+    if (this.lengths[slot] === n && sameBytes(v, at, this.view, o, n)) return this.strings[slot] ?? "";
+    const s = slice(b, begin, end, ascii);
+    const bytes = this.bytes;
+    for (let i = 0; i < n; i++) bytes[o + i] = b[begin + i] ?? 0;
+    this.lengths[slot] = n;
+    this.strings[slot] = s;
+    return s;
+  }
+}
+
+/**
+ * The shape of the last line read key by key: segment k (k < count) is the bytes from the end of
+ * value k - 1 (the line's start for k = 0) to the start of value k, which names `fields[k]`;
+ * segment `count` is the bytes from the end of the last value to the line's end.
+ */
+class Shape {
+  count = 0;
+  /** false: the line was too long or had too many keys to remember (the shape is not used). */
+  ok = true;
+  readonly bytes = new Uint8Array(MAX_SHAPE_BYTES);
+  readonly view = new DataView(this.bytes.buffer);
+  /** Segment k is bytes[starts[k], starts[k + 1]). */
+  readonly starts = new Int32Array(MAX_SHAPE_KEYS + 2);
+  readonly fields = new Int8Array(MAX_SHAPE_KEYS);
+  /** Where the key's contents begin and end, from the segment's start (other keys: repeats). */
+  readonly keyBegin = new Int32Array(MAX_SHAPE_KEYS);
+  readonly keyEnd = new Int32Array(MAX_SHAPE_KEYS);
+
+  /** Segment k at p (of a line ending at `end`, read through `v` at `base`): the position after
+   * it, or -1. */
+  match(v: DataView, base: number, p: number, end: number, k: number): number {
+    const s = this.starts[k] ?? 0;
+    const n = (this.starts[k + 1] ?? 0) - s;
+    return p + n <= end && sameBytes(v, base + p, this.view, s, n) ? p + n : -1;
+  }
+
+  /** The first k segments of `other`. */
+  startFrom(other: Shape, k: number): void {
+    const used = other.starts[k] ?? 0;
+    this.bytes.set(other.bytes.subarray(0, used));
+    this.starts.set(other.starts.subarray(0, k + 1));
+    this.fields.set(other.fields.subarray(0, k));
+    this.keyBegin.set(other.keyBegin.subarray(0, k));
+    this.keyEnd.set(other.keyEnd.subarray(0, k));
+    this.count = k;
+    this.ok = other.ok;
+  }
+
+  /** Appends segment b[from, to) (the last one when `field` is undefined). */
+  add(b: Buffer, from: number, to: number, field?: number, keyBegin = 0, keyEnd = 0): void {
+    if (!this.ok) return;
+    const k = this.count;
+    const used = this.starts[k] ?? 0;
+    if (k >= MAX_SHAPE_KEYS || used + (to - from) > MAX_SHAPE_BYTES) {
+      this.ok = false;
+      return;
+    }
+    b.copy(this.bytes, used, from, to);
+    this.starts[k + 1] = used + (to - from);
+    if (field === undefined) return;
+    this.fields[k] = field;
+    this.keyBegin[k] = keyBegin;
+    this.keyEnd[k] = keyEnd;
+    this.count = k + 1;
+  }
+}
+
 export class RowScanner {
-  private pos = 0;
-  /** Set by string(): whether the string just scanned is all ASCII. */
+  /** Set by stringEnd: whether the string just scanned is all ASCII. */
   private ascii = true;
+  /** Set by the value readers: the string or count read. */
+  private text = "";
+  private num = 0;
+  /** Per line: the fields given as null, and whether an attempt was given. */
+  private nulls = 0;
+  private attemptGiven = false;
   private readonly otherKeys = new Int32Array(2 * MAX_OTHER_KEYS);
-  private readonly evidence: string[] = [];
+  private readonly items: string[] = [];
+  private readonly evidenceArrays: string[][] = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) =>
+    new Array<string>(n).fill(""),
+  );
   private readonly dataset = new RepeatCache();
   private readonly harness = new RepeatCache();
   private readonly model = new RepeatCache();
   private readonly cluster = new RepeatCache();
+  private readonly repeats = new StringTable(REPEAT_SLOTS);
+  private shape = new Shape();
+  /** A view of the line's buffer (b.buffer: b starts at `base` in it), kept while it is the same. */
+  private view: DataView = new DataView(new ArrayBuffer(0));
+  private viewOf: ArrayBufferLike | undefined;
+  private base = 0;
+  private nextShape = new Shape();
 
   /**
    * Scans the line `b[begin, end)` (valid UTF-8, no line end) into `out`. true: the row is valid
-   * and `out` holds it (its evidence array is reused by the next call: copy what you keep);
+   * and `out` holds it (its evidence array is reused by later calls: copy what you keep);
    * false: parse the line with JSON.parse instead (`out` is then in an unspecified state).
    */
   scan(b: Buffer, begin: number, end: number, out: ExportRow): boolean {
-    this.pos = begin;
-    if (!this.skipSpace(b, end) || b[this.pos] !== LBRACE) return false;
-    this.pos++;
-    if (!this.skipSpace(b, end)) return false;
-    let seen = 0;
-    let nulls = 0;
-    let others = 0;
-    let attemptGiven = false;
     out.result = -1;
     out.passes = 0;
     out.fails = 0;
@@ -194,12 +424,62 @@ export class RowScanner {
     out.evidence = undefined;
     out.attempt = undefined;
     out.cluster = undefined;
-    if (b[this.pos] === RBRACE) return false; // {} lacks every field
-    for (;;) {
+    this.nulls = 0;
+    this.attemptGiven = false;
+    if (b.buffer !== this.viewOf) {
+      this.viewOf = b.buffer;
+      this.view = new DataView(b.buffer);
+    }
+    const view = this.view;
+    const base = b.byteOffset;
+    this.base = base;
+    let seen = 0;
+    let others = 0;
+    let p = begin;
+
+    // The keys of the shape, as long as they match.
+    const shape = this.shape;
+    const count = shape.ok ? shape.count : 0;
+    let k = 0;
+    for (; k < count; k++) {
+      const q = shape.match(view, base, p, end, k);
+      if (q < 0) break;
+      const field = shape.fields[k] ?? F_OTHER;
+      if (field === F_OTHER) {
+        this.otherKeys[2 * others] = p + (shape.keyBegin[k] ?? 0);
+        this.otherKeys[2 * others + 1] = p + (shape.keyEnd[k] ?? 0);
+        others++;
+      } else {
+        seen |= 1 << field;
+      }
+      p = this.value(b, q, end, field, out);
+      if (p < 0) return false;
+    }
+    if (k === count && count > 0 && shape.match(view, base, p, end, k) === end) return this.complete(seen, out);
+
+    // Key by key from there (the line's start, or the end of a value), recording the line's shape.
+    const next = this.nextShape;
+    next.startFrom(shape, k);
+    let from = p;
+    for (;; k++) {
+      from = p;
+      if (k === 0) {
+        p = skipSpace(b, p, end);
+        if (b[p] !== LBRACE || p >= end) return false;
+        p = skipSpace(b, p + 1, end);
+        if (p >= end || b[p] === RBRACE) return false; // {} lacks every field
+      } else {
+        p = skipSpace(b, p, end);
+        if (p >= end) return false;
+        const c = b[p];
+        if (c === RBRACE) break;
+        if (c !== COMMA) return false;
+        p = skipSpace(b, p + 1, end);
+      }
       // A key.
-      if (b[this.pos] !== QUOTE) return false;
-      const keyBegin = this.pos + 1;
-      const keyEnd = this.string(b, keyBegin, end);
+      if (p >= end || b[p] !== QUOTE) return false;
+      const keyBegin = p + 1;
+      const keyEnd = this.stringEnd(b, keyBegin, end);
       if (keyEnd < 0) return false;
       const field = keyId(b, keyBegin, keyEnd);
       if (field === F_OTHER) {
@@ -210,54 +490,36 @@ export class RowScanner {
         if ((seen & bit) !== 0) return false;
         seen |= bit;
       }
-      this.pos = keyEnd + 1;
-      if (!this.skipSpace(b, end) || b[this.pos] !== COLON) return false;
-      this.pos++;
-      if (!this.skipSpace(b, end)) return false;
+      p = skipSpace(b, keyEnd + 1, end);
+      if (p >= end || b[p] !== COLON) return false;
+      p = skipSpace(b, p + 1, end);
+      next.add(b, from, p, field, keyBegin - from, keyEnd - from);
       // Its value.
-      const c = b[this.pos];
-      if (field === F_OTHER) {
-        if (!this.skipValue(b, end)) return false;
-      } else if (c === 0x6e) {
-        // null: the same as absent for an optional field, an error for a required one.
-        if (!this.literal(b, end, NULL)) return false;
-        nulls |= 1 << field;
-      } else if (!this.fieldValue(b, end, field, out)) {
-        return false;
-      } else if (field === F_ATTEMPT) {
-        attemptGiven = true;
-      }
-      if (!this.skipSpace(b, end)) return false;
-      const next = b[this.pos];
-      this.pos++;
-      if (next === RBRACE) break;
-      if (next !== COMMA || !this.skipSpace(b, end)) return false;
+      p = this.value(b, p, end, field, out);
+      if (p < 0) return false;
     }
     // Only spaces after the object.
-    while (this.pos < end) {
-      if (!isSpace(b[this.pos] ?? 0)) return false;
-      this.pos++;
-    }
-    const given = seen & ~nulls;
-    if ((given & REQUIRED) !== REQUIRED) return false;
-    const counts = given & COUNTS;
-    if ((given & (1 << F_RESULT)) !== 0) {
-      if (counts !== 0) return false;
-    } else {
-      // Pre-aggregated: all four counts, at least one above 0, and no attempt.
-      if (counts !== COUNTS || attemptGiven) return false;
-      if (out.passes === 0 && out.fails === 0 && out.infraErrors === 0 && out.missing === 0) return false;
-      out.result = -1;
+    for (let q = p + 1; q < end; q++) if (!isSpace(b[q] ?? 0)) return false;
+    if (!this.complete(seen, out)) return false;
+    next.add(b, from, end);
+    if (next.ok) {
+      this.nextShape = shape;
+      this.shape = next;
     }
     return true;
   }
 
-  /** Skips JSON whitespace; false when the line ends there. */
-  private skipSpace(b: Buffer, end: number): boolean {
-    let p = this.pos;
-    while (p < end && isSpace(b[p] ?? 0)) p++;
-    this.pos = p;
-    return p < end;
+  /** The checks of a whole row once its fields are read: `seen` has a bit per key given. */
+  private complete(seen: number, out: ExportRow): boolean {
+    const given = seen & ~this.nulls;
+    if ((given & REQUIRED) !== REQUIRED) return false;
+    const counts = given & COUNTS;
+    if ((given & (1 << F_RESULT)) !== 0) return counts === 0;
+    // Pre-aggregated: all four counts, at least one above 0, and no attempt.
+    if (counts !== COUNTS || this.attemptGiven) return false;
+    if (out.passes === 0 && out.fails === 0 && out.infraErrors === 0 && out.missing === 0) return false;
+    out.result = -1;
+    return true;
   }
 
   /**
@@ -265,19 +527,24 @@ export class RowScanner {
    * give up (no closing quote, or a byte left to JSON.parse: see the file's comment). Sets
    * `ascii`.
    */
-  private string(b: Buffer, begin: number, end: number): number {
+  private stringEnd(b: Buffer, begin: number, end: number): number {
+    const v = this.view;
+    const base = this.base;
     let ascii = true;
-    for (let p = begin; p < end; p++) {
+    let p = begin;
+    for (;;) {
+      // Four bytes at a time while none of them is special (see plainWord).
+      while (p + 4 <= end && plainWord(v.getInt32(base + p, true))) p += 4;
+      if (p >= end) return -1;
       const k = BYTE_CLASS[b[p] ?? 0] ?? BYTE_OTHER;
-      if (k === BYTE_PLAIN) continue;
       if (k === BYTE_QUOTE) {
         this.ascii = ascii;
         return p;
       }
       if (k === BYTE_OTHER) return -1;
-      ascii = false;
+      if (k === BYTE_NON_ASCII) ascii = false;
+      p++;
     }
-    return -1;
   }
 
   /** A key the gate ignores: false when the line already had it (or too many such keys). */
@@ -297,61 +564,113 @@ export class RowScanner {
     return true;
   }
 
-  private literal(b: Buffer, end: number, word: Uint8Array): boolean {
-    const stop = this.pos + word.length;
-    if (stop > end || !equalAt(b, this.pos, stop, word)) return false;
-    this.pos = stop;
-    return true;
+  /** The value of `field` at `p`, into `out`: the position after it, or -1 to give up. */
+  private value(b: Buffer, p: number, end: number, field: number, out: ExportRow): number {
+    if (p >= end) return -1;
+    const c = b[p] ?? 0;
+    if (field === F_OTHER) {
+      // A value of a field the gate ignores: a string, number or literal (objects and arrays: no).
+      if (c === QUOTE) {
+        const close = this.stringEnd(b, p + 1, end);
+        return close < 0 ? -1 : close + 1;
+      }
+      if (c === 0x74) return literal(b, p, end, TRUE);
+      if (c === 0x66) return literal(b, p, end, FALSE);
+      if (c === 0x6e) return literal(b, p, end, NULL);
+      return number(b, p, end);
+    }
+    if (c === 0x6e) {
+      // null: the same as absent for an optional field, an error for a required one.
+      const q = literal(b, p, end, NULL);
+      if (q >= 0) this.nulls |= 1 << field;
+      return q;
+    }
+    switch (field) {
+      case F_TASK: {
+        const q = this.id(b, p, end, MAX_ID_LENGTH, false);
+        if (q >= 0) out.taskId = this.text;
+        return q;
+      }
+      case F_DATASET: {
+        const q = this.repeated(b, p, end, this.dataset);
+        if (q >= 0) out.datasetRevision = this.text;
+        return q;
+      }
+      case F_HARNESS: {
+        const q = this.repeated(b, p, end, this.harness);
+        if (q >= 0) out.harnessRevision = this.text;
+        return q;
+      }
+      case F_MODEL: {
+        const q = this.repeated(b, p, end, this.model);
+        if (q >= 0) out.modelConfig = this.text;
+        return q;
+      }
+      case F_CLUSTER: {
+        const q = this.repeated(b, p, end, this.cluster);
+        if (q >= 0) out.cluster = this.text;
+        return q;
+      }
+      case F_VALIDITY: {
+        const close = c === QUOTE ? this.stringEnd(b, p + 1, end) : -1;
+        if (close < 0) return -1;
+        for (const [word, validity] of VALIDITY_BYTES) {
+          if (equalAt(b, p + 1, close, word)) {
+            out.validity = validity;
+            return close + 1;
+          }
+        }
+        return -1;
+      }
+      case F_RESULT: {
+        const close = c === QUOTE ? this.stringEnd(b, p + 1, end) : -1;
+        if (close < 0) return -1;
+        for (let r = 0; r < RESULT_BYTES.length; r++) {
+          const word = RESULT_BYTES[r];
+          if (word !== undefined && equalAt(b, p + 1, close, word)) {
+            out.result = r;
+            return close + 1;
+          }
+        }
+        return -1;
+      }
+      case F_REVIEW_REVISION: {
+        const q = this.count(b, p, end);
+        if (q >= 0) out.reviewRevision = this.num;
+        return q;
+      }
+      case F_PASSES:
+      case F_FAILS:
+      case F_INFRA_ERRORS:
+      case F_MISSING: {
+        const q = this.count(b, p, end);
+        if (q < 0) return -1;
+        const v = this.num;
+        if (field === F_PASSES) out.passes = v;
+        else if (field === F_FAILS) out.fails = v;
+        else if (field === F_INFRA_ERRORS) out.infraErrors = v;
+        else out.missing = v;
+        return q;
+      }
+      case F_ATTEMPT: {
+        const q = c === QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
+        if (q < 0) return -1;
+        out.attempt = c === QUOTE ? this.text : this.num;
+        this.attemptGiven = true;
+        return q;
+      }
+      case F_EVIDENCE:
+        return this.evidence(b, p, end, c, out);
+      default:
+        return -1;
+    }
   }
 
-  /** A value of a field the gate ignores: a string, number or literal (objects and arrays: no). */
-  private skipValue(b: Buffer, end: number): boolean {
-    const c = b[this.pos] ?? 0;
-    if (c === QUOTE) {
-      const close = this.string(b, this.pos + 1, end);
-      if (close < 0) return false;
-      this.pos = close + 1;
-      return true;
-    }
-    if (c === 0x74) return this.literal(b, end, TRUE);
-    if (c === 0x66) return this.literal(b, end, FALSE);
-    if (c === 0x6e) return this.literal(b, end, NULL);
-    return this.number(b, end);
-  }
-
-  /** Any JSON number (validated, not converted). */
-  private number(b: Buffer, end: number): boolean {
-    const at = (q: number): number => (q < end ? (b[q] ?? -1) : -1);
-    let p = this.pos;
-    if (at(p) === MINUS) p++;
-    const first = at(p);
-    if (first === ZERO) {
-      p++;
-    } else if (first > ZERO && first <= NINE) {
-      while (isDigit(at(p))) p++;
-    } else {
-      return false;
-    }
-    if (at(p) === 0x2e) {
-      p++;
-      if (!isDigit(at(p))) return false;
-      while (isDigit(at(p))) p++;
-    }
-    const e = at(p);
-    if (e === 0x65 || e === 0x45) {
-      p++;
-      if (at(p) === 0x2b || at(p) === MINUS) p++;
-      if (!isDigit(at(p))) return false;
-      while (isDigit(at(p))) p++;
-    }
-    this.pos = p;
-    return true;
-  }
-
-  /** An integer >= 0 of at most 15 digits (always safe); -1 to give up. */
-  private count(b: Buffer, end: number): number {
-    let p = this.pos;
-    const first = p < end ? (b[p] ?? 0) : -1;
+  /** An integer >= 0 of at most 15 digits (always safe) at `p`, into `num`: the position after
+   * it, or -1 to give up. */
+  private count(b: Buffer, p: number, end: number): number {
+    const start = p;
+    const first = b[p] ?? 0;
     let v = 0;
     if (first === ZERO) {
       p++;
@@ -362,185 +681,104 @@ export class RowScanner {
         v = v * 10 + (d - ZERO);
         p++;
       }
-      if (p - this.pos > 15) return -1;
+      if (p - start > 15) return -1;
     } else {
       return -1;
     }
     // A fraction or an exponent may still make an integer (1.0, 1e2): JSON.parse decides.
     const after = p < end ? b[p] : -1;
     if (after === 0x2e || after === 0x65 || after === 0x45) return -1;
-    this.pos = p;
-    return v;
+    this.num = v;
+    return p;
   }
 
   /**
-   * An identifier's string at `pos`: non-empty, at most MAX_ID_LENGTH UTF-16 code units, no
-   * control character (string() refuses C0, DEL and C1 bytes). Returns the end of its contents
-   * (the closing quote) or -1; `pos` is then past the closing quote.
+   * An identifier's string at `p`, into `text`: non-empty (unless `allowEmpty`), at most
+   * `maxLength` UTF-16 code units, no control character (stringEnd refuses C0, DEL and C1
+   * bytes). Returns the position after its closing quote, or -1.
    */
-  private idString(b: Buffer, end: number, maxLength: number, allowEmpty: boolean): number {
-    if (b[this.pos] !== QUOTE) return -1;
-    const begin = this.pos + 1;
-    const close = this.string(b, begin, end);
+  private id(b: Buffer, p: number, end: number, maxLength: number, allowEmpty: boolean): number {
+    if (b[p] !== QUOTE) return -1;
+    const begin = p + 1;
+    const close = this.stringEnd(b, begin, end);
     if (close < 0 || (close === begin && !allowEmpty)) return -1;
-    // UTF-8 never takes fewer bytes than UTF-16 code units: only a long one needs decoding.
-    if (close - begin > maxLength && (this.ascii || slice(b, begin, close, false).length > maxLength)) {
-      return -1;
+    const n = close - begin;
+    if (this.ascii) {
+      if (n > maxLength) return -1;
+      this.text = slice(b, begin, close, true);
+      return close + 1;
     }
-    this.pos = close + 1;
-    return close;
+    // UTF-8 never takes fewer bytes than UTF-16 code units: only a long one needs its length.
+    const s = slice(b, begin, close, false);
+    if (s.length > maxLength) return -1;
+    this.text = s;
+    return close + 1;
   }
 
-  private id(b: Buffer, end: number): string | undefined {
-    const begin = this.pos + 1;
-    const close = this.idString(b, end, MAX_ID_LENGTH, false);
-    return close < 0 ? undefined : slice(b, begin, close, this.ascii);
-  }
-
-  private repeated(b: Buffer, end: number, cache: RepeatCache): string | undefined {
-    const begin = this.pos + 1;
-    const close = this.idString(b, end, MAX_ID_LENGTH, false);
-    return close < 0 ? undefined : cache.get(b, begin, close, this.ascii);
-  }
-
-  private evidenceItem(b: Buffer, end: number): string | undefined {
-    const begin = this.pos + 1;
-    const close = this.idString(b, end, MAX_EVIDENCE_LENGTH, true);
-    return close < 0 ? undefined : slice(b, begin, close, this.ascii);
-  }
-
-  /** The value of a field the gate reads (not null), into `out`; false to give up. */
-  private fieldValue(b: Buffer, end: number, field: number, out: ExportRow): boolean {
-    switch (field) {
-      case F_TASK: {
-        const v = this.id(b, end);
-        if (v === undefined) return false;
-        out.taskId = v;
-        return true;
-      }
-      case F_DATASET: {
-        const v = this.repeated(b, end, this.dataset);
-        if (v === undefined) return false;
-        out.datasetRevision = v;
-        return true;
-      }
-      case F_HARNESS: {
-        const v = this.repeated(b, end, this.harness);
-        if (v === undefined) return false;
-        out.harnessRevision = v;
-        return true;
-      }
-      case F_MODEL: {
-        const v = this.repeated(b, end, this.model);
-        if (v === undefined) return false;
-        out.modelConfig = v;
-        return true;
-      }
-      case F_CLUSTER: {
-        const v = this.repeated(b, end, this.cluster);
-        if (v === undefined) return false;
-        out.cluster = v;
-        return true;
-      }
-      case F_VALIDITY: {
-        const begin = this.pos + 1;
-        const close = b[this.pos] === QUOTE ? this.string(b, begin, end) : -1;
-        if (close < 0) return false;
-        for (const [word, validity] of VALIDITY_BYTES) {
-          if (equalAt(b, begin, close, word)) {
-            out.validity = validity;
-            this.pos = close + 1;
-            return true;
-          }
-        }
-        return false;
-      }
-      case F_RESULT: {
-        const begin = this.pos + 1;
-        const close = b[this.pos] === QUOTE ? this.string(b, begin, end) : -1;
-        if (close < 0) return false;
-        for (let r = 0; r < RESULT_BYTES.length; r++) {
-          const word = RESULT_BYTES[r];
-          if (word !== undefined && equalAt(b, begin, close, word)) {
-            out.result = r;
-            this.pos = close + 1;
-            return true;
-          }
-        }
-        return false;
-      }
-      case F_REVIEW_REVISION: {
-        const v = this.count(b, end);
-        if (v < 0) return false;
-        out.reviewRevision = v;
-        return true;
-      }
-      case F_PASSES:
-      case F_FAILS:
-      case F_INFRA_ERRORS:
-      case F_MISSING: {
-        const v = this.count(b, end);
-        if (v < 0) return false;
-        if (field === F_PASSES) out.passes = v;
-        else if (field === F_FAILS) out.fails = v;
-        else if (field === F_INFRA_ERRORS) out.infraErrors = v;
-        else out.missing = v;
-        return true;
-      }
-      case F_ATTEMPT: {
-        if (b[this.pos] === QUOTE) {
-          const v = this.id(b, end);
-          if (v === undefined) return false;
-          out.attempt = v;
-          return true;
-        }
-        const v = this.count(b, end);
-        if (v < 0) return false;
-        out.attempt = v;
-        return true;
-      }
-      case F_EVIDENCE: {
-        if (b[this.pos] === QUOTE) {
-          const v = this.evidenceItem(b, end);
-          if (v === undefined) return false;
-          out.evidence = v;
-          return true;
-        }
-        if (b[this.pos] !== LBRACKET) return false;
-        this.pos++;
-        const items = this.evidence;
-        items.length = 0;
-        if (!this.skipSpace(b, end)) return false;
-        if (b[this.pos] === RBRACKET) {
-          this.pos++;
-          out.evidence = items;
-          return true;
-        }
-        for (;;) {
-          const v = this.evidenceItem(b, end);
-          if (v === undefined || !this.skipSpace(b, end)) return false;
-          items.push(v);
-          const next = b[this.pos];
-          this.pos++;
-          if (next === RBRACKET) break;
-          if (next !== COMMA || !this.skipSpace(b, end)) return false;
-        }
-        out.evidence = items;
-        return true;
-      }
-      default:
-        return false;
+  /** A field that repeats in runs (see RepeatCache), into `text`; as `id`. */
+  private repeated(b: Buffer, p: number, end: number, cache: RepeatCache): number {
+    if (b[p] !== QUOTE) return -1;
+    const begin = p + 1;
+    const close = begin + cache.length;
+    if (
+      close > begin &&
+      close < end &&
+      b[close] === QUOTE &&
+      sameBytes(this.view, this.base + begin, cache.view, 0, cache.length)
+    ) {
+      // The same bytes as a value already accepted: the same valid id.
+      this.text = cache.value;
+      return close + 1;
     }
+    const q = this.stringEnd(b, begin, end);
+    if (q <= begin) return -1;
+    const ascii = this.ascii;
+    const n = q - begin;
+    if (n > MAX_ID_LENGTH && (ascii || slice(b, begin, q, false).length > MAX_ID_LENGTH)) return -1;
+    const v =
+      n <= SLOT_BYTES ? this.repeats.get(b, this.view, this.base + begin, begin, q, ascii) : slice(b, begin, q, ascii);
+    cache.set(b, begin, q, v);
+    this.text = v;
+    return q + 1;
   }
-}
 
-function isDigit(c: number): boolean {
-  return c >= ZERO && c <= NINE;
-}
-
-function keyId(b: Buffer, begin: number, end: number): number {
-  const candidates = KEYS_BY_LENGTH[end - begin];
-  if (candidates === undefined) return F_OTHER;
-  for (const [word, id] of candidates) if (equalAt(b, begin, end, word)) return id;
-  return F_OTHER;
+  /** `evidence` at `p` (first byte `c`): a string or an array of strings, into `out`. */
+  private evidence(b: Buffer, p: number, end: number, c: number, out: ExportRow): number {
+    if (c === QUOTE) {
+      const q = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
+      if (q >= 0) out.evidence = this.text;
+      return q;
+    }
+    if (c !== LBRACKET) return -1;
+    p = skipSpace(b, p + 1, end);
+    if (p >= end) return -1;
+    const items = this.items;
+    let n = 0;
+    if (b[p] === RBRACKET) {
+      p++;
+    } else {
+      for (;;) {
+        p = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
+        if (p < 0) return -1;
+        items[n++] = this.text;
+        p = skipSpace(b, p, end);
+        if (p >= end) return -1;
+        const next = b[p];
+        p++;
+        if (next === RBRACKET) break;
+        if (next !== COMMA) return -1;
+        p = skipSpace(b, p, end);
+        if (p >= end) return -1;
+      }
+    }
+    // An array of exactly n items, reused for that length (no array per row).
+    let list = this.evidenceArrays[n];
+    if (list === undefined) {
+      list = items.slice(0, n);
+    } else {
+      for (let i = 0; i < n; i++) list[i] = items[i] ?? "";
+    }
+    out.evidence = list;
+    return p;
+  }
 }
