@@ -47,14 +47,14 @@ function byJson(line: string): ExportRow | undefined {
 }
 
 const scanner = new RowScanner();
-function byScanner(line: string, pad = false): ExportRow | undefined {
+function byScanner(line: string, pad = false, by = scanner): ExportRow | undefined {
   // Bytes around the line (as in a read chunk) must not be read as part of it.
   const before = pad ? Buffer.from('9"}{,') : Buffer.alloc(0);
   const after = pad ? Buffer.from('.5e1"}\n{"x":1}') : Buffer.alloc(0);
   const body = Buffer.from(line, "utf8");
   const b = Buffer.concat([before, body, after]);
   const row = emptyExportRow();
-  return scanner.scan(b, before.length, before.length + body.length, row) ? row : undefined;
+  return by.scan(b, before.length, before.length + body.length, row) ? row : undefined;
 }
 
 function pick<T>(rand: () => number, xs: readonly T[]): T {
@@ -207,6 +207,57 @@ function fuzzLine(rand: () => number): string {
   return text;
 }
 
+/** Characters a mutation puts in or takes out: structure, spaces, escapes, control bytes, DEL,
+ * C1, non-ASCII, digits. */
+const MUTATION_CHARS = [
+  ...'{}[]:," \t\r\\ntfu0123456789.-eEaxé✓\u0001\u001f\u007f\u0085\u00a0😀',
+  '"x"',
+  ',"x":1',
+  ',"task_id":"t"',
+  ',"cluster":"c"',
+  ',"run_id":"r"',
+];
+
+/** The line with a few edits: a character in or out or changed, or two fields swapped. */
+function mutate(rand: () => number, base: string): string {
+  let text = base;
+  const edits = 1 + Math.floor(rand() * 2);
+  for (let e = 0; e < edits; e++) {
+    const at = Math.floor(rand() * (text.length + 1));
+    const r = rand();
+    if (r < 0.3) text = text.slice(0, at) + pick(rand, MUTATION_CHARS) + text.slice(at);
+    else if (r < 0.5) text = text.slice(0, at) + text.slice(at + 1);
+    else if (r < 0.75) text = text.slice(0, at) + pick(rand, MUTATION_CHARS) + text.slice(at + 1);
+    else if (r < 0.85) {
+      // A value of the same length, one byte different (the repeat caches compare bytes).
+      const q = text.indexOf('":"', at);
+      if (q >= 0 && q + 3 < text.length && text[q + 3] !== '"') {
+        text = text.slice(0, q + 3) + pick(rand, ["z", "é", "\u0001", "\\", '"']) + text.slice(q + 4);
+      }
+    } else if (r < 0.92) {
+      // A field again before the end (the shape matches every key, then the line goes on).
+      const end = text.lastIndexOf("}");
+      if (end >= 0)
+        text =
+          text.slice(0, end) +
+          pick(rand, [',"task_id":"t"', ',"model_config":"m"', ',"image":"i"', ',"run_id":1', ',"x":null']) +
+          text.slice(end);
+    } else {
+      const parts = text.split(",");
+      const i = Math.floor(rand() * parts.length);
+      const j = Math.floor(rand() * parts.length);
+      const a = parts[i];
+      const b = parts[j];
+      if (a !== undefined && b !== undefined) {
+        parts[i] = b;
+        parts[j] = a;
+      }
+      text = parts.join(",");
+    }
+  }
+  return text;
+}
+
 describe("the byte scanner and JSON.parse agree", () => {
   it("on 20,000 fuzzed lines: a scanned row is the parsed row; a refused line is never scanned", () => {
     const rand = prng(20261201);
@@ -231,6 +282,102 @@ describe("the byte scanner and JSON.parse agree", () => {
     expect(refused).toBeGreaterThan(8_000);
     expect(parsed).toBeGreaterThan(2_000);
     expect(scanned / parsed).toBeGreaterThan(0.7);
+  });
+
+  it("on 20,000 mutants of the line before: the shape of the row before never makes a wrong line pass", () => {
+    // The scanner matches a line against the keys of the line it read before (its shape) and
+    // compares the repeating fields with their previous bytes: each mutant is scanned right after
+    // the line it comes from, so that path meets near misses of every kind.
+    const rand = prng(20261202);
+    const shaped = new RowScanner();
+    let parsed = 0;
+    let scanned = 0;
+    let refused = 0;
+    for (let i = 0; i < 2_000; i++) {
+      let base = fuzzLine(rand);
+      for (let tries = 0; byJson(base) === undefined && tries < 50; tries++) base = fuzzLine(rand);
+      if (byJson(base) === undefined) continue;
+      for (let m = 0; m < 10; m++) {
+        // As bytes and back: a mutation may split a surrogate pair, which UTF-8 cannot hold.
+        const line = Buffer.from(mutate(rand, base), "utf8").toString("utf8");
+        const json = byJson(line);
+        const scan =
+          byScanner(base, m % 2 === 0, shaped) === undefined
+            ? undefined
+            : byScanner(line, m % 3 === 0, shaped);
+        if (json === undefined) {
+          refused++;
+          if (scan !== undefined)
+            expect.fail(`the scanner accepted a line JSON.parse refuses: ${line}\n(after ${base})`);
+          continue;
+        }
+        parsed++;
+        if (scan === undefined) continue;
+        scanned++;
+        expect(view(scan), `${line}\n(after ${base})`).toEqual(view(json));
+      }
+    }
+    expect(refused).toBeGreaterThan(4_000);
+    expect(parsed).toBeGreaterThan(4_000);
+    expect(scanned / parsed).toBeGreaterThan(0.7);
+  });
+
+  it("reads strings a word at a time: a special byte at every offset of every length is seen", () => {
+    // Written raw into the line (JSON.parse refuses the control bytes, a lone quote or backslash).
+    const specials = [
+      "\t",
+      "\u0001",
+      "\u001f",
+      "\u007f",
+      "\u0085",
+      "\u00a0",
+      "é",
+      "✓",
+      "😀",
+      '"',
+      "\\",
+      '\\"',
+      "\\n",
+      " ",
+      "~",
+    ];
+    const shaped = new RowScanner();
+    const fields = ["task_id", "dataset_revision", "model_config", "cluster", "evidence", "image", "key"];
+    let scanned = 0;
+    for (const field of fields) {
+      for (let length = 0; length <= 13; length++) {
+        for (let at = 0; at <= length; at++) {
+          for (const special of specials) {
+            const chars = "abcdefghijklmnopq".slice(0, length);
+            const text = chars.slice(0, at) + special + chars.slice(at);
+            const line = (value: string): string => {
+              const v = `"${value}"`;
+              const key = field === "key" ? v : '"image"';
+              const image = field === "image" ? v : '"img"';
+              const of = (f: string, d: string): string => (field === f ? v : d);
+              return (
+                `{"task_id":${of("task_id", '"t"')},"dataset_revision":${of("dataset_revision", '"d"')},` +
+                `"harness_revision":"h","model_config":${of("model_config", '"m"')},"validity":"valid",` +
+                `"result":"pass","review_revision":0,"evidence":[${of("evidence", '"e"')}],` +
+                `"cluster":${of("cluster", '"c"')},${key}:${image}}`
+              );
+            };
+            // The plain value first (the shape and the repeat caches), then the one with the byte.
+            expect(byScanner(line(chars + "x"), false, shaped), line(chars + "x")).toBeDefined();
+            const special1 = line(text);
+            const scan = byScanner(special1, at % 2 === 0, shaped);
+            const json = byJson(special1);
+            if (json === undefined) {
+              expect(scan, special1).toBeUndefined();
+            } else if (scan !== undefined) {
+              scanned++;
+              expect(view(scan), special1).toEqual(view(json));
+            }
+          }
+        }
+      }
+    }
+    expect(scanned).toBeGreaterThan(1_000);
   });
 
   it("takes every line of the common shapes (the generator's), with the same rows", () => {

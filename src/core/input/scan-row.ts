@@ -89,7 +89,6 @@ const MAX_REPEAT_BYTES = 1024;
 /** Evidence arrays of up to this many items are reused, one per length. */
 const REUSED_EVIDENCE_LENGTHS = 8;
 
-
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -144,13 +143,10 @@ const KEYS: readonly (readonly [Uint8Array, number])[] = [
 const KEYS_BY_LENGTH: (readonly [Uint8Array, number])[][] = [];
 for (const entry of KEYS) (KEYS_BY_LENGTH[entry[0].length] ??= []).push(entry);
 
-const VALIDITY_BYTES: readonly (readonly [Uint8Array, Validity])[] = [
-  [bytesOf("valid"), "valid"],
-  [bytesOf("broken"), "broken"],
-  [bytesOf("disputed"), "disputed"],
-  [bytesOf("unreviewed"), "unreviewed"],
-];
-const RESULT_BYTES: readonly Uint8Array[] = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
+/** The values of validity and result, by index (each starts with its own letter: see wordAt). */
+const VALIDITIES: readonly Validity[] = ["valid", "broken", "disputed", "unreviewed"];
+const VALIDITY_WORDS: readonly Uint8Array[] = VALIDITIES.map(bytesOf);
+const RESULT_WORDS: readonly Uint8Array[] = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
 const TRUE = bytesOf("true");
 const FALSE = bytesOf("false");
 const NULL = bytesOf("null");
@@ -159,6 +155,23 @@ function equalAt(b: Uint8Array, begin: number, end: number, word: Uint8Array): b
   if (end - begin !== word.length) return false;
   for (let k = 0; k < word.length; k++) if (b[begin + k] !== word[k]) return false;
   return true;
+}
+
+/**
+ * The index of the word of `words` that the JSON string at `p` is (`"word"`), or -1. The words
+ * start with distinct letters and hold no quote: one candidate, compared with the bytes up to the
+ * closing quote that must follow it.
+ */
+function wordAt(b: Buffer, p: number, end: number, words: readonly Uint8Array[]): number {
+  if (b[p] !== QUOTE) return -1;
+  const first = p + 1 < end ? b[p + 1] : -1;
+  for (let w = 0; w < words.length; w++) {
+    const word = words[w];
+    if (word === undefined || word[0] !== first) continue;
+    const close = p + 1 + word.length;
+    return close < end && b[close] === QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
+  }
+  return -1;
 }
 
 function isSpace(c: number): boolean {
@@ -362,7 +375,8 @@ class Shape {
     this.keyBegin.set(other.keyBegin.subarray(0, k));
     this.keyEnd.set(other.keyEnd.subarray(0, k));
     this.count = k;
-    this.ok = other.ok;
+    // (k is 0 when `other` is not ok: nothing of it is kept.)
+    this.ok = true;
   }
 
   /** Appends segment b[from, to) (the last one when `field` is undefined). */
@@ -455,13 +469,14 @@ export class RowScanner {
       p = this.value(b, q, end, field, out);
       if (p < 0) return false;
     }
-    if (k === count && count > 0 && shape.match(view, base, p, end, k) === end) return this.complete(seen, out);
+    if (k === count && count > 0 && shape.match(view, base, p, end, k) === end)
+      return this.complete(seen, out);
 
     // Key by key from there (the line's start, or the end of a value), recording the line's shape.
     const next = this.nextShape;
     next.startFrom(shape, k);
     let from = p;
-    for (;; k++) {
+    for (; ; k++) {
       from = p;
       if (k === 0) {
         p = skipSpace(b, p, end);
@@ -612,27 +627,17 @@ export class RowScanner {
         return q;
       }
       case F_VALIDITY: {
-        const close = c === QUOTE ? this.stringEnd(b, p + 1, end) : -1;
-        if (close < 0) return -1;
-        for (const [word, validity] of VALIDITY_BYTES) {
-          if (equalAt(b, p + 1, close, word)) {
-            out.validity = validity;
-            return close + 1;
-          }
-        }
-        return -1;
+        const w = wordAt(b, p, end, VALIDITY_WORDS);
+        const validity = VALIDITIES[w];
+        if (validity === undefined) return -1;
+        out.validity = validity;
+        return p + 2 + (VALIDITY_WORDS[w]?.length ?? 0);
       }
       case F_RESULT: {
-        const close = c === QUOTE ? this.stringEnd(b, p + 1, end) : -1;
-        if (close < 0) return -1;
-        for (let r = 0; r < RESULT_BYTES.length; r++) {
-          const word = RESULT_BYTES[r];
-          if (word !== undefined && equalAt(b, p + 1, close, word)) {
-            out.result = r;
-            return close + 1;
-          }
-        }
-        return -1;
+        const r = wordAt(b, p, end, RESULT_WORDS);
+        if (r < 0) return -1;
+        out.result = r;
+        return p + 2 + (RESULT_WORDS[r]?.length ?? 0);
       }
       case F_REVIEW_REVISION: {
         const q = this.count(b, p, end);
@@ -736,7 +741,9 @@ export class RowScanner {
     const n = q - begin;
     if (n > MAX_ID_LENGTH && (ascii || slice(b, begin, q, false).length > MAX_ID_LENGTH)) return -1;
     const v =
-      n <= SLOT_BYTES ? this.repeats.get(b, this.view, this.base + begin, begin, q, ascii) : slice(b, begin, q, ascii);
+      n <= SLOT_BYTES
+        ? this.repeats.get(b, this.view, this.base + begin, begin, q, ascii)
+        : slice(b, begin, q, ascii);
     cache.set(b, begin, q, v);
     this.text = v;
     return q + 1;
