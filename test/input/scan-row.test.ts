@@ -210,7 +210,8 @@ function fuzzLine(rand: () => number): string {
 /** Characters a mutation puts in or takes out: structure, spaces, escapes, control bytes, DEL,
  * C1, non-ASCII, digits. */
 const MUTATION_CHARS = [
-  ...'{}[]:," \t\r\\ntfu0123456789.-eEaxé✓\u0001\u001f\u007f\u0085\u00a0😀',
+  // By code point (Array.from): the emoji stays whole.
+  ...Array.from('{}[]:," \t\r\\ntfu0123456789.-eEaxé✓\u0001\u001f\u007f\u0085\u00a0😀'),
   '"x"',
   ',"x":1',
   ',"task_id":"t"',

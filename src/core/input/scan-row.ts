@@ -475,7 +475,7 @@ export class RowScanner {
     // Key by key from there (the line's start, or the end of a value), recording the line's shape.
     const next = this.nextShape;
     next.startFrom(shape, k);
-    let from = p;
+    let from: number;
     for (; ; k++) {
       from = p;
       if (k === 0) {
