@@ -196,28 +196,34 @@ function literal(b: Buffer, p: number, end: number, word: Uint8Array): number {
 
 /** Any JSON number at `p` (validated, not converted): the position after it, or -1. */
 function number(b: Buffer, p: number, end: number): number {
-  const at = (q: number): number => (q < end ? (b[q] ?? -1) : -1);
-  if (at(p) === MINUS) p++;
-  const first = at(p);
+  if (p < end && b[p] === MINUS) p++;
+  const first = p < end ? (b[p] ?? 0) : -1;
   if (first === ZERO) {
     p++;
   } else if (first > ZERO && first <= NINE) {
-    while (isDigit(at(p))) p++;
+    p = digits(b, p + 1, end);
   } else {
     return -1;
   }
-  if (at(p) === 0x2e) {
-    p++;
-    if (!isDigit(at(p))) return -1;
-    while (isDigit(at(p))) p++;
+  if (p < end && b[p] === 0x2e) {
+    const q = digits(b, p + 1, end);
+    if (q === p + 1) return -1;
+    p = q;
   }
-  const e = at(p);
+  const e = p < end ? b[p] : -1;
   if (e === 0x65 || e === 0x45) {
     p++;
-    if (at(p) === 0x2b || at(p) === MINUS) p++;
-    if (!isDigit(at(p))) return -1;
-    while (isDigit(at(p))) p++;
+    if (p < end && (b[p] === 0x2b || b[p] === MINUS)) p++;
+    const q = digits(b, p, end);
+    if (q === p) return -1;
+    p = q;
   }
+  return p;
+}
+
+/** The first position from `p` that is not a digit. */
+function digits(b: Buffer, p: number, end: number): number {
+  while (p < end && isDigit(b[p] ?? 0)) p++;
   return p;
 }
 
@@ -267,20 +273,24 @@ function slice(b: Buffer, begin: number, end: number, ascii: boolean): string {
   return b.toString(ascii ? "latin1" : "utf8", begin, end);
 }
 
-/** The last value of a field that repeats in runs, and the bytes it was made of. */
+/**
+ * The last value of a field that repeats in runs: its length in bytes (-1: not remembered) and
+ * where its bytes are, the slot of the StringTable that holds it (short values: the slot's string
+ * is then the value, as long as the slot's bytes are the same) or its own copy (`slot` -1).
+ */
 class RepeatCache {
-  value = "";
-  /** Bytes of `value` (-1: not remembered). */
   length = -1;
+  slot = -1;
+  value = "";
   readonly bytes = new Uint8Array(MAX_REPEAT_BYTES);
   readonly view = new DataView(this.bytes.buffer);
 
-  /** Remembers `value`, the string of b[begin, end). */
-  set(b: Buffer, begin: number, end: number, value: string): void {
-    this.value = value;
+  /** Remembers `value`, the string of b[begin, end), which the table holds in `slot` (or -1). */
+  set(b: Buffer, begin: number, end: number, value: string, slot: number): void {
     const n = end - begin;
-    if (n <= SLOT_BYTES) {
-      for (let i = 0; i < n; i++) this.bytes[i] = b[begin + i] ?? 0;
+    this.value = value;
+    this.slot = slot;
+    if (slot >= 0) {
       this.length = n;
     } else if (n <= MAX_REPEAT_BYTES) {
       b.copy(this.bytes, 0, begin, end);
@@ -325,10 +335,21 @@ class StringTable {
     this.view = new DataView(this.bytes.buffer);
   }
 
+  /** The slot `get` used last. */
+  slot = 0;
+
+  /** The string of `slot` when its bytes are the n bytes at v[at]. */
+  at(slot: number, v: DataView, at: number, n: number): string | undefined {
+    return this.lengths[slot] === n && sameBytes(v, at, this.view, slot * SLOT_BYTES, n)
+      ? this.strings[slot]
+      : undefined;
+  }
+
   /** The string of the UTF-8 bytes b[begin, end) (ASCII when `ascii`), which `v` holds at `at`. */
   get(b: Buffer, v: DataView, at: number, begin: number, end: number, ascii: boolean): string {
     const n = end - begin;
     const slot = shortHash(v, at, n) & this.mask;
+    this.slot = slot;
     const o = slot * SLOT_BYTES;
     if (this.lengths[slot] === n && sameBytes(v, at, this.view, o, n)) return this.strings[slot] ?? "";
     const s = slice(b, begin, end, ascii);
@@ -421,6 +442,8 @@ export class RowScanner {
   /** A view of the line's buffer (b.buffer: b starts at `base` in it), kept while it is the same. */
   private view: DataView = new DataView(new ArrayBuffer(0));
   private viewOf: ArrayBufferLike | undefined;
+  /** The buffer `view` and `base` were last set for. */
+  private viewed: Buffer | undefined;
   private base = 0;
   private nextShape = new Shape();
 
@@ -440,13 +463,16 @@ export class RowScanner {
     out.cluster = undefined;
     this.nulls = 0;
     this.attemptGiven = false;
-    if (b.buffer !== this.viewOf) {
-      this.viewOf = b.buffer;
-      this.view = new DataView(b.buffer);
+    if (b !== this.viewed) {
+      this.viewed = b;
+      this.base = b.byteOffset;
+      if (b.buffer !== this.viewOf) {
+        this.viewOf = b.buffer;
+        this.view = new DataView(b.buffer);
+      }
     }
     const view = this.view;
-    const base = b.byteOffset;
-    this.base = base;
+    const base = this.base;
     let seen = 0;
     let others = 0;
     let p = begin;
@@ -724,27 +750,32 @@ export class RowScanner {
   private repeated(b: Buffer, p: number, end: number, cache: RepeatCache): number {
     if (b[p] !== QUOTE) return -1;
     const begin = p + 1;
-    const close = begin + cache.length;
-    if (
-      close > begin &&
-      close < end &&
-      b[close] === QUOTE &&
-      sameBytes(this.view, this.base + begin, cache.view, 0, cache.length)
-    ) {
-      // The same bytes as a value already accepted: the same valid id.
-      this.text = cache.value;
-      return close + 1;
+    const n0 = cache.length;
+    const close = begin + n0;
+    if (n0 > 0 && close < end && b[close] === QUOTE) {
+      // The same bytes as a value already read: the same valid id.
+      const at = this.base + begin;
+      const v =
+        cache.slot >= 0
+          ? this.repeats.at(cache.slot, this.view, at, n0)
+          : sameBytes(this.view, at, cache.view, 0, n0)
+            ? cache.value
+            : undefined;
+      if (v !== undefined) {
+        this.text = v;
+        return close + 1;
+      }
     }
     const q = this.stringEnd(b, begin, end);
     if (q <= begin) return -1;
     const ascii = this.ascii;
     const n = q - begin;
     if (n > MAX_ID_LENGTH && (ascii || slice(b, begin, q, false).length > MAX_ID_LENGTH)) return -1;
-    const v =
-      n <= SLOT_BYTES
-        ? this.repeats.get(b, this.view, this.base + begin, begin, q, ascii)
-        : slice(b, begin, q, ascii);
-    cache.set(b, begin, q, v);
+    const short = n <= SLOT_BYTES;
+    const v = short
+      ? this.repeats.get(b, this.view, this.base + begin, begin, q, ascii)
+      : slice(b, begin, q, ascii);
+    cache.set(b, begin, q, v, short ? this.repeats.slot : -1);
     this.text = v;
     return q + 1;
   }
