@@ -574,17 +574,21 @@ export class RowScanner {
     let ascii = true;
     let p = begin;
     for (;;) {
-      // Four bytes at a time while none of them is special (see plainWord).
+      // Four bytes at a time while none of them is special (see plainWord), then the four bytes
+      // that hold one (or the last ones) byte by byte.
       while (p + 4 <= end && plainWord(v.getInt32(base + p, true))) p += 4;
-      if (p >= end) return -1;
-      const k = BYTE_CLASS[b[p] ?? 0] ?? BYTE_OTHER;
-      if (k === BYTE_QUOTE) {
-        this.ascii = ascii;
-        return p;
+      const stop = p + 4 < end ? p + 4 : end;
+      for (; p < stop; p++) {
+        const k = BYTE_CLASS[b[p] ?? 0] ?? BYTE_OTHER;
+        if (k === BYTE_PLAIN) continue;
+        if (k === BYTE_QUOTE) {
+          this.ascii = ascii;
+          return p;
+        }
+        if (k === BYTE_OTHER) return -1;
+        ascii = false;
       }
-      if (k === BYTE_OTHER) return -1;
-      if (k === BYTE_NON_ASCII) ascii = false;
-      p++;
+      if (p >= end) return -1;
     }
   }
 
