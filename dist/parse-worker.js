@@ -584,9 +584,22 @@ function checkReviewRow(obj, out, issues, plain = false) {
  * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
  * more than MAX_OTHER_KEYS other keys.
  *
- * It allocates nothing on its own for a row but the strings it hands out, and the four fields
- * that repeat from row to row in runs (dataset and harness revisions, model, cluster) come back
- * as the same string object as on the row before when their bytes are equal.
+ * What makes it cheap per row (most of a row's bytes are the same as in the row before):
+ * - The line's shape: the bytes of the row before from the end of one value to the start of the
+ *   next (`,"key":` with its spaces), remembered with the field each key names. A line whose keys
+ *   come in the same order matches them byte for byte, which also proves them distinct and the
+ *   punctuation right (the same bytes in the same place parse the same way); where it differs,
+ *   the scanner reads key by key from there, and the line's shape replaces the old one.
+ * - The four fields that repeat in runs (dataset and harness revisions, model, cluster) are
+ *   compared with the bytes of their last value, then looked up in a small table of recent values
+ *   by their bytes: a value seen recently comes back as the same string object, and no string is
+ *   made. (A table for task ids and evidence items too cost more than the strings it saved:
+ *   measured.)
+ * - Bytes are compared, and strings searched for their closing quote, four at a time (DataView
+ *   reads, which the JIT inlines; Buffer.compare costs ~150 ns a call, more than the few dozen
+ *   bytes of a field, and indexOf would still leave every byte to check for control bytes).
+ * It allocates nothing for a row but the strings it hands out (task id, evidence items, attempt
+ * and repeating values when new).
  */
 
 const FAST_SLICE = typeof Buffer.prototype.latin1Slice === "function" &&
@@ -607,6 +620,7 @@ const F_FAILS = 11;
 const F_INFRA_ERRORS = 12;
 const F_MISSING = 13;
 const F_OTHER = -1;
+const KNOWN_FIELDS = 14;
 const REQUIRED = (1 << F_TASK) |
     (1 << F_DATASET) |
     (1 << F_HARNESS) |
@@ -616,6 +630,18 @@ const REQUIRED = (1 << F_TASK) |
 const COUNTS = (1 << F_PASSES) | (1 << F_FAILS) | (1 << F_INFRA_ERRORS) | (1 << F_MISSING);
 /** Keys of fields the gate ignores, remembered per line to find a repeated one. */
 const MAX_OTHER_KEYS = 32;
+/** A shape's keys and bytes at most (a longer one is not remembered). */
+const MAX_SHAPE_KEYS = KNOWN_FIELDS + MAX_OTHER_KEYS;
+const MAX_SHAPE_BYTES = 2048;
+/** The longest string a StringTable holds, and the slots of the one for the fields that repeat
+ * in runs (a cache of ids and evidence items by their bytes cost more than the strings it saved:
+ * measured). */
+const SLOT_BYTES = 96;
+const REPEAT_SLOTS = 1 << 10;
+/** A repeating field's bytes are remembered up to this length (longer ones: a string compare). */
+const MAX_REPEAT_BYTES = 1024;
+/** Evidence arrays of up to this many items are reused, one per length. */
+const REUSED_EVIDENCE_LENGTHS = 8;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -627,7 +653,7 @@ const RBRACKET = 0x5d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
-/** How string() treats a byte inside a string: one table load per byte. */
+/** How a string's byte is treated: one table load per byte. */
 const BYTE_PLAIN = 0;
 const BYTE_QUOTE = 1;
 /** Leave the line to JSON.parse: C0 controls (invalid unescaped), backslash, DEL, C2. */
@@ -667,13 +693,10 @@ const KEYS = [
 const KEYS_BY_LENGTH = [];
 for (const entry of KEYS)
     (KEYS_BY_LENGTH[entry[0].length] ??= []).push(entry);
-const VALIDITY_BYTES = [
-    [bytesOf("valid"), "valid"],
-    [bytesOf("broken"), "broken"],
-    [bytesOf("disputed"), "disputed"],
-    [bytesOf("unreviewed"), "unreviewed"],
-];
-const RESULT_BYTES = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
+/** The values of validity and result, by index (each starts with its own letter: see wordAt). */
+const scan_row_VALIDITIES = ["valid", "broken", "disputed", "unreviewed"];
+const VALIDITY_WORDS = scan_row_VALIDITIES.map(bytesOf);
+const RESULT_WORDS = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
 const TRUE = bytesOf("true");
 const FALSE = bytesOf("false");
 const NULL = bytesOf("null");
@@ -685,21 +708,118 @@ function equalAt(b, begin, end, word) {
             return false;
     return true;
 }
+/**
+ * The index of the word of `words` that the JSON string at `p` is (`"word"`), or -1. The words
+ * start with distinct letters and hold no quote: one candidate, compared with the bytes up to the
+ * closing quote that must follow it.
+ */
+function wordAt(b, p, end, words) {
+    if (b[p] !== QUOTE)
+        return -1;
+    const first = p + 1 < end ? b[p + 1] : -1;
+    for (let w = 0; w < words.length; w++) {
+        const word = words[w];
+        if (word === undefined || word[0] !== first)
+            continue;
+        const close = p + 1 + word.length;
+        return close < end && b[close] === QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
+    }
+    return -1;
+}
 function isSpace(c) {
     return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
-/** The last string made for a field that repeats in runs, and the bytes it was made of. */
-class RepeatCache {
-    value = "";
-    /** The string of b[begin, end), the cached one when it is the same (a native compare of two
-     * flat strings is far cheaper than comparing the bytes in a loop here). */
-    get(b, begin, end, ascii) {
-        const s = slice(b, begin, end, ascii);
-        if (s === this.value)
-            return this.value;
-        this.value = s;
-        return s;
+function isDigit(c) {
+    return c >= ZERO && c <= NINE;
+}
+/** The first position from `p` that is not JSON whitespace (`end` when the line ends first). */
+function skipSpace(b, p, end) {
+    while (p < end && isSpace(b[p] ?? 0))
+        p++;
+    return p;
+}
+/** `word` at `p`: the position after it, or -1. */
+function literal(b, p, end, word) {
+    const stop = p + word.length;
+    return stop <= end && equalAt(b, p, stop, word) ? stop : -1;
+}
+/** Any JSON number at `p` (validated, not converted): the position after it, or -1. */
+function number(b, p, end) {
+    if (p < end && b[p] === MINUS)
+        p++;
+    const first = p < end ? (b[p] ?? 0) : -1;
+    if (first === ZERO) {
+        p++;
     }
+    else if (first > ZERO && first <= NINE) {
+        p = digits(b, p + 1, end);
+    }
+    else {
+        return -1;
+    }
+    if (p < end && b[p] === 0x2e) {
+        const q = digits(b, p + 1, end);
+        if (q === p + 1)
+            return -1;
+        p = q;
+    }
+    const e = p < end ? b[p] : -1;
+    if (e === 0x65 || e === 0x45) {
+        p++;
+        if (p < end && (b[p] === 0x2b || b[p] === MINUS))
+            p++;
+        const q = digits(b, p, end);
+        if (q === p)
+            return -1;
+        p = q;
+    }
+    return p;
+}
+/** The first position from `p` that is not a digit. */
+function digits(b, p, end) {
+    while (p < end && isDigit(b[p] ?? 0))
+        p++;
+    return p;
+}
+function keyId(b, begin, end) {
+    const candidates = KEYS_BY_LENGTH[end - begin];
+    if (candidates === undefined)
+        return F_OTHER;
+    for (const [word, id] of candidates)
+        if (equalAt(b, begin, end, word))
+            return id;
+    return F_OTHER;
+}
+/**
+ * Whether v[at, at + n) holds the bytes of r[rat, rat + n): four bytes at a time (DataView reads
+ * are inlined by the JIT; a native compare costs more per call than these bytes do).
+ */
+function sameBytes(v, at, r, rat, n) {
+    if (n < 4) {
+        for (let i = 0; i < n; i++)
+            if (v.getUint8(at + i) !== r.getUint8(rat + i))
+                return false;
+        return true;
+    }
+    const last = n - 4;
+    for (let i = 0; i < last; i += 4)
+        if (v.getInt32(at + i, true) !== r.getInt32(rat + i, true))
+            return false;
+    // The last four bytes (overlapping the word before when n is not a multiple of 4).
+    return v.getInt32(at + last, true) === r.getInt32(rat + last, true);
+}
+/**
+ * Whether the four bytes of x (any order) are all plain in a string: ASCII, and none a control
+ * byte, a quote, a backslash or DEL. Each test is exact on whether some byte has the property
+ * (the bit tricks of "Determine if a word has a byte less than n"; DEL as x + 1 reaching 0x80, only
+ * once no byte is at or above 0x80).
+ */
+function plainWord(x) {
+    const q = x ^ 0x22222222;
+    const s = x ^ 0x5c5c5c5c;
+    return (((x | ((x - 0x20202020) & ~x) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s) | (x + 0x01010101)) &
+        0x80808080) ===
+        0);
 }
 function slice(b, begin, end, ascii) {
     if (FAST_SLICE) {
@@ -708,32 +828,179 @@ function slice(b, begin, end, ascii) {
     }
     return b.toString(ascii ? "latin1" : "utf8", begin, end);
 }
+/**
+ * The last value of a field that repeats in runs: its length in bytes (-1: not remembered) and
+ * where its bytes are, the slot of the StringTable that holds it (short values: the slot's string
+ * is then the value, as long as the slot's bytes are the same) or its own copy (`slot` -1).
+ */
+class RepeatCache {
+    length = -1;
+    slot = -1;
+    value = "";
+    bytes = new Uint8Array(MAX_REPEAT_BYTES);
+    view = new DataView(this.bytes.buffer);
+    /** Remembers `value`, the string of b[begin, end), which the table holds in `slot` (or -1). */
+    set(b, begin, end, value, slot) {
+        const n = end - begin;
+        this.value = value;
+        this.slot = slot;
+        if (slot >= 0) {
+            this.length = n;
+        }
+        else if (n <= MAX_REPEAT_BYTES) {
+            b.copy(this.bytes, 0, begin, end);
+            this.length = n;
+        }
+        else {
+            this.length = -1;
+        }
+    }
+}
+/** A hash of the n bytes at v[at]: their length and three words (first, middle, last). */
+function shortHash(v, at, n) {
+    let h = Math.imul(n, 0x9e3779b1);
+    if (n >= 4) {
+        h = Math.imul(h ^ v.getInt32(at, true), 0x85ebca6b);
+        h = Math.imul(h ^ v.getInt32(at + n - 4, true), 0xc2b2ae35);
+        h = Math.imul(h ^ v.getInt32(at + ((n - 4) >> 1), true), 0x27d4eb2f);
+    }
+    else {
+        for (let i = 0; i < n; i++)
+            h = Math.imul(h ^ v.getUint8(at + i), 0x85ebca6b);
+    }
+    return h ^ (h >>> 15);
+}
+/**
+ * Strings by their bytes (at most SLOT_BYTES), one per slot, a newer one taking the slot: the same
+ * bytes give the same string object while it stays, and no string is made. The slot comes from
+ * shortHash; the bytes are compared whole.
+ */
+class StringTable {
+    strings;
+    lengths;
+    bytes;
+    view;
+    mask;
+    /** `slots`: a power of 2. */
+    constructor(slots) {
+        this.mask = slots - 1;
+        this.strings = new Array(slots).fill("");
+        this.lengths = new Int32Array(slots).fill(-1);
+        this.bytes = new Uint8Array(slots * SLOT_BYTES);
+        this.view = new DataView(this.bytes.buffer);
+    }
+    /** The slot `get` used last. */
+    slot = 0;
+    /** The string of `slot` when its bytes are the n bytes at v[at]. */
+    at(slot, v, at, n) {
+        return this.lengths[slot] === n && sameBytes(v, at, this.view, slot * SLOT_BYTES, n)
+            ? this.strings[slot]
+            : undefined;
+    }
+    /** The string of the UTF-8 bytes b[begin, end) (ASCII when `ascii`), which `v` holds at `at`. */
+    get(b, v, at, begin, end, ascii) {
+        const n = end - begin;
+        const slot = shortHash(v, at, n) & this.mask;
+        this.slot = slot;
+        const o = slot * SLOT_BYTES;
+        if (this.lengths[slot] === n && sameBytes(v, at, this.view, o, n))
+            return this.strings[slot] ?? "";
+        const s = slice(b, begin, end, ascii);
+        const bytes = this.bytes;
+        for (let i = 0; i < n; i++)
+            bytes[o + i] = b[begin + i] ?? 0;
+        this.lengths[slot] = n;
+        this.strings[slot] = s;
+        return s;
+    }
+}
+/**
+ * The shape of the last line read key by key: segment k (k < count) is the bytes from the end of
+ * value k - 1 (the line's start for k = 0) to the start of value k, which names `fields[k]`;
+ * segment `count` is the bytes from the end of the last value to the line's end.
+ */
+class Shape {
+    count = 0;
+    /** false: the line was too long or had too many keys to remember (the shape is not used). */
+    ok = true;
+    bytes = new Uint8Array(MAX_SHAPE_BYTES);
+    view = new DataView(this.bytes.buffer);
+    /** Segment k is bytes[starts[k], starts[k + 1]). */
+    starts = new Int32Array(MAX_SHAPE_KEYS + 2);
+    fields = new Int8Array(MAX_SHAPE_KEYS);
+    /** Where the key's contents begin and end, from the segment's start (other keys: repeats). */
+    keyBegin = new Int32Array(MAX_SHAPE_KEYS);
+    keyEnd = new Int32Array(MAX_SHAPE_KEYS);
+    /** Segment k at p (of a line ending at `end`, read through `v` at `base`): the position after
+     * it, or -1. */
+    match(v, base, p, end, k) {
+        const s = this.starts[k] ?? 0;
+        const n = (this.starts[k + 1] ?? 0) - s;
+        return p + n <= end && sameBytes(v, base + p, this.view, s, n) ? p + n : -1;
+    }
+    /** The first k segments of `other`. */
+    startFrom(other, k) {
+        const used = other.starts[k] ?? 0;
+        this.bytes.set(other.bytes.subarray(0, used));
+        this.starts.set(other.starts.subarray(0, k + 1));
+        this.fields.set(other.fields.subarray(0, k));
+        this.keyBegin.set(other.keyBegin.subarray(0, k));
+        this.keyEnd.set(other.keyEnd.subarray(0, k));
+        this.count = k;
+        // (k is 0 when `other` is not ok: nothing of it is kept.)
+        this.ok = true;
+    }
+    /** Appends segment b[from, to) (the last one when `field` is undefined). */
+    add(b, from, to, field, keyBegin = 0, keyEnd = 0) {
+        if (!this.ok)
+            return;
+        const k = this.count;
+        const used = this.starts[k] ?? 0;
+        if (k >= MAX_SHAPE_KEYS || used + (to - from) > MAX_SHAPE_BYTES) {
+            this.ok = false;
+            return;
+        }
+        b.copy(this.bytes, used, from, to);
+        this.starts[k + 1] = used + (to - from);
+        if (field === undefined)
+            return;
+        this.fields[k] = field;
+        this.keyBegin[k] = keyBegin;
+        this.keyEnd[k] = keyEnd;
+        this.count = k + 1;
+    }
+}
 class RowScanner {
-    pos = 0;
-    /** Set by string(): whether the string just scanned is all ASCII. */
+    /** Set by stringEnd: whether the string just scanned is all ASCII. */
     ascii = true;
+    /** Set by the value readers: the string or count read. */
+    text = "";
+    num = 0;
+    /** Per line: the fields given as null, and whether an attempt was given. */
+    nulls = 0;
+    attemptGiven = false;
     otherKeys = new Int32Array(2 * MAX_OTHER_KEYS);
-    evidence = [];
+    items = [];
+    evidenceArrays = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) => new Array(n).fill(""));
     dataset = new RepeatCache();
     harness = new RepeatCache();
     model = new RepeatCache();
     cluster = new RepeatCache();
+    repeats = new StringTable(REPEAT_SLOTS);
+    shape = new Shape();
+    /** A view of the line's buffer (b.buffer: b starts at `base` in it), kept while it is the same. */
+    view = new DataView(new ArrayBuffer(0));
+    viewOf;
+    /** The buffer `view` and `base` were last set for. */
+    viewed;
+    base = 0;
+    nextShape = new Shape();
     /**
      * Scans the line `b[begin, end)` (valid UTF-8, no line end) into `out`. true: the row is valid
-     * and `out` holds it (its evidence array is reused by the next call: copy what you keep);
+     * and `out` holds it (its evidence array is reused by later calls: copy what you keep);
      * false: parse the line with JSON.parse instead (`out` is then in an unspecified state).
      */
     scan(b, begin, end, out) {
-        this.pos = begin;
-        if (!this.skipSpace(b, end) || b[this.pos] !== LBRACE)
-            return false;
-        this.pos++;
-        if (!this.skipSpace(b, end))
-            return false;
-        let seen = 0;
-        let nulls = 0;
-        let others = 0;
-        let attemptGiven = false;
         out.result = -1;
         out.passes = 0;
         out.fails = 0;
@@ -742,14 +1009,74 @@ class RowScanner {
         out.evidence = undefined;
         out.attempt = undefined;
         out.cluster = undefined;
-        if (b[this.pos] === RBRACE)
-            return false; // {} lacks every field
-        for (;;) {
-            // A key.
-            if (b[this.pos] !== QUOTE)
+        this.nulls = 0;
+        this.attemptGiven = false;
+        if (b !== this.viewed) {
+            this.viewed = b;
+            this.base = b.byteOffset;
+            if (b.buffer !== this.viewOf) {
+                this.viewOf = b.buffer;
+                this.view = new DataView(b.buffer);
+            }
+        }
+        const view = this.view;
+        const base = this.base;
+        let seen = 0;
+        let others = 0;
+        let p = begin;
+        // The keys of the shape, as long as they match.
+        const shape = this.shape;
+        const count = shape.ok ? shape.count : 0;
+        let k = 0;
+        for (; k < count; k++) {
+            const q = shape.match(view, base, p, end, k);
+            if (q < 0)
+                break;
+            const field = shape.fields[k] ?? F_OTHER;
+            if (field === F_OTHER) {
+                this.otherKeys[2 * others] = p + (shape.keyBegin[k] ?? 0);
+                this.otherKeys[2 * others + 1] = p + (shape.keyEnd[k] ?? 0);
+                others++;
+            }
+            else {
+                seen |= 1 << field;
+            }
+            p = this.value(b, q, end, field, out);
+            if (p < 0)
                 return false;
-            const keyBegin = this.pos + 1;
-            const keyEnd = this.string(b, keyBegin, end);
+        }
+        if (k === count && count > 0 && shape.match(view, base, p, end, k) === end)
+            return this.complete(seen, out);
+        // Key by key from there (the line's start, or the end of a value), recording the line's shape.
+        const next = this.nextShape;
+        next.startFrom(shape, k);
+        let from;
+        for (;; k++) {
+            from = p;
+            if (k === 0) {
+                p = skipSpace(b, p, end);
+                if (b[p] !== LBRACE || p >= end)
+                    return false;
+                p = skipSpace(b, p + 1, end);
+                if (p >= end || b[p] === RBRACE)
+                    return false; // {} lacks every field
+            }
+            else {
+                p = skipSpace(b, p, end);
+                if (p >= end)
+                    return false;
+                const c = b[p];
+                if (c === RBRACE)
+                    break;
+                if (c !== COMMA)
+                    return false;
+                p = skipSpace(b, p + 1, end);
+            }
+            // A key.
+            if (p >= end || b[p] !== QUOTE)
+                return false;
+            const keyBegin = p + 1;
+            const keyEnd = this.stringEnd(b, keyBegin, end);
             if (keyEnd < 0)
                 return false;
             const field = keyId(b, keyBegin, keyEnd);
@@ -764,91 +1091,76 @@ class RowScanner {
                     return false;
                 seen |= bit;
             }
-            this.pos = keyEnd + 1;
-            if (!this.skipSpace(b, end) || b[this.pos] !== COLON)
+            p = skipSpace(b, keyEnd + 1, end);
+            if (p >= end || b[p] !== COLON)
                 return false;
-            this.pos++;
-            if (!this.skipSpace(b, end))
-                return false;
+            p = skipSpace(b, p + 1, end);
+            next.add(b, from, p, field, keyBegin - from, keyEnd - from);
             // Its value.
-            const c = b[this.pos];
-            if (field === F_OTHER) {
-                if (!this.skipValue(b, end))
-                    return false;
-            }
-            else if (c === 0x6e) {
-                // null: the same as absent for an optional field, an error for a required one.
-                if (!this.literal(b, end, NULL))
-                    return false;
-                nulls |= 1 << field;
-            }
-            else if (!this.fieldValue(b, end, field, out)) {
-                return false;
-            }
-            else if (field === F_ATTEMPT) {
-                attemptGiven = true;
-            }
-            if (!this.skipSpace(b, end))
-                return false;
-            const next = b[this.pos];
-            this.pos++;
-            if (next === RBRACE)
-                break;
-            if (next !== COMMA || !this.skipSpace(b, end))
+            p = this.value(b, p, end, field, out);
+            if (p < 0)
                 return false;
         }
         // Only spaces after the object.
-        while (this.pos < end) {
-            if (!isSpace(b[this.pos] ?? 0))
+        for (let q = p + 1; q < end; q++)
+            if (!isSpace(b[q] ?? 0))
                 return false;
-            this.pos++;
-        }
-        const given = seen & ~nulls;
-        if ((given & REQUIRED) !== REQUIRED)
+        if (!this.complete(seen, out))
             return false;
-        const counts = given & COUNTS;
-        if ((given & (1 << F_RESULT)) !== 0) {
-            if (counts !== 0)
-                return false;
-        }
-        else {
-            // Pre-aggregated: all four counts, at least one above 0, and no attempt.
-            if (counts !== COUNTS || attemptGiven)
-                return false;
-            if (out.passes === 0 && out.fails === 0 && out.infraErrors === 0 && out.missing === 0)
-                return false;
-            out.result = -1;
+        next.add(b, from, end);
+        if (next.ok) {
+            this.nextShape = shape;
+            this.shape = next;
         }
         return true;
     }
-    /** Skips JSON whitespace; false when the line ends there. */
-    skipSpace(b, end) {
-        let p = this.pos;
-        while (p < end && isSpace(b[p] ?? 0))
-            p++;
-        this.pos = p;
-        return p < end;
+    /** The checks of a whole row once its fields are read: `seen` has a bit per key given. */
+    complete(seen, out) {
+        const given = seen & ~this.nulls;
+        if ((given & REQUIRED) !== REQUIRED)
+            return false;
+        const counts = given & COUNTS;
+        if ((given & (1 << F_RESULT)) !== 0)
+            return counts === 0;
+        // Pre-aggregated: all four counts, at least one above 0, and no attempt.
+        if (counts !== COUNTS || this.attemptGiven)
+            return false;
+        if (out.passes === 0 && out.fails === 0 && out.infraErrors === 0 && out.missing === 0)
+            return false;
+        out.result = -1;
+        return true;
     }
     /**
      * The string whose contents start at `begin`: returns the index of its closing quote, or -1 to
      * give up (no closing quote, or a byte left to JSON.parse: see the file's comment). Sets
      * `ascii`.
      */
-    string(b, begin, end) {
+    stringEnd(b, begin, end) {
+        const v = this.view;
+        const base = this.base;
         let ascii = true;
-        for (let p = begin; p < end; p++) {
-            const k = BYTE_CLASS[b[p] ?? 0] ?? BYTE_OTHER;
-            if (k === BYTE_PLAIN)
-                continue;
-            if (k === BYTE_QUOTE) {
-                this.ascii = ascii;
-                return p;
+        let p = begin;
+        for (;;) {
+            // Four bytes at a time while none of them is special (see plainWord), then the four bytes
+            // that hold one (or the last ones) byte by byte.
+            while (p + 4 <= end && plainWord(v.getInt32(base + p, true)))
+                p += 4;
+            const stop = p + 4 < end ? p + 4 : end;
+            for (; p < stop; p++) {
+                const k = BYTE_CLASS[b[p] ?? 0] ?? BYTE_OTHER;
+                if (k === BYTE_PLAIN)
+                    continue;
+                if (k === BYTE_QUOTE) {
+                    this.ascii = ascii;
+                    return p;
+                }
+                if (k === BYTE_OTHER)
+                    return -1;
+                ascii = false;
             }
-            if (k === BYTE_OTHER)
+            if (p >= end)
                 return -1;
-            ascii = false;
         }
-        return -1;
     }
     /** A key the gate ignores: false when the line already had it (or too many such keys). */
     newOtherKey(b, begin, end, count) {
@@ -870,72 +1182,121 @@ class RowScanner {
         keys[2 * count + 1] = end;
         return true;
     }
-    literal(b, end, word) {
-        const stop = this.pos + word.length;
-        if (stop > end || !equalAt(b, this.pos, stop, word))
-            return false;
-        this.pos = stop;
-        return true;
+    /** The value of `field` at `p`, into `out`: the position after it, or -1 to give up. */
+    value(b, p, end, field, out) {
+        if (p >= end)
+            return -1;
+        const c = b[p] ?? 0;
+        if (field === F_OTHER) {
+            // A value of a field the gate ignores: a string, number or literal (objects and arrays: no).
+            if (c === QUOTE) {
+                const close = this.stringEnd(b, p + 1, end);
+                return close < 0 ? -1 : close + 1;
+            }
+            if (c === 0x74)
+                return literal(b, p, end, TRUE);
+            if (c === 0x66)
+                return literal(b, p, end, FALSE);
+            if (c === 0x6e)
+                return literal(b, p, end, NULL);
+            return number(b, p, end);
+        }
+        if (c === 0x6e) {
+            // null: the same as absent for an optional field, an error for a required one.
+            const q = literal(b, p, end, NULL);
+            if (q >= 0)
+                this.nulls |= 1 << field;
+            return q;
+        }
+        switch (field) {
+            case F_TASK: {
+                const q = this.id(b, p, end, MAX_ID_LENGTH, false);
+                if (q >= 0)
+                    out.taskId = this.text;
+                return q;
+            }
+            case F_DATASET: {
+                const q = this.repeated(b, p, end, this.dataset);
+                if (q >= 0)
+                    out.datasetRevision = this.text;
+                return q;
+            }
+            case F_HARNESS: {
+                const q = this.repeated(b, p, end, this.harness);
+                if (q >= 0)
+                    out.harnessRevision = this.text;
+                return q;
+            }
+            case F_MODEL: {
+                const q = this.repeated(b, p, end, this.model);
+                if (q >= 0)
+                    out.modelConfig = this.text;
+                return q;
+            }
+            case F_CLUSTER: {
+                const q = this.repeated(b, p, end, this.cluster);
+                if (q >= 0)
+                    out.cluster = this.text;
+                return q;
+            }
+            case F_VALIDITY: {
+                const w = wordAt(b, p, end, VALIDITY_WORDS);
+                const validity = scan_row_VALIDITIES[w];
+                if (validity === undefined)
+                    return -1;
+                out.validity = validity;
+                return p + 2 + (VALIDITY_WORDS[w]?.length ?? 0);
+            }
+            case F_RESULT: {
+                const r = wordAt(b, p, end, RESULT_WORDS);
+                if (r < 0)
+                    return -1;
+                out.result = r;
+                return p + 2 + (RESULT_WORDS[r]?.length ?? 0);
+            }
+            case F_REVIEW_REVISION: {
+                const q = this.count(b, p, end);
+                if (q >= 0)
+                    out.reviewRevision = this.num;
+                return q;
+            }
+            case F_PASSES:
+            case F_FAILS:
+            case F_INFRA_ERRORS:
+            case F_MISSING: {
+                const q = this.count(b, p, end);
+                if (q < 0)
+                    return -1;
+                const v = this.num;
+                if (field === F_PASSES)
+                    out.passes = v;
+                else if (field === F_FAILS)
+                    out.fails = v;
+                else if (field === F_INFRA_ERRORS)
+                    out.infraErrors = v;
+                else
+                    out.missing = v;
+                return q;
+            }
+            case F_ATTEMPT: {
+                const q = c === QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
+                if (q < 0)
+                    return -1;
+                out.attempt = c === QUOTE ? this.text : this.num;
+                this.attemptGiven = true;
+                return q;
+            }
+            case F_EVIDENCE:
+                return this.evidence(b, p, end, c, out);
+            default:
+                return -1;
+        }
     }
-    /** A value of a field the gate ignores: a string, number or literal (objects and arrays: no). */
-    skipValue(b, end) {
-        const c = b[this.pos] ?? 0;
-        if (c === QUOTE) {
-            const close = this.string(b, this.pos + 1, end);
-            if (close < 0)
-                return false;
-            this.pos = close + 1;
-            return true;
-        }
-        if (c === 0x74)
-            return this.literal(b, end, TRUE);
-        if (c === 0x66)
-            return this.literal(b, end, FALSE);
-        if (c === 0x6e)
-            return this.literal(b, end, NULL);
-        return this.number(b, end);
-    }
-    /** Any JSON number (validated, not converted). */
-    number(b, end) {
-        const at = (q) => (q < end ? (b[q] ?? -1) : -1);
-        let p = this.pos;
-        if (at(p) === MINUS)
-            p++;
-        const first = at(p);
-        if (first === ZERO) {
-            p++;
-        }
-        else if (first > ZERO && first <= NINE) {
-            while (isDigit(at(p)))
-                p++;
-        }
-        else {
-            return false;
-        }
-        if (at(p) === 0x2e) {
-            p++;
-            if (!isDigit(at(p)))
-                return false;
-            while (isDigit(at(p)))
-                p++;
-        }
-        const e = at(p);
-        if (e === 0x65 || e === 0x45) {
-            p++;
-            if (at(p) === 0x2b || at(p) === MINUS)
-                p++;
-            if (!isDigit(at(p)))
-                return false;
-            while (isDigit(at(p)))
-                p++;
-        }
-        this.pos = p;
-        return true;
-    }
-    /** An integer >= 0 of at most 15 digits (always safe); -1 to give up. */
-    count(b, end) {
-        let p = this.pos;
-        const first = p < end ? (b[p] ?? 0) : -1;
+    /** An integer >= 0 of at most 15 digits (always safe) at `p`, into `num`: the position after
+     * it, or -1 to give up. */
+    count(b, p, end) {
+        const start = p;
+        const first = b[p] ?? 0;
         let v = 0;
         if (first === ZERO) {
             p++;
@@ -948,7 +1309,7 @@ class RowScanner {
                 v = v * 10 + (d - ZERO);
                 p++;
             }
-            if (p - this.pos > 15)
+            if (p - start > 15)
                 return -1;
         }
         else {
@@ -958,199 +1319,120 @@ class RowScanner {
         const after = p < end ? b[p] : -1;
         if (after === 0x2e || after === 0x65 || after === 0x45)
             return -1;
-        this.pos = p;
-        return v;
+        this.num = v;
+        return p;
     }
     /**
-     * An identifier's string at `pos`: non-empty, at most MAX_ID_LENGTH UTF-16 code units, no
-     * control character (string() refuses C0, DEL and C1 bytes). Returns the end of its contents
-     * (the closing quote) or -1; `pos` is then past the closing quote.
+     * An identifier's string at `p`, into `text`: non-empty (unless `allowEmpty`), at most
+     * `maxLength` UTF-16 code units, no control character (stringEnd refuses C0, DEL and C1
+     * bytes). Returns the position after its closing quote, or -1.
      */
-    idString(b, end, maxLength, allowEmpty) {
-        if (b[this.pos] !== QUOTE)
+    id(b, p, end, maxLength, allowEmpty) {
+        if (b[p] !== QUOTE)
             return -1;
-        const begin = this.pos + 1;
-        const close = this.string(b, begin, end);
+        const begin = p + 1;
+        const close = this.stringEnd(b, begin, end);
         if (close < 0 || (close === begin && !allowEmpty))
             return -1;
-        // UTF-8 never takes fewer bytes than UTF-16 code units: only a long one needs decoding.
-        if (close - begin > maxLength && (this.ascii || slice(b, begin, close, false).length > maxLength)) {
+        const n = close - begin;
+        if (this.ascii) {
+            if (n > maxLength)
+                return -1;
+            this.text = slice(b, begin, close, true);
+            return close + 1;
+        }
+        // UTF-8 never takes fewer bytes than UTF-16 code units: only a long one needs its length.
+        const s = slice(b, begin, close, false);
+        if (s.length > maxLength)
             return -1;
+        this.text = s;
+        return close + 1;
+    }
+    /** A field that repeats in runs (see RepeatCache), into `text`; as `id`. */
+    repeated(b, p, end, cache) {
+        if (b[p] !== QUOTE)
+            return -1;
+        const begin = p + 1;
+        const n0 = cache.length;
+        const close = begin + n0;
+        if (n0 > 0 && close < end && b[close] === QUOTE) {
+            // The same bytes as a value already read: the same valid id.
+            const at = this.base + begin;
+            const v = cache.slot >= 0
+                ? this.repeats.at(cache.slot, this.view, at, n0)
+                : sameBytes(this.view, at, cache.view, 0, n0)
+                    ? cache.value
+                    : undefined;
+            if (v !== undefined) {
+                this.text = v;
+                return close + 1;
+            }
         }
-        this.pos = close + 1;
-        return close;
+        const q = this.stringEnd(b, begin, end);
+        if (q <= begin)
+            return -1;
+        const ascii = this.ascii;
+        const n = q - begin;
+        if (n > MAX_ID_LENGTH && (ascii || slice(b, begin, q, false).length > MAX_ID_LENGTH))
+            return -1;
+        const short = n <= SLOT_BYTES;
+        const v = short
+            ? this.repeats.get(b, this.view, this.base + begin, begin, q, ascii)
+            : slice(b, begin, q, ascii);
+        cache.set(b, begin, q, v, short ? this.repeats.slot : -1);
+        this.text = v;
+        return q + 1;
     }
-    id(b, end) {
-        const begin = this.pos + 1;
-        const close = this.idString(b, end, MAX_ID_LENGTH, false);
-        return close < 0 ? undefined : slice(b, begin, close, this.ascii);
-    }
-    repeated(b, end, cache) {
-        const begin = this.pos + 1;
-        const close = this.idString(b, end, MAX_ID_LENGTH, false);
-        return close < 0 ? undefined : cache.get(b, begin, close, this.ascii);
-    }
-    evidenceItem(b, end) {
-        const begin = this.pos + 1;
-        const close = this.idString(b, end, MAX_EVIDENCE_LENGTH, true);
-        return close < 0 ? undefined : slice(b, begin, close, this.ascii);
-    }
-    /** The value of a field the gate reads (not null), into `out`; false to give up. */
-    fieldValue(b, end, field, out) {
-        switch (field) {
-            case F_TASK: {
-                const v = this.id(b, end);
-                if (v === undefined)
-                    return false;
-                out.taskId = v;
-                return true;
-            }
-            case F_DATASET: {
-                const v = this.repeated(b, end, this.dataset);
-                if (v === undefined)
-                    return false;
-                out.datasetRevision = v;
-                return true;
-            }
-            case F_HARNESS: {
-                const v = this.repeated(b, end, this.harness);
-                if (v === undefined)
-                    return false;
-                out.harnessRevision = v;
-                return true;
-            }
-            case F_MODEL: {
-                const v = this.repeated(b, end, this.model);
-                if (v === undefined)
-                    return false;
-                out.modelConfig = v;
-                return true;
-            }
-            case F_CLUSTER: {
-                const v = this.repeated(b, end, this.cluster);
-                if (v === undefined)
-                    return false;
-                out.cluster = v;
-                return true;
-            }
-            case F_VALIDITY: {
-                const begin = this.pos + 1;
-                const close = b[this.pos] === QUOTE ? this.string(b, begin, end) : -1;
-                if (close < 0)
-                    return false;
-                for (const [word, validity] of VALIDITY_BYTES) {
-                    if (equalAt(b, begin, close, word)) {
-                        out.validity = validity;
-                        this.pos = close + 1;
-                        return true;
-                    }
-                }
-                return false;
-            }
-            case F_RESULT: {
-                const begin = this.pos + 1;
-                const close = b[this.pos] === QUOTE ? this.string(b, begin, end) : -1;
-                if (close < 0)
-                    return false;
-                for (let r = 0; r < RESULT_BYTES.length; r++) {
-                    const word = RESULT_BYTES[r];
-                    if (word !== undefined && equalAt(b, begin, close, word)) {
-                        out.result = r;
-                        this.pos = close + 1;
-                        return true;
-                    }
-                }
-                return false;
-            }
-            case F_REVIEW_REVISION: {
-                const v = this.count(b, end);
-                if (v < 0)
-                    return false;
-                out.reviewRevision = v;
-                return true;
-            }
-            case F_PASSES:
-            case F_FAILS:
-            case F_INFRA_ERRORS:
-            case F_MISSING: {
-                const v = this.count(b, end);
-                if (v < 0)
-                    return false;
-                if (field === F_PASSES)
-                    out.passes = v;
-                else if (field === F_FAILS)
-                    out.fails = v;
-                else if (field === F_INFRA_ERRORS)
-                    out.infraErrors = v;
-                else
-                    out.missing = v;
-                return true;
-            }
-            case F_ATTEMPT: {
-                if (b[this.pos] === QUOTE) {
-                    const v = this.id(b, end);
-                    if (v === undefined)
-                        return false;
-                    out.attempt = v;
-                    return true;
-                }
-                const v = this.count(b, end);
-                if (v < 0)
-                    return false;
-                out.attempt = v;
-                return true;
-            }
-            case F_EVIDENCE: {
-                if (b[this.pos] === QUOTE) {
-                    const v = this.evidenceItem(b, end);
-                    if (v === undefined)
-                        return false;
-                    out.evidence = v;
-                    return true;
-                }
-                if (b[this.pos] !== LBRACKET)
-                    return false;
-                this.pos++;
-                const items = this.evidence;
-                items.length = 0;
-                if (!this.skipSpace(b, end))
-                    return false;
-                if (b[this.pos] === RBRACKET) {
-                    this.pos++;
-                    out.evidence = items;
-                    return true;
-                }
-                for (;;) {
-                    const v = this.evidenceItem(b, end);
-                    if (v === undefined || !this.skipSpace(b, end))
-                        return false;
-                    items.push(v);
-                    const next = b[this.pos];
-                    this.pos++;
-                    if (next === RBRACKET)
-                        break;
-                    if (next !== COMMA || !this.skipSpace(b, end))
-                        return false;
-                }
-                out.evidence = items;
-                return true;
-            }
-            default:
-                return false;
+    /** `evidence` at `p` (first byte `c`): a string or an array of strings, into `out`. */
+    evidence(b, p, end, c, out) {
+        if (c === QUOTE) {
+            const q = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
+            if (q >= 0)
+                out.evidence = this.text;
+            return q;
         }
+        if (c !== LBRACKET)
+            return -1;
+        p = skipSpace(b, p + 1, end);
+        if (p >= end)
+            return -1;
+        const items = this.items;
+        let n = 0;
+        if (b[p] === RBRACKET) {
+            p++;
+        }
+        else {
+            for (;;) {
+                p = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
+                if (p < 0)
+                    return -1;
+                items[n++] = this.text;
+                p = skipSpace(b, p, end);
+                if (p >= end)
+                    return -1;
+                const next = b[p];
+                p++;
+                if (next === RBRACKET)
+                    break;
+                if (next !== COMMA)
+                    return -1;
+                p = skipSpace(b, p, end);
+                if (p >= end)
+                    return -1;
+            }
+        }
+        // An array of exactly n items, reused for that length (no array per row).
+        let list = this.evidenceArrays[n];
+        if (list === undefined) {
+            list = items.slice(0, n);
+        }
+        else {
+            for (let i = 0; i < n; i++)
+                list[i] = items[i] ?? "";
+        }
+        out.evidence = list;
+        return p;
     }
-}
-function isDigit(c) {
-    return c >= ZERO && c <= NINE;
-}
-function keyId(b, begin, end) {
-    const candidates = KEYS_BY_LENGTH[end - begin];
-    if (candidates === undefined)
-        return F_OTHER;
-    for (const [word, id] of candidates)
-        if (equalAt(b, begin, end, word))
-            return id;
-    return F_OTHER;
 }
 
 ;// CONCATENATED MODULE: ./src/core/input/row-codec.ts
