@@ -31,11 +31,7 @@ import type { Policy, Threshold } from "../policy/policy-types.js";
 import type { Verdict } from "../report/report-types.js";
 import { quantileFunction, type QuantileFunction } from "../stats/quantile.js";
 import { clusteredFromSums, type ClusterCorrection } from "../stats/standard-error.js";
-import {
-  conservativeClusteredBounds,
-  conservativePairedSe,
-  exactUnionBounds,
-} from "../stats/union-bounds.js";
+import { PairedSeScan, conservativeClusteredBounds, exactUnionBounds } from "../stats/union-bounds.js";
 import { effectiveAttempts, hasAttempt } from "../stats/task-scores.js";
 import { TIE_TOLERANCE } from "../stats/validity-bounds.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
@@ -236,7 +232,10 @@ function centredSquares(q: number, s: number, n: number): number {
 /**
  * The tasks of U arranged for one bound: blocks of equal value in joining order (ascending for
  * Δ_L, descending for Δ_H; pessimistic: one block of value −1 resp. +1), with prefix sums over
- * the first J blocks for J = 0..nb. For clustered SE it also keeps, for every prefix J, the
+ * the first J blocks for J = 0..nb, recomputed from the block counts when read after a change (the
+ * searches change U per candidate state but read the prefix sums only for the pessimistic bound
+ * and the S_L figure; the counts are integers, so the sums are exact whenever the values are,
+ * and then equal to running sums). For clustered SE it also keeps, for every prefix J, the
  * cluster aggregates of V ∪ P_J: Σ_c S_c², Σ_c n_c S_c, Σ_c n_c² and the number of non-empty
  * clusters, so Σ_c (S_c − n_c·m)² = C1 − 2m·C2 + m²·C3 is O(1) per prefix.
  */
@@ -244,9 +243,11 @@ class BoundSide {
   readonly nb: number;
   readonly vals: Float64Array;
   readonly cnt: Float64Array;
-  readonly pN: Float64Array;
-  readonly pS: Float64Array;
-  readonly pQ: Float64Array;
+  private readonly pN: Float64Array;
+  private readonly pS: Float64Array;
+  private readonly pQ: Float64Array;
+  /** cnt changed since pN/pS/pQ were computed. */
+  private stale = true;
   private readonly index: Map<number, number>;
   private readonly g: number;
   private readonly pcN: Float64Array;
@@ -276,6 +277,43 @@ class BoundSide {
     this.c2 = new Float64Array(this.nb + 1);
     this.c3 = new Float64Array(this.nb + 1);
     this.gc = new Float64Array(this.nb + 1);
+  }
+
+  /** Brings pN/pS/pQ up to date with cnt. */
+  private refresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    let n = 0;
+    let s = 0;
+    let q = 0;
+    for (let j = 0; j < this.nb; j++) {
+      const c = this.cnt[j] as number;
+      const v = this.vals[j] as number;
+      n += c;
+      s += c * v;
+      q += c * v * v;
+      this.pN[j + 1] = n;
+      this.pS[j + 1] = s;
+      this.pQ[j + 1] = q;
+    }
+  }
+
+  /** How many tasks of U the first J blocks hold. */
+  prefixCount(J: number): number {
+    this.refresh();
+    return this.pN[J] as number;
+  }
+
+  /** Σd (table units) over the first J blocks. */
+  prefixSum(J: number): number {
+    this.refresh();
+    return this.pS[J] as number;
+  }
+
+  /** Σd² (table units²) over the first J blocks. */
+  prefixSquares(J: number): number {
+    this.refresh();
+    return this.pQ[J] as number;
   }
 
   /** Cluster c's (size, Σd) in V ∪ P_J, given V's vN/vS. */
@@ -309,11 +347,9 @@ class BoundSide {
     const j = this.blockOf(d);
     const v = this.vals[j] as number;
     this.cnt[j] = (this.cnt[j] as number) + count;
-    for (let J = j + 1; J <= this.nb; J++) {
-      this.pN[J] = (this.pN[J] as number) + count;
-      this.pS[J] = (this.pS[J] as number) + count * v;
-      this.pQ[J] = (this.pQ[J] as number) + count * v * v;
-      if (this.g > 0 && c >= 0) {
+    this.stale = true;
+    if (this.g > 0 && c >= 0) {
+      for (let J = j + 1; J <= this.nb; J++) {
         const o = J * this.g + c;
         const n = (vN[c] as number) + (this.pcN[o] as number);
         const s = (vS[c] as number) + (this.pcS[o] as number);
@@ -390,8 +426,18 @@ export class Mirror {
   private exactCache: Bounds = NO_BOUNDS;
   private consVersion = -1;
   private consCache: Bounds = NO_BOUNDS;
-  /** The lower side's block values in d (unit > 1), for the conservative paired bound. */
-  private scaledVals = new Float64Array(0);
+  /** The conservative paired bound's SE_max and each side's bound, cached per version. */
+  private consSeVersion = -1;
+  private consSe: number | null = null;
+  private consLowerVersion = -1;
+  private consLower: number | null = null;
+  private consUpperVersion = -1;
+  private consUpper: number | null = null;
+  /**
+   * SE_max of the conservative paired bound over the lower side's block values in d (ascending),
+   * kept across states: it reuses its order and partial scan while V stays the same.
+   */
+  private readonly seScan: PairedSeScan;
 
   constructor(
     readonly table: TaskTable,
@@ -421,6 +467,8 @@ export class Mirror {
     }
     this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
     this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
+    const lv = this.lower.vals;
+    this.seScan = new PairedSeScan(table.unit === 1 ? lv : lv.map((x) => x / table.unit));
     for (let i = 0; i < table.n; i++) {
       const c = table.cat[i];
       if (c === CAT_BROKEN_IN || c === CAT_BROKEN_OUT) continue;
@@ -519,8 +567,8 @@ export class Mirror {
     const tol = TIE_TOLERANCE * this.table.unit;
     if (this.p.pessimistic) {
       J = side.nb;
-      sum += side.pS[J] as number;
-      count += side.pN[J] as number;
+      sum += side.prefixSum(J);
+      count += side.prefixCount(J);
     } else {
       for (let j = 0; j < side.nb; j++) {
         const c = side.cnt[j] as number;
@@ -604,44 +652,84 @@ export class Mirror {
    * gives it; for single-attempt paired data it is also a cheap lower (upper) bound of the exact one.
    */
   private conservativeBounds(): Bounds {
+    if (this.p.clustered) return this.conservativeClustered();
+    return { lcb: this.conservativePaired(true), ucb: this.conservativePaired(false) };
+  }
+
+  private conservativeLcb(): number | null {
+    return this.p.clustered ? this.conservativeClustered().lcb : this.conservativePaired(true);
+  }
+
+  private conservativeUcb(): number | null {
+    return this.p.clustered ? this.conservativeClustered().ucb : this.conservativePaired(false);
+  }
+
+  /** Σ_V d and Σ_V d² in d's own units, as analyseMargin passes them. */
+  private validSums(): { n: number; sum: number; sumSq: number } {
+    const unit = this.table.unit;
+    return { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
+  }
+
+  /** The margin extreme Δ_L (Δ_H) over U, in d. */
+  private marginExtreme(lowerBound: boolean): number {
+    const e = this.extreme(lowerBound ? this.lower : this.upper, lowerBound);
+    return e.sum / (e.count * this.table.unit);
+  }
+
+  /**
+   * Paired: Δ_L − q_max·SE_max (Δ_H + q_max·SE_max). SE_max is shared by both and each margin
+   * extreme is scanned only when its bound is asked for (a greedy step toward accept asks only for
+   * the LCB of every candidate state).
+   */
+  private conservativePaired(lowerBound: boolean): number | null {
+    if (lowerBound ? this.consLowerVersion === this.version : this.consUpperVersion === this.version) {
+      return lowerBound ? this.consLower : this.consUpper;
+    }
+    if (this.consSeVersion !== this.version) {
+      this.consSeVersion = this.version;
+      this.consSe = this.nV < 2 ? null : this.seScan.se(this.validSums(), this.lower.cnt);
+    }
+    const se = this.consSe;
+    let value: number | null = null;
+    if (se !== null) {
+      const spread = this.p.quantile(this.nV - 1) * se;
+      value = lowerBound ? this.marginExtreme(true) - spread : this.marginExtreme(false) + spread;
+    }
+    if (lowerBound) {
+      this.consLowerVersion = this.version;
+      this.consLower = value;
+    } else {
+      this.consUpperVersion = this.version;
+      this.consUpper = value;
+    }
+    return value;
+  }
+
+  /** Clustered: both bounds at once (SE_max takes both margin extremes). */
+  private conservativeClustered(): Bounds {
     if (this.consVersion === this.version) return this.consCache;
     this.consVersion = this.version;
     this.consCache = NO_BOUNDS;
-    if (this.nV < 2) return this.consCache;
+    if (this.nV < 2 || this.noCluster > 0) return this.consCache;
     const unit = this.table.unit;
-    const sums = { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
-    const lo = this.lower;
-    const l = this.extreme(lo, true);
-    const h = this.extreme(this.upper, false);
-    const marginLower = l.sum / (l.count * unit);
-    const marginUpper = h.sum / (h.count * unit);
-    let r;
-    if (this.p.clustered) {
-      if (this.noCluster > 0) return this.consCache;
-      this.spent += (this.table.clusterCount + this.openCluster.length) / CLUSTERS_PER_STATE;
-      r = conservativeClusteredBounds(
-        sums,
-        {
-          validSize: this.vN,
-          validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
-          openCluster: this.openCluster,
-          openValue: this.openValue,
-          openCount: this.openCount,
-          clusterCount: this.table.clusterCount,
-        },
-        marginLower,
-        marginUpper,
-        this.p.correction,
-        this.p.quantile,
-      );
-    } else {
-      if (unit !== 1 && this.scaledVals.length !== lo.nb) this.scaledVals = lo.vals.map((x) => x / unit);
-      const se = conservativePairedSe(sums, unit === 1 ? lo.vals : this.scaledVals, lo.cnt);
-      if (se === null) return this.consCache;
-      const q = this.p.quantile(this.nV - 1);
-      this.consCache = { lcb: marginLower - q * se, ucb: marginUpper + q * se };
-      return this.consCache;
-    }
+    const marginLower = this.marginExtreme(true);
+    const marginUpper = this.marginExtreme(false);
+    this.spent += (this.table.clusterCount + this.openCluster.length) / CLUSTERS_PER_STATE;
+    const r = conservativeClusteredBounds(
+      this.validSums(),
+      {
+        validSize: this.vN,
+        validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
+        openCluster: this.openCluster,
+        openValue: this.openValue,
+        openCount: this.openCount,
+        clusterCount: this.table.clusterCount,
+      },
+      marginLower,
+      marginUpper,
+      this.p.correction,
+      this.p.quantile,
+    );
     if (r !== null) this.consCache = { lcb: r.lower.value, ucb: r.upper.value };
     return this.consCache;
   }
@@ -655,7 +743,7 @@ export class Mirror {
   ): { readonly se: number; readonly nu: number } | null {
     if (!this.p.clustered) {
       if (n < 2) return null;
-      const q = this.qV + (side.pQ[J] as number);
+      const q = this.qV + side.prefixSquares(J);
       return { se: Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1))), nu: n - 1 };
     }
     if (this.noCluster > 0) return null;
@@ -682,12 +770,12 @@ export class Mirror {
   /** LCB as §4 uses it (pessimistic; else over every resolution: exact or conservative). */
   lcb(): number | null {
     if (this.p.pessimistic) return this.scanBound(this.lower, true);
-    return this.exactKind() ? this.exactBounds().lcb : this.conservativeBounds().lcb;
+    return this.exactKind() ? this.exactBounds().lcb : this.conservativeLcb();
   }
 
   ucb(): number | null {
     if (this.p.pessimistic) return this.scanBound(this.upper, false);
-    return this.exactKind() ? this.exactBounds().ucb : this.conservativeBounds().ucb;
+    return this.exactKind() ? this.exactBounds().ucb : this.conservativeUcb();
   }
 
   /**
@@ -710,7 +798,7 @@ export class Mirror {
   lcbClears(): boolean {
     const d0 = this.p.delta0;
     if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
-      const c = this.conservativeBounds().lcb;
+      const c = this.conservativeLcb();
       if (c !== null && c > d0 + SANDWICH_SLACK) return true;
       const sl = this.scanBound(this.lower, true);
       if (sl !== null && sl <= d0 - SANDWICH_SLACK) return false;
@@ -723,7 +811,7 @@ export class Mirror {
   ucbAtMost(): boolean {
     const d0 = this.p.delta0;
     if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
-      const c = this.conservativeBounds().ucb;
+      const c = this.conservativeUcb();
       if (c !== null && c <= d0 - SANDWICH_SLACK) return true;
       const sh = this.scanBound(this.upper, false);
       if (sh !== null && sh > d0 + SANDWICH_SLACK) return false;

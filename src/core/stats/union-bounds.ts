@@ -208,95 +208,230 @@ export function conservativePairedBounds(
   };
 }
 
-/** Scratch for the order of U's values by (d − d̄_V)² (the fragility searches call this per state). */
-let scratchOrder = new Int32Array(16);
-let scratchW = new Float64Array(16);
-
-/** SE_max of conservativePairedBounds; null when N_v < 2. Allocation-free for few distinct values. */
+/** SE_max of conservativePairedBounds; null when N_v < 2. */
 export function conservativePairedSe(
   v: ValidSums,
   values: ArrayLike<number>,
   counts: ArrayLike<number>,
 ): number | null {
-  if (v.n < 2) return null;
-  const mean = v.sum / v.n;
-  const ssV = Math.max(0, v.sumSq - v.sum * mean);
-  const m = values.length;
-  if (scratchOrder.length < m) {
-    scratchOrder = new Int32Array(2 * m);
-    scratchW = new Float64Array(2 * m);
-  }
-  const order = scratchOrder;
-  const w = scratchW;
-  // (d − d̄_V)² per distinct value, largest first, ties by index. Values in ascending (or
-  // descending) order, as the callers pass them, need no sort: the distance to the mean falls from both ends inwards, so the
-  // order is a merge of the two ends (the left, lower index, first on a tie) — linear, and the
-  // same order the sort gives. Otherwise insertion sort for a handful, a sort beyond.
-  let up = true;
-  let down = true;
-  for (let j = 1; j < m && (up || down); j++) {
-    up &&= (values[j - 1] as number) < (values[j] as number);
-    down &&= (values[j - 1] as number) > (values[j] as number);
-  }
-  // Descending works the same way: the distance is V-shaped over any strictly monotone order.
-  let ascending = up || down;
-  if (ascending) {
-    for (let j = 0; j < m; j++) w[j] = ((values[j] as number) - mean) ** 2;
-    let left = 0;
-    let right = m - 1;
-    for (let t = 0; t < m; t++) order[t] = (w[left] as number) >= (w[right] as number) ? left++ : right--;
-    // Rounding can make two neighbours on the right equal; then the sort's tie rule decides.
-    for (let t = 1; t < m && ascending; t++) {
-      const a = order[t - 1] as number;
-      const b = order[t] as number;
-      ascending = (w[a] as number) !== (w[b] as number) || a < b;
+  return new PairedSeScan(values).se(v, counts);
+}
+
+/**
+ * SE_max of conservativePairedBounds, max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)), for a fixed
+ * list of U's distinct values (not to be changed afterwards) and any V and counts: the fragility
+ * searches ask it once per state, thousands of times, with the same values. The number is the plain scan's, to the bit: U's values
+ * by (d − d̄_V)² descending, ties by index, and per value its end point and the integers around
+ * the stationary point. Three things make it cheap:
+ *
+ * - Order. For strictly monotone values (checked once here) the distance is V-shaped over the
+ *   index (fl(x − d̄) is monotone in x and fl(y²) in |y|), so the order is a merge from both ends —
+ *   the left (lower index) first on a tie, a run of equal distances on the right emitted in
+ *   ascending index: the order the sort gives, produced only as far as the scan reads it.
+ *   Otherwise the order is sorted (distance descending, then index) once per V.
+ * - Early stop. Later weights are ≤ the current w, so every later point (y = N_v + k′ tasks,
+ *   k′ > k) has numerator ≤ A + (y − N_v − k)·w, A = SS_V + W_k: it lies under g(y) = (B + w·y)/
+ *   (y(y − 1)), B = A − (N_v + k)·w. g′(y) has the sign of −h(y), h(y) = w·y² + 2B·y − B, and
+ *   h′(y) = 2(B + w·y) ≥ 0 for y ≥ N_v + k, so h(y₀) > 0 at y₀ = N_v + k + 1 makes g decreasing on
+ *   [y₀, ∞) and g(y₀) bounds every later point. The scan stops when h(y₀) > 0 and g(y₀)·(1 + ε) <
+ *   best, with margins above the rounding of h and of the later sums (≤ 2m + 8 roundings of
+ *   positive terms): a point the full scan would still evaluate cannot beat `best` in floating
+ *   point either.
+ * - Checkpoints. The scan's state (k, W_k, best) before every position it read is kept with the
+ *   count it read there. For the same V (the order and distances hold) a new call resumes at the
+ *   first position whose count changed — the same operations on the same numbers as a fresh scan —
+ *   and returns the last result when none did.
+ */
+export class PairedSeScan {
+  private readonly values: ArrayLike<number>;
+  private readonly m: number;
+  private readonly monotone: boolean;
+  /** The order by distance (positions 0..produced−1) and each value's distance (where computed). */
+  private readonly order: Int32Array;
+  private readonly w: Float64Array;
+  /** Before position t: k, W_k and best; and the count read at t. */
+  private readonly kAt: Float64Array;
+  private readonly wkAt: Float64Array;
+  private readonly bestAt: Float64Array;
+  private readonly countAt: Float64Array;
+  /** The V the order, distances and checkpoints belong to (NaN: none yet). */
+  private vN = Number.NaN;
+  private vSum = Number.NaN;
+  private vSq = Number.NaN;
+  private mean = 0;
+  private ssV = 0;
+  /** The merge from both ends: positions produced so far, its fronts and their distances. */
+  private produced = 0;
+  private left = 0;
+  private right = -1;
+  private wl = 0;
+  private wr = 0;
+  /** How many positions the last scan read (it read the counts at 0..read−1), and its result. */
+  private read = 0;
+  private result = 0;
+
+  constructor(values: ArrayLike<number>) {
+    const m = values.length;
+    this.values = values;
+    this.m = m;
+    let up = true;
+    let down = true;
+    for (let j = 1; j < m && (up || down); j++) {
+      up &&= (values[j - 1] as number) < (values[j] as number);
+      down &&= (values[j - 1] as number) > (values[j] as number);
     }
+    this.monotone = up || down;
+    this.order = new Int32Array(m);
+    this.w = new Float64Array(m);
+    this.kAt = new Float64Array(m);
+    this.wkAt = new Float64Array(m);
+    this.bestAt = new Float64Array(m);
+    this.countAt = new Float64Array(m);
   }
-  for (let j = 0; j < m && !ascending; j++) {
-    const x = ((values[j] as number) - mean) ** 2;
-    w[j] = x;
-    let i = j;
-    if (m <= 64) {
-      while (i > 0 && (w[order[i - 1] as number] as number) < x) {
-        order[i] = order[i - 1] as number;
-        i--;
+
+  /** SE_max for V's sums and `counts[j]` open tasks of value j; null when N_v < 2. */
+  se(v: ValidSums, counts: ArrayLike<number>): number | null {
+    if (v.n < 2) return null;
+    if (v.n === this.vN && v.sum === this.vSum && v.sumSq === this.vSq) {
+      let t = 0;
+      const order = this.order;
+      const countAt = this.countAt;
+      while (t < this.read && (counts[order[t] as number] as number) === (countAt[t] as number)) t++;
+      if (t === this.read) return this.result;
+      return this.scan(t, counts);
+    }
+    this.vN = v.n;
+    this.vSum = v.sum;
+    this.vSq = v.sumSq;
+    const mean = v.sum / v.n;
+    this.mean = mean;
+    this.ssV = Math.max(0, v.sumSq - v.sum * mean);
+    const m = this.m;
+    const values = this.values;
+    const w = this.w;
+    if (this.monotone) {
+      this.produced = 0;
+      this.left = 0;
+      this.right = m - 1;
+      if (m > 0) {
+        this.wl = ((values[0] as number) - mean) ** 2;
+        this.wr = ((values[m - 1] as number) - mean) ** 2;
+        w[0] = this.wl;
+        w[m - 1] = this.wr;
       }
+    } else {
+      const order = this.order;
+      for (let j = 0; j < m; j++) {
+        w[j] = ((values[j] as number) - mean) ** 2;
+        order[j] = j;
+      }
+      order.sort((x, y) => (w[y] as number) - (w[x] as number) || x - y);
+      this.produced = m;
     }
-    order[i] = j;
+    return this.scan(0, counts);
   }
-  if (!ascending && m > 64) order.subarray(0, m).sort((x, y) => (w[y] as number) - (w[x] as number) || x - y);
-  let best = ssV / (v.n * (v.n - 1));
-  let k = 0;
-  let wk = 0;
-  for (let t = 0; t < m; t++) {
-    const j = order[t] as number;
-    // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
-    // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
-    const c = counts[j] as number;
-    if (c <= 0) continue;
-    const wj = w[j] as number;
-    const end = v.n + k + c;
-    best = Math.max(best, (ssV + wk + c * wj) / (end * (end - 1)));
-    if (wj > 0) {
+
+  /** The scan from position t0, whose checkpoint (or, at 0, the start) holds. */
+  private scan(t0: number, counts: ArrayLike<number>): number {
+    const m = this.m;
+    const n = this.vN;
+    const ssV = this.ssV;
+    const mean = this.mean;
+    const values = this.values;
+    const order = this.order;
+    const w = this.w;
+    const kAt = this.kAt;
+    const wkAt = this.wkAt;
+    const bestAt = this.bestAt;
+    const countAt = this.countAt;
+    const eps = (m + 16) * 4e-16;
+    // The merge from both ends, in locals while scanning (written back below).
+    let produced = this.produced;
+    let left = this.left;
+    let right = this.right;
+    let wl = this.wl;
+    let wr = this.wr;
+    let best = t0 === 0 ? ssV / (n * (n - 1)) : (bestAt[t0] as number);
+    let k = t0 === 0 ? 0 : (kAt[t0] as number);
+    let wk = t0 === 0 ? 0 : (wkAt[t0] as number);
+    // Whether the last value read raised `best` (then the early stop is not tried: still rising).
+    let rising = true;
+    let t = t0;
+    for (; t < m; t++) {
+      if (t === produced) {
+        if (wl >= wr) {
+          order[produced++] = left++;
+          if (left <= right) {
+            wl = ((values[left] as number) - mean) ** 2;
+            w[left] = wl;
+          }
+        } else {
+          // The run of distances equal to wr at the right end (the left front's is smaller).
+          let s = right;
+          while (s - 1 > left) {
+            const x = ((values[s - 1] as number) - mean) ** 2;
+            if (x !== wr) break;
+            w[s - 1] = x;
+            s--;
+          }
+          for (let j = s; j <= right; j++) order[produced++] = j;
+          right = s - 1;
+          if (right > left) {
+            wr = ((values[right] as number) - mean) ** 2;
+            w[right] = wr;
+          } else wr = wl;
+        }
+      }
+      kAt[t] = k;
+      wkAt[t] = wk;
+      bestAt[t] = best;
+      const j = order[t] as number;
+      // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
+      // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
+      const c = counts[j] as number;
+      countAt[t] = c;
+      if (c <= 0) continue;
+      const wj = w[j] as number;
+      const base = n + k;
+      const A = ssV + wk;
       // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)), whose
       // derivative vanishes at w y² + 2B y − B = 0; the integers around that root are the candidates.
-      const base = v.n + k;
-      const B = ssV + wk - wj * base;
-      const disc = B * B + wj * B;
-      if (disc >= 0) {
-        const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
-        for (let x = x0; x <= x0 + 1; x++) {
-          if (x > 0 && x < c) {
-            const y = base + x;
-            best = Math.max(best, (ssV + wk + x * wj) / (y * (y - 1)));
+      const B = A - wj * base;
+      if (!rising) {
+        const y0 = base + 1;
+        const h = wj * y0 * y0 + 2 * B * y0 - B;
+        const hScale = wj * y0 * y0 + 2 * Math.abs(B) * y0 + Math.abs(B);
+        if (h > 1e-12 * hScale && ((A + wj) / (y0 * (y0 - 1))) * (1 + eps) < best) break;
+      }
+      const end = base + c;
+      const before = best;
+      best = Math.max(best, (A + c * wj) / (end * (end - 1)));
+      // Interior points exist only for c ≥ 2 (0 < x < c).
+      if (wj > 0 && c >= 2) {
+        const disc = B * B + wj * B;
+        if (disc >= 0) {
+          const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
+          for (let x = x0; x <= x0 + 1; x++) {
+            if (x > 0 && x < c) {
+              const y = base + x;
+              best = Math.max(best, (A + x * wj) / (y * (y - 1)));
+            }
           }
         }
       }
+      rising = best > before;
+      k += c;
+      wk += c * wj;
     }
-    k += c;
-    wk += c * wj;
+    this.produced = produced;
+    this.left = left;
+    this.right = right;
+    this.wl = wl;
+    this.wr = wr;
+    this.read = t < m ? t + 1 : m;
+    this.result = Math.sqrt(best);
+    return this.result;
   }
-  return Math.sqrt(best);
 }
 
 /** Per cluster g: the valid tasks' count and Σd, and the open tasks' d values with counts. */
