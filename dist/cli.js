@@ -764,95 +764,233 @@ function conservativePairedBounds(v, values, counts, marginLower, marginUpper, q
         upper: { value: marginUpper + q * se, se, nu, q },
     };
 }
-/** Scratch for the order of U's values by (d − d̄_V)² (the fragility searches call this per state). */
-let scratchOrder = new Int32Array(16);
-let scratchW = new Float64Array(16);
-/** SE_max of conservativePairedBounds; null when N_v < 2. Allocation-free for few distinct values. */
+/** SE_max of conservativePairedBounds; null when N_v < 2. */
 function conservativePairedSe(v, values, counts) {
-    if (v.n < 2)
-        return null;
-    const mean = v.sum / v.n;
-    const ssV = Math.max(0, v.sumSq - v.sum * mean);
-    const m = values.length;
-    if (scratchOrder.length < m) {
-        scratchOrder = new Int32Array(2 * m);
-        scratchW = new Float64Array(2 * m);
-    }
-    const order = scratchOrder;
-    const w = scratchW;
-    // (d − d̄_V)² per distinct value, largest first, ties by index. Values in ascending (or
-    // descending) order, as the callers pass them, need no sort: the distance to the mean falls from both ends inwards, so the
-    // order is a merge of the two ends (the left, lower index, first on a tie) — linear, and the
-    // same order the sort gives. Otherwise insertion sort for a handful, a sort beyond.
-    let up = true;
-    let down = true;
-    for (let j = 1; j < m && (up || down); j++) {
-        up &&= values[j - 1] < values[j];
-        down &&= values[j - 1] > values[j];
-    }
-    // Descending works the same way: the distance is V-shaped over any strictly monotone order.
-    let ascending = up || down;
-    if (ascending) {
-        for (let j = 0; j < m; j++)
-            w[j] = (values[j] - mean) ** 2;
-        let left = 0;
-        let right = m - 1;
-        for (let t = 0; t < m; t++)
-            order[t] = w[left] >= w[right] ? left++ : right--;
-        // Rounding can make two neighbours on the right equal; then the sort's tie rule decides.
-        for (let t = 1; t < m && ascending; t++) {
-            const a = order[t - 1];
-            const b = order[t];
-            ascending = w[a] !== w[b] || a < b;
+    return new PairedSeScan(values).se(v, counts);
+}
+/**
+ * SE_max of conservativePairedBounds, max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)), for a fixed
+ * list of U's distinct values (not to be changed afterwards) and any V and counts: the fragility
+ * searches ask it once per state, thousands of times, with the same values. The number is the plain scan's, to the bit: U's values
+ * by (d − d̄_V)² descending, ties by index, and per value its end point and the integers around
+ * the stationary point. Three things make it cheap:
+ *
+ * - Order. For strictly monotone values (checked once here) the distance is V-shaped over the
+ *   index (fl(x − d̄) is monotone in x and fl(y²) in |y|), so the order is a merge from both ends —
+ *   the left (lower index) first on a tie, a run of equal distances on the right emitted in
+ *   ascending index: the order the sort gives, produced only as far as the scan reads it.
+ *   Otherwise the order is sorted (distance descending, then index) once per V.
+ * - Early stop. Later weights are ≤ the current w, so every later point (y = N_v + k′ tasks,
+ *   k′ > k) has numerator ≤ A + (y − N_v − k)·w, A = SS_V + W_k: it lies under g(y) = (B + w·y)/
+ *   (y(y − 1)), B = A − (N_v + k)·w. g′(y) has the sign of −h(y), h(y) = w·y² + 2B·y − B, and
+ *   h′(y) = 2(B + w·y) ≥ 0 for y ≥ N_v + k, so h(y₀) > 0 at y₀ = N_v + k + 1 makes g decreasing on
+ *   [y₀, ∞) and g(y₀) bounds every later point. The scan stops when h(y₀) > 0 and g(y₀)·(1 + ε) <
+ *   best, with margins above the rounding of h and of the later sums (≤ 2m + 8 roundings of
+ *   positive terms): a point the full scan would still evaluate cannot beat `best` in floating
+ *   point either.
+ * - Checkpoints. The scan's state (k, W_k, best) before every position it read is kept with the
+ *   count it read there. For the same V (the order and distances hold) a new call resumes at the
+ *   first position whose count changed — the same operations on the same numbers as a fresh scan —
+ *   and returns the last result when none did.
+ */
+class PairedSeScan {
+    values;
+    m;
+    monotone;
+    /** The order by distance (positions 0..produced−1) and each value's distance (where computed). */
+    order;
+    w;
+    /** Before position t: k, W_k and best; and the count read at t. */
+    kAt;
+    wkAt;
+    bestAt;
+    countAt;
+    /** The V the order, distances and checkpoints belong to (NaN: none yet). */
+    vN = Number.NaN;
+    vSum = Number.NaN;
+    vSq = Number.NaN;
+    mean = 0;
+    ssV = 0;
+    /** The merge from both ends: positions produced so far, its fronts and their distances. */
+    produced = 0;
+    left = 0;
+    right = -1;
+    wl = 0;
+    wr = 0;
+    /** How many positions the last scan read (it read the counts at 0..read−1), and its result. */
+    read = 0;
+    result = 0;
+    constructor(values) {
+        const m = values.length;
+        this.values = values;
+        this.m = m;
+        let up = true;
+        let down = true;
+        for (let j = 1; j < m && (up || down); j++) {
+            up &&= values[j - 1] < values[j];
+            down &&= values[j - 1] > values[j];
         }
+        this.monotone = up || down;
+        this.order = new Int32Array(m);
+        this.w = new Float64Array(m);
+        this.kAt = new Float64Array(m);
+        this.wkAt = new Float64Array(m);
+        this.bestAt = new Float64Array(m);
+        this.countAt = new Float64Array(m);
     }
-    for (let j = 0; j < m && !ascending; j++) {
-        const x = (values[j] - mean) ** 2;
-        w[j] = x;
-        let i = j;
-        if (m <= 64) {
-            while (i > 0 && w[order[i - 1]] < x) {
-                order[i] = order[i - 1];
-                i--;
+    /** SE_max for V's sums and `counts[j]` open tasks of value j; null when N_v < 2. */
+    se(v, counts) {
+        if (v.n < 2)
+            return null;
+        if (v.n === this.vN && v.sum === this.vSum && v.sumSq === this.vSq) {
+            let t = 0;
+            const order = this.order;
+            const countAt = this.countAt;
+            while (t < this.read && counts[order[t]] === countAt[t])
+                t++;
+            if (t === this.read)
+                return this.result;
+            return this.scan(t, counts);
+        }
+        this.vN = v.n;
+        this.vSum = v.sum;
+        this.vSq = v.sumSq;
+        const mean = v.sum / v.n;
+        this.mean = mean;
+        this.ssV = Math.max(0, v.sumSq - v.sum * mean);
+        const m = this.m;
+        const values = this.values;
+        const w = this.w;
+        if (this.monotone) {
+            this.produced = 0;
+            this.left = 0;
+            this.right = m - 1;
+            if (m > 0) {
+                this.wl = (values[0] - mean) ** 2;
+                this.wr = (values[m - 1] - mean) ** 2;
+                w[0] = this.wl;
+                w[m - 1] = this.wr;
             }
         }
-        order[i] = j;
+        else {
+            const order = this.order;
+            for (let j = 0; j < m; j++) {
+                w[j] = (values[j] - mean) ** 2;
+                order[j] = j;
+            }
+            order.sort((x, y) => w[y] - w[x] || x - y);
+            this.produced = m;
+        }
+        return this.scan(0, counts);
     }
-    if (!ascending && m > 64)
-        order.subarray(0, m).sort((x, y) => w[y] - w[x] || x - y);
-    let best = ssV / (v.n * (v.n - 1));
-    let k = 0;
-    let wk = 0;
-    for (let t = 0; t < m; t++) {
-        const j = order[t];
-        // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
-        // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
-        const c = counts[j];
-        if (c <= 0)
-            continue;
-        const wj = w[j];
-        const end = v.n + k + c;
-        best = Math.max(best, (ssV + wk + c * wj) / (end * (end - 1)));
-        if (wj > 0) {
+    /** The scan from position t0, whose checkpoint (or, at 0, the start) holds. */
+    scan(t0, counts) {
+        const m = this.m;
+        const n = this.vN;
+        const ssV = this.ssV;
+        const mean = this.mean;
+        const values = this.values;
+        const order = this.order;
+        const w = this.w;
+        const kAt = this.kAt;
+        const wkAt = this.wkAt;
+        const bestAt = this.bestAt;
+        const countAt = this.countAt;
+        const eps = (m + 16) * 4e-16;
+        // The merge from both ends, in locals while scanning (written back below).
+        let produced = this.produced;
+        let left = this.left;
+        let right = this.right;
+        let wl = this.wl;
+        let wr = this.wr;
+        let best = t0 === 0 ? ssV / (n * (n - 1)) : bestAt[t0];
+        let k = t0 === 0 ? 0 : kAt[t0];
+        let wk = t0 === 0 ? 0 : wkAt[t0];
+        // Whether the last value read raised `best` (then the early stop is not tried: still rising).
+        let rising = true;
+        let t = t0;
+        for (; t < m; t++) {
+            if (t === produced) {
+                if (wl >= wr) {
+                    order[produced++] = left++;
+                    if (left <= right) {
+                        wl = (values[left] - mean) ** 2;
+                        w[left] = wl;
+                    }
+                }
+                else {
+                    // The run of distances equal to wr at the right end (the left front's is smaller).
+                    let s = right;
+                    while (s - 1 > left) {
+                        const x = (values[s - 1] - mean) ** 2;
+                        if (x !== wr)
+                            break;
+                        w[s - 1] = x;
+                        s--;
+                    }
+                    for (let j = s; j <= right; j++)
+                        order[produced++] = j;
+                    right = s - 1;
+                    if (right > left) {
+                        wr = (values[right] - mean) ** 2;
+                        w[right] = wr;
+                    }
+                    else
+                        wr = wl;
+                }
+            }
+            kAt[t] = k;
+            wkAt[t] = wk;
+            bestAt[t] = best;
+            const j = order[t];
+            // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
+            // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
+            const c = counts[j];
+            countAt[t] = c;
+            if (c <= 0)
+                continue;
+            const wj = w[j];
+            const base = n + k;
+            const A = ssV + wk;
             // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)), whose
             // derivative vanishes at w y² + 2B y − B = 0; the integers around that root are the candidates.
-            const base = v.n + k;
-            const B = ssV + wk - wj * base;
-            const disc = B * B + wj * B;
-            if (disc >= 0) {
-                const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
-                for (let x = x0; x <= x0 + 1; x++) {
-                    if (x > 0 && x < c) {
-                        const y = base + x;
-                        best = Math.max(best, (ssV + wk + x * wj) / (y * (y - 1)));
+            const B = A - wj * base;
+            if (!rising) {
+                const y0 = base + 1;
+                const h = wj * y0 * y0 + 2 * B * y0 - B;
+                const hScale = wj * y0 * y0 + 2 * Math.abs(B) * y0 + Math.abs(B);
+                if (h > 1e-12 * hScale && ((A + wj) / (y0 * (y0 - 1))) * (1 + eps) < best)
+                    break;
+            }
+            const end = base + c;
+            const before = best;
+            best = Math.max(best, (A + c * wj) / (end * (end - 1)));
+            // Interior points exist only for c ≥ 2 (0 < x < c).
+            if (wj > 0 && c >= 2) {
+                const disc = B * B + wj * B;
+                if (disc >= 0) {
+                    const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
+                    for (let x = x0; x <= x0 + 1; x++) {
+                        if (x > 0 && x < c) {
+                            const y = base + x;
+                            best = Math.max(best, (A + x * wj) / (y * (y - 1)));
+                        }
                     }
                 }
             }
+            rising = best > before;
+            k += c;
+            wk += c * wj;
         }
-        k += c;
-        wk += c * wj;
+        this.produced = produced;
+        this.left = left;
+        this.right = right;
+        this.wl = wl;
+        this.wr = wr;
+        this.read = t < m ? t + 1 : m;
+        this.result = Math.sqrt(best);
+        return this.result;
     }
-    return Math.sqrt(best);
 }
 /**
  * Clustered SE (CR2, or CR1), any d on U. For every S, with μ = Δ(S) ∈ [Δ_L, Δ_H] and cluster g of
@@ -2397,7 +2535,10 @@ function centredSquares(q, s, n) {
 /**
  * The tasks of U arranged for one bound: blocks of equal value in joining order (ascending for
  * Δ_L, descending for Δ_H; pessimistic: one block of value −1 resp. +1), with prefix sums over
- * the first J blocks for J = 0..nb. For clustered SE it also keeps, for every prefix J, the
+ * the first J blocks for J = 0..nb, recomputed from the block counts when read after a change (the
+ * searches change U per candidate state but read the prefix sums only for the pessimistic bound
+ * and the S_L figure; the counts are integers, so the sums are exact whenever the values are,
+ * and then equal to running sums). For clustered SE it also keeps, for every prefix J, the
  * cluster aggregates of V ∪ P_J: Σ_c S_c², Σ_c n_c S_c, Σ_c n_c² and the number of non-empty
  * clusters, so Σ_c (S_c − n_c·m)² = C1 − 2m·C2 + m²·C3 is O(1) per prefix.
  */
@@ -2409,6 +2550,8 @@ class BoundSide {
     pN;
     pS;
     pQ;
+    /** cnt changed since pN/pS/pQ were computed. */
+    stale = true;
     index;
     g;
     pcN;
@@ -2434,6 +2577,40 @@ class BoundSide {
         this.c2 = new Float64Array(this.nb + 1);
         this.c3 = new Float64Array(this.nb + 1);
         this.gc = new Float64Array(this.nb + 1);
+    }
+    /** Brings pN/pS/pQ up to date with cnt. */
+    refresh() {
+        if (!this.stale)
+            return;
+        this.stale = false;
+        let n = 0;
+        let s = 0;
+        let q = 0;
+        for (let j = 0; j < this.nb; j++) {
+            const c = this.cnt[j];
+            const v = this.vals[j];
+            n += c;
+            s += c * v;
+            q += c * v * v;
+            this.pN[j + 1] = n;
+            this.pS[j + 1] = s;
+            this.pQ[j + 1] = q;
+        }
+    }
+    /** How many tasks of U the first J blocks hold. */
+    prefixCount(J) {
+        this.refresh();
+        return this.pN[J];
+    }
+    /** Σd (table units) over the first J blocks. */
+    prefixSum(J) {
+        this.refresh();
+        return this.pS[J];
+    }
+    /** Σd² (table units²) over the first J blocks. */
+    prefixSquares(J) {
+        this.refresh();
+        return this.pQ[J];
     }
     /** Cluster c's (size, Σd) in V ∪ P_J, given V's vN/vS. */
     clusterSize(J, c, vN) {
@@ -2464,11 +2641,9 @@ class BoundSide {
         const j = this.blockOf(d);
         const v = this.vals[j];
         this.cnt[j] = this.cnt[j] + count;
-        for (let J = j + 1; J <= this.nb; J++) {
-            this.pN[J] = this.pN[J] + count;
-            this.pS[J] = this.pS[J] + count * v;
-            this.pQ[J] = this.pQ[J] + count * v * v;
-            if (this.g > 0 && c >= 0) {
+        this.stale = true;
+        if (this.g > 0 && c >= 0) {
+            for (let J = j + 1; J <= this.nb; J++) {
                 const o = J * this.g + c;
                 const n = vN[c] + this.pcN[o];
                 const s = vS[c] + this.pcS[o];
@@ -2538,8 +2713,18 @@ class Mirror {
     exactCache = NO_BOUNDS;
     consVersion = -1;
     consCache = NO_BOUNDS;
-    /** The lower side's block values in d (unit > 1), for the conservative paired bound. */
-    scaledVals = new Float64Array(0);
+    /** The conservative paired bound's SE_max and each side's bound, cached per version. */
+    consSeVersion = -1;
+    consSe = null;
+    consLowerVersion = -1;
+    consLower = null;
+    consUpperVersion = -1;
+    consUpper = null;
+    /**
+     * SE_max of the conservative paired bound over the lower side's block values in d (ascending),
+     * kept across states: it reuses its order and partial scan while V stays the same.
+     */
+    seScan;
     constructor(table, p) {
         this.table = table;
         this.p = p;
@@ -2570,6 +2755,8 @@ class Mirror {
         }
         this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
         this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
+        const lv = this.lower.vals;
+        this.seScan = new PairedSeScan(table.unit === 1 ? lv : lv.map((x) => x / table.unit));
         for (let i = 0; i < table.n; i++) {
             const c = table.cat[i];
             if (c === CAT_BROKEN_IN || c === CAT_BROKEN_OUT)
@@ -2667,8 +2854,8 @@ class Mirror {
         const tol = TIE_TOLERANCE * this.table.unit;
         if (this.p.pessimistic) {
             J = side.nb;
-            sum += side.pS[J];
-            count += side.pN[J];
+            sum += side.prefixSum(J);
+            count += side.prefixCount(J);
         }
         else {
             for (let j = 0; j < side.nb; j++) {
@@ -2758,43 +2945,75 @@ class Mirror {
      * gives it; for single-attempt paired data it is also a cheap lower (upper) bound of the exact one.
      */
     conservativeBounds() {
+        if (this.p.clustered)
+            return this.conservativeClustered();
+        return { lcb: this.conservativePaired(true), ucb: this.conservativePaired(false) };
+    }
+    conservativeLcb() {
+        return this.p.clustered ? this.conservativeClustered().lcb : this.conservativePaired(true);
+    }
+    conservativeUcb() {
+        return this.p.clustered ? this.conservativeClustered().ucb : this.conservativePaired(false);
+    }
+    /** Σ_V d and Σ_V d² in d's own units, as analyseMargin passes them. */
+    validSums() {
+        const unit = this.table.unit;
+        return { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
+    }
+    /** The margin extreme Δ_L (Δ_H) over U, in d. */
+    marginExtreme(lowerBound) {
+        const e = this.extreme(lowerBound ? this.lower : this.upper, lowerBound);
+        return e.sum / (e.count * this.table.unit);
+    }
+    /**
+     * Paired: Δ_L − q_max·SE_max (Δ_H + q_max·SE_max). SE_max is shared by both and each margin
+     * extreme is scanned only when its bound is asked for (a greedy step toward accept asks only for
+     * the LCB of every candidate state).
+     */
+    conservativePaired(lowerBound) {
+        if (lowerBound ? this.consLowerVersion === this.version : this.consUpperVersion === this.version) {
+            return lowerBound ? this.consLower : this.consUpper;
+        }
+        if (this.consSeVersion !== this.version) {
+            this.consSeVersion = this.version;
+            this.consSe = this.nV < 2 ? null : this.seScan.se(this.validSums(), this.lower.cnt);
+        }
+        const se = this.consSe;
+        let value = null;
+        if (se !== null) {
+            const spread = this.p.quantile(this.nV - 1) * se;
+            value = lowerBound ? this.marginExtreme(true) - spread : this.marginExtreme(false) + spread;
+        }
+        if (lowerBound) {
+            this.consLowerVersion = this.version;
+            this.consLower = value;
+        }
+        else {
+            this.consUpperVersion = this.version;
+            this.consUpper = value;
+        }
+        return value;
+    }
+    /** Clustered: both bounds at once (SE_max takes both margin extremes). */
+    conservativeClustered() {
         if (this.consVersion === this.version)
             return this.consCache;
         this.consVersion = this.version;
         this.consCache = NO_BOUNDS;
-        if (this.nV < 2)
+        if (this.nV < 2 || this.noCluster > 0)
             return this.consCache;
         const unit = this.table.unit;
-        const sums = { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
-        const lo = this.lower;
-        const l = this.extreme(lo, true);
-        const h = this.extreme(this.upper, false);
-        const marginLower = l.sum / (l.count * unit);
-        const marginUpper = h.sum / (h.count * unit);
-        let r;
-        if (this.p.clustered) {
-            if (this.noCluster > 0)
-                return this.consCache;
-            this.spent += (this.table.clusterCount + this.openCluster.length) / CLUSTERS_PER_STATE;
-            r = conservativeClusteredBounds(sums, {
-                validSize: this.vN,
-                validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
-                openCluster: this.openCluster,
-                openValue: this.openValue,
-                openCount: this.openCount,
-                clusterCount: this.table.clusterCount,
-            }, marginLower, marginUpper, this.p.correction, this.p.quantile);
-        }
-        else {
-            if (unit !== 1 && this.scaledVals.length !== lo.nb)
-                this.scaledVals = lo.vals.map((x) => x / unit);
-            const se = conservativePairedSe(sums, unit === 1 ? lo.vals : this.scaledVals, lo.cnt);
-            if (se === null)
-                return this.consCache;
-            const q = this.p.quantile(this.nV - 1);
-            this.consCache = { lcb: marginLower - q * se, ucb: marginUpper + q * se };
-            return this.consCache;
-        }
+        const marginLower = this.marginExtreme(true);
+        const marginUpper = this.marginExtreme(false);
+        this.spent += (this.table.clusterCount + this.openCluster.length) / CLUSTERS_PER_STATE;
+        const r = conservativeClusteredBounds(this.validSums(), {
+            validSize: this.vN,
+            validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
+            openCluster: this.openCluster,
+            openValue: this.openValue,
+            openCount: this.openCount,
+            clusterCount: this.table.clusterCount,
+        }, marginLower, marginUpper, this.p.correction, this.p.quantile);
         if (r !== null)
             this.consCache = { lcb: r.lower.value, ucb: r.upper.value };
         return this.consCache;
@@ -2804,7 +3023,7 @@ class Mirror {
         if (!this.p.clustered) {
             if (n < 2)
                 return null;
-            const q = this.qV + side.pQ[J];
+            const q = this.qV + side.prefixSquares(J);
             return { se: Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1))), nu: n - 1 };
         }
         if (this.noCluster > 0)
@@ -2834,12 +3053,12 @@ class Mirror {
     lcb() {
         if (this.p.pessimistic)
             return this.scanBound(this.lower, true);
-        return this.exactKind() ? this.exactBounds().lcb : this.conservativeBounds().lcb;
+        return this.exactKind() ? this.exactBounds().lcb : this.conservativeLcb();
     }
     ucb() {
         if (this.p.pessimistic)
             return this.scanBound(this.upper, false);
-        return this.exactKind() ? this.exactBounds().ucb : this.conservativeBounds().ucb;
+        return this.exactKind() ? this.exactBounds().ucb : this.conservativeUcb();
     }
     /**
      * A cheap estimate of LCB (UCB) for ordering greedy moves: the bound at S_L (S_H) when the
@@ -2859,7 +3078,7 @@ class Mirror {
     lcbClears() {
         const d0 = this.p.delta0;
         if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
-            const c = this.conservativeBounds().lcb;
+            const c = this.conservativeLcb();
             if (c !== null && c > d0 + SANDWICH_SLACK)
                 return true;
             const sl = this.scanBound(this.lower, true);
@@ -2873,7 +3092,7 @@ class Mirror {
     ucbAtMost() {
         const d0 = this.p.delta0;
         if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
-            const c = this.conservativeBounds().ucb;
+            const c = this.conservativeUcb();
             if (c !== null && c <= d0 - SANDWICH_SLACK)
                 return true;
             const sh = this.scanBound(this.upper, false);
