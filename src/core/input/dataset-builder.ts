@@ -36,6 +36,7 @@ import {
   type TaskRecord,
   type UnmatchedLabels,
   type Validity,
+  VALIDITIES,
 } from "../model.js";
 import {
   DEFAULT_INPUT_LIMITS,
@@ -58,6 +59,17 @@ import {
 import { LINE_PLAIN } from "./line-flags.js";
 import { RowScanner } from "./scan-row.js";
 import { unicodeNearMatch } from "../unicode-near-match.js";
+import {
+  F_BASELINE,
+  F_CANDIDATE,
+  F_LABEL0,
+  F_LABEL0_OWN,
+  F_MORE_LABELS,
+  TaskColumns,
+  type LabelEvent,
+  type ModelColumns,
+  type MoreLabels,
+} from "./task-columns.js";
 
 const LINE_RADIX = 2 ** 32;
 /** Harness-kind entries: packed source * 2 + kind. */
@@ -81,59 +93,13 @@ class ProblemList {
   }
 }
 
-/**
- * One distinct (revision, validity) of a task. Source, reviewer and note are those of the first row
- * or review that gave it; the evidence is that of every row and review that gave it (first seen
- * first, capped), so that an aggregated export yields the same events as the attempts it sums.
- */
-interface LabelEvent {
-  readonly revision: number;
-  readonly validity: Validity;
-  readonly src: number;
-  readonly reviewer: string | undefined;
-  readonly note: string | undefined;
-  evidence: string[] | undefined;
-}
-
-/** One (model, task, harness_revision): how its rows came, and the attempts seen. */
-interface HarnessState {
-  readonly harness: string;
-  /** Packed source of the first row * 2 + kind (per-attempt or pre-aggregated). */
-  readonly info: number;
-  /** The first attempt value seen and its packed source * 4 + result index (no Map for one attempt). */
-  a0: string | number | undefined;
-  a0info: number;
-  /** Further attempt values → packed source * 4 + result index. */
-  more: Map<string | number, number> | undefined;
-}
-
-/** A compared model on one task: its first harness revision inline, the counts, other harnesses. */
-interface ModelTaskState extends HarnessState {
-  pass: number;
-  fail: number;
-  infraError: number;
-  missing: number;
-  others: Map<string, HarnessState> | undefined;
-}
-
-interface TaskState {
-  readonly datasetRevision: string;
-  readonly taskId: string;
-  topRevision: number;
-  topValidity: Validity;
-  /** Distinct (revision, validity) events in the order found (created with the first). */
-  events: LabelEvent[] | undefined;
-  /** The event the last row of this task gave (rows of a task usually repeat one label). */
-  last: LabelEvent | undefined;
-  /** `events` by labelKey, once there are more than LABEL_SCAN_MAX. */
-  labelIndex: Map<string, LabelEvent> | undefined;
-  evidence: string[] | undefined;
-  cluster: string | undefined;
-  clusterSrc: number;
-  /** The first row that contradicted `cluster`. */
-  clusterConflict: { readonly value: string; readonly src: number } | undefined;
-  baseline: ModelTaskState | undefined;
-  candidate: ModelTaskState | undefined;
+/** The tasks of one dataset revision. */
+interface RevisionTasks {
+  readonly name: string;
+  /** Its index in DatasetBuilder.revisionList (TaskColumns.revision). */
+  readonly index: number;
+  /** task_id → task number. */
+  readonly byTask: Map<string, number>;
 }
 
 interface ModelState {
@@ -142,10 +108,20 @@ interface ModelState {
   duplicateRows: number;
   /** Attempts counted (pre-aggregated rows add their counts): kept a safe integer. */
   attempts: number;
+  /** The harness and dataset revisions of the model's last row counted (already in the sets). */
+  lastHarness: string | undefined;
+  lastRevision: RevisionTasks | undefined;
 }
 
 function newModelState(): ModelState {
-  return { harnessRevisions: new Set(), datasetRevisions: new Set(), duplicateRows: 0, attempts: 0 };
+  return {
+    harnessRevisions: new Set(),
+    datasetRevisions: new Set(),
+    duplicateRows: 0,
+    attempts: 0,
+    lastHarness: undefined,
+    lastRevision: undefined,
+  };
 }
 
 /** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
@@ -207,15 +183,25 @@ function plural(n: number, one: string, many: string): string {
 }
 
 export class DatasetBuilder {
-  /** dataset_revision → task_id → state. */
-  private readonly tasks = new Map<string, Map<string, TaskState>>();
+  /** dataset_revision → its tasks (task_id → task number). */
+  private readonly revisions = new Map<string, RevisionTasks>();
+  /** The same, by revision index. */
+  private readonly revisionList: RevisionTasks[] = [];
+  private readonly cols = new TaskColumns();
   /** Cluster and harness strings repeat across tasks: keep one copy of each. */
   private readonly strings = new Map<string, string>();
+  /** The harness revision interned last (rows of a harness revision come in runs). */
+  private lastHarness: string | undefined = undefined;
   private readonly models = new Set<string>();
   private lastModel: string | undefined = undefined;
-  /** The dataset_revision of the last row that found or made its map, and that map. */
+  /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
   private lastRevision: string | undefined = undefined;
-  private lastByTask: Map<string, TaskState> | undefined = undefined;
+  private lastTasks: RevisionTasks | undefined = undefined;
+  /** The task of the last row that found or made one (-1: none yet). */
+  private lastTask = -1;
+  /** The task whose later labels were looked up last, and those labels. */
+  private lastMoreTask = -1;
+  private lastMore: MoreLabels | undefined = undefined;
   private readonly baselineState = newModelState();
   private readonly candidateState = newModelState();
   private readonly lineProblems = new ProblemList();
@@ -226,7 +212,6 @@ export class DatasetBuilder {
   private readonly limits: InputLimits;
   /** A cap was passed (reported): later lines are not held. */
   private stopped = false;
-  private taskCount = 0;
   private attemptIds = 0;
   /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
   private readonly reviewFiles = new Map<number, ReviewFileState>();
@@ -286,7 +271,7 @@ export class DatasetBuilder {
   }
 
   private locationOf(src: number): { file: string; line: number } {
-    return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: src % LINE_RADIX };
+    return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
   }
 
   /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
@@ -369,15 +354,28 @@ export class DatasetBuilder {
 
     // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
     // hashing a fresh 70-character string for the map on every row.
-    let byTask =
-      row.datasetRevision === this.lastRevision ? this.lastByTask : this.tasks.get(row.datasetRevision);
-    let task = byTask?.get(row.taskId);
-    if (byTask !== undefined) {
-      this.lastRevision = row.datasetRevision;
-      this.lastByTask = byTask;
+    let rev =
+      row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
+    const cols = this.cols;
+    let i: number | undefined;
+    if (rev !== undefined) {
+      this.lastRevision = rev.name;
+      this.lastTasks = rev;
+      // Models usually run the tasks in one order, and attempts of a task come together: the
+      // task after the last row's, or that task again, before a lookup in a map of every task
+      // (~1 µs a row at 500,000 tasks: a hash of a fresh string and cache misses).
+      const last = this.lastTask;
+      const next = last + 1;
+      if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
+        i = next;
+      } else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
+        i = last;
+      } else {
+        i = rev.byTask.get(row.taskId);
+      }
     }
-    if (task === undefined) {
-      if (this.taskCount >= this.limits.maxTasks) {
+    if (i === undefined) {
+      if (cols.count >= this.limits.maxTasks) {
         this.capPassed(
           src,
           `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
@@ -386,60 +384,61 @@ export class DatasetBuilder {
         return;
       }
       this.heldChars += row.taskId.length;
-      if (byTask === undefined) {
-        byTask = new Map();
-        this.tasks.set(this.intern(row.datasetRevision), byTask);
+      if (rev === undefined) {
+        const name = this.intern(row.datasetRevision);
+        rev = { name, index: this.revisionList.length, byTask: new Map() };
+        this.revisions.set(name, rev);
+        this.revisionList.push(rev);
+        this.lastRevision = name;
+        this.lastTasks = rev;
       }
-      this.lastRevision = this.intern(row.datasetRevision);
-      this.lastByTask = byTask;
-      this.taskCount++;
-      task = {
-        datasetRevision: this.intern(row.datasetRevision),
-        taskId: row.taskId,
-        topRevision: -1,
-        topValidity: "unreviewed",
-        events: undefined,
-        last: undefined,
-        labelIndex: undefined,
-        evidence: undefined,
-        cluster: undefined,
-        clusterSrc: 0,
-        clusterConflict: undefined,
-        baseline: undefined,
-        candidate: undefined,
-      };
-      byTask.set(row.taskId, task);
+      i = cols.add(rev.index, row.taskId);
+      rev.byTask.set(row.taskId, i);
     }
+    this.lastTask = i;
 
+    // (rev is defined: i was found in its map, or both were made above.)
+    if (rev === undefined) return;
     // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
-    if (isBaseline) {
-      if (task.baseline === undefined) {
-        task.baseline = this.newModelTask(row, src);
-        if (!this.countRow(task.baseline, this.baselineState, row, src)) return;
-      } else if (!this.addAttempt(task, task.baseline, this.baselineState, row, src)) {
-        return;
-      }
-    }
-    if (isCandidate) {
-      if (task.candidate === undefined) {
-        task.candidate = this.newModelTask(row, src);
-        if (!this.countRow(task.candidate, this.candidateState, row, src)) return;
-      } else if (!this.addAttempt(task, task.candidate, this.candidateState, row, src)) {
-        return;
-      }
-    }
-
-    if (!this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined))
+    if (isBaseline && !this.compared(i, F_BASELINE, cols.baseline, this.baselineState, rev, row, src)) return;
+    if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
       return;
+
+    if (!this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined)) return;
     const cluster = row.cluster;
     if (cluster !== undefined) {
-      if (task.cluster === undefined) {
-        task.cluster = this.intern(cluster);
-        task.clusterSrc = src;
-      } else if (cluster !== task.cluster && task.clusterConflict === undefined) {
-        task.clusterConflict = { value: cluster, src };
+      const held = cols.clusters[i];
+      if (held === undefined) {
+        cols.clusters[i] = this.intern(cluster);
+        cols.clusterSrc[i] = src;
+      } else if (cluster !== held && !cols.clusterConflicts.has(i)) {
+        cols.clusterConflicts.set(i, { value: cluster, src });
       }
     }
+  }
+
+  /** A row of a compared model on task i. Returns false when it conflicts (reported). */
+  private compared(
+    i: number,
+    flag: number,
+    m: ModelColumns,
+    model: ModelState,
+    rev: RevisionTasks,
+    row: ExportRow,
+    src: number,
+  ): boolean {
+    const cols = this.cols;
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & flag) === 0) {
+      // The model's first row on this task: nothing to conflict with yet.
+      cols.flags[i] = flags | flag;
+      m.harness[i] = this.internHarness(row.harnessRevision);
+      m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
+      m.a0[i] = this.holdAttempt(row.attempt);
+      m.a0info[i] = src * 4 + row.result;
+      return this.countRow(i, m, model, rev, row, src);
+    }
+    return this.addAttempt(i, m, model, rev, row, src);
   }
 
   private intern(value: string): string {
@@ -450,54 +449,51 @@ export class DatasetBuilder {
     return value;
   }
 
-  /** The state of a compared model's first row on a task (nothing to conflict with yet). */
-  private newModelTask(row: ExportRow, src: number): ModelTaskState {
-    return {
-      harness: this.intern(row.harnessRevision),
-      info: src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS),
-      a0: this.holdAttempt(row.attempt),
-      a0info: src * 4 + row.result,
-      more: undefined,
-      pass: 0,
-      fail: 0,
-      infraError: 0,
-      missing: 0,
-      others: undefined,
-    };
+  private internHarness(value: string): string {
+    let held = this.lastHarness;
+    if (value !== held) {
+      held = this.intern(value);
+      this.lastHarness = held;
+    }
+    return held;
   }
 
-  private newHarness(row: ExportRow, src: number): HarnessState {
-    return {
-      harness: this.intern(row.harnessRevision),
-      info: src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS),
-      a0: this.holdAttempt(row.attempt),
-      a0info: src * 4 + row.result,
-      more: undefined,
-    };
-  }
-
-  /** Counts one row of a compared model. Returns false when it conflicts (reported). */
+  /** Counts one further row of a compared model on task i. Returns false when it conflicts (reported). */
   private addAttempt(
-    task: TaskState,
-    st: ModelTaskState,
+    i: number,
+    m: ModelColumns,
     model: ModelState,
+    rev: RevisionTasks,
     row: ExportRow,
     src: number,
   ): boolean {
     const harness = row.harnessRevision;
     const kind = row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS;
-    const seen = harness === st.harness ? st : st.others?.get(harness);
-    if (seen === undefined) {
-      (st.others ??= new Map()).set(harness, this.newHarness(row, src));
-      return this.countRow(st, model, row, src);
+    const inline = harness === m.harness[i];
+    const seen = inline ? undefined : m.others.get(i)?.get(harness);
+    if (!inline && seen === undefined) {
+      let others = m.others.get(i);
+      if (others === undefined) {
+        others = new Map();
+        m.others.set(i, others);
+      }
+      others.set(harness, {
+        harness: this.internHarness(harness),
+        info: src * 2 + kind,
+        a0: this.holdAttempt(row.attempt),
+        a0info: src * 4 + row.result,
+        more: undefined,
+      });
+      return this.countRow(i, m, model, rev, row, src);
     }
-    if (kind === KIND_AGGREGATED || seen.info % 2 === KIND_AGGREGATED) {
-      const other = this.where(Math.floor(seen.info / 2));
+    const info = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+    if (kind === KIND_AGGREGATED || info % 2 === KIND_AGGREGATED) {
+      const other = this.where(Math.floor(info / 2));
       const what =
-        `model_config ${quote(row.modelConfig)}, task ${quote(task.taskId)}, dataset_revision ` +
-        `${quote(task.datasetRevision)}, harness_revision ${quote(harness)}`;
+        `model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+        `${quote(rev.name)}, harness_revision ${quote(harness)}`;
       const message =
-        kind === KIND_AGGREGATED && seen.info % 2 === KIND_AGGREGATED
+        kind === KIND_AGGREGATED && info % 2 === KIND_AGGREGATED
           ? `a second pre-aggregated row for ${what}; the first is at ${other}. Two aggregates of ` +
             `the same attempts are ambiguous: give one row with the totals`
           : `pre-aggregated and per-attempt rows for the same ${what} (the other kind is at ${other}); ` +
@@ -507,7 +503,9 @@ export class DatasetBuilder {
     }
     const attempt = row.attempt;
     if (attempt !== undefined) {
-      const prev = attempt === seen.a0 ? seen.a0info : seen.more?.get(attempt);
+      const a0 = seen === undefined ? m.a0[i] : seen.a0;
+      const more = seen === undefined ? m.more.get(i) : seen.more;
+      const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
       if (prev !== undefined) {
         const prevResult = prev % 4;
         if (prevResult === row.result) {
@@ -520,22 +518,31 @@ export class DatasetBuilder {
           src,
           "result",
           `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
-            `${quote(row.modelConfig)}, task ${quote(task.taskId)}, dataset_revision ` +
-            `${quote(task.datasetRevision)}, harness_revision ${quote(harness)}, attempt ` +
+            `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+            `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
             `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
             `and "${name}" here; a repeated attempt must repeat its result`,
         );
         return false;
       }
-      if (seen.a0 === undefined) {
-        seen.a0 = this.holdAttempt(attempt);
-        seen.a0info = src * 4 + row.result;
+      const held = this.holdAttempt(attempt) ?? attempt;
+      if (a0 === undefined) {
+        if (seen === undefined) {
+          m.a0[i] = held;
+          m.a0info[i] = src * 4 + row.result;
+        } else {
+          seen.a0 = held;
+          seen.a0info = src * 4 + row.result;
+        }
+      } else if (more !== undefined) {
+        more.set(held, src * 4 + row.result);
       } else {
-        this.holdAttempt(attempt);
-        (seen.more ??= new Map<string | number, number>()).set(attempt, src * 4 + row.result);
+        const fresh = new Map<string | number, number>([[held, src * 4 + row.result]]);
+        if (seen === undefined) m.more.set(i, fresh);
+        else seen.more = fresh;
       }
     }
-    return this.countRow(st, model, row, src);
+    return this.countRow(i, m, model, rev, row, src);
   }
 
   /**
@@ -543,7 +550,14 @@ export class DatasetBuilder {
    * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
    * sums are no longer exact.
    */
-  private countRow(st: ModelTaskState, model: ModelState, row: ExportRow, src: number): boolean {
+  private countRow(
+    i: number,
+    m: ModelColumns,
+    model: ModelState,
+    rev: RevisionTasks,
+    row: ExportRow,
+    src: number,
+  ): boolean {
     const total =
       row.result < 0
         ? safeSum(
@@ -562,34 +576,48 @@ export class DatasetBuilder {
     model.attempts = total;
     switch (row.result) {
       case 0:
-        st.pass++;
+        m.pass[i] = (m.pass[i] ?? 0) + 1;
         break;
       case 1:
-        st.fail++;
+        m.fail[i] = (m.fail[i] ?? 0) + 1;
         break;
       case 2:
-        st.infraError++;
+        m.infraError[i] = (m.infraError[i] ?? 0) + 1;
         break;
       case 3:
-        st.missing++;
+        m.missing[i] = (m.missing[i] ?? 0) + 1;
         break;
       default:
-        st.pass += row.passes;
-        st.fail += row.fails;
-        st.infraError += row.infraErrors;
-        st.missing += row.missing;
+        m.pass[i] = (m.pass[i] ?? 0) + row.passes;
+        m.fail[i] = (m.fail[i] ?? 0) + row.fails;
+        m.infraError[i] = (m.infraError[i] ?? 0) + row.infraErrors;
+        m.missing[i] = (m.missing[i] ?? 0) + row.missing;
     }
-    if (!model.harnessRevisions.has(row.harnessRevision)) {
-      model.harnessRevisions.add(this.intern(row.harnessRevision));
+    // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
+    // one instead of a Set lookup (a hash of a fresh string) on every row.
+    if (row.harnessRevision !== model.lastHarness) {
+      const harness = this.internHarness(row.harnessRevision);
+      model.harnessRevisions.add(harness);
+      model.lastHarness = harness;
     }
-    if (!model.datasetRevisions.has(row.datasetRevision)) {
-      model.datasetRevisions.add(this.intern(row.datasetRevision));
+    if (rev !== model.lastRevision) {
+      model.datasetRevisions.add(rev.name);
+      model.lastRevision = rev;
     }
     return true;
   }
 
+  /** Task i's labels after its first (looked up once for a run of rows of one task). */
+  private moreLabels(i: number): MoreLabels | undefined {
+    if (i !== this.lastMoreTask) {
+      this.lastMoreTask = i;
+      this.lastMore = this.cols.moreLabels.get(i);
+    }
+    return this.lastMore;
+  }
+
   private addLabel(
-    task: TaskState,
+    i: number,
     revision: number,
     validity: Validity,
     src: number,
@@ -597,66 +625,173 @@ export class DatasetBuilder {
     reviewer: string | undefined,
     note: string | undefined,
   ): boolean {
-    let event = task.last;
-    if (event === undefined || event.revision !== revision || event.validity !== validity) {
+    const cols = this.cols;
+    const code = validityCode(validity);
+    const flags = cols.flags[i] ?? 0;
+    // The label of the row: the task's first (inline), a later one (`event`), or a new one.
+    let event: LabelEvent | undefined;
+    let fresh = false;
+    if ((flags & F_LABEL0) === 0 || cols.label0Revision[i] !== revision || cols.label0Validity[i] !== code) {
+      let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
       event =
-        task.labelIndex !== undefined
-          ? task.labelIndex.get(labelKey(revision, validity))
-          : task.events?.find((e) => e.revision === revision && e.validity === validity);
+        more === undefined
+          ? undefined
+          : more.index !== undefined
+            ? more.index.get(labelKey(revision, validity))
+            : more.events.find((e) => e.revision === revision && e.validity === validity);
       if (event === undefined) {
-        const count = task.events?.length ?? 0;
+        const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
         if (count >= this.limits.maxLabelsPerTask) {
           this.capPassed(
             src,
-            `task ${quote(task.taskId)} (dataset_revision ${quote(task.datasetRevision)}) has more than ` +
+            `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
               `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`,
           );
           return false;
         }
-        event = { revision, validity, src, reviewer, note, evidence: undefined };
         this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
-        if (task.events === undefined) task.events = [event];
-        else {
-          // The first label's list may be the task's own array (below): it gets its own copy now
-          // that rows of another label can add to the task's list alone.
-          const first = task.events[0];
-          if (first !== undefined && first.evidence !== undefined && first.evidence === task.evidence)
-            first.evidence = first.evidence.slice();
-          task.events.push(event);
+        // A new label's list starts empty: it is the task's list only while that is empty too.
+        const own = cols.evidence[i] !== undefined;
+        if ((flags & F_LABEL0) === 0) {
+          cols.flags[i] = flags | F_LABEL0 | (own ? F_LABEL0_OWN : 0);
+          cols.label0Revision[i] = revision;
+          cols.label0Validity[i] = code;
+          cols.label0Src[i] = src;
+          if (reviewer !== undefined || note !== undefined) cols.label0Meta.set(i, { reviewer, note });
+        } else {
+          event = { revision, validity, src, reviewer, note, own, evidence: undefined };
+          if (more === undefined) {
+            more = { events: [event], index: undefined };
+            cols.moreLabels.set(i, more);
+            cols.flags[i] = flags | F_MORE_LABELS;
+            this.lastMoreTask = i;
+            this.lastMore = more;
+          } else {
+            more.events.push(event);
+          }
+          if (more.index !== undefined) {
+            more.index.set(labelKey(revision, validity), event);
+          } else if (more.events.length + 1 > LABEL_SCAN_MAX) {
+            more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+          }
         }
-        if (task.labelIndex !== undefined) {
-          task.labelIndex.set(labelKey(revision, validity), event);
-        } else if (task.events.length > LABEL_SCAN_MAX) {
-          task.labelIndex = new Map(task.events.map((e) => [labelKey(e.revision, e.validity), e]));
-        }
-        if (revision > task.topRevision) {
-          task.topRevision = revision;
-          task.topValidity = validity;
+        fresh = true;
+        if (revision > (cols.topRevision[i] ?? -1)) {
+          cols.topRevision[i] = revision;
+          cols.topValidity[i] = code;
         }
       }
-      task.last = event;
     }
+    const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
+    if (evidence === undefined) {
+      if (fresh && own) this.settle(i, event);
+      return true;
+    }
+    const before = cols.evidence[i];
     // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
     // it again would change nothing, and checking that by position is cheaper than searching.
-    if (evidence !== undefined && !(startsWith(event, evidence) && startsWith(task, evidence))) {
-      // The task's list first: the event keeps the task's string for an item both hold, and the
-      // characters of a string are counted once.
-      // The task's only label: its list would receive exactly the items the task's does, so it
-      // is the task's array (one array a task less, ~64 bytes, in a task-heavy export).
-      const shared = task.events?.length === 1 && event.evidence === task.evidence;
-      this.heldChars += addEvidence(task, evidence, undefined);
-      if (shared) {
-        event.evidence = task.evidence;
-      } else {
-        this.heldChars += addEvidence(event, evidence, task.evidence);
-      }
+    if (startsWith(before, evidence) && (!own || startsWith(this.ownList(i, event), evidence))) return true;
+    // The task's list first: a label keeps the task's string for an item both hold, and the
+    // characters of a string are counted once.
+    const length = before?.length ?? 0;
+    const after = this.withEvidence(before, evidence, undefined);
+    if (after !== before) cols.evidence[i] = after;
+    if ((after?.length ?? 0) !== length) this.detachLabels(i, event, before, length);
+    if (own) {
+      const list = this.withEvidence(this.ownList(i, event), evidence, after);
+      if (event === undefined) cols.label0Evidence.set(i, list);
+      else event.evidence = list;
+      this.settle(i, event);
     }
     return true;
   }
 
+  /** The own evidence list of task i's first label (event undefined) or of a later one. */
+  private ownList(i: number, event: LabelEvent | undefined): string[] | undefined {
+    return event === undefined ? this.cols.label0Evidence.get(i) : event.evidence;
+  }
+
+  /** A label whose own list holds the task's items again shares the task's list. */
+  private settle(i: number, event: LabelEvent | undefined): void {
+    const cols = this.cols;
+    if (!sameItems(this.ownList(i, event), cols.evidence[i])) return;
+    if (event === undefined) {
+      cols.label0Evidence.delete(i);
+      cols.flags[i] = (cols.flags[i] ?? 0) & ~F_LABEL0_OWN;
+    } else {
+      event.own = false;
+      event.evidence = undefined;
+    }
+  }
+
+  /**
+   * The task's list grew by a row of another label (`event`, undefined for the first): every
+   * other label that shared it gets its own copy of what it held (the first `length` items).
+   */
+  private detachLabels(
+    i: number,
+    event: LabelEvent | undefined,
+    before: string[] | undefined,
+    length: number,
+  ): void {
+    const cols = this.cols;
+    const flags = cols.flags[i] ?? 0;
+    const copy = (): string[] | undefined =>
+      length === 0 || before === undefined ? undefined : before.slice(0, length);
+    if (event !== undefined && (flags & (F_LABEL0 | F_LABEL0_OWN)) === F_LABEL0) {
+      cols.flags[i] = flags | F_LABEL0_OWN;
+      cols.label0Evidence.set(i, copy());
+    }
+    if ((flags & F_MORE_LABELS) === 0) return;
+    for (const e of this.moreLabels(i)?.events ?? []) {
+      if (e !== event && !e.own) {
+        e.own = true;
+        e.evidence = copy();
+      }
+    }
+  }
+
+  /**
+   * Adds evidence items to a list: non-empty, de-duplicated, first seen first, capped. An item
+   * equal to one of `shared` is kept as that string (no second copy); the characters of new
+   * strings are counted as held. Returns the list (a new one when `list` was undefined).
+   */
+  private withEvidence(
+    list: string[] | undefined,
+    evidence: string | readonly string[],
+    shared: readonly string[] | undefined,
+  ): string[] | undefined {
+    if (typeof evidence === "string") return this.withItem(list, evidence, shared);
+    let out = list;
+    for (const item of evidence) out = this.withItem(out, item, shared);
+    // An array grown by push has room for 17 items: a task's first list is usually final, so it
+    // is kept at its size (a third of a task's memory in a task-heavy export).
+    if (list === undefined && out !== undefined && out.length > 1) out = out.slice();
+    return out;
+  }
+
+  private withItem(
+    list: string[] | undefined,
+    item: string,
+    shared: readonly string[] | undefined,
+  ): string[] | undefined {
+    if (item.length === 0) return list;
+    if (list !== undefined && (list.length >= MAX_EVIDENCE_PER_TASK || list.includes(item))) return list;
+    const i = shared === undefined ? -1 : shared.indexOf(item);
+    const value = i < 0 ? item : (shared?.[i] ?? item);
+    if (i < 0) this.heldChars += item.length;
+    if (list === undefined) return [value];
+    list.push(value);
+    return list;
+  }
+
+  private revisionOf(i: number): string {
+    return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
+  }
+
   /** Whether the reviews can matter: call after all results files. */
-  private inUniverse(task: TaskState): boolean {
-    return task.baseline !== undefined || task.candidate !== undefined;
+  private inUniverse(i: number): boolean {
+    return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE)) !== 0;
   }
 
   /** One non-blank line of a reviews file, read after every results file; `plain` as in
@@ -671,14 +806,14 @@ export class DatasetBuilder {
       this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
       return;
     }
-    const task = this.tasks.get(row.datasetRevision)?.get(row.taskId);
-    const matched = task !== undefined && this.inUniverse(task);
+    const i = this.revisions.get(row.datasetRevision)?.byTask.get(row.taskId);
+    const matched = i !== undefined && this.inUniverse(i);
     this.countReview(fileIndex, row.datasetRevision, matched);
     // A review of a task neither compared model ran is not part of the output.
     if (!matched) return;
     const src = this.src(fileIndex, line);
     const note = row.note === "" ? undefined : row.note;
-    this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+    this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
     this.checkHeld(src);
   }
 
@@ -697,6 +832,15 @@ export class DatasetBuilder {
       this.heldChars += revision.length;
       st.byRevision.set(revision, 1);
     } else st.otherRows++;
+  }
+
+  /** Whether task i has a label other than unreviewed. */
+  private labelled(i: number): boolean {
+    const cols = this.cols;
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== UNREVIEWED) return true;
+    if ((flags & F_MORE_LABELS) === 0) return false;
+    return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
   }
 
   /**
@@ -720,12 +864,12 @@ export class DatasetBuilder {
     }
     const exportRevisions: string[] = [];
     let labelled = 0;
-    for (const [revision, byTask] of this.tasks) {
-      if (compared.has(revision)) continue;
+    for (const rev of this.revisionList) {
+      if (compared.has(rev.name)) continue;
       let here = 0;
-      for (const t of byTask.values()) if ((t.events ?? []).some((e) => e.validity !== "unreviewed")) here++;
+      for (const i of rev.byTask.values()) if (this.labelled(i)) here++;
       if (here > 0) {
-        exportRevisions.push(revision);
+        exportRevisions.push(rev.name);
         labelled += here;
       }
     }
@@ -765,64 +909,58 @@ export class DatasetBuilder {
       }
     }
 
-    const records: TaskRecord[] = [];
-    const late = new ProblemList();
-    const universe: (TaskState | undefined)[] = [];
-    for (const byTask of this.tasks.values()) {
-      for (const t of byTask.values()) if (this.inUniverse(t)) universe.push(t);
+    const cols = this.cols;
+    const ids = cols.taskIds;
+    // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
+    const universe = new Uint32Array(cols.count);
+    let size = 0;
+    for (const rev of [...this.revisionList].sort((a, b) => compareCodeUnits(a.name, b.name))) {
+      const start = size;
+      for (const i of rev.byTask.values()) if (this.inUniverse(i)) universe[size++] = i;
+      universe.subarray(start, size).sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
     }
-    universe.sort(
-      (a, b) =>
-        compareCodeUnits(a?.datasetRevision ?? "", b?.datasetRevision ?? "") ||
-        compareCodeUnits(a?.taskId ?? "", b?.taskId ?? ""),
-    );
-    // Read before the per-task state goes; its problems come after the tasks' (as listed).
+    // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([
       ...this.baselineState.datasetRevisions,
       ...this.candidateState.datasetRevisions,
     ]);
     const unmatchedProblems = new ProblemList();
     const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
-    // The builder's per-task state is dropped as the records are made (finish is the last call):
-    // holding both at once doubled the peak memory of a task-heavy export.
-    this.tasks.clear();
-    this.lastByTask = undefined;
+    // The task maps go before the records are made (finish is the last call): a task-heavy
+    // export's peak memory is the held state and the records together.
+    this.revisions.clear();
+    for (const rev of this.revisionList) rev.byTask.clear();
+    this.lastTasks = undefined;
+    const records: TaskRecord[] = [];
+    const late = new ProblemList();
     const revisions = new Set<number>();
     const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
-    for (let u = 0; u < universe.length; u++) {
-      const task = universe[u];
-      if (task === undefined) continue;
-      universe[u] = undefined;
-      // A task's first row always adds a label unless it conflicted (reported): then events is empty.
-      const events = task.events ?? [];
-      const label = events.find((e) => e.revision === task.topRevision);
-      const rival = events.find((e) => e.revision === task.topRevision && e.validity !== label?.validity);
-      if (label !== undefined && rival !== undefined) {
-        late.add({
-          location: this.locationOf(rival.src),
-          field: "validity",
-          message:
-            `task ${quote(task.taskId)} (dataset_revision ${quote(task.datasetRevision)}) has two ` +
-            `different labels at its highest review_revision ${task.topRevision}: "${label.validity}" ` +
-            `at ${this.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
-            `later revision labelled "disputed"`,
-        });
+    for (let u = 0; u < size; u++) {
+      const i = universe[u] ?? 0;
+      const flags = cols.flags[i] ?? 0;
+      // A task's first row always adds a label unless it passed a cap (reported): then it has none.
+      const events = (flags & F_MORE_LABELS) === 0 ? undefined : this.labelsOf(i, flags);
+      if (events !== undefined) {
+        this.checkLabels(i, events, late);
+        for (const e of events) revisions.add(e.revision);
+      } else if ((flags & F_LABEL0) !== 0) {
+        revisions.add(cols.label0Revision[i] ?? 0);
       }
-      if (task.clusterConflict !== undefined) {
+      const conflict = cols.clusterConflicts.get(i);
+      if (conflict !== undefined) {
         late.add({
-          location: this.locationOf(task.clusterConflict.src),
+          location: this.locationOf(conflict.src),
           field: "cluster",
           message:
-            `task ${quote(task.taskId)} (dataset_revision ${quote(task.datasetRevision)}) has cluster ` +
-            `${quote(task.cluster ?? "")} at ${this.where(task.clusterSrc)} and ` +
-            `${quote(task.clusterConflict.value)} here; a task belongs to one cluster`,
+            `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has cluster ` +
+            `${quote(cols.clusters[i] ?? "")} at ${this.where(cols.clusterSrc[i] ?? 0)} and ` +
+            `${quote(conflict.value)} here; a task belongs to one cluster`,
         });
       }
-      for (const e of events) revisions.add(e.revision);
       // Once the read is sure to end in an InputError no record is made: at a passed task cap,
       // records beside the held state would take the peak memory of the refusal to ~1.5× (RELIABILITY.md).
       if (refused || late.total > 0) records.length = 0;
-      else records.push(this.record(task));
+      else records.push(this.record(i, flags, events));
     }
 
     late.append(unmatchedProblems);
@@ -848,44 +986,108 @@ export class DatasetBuilder {
     };
   }
 
-  private record(task: TaskState): TaskRecord {
-    const history: ReviewEvent[] = (task.events ?? [])
-      .slice()
-      .sort((a, b) => a.revision - b.revision || a.src - b.src)
-      .map((e) => {
-        const event: {
-          revision: number;
-          validity: Validity;
-          source: { file: string; line: number };
-          reviewer?: string;
-          note?: string;
-          evidence: readonly string[];
-        } = {
-          revision: e.revision,
-          validity: e.validity,
-          source: this.locationOf(e.src),
-          // Usually the same items as the task's: one array for both.
-          evidence: sameItems(e.evidence, task.evidence)
-            ? (task.evidence ?? NO_EVIDENCE)
-            : (e.evidence ?? NO_EVIDENCE),
-        };
-        if (e.reviewer !== undefined) event.reviewer = e.reviewer;
-        if (e.note !== undefined) event.note = e.note;
-        return event;
+  /** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
+  private labelsOf(i: number, flags: number): LabelEvent[] {
+    const cols = this.cols;
+    const out: LabelEvent[] = [];
+    if ((flags & F_LABEL0) !== 0) {
+      const meta = cols.label0Meta.get(i);
+      const own = (flags & F_LABEL0_OWN) !== 0;
+      out.push({
+        revision: small(cols.label0Revision[i] ?? 0),
+        validity: VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+        src: cols.label0Src[i] ?? 0,
+        reviewer: meta?.reviewer,
+        note: meta?.note,
+        own,
+        evidence: own ? cols.label0Evidence.get(i) : undefined,
       });
+    }
+    for (const e of cols.moreLabels.get(i)?.events ?? []) out.push(e);
+    return out;
+  }
+
+  /** Two labels at a task's highest review revision: a problem at the second. */
+  private checkLabels(i: number, events: readonly LabelEvent[], late: ProblemList): void {
+    const top = this.cols.topRevision[i] ?? -1;
+    const label = events.find((e) => e.revision === top);
+    const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
+    if (label === undefined || rival === undefined) return;
+    late.add({
+      location: this.locationOf(rival.src),
+      field: "validity",
+      message:
+        `task ${quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has two ` +
+        `different labels at its highest review_revision ${top}: "${label.validity}" ` +
+        `at ${this.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
+        `later revision labelled "disputed"`,
+    });
+  }
+
+  private record(i: number, flags: number, events: readonly LabelEvent[] | undefined): TaskRecord {
+    const cols = this.cols;
+    const evidence = cols.evidence[i];
+    const taskEvidence = evidence ?? NO_EVIDENCE;
+    let history: ReviewEvent[];
+    if (events === undefined) {
+      // One label (the usual case): no LabelEvent, no sort.
+      const own = (flags & F_LABEL0_OWN) !== 0;
+      const meta = cols.label0Meta.get(i);
+      history =
+        (flags & F_LABEL0) === 0
+          ? []
+          : [
+              reviewEvent(
+                small(cols.label0Revision[i] ?? 0),
+                VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+                this.locationOf(cols.label0Src[i] ?? 0),
+                own ? eventEvidence(cols.label0Evidence.get(i), evidence) : taskEvidence,
+                meta?.reviewer,
+                meta?.note,
+              ),
+            ];
+    } else {
+      history = events
+        .slice()
+        .sort((a, b) => a.revision - b.revision || a.src - b.src)
+        .map((e) =>
+          reviewEvent(
+            e.revision,
+            e.validity,
+            this.locationOf(e.src),
+            e.own ? eventEvidence(e.evidence, evidence) : taskEvidence,
+            e.reviewer,
+            e.note,
+          ),
+        );
+    }
+    const datasetRevision = this.revisionOf(i);
+    const taskId = cols.taskIds[i] ?? "";
+    const validity = VALIDITIES[cols.topValidity[i] ?? 0] ?? "unreviewed";
+    const reviewRevision = small(cols.topRevision[i] ?? -1);
+    const cluster = cols.clusters[i];
+    const b = (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i);
+    const c = (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i);
+    if (cluster !== undefined && b !== undefined && c !== undefined) {
+      // The usual record, made whole in one step (the same keys in the same order as below).
+      return {
+        datasetRevision,
+        taskId,
+        validity,
+        reviewRevision,
+        history,
+        evidence: taskEvidence,
+        cluster,
+        baseline: b,
+        candidate: c,
+      };
+    }
     const out: {
       -readonly [K in keyof TaskRecord]: TaskRecord[K];
-    } = {
-      datasetRevision: task.datasetRevision,
-      taskId: task.taskId,
-      validity: task.topValidity,
-      reviewRevision: task.topRevision,
-      history,
-      evidence: task.evidence ?? NO_EVIDENCE,
-    };
-    if (task.cluster !== undefined) out.cluster = task.cluster;
-    if (task.baseline !== undefined) out.baseline = countsOf(task.baseline);
-    if (task.candidate !== undefined) out.candidate = countsOf(task.candidate);
+    } = { datasetRevision, taskId, validity, reviewRevision, history, evidence: taskEvidence };
+    if (cluster !== undefined) out.cluster = cluster;
+    if (b !== undefined) out.baseline = b;
+    if (c !== undefined) out.candidate = c;
     return out;
   }
 
@@ -901,6 +1103,51 @@ export class DatasetBuilder {
 
 /** The evidence of a task or event without any (shared: records are never modified). */
 const NO_EVIDENCE: readonly string[] = Object.freeze([]);
+
+/** A label's own list in a record: the task's array when the items are the same. */
+function eventEvidence(own: string[] | undefined, task: string[] | undefined): readonly string[] {
+  return sameItems(own, task) ? (task ?? NO_EVIDENCE) : (own ?? NO_EVIDENCE);
+}
+
+/** A history event of a record (reviewer and note only when given, after the evidence). */
+function reviewEvent(
+  revision: number,
+  validity: Validity,
+  source: { file: string; line: number },
+  evidence: readonly string[],
+  reviewer: string | undefined,
+  note: string | undefined,
+): ReviewEvent {
+  if (reviewer === undefined && note === undefined) return { revision, validity, source, evidence };
+  const event: {
+    revision: number;
+    validity: Validity;
+    source: { file: string; line: number };
+    reviewer?: string;
+    note?: string;
+    evidence: readonly string[];
+  } = { revision, validity, source, evidence };
+  if (reviewer !== undefined) event.reviewer = reviewer;
+  if (note !== undefined) event.note = note;
+  return event;
+}
+
+/**
+ * A number read from a Float64Array, as a small integer when it is one. A record's field that
+ * first receives a boxed double (what a Float64Array read gives before the code is optimised)
+ * boxes every later value too: 16 bytes more a field of every record.
+ */
+function small(x: number): number {
+  const k = x | 0;
+  return k === x ? k : x;
+}
+
+const UNREVIEWED = 0;
+
+/** The index of a validity in VALIDITIES. */
+function validityCode(v: Validity): number {
+  return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
 
 function sameItems(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   if (a === b) return true;
@@ -924,8 +1171,11 @@ const sharedCounts: (AttemptCounts | undefined)[] = [];
  * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
  * modified) instead of two objects a task (~110 bytes a task).
  */
-function countsOf(st: ModelTaskState): AttemptCounts {
-  const { pass, fail, infraError, missing } = st;
+function countsOf(m: ModelColumns, i: number): AttemptCounts {
+  const pass = small(m.pass[i] ?? 0);
+  const fail = small(m.fail[i] ?? 0);
+  const infraError = small(m.infraError[i] ?? 0);
+  const missing = small(m.missing[i] ?? 0);
   const n = SHARED_COUNTS_BELOW;
   if (pass >= n || fail >= n || infraError >= n || missing >= n) {
     return { pass, fail, infra_error: infraError, missing };
@@ -939,53 +1189,13 @@ function countsOf(st: ModelTaskState): AttemptCounts {
   return shared;
 }
 
-/**
- * Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped.
- * An item equal to one of `shared` is kept as that string (no second copy). Returns the
- * characters of the new strings kept.
- */
-function addEvidence(
-  holder: { evidence: string[] | undefined },
-  evidence: string | readonly string[],
-  shared: readonly string[] | undefined,
-): number {
-  if (typeof evidence === "string") return addEvidenceItem(holder, evidence, shared);
-  const fresh = holder.evidence === undefined;
-  let added = 0;
-  for (const item of evidence) added += addEvidenceItem(holder, item, shared);
-  // An array grown by push has room for 17 items: a task's first list is usually final, so it
-  // is kept at its size (a third of a task's memory in a task-heavy export).
-  if (fresh && holder.evidence !== undefined && holder.evidence.length > 1)
-    holder.evidence = holder.evidence.slice();
-  return added;
-}
-
-/** Whether the holder's evidence list begins with exactly these items (so holds them all). */
-function startsWith(
-  holder: { evidence: string[] | undefined },
-  evidence: string | readonly string[],
-): boolean {
-  const kept = holder.evidence;
+/** Whether a list begins with exactly these items (so holds them all). */
+function startsWith(kept: readonly string[] | undefined, evidence: string | readonly string[]): boolean {
   if (kept === undefined) return false;
   if (typeof evidence === "string") return kept[0] === evidence;
   if (evidence.length > kept.length) return false;
   for (let i = 0; i < evidence.length; i++) if (kept[i] !== evidence[i]) return false;
   return true;
-}
-
-function addEvidenceItem(
-  holder: { evidence: string[] | undefined },
-  item: string,
-  shared: readonly string[] | undefined,
-): number {
-  if (item.length === 0) return 0;
-  const kept = holder.evidence;
-  if (kept !== undefined && (kept.length >= MAX_EVIDENCE_PER_TASK || kept.includes(item))) return 0;
-  const i = shared === undefined ? -1 : shared.indexOf(item);
-  const value = i < 0 ? item : (shared?.[i] ?? item);
-  if (kept === undefined) holder.evidence = [value];
-  else kept.push(value);
-  return i < 0 ? item.length : 0;
 }
 
 function unknownModelMessage(role: string, id: string, present: readonly string[]): string {
