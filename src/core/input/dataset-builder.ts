@@ -69,7 +69,7 @@ import {
   type LabelEvent,
   type ModelColumns,
   type MoreLabels,
-} from "./task-columns.js";
+} from "./builder-columns.js";
 
 const LINE_RADIX = 2 ** 32;
 /** Harness-kind entries: packed source * 2 + kind. */
