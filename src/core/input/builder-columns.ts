@@ -156,3 +156,66 @@ export class TaskColumns {
     this.candidate.grow(size);
   }
 }
+
+/**
+ * Task numbers by (dataset revision index, task_id): open addressing over one Int32Array of
+ * (hash, task number + 1) pairs. A miss, the usual case for a new task of a task-heavy export,
+ * touches one cache line instead of a Map's bucket, entries and key strings; the task's own
+ * strings are compared only when the hashes agree.
+ */
+export class TaskIndex {
+  private table = new Int32Array(2 * 1024);
+  private mask = 1023;
+  private size = 0;
+  /** The empty slot where the last missed key would go (see add). */
+  private free = 0;
+
+  static hash(revision: number, taskId: string): number {
+    let h = Math.imul(revision + 1, 0x9e3779b1) ^ 0x811c9dc5;
+    for (let k = 0; k < taskId.length; k++) h = Math.imul(h ^ taskId.charCodeAt(k), 0x01000193);
+    return h ^ (h >>> 15);
+  }
+
+  /** The task number of (revision, taskId) with hash h, or -1. */
+  find(h: number, revision: number, taskId: string, cols: TaskColumns): number {
+    const table = this.table;
+    let s = h & this.mask;
+    for (;;) {
+      const v = table[2 * s + 1] ?? 0;
+      if (v === 0) {
+        this.free = s;
+        return -1;
+      }
+      if (table[2 * s] === h) {
+        const i = v - 1;
+        if (cols.taskIds[i] === taskId && cols.revision[i] === revision) return i;
+      }
+      s = (s + 1) & this.mask;
+    }
+  }
+
+  /** Adds task i with hash h: call right after `find` missed it. */
+  add(h: number, i: number): void {
+    this.table[2 * this.free] = h;
+    this.table[2 * this.free + 1] = i + 1;
+    this.size++;
+    // At most half full: probes stay short.
+    if (2 * this.size > this.mask) this.grow();
+  }
+
+  private grow(): void {
+    const old = this.table;
+    const slots = 2 * (this.mask + 1);
+    this.table = new Int32Array(2 * slots);
+    this.mask = slots - 1;
+    for (let s = 0; s < old.length; s += 2) {
+      const v = old[s + 1] ?? 0;
+      if (v === 0) continue;
+      const h = old[s] ?? 0;
+      let t = h & this.mask;
+      while ((this.table[2 * t + 1] ?? 0) !== 0) t = (t + 1) & this.mask;
+      this.table[2 * t] = h;
+      this.table[2 * t + 1] = v;
+    }
+  }
+}

@@ -66,6 +66,7 @@ import {
   F_LABEL0_OWN,
   F_MORE_LABELS,
   TaskColumns,
+  TaskIndex,
   type LabelEvent,
   type ModelColumns,
   type MoreLabels,
@@ -98,8 +99,6 @@ interface RevisionTasks {
   readonly name: string;
   /** Its index in DatasetBuilder.revisionList (TaskColumns.revision). */
   readonly index: number;
-  /** task_id → task number. */
-  readonly byTask: Map<string, number>;
 }
 
 interface ModelState {
@@ -183,11 +182,13 @@ function plural(n: number, one: string, many: string): string {
 }
 
 export class DatasetBuilder {
-  /** dataset_revision → its tasks (task_id → task number). */
+  /** dataset_revision → its index. */
   private readonly revisions = new Map<string, RevisionTasks>();
   /** The same, by revision index. */
   private readonly revisionList: RevisionTasks[] = [];
   private readonly cols = new TaskColumns();
+  /** Task numbers by (revision index, task_id). */
+  private index = new TaskIndex();
   /** Cluster and harness strings repeat across tasks: keep one copy of each. */
   private readonly strings = new Map<string, string>();
   /** The harness revision interned last (rows of a harness revision come in runs). */
@@ -358,12 +359,14 @@ export class DatasetBuilder {
       row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
     const cols = this.cols;
     let i: number | undefined;
+    let hash = 0;
+    let probed = false;
     if (rev !== undefined) {
       this.lastRevision = rev.name;
       this.lastTasks = rev;
       // Models usually run the tasks in one order, and attempts of a task come together: the
       // task after the last row's, or that task again, before a lookup in a map of every task
-      // (~1 µs a row at 500,000 tasks: a hash of a fresh string and cache misses).
+      // (cache misses at 500,000 tasks).
       const last = this.lastTask;
       const next = last + 1;
       if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
@@ -371,7 +374,10 @@ export class DatasetBuilder {
       } else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
         i = last;
       } else {
-        i = rev.byTask.get(row.taskId);
+        hash = TaskIndex.hash(rev.index, row.taskId);
+        const found = this.index.find(hash, rev.index, row.taskId, cols);
+        if (found >= 0) i = found;
+        probed = true;
       }
     }
     if (i === undefined) {
@@ -386,14 +392,19 @@ export class DatasetBuilder {
       this.heldChars += row.taskId.length;
       if (rev === undefined) {
         const name = this.intern(row.datasetRevision);
-        rev = { name, index: this.revisionList.length, byTask: new Map() };
+        rev = { name, index: this.revisionList.length };
         this.revisions.set(name, rev);
         this.revisionList.push(rev);
         this.lastRevision = name;
         this.lastTasks = rev;
       }
+      if (!probed) {
+        // A new revision: the index was not asked yet (it has no such task), and says where it goes.
+        hash = TaskIndex.hash(rev.index, row.taskId);
+        this.index.find(hash, rev.index, row.taskId, cols);
+      }
       i = cols.add(rev.index, row.taskId);
-      rev.byTask.set(row.taskId, i);
+      this.index.add(hash, i);
     }
     this.lastTask = i;
 
@@ -806,7 +817,12 @@ export class DatasetBuilder {
       this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
       return;
     }
-    const i = this.revisions.get(row.datasetRevision)?.byTask.get(row.taskId);
+    const rev = this.revisions.get(row.datasetRevision);
+    const found =
+      rev === undefined
+        ? -1
+        : this.index.find(TaskIndex.hash(rev.index, row.taskId), rev.index, row.taskId, this.cols);
+    const i = found < 0 ? undefined : found;
     const matched = i !== undefined && this.inUniverse(i);
     this.countReview(fileIndex, row.datasetRevision, matched);
     // A review of a task neither compared model ran is not part of the output.
@@ -864,10 +880,14 @@ export class DatasetBuilder {
     }
     const exportRevisions: string[] = [];
     let labelled = 0;
+    const labelledIn = new Float64Array(this.revisionList.length);
+    for (let i = 0; i < this.cols.count; i++) {
+      const r = this.cols.revision[i] ?? 0;
+      if (this.labelled(i)) labelledIn[r] = (labelledIn[r] ?? 0) + 1;
+    }
     for (const rev of this.revisionList) {
       if (compared.has(rev.name)) continue;
-      let here = 0;
-      for (const i of rev.byTask.values()) if (this.labelled(i)) here++;
+      const here = labelledIn[rev.index] ?? 0;
       if (here > 0) {
         exportRevisions.push(rev.name);
         labelled += here;
@@ -912,12 +932,29 @@ export class DatasetBuilder {
     const cols = this.cols;
     const ids = cols.taskIds;
     // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
-    const universe = new Uint32Array(cols.count);
-    let size = 0;
-    for (const rev of [...this.revisionList].sort((a, b) => compareCodeUnits(a.name, b.name))) {
-      const start = size;
-      for (const i of rev.byTask.values()) if (this.inUniverse(i)) universe[size++] = i;
-      universe.subarray(start, size).sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
+    // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
+    const rank = new Uint32Array(this.revisionList.length);
+    [...this.revisionList]
+      .sort((a, b) => compareCodeUnits(a.name, b.name))
+      .forEach((rev, r) => (rank[rev.index] = r));
+    const start = new Uint32Array(this.revisionList.length + 1);
+    for (let i = 0; i < cols.count; i++) {
+      const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
+      if (this.inUniverse(i)) start[r] = (start[r] ?? 0) + 1;
+    }
+    for (let r = 0; r < this.revisionList.length; r++) start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
+    const size = start[this.revisionList.length] ?? 0;
+    const universe = new Uint32Array(size);
+    const fill = start.slice();
+    for (let i = 0; i < cols.count; i++) {
+      if (!this.inUniverse(i)) continue;
+      const r = rank[cols.revision[i] ?? 0] ?? 0;
+      const at = fill[r] ?? 0;
+      universe[at] = i;
+      fill[r] = at + 1;
+    }
+    for (let r = 0; r < this.revisionList.length; r++) {
+      universe.subarray(start[r], start[r + 1]).sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
     }
     // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([
@@ -929,7 +966,7 @@ export class DatasetBuilder {
     // The task maps go before the records are made (finish is the last call): a task-heavy
     // export's peak memory is the held state and the records together.
     this.revisions.clear();
-    for (const rev of this.revisionList) rev.byTask.clear();
+    this.index = new TaskIndex();
     this.lastTasks = undefined;
     const records: TaskRecord[] = [];
     const late = new ProblemList();
