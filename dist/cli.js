@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9682);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6767);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6213);
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9682:
+/***/ 6767:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5603,6 +5603,185 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
     return "";
 }
 
+;// CONCATENATED MODULE: ./src/core/input/builder-columns.ts
+/**
+ * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
+ * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
+ * maps for what few tasks have (a second label, a second harness revision, more than one attempt
+ * id, a cluster conflict). A task-heavy export held ~4 objects a task (~550 bytes) before.
+ */
+/** Bits of TaskColumns.flags. */
+const F_BASELINE = 1;
+const F_CANDIDATE = 2;
+/** The task's first label is held inline (label0Revision, label0Validity, label0Src). */
+const F_LABEL0 = 4;
+/** The first label's evidence is its own list (label0Evidence), not the task's list. */
+const F_LABEL0_OWN = 8;
+/** The task has labels after its first (moreLabels). */
+const F_MORE_LABELS = 16;
+function grownF64(a, size) {
+    const b = new Float64Array(size);
+    b.set(a);
+    return b;
+}
+function grownU32(a, size) {
+    const b = new Uint32Array(size);
+    b.set(a);
+    return b;
+}
+function grownU8(a, size) {
+    const b = new Uint8Array(size);
+    b.set(a);
+    return b;
+}
+/**
+ * A compared model on every task: its first harness revision inline (harness undefined: no row
+ * of this model on the task), the counts, further attempt ids and harness revisions by task.
+ */
+class ModelColumns {
+    harness = [];
+    a0 = [];
+    info = new Float64Array(0);
+    a0info = new Float64Array(0);
+    pass = new Float64Array(0);
+    fail = new Float64Array(0);
+    infraError = new Float64Array(0);
+    missing = new Float64Array(0);
+    /** Task → attempt values after the first of its first harness revision. */
+    more = new Map();
+    /** Task → further harness revisions. */
+    others = new Map();
+    grow(size) {
+        this.info = grownF64(this.info, size);
+        this.a0info = grownF64(this.a0info, size);
+        this.pass = grownF64(this.pass, size);
+        this.fail = grownF64(this.fail, size);
+        this.infraError = grownF64(this.infraError, size);
+        this.missing = grownF64(this.missing, size);
+    }
+    push() {
+        this.harness.push(undefined);
+        this.a0.push(undefined);
+    }
+}
+class TaskColumns {
+    count = 0;
+    capacity = 0;
+    taskIds = [];
+    /** The task's evidence (de-duplicated, first seen first, capped). */
+    evidence = [];
+    clusters = [];
+    /** Index of the task's dataset revision (DatasetBuilder.revisionList). */
+    revision = new Uint32Array(0);
+    flags = new Uint8Array(0);
+    topRevision = new Float64Array(0);
+    /** Index into VALIDITIES. */
+    topValidity = new Uint8Array(0);
+    clusterSrc = new Float64Array(0);
+    label0Revision = new Float64Array(0);
+    label0Validity = new Uint8Array(0);
+    label0Src = new Float64Array(0);
+    /** Task → the first label's own evidence list (F_LABEL0_OWN). */
+    label0Evidence = new Map();
+    /** Task → reviewer and note of its first label, when given (a review). */
+    label0Meta = new Map();
+    moreLabels = new Map();
+    /** Task → the first row that contradicted its cluster. */
+    clusterConflicts = new Map();
+    baseline = new ModelColumns();
+    candidate = new ModelColumns();
+    /** A new task's number. */
+    add(revision, taskId) {
+        if (this.count === this.capacity)
+            this.grow(Math.max(1024, this.capacity * 2));
+        const i = this.count++;
+        this.taskIds.push(taskId);
+        this.evidence.push(undefined);
+        this.clusters.push(undefined);
+        this.revision[i] = revision;
+        this.topRevision[i] = -1;
+        this.baseline.push();
+        this.candidate.push();
+        return i;
+    }
+    grow(size) {
+        this.capacity = size;
+        this.revision = grownU32(this.revision, size);
+        this.flags = grownU8(this.flags, size);
+        this.topRevision = grownF64(this.topRevision, size);
+        this.topValidity = grownU8(this.topValidity, size);
+        this.clusterSrc = grownF64(this.clusterSrc, size);
+        this.label0Revision = grownF64(this.label0Revision, size);
+        this.label0Validity = grownU8(this.label0Validity, size);
+        this.label0Src = grownF64(this.label0Src, size);
+        this.baseline.grow(size);
+        this.candidate.grow(size);
+    }
+}
+/**
+ * Task numbers by (dataset revision index, task_id): open addressing over one Int32Array of
+ * (hash, task number + 1) pairs. A miss, the usual case for a new task of a task-heavy export,
+ * touches one cache line instead of a Map's bucket, entries and key strings; the task's own
+ * strings are compared only when the hashes agree.
+ */
+class TaskIndex {
+    table = new Int32Array(2 * 1024);
+    mask = 1023;
+    size = 0;
+    /** The empty slot where the last missed key would go (see add). */
+    free = 0;
+    static hash(revision, taskId) {
+        let h = Math.imul(revision + 1, 0x9e3779b1) ^ 0x811c9dc5;
+        for (let k = 0; k < taskId.length; k++)
+            h = Math.imul(h ^ taskId.charCodeAt(k), 0x01000193);
+        return h ^ (h >>> 15);
+    }
+    /** The task number of (revision, taskId) with hash h, or -1. */
+    find(h, revision, taskId, cols) {
+        const table = this.table;
+        let s = h & this.mask;
+        for (;;) {
+            const v = table[2 * s + 1] ?? 0;
+            if (v === 0) {
+                this.free = s;
+                return -1;
+            }
+            if (table[2 * s] === h) {
+                const i = v - 1;
+                if (cols.taskIds[i] === taskId && cols.revision[i] === revision)
+                    return i;
+            }
+            s = (s + 1) & this.mask;
+        }
+    }
+    /** Adds task i with hash h: call right after `find` missed it. */
+    add(h, i) {
+        this.table[2 * this.free] = h;
+        this.table[2 * this.free + 1] = i + 1;
+        this.size++;
+        // At most half full: probes stay short.
+        if (2 * this.size > this.mask)
+            this.grow();
+    }
+    grow() {
+        const old = this.table;
+        const slots = 2 * (this.mask + 1);
+        this.table = new Int32Array(2 * slots);
+        this.mask = slots - 1;
+        for (let s = 0; s < old.length; s += 2) {
+            const v = old[s + 1] ?? 0;
+            if (v === 0)
+                continue;
+            const h = old[s] ?? 0;
+            let t = h & this.mask;
+            while ((this.table[2 * t + 1] ?? 0) !== 0)
+                t = (t + 1) & this.mask;
+            this.table[2 * t] = h;
+            this.table[2 * t + 1] = v;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/input/dataset-builder.ts
 /**
  * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
@@ -5637,6 +5816,7 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
 
 
 
+
 const LINE_RADIX = 2 ** 32;
 /** Harness-kind entries: packed source * 2 + kind. */
 const KIND_ATTEMPTS = 0;
@@ -5658,7 +5838,14 @@ class ProblemList {
     }
 }
 function newModelState() {
-    return { harnessRevisions: new Set(), datasetRevisions: new Set(), duplicateRows: 0, attempts: 0 };
+    return {
+        harnessRevisions: new Set(),
+        datasetRevisions: new Set(),
+        duplicateRows: 0,
+        attempts: 0,
+        lastHarness: undefined,
+        lastRevision: undefined,
+    };
 }
 /** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
 const MAX_REVISIONS_HELD = 100;
@@ -5699,15 +5886,27 @@ class DatasetBuilder {
     baseline;
     candidate;
     fileNames;
-    /** dataset_revision → task_id → state. */
-    tasks = new Map();
+    /** dataset_revision → its index. */
+    revisions = new Map();
+    /** The same, by revision index. */
+    revisionList = [];
+    cols = new TaskColumns();
+    /** Task numbers by (revision index, task_id). */
+    index = new TaskIndex();
     /** Cluster and harness strings repeat across tasks: keep one copy of each. */
     strings = new Map();
+    /** The harness revision interned last (rows of a harness revision come in runs). */
+    lastHarness = undefined;
     models = new Set();
     lastModel = undefined;
-    /** The dataset_revision of the last row that found or made its map, and that map. */
+    /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
     lastRevision = undefined;
-    lastByTask = undefined;
+    lastTasks = undefined;
+    /** The task of the last row that found or made one (-1: none yet). */
+    lastTask = -1;
+    /** The task whose later labels were looked up last, and those labels. */
+    lastMoreTask = -1;
+    lastMore = undefined;
     baselineState = newModelState();
     candidateState = newModelState();
     lineProblems = new ProblemList();
@@ -5718,7 +5917,6 @@ class DatasetBuilder {
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
-    taskCount = 0;
     attemptIds = 0;
     /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
     reviewFiles = new Map();
@@ -5767,7 +5965,7 @@ class DatasetBuilder {
         return `${file}:${src % LINE_RADIX}`;
     }
     locationOf(src) {
-        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: src % LINE_RADIX };
+        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
     }
     /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
     fileProblem(fileIndex, line, message) {
@@ -5836,76 +6034,93 @@ class DatasetBuilder {
         const isCandidate = model === this.candidate;
         // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
         // hashing a fresh 70-character string for the map on every row.
-        let byTask = row.datasetRevision === this.lastRevision ? this.lastByTask : this.tasks.get(row.datasetRevision);
-        let task = byTask?.get(row.taskId);
-        if (byTask !== undefined) {
-            this.lastRevision = row.datasetRevision;
-            this.lastByTask = byTask;
+        let rev = row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
+        const cols = this.cols;
+        let i;
+        let hash = 0;
+        let probed = false;
+        if (rev !== undefined) {
+            this.lastRevision = rev.name;
+            this.lastTasks = rev;
+            // Models usually run the tasks in one order, and attempts of a task come together: the
+            // task after the last row's, or that task again, before a lookup in a map of every task
+            // (cache misses at 500,000 tasks).
+            const last = this.lastTask;
+            const next = last + 1;
+            if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
+                i = next;
+            }
+            else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
+                i = last;
+            }
+            else {
+                hash = TaskIndex.hash(rev.index, row.taskId);
+                const found = this.index.find(hash, rev.index, row.taskId, cols);
+                if (found >= 0)
+                    i = found;
+                probed = true;
+            }
         }
-        if (task === undefined) {
-            if (this.taskCount >= this.limits.maxTasks) {
+        if (i === undefined) {
+            if (cols.count >= this.limits.maxTasks) {
                 this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
                     `over all models (the limit, which bounds the memory used)`);
                 return;
             }
             this.heldChars += row.taskId.length;
-            if (byTask === undefined) {
-                byTask = new Map();
-                this.tasks.set(this.intern(row.datasetRevision), byTask);
+            if (rev === undefined) {
+                const name = this.intern(row.datasetRevision);
+                rev = { name, index: this.revisionList.length };
+                this.revisions.set(name, rev);
+                this.revisionList.push(rev);
+                this.lastRevision = name;
+                this.lastTasks = rev;
             }
-            this.lastRevision = this.intern(row.datasetRevision);
-            this.lastByTask = byTask;
-            this.taskCount++;
-            task = {
-                datasetRevision: this.intern(row.datasetRevision),
-                taskId: row.taskId,
-                topRevision: -1,
-                topValidity: "unreviewed",
-                events: undefined,
-                last: undefined,
-                labelIndex: undefined,
-                evidence: undefined,
-                cluster: undefined,
-                clusterSrc: 0,
-                clusterConflict: undefined,
-                baseline: undefined,
-                candidate: undefined,
-            };
-            byTask.set(row.taskId, task);
+            if (!probed) {
+                // A new revision: the index was not asked yet (it has no such task), and says where it goes.
+                hash = TaskIndex.hash(rev.index, row.taskId);
+                this.index.find(hash, rev.index, row.taskId, cols);
+            }
+            i = cols.add(rev.index, row.taskId);
+            this.index.add(hash, i);
         }
+        this.lastTask = i;
+        // (rev is defined: i was found in its map, or both were made above.)
+        if (rev === undefined)
+            return;
         // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
-        if (isBaseline) {
-            if (task.baseline === undefined) {
-                task.baseline = this.newModelTask(row, src);
-                if (!this.countRow(task.baseline, this.baselineState, row, src))
-                    return;
-            }
-            else if (!this.addAttempt(task, task.baseline, this.baselineState, row, src)) {
-                return;
-            }
-        }
-        if (isCandidate) {
-            if (task.candidate === undefined) {
-                task.candidate = this.newModelTask(row, src);
-                if (!this.countRow(task.candidate, this.candidateState, row, src))
-                    return;
-            }
-            else if (!this.addAttempt(task, task.candidate, this.candidateState, row, src)) {
-                return;
-            }
-        }
-        if (!this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined))
+        if (isBaseline && !this.compared(i, F_BASELINE, cols.baseline, this.baselineState, rev, row, src))
+            return;
+        if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
+            return;
+        if (!this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined))
             return;
         const cluster = row.cluster;
         if (cluster !== undefined) {
-            if (task.cluster === undefined) {
-                task.cluster = this.intern(cluster);
-                task.clusterSrc = src;
+            const held = cols.clusters[i];
+            if (held === undefined) {
+                cols.clusters[i] = this.intern(cluster);
+                cols.clusterSrc[i] = src;
             }
-            else if (cluster !== task.cluster && task.clusterConflict === undefined) {
-                task.clusterConflict = { value: cluster, src };
+            else if (cluster !== held && !cols.clusterConflicts.has(i)) {
+                cols.clusterConflicts.set(i, { value: cluster, src });
             }
         }
+    }
+    /** A row of a compared model on task i. Returns false when it conflicts (reported). */
+    compared(i, flag, m, model, rev, row, src) {
+        const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
+        if ((flags & flag) === 0) {
+            // The model's first row on this task: nothing to conflict with yet.
+            cols.flags[i] = flags | flag;
+            m.harness[i] = this.internHarness(row.harnessRevision);
+            m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
+            m.a0[i] = this.holdAttempt(row.attempt);
+            m.a0info[i] = src * 4 + row.result;
+            return this.countRow(i, m, model, rev, row, src);
+        }
+        return this.addAttempt(i, m, model, rev, row, src);
     }
     intern(value) {
         const known = this.strings.get(value);
@@ -5915,44 +6130,41 @@ class DatasetBuilder {
         this.heldChars += value.length;
         return value;
     }
-    /** The state of a compared model's first row on a task (nothing to conflict with yet). */
-    newModelTask(row, src) {
-        return {
-            harness: this.intern(row.harnessRevision),
-            info: src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS),
-            a0: this.holdAttempt(row.attempt),
-            a0info: src * 4 + row.result,
-            more: undefined,
-            pass: 0,
-            fail: 0,
-            infraError: 0,
-            missing: 0,
-            others: undefined,
-        };
+    internHarness(value) {
+        let held = this.lastHarness;
+        if (value !== held) {
+            held = this.intern(value);
+            this.lastHarness = held;
+        }
+        return held;
     }
-    newHarness(row, src) {
-        return {
-            harness: this.intern(row.harnessRevision),
-            info: src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS),
-            a0: this.holdAttempt(row.attempt),
-            a0info: src * 4 + row.result,
-            more: undefined,
-        };
-    }
-    /** Counts one row of a compared model. Returns false when it conflicts (reported). */
-    addAttempt(task, st, model, row, src) {
+    /** Counts one further row of a compared model on task i. Returns false when it conflicts (reported). */
+    addAttempt(i, m, model, rev, row, src) {
         const harness = row.harnessRevision;
         const kind = row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS;
-        const seen = harness === st.harness ? st : st.others?.get(harness);
-        if (seen === undefined) {
-            (st.others ??= new Map()).set(harness, this.newHarness(row, src));
-            return this.countRow(st, model, row, src);
+        const inline = harness === m.harness[i];
+        const seen = inline ? undefined : m.others.get(i)?.get(harness);
+        if (!inline && seen === undefined) {
+            let others = m.others.get(i);
+            if (others === undefined) {
+                others = new Map();
+                m.others.set(i, others);
+            }
+            others.set(harness, {
+                harness: this.internHarness(harness),
+                info: src * 2 + kind,
+                a0: this.holdAttempt(row.attempt),
+                a0info: src * 4 + row.result,
+                more: undefined,
+            });
+            return this.countRow(i, m, model, rev, row, src);
         }
-        if (kind === KIND_AGGREGATED || seen.info % 2 === KIND_AGGREGATED) {
-            const other = this.where(Math.floor(seen.info / 2));
-            const what = `model_config ${quote(row.modelConfig)}, task ${quote(task.taskId)}, dataset_revision ` +
-                `${quote(task.datasetRevision)}, harness_revision ${quote(harness)}`;
-            const message = kind === KIND_AGGREGATED && seen.info % 2 === KIND_AGGREGATED
+        const info = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+        if (kind === KIND_AGGREGATED || info % 2 === KIND_AGGREGATED) {
+            const other = this.where(Math.floor(info / 2));
+            const what = `model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+                `${quote(rev.name)}, harness_revision ${quote(harness)}`;
+            const message = kind === KIND_AGGREGATED && info % 2 === KIND_AGGREGATED
                 ? `a second pre-aggregated row for ${what}; the first is at ${other}. Two aggregates of ` +
                     `the same attempts are ambiguous: give one row with the totals`
                 : `pre-aggregated and per-attempt rows for the same ${what} (the other kind is at ${other}); ` +
@@ -5962,7 +6174,9 @@ class DatasetBuilder {
         }
         const attempt = row.attempt;
         if (attempt !== undefined) {
-            const prev = attempt === seen.a0 ? seen.a0info : seen.more?.get(attempt);
+            const a0 = seen === undefined ? m.a0[i] : seen.a0;
+            const more = seen === undefined ? m.more.get(i) : seen.more;
+            const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
             if (prev !== undefined) {
                 const prevResult = prev % 4;
                 if (prevResult === row.result) {
@@ -5972,29 +6186,42 @@ class DatasetBuilder {
                 const prevName = RESULT_NAMES[prevResult] ?? "?";
                 const name = RESULT_NAMES[row.result] ?? "?";
                 this.lineProblem(src, "result", `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
-                    `${quote(row.modelConfig)}, task ${quote(task.taskId)}, dataset_revision ` +
-                    `${quote(task.datasetRevision)}, harness_revision ${quote(harness)}, attempt ` +
+                    `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+                    `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
                     `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
                     `and "${name}" here; a repeated attempt must repeat its result`);
                 return false;
             }
-            if (seen.a0 === undefined) {
-                seen.a0 = this.holdAttempt(attempt);
-                seen.a0info = src * 4 + row.result;
+            const held = this.holdAttempt(attempt) ?? attempt;
+            if (a0 === undefined) {
+                if (seen === undefined) {
+                    m.a0[i] = held;
+                    m.a0info[i] = src * 4 + row.result;
+                }
+                else {
+                    seen.a0 = held;
+                    seen.a0info = src * 4 + row.result;
+                }
+            }
+            else if (more !== undefined) {
+                more.set(held, src * 4 + row.result);
             }
             else {
-                this.holdAttempt(attempt);
-                (seen.more ??= new Map()).set(attempt, src * 4 + row.result);
+                const fresh = new Map([[held, src * 4 + row.result]]);
+                if (seen === undefined)
+                    m.more.set(i, fresh);
+                else
+                    seen.more = fresh;
             }
         }
-        return this.countRow(st, model, row, src);
+        return this.countRow(i, m, model, rev, row, src);
     }
     /**
      * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
      * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
      * sums are no longer exact.
      */
-    countRow(st, model, row, src) {
+    countRow(i, m, model, rev, row, src) {
         const total = row.result < 0
             ? safeSum(safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors), row.missing)
             : safeSum(model.attempts, 1);
@@ -6006,91 +6233,208 @@ class DatasetBuilder {
         model.attempts = total;
         switch (row.result) {
             case 0:
-                st.pass++;
+                m.pass[i] = (m.pass[i] ?? 0) + 1;
                 break;
             case 1:
-                st.fail++;
+                m.fail[i] = (m.fail[i] ?? 0) + 1;
                 break;
             case 2:
-                st.infraError++;
+                m.infraError[i] = (m.infraError[i] ?? 0) + 1;
                 break;
             case 3:
-                st.missing++;
+                m.missing[i] = (m.missing[i] ?? 0) + 1;
                 break;
             default:
-                st.pass += row.passes;
-                st.fail += row.fails;
-                st.infraError += row.infraErrors;
-                st.missing += row.missing;
+                m.pass[i] = (m.pass[i] ?? 0) + row.passes;
+                m.fail[i] = (m.fail[i] ?? 0) + row.fails;
+                m.infraError[i] = (m.infraError[i] ?? 0) + row.infraErrors;
+                m.missing[i] = (m.missing[i] ?? 0) + row.missing;
         }
-        if (!model.harnessRevisions.has(row.harnessRevision)) {
-            model.harnessRevisions.add(this.intern(row.harnessRevision));
+        // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
+        // one instead of a Set lookup (a hash of a fresh string) on every row.
+        if (row.harnessRevision !== model.lastHarness) {
+            const harness = this.internHarness(row.harnessRevision);
+            model.harnessRevisions.add(harness);
+            model.lastHarness = harness;
         }
-        if (!model.datasetRevisions.has(row.datasetRevision)) {
-            model.datasetRevisions.add(this.intern(row.datasetRevision));
+        if (rev !== model.lastRevision) {
+            model.datasetRevisions.add(rev.name);
+            model.lastRevision = rev;
         }
         return true;
     }
-    addLabel(task, revision, validity, src, evidence, reviewer, note) {
-        let event = task.last;
-        if (event === undefined || event.revision !== revision || event.validity !== validity) {
+    /** Task i's labels after its first (looked up once for a run of rows of one task). */
+    moreLabels(i) {
+        if (i !== this.lastMoreTask) {
+            this.lastMoreTask = i;
+            this.lastMore = this.cols.moreLabels.get(i);
+        }
+        return this.lastMore;
+    }
+    addLabel(i, revision, validity, src, evidence, reviewer, note) {
+        const cols = this.cols;
+        const code = dataset_builder_validityCode(validity);
+        const flags = cols.flags[i] ?? 0;
+        // The label of the row: the task's first (inline), a later one (`event`), or a new one.
+        let event;
+        let fresh = false;
+        if ((flags & F_LABEL0) === 0 || cols.label0Revision[i] !== revision || cols.label0Validity[i] !== code) {
+            let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
             event =
-                task.labelIndex !== undefined
-                    ? task.labelIndex.get(labelKey(revision, validity))
-                    : task.events?.find((e) => e.revision === revision && e.validity === validity);
+                more === undefined
+                    ? undefined
+                    : more.index !== undefined
+                        ? more.index.get(labelKey(revision, validity))
+                        : more.events.find((e) => e.revision === revision && e.validity === validity);
             if (event === undefined) {
-                const count = task.events?.length ?? 0;
+                const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
                 if (count >= this.limits.maxLabelsPerTask) {
-                    this.capPassed(src, `task ${quote(task.taskId)} (dataset_revision ${quote(task.datasetRevision)}) has more than ` +
+                    this.capPassed(src, `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
                         `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
                     return false;
                 }
-                event = { revision, validity, src, reviewer, note, evidence: undefined };
                 this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
-                if (task.events === undefined)
-                    task.events = [event];
+                // A new label's list starts empty: it is the task's list only while that is empty too.
+                const own = cols.evidence[i] !== undefined;
+                if ((flags & F_LABEL0) === 0) {
+                    cols.flags[i] = flags | F_LABEL0 | (own ? F_LABEL0_OWN : 0);
+                    cols.label0Revision[i] = revision;
+                    cols.label0Validity[i] = code;
+                    cols.label0Src[i] = src;
+                    if (reviewer !== undefined || note !== undefined)
+                        cols.label0Meta.set(i, { reviewer, note });
+                }
                 else {
-                    // The first label's list may be the task's own array (below): it gets its own copy now
-                    // that rows of another label can add to the task's list alone.
-                    const first = task.events[0];
-                    if (first !== undefined && first.evidence !== undefined && first.evidence === task.evidence)
-                        first.evidence = first.evidence.slice();
-                    task.events.push(event);
+                    event = { revision, validity, src, reviewer, note, own, evidence: undefined };
+                    if (more === undefined) {
+                        more = { events: [event], index: undefined };
+                        cols.moreLabels.set(i, more);
+                        cols.flags[i] = flags | F_MORE_LABELS;
+                        this.lastMoreTask = i;
+                        this.lastMore = more;
+                    }
+                    else {
+                        more.events.push(event);
+                    }
+                    if (more.index !== undefined) {
+                        more.index.set(labelKey(revision, validity), event);
+                    }
+                    else if (more.events.length + 1 > LABEL_SCAN_MAX) {
+                        more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+                    }
                 }
-                if (task.labelIndex !== undefined) {
-                    task.labelIndex.set(labelKey(revision, validity), event);
-                }
-                else if (task.events.length > LABEL_SCAN_MAX) {
-                    task.labelIndex = new Map(task.events.map((e) => [labelKey(e.revision, e.validity), e]));
-                }
-                if (revision > task.topRevision) {
-                    task.topRevision = revision;
-                    task.topValidity = validity;
+                fresh = true;
+                if (revision > (cols.topRevision[i] ?? -1)) {
+                    cols.topRevision[i] = revision;
+                    cols.topValidity[i] = code;
                 }
             }
-            task.last = event;
         }
+        const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
+        if (evidence === undefined) {
+            if (fresh && own)
+                this.settle(i, event);
+            return true;
+        }
+        const before = cols.evidence[i];
         // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
         // it again would change nothing, and checking that by position is cheaper than searching.
-        if (evidence !== undefined && !(startsWith(event, evidence) && startsWith(task, evidence))) {
-            // The task's list first: the event keeps the task's string for an item both hold, and the
-            // characters of a string are counted once.
-            // The task's only label: its list would receive exactly the items the task's does, so it
-            // is the task's array (one array a task less, ~64 bytes, in a task-heavy export).
-            const shared = task.events?.length === 1 && event.evidence === task.evidence;
-            this.heldChars += addEvidence(task, evidence, undefined);
-            if (shared) {
-                event.evidence = task.evidence;
-            }
-            else {
-                this.heldChars += addEvidence(event, evidence, task.evidence);
-            }
+        if (startsWith(before, evidence) && (!own || startsWith(this.ownList(i, event), evidence)))
+            return true;
+        // The task's list first: a label keeps the task's string for an item both hold, and the
+        // characters of a string are counted once.
+        const length = before?.length ?? 0;
+        const after = this.withEvidence(before, evidence, undefined);
+        if (after !== before)
+            cols.evidence[i] = after;
+        if ((after?.length ?? 0) !== length)
+            this.detachLabels(i, event, before, length);
+        if (own) {
+            const list = this.withEvidence(this.ownList(i, event), evidence, after);
+            if (event === undefined)
+                cols.label0Evidence.set(i, list);
+            else
+                event.evidence = list;
+            this.settle(i, event);
         }
         return true;
     }
+    /** The own evidence list of task i's first label (event undefined) or of a later one. */
+    ownList(i, event) {
+        return event === undefined ? this.cols.label0Evidence.get(i) : event.evidence;
+    }
+    /** A label whose own list holds the task's items again shares the task's list. */
+    settle(i, event) {
+        const cols = this.cols;
+        if (!sameItems(this.ownList(i, event), cols.evidence[i]))
+            return;
+        if (event === undefined) {
+            cols.label0Evidence.delete(i);
+            cols.flags[i] = (cols.flags[i] ?? 0) & ~F_LABEL0_OWN;
+        }
+        else {
+            event.own = false;
+            event.evidence = undefined;
+        }
+    }
+    /**
+     * The task's list grew by a row of another label (`event`, undefined for the first): every
+     * other label that shared it gets its own copy of what it held (the first `length` items).
+     */
+    detachLabels(i, event, before, length) {
+        const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
+        const copy = () => length === 0 || before === undefined ? undefined : before.slice(0, length);
+        if (event !== undefined && (flags & (F_LABEL0 | F_LABEL0_OWN)) === F_LABEL0) {
+            cols.flags[i] = flags | F_LABEL0_OWN;
+            cols.label0Evidence.set(i, copy());
+        }
+        if ((flags & F_MORE_LABELS) === 0)
+            return;
+        for (const e of this.moreLabels(i)?.events ?? []) {
+            if (e !== event && !e.own) {
+                e.own = true;
+                e.evidence = copy();
+            }
+        }
+    }
+    /**
+     * Adds evidence items to a list: non-empty, de-duplicated, first seen first, capped. An item
+     * equal to one of `shared` is kept as that string (no second copy); the characters of new
+     * strings are counted as held. Returns the list (a new one when `list` was undefined).
+     */
+    withEvidence(list, evidence, shared) {
+        if (typeof evidence === "string")
+            return this.withItem(list, evidence, shared);
+        let out = list;
+        for (const item of evidence)
+            out = this.withItem(out, item, shared);
+        // An array grown by push has room for 17 items: a task's first list is usually final, so it
+        // is kept at its size (a third of a task's memory in a task-heavy export).
+        if (list === undefined && out !== undefined && out.length > 1)
+            out = out.slice();
+        return out;
+    }
+    withItem(list, item, shared) {
+        if (item.length === 0)
+            return list;
+        if (list !== undefined && (list.length >= MAX_EVIDENCE_PER_TASK || list.includes(item)))
+            return list;
+        const i = shared === undefined ? -1 : shared.indexOf(item);
+        const value = i < 0 ? item : (shared?.[i] ?? item);
+        if (i < 0)
+            this.heldChars += item.length;
+        if (list === undefined)
+            return [value];
+        list.push(value);
+        return list;
+    }
+    revisionOf(i) {
+        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
+    }
     /** Whether the reviews can matter: call after all results files. */
-    inUniverse(task) {
-        return task.baseline !== undefined || task.candidate !== undefined;
+    inUniverse(i) {
+        return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE)) !== 0;
     }
     /** One non-blank line of a reviews file, read after every results file; `plain` as in
      * line-stream's LineHandler. */
@@ -6105,15 +6449,19 @@ class DatasetBuilder {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
             return;
         }
-        const task = this.tasks.get(row.datasetRevision)?.get(row.taskId);
-        const matched = task !== undefined && this.inUniverse(task);
+        const rev = this.revisions.get(row.datasetRevision);
+        const found = rev === undefined
+            ? -1
+            : this.index.find(TaskIndex.hash(rev.index, row.taskId), rev.index, row.taskId, this.cols);
+        const i = found < 0 ? undefined : found;
+        const matched = i !== undefined && this.inUniverse(i);
         this.countReview(fileIndex, row.datasetRevision, matched);
         // A review of a task neither compared model ran is not part of the output.
         if (!matched)
             return;
         const src = this.src(fileIndex, line);
         const note = row.note === "" ? undefined : row.note;
-        this.addLabel(task, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+        this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
         this.checkHeld(src);
     }
     /** Counts one review row of a file, by dataset revision (a bounded number of revisions held). */
@@ -6135,6 +6483,16 @@ class DatasetBuilder {
         }
         else
             st.otherRows++;
+    }
+    /** Whether task i has a label other than unreviewed. */
+    labelled(i) {
+        const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
+        if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
+            return true;
+        if ((flags & F_MORE_LABELS) === 0)
+            return false;
+        return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
     }
     /**
      * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
@@ -6158,15 +6516,18 @@ class DatasetBuilder {
         }
         const exportRevisions = [];
         let labelled = 0;
-        for (const [revision, byTask] of this.tasks) {
-            if (compared.has(revision))
+        const labelledIn = new Float64Array(this.revisionList.length);
+        for (let i = 0; i < this.cols.count; i++) {
+            const r = this.cols.revision[i] ?? 0;
+            if (this.labelled(i))
+                labelledIn[r] = (labelledIn[r] ?? 0) + 1;
+        }
+        for (const rev of this.revisionList) {
+            if (compared.has(rev.name))
                 continue;
-            let here = 0;
-            for (const t of byTask.values())
-                if ((t.events ?? []).some((e) => e.validity !== "unreviewed"))
-                    here++;
+            const here = labelledIn[rev.index] ?? 0;
             if (here > 0) {
-                exportRevisions.push(revision);
+                exportRevisions.push(rev.name);
                 labelled += here;
             }
         }
@@ -6203,65 +6564,81 @@ class DatasetBuilder {
                 });
             }
         }
-        const records = [];
-        const late = new ProblemList();
-        const universe = [];
-        for (const byTask of this.tasks.values()) {
-            for (const t of byTask.values())
-                if (this.inUniverse(t))
-                    universe.push(t);
+        const cols = this.cols;
+        const ids = cols.taskIds;
+        // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
+        // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
+        const rank = new Uint32Array(this.revisionList.length);
+        [...this.revisionList]
+            .sort((a, b) => compareCodeUnits(a.name, b.name))
+            .forEach((rev, r) => (rank[rev.index] = r));
+        const start = new Uint32Array(this.revisionList.length + 1);
+        for (let i = 0; i < cols.count; i++) {
+            const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
+            if (this.inUniverse(i))
+                start[r] = (start[r] ?? 0) + 1;
         }
-        universe.sort((a, b) => compareCodeUnits(a?.datasetRevision ?? "", b?.datasetRevision ?? "") ||
-            compareCodeUnits(a?.taskId ?? "", b?.taskId ?? ""));
-        // Read before the per-task state goes; its problems come after the tasks' (as listed).
+        for (let r = 0; r < this.revisionList.length; r++)
+            start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
+        const size = start[this.revisionList.length] ?? 0;
+        const universe = new Uint32Array(size);
+        const fill = start.slice();
+        for (let i = 0; i < cols.count; i++) {
+            if (!this.inUniverse(i))
+                continue;
+            const r = rank[cols.revision[i] ?? 0] ?? 0;
+            const at = fill[r] ?? 0;
+            universe[at] = i;
+            fill[r] = at + 1;
+        }
+        for (let r = 0; r < this.revisionList.length; r++) {
+            universe.subarray(start[r], start[r + 1]).sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
+        }
+        // Read before the per-task maps go; its problems come after the tasks' (as listed).
         const compared = new Set([
             ...this.baselineState.datasetRevisions,
             ...this.candidateState.datasetRevisions,
         ]);
         const unmatchedProblems = new ProblemList();
         const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
-        // The builder's per-task state is dropped as the records are made (finish is the last call):
-        // holding both at once doubled the peak memory of a task-heavy export.
-        this.tasks.clear();
-        this.lastByTask = undefined;
+        // The task maps go before the records are made (finish is the last call): a task-heavy
+        // export's peak memory is the held state and the records together.
+        this.revisions.clear();
+        this.index = new TaskIndex();
+        this.lastTasks = undefined;
+        const records = [];
+        const late = new ProblemList();
         const revisions = new Set();
         const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
-        for (let u = 0; u < universe.length; u++) {
-            const task = universe[u];
-            if (task === undefined)
-                continue;
-            universe[u] = undefined;
-            // A task's first row always adds a label unless it conflicted (reported): then events is empty.
-            const events = task.events ?? [];
-            const label = events.find((e) => e.revision === task.topRevision);
-            const rival = events.find((e) => e.revision === task.topRevision && e.validity !== label?.validity);
-            if (label !== undefined && rival !== undefined) {
-                late.add({
-                    location: this.locationOf(rival.src),
-                    field: "validity",
-                    message: `task ${quote(task.taskId)} (dataset_revision ${quote(task.datasetRevision)}) has two ` +
-                        `different labels at its highest review_revision ${task.topRevision}: "${label.validity}" ` +
-                        `at ${this.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
-                        `later revision labelled "disputed"`,
-                });
+        for (let u = 0; u < size; u++) {
+            const i = universe[u] ?? 0;
+            const flags = cols.flags[i] ?? 0;
+            // A task's first row always adds a label unless it passed a cap (reported): then it has none.
+            const events = (flags & F_MORE_LABELS) === 0 ? undefined : this.labelsOf(i, flags);
+            if (events !== undefined) {
+                this.checkLabels(i, events, late);
+                for (const e of events)
+                    revisions.add(e.revision);
             }
-            if (task.clusterConflict !== undefined) {
+            else if ((flags & F_LABEL0) !== 0) {
+                revisions.add(cols.label0Revision[i] ?? 0);
+            }
+            const conflict = cols.clusterConflicts.get(i);
+            if (conflict !== undefined) {
                 late.add({
-                    location: this.locationOf(task.clusterConflict.src),
+                    location: this.locationOf(conflict.src),
                     field: "cluster",
-                    message: `task ${quote(task.taskId)} (dataset_revision ${quote(task.datasetRevision)}) has cluster ` +
-                        `${quote(task.cluster ?? "")} at ${this.where(task.clusterSrc)} and ` +
-                        `${quote(task.clusterConflict.value)} here; a task belongs to one cluster`,
+                    message: `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has cluster ` +
+                        `${quote(cols.clusters[i] ?? "")} at ${this.where(cols.clusterSrc[i] ?? 0)} and ` +
+                        `${quote(conflict.value)} here; a task belongs to one cluster`,
                 });
             }
-            for (const e of events)
-                revisions.add(e.revision);
             // Once the read is sure to end in an InputError no record is made: at a passed task cap,
             // records beside the held state would take the peak memory of the refusal to ~1.5× (RELIABILITY.md).
             if (refused || late.total > 0)
                 records.length = 0;
             else
-                records.push(this.record(task));
+                records.push(this.record(i, flags, events));
         }
         late.append(unmatchedProblems);
         const total = modelProblems.length + this.lineProblems.total + late.total;
@@ -6280,40 +6657,93 @@ class DatasetBuilder {
             ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
         };
     }
-    record(task) {
-        const history = (task.events ?? [])
-            .slice()
-            .sort((a, b) => a.revision - b.revision || a.src - b.src)
-            .map((e) => {
-            const event = {
-                revision: e.revision,
-                validity: e.validity,
-                source: this.locationOf(e.src),
-                // Usually the same items as the task's: one array for both.
-                evidence: sameItems(e.evidence, task.evidence)
-                    ? (task.evidence ?? NO_EVIDENCE)
-                    : (e.evidence ?? NO_EVIDENCE),
-            };
-            if (e.reviewer !== undefined)
-                event.reviewer = e.reviewer;
-            if (e.note !== undefined)
-                event.note = e.note;
-            return event;
+    /** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
+    labelsOf(i, flags) {
+        const cols = this.cols;
+        const out = [];
+        if ((flags & F_LABEL0) !== 0) {
+            const meta = cols.label0Meta.get(i);
+            const own = (flags & F_LABEL0_OWN) !== 0;
+            out.push({
+                revision: small(cols.label0Revision[i] ?? 0),
+                validity: model_VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+                src: cols.label0Src[i] ?? 0,
+                reviewer: meta?.reviewer,
+                note: meta?.note,
+                own,
+                evidence: own ? cols.label0Evidence.get(i) : undefined,
+            });
+        }
+        for (const e of cols.moreLabels.get(i)?.events ?? [])
+            out.push(e);
+        return out;
+    }
+    /** Two labels at a task's highest review revision: a problem at the second. */
+    checkLabels(i, events, late) {
+        const top = this.cols.topRevision[i] ?? -1;
+        const label = events.find((e) => e.revision === top);
+        const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
+        if (label === undefined || rival === undefined)
+            return;
+        late.add({
+            location: this.locationOf(rival.src),
+            field: "validity",
+            message: `task ${quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has two ` +
+                `different labels at its highest review_revision ${top}: "${label.validity}" ` +
+                `at ${this.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
+                `later revision labelled "disputed"`,
         });
-        const out = {
-            datasetRevision: task.datasetRevision,
-            taskId: task.taskId,
-            validity: task.topValidity,
-            reviewRevision: task.topRevision,
-            history,
-            evidence: task.evidence ?? NO_EVIDENCE,
-        };
-        if (task.cluster !== undefined)
-            out.cluster = task.cluster;
-        if (task.baseline !== undefined)
-            out.baseline = countsOf(task.baseline);
-        if (task.candidate !== undefined)
-            out.candidate = countsOf(task.candidate);
+    }
+    record(i, flags, events) {
+        const cols = this.cols;
+        const evidence = cols.evidence[i];
+        const taskEvidence = evidence ?? NO_EVIDENCE;
+        let history;
+        if (events === undefined) {
+            // One label (the usual case): no LabelEvent, no sort.
+            const own = (flags & F_LABEL0_OWN) !== 0;
+            const meta = cols.label0Meta.get(i);
+            history =
+                (flags & F_LABEL0) === 0
+                    ? []
+                    : [
+                        reviewEvent(small(cols.label0Revision[i] ?? 0), model_VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed", this.locationOf(cols.label0Src[i] ?? 0), own ? eventEvidence(cols.label0Evidence.get(i), evidence) : taskEvidence, meta?.reviewer, meta?.note),
+                    ];
+        }
+        else {
+            history = events
+                .slice()
+                .sort((a, b) => a.revision - b.revision || a.src - b.src)
+                .map((e) => reviewEvent(e.revision, e.validity, this.locationOf(e.src), e.own ? eventEvidence(e.evidence, evidence) : taskEvidence, e.reviewer, e.note));
+        }
+        const datasetRevision = this.revisionOf(i);
+        const taskId = cols.taskIds[i] ?? "";
+        const validity = model_VALIDITIES[cols.topValidity[i] ?? 0] ?? "unreviewed";
+        const reviewRevision = small(cols.topRevision[i] ?? -1);
+        const cluster = cols.clusters[i];
+        const b = (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i);
+        const c = (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i);
+        if (cluster !== undefined && b !== undefined && c !== undefined) {
+            // The usual record, made whole in one step (the same keys in the same order as below).
+            return {
+                datasetRevision,
+                taskId,
+                validity,
+                reviewRevision,
+                history,
+                evidence: taskEvidence,
+                cluster,
+                baseline: b,
+                candidate: c,
+            };
+        }
+        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence: taskEvidence };
+        if (cluster !== undefined)
+            out.cluster = cluster;
+        if (b !== undefined)
+            out.baseline = b;
+        if (c !== undefined)
+            out.candidate = c;
         return out;
     }
     summary(config, st) {
@@ -6327,6 +6757,35 @@ class DatasetBuilder {
 }
 /** The evidence of a task or event without any (shared: records are never modified). */
 const NO_EVIDENCE = Object.freeze([]);
+/** A label's own list in a record: the task's array when the items are the same. */
+function eventEvidence(own, task) {
+    return sameItems(own, task) ? (task ?? NO_EVIDENCE) : (own ?? NO_EVIDENCE);
+}
+/** A history event of a record (reviewer and note only when given, after the evidence). */
+function reviewEvent(revision, validity, source, evidence, reviewer, note) {
+    if (reviewer === undefined && note === undefined)
+        return { revision, validity, source, evidence };
+    const event = { revision, validity, source, evidence };
+    if (reviewer !== undefined)
+        event.reviewer = reviewer;
+    if (note !== undefined)
+        event.note = note;
+    return event;
+}
+/**
+ * A number read from a Float64Array, as a small integer when it is one. A record's field that
+ * first receives a boxed double (what a Float64Array read gives before the code is optimised)
+ * boxes every later value too: 16 bytes more a field of every record.
+ */
+function small(x) {
+    const k = x | 0;
+    return k === x ? k : x;
+}
+const UNREVIEWED = 0;
+/** The index of a validity in VALIDITIES. */
+function dataset_builder_validityCode(v) {
+    return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
 function sameItems(a, b) {
     if (a === b)
         return true;
@@ -6350,8 +6809,11 @@ const sharedCounts = [];
  * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
  * modified) instead of two objects a task (~110 bytes a task).
  */
-function countsOf(st) {
-    const { pass, fail, infraError, missing } = st;
+function countsOf(m, i) {
+    const pass = small(m.pass[i] ?? 0);
+    const fail = small(m.fail[i] ?? 0);
+    const infraError = small(m.infraError[i] ?? 0);
+    const missing = small(m.missing[i] ?? 0);
     const n = SHARED_COUNTS_BELOW;
     if (pass >= n || fail >= n || infraError >= n || missing >= n) {
         return { pass, fail, infra_error: infraError, missing };
@@ -6364,27 +6826,8 @@ function countsOf(st) {
     }
     return shared;
 }
-/**
- * Adds evidence items to a task or an event: non-empty, de-duplicated, first seen first, capped.
- * An item equal to one of `shared` is kept as that string (no second copy). Returns the
- * characters of the new strings kept.
- */
-function addEvidence(holder, evidence, shared) {
-    if (typeof evidence === "string")
-        return addEvidenceItem(holder, evidence, shared);
-    const fresh = holder.evidence === undefined;
-    let added = 0;
-    for (const item of evidence)
-        added += addEvidenceItem(holder, item, shared);
-    // An array grown by push has room for 17 items: a task's first list is usually final, so it
-    // is kept at its size (a third of a task's memory in a task-heavy export).
-    if (fresh && holder.evidence !== undefined && holder.evidence.length > 1)
-        holder.evidence = holder.evidence.slice();
-    return added;
-}
-/** Whether the holder's evidence list begins with exactly these items (so holds them all). */
-function startsWith(holder, evidence) {
-    const kept = holder.evidence;
+/** Whether a list begins with exactly these items (so holds them all). */
+function startsWith(kept, evidence) {
     if (kept === undefined)
         return false;
     if (typeof evidence === "string")
@@ -6395,20 +6838,6 @@ function startsWith(holder, evidence) {
         if (kept[i] !== evidence[i])
             return false;
     return true;
-}
-function addEvidenceItem(holder, item, shared) {
-    if (item.length === 0)
-        return 0;
-    const kept = holder.evidence;
-    if (kept !== undefined && (kept.length >= MAX_EVIDENCE_PER_TASK || kept.includes(item)))
-        return 0;
-    const i = shared === undefined ? -1 : shared.indexOf(item);
-    const value = i < 0 ? item : (shared?.[i] ?? item);
-    if (kept === undefined)
-        holder.evidence = [value];
-    else
-        kept.push(value);
-    return i < 0 ? item.length : 0;
 }
 function unknownModelMessage(role, id, present) {
     if (present.length === 0) {
