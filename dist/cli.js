@@ -5619,6 +5619,58 @@ const F_LABEL0 = 4;
 const F_LABEL0_OWN = 8;
 /** The task has labels after its first (moreLabels). */
 const F_MORE_LABELS = 16;
+/** Integer attempt ids below this are held in an array indexed by the id. */
+const DENSE_ATTEMPTS = 1 << 12;
+/**
+ * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
+ * Attempts are usually numbered 1, 2, 3, …: those sit in an array indexed by the id (8 bytes an
+ * id, where a Map entry takes ~40 and its table grows by doubling), anything else in a Map. An
+ * attempt-heavy export (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries.
+ */
+class AttemptIds {
+    /** packed + 1 at index id; 0: not seen. */
+    dense;
+    /** Ids held in `dense`: it grows only while it stays at most ~4 slots an id (sparse ids: the Map). */
+    denseCount = 0;
+    other;
+    inDense(id) {
+        return (typeof id === "number" &&
+            Number.isInteger(id) &&
+            id >= 0 &&
+            (id < (this.dense?.length ?? 0) || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
+    }
+    get(id) {
+        if (typeof id === "number" &&
+            this.dense !== undefined &&
+            Number.isInteger(id) &&
+            id >= 0 &&
+            id < this.dense.length) {
+            const v = this.dense[id];
+            if (v !== 0)
+                return v - 1;
+        }
+        return this.other?.get(id);
+    }
+    set(id, packed) {
+        if (!this.inDense(id)) {
+            (this.other ??= new Map()).set(id, packed);
+            return;
+        }
+        let dense = this.dense;
+        if (dense === undefined || id >= dense.length) {
+            let size = dense === undefined ? 8 : dense.length;
+            while (size <= id)
+                size *= 2;
+            const grown = new Float64Array(size);
+            if (dense !== undefined)
+                grown.set(dense);
+            this.dense = dense = grown;
+        }
+        if (dense[id] === 0)
+            this.denseCount++;
+        dense[id] = packed + 1;
+    }
+}
 function grownF64(a, size) {
     const b = new Float64Array(size);
     b.set(a);
@@ -6207,7 +6259,8 @@ class DatasetBuilder {
                 more.set(held, src * 4 + row.result);
             }
             else {
-                const fresh = new Map([[held, src * 4 + row.result]]);
+                const fresh = new AttemptIds();
+                fresh.set(held, src * 4 + row.result);
                 if (seen === undefined)
                     m.more.set(i, fresh);
                 else

@@ -47,7 +47,64 @@ export interface HarnessState {
   a0: string | number | undefined;
   a0info: number;
   /** Further attempt values → packed source * 4 + result index. */
-  more: Map<string | number, number> | undefined;
+  more: AttemptIds | undefined;
+}
+
+/** Integer attempt ids below this are held in an array indexed by the id. */
+const DENSE_ATTEMPTS = 1 << 12;
+
+/**
+ * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
+ * Attempts are usually numbered 1, 2, 3, …: those sit in an array indexed by the id (8 bytes an
+ * id, where a Map entry takes ~40 and its table grows by doubling), anything else in a Map. An
+ * attempt-heavy export (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries.
+ */
+export class AttemptIds {
+  /** packed + 1 at index id; 0: not seen. */
+  private dense: Float64Array | undefined;
+  /** Ids held in `dense`: it grows only while it stays at most ~4 slots an id (sparse ids: the Map). */
+  private denseCount = 0;
+  private other: Map<string | number, number> | undefined;
+
+  private inDense(id: string | number): id is number {
+    return (
+      typeof id === "number" &&
+      Number.isInteger(id) &&
+      id >= 0 &&
+      (id < (this.dense?.length ?? 0) || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64))
+    );
+  }
+
+  get(id: string | number): number | undefined {
+    if (
+      typeof id === "number" &&
+      this.dense !== undefined &&
+      Number.isInteger(id) &&
+      id >= 0 &&
+      id < this.dense.length
+    ) {
+      const v = this.dense[id] as number;
+      if (v !== 0) return v - 1;
+    }
+    return this.other?.get(id);
+  }
+
+  set(id: string | number, packed: number): void {
+    if (!this.inDense(id)) {
+      (this.other ??= new Map()).set(id, packed);
+      return;
+    }
+    let dense = this.dense;
+    if (dense === undefined || id >= dense.length) {
+      let size = dense === undefined ? 8 : dense.length;
+      while (size <= id) size *= 2;
+      const grown = new Float64Array(size);
+      if (dense !== undefined) grown.set(dense);
+      this.dense = dense = grown;
+    }
+    if (dense[id] === 0) this.denseCount++;
+    dense[id] = packed + 1;
+  }
 }
 
 function grownF64(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
@@ -82,7 +139,7 @@ export class ModelColumns {
   infraError = new Float64Array(0);
   missing = new Float64Array(0);
   /** Task → attempt values after the first of its first harness revision. */
-  readonly more = new Map<number, Map<string | number, number>>();
+  readonly more = new Map<number, AttemptIds>();
   /** Task → further harness revisions. */
   readonly others = new Map<number, Map<string, HarnessState>>();
 

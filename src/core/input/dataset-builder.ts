@@ -65,6 +65,7 @@ import {
   F_LABEL0,
   F_LABEL0_OWN,
   F_MORE_LABELS,
+  AttemptIds,
   TaskColumns,
   TaskIndex,
   type LabelEvent,
@@ -548,7 +549,8 @@ export class DatasetBuilder {
       } else if (more !== undefined) {
         more.set(held, src * 4 + row.result);
       } else {
-        const fresh = new Map<string | number, number>([[held, src * 4 + row.result]]);
+        const fresh = new AttemptIds();
+        fresh.set(held, src * 4 + row.result);
         if (seen === undefined) m.more.set(i, fresh);
         else seen.more = fresh;
       }
