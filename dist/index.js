@@ -52836,11 +52836,13 @@ class TaskIndex {
  *   and which harness revisions came as per-attempt or pre-aggregated rows;
  * - every model_config seen (for the "unknown model id" message).
  *
- * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line. Tasks are held
- * in a two-level map (dataset_revision → task_id) so that a row costs no key concatenation and the
- * tasks of one revision share its string; attempt keys are the attempt values themselves (numbers
- * and strings are distinct Map keys, so 1 and "1" stay apart); the usual single harness revision
- * of a (model, task) is held inline, more in a map.
+ * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line. Each task has a
+ * number; its state is held in columns by that number (builder-columns.ts: typed arrays, the rare
+ * things in side maps), found through the task after the last row's, then an open-addressing
+ * table (TaskIndex), with the tasks of one revision sharing its string. Attempt ids are kept as
+ * given (AttemptIds: small integers in an array indexed by the id, anything else in a Map, so 1
+ * and "1" stay apart); the usual single harness revision of a (model, task) is held inline, more
+ * in a map.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
