@@ -5621,54 +5621,140 @@ const F_LABEL0_OWN = 8;
 const F_MORE_LABELS = 16;
 /** Integer attempt ids below this are held in an array indexed by the id. */
 const DENSE_ATTEMPTS = 1 << 12;
+/** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
+const PACKED_FILE = 2 ** 34;
+/** The largest value a slot holds (0 marks a free slot). */
+const SLOT_MAX = 2 ** 32 - 1;
+/** Slots of one slab of an AttemptPool (256 KiB); blocks are 8 … DENSE_ATTEMPTS slots. */
+const SLAB_SLOTS = 1 << 16;
+/** Block sizes by class: 8 << class. */
+const MIN_BLOCK = 8;
+/**
+ * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
+ * per (model, task) cost ~300 bytes of ArrayBuffer bookkeeping each and left every array it grew
+ * out of as garbage until a full collection (the deep-attempts preset: ~20,000 of them). A block an
+ * AttemptIds grows out of is kept for the next one that grows to its size.
+ */
+class AttemptPool {
+    slabs = [];
+    /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
+    free = [];
+    /** Where the next new block of the last slab starts. */
+    used = SLAB_SLOTS;
+    /** A block of MIN_BLOCK << cls zeroed slots, as slab * SLAB_SLOTS + offset. */
+    take(cls) {
+        const reused = this.free[cls]?.pop();
+        if (reused !== undefined)
+            return reused;
+        const size = MIN_BLOCK << cls;
+        if (this.used + size > SLAB_SLOTS) {
+            this.slabs.push(new Uint32Array(SLAB_SLOTS));
+            this.used = 0;
+        }
+        const at = (this.slabs.length - 1) * SLAB_SLOTS + this.used;
+        this.used += size;
+        return at;
+    }
+    /** Returns a block (zeroed here) for reuse. */
+    give(cls, block) {
+        const slab = this.slabs[Math.floor(block / SLAB_SLOTS)];
+        const at = block % SLAB_SLOTS;
+        slab?.fill(0, at, at + (MIN_BLOCK << cls));
+        (this.free[cls] ??= []).push(block);
+    }
+}
+/** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
+const SHARED_POOL = new AttemptPool();
 /**
  * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
- * Attempts are usually numbered 1, 2, 3, …: those sit in an array indexed by the id (8 bytes an
- * id, where a Map entry takes ~40 and its table grows by doubling), anything else in a Map. An
- * attempt-heavy export (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries.
+ * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
+ * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
+ * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
+ * string, a sparse or large id, another file, a line past 2^30) in a Map. An attempt-heavy export
+ * (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries, then ~20 MB of arrays.
  */
 class AttemptIds {
-    /** packed + 1 at index id; 0: not seen. */
-    dense;
-    /** Ids held in `dense`: it grows only while it stays at most ~4 slots an id (sparse ids: the Map). */
+    pool;
+    /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
+     * class, the ids in it. */
+    block = 0;
+    slab;
+    at = 0;
+    cls = 0;
     denseCount = 0;
+    /** The file (packed / 2^34) of every value in the block; -1 before the first. */
+    file = -1;
     other;
+    constructor(pool = SHARED_POOL) {
+        this.pool = pool;
+    }
+    capacity() {
+        return this.slab === undefined ? 0 : MIN_BLOCK << this.cls;
+    }
     inDense(id) {
         return (typeof id === "number" &&
             Number.isInteger(id) &&
             id >= 0 &&
-            (id < (this.dense?.length ?? 0) || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
+            (id < this.capacity() || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
     }
     get(id) {
-        if (typeof id === "number" &&
-            this.dense !== undefined &&
-            Number.isInteger(id) &&
-            id >= 0 &&
-            id < this.dense.length) {
-            const v = this.dense[id];
-            if (v !== 0)
-                return v - 1;
+        const slab = this.slab;
+        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
+            // (A fraction is never held in the block: `slab[at + 1.5]` reads nothing.)
+            const v = slab[this.at + id];
+            if (v !== undefined && v !== 0 && Number.isInteger(id))
+                return this.file * PACKED_FILE + v - 1;
         }
         return this.other?.get(id);
     }
     set(id, packed) {
-        if (!this.inDense(id)) {
+        const file = Math.floor(packed / PACKED_FILE);
+        const slot = packed - file * PACKED_FILE + 1;
+        if (!this.inDense(id) ||
+            !Number.isSafeInteger(packed) ||
+            packed < 0 ||
+            slot > SLOT_MAX ||
+            (this.file >= 0 && file !== this.file)) {
+            if (this.inBlock(id))
+                this.clear(id);
             (this.other ??= new Map()).set(id, packed);
             return;
         }
-        let dense = this.dense;
-        if (dense === undefined || id >= dense.length) {
-            let size = dense === undefined ? 8 : dense.length;
-            while (size <= id)
-                size *= 2;
-            const grown = new Float64Array(size);
-            if (dense !== undefined)
-                grown.set(dense);
-            this.dense = dense = grown;
-        }
-        if (dense[id] === 0)
+        if (id >= this.capacity())
+            this.grow(id);
+        this.file = file;
+        const slab = this.slab;
+        if (slab[this.at + id] === 0)
             this.denseCount++;
-        dense[id] = packed + 1;
+        slab[this.at + id] = slot;
+        this.other?.delete(id);
+    }
+    inBlock(id) {
+        return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
+    }
+    clear(id) {
+        const slab = this.slab;
+        if (slab[this.at + id] !== 0)
+            this.denseCount--;
+        slab[this.at + id] = 0;
+    }
+    /** A block with room for `id`; the values move over and the old block goes back to the pool. */
+    grow(id) {
+        let cls = this.slab === undefined ? 0 : this.cls + 1;
+        while (MIN_BLOCK << cls <= id)
+            cls++;
+        const block = this.pool.take(cls);
+        const slab = this.pool.slabs[Math.floor(block / SLAB_SLOTS)];
+        const at = block % SLAB_SLOTS;
+        const old = this.slab;
+        if (old !== undefined) {
+            slab.set(old.subarray(this.at, this.at + (MIN_BLOCK << this.cls)), at);
+            this.pool.give(this.cls, this.block);
+        }
+        this.block = block;
+        this.slab = slab;
+        this.at = at;
+        this.cls = cls;
     }
 }
 function grownF64(a, size) {
@@ -5972,6 +6058,8 @@ class DatasetBuilder {
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
     attemptIds = 0;
+    /** Blocks of every AttemptIds of this builder (freed with it). */
+    attemptPool = new AttemptPool();
     /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
     reviewFiles = new Map();
     heldChars = 0;
@@ -6261,7 +6349,7 @@ class DatasetBuilder {
                 more.set(held, src * 4 + row.result);
             }
             else {
-                const fresh = new AttemptIds();
+                const fresh = new AttemptIds(this.attemptPool);
                 fresh.set(held, src * 4 + row.result);
                 if (seen === undefined)
                     m.more.set(i, fresh);
@@ -7434,6 +7522,8 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     let bytesRead = 0;
     let gunzip;
     let pending;
+    /** The read in flight (plain files): awaited before the fd is closed. */
+    let reading;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -7486,17 +7576,25 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
             }
         }
         else {
-            // One buffer for every chunk: a new one per chunk left up to ~60 MB of dead buffers
-            // between collections once the main thread no longer parses (parse-pool.ts). The splitter
-            // copies what it carries to the next chunk, and `take` returns once the chunk is used.
-            const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+            // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
+            // one's lines are handled, instead of this thread waiting for each read (~10% of a large
+            // read was idle). A new buffer per chunk left up to ~60 MB of dead buffers between
+            // collections once the main thread no longer parses (parse-pool.ts). The splitter copies
+            // what it carries to the next chunk, and `take` returns once the chunk is used, before
+            // its buffer is read into again.
+            let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+            let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
             for (;;) {
-                const n = (await fh.read(buffer, 0, buffer.length, bytesRead)).bytesRead;
+                const n = (await reading).bytesRead;
+                reading = undefined;
                 if (n === 0)
                     break;
                 const chunk = buffer.subarray(0, n);
-                hash?.update(chunk);
                 bytesRead += n;
+                [buffer, spare] = [spare, buffer];
+                reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
+                hash?.update(chunk);
                 await take(chunk);
             }
         }
@@ -7543,6 +7641,10 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     }
     finally {
         // The worker reads through this fd: stop it before the fd is closed (and its number reused).
+        // A handler that threw left the next chunk's read running: it must not outlive the fd (and
+        // its failure is no one's to report). First, before anything else is awaited here.
+        if (reading !== undefined)
+            await reading.catch(() => undefined);
         if (pending !== undefined)
             await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AttemptIds } from "../../src/core/input/builder-columns.js";
+import { AttemptIds, AttemptPool } from "../../src/core/input/builder-columns.js";
 
 const id = fc.oneof(
   fc.integer({ min: 0, max: 80 }),
@@ -33,6 +33,52 @@ describe("AttemptIds", () => {
         for (const k of [1, "1", 0, "0", 4096, 99999]) expect(ids.get(k)).toBe(map.get(k));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("answers as Maps when many share one pool (blocks grown out of are reused), across files and lines", () => {
+    // Packed values as the builder makes them: file * 2^34 + line * 4 + result, lines up to 2^32 - 1
+    // (the block holds lines below 2^30 of one file; the rest goes to the Map).
+    const packed = fc
+      .tuple(
+        fc.constantFrom(0, 0, 0, 1, 9999),
+        fc.oneof(fc.nat({ max: 2000 }), fc.constantFrom(2 ** 30 - 2, 2 ** 30 - 1, 2 ** 30, 2 ** 32 - 1)),
+        fc.nat({ max: 3 }),
+      )
+      .map(([file, line, result]) => file * 2 ** 34 + line * 4 + result);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.nat({ max: 5 }),
+            fc.oneof(fc.nat({ max: 20 }), fc.nat({ max: 70 }), fc.nat({ max: 300 }), id),
+            packed,
+          ),
+          {
+            maxLength: 400,
+          },
+        ),
+        (ops) => {
+          const pool = new AttemptPool();
+          const sets = Array.from({ length: 6 }, () => new AttemptIds(pool));
+          const maps = Array.from({ length: 6 }, () => new Map<string | number, number>());
+          for (const [which, k, v] of ops) {
+            const ids = sets[which] as AttemptIds;
+            const map = maps[which] as Map<string | number, number>;
+            expect(ids.get(k)).toBe(map.get(k));
+            // Also a value set again (not what the builder does, but what a Map does).
+            ids.set(k, v);
+            map.set(k, v);
+            expect(ids.get(k)).toBe(v);
+          }
+          sets.forEach((ids, which) => {
+            const map = maps[which] as Map<string | number, number>;
+            for (let k = 0; k <= 300; k++) expect(ids.get(k)).toBe(map.get(k));
+            for (const [k, v] of map) expect(ids.get(k)).toBe(v);
+          });
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

@@ -53,57 +53,147 @@ export interface HarnessState {
 /** Integer attempt ids below this are held in an array indexed by the id. */
 const DENSE_ATTEMPTS = 1 << 12;
 
+/** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
+const PACKED_FILE = 2 ** 34;
+/** The largest value a slot holds (0 marks a free slot). */
+const SLOT_MAX = 2 ** 32 - 1;
+/** Slots of one slab of an AttemptPool (256 KiB); blocks are 8 … DENSE_ATTEMPTS slots. */
+const SLAB_SLOTS = 1 << 16;
+/** Block sizes by class: 8 << class. */
+const MIN_BLOCK = 8;
+
+/**
+ * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
+ * per (model, task) cost ~300 bytes of ArrayBuffer bookkeeping each and left every array it grew
+ * out of as garbage until a full collection (the deep-attempts preset: ~20,000 of them). A block an
+ * AttemptIds grows out of is kept for the next one that grows to its size.
+ */
+export class AttemptPool {
+  readonly slabs: Uint32Array[] = [];
+  /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
+  private readonly free: number[][] = [];
+  /** Where the next new block of the last slab starts. */
+  private used = SLAB_SLOTS;
+
+  /** A block of MIN_BLOCK << cls zeroed slots, as slab * SLAB_SLOTS + offset. */
+  take(cls: number): number {
+    const reused = this.free[cls]?.pop();
+    if (reused !== undefined) return reused;
+    const size = MIN_BLOCK << cls;
+    if (this.used + size > SLAB_SLOTS) {
+      this.slabs.push(new Uint32Array(SLAB_SLOTS));
+      this.used = 0;
+    }
+    const at = (this.slabs.length - 1) * SLAB_SLOTS + this.used;
+    this.used += size;
+    return at;
+  }
+
+  /** Returns a block (zeroed here) for reuse. */
+  give(cls: number, block: number): void {
+    const slab = this.slabs[Math.floor(block / SLAB_SLOTS)];
+    const at = block % SLAB_SLOTS;
+    slab?.fill(0, at, at + (MIN_BLOCK << cls));
+    (this.free[cls] ??= []).push(block);
+  }
+}
+
+/** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
+const SHARED_POOL = new AttemptPool();
+
 /**
  * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
- * Attempts are usually numbered 1, 2, 3, …: those sit in an array indexed by the id (8 bytes an
- * id, where a Map entry takes ~40 and its table grows by doubling), anything else in a Map. An
- * attempt-heavy export (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries.
+ * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
+ * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
+ * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
+ * string, a sparse or large id, another file, a line past 2^30) in a Map. An attempt-heavy export
+ * (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries, then ~20 MB of arrays.
  */
 export class AttemptIds {
-  /** packed + 1 at index id; 0: not seen. */
-  private dense: Float64Array | undefined;
-  /** Ids held in `dense`: it grows only while it stays at most ~4 slots an id (sparse ids: the Map). */
+  /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
+   * class, the ids in it. */
+  private block = 0;
+  private slab: Uint32Array | undefined;
+  private at = 0;
+  private cls = 0;
   private denseCount = 0;
+  /** The file (packed / 2^34) of every value in the block; -1 before the first. */
+  private file = -1;
   private other: Map<string | number, number> | undefined;
+
+  constructor(private readonly pool: AttemptPool = SHARED_POOL) {}
+
+  private capacity(): number {
+    return this.slab === undefined ? 0 : MIN_BLOCK << this.cls;
+  }
 
   private inDense(id: string | number): id is number {
     return (
       typeof id === "number" &&
       Number.isInteger(id) &&
       id >= 0 &&
-      (id < (this.dense?.length ?? 0) || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64))
+      (id < this.capacity() || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64))
     );
   }
 
   get(id: string | number): number | undefined {
-    if (
-      typeof id === "number" &&
-      this.dense !== undefined &&
-      Number.isInteger(id) &&
-      id >= 0 &&
-      id < this.dense.length
-    ) {
-      const v = this.dense[id] as number;
-      if (v !== 0) return v - 1;
+    const slab = this.slab;
+    if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
+      // (A fraction is never held in the block: `slab[at + 1.5]` reads nothing.)
+      const v = slab[this.at + id];
+      if (v !== undefined && v !== 0 && Number.isInteger(id)) return this.file * PACKED_FILE + v - 1;
     }
     return this.other?.get(id);
   }
 
   set(id: string | number, packed: number): void {
-    if (!this.inDense(id)) {
+    const file = Math.floor(packed / PACKED_FILE);
+    const slot = packed - file * PACKED_FILE + 1;
+    if (
+      !this.inDense(id) ||
+      !Number.isSafeInteger(packed) ||
+      packed < 0 ||
+      slot > SLOT_MAX ||
+      (this.file >= 0 && file !== this.file)
+    ) {
+      if (this.inBlock(id)) this.clear(id);
       (this.other ??= new Map()).set(id, packed);
       return;
     }
-    let dense = this.dense;
-    if (dense === undefined || id >= dense.length) {
-      let size = dense === undefined ? 8 : dense.length;
-      while (size <= id) size *= 2;
-      const grown = new Float64Array(size);
-      if (dense !== undefined) grown.set(dense);
-      this.dense = dense = grown;
+    if (id >= this.capacity()) this.grow(id);
+    this.file = file;
+    const slab = this.slab as Uint32Array;
+    if (slab[this.at + id] === 0) this.denseCount++;
+    slab[this.at + id] = slot;
+    this.other?.delete(id);
+  }
+
+  private inBlock(id: string | number): id is number {
+    return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
+  }
+
+  private clear(id: number): void {
+    const slab = this.slab as Uint32Array;
+    if (slab[this.at + id] !== 0) this.denseCount--;
+    slab[this.at + id] = 0;
+  }
+
+  /** A block with room for `id`; the values move over and the old block goes back to the pool. */
+  private grow(id: number): void {
+    let cls = this.slab === undefined ? 0 : this.cls + 1;
+    while (MIN_BLOCK << cls <= id) cls++;
+    const block = this.pool.take(cls);
+    const slab = this.pool.slabs[Math.floor(block / SLAB_SLOTS)] as Uint32Array;
+    const at = block % SLAB_SLOTS;
+    const old = this.slab;
+    if (old !== undefined) {
+      slab.set(old.subarray(this.at, this.at + (MIN_BLOCK << this.cls)), at);
+      this.pool.give(this.cls, this.block);
     }
-    if (dense[id] === 0) this.denseCount++;
-    dense[id] = packed + 1;
+    this.block = block;
+    this.slab = slab;
+    this.at = at;
+    this.cls = cls;
   }
 }
 

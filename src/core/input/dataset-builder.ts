@@ -68,6 +68,7 @@ import {
   F_LABEL0_OWN,
   F_MORE_LABELS,
   AttemptIds,
+  AttemptPool,
   TaskColumns,
   TaskIndex,
   type LabelEvent,
@@ -217,6 +218,8 @@ export class DatasetBuilder {
   /** A cap was passed (reported): later lines are not held. */
   private stopped = false;
   private attemptIds = 0;
+  /** Blocks of every AttemptIds of this builder (freed with it). */
+  private readonly attemptPool = new AttemptPool();
   /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
   private readonly reviewFiles = new Map<number, ReviewFileState>();
   private heldChars = 0;
@@ -551,7 +554,7 @@ export class DatasetBuilder {
       } else if (more !== undefined) {
         more.set(held, src * 4 + row.result);
       } else {
-        const fresh = new AttemptIds();
+        const fresh = new AttemptIds(this.attemptPool);
         fresh.set(held, src * 4 + row.result);
         if (seen === undefined) m.more.set(i, fresh);
         else seen.more = fresh;
