@@ -218,6 +218,9 @@ export class DatasetBuilder {
   /** A cap was passed (reported): later lines are not held. */
   private stopped = false;
   private attemptIds = 0;
+  /** Beside the state, for speed only: a result row's label and evidence last added to a task
+   * (made once a task's evidence differs between its rows). */
+  private memo: EvidenceMemo | undefined = undefined;
   /** Blocks of every AttemptIds of this builder (freed with it). */
   private readonly attemptPool = new AttemptPool();
   /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
@@ -421,7 +424,16 @@ export class DatasetBuilder {
     if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
       return;
 
-    if (!this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined)) return;
+    const evidence = row.evidence;
+    const memo = this.memo;
+    if (
+      memo === undefined ||
+      evidence === undefined ||
+      !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols)
+    ) {
+      if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined)) return;
+      if (evidence !== undefined) this.remember(i, row.reviewRevision, row.validity, evidence);
+    }
     const cluster = row.cluster;
     if (cluster !== undefined) {
       const held = cols.clusters[i];
@@ -623,6 +635,38 @@ export class DatasetBuilder {
       model.lastRevision = rev;
     }
     return true;
+  }
+
+  /**
+   * After a row's label and evidence were added to task i: when its items stand together in the
+   * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
+   * evidence that differs per (model, task), the next row with that label and those items is
+   * known to change nothing (EvidenceMemo).
+   */
+  private remember(
+    i: number,
+    revision: number,
+    validity: Validity,
+    evidence: string | readonly string[],
+  ): void {
+    const list = this.cols.evidence[i];
+    // (revision * 4 + code is exact below 2^51.)
+    if (list === undefined || revision >= 2 ** 48) return;
+    const first = typeof evidence === "string" ? evidence : evidence[0];
+    if (first === undefined || first.length === 0 || list[0] === first) return;
+    const start = list.indexOf(first);
+    if (start < 0) return;
+    if (typeof evidence !== "string") {
+      if (start + evidence.length > list.length) return;
+      for (let k = 1; k < evidence.length; k++) if (list[start + k] !== evidence[k]) return;
+    }
+    (this.memo ??= new EvidenceMemo()).set(
+      i,
+      revision,
+      validity,
+      start,
+      typeof evidence === "string" ? 1 : evidence.length,
+    );
   }
 
   /** Task i's labels after its first (looked up once for a run of rows of one task). */
@@ -1142,6 +1186,60 @@ export class DatasetBuilder {
       datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
       duplicateRows: st.duplicateRows,
     };
+  }
+}
+
+/**
+ * Per task, the label (review_revision, validity) and evidence items of a result row already added
+ * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
+ * that label and those items again changes nothing: the label exists, the task's list holds the
+ * items (lists only grow at their end, so the run stays where it was), and so does the label's own
+ * list (it took them then, or was full; a label's own list never equals the task's, or it would
+ * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
+ * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
+ * items, and the label's, every time.
+ */
+class EvidenceMemo {
+  /** revision * 4 + validity code + 1; 0: nothing remembered. */
+  private label = new Float64Array(0);
+  private start = new Uint8Array(0);
+  private count = new Uint8Array(0);
+
+  set(i: number, revision: number, validity: Validity, start: number, count: number): void {
+    if (i >= this.label.length) {
+      const size = Math.max(1024, 2 * i);
+      const label = new Float64Array(size);
+      label.set(this.label);
+      this.label = label;
+      const starts = new Uint8Array(size);
+      starts.set(this.start);
+      this.start = starts;
+      const counts = new Uint8Array(size);
+      counts.set(this.count);
+      this.count = counts;
+    }
+    this.label[i] = revision * 4 + validityCode(validity) + 1;
+    this.start[i] = start;
+    this.count[i] = count;
+  }
+
+  /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
+  repeats(
+    i: number,
+    revision: number,
+    validity: Validity,
+    evidence: string | readonly string[],
+    cols: TaskColumns,
+  ): boolean {
+    if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1) return false;
+    const list = cols.evidence[i];
+    if (list === undefined) return false;
+    const start = this.start[i] ?? 0;
+    if (typeof evidence === "string") return this.count[i] === 1 && list[start] === evidence;
+    const n = evidence.length;
+    if (this.count[i] !== n) return false;
+    for (let k = 0; k < n; k++) if (list[start + k] !== evidence[k]) return false;
+    return true;
   }
 }
 
