@@ -53455,7 +53455,7 @@ class DatasetBuilder {
                     ? undefined
                     : more.index !== undefined
                         ? more.index.get(labelKey(revision, validity))
-                        : more.events.find((e) => e.revision === revision && e.validity === validity);
+                        : findLabel(more.events, revision, validity);
             if (event === undefined) {
                 const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
                 if (count >= this.limits.maxLabelsPerTask) {
@@ -53975,6 +53975,14 @@ class EvidenceMemo {
                 return false;
         return true;
     }
+}
+/** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
+ * a closure per row). */
+function findLabel(events, revision, validity) {
+    for (const e of events)
+        if (e.revision === revision && e.validity === validity)
+            return e;
+    return undefined;
 }
 /** The evidence of a task or event without any (shared: records are never modified). */
 const NO_EVIDENCE = Object.freeze([]);
