@@ -107,6 +107,71 @@ function scenario(seed: number): { results: Record<string, unknown>[]; reviews: 
   return { results, reviews };
 }
 
+/**
+ * Rows as a benchmark writes them, model after model, attempt after attempt, task after task,
+ * with evidence and labels per (model, task) that mostly repeat (the rows a builder skips once it
+ * knows them: EvidenceMemo), now and then another item, label or order.
+ */
+function perModelScenario(seed: number): {
+  results: Record<string, unknown>[];
+  reviews: Record<string, unknown>[];
+} {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const models = [...MODELS, "m4"].slice(0, 2 + Math.floor(rnd() * 3));
+  const tasks = Array.from({ length: 1 + Math.floor(rnd() * 5) }, (_, k) => `t${k}`);
+  const attempts = 1 + Math.floor(rnd() * 5);
+  const labelOf = new Map<string, { review_revision: number; validity: string }>();
+  const results: Record<string, unknown>[] = [];
+  for (const model of models) {
+    for (let a = 0; a < attempts; a++) {
+      const order = rnd() < 0.2 ? [...tasks].reverse() : tasks;
+      for (const t of order) {
+        const key = `${model}/${t}`;
+        let label = labelOf.get(key);
+        if (label === undefined || rnd() < 0.05) {
+          // Mostly one validity per (task, revision), so that most reads have no conflicting top label.
+          const rev = Math.floor(rnd() * 3);
+          const validity =
+            rnd() < 0.05 ? pick(VALIDITIES) : (VALIDITIES[(t.charCodeAt(1) + rev) % 4] ?? "valid");
+          label = { review_revision: rev, validity };
+          labelOf.set(key, label);
+        }
+        const own = `run/${model}/${t}`;
+        const r = rnd();
+        const evidence =
+          r < 0.45
+            ? own
+            : r < 0.8
+              ? [own, `log/${t}`]
+              : r < 0.9
+                ? [`log/${t}`, own]
+                : r < 0.95
+                  ? [own, own]
+                  : `x/${Math.floor(rnd() * 30)}`;
+        results.push({
+          task_id: t,
+          dataset_revision: "ds",
+          harness_revision: "h",
+          model_config: model,
+          ...label,
+          result: RESULTS[(model.length + t.length + a) % 4],
+          attempt: a,
+          evidence,
+        });
+      }
+    }
+  }
+  const reviews = Array.from({ length: Math.floor(rnd() * 3) }, () => ({
+    task_id: pick(tasks),
+    dataset_revision: "ds",
+    review_revision: 3,
+    validity: pick(VALIDITIES),
+    evidence: `review/${Math.floor(rnd() * 3)}`,
+  }));
+  return { results, reviews };
+}
+
 /** What the records must hold, or undefined when the read must end in an InputError. */
 function expected(
   results: readonly Record<string, unknown>[],
@@ -220,43 +285,55 @@ function read(
 
 describe("labels and evidence of a task, against a brute-force reading", () => {
   it("gives every label its first source and its own evidence, and the task all of it", () => {
-    let compared = 0;
-    let multiLabel = 0;
-    let ownLists = 0;
-    for (let seed = 1; seed <= 3000; seed++) {
-      const { results, reviews } = scenario(seed);
-      const want = expected(results, reviews);
-      const got = read(results, reviews);
-      expect(got === undefined, `seed ${seed}`).toBe(want === undefined);
-      if (want === undefined || got === undefined) continue;
-      compared++;
-      expect(
-        got.map((t) => `${t.datasetRevision}/${t.taskId}`),
-        `seed ${seed}`,
-      ).toEqual(want.map((t) => `${t.datasetRevision}/${t.taskId}`));
-      want.forEach((w, k) => {
-        const t = got[k];
-        const history = [...w.labels.values()].sort(
-          (a, b) =>
-            a.revision - b.revision ||
-            a.source.file.localeCompare(b.source.file) ||
-            a.source.line - b.source.line,
-        );
-        if (history.length > 1) multiLabel++;
-        if (history.some((l) => l.evidence.join("\n") !== w.evidence.join("\n"))) ownLists++;
-        expect(t?.evidence, `seed ${seed}`).toEqual(w.evidence);
-        expect(t?.history, `seed ${seed}`).toStrictEqual(history);
-        const c = (m: string): object | undefined => {
-          const n = w.counts.get(m);
-          return n === undefined ? undefined : { pass: n[0], fail: n[1], infra_error: n[2], missing: n[3] };
-        };
-        expect(t?.baseline, `seed ${seed}`).toEqual(c("base"));
-        expect(t?.candidate, `seed ${seed}`).toEqual(c("cand"));
-      });
-    }
-    // The random exports reach every case: most reads succeed, labels with their own lists.
-    expect(compared).toBeGreaterThan(1000);
-    expect(multiLabel).toBeGreaterThan(500);
-    expect(ownLists).toBeGreaterThan(300);
+    check(scenario, 3000, { compared: 1000, multiLabel: 500, ownLists: 300 });
+  });
+
+  it("does so on rows of many models whose labels and evidence repeat per (model, task)", () => {
+    check(perModelScenario, 1500, { compared: 1000, multiLabel: 1000, ownLists: 500 });
   });
 });
+
+function check(
+  make: typeof scenario,
+  seeds: number,
+  least: { compared: number; multiLabel: number; ownLists: number },
+): void {
+  let compared = 0;
+  let multiLabel = 0;
+  let ownLists = 0;
+  for (let seed = 1; seed <= seeds; seed++) {
+    const { results, reviews } = make(seed);
+    const want = expected(results, reviews);
+    const got = read(results, reviews);
+    expect(got === undefined, `seed ${seed}`).toBe(want === undefined);
+    if (want === undefined || got === undefined) continue;
+    compared++;
+    expect(
+      got.map((t) => `${t.datasetRevision}/${t.taskId}`),
+      `seed ${seed}`,
+    ).toEqual(want.map((t) => `${t.datasetRevision}/${t.taskId}`));
+    want.forEach((w, k) => {
+      const t = got[k];
+      const history = [...w.labels.values()].sort(
+        (a, b) =>
+          a.revision - b.revision ||
+          a.source.file.localeCompare(b.source.file) ||
+          a.source.line - b.source.line,
+      );
+      if (history.length > 1) multiLabel++;
+      if (history.some((l) => l.evidence.join("\n") !== w.evidence.join("\n"))) ownLists++;
+      expect(t?.evidence, `seed ${seed}`).toEqual(w.evidence);
+      expect(t?.history, `seed ${seed}`).toStrictEqual(history);
+      const c = (m: string): object | undefined => {
+        const n = w.counts.get(m);
+        return n === undefined ? undefined : { pass: n[0], fail: n[1], infra_error: n[2], missing: n[3] };
+      };
+      expect(t?.baseline, `seed ${seed}`).toEqual(c("base"));
+      expect(t?.candidate, `seed ${seed}`).toEqual(c("cand"));
+    });
+  }
+  // The random exports reach every case: most reads succeed, labels with their own lists.
+  expect(compared).toBeGreaterThan(least.compared);
+  expect(multiLabel).toBeGreaterThan(least.multiLabel);
+  expect(ownLists).toBeGreaterThan(least.ownLists);
+}
