@@ -13,9 +13,11 @@
  * number; its state is held in columns by that number (builder-columns.ts: typed arrays, the rare
  * things in side maps), found through the task after the last row's, then an open-addressing
  * table (TaskIndex), with the tasks of one revision sharing its string. Attempt ids are kept as
- * given (AttemptIds: small integers in an array indexed by the id, anything else in a Map, so 1
- * and "1" stay apart); the usual single harness revision of a (model, task) is held inline, more
- * in a map.
+ * given (AttemptIds: small integers in Uint32 blocks of the builder's AttemptPool indexed by the
+ * id, anything else in a Map, so 1 and "1" stay apart); the usual single harness revision of a
+ * (model, task) is held inline, more in a map. Beside the state, for speed only, EvidenceMemo
+ * remembers per task the label and evidence of a row already added, so that the rows of a (model,
+ * task) with its own evidence skip searching the task's lists.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
