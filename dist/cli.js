@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6767);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(931);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6213);
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6767:
+/***/ 931:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -508,13 +508,155 @@ function isPlaceholderRevision(revision) {
 function compareCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
+/** A TaskTable over records already made. */
+class RecordTable {
+    records;
+    constructor(records) {
+        this.records = records;
+    }
+    get length() {
+        return this.records.length;
+    }
+    record(i) {
+        const t = this.records[i];
+        if (t === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
+        return t;
+    }
+    datasetRevision(i) {
+        return this.record(i).datasetRevision;
+    }
+    taskId(i) {
+        return this.record(i).taskId;
+    }
+    validity(i) {
+        return this.record(i).validity;
+    }
+    reviewRevision(i) {
+        return this.record(i).reviewRevision;
+    }
+    cluster(i) {
+        return this.record(i).cluster;
+    }
+    baseline(i) {
+        return this.record(i).baseline;
+    }
+    candidate(i) {
+        return this.record(i).candidate;
+    }
+    evidence(i) {
+        return this.record(i).evidence;
+    }
+    labelCount(i) {
+        return this.record(i).history.length;
+    }
+    lastLabelRevision(i) {
+        const h = this.record(i).history;
+        return h[h.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.record(i).history;
+    }
+    eventRevision(i, k) {
+        return this.event(this.history(i), i, k).revision;
+    }
+    eventValidity(i, k) {
+        return this.event(this.history(i), i, k).validity;
+    }
+    event(history, i, k) {
+        const e = history[k];
+        if (e === undefined)
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+}
+/** Records as a TaskTable (they are not copied: never modify them). */
+function recordTable(records) {
+    return new RecordTable(records);
+}
+/** A table with some tasks' records replaced (task index → record); the others read through. */
+class OverlayTable {
+    base;
+    replaced;
+    constructor(base, replaced) {
+        this.base = base;
+        this.replaced = replaced;
+    }
+    get length() {
+        return this.base.length;
+    }
+    record(i) {
+        return this.replaced.get(i) ?? this.base.record(i);
+    }
+    datasetRevision(i) {
+        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
+    }
+    taskId(i) {
+        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
+    }
+    validity(i) {
+        return this.replaced.get(i)?.validity ?? this.base.validity(i);
+    }
+    reviewRevision(i) {
+        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
+    }
+    cluster(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.cluster(i) : r.cluster;
+    }
+    baseline(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.baseline(i) : r.baseline;
+    }
+    candidate(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.candidate(i) : r.candidate;
+    }
+    evidence(i) {
+        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
+    }
+    labelCount(i) {
+        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
+    }
+    lastLabelRevision(i) {
+        const r = this.replaced.get(i);
+        if (r === undefined)
+            return this.base.lastLabelRevision(i);
+        return r.history[r.history.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.replaced.get(i)?.history ?? this.base.history(i);
+    }
+    eventRevision(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+    }
+    eventValidity(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+}
+/**
+ * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
+ * 10⁶-task Dataset that changes a few labels costs what it changes.
+ */
+function withReplacedRecords(table, replaced) {
+    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
+}
+/** Every task of a table as a record, in table order. */
+function tableRecords(table) {
+    const out = [];
+    for (let i = 0; i < table.length; i++)
+        out.push(table.record(i));
+    return out;
+}
 
 ;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
 /**
  * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
  * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
- * by review revision evaluates again per revision: at 500,000 tasks each walk over the TaskRecords
- * is mostly cache misses, so they are read once here. The labels as of an earlier review revision
+ * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
+ * mostly cache misses, so they are read once here. The labels as of an earlier review revision
  * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
  */
 
@@ -543,11 +685,10 @@ function taskColumns(dataset) {
     let last;
     let lastNumber = -1;
     for (let i = 0; i < n; i++) {
-        const t = tasks[i];
-        validity[i] = CODE[t.validity];
-        baseline[i] = t.baseline;
-        candidate[i] = t.candidate;
-        const c = t.cluster;
+        validity[i] = CODE[tasks.validity(i)];
+        baseline[i] = tasks.baseline(i);
+        candidate[i] = tasks.candidate(i);
+        const c = tasks.cluster(i);
         if (c === undefined)
             cluster[i] = -1;
         else if (c === last)
@@ -2215,9 +2356,7 @@ function influentialTasks(dataset, a) {
         inLower[y] - inLower[x] ||
         x - y);
     return order.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
-        const task = dataset.tasks[a.unresolvedTaskIndices[j]];
-        if (task === undefined)
-            throw new Error("influentialTasks: task index out of range");
+        const task = dataset.tasks.record(a.unresolvedTaskIndices[j]);
         return {
             dataset_revision: task.datasetRevision,
             task_id: task.taskId,
@@ -2248,10 +2387,9 @@ function evaluate_attainingSet(dataset, a, set) {
         d_zero: zero,
         d_plus: set.length - minus - zero,
         tasks: set.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
-            const task = dataset.tasks[a.unresolvedTaskIndices[j]];
-            if (task === undefined)
-                throw new Error("attainingSet: task index out of range");
-            return { dataset_revision: task.datasetRevision, task_id: task.taskId, d: a.unresolvedD[j] };
+            const i = a.unresolvedTaskIndices[j];
+            const tasks = dataset.tasks;
+            return { dataset_revision: tasks.datasetRevision(i), task_id: tasks.taskId(i), d: a.unresolvedD[j] };
         }),
     };
 }
@@ -2452,33 +2590,34 @@ function buildTaskTable(dataset, policy) {
     const clusterIndex = new Map();
     const denominators = new Set();
     for (let i = 0; i < n; i++) {
-        const t = tasks[i];
-        const ka = effectiveAttempts(t.candidate, infra);
-        const kb = effectiveAttempts(t.baseline, infra);
-        const a = t.candidate;
-        const b = t.baseline;
+        const a = tasks.candidate(i);
+        const b = tasks.baseline(i);
+        const ka = effectiveAttempts(a, infra);
+        const kb = effectiveAttempts(b, infra);
         const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
         if (both) {
             d[i] = a.pass / ka - b.pass / kb;
             denominators.add(ka);
             denominators.add(kb);
-            if (clustered && t.cluster !== undefined) {
-                let c = clusterIndex.get(t.cluster);
+            const name = clustered ? tasks.cluster(i) : undefined;
+            if (name !== undefined) {
+                let c = clusterIndex.get(name);
                 if (c === undefined) {
                     c = clusterIndex.size;
-                    clusterIndex.set(t.cluster, c);
+                    clusterIndex.set(name, c);
                 }
                 cluster[i] = c;
             }
         }
-        if (t.validity === "broken")
+        const validity = tasks.validity(i);
+        if (validity === "broken")
             cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
-        else if (t.validity === "valid")
+        else if (validity === "valid")
             cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
         else
             cat[i] = both ? CAT_OPEN : CAT_OPEN_OUT;
-        writeSide(side, i * SIDE_WIDTH, t.candidate);
-        writeSide(side, i * SIDE_WIDTH + 3, t.baseline);
+        writeSide(side, i * SIDE_WIDTH, a);
+        writeSide(side, i * SIDE_WIDTH + 3, b);
     }
     // The common denominator of all scores, when sums of squares in its units stay exact.
     const gcd = (x, y) => (y === 0 ? x : gcd(y, x % y));
@@ -2494,9 +2633,8 @@ function buildTaskTable(dataset, policy) {
     for (let i = 0; i < n; i++) {
         if (Number.isNaN(d[i]))
             continue;
-        const t = tasks[i];
-        const a = t.candidate;
-        const b = t.baseline;
+        const a = tasks.candidate(i);
+        const b = tasks.baseline(i);
         du[i] =
             unit === 1
                 ? d[i]
@@ -4018,6 +4156,30 @@ function greedy(table, mirror, open, openOut, target, splitByCluster, limit, bud
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/fragility.ts
+/**
+ * Fragility (SPEC §4): how firm the verdict is.
+ *
+ * - accept / reject → review fragility: the fewest changes to reviewed labels (valid → broken, or
+ *   broken → valid for a task both models attempted) after which §4, recomputed in full, gives a
+ *   different verdict; also as a share of N_v. See fragility-review.ts.
+ * - unresolved → resolution distance: the fewest open labels (disputed / unreviewed) whose
+ *   resolution to valid or broken makes §4 give accept or reject, and which tasks to review first;
+ *   unbounded (null, fragility_unbounded) when no resolution can decide it. See
+ *   fragility-resolution.ts.
+ *
+ * Both searches run on sufficient statistics (fragility-state.ts), never by calling evaluate() per
+ * candidate. Exactness: a figure is exact when its search completed within FRAGILITY_WORK_BUDGET,
+ * or its greedy bound met the levels already proven, or (unbounded) a check no label can fix or a
+ * bound on the margin proves it. For single-attempt data with paired SE the margin depends only
+ * on how many tasks with d = −1, 0, +1 move, and review fragility is exact up to about 90–180
+ * changes (resolution distance usually further: N_v/φ prune it); beyond, and with many distinct
+ * d values (multi-attempt) or many (d, cluster) kinds (clustered SE), the figure is the greedy
+ * upper bound with fragility_exact false ("at most"). An answer is always realised: it is checked
+ * once against the real evaluate() on the relabelled dataset (one O(n) call).
+ *
+ * Deterministic: tasks are visited in dataset (task-key) order and every tie is broken by it.
+ */
+
 
 
 
@@ -4030,14 +4192,10 @@ function computeFragility(dataset, policy, ctx, evaluation) {
 }
 /** The dataset with the given label changes applied. */
 function relabel(dataset, moves) {
-    const to = new Map(moves.map((m) => [m.index, m.to]));
-    return {
-        ...dataset,
-        tasks: dataset.tasks.map((t, i) => {
-            const v = to.get(i);
-            return v === undefined ? t : { ...t, validity: v };
-        }),
-    };
+    const replaced = new Map();
+    for (const m of moves)
+        replaced.set(m.index, { ...dataset.tasks.record(m.index), validity: m.to });
+    return { ...dataset, tasks: withReplacedRecords(dataset.tasks, replaced) };
 }
 function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
     const budget = opts.budget ?? FRAGILITY_WORK_BUDGET;
@@ -4074,8 +4232,9 @@ function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
     }
     const moves = figure === "resolution_distance" ? reviewOrder(table.d, result.moves) : result.moves;
     const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
-        const t = dataset.tasks[m.index];
-        return { dataset_revision: t.datasetRevision, task_id: t.taskId, change: `${t.validity} → ${m.to}` };
+        const t = dataset.tasks;
+        const i = m.index;
+        return { dataset_revision: t.datasetRevision(i), task_id: t.taskId(i), change: `${t.validity(i)} → ${m.to}` };
     });
     const nv = evaluation.comparison.common_valid_tasks;
     const review = figure === "review_fragility";
@@ -5512,6 +5671,208 @@ class scan_row_RowScanner {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/input/dataset-columns.ts
+
+/** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
+const LINE_RADIX = 2 ** 32;
+/** The evidence of a task or event without any (shared: records are never modified). */
+const NO_EVIDENCE = Object.freeze([]);
+/**
+ * A number read from a Float64Array, as a small integer when it is one. A record's field that
+ * first receives a boxed double (what a Float64Array read gives before the code is optimised)
+ * boxes every later value too: 16 bytes more a field of every record.
+ */
+function small(x) {
+    const k = x | 0;
+    return k === x ? k : x;
+}
+/** Filled by the DatasetBuilder in dataset order (`addTask`, then its events), then read. */
+class ColumnTaskTable {
+    strings;
+    revisionNames;
+    files;
+    length;
+    /** Task index → the builder's task number (for its strings). */
+    order;
+    /** Task index → its dataset revision's index in `revisionNames`. */
+    revisionIndex;
+    validityCode;
+    reviewRevisions;
+    baselines;
+    candidates;
+    /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
+    eventStart;
+    eventRevisions;
+    eventValidities;
+    eventSource;
+    /** Event index → its evidence when it is not the task's list. */
+    eventEvidence = new Map();
+    /** Event index → reviewer and note, when either was given. */
+    eventMeta = new Map();
+    filled = 0;
+    events = 0;
+    constructor(size, 
+    /** Events to make room for (more are grown into). */
+    eventCapacity, strings, revisionNames, files) {
+        this.strings = strings;
+        this.revisionNames = revisionNames;
+        this.files = files;
+        this.length = size;
+        this.order = new Uint32Array(size);
+        this.revisionIndex = new Uint32Array(size);
+        this.validityCode = new Uint8Array(size);
+        this.reviewRevisions = new Float64Array(size);
+        this.baselines = new Array(size);
+        this.candidates = new Array(size);
+        this.eventStart = new Uint32Array(size + 1);
+        this.eventRevisions = new Float64Array(eventCapacity);
+        this.eventValidities = new Uint8Array(eventCapacity);
+        this.eventSource = new Float64Array(eventCapacity);
+    }
+    /** The next task in dataset order; its events follow with `addEvent`. */
+    addTask(builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate) {
+        const i = this.filled++;
+        this.order[i] = builderTask;
+        this.revisionIndex[i] = revisionIndex;
+        this.validityCode[i] = validityCode;
+        this.reviewRevisions[i] = reviewRevision;
+        this.baselines[i] = baseline;
+        this.candidates[i] = candidate;
+        this.eventStart[i] = this.events;
+        this.eventStart[i + 1] = this.events;
+    }
+    /** The next event of the last task added (in history order). `evidence`: its list when not the task's. */
+    addEvent(revision, validityCode, source, evidence, meta) {
+        const e = this.events++;
+        if (e === this.eventRevisions.length)
+            this.growEvents();
+        this.eventRevisions[e] = revision;
+        this.eventValidities[e] = validityCode;
+        this.eventSource[e] = source;
+        if (evidence !== undefined)
+            this.eventEvidence.set(e, evidence);
+        if (meta !== undefined)
+            this.eventMeta.set(e, meta);
+        this.eventStart[this.filled] = this.events;
+    }
+    growEvents() {
+        const size = Math.max(16, Math.ceil(this.eventRevisions.length * 1.5));
+        const f64 = (a) => {
+            const b = new Float64Array(size);
+            b.set(a);
+            return b;
+        };
+        this.eventRevisions = f64(this.eventRevisions);
+        this.eventSource = f64(this.eventSource);
+        const v = new Uint8Array(size);
+        v.set(this.eventValidities);
+        this.eventValidities = v;
+    }
+    /** Whether every task was added. */
+    complete() {
+        return this.filled === this.length;
+    }
+    at(i) {
+        if (!(i >= 0 && i < this.filled))
+            throw new Error(`TaskTable: no task ${i} (of ${this.filled})`);
+        return this.order[i];
+    }
+    datasetRevision(i) {
+        this.at(i);
+        return this.revisionNames[this.revisionIndex[i]] ?? "";
+    }
+    taskId(i) {
+        return this.strings.taskIds[this.at(i)] ?? "";
+    }
+    validity(i) {
+        this.at(i);
+        return model_VALIDITIES[this.validityCode[i]] ?? "unreviewed";
+    }
+    reviewRevision(i) {
+        this.at(i);
+        return small(this.reviewRevisions[i]);
+    }
+    cluster(i) {
+        return this.strings.clusters[this.at(i)];
+    }
+    baseline(i) {
+        this.at(i);
+        return this.baselines[i];
+    }
+    candidate(i) {
+        this.at(i);
+        return this.candidates[i];
+    }
+    evidence(i) {
+        return this.strings.evidence[this.at(i)] ?? NO_EVIDENCE;
+    }
+    labelCount(i) {
+        this.at(i);
+        return this.eventStart[i + 1] - this.eventStart[i];
+    }
+    lastLabelRevision(i) {
+        this.at(i);
+        const end = this.eventStart[i + 1];
+        return end > this.eventStart[i] ? small(this.eventRevisions[end - 1]) : -1;
+    }
+    eventRevision(i, k) {
+        return small(this.eventRevisions[this.eventAt(i, k)]);
+    }
+    eventValidity(i, k) {
+        return model_VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+    }
+    eventAt(i, k) {
+        this.at(i);
+        const e = this.eventStart[i] + k;
+        if (!(k >= 0 && e < this.eventStart[i + 1]))
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+    history(i) {
+        const taskEvidence = this.evidence(i);
+        const out = [];
+        for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
+            out.push(reviewEvent(small(this.eventRevisions[e]), model_VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
+        }
+        return out;
+    }
+    sourceOf(src) {
+        return { file: this.files[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
+    }
+    record(i) {
+        const history = this.history(i);
+        const datasetRevision = this.datasetRevision(i);
+        const taskId = this.taskId(i);
+        const validity = this.validity(i);
+        const reviewRevision = this.reviewRevision(i);
+        const evidence = this.evidence(i);
+        const cluster = this.cluster(i);
+        const b = this.baselines[i];
+        const c = this.candidates[i];
+        // The keys in the order the reader always gave them.
+        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
+        if (cluster !== undefined)
+            out.cluster = cluster;
+        if (b !== undefined)
+            out.baseline = b;
+        if (c !== undefined)
+            out.candidate = c;
+        return out;
+    }
+}
+/** A history event (reviewer and note only when given, after the evidence). */
+function reviewEvent(revision, validity, source, evidence, meta) {
+    if (meta === undefined || (meta.reviewer === undefined && meta.note === undefined)) {
+        return { revision, validity, source, evidence };
+    }
+    const event = { revision, validity, source, evidence };
+    if (meta.reviewer !== undefined)
+        event.reviewer = meta.reviewer;
+    if (meta.note !== undefined)
+        event.note = meta.note;
+    return event;
+}
+
 ;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
 /**
  * An id given on the command line (or as an action input) is matched against the data exactly:
@@ -5621,140 +5982,54 @@ const F_LABEL0_OWN = 8;
 const F_MORE_LABELS = 16;
 /** Integer attempt ids below this are held in an array indexed by the id. */
 const DENSE_ATTEMPTS = 1 << 12;
-/** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
-const PACKED_FILE = 2 ** 34;
-/** The largest value a slot holds (0 marks a free slot). */
-const SLOT_MAX = 2 ** 32 - 1;
-/** Slots of one slab of an AttemptPool (256 KiB); blocks are 8 … DENSE_ATTEMPTS slots. */
-const SLAB_SLOTS = 1 << 16;
-/** Block sizes by class: 8 << class. */
-const MIN_BLOCK = 8;
-/**
- * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
- * per (model, task) cost ~300 bytes of ArrayBuffer bookkeeping each and left every array it grew
- * out of as garbage until a full collection (the deep-attempts preset: ~20,000 of them). A block an
- * AttemptIds grows out of is kept for the next one that grows to its size.
- */
-class AttemptPool {
-    slabs = [];
-    /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
-    free = [];
-    /** Where the next new block of the last slab starts. */
-    used = SLAB_SLOTS;
-    /** A block of MIN_BLOCK << cls zeroed slots, as slab * SLAB_SLOTS + offset. */
-    take(cls) {
-        const reused = this.free[cls]?.pop();
-        if (reused !== undefined)
-            return reused;
-        const size = MIN_BLOCK << cls;
-        if (this.used + size > SLAB_SLOTS) {
-            this.slabs.push(new Uint32Array(SLAB_SLOTS));
-            this.used = 0;
-        }
-        const at = (this.slabs.length - 1) * SLAB_SLOTS + this.used;
-        this.used += size;
-        return at;
-    }
-    /** Returns a block (zeroed here) for reuse. */
-    give(cls, block) {
-        const slab = this.slabs[Math.floor(block / SLAB_SLOTS)];
-        const at = block % SLAB_SLOTS;
-        slab?.fill(0, at, at + (MIN_BLOCK << cls));
-        (this.free[cls] ??= []).push(block);
-    }
-}
-/** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
-const SHARED_POOL = new AttemptPool();
 /**
  * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
- * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
- * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
- * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
- * string, a sparse or large id, another file, a line past 2^30) in a Map. An attempt-heavy export
- * (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries, then ~20 MB of arrays.
+ * Attempts are usually numbered 1, 2, 3, …: those sit in an array indexed by the id (8 bytes an
+ * id, where a Map entry takes ~40 and its table grows by doubling), anything else in a Map. An
+ * attempt-heavy export (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries.
  */
 class AttemptIds {
-    pool;
-    /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
-     * class, the ids in it. */
-    block = 0;
-    slab;
-    at = 0;
-    cls = 0;
+    /** packed + 1 at index id; 0: not seen. */
+    dense;
+    /** Ids held in `dense`: it grows only while it stays at most ~4 slots an id (sparse ids: the Map). */
     denseCount = 0;
-    /** The file (packed / 2^34) of every value in the block; -1 before the first. */
-    file = -1;
     other;
-    constructor(pool = SHARED_POOL) {
-        this.pool = pool;
-    }
-    capacity() {
-        return this.slab === undefined ? 0 : MIN_BLOCK << this.cls;
-    }
     inDense(id) {
         return (typeof id === "number" &&
             Number.isInteger(id) &&
             id >= 0 &&
-            (id < this.capacity() || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
+            (id < (this.dense?.length ?? 0) || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
     }
     get(id) {
-        const slab = this.slab;
-        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
-            // (A fraction is never held in the block: `slab[at + 1.5]` reads nothing.)
-            const v = slab[this.at + id];
-            if (v !== undefined && v !== 0 && Number.isInteger(id))
-                return this.file * PACKED_FILE + v - 1;
+        if (typeof id === "number" &&
+            this.dense !== undefined &&
+            Number.isInteger(id) &&
+            id >= 0 &&
+            id < this.dense.length) {
+            const v = this.dense[id];
+            if (v !== 0)
+                return v - 1;
         }
         return this.other?.get(id);
     }
     set(id, packed) {
-        const file = Math.floor(packed / PACKED_FILE);
-        const slot = packed - file * PACKED_FILE + 1;
-        if (!this.inDense(id) ||
-            !Number.isSafeInteger(packed) ||
-            packed < 0 ||
-            slot > SLOT_MAX ||
-            (this.file >= 0 && file !== this.file)) {
-            if (this.inBlock(id))
-                this.clear(id);
+        if (!this.inDense(id)) {
             (this.other ??= new Map()).set(id, packed);
             return;
         }
-        if (id >= this.capacity())
-            this.grow(id);
-        this.file = file;
-        const slab = this.slab;
-        if (slab[this.at + id] === 0)
-            this.denseCount++;
-        slab[this.at + id] = slot;
-        this.other?.delete(id);
-    }
-    inBlock(id) {
-        return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
-    }
-    clear(id) {
-        const slab = this.slab;
-        if (slab[this.at + id] !== 0)
-            this.denseCount--;
-        slab[this.at + id] = 0;
-    }
-    /** A block with room for `id`; the values move over and the old block goes back to the pool. */
-    grow(id) {
-        let cls = this.slab === undefined ? 0 : this.cls + 1;
-        while (MIN_BLOCK << cls <= id)
-            cls++;
-        const block = this.pool.take(cls);
-        const slab = this.pool.slabs[Math.floor(block / SLAB_SLOTS)];
-        const at = block % SLAB_SLOTS;
-        const old = this.slab;
-        if (old !== undefined) {
-            slab.set(old.subarray(this.at, this.at + (MIN_BLOCK << this.cls)), at);
-            this.pool.give(this.cls, this.block);
+        let dense = this.dense;
+        if (dense === undefined || id >= dense.length) {
+            let size = dense === undefined ? 8 : dense.length;
+            while (size <= id)
+                size *= 2;
+            const grown = new Float64Array(size);
+            if (dense !== undefined)
+                grown.set(dense);
+            this.dense = dense = grown;
         }
-        this.block = block;
-        this.slab = slab;
-        this.at = at;
-        this.cls = cls;
+        if (dense[id] === 0)
+            this.denseCount++;
+        dense[id] = packed + 1;
     }
 }
 function grownF64(a, size) {
@@ -5936,11 +6211,9 @@ class TaskIndex {
  * number; its state is held in columns by that number (builder-columns.ts: typed arrays, the rare
  * things in side maps), found through the task after the last row's, then an open-addressing
  * table (TaskIndex), with the tasks of one revision sharing its string. Attempt ids are kept as
- * given (AttemptIds: small integers in Uint32 blocks of the builder's AttemptPool indexed by the
- * id, anything else in a Map, so 1 and "1" stay apart); the usual single harness revision of a
- * (model, task) is held inline, more in a map. Beside the state, for speed only, EvidenceMemo
- * remembers per task the label and evidence of a row already added, so that the rows of a (model,
- * task) with its own evidence skip searching the task's lists.
+ * given (AttemptIds: small integers in an array indexed by the id, anything else in a Map, so 1
+ * and "1" stay apart); the usual single harness revision of a (model, task) is held inline, more
+ * in a map.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
@@ -5959,7 +6232,7 @@ class TaskIndex {
 
 
 
-const LINE_RADIX = 2 ** 32;
+
 /** Harness-kind entries: packed source * 2 + kind. */
 const KIND_ATTEMPTS = 0;
 const KIND_AGGREGATED = 1;
@@ -6060,11 +6333,6 @@ class DatasetBuilder {
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
     attemptIds = 0;
-    /** Beside the state, for speed only: a result row's label and evidence last added to a task
-     * (made once a task's evidence differs between its rows). */
-    memo = undefined;
-    /** Blocks of every AttemptIds of this builder (freed with it). */
-    attemptPool = new AttemptPool();
     /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
     reviewFiles = new Map();
     heldChars = 0;
@@ -6240,16 +6508,8 @@ class DatasetBuilder {
             return;
         if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
             return;
-        const evidence = row.evidence;
-        const memo = this.memo;
-        if (memo === undefined ||
-            evidence === undefined ||
-            !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols)) {
-            if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
-                return;
-            if (evidence !== undefined)
-                this.remember(i, row.reviewRevision, row.validity, evidence);
-        }
+        if (!this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined))
+            return;
         const cluster = row.cluster;
         if (cluster !== undefined) {
             const held = cols.clusters[i];
@@ -6362,7 +6622,7 @@ class DatasetBuilder {
                 more.set(held, src * 4 + row.result);
             }
             else {
-                const fresh = new AttemptIds(this.attemptPool);
+                const fresh = new AttemptIds();
                 fresh.set(held, src * 4 + row.result);
                 if (seen === undefined)
                     m.more.set(i, fresh);
@@ -6419,32 +6679,6 @@ class DatasetBuilder {
         }
         return true;
     }
-    /**
-     * After a row's label and evidence were added to task i: when its items stand together in the
-     * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
-     * evidence that differs per (model, task), the next row with that label and those items is
-     * known to change nothing (EvidenceMemo).
-     */
-    remember(i, revision, validity, evidence) {
-        const list = this.cols.evidence[i];
-        // (revision * 4 + code is exact below 2^51.)
-        if (list === undefined || revision >= 2 ** 48)
-            return;
-        const first = typeof evidence === "string" ? evidence : evidence[0];
-        if (first === undefined || first.length === 0 || list[0] === first)
-            return;
-        const start = list.indexOf(first);
-        if (start < 0)
-            return;
-        if (typeof evidence !== "string") {
-            if (start + evidence.length > list.length)
-                return;
-            for (let k = 1; k < evidence.length; k++)
-                if (list[start + k] !== evidence[k])
-                    return;
-        }
-        (this.memo ??= new EvidenceMemo()).set(i, revision, validity, start, typeof evidence === "string" ? 1 : evidence.length);
-    }
     /** Task i's labels after its first (looked up once for a run of rows of one task). */
     moreLabels(i) {
         if (i !== this.lastMoreTask) {
@@ -6467,7 +6701,7 @@ class DatasetBuilder {
                     ? undefined
                     : more.index !== undefined
                         ? more.index.get(labelKey(revision, validity))
-                        : findLabel(more.events, revision, validity);
+                        : more.events.find((e) => e.revision === revision && e.validity === validity);
             if (event === undefined) {
                 const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
                 if (count >= this.limits.maxLabelsPerTask) {
@@ -6783,15 +7017,17 @@ class DatasetBuilder {
         ]);
         const unmatchedProblems = new ProblemList();
         const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
-        // The task maps go before the records are made (finish is the last call): a task-heavy
-        // export's peak memory is the held state and the records together.
+        // The task maps go before the table is made (finish is the last call): a task-heavy
+        // export's peak memory is the held state and the table together.
         this.revisions.clear();
         this.index = new TaskIndex();
         this.lastTasks = undefined;
-        const records = [];
         const late = new ProblemList();
         const revisions = new Set();
         const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
+        // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+        // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+        let table = refused ? undefined : this.newTable(universe);
         for (let u = 0; u < size; u++) {
             const i = universe[u] ?? 0;
             const flags = cols.flags[i] ?? 0;
@@ -6815,12 +7051,10 @@ class DatasetBuilder {
                         `${quote(conflict.value)} here; a task belongs to one cluster`,
                 });
             }
-            // Once the read is sure to end in an InputError no record is made: at a passed task cap,
-            // records beside the held state would take the peak memory of the refusal to ~1.5× (RELIABILITY.md).
-            if (refused || late.total > 0)
-                records.length = 0;
-            else
-                records.push(this.record(i, flags, events));
+            if (late.total > 0)
+                table = undefined;
+            if (table !== undefined)
+                this.addToTable(table, i, flags, events);
         }
         late.append(unmatchedProblems);
         const total = modelProblems.length + this.lineProblems.total + late.total;
@@ -6829,7 +7063,7 @@ class DatasetBuilder {
             throw new errors/* InputError */.dz(`The results/reviews input has ${dataset_builder_plural(total, "problem", "problems")}:`, problems, total);
         }
         return {
-            tasks: records,
+            tasks: table ?? this.newTable(new Uint32Array(0)),
             baseline: this.summary(this.baseline, this.baselineState),
             candidate: this.summary(this.candidate, this.candidateState),
             modelsPresent: present,
@@ -6876,57 +7110,39 @@ class DatasetBuilder {
                 `later revision labelled "disputed"`,
         });
     }
-    record(i, flags, events) {
+    /** An empty table for the tasks of `universe` (dataset order), with room for their labels. */
+    newTable(universe) {
+        const cols = this.cols;
+        let events = 0;
+        for (const i of universe) {
+            const flags = cols.flags[i] ?? 0;
+            if ((flags & F_LABEL0) !== 0)
+                events++;
+            if ((flags & F_MORE_LABELS) !== 0)
+                events += cols.moreLabels.get(i)?.events.length ?? 0;
+        }
+        const names = this.revisionList.map((r) => r.name);
+        // Only the string columns: the table must not keep the builder's typed arrays alive.
+        const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+        return new ColumnTaskTable(universe.length, events, strings, names, this.fileNames);
+    }
+    /** Task i as the table's next task, its labels in history order (by revision, then source). */
+    addToTable(table, i, flags, events) {
         const cols = this.cols;
         const evidence = cols.evidence[i];
-        const taskEvidence = evidence ?? NO_EVIDENCE;
-        let history;
+        table.addTask(i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i));
         if (events === undefined) {
             // One label (the usual case): no LabelEvent, no sort.
+            if ((flags & F_LABEL0) === 0)
+                return;
             const own = (flags & F_LABEL0_OWN) !== 0;
-            const meta = cols.label0Meta.get(i);
-            history =
-                (flags & F_LABEL0) === 0
-                    ? []
-                    : [
-                        reviewEvent(small(cols.label0Revision[i] ?? 0), model_VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed", this.locationOf(cols.label0Src[i] ?? 0), own ? eventEvidence(cols.label0Evidence.get(i), evidence) : taskEvidence, meta?.reviewer, meta?.note),
-                    ];
+            table.addEvent(cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+            return;
         }
-        else {
-            history = events
-                .slice()
-                .sort((a, b) => a.revision - b.revision || a.src - b.src)
-                .map((e) => reviewEvent(e.revision, e.validity, this.locationOf(e.src), e.own ? eventEvidence(e.evidence, evidence) : taskEvidence, e.reviewer, e.note));
+        const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
+        for (const e of sorted) {
+            table.addEvent(e.revision, dataset_builder_validityCode(e.validity), e.src, e.own ? ownEvidence(e.evidence, evidence) : undefined, e.reviewer === undefined && e.note === undefined ? undefined : { reviewer: e.reviewer, note: e.note });
         }
-        const datasetRevision = this.revisionOf(i);
-        const taskId = cols.taskIds[i] ?? "";
-        const validity = model_VALIDITIES[cols.topValidity[i] ?? 0] ?? "unreviewed";
-        const reviewRevision = small(cols.topRevision[i] ?? -1);
-        const cluster = cols.clusters[i];
-        const b = (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i);
-        const c = (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i);
-        if (cluster !== undefined && b !== undefined && c !== undefined) {
-            // The usual record, made whole in one step (the same keys in the same order as below).
-            return {
-                datasetRevision,
-                taskId,
-                validity,
-                reviewRevision,
-                history,
-                evidence: taskEvidence,
-                cluster,
-                baseline: b,
-                candidate: c,
-            };
-        }
-        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence: taskEvidence };
-        if (cluster !== undefined)
-            out.cluster = cluster;
-        if (b !== undefined)
-            out.baseline = b;
-        if (c !== undefined)
-            out.candidate = c;
-        return out;
     }
     summary(config, st) {
         return {
@@ -6938,89 +7154,11 @@ class DatasetBuilder {
     }
 }
 /**
- * Per task, the label (review_revision, validity) and evidence items of a result row already added
- * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
- * that label and those items again changes nothing: the label exists, the task's list holds the
- * items (lists only grow at their end, so the run stays where it was), and so does the label's own
- * list (it took them then, or was full; a label's own list never equals the task's, or it would
- * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
- * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
- * items, and the label's, every time.
+ * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
+ * table then gives the task's list), else the list itself (empty when there is none).
  */
-class EvidenceMemo {
-    /** revision * 4 + validity code + 1; 0: nothing remembered. */
-    label = new Float64Array(0);
-    start = new Uint8Array(0);
-    count = new Uint8Array(0);
-    set(i, revision, validity, start, count) {
-        if (i >= this.label.length) {
-            const size = Math.max(1024, 2 * i);
-            const label = new Float64Array(size);
-            label.set(this.label);
-            this.label = label;
-            const starts = new Uint8Array(size);
-            starts.set(this.start);
-            this.start = starts;
-            const counts = new Uint8Array(size);
-            counts.set(this.count);
-            this.count = counts;
-        }
-        this.label[i] = revision * 4 + dataset_builder_validityCode(validity) + 1;
-        this.start[i] = start;
-        this.count[i] = count;
-    }
-    /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
-    repeats(i, revision, validity, evidence, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + dataset_builder_validityCode(validity) + 1)
-            return false;
-        const list = cols.evidence[i];
-        if (list === undefined)
-            return false;
-        const start = this.start[i] ?? 0;
-        if (typeof evidence === "string")
-            return this.count[i] === 1 && list[start] === evidence;
-        const n = evidence.length;
-        if (this.count[i] !== n)
-            return false;
-        for (let k = 0; k < n; k++)
-            if (list[start + k] !== evidence[k])
-                return false;
-        return true;
-    }
-}
-/** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
- * a closure per row). */
-function findLabel(events, revision, validity) {
-    for (const e of events)
-        if (e.revision === revision && e.validity === validity)
-            return e;
-    return undefined;
-}
-/** The evidence of a task or event without any (shared: records are never modified). */
-const NO_EVIDENCE = Object.freeze([]);
-/** A label's own list in a record: the task's array when the items are the same. */
-function eventEvidence(own, task) {
-    return sameItems(own, task) ? (task ?? NO_EVIDENCE) : (own ?? NO_EVIDENCE);
-}
-/** A history event of a record (reviewer and note only when given, after the evidence). */
-function reviewEvent(revision, validity, source, evidence, reviewer, note) {
-    if (reviewer === undefined && note === undefined)
-        return { revision, validity, source, evidence };
-    const event = { revision, validity, source, evidence };
-    if (reviewer !== undefined)
-        event.reviewer = reviewer;
-    if (note !== undefined)
-        event.note = note;
-    return event;
-}
-/**
- * A number read from a Float64Array, as a small integer when it is one. A record's field that
- * first receives a boxed double (what a Float64Array read gives before the code is optimised)
- * boxes every later value too: 16 bytes more a field of every record.
- */
-function small(x) {
-    const k = x | 0;
-    return k === x ? k : x;
+function ownEvidence(own, task) {
+    return sameItems(own, task) ? undefined : (own ?? NO_EVIDENCE);
 }
 const UNREVIEWED = 0;
 /** The index of a validity in VALIDITIES. */
@@ -7620,8 +7758,6 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     let bytesRead = 0;
     let gunzip;
     let pending;
-    /** The read in flight (plain files): awaited before the fd is closed. */
-    let reading;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -7674,25 +7810,17 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
             }
         }
         else {
-            // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-            // one's lines are handled, instead of this thread waiting for each read (~10% of a large
-            // read was idle). A new buffer per chunk left up to ~60 MB of dead buffers between
-            // collections once the main thread no longer parses (parse-pool.ts). The splitter copies
-            // what it carries to the next chunk, and `take` returns once the chunk is used, before
-            // its buffer is read into again.
-            let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
+            // One buffer for every chunk: a new one per chunk left up to ~60 MB of dead buffers
+            // between collections once the main thread no longer parses (parse-pool.ts). The splitter
+            // copies what it carries to the next chunk, and `take` returns once the chunk is used.
+            const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
             for (;;) {
-                const n = (await reading).bytesRead;
-                reading = undefined;
+                const n = (await fh.read(buffer, 0, buffer.length, bytesRead)).bytesRead;
                 if (n === 0)
                     break;
                 const chunk = buffer.subarray(0, n);
-                bytesRead += n;
-                [buffer, spare] = [spare, buffer];
-                reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
                 hash?.update(chunk);
+                bytesRead += n;
                 await take(chunk);
             }
         }
@@ -7739,10 +7867,6 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     }
     finally {
         // The worker reads through this fd: stop it before the fd is closed (and its number reused).
-        // A handler that threw left the next chunk's read running: it must not outlive the fd (and
-        // its failure is no one's to report). First, before anything else is awaited here.
-        if (reading !== undefined)
-            await reading.catch(() => undefined);
         if (pending !== undefined)
             await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
@@ -19054,6 +19178,21 @@ function groupFor(groups, revision, make) {
     groups.push(g);
     return g;
 }
+/** The broken tasks of a table as keys, in table order. */
+function* brokenTaskKeys(tasks) {
+    for (let i = 0; i < tasks.length; i++) {
+        if (tasks.validity(i) === "broken")
+            yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i) };
+    }
+}
+/** The tasks of a table with two or more label events (the only ones the review history lists or counts). */
+function* relabelledTasks(tasks) {
+    for (let i = 0; i < tasks.length; i++) {
+        if (tasks.labelCount(i) < 2)
+            continue;
+        yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
+    }
+}
 /** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
 function compactBrokenTasks(tasks) {
     const groups = [];
@@ -19176,8 +19315,8 @@ function buildReport(parts) {
         checks: evaluation.checks,
         comparison: { ...evaluation.comparison, ...fragility },
         models: evaluation.models,
-        broken_tasks: compactBrokenTasks(dataset.tasks.filter((t) => t.validity === "broken")),
-        review_history: compactReviewHistory(dataset.tasks),
+        broken_tasks: compactBrokenTasks(brokenTaskKeys(dataset.tasks)),
+        review_history: compactReviewHistory(relabelledTasks(dataset.tasks)),
         verdict_by_review_revision: parts.verdictByReviewRevision,
         append_only: parts.appendOnly,
         append_only_base: parts.appendOnlyBase ?? null,
@@ -19218,23 +19357,39 @@ function buildReport(parts) {
  */
 
 
-/** How many events of `history` (ascending by revision) lie at or below revision n. */
-function eventsAtOrBelow(history, n) {
+
+function historyLabels(history) {
+    return {
+        length: history.length,
+        revision: (k) => history[k].revision,
+        validity: (k) => history[k].validity,
+    };
+}
+function taskLabels(tasks, i) {
+    return {
+        length: tasks.labelCount(i),
+        revision: (k) => tasks.eventRevision(i, k),
+        validity: (k) => tasks.eventValidity(i, k),
+    };
+}
+/** How many events of `labels` lie at or below revision n. */
+function eventsAtOrBelow(labels, n) {
     let keep = 0;
-    while (keep < history.length && history[keep].revision <= n)
+    while (keep < labels.length && labels.revision(keep) <= n)
         keep++;
     return keep;
 }
 /**
- * The index of an event at the same revision as history[keep − 1] with a different label, or −1:
+ * The index of an event at the same revision as event keep − 1 with a different label, or −1:
  * two labels at the effective revision are a conflict (SPEC §1.2).
  */
-function conflictingEvent(history, keep) {
-    const top = history[keep - 1];
-    if (top === undefined)
+function conflictingEvent(labels, keep) {
+    if (keep < 1)
         return -1;
-    for (let i = keep - 2; i >= 0 && history[i].revision === top.revision; i--) {
-        if (history[i].validity !== top.validity)
+    const revision = labels.revision(keep - 1);
+    const validity = labels.validity(keep - 1);
+    for (let i = keep - 2; i >= 0 && labels.revision(i) === revision; i--) {
+        if (labels.validity(i) !== validity)
             return i;
     }
     return -1;
@@ -19250,13 +19405,13 @@ function taskAsOfReview(task, n) {
         // Nothing above n: the reader already chose (and checked) the effective label.
         return task;
     }
-    const keep = eventsAtOrBelow(history, n);
+    const keep = eventsAtOrBelow(historyLabels(history), n);
     const kept = history.slice(0, keep);
     const top = kept[keep - 1];
     if (top === undefined) {
         return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
     }
-    const other = conflictingEvent(kept, keep);
+    const other = conflictingEvent(historyLabels(kept), keep);
     if (other >= 0)
         return { task, revision: top.revision, first: kept[other], second: top };
     return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
@@ -19281,18 +19436,23 @@ function viewAsOfReview(dataset, n) {
     const conflicts = [];
     let conflictCount = 0;
     let changed = false;
-    const tasks = dataset.tasks.map((t) => {
-        const r = taskAsOfReview(t, n);
+    const table = dataset.tasks;
+    // Only tasks labelled after n change: the rest are read through.
+    const replaced = new Map();
+    for (let i = 0; i < table.length; i++) {
+        if (table.lastLabelRevision(i) <= n)
+            continue;
+        const r = taskAsOfReview(table.record(i), n);
         if (isLabelConflict(r)) {
             conflictCount++;
             if (conflicts.length < KEPT_CONFLICTS)
                 conflicts.push(r);
-            return t;
+            continue;
         }
-        if (r !== t)
-            changed = true;
-        return r;
-    });
+        changed = true;
+        replaced.set(i, r);
+    }
+    const tasks = withReplacedRecords(table, replaced);
     const revisions = dataset.reviewRevisions.filter((r) => r <= n);
     const view = !changed && revisions.length === dataset.reviewRevisions.length
         ? dataset
@@ -19750,23 +19910,21 @@ function labelsAsOfReview(dataset, n) {
     const codes = new Uint8Array(tasks.length);
     let conflictCount = 0;
     for (let i = 0; i < tasks.length; i++) {
-        const t = tasks[i];
-        const history = t.history;
-        const last = history[history.length - 1];
-        if (last === undefined || last.revision <= n) {
-            codes[i] = labels_as_of_CODE[t.validity];
+        // Only a task labelled after n has its events made.
+        if (tasks.lastLabelRevision(i) <= n) {
+            codes[i] = labels_as_of_CODE[tasks.validity(i)];
             continue;
         }
-        const keep = eventsAtOrBelow(history, n);
-        const top = history[keep - 1];
-        if (top === undefined)
+        const labels = taskLabels(tasks, i);
+        const keep = eventsAtOrBelow(labels, n);
+        if (keep === 0)
             codes[i] = labels_as_of_CODE.unreviewed;
-        else if (conflictingEvent(history, keep) >= 0) {
+        else if (conflictingEvent(labels, keep) >= 0) {
             conflictCount++;
-            codes[i] = labels_as_of_CODE[t.validity];
+            codes[i] = labels_as_of_CODE[tasks.validity(i)];
         }
         else
-            codes[i] = labels_as_of_CODE[top.validity];
+            codes[i] = labels_as_of_CODE[labels.validity(keep - 1)];
     }
     return { codes, conflictCount };
 }
@@ -19820,12 +19978,13 @@ const MAX_TASKS_PER_CHANGE = 20;
 /** dₜ for tasks of C (both models have K* ≥ 1), NaN elsewhere. Labels do not enter, except that
  * a broken task is outside T: then the caller never counts it in V. */
 function taskDifferences(dataset, policy) {
-    const d = new Float64Array(dataset.tasks.length);
-    dataset.tasks.forEach((t, i) => {
-        const a = taskScore(t.candidate, policy.infra_errors);
-        const b = taskScore(t.baseline, policy.infra_errors);
+    const tasks = dataset.tasks;
+    const d = new Float64Array(tasks.length);
+    for (let i = 0; i < tasks.length; i++) {
+        const a = taskScore(tasks.candidate(i), policy.infra_errors);
+        const b = taskScore(tasks.baseline(i), policy.infra_errors);
         d[i] = a === null || b === null ? Number.NaN : a - b;
-    });
+    }
     return d;
 }
 function labelCounts(codes) {
@@ -19976,12 +20135,9 @@ function changeBetween(dataset, d, from, to, before, after) {
         verdict_before: before.e?.verdict ?? null,
         verdict_after: after.e?.verdict ?? null,
         tasks: moved.map((m) => {
-            const t = dataset.tasks[m.index];
-            if (t === undefined)
-                throw new Error("verdictByReviewRevision: task index out of range");
             return {
-                dataset_revision: t.datasetRevision,
-                task_id: t.taskId,
+                dataset_revision: dataset.tasks.datasetRevision(m.index),
+                task_id: dataset.tasks.taskId(m.index),
                 from: m.from,
                 to: m.to,
                 margin_move: m.move,

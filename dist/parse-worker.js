@@ -25,6 +25,148 @@ function isPlaceholderRevision(revision) {
 function compareCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
+/** A TaskTable over records already made. */
+class RecordTable {
+    records;
+    constructor(records) {
+        this.records = records;
+    }
+    get length() {
+        return this.records.length;
+    }
+    record(i) {
+        const t = this.records[i];
+        if (t === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
+        return t;
+    }
+    datasetRevision(i) {
+        return this.record(i).datasetRevision;
+    }
+    taskId(i) {
+        return this.record(i).taskId;
+    }
+    validity(i) {
+        return this.record(i).validity;
+    }
+    reviewRevision(i) {
+        return this.record(i).reviewRevision;
+    }
+    cluster(i) {
+        return this.record(i).cluster;
+    }
+    baseline(i) {
+        return this.record(i).baseline;
+    }
+    candidate(i) {
+        return this.record(i).candidate;
+    }
+    evidence(i) {
+        return this.record(i).evidence;
+    }
+    labelCount(i) {
+        return this.record(i).history.length;
+    }
+    lastLabelRevision(i) {
+        const h = this.record(i).history;
+        return h[h.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.record(i).history;
+    }
+    eventRevision(i, k) {
+        return this.event(this.history(i), i, k).revision;
+    }
+    eventValidity(i, k) {
+        return this.event(this.history(i), i, k).validity;
+    }
+    event(history, i, k) {
+        const e = history[k];
+        if (e === undefined)
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+}
+/** Records as a TaskTable (they are not copied: never modify them). */
+function recordTable(records) {
+    return new RecordTable(records);
+}
+/** A table with some tasks' records replaced (task index → record); the others read through. */
+class OverlayTable {
+    base;
+    replaced;
+    constructor(base, replaced) {
+        this.base = base;
+        this.replaced = replaced;
+    }
+    get length() {
+        return this.base.length;
+    }
+    record(i) {
+        return this.replaced.get(i) ?? this.base.record(i);
+    }
+    datasetRevision(i) {
+        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
+    }
+    taskId(i) {
+        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
+    }
+    validity(i) {
+        return this.replaced.get(i)?.validity ?? this.base.validity(i);
+    }
+    reviewRevision(i) {
+        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
+    }
+    cluster(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.cluster(i) : r.cluster;
+    }
+    baseline(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.baseline(i) : r.baseline;
+    }
+    candidate(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.candidate(i) : r.candidate;
+    }
+    evidence(i) {
+        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
+    }
+    labelCount(i) {
+        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
+    }
+    lastLabelRevision(i) {
+        const r = this.replaced.get(i);
+        if (r === undefined)
+            return this.base.lastLabelRevision(i);
+        return r.history[r.history.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.replaced.get(i)?.history ?? this.base.history(i);
+    }
+    eventRevision(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+    }
+    eventValidity(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+}
+/**
+ * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
+ * 10⁶-task Dataset that changes a few labels costs what it changes.
+ */
+function withReplacedRecords(table, replaced) {
+    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
+}
+/** Every task of a table as a record, in table order. */
+function tableRecords(table) {
+    const out = [];
+    for (let i = 0; i < table.length; i++)
+        out.push(table.record(i));
+    return out;
+}
 
 ;// CONCATENATED MODULE: ./src/core/input/line-flags.ts
 /** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */

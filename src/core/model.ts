@@ -105,10 +105,185 @@ export interface UnmatchedLabels {
   readonly moreRevisions: boolean;
 }
 
+/**
+ * The Dataset's tasks, read by index (issue 15): a 10⁶-task export held ~555 bytes a task as
+ * TaskRecord objects (the record, its history array, an event, a source object), and making them
+ * was most of the read's last step. The reader's table (input/dataset-columns.ts) holds the
+ * numbers in typed arrays and makes a record, a history or a source only when asked; the
+ * statistics read the fields they need by index. `recordTable` wraps records made elsewhere
+ * (tests, a view as of an earlier review). Every method's answer is what `record(i)` holds.
+ */
+export interface TaskTable {
+  readonly length: number;
+  datasetRevision(i: number): string;
+  taskId(i: number): string;
+  validity(i: number): Validity;
+  reviewRevision(i: number): number;
+  cluster(i: number): string | undefined;
+  baseline(i: number): AttemptCounts | undefined;
+  candidate(i: number): AttemptCounts | undefined;
+  evidence(i: number): readonly string[];
+  /** history(i).length, without making the events. */
+  labelCount(i: number): number;
+  /** The revision of history(i)'s last event (the highest); -1 when it has none. */
+  lastLabelRevision(i: number): number;
+  /** history(i)[k].revision and .validity, without making the events. */
+  eventRevision(i: number, k: number): number;
+  eventValidity(i: number, k: number): Validity;
+  /** Made on each call by the reader's table (do not hold many): ascending by revision, then source. */
+  history(i: number): readonly ReviewEvent[];
+  /** Task i as one record (made on each call by the reader's table). */
+  record(i: number): TaskRecord;
+}
+
+/** A TaskTable over records already made. */
+class RecordTable implements TaskTable {
+  constructor(private readonly records: readonly TaskRecord[]) {}
+
+  get length(): number {
+    return this.records.length;
+  }
+
+  record(i: number): TaskRecord {
+    const t = this.records[i];
+    if (t === undefined) throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
+    return t;
+  }
+
+  datasetRevision(i: number): string {
+    return this.record(i).datasetRevision;
+  }
+  taskId(i: number): string {
+    return this.record(i).taskId;
+  }
+  validity(i: number): Validity {
+    return this.record(i).validity;
+  }
+  reviewRevision(i: number): number {
+    return this.record(i).reviewRevision;
+  }
+  cluster(i: number): string | undefined {
+    return this.record(i).cluster;
+  }
+  baseline(i: number): AttemptCounts | undefined {
+    return this.record(i).baseline;
+  }
+  candidate(i: number): AttemptCounts | undefined {
+    return this.record(i).candidate;
+  }
+  evidence(i: number): readonly string[] {
+    return this.record(i).evidence;
+  }
+  labelCount(i: number): number {
+    return this.record(i).history.length;
+  }
+  lastLabelRevision(i: number): number {
+    const h = this.record(i).history;
+    return h[h.length - 1]?.revision ?? -1;
+  }
+  history(i: number): readonly ReviewEvent[] {
+    return this.record(i).history;
+  }
+  eventRevision(i: number, k: number): number {
+    return this.event(this.history(i), i, k).revision;
+  }
+  eventValidity(i: number, k: number): Validity {
+    return this.event(this.history(i), i, k).validity;
+  }
+  private event(history: readonly ReviewEvent[], i: number, k: number): ReviewEvent {
+    const e = history[k];
+    if (e === undefined) throw new Error(`TaskTable: task ${i} has no event ${k}`);
+    return e;
+  }
+}
+
+/** Records as a TaskTable (they are not copied: never modify them). */
+export function recordTable(records: readonly TaskRecord[]): TaskTable {
+  return new RecordTable(records);
+}
+
+/** A table with some tasks' records replaced (task index → record); the others read through. */
+class OverlayTable implements TaskTable {
+  constructor(
+    private readonly base: TaskTable,
+    private readonly replaced: ReadonlyMap<number, TaskRecord>,
+  ) {}
+
+  get length(): number {
+    return this.base.length;
+  }
+
+  record(i: number): TaskRecord {
+    return this.replaced.get(i) ?? this.base.record(i);
+  }
+
+  datasetRevision(i: number): string {
+    return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
+  }
+  taskId(i: number): string {
+    return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
+  }
+  validity(i: number): Validity {
+    return this.replaced.get(i)?.validity ?? this.base.validity(i);
+  }
+  reviewRevision(i: number): number {
+    return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
+  }
+  cluster(i: number): string | undefined {
+    const r = this.replaced.get(i);
+    return r === undefined ? this.base.cluster(i) : r.cluster;
+  }
+  baseline(i: number): AttemptCounts | undefined {
+    const r = this.replaced.get(i);
+    return r === undefined ? this.base.baseline(i) : r.baseline;
+  }
+  candidate(i: number): AttemptCounts | undefined {
+    const r = this.replaced.get(i);
+    return r === undefined ? this.base.candidate(i) : r.candidate;
+  }
+  evidence(i: number): readonly string[] {
+    return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
+  }
+  labelCount(i: number): number {
+    return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
+  }
+  lastLabelRevision(i: number): number {
+    const r = this.replaced.get(i);
+    if (r === undefined) return this.base.lastLabelRevision(i);
+    return r.history[r.history.length - 1]?.revision ?? -1;
+  }
+  history(i: number): readonly ReviewEvent[] {
+    return this.replaced.get(i)?.history ?? this.base.history(i);
+  }
+  eventRevision(i: number, k: number): number {
+    const r = this.replaced.get(i);
+    return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+  }
+  eventValidity(i: number, k: number): Validity {
+    const r = this.replaced.get(i);
+    return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+  }
+}
+
+/**
+ * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
+ * 10⁶-task Dataset that changes a few labels costs what it changes.
+ */
+export function withReplacedRecords(table: TaskTable, replaced: ReadonlyMap<number, TaskRecord>): TaskTable {
+  return replaced.size === 0 ? table : new OverlayTable(table, replaced);
+}
+
+/** Every task of a table as a record, in table order. */
+export function tableRecords(table: TaskTable): TaskRecord[] {
+  const out: TaskRecord[] = [];
+  for (let i = 0; i < table.length; i++) out.push(table.record(i));
+  return out;
+}
+
 /** The reader's output: the whole input reduced to per-(model, task) counts. */
 export interface Dataset {
   /** Tasks that appear for the baseline or the candidate, sorted by (dataset_revision, task_id). Broken included. */
-  readonly tasks: readonly TaskRecord[];
+  readonly tasks: TaskTable;
   readonly baseline: ModelSummary;
   readonly candidate: ModelSummary;
   /** Every model_config seen in the export, sorted. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { analyseFragility, relabel, type Move } from "../../src/core/decision/fragility.js";
 import type { EvaluationContext } from "../../src/core/decision/evaluation-types.js";
-import type { Dataset, Validity } from "../../src/core/model.js";
+import { tableRecords, type Dataset, type Validity } from "../../src/core/model.js";
 import type { Policy } from "../../src/core/policy/policy-types.js";
 import { effectiveAttempts } from "../../src/core/stats/task-scores.js";
 import { buildDataset, buildPolicy, type CountsSpec, type TaskSpec } from "../stats/dataset-builder.js";
@@ -30,7 +30,7 @@ function* subsets(n: number, k: number): Generator<number[]> {
 function bruteReview(ds: Dataset, policy: Policy, ctx: EvaluationContext): number | null {
   const v0 = evaluate(ds, policy, ctx).verdict;
   const movable: Move[] = [];
-  ds.tasks.forEach((t, index) => {
+  tableRecords(ds.tasks).forEach((t, index) => {
     if (t.validity === "valid") movable.push({ index, to: "broken" });
     else if (
       t.validity === "broken" &&
@@ -52,7 +52,7 @@ function bruteReview(ds: Dataset, policy: Policy, ctx: EvaluationContext): numbe
 /** Resolution distance by brute force: fewest open labels resolved (valid or broken) to decide. */
 function bruteResolution(ds: Dataset, policy: Policy, ctx: EvaluationContext): number | null {
   const open: number[] = [];
-  ds.tasks.forEach((t, index) => {
+  tableRecords(ds.tasks).forEach((t, index) => {
     if (t.validity === "disputed" || t.validity === "unreviewed") open.push(index);
   });
   for (let k = 1; k <= open.length; k++) {

@@ -15,7 +15,7 @@ import {
   relabel,
   type Move,
 } from "../../src/core/decision/fragility.js";
-import type { Dataset, Validity } from "../../src/core/model.js";
+import { tableRecords, type Dataset, type Validity } from "../../src/core/model.js";
 import type { Policy } from "../../src/core/policy/policy-types.js";
 import type { Verdict } from "../../src/core/report/report-types.js";
 import { buildDataset, buildPolicy, repeat, type TaskSpec } from "../stats/dataset-builder.js";
@@ -31,7 +31,7 @@ interface Pool {
 /** Indices of the tasks whose id is in [from, from + count) of the builder's t00000… numbering. */
 function ids(ds: Dataset, from: number, count: number): number[] {
   const out: number[] = [];
-  ds.tasks.forEach((t, i) => {
+  tableRecords(ds.tasks).forEach((t, i) => {
     const n = Number(t.taskId.slice(1));
     if (n >= from && n < from + count) out.push(i);
   });
@@ -397,7 +397,7 @@ describe("resolution distance: unbounded proven by a bound, not by search", () =
     expect(ev.verdict).toBe("unresolved");
     // Both extreme resolutions stay unresolved (the real evaluate agrees with the bound).
     for (const to of ["valid", "broken"] as const) {
-      const moves = ds.tasks.flatMap((t, index) => (t.validity === "valid" ? [] : [{ index, to }]));
+      const moves = tableRecords(ds.tasks).flatMap((t, index) => (t.validity === "valid" ? [] : [{ index, to }]));
       expect(evaluate(relabel(ds, moves), policy, ctx).verdict).toBe("unresolved");
     }
     const f = computeFragility(ds, policy, ctx, ev);

@@ -7,6 +7,7 @@
  * reader-hostile.test.ts for the 1 MiB line cap and a 100 MB line under a 64 MB heap).
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { tableRecords } from "../../src/core/model.js";
 
 import {
   DEFAULT_INPUT_LIMITS,
@@ -192,7 +193,7 @@ describe("string lengths and the number of files, at their real values", () => {
       ]),
     );
     const out = await readOutcome({ results: [path] });
-    expect(out.kind === "dataset" ? out.dataset.tasks[0]?.evidence[0]?.length : out.error.message).toBe(8192);
+    expect(out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.evidence[0]?.length : out.error.message).toBe(8192);
   });
 
   it("a reviewer and a note over their caps", async () => {
@@ -269,7 +270,7 @@ describe("caps at their real values, through the CLI bundle", () => {
     const path = scratch.write(jsonl(rows));
     const start = performance.now();
     const out = await readOutcome({ results: [path] });
-    expect(out.kind === "dataset" ? out.dataset.tasks[0]?.history.length : out.error.message).toBe(500);
+    expect(out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.history.length : out.error.message).toBe(500);
     expect(performance.now() - start).toBeLessThan(5_000);
   });
 

@@ -15,7 +15,7 @@ import { gzipSync } from "node:zlib";
 import * as fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 
-import type { Dataset } from "../../src/core/model.js";
+import { tableRecords, type Dataset } from "../../src/core/model.js";
 import {
   BASE,
   CAND,
@@ -67,7 +67,7 @@ function expectDataset(d: Dataset, exp: Expectation): void {
     exp.duplicates,
   );
   expect(
-    d.tasks.map((t) => ({
+    tableRecords(d.tasks).map((t) => ({
       datasetRevision: t.datasetRevision,
       taskId: t.taskId,
       validity: t.validity,

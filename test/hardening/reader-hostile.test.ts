@@ -6,6 +6,7 @@
  * that names the file and line, never another exception.
  */
 import { createWriteStream } from "node:fs";
+import { tableRecords } from "../../src/core/model.js";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -202,7 +203,7 @@ describe("deeply nested JSON", () => {
     const text = JSON.stringify(row({ task_id: "t-0" })).replace(/^\{/, `{"extra":${deep},`);
     const path = scratch.write(jsonl([text, ...pairRows(1).slice(1)]));
     const out = await readOutcome({ results: [path] });
-    expect(out.kind === "dataset" ? out.dataset.tasks.map((t) => t.candidate) : out.error.message).toEqual([
+    expect(out.kind === "dataset" ? tableRecords(out.dataset.tasks).map((t) => t.candidate) : out.error.message).toEqual([
       { pass: 1, fail: 0, infra_error: 0, missing: 0 },
     ]);
   });
@@ -254,7 +255,7 @@ describe("__proto__, constructor and prototype", () => {
     expect(out.kind).toBe("dataset");
     if (out.kind !== "dataset") return;
     expect(
-      out.dataset.tasks.map((t) => [
+      tableRecords(out.dataset.tasks).map((t) => [
         t.datasetRevision,
         t.taskId,
         t.cluster,
@@ -305,9 +306,9 @@ describe("numbers", () => {
     expect(out.kind).toBe("dataset");
     if (out.kind !== "dataset") return;
     expect(out.dataset.candidate.duplicateRows).toBe(1);
-    expect(out.dataset.tasks[0]?.candidate).toEqual({ pass: 1, fail: 0, infra_error: 0, missing: 0 });
+    expect(tableRecords(out.dataset.tasks)[0]?.candidate).toEqual({ pass: 1, fail: 0, infra_error: 0, missing: 0 });
     // One revision; the report shows it as 0 (JSON has no negative zero).
-    expect(JSON.stringify(out.dataset.tasks[0]?.history.map((e) => e.revision))).toBe("[0]");
+    expect(JSON.stringify(tableRecords(out.dataset.tasks)[0]?.history.map((e) => e.revision))).toBe("[0]");
     expect(JSON.stringify(out.dataset.reviewRevisions)).toBe("[0]");
   });
 
@@ -327,7 +328,7 @@ describe("numbers", () => {
       ]),
     );
     const out = await readOutcome({ results: [path] });
-    expect(out.kind === "dataset" ? out.dataset.tasks[0]?.candidate?.pass : out.error.message).toBe(
+    expect(out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.candidate?.pass : out.error.message).toBe(
       Number.MAX_SAFE_INTEGER,
     );
   });
@@ -377,7 +378,7 @@ describe("review revisions in a reviews file", () => {
     const out = await readOutcome({ results: [results], reviews: [reviews] });
     expect(
       out.kind === "dataset"
-        ? [out.dataset.tasks[0]?.validity, out.dataset.reviewRevisions]
+        ? [tableRecords(out.dataset.tasks)[0]?.validity, out.dataset.reviewRevisions]
         : out.error.message,
     ).toEqual(["broken", [1, Number.MAX_SAFE_INTEGER]]);
   });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { evaluate, evaluateVerdict } from "../../src/core/decision/evaluate.js";
-import type { Dataset, ReviewEvent, TaskRecord, Validity } from "../../src/core/model.js";
+import { recordTable, tableRecords, type Dataset, type ReviewEvent, type TaskRecord, type Validity } from "../../src/core/model.js";
 import { viewAsOfReview } from "../../src/core/history/as-of-review.js";
 import { labelsAsOfReview, validityCode, validityOfCode } from "../../src/core/history/labels-as-of.js";
 import { taskColumns, withLabels } from "../../src/core/stats/task-columns.js";
@@ -34,7 +34,7 @@ function withHistories(
   const base = buildDataset(tasks.map((t, i) => ({ ...t.spec, id: `t${String(i).padStart(3, "0")}` })));
   let line = 0;
   const revisions = new Set<number>();
-  const records = base.tasks.map((task, i): TaskRecord => {
+  const records = tableRecords(base.tasks).map((task, i): TaskRecord => {
     const events = [...(tasks[i]?.events ?? [])].sort((x, y) => x.revision - y.revision);
     const top = events[events.length - 1];
     const history: ReviewEvent[] = events.map((e) => {
@@ -51,7 +51,7 @@ function withHistories(
       ? { ...task, validity: "unreviewed", reviewRevision: -1, history }
       : { ...task, validity: top.validity, reviewRevision: top.revision, history };
   });
-  return { ...base, tasks: records, reviewRevisions: [...revisions].sort((x, y) => x - y) };
+  return { ...base, tasks: recordTable(records), reviewRevisions: [...revisions].sort((x, y) => x - y) };
 }
 
 describe("labels as of a review revision", () => {
@@ -65,7 +65,7 @@ describe("labels as of a review revision", () => {
           const view = viewAsOfReview(dataset, n);
           const labels = labelsAsOfReview(dataset, n);
           expect(labels.conflictCount).toBe(view.conflictCount);
-          expect([...labels.codes].map(validityOfCode)).toEqual(view.dataset.tasks.map((t) => t.validity));
+          expect([...labels.codes].map(validityOfCode)).toEqual(tableRecords(view.dataset.tasks).map((t) => t.validity));
           if (labels.conflictCount > 0) return;
           // The labels as a column, no record copied: the same verdict and figures as the
           // records as of n give.
@@ -99,7 +99,7 @@ describe("labels as of a review revision", () => {
             const e = view.conflictCount > 0 ? null : evaluate(view.dataset, policy, ctx);
             if (e === null) conflicted++;
             const labels = { valid: 0, disputed: 0, unreviewed: 0, broken: 0 };
-            for (const t of view.dataset.tasks) labels[t.validity]++;
+            for (const t of tableRecords(view.dataset.tasks)) labels[t.validity]++;
             const c = e?.comparison;
             expect(row).toEqual({
               revision: row.revision,
@@ -118,9 +118,8 @@ describe("labels as of a review revision", () => {
           v.changes.forEach((change, k) => {
             const [before, after] = [views[k], views[k + 1]];
             if (before === undefined || after === undefined) throw new Error("no view");
-            const moved = before.dataset.tasks.filter(
-              (t, i) => after.dataset.tasks[i]?.validity !== t.validity,
-            );
+            const afterTasks = tableRecords(after.dataset.tasks);
+            const moved = tableRecords(before.dataset.tasks).filter((t, i) => afterTasks[i]?.validity !== t.validity);
             expect(change.tasks_changed).toBe(moved.length);
             expect(change.tasks.map((t) => t.task_id).sort()).toEqual(moved.map((t) => t.taskId).sort());
             const verdictOf = (x: typeof before) =>
@@ -158,12 +157,13 @@ describe("labels as of a review revision", () => {
         if (change === undefined) throw new Error("no change");
         const before = viewAsOfReview(dataset, 1).dataset;
         const margin = evaluate(before, policy, ctx).comparison.margin;
-        const alone = dataset.tasks.flatMap((t, i) => {
-          const from = before.tasks[i]?.validity;
+        const beforeTasks = tableRecords(before.tasks);
+        const alone = tableRecords(dataset.tasks).flatMap((t, i) => {
+          const from = beforeTasks[i]?.validity;
           if (from === undefined || from === t.validity) return [];
           const one = {
             ...before,
-            tasks: before.tasks.map((u, j) => (j === i ? { ...u, validity: t.validity } : u)),
+            tasks: recordTable(beforeTasks.map((u, j) => (j === i ? { ...u, validity: t.validity } : u))),
           };
           const after = evaluate(one, policy, ctx).comparison.margin;
           const move = margin === null || after === null ? null : after - margin;

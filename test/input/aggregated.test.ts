@@ -8,7 +8,7 @@ import { basename } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import type { AttemptCounts, Dataset } from "../../src/core/model.js";
+import { tableRecords, type AttemptCounts, type Dataset } from "../../src/core/model.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
 import { fixtures } from "./fixtures.js";
 import { prng } from "../helpers/prng.js";
@@ -132,7 +132,7 @@ function comparable(d: Dataset): object {
     ...d,
     inputs: d.inputs.length,
     rowsRead: 0,
-    tasks: d.tasks.map((t) => ({
+    tasks: tableRecords(d.tasks).map((t) => ({
       ...t,
       history: t.history.map((e) =>
         e.source.file === "reviews.jsonl" ? e : { ...e, source: { file: "export", line: 0 } },
@@ -157,7 +157,7 @@ describe("pre-aggregated export ≡ per-attempt export", () => {
     expect(fromAgg.rowsRead).toBeLessThan(fromRaw.rowsRead);
 
     // Both match the generator's own tally.
-    for (const t of fromRaw.tasks) {
+    for (const t of tableRecords(fromRaw.tasks)) {
       expect(t.baseline).toEqual(g.counts.get(`base|${t.datasetRevision}|${t.taskId}`));
       expect(t.candidate).toEqual(g.counts.get(`cand|${t.datasetRevision}|${t.taskId}`));
     }

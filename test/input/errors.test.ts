@@ -1,4 +1,5 @@
 import { chmod, mkdir, readFile, symlink } from "node:fs/promises";
+import { tableRecords } from "../../src/core/model.js";
 import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
 
@@ -236,8 +237,8 @@ describe("a bad export line is one problem naming file, line, field and what was
       row({ model_config: "cand", note: 5, reviewer: 7 }),
     ]);
     const d = await readDataset({ results: [path], reviews: [], baseline: "base", candidate: "cand" });
-    expect(d.tasks[0]?.baseline).toEqual({ pass: 1, fail: 0, infra_error: 0, missing: 0 });
-    expect(d.tasks[0]?.cluster).toBeUndefined();
+    expect(tableRecords(d.tasks)[0]?.baseline).toEqual({ pass: 1, fail: 0, infra_error: 0, missing: 0 });
+    expect(tableRecords(d.tasks)[0]?.cluster).toBeUndefined();
   });
 });
 
@@ -290,7 +291,7 @@ describe("bad review lines", () => {
       baseline: "base",
       candidate: "cand",
     });
-    expect(d.tasks[0]?.history[1]).toMatchObject({
+    expect(tableRecords(d.tasks)[0]?.history[1]).toMatchObject({
       note: "line 1\n\tline 2\r\n",
       reviewer: "bob",
       revision: 2,

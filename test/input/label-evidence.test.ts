@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
 import { MAX_EVIDENCE_PER_TASK } from "../../src/core/input/limits.js";
 import { InputError } from "../../src/core/errors.js";
-import { VALIDITIES, type TaskRecord } from "../../src/core/model.js";
+import { tableRecords, VALIDITIES, type TaskRecord, type TaskTable } from "../../src/core/model.js";
 import { prng } from "../helpers/prng.js";
 
 const FILES = ["r.jsonl", "v.jsonl"];
@@ -264,10 +264,10 @@ function expected(
   );
 }
 
-function read(
+function readTable(
   results: readonly Record<string, unknown>[],
   reviews: readonly Record<string, unknown>[],
-): readonly TaskRecord[] | undefined {
+): TaskTable | undefined {
   const b = new DatasetBuilder("base", "cand", FILES);
   results.forEach((r, k) => {
     b.addResultLine(JSON.stringify(r), 0, k + 1);
@@ -283,6 +283,14 @@ function read(
   }
 }
 
+function read(
+  results: readonly Record<string, unknown>[],
+  reviews: readonly Record<string, unknown>[],
+): readonly TaskRecord[] | undefined {
+  const table = readTable(results, reviews);
+  return table === undefined ? undefined : tableRecords(table);
+}
+
 describe("labels and evidence of a task, against a brute-force reading", () => {
   it("gives every label its first source and its own evidence, and the task all of it", () => {
     check(scenario, 3000, { compared: 1000, multiLabel: 500, ownLists: 300 });
@@ -290,6 +298,46 @@ describe("labels and evidence of a task, against a brute-force reading", () => {
 
   it("does so on rows of many models whose labels and evidence repeat per (model, task)", () => {
     check(perModelScenario, 1500, { compared: 1000, multiLabel: 1000, ownLists: 500 });
+  });
+
+  it("reads every field by index as the task's record holds it (the reader's table, issue 15)", () => {
+    let tasks = 0;
+    for (let seed = 1; seed <= 1000; seed++) {
+      const { results, reviews } = scenario(seed);
+      const table = readTable(results, reviews);
+      if (table === undefined) continue;
+      for (let i = 0; i < table.length; i++) {
+        tasks++;
+        const r = table.record(i);
+        // The keys in the order the records always had, the optional ones only when present.
+        expect(Object.keys(r), `seed ${seed}`).toEqual(
+          ["datasetRevision", "taskId", "validity", "reviewRevision", "history", "evidence"].concat(
+            ["cluster", "baseline", "candidate"].filter((k) => (r as unknown as Record<string, unknown>)[k] !== undefined),
+          ),
+        );
+        expect(table.record(i), `seed ${seed}`).toStrictEqual(r);
+        expect(table.datasetRevision(i)).toBe(r.datasetRevision);
+        expect(table.taskId(i)).toBe(r.taskId);
+        expect(table.validity(i)).toBe(r.validity);
+        expect(table.reviewRevision(i)).toBe(r.reviewRevision);
+        expect(table.cluster(i)).toBe(r.cluster);
+        expect(table.baseline(i)).toStrictEqual(r.baseline);
+        expect(table.candidate(i)).toStrictEqual(r.candidate);
+        expect(table.evidence(i)).toStrictEqual(r.evidence);
+        expect(table.history(i)).toStrictEqual(r.history);
+        expect(table.labelCount(i)).toBe(r.history.length);
+        expect(table.lastLabelRevision(i)).toBe(r.history[r.history.length - 1]?.revision ?? -1);
+        r.history.forEach((e, k) => {
+          expect(table.eventRevision(i, k)).toBe(e.revision);
+          expect(table.eventValidity(i, k)).toBe(e.validity);
+        });
+        expect(() => table.eventRevision(i, r.history.length)).toThrow(/no event/);
+        // The top label is the last event's (the history ascends by revision).
+        if (r.history.length > 0) expect(r.reviewRevision).toBe(table.lastLabelRevision(i));
+      }
+      expect(() => table.record(table.length)).toThrow(/no task/);
+    }
+    expect(tasks).toBeGreaterThan(1000);
   });
 });
 

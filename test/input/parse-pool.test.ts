@@ -24,7 +24,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 
 import { InputError, MAX_LISTED_PROBLEMS, type InputProblem } from "../../src/core/errors.js";
-import type { Dataset } from "../../src/core/model.js";
+import { tableRecords, type Dataset } from "../../src/core/model.js";
 import { INTERN_MAX_CHARS } from "../../src/core/input/row-codec.js";
 import { MAX_LINE_BYTES, readDataset, type InputLimits } from "../../src/core/input/read-dataset.js";
 import { prng } from "../helpers/prng.js";
@@ -575,9 +575,9 @@ describe.each(SEEDS)(
       expect(d.baseline.duplicateRows + d.candidate.duplicateRows).toBe(clean.duplicates);
       expect(clean.aggregated).toBeGreaterThan(0);
       expect(d.tasks.length).toBeGreaterThan(100);
-      expect(d.tasks.some((t) => /[\u0080-\uffff]/.test(t.taskId))).toBe(true);
-      expect(d.tasks.some((t) => t.cluster !== undefined)).toBe(true);
-      expect(d.tasks.some((t) => t.evidence.length > 0)).toBe(true);
+      expect(tableRecords(d.tasks).some((t) => /[\u0080-\uffff]/.test(t.taskId))).toBe(true);
+      expect(tableRecords(d.tasks).some((t) => t.cluster !== undefined)).toBe(true);
+      expect(tableRecords(d.tasks).some((t) => t.evidence.length > 0)).toBe(true);
       expect(d.modelsPresent).toEqual(["base", "cand", "noise 🙂", "noise-1", "ノイズ-2"]);
 
       // Every line went to a worker, in several batches, in reused slots, one of them oversize.
@@ -895,7 +895,7 @@ describe("several results files and a reviews file", () => {
     const d = datasetOf(pooled);
     expect(d.rowsRead).toBe(large.nonBlank + small.nonBlank + reviews.length);
     expect(d.inputs.map((i) => i.path)).toEqual([smallPath, largePath, reviewsPath]);
-    expect(d.tasks.some((t) => t.history.some((h) => h.reviewer !== undefined))).toBe(true);
+    expect(tableRecords(d.tasks).some((t) => t.history.some((h) => h.reviewer !== undefined))).toBe(true);
     expect(d.baseline.harnessRevisions).toEqual(expect.arrayContaining(["h1-x", "h1-y"]));
   });
 });
@@ -934,6 +934,6 @@ describe("past the interning table's cap", () => {
     expect(notes).toEqual(startedNote(1));
     const d = datasetOf(pooled);
     expect(d.tasks).toHaveLength(n);
-    expect(d.tasks.every((t) => t.evidence.length === 6 && t.cluster !== undefined)).toBe(true);
+    expect(tableRecords(d.tasks).every((t) => t.evidence.length === 6 && t.cluster !== undefined)).toBe(true);
   });
 });

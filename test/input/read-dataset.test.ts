@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 
 import { describe, expect, it } from "vitest";
 
-import type { Dataset } from "../../src/core/model.js";
+import { tableRecords, type Dataset, type TaskRecord } from "../../src/core/model.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
 import { fixtures, review, row, toJsonl } from "./fixtures.js";
 
@@ -48,7 +48,7 @@ const REVIEWS = [
   review({ task_id: "t2", validity: "disputed", review_revision: 3 }),
 ];
 
-const EXPECTED_TASKS: Dataset["tasks"] = [
+const EXPECTED_TASKS: TaskRecord[] = [
   {
     datasetRevision: "ds0",
     taskId: "B",
@@ -123,7 +123,7 @@ describe("readDataset: a small export and reviews", () => {
       candidate: "cand",
       displayPath: byName,
     });
-    expect(d.tasks).toEqual(EXPECTED_TASKS);
+    expect(tableRecords(d.tasks)).toEqual(EXPECTED_TASKS);
     expect(d.baseline).toEqual({
       config: "base",
       harnessRevisions: ["h1"],
@@ -154,7 +154,7 @@ describe("readDataset: a small export and reviews", () => {
     const given = relative(process.cwd(), results);
     const d = await readDataset({ results: [given], reviews: [], baseline: "base", candidate: "cand" });
     expect(d.inputs.map((i) => i.path)).toEqual([given]);
-    expect(d.tasks[0]?.history[0]?.source).toEqual({ file: given, line: 1 });
+    expect(tableRecords(d.tasks)[0]?.history[0]?.source).toEqual({ file: given, line: 1 });
   });
 
   it("sorts tasks, models and revisions by UTF-16 code units, not by locale", async () => {
@@ -167,7 +167,7 @@ describe("readDataset: a small export and reviews", () => {
       ]),
     );
     const d = await readDataset({ results: [results], reviews: [], baseline: "base", candidate: "m-a" });
-    expect(d.tasks.map((t) => `${t.datasetRevision}/${t.taskId}`)).toEqual([
+    expect(tableRecords(d.tasks).map((t) => `${t.datasetRevision}/${t.taskId}`)).toEqual([
       "R1/Z",
       "R1/_",
       "R1/b",
@@ -201,8 +201,9 @@ describe("readDataset: encodings and compression", () => {
     });
   }
 
-  function withoutDigests(d: Dataset): Dataset {
-    return { ...d, inputs: [] };
+  /** The Dataset without its digests, its tasks as records (compared by value). */
+  function withoutDigests(d: Dataset): Omit<Dataset, "tasks"> & { tasks: TaskRecord[] } {
+    return { ...d, inputs: [], tasks: tableRecords(d.tasks) };
   }
 
   it("reads gzip and plain files to the same Dataset, by magic bytes rather than by name", async () => {
@@ -240,7 +241,7 @@ describe("readDataset: encodings and compression", () => {
     expect(withoutDigests(bom)).toEqual({
       ...withoutDigests(plain),
       // Line numbers count blank lines: rows are on lines 1, 4, 6 and 7.
-      tasks: plain.tasks.map((t) =>
+      tasks: tableRecords(plain.tasks).map((t) =>
         t.taskId === "t1"
           ? { ...t, history: [{ ...t.history[0], source: { file: "f", line: 1 } }] }
           : { ...t, history: [{ ...t.history[0], source: { file: "f", line: 6 } }] },
@@ -266,8 +267,8 @@ describe("readDataset: encodings and compression", () => {
       candidate: "cand",
       displayPath: byName,
     });
-    expect(two.tasks.map((t) => [t.taskId, t.baseline, t.candidate])).toEqual(
-      one.tasks.map((t) => [t.taskId, t.baseline, t.candidate]),
+    expect(tableRecords(two.tasks).map((t) => [t.taskId, t.baseline, t.candidate])).toEqual(
+      tableRecords(one.tasks).map((t) => [t.taskId, t.baseline, t.candidate]),
     );
     expect(two.baseline).toEqual(one.baseline);
     expect(two.inputs.map((i) => i.path)).toEqual(["split-1.jsonl", "split-2.jsonl.gz"]);
@@ -288,8 +289,8 @@ describe("readDataset: encodings and compression", () => {
     const d = await read(await fx.jsonl("chunks.jsonl", many));
     expect(d.rowsRead).toBe(4000);
     expect(d.tasks.length).toBe(1000);
-    expect(d.tasks.every((t) => t.baseline?.pass === 2 && t.candidate?.pass === 2)).toBe(true);
-    const t7 = d.tasks.find((t) => t.taskId === "task-7");
+    expect(tableRecords(d.tasks).every((t) => t.baseline?.pass === 2 && t.candidate?.pass === 2)).toBe(true);
+    const t7 = tableRecords(d.tasks).find((t) => t.taskId === "task-7");
     expect(t7?.evidence).toEqual([7, 1007, 2007, 3007].map((i) => `log-€-${"é".repeat(i % 97)}-${i}`));
   });
 });

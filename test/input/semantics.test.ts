@@ -2,7 +2,7 @@ import { basename } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import type { Dataset } from "../../src/core/model.js";
+import { tableRecords, type Dataset } from "../../src/core/model.js";
 import { MAX_EVIDENCE_PER_TASK, readDataset } from "../../src/core/input/read-dataset.js";
 import { fixtures, inputError, review, row } from "./fixtures.js";
 
@@ -46,8 +46,8 @@ describe("repeated attempts", () => {
       row({ model_config: "cand", attempt: "e1", result: "infra_error" }),
       row({ model_config: "cand", attempt: "e1", result: "infra_error" }),
     ]);
-    expect(d.tasks[0]?.baseline).toEqual(c(1, 1));
-    expect(d.tasks[0]?.candidate).toEqual(c(0, 0, 1));
+    expect(tableRecords(d.tasks)[0]?.baseline).toEqual(c(1, 1));
+    expect(tableRecords(d.tasks)[0]?.candidate).toEqual(c(0, 0, 1));
     expect(d.baseline.duplicateRows).toBe(2);
     expect(d.candidate.duplicateRows).toBe(1);
     expect(d.rowsRead).toBe(6);
@@ -55,7 +55,7 @@ describe("repeated attempts", () => {
 
   it("counts each row without an attempt as its own attempt", async () => {
     const d = await read("no-attempt", [row(), row(), row(), row({ model_config: "cand" })]);
-    expect(d.tasks[0]?.baseline).toEqual(c(3));
+    expect(tableRecords(d.tasks)[0]?.baseline).toEqual(c(3));
     expect(d.baseline.duplicateRows).toBe(0);
   });
 
@@ -67,7 +67,7 @@ describe("repeated attempts", () => {
       row({ attempt: 1, task_id: "t2" }),
       row({ model_config: "cand" }),
     ]);
-    expect(d.tasks.map((t) => t.baseline)).toEqual([c(3), c(1)]);
+    expect(tableRecords(d.tasks).map((t) => t.baseline)).toEqual([c(3), c(1)]);
     expect(d.baseline.duplicateRows).toBe(0);
     expect(d.baseline.harnessRevisions).toEqual(["h1", "h2"]);
   });
@@ -122,8 +122,8 @@ describe("repeated attempts", () => {
       row({ result: "fail" }),
     ]);
     const d = await readDataset({ results: [path], reviews: [], baseline: "base", candidate: "base" });
-    expect(d.tasks[0]?.baseline).toEqual(c(1, 1));
-    expect(d.tasks[0]?.candidate).toEqual(c(1, 1));
+    expect(tableRecords(d.tasks)[0]?.baseline).toEqual(c(1, 1));
+    expect(tableRecords(d.tasks)[0]?.candidate).toEqual(c(1, 1));
     expect(d.baseline.duplicateRows).toBe(1);
     expect(d.candidate.duplicateRows).toBe(1);
   });
@@ -137,8 +137,8 @@ describe("cluster", () => {
       row({ model_config: "other", cluster: "repo-a" }),
       row({ task_id: "t2" }),
     ]);
-    expect(d.tasks.map((t) => t.cluster)).toEqual(["repo-a", undefined]);
-    expect("cluster" in (d.tasks[1] ?? {})).toBe(false);
+    expect(tableRecords(d.tasks).map((t) => t.cluster)).toEqual(["repo-a", undefined]);
+    expect("cluster" in (tableRecords(d.tasks)[1] ?? {})).toBe(false);
   });
 
   it("rejects two clusters for one task, naming both lines", async () => {
@@ -161,7 +161,7 @@ describe("cluster", () => {
       row({ task_id: "t9", model_config: "other", cluster: "a" }),
       row({ task_id: "t9", model_config: "other", cluster: "b" }),
     ]);
-    expect(d.tasks.map((t) => t.taskId)).toEqual(["t1"]);
+    expect(tableRecords(d.tasks).map((t) => t.taskId)).toEqual(["t1"]);
   });
 });
 
@@ -182,7 +182,7 @@ describe("validity labels", () => {
         review({ task_id: "t2", validity: "broken", review_revision: 4, reviewer: "dan", note: "no test" }),
       ],
     );
-    const [t1, t2] = d.tasks;
+    const [t1, t2] = tableRecords(d.tasks);
     expect(t1?.validity).toBe("disputed");
     expect(t1?.reviewRevision).toBe(3);
     expect(t1?.history).toEqual([
@@ -245,13 +245,13 @@ describe("validity labels", () => {
       [row(), row({ model_config: "cand" }), row({ model_config: "other", validity: "broken" })],
       [review({ validity: "disputed", review_revision: 2, evidence: ["a.log", "b.log"] })],
     );
-    expect(d.tasks[0]?.validity).toBe("disputed");
-    expect(d.tasks[0]?.history.map((e) => [e.revision, e.validity, e.source.line])).toEqual([
+    expect(tableRecords(d.tasks)[0]?.validity).toBe("disputed");
+    expect(tableRecords(d.tasks)[0]?.history.map((e) => [e.revision, e.validity, e.source.line])).toEqual([
       [1, "valid", 1],
       [1, "broken", 3],
       [2, "disputed", 1],
     ]);
-    expect(d.tasks[0]?.evidence).toEqual(["a.log", "b.log"]);
+    expect(tableRecords(d.tasks)[0]?.evidence).toEqual(["a.log", "b.log"]);
   });
 
   it("leaves out reviews of tasks neither compared model ran, even conflicting ones", async () => {
@@ -266,7 +266,7 @@ describe("validity labels", () => {
         review({ task_id: "t1", validity: "valid", review_revision: 1 }),
       ],
     );
-    expect(d.tasks.map((t) => t.taskId)).toEqual(["t1"]);
+    expect(tableRecords(d.tasks).map((t) => t.taskId)).toEqual(["t1"]);
     expect(d.reviewRevisions).toEqual([1]);
     expect(d.rowsRead).toBe(7);
   });
@@ -276,7 +276,7 @@ describe("validity labels", () => {
       row({ validity: "broken" }),
       row({ model_config: "cand", validity: "broken" }),
     ]);
-    expect(d.tasks.map((t) => [t.taskId, t.validity])).toEqual([["t1", "broken"]]);
+    expect(tableRecords(d.tasks).map((t) => [t.taskId, t.validity])).toEqual([["t1", "broken"]]);
   });
 });
 
@@ -293,10 +293,10 @@ describe("evidence", () => {
       [review({ evidence: items })],
     );
     expect(MAX_EVIDENCE_PER_TASK).toBe(20);
-    expect(d.tasks[0]?.evidence).toEqual(items.slice(0, 20));
+    expect(tableRecords(d.tasks)[0]?.evidence).toEqual(items.slice(0, 20));
     // The label (1, valid) is carried by the three export rows: their evidence, in order.
-    expect(d.tasks[0]?.history[0]?.evidence).toEqual(items.slice(0, 15));
-    expect(d.tasks[0]?.history[1]?.evidence).toEqual(items.slice(0, 20));
+    expect(tableRecords(d.tasks)[0]?.history[0]?.evidence).toEqual(items.slice(0, 15));
+    expect(tableRecords(d.tasks)[0]?.history[1]?.evidence).toEqual(items.slice(0, 20));
   });
 });
 
@@ -311,8 +311,8 @@ describe("pre-aggregated rows", () => {
       row({ model_config: "cand", attempt: 1 }),
       agg(0, 0, 0, 4, { model_config: "cand", harness_revision: "h3" }),
     ]);
-    expect(d.tasks[0]?.baseline).toEqual(c(4, 1, 2, 1));
-    expect(d.tasks[0]?.candidate).toEqual(c(1, 0, 0, 4));
+    expect(tableRecords(d.tasks)[0]?.baseline).toEqual(c(4, 1, 2, 1));
+    expect(tableRecords(d.tasks)[0]?.candidate).toEqual(c(1, 0, 0, 4));
     expect(d.baseline.harnessRevisions).toEqual(["h1", "h2"]);
     expect(d.candidate.harnessRevisions).toEqual(["h1", "h3"]);
   });

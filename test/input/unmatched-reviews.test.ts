@@ -5,6 +5,7 @@
  * warning; so do labelled export rows of other models under such revisions.
  */
 import { basename } from "node:path";
+import { tableRecords } from "../../src/core/model.js";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
@@ -79,7 +80,7 @@ describe("labels under revisions no compared task has are a headline warning", (
     expect(ds.unmatchedLabels).toEqual([
       { file: "mixed.jsonl", rows: 3, of: 4, revisions: ["ds0", "ds2"], moreRevisions: false },
     ]);
-    expect(ds.tasks.find((t) => t.taskId === "t1")?.validity).toBe("broken");
+    expect(tableRecords(ds.tasks).find((t) => t.taskId === "t1")?.validity).toBe("broken");
     expect(await warningsOf(res, [rev])).toEqual([
       "mixed.jsonl: 3 of its 4 review rows are under dataset revisions ds0, ds2, which no compared task has " +
         "(the compared tasks are under ds1): those labels apply to nothing. A review applies only under the " +
@@ -103,7 +104,7 @@ describe("labels under revisions no compared task has are a headline warning", (
       row({ task_id: "t1", model_config: "labels", validity: "broken", review_revision: 5 }),
     ]);
     expect(await warningsOf(same, [])).toEqual([]);
-    expect((await read(same, [])).tasks.find((t) => t.taskId === "t1")?.validity).toBe("broken");
+    expect(tableRecords((await read(same, [])).tasks).find((t) => t.taskId === "t1")?.validity).toBe("broken");
   });
 
   it("without such labels the Dataset has no unmatchedLabels key", async () => {

@@ -8,7 +8,7 @@
  *     { validity: "broken", a: "pass" },                        // B has no row
  *   ]);
  */
-import type { AttemptCounts, Dataset, ModelSummary, TaskRecord, Validity } from "../../src/core/model.js";
+import { recordTable, type AttemptCounts, type Dataset, type ModelSummary, type TaskRecord, type Validity } from "../../src/core/model.js";
 import type { Policy, Threshold, ThresholdOp } from "../../src/core/policy/policy-types.js";
 
 /** Attempt counts of one model on one task; a single-attempt shorthand is also accepted. */
@@ -93,7 +93,7 @@ export function buildDataset(specs: readonly TaskSpec[], opts: DatasetOptions = 
   const baseline = summary("baseline", "cfg-baseline");
   const candidate = summary("candidate", "cfg-candidate");
   return {
-    tasks,
+    tasks: recordTable(tasks),
     baseline,
     candidate,
     modelsPresent: [...new Set([baseline.config, candidate.config])].sort(),

@@ -5,6 +5,7 @@
  * test/history/labels-as-of.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { tableRecords } from "../../src/core/model.js";
 import { taskColumns, validityCode, withLabels } from "../../src/core/stats/task-columns.js";
 import { buildDataset } from "./dataset-builder.js";
 
@@ -22,8 +23,8 @@ describe("taskColumns", () => {
     expect(Array.from(c.validity)).toEqual(
       (["valid", "broken", "disputed", "unreviewed", "valid"] as const).map(validityCode),
     );
-    expect(c.candidate).toEqual(dataset.tasks.map((t) => t.candidate));
-    expect(c.baseline).toEqual(dataset.tasks.map((t) => t.baseline));
+    expect(c.candidate).toEqual(tableRecords(dataset.tasks).map((t) => t.candidate));
+    expect(c.baseline).toEqual(tableRecords(dataset.tasks).map((t) => t.baseline));
     expect(c.candidate[2]).toBeUndefined();
     expect(Array.from(c.cluster)).toEqual([0, 1, -1, 0, 1]);
     expect(c.clusterCount).toBe(2);
@@ -34,7 +35,7 @@ describe("taskColumns", () => {
   });
 
   it("other labels for the same tasks replace the label column alone", () => {
-    const codes = Uint8Array.from(dataset.tasks, () => validityCode("valid"));
+    const codes = Uint8Array.from(tableRecords(dataset.tasks), () => validityCode("valid"));
     const c = withLabels(taskColumns(dataset), codes);
     expect(c.validity).toBe(codes);
     expect(c.candidate).toBe(taskColumns(dataset).candidate);

@@ -79,8 +79,7 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
       x - y,
   );
   return order.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
-    const task = dataset.tasks[a.unresolvedTaskIndices[j] as number];
-    if (task === undefined) throw new Error("influentialTasks: task index out of range");
+    const task = dataset.tasks.record(a.unresolvedTaskIndices[j] as number);
     return {
       dataset_revision: task.datasetRevision,
       task_id: task.taskId,
@@ -113,9 +112,9 @@ function attainingSet(
     d_zero: zero,
     d_plus: set.length - minus - zero,
     tasks: set.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
-      const task = dataset.tasks[a.unresolvedTaskIndices[j] as number];
-      if (task === undefined) throw new Error("attainingSet: task index out of range");
-      return { dataset_revision: task.datasetRevision, task_id: task.taskId, d: a.unresolvedD[j] as number };
+      const i = a.unresolvedTaskIndices[j] as number;
+      const tasks = dataset.tasks;
+      return { dataset_revision: tasks.datasetRevision(i), task_id: tasks.taskId(i), d: a.unresolvedD[j] as number };
     }),
   };
 }

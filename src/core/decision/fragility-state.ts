@@ -132,30 +132,31 @@ export function buildTaskTable(dataset: Dataset, policy: Policy): TaskTable {
   const clusterIndex = new Map<string, number>();
   const denominators = new Set<number>();
   for (let i = 0; i < n; i++) {
-    const t = tasks[i] as (typeof tasks)[number];
-    const ka = effectiveAttempts(t.candidate, infra);
-    const kb = effectiveAttempts(t.baseline, infra);
-    const a = t.candidate;
-    const b = t.baseline;
+    const a = tasks.candidate(i);
+    const b = tasks.baseline(i);
+    const ka = effectiveAttempts(a, infra);
+    const kb = effectiveAttempts(b, infra);
     const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
     if (both) {
       d[i] = a.pass / ka - b.pass / kb;
       denominators.add(ka);
       denominators.add(kb);
-      if (clustered && t.cluster !== undefined) {
-        let c = clusterIndex.get(t.cluster);
+      const name = clustered ? tasks.cluster(i) : undefined;
+      if (name !== undefined) {
+        let c = clusterIndex.get(name);
         if (c === undefined) {
           c = clusterIndex.size;
-          clusterIndex.set(t.cluster, c);
+          clusterIndex.set(name, c);
         }
         cluster[i] = c;
       }
     }
-    if (t.validity === "broken") cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
-    else if (t.validity === "valid") cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
+    const validity = tasks.validity(i);
+    if (validity === "broken") cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
+    else if (validity === "valid") cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
     else cat[i] = both ? CAT_OPEN : CAT_OPEN_OUT;
-    writeSide(side, i * SIDE_WIDTH, t.candidate);
-    writeSide(side, i * SIDE_WIDTH + 3, t.baseline);
+    writeSide(side, i * SIDE_WIDTH, a);
+    writeSide(side, i * SIDE_WIDTH + 3, b);
   }
   // The common denominator of all scores, when sums of squares in its units stay exact.
   const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
@@ -168,9 +169,8 @@ export function buildTaskTable(dataset: Dataset, policy: Policy): TaskTable {
   const du = new Float64Array(n).fill(Number.NaN);
   for (let i = 0; i < n; i++) {
     if (Number.isNaN(d[i])) continue;
-    const t = tasks[i] as (typeof tasks)[number];
-    const a = t.candidate as AttemptCounts;
-    const b = t.baseline as AttemptCounts;
+    const a = tasks.candidate(i) as AttemptCounts;
+    const b = tasks.baseline(i) as AttemptCounts;
     du[i] =
       unit === 1
         ? (d[i] as number)

@@ -21,7 +21,7 @@
  *
  * Deterministic: tasks are visited in dataset (task-key) order and every tie is broken by it.
  */
-import type { Dataset, TaskRecord, Validity } from "../model.js";
+import { withReplacedRecords, type Dataset, type TaskRecord } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import { evaluate } from "./evaluate.js";
 import type { Evaluation, EvaluationContext, Fragility } from "./evaluation-types.js";
@@ -64,14 +64,9 @@ export function computeFragility(
 
 /** The dataset with the given label changes applied. */
 export function relabel(dataset: Dataset, moves: readonly Move[]): Dataset {
-  const to = new Map<number, Validity>(moves.map((m) => [m.index, m.to]));
-  return {
-    ...dataset,
-    tasks: dataset.tasks.map((t, i): TaskRecord => {
-      const v = to.get(i);
-      return v === undefined ? t : { ...t, validity: v };
-    }),
-  };
+  const replaced = new Map<number, TaskRecord>();
+  for (const m of moves) replaced.set(m.index, { ...dataset.tasks.record(m.index), validity: m.to });
+  return { ...dataset, tasks: withReplacedRecords(dataset.tasks, replaced) };
 }
 
 export function analyseFragility(
@@ -114,8 +109,9 @@ export function analyseFragility(
 
   const moves = figure === "resolution_distance" ? reviewOrder(table.d, result.moves) : result.moves;
   const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
-    const t = dataset.tasks[m.index] as TaskRecord;
-    return { dataset_revision: t.datasetRevision, task_id: t.taskId, change: `${t.validity} → ${m.to}` };
+    const t = dataset.tasks;
+    const i = m.index;
+    return { dataset_revision: t.datasetRevision(i), task_id: t.taskId(i), change: `${t.validity(i)} → ${m.to}` };
   });
   const nv = evaluation.comparison.common_valid_tasks;
   const review = figure === "review_fragility";

@@ -10,7 +10,14 @@
  */
 import { InputError, type InputProblem } from "../errors.js";
 import { quote } from "../input/rows.js";
-import type { Dataset, ReviewEvent, TaskRecord } from "../model.js";
+import {
+  withReplacedRecords,
+  type Dataset,
+  type ReviewEvent,
+  type TaskRecord,
+  type TaskTable,
+  type Validity,
+} from "../model.js";
 
 /** Why a task has no single label at a revision: the two sources that disagree. */
 export interface LabelConflict {
@@ -20,22 +27,49 @@ export interface LabelConflict {
   readonly second: ReviewEvent;
 }
 
-/** How many events of `history` (ascending by revision) lie at or below revision n. */
-export function eventsAtOrBelow(history: readonly ReviewEvent[], n: number): number {
+/**
+ * A task's label events in history order (ascending by revision), read by position: a record's
+ * history (`historyLabels`) or a task of a TaskTable (`taskLabels`, no events made).
+ */
+export interface LabelSequence {
+  readonly length: number;
+  revision(k: number): number;
+  validity(k: number): Validity;
+}
+
+export function historyLabels(history: readonly ReviewEvent[]): LabelSequence {
+  return {
+    length: history.length,
+    revision: (k) => (history[k] as ReviewEvent).revision,
+    validity: (k) => (history[k] as ReviewEvent).validity,
+  };
+}
+
+export function taskLabels(tasks: TaskTable, i: number): LabelSequence {
+  return {
+    length: tasks.labelCount(i),
+    revision: (k) => tasks.eventRevision(i, k),
+    validity: (k) => tasks.eventValidity(i, k),
+  };
+}
+
+/** How many events of `labels` lie at or below revision n. */
+export function eventsAtOrBelow(labels: LabelSequence, n: number): number {
   let keep = 0;
-  while (keep < history.length && (history[keep] as ReviewEvent).revision <= n) keep++;
+  while (keep < labels.length && labels.revision(keep) <= n) keep++;
   return keep;
 }
 
 /**
- * The index of an event at the same revision as history[keep − 1] with a different label, or −1:
+ * The index of an event at the same revision as event keep − 1 with a different label, or −1:
  * two labels at the effective revision are a conflict (SPEC §1.2).
  */
-export function conflictingEvent(history: readonly ReviewEvent[], keep: number): number {
-  const top = history[keep - 1];
-  if (top === undefined) return -1;
-  for (let i = keep - 2; i >= 0 && (history[i] as ReviewEvent).revision === top.revision; i--) {
-    if ((history[i] as ReviewEvent).validity !== top.validity) return i;
+export function conflictingEvent(labels: LabelSequence, keep: number): number {
+  if (keep < 1) return -1;
+  const revision = labels.revision(keep - 1);
+  const validity = labels.validity(keep - 1);
+  for (let i = keep - 2; i >= 0 && labels.revision(i) === revision; i--) {
+    if (labels.validity(i) !== validity) return i;
   }
   return -1;
 }
@@ -51,13 +85,13 @@ export function taskAsOfReview(task: TaskRecord, n: number): TaskRecord | LabelC
     // Nothing above n: the reader already chose (and checked) the effective label.
     return task;
   }
-  const keep = eventsAtOrBelow(history, n);
+  const keep = eventsAtOrBelow(historyLabels(history), n);
   const kept = history.slice(0, keep);
   const top = kept[keep - 1];
   if (top === undefined) {
     return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
   }
-  const other = conflictingEvent(kept, keep);
+  const other = conflictingEvent(historyLabels(kept), keep);
   if (other >= 0) return { task, revision: top.revision, first: kept[other] as ReviewEvent, second: top };
   return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
 }
@@ -93,16 +127,21 @@ export function viewAsOfReview(dataset: Dataset, n: number): AsOfResult {
   const conflicts: LabelConflict[] = [];
   let conflictCount = 0;
   let changed = false;
-  const tasks = dataset.tasks.map((t) => {
-    const r = taskAsOfReview(t, n);
+  const table = dataset.tasks;
+  // Only tasks labelled after n change: the rest are read through.
+  const replaced = new Map<number, TaskRecord>();
+  for (let i = 0; i < table.length; i++) {
+    if (table.lastLabelRevision(i) <= n) continue;
+    const r = taskAsOfReview(table.record(i), n);
     if (isLabelConflict(r)) {
       conflictCount++;
       if (conflicts.length < KEPT_CONFLICTS) conflicts.push(r);
-      return t;
+      continue;
     }
-    if (r !== t) changed = true;
-    return r;
-  });
+    changed = true;
+    replaced.set(i, r);
+  }
+  const tasks = withReplacedRecords(table, replaced);
   const revisions = dataset.reviewRevisions.filter((r) => r <= n);
   const view =
     !changed && revisions.length === dataset.reviewRevisions.length

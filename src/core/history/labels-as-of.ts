@@ -5,9 +5,9 @@
  * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
  * evaluateVerdict takes the labels as the label column of the figures (stats/task-columns.ts).
  */
-import { VALIDITIES, type Dataset, type TaskRecord, type Validity } from "../model.js";
+import { VALIDITIES, type Dataset, type Validity } from "../model.js";
 import { taskColumns, validityCode } from "../stats/task-columns.js";
-import { conflictingEvent, eventsAtOrBelow } from "./as-of-review.js";
+import { conflictingEvent, eventsAtOrBelow, taskLabels } from "./as-of-review.js";
 
 export { validityCode };
 
@@ -39,20 +39,18 @@ export function labelsAsOfReview(dataset: Dataset, n: number): LabelsAsOf {
   const codes = new Uint8Array(tasks.length);
   let conflictCount = 0;
   for (let i = 0; i < tasks.length; i++) {
-    const t = tasks[i] as TaskRecord;
-    const history = t.history;
-    const last = history[history.length - 1];
-    if (last === undefined || last.revision <= n) {
-      codes[i] = CODE[t.validity];
+    // Only a task labelled after n has its events made.
+    if (tasks.lastLabelRevision(i) <= n) {
+      codes[i] = CODE[tasks.validity(i)];
       continue;
     }
-    const keep = eventsAtOrBelow(history, n);
-    const top = history[keep - 1];
-    if (top === undefined) codes[i] = CODE.unreviewed;
-    else if (conflictingEvent(history, keep) >= 0) {
+    const labels = taskLabels(tasks, i);
+    const keep = eventsAtOrBelow(labels, n);
+    if (keep === 0) codes[i] = CODE.unreviewed;
+    else if (conflictingEvent(labels, keep) >= 0) {
       conflictCount++;
-      codes[i] = CODE[t.validity];
-    } else codes[i] = CODE[top.validity];
+      codes[i] = CODE[tasks.validity(i)];
+    } else codes[i] = CODE[labels.validity(keep - 1)];
   }
   return { codes, conflictCount };
 }

@@ -68,12 +68,13 @@ export const MAX_TASKS_PER_CHANGE = 20;
 /** dₜ for tasks of C (both models have K* ≥ 1), NaN elsewhere. Labels do not enter, except that
  * a broken task is outside T: then the caller never counts it in V. */
 function taskDifferences(dataset: Dataset, policy: Policy): Float64Array {
-  const d = new Float64Array(dataset.tasks.length);
-  dataset.tasks.forEach((t, i) => {
-    const a = taskScore(t.candidate, policy.infra_errors);
-    const b = taskScore(t.baseline, policy.infra_errors);
+  const tasks = dataset.tasks;
+  const d = new Float64Array(tasks.length);
+  for (let i = 0; i < tasks.length; i++) {
+    const a = taskScore(tasks.candidate(i), policy.infra_errors);
+    const b = taskScore(tasks.baseline(i), policy.infra_errors);
     d[i] = a === null || b === null ? Number.NaN : a - b;
-  });
+  }
   return d;
 }
 
@@ -251,11 +252,9 @@ function changeBetween(
     verdict_before: before.e?.verdict ?? null,
     verdict_after: after.e?.verdict ?? null,
     tasks: moved.map((m) => {
-      const t = dataset.tasks[m.index];
-      if (t === undefined) throw new Error("verdictByReviewRevision: task index out of range");
       return {
-        dataset_revision: t.datasetRevision,
-        task_id: t.taskId,
+        dataset_revision: dataset.tasks.datasetRevision(m.index),
+        task_id: dataset.tasks.taskId(m.index),
         from: m.from,
         to: m.to,
         margin_move: m.move,

@@ -36,8 +36,6 @@ import {
   type Dataset,
   type InputFileDigest,
   type ModelSummary,
-  type ReviewEvent,
-  type TaskRecord,
   type UnmatchedLabels,
   type Validity,
   VALIDITIES,
@@ -62,6 +60,7 @@ import {
 } from "./rows.js";
 import { LINE_PLAIN } from "./line-flags.js";
 import { RowScanner } from "./scan-row.js";
+import { ColumnTaskTable, LINE_RADIX, NO_EVIDENCE, small } from "./dataset-columns.js";
 import { unicodeNearMatch } from "../unicode-near-match.js";
 import {
   F_BASELINE,
@@ -78,7 +77,6 @@ import {
   type MoreLabels,
 } from "./builder-columns.js";
 
-const LINE_RADIX = 2 ** 32;
 /** Harness-kind entries: packed source * 2 + kind. */
 const KIND_ATTEMPTS = 0;
 const KIND_AGGREGATED = 1;
@@ -1016,15 +1014,17 @@ export class DatasetBuilder {
     ]);
     const unmatchedProblems = new ProblemList();
     const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
-    // The task maps go before the records are made (finish is the last call): a task-heavy
-    // export's peak memory is the held state and the records together.
+    // The task maps go before the table is made (finish is the last call): a task-heavy
+    // export's peak memory is the held state and the table together.
     this.revisions.clear();
     this.index = new TaskIndex();
     this.lastTasks = undefined;
-    const records: TaskRecord[] = [];
     const late = new ProblemList();
     const revisions = new Set<number>();
     const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
+    // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+    // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+    let table = refused ? undefined : this.newTable(universe);
     for (let u = 0; u < size; u++) {
       const i = universe[u] ?? 0;
       const flags = cols.flags[i] ?? 0;
@@ -1047,10 +1047,8 @@ export class DatasetBuilder {
             `${quote(conflict.value)} here; a task belongs to one cluster`,
         });
       }
-      // Once the read is sure to end in an InputError no record is made: at a passed task cap,
-      // records beside the held state would take the peak memory of the refusal to ~1.5× (RELIABILITY.md).
-      if (refused || late.total > 0) records.length = 0;
-      else records.push(this.record(i, flags, events));
+      if (late.total > 0) table = undefined;
+      if (table !== undefined) this.addToTable(table, i, flags, events);
     }
 
     late.append(unmatchedProblems);
@@ -1065,7 +1063,7 @@ export class DatasetBuilder {
     }
 
     return {
-      tasks: records,
+      tasks: table ?? this.newTable(new Uint32Array(0)),
       baseline: this.summary(this.baseline, this.baselineState),
       candidate: this.summary(this.candidate, this.candidateState),
       modelsPresent: present,
@@ -1114,71 +1112,61 @@ export class DatasetBuilder {
     });
   }
 
-  private record(i: number, flags: number, events: readonly LabelEvent[] | undefined): TaskRecord {
+  /** An empty table for the tasks of `universe` (dataset order), with room for their labels. */
+  private newTable(universe: Uint32Array): ColumnTaskTable {
+    const cols = this.cols;
+    let events = 0;
+    for (const i of universe) {
+      const flags = cols.flags[i] ?? 0;
+      if ((flags & F_LABEL0) !== 0) events++;
+      if ((flags & F_MORE_LABELS) !== 0) events += cols.moreLabels.get(i)?.events.length ?? 0;
+    }
+    const names = this.revisionList.map((r) => r.name);
+    // Only the string columns: the table must not keep the builder's typed arrays alive.
+    const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+    return new ColumnTaskTable(universe.length, events, strings, names, this.fileNames);
+  }
+
+  /** Task i as the table's next task, its labels in history order (by revision, then source). */
+  private addToTable(
+    table: ColumnTaskTable,
+    i: number,
+    flags: number,
+    events: readonly LabelEvent[] | undefined,
+  ): void {
     const cols = this.cols;
     const evidence = cols.evidence[i];
-    const taskEvidence = evidence ?? NO_EVIDENCE;
-    let history: ReviewEvent[];
+    table.addTask(
+      i,
+      cols.revision[i] ?? 0,
+      cols.topValidity[i] ?? 0,
+      cols.topRevision[i] ?? -1,
+      (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i),
+      (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i),
+    );
     if (events === undefined) {
       // One label (the usual case): no LabelEvent, no sort.
+      if ((flags & F_LABEL0) === 0) return;
       const own = (flags & F_LABEL0_OWN) !== 0;
-      const meta = cols.label0Meta.get(i);
-      history =
-        (flags & F_LABEL0) === 0
-          ? []
-          : [
-              reviewEvent(
-                small(cols.label0Revision[i] ?? 0),
-                VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
-                this.locationOf(cols.label0Src[i] ?? 0),
-                own ? eventEvidence(cols.label0Evidence.get(i), evidence) : taskEvidence,
-                meta?.reviewer,
-                meta?.note,
-              ),
-            ];
-    } else {
-      history = events
-        .slice()
-        .sort((a, b) => a.revision - b.revision || a.src - b.src)
-        .map((e) =>
-          reviewEvent(
-            e.revision,
-            e.validity,
-            this.locationOf(e.src),
-            e.own ? eventEvidence(e.evidence, evidence) : taskEvidence,
-            e.reviewer,
-            e.note,
-          ),
-        );
+      table.addEvent(
+        cols.label0Revision[i] ?? 0,
+        cols.label0Validity[i] ?? 0,
+        cols.label0Src[i] ?? 0,
+        own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined,
+        cols.label0Meta.get(i),
+      );
+      return;
     }
-    const datasetRevision = this.revisionOf(i);
-    const taskId = cols.taskIds[i] ?? "";
-    const validity = VALIDITIES[cols.topValidity[i] ?? 0] ?? "unreviewed";
-    const reviewRevision = small(cols.topRevision[i] ?? -1);
-    const cluster = cols.clusters[i];
-    const b = (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i);
-    const c = (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i);
-    if (cluster !== undefined && b !== undefined && c !== undefined) {
-      // The usual record, made whole in one step (the same keys in the same order as below).
-      return {
-        datasetRevision,
-        taskId,
-        validity,
-        reviewRevision,
-        history,
-        evidence: taskEvidence,
-        cluster,
-        baseline: b,
-        candidate: c,
-      };
+    const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
+    for (const e of sorted) {
+      table.addEvent(
+        e.revision,
+        validityCode(e.validity),
+        e.src,
+        e.own ? ownEvidence(e.evidence, evidence) : undefined,
+        e.reviewer === undefined && e.note === undefined ? undefined : { reviewer: e.reviewer, note: e.note },
+      );
     }
-    const out: {
-      -readonly [K in keyof TaskRecord]: TaskRecord[K];
-    } = { datasetRevision, taskId, validity, reviewRevision, history, evidence: taskEvidence };
-    if (cluster !== undefined) out.cluster = cluster;
-    if (b !== undefined) out.baseline = b;
-    if (c !== undefined) out.candidate = c;
-    return out;
   }
 
   private summary(config: string, st: ModelState): ModelSummary {
@@ -1256,45 +1244,12 @@ function findLabel(
   return undefined;
 }
 
-/** The evidence of a task or event without any (shared: records are never modified). */
-const NO_EVIDENCE: readonly string[] = Object.freeze([]);
-
-/** A label's own list in a record: the task's array when the items are the same. */
-function eventEvidence(own: string[] | undefined, task: string[] | undefined): readonly string[] {
-  return sameItems(own, task) ? (task ?? NO_EVIDENCE) : (own ?? NO_EVIDENCE);
-}
-
-/** A history event of a record (reviewer and note only when given, after the evidence). */
-function reviewEvent(
-  revision: number,
-  validity: Validity,
-  source: { file: string; line: number },
-  evidence: readonly string[],
-  reviewer: string | undefined,
-  note: string | undefined,
-): ReviewEvent {
-  if (reviewer === undefined && note === undefined) return { revision, validity, source, evidence };
-  const event: {
-    revision: number;
-    validity: Validity;
-    source: { file: string; line: number };
-    reviewer?: string;
-    note?: string;
-    evidence: readonly string[];
-  } = { revision, validity, source, evidence };
-  if (reviewer !== undefined) event.reviewer = reviewer;
-  if (note !== undefined) event.note = note;
-  return event;
-}
-
 /**
- * A number read from a Float64Array, as a small integer when it is one. A record's field that
- * first receives a boxed double (what a Float64Array read gives before the code is optimised)
- * boxes every later value too: 16 bytes more a field of every record.
+ * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
+ * table then gives the task's list), else the list itself (empty when there is none).
  */
-function small(x: number): number {
-  const k = x | 0;
-  return k === x ? k : x;
+function ownEvidence(own: string[] | undefined, task: string[] | undefined): readonly string[] | undefined {
+  return sameItems(own, task) ? undefined : (own ?? NO_EVIDENCE);
 }
 
 const UNREVIEWED = 0;

@@ -4,7 +4,7 @@
  * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
  * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
  */
-import { VALIDITIES, type Source, type TaskKey, type Validity } from "../model.js";
+import { VALIDITIES, type Source, type TaskKey, type TaskTable, type Validity } from "../model.js";
 import type { BrokenTasks, ReviewHistory } from "./report-types.js";
 
 /** Separates the events of one task in a `review_history` events string. */
@@ -37,6 +37,21 @@ function groupFor<G extends Group>(groups: G[], revision: string, make: () => G)
   const g = make();
   groups.push(g);
   return g;
+}
+
+/** The broken tasks of a table as keys, in table order. */
+export function* brokenTaskKeys(tasks: TaskTable): Generator<TaskKey> {
+  for (let i = 0; i < tasks.length; i++) {
+    if (tasks.validity(i) === "broken") yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i) };
+  }
+}
+
+/** The tasks of a table with two or more label events (the only ones the review history lists or counts). */
+export function* relabelledTasks(tasks: TaskTable): Generator<HistoryInput> {
+  for (let i = 0; i < tasks.length; i++) {
+    if (tasks.labelCount(i) < 2) continue;
+    yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
+  }
 }
 
 /** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */

@@ -1,11 +1,11 @@
 /**
  * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
  * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
- * by review revision evaluates again per revision: at 500,000 tasks each walk over the TaskRecords
- * is mostly cache misses, so they are read once here. The labels as of an earlier review revision
+ * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
+ * mostly cache misses, so they are read once here. The labels as of an earlier review revision
  * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
  */
-import { VALIDITIES, type AttemptCounts, type Dataset, type TaskRecord, type Validity } from "../model.js";
+import { VALIDITIES, type AttemptCounts, type Dataset, type Validity } from "../model.js";
 
 /** A label as one byte: its index in VALIDITIES. */
 const CODE: Readonly<Record<Validity, number>> = Object.fromEntries(
@@ -48,11 +48,10 @@ export function taskColumns(dataset: Dataset): TaskColumns {
   let last: string | undefined;
   let lastNumber = -1;
   for (let i = 0; i < n; i++) {
-    const t = tasks[i] as TaskRecord;
-    validity[i] = CODE[t.validity];
-    baseline[i] = t.baseline;
-    candidate[i] = t.candidate;
-    const c = t.cluster;
+    validity[i] = CODE[tasks.validity(i)];
+    baseline[i] = tasks.baseline(i);
+    candidate[i] = tasks.candidate(i);
+    const c = tasks.cluster(i);
     if (c === undefined) cluster[i] = -1;
     else if (c === last) cluster[i] = lastNumber;
     else {
