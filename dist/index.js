@@ -50297,10 +50297,21 @@ function countCondition(nV, removable, addable, fails) {
     const down = firstFailing(removable.length, (m) => fails(nV - m));
     const up = firstFailing(addable.length, (m) => fails(nV + m));
     if (down !== null && (up === null || down <= up)) {
-        return { k: down, moves: removable.slice(0, down).map((index) => ({ index, to: "broken" })) };
+        return {
+            k: down,
+            get moves() {
+                return removable.slice(0, down).map((index) => ({ index, to: "broken" }));
+            },
+        };
     }
-    if (up !== null)
-        return { k: up, moves: addable.slice(0, up).map((index) => ({ index, to: "valid" })) };
+    if (up !== null) {
+        return {
+            k: up,
+            get moves() {
+                return addable.slice(0, up).map((index) => ({ index, to: "valid" }));
+            },
+        };
+    }
     return null;
 }
 function groupBySide(table, indices) {
@@ -50356,13 +50367,18 @@ function ratioCondition(num, den, t, removable, addable, numOf, denOf, fixedDen)
         const g = steps[j];
         const m = firstFailing(g.tasks.length, (c) => fails(x + g.sign * c * g.a, y + g.sign * c * g.b));
         if (m !== null) {
-            const moves = [];
-            for (const h of steps.slice(0, j))
-                for (const index of h.tasks)
-                    moves.push({ index, to: to(h.sign) });
-            for (const index of g.tasks.slice(0, m))
-                moves.push({ index, to: to(g.sign) });
-            best = { k: taken + m, moves };
+            best = {
+                k: taken + m,
+                get moves() {
+                    const moves = [];
+                    for (const h of steps.slice(0, j))
+                        for (const index of h.tasks)
+                            moves.push({ index, to: to(h.sign) });
+                    for (const index of g.tasks.slice(0, m))
+                        moves.push({ index, to: to(g.sign) });
+                    return moves;
+                },
+            };
             break;
         }
         x += g.sign * g.tasks.length * g.a;
@@ -50378,7 +50394,12 @@ function ratioCondition(num, den, t, removable, addable, numOf, denOf, fixedDen)
                     zeroing.push(t);
         if (zeroing.length > 0 && (best === null || zeroing.length < best.k)) {
             zeroing.sort((p, q) => p - q);
-            best = { k: zeroing.length, moves: zeroing.map((index) => ({ index, to: "broken" })) };
+            best = {
+                k: zeroing.length,
+                get moves() {
+                    return zeroing.map((index) => ({ index, to: "broken" }));
+                },
+            };
         }
     }
     return best;
@@ -52676,6 +52697,11 @@ function small(x) {
     const k = x | 0;
     return k === x ? k : x;
 }
+/**
+ * Joins a task's evidence items: an item never holds a control character (rows.ts,
+ * evidenceItemProblem), so the items split back exactly.
+ */
+const EVIDENCE_SEPARATOR = "\n";
 /** Filled by the DatasetBuilder in dataset order (`addTask`, then its events), then read. */
 class ColumnTaskTable {
     strings;
@@ -52690,6 +52716,8 @@ class ColumnTaskTable {
     reviewRevisions;
     baselines;
     candidates;
+    /** The task's evidence items joined by EVIDENCE_SEPARATOR; undefined: none. */
+    evidenceText;
     /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
     eventStart;
     eventRevisions;
@@ -52714,13 +52742,14 @@ class ColumnTaskTable {
         this.reviewRevisions = new Float64Array(size);
         this.baselines = new Array(size);
         this.candidates = new Array(size);
+        this.evidenceText = new Array(size);
         this.eventStart = new Uint32Array(size + 1);
         this.eventRevisions = new Float64Array(eventCapacity);
         this.eventValidities = new Uint8Array(eventCapacity);
         this.eventSource = new Float64Array(eventCapacity);
     }
     /** The next task in dataset order; its events follow with `addEvent`. */
-    addTask(builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate) {
+    addTask(builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate, evidence) {
         const i = this.filled++;
         this.order[i] = builderTask;
         this.revisionIndex[i] = revisionIndex;
@@ -52728,6 +52757,8 @@ class ColumnTaskTable {
         this.reviewRevisions[i] = reviewRevision;
         this.baselines[i] = baseline;
         this.candidates[i] = candidate;
+        // join() makes one flat string (a `+` chain would keep the items alive inside a cons string).
+        this.evidenceText[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence.join(EVIDENCE_SEPARATOR);
         this.eventStart[i] = this.events;
         this.eventStart[i + 1] = this.events;
     }
@@ -52794,7 +52825,9 @@ class ColumnTaskTable {
         return this.candidates[i];
     }
     evidence(i) {
-        return this.strings.evidence[this.at(i)] ?? NO_EVIDENCE;
+        this.at(i);
+        const text = this.evidenceText[i];
+        return text === undefined ? NO_EVIDENCE : text.split(EVIDENCE_SEPARATOR);
     }
     labelCount(i) {
         this.at(i);
@@ -53065,6 +53098,19 @@ class ModelColumns {
     push() {
         this.harness.push(undefined);
         this.a0.push(undefined);
+    }
+    /**
+     * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
+     * conflicts), keeping the counts: DatasetBuilder.finish makes the Dataset at the read's peak
+     * memory, ~64 bytes a task less without them.
+     */
+    releaseAttempts() {
+        this.harness.length = 0;
+        this.a0.length = 0;
+        this.info = new Float64Array(0);
+        this.a0info = new Float64Array(0);
+        this.more.clear();
+        this.others.clear();
     }
 }
 class TaskColumns {
@@ -54012,6 +54058,8 @@ class DatasetBuilder {
         this.revisions.clear();
         this.index = new TaskIndex();
         this.lastTasks = undefined;
+        cols.baseline.releaseAttempts();
+        cols.candidate.releaseAttempts();
         const late = new ProblemList();
         const revisions = new Set();
         const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
@@ -54113,26 +54161,30 @@ class DatasetBuilder {
         }
         const names = this.revisionList.map((r) => r.name);
         // Only the string columns: the table must not keep the builder's typed arrays alive.
-        const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+        const strings = { taskIds: cols.taskIds, clusters: cols.clusters };
         return new ColumnTaskTable(universe.length, events, strings, names, this.fileNames);
     }
     /** Task i as the table's next task, its labels in history order (by revision, then source). */
     addToTable(table, i, flags, events) {
         const cols = this.cols;
         const evidence = cols.evidence[i];
-        table.addTask(i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i));
+        table.addTask(i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i), evidence);
         if (events === undefined) {
             // One label (the usual case): no LabelEvent, no sort.
-            if ((flags & F_LABEL0) === 0)
-                return;
-            const own = (flags & F_LABEL0_OWN) !== 0;
-            table.addEvent(cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
-            return;
+            if ((flags & F_LABEL0) !== 0) {
+                const own = (flags & F_LABEL0_OWN) !== 0;
+                table.addEvent(cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+            }
         }
-        const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
-        for (const e of sorted) {
-            table.addEvent(e.revision, dataset_builder_validityCode(e.validity), e.src, e.own ? ownEvidence(e.evidence, evidence) : undefined, e.reviewer === undefined && e.note === undefined ? undefined : { reviewer: e.reviewer, note: e.note });
+        else {
+            const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
+            for (const e of sorted) {
+                table.addEvent(e.revision, dataset_builder_validityCode(e.validity), e.src, e.own ? ownEvidence(e.evidence, evidence) : undefined, e.reviewer === undefined && e.note === undefined ? undefined : { reviewer: e.reviewer, note: e.note });
+            }
         }
+        // The table holds the items joined: the list can go now (finish is the last call), so a
+        // collection during finish() frees the lists already copied instead of holding both.
+        cols.evidence[i] = undefined;
     }
     summary(config, st) {
         return {
@@ -66173,12 +66225,25 @@ function* brokenTaskKeys(tasks) {
             yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i) };
     }
 }
-/** The tasks of a table with two or more label events (the only ones the review history lists or counts). */
+/** Stands for a task labelled at several revisions with the same label every time (only counted). */
+const SAME_LABEL_TASK = Symbol("a task with one label at several revisions");
+/**
+ * The tasks of a table with two or more label events (the only ones the review history lists or
+ * counts), in table order; the events are made only for a task whose label changed.
+ */
 function* relabelledTasks(tasks) {
     for (let i = 0; i < tasks.length; i++) {
-        if (tasks.labelCount(i) < 2)
+        const n = tasks.labelCount(i);
+        if (n < 2)
             continue;
-        yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
+        const first = tasks.eventValidity(i, 0);
+        let same = true;
+        for (let k = 1; k < n && same; k++)
+            same = tasks.eventValidity(i, k) === first;
+        if (same)
+            yield SAME_LABEL_TASK;
+        else
+            yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
     }
 }
 /** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
@@ -66206,6 +66271,10 @@ function compactReviewHistory(tasks) {
     let sameLabel = 0;
     let events = 0;
     for (const t of tasks) {
+        if (t === SAME_LABEL_TASK) {
+            sameLabel += 1;
+            continue;
+        }
         const h = t.history;
         if (h.length < 2)
             continue;

@@ -58,6 +58,11 @@ export interface FigureResult {
   readonly moves: readonly Move[];
 }
 
+/**
+ * A way to change the verdict with k moves. `moves` is made when read (a getter for the
+ * conditions' candidates): each condition proposes one, at 10⁶ tasks often of most tasks, and only
+ * the best one's moves are reported.
+ */
 interface Candidate {
   readonly k: number;
   readonly moves: Move[];
@@ -118,9 +123,21 @@ function countCondition(
   const down = firstFailing(removable.length, (m) => fails(nV - m));
   const up = firstFailing(addable.length, (m) => fails(nV + m));
   if (down !== null && (up === null || down <= up)) {
-    return { k: down, moves: removable.slice(0, down).map((index) => ({ index, to: "broken" })) };
+    return {
+      k: down,
+      get moves(): Move[] {
+        return removable.slice(0, down).map((index) => ({ index, to: "broken" }));
+      },
+    };
   }
-  if (up !== null) return { k: up, moves: addable.slice(0, up).map((index) => ({ index, to: "valid" })) };
+  if (up !== null) {
+    return {
+      k: up,
+      get moves(): Move[] {
+        return addable.slice(0, up).map((index) => ({ index, to: "valid" }));
+      },
+    };
+  }
   return null;
 }
 
@@ -199,10 +216,15 @@ function ratioCondition(
     const g = steps[j] as Step;
     const m = firstFailing(g.tasks.length, (c) => fails(x + g.sign * c * g.a, y + g.sign * c * g.b));
     if (m !== null) {
-      const moves: Move[] = [];
-      for (const h of steps.slice(0, j)) for (const index of h.tasks) moves.push({ index, to: to(h.sign) });
-      for (const index of g.tasks.slice(0, m)) moves.push({ index, to: to(g.sign) });
-      best = { k: taken + m, moves };
+      best = {
+        k: taken + m,
+        get moves(): Move[] {
+          const moves: Move[] = [];
+          for (const h of steps.slice(0, j)) for (const index of h.tasks) moves.push({ index, to: to(h.sign) });
+          for (const index of g.tasks.slice(0, m)) moves.push({ index, to: to(g.sign) });
+          return moves;
+        },
+      };
       break;
     }
     x += g.sign * g.tasks.length * g.a;
@@ -215,7 +237,12 @@ function ratioCondition(
     for (const g of removable) if (denOf(g.rep) > 0) for (const t of g.tasks) zeroing.push(t);
     if (zeroing.length > 0 && (best === null || zeroing.length < best.k)) {
       zeroing.sort((p, q) => p - q);
-      best = { k: zeroing.length, moves: zeroing.map((index) => ({ index, to: "broken" })) };
+      best = {
+        k: zeroing.length,
+        get moves(): Move[] {
+          return zeroing.map((index) => ({ index, to: "broken" }));
+        },
+      };
     }
   }
   return best;

@@ -1019,6 +1019,8 @@ export class DatasetBuilder {
     this.revisions.clear();
     this.index = new TaskIndex();
     this.lastTasks = undefined;
+    cols.baseline.releaseAttempts();
+    cols.candidate.releaseAttempts();
     const late = new ProblemList();
     const revisions = new Set<number>();
     const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
@@ -1123,7 +1125,7 @@ export class DatasetBuilder {
     }
     const names = this.revisionList.map((r) => r.name);
     // Only the string columns: the table must not keep the builder's typed arrays alive.
-    const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+    const strings = { taskIds: cols.taskIds, clusters: cols.clusters };
     return new ColumnTaskTable(universe.length, events, strings, names, this.fileNames);
   }
 
@@ -1143,30 +1145,38 @@ export class DatasetBuilder {
       cols.topRevision[i] ?? -1,
       (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i),
       (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i),
+      evidence,
     );
     if (events === undefined) {
       // One label (the usual case): no LabelEvent, no sort.
-      if ((flags & F_LABEL0) === 0) return;
-      const own = (flags & F_LABEL0_OWN) !== 0;
-      table.addEvent(
-        cols.label0Revision[i] ?? 0,
-        cols.label0Validity[i] ?? 0,
-        cols.label0Src[i] ?? 0,
-        own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined,
-        cols.label0Meta.get(i),
-      );
-      return;
+      if ((flags & F_LABEL0) !== 0) {
+        const own = (flags & F_LABEL0_OWN) !== 0;
+        table.addEvent(
+          cols.label0Revision[i] ?? 0,
+          cols.label0Validity[i] ?? 0,
+          cols.label0Src[i] ?? 0,
+          own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined,
+          cols.label0Meta.get(i),
+        );
+      }
+    } else {
+      const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
+      for (const e of sorted) {
+        table.addEvent(
+          e.revision,
+          validityCode(e.validity),
+          e.src,
+          e.own ? ownEvidence(e.evidence, evidence) : undefined,
+          e.reviewer === undefined && e.note === undefined ? undefined : { reviewer: e.reviewer, note: e.note },
+        );
+      }
     }
-    const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
-    for (const e of sorted) {
-      table.addEvent(
-        e.revision,
-        validityCode(e.validity),
-        e.src,
-        e.own ? ownEvidence(e.evidence, evidence) : undefined,
-        e.reviewer === undefined && e.note === undefined ? undefined : { reviewer: e.reviewer, note: e.note },
-      );
-    }
+    // The table holds it all now: the task's lists and label objects go (finish is the last
+    // call), so a collection during finish() frees what is already copied instead of holding both.
+    cols.evidence[i] = undefined;
+    if ((flags & F_MORE_LABELS) !== 0) cols.moreLabels.delete(i);
+    cols.label0Evidence.delete(i);
+    cols.label0Meta.delete(i);
   }
 
   private summary(config: string, st: ModelState): ModelSummary {

@@ -5,10 +5,12 @@
  * a task beside their strings (record, history array, event, source) and most of the read's last
  * step; here a task costs ~60 bytes of numbers and pointers.
  *
- * The strings and evidence lists are the DatasetBuilder's own (never modified once it has
- * finished), read through `order` (task index → the builder's task number). Each task's label
- * events are one run of the event columns, ascending by revision then source, as `history` lists
- * them; an event's evidence is the task's list unless `eventEvidence` holds another.
+ * The task ids and clusters are the DatasetBuilder's own strings (never modified once it has
+ * finished), read through `order` (task index → the builder's task number). A task's evidence is
+ * one string, its items joined by EVIDENCE_SEPARATOR (an array and a string a task less: ~90 bytes
+ * at two items), split when asked. Each task's label events are one run of the event columns,
+ * ascending by revision then source, as `history` lists them; an event's evidence is the task's
+ * list unless `eventEvidence` holds another.
  */
 import type { AttemptCounts, ReviewEvent, Source, TaskRecord, TaskTable, Validity } from "../model.js";
 import { VALIDITIES } from "../model.js";
@@ -35,11 +37,16 @@ export function small(x: number): number {
   return k === x ? k : x;
 }
 
+/**
+ * Joins a task's evidence items: an item never holds a control character (rows.ts,
+ * evidenceItemProblem), so the items split back exactly.
+ */
+const EVIDENCE_SEPARATOR = "\n";
+
 /** The builder's columns the table reads (shared, by the builder's task number). */
 export interface BuilderStrings {
   readonly taskIds: readonly string[];
   readonly clusters: readonly (string | undefined)[];
-  readonly evidence: readonly (readonly string[] | undefined)[];
 }
 
 /** Filled by the DatasetBuilder in dataset order (`addTask`, then its events), then read. */
@@ -53,6 +60,8 @@ export class ColumnTaskTable implements TaskTable {
   private readonly reviewRevisions: Float64Array;
   private readonly baselines: (AttemptCounts | undefined)[];
   private readonly candidates: (AttemptCounts | undefined)[];
+  /** The task's evidence items joined by EVIDENCE_SEPARATOR; undefined: none. */
+  private readonly evidenceText: (string | undefined)[];
   /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
   private readonly eventStart: Uint32Array;
   private eventRevisions: Float64Array;
@@ -80,6 +89,7 @@ export class ColumnTaskTable implements TaskTable {
     this.reviewRevisions = new Float64Array(size);
     this.baselines = new Array<AttemptCounts | undefined>(size);
     this.candidates = new Array<AttemptCounts | undefined>(size);
+    this.evidenceText = new Array<string | undefined>(size);
     this.eventStart = new Uint32Array(size + 1);
     this.eventRevisions = new Float64Array(eventCapacity);
     this.eventValidities = new Uint8Array(eventCapacity);
@@ -94,6 +104,7 @@ export class ColumnTaskTable implements TaskTable {
     reviewRevision: number,
     baseline: AttemptCounts | undefined,
     candidate: AttemptCounts | undefined,
+    evidence: readonly string[] | undefined,
   ): void {
     const i = this.filled++;
     this.order[i] = builderTask;
@@ -102,6 +113,8 @@ export class ColumnTaskTable implements TaskTable {
     this.reviewRevisions[i] = reviewRevision;
     this.baselines[i] = baseline;
     this.candidates[i] = candidate;
+    // join() makes one flat string (a `+` chain would keep the items alive inside a cons string).
+    this.evidenceText[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence.join(EVIDENCE_SEPARATOR);
     this.eventStart[i] = this.events;
     this.eventStart[i + 1] = this.events;
   }
@@ -175,7 +188,9 @@ export class ColumnTaskTable implements TaskTable {
     return this.candidates[i];
   }
   evidence(i: number): readonly string[] {
-    return this.strings.evidence[this.at(i)] ?? NO_EVIDENCE;
+    this.at(i);
+    const text = this.evidenceText[i];
+    return text === undefined ? NO_EVIDENCE : text.split(EVIDENCE_SEPARATOR);
   }
   labelCount(i: number): number {
     this.at(i);

@@ -46,11 +46,22 @@ export function* brokenTaskKeys(tasks: TaskTable): Generator<TaskKey> {
   }
 }
 
-/** The tasks of a table with two or more label events (the only ones the review history lists or counts). */
-export function* relabelledTasks(tasks: TaskTable): Generator<HistoryInput> {
+/** Stands for a task labelled at several revisions with the same label every time (only counted). */
+export const SAME_LABEL_TASK = Symbol("a task with one label at several revisions");
+
+/**
+ * The tasks of a table with two or more label events (the only ones the review history lists or
+ * counts), in table order; the events are made only for a task whose label changed.
+ */
+export function* relabelledTasks(tasks: TaskTable): Generator<HistoryInput | typeof SAME_LABEL_TASK> {
   for (let i = 0; i < tasks.length; i++) {
-    if (tasks.labelCount(i) < 2) continue;
-    yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
+    const n = tasks.labelCount(i);
+    if (n < 2) continue;
+    const first = tasks.eventValidity(i, 0);
+    let same = true;
+    for (let k = 1; k < n && same; k++) same = tasks.eventValidity(i, k) === first;
+    if (same) yield SAME_LABEL_TASK;
+    else yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
   }
 }
 
@@ -81,7 +92,7 @@ export interface HistoryInput extends TaskKey {
  * Tasks whose label changed (two events with different labels) are listed with every event;
  * tasks labelled at several revisions with the same label every time are only counted.
  */
-export function compactReviewHistory(tasks: Iterable<HistoryInput>): ReviewHistory {
+export function compactReviewHistory(tasks: Iterable<HistoryInput | typeof SAME_LABEL_TASK>): ReviewHistory {
   const files: string[] = [];
   const fileIndex = new Map<string, number>();
   const groups: { dataset_revision: string; task_ids: string[]; events: string[] }[] = [];
@@ -89,6 +100,10 @@ export function compactReviewHistory(tasks: Iterable<HistoryInput>): ReviewHisto
   let sameLabel = 0;
   let events = 0;
   for (const t of tasks) {
+    if (t === SAME_LABEL_TASK) {
+      sameLabel += 1;
+      continue;
+    }
     const h = t.history;
     if (h.length < 2) continue;
     const first = (h[0] as (typeof h)[number]).validity;
