@@ -1171,12 +1171,9 @@ export class DatasetBuilder {
         );
       }
     }
-    // The table holds it all now: the task's lists and label objects go (finish is the last
-    // call), so a collection during finish() frees what is already copied instead of holding both.
+    // The table holds the items joined: the list can go now (finish is the last call), so a
+    // collection during finish() frees the lists already copied instead of holding both.
     cols.evidence[i] = undefined;
-    if ((flags & F_MORE_LABELS) !== 0) cols.moreLabels.delete(i);
-    cols.label0Evidence.delete(i);
-    cols.label0Meta.delete(i);
   }
 
   private summary(config: string, st: ModelState): ModelSummary {
