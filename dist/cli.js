@@ -2389,7 +2389,11 @@ function evaluate_attainingSet(dataset, a, set) {
         tasks: set.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
             const i = a.unresolvedTaskIndices[j];
             const tasks = dataset.tasks;
-            return { dataset_revision: tasks.datasetRevision(i), task_id: tasks.taskId(i), d: a.unresolvedD[j] };
+            return {
+                dataset_revision: tasks.datasetRevision(i),
+                task_id: tasks.taskId(i),
+                d: a.unresolvedD[j],
+            };
         }),
     };
 }
@@ -4255,7 +4259,11 @@ function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
     const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
         const t = dataset.tasks;
         const i = m.index;
-        return { dataset_revision: t.datasetRevision(i), task_id: t.taskId(i), change: `${t.validity(i)} → ${m.to}` };
+        return {
+            dataset_revision: t.datasetRevision(i),
+            task_id: t.taskId(i),
+            change: `${t.validity(i)} → ${m.to}`,
+        };
     });
     const nv = evaluation.comparison.common_valid_tasks;
     const review = figure === "review_fragility";
@@ -5768,7 +5776,8 @@ class ColumnTaskTable {
         this.baselines[i] = baseline;
         this.candidates[i] = candidate;
         // join() makes one flat string (a `+` chain would keep the items alive inside a cons string).
-        this.evidenceText[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence.join(EVIDENCE_SEPARATOR);
+        this.evidenceText[i] =
+            evidence === undefined || evidence.length === 0 ? undefined : evidence.join(EVIDENCE_SEPARATOR);
         this.eventStart[i] = this.events;
         this.eventStart[i + 1] = this.events;
     }
@@ -7189,7 +7198,9 @@ class DatasetBuilder {
         else {
             const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
             for (const e of sorted) {
-                table.addEvent(e.revision, dataset_builder_validityCode(e.validity), e.src, e.own ? ownEvidence(e.evidence, evidence) : undefined, e.reviewer === undefined && e.note === undefined ? undefined : { reviewer: e.reviewer, note: e.note });
+                table.addEvent(e.revision, dataset_builder_validityCode(e.validity), e.src, e.own ? ownEvidence(e.evidence, evidence) : undefined, e.reviewer === undefined && e.note === undefined
+                    ? undefined
+                    : { reviewer: e.reviewer, note: e.note });
             }
         }
         // The table holds the items joined: the list can go now (finish is the last call), so a

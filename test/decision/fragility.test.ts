@@ -397,7 +397,9 @@ describe("resolution distance: unbounded proven by a bound, not by search", () =
     expect(ev.verdict).toBe("unresolved");
     // Both extreme resolutions stay unresolved (the real evaluate agrees with the bound).
     for (const to of ["valid", "broken"] as const) {
-      const moves = tableRecords(ds.tasks).flatMap((t, index) => (t.validity === "valid" ? [] : [{ index, to }]));
+      const moves = tableRecords(ds.tasks).flatMap((t, index) =>
+        t.validity === "valid" ? [] : [{ index, to }],
+      );
       expect(evaluate(relabel(ds, moves), policy, ctx).verdict).toBe("unresolved");
     }
     const f = computeFragility(ds, policy, ctx, ev);

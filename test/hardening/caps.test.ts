@@ -193,7 +193,9 @@ describe("string lengths and the number of files, at their real values", () => {
       ]),
     );
     const out = await readOutcome({ results: [path] });
-    expect(out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.evidence[0]?.length : out.error.message).toBe(8192);
+    expect(
+      out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.evidence[0]?.length : out.error.message,
+    ).toBe(8192);
   });
 
   it("a reviewer and a note over their caps", async () => {
@@ -270,7 +272,9 @@ describe("caps at their real values, through the CLI bundle", () => {
     const path = scratch.write(jsonl(rows));
     const start = performance.now();
     const out = await readOutcome({ results: [path] });
-    expect(out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.history.length : out.error.message).toBe(500);
+    expect(
+      out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.history.length : out.error.message,
+    ).toBe(500);
     expect(performance.now() - start).toBeLessThan(5_000);
   });
 

@@ -203,9 +203,9 @@ describe("deeply nested JSON", () => {
     const text = JSON.stringify(row({ task_id: "t-0" })).replace(/^\{/, `{"extra":${deep},`);
     const path = scratch.write(jsonl([text, ...pairRows(1).slice(1)]));
     const out = await readOutcome({ results: [path] });
-    expect(out.kind === "dataset" ? tableRecords(out.dataset.tasks).map((t) => t.candidate) : out.error.message).toEqual([
-      { pass: 1, fail: 0, infra_error: 0, missing: 0 },
-    ]);
+    expect(
+      out.kind === "dataset" ? tableRecords(out.dataset.tasks).map((t) => t.candidate) : out.error.message,
+    ).toEqual([{ pass: 1, fail: 0, infra_error: 0, missing: 0 }]);
   });
 });
 
@@ -306,7 +306,12 @@ describe("numbers", () => {
     expect(out.kind).toBe("dataset");
     if (out.kind !== "dataset") return;
     expect(out.dataset.candidate.duplicateRows).toBe(1);
-    expect(tableRecords(out.dataset.tasks)[0]?.candidate).toEqual({ pass: 1, fail: 0, infra_error: 0, missing: 0 });
+    expect(tableRecords(out.dataset.tasks)[0]?.candidate).toEqual({
+      pass: 1,
+      fail: 0,
+      infra_error: 0,
+      missing: 0,
+    });
     // One revision; the report shows it as 0 (JSON has no negative zero).
     expect(JSON.stringify(tableRecords(out.dataset.tasks)[0]?.history.map((e) => e.revision))).toBe("[0]");
     expect(JSON.stringify(out.dataset.reviewRevisions)).toBe("[0]");
@@ -328,9 +333,9 @@ describe("numbers", () => {
       ]),
     );
     const out = await readOutcome({ results: [path] });
-    expect(out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.candidate?.pass : out.error.message).toBe(
-      Number.MAX_SAFE_INTEGER,
-    );
+    expect(
+      out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.candidate?.pass : out.error.message,
+    ).toBe(Number.MAX_SAFE_INTEGER);
   });
 });
 

@@ -6,7 +6,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { evaluate, evaluateVerdict } from "../../src/core/decision/evaluate.js";
-import { recordTable, tableRecords, type Dataset, type ReviewEvent, type TaskRecord, type Validity } from "../../src/core/model.js";
+import {
+  recordTable,
+  tableRecords,
+  type Dataset,
+  type ReviewEvent,
+  type TaskRecord,
+  type Validity,
+} from "../../src/core/model.js";
 import { viewAsOfReview } from "../../src/core/history/as-of-review.js";
 import { labelsAsOfReview, validityCode, validityOfCode } from "../../src/core/history/labels-as-of.js";
 import { taskColumns, withLabels } from "../../src/core/stats/task-columns.js";
@@ -65,7 +72,9 @@ describe("labels as of a review revision", () => {
           const view = viewAsOfReview(dataset, n);
           const labels = labelsAsOfReview(dataset, n);
           expect(labels.conflictCount).toBe(view.conflictCount);
-          expect([...labels.codes].map(validityOfCode)).toEqual(tableRecords(view.dataset.tasks).map((t) => t.validity));
+          expect([...labels.codes].map(validityOfCode)).toEqual(
+            tableRecords(view.dataset.tasks).map((t) => t.validity),
+          );
           if (labels.conflictCount > 0) return;
           // The labels as a column, no record copied: the same verdict and figures as the
           // records as of n give.
@@ -119,7 +128,9 @@ describe("labels as of a review revision", () => {
             const [before, after] = [views[k], views[k + 1]];
             if (before === undefined || after === undefined) throw new Error("no view");
             const afterTasks = tableRecords(after.dataset.tasks);
-            const moved = tableRecords(before.dataset.tasks).filter((t, i) => afterTasks[i]?.validity !== t.validity);
+            const moved = tableRecords(before.dataset.tasks).filter(
+              (t, i) => afterTasks[i]?.validity !== t.validity,
+            );
             expect(change.tasks_changed).toBe(moved.length);
             expect(change.tasks.map((t) => t.task_id).sort()).toEqual(moved.map((t) => t.taskId).sort());
             const verdictOf = (x: typeof before) =>

@@ -42,7 +42,9 @@ describe("hashing large files on a worker thread", () => {
     expect(d.rowsRead).toBe(lines.length * copies);
 
     const s = await readDataset({ results: [small], reviews: [], baseline: BASELINE, candidate: CANDIDATE });
-    expect(tableRecords(d.tasks).map((t) => [t.taskId, t.validity])).toEqual(tableRecords(s.tasks).map((t) => [t.taskId, t.validity]));
+    expect(tableRecords(d.tasks).map((t) => [t.taskId, t.validity])).toEqual(
+      tableRecords(s.tasks).map((t) => [t.taskId, t.validity]),
+    );
     // Every copy is a distinct attempt, so each task's counts are `copies` times the small file's.
     expect(d.candidate.duplicateRows).toBe(0);
     tableRecords(d.tasks).forEach((t, i) => {

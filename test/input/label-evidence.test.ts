@@ -312,7 +312,9 @@ describe("labels and evidence of a task, against a brute-force reading", () => {
         // The keys in the order the records always had, the optional ones only when present.
         expect(Object.keys(r), `seed ${seed}`).toEqual(
           ["datasetRevision", "taskId", "validity", "reviewRevision", "history", "evidence"].concat(
-            ["cluster", "baseline", "candidate"].filter((k) => (r as unknown as Record<string, unknown>)[k] !== undefined),
+            ["cluster", "baseline", "candidate"].filter(
+              (k) => (r as unknown as Record<string, unknown>)[k] !== undefined,
+            ),
           ),
         );
         expect(table.record(i), `seed ${seed}`).toStrictEqual(r);

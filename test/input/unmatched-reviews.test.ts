@@ -104,7 +104,9 @@ describe("labels under revisions no compared task has are a headline warning", (
       row({ task_id: "t1", model_config: "labels", validity: "broken", review_revision: 5 }),
     ]);
     expect(await warningsOf(same, [])).toEqual([]);
-    expect(tableRecords((await read(same, [])).tasks).find((t) => t.taskId === "t1")?.validity).toBe("broken");
+    expect(tableRecords((await read(same, [])).tasks).find((t) => t.taskId === "t1")?.validity).toBe(
+      "broken",
+    );
   });
 
   it("without such labels the Dataset has no unmatchedLabels key", async () => {

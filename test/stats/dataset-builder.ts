@@ -8,7 +8,14 @@
  *     { validity: "broken", a: "pass" },                        // B has no row
  *   ]);
  */
-import { recordTable, type AttemptCounts, type Dataset, type ModelSummary, type TaskRecord, type Validity } from "../../src/core/model.js";
+import {
+  recordTable,
+  type AttemptCounts,
+  type Dataset,
+  type ModelSummary,
+  type TaskRecord,
+  type Validity,
+} from "../../src/core/model.js";
 import type { Policy, Threshold, ThresholdOp } from "../../src/core/policy/policy-types.js";
 
 /** Attempt counts of one model on one task; a single-attempt shorthand is also accepted. */

@@ -114,7 +114,11 @@ function attainingSet(
     tasks: set.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
       const i = a.unresolvedTaskIndices[j] as number;
       const tasks = dataset.tasks;
-      return { dataset_revision: tasks.datasetRevision(i), task_id: tasks.taskId(i), d: a.unresolvedD[j] as number };
+      return {
+        dataset_revision: tasks.datasetRevision(i),
+        task_id: tasks.taskId(i),
+        d: a.unresolvedD[j] as number,
+      };
     }),
   };
 }

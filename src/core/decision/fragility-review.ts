@@ -220,7 +220,8 @@ function ratioCondition(
         k: taken + m,
         get moves(): Move[] {
           const moves: Move[] = [];
-          for (const h of steps.slice(0, j)) for (const index of h.tasks) moves.push({ index, to: to(h.sign) });
+          for (const h of steps.slice(0, j))
+            for (const index of h.tasks) moves.push({ index, to: to(h.sign) });
           for (const index of g.tasks.slice(0, m)) moves.push({ index, to: to(g.sign) });
           return moves;
         },

@@ -111,7 +111,11 @@ export function analyseFragility(
   const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
     const t = dataset.tasks;
     const i = m.index;
-    return { dataset_revision: t.datasetRevision(i), task_id: t.taskId(i), change: `${t.validity(i)} → ${m.to}` };
+    return {
+      dataset_revision: t.datasetRevision(i),
+      task_id: t.taskId(i),
+      change: `${t.validity(i)} → ${m.to}`,
+    };
   });
   const nv = evaluation.comparison.common_valid_tasks;
   const review = figure === "review_fragility";

@@ -1167,7 +1167,9 @@ export class DatasetBuilder {
           validityCode(e.validity),
           e.src,
           e.own ? ownEvidence(e.evidence, evidence) : undefined,
-          e.reviewer === undefined && e.note === undefined ? undefined : { reviewer: e.reviewer, note: e.note },
+          e.reviewer === undefined && e.note === undefined
+            ? undefined
+            : { reviewer: e.reviewer, note: e.note },
         );
       }
     }

@@ -114,7 +114,8 @@ export class ColumnTaskTable implements TaskTable {
     this.baselines[i] = baseline;
     this.candidates[i] = candidate;
     // join() makes one flat string (a `+` chain would keep the items alive inside a cons string).
-    this.evidenceText[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence.join(EVIDENCE_SEPARATOR);
+    this.evidenceText[i] =
+      evidence === undefined || evidence.length === 0 ? undefined : evidence.join(EVIDENCE_SEPARATOR);
     this.eventStart[i] = this.events;
     this.eventStart[i + 1] = this.events;
   }
@@ -211,7 +212,8 @@ export class ColumnTaskTable implements TaskTable {
   private eventAt(i: number, k: number): number {
     this.at(i);
     const e = (this.eventStart[i] as number) + k;
-    if (!(k >= 0 && e < (this.eventStart[i + 1] as number))) throw new Error(`TaskTable: task ${i} has no event ${k}`);
+    if (!(k >= 0 && e < (this.eventStart[i + 1] as number)))
+      throw new Error(`TaskTable: task ${i} has no event ${k}`);
     return e;
   }
 

@@ -42,7 +42,8 @@ function groupFor<G extends Group>(groups: G[], revision: string, make: () => G)
 /** The broken tasks of a table as keys, in table order. */
 export function* brokenTaskKeys(tasks: TaskTable): Generator<TaskKey> {
   for (let i = 0; i < tasks.length; i++) {
-    if (tasks.validity(i) === "broken") yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i) };
+    if (tasks.validity(i) === "broken")
+      yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i) };
   }
 }
 
@@ -61,7 +62,8 @@ export function* relabelledTasks(tasks: TaskTable): Generator<HistoryInput | typ
     let same = true;
     for (let k = 1; k < n && same; k++) same = tasks.eventValidity(i, k) === first;
     if (same) yield SAME_LABEL_TASK;
-    else yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
+    else
+      yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
   }
 }
 
