@@ -53014,54 +53014,140 @@ const F_LABEL0_OWN = 8;
 const F_MORE_LABELS = 16;
 /** Integer attempt ids below this are held in an array indexed by the id. */
 const DENSE_ATTEMPTS = 1 << 12;
+/** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
+const PACKED_FILE = 2 ** 34;
+/** The largest value a slot holds (0 marks a free slot). */
+const SLOT_MAX = 2 ** 32 - 1;
+/** Slots of one slab of an AttemptPool (256 KiB); blocks are 8 … DENSE_ATTEMPTS slots. */
+const SLAB_SLOTS = 1 << 16;
+/** Block sizes by class: 8 << class. */
+const MIN_BLOCK = 8;
+/**
+ * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
+ * per (model, task) cost ~300 bytes of ArrayBuffer bookkeeping each and left every array it grew
+ * out of as garbage until a full collection (the deep-attempts preset: ~20,000 of them). A block an
+ * AttemptIds grows out of is kept for the next one that grows to its size.
+ */
+class AttemptPool {
+    slabs = [];
+    /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
+    free = [];
+    /** Where the next new block of the last slab starts. */
+    used = SLAB_SLOTS;
+    /** A block of MIN_BLOCK << cls zeroed slots, as slab * SLAB_SLOTS + offset. */
+    take(cls) {
+        const reused = this.free[cls]?.pop();
+        if (reused !== undefined)
+            return reused;
+        const size = MIN_BLOCK << cls;
+        if (this.used + size > SLAB_SLOTS) {
+            this.slabs.push(new Uint32Array(SLAB_SLOTS));
+            this.used = 0;
+        }
+        const at = (this.slabs.length - 1) * SLAB_SLOTS + this.used;
+        this.used += size;
+        return at;
+    }
+    /** Returns a block (zeroed here) for reuse. */
+    give(cls, block) {
+        const slab = this.slabs[Math.floor(block / SLAB_SLOTS)];
+        const at = block % SLAB_SLOTS;
+        slab?.fill(0, at, at + (MIN_BLOCK << cls));
+        (this.free[cls] ??= []).push(block);
+    }
+}
+/** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
+const SHARED_POOL = new AttemptPool();
 /**
  * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
- * Attempts are usually numbered 1, 2, 3, …: those sit in an array indexed by the id (8 bytes an
- * id, where a Map entry takes ~40 and its table grows by doubling), anything else in a Map. An
- * attempt-heavy export (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries.
+ * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
+ * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
+ * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
+ * string, a sparse or large id, another file, a line past 2^30) in a Map. An attempt-heavy export
+ * (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries, then ~20 MB of arrays.
  */
 class AttemptIds {
-    /** packed + 1 at index id; 0: not seen. */
-    dense;
-    /** Ids held in `dense`: it grows only while it stays at most ~4 slots an id (sparse ids: the Map). */
+    pool;
+    /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
+     * class, the ids in it. */
+    block = 0;
+    slab;
+    at = 0;
+    cls = 0;
     denseCount = 0;
+    /** The file (packed / 2^34) of every value in the block; -1 before the first. */
+    file = -1;
     other;
+    constructor(pool = SHARED_POOL) {
+        this.pool = pool;
+    }
+    capacity() {
+        return this.slab === undefined ? 0 : MIN_BLOCK << this.cls;
+    }
     inDense(id) {
         return (typeof id === "number" &&
             Number.isInteger(id) &&
             id >= 0 &&
-            (id < (this.dense?.length ?? 0) || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
+            (id < this.capacity() || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
     }
     get(id) {
-        if (typeof id === "number" &&
-            this.dense !== undefined &&
-            Number.isInteger(id) &&
-            id >= 0 &&
-            id < this.dense.length) {
-            const v = this.dense[id];
-            if (v !== 0)
-                return v - 1;
+        const slab = this.slab;
+        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
+            // (A fraction is never held in the block: `slab[at + 1.5]` reads nothing.)
+            const v = slab[this.at + id];
+            if (v !== undefined && v !== 0 && Number.isInteger(id))
+                return this.file * PACKED_FILE + v - 1;
         }
         return this.other?.get(id);
     }
     set(id, packed) {
-        if (!this.inDense(id)) {
+        const file = Math.floor(packed / PACKED_FILE);
+        const slot = packed - file * PACKED_FILE + 1;
+        if (!this.inDense(id) ||
+            !Number.isSafeInteger(packed) ||
+            packed < 0 ||
+            slot > SLOT_MAX ||
+            (this.file >= 0 && file !== this.file)) {
+            if (this.inBlock(id))
+                this.clear(id);
             (this.other ??= new Map()).set(id, packed);
             return;
         }
-        let dense = this.dense;
-        if (dense === undefined || id >= dense.length) {
-            let size = dense === undefined ? 8 : dense.length;
-            while (size <= id)
-                size *= 2;
-            const grown = new Float64Array(size);
-            if (dense !== undefined)
-                grown.set(dense);
-            this.dense = dense = grown;
-        }
-        if (dense[id] === 0)
+        if (id >= this.capacity())
+            this.grow(id);
+        this.file = file;
+        const slab = this.slab;
+        if (slab[this.at + id] === 0)
             this.denseCount++;
-        dense[id] = packed + 1;
+        slab[this.at + id] = slot;
+        this.other?.delete(id);
+    }
+    inBlock(id) {
+        return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
+    }
+    clear(id) {
+        const slab = this.slab;
+        if (slab[this.at + id] !== 0)
+            this.denseCount--;
+        slab[this.at + id] = 0;
+    }
+    /** A block with room for `id`; the values move over and the old block goes back to the pool. */
+    grow(id) {
+        let cls = this.slab === undefined ? 0 : this.cls + 1;
+        while (MIN_BLOCK << cls <= id)
+            cls++;
+        const block = this.pool.take(cls);
+        const slab = this.pool.slabs[Math.floor(block / SLAB_SLOTS)];
+        const at = block % SLAB_SLOTS;
+        const old = this.slab;
+        if (old !== undefined) {
+            slab.set(old.subarray(this.at, this.at + (MIN_BLOCK << this.cls)), at);
+            this.pool.give(this.cls, this.block);
+        }
+        this.block = block;
+        this.slab = slab;
+        this.at = at;
+        this.cls = cls;
     }
 }
 function grownF64(a, size) {
@@ -53256,9 +53342,11 @@ class TaskIndex {
  * number; its state is held in columns by that number (builder-columns.ts: typed arrays, the rare
  * things in side maps), found through the task after the last row's, then an open-addressing
  * table (TaskIndex), with the tasks of one revision sharing its string. Attempt ids are kept as
- * given (AttemptIds: small integers in an array indexed by the id, anything else in a Map, so 1
- * and "1" stay apart); the usual single harness revision of a (model, task) is held inline, more
- * in a map.
+ * given (AttemptIds: small integers in Uint32 blocks of the builder's AttemptPool indexed by the
+ * id, anything else in a Map, so 1 and "1" stay apart); the usual single harness revision of a
+ * (model, task) is held inline, more in a map. Beside the state, for speed only, EvidenceMemo
+ * remembers per task the label and evidence of a row already added, so that the rows of a (model,
+ * task) with its own evidence skip searching the task's lists.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
@@ -53378,6 +53466,11 @@ class DatasetBuilder {
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
     attemptIds = 0;
+    /** Beside the state, for speed only: a result row's label and evidence last added to a task
+     * (made once a task's evidence differs between its rows). */
+    memo = undefined;
+    /** Blocks of every AttemptIds of this builder (freed with it). */
+    attemptPool = new AttemptPool();
     /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
     reviewFiles = new Map();
     heldChars = 0;
@@ -53553,8 +53646,16 @@ class DatasetBuilder {
             return;
         if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
             return;
-        if (!this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, undefined, undefined))
-            return;
+        const evidence = row.evidence;
+        const memo = this.memo;
+        if (memo === undefined ||
+            evidence === undefined ||
+            !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols)) {
+            if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
+                return;
+            if (evidence !== undefined)
+                this.remember(i, row.reviewRevision, row.validity, evidence);
+        }
         const cluster = row.cluster;
         if (cluster !== undefined) {
             const held = cols.clusters[i];
@@ -53667,7 +53768,7 @@ class DatasetBuilder {
                 more.set(held, src * 4 + row.result);
             }
             else {
-                const fresh = new AttemptIds();
+                const fresh = new AttemptIds(this.attemptPool);
                 fresh.set(held, src * 4 + row.result);
                 if (seen === undefined)
                     m.more.set(i, fresh);
@@ -53724,6 +53825,32 @@ class DatasetBuilder {
         }
         return true;
     }
+    /**
+     * After a row's label and evidence were added to task i: when its items stand together in the
+     * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
+     * evidence that differs per (model, task), the next row with that label and those items is
+     * known to change nothing (EvidenceMemo).
+     */
+    remember(i, revision, validity, evidence) {
+        const list = this.cols.evidence[i];
+        // (revision * 4 + code is exact below 2^51.)
+        if (list === undefined || revision >= 2 ** 48)
+            return;
+        const first = typeof evidence === "string" ? evidence : evidence[0];
+        if (first === undefined || first.length === 0 || list[0] === first)
+            return;
+        const start = list.indexOf(first);
+        if (start < 0)
+            return;
+        if (typeof evidence !== "string") {
+            if (start + evidence.length > list.length)
+                return;
+            for (let k = 1; k < evidence.length; k++)
+                if (list[start + k] !== evidence[k])
+                    return;
+        }
+        (this.memo ??= new EvidenceMemo()).set(i, revision, validity, start, typeof evidence === "string" ? 1 : evidence.length);
+    }
     /** Task i's labels after its first (looked up once for a run of rows of one task). */
     moreLabels(i) {
         if (i !== this.lastMoreTask) {
@@ -53746,7 +53873,7 @@ class DatasetBuilder {
                     ? undefined
                     : more.index !== undefined
                         ? more.index.get(labelKey(revision, validity))
-                        : more.events.find((e) => e.revision === revision && e.validity === validity);
+                        : findLabel(more.events, revision, validity);
             if (event === undefined) {
                 const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
                 if (count >= this.limits.maxLabelsPerTask) {
@@ -54205,6 +54332,65 @@ class DatasetBuilder {
             duplicateRows: st.duplicateRows,
         };
     }
+}
+/**
+ * Per task, the label (review_revision, validity) and evidence items of a result row already added
+ * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
+ * that label and those items again changes nothing: the label exists, the task's list holds the
+ * items (lists only grow at their end, so the run stays where it was), and so does the label's own
+ * list (it took them then, or was full; a label's own list never equals the task's, or it would
+ * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
+ * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
+ * items, and the label's, every time.
+ */
+class EvidenceMemo {
+    /** revision * 4 + validity code + 1; 0: nothing remembered. */
+    label = new Float64Array(0);
+    start = new Uint8Array(0);
+    count = new Uint8Array(0);
+    set(i, revision, validity, start, count) {
+        if (i >= this.label.length) {
+            const size = Math.max(1024, 2 * i);
+            const label = new Float64Array(size);
+            label.set(this.label);
+            this.label = label;
+            const starts = new Uint8Array(size);
+            starts.set(this.start);
+            this.start = starts;
+            const counts = new Uint8Array(size);
+            counts.set(this.count);
+            this.count = counts;
+        }
+        this.label[i] = revision * 4 + dataset_builder_validityCode(validity) + 1;
+        this.start[i] = start;
+        this.count[i] = count;
+    }
+    /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
+    repeats(i, revision, validity, evidence, cols) {
+        if (i >= this.label.length || this.label[i] !== revision * 4 + dataset_builder_validityCode(validity) + 1)
+            return false;
+        const list = cols.evidence[i];
+        if (list === undefined)
+            return false;
+        const start = this.start[i] ?? 0;
+        if (typeof evidence === "string")
+            return this.count[i] === 1 && list[start] === evidence;
+        const n = evidence.length;
+        if (this.count[i] !== n)
+            return false;
+        for (let k = 0; k < n; k++)
+            if (list[start + k] !== evidence[k])
+                return false;
+        return true;
+    }
+}
+/** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
+ * a closure per row). */
+function findLabel(events, revision, validity) {
+    for (const e of events)
+        if (e.revision === revision && e.validity === validity)
+            return e;
+    return undefined;
 }
 /**
  * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
@@ -54809,6 +54995,8 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     let bytesRead = 0;
     let gunzip;
     let pending;
+    /** The read in flight (plain files): awaited before the fd is closed. */
+    let reading;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -54861,17 +55049,25 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
             }
         }
         else {
-            // One buffer for every chunk: a new one per chunk left up to ~60 MB of dead buffers
-            // between collections once the main thread no longer parses (parse-pool.ts). The splitter
-            // copies what it carries to the next chunk, and `take` returns once the chunk is used.
-            const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+            // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
+            // one's lines are handled, instead of this thread waiting for each read (~10% of a large
+            // read was idle). A new buffer per chunk left up to ~60 MB of dead buffers between
+            // collections once the main thread no longer parses (parse-pool.ts). The splitter copies
+            // what it carries to the next chunk, and `take` returns once the chunk is used, before
+            // its buffer is read into again.
+            let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+            let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
             for (;;) {
-                const n = (await fh.read(buffer, 0, buffer.length, bytesRead)).bytesRead;
+                const n = (await reading).bytesRead;
+                reading = undefined;
                 if (n === 0)
                     break;
                 const chunk = buffer.subarray(0, n);
-                hash?.update(chunk);
                 bytesRead += n;
+                [buffer, spare] = [spare, buffer];
+                reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
+                hash?.update(chunk);
                 await take(chunk);
             }
         }
@@ -54918,6 +55114,10 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     }
     finally {
         // The worker reads through this fd: stop it before the fd is closed (and its number reused).
+        // A handler that threw left the next chunk's read running: it must not outlive the fd (and
+        // its failure is no one's to report). First, before anything else is awaited here.
+        if (reading !== undefined)
+            await reading.catch(() => undefined);
         if (pending !== undefined)
             await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
