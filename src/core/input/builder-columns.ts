@@ -195,6 +195,56 @@ export class AttemptIds {
     this.at = at;
     this.cls = cls;
   }
+
+  /** Calls `f` for every id held with its value (block ids ascending, then the others as added). */
+  forEach(f: (id: string | number, packed: number) => void): void {
+    AttemptIds.each(this, f);
+  }
+
+  /** How many ids are held, and the characters of the string ones (what the builder counts as held). */
+  held(): { readonly ids: number; readonly chars: number } {
+    let chars = 0;
+    this.other?.forEach((_, id) => {
+      if (typeof id === "string") chars += id.length;
+    });
+    return { ids: this.denseCount + (this.other?.size ?? 0), chars };
+  }
+
+  /**
+   * forEach of `ids`, an AttemptIds or its structured clone (a plain object with the same fields,
+   * its slab a copy of its pool's: what a worker thread posts), read through the fields only.
+   */
+  private static each(ids: AttemptIds, f: (id: string | number, packed: number) => void): void {
+    const slab = ids.slab;
+    if (slab !== undefined) {
+      const base = ids.file * PACKED_FILE - 1;
+      const size = MIN_BLOCK << ids.cls;
+      for (let id = 0; id < size; id++) {
+        const v = slab[ids.at + id] as number;
+        if (v !== 0) f(id, base + v);
+      }
+    }
+    ids.other?.forEach((packed, id) => {
+      f(id, packed);
+    });
+  }
+
+  /**
+   * The ids of `plain` (an AttemptIds of any pool, or its structured clone: see each) as an
+   * AttemptIds of `pool`, with `delta` added to every value (sources moved by delta / 4 lines).
+   * Nothing of plain is kept: a block of another builder's pool (or of a clone of it, a slab that
+   * other ids of the same post share) is never written through the copy.
+   */
+  static revive(plain: AttemptIds, delta: number, pool: AttemptPool): AttemptIds {
+    const out = new AttemptIds(pool);
+    // A block of the same size first, so that the ids in plain's block stay in one (set() takes
+    // an id into the block only while the ids stay dense, counted as they come).
+    if (plain.slab !== undefined) out.grow((MIN_BLOCK << plain.cls) - 1);
+    AttemptIds.each(plain, (id, packed) => {
+      out.set(id, packed + delta);
+    });
+    return out;
+  }
 }
 
 function grownF64(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
@@ -379,4 +429,73 @@ export class TaskIndex {
       this.table[2 * t + 1] = v;
     }
   }
+}
+
+/**
+ * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
+ * posted to another thread.
+ */
+export function columnBuffers(cols: TaskColumns): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  const add = (a: { readonly buffer: ArrayBufferLike }): void => {
+    if (a.buffer instanceof ArrayBuffer && !out.includes(a.buffer)) out.push(a.buffer);
+  };
+  for (const a of [cols.revision, cols.flags, cols.topRevision, cols.topValidity, cols.clusterSrc]) add(a);
+  for (const a of [cols.label0Revision, cols.label0Validity, cols.label0Src]) add(a);
+  for (const m of [cols.baseline, cols.candidate]) {
+    for (const a of [m.info, m.a0info, m.pass, m.fail, m.infraError, m.missing]) add(a);
+  }
+  return out;
+}
+
+/**
+ * TaskColumns from `plain`, a TaskColumns or its structured clone (a plain object with the same
+ * fields, AttemptIds as plain objects too: what a worker thread posts), with every source moved
+ * by `lines` (a range's lines numbered from 1 become the file's). Takes over plain's arrays, maps
+ * and label events (moved in place); its attempt ids are copied into `pool` (the receiving
+ * builder's), never kept in the blocks of the builder that made them.
+ */
+export function reviveColumns(plain: TaskColumns, lines: number, pool: AttemptPool): TaskColumns {
+  const cols = Object.assign(new TaskColumns(), plain, {
+    baseline: reviveModel(plain.baseline, lines, pool),
+    candidate: reviveModel(plain.candidate, lines, pool),
+  });
+  if (lines === 0) return cols;
+  for (let i = 0; i < cols.count; i++) {
+    cols.label0Src[i] = (cols.label0Src[i] ?? 0) + lines;
+    cols.clusterSrc[i] = (cols.clusterSrc[i] ?? 0) + lines;
+  }
+  for (const more of cols.moreLabels.values()) {
+    for (const e of more.events) (e as { src: number }).src += lines;
+  }
+  for (const [i, c] of cols.clusterConflicts)
+    cols.clusterConflicts.set(i, { value: c.value, src: c.src + lines });
+  return cols;
+}
+
+function reviveModel(plain: ModelColumns, lines: number, pool: AttemptPool): ModelColumns {
+  const more = new Map<number, AttemptIds>();
+  for (const [i, ids] of plain.more) more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
+  const others = new Map<number, Map<string, HarnessState>>();
+  for (const [i, held] of plain.others) {
+    const revived = new Map<string, HarnessState>();
+    for (const [harness, h] of held) {
+      revived.set(harness, {
+        harness: h.harness,
+        info: h.info + 2 * lines,
+        a0: h.a0,
+        a0info: h.a0info + 4 * lines,
+        more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
+      });
+    }
+    others.set(i, revived);
+  }
+  const m = Object.assign(new ModelColumns(), plain, { more, others });
+  if (lines !== 0) {
+    for (let i = 0; i < m.info.length; i++) {
+      m.info[i] = (m.info[i] ?? 0) + 2 * lines;
+      m.a0info[i] = (m.a0info[i] ?? 0) + 4 * lines;
+    }
+  }
+  return m;
 }

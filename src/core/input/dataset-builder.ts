@@ -70,8 +70,10 @@ import {
   F_MORE_LABELS,
   AttemptIds,
   AttemptPool,
+  reviveColumns,
   TaskColumns,
   TaskIndex,
+  type HarnessState,
   type LabelEvent,
   type ModelColumns,
   type MoreLabels,
@@ -1078,23 +1080,7 @@ export class DatasetBuilder {
 
   /** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
   private labelsOf(i: number, flags: number): LabelEvent[] {
-    const cols = this.cols;
-    const out: LabelEvent[] = [];
-    if ((flags & F_LABEL0) !== 0) {
-      const meta = cols.label0Meta.get(i);
-      const own = (flags & F_LABEL0_OWN) !== 0;
-      out.push({
-        revision: small(cols.label0Revision[i] ?? 0),
-        validity: VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
-        src: cols.label0Src[i] ?? 0,
-        reviewer: meta?.reviewer,
-        note: meta?.note,
-        own,
-        evidence: own ? cols.label0Evidence.get(i) : undefined,
-      });
-    }
-    for (const e of cols.moreLabels.get(i)?.events ?? []) out.push(e);
-    return out;
+    return labelsOf(this.cols, i, flags);
   }
 
   /** Two labels at a task's highest review revision: a problem at the second. */
@@ -1178,6 +1164,388 @@ export class DatasetBuilder {
     cols.evidence[i] = undefined;
   }
 
+  /*
+   * Reading one results file in byte ranges (range-read.ts): each range after the first is read
+   * by a builder of its own (its lines numbered from 1), whose state (snapshot) is then absorbed
+   * here in range order as if its lines had been read here. Only a clean read is merged: when
+   * any range had a problem or passed a cap, or absorbing finds what would have been one here
+   * (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the caller reads
+   * the input again from the start, one line after another, for the exact messages.
+   */
+
+  /** No problem reported and no cap passed so far (what a read in ranges requires). */
+  healthy(): boolean {
+    return !this.stopped && this.lineProblems.total === 0;
+  }
+
+  /** This builder's state, to absorb into another (after a structured clone: see columnBuffers). */
+  snapshot(): BuilderSnapshot {
+    const totals = (st: ModelState): ModelTotals => ({
+      harnessRevisions: [...st.harnessRevisions],
+      datasetRevisions: [...st.datasetRevisions],
+      duplicateRows: st.duplicateRows,
+      attempts: st.attempts,
+    });
+    return {
+      cols: this.cols,
+      revisions: this.revisionList.map((r) => r.name),
+      models: [...this.models],
+      baseline: totals(this.baselineState),
+      candidate: totals(this.candidateState),
+    };
+  }
+
+  /**
+   * Adds the state of a builder that read results lines of the same file right after the lines
+   * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
+   * what reading those lines here would have made. Returns false when that reading would have
+   * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
+   */
+  absorb(s: BuilderSnapshot, lines: number): boolean {
+    if (!this.healthy()) return false;
+    this.forgetLast();
+    // The memo speaks of the lists held here: merging rebuilds a task's labels and their lists.
+    this.memo = undefined;
+    const p = reviveColumns(s.cols, lines, this.attemptPool);
+    for (const model of s.models) {
+      if (this.models.has(model)) continue;
+      if (this.models.size >= this.limits.maxModels) return false;
+      this.heldChars += model.length;
+      this.models.add(model);
+    }
+    const revs = s.revisions.map((name) => this.revisionNamed(name));
+    const cols = this.cols;
+    const dups = [0, 0];
+    for (let t = 0; t < p.count; t++) {
+      const rev = revs[p.revision[t] ?? 0];
+      const taskId = p.taskIds[t];
+      if (rev === undefined || taskId === undefined) return false;
+      const hash = TaskIndex.hash(rev.index, taskId);
+      const i = this.index.find(hash, rev.index, taskId, cols);
+      if (i >= 0) {
+        if (!this.mergeTask(i, p, t, dups)) return false;
+        continue;
+      }
+      if (cols.count >= this.limits.maxTasks) return false;
+      this.heldChars += taskId.length;
+      const fresh = cols.add(rev.index, taskId);
+      this.index.add(hash, fresh);
+      this.adoptTask(fresh, p, t);
+    }
+    if (!this.absorbTotals(this.baselineState, s.baseline, dups[0] ?? 0)) return false;
+    if (!this.absorbTotals(this.candidateState, s.candidate, dups[1] ?? 0)) return false;
+    this.forgetLast();
+    return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
+  }
+
+  /** Drops what the row path remembers of the last row (absorb changes what it points at). */
+  private forgetLast(): void {
+    this.lastHarness = undefined;
+    this.lastModel = undefined;
+    this.lastRevision = undefined;
+    this.lastTasks = undefined;
+    this.lastTask = -1;
+    this.lastMoreTask = -1;
+    this.lastMore = undefined;
+    for (const st of [this.baselineState, this.candidateState]) {
+      st.lastHarness = undefined;
+      st.lastRevision = undefined;
+    }
+  }
+
+  /** The dataset revision named so, made (as a row's would be) when new. */
+  private revisionNamed(revision: string): RevisionTasks {
+    const known = this.revisions.get(revision);
+    if (known !== undefined) return known;
+    const name = this.intern(revision);
+    const rev = { name, index: this.revisionList.length };
+    this.revisions.set(name, rev);
+    this.revisionList.push(rev);
+    return rev;
+  }
+
+  private absorbTotals(st: ModelState, t: ModelTotals, dups: number): boolean {
+    const attempts = st.attempts + t.attempts;
+    if (attempts > Number.MAX_SAFE_INTEGER) return false;
+    st.attempts = attempts - dups;
+    st.duplicateRows += t.duplicateRows + dups;
+    for (const h of t.harnessRevisions) st.harnessRevisions.add(this.intern(h));
+    for (const r of t.datasetRevisions) st.datasetRevisions.add(this.revisionNamed(r).name);
+    return true;
+  }
+
+  /** Task t of `p`, not known here, becomes task i (its state taken over). */
+  private adoptTask(i: number, p: TaskColumns, t: number): void {
+    const cols = this.cols;
+    const flags = p.flags[t] ?? 0;
+    cols.flags[i] = flags;
+    cols.topRevision[i] = p.topRevision[t] ?? -1;
+    cols.topValidity[i] = p.topValidity[t] ?? 0;
+    cols.label0Revision[i] = p.label0Revision[t] ?? 0;
+    cols.label0Validity[i] = p.label0Validity[t] ?? 0;
+    cols.label0Src[i] = p.label0Src[t] ?? 0;
+    if ((flags & F_LABEL0_OWN) !== 0) cols.label0Evidence.set(i, p.label0Evidence.get(t));
+    const meta = p.label0Meta.get(t);
+    if (meta !== undefined) cols.label0Meta.set(i, meta);
+    const more = p.moreLabels.get(t);
+    if (more !== undefined) cols.moreLabels.set(i, more);
+    cols.evidence[i] = p.evidence[t];
+    this.heldChars += evidenceChars(cols, i);
+    const cluster = p.clusters[t];
+    if (cluster !== undefined) {
+      cols.clusters[i] = this.intern(cluster);
+      cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+      const conflict = p.clusterConflicts.get(t);
+      if (conflict !== undefined) cols.clusterConflicts.set(i, conflict);
+    }
+    if ((flags & F_BASELINE) !== 0) this.adoptModel(i, cols.baseline, p.baseline, t);
+    if ((flags & F_CANDIDATE) !== 0) this.adoptModel(i, cols.candidate, p.candidate, t);
+  }
+
+  /** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
+  private adoptModel(i: number, m: ModelColumns, pm: ModelColumns, t: number): void {
+    m.harness[i] = this.intern(pm.harness[t] ?? "");
+    m.info[i] = pm.info[t] ?? 0;
+    m.a0[i] = this.holdAttempt(pm.a0[t]);
+    m.a0info[i] = pm.a0info[t] ?? 0;
+    m.pass[i] = pm.pass[t] ?? 0;
+    m.fail[i] = pm.fail[t] ?? 0;
+    m.infraError[i] = pm.infraError[t] ?? 0;
+    m.missing[i] = pm.missing[t] ?? 0;
+    const more = pm.more.get(t);
+    if (more !== undefined) {
+      m.more.set(i, more);
+      this.holdAll(more);
+    }
+    const others = pm.others.get(t);
+    if (others === undefined) return;
+    const held = new Map<string, HarnessState>();
+    for (const h of others.values()) held.set(this.intern(h.harness), this.adoptHarness(h));
+    m.others.set(i, held);
+  }
+
+  private adoptHarness(h: HarnessState): HarnessState {
+    if (h.more !== undefined) this.holdAll(h.more);
+    return { ...h, harness: this.intern(h.harness), a0: this.holdAttempt(h.a0) };
+  }
+
+  private holdAll(ids: AttemptIds): void {
+    const held = ids.held();
+    this.attemptIds += held.ids;
+    this.heldChars += held.chars;
+  }
+
+  /**
+   * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
+   * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
+   */
+  private mergeTask(i: number, p: TaskColumns, t: number, dups: number[]): boolean {
+    const cols = this.cols;
+    const pf = p.flags[t] ?? 0;
+    for (const [flag, role] of [
+      [F_BASELINE, 0],
+      [F_CANDIDATE, 1],
+    ] as const) {
+      if ((pf & flag) === 0) continue;
+      const m = role === 0 ? cols.baseline : cols.candidate;
+      const pm = role === 0 ? p.baseline : p.candidate;
+      if (((cols.flags[i] ?? 0) & flag) === 0) {
+        cols.flags[i] = (cols.flags[i] ?? 0) | flag;
+        this.adoptModel(i, m, pm, t);
+        continue;
+      }
+      const repeated = this.mergeModel(i, m, pm, t);
+      if (repeated < 0) return false;
+      dups[role] = (dups[role] ?? 0) + repeated;
+    }
+    if (!this.mergeLabels(i, p, t)) return false;
+    const cluster = p.clusters[t];
+    if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
+      const held = cols.clusters[i];
+      if (held === undefined) {
+        cols.clusters[i] = this.intern(cluster);
+        cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+        const conflict = p.clusterConflicts.get(t);
+        if (conflict !== undefined) cols.clusterConflicts.set(i, conflict);
+      } else if (cluster !== held) {
+        // The first row of p with a cluster is the first to contradict the one held here.
+        cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
+      } else {
+        const conflict = p.clusterConflicts.get(t);
+        if (conflict !== undefined) cols.clusterConflicts.set(i, conflict);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
+   * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
+   * for a conflicting result or rows of both kinds for one harness revision.
+   */
+  private mergeModel(i: number, m: ModelColumns, pm: ModelColumns, t: number): number {
+    const counts = [0, 0, 0, 0];
+    let failed = false;
+    const harness = (
+      name: string,
+      info: number,
+      a0: string | number | undefined,
+      a0info: number,
+      more: AttemptIds | undefined,
+    ): void => {
+      const inline = name === m.harness[i];
+      const seen = inline ? undefined : m.others.get(i)?.get(name);
+      if (!inline && seen === undefined) {
+        let others = m.others.get(i);
+        if (others === undefined) {
+          others = new Map();
+          m.others.set(i, others);
+        }
+        others.set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
+        return;
+      }
+      const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+      if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
+        failed = true;
+        return;
+      }
+      const put = (attempt: string | number, packed: number): void => {
+        const a0Here = seen === undefined ? m.a0[i] : seen.a0;
+        const moreHere = seen === undefined ? m.more.get(i) : seen.more;
+        const prev =
+          attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
+        if (prev !== undefined) {
+          if (prev % 4 === packed % 4) counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
+          else failed = true;
+          return;
+        }
+        const held = this.holdAttempt(attempt) ?? attempt;
+        if (a0Here === undefined) {
+          if (seen === undefined) {
+            m.a0[i] = held;
+            m.a0info[i] = packed;
+          } else {
+            seen.a0 = held;
+            seen.a0info = packed;
+          }
+        } else if (moreHere !== undefined) {
+          moreHere.set(held, packed);
+        } else {
+          const fresh = new AttemptIds(this.attemptPool);
+          fresh.set(held, packed);
+          if (seen === undefined) m.more.set(i, fresh);
+          else seen.more = fresh;
+        }
+      };
+      if (a0 !== undefined) put(a0, a0info);
+      more?.forEach(put);
+    };
+    harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
+    for (const h of pm.others.get(t)?.values() ?? []) harness(h.harness, h.info, h.a0, h.a0info, h.more);
+    if (failed) return -1;
+    m.pass[i] = (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0);
+    m.fail[i] = (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0);
+    m.infraError[i] = (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0);
+    m.missing[i] = (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0);
+    return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
+  }
+
+  /**
+   * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
+   * that of every row that gave it, first seen first, capped, so it is the list held here followed
+   * by p's items it lacks; likewise the task's. Returns false past the labels cap.
+   */
+  private mergeLabels(i: number, p: TaskColumns, t: number): boolean {
+    const cols = this.cols;
+    const flags = cols.flags[i] ?? 0;
+    const pf = p.flags[t] ?? 0;
+    const before = cols.evidence[i];
+    const theirs = p.evidence[t];
+    const labelFlags = F_LABEL0 | F_LABEL0_OWN | F_MORE_LABELS;
+    if (
+      (flags & labelFlags) === F_LABEL0 &&
+      (pf & labelFlags) === F_LABEL0 &&
+      cols.label0Revision[i] === p.label0Revision[t] &&
+      cols.label0Validity[i] === p.label0Validity[t]
+    ) {
+      // One label on both sides, sharing the task's list: the usual case.
+      const after = unionOf(before, theirs);
+      if (after !== before) {
+        this.heldChars += charsOf(after) - charsOf(before);
+        cols.evidence[i] = after;
+      }
+      return true;
+    }
+    const heldBefore = evidenceChars(cols, i);
+    const after = unionOf(before, theirs);
+    const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
+    // A label's own list is grown in place by later rows: never one that another list also is.
+    const ownCopy = (list: string[] | undefined): string[] | undefined =>
+      list === before || list === theirs ? list?.slice() : list;
+    let top = cols.topRevision[i] ?? -1;
+    let topValidity = cols.topValidity[i] ?? 0;
+    for (const e of labelsOf(p, t, pf)) {
+      const list = e.own ? e.evidence : theirs;
+      const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
+      if (same !== undefined) {
+        same.list = unionOf(same.list, list);
+        continue;
+      }
+      if (labels.length >= this.limits.maxLabelsPerTask) return false;
+      this.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
+      labels.push({ ...e, list });
+      if (e.revision > top) {
+        top = e.revision;
+        topValidity = validityCode(e.validity);
+      }
+    }
+    cols.topRevision[i] = top;
+    cols.topValidity[i] = topValidity;
+    cols.evidence[i] = after;
+    let out = flags & ~labelFlags;
+    const first = labels[0];
+    if (first !== undefined) {
+      out |= F_LABEL0;
+      cols.label0Revision[i] = first.revision;
+      cols.label0Validity[i] = validityCode(first.validity);
+      cols.label0Src[i] = first.src;
+      if (first.reviewer !== undefined || first.note !== undefined) {
+        cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
+      }
+      if (sameItems(first.list, after)) {
+        cols.label0Evidence.delete(i);
+      } else {
+        out |= F_LABEL0_OWN;
+        cols.label0Evidence.set(i, ownCopy(first.list));
+      }
+    }
+    if (labels.length > 1) {
+      const events: LabelEvent[] = labels.slice(1).map((l) => {
+        const own = !sameItems(l.list, after);
+        return {
+          revision: l.revision,
+          validity: l.validity,
+          src: l.src,
+          reviewer: l.reviewer,
+          note: l.note,
+          own,
+          evidence: own ? ownCopy(l.list) : undefined,
+        };
+      });
+      const index =
+        events.length + 1 > LABEL_SCAN_MAX
+          ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
+          : undefined;
+      cols.moreLabels.set(i, { events, index });
+      out |= F_MORE_LABELS;
+    } else {
+      cols.moreLabels.delete(i);
+    }
+    cols.flags[i] = out;
+    this.heldChars += evidenceChars(cols, i) - heldBefore;
+    return true;
+  }
+
   private summary(config: string, st: ModelState): ModelSummary {
     return {
       config,
@@ -1186,6 +1554,86 @@ export class DatasetBuilder {
       duplicateRows: st.duplicateRows,
     };
   }
+}
+
+/** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
+function labelsOf(cols: TaskColumns, i: number, flags: number): LabelEvent[] {
+  const out: LabelEvent[] = [];
+  if ((flags & F_LABEL0) !== 0) {
+    const meta = cols.label0Meta.get(i);
+    const own = (flags & F_LABEL0_OWN) !== 0;
+    out.push({
+      revision: small(cols.label0Revision[i] ?? 0),
+      validity: VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+      src: cols.label0Src[i] ?? 0,
+      reviewer: meta?.reviewer,
+      note: meta?.note,
+      own,
+      evidence: own ? cols.label0Evidence.get(i) : undefined,
+    });
+  }
+  for (const e of cols.moreLabels.get(i)?.events ?? []) out.push(e);
+  return out;
+}
+
+/** What a state's evidence of task i counts as held: the task's items, and every label's items that
+ * are not the task's (an item a label keeps when the task's list is full, counted per label). */
+function evidenceChars(cols: TaskColumns, i: number): number {
+  const task = cols.evidence[i];
+  let n = charsOf(task);
+  const flags = cols.flags[i] ?? 0;
+  if ((flags & F_LABEL0_OWN) !== 0) n += charsNotIn(cols.label0Evidence.get(i), task);
+  if ((flags & F_MORE_LABELS) !== 0) {
+    for (const e of cols.moreLabels.get(i)?.events ?? []) if (e.own) n += charsNotIn(e.evidence, task);
+  }
+  return n;
+}
+
+function charsOf(list: readonly string[] | undefined): number {
+  let n = 0;
+  for (const item of list ?? []) n += item.length;
+  return n;
+}
+
+function charsNotIn(list: readonly string[] | undefined, other: readonly string[] | undefined): number {
+  let n = 0;
+  for (const item of list ?? []) if (other?.includes(item) !== true) n += item.length;
+  return n;
+}
+
+/**
+ * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
+ * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
+ * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
+ */
+function unionOf(list: string[] | undefined, more: readonly string[] | undefined): string[] | undefined {
+  if (more === undefined || more.length === 0 || (list?.length ?? 0) >= MAX_EVIDENCE_PER_TASK) return list;
+  let out: string[] | undefined;
+  for (const item of more) {
+    if (list?.includes(item) === true || out?.includes(item) === true) continue;
+    out ??= list === undefined ? [] : list.slice();
+    out.push(item);
+    if (out.length >= MAX_EVIDENCE_PER_TASK) break;
+  }
+  return out ?? list;
+}
+
+/** The state of a builder for absorb (DatasetBuilder.snapshot), as posted between threads. */
+export interface BuilderSnapshot {
+  readonly cols: TaskColumns;
+  /** Dataset revisions by index (TaskColumns.revision). */
+  readonly revisions: readonly string[];
+  readonly models: readonly string[];
+  readonly baseline: ModelTotals;
+  readonly candidate: ModelTotals;
+}
+
+/** What a compared model's ModelState holds beyond the columns. */
+export interface ModelTotals {
+  readonly harnessRevisions: readonly string[];
+  readonly datasetRevisions: readonly string[];
+  readonly duplicateRows: number;
+  readonly attempts: number;
 }
 
 /**

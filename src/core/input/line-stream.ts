@@ -74,7 +74,7 @@ const BACKSLASH = 0x5c;
 const DEL = 0x7f;
 /** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
 const BOM = 0xfeff;
-const READ_CHUNK_BYTES = 256 * 1024;
+export const READ_CHUNK_BYTES = 256 * 1024;
 /** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
 const SPAN_BYTES = 32 * 1024;
 
@@ -125,19 +125,19 @@ try {
 `;
 
 /** What a hash of the whole file gives: the digest and the bytes hashed, or a read error. */
-type FileHash =
+export type FileHash =
   | { readonly digest: string; readonly bytes: number }
   | { readonly error: { readonly code: string | undefined; readonly message: string } };
 
 /** A hash of an open file being computed on another thread. */
-interface PendingHash {
+export interface PendingHash {
   readonly result: Promise<FileHash>;
   /** Stops the worker (when the main read failed); resolves once it no longer uses the fd. */
   readonly cancel: () => Promise<void>;
 }
 
 /** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
-async function hashByPosition(fh: FileHandle): Promise<FileHash> {
+export async function hashByPosition(fh: FileHandle): Promise<FileHash> {
   const hash = createHash("sha256");
   const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
   let pos = 0;
@@ -161,7 +161,7 @@ function isFileHash(m: unknown): m is FileHash {
 }
 
 /** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-function hashInWorker(fh: FileHandle): PendingHash {
+export function hashInWorker(fh: FileHandle): PendingHash {
   let worker: Worker;
   try {
     worker = new Worker(HASH_WORKER_SOURCE, {
@@ -197,13 +197,17 @@ function hashInWorker(fh: FileHandle): PendingHash {
   };
 }
 
-/** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
-class LineSplitter {
+/**
+ * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
+ * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
+ * range-read.ts reads a file in byte ranges cut at line ends).
+ */
+export class LineSplitter {
   private carry: Buffer[] = [];
   private carryLength = 0;
   /** The current line is over MAX_LINE_BYTES: drop bytes until its LF. */
   private skipping = false;
-  private lineNo = 0;
+  private lineNo: number;
   private stopped = false;
   nonBlankLines = 0;
 
@@ -213,9 +217,21 @@ class LineSplitter {
   constructor(
     lines: LineHandler | ByteLines,
     private readonly onProblem: ProblemHandler,
+    lineNo = 0,
   ) {
+    this.lineNo = lineNo;
     this.onLine = typeof lines === "function" ? lines : undefined;
     this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
+  }
+
+  /** The number of the last line split (blank or not), or the lines before when none was. */
+  get lines(): number {
+    return this.lineNo;
+  }
+
+  /** Whether the file's line cap stopped the splitter (reported): later lines are not read. */
+  get halted(): boolean {
+    return this.stopped;
   }
 
   push(chunk: Buffer): void {

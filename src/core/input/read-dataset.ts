@@ -17,6 +17,7 @@ import { DatasetBuilder } from "./dataset-builder.js";
 import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
 import { describeFsError, isGzipFile, lineOf, streamLines } from "./line-stream.js";
 import { ParsePool, type ParseWorkerOptions } from "./parse-pool.js";
+import { DEFAULT_RANGE_MIN_BYTES, readInRanges, type RangeReadOptions } from "./range-read.js";
 
 export {
   DEFAULT_INPUT_LIMITS,
@@ -46,6 +47,8 @@ export interface ReadOptions {
   readonly limits?: Partial<InputLimits>;
   /** Parse large results files on worker threads (parse-pool.ts); same Dataset, sooner. */
   readonly parseWorkers?: ParseWorkerOptions;
+  /** Read large plain results files in byte ranges on worker threads (range-read.ts); same Dataset. */
+  readonly readRanges?: RangeReadOptions;
   /** Receives notes on how the input was read (for debug output; never part of the report). */
   readonly onNote?: (message: string) => void;
 }
@@ -137,7 +140,25 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
     return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
   });
   await checkFiles(files);
+  if (opts.readRanges !== undefined && opts.readRanges.ranges >= 2) {
+    const read = await readFiles(opts, files, opts.readRanges);
+    if (read !== RESTART) return read;
+    opts.onNote?.("reading the input again, one line after another, for the exact messages");
+  }
+  const read = await readFiles(opts, files, undefined);
+  // Without ranges nothing restarts.
+  if (read === RESTART) throw new Error("read-dataset: a sequential read asked to restart");
+  return read;
+}
 
+/** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
+const RESTART = Symbol("restart");
+
+async function readFiles(
+  opts: ReadOptions,
+  files: readonly InputFile[],
+  ranges: RangeReadOptions | undefined,
+): Promise<Dataset | typeof RESTART> {
   const builder = new DatasetBuilder(
     opts.baseline,
     opts.candidate,
@@ -159,9 +180,32 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
         builder.fileProblem(i, line, message);
       };
       let streamed;
-      // A gzip file is parsed here: zlib inflates on a thread of its own, and a parse worker on
-      // top took the peak memory of a 10⁶-row export over 150 MB for ~10% less time (BENCHMARKS.md).
-      if (f.kind === "results" && pool?.wants(f.bytes) === true && !(await isGzipFile(f.abs))) {
+      const ranged =
+        f.kind === "results" &&
+        ranges !== undefined &&
+        f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
+        builder.healthy() &&
+        !(await isGzipFile(f.abs))
+          ? await readInRanges(
+              f.abs,
+              builder,
+              {
+                fileIndex: i,
+                fileNames: files.map((g) => g.display),
+                baseline: opts.baseline,
+                candidate: opts.candidate,
+                limits: opts.limits,
+              },
+              ranges,
+              opts.onNote ?? (() => undefined),
+            )
+          : undefined;
+      if (ranged === "restart") return RESTART;
+      if (ranged !== undefined) {
+        streamed = ranged;
+      } else if (f.kind === "results" && pool?.wants(f.bytes) === true && !(await isGzipFile(f.abs))) {
+        // A gzip file is parsed here: zlib inflates on a thread of its own, and a parse worker on
+        // top took the peak memory of a 10⁶-row export over 150 MB for ~10% less time (BENCHMARKS.md).
         const pooled = pool.file({
           parseLine: (text, line, plain) => {
             builder.addResultLine(text, i, line, plain);

@@ -1,0 +1,318 @@
+/**
+ * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
+ * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
+ * each later range is read by a worker thread (src/range-worker.ts) from the same open file into
+ * a builder of its own, whose state (DatasetBuilder.snapshot: typed arrays and arrays of strings,
+ * posted once) the main thread then absorbs in range order. No line or row crosses threads.
+ *
+ * Each range is split with line-stream.ts's LineSplitter, so its lines are exactly those a read of
+ * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
+ * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
+ * absorbed. The file is hashed by line-stream.ts's hash worker meanwhile.
+ *
+ * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
+ * range (the lines would be reported with their numbers) leaves its range to the main thread,
+ * which reads it into the builder itself, in order, as a sequential read would. When absorbing
+ * finds what a sequential read would have reported (DatasetBuilder.absorb: a conflict across
+ * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
+ * the caller reads every file again, one line after another ("restart"), for the exact messages.
+ */
+
+import { readSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { Worker } from "node:worker_threads";
+
+import type { BuilderSnapshot, DatasetBuilder } from "./dataset-builder.js";
+import { columnBuffers } from "./builder-columns.js";
+import type { InputLimits } from "./limits.js";
+import {
+  hashByPosition,
+  hashInWorker,
+  LineSplitter,
+  READ_CHUNK_BYTES,
+  WORKER_HASH_MIN_BYTES,
+  type FileHash,
+  type PendingHash,
+} from "./line-stream.js";
+
+export interface RangeReadOptions {
+  /** The worker script: the bundle's range-worker.js (see src/range-worker.ts). */
+  readonly script: URL;
+  /** Ranges a file is cut into, the main thread's included; below 2 a file is read whole. */
+  readonly ranges: number;
+  /** Files smaller than this are read whole (starting a thread costs ~30 ms and ~30 MB). */
+  readonly minBytes?: number;
+  /** For tests: where to cut (byte offsets, each moved to the next line end) instead of k/ranges. */
+  readonly cuts?: readonly number[];
+  /** For tests: reads a range instead of a worker thread (undefined: as if the worker died). */
+  readonly readElsewhere?: (task: RangeTask) => Promise<RangeAnswer | undefined>;
+}
+
+export const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
+
+/** What a range worker is given (its workerData). */
+export interface RangeTask {
+  /** The file, open on the main thread (read by position: the same file the hash worker reads). */
+  readonly fd: number;
+  readonly start: number;
+  /** Where the range ends (exclusive); -1: at the end of the file. */
+  readonly end: number;
+  readonly fileIndex: number;
+  readonly fileNames: readonly string[];
+  readonly baseline: string;
+  readonly candidate: string;
+  readonly limits: Partial<InputLimits> | undefined;
+}
+
+/** A worker's answer: its range's state, or that the range has a problem (the main thread reads it). */
+export type RangeAnswer =
+  | {
+      readonly snapshot: BuilderSnapshot;
+      readonly lines: number;
+      readonly nonBlankLines: number;
+      readonly bytes: number;
+    }
+  | { readonly problem: true };
+
+/** What reading a range gave (a builder holds its lines). */
+export interface RangeRead {
+  /** The number of its last line (blank lines counted), from the lines before it. */
+  readonly lines: number;
+  readonly nonBlankLines: number;
+  readonly bytes: number;
+  /** The file's line cap was passed (reported): later lines are not read. */
+  readonly halted: boolean;
+}
+
+/** Reads `length` bytes at `position` into `buffer` (synchronously in a worker, asynchronously here). */
+export type ReadAt = (buffer: Buffer, length: number, position: number) => number | Promise<number>;
+
+/**
+ * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
+ * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopEarly` ends the
+ * read at the first chunk after which the builder is no longer healthy (a worker: its range is
+ * then read again). Read errors are thrown.
+ */
+export async function readRange(
+  read: ReadAt,
+  start: number,
+  end: number,
+  lineNo: number,
+  builder: DatasetBuilder,
+  fileIndex: number,
+  stopEarly = false,
+): Promise<RangeRead> {
+  const splitter = new LineSplitter(
+    {
+      bytes: (bytes, begin, stop, line, flags) => {
+        builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
+      },
+    },
+    (line, message) => {
+      builder.fileProblem(fileIndex, line, message);
+    },
+    lineNo,
+  );
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let pos = start;
+  for (;;) {
+    const want = end < 0 ? buffer.length : Math.min(buffer.length, end - pos);
+    if (want === 0) break;
+    const n = await read(buffer, want, pos);
+    if (n === 0) {
+      if (end >= 0) throw new Error("the file ended before the range did");
+      break;
+    }
+    pos += n;
+    splitter.push(buffer.subarray(0, n));
+    if (stopEarly && !builder.healthy()) break;
+  }
+  splitter.end();
+  return {
+    lines: splitter.lines,
+    nonBlankLines: splitter.nonBlankLines,
+    bytes: pos - start,
+    halted: splitter.halted,
+  };
+}
+
+/** How far past a cut the reader looks for the line end to cut at (a longer line is overlong anyway). */
+const CUT_SEARCH_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Where the ranges start: 0, then just after the first LF at or after each k/n of the file. A cut
+ * with no LF near it is dropped (its bytes join the range before).
+ */
+export async function rangeStarts(
+  fh: FileHandle,
+  size: number,
+  n: number,
+  cuts: readonly number[] = Array.from({ length: n - 1 }, (_, k) => Math.floor((size * (k + 1)) / n)),
+): Promise<number[]> {
+  const starts = [0];
+  const window = Buffer.allocUnsafe(64 * 1024);
+  for (const at of cuts) {
+    const target = Math.max(at, (starts[starts.length - 1] ?? 0) + 1);
+    let cut = -1;
+    for (let pos = target - 1; cut < 0 && pos < size && pos < target + CUT_SEARCH_BYTES;) {
+      const got = (await fh.read(window, 0, window.length, pos)).bytesRead;
+      if (got === 0) break;
+      const at = window.subarray(0, got).indexOf(0x0a);
+      if (at >= 0) cut = pos + at + 1;
+      pos += got;
+    }
+    if (cut > 0 && cut < size) starts.push(cut);
+  }
+  return starts;
+}
+
+/** A range being read on a worker thread. */
+interface RangeWorker {
+  /** Its answer; undefined when the worker could not start, died, or answered something else. */
+  readonly answer: Promise<RangeAnswer | undefined>;
+  readonly stop: () => Promise<void>;
+}
+
+function isRangeAnswer(m: unknown): m is RangeAnswer {
+  if (typeof m !== "object" || m === null) return false;
+  if ("problem" in m) return m.problem === true;
+  return "snapshot" in m && "lines" in m && typeof m.lines === "number";
+}
+
+function startRange(script: URL, task: RangeTask, onNote: (message: string) => void): RangeWorker {
+  let worker: Worker;
+  try {
+    worker = new Worker(script, { workerData: task });
+  } catch (e) {
+    onNote(
+      `cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`,
+    );
+    return { answer: Promise.resolve(undefined), stop: () => Promise.resolve() };
+  }
+  const answer = new Promise<RangeAnswer | undefined>((settle) => {
+    worker.once("message", (m: unknown) => {
+      settle(isRangeAnswer(m) ? m : undefined);
+    });
+    worker.once("error", (e: unknown) => {
+      onNote(`a range reader failed (${e instanceof Error ? e.message : String(e)}); reading its range here`);
+      settle(undefined);
+    });
+    worker.once("exit", (code: number) => {
+      settle(undefined);
+      if (code !== 0) onNote(`a range reader exited with code ${code}; reading its range here`);
+    });
+  });
+  return {
+    answer,
+    stop: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+/** A whole file read in ranges; "restart": the builder is spoilt, read every file again in order. */
+export type RangedFile = { readonly sha256: string; readonly nonBlankLines: number } | "restart";
+
+/**
+ * Reads the results file `abs` (plain, not gzip: the caller checks) in ranges into `builder`,
+ * which holds what the files before it gave. Returns undefined, having read nothing, when the file
+ * cannot be cut (it is then read whole as usual).
+ */
+export async function readInRanges(
+  abs: string,
+  builder: DatasetBuilder,
+  task: Omit<RangeTask, "fd" | "start" | "end">,
+  options: RangeReadOptions,
+  onNote: (message: string) => void,
+): Promise<RangedFile | undefined> {
+  let fh: FileHandle;
+  try {
+    fh = await open(abs, "r");
+  } catch {
+    return undefined;
+  }
+  let pending: PendingHash | undefined;
+  const workers: RangeWorker[] = [];
+  try {
+    const size = (await fh.stat()).size;
+    const starts = await rangeStarts(fh, size, options.ranges, options.cuts);
+    if (starts.length < 2) return undefined;
+    onNote(`reading ${task.fileNames[task.fileIndex] ?? "?"} in ${starts.length} byte ranges`);
+    if (size >= WORKER_HASH_MIN_BYTES) {
+      pending = hashInWorker(fh);
+    } else {
+      // Small (tests): hashed here after the ranges, as line-stream.ts hashes a small file inline.
+      const here = fh;
+      let result: Promise<FileHash> | undefined;
+      pending = {
+        get result() {
+          return (result ??= hashByPosition(here));
+        },
+        cancel: () => result?.then(() => undefined) ?? Promise.resolve(),
+      };
+    }
+    for (let k = 1; k < starts.length; k++) {
+      const range = { ...task, fd: fh.fd, start: starts[k] ?? 0, end: starts[k + 1] ?? -1 };
+      const elsewhere = options.readElsewhere;
+      workers.push(
+        elsewhere === undefined
+          ? startRange(options.script, range, onNote)
+          : { answer: elsewhere(range), stop: () => Promise.resolve() },
+      );
+    }
+    const open_ = fh;
+    const read: ReadAt = async (buffer, length, position) =>
+      (await open_.read(buffer, 0, length, position)).bytesRead;
+    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex);
+    let lines = done.lines;
+    let nonBlankLines = done.nonBlankLines;
+    let bytes = done.bytes;
+    for (let k = 1; k < starts.length; k++) {
+      if (done.halted) return "restart";
+      const answer = await workers[k - 1]?.answer;
+      await workers[k - 1]?.stop();
+      if (answer !== undefined && !("problem" in answer) && builder.healthy()) {
+        if (!builder.absorb(answer.snapshot, lines)) return "restart";
+        lines += answer.lines;
+        nonBlankLines += answer.nonBlankLines;
+        bytes += answer.bytes;
+        continue;
+      }
+      // Read here, in order: what a sequential read does (its problems with their line numbers).
+      done = await readRange(read, starts[k] ?? 0, starts[k + 1] ?? -1, lines, builder, task.fileIndex);
+      lines = done.lines;
+      nonBlankLines += done.nonBlankLines;
+      bytes += done.bytes;
+    }
+    const hashed = await pending.result;
+    pending = undefined;
+    // A read error, or a file that changed while it was read: the sequential read says which.
+    if ("error" in hashed || hashed.bytes !== bytes) return "restart";
+    return { sha256: hashed.digest, nonBlankLines };
+  } catch {
+    return "restart";
+  } finally {
+    for (const w of workers) await w.stop().catch(() => undefined);
+    if (pending !== undefined) await pending.cancel().catch(() => undefined);
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The body of a range worker (src/range-worker.ts): reads its range into a builder of its own and
+ * answers with the builder's state, or that the range has a problem.
+ */
+export async function answerRange(
+  task: RangeTask,
+  makeBuilder: (task: RangeTask) => DatasetBuilder,
+): Promise<{ answer: RangeAnswer; transfer: ArrayBuffer[] }> {
+  const builder = makeBuilder(task);
+  const read: ReadAt = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
+  const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, true);
+  if (!builder.healthy() || done.halted) return { answer: { problem: true }, transfer: [] };
+  const snapshot = builder.snapshot();
+  return {
+    answer: { snapshot, lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes },
+    transfer: columnBuffers(snapshot.cols),
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * Reading a results file in byte ranges (src/core/input/range-read.ts) must change nothing but the
+ * speed: on random exports (labels, evidence past its cap, attempts repeated across ranges,
+ * conflicting results, aggregates, clusters and their conflicts, bad lines, blank lines, CRLF,
+ * BOMs, caps passed) cut at random line ends into 1–4 ranges, every range after the first read
+ * by a builder of its own and absorbed in order (in process here: the worker's body,
+ * answerRange, with its answer passed through a structured clone as postMessage does), the
+ * Dataset or the InputError (message, problems, total) is exactly the sequential read's.
+ * test/input/range-worker.test.ts does the same through real worker threads.
+ */
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, describe, expect, it } from "vitest";
+
+import { InputError, type InputProblem } from "../../src/core/errors.js";
+import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
+import { answerRange, type RangeAnswer, type RangeTask } from "../../src/core/input/range-read.js";
+import { readDataset, type InputLimits, type ReadOptions } from "../../src/core/input/read-dataset.js";
+import type { Dataset } from "../../src/core/model.js";
+import { prng } from "../helpers/prng.js";
+
+const dir = mkdtempSync(join(tmpdir(), "gate-ranges-"));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Outcome =
+  | { readonly kind: "dataset"; readonly dataset: Dataset }
+  | {
+      readonly kind: "error";
+      readonly message: string;
+      readonly problems: readonly InputProblem[];
+      readonly total: number;
+    };
+
+async function outcome(opts: ReadOptions): Promise<Outcome> {
+  try {
+    return { kind: "dataset", dataset: await readDataset(opts) };
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    return { kind: "error", message: e.message, problems: [...e.problems], total: e.total };
+  }
+}
+
+/** The worker's body in process; its answer cloned as postMessage clones it. */
+async function inProcess(task: RangeTask): Promise<RangeAnswer | undefined> {
+  const { answer, transfer } = await answerRange(
+    task,
+    (t) => new DatasetBuilder(t.baseline, t.candidate, t.fileNames, t.limits),
+  );
+  return structuredClone(answer, { transfer });
+}
+
+const RESULTS = ["pass", "fail", "infra_error", "missing"] as const;
+const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"] as const;
+const usual = (task: string, revision: number): string =>
+  VALIDITIES[(task.charCodeAt(1) + revision) % VALIDITIES.length] ?? "valid";
+
+interface Export {
+  readonly text: string;
+  /** Byte offsets of line starts after the first (where a cut may land). */
+  readonly lineStarts: number[];
+}
+
+/** A random export: rows in runs by model, as exports come, with every kind of trouble now and then. */
+function randomExport(rnd: () => number, trouble: number): Export {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const nTasks = 1 + Math.floor(rnd() * 12);
+  const tasks = Array.from({ length: nTasks }, (_, k) => ({ ds: rnd() < 0.8 ? "ds1" : "ds2", id: `t${k}` }));
+  const models = ["base", "cand", "other", ...(rnd() < 0.2 ? ["x1", "x2"] : [])];
+  const pool = Array.from({ length: 30 }, (_, k) => `ev/${k}`);
+  const lines: string[] = [];
+  const n = 1 + Math.floor(rnd() * 80);
+  const resultOf = (model: string, task: string, harness: string, attempt: unknown): string =>
+    RESULTS[(model.length * 3 + task.length * 7 + String(attempt).length + harness.length) % 4] ?? "pass";
+  for (let k = 0; k < n; k++) {
+    const r = rnd();
+    if (r < trouble * 0.05) {
+      lines.push(pick(["", "   ", "not json", '{"task_id":', "\t"]));
+      continue;
+    }
+    const t = pick(tasks);
+    const model = pick(models);
+    const harness = rnd() < 0.85 ? "h1" : "h2";
+    const revision = rnd() < 0.7 ? 0 : Math.floor(rnd() * 3);
+    const row: Record<string, unknown> = {
+      task_id: t.id,
+      dataset_revision: t.ds,
+      harness_revision: harness,
+      model_config: model,
+      // Mostly one validity per (task, revision): two at a task's top revision are a problem.
+      validity: rnd() < trouble * 0.05 ? pick(VALIDITIES) : usual(t.id, revision),
+      review_revision: revision,
+    };
+    if (rnd() < trouble * 0.03 && model !== "other") {
+      row["passes"] = 1 + Math.floor(rnd() * 3);
+      row["fails"] = Math.floor(rnd() * 2);
+      row["infra_errors"] = 0;
+      row["missing"] = 0;
+    } else {
+      const attempt =
+        rnd() < 0.15 ? undefined : rnd() < 0.1 ? `a${Math.floor(rnd() * 3)}` : Math.floor(rnd() * 6);
+      if (attempt !== undefined) row["attempt"] = attempt;
+      row["result"] = rnd() < trouble * 0.03 ? pick(RESULTS) : resultOf(model, t.id, harness, attempt);
+    }
+    const e = rnd();
+    if (e < 0.3) row["evidence"] = pick(pool);
+    else if (e < 0.7) {
+      const m = rnd() < 0.15 ? 14 : Math.floor(rnd() * 4);
+      row["evidence"] = Array.from({ length: m }, () => (rnd() < 0.5 ? pick(pool.slice(0, 4)) : pick(pool)));
+    }
+    if (rnd() < 0.6) row["cluster"] = rnd() < trouble * 0.05 ? "other-cluster" : `c-${t.id}`;
+    let line = JSON.stringify(row);
+    if (rnd() < 0.05) line += "\r";
+    if (rnd() < 0.03) line = `\ufeff${line}`;
+    lines.push(line);
+  }
+  const text = lines.join("\n") + (rnd() < 0.7 ? "\n" : "");
+  const lineStarts: number[] = [];
+  let at = 0;
+  for (const l of lines.slice(0, -1)) {
+    at += Buffer.byteLength(l) + 1;
+    lineStarts.push(at);
+  }
+  return { text, lineStarts };
+}
+
+function randomLimits(rnd: () => number): Partial<InputLimits> | undefined {
+  if (rnd() < 0.75) return undefined;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  return pick<Partial<InputLimits>>([
+    { maxTasks: 1 + Math.floor(rnd() * 8) },
+    { maxModels: 2 + Math.floor(rnd() * 2) },
+    { maxLabelsPerTask: 1 + Math.floor(rnd() * 3) },
+    { maxAttemptIds: 2 + Math.floor(rnd() * 30) },
+    { maxHeldChars: 40 + Math.floor(rnd() * 400) },
+  ]);
+}
+
+interface Case {
+  readonly results: string[];
+  readonly reviews: string[];
+  readonly limits: Partial<InputLimits> | undefined;
+  readonly cuts: number[];
+  readonly ranges: number;
+}
+
+function randomCase(seed: number): Case {
+  const rnd = prng(seed);
+  const trouble = rnd() < 0.6 ? 0 : 1;
+  const files = rnd() < 0.8 ? 1 : 2;
+  const results: string[] = [];
+  let cuts: number[] = [];
+  let ranges = 1;
+  for (let f = 0; f < files; f++) {
+    const ex = randomExport(rnd, trouble);
+    const path = join(dir, `r${seed}-${f}.jsonl`);
+    writeFileSync(path, (f === 0 && rnd() < 0.1 ? "\ufeff" : "") + ex.text);
+    results.push(path);
+    // The cuts of the last file (one set of cut points for every file; those past a file's end
+    // are dropped by the reader).
+    ranges = 1 + Math.floor(rnd() * 4);
+    const shuffled = ex.lineStarts.filter(() => rnd() < 0.5);
+    cuts = shuffled.slice(0, ranges - 1).sort((a, b) => a - b);
+    if (rnd() < 0.2) cuts = cuts.map((c) => Math.max(1, c - 1 - Math.floor(rnd() * 30)));
+  }
+  const reviews: string[] = [];
+  if (rnd() < 0.3) {
+    const path = join(dir, `v${seed}.jsonl`);
+    const rows = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => {
+      const task = `t${Math.floor(rnd() * 3)}`;
+      const revision = 3 + Math.floor(rnd() * 2);
+      return JSON.stringify({
+        task_id: task,
+        dataset_revision: "ds1",
+        review_revision: revision,
+        validity: usual(task, revision),
+        ...(rnd() < 0.5 ? { reviewer: "ann" } : {}),
+        ...(rnd() < 0.5 ? { evidence: [`rv/${Math.floor(rnd() * 3)}`] } : {}),
+      });
+    });
+    writeFileSync(path, rows.join("\n") + "\n");
+    reviews.push(path);
+  }
+  return { results, reviews, limits: randomLimits(rnd), cuts, ranges: Math.max(ranges, cuts.length + 1) };
+}
+
+function optionsOf(c: Case, notes: string[]): ReadOptions {
+  return {
+    results: c.results,
+    reviews: c.reviews,
+    baseline: "base",
+    candidate: "cand",
+    displayPath: (abs) => abs.slice(dir.length + 1),
+    onNote: (m) => {
+      notes.push(m);
+    },
+    ...(c.limits === undefined ? {} : { limits: c.limits }),
+  };
+}
+
+describe("a results file read in byte ranges: the sequential read's Dataset or InputError", () => {
+  it("on 3,000 random exports cut into 1–4 ranges", async () => {
+    const tally = { merged: 0, mergedDatasets: 0, restarted: 0, datasets: 0, errors: 0 };
+    for (let seed = 1; seed <= 3000; seed++) {
+      const c = randomCase(seed);
+      const sequential = await outcome(optionsOf(c, []));
+      const notes: string[] = [];
+      let clean = 0;
+      const ranged = await outcome({
+        ...optionsOf(c, notes),
+        readRanges: {
+          script: new URL("file:///nowhere/range-worker.js"),
+          ranges: c.ranges,
+          minBytes: 0,
+          cuts: c.cuts,
+          readElsewhere: async (task) => {
+            const answer = await inProcess(task);
+            if (answer !== undefined && !("problem" in answer)) clean++;
+            return answer;
+          },
+        },
+      });
+      expect(ranged, `seed ${seed}`).toStrictEqual(sequential);
+      if (notes.some((n) => n.startsWith("reading the input again"))) tally.restarted++;
+      else if (clean > 0) {
+        tally.merged++;
+        if (sequential.kind === "dataset") tally.mergedDatasets++;
+      }
+      tally[sequential.kind === "dataset" ? "datasets" : "errors"]++;
+    }
+    if (process.env["RANGE_TALLY"] !== undefined) console.log(tally);
+    // The draw reaches both outcomes, and both the merge and the fallback.
+    expect(tally.datasets).toBeGreaterThan(600);
+    expect(tally.errors).toBeGreaterThan(600);
+    expect(tally.mergedDatasets).toBeGreaterThan(800);
+    expect(tally.merged - tally.mergedDatasets).toBeGreaterThan(100);
+    expect(tally.restarted).toBeGreaterThan(30);
+  }, 120_000);
+});
