@@ -6,10 +6,10 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(931);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3398);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
-/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6213);
+/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(103);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
 
 
@@ -78,7 +78,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 931:
+/***/ 3398:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6159,6 +6159,55 @@ class AttemptIds {
         this.at = at;
         this.cls = cls;
     }
+    /** Calls `f` for every id held with its value (block ids ascending, then the others as added). */
+    forEach(f) {
+        AttemptIds.each(this, f);
+    }
+    /** How many ids are held, and the characters of the string ones (what the builder counts as held). */
+    held() {
+        let chars = 0;
+        this.other?.forEach((_, id) => {
+            if (typeof id === "string")
+                chars += id.length;
+        });
+        return { ids: this.denseCount + (this.other?.size ?? 0), chars };
+    }
+    /**
+     * forEach of `ids`, an AttemptIds or its structured clone (a plain object with the same fields,
+     * its slab a copy of its pool's: what a worker thread posts), read through the fields only.
+     */
+    static each(ids, f) {
+        const slab = ids.slab;
+        if (slab !== undefined) {
+            const base = ids.file * PACKED_FILE - 1;
+            const size = MIN_BLOCK << ids.cls;
+            for (let id = 0; id < size; id++) {
+                const v = slab[ids.at + id];
+                if (v !== 0)
+                    f(id, base + v);
+            }
+        }
+        ids.other?.forEach((packed, id) => {
+            f(id, packed);
+        });
+    }
+    /**
+     * The ids of `plain` (an AttemptIds of any pool, or its structured clone: see each) as an
+     * AttemptIds of `pool`, with `delta` added to every value (sources moved by delta / 4 lines).
+     * Nothing of plain is kept: a block of another builder's pool (or of a clone of it, a slab that
+     * other ids of the same post share) is never written through the copy.
+     */
+    static revive(plain, delta, pool) {
+        const out = new AttemptIds(pool);
+        // A block of the same size first, so that the ids in plain's block stay in one (set() takes
+        // an id into the block only while the ids stay dense, counted as they come).
+        if (plain.slab !== undefined)
+            out.grow((MIN_BLOCK << plain.cls) - 1);
+        AttemptIds.each(plain, (id, packed) => {
+            out.set(id, packed + delta);
+        });
+        return out;
+    }
 }
 function grownF64(a, size) {
     const b = new Float64Array(size);
@@ -6334,6 +6383,135 @@ class TaskIndex {
             this.table[2 * t + 1] = v;
         }
     }
+}
+/**
+ * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
+ * posted to another thread.
+ */
+function builder_columns_columnBuffers(cols) {
+    const out = [];
+    const add = (a) => {
+        if (a.buffer instanceof ArrayBuffer && !out.includes(a.buffer))
+            out.push(a.buffer);
+    };
+    for (const a of [cols.revision, cols.flags, cols.topRevision, cols.topValidity, cols.clusterSrc])
+        add(a);
+    for (const a of [cols.label0Revision, cols.label0Validity, cols.label0Src])
+        add(a);
+    for (const m of [cols.baseline, cols.candidate]) {
+        for (const a of [m.info, m.a0info, m.pass, m.fail, m.infraError, m.missing])
+            add(a);
+    }
+    return out;
+}
+/**
+ * TaskColumns from `plain`, a TaskColumns or its structured clone (a plain object with the same
+ * fields, AttemptIds as plain objects too: what a worker thread posts), with every source moved
+ * by `lines` (a range's lines numbered from 1 become the file's). Takes over plain's arrays, maps
+ * and label events (moved in place); its attempt ids are copied into `pool` (the receiving
+ * builder's), never kept in the blocks of the builder that made them.
+ */
+function reviveColumns(plain, lines, pool) {
+    const cols = Object.assign(new TaskColumns(), plain, {
+        baseline: reviveModel(plain.baseline, lines, pool),
+        candidate: reviveModel(plain.candidate, lines, pool),
+    });
+    if (lines === 0)
+        return cols;
+    for (let i = 0; i < cols.count; i++) {
+        cols.label0Src[i] = (cols.label0Src[i] ?? 0) + lines;
+        cols.clusterSrc[i] = (cols.clusterSrc[i] ?? 0) + lines;
+    }
+    for (const more of cols.moreLabels.values()) {
+        for (const e of more.events)
+            e.src += lines;
+    }
+    for (const [i, c] of cols.clusterConflicts)
+        cols.clusterConflicts.set(i, { value: c.value, src: c.src + lines });
+    return cols;
+}
+function reviveModel(plain, lines, pool) {
+    const more = new Map();
+    for (const [i, ids] of plain.more)
+        more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
+    const others = new Map();
+    for (const [i, held] of plain.others) {
+        const revived = new Map();
+        for (const [harness, h] of held) {
+            revived.set(harness, {
+                harness: h.harness,
+                info: h.info + 2 * lines,
+                a0: h.a0,
+                a0info: h.a0info + 4 * lines,
+                more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
+            });
+        }
+        others.set(i, revived);
+    }
+    const m = Object.assign(new ModelColumns(), plain, { more, others });
+    if (lines !== 0) {
+        for (let i = 0; i < m.info.length; i++) {
+            m.info[i] = (m.info[i] ?? 0) + 2 * lines;
+            m.a0info[i] = (m.a0info[i] ?? 0) + 4 * lines;
+        }
+    }
+    return m;
+}
+/**
+ * Tasks [from, to) of `cols` as columns of their own (task from becomes task 0), to post a
+ * builder's state in parts: each part, absorbed, is garbage before the next is decoded.
+ */
+function sliceColumns(cols, from, to) {
+    const part = (m, copy = (v) => v) => {
+        const out = new Map();
+        for (const [i, v] of m)
+            if (i >= from && i < to)
+                out.set(i - from, copy(v));
+        return out;
+    };
+    // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
+    // slabs (every part's ids, and the free blocks) into each part's structured clone.
+    const pool = new AttemptPool();
+    const ids = (a) => AttemptIds.revive(a, 0, pool);
+    const harnesses = (held) => {
+        const out = new Map();
+        for (const [name, h] of held)
+            out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
+        return out;
+    };
+    const model = (m) => Object.assign(new ModelColumns(), {
+        harness: m.harness.slice(from, to),
+        a0: m.a0.slice(from, to),
+        info: m.info.slice(from, to),
+        a0info: m.a0info.slice(from, to),
+        pass: m.pass.slice(from, to),
+        fail: m.fail.slice(from, to),
+        infraError: m.infraError.slice(from, to),
+        missing: m.missing.slice(from, to),
+        more: part(m.more, ids),
+        others: part(m.others, harnesses),
+    });
+    return Object.assign(new TaskColumns(), {
+        count: to - from,
+        capacity: to - from,
+        taskIds: cols.taskIds.slice(from, to),
+        evidence: cols.evidence.slice(from, to),
+        clusters: cols.clusters.slice(from, to),
+        revision: cols.revision.slice(from, to),
+        flags: cols.flags.slice(from, to),
+        topRevision: cols.topRevision.slice(from, to),
+        topValidity: cols.topValidity.slice(from, to),
+        clusterSrc: cols.clusterSrc.slice(from, to),
+        label0Revision: cols.label0Revision.slice(from, to),
+        label0Validity: cols.label0Validity.slice(from, to),
+        label0Src: cols.label0Src.slice(from, to),
+        label0Evidence: part(cols.label0Evidence),
+        label0Meta: part(cols.label0Meta),
+        moreLabels: part(cols.moreLabels),
+        clusterConflicts: part(cols.clusterConflicts),
+        baseline: model(cols.baseline),
+        candidate: model(cols.candidate),
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/core/input/dataset-builder.ts
@@ -7259,24 +7437,7 @@ class DatasetBuilder {
     }
     /** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
     labelsOf(i, flags) {
-        const cols = this.cols;
-        const out = [];
-        if ((flags & F_LABEL0) !== 0) {
-            const meta = cols.label0Meta.get(i);
-            const own = (flags & F_LABEL0_OWN) !== 0;
-            out.push({
-                revision: small(cols.label0Revision[i] ?? 0),
-                validity: model_VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
-                src: cols.label0Src[i] ?? 0,
-                reviewer: meta?.reviewer,
-                note: meta?.note,
-                own,
-                evidence: own ? cols.label0Evidence.get(i) : undefined,
-            });
-        }
-        for (const e of cols.moreLabels.get(i)?.events ?? [])
-            out.push(e);
-        return out;
+        return labelsOf(this.cols, i, flags);
     }
     /** Two labels at a task's highest review revision: a problem at the second. */
     checkLabels(i, events, late) {
@@ -7334,6 +7495,441 @@ class DatasetBuilder {
         // collection during finish() frees the lists already copied instead of holding both.
         cols.evidence[i] = undefined;
     }
+    /*
+     * Reading one results file in byte ranges (range-read.ts): each range after the first is read
+     * by a builder of its own (its lines numbered from 1), whose state (snapshot) is then absorbed
+     * here in range order as if its lines had been read here. Only a clean read is merged: when
+     * any range had a problem or passed a cap, or absorbing finds what would have been one here
+     * (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the caller reads
+     * the input again from the start, one line after another, for the exact messages.
+     */
+    /** No problem reported and no cap passed so far (what a read in ranges requires). */
+    healthy() {
+        return !this.stopped && this.lineProblems.total === 0;
+    }
+    /** How many tasks this builder holds (snapshot's `to`). */
+    taskCount() {
+        return this.cols.count;
+    }
+    /**
+     * Part of this builder's state, to absorb into another (after a structured clone: see
+     * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
+     * order, absorbs the whole state.
+     */
+    snapshot(from = 0, to = this.cols.count, last = true) {
+        const totals = (st) => last
+            ? {
+                harnessRevisions: [...st.harnessRevisions],
+                datasetRevisions: [...st.datasetRevisions],
+                duplicateRows: st.duplicateRows,
+                attempts: st.attempts,
+            }
+            : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
+        return {
+            cols: from === 0 && to === this.cols.count ? this.cols : sliceColumns(this.cols, from, to),
+            revisions: this.revisionList.map((r) => r.name),
+            models: from === 0 ? [...this.models] : [],
+            baseline: totals(this.baselineState),
+            candidate: totals(this.candidateState),
+        };
+    }
+    /**
+     * Adds the state of a builder that read results lines of the same file right after the lines
+     * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
+     * what reading those lines here would have made. Returns false when that reading would have
+     * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
+     */
+    absorb(s, lines) {
+        if (!this.healthy())
+            return false;
+        this.forgetLast();
+        // The memo speaks of the lists held here: merging rebuilds a task's labels and their lists.
+        this.memo = undefined;
+        const p = reviveColumns(s.cols, lines, this.attemptPool);
+        for (const model of s.models) {
+            if (this.models.has(model))
+                continue;
+            if (this.models.size >= this.limits.maxModels)
+                return false;
+            this.heldChars += model.length;
+            this.models.add(model);
+        }
+        const revs = s.revisions.map((name) => this.revisionNamed(name));
+        const cols = this.cols;
+        const dups = [0, 0];
+        for (let t = 0; t < p.count; t++) {
+            const rev = revs[p.revision[t] ?? 0];
+            const taskId = p.taskIds[t];
+            if (rev === undefined || taskId === undefined)
+                return false;
+            const hash = TaskIndex.hash(rev.index, taskId);
+            const i = this.index.find(hash, rev.index, taskId, cols);
+            if (i >= 0) {
+                if (!this.mergeTask(i, p, t, dups))
+                    return false;
+                continue;
+            }
+            if (cols.count >= this.limits.maxTasks)
+                return false;
+            this.heldChars += taskId.length;
+            const fresh = cols.add(rev.index, taskId);
+            this.index.add(hash, fresh);
+            this.adoptTask(fresh, p, t);
+        }
+        if (!this.absorbTotals(this.baselineState, s.baseline, dups[0] ?? 0))
+            return false;
+        if (!this.absorbTotals(this.candidateState, s.candidate, dups[1] ?? 0))
+            return false;
+        this.forgetLast();
+        return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
+    }
+    /** Drops what the row path remembers of the last row (absorb changes what it points at). */
+    forgetLast() {
+        this.lastHarness = undefined;
+        this.lastModel = undefined;
+        this.lastRevision = undefined;
+        this.lastTasks = undefined;
+        this.lastTask = -1;
+        this.lastMoreTask = -1;
+        this.lastMore = undefined;
+        for (const st of [this.baselineState, this.candidateState]) {
+            st.lastHarness = undefined;
+            st.lastRevision = undefined;
+        }
+    }
+    /** The dataset revision named so, made (as a row's would be) when new. */
+    revisionNamed(revision) {
+        const known = this.revisions.get(revision);
+        if (known !== undefined)
+            return known;
+        const name = this.intern(revision);
+        const rev = { name, index: this.revisionList.length };
+        this.revisions.set(name, rev);
+        this.revisionList.push(rev);
+        return rev;
+    }
+    absorbTotals(st, t, dups) {
+        const attempts = st.attempts + t.attempts;
+        if (attempts > Number.MAX_SAFE_INTEGER)
+            return false;
+        st.attempts = attempts - dups;
+        st.duplicateRows += t.duplicateRows + dups;
+        for (const h of t.harnessRevisions)
+            st.harnessRevisions.add(this.intern(h));
+        for (const r of t.datasetRevisions)
+            st.datasetRevisions.add(this.revisionNamed(r).name);
+        return true;
+    }
+    /** Task t of `p`, not known here, becomes task i (its state taken over). */
+    adoptTask(i, p, t) {
+        const cols = this.cols;
+        const flags = p.flags[t] ?? 0;
+        cols.flags[i] = flags;
+        cols.topRevision[i] = p.topRevision[t] ?? -1;
+        cols.topValidity[i] = p.topValidity[t] ?? 0;
+        cols.label0Revision[i] = p.label0Revision[t] ?? 0;
+        cols.label0Validity[i] = p.label0Validity[t] ?? 0;
+        cols.label0Src[i] = p.label0Src[t] ?? 0;
+        if ((flags & F_LABEL0_OWN) !== 0)
+            cols.label0Evidence.set(i, p.label0Evidence.get(t));
+        const meta = p.label0Meta.get(t);
+        if (meta !== undefined)
+            cols.label0Meta.set(i, meta);
+        const more = p.moreLabels.get(t);
+        if (more !== undefined)
+            cols.moreLabels.set(i, more);
+        cols.evidence[i] = p.evidence[t];
+        this.heldChars += evidenceChars(cols, i);
+        const cluster = p.clusters[t];
+        if (cluster !== undefined) {
+            cols.clusters[i] = this.intern(cluster);
+            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+            const conflict = p.clusterConflicts.get(t);
+            if (conflict !== undefined)
+                cols.clusterConflicts.set(i, conflict);
+        }
+        if ((flags & F_BASELINE) !== 0)
+            this.adoptModel(i, cols.baseline, p.baseline, t);
+        if ((flags & F_CANDIDATE) !== 0)
+            this.adoptModel(i, cols.candidate, p.candidate, t);
+    }
+    /** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
+    adoptModel(i, m, pm, t) {
+        m.harness[i] = this.intern(pm.harness[t] ?? "");
+        m.info[i] = pm.info[t] ?? 0;
+        m.a0[i] = this.holdAttempt(pm.a0[t]);
+        m.a0info[i] = pm.a0info[t] ?? 0;
+        m.pass[i] = pm.pass[t] ?? 0;
+        m.fail[i] = pm.fail[t] ?? 0;
+        m.infraError[i] = pm.infraError[t] ?? 0;
+        m.missing[i] = pm.missing[t] ?? 0;
+        const more = pm.more.get(t);
+        if (more !== undefined) {
+            m.more.set(i, more);
+            this.holdAll(more);
+        }
+        const others = pm.others.get(t);
+        if (others === undefined)
+            return;
+        const held = new Map();
+        for (const h of others.values())
+            held.set(this.intern(h.harness), this.adoptHarness(h));
+        m.others.set(i, held);
+    }
+    adoptHarness(h) {
+        if (h.more !== undefined)
+            this.holdAll(h.more);
+        return { ...h, harness: this.intern(h.harness), a0: this.holdAttempt(h.a0) };
+    }
+    holdAll(ids) {
+        const held = ids.held();
+        this.attemptIds += held.ids;
+        this.heldChars += held.chars;
+    }
+    /**
+     * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
+     * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
+     */
+    mergeTask(i, p, t, dups) {
+        const cols = this.cols;
+        const pf = p.flags[t] ?? 0;
+        for (const [flag, role] of [
+            [F_BASELINE, 0],
+            [F_CANDIDATE, 1],
+        ]) {
+            if ((pf & flag) === 0)
+                continue;
+            const m = role === 0 ? cols.baseline : cols.candidate;
+            const pm = role === 0 ? p.baseline : p.candidate;
+            if (((cols.flags[i] ?? 0) & flag) === 0) {
+                cols.flags[i] = (cols.flags[i] ?? 0) | flag;
+                this.adoptModel(i, m, pm, t);
+                continue;
+            }
+            const repeated = this.mergeModel(i, m, pm, t);
+            if (repeated < 0)
+                return false;
+            dups[role] = (dups[role] ?? 0) + repeated;
+        }
+        if (!this.mergeLabels(i, p, t))
+            return false;
+        const cluster = p.clusters[t];
+        if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
+            const held = cols.clusters[i];
+            if (held === undefined) {
+                cols.clusters[i] = this.intern(cluster);
+                cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+                const conflict = p.clusterConflicts.get(t);
+                if (conflict !== undefined)
+                    cols.clusterConflicts.set(i, conflict);
+            }
+            else if (cluster !== held) {
+                // The first row of p with a cluster is the first to contradict the one held here.
+                cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
+            }
+            else {
+                const conflict = p.clusterConflicts.get(t);
+                if (conflict !== undefined)
+                    cols.clusterConflicts.set(i, conflict);
+            }
+        }
+        return true;
+    }
+    /**
+     * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
+     * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
+     * for a conflicting result or rows of both kinds for one harness revision.
+     */
+    mergeModel(i, m, pm, t) {
+        const counts = [0, 0, 0, 0];
+        let failed = false;
+        const harness = (name, info, a0, a0info, more) => {
+            const inline = name === m.harness[i];
+            const seen = inline ? undefined : m.others.get(i)?.get(name);
+            if (!inline && seen === undefined) {
+                let others = m.others.get(i);
+                if (others === undefined) {
+                    others = new Map();
+                    m.others.set(i, others);
+                }
+                others.set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
+                return;
+            }
+            const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+            if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
+                failed = true;
+                return;
+            }
+            const put = (attempt, packed) => {
+                const a0Here = seen === undefined ? m.a0[i] : seen.a0;
+                const moreHere = seen === undefined ? m.more.get(i) : seen.more;
+                const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
+                if (prev !== undefined) {
+                    if (prev % 4 === packed % 4)
+                        counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
+                    else
+                        failed = true;
+                    return;
+                }
+                const held = this.holdAttempt(attempt) ?? attempt;
+                if (a0Here === undefined) {
+                    if (seen === undefined) {
+                        m.a0[i] = held;
+                        m.a0info[i] = packed;
+                    }
+                    else {
+                        seen.a0 = held;
+                        seen.a0info = packed;
+                    }
+                }
+                else if (moreHere !== undefined) {
+                    moreHere.set(held, packed);
+                }
+                else {
+                    const fresh = new AttemptIds(this.attemptPool);
+                    fresh.set(held, packed);
+                    if (seen === undefined)
+                        m.more.set(i, fresh);
+                    else
+                        seen.more = fresh;
+                }
+            };
+            if (a0 !== undefined)
+                put(a0, a0info);
+            more?.forEach(put);
+        };
+        harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
+        for (const h of pm.others.get(t)?.values() ?? [])
+            harness(h.harness, h.info, h.a0, h.a0info, h.more);
+        if (failed)
+            return -1;
+        m.pass[i] = (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0);
+        m.fail[i] = (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0);
+        m.infraError[i] = (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0);
+        m.missing[i] = (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0);
+        return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
+    }
+    /**
+     * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
+     * that of every row that gave it, first seen first, capped, so it is the list held here followed
+     * by p's items it lacks; likewise the task's. Returns false past the labels cap.
+     */
+    mergeLabels(i, p, t) {
+        const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
+        const pf = p.flags[t] ?? 0;
+        const before = cols.evidence[i];
+        const theirs = p.evidence[t];
+        const labelFlags = F_LABEL0 | F_LABEL0_OWN | F_MORE_LABELS;
+        if ((flags & labelFlags) === F_LABEL0 &&
+            (pf & labelFlags) === F_LABEL0 &&
+            cols.label0Revision[i] === p.label0Revision[t] &&
+            cols.label0Validity[i] === p.label0Validity[t]) {
+            // One label on both sides, sharing the task's list: the usual case.
+            const after = unionOf(before, theirs);
+            if (after !== before) {
+                this.heldChars += charsOf(after) - charsOf(before);
+                cols.evidence[i] = after;
+            }
+            return true;
+        }
+        if ((flags & labelFlags) === F_LABEL0 &&
+            (pf & labelFlags) === F_LABEL0 &&
+            !p.label0Meta.has(t) &&
+            this.limits.maxLabelsPerTask >= 2 &&
+            unionOf(before, theirs) === before &&
+            sameItems(theirs, before)) {
+            // A second label whose rows brought the task's evidence again (a task-heavy export's
+            // candidate rows): it shares the task's list, which stays as it is.
+            const revision = small(p.label0Revision[t] ?? 0);
+            const code = p.label0Validity[t] ?? 0;
+            const event = {
+                revision,
+                validity: model_VALIDITIES[code] ?? "unreviewed",
+                src: p.label0Src[t] ?? 0,
+                reviewer: undefined,
+                note: undefined,
+                own: false,
+                evidence: undefined,
+            };
+            cols.moreLabels.set(i, { events: [event], index: undefined });
+            cols.flags[i] = flags | F_MORE_LABELS;
+            if (revision > (cols.topRevision[i] ?? -1)) {
+                cols.topRevision[i] = revision;
+                cols.topValidity[i] = code;
+            }
+            return true;
+        }
+        const heldBefore = evidenceChars(cols, i);
+        const after = unionOf(before, theirs);
+        const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
+        // A label's own list is grown in place by later rows: never one that another list also is.
+        const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
+        let top = cols.topRevision[i] ?? -1;
+        let topValidity = cols.topValidity[i] ?? 0;
+        for (const e of labelsOf(p, t, pf)) {
+            const list = e.own ? e.evidence : theirs;
+            const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
+            if (same !== undefined) {
+                same.list = unionOf(same.list, list);
+                continue;
+            }
+            if (labels.length >= this.limits.maxLabelsPerTask)
+                return false;
+            this.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
+            labels.push({ ...e, list });
+            if (e.revision > top) {
+                top = e.revision;
+                topValidity = dataset_builder_validityCode(e.validity);
+            }
+        }
+        cols.topRevision[i] = top;
+        cols.topValidity[i] = topValidity;
+        cols.evidence[i] = after;
+        let out = flags & ~labelFlags;
+        const first = labels[0];
+        if (first !== undefined) {
+            out |= F_LABEL0;
+            cols.label0Revision[i] = first.revision;
+            cols.label0Validity[i] = dataset_builder_validityCode(first.validity);
+            cols.label0Src[i] = first.src;
+            if (first.reviewer !== undefined || first.note !== undefined) {
+                cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
+            }
+            if (sameItems(first.list, after)) {
+                cols.label0Evidence.delete(i);
+            }
+            else {
+                out |= F_LABEL0_OWN;
+                cols.label0Evidence.set(i, ownCopy(first.list));
+            }
+        }
+        if (labels.length > 1) {
+            const events = labels.slice(1).map((l) => {
+                const own = !sameItems(l.list, after);
+                return {
+                    revision: l.revision,
+                    validity: l.validity,
+                    src: l.src,
+                    reviewer: l.reviewer,
+                    note: l.note,
+                    own,
+                    evidence: own ? ownCopy(l.list) : undefined,
+                };
+            });
+            const index = events.length + 1 > LABEL_SCAN_MAX
+                ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
+                : undefined;
+            cols.moreLabels.set(i, { events, index });
+            out |= F_MORE_LABELS;
+        }
+        else {
+            cols.moreLabels.delete(i);
+        }
+        cols.flags[i] = out;
+        this.heldChars += evidenceChars(cols, i) - heldBefore;
+        return true;
+    }
     summary(config, st) {
         return {
             config,
@@ -7342,6 +7938,73 @@ class DatasetBuilder {
             duplicateRows: st.duplicateRows,
         };
     }
+}
+/** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
+function labelsOf(cols, i, flags) {
+    const out = [];
+    if ((flags & F_LABEL0) !== 0) {
+        const meta = cols.label0Meta.get(i);
+        const own = (flags & F_LABEL0_OWN) !== 0;
+        out.push({
+            revision: small(cols.label0Revision[i] ?? 0),
+            validity: model_VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+            src: cols.label0Src[i] ?? 0,
+            reviewer: meta?.reviewer,
+            note: meta?.note,
+            own,
+            evidence: own ? cols.label0Evidence.get(i) : undefined,
+        });
+    }
+    for (const e of cols.moreLabels.get(i)?.events ?? [])
+        out.push(e);
+    return out;
+}
+/** What a state's evidence of task i counts as held: the task's items, and every label's items that
+ * are not the task's (an item a label keeps when the task's list is full, counted per label). */
+function evidenceChars(cols, i) {
+    const task = cols.evidence[i];
+    let n = charsOf(task);
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & F_LABEL0_OWN) !== 0)
+        n += charsNotIn(cols.label0Evidence.get(i), task);
+    if ((flags & F_MORE_LABELS) !== 0) {
+        for (const e of cols.moreLabels.get(i)?.events ?? [])
+            if (e.own)
+                n += charsNotIn(e.evidence, task);
+    }
+    return n;
+}
+function charsOf(list) {
+    let n = 0;
+    for (const item of list ?? [])
+        n += item.length;
+    return n;
+}
+function charsNotIn(list, other) {
+    let n = 0;
+    for (const item of list ?? [])
+        if (other?.includes(item) !== true)
+            n += item.length;
+    return n;
+}
+/**
+ * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
+ * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
+ * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
+ */
+function unionOf(list, more) {
+    if (more === undefined || more.length === 0 || (list?.length ?? 0) >= MAX_EVIDENCE_PER_TASK)
+        return list;
+    let out;
+    for (const item of more) {
+        if (list?.includes(item) === true || out?.includes(item) === true)
+            continue;
+        out ??= list === undefined ? [] : list.slice();
+        out.push(item);
+        if (out.length >= MAX_EVIDENCE_PER_TASK)
+            break;
+    }
+    return out ?? list;
 }
 /**
  * Per task, the label (review_revision, validity) and evidence items of a result row already added
@@ -7628,22 +8291,35 @@ function hashInWorker(fh) {
         },
     };
 }
-/** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
+/**
+ * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
+ * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
+ * range-read.ts reads a file in byte ranges cut at line ends).
+ */
 class LineSplitter {
     onProblem;
     carry = [];
     carryLength = 0;
     /** The current line is over MAX_LINE_BYTES: drop bytes until its LF. */
     skipping = false;
-    lineNo = 0;
+    lineNo;
     stopped = false;
     nonBlankLines = 0;
     onLine;
     onBytes;
-    constructor(lines, onProblem) {
+    constructor(lines, onProblem, lineNo = 0) {
         this.onProblem = onProblem;
+        this.lineNo = lineNo;
         this.onLine = typeof lines === "function" ? lines : undefined;
         this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
+    }
+    /** The number of the last line split (blank or not), or the lines before when none was. */
+    get lines() {
+        return this.lineNo;
+    }
+    /** Whether the file's line cap stopped the splitter (reported): later lines are not read. */
+    get halted() {
+        return this.stopped;
     }
     push(chunk) {
         if (this.stopped)
@@ -8897,6 +9573,302 @@ class PooledFile {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/input/range-read.ts
+/**
+ * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
+ * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
+ * each later range is read by a worker thread (src/range-worker.ts) from the same open file into
+ * a builder of its own, whose state (DatasetBuilder.snapshot: typed arrays and arrays of strings,
+ * posted once) the main thread then absorbs in range order. No line or row crosses threads.
+ *
+ * Each range is split with line-stream.ts's LineSplitter, so its lines are exactly those a read of
+ * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
+ * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
+ * absorbed. The main thread hashes the file meanwhile (see readInRanges).
+ *
+ * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
+ * range (the lines would be reported with their numbers) leaves its range to the main thread,
+ * which reads it into the builder itself, in order, as a sequential read would. When absorbing
+ * finds what a sequential read would have reported (DatasetBuilder.absorb: a conflict across
+ * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
+ * the caller reads every file again, one line after another ("restart"), for the exact messages.
+ */
+
+
+
+
+
+
+const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
+/**
+ * Tasks per part of a range's state. Posted whole, a task-heavy range's state (10⁶ strings and
+ * arrays) was decoded at once and outlived several collections before it was absorbed.
+ */
+const PART_TASKS = 32 * 1024;
+/**
+ * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
+ * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopEarly` ends the
+ * read at the first chunk after which the builder is no longer healthy (a worker: its range is
+ * then read again). Read errors are thrown.
+ */
+async function readRange(read, start, end, lineNo, builder, fileIndex, stopEarly = false, hash) {
+    const splitter = new LineSplitter({
+        bytes: (bytes, begin, stop, line, flags) => {
+            builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
+        },
+    }, (line, message) => {
+        builder.fileProblem(fileIndex, line, message);
+    }, lineNo);
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let pos = start;
+    for (;;) {
+        const want = end < 0 ? buffer.length : Math.min(buffer.length, end - pos);
+        if (want === 0)
+            break;
+        const n = await read(buffer, want, pos);
+        if (n === 0) {
+            if (end >= 0)
+                throw new Error("the file ended before the range did");
+            break;
+        }
+        pos += n;
+        const chunk = buffer.subarray(0, n);
+        hash?.update(chunk);
+        splitter.push(chunk);
+        if (stopEarly && !builder.healthy())
+            break;
+    }
+    splitter.end();
+    return {
+        lines: splitter.lines,
+        nonBlankLines: splitter.nonBlankLines,
+        bytes: pos - start,
+        halted: splitter.halted,
+    };
+}
+/** Hashes the file from `start` to its end; returns the bytes hashed. */
+async function hashRest(read, start, hash) {
+    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    let pos = start;
+    for (;;) {
+        const n = await read(buffer, buffer.length, pos);
+        if (n === 0)
+            return pos - start;
+        hash.update(buffer.subarray(0, n));
+        pos += n;
+    }
+}
+/**
+ * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
+ * and absorbs the others' state. Tuned on the bench presets (BENCHMARKS.md).
+ */
+const FIRST_RANGE_SHARE = Number(process.env["RANGE_SHARE"] ?? "0.3");
+function defaultCuts(size, n) {
+    const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
+    return Array.from({ length: n - 1 }, (_, k) => Math.floor(size * (first + (k * (1 - first)) / (n - 1))));
+}
+/** How far past a cut the reader looks for the line end to cut at (a longer line is overlong anyway). */
+const CUT_SEARCH_BYTES = 2 * 1024 * 1024;
+/**
+ * Where the ranges start: 0, then just after the first LF at or after each k/n of the file. A cut
+ * with no LF near it is dropped (its bytes join the range before).
+ */
+async function rangeStarts(fh, size, n, cuts = defaultCuts(size, n)) {
+    const starts = [0];
+    const window = Buffer.allocUnsafe(64 * 1024);
+    for (const at of cuts) {
+        const target = Math.max(at, (starts[starts.length - 1] ?? 0) + 1);
+        let cut = -1;
+        for (let pos = target - 1; cut < 0 && pos < size && pos < target + CUT_SEARCH_BYTES;) {
+            const got = (await fh.read(window, 0, window.length, pos)).bytesRead;
+            if (got === 0)
+                break;
+            const at = window.subarray(0, got).indexOf(0x0a);
+            if (at >= 0)
+                cut = pos + at + 1;
+            pos += got;
+        }
+        if (cut > 0 && cut < size)
+            starts.push(cut);
+    }
+    return starts;
+}
+function isRangeAnswer(m) {
+    if (typeof m !== "object" || m === null)
+        return false;
+    if ("problem" in m)
+        return m.problem === true;
+    return "lines" in m && typeof m.lines === "number" && "parts" in m && typeof m.parts === "number";
+}
+function isPart(m) {
+    return typeof m === "object" && m !== null && "part" in m && "snapshot" in m;
+}
+function startRange(script, task, onNote) {
+    let worker;
+    try {
+        worker = new external_node_worker_threads_namespaceObject.Worker(script, { workerData: task });
+    }
+    catch (e) {
+        onNote(`cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`);
+        return {
+            answer: Promise.resolve(undefined),
+            part: () => Promise.resolve(undefined),
+            stop: () => Promise.resolve(),
+        };
+    }
+    let settleAnswer;
+    const answer = new Promise((settle) => {
+        settleAnswer = settle;
+    });
+    let waiting;
+    let dead = false;
+    let stopping = false;
+    const die = () => {
+        dead = true;
+        settleAnswer?.(undefined);
+        waiting?.(undefined);
+        waiting = undefined;
+    };
+    worker.on("message", (m) => {
+        if (isPart(m)) {
+            const settle = waiting;
+            waiting = undefined;
+            settle?.(m.snapshot);
+        }
+        else {
+            settleAnswer?.(isRangeAnswer(m) ? m : undefined);
+        }
+    });
+    worker.once("error", (e) => {
+        onNote(`a range reader failed (${e instanceof Error ? e.message : String(e)}); reading its range here`);
+        die();
+    });
+    worker.once("exit", (code) => {
+        if (!stopping && !dead)
+            onNote(`a range reader exited with code ${code}; reading its range here`);
+        die();
+    });
+    return {
+        answer,
+        part: (k) => dead
+            ? Promise.resolve(undefined)
+            : new Promise((settle) => {
+                waiting = settle;
+                worker.postMessage(k);
+            }),
+        stop: async () => {
+            stopping = true;
+            await worker.terminate();
+        },
+    };
+}
+/**
+ * Reads the results file `abs` (plain, not gzip: the caller checks) in ranges into `builder`,
+ * which holds what the files before it gave. Returns undefined, having read nothing, when the file
+ * cannot be cut (it is then read whole as usual).
+ */
+async function readInRanges(abs, builder, task, options, onNote) {
+    let fh;
+    try {
+        fh = await (0,promises_.open)(abs, "r");
+    }
+    catch {
+        return undefined;
+    }
+    const workers = [];
+    try {
+        const size = (await fh.stat()).size;
+        const starts = await rangeStarts(fh, size, options.ranges, options.cuts);
+        if (starts.length < 2)
+            return undefined;
+        onNote(`reading ${task.fileNames[task.fileIndex] ?? "?"} in ${starts.length} byte ranges`);
+        for (let k = 1; k < starts.length; k++) {
+            const range = {
+                ...task,
+                fd: fh.fd,
+                start: starts[k] ?? 0,
+                end: starts[k + 1] ?? -1,
+                partTasks: options.partTasks ?? PART_TASKS,
+            };
+            const elsewhere = options.readElsewhere;
+            workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
+        }
+        const open_ = fh;
+        const read = async (buffer, length, position) => (await open_.read(buffer, 0, length, position)).bytesRead;
+        // Hashed here: the first range as it is read, then the rest while the workers read it (this
+        // thread has time then, and a hash thread would be a third on two cores).
+        const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
+        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, false, hash);
+        const hashed = done.bytes + (await hashRest(read, done.bytes, hash));
+        let lines = done.lines;
+        let nonBlankLines = done.nonBlankLines;
+        let bytes = done.bytes;
+        for (let k = 1; k < starts.length; k++) {
+            if (done.halted)
+                return "restart";
+            const reader = workers[k - 1];
+            const answer = await reader?.answer;
+            if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
+                for (let part = 0; part < answer.parts; part++) {
+                    const snapshot = await reader.part(part);
+                    // A reader that dies after a part was absorbed leaves the builder half merged.
+                    if (snapshot === undefined || !builder.absorb(snapshot, lines))
+                        return "restart";
+                }
+                await reader.stop();
+                lines += answer.lines;
+                nonBlankLines += answer.nonBlankLines;
+                bytes += answer.bytes;
+                continue;
+            }
+            // Read here, in order: what a sequential read does (its problems with their line numbers).
+            done = await readRange(read, starts[k] ?? 0, starts[k + 1] ?? -1, lines, builder, task.fileIndex);
+            lines = done.lines;
+            nonBlankLines += done.nonBlankLines;
+            bytes += done.bytes;
+        }
+        // A file that changed while it was read: the sequential read says so.
+        if (hashed !== bytes)
+            return "restart";
+        return { sha256: hash.digest("hex"), nonBlankLines };
+    }
+    catch {
+        return "restart";
+    }
+    finally {
+        for (const w of workers)
+            await w.stop().catch(() => undefined);
+        await fh.close().catch(() => undefined);
+    }
+}
+/**
+ * The body of a range worker (src/range-worker.ts): reads its range into a builder of its own;
+ * answers with what it read and the parts of the builder's state, or that the range has a problem.
+ */
+async function readRangeState(task, makeBuilder) {
+    const builder = makeBuilder(task);
+    const read = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
+    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, true);
+    if (!builder.healthy() || done.halted) {
+        return {
+            answer: { problem: true },
+            part: () => {
+                throw new Error("range-read: a range with a problem has no state to post");
+            },
+        };
+    }
+    const tasks = builder.taskCount();
+    const size = Math.max(1, task.partTasks);
+    const parts = Math.max(1, Math.ceil(tasks / size));
+    return {
+        answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },
+        part: (k) => {
+            const snapshot = builder.snapshot(k * size, Math.min(tasks, (k + 1) * size), k === parts - 1);
+            return { snapshot, transfer: columnBuffers(snapshot.cols) };
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/input/read-dataset.ts
 /**
  * The streaming input reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or
@@ -8907,6 +9879,7 @@ class PooledFile {
  * its SHA-256 computed from the same bytes. Memory grows with the number of (model, task) pairs,
  * not with the number of rows (see dataset-builder.ts).
  */
+
 
 
 
@@ -8991,6 +9964,22 @@ async function readDataset(opts) {
         return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
     });
     await checkFiles(files);
+    const ranges = opts.readRanges ?? opts.parseWorkers?.ranges;
+    if (ranges !== undefined && ranges.ranges >= 2) {
+        const read = await readFiles(opts, files, ranges);
+        if (read !== RESTART)
+            return read;
+        opts.onNote?.("reading the input again, one line after another, for the exact messages");
+    }
+    const read = await readFiles(opts, files, undefined);
+    // Without ranges nothing restarts.
+    if (read === RESTART)
+        throw new Error("read-dataset: a sequential read asked to restart");
+    return read;
+}
+/** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
+const RESTART = Symbol("restart");
+async function readFiles(opts, files, ranges) {
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
     const inputs = [];
     let rowsRead = 0;
@@ -9007,9 +9996,27 @@ async function readDataset(opts) {
                 builder.fileProblem(i, line, message);
             };
             let streamed;
-            // A gzip file is parsed here: zlib inflates on a thread of its own, and a parse worker on
-            // top took the peak memory of a 10⁶-row export over 150 MB for ~10% less time (BENCHMARKS.md).
-            if (f.kind === "results" && pool?.wants(f.bytes) === true && !(await isGzipFile(f.abs))) {
+            const ranged = f.kind === "results" &&
+                ranges !== undefined &&
+                f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
+                builder.healthy() &&
+                !(await isGzipFile(f.abs))
+                ? await readInRanges(f.abs, builder, {
+                    fileIndex: i,
+                    fileNames: files.map((g) => g.display),
+                    baseline: opts.baseline,
+                    candidate: opts.candidate,
+                    limits: opts.limits,
+                }, ranges, opts.onNote ?? (() => undefined))
+                : undefined;
+            if (ranged === "restart")
+                return RESTART;
+            if (ranged !== undefined) {
+                streamed = ranged;
+            }
+            else if (f.kind === "results" && pool?.wants(f.bytes) === true && !(await isGzipFile(f.abs))) {
+                // A gzip file is parsed here: zlib inflates on a thread of its own, and a parse worker on
+                // top took the peak memory of a 10⁶-row export over 150 MB for ~10% less time (BENCHMARKS.md).
                 const pooled = pool.file({
                     parseLine: (text, line, plain) => {
                         builder.addResultLine(text, i, line, plain);
@@ -26733,39 +27740,62 @@ function checkOutputTarget(path, shown, role, inputs) {
 
 /***/ }),
 
-/***/ 6213:
+/***/ 103:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   j: () => (/* binding */ bundledParseWorkers)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3136);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_1__);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  j: () => (/* binding */ bundledParseWorkers)
+});
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/io/parse-workers.ts
 /**
- * Which parse workers a bundle uses (src/core/input/parse-pool.ts): the parse-worker.js built
- * next to it, with no thread by default. Since the byte scanner (scan-row.ts) the main thread
- * parses a plain export faster than it can hand the lines to a worker and take the rows back
- * (BENCHMARKS.md: on every shape measured the pool cost more CPU and more wall time on 2
- * cores), so the second core is left to the hash worker. MODEL_GATE_PARSE_THREADS=N (at most
- * MAX_PARSE_THREADS) turns the pool on; 0 or unset parses on the main thread.
+ * Which worker threads a bundle uses to read large results files: the range-worker.js and
+ * parse-worker.js built next to it.
+ *
+ * By default a plain results file of at least DEFAULT_RANGE_MIN_BYTES is read in byte ranges
+ * (src/core/input/range-read.ts): the main thread reads the first range, one range worker each
+ * later range, each into builder state of its own, merged in range order; with
+ * os.availableParallelism() ranges, at most MAX_READ_RANGES, and none with one core. On 2 cores
+ * this took less CPU time and less wall time than a sequential read on every shape measured
+ * (BENCHMARKS.md). MODEL_GATE_READ_RANGES=0 (or 1) reads every file on the main thread; =N cuts
+ * a file into N ranges (at most MAX_READ_RANGES).
+ *
+ * The older parse pool (src/core/input/parse-pool.ts: the main thread splits, workers parse the
+ * lines and send rows back) costs more than it saves since the byte scanner (scan-row.ts) and
+ * is off: MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) turns it on instead of ranges.
  */
 
 
+
 const WORKER_FILE = "parse-worker.js";
+const RANGE_WORKER_FILE = "range-worker.js";
 const MAX_PARSE_THREADS = 4;
+const MAX_READ_RANGES = 8;
+function count(raw) {
+    return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
+}
 /**
  * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
  * parse-worker.js next to it (running from source, as the tests do).
  */
-function bundledParseWorkers(bundleUrl, env) {
+function bundledParseWorkers(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
     const script = new URL(WORKER_FILE, bundleUrl);
-    if (script.protocol !== "file:" || !(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)((0,node_url__WEBPACK_IMPORTED_MODULE_1__.fileURLToPath)(script)))
+    if (script.protocol !== "file:" || !(0,external_node_fs_.existsSync)((0,external_node_url_.fileURLToPath)(script)))
         return undefined;
-    const raw = env["MODEL_GATE_PARSE_THREADS"];
-    const threads = raw !== undefined && /^\d{1,2}$/.test(raw) ? Math.min(Number(raw), MAX_PARSE_THREADS) : 0;
-    return { script, threads };
+    const threads = Math.min(count(env["MODEL_GATE_PARSE_THREADS"]) ?? 0, MAX_PARSE_THREADS);
+    const rangeScript = new URL(RANGE_WORKER_FILE, bundleUrl);
+    const ranges = Math.min(count(env["MODEL_GATE_READ_RANGES"]) ?? (threads > 0 ? 0 : cores), MAX_READ_RANGES);
+    if (ranges < 2 || !(0,external_node_fs_.existsSync)((0,external_node_url_.fileURLToPath)(rangeScript)))
+        return { script, threads };
+    return { script, threads, ranges: { script: rangeScript, ranges } };
 }
 
 

@@ -1,9 +1,10 @@
 // Range worker entry point (bundled to dist/range-worker.js): reads one byte range of a results
-// file into a DatasetBuilder of its own and posts the builder's state once (src/core/input/range-read.ts).
+// file into a DatasetBuilder of its own, answers once with what it read, then posts the builder's
+// state part by part as the main thread asks for them (src/core/input/range-read.ts).
 import { parentPort, workerData } from "node:worker_threads";
 
 import { DatasetBuilder } from "./core/input/dataset-builder.js";
-import { answerRange, type RangeTask } from "./core/input/range-read.js";
+import { readRangeState, type RangeTask } from "./core/input/range-read.js";
 
 const port = parentPort;
 if (port === null) {
@@ -11,9 +12,15 @@ if (port === null) {
   process.exitCode = 3;
 } else {
   const task = workerData as RangeTask;
-  const { answer, transfer } = await answerRange(
+  const state = await readRangeState(
     task,
     (t) => new DatasetBuilder(t.baseline, t.candidate, t.fileNames, t.limits),
   );
-  port.postMessage(answer, transfer);
+  port.on("message", (k: unknown) => {
+    // Not from the main thread: a bug. Failing makes the main thread read the range again.
+    if (typeof k !== "number") throw new Error("range worker: unexpected message");
+    const { snapshot, transfer } = state.part(k);
+    port.postMessage({ part: k, snapshot }, transfer);
+  });
+  port.postMessage(state.answer);
 }

@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { InputError, type InputProblem } from "../../src/core/errors.js";
 import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
-import { answerRange, type RangeAnswer, type RangeTask } from "../../src/core/input/range-read.js";
+import { readRangeState, type RangeReader, type RangeTask } from "../../src/core/input/range-read.js";
 import { readDataset, type InputLimits, type ReadOptions } from "../../src/core/input/read-dataset.js";
 import type { Dataset } from "../../src/core/model.js";
 import { prng } from "../helpers/prng.js";
@@ -45,13 +45,20 @@ async function outcome(opts: ReadOptions): Promise<Outcome> {
   }
 }
 
-/** The worker's body in process; its answer cloned as postMessage clones it. */
-async function inProcess(task: RangeTask): Promise<RangeAnswer | undefined> {
-  const { answer, transfer } = await answerRange(
+/** The worker's body in process; what it posts cloned as postMessage clones it. */
+function inProcess(task: RangeTask): RangeReader {
+  const state = readRangeState(
     task,
     (t) => new DatasetBuilder(t.baseline, t.candidate, t.fileNames, t.limits),
   );
-  return structuredClone(answer, { transfer });
+  return {
+    answer: state.then((s) => structuredClone(s.answer)),
+    part: async (k) => {
+      const { snapshot, transfer } = (await state).part(k);
+      return structuredClone(snapshot, { transfer });
+    },
+    stop: () => Promise.resolve(),
+  };
 }
 
 const RESULTS = ["pass", "fail", "infra_error", "missing"] as const;
@@ -146,6 +153,7 @@ interface Case {
   readonly limits: Partial<InputLimits> | undefined;
   readonly cuts: number[];
   readonly ranges: number;
+  readonly partTasks: number;
 }
 
 function randomCase(seed: number): Case {
@@ -185,7 +193,14 @@ function randomCase(seed: number): Case {
     writeFileSync(path, rows.join("\n") + "\n");
     reviews.push(path);
   }
-  return { results, reviews, limits: randomLimits(rnd), cuts, ranges: Math.max(ranges, cuts.length + 1) };
+  return {
+    results,
+    reviews,
+    limits: randomLimits(rnd),
+    cuts,
+    ranges: Math.max(ranges, cuts.length + 1),
+    partTasks: 1 + Math.floor(rnd() * 5),
+  };
 }
 
 function optionsOf(c: Case, notes: string[]): ReadOptions {
@@ -217,10 +232,16 @@ describe("a results file read in byte ranges: the sequential read's Dataset or I
           ranges: c.ranges,
           minBytes: 0,
           cuts: c.cuts,
-          readElsewhere: async (task) => {
-            const answer = await inProcess(task);
-            if (answer !== undefined && !("problem" in answer)) clean++;
-            return answer;
+          partTasks: c.partTasks,
+          readElsewhere: (task) => {
+            const reader = inProcess(task);
+            return {
+              ...reader,
+              answer: reader.answer.then((a) => {
+                if (a !== undefined && !("problem" in a)) clean++;
+                return a;
+              }),
+            };
           },
         },
       });

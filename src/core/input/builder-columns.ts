@@ -499,3 +499,59 @@ function reviveModel(plain: ModelColumns, lines: number, pool: AttemptPool): Mod
   }
   return m;
 }
+
+/**
+ * Tasks [from, to) of `cols` as columns of their own (task from becomes task 0), to post a
+ * builder's state in parts: each part, absorbed, is garbage before the next is decoded.
+ */
+export function sliceColumns(cols: TaskColumns, from: number, to: number): TaskColumns {
+  const part = <V>(m: ReadonlyMap<number, V>, copy: (v: V) => V = (v) => v): Map<number, V> => {
+    const out = new Map<number, V>();
+    for (const [i, v] of m) if (i >= from && i < to) out.set(i - from, copy(v));
+    return out;
+  };
+  // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
+  // slabs (every part's ids, and the free blocks) into each part's structured clone.
+  const pool = new AttemptPool();
+  const ids = (a: AttemptIds): AttemptIds => AttemptIds.revive(a, 0, pool);
+  const harnesses = (held: Map<string, HarnessState>): Map<string, HarnessState> => {
+    const out = new Map<string, HarnessState>();
+    for (const [name, h] of held)
+      out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
+    return out;
+  };
+  const model = (m: ModelColumns): ModelColumns =>
+    Object.assign(new ModelColumns(), {
+      harness: m.harness.slice(from, to),
+      a0: m.a0.slice(from, to),
+      info: m.info.slice(from, to),
+      a0info: m.a0info.slice(from, to),
+      pass: m.pass.slice(from, to),
+      fail: m.fail.slice(from, to),
+      infraError: m.infraError.slice(from, to),
+      missing: m.missing.slice(from, to),
+      more: part(m.more, ids),
+      others: part(m.others, harnesses),
+    });
+  return Object.assign(new TaskColumns(), {
+    count: to - from,
+    capacity: to - from,
+    taskIds: cols.taskIds.slice(from, to),
+    evidence: cols.evidence.slice(from, to),
+    clusters: cols.clusters.slice(from, to),
+    revision: cols.revision.slice(from, to),
+    flags: cols.flags.slice(from, to),
+    topRevision: cols.topRevision.slice(from, to),
+    topValidity: cols.topValidity.slice(from, to),
+    clusterSrc: cols.clusterSrc.slice(from, to),
+    label0Revision: cols.label0Revision.slice(from, to),
+    label0Validity: cols.label0Validity.slice(from, to),
+    label0Src: cols.label0Src.slice(from, to),
+    label0Evidence: part(cols.label0Evidence),
+    label0Meta: part(cols.label0Meta),
+    moreLabels: part(cols.moreLabels),
+    clusterConflicts: part(cols.clusterConflicts),
+    baseline: model(cols.baseline),
+    candidate: model(cols.candidate),
+  });
+}

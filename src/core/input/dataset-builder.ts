@@ -71,6 +71,7 @@ import {
   AttemptIds,
   AttemptPool,
   reviveColumns,
+  sliceColumns,
   TaskColumns,
   TaskIndex,
   type HarnessState,
@@ -1178,18 +1179,30 @@ export class DatasetBuilder {
     return !this.stopped && this.lineProblems.total === 0;
   }
 
-  /** This builder's state, to absorb into another (after a structured clone: see columnBuffers). */
-  snapshot(): BuilderSnapshot {
-    const totals = (st: ModelState): ModelTotals => ({
-      harnessRevisions: [...st.harnessRevisions],
-      datasetRevisions: [...st.datasetRevisions],
-      duplicateRows: st.duplicateRows,
-      attempts: st.attempts,
-    });
+  /** How many tasks this builder holds (snapshot's `to`). */
+  taskCount(): number {
+    return this.cols.count;
+  }
+
+  /**
+   * Part of this builder's state, to absorb into another (after a structured clone: see
+   * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
+   * order, absorbs the whole state.
+   */
+  snapshot(from = 0, to = this.cols.count, last = true): BuilderSnapshot {
+    const totals = (st: ModelState): ModelTotals =>
+      last
+        ? {
+            harnessRevisions: [...st.harnessRevisions],
+            datasetRevisions: [...st.datasetRevisions],
+            duplicateRows: st.duplicateRows,
+            attempts: st.attempts,
+          }
+        : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
     return {
-      cols: this.cols,
+      cols: from === 0 && to === this.cols.count ? this.cols : sliceColumns(this.cols, from, to),
       revisions: this.revisionList.map((r) => r.name),
-      models: [...this.models],
+      models: from === 0 ? [...this.models] : [],
       baseline: totals(this.baselineState),
       candidate: totals(this.candidateState),
     };
@@ -1473,6 +1486,35 @@ export class DatasetBuilder {
       if (after !== before) {
         this.heldChars += charsOf(after) - charsOf(before);
         cols.evidence[i] = after;
+      }
+      return true;
+    }
+    if (
+      (flags & labelFlags) === F_LABEL0 &&
+      (pf & labelFlags) === F_LABEL0 &&
+      !p.label0Meta.has(t) &&
+      this.limits.maxLabelsPerTask >= 2 &&
+      unionOf(before, theirs) === before &&
+      sameItems(theirs, before)
+    ) {
+      // A second label whose rows brought the task's evidence again (a task-heavy export's
+      // candidate rows): it shares the task's list, which stays as it is.
+      const revision = small(p.label0Revision[t] ?? 0);
+      const code = p.label0Validity[t] ?? 0;
+      const event: LabelEvent = {
+        revision,
+        validity: VALIDITIES[code] ?? "unreviewed",
+        src: p.label0Src[t] ?? 0,
+        reviewer: undefined,
+        note: undefined,
+        own: false,
+        evidence: undefined,
+      };
+      cols.moreLabels.set(i, { events: [event], index: undefined });
+      cols.flags[i] = flags | F_MORE_LABELS;
+      if (revision > (cols.topRevision[i] ?? -1)) {
+        cols.topRevision[i] = revision;
+        cols.topValidity[i] = code;
       }
       return true;
     }

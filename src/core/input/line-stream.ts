@@ -125,19 +125,19 @@ try {
 `;
 
 /** What a hash of the whole file gives: the digest and the bytes hashed, or a read error. */
-export type FileHash =
+type FileHash =
   | { readonly digest: string; readonly bytes: number }
   | { readonly error: { readonly code: string | undefined; readonly message: string } };
 
 /** A hash of an open file being computed on another thread. */
-export interface PendingHash {
+interface PendingHash {
   readonly result: Promise<FileHash>;
   /** Stops the worker (when the main read failed); resolves once it no longer uses the fd. */
   readonly cancel: () => Promise<void>;
 }
 
 /** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
-export async function hashByPosition(fh: FileHandle): Promise<FileHash> {
+async function hashByPosition(fh: FileHandle): Promise<FileHash> {
   const hash = createHash("sha256");
   const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
   let pos = 0;
@@ -161,7 +161,7 @@ function isFileHash(m: unknown): m is FileHash {
 }
 
 /** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-export function hashInWorker(fh: FileHandle): PendingHash {
+function hashInWorker(fh: FileHandle): PendingHash {
   let worker: Worker;
   try {
     worker = new Worker(HASH_WORKER_SOURCE, {

@@ -30,6 +30,7 @@ import {
 } from "./row-codec.js";
 import { LINE_PLAIN } from "./line-flags.js";
 import type { ByteLines } from "./line-stream.js";
+import type { RangeReadOptions } from "./range-read.js";
 import type { ExportRow } from "./rows.js";
 
 export interface ParseWorkerOptions {
@@ -39,6 +40,8 @@ export interface ParseWorkerOptions {
   readonly threads: number;
   /** Results files smaller than this are parsed on the main thread (starting a thread costs ~30 ms). */
   readonly minBytes?: number;
+  /** Read large plain results files in byte ranges instead (range-read.ts; the bundle's choice). */
+  readonly ranges?: RangeReadOptions;
 }
 
 export const DEFAULT_PARSE_MIN_BYTES = 8 * 1024 * 1024;

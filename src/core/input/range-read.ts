@@ -8,7 +8,7 @@
  * Each range is split with line-stream.ts's LineSplitter, so its lines are exactly those a read of
  * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
  * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
- * absorbed. The file is hashed by line-stream.ts's hash worker meanwhile.
+ * absorbed. The main thread hashes the file meanwhile (see readInRanges).
  *
  * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
  * range (the lines would be reported with their numbers) leaves its range to the main thread,
@@ -18,6 +18,7 @@
  * the caller reads every file again, one line after another ("restart"), for the exact messages.
  */
 
+import { createHash, type Hash } from "node:crypto";
 import { readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
@@ -25,15 +26,7 @@ import { Worker } from "node:worker_threads";
 import type { BuilderSnapshot, DatasetBuilder } from "./dataset-builder.js";
 import { columnBuffers } from "./builder-columns.js";
 import type { InputLimits } from "./limits.js";
-import {
-  hashByPosition,
-  hashInWorker,
-  LineSplitter,
-  READ_CHUNK_BYTES,
-  WORKER_HASH_MIN_BYTES,
-  type FileHash,
-  type PendingHash,
-} from "./line-stream.js";
+import { LineSplitter, READ_CHUNK_BYTES } from "./line-stream.js";
 
 export interface RangeReadOptions {
   /** The worker script: the bundle's range-worker.js (see src/range-worker.ts). */
@@ -44,8 +37,10 @@ export interface RangeReadOptions {
   readonly minBytes?: number;
   /** For tests: where to cut (byte offsets, each moved to the next line end) instead of k/ranges. */
   readonly cuts?: readonly number[];
-  /** For tests: reads a range instead of a worker thread (undefined: as if the worker died). */
-  readonly readElsewhere?: (task: RangeTask) => Promise<RangeAnswer | undefined>;
+  /** For tests: tasks per part of a range's state (default PART_TASKS). */
+  readonly partTasks?: number;
+  /** For tests: reads a range instead of a worker thread. */
+  readonly readElsewhere?: (task: RangeTask) => RangeReader;
 }
 
 export const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
@@ -62,17 +57,43 @@ export interface RangeTask {
   readonly baseline: string;
   readonly candidate: string;
   readonly limits: Partial<InputLimits> | undefined;
+  readonly partTasks: number;
 }
 
-/** A worker's answer: its range's state, or that the range has a problem (the main thread reads it). */
+/**
+ * A worker's answer once its range is read: what it read, and in how many parts it posts its
+ * builder's state (each asked for in turn); or that the range has a problem (the main thread
+ * reads it then).
+ */
 export type RangeAnswer =
   | {
-      readonly snapshot: BuilderSnapshot;
       readonly lines: number;
       readonly nonBlankLines: number;
       readonly bytes: number;
+      readonly parts: number;
     }
   | { readonly problem: true };
+
+/**
+ * Tasks per part of a range's state. Posted whole, a task-heavy range's state (10⁶ strings and
+ * arrays) was decoded at once and outlived several collections before it was absorbed.
+ */
+const PART_TASKS = 32 * 1024;
+
+/** A range read (by a worker): its answer, and the parts of its state to post. */
+export interface RangeState {
+  readonly answer: RangeAnswer;
+  part(k: number): { readonly snapshot: BuilderSnapshot; readonly transfer: ArrayBuffer[] };
+}
+
+/** The main thread's view of a range being read elsewhere (a worker thread; in process in tests). */
+export interface RangeReader {
+  /** The answer; undefined when the reader could not start, died, or answered something else. */
+  readonly answer: Promise<RangeAnswer | undefined>;
+  /** Part k of the state (after the answer); undefined when the reader died. */
+  part(k: number): Promise<BuilderSnapshot | undefined>;
+  stop(): Promise<void>;
+}
 
 /** What reading a range gave (a builder holds its lines). */
 export interface RangeRead {
@@ -101,6 +122,7 @@ export async function readRange(
   builder: DatasetBuilder,
   fileIndex: number,
   stopEarly = false,
+  hash?: Hash,
 ): Promise<RangeRead> {
   const splitter = new LineSplitter(
     {
@@ -124,7 +146,9 @@ export async function readRange(
       break;
     }
     pos += n;
-    splitter.push(buffer.subarray(0, n));
+    const chunk = buffer.subarray(0, n);
+    hash?.update(chunk);
+    splitter.push(chunk);
     if (stopEarly && !builder.healthy()) break;
   }
   splitter.end();
@@ -134,6 +158,29 @@ export async function readRange(
     bytes: pos - start,
     halted: splitter.halted,
   };
+}
+
+/** Hashes the file from `start` to its end; returns the bytes hashed. */
+async function hashRest(read: ReadAt, start: number, hash: Hash): Promise<number> {
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  let pos = start;
+  for (;;) {
+    const n = await read(buffer, buffer.length, pos);
+    if (n === 0) return pos - start;
+    hash.update(buffer.subarray(0, n));
+    pos += n;
+  }
+}
+
+/**
+ * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
+ * and absorbs the others' state. Tuned on the bench presets (BENCHMARKS.md).
+ */
+const FIRST_RANGE_SHARE = Number(process.env["RANGE_SHARE"] ?? "0.3");
+
+function defaultCuts(size: number, n: number): number[] {
+  const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
+  return Array.from({ length: n - 1 }, (_, k) => Math.floor(size * (first + (k * (1 - first)) / (n - 1))));
 }
 
 /** How far past a cut the reader looks for the line end to cut at (a longer line is overlong anyway). */
@@ -147,7 +194,7 @@ export async function rangeStarts(
   fh: FileHandle,
   size: number,
   n: number,
-  cuts: readonly number[] = Array.from({ length: n - 1 }, (_, k) => Math.floor((size * (k + 1)) / n)),
+  cuts: readonly number[] = defaultCuts(size, n),
 ): Promise<number[]> {
   const starts = [0];
   const window = Buffer.allocUnsafe(64 * 1024);
@@ -166,20 +213,17 @@ export async function rangeStarts(
   return starts;
 }
 
-/** A range being read on a worker thread. */
-interface RangeWorker {
-  /** Its answer; undefined when the worker could not start, died, or answered something else. */
-  readonly answer: Promise<RangeAnswer | undefined>;
-  readonly stop: () => Promise<void>;
-}
-
 function isRangeAnswer(m: unknown): m is RangeAnswer {
   if (typeof m !== "object" || m === null) return false;
   if ("problem" in m) return m.problem === true;
-  return "snapshot" in m && "lines" in m && typeof m.lines === "number";
+  return "lines" in m && typeof m.lines === "number" && "parts" in m && typeof m.parts === "number";
 }
 
-function startRange(script: URL, task: RangeTask, onNote: (message: string) => void): RangeWorker {
+function isPart(m: unknown): m is { part: number; snapshot: BuilderSnapshot } {
+  return typeof m === "object" && m !== null && "part" in m && "snapshot" in m;
+}
+
+function startRange(script: URL, task: RangeTask, onNote: (message: string) => void): RangeReader {
   let worker: Worker;
   try {
     worker = new Worker(script, { workerData: task });
@@ -187,24 +231,53 @@ function startRange(script: URL, task: RangeTask, onNote: (message: string) => v
     onNote(
       `cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`,
     );
-    return { answer: Promise.resolve(undefined), stop: () => Promise.resolve() };
+    return {
+      answer: Promise.resolve(undefined),
+      part: () => Promise.resolve(undefined),
+      stop: () => Promise.resolve(),
+    };
   }
+  let settleAnswer: ((a: RangeAnswer | undefined) => void) | undefined;
   const answer = new Promise<RangeAnswer | undefined>((settle) => {
-    worker.once("message", (m: unknown) => {
-      settle(isRangeAnswer(m) ? m : undefined);
-    });
-    worker.once("error", (e: unknown) => {
-      onNote(`a range reader failed (${e instanceof Error ? e.message : String(e)}); reading its range here`);
-      settle(undefined);
-    });
-    worker.once("exit", (code: number) => {
-      settle(undefined);
-      if (code !== 0) onNote(`a range reader exited with code ${code}; reading its range here`);
-    });
+    settleAnswer = settle;
+  });
+  let waiting: ((s: BuilderSnapshot | undefined) => void) | undefined;
+  let dead = false;
+  let stopping = false;
+  const die = (): void => {
+    dead = true;
+    settleAnswer?.(undefined);
+    waiting?.(undefined);
+    waiting = undefined;
+  };
+  worker.on("message", (m: unknown) => {
+    if (isPart(m)) {
+      const settle = waiting;
+      waiting = undefined;
+      settle?.(m.snapshot);
+    } else {
+      settleAnswer?.(isRangeAnswer(m) ? m : undefined);
+    }
+  });
+  worker.once("error", (e: unknown) => {
+    onNote(`a range reader failed (${e instanceof Error ? e.message : String(e)}); reading its range here`);
+    die();
+  });
+  worker.once("exit", (code: number) => {
+    if (!stopping && !dead) onNote(`a range reader exited with code ${code}; reading its range here`);
+    die();
   });
   return {
     answer,
+    part: (k) =>
+      dead
+        ? Promise.resolve(undefined)
+        : new Promise((settle) => {
+            waiting = settle;
+            worker.postMessage(k);
+          }),
     stop: async () => {
+      stopping = true;
       await worker.terminate();
     },
   };
@@ -221,7 +294,7 @@ export type RangedFile = { readonly sha256: string; readonly nonBlankLines: numb
 export async function readInRanges(
   abs: string,
   builder: DatasetBuilder,
-  task: Omit<RangeTask, "fd" | "start" | "end">,
+  task: Omit<RangeTask, "fd" | "start" | "end" | "partTasks">,
   options: RangeReadOptions,
   onNote: (message: string) => void,
 ): Promise<RangedFile | undefined> {
@@ -231,48 +304,45 @@ export async function readInRanges(
   } catch {
     return undefined;
   }
-  let pending: PendingHash | undefined;
-  const workers: RangeWorker[] = [];
+  const workers: RangeReader[] = [];
   try {
     const size = (await fh.stat()).size;
     const starts = await rangeStarts(fh, size, options.ranges, options.cuts);
     if (starts.length < 2) return undefined;
     onNote(`reading ${task.fileNames[task.fileIndex] ?? "?"} in ${starts.length} byte ranges`);
-    if (size >= WORKER_HASH_MIN_BYTES) {
-      pending = hashInWorker(fh);
-    } else {
-      // Small (tests): hashed here after the ranges, as line-stream.ts hashes a small file inline.
-      const here = fh;
-      let result: Promise<FileHash> | undefined;
-      pending = {
-        get result() {
-          return (result ??= hashByPosition(here));
-        },
-        cancel: () => result?.then(() => undefined) ?? Promise.resolve(),
-      };
-    }
     for (let k = 1; k < starts.length; k++) {
-      const range = { ...task, fd: fh.fd, start: starts[k] ?? 0, end: starts[k + 1] ?? -1 };
+      const range = {
+        ...task,
+        fd: fh.fd,
+        start: starts[k] ?? 0,
+        end: starts[k + 1] ?? -1,
+        partTasks: options.partTasks ?? PART_TASKS,
+      };
       const elsewhere = options.readElsewhere;
-      workers.push(
-        elsewhere === undefined
-          ? startRange(options.script, range, onNote)
-          : { answer: elsewhere(range), stop: () => Promise.resolve() },
-      );
+      workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
     }
     const open_ = fh;
     const read: ReadAt = async (buffer, length, position) =>
       (await open_.read(buffer, 0, length, position)).bytesRead;
-    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex);
+    // Hashed here: the first range as it is read, then the rest while the workers read it (this
+    // thread has time then, and a hash thread would be a third on two cores).
+    const hash = createHash("sha256");
+    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, false, hash);
+    const hashed = done.bytes + (await hashRest(read, done.bytes, hash));
     let lines = done.lines;
     let nonBlankLines = done.nonBlankLines;
     let bytes = done.bytes;
     for (let k = 1; k < starts.length; k++) {
       if (done.halted) return "restart";
-      const answer = await workers[k - 1]?.answer;
-      await workers[k - 1]?.stop();
-      if (answer !== undefined && !("problem" in answer) && builder.healthy()) {
-        if (!builder.absorb(answer.snapshot, lines)) return "restart";
+      const reader = workers[k - 1];
+      const answer = await reader?.answer;
+      if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
+        for (let part = 0; part < answer.parts; part++) {
+          const snapshot = await reader.part(part);
+          // A reader that dies after a part was absorbed leaves the builder half merged.
+          if (snapshot === undefined || !builder.absorb(snapshot, lines)) return "restart";
+        }
+        await reader.stop();
         lines += answer.lines;
         nonBlankLines += answer.nonBlankLines;
         bytes += answer.bytes;
@@ -284,35 +354,44 @@ export async function readInRanges(
       nonBlankLines += done.nonBlankLines;
       bytes += done.bytes;
     }
-    const hashed = await pending.result;
-    pending = undefined;
-    // A read error, or a file that changed while it was read: the sequential read says which.
-    if ("error" in hashed || hashed.bytes !== bytes) return "restart";
-    return { sha256: hashed.digest, nonBlankLines };
+    // A file that changed while it was read: the sequential read says so.
+    if (hashed !== bytes) return "restart";
+    return { sha256: hash.digest("hex"), nonBlankLines };
   } catch {
     return "restart";
   } finally {
     for (const w of workers) await w.stop().catch(() => undefined);
-    if (pending !== undefined) await pending.cancel().catch(() => undefined);
     await fh.close().catch(() => undefined);
   }
 }
 
 /**
- * The body of a range worker (src/range-worker.ts): reads its range into a builder of its own and
- * answers with the builder's state, or that the range has a problem.
+ * The body of a range worker (src/range-worker.ts): reads its range into a builder of its own;
+ * answers with what it read and the parts of the builder's state, or that the range has a problem.
  */
-export async function answerRange(
+export async function readRangeState(
   task: RangeTask,
   makeBuilder: (task: RangeTask) => DatasetBuilder,
-): Promise<{ answer: RangeAnswer; transfer: ArrayBuffer[] }> {
+): Promise<RangeState> {
   const builder = makeBuilder(task);
   const read: ReadAt = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
   const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, true);
-  if (!builder.healthy() || done.halted) return { answer: { problem: true }, transfer: [] };
-  const snapshot = builder.snapshot();
+  if (!builder.healthy() || done.halted) {
+    return {
+      answer: { problem: true },
+      part: () => {
+        throw new Error("range-read: a range with a problem has no state to post");
+      },
+    };
+  }
+  const tasks = builder.taskCount();
+  const size = Math.max(1, task.partTasks);
+  const parts = Math.max(1, Math.ceil(tasks / size));
   return {
-    answer: { snapshot, lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes },
-    transfer: columnBuffers(snapshot.cols),
+    answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },
+    part: (k) => {
+      const snapshot = builder.snapshot(k * size, Math.min(tasks, (k + 1) * size), k === parts - 1);
+      return { snapshot, transfer: columnBuffers(snapshot.cols) };
+    },
   };
 }

@@ -140,8 +140,9 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
     return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
   });
   await checkFiles(files);
-  if (opts.readRanges !== undefined && opts.readRanges.ranges >= 2) {
-    const read = await readFiles(opts, files, opts.readRanges);
+  const ranges = opts.readRanges ?? opts.parseWorkers?.ranges;
+  if (ranges !== undefined && ranges.ranges >= 2) {
+    const read = await readFiles(opts, files, ranges);
     if (read !== RESTART) return read;
     opts.onNote?.("reading the input again, one line after another, for the exact messages");
   }
