@@ -56594,12 +56594,18 @@ const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
  */
 const PART_TASKS = 32 * 1024;
 /**
- * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
- * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopEarly` ends the
- * read at the first chunk after which the builder is no longer healthy (a worker: its range is
- * then read again). Read errors are thrown.
+ * A task-heavy export (each range holding most tasks again, for another model) costs more to
+ * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
+ * memory (BENCHMARKS.md). A worker past this many tasks stops, and the main thread reads its range.
  */
-async function readRange(read, start, end, lineNo, builder, fileIndex, stopEarly = false, hash) {
+const MAX_RANGE_TASKS = 64 * 1024;
+/**
+ * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
+ * numbered after `lineNo` lines; the splitter's problems are the builder's. `maxTasks` (a
+ * worker's) ends the read at the first chunk after which the builder is no longer healthy or
+ * holds more tasks (its range is then read again). Read errors are thrown.
+ */
+async function readRange(read, start, end, lineNo, builder, fileIndex, maxTasks = Infinity, hash) {
     const splitter = new LineSplitter({
         bytes: (bytes, begin, stop, line, flags) => {
             builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
@@ -56623,7 +56629,7 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopEarly
         const chunk = buffer.subarray(0, n);
         hash?.update(chunk);
         splitter.push(chunk);
-        if (stopEarly && !builder.healthy())
+        if (maxTasks < Infinity && (!builder.healthy() || builder.taskCount() > maxTasks))
             break;
     }
     splitter.end();
@@ -56650,7 +56656,8 @@ async function hashRest(read, start, hash) {
  * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
  * and absorbs the others' state. Tuned on the bench presets (BENCHMARKS.md).
  */
-const FIRST_RANGE_SHARE = Number(process.env["RANGE_SHARE"] ?? "0.3");
+const FIRST_RANGE_SHARE = 0.4;
+const range_read_WORKER_YOUNG_MB = 8;
 function defaultCuts(size, n) {
     const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
     return Array.from({ length: n - 1 }, (_, k) => Math.floor(size * (first + (k * (1 - first)) / (n - 1))));
@@ -56694,7 +56701,11 @@ function isPart(m) {
 function startRange(script, task, onNote) {
     let worker;
     try {
-        worker = new external_node_worker_threads_.Worker(script, { workerData: task });
+        worker = new external_node_worker_threads_.Worker(script, {
+            workerData: task,
+            // Its builder's state lives long; a small young generation took ~20 MB off the peak RSS.
+            resourceLimits: { maxYoungGenerationSizeMb: range_read_WORKER_YOUNG_MB },
+        });
     }
     catch (e) {
         onNote(`cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`);
@@ -56777,6 +56788,7 @@ async function readInRanges(abs, builder, task, options, onNote) {
                 start: starts[k] ?? 0,
                 end: starts[k + 1] ?? -1,
                 partTasks: options.partTasks ?? PART_TASKS,
+                maxTasks: options.maxTasks ?? MAX_RANGE_TASKS,
             };
             const elsewhere = options.readElsewhere;
             workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
@@ -56786,7 +56798,7 @@ async function readInRanges(abs, builder, task, options, onNote) {
         // Hashed here: the first range as it is read, then the rest while the workers read it (this
         // thread has time then, and a hash thread would be a third on two cores).
         const hash = (0,external_node_crypto_.createHash)("sha256");
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, false, hash);
+        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, Infinity, hash);
         const hashed = done.bytes + (await hashRest(read, done.bytes, hash));
         let lines = done.lines;
         let nonBlankLines = done.nonBlankLines;
@@ -56836,8 +56848,8 @@ async function readInRanges(abs, builder, task, options, onNote) {
 async function readRangeState(task, makeBuilder) {
     const builder = makeBuilder(task);
     const read = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
-    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, true);
-    if (!builder.healthy() || done.halted) {
+    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, task.maxTasks);
+    if (!builder.healthy() || done.halted || builder.taskCount() > task.maxTasks) {
         return {
             answer: { problem: true },
             part: () => {
@@ -72371,21 +72383,21 @@ var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/io/parse-workers.ts
 /**
  * Which worker threads a bundle uses to read large results files: the range-worker.js and
- * parse-worker.js built next to it.
+ * parse-worker.js built next to it. By default none: the main thread reads, scans and builds
+ * (the byte scanner, scan-row.ts) while a hash thread computes the file's SHA-256.
  *
- * By default a plain results file of at least DEFAULT_RANGE_MIN_BYTES is read in byte ranges
- * (src/core/input/range-read.ts): the main thread reads the first range, one range worker each
- * later range, each into builder state of its own, merged in range order; with
- * os.availableParallelism() ranges, at most MAX_READ_RANGES, and none with one core. On 2 cores
- * this took less CPU time and less wall time than a sequential read on every shape measured
- * (BENCHMARKS.md). MODEL_GATE_READ_RANGES=0 (or 1) reads every file on the main thread; =N cuts
- * a file into N ranges (at most MAX_READ_RANGES).
+ * MODEL_GATE_READ_RANGES=N (2 to MAX_READ_RANGES) reads a plain results file of at least
+ * DEFAULT_RANGE_MIN_BYTES in N byte ranges (src/core/input/range-read.ts): the main thread reads
+ * the first and hashes the file, one range worker each later range, each into builder state of
+ * its own, merged in range order; no line or row crosses threads, and the report is the same
+ * byte for byte. It is off by default: on this project's shared 2-core machine it took 5–15% more
+ * CPU time and 25–70 MB more peak memory on every shape measured, and no wall time that stood out
+ * from the run-to-run spread (BENCHMARKS.md); give it a try where a core is really free.
  *
- * The older parse pool (src/core/input/parse-pool.ts: the main thread splits, workers parse the
- * lines and send rows back) costs more than it saves since the byte scanner (scan-row.ts) and
- * is off: MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) turns it on instead of ranges.
+ * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
+ * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows
+ * back), which costs more than it saves since the byte scanner. 0 or unset: off.
  */
-
 
 
 const WORKER_FILE = "parse-worker.js";
@@ -72399,13 +72411,13 @@ function parse_workers_count(raw) {
  * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
  * parse-worker.js next to it (running from source, as the tests do).
  */
-function bundledParseWorkers(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
+function bundledParseWorkers(bundleUrl, env) {
     const script = new URL(WORKER_FILE, bundleUrl);
     if (script.protocol !== "file:" || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(script)))
         return undefined;
     const threads = Math.min(parse_workers_count(env["MODEL_GATE_PARSE_THREADS"]) ?? 0, MAX_PARSE_THREADS);
     const rangeScript = new URL(RANGE_WORKER_FILE, bundleUrl);
-    const ranges = Math.min(parse_workers_count(env["MODEL_GATE_READ_RANGES"]) ?? (threads > 0 ? 0 : cores), MAX_READ_RANGES);
+    const ranges = threads > 0 ? 0 : Math.min(parse_workers_count(env["MODEL_GATE_READ_RANGES"]) ?? 0, MAX_READ_RANGES);
     if (ranges < 2 || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(rangeScript)))
         return { script, threads };
     return { script, threads, ranges: { script: rangeScript, ranges } };

@@ -4145,7 +4145,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   $O: () => (/* binding */ readRangeState)
 });
 
-// UNUSED EXPORTS: DEFAULT_RANGE_MIN_BYTES, rangeStarts, readInRanges, readRange
+// UNUSED EXPORTS: DEFAULT_RANGE_MIN_BYTES, MAX_RANGE_TASKS, rangeStarts, readInRanges, readRange
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
@@ -4864,12 +4864,18 @@ const DEFAULT_RANGE_MIN_BYTES = (/* unused pure expression or super */ null && (
  */
 const PART_TASKS = (/* unused pure expression or super */ null && (32 * 1024));
 /**
- * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
- * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopEarly` ends the
- * read at the first chunk after which the builder is no longer healthy (a worker: its range is
- * then read again). Read errors are thrown.
+ * A task-heavy export (each range holding most tasks again, for another model) costs more to
+ * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
+ * memory (BENCHMARKS.md). A worker past this many tasks stops, and the main thread reads its range.
  */
-async function readRange(read, start, end, lineNo, builder, fileIndex, stopEarly = false, hash) {
+const MAX_RANGE_TASKS = (/* unused pure expression or super */ null && (64 * 1024));
+/**
+ * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
+ * numbered after `lineNo` lines; the splitter's problems are the builder's. `maxTasks` (a
+ * worker's) ends the read at the first chunk after which the builder is no longer healthy or
+ * holds more tasks (its range is then read again). Read errors are thrown.
+ */
+async function readRange(read, start, end, lineNo, builder, fileIndex, maxTasks = Infinity, hash) {
     const splitter = new LineSplitter({
         bytes: (bytes, begin, stop, line, flags) => {
             builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
@@ -4893,7 +4899,7 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopEarly
         const chunk = buffer.subarray(0, n);
         hash?.update(chunk);
         splitter.push(chunk);
-        if (stopEarly && !builder.healthy())
+        if (maxTasks < Infinity && (!builder.healthy() || builder.taskCount() > maxTasks))
             break;
     }
     splitter.end();
@@ -4920,7 +4926,8 @@ async function hashRest(read, start, hash) {
  * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
  * and absorbs the others' state. Tuned on the bench presets (BENCHMARKS.md).
  */
-const FIRST_RANGE_SHARE = Number(process.env["RANGE_SHARE"] ?? "0.3");
+const FIRST_RANGE_SHARE = 0.4;
+const WORKER_YOUNG_MB = 8;
 function defaultCuts(size, n) {
     const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
     return Array.from({ length: n - 1 }, (_, k) => Math.floor(size * (first + (k * (1 - first)) / (n - 1))));
@@ -4964,7 +4971,11 @@ function isPart(m) {
 function startRange(script, task, onNote) {
     let worker;
     try {
-        worker = new Worker(script, { workerData: task });
+        worker = new Worker(script, {
+            workerData: task,
+            // Its builder's state lives long; a small young generation took ~20 MB off the peak RSS.
+            resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+        });
     }
     catch (e) {
         onNote(`cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`);
@@ -5047,6 +5058,7 @@ async function readInRanges(abs, builder, task, options, onNote) {
                 start: starts[k] ?? 0,
                 end: starts[k + 1] ?? -1,
                 partTasks: options.partTasks ?? PART_TASKS,
+                maxTasks: options.maxTasks ?? MAX_RANGE_TASKS,
             };
             const elsewhere = options.readElsewhere;
             workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
@@ -5056,7 +5068,7 @@ async function readInRanges(abs, builder, task, options, onNote) {
         // Hashed here: the first range as it is read, then the rest while the workers read it (this
         // thread has time then, and a hash thread would be a third on two cores).
         const hash = createHash("sha256");
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, false, hash);
+        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, Infinity, hash);
         const hashed = done.bytes + (await hashRest(read, done.bytes, hash));
         let lines = done.lines;
         let nonBlankLines = done.nonBlankLines;
@@ -5106,8 +5118,8 @@ async function readInRanges(abs, builder, task, options, onNote) {
 async function readRangeState(task, makeBuilder) {
     const builder = makeBuilder(task);
     const read = (buffer, length, position) => (0,external_node_fs_namespaceObject.readSync)(task.fd, buffer, 0, length, position);
-    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, true);
-    if (!builder.healthy() || done.halted) {
+    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, task.maxTasks);
+    if (!builder.healthy() || done.halted || builder.taskCount() > task.maxTasks) {
         return {
             answer: { problem: true },
             part: () => {

@@ -1,21 +1,21 @@
 /**
  * Which worker threads a bundle uses to read large results files: the range-worker.js and
- * parse-worker.js built next to it.
+ * parse-worker.js built next to it. By default none: the main thread reads, scans and builds
+ * (the byte scanner, scan-row.ts) while a hash thread computes the file's SHA-256.
  *
- * By default a plain results file of at least DEFAULT_RANGE_MIN_BYTES is read in byte ranges
- * (src/core/input/range-read.ts): the main thread reads the first range, one range worker each
- * later range, each into builder state of its own, merged in range order; with
- * os.availableParallelism() ranges, at most MAX_READ_RANGES, and none with one core. On 2 cores
- * this took less CPU time and less wall time than a sequential read on every shape measured
- * (BENCHMARKS.md). MODEL_GATE_READ_RANGES=0 (or 1) reads every file on the main thread; =N cuts
- * a file into N ranges (at most MAX_READ_RANGES).
+ * MODEL_GATE_READ_RANGES=N (2 to MAX_READ_RANGES) reads a plain results file of at least
+ * DEFAULT_RANGE_MIN_BYTES in N byte ranges (src/core/input/range-read.ts): the main thread reads
+ * the first and hashes the file, one range worker each later range, each into builder state of
+ * its own, merged in range order; no line or row crosses threads, and the report is the same
+ * byte for byte. It is off by default: on this project's shared 2-core machine it took 5–15% more
+ * CPU time and 25–70 MB more peak memory on every shape measured, and no wall time that stood out
+ * from the run-to-run spread (BENCHMARKS.md); give it a try where a core is really free.
  *
- * The older parse pool (src/core/input/parse-pool.ts: the main thread splits, workers parse the
- * lines and send rows back) costs more than it saves since the byte scanner (scan-row.ts) and
- * is off: MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) turns it on instead of ranges.
+ * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
+ * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows
+ * back), which costs more than it saves since the byte scanner. 0 or unset: off.
  */
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
@@ -36,13 +36,12 @@ function count(raw: string | undefined): number | undefined {
 export function bundledParseWorkers(
   bundleUrl: string,
   env: Readonly<Record<string, string | undefined>>,
-  cores: number = availableParallelism(),
 ): ParseWorkerOptions | undefined {
   const script = new URL(WORKER_FILE, bundleUrl);
   if (script.protocol !== "file:" || !existsSync(fileURLToPath(script))) return undefined;
   const threads = Math.min(count(env["MODEL_GATE_PARSE_THREADS"]) ?? 0, MAX_PARSE_THREADS);
   const rangeScript = new URL(RANGE_WORKER_FILE, bundleUrl);
-  const ranges = Math.min(count(env["MODEL_GATE_READ_RANGES"]) ?? (threads > 0 ? 0 : cores), MAX_READ_RANGES);
+  const ranges = threads > 0 ? 0 : Math.min(count(env["MODEL_GATE_READ_RANGES"]) ?? 0, MAX_READ_RANGES);
   if (ranges < 2 || !existsSync(fileURLToPath(rangeScript))) return { script, threads };
   return { script, threads, ranges: { script: rangeScript, ranges } };
 }

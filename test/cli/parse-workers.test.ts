@@ -1,6 +1,7 @@
 /**
- * The bundles find and start dist/parse-worker.js for a large export (src/io/parse-workers.ts),
- * and the report is the same byte for byte with and without worker threads.
+ * The bundles find and start dist/parse-worker.js and dist/range-worker.js for a large export
+ * (src/io/parse-workers.ts), and the report is the same byte for byte with and without worker
+ * threads.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { DEFAULT_PARSE_MIN_BYTES } from "../../src/core/input/parse-pool.js";
+import { DEFAULT_RANGE_MIN_BYTES } from "../../src/core/input/range-read.js";
 import { bundledParseWorkers } from "../../src/io/parse-workers.js";
 import { cliBundle } from "../helpers/run-cli.js";
 
@@ -41,6 +43,25 @@ describe("bundledParseWorkers", () => {
     expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "two" })?.threads).toBe(fallback);
   });
 
+  it("reads in byte ranges only when MODEL_GATE_READ_RANGES asks (2 to 8), and not with the parse pool", () => {
+    writeFileSync(join(bundleDir, "range-worker.js"), "");
+    const script = pathToFileURL(join(bundleDir, "range-worker.js")).href;
+    expect(bundledParseWorkers(bundleUrl, {})?.ranges).toBeUndefined();
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "0" })?.ranges).toBeUndefined();
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "1" })?.ranges).toBeUndefined();
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "two" })?.ranges).toBeUndefined();
+    const two = bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "2" })?.ranges;
+    expect(two?.script.href).toBe(script);
+    expect(two?.ranges).toBe(2);
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "64" })?.ranges?.ranges).toBe(8);
+    const both = bundledParseWorkers(bundleUrl, {
+      MODEL_GATE_READ_RANGES: "2",
+      MODEL_GATE_PARSE_THREADS: "1",
+    });
+    expect(both?.threads).toBe(1);
+    expect(both?.ranges).toBeUndefined();
+  });
+
   it("gives nothing when there is no worker script (running from source)", () => {
     expect(bundledParseWorkers(pathToFileURL(join(dir, "elsewhere", "cli.js")).href, {})).toBeUndefined();
     expect(bundledParseWorkers("https://example.invalid/cli.js", {})).toBeUndefined();
@@ -69,28 +90,7 @@ describe("dist/cli.js on a large export", () => {
       { encoding: "utf8" },
     );
     expect(gen.status, gen.stderr).toBe(0);
-    writeFileSync(
-      policy,
-      [
-        'owner: "@acme/eval-owners"',
-        "revisit: 2099-12-31",
-        "on_expired: warn",
-        "infra_errors: exclude",
-        "require_same_harness: true",
-        "accept_if:",
-        '  common_valid_tasks: ">= 100"',
-        '  infra_error_rate: "< 5%"',
-        '  disputed_fraction: "< 50%"',
-        '  missing_fraction: "< 5%"',
-        '  observed_margin: "> validity_sensitivity + run_variance"',
-        "margin:",
-        "  confidence: 0.95",
-        "  standard_error: paired",
-        "  validity_bound: exact",
-        "on_unresolved: fail",
-        "",
-      ].join("\n"),
-    );
+    writePolicy(policy);
   });
 
   it("parses on a worker thread, with the same report and exit status as on the main thread", () => {
@@ -118,5 +118,75 @@ describe("dist/cli.js on a large export", () => {
     expect(pooled.code).toBe(inline.code);
     expect(pooled.stdout.length).toBeGreaterThan(1000);
     expect(pooled.stdout).toBe(inline.stdout);
+  });
+});
+
+/** The policy both CLI runs read. */
+function writePolicy(policy: string): void {
+  writeFileSync(
+    policy,
+    [
+      'owner: "@acme/eval-owners"',
+      "revisit: 2099-12-31",
+      "on_expired: warn",
+      "infra_errors: exclude",
+      "require_same_harness: true",
+      "accept_if:",
+      '  common_valid_tasks: ">= 100"',
+      '  infra_error_rate: "< 5%"',
+      '  disputed_fraction: "< 50%"',
+      '  missing_fraction: "< 5%"',
+      '  observed_margin: "> validity_sensitivity + run_variance"',
+      "margin:",
+      "  confidence: 0.95",
+      "  standard_error: paired",
+      "  validity_bound: exact",
+      "on_unresolved: fail",
+      "",
+    ].join("\n"),
+  );
+}
+
+describe("dist/cli.js on an export of 32 MiB or more", () => {
+  const results = join(dir, "larger.jsonl");
+  const policy = join(dir, "policy.yaml");
+  beforeAll(() => {
+    const gen = spawnSync(
+      process.execPath,
+      [
+        new URL("../../scripts/generate-export.mjs", import.meta.url).pathname,
+        ...["--seed", "12", "--tasks", "800", "--attempts", "1-3", "--rows", "60000", "--out", results],
+      ],
+      { encoding: "utf8" },
+    );
+    expect(gen.status, gen.stderr).toBe(0);
+    writePolicy(policy);
+  });
+
+  it("reads it in 2 byte ranges, with the same report and exit status as on the main thread", () => {
+    expect(statSync(results).size).toBeGreaterThanOrEqual(DEFAULT_RANGE_MIN_BYTES);
+    const argv = [
+      ...["evaluate", "--results", results, "--policy", policy],
+      ...[
+        "--baseline",
+        "cfg-baseline",
+        "--candidate",
+        "cfg-candidate",
+        "--today",
+        "2026-11-30",
+        "--format",
+        "json",
+      ],
+    ];
+    const ranged = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_READ_RANGES: "2" });
+    const inline = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_READ_RANGES: "0" });
+    expect(ranged.stderr).toContain("in 2 byte ranges");
+    expect(ranged.stderr).not.toContain("reading the input again");
+    expect(ranged.stderr).not.toContain("range reader");
+    expect(inline.stderr).not.toContain("byte ranges");
+    expect([0, 1, 2]).toContain(ranged.code);
+    expect(ranged.code).toBe(inline.code);
+    expect(ranged.stdout.length).toBeGreaterThan(1000);
+    expect(ranged.stdout).toBe(inline.stdout);
   });
 });

@@ -154,6 +154,7 @@ interface Case {
   readonly cuts: number[];
   readonly ranges: number;
   readonly partTasks: number;
+  readonly maxTasks: number;
 }
 
 function randomCase(seed: number): Case {
@@ -200,6 +201,7 @@ function randomCase(seed: number): Case {
     cuts,
     ranges: Math.max(ranges, cuts.length + 1),
     partTasks: 1 + Math.floor(rnd() * 5),
+    maxTasks: rnd() < 0.1 ? Math.floor(rnd() * 4) : 1000,
   };
 }
 
@@ -233,6 +235,7 @@ describe("a results file read in byte ranges: the sequential read's Dataset or I
           minBytes: 0,
           cuts: c.cuts,
           partTasks: c.partTasks,
+          maxTasks: c.maxTasks,
           readElsewhere: (task) => {
             const reader = inProcess(task);
             return {

@@ -37,6 +37,8 @@ export interface RangeReadOptions {
   readonly minBytes?: number;
   /** For tests: where to cut (byte offsets, each moved to the next line end) instead of k/ranges. */
   readonly cuts?: readonly number[];
+  /** Tasks a worker may hold before it leaves its range to the main thread (default MAX_RANGE_TASKS). */
+  readonly maxTasks?: number;
   /** For tests: tasks per part of a range's state (default PART_TASKS). */
   readonly partTasks?: number;
   /** For tests: reads a range instead of a worker thread. */
@@ -58,6 +60,8 @@ export interface RangeTask {
   readonly candidate: string;
   readonly limits: Partial<InputLimits> | undefined;
   readonly partTasks: number;
+  /** Past this many tasks the worker stops and leaves its range to the main thread (see MAX_RANGE_TASKS). */
+  readonly maxTasks: number;
 }
 
 /**
@@ -79,6 +83,13 @@ export type RangeAnswer =
  * arrays) was decoded at once and outlived several collections before it was absorbed.
  */
 const PART_TASKS = 32 * 1024;
+
+/**
+ * A task-heavy export (each range holding most tasks again, for another model) costs more to
+ * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
+ * memory (BENCHMARKS.md). A worker past this many tasks stops, and the main thread reads its range.
+ */
+export const MAX_RANGE_TASKS = 64 * 1024;
 
 /** A range read (by a worker): its answer, and the parts of its state to post. */
 export interface RangeState {
@@ -110,9 +121,9 @@ export type ReadAt = (buffer: Buffer, length: number, position: number) => numbe
 
 /**
  * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
- * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopEarly` ends the
- * read at the first chunk after which the builder is no longer healthy (a worker: its range is
- * then read again). Read errors are thrown.
+ * numbered after `lineNo` lines; the splitter's problems are the builder's. `maxTasks` (a
+ * worker's) ends the read at the first chunk after which the builder is no longer healthy or
+ * holds more tasks (its range is then read again). Read errors are thrown.
  */
 export async function readRange(
   read: ReadAt,
@@ -121,7 +132,7 @@ export async function readRange(
   lineNo: number,
   builder: DatasetBuilder,
   fileIndex: number,
-  stopEarly = false,
+  maxTasks = Infinity,
   hash?: Hash,
 ): Promise<RangeRead> {
   const splitter = new LineSplitter(
@@ -149,7 +160,7 @@ export async function readRange(
     const chunk = buffer.subarray(0, n);
     hash?.update(chunk);
     splitter.push(chunk);
-    if (stopEarly && !builder.healthy()) break;
+    if (maxTasks < Infinity && (!builder.healthy() || builder.taskCount() > maxTasks)) break;
   }
   splitter.end();
   return {
@@ -176,7 +187,9 @@ async function hashRest(read: ReadAt, start: number, hash: Hash): Promise<number
  * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
  * and absorbs the others' state. Tuned on the bench presets (BENCHMARKS.md).
  */
-const FIRST_RANGE_SHARE = Number(process.env["RANGE_SHARE"] ?? "0.3");
+const FIRST_RANGE_SHARE = 0.4;
+
+const WORKER_YOUNG_MB = 8;
 
 function defaultCuts(size: number, n: number): number[] {
   const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
@@ -226,7 +239,11 @@ function isPart(m: unknown): m is { part: number; snapshot: BuilderSnapshot } {
 function startRange(script: URL, task: RangeTask, onNote: (message: string) => void): RangeReader {
   let worker: Worker;
   try {
-    worker = new Worker(script, { workerData: task });
+    worker = new Worker(script, {
+      workerData: task,
+      // Its builder's state lives long; a small young generation took ~20 MB off the peak RSS.
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    });
   } catch (e) {
     onNote(
       `cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`,
@@ -294,7 +311,7 @@ export type RangedFile = { readonly sha256: string; readonly nonBlankLines: numb
 export async function readInRanges(
   abs: string,
   builder: DatasetBuilder,
-  task: Omit<RangeTask, "fd" | "start" | "end" | "partTasks">,
+  task: Omit<RangeTask, "fd" | "start" | "end" | "partTasks" | "maxTasks">,
   options: RangeReadOptions,
   onNote: (message: string) => void,
 ): Promise<RangedFile | undefined> {
@@ -317,6 +334,7 @@ export async function readInRanges(
         start: starts[k] ?? 0,
         end: starts[k + 1] ?? -1,
         partTasks: options.partTasks ?? PART_TASKS,
+        maxTasks: options.maxTasks ?? MAX_RANGE_TASKS,
       };
       const elsewhere = options.readElsewhere;
       workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
@@ -327,7 +345,7 @@ export async function readInRanges(
     // Hashed here: the first range as it is read, then the rest while the workers read it (this
     // thread has time then, and a hash thread would be a third on two cores).
     const hash = createHash("sha256");
-    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, false, hash);
+    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, Infinity, hash);
     const hashed = done.bytes + (await hashRest(read, done.bytes, hash));
     let lines = done.lines;
     let nonBlankLines = done.nonBlankLines;
@@ -375,8 +393,8 @@ export async function readRangeState(
 ): Promise<RangeState> {
   const builder = makeBuilder(task);
   const read: ReadAt = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
-  const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, true);
-  if (!builder.healthy() || done.halted) {
+  const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, task.maxTasks);
+  if (!builder.healthy() || done.halted || builder.taskCount() > task.maxTasks) {
     return {
       answer: { problem: true },
       part: () => {
