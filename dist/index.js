@@ -56596,7 +56596,7 @@ const PART_TASKS = 32 * 1024;
 /**
  * A task-heavy export (each range holding most tasks again, for another model) costs more to
  * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
- * memory (BENCHMARKS.md). A worker past this many tasks stops, and the main thread reads its range.
+ * memory. A worker past this many tasks stops, and the main thread reads its range.
  */
 const MAX_RANGE_TASKS = 64 * 1024;
 /**
@@ -56654,7 +56654,7 @@ async function hashRest(read, start, hash) {
 }
 /**
  * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
- * and absorbs the others' state. Tuned on the bench presets (BENCHMARKS.md).
+ * and absorbs the others' state (with an even split it waited ~1 s for the worker on deep-attempts).
  */
 const FIRST_RANGE_SHARE = 0.4;
 const range_read_WORKER_YOUNG_MB = 8;
@@ -72390,9 +72390,9 @@ var external_node_url_ = __nccwpck_require__(3136);
  * DEFAULT_RANGE_MIN_BYTES in N byte ranges (src/core/input/range-read.ts): the main thread reads
  * the first and hashes the file, one range worker each later range, each into builder state of
  * its own, merged in range order; no line or row crosses threads, and the report is the same
- * byte for byte. It is off by default: on this project's shared 2-core machine it took 5–15% more
- * CPU time and 25–70 MB more peak memory on every shape measured, and no wall time that stood out
- * from the run-to-run spread (BENCHMARKS.md); give it a try where a core is really free.
+ * byte for byte. It is off by default: on this project's shared 2-core machine it took 3–15% more
+ * CPU time, up to 50 MB more peak memory and no less wall time on every bench shape at 10⁶ rows,
+ * and ~10% less wall time at 10⁷ rows (measured for issue 15); worth it where a core is really free.
  *
  * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
  * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows

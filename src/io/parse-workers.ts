@@ -7,9 +7,9 @@
  * DEFAULT_RANGE_MIN_BYTES in N byte ranges (src/core/input/range-read.ts): the main thread reads
  * the first and hashes the file, one range worker each later range, each into builder state of
  * its own, merged in range order; no line or row crosses threads, and the report is the same
- * byte for byte. It is off by default: on this project's shared 2-core machine it took 5–15% more
- * CPU time and 25–70 MB more peak memory on every shape measured, and no wall time that stood out
- * from the run-to-run spread (BENCHMARKS.md); give it a try where a core is really free.
+ * byte for byte. It is off by default: on this project's shared 2-core machine it took 3–15% more
+ * CPU time, up to 50 MB more peak memory and no less wall time on every bench shape at 10⁶ rows,
+ * and ~10% less wall time at 10⁷ rows (measured for issue 15); worth it where a core is really free.
  *
  * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
  * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows

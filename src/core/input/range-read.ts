@@ -87,7 +87,7 @@ const PART_TASKS = 32 * 1024;
 /**
  * A task-heavy export (each range holding most tasks again, for another model) costs more to
  * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
- * memory (BENCHMARKS.md). A worker past this many tasks stops, and the main thread reads its range.
+ * memory. A worker past this many tasks stops, and the main thread reads its range.
  */
 export const MAX_RANGE_TASKS = 64 * 1024;
 
@@ -185,7 +185,7 @@ async function hashRest(read: ReadAt, start: number, hash: Hash): Promise<number
 
 /**
  * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
- * and absorbs the others' state. Tuned on the bench presets (BENCHMARKS.md).
+ * and absorbs the others' state (with an even split it waited ~1 s for the worker on deep-attempts).
  */
 const FIRST_RANGE_SHARE = 0.4;
 
