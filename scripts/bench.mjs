@@ -18,8 +18,9 @@
 //                          [--presets generator,wide-evidence,many-tasks,deep-attempts] [--no-presets]
 //                          [--no-duckdb] [--no-whole-gate] [--big] [--blank] [--markdown FILE]
 //    The presets (issue 15) are the shapes of export at 10⁶ rows, each timed as gate default,
-//    gate with MODEL_GATE_PARSE_THREADS=1, seed and DuckDB (read_json + the README's SQL), runs
-//    alternating; --big adds 10⁷ rows of two shapes, one at a time (in a temp dir, deleted):
+//    gate with MODEL_GATE_PARSE_THREADS=1, gate read in 2 ranges (MODEL_GATE_READ_RANGES=2), seed
+//    and DuckDB (read_json + the README's SQL), runs alternating; --big adds 10⁷ rows of two
+//    shapes (sequential and in 2 ranges), one at a time (in a temp dir, deleted):
 //    the generator's (~6 GB) and the issue's ~3.3 GB one (wide-evidence scaled to 50,000 tasks);
 //    --blank times 2 GiB of blank lines inflated from gzip against inflating alone.
 //    The whole-gate run (issue 11; --no-whole-gate skips it) gates 10⁶ tasks × 2 models × 1
@@ -289,6 +290,9 @@ on_unresolved: fail
 `;
 const policy = join(out, "policy.yaml");
 writeFileSync(policy, POLICY);
+// Range reading (MODEL_GATE_READ_RANGES, opt-in): the main thread and one range worker.
+const RANGES_ENV = { MODEL_GATE_PARSE_THREADS: "0", MODEL_GATE_READ_RANGES: "2" };
+
 const gateFlags = [
   "--policy",
   policy,
@@ -423,16 +427,18 @@ if (!args["no-presets"]) {
       die(`--presets: unknown preset "${name}" (${Object.keys(PRESETS).join(", ")})`);
     const file = join(out, `preset-${name}.jsonl`);
     const summary = ensure(file, options);
-    const runsOf = { gate: [], threads: [], seed: [], duckdb: [] };
+    const runsOf = { gate: [], threads: [], ranges: [], seed: [], duckdb: [] };
     // Alternating runs: a change of load hits every column alike.
     for (let i = 0; i < runs; i++) {
       runsOf.gate.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" }));
       runsOf.threads.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "1" }));
+      runsOf.ranges.push(measureChecked("gate", file, gateFlags, RANGES_ENV));
       if (runSeed && i < seedRuns) runsOf.seed.push(measureChecked("seed", file));
       if (haveDuckdb) runsOf.duckdb.push(measureChecked("duckdb", file));
     }
-    const same = runsOf.threads.every((r) => r.stdout === runsOf.gate[0].stdout);
-    if (!same) log(`WARNING: ${name}: the report with a parse worker differs from the inline one`);
+    const same = [...runsOf.threads, ...runsOf.ranges].every((r) => r.stdout === runsOf.gate[0].stdout);
+    if (!same)
+      log(`WARNING: ${name}: the report with a parse worker or in ranges differs from the inline one`);
     presetTable.push({ name, summary, bytes: statSync(file).size, runsOf, same });
   }
 }
@@ -444,7 +450,7 @@ function measureChecked(kind, file, extra = [], extraEnv = {}) {
   }
   if (kind !== "gate" && r.status !== 0) die(`${kind} failed on ${file} (exit ${r.status}):\n${r.stderr}`);
   log(
-    `${kind}${extraEnv.MODEL_GATE_PARSE_THREADS === "1" ? " (1 thread)" : ""} ${file.replace(out + "/", "")}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`,
+    `${kind}${extraEnv.MODEL_GATE_PARSE_THREADS === "1" ? " (1 thread)" : ""}${extraEnv.MODEL_GATE_READ_RANGES ? ` (${extraEnv.MODEL_GATE_READ_RANGES} ranges)` : ""} ${file.replace(out + "/", "")}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`,
   );
   return r;
 }
@@ -470,9 +476,14 @@ if (args.big) {
       const file = join(dir, `attempts-1e7-${name}.jsonl`);
       const summary = ensure(file, genArgs);
       const runsOf = [];
-      for (let i = 0; i < runs; i++)
+      const rangesOf = [];
+      for (let i = 0; i < runs; i++) {
         runsOf.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" }));
-      bigs.push({ name, summary, bytes: statSync(file).size, runsOf });
+        rangesOf.push(measureChecked("gate", file, gateFlags, RANGES_ENV));
+      }
+      if (!rangesOf.every((r) => r.stdout === runsOf[0].stdout))
+        log(`WARNING: 10⁷ rows, ${name}: the report read in ranges differs from the sequential one`);
+      bigs.push({ name, summary, bytes: statSync(file).size, runsOf, rangesOf });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -727,31 +738,33 @@ const peak = (rs) =>
 if (presetTable.length > 0) {
   lines.push("");
   lines.push(
-    "| shape at 10⁶ rows | tasks | file | gate (default: inline) | gate, `MODEL_GATE_PARSE_THREADS=1` | seed | DuckDB read_json + README SQL | seed ÷ gate | threads ÷ inline | gate peak RSS | per task | threads peak RSS | seed peak RSS | DuckDB peak RSS |",
+    "| shape at 10⁶ rows | tasks | file | gate (default: inline) | gate, `MODEL_GATE_PARSE_THREADS=1` | gate, `MODEL_GATE_READ_RANGES=2` | seed | DuckDB read_json + README SQL | seed ÷ gate | threads ÷ inline | ranges ÷ inline | gate peak RSS | per task | threads peak RSS | ranges peak RSS | seed peak RSS | DuckDB peak RSS |",
   );
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const p of presetTable) {
     const g = med(p.runsOf.gate);
     const t = med(p.runsOf.threads);
+    const rg = med(p.runsOf.ranges);
     const sd = med(p.runsOf.seed);
     const dk = med(p.runsOf.duckdb);
     const rss = peak(p.runsOf.gate);
     lines.push(
       `| ${p.name}: ${PRESET_TEXT[p.name]} | ${p.summary.tasks.toLocaleString("en-US")} | ${(p.bytes / 1048576).toFixed(0)} MiB | ` +
-        `${sec(g)} | ${sec(t)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ${(t / g).toFixed(2)} | ` +
-        `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.threads))} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
+        `${sec(g)} | ${sec(t)} | ${sec(rg)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ${(t / g).toFixed(2)} | ${(rg / g).toFixed(2)} | ` +
+        `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.threads))} | ${mib(peak(p.runsOf.ranges))} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
     );
   }
   lines.push("");
   lines.push(
-    `Reports with and without the parse worker ${presetTable.every((p) => p.same) ? "are byte-identical on every preset" : "DIFFER on some preset"}.`,
+    `Reports inline, with the parse worker and read in ranges ${presetTable.every((p) => p.same) ? "are byte-identical on every preset" : "DIFFER on some preset"}.`,
   );
 }
 for (const big of bigs) {
   lines.push("");
   lines.push(
     `10⁷ rows, ${big.name} shape (${big.summary.rows.toLocaleString("en-US")} rows, ${(big.bytes / 2 ** 30).toFixed(1)} GiB, generated in a temp dir and deleted): ` +
-      `gate ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}.`,
+      `gate ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}; read in 2 ranges ` +
+      `(\`MODEL_GATE_READ_RANGES=2\`) ${sec(med(big.rangesOf))}, peak RSS ${mib(peak(big.rangesOf))}.`,
   );
 }
 if (wholeGate.length > 0) {
@@ -832,6 +845,14 @@ for (const p of presetTable) {
       `${p.name}: the default (inline) not slower than with a parse worker`,
       `threads ÷ inline ${(t / g).toFixed(2)}`,
       g <= t * 1.02,
+    ]);
+  }
+  const rg = med(p.runsOf.ranges);
+  if (rg !== undefined) {
+    targets.push([
+      `${p.name}: the default (sequential) not slower than read in 2 ranges`,
+      `ranges ÷ inline ${(rg / g).toFixed(2)}`,
+      g <= rg * 1.02,
     ]);
   }
   const rss = peak(p.runsOf.gate);
