@@ -1160,9 +1160,6 @@ export class DatasetBuilder {
         );
       }
     }
-    // The table holds the items joined: the list can go now (finish is the last call), so a
-    // collection during finish() frees the lists already copied instead of holding both.
-    cols.evidence[i] = undefined;
   }
 
   /*

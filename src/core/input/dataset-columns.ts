@@ -6,11 +6,11 @@
  * step; here a task costs ~60 bytes of numbers and pointers.
  *
  * The task ids and clusters are the DatasetBuilder's own strings (never modified once it has
- * finished), read through `order` (task index → the builder's task number). A task's evidence is
- * one string, its items joined by EVIDENCE_SEPARATOR (an array and a string a task less: ~90 bytes
- * at two items), split when asked. Each task's label events are one run of the event columns,
- * ascending by revision then source, as `history` lists them; an event's evidence is the task's
- * list unless `eventEvidence` holds another.
+ * finished), read through `order` (task index → the builder's task number), and so is a task's
+ * evidence list (its items joined into one string took ~90 bytes a task less once read, but making
+ * them raised finish()'s peak and time). Each task's label events are one run of the event
+ * columns, ascending by revision then source, as `history` lists them; an event's evidence is the
+ * task's list unless `eventEvidence` holds another.
  */
 import type { AttemptCounts, ReviewEvent, Source, TaskRecord, TaskTable, Validity } from "../model.js";
 import { VALIDITIES } from "../model.js";
@@ -37,12 +37,6 @@ export function small(x: number): number {
   return k === x ? k : x;
 }
 
-/**
- * Joins a task's evidence items: an item never holds a control character (rows.ts,
- * evidenceItemProblem), so the items split back exactly.
- */
-const EVIDENCE_SEPARATOR = "\n";
-
 /** The builder's columns the table reads (shared, by the builder's task number). */
 export interface BuilderStrings {
   readonly taskIds: readonly string[];
@@ -60,8 +54,8 @@ export class ColumnTaskTable implements TaskTable {
   private readonly reviewRevisions: Float64Array;
   private readonly baselines: (AttemptCounts | undefined)[];
   private readonly candidates: (AttemptCounts | undefined)[];
-  /** The task's evidence items joined by EVIDENCE_SEPARATOR; undefined: none. */
-  private readonly evidenceText: (string | undefined)[];
+  /** The task's evidence items: the builder's own list (never modified once it has finished); undefined: none. */
+  private readonly evidenceLists: (readonly string[] | undefined)[];
   /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
   private readonly eventStart: Uint32Array;
   private eventRevisions: Float64Array;
@@ -89,7 +83,7 @@ export class ColumnTaskTable implements TaskTable {
     this.reviewRevisions = new Float64Array(size);
     this.baselines = new Array<AttemptCounts | undefined>(size);
     this.candidates = new Array<AttemptCounts | undefined>(size);
-    this.evidenceText = new Array<string | undefined>(size);
+    this.evidenceLists = new Array<readonly string[] | undefined>(size);
     this.eventStart = new Uint32Array(size + 1);
     this.eventRevisions = new Float64Array(eventCapacity);
     this.eventValidities = new Uint8Array(eventCapacity);
@@ -113,9 +107,9 @@ export class ColumnTaskTable implements TaskTable {
     this.reviewRevisions[i] = reviewRevision;
     this.baselines[i] = baseline;
     this.candidates[i] = candidate;
-    // join() makes one flat string (a `+` chain would keep the items alive inside a cons string).
-    this.evidenceText[i] =
-      evidence === undefined || evidence.length === 0 ? undefined : evidence.join(EVIDENCE_SEPARATOR);
+    // The builder's list itself, not its items joined: joining made a string a task while the
+    // lists were still live (finish()'s peak) and cost ~10% of a task-heavy export's time.
+    this.evidenceLists[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence;
     this.eventStart[i] = this.events;
     this.eventStart[i + 1] = this.events;
   }
@@ -190,8 +184,7 @@ export class ColumnTaskTable implements TaskTable {
   }
   evidence(i: number): readonly string[] {
     this.at(i);
-    const text = this.evidenceText[i];
-    return text === undefined ? NO_EVIDENCE : text.split(EVIDENCE_SEPARATOR);
+    return this.evidenceLists[i] ?? NO_EVIDENCE;
   }
   labelCount(i: number): number {
     this.at(i);
