@@ -6235,6 +6235,15 @@ class ModelColumns {
     more = new Map();
     /** Task → further harness revisions. */
     others = new Map();
+    /** Task i's further harness revisions, the map made on first use. */
+    othersOf(i) {
+        let others = this.others.get(i);
+        if (others === undefined) {
+            others = new Map();
+            this.others.set(i, others);
+        }
+        return others;
+    }
     grow(size) {
         this.info = grownF64(this.info, size);
         this.a0info = grownF64(this.a0info, size);
@@ -6888,12 +6897,7 @@ class DatasetBuilder {
         const inline = harness === m.harness[i];
         const seen = inline ? undefined : m.others.get(i)?.get(harness);
         if (!inline && seen === undefined) {
-            let others = m.others.get(i);
-            if (others === undefined) {
-                others = new Map();
-                m.others.set(i, others);
-            }
-            others.set(harness, {
+            m.othersOf(i).set(harness, {
                 harness: this.internHarness(harness),
                 info: src * 2 + kind,
                 a0: this.holdAttempt(row.attempt),
@@ -7738,12 +7742,7 @@ class DatasetBuilder {
             const inline = name === m.harness[i];
             const seen = inline ? undefined : m.others.get(i)?.get(name);
             if (!inline && seen === undefined) {
-                let others = m.others.get(i);
-                if (others === undefined) {
-                    others = new Map();
-                    m.others.set(i, others);
-                }
-                others.set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
+                m.othersOf(i).set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
                 return;
             }
             const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;

@@ -283,6 +283,16 @@ export class ModelColumns {
   /** Task → further harness revisions. */
   readonly others = new Map<number, Map<string, HarnessState>>();
 
+  /** Task i's further harness revisions, the map made on first use. */
+  othersOf(i: number): Map<string, HarnessState> {
+    let others = this.others.get(i);
+    if (others === undefined) {
+      others = new Map();
+      this.others.set(i, others);
+    }
+    return others;
+  }
+
   grow(size: number): void {
     this.info = grownF64(this.info, size);
     this.a0info = grownF64(this.a0info, size);

@@ -504,12 +504,7 @@ export class DatasetBuilder {
     const inline = harness === m.harness[i];
     const seen = inline ? undefined : m.others.get(i)?.get(harness);
     if (!inline && seen === undefined) {
-      let others = m.others.get(i);
-      if (others === undefined) {
-        others = new Map();
-        m.others.set(i, others);
-      }
-      others.set(harness, {
+      m.othersOf(i).set(harness, {
         harness: this.internHarness(harness),
         info: src * 2 + kind,
         a0: this.holdAttempt(row.attempt),
@@ -1406,12 +1401,7 @@ export class DatasetBuilder {
       const inline = name === m.harness[i];
       const seen = inline ? undefined : m.others.get(i)?.get(name);
       if (!inline && seen === undefined) {
-        let others = m.others.get(i);
-        if (others === undefined) {
-          others = new Map();
-          m.others.set(i, others);
-        }
-        others.set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
+        m.othersOf(i).set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
         return;
       }
       const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
