@@ -23,11 +23,12 @@ import { gzipSync } from "node:zlib";
 
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 
-import { InputError, MAX_LISTED_PROBLEMS, type InputProblem } from "../../src/core/errors.js";
+import { MAX_LISTED_PROBLEMS, type InputProblem } from "../../src/core/errors.js";
 import { tableRecords, type Dataset } from "../../src/core/model.js";
 import { INTERN_MAX_CHARS } from "../../src/core/input/row-codec.js";
 import { MAX_LINE_BYTES, readDataset, type InputLimits } from "../../src/core/input/read-dataset.js";
 import { prng } from "../helpers/prng.js";
+import { settle, type Outcome } from "../helpers/read-outcome.js";
 
 const WORKER = new URL("../../dist/parse-worker.js", import.meta.url);
 const SLOT_BYTES = 512 * 1024;
@@ -50,15 +51,6 @@ function writeTemp(name: string, content: Buffer | string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Reading both ways
-
-type Outcome =
-  | { readonly kind: "dataset"; readonly dataset: Dataset }
-  | {
-      readonly kind: "error";
-      readonly message: string;
-      readonly problems: readonly InputProblem[];
-      readonly total: number;
-    };
 
 interface Read {
   readonly outcome: Outcome;
@@ -90,15 +82,7 @@ async function read(
     ...(spec.display === undefined ? {} : { displayPath: () => spec.display ?? "" }),
     ...(parseWorkers === undefined ? {} : { parseWorkers }),
   };
-  try {
-    return { outcome: { kind: "dataset", dataset: await readDataset(opts) }, notes };
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    return {
-      outcome: { kind: "error", message: e.message, problems: [...e.problems], total: e.total },
-      notes,
-    };
-  }
+  return { outcome: await settle(readDataset(opts)), notes };
 }
 
 const inlineCache = new Map<string, Promise<Read>>();

@@ -15,34 +15,19 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { InputError, type InputProblem } from "../../src/core/errors.js";
 import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
 import { readRangeState, type RangeReader, type RangeTask } from "../../src/core/input/range-read.js";
 import { readDataset, type InputLimits, type ReadOptions } from "../../src/core/input/read-dataset.js";
-import type { Dataset } from "../../src/core/model.js";
 import { prng } from "../helpers/prng.js";
+import { settle, type Outcome } from "../helpers/read-outcome.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gate-ranges-"));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-type Outcome =
-  | { readonly kind: "dataset"; readonly dataset: Dataset }
-  | {
-      readonly kind: "error";
-      readonly message: string;
-      readonly problems: readonly InputProblem[];
-      readonly total: number;
-    };
-
-async function outcome(opts: ReadOptions): Promise<Outcome> {
-  try {
-    return { kind: "dataset", dataset: await readDataset(opts) };
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    return { kind: "error", message: e.message, problems: [...e.problems], total: e.total };
-  }
+function outcome(opts: ReadOptions): Promise<Outcome> {
+  return settle(readDataset(opts));
 }
 
 /** The worker's body in process; what it posts cloned as postMessage clones it. */
