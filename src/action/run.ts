@@ -23,6 +23,7 @@ import {
   STEP_SUMMARY_MAX_BYTES,
 } from "../core/report/github-limits.js";
 import { renderMarkdown } from "../core/report/render-markdown.js";
+import { jsonChunks } from "../core/report/report-json.js";
 import type { Report } from "../core/report/report-types.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { describeFsCode, outputTargetProblem, readInputFile } from "../io/file-kind.js";
@@ -405,7 +406,7 @@ async function writeReportFile(
   } else {
     try {
       await mkdir(dirname(reportPath), { recursive: true });
-      await writeFileAtomic(reportPath, JSON.stringify(report, null, 2) + "\n");
+      await writeFileAtomic(reportPath, jsonChunks(report));
       log.info(`Report written to ${reportPath}`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException | null)?.code === undefined) throw error;

@@ -15,7 +15,10 @@ import { basename, dirname, join } from "node:path";
  * "ENOTREGULAR"): a rename would replace a device node with a plain file. (No imports from this
  * project: a test runs this file alone in a child process it kills.)
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array | Iterable<string>,
+): Promise<void> {
   let target: string;
   let mode: number | undefined;
   try {
