@@ -47555,6 +47555,12 @@ class RecordTable {
     eventValidity(i, k) {
         return this.event(this.history(i), i, k).validity;
     }
+    eventFile(i, k) {
+        return this.event(this.history(i), i, k).source.file;
+    }
+    eventLine(i, k) {
+        return this.event(this.history(i), i, k).source.line;
+    }
     event(history, i, k) {
         const e = history[k];
         if (e === undefined)
@@ -47626,6 +47632,14 @@ class OverlayTable {
     eventValidity(i, k) {
         const r = this.replaced.get(i);
         return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+    eventFile(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    }
+    eventLine(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
     }
 }
 /**
@@ -52846,6 +52860,12 @@ class ColumnTaskTable {
     }
     eventValidity(i, k) {
         return model_VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+    }
+    eventFile(i, k) {
+        return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
+    }
+    eventLine(i, k) {
+        return small(this.eventSource[this.eventAt(i, k)] % LINE_RADIX);
     }
     eventAt(i, k) {
         this.at(i);
@@ -67438,20 +67458,34 @@ function groupFor(groups, revision, make) {
     groups.push(g);
     return g;
 }
-/** The broken tasks of a table as keys, in table order. */
-function* brokenTaskKeys(tasks) {
-    for (let i = 0; i < tasks.length; i++) {
-        if (tasks.validity(i) === "broken")
-            yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i) };
-    }
-}
-/** Stands for a task labelled at several revisions with the same label every time (only counted). */
-const SAME_LABEL_TASK = Symbol("a task with one label at several revisions");
 /**
- * The tasks of a table with two or more label events (the only ones the review history lists or
- * counts), in table order; the events are made only for a task whose label changed.
+ * compactBrokenTasks of the table's broken tasks, read straight from it: no key object a task
+ * (buildReport's walk over a 10⁶-task Dataset).
  */
-function* relabelledTasks(tasks) {
+function brokenTasksOf(tasks) {
+    const groups = [];
+    let count = 0;
+    for (let i = 0; i < tasks.length; i++) {
+        if (tasks.validity(i) !== "broken")
+            continue;
+        const revision = tasks.datasetRevision(i);
+        groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [] })).task_ids.push(tasks.taskId(i));
+        count += 1;
+    }
+    return { count, by_dataset_revision: groups };
+}
+/**
+ * compactReviewHistory of the table's tasks with two or more label events, read straight from it: a listed task's
+ * events string is made from its event columns, with no history, event or source object (at 10⁶
+ * tasks those were most of what buildReport allocated).
+ */
+function reviewHistoryOf(tasks) {
+    const files = [];
+    const fileIndex = new Map();
+    const groups = [];
+    let count = 0;
+    let sameLabel = 0;
+    let events = 0;
     for (let i = 0; i < tasks.length; i++) {
         const n = tasks.labelCount(i);
         if (n < 2)
@@ -67460,11 +67494,31 @@ function* relabelledTasks(tasks) {
         let same = true;
         for (let k = 1; k < n && same; k++)
             same = tasks.eventValidity(i, k) === first;
-        if (same)
-            yield SAME_LABEL_TASK;
-        else
-            yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
+        if (same) {
+            sameLabel += 1;
+            continue;
+        }
+        let text = "";
+        for (let k = 0; k < n; k++) {
+            const file = tasks.eventFile(i, k);
+            let f = fileIndex.get(file);
+            if (f === undefined) {
+                f = files.length;
+                files.push(file);
+                fileIndex.set(file, f);
+            }
+            text +=
+                (k === 0 ? "r" : EVENT_SEPARATOR + "r") +
+                    `${tasks.eventRevision(i, k)} ${tasks.eventValidity(i, k)} ${f}:${tasks.eventLine(i, k)}`;
+        }
+        const revision = tasks.datasetRevision(i);
+        const g = groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [], events: [] }));
+        g.task_ids.push(tasks.taskId(i));
+        g.events.push(text);
+        count += 1;
+        events += n;
     }
+    return { count, events, same_label_tasks: sameLabel, files, by_dataset_revision: groups };
 }
 /** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
 function compactBrokenTasks(tasks) {
@@ -67491,10 +67545,6 @@ function compactReviewHistory(tasks) {
     let sameLabel = 0;
     let events = 0;
     for (const t of tasks) {
-        if (t === SAME_LABEL_TASK) {
-            sameLabel += 1;
-            continue;
-        }
         const h = t.history;
         if (h.length < 2)
             continue;
@@ -67592,8 +67642,8 @@ function buildReport(parts) {
         checks: evaluation.checks,
         comparison: { ...evaluation.comparison, ...fragility },
         models: evaluation.models,
-        broken_tasks: compactBrokenTasks(brokenTaskKeys(dataset.tasks)),
-        review_history: compactReviewHistory(relabelledTasks(dataset.tasks)),
+        broken_tasks: brokenTasksOf(dataset.tasks),
+        review_history: reviewHistoryOf(dataset.tasks),
         verdict_by_review_revision: parts.verdictByReviewRevision,
         append_only: parts.appendOnly,
         append_only_base: parts.appendOnlyBase ?? null,
@@ -70307,6 +70357,104 @@ function renderMarkdown(report, options = {}) {
     return truncateMarkdown(out, limit);
 }
 
+;// CONCATENATED MODULE: ./src/core/report/report-json.ts
+/**
+ * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
+ * JSON_CHUNK_CHARS, so a writer never holds it whole (issue 15). At 10⁶ tasks the text is ~30 MB:
+ * the one string, its copy with the newline and the bytes written out took ~140 MB more than the
+ * gate had used until then, the read and the evaluation included.
+ *
+ * The pieces joined are byte for byte what JSON.stringify gives (test/report/report-json.test.ts
+ * compares them on random values): containers are walked here, and runs of scalars (an array's
+ * task ids, a field's value) are left to JSON.stringify in batches, with the text of a nested
+ * value indented by its depth. A nested value's text is JSON.stringify's at depth 0 with every
+ * line after the first indented: a JSON text has no line break but between tokens.
+ */
+/** About this many characters a piece (a batch or a long value may make one longer). */
+const JSON_CHUNK_CHARS = 1 << 16;
+/** Scalars of an array given to JSON.stringify at once. */
+const SCALAR_BATCH = 1024;
+const STEP = "  ";
+/** Walked here (an object with toJSON is JSON.stringify's: it says what it stands for). */
+function isContainer(v) {
+    return typeof v === "object" && v !== null && typeof v.toJSON !== "function";
+}
+/** JSON.stringify's text of `v` at an indentation of `indent`; undefined where it gives none. */
+function leaf(v, indent) {
+    const text = JSON.stringify(v, null, 2);
+    return text === undefined || indent === "" || !text.includes("\n")
+        ? text
+        : text.replaceAll("\n", "\n" + indent);
+}
+function* arrayPieces(a, indent) {
+    if (a.length === 0) {
+        yield "[]";
+        return;
+    }
+    const inner = indent + STEP;
+    yield "[\n" + inner;
+    let k = 0;
+    while (k < a.length) {
+        if (k > 0)
+            yield ",\n" + inner;
+        const v = a[k];
+        if (isContainer(v)) {
+            yield* pieces(v, inner);
+            k++;
+            continue;
+        }
+        // A run of scalars (holes, undefined and functions are null, as JSON.stringify writes them).
+        let end = k + 1;
+        while (end < a.length && end - k < SCALAR_BATCH && !isContainer(a[end]))
+            end++;
+        const text = JSON.stringify(a.slice(k, end), null, 2);
+        // "[\n  x,\n  y\n]" → "x,\n" + inner + "y".
+        yield text.slice(2 + STEP.length, -2).replaceAll("\n" + STEP, "\n" + inner);
+        k = end;
+    }
+    yield "\n" + indent + "]";
+}
+function* objectPieces(o, indent) {
+    const inner = indent + STEP;
+    let first = true;
+    for (const key of Object.keys(o)) {
+        const v = o[key];
+        const text = isContainer(v) ? undefined : leaf(v, inner);
+        // JSON.stringify leaves out a key whose value has no text (undefined, a function, a symbol).
+        if (!isContainer(v) && text === undefined)
+            continue;
+        yield (first ? "{\n" : ",\n") + inner + JSON.stringify(key) + ": ";
+        first = false;
+        if (text !== undefined)
+            yield text;
+        else
+            yield* pieces(v, inner);
+    }
+    yield first ? "{}" : "\n" + indent + "}";
+}
+function* pieces(v, indent) {
+    if (Array.isArray(v))
+        yield* arrayPieces(v, indent);
+    else
+        yield* objectPieces(v, indent);
+}
+/**
+ * `JSON.stringify(value, null, 2) + "\n"` in pieces of about `size` characters (the last one ends
+ * with the newline). `value` is plain data: an object or an array.
+ */
+function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
+    let buffer = "";
+    const root = isContainer(value) ? pieces(value, "") : [leaf(value, "") ?? ""];
+    for (const piece of root) {
+        buffer += piece;
+        if (buffer.length >= size) {
+            yield buffer;
+            buffer = "";
+        }
+    }
+    yield buffer + "\n";
+}
+
 ;// CONCATENATED MODULE: ./src/io/atomic-write.ts
 
 
@@ -71879,6 +72027,7 @@ async function upsertStickyComment(req, deps) {
 
 
 
+
 /** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
 function renderWithinBytes(render, maxBytes) {
     let maxLength = maxBytes;
@@ -72152,7 +72301,7 @@ async function writeReportFile(report, reportPath, reportProblem, deps) {
     else {
         try {
             await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportPath), { recursive: true });
-            await writeFileAtomic(reportPath, JSON.stringify(report, null, 2) + "\n");
+            await writeFileAtomic(reportPath, jsonChunks(report));
             log.info(`Report written to ${reportPath}`);
         }
         catch (error) {

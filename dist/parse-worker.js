@@ -80,6 +80,12 @@ class RecordTable {
     eventValidity(i, k) {
         return this.event(this.history(i), i, k).validity;
     }
+    eventFile(i, k) {
+        return this.event(this.history(i), i, k).source.file;
+    }
+    eventLine(i, k) {
+        return this.event(this.history(i), i, k).source.line;
+    }
     event(history, i, k) {
         const e = history[k];
         if (e === undefined)
@@ -151,6 +157,14 @@ class OverlayTable {
     eventValidity(i, k) {
         const r = this.replaced.get(i);
         return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+    eventFile(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    }
+    eventLine(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
     }
 }
 /**

@@ -682,6 +682,12 @@ class RecordTable {
     eventValidity(i, k) {
         return this.event(this.history(i), i, k).validity;
     }
+    eventFile(i, k) {
+        return this.event(this.history(i), i, k).source.file;
+    }
+    eventLine(i, k) {
+        return this.event(this.history(i), i, k).source.line;
+    }
     event(history, i, k) {
         const e = history[k];
         if (e === undefined)
@@ -753,6 +759,14 @@ class OverlayTable {
     eventValidity(i, k) {
         const r = this.replaced.get(i);
         return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+    eventFile(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    }
+    eventLine(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
     }
 }
 /**
@@ -2299,6 +2313,12 @@ class ColumnTaskTable {
     }
     eventValidity(i, k) {
         return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+    }
+    eventFile(i, k) {
+        return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
+    }
+    eventLine(i, k) {
+        return small(this.eventSource[this.eventAt(i, k)] % LINE_RADIX);
     }
     eventAt(i, k) {
         this.at(i);

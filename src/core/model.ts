@@ -130,6 +130,9 @@ export interface TaskTable {
   /** history(i)[k].revision and .validity, without making the events. */
   eventRevision(i: number, k: number): number;
   eventValidity(i: number, k: number): Validity;
+  /** history(i)[k].source's file and line, without making the event. */
+  eventFile(i: number, k: number): string;
+  eventLine(i: number, k: number): number;
   /** Made on each call by the reader's table (do not hold many): ascending by revision, then source. */
   history(i: number): readonly ReviewEvent[];
   /** Task i as one record (made on each call by the reader's table). */
@@ -189,6 +192,12 @@ class RecordTable implements TaskTable {
   }
   eventValidity(i: number, k: number): Validity {
     return this.event(this.history(i), i, k).validity;
+  }
+  eventFile(i: number, k: number): string {
+    return this.event(this.history(i), i, k).source.file;
+  }
+  eventLine(i: number, k: number): number {
+    return this.event(this.history(i), i, k).source.line;
   }
   private event(history: readonly ReviewEvent[], i: number, k: number): ReviewEvent {
     const e = history[k];
@@ -262,6 +271,14 @@ class OverlayTable implements TaskTable {
   eventValidity(i: number, k: number): Validity {
     const r = this.replaced.get(i);
     return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+  }
+  eventFile(i: number, k: number): string {
+    const r = this.replaced.get(i);
+    return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+  }
+  eventLine(i: number, k: number): number {
+    const r = this.replaced.get(i);
+    return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
   }
 }
 

@@ -1,14 +1,26 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Validity } from "../../src/core/model.js";
+import { readDataset } from "../../src/core/input/read-dataset.js";
+import {
+  recordTable,
+  tableRecords,
+  type TaskRecord,
+  type TaskTable,
+  type Validity,
+} from "../../src/core/model.js";
 import { renderMarkdown } from "../../src/core/report/render-markdown.js";
 import {
+  brokenTasksOf,
   compactBrokenTasks,
   compactReviewHistory,
   parseHistoryEvents,
+  reviewHistoryOf,
   shownBrokenTasks,
   shownReviewHistory,
   type HistoryInput,
 } from "../../src/core/report/task-lists.js";
+import { BASELINE, CANDIDATE, reviewLine, tempDir, writeExport } from "../helpers/export-writer.js";
 import { unresolvedReport } from "./fixtures.js";
 
 const VALIDITY: readonly Validity[] = ["unreviewed", "valid", "broken", "disputed"];
@@ -179,5 +191,75 @@ describe("the Markdown does not grow with the task count", () => {
     // "1,000" → "200,000" in the broken-task and history summaries and their "and N more" lines.
     expect(large.length - small.length).toBeLessThanOrEqual(2 * 6);
     expect(large.replace(/\d[\d,]*/g, "N")).toBe(small.replace(/\d[\d,]*/g, "N"));
+  });
+});
+
+describe("the task lists read straight from a table", () => {
+  /** What buildReport's walks must equal: the lists made from every task's records. */
+  function fromRecords(table: TaskTable): { broken: unknown; history: unknown } {
+    const records = tableRecords(table);
+    return {
+      broken: compactBrokenTasks(records.filter((r) => r.validity === "broken")),
+      history: compactReviewHistory(records.filter((r) => r.history.length >= 2)),
+    };
+  }
+
+  it("give what the records give, on a table of records", () => {
+    const records: TaskRecord[] = tasks(400).map((t) => {
+      const last = t.history[t.history.length - 1];
+      return {
+        datasetRevision: t.datasetRevision,
+        taskId: t.taskId,
+        validity: last?.validity ?? "unreviewed",
+        reviewRevision: last?.revision ?? -1,
+        history: t.history.map((e) => ({ ...e, evidence: [] })),
+        evidence: [],
+      };
+    });
+    const table = recordTable(records);
+    const lists = { broken: brokenTasksOf(table), history: reviewHistoryOf(table) };
+    expect(lists).toEqual(fromRecords(table));
+    expect(lists.broken.count).toBeGreaterThan(0);
+    expect(lists.history.count).toBeGreaterThan(0);
+    expect(lists.history.same_label_tasks).toBeGreaterThan(0);
+  });
+
+  it("give what the records give, on the reader's table (labels from the export and two reviews files)", async () => {
+    const dir = tempDir();
+    const ids = Array.from({ length: 60 }, (_, i) => `t-${String(i).padStart(2, "0")}`);
+    const results = writeExport(
+      dir,
+      ids.map((id, i) => ({
+        id,
+        validity: (["valid", "unreviewed", "disputed", "broken"] as const)[i % 4] ?? "valid",
+        a: ["pass"],
+        b: ["fail"],
+      })),
+    );
+    const reviews = [join(dir, "reviews-1.jsonl"), join(dir, "reviews-2.jsonl")];
+    writeFileSync(
+      reviews[0] ?? "",
+      ids
+        .filter((_, i) => i % 3 === 0)
+        .map((id, k) => reviewLine(id, k % 2 === 0 ? "broken" : "valid", 2))
+        .join("\n") + "\n",
+    );
+    writeFileSync(
+      reviews[1] ?? "",
+      ids
+        .filter((_, i) => i % 5 === 0)
+        .map((id) => reviewLine(id, "disputed", 3))
+        .join("\n") + "\n",
+    );
+    const dataset = await readDataset({
+      results: [results],
+      reviews,
+      baseline: BASELINE,
+      candidate: CANDIDATE,
+    });
+    const lists = { broken: brokenTasksOf(dataset.tasks), history: reviewHistoryOf(dataset.tasks) };
+    expect(lists).toEqual(fromRecords(dataset.tasks));
+    expect(lists.history.files.length).toBe(3);
+    expect(lists.history.count).toBeGreaterThan(10);
   });
 });

@@ -202,6 +202,12 @@ export class ColumnTaskTable implements TaskTable {
   eventValidity(i: number, k: number): Validity {
     return VALIDITIES[this.eventValidities[this.eventAt(i, k)] as number] ?? "unreviewed";
   }
+  eventFile(i: number, k: number): string {
+    return this.files[Math.floor((this.eventSource[this.eventAt(i, k)] as number) / LINE_RADIX)] ?? "?";
+  }
+  eventLine(i: number, k: number): number {
+    return small((this.eventSource[this.eventAt(i, k)] as number) % LINE_RADIX);
+  }
   private eventAt(i: number, k: number): number {
     this.at(i);
     const e = (this.eventStart[i] as number) + k;

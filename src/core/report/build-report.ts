@@ -6,7 +6,7 @@ import type { Evaluation, Fragility } from "../decision/evaluation-types.js";
 import { compareCodeUnits, type Dataset } from "../model.js";
 import type { Policy, PolicySource } from "../policy/policy-types.js";
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
-import { brokenTaskKeys, compactBrokenTasks, compactReviewHistory, relabelledTasks } from "./task-lists.js";
+import { brokenTasksOf, reviewHistoryOf } from "./task-lists.js";
 import { SCHEMA_VERSION, type PolicyChange, type PolicyHistoryReport, type Report } from "./report-types.js";
 
 export interface ReportParts {
@@ -41,8 +41,8 @@ export function buildReport(parts: ReportParts): Report {
     checks: evaluation.checks,
     comparison: { ...evaluation.comparison, ...fragility },
     models: evaluation.models,
-    broken_tasks: compactBrokenTasks(brokenTaskKeys(dataset.tasks)),
-    review_history: compactReviewHistory(relabelledTasks(dataset.tasks)),
+    broken_tasks: brokenTasksOf(dataset.tasks),
+    review_history: reviewHistoryOf(dataset.tasks),
     verdict_by_review_revision: parts.verdictByReviewRevision,
     append_only: parts.appendOnly,
     append_only_base: parts.appendOnlyBase ?? null,

@@ -39,32 +39,67 @@ function groupFor<G extends Group>(groups: G[], revision: string, make: () => G)
   return g;
 }
 
-/** The broken tasks of a table as keys, in table order. */
-export function* brokenTaskKeys(tasks: TaskTable): Generator<TaskKey> {
+/**
+ * compactBrokenTasks of the table's broken tasks, read straight from it: no key object a task
+ * (buildReport's walk over a 10⁶-task Dataset).
+ */
+export function brokenTasksOf(tasks: TaskTable): BrokenTasks {
+  const groups: Group[] = [];
+  let count = 0;
   for (let i = 0; i < tasks.length; i++) {
-    if (tasks.validity(i) === "broken")
-      yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i) };
+    if (tasks.validity(i) !== "broken") continue;
+    const revision = tasks.datasetRevision(i);
+    groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [] })).task_ids.push(
+      tasks.taskId(i),
+    );
+    count += 1;
   }
+  return { count, by_dataset_revision: groups };
 }
 
-/** Stands for a task labelled at several revisions with the same label every time (only counted). */
-export const SAME_LABEL_TASK = Symbol("a task with one label at several revisions");
-
 /**
- * The tasks of a table with two or more label events (the only ones the review history lists or
- * counts), in table order; the events are made only for a task whose label changed.
+ * compactReviewHistory of the table's tasks with two or more label events, read straight from it: a listed task's
+ * events string is made from its event columns, with no history, event or source object (at 10⁶
+ * tasks those were most of what buildReport allocated).
  */
-export function* relabelledTasks(tasks: TaskTable): Generator<HistoryInput | typeof SAME_LABEL_TASK> {
+export function reviewHistoryOf(tasks: TaskTable): ReviewHistory {
+  const files: string[] = [];
+  const fileIndex = new Map<string, number>();
+  const groups: { dataset_revision: string; task_ids: string[]; events: string[] }[] = [];
+  let count = 0;
+  let sameLabel = 0;
+  let events = 0;
   for (let i = 0; i < tasks.length; i++) {
     const n = tasks.labelCount(i);
     if (n < 2) continue;
     const first = tasks.eventValidity(i, 0);
     let same = true;
     for (let k = 1; k < n && same; k++) same = tasks.eventValidity(i, k) === first;
-    if (same) yield SAME_LABEL_TASK;
-    else
-      yield { datasetRevision: tasks.datasetRevision(i), taskId: tasks.taskId(i), history: tasks.history(i) };
+    if (same) {
+      sameLabel += 1;
+      continue;
+    }
+    let text = "";
+    for (let k = 0; k < n; k++) {
+      const file = tasks.eventFile(i, k);
+      let f = fileIndex.get(file);
+      if (f === undefined) {
+        f = files.length;
+        files.push(file);
+        fileIndex.set(file, f);
+      }
+      text +=
+        (k === 0 ? "r" : EVENT_SEPARATOR + "r") +
+        `${tasks.eventRevision(i, k)} ${tasks.eventValidity(i, k)} ${f}:${tasks.eventLine(i, k)}`;
+    }
+    const revision = tasks.datasetRevision(i);
+    const g = groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [], events: [] }));
+    g.task_ids.push(tasks.taskId(i));
+    g.events.push(text);
+    count += 1;
+    events += n;
   }
+  return { count, events, same_label_tasks: sameLabel, files, by_dataset_revision: groups };
 }
 
 /** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
@@ -94,7 +129,7 @@ export interface HistoryInput extends TaskKey {
  * Tasks whose label changed (two events with different labels) are listed with every event;
  * tasks labelled at several revisions with the same label every time are only counted.
  */
-export function compactReviewHistory(tasks: Iterable<HistoryInput | typeof SAME_LABEL_TASK>): ReviewHistory {
+export function compactReviewHistory(tasks: Iterable<HistoryInput>): ReviewHistory {
   const files: string[] = [];
   const fileIndex = new Map<string, number>();
   const groups: { dataset_revision: string; task_ids: string[]; events: string[] }[] = [];
@@ -102,10 +137,6 @@ export function compactReviewHistory(tasks: Iterable<HistoryInput | typeof SAME_
   let sameLabel = 0;
   let events = 0;
   for (const t of tasks) {
-    if (t === SAME_LABEL_TASK) {
-      sameLabel += 1;
-      continue;
-    }
     const h = t.history;
     if (h.length < 2) continue;
     const first = (h[0] as (typeof h)[number]).validity;
