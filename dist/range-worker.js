@@ -3272,7 +3272,7 @@ class DatasetBuilder {
      * could not be read to its end (a problem already says so): then a model id missing from what
      * was read is not reported, since the unread part may hold it.
      */
-    finish(inputs, rowsRead, complete) {
+    finish(inputs, rowsRead, complete, collectGarbage) {
         const present = this.modelsPresent();
         const modelProblems = [];
         for (const [role, id] of [
@@ -3330,6 +3330,9 @@ class DatasetBuilder {
         this.lastTasks = undefined;
         cols.baseline.releaseAttempts();
         cols.candidate.releaseAttempts();
+        // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
+        if (collectGarbage !== undefined && cols.count >= input_limits/* COLLECT_MIN_TASKS */.fo)
+            collectGarbage();
         const late = new ProblemList();
         const revisions = new Set();
         const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
@@ -4091,6 +4094,7 @@ function unknownModelMessage(role, id, present) {
 /* harmony export */   Qx: () => (/* binding */ MAX_ID_LENGTH),
 /* harmony export */   XG: () => (/* binding */ MAX_NOTE_LENGTH),
 /* harmony export */   Yb: () => (/* binding */ MAX_EVIDENCE_LENGTH),
+/* harmony export */   fo: () => (/* binding */ COLLECT_MIN_TASKS),
 /* harmony export */   gR: () => (/* binding */ MAX_LISTED_MODEL_IDS),
 /* harmony export */   zd: () => (/* binding */ MAX_EVIDENCE_PER_TASK)
 /* harmony export */ });
@@ -4125,6 +4129,11 @@ const DEFAULT_INPUT_LIMITS = {
     maxAttemptIds: 20_000_000,
     maxHeldChars: 256 * 1024 * 1024,
 };
+/**
+ * Tasks from which the reader asks for a full collection (ReadOptions.collectGarbage) where a
+ * large read leaves most of its memory as garbage; a smaller read's garbage is a few MB.
+ */
+const COLLECT_MIN_TASKS = 100_000;
 
 
 /***/ }),

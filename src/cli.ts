@@ -3,6 +3,7 @@
 import { runCli } from "./cli/main.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
 import { describeFsCode } from "./io/file-kind.js";
+import { fullCollection } from "./io/full-collection.js";
 import { bundledParseWorkers } from "./io/parse-workers.js";
 
 /** Exit status of a user-side problem (as in src/cli/main.ts). */
@@ -43,6 +44,7 @@ try {
 
 if (cwd !== null) {
   const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
+  const collectGarbage = fullCollection();
   const code = await runCli(
     process.argv.slice(2),
     {
@@ -54,6 +56,7 @@ if (cwd !== null) {
       cwd,
       now: () => new Date(),
       ...(parseWorkers === undefined ? {} : { parseWorkers }),
+      ...(collectGarbage === undefined ? {} : { collectGarbage }),
       ...(process.env["MODEL_GATE_DEBUG"] === "1"
         ? {
             debug: (text: string) => process.stderr.write(`model-gate: debug: ${neutraliseLogLines(text)}\n`),

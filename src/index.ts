@@ -12,6 +12,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from "./action/github-api.js";
 import { createLogger } from "./action/logger.js";
 import { runAction } from "./action/run.js";
 import { bundledParseWorkers } from "./io/parse-workers.js";
+import { fullCollection } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";
 import { sourceMappedStack } from "./source-mapped-stack.js";
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
     log.error(message);
   };
   const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
+  const collectGarbage = fullCollection();
   let failed = false;
   const setFailed = (message: string): void => {
     if (failed) return;
@@ -152,6 +154,7 @@ async function main(): Promise<void> {
       retry: retryPolicy(process.env),
       today: new Date().toISOString().slice(0, 10),
       ...(parseWorkers === undefined ? {} : { parseWorkers }),
+      ...(collectGarbage === undefined ? {} : { collectGarbage }),
     });
   } catch (error) {
     if (error instanceof InputError) {

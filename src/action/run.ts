@@ -61,6 +61,8 @@ export interface ActionDeps {
   readonly today: string;
   /** Parse workers of the bundle (src/io/parse-workers.ts); absent: parse on the main thread. */
   readonly parseWorkers?: ParseWorkerOptions;
+  /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
+  readonly collectGarbage?: () => void;
 }
 
 /** What the run produced, for tests. */
@@ -619,6 +621,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           toolVersion: TOOL_VERSION,
           displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
           ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+          ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
           onNote: (message) => {
             log.debug(message);
           },

@@ -129,6 +129,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     displayPath: (p) =>
       displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven], abs),
     ...(io.parseWorkers === undefined ? {} : { parseWorkers: io.parseWorkers }),
+    ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
 

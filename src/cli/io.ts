@@ -8,6 +8,8 @@ export interface CliIo {
   readonly now: () => Date;
   /** Parse workers of the bundle (src/io/parse-workers.ts); absent: parse on the main thread. */
   readonly parseWorkers?: ParseWorkerOptions;
+  /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
+  readonly collectGarbage?: () => void;
   /** Debug notes (MODEL_GATE_DEBUG=1); absent: dropped. */
   readonly debug?: (text: string) => void;
 }

@@ -8,6 +8,7 @@ import { computeFragility } from "./decision/fragility.js";
 import { InputError, PolicyError } from "./errors.js";
 import type { ParseWorkerOptions } from "./input/parse-pool.js";
 import { readDataset } from "./input/read-dataset.js";
+import { COLLECT_MIN_TASKS } from "./input/limits.js";
 import { diffPolicyTexts } from "./policy/policy-diff.js";
 import { isExpired, parsePolicy } from "./policy/load-policy.js";
 import type { PolicyChange, PolicyHistoryReport, Report } from "./report/report-types.js";
@@ -41,6 +42,8 @@ export interface GateRequest {
   readonly displayPath?: (absPath: string) => string;
   /** Parse large exports on worker threads (the bundles pass theirs; see src/io/parse-workers.ts). */
   readonly parseWorkers?: ParseWorkerOptions;
+  /** A full garbage collection, for a large read (the bundles pass src/io/full-collection.ts's). */
+  readonly collectGarbage?: () => void;
   /** The previous versions of the results and reviews files, for the append-only check (issue #14). */
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
   /** The action: where the previous versions came from (report key `append_only_base`). */
@@ -95,7 +98,10 @@ export async function runGate(req: GateRequest): Promise<Report> {
     displayPath: display,
     ...(req.parseWorkers === undefined ? {} : { parseWorkers: req.parseWorkers }),
     ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
+    ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
   });
+  // The builder is garbage now: its held state goes before the evaluation allocates.
+  if (req.collectGarbage !== undefined && read.tasks.length >= COLLECT_MIN_TASKS) req.collectGarbage();
   const asOfReview = req.asOfReview ?? null;
   const dataset = asOfReview === null ? read : datasetAsOfReview(read, asOfReview);
   const appendOnly =

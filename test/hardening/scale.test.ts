@@ -129,10 +129,11 @@ function writeTasks(
 
 async function gate(
   results: string,
-): Promise<{ code: number; report: Record<string, unknown>; stderr: string }> {
+): Promise<{ code: number; report: Record<string, unknown>; stderr: string; collections: number }> {
   const reportPath = scratch.path(`report-${Math.random().toString(36).slice(2)}.json`);
   const policy = scratch.write(SMALL_POLICY, `policy-${Math.random().toString(36).slice(2)}.yaml`);
   let stderr = "";
+  let collections = 0;
   const code = await runCli(
     [
       "evaluate",
@@ -149,10 +150,18 @@ async function gate(
       "--report",
       reportPath,
     ],
-    { stdout: () => undefined, stderr: (t) => (stderr += t), cwd: process.cwd(), now: () => new Date() },
+    {
+      stdout: () => undefined,
+      stderr: (t) => (stderr += t),
+      cwd: process.cwd(),
+      now: () => new Date(),
+      collectGarbage: () => {
+        collections++;
+      },
+    },
   );
   const report = code <= 2 ? (JSON.parse(readFileSync(reportPath, "utf8")) as Record<string, unknown>) : {};
-  return { code, report, stderr };
+  return { code, report, stderr, collections };
 }
 
 describe("200,000 valid tasks through the whole gate (was: Maximum call stack size exceeded)", () => {
@@ -171,6 +180,9 @@ describe("200,000 valid tasks through the whole gate (was: Maximum call stack si
     expect(c["common_valid_tasks"]).toBe(N);
     expect(typeof c["review_fragility"]).toBe("number");
     expect(c["review_fragility"]).toBeGreaterThan(10_000);
+    // A read of 200,000 tasks (≥ COLLECT_MIN_TASKS) asks for a collection in finish() and one
+    // after the read; a small one asks for none (test/input/read-dataset.test.ts).
+    expect(r.collections).toBe(2);
   }, 60_000);
 
   it("a clear accept with 1,000 clusters (the clustered fragility path)", async () => {

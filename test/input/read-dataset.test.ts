@@ -6,7 +6,9 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
 import { tableRecords, type Dataset, type TaskRecord } from "../../src/core/model.js";
+import { COLLECT_MIN_TASKS } from "../../src/core/input/limits.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
+import { fullCollection } from "../../src/io/full-collection.js";
 import { fixtures, review, row, toJsonl } from "./fixtures.js";
 
 const fx = fixtures("read");
@@ -180,6 +182,43 @@ describe("readDataset: a small export and reviews", () => {
     expect(d.baseline.datasetRevisions).toEqual(["R1", "r2"]);
     // Only tasks of the compared models count: "a" at ds1 (revision 8) and every R1/r2 task (1).
     expect(d.reviewRevisions).toEqual([1, 8]);
+  });
+});
+
+describe("readDataset: the full collection asked for on a large read", () => {
+  it("is not asked for below COLLECT_MIN_TASKS tasks, and changes nothing", async () => {
+    const results = await fx.jsonl("results-gc.jsonl", RESULTS);
+    let calls = 0;
+    const opts = {
+      results: [results],
+      reviews: [],
+      baseline: "base",
+      candidate: "cand",
+      displayPath: byName,
+    };
+    const d = await readDataset({
+      ...opts,
+      collectGarbage: () => {
+        calls++;
+      },
+    });
+    expect(calls).toBe(0);
+    expect(tableRecords(d.tasks)).toEqual(tableRecords((await readDataset(opts)).tasks));
+    expect(d.tasks.length).toBeLessThan(COLLECT_MIN_TASKS);
+  });
+
+  it("fullCollection gives a function that collects what nothing holds any more", async () => {
+    const collect = fullCollection();
+    expect(collect).toBeTypeOf("function");
+    const ref = new WeakRef({ big: new Array(1000).fill(1) });
+    // A WeakRef's target is held until the end of the job that made it: collect in a later one.
+    await new Promise((r) => setImmediate(r));
+    collect?.();
+    await new Promise((r) => setImmediate(r));
+    expect(ref.deref()).toBeUndefined();
+    // The same function on every call; the flag it set is cleared again.
+    expect(fullCollection()).toBe(collect);
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
   });
 });
 

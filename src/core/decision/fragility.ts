@@ -23,7 +23,8 @@
  */
 import { withReplacedRecords, type Dataset, type TaskRecord } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
-import { evaluate } from "./evaluate.js";
+import { taskColumns, validityCode, withLabels, type TaskColumns } from "../stats/task-columns.js";
+import { evaluateVerdict } from "./evaluate.js";
 import type { Evaluation, EvaluationContext, Fragility } from "./evaluation-types.js";
 import { reviewFragility, type FigureResult, type Move } from "./fragility-review.js";
 import { resolutionDistance } from "./fragility-resolution.js";
@@ -69,6 +70,18 @@ export function relabel(dataset: Dataset, moves: readonly Move[]): Dataset {
   return { ...dataset, tasks: withReplacedRecords(dataset.tasks, replaced) };
 }
 
+/**
+ * The columns evaluate(relabel(dataset, moves)) reads, made from the dataset's own with only the
+ * label column changed: no record is made for a moved task and no column walks the relabelled
+ * table (the whole-gate preset at 10⁶ tasks, ~19,000 moves: the fragility step took 2.2 → 1.6 s).
+ */
+function relabelledColumns(dataset: Dataset, moves: readonly Move[]): TaskColumns {
+  const columns = taskColumns(dataset);
+  const codes = columns.validity.slice();
+  for (const m of moves) codes[m.index] = validityCode(m.to);
+  return withLabels(columns, codes);
+}
+
 export function analyseFragility(
   dataset: Dataset,
   policy: Policy,
@@ -93,7 +106,7 @@ export function analyseFragility(
   }
 
   if (result.k !== null && opts.verify !== false) {
-    const after = evaluate(relabel(dataset, result.moves), policy, ctx).verdict;
+    const after = evaluateVerdict(dataset, policy, ctx, relabelledColumns(dataset, result.moves)).verdict;
     const realised = verdict === "unresolved" ? after !== "unresolved" : after !== verdict;
     if (!realised) {
       if (verdict === "unresolved") result = { k: null, exact: false, moves: [] };

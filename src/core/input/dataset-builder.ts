@@ -41,6 +41,7 @@ import {
   VALIDITIES,
 } from "../model.js";
 import {
+  COLLECT_MIN_TASKS,
   DEFAULT_INPUT_LIMITS,
   MAX_EVIDENCE_PER_TASK,
   MAX_LISTED_MODEL_IDS,
@@ -963,7 +964,12 @@ export class DatasetBuilder {
    * could not be read to its end (a problem already says so): then a model id missing from what
    * was read is not reported, since the unread part may hold it.
    */
-  finish(inputs: readonly InputFileDigest[], rowsRead: number, complete: boolean): Dataset {
+  finish(
+    inputs: readonly InputFileDigest[],
+    rowsRead: number,
+    complete: boolean,
+    collectGarbage?: () => void,
+  ): Dataset {
     const present = this.modelsPresent();
     const modelProblems: InputProblem[] = [];
     for (const [role, id] of [
@@ -1019,6 +1025,8 @@ export class DatasetBuilder {
     this.lastTasks = undefined;
     cols.baseline.releaseAttempts();
     cols.candidate.releaseAttempts();
+    // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
+    if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS) collectGarbage();
     const late = new ProblemList();
     const revisions = new Set<number>();
     const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;

@@ -58,3 +58,9 @@ export const DEFAULT_INPUT_LIMITS: InputLimits = {
   maxAttemptIds: 20_000_000,
   maxHeldChars: 256 * 1024 * 1024,
 };
+
+/**
+ * Tasks from which the reader asks for a full collection (ReadOptions.collectGarbage) where a
+ * large read leaves most of its memory as garbage; a smaller read's garbage is a few MB.
+ */
+export const COLLECT_MIN_TASKS = 100_000;

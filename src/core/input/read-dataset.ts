@@ -51,6 +51,11 @@ export interface ReadOptions {
   readonly readRanges?: RangeReadOptions;
   /** Receives notes on how the input was read (for debug output; never part of the report). */
   readonly onNote?: (message: string) => void;
+  /**
+   * A full garbage collection (src/io/full-collection.ts), asked for in finish() on a read of
+   * COLLECT_MIN_TASKS tasks or more, once the read-only state is dropped; never changes the Dataset.
+   */
+  readonly collectGarbage?: () => void;
 }
 
 interface InputFile {
@@ -245,5 +250,5 @@ async function readFiles(
   } finally {
     await pool?.close();
   }
-  return builder.finish(inputs, rowsRead, complete);
+  return builder.finish(inputs, rowsRead, complete, opts.collectGarbage);
 }
