@@ -68557,8 +68557,9 @@ async function runGate(req) {
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     });
     // The builder is garbage now: its held state goes before the evaluation allocates.
-    if (req.collectGarbage !== undefined && read.tasks.length >= COLLECT_MIN_TASKS)
-        req.collectGarbage();
+    const large = req.collectGarbage !== undefined && read.tasks.length >= COLLECT_MIN_TASKS;
+    if (large)
+        req.collectGarbage?.();
     const asOfReview = req.asOfReview ?? null;
     const dataset = asOfReview === null ? read : datasetAsOfReview(read, asOfReview);
     const appendOnly = req.previous === undefined || req.previous === null
@@ -68571,6 +68572,10 @@ async function runGate(req) {
     };
     const evaluation = evaluate(dataset, policy, ctx);
     const fragility = computeFragility(dataset, policy, ctx, evaluation);
+    // The fragility search's garbage goes before the evaluations at each review revision add theirs
+    // (at 10⁶ tasks the peak was there: ~860 → ~780 MiB).
+    if (large)
+        req.collectGarbage?.();
     const byRevision = verdictByReviewRevision({ dataset, policy, ctx, evaluation });
     const reclassified = reclassificationHeadline(byRevision);
     if (reclassified !== null)
@@ -72596,12 +72601,12 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_vm_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:vm");
 ;// CONCATENATED MODULE: ./src/io/full-collection.ts
 /**
- * A full garbage collection the gate can ask for at the two points where a large read leaves
- * most of its memory as garbage (issue 15): in DatasetBuilder.finish once the read-only state is
- * dropped (before the Dataset's table is made beside what is held), and once the read returns
- * (the builder itself). V8 collects when its heuristics say so, usually later, and the peak RSS
+ * A full garbage collection the gate can ask for where a large read leaves most of its memory as
+ * garbage (issue 15): in DatasetBuilder.finish once the read-only state is dropped (before the
+ * Dataset's table is made beside what is held), once the read returns (the builder itself), and
+ * once the fragility search is done (before the evaluations at each review revision). V8 collects when its heuristics say so, usually later, and the peak RSS
  * is then the live state plus that garbage: a 500,000-task export peaked at ~500 MiB, ~430–460
- * MiB with these two collections (each ~0.15–0.3 s at 10⁶ tasks; below COLLECT_MIN_TASKS none is
+ * MiB with these collections (each ~0.15–0.3 s at 10⁶ tasks; below COLLECT_MIN_TASKS none is
  * asked).
  *
  * node does not expose `gc` without --expose-gc, which a user's `node dist/cli.js` or GitHub's

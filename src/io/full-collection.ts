@@ -1,10 +1,10 @@
 /**
- * A full garbage collection the gate can ask for at the two points where a large read leaves
- * most of its memory as garbage (issue 15): in DatasetBuilder.finish once the read-only state is
- * dropped (before the Dataset's table is made beside what is held), and once the read returns
- * (the builder itself). V8 collects when its heuristics say so, usually later, and the peak RSS
+ * A full garbage collection the gate can ask for where a large read leaves most of its memory as
+ * garbage (issue 15): in DatasetBuilder.finish once the read-only state is dropped (before the
+ * Dataset's table is made beside what is held), once the read returns (the builder itself), and
+ * once the fragility search is done (before the evaluations at each review revision). V8 collects when its heuristics say so, usually later, and the peak RSS
  * is then the live state plus that garbage: a 500,000-task export peaked at ~500 MiB, ~430–460
- * MiB with these two collections (each ~0.15–0.3 s at 10⁶ tasks; below COLLECT_MIN_TASKS none is
+ * MiB with these collections (each ~0.15–0.3 s at 10⁶ tasks; below COLLECT_MIN_TASKS none is
  * asked).
  *
  * node does not expose `gc` without --expose-gc, which a user's `node dist/cli.js` or GitHub's
