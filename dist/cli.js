@@ -53,7 +53,7 @@ catch {
 }
 if (cwd !== null) {
     const parseWorkers = (0,_io_parse_workers_js__WEBPACK_IMPORTED_MODULE_4__/* .bundledParseWorkers */ .j)(import.meta.url, process.env);
-    const collectGarbage = (0,_io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__/* .fullCollection */ .C)();
+    const collectGarbage = (0,_io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__/* .fullCollectionFor */ .l)(process.env);
     const code = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), {
         // After a failed write, nothing more is written (each further write would fail too).
         stdout: (text) => {
@@ -27938,8 +27938,10 @@ function checkOutputTarget(path, shown, role, inputs) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  C: () => (/* binding */ fullCollection)
+  l: () => (/* binding */ fullCollectionFor)
 });
+
+// UNUSED EXPORTS: fullCollection
 
 ;// CONCATENATED MODULE: external "node:v8"
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
@@ -27988,6 +27990,10 @@ function fullCollection() {
         (0,external_node_v8_namespaceObject.setFlagsFromString)("--no-expose-gc");
     }
     return cached ?? undefined;
+}
+/** fullCollection(), unless MODEL_GATE_COLLECT=0 turns the collections off (README, "The CLI"). */
+function fullCollectionFor(env) {
+    return env["MODEL_GATE_COLLECT"] === "0" ? undefined : fullCollection();
 }
 
 

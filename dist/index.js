@@ -72643,6 +72643,10 @@ function fullCollection() {
     }
     return full_collection_cached ?? undefined;
 }
+/** fullCollection(), unless MODEL_GATE_COLLECT=0 turns the collections off (README, "The CLI"). */
+function fullCollectionFor(env) {
+    return env["MODEL_GATE_COLLECT"] === "0" ? undefined : fullCollection();
+}
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
@@ -72771,7 +72775,7 @@ async function main() {
         log.error(message);
     };
     const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
-    const collectGarbage = fullCollection();
+    const collectGarbage = fullCollectionFor(process.env);
     let failed = false;
     const setFailed = (message) => {
         if (failed)

@@ -3,7 +3,7 @@
 import { runCli } from "./cli/main.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
 import { describeFsCode } from "./io/file-kind.js";
-import { fullCollection } from "./io/full-collection.js";
+import { fullCollectionFor } from "./io/full-collection.js";
 import { bundledParseWorkers } from "./io/parse-workers.js";
 
 /** Exit status of a user-side problem (as in src/cli/main.ts). */
@@ -44,7 +44,7 @@ try {
 
 if (cwd !== null) {
   const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
-  const collectGarbage = fullCollection();
+  const collectGarbage = fullCollectionFor(process.env);
   const code = await runCli(
     process.argv.slice(2),
     {

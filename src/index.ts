@@ -12,7 +12,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from "./action/github-api.js";
 import { createLogger } from "./action/logger.js";
 import { runAction } from "./action/run.js";
 import { bundledParseWorkers } from "./io/parse-workers.js";
-import { fullCollection } from "./io/full-collection.js";
+import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";
 import { sourceMappedStack } from "./source-mapped-stack.js";
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     log.error(message);
   };
   const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
-  const collectGarbage = fullCollection();
+  const collectGarbage = fullCollectionFor(process.env);
   let failed = false;
   const setFailed = (message: string): void => {
     if (failed) return;

@@ -40,3 +40,10 @@ export function fullCollection(): (() => void) | undefined {
   }
   return cached ?? undefined;
 }
+
+/** fullCollection(), unless MODEL_GATE_COLLECT=0 turns the collections off (README, "The CLI"). */
+export function fullCollectionFor(
+  env: Readonly<Record<string, string | undefined>>,
+): (() => void) | undefined {
+  return env["MODEL_GATE_COLLECT"] === "0" ? undefined : fullCollection();
+}

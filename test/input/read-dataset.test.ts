@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { tableRecords, type Dataset, type TaskRecord } from "../../src/core/model.js";
 import { COLLECT_MIN_TASKS } from "../../src/core/input/limits.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
-import { fullCollection } from "../../src/io/full-collection.js";
+import { fullCollection, fullCollectionFor } from "../../src/io/full-collection.js";
 import { fixtures, review, row, toJsonl } from "./fixtures.js";
 
 const fx = fixtures("read");
@@ -219,6 +219,10 @@ describe("readDataset: the full collection asked for on a large read", () => {
     // The same function on every call; the flag it set is cleared again.
     expect(fullCollection()).toBe(collect);
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+    // MODEL_GATE_COLLECT=0 turns it off; anything else leaves it on.
+    expect(fullCollectionFor({ MODEL_GATE_COLLECT: "0" })).toBeUndefined();
+    expect(fullCollectionFor({ MODEL_GATE_COLLECT: "1" })).toBe(collect);
+    expect(fullCollectionFor({})).toBe(collect);
   });
 });
 
