@@ -1374,6 +1374,45 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
 
 
 /**
+ * By the columns' count arrays (shared by every label overlay of one dataset: withLabels), then
+ * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
+ * and for each review revision: the counts are read once, not at each.
+ */
+const pairsByCounts = new WeakMap();
+function taskPairs(columns, infra) {
+    let byInfra = pairsByCounts.get(columns.candidate);
+    if (byInfra === undefined) {
+        byInfra = new Map();
+        pairsByCounts.set(columns.candidate, byInfra);
+    }
+    const known = byInfra.get(infra);
+    if (known !== undefined && known.d.length === columns.validity.length)
+        return known;
+    const n = columns.validity.length;
+    const d = new Float64Array(n);
+    const rerun = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+        const a = columns.candidate[i];
+        const b = columns.baseline[i];
+        const ka = effectiveAttempts(a, infra);
+        const kb = effectiveAttempts(b, infra);
+        if (a === undefined || b === undefined || ka === 0 || kb === 0) {
+            d[i] = Number.NaN;
+            rerun[i] = Number.NaN;
+            continue;
+        }
+        const ma = a.pass / ka;
+        const mb = b.pass / kb;
+        d[i] = ma - mb;
+        const va = scoreRerunVariance(ma, ka);
+        const vb = scoreRerunVariance(mb, kb);
+        rerun[i] = va === null || vb === null ? Number.NaN : va + vb;
+    }
+    const pairs = { d, rerun };
+    byInfra.set(infra, pairs);
+    return pairs;
+}
+/**
  * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
  * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
  * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
@@ -1404,6 +1443,7 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
     let g = 0;
     const clusterOfTask = new Int32Array(n).fill(-1);
     let withoutCluster = 0;
+    const pairs = taskPairs(columns, infra);
     for (let i = 0; i < n; i++) {
         const label = validity[i];
         if (label === BROKEN_CODE) {
@@ -1411,15 +1451,10 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
             continue;
         }
         universe++;
-        const a = columns.candidate[i];
-        const b = columns.baseline[i];
-        const ka = effectiveAttempts(a, infra);
-        const kb = effectiveAttempts(b, infra);
-        if (a === undefined || b === undefined || ka === 0 || kb === 0)
+        const d = pairs.d[i];
+        // (NaN: not a task of C.)
+        if (d !== d)
             continue;
-        const ma = a.pass / ka;
-        const mb = b.pass / kb;
-        const d = ma - mb;
         {
             const k = columns.cluster[i];
             if (k < 0)
@@ -1437,12 +1472,11 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
             validD[nv] = d;
             validTask.push(i);
             validSum += d;
-            const va = scoreRerunVariance(ma, ka);
-            const vb = scoreRerunVariance(mb, kb);
-            if (va === null || vb === null)
+            const rerun = pairs.rerun[i];
+            if (rerun !== rerun)
                 rerunOk = false;
             else
-                rerunTerms[nv] = va + vb;
+                rerunTerms[nv] = rerun;
             nv++;
         }
         else {
@@ -1757,6 +1791,55 @@ function scoreFigures(validSum, validCount, unresolved) {
         interval_pessimistic: pess.lower !== null && pess.upper !== null ? [pess.lower, pess.upper] : null,
     };
 }
+/** Bits of SideTasks.flags. */
+const HAS_ATTEMPT = 1;
+const LOST_TO_INFRA = 2;
+/** The other model has K* ≥ 1 too (the task is in C when not broken). */
+const COMMON = 4;
+/**
+ * By the model's count array (shared by every label overlay of one dataset: withLabels), then by
+ * infra policy: each evaluation of the dataset (its own, fragility's verification, each review
+ * revision) reads the counts' scores once, not at each.
+ */
+const sideTasksByCounts = new WeakMap();
+function sideTasks(columns, side, infra) {
+    const own = columns[side];
+    const others = columns[side === "baseline" ? "candidate" : "baseline"];
+    let byInfra = sideTasksByCounts.get(own);
+    if (byInfra === undefined) {
+        byInfra = new Map();
+        sideTasksByCounts.set(own, byInfra);
+    }
+    const known = byInfra.get(infra);
+    if (known !== undefined && known.score.length === columns.validity.length)
+        return known;
+    const n = columns.validity.length;
+    const score = new Float64Array(n);
+    const flags = new Uint8Array(n);
+    let pass = 0;
+    let fail = 0;
+    let infraError = 0;
+    let missing = 0;
+    for (let i = 0; i < n; i++) {
+        const c = own[i];
+        if (c !== undefined) {
+            pass += c.pass;
+            fail += c.fail;
+            infraError += c.infra_error;
+            missing += c.missing;
+        }
+        const k = effectiveAttempts(c, infra);
+        flags[i] =
+            (hasAttempt(c) ? HAS_ATTEMPT : 0) |
+                (isLostToInfra(c) ? LOST_TO_INFRA : 0) |
+                (effectiveAttempts(others[i], infra) > 0 ? COMMON : 0);
+        score[i] = c === undefined || k === 0 ? Number.NaN : c.pass / k;
+    }
+    const safe = Number.isSafeInteger(pass + fail + infraError + missing);
+    const tasks = { score, flags, totals: safe ? { pass, fail, infra: infraError, missing } : undefined };
+    byInfra.set(infra, tasks);
+    return tasks;
+}
 /**
  * The figures of one model. Row counts (attempts, passes, fails, infra_errors, missing_attempts)
  * are the model's attempt rows on the universe T (non-broken tasks), as read: under
@@ -1767,7 +1850,6 @@ function scoreFigures(validSum, validCount, unresolved) {
  */
 function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     const summary = dataset[side];
-    const other = side === "baseline" ? "candidate" : "baseline";
     let universe = 0;
     let passes = 0;
     let fails = 0;
@@ -1784,29 +1866,44 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     const commonUnresolved = [];
     const validity = columns.validity;
     const own = columns[side];
-    const others = columns[other];
+    const { score, flags, totals } = sideTasks(columns, side, infra);
+    if (totals !== undefined) {
+        passes = totals.pass;
+        fails = totals.fail;
+        infraErrors = totals.infra;
+        missingAttempts = totals.missing;
+    }
     for (let i = 0; i < validity.length; i++) {
         const label = validity[i];
-        if (label === BROKEN_CODE)
+        if (label === BROKEN_CODE) {
+            const c = totals === undefined ? undefined : own[i];
+            if (c !== undefined) {
+                passes -= c.pass;
+                fails -= c.fail;
+                infraErrors -= c.infra_error;
+                missingAttempts -= c.missing;
+            }
             continue;
+        }
         universe++;
-        const c = own[i];
+        const c = totals === undefined ? own[i] : undefined;
         if (c !== undefined) {
             passes += c.pass;
             fails += c.fail;
             infraErrors += c.infra_error;
             missingAttempts += c.missing;
         }
-        if (!hasAttempt(c))
+        const f = flags[i];
+        if ((f & HAS_ATTEMPT) === 0)
             missingTasks++;
-        if (isLostToInfra(c))
+        if ((f & LOST_TO_INFRA) !== 0)
             lostTasks++;
-        const k = effectiveAttempts(c, infra);
-        if (c === undefined || k === 0)
+        const m = score[i];
+        // (NaN: not attempted by this model.)
+        if (m !== m)
             continue;
         attempted++;
-        const m = c.pass / k;
-        const common = effectiveAttempts(others[i], infra) > 0;
+        const common = (f & COMMON) !== 0;
         if (label === VALID_CODE) {
             ownValidSum += m;
             ownValidCount++;
@@ -5751,7 +5848,10 @@ function small(x) {
     const k = x | 0;
     return k === x ? k : x;
 }
-/** Filled by the DatasetBuilder in dataset order (`addTask`, then its events), then read. */
+/**
+ * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
+ * order, reading its columns in order), then read. Each task's run of events is known beforehand.
+ */
 class ColumnTaskTable {
     strings;
     revisionNames;
@@ -5777,10 +5877,9 @@ class ColumnTaskTable {
     /** Event index → reviewer and note, when either was given. */
     eventMeta = new Map();
     filled = 0;
-    events = 0;
     constructor(size, 
-    /** Events to make room for (more are grown into). */
-    eventCapacity, strings, revisionNames, files) {
+    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
+    eventStart, strings, revisionNames, files) {
         this.strings = strings;
         this.revisionNames = revisionNames;
         this.files = files;
@@ -5792,14 +5891,17 @@ class ColumnTaskTable {
         this.baselines = new Array(size);
         this.candidates = new Array(size);
         this.evidenceLists = new Array(size);
-        this.eventStart = new Uint32Array(size + 1);
-        this.eventRevisions = new Float64Array(eventCapacity);
-        this.eventValidities = new Uint8Array(eventCapacity);
-        this.eventSource = new Float64Array(eventCapacity);
+        if (eventStart.length !== size + 1)
+            throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
+        this.eventStart = eventStart;
+        const events = eventStart[size] ?? 0;
+        this.eventRevisions = new Float64Array(events);
+        this.eventValidities = new Uint8Array(events);
+        this.eventSource = new Float64Array(events);
     }
-    /** The next task in dataset order; its events follow with `addEvent`. */
-    addTask(builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate, evidence) {
-        const i = this.filled++;
+    /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
+    setTask(i, builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate, evidence) {
+        this.filled++;
         this.order[i] = builderTask;
         this.revisionIndex[i] = revisionIndex;
         this.validityCode[i] = validityCode;
@@ -5809,14 +5911,9 @@ class ColumnTaskTable {
         // The builder's list itself, not its items joined: joining made a string a task while the
         // lists were still live (finish()'s peak) and cost ~10% of a task-heavy export's time.
         this.evidenceLists[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence;
-        this.eventStart[i] = this.events;
-        this.eventStart[i + 1] = this.events;
     }
-    /** The next event of the last task added (in history order). `evidence`: its list when not the task's. */
-    addEvent(revision, validityCode, source, evidence, meta) {
-        const e = this.events++;
-        if (e === this.eventRevisions.length)
-            this.growEvents();
+    /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
+    setEvent(e, revision, validityCode, source, evidence, meta) {
         this.eventRevisions[e] = revision;
         this.eventValidities[e] = validityCode;
         this.eventSource[e] = source;
@@ -5824,20 +5921,6 @@ class ColumnTaskTable {
             this.eventEvidence.set(e, evidence);
         if (meta !== undefined)
             this.eventMeta.set(e, meta);
-        this.eventStart[this.filled] = this.events;
-    }
-    growEvents() {
-        const size = Math.max(16, Math.ceil(this.eventRevisions.length * 1.5));
-        const f64 = (a) => {
-            const b = new Float64Array(size);
-            b.set(a);
-            return b;
-        };
-        this.eventRevisions = f64(this.eventRevisions);
-        this.eventSource = f64(this.eventSource);
-        const v = new Uint8Array(size);
-        v.set(this.eventValidities);
-        this.eventValidities = v;
     }
     /** Whether every task was added. */
     complete() {
@@ -7430,23 +7513,28 @@ class DatasetBuilder {
         const late = new ProblemList();
         const revisions = new Set();
         const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
-        // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
-        // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
-        let table = refused ? undefined : this.newTable(universe);
+        // In dataset order: the late problems in that order, the review revisions, each task's run of
+        // label events in the table.
+        const eventStart = new Uint32Array(size + 1);
+        let eventCount = 0;
+        const conflicts = cols.clusterConflicts.size > 0;
         for (let u = 0; u < size; u++) {
             const i = universe[u] ?? 0;
             const flags = cols.flags[i] ?? 0;
+            eventStart[u] = eventCount;
             // A task's first row always adds a label unless it passed a cap (reported): then it has none.
-            const events = (flags & F_MORE_LABELS) === 0 ? undefined : this.labelsOf(i, flags);
-            if (events !== undefined) {
+            if ((flags & F_MORE_LABELS) !== 0) {
+                const events = this.labelsOf(i, flags);
                 this.checkLabels(i, events, late);
                 for (const e of events)
                     revisions.add(e.revision);
+                eventCount += events.length;
             }
             else if ((flags & F_LABEL0) !== 0) {
                 revisions.add(cols.label0Revision[i] ?? 0);
+                eventCount++;
             }
-            const conflict = cols.clusterConflicts.get(i);
+            const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
             if (conflict !== undefined) {
                 late.add({
                     location: this.locationOf(conflict.src),
@@ -7456,10 +7544,23 @@ class DatasetBuilder {
                         `${quote(conflict.value)} here; a task belongs to one cluster`,
                 });
             }
-            if (late.total > 0)
-                table = undefined;
-            if (table !== undefined)
-                this.addToTable(table, i, flags, events);
+        }
+        eventStart[size] = eventCount;
+        // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+        // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+        const table = refused || late.total > 0 ? undefined : this.newTable(universe, eventStart);
+        if (table !== undefined) {
+            // Filled in the builder's task order: its ~15 columns are read in order and the table's
+            // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
+            // 500,000 tasks).
+            const position = new Int32Array(cols.count).fill(-1);
+            for (let u = 0; u < size; u++)
+                position[universe[u] ?? 0] = u;
+            for (let i = 0; i < cols.count; i++) {
+                const u = position[i] ?? -1;
+                if (u >= 0)
+                    this.addToTable(table, u, i, eventStart[u] ?? 0);
+            }
         }
         late.append(unmatchedProblems);
         const total = modelProblems.length + this.lineProblems.total + late.total;
@@ -7468,7 +7569,7 @@ class DatasetBuilder {
             throw new errors/* InputError */.dz(`The results/reviews input has ${dataset_builder_plural(total, "problem", "problems")}:`, problems, total);
         }
         return {
-            tasks: table ?? this.newTable(new Uint32Array(0)),
+            tasks: table ?? this.newTable(new Uint32Array(0), new Uint32Array(1)),
             baseline: this.summary(this.baseline, this.baselineState),
             candidate: this.summary(this.candidate, this.candidateState),
             modelsPresent: present,
@@ -7498,40 +7599,35 @@ class DatasetBuilder {
                 `later revision labelled "disputed"`,
         });
     }
-    /** An empty table for the tasks of `universe` (dataset order), with room for their labels. */
-    newTable(universe) {
+    /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
+    newTable(universe, eventStart) {
         const cols = this.cols;
-        let events = 0;
-        for (const i of universe) {
-            const flags = cols.flags[i] ?? 0;
-            if ((flags & F_LABEL0) !== 0)
-                events++;
-            if ((flags & F_MORE_LABELS) !== 0)
-                events += cols.moreLabels.get(i)?.events.length ?? 0;
-        }
         const names = this.revisionList.map((r) => r.name);
         // Only the string columns: the table must not keep the builder's typed arrays alive.
         const strings = { taskIds: cols.taskIds, clusters: cols.clusters };
-        return new ColumnTaskTable(universe.length, events, strings, names, this.fileNames);
+        return new ColumnTaskTable(universe.length, eventStart, strings, names, this.fileNames);
     }
-    /** Task i as the table's next task, its labels in history order (by revision, then source). */
-    addToTable(table, i, flags, events) {
+    /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
+    addToTable(table, u, i, e) {
         const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
         const evidence = cols.evidence[i];
-        table.addTask(i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i), evidence);
-        if (events === undefined) {
+        table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i), evidence);
+        if ((flags & F_MORE_LABELS) === 0) {
             // One label (the usual case): no LabelEvent, no sort.
             if ((flags & F_LABEL0) !== 0) {
                 const own = (flags & F_LABEL0_OWN) !== 0;
-                table.addEvent(cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+                table.setEvent(e, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
             }
         }
         else {
-            const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
-            for (const e of sorted) {
-                table.addEvent(e.revision, dataset_builder_validityCode(e.validity), e.src, e.own ? ownEvidence(e.evidence, evidence) : undefined, e.reviewer === undefined && e.note === undefined
+            const sorted = this.labelsOf(i, flags)
+                .slice()
+                .sort((a, b) => a.revision - b.revision || a.src - b.src);
+            for (const [k, ev] of sorted.entries()) {
+                table.setEvent(e + k, ev.revision, dataset_builder_validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
                     ? undefined
-                    : { reviewer: e.reviewer, note: e.note });
+                    : { reviewer: ev.reviewer, note: ev.note });
             }
         }
     }

@@ -2172,7 +2172,10 @@ function small(x) {
     const k = x | 0;
     return k === x ? k : x;
 }
-/** Filled by the DatasetBuilder in dataset order (`addTask`, then its events), then read. */
+/**
+ * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
+ * order, reading its columns in order), then read. Each task's run of events is known beforehand.
+ */
 class ColumnTaskTable {
     strings;
     revisionNames;
@@ -2198,10 +2201,9 @@ class ColumnTaskTable {
     /** Event index → reviewer and note, when either was given. */
     eventMeta = new Map();
     filled = 0;
-    events = 0;
     constructor(size, 
-    /** Events to make room for (more are grown into). */
-    eventCapacity, strings, revisionNames, files) {
+    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
+    eventStart, strings, revisionNames, files) {
         this.strings = strings;
         this.revisionNames = revisionNames;
         this.files = files;
@@ -2213,14 +2215,17 @@ class ColumnTaskTable {
         this.baselines = new Array(size);
         this.candidates = new Array(size);
         this.evidenceLists = new Array(size);
-        this.eventStart = new Uint32Array(size + 1);
-        this.eventRevisions = new Float64Array(eventCapacity);
-        this.eventValidities = new Uint8Array(eventCapacity);
-        this.eventSource = new Float64Array(eventCapacity);
+        if (eventStart.length !== size + 1)
+            throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
+        this.eventStart = eventStart;
+        const events = eventStart[size] ?? 0;
+        this.eventRevisions = new Float64Array(events);
+        this.eventValidities = new Uint8Array(events);
+        this.eventSource = new Float64Array(events);
     }
-    /** The next task in dataset order; its events follow with `addEvent`. */
-    addTask(builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate, evidence) {
-        const i = this.filled++;
+    /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
+    setTask(i, builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate, evidence) {
+        this.filled++;
         this.order[i] = builderTask;
         this.revisionIndex[i] = revisionIndex;
         this.validityCode[i] = validityCode;
@@ -2230,14 +2235,9 @@ class ColumnTaskTable {
         // The builder's list itself, not its items joined: joining made a string a task while the
         // lists were still live (finish()'s peak) and cost ~10% of a task-heavy export's time.
         this.evidenceLists[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence;
-        this.eventStart[i] = this.events;
-        this.eventStart[i + 1] = this.events;
     }
-    /** The next event of the last task added (in history order). `evidence`: its list when not the task's. */
-    addEvent(revision, validityCode, source, evidence, meta) {
-        const e = this.events++;
-        if (e === this.eventRevisions.length)
-            this.growEvents();
+    /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
+    setEvent(e, revision, validityCode, source, evidence, meta) {
         this.eventRevisions[e] = revision;
         this.eventValidities[e] = validityCode;
         this.eventSource[e] = source;
@@ -2245,20 +2245,6 @@ class ColumnTaskTable {
             this.eventEvidence.set(e, evidence);
         if (meta !== undefined)
             this.eventMeta.set(e, meta);
-        this.eventStart[this.filled] = this.events;
-    }
-    growEvents() {
-        const size = Math.max(16, Math.ceil(this.eventRevisions.length * 1.5));
-        const f64 = (a) => {
-            const b = new Float64Array(size);
-            b.set(a);
-            return b;
-        };
-        this.eventRevisions = f64(this.eventRevisions);
-        this.eventSource = f64(this.eventSource);
-        const v = new Uint8Array(size);
-        v.set(this.eventValidities);
-        this.eventValidities = v;
     }
     /** Whether every task was added. */
     complete() {
@@ -3336,23 +3322,28 @@ class DatasetBuilder {
         const late = new ProblemList();
         const revisions = new Set();
         const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
-        // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
-        // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
-        let table = refused ? undefined : this.newTable(universe);
+        // In dataset order: the late problems in that order, the review revisions, each task's run of
+        // label events in the table.
+        const eventStart = new Uint32Array(size + 1);
+        let eventCount = 0;
+        const conflicts = cols.clusterConflicts.size > 0;
         for (let u = 0; u < size; u++) {
             const i = universe[u] ?? 0;
             const flags = cols.flags[i] ?? 0;
+            eventStart[u] = eventCount;
             // A task's first row always adds a label unless it passed a cap (reported): then it has none.
-            const events = (flags & builder_columns/* F_MORE_LABELS */.t1) === 0 ? undefined : this.labelsOf(i, flags);
-            if (events !== undefined) {
+            if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
+                const events = this.labelsOf(i, flags);
                 this.checkLabels(i, events, late);
                 for (const e of events)
                     revisions.add(e.revision);
+                eventCount += events.length;
             }
             else if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
                 revisions.add(cols.label0Revision[i] ?? 0);
+                eventCount++;
             }
-            const conflict = cols.clusterConflicts.get(i);
+            const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
             if (conflict !== undefined) {
                 late.add({
                     location: this.locationOf(conflict.src),
@@ -3362,10 +3353,23 @@ class DatasetBuilder {
                         `${quote(conflict.value)} here; a task belongs to one cluster`,
                 });
             }
-            if (late.total > 0)
-                table = undefined;
-            if (table !== undefined)
-                this.addToTable(table, i, flags, events);
+        }
+        eventStart[size] = eventCount;
+        // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+        // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+        const table = refused || late.total > 0 ? undefined : this.newTable(universe, eventStart);
+        if (table !== undefined) {
+            // Filled in the builder's task order: its ~15 columns are read in order and the table's
+            // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
+            // 500,000 tasks).
+            const position = new Int32Array(cols.count).fill(-1);
+            for (let u = 0; u < size; u++)
+                position[universe[u] ?? 0] = u;
+            for (let i = 0; i < cols.count; i++) {
+                const u = position[i] ?? -1;
+                if (u >= 0)
+                    this.addToTable(table, u, i, eventStart[u] ?? 0);
+            }
         }
         late.append(unmatchedProblems);
         const total = modelProblems.length + this.lineProblems.total + late.total;
@@ -3374,7 +3378,7 @@ class DatasetBuilder {
             throw new InputError(`The results/reviews input has ${plural(total, "problem", "problems")}:`, problems, total);
         }
         return {
-            tasks: table ?? this.newTable(new Uint32Array(0)),
+            tasks: table ?? this.newTable(new Uint32Array(0), new Uint32Array(1)),
             baseline: this.summary(this.baseline, this.baselineState),
             candidate: this.summary(this.candidate, this.candidateState),
             modelsPresent: present,
@@ -3404,40 +3408,35 @@ class DatasetBuilder {
                 `later revision labelled "disputed"`,
         });
     }
-    /** An empty table for the tasks of `universe` (dataset order), with room for their labels. */
-    newTable(universe) {
+    /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
+    newTable(universe, eventStart) {
         const cols = this.cols;
-        let events = 0;
-        for (const i of universe) {
-            const flags = cols.flags[i] ?? 0;
-            if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0)
-                events++;
-            if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0)
-                events += cols.moreLabels.get(i)?.events.length ?? 0;
-        }
         const names = this.revisionList.map((r) => r.name);
         // Only the string columns: the table must not keep the builder's typed arrays alive.
         const strings = { taskIds: cols.taskIds, clusters: cols.clusters };
-        return new ColumnTaskTable(universe.length, events, strings, names, this.fileNames);
+        return new ColumnTaskTable(universe.length, eventStart, strings, names, this.fileNames);
     }
-    /** Task i as the table's next task, its labels in history order (by revision, then source). */
-    addToTable(table, i, flags, events) {
+    /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
+    addToTable(table, u, i, e) {
         const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
         const evidence = cols.evidence[i];
-        table.addTask(i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & builder_columns/* F_BASELINE */.rr) === 0 ? undefined : countsOf(cols.baseline, i), (flags & builder_columns/* F_CANDIDATE */.Nt) === 0 ? undefined : countsOf(cols.candidate, i), evidence);
-        if (events === undefined) {
+        table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & builder_columns/* F_BASELINE */.rr) === 0 ? undefined : countsOf(cols.baseline, i), (flags & builder_columns/* F_CANDIDATE */.Nt) === 0 ? undefined : countsOf(cols.candidate, i), evidence);
+        if ((flags & builder_columns/* F_MORE_LABELS */.t1) === 0) {
             // One label (the usual case): no LabelEvent, no sort.
             if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
                 const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
-                table.addEvent(cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+                table.setEvent(e, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
             }
         }
         else {
-            const sorted = events.slice().sort((a, b) => a.revision - b.revision || a.src - b.src);
-            for (const e of sorted) {
-                table.addEvent(e.revision, validityCode(e.validity), e.src, e.own ? ownEvidence(e.evidence, evidence) : undefined, e.reviewer === undefined && e.note === undefined
+            const sorted = this.labelsOf(i, flags)
+                .slice()
+                .sort((a, b) => a.revision - b.revision || a.src - b.src);
+            for (const [k, ev] of sorted.entries()) {
+                table.setEvent(e + k, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
                     ? undefined
-                    : { reviewer: e.reviewer, note: e.note });
+                    : { reviewer: ev.reviewer, note: ev.note });
             }
         }
     }

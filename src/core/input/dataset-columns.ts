@@ -43,7 +43,10 @@ export interface BuilderStrings {
   readonly clusters: readonly (string | undefined)[];
 }
 
-/** Filled by the DatasetBuilder in dataset order (`addTask`, then its events), then read. */
+/**
+ * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
+ * order, reading its columns in order), then read. Each task's run of events is known beforehand.
+ */
 export class ColumnTaskTable implements TaskTable {
   readonly length: number;
   /** Task index → the builder's task number (for its strings). */
@@ -58,20 +61,19 @@ export class ColumnTaskTable implements TaskTable {
   private readonly evidenceLists: (readonly string[] | undefined)[];
   /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
   private readonly eventStart: Uint32Array;
-  private eventRevisions: Float64Array;
-  private eventValidities: Uint8Array;
-  private eventSource: Float64Array;
+  private readonly eventRevisions: Float64Array;
+  private readonly eventValidities: Uint8Array;
+  private readonly eventSource: Float64Array;
   /** Event index → its evidence when it is not the task's list. */
   private readonly eventEvidence = new Map<number, readonly string[]>();
   /** Event index → reviewer and note, when either was given. */
   private readonly eventMeta = new Map<number, EventMeta>();
   private filled = 0;
-  private events = 0;
 
   constructor(
     size: number,
-    /** Events to make room for (more are grown into). */
-    eventCapacity: number,
+    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
+    eventStart: Uint32Array,
     private readonly strings: BuilderStrings,
     private readonly revisionNames: readonly string[],
     private readonly files: readonly string[],
@@ -84,14 +86,18 @@ export class ColumnTaskTable implements TaskTable {
     this.baselines = new Array<AttemptCounts | undefined>(size);
     this.candidates = new Array<AttemptCounts | undefined>(size);
     this.evidenceLists = new Array<readonly string[] | undefined>(size);
-    this.eventStart = new Uint32Array(size + 1);
-    this.eventRevisions = new Float64Array(eventCapacity);
-    this.eventValidities = new Uint8Array(eventCapacity);
-    this.eventSource = new Float64Array(eventCapacity);
+    if (eventStart.length !== size + 1)
+      throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
+    this.eventStart = eventStart;
+    const events = eventStart[size] ?? 0;
+    this.eventRevisions = new Float64Array(events);
+    this.eventValidities = new Uint8Array(events);
+    this.eventSource = new Float64Array(events);
   }
 
-  /** The next task in dataset order; its events follow with `addEvent`. */
-  addTask(
+  /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
+  setTask(
+    i: number,
     builderTask: number,
     revisionIndex: number,
     validityCode: number,
@@ -100,7 +106,7 @@ export class ColumnTaskTable implements TaskTable {
     candidate: AttemptCounts | undefined,
     evidence: readonly string[] | undefined,
   ): void {
-    const i = this.filled++;
+    this.filled++;
     this.order[i] = builderTask;
     this.revisionIndex[i] = revisionIndex;
     this.validityCode[i] = validityCode;
@@ -110,40 +116,22 @@ export class ColumnTaskTable implements TaskTable {
     // The builder's list itself, not its items joined: joining made a string a task while the
     // lists were still live (finish()'s peak) and cost ~10% of a task-heavy export's time.
     this.evidenceLists[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence;
-    this.eventStart[i] = this.events;
-    this.eventStart[i + 1] = this.events;
   }
 
-  /** The next event of the last task added (in history order). `evidence`: its list when not the task's. */
-  addEvent(
+  /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
+  setEvent(
+    e: number,
     revision: number,
     validityCode: number,
     source: number,
     evidence: readonly string[] | undefined,
     meta: EventMeta | undefined,
   ): void {
-    const e = this.events++;
-    if (e === this.eventRevisions.length) this.growEvents();
     this.eventRevisions[e] = revision;
     this.eventValidities[e] = validityCode;
     this.eventSource[e] = source;
     if (evidence !== undefined) this.eventEvidence.set(e, evidence);
     if (meta !== undefined) this.eventMeta.set(e, meta);
-    this.eventStart[this.filled] = this.events;
-  }
-
-  private growEvents(): void {
-    const size = Math.max(16, Math.ceil(this.eventRevisions.length * 1.5));
-    const f64 = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(size);
-      b.set(a);
-      return b;
-    };
-    this.eventRevisions = f64(this.eventRevisions);
-    this.eventSource = f64(this.eventSource);
-    const v = new Uint8Array(size);
-    v.set(this.eventValidities);
-    this.eventValidities = v;
   }
 
   /** Whether every task was added. */

@@ -93,6 +93,54 @@ export interface MarginOptions {
   readonly margin: MarginSettings;
 }
 
+/** Per task, what the margin takes from the attempt counts alone (labels do not enter). */
+interface TaskPairs {
+  /** d = m_candidate − m_baseline where both models have K* ≥ 1; NaN elsewhere. */
+  readonly d: Float64Array;
+  /** The re-run variance terms of both scores added; NaN when either is undefined (K < 2). */
+  readonly rerun: Float64Array;
+}
+
+/**
+ * By the columns' count arrays (shared by every label overlay of one dataset: withLabels), then
+ * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
+ * and for each review revision: the counts are read once, not at each.
+ */
+const pairsByCounts = new WeakMap<object, Map<InfraErrorsPolicy, TaskPairs>>();
+
+function taskPairs(columns: TaskColumns, infra: InfraErrorsPolicy): TaskPairs {
+  let byInfra = pairsByCounts.get(columns.candidate);
+  if (byInfra === undefined) {
+    byInfra = new Map();
+    pairsByCounts.set(columns.candidate, byInfra);
+  }
+  const known = byInfra.get(infra);
+  if (known !== undefined && known.d.length === columns.validity.length) return known;
+  const n = columns.validity.length;
+  const d = new Float64Array(n);
+  const rerun = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = columns.candidate[i];
+    const b = columns.baseline[i];
+    const ka = effectiveAttempts(a, infra);
+    const kb = effectiveAttempts(b, infra);
+    if (a === undefined || b === undefined || ka === 0 || kb === 0) {
+      d[i] = Number.NaN;
+      rerun[i] = Number.NaN;
+      continue;
+    }
+    const ma = a.pass / ka;
+    const mb = b.pass / kb;
+    d[i] = ma - mb;
+    const va = scoreRerunVariance(ma, ka);
+    const vb = scoreRerunVariance(mb, kb);
+    rerun[i] = va === null || vb === null ? Number.NaN : va + vb;
+  }
+  const pairs = { d, rerun };
+  byInfra.set(infra, pairs);
+  return pairs;
+}
+
 /**
  * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
  * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
@@ -128,6 +176,7 @@ export function analyseMargin(
   let g = 0;
   const clusterOfTask = new Int32Array(n).fill(-1);
   let withoutCluster = 0;
+  const pairs = taskPairs(columns, infra);
 
   for (let i = 0; i < n; i++) {
     const label = validity[i] as number;
@@ -136,14 +185,9 @@ export function analyseMargin(
       continue;
     }
     universe++;
-    const a = columns.candidate[i];
-    const b = columns.baseline[i];
-    const ka = effectiveAttempts(a, infra);
-    const kb = effectiveAttempts(b, infra);
-    if (a === undefined || b === undefined || ka === 0 || kb === 0) continue;
-    const ma = a.pass / ka;
-    const mb = b.pass / kb;
-    const d = ma - mb;
+    const d = pairs.d[i] as number;
+    // (NaN: not a task of C.)
+    if (d !== d) continue;
     {
       const k = columns.cluster[i] as number;
       if (k < 0) withoutCluster++;
@@ -160,10 +204,9 @@ export function analyseMargin(
       validD[nv] = d;
       validTask.push(i);
       validSum += d;
-      const va = scoreRerunVariance(ma, ka);
-      const vb = scoreRerunVariance(mb, kb);
-      if (va === null || vb === null) rerunOk = false;
-      else rerunTerms[nv] = va + vb;
+      const rerun = pairs.rerun[i] as number;
+      if (rerun !== rerun) rerunOk = false;
+      else rerunTerms[nv] = rerun;
       nv++;
     } else {
       if (label === DISPUTED_CODE) disputed++;

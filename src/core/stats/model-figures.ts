@@ -42,6 +42,72 @@ export function scoreFigures(
   };
 }
 
+/** Bits of SideTasks.flags. */
+const HAS_ATTEMPT = 1;
+const LOST_TO_INFRA = 2;
+/** The other model has K* ≥ 1 too (the task is in C when not broken). */
+const COMMON = 4;
+
+/** Per task, what one model's figures take from the attempt counts alone (labels do not enter). */
+interface SideTasks {
+  /** m = passes / K*, NaN when the model has no row or K* = 0. */
+  readonly score: Float64Array;
+  readonly flags: Uint8Array;
+  /**
+   * The model's counts over every task, when they add up to safe integers (then every partial sum
+   * is exact too, so the universe's counts are these less the broken tasks', whatever the order);
+   * undefined otherwise (then they are added task by task, as before).
+   */
+  readonly totals:
+    | { readonly pass: number; readonly fail: number; readonly infra: number; readonly missing: number }
+    | undefined;
+}
+
+/**
+ * By the model's count array (shared by every label overlay of one dataset: withLabels), then by
+ * infra policy: each evaluation of the dataset (its own, fragility's verification, each review
+ * revision) reads the counts' scores once, not at each.
+ */
+const sideTasksByCounts = new WeakMap<object, Map<InfraErrorsPolicy, SideTasks>>();
+
+function sideTasks(columns: TaskColumns, side: Side, infra: InfraErrorsPolicy): SideTasks {
+  const own = columns[side];
+  const others = columns[side === "baseline" ? "candidate" : "baseline"];
+  let byInfra = sideTasksByCounts.get(own);
+  if (byInfra === undefined) {
+    byInfra = new Map();
+    sideTasksByCounts.set(own, byInfra);
+  }
+  const known = byInfra.get(infra);
+  if (known !== undefined && known.score.length === columns.validity.length) return known;
+  const n = columns.validity.length;
+  const score = new Float64Array(n);
+  const flags = new Uint8Array(n);
+  let pass = 0;
+  let fail = 0;
+  let infraError = 0;
+  let missing = 0;
+  for (let i = 0; i < n; i++) {
+    const c = own[i];
+    if (c !== undefined) {
+      pass += c.pass;
+      fail += c.fail;
+      infraError += c.infra_error;
+      missing += c.missing;
+    }
+    const k = effectiveAttempts(c, infra);
+    flags[i] =
+      (hasAttempt(c) ? HAS_ATTEMPT : 0) |
+      (isLostToInfra(c) ? LOST_TO_INFRA : 0) |
+      (effectiveAttempts(others[i], infra) > 0 ? COMMON : 0);
+    score[i] = c === undefined || k === 0 ? Number.NaN : c.pass / k;
+  }
+  const safe = Number.isSafeInteger(pass + fail + infraError + missing);
+  const tasks = { score, flags, totals: safe ? { pass, fail, infra: infraError, missing } : undefined };
+  byInfra.set(infra, tasks);
+  return tasks;
+}
+
 /**
  * The figures of one model. Row counts (attempts, passes, fails, infra_errors, missing_attempts)
  * are the model's attempt rows on the universe T (non-broken tasks), as read: under
@@ -57,7 +123,6 @@ export function modelFigures(
   columns: TaskColumns = taskColumns(dataset),
 ): ModelFigures {
   const summary = dataset[side];
-  const other: Side = side === "baseline" ? "candidate" : "baseline";
   let universe = 0;
   let passes = 0;
   let fails = 0;
@@ -75,25 +140,41 @@ export function modelFigures(
 
   const validity = columns.validity;
   const own = columns[side];
-  const others = columns[other];
+  const { score, flags, totals } = sideTasks(columns, side, infra);
+  if (totals !== undefined) {
+    passes = totals.pass;
+    fails = totals.fail;
+    infraErrors = totals.infra;
+    missingAttempts = totals.missing;
+  }
   for (let i = 0; i < validity.length; i++) {
     const label = validity[i] as number;
-    if (label === BROKEN_CODE) continue;
+    if (label === BROKEN_CODE) {
+      const c = totals === undefined ? undefined : own[i];
+      if (c !== undefined) {
+        passes -= c.pass;
+        fails -= c.fail;
+        infraErrors -= c.infra_error;
+        missingAttempts -= c.missing;
+      }
+      continue;
+    }
     universe++;
-    const c = own[i];
+    const c = totals === undefined ? own[i] : undefined;
     if (c !== undefined) {
       passes += c.pass;
       fails += c.fail;
       infraErrors += c.infra_error;
       missingAttempts += c.missing;
     }
-    if (!hasAttempt(c)) missingTasks++;
-    if (isLostToInfra(c)) lostTasks++;
-    const k = effectiveAttempts(c, infra);
-    if (c === undefined || k === 0) continue;
+    const f = flags[i] as number;
+    if ((f & HAS_ATTEMPT) === 0) missingTasks++;
+    if ((f & LOST_TO_INFRA) !== 0) lostTasks++;
+    const m = score[i] as number;
+    // (NaN: not attempted by this model.)
+    if (m !== m) continue;
     attempted++;
-    const m = c.pass / k;
-    const common = effectiveAttempts(others[i], infra) > 0;
+    const common = (f & COMMON) !== 0;
     if (label === VALID_CODE) {
       ownValidSum += m;
       ownValidCount++;
