@@ -169,3 +169,47 @@ describe("pre-aggregated export ≡ per-attempt export", () => {
     expect(fromRaw.baseline.duplicateRows).toBe(0);
   });
 });
+
+describe("counts past 2^32 (the builder's count columns start at 4 bytes a task)", () => {
+  const row = (
+    task: string,
+    model: string,
+    counts: Partial<Record<"passes" | "fails" | "infra_errors" | "missing", number>>,
+  ): object => ({
+    task_id: task,
+    dataset_revision: "ds",
+    harness_revision: "h1",
+    model_config: model,
+    validity: "valid",
+    review_revision: 1,
+    passes: 0,
+    fails: 0,
+    infra_errors: 0,
+    missing: 0,
+    ...counts,
+  });
+
+  it("are held exactly: small ones first, then one past 2^32, then a row adding to it, in both models", async () => {
+    const big = 2 ** 32 + 5;
+    // (A model's attempts must add up to a safe integer: 2^52 and a few 2^32 do.)
+    const huge = 2 ** 52 + 3;
+    const rows = [
+      row("t1", "base", { passes: 3, fails: 1 }),
+      row("t1", "cand", { passes: 2 }),
+      row("t2", "base", { passes: big }),
+      // Pre-aggregated rows of two harness revisions of one task add up.
+      { ...row("t2", "base", { passes: 1 }), harness_revision: "h2" },
+      row("t2", "cand", { fails: huge, missing: 2 ** 32 - 1 }),
+      row("t3", "cand", { infra_errors: 2 ** 32 - 1 }),
+      row("t3", "base", { missing: 1 }),
+    ].map((r) => JSON.parse(JSON.stringify(r)) as object);
+    const results = await fx.jsonl("big-counts.jsonl", rows);
+    const d = await readDataset({ results: [results], reviews: [], baseline: "base", candidate: "cand" });
+    const byId = new Map(tableRecords(d.tasks).map((t) => [t.taskId, t]));
+    expect(byId.get("t1")?.baseline).toEqual({ pass: 3, fail: 1, infra_error: 0, missing: 0 });
+    expect(byId.get("t2")?.baseline).toEqual({ pass: big + 1, fail: 0, infra_error: 0, missing: 0 });
+    expect(byId.get("t2")?.candidate).toEqual({ pass: 0, fail: huge, infra_error: 0, missing: 2 ** 32 - 1 });
+    expect(byId.get("t3")?.candidate).toEqual({ pass: 0, fail: 0, infra_error: 2 ** 32 - 1, missing: 0 });
+    expect(byId.get("t1")?.candidate).toEqual({ pass: 2, fail: 0, infra_error: 0, missing: 0 });
+  });
+});

@@ -69,6 +69,7 @@ import {
   F_LABEL0,
   F_LABEL0_OWN,
   F_MORE_LABELS,
+  NARROW_COUNT_MAX,
   AttemptIds,
   AttemptPool,
   reviveColumns,
@@ -603,24 +604,40 @@ export class DatasetBuilder {
       return false;
     }
     model.attempts = total;
+    // (A count of one attempt a row reaches NARROW_COUNT_MAX only after 2^32 rows: checked anyway.)
     switch (row.result) {
-      case 0:
-        m.pass[i] = (m.pass[i] ?? 0) + 1;
+      case 0: {
+        const v = (m.pass[i] ?? 0) + 1;
+        if (v > NARROW_COUNT_MAX) m.widen();
+        m.pass[i] = v;
         break;
-      case 1:
-        m.fail[i] = (m.fail[i] ?? 0) + 1;
+      }
+      case 1: {
+        const v = (m.fail[i] ?? 0) + 1;
+        if (v > NARROW_COUNT_MAX) m.widen();
+        m.fail[i] = v;
         break;
-      case 2:
-        m.infraError[i] = (m.infraError[i] ?? 0) + 1;
+      }
+      case 2: {
+        const v = (m.infraError[i] ?? 0) + 1;
+        if (v > NARROW_COUNT_MAX) m.widen();
+        m.infraError[i] = v;
         break;
-      case 3:
-        m.missing[i] = (m.missing[i] ?? 0) + 1;
+      }
+      case 3: {
+        const v = (m.missing[i] ?? 0) + 1;
+        if (v > NARROW_COUNT_MAX) m.widen();
+        m.missing[i] = v;
         break;
+      }
       default:
-        m.pass[i] = (m.pass[i] ?? 0) + row.passes;
-        m.fail[i] = (m.fail[i] ?? 0) + row.fails;
-        m.infraError[i] = (m.infraError[i] ?? 0) + row.infraErrors;
-        m.missing[i] = (m.missing[i] ?? 0) + row.missing;
+        m.setCounts(
+          i,
+          (m.pass[i] ?? 0) + row.passes,
+          (m.fail[i] ?? 0) + row.fails,
+          (m.infraError[i] ?? 0) + row.infraErrors,
+          (m.missing[i] ?? 0) + row.missing,
+        );
     }
     // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
     // one instead of a Set lookup (a hash of a fresh string) on every row.
@@ -1334,10 +1351,7 @@ export class DatasetBuilder {
     m.info[i] = pm.info[t] ?? 0;
     m.a0[i] = this.holdAttempt(pm.a0[t]);
     m.a0info[i] = pm.a0info[t] ?? 0;
-    m.pass[i] = pm.pass[t] ?? 0;
-    m.fail[i] = pm.fail[t] ?? 0;
-    m.infraError[i] = pm.infraError[t] ?? 0;
-    m.missing[i] = pm.missing[t] ?? 0;
+    m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
     const more = pm.more.get(t);
     if (more !== undefined) {
       m.more.set(i, more);
@@ -1464,10 +1478,13 @@ export class DatasetBuilder {
     harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
     for (const h of pm.others.get(t)?.values() ?? []) harness(h.harness, h.info, h.a0, h.a0info, h.more);
     if (failed) return -1;
-    m.pass[i] = (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0);
-    m.fail[i] = (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0);
-    m.infraError[i] = (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0);
-    m.missing[i] = (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0);
+    m.setCounts(
+      i,
+      (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0),
+      (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0),
+      (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0),
+      (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0),
+    );
     return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
   }
 
