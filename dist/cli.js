@@ -20653,18 +20653,62 @@ function brokenTasksOf(tasks) {
     return { count, by_dataset_revision: groups };
 }
 /**
- * compactReviewHistory of the table's tasks with two or more label events, read straight from it: a listed task's
- * events string is made from its event columns, with no history, event or source object (at 10⁶
- * tasks those were most of what buildReport allocated).
+ * The review history as it is built, task by task (listed tasks in the order given): the files
+ * numbered by first use, the events strings, the counts.
+ */
+class HistoryLists {
+    files = [];
+    fileIndex = new Map();
+    groups = [];
+    parts = [];
+    count = 0;
+    sameLabel = 0;
+    events = 0;
+    /** A task labelled at several revisions with the same label every time: only counted. */
+    sameLabelTask() {
+        this.sameLabel += 1;
+    }
+    /** The next event of the task being listed (call `list` after its last). */
+    event(revision, validity, file, line) {
+        let f = this.fileIndex.get(file);
+        if (f === undefined) {
+            f = this.files.length;
+            this.files.push(file);
+            this.fileIndex.set(file, f);
+        }
+        this.parts.push(`r${revision} ${validity} ${f}:${line}`);
+    }
+    /** Lists the task whose events were just given. */
+    list(datasetRevision, taskId) {
+        const g = groupFor(this.groups, datasetRevision, () => ({
+            dataset_revision: datasetRevision,
+            task_ids: [],
+            events: [],
+        }));
+        g.task_ids.push(taskId);
+        // join makes one flat string; `+=` would keep a tree of its pieces (~4× the bytes) in the report.
+        g.events.push(this.parts.join(EVENT_SEPARATOR));
+        this.count += 1;
+        this.events += this.parts.length;
+        this.parts.length = 0;
+    }
+    result() {
+        return {
+            count: this.count,
+            events: this.events,
+            same_label_tasks: this.sameLabel,
+            files: this.files,
+            by_dataset_revision: this.groups,
+        };
+    }
+}
+/**
+ * compactReviewHistory of the table's tasks with two or more label events, read straight from
+ * it: a listed task's events string is made from its event columns, with no history, event or
+ * source object (at 10⁶ tasks those were most of what buildReport allocated).
  */
 function reviewHistoryOf(tasks) {
-    const files = [];
-    const fileIndex = new Map();
-    const groups = [];
-    let count = 0;
-    let sameLabel = 0;
-    let events = 0;
-    const parts = [];
+    const out = new HistoryLists();
     for (let i = 0; i < tasks.length; i++) {
         const n = tasks.labelCount(i);
         if (n < 2)
@@ -20674,30 +20718,14 @@ function reviewHistoryOf(tasks) {
         for (let k = 1; k < n && same; k++)
             same = tasks.eventValidity(i, k) === first;
         if (same) {
-            sameLabel += 1;
+            out.sameLabelTask();
             continue;
         }
-        parts.length = 0;
-        for (let k = 0; k < n; k++) {
-            const file = tasks.eventFile(i, k);
-            let f = fileIndex.get(file);
-            if (f === undefined) {
-                f = files.length;
-                files.push(file);
-                fileIndex.set(file, f);
-            }
-            parts.push(`r${tasks.eventRevision(i, k)} ${tasks.eventValidity(i, k)} ${f}:${tasks.eventLine(i, k)}`);
-        }
-        // join makes one flat string; `+=` would keep a tree of its pieces (~4× the bytes) in the report.
-        const text = parts.join(EVENT_SEPARATOR);
-        const revision = tasks.datasetRevision(i);
-        const g = groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [], events: [] }));
-        g.task_ids.push(tasks.taskId(i));
-        g.events.push(text);
-        count += 1;
-        events += n;
+        for (let k = 0; k < n; k++)
+            out.event(tasks.eventRevision(i, k), tasks.eventValidity(i, k), tasks.eventFile(i, k), tasks.eventLine(i, k));
+        out.list(tasks.datasetRevision(i), tasks.taskId(i));
     }
-    return { count, events, same_label_tasks: sameLabel, files, by_dataset_revision: groups };
+    return out.result();
 }
 /** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
 function compactBrokenTasks(tasks) {
@@ -20717,41 +20745,21 @@ function compactBrokenTasks(tasks) {
  * tasks labelled at several revisions with the same label every time are only counted.
  */
 function compactReviewHistory(tasks) {
-    const files = [];
-    const fileIndex = new Map();
-    const groups = [];
-    let count = 0;
-    let sameLabel = 0;
-    let events = 0;
+    const out = new HistoryLists();
     for (const t of tasks) {
         const h = t.history;
         if (h.length < 2)
             continue;
         const first = h[0].validity;
         if (h.every((e) => e.validity === first)) {
-            sameLabel += 1;
+            out.sameLabelTask();
             continue;
         }
-        const parts = h.map((e) => {
-            let f = fileIndex.get(e.source.file);
-            if (f === undefined) {
-                f = files.length;
-                files.push(e.source.file);
-                fileIndex.set(e.source.file, f);
-            }
-            return `r${e.revision} ${e.validity} ${f}:${e.source.line}`;
-        });
-        const g = groupFor(groups, t.datasetRevision, () => ({
-            dataset_revision: t.datasetRevision,
-            task_ids: [],
-            events: [],
-        }));
-        g.task_ids.push(t.taskId);
-        g.events.push(parts.join(EVENT_SEPARATOR));
-        count += 1;
-        events += h.length;
+        for (const e of h)
+            out.event(e.revision, e.validity, e.source.file, e.source.line);
+        out.list(t.datasetRevision, t.taskId);
     }
-    return { count, events, same_label_tasks: sameLabel, files, by_dataset_revision: groups };
+    return out.result();
 }
 /** The first `limit` broken tasks, as keys. */
 function shownBrokenTasks(broken, limit) {
