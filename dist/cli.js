@@ -1413,6 +1413,13 @@ function taskPairs(columns, infra) {
     return pairs;
 }
 /**
+ * dₜ = m_candidate − m_baseline of every task, NaN where a model has K* = 0 (not a task of C);
+ * labels do not enter. Shared, never modify it.
+ */
+function taskDifferences(columns, infra) {
+    return taskPairs(columns, infra).d;
+}
+/**
  * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
  * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
  * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
@@ -7672,9 +7679,8 @@ class DatasetBuilder {
             }
         }
         else {
-            const sorted = this.labelsOf(i, flags)
-                .slice()
-                .sort((a, b) => a.revision - b.revision || a.src - b.src);
+            // (labelsOf makes a new list: sorted in place.)
+            const sorted = this.labelsOf(i, flags).sort((a, b) => a.revision - b.revision || a.src - b.src);
             for (const [k, ev] of sorted.entries()) {
                 table.setEvent(e + k, ev.revision, dataset_builder_validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
                     ? undefined
@@ -21489,18 +21495,6 @@ function figuresOfCore(v) {
 const MAX_REVISIONS_EVALUATED = 20;
 /** Tasks listed per change between two revisions (largest margin move first). */
 const MAX_TASKS_PER_CHANGE = 20;
-/** dₜ for tasks of C (both models have K* ≥ 1), NaN elsewhere. Labels do not enter, except that
- * a broken task is outside T: then the caller never counts it in V. */
-function taskDifferences(dataset, policy) {
-    const tasks = dataset.tasks;
-    const d = new Float64Array(tasks.length);
-    for (let i = 0; i < tasks.length; i++) {
-        const a = taskScore(tasks.candidate(i), policy.infra_errors);
-        const b = taskScore(tasks.baseline(i), policy.infra_errors);
-        d[i] = a === null || b === null ? Number.NaN : a - b;
-    }
-    return d;
-}
 function labelCounts(codes) {
     const byCode = [0, 0, 0, 0];
     for (const code of codes)
@@ -21543,7 +21537,8 @@ function verdictByReviewRevision(inp) {
     const { dataset, policy, ctx } = inp;
     const all = dataset.reviewRevisions;
     const evaluated = all.slice(Math.max(0, all.length - MAX_REVISIONS_EVALUATED));
-    const d = taskDifferences(dataset, policy);
+    // dₜ for tasks of C, NaN elsewhere; a broken task is outside T: the caller never counts it in V.
+    const d = taskDifferences(taskColumns(dataset), policy.infra_errors);
     const rows = [];
     const changes = [];
     let prev = null;

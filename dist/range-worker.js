@@ -3482,9 +3482,8 @@ class DatasetBuilder {
             }
         }
         else {
-            const sorted = this.labelsOf(i, flags)
-                .slice()
-                .sort((a, b) => a.revision - b.revision || a.src - b.src);
+            // (labelsOf makes a new list: sorted in place.)
+            const sorted = this.labelsOf(i, flags).sort((a, b) => a.revision - b.revision || a.src - b.src);
             for (const [k, ev] of sorted.entries()) {
                 table.setEvent(e + k, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
                     ? undefined

@@ -15,8 +15,8 @@ import { compareCodeUnits, VALIDITIES, type Dataset, type Validity } from "../mo
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
 import type { Verdict } from "../report/report-types.js";
+import { taskDifferences } from "../stats/margin.js";
 import { taskColumns, withLabels } from "../stats/task-columns.js";
-import { taskScore } from "../stats/task-scores.js";
 import { currentLabelCodes, labelsAsOfReview, sameLabels, validityOfCode } from "./labels-as-of.js";
 
 /** What a revision's row and change show of its evaluation. */
@@ -64,19 +64,6 @@ function figuresOfCore(v: VerdictCore): RevisionFigures {
 export const MAX_REVISIONS_EVALUATED = 20;
 /** Tasks listed per change between two revisions (largest margin move first). */
 export const MAX_TASKS_PER_CHANGE = 20;
-
-/** dₜ for tasks of C (both models have K* ≥ 1), NaN elsewhere. Labels do not enter, except that
- * a broken task is outside T: then the caller never counts it in V. */
-function taskDifferences(dataset: Dataset, policy: Policy): Float64Array {
-  const tasks = dataset.tasks;
-  const d = new Float64Array(tasks.length);
-  for (let i = 0; i < tasks.length; i++) {
-    const a = taskScore(tasks.candidate(i), policy.infra_errors);
-    const b = taskScore(tasks.baseline(i), policy.infra_errors);
-    d[i] = a === null || b === null ? Number.NaN : a - b;
-  }
-  return d;
-}
 
 function labelCounts(codes: Uint8Array): RevisionVerdict["labels"] {
   const byCode = [0, 0, 0, 0];
@@ -133,7 +120,8 @@ export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRev
   const { dataset, policy, ctx } = inp;
   const all = dataset.reviewRevisions;
   const evaluated = all.slice(Math.max(0, all.length - MAX_REVISIONS_EVALUATED));
-  const d = taskDifferences(dataset, policy);
+  // dₜ for tasks of C, NaN elsewhere; a broken task is outside T: the caller never counts it in V.
+  const d = taskDifferences(taskColumns(dataset), policy.infra_errors);
   const rows: RevisionVerdict[] = [];
   const changes: RevisionChange[] = [];
   let prev: { codes: Uint8Array; e: RevisionFigures | null; conflicts: number } | null = null;

@@ -1177,9 +1177,8 @@ export class DatasetBuilder {
         );
       }
     } else {
-      const sorted = this.labelsOf(i, flags)
-        .slice()
-        .sort((a, b) => a.revision - b.revision || a.src - b.src);
+      // (labelsOf makes a new list: sorted in place.)
+      const sorted = this.labelsOf(i, flags).sort((a, b) => a.revision - b.revision || a.src - b.src);
       for (const [k, ev] of sorted.entries()) {
         table.setEvent(
           e + k,

@@ -142,6 +142,14 @@ function taskPairs(columns: TaskColumns, infra: InfraErrorsPolicy): TaskPairs {
 }
 
 /**
+ * dₜ = m_candidate − m_baseline of every task, NaN where a model has K* = 0 (not a task of C);
+ * labels do not enter. Shared, never modify it.
+ */
+export function taskDifferences(columns: TaskColumns, infra: InfraErrorsPolicy): Float64Array {
+  return taskPairs(columns, infra).d;
+}
+
+/**
  * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
  * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
  * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
