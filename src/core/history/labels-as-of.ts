@@ -7,7 +7,7 @@
  */
 import { VALIDITIES, type Dataset, type Validity } from "../model.js";
 import { taskColumns, validityCode } from "../stats/task-columns.js";
-import { conflictingEvent, eventsAtOrBelow, taskLabels } from "./as-of-review.js";
+import { conflictingEvent, eventsAtOrBelow, TaskLabels } from "./as-of-review.js";
 
 export { validityCode };
 
@@ -38,13 +38,14 @@ export function labelsAsOfReview(dataset: Dataset, n: number): LabelsAsOf {
   const tasks = dataset.tasks;
   const codes = new Uint8Array(tasks.length);
   let conflictCount = 0;
+  const sequence = new TaskLabels(tasks);
   for (let i = 0; i < tasks.length; i++) {
     // Only a task labelled after n has its events made.
     if (tasks.lastLabelRevision(i) <= n) {
       codes[i] = CODE[tasks.validity(i)];
       continue;
     }
-    const labels = taskLabels(tasks, i);
+    const labels = sequence.at(i);
     const keep = eventsAtOrBelow(labels, n);
     if (keep === 0) codes[i] = CODE.unreviewed;
     else if (conflictingEvent(labels, keep) >= 0) {

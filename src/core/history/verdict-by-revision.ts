@@ -67,7 +67,11 @@ export const MAX_TASKS_PER_CHANGE = 20;
 
 function labelCounts(codes: Uint8Array): RevisionVerdict["labels"] {
   const byCode = [0, 0, 0, 0];
-  for (const code of codes) byCode[code] = (byCode[code] as number) + 1;
+  // (Indexed: a for-of over 10⁶ codes, run a few times, stays unoptimized and makes an object each.)
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i] as number;
+    byCode[code] = (byCode[code] as number) + 1;
+  }
   const c = { valid: 0, disputed: 0, unreviewed: 0, broken: 0 };
   byCode.forEach((count, code) => (c[validityOfCode(code)] = count));
   return c;
