@@ -368,8 +368,8 @@ export class TaskColumns {
   count = 0;
   private capacity = 0;
   readonly taskIds: string[] = [];
-  /** The task's evidence (de-duplicated, first seen first, capped). */
-  readonly evidence: (string[] | undefined)[] = [];
+  /** The task's evidence (de-duplicated, first seen first, capped), packed (packed-evidence.ts). */
+  readonly evidence: (string | undefined)[] = [];
   readonly clusters: (string | undefined)[] = [];
   /** Index of the task's dataset revision (DatasetBuilder.revisionList). */
   revision = new Uint32Array(0);

@@ -81,6 +81,15 @@ import {
   type ModelColumns,
   type MoreLabels,
 } from "./builder-columns.js";
+import {
+  pack,
+  packedChars,
+  packedEquals,
+  packedIndexOf,
+  packedRunAt,
+  packedStartsWith,
+  unpack,
+} from "./packed-evidence.js";
 
 /** Harness-kind entries: packed source * 2 + kind. */
 const KIND_ATTEMPTS = 0;
@@ -669,13 +678,10 @@ export class DatasetBuilder {
     // (revision * 4 + code is exact below 2^51.)
     if (list === undefined || revision >= 2 ** 48) return;
     const first = typeof evidence === "string" ? evidence : evidence[0];
-    if (first === undefined || first.length === 0 || list[0] === first) return;
-    const start = list.indexOf(first);
-    if (start < 0) return;
-    if (typeof evidence !== "string") {
-      if (start + evidence.length > list.length) return;
-      for (let k = 1; k < evidence.length; k++) if (list[start + k] !== evidence[k]) return;
-    }
+    if (first === undefined || first.length === 0 || packedStartsWith(list, first)) return;
+    // (Items are distinct: the first is found at most once, and the rest must follow it.)
+    const start = packedIndexOf(list, first);
+    if (start < 0 || !packedRunAt(list, start, evidence)) return;
     (this.memo ??= new EvidenceMemo()).set(
       i,
       revision,
@@ -765,16 +771,20 @@ export class DatasetBuilder {
       if (fresh && own) this.settle(i, event);
       return true;
     }
-    const before = cols.evidence[i];
+    const packed = cols.evidence[i];
     // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
     // it again would change nothing, and checking that by position is cheaper than searching.
-    if (startsWith(before, evidence) && (!own || startsWith(this.ownList(i, event), evidence))) return true;
+    if (packedStartsWith(packed, evidence) && (!own || startsWith(this.ownList(i, event), evidence)))
+      return true;
     // The task's list first: a label keeps the task's string for an item both hold, and the
-    // characters of a string are counted once.
+    // characters of a string are counted once. (withEvidence grows `before` in place.)
+    const before = unpack(packed);
     const length = before?.length ?? 0;
     const after = this.withEvidence(before, evidence, undefined);
-    if (after !== before) cols.evidence[i] = after;
-    if ((after?.length ?? 0) !== length) this.detachLabels(i, event, before, length);
+    if ((after?.length ?? 0) !== length) {
+      cols.evidence[i] = pack(after);
+      this.detachLabels(i, event, before, length);
+    }
     if (own) {
       const list = this.withEvidence(this.ownList(i, event), evidence, after);
       if (event === undefined) cols.label0Evidence.set(i, list);
@@ -792,7 +802,7 @@ export class DatasetBuilder {
   /** A label whose own list holds the task's items again shares the task's list. */
   private settle(i: number, event: LabelEvent | undefined): void {
     const cols = this.cols;
-    if (!sameItems(this.ownList(i, event), cols.evidence[i])) return;
+    if (!packedEquals(cols.evidence[i], this.ownList(i, event))) return;
     if (event === undefined) {
       cols.label0Evidence.delete(i);
       cols.flags[i] = (cols.flags[i] ?? 0) & ~F_LABEL0_OWN;
@@ -1026,7 +1036,11 @@ export class DatasetBuilder {
       fill[r] = at + 1;
     }
     for (let r = 0; r < this.revisionList.length; r++) {
-      universe.subarray(start[r], start[r + 1]).sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
+      // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
+      const from = start[r] ?? 0;
+      const part = Array.from(universe.subarray(from, start[r + 1]));
+      part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
+      universe.set(part, from);
     }
     // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([
@@ -1144,7 +1158,7 @@ export class DatasetBuilder {
     const cols = this.cols;
     const names = this.revisionList.map((r) => r.name);
     // Only the string columns: the table must not keep the builder's typed arrays alive.
-    const strings = { taskIds: cols.taskIds, clusters: cols.clusters };
+    const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
     return new ColumnTaskTable(universe.length, eventStart, strings, names, this.fileNames);
   }
 
@@ -1161,7 +1175,6 @@ export class DatasetBuilder {
       cols.topRevision[i] ?? -1,
       (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i),
       (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i),
-      evidence,
     );
     if ((flags & F_MORE_LABELS) === 0) {
       // One label (the usual case): no LabelEvent, no sort.
@@ -1177,8 +1190,10 @@ export class DatasetBuilder {
         );
       }
     } else {
-      // (labelsOf makes a new list: sorted in place.)
-      const sorted = this.labelsOf(i, flags).sort((a, b) => a.revision - b.revision || a.src - b.src);
+      // (labelsOf makes a new list: sorted in place, and only when out of order: a sort call
+      // allocates its scratch even for two events, ~250 B for each relabelled task.)
+      const sorted = this.labelsOf(i, flags);
+      if (!inHistoryOrder(sorted)) sorted.sort(historyOrder);
       for (const [k, ev] of sorted.entries()) {
         table.setEvent(
           e + k,
@@ -1496,8 +1511,10 @@ export class DatasetBuilder {
     const cols = this.cols;
     const flags = cols.flags[i] ?? 0;
     const pf = p.flags[t] ?? 0;
-    const before = cols.evidence[i];
-    const theirs = p.evidence[t];
+    const packedBefore = cols.evidence[i];
+    const packedTheirs = p.evidence[t];
+    // (The same items: nothing to add to the task's list.)
+    const sameList = packedTheirs === packedBefore;
     const labelFlags = F_LABEL0 | F_LABEL0_OWN | F_MORE_LABELS;
     if (
       (flags & labelFlags) === F_LABEL0 &&
@@ -1506,10 +1523,12 @@ export class DatasetBuilder {
       cols.label0Validity[i] === p.label0Validity[t]
     ) {
       // One label on both sides, sharing the task's list: the usual case.
-      const after = unionOf(before, theirs);
+      if (sameList) return true;
+      const before = unpack(packedBefore);
+      const after = unionOf(before, unpack(packedTheirs));
       if (after !== before) {
         this.heldChars += charsOf(after) - charsOf(before);
-        cols.evidence[i] = after;
+        cols.evidence[i] = pack(after);
       }
       return true;
     }
@@ -1518,8 +1537,7 @@ export class DatasetBuilder {
       (pf & labelFlags) === F_LABEL0 &&
       !p.label0Meta.has(t) &&
       this.limits.maxLabelsPerTask >= 2 &&
-      unionOf(before, theirs) === before &&
-      sameItems(theirs, before)
+      sameList
     ) {
       // A second label whose rows brought the task's evidence again (a task-heavy export's
       // candidate rows): it shares the task's list, which stays as it is.
@@ -1543,6 +1561,8 @@ export class DatasetBuilder {
       return true;
     }
     const heldBefore = evidenceChars(cols, i);
+    const before = unpack(packedBefore);
+    const theirs = unpack(packedTheirs);
     const after = unionOf(before, theirs);
     const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
     // A label's own list is grown in place by later rows: never one that another list also is.
@@ -1567,7 +1587,7 @@ export class DatasetBuilder {
     }
     cols.topRevision[i] = top;
     cols.topValidity[i] = topValidity;
-    cols.evidence[i] = after;
+    cols.evidence[i] = pack(after);
     let out = flags & ~labelFlags;
     const first = labels[0];
     if (first !== undefined) {
@@ -1642,11 +1662,23 @@ function labelsOf(cols: TaskColumns, i: number, flags: number): LabelEvent[] {
   return out;
 }
 
+/** A task's label events in history order: by revision, then source. */
+function historyOrder(a: LabelEvent, b: LabelEvent): number {
+  return a.revision - b.revision || a.src - b.src;
+}
+
+function inHistoryOrder(events: readonly LabelEvent[]): boolean {
+  for (let k = 1; k < events.length; k++) {
+    if (historyOrder(events[k - 1] as LabelEvent, events[k] as LabelEvent) > 0) return false;
+  }
+  return true;
+}
+
 /** What a state's evidence of task i counts as held: the task's items, and every label's items that
  * are not the task's (an item a label keeps when the task's list is full, counted per label). */
 function evidenceChars(cols: TaskColumns, i: number): number {
   const task = cols.evidence[i];
-  let n = charsOf(task);
+  let n = packedChars(task);
   const flags = cols.flags[i] ?? 0;
   if ((flags & F_LABEL0_OWN) !== 0) n += charsNotIn(cols.label0Evidence.get(i), task);
   if ((flags & F_MORE_LABELS) !== 0) {
@@ -1661,9 +1693,9 @@ function charsOf(list: readonly string[] | undefined): number {
   return n;
 }
 
-function charsNotIn(list: readonly string[] | undefined, other: readonly string[] | undefined): number {
+function charsNotIn(list: readonly string[] | undefined, packed: string | undefined): number {
   let n = 0;
-  for (const item of list ?? []) if (other?.includes(item) !== true) n += item.length;
+  for (const item of list ?? []) if (packedIndexOf(packed, item) < 0) n += item.length;
   return n;
 }
 
@@ -1715,7 +1747,8 @@ export interface ModelTotals {
 class EvidenceMemo {
   /** revision * 4 + validity code + 1; 0: nothing remembered. */
   private label = new Float64Array(0);
-  private start = new Uint8Array(0);
+  /** Where the run starts in the task's packed list (a character offset). */
+  private start = new Uint32Array(0);
   private count = new Uint8Array(0);
 
   set(i: number, revision: number, validity: Validity, start: number, count: number): void {
@@ -1724,7 +1757,7 @@ class EvidenceMemo {
       const label = new Float64Array(size);
       label.set(this.label);
       this.label = label;
-      const starts = new Uint8Array(size);
+      const starts = new Uint32Array(size);
       starts.set(this.start);
       this.start = starts;
       const counts = new Uint8Array(size);
@@ -1745,14 +1778,8 @@ class EvidenceMemo {
     cols: TaskColumns,
   ): boolean {
     if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1) return false;
-    const list = cols.evidence[i];
-    if (list === undefined) return false;
-    const start = this.start[i] ?? 0;
-    if (typeof evidence === "string") return this.count[i] === 1 && list[start] === evidence;
-    const n = evidence.length;
-    if (this.count[i] !== n) return false;
-    for (let k = 0; k < n; k++) if (list[start + k] !== evidence[k]) return false;
-    return true;
+    const count = typeof evidence === "string" ? 1 : evidence.length;
+    return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
   }
 }
 
@@ -1771,8 +1798,8 @@ function findLabel(
  * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
  * table then gives the task's list), else the list itself (empty when there is none).
  */
-function ownEvidence(own: string[] | undefined, task: string[] | undefined): readonly string[] | undefined {
-  return sameItems(own, task) ? undefined : (own ?? NO_EVIDENCE);
+function ownEvidence(own: string[] | undefined, task: string | undefined): readonly string[] | undefined {
+  return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
 }
 
 const UNREVIEWED = 0;

@@ -5,15 +5,15 @@
  * a task beside their strings (record, history array, event, source) and most of the read's last
  * step; here a task costs ~60 bytes of numbers and pointers.
  *
- * The task ids and clusters are the DatasetBuilder's own strings (never modified once it has
- * finished), read through `order` (task index → the builder's task number), and so is a task's
- * evidence list (its items joined into one string took ~90 bytes a task less once read, but making
- * them raised finish()'s peak and time). Each task's label events are one run of the event
+ * The task ids, clusters and evidence lists are the DatasetBuilder's own strings (never modified
+ * once it has finished), read through `order` (task index → the builder's task number); a task's
+ * evidence is one packed string (packed-evidence.ts), unpacked when asked. Each task's label events are one run of the event
  * columns, ascending by revision then source, as `history` lists them; an event's evidence is the
  * task's list unless `eventEvidence` holds another.
  */
 import type { AttemptCounts, ReviewEvent, Source, TaskRecord, TaskTable, Validity } from "../model.js";
 import { VALIDITIES } from "../model.js";
+import { unpack } from "./packed-evidence.js";
 
 /** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
 export const LINE_RADIX = 2 ** 32;
@@ -41,6 +41,8 @@ export function small(x: number): number {
 export interface BuilderStrings {
   readonly taskIds: readonly string[];
   readonly clusters: readonly (string | undefined)[];
+  /** Packed (packed-evidence.ts); undefined: none. */
+  readonly evidence: readonly (string | undefined)[];
 }
 
 /**
@@ -57,8 +59,6 @@ export class ColumnTaskTable implements TaskTable {
   private readonly reviewRevisions: Float64Array;
   private readonly baselines: (AttemptCounts | undefined)[];
   private readonly candidates: (AttemptCounts | undefined)[];
-  /** The task's evidence items: the builder's own list (never modified once it has finished); undefined: none. */
-  private readonly evidenceLists: (readonly string[] | undefined)[];
   /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
   private readonly eventStart: Uint32Array;
   private readonly eventRevisions: Float64Array;
@@ -85,7 +85,6 @@ export class ColumnTaskTable implements TaskTable {
     this.reviewRevisions = new Float64Array(size);
     this.baselines = new Array<AttemptCounts | undefined>(size);
     this.candidates = new Array<AttemptCounts | undefined>(size);
-    this.evidenceLists = new Array<readonly string[] | undefined>(size);
     if (eventStart.length !== size + 1)
       throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
     this.eventStart = eventStart;
@@ -104,7 +103,6 @@ export class ColumnTaskTable implements TaskTable {
     reviewRevision: number,
     baseline: AttemptCounts | undefined,
     candidate: AttemptCounts | undefined,
-    evidence: readonly string[] | undefined,
   ): void {
     this.filled++;
     this.order[i] = builderTask;
@@ -113,9 +111,6 @@ export class ColumnTaskTable implements TaskTable {
     this.reviewRevisions[i] = reviewRevision;
     this.baselines[i] = baseline;
     this.candidates[i] = candidate;
-    // The builder's list itself, not its items joined: joining made a string a task while the
-    // lists were still live (finish()'s peak) and cost ~10% of a task-heavy export's time.
-    this.evidenceLists[i] = evidence === undefined || evidence.length === 0 ? undefined : evidence;
   }
 
   /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
@@ -170,9 +165,9 @@ export class ColumnTaskTable implements TaskTable {
     this.at(i);
     return this.candidates[i];
   }
+  /** (A new array on each call.) */
   evidence(i: number): readonly string[] {
-    this.at(i);
-    return this.evidenceLists[i] ?? NO_EVIDENCE;
+    return unpack(this.strings.evidence[this.at(i)]) ?? NO_EVIDENCE;
   }
   labelCount(i: number): number {
     this.at(i);
