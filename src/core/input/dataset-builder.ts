@@ -774,19 +774,24 @@ export class DatasetBuilder {
     const packed = cols.evidence[i];
     // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
     // it again would change nothing, and checking that by position is cheaper than searching.
-    if (packedStartsWith(packed, evidence) && (!own || startsWith(this.ownList(i, event), evidence)))
-      return true;
+    const taskHas = packedStartsWith(packed, evidence);
+    if (taskHas && (!own || startsWith(this.ownList(i, event), evidence))) return true;
     // The task's list first: a label keeps the task's string for an item both hold, and the
-    // characters of a string are counted once. (withEvidence grows `before` in place.)
-    const before = unpack(packed);
-    const length = before?.length ?? 0;
-    const after = this.withEvidence(before, evidence, undefined);
-    if ((after?.length ?? 0) !== length) {
-      cols.evidence[i] = pack(after);
-      this.detachLabels(i, event, before, length);
+    // characters of a string are counted once. (withEvidence grows `before` in place.) When the
+    // task's list begins with the row's items it gains none, and they are all the label shares.
+    let shared: string | readonly string[] | undefined = evidence;
+    if (!taskHas) {
+      const before = unpack(packed);
+      const length = before?.length ?? 0;
+      const after = this.withEvidence(before, evidence, undefined);
+      if ((after?.length ?? 0) !== length) {
+        cols.evidence[i] = pack(after);
+        this.detachLabels(i, event, before, length);
+      }
+      shared = after;
     }
     if (own) {
-      const list = this.withEvidence(this.ownList(i, event), evidence, after);
+      const list = this.withEvidence(this.ownList(i, event), evidence, shared);
       if (event === undefined) cols.label0Evidence.set(i, list);
       else event.evidence = list;
       this.settle(i, event);
@@ -847,7 +852,7 @@ export class DatasetBuilder {
   private withEvidence(
     list: string[] | undefined,
     evidence: string | readonly string[],
-    shared: readonly string[] | undefined,
+    shared: string | readonly string[] | undefined,
   ): string[] | undefined {
     if (typeof evidence === "string") return this.withItem(list, evidence, shared);
     let out = list;
@@ -861,12 +866,19 @@ export class DatasetBuilder {
   private withItem(
     list: string[] | undefined,
     item: string,
-    shared: readonly string[] | undefined,
+    shared: string | readonly string[] | undefined,
   ): string[] | undefined {
     if (item.length === 0) return list;
     if (list !== undefined && (list.length >= MAX_EVIDENCE_PER_TASK || list.includes(item))) return list;
-    const i = shared === undefined ? -1 : shared.indexOf(item);
-    const value = i < 0 ? item : (shared?.[i] ?? item);
+    const i =
+      shared === undefined
+        ? -1
+        : typeof shared === "string"
+          ? shared === item
+            ? 0
+            : -1
+          : shared.indexOf(item);
+    const value = i < 0 ? item : typeof shared === "string" ? shared : (shared?.[i] ?? item);
     if (i < 0) this.heldChars += item.length;
     if (list === undefined) return [value];
     list.push(value);

@@ -60,8 +60,10 @@ export function packedRunAt(
 
 /** The next item's start after `item` at `at` (or the list's end for the last), else -1. */
 function itemAt(packed: string, at: number, item: string, last: boolean, whole: boolean): number {
-  if (!packed.startsWith(item, at)) return -1;
   const end = at + item.length;
+  // (A slice compared with ===, not startsWith: V8's startsWith compares a character at a time,
+  // ~4× slower on a row's 50–100-character items; a slice of 13 or more is a view, not a copy.)
+  if (end > packed.length || packed.slice(at, end) !== item) return -1;
   // (An item before another needs a separator after it.)
   if (end === packed.length) return last ? end : -1;
   if (packed.charCodeAt(end) !== SEPARATOR_CODE || (last && whole)) return -1;
