@@ -10,7 +10,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
-/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6213);
+/* harmony import */ var _io_parse_workers_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(103);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
 
 
@@ -28273,16 +28273,24 @@ function fullCollectionFor(env) {
 
 /***/ }),
 
-/***/ 6213:
+/***/ 103:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   j: () => (/* binding */ bundledParseWorkers)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3136);
-/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_1__);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  j: () => (/* binding */ bundledParseWorkers)
+});
+
+// UNUSED EXPORTS: AUTO_RANGE_MIN_BYTES
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/io/parse-workers.ts
 /**
  * Which worker threads a bundle uses to read large results files: the range-worker.js and
  * parse-worker.js built next to it. By default none: the main thread reads, scans and builds
@@ -28292,9 +28300,11 @@ function fullCollectionFor(env) {
  * DEFAULT_RANGE_MIN_BYTES in N byte ranges (src/core/input/range-read.ts): the main thread reads
  * the first and hashes the file, one range worker each later range, each into builder state of
  * its own, merged in range order; no line or row crosses threads, and the report is the same
- * byte for byte. It is off by default: on this project's shared 2-core machine it took 3–15% more
- * CPU time, up to 50 MB more peak memory and no less wall time on every bench shape at 10⁶ rows,
- * and ~10% less wall time at 10⁷ rows (measured for issue 15); worth it where a core is really free.
+ * byte for byte. Unset, a file of at least AUTO_RANGE_MIN_BYTES is read in 2 ranges when the
+ * machine has two cores or more, and any smaller file whole: on this project's 2-core machine
+ * ranges took 3–15% more CPU time, up to 50 MB more peak memory and no less wall time on the
+ * bench shapes at 10⁶ rows (~0.6 GB), and 28–30% less wall time at 10⁷ rows (6 GB: 13.3–13.6 s
+ * against 18.8–19.1 s), where the read is nearly all of the run. `0` or `1` reads every file whole.
  *
  * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
  * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows
@@ -28302,10 +28312,13 @@ function fullCollectionFor(env) {
  */
 
 
+
 const WORKER_FILE = "parse-worker.js";
 const RANGE_WORKER_FILE = "range-worker.js";
 const MAX_PARSE_THREADS = 4;
 const MAX_READ_RANGES = 8;
+/** Without MODEL_GATE_READ_RANGES, plain results files this large are read in 2 ranges. */
+const AUTO_RANGE_MIN_BYTES = 1024 ** 3;
 function count(raw) {
     return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
 }
@@ -28313,16 +28326,23 @@ function count(raw) {
  * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
  * parse-worker.js next to it (running from source, as the tests do).
  */
-function bundledParseWorkers(bundleUrl, env) {
+function bundledParseWorkers(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
     const script = new URL(WORKER_FILE, bundleUrl);
-    if (script.protocol !== "file:" || !(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)((0,node_url__WEBPACK_IMPORTED_MODULE_1__.fileURLToPath)(script)))
+    if (script.protocol !== "file:" || !(0,external_node_fs_.existsSync)((0,external_node_url_.fileURLToPath)(script)))
         return undefined;
     const threads = Math.min(count(env["MODEL_GATE_PARSE_THREADS"]) ?? 0, MAX_PARSE_THREADS);
     const rangeScript = new URL(RANGE_WORKER_FILE, bundleUrl);
-    const ranges = threads > 0 ? 0 : Math.min(count(env["MODEL_GATE_READ_RANGES"]) ?? 0, MAX_READ_RANGES);
-    if (ranges < 2 || !(0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)((0,node_url__WEBPACK_IMPORTED_MODULE_1__.fileURLToPath)(rangeScript)))
+    const given = env["MODEL_GATE_READ_RANGES"];
+    // (Any value given, even one not understood, is the user's choice: only an unset one is ours.)
+    const auto = (given === undefined || given === "") && cores >= 2;
+    const ranges = threads > 0 ? 0 : auto ? 2 : Math.min(count(given) ?? 0, MAX_READ_RANGES);
+    if (ranges < 2 || !(0,external_node_fs_.existsSync)((0,external_node_url_.fileURLToPath)(rangeScript)))
         return { script, threads };
-    return { script, threads, ranges: { script: rangeScript, ranges } };
+    return {
+        script,
+        threads,
+        ranges: { script: rangeScript, ranges, ...(auto ? { minBytes: AUTO_RANGE_MIN_BYTES } : {}) },
+    };
 }
 
 

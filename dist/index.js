@@ -72836,9 +72836,11 @@ var external_node_url_ = __nccwpck_require__(3136);
  * DEFAULT_RANGE_MIN_BYTES in N byte ranges (src/core/input/range-read.ts): the main thread reads
  * the first and hashes the file, one range worker each later range, each into builder state of
  * its own, merged in range order; no line or row crosses threads, and the report is the same
- * byte for byte. It is off by default: on this project's shared 2-core machine it took 3–15% more
- * CPU time, up to 50 MB more peak memory and no less wall time on every bench shape at 10⁶ rows,
- * and ~10% less wall time at 10⁷ rows (measured for issue 15); worth it where a core is really free.
+ * byte for byte. Unset, a file of at least AUTO_RANGE_MIN_BYTES is read in 2 ranges when the
+ * machine has two cores or more, and any smaller file whole: on this project's 2-core machine
+ * ranges took 3–15% more CPU time, up to 50 MB more peak memory and no less wall time on the
+ * bench shapes at 10⁶ rows (~0.6 GB), and 28–30% less wall time at 10⁷ rows (6 GB: 13.3–13.6 s
+ * against 18.8–19.1 s), where the read is nearly all of the run. `0` or `1` reads every file whole.
  *
  * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
  * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows
@@ -72846,10 +72848,13 @@ var external_node_url_ = __nccwpck_require__(3136);
  */
 
 
+
 const WORKER_FILE = "parse-worker.js";
 const RANGE_WORKER_FILE = "range-worker.js";
 const MAX_PARSE_THREADS = 4;
 const MAX_READ_RANGES = 8;
+/** Without MODEL_GATE_READ_RANGES, plain results files this large are read in 2 ranges. */
+const AUTO_RANGE_MIN_BYTES = 1024 ** 3;
 function parse_workers_count(raw) {
     return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
 }
@@ -72857,16 +72862,23 @@ function parse_workers_count(raw) {
  * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
  * parse-worker.js next to it (running from source, as the tests do).
  */
-function bundledParseWorkers(bundleUrl, env) {
+function bundledParseWorkers(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
     const script = new URL(WORKER_FILE, bundleUrl);
     if (script.protocol !== "file:" || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(script)))
         return undefined;
     const threads = Math.min(parse_workers_count(env["MODEL_GATE_PARSE_THREADS"]) ?? 0, MAX_PARSE_THREADS);
     const rangeScript = new URL(RANGE_WORKER_FILE, bundleUrl);
-    const ranges = threads > 0 ? 0 : Math.min(parse_workers_count(env["MODEL_GATE_READ_RANGES"]) ?? 0, MAX_READ_RANGES);
+    const given = env["MODEL_GATE_READ_RANGES"];
+    // (Any value given, even one not understood, is the user's choice: only an unset one is ours.)
+    const auto = (given === undefined || given === "") && cores >= 2;
+    const ranges = threads > 0 ? 0 : auto ? 2 : Math.min(parse_workers_count(given) ?? 0, MAX_READ_RANGES);
     if (ranges < 2 || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(rangeScript)))
         return { script, threads };
-    return { script, threads, ranges: { script: rangeScript, ranges } };
+    return {
+        script,
+        threads,
+        ranges: { script: rangeScript, ranges, ...(auto ? { minBytes: AUTO_RANGE_MIN_BYTES } : {}) },
+    };
 }
 
 ;// CONCATENATED MODULE: external "node:v8"

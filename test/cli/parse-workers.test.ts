@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { DEFAULT_PARSE_MIN_BYTES } from "../../src/core/input/parse-pool.js";
 import { DEFAULT_RANGE_MIN_BYTES } from "../../src/core/input/range-read.js";
-import { bundledParseWorkers } from "../../src/io/parse-workers.js";
+import { AUTO_RANGE_MIN_BYTES, bundledParseWorkers } from "../../src/io/parse-workers.js";
 import { cliBundle } from "../helpers/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gate-parse-workers-"));
@@ -43,16 +43,17 @@ describe("bundledParseWorkers", () => {
     expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "two" })?.threads).toBe(fallback);
   });
 
-  it("reads in byte ranges only when MODEL_GATE_READ_RANGES asks (2 to 8), and not with the parse pool", () => {
+  it("reads in byte ranges as MODEL_GATE_READ_RANGES asks (2 to 8), and not with the parse pool", () => {
     writeFileSync(join(bundleDir, "range-worker.js"), "");
     const script = pathToFileURL(join(bundleDir, "range-worker.js")).href;
-    expect(bundledParseWorkers(bundleUrl, {})?.ranges).toBeUndefined();
     expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "0" })?.ranges).toBeUndefined();
     expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "1" })?.ranges).toBeUndefined();
     expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "two" })?.ranges).toBeUndefined();
     const two = bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "2" })?.ranges;
     expect(two?.script.href).toBe(script);
     expect(two?.ranges).toBe(2);
+    // (Asked for: from the reader's own 32 MiB on.)
+    expect(two?.minBytes).toBeUndefined();
     expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "64" })?.ranges?.ranges).toBe(8);
     const both = bundledParseWorkers(bundleUrl, {
       MODEL_GATE_READ_RANGES: "2",
@@ -60,6 +61,20 @@ describe("bundledParseWorkers", () => {
     });
     expect(both?.threads).toBe(1);
     expect(both?.ranges).toBeUndefined();
+  });
+
+  it("unset, reads files of 1 GiB or more in 2 ranges on two cores or more, and never on one", () => {
+    writeFileSync(join(bundleDir, "range-worker.js"), "");
+    for (const env of [{}, { MODEL_GATE_READ_RANGES: "" }]) {
+      const auto = bundledParseWorkers(bundleUrl, env, 2)?.ranges;
+      expect(auto?.ranges).toBe(2);
+      expect(auto?.minBytes).toBe(AUTO_RANGE_MIN_BYTES);
+      expect(AUTO_RANGE_MIN_BYTES).toBe(2 ** 30);
+      expect(bundledParseWorkers(bundleUrl, env, 16)?.ranges?.ranges).toBe(2);
+      expect(bundledParseWorkers(bundleUrl, env, 1)?.ranges).toBeUndefined();
+    }
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "1" }, 4)?.ranges).toBeUndefined();
+    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "1" }, 4)?.ranges).toBeUndefined();
   });
 
   it("gives nothing when there is no worker script (running from source)", () => {
