@@ -3485,11 +3485,31 @@ class DatasetBuilder {
             eventStart[u] = eventCount;
             // A task's first row always adds a label unless it passed a cap (reported): then it has none.
             if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
-                const events = this.labelsOf(i, flags);
-                this.checkLabels(i, events, late);
-                for (const e of events)
+                // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
+                // two different labels at the task's highest revision need them, for checkLabels.
+                const top = cols.topRevision[i] ?? -1;
+                let topCode = -1;
+                let rival = false;
+                if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
+                    const revision = cols.label0Revision[i] ?? 0;
+                    revisions.add(revision);
+                    if (revision === top)
+                        topCode = cols.label0Validity[i] ?? 0;
+                    eventCount++;
+                }
+                for (const e of cols.moreLabels.get(i)?.events ?? []) {
                     revisions.add(e.revision);
-                eventCount += events.length;
+                    eventCount++;
+                    if (e.revision !== top)
+                        continue;
+                    const code = validityCode(e.validity);
+                    if (topCode < 0)
+                        topCode = code;
+                    else if (code !== topCode)
+                        rival = true;
+                }
+                if (rival)
+                    this.checkLabels(i, this.labelsOf(i, flags), late);
             }
             else if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
                 revisions.add(cols.label0Revision[i] ?? 0);
