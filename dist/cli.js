@@ -7791,25 +7791,29 @@ class DatasetBuilder {
         const flags = cols.flags[i] ?? 0;
         const evidence = cols.evidence[i];
         table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i));
-        if ((flags & F_MORE_LABELS) === 0) {
-            // One label (the usual case): no LabelEvent, no sort.
-            if ((flags & F_LABEL0) !== 0) {
+        const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+        const first = (flags & F_LABEL0) !== 0;
+        if (more === undefined || (first && laterInOrder(cols, i, more))) {
+            // The labels in history order as held (one, the usual case, or the first then the later
+            // ones in order): written from the columns, no LabelEvent list, no sort.
+            let k = e;
+            if (first) {
                 const own = (flags & F_LABEL0_OWN) !== 0;
-                table.setEvent(e, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+                table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
             }
+            for (const ev of more ?? [])
+                this.setLabelEvent(table, k++, ev, evidence);
+            return;
         }
-        else {
-            // (labelsOf makes a new list: sorted in place, and only when out of order: a sort call
-            // allocates its scratch even for two events, ~250 B for each relabelled task.)
-            const sorted = this.labelsOf(i, flags);
-            if (!inHistoryOrder(sorted))
-                sorted.sort(historyOrder);
-            for (const [k, ev] of sorted.entries()) {
-                table.setEvent(e + k, ev.revision, dataset_builder_validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
-                    ? undefined
-                    : { reviewer: ev.reviewer, note: ev.note });
-            }
-        }
+        // (labelsOf makes a new list: sorted in place.)
+        const sorted = this.labelsOf(i, flags).sort(historyOrder);
+        for (let k = 0; k < sorted.length; k++)
+            this.setLabelEvent(table, e + k, sorted[k], evidence);
+    }
+    setLabelEvent(table, at, ev, evidence) {
+        table.setEvent(at, ev.revision, dataset_builder_validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
+            ? undefined
+            : { reviewer: ev.reviewer, note: ev.note });
     }
     /*
      * Reading one results file in byte ranges (range-read.ts): each range after the first is read
@@ -8274,10 +8278,15 @@ function labelsOf(cols, i, flags) {
 function historyOrder(a, b) {
     return a.revision - b.revision || a.src - b.src;
 }
-function inHistoryOrder(events) {
-    for (let k = 1; k < events.length; k++) {
-        if (historyOrder(events[k - 1], events[k]) > 0)
+/** Whether task i's later labels follow its first in history order (as they usually come). */
+function laterInOrder(cols, i, later) {
+    let revision = cols.label0Revision[i] ?? 0;
+    let src = cols.label0Src[i] ?? 0;
+    for (const e of later) {
+        if (e.revision < revision || (e.revision === revision && e.src < src))
             return false;
+        revision = e.revision;
+        src = e.src;
     }
     return true;
 }

@@ -1204,12 +1204,16 @@ export class DatasetBuilder {
       (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i),
       (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i),
     );
-    if ((flags & F_MORE_LABELS) === 0) {
-      // One label (the usual case): no LabelEvent, no sort.
-      if ((flags & F_LABEL0) !== 0) {
+    const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+    const first = (flags & F_LABEL0) !== 0;
+    if (more === undefined || (first && laterInOrder(cols, i, more))) {
+      // The labels in history order as held (one, the usual case, or the first then the later
+      // ones in order): written from the columns, no LabelEvent list, no sort.
+      let k = e;
+      if (first) {
         const own = (flags & F_LABEL0_OWN) !== 0;
         table.setEvent(
-          e,
+          k++,
           cols.label0Revision[i] ?? 0,
           cols.label0Validity[i] ?? 0,
           cols.label0Src[i] ?? 0,
@@ -1217,24 +1221,31 @@ export class DatasetBuilder {
           cols.label0Meta.get(i),
         );
       }
-    } else {
-      // (labelsOf makes a new list: sorted in place, and only when out of order: a sort call
-      // allocates its scratch even for two events, ~250 B for each relabelled task.)
-      const sorted = this.labelsOf(i, flags);
-      if (!inHistoryOrder(sorted)) sorted.sort(historyOrder);
-      for (const [k, ev] of sorted.entries()) {
-        table.setEvent(
-          e + k,
-          ev.revision,
-          validityCode(ev.validity),
-          ev.src,
-          ev.own ? ownEvidence(ev.evidence, evidence) : undefined,
-          ev.reviewer === undefined && ev.note === undefined
-            ? undefined
-            : { reviewer: ev.reviewer, note: ev.note },
-        );
-      }
+      for (const ev of more ?? []) this.setLabelEvent(table, k++, ev, evidence);
+      return;
     }
+    // (labelsOf makes a new list: sorted in place.)
+    const sorted = this.labelsOf(i, flags).sort(historyOrder);
+    for (let k = 0; k < sorted.length; k++)
+      this.setLabelEvent(table, e + k, sorted[k] as LabelEvent, evidence);
+  }
+
+  private setLabelEvent(
+    table: ColumnTaskTable,
+    at: number,
+    ev: LabelEvent,
+    evidence: string | undefined,
+  ): void {
+    table.setEvent(
+      at,
+      ev.revision,
+      validityCode(ev.validity),
+      ev.src,
+      ev.own ? ownEvidence(ev.evidence, evidence) : undefined,
+      ev.reviewer === undefined && ev.note === undefined
+        ? undefined
+        : { reviewer: ev.reviewer, note: ev.note },
+    );
   }
 
   /*
@@ -1695,9 +1706,14 @@ function historyOrder(a: LabelEvent, b: LabelEvent): number {
   return a.revision - b.revision || a.src - b.src;
 }
 
-function inHistoryOrder(events: readonly LabelEvent[]): boolean {
-  for (let k = 1; k < events.length; k++) {
-    if (historyOrder(events[k - 1] as LabelEvent, events[k] as LabelEvent) > 0) return false;
+/** Whether task i's later labels follow its first in history order (as they usually come). */
+function laterInOrder(cols: TaskColumns, i: number, later: readonly LabelEvent[]): boolean {
+  let revision = cols.label0Revision[i] ?? 0;
+  let src = cols.label0Src[i] ?? 0;
+  for (const e of later) {
+    if (e.revision < revision || (e.revision === revision && e.src < src)) return false;
+    revision = e.revision;
+    src = e.src;
   }
   return true;
 }
