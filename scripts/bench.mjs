@@ -105,11 +105,14 @@ if (!existsSync(cliSource)) die(`${cliSource} not found (build it with npm run p
 mkdirSync(join(out, "gate"), { recursive: true });
 const cli = join(out, "gate", "cli.js");
 copyFileSync(cliSource, cli);
-// The CLI starts the parse worker found next to it (src/io/parse-workers.ts): copy it too, or the
-// snapshot would parse on the main thread only.
-const workerSource = join(dirname(cliSource), "parse-worker.js");
-if (existsSync(workerSource)) copyFileSync(workerSource, join(out, "gate", "parse-worker.js"));
-else log(`${workerSource} not found: the gate parses on its main thread only`);
+// The CLI starts the workers found next to it (src/io/parse-workers.ts): copy them too, or the
+// snapshot would read on the main thread only (without range-worker.js, every run "in ranges"
+// was a sequential read: the bench runs before this fix measured no range reading at all).
+for (const worker of ["parse-worker.js", "range-worker.js"]) {
+  const workerSource = join(dirname(cliSource), worker);
+  if (existsSync(workerSource)) copyFileSync(workerSource, join(out, "gate", worker));
+  else log(`${workerSource} not found: the gate reads on its main thread only`);
+}
 writeFileSync(join(out, "gate", "package.json"), '{ "type": "module" }\n');
 const cliCommit =
   spawnSync("git", ["log", "-1", "--format=%h %cs", "--", args.cli], { encoding: "utf8" }).stdout?.trim() ||

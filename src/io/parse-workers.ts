@@ -9,9 +9,10 @@
  * its own, merged in range order; no line or row crosses threads, and the report is the same
  * byte for byte. Unset, a file of at least AUTO_RANGE_MIN_BYTES is read in 2 ranges when the
  * machine has two cores or more, and any smaller file whole: on this project's 2-core machine
- * ranges took 3–15% more CPU time, up to 50 MB more peak memory and no less wall time on the
- * bench shapes at 10⁶ rows (~0.6 GB), and 28–30% less wall time at 10⁷ rows (6 GB: 13.3–13.6 s
- * against 18.8–19.1 s), where the read is nearly all of the run. `0` or `1` reads every file whole.
+ * ranges took ~0.8× the wall time but 19–37 MiB more peak memory on three bench shapes at 10⁶
+ * rows (~0.6 GB; past 150 MB on those of ≤ 10,000 tasks), no less on the task-heavy one, and
+ * 0.6–0.7× at 10⁷ rows (6 GB: 13.0–15.0 s against 18.8–22.4 s), where the read is nearly all of
+ * the run. `0` or `1` reads every file whole.
  *
  * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
  * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows
