@@ -48298,9 +48298,11 @@ function ascendingOrder(values) {
 /**
  * Exact bounds of R(S) over all subsets S of the extras, with the smallest optimising sets.
  * `baseCount` = 0 is allowed: then S = ∅ is excluded (R undefined) and the extremes are taken over
- * non-empty S; with no extras either, everything is null.
+ * non-empty S; with no extras either, everything is null. With `withSets` false the sets are left
+ * empty (a model's score interval needs only the bounds: at 10⁶ unresolved tasks the sets were
+ * ~8 MB of garbage each).
  */
-function exactRatioBounds(baseSum, baseCount, extras) {
+function exactRatioBounds(baseSum, baseCount, extras, withSets = true) {
     const n = extras.length;
     if (baseCount === 0 && n === 0)
         return { lower: null, upper: null, lowerSet: [], upperSet: [] };
@@ -48318,7 +48320,10 @@ function exactRatioBounds(baseSum, baseCount, extras) {
         k++;
     }
     const lower = sum / count;
-    const lowerSet = Array.from(order.subarray(0, k));
+    const lowerSet = [];
+    if (withSets)
+        for (let j = 0; j < k; j++)
+            lowerSet.push(order[j]);
     // Maximum: descending values; within a run of equal values, ascending index.
     sum = baseSum;
     count = baseCount;
@@ -48334,7 +48339,8 @@ function exactRatioBounds(baseSum, baseCount, extras) {
                 break scan;
             sum += groupValue;
             count++;
-            upperSet.push(order[j]);
+            if (withSets)
+                upperSet.push(order[j]);
         }
         end = start;
     }
@@ -48422,8 +48428,10 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
     const clustered = opts.margin.standard_error === "clustered";
     const correction = opts.margin.cluster_correction;
     const validD = new Float64Array(n);
-    const validTask = [];
-    const unresolvedD = [];
+    // (Typed, at most one a task: pushed onto arrays, these were most of an evaluation's garbage.)
+    const validTask = new Int32Array(n);
+    const unresolvedD = new Float64Array(n);
+    let dCount = 0;
     const unresolvedTaskIndices = [];
     let universe = 0;
     let broken = 0;
@@ -48465,7 +48473,7 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         }
         if (label === VALID_CODE) {
             validD[nv] = d;
-            validTask.push(i);
+            validTask[nv] = i;
             validSum += d;
             const rerun = pairs.rerun[i];
             if (rerun !== rerun)
@@ -48479,12 +48487,11 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
                 disputed++;
             else
                 unreviewed++;
-            unresolvedD.push(d);
+            unresolvedD[dCount++] = d;
             unresolvedTaskIndices.push(i);
         }
     }
-    const dCount = unresolvedD.length;
-    const uD = Float64Array.from(unresolvedD);
+    const uD = unresolvedD.slice(0, dCount);
     const vD = validD.subarray(0, nv);
     let marginLower;
     let marginUpper;
@@ -48565,9 +48572,11 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
     }
     else {
         const seen = new Set();
-        for (const i of validTask)
-            if (clusterOfTask[i] >= 0)
-                seen.add(clusterOfTask[i]);
+        for (let j = 0; j < nv; j++) {
+            const c = clusterOfTask[validTask[j]];
+            if (c >= 0)
+                seen.add(c);
+        }
         clusters = seen.size;
         seValid = seLower = seUpper = null;
         nuValid = nuLower = nuUpper = null;
@@ -48777,7 +48786,7 @@ function scoreFigures(validSum, validCount, unresolved) {
     let uSum = 0;
     for (let i = 0; i < d; i++)
         uSum += unresolved[i];
-    const exact = exactRatioBounds(validSum, validCount, unresolved);
+    const exact = exactRatioBounds(validSum, validCount, unresolved, false);
     const pess = pessimisticBounds(validSum, validCount, d, 0, 1);
     return {
         valid_only_score: validCount > 0 ? validSum / validCount : null,
@@ -48855,11 +48864,15 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     let lostTasks = 0;
     let ownValidSum = 0;
     let ownValidCount = 0;
-    const ownUnresolved = [];
     let commonValidSum = 0;
     let commonValidCount = 0;
-    const commonUnresolved = [];
     const validity = columns.validity;
+    // The unresolved tasks' scores, at most one a task (typed: pushed onto arrays they were ~150 MB
+    // of garbage at 10⁶ tasks over the review revisions, where most tasks are unreviewed early on).
+    const ownUnresolved = new Float64Array(validity.length);
+    const commonUnresolved = new Float64Array(validity.length);
+    let ownCount = 0;
+    let commonCount = 0;
     const own = columns[side];
     const { score, flags, totals } = sideTasks(columns, side, infra);
     if (totals !== undefined) {
@@ -48908,9 +48921,9 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
             }
         }
         else {
-            ownUnresolved.push(m);
+            ownUnresolved[ownCount++] = m;
             if (common)
-                commonUnresolved.push(m);
+                commonUnresolved[commonCount++] = m;
         }
     }
     const rateDenominator = passes + fails + infraErrors;
@@ -48929,8 +48942,8 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
         lost_to_infra_tasks: lostTasks,
         infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
         missing_fraction: universe > 0 ? missingTasks / universe : null,
-        ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved),
-        common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved),
+        ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount)),
+        common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount)),
     };
 }
 
@@ -54633,7 +54646,10 @@ class DatasetBuilder {
         for (let r = 0; r < this.revisionList.length; r++) {
             // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
             const from = start[r] ?? 0;
-            const part = Array.from(universe.subarray(from, start[r + 1]));
+            // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
+            const part = new Array((start[r + 1] ?? 0) - from);
+            for (let k = 0; k < part.length; k++)
+                part[k] = universe[from + k] ?? 0;
             part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
             universe.set(part, from);
         }

@@ -73,6 +73,24 @@ describe("exactRatioBounds", () => {
     );
   });
 
+  it("without the sets (withSets false) gives the very same bounds and leaves the sets empty", () => {
+    fc.assert(
+      fc.property(
+        fc.array(score, { maxLength: 12 }),
+        fc.array(fc.oneof(score, fc.constantFrom(0, 0.5, 1)), { maxLength: 40 }),
+        (valid, unresolved) => {
+          const withSets = exactRatioBounds(sum(valid), valid.length, unresolved);
+          const bare = exactRatioBounds(sum(valid), valid.length, unresolved, false);
+          expect(bare.lower).toBe(withSets.lower);
+          expect(bare.upper).toBe(withSets.upper);
+          expect(bare.lowerSet).toStrictEqual([]);
+          expect(bare.upperSet).toStrictEqual([]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("equals brute force for the margin (d = m_A − m_B in [−1, 1])", () => {
     fc.assert(
       fc.property(

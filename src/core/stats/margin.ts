@@ -168,8 +168,10 @@ export function analyseMargin(
   const clustered = opts.margin.standard_error === "clustered";
   const correction = opts.margin.cluster_correction;
   const validD = new Float64Array(n);
-  const validTask: number[] = [];
-  const unresolvedD: number[] = [];
+  // (Typed, at most one a task: pushed onto arrays, these were most of an evaluation's garbage.)
+  const validTask = new Int32Array(n);
+  const unresolvedD = new Float64Array(n);
+  let dCount = 0;
   const unresolvedTaskIndices: number[] = [];
   let universe = 0;
   let broken = 0;
@@ -210,7 +212,7 @@ export function analyseMargin(
     }
     if (label === VALID_CODE) {
       validD[nv] = d;
-      validTask.push(i);
+      validTask[nv] = i;
       validSum += d;
       const rerun = pairs.rerun[i] as number;
       if (rerun !== rerun) rerunOk = false;
@@ -219,13 +221,12 @@ export function analyseMargin(
     } else {
       if (label === DISPUTED_CODE) disputed++;
       else unreviewed++;
-      unresolvedD.push(d);
+      unresolvedD[dCount++] = d;
       unresolvedTaskIndices.push(i);
     }
   }
 
-  const dCount = unresolvedD.length;
-  const uD = Float64Array.from(unresolvedD);
+  const uD = unresolvedD.slice(0, dCount);
   const vD = validD.subarray(0, nv);
   let marginLower: number | null;
   let marginUpper: number | null;
@@ -305,7 +306,10 @@ export function analyseMargin(
     nuUpper = hi.nu;
   } else {
     const seen = new Set<number>();
-    for (const i of validTask) if ((clusterOfTask[i] as number) >= 0) seen.add(clusterOfTask[i] as number);
+    for (let j = 0; j < nv; j++) {
+      const c = clusterOfTask[validTask[j] as number] as number;
+      if (c >= 0) seen.add(c);
+    }
     clusters = seen.size;
     seValid = seLower = seUpper = null;
     nuValid = nuLower = nuUpper = null;

@@ -89,9 +89,16 @@ export function ascendingOrder(values: ArrayLike<number>): Uint32Array {
 /**
  * Exact bounds of R(S) over all subsets S of the extras, with the smallest optimising sets.
  * `baseCount` = 0 is allowed: then S = ∅ is excluded (R undefined) and the extremes are taken over
- * non-empty S; with no extras either, everything is null.
+ * non-empty S; with no extras either, everything is null. With `withSets` false the sets are left
+ * empty (a model's score interval needs only the bounds: at 10⁶ unresolved tasks the sets were
+ * ~8 MB of garbage each).
  */
-export function exactRatioBounds(baseSum: number, baseCount: number, extras: ArrayLike<number>): RatioBounds {
+export function exactRatioBounds(
+  baseSum: number,
+  baseCount: number,
+  extras: ArrayLike<number>,
+  withSets = true,
+): RatioBounds {
   const n = extras.length;
   if (baseCount === 0 && n === 0) return { lower: null, upper: null, lowerSet: [], upperSet: [] };
   const order = ascendingOrder(extras);
@@ -108,7 +115,8 @@ export function exactRatioBounds(baseSum: number, baseCount: number, extras: Arr
     k++;
   }
   const lower = sum / count;
-  const lowerSet = Array.from(order.subarray(0, k));
+  const lowerSet: number[] = [];
+  if (withSets) for (let j = 0; j < k; j++) lowerSet.push(order[j] as number);
 
   // Maximum: descending values; within a run of equal values, ascending index.
   sum = baseSum;
@@ -123,7 +131,7 @@ export function exactRatioBounds(baseSum: number, baseCount: number, extras: Arr
       if (count > 0 && !(groupValue > sum / count + TIE_TOLERANCE)) break scan;
       sum += groupValue;
       count++;
-      upperSet.push(order[j] as number);
+      if (withSets) upperSet.push(order[j] as number);
     }
     end = start;
   }
