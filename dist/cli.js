@@ -6931,6 +6931,8 @@ class DatasetBuilder {
     /** Beside the state, for speed only: a result row's label and evidence last added to a task
      * (made once a task's evidence differs between its rows). */
     memo = undefined;
+    /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
+    lastAdded = new LastAdded();
     /** Blocks of every AttemptIds of this builder (freed with it). */
     attemptPool = new AttemptPool();
     /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
@@ -7110,13 +7112,17 @@ class DatasetBuilder {
             return;
         const evidence = row.evidence;
         const memo = this.memo;
-        if (memo === undefined ||
-            evidence === undefined ||
-            !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols)) {
+        const last = this.lastAdded;
+        if (!last.repeats(i, row.reviewRevision, row.validity, evidence) &&
+            (memo === undefined ||
+                evidence === undefined ||
+                !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols))) {
+            last.forget();
             if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
                 return;
             if (evidence !== undefined)
                 this.remember(i, row.reviewRevision, row.validity, evidence);
+            last.set(i, row.reviewRevision, row.validity, evidence);
         }
         const cluster = row.cluster;
         if (cluster !== undefined) {
@@ -7921,6 +7927,7 @@ class DatasetBuilder {
     }
     /** Drops what the row path remembers of the last row (absorb changes what it points at). */
     forgetLast() {
+        this.lastAdded.forget();
         this.lastHarness = undefined;
         this.lastModel = undefined;
         this.lastRevision = undefined;
@@ -8394,6 +8401,69 @@ class EvidenceMemo {
         return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
     }
 }
+/** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
+const LAST_ADDED_ITEMS = 4;
+/**
+ * The label and evidence of the last result row added to a task. A row of the same task with the
+ * same label and the same items (the attempts of one model on one task usually come together)
+ * changes nothing: adding a label and items is idempotent while nothing else touched the task,
+ * and any other row added since is the last one instead (a row the memo skips changes nothing
+ * either). Compared with `===` (the scanner's new strings: their characters, faster than reading
+ * the packed list).
+ */
+class LastAdded {
+    task = -1;
+    revision = 0;
+    validity = "unreviewed";
+    /** NO_EVIDENCE_GIVEN, ONE_STRING (a string alone, in items[0]) or a list of `count` items. */
+    shape = NO_EVIDENCE_GIVEN;
+    count = 0;
+    items = [];
+    forget() {
+        this.task = -1;
+    }
+    set(i, revision, validity, evidence) {
+        if (evidence !== undefined && typeof evidence !== "string" && evidence.length > LAST_ADDED_ITEMS) {
+            this.task = -1;
+            return;
+        }
+        this.task = i;
+        this.revision = revision;
+        this.validity = validity;
+        if (evidence === undefined) {
+            this.shape = NO_EVIDENCE_GIVEN;
+            this.count = 0;
+        }
+        else if (typeof evidence === "string") {
+            this.shape = ONE_STRING;
+            this.count = 1;
+            this.items[0] = evidence;
+        }
+        else {
+            this.shape = ITEM_LIST;
+            this.count = evidence.length;
+            for (let k = 0; k < evidence.length; k++)
+                this.items[k] = evidence[k];
+        }
+    }
+    repeats(i, revision, validity, evidence) {
+        if (i !== this.task || revision !== this.revision || validity !== this.validity)
+            return false;
+        if (evidence === undefined)
+            return this.shape === NO_EVIDENCE_GIVEN;
+        if (typeof evidence === "string")
+            return this.shape === ONE_STRING && this.items[0] === evidence;
+        if (this.shape !== ITEM_LIST || evidence.length !== this.count)
+            return false;
+        for (let k = 0; k < evidence.length; k++)
+            if (this.items[k] !== evidence[k])
+                return false;
+        return true;
+    }
+}
+const NO_EVIDENCE_GIVEN = 0;
+const ONE_STRING = 1;
+const ITEM_LIST = 2;
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
 function findLabel(events, revision, validity) {

@@ -298,6 +298,27 @@ describe("evidence", () => {
     expect(tableRecords(d.tasks)[0]?.history[0]?.evidence).toEqual(items.slice(0, 15));
     expect(tableRecords(d.tasks)[0]?.history[1]?.evidence).toEqual(items.slice(0, 20));
   });
+
+  it("keeps a row's items after rows of the same task and label without them, or as a list (the builder's last-row shortcut)", async () => {
+    // Row by row the builder skips a row equal to the last one it added (same task, label and
+    // items): a row with no evidence, or with the same item as a list or as a string, is not equal.
+    const d = await read("evidence-runs", [
+      row({ task_id: "t0", evidence: "x" }),
+      row({ attempt: 1 }),
+      row({ attempt: 2, evidence: "x" }),
+      row({ attempt: 3, evidence: ["y"] }),
+      row({ attempt: 4, evidence: ["y"] }),
+      row({ attempt: 5, evidence: ["y", "z"] }),
+      row({ attempt: 6, evidence: "y" }),
+      row({ model_config: "cand", evidence: [] }),
+      row({ model_config: "cand", attempt: 2 }),
+    ]);
+    const records = tableRecords(d.tasks);
+    expect(records.map((r) => [r.taskId, r.evidence])).toEqual([
+      ["t0", ["x"]],
+      ["t1", ["x", "y", "z"]],
+    ]);
+  });
 });
 
 describe("pre-aggregated rows", () => {

@@ -235,6 +235,8 @@ export class DatasetBuilder {
   /** Beside the state, for speed only: a result row's label and evidence last added to a task
    * (made once a task's evidence differs between its rows). */
   private memo: EvidenceMemo | undefined = undefined;
+  /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
+  private readonly lastAdded = new LastAdded();
   /** Blocks of every AttemptIds of this builder (freed with it). */
   private readonly attemptPool = new AttemptPool();
   /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
@@ -440,13 +442,17 @@ export class DatasetBuilder {
 
     const evidence = row.evidence;
     const memo = this.memo;
+    const last = this.lastAdded;
     if (
-      memo === undefined ||
-      evidence === undefined ||
-      !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols)
+      !last.repeats(i, row.reviewRevision, row.validity, evidence) &&
+      (memo === undefined ||
+        evidence === undefined ||
+        !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols))
     ) {
+      last.forget();
       if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined)) return;
       if (evidence !== undefined) this.remember(i, row.reviewRevision, row.validity, evidence);
+      last.set(i, row.reviewRevision, row.validity, evidence);
     }
     const cluster = row.cluster;
     if (cluster !== undefined) {
@@ -1338,6 +1344,7 @@ export class DatasetBuilder {
 
   /** Drops what the row path remembers of the last row (absorb changes what it points at). */
   private forgetLast(): void {
+    this.lastAdded.forget();
     this.lastHarness = undefined;
     this.lastModel = undefined;
     this.lastRevision = undefined;
@@ -1828,6 +1835,75 @@ class EvidenceMemo {
     return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
   }
 }
+
+/** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
+const LAST_ADDED_ITEMS = 4;
+
+/**
+ * The label and evidence of the last result row added to a task. A row of the same task with the
+ * same label and the same items (the attempts of one model on one task usually come together)
+ * changes nothing: adding a label and items is idempotent while nothing else touched the task,
+ * and any other row added since is the last one instead (a row the memo skips changes nothing
+ * either). Compared with `===` (the scanner's new strings: their characters, faster than reading
+ * the packed list).
+ */
+class LastAdded {
+  private task = -1;
+  private revision = 0;
+  private validity: Validity = "unreviewed";
+  /** NO_EVIDENCE_GIVEN, ONE_STRING (a string alone, in items[0]) or a list of `count` items. */
+  private shape = NO_EVIDENCE_GIVEN;
+  private count = 0;
+  private readonly items: string[] = [];
+
+  forget(): void {
+    this.task = -1;
+  }
+
+  set(
+    i: number,
+    revision: number,
+    validity: Validity,
+    evidence: string | readonly string[] | undefined,
+  ): void {
+    if (evidence !== undefined && typeof evidence !== "string" && evidence.length > LAST_ADDED_ITEMS) {
+      this.task = -1;
+      return;
+    }
+    this.task = i;
+    this.revision = revision;
+    this.validity = validity;
+    if (evidence === undefined) {
+      this.shape = NO_EVIDENCE_GIVEN;
+      this.count = 0;
+    } else if (typeof evidence === "string") {
+      this.shape = ONE_STRING;
+      this.count = 1;
+      this.items[0] = evidence;
+    } else {
+      this.shape = ITEM_LIST;
+      this.count = evidence.length;
+      for (let k = 0; k < evidence.length; k++) this.items[k] = evidence[k] as string;
+    }
+  }
+
+  repeats(
+    i: number,
+    revision: number,
+    validity: Validity,
+    evidence: string | readonly string[] | undefined,
+  ): boolean {
+    if (i !== this.task || revision !== this.revision || validity !== this.validity) return false;
+    if (evidence === undefined) return this.shape === NO_EVIDENCE_GIVEN;
+    if (typeof evidence === "string") return this.shape === ONE_STRING && this.items[0] === evidence;
+    if (this.shape !== ITEM_LIST || evidence.length !== this.count) return false;
+    for (let k = 0; k < evidence.length; k++) if (this.items[k] !== evidence[k]) return false;
+    return true;
+  }
+}
+const NO_EVIDENCE_GIVEN = 0;
+const ONE_STRING = 1;
+const ITEM_LIST = 2;
 
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
