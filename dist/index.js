@@ -73006,10 +73006,11 @@ const external_node_vm_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
  * A full garbage collection the gate can ask for where a large read leaves most of its memory as
  * garbage (issue 15): in DatasetBuilder.finish once the read-only state is dropped (before the
  * Dataset's table is made beside what is held), once the read returns (the builder itself), and
- * once the fragility search is done (before the evaluations at each review revision). V8 collects when its heuristics say so, usually later, and the peak RSS
- * is then the live state plus that garbage: a 500,000-task export peaked at ~500 MiB, ~430–460
- * MiB with these collections (each ~0.15–0.3 s at 10⁶ tasks; below COLLECT_MIN_TASKS none is
- * asked).
+ * once the fragility search is done (before the evaluations at each review revision). V8 collects
+ * when its heuristics say so, usually later, and the peak RSS is then the live state plus that
+ * garbage: a 500,000-task export peaks at ~425–430 MiB without these collections, ~360–370 MiB
+ * with them (each ~0.05–0.08 s at 10⁶ tasks once evidence is packed; below COLLECT_MIN_TASKS none
+ * is asked).
  *
  * node does not expose `gc` without --expose-gc, which a user's `node dist/cli.js` or GitHub's
  * runner does not pass: the flag is set for a moment to take `gc` from a new context (as Jest's

@@ -7,9 +7,9 @@
  *
  * The task ids, clusters and evidence lists are the DatasetBuilder's own strings (never modified
  * once it has finished), read through `order` (task index → the builder's task number); a task's
- * evidence is one packed string (packed-evidence.ts), unpacked when asked. Each task's label events are one run of the event
- * columns, ascending by revision then source, as `history` lists them; an event's evidence is the
- * task's list unless `eventEvidence` holds another.
+ * evidence is one packed string (packed-evidence.ts), unpacked when asked. Each task's label
+ * events are one run of the event columns, ascending by revision then source, as `history` lists
+ * them; an event's evidence is the task's list unless `eventEvidence` holds another.
  */
 import type { AttemptCounts, ReviewEvent, Source, TaskRecord, TaskTable, Validity } from "../model.js";
 import { VALIDITIES } from "../model.js";
