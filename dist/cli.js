@@ -925,7 +925,7 @@ function conservativePairedBounds(v, values, counts, marginLower, marginUpper, q
 }
 /** SE_max of conservativePairedBounds; null when N_v < 2. */
 function conservativePairedSe(v, values, counts) {
-    return new PairedSeScan(values).se(v, counts);
+    return new PairedSeScan(values).se(v, counts instanceof Float64Array ? counts : Float64Array.from(counts));
 }
 /**
  * SE_max of conservativePairedBounds, max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)), for a fixed
@@ -953,6 +953,11 @@ function conservativePairedSe(v, values, counts) {
  *   and returns the last result when none did.
  */
 class PairedSeScan {
+    /**
+     * Float64Array only, as the counts: with an Array here and a typed array there, the scan's
+     * element loads saw several kinds, TurboFan dropped its code after a deopt and the loop ran in
+     * the baseline tier, boxing every double (~330 MB of garbage on deep-attempts' fragility).
+     */
     values;
     m;
     monotone;
@@ -981,7 +986,7 @@ class PairedSeScan {
     result = 0;
     constructor(values) {
         const m = values.length;
-        this.values = values;
+        this.values = values instanceof Float64Array ? values : Float64Array.from(values);
         this.m = m;
         let up = true;
         let down = true;

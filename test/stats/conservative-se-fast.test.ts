@@ -102,10 +102,10 @@ describe("conservativePairedSe: the lazy merge and the early stop give the plain
       const v: ValidSums = { n, sum: mean * n, sumSq: mean * mean * n + (r() < 0.1 ? 0 : r() * n) };
       const plain = plainSe(v, values, counts);
       expect(conservativePairedSe(v, values, counts)).toBe(plain);
-      expect(new PairedSeScan(values).se(v, counts)).toBe(plain);
+      expect(new PairedSeScan(values).se(v, Float64Array.from(counts))).toBe(plain);
       const down = [...values].reverse();
       const downCounts = [...counts].reverse();
-      expect(new PairedSeScan(down).se(v, downCounts)).toBe(plainSe(v, down, downCounts));
+      expect(new PairedSeScan(down).se(v, Float64Array.from(downCounts))).toBe(plainSe(v, down, downCounts));
       expect(conservativePairedSe(v, down, downCounts)).toBe(plainSe(v, down, downCounts));
       if (counts.reduce((a, b) => a + b, 0) <= 5000) {
         expect(plain as number).toBeCloseTo(bruteSe(v, values, counts), 12);
@@ -137,7 +137,7 @@ describe("conservativePairedSe: the lazy merge and the early stop give the plain
     const counts = values.map((_, j) => (j === 0 || j === 100 ? 3 : 50));
     const v: ValidSums = { n: 40, sum: 0, sumSq: 0.4 };
     const plain = plainSe(v, values, counts);
-    expect(new PairedSeScan(values).se(v, counts)).toBe(plain);
+    expect(new PairedSeScan(values).se(v, Float64Array.from(counts))).toBe(plain);
     expect(plain as number).toBeCloseTo(bruteSe(v, values, counts), 14);
     // Joining the six ±1 tasks (and nothing else) attains it: SS 0.4 + 6 over 46·45.
     expect(plain).toBe(Math.sqrt((0.4 + 3 + 3) / (46 * 45)));
@@ -171,7 +171,7 @@ describe("conservativePairedSe: the lazy merge and the early stop give the plain
         }
         // else: nothing changed, the cached answer
         const v: ValidSums = { n, sum: mean * n, sumSq: Math.max(sumSq, mean * mean * n) };
-        const got = scan.se(v, counts);
+        const got = scan.se(v, Float64Array.from(counts));
         const want = plainSe(v, values, counts);
         expect(got).toBe(want);
         if (got === last) hits++;
@@ -184,6 +184,6 @@ describe("conservativePairedSe: the lazy merge and the early stop give the plain
   });
 
   it("N_v < 2: null", () => {
-    expect(new PairedSeScan([0.5]).se({ n: 1, sum: 0, sumSq: 0 }, [2])).toBeNull();
+    expect(new PairedSeScan([0.5]).se({ n: 1, sum: 0, sumSq: 0 }, Float64Array.from([2]))).toBeNull();
   });
 });

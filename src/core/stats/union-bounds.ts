@@ -214,7 +214,7 @@ export function conservativePairedSe(
   values: ArrayLike<number>,
   counts: ArrayLike<number>,
 ): number | null {
-  return new PairedSeScan(values).se(v, counts);
+  return new PairedSeScan(values).se(v, counts instanceof Float64Array ? counts : Float64Array.from(counts));
 }
 
 /**
@@ -243,7 +243,12 @@ export function conservativePairedSe(
  *   and returns the last result when none did.
  */
 export class PairedSeScan {
-  private readonly values: ArrayLike<number>;
+  /**
+   * Float64Array only, as the counts: with an Array here and a typed array there, the scan's
+   * element loads saw several kinds, TurboFan dropped its code after a deopt and the loop ran in
+   * the baseline tier, boxing every double (~330 MB of garbage on deep-attempts' fragility).
+   */
+  private readonly values: Float64Array;
   private readonly m: number;
   private readonly monotone: boolean;
   /** The order by distance (positions 0..produced−1) and each value's distance (where computed). */
@@ -272,7 +277,7 @@ export class PairedSeScan {
 
   constructor(values: ArrayLike<number>) {
     const m = values.length;
-    this.values = values;
+    this.values = values instanceof Float64Array ? values : Float64Array.from(values);
     this.m = m;
     let up = true;
     let down = true;
@@ -290,7 +295,7 @@ export class PairedSeScan {
   }
 
   /** SE_max for V's sums and `counts[j]` open tasks of value j; null when N_v < 2. */
-  se(v: ValidSums, counts: ArrayLike<number>): number | null {
+  se(v: ValidSums, counts: Float64Array): number | null {
     if (v.n < 2) return null;
     if (v.n === this.vN && v.sum === this.vSum && v.sumSq === this.vSq) {
       let t = 0;
@@ -332,7 +337,7 @@ export class PairedSeScan {
   }
 
   /** The scan from position t0, whose checkpoint (or, at 0, the start) holds. */
-  private scan(t0: number, counts: ArrayLike<number>): number {
+  private scan(t0: number, counts: Float64Array): number {
     const m = this.m;
     const n = this.vN;
     const ssV = this.ssV;
