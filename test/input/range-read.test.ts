@@ -9,13 +9,16 @@
  * test/input/range-worker.test.ts does the same through real worker threads.
  */
 
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
 import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
+import type { FileHash, PendingHash } from "../../src/core/input/line-stream.js";
 import { readRangeState, type RangeReader, type RangeTask } from "../../src/core/input/range-read.js";
 import { readDataset, type InputLimits, type ReadOptions } from "../../src/core/input/read-dataset.js";
 import { prng } from "../helpers/prng.js";
@@ -249,4 +252,114 @@ describe("a results file read in byte ranges: the sequential read's Dataset or I
     expect(tally.merged - tally.mergedDatasets).toBeGreaterThan(100);
     expect(tally.restarted).toBeGreaterThan(30);
   }, 120_000);
+});
+
+describe("a second range given back (a task-heavy export) while the first is read", () => {
+  // 40 tasks of both models, one row each: cut after the first 30 lines.
+  const lines = ["base", "cand"].flatMap((model) =>
+    Array.from({ length: 40 }, (_, k) =>
+      JSON.stringify({
+        task_id: `t${k}`,
+        dataset_revision: "ds1",
+        harness_revision: "h1",
+        model_config: model,
+        validity: k % 5 === 0 ? "broken" : "valid",
+        review_revision: 1,
+        result: (k * 7 + model.length) % 3 === 0 ? "fail" : "pass",
+        evidence: [`ev/${k}`],
+      }),
+    ),
+  );
+  const text = lines.join("\n") + "\n";
+  const path = join(dir, "given-back.jsonl");
+  writeFileSync(path, text);
+  const cut = Buffer.byteLength(lines.slice(0, 30).join("\n") + "\n");
+  const base: ReadOptions = { results: [path], reviews: [], baseline: "base", candidate: "cand" };
+  const realHash = (fh: FileHandle): PendingHash => {
+    const result = (async (): Promise<FileHash> => {
+      const bytes = await fh.readFile();
+      return { digest: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length };
+    })();
+    return { result, cancel: () => result.then(() => undefined) };
+  };
+  const givenBack = (settled: Promise<void>): RangeReader => ({
+    answer: settled.then(() => ({ problem: true as const })),
+    part: () => Promise.resolve(undefined),
+    stop: () => Promise.resolve(),
+  });
+
+  async function ranged(
+    reader: () => RangeReader,
+    hashElsewhere: (fh: FileHandle) => PendingHash,
+    notes: string[],
+  ): Promise<Outcome> {
+    return outcome({
+      ...base,
+      onNote: (m) => {
+        notes.push(m);
+      },
+      readRanges: {
+        script: new URL("file:///nowhere/range-worker.js"),
+        ranges: 2,
+        minBytes: 0,
+        cuts: [cut],
+        readElsewhere: reader,
+        hashElsewhere,
+      },
+    });
+  }
+
+  it("hashes the file on a thread of its own from then on: the sequential read's Dataset, digest included", async () => {
+    const sequential = await outcome(base);
+    expect(sequential.kind).toBe("dataset");
+    let calls = 0;
+    const notes: string[] = [];
+    const got = await ranged(
+      () => givenBack(Promise.resolve()),
+      (fh) => {
+        calls++;
+        return realHash(fh);
+      },
+      notes,
+    );
+    expect(got).toStrictEqual(sequential);
+    expect(calls).toBe(1);
+    expect(notes.some((n) => n.startsWith("reading the input again"))).toBe(false);
+  });
+
+  it("a range given back only after the first is read is hashed here, as before", async () => {
+    const sequential = await outcome(base);
+    let calls = 0;
+    let release = (): void => undefined;
+    const late = new Promise<void>((r) => {
+      release = r;
+    });
+    const got = ranged(
+      () => givenBack(late),
+      (fh) => {
+        calls++;
+        return realHash(fh);
+      },
+      [],
+    );
+    // The first range is 30 short lines: read long before this timer fires.
+    setTimeout(release, 200);
+    expect(await got).toStrictEqual(sequential);
+    expect(calls).toBe(0);
+  });
+
+  it("a hash thread that fails sends the read back to the start: still the sequential read's Dataset", async () => {
+    const sequential = await outcome(base);
+    const notes: string[] = [];
+    const got = await ranged(
+      () => givenBack(Promise.resolve()),
+      () => ({
+        result: Promise.resolve({ error: { code: "EIO", message: "i/o error" } }),
+        cancel: () => Promise.resolve(),
+      }),
+      notes,
+    );
+    expect(got).toStrictEqual(sequential);
+    expect(notes.some((n) => n.startsWith("reading the input again"))).toBe(true);
+  });
 });

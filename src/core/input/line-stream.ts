@@ -125,12 +125,12 @@ try {
 `;
 
 /** What a hash of the whole file gives: the digest and the bytes hashed, or a read error. */
-type FileHash =
+export type FileHash =
   | { readonly digest: string; readonly bytes: number }
   | { readonly error: { readonly code: string | undefined; readonly message: string } };
 
 /** A hash of an open file being computed on another thread. */
-interface PendingHash {
+export interface PendingHash {
   readonly result: Promise<FileHash>;
   /** Stops the worker (when the main read failed); resolves once it no longer uses the fd. */
   readonly cancel: () => Promise<void>;
@@ -161,7 +161,7 @@ function isFileHash(m: unknown): m is FileHash {
 }
 
 /** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-function hashInWorker(fh: FileHandle): PendingHash {
+export function hashInWorker(fh: FileHandle): PendingHash {
   let worker: Worker;
   try {
     worker = new Worker(HASH_WORKER_SOURCE, {

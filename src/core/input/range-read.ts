@@ -26,7 +26,7 @@ import { Worker } from "node:worker_threads";
 import type { BuilderSnapshot, DatasetBuilder } from "./dataset-builder.js";
 import { columnBuffers } from "./builder-columns.js";
 import type { InputLimits } from "./limits.js";
-import { LineSplitter, READ_CHUNK_BYTES } from "./line-stream.js";
+import { hashInWorker, LineSplitter, READ_CHUNK_BYTES, type PendingHash } from "./line-stream.js";
 
 export interface RangeReadOptions {
   /** The worker script: the bundle's range-worker.js (see src/range-worker.ts). */
@@ -43,6 +43,8 @@ export interface RangeReadOptions {
   readonly partTasks?: number;
   /** For tests: reads a range instead of a worker thread. */
   readonly readElsewhere?: (task: RangeTask) => RangeReader;
+  /** For tests: hashes the whole file instead of a hash thread (when the second range is given back). */
+  readonly hashElsewhere?: (fh: FileHandle) => PendingHash;
 }
 
 export const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
@@ -133,7 +135,7 @@ export async function readRange(
   builder: DatasetBuilder,
   fileIndex: number,
   maxTasks = Infinity,
-  hash?: Hash,
+  hash?: { update(chunk: Buffer): unknown },
 ): Promise<RangeRead> {
   const splitter = new LineSplitter(
     {
@@ -146,21 +148,35 @@ export async function readRange(
     },
     lineNo,
   );
-  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  // Two buffers, used in turn, as line-stream.ts reads a whole file: the next chunk is read (on
+  // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
+  // each read (the main thread's range took ~10% longer a byte than a sequential read). The
+  // splitter copies what it carries, so a buffer is free again once push returns.
+  let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  const wantAt = (at: number): number => (end < 0 ? READ_CHUNK_BYTES : Math.min(READ_CHUNK_BYTES, end - at));
   let pos = start;
-  for (;;) {
-    const want = end < 0 ? buffer.length : Math.min(buffer.length, end - pos);
-    if (want === 0) break;
-    const n = await read(buffer, want, pos);
-    if (n === 0) {
-      if (end >= 0) throw new Error("the file ended before the range did");
-      break;
+  let want = wantAt(pos);
+  let next: number | Promise<number> = want === 0 ? 0 : read(buffer, want, pos);
+  try {
+    while (want > 0) {
+      const n = await next;
+      if (n === 0) {
+        if (end >= 0) throw new Error("the file ended before the range did");
+        break;
+      }
+      pos += n;
+      const chunk = buffer.subarray(0, n);
+      [buffer, spare] = [spare, buffer];
+      want = wantAt(pos);
+      next = want === 0 ? 0 : read(buffer, want, pos);
+      hash?.update(chunk);
+      splitter.push(chunk);
+      if (maxTasks < Infinity && (!builder.healthy() || builder.taskCount() > maxTasks)) break;
     }
-    pos += n;
-    const chunk = buffer.subarray(0, n);
-    hash?.update(chunk);
-    splitter.push(chunk);
-    if (maxTasks < Infinity && (!builder.healthy() || builder.taskCount() > maxTasks)) break;
+  } finally {
+    // A read still in flight (the loop left early) ends before the caller may close the file.
+    await Promise.resolve(next).catch(() => 0);
   }
   splitter.end();
   return {
@@ -300,6 +316,14 @@ function startRange(script: URL, task: RangeTask, onNote: (message: string) => v
   };
 }
 
+/**
+ * Returns once the reactions to `answer` registered before this call have run, if it is settled
+ * already (a settled promise's reactions are queued before those of the race's second entry).
+ */
+async function settledYet(answer: Promise<unknown>): Promise<void> {
+  await Promise.race([answer, Promise.resolve()]);
+}
+
 /** A whole file read in ranges; "restart": the builder is spoilt, read every file again in order. */
 export type RangedFile = { readonly sha256: string; readonly nonBlankLines: number } | "restart";
 
@@ -322,6 +346,7 @@ export async function readInRanges(
     return undefined;
   }
   const workers: RangeReader[] = [];
+  let rehash: PendingHash | undefined;
   try {
     const size = (await fh.stat()).size;
     const starts = await rangeStarts(fh, size, options.ranges, options.cuts);
@@ -345,8 +370,27 @@ export async function readInRanges(
     // Hashed here: the first range as it is read, then the rest while the workers read it (this
     // thread has time then, and a hash thread would be a third on two cores).
     const hash = createHash("sha256");
-    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, Infinity, hash);
-    const hashed = done.bytes + (await hashRest(read, done.bytes, hash));
+    // A second range given back while the first is read (a task-heavy export: MAX_RANGE_TASKS) is
+    // this thread's to read next: from then on the file is hashed on a thread of its own, from its
+    // start, as a sequential read hashes it, and not here (at 500,000 tasks hashing the rest here
+    // cost ~0.5 s of wall time).
+    let hashHere = true;
+    let decided = false;
+    const sink = {
+      update: (chunk: Buffer): void => {
+        if (hashHere) hash.update(chunk);
+      },
+    };
+    const second = workers.length === 1 ? workers[0]?.answer : undefined;
+    void second?.then((answer) => {
+      if (decided || (answer !== undefined && !("problem" in answer))) return;
+      hashHere = false;
+      rehash = (options.hashElsewhere ?? hashInWorker)(fh);
+    });
+    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, Infinity, sink);
+    if (second !== undefined && !done.halted) await settledYet(second);
+    decided = true;
+    let hashed = hashHere ? done.bytes + (await hashRest(read, done.bytes, hash)) : -1;
     let lines = done.lines;
     let nonBlankLines = done.nonBlankLines;
     let bytes = done.bytes;
@@ -357,10 +401,12 @@ export async function readInRanges(
       if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
         for (let part = 0; part < answer.parts; part++) {
           const snapshot = await reader.part(part);
+          // Its last part in hand, the worker goes before that part is absorbed: its heap (~20 MB
+          // on deep-attempts) and the absorbed copy were the range read's peak.
+          if (part === answer.parts - 1) await reader.stop();
           // A reader that dies after a part was absorbed leaves the builder half merged.
           if (snapshot === undefined || !builder.absorb(snapshot, lines)) return "restart";
         }
-        await reader.stop();
         lines += answer.lines;
         nonBlankLines += answer.nonBlankLines;
         bytes += answer.bytes;
@@ -372,12 +418,22 @@ export async function readInRanges(
       nonBlankLines += done.nonBlankLines;
       bytes += done.bytes;
     }
+    let sha256: string | undefined;
+    if (rehash !== undefined) {
+      const whole = await rehash.result;
+      rehash = undefined;
+      if ("error" in whole) return "restart";
+      hashed = whole.bytes;
+      sha256 = whole.digest;
+    }
     // A file that changed while it was read: the sequential read says so.
     if (hashed !== bytes) return "restart";
-    return { sha256: hash.digest("hex"), nonBlankLines };
+    return { sha256: sha256 ?? hash.digest("hex"), nonBlankLines };
   } catch {
     return "restart";
   } finally {
+    // (Settled before the file is closed: the hash thread reads it by its fd.)
+    await rehash?.cancel().catch(() => undefined);
     for (const w of workers) await w.stop().catch(() => undefined);
     await fh.close().catch(() => undefined);
   }
