@@ -54902,6 +54902,10 @@ class DatasetBuilder {
     taskCount() {
         return this.cols.count;
     }
+    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
+    heldAttemptIds() {
+        return this.attemptIds;
+    }
     /**
      * Part of this builder's state, to absorb into another (after a structured clone: see
      * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
@@ -57067,11 +57071,11 @@ const PART_TASKS = 32 * 1024;
 const MAX_RANGE_TASKS = 64 * 1024;
 /**
  * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
- * numbered after `lineNo` lines; the splitter's problems are the builder's. `maxTasks` (a
+ * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
  * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks (its range is then read again). Read errors are thrown.
+ * holds more tasks or attempt ids (its range is then read again). Read errors are thrown.
  */
-async function readRange(read, start, end, lineNo, builder, fileIndex, maxTasks = Infinity, hash) {
+async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash) {
     const splitter = new LineSplitter({
         bytes: (bytes, begin, stop, line, flags) => {
             builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
@@ -57104,7 +57108,9 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, maxTasks 
             next = want === 0 ? 0 : read(buffer, want, pos);
             hash?.update(chunk);
             splitter.push(chunk);
-            if (maxTasks < Infinity && (!builder.healthy() || builder.taskCount() > maxTasks))
+            if (stopPast === undefined)
+                continue;
+            if (!builder.healthy() || pastLimits(builder, stopPast, pos - start) !== undefined)
                 break;
         }
     }
@@ -57119,6 +57125,23 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, maxTasks 
         bytes: pos - start,
         halted: splitter.halted,
     };
+}
+/**
+ * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
+ * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
+ * through the file, and a range given back early costs the main thread nothing (deep-attempts' worker
+ * read ~0.5 s for nothing before). A wrong guess only changes who reads the range.
+ */
+const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
+/** Which limit the range's state has passed after `read` of its bytes, if any (for a note). */
+function pastLimits(builder, limits, read) {
+    if (builder.taskCount() > limits.tasks)
+        return `more than ${limits.tasks} tasks`;
+    const ids = builder.heldAttemptIds();
+    const projected = read >= PROJECT_AFTER_BYTES &&
+        limits.attemptIds < Infinity &&
+        (ids / read) * limits.bytes > limits.attemptIds;
+    return ids > limits.attemptIds || projected ? `more than ${limits.attemptIds} attempt ids` : undefined;
 }
 /** Hashes the file from `start` to its end; returns the bytes hashed. */
 async function hashRest(read, start, hash) {
@@ -57277,6 +57300,9 @@ async function readInRanges(abs, builder, task, options, onNote) {
                 end: starts[k + 1] ?? -1,
                 partTasks: options.partTasks ?? PART_TASKS,
                 maxTasks: options.maxTasks ?? MAX_RANGE_TASKS,
+                maxAttemptIds: options.attemptLimit !== undefined && size < options.attemptLimit.belowBytes
+                    ? options.attemptLimit.ids
+                    : Infinity,
             };
             const elsewhere = options.readElsewhere;
             workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
@@ -57305,7 +57331,7 @@ async function readInRanges(abs, builder, task, options, onNote) {
             hashHere = false;
             rehash = (options.hashElsewhere ?? hashInWorker)(fh);
         });
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, Infinity, sink);
+        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink);
         if (second !== undefined && !done.halted)
             await settledYet(second);
         decided = true;
@@ -57333,6 +57359,9 @@ async function readInRanges(abs, builder, task, options, onNote) {
                 nonBlankLines += answer.nonBlankLines;
                 bytes += answer.bytes;
                 continue;
+            }
+            if (answer !== undefined && "problem" in answer) {
+                onNote(`reading byte range ${k + 1} here: its reader found ${answer.why ?? "a problem"}`);
             }
             // Read here, in order: what a sequential read does (its problems with their line numbers).
             done = await readRange(read, starts[k] ?? 0, starts[k + 1] ?? -1, lines, builder, task.fileIndex);
@@ -57372,10 +57401,17 @@ async function readInRanges(abs, builder, task, options, onNote) {
 async function readRangeState(task, makeBuilder) {
     const builder = makeBuilder(task);
     const read = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
-    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, task.maxTasks);
-    if (!builder.healthy() || done.halted || builder.taskCount() > task.maxTasks) {
+    const bytes = (task.end < 0 ? fstatSync(task.fd).size : task.end) - task.start;
+    const limits = { tasks: task.maxTasks, attemptIds: task.maxAttemptIds, bytes };
+    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, limits);
+    const past = pastLimits(builder, limits, done.bytes);
+    if (!builder.healthy() || done.halted || past !== undefined) {
         return {
-            answer: { problem: true },
+            answer: {
+                problem: true,
+                // (A read stopped at a limit may end in half a line: the limit is why.)
+                why: past ?? "a problem in its range",
+            },
             part: () => {
                 throw new Error("range-read: a range with a problem has no state to post");
             },
@@ -73091,7 +73127,15 @@ const RANGE_WORKER_FILE = "range-worker.js";
 const MAX_PARSE_THREADS = 4;
 const MAX_READ_RANGES = 8;
 /** Without MODEL_GATE_READ_RANGES, plain results files this large are read in 2 ranges. */
-const AUTO_RANGE_MIN_BYTES = 1024 ** 3;
+const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
+/**
+ * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
+ * leaves its range to the main thread: merging them cost ~50 bytes an id (deep-attempts at 10⁶
+ * rows, 600,000 ids in the worker's range: +33 MiB, past 150 MB), and at this size the 150 MB
+ * of a ≤ 10,000-task export comes first. From 1 GiB, speed does (10⁷ rows in < 15 s).
+ */
+const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
+const AUTO_RANGE_MAX_ATTEMPT_IDS = 160 * 1024;
 function parse_workers_count(raw) {
     return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
 }
@@ -73114,7 +73158,16 @@ function bundledParseWorkers(bundleUrl, env, cores = (0,external_node_os_namespa
     return {
         script,
         threads,
-        ranges: { script: rangeScript, ranges, ...(auto ? { minBytes: AUTO_RANGE_MIN_BYTES } : {}) },
+        ranges: {
+            script: rangeScript,
+            ranges,
+            ...(auto
+                ? {
+                    minBytes: AUTO_RANGE_MIN_BYTES,
+                    attemptLimit: { ids: AUTO_RANGE_MAX_ATTEMPT_IDS, belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES },
+                }
+                : {}),
+        },
     };
 }
 

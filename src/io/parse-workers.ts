@@ -29,7 +29,15 @@ const RANGE_WORKER_FILE = "range-worker.js";
 const MAX_PARSE_THREADS = 4;
 const MAX_READ_RANGES = 8;
 /** Without MODEL_GATE_READ_RANGES, plain results files this large are read in 2 ranges. */
-export const AUTO_RANGE_MIN_BYTES = 1024 ** 3;
+export const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
+/**
+ * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
+ * leaves its range to the main thread: merging them cost ~50 bytes an id (deep-attempts at 10⁶
+ * rows, 600,000 ids in the worker's range: +33 MiB, past 150 MB), and at this size the 150 MB
+ * of a ≤ 10,000-task export comes first. From 1 GiB, speed does (10⁷ rows in < 15 s).
+ */
+export const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
+export const AUTO_RANGE_MAX_ATTEMPT_IDS = 160 * 1024;
 
 function count(raw: string | undefined): number | undefined {
   return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
@@ -56,6 +64,15 @@ export function bundledParseWorkers(
   return {
     script,
     threads,
-    ranges: { script: rangeScript, ranges, ...(auto ? { minBytes: AUTO_RANGE_MIN_BYTES } : {}) },
+    ranges: {
+      script: rangeScript,
+      ranges,
+      ...(auto
+        ? {
+            minBytes: AUTO_RANGE_MIN_BYTES,
+            attemptLimit: { ids: AUTO_RANGE_MAX_ATTEMPT_IDS, belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES },
+          }
+        : {}),
+    },
   };
 }

@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { DEFAULT_PARSE_MIN_BYTES } from "../../src/core/input/parse-pool.js";
 import { DEFAULT_RANGE_MIN_BYTES } from "../../src/core/input/range-read.js";
-import { AUTO_RANGE_MIN_BYTES, bundledParseWorkers } from "../../src/io/parse-workers.js";
+import {
+  AUTO_RANGE_LEAN_BELOW_BYTES,
+  AUTO_RANGE_MAX_ATTEMPT_IDS,
+  AUTO_RANGE_MIN_BYTES,
+  bundledParseWorkers,
+} from "../../src/io/parse-workers.js";
 import { cliBundle } from "../helpers/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gate-parse-workers-"));
@@ -63,16 +68,26 @@ describe("bundledParseWorkers", () => {
     expect(both?.ranges).toBeUndefined();
   });
 
-  it("unset, reads files of 1 GiB or more in 2 ranges on two cores or more, and never on one", () => {
+  it("unset, reads files of 256 MiB or more in 2 ranges on two cores or more, and never on one", () => {
     writeFileSync(join(bundleDir, "range-worker.js"), "");
     for (const env of [{}, { MODEL_GATE_READ_RANGES: "" }]) {
       const auto = bundledParseWorkers(bundleUrl, env, 2)?.ranges;
       expect(auto?.ranges).toBe(2);
       expect(auto?.minBytes).toBe(AUTO_RANGE_MIN_BYTES);
-      expect(AUTO_RANGE_MIN_BYTES).toBe(2 ** 30);
+      expect(AUTO_RANGE_MIN_BYTES).toBe(2 ** 28);
+      // Below 1 GiB a worker holding many attempt ids gives its range back (memory first).
+      expect(auto?.attemptLimit).toStrictEqual({
+        ids: AUTO_RANGE_MAX_ATTEMPT_IDS,
+        belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES,
+      });
+      expect(AUTO_RANGE_LEAN_BELOW_BYTES).toBe(2 ** 30);
       expect(bundledParseWorkers(bundleUrl, env, 16)?.ranges?.ranges).toBe(2);
       expect(bundledParseWorkers(bundleUrl, env, 1)?.ranges).toBeUndefined();
     }
+    // Asked for, ranges are the user's: no attempt-id limit.
+    expect(
+      bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "2" }, 2)?.ranges?.attemptLimit,
+    ).toBeUndefined();
     expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "1" }, 4)?.ranges).toBeUndefined();
     expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "1" }, 4)?.ranges).toBeUndefined();
   });

@@ -363,3 +363,86 @@ describe("a second range given back (a task-heavy export) while the first is rea
     expect(notes.some((n) => n.startsWith("reading the input again"))).toBe(true);
   });
 });
+
+describe("a worker past its attempt-id limit (the default's, below 1 GiB) gives its range back", () => {
+  // 200 tasks × 200 attempts of the baseline, then of the candidate (held attempt ids), then of a
+  // model not compared (none held): ~24 MB, the worker's range (the last 60%) ~14 MB.
+  const row = (model: string, t: number, a: number): string =>
+    JSON.stringify({
+      task_id: `t${t}`,
+      dataset_revision: "ds1",
+      harness_revision: "h1",
+      model_config: model,
+      validity: t % 7 === 0 ? "broken" : "valid",
+      review_revision: 1,
+      result: (t * 3 + a + model.length) % 4 === 0 ? "fail" : "pass",
+      attempt: a,
+      run_id: `run-${model}-${a}-${"x".repeat(120)}`,
+    });
+  const lines: string[] = [];
+  for (const model of ["base", "cand", "other"])
+    for (let a = 1; a <= 200; a++) for (let t = 0; t < 200; t++) lines.push(row(model, t, a));
+  const text = lines.join("\n") + "\n";
+  const path = join(dir, "attempt-heavy.jsonl");
+  writeFileSync(path, text);
+  const size = Buffer.byteLength(text);
+  const cut = Math.floor(size * 0.4);
+  // Attempt ids the worker's range holds: the candidate's rows after the cut.
+  const candEnd = Buffer.byteLength(lines.slice(0, 2 * 200 * 200).join("\n") + "\n");
+  const base: ReadOptions = { results: [path], reviews: [], baseline: "base", candidate: "cand" };
+
+  async function readWith(attemptLimit: {
+    ids: number;
+    belowBytes: number;
+  }): Promise<{ got: Outcome; notes: string[] }> {
+    const notes: string[] = [];
+    const got = await outcome({
+      ...base,
+      onNote: (m) => {
+        notes.push(m);
+      },
+      readRanges: {
+        script: new URL("file:///nowhere/range-worker.js"),
+        ranges: 2,
+        minBytes: 0,
+        cuts: [cut],
+        attemptLimit,
+        readElsewhere: inProcess,
+      },
+    });
+    return { got, notes };
+  }
+  const givenBack = (notes: string[], ids: number): boolean =>
+    notes.includes(`reading byte range 2 here: its reader found more than ${ids} attempt ids`);
+
+  it("past the limit: given back, the sequential read's Dataset; above it, or on a larger file: merged", async () => {
+    expect(size).toBeGreaterThan(16 * 1024 * 1024);
+    const sequential = await outcome(base);
+    expect(sequential.kind).toBe("dataset");
+    const past = await readWith({ ids: 1000, belowBytes: size + 1 });
+    expect(past.got).toStrictEqual(sequential);
+    expect(givenBack(past.notes, 1000)).toBe(true);
+    const above = await readWith({ ids: 1_000_000, belowBytes: size + 1 });
+    expect(above.got).toStrictEqual(sequential);
+    expect(above.notes.some((n) => n.startsWith("reading byte range 2 here"))).toBe(false);
+    const larger = await readWith({ ids: 1000, belowBytes: size });
+    expect(larger.got).toStrictEqual(sequential);
+    expect(larger.notes.some((n) => n.startsWith("reading byte range 2 here"))).toBe(false);
+  });
+
+  it("a range whose first 8 MiB, scaled to all of it, passes the limit is given back early", async () => {
+    // The range holds the candidate's attempts after the cut (~(candEnd − cut) bytes' worth), then
+    // only rows of a model not compared: fewer ids than the limit in all, but its first 8 MiB, all
+    // of them the candidate's, project more.
+    const rowBytes = size / lines.length;
+    const held = Math.round((candEnd - cut) / rowBytes);
+    const projected = Math.round(((8 * 1024 * 1024) / rowBytes) * ((size - cut) / (8 * 1024 * 1024)));
+    expect(candEnd - cut).toBeGreaterThan(8 * 1024 * 1024);
+    const limit = held + 500;
+    expect(projected).toBeGreaterThan(limit);
+    const sequential = await outcome(base);
+    const early = await readWith({ ids: limit, belowBytes: size + 1 });
+    expect(early.got).toStrictEqual(sequential);
+    expect(givenBack(early.notes, limit)).toBe(true);
+  });
+});

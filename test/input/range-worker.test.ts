@@ -142,7 +142,10 @@ describe("dist/range-worker.js", () => {
     expect(sequential.outcome.kind).toBe("error");
     const ranged = await read(bad, { script: WORKER, ranges: 3 });
     expect(ranged.outcome).toStrictEqual(sequential.outcome);
-    expect(ranged.notes).toEqual(["reading bad.jsonl in 3 byte ranges"]);
+    expect(ranged.notes).toEqual([
+      "reading bad.jsonl in 3 byte ranges",
+      "reading byte range 3 here: its reader found a problem in its range",
+    ]);
   });
 
   it.each([

@@ -1317,6 +1317,11 @@ export class DatasetBuilder {
     return this.cols.count;
   }
 
+  /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
+  heldAttemptIds(): number {
+    return this.attemptIds;
+  }
+
   /**
    * Part of this builder's state, to absorb into another (after a structured clone: see
    * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in

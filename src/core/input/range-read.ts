@@ -19,7 +19,7 @@
  */
 
 import { createHash, type Hash } from "node:crypto";
-import { readSync } from "node:fs";
+import { fstatSync, readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 
@@ -39,6 +39,12 @@ export interface RangeReadOptions {
   readonly cuts?: readonly number[];
   /** Tasks a worker may hold before it leaves its range to the main thread (default MAX_RANGE_TASKS). */
   readonly maxTasks?: number;
+  /**
+   * On a file smaller than `belowBytes`, a worker holding more than `ids` attempt ids leaves its
+   * range to the main thread too: merging them is what a range read's memory grows with (the
+   * default's line, src/io/parse-workers.ts). Unset: no such limit.
+   */
+  readonly attemptLimit?: { readonly ids: number; readonly belowBytes: number };
   /** For tests: tasks per part of a range's state (default PART_TASKS). */
   readonly partTasks?: number;
   /** For tests: reads a range instead of a worker thread. */
@@ -64,6 +70,8 @@ export interface RangeTask {
   readonly partTasks: number;
   /** Past this many tasks the worker stops and leaves its range to the main thread (see MAX_RANGE_TASKS). */
   readonly maxTasks: number;
+  /** Past this many attempt ids held, likewise (RangeReadOptions.attemptLimit; else Infinity). */
+  readonly maxAttemptIds: number;
 }
 
 /**
@@ -78,7 +86,7 @@ export type RangeAnswer =
       readonly bytes: number;
       readonly parts: number;
     }
-  | { readonly problem: true };
+  | { readonly problem: true; readonly why?: string };
 
 /**
  * Tasks per part of a range's state. Posted whole, a task-heavy range's state (10⁶ strings and
@@ -123,9 +131,9 @@ export type ReadAt = (buffer: Buffer, length: number, position: number) => numbe
 
 /**
  * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
- * numbered after `lineNo` lines; the splitter's problems are the builder's. `maxTasks` (a
+ * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
  * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks (its range is then read again). Read errors are thrown.
+ * holds more tasks or attempt ids (its range is then read again). Read errors are thrown.
  */
 export async function readRange(
   read: ReadAt,
@@ -134,7 +142,7 @@ export async function readRange(
   lineNo: number,
   builder: DatasetBuilder,
   fileIndex: number,
-  maxTasks = Infinity,
+  stopPast?: RangeLimits,
   hash?: { update(chunk: Buffer): unknown },
 ): Promise<RangeRead> {
   const splitter = new LineSplitter(
@@ -172,7 +180,8 @@ export async function readRange(
       next = want === 0 ? 0 : read(buffer, want, pos);
       hash?.update(chunk);
       splitter.push(chunk);
-      if (maxTasks < Infinity && (!builder.healthy() || builder.taskCount() > maxTasks)) break;
+      if (stopPast === undefined) continue;
+      if (!builder.healthy() || pastLimits(builder, stopPast, pos - start) !== undefined) break;
     }
   } finally {
     // A read still in flight (the loop left early) ends before the caller may close the file.
@@ -185,6 +194,32 @@ export async function readRange(
     bytes: pos - start,
     halted: splitter.halted,
   };
+}
+
+/** A worker's limits (RangeTask): tasks and attempt ids held, and the bytes of its range. */
+interface RangeLimits {
+  readonly tasks: number;
+  readonly attemptIds: number;
+  readonly bytes: number;
+}
+
+/**
+ * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
+ * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
+ * through the file, and a range given back early costs the main thread nothing (deep-attempts' worker
+ * read ~0.5 s for nothing before). A wrong guess only changes who reads the range.
+ */
+const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
+
+/** Which limit the range's state has passed after `read` of its bytes, if any (for a note). */
+function pastLimits(builder: DatasetBuilder, limits: RangeLimits, read: number): string | undefined {
+  if (builder.taskCount() > limits.tasks) return `more than ${limits.tasks} tasks`;
+  const ids = builder.heldAttemptIds();
+  const projected =
+    read >= PROJECT_AFTER_BYTES &&
+    limits.attemptIds < Infinity &&
+    (ids / read) * limits.bytes > limits.attemptIds;
+  return ids > limits.attemptIds || projected ? `more than ${limits.attemptIds} attempt ids` : undefined;
 }
 
 /** Hashes the file from `start` to its end; returns the bytes hashed. */
@@ -335,7 +370,7 @@ export type RangedFile = { readonly sha256: string; readonly nonBlankLines: numb
 export async function readInRanges(
   abs: string,
   builder: DatasetBuilder,
-  task: Omit<RangeTask, "fd" | "start" | "end" | "partTasks" | "maxTasks">,
+  task: Omit<RangeTask, "fd" | "start" | "end" | "partTasks" | "maxTasks" | "maxAttemptIds">,
   options: RangeReadOptions,
   onNote: (message: string) => void,
 ): Promise<RangedFile | undefined> {
@@ -360,6 +395,10 @@ export async function readInRanges(
         end: starts[k + 1] ?? -1,
         partTasks: options.partTasks ?? PART_TASKS,
         maxTasks: options.maxTasks ?? MAX_RANGE_TASKS,
+        maxAttemptIds:
+          options.attemptLimit !== undefined && size < options.attemptLimit.belowBytes
+            ? options.attemptLimit.ids
+            : Infinity,
       };
       const elsewhere = options.readElsewhere;
       workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
@@ -387,7 +426,7 @@ export async function readInRanges(
       hashHere = false;
       rehash = (options.hashElsewhere ?? hashInWorker)(fh);
     });
-    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, Infinity, sink);
+    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink);
     if (second !== undefined && !done.halted) await settledYet(second);
     decided = true;
     let hashed = hashHere ? done.bytes + (await hashRest(read, done.bytes, hash)) : -1;
@@ -411,6 +450,9 @@ export async function readInRanges(
         nonBlankLines += answer.nonBlankLines;
         bytes += answer.bytes;
         continue;
+      }
+      if (answer !== undefined && "problem" in answer) {
+        onNote(`reading byte range ${k + 1} here: its reader found ${answer.why ?? "a problem"}`);
       }
       // Read here, in order: what a sequential read does (its problems with their line numbers).
       done = await readRange(read, starts[k] ?? 0, starts[k + 1] ?? -1, lines, builder, task.fileIndex);
@@ -449,10 +491,17 @@ export async function readRangeState(
 ): Promise<RangeState> {
   const builder = makeBuilder(task);
   const read: ReadAt = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
-  const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, task.maxTasks);
-  if (!builder.healthy() || done.halted || builder.taskCount() > task.maxTasks) {
+  const bytes = (task.end < 0 ? fstatSync(task.fd).size : task.end) - task.start;
+  const limits = { tasks: task.maxTasks, attemptIds: task.maxAttemptIds, bytes };
+  const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, limits);
+  const past = pastLimits(builder, limits, done.bytes);
+  if (!builder.healthy() || done.halted || past !== undefined) {
     return {
-      answer: { problem: true },
+      answer: {
+        problem: true,
+        // (A read stopped at a limit may end in half a line: the limit is why.)
+        why: past ?? "a problem in its range",
+      },
       part: () => {
         throw new Error("range-read: a range with a problem has no state to post");
       },
