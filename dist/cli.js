@@ -28574,11 +28574,15 @@ var external_node_url_ = __nccwpck_require__(3136);
  * the first and hashes the file, one range worker each later range, each into builder state of
  * its own, merged in range order; no line or row crosses threads, and the report is the same
  * byte for byte. Unset, a file of at least AUTO_RANGE_MIN_BYTES is read in 2 ranges when the
- * machine has two cores or more, and any smaller file whole: on this project's 2-core machine
- * ranges took ~0.8× the wall time but 19–37 MiB more peak memory on three bench shapes at 10⁶
- * rows (~0.6 GB; past 150 MB on those of ≤ 10,000 tasks), no less on the task-heavy one, and
- * 0.6–0.7× at 10⁷ rows (6 GB: 13.0–15.0 s against 18.8–22.4 s), where the read is nearly all of
- * the run. `0` or `1` reads every file whole.
+ * machine has two cores or more, and any smaller file whole; below AUTO_RANGE_LEAN_BELOW_BYTES a
+ * range worker that holds (or, from its first 8 MiB, would hold) more than
+ * AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids gives its range back to the main thread, as one past
+ * 65,536 tasks always does. On this project's 2-core machine at 10⁶ rows (~0.6 GB) ranges took
+ * ~0.8× the wall time of a sequential read on the generator's and wide-evidence shapes at +7–24 MiB
+ * of peak memory; deep-attempts (600,000 attempt ids in the worker's range) took ~0.8× too but
+ * +32 MiB, past 150 MB, and is given back; many-tasks is given back at 65,536 tasks. At 10⁷ rows
+ * (6 GB) 0.6–0.7× (11.7–15.0 s against 16.4–22.4 s), where the read is nearly all of the run.
+ * `0` or `1` reads every file whole.
  *
  * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
  * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows

@@ -293,9 +293,10 @@ on_unresolved: fail
 `;
 const policy = join(out, "policy.yaml");
 writeFileSync(policy, POLICY);
-// Range reading (MODEL_GATE_READ_RANGES; by default only from 1 GiB): the main thread and one range worker.
+// Range reading asked for (MODEL_GATE_READ_RANGES=2: no attempt-id limit; by default from 256 MiB,
+// with one below 1 GiB): the main thread and one range worker.
 const RANGES_ENV = { MODEL_GATE_PARSE_THREADS: "0", MODEL_GATE_READ_RANGES: "2" };
-// The whole file on the main thread, whatever its size (the default reads 1 GiB or more in ranges).
+// The whole file on the main thread, whatever its size (the default reads 256 MiB or more in ranges).
 const WHOLE_ENV = { MODEL_GATE_PARSE_THREADS: "0", MODEL_GATE_READ_RANGES: "1" };
 
 const gateFlags = [
@@ -435,7 +436,10 @@ if (!args["no-presets"]) {
     const runsOf = { gate: [], threads: [], ranges: [], seed: [], duckdb: [] };
     // Alternating runs: a change of load hits every column alike.
     for (let i = 0; i < runs; i++) {
-      runsOf.gate.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" }));
+      // (With its debug notes, on stderr: how the default read the file; see readMode.)
+      runsOf.gate.push(
+        measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0", MODEL_GATE_DEBUG: "1" }),
+      );
       runsOf.threads.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "1" }));
       runsOf.ranges.push(measureChecked("gate", file, gateFlags, RANGES_ENV));
       if (runSeed && i < seedRuns) runsOf.seed.push(measureChecked("seed", file));
@@ -443,9 +447,25 @@ if (!args["no-presets"]) {
     }
     const same = [...runsOf.threads, ...runsOf.ranges].every((r) => r.stdout === runsOf.gate[0].stdout);
     if (!same)
-      log(`WARNING: ${name}: the report with a parse worker or in ranges differs from the inline one`);
+      log(`WARNING: ${name}: the report with a parse worker or in ranges differs from the default one`);
     presetTable.push({ name, summary, bytes: statSync(file).size, runsOf, same });
   }
+}
+
+/**
+ * How a default run read its file, from its debug notes (src/core/input/range-read.ts): "2 ranges"
+ * (the path MODEL_GATE_READ_RANGES=2 takes), "given back (…)" (the worker's range read on the main
+ * thread, and why), or "whole".
+ */
+/** The default runs' read modes of a preset, as one text (one mode when they agree). */
+function modes(p) {
+  return [...new Set(p.runsOf.gate.map((r) => readMode(r.stderr)))].join(", ");
+}
+
+function readMode(stderr) {
+  const back = /reading byte range 2 here: its reader found ([^\n]*)/.exec(stderr);
+  if (back) return `given back (${back[1]})`;
+  return /reading .* in 2 byte ranges/.test(stderr) ? "2 ranges" : "whole";
 }
 
 function measureChecked(kind, file, extra = [], extraEnv = {}) {
@@ -480,7 +500,7 @@ if (args.big) {
     try {
       const file = join(dir, `attempts-1e7-${name}.jsonl`);
       const summary = ensure(file, genArgs);
-      // The default reads a file of 1 GiB or more in 2 ranges (on 2 cores or more); `1` reads it whole.
+      // The default reads a file of 256 MiB or more in 2 ranges (on 2 cores or more); `1` reads it whole.
       const runsOf = [];
       const wholeOf = [];
       for (let i = 0; i < runs; i++) {
@@ -744,9 +764,9 @@ const peak = (rs) =>
 if (presetTable.length > 0) {
   lines.push("");
   lines.push(
-    "| shape at 10⁶ rows | tasks | file | gate (default: inline) | gate, `MODEL_GATE_PARSE_THREADS=1` | gate, `MODEL_GATE_READ_RANGES=2` | seed | DuckDB read_json + README SQL | seed ÷ gate | threads ÷ inline | ranges ÷ inline | gate peak RSS | per task | threads peak RSS | ranges peak RSS | seed peak RSS | DuckDB peak RSS |",
+    "| shape at 10⁶ rows | tasks | file | gate (default: 2 ranges from 256 MiB, given back past 65,536 tasks or, below 1 GiB, 163,840 attempt ids) | gate, `MODEL_GATE_PARSE_THREADS=1` | gate, `MODEL_GATE_READ_RANGES=2` | seed | DuckDB read_json + README SQL | seed ÷ gate | default read | threads ÷ default | ranges ÷ default | gate peak RSS | per task | threads peak RSS | ranges peak RSS | seed peak RSS | DuckDB peak RSS |",
   );
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const p of presetTable) {
     const g = med(p.runsOf.gate);
     const t = med(p.runsOf.threads);
@@ -756,20 +776,20 @@ if (presetTable.length > 0) {
     const rss = peak(p.runsOf.gate);
     lines.push(
       `| ${p.name}: ${PRESET_TEXT[p.name]} | ${p.summary.tasks.toLocaleString("en-US")} | ${(p.bytes / 1048576).toFixed(0)} MiB | ` +
-        `${sec(g)} | ${sec(t)} | ${sec(rg)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ${(t / g).toFixed(2)} | ${(rg / g).toFixed(2)} | ` +
+        `${sec(g)} | ${sec(t)} | ${sec(rg)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ${modes(p)} | ${(t / g).toFixed(2)} | ${(rg / g).toFixed(2)} | ` +
         `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.threads))} | ${mib(peak(p.runsOf.ranges))} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
     );
   }
   lines.push("");
   lines.push(
-    `Reports inline, with the parse worker and read in ranges ${presetTable.every((p) => p.same) ? "are byte-identical on every preset" : "DIFFER on some preset"}.`,
+    `Reports by default, with the parse worker and read in ranges ${presetTable.every((p) => p.same) ? "are byte-identical on every preset" : "DIFFER on some preset"}.`,
   );
 }
 for (const big of bigs) {
   lines.push("");
   lines.push(
     `10⁷ rows, ${big.name} shape (${big.summary.rows.toLocaleString("en-US")} rows, ${(big.bytes / 2 ** 30).toFixed(1)} GiB, generated in a temp dir and deleted): ` +
-      `gate (default: 2 ranges from 1 GiB on 2 cores or more) ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}; ` +
+      `gate (default: 2 ranges from 256 MiB on 2 cores or more) ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}; ` +
       `read whole (\`MODEL_GATE_READ_RANGES=1\`) ${sec(med(big.wholeOf))}, peak RSS ${mib(peak(big.wholeOf))}.`,
   );
 }
@@ -848,17 +868,19 @@ for (const p of presetTable) {
   if (t !== undefined) {
     targets.push([
       // Workers are opt-in (MODEL_GATE_PARSE_THREADS): the default must not lose to them.
-      `${p.name}: the default (inline) not slower than with a parse worker`,
-      `threads ÷ inline ${(t / g).toFixed(2)}`,
+      `${p.name}: the default not slower than with a parse worker`,
+      `threads ÷ default ${(t / g).toFixed(2)}`,
       g <= t * 1.02,
     ]);
   }
   const rg = med(p.runsOf.ranges);
   if (rg !== undefined) {
+    // A default that read in 2 ranges took the very path asked for: what differs is noise.
+    const same = modes(p) === "2 ranges";
     targets.push([
-      `${p.name}: the default (sequential) not slower than read in 2 ranges`,
-      `ranges ÷ inline ${(rg / g).toFixed(2)}`,
-      g <= rg * 1.02,
+      `${p.name}: the default not slower than read in 2 ranges (asked for)`,
+      `ranges ÷ default ${(rg / g).toFixed(2)}; the default read: ${modes(p)}${same ? " (the same path)" : ""}`,
+      same || g <= rg * 1.02,
     ]);
   }
   const rss = peak(p.runsOf.gate);
