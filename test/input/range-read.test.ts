@@ -19,7 +19,12 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
 import type { FileHash, PendingHash } from "../../src/core/input/line-stream.js";
-import { readRangeState, type RangeReader, type RangeTask } from "../../src/core/input/range-read.js";
+import {
+  readRangeState,
+  type RangeReader,
+  type RangeReadOptions,
+  type RangeTask,
+} from "../../src/core/input/range-read.js";
 import { readDataset, type InputLimits, type ReadOptions } from "../../src/core/input/read-dataset.js";
 import { prng } from "../helpers/prng.js";
 import { settle, type Outcome } from "../helpers/read-outcome.js";
@@ -47,6 +52,29 @@ function inProcess(task: RangeTask): RangeReader {
     },
     stop: () => Promise.resolve(),
   };
+}
+
+/** readDataset with the results file read in 2 ranges cut at `cut` (in process), its notes kept. */
+function inTwoRanges(
+  opts: ReadOptions,
+  cut: number,
+  notes: string[],
+  more: Partial<RangeReadOptions>,
+): Promise<Outcome> {
+  return outcome({
+    ...opts,
+    onNote: (m) => {
+      notes.push(m);
+    },
+    readRanges: {
+      script: new URL("file:///nowhere/range-worker.js"),
+      ranges: 2,
+      minBytes: 0,
+      cuts: [cut],
+      readElsewhere: inProcess,
+      ...more,
+    },
+  });
 }
 
 const RESULTS = ["pass", "fail", "infra_error", "missing"] as const;
@@ -288,26 +316,11 @@ describe("a second range given back (a task-heavy export) while the first is rea
     stop: () => Promise.resolve(),
   });
 
-  async function ranged(
+  const ranged = (
     reader: () => RangeReader,
     hashElsewhere: (fh: FileHandle) => PendingHash,
     notes: string[],
-  ): Promise<Outcome> {
-    return outcome({
-      ...base,
-      onNote: (m) => {
-        notes.push(m);
-      },
-      readRanges: {
-        script: new URL("file:///nowhere/range-worker.js"),
-        ranges: 2,
-        minBytes: 0,
-        cuts: [cut],
-        readElsewhere: reader,
-        hashElsewhere,
-      },
-    });
-  }
+  ): Promise<Outcome> => inTwoRanges(base, cut, notes, { readElsewhere: reader, hashElsewhere });
 
   it("hashes the file on a thread of its own from then on: the sequential read's Dataset, digest included", async () => {
     const sequential = await outcome(base);
@@ -396,20 +409,7 @@ describe("a worker past its attempt-id limit (the default's, below 1 GiB) gives 
     belowBytes: number;
   }): Promise<{ got: Outcome; notes: string[] }> {
     const notes: string[] = [];
-    const got = await outcome({
-      ...base,
-      onNote: (m) => {
-        notes.push(m);
-      },
-      readRanges: {
-        script: new URL("file:///nowhere/range-worker.js"),
-        ranges: 2,
-        minBytes: 0,
-        cuts: [cut],
-        attemptLimit,
-        readElsewhere: inProcess,
-      },
-    });
+    const got = await inTwoRanges(base, cut, notes, { attemptLimit });
     return { got, notes };
   }
   const givenBack = (notes: string[], ids: number): boolean =>
