@@ -10145,8 +10145,9 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
 /**
  * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
  * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
- * through the file, and a range given back early costs the main thread nothing (deep-attempts' worker
- * read ~0.5 s for nothing before). A wrong guess only changes who reads the range.
+ * through the file, and a range given back early costs little (the worker's start and 8 MiB read
+ * on another core; deep-attempts' worker read ~0.5 s for nothing before). A wrong guess only
+ * changes who reads the range.
  */
 const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
 /** Which limit the range's state has passed after `read` of its bytes, if any (for a note). */
@@ -10328,7 +10329,7 @@ async function readInRanges(abs, builder, task, options, onNote) {
         // Hashed here: the first range as it is read, then the rest while the workers read it (this
         // thread has time then, and a hash thread would be a third on two cores).
         const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
-        // A second range given back while the first is read (a task-heavy export: MAX_RANGE_TASKS) is
+        // A second range given back while the first is read (task- or attempt-heavy: RangeLimits) is
         // this thread's to read next: from then on the file is hashed on a thread of its own, from its
         // start, as a sequential read hashes it, and not here (at 500,000 tasks hashing the rest here
         // cost ~0.5 s of wall time).

@@ -206,8 +206,9 @@ interface RangeLimits {
 /**
  * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
  * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
- * through the file, and a range given back early costs the main thread nothing (deep-attempts' worker
- * read ~0.5 s for nothing before). A wrong guess only changes who reads the range.
+ * through the file, and a range given back early costs little (the worker's start and 8 MiB read
+ * on another core; deep-attempts' worker read ~0.5 s for nothing before). A wrong guess only
+ * changes who reads the range.
  */
 const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
 
@@ -409,7 +410,7 @@ export async function readInRanges(
     // Hashed here: the first range as it is read, then the rest while the workers read it (this
     // thread has time then, and a hash thread would be a third on two cores).
     const hash = createHash("sha256");
-    // A second range given back while the first is read (a task-heavy export: MAX_RANGE_TASKS) is
+    // A second range given back while the first is read (task- or attempt-heavy: RangeLimits) is
     // this thread's to read next: from then on the file is hashed on a thread of its own, from its
     // start, as a sequential read hashes it, and not here (at 500,000 tasks hashing the rest here
     // cost ~0.5 s of wall time).
