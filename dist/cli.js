@@ -4609,6 +4609,8 @@ function rows_emptyExportRow() {
         infraErrors: 0,
         missing: 0,
         evidence: undefined,
+        packedEvidence: undefined,
+        packedItems: 0,
         attempt: undefined,
         cluster: undefined,
     };
@@ -4929,6 +4931,8 @@ function rows_checkExportRow(obj, out, issues, plain = false) {
         countField(obj, "review_revision", issues);
     }
     out.evidence = evidenceField(obj, issues, plain);
+    out.packedEvidence = undefined;
+    out.packedItems = 0;
     const attempt = obj["attempt"];
     if (attempt === undefined || attempt === null) {
         out.attempt = undefined;
@@ -5000,6 +5004,99 @@ const line_flags_LINE_PLAIN = 1;
 /** Every byte of the line is below 0x80. */
 const LINE_ASCII = 2;
 
+;// CONCATENATED MODULE: ./src/core/input/packed-evidence.ts
+/**
+ * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
+ * one string, undefined when it has none. Items are never empty and never hold a control
+ * character (rows.ts refuses them), so the separator cannot occur inside one. One string a task
+ * instead of an array, its elements and a string an item: ~70 bytes a task less at 10⁶ tasks, and
+ * two fewer objects for every collection to visit. The rows' checks read the packed string in
+ * place (`packedRunAt`); only a list that grows is unpacked, and only records and histories made
+ * on request unpack it for the report.
+ */
+const SEPARATOR = "\n";
+const SEPARATOR_CODE = 0x0a;
+/** The packed form of a list (undefined when it is empty or undefined). */
+function pack(items) {
+    if (items === undefined || items.length === 0)
+        return undefined;
+    return items.length === 1 ? items[0] : items.join(SEPARATOR);
+}
+/** The items of a packed list, as a new array (undefined when it has none). */
+function unpack(packed) {
+    return packed === undefined ? undefined : packed.split(SEPARATOR);
+}
+/** How many items a packed list holds. */
+function packedCount(packed) {
+    if (packed === undefined)
+        return 0;
+    let n = 1;
+    for (let at = packed.indexOf(SEPARATOR); at >= 0; at = packed.indexOf(SEPARATOR, at + 1))
+        n++;
+    return n;
+}
+/** The characters of a packed list's items (its separators not counted). */
+function packedChars(packed) {
+    return packed === undefined ? 0 : packed.length - (packedCount(packed) - 1);
+}
+/**
+ * Whether `items` (one item or several) stand in `packed` one after another as whole items from
+ * character `at`, an item's start. With `whole`, they must also end the list there. The items are
+ * a row's: they hold no control character either (the reader refused the row otherwise).
+ */
+function packedRunAt(packed, at, items, whole = false) {
+    if (packed === undefined)
+        return false;
+    if (typeof items === "string")
+        return itemAt(packed, at, items, true, whole) >= 0;
+    const n = items.length;
+    if (n === 0)
+        return !whole || at >= packed.length;
+    let p = at;
+    for (let k = 0; k < n; k++) {
+        p = itemAt(packed, p, items[k], k === n - 1, whole);
+        if (p < 0)
+            return false;
+    }
+    return true;
+}
+/** The next item's start after `item` at `at` (or the list's end for the last), else -1. */
+function itemAt(packed, at, item, last, whole) {
+    const end = at + item.length;
+    // (A slice compared with ===, not startsWith: V8's startsWith compares a character at a time,
+    // ~4× slower on a row's 50–100-character items; a slice of 13 or more is a view, not a copy.)
+    if (end > packed.length || packed.slice(at, end) !== item)
+        return -1;
+    // (An item before another needs a separator after it.)
+    if (end === packed.length)
+        return last ? end : -1;
+    if (packed.charCodeAt(end) !== SEPARATOR_CODE || (last && whole))
+        return -1;
+    return end + 1;
+}
+/** Whether a packed list begins with exactly these items (so holds them all). */
+function packedStartsWith(packed, items) {
+    return packedRunAt(packed, 0, items);
+}
+/** Whether a packed list holds exactly these items, in this order (undefined: none). */
+function packedEquals(packed, items) {
+    if (items === undefined || items.length === 0)
+        return packed === undefined;
+    return packedRunAt(packed, 0, items, true);
+}
+/** The start of `item` as a whole item of the packed list, or -1. */
+function packedIndexOf(packed, item) {
+    if (packed === undefined || item.length === 0)
+        return -1;
+    for (let at = packed.indexOf(item); at >= 0; at = packed.indexOf(item, at + 1)) {
+        const end = at + item.length;
+        if ((at === 0 || packed.charCodeAt(at - 1) === SEPARATOR_CODE) &&
+            (end === packed.length || packed.charCodeAt(end) === SEPARATOR_CODE))
+            return at;
+    }
+    return -1;
+}
+
 ;// CONCATENATED MODULE: ./src/core/input/scan-row.ts
 /**
  * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
@@ -5033,9 +5130,10 @@ const LINE_ASCII = 2;
  * - Bytes are compared, and strings searched for their closing quote, four at a time (DataView
  *   reads, which the JIT inlines; Buffer.compare costs ~150 ns a call, more than the few dozen
  *   bytes of a field, and indexOf would still leave every byte to check for control bytes).
- * It allocates nothing for a row but the strings it hands out (task id, evidence items, attempt
- * and repeating values when new).
+ * It allocates nothing for a row but the strings it hands out (task id, evidence items or, for the
+ * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
  */
+
 
 const FAST_SLICE = typeof Buffer.prototype.latin1Slice === "function" &&
     typeof Buffer.prototype.utf8Slice === "function";
@@ -5406,6 +5504,7 @@ class Shape {
     }
 }
 class scan_row_RowScanner {
+    packEvidence;
     /** Set by stringEnd: whether the string just scanned is all ASCII. */
     ascii = true;
     /** Set by the value readers: the string or count read. */
@@ -5416,6 +5515,11 @@ class scan_row_RowScanner {
     attemptGiven = false;
     otherKeys = new Int32Array(2 * MAX_OTHER_KEYS);
     items = [];
+    /** An evidence array's items as they stand in the line: begin and end (closing quote) of each. */
+    spans = new Int32Array(2 * MAX_EVIDENCE_PER_TASK);
+    /** Where a packed evidence list is put together (packEvidence), grown as needed. */
+    packing = Buffer.alloc(2 * 1024);
+    packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
     evidenceArrays = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) => new Array(n).fill(""));
     dataset = new RepeatCache();
     harness = new RepeatCache();
@@ -5431,6 +5535,16 @@ class scan_row_RowScanner {
     base = 0;
     nextShape = new Shape();
     /**
+     * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
+     * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
+     * builder keeps a task's list packed, and a task-heavy export's rows each made three strings
+     * where one does (the items and their join; ~8% of the many-tasks preset's time). Only a reader
+     * that knows packedEvidence may ask for it.
+     */
+    constructor(packEvidence = false) {
+        this.packEvidence = packEvidence;
+    }
+    /**
      * Scans the line `b[begin, end)` (valid UTF-8, no line end) into `out`. true: the row is valid
      * and `out` holds it (its evidence array is reused by later calls: copy what you keep);
      * false: parse the line with JSON.parse instead (`out` is then in an unspecified state).
@@ -5442,6 +5556,8 @@ class scan_row_RowScanner {
         out.infraErrors = 0;
         out.missing = 0;
         out.evidence = undefined;
+        out.packedEvidence = undefined;
+        out.packedItems = 0;
         out.attempt = undefined;
         out.cluster = undefined;
         this.nulls = 0;
@@ -5833,16 +5949,43 @@ class scan_row_RowScanner {
             return -1;
         const items = this.items;
         let n = 0;
+        // Whether the items so far may be packed: ASCII, non-empty, and within the cap. An ASCII
+        // item's string is made only once it is known the list is not packed (spans say where).
+        let packable = this.packEvidence;
         if (b[p] === RBRACKET) {
             p++;
         }
         else {
             for (;;) {
-                p = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
-                if (p < 0)
+                // (What id() checks of an item, with its string left for later when ASCII.)
+                if (b[p] !== QUOTE)
                     return -1;
-                items[n++] = this.text;
-                p = skipSpace(b, p, end);
+                const begin = p + 1;
+                const close = this.stringEnd(b, begin, end);
+                if (close < 0)
+                    return -1;
+                if (this.ascii) {
+                    if (close - begin > MAX_EVIDENCE_LENGTH)
+                        return -1;
+                    if (close === begin)
+                        packable = false;
+                    if (n < MAX_EVIDENCE_PER_TASK) {
+                        this.spans[2 * n] = begin;
+                        this.spans[2 * n + 1] = close;
+                    }
+                    else {
+                        packable = false;
+                    }
+                    items[n++] = packable ? "" : slice(b, begin, close, true);
+                }
+                else {
+                    const s = slice(b, begin, close, false);
+                    if (s.length > MAX_EVIDENCE_LENGTH)
+                        return -1;
+                    packable = false;
+                    items[n++] = s;
+                }
+                p = skipSpace(b, close + 1, end);
                 if (p >= end)
                     return -1;
                 const next = b[p];
@@ -5856,6 +5999,13 @@ class scan_row_RowScanner {
                     return -1;
             }
         }
+        if (packable && n >= 2 && this.distinctSpans(n)) {
+            out.packedEvidence = this.packSpans(n);
+            out.packedItems = n;
+            return p;
+        }
+        if (this.packEvidence)
+            this.unpackSpans(b, n);
         // An array of exactly n items, reused for that length (no array per row).
         let list = this.evidenceArrays[n];
         if (list === undefined) {
@@ -5868,99 +6018,67 @@ class scan_row_RowScanner {
         out.evidence = list;
         return p;
     }
-}
-
-;// CONCATENATED MODULE: ./src/core/input/packed-evidence.ts
-/**
- * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
- * one string, undefined when it has none. Items are never empty and never hold a control
- * character (rows.ts refuses them), so the separator cannot occur inside one. One string a task
- * instead of an array, its elements and a string an item: ~70 bytes a task less at 10⁶ tasks, and
- * two fewer objects for every collection to visit. The rows' checks read the packed string in
- * place (`packedRunAt`); only a list that grows is unpacked, and only records and histories made
- * on request unpack it for the report.
- */
-const SEPARATOR = "\n";
-const SEPARATOR_CODE = 0x0a;
-/** The packed form of a list (undefined when it is empty or undefined). */
-function pack(items) {
-    if (items === undefined || items.length === 0)
-        return undefined;
-    return items.length === 1 ? items[0] : items.join(SEPARATOR);
-}
-/** The items of a packed list, as a new array (undefined when it has none). */
-function unpack(packed) {
-    return packed === undefined ? undefined : packed.split(SEPARATOR);
-}
-/** How many items a packed list holds. */
-function packedCount(packed) {
-    if (packed === undefined)
-        return 0;
-    let n = 1;
-    for (let at = packed.indexOf(SEPARATOR); at >= 0; at = packed.indexOf(SEPARATOR, at + 1))
-        n++;
-    return n;
-}
-/** The characters of a packed list's items (its separators not counted). */
-function packedChars(packed) {
-    return packed === undefined ? 0 : packed.length - (packedCount(packed) - 1);
-}
-/**
- * Whether `items` (one item or several) stand in `packed` one after another as whole items from
- * character `at`, an item's start. With `whole`, they must also end the list there. The items are
- * a row's: they hold no control character either (the reader refused the row otherwise).
- */
-function packedRunAt(packed, at, items, whole = false) {
-    if (packed === undefined)
-        return false;
-    if (typeof items === "string")
-        return itemAt(packed, at, items, true, whole) >= 0;
-    const n = items.length;
-    if (n === 0)
-        return !whole || at >= packed.length;
-    let p = at;
-    for (let k = 0; k < n; k++) {
-        p = itemAt(packed, p, items[k], k === n - 1, whole);
-        if (p < 0)
-            return false;
+    /**
+     * Makes the strings of the ASCII items left for later (evidence): each stands as "" in items
+     * with its span non-empty (an item made at once is non-empty, or empty in the line too).
+     */
+    unpackSpans(b, n) {
+        const items = this.items;
+        const spans = this.spans;
+        for (let k = 0; k < n && k < MAX_EVIDENCE_PER_TASK; k++) {
+            if (items[k] === "") {
+                const begin = spans[2 * k] ?? 0;
+                const close = spans[2 * k + 1] ?? 0;
+                if (close > begin)
+                    items[k] = slice(b, begin, close, true);
+            }
+        }
     }
-    return true;
-}
-/** The next item's start after `item` at `at` (or the list's end for the last), else -1. */
-function itemAt(packed, at, item, last, whole) {
-    const end = at + item.length;
-    // (A slice compared with ===, not startsWith: V8's startsWith compares a character at a time,
-    // ~4× slower on a row's 50–100-character items; a slice of 13 or more is a view, not a copy.)
-    if (end > packed.length || packed.slice(at, end) !== item)
-        return -1;
-    // (An item before another needs a separator after it.)
-    if (end === packed.length)
-        return last ? end : -1;
-    if (packed.charCodeAt(end) !== SEPARATOR_CODE || (last && whole))
-        return -1;
-    return end + 1;
-}
-/** Whether a packed list begins with exactly these items (so holds them all). */
-function packedStartsWith(packed, items) {
-    return packedRunAt(packed, 0, items);
-}
-/** Whether a packed list holds exactly these items, in this order (undefined: none). */
-function packedEquals(packed, items) {
-    if (items === undefined || items.length === 0)
-        return packed === undefined;
-    return packedRunAt(packed, 0, items, true);
-}
-/** The start of `item` as a whole item of the packed list, or -1. */
-function packedIndexOf(packed, item) {
-    if (packed === undefined || item.length === 0)
-        return -1;
-    for (let at = packed.indexOf(item); at >= 0; at = packed.indexOf(item, at + 1)) {
-        const end = at + item.length;
-        if ((at === 0 || packed.charCodeAt(at - 1) === SEPARATOR_CODE) &&
-            (end === packed.length || packed.charCodeAt(end) === SEPARATOR_CODE))
-            return at;
+    /** Whether the n items of spans are pairwise different (compared by their bytes). */
+    distinctSpans(n) {
+        const spans = this.spans;
+        const v = this.view;
+        const base = this.base;
+        for (let k = 1; k < n; k++) {
+            const bk = spans[2 * k] ?? 0;
+            const lk = (spans[2 * k + 1] ?? 0) - bk;
+            for (let j = 0; j < k; j++) {
+                const bj = spans[2 * j] ?? 0;
+                if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk))
+                    return false;
+            }
+        }
+        return true;
     }
-    return -1;
+    /** The n items of spans joined by the packed list's separator, as one string. */
+    packSpans(n) {
+        const spans = this.spans;
+        let size = n - 1;
+        for (let k = 0; k < n; k++)
+            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+        // (+3: the words copied below may write up to 3 bytes past the last item.)
+        if (size + 3 > this.packing.length) {
+            this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
+            this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+        }
+        const out = this.packing;
+        const ov = this.packingView;
+        const v = this.view;
+        const base = this.base;
+        let w = 0;
+        for (let k = 0; k < n; k++) {
+            if (k > 0)
+                out[w++] = SEPARATOR_CODE;
+            const begin = spans[2 * k] ?? 0;
+            const length = (spans[2 * k + 1] ?? 0) - begin;
+            // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
+            // goes on with its closing quote at least, and the next item or separator overwrites them).
+            for (let j = 0; j < length; j += 4)
+                ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
+            w += length;
+        }
+        return slice(out, 0, w, true);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/input/dataset-columns.ts
@@ -6940,7 +7058,8 @@ class DatasetBuilder {
     issues = new rows_LineIssues();
     exportRow = rows_emptyExportRow();
     reviewRow = emptyReviewRow();
-    scanner = new scan_row_RowScanner();
+    // (packEvidence: resultRow takes a row's packed list: packedRow.)
+    scanner = new scan_row_RowScanner(true);
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
@@ -7130,7 +7249,11 @@ class DatasetBuilder {
         const evidence = row.evidence;
         const memo = this.memo;
         const last = this.lastAdded;
-        if (!last.repeats(i, row.reviewRevision, row.validity, evidence) &&
+        if (row.packedEvidence !== undefined) {
+            if (!this.packedRow(i, row.reviewRevision, row.validity, src, row.packedEvidence, row.packedItems))
+                return;
+        }
+        else if (!last.repeats(i, row.reviewRevision, row.validity, evidence) &&
             (memo === undefined ||
                 evidence === undefined ||
                 !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols))) {
@@ -7339,6 +7462,31 @@ class DatasetBuilder {
             return;
         (this.memo ??= new EvidenceMemo()).set(i, revision, validity, start, typeof evidence === "string" ? 1 : evidence.length);
     }
+    /**
+     * The label and evidence of a row whose list came packed (`packed`, `count` items: see
+     * ExportRow.packedEvidence), as the row path above takes a list of items. The packed functions
+     * read `packed` as one run of whole items (its separators are the list's), so each check is
+     * the one the items would get; a task's first list is `packed` itself.
+     */
+    packedRow(i, revision, validity, src, packed, count) {
+        const last = this.lastAdded;
+        if (last.repeatsPacked(i, revision, validity, packed))
+            return true;
+        if (this.memo?.repeatsPacked(i, revision, validity, packed, count, this.cols) === true)
+            return true;
+        last.forget();
+        if (!this.addLabel(i, revision, validity, src, undefined, undefined, undefined, packed, count))
+            return false;
+        const list = this.cols.evidence[i];
+        // remember() with the items, unless the task's list begins with the first (it returns then).
+        if (list !== undefined && !packedStartsWith(list, packed)) {
+            const first = packed.slice(0, packed.indexOf(SEPARATOR));
+            if (!packedStartsWith(list, first))
+                this.remember(i, revision, validity, unpack(packed) ?? []);
+        }
+        last.setPacked(i, revision, validity, packed);
+        return true;
+    }
     /** Task i's labels after its first (looked up once for a run of rows of one task). */
     moreLabels(i) {
         if (i !== this.lastMoreTask) {
@@ -7347,7 +7495,9 @@ class DatasetBuilder {
         }
         return this.lastMore;
     }
-    addLabel(i, revision, validity, src, evidence, reviewer, note) {
+    addLabel(i, revision, validity, src, evidence, reviewer, note, 
+    // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
+    packedList, packedCount = 0) {
         const cols = this.cols;
         const code = dataset_builder_validityCode(validity);
         const flags = cols.flags[i] ?? 0;
@@ -7407,12 +7557,31 @@ class DatasetBuilder {
             }
         }
         const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
+        const packed = cols.evidence[i];
+        if (packedList !== undefined) {
+            // What the checks below do with the items, where `packedList` alone answers (a task's
+            // first list: the items are distinct, non-empty and within the cap, so firstPacked would
+            // join them as they are); anywhere else they go on with the items.
+            if (packed === undefined && !own) {
+                cols.evidence[i] = packedList;
+                this.heldChars += packedList.length - (packedCount - 1);
+                this.detachLabels(i, event, undefined, 0);
+                return true;
+            }
+            const has = packedStartsWith(packed, packedList);
+            if (has && !own)
+                return true;
+            if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
+                this.disown(i, event);
+                return true;
+            }
+            evidence = unpack(packedList);
+        }
         if (evidence === undefined) {
             if (fresh && own)
                 this.settle(i, event);
             return true;
         }
-        const packed = cols.evidence[i];
         // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
         // it again would change nothing, and checking that by position is cheaper than searching.
         const taskHas = packedStartsWith(packed, evidence);
@@ -8467,6 +8636,12 @@ class EvidenceMemo {
         const count = typeof evidence === "string" ? 1 : evidence.length;
         return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
     }
+    /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
+    repeatsPacked(i, revision, validity, packed, count, cols) {
+        if (i >= this.label.length || this.label[i] !== revision * 4 + dataset_builder_validityCode(validity) + 1)
+            return false;
+        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
+    }
 }
 /** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
 const LAST_ADDED_ITEMS = 4;
@@ -8513,6 +8688,23 @@ class LastAdded {
                 this.items[k] = evidence[k];
         }
     }
+    /** set() of a row whose list came packed (ExportRow.packedEvidence). */
+    setPacked(i, revision, validity, packed) {
+        this.task = i;
+        this.revision = revision;
+        this.validity = validity;
+        this.shape = PACKED_LIST;
+        this.count = 1;
+        this.items[0] = packed;
+    }
+    /** repeats() of a row whose list came packed: the same packed string (so the same items). */
+    repeatsPacked(i, revision, validity, packed) {
+        return (i === this.task &&
+            revision === this.revision &&
+            validity === this.validity &&
+            this.shape === PACKED_LIST &&
+            this.items[0] === packed);
+    }
     repeats(i, revision, validity, evidence) {
         if (i !== this.task || revision !== this.revision || validity !== this.validity)
             return false;
@@ -8531,6 +8723,8 @@ class LastAdded {
 const NO_EVIDENCE_GIVEN = 0;
 const ONE_STRING = 1;
 const ITEM_LIST = 2;
+/** A packed list (ExportRow.packedEvidence) in items[0]; a row of items never repeats it here. */
+const PACKED_LIST = 3;
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
 function findLabel(events, revision, validity) {

@@ -65,7 +65,7 @@ function scenario(seed: number): { results: Record<string, unknown>[]; reviews: 
     if (r < 0.25) return undefined;
     if (r < 0.4) return pick(pool);
     // Repeats of a task's usual items, and now and then many new ones (the cap).
-    const n = rnd() < 0.1 ? 12 : Math.floor(rnd() * 4);
+    const n = rnd() < 0.1 ? (rnd() < 0.3 ? MAX_EVIDENCE_PER_TASK + 3 : 12) : Math.floor(rnd() * 4);
     return Array.from({ length: n }, () => (rnd() < 0.5 ? pick(pool.slice(0, 3)) : pick(pool)));
   };
   const results: Record<string, unknown>[] = [];
@@ -264,13 +264,27 @@ function expected(
   );
 }
 
+/**
+ * How result lines reach the builder: parsed (addResultLine: JSON.parse) or as bytes
+ * (addResultBytes: the byte scanner, whose evidence lists of distinct items come packed).
+ */
+type Via = "json" | "bytes";
+
 function readTable(
   results: readonly Record<string, unknown>[],
   reviews: readonly Record<string, unknown>[],
+  via: Via = "json",
 ): TaskTable | undefined {
   const b = new DatasetBuilder("base", "cand", FILES);
   results.forEach((r, k) => {
-    b.addResultLine(JSON.stringify(r), 0, k + 1);
+    const line = JSON.stringify(r);
+    if (via === "json") b.addResultLine(line, 0, k + 1);
+    else {
+      // Bytes around the line, as in a read chunk.
+      const bytes = Buffer.from(`{"x":1}\n${line}\n{"y":`, "utf8");
+      const begin = 8;
+      b.addResultBytes(bytes, begin, begin + Buffer.byteLength(line), 0, 0, k + 1);
+    }
   });
   reviews.forEach((r, k) => {
     b.addReviewLine(JSON.stringify(r), 1, k + 1);
@@ -286,8 +300,9 @@ function readTable(
 function read(
   results: readonly Record<string, unknown>[],
   reviews: readonly Record<string, unknown>[],
+  via: Via,
 ): readonly TaskRecord[] | undefined {
-  const table = readTable(results, reviews);
+  const table = readTable(results, reviews, via);
   return table === undefined ? undefined : tableRecords(table);
 }
 
@@ -298,6 +313,11 @@ describe("labels and evidence of a task, against a brute-force reading", () => {
 
   it("does so on rows of many models whose labels and evidence repeat per (model, task)", () => {
     check(perModelScenario, 1500, { compared: 1000, multiLabel: 1000, ownLists: 500 });
+  });
+
+  it("does so with the rows read by the byte scanner (evidence lists handed over packed)", () => {
+    check(scenario, 3000, { compared: 1000, multiLabel: 500, ownLists: 300 }, "bytes");
+    check(perModelScenario, 1500, { compared: 1000, multiLabel: 1000, ownLists: 500 }, "bytes");
   });
 
   it("reads every field by index as the task's record holds it (the reader's table, issue 15)", () => {
@@ -347,6 +367,7 @@ function check(
   make: typeof scenario,
   seeds: number,
   least: { compared: number; multiLabel: number; ownLists: number },
+  via: Via = "json",
 ): void {
   let compared = 0;
   let multiLabel = 0;
@@ -354,7 +375,7 @@ function check(
   for (let seed = 1; seed <= seeds; seed++) {
     const { results, reviews } = make(seed);
     const want = expected(results, reviews);
-    const got = read(results, reviews);
+    const got = read(results, reviews, via);
     expect(got === undefined, `seed ${seed}`).toBe(want === undefined);
     if (want === undefined || got === undefined) continue;
     compared++;

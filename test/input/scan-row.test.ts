@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { MAX_EVIDENCE_LENGTH, MAX_ID_LENGTH } from "../../src/core/input/limits.js";
+import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH } from "../../src/core/input/limits.js";
 import {
   checkExportRow,
   emptyExportRow,
@@ -20,8 +20,24 @@ import {
 import { RowScanner } from "../../src/core/input/scan-row.js";
 import { prng } from "../helpers/prng.js";
 
-/** What the Dataset builder reads of a row (counts only for a pre-aggregated one). */
+/**
+ * What the Dataset builder reads of a row (counts only for a pre-aggregated one); a packed
+ * evidence list (RowScanner's packEvidence) as its items, after checking what it promises.
+ */
 function view(r: ExportRow): unknown {
+  let evidence = r.evidence;
+  if (r.packedEvidence !== undefined) {
+    expect(r.evidence).toBeUndefined();
+    const items = r.packedEvidence.split("\n");
+    expect(items.length).toBe(r.packedItems);
+    expect(items.length).toBeGreaterThanOrEqual(2);
+    expect(items.length).toBeLessThanOrEqual(MAX_EVIDENCE_PER_TASK);
+    expect(new Set(items).size).toBe(items.length);
+    expect(items.every((item) => item.length > 0 && /^[\x20-\x7e]+$/.test(item))).toBe(true);
+    evidence = items;
+  } else {
+    expect(r.packedItems).toBe(0);
+  }
   return {
     taskId: r.taskId,
     datasetRevision: r.datasetRevision,
@@ -31,8 +47,7 @@ function view(r: ExportRow): unknown {
     reviewRevision: r.reviewRevision,
     result: r.result,
     counts: r.result < 0 ? [r.passes, r.fails, r.infraErrors, r.missing] : undefined,
-    evidence:
-      r.evidence === undefined ? undefined : typeof r.evidence === "string" ? r.evidence : [...r.evidence],
+    evidence: evidence === undefined ? undefined : typeof evidence === "string" ? evidence : [...evidence],
     attempt: r.attempt,
     cluster: r.cluster,
   };
@@ -47,6 +62,8 @@ function byJson(line: string): ExportRow | undefined {
 }
 
 const scanner = new RowScanner();
+/** The builder's kind: evidence lists of distinct ASCII items come packed. */
+const packing = new RowScanner(true);
 function byScanner(line: string, pad = false, by = scanner): ExportRow | undefined {
   // Bytes around the line (as in a read chunk) must not be read as part of it.
   const before = pad ? Buffer.from('9"}{,') : Buffer.alloc(0);
@@ -265,24 +282,31 @@ describe("the byte scanner and JSON.parse agree", () => {
     let scanned = 0;
     let parsed = 0;
     let refused = 0;
+    let packedRows = 0;
     for (let i = 0; i < 20_000; i++) {
       const line = fuzzLine(rand);
       const json = byJson(line);
       const scan = byScanner(line, i % 2 === 1);
+      const packed = byScanner(line, i % 2 === 0, packing);
+      // Packing changes how a list is handed over, never which lines are taken.
+      expect(packed === undefined, line).toBe(scan === undefined);
       if (json === undefined) {
         refused++;
         if (scan !== undefined) expect.fail(`the scanner accepted a line JSON.parse refuses: ${line}`);
         continue;
       }
       parsed++;
-      if (scan === undefined) continue;
+      if (scan === undefined || packed === undefined) continue;
       scanned++;
+      if (packed.packedEvidence !== undefined) packedRows++;
       expect(view(scan), line).toEqual(view(json));
+      expect(view(packed), line).toEqual(view(json));
     }
     // Both outcomes are common, and the scanner takes most valid lines of these shapes.
     expect(refused).toBeGreaterThan(8_000);
     expect(parsed).toBeGreaterThan(2_000);
     expect(scanned / parsed).toBeGreaterThan(0.7);
+    expect(packedRows).toBeGreaterThan(500);
   });
 
   it("on 20,000 mutants of the line before: the shape of the row before never makes a wrong line pass", () => {
@@ -291,6 +315,7 @@ describe("the byte scanner and JSON.parse agree", () => {
     // the line it comes from, so that path meets near misses of every kind.
     const rand = prng(20261202);
     const shaped = new RowScanner();
+    const shapedPacking = new RowScanner(true);
     let parsed = 0;
     let scanned = 0;
     let refused = 0;
@@ -306,6 +331,12 @@ describe("the byte scanner and JSON.parse agree", () => {
           byScanner(base, m % 2 === 0, shaped) === undefined
             ? undefined
             : byScanner(line, m % 3 === 0, shaped);
+        const packed =
+          byScanner(base, m % 2 === 1, shapedPacking) === undefined
+            ? undefined
+            : byScanner(line, m % 3 === 1, shapedPacking);
+        expect(packed === undefined, line).toBe(scan === undefined);
+        if (packed !== undefined && json !== undefined) expect(view(packed), line).toEqual(view(json));
         if (json === undefined) {
           refused++;
           if (scan !== undefined)
@@ -379,6 +410,49 @@ describe("the byte scanner and JSON.parse agree", () => {
       }
     }
     expect(scanned).toBeGreaterThan(1_000);
+  });
+
+  it("packs exactly the evidence lists of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII items", () => {
+    const rand = prng(20261203);
+    const pool = [
+      "fixtures/a/fixture.log",
+      "https://review.example.org/a.json",
+      "b",
+      "bb",
+      "abc",
+      "",
+      "ü-log",
+      "x".repeat(MAX_EVIDENCE_LENGTH),
+      "y".repeat(MAX_EVIDENCE_LENGTH - 1),
+    ];
+    let packedLists = 0;
+    let itemLists = 0;
+    for (let i = 0; i < 4_000; i++) {
+      const n = rand() < 0.2 ? MAX_EVIDENCE_PER_TASK - 2 + Math.floor(rand() * 5) : Math.floor(rand() * 5);
+      const items = Array.from({ length: n }, (_, k) =>
+        rand() < 0.7 ? `item-${k}-${Math.floor(rand() * 3)}` : pick(rand, pool),
+      );
+      const list = `[${items.map((x) => JSON.stringify(x)).join(pick(rand, [",", " , ", ",\t"]))}]`;
+      const line =
+        `{"task_id":"t","dataset_revision":"d","harness_revision":"h","model_config":"m",` +
+        `"validity":"valid","result":"pass","review_revision":0,"evidence":${list},"run":"r${i}"}`;
+      const row = byScanner(line, i % 2 === 0, packing);
+      expect(row, line).toBeDefined();
+      const may =
+        n >= 2 &&
+        n <= MAX_EVIDENCE_PER_TASK &&
+        new Set(items).size === n &&
+        items.every((x) => x.length > 0 && Buffer.byteLength(x) === x.length);
+      expect(row?.packedEvidence, line).toBe(may ? items.join("\n") : undefined);
+      expect(row?.packedItems, line).toBe(may ? n : 0);
+      if (!may) expect(row?.evidence, line).toEqual(items);
+      if (may) packedLists++;
+      else itemLists++;
+      // The plain scanner hands the same list over as items.
+      expect(byScanner(line, i % 2 === 1)?.evidence, line).toEqual(items);
+    }
+    expect(packedLists).toBeGreaterThan(1_000);
+    expect(itemLists).toBeGreaterThan(1_000);
   });
 
   it("takes every line of the common shapes (the generator's), with the same rows", () => {

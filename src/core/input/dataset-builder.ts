@@ -88,6 +88,7 @@ import {
   packedIndexOf,
   packedRunAt,
   packedStartsWith,
+  SEPARATOR,
   unpack,
 } from "./packed-evidence.js";
 
@@ -227,7 +228,8 @@ export class DatasetBuilder {
   private readonly issues = new LineIssues();
   private readonly exportRow = emptyExportRow();
   private readonly reviewRow = emptyReviewRow();
-  private readonly scanner = new RowScanner();
+  // (packEvidence: resultRow takes a row's packed list: packedRow.)
+  private readonly scanner = new RowScanner(true);
   private readonly limits: InputLimits;
   /** A cap was passed (reported): later lines are not held. */
   private stopped = false;
@@ -443,7 +445,10 @@ export class DatasetBuilder {
     const evidence = row.evidence;
     const memo = this.memo;
     const last = this.lastAdded;
-    if (
+    if (row.packedEvidence !== undefined) {
+      if (!this.packedRow(i, row.reviewRevision, row.validity, src, row.packedEvidence, row.packedItems))
+        return;
+    } else if (
       !last.repeats(i, row.reviewRevision, row.validity, evidence) &&
       (memo === undefined ||
         evidence === undefined ||
@@ -697,6 +702,36 @@ export class DatasetBuilder {
     );
   }
 
+  /**
+   * The label and evidence of a row whose list came packed (`packed`, `count` items: see
+   * ExportRow.packedEvidence), as the row path above takes a list of items. The packed functions
+   * read `packed` as one run of whole items (its separators are the list's), so each check is
+   * the one the items would get; a task's first list is `packed` itself.
+   */
+  private packedRow(
+    i: number,
+    revision: number,
+    validity: Validity,
+    src: number,
+    packed: string,
+    count: number,
+  ): boolean {
+    const last = this.lastAdded;
+    if (last.repeatsPacked(i, revision, validity, packed)) return true;
+    if (this.memo?.repeatsPacked(i, revision, validity, packed, count, this.cols) === true) return true;
+    last.forget();
+    if (!this.addLabel(i, revision, validity, src, undefined, undefined, undefined, packed, count))
+      return false;
+    const list = this.cols.evidence[i];
+    // remember() with the items, unless the task's list begins with the first (it returns then).
+    if (list !== undefined && !packedStartsWith(list, packed)) {
+      const first = packed.slice(0, packed.indexOf(SEPARATOR));
+      if (!packedStartsWith(list, first)) this.remember(i, revision, validity, unpack(packed) ?? []);
+    }
+    last.setPacked(i, revision, validity, packed);
+    return true;
+  }
+
   /** Task i's labels after its first (looked up once for a run of rows of one task). */
   private moreLabels(i: number): MoreLabels | undefined {
     if (i !== this.lastMoreTask) {
@@ -714,6 +749,9 @@ export class DatasetBuilder {
     evidence: string | readonly string[] | undefined,
     reviewer: string | undefined,
     note: string | undefined,
+    // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
+    packedList?: string,
+    packedCount = 0,
   ): boolean {
     const cols = this.cols;
     const code = validityCode(validity);
@@ -773,11 +811,29 @@ export class DatasetBuilder {
       }
     }
     const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
+    const packed = cols.evidence[i];
+    if (packedList !== undefined) {
+      // What the checks below do with the items, where `packedList` alone answers (a task's
+      // first list: the items are distinct, non-empty and within the cap, so firstPacked would
+      // join them as they are); anywhere else they go on with the items.
+      if (packed === undefined && !own) {
+        cols.evidence[i] = packedList;
+        this.heldChars += packedList.length - (packedCount - 1);
+        this.detachLabels(i, event, undefined, 0);
+        return true;
+      }
+      const has = packedStartsWith(packed, packedList);
+      if (has && !own) return true;
+      if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
+        this.disown(i, event);
+        return true;
+      }
+      evidence = unpack(packedList);
+    }
     if (evidence === undefined) {
       if (fresh && own) this.settle(i, event);
       return true;
     }
-    const packed = cols.evidence[i];
     // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
     // it again would change nothing, and checking that by position is cheaper than searching.
     const taskHas = packedStartsWith(packed, evidence);
@@ -1881,6 +1937,19 @@ class EvidenceMemo {
     const count = typeof evidence === "string" ? 1 : evidence.length;
     return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
   }
+
+  /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
+  repeatsPacked(
+    i: number,
+    revision: number,
+    validity: Validity,
+    packed: string,
+    count: number,
+    cols: TaskColumns,
+  ): boolean {
+    if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1) return false;
+    return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
+  }
 }
 
 /** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
@@ -1934,6 +2003,27 @@ class LastAdded {
     }
   }
 
+  /** set() of a row whose list came packed (ExportRow.packedEvidence). */
+  setPacked(i: number, revision: number, validity: Validity, packed: string): void {
+    this.task = i;
+    this.revision = revision;
+    this.validity = validity;
+    this.shape = PACKED_LIST;
+    this.count = 1;
+    this.items[0] = packed;
+  }
+
+  /** repeats() of a row whose list came packed: the same packed string (so the same items). */
+  repeatsPacked(i: number, revision: number, validity: Validity, packed: string): boolean {
+    return (
+      i === this.task &&
+      revision === this.revision &&
+      validity === this.validity &&
+      this.shape === PACKED_LIST &&
+      this.items[0] === packed
+    );
+  }
+
   repeats(
     i: number,
     revision: number,
@@ -1951,6 +2041,8 @@ class LastAdded {
 const NO_EVIDENCE_GIVEN = 0;
 const ONE_STRING = 1;
 const ITEM_LIST = 2;
+/** A packed list (ExportRow.packedEvidence) in items[0]; a row of items never repeats it here. */
+const PACKED_LIST = 3;
 
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */

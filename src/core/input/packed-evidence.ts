@@ -9,7 +9,7 @@
  */
 
 export const SEPARATOR = "\n";
-const SEPARATOR_CODE = 0x0a;
+export const SEPARATOR_CODE = 0x0a;
 
 /** The packed form of a list (undefined when it is empty or undefined). */
 export function pack(items: readonly string[] | undefined): string | undefined {

@@ -125,6 +125,14 @@ export interface ExportRow {
   missing: number;
   /** undefined, a non-empty string, or an array of strings (validated). */
   evidence: string | readonly string[] | undefined;
+  /**
+   * Set only by a RowScanner made with `packEvidence` (the builder's own): the row's evidence list
+   * as packed-evidence.ts holds a task's (its items joined by SEPARATOR), with `evidence`
+   * undefined. Given only for 2 to MAX_EVIDENCE_PER_TASK items, each non-empty and distinct.
+   */
+  packedEvidence: string | undefined;
+  /** How many items packedEvidence holds (0 when it is undefined). */
+  packedItems: number;
   attempt: string | number | undefined;
   cluster: string | undefined;
 }
@@ -143,6 +151,8 @@ export function emptyExportRow(): ExportRow {
     infraErrors: 0,
     missing: 0,
     evidence: undefined,
+    packedEvidence: undefined,
+    packedItems: 0,
     attempt: undefined,
     cluster: undefined,
   };
@@ -474,6 +484,8 @@ export function checkExportRow(obj: Obj, out: ExportRow, issues: LineIssues, pla
   }
 
   out.evidence = evidenceField(obj, issues, plain);
+  out.packedEvidence = undefined;
+  out.packedItems = 0;
 
   const attempt = obj["attempt"];
   if (attempt === undefined || attempt === null) {
