@@ -57258,6 +57258,19 @@ const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
  */
 const PART_TASKS = 32 * 1024;
 /**
+ * ... and at most about this many attempt ids a part: a part's ids are posted in slabs of their
+ * own and copied again into the main thread's pool, so an attempt-heavy range posted whole
+ * (deep-attempts at 10⁶ rows: 600,000 ids in one part) had all of them in three places at once
+ * and grew the main thread's young generation: +29 MiB over a sequential read; in parts of
+ * 128 Ki ids +29, 64 Ki +14, 32 Ki +12, 16 Ki +11 MiB (measured; no change in time).
+ */
+const PART_ATTEMPT_IDS = (/* unused pure expression or super */ null && (32 * 1024));
+/** Tasks per part of a range of `tasks` tasks holding `ids` attempt ids (at most `partTasks`). */
+function tasksPerPart(tasks, ids, partTasks) {
+    const byIds = ids > 0 ? Math.floor((tasks * PART_ATTEMPT_IDS) / ids) : partTasks;
+    return Math.max(1, Math.min(partTasks, byIds));
+}
+/**
  * A task-heavy export (each range holding most tasks again, for another model) costs more to
  * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
  * memory. A worker past this many tasks stops, and the main thread reads its range.
@@ -57433,7 +57446,14 @@ function startRange(script, task, onNote) {
             settle?.(m.snapshot);
         }
         else {
-            settleAnswer?.(isRangeAnswer(m) ? m : undefined);
+            const a = isRangeAnswer(m) ? m : undefined;
+            settleAnswer?.(a);
+            // A range given back: nothing more is asked of its worker, whose heap went on to the end of
+            // the first range's read otherwise (many-tasks: its first 65,536 tasks, +30 MiB there).
+            if (a !== undefined && "problem" in a) {
+                stopping = true;
+                void worker.terminate();
+            }
         }
     });
     worker.once("error", (e) => {
@@ -57613,7 +57633,7 @@ async function readRangeState(task, makeBuilder) {
         };
     }
     const tasks = builder.taskCount();
-    const size = Math.max(1, task.partTasks);
+    const size = tasksPerPart(tasks, builder.heldAttemptIds(), task.partTasks);
     const parts = Math.max(1, Math.ceil(tasks / size));
     return {
         answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },
@@ -73308,9 +73328,9 @@ var external_node_url_ = __nccwpck_require__(3136);
  * range worker that holds (or, from its first 8 MiB, would hold) more than
  * AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids gives its range back to the main thread, as one past
  * 65,536 tasks always does. On this project's 2-core machine at 10⁶ rows (~0.6 GB) ranges took
- * ~0.8× the wall time of a sequential read on the generator's and wide-evidence shapes at +7–24 MiB
- * of peak memory; deep-attempts (600,000 attempt ids in the worker's range) took ~0.8× too but
- * +32 MiB, past 150 MB, and is given back; many-tasks is given back at 65,536 tasks. At 10⁷ rows
+ * ~0.8× the wall time of a sequential read on the generator's, wide-evidence and deep-attempts
+ * shapes at +7–24 MiB of peak memory (deep-attempts, 600,000 attempt ids in the worker's range,
+ * +12 MiB: ranges post attempt ids in parts); many-tasks is given back at 65,536 tasks. At 10⁷ rows
  * (6 GB) 0.6–0.7× (11.7–15.0 s against 16.4–22.4 s), where the read is nearly all of the run.
  * `0` or `1` reads every file whole.
  *
@@ -73329,12 +73349,14 @@ const MAX_READ_RANGES = 8;
 const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
 /**
  * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
- * leaves its range to the main thread: merging them cost ~50 bytes an id (deep-attempts at 10⁶
- * rows, 600,000 ids in the worker's range: +33 MiB, past 150 MB), and at this size the 150 MB
- * of a ≤ 10,000-task export comes first. From 1 GiB, speed does (10⁷ rows in < 15 s).
+ * leaves its range to the main thread: merging them costs ~20 bytes an id in parts of 32 Ki ids
+ * (range-read.ts; ~50 posted whole), and at this size the 150 MB of a ≤ 10,000-task export comes
+ * first. 640 Ki ids is the worker's share of a 10⁶-row export whose every row is an attempt of a
+ * compared model (deep-attempts: 600,000 ids, +12 MiB, 137–140 MiB in all); more is given back.
+ * From 1 GiB, speed comes first (10⁷ rows in < 15 s).
  */
 const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
-const AUTO_RANGE_MAX_ATTEMPT_IDS = 160 * 1024;
+const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;
 function parse_workers_count(raw) {
     return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
 }

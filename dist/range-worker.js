@@ -4664,7 +4664,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   $O: () => (/* binding */ readRangeState)
 });
 
-// UNUSED EXPORTS: DEFAULT_RANGE_MIN_BYTES, MAX_RANGE_TASKS, rangeStarts, readInRanges, readRange
+// UNUSED EXPORTS: DEFAULT_RANGE_MIN_BYTES, MAX_RANGE_TASKS, rangeStarts, readInRanges, readRange, tasksPerPart
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
@@ -5383,6 +5383,19 @@ const DEFAULT_RANGE_MIN_BYTES = (/* unused pure expression or super */ null && (
  */
 const PART_TASKS = (/* unused pure expression or super */ null && (32 * 1024));
 /**
+ * ... and at most about this many attempt ids a part: a part's ids are posted in slabs of their
+ * own and copied again into the main thread's pool, so an attempt-heavy range posted whole
+ * (deep-attempts at 10⁶ rows: 600,000 ids in one part) had all of them in three places at once
+ * and grew the main thread's young generation: +29 MiB over a sequential read; in parts of
+ * 128 Ki ids +29, 64 Ki +14, 32 Ki +12, 16 Ki +11 MiB (measured; no change in time).
+ */
+const PART_ATTEMPT_IDS = 32 * 1024;
+/** Tasks per part of a range of `tasks` tasks holding `ids` attempt ids (at most `partTasks`). */
+function tasksPerPart(tasks, ids, partTasks) {
+    const byIds = ids > 0 ? Math.floor((tasks * PART_ATTEMPT_IDS) / ids) : partTasks;
+    return Math.max(1, Math.min(partTasks, byIds));
+}
+/**
  * A task-heavy export (each range holding most tasks again, for another model) costs more to
  * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
  * memory. A worker past this many tasks stops, and the main thread reads its range.
@@ -5558,7 +5571,14 @@ function startRange(script, task, onNote) {
             settle?.(m.snapshot);
         }
         else {
-            settleAnswer?.(isRangeAnswer(m) ? m : undefined);
+            const a = isRangeAnswer(m) ? m : undefined;
+            settleAnswer?.(a);
+            // A range given back: nothing more is asked of its worker, whose heap went on to the end of
+            // the first range's read otherwise (many-tasks: its first 65,536 tasks, +30 MiB there).
+            if (a !== undefined && "problem" in a) {
+                stopping = true;
+                void worker.terminate();
+            }
         }
     });
     worker.once("error", (e) => {
@@ -5738,7 +5758,7 @@ async function readRangeState(task, makeBuilder) {
         };
     }
     const tasks = builder.taskCount();
-    const size = Math.max(1, task.partTasks);
+    const size = tasksPerPart(tasks, builder.heldAttemptIds(), task.partTasks);
     const parts = Math.max(1, Math.ceil(tasks / size));
     return {
         answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },

@@ -770,7 +770,7 @@ const peak = (rs) =>
 if (presetTable.length > 0) {
   lines.push("");
   lines.push(
-    "| shape at 10⁶ rows | tasks | file | gate (default: 2 ranges from 256 MiB, given back past 65,536 tasks or, below 1 GiB, 163,840 attempt ids) | gate, `MODEL_GATE_PARSE_THREADS=1` | gate, `MODEL_GATE_READ_RANGES=2` | seed | DuckDB read_json + README SQL | seed ÷ gate | default read | threads ÷ default | ranges ÷ default | gate peak RSS | per task | threads peak RSS | ranges peak RSS | seed peak RSS | DuckDB peak RSS |",
+    "| shape at 10⁶ rows | tasks | file | gate (default: 2 ranges from 256 MiB, given back past 65,536 tasks or, below 1 GiB, 655,360 attempt ids) | gate, `MODEL_GATE_PARSE_THREADS=1` | gate, `MODEL_GATE_READ_RANGES=2` | seed | DuckDB read_json + README SQL | seed ÷ gate | default read | threads ÷ default | ranges ÷ default | gate peak RSS | per task | threads peak RSS | ranges peak RSS | seed peak RSS | DuckDB peak RSS |",
   );
   lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const p of presetTable) {

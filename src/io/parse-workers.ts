@@ -12,9 +12,9 @@
  * range worker that holds (or, from its first 8 MiB, would hold) more than
  * AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids gives its range back to the main thread, as one past
  * 65,536 tasks always does. On this project's 2-core machine at 10⁶ rows (~0.6 GB) ranges took
- * ~0.8× the wall time of a sequential read on the generator's and wide-evidence shapes at +7–24 MiB
- * of peak memory; deep-attempts (600,000 attempt ids in the worker's range) took ~0.8× too but
- * +32 MiB, past 150 MB, and is given back; many-tasks is given back at 65,536 tasks. At 10⁷ rows
+ * ~0.8× the wall time of a sequential read on the generator's, wide-evidence and deep-attempts
+ * shapes at +7–24 MiB of peak memory (deep-attempts, 600,000 attempt ids in the worker's range,
+ * +12 MiB: ranges post attempt ids in parts); many-tasks is given back at 65,536 tasks. At 10⁷ rows
  * (6 GB) 0.6–0.7× (11.7–15.0 s against 16.4–22.4 s), where the read is nearly all of the run.
  * `0` or `1` reads every file whole.
  *
@@ -36,12 +36,14 @@ const MAX_READ_RANGES = 8;
 export const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
 /**
  * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
- * leaves its range to the main thread: merging them cost ~50 bytes an id (deep-attempts at 10⁶
- * rows, 600,000 ids in the worker's range: +33 MiB, past 150 MB), and at this size the 150 MB
- * of a ≤ 10,000-task export comes first. From 1 GiB, speed does (10⁷ rows in < 15 s).
+ * leaves its range to the main thread: merging them costs ~20 bytes an id in parts of 32 Ki ids
+ * (range-read.ts; ~50 posted whole), and at this size the 150 MB of a ≤ 10,000-task export comes
+ * first. 640 Ki ids is the worker's share of a 10⁶-row export whose every row is an attempt of a
+ * compared model (deep-attempts: 600,000 ids, +12 MiB, 137–140 MiB in all); more is given back.
+ * From 1 GiB, speed comes first (10⁷ rows in < 15 s).
  */
 export const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
-export const AUTO_RANGE_MAX_ATTEMPT_IDS = 160 * 1024;
+export const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;
 
 function count(raw: string | undefined): number | undefined {
   return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;

@@ -21,6 +21,7 @@ import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
 import type { FileHash, PendingHash } from "../../src/core/input/line-stream.js";
 import {
   readRangeState,
+  tasksPerPart,
   type RangeReader,
   type RangeReadOptions,
   type RangeTask,
@@ -377,6 +378,17 @@ describe("a second range given back (a task-heavy export) while the first is rea
   });
 });
 
+describe("tasks per part of a range's state", () => {
+  it("at most partTasks, and about 32 Ki attempt ids a part, at least one task", () => {
+    expect(tasksPerPart(500_000, 0, 32 * 1024)).toBe(32 * 1024);
+    expect(tasksPerPart(500_000, 500_000, 32 * 1024)).toBe(32 * 1024);
+    expect(tasksPerPart(10_000, 600_000, 32 * 1024)).toBe(546);
+    expect(tasksPerPart(200, 50_000, 32 * 1024)).toBe(131);
+    expect(tasksPerPart(200, 50_000, 100)).toBe(100);
+    expect(tasksPerPart(3, 10 ** 9, 32 * 1024)).toBe(1);
+  });
+});
+
 describe("a worker past its attempt-id limit (the default's, below 1 GiB) gives its range back", () => {
   // 200 tasks × 200 attempts of the baseline, then of the candidate (held attempt ids), then of a
   // model not compared (none held): ~24 MB, the worker's range (the last 60%) ~14 MB.
@@ -428,6 +440,33 @@ describe("a worker past its attempt-id limit (the default's, below 1 GiB) gives 
     const larger = await readWith({ ids: 1000, belowBytes: size });
     expect(larger.got).toStrictEqual(sequential);
     expect(larger.notes.some((n) => n.startsWith("reading byte range 2 here"))).toBe(false);
+  });
+
+  it("an attempt-heavy range posts its state in parts of about 32 Ki attempt ids", async () => {
+    // Cut at a quarter: the worker holds the baseline's last 10,000 attempts and all 40,000 of the
+    // candidate's, over 200 tasks: 200 · 32,768 / 50,000 = 131 tasks a part, so 2 parts.
+    const quarter = Buffer.byteLength(lines.slice(0, 30_000).join("\n") + "\n");
+    const answers: number[] = [];
+    const asked: number[] = [];
+    const got = await inTwoRanges(base, quarter, [], {
+      readElsewhere: (task) => {
+        const reader = inProcess(task);
+        return {
+          ...reader,
+          answer: reader.answer.then((a) => {
+            if (a !== undefined && !("problem" in a)) answers.push(a.parts);
+            return a;
+          }),
+          part: (k) => {
+            asked.push(k);
+            return reader.part(k);
+          },
+        };
+      },
+    });
+    expect(got).toStrictEqual(await outcome(base));
+    expect(answers).toEqual([2]);
+    expect(asked).toEqual([0, 1]);
   });
 
   it("a range whose first 8 MiB, scaled to all of it, passes the limit is given back early", async () => {
