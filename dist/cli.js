@@ -10316,6 +10316,7 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
     let pos = start;
     let want = wantAt(pos);
     let next = want === 0 ? 0 : read(buffer, want, pos);
+    let past;
     try {
         while (want > 0) {
             const n = await next;
@@ -10333,7 +10334,11 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
             splitter.push(chunk);
             if (stopPast === undefined)
                 continue;
-            if (!builder.healthy() || pastLimits(builder, stopPast, pos - start) !== undefined)
+            if (!builder.healthy())
+                break;
+            // (Decided here: the half line the splitter still holds makes a line that is no task.)
+            past = pastLimits(builder, stopPast, pos - start, splitter.nonBlankLines);
+            if (past !== undefined)
                 break;
         }
     }
@@ -10347,6 +10352,7 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
         nonBlankLines: splitter.nonBlankLines,
         bytes: pos - start,
         halted: splitter.halted,
+        ...(past === undefined ? {} : { past }),
     };
 }
 /**
@@ -10357,9 +10363,19 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
  * changes who reads the range.
  */
 const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
-/** Which limit the range's state has passed after `read` of its bytes, if any (for a note). */
-function pastLimits(builder, limits, read) {
-    if (builder.taskCount() > limits.tasks)
+/**
+ * Which limit the range's state has passed after `read` of its bytes and `lines` non-blank lines,
+ * if any (for a note). Where an attempt-id limit is set (the default's, below 1 GiB), the task
+ * limit is also taken as passed once the first PROJECT_AFTER_BYTES made a new task of every line
+ * and, scaled to the range, would pass it (many-tasks: its worker read ~40 MB for nothing before,
+ * and its heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
+ * with one model's pass over 50,000 tasks, then repeat them), and a wrong guess costs more on a
+ * larger file, where ranges are most of the speed.
+ */
+function pastLimits(builder, limits, read, lines) {
+    const tasks = builder.taskCount();
+    const newEveryLine = limits.attemptIds < Infinity && read >= PROJECT_AFTER_BYTES && lines > 0 && tasks >= lines;
+    if (tasks > limits.tasks || (newEveryLine && (tasks / read) * limits.bytes > limits.tasks))
         return `more than ${limits.tasks} tasks`;
     const ids = builder.heldAttemptIds();
     const projected = read >= PROJECT_AFTER_BYTES &&
@@ -10635,7 +10651,7 @@ async function readRangeState(task, makeBuilder) {
     const bytes = (task.end < 0 ? fstatSync(task.fd).size : task.end) - task.start;
     const limits = { tasks: task.maxTasks, attemptIds: task.maxAttemptIds, bytes };
     const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, limits);
-    const past = pastLimits(builder, limits, done.bytes);
+    const past = done.past ?? pastLimits(builder, limits, done.bytes, done.nonBlankLines);
     if (!builder.healthy() || done.halted || past !== undefined) {
         return {
             answer: {

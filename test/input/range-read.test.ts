@@ -378,6 +378,63 @@ describe("a second range given back (a task-heavy export) while the first is rea
   });
 });
 
+describe("a range whose first 8 MiB make a new task of every line is taken as task-heavy", () => {
+  // Before the cut a few rows; after it 30,000 tasks of the baseline, one row each (~9.5 MiB),
+  // then the candidate's rows of the same tasks: 30,000 tasks in the worker's range in all, but
+  // its first 8 MiB, every line a new task, project ~2 × 26,000.
+  const row = (model: string, t: number): string =>
+    JSON.stringify({
+      task_id: `t${t}`,
+      dataset_revision: "ds1",
+      harness_revision: "h1",
+      model_config: model,
+      validity: "valid",
+      review_revision: 1,
+      result: (t + model.length) % 3 === 0 ? "fail" : "pass",
+      run_id: `run-${model}-${"y".repeat(200)}`,
+    });
+  const head = [row("base", 0), row("cand", 0)].join("\n") + "\n";
+  const lines: string[] = [];
+  for (const model of ["base", "cand"]) for (let t = 1; t <= 30_000; t++) lines.push(row(model, t));
+  const path = join(dir, "task-heavy-start.jsonl");
+  writeFileSync(path, head + lines.join("\n") + "\n");
+  const cut = Buffer.byteLength(head);
+  const base: ReadOptions = { results: [path], reviews: [], baseline: "base", candidate: "cand" };
+  const givenBack = (notes: string[], tasks: number): boolean =>
+    notes.includes(`reading byte range 2 here: its reader found more than ${tasks} tasks`);
+  // The default's attempt-id limit (far above these ranges' ids), under which tasks are projected.
+  const attemptLimit = { ids: 10 ** 9, belowBytes: 10 ** 12 };
+
+  it("given back early (below the limit in all), the sequential read's Dataset; with a repeat among them, merged", async () => {
+    expect(Buffer.byteLength(lines.slice(0, 30_000).join("\n"))).toBeGreaterThan(8 * 1024 * 1024);
+    const sequential = await outcome(base);
+    expect(sequential.kind).toBe("dataset");
+    const early: string[] = [];
+    expect(await inTwoRanges(base, cut, early, { maxTasks: 40_000, attemptLimit })).toStrictEqual(sequential);
+    expect(givenBack(early, 40_000)).toBe(true);
+    // Above what the first 8 MiB project: merged.
+    const above: string[] = [];
+    expect(await inTwoRanges(base, cut, above, { maxTasks: 70_000, attemptLimit })).toStrictEqual(sequential);
+    expect(above.some((n) => n.startsWith("reading byte range 2 here"))).toBe(false);
+    // Without an attempt-id limit (ranges asked for, or a file of 1 GiB or more): no guess.
+    const asked: string[] = [];
+    expect(await inTwoRanges(base, cut, asked, { maxTasks: 40_000 })).toStrictEqual(sequential);
+    expect(asked.some((n) => n.startsWith("reading byte range 2 here"))).toBe(false);
+  });
+
+  it("a range that repeats a task within its first 8 MiB is merged (the limit is checked as it was)", async () => {
+    // The same rows with the first task's row given twice at the range's start.
+    const twice = join(dir, "task-heavy-repeat.jsonl");
+    writeFileSync(twice, head + [lines[0], ...lines].join("\n") + "\n");
+    const opts = { ...base, results: [twice] };
+    const sequential = await outcome(opts);
+    expect(sequential.kind).toBe("dataset");
+    const notes: string[] = [];
+    expect(await inTwoRanges(opts, cut, notes, { maxTasks: 40_000, attemptLimit })).toStrictEqual(sequential);
+    expect(notes.some((n) => n.startsWith("reading byte range 2 here"))).toBe(false);
+  });
+});
+
 describe("tasks per part of a range's state", () => {
   it("at most partTasks, and about 32 Ki attempt ids a part, at least one task", () => {
     expect(tasksPerPart(500_000, 0, 32 * 1024)).toBe(32 * 1024);
