@@ -5538,7 +5538,7 @@ class scan_row_RowScanner {
      * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
      * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
      * builder keeps a task's list packed, and a task-heavy export's rows each made three strings
-     * where one does (the items and their join; ~8% of the many-tasks preset's time). Only a reader
+     * where one does (the items and their join; ~4–5% of the many-tasks preset's wall time). Only a reader
      * that knows packedEvidence may ask for it.
      */
     constructor(packEvidence = false) {
@@ -28811,7 +28811,8 @@ var external_node_url_ = __nccwpck_require__(3136);
  * 65,536 tasks always does. On this project's 2-core machine at 10⁶ rows (~0.6 GB) ranges took
  * ~0.8× the wall time of a sequential read on the generator's, wide-evidence and deep-attempts
  * shapes at +7–24 MiB of peak memory (deep-attempts, 600,000 attempt ids in the worker's range,
- * +12 MiB: ranges post attempt ids in parts); many-tasks is given back at 65,536 tasks. At 10⁷ rows
+ * +12 MiB: ranges post attempt ids in parts); many-tasks is given back after its first 8 MiB,
+ * every line of which made a new task (range-read.ts). At 10⁷ rows
  * (6 GB) 0.6–0.7× (11.7–15.0 s against 16.4–22.4 s), where the read is nearly all of the run.
  * `0` or `1` reads every file whole.
  *

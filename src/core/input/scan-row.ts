@@ -459,7 +459,7 @@ export class RowScanner {
    * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
    * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
    * builder keeps a task's list packed, and a task-heavy export's rows each made three strings
-   * where one does (the items and their join; ~8% of the many-tasks preset's time). Only a reader
+   * where one does (the items and their join; ~4–5% of the many-tasks preset's wall time). Only a reader
    * that knows packedEvidence may ask for it.
    */
   constructor(private readonly packEvidence = false) {}
