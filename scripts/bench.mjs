@@ -19,7 +19,7 @@
 //                          [--no-duckdb] [--no-whole-gate] [--big] [--blank] [--markdown FILE]
 //    The presets (issue 15) are the shapes of export at 10⁶ rows, each timed as gate default,
 //    gate with MODEL_GATE_PARSE_THREADS=1, gate read in 2 ranges (MODEL_GATE_READ_RANGES=2), seed
-//    and DuckDB (read_json + the README's SQL), runs alternating; --big adds 10⁷ rows of two
+//    and DuckDB (read_json + docs/warehouse.md's SQL), runs alternating; --big adds 10⁷ rows of two
 //    shapes (the default, which reads them in 2 ranges, and read whole), one at a time (in a temp dir, deleted):
 //    the generator's (~6 GB) and the issue's ~3.3 GB one (wide-evidence scaled to 50,000 tasks);
 //    --blank times 2 GiB of blank lines inflated from gzip against inflating alone.
@@ -392,14 +392,14 @@ const PRESET_TEXT = {
   "deep-attempts": "2 models × 10,000 tasks × 50 attempts",
 };
 
-// DuckDB: read_json of the export as the `attempts` table, then the README's SQL (counted).
+// DuckDB: read_json of the export as the `attempts` table, then docs/warehouse.md's SQL (counted).
 const duckdbScript = join(out, "duckdb-run.mjs");
 const duckdbSql = join(out, "warehouse.sql");
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
-const readmeSql = [
-  ...readFileSync(join(repoRoot, "README.md"), "utf8").matchAll(/^```sql\n([\s\S]*?)^```$/gm),
+const warehouseSql = [
+  ...readFileSync(join(repoRoot, "docs", "warehouse.md"), "utf8").matchAll(/^```sql\n([\s\S]*?)^```$/gm),
 ];
-writeFileSync(duckdbSql, (readmeSql[0]?.[1] ?? "").trim().replace(/;$/, ""));
+writeFileSync(duckdbSql, (warehouseSql[0]?.[1] ?? "").trim().replace(/;$/, ""));
 writeFileSync(
   duckdbScript,
   `import { readFileSync } from "node:fs";

@@ -1,10 +1,9 @@
-// Generates the action's inputs and outputs tables in README.md from action.yml, so the two
+// Generates the action's inputs and outputs tables in docs/action.md from action.yml, so the two
 // cannot drift. Only the text between <!-- action-inputs:start/end --> and
-// <!-- action-outputs:start/end --> (inside the <!-- action-docs:start/end --> block) is rewritten;
-// the prose around them is edited by hand.
+// <!-- action-outputs:start/end --> is rewritten; the prose around them is edited by hand.
 //
-//   node scripts/gen-action-docs.mjs          rewrite README.md
-//   node scripts/gen-action-docs.mjs --check  exit 1 if README.md is not up to date
+//   node scripts/gen-action-docs.mjs          rewrite docs/action.md
+//   node scripts/gen-action-docs.mjs --check  exit 1 if docs/action.md is not up to date
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
@@ -12,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const readmePath = join(root, "README.md");
+const docPath = join(root, "docs", "action.md");
 const action = parse(readFileSync(join(root, "action.yml"), "utf8"));
 
 /** One line of Markdown table cell: folded whitespace, escaped pipes. */
@@ -49,27 +48,24 @@ function replaceBetween(text, name, body) {
   const end = `<!-- ${name}:end -->`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README.md has no ${start} … ${end} block`);
+  if (i < 0 || j < i) throw new Error(`docs/action.md has no ${start} … ${end} block`);
   return `${text.slice(0, i + start.length)}\n${body}\n${text.slice(j)}`;
 }
 
-const readme = readFileSync(readmePath, "utf8");
-const docsStart = readme.indexOf("<!-- action-docs:start -->");
-const docsEnd = readme.indexOf("<!-- action-docs:end -->");
-if (docsStart < 0 || docsEnd < docsStart)
-  throw new Error("README.md has no <!-- action-docs:start/end --> block");
-let block = readme.slice(docsStart, docsEnd);
-block = replaceBetween(block, "action-inputs", inputsTable());
-block = replaceBetween(block, "action-outputs", outputsTable());
-const updated = readme.slice(0, docsStart) + block + readme.slice(docsEnd);
+const doc = readFileSync(docPath, "utf8");
+const updated = replaceBetween(
+  replaceBetween(doc, "action-inputs", inputsTable()),
+  "action-outputs",
+  outputsTable(),
+);
 
 if (process.argv.includes("--check")) {
-  if (updated !== readme) {
+  if (updated !== doc) {
     process.stderr.write(
-      "README.md's action tables differ from action.yml: run node scripts/gen-action-docs.mjs\n",
+      "docs/action.md's action tables differ from action.yml: run node scripts/gen-action-docs.mjs\n",
     );
     process.exit(1);
   }
-} else if (updated !== readme) {
-  writeFileSync(readmePath, updated);
+} else if (updated !== doc) {
+  writeFileSync(docPath, updated);
 }

@@ -1,4 +1,4 @@
-// action.yml, the code and the README must agree on every input and output.
+// action.yml, the code and docs/action.md must agree on every input and output.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -41,7 +41,7 @@ describe("action.yml", () => {
     expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
   });
 
-  it("README's input and output tables are generated from it", () => {
+  it("docs/action.md's input and output tables are generated from it", () => {
     expect(() =>
       execFileSync(process.execPath, ["scripts/gen-action-docs.mjs", "--check"], {
         cwd: ROOT,

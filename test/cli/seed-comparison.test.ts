@@ -4,8 +4,8 @@
  * pessimistic interval and valid-only rate must equal the gate's per-model figures.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -18,12 +18,12 @@ import {
   type TaskSpec,
 } from "../helpers/export-writer.js";
 import { cliInProcess } from "../helpers/run-cli.js";
+import { SHARED_DIR, sharedDataPresent } from "../helpers/shared-data.js";
 
-const SEED = resolve(import.meta.dirname, "../../../shared/seed/seed_sensitivity.py");
+const SEED = join(SHARED_DIR, "seed", "seed_sensitivity.py");
 const python = spawnSync("python3", ["--version"]).status === 0;
-const available = python && existsSync(SEED);
-if (!available)
-  console.warn(`skipping the seed comparison: ${python ? SEED + " not found" : "python3 not found"}`);
+if (!python) console.warn("skipped the seed comparison: python3 not found");
+const available = python && sharedDataPresent("the seed comparison", [SEED]);
 
 const taskArb = fc.record({
   validity: fc.constantFrom("valid" as const, "disputed" as const, "unreviewed" as const, "broken" as const),

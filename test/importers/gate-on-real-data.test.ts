@@ -5,23 +5,21 @@
  * splitter, the SPEC formulas restated). Skipped when ../shared/data/public-results is absent.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { InputError } from "../../src/core/errors.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { runImport } from "../../src/importers/index.js";
+import { PUBLIC_RESULTS as PUBLIC, sharedDataPresent } from "../helpers/shared-data.js";
 import { REAL_DATA_POLICY as POLICY, exactBounds, pairedSe, sum } from "./helpers.js";
 
-const repoRoot = resolve(import.meta.dirname, "../..");
-const PUBLIC = resolve(repoRoot, "../shared/data/public-results");
 const LEADERBOARDS = join(PUBLIC, "swe-bench.github.io/data/leaderboards.json");
 const ANNOTATIONS = join(PUBLIC, "openai-verified-annotations/ensembled_annotations_public.csv");
-const present = existsSync(LEADERBOARDS) && existsSync(ANNOTATIONS);
-if (!present) console.warn(`gate-on-real-data test skipped: ${PUBLIC} is absent`);
+const present = sharedDataPresent("the gate on real data", [LEADERBOARDS, ANNOTATIONS]);
 
 const CANDIDATE = "20251124_mini-v1.16.0_claude-opus-4-5-20251101";
 const BASELINE = "20251118_mini-v1.15.0_gemini-3-pro-preview-20251118";

@@ -4,30 +4,30 @@
  * Pro runs with those reviews, checked against figures computed here from the source files with a
  * separate reading (plain regular expressions and JSON.parse). Skipped when the files are absent.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { describe, expect, test } from "vitest";
+import { join, relative, resolve } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { readDataset } from "../../src/core/input/read-dataset.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { runImport } from "../../src/importers/index.js";
+import { PUBLIC_RESULTS as PUBLIC, sharedDataPresent } from "../helpers/shared-data.js";
 import { REAL_DATA_POLICY as POLICY, exactBounds, pairedSe, parseLines, sum } from "./helpers.js";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
-const PUBLIC = resolve(repoRoot, "../shared/data/public-results");
 const AUDIT = join(PUBLIC, "swebench-pro-audit");
 const PRO = join(PUBLIC, "swe-bench-pro");
 const LISTING = join(PRO, "instance_dockerfile_listing.txt");
 const runFile = (run: string) => join(PRO, "traj", run, "eval_results.json");
 const CANDIDATE = "gpt-5-250-turns-10132025";
 const BASELINE = "claude-45sonnet-10132025";
-const present =
-  existsSync(join(AUDIT, "COVERAGE.md")) &&
-  existsSync(LISTING) &&
-  existsSync(runFile(CANDIDATE)) &&
-  existsSync(runFile(BASELINE));
-if (!present) console.warn(`swebench-pro-audit real-data test skipped: ${AUDIT} or ${PRO} is absent`);
+const present = sharedDataPresent("the SWE-Bench Pro audit on real data", [
+  join(AUDIT, "COVERAGE.md"),
+  LISTING,
+  runFile(CANDIDATE),
+  runFile(BASELINE),
+]);
 
 const read = (name: string) => readFileSync(join(AUDIT, name), "utf8");
 
@@ -67,14 +67,17 @@ const count = (xs: Iterable<string>) => {
 describe.skipIf(!present)("real data: the SWE-Bench Pro validity audit", () => {
   const dir = mkdtempSync(join(tmpdir(), "pro-audit-real-"));
   const tasks = join(dir, "pro-tasks.txt");
-  writeFileSync(
-    tasks,
-    readFileSync(LISTING, "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => l.replace(/.*\//, ""))
-      .join("\n") + "\n",
-  );
+  // In a hook: a skipped describe's body still runs, and the listing is absent then.
+  beforeAll(() => {
+    writeFileSync(
+      tasks,
+      readFileSync(LISTING, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.replace(/.*\//, ""))
+        .join("\n") + "\n",
+    );
+  });
   const write = async (name: string, result: Promise<{ lines: string[] }>) => {
     const path = join(dir, name);
     writeFileSync(path, (await result).lines.map((l) => `${l}\n`).join(""));
@@ -88,7 +91,7 @@ describe.skipIf(!present)("real data: the SWE-Bench Pro validity audit", () => {
 
     const r = await runImport({
       kind: "swebench-pro-audit",
-      file: "../shared/data/public-results/swebench-pro-audit",
+      file: relative(repoRoot, AUDIT), // a relative path, resolved against cwd
       cwd: repoRoot,
     });
     const rows = parseLines(r.lines);

@@ -4,21 +4,19 @@
  * expected count is computed here from the source file independently of the importers (plain
  * JSON.parse, a separate regex CSV splitter), and a few are also pinned as literals.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runImport } from "../../src/importers/index.js";
+import { PUBLIC_RESULTS as PUBLIC, sharedDataPresent } from "../helpers/shared-data.js";
 import { parseLines, revisionOf } from "./helpers.js";
 
-const repoRoot = resolve(import.meta.dirname, "../..");
-const PUBLIC = resolve(repoRoot, "../shared/data/public-results");
 const LEADERBOARDS = join(PUBLIC, "swe-bench.github.io/data/leaderboards.json");
 const ANNOTATIONS = join(PUBLIC, "openai-verified-annotations/ensembled_annotations_public.csv");
 const PRO_LISTING = join(PUBLIC, "swe-bench-pro/instance_dockerfile_listing.txt");
 const PRO_TRAJ = join(PUBLIC, "swe-bench-pro/traj");
-const present = [LEADERBOARDS, ANNOTATIONS, PRO_LISTING].every((f) => existsSync(f));
-if (!present) console.warn(`importers real-data tests skipped: ${PUBLIC} is absent`);
+const present = sharedDataPresent("the importers on real data", [LEADERBOARDS, ANNOTATIONS, PRO_LISTING]);
 
 interface Entry {
   folder: string;

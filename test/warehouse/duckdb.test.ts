@@ -1,4 +1,4 @@
-// The warehouse SQL of the README (explained in docs/warehouse.md), run for real on DuckDB: it reduces a generated attempts
+// The warehouse SQL of docs/warehouse.md, run for real on DuckDB: it reduces a generated attempts
 // table to the pre-aggregated shape, and the gate's report on those rows equals its report on the
 // raw attempts. The SQL is read out of the Markdown so the documentation and the test cannot drift.
 import { spawnSync } from "node:child_process";
@@ -11,10 +11,10 @@ import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 const root = join(import.meta.dirname, "..", "..");
 const cli = process.env["GATE_CLI"] ?? join(root, "dist", "cli.js");
 
-/** The one ```sql block of the README (docs/warehouse.md explains it and holds no copy). */
+/** The one ```sql block of docs/warehouse.md (the README holds no copy). */
 function warehouseSql(): string {
-  expect(readFileSync(join(root, "docs", "warehouse.md"), "utf8")).not.toMatch(/^```sql$/m);
-  const markdown = readFileSync(join(root, "README.md"), "utf8");
+  expect(readFileSync(join(root, "README.md"), "utf8")).not.toMatch(/^```sql$/m);
+  const markdown = readFileSync(join(root, "docs", "warehouse.md"), "utf8");
   const blocks = [...markdown.matchAll(/^```sql\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
   expect(blocks.length).toBe(1);
   return blocks[0] ?? "";
