@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4565);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5852);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -2562,7 +2562,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4565:
+/***/ 5852:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -26965,60 +26965,149 @@ async function writeFileAtomic(path, data) {
 
 // EXTERNAL MODULE: ./src/io/file-kind.ts
 var file_kind = __nccwpck_require__(495);
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/cli/args.ts
 /**
- * A small, strict argument parser: every flag is declared, unknown flags and missing values are
- * usage errors (exit status 3), and a flag may take several values (`--results a.jsonl b.jsonl`)
- * or be repeated. No positional guessing.
+ * The command line's one argument parser, for every command (evaluate, policy-log, import), on
+ * node:util parseArgs: every flag is declared, and an unknown flag, a missing value, a flag given
+ * twice or a value outside its choices is an InputError naming the flag (exit status 3).
+ *
+ * Forms: `--flag VALUE`, `--flag=VALUE`, and `-x [VALUE]` for a one-letter flag. A "many" flag
+ * takes every value up to the next flag (`--results a.jsonl b.jsonl`) and may be repeated. A value
+ * that starts with `--` is taken only as `--flag=--value` (else the flag "needs a value"). parseArgs
+ * splits and classifies the arguments; what it lacks (several values after one flag, flags that
+ * are one flag spelled two ways, the messages) is here.
  */
 
-function parseFlags(argv, specs, command) {
-    const out = new Map();
-    let i = 0;
-    const usage = (message) => new errors/* InputError */.dz(`${message}\nRun "model-gate ${command} --help" for the list of flags.`);
-    while (i < argv.length) {
-        const token = argv[i] ?? "";
-        i++;
-        if (!token.startsWith("-") || token === "-" || token === "--") {
-            throw usage(`Unexpected argument "${token}": every value must follow a flag.`);
+
+/** `--name` for a flag of several letters, `-x` for a one-letter flag. */
+function spelling(name) {
+    return name.length === 1 ? `-${name}` : `--${name}`;
+}
+/** The flag in an argument: `--name` of `--name=value`; a one-letter form as written whole. */
+function flagOf(arg) {
+    const eq = arg.indexOf("=");
+    return arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+}
+function parseArgv(argv, specs, options) {
+    const fail = (problem) => {
+        throw options.problem(problem);
+    };
+    const declared = Object.fromEntries(Object.entries(specs).map(([name, spec]) => [
+        name,
+        {
+            type: spec.kind === "boolean" ? "boolean" : "string",
+            ...(name.length === 1 ? { short: name } : {}),
+        },
+    ]));
+    const { tokens } = (0,external_node_util_namespaceObject.parseArgs)({
+        args: [...argv],
+        options: declared,
+        strict: false,
+        allowPositionals: true,
+        tokens: true,
+    });
+    const flags = new Map();
+    const positionals = [];
+    /** The "many" flag whose values run on, until the next flag. */
+    let open;
+    let afterTerminator = false;
+    const add = (given, value) => {
+        const choices = specs[given.name]?.choices;
+        if (choices !== undefined && !choices.includes(value))
+            fail({ kind: "not a choice", name: given.name, value, choices });
+        given.values.push(value);
+    };
+    const positional = (arg) => {
+        if (open !== undefined && !afterTerminator)
+            add(open, arg);
+        else if (options.positionals)
+            positionals.push(arg);
+        else
+            fail({ kind: "unexpected argument", arg });
+    };
+    let lastIndex = -1;
+    for (const token of tokens) {
+        if (token.kind === "option-terminator") {
+            if (!options.positionals)
+                fail({ kind: "unexpected argument", arg: "--" });
+            afterTerminator = true;
+            continue;
         }
-        const eq = token.indexOf("=");
-        const name = (eq >= 0 ? token.slice(0, eq) : token).replace(/^--?/, "");
-        const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
-        if (spec === undefined)
-            throw usage(`Unknown flag "${token.slice(0, eq >= 0 ? eq : undefined)}".`);
-        const values = out.get(name) ?? [];
+        if (token.kind === "positional") {
+            positional(token.value);
+            continue;
+        }
+        // parseArgs reads `-abc` as three one-letter flags: one argument, handled once, whole.
+        if (token.index === lastIndex)
+            continue;
+        lastIndex = token.index;
+        const arg = argv[token.index] ?? "";
+        const spec = Object.hasOwn(specs, token.name) ? specs[token.name] : undefined;
+        const written = token.rawName === spelling(token.name) && (arg.startsWith("--") || arg === token.rawName);
+        if (spec === undefined || !written) {
+            // A run of values takes what looks like a one-letter flag but is none (`-x.jsonl`).
+            if (open !== undefined && !arg.startsWith("--")) {
+                add(open, arg);
+                const consumed = tokens.find((t) => t.kind === "option" && t.index === token.index && t.inlineValue === false);
+                if (consumed?.kind === "option" && consumed.value !== undefined)
+                    add(open, consumed.value);
+                continue;
+            }
+            return fail({ kind: "unknown flag", flag: flagOf(arg) });
+        }
+        open = undefined;
+        let value;
         if (spec.kind === "boolean") {
-            if (eq >= 0)
-                throw usage(`Flag --${name} takes no value.`);
-            values.push("true");
+            if (token.value !== undefined)
+                fail({ kind: "takes no value", name: token.name });
         }
-        else if (eq >= 0) {
-            values.push(token.slice(eq + 1));
+        else if (token.value === undefined || (!token.inlineValue && token.value.startsWith("--"))) {
+            return fail({ kind: "needs a value", name: token.name, flag: token.rawName });
         }
         else {
-            const start = values.length;
-            while (i < argv.length && !(argv[i] ?? "").startsWith("--")) {
-                values.push(argv[i] ?? "");
-                i++;
-                if (spec.kind === "one")
-                    break;
-            }
-            if (values.length === start)
-                throw usage(`Flag --${name} needs a value.`);
+            value = token.value;
         }
-        if (spec.kind === "one" && values.length > 1)
-            throw usage(`Flag --${name} is given more than once.`);
-        if (spec.choices) {
-            for (const v of values) {
-                if (!spec.choices.includes(v)) {
-                    throw usage(`Flag --${name} must be one of ${spec.choices.join(", ")}; got "${v}".`);
-                }
-            }
+        const key = spec.key ?? token.name;
+        const seen = flags.get(key);
+        if (seen !== undefined && spec.kind === "one")
+            fail({ kind: "given twice", name: token.name, flag: token.rawName, first: seen.flag });
+        const given = seen ?? { name: token.name, flag: token.rawName, values: [] };
+        flags.set(key, given);
+        if (value === undefined) {
+            given.values.push("true");
+            continue;
         }
-        out.set(name, values);
+        add(given, value);
+        if (spec.kind === "many" && !token.inlineValue)
+            open = given;
     }
-    return out;
+    return { flags, positionals };
+}
+/** evaluate's and policy-log's parsing: no positional arguments, their messages. */
+function parseFlags(argv, specs, command) {
+    const usage = (message) => new errors/* InputError */.dz(`${message}\nRun "model-gate ${command} --help" for the list of flags.`);
+    const parsed = parseArgv(argv, specs, {
+        positionals: false,
+        problem: (p) => {
+            switch (p.kind) {
+                case "unexpected argument":
+                    return usage(`Unexpected argument "${p.arg}": every value must follow a flag.`);
+                case "unknown flag":
+                    return usage(`Unknown flag "${p.flag}".`);
+                case "takes no value":
+                    return usage(`Flag --${p.name} takes no value.`);
+                case "needs a value":
+                    return usage(`Flag --${p.name} needs a value.`);
+                case "given twice":
+                    return usage(`Flag --${p.name} is given more than once.`);
+                case "not a choice":
+                    return usage(`Flag --${p.name} must be one of ${p.choices.join(", ")}; got "${p.value}".`);
+            }
+        },
+    });
+    return new Map([...parsed.flags].map(([key, given]) => [key, given.values]));
 }
 function one(flags, name) {
     return flags.get(name)?.[0];
@@ -29515,12 +29604,25 @@ function isResultsKind(kind) {
     return RESULT_KINDS.includes(kind);
 }
 
-;// CONCATENATED MODULE: ./src/importers/args.ts
+;// CONCATENATED MODULE: ./src/importers/index.ts
 /**
- * `model-gate import KIND FILE [flags]` argument parsing (argv without the leading "import").
- * Every flag takes one value (`--flag VALUE` or `--flag=VALUE`); a flag given twice, an unknown
- * flag, a flag that does not apply to the kind, or a bad value is an InputError.
+ * `model-gate import`: turn real harness outputs into gate exports (SPEC §1.1) and validity
+ * annotation sheets into reviews files (SPEC §1.2). The CLI wires these to stdout / -o OUT and
+ * prints `notes` to stderr (its flags: src/cli/import-args.ts). See docs/importers.md.
  */
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/cli/import-args.ts
+/**
+ * `model-gate import KIND FILE [flags]` argument parsing (argv without the leading "import"), on
+ * the CLI's parser (args.ts). Every flag takes one value (`--flag VALUE` or `--flag=VALUE`); a
+ * flag given twice, an unknown flag, a flag that does not apply to the kind, or a bad value is an
+ * InputError.
+ */
+
 
 
 
@@ -29533,29 +29635,30 @@ const SWEBENCH_KINDS = [
     "swebench-pro",
 ];
 /** Flag → option key and the kinds it applies to. */
-const args_FLAGS = {
-    "--run": { key: "run", kinds: ["swebench-leaderboard"] },
-    "--board": { key: "board", kinds: ["swebench-leaderboard"] },
-    "--model-config": { key: "modelConfig", kinds: types_RESULT_KINDS },
-    "--dataset-revision": { key: "datasetRevision", kinds: ALL },
-    "--harness-revision": { key: "harnessRevision", kinds: types_RESULT_KINDS },
-    "--review-revision": { key: "reviewRevision", kinds: ALL },
-    "--validity": { key: "validity", kinds: types_RESULT_KINDS },
-    "--tasks": { key: "tasks", kinds: ALL },
-    "--empty-patch": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
-    "--no-generation": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
-    "--cluster": { key: "cluster", kinds: SWEBENCH_KINDS },
-    "--scorer": { key: "scorer", kinds: ["inspect"] },
-    "--pass-threshold": { key: "passThreshold", kinds: ["inspect"] },
-    "--score-map": { key: "scoreMap", kinds: ["inspect"] },
-    "--broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
-    "--disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
-    "--other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
-    "--claimed": { key: "claimed", kinds: ["swebench-pro-audit"] },
-    "--reviewer": { key: "reviewer", kinds: REVIEW_KINDS },
-    "-o": { key: "out", kinds: ALL },
-    "--out": { key: "out", kinds: ALL },
+const import_args_FLAGS = {
+    run: { key: "run", kinds: ["swebench-leaderboard"] },
+    board: { key: "board", kinds: ["swebench-leaderboard"] },
+    "model-config": { key: "modelConfig", kinds: types_RESULT_KINDS },
+    "dataset-revision": { key: "datasetRevision", kinds: ALL },
+    "harness-revision": { key: "harnessRevision", kinds: types_RESULT_KINDS },
+    "review-revision": { key: "reviewRevision", kinds: ALL },
+    validity: { key: "validity", kinds: types_RESULT_KINDS },
+    tasks: { key: "tasks", kinds: ALL },
+    "empty-patch": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
+    "no-generation": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
+    cluster: { key: "cluster", kinds: SWEBENCH_KINDS },
+    scorer: { key: "scorer", kinds: ["inspect"] },
+    "pass-threshold": { key: "passThreshold", kinds: ["inspect"] },
+    "score-map": { key: "scoreMap", kinds: ["inspect"] },
+    "broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
+    "disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
+    "other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
+    claimed: { key: "claimed", kinds: ["swebench-pro-audit"] },
+    reviewer: { key: "reviewer", kinds: REVIEW_KINDS },
+    o: { key: "out", kinds: ALL },
+    out: { key: "out", kinds: ALL },
 };
+const ARG_SPECS = Object.fromEntries(Object.entries(import_args_FLAGS).map(([name, { key }]) => [name, { kind: "one", key }]));
 /** True when the arguments ask for help (`-h`, `--help`, or `help` as the kind). */
 function isImportHelpRequest(argv) {
     return argv.length === 0 || argv[0] === "help" || argv.some((a) => a === "-h" || a === "--help");
@@ -29563,12 +29666,12 @@ function isImportHelpRequest(argv) {
 function usage(message) {
     return new errors/* InputError */.dz(`model-gate import: ${message}\nRun "model-gate import --help" for the kinds and flags.`);
 }
-function args_oneOf(flag, value, allowed) {
+function import_args_oneOf(flag, value, allowed) {
     if (allowed.includes(value))
         return value;
     throw usage(`${flag}: expected one of ${allowed.join(", ")}, found ${JSON.stringify(value)}`);
 }
-function args_number(flag, value, opts = {}) {
+function import_args_number(flag, value, opts = {}) {
     const v = value.trim() === "" ? Number.NaN : Number(value);
     if (!Number.isFinite(v) ||
         (opts.integer === true && !Number.isInteger(v)) ||
@@ -29589,57 +29692,41 @@ function scoreMap(flag, value) {
         const key = part.slice(0, eq);
         if (Object.hasOwn(out, key))
             throw usage(`${flag}: ${JSON.stringify(key)} is mapped twice`);
-        out[key] = args_oneOf(flag, part.slice(eq + 1), ["pass", "fail", "infra_error"]);
+        out[key] = import_args_oneOf(flag, part.slice(eq + 1), ["pass", "fail", "infra_error"]);
     }
     return out;
 }
 function parseImportArgs(argv) {
-    const positional = [];
-    const raw = new Map();
-    for (let i = 0; i < argv.length; i++) {
-        const arg = argv[i];
-        if (arg === "--") {
-            for (const a of argv.slice(i + 1))
-                positional.push(a);
-            break;
-        }
-        if (arg.startsWith("-") && arg !== "-") {
-            const eq = arg.indexOf("=");
-            const flag = eq > 0 && arg.startsWith("--") ? arg.slice(0, eq) : arg;
-            const spec = args_FLAGS[flag];
-            if (spec === undefined)
-                throw usage(`unknown flag ${flag}`);
-            let value;
-            if (eq > 0 && arg.startsWith("--"))
-                value = arg.slice(eq + 1);
-            else {
-                const next = argv[i + 1];
-                if (next === undefined)
-                    throw usage(`${flag} needs a value`);
-                value = next;
-                i += 1;
+    const parsed = parseArgv(argv, ARG_SPECS, {
+        positionals: true,
+        problem: (p) => {
+            switch (p.kind) {
+                case "unknown flag":
+                    return usage(`unknown flag ${p.flag}`);
+                case "needs a value":
+                    return usage(`${p.flag} needs a value`);
+                case "given twice":
+                    return usage(`${p.flag} is given twice (also as ${p.first})`);
+                default:
+                    // Not met here: every flag takes one value, arguments may stand alone, values are checked below.
+                    return usage(p.kind);
             }
-            const prev = raw.get(spec.key);
-            if (prev !== undefined)
-                throw usage(`${flag} is given twice (also as ${prev.flag})`);
-            raw.set(spec.key, { flag, value });
-            continue;
-        }
-        positional.push(arg);
-    }
-    const [kindArg, file, ...extra] = positional;
+        },
+    });
+    const [kindArg, file, ...extra] = parsed.positionals;
     if (kindArg === undefined)
         throw usage(`missing KIND; kinds: ${IMPORT_KINDS.join(", ")}`);
-    const kind = args_oneOf("KIND", kindArg, IMPORT_KINDS);
+    const kind = import_args_oneOf("KIND", kindArg, IMPORT_KINDS);
     if (file === undefined)
         throw usage(`missing FILE after ${kind}`);
     if (extra.length > 0)
         throw usage(`unexpected argument ${JSON.stringify(extra[0])}`);
     const opts = { kind, file };
-    for (const [key, { flag, value }] of raw) {
-        const spec = args_FLAGS[flag];
-        if (!spec.kinds.includes(kind)) {
-            throw usage(`${flag} does not apply to ${kind} (it applies to: ${spec.kinds.join(", ")})`);
+    for (const { name, flag, values } of parsed.flags.values()) {
+        const { key, kinds } = import_args_FLAGS[name];
+        const value = values[0] ?? "";
+        if (!kinds.includes(kind)) {
+            throw usage(`${flag} does not apply to ${kind} (it applies to: ${kinds.join(", ")})`);
         }
         switch (key) {
             case "run":
@@ -29656,34 +29743,34 @@ function parseImportArgs(argv) {
                 opts[key] = value;
                 break;
             case "reviewRevision":
-                opts.reviewRevision = args_number(flag, value, { integer: true, min: 0 });
+                opts.reviewRevision = import_args_number(flag, value, { integer: true, min: 0 });
                 break;
             case "validity":
-                opts.validity = args_oneOf(flag, value, model_VALIDITIES);
+                opts.validity = import_args_oneOf(flag, value, model_VALIDITIES);
                 break;
             case "emptyPatch":
-                opts.emptyPatch = args_oneOf(flag, value, NO_PATCH_RESULTS);
+                opts.emptyPatch = import_args_oneOf(flag, value, NO_PATCH_RESULTS);
                 break;
             case "cluster":
-                opts.cluster = args_oneOf(flag, value, CLUSTER_MODES);
+                opts.cluster = import_args_oneOf(flag, value, CLUSTER_MODES);
                 break;
             case "passThreshold":
-                opts.passThreshold = args_number(flag, value);
+                opts.passThreshold = import_args_number(flag, value);
                 break;
             case "scoreMap":
                 opts.scoreMap = scoreMap(flag, value);
                 break;
             case "brokenAt":
-                opts.brokenAt = args_number(flag, value, { min: 0 });
+                opts.brokenAt = import_args_number(flag, value, { min: 0 });
                 break;
             case "disputedAt":
-                opts.disputedAt = args_number(flag, value, { min: 0 });
+                opts.disputedAt = import_args_number(flag, value, { min: 0 });
                 break;
             case "otherIssues":
-                opts.otherIssues = args_oneOf(flag, value, OTHER_ISSUES_RULES);
+                opts.otherIssues = import_args_oneOf(flag, value, OTHER_ISSUES_RULES);
                 break;
             case "claimed":
-                opts.claimed = args_oneOf(flag, value, CLAIMED_RULES);
+                opts.claimed = import_args_oneOf(flag, value, CLAIMED_RULES);
                 break;
             default:
                 throw usage(`unhandled flag ${flag}`);
@@ -29697,7 +29784,7 @@ function parseImportArgs(argv) {
     return opts;
 }
 
-;// CONCATENATED MODULE: ./src/importers/help.ts
+;// CONCATENATED MODULE: ./src/cli/import-help.ts
 /** The --help text of `model-gate import`. */
 const IMPORT_HELP = `Usage: model-gate import KIND FILE [flags] [-o OUT]
 
@@ -29799,20 +29886,9 @@ Examples:
   model-gate import swebench-pro-audit swebench-pro-audit/ --tasks pro-tasks.txt -o pro-reviews.jsonl
 `;
 
-;// CONCATENATED MODULE: ./src/importers/index.ts
-/**
- * `model-gate import`: turn real harness outputs into gate exports (SPEC §1.1) and validity
- * annotation sheets into reviews files (SPEC §1.2). The CLI wires these to stdout / -o OUT and
- * prints `notes` to stderr. See docs/importers.md.
- */
-
-
-
-
-
-
-
 ;// CONCATENATED MODULE: ./src/cli/import-command.ts
+
+
 
 
 
