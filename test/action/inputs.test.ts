@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readInputs, splitList, type ActionInputs } from "../../src/action/inputs.js";
 import { InputError } from "../../src/core/errors.js";
+import { fileTree } from "../helpers/file-tree.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -11,12 +11,8 @@ afterAll(() => {
 });
 
 function workspace(files: readonly string[]): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), "gate-inputs-")));
+  const d = fileTree("gate-inputs-", files);
   dirs.push(d);
-  for (const f of files) {
-    mkdirSync(join(d, f, ".."), { recursive: true });
-    writeFileSync(join(d, f), "{}\n");
-  }
   return d;
 }
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { parseArgv, parseFlags, type ArgProblem, type FlagSpec } from "../../src/cli/args.js";
 import { InputError } from "../../src/core/errors.js";
+import { inputErrorOf } from "../importers/helpers.js";
 
 const SPECS: Record<string, FlagSpec> = {
   results: { kind: "many" },
@@ -119,15 +120,6 @@ describe("parseArgv: the problems, each naming the flag", () => {
 });
 
 describe("parseFlags: evaluate's and policy-log's wording", () => {
-  const message = (argv: readonly string[]): string => {
-    try {
-      parseFlags(argv, SPECS, "evaluate");
-    } catch (error) {
-      expect(error).toBeInstanceOf(InputError);
-      return (error as Error).message;
-    }
-    throw new Error("expected an InputError");
-  };
   it.each([
     [["x"], 'Unexpected argument "x": every value must follow a flag.'],
     [["--bogus=1"], 'Unknown flag "--bogus".'],
@@ -135,7 +127,9 @@ describe("parseFlags: evaluate's and policy-log's wording", () => {
     [["--results"], "Flag --results needs a value."],
     [["--policy", "a", "--policy", "b"], "Flag --policy is given more than once."],
     [["--format", "xml"], 'Flag --format must be one of markdown, json; got "xml".'],
-  ])("%j", (argv, text) => {
-    expect(message(argv)).toBe(`${text}\nRun "model-gate evaluate --help" for the list of flags.`);
+  ])("%j", async (argv, text) => {
+    expect(await inputErrorOf(() => parseFlags(argv, SPECS, "evaluate"))).toBe(
+      `${text}\nRun "model-gate evaluate --help" for the list of flags.`,
+    );
   });
 });

@@ -2,12 +2,12 @@
  * The glob syntax of src/io/glob.ts (README: `*`, `?` and `**`, nothing else special) on picomatch,
  * and the walk on fdir: symbolic links listed and never followed, `.git` skipped.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { globFiles, globToRegExp, hasGlobChars, literalPrefix } from "../../src/io/glob.js";
+import { fileTree } from "../helpers/file-tree.js";
 
 const matches = (pattern: string, path: string): boolean => globToRegExp(pattern).test(path);
 
@@ -132,12 +132,8 @@ describe("globFiles", () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
   const tree = (files: readonly string[]): string => {
-    const d = realpathSync(mkdtempSync(join(tmpdir(), "gate-glob-")));
+    const d = fileTree("gate-glob-", files);
     dirs.push(d);
-    for (const f of files) {
-      mkdirSync(join(d, f, ".."), { recursive: true });
-      writeFileSync(join(d, f), "{}\n");
-    }
     return d;
   };
 
