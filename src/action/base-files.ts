@@ -24,7 +24,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream } from "node:stream/web";
 import type { AppendOnlyBase } from "../core/history/history-types.js";
 import type { GitRunner } from "./base-policy.js";
-import { globToRegExp, literalPrefix } from "./glob.js";
+import { globToRegExp, literalPrefix } from "../io/glob.js";
 import { apiMessage, httpStatus, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
 import type { Logger } from "./logger.js";
 

@@ -3,7 +3,7 @@
  * its output, and (for a policy or input error) annotations on the offending lines. GitHub takes
  * at most 50 annotations per request; the rest follow in update requests, 50 at a time.
  */
-import type { Verdict } from "../core/report/report-types.js";
+import type { Verdict } from "../core/verdict-types.js";
 import { ANNOTATIONS_PER_REQUEST, CHECK_RUN_TEXT_MAX } from "../core/report/github-limits.js";
 import { truncateMarkdown } from "../core/report/render-markdown.js";
 import { describeFailure, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";

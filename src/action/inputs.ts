@@ -7,7 +7,7 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { InputError, type InputProblem } from "../core/errors.js";
-import { globFiles, hasGlobChars } from "./glob.js";
+import { globFiles, hasGlobChars } from "../io/glob.js";
 
 export type CommentMode = "always" | "on-change" | "never";
 export type FailOn = "reject" | "reject-or-unresolved" | "never";

@@ -1,15 +1,11 @@
 import { resolve } from "node:path";
-import {
-  IMPORT_HELP,
-  importInputs,
-  isImportHelpRequest,
-  parseImportArgs,
-  runImport,
-} from "../importers/index.js";
+import { importInputs, runImport } from "../importers/index.js";
 import { neutraliseLogLines } from "../core/report/escape.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { checkOutputTarget, describeFsCode } from "../io/file-kind.js";
 import { InputError } from "../core/errors.js";
+import { isImportHelpRequest, parseImportArgs } from "./import-args.js";
+import { IMPORT_HELP } from "./import-help.js";
 import type { CliIo } from "./io.js";
 
 /** `model-gate import KIND FILE [...]`: JSONL to stdout (or -o OUT), notes to stderr. */

@@ -3,7 +3,7 @@ import { InputError } from "../core/errors.js";
 import { buildPolicyLog, DEFAULT_EVIDENCE_GLOBS } from "../core/history/policy-log.js";
 import { isIsoDate } from "../core/policy/policy-values.js";
 import { renderPolicyLog } from "../core/report/render-policy-log.js";
-import { globToRegExp } from "../action/glob.js";
+import { globToRegExp } from "../io/glob.js";
 import { readPolicyHistory } from "../git/policy-history.js";
 import { one, parseFlags, required, type FlagSpec } from "./args.js";
 import type { CliIo } from "./io.js";

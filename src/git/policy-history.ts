@@ -20,7 +20,7 @@ import {
   type PolicyVersion,
 } from "../core/history/policy-log.js";
 import type { PolicyHistoryReport } from "../core/report/report-types.js";
-import { globToRegExp } from "../action/glob.js";
+import { globToRegExp } from "../io/glob.js";
 import { GIT_NOT_STARTED, runGit, type GitResult, type GitRunner } from "./run-git.js";
 
 /** At most this many commits are read by default (the newest). */

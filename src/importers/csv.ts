@@ -1,10 +1,16 @@
 /**
- * A small RFC 4180 CSV reader: comma-separated fields, fields in double quotes may hold commas,
- * line breaks and doubled quotes (""), records end with CRLF, LF or CR, a UTF-8 BOM is skipped.
- * Every record carries the 1-based physical line it starts on, so errors can name it. A quote
- * inside an unquoted field, text after a closing quote, and an unterminated quoted field are
- * errors; nothing is repaired.
+ * CSV (RFC 4180) by csv-parse: comma-separated fields, fields in double quotes may hold commas,
+ * line breaks and doubled quotes (""), records end with CRLF, LF or CR, a UTF-8 BOM is skipped,
+ * blank lines are skipped. Every record carries the 1-based physical line it starts on, so errors
+ * can name it. A quote inside an unquoted field, text after a closing quote, and an unterminated
+ * quoted field are errors; nothing is repaired.
+ *
+ * Lines are counted here, from the byte offsets csv-parse gives (where each record ends, where the
+ * field that failed starts): its own line count takes a CRLF inside a quoted field for two lines,
+ * and it names the line where the input ended for a quote that is never closed, not where the
+ * quote opened.
  */
+import { CsvError, parse } from "csv-parse/sync";
 import { Problems } from "./common.js";
 
 export interface CsvRecord {
@@ -15,103 +21,84 @@ export interface CsvRecord {
   readonly fields: readonly string[];
 }
 
+const CR = 0x0d;
+const LF = 0x0a;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
 export function parseCsv(file: string, text: string): CsvRecord[] {
-  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const problems: Problems = new Problems(file);
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = "";
+  const data = Buffer.from(text, "utf8");
+  const origin = UTF8_BOM.every((b, i) => data[i] === b) ? UTF8_BOM.length : 0;
+  // The line of a byte offset; offsets are asked for in increasing order.
+  let counted = 0;
   let line = 1;
-  let recordLine = 1;
-  let quoted = false; // inside a quoted field
-  let wasQuoted = false; // the current field was quoted and is closed
-  let quoteLine = 1;
-  let i = 0;
-  const n = src.length;
-
-  const endRecord = (): void => {
-    fields.push(field);
-    const blank = fields.length === 1 && fields[0] === "" && !wasQuoted;
-    if (!blank) records.push({ line: recordLine, row: records.length + 1, fields });
-    fields = [];
-    field = "";
-    wasQuoted = false;
+  const lineAt = (offset: number): number => {
+    for (; counted < offset; counted++) {
+      const c = data[counted];
+      if (c === LF || (c === CR && data[counted + 1] !== LF)) line += 1;
+    }
+    return line;
   };
-
-  while (i < n) {
-    const c = src[i] as string;
-    if (quoted) {
-      if (c === '"') {
-        if (src[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        wasQuoted = true;
-        i += 1;
-        continue;
-      }
-      if (c === "\r" || c === "\n") {
-        // A line break inside quotes is part of the field; CRLF is kept as written.
-        if (c === "\r" && src[i + 1] === "\n") {
-          field += "\r\n";
-          i += 2;
-        } else {
-          field += c;
-          i += 1;
-        }
-        line += 1;
-        continue;
-      }
-      field += c;
-      i += 1;
-      continue;
-    }
-    if (c === ",") {
-      fields.push(field);
-      field = "";
-      wasQuoted = false;
-      i += 1;
-      continue;
-    }
-    if (c === "\r" || c === "\n") {
-      endRecord();
-      i += c === "\r" && src[i + 1] === "\n" ? 2 : 1;
-      line += 1;
-      recordLine = line;
-      continue;
-    }
-    if (wasQuoted) {
-      problems.fail(
-        `${file}: not valid CSV`,
-        `unexpected ${JSON.stringify(c)} after a closing quote (a field that starts with a quote must end with one)`,
-        { line },
-      );
-    }
-    if (c === '"') {
-      if (field !== "") {
-        problems.fail(
-          `${file}: not valid CSV`,
-          `a quote inside an unquoted field (quote the whole field and double the inner quotes)`,
-          { line },
+  // Blank lines before a record are skipped: it starts at the first byte that ends no line.
+  const skipBlankLines = (offset: number): number => {
+    let at = offset;
+    while (data[at] === CR || data[at] === LF) at += 1;
+    return at;
+  };
+  const records: CsvRecord[] = [];
+  let recordEnd = origin;
+  try {
+    parse(data, {
+      bom: true,
+      record_delimiter: ["\r\n", "\n", "\r"],
+      relax_column_count: true,
+      skip_empty_lines: true,
+      on_record: (fields: string[], context) => {
+        records.push({ line: lineAt(skipBlankLines(recordEnd)), row: context.records, fields });
+        recordEnd = context.bytes;
+        return null;
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof CsvError) || typeof error["bytes"] !== "number") throw error;
+    // Where the field that failed starts: after the comma before it, or at its record's start.
+    const boundary = Math.max(error["bytes"], origin);
+    const fieldStart = data[boundary] === COMMA ? boundary + 1 : skipBlankLines(boundary);
+    const problems: Problems = new Problems(file);
+    const fail = (message: string, at: number): never =>
+      problems.fail(`${file}: not valid CSV`, message, { line: lineAt(at) });
+    switch (error.code) {
+      case "INVALID_OPENING_QUOTE":
+        return fail(
+          "a quote inside an unquoted field (quote the whole field and double the inner quotes)",
+          fieldStart,
+        );
+      case "CSV_INVALID_CLOSING_QUOTE": {
+        const after = closingQuote(data, fieldStart) + 1;
+        const found = data.toString("utf8", after, after + 4).charAt(0);
+        return fail(
+          `unexpected ${JSON.stringify(found)} after a closing quote (a field that starts with a quote must end with one)`,
+          after,
         );
       }
-      quoted = true;
-      quoteLine = line;
-      i += 1;
-      continue;
+      case "CSV_QUOTE_NOT_CLOSED":
+        return fail(`a quoted field opened on line ${lineAt(fieldStart)} is never closed`, fieldStart);
+      default:
+        throw error;
     }
-    field += c;
-    i += 1;
   }
-  if (quoted) {
-    problems.fail(`${file}: not valid CSV`, `a quoted field opened on line ${quoteLine} is never closed`, {
-      line: quoteLine,
-    });
-  }
-  if (field !== "" || fields.length > 0 || wasQuoted) endRecord();
   return records;
+}
+
+/** The offset of the quote that closes the quoted field opening at `start` ("" is a quote inside). */
+function closingQuote(data: Buffer, start: number): number {
+  let at = start + 1;
+  for (;;) {
+    at = data.indexOf(QUOTE, at);
+    if (at < 0 || data[at + 1] !== QUOTE) return at;
+    at += 2;
+  }
 }
 
 /** A CSV table with a header: columns by lower-cased, trimmed name. */

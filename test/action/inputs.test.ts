@@ -1,10 +1,9 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { globToRegExp } from "../../src/action/glob.js";
 import { readInputs, splitList, type ActionInputs } from "../../src/action/inputs.js";
 import { InputError } from "../../src/core/errors.js";
+import { fileTree } from "../helpers/file-tree.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -12,12 +11,8 @@ afterAll(() => {
 });
 
 function workspace(files: readonly string[]): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), "gate-inputs-")));
+  const d = fileTree("gate-inputs-", files);
   dirs.push(d);
-  for (const f of files) {
-    mkdirSync(join(d, f, ".."), { recursive: true });
-    writeFileSync(join(d, f), "{}\n");
-  }
   return d;
 }
 
@@ -47,16 +42,7 @@ function messageOf(f: () => unknown): string {
   throw new Error("expected an InputError");
 }
 
-describe("glob", () => {
-  it("matches *, ? within a segment and ** across segments", () => {
-    const re = globToRegExp("out/**/run-?.jsonl*");
-    expect(["out/run-1.jsonl", "out/a/b/run-2.jsonl.gz"].every((p) => re.test(p))).toBe(true);
-    expect(["out/run-10.jsonl", "other/run-1.jsonl", "out/a/run-1.json"].some((p) => re.test(p))).toBe(false);
-    expect(globToRegExp("*.jsonl").test("a/b.jsonl")).toBe(false);
-    expect(globToRegExp("a/**").test("a/b/c")).toBe(true);
-    expect(globToRegExp("[x].jsonl").test("[x].jsonl")).toBe(true);
-  });
-
+describe("list inputs", () => {
   it("splits lists on newlines and commas", () => {
     expect(splitList(" a.jsonl,\n b.jsonl \n\n,c.jsonl ")).toEqual(["a.jsonl", "b.jsonl", "c.jsonl"]);
   });

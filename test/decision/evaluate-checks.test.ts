@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { computeFragility } from "../../src/core/decision/fragility.js";
 import type { EvaluationContext } from "../../src/core/decision/evaluation-types.js";
-import type { CheckId } from "../../src/core/report/report-types.js";
+import type { CheckId } from "../../src/core/verdict-types.js";
 import {
   buildDataset,
   buildPolicy,

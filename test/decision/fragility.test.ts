@@ -17,7 +17,7 @@ import {
 } from "../../src/core/decision/fragility.js";
 import { tableRecords, type Dataset, type Validity } from "../../src/core/model.js";
 import type { Policy } from "../../src/core/policy/policy-types.js";
-import type { Verdict } from "../../src/core/report/report-types.js";
+import type { Verdict } from "../../src/core/verdict-types.js";
 import { buildDataset, buildPolicy, repeat, type TaskSpec } from "../stats/dataset-builder.js";
 
 const ctx: EvaluationContext = { canary: null, expired: false };

@@ -66,6 +66,47 @@ describe("parseCsv (RFC 4180)", () => {
   });
 });
 
+describe("parseCsv: lines named after quoted line breaks, blank lines and a BOM", () => {
+  // Each CRLF inside quotes is one line, as in a text editor (csv-parse's own count makes it two).
+  const text = 'id,note\r\n\r\nx,"a\r\nb\r\nc"\r\n\ny,"d\ne"\r\n';
+
+  test("records", () => {
+    const recs = parseCsv("t.csv", text);
+    expect(recs.map((r) => [r.line, r.row, r.fields])).toEqual([
+      [1, 1, ["id", "note"]],
+      [3, 2, ["x", "a\r\nb\r\nc"]],
+      [7, 3, ["y", "d\ne"]],
+    ]);
+  });
+
+  test("a quote inside an unquoted field, after them", () => {
+    expect(errorOf(() => parseCsv("t.csv", `${text}\r\nz,"1\r\n2",w"v\r\n`))).toBe(
+      "t.csv: not valid CSV\n  t.csv:11: a quote inside an unquoted field (quote the whole field and double the inner quotes)",
+    );
+  });
+
+  test("text after a closing quote (the character named whole), after them", () => {
+    expect(errorOf(() => parseCsv("t.csv", `${text}z,"1\r\n""2"""é\r\n`))).toBe(
+      't.csv: not valid CSV\n  t.csv:10: unexpected "é" after a closing quote (a field that starts with a quote must end with one)',
+    );
+  });
+
+  test("a quote never closed names the line it opened on, not the last line", () => {
+    expect(errorOf(() => parseCsv("t.csv", `${text}z,"1\r\n2","open\r\n\r\nmore\r\n`))).toBe(
+      "t.csv: not valid CSV\n  t.csv:10: a quoted field opened on line 10 is never closed",
+    );
+  });
+
+  test("in the first field of a file that starts with a BOM", () => {
+    expect(errorOf(() => parseCsv("t.csv", '\uFEFF"a"b\n'))).toBe(
+      't.csv: not valid CSV\n  t.csv:1: unexpected "b" after a closing quote (a field that starts with a quote must end with one)',
+    );
+    expect(errorOf(() => parseCsv("t.csv", '\uFEFF\n\n"open'))).toBe(
+      "t.csv: not valid CSV\n  t.csv:3: a quoted field opened on line 3 is never closed",
+    );
+  });
+});
+
 describe("readCsvTable", () => {
   test("header names are trimmed and case-insensitive", () => {
     const t = readCsvTable("t.csv", " Task_ID ,VALIDITY\nx,valid\n", ["task_id", "validity"]);

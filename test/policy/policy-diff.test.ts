@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { InputError } from "../../src/core/errors.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { diffPolicies, diffPolicyTexts } from "../../src/core/policy/policy-diff.js";
-import type { PolicyChange } from "../../src/core/report/report-types.js";
+import type { PolicyChange } from "../../src/core/verdict-types.js";
 
 /** A full policy; `over` replaces whole lines by their key (indented keys included). */
 const FULL: Readonly<Record<string, string>> = {

@@ -6,14 +6,8 @@
 
 import { createHash } from "node:crypto";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
-import type {
-  BrokenTasks,
-  Check,
-  InfluentialTask,
-  ModelFigures,
-  Report,
-  ReviewHistory,
-} from "../../src/core/report/report-types.js";
+import type { Check, InfluentialTask, ModelFigures } from "../../src/core/verdict-types.js";
+import type { BrokenTasks, Report, ReviewHistory } from "../../src/core/report/report-types.js";
 import {
   compactBrokenTasks,
   compactReviewHistory,

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { shortenProse, shortenValue, thresholdText } from "../../src/core/report/check-display.js";
 import { escapeMarkdownInline } from "../../src/core/report/escape.js";
 import { breakable } from "../../src/core/report/table-cells.js";
-import type { Check, Report } from "../../src/core/report/report-types.js";
+import type { Check } from "../../src/core/verdict-types.js";
+import type { Report } from "../../src/core/report/report-types.js";
 import { checkRunTitle, countEdge, whySentence, type Inline } from "../../src/core/report/verdict-text.js";
 import { acceptReport, hostileReport, rejectReport, unresolvedReport } from "./fixtures.js";
 

@@ -3,7 +3,7 @@
  * pass/fail and a one-sentence detail that, when failed, says what would fix it.
  */
 import type { Threshold, Policy } from "../policy/policy-types.js";
-import type { Check, ModelFigures } from "../report/report-types.js";
+import type { Check, ModelFigures } from "../verdict-types.js";
 import type { MarginAnalysis } from "../stats/margin.js";
 import { isPlaceholderRevision, type Dataset } from "../model.js";
 import type { EvaluationContext } from "./evaluation-types.js";

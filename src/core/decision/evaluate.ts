@@ -24,7 +24,7 @@
  */
 import type { Dataset } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
-import type { AttainingSet, Check, InfluentialTask, ModelFigures, Verdict } from "../report/report-types.js";
+import type { AttainingSet, Check, InfluentialTask, ModelFigures, Verdict } from "../verdict-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
 import { minimumDetectableEffect, tasksNeeded } from "../stats/planning.js";
 import { modelFigures } from "../stats/model-figures.js";

@@ -2,7 +2,7 @@
  * The contract between the statistics/verdict step (evaluate.ts), the fragility step
  * (fragility.ts) and the report builder. SPEC §2–4.
  */
-import type { Check, Comparison, ModelFigures, Verdict } from "../report/report-types.js";
+import type { Check, Comparison, ModelFigures, Verdict } from "../verdict-types.js";
 
 /** Facts from outside the export that §4 needs. */
 export interface EvaluationContext {

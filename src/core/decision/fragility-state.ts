@@ -28,7 +28,7 @@
  */
 import type { AttemptCounts, Dataset } from "../model.js";
 import type { Policy, Threshold } from "../policy/policy-types.js";
-import type { Verdict } from "../report/report-types.js";
+import type { Verdict } from "../verdict-types.js";
 import { quantileFunction, type QuantileFunction } from "../stats/quantile.js";
 import { clusteredFromSums, type ClusterCorrection } from "../stats/standard-error.js";
 import { PairedSeScan, conservativeClusteredBounds, exactUnionBounds } from "../stats/union-bounds.js";

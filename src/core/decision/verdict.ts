@@ -7,7 +7,7 @@
  * - unresolved: anything else, including a null LCB/UCB.
  */
 import type { Policy } from "../policy/policy-types.js";
-import type { Check, Verdict } from "../report/report-types.js";
+import type { Check, Verdict } from "../verdict-types.js";
 import type { MarginAnalysis } from "../stats/margin.js";
 import type { EvaluationContext } from "./evaluation-types.js";
 import { lcbNullReason, marginRemedy } from "./checks.js";

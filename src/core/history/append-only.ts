@@ -32,7 +32,7 @@ import {
   quote,
   RESULT_NAMES,
 } from "../input/rows.js";
-import type { Check } from "../report/report-types.js";
+import type { Check } from "../verdict-types.js";
 import type { AppendOnlyReport, AppendOnlyViolation } from "./history-types.js";
 import { CHANGED, hash53, RowTable } from "./row-table.js";
 

@@ -2,7 +2,7 @@
  * Report JSON types of the history features (issue #14). Kept apart from report-types.ts, which
  * imports them, so that file only gains one key per feature.
  */
-import type { Verdict } from "../report/report-types.js";
+import type { Verdict } from "../verdict-types.js";
 
 export type Label = "unreviewed" | "valid" | "broken" | "disputed";
 

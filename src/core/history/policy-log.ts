@@ -23,7 +23,7 @@ import { InputError, errorLine } from "../errors.js";
 import { isExpired, parsePolicy } from "../policy/load-policy.js";
 import { diffPolicies } from "../policy/policy-diff.js";
 import type { Policy } from "../policy/policy-types.js";
-import type { PolicyChange } from "../report/report-types.js";
+import type { PolicyChange } from "../verdict-types.js";
 
 /** Files listed per entry as changed with the policy (the count is exact). */
 export const MAX_LISTED_FILES = 10;

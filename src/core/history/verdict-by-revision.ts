@@ -14,7 +14,7 @@ import { evaluateVerdict, type VerdictCore } from "../decision/evaluate.js";
 import { compareCodeUnits, VALIDITIES, type Dataset, type Validity } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
-import type { Verdict } from "../report/report-types.js";
+import type { Verdict } from "../verdict-types.js";
 import { taskDifferences } from "../stats/margin.js";
 import { taskColumns, withLabels } from "../stats/task-columns.js";
 import { currentLabelCodes, labelsAsOfReview, sameLabels, validityOfCode } from "./labels-as-of.js";

@@ -30,7 +30,7 @@
  *   stricter one in general.
  */
 import { InputError, errorLine } from "../errors.js";
-import type { PolicyChange } from "../report/report-types.js";
+import type { PolicyChange } from "../verdict-types.js";
 import type { Policy, Threshold } from "./policy-types.js";
 import { isMinimumOp } from "./policy-values.js";
 import { parsePolicy } from "./load-policy.js";

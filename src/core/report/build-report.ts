@@ -7,7 +7,8 @@ import { compareCodeUnits, type Dataset } from "../model.js";
 import type { Policy, PolicySource } from "../policy/policy-types.js";
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import { brokenTasksOf, reviewHistoryOf } from "./task-lists.js";
-import { SCHEMA_VERSION, type PolicyChange, type PolicyHistoryReport, type Report } from "./report-types.js";
+import type { PolicyChange } from "../verdict-types.js";
+import { SCHEMA_VERSION, type PolicyHistoryReport, type Report } from "./report-types.js";
 
 export interface ReportParts {
   readonly dataset: Dataset;

@@ -5,7 +5,8 @@
  * table cell is wider than a short value. Returned strings are plain text; untrusted parts
  * (observed strings, threshold text) are escaped by the caller's formatter.
  */
-import type { Check, CheckId, Report } from "./report-types.js";
+import type { Check, CheckId } from "../verdict-types.js";
+import type { Report } from "./report-types.js";
 import { NOT_AVAILABLE, formatCount, formatDecimal, formatPercent, formatPp } from "./format-number.js";
 
 export const CHECK_LABEL: Readonly<Record<CheckId, string>> = {

@@ -18,7 +18,8 @@
  * visible note says the comment was trimmed.
  */
 
-import type { ModelFigures, Report, Verdict } from "./report-types.js";
+import type { ModelFigures, Verdict } from "../verdict-types.js";
+import type { Report } from "./report-types.js";
 import { COMMENT_MARKER, escapeCode, escapeMarkdownInline, safeHttpUrl, safeLink } from "./escape.js";
 import {
   formatCount,

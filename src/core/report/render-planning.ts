@@ -3,7 +3,7 @@
  * sentence a reviewer reads next to the verdict. Numbers only: nothing untrusted is rendered.
  */
 import { formatCount, formatPercent, formatPpUnsigned } from "./format-number.js";
-import type { Comparison } from "./report-types.js";
+import type { Comparison } from "../verdict-types.js";
 import type { Inline } from "./verdict-text.js";
 
 /** One sentence, or "" when there is no MDE (no SE on the valid tasks). */

@@ -5,7 +5,8 @@
  */
 import type { PolicyLog, PolicyLogEntry, PolicyLogFlag } from "../history/policy-log.js";
 import { escapeCode, escapeMarkdownInline } from "./escape.js";
-import type { PolicyChange, PolicyHistoryReport } from "./report-types.js";
+import type { PolicyChange } from "../verdict-types.js";
+import type { PolicyHistoryReport } from "./report-types.js";
 import { cellCode } from "./table-cells.js";
 
 const FLAG_TEXT: Readonly<Record<PolicyLogFlag, string>> = {

@@ -10,7 +10,8 @@ import { satisfies } from "../decision/format.js";
 import { parseThresholdText } from "../policy/policy-values.js";
 import { failedEvidence, knownLabel, shortenProse, thresholdText } from "./check-display.js";
 import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
-import type { Check, Report } from "./report-types.js";
+import type { Check } from "../verdict-types.js";
+import type { Report } from "./report-types.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
 export interface Inline {

@@ -4,7 +4,7 @@
  * both on the model's own attempted tasks and on the common set C.
  */
 import type { Dataset } from "../model.js";
-import type { ModelFigures } from "../report/report-types.js";
+import type { ModelFigures } from "../verdict-types.js";
 import { BROKEN_CODE, taskColumns, VALID_CODE, type TaskColumns } from "./task-columns.js";
 import { effectiveAttempts, hasAttempt, isLostToInfra, type InfraErrorsPolicy } from "./task-scores.js";
 import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";

@@ -1,10 +1,12 @@
 /**
- * `model-gate import KIND FILE [flags]` argument parsing (argv without the leading "import").
- * Every flag takes one value (`--flag VALUE` or `--flag=VALUE`); a flag given twice, an unknown
- * flag, a flag that does not apply to the kind, or a bad value is an InputError.
+ * `model-gate import KIND FILE [flags]` argument parsing (argv without the leading "import"), on
+ * the CLI's parser (args.ts). Every flag takes one value (`--flag VALUE` or `--flag=VALUE`); a
+ * flag given twice, an unknown flag, a flag that does not apply to the kind, or a bad value is an
+ * InputError.
  */
 import { InputError } from "../core/errors.js";
 import { VALIDITIES, type AttemptResult, type Validity } from "../core/model.js";
+import { parseArgv, type FlagSpec as ArgSpec } from "./args.js";
 import {
   CLAIMED_RULES,
   type ClaimedRule,
@@ -18,7 +20,7 @@ import {
   OTHER_ISSUES_RULES,
   type OtherIssuesRule,
   RESULT_KINDS,
-} from "./types.js";
+} from "../importers/types.js";
 
 export type ParsedImportArgs = ImportOptions & { out?: string };
 
@@ -32,34 +34,39 @@ const SWEBENCH_KINDS: readonly ImportKind[] = [
 ];
 
 interface FlagSpec {
-  readonly key: string;
+  /** The option it sets (two flags that set one option are one flag spelled two ways). */
+  readonly key: keyof ParsedImportArgs;
   readonly kinds: readonly ImportKind[];
 }
 
 /** Flag → option key and the kinds it applies to. */
 const FLAGS: Readonly<Record<string, FlagSpec>> = {
-  "--run": { key: "run", kinds: ["swebench-leaderboard"] },
-  "--board": { key: "board", kinds: ["swebench-leaderboard"] },
-  "--model-config": { key: "modelConfig", kinds: RESULT_KINDS },
-  "--dataset-revision": { key: "datasetRevision", kinds: ALL },
-  "--harness-revision": { key: "harnessRevision", kinds: RESULT_KINDS },
-  "--review-revision": { key: "reviewRevision", kinds: ALL },
-  "--validity": { key: "validity", kinds: RESULT_KINDS },
-  "--tasks": { key: "tasks", kinds: ALL },
-  "--empty-patch": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
-  "--no-generation": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
-  "--cluster": { key: "cluster", kinds: SWEBENCH_KINDS },
-  "--scorer": { key: "scorer", kinds: ["inspect"] },
-  "--pass-threshold": { key: "passThreshold", kinds: ["inspect"] },
-  "--score-map": { key: "scoreMap", kinds: ["inspect"] },
-  "--broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
-  "--disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
-  "--other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
-  "--claimed": { key: "claimed", kinds: ["swebench-pro-audit"] },
-  "--reviewer": { key: "reviewer", kinds: REVIEW_KINDS },
-  "-o": { key: "out", kinds: ALL },
-  "--out": { key: "out", kinds: ALL },
+  run: { key: "run", kinds: ["swebench-leaderboard"] },
+  board: { key: "board", kinds: ["swebench-leaderboard"] },
+  "model-config": { key: "modelConfig", kinds: RESULT_KINDS },
+  "dataset-revision": { key: "datasetRevision", kinds: ALL },
+  "harness-revision": { key: "harnessRevision", kinds: RESULT_KINDS },
+  "review-revision": { key: "reviewRevision", kinds: ALL },
+  validity: { key: "validity", kinds: RESULT_KINDS },
+  tasks: { key: "tasks", kinds: ALL },
+  "empty-patch": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
+  "no-generation": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
+  cluster: { key: "cluster", kinds: SWEBENCH_KINDS },
+  scorer: { key: "scorer", kinds: ["inspect"] },
+  "pass-threshold": { key: "passThreshold", kinds: ["inspect"] },
+  "score-map": { key: "scoreMap", kinds: ["inspect"] },
+  "broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
+  "disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
+  "other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
+  claimed: { key: "claimed", kinds: ["swebench-pro-audit"] },
+  reviewer: { key: "reviewer", kinds: REVIEW_KINDS },
+  o: { key: "out", kinds: ALL },
+  out: { key: "out", kinds: ALL },
 };
+
+const ARG_SPECS: Readonly<Record<string, ArgSpec>> = Object.fromEntries(
+  Object.entries(FLAGS).map(([name, { key }]) => [name, { kind: "one", key }]),
+);
 
 /** True when the arguments ask for help (`-h`, `--help`, or `help` as the kind). */
 export function isImportHelpRequest(argv: readonly string[]): boolean {
@@ -105,45 +112,34 @@ function scoreMap(flag: string, value: string): Record<string, AttemptResult> {
 }
 
 export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
-  const positional: string[] = [];
-  const raw = new Map<string, { flag: string; value: string }>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--") {
-      for (const a of argv.slice(i + 1)) positional.push(a);
-      break;
-    }
-    if (arg.startsWith("-") && arg !== "-") {
-      const eq = arg.indexOf("=");
-      const flag = eq > 0 && arg.startsWith("--") ? arg.slice(0, eq) : arg;
-      const spec = FLAGS[flag];
-      if (spec === undefined) throw usage(`unknown flag ${flag}`);
-      let value: string;
-      if (eq > 0 && arg.startsWith("--")) value = arg.slice(eq + 1);
-      else {
-        const next = argv[i + 1];
-        if (next === undefined) throw usage(`${flag} needs a value`);
-        value = next;
-        i += 1;
+  const parsed = parseArgv(argv, ARG_SPECS, {
+    positionals: true,
+    problem: (p) => {
+      switch (p.kind) {
+        case "unknown flag":
+          return usage(`unknown flag ${p.flag}`);
+        case "needs a value":
+          return usage(`${p.flag} needs a value`);
+        case "given twice":
+          return usage(`${p.flag} is given twice (also as ${p.first})`);
+        default:
+          // Not met here: every flag takes one value, arguments may stand alone, values are checked below.
+          return usage(p.kind);
       }
-      const prev = raw.get(spec.key);
-      if (prev !== undefined) throw usage(`${flag} is given twice (also as ${prev.flag})`);
-      raw.set(spec.key, { flag, value });
-      continue;
-    }
-    positional.push(arg);
-  }
-  const [kindArg, file, ...extra] = positional;
+    },
+  });
+  const [kindArg, file, ...extra] = parsed.positionals;
   if (kindArg === undefined) throw usage(`missing KIND; kinds: ${IMPORT_KINDS.join(", ")}`);
   const kind = oneOf("KIND", kindArg, IMPORT_KINDS);
   if (file === undefined) throw usage(`missing FILE after ${kind}`);
   if (extra.length > 0) throw usage(`unexpected argument ${JSON.stringify(extra[0])}`);
 
   const opts: ParsedImportArgs = { kind, file };
-  for (const [key, { flag, value }] of raw) {
-    const spec = FLAGS[flag] as FlagSpec;
-    if (!spec.kinds.includes(kind)) {
-      throw usage(`${flag} does not apply to ${kind} (it applies to: ${spec.kinds.join(", ")})`);
+  for (const { name, flag, values } of parsed.flags.values()) {
+    const { key, kinds } = FLAGS[name] as FlagSpec;
+    const value = values[0] ?? "";
+    if (!kinds.includes(kind)) {
+      throw usage(`${flag} does not apply to ${kind} (it applies to: ${kinds.join(", ")})`);
     }
     switch (key) {
       case "run":

@@ -1,11 +1,8 @@
 import { describe, expect, test } from "vitest";
-import {
-  IMPORT_HELP,
-  IMPORT_KINDS,
-  isImportHelpRequest,
-  parseImportArgs,
-} from "../../src/importers/index.js";
-import { inputErrorOf } from "./helpers.js";
+import { isImportHelpRequest, parseImportArgs } from "../../src/cli/import-args.js";
+import { IMPORT_HELP } from "../../src/cli/import-help.js";
+import { IMPORT_KINDS } from "../../src/importers/index.js";
+import { inputErrorOf } from "../importers/helpers.js";
 
 const HINT = '\nRun "model-gate import --help" for the kinds and flags.';
 
@@ -106,6 +103,7 @@ describe("parseImportArgs", () => {
       [["inspect", "a", "b"], 'unexpected argument "b"'],
       [["inspect", "a", "--frobnicate", "1"], "unknown flag --frobnicate"],
       [["inspect", "a", "--scorer"], "--scorer needs a value"],
+      [["inspect", "a", "--scorer", "--out", "o.jsonl"], "--scorer needs a value"],
       [["inspect", "a", "--scorer", "x", "--scorer=y"], "--scorer is given twice (also as --scorer)"],
       [
         ["swebench-report", "a", "--empty-patch", "fail", "--no-generation", "fail"],
