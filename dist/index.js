@@ -47495,7 +47495,7 @@ function quantileFunction(margin) {
  * Domain types shared by the reader, the statistics, the decision and the report.
  * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
  */
-const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
 const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
 /**
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
@@ -47679,7 +47679,7 @@ function tableRecords(table) {
  */
 
 /** A label as one byte: its index in VALIDITIES. */
-const CODE = Object.fromEntries(model_VALIDITIES.map((v, i) => [v, i]));
+const CODE = Object.fromEntries(VALIDITIES.map((v, i) => [v, i]));
 const VALID_CODE = CODE.valid;
 const BROKEN_CODE = CODE.broken;
 const DISPUTED_CODE = CODE.disputed;
@@ -51549,7 +51549,7 @@ function quoteUpTo(s, max) {
     return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 /** The problems of one line: the first in full, the names of the other fields. */
-class rows_LineIssues {
+class LineIssues {
     field = undefined;
     message = undefined;
     otherFields = undefined;
@@ -51581,7 +51581,7 @@ class rows_LineIssues {
             : `${msg} (fields ${names} on this line are wrong too)`;
     }
 }
-function rows_emptyExportRow() {
+function emptyExportRow() {
     return {
         taskId: "",
         datasetRevision: "",
@@ -51613,7 +51613,7 @@ function emptyReviewRow() {
     };
 }
 /** Parses a line into an object, or records why it is not one. */
-function rows_parseObject(text, issues) {
+function parseObject(text, issues) {
     let v;
     try {
         v = JSON.parse(text);
@@ -51868,7 +51868,7 @@ function evidenceItemProblem(s, plain) {
  * Checks one export row into `out`. Returns false (and fills `issues`) when the row is bad; every
  * field is checked so that the message can name all the wrong ones.
  */
-function rows_checkExportRow(obj, out, issues, plain = false) {
+function checkExportRow(obj, out, issues, plain = false) {
     out.taskId = idField(obj, "task_id", issues, plain);
     out.datasetRevision = idField(obj, "dataset_revision", issues, plain);
     out.harnessRevision = idField(obj, "harness_revision", issues, plain);
@@ -51983,10 +51983,10 @@ function checkReviewRow(obj, out, issues, plain = false) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/input/line-flags.ts
-/** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */
+/** Flags of a line handed over as bytes (line-stream's ByteLineHandler). */
 /** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
  * control character (see line-stream's LineHandler). */
-const line_flags_LINE_PLAIN = 1;
+const LINE_PLAIN = 1;
 /** Every byte of the line is below 0x80. */
 const LINE_ASCII = 2;
 
@@ -52489,7 +52489,7 @@ class Shape {
         this.count = k + 1;
     }
 }
-class scan_row_RowScanner {
+class RowScanner {
     packEvidence;
     /** Set by stringEnd: whether the string just scanned is all ASCII. */
     ascii = true;
@@ -53169,7 +53169,7 @@ class ColumnTaskTable {
     }
     validity(i) {
         this.at(i);
-        return model_VALIDITIES[this.validityCode[i]] ?? "unreviewed";
+        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
     }
     reviewRevision(i) {
         this.at(i);
@@ -53203,7 +53203,7 @@ class ColumnTaskTable {
         return small(this.eventRevisions[this.eventAt(i, k)]);
     }
     eventValidity(i, k) {
-        return model_VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
     }
     eventFile(i, k) {
         return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
@@ -53222,7 +53222,7 @@ class ColumnTaskTable {
         const taskEvidence = this.evidence(i);
         const out = [];
         for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
-            out.push(reviewEvent(small(this.eventRevisions[e]), model_VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
+            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
         }
         return out;
     }
@@ -54041,11 +54041,11 @@ class DatasetBuilder {
     baselineState = newModelState();
     candidateState = newModelState();
     lineProblems = new ProblemList();
-    issues = new rows_LineIssues();
-    exportRow = rows_emptyExportRow();
+    issues = new LineIssues();
+    exportRow = emptyExportRow();
     reviewRow = emptyReviewRow();
     // (packEvidence: resultRow takes a row's packed list: packedRow.)
-    scanner = new scan_row_RowScanner(true);
+    scanner = new RowScanner(true);
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
@@ -54121,9 +54121,9 @@ class DatasetBuilder {
             return;
         const issues = this.issues;
         issues.reset();
-        const obj = rows_parseObject(text, issues);
+        const obj = parseObject(text, issues);
         const row = this.exportRow;
-        if (obj === undefined || !rows_checkExportRow(obj, row, issues, plain)) {
+        if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
             return;
         }
@@ -54140,21 +54140,15 @@ class DatasetBuilder {
             this.addResultRow(this.exportRow, fileIndex, line);
             return;
         }
-        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & line_flags_LINE_PLAIN) !== 0);
+        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & LINE_PLAIN) !== 0);
     }
-    /** A results line already parsed and checked (by a parse worker: see parse-pool.ts). */
+    /** A results line already parsed and checked. */
     addResultRow(row, fileIndex, line) {
         if (this.stopped)
             return;
         const src = this.src(fileIndex, line);
         this.resultRow(row, src);
         this.checkHeld(src);
-    }
-    /** A results line a parse worker found bad: what addResultLine reports for it. */
-    addLineIssue(fileIndex, line, field, message) {
-        if (this.stopped)
-            return;
-        this.lineProblem(this.src(fileIndex, line), field, message);
     }
     resultRow(row, src) {
         const model = row.modelConfig;
@@ -54733,7 +54727,7 @@ class DatasetBuilder {
             return;
         const issues = this.issues;
         issues.reset();
-        const obj = rows_parseObject(text, issues);
+        const obj = parseObject(text, issues);
         const row = this.reviewRow;
         if (obj === undefined || !checkReviewRow(obj, row, issues, plain)) {
             this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
@@ -55403,7 +55397,7 @@ class DatasetBuilder {
             const code = p.label0Validity[t] ?? 0;
             const event = {
                 revision,
-                validity: model_VALIDITIES[code] ?? "unreviewed",
+                validity: VALIDITIES[code] ?? "unreviewed",
                 src: p.label0Src[t] ?? 0,
                 reviewer: undefined,
                 note: undefined,
@@ -55507,7 +55501,7 @@ function labelsOf(cols, i, flags) {
         const own = (flags & F_LABEL0_OWN) !== 0;
         out.push({
             revision: small(cols.label0Revision[i] ?? 0),
-            validity: model_VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+            validity: VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
             src: cols.label0Src[i] ?? 0,
             reviewer: meta?.reviewer,
             note: meta?.note,
@@ -55842,9 +55836,7 @@ const SPAN_BYTES = 32 * 1024;
  * by a worker thread that reads the same open file (the same file descriptor, by position, so a
  * rename or replacement of the path cannot make it read another file) while the main thread
  * parses it; a smaller one is hashed inline, where starting a thread (~tens of ms) would cost
- * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold) and a
- * file whose lines are parsed on worker threads (StreamOptions.hashOnWorker: the main thread
- * has time then). The digest is of the same bytes as long as the file is not modified while it is read;
+ * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the same bytes as long as the file is not modified while it is read;
  * a change of its length in that time (an export still being written) is caught by comparing
  * the byte counts of both reads, and reported.
  *
@@ -56117,7 +56109,7 @@ class LineSplitter {
         // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
         const plain = bytes.indexOf(line_stream_BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
         if (this.onBytes !== undefined) {
-            this.spanBytes(chunk, begin, end, (plain ? line_flags_LINE_PLAIN : 0) | ((0,external_node_buffer_.isAscii)(bytes) ? LINE_ASCII : 0));
+            this.spanBytes(chunk, begin, end, (plain ? LINE_PLAIN : 0) | ((0,external_node_buffer_.isAscii)(bytes) ? LINE_ASCII : 0));
             return;
         }
         const text = chunk.toString("utf8", begin, end);
@@ -56315,9 +56307,8 @@ function trailingBytesMessage(gzipBytes, fileBytes) {
         `appended to the file) and would be ignored: decompress the file and compress it again`);
 }
 /** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` or `afterChunk` throws. */
-async function streamLines(absPath, onLine, onProblem, options = {}) {
-    const { afterChunk } = options;
+ * problem (those go to `onProblem`); rethrows what `onLine` throws. */
+async function streamLines(absPath, onLine, onProblem) {
     let fh;
     try {
         fh = await (0,promises_namespaceObject.open)(absPath, "r");
@@ -56328,7 +56319,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     }
     const splitter = new LineSplitter(onLine, onProblem);
     let gzip = false;
-    // What onLine or afterChunk threw (a bug, not user input): rethrown as itself, not as the
+    // What onLine threw (a bug, not user input): rethrown as itself, not as the
     // AbortError the pipeline turns it into.
     let handlerFailed = false;
     let handlerError;
@@ -56349,14 +56340,12 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
         const size = (await fh.stat()).size;
         // A gzip file's compressed bytes are few next to what is inflated and parsed from them (35 MB
         // for 587 MB): hashing them here costs less than a thread's memory.
-        const hashHere = gzip || options.hashOnWorker === false || size < WORKER_HASH_MIN_BYTES;
+        const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
         pending = hashHere ? undefined : hashInWorker(fh);
         const hash = pending === undefined ? (0,external_node_crypto_.createHash)("sha256") : undefined;
-        const take = async (chunk) => {
+        const take = (chunk) => {
             try {
                 splitter.push(chunk);
-                if (afterChunk !== undefined)
-                    await afterChunk();
             }
             catch (e) {
                 handlerFailed = true;
@@ -56376,7 +56365,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
             const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
             const sink = async (chunks) => {
                 for await (const chunk of chunks)
-                    await take(chunk);
+                    take(chunk);
             };
             gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: READ_CHUNK_BYTES });
             await (0,external_node_stream_promises_namespaceObject.pipeline)(source, hasher, gunzip, sink);
@@ -56390,11 +56379,10 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
         }
         else {
             // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-            // one's lines are handled, instead of this thread waiting for each read (~10% of a large
-            // read was idle). A new buffer per chunk left up to ~60 MB of dead buffers between
-            // collections once the main thread no longer parses (parse-pool.ts). The splitter copies
-            // what it carries to the next chunk, and `take` returns once the chunk is used, before
-            // its buffer is read into again.
+            // one's lines are handled, instead of this thread waiting for each read; and no new buffer
+            // per chunk, which would leave dead buffers between collections. The splitter copies what
+            // it carries to the next chunk, and `take` returns once the chunk is used, before its
+            // buffer is read into again.
             let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
             let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
             reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
@@ -56408,7 +56396,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
                 [buffer, spare] = [spare, buffer];
                 reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
                 hash?.update(chunk);
-                await take(chunk);
+                take(chunk);
             }
         }
         try {
@@ -56461,767 +56449,6 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
         if (pending !== undefined)
             await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/input/row-codec.ts
-/**
- * How a parse worker hands checked export rows back to the main thread (see parse-pool.ts).
- *
- * Posting parsed objects between threads would cost as much as parsing them again, so a batch of
- * lines comes back as numbers plus strings: one fixed-size record of a Float64Array per line, and
- * every string of a record as a reference. The ids, revisions, clusters and evidence that repeat
- * from row to row are interned in a table that both sides keep (the worker sends each new entry
- * once, in the batch that first uses it); anything else (attempt ids, messages, strings past the
- * table's cap) goes in the batch's own list. The main thread then gets the same string object
- * for every row of a task, which also makes its Map lookups and comparisons cheap.
- *
- * Every number of a row is a safe integer (checked by checkExportRow), so a Float64Array holds it
- * exactly; -0 survives too.
- */
-
-
-
-
-/** Record fields, by offset. A problem record uses only TAG, FIELD and MESSAGE. */
-const TAG = 0;
-const TASK = 1;
-const DATASET = 2;
-const HARNESS = 3;
-const MODEL = 4;
-const VALIDITY = 5;
-const REVIEW_REVISION = 6;
-const RESULT = 7;
-const PASSES = 8;
-const FAILS = 9;
-const INFRA_ERRORS = 10;
-const MISSING = 11;
-const ATTEMPT_KIND = 12;
-const ATTEMPT = 13;
-const CLUSTER = 14;
-/** Evidence: -1 for none, else how many references follow in the batch's evidence list. */
-const EVIDENCE_COUNT = 15;
-const EVIDENCE_START = 16;
-const RECORD_SIZE = 17;
-const FIELD = 1;
-const MESSAGE = 2;
-const TAG_ROW = 0;
-const TAG_PROBLEM = 1;
-const ATTEMPT_NONE = 0;
-const ATTEMPT_NUMBER = 1;
-const ATTEMPT_STRING = 2;
-/** An absent optional string. References are table ids (>= 0) or -(batch index + 1). */
-const NO_STRING = Number.NaN;
-/**
- * Characters the interning table may hold on each side; past it, strings travel in their batch.
- * Bounds the memory of both copies of the table (~2 bytes a character each).
- */
-const INTERN_MAX_CHARS = (/* unused pure expression or super */ null && (4 * 1024 * 1024));
-/** A slot for `lines` lines of `bytes` bytes in all. */
-function newSlot(bytes, lines) {
-    return {
-        data: new SharedArrayBuffer(bytes),
-        offsets: new SharedArrayBuffer(2 * lines * Int32Array.BYTES_PER_ELEMENT),
-        flags: new SharedArrayBuffer(lines),
-    };
-}
-/** ASCII lines are decoded in pieces of about this many bytes (see batchLines). */
-const PIECE_BYTES = 32 * 1024;
-/**
- * The lines of a batch as text, for i = 0, 1, … in order. Workers import this module: it must not
- * pull in the reader's streams, zlib and crypto.
- *
- * Runs of ASCII lines are decoded as latin1 (the same text for ASCII) in pieces of about
- * PIECE_BYTES and cut, instead of one native call per line; pieces stay small because a much
- * larger string is allocated outside V8's regular pages (a map and an unmap each time). Other
- * lines are decoded one by one.
- */
-function batchLines(batch) {
-    const n = batch.lines;
-    const offsets = new Int32Array(batch.offsets, 0, 2 * n);
-    const flags = new Uint8Array(batch.flags, 0, n);
-    const bytes = Buffer.from(batch.data);
-    let piece = "";
-    let pieceStart = 0;
-    let pieceEnd = -1;
-    return (i) => {
-        const begin = offsets[2 * i] ?? 0;
-        const end = offsets[2 * i + 1] ?? 0;
-        if (((flags[i] ?? 0) & LINE_ASCII) === 0)
-            return bytes.toString("utf8", begin, end);
-        if (begin < pieceStart || end > pieceEnd) {
-            let stop = end;
-            for (let k = i + 1; k < n; k++) {
-                const next = offsets[2 * k + 1] ?? 0;
-                if (next - begin > PIECE_BYTES || ((flags[k] ?? 0) & LINE_ASCII) === 0)
-                    break;
-                stop = next;
-            }
-            piece = bytes.toString("latin1", begin, stop);
-            pieceStart = begin;
-            pieceEnd = stop;
-        }
-        return piece.slice(begin - pieceStart, end - pieceStart);
-    };
-}
-function isLineBatch(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    const b = m;
-    return (typeof b.seq === "number" &&
-        typeof b.lines === "number" &&
-        b.data instanceof SharedArrayBuffer &&
-        b.offsets instanceof SharedArrayBuffer &&
-        b.flags instanceof SharedArrayBuffer &&
-        b.offsets.byteLength >= 8 * b.lines &&
-        b.flags.byteLength >= b.lines &&
-        Array.isArray(b.spare) &&
-        b.spare.every((x) => x instanceof ArrayBuffer));
-}
-function isEncodedBatch(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    const b = m;
-    return (typeof b.seq === "number" &&
-        Array.isArray(b.interned) &&
-        Array.isArray(b.local) &&
-        b.records instanceof Float64Array &&
-        b.evidence instanceof Float64Array);
-}
-/** Spare answer buffers a worker keeps (two per batch in flight are enough). */
-const MAX_FREE_BUFFERS = 16;
-/** Evidence items remembered per task, by position. */
-const CACHED_EVIDENCE_ITEMS = 4;
-/** The worker side: parses and checks lines exactly as DatasetBuilder.addResultLine does. */
-class BatchEncoder {
-    table = new Map();
-    tasks = new Map();
-    tableChars = 0;
-    free = [];
-    issues = new LineIssues();
-    row = emptyExportRow();
-    scanner = new RowScanner();
-    // Per batch:
-    interned = [];
-    local = [];
-    localIndex = new Map();
-    evidence = [];
-    // The last value of the fields that come in runs, and its reference.
-    lastDataset = "";
-    lastDatasetRef = NO_STRING;
-    lastHarness = "";
-    lastHarnessRef = NO_STRING;
-    lastModel = "";
-    lastModelRef = NO_STRING;
-    encode(batch) {
-        this.interned = [];
-        this.local = [];
-        this.localIndex = new Map();
-        this.evidence = [];
-        // A cached reference may be a batch reference, valid in its own batch only.
-        this.lastDatasetRef = NO_STRING;
-        this.lastHarnessRef = NO_STRING;
-        this.lastModelRef = NO_STRING;
-        for (const buffer of batch.spare)
-            if (this.free.length < MAX_FREE_BUFFERS)
-                this.free.push(buffer);
-        const n = batch.lines;
-        const flags = new Uint8Array(batch.flags, 0, n);
-        const line = batchLines(batch);
-        const records = this.take(n * RECORD_SIZE);
-        const issues = this.issues;
-        const row = this.row;
-        const data = Buffer.from(batch.data);
-        const offsets = new Int32Array(batch.offsets, 0, 2 * n);
-        for (let i = 0; i < n; i++) {
-            const at = i * RECORD_SIZE;
-            // The common row shape by the byte scanner, anything else as DatasetBuilder.addResultLine.
-            if (this.scanner.scan(data, offsets[2 * i] ?? 0, offsets[2 * i + 1] ?? 0, row)) {
-                this.encodeRow(records, at);
-                continue;
-            }
-            issues.reset();
-            const obj = parseObject(line(i), issues);
-            if (obj === undefined || !checkExportRow(obj, row, issues, ((flags[i] ?? 0) & LINE_PLAIN) !== 0)) {
-                records[at + TAG] = TAG_PROBLEM;
-                records[at + FIELD] = issues.field === undefined ? NO_STRING : this.localRef(issues.field);
-                records[at + MESSAGE] = this.localRef(issues.text());
-                continue;
-            }
-            this.encodeRow(records, at);
-        }
-        // The table is never reset: the main thread's copy stays in step because it decodes one
-        // worker's batches in the order they were encoded (see parse-pool.ts).
-        return {
-            seq: batch.seq,
-            interned: this.interned,
-            local: this.local,
-            records,
-            evidence: this.evidenceRecords(),
-        };
-    }
-    evidenceRecords() {
-        const refs = this.evidence;
-        const out = this.take(refs.length);
-        for (let k = 0; k < refs.length; k++)
-            out[k] = refs[k] ?? 0;
-        return out;
-    }
-    /** A Float64Array of `length` over a spare buffer when one is large enough. */
-    take(length) {
-        const bytes = length * Float64Array.BYTES_PER_ELEMENT;
-        const i = this.free.findIndex((b) => b.byteLength >= bytes);
-        if (i < 0)
-            return new Float64Array(length);
-        const [buffer] = this.free.splice(i, 1);
-        return buffer === undefined ? new Float64Array(length) : new Float64Array(buffer, 0, length);
-    }
-    encodeRow(records, at) {
-        const row = this.row;
-        records[at + TAG] = TAG_ROW;
-        const task = this.taskCache(row.taskId);
-        records[at + TASK] = task === undefined ? this.ref(row.taskId) : task.ref;
-        if (row.datasetRevision !== this.lastDataset || Number.isNaN(this.lastDatasetRef)) {
-            this.lastDataset = row.datasetRevision;
-            this.lastDatasetRef = this.ref(row.datasetRevision);
-        }
-        records[at + DATASET] = this.lastDatasetRef;
-        if (row.harnessRevision !== this.lastHarness || Number.isNaN(this.lastHarnessRef)) {
-            this.lastHarness = row.harnessRevision;
-            this.lastHarnessRef = this.ref(row.harnessRevision);
-        }
-        records[at + HARNESS] = this.lastHarnessRef;
-        if (row.modelConfig !== this.lastModel || Number.isNaN(this.lastModelRef)) {
-            this.lastModel = row.modelConfig;
-            this.lastModelRef = this.ref(row.modelConfig);
-        }
-        records[at + MODEL] = this.lastModelRef;
-        records[at + VALIDITY] = VALIDITIES.indexOf(row.validity);
-        records[at + REVIEW_REVISION] = row.reviewRevision;
-        records[at + RESULT] = row.result;
-        records[at + PASSES] = row.passes;
-        records[at + FAILS] = row.fails;
-        records[at + INFRA_ERRORS] = row.infraErrors;
-        records[at + MISSING] = row.missing;
-        const attempt = row.attempt;
-        if (attempt === undefined) {
-            records[at + ATTEMPT_KIND] = ATTEMPT_NONE;
-        }
-        else if (typeof attempt === "number") {
-            records[at + ATTEMPT_KIND] = ATTEMPT_NUMBER;
-            records[at + ATTEMPT] = attempt;
-        }
-        else {
-            records[at + ATTEMPT_KIND] = ATTEMPT_STRING;
-            records[at + ATTEMPT] = this.localRef(attempt);
-        }
-        const cluster = row.cluster;
-        if (cluster === undefined) {
-            records[at + CLUSTER] = NO_STRING;
-        }
-        else if (task !== undefined && cluster === task.cluster) {
-            records[at + CLUSTER] = task.clusterRef;
-        }
-        else {
-            const ref = this.ref(cluster);
-            records[at + CLUSTER] = ref;
-            if (task !== undefined && ref >= 0) {
-                task.cluster = cluster;
-                task.clusterRef = ref;
-            }
-        }
-        const evidence = row.evidence;
-        if (evidence === undefined) {
-            records[at + EVIDENCE_COUNT] = -1;
-        }
-        else if (typeof evidence === "string") {
-            records[at + EVIDENCE_COUNT] = 1;
-            records[at + EVIDENCE_START] = this.evidence.length;
-            this.evidence.push(this.evidenceRef(task, 0, evidence));
-        }
-        else {
-            records[at + EVIDENCE_COUNT] = evidence.length;
-            records[at + EVIDENCE_START] = this.evidence.length;
-            for (let k = 0; k < evidence.length; k++) {
-                this.evidence.push(this.evidenceRef(task, k, evidence[k] ?? ""));
-            }
-        }
-    }
-    /**
-     * The cache entry of a task id, made when the id is interned. Rows of a task usually repeat its
-     * cluster and evidence: comparing with the last ones is much cheaper than hashing them again
-     * (hashing ~100-character strings was a quarter of a worker's time).
-     */
-    taskCache(taskId) {
-        const known = this.tasks.get(taskId);
-        if (known !== undefined)
-            return known;
-        const ref = this.ref(taskId);
-        if (ref < 0)
-            return undefined;
-        const entry = {
-            ref,
-            cluster: undefined,
-            clusterRef: NO_STRING,
-            evidence: [],
-            evidenceRefs: [],
-        };
-        this.tasks.set(taskId, entry);
-        return entry;
-    }
-    /** The reference of evidence item `k` of a row of `task`, through the task's cache. */
-    evidenceRef(task, k, item) {
-        if (task !== undefined && k < task.evidence.length && item === task.evidence[k]) {
-            return task.evidenceRefs[k] ?? this.ref(item);
-        }
-        const ref = this.ref(item);
-        if (task !== undefined && ref >= 0 && k < CACHED_EVIDENCE_ITEMS && k <= task.evidence.length) {
-            task.evidence[k] = item;
-            task.evidenceRefs[k] = ref;
-        }
-        return ref;
-    }
-    /** A table reference, interning `s` while the table has room; else a batch reference. */
-    ref(s) {
-        const id = this.table.get(s);
-        if (id !== undefined)
-            return id;
-        if (this.tableChars + s.length > INTERN_MAX_CHARS)
-            return this.localRef(s);
-        const next = this.table.size;
-        this.table.set(s, next);
-        this.tableChars += s.length;
-        this.interned.push(s);
-        return next;
-    }
-    localRef(s) {
-        let i = this.localIndex.get(s);
-        if (i === undefined) {
-            i = this.local.length;
-            this.local.push(s);
-            this.localIndex.set(s, i);
-        }
-        return -(i + 1);
-    }
-}
-/** The main-thread side of one worker: its copy of the interning table. */
-class BatchDecoder {
-    table = [];
-    row = rows_emptyExportRow();
-    /** The evidence of the current row; ExportRow users copy the items, never keep the array. */
-    evidence = [];
-    /** Calls `sink` for each line of the batch, in order (index = the line's position in the batch). */
-    decode(batch, sink) {
-        for (const s of batch.interned)
-            this.table.push(s);
-        const { records, local } = batch;
-        const str = (ref) => (ref >= 0 ? this.table[ref] : local[-ref - 1]) ?? "";
-        const row = this.row;
-        const n = records.length / RECORD_SIZE;
-        for (let i = 0; i < n; i++) {
-            const at = i * RECORD_SIZE;
-            if (records[at + TAG] === TAG_PROBLEM) {
-                const field = records[at + FIELD] ?? NO_STRING;
-                sink.problem(Number.isNaN(field) ? undefined : str(field), str(records[at + MESSAGE] ?? 0), i);
-                continue;
-            }
-            row.taskId = str(records[at + TASK] ?? 0);
-            row.datasetRevision = str(records[at + DATASET] ?? 0);
-            row.harnessRevision = str(records[at + HARNESS] ?? 0);
-            row.modelConfig = str(records[at + MODEL] ?? 0);
-            row.validity = validityAt(records[at + VALIDITY] ?? 0);
-            row.reviewRevision = records[at + REVIEW_REVISION] ?? 0;
-            row.result = records[at + RESULT] ?? -1;
-            row.passes = records[at + PASSES] ?? 0;
-            row.fails = records[at + FAILS] ?? 0;
-            row.infraErrors = records[at + INFRA_ERRORS] ?? 0;
-            row.missing = records[at + MISSING] ?? 0;
-            const attemptKind = records[at + ATTEMPT_KIND];
-            const attempt = records[at + ATTEMPT] ?? 0;
-            row.attempt =
-                attemptKind === ATTEMPT_NUMBER ? attempt : attemptKind === ATTEMPT_STRING ? str(attempt) : undefined;
-            const cluster = records[at + CLUSTER] ?? NO_STRING;
-            row.cluster = Number.isNaN(cluster) ? undefined : str(cluster);
-            const count = records[at + EVIDENCE_COUNT] ?? -1;
-            if (count < 0) {
-                row.evidence = undefined;
-            }
-            else {
-                const start = records[at + EVIDENCE_START] ?? 0;
-                const items = this.evidence;
-                items.length = count;
-                for (let k = 0; k < count; k++)
-                    items[k] = str(batch.evidence[start + k] ?? 0);
-                row.evidence = items;
-            }
-            sink.row(row, i);
-        }
-    }
-}
-function validityAt(i) {
-    return model_VALIDITIES[i] ?? "unreviewed";
-}
-
-;// CONCATENATED MODULE: ./src/core/input/parse-pool.ts
-/**
- * Parsing a large results export on worker threads (issue 4: JSON.parse was ~45% of the main
- * thread on a 10⁶-row export, and it is the one step that needs no shared state).
- *
- * The main thread still reads, hashes and splits the file (line-stream.ts) and still builds the
- * Dataset (dataset-builder.ts); only "parse the line and check its fields" moves. Lines go to the
- * workers in batches, round robin; the answers (row-codec.ts) are applied strictly in line order,
- * together with the problems the line splitter reported between those lines, so the Dataset and
- * every message come out exactly as when the lines are parsed on the main thread.
- *
- * At most QUEUED_PER_THREAD batches per thread are in flight: when the workers fall behind, the
- * reader waits for them (memory stays bounded). A batch keeps its lines until it is applied, so
- * when a worker cannot start or dies (out of memory, a bug), its batches, and every later one,
- * are parsed on the main thread instead: same output, only slower. A note says so. There is no
- * timeout: the worker answers every batch or dies (an exception in it ends it with an "error"
- * event), and parsing a line cannot loop.
- */
-
-
-
-const DEFAULT_PARSE_MIN_BYTES = 8 * 1024 * 1024;
-/*
- * Tuned on the 10⁶-row bench export (BENCHMARKS.md): smaller batches cost more per line and,
- * oddly, more memory (more messages, more native buffers between collections); larger ones
- * leave a thread idle longer at the start and the end.
- */
-/** A batch is sent once it holds this many lines, or its slot (of SLOT_BYTES) is full. */
-const BATCH_LINES = 8192;
-const parse_pool_SLOT_BYTES = 512 * 1024;
-const MAX_FREE_SLOTS = 16;
-const QUEUED_PER_THREAD = 2;
-/** A worker only parses: its heap holds a batch, its garbage and the interning table (row-codec.ts). */
-const WORKER_HEAP_MB = 64;
-const WORKER_YOUNG_MB = 4;
-/** Answer buffers held for reuse per worker. */
-const MAX_SPARE = 8;
-class WorkerThread {
-    worker;
-    decoder = new BatchDecoder();
-    waiting = new Map();
-    failed = false;
-    constructor(worker, onFailure) {
-        this.worker = worker;
-        worker.on("message", (m) => {
-            if (!isEncodedBatch(m))
-                return;
-            const settle = this.waiting.get(m.seq);
-            this.waiting.delete(m.seq);
-            settle?.(m);
-        });
-        const fail = (why) => {
-            if (this.failed)
-                return;
-            this.failed = true;
-            for (const settle of this.waiting.values())
-                settle(undefined);
-            this.waiting.clear();
-            onFailure(why);
-        };
-        worker.on("error", (e) => {
-            fail(e instanceof Error ? e.message : String(e));
-        });
-        worker.on("exit", (code) => {
-            fail(`it exited with code ${code}`);
-        });
-    }
-    /** Buffers of decoded answers, to give back with the next batch (see LineBatch.spare). */
-    spare = [];
-    giveBack(answer) {
-        if (this.spare.length < MAX_SPARE)
-            this.spare.push(answer.records.buffer, answer.evidence.buffer);
-    }
-    send(batch) {
-        if (this.failed)
-            return Promise.resolve(undefined);
-        const spare = this.spare;
-        this.spare = [];
-        return new Promise((settle) => {
-            this.waiting.set(batch.seq, settle);
-            try {
-                this.worker.postMessage({ ...batch, spare }, spare);
-            }
-            catch {
-                this.waiting.delete(batch.seq);
-                settle(undefined);
-            }
-        });
-    }
-    async stop() {
-        this.failed = true;
-        await this.worker.terminate();
-    }
-}
-class ParsePool {
-    options;
-    onNote;
-    threads = undefined;
-    next = 0;
-    seq = 0;
-    noted = false;
-    constructor(options, onNote) {
-        this.options = options;
-        this.onNote = onNote;
-    }
-    /** Whether a file of `bytes` bytes is parsed on worker threads. */
-    wants(bytes) {
-        return this.options.threads > 0 && bytes >= (this.options.minBytes ?? DEFAULT_PARSE_MIN_BYTES);
-    }
-    start() {
-        if (this.threads !== undefined)
-            return this.threads;
-        const threads = [];
-        for (let i = 0; i < this.options.threads; i++) {
-            try {
-                const worker = new external_node_worker_threads_.Worker(this.options.script, {
-                    resourceLimits: {
-                        maxOldGenerationSizeMb: WORKER_HEAP_MB,
-                        maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
-                    },
-                });
-                threads.push(new WorkerThread(worker, (why) => {
-                    this.note(`a parse worker stopped (${why}); its lines are parsed on the main thread`);
-                }));
-            }
-            catch (e) {
-                this.note(`cannot start a parse worker (${e instanceof Error ? e.message : String(e)}); parsing on the main thread`);
-                break;
-            }
-        }
-        if (threads.length > 0)
-            this.onNote(`parsing large results files on ${threads.length} worker thread(s)`);
-        this.threads = threads;
-        return threads;
-    }
-    note(message) {
-        if (this.noted)
-            return;
-        this.noted = true;
-        this.onNote(message);
-    }
-    /** The next live worker, round robin; undefined when none is left. */
-    pick() {
-        const threads = this.start();
-        for (let tries = 0; tries < threads.length; tries++) {
-            const t = threads[this.next++ % threads.length];
-            if (t !== undefined && !t.failed)
-                return t;
-        }
-        return undefined;
-    }
-    freeSlots = [];
-    /** @internal A slot for a batch, with room for a line of `bytes` bytes. */
-    takeSlot(bytes) {
-        const i = this.freeSlots.findIndex((slot) => slot.data.byteLength >= bytes);
-        const [reused] = i < 0 ? [] : this.freeSlots.splice(i, 1);
-        return reused ?? newSlot(Math.max(bytes, parse_pool_SLOT_BYTES), BATCH_LINES);
-    }
-    /** @internal A slot whose batch was applied (no thread reads it any more). */
-    releaseSlot(slot) {
-        if (this.freeSlots.length < MAX_FREE_SLOTS)
-            this.freeSlots.push(slot);
-    }
-    /** The callbacks that stream one results file through the pool into `target`. */
-    file(target) {
-        return new PooledFile(this, target, QUEUED_PER_THREAD * Math.max(1, this.options.threads));
-    }
-    /** @internal Sends a batch to a worker. */
-    dispatch(batch) {
-        const thread = this.pick();
-        if (thread === undefined)
-            return { thread, answer: Promise.resolve(undefined) };
-        return { thread, answer: thread.send({ ...batch, seq: this.seq++ }) };
-    }
-    /** Stops the workers; call once every file is finished (or the read failed). */
-    async close() {
-        const threads = this.threads ?? [];
-        this.threads = [];
-        await Promise.all(threads.map((t) => t.stop().catch(() => undefined)));
-    }
-}
-/** One results file's lines and problems, in order, through the pool. */
-class PooledFile {
-    pool;
-    target;
-    maxQueued;
-    slot = undefined;
-    data = Buffer.alloc(0);
-    offsets = new Int32Array(0);
-    flags = new Uint8Array(0);
-    /** Lines in the slot. */
-    count = 0;
-    /** Bytes of the slot in use (copied runs). */
-    used = 0;
-    /** The run of lines not copied yet: `run[runStart, runEnd)`, to go to the slot at runAt. */
-    run = undefined;
-    runStart = 0;
-    runEnd = 0;
-    runAt = 0;
-    lineNos = [];
-    problems = [];
-    queue = [];
-    constructor(pool, target, maxQueued) {
-        this.pool = pool;
-        this.target = target;
-        this.maxQueued = maxQueued;
-    }
-    /**
-     * line-stream's lines as bytes, copied into the batch's slot. Consecutive lines of one chunk are
-     * copied together (the line ends and skipped blank lines between them too: offsets say where
-     * each line is), once per run instead of once per line (a third of the main thread's time).
-     * A run is copied before its chunk's afterChunk returns, while its bytes are still valid.
-     */
-    lines = {
-        bytes: (bytes, begin, end, line, flags) => {
-            const capacity = this.data.length;
-            if (this.run !== bytes || begin < this.runEnd || this.runAt + (end - this.runStart) > capacity) {
-                this.copyRun();
-                if (this.used + (end - begin) > capacity) {
-                    if (this.count > 0 || this.problems.length > 0)
-                        this.flush();
-                    else if (this.slot !== undefined)
-                        this.pool.releaseSlot(this.slot); // empty, too small
-                    this.useSlot(this.pool.takeSlot(end - begin));
-                }
-                this.run = bytes;
-                this.runStart = begin;
-                this.runAt = this.used;
-            }
-            this.runEnd = end;
-            const n = this.count++;
-            this.offsets[2 * n] = this.runAt + (begin - this.runStart);
-            this.offsets[2 * n + 1] = this.runAt + (end - this.runStart);
-            this.flags[n] = flags;
-            this.lineNos.push(line);
-            if (this.count >= BATCH_LINES)
-                this.flush();
-        },
-    };
-    useSlot(slot) {
-        this.slot = slot;
-        this.data = slot === undefined ? Buffer.alloc(0) : Buffer.from(slot.data);
-        this.offsets = slot === undefined ? new Int32Array(0) : new Int32Array(slot.offsets);
-        this.flags = slot === undefined ? new Uint8Array(0) : new Uint8Array(slot.flags);
-        this.count = 0;
-        this.used = 0;
-    }
-    /** Copies the pending run of lines into the slot. */
-    copyRun() {
-        const run = this.run;
-        if (run === undefined)
-            return;
-        run.copy(this.data, this.runAt, this.runStart, this.runEnd);
-        this.used = this.runAt + (this.runEnd - this.runStart);
-        this.run = undefined;
-    }
-    /** line-stream's ProblemHandler: kept in place between the lines. */
-    onProblem = (line, message) => {
-        this.problems.push({ at: this.lineNos.length, line, message });
-    };
-    /** After each chunk read: applies the answers that came, and waits while too many are pending. */
-    afterChunk = async () => {
-        this.copyRun();
-        this.applySettled();
-        while (this.queue.length > this.maxQueued) {
-            const head = this.queue[0];
-            if (head === undefined)
-                break;
-            await head.done;
-            this.applySettled();
-        }
-    };
-    /** After the file's last line: sends the rest and applies everything, in order. */
-    async finish() {
-        this.flush();
-        for (;;) {
-            const head = this.queue[0];
-            if (head === undefined)
-                return;
-            await head.done;
-            this.applySettled();
-        }
-    }
-    flush() {
-        this.copyRun();
-        if (this.count === 0 && this.problems.length === 0)
-            return;
-        const slot = this.count > 0 ? this.slot : undefined;
-        const sent = slot === undefined ? undefined : this.pool.dispatch({ ...slot, lines: this.count });
-        const pending = {
-            slot,
-            lines: this.count,
-            lineNos: this.lineNos,
-            problems: this.problems,
-            thread: sent?.thread,
-            answer: undefined,
-            settled: sent === undefined,
-            done: Promise.resolve(),
-        };
-        if (sent !== undefined) {
-            pending.done = sent.answer.then((answer) => {
-                pending.answer = answer;
-                pending.settled = true;
-            });
-        }
-        this.queue.push(pending);
-        // A slot without lines (only problems came) is kept for the next lines.
-        if (slot !== undefined)
-            this.useSlot(undefined);
-        this.lineNos = [];
-        this.problems = [];
-    }
-    /** Applies the settled batches at the head of the queue. */
-    applySettled() {
-        for (;;) {
-            const head = this.queue[0];
-            if (head === undefined || !head.settled)
-                return;
-            this.queue.shift();
-            this.apply(head);
-            if (head.slot !== undefined)
-                this.pool.releaseSlot(head.slot);
-        }
-    }
-    apply(batch) {
-        const target = this.target;
-        const { lineNos, problems } = batch;
-        let p = 0;
-        const problemsBefore = (at) => {
-            for (; p < problems.length; p++) {
-                const problem = problems[p];
-                if (problem === undefined || problem.at > at)
-                    return;
-                target.fileProblem(problem.line, problem.message);
-            }
-        };
-        const answer = batch.answer;
-        if (answer !== undefined && batch.thread !== undefined) {
-            const sink = {
-                row: (row, i) => {
-                    problemsBefore(i);
-                    target.addRow(row, lineNos[i] ?? 0);
-                },
-                problem: (field, message, i) => {
-                    problemsBefore(i);
-                    target.lineIssue(lineNos[i] ?? 0, field, message);
-                },
-            };
-            batch.thread.decoder.decode(answer, sink);
-            batch.thread.giveBack(answer);
-        }
-        else if (batch.slot !== undefined) {
-            const line = batchLines({ ...batch.slot, lines: batch.lines });
-            const flags = new Uint8Array(batch.slot.flags, 0, batch.lines);
-            for (let i = 0; i < batch.lines; i++) {
-                problemsBefore(i);
-                target.parseLine(line(i), lineNos[i] ?? 0, ((flags[i] ?? 0) & line_flags_LINE_PLAIN) !== 0);
-            }
-        }
-        problemsBefore(Number.POSITIVE_INFINITY);
     }
 }
 
@@ -57384,7 +56611,7 @@ async function hashRest(read, start, hash) {
  * and absorbs the others' state (with an even split it waited ~1 s for the worker on deep-attempts).
  */
 const FIRST_RANGE_SHARE = 0.4;
-const range_read_WORKER_YOUNG_MB = 8;
+const WORKER_YOUNG_MB = 8;
 function defaultCuts(size, n) {
     const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
     return Array.from({ length: n - 1 }, (_, k) => Math.floor(size * (first + (k * (1 - first)) / (n - 1))));
@@ -57431,7 +56658,7 @@ function startRange(script, task, onNote) {
         worker = new external_node_worker_threads_.Worker(script, {
             workerData: task,
             // Its builder's state lives long; a small young generation took ~20 MB off the peak RSS.
-            resourceLimits: { maxYoungGenerationSizeMb: range_read_WORKER_YOUNG_MB },
+            resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
         });
     }
     catch (e) {
@@ -57678,7 +56905,6 @@ async function readRangeState(task, makeBuilder) {
 
 
 
-
 function checkOptions(opts) {
     const problems = [];
     for (const role of ["baseline", "candidate"]) {
@@ -57755,7 +56981,7 @@ async function readDataset(opts) {
         return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
     });
     await checkFiles(files);
-    const ranges = opts.readRanges ?? opts.parseWorkers?.ranges;
+    const ranges = opts.readRanges;
     if (ranges !== undefined && ranges.ranges >= 2) {
         const read = await readFiles(opts, files, ranges);
         if (read !== RESTART)
@@ -57775,78 +57001,49 @@ async function readFiles(opts, files, ranges) {
     const inputs = [];
     let rowsRead = 0;
     let complete = true;
-    const pool = opts.parseWorkers === undefined
-        ? undefined
-        : new ParsePool(opts.parseWorkers, opts.onNote ?? (() => undefined));
-    try {
-        for (let i = 0; i < files.length; i++) {
-            const f = files[i];
-            if (f === undefined)
-                continue;
-            const problem = (line, message) => {
-                builder.fileProblem(i, line, message);
-            };
-            let streamed;
-            const ranged = f.kind === "results" &&
-                ranges !== undefined &&
-                f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
-                builder.healthy() &&
-                !(await isGzipFile(f.abs))
-                ? await readInRanges(f.abs, builder, {
-                    fileIndex: i,
-                    fileNames: files.map((g) => g.display),
-                    baseline: opts.baseline,
-                    candidate: opts.candidate,
-                    limits: opts.limits,
-                }, ranges, opts.onNote ?? (() => undefined))
-                : undefined;
-            if (ranged === "restart")
-                return RESTART;
-            if (ranged !== undefined) {
-                streamed = ranged;
-            }
-            else if (f.kind === "results" && pool?.wants(f.bytes) === true && !(await isGzipFile(f.abs))) {
-                // A gzip file is parsed here: zlib inflates on a thread of its own, and a parse worker on
-                // top took the peak memory of a 10⁶-row export over 150 MB for ~10% less time (BENCHMARKS.md).
-                const pooled = pool.file({
-                    parseLine: (text, line, plain) => {
-                        builder.addResultLine(text, i, line, plain);
-                    },
-                    addRow: (row, line) => {
-                        builder.addResultRow(row, i, line);
-                    },
-                    lineIssue: (line, field, message) => {
-                        builder.addLineIssue(i, line, field, message);
-                    },
-                    fileProblem: problem,
-                });
-                streamed = await streamLines(f.abs, pooled.lines, pooled.onProblem, {
-                    afterChunk: pooled.afterChunk,
-                    hashOnWorker: false,
-                });
-                await pooled.finish();
-            }
-            else {
-                const onLine = f.kind === "results"
-                    ? {
-                        bytes: (bytes, begin, end, line, flags) => {
-                            builder.addResultBytes(bytes, begin, end, flags, i, line);
-                        },
-                    }
-                    : (text, begin, end, line, plain) => {
-                        builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
-                    };
-                streamed = await streamLines(f.abs, onLine, problem);
-            }
-            rowsRead += streamed.nonBlankLines;
-            if (streamed.sha256 === undefined)
-                complete = false;
-            // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
-            inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+    for (let i = 0; i < files.length; i++) {
+        const f = files[i];
+        if (f === undefined)
+            continue;
+        const problem = (line, message) => {
+            builder.fileProblem(i, line, message);
+        };
+        let streamed;
+        const ranged = f.kind === "results" &&
+            ranges !== undefined &&
+            f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
+            builder.healthy() &&
+            !(await isGzipFile(f.abs))
+            ? await readInRanges(f.abs, builder, {
+                fileIndex: i,
+                fileNames: files.map((g) => g.display),
+                baseline: opts.baseline,
+                candidate: opts.candidate,
+                limits: opts.limits,
+            }, ranges, opts.onNote ?? (() => undefined))
+            : undefined;
+        if (ranged === "restart")
+            return RESTART;
+        if (ranged !== undefined) {
+            streamed = ranged;
         }
-    }
-    finally {
-        await pool?.close();
+        else {
+            const onLine = f.kind === "results"
+                ? {
+                    bytes: (bytes, begin, end, line, flags) => {
+                        builder.addResultBytes(bytes, begin, end, flags, i, line);
+                    },
+                }
+                : (text, begin, end, line, plain) => {
+                    builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+                };
+            streamed = await streamLines(f.abs, onLine, problem);
+        }
+        rowsRead += streamed.nonBlankLines;
+        if (streamed.sha256 === undefined)
+            complete = false;
+        // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
+        inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
     }
     return builder.finish(inputs, rowsRead, complete, opts.collectGarbage);
 }
@@ -68383,7 +67580,7 @@ function parseHistoryEvents(text, files) {
     for (const part of text.split(EVENT_SEPARATOR)) {
         const m = EVENT.exec(part);
         const file = m === null ? undefined : files[Number(m[3])];
-        if (m === null || file === undefined || !model_VALIDITIES.includes(m[2] ?? ""))
+        if (m === null || file === undefined || !VALIDITIES.includes(m[2] ?? ""))
             return null;
         out.push({ revision: Number(m[1]), validity: m[2] ?? "", source: `${file}:${m[4] ?? ""}` });
     }
@@ -68783,8 +67980,8 @@ const MAX_REMEMBERED_CHANGES = 10_000;
 /** A row's identity and the facts that must not change, as strings (hashed by the caller). */
 class RowCodec {
     kind;
-    issues = new rows_LineIssues();
-    exportRow = rows_emptyExportRow();
+    issues = new LineIssues();
+    exportRow = emptyExportRow();
     reviewRow = emptyReviewRow();
     key = "";
     value = "";
@@ -68794,8 +67991,8 @@ class RowCodec {
     read(text, plain) {
         const issues = this.issues;
         issues.reset();
-        const obj = rows_parseObject(text, issues);
-        if (obj !== undefined && this.kind === "results" && rows_checkExportRow(obj, this.exportRow, issues, plain)) {
+        const obj = parseObject(text, issues);
+        if (obj !== undefined && this.kind === "results" && checkExportRow(obj, this.exportRow, issues, plain)) {
             const r = this.exportRow;
             const id = `${r.modelConfig}\u0000${r.datasetRevision}\u0000${r.taskId}\u0000${r.harnessRevision}`;
             const label = `\u0000${r.validity}\u0000${r.reviewRevision}\u0000${r.cluster ?? ""}`;
@@ -68879,7 +68076,7 @@ function shown(v) {
     return typeof v === "string" ? quote(v) : quote(JSON.stringify(v));
 }
 function objectOf(text) {
-    const o = rows_parseObject(text, new rows_LineIssues());
+    const o = parseObject(text, new LineIssues());
     return o;
 }
 /** Which row this is, in words: its identity fields. */
@@ -69026,9 +68223,9 @@ function checkHistory(previous, current, display) {
 
 
 
-const labels_as_of_CODE = Object.fromEntries(model_VALIDITIES.map((v) => [v, validityCode(v)]));
+const labels_as_of_CODE = Object.fromEntries(VALIDITIES.map((v) => [v, validityCode(v)]));
 function validityOfCode(code) {
-    const v = model_VALIDITIES[code];
+    const v = VALIDITIES[code];
     if (v === undefined)
         throw new Error(`validityOfCode: no validity has code ${code}`);
     return v;
@@ -69227,7 +68424,7 @@ function changeBetween(dataset, d, from, to, before, after) {
     const sum = margin === null ? 0 : margin * n;
     // Counted by (from, to) code and the listed tasks kept as a bounded top list: a change can
     // relabel most of 10⁶ tasks, so no per-task string or object is made.
-    const transitions = new Int32Array(model_VALIDITIES.length * model_VALIDITIES.length);
+    const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
     const moved = [];
     let changed = 0;
     for (let i = 0; i < before.codes.length; i++) {
@@ -69236,7 +68433,7 @@ function changeBetween(dataset, d, from, to, before, after) {
         if (ca === cb)
             continue;
         changed++;
-        const t = ca * model_VALIDITIES.length + cb;
+        const t = ca * VALIDITIES.length + cb;
         transitions[t] = transitions[t] + 1;
         const a = validityOfCode(ca);
         const b = validityOfCode(cb);
@@ -69247,8 +68444,8 @@ function changeBetween(dataset, d, from, to, before, after) {
     transitions.forEach((tasks, k) => {
         if (tasks === 0)
             return;
-        const a = validityOfCode(Math.floor(k / model_VALIDITIES.length));
-        const b = validityOfCode(k % model_VALIDITIES.length);
+        const a = validityOfCode(Math.floor(k / VALIDITIES.length));
+        const b = validityOfCode(k % VALIDITIES.length);
         counted.push({ change: `${a} → ${b}`, tasks });
     });
     return {
@@ -69323,13 +68520,15 @@ async function runGate(req) {
             extraWarnings.push(`The pull request's version of ${policyFile} does not parse (${diff.headError}); the base version decided.`);
         }
     }
+    if (req.readThreads?.note !== undefined)
+        req.onNote?.(req.readThreads.note);
     const read = await readDataset({
         results: req.results,
         reviews: req.reviews,
         baseline: req.baseline,
         candidate: req.candidate,
         displayPath: display,
-        ...(req.parseWorkers === undefined ? {} : { parseWorkers: req.parseWorkers }),
+        ...(req.readThreads?.ranges === undefined ? {} : { readRanges: req.readThreads.ranges }),
         ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     });
@@ -73287,7 +72486,7 @@ async function runAction(deps) {
                 today: deps.today,
                 toolVersion: TOOL_VERSION,
                 displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-                ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+                ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
                 ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
                 onNote: (message) => {
                     log.debug(message);
@@ -73331,46 +72530,40 @@ async function runAction(deps) {
 var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/io/parse-workers.ts
 /**
- * Which worker threads a bundle uses to read large results files: the range-worker.js and
- * parse-worker.js built next to it. By default none: the main thread reads, scans and builds
- * (the byte scanner, scan-row.ts) while a hash thread computes the file's SHA-256.
+ * Which worker threads a bundle reads large results files with: the range-worker.js built next
+ * to it (src/range-worker.ts). By default the main thread reads, scans and builds (the byte
+ * scanner, scan-row.ts) while a hash thread computes the file's SHA-256; a plain results file
+ * of at least AUTO_RANGE_MIN_BYTES is read in 2 byte ranges when the machine has two cores or
+ * more (src/core/input/range-read.ts): the main thread reads the first range and hashes the file,
+ * a range worker the second, each into builder state of its own, merged in range order; no line
+ * or row crosses threads, and the report is the same byte for byte. Below
+ * AUTO_RANGE_LEAN_BELOW_BYTES a range worker that holds (or, from its first 8 MiB, would hold)
+ * more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids gives its range back to the main thread, as
+ * one past 65,536 tasks always does: merging what such a range holds costs more than reading it
+ * here. The figures are in BENCHMARKS.md.
  *
  * MODEL_GATE_READ_RANGES=N (2 to MAX_READ_RANGES) reads a plain results file of at least
- * DEFAULT_RANGE_MIN_BYTES in N byte ranges (src/core/input/range-read.ts): the main thread reads
- * the first and hashes the file, one range worker each later range, each into builder state of
- * its own, merged in range order; no line or row crosses threads, and the report is the same
- * byte for byte. Unset, a file of at least AUTO_RANGE_MIN_BYTES is read in 2 ranges when the
- * machine has two cores or more, and any smaller file whole; below AUTO_RANGE_LEAN_BELOW_BYTES a
- * range worker that holds (or, from its first 8 MiB, would hold) more than
- * AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids gives its range back to the main thread, as one past
- * 65,536 tasks always does. On this project's 2-core machine at 10⁶ rows (~0.6 GB) ranges took
- * ~0.8× the wall time of a sequential read on the generator's, wide-evidence and deep-attempts
- * shapes at +7–24 MiB of peak memory (deep-attempts, 600,000 attempt ids in the worker's range,
- * +12 MiB: ranges post attempt ids in parts); many-tasks is given back after its first 8 MiB,
- * every line of which made a new task (range-read.ts). At 10⁷ rows
- * (6 GB) 0.6–0.7× (11.7–15.0 s against 16.4–22.4 s), where the read is nearly all of the run.
- * `0` or `1` reads every file whole.
+ * DEFAULT_RANGE_MIN_BYTES in N ranges, with no attempt-id limit; `0` or `1` reads every file
+ * whole.
  *
- * MODEL_GATE_PARSE_THREADS=N (at most MAX_PARSE_THREADS) starts the older parse pool instead
- * (src/core/input/parse-pool.ts: the main thread splits, workers parse the lines and send rows
- * back), which costs more than it saves since the byte scanner. 0 or unset: off.
+ * MODEL_GATE_PARSE_THREADS started a parse pool (worker threads parsing lines the main thread
+ * split), which cost more than it saved once the byte scanner read rows on the main thread; it
+ * was removed. A value set is no longer read: the read is the default one, and a debug note says
+ * so.
  */
 
 
 
-const WORKER_FILE = "parse-worker.js";
 const RANGE_WORKER_FILE = "range-worker.js";
-const MAX_PARSE_THREADS = 4;
 const MAX_READ_RANGES = 8;
 /** Without MODEL_GATE_READ_RANGES, plain results files this large are read in 2 ranges. */
 const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
 /**
  * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
- * leaves its range to the main thread: merging them costs ~20 bytes an id in parts of 32 Ki ids
- * (range-read.ts; ~50 posted whole), and at this size the 150 MB of a ≤ 10,000-task export comes
- * first. 640 Ki ids is the worker's share of a 10⁶-row export whose every row is an attempt of a
- * compared model (deep-attempts: 600,000 ids, +12 MiB, 137–140 MiB in all); more is given back.
- * From 1 GiB, speed comes first (10⁷ rows in < 15 s).
+ * leaves its range to the main thread: merging them costs memory (~20 bytes an id, posted in
+ * parts), and at this size memory comes first. 640 Ki ids is the worker's share of a 10⁶-row
+ * export whose every row is an attempt of a compared model (deep-attempts); more is given back.
+ * From 1 GiB, speed comes first.
  */
 const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
 const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;
@@ -73379,33 +72572,37 @@ function parse_workers_count(raw) {
 }
 /**
  * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
- * parse-worker.js next to it (running from source, as the tests do).
+ * range-worker.js next to it (running from source, as the tests do).
  */
-function bundledParseWorkers(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
-    const script = new URL(WORKER_FILE, bundleUrl);
+function bundledReadThreads(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
+    const script = new URL(RANGE_WORKER_FILE, bundleUrl);
     if (script.protocol !== "file:" || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(script)))
         return undefined;
-    const threads = Math.min(parse_workers_count(env["MODEL_GATE_PARSE_THREADS"]) ?? 0, MAX_PARSE_THREADS);
-    const rangeScript = new URL(RANGE_WORKER_FILE, bundleUrl);
+    const parseThreads = env["MODEL_GATE_PARSE_THREADS"];
+    const note = parseThreads === undefined || parseThreads === ""
+        ? undefined
+        : `MODEL_GATE_PARSE_THREADS is no longer read (the parse pool was removed: it cost more than it ` +
+            `saved); reading as without it`;
     const given = env["MODEL_GATE_READ_RANGES"];
     // (Any value given, even one not understood, is the user's choice: only an unset one is ours.)
     const auto = (given === undefined || given === "") && cores >= 2;
-    const ranges = threads > 0 ? 0 : auto ? 2 : Math.min(parse_workers_count(given) ?? 0, MAX_READ_RANGES);
-    if (ranges < 2 || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(rangeScript)))
-        return { script, threads };
+    const ranges = auto ? 2 : Math.min(parse_workers_count(given) ?? 0, MAX_READ_RANGES);
     return {
-        script,
-        threads,
-        ranges: {
-            script: rangeScript,
-            ranges,
-            ...(auto
-                ? {
-                    minBytes: AUTO_RANGE_MIN_BYTES,
-                    attemptLimit: { ids: AUTO_RANGE_MAX_ATTEMPT_IDS, belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES },
-                }
-                : {}),
-        },
+        ...(ranges < 2
+            ? {}
+            : {
+                ranges: {
+                    script,
+                    ranges,
+                    ...(auto
+                        ? {
+                            minBytes: AUTO_RANGE_MIN_BYTES,
+                            attemptLimit: { ids: AUTO_RANGE_MAX_ATTEMPT_IDS, belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES },
+                        }
+                        : {}),
+                },
+            }),
+        ...(note === undefined ? {} : { note }),
     };
 }
 
@@ -73589,7 +72786,7 @@ async function main() {
         runnerProblems.add(variable);
         log.error(message);
     };
-    const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
+    const readThreads = bundledReadThreads(import.meta.url, process.env);
     const collectGarbage = fullCollectionFor(process.env);
     let failed = false;
     const setFailed = (message) => {
@@ -73644,7 +72841,7 @@ async function main() {
             git: runGit,
             retry: retryPolicy(process.env),
             today: new Date().toISOString().slice(0, 10),
-            ...(parseWorkers === undefined ? {} : { parseWorkers }),
+            ...(readThreads === undefined ? {} : { readThreads }),
             ...(collectGarbage === undefined ? {} : { collectGarbage }),
         });
     }

@@ -2929,19 +2929,13 @@ class DatasetBuilder {
         }
         this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & line_flags/* LINE_PLAIN */.U) !== 0);
     }
-    /** A results line already parsed and checked (by a parse worker: see parse-pool.ts). */
+    /** A results line already parsed and checked. */
     addResultRow(row, fileIndex, line) {
         if (this.stopped)
             return;
         const src = this.src(fileIndex, line);
         this.resultRow(row, src);
         this.checkHeld(src);
-    }
-    /** A results line a parse worker found bad: what addResultLine reports for it. */
-    addLineIssue(fileIndex, line, field, message) {
-        if (this.stopped)
-            return;
-        this.lineProblem(this.src(fileIndex, line), field, message);
     }
     resultRow(row, src) {
         const model = row.modelConfig;
@@ -4645,7 +4639,7 @@ const COLLECT_MIN_TASKS = 100_000;
 /* harmony export */   U: () => (/* binding */ LINE_PLAIN),
 /* harmony export */   t: () => (/* binding */ LINE_ASCII)
 /* harmony export */ });
-/** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */
+/** Flags of a line handed over as bytes (line-stream's ByteLineHandler). */
 /** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
  * control character (see line-stream's LineHandler). */
 const LINE_PLAIN = 1;
@@ -4728,9 +4722,7 @@ const SPAN_BYTES = 32 * 1024;
  * by a worker thread that reads the same open file (the same file descriptor, by position, so a
  * rename or replacement of the path cannot make it read another file) while the main thread
  * parses it; a smaller one is hashed inline, where starting a thread (~tens of ms) would cost
- * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold) and a
- * file whose lines are parsed on worker threads (StreamOptions.hashOnWorker: the main thread
- * has time then). The digest is of the same bytes as long as the file is not modified while it is read;
+ * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the same bytes as long as the file is not modified while it is read;
  * a change of its length in that time (an export still being written) is caught by comparing
  * the byte counts of both reads, and reported.
  *
@@ -5201,9 +5193,8 @@ function trailingBytesMessage(gzipBytes, fileBytes) {
         `appended to the file) and would be ignored: decompress the file and compress it again`);
 }
 /** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` or `afterChunk` throws. */
-async function streamLines(absPath, onLine, onProblem, options = {}) {
-    const { afterChunk } = options;
+ * problem (those go to `onProblem`); rethrows what `onLine` throws. */
+async function streamLines(absPath, onLine, onProblem) {
     let fh;
     try {
         fh = await open(absPath, "r");
@@ -5214,7 +5205,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     }
     const splitter = new LineSplitter(onLine, onProblem);
     let gzip = false;
-    // What onLine or afterChunk threw (a bug, not user input): rethrown as itself, not as the
+    // What onLine threw (a bug, not user input): rethrown as itself, not as the
     // AbortError the pipeline turns it into.
     let handlerFailed = false;
     let handlerError;
@@ -5235,14 +5226,12 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
         const size = (await fh.stat()).size;
         // A gzip file's compressed bytes are few next to what is inflated and parsed from them (35 MB
         // for 587 MB): hashing them here costs less than a thread's memory.
-        const hashHere = gzip || options.hashOnWorker === false || size < WORKER_HASH_MIN_BYTES;
+        const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
         pending = hashHere ? undefined : line_stream_hashInWorker(fh);
         const hash = pending === undefined ? createHash("sha256") : undefined;
-        const take = async (chunk) => {
+        const take = (chunk) => {
             try {
                 splitter.push(chunk);
-                if (afterChunk !== undefined)
-                    await afterChunk();
             }
             catch (e) {
                 handlerFailed = true;
@@ -5262,7 +5251,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
             const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
             const sink = async (chunks) => {
                 for await (const chunk of chunks)
-                    await take(chunk);
+                    take(chunk);
             };
             gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
             await pipeline(source, hasher, gunzip, sink);
@@ -5276,11 +5265,10 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
         }
         else {
             // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-            // one's lines are handled, instead of this thread waiting for each read (~10% of a large
-            // read was idle). A new buffer per chunk left up to ~60 MB of dead buffers between
-            // collections once the main thread no longer parses (parse-pool.ts). The splitter copies
-            // what it carries to the next chunk, and `take` returns once the chunk is used, before
-            // its buffer is read into again.
+            // one's lines are handled, instead of this thread waiting for each read; and no new buffer
+            // per chunk, which would leave dead buffers between collections. The splitter copies what
+            // it carries to the next chunk, and `take` returns once the chunk is used, before its
+            // buffer is read into again.
             let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
             let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
             reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
@@ -5294,7 +5282,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
                 [buffer, spare] = [spare, buffer];
                 reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
                 hash?.update(chunk);
-                await take(chunk);
+                take(chunk);
             }
         }
         try {

@@ -37,7 +37,7 @@ import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetryPolicy } from "./github-api.js";
 import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
-import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
+import type { ReadThreads } from "../io/parse-workers.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
 import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
@@ -59,8 +59,8 @@ export interface ActionDeps {
   readonly retry: RetryPolicy;
   /** YYYY-MM-DD, for the policy's revisit date. */
   readonly today: string;
-  /** Parse workers of the bundle (src/io/parse-workers.ts); absent: parse on the main thread. */
-  readonly parseWorkers?: ParseWorkerOptions;
+  /** Read threads of the bundle (src/io/parse-workers.ts); absent: read on the main thread. */
+  readonly readThreads?: ReadThreads;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
 }
@@ -620,7 +620,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           today: deps.today,
           toolVersion: TOOL_VERSION,
           displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-          ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+          ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
           ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
           onNote: (message) => {
             log.debug(message);

@@ -128,7 +128,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     // Name files as the user typed them, so messages and provenance match the command line.
     displayPath: (p) =>
       displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven], abs),
-    ...(io.parseWorkers === undefined ? {} : { parseWorkers: io.parseWorkers }),
+    ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });

@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { evaluate } from "./decision/evaluate.js";
 import { computeFragility } from "./decision/fragility.js";
 import { InputError, PolicyError } from "./errors.js";
-import type { ParseWorkerOptions } from "./input/parse-pool.js";
 import { readDataset } from "./input/read-dataset.js";
+import type { ReadThreads } from "../io/parse-workers.js";
 import { COLLECT_MIN_TASKS } from "./input/limits.js";
 import { diffPolicyTexts } from "./policy/policy-diff.js";
 import { isExpired, parsePolicy } from "./policy/load-policy.js";
@@ -40,8 +40,8 @@ export interface GateRequest {
   readonly toolVersion: string;
   /** How to name input files in messages and provenance (e.g. relative to the workspace). */
   readonly displayPath?: (absPath: string) => string;
-  /** Parse large exports on worker threads (the bundles pass theirs; see src/io/parse-workers.ts). */
-  readonly parseWorkers?: ParseWorkerOptions;
+  /** Read large exports on worker threads (the bundles pass theirs; see src/io/parse-workers.ts). */
+  readonly readThreads?: ReadThreads;
   /** A full garbage collection, for a large read (the bundles pass src/io/full-collection.ts's). */
   readonly collectGarbage?: () => void;
   /** The previous versions of the results and reviews files, for the append-only check (issue #14). */
@@ -90,13 +90,14 @@ export async function runGate(req: GateRequest): Promise<Report> {
     }
   }
 
+  if (req.readThreads?.note !== undefined) req.onNote?.(req.readThreads.note);
   const read = await readDataset({
     results: req.results,
     reviews: req.reviews,
     baseline: req.baseline,
     candidate: req.candidate,
     displayPath: display,
-    ...(req.parseWorkers === undefined ? {} : { parseWorkers: req.parseWorkers }),
+    ...(req.readThreads?.ranges === undefined ? {} : { readRanges: req.readThreads.ranges }),
     ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
     ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
   });

@@ -1,7 +1,6 @@
 /**
- * The bundles find and start dist/parse-worker.js and dist/range-worker.js for a large export
- * (src/io/parse-workers.ts), and the report is the same byte for byte with and without worker
- * threads.
+ * The bundles find and start dist/range-worker.js for a large export (src/io/parse-workers.ts),
+ * and the report is the same byte for byte with and without worker threads.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -10,13 +9,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { DEFAULT_PARSE_MIN_BYTES } from "../../src/core/input/parse-pool.js";
 import { DEFAULT_RANGE_MIN_BYTES } from "../../src/core/input/range-read.js";
 import {
   AUTO_RANGE_LEAN_BELOW_BYTES,
   AUTO_RANGE_MAX_ATTEMPT_IDS,
   AUTO_RANGE_MIN_BYTES,
-  bundledParseWorkers,
+  bundledReadThreads,
 } from "../../src/io/parse-workers.js";
 import { cliBundle } from "../helpers/run-cli.js";
 
@@ -25,53 +23,30 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("bundledParseWorkers", () => {
+describe("bundledReadThreads", () => {
   const bundleDir = join(dir, "bundle");
   const bundleUrl = pathToFileURL(join(bundleDir, "cli.js")).href;
   beforeAll(() => {
     mkdirSync(bundleDir, { recursive: true });
-    writeFileSync(join(bundleDir, "parse-worker.js"), "");
-  });
-
-  it("uses the parse-worker.js next to the bundle, with no thread unless asked (the scanner is faster inline)", () => {
-    const options = bundledParseWorkers(bundleUrl, {});
-    expect(options?.script.href).toBe(pathToFileURL(join(bundleDir, "parse-worker.js")).href);
-    expect(options?.threads).toBe(0);
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "1" })?.threads).toBe(1);
-  });
-
-  it("takes the thread count from MODEL_GATE_PARSE_THREADS, at most 4; 0 turns the workers off", () => {
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "0" })?.threads).toBe(0);
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "2" })?.threads).toBe(2);
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "64" })?.threads).toBe(4);
-    const fallback = bundledParseWorkers(bundleUrl, {})?.threads;
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "two" })?.threads).toBe(fallback);
-  });
-
-  it("reads in byte ranges as MODEL_GATE_READ_RANGES asks (2 to 8), and not with the parse pool", () => {
     writeFileSync(join(bundleDir, "range-worker.js"), "");
+  });
+
+  it("reads in byte ranges as MODEL_GATE_READ_RANGES asks (2 to 8); 0 and 1 read every file whole", () => {
     const script = pathToFileURL(join(bundleDir, "range-worker.js")).href;
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "0" })?.ranges).toBeUndefined();
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "1" })?.ranges).toBeUndefined();
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "two" })?.ranges).toBeUndefined();
-    const two = bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "2" })?.ranges;
+    expect(bundledReadThreads(bundleUrl, { MODEL_GATE_READ_RANGES: "0" })?.ranges).toBeUndefined();
+    expect(bundledReadThreads(bundleUrl, { MODEL_GATE_READ_RANGES: "1" })?.ranges).toBeUndefined();
+    expect(bundledReadThreads(bundleUrl, { MODEL_GATE_READ_RANGES: "two" })?.ranges).toBeUndefined();
+    const two = bundledReadThreads(bundleUrl, { MODEL_GATE_READ_RANGES: "2" })?.ranges;
     expect(two?.script.href).toBe(script);
     expect(two?.ranges).toBe(2);
     // (Asked for: from the reader's own 32 MiB on.)
     expect(two?.minBytes).toBeUndefined();
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "64" })?.ranges?.ranges).toBe(8);
-    const both = bundledParseWorkers(bundleUrl, {
-      MODEL_GATE_READ_RANGES: "2",
-      MODEL_GATE_PARSE_THREADS: "1",
-    });
-    expect(both?.threads).toBe(1);
-    expect(both?.ranges).toBeUndefined();
+    expect(bundledReadThreads(bundleUrl, { MODEL_GATE_READ_RANGES: "64" })?.ranges?.ranges).toBe(8);
   });
 
   it("unset, reads files of 256 MiB or more in 2 ranges on two cores or more, and never on one", () => {
-    writeFileSync(join(bundleDir, "range-worker.js"), "");
     for (const env of [{}, { MODEL_GATE_READ_RANGES: "" }]) {
-      const auto = bundledParseWorkers(bundleUrl, env, 2)?.ranges;
+      const auto = bundledReadThreads(bundleUrl, env, 2)?.ranges;
       expect(auto?.ranges).toBe(2);
       expect(auto?.minBytes).toBe(AUTO_RANGE_MIN_BYTES);
       expect(AUTO_RANGE_MIN_BYTES).toBe(2 ** 28);
@@ -81,20 +56,31 @@ describe("bundledParseWorkers", () => {
         belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES,
       });
       expect(AUTO_RANGE_LEAN_BELOW_BYTES).toBe(2 ** 30);
-      expect(bundledParseWorkers(bundleUrl, env, 16)?.ranges?.ranges).toBe(2);
-      expect(bundledParseWorkers(bundleUrl, env, 1)?.ranges).toBeUndefined();
+      expect(bundledReadThreads(bundleUrl, env, 16)?.ranges?.ranges).toBe(2);
+      expect(bundledReadThreads(bundleUrl, env, 1)?.ranges).toBeUndefined();
     }
     // Asked for, ranges are the user's: no attempt-id limit.
     expect(
-      bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "2" }, 2)?.ranges?.attemptLimit,
+      bundledReadThreads(bundleUrl, { MODEL_GATE_READ_RANGES: "2" }, 2)?.ranges?.attemptLimit,
     ).toBeUndefined();
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_READ_RANGES: "1" }, 4)?.ranges).toBeUndefined();
-    expect(bundledParseWorkers(bundleUrl, { MODEL_GATE_PARSE_THREADS: "1" }, 4)?.ranges).toBeUndefined();
+    expect(bundledReadThreads(bundleUrl, { MODEL_GATE_READ_RANGES: "1" }, 4)?.ranges).toBeUndefined();
+  });
+
+  it("no longer reads MODEL_GATE_PARSE_THREADS (the parse pool was removed): the default read, and a note", () => {
+    for (const value of ["0", "1", "4", "two"]) {
+      const threads = bundledReadThreads(bundleUrl, { MODEL_GATE_PARSE_THREADS: value }, 2);
+      expect(threads?.ranges).toStrictEqual(bundledReadThreads(bundleUrl, {}, 2)?.ranges);
+      expect(threads?.note).toBe(
+        "MODEL_GATE_PARSE_THREADS is no longer read (the parse pool was removed: it cost more than it saved); reading as without it",
+      );
+    }
+    expect(bundledReadThreads(bundleUrl, {}, 2)?.note).toBeUndefined();
+    expect(bundledReadThreads(bundleUrl, { MODEL_GATE_PARSE_THREADS: "" }, 2)?.note).toBeUndefined();
   });
 
   it("gives nothing when there is no worker script (running from source)", () => {
-    expect(bundledParseWorkers(pathToFileURL(join(dir, "elsewhere", "cli.js")).href, {})).toBeUndefined();
-    expect(bundledParseWorkers("https://example.invalid/cli.js", {})).toBeUndefined();
+    expect(bundledReadThreads(pathToFileURL(join(dir, "elsewhere", "cli.js")).href, {})).toBeUndefined();
+    expect(bundledReadThreads("https://example.invalid/cli.js", {})).toBeUndefined();
   });
 });
 
@@ -123,8 +109,7 @@ describe("dist/cli.js on a large export", () => {
     writePolicy(policy);
   });
 
-  it("parses on a worker thread, with the same report and exit status as on the main thread", () => {
-    expect(statSync(results).size).toBeGreaterThanOrEqual(DEFAULT_PARSE_MIN_BYTES);
+  it("with MODEL_GATE_PARSE_THREADS set (no longer read): a debug note, the same report and exit status", () => {
     const argv = [
       "evaluate",
       "--results",
@@ -140,14 +125,14 @@ describe("dist/cli.js on a large export", () => {
       "--format",
       "json",
     ];
-    const pooled = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_PARSE_THREADS: "1" });
-    const inline = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_PARSE_THREADS: "0" });
-    expect(pooled.stderr).toContain("model-gate: debug: parsing large results files on 1 worker thread(s)");
-    expect(inline.stderr).not.toContain("worker thread");
-    expect([0, 1, 2]).toContain(pooled.code);
-    expect(pooled.code).toBe(inline.code);
-    expect(pooled.stdout.length).toBeGreaterThan(1000);
-    expect(pooled.stdout).toBe(inline.stdout);
+    const set = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_PARSE_THREADS: "1" });
+    const unset = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1" });
+    expect(set.stderr).toContain("model-gate: debug: MODEL_GATE_PARSE_THREADS is no longer read");
+    expect(unset.stderr).not.toContain("MODEL_GATE_PARSE_THREADS");
+    expect([0, 1, 2]).toContain(set.code);
+    expect(set.code).toBe(unset.code);
+    expect(set.stdout.length).toBeGreaterThan(1000);
+    expect(set.stdout).toBe(unset.stdout);
   });
 });
 

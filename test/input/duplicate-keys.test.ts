@@ -1,8 +1,7 @@
 /**
  * A JSON line with the same key twice is a located input error (issue 11; SPEC §1.1 guesses
  * nothing about a bad line), on every parse path: the byte scanner (which hands such a line to
- * JSON.parse), JSON.parse on the main thread (any line with an escape), and the parse workers
- * (dist/parse-worker.js, the same code on another thread); results and reviews files alike.
+ * JSON.parse) and JSON.parse (any line with an escape); results and reviews files alike.
  */
 import { basename } from "node:path";
 
@@ -12,18 +11,12 @@ import { readDataset } from "../../src/core/input/read-dataset.js";
 import { fixtures, inputError, review, row, toJsonl } from "./fixtures.js";
 
 const fx = fixtures("dupkeys");
-const WORKER = new URL("../../dist/parse-worker.js", import.meta.url);
 
 /** The base row's JSON with `extra` spliced in before its closing brace. */
 const withKeys = (extra: string, over: Record<string, unknown> = {}): string =>
   JSON.stringify(row(over)).replace(/}$/, `,${extra}}`);
 
-const paths = [
-  ["inline", undefined],
-  ["parse worker", { script: WORKER, threads: 1, minBytes: 0 }],
-] as const;
-
-describe.each(paths)("a repeated key is a located error (%s)", (_name, parseWorkers) => {
+describe("a repeated key is a located error", () => {
   const read = (path: string) =>
     readDataset({
       results: [path],
@@ -31,7 +24,6 @@ describe.each(paths)("a repeated key is a located error (%s)", (_name, parseWork
       baseline: "base",
       candidate: "cand",
       displayPath: basename,
-      ...(parseWorkers === undefined ? {} : { parseWorkers }),
     });
 
   const cases: [string, string, string | undefined, string][] = [

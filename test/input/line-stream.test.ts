@@ -1,7 +1,7 @@
 /**
  * streamLines' own contract, beyond what readDataset's tests show: an exception thrown by the
  * caller's handlers is a bug and propagates as itself (not as the stream's AbortError), and the
- * byte-line mode (used for worker parsing) yields the same lines and problems as the text mode.
+ * byte-line mode (the byte scanner's) yields the same lines and problems as the text mode.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,36 +30,18 @@ describe("streamLines: handler exceptions", () => {
     Array.from({ length: 5000 }, (_, i) => `{"n":${i},"pad":"${"x".repeat(90)}"}`).join("\n"),
   );
 
-  it("rethrows what the line handler throws, with its own message", async () => {
-    const path = fileWith(body);
-    await expect(
-      streamLines(
-        path,
-        (_t, _b, _e, line) => {
-          if (line === 4000) throw new Error("handler bug at line 4000");
-        },
-        () => undefined,
-      ),
-    ).rejects.toThrow("handler bug at line 4000");
-  });
-
-  it("rethrows what afterChunk throws, for plain and gzip files", async () => {
+  it("rethrows what the line handler throws, with its own message, for plain and gzip files", async () => {
     for (const bytes of [body, gzipSync(body)]) {
       const path = fileWith(bytes);
-      let chunks = 0;
       await expect(
         streamLines(
           path,
-          () => undefined,
-          () => undefined,
-          {
-            afterChunk: () => {
-              chunks++;
-              return Promise.reject(new Error(`afterChunk bug after chunk ${chunks}`));
-            },
+          (_t, _b, _e, line) => {
+            if (line === 4000) throw new Error("handler bug at line 4000");
           },
+          () => undefined,
         ),
-      ).rejects.toThrow("afterChunk bug after chunk 1");
+      ).rejects.toThrow("handler bug at line 4000");
     }
   });
 });

@@ -347,18 +347,12 @@ export class DatasetBuilder {
     this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & LINE_PLAIN) !== 0);
   }
 
-  /** A results line already parsed and checked (by a parse worker: see parse-pool.ts). */
-  addResultRow(row: ExportRow, fileIndex: number, line: number): void {
+  /** A results line already parsed and checked. */
+  private addResultRow(row: ExportRow, fileIndex: number, line: number): void {
     if (this.stopped) return;
     const src = this.src(fileIndex, line);
     this.resultRow(row, src);
     this.checkHeld(src);
-  }
-
-  /** A results line a parse worker found bad: what addResultLine reports for it. */
-  addLineIssue(fileIndex: number, line: number, field: string | undefined, message: string): void {
-    if (this.stopped) return;
-    this.lineProblem(this.src(fileIndex, line), field, message);
   }
 
   private resultRow(row: ExportRow, src: number): void {

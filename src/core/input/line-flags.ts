@@ -1,4 +1,4 @@
-/** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */
+/** Flags of a line handed over as bytes (line-stream's ByteLineHandler). */
 
 /** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
  * control character (see line-stream's LineHandler). */

@@ -34,10 +34,10 @@ export type LineHandler = (text: string, begin: number, end: number, line: numbe
 
 /**
  * Receives each non-blank line as its bytes `bytes[begin, end)`: valid UTF-8, no BOM, no line
- * end; the bytes stay as they are until the chunk's `afterChunk` (StreamOptions) has returned. `flags` has LINE_PLAIN when the line is plain (as in
- * LineHandler) and LINE_ASCII when every byte is below 0x80; a flag that is not set promises
- * nothing (both are tested per span of lines). For a caller that hands the lines
- * to another thread: it need not decode them here.
+ * end; the bytes are valid only during the call. `flags` has LINE_PLAIN when the line is plain
+ * (as in LineHandler) and LINE_ASCII when every byte is below 0x80; a flag that is not set
+ * promises nothing (both are tested per span of lines). For the byte scanner, which reads most
+ * lines without decoding them.
  */
 export type ByteLineHandler = (
   bytes: Buffer,
@@ -84,9 +84,7 @@ const SPAN_BYTES = 32 * 1024;
  * by a worker thread that reads the same open file (the same file descriptor, by position, so a
  * rename or replacement of the path cannot make it read another file) while the main thread
  * parses it; a smaller one is hashed inline, where starting a thread (~tens of ms) would cost
- * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold) and a
- * file whose lines are parsed on worker threads (StreamOptions.hashOnWorker: the main thread
- * has time then). The digest is of the same bytes as long as the file is not modified while it is read;
+ * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the same bytes as long as the file is not modified while it is read;
  * a change of its length in that time (an export still being written) is caught by comparing
  * the byte counts of both reads, and reported.
  *
@@ -573,25 +571,13 @@ function trailingBytesMessage(gzipBytes: number, fileBytes: number): string {
   );
 }
 
-export interface StreamOptions {
-  /** Awaited after each chunk's lines (backpressure for lines handled elsewhere: parse-pool.ts). */
-  readonly afterChunk?: () => Promise<void>;
-  /**
-   * false hashes a large file on this thread too: when its lines are parsed on worker threads,
-   * this thread waits for them anyway, and another thread would compete for the cores.
-   */
-  readonly hashOnWorker?: boolean;
-}
-
 /** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` or `afterChunk` throws. */
+ * problem (those go to `onProblem`); rethrows what `onLine` throws. */
 export async function streamLines(
   absPath: string,
   onLine: LineHandler | ByteLines,
   onProblem: ProblemHandler,
-  options: StreamOptions = {},
 ): Promise<StreamedFile> {
-  const { afterChunk } = options;
   let fh: FileHandle;
   try {
     fh = await open(absPath, "r");
@@ -601,7 +587,7 @@ export async function streamLines(
   }
   const splitter = new LineSplitter(onLine, onProblem);
   let gzip = false;
-  // What onLine or afterChunk threw (a bug, not user input): rethrown as itself, not as the
+  // What onLine threw (a bug, not user input): rethrown as itself, not as the
   // AbortError the pipeline turns it into.
   let handlerFailed = false;
   let handlerError: unknown;
@@ -623,13 +609,12 @@ export async function streamLines(
     const size = (await fh.stat()).size;
     // A gzip file's compressed bytes are few next to what is inflated and parsed from them (35 MB
     // for 587 MB): hashing them here costs less than a thread's memory.
-    const hashHere = gzip || options.hashOnWorker === false || size < WORKER_HASH_MIN_BYTES;
+    const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
     pending = hashHere ? undefined : hashInWorker(fh);
     const hash = pending === undefined ? createHash("sha256") : undefined;
-    const take = async (chunk: Buffer): Promise<void> => {
+    const take = (chunk: Buffer): void => {
       try {
         splitter.push(chunk);
-        if (afterChunk !== undefined) await afterChunk();
       } catch (e) {
         handlerFailed = true;
         handlerError = e;
@@ -647,7 +632,7 @@ export async function streamLines(
       });
       const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
       const sink = async (chunks: AsyncIterable<Buffer>): Promise<void> => {
-        for await (const chunk of chunks) await take(chunk);
+        for await (const chunk of chunks) take(chunk);
       };
       gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
       await pipeline(source, hasher, gunzip, sink);
@@ -660,11 +645,10 @@ export async function streamLines(
       }
     } else {
       // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-      // one's lines are handled, instead of this thread waiting for each read (~10% of a large
-      // read was idle). A new buffer per chunk left up to ~60 MB of dead buffers between
-      // collections once the main thread no longer parses (parse-pool.ts). The splitter copies
-      // what it carries to the next chunk, and `take` returns once the chunk is used, before
-      // its buffer is read into again.
+      // one's lines are handled, instead of this thread waiting for each read; and no new buffer
+      // per chunk, which would leave dead buffers between collections. The splitter copies what
+      // it carries to the next chunk, and `take` returns once the chunk is used, before its
+      // buffer is read into again.
       let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
       let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
       reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
@@ -677,7 +661,7 @@ export async function streamLines(
         [buffer, spare] = [spare, buffer];
         reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
         hash?.update(chunk);
-        await take(chunk);
+        take(chunk);
       }
     }
     try {

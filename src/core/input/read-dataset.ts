@@ -16,7 +16,6 @@ import type { Dataset, InputFileDigest } from "../model.js";
 import { DatasetBuilder } from "./dataset-builder.js";
 import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
 import { describeFsError, isGzipFile, lineOf, streamLines } from "./line-stream.js";
-import { ParsePool, type ParseWorkerOptions } from "./parse-pool.js";
 import { DEFAULT_RANGE_MIN_BYTES, readInRanges, type RangeReadOptions } from "./range-read.js";
 
 export {
@@ -45,8 +44,6 @@ export interface ReadOptions {
   readonly displayPath?: (absPath: string) => string;
   /** Lower caps on what is held (DEFAULT_INPUT_LIMITS otherwise); for tests of the caps. */
   readonly limits?: Partial<InputLimits>;
-  /** Parse large results files on worker threads (parse-pool.ts); same Dataset, sooner. */
-  readonly parseWorkers?: ParseWorkerOptions;
   /** Read large plain results files in byte ranges on worker threads (range-read.ts); same Dataset. */
   readonly readRanges?: RangeReadOptions;
   /** Receives notes on how the input was read (for debug output; never part of the report). */
@@ -145,7 +142,7 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
     return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
   });
   await checkFiles(files);
-  const ranges = opts.readRanges ?? opts.parseWorkers?.ranges;
+  const ranges = opts.readRanges;
   if (ranges !== undefined && ranges.ranges >= 2) {
     const read = await readFiles(opts, files, ranges);
     if (read !== RESTART) return read;
@@ -174,81 +171,53 @@ async function readFiles(
   const inputs: InputFileDigest[] = [];
   let rowsRead = 0;
   let complete = true;
-  const pool =
-    opts.parseWorkers === undefined
-      ? undefined
-      : new ParsePool(opts.parseWorkers, opts.onNote ?? (() => undefined));
-  try {
-    for (let i = 0; i < files.length; i++) {
-      const f = files[i];
-      if (f === undefined) continue;
-      const problem = (line: number | undefined, message: string): void => {
-        builder.fileProblem(i, line, message);
-      };
-      let streamed;
-      const ranged =
-        f.kind === "results" &&
-        ranges !== undefined &&
-        f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
-        builder.healthy() &&
-        !(await isGzipFile(f.abs))
-          ? await readInRanges(
-              f.abs,
-              builder,
-              {
-                fileIndex: i,
-                fileNames: files.map((g) => g.display),
-                baseline: opts.baseline,
-                candidate: opts.candidate,
-                limits: opts.limits,
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    if (f === undefined) continue;
+    const problem = (line: number | undefined, message: string): void => {
+      builder.fileProblem(i, line, message);
+    };
+    let streamed;
+    const ranged =
+      f.kind === "results" &&
+      ranges !== undefined &&
+      f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
+      builder.healthy() &&
+      !(await isGzipFile(f.abs))
+        ? await readInRanges(
+            f.abs,
+            builder,
+            {
+              fileIndex: i,
+              fileNames: files.map((g) => g.display),
+              baseline: opts.baseline,
+              candidate: opts.candidate,
+              limits: opts.limits,
+            },
+            ranges,
+            opts.onNote ?? (() => undefined),
+          )
+        : undefined;
+    if (ranged === "restart") return RESTART;
+    if (ranged !== undefined) {
+      streamed = ranged;
+    } else {
+      const onLine =
+        f.kind === "results"
+          ? {
+              bytes: (bytes: Buffer, begin: number, end: number, line: number, flags: number): void => {
+                builder.addResultBytes(bytes, begin, end, flags, i, line);
               },
-              ranges,
-              opts.onNote ?? (() => undefined),
-            )
-          : undefined;
-      if (ranged === "restart") return RESTART;
-      if (ranged !== undefined) {
-        streamed = ranged;
-      } else if (f.kind === "results" && pool?.wants(f.bytes) === true && !(await isGzipFile(f.abs))) {
-        // A gzip file is parsed here: zlib inflates on a thread of its own, and a parse worker on
-        // top took the peak memory of a 10⁶-row export over 150 MB for ~10% less time (BENCHMARKS.md).
-        const pooled = pool.file({
-          parseLine: (text, line, plain) => {
-            builder.addResultLine(text, i, line, plain);
-          },
-          addRow: (row, line) => {
-            builder.addResultRow(row, i, line);
-          },
-          lineIssue: (line, field, message) => {
-            builder.addLineIssue(i, line, field, message);
-          },
-          fileProblem: problem,
-        });
-        streamed = await streamLines(f.abs, pooled.lines, pooled.onProblem, {
-          afterChunk: pooled.afterChunk,
-          hashOnWorker: false,
-        });
-        await pooled.finish();
-      } else {
-        const onLine =
-          f.kind === "results"
-            ? {
-                bytes: (bytes: Buffer, begin: number, end: number, line: number, flags: number): void => {
-                  builder.addResultBytes(bytes, begin, end, flags, i, line);
-                },
-              }
-            : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
-                builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
-              };
-        streamed = await streamLines(f.abs, onLine, problem);
-      }
-      rowsRead += streamed.nonBlankLines;
-      if (streamed.sha256 === undefined) complete = false;
-      // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
-      inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+            }
+          : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
+              builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+            };
+      streamed = await streamLines(f.abs, onLine, problem);
     }
-  } finally {
-    await pool?.close();
+    rowsRead += streamed.nonBlankLines;
+    if (streamed.sha256 === undefined) complete = false;
+    // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
+    inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
   }
   return builder.finish(inputs, rowsRead, complete, opts.collectGarbage);
 }
