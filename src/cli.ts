@@ -4,7 +4,7 @@ import { runCli } from "./cli/main.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
 import { describeFsCode } from "./io/file-kind.js";
 import { fullCollectionFor } from "./io/full-collection.js";
-import { bundledReadThreads } from "./io/parse-workers.js";
+import { bundledReadThreads } from "./read/read-threads.js";
 
 /** Exit status of a user-side problem (as in src/cli/main.ts). */
 const EXIT_INPUT_ERROR = 3;

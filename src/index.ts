@@ -11,7 +11,7 @@ import { runGit } from "./action/base-policy.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./action/github-api.js";
 import { createLogger } from "./action/logger.js";
 import { runAction } from "./action/run.js";
-import { bundledReadThreads } from "./io/parse-workers.js";
+import { bundledReadThreads } from "./read/read-threads.js";
 import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";

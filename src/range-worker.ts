@@ -3,8 +3,8 @@
 // state part by part as the main thread asks for them (src/core/input/range-read.ts).
 import { parentPort, workerData } from "node:worker_threads";
 
-import { DatasetBuilder } from "./core/input/dataset-builder.js";
-import { readRangeState, type RangeTask } from "./core/input/range-read.js";
+import { DatasetBuilder } from "./read/builder/dataset-builder.js";
+import { readRangeState, type RangeTask } from "./read/range-read.js";
 
 const port = parentPort;
 if (port === null) {

@@ -37,7 +37,7 @@ import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetryPolicy } from "./github-api.js";
 import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
-import type { ReadThreads } from "../io/parse-workers.js";
+import type { ReadThreads } from "../read/read-threads.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
 import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";

@@ -1,4 +1,4 @@
-import type { ReadThreads } from "../io/parse-workers.js";
+import type { ReadThreads } from "../read/read-threads.js";
 
 /** What the CLI needs from the outside world, passed in so tests can run it in-process. */
 export interface CliIo {

@@ -9,13 +9,13 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { DEFAULT_RANGE_MIN_BYTES } from "../../src/core/input/range-read.js";
+import { DEFAULT_RANGE_MIN_BYTES } from "../../src/read/range-read.js";
 import {
   AUTO_RANGE_LEAN_BELOW_BYTES,
   AUTO_RANGE_MAX_ATTEMPT_IDS,
   AUTO_RANGE_MIN_BYTES,
   bundledReadThreads,
-} from "../../src/io/parse-workers.js";
+} from "../../src/read/read-threads.js";
 import { cliBundle } from "../helpers/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gate-parse-workers-"));

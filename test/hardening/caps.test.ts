@@ -15,7 +15,7 @@ import {
   MAX_ID_LENGTH,
   MAX_LINE_BYTES,
   MAX_NOTE_LENGTH,
-} from "../../src/core/input/read-dataset.js";
+} from "../../src/read/read-dataset.js";
 import { MAX_POLICY_BYTES } from "../../src/core/policy/load-policy.js";
 import {
   BASE,

@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { tableRecords, type AttemptCounts, type Dataset } from "../../src/core/model.js";
-import { readDataset } from "../../src/core/input/read-dataset.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 import { fixtures } from "./fixtures.js";
 import { prng } from "../helpers/prng.js";
 

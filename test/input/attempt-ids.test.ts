@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AttemptIds, AttemptPool } from "../../src/core/input/builder-columns.js";
+import { AttemptIds, AttemptPool } from "../../src/read/builder/builder-columns.js";
 
 const id = fc.oneof(
   fc.integer({ min: 0, max: 80 }),

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 
-import { lineOf, streamLines } from "../../src/core/input/line-stream.js";
+import { lineOf, streamLines } from "../../src/read/lines/file-stream.js";
 import { tempDir } from "../helpers/export-writer.js";
 import { prng } from "../helpers/prng.js";
 

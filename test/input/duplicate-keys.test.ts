@@ -7,7 +7,7 @@ import { basename } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { readDataset } from "../../src/core/input/read-dataset.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 import { fixtures, inputError, review, row, toJsonl } from "./fixtures.js";
 
 const fx = fixtures("dupkeys");

@@ -6,7 +6,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
 import { InputError } from "../../src/core/errors.js";
-import { MAX_ID_LENGTH, MAX_LINE_BYTES, readDataset } from "../../src/core/input/read-dataset.js";
+import { MAX_ID_LENGTH, MAX_LINE_BYTES, readDataset } from "../../src/read/read-dataset.js";
 import { fixtures, inputError, review, row, toJsonl } from "./fixtures.js";
 
 const fx = fixtures("errors");

@@ -8,8 +8,8 @@ import { tableRecords } from "../../src/core/model.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { WORKER_HASH_MIN_BYTES } from "../../src/core/input/line-stream.js";
-import { readDataset } from "../../src/core/input/read-dataset.js";
+import { WORKER_HASH_MIN_BYTES } from "../../src/read/lines/file-stream.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 import { BASELINE, CANDIDATE, exportLines, many, tempDir } from "../helpers/export-writer.js";
 
 describe("hashing large files on a worker thread", () => {

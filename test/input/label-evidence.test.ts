@@ -9,8 +9,8 @@
 
 import { describe, expect, it } from "vitest";
 
-import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
-import { MAX_EVIDENCE_PER_TASK } from "../../src/core/input/limits.js";
+import { DatasetBuilder } from "../../src/read/builder/dataset-builder.js";
+import { MAX_EVIDENCE_PER_TASK } from "../../src/read/limits.js";
 import { InputError } from "../../src/core/errors.js";
 import { tableRecords, VALIDITIES, type TaskRecord, type TaskTable } from "../../src/core/model.js";
 import { prng } from "../helpers/prng.js";

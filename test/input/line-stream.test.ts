@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
-import { LINE_ASCII, LINE_PLAIN } from "../../src/core/input/line-flags.js";
-import { lineOf, streamLines } from "../../src/core/input/line-stream.js";
+import { LINE_ASCII, LINE_PLAIN } from "../../src/read/lines/line-flags.js";
+import { lineOf, streamLines } from "../../src/read/lines/file-stream.js";
 import { tempDir } from "../helpers/export-writer.js";
 
 const CHUNK = 256 * 1024;

@@ -17,16 +17,16 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { DatasetBuilder } from "../../src/core/input/dataset-builder.js";
-import type { FileHash, PendingHash } from "../../src/core/input/line-stream.js";
+import { DatasetBuilder } from "../../src/read/builder/dataset-builder.js";
+import type { FileHash, PendingHash } from "../../src/read/lines/file-stream.js";
 import {
   readRangeState,
   tasksPerPart,
   type RangeReader,
   type RangeReadOptions,
   type RangeTask,
-} from "../../src/core/input/range-read.js";
-import { readDataset, type InputLimits, type ReadOptions } from "../../src/core/input/read-dataset.js";
+} from "../../src/read/range-read.js";
+import { readDataset, type InputLimits, type ReadOptions } from "../../src/read/read-dataset.js";
 import { prng } from "../helpers/prng.js";
 import { settle, type Outcome } from "../helpers/read-outcome.js";
 

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { InputError, type InputProblem } from "../../src/core/errors.js";
-import { readDataset, type ReadOptions } from "../../src/core/input/read-dataset.js";
+import { readDataset, type ReadOptions } from "../../src/read/read-dataset.js";
 import type { Dataset } from "../../src/core/model.js";
 
 const WORKER = new URL("../../dist/range-worker.js", import.meta.url);

@@ -6,8 +6,8 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
 import { tableRecords, type Dataset, type TaskRecord } from "../../src/core/model.js";
-import { COLLECT_MIN_TASKS } from "../../src/core/input/limits.js";
-import { readDataset } from "../../src/core/input/read-dataset.js";
+import { COLLECT_MIN_TASKS } from "../../src/read/limits.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 import { fullCollection, fullCollectionFor } from "../../src/io/full-collection.js";
 import { fixtures, review, row, toJsonl } from "./fixtures.js";
 

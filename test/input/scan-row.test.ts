@@ -9,15 +9,15 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH } from "../../src/core/input/limits.js";
+import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH } from "../../src/read/limits.js";
 import {
   checkExportRow,
   emptyExportRow,
   LineIssues,
   parseObject,
   type ExportRow,
-} from "../../src/core/input/rows.js";
-import { RowScanner } from "../../src/core/input/scan-row.js";
+} from "../../src/read/rows/row-checks.js";
+import { RowScanner } from "../../src/read/rows/row-scanner.js";
 import { prng } from "../helpers/prng.js";
 
 /**

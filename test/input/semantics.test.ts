@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { tableRecords, type Dataset } from "../../src/core/model.js";
-import { MAX_EVIDENCE_PER_TASK, readDataset } from "../../src/core/input/read-dataset.js";
+import { MAX_EVIDENCE_PER_TASK, readDataset } from "../../src/read/read-dataset.js";
 import { fixtures, inputError, review, row } from "./fixtures.js";
 
 const fx = fixtures("semantics");

@@ -8,7 +8,7 @@ import { basename } from "node:path";
 import { tableRecords } from "../../src/core/model.js";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
-import { readDataset } from "../../src/core/input/read-dataset.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 import { buildPolicy } from "../stats/dataset-builder.js";
 import { fixtures, inputError, review, row } from "./fixtures.js";
 

@@ -21,7 +21,8 @@
  * rows reported are read again to say what changed.
  */
 import { InputError } from "../errors.js";
-import { streamLines, lineOf } from "../input/line-stream.js";
+import { quote } from "../quote.js";
+import { streamLines, lineOf } from "../../read/lines/file-stream.js";
 import {
   checkExportRow,
   checkReviewRow,
@@ -29,9 +30,8 @@ import {
   emptyReviewRow,
   LineIssues,
   parseObject,
-  quote,
   RESULT_NAMES,
-} from "../input/rows.js";
+} from "../../read/rows/row-checks.js";
 import type { Check } from "../report/report-types.js";
 import type { AppendOnlyReport, AppendOnlyViolation } from "./history-types.js";
 import { CHANGED, hash53, RowTable } from "./row-table.js";

@@ -20,8 +20,9 @@
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
  */
 
-import { MAX_EVIDENCE_LENGTH, MAX_ID_LENGTH, MAX_NOTE_LENGTH } from "./limits.js";
-import type { AttemptResult, Validity } from "../model.js";
+import { MAX_EVIDENCE_LENGTH, MAX_ID_LENGTH, MAX_NOTE_LENGTH } from "../limits.js";
+import type { AttemptResult, Validity } from "../../core/model.js";
+import { quote, escapeRawText } from "../../core/quote.js";
 
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
 export const RESULT_NAMES: readonly AttemptResult[] = ["pass", "fail", "infra_error", "missing"];
@@ -35,8 +36,6 @@ const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex
 const NOTE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-const SHOWN_STRING_LENGTH = 60;
-
 /** How a bad value is shown in a message: short, JSON-escaped, never the whole of a huge value. */
 export function describeValue(v: unknown): string {
   if (v === undefined) return "nothing";
@@ -48,29 +47,6 @@ export function describeValue(v: unknown): string {
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   if (Array.isArray(v)) return "an array";
   return "an object";
-}
-
-/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
-const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** The same plus C0, for the parser's message, which quotes the line raw. */
-const ESCAPED_IN_PARSER_MESSAGES = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
-
-function escapeChar(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-
-/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
- * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
- * a terminal or reorder its own text. */
-export function quote(s: string): string {
-  return quoteUpTo(s, SHOWN_STRING_LENGTH);
-}
-
-/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
-export function quoteUpTo(s: string, max: number): string {
-  const shown = s.length <= max ? s : s.slice(0, max);
-  const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
-  return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 
 /** The problems of one line: the first in full, the names of the other fields. */
@@ -190,7 +166,7 @@ export function parseObject(text: string, issues: LineIssues): Obj | undefined {
     v = JSON.parse(text);
   } catch (e) {
     // V8 quotes a snippet of the line in its message: escape what could drive a terminal.
-    const why = (e instanceof Error ? e.message : String(e)).replace(ESCAPED_IN_PARSER_MESSAGES, escapeChar);
+    const why = escapeRawText(e instanceof Error ? e.message : String(e));
     issues.add(undefined, `expected a JSON object; the line is not valid JSON (${why})`);
     return undefined;
   }

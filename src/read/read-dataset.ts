@@ -11,11 +11,11 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 
-import { InputError, type InputProblem } from "../errors.js";
-import type { Dataset, InputFileDigest } from "../model.js";
-import { DatasetBuilder } from "./dataset-builder.js";
+import { InputError, type InputProblem } from "../core/errors.js";
+import type { Dataset, InputFileDigest } from "../core/model.js";
+import { DatasetBuilder } from "./builder/dataset-builder.js";
 import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
-import { describeFsError, isGzipFile, lineOf, streamLines } from "./line-stream.js";
+import { describeFsError, isGzipFile, lineOf, streamLines } from "./lines/file-stream.js";
 import { DEFAULT_RANGE_MIN_BYTES, readInRanges, type RangeReadOptions } from "./range-read.js";
 
 export {

@@ -11,9 +11,16 @@
  * events are one run of the event columns, ascending by revision then source, as `history` lists
  * them; an event's evidence is the task's list unless `eventEvidence` holds another.
  */
-import type { AttemptCounts, ReviewEvent, Source, TaskRecord, TaskTable, Validity } from "../model.js";
-import { VALIDITIES } from "../model.js";
-import { unpack } from "./packed-evidence.js";
+import type {
+  AttemptCounts,
+  ReviewEvent,
+  Source,
+  TaskRecord,
+  TaskTable,
+  Validity,
+} from "../../core/model.js";
+import { VALIDITIES } from "../../core/model.js";
+import { unpack } from "../rows/packed-evidence.js";
 
 /** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
 export const LINE_RADIX = 2 ** 32;

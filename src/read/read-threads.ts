@@ -24,7 +24,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
-import type { RangeReadOptions } from "../core/input/range-read.js";
+import type { RangeReadOptions } from "./range-read.js";
 
 const RANGE_WORKER_FILE = "range-worker.js";
 const MAX_READ_RANGES = 8;

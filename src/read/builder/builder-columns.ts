@@ -5,7 +5,7 @@
  * id, a cluster conflict). A task-heavy export held ~4 objects a task (~550 bytes) before.
  */
 
-import type { Validity } from "../model.js";
+import type { Validity } from "../../core/model.js";
 
 /** Bits of TaskColumns.flags. */
 export const F_BASELINE = 1;

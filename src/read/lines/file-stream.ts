@@ -19,7 +19,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip, type Gunzip } from "node:zlib";
 
 import { LINE_ASCII, LINE_PLAIN } from "./line-flags.js";
-import { MAX_LINE_BYTES, MAX_LINES_PER_FILE } from "./limits.js";
+import { MAX_LINE_BYTES, MAX_LINES_PER_FILE } from "../limits.js";
 
 /**
  * Receives each non-blank line, `text.slice(begin, end)` (no BOM, no line end; `text` may hold the

@@ -34,10 +34,10 @@
  * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
  */
 
-import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH } from "./limits.js";
+import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH } from "../limits.js";
 import { SEPARATOR_CODE } from "./packed-evidence.js";
-import type { ExportRow } from "./rows.js";
-import type { Validity } from "../model.js";
+import type { ExportRow } from "./row-checks.js";
+import type { Validity } from "../../core/model.js";
 
 /** Buffer's native slicers (on its prototype in every Node release this runs on); toString
  * with a range validates its arguments first, a cost per string on this path. */

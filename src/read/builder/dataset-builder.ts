@@ -29,7 +29,8 @@
  * held, and the read ends in an InputError.
  */
 
-import { InputError, type InputProblem } from "../errors.js";
+import { InputError, type InputProblem } from "../../core/errors.js";
+import { quote, quoteUpTo } from "../../core/quote.js";
 import {
   compareCodeUnits,
   type AttemptCounts,
@@ -39,14 +40,14 @@ import {
   type UnmatchedLabels,
   type Validity,
   VALIDITIES,
-} from "../model.js";
+} from "../../core/model.js";
 import {
   COLLECT_MIN_TASKS,
   DEFAULT_INPUT_LIMITS,
   MAX_EVIDENCE_PER_TASK,
   MAX_LISTED_MODEL_IDS,
   type InputLimits,
-} from "./limits.js";
+} from "../limits.js";
 import {
   checkExportRow,
   checkReviewRow,
@@ -54,15 +55,13 @@ import {
   emptyReviewRow,
   LineIssues,
   parseObject,
-  quote,
-  quoteUpTo,
   RESULT_NAMES,
   type ExportRow,
-} from "./rows.js";
-import { LINE_PLAIN } from "./line-flags.js";
-import { RowScanner } from "./scan-row.js";
-import { ColumnTaskTable, LINE_RADIX, NO_EVIDENCE, small } from "./dataset-columns.js";
-import { unicodeNearMatch } from "../unicode-near-match.js";
+} from "../rows/row-checks.js";
+import { LINE_PLAIN } from "../lines/line-flags.js";
+import { RowScanner } from "../rows/row-scanner.js";
+import { ColumnTaskTable, LINE_RADIX, NO_EVIDENCE, small } from "./task-table.js";
+import { unicodeNearMatch } from "../../core/unicode-near-match.js";
 import {
   F_BASELINE,
   F_CANDIDATE,
@@ -90,7 +89,7 @@ import {
   packedStartsWith,
   SEPARATOR,
   unpack,
-} from "./packed-evidence.js";
+} from "../rows/packed-evidence.js";
 
 /** Harness-kind entries: packed source * 2 + kind. */
 const KIND_ATTEMPTS = 0;

@@ -23,10 +23,10 @@ import { fstatSync, readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 
-import type { BuilderSnapshot, DatasetBuilder } from "./dataset-builder.js";
-import { columnBuffers } from "./builder-columns.js";
+import type { BuilderSnapshot, DatasetBuilder } from "./builder/dataset-builder.js";
+import { columnBuffers } from "./builder/builder-columns.js";
 import type { InputLimits } from "./limits.js";
-import { hashInWorker, LineSplitter, READ_CHUNK_BYTES, type PendingHash } from "./line-stream.js";
+import { hashInWorker, LineSplitter, READ_CHUNK_BYTES, type PendingHash } from "./lines/file-stream.js";
 
 export interface RangeReadOptions {
   /** The worker script: the bundle's range-worker.js (see src/range-worker.ts). */
