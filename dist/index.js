@@ -51442,7 +51442,46 @@ function reviewOrder(d, moves) {
     return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
 }
 
-;// CONCATENATED MODULE: ./src/core/input/limits.ts
+;// CONCATENATED MODULE: ./src/core/quote.ts
+/**
+ * How the gate shows a string from its input inside a message: JSON-quoted, cut to a readable
+ * length, with every character that could drive a terminal or reorder the message's text
+ * escaped. Shared by the reader's messages and the core's.
+ */
+const SHOWN_STRING_LENGTH = 60;
+/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
+const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same plus C0, for a text quoted raw (a parser's message quotes the line as it is). */
+const ESCAPED_IN_RAW_TEXT = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
+function quote_escapeChar(c) {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
+ * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
+ * a terminal or reorder its own text. */
+function quote(s) {
+    return quoteUpTo(s, SHOWN_STRING_LENGTH);
+}
+/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
+function quoteUpTo(s, max) {
+    const shown = s.length <= max ? s : s.slice(0, max);
+    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, quote_escapeChar);
+    return shown === s ? text : `${text}… (${s.length} characters)`;
+}
+/** A text that quotes input raw (e.g. V8's JSON.parse message), with C0 controls escaped too. */
+function escapeRawText(text) {
+    return text.replace(ESCAPED_IN_RAW_TEXT, quote_escapeChar);
+}
+
+;// CONCATENATED MODULE: ./src/read/lines/line-flags.ts
+/** Flags of a line handed over as bytes (line-stream's ByteLineHandler). */
+/** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
+ * control character (see line-stream's LineHandler). */
+const LINE_PLAIN = 1;
+/** Every byte of the line is below 0x80. */
+const LINE_ASCII = 2;
+
+;// CONCATENATED MODULE: ./src/read/limits.ts
 /**
  * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
  * value over a cap is an input error, never silently cut.
@@ -51479,7 +51518,7 @@ const DEFAULT_INPUT_LIMITS = {
  */
 const COLLECT_MIN_TASKS = 100_000;
 
-;// CONCATENATED MODULE: ./src/core/input/rows.ts
+;// CONCATENATED MODULE: ./src/read/rows/row-checks.ts
 /**
  * Validation of one export row (SPEC §1.1) or one review row (§1.2), by direct checks: this runs
  * once per line, so it allocates nothing on the happy path (one reusable output struct) and only
@@ -51502,6 +51541,7 @@ const COLLECT_MIN_TASKS = 100_000;
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
  */
 
+
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
 const RESULT_NAMES = ["pass", "fail", "infra_error", "missing"];
 const RESULT_EXPECTED = "expected one of pass, fail, infra_error, missing";
@@ -51511,7 +51551,6 @@ const COUNT_FIELDS = ["passes", "fails", "infra_errors", "missing"];
 const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex
 const NOTE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const SHOWN_STRING_LENGTH = 60;
 /** How a bad value is shown in a message: short, JSON-escaped, never the whole of a huge value. */
 function describeValue(v) {
     if (v === undefined)
@@ -51528,25 +51567,6 @@ function describeValue(v) {
     if (Array.isArray(v))
         return "an array";
     return "an object";
-}
-/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
-const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** The same plus C0, for the parser's message, which quotes the line raw. */
-const ESCAPED_IN_PARSER_MESSAGES = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
-function rows_escapeChar(c) {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
- * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
- * a terminal or reorder its own text. */
-function quote(s) {
-    return quoteUpTo(s, SHOWN_STRING_LENGTH);
-}
-/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
-function quoteUpTo(s, max) {
-    const shown = s.length <= max ? s : s.slice(0, max);
-    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, rows_escapeChar);
-    return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 /** The problems of one line: the first in full, the names of the other fields. */
 class LineIssues {
@@ -51620,7 +51640,7 @@ function parseObject(text, issues) {
     }
     catch (e) {
         // V8 quotes a snippet of the line in its message: escape what could drive a terminal.
-        const why = (e instanceof Error ? e.message : String(e)).replace(ESCAPED_IN_PARSER_MESSAGES, rows_escapeChar);
+        const why = escapeRawText(e instanceof Error ? e.message : String(e));
         issues.add(undefined, `expected a JSON object; the line is not valid JSON (${why})`);
         return undefined;
     }
@@ -51746,8 +51766,8 @@ function repeatedKey(text) {
 }
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
- * string of the line can (see line-stream's LineHandler): the RegExp test of every identifier
- * and evidence item of every line was ~6% of a large read.
+ * string of the line can (see line-splitter.ts's LineHandler): a RegExp test of every identifier
+ * and evidence item of every line is a cost per line worth avoiding.
  */
 function hasControl(s, plain) {
     return !plain && ID_FORBIDDEN.test(s);
@@ -51982,21 +52002,13 @@ function checkReviewRow(obj, out, issues, plain = false) {
     return !issues.any;
 }
 
-;// CONCATENATED MODULE: ./src/core/input/line-flags.ts
-/** Flags of a line handed over as bytes (line-stream's ByteLineHandler). */
-/** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
- * control character (see line-stream's LineHandler). */
-const LINE_PLAIN = 1;
-/** Every byte of the line is below 0x80. */
-const LINE_ASCII = 2;
-
-;// CONCATENATED MODULE: ./src/core/input/packed-evidence.ts
+;// CONCATENATED MODULE: ./src/read/rows/packed-evidence.ts
 /**
  * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
  * one string, undefined when it has none. Items are never empty and never hold a control
- * character (rows.ts refuses them), so the separator cannot occur inside one. One string a task
- * instead of an array, its elements and a string an item: ~70 bytes a task less at 10⁶ tasks, and
- * two fewer objects for every collection to visit. The rows' checks read the packed string in
+ * character (row-checks.ts refuses them), so the separator cannot occur inside one. One string a
+ * task instead of an array, its elements and a string an item: less memory a task, and two fewer
+ * objects for every collection to visit. The rows' checks read the packed string in
  * place (`packedRunAt`); only a list that grows is unpacked, and only records and histories made
  * on request unpack it for the report.
  */
@@ -52050,7 +52062,7 @@ function packedRunAt(packed, at, items, whole = false) {
 function itemAt(packed, at, item, last, whole) {
     const end = at + item.length;
     // (A slice compared with ===, not startsWith: V8's startsWith compares a character at a time,
-    // ~4× slower on a row's 50–100-character items; a slice of 13 or more is a view, not a copy.)
+    // slower on a row's long items; a slice of 13 or more is a view, not a copy.)
     if (end > packed.length || packed.slice(at, end) !== item)
         return -1;
     // (An item before another needs a separator after it.)
@@ -52083,44 +52095,13 @@ function packedIndexOf(packed, item) {
     return -1;
 }
 
-;// CONCATENATED MODULE: ./src/core/input/scan-row.ts
+;// CONCATENATED MODULE: ./src/read/rows/scanner-parts.ts
 /**
- * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
- * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
- * (which was most of the reader's time), and accepts a line only when it is sure of it.
- *
- * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
- * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
- * put there. For any other line it returns false and the caller takes the JSON.parse path
- * (rows.ts), which finds and words every problem: so both paths have the same checks and the same
- * messages by construction, and the scanner only has to be right about what it accepts
- * (test/input/scan-row.test.ts compares both on fuzzed lines).
- *
- * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
- * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
- * the value of a field the gate ignores, numbers with a fraction, an exponent or a minus sign, or
- * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
- * more than MAX_OTHER_KEYS other keys.
- *
- * What makes it cheap per row (most of a row's bytes are the same as in the row before):
- * - The line's shape: the bytes of the row before from the end of one value to the start of the
- *   next (`,"key":` with its spaces), remembered with the field each key names. A line whose keys
- *   come in the same order matches them byte for byte, which also proves them distinct and the
- *   punctuation right (the same bytes in the same place parse the same way); where it differs,
- *   the scanner reads key by key from there, and the line's shape replaces the old one.
- * - The four fields that repeat in runs (dataset and harness revisions, model, cluster) are
- *   compared with the bytes of their last value, then looked up in a small table of recent values
- *   by their bytes: a value seen recently comes back as the same string object, and no string is
- *   made. (A table for task ids and evidence items too cost more than the strings it saved:
- *   measured.)
- * - Bytes are compared, and strings searched for their closing quote, four at a time (DataView
- *   reads, which the JIT inlines; Buffer.compare costs ~150 ns a call, more than the few dozen
- *   bytes of a field, and indexOf would still leave every byte to check for control bytes).
- * It allocates nothing for a row but the strings it hands out (task id, evidence items or, for the
- * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
+ * The byte scanner's parts (row-scanner.ts): the ids of the fields it reads, how it classes the
+ * bytes of a string, the JSON pieces it reads from bytes (literals, numbers, whitespace, keys),
+ * byte comparisons four bytes at a time, the table that turns recent bytes back into the same
+ * string object, and the remembered shape of the last line.
  */
-
-
 const FAST_SLICE = typeof Buffer.prototype.latin1Slice === "function" &&
     typeof Buffer.prototype.utf8Slice === "function";
 // Field ids, by bit.
@@ -52153,8 +52134,7 @@ const MAX_OTHER_KEYS = 32;
 const MAX_SHAPE_KEYS = KNOWN_FIELDS + MAX_OTHER_KEYS;
 const MAX_SHAPE_BYTES = 2048;
 /** The longest string a StringTable holds, and the slots of the one for the fields that repeat
- * in runs (a cache of ids and evidence items by their bytes cost more than the strings it saved:
- * measured). */
+ * in runs (a cache of ids and evidence items by their bytes cost more than the strings it saved). */
 const SLOT_BYTES = 96;
 const REPEAT_SLOTS = 1 << 10;
 /** A repeating field's bytes are remembered up to this length (longer ones: a string compare). */
@@ -52213,8 +52193,8 @@ const KEYS_BY_LENGTH = [];
 for (const entry of KEYS)
     (KEYS_BY_LENGTH[entry[0].length] ??= []).push(entry);
 /** The values of validity and result, by index (each starts with its own letter: see wordAt). */
-const scan_row_VALIDITIES = ["valid", "broken", "disputed", "unreviewed"];
-const VALIDITY_WORDS = scan_row_VALIDITIES.map(bytesOf);
+const scanner_parts_VALIDITIES = ["valid", "broken", "disputed", "unreviewed"];
+const VALIDITY_WORDS = scanner_parts_VALIDITIES.map(bytesOf);
 const RESULT_WORDS = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
 const TRUE = bytesOf("true");
 const FALSE = bytesOf("false");
@@ -52489,6 +52469,45 @@ class Shape {
         this.count = k + 1;
     }
 }
+
+;// CONCATENATED MODULE: ./src/read/rows/row-scanner.ts
+/**
+ * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
+ * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
+ * (which was most of the reader's time), and accepts a line only when it is sure of it.
+ *
+ * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
+ * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
+ * put there. For any other line it returns false and the caller takes the JSON.parse path
+ * (rows.ts), which finds and words every problem: so both paths have the same checks and the same
+ * messages by construction, and the scanner only has to be right about what it accepts
+ * (test/input/scan-row.test.ts compares both on fuzzed lines).
+ *
+ * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
+ * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
+ * the value of a field the gate ignores, numbers with a fraction, an exponent or a minus sign, or
+ * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
+ * more than MAX_OTHER_KEYS other keys.
+ *
+ * What makes it cheap per row (most of a row's bytes are the same as in the row before):
+ * - The line's shape: the bytes of the row before from the end of one value to the start of the
+ *   next (`,"key":` with its spaces), remembered with the field each key names. A line whose keys
+ *   come in the same order matches them byte for byte, which also proves them distinct and the
+ *   punctuation right (the same bytes in the same place parse the same way); where it differs,
+ *   the scanner reads key by key from there, and the line's shape replaces the old one.
+ * - The four fields that repeat in runs (dataset and harness revisions, model, cluster) are
+ *   compared with the bytes of their last value, then looked up in a small table of recent values
+ *   by their bytes: a value seen recently comes back as the same string object, and no string is
+ *   made. (A table for task ids and evidence items too cost more than the strings it saved.)
+ * - Bytes are compared, and strings searched for their closing quote, four at a time (DataView
+ *   reads, which the JIT inlines; a native Buffer.compare costs more a call than the few dozen
+ *   bytes of a field, and indexOf would still leave every byte to check for control bytes).
+ * It allocates nothing for a row but the strings it hands out (task id, evidence items or, for the
+ * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
+ */
+
+
+
 class RowScanner {
     packEvidence;
     /** Set by stringEnd: whether the string just scanned is all ASCII. */
@@ -52523,9 +52542,9 @@ class RowScanner {
     /**
      * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
      * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
-     * builder keeps a task's list packed, and a task-heavy export's rows each made three strings
-     * where one does (the items and their join; ~4–5% of the many-tasks preset's wall time). Only a reader
-     * that knows packedEvidence may ask for it.
+     * builder keeps a task's list packed, and a task-heavy export's rows would each make three
+     * strings where one does (the items and their join). Only a reader that knows packedEvidence
+     * may ask for it.
      */
     constructor(packEvidence = false) {
         this.packEvidence = packEvidence;
@@ -52778,7 +52797,7 @@ class RowScanner {
             }
             case F_VALIDITY: {
                 const w = wordAt(b, p, end, VALIDITY_WORDS);
-                const validity = scan_row_VALIDITIES[w];
+                const validity = scanner_parts_VALIDITIES[w];
                 if (validity === undefined)
                     return -1;
                 out.validity = validity;
@@ -53067,294 +53086,7 @@ class RowScanner {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/input/dataset-columns.ts
-
-
-/** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
-const LINE_RADIX = 2 ** 32;
-/** The evidence of a task or event without any (shared: records are never modified). */
-const NO_EVIDENCE = Object.freeze([]);
-/**
- * A number read from a Float64Array, as a small integer when it is one. A record's field that
- * first receives a boxed double (what a Float64Array read gives before the code is optimised)
- * boxes every later value too: 16 bytes more a field of every record.
- */
-function small(x) {
-    const k = x | 0;
-    return k === x ? k : x;
-}
-/**
- * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
- * order, reading its columns in order), then read. Each task's run of events is known beforehand.
- */
-class ColumnTaskTable {
-    strings;
-    revisionNames;
-    files;
-    length;
-    /** Task index → the builder's task number (for its strings). */
-    order;
-    /** Task index → its dataset revision's index in `revisionNames`. */
-    revisionIndex;
-    validityCode;
-    reviewRevisions;
-    baselines;
-    candidates;
-    /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
-    eventStart;
-    eventRevisions;
-    eventValidities;
-    eventSource;
-    /** Event index → its evidence when it is not the task's list. */
-    eventEvidence = new Map();
-    /** Event index → reviewer and note, when either was given. */
-    eventMeta = new Map();
-    filled = 0;
-    constructor(size, 
-    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
-    eventStart, strings, revisionNames, files) {
-        this.strings = strings;
-        this.revisionNames = revisionNames;
-        this.files = files;
-        this.length = size;
-        this.order = new Uint32Array(size);
-        this.revisionIndex = new Uint32Array(size);
-        this.validityCode = new Uint8Array(size);
-        this.reviewRevisions = new Float64Array(size);
-        this.baselines = new Array(size);
-        this.candidates = new Array(size);
-        if (eventStart.length !== size + 1)
-            throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
-        this.eventStart = eventStart;
-        const events = eventStart[size] ?? 0;
-        this.eventRevisions = new Float64Array(events);
-        this.eventValidities = new Uint8Array(events);
-        this.eventSource = new Float64Array(events);
-    }
-    /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
-    setTask(i, builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate) {
-        this.filled++;
-        this.order[i] = builderTask;
-        this.revisionIndex[i] = revisionIndex;
-        this.validityCode[i] = validityCode;
-        this.reviewRevisions[i] = reviewRevision;
-        this.baselines[i] = baseline;
-        this.candidates[i] = candidate;
-    }
-    /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
-    setEvent(e, revision, validityCode, source, evidence, meta) {
-        this.eventRevisions[e] = revision;
-        this.eventValidities[e] = validityCode;
-        this.eventSource[e] = source;
-        if (evidence !== undefined)
-            this.eventEvidence.set(e, evidence);
-        if (meta !== undefined)
-            this.eventMeta.set(e, meta);
-    }
-    /** Whether every task was added. */
-    complete() {
-        return this.filled === this.length;
-    }
-    at(i) {
-        if (!(i >= 0 && i < this.filled))
-            throw new Error(`TaskTable: no task ${i} (of ${this.filled})`);
-        return this.order[i];
-    }
-    datasetRevision(i) {
-        this.at(i);
-        return this.revisionNames[this.revisionIndex[i]] ?? "";
-    }
-    taskId(i) {
-        return this.strings.taskIds[this.at(i)] ?? "";
-    }
-    validity(i) {
-        this.at(i);
-        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
-    }
-    reviewRevision(i) {
-        this.at(i);
-        return small(this.reviewRevisions[i]);
-    }
-    cluster(i) {
-        return this.strings.clusters[this.at(i)];
-    }
-    baseline(i) {
-        this.at(i);
-        return this.baselines[i];
-    }
-    candidate(i) {
-        this.at(i);
-        return this.candidates[i];
-    }
-    /** (A new array on each call.) */
-    evidence(i) {
-        return unpack(this.strings.evidence[this.at(i)]) ?? NO_EVIDENCE;
-    }
-    labelCount(i) {
-        this.at(i);
-        return this.eventStart[i + 1] - this.eventStart[i];
-    }
-    lastLabelRevision(i) {
-        this.at(i);
-        const end = this.eventStart[i + 1];
-        return end > this.eventStart[i] ? small(this.eventRevisions[end - 1]) : -1;
-    }
-    eventRevision(i, k) {
-        return small(this.eventRevisions[this.eventAt(i, k)]);
-    }
-    eventValidity(i, k) {
-        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
-    }
-    eventFile(i, k) {
-        return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
-    }
-    eventLine(i, k) {
-        return small(this.eventSource[this.eventAt(i, k)] % LINE_RADIX);
-    }
-    eventAt(i, k) {
-        this.at(i);
-        const e = this.eventStart[i] + k;
-        if (!(k >= 0 && e < this.eventStart[i + 1]))
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
-    history(i) {
-        const taskEvidence = this.evidence(i);
-        const out = [];
-        for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
-            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
-        }
-        return out;
-    }
-    sourceOf(src) {
-        return { file: this.files[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
-    }
-    record(i) {
-        const history = this.history(i);
-        const datasetRevision = this.datasetRevision(i);
-        const taskId = this.taskId(i);
-        const validity = this.validity(i);
-        const reviewRevision = this.reviewRevision(i);
-        const evidence = this.evidence(i);
-        const cluster = this.cluster(i);
-        const b = this.baselines[i];
-        const c = this.candidates[i];
-        // The keys in the order the reader always gave them.
-        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
-        if (cluster !== undefined)
-            out.cluster = cluster;
-        if (b !== undefined)
-            out.baseline = b;
-        if (c !== undefined)
-            out.candidate = c;
-        return out;
-    }
-}
-/** A history event (reviewer and note only when given, after the evidence). */
-function reviewEvent(revision, validity, source, evidence, meta) {
-    if (meta === undefined || (meta.reviewer === undefined && meta.note === undefined)) {
-        return { revision, validity, source, evidence };
-    }
-    const event = { revision, validity, source, evidence };
-    if (meta.reviewer !== undefined)
-        event.reviewer = meta.reviewer;
-    if (meta.note !== undefined)
-        event.note = meta.note;
-    return event;
-}
-
-;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
-/**
- * An id given on the command line (or as an action input) is matched against the data exactly:
- * "café" in NFC (U+00E9) and in NFD (U+0065 U+0301) are different ids, and the gate never
- * guesses which one was meant. But both print identically, so an error that only says "not
- * found" leaves the user staring at two equal-looking strings. When the given id matches a
- * present one after folding what cannot be seen, the error says so and shows the code points
- * where they differ.
- *
- * Folded: Unicode normalisation (NFKC, which covers NFC/NFD and compatibility forms such as
- * full-width letters), invisible format characters (zero-width space and joiners, BOM, soft
- * hyphen, bidi marks), every kind of space (no-break, thin, ideographic…) to one space, leading
- * and trailing space, Unicode dashes and minus to "-", and the Cyrillic and Greek letters that
- * look like Latin ones.
- */
-
-/** Cyrillic and Greek letters drawn like Latin ones (position by position), and Unicode dashes. */
-const LOOKALIKE_FROM = "аеорсухіјѕԁһАВЕКМНОРСТХІЈЅονΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";
-const LOOKALIKE_TO = "aeopcyxijsdhABEKMHOPCTXIJSovABEZHIKMNOPTYX";
-const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
-/** What folds away or together; exported for the tests. */
-function foldInvisible(s) {
-    return s
-        .normalize("NFKC")
-        .replace(/\p{Cf}/gu, "")
-        .replace(/[\p{White_Space}]+/gu, " ")
-        .trim()
-        .replace(DASHES, "-")
-        .replace(/./gu, (c) => {
-        const i = LOOKALIKE_FROM.indexOf(c);
-        return i < 0 ? c : (LOOKALIKE_TO[i] ?? c);
-    });
-}
-/** Code points as U+XXXX, separated by spaces; "nothing" for none. */
-function codePoints(s) {
-    const out = [];
-    for (const c of s)
-        out.push(`U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
-    return out.length === 0 ? "nothing" : out.join(" ");
-}
-/** The differing middle of two strings (common prefix and suffix taken off, by code point). */
-function difference(a, b) {
-    const x = Array.from(a); // code points, not graphemes: the message counts code points
-    const y = Array.from(b);
-    let start = 0;
-    while (start < x.length && start < y.length && x[start] === y[start])
-        start++;
-    let end = 0;
-    while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end])
-        end++;
-    return {
-        at: start + 1,
-        a: x.slice(start, x.length - end).join(""),
-        b: y.slice(start, y.length - end).join(""),
-    };
-}
-function kindOf(given, present) {
-    if (given.normalize("NFC") === present.normalize("NFC"))
-        return "another Unicode normalisation form (NFC vs NFD)";
-    if (given.normalize("NFKC") === present.normalize("NFKC"))
-        return "Unicode compatibility forms (NFKC)";
-    return "invisible characters, look-alike spaces, dashes or letters";
-}
-/** Present ids compared at most (the check is linear in their number). */
-const MAX_COMPARED = 100_000;
-const ID_WORDS = {
-    found: "is present",
-    given: "the given id",
-    other: "the data",
-    fix: "give the data's id (or fix the data)",
-};
-/**
- * "" when no present id looks the same as `given`; else a clause (starting "; ") naming the
- * present id that does and the code points where they differ, to append to a "not found" error.
- */
-function unicodeNearMatch(given, present, words = ID_WORDS) {
-    const key = foldInvisible(given);
-    let n = 0;
-    for (const p of present) {
-        if (++n > MAX_COMPARED)
-            break;
-        if (p === given || foldInvisible(p) !== key)
-            continue;
-        const d = difference(given, p);
-        return (`; but ${quote(p)} ${words.found} and differs from it only by ${kindOf(given, p)}: from character ${d.at}, ` +
-            `${words.given} has ${codePoints(d.a)} where ${words.other} has ${codePoints(d.b)}. Ids are compared exactly: ` +
-            words.fix);
-    }
-    return "";
-}
-
-;// CONCATENATED MODULE: ./src/core/input/builder-columns.ts
+;// CONCATENATED MODULE: ./src/read/builder/builder-columns.ts
 /**
  * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
  * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
@@ -53778,173 +53510,214 @@ class TaskIndex {
         }
     }
 }
+
+;// CONCATENATED MODULE: ./src/read/builder/task-table.ts
+
+
+/** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
+const LINE_RADIX = 2 ** 32;
+/** The evidence of a task or event without any (shared: records are never modified). */
+const NO_EVIDENCE = Object.freeze([]);
 /**
- * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
- * posted to another thread.
+ * A number read from a Float64Array, as a small integer when it is one. A record's field that
+ * first receives a boxed double (what a Float64Array read gives before the code is optimised)
+ * boxes every later value too: 16 bytes more a field of every record.
  */
-function builder_columns_columnBuffers(cols) {
-    const out = [];
-    const add = (a) => {
-        if (a.buffer instanceof ArrayBuffer && !out.includes(a.buffer))
-            out.push(a.buffer);
-    };
-    for (const a of [cols.revision, cols.flags, cols.topRevision, cols.topValidity, cols.clusterSrc])
-        add(a);
-    for (const a of [cols.label0Revision, cols.label0Validity, cols.label0Src])
-        add(a);
-    for (const m of [cols.baseline, cols.candidate]) {
-        for (const a of [m.info, m.a0info, m.pass, m.fail, m.infraError, m.missing])
-            add(a);
-    }
-    return out;
+function small(x) {
+    const k = x | 0;
+    return k === x ? k : x;
 }
 /**
- * TaskColumns from `plain`, a TaskColumns or its structured clone (a plain object with the same
- * fields, AttemptIds as plain objects too: what a worker thread posts), with every source moved
- * by `lines` (a range's lines numbered from 1 become the file's). Takes over plain's arrays, maps
- * and label events (moved in place); its attempt ids are copied into `pool` (the receiving
- * builder's), never kept in the blocks of the builder that made them.
+ * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
+ * order, reading its columns in order), then read. Each task's run of events is known beforehand.
  */
-function reviveColumns(plain, lines, pool) {
-    const cols = Object.assign(new TaskColumns(), plain, {
-        baseline: reviveModel(plain.baseline, lines, pool),
-        candidate: reviveModel(plain.candidate, lines, pool),
-    });
-    if (lines === 0)
-        return cols;
-    for (let i = 0; i < cols.count; i++) {
-        cols.label0Src[i] = (cols.label0Src[i] ?? 0) + lines;
-        cols.clusterSrc[i] = (cols.clusterSrc[i] ?? 0) + lines;
+class ColumnTaskTable {
+    strings;
+    revisionNames;
+    files;
+    length;
+    /** Task index → the builder's task number (for its strings). */
+    order;
+    /** Task index → its dataset revision's index in `revisionNames`. */
+    revisionIndex;
+    validityCode;
+    reviewRevisions;
+    baselines;
+    candidates;
+    /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
+    eventStart;
+    eventRevisions;
+    eventValidities;
+    eventSource;
+    /** Event index → its evidence when it is not the task's list. */
+    eventEvidence = new Map();
+    /** Event index → reviewer and note, when either was given. */
+    eventMeta = new Map();
+    filled = 0;
+    constructor(size, 
+    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
+    eventStart, strings, revisionNames, files) {
+        this.strings = strings;
+        this.revisionNames = revisionNames;
+        this.files = files;
+        this.length = size;
+        this.order = new Uint32Array(size);
+        this.revisionIndex = new Uint32Array(size);
+        this.validityCode = new Uint8Array(size);
+        this.reviewRevisions = new Float64Array(size);
+        this.baselines = new Array(size);
+        this.candidates = new Array(size);
+        if (eventStart.length !== size + 1)
+            throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
+        this.eventStart = eventStart;
+        const events = eventStart[size] ?? 0;
+        this.eventRevisions = new Float64Array(events);
+        this.eventValidities = new Uint8Array(events);
+        this.eventSource = new Float64Array(events);
     }
-    for (const more of cols.moreLabels.values()) {
-        for (const e of more.events)
-            e.src += lines;
+    /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
+    setTask(i, builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate) {
+        this.filled++;
+        this.order[i] = builderTask;
+        this.revisionIndex[i] = revisionIndex;
+        this.validityCode[i] = validityCode;
+        this.reviewRevisions[i] = reviewRevision;
+        this.baselines[i] = baseline;
+        this.candidates[i] = candidate;
     }
-    for (const [i, c] of cols.clusterConflicts)
-        cols.clusterConflicts.set(i, { value: c.value, src: c.src + lines });
-    return cols;
-}
-function reviveModel(plain, lines, pool) {
-    const more = new Map();
-    for (const [i, ids] of plain.more)
-        more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
-    const others = new Map();
-    for (const [i, held] of plain.others) {
-        const revived = new Map();
-        for (const [harness, h] of held) {
-            revived.set(harness, {
-                harness: h.harness,
-                info: h.info + 2 * lines,
-                a0: h.a0,
-                a0info: h.a0info + 4 * lines,
-                more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
-            });
+    /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
+    setEvent(e, revision, validityCode, source, evidence, meta) {
+        this.eventRevisions[e] = revision;
+        this.eventValidities[e] = validityCode;
+        this.eventSource[e] = source;
+        if (evidence !== undefined)
+            this.eventEvidence.set(e, evidence);
+        if (meta !== undefined)
+            this.eventMeta.set(e, meta);
+    }
+    /** Whether every task was added. */
+    complete() {
+        return this.filled === this.length;
+    }
+    at(i) {
+        if (!(i >= 0 && i < this.filled))
+            throw new Error(`TaskTable: no task ${i} (of ${this.filled})`);
+        return this.order[i];
+    }
+    datasetRevision(i) {
+        this.at(i);
+        return this.revisionNames[this.revisionIndex[i]] ?? "";
+    }
+    taskId(i) {
+        return this.strings.taskIds[this.at(i)] ?? "";
+    }
+    validity(i) {
+        this.at(i);
+        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
+    }
+    reviewRevision(i) {
+        this.at(i);
+        return small(this.reviewRevisions[i]);
+    }
+    cluster(i) {
+        return this.strings.clusters[this.at(i)];
+    }
+    baseline(i) {
+        this.at(i);
+        return this.baselines[i];
+    }
+    candidate(i) {
+        this.at(i);
+        return this.candidates[i];
+    }
+    /** (A new array on each call.) */
+    evidence(i) {
+        return unpack(this.strings.evidence[this.at(i)]) ?? NO_EVIDENCE;
+    }
+    labelCount(i) {
+        this.at(i);
+        return this.eventStart[i + 1] - this.eventStart[i];
+    }
+    lastLabelRevision(i) {
+        this.at(i);
+        const end = this.eventStart[i + 1];
+        return end > this.eventStart[i] ? small(this.eventRevisions[end - 1]) : -1;
+    }
+    eventRevision(i, k) {
+        return small(this.eventRevisions[this.eventAt(i, k)]);
+    }
+    eventValidity(i, k) {
+        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+    }
+    eventFile(i, k) {
+        return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
+    }
+    eventLine(i, k) {
+        return small(this.eventSource[this.eventAt(i, k)] % LINE_RADIX);
+    }
+    eventAt(i, k) {
+        this.at(i);
+        const e = this.eventStart[i] + k;
+        if (!(k >= 0 && e < this.eventStart[i + 1]))
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+    history(i) {
+        const taskEvidence = this.evidence(i);
+        const out = [];
+        for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
+            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
         }
-        others.set(i, revived);
+        return out;
     }
-    const m = Object.assign(new ModelColumns(), plain, { more, others });
-    if (lines !== 0) {
-        for (let i = 0; i < m.info.length; i++) {
-            m.info[i] = (m.info[i] ?? 0) + 2 * lines;
-            m.a0info[i] = (m.a0info[i] ?? 0) + 4 * lines;
-        }
+    sourceOf(src) {
+        return { file: this.files[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
     }
-    return m;
+    record(i) {
+        const history = this.history(i);
+        const datasetRevision = this.datasetRevision(i);
+        const taskId = this.taskId(i);
+        const validity = this.validity(i);
+        const reviewRevision = this.reviewRevision(i);
+        const evidence = this.evidence(i);
+        const cluster = this.cluster(i);
+        const b = this.baselines[i];
+        const c = this.candidates[i];
+        // The keys in the order the reader always gave them.
+        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
+        if (cluster !== undefined)
+            out.cluster = cluster;
+        if (b !== undefined)
+            out.baseline = b;
+        if (c !== undefined)
+            out.candidate = c;
+        return out;
+    }
 }
-/**
- * Tasks [from, to) of `cols` as columns of their own (task from becomes task 0), to post a
- * builder's state in parts: each part, absorbed, is garbage before the next is decoded.
- */
-function sliceColumns(cols, from, to) {
-    const part = (m, copy = (v) => v) => {
-        const out = new Map();
-        for (const [i, v] of m)
-            if (i >= from && i < to)
-                out.set(i - from, copy(v));
-        return out;
-    };
-    // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
-    // slabs (every part's ids, and the free blocks) into each part's structured clone.
-    const pool = new AttemptPool();
-    const ids = (a) => AttemptIds.revive(a, 0, pool);
-    const harnesses = (held) => {
-        const out = new Map();
-        for (const [name, h] of held)
-            out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
-        return out;
-    };
-    const model = (m) => Object.assign(new ModelColumns(), {
-        harness: m.harness.slice(from, to),
-        a0: m.a0.slice(from, to),
-        info: m.info.slice(from, to),
-        a0info: m.a0info.slice(from, to),
-        pass: m.pass.slice(from, to),
-        fail: m.fail.slice(from, to),
-        infraError: m.infraError.slice(from, to),
-        missing: m.missing.slice(from, to),
-        more: part(m.more, ids),
-        others: part(m.others, harnesses),
-    });
-    return Object.assign(new TaskColumns(), {
-        count: to - from,
-        capacity: to - from,
-        taskIds: cols.taskIds.slice(from, to),
-        evidence: cols.evidence.slice(from, to),
-        clusters: cols.clusters.slice(from, to),
-        revision: cols.revision.slice(from, to),
-        flags: cols.flags.slice(from, to),
-        topRevision: cols.topRevision.slice(from, to),
-        topValidity: cols.topValidity.slice(from, to),
-        clusterSrc: cols.clusterSrc.slice(from, to),
-        label0Revision: cols.label0Revision.slice(from, to),
-        label0Validity: cols.label0Validity.slice(from, to),
-        label0Src: cols.label0Src.slice(from, to),
-        label0Evidence: part(cols.label0Evidence),
-        label0Meta: part(cols.label0Meta),
-        moreLabels: part(cols.moreLabels),
-        clusterConflicts: part(cols.clusterConflicts),
-        baseline: model(cols.baseline),
-        candidate: model(cols.candidate),
-    });
+/** A history event (reviewer and note only when given, after the evidence). */
+function reviewEvent(revision, validity, source, evidence, meta) {
+    if (meta === undefined || (meta.reviewer === undefined && meta.note === undefined)) {
+        return { revision, validity, source, evidence };
+    }
+    const event = { revision, validity, source, evidence };
+    if (meta.reviewer !== undefined)
+        event.reviewer = meta.reviewer;
+    if (meta.note !== undefined)
+        event.note = meta.note;
+    return event;
 }
 
-;// CONCATENATED MODULE: ./src/core/input/dataset-builder.ts
+;// CONCATENATED MODULE: ./src/read/builder/builder-state.ts
 /**
- * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
- * number of (model, task) pairs, never with the number of rows:
- * - for every task (any model's rows carry labels that count toward its effective validity): the
- *   distinct (review_revision, validity) events with their first source, the cluster, and at most
- *   MAX_EVIDENCE_PER_TASK evidence items;
- * - for the baseline and the candidate only, per task: the attempt counts, the attempt keys seen
- *   (to fold duplicates and catch conflicting results; small: one entry per attempt of the task),
- *   and which harness revisions came as per-attempt or pre-aggregated rows;
- * - every model_config seen (for the "unknown model id" message).
+ * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
+ * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
+ * the compared models' totals, what is held against the caps (InputLimits), and the problems
+ * found so far. The row path (dataset-builder.ts), the labels (label-history.ts), the merge of a
+ * range's state (range-merge.ts) and the Dataset made at the end (dataset-finish.ts) work on it;
+ * nothing outside src/read/builder does.
  *
- * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line. Each task has a
- * number; its state is held in columns by that number (builder-columns.ts: typed arrays, the rare
- * things in side maps), found through the task after the last row's, then an open-addressing
- * table (TaskIndex), with the tasks of one revision sharing its string. Attempt ids are kept as
- * given (AttemptIds: small integers in Uint32 blocks of the builder's AttemptPool indexed by the
- * id, anything else in a Map, so 1 and "1" stay apart); the usual single harness revision of a
- * (model, task) is held inline, more in a map. Beside the state, for speed only, EvidenceMemo
- * remembers per task the label and evidence of a row already added, so that the rows of a (model,
- * task) with its own evidence skip searching the task's lists.
- *
- * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
- * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
- * conflicting results are checked for the two compared models only, for the same reason.
- *
- * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
- * characters of kept text), and each compared model's attempt total must stay a safe integer.
- * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
- * held, and the read ends in an InputError.
+ * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
  */
-
-
-
-
-
-
 
 
 
@@ -53978,42 +53751,7 @@ function newModelState() {
         lastRevision: undefined,
     };
 }
-/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
-const MAX_REVISIONS_HELD = 100;
-/** Revisions are shown whole up to this length, so that one can be copied into --dataset-revision. */
-const REVISION_SHOWN_LENGTH = 200;
-/** At most this many revisions named in a message, then "and N more". */
-const dataset_builder_REVISIONS_NAMED = 3;
-function dataset_builder_revisionList(revisions, more = false) {
-    const shown = revisions
-        .slice(0, dataset_builder_REVISIONS_NAMED)
-        .map((r) => quoteUpTo(r, REVISION_SHOWN_LENGTH))
-        .join(", ");
-    const rest = revisions.length - dataset_builder_REVISIONS_NAMED;
-    return rest > 0 || more ? `${shown} and ${rest > 0 ? `${rest} ` : ""}more` : shown || "none";
-}
-/** A reviews file that labels no compared task: what it names, what the tasks have, what to do. */
-function noMatchMessage(st, unmatched, compared) {
-    const named = [...st.byRevision.keys()].sort(compareCodeUnits);
-    const what = unmatched.length === named.length
-        ? `its rows are under dataset revision${named.length === 1 ? "" : "s"} ${dataset_builder_revisionList(named, st.otherRows > 0)}, ` +
-            `and the compared tasks under ${dataset_builder_revisionList(compared)}`
-        : `its rows under dataset revision${named.length === 1 ? "" : "s"} ${dataset_builder_revisionList(named, st.otherRows > 0)} name ` +
-            `none of the tasks the baseline or the candidate ran (the compared tasks are under ${dataset_builder_revisionList(compared)})`;
-    return (`none of its ${dataset_builder_plural(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
-        `A review applies to a task only under the same dataset_revision: re-import the reviews with ` +
-        `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
-        `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`);
-}
-/** Labels of a task looked up by a scan up to this many, by a map beyond. */
-const LABEL_SCAN_MAX = 8;
-function labelKey(revision, validity) {
-    return `${revision}:${validity}`;
-}
-function dataset_builder_plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
-}
-class DatasetBuilder {
+class BuilderState {
     baseline;
     candidate;
     fileNames;
@@ -54029,32 +53767,13 @@ class DatasetBuilder {
     /** The harness revision interned last (rows of a harness revision come in runs). */
     lastHarness = undefined;
     models = new Set();
-    lastModel = undefined;
-    /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
-    lastRevision = undefined;
-    lastTasks = undefined;
-    /** The task of the last row that found or made one (-1: none yet). */
-    lastTask = -1;
-    /** The task whose later labels were looked up last, and those labels. */
-    lastMoreTask = -1;
-    lastMore = undefined;
     baselineState = newModelState();
     candidateState = newModelState();
     lineProblems = new ProblemList();
-    issues = new LineIssues();
-    exportRow = emptyExportRow();
-    reviewRow = emptyReviewRow();
-    // (packEvidence: resultRow takes a row's packed list: packedRow.)
-    scanner = new RowScanner(true);
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
     attemptIds = 0;
-    /** Beside the state, for speed only: a result row's label and evidence last added to a task
-     * (made once a task's evidence differs between its rows). */
-    memo = undefined;
-    /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
-    lastAdded = new LastAdded();
     /** Blocks of every AttemptIds of this builder (freed with it). */
     attemptPool = new AttemptPool();
     /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
@@ -54115,162 +53834,6 @@ class DatasetBuilder {
         const location = this.locationOf(src);
         this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
     }
-    /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
-    addResultLine(text, fileIndex, line, plain = false) {
-        if (this.stopped)
-            return;
-        const issues = this.issues;
-        issues.reset();
-        const obj = parseObject(text, issues);
-        const row = this.exportRow;
-        if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
-            this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
-            return;
-        }
-        this.addResultRow(row, fileIndex, line);
-    }
-    /**
-     * One non-blank line of a results export as bytes (line-stream's ByteLineHandler): the byte
-     * scanner reads the common row shape; any other line goes the JSON.parse way (scan-row.ts).
-     */
-    addResultBytes(bytes, begin, end, flags, fileIndex, line) {
-        if (this.stopped)
-            return;
-        if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
-            this.addResultRow(this.exportRow, fileIndex, line);
-            return;
-        }
-        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & LINE_PLAIN) !== 0);
-    }
-    /** A results line already parsed and checked. */
-    addResultRow(row, fileIndex, line) {
-        if (this.stopped)
-            return;
-        const src = this.src(fileIndex, line);
-        this.resultRow(row, src);
-        this.checkHeld(src);
-    }
-    resultRow(row, src) {
-        const model = row.modelConfig;
-        if (model !== this.lastModel) {
-            if (!this.models.has(model)) {
-                if (this.models.size >= this.limits.maxModels) {
-                    this.capPassed(src, `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`);
-                    return;
-                }
-                this.heldChars += model.length;
-                this.models.add(model);
-            }
-            this.lastModel = model;
-        }
-        const isBaseline = model === this.baseline;
-        const isCandidate = model === this.candidate;
-        // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
-        // hashing a fresh 70-character string for the map on every row.
-        let rev = row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
-        const cols = this.cols;
-        let i;
-        let hash = 0;
-        let probed = false;
-        if (rev !== undefined) {
-            this.lastRevision = rev.name;
-            this.lastTasks = rev;
-            // Models usually run the tasks in one order, and attempts of a task come together: the
-            // task after the last row's, or that task again, before a lookup in a map of every task
-            // (cache misses at 500,000 tasks).
-            const last = this.lastTask;
-            const next = last + 1;
-            if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
-                i = next;
-            }
-            else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
-                i = last;
-            }
-            else {
-                hash = TaskIndex.hash(rev.index, row.taskId);
-                const found = this.index.find(hash, rev.index, row.taskId, cols);
-                if (found >= 0)
-                    i = found;
-                probed = true;
-            }
-        }
-        if (i === undefined) {
-            if (cols.count >= this.limits.maxTasks) {
-                this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
-                    `over all models (the limit, which bounds the memory used)`);
-                return;
-            }
-            this.heldChars += row.taskId.length;
-            if (rev === undefined) {
-                const name = this.intern(row.datasetRevision);
-                rev = { name, index: this.revisionList.length };
-                this.revisions.set(name, rev);
-                this.revisionList.push(rev);
-                this.lastRevision = name;
-                this.lastTasks = rev;
-            }
-            if (!probed) {
-                // A new revision: the index was not asked yet (it has no such task), and says where it goes.
-                hash = TaskIndex.hash(rev.index, row.taskId);
-                this.index.find(hash, rev.index, row.taskId, cols);
-            }
-            i = cols.add(rev.index, row.taskId);
-            this.index.add(hash, i);
-        }
-        this.lastTask = i;
-        // (rev is defined: i was found in its map, or both were made above.)
-        if (rev === undefined)
-            return;
-        // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
-        if (isBaseline && !this.compared(i, F_BASELINE, cols.baseline, this.baselineState, rev, row, src))
-            return;
-        if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
-            return;
-        const evidence = row.evidence;
-        const memo = this.memo;
-        const last = this.lastAdded;
-        if (row.packedEvidence !== undefined) {
-            if (!this.packedRow(i, row.reviewRevision, row.validity, src, row.packedEvidence, row.packedItems))
-                return;
-        }
-        else if (!last.repeats(i, row.reviewRevision, row.validity, evidence) &&
-            (memo === undefined ||
-                evidence === undefined ||
-                !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols))) {
-            last.forget();
-            if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
-                return;
-            if (evidence !== undefined)
-                this.remember(i, row.reviewRevision, row.validity, evidence);
-            last.set(i, row.reviewRevision, row.validity, evidence);
-        }
-        const cluster = row.cluster;
-        if (cluster !== undefined) {
-            const held = cols.clusters[i];
-            if (held === undefined) {
-                cols.clusters[i] = this.intern(cluster);
-                cols.clusterSrc[i] = src;
-            }
-            else if (cluster !== held && !cols.clusterConflicts.has(i)) {
-                cols.clusterConflicts.set(i, { value: cluster, src });
-            }
-        }
-    }
-    /** A row of a compared model on task i. Returns false when it conflicts (reported). */
-    compared(i, flag, m, model, rev, row, src) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        if ((flags & flag) === 0) {
-            // The model's first row on this task: nothing to conflict with yet.
-            cols.flags[i] = flags | flag;
-            m.harness[i] = this.internHarness(row.harnessRevision);
-            m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
-            m.a0[i] = this.holdAttempt(row.attempt);
-            m.a0info[i] = src * 4 + row.result;
-            return this.countRow(i, m, model, rev, row, src);
-        }
-        return this.addAttempt(i, m, model, rev, row, src);
-    }
     intern(value) {
         const known = this.strings.get(value);
         if (known !== undefined)
@@ -54287,140 +53850,394 @@ class DatasetBuilder {
         }
         return held;
     }
-    /** Counts one further row of a compared model on task i. Returns false when it conflicts (reported). */
-    addAttempt(i, m, model, rev, row, src) {
-        const harness = row.harnessRevision;
-        const kind = row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS;
-        const inline = harness === m.harness[i];
-        const seen = inline ? undefined : m.others.get(i)?.get(harness);
-        if (!inline && seen === undefined) {
-            m.othersOf(i).set(harness, {
-                harness: this.internHarness(harness),
-                info: src * 2 + kind,
-                a0: this.holdAttempt(row.attempt),
-                a0info: src * 4 + row.result,
-                more: undefined,
-            });
-            return this.countRow(i, m, model, rev, row, src);
-        }
-        const info = seen === undefined ? (m.info[i] ?? 0) : seen.info;
-        if (kind === KIND_AGGREGATED || info % 2 === KIND_AGGREGATED) {
-            const other = this.where(Math.floor(info / 2));
-            const what = `model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
-                `${quote(rev.name)}, harness_revision ${quote(harness)}`;
-            const message = kind === KIND_AGGREGATED && info % 2 === KIND_AGGREGATED
-                ? `a second pre-aggregated row for ${what}; the first is at ${other}. Two aggregates of ` +
-                    `the same attempts are ambiguous: give one row with the totals`
-                : `pre-aggregated and per-attempt rows for the same ${what} (the other kind is at ${other}); ` +
-                    `whether the aggregate includes those attempts is ambiguous: give one kind only`;
-            this.lineProblem(src, undefined, message);
-            return false;
-        }
-        const attempt = row.attempt;
-        if (attempt !== undefined) {
-            const a0 = seen === undefined ? m.a0[i] : seen.a0;
-            const more = seen === undefined ? m.more.get(i) : seen.more;
-            const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
-            if (prev !== undefined) {
-                const prevResult = prev % 4;
-                if (prevResult === row.result) {
-                    model.duplicateRows++;
-                    return true;
-                }
-                const prevName = RESULT_NAMES[prevResult] ?? "?";
-                const name = RESULT_NAMES[row.result] ?? "?";
-                this.lineProblem(src, "result", `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
-                    `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
-                    `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
-                    `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
-                    `and "${name}" here; a repeated attempt must repeat its result`);
-                return false;
-            }
-            const held = this.holdAttempt(attempt) ?? attempt;
-            if (a0 === undefined) {
-                if (seen === undefined) {
-                    m.a0[i] = held;
-                    m.a0info[i] = src * 4 + row.result;
-                }
-                else {
-                    seen.a0 = held;
-                    seen.a0info = src * 4 + row.result;
-                }
-            }
-            else if (more !== undefined) {
-                more.set(held, src * 4 + row.result);
-            }
-            else {
-                const fresh = new AttemptIds(this.attemptPool);
-                fresh.set(held, src * 4 + row.result);
-                if (seen === undefined)
-                    m.more.set(i, fresh);
-                else
-                    seen.more = fresh;
-            }
-        }
-        return this.countRow(i, m, model, rev, row, src);
+    revisionOf(i) {
+        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
     }
-    /**
-     * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
-     * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
-     * sums are no longer exact.
-     */
-    countRow(i, m, model, rev, row, src) {
-        const total = row.result < 0
-            ? safeSum(safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors), row.missing)
-            : safeSum(model.attempts, 1);
-        if (total < 0) {
-            this.capPassed(src, `the attempts of model_config ${quote(row.modelConfig)} add up to more than ` +
-                `${Number.MAX_SAFE_INTEGER}, the largest count held exactly; its figures would be altered`);
+    /** Whether the reviews can matter: call after all results files. */
+    inUniverse(i) {
+        return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE)) !== 0;
+    }
+    /** No problem reported and no cap passed so far (what a read in ranges requires). */
+    healthy() {
+        return !this.stopped && this.lineProblems.total === 0;
+    }
+    /** How many tasks this builder holds (snapshot's `to`). */
+    taskCount() {
+        return this.cols.count;
+    }
+    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
+    heldAttemptIds() {
+        return this.attemptIds;
+    }
+    /** Every model_config seen, sorted. */
+    modelsPresent() {
+        return [...this.models].sort(compareCodeUnits);
+    }
+    /** The dataset revision named so, made (as a row's would be) when new. */
+    revisionNamed(revision) {
+        const known = this.revisions.get(revision);
+        if (known !== undefined)
+            return known;
+        const name = this.intern(revision);
+        const rev = { name, index: this.revisionList.length };
+        this.revisions.set(name, rev);
+        this.revisionList.push(rev);
+        return rev;
+    }
+    holdAll(ids) {
+        const held = ids.held();
+        this.attemptIds += held.ids;
+        this.heldChars += held.chars;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
+/**
+ * An id given on the command line (or as an action input) is matched against the data exactly:
+ * "café" in NFC (U+00E9) and in NFD (U+0065 U+0301) are different ids, and the gate never
+ * guesses which one was meant. But both print identically, so an error that only says "not
+ * found" leaves the user staring at two equal-looking strings. When the given id matches a
+ * present one after folding what cannot be seen, the error says so and shows the code points
+ * where they differ.
+ *
+ * Folded: Unicode normalisation (NFKC, which covers NFC/NFD and compatibility forms such as
+ * full-width letters), invisible format characters (zero-width space and joiners, BOM, soft
+ * hyphen, bidi marks), every kind of space (no-break, thin, ideographic…) to one space, leading
+ * and trailing space, Unicode dashes and minus to "-", and the Cyrillic and Greek letters that
+ * look like Latin ones.
+ */
+
+/** Cyrillic and Greek letters drawn like Latin ones (position by position), and Unicode dashes. */
+const LOOKALIKE_FROM = "аеорсухіјѕԁһАВЕКМНОРСТХІЈЅονΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";
+const LOOKALIKE_TO = "aeopcyxijsdhABEKMHOPCTXIJSovABEZHIKMNOPTYX";
+const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
+/** What folds away or together; exported for the tests. */
+function foldInvisible(s) {
+    return s
+        .normalize("NFKC")
+        .replace(/\p{Cf}/gu, "")
+        .replace(/[\p{White_Space}]+/gu, " ")
+        .trim()
+        .replace(DASHES, "-")
+        .replace(/./gu, (c) => {
+        const i = LOOKALIKE_FROM.indexOf(c);
+        return i < 0 ? c : (LOOKALIKE_TO[i] ?? c);
+    });
+}
+/** Code points as U+XXXX, separated by spaces; "nothing" for none. */
+function codePoints(s) {
+    const out = [];
+    for (const c of s)
+        out.push(`U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
+    return out.length === 0 ? "nothing" : out.join(" ");
+}
+/** The differing middle of two strings (common prefix and suffix taken off, by code point). */
+function difference(a, b) {
+    const x = Array.from(a); // code points, not graphemes: the message counts code points
+    const y = Array.from(b);
+    let start = 0;
+    while (start < x.length && start < y.length && x[start] === y[start])
+        start++;
+    let end = 0;
+    while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end])
+        end++;
+    return {
+        at: start + 1,
+        a: x.slice(start, x.length - end).join(""),
+        b: y.slice(start, y.length - end).join(""),
+    };
+}
+function kindOf(given, present) {
+    if (given.normalize("NFC") === present.normalize("NFC"))
+        return "another Unicode normalisation form (NFC vs NFD)";
+    if (given.normalize("NFKC") === present.normalize("NFKC"))
+        return "Unicode compatibility forms (NFKC)";
+    return "invisible characters, look-alike spaces, dashes or letters";
+}
+/** Present ids compared at most (the check is linear in their number). */
+const MAX_COMPARED = 100_000;
+const ID_WORDS = {
+    found: "is present",
+    given: "the given id",
+    other: "the data",
+    fix: "give the data's id (or fix the data)",
+};
+/**
+ * "" when no present id looks the same as `given`; else a clause (starting "; ") naming the
+ * present id that does and the code points where they differ, to append to a "not found" error.
+ */
+function unicodeNearMatch(given, present, words = ID_WORDS) {
+    const key = foldInvisible(given);
+    let n = 0;
+    for (const p of present) {
+        if (++n > MAX_COMPARED)
+            break;
+        if (p === given || foldInvisible(p) !== key)
+            continue;
+        const d = difference(given, p);
+        return (`; but ${quote(p)} ${words.found} and differs from it only by ${kindOf(given, p)}: from character ${d.at}, ` +
+            `${words.given} has ${codePoints(d.a)} where ${words.other} has ${codePoints(d.b)}. Ids are compared exactly: ` +
+            words.fix);
+    }
+    return "";
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/builder-messages.ts
+/**
+ * The words of the builder's problems that need more than a line: a reviews file that labels no
+ * compared task, a compared model_config the export does not have.
+ */
+
+
+
+/** Revisions are shown whole up to this length, so that one can be copied into --dataset-revision. */
+const REVISION_SHOWN_LENGTH = 200;
+/** At most this many revisions named in a message, then "and N more". */
+const builder_messages_REVISIONS_NAMED = 3;
+function builder_messages_revisionList(revisions, more = false) {
+    const shown = revisions
+        .slice(0, builder_messages_REVISIONS_NAMED)
+        .map((r) => quoteUpTo(r, REVISION_SHOWN_LENGTH))
+        .join(", ");
+    const rest = revisions.length - builder_messages_REVISIONS_NAMED;
+    return rest > 0 || more ? `${shown} and ${rest > 0 ? `${rest} ` : ""}more` : shown || "none";
+}
+/** A reviews file that labels no compared task: what it names, what the tasks have, what to do. */
+function noMatchMessage(st, unmatched, compared) {
+    const named = [...st.byRevision.keys()].sort(compareCodeUnits);
+    const what = unmatched.length === named.length
+        ? `its rows are under dataset revision${named.length === 1 ? "" : "s"} ${builder_messages_revisionList(named, st.otherRows > 0)}, ` +
+            `and the compared tasks under ${builder_messages_revisionList(compared)}`
+        : `its rows under dataset revision${named.length === 1 ? "" : "s"} ${builder_messages_revisionList(named, st.otherRows > 0)} name ` +
+            `none of the tasks the baseline or the candidate ran (the compared tasks are under ${builder_messages_revisionList(compared)})`;
+    return (`none of its ${builder_messages_plural(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
+        `A review applies to a task only under the same dataset_revision: re-import the reviews with ` +
+        `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
+        `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`);
+}
+function builder_messages_plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+function unknownModelMessage(role, id, present) {
+    if (present.length === 0) {
+        return `the ${role} model_config ${quote(id)} does not appear in the export: the export has no valid rows`;
+    }
+    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote).join(", ");
+    const more = present.length > MAX_LISTED_MODEL_IDS ? `, … (${present.length} in all)` : "";
+    return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
+        `(${present.length}): ${shown}${more}`);
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/label-memo.ts
+/**
+ * What the label history remembers beside its state, for speed only: a row that repeats the
+ * label and evidence of one already added to its task changes nothing, and these find such a row
+ * without searching the task's lists.
+ */
+
+
+/**
+ * Per task, the label (review_revision, validity) and evidence items of a result row already added
+ * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
+ * that label and those items again changes nothing: the label exists, the task's list holds the
+ * items (lists only grow at their end, so the run stays where it was), and so does the label's own
+ * list (it took them then, or was full; a label's own list never equals the task's, or it would
+ * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
+ * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
+ * items, and the label's, every time.
+ */
+class EvidenceMemo {
+    /** revision * 4 + validity code + 1; 0: nothing remembered. */
+    label = new Float64Array(0);
+    /** Where the run starts in the task's packed list (a character offset). */
+    start = new Uint32Array(0);
+    count = new Uint8Array(0);
+    set(i, revision, validity, start, count) {
+        if (i >= this.label.length) {
+            const size = Math.max(1024, 2 * i);
+            const label = new Float64Array(size);
+            label.set(this.label);
+            this.label = label;
+            const starts = new Uint32Array(size);
+            starts.set(this.start);
+            this.start = starts;
+            const counts = new Uint8Array(size);
+            counts.set(this.count);
+            this.count = counts;
+        }
+        this.label[i] = revision * 4 + label_history_validityCode(validity) + 1;
+        this.start[i] = start;
+        this.count[i] = count;
+    }
+    /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
+    repeats(i, revision, validity, evidence, cols) {
+        if (i >= this.label.length || this.label[i] !== revision * 4 + label_history_validityCode(validity) + 1)
             return false;
+        const count = typeof evidence === "string" ? 1 : evidence.length;
+        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
+    }
+    /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
+    repeatsPacked(i, revision, validity, packed, count, cols) {
+        if (i >= this.label.length || this.label[i] !== revision * 4 + label_history_validityCode(validity) + 1)
+            return false;
+        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
+    }
+}
+/** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
+const LAST_ADDED_ITEMS = 4;
+/**
+ * The label and evidence of the last result row added to a task. A row of the same task with the
+ * same label and the same items (the attempts of one model on one task usually come together)
+ * changes nothing: adding a label and items is idempotent while nothing else touched the task,
+ * and any other row added since is the last one instead (a row the memo skips changes nothing
+ * either). Compared with `===` (the scanner's new strings: their characters, faster than reading
+ * the packed list).
+ */
+class LastAdded {
+    task = -1;
+    revision = 0;
+    validity = "unreviewed";
+    /** NO_EVIDENCE_GIVEN, ONE_STRING (a string alone, in items[0]) or a list of `count` items. */
+    shape = NO_EVIDENCE_GIVEN;
+    count = 0;
+    items = [];
+    forget() {
+        this.task = -1;
+    }
+    set(i, revision, validity, evidence) {
+        if (evidence !== undefined && typeof evidence !== "string" && evidence.length > LAST_ADDED_ITEMS) {
+            this.task = -1;
+            return;
         }
-        model.attempts = total;
-        // (A count of one attempt a row reaches NARROW_COUNT_MAX only after 2^32 rows: checked anyway.)
-        switch (row.result) {
-            case 0: {
-                const v = (m.pass[i] ?? 0) + 1;
-                if (v > NARROW_COUNT_MAX)
-                    m.widen();
-                m.pass[i] = v;
-                break;
-            }
-            case 1: {
-                const v = (m.fail[i] ?? 0) + 1;
-                if (v > NARROW_COUNT_MAX)
-                    m.widen();
-                m.fail[i] = v;
-                break;
-            }
-            case 2: {
-                const v = (m.infraError[i] ?? 0) + 1;
-                if (v > NARROW_COUNT_MAX)
-                    m.widen();
-                m.infraError[i] = v;
-                break;
-            }
-            case 3: {
-                const v = (m.missing[i] ?? 0) + 1;
-                if (v > NARROW_COUNT_MAX)
-                    m.widen();
-                m.missing[i] = v;
-                break;
-            }
-            default:
-                m.setCounts(i, (m.pass[i] ?? 0) + row.passes, (m.fail[i] ?? 0) + row.fails, (m.infraError[i] ?? 0) + row.infraErrors, (m.missing[i] ?? 0) + row.missing);
+        this.task = i;
+        this.revision = revision;
+        this.validity = validity;
+        if (evidence === undefined) {
+            this.shape = NO_EVIDENCE_GIVEN;
+            this.count = 0;
         }
-        // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
-        // one instead of a Set lookup (a hash of a fresh string) on every row.
-        if (row.harnessRevision !== model.lastHarness) {
-            const harness = this.internHarness(row.harnessRevision);
-            model.harnessRevisions.add(harness);
-            model.lastHarness = harness;
+        else if (typeof evidence === "string") {
+            this.shape = ONE_STRING;
+            this.count = 1;
+            this.items[0] = evidence;
         }
-        if (rev !== model.lastRevision) {
-            model.datasetRevisions.add(rev.name);
-            model.lastRevision = rev;
+        else {
+            this.shape = ITEM_LIST;
+            this.count = evidence.length;
+            for (let k = 0; k < evidence.length; k++)
+                this.items[k] = evidence[k];
+        }
+    }
+    /** set() of a row whose list came packed (ExportRow.packedEvidence). */
+    setPacked(i, revision, validity, packed) {
+        this.task = i;
+        this.revision = revision;
+        this.validity = validity;
+        this.shape = PACKED_LIST;
+        this.count = 1;
+        this.items[0] = packed;
+    }
+    /** repeats() of a row whose list came packed: the same packed string (so the same items). */
+    repeatsPacked(i, revision, validity, packed) {
+        return (i === this.task &&
+            revision === this.revision &&
+            validity === this.validity &&
+            this.shape === PACKED_LIST &&
+            this.items[0] === packed);
+    }
+    repeats(i, revision, validity, evidence) {
+        if (i !== this.task || revision !== this.revision || validity !== this.validity)
+            return false;
+        if (evidence === undefined)
+            return this.shape === NO_EVIDENCE_GIVEN;
+        if (typeof evidence === "string")
+            return this.shape === ONE_STRING && this.items[0] === evidence;
+        if (this.shape !== ITEM_LIST || evidence.length !== this.count)
+            return false;
+        for (let k = 0; k < evidence.length; k++)
+            if (this.items[k] !== evidence[k])
+                return false;
+        return true;
+    }
+}
+const NO_EVIDENCE_GIVEN = 0;
+const ONE_STRING = 1;
+const ITEM_LIST = 2;
+/** A packed list (ExportRow.packedEvidence) in items[0]; a row of items never repeats it here. */
+const PACKED_LIST = 3;
+
+;// CONCATENATED MODULE: ./src/read/builder/label-history.ts
+/**
+ * The labels and evidence of each task (SPEC §1.1, §1.2): its distinct (review_revision,
+ * validity) labels, each with the source, reviewer and note of the first row or review that gave
+ * it, and at most MAX_EVIDENCE_PER_TASK evidence items, the task's and each label's (first seen
+ * first). Any model's rows count toward a task's labels, and so do the reviews of a task a
+ * compared model ran.
+ *
+ * A task's first label is held inline in the columns (label0*), later ones as LabelEvents
+ * (MoreLabels, by labelKey once there are many). A label's evidence is the task's list (packed:
+ * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
+ * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
+ * items skip searching the task's lists.
+ */
+
+
+
+
+
+
+
+/** Labels of a task looked up by a scan up to this many, by a map beyond. */
+const LABEL_SCAN_MAX = 8;
+function labelKey(revision, validity) {
+    return `${revision}:${validity}`;
+}
+class LabelHistory {
+    state;
+    cols;
+    /** The task whose later labels were looked up last, and those labels. */
+    lastMoreTask = -1;
+    lastMore = undefined;
+    /** Beside the state, for speed only: a result row's label and evidence last added to a task
+     * (made once a task's evidence differs between its rows). */
+    memo = undefined;
+    /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
+    lastAdded = new LastAdded();
+    constructor(state) {
+        this.state = state;
+        this.cols = state.cols;
+    }
+    /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */
+    addRow(i, row, src) {
+        const evidence = row.evidence;
+        const memo = this.memo;
+        const last = this.lastAdded;
+        if (row.packedEvidence !== undefined) {
+            if (!this.packedRow(i, row.reviewRevision, row.validity, src, row.packedEvidence, row.packedItems))
+                return false;
+        }
+        else if (!last.repeats(i, row.reviewRevision, row.validity, evidence) &&
+            (memo === undefined ||
+                evidence === undefined ||
+                !memo.repeats(i, row.reviewRevision, row.validity, evidence, this.cols))) {
+            last.forget();
+            if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
+                return false;
+            if (evidence !== undefined)
+                this.remember(i, row.reviewRevision, row.validity, evidence);
+            last.set(i, row.reviewRevision, row.validity, evidence);
         }
         return true;
+    }
+    /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
+    forget() {
+        this.lastAdded.forget();
+        this.lastMoreTask = -1;
+        this.lastMore = undefined;
+    }
+    /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
+    forgetMemo() {
+        this.memo = undefined;
     }
     /**
      * After a row's label and evidence were added to task i: when its items stand together in the
@@ -54479,7 +54296,7 @@ class DatasetBuilder {
     // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
     packedList, packedCount = 0) {
         const cols = this.cols;
-        const code = dataset_builder_validityCode(validity);
+        const code = label_history_validityCode(validity);
         const flags = cols.flags[i] ?? 0;
         // The label of the row: the task's first (inline), a later one (`event`), or a new one.
         let event;
@@ -54494,12 +54311,12 @@ class DatasetBuilder {
                         : findLabel(more.events, revision, validity);
             if (event === undefined) {
                 const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
-                if (count >= this.limits.maxLabelsPerTask) {
-                    this.capPassed(src, `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
-                        `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
+                if (count >= this.state.limits.maxLabelsPerTask) {
+                    this.state.capPassed(src, `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.state.revisionOf(i))}) has more than ` +
+                        `${this.state.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
                     return false;
                 }
-                this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
+                this.state.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
                 // A new label's list starts empty: it is the task's list only while that is empty too.
                 const own = cols.evidence[i] !== undefined;
                 if ((flags & F_LABEL0) === 0) {
@@ -54544,7 +54361,7 @@ class DatasetBuilder {
             // join them as they are); anywhere else they go on with the items.
             if (packed === undefined && !own) {
                 cols.evidence[i] = packedList;
-                this.heldChars += packedList.length - (packedCount - 1);
+                this.state.heldChars += packedList.length - (packedCount - 1);
                 this.detachLabels(i, event, undefined, 0);
                 return true;
             }
@@ -54685,12 +54502,12 @@ class DatasetBuilder {
             if (!plain)
                 return pack(this.withEvidence(undefined, evidence, undefined));
             for (let k = 0; k < n; k++)
-                this.heldChars += evidence[k].length;
+                this.state.heldChars += evidence[k].length;
             return pack(evidence);
         }
         if (evidence.length === 0)
             return undefined;
-        this.heldChars += evidence.length;
+        this.state.heldChars += evidence.length;
         return evidence;
     }
     withItem(list, item, shared) {
@@ -54707,790 +54524,11 @@ class DatasetBuilder {
                 : shared.indexOf(item);
         const value = i < 0 ? item : typeof shared === "string" ? shared : (shared?.[i] ?? item);
         if (i < 0)
-            this.heldChars += item.length;
+            this.state.heldChars += item.length;
         if (list === undefined)
             return [value];
         list.push(value);
         return list;
-    }
-    revisionOf(i) {
-        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
-    }
-    /** Whether the reviews can matter: call after all results files. */
-    inUniverse(i) {
-        return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE)) !== 0;
-    }
-    /** One non-blank line of a reviews file, read after every results file; `plain` as in
-     * line-stream's LineHandler. */
-    addReviewLine(text, fileIndex, line, plain = false) {
-        if (this.stopped)
-            return;
-        const issues = this.issues;
-        issues.reset();
-        const obj = parseObject(text, issues);
-        const row = this.reviewRow;
-        if (obj === undefined || !checkReviewRow(obj, row, issues, plain)) {
-            this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
-            return;
-        }
-        const rev = this.revisions.get(row.datasetRevision);
-        const found = rev === undefined
-            ? -1
-            : this.index.find(TaskIndex.hash(rev.index, row.taskId), rev.index, row.taskId, this.cols);
-        const i = found < 0 ? undefined : found;
-        const matched = i !== undefined && this.inUniverse(i);
-        this.countReview(fileIndex, row.datasetRevision, matched);
-        // A review of a task neither compared model ran is not part of the output.
-        if (!matched)
-            return;
-        const src = this.src(fileIndex, line);
-        const note = row.note === "" ? undefined : row.note;
-        this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
-        this.checkHeld(src);
-    }
-    /** Counts one review row of a file, by dataset revision (a bounded number of revisions held). */
-    countReview(fileIndex, revision, matched) {
-        let st = this.reviewFiles.get(fileIndex);
-        if (st === undefined) {
-            st = { rows: 0, matched: 0, byRevision: new Map(), otherRows: 0 };
-            this.reviewFiles.set(fileIndex, st);
-        }
-        st.rows++;
-        if (matched)
-            st.matched++;
-        const n = st.byRevision.get(revision);
-        if (n !== undefined)
-            st.byRevision.set(revision, n + 1);
-        else if (st.byRevision.size < MAX_REVISIONS_HELD) {
-            this.heldChars += revision.length;
-            st.byRevision.set(revision, 1);
-        }
-        else
-            st.otherRows++;
-    }
-    /** Whether task i has a label other than unreviewed. */
-    labelled(i) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
-            return true;
-        if ((flags & F_MORE_LABELS) === 0)
-            return false;
-        return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
-    }
-    /**
-     * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
-     * the rows under dataset revisions that no task of the baseline or the candidate has; and the
-     * export's labelled tasks (label other than unreviewed, from rows of other models) under such
-     * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
-     */
-    unmatchedLabels(compared, late) {
-        const out = [];
-        const comparedList = [...compared].sort(compareCodeUnits);
-        for (const [fileIndex, st] of [...this.reviewFiles].sort((x, y) => x[0] - y[0])) {
-            const file = this.fileNames[fileIndex] ?? "?";
-            const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
-            const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
-            if (st.matched === 0) {
-                late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
-            }
-            else if (rows > 0) {
-                out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
-            }
-        }
-        const exportRevisions = [];
-        let labelled = 0;
-        const labelledIn = new Float64Array(this.revisionList.length);
-        for (let i = 0; i < this.cols.count; i++) {
-            const r = this.cols.revision[i] ?? 0;
-            if (this.labelled(i))
-                labelledIn[r] = (labelledIn[r] ?? 0) + 1;
-        }
-        for (const rev of this.revisionList) {
-            if (compared.has(rev.name))
-                continue;
-            const here = labelledIn[rev.index] ?? 0;
-            if (here > 0) {
-                exportRevisions.push(rev.name);
-                labelled += here;
-            }
-        }
-        if (labelled > 0) {
-            out.push({
-                rows: labelled,
-                of: undefined,
-                revisions: exportRevisions.sort(compareCodeUnits),
-                moreRevisions: false,
-            });
-        }
-        return out;
-    }
-    /** Every model_config seen, sorted. */
-    modelsPresent() {
-        return [...this.models].sort(compareCodeUnits);
-    }
-    /**
-     * The Dataset, or one InputError listing every problem found. `complete` is false when a file
-     * could not be read to its end (a problem already says so): then a model id missing from what
-     * was read is not reported, since the unread part may hold it.
-     */
-    finish(inputs, rowsRead, complete, collectGarbage) {
-        const present = this.modelsPresent();
-        const modelProblems = [];
-        for (const [role, id] of [
-            ["baseline", this.baseline],
-            ["candidate", this.candidate],
-        ]) {
-            // After a passed cap the rest was not read and may hold the id.
-            if (complete && !this.stopped && !this.models.has(id)) {
-                modelProblems.push({
-                    message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
-                });
-            }
-        }
-        const cols = this.cols;
-        const ids = cols.taskIds;
-        // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
-        // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
-        const rank = new Uint32Array(this.revisionList.length);
-        [...this.revisionList]
-            .sort((a, b) => compareCodeUnits(a.name, b.name))
-            .forEach((rev, r) => (rank[rev.index] = r));
-        const start = new Uint32Array(this.revisionList.length + 1);
-        for (let i = 0; i < cols.count; i++) {
-            const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
-            if (this.inUniverse(i))
-                start[r] = (start[r] ?? 0) + 1;
-        }
-        for (let r = 0; r < this.revisionList.length; r++)
-            start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
-        const size = start[this.revisionList.length] ?? 0;
-        const universe = new Uint32Array(size);
-        const fill = start.slice();
-        for (let i = 0; i < cols.count; i++) {
-            if (!this.inUniverse(i))
-                continue;
-            const r = rank[cols.revision[i] ?? 0] ?? 0;
-            const at = fill[r] ?? 0;
-            universe[at] = i;
-            fill[r] = at + 1;
-        }
-        for (let r = 0; r < this.revisionList.length; r++) {
-            // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
-            const from = start[r] ?? 0;
-            // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
-            const part = new Array((start[r + 1] ?? 0) - from);
-            for (let k = 0; k < part.length; k++)
-                part[k] = universe[from + k] ?? 0;
-            part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
-            universe.set(part, from);
-        }
-        // Read before the per-task maps go; its problems come after the tasks' (as listed).
-        const compared = new Set([
-            ...this.baselineState.datasetRevisions,
-            ...this.candidateState.datasetRevisions,
-        ]);
-        const unmatchedProblems = new ProblemList();
-        const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
-        // The task maps go before the table is made (finish is the last call): a task-heavy
-        // export's peak memory is the held state and the table together.
-        this.revisions.clear();
-        this.index = new TaskIndex();
-        this.lastTasks = undefined;
-        cols.baseline.releaseAttempts();
-        cols.candidate.releaseAttempts();
-        // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
-        if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS)
-            collectGarbage();
-        const late = new ProblemList();
-        const revisions = new Set();
-        const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
-        // In dataset order: the late problems in that order, the review revisions, each task's run of
-        // label events in the table.
-        const eventStart = new Uint32Array(size + 1);
-        let eventCount = 0;
-        const conflicts = cols.clusterConflicts.size > 0;
-        for (let u = 0; u < size; u++) {
-            const i = universe[u] ?? 0;
-            const flags = cols.flags[i] ?? 0;
-            eventStart[u] = eventCount;
-            // A task's first row always adds a label unless it passed a cap (reported): then it has none.
-            if ((flags & F_MORE_LABELS) !== 0) {
-                // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
-                // two different labels at the task's highest revision need them, for checkLabels.
-                const top = cols.topRevision[i] ?? -1;
-                let topCode = -1;
-                let rival = false;
-                if ((flags & F_LABEL0) !== 0) {
-                    const revision = cols.label0Revision[i] ?? 0;
-                    revisions.add(revision);
-                    if (revision === top)
-                        topCode = cols.label0Validity[i] ?? 0;
-                    eventCount++;
-                }
-                for (const e of cols.moreLabels.get(i)?.events ?? []) {
-                    revisions.add(e.revision);
-                    eventCount++;
-                    if (e.revision !== top)
-                        continue;
-                    const code = dataset_builder_validityCode(e.validity);
-                    if (topCode < 0)
-                        topCode = code;
-                    else if (code !== topCode)
-                        rival = true;
-                }
-                if (rival)
-                    this.checkLabels(i, this.labelsOf(i, flags), late);
-            }
-            else if ((flags & F_LABEL0) !== 0) {
-                revisions.add(cols.label0Revision[i] ?? 0);
-                eventCount++;
-            }
-            const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
-            if (conflict !== undefined) {
-                late.add({
-                    location: this.locationOf(conflict.src),
-                    field: "cluster",
-                    message: `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has cluster ` +
-                        `${quote(cols.clusters[i] ?? "")} at ${this.where(cols.clusterSrc[i] ?? 0)} and ` +
-                        `${quote(conflict.value)} here; a task belongs to one cluster`,
-                });
-            }
-        }
-        eventStart[size] = eventCount;
-        // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
-        // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
-        const table = refused || late.total > 0 ? undefined : this.newTable(universe, eventStart);
-        if (table !== undefined) {
-            // Filled in the builder's task order: its ~15 columns are read in order and the table's
-            // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
-            // 500,000 tasks).
-            const position = new Int32Array(cols.count).fill(-1);
-            for (let u = 0; u < size; u++)
-                position[universe[u] ?? 0] = u;
-            for (let i = 0; i < cols.count; i++) {
-                const u = position[i] ?? -1;
-                if (u >= 0)
-                    this.addToTable(table, u, i, eventStart[u] ?? 0);
-            }
-        }
-        late.append(unmatchedProblems);
-        const total = modelProblems.length + this.lineProblems.total + late.total;
-        if (total > 0) {
-            const problems = [...modelProblems, ...this.lineProblems.items, ...late.items];
-            throw new errors_InputError(`The results/reviews input has ${dataset_builder_plural(total, "problem", "problems")}:`, problems, total);
-        }
-        return {
-            tasks: table ?? this.newTable(new Uint32Array(0), new Uint32Array(1)),
-            baseline: this.summary(this.baseline, this.baselineState),
-            candidate: this.summary(this.candidate, this.candidateState),
-            modelsPresent: present,
-            inputs,
-            rowsRead,
-            reviewRevisions: [...revisions].sort((a, b) => a - b),
-            ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
-        };
-    }
-    /** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
-    labelsOf(i, flags) {
-        return labelsOf(this.cols, i, flags);
-    }
-    /** Two labels at a task's highest review revision: a problem at the second. */
-    checkLabels(i, events, late) {
-        const top = this.cols.topRevision[i] ?? -1;
-        const label = events.find((e) => e.revision === top);
-        const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
-        if (label === undefined || rival === undefined)
-            return;
-        late.add({
-            location: this.locationOf(rival.src),
-            field: "validity",
-            message: `task ${quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has two ` +
-                `different labels at its highest review_revision ${top}: "${label.validity}" ` +
-                `at ${this.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
-                `later revision labelled "disputed"`,
-        });
-    }
-    /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
-    newTable(universe, eventStart) {
-        const cols = this.cols;
-        const names = this.revisionList.map((r) => r.name);
-        // Only the string columns: the table must not keep the builder's typed arrays alive.
-        const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
-        return new ColumnTaskTable(universe.length, eventStart, strings, names, this.fileNames);
-    }
-    /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
-    addToTable(table, u, i, e) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        const evidence = cols.evidence[i];
-        table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i));
-        const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels.get(i)?.events;
-        const first = (flags & F_LABEL0) !== 0;
-        if (more === undefined || (first && laterInOrder(cols, i, more))) {
-            // The labels in history order as held (one, the usual case, or the first then the later
-            // ones in order): written from the columns, no LabelEvent list, no sort.
-            let k = e;
-            if (first) {
-                const own = (flags & F_LABEL0_OWN) !== 0;
-                table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
-            }
-            for (const ev of more ?? [])
-                this.setLabelEvent(table, k++, ev, evidence);
-            return;
-        }
-        // (labelsOf makes a new list: sorted in place.)
-        const sorted = this.labelsOf(i, flags).sort(historyOrder);
-        for (let k = 0; k < sorted.length; k++)
-            this.setLabelEvent(table, e + k, sorted[k], evidence);
-    }
-    setLabelEvent(table, at, ev, evidence) {
-        table.setEvent(at, ev.revision, dataset_builder_validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
-            ? undefined
-            : { reviewer: ev.reviewer, note: ev.note });
-    }
-    /*
-     * Reading one results file in byte ranges (range-read.ts): each range after the first is read
-     * by a builder of its own (its lines numbered from 1), whose state (snapshot) is then absorbed
-     * here in range order as if its lines had been read here. Only a clean read is merged: when
-     * any range had a problem or passed a cap, or absorbing finds what would have been one here
-     * (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the caller reads
-     * the input again from the start, one line after another, for the exact messages.
-     */
-    /** No problem reported and no cap passed so far (what a read in ranges requires). */
-    healthy() {
-        return !this.stopped && this.lineProblems.total === 0;
-    }
-    /** How many tasks this builder holds (snapshot's `to`). */
-    taskCount() {
-        return this.cols.count;
-    }
-    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
-    heldAttemptIds() {
-        return this.attemptIds;
-    }
-    /**
-     * Part of this builder's state, to absorb into another (after a structured clone: see
-     * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
-     * order, absorbs the whole state.
-     */
-    snapshot(from = 0, to = this.cols.count, last = true) {
-        const totals = (st) => last
-            ? {
-                harnessRevisions: [...st.harnessRevisions],
-                datasetRevisions: [...st.datasetRevisions],
-                duplicateRows: st.duplicateRows,
-                attempts: st.attempts,
-            }
-            : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
-        return {
-            cols: from === 0 && to === this.cols.count ? this.cols : sliceColumns(this.cols, from, to),
-            revisions: this.revisionList.map((r) => r.name),
-            models: from === 0 ? [...this.models] : [],
-            baseline: totals(this.baselineState),
-            candidate: totals(this.candidateState),
-        };
-    }
-    /**
-     * Adds the state of a builder that read results lines of the same file right after the lines
-     * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
-     * what reading those lines here would have made. Returns false when that reading would have
-     * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
-     */
-    absorb(s, lines) {
-        if (!this.healthy())
-            return false;
-        this.forgetLast();
-        // The memo speaks of the lists held here: merging rebuilds a task's labels and their lists.
-        this.memo = undefined;
-        const p = reviveColumns(s.cols, lines, this.attemptPool);
-        for (const model of s.models) {
-            if (this.models.has(model))
-                continue;
-            if (this.models.size >= this.limits.maxModels)
-                return false;
-            this.heldChars += model.length;
-            this.models.add(model);
-        }
-        const revs = s.revisions.map((name) => this.revisionNamed(name));
-        const cols = this.cols;
-        const dups = [0, 0];
-        for (let t = 0; t < p.count; t++) {
-            const rev = revs[p.revision[t] ?? 0];
-            const taskId = p.taskIds[t];
-            if (rev === undefined || taskId === undefined)
-                return false;
-            const hash = TaskIndex.hash(rev.index, taskId);
-            const i = this.index.find(hash, rev.index, taskId, cols);
-            if (i >= 0) {
-                if (!this.mergeTask(i, p, t, dups))
-                    return false;
-                continue;
-            }
-            if (cols.count >= this.limits.maxTasks)
-                return false;
-            this.heldChars += taskId.length;
-            const fresh = cols.add(rev.index, taskId);
-            this.index.add(hash, fresh);
-            this.adoptTask(fresh, p, t);
-        }
-        if (!this.absorbTotals(this.baselineState, s.baseline, dups[0] ?? 0))
-            return false;
-        if (!this.absorbTotals(this.candidateState, s.candidate, dups[1] ?? 0))
-            return false;
-        this.forgetLast();
-        return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
-    }
-    /** Drops what the row path remembers of the last row (absorb changes what it points at). */
-    forgetLast() {
-        this.lastAdded.forget();
-        this.lastHarness = undefined;
-        this.lastModel = undefined;
-        this.lastRevision = undefined;
-        this.lastTasks = undefined;
-        this.lastTask = -1;
-        this.lastMoreTask = -1;
-        this.lastMore = undefined;
-        for (const st of [this.baselineState, this.candidateState]) {
-            st.lastHarness = undefined;
-            st.lastRevision = undefined;
-        }
-    }
-    /** The dataset revision named so, made (as a row's would be) when new. */
-    revisionNamed(revision) {
-        const known = this.revisions.get(revision);
-        if (known !== undefined)
-            return known;
-        const name = this.intern(revision);
-        const rev = { name, index: this.revisionList.length };
-        this.revisions.set(name, rev);
-        this.revisionList.push(rev);
-        return rev;
-    }
-    absorbTotals(st, t, dups) {
-        const attempts = st.attempts + t.attempts;
-        if (attempts > Number.MAX_SAFE_INTEGER)
-            return false;
-        st.attempts = attempts - dups;
-        st.duplicateRows += t.duplicateRows + dups;
-        for (const h of t.harnessRevisions)
-            st.harnessRevisions.add(this.intern(h));
-        for (const r of t.datasetRevisions)
-            st.datasetRevisions.add(this.revisionNamed(r).name);
-        return true;
-    }
-    /** Task t of `p`, not known here, becomes task i (its state taken over). */
-    adoptTask(i, p, t) {
-        const cols = this.cols;
-        const flags = p.flags[t] ?? 0;
-        cols.flags[i] = flags;
-        cols.topRevision[i] = p.topRevision[t] ?? -1;
-        cols.topValidity[i] = p.topValidity[t] ?? 0;
-        cols.label0Revision[i] = p.label0Revision[t] ?? 0;
-        cols.label0Validity[i] = p.label0Validity[t] ?? 0;
-        cols.label0Src[i] = p.label0Src[t] ?? 0;
-        if ((flags & F_LABEL0_OWN) !== 0)
-            cols.label0Evidence.set(i, p.label0Evidence.get(t));
-        const meta = p.label0Meta.get(t);
-        if (meta !== undefined)
-            cols.label0Meta.set(i, meta);
-        const more = p.moreLabels.get(t);
-        if (more !== undefined)
-            cols.moreLabels.set(i, more);
-        cols.evidence[i] = p.evidence[t];
-        this.heldChars += evidenceChars(cols, i);
-        const cluster = p.clusters[t];
-        if (cluster !== undefined) {
-            cols.clusters[i] = this.intern(cluster);
-            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-        if ((flags & F_BASELINE) !== 0)
-            this.adoptModel(i, cols.baseline, p.baseline, t);
-        if ((flags & F_CANDIDATE) !== 0)
-            this.adoptModel(i, cols.candidate, p.candidate, t);
-    }
-    /** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
-    adoptModel(i, m, pm, t) {
-        m.harness[i] = this.intern(pm.harness[t] ?? "");
-        m.info[i] = pm.info[t] ?? 0;
-        m.a0[i] = this.holdAttempt(pm.a0[t]);
-        m.a0info[i] = pm.a0info[t] ?? 0;
-        m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
-        const more = pm.more.get(t);
-        if (more !== undefined) {
-            m.more.set(i, more);
-            this.holdAll(more);
-        }
-        const others = pm.others.get(t);
-        if (others === undefined)
-            return;
-        const held = new Map();
-        for (const h of others.values())
-            held.set(this.intern(h.harness), this.adoptHarness(h));
-        m.others.set(i, held);
-    }
-    adoptHarness(h) {
-        if (h.more !== undefined)
-            this.holdAll(h.more);
-        return { ...h, harness: this.intern(h.harness), a0: this.holdAttempt(h.a0) };
-    }
-    holdAll(ids) {
-        const held = ids.held();
-        this.attemptIds += held.ids;
-        this.heldChars += held.chars;
-    }
-    /**
-     * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
-     * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
-     */
-    mergeTask(i, p, t, dups) {
-        const cols = this.cols;
-        const pf = p.flags[t] ?? 0;
-        for (const [flag, role] of [
-            [F_BASELINE, 0],
-            [F_CANDIDATE, 1],
-        ]) {
-            if ((pf & flag) === 0)
-                continue;
-            const m = role === 0 ? cols.baseline : cols.candidate;
-            const pm = role === 0 ? p.baseline : p.candidate;
-            if (((cols.flags[i] ?? 0) & flag) === 0) {
-                cols.flags[i] = (cols.flags[i] ?? 0) | flag;
-                this.adoptModel(i, m, pm, t);
-                continue;
-            }
-            const repeated = this.mergeModel(i, m, pm, t);
-            if (repeated < 0)
-                return false;
-            dups[role] = (dups[role] ?? 0) + repeated;
-        }
-        if (!this.mergeLabels(i, p, t))
-            return false;
-        const cluster = p.clusters[t];
-        if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
-            const held = cols.clusters[i];
-            if (held === undefined) {
-                cols.clusters[i] = this.intern(cluster);
-                cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-                const conflict = p.clusterConflicts.get(t);
-                if (conflict !== undefined)
-                    cols.clusterConflicts.set(i, conflict);
-            }
-            else if (cluster !== held) {
-                // The first row of p with a cluster is the first to contradict the one held here.
-                cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
-            }
-            else {
-                const conflict = p.clusterConflicts.get(t);
-                if (conflict !== undefined)
-                    cols.clusterConflicts.set(i, conflict);
-            }
-        }
-        return true;
-    }
-    /**
-     * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
-     * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
-     * for a conflicting result or rows of both kinds for one harness revision.
-     */
-    mergeModel(i, m, pm, t) {
-        const counts = [0, 0, 0, 0];
-        let failed = false;
-        const harness = (name, info, a0, a0info, more) => {
-            const inline = name === m.harness[i];
-            const seen = inline ? undefined : m.others.get(i)?.get(name);
-            if (!inline && seen === undefined) {
-                m.othersOf(i).set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
-                return;
-            }
-            const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
-            if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
-                failed = true;
-                return;
-            }
-            const put = (attempt, packed) => {
-                const a0Here = seen === undefined ? m.a0[i] : seen.a0;
-                const moreHere = seen === undefined ? m.more.get(i) : seen.more;
-                const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
-                if (prev !== undefined) {
-                    if (prev % 4 === packed % 4)
-                        counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
-                    else
-                        failed = true;
-                    return;
-                }
-                const held = this.holdAttempt(attempt) ?? attempt;
-                if (a0Here === undefined) {
-                    if (seen === undefined) {
-                        m.a0[i] = held;
-                        m.a0info[i] = packed;
-                    }
-                    else {
-                        seen.a0 = held;
-                        seen.a0info = packed;
-                    }
-                }
-                else if (moreHere !== undefined) {
-                    moreHere.set(held, packed);
-                }
-                else {
-                    const fresh = new AttemptIds(this.attemptPool);
-                    fresh.set(held, packed);
-                    if (seen === undefined)
-                        m.more.set(i, fresh);
-                    else
-                        seen.more = fresh;
-                }
-            };
-            if (a0 !== undefined)
-                put(a0, a0info);
-            more?.forEach(put);
-        };
-        harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
-        for (const h of pm.others.get(t)?.values() ?? [])
-            harness(h.harness, h.info, h.a0, h.a0info, h.more);
-        if (failed)
-            return -1;
-        m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
-        return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
-    }
-    /**
-     * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
-     * that of every row that gave it, first seen first, capped, so it is the list held here followed
-     * by p's items it lacks; likewise the task's. Returns false past the labels cap.
-     */
-    mergeLabels(i, p, t) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        const pf = p.flags[t] ?? 0;
-        const packedBefore = cols.evidence[i];
-        const packedTheirs = p.evidence[t];
-        // (The same items: nothing to add to the task's list.)
-        const sameList = packedTheirs === packedBefore;
-        const labelFlags = F_LABEL0 | F_LABEL0_OWN | F_MORE_LABELS;
-        if ((flags & labelFlags) === F_LABEL0 &&
-            (pf & labelFlags) === F_LABEL0 &&
-            cols.label0Revision[i] === p.label0Revision[t] &&
-            cols.label0Validity[i] === p.label0Validity[t]) {
-            // One label on both sides, sharing the task's list: the usual case.
-            if (sameList)
-                return true;
-            const before = unpack(packedBefore);
-            const after = unionOf(before, unpack(packedTheirs));
-            if (after !== before) {
-                this.heldChars += charsOf(after) - charsOf(before);
-                cols.evidence[i] = pack(after);
-            }
-            return true;
-        }
-        if ((flags & labelFlags) === F_LABEL0 &&
-            (pf & labelFlags) === F_LABEL0 &&
-            !p.label0Meta.has(t) &&
-            this.limits.maxLabelsPerTask >= 2 &&
-            sameList) {
-            // A second label whose rows brought the task's evidence again (a task-heavy export's
-            // candidate rows): it shares the task's list, which stays as it is.
-            const revision = small(p.label0Revision[t] ?? 0);
-            const code = p.label0Validity[t] ?? 0;
-            const event = {
-                revision,
-                validity: VALIDITIES[code] ?? "unreviewed",
-                src: p.label0Src[t] ?? 0,
-                reviewer: undefined,
-                note: undefined,
-                own: false,
-                evidence: undefined,
-            };
-            cols.moreLabels.set(i, { events: [event], index: undefined });
-            cols.flags[i] = flags | F_MORE_LABELS;
-            if (revision > (cols.topRevision[i] ?? -1)) {
-                cols.topRevision[i] = revision;
-                cols.topValidity[i] = code;
-            }
-            return true;
-        }
-        const heldBefore = evidenceChars(cols, i);
-        const before = unpack(packedBefore);
-        const theirs = unpack(packedTheirs);
-        const after = unionOf(before, theirs);
-        const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
-        // A label's own list is grown in place by later rows: never one that another list also is.
-        const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
-        let top = cols.topRevision[i] ?? -1;
-        let topValidity = cols.topValidity[i] ?? 0;
-        for (const e of labelsOf(p, t, pf)) {
-            const list = e.own ? e.evidence : theirs;
-            const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
-            if (same !== undefined) {
-                same.list = unionOf(same.list, list);
-                continue;
-            }
-            if (labels.length >= this.limits.maxLabelsPerTask)
-                return false;
-            this.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
-            labels.push({ ...e, list });
-            if (e.revision > top) {
-                top = e.revision;
-                topValidity = dataset_builder_validityCode(e.validity);
-            }
-        }
-        cols.topRevision[i] = top;
-        cols.topValidity[i] = topValidity;
-        cols.evidence[i] = pack(after);
-        let out = flags & ~labelFlags;
-        const first = labels[0];
-        if (first !== undefined) {
-            out |= F_LABEL0;
-            cols.label0Revision[i] = first.revision;
-            cols.label0Validity[i] = dataset_builder_validityCode(first.validity);
-            cols.label0Src[i] = first.src;
-            if (first.reviewer !== undefined || first.note !== undefined) {
-                cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
-            }
-            if (sameItems(first.list, after)) {
-                cols.label0Evidence.delete(i);
-            }
-            else {
-                out |= F_LABEL0_OWN;
-                cols.label0Evidence.set(i, ownCopy(first.list));
-            }
-        }
-        if (labels.length > 1) {
-            const events = labels.slice(1).map((l) => {
-                const own = !sameItems(l.list, after);
-                return {
-                    revision: l.revision,
-                    validity: l.validity,
-                    src: l.src,
-                    reviewer: l.reviewer,
-                    note: l.note,
-                    own,
-                    evidence: own ? ownCopy(l.list) : undefined,
-                };
-            });
-            const index = events.length + 1 > LABEL_SCAN_MAX
-                ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
-                : undefined;
-            cols.moreLabels.set(i, { events, index });
-            out |= F_MORE_LABELS;
-        }
-        else {
-            cols.moreLabels.delete(i);
-        }
-        cols.flags[i] = out;
-        this.heldChars += evidenceChars(cols, i) - heldBefore;
-        return true;
-    }
-    summary(config, st) {
-        return {
-            config,
-            harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
-            datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
-            duplicateRows: st.duplicateRows,
-        };
     }
 }
 /** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
@@ -55528,6 +54566,15 @@ function laterInOrder(cols, i, later) {
         src = e.src;
     }
     return true;
+}
+/** Whether task i has a label other than unreviewed. */
+function hasLabel(cols, i) {
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
+        return true;
+    if ((flags & F_MORE_LABELS) === 0)
+        return false;
+    return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
 }
 /** What a state's evidence of task i counts as held: the task's items, and every label's items that
  * are not the task's (an item a label keeps when the task's list is full, counted per label). */
@@ -55576,135 +54623,6 @@ function unionOf(list, more) {
     }
     return out ?? list;
 }
-/**
- * Per task, the label (review_revision, validity) and evidence items of a result row already added
- * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
- * that label and those items again changes nothing: the label exists, the task's list holds the
- * items (lists only grow at their end, so the run stays where it was), and so does the label's own
- * list (it took them then, or was full; a label's own list never equals the task's, or it would
- * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
- * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
- * items, and the label's, every time.
- */
-class EvidenceMemo {
-    /** revision * 4 + validity code + 1; 0: nothing remembered. */
-    label = new Float64Array(0);
-    /** Where the run starts in the task's packed list (a character offset). */
-    start = new Uint32Array(0);
-    count = new Uint8Array(0);
-    set(i, revision, validity, start, count) {
-        if (i >= this.label.length) {
-            const size = Math.max(1024, 2 * i);
-            const label = new Float64Array(size);
-            label.set(this.label);
-            this.label = label;
-            const starts = new Uint32Array(size);
-            starts.set(this.start);
-            this.start = starts;
-            const counts = new Uint8Array(size);
-            counts.set(this.count);
-            this.count = counts;
-        }
-        this.label[i] = revision * 4 + dataset_builder_validityCode(validity) + 1;
-        this.start[i] = start;
-        this.count[i] = count;
-    }
-    /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
-    repeats(i, revision, validity, evidence, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + dataset_builder_validityCode(validity) + 1)
-            return false;
-        const count = typeof evidence === "string" ? 1 : evidence.length;
-        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
-    }
-    /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
-    repeatsPacked(i, revision, validity, packed, count, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + dataset_builder_validityCode(validity) + 1)
-            return false;
-        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
-    }
-}
-/** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
-const LAST_ADDED_ITEMS = 4;
-/**
- * The label and evidence of the last result row added to a task. A row of the same task with the
- * same label and the same items (the attempts of one model on one task usually come together)
- * changes nothing: adding a label and items is idempotent while nothing else touched the task,
- * and any other row added since is the last one instead (a row the memo skips changes nothing
- * either). Compared with `===` (the scanner's new strings: their characters, faster than reading
- * the packed list).
- */
-class LastAdded {
-    task = -1;
-    revision = 0;
-    validity = "unreviewed";
-    /** NO_EVIDENCE_GIVEN, ONE_STRING (a string alone, in items[0]) or a list of `count` items. */
-    shape = NO_EVIDENCE_GIVEN;
-    count = 0;
-    items = [];
-    forget() {
-        this.task = -1;
-    }
-    set(i, revision, validity, evidence) {
-        if (evidence !== undefined && typeof evidence !== "string" && evidence.length > LAST_ADDED_ITEMS) {
-            this.task = -1;
-            return;
-        }
-        this.task = i;
-        this.revision = revision;
-        this.validity = validity;
-        if (evidence === undefined) {
-            this.shape = NO_EVIDENCE_GIVEN;
-            this.count = 0;
-        }
-        else if (typeof evidence === "string") {
-            this.shape = ONE_STRING;
-            this.count = 1;
-            this.items[0] = evidence;
-        }
-        else {
-            this.shape = ITEM_LIST;
-            this.count = evidence.length;
-            for (let k = 0; k < evidence.length; k++)
-                this.items[k] = evidence[k];
-        }
-    }
-    /** set() of a row whose list came packed (ExportRow.packedEvidence). */
-    setPacked(i, revision, validity, packed) {
-        this.task = i;
-        this.revision = revision;
-        this.validity = validity;
-        this.shape = PACKED_LIST;
-        this.count = 1;
-        this.items[0] = packed;
-    }
-    /** repeats() of a row whose list came packed: the same packed string (so the same items). */
-    repeatsPacked(i, revision, validity, packed) {
-        return (i === this.task &&
-            revision === this.revision &&
-            validity === this.validity &&
-            this.shape === PACKED_LIST &&
-            this.items[0] === packed);
-    }
-    repeats(i, revision, validity, evidence) {
-        if (i !== this.task || revision !== this.revision || validity !== this.validity)
-            return false;
-        if (evidence === undefined)
-            return this.shape === NO_EVIDENCE_GIVEN;
-        if (typeof evidence === "string")
-            return this.shape === ONE_STRING && this.items[0] === evidence;
-        if (this.shape !== ITEM_LIST || evidence.length !== this.count)
-            return false;
-        for (let k = 0; k < evidence.length; k++)
-            if (this.items[k] !== evidence[k])
-                return false;
-        return true;
-    }
-}
-const NO_EVIDENCE_GIVEN = 0;
-const ONE_STRING = 1;
-const ITEM_LIST = 2;
-/** A packed list (ExportRow.packedEvidence) in items[0]; a row of items never repeats it here. */
-const PACKED_LIST = 3;
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
 function findLabel(events, revision, validity) {
@@ -55722,7 +54640,7 @@ function ownEvidence(own, task) {
 }
 const UNREVIEWED = 0;
 /** The index of a validity in VALIDITIES. */
-function dataset_builder_validityCode(v) {
+function label_history_validityCode(v) {
     return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
 }
 function sameItems(a, b) {
@@ -55736,9 +54654,301 @@ function sameItems(a, b) {
             return false;
     return true;
 }
-/** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
-function safeSum(a, b) {
-    return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
+/** Whether a list begins with exactly these items (so holds them all). */
+function startsWith(kept, evidence) {
+    if (kept === undefined)
+        return false;
+    if (typeof evidence === "string")
+        return kept[0] === evidence;
+    if (evidence.length > kept.length)
+        return false;
+    for (let i = 0; i < evidence.length; i++)
+        if (kept[i] !== evidence[i])
+            return false;
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/dataset-finish.ts
+/**
+ * The builder's last step: the Dataset (the compared tasks in dataset order, as a ColumnTaskTable),
+ * or one InputError listing every problem found, those found while reading first, then those
+ * only the whole input shows (two labels at a task's highest revision, a cluster conflict, a
+ * reviews file that labels no compared task).
+ */
+
+
+
+
+
+
+
+
+
+
+/**
+ * The Dataset, or one InputError listing every problem found. `complete` is false when a file
+ * could not be read to its end (a problem already says so): then a model id missing from what
+ * was read is not reported, since the unread part may hold it.
+ */
+function finishDataset(b, inputs, rowsRead, complete, collectGarbage) {
+    const present = b.modelsPresent();
+    const modelProblems = [];
+    for (const [role, id] of [
+        ["baseline", b.baseline],
+        ["candidate", b.candidate],
+    ]) {
+        // After a passed cap the rest was not read and may hold the id.
+        if (complete && !b.stopped && !b.models.has(id)) {
+            modelProblems.push({
+                message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
+            });
+        }
+    }
+    const cols = b.cols;
+    const ids = cols.taskIds;
+    // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
+    // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
+    const rank = new Uint32Array(b.revisionList.length);
+    [...b.revisionList]
+        .sort((a, b) => compareCodeUnits(a.name, b.name))
+        .forEach((rev, r) => (rank[rev.index] = r));
+    const start = new Uint32Array(b.revisionList.length + 1);
+    for (let i = 0; i < cols.count; i++) {
+        const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
+        if (b.inUniverse(i))
+            start[r] = (start[r] ?? 0) + 1;
+    }
+    for (let r = 0; r < b.revisionList.length; r++)
+        start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
+    const size = start[b.revisionList.length] ?? 0;
+    const universe = new Uint32Array(size);
+    const fill = start.slice();
+    for (let i = 0; i < cols.count; i++) {
+        if (!b.inUniverse(i))
+            continue;
+        const r = rank[cols.revision[i] ?? 0] ?? 0;
+        const at = fill[r] ?? 0;
+        universe[at] = i;
+        fill[r] = at + 1;
+    }
+    for (let r = 0; r < b.revisionList.length; r++) {
+        // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
+        const from = start[r] ?? 0;
+        // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
+        const part = new Array((start[r + 1] ?? 0) - from);
+        for (let k = 0; k < part.length; k++)
+            part[k] = universe[from + k] ?? 0;
+        part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
+        universe.set(part, from);
+    }
+    // Read before the per-task maps go; its problems come after the tasks' (as listed).
+    const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
+    const unmatchedProblems = new ProblemList();
+    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+    // The task maps go before the table is made (finish is the last call): a task-heavy
+    // export's peak memory is the held state and the table together.
+    b.revisions.clear();
+    b.index = new TaskIndex();
+    cols.baseline.releaseAttempts();
+    cols.candidate.releaseAttempts();
+    // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
+    if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS)
+        collectGarbage();
+    const late = new ProblemList();
+    const revisions = new Set();
+    const refused = modelProblems.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
+    // In dataset order: the late problems in that order, the review revisions, each task's run of
+    // label events in the table.
+    const eventStart = new Uint32Array(size + 1);
+    let eventCount = 0;
+    const conflicts = cols.clusterConflicts.size > 0;
+    for (let u = 0; u < size; u++) {
+        const i = universe[u] ?? 0;
+        const flags = cols.flags[i] ?? 0;
+        eventStart[u] = eventCount;
+        // A task's first row always adds a label unless it passed a cap (reported): then it has none.
+        if ((flags & F_MORE_LABELS) !== 0) {
+            // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
+            // two different labels at the task's highest revision need them, for checkLabels.
+            const top = cols.topRevision[i] ?? -1;
+            let topCode = -1;
+            let rival = false;
+            if ((flags & F_LABEL0) !== 0) {
+                const revision = cols.label0Revision[i] ?? 0;
+                revisions.add(revision);
+                if (revision === top)
+                    topCode = cols.label0Validity[i] ?? 0;
+                eventCount++;
+            }
+            for (const e of cols.moreLabels.get(i)?.events ?? []) {
+                revisions.add(e.revision);
+                eventCount++;
+                if (e.revision !== top)
+                    continue;
+                const code = label_history_validityCode(e.validity);
+                if (topCode < 0)
+                    topCode = code;
+                else if (code !== topCode)
+                    rival = true;
+            }
+            if (rival)
+                checkLabels(b, i, labelsOf(b.cols, i, flags), late);
+        }
+        else if ((flags & F_LABEL0) !== 0) {
+            revisions.add(cols.label0Revision[i] ?? 0);
+            eventCount++;
+        }
+        const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
+        if (conflict !== undefined) {
+            late.add({
+                location: b.locationOf(conflict.src),
+                field: "cluster",
+                message: `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has cluster ` +
+                    `${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
+                    `${quote(conflict.value)} here; a task belongs to one cluster`,
+            });
+        }
+    }
+    eventStart[size] = eventCount;
+    // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+    // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+    const table = refused || late.total > 0 ? undefined : newTable(b, universe, eventStart);
+    if (table !== undefined) {
+        // Filled in the builder's task order: its ~15 columns are read in order and the table's
+        // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
+        // 500,000 tasks).
+        const position = new Int32Array(cols.count).fill(-1);
+        for (let u = 0; u < size; u++)
+            position[universe[u] ?? 0] = u;
+        for (let i = 0; i < cols.count; i++) {
+            const u = position[i] ?? -1;
+            if (u >= 0)
+                addToTable(b, table, u, i, eventStart[u] ?? 0);
+        }
+    }
+    late.append(unmatchedProblems);
+    const total = modelProblems.length + b.lineProblems.total + late.total;
+    if (total > 0) {
+        const problems = [...modelProblems, ...b.lineProblems.items, ...late.items];
+        throw new errors_InputError(`The results/reviews input has ${builder_messages_plural(total, "problem", "problems")}:`, problems, total);
+    }
+    return {
+        tasks: table ?? newTable(b, new Uint32Array(0), new Uint32Array(1)),
+        baseline: dataset_finish_summary(b.baseline, b.baselineState),
+        candidate: dataset_finish_summary(b.candidate, b.candidateState),
+        modelsPresent: present,
+        inputs,
+        rowsRead,
+        reviewRevisions: [...revisions].sort((a, b) => a - b),
+        ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+    };
+}
+/**
+ * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+ * the rows under dataset revisions that no task of the baseline or the candidate has; and the
+ * export's labelled tasks (label other than unreviewed, from rows of other models) under such
+ * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
+ */
+function unmatchedLabelsOf(b, compared, late) {
+    const out = [];
+    const comparedList = [...compared].sort(compareCodeUnits);
+    for (const [fileIndex, st] of [...b.reviewFiles].sort((x, y) => x[0] - y[0])) {
+        const file = b.fileNames[fileIndex] ?? "?";
+        const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
+        const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
+        if (st.matched === 0) {
+            late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
+        }
+        else if (rows > 0) {
+            out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
+        }
+    }
+    const exportRevisions = [];
+    let labelled = 0;
+    const labelledIn = new Float64Array(b.revisionList.length);
+    for (let i = 0; i < b.cols.count; i++) {
+        const r = b.cols.revision[i] ?? 0;
+        if (hasLabel(b.cols, i))
+            labelledIn[r] = (labelledIn[r] ?? 0) + 1;
+    }
+    for (const rev of b.revisionList) {
+        if (compared.has(rev.name))
+            continue;
+        const here = labelledIn[rev.index] ?? 0;
+        if (here > 0) {
+            exportRevisions.push(rev.name);
+            labelled += here;
+        }
+    }
+    if (labelled > 0) {
+        out.push({
+            rows: labelled,
+            of: undefined,
+            revisions: exportRevisions.sort(compareCodeUnits),
+            moreRevisions: false,
+        });
+    }
+    return out;
+}
+/** Two labels at a task's highest review revision: a problem at the second. */
+function checkLabels(b, i, events, late) {
+    const top = b.cols.topRevision[i] ?? -1;
+    const label = events.find((e) => e.revision === top);
+    const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
+    if (label === undefined || rival === undefined)
+        return;
+    late.add({
+        location: b.locationOf(rival.src),
+        field: "validity",
+        message: `task ${quote(b.cols.taskIds[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has two ` +
+            `different labels at its highest review_revision ${top}: "${label.validity}" ` +
+            `at ${b.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
+            `later revision labelled "disputed"`,
+    });
+}
+/** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
+function newTable(b, universe, eventStart) {
+    const cols = b.cols;
+    const names = b.revisionList.map((r) => r.name);
+    // Only the string columns: the table must not keep the builder's typed arrays alive.
+    const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+    return new ColumnTaskTable(universe.length, eventStart, strings, names, b.fileNames);
+}
+/** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
+function addToTable(b, table, u, i, e) {
+    const cols = b.cols;
+    const flags = cols.flags[i] ?? 0;
+    const evidence = cols.evidence[i];
+    table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i));
+    const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+    const first = (flags & F_LABEL0) !== 0;
+    if (more === undefined || (first && laterInOrder(cols, i, more))) {
+        // The labels in history order as held (one, the usual case, or the first then the later
+        // ones in order): written from the columns, no LabelEvent list, no sort.
+        let k = e;
+        if (first) {
+            const own = (flags & F_LABEL0_OWN) !== 0;
+            table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+        }
+        for (const ev of more ?? [])
+            setLabelEvent(table, k++, ev, evidence);
+        return;
+    }
+    // (labelsOf makes a new list: sorted in place.)
+    const sorted = labelsOf(b.cols, i, flags).sort(historyOrder);
+    for (let k = 0; k < sorted.length; k++)
+        setLabelEvent(table, e + k, sorted[k], evidence);
+}
+function setLabelEvent(table, at, ev, evidence) {
+    table.setEvent(at, ev.revision, label_history_validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
+}
+function dataset_finish_summary(config, st) {
+    return {
+        config,
+        harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
+        datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
+        duplicateRows: st.duplicateRows,
+    };
 }
 /** Counts below this (each of the four) come from one shared object per combination. */
 const SHARED_COUNTS_BELOW = 8;
@@ -55765,86 +54975,1041 @@ function countsOf(m, i) {
     }
     return shared;
 }
-/** Whether a list begins with exactly these items (so holds them all). */
-function startsWith(kept, evidence) {
-    if (kept === undefined)
-        return false;
-    if (typeof evidence === "string")
-        return kept[0] === evidence;
-    if (evidence.length > kept.length)
-        return false;
-    for (let i = 0; i < evidence.length; i++)
-        if (kept[i] !== evidence[i])
-            return false;
-    return true;
-}
-function unknownModelMessage(role, id, present) {
-    if (present.length === 0) {
-        return `the ${role} model_config ${quote(id)} does not appear in the export: the export has no valid rows`;
+
+;// CONCATENATED MODULE: ./src/read/builder/column-transfer.ts
+/**
+ * A builder's columns between threads (range-read.ts): the buffers to transfer with a structured
+ * clone, the columns revived from one (sources moved to the file's line numbers), and a part of
+ * them (a range's state is posted in parts).
+ */
+
+/**
+ * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
+ * posted to another thread.
+ */
+function column_transfer_columnBuffers(cols) {
+    const out = [];
+    const add = (a) => {
+        if (a.buffer instanceof ArrayBuffer && !out.includes(a.buffer))
+            out.push(a.buffer);
+    };
+    for (const a of [cols.revision, cols.flags, cols.topRevision, cols.topValidity, cols.clusterSrc])
+        add(a);
+    for (const a of [cols.label0Revision, cols.label0Validity, cols.label0Src])
+        add(a);
+    for (const m of [cols.baseline, cols.candidate]) {
+        for (const a of [m.info, m.a0info, m.pass, m.fail, m.infraError, m.missing])
+            add(a);
     }
-    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote).join(", ");
-    const more = present.length > MAX_LISTED_MODEL_IDS ? `, … (${present.length} in all)` : "";
-    return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
-        `(${present.length}): ${shown}${more}`);
+    return out;
+}
+/**
+ * TaskColumns from `plain`, a TaskColumns or its structured clone (a plain object with the same
+ * fields, AttemptIds as plain objects too: what a worker thread posts), with every source moved
+ * by `lines` (a range's lines numbered from 1 become the file's). Takes over plain's arrays, maps
+ * and label events (moved in place); its attempt ids are copied into `pool` (the receiving
+ * builder's), never kept in the blocks of the builder that made them.
+ */
+function reviveColumns(plain, lines, pool) {
+    const cols = Object.assign(new TaskColumns(), plain, {
+        baseline: reviveModel(plain.baseline, lines, pool),
+        candidate: reviveModel(plain.candidate, lines, pool),
+    });
+    if (lines === 0)
+        return cols;
+    for (let i = 0; i < cols.count; i++) {
+        cols.label0Src[i] = (cols.label0Src[i] ?? 0) + lines;
+        cols.clusterSrc[i] = (cols.clusterSrc[i] ?? 0) + lines;
+    }
+    for (const more of cols.moreLabels.values()) {
+        for (const e of more.events)
+            e.src += lines;
+    }
+    for (const [i, c] of cols.clusterConflicts)
+        cols.clusterConflicts.set(i, { value: c.value, src: c.src + lines });
+    return cols;
+}
+function reviveModel(plain, lines, pool) {
+    const more = new Map();
+    for (const [i, ids] of plain.more)
+        more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
+    const others = new Map();
+    for (const [i, held] of plain.others) {
+        const revived = new Map();
+        for (const [harness, h] of held) {
+            revived.set(harness, {
+                harness: h.harness,
+                info: h.info + 2 * lines,
+                a0: h.a0,
+                a0info: h.a0info + 4 * lines,
+                more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
+            });
+        }
+        others.set(i, revived);
+    }
+    const m = Object.assign(new ModelColumns(), plain, { more, others });
+    if (lines !== 0) {
+        for (let i = 0; i < m.info.length; i++) {
+            m.info[i] = (m.info[i] ?? 0) + 2 * lines;
+            m.a0info[i] = (m.a0info[i] ?? 0) + 4 * lines;
+        }
+    }
+    return m;
+}
+/**
+ * Tasks [from, to) of `cols` as columns of their own (task from becomes task 0), to post a
+ * builder's state in parts: each part, absorbed, is garbage before the next is decoded.
+ */
+function sliceColumns(cols, from, to) {
+    const part = (m, copy = (v) => v) => {
+        const out = new Map();
+        for (const [i, v] of m)
+            if (i >= from && i < to)
+                out.set(i - from, copy(v));
+        return out;
+    };
+    // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
+    // slabs (every part's ids, and the free blocks) into each part's structured clone.
+    const pool = new AttemptPool();
+    const ids = (a) => AttemptIds.revive(a, 0, pool);
+    const harnesses = (held) => {
+        const out = new Map();
+        for (const [name, h] of held)
+            out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
+        return out;
+    };
+    const model = (m) => Object.assign(new ModelColumns(), {
+        harness: m.harness.slice(from, to),
+        a0: m.a0.slice(from, to),
+        info: m.info.slice(from, to),
+        a0info: m.a0info.slice(from, to),
+        pass: m.pass.slice(from, to),
+        fail: m.fail.slice(from, to),
+        infraError: m.infraError.slice(from, to),
+        missing: m.missing.slice(from, to),
+        more: part(m.more, ids),
+        others: part(m.others, harnesses),
+    });
+    return Object.assign(new TaskColumns(), {
+        count: to - from,
+        capacity: to - from,
+        taskIds: cols.taskIds.slice(from, to),
+        evidence: cols.evidence.slice(from, to),
+        clusters: cols.clusters.slice(from, to),
+        revision: cols.revision.slice(from, to),
+        flags: cols.flags.slice(from, to),
+        topRevision: cols.topRevision.slice(from, to),
+        topValidity: cols.topValidity.slice(from, to),
+        clusterSrc: cols.clusterSrc.slice(from, to),
+        label0Revision: cols.label0Revision.slice(from, to),
+        label0Validity: cols.label0Validity.slice(from, to),
+        label0Src: cols.label0Src.slice(from, to),
+        label0Evidence: part(cols.label0Evidence),
+        label0Meta: part(cols.label0Meta),
+        moreLabels: part(cols.moreLabels),
+        clusterConflicts: part(cols.clusterConflicts),
+        baseline: model(cols.baseline),
+        candidate: model(cols.candidate),
+    });
 }
 
-// EXTERNAL MODULE: external "node:worker_threads"
-var external_node_worker_threads_ = __nccwpck_require__(5919);
+;// CONCATENATED MODULE: ./src/read/builder/range-merge.ts
+/**
+ * Reading one results file in byte ranges (range-read.ts): each range after the first is read by
+ * a builder of its own (its lines numbered from 1), whose state (snapshotOf) is then absorbed by
+ * the main thread's builder in range order as if its lines had been read there. Only a clean
+ * read is merged: when any range had a problem or passed a cap, or absorbing finds what would
+ * have been one (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the
+ * caller reads the input again from the start, one line after another, for the exact messages.
+ */
+
+
+
+
+
+
+
+
+/**
+ * Part of this builder's state, to absorb into another (after a structured clone: see
+ * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
+ * order, absorbs the whole state.
+ */
+function snapshotOf(b, from, to, last) {
+    const totals = (st) => last
+        ? {
+            harnessRevisions: [...st.harnessRevisions],
+            datasetRevisions: [...st.datasetRevisions],
+            duplicateRows: st.duplicateRows,
+            attempts: st.attempts,
+        }
+        : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
+    return {
+        cols: from === 0 && to === b.cols.count ? b.cols : sliceColumns(b.cols, from, to),
+        revisions: b.revisionList.map((r) => r.name),
+        models: from === 0 ? [...b.models] : [],
+        baseline: totals(b.baselineState),
+        candidate: totals(b.candidateState),
+    };
+}
+/**
+ * Adds to `b` the state of a builder that read results lines of the same file right after the
+ * lines read by `b`, numbered from 1 (`lines` is how many lines came before them): the state
+ * becomes what reading those lines into `b` would have made, totals aside (absorbTotals).
+ * Returns false when that reading would have reported a problem or passed a cap; `b` is then
+ * spoilt (read again from the start).
+ */
+function absorbSnapshot(b, s, lines) {
+    const p = reviveColumns(s.cols, lines, b.attemptPool);
+    for (const model of s.models) {
+        if (b.models.has(model))
+            continue;
+        if (b.models.size >= b.limits.maxModels)
+            return false;
+        b.heldChars += model.length;
+        b.models.add(model);
+    }
+    const revs = s.revisions.map((name) => b.revisionNamed(name));
+    const cols = b.cols;
+    const dups = [0, 0];
+    for (let t = 0; t < p.count; t++) {
+        const rev = revs[p.revision[t] ?? 0];
+        const taskId = p.taskIds[t];
+        if (rev === undefined || taskId === undefined)
+            return false;
+        const hash = TaskIndex.hash(rev.index, taskId);
+        const i = b.index.find(hash, rev.index, taskId, cols);
+        if (i >= 0) {
+            if (!mergeTask(b, i, p, t, dups))
+                return false;
+            continue;
+        }
+        if (cols.count >= b.limits.maxTasks)
+            return false;
+        b.heldChars += taskId.length;
+        const fresh = cols.add(rev.index, taskId);
+        b.index.add(hash, fresh);
+        adoptTask(b, fresh, p, t);
+    }
+    if (!absorbTotals(b, b.baselineState, s.baseline, dups[0] ?? 0))
+        return false;
+    return absorbTotals(b, b.candidateState, s.candidate, dups[1] ?? 0);
+}
+function absorbTotals(b, st, t, dups) {
+    const attempts = st.attempts + t.attempts;
+    if (attempts > Number.MAX_SAFE_INTEGER)
+        return false;
+    st.attempts = attempts - dups;
+    st.duplicateRows += t.duplicateRows + dups;
+    for (const h of t.harnessRevisions)
+        st.harnessRevisions.add(b.intern(h));
+    for (const r of t.datasetRevisions)
+        st.datasetRevisions.add(b.revisionNamed(r).name);
+    return true;
+}
+/** Task t of `p`, not known here, becomes task i (its state taken over). */
+function adoptTask(b, i, p, t) {
+    const cols = b.cols;
+    const flags = p.flags[t] ?? 0;
+    cols.flags[i] = flags;
+    cols.topRevision[i] = p.topRevision[t] ?? -1;
+    cols.topValidity[i] = p.topValidity[t] ?? 0;
+    cols.label0Revision[i] = p.label0Revision[t] ?? 0;
+    cols.label0Validity[i] = p.label0Validity[t] ?? 0;
+    cols.label0Src[i] = p.label0Src[t] ?? 0;
+    if ((flags & F_LABEL0_OWN) !== 0)
+        cols.label0Evidence.set(i, p.label0Evidence.get(t));
+    const meta = p.label0Meta.get(t);
+    if (meta !== undefined)
+        cols.label0Meta.set(i, meta);
+    const more = p.moreLabels.get(t);
+    if (more !== undefined)
+        cols.moreLabels.set(i, more);
+    cols.evidence[i] = p.evidence[t];
+    b.heldChars += evidenceChars(cols, i);
+    const cluster = p.clusters[t];
+    if (cluster !== undefined) {
+        cols.clusters[i] = b.intern(cluster);
+        cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+        const conflict = p.clusterConflicts.get(t);
+        if (conflict !== undefined)
+            cols.clusterConflicts.set(i, conflict);
+    }
+    if ((flags & F_BASELINE) !== 0)
+        adoptModel(b, i, cols.baseline, p.baseline, t);
+    if ((flags & F_CANDIDATE) !== 0)
+        adoptModel(b, i, cols.candidate, p.candidate, t);
+}
+/** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
+function adoptModel(b, i, m, pm, t) {
+    m.harness[i] = b.intern(pm.harness[t] ?? "");
+    m.info[i] = pm.info[t] ?? 0;
+    m.a0[i] = b.holdAttempt(pm.a0[t]);
+    m.a0info[i] = pm.a0info[t] ?? 0;
+    m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
+    const more = pm.more.get(t);
+    if (more !== undefined) {
+        m.more.set(i, more);
+        b.holdAll(more);
+    }
+    const others = pm.others.get(t);
+    if (others === undefined)
+        return;
+    const held = new Map();
+    for (const h of others.values())
+        held.set(b.intern(h.harness), adoptHarness(b, h));
+    m.others.set(i, held);
+}
+function adoptHarness(b, h) {
+    if (h.more !== undefined)
+        b.holdAll(h.more);
+    return { ...h, harness: b.intern(h.harness), a0: b.holdAttempt(h.a0) };
+}
+/**
+ * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
+ * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
+ */
+function mergeTask(b, i, p, t, dups) {
+    const cols = b.cols;
+    const pf = p.flags[t] ?? 0;
+    for (const [flag, role] of [
+        [F_BASELINE, 0],
+        [F_CANDIDATE, 1],
+    ]) {
+        if ((pf & flag) === 0)
+            continue;
+        const m = role === 0 ? cols.baseline : cols.candidate;
+        const pm = role === 0 ? p.baseline : p.candidate;
+        if (((cols.flags[i] ?? 0) & flag) === 0) {
+            cols.flags[i] = (cols.flags[i] ?? 0) | flag;
+            adoptModel(b, i, m, pm, t);
+            continue;
+        }
+        const repeated = mergeModel(b, i, m, pm, t);
+        if (repeated < 0)
+            return false;
+        dups[role] = (dups[role] ?? 0) + repeated;
+    }
+    if (!mergeLabels(b, i, p, t))
+        return false;
+    const cluster = p.clusters[t];
+    if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
+        const held = cols.clusters[i];
+        if (held === undefined) {
+            cols.clusters[i] = b.intern(cluster);
+            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+            const conflict = p.clusterConflicts.get(t);
+            if (conflict !== undefined)
+                cols.clusterConflicts.set(i, conflict);
+        }
+        else if (cluster !== held) {
+            // The first row of p with a cluster is the first to contradict the one held here.
+            cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
+        }
+        else {
+            const conflict = p.clusterConflicts.get(t);
+            if (conflict !== undefined)
+                cols.clusterConflicts.set(i, conflict);
+        }
+    }
+    return true;
+}
+/**
+ * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
+ * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
+ * for a conflicting result or rows of both kinds for one harness revision.
+ */
+function mergeModel(b, i, m, pm, t) {
+    const counts = [0, 0, 0, 0];
+    let failed = false;
+    const harness = (name, info, a0, a0info, more) => {
+        const inline = name === m.harness[i];
+        const seen = inline ? undefined : m.others.get(i)?.get(name);
+        if (!inline && seen === undefined) {
+            m.othersOf(i).set(b.intern(name), adoptHarness(b, { harness: name, info, a0, a0info, more }));
+            return;
+        }
+        const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+        if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
+            failed = true;
+            return;
+        }
+        const put = (attempt, packed) => {
+            const a0Here = seen === undefined ? m.a0[i] : seen.a0;
+            const moreHere = seen === undefined ? m.more.get(i) : seen.more;
+            const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
+            if (prev !== undefined) {
+                if (prev % 4 === packed % 4)
+                    counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
+                else
+                    failed = true;
+                return;
+            }
+            const held = b.holdAttempt(attempt) ?? attempt;
+            if (a0Here === undefined) {
+                if (seen === undefined) {
+                    m.a0[i] = held;
+                    m.a0info[i] = packed;
+                }
+                else {
+                    seen.a0 = held;
+                    seen.a0info = packed;
+                }
+            }
+            else if (moreHere !== undefined) {
+                moreHere.set(held, packed);
+            }
+            else {
+                const fresh = new AttemptIds(b.attemptPool);
+                fresh.set(held, packed);
+                if (seen === undefined)
+                    m.more.set(i, fresh);
+                else
+                    seen.more = fresh;
+            }
+        };
+        if (a0 !== undefined)
+            put(a0, a0info);
+        more?.forEach(put);
+    };
+    harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
+    for (const h of pm.others.get(t)?.values() ?? [])
+        harness(h.harness, h.info, h.a0, h.a0info, h.more);
+    if (failed)
+        return -1;
+    m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
+    return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
+}
+/**
+ * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
+ * that of every row that gave it, first seen first, capped, so it is the list held here followed
+ * by p's items it lacks; likewise the task's. Returns false past the labels cap.
+ */
+function mergeLabels(b, i, p, t) {
+    const cols = b.cols;
+    const flags = cols.flags[i] ?? 0;
+    const pf = p.flags[t] ?? 0;
+    const packedBefore = cols.evidence[i];
+    const packedTheirs = p.evidence[t];
+    // (The same items: nothing to add to the task's list.)
+    const sameList = packedTheirs === packedBefore;
+    const labelFlags = F_LABEL0 | F_LABEL0_OWN | F_MORE_LABELS;
+    if ((flags & labelFlags) === F_LABEL0 &&
+        (pf & labelFlags) === F_LABEL0 &&
+        cols.label0Revision[i] === p.label0Revision[t] &&
+        cols.label0Validity[i] === p.label0Validity[t]) {
+        // One label on both sides, sharing the task's list: the usual case.
+        if (sameList)
+            return true;
+        const before = unpack(packedBefore);
+        const after = unionOf(before, unpack(packedTheirs));
+        if (after !== before) {
+            b.heldChars += charsOf(after) - charsOf(before);
+            cols.evidence[i] = pack(after);
+        }
+        return true;
+    }
+    if ((flags & labelFlags) === F_LABEL0 &&
+        (pf & labelFlags) === F_LABEL0 &&
+        !p.label0Meta.has(t) &&
+        b.limits.maxLabelsPerTask >= 2 &&
+        sameList) {
+        // A second label whose rows brought the task's evidence again (a task-heavy export's
+        // candidate rows): it shares the task's list, which stays as it is.
+        const revision = small(p.label0Revision[t] ?? 0);
+        const code = p.label0Validity[t] ?? 0;
+        const event = {
+            revision,
+            validity: VALIDITIES[code] ?? "unreviewed",
+            src: p.label0Src[t] ?? 0,
+            reviewer: undefined,
+            note: undefined,
+            own: false,
+            evidence: undefined,
+        };
+        cols.moreLabels.set(i, { events: [event], index: undefined });
+        cols.flags[i] = flags | F_MORE_LABELS;
+        if (revision > (cols.topRevision[i] ?? -1)) {
+            cols.topRevision[i] = revision;
+            cols.topValidity[i] = code;
+        }
+        return true;
+    }
+    const heldBefore = evidenceChars(cols, i);
+    const before = unpack(packedBefore);
+    const theirs = unpack(packedTheirs);
+    const after = unionOf(before, theirs);
+    const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
+    // A label's own list is grown in place by later rows: never one that another list also is.
+    const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
+    let top = cols.topRevision[i] ?? -1;
+    let topValidity = cols.topValidity[i] ?? 0;
+    for (const e of labelsOf(p, t, pf)) {
+        const list = e.own ? e.evidence : theirs;
+        const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
+        if (same !== undefined) {
+            same.list = unionOf(same.list, list);
+            continue;
+        }
+        if (labels.length >= b.limits.maxLabelsPerTask)
+            return false;
+        b.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
+        labels.push({ ...e, list });
+        if (e.revision > top) {
+            top = e.revision;
+            topValidity = label_history_validityCode(e.validity);
+        }
+    }
+    cols.topRevision[i] = top;
+    cols.topValidity[i] = topValidity;
+    cols.evidence[i] = pack(after);
+    let out = flags & ~labelFlags;
+    const first = labels[0];
+    if (first !== undefined) {
+        out |= F_LABEL0;
+        cols.label0Revision[i] = first.revision;
+        cols.label0Validity[i] = label_history_validityCode(first.validity);
+        cols.label0Src[i] = first.src;
+        if (first.reviewer !== undefined || first.note !== undefined) {
+            cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
+        }
+        if (sameItems(first.list, after)) {
+            cols.label0Evidence.delete(i);
+        }
+        else {
+            out |= F_LABEL0_OWN;
+            cols.label0Evidence.set(i, ownCopy(first.list));
+        }
+    }
+    if (labels.length > 1) {
+        const events = labels.slice(1).map((l) => {
+            const own = !sameItems(l.list, after);
+            return {
+                revision: l.revision,
+                validity: l.validity,
+                src: l.src,
+                reviewer: l.reviewer,
+                note: l.note,
+                own,
+                evidence: own ? ownCopy(l.list) : undefined,
+            };
+        });
+        const index = events.length + 1 > LABEL_SCAN_MAX
+            ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
+            : undefined;
+        cols.moreLabels.set(i, { events, index });
+        out |= F_MORE_LABELS;
+    }
+    else {
+        cols.moreLabels.delete(i);
+    }
+    cols.flags[i] = out;
+    b.heldChars += evidenceChars(cols, i) - heldBefore;
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/dataset-builder.ts
+/**
+ * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
+ * number of (model, task) pairs, never with the number of rows:
+ * - for every task (any model's rows carry labels that count toward its effective validity): the
+ *   distinct (review_revision, validity) events with their first source, the cluster, and at most
+ *   MAX_EVIDENCE_PER_TASK evidence items (label-history.ts);
+ * - for the baseline and the candidate only, per task: the attempt counts, the attempt keys seen
+ *   (to fold duplicates and catch conflicting results; small: one entry per attempt of the task),
+ *   and which harness revisions came as per-attempt or pre-aggregated rows;
+ * - every model_config seen (for the "unknown model id" message).
+ *
+ * This file is the row path: each results line (the byte scanner first, JSON.parse for any other
+ * line) and each reviews line, checked and added. Each task has a number; its state is held in
+ * columns by that number (builder-columns.ts: typed arrays, the rare things in side maps), found
+ * through the task after the last row's, then an open-addressing table (TaskIndex), with the
+ * tasks of one revision sharing its string. Attempt ids are kept as given (AttemptIds: small
+ * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
+ * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
+ * inline, more in a map. What the parts share is builder-state.ts; the Dataset is made by
+ * dataset-finish.ts, a range's state merged by range-merge.ts.
+ *
+ * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
+ * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
+ * conflicting results are checked for the two compared models only, for the same reason.
+ *
+ * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
+ * characters of kept text), and each compared model's attempt total must stay a safe integer.
+ * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
+ * held, and the read ends in an InputError.
+ */
+
+
+
+
+
+
+
+
+
+/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
+const MAX_REVISIONS_HELD = 100;
+class DatasetBuilder extends BuilderState {
+    lastModel = undefined;
+    /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
+    lastRevision = undefined;
+    lastTasks = undefined;
+    /** The task of the last row that found or made one (-1: none yet). */
+    lastTask = -1;
+    issues = new LineIssues();
+    exportRow = emptyExportRow();
+    reviewRow = emptyReviewRow();
+    // (packEvidence: resultRow takes a row's packed list: LabelHistory.packedRow.)
+    scanner = new RowScanner(true);
+    labels;
+    constructor(baseline, candidate, 
+    /** Display names of the input files, by file index. */
+    fileNames, limits = {}) {
+        super(baseline, candidate, fileNames, limits);
+        this.labels = new LabelHistory(this);
+    }
+    /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
+    addResultLine(text, fileIndex, line, plain = false) {
+        if (this.stopped)
+            return;
+        const issues = this.issues;
+        issues.reset();
+        const obj = parseObject(text, issues);
+        const row = this.exportRow;
+        if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
+            this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
+            return;
+        }
+        this.addResultRow(row, fileIndex, line);
+    }
+    /**
+     * One non-blank line of a results export as bytes (line-stream's ByteLineHandler): the byte
+     * scanner reads the common row shape; any other line goes the JSON.parse way (scan-row.ts).
+     */
+    addResultBytes(bytes, begin, end, flags, fileIndex, line) {
+        if (this.stopped)
+            return;
+        if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
+            this.addResultRow(this.exportRow, fileIndex, line);
+            return;
+        }
+        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & LINE_PLAIN) !== 0);
+    }
+    /** A results line already parsed and checked. */
+    addResultRow(row, fileIndex, line) {
+        if (this.stopped)
+            return;
+        const src = this.src(fileIndex, line);
+        this.resultRow(row, src);
+        this.checkHeld(src);
+    }
+    resultRow(row, src) {
+        const model = row.modelConfig;
+        if (model !== this.lastModel) {
+            if (!this.models.has(model)) {
+                if (this.models.size >= this.limits.maxModels) {
+                    this.capPassed(src, `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`);
+                    return;
+                }
+                this.heldChars += model.length;
+                this.models.add(model);
+            }
+            this.lastModel = model;
+        }
+        const isBaseline = model === this.baseline;
+        const isCandidate = model === this.candidate;
+        // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
+        // hashing a fresh 70-character string for the map on every row.
+        let rev = row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
+        const cols = this.cols;
+        let i;
+        let hash = 0;
+        let probed = false;
+        if (rev !== undefined) {
+            this.lastRevision = rev.name;
+            this.lastTasks = rev;
+            // Models usually run the tasks in one order, and attempts of a task come together: the
+            // task after the last row's, or that task again, before a lookup in a map of every task
+            // (cache misses at 500,000 tasks).
+            const last = this.lastTask;
+            const next = last + 1;
+            if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
+                i = next;
+            }
+            else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
+                i = last;
+            }
+            else {
+                hash = TaskIndex.hash(rev.index, row.taskId);
+                const found = this.index.find(hash, rev.index, row.taskId, cols);
+                if (found >= 0)
+                    i = found;
+                probed = true;
+            }
+        }
+        if (i === undefined) {
+            if (cols.count >= this.limits.maxTasks) {
+                this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
+                    `over all models (the limit, which bounds the memory used)`);
+                return;
+            }
+            this.heldChars += row.taskId.length;
+            if (rev === undefined) {
+                const name = this.intern(row.datasetRevision);
+                rev = { name, index: this.revisionList.length };
+                this.revisions.set(name, rev);
+                this.revisionList.push(rev);
+                this.lastRevision = name;
+                this.lastTasks = rev;
+            }
+            if (!probed) {
+                // A new revision: the index was not asked yet (it has no such task), and says where it goes.
+                hash = TaskIndex.hash(rev.index, row.taskId);
+                this.index.find(hash, rev.index, row.taskId, cols);
+            }
+            i = cols.add(rev.index, row.taskId);
+            this.index.add(hash, i);
+        }
+        this.lastTask = i;
+        // (rev is defined: i was found in its map, or both were made above.)
+        if (rev === undefined)
+            return;
+        // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
+        if (isBaseline && !this.compared(i, F_BASELINE, cols.baseline, this.baselineState, rev, row, src))
+            return;
+        if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
+            return;
+        if (!this.labels.addRow(i, row, src))
+            return;
+        const cluster = row.cluster;
+        if (cluster !== undefined) {
+            const held = cols.clusters[i];
+            if (held === undefined) {
+                cols.clusters[i] = this.intern(cluster);
+                cols.clusterSrc[i] = src;
+            }
+            else if (cluster !== held && !cols.clusterConflicts.has(i)) {
+                cols.clusterConflicts.set(i, { value: cluster, src });
+            }
+        }
+    }
+    /** A row of a compared model on task i. Returns false when it conflicts (reported). */
+    compared(i, flag, m, model, rev, row, src) {
+        const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
+        if ((flags & flag) === 0) {
+            // The model's first row on this task: nothing to conflict with yet.
+            cols.flags[i] = flags | flag;
+            m.harness[i] = this.internHarness(row.harnessRevision);
+            m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
+            m.a0[i] = this.holdAttempt(row.attempt);
+            m.a0info[i] = src * 4 + row.result;
+            return this.countRow(i, m, model, rev, row, src);
+        }
+        return this.addAttempt(i, m, model, rev, row, src);
+    }
+    /** Counts one further row of a compared model on task i. Returns false when it conflicts (reported). */
+    addAttempt(i, m, model, rev, row, src) {
+        const harness = row.harnessRevision;
+        const kind = row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS;
+        const inline = harness === m.harness[i];
+        const seen = inline ? undefined : m.others.get(i)?.get(harness);
+        if (!inline && seen === undefined) {
+            m.othersOf(i).set(harness, {
+                harness: this.internHarness(harness),
+                info: src * 2 + kind,
+                a0: this.holdAttempt(row.attempt),
+                a0info: src * 4 + row.result,
+                more: undefined,
+            });
+            return this.countRow(i, m, model, rev, row, src);
+        }
+        const info = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+        if (kind === KIND_AGGREGATED || info % 2 === KIND_AGGREGATED) {
+            const other = this.where(Math.floor(info / 2));
+            const what = `model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+                `${quote(rev.name)}, harness_revision ${quote(harness)}`;
+            const message = kind === KIND_AGGREGATED && info % 2 === KIND_AGGREGATED
+                ? `a second pre-aggregated row for ${what}; the first is at ${other}. Two aggregates of ` +
+                    `the same attempts are ambiguous: give one row with the totals`
+                : `pre-aggregated and per-attempt rows for the same ${what} (the other kind is at ${other}); ` +
+                    `whether the aggregate includes those attempts is ambiguous: give one kind only`;
+            this.lineProblem(src, undefined, message);
+            return false;
+        }
+        const attempt = row.attempt;
+        if (attempt !== undefined) {
+            const a0 = seen === undefined ? m.a0[i] : seen.a0;
+            const more = seen === undefined ? m.more.get(i) : seen.more;
+            const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
+            if (prev !== undefined) {
+                const prevResult = prev % 4;
+                if (prevResult === row.result) {
+                    model.duplicateRows++;
+                    return true;
+                }
+                const prevName = RESULT_NAMES[prevResult] ?? "?";
+                const name = RESULT_NAMES[row.result] ?? "?";
+                this.lineProblem(src, "result", `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
+                    `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+                    `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
+                    `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
+                    `and "${name}" here; a repeated attempt must repeat its result`);
+                return false;
+            }
+            const held = this.holdAttempt(attempt) ?? attempt;
+            if (a0 === undefined) {
+                if (seen === undefined) {
+                    m.a0[i] = held;
+                    m.a0info[i] = src * 4 + row.result;
+                }
+                else {
+                    seen.a0 = held;
+                    seen.a0info = src * 4 + row.result;
+                }
+            }
+            else if (more !== undefined) {
+                more.set(held, src * 4 + row.result);
+            }
+            else {
+                const fresh = new AttemptIds(this.attemptPool);
+                fresh.set(held, src * 4 + row.result);
+                if (seen === undefined)
+                    m.more.set(i, fresh);
+                else
+                    seen.more = fresh;
+            }
+        }
+        return this.countRow(i, m, model, rev, row, src);
+    }
+    /**
+     * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
+     * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
+     * sums are no longer exact.
+     */
+    countRow(i, m, model, rev, row, src) {
+        const total = row.result < 0
+            ? safeSum(safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors), row.missing)
+            : safeSum(model.attempts, 1);
+        if (total < 0) {
+            this.capPassed(src, `the attempts of model_config ${quote(row.modelConfig)} add up to more than ` +
+                `${Number.MAX_SAFE_INTEGER}, the largest count held exactly; its figures would be altered`);
+            return false;
+        }
+        model.attempts = total;
+        // (A count of one attempt a row reaches NARROW_COUNT_MAX only after 2^32 rows: checked anyway.)
+        switch (row.result) {
+            case 0: {
+                const v = (m.pass[i] ?? 0) + 1;
+                if (v > NARROW_COUNT_MAX)
+                    m.widen();
+                m.pass[i] = v;
+                break;
+            }
+            case 1: {
+                const v = (m.fail[i] ?? 0) + 1;
+                if (v > NARROW_COUNT_MAX)
+                    m.widen();
+                m.fail[i] = v;
+                break;
+            }
+            case 2: {
+                const v = (m.infraError[i] ?? 0) + 1;
+                if (v > NARROW_COUNT_MAX)
+                    m.widen();
+                m.infraError[i] = v;
+                break;
+            }
+            case 3: {
+                const v = (m.missing[i] ?? 0) + 1;
+                if (v > NARROW_COUNT_MAX)
+                    m.widen();
+                m.missing[i] = v;
+                break;
+            }
+            default:
+                m.setCounts(i, (m.pass[i] ?? 0) + row.passes, (m.fail[i] ?? 0) + row.fails, (m.infraError[i] ?? 0) + row.infraErrors, (m.missing[i] ?? 0) + row.missing);
+        }
+        // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
+        // one instead of a Set lookup (a hash of a fresh string) on every row.
+        if (row.harnessRevision !== model.lastHarness) {
+            const harness = this.internHarness(row.harnessRevision);
+            model.harnessRevisions.add(harness);
+            model.lastHarness = harness;
+        }
+        if (rev !== model.lastRevision) {
+            model.datasetRevisions.add(rev.name);
+            model.lastRevision = rev;
+        }
+        return true;
+    }
+    /** One non-blank line of a reviews file, read after every results file; `plain` as in
+     * line-stream's LineHandler. */
+    addReviewLine(text, fileIndex, line, plain = false) {
+        if (this.stopped)
+            return;
+        const issues = this.issues;
+        issues.reset();
+        const obj = parseObject(text, issues);
+        const row = this.reviewRow;
+        if (obj === undefined || !checkReviewRow(obj, row, issues, plain)) {
+            this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
+            return;
+        }
+        const rev = this.revisions.get(row.datasetRevision);
+        const found = rev === undefined
+            ? -1
+            : this.index.find(TaskIndex.hash(rev.index, row.taskId), rev.index, row.taskId, this.cols);
+        const i = found < 0 ? undefined : found;
+        const matched = i !== undefined && this.inUniverse(i);
+        this.countReview(fileIndex, row.datasetRevision, matched);
+        // A review of a task neither compared model ran is not part of the output.
+        if (!matched)
+            return;
+        const src = this.src(fileIndex, line);
+        const note = row.note === "" ? undefined : row.note;
+        this.labels.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+        this.checkHeld(src);
+    }
+    /** Counts one review row of a file, by dataset revision (a bounded number of revisions held). */
+    countReview(fileIndex, revision, matched) {
+        let st = this.reviewFiles.get(fileIndex);
+        if (st === undefined) {
+            st = { rows: 0, matched: 0, byRevision: new Map(), otherRows: 0 };
+            this.reviewFiles.set(fileIndex, st);
+        }
+        st.rows++;
+        if (matched)
+            st.matched++;
+        const n = st.byRevision.get(revision);
+        if (n !== undefined)
+            st.byRevision.set(revision, n + 1);
+        else if (st.byRevision.size < MAX_REVISIONS_HELD) {
+            this.heldChars += revision.length;
+            st.byRevision.set(revision, 1);
+        }
+        else
+            st.otherRows++;
+    }
+    /**
+     * The Dataset, or one InputError listing every problem found. `complete` is false when a file
+     * could not be read to its end (a problem already says so): then a model id missing from what
+     * was read is not reported, since the unread part may hold it.
+     */
+    finish(inputs, rowsRead, complete, collectGarbage) {
+        // (The revision's tasks the row path remembers go with the rest of the read-only state.)
+        this.lastTasks = undefined;
+        return finishDataset(this, inputs, rowsRead, complete, collectGarbage);
+    }
+    /*
+     * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
+     * builder that read a later range is absorbed here in range order.
+     */
+    /**
+     * Part of this builder's state, to absorb into another (after a structured clone: see
+     * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
+     * order, absorbs the whole state.
+     */
+    snapshot(from = 0, to = this.cols.count, last = true) {
+        return snapshotOf(this, from, to, last);
+    }
+    /**
+     * Adds the state of a builder that read results lines of the same file right after the lines
+     * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
+     * what reading those lines here would have made. Returns false when that reading would have
+     * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
+     */
+    absorb(s, lines) {
+        if (!this.healthy())
+            return false;
+        this.forgetLast();
+        this.labels.forgetMemo();
+        if (!absorbSnapshot(this, s, lines))
+            return false;
+        this.forgetLast();
+        return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
+    }
+    /** Drops what the row path remembers of the last row (absorb changes what it points at). */
+    forgetLast() {
+        this.labels.forget();
+        this.lastHarness = undefined;
+        this.lastModel = undefined;
+        this.lastRevision = undefined;
+        this.lastTasks = undefined;
+        this.lastTask = -1;
+        for (const st of [this.baselineState, this.candidateState]) {
+            st.lastHarness = undefined;
+            st.lastRevision = undefined;
+        }
+    }
+}
+/** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
+function safeSum(a, b) {
+    return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
+}
+
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: external "node:stream/promises"
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/core/input/line-stream.ts
-/**
- * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (see hashing below), split on LF with
- * a byte-counting splitter so that an overlong line is reported and skipped without ever being held
- * whole. A UTF-8 BOM at the start of the file, or of a line (as left by concatenating files), and
- * CR before LF are dropped; blank lines are skipped.
- *
- * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
- * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
- * into one message. Only a bug in `onLine` propagates as an exception.
- */
-
-
-
-
-
-
-
-
-
-/** The line `text[begin, end)` of a LineHandler call. */
-function lineOf(text, begin, end) {
-    return begin === 0 && end === text.length ? text : text.slice(begin, end);
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(5919);
+;// CONCATENATED MODULE: ./src/read/lines/fs-errors.ts
+/** File-system errors as short, stack-free sentences for the reader's messages. */
+function errorCode(e) {
+    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
+        return e.code;
+    return undefined;
 }
-const LF = 0x0a;
-const CR = 0x0d;
-const line_stream_BACKSLASH = 0x5c;
-const DEL = 0x7f;
-/** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
-const BOM = 0xfeff;
-const READ_CHUNK_BYTES = 256 * 1024;
-/** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
-const SPAN_BYTES = 32 * 1024;
-/*
- * Hashing. SHA-256 is native but synchronous: on the main thread it took ~10% of a large read,
- * time the parser could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
+function errorMessage(e) {
+    return e instanceof Error ? e.message : String(e);
+}
+/** A short, stack-free sentence for a failed open/stat/read. */
+function describeFsError(e) {
+    switch (errorCode(e)) {
+        case "ENOENT":
+            return "no such file";
+        case "ENOTDIR":
+            return "no such file (a parent of the path is not a directory)";
+        case "EACCES":
+        case "EPERM":
+            return "permission denied";
+        case "EISDIR":
+            return "is a directory, not a file";
+        case "ELOOP":
+            return "too many levels of symbolic links";
+        case "ENAMETOOLONG":
+            return "the path is too long";
+        default: {
+            const code = errorCode(e);
+            return `cannot read the file (${code ?? errorMessage(e)})`;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
+/**
+ * Hashing an input file. SHA-256 is native but synchronous: on the main thread it takes time
+ * the reader could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
  * by a worker thread that reads the same open file (the same file descriptor, by position, so a
  * rename or replacement of the path cannot make it read another file) while the main thread
- * parses it; a smaller one is hashed inline, where starting a thread (~tens of ms) would cost
- * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the same bytes as long as the file is not modified while it is read;
- * a change of its length in that time (an export still being written) is caught by comparing
- * the byte counts of both reads, and reported.
+ * reads it; a smaller one is hashed inline, where starting a thread would cost more than it
+ * saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the
+ * same bytes as long as the file is not modified while it is read; a change of its length in that
+ * time (an export still being written) is caught by comparing the byte counts of both reads, and
+ * reported.
  *
  * The worker runs a self-contained script (only node: built-ins) passed as text: it needs none
- * of the bundle. If the worker cannot run
- * at all (it fails to start or dies without an answer), the file is hashed again on the main
- * thread by position, so the digest never depends on threads being available.
+ * of the bundle. If the worker cannot run at all (it fails to start or dies without an answer),
+ * the file is hashed again on the main thread by position, so the digest never depends on
+ * threads being available.
  */
+
+
+
 const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
 const HASH_READ_BYTES = 1024 * 1024;
 const HASH_WORKER_SOURCE = `
@@ -55935,6 +56100,29 @@ function hashInWorker(fh) {
         },
     };
 }
+
+;// CONCATENATED MODULE: ./src/read/lines/line-splitter.ts
+/**
+ * Splits the bytes of a file into lines, on LF, counting bytes so that an overlong line is
+ * reported and skipped without ever being held whole. A UTF-8 BOM at the start of the file, or of
+ * a line (as left by concatenating files), and CR before LF are dropped; blank lines are skipped.
+ * Every problem of a line (overlong, not UTF-8, past the line cap) goes to the ProblemHandler.
+ */
+
+
+
+/** The line `text[begin, end)` of a LineHandler call. */
+function lineOf(text, begin, end) {
+    return begin === 0 && end === text.length ? text : text.slice(begin, end);
+}
+const LF = 0x0a;
+const CR = 0x0d;
+const line_splitter_BACKSLASH = 0x5c;
+const DEL = 0x7f;
+/** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
+const BOM = 0xfeff;
+/** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
+const SPAN_BYTES = 32 * 1024;
 /**
  * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
  * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
@@ -56107,7 +56295,7 @@ class LineSplitter {
         }
         // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
         // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
-        const plain = bytes.indexOf(line_stream_BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
+        const plain = bytes.indexOf(line_splitter_BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
         if (this.onBytes !== undefined) {
             this.spanBytes(chunk, begin, end, (plain ? LINE_PLAIN : 0) | ((0,external_node_buffer_.isAscii)(bytes) ? LINE_ASCII : 0));
             return;
@@ -56231,6 +56419,27 @@ function isBlank(bytes, begin, end) {
     }
     return true;
 }
+
+;// CONCATENATED MODULE: ./src/read/lines/file-stream.ts
+/**
+ * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
+ * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
+ * CR before LF and blank lines are dropped).
+ *
+ * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
+ * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
+ * into one message. Only a bug in `onLine` propagates as an exception.
+ */
+
+
+
+
+
+
+
+
+const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
  * be read (streamLines then reports why).
@@ -56270,36 +56479,6 @@ function sniffUnsupported(head, n) {
     }
     return undefined;
 }
-function errorCode(e) {
-    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
-        return e.code;
-    return undefined;
-}
-function errorMessage(e) {
-    return e instanceof Error ? e.message : String(e);
-}
-/** A short, stack-free sentence for a failed open/stat/read. */
-function describeFsError(e) {
-    switch (errorCode(e)) {
-        case "ENOENT":
-            return "no such file";
-        case "ENOTDIR":
-            return "no such file (a parent of the path is not a directory)";
-        case "EACCES":
-        case "EPERM":
-            return "permission denied";
-        case "EISDIR":
-            return "is a directory, not a file";
-        case "ELOOP":
-            return "too many levels of symbolic links";
-        case "ENAMETOOLONG":
-            return "the path is too long";
-        default: {
-            const code = errorCode(e);
-            return `cannot read the file (${code ?? errorMessage(e)})`;
-        }
-    }
-}
 function trailingBytesMessage(gzipBytes, fileBytes) {
     const rest = fileBytes - gzipBytes;
     return (`the gzip data ends after ${gzipBytes} of the file's ${fileBytes} bytes; the ` +
@@ -56338,8 +56517,8 @@ async function streamLines(absPath, onLine, onProblem) {
             return { sha256: undefined, nonBlankLines: 0 };
         }
         const size = (await fh.stat()).size;
-        // A gzip file's compressed bytes are few next to what is inflated and parsed from them (35 MB
-        // for 587 MB): hashing them here costs less than a thread's memory.
+        // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
+        // hashing them here costs less than a thread's memory.
         const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
         pending = hashHere ? undefined : hashInWorker(fh);
         const hash = pending === undefined ? (0,external_node_crypto_.createHash)("sha256") : undefined;
@@ -56452,7 +56631,7 @@ async function streamLines(absPath, onLine, onProblem) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/input/range-read.ts
+;// CONCATENATED MODULE: ./src/read/range-read.ts
 /**
  * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
  * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
@@ -56472,6 +56651,8 @@ async function streamLines(absPath, onLine, onProblem) {
  * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
  * the caller reads every file again, one line after another ("restart"), for the exact messages.
  */
+
+
 
 
 
@@ -56887,7 +57068,7 @@ async function readRangeState(task, makeBuilder) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/input/read-dataset.ts
+;// CONCATENATED MODULE: ./src/read/read-dataset.ts
 /**
  * The streaming input reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or
  * gzip, in, one Dataset out, or one InputError that lists every problem found (the first
@@ -56897,6 +57078,8 @@ async function readRangeState(task, makeBuilder) {
  * its SHA-256 computed from the same bytes. Memory grows with the number of (model, task) pairs,
  * not with the number of rows (see dataset-builder.ts).
  */
+
+
 
 
 
@@ -67971,6 +68154,8 @@ class RowTable {
 
 
 
+
+
 /** Rows listed (the count is exact). */
 const MAX_LISTED_VIOLATIONS = 20;
 /** Previous rows of one kind held at most (about 60 bytes each). */
@@ -72528,7 +72713,7 @@ async function runAction(deps) {
 
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./src/io/parse-workers.ts
+;// CONCATENATED MODULE: ./src/read/read-threads.ts
 /**
  * Which worker threads a bundle reads large results files with: the range-worker.js built next
  * to it (src/range-worker.ts). By default the main thread reads, scans and builds (the byte
@@ -72567,7 +72752,7 @@ const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
  */
 const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
 const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;
-function parse_workers_count(raw) {
+function read_threads_count(raw) {
     return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
 }
 /**
@@ -72586,7 +72771,7 @@ function bundledReadThreads(bundleUrl, env, cores = (0,external_node_os_namespac
     const given = env["MODEL_GATE_READ_RANGES"];
     // (Any value given, even one not understood, is the user's choice: only an unset one is ours.)
     const auto = (given === undefined || given === "") && cores >= 2;
-    const ranges = auto ? 2 : Math.min(parse_workers_count(given) ?? 0, MAX_READ_RANGES);
+    const ranges = auto ? 2 : Math.min(read_threads_count(given) ?? 0, MAX_READ_RANGES);
     return {
         ...(ranges < 2
             ? {}

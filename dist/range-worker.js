@@ -1,25 +1,59 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 801:
+/***/ 985:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(919);
+/* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_worker_threads__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _read_builder_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(859);
+/* harmony import */ var _read_range_read_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(17);
+// Range worker entry point (bundled to dist/range-worker.js): reads one byte range of a results
+// file into a DatasetBuilder of its own, answers once with what it read, then posts the builder's
+// state part by part as the main thread asks for them (src/core/input/range-read.ts).
+
+
+
+const port = node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.parentPort;
+if (port === null) {
+    process.stderr.write("range-worker.js is started by the gate as a worker thread, not run directly\n");
+    process.exitCode = 3;
+}
+else {
+    const task = node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.workerData;
+    const state = await (0,_read_range_read_js__WEBPACK_IMPORTED_MODULE_2__/* .readRangeState */ .$O)(task, (t) => new _read_builder_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__/* .DatasetBuilder */ .S(t.baseline, t.candidate, t.fileNames, t.limits));
+    port.on("message", (k) => {
+        // Not from the main thread: a bug. Failing makes the main thread read the range again.
+        if (typeof k !== "number")
+            throw new Error("range worker: unexpected message");
+        const { snapshot, transfer } = state.part(k);
+        port.postMessage({ part: k, snapshot }, transfer);
+    });
+    port.postMessage(state.answer);
+}
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 77:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Kp: () => (/* binding */ columnBuffers),
-/* harmony export */   Ml: () => (/* binding */ sliceColumns),
+/* harmony export */   Nk: () => (/* binding */ ModelColumns),
 /* harmony export */   Nt: () => (/* binding */ F_CANDIDATE),
 /* harmony export */   RJ: () => (/* binding */ F_LABEL0_OWN),
 /* harmony export */   RL: () => (/* binding */ NARROW_COUNT_MAX),
 /* harmony export */   YH: () => (/* binding */ TaskIndex),
 /* harmony export */   b2: () => (/* binding */ TaskColumns),
-/* harmony export */   dn: () => (/* binding */ reviveColumns),
 /* harmony export */   g$: () => (/* binding */ AttemptIds),
 /* harmony export */   qI: () => (/* binding */ AttemptPool),
 /* harmony export */   rr: () => (/* binding */ F_BASELINE),
 /* harmony export */   sH: () => (/* binding */ F_LABEL0),
 /* harmony export */   t1: () => (/* binding */ F_MORE_LABELS)
 /* harmony export */ });
-/* unused harmony export ModelColumns */
 /**
  * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
  * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
@@ -443,6 +477,25 @@ class TaskIndex {
         }
     }
 }
+
+
+/***/ }),
+
+/***/ 806:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kp: () => (/* binding */ columnBuffers),
+/* harmony export */   Ml: () => (/* binding */ sliceColumns),
+/* harmony export */   dn: () => (/* binding */ reviveColumns)
+/* harmony export */ });
+/* harmony import */ var _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77);
+/**
+ * A builder's columns between threads (range-read.ts): the buffers to transfer with a structured
+ * clone, the columns revived from one (sources moved to the file's line numbers), and a part of
+ * them (a range's state is posted in parts).
+ */
+
 /**
  * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
  * posted to another thread.
@@ -471,7 +524,7 @@ function columnBuffers(cols) {
  * builder's), never kept in the blocks of the builder that made them.
  */
 function reviveColumns(plain, lines, pool) {
-    const cols = Object.assign(new TaskColumns(), plain, {
+    const cols = Object.assign(new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .TaskColumns */ .b2(), plain, {
         baseline: reviveModel(plain.baseline, lines, pool),
         candidate: reviveModel(plain.candidate, lines, pool),
     });
@@ -492,7 +545,7 @@ function reviveColumns(plain, lines, pool) {
 function reviveModel(plain, lines, pool) {
     const more = new Map();
     for (const [i, ids] of plain.more)
-        more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
+        more.set(i, _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .AttemptIds */ .g$.revive(ids, 4 * lines, pool));
     const others = new Map();
     for (const [i, held] of plain.others) {
         const revived = new Map();
@@ -502,12 +555,12 @@ function reviveModel(plain, lines, pool) {
                 info: h.info + 2 * lines,
                 a0: h.a0,
                 a0info: h.a0info + 4 * lines,
-                more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
+                more: h.more === undefined ? undefined : _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .AttemptIds */ .g$.revive(h.more, 4 * lines, pool),
             });
         }
         others.set(i, revived);
     }
-    const m = Object.assign(new ModelColumns(), plain, { more, others });
+    const m = Object.assign(new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .ModelColumns */ .Nk(), plain, { more, others });
     if (lines !== 0) {
         for (let i = 0; i < m.info.length; i++) {
             m.info[i] = (m.info[i] ?? 0) + 2 * lines;
@@ -530,15 +583,15 @@ function sliceColumns(cols, from, to) {
     };
     // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
     // slabs (every part's ids, and the free blocks) into each part's structured clone.
-    const pool = new AttemptPool();
-    const ids = (a) => AttemptIds.revive(a, 0, pool);
+    const pool = new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .AttemptPool */ .qI();
+    const ids = (a) => _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .AttemptIds */ .g$.revive(a, 0, pool);
     const harnesses = (held) => {
         const out = new Map();
         for (const [name, h] of held)
             out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
         return out;
     };
-    const model = (m) => Object.assign(new ModelColumns(), {
+    const model = (m) => Object.assign(new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .ModelColumns */ .Nk(), {
         harness: m.harness.slice(from, to),
         a0: m.a0.slice(from, to),
         info: m.info.slice(from, to),
@@ -550,7 +603,7 @@ function sliceColumns(cols, from, to) {
         more: part(m.more, ids),
         others: part(m.others, harnesses),
     });
-    return Object.assign(new TaskColumns(), {
+    return Object.assign(new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .TaskColumns */ .b2(), {
         count: to - from,
         capacity: to - from,
         taskIds: cols.taskIds.slice(from, to),
@@ -576,7 +629,7 @@ function sliceColumns(cols, from, to) {
 
 /***/ }),
 
-/***/ 713:
+/***/ 859:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -585,246 +638,42 @@ __nccwpck_require__.d(__webpack_exports__, {
   S: () => (/* binding */ DatasetBuilder)
 });
 
-;// CONCATENATED MODULE: ./src/core/errors.ts
+;// CONCATENATED MODULE: ./src/core/quote.ts
 /**
- * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
- * single error boundary at each entry point can print them as one clear message with exit status
- * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
- * results.
+ * How the gate shows a string from its input inside a message: JSON-quoted, cut to a readable
+ * length, with every character that could drive a terminal or reorder the message's text
+ * escaped. Shared by the reader's messages and the core's.
  */
-/** How many problems an error lists before it only counts the rest (SPEC §1.1). */
-const MAX_LISTED_PROBLEMS = 20;
-function formatLocation(loc) {
-    let out = loc.file;
-    if (loc.line !== undefined)
-        out += `:${loc.line}`;
-    if (loc.line !== undefined && loc.column !== undefined)
-        out += `:${loc.column}`;
-    return out;
+const SHOWN_STRING_LENGTH = 60;
+/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
+const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same plus C0, for a text quoted raw (a parser's message quotes the line as it is). */
+const ESCAPED_IN_RAW_TEXT = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
+function escapeChar(c) {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
-function formatProblem(p) {
-    const where = p.location ? `${formatLocation(p.location)}: ` : "";
-    const field = p.field !== undefined ? `field "${p.field}": ` : "";
-    return `${where}${field}${p.message}`;
+/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
+ * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
+ * a terminal or reorder its own text. */
+function quote(s) {
+    return quoteUpTo(s, SHOWN_STRING_LENGTH);
 }
-/** Bad input given by the user: exit status 3, one message, no stack trace. */
-class InputError extends Error {
-    name = "InputError";
-    /** The problems listed (at most MAX_LISTED_PROBLEMS). */
-    problems;
-    /** The total number of problems found, which may exceed problems.length. */
-    total;
-    constructor(summary, problems = [], total = problems.length) {
-        const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
-        const lines = [summary, ...listed.map((p) => `  ${formatProblem(p)}`)];
-        if (total > listed.length)
-            lines.push(`  … and ${total - listed.length} more (${total} in all)`);
-        super(lines.join("\n"));
-        this.problems = listed;
-        this.total = total;
-    }
+/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
+function quoteUpTo(s, max) {
+    const shown = s.length <= max ? s : s.slice(0, max);
+    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
+    return shown === s ? text : `${text}… (${s.length} characters)`;
 }
-/**
- * The policy stops the run by itself (e.g. expired with `on_expired: fail`). Still a user-side
- * condition with exit status 3, but named apart so callers can say "policy", not "input".
- */
-class PolicyError extends (/* unused pure expression or super */ null && (InputError)) {
-    name = "PolicyError";
-}
-/**
- * An InputError as one line: its first problem (with file:line:column) and how many more there
- * are, or its summary when it lists none. Used where a bad file is reported, not thrown (a PR's
- * head policy, an old version of the policy in its history).
- */
-function errorLine(err) {
-    const first = err.problems[0];
-    const more = err.total - 1;
-    const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
-    return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
+/** A text that quotes input raw (e.g. V8's JSON.parse message), with C0 controls escaped too. */
+function escapeRawText(text) {
+    return text.replace(ESCAPED_IN_RAW_TEXT, escapeChar);
 }
 
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Domain types shared by the reader, the statistics, the decision and the report.
- * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
- */
-const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
-const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-/**
- * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
- * letters in any case) is reserved to say "no revision is known": the importers write
- * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
- * "Placeholder harness revisions").
- */
-const PLACEHOLDER_REVISION_PREFIX = "unknown:";
-function isPlaceholderRevision(revision) {
-    return /^unknown(?::|$)/i.test(revision);
-}
-/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
-function compareCodeUnits(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** A TaskTable over records already made. */
-class RecordTable {
-    records;
-    constructor(records) {
-        this.records = records;
-    }
-    get length() {
-        return this.records.length;
-    }
-    record(i) {
-        const t = this.records[i];
-        if (t === undefined)
-            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
-        return t;
-    }
-    datasetRevision(i) {
-        return this.record(i).datasetRevision;
-    }
-    taskId(i) {
-        return this.record(i).taskId;
-    }
-    validity(i) {
-        return this.record(i).validity;
-    }
-    reviewRevision(i) {
-        return this.record(i).reviewRevision;
-    }
-    cluster(i) {
-        return this.record(i).cluster;
-    }
-    baseline(i) {
-        return this.record(i).baseline;
-    }
-    candidate(i) {
-        return this.record(i).candidate;
-    }
-    evidence(i) {
-        return this.record(i).evidence;
-    }
-    labelCount(i) {
-        return this.record(i).history.length;
-    }
-    lastLabelRevision(i) {
-        const h = this.record(i).history;
-        return h[h.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.record(i).history;
-    }
-    eventRevision(i, k) {
-        return this.event(this.history(i), i, k).revision;
-    }
-    eventValidity(i, k) {
-        return this.event(this.history(i), i, k).validity;
-    }
-    eventFile(i, k) {
-        return this.event(this.history(i), i, k).source.file;
-    }
-    eventLine(i, k) {
-        return this.event(this.history(i), i, k).source.line;
-    }
-    event(history, i, k) {
-        const e = history[k];
-        if (e === undefined)
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
-}
-/** Records as a TaskTable (they are not copied: never modify them). */
-function recordTable(records) {
-    return new RecordTable(records);
-}
-/** A table with some tasks' records replaced (task index → record); the others read through. */
-class OverlayTable {
-    base;
-    replaced;
-    constructor(base, replaced) {
-        this.base = base;
-        this.replaced = replaced;
-    }
-    get length() {
-        return this.base.length;
-    }
-    record(i) {
-        return this.replaced.get(i) ?? this.base.record(i);
-    }
-    datasetRevision(i) {
-        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
-    }
-    taskId(i) {
-        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
-    }
-    validity(i) {
-        return this.replaced.get(i)?.validity ?? this.base.validity(i);
-    }
-    reviewRevision(i) {
-        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
-    }
-    cluster(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.cluster(i) : r.cluster;
-    }
-    baseline(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.baseline(i) : r.baseline;
-    }
-    candidate(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.candidate(i) : r.candidate;
-    }
-    evidence(i) {
-        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
-    }
-    labelCount(i) {
-        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
-    }
-    lastLabelRevision(i) {
-        const r = this.replaced.get(i);
-        if (r === undefined)
-            return this.base.lastLabelRevision(i);
-        return r.history[r.history.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.replaced.get(i)?.history ?? this.base.history(i);
-    }
-    eventRevision(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
-    }
-    eventValidity(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
-    }
-    eventFile(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
-    }
-    eventLine(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
-    }
-}
-/**
- * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
- * 10⁶-task Dataset that changes a few labels costs what it changes.
- */
-function withReplacedRecords(table, replaced) {
-    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
-}
-/** Every task of a table as a record, in table order. */
-function tableRecords(table) {
-    const out = [];
-    for (let i = 0; i < table.length; i++)
-        out.push(table.record(i));
-    return out;
-}
-
-// EXTERNAL MODULE: ./src/core/input/limits.ts
-var input_limits = __nccwpck_require__(522);
-;// CONCATENATED MODULE: ./src/core/input/rows.ts
+// EXTERNAL MODULE: ./src/read/lines/line-flags.ts
+var line_flags = __nccwpck_require__(530);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(826);
+;// CONCATENATED MODULE: ./src/read/rows/row-checks.ts
 /**
  * Validation of one export row (SPEC §1.1) or one review row (§1.2), by direct checks: this runs
  * once per line, so it allocates nothing on the happy path (one reusable output struct) and only
@@ -847,6 +696,7 @@ var input_limits = __nccwpck_require__(522);
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
  */
 
+
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
 const RESULT_NAMES = ["pass", "fail", "infra_error", "missing"];
 const RESULT_EXPECTED = "expected one of pass, fail, infra_error, missing";
@@ -856,7 +706,6 @@ const COUNT_FIELDS = ["passes", "fails", "infra_errors", "missing"];
 const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex
 const NOTE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const SHOWN_STRING_LENGTH = 60;
 /** How a bad value is shown in a message: short, JSON-escaped, never the whole of a huge value. */
 function describeValue(v) {
     if (v === undefined)
@@ -873,25 +722,6 @@ function describeValue(v) {
     if (Array.isArray(v))
         return "an array";
     return "an object";
-}
-/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
-const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** The same plus C0, for the parser's message, which quotes the line raw. */
-const ESCAPED_IN_PARSER_MESSAGES = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
-function escapeChar(c) {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
- * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
- * a terminal or reorder its own text. */
-function quote(s) {
-    return quoteUpTo(s, SHOWN_STRING_LENGTH);
-}
-/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
-function quoteUpTo(s, max) {
-    const shown = s.length <= max ? s : s.slice(0, max);
-    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
-    return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 /** The problems of one line: the first in full, the names of the other fields. */
 class LineIssues {
@@ -965,7 +795,7 @@ function parseObject(text, issues) {
     }
     catch (e) {
         // V8 quotes a snippet of the line in its message: escape what could drive a terminal.
-        const why = (e instanceof Error ? e.message : String(e)).replace(ESCAPED_IN_PARSER_MESSAGES, escapeChar);
+        const why = escapeRawText(e instanceof Error ? e.message : String(e));
         issues.add(undefined, `expected a JSON object; the line is not valid JSON (${why})`);
         return undefined;
     }
@@ -1091,8 +921,8 @@ function repeatedKey(text) {
 }
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
- * string of the line can (see line-stream's LineHandler): the RegExp test of every identifier
- * and evidence item of every line was ~6% of a large read.
+ * string of the line can (see line-splitter.ts's LineHandler): a RegExp test of every identifier
+ * and evidence item of every line is a cost per line worth avoiding.
  */
 function hasControl(s, plain) {
     return !plain && ID_FORBIDDEN.test(s);
@@ -1100,7 +930,7 @@ function hasControl(s, plain) {
 /** A non-empty identifier without control characters. Returns "" after recording a problem. */
 function idField(obj, field, issues, plain) {
     const v = obj[field];
-    if (typeof v === "string" && v.length > 0 && v.length <= input_limits/* MAX_ID_LENGTH */.Qx && !hasControl(v, plain))
+    if (typeof v === "string" && v.length > 0 && v.length <= read_limits/* MAX_ID_LENGTH */.Qx && !hasControl(v, plain))
         return v;
     issues.add(field, idProblem(v));
     return "";
@@ -1110,7 +940,7 @@ function optionalIdField(obj, field, issues, plain) {
     const v = obj[field];
     if (v === undefined || v === null)
         return undefined;
-    if (typeof v === "string" && v.length > 0 && v.length <= input_limits/* MAX_ID_LENGTH */.Qx && !hasControl(v, plain))
+    if (typeof v === "string" && v.length > 0 && v.length <= read_limits/* MAX_ID_LENGTH */.Qx && !hasControl(v, plain))
         return v;
     issues.add(field, idProblem(v));
     return undefined;
@@ -1120,8 +950,8 @@ function idProblem(v) {
         return "expected a non-empty string; the field is missing";
     if (typeof v !== "string" || v.length === 0)
         return `expected a non-empty string; got ${describeValue(v)}`;
-    if (v.length > input_limits/* MAX_ID_LENGTH */.Qx) {
-        return `expected at most ${input_limits/* MAX_ID_LENGTH */.Qx} characters; got ${v.length}`;
+    if (v.length > read_limits/* MAX_ID_LENGTH */.Qx) {
+        return `expected at most ${read_limits/* MAX_ID_LENGTH */.Qx} characters; got ${v.length}`;
     }
     return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(v)}`;
 }
@@ -1202,8 +1032,8 @@ function evidenceField(obj, issues, plain) {
     return items;
 }
 function evidenceItemProblem(s, plain) {
-    if (s.length > input_limits/* MAX_EVIDENCE_LENGTH */.Yb)
-        return `expected at most ${input_limits/* MAX_EVIDENCE_LENGTH */.Yb} characters; got ${s.length}`;
+    if (s.length > read_limits/* MAX_EVIDENCE_LENGTH */.Yb)
+        return `expected at most ${read_limits/* MAX_EVIDENCE_LENGTH */.Yb} characters; got ${s.length}`;
     if (hasControl(s, plain)) {
         return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(s)}`;
     }
@@ -1281,7 +1111,7 @@ function checkExportRow(obj, out, issues, plain = false) {
     }
     else if (typeof attempt === "string" &&
         attempt.length > 0 &&
-        attempt.length <= input_limits/* MAX_ID_LENGTH */.Qx &&
+        attempt.length <= read_limits/* MAX_ID_LENGTH */.Qx &&
         !hasControl(attempt, plain)) {
         out.attempt = attempt;
     }
@@ -1315,8 +1145,8 @@ function checkReviewRow(obj, out, issues, plain = false) {
     else if (typeof note !== "string") {
         issues.add("note", `expected a string; got ${describeValue(note)}`);
     }
-    else if (note.length > input_limits/* MAX_NOTE_LENGTH */.XG) {
-        issues.add("note", `expected at most ${input_limits/* MAX_NOTE_LENGTH */.XG} characters; got ${note.length}`);
+    else if (note.length > read_limits/* MAX_NOTE_LENGTH */.XG) {
+        issues.add("note", `expected at most ${read_limits/* MAX_NOTE_LENGTH */.XG} characters; got ${note.length}`);
     }
     else if (NOTE_FORBIDDEN.test(note)) {
         issues.add("note", `expected no control characters other than tab and line ends; got ${quote(note)}`);
@@ -1327,15 +1157,13 @@ function checkReviewRow(obj, out, issues, plain = false) {
     return !issues.any;
 }
 
-// EXTERNAL MODULE: ./src/core/input/line-flags.ts
-var line_flags = __nccwpck_require__(194);
-;// CONCATENATED MODULE: ./src/core/input/packed-evidence.ts
+;// CONCATENATED MODULE: ./src/read/rows/packed-evidence.ts
 /**
  * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
  * one string, undefined when it has none. Items are never empty and never hold a control
- * character (rows.ts refuses them), so the separator cannot occur inside one. One string a task
- * instead of an array, its elements and a string an item: ~70 bytes a task less at 10⁶ tasks, and
- * two fewer objects for every collection to visit. The rows' checks read the packed string in
+ * character (row-checks.ts refuses them), so the separator cannot occur inside one. One string a
+ * task instead of an array, its elements and a string an item: less memory a task, and two fewer
+ * objects for every collection to visit. The rows' checks read the packed string in
  * place (`packedRunAt`); only a list that grows is unpacked, and only records and histories made
  * on request unpack it for the report.
  */
@@ -1389,7 +1217,7 @@ function packedRunAt(packed, at, items, whole = false) {
 function itemAt(packed, at, item, last, whole) {
     const end = at + item.length;
     // (A slice compared with ===, not startsWith: V8's startsWith compares a character at a time,
-    // ~4× slower on a row's 50–100-character items; a slice of 13 or more is a view, not a copy.)
+    // slower on a row's long items; a slice of 13 or more is a view, not a copy.)
     if (end > packed.length || packed.slice(at, end) !== item)
         return -1;
     // (An item before another needs a separator after it.)
@@ -1422,44 +1250,13 @@ function packedIndexOf(packed, item) {
     return -1;
 }
 
-;// CONCATENATED MODULE: ./src/core/input/scan-row.ts
+;// CONCATENATED MODULE: ./src/read/rows/scanner-parts.ts
 /**
- * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
- * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
- * (which was most of the reader's time), and accepts a line only when it is sure of it.
- *
- * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
- * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
- * put there. For any other line it returns false and the caller takes the JSON.parse path
- * (rows.ts), which finds and words every problem: so both paths have the same checks and the same
- * messages by construction, and the scanner only has to be right about what it accepts
- * (test/input/scan-row.test.ts compares both on fuzzed lines).
- *
- * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
- * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
- * the value of a field the gate ignores, numbers with a fraction, an exponent or a minus sign, or
- * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
- * more than MAX_OTHER_KEYS other keys.
- *
- * What makes it cheap per row (most of a row's bytes are the same as in the row before):
- * - The line's shape: the bytes of the row before from the end of one value to the start of the
- *   next (`,"key":` with its spaces), remembered with the field each key names. A line whose keys
- *   come in the same order matches them byte for byte, which also proves them distinct and the
- *   punctuation right (the same bytes in the same place parse the same way); where it differs,
- *   the scanner reads key by key from there, and the line's shape replaces the old one.
- * - The four fields that repeat in runs (dataset and harness revisions, model, cluster) are
- *   compared with the bytes of their last value, then looked up in a small table of recent values
- *   by their bytes: a value seen recently comes back as the same string object, and no string is
- *   made. (A table for task ids and evidence items too cost more than the strings it saved:
- *   measured.)
- * - Bytes are compared, and strings searched for their closing quote, four at a time (DataView
- *   reads, which the JIT inlines; Buffer.compare costs ~150 ns a call, more than the few dozen
- *   bytes of a field, and indexOf would still leave every byte to check for control bytes).
- * It allocates nothing for a row but the strings it hands out (task id, evidence items or, for the
- * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
+ * The byte scanner's parts (row-scanner.ts): the ids of the fields it reads, how it classes the
+ * bytes of a string, the JSON pieces it reads from bytes (literals, numbers, whitespace, keys),
+ * byte comparisons four bytes at a time, the table that turns recent bytes back into the same
+ * string object, and the remembered shape of the last line.
  */
-
-
 const FAST_SLICE = typeof Buffer.prototype.latin1Slice === "function" &&
     typeof Buffer.prototype.utf8Slice === "function";
 // Field ids, by bit.
@@ -1492,8 +1289,7 @@ const MAX_OTHER_KEYS = 32;
 const MAX_SHAPE_KEYS = KNOWN_FIELDS + MAX_OTHER_KEYS;
 const MAX_SHAPE_BYTES = 2048;
 /** The longest string a StringTable holds, and the slots of the one for the fields that repeat
- * in runs (a cache of ids and evidence items by their bytes cost more than the strings it saved:
- * measured). */
+ * in runs (a cache of ids and evidence items by their bytes cost more than the strings it saved). */
 const SLOT_BYTES = 96;
 const REPEAT_SLOTS = 1 << 10;
 /** A repeating field's bytes are remembered up to this length (longer ones: a string compare). */
@@ -1552,8 +1348,8 @@ const KEYS_BY_LENGTH = [];
 for (const entry of KEYS)
     (KEYS_BY_LENGTH[entry[0].length] ??= []).push(entry);
 /** The values of validity and result, by index (each starts with its own letter: see wordAt). */
-const scan_row_VALIDITIES = ["valid", "broken", "disputed", "unreviewed"];
-const VALIDITY_WORDS = scan_row_VALIDITIES.map(bytesOf);
+const VALIDITIES = ["valid", "broken", "disputed", "unreviewed"];
+const VALIDITY_WORDS = VALIDITIES.map(bytesOf);
 const RESULT_WORDS = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
 const TRUE = bytesOf("true");
 const FALSE = bytesOf("false");
@@ -1828,6 +1624,45 @@ class Shape {
         this.count = k + 1;
     }
 }
+
+;// CONCATENATED MODULE: ./src/read/rows/row-scanner.ts
+/**
+ * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
+ * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
+ * (which was most of the reader's time), and accepts a line only when it is sure of it.
+ *
+ * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
+ * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
+ * put there. For any other line it returns false and the caller takes the JSON.parse path
+ * (rows.ts), which finds and words every problem: so both paths have the same checks and the same
+ * messages by construction, and the scanner only has to be right about what it accepts
+ * (test/input/scan-row.test.ts compares both on fuzzed lines).
+ *
+ * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
+ * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
+ * the value of a field the gate ignores, numbers with a fraction, an exponent or a minus sign, or
+ * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
+ * more than MAX_OTHER_KEYS other keys.
+ *
+ * What makes it cheap per row (most of a row's bytes are the same as in the row before):
+ * - The line's shape: the bytes of the row before from the end of one value to the start of the
+ *   next (`,"key":` with its spaces), remembered with the field each key names. A line whose keys
+ *   come in the same order matches them byte for byte, which also proves them distinct and the
+ *   punctuation right (the same bytes in the same place parse the same way); where it differs,
+ *   the scanner reads key by key from there, and the line's shape replaces the old one.
+ * - The four fields that repeat in runs (dataset and harness revisions, model, cluster) are
+ *   compared with the bytes of their last value, then looked up in a small table of recent values
+ *   by their bytes: a value seen recently comes back as the same string object, and no string is
+ *   made. (A table for task ids and evidence items too cost more than the strings it saved.)
+ * - Bytes are compared, and strings searched for their closing quote, four at a time (DataView
+ *   reads, which the JIT inlines; a native Buffer.compare costs more a call than the few dozen
+ *   bytes of a field, and indexOf would still leave every byte to check for control bytes).
+ * It allocates nothing for a row but the strings it hands out (task id, evidence items or, for the
+ * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
+ */
+
+
+
 class RowScanner {
     packEvidence;
     /** Set by stringEnd: whether the string just scanned is all ASCII. */
@@ -1841,7 +1676,7 @@ class RowScanner {
     otherKeys = new Int32Array(2 * MAX_OTHER_KEYS);
     items = [];
     /** An evidence array's items as they stand in the line: begin and end (closing quote) of each. */
-    spans = new Int32Array(2 * input_limits/* MAX_EVIDENCE_PER_TASK */.zd);
+    spans = new Int32Array(2 * read_limits/* MAX_EVIDENCE_PER_TASK */.zd);
     /** Where a packed evidence list is put together (packEvidence), grown as needed. */
     packing = Buffer.alloc(2 * 1024);
     packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
@@ -1862,9 +1697,9 @@ class RowScanner {
     /**
      * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
      * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
-     * builder keeps a task's list packed, and a task-heavy export's rows each made three strings
-     * where one does (the items and their join; ~4–5% of the many-tasks preset's wall time). Only a reader
-     * that knows packedEvidence may ask for it.
+     * builder keeps a task's list packed, and a task-heavy export's rows would each make three
+     * strings where one does (the items and their join). Only a reader that knows packedEvidence
+     * may ask for it.
      */
     constructor(packEvidence = false) {
         this.packEvidence = packEvidence;
@@ -2086,7 +1921,7 @@ class RowScanner {
         }
         switch (field) {
             case F_TASK: {
-                const q = this.id(b, p, end, input_limits/* MAX_ID_LENGTH */.Qx, false);
+                const q = this.id(b, p, end, read_limits/* MAX_ID_LENGTH */.Qx, false);
                 if (q >= 0)
                     out.taskId = this.text;
                 return q;
@@ -2117,7 +1952,7 @@ class RowScanner {
             }
             case F_VALIDITY: {
                 const w = wordAt(b, p, end, VALIDITY_WORDS);
-                const validity = scan_row_VALIDITIES[w];
+                const validity = VALIDITIES[w];
                 if (validity === undefined)
                     return -1;
                 out.validity = validity;
@@ -2155,7 +1990,7 @@ class RowScanner {
                 return q;
             }
             case F_ATTEMPT: {
-                const q = c === QUOTE ? this.id(b, p, end, input_limits/* MAX_ID_LENGTH */.Qx, false) : this.count(b, p, end);
+                const q = c === QUOTE ? this.id(b, p, end, read_limits/* MAX_ID_LENGTH */.Qx, false) : this.count(b, p, end);
                 if (q < 0)
                     return -1;
                 out.attempt = c === QUOTE ? this.text : this.num;
@@ -2249,7 +2084,7 @@ class RowScanner {
             return -1;
         const ascii = this.ascii;
         const n = q - begin;
-        if (n > input_limits/* MAX_ID_LENGTH */.Qx && (ascii || slice(b, begin, q, false).length > input_limits/* MAX_ID_LENGTH */.Qx))
+        if (n > read_limits/* MAX_ID_LENGTH */.Qx && (ascii || slice(b, begin, q, false).length > read_limits/* MAX_ID_LENGTH */.Qx))
             return -1;
         const short = n <= SLOT_BYTES;
         const v = short
@@ -2262,7 +2097,7 @@ class RowScanner {
     /** `evidence` at `p` (first byte `c`): a string or an array of strings, into `out`. */
     evidence(b, p, end, c, out) {
         if (c === QUOTE) {
-            const q = this.id(b, p, end, input_limits/* MAX_EVIDENCE_LENGTH */.Yb, true);
+            const q = this.id(b, p, end, read_limits/* MAX_EVIDENCE_LENGTH */.Yb, true);
             if (q >= 0)
                 out.evidence = this.text;
             return q;
@@ -2290,11 +2125,11 @@ class RowScanner {
                 if (close < 0)
                     return -1;
                 if (this.ascii) {
-                    if (close - begin > input_limits/* MAX_EVIDENCE_LENGTH */.Yb)
+                    if (close - begin > read_limits/* MAX_EVIDENCE_LENGTH */.Yb)
                         return -1;
                     if (close === begin)
                         packable = false;
-                    if (n < input_limits/* MAX_EVIDENCE_PER_TASK */.zd) {
+                    if (n < read_limits/* MAX_EVIDENCE_PER_TASK */.zd) {
                         this.spans[2 * n] = begin;
                         this.spans[2 * n + 1] = close;
                     }
@@ -2305,7 +2140,7 @@ class RowScanner {
                 }
                 else {
                     const s = slice(b, begin, close, false);
-                    if (s.length > input_limits/* MAX_EVIDENCE_LENGTH */.Yb)
+                    if (s.length > read_limits/* MAX_EVIDENCE_LENGTH */.Yb)
                         return -1;
                     packable = false;
                     items[n++] = s;
@@ -2350,7 +2185,7 @@ class RowScanner {
     unpackSpans(b, n) {
         const items = this.items;
         const spans = this.spans;
-        for (let k = 0; k < n && k < input_limits/* MAX_EVIDENCE_PER_TASK */.zd; k++) {
+        for (let k = 0; k < n && k < read_limits/* MAX_EVIDENCE_PER_TASK */.zd; k++) {
             if (items[k] === "") {
                 const begin = spans[2 * k] ?? 0;
                 const close = spans[2 * k + 1] ?? 0;
@@ -2406,7 +2241,188 @@ class RowScanner {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/input/dataset-columns.ts
+// EXTERNAL MODULE: ./src/read/builder/builder-columns.ts
+var builder_columns = __nccwpck_require__(77);
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * "Placeholder harness revisions").
+ */
+const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+function isPlaceholderRevision(revision) {
+    return /^unknown(?::|$)/i.test(revision);
+}
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** A TaskTable over records already made. */
+class RecordTable {
+    records;
+    constructor(records) {
+        this.records = records;
+    }
+    get length() {
+        return this.records.length;
+    }
+    record(i) {
+        const t = this.records[i];
+        if (t === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
+        return t;
+    }
+    datasetRevision(i) {
+        return this.record(i).datasetRevision;
+    }
+    taskId(i) {
+        return this.record(i).taskId;
+    }
+    validity(i) {
+        return this.record(i).validity;
+    }
+    reviewRevision(i) {
+        return this.record(i).reviewRevision;
+    }
+    cluster(i) {
+        return this.record(i).cluster;
+    }
+    baseline(i) {
+        return this.record(i).baseline;
+    }
+    candidate(i) {
+        return this.record(i).candidate;
+    }
+    evidence(i) {
+        return this.record(i).evidence;
+    }
+    labelCount(i) {
+        return this.record(i).history.length;
+    }
+    lastLabelRevision(i) {
+        const h = this.record(i).history;
+        return h[h.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.record(i).history;
+    }
+    eventRevision(i, k) {
+        return this.event(this.history(i), i, k).revision;
+    }
+    eventValidity(i, k) {
+        return this.event(this.history(i), i, k).validity;
+    }
+    eventFile(i, k) {
+        return this.event(this.history(i), i, k).source.file;
+    }
+    eventLine(i, k) {
+        return this.event(this.history(i), i, k).source.line;
+    }
+    event(history, i, k) {
+        const e = history[k];
+        if (e === undefined)
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+}
+/** Records as a TaskTable (they are not copied: never modify them). */
+function recordTable(records) {
+    return new RecordTable(records);
+}
+/** A table with some tasks' records replaced (task index → record); the others read through. */
+class OverlayTable {
+    base;
+    replaced;
+    constructor(base, replaced) {
+        this.base = base;
+        this.replaced = replaced;
+    }
+    get length() {
+        return this.base.length;
+    }
+    record(i) {
+        return this.replaced.get(i) ?? this.base.record(i);
+    }
+    datasetRevision(i) {
+        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
+    }
+    taskId(i) {
+        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
+    }
+    validity(i) {
+        return this.replaced.get(i)?.validity ?? this.base.validity(i);
+    }
+    reviewRevision(i) {
+        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
+    }
+    cluster(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.cluster(i) : r.cluster;
+    }
+    baseline(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.baseline(i) : r.baseline;
+    }
+    candidate(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.candidate(i) : r.candidate;
+    }
+    evidence(i) {
+        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
+    }
+    labelCount(i) {
+        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
+    }
+    lastLabelRevision(i) {
+        const r = this.replaced.get(i);
+        if (r === undefined)
+            return this.base.lastLabelRevision(i);
+        return r.history[r.history.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.replaced.get(i)?.history ?? this.base.history(i);
+    }
+    eventRevision(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+    }
+    eventValidity(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+    eventFile(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    }
+    eventLine(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
+    }
+}
+/**
+ * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
+ * 10⁶-task Dataset that changes a few labels costs what it changes.
+ */
+function withReplacedRecords(table, replaced) {
+    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
+}
+/** Every task of a table as a record, in table order. */
+function tableRecords(table) {
+    const out = [];
+    for (let i = 0; i < table.length; i++)
+        out.push(table.record(i));
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/task-table.ts
 
 
 /** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
@@ -2508,7 +2524,7 @@ class ColumnTaskTable {
     }
     validity(i) {
         this.at(i);
-        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
+        return model_VALIDITIES[this.validityCode[i]] ?? "unreviewed";
     }
     reviewRevision(i) {
         this.at(i);
@@ -2542,7 +2558,7 @@ class ColumnTaskTable {
         return small(this.eventRevisions[this.eventAt(i, k)]);
     }
     eventValidity(i, k) {
-        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+        return model_VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
     }
     eventFile(i, k) {
         return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
@@ -2561,7 +2577,7 @@ class ColumnTaskTable {
         const taskEvidence = this.evidence(i);
         const out = [];
         for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
-            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
+            out.push(reviewEvent(small(this.eventRevisions[e]), model_VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
         }
         return out;
     }
@@ -2600,6 +2616,248 @@ function reviewEvent(revision, validity, source, evidence, meta) {
     if (meta.note !== undefined)
         event.note = meta.note;
     return event;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/builder-state.ts
+/**
+ * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
+ * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
+ * the compared models' totals, what is held against the caps (InputLimits), and the problems
+ * found so far. The row path (dataset-builder.ts), the labels (label-history.ts), the merge of a
+ * range's state (range-merge.ts) and the Dataset made at the end (dataset-finish.ts) work on it;
+ * nothing outside src/read/builder does.
+ *
+ * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
+ */
+
+
+
+
+/** Harness-kind entries: packed source * 2 + kind. */
+const KIND_ATTEMPTS = 0;
+const KIND_AGGREGATED = 1;
+/** Keeps the first problems in full and counts the rest. */
+class ProblemList {
+    items = [];
+    total = 0;
+    add(p) {
+        this.total++;
+        if (this.items.length < 20)
+            this.items.push(p);
+    }
+    /** Adds another list's problems after these (as if each had been added here). */
+    append(other) {
+        for (const p of other.items)
+            this.add(p);
+        this.total += other.total - other.items.length;
+    }
+}
+function newModelState() {
+    return {
+        harnessRevisions: new Set(),
+        datasetRevisions: new Set(),
+        duplicateRows: 0,
+        attempts: 0,
+        lastHarness: undefined,
+        lastRevision: undefined,
+    };
+}
+class BuilderState {
+    baseline;
+    candidate;
+    fileNames;
+    /** dataset_revision → its index. */
+    revisions = new Map();
+    /** The same, by revision index. */
+    revisionList = [];
+    cols = new builder_columns/* TaskColumns */.b2();
+    /** Task numbers by (revision index, task_id). */
+    index = new builder_columns/* TaskIndex */.YH();
+    /** Cluster and harness strings repeat across tasks: keep one copy of each. */
+    strings = new Map();
+    /** The harness revision interned last (rows of a harness revision come in runs). */
+    lastHarness = undefined;
+    models = new Set();
+    baselineState = newModelState();
+    candidateState = newModelState();
+    lineProblems = new ProblemList();
+    limits;
+    /** A cap was passed (reported): later lines are not held. */
+    stopped = false;
+    attemptIds = 0;
+    /** Blocks of every AttemptIds of this builder (freed with it). */
+    attemptPool = new builder_columns/* AttemptPool */.qI();
+    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
+    reviewFiles = new Map();
+    heldChars = 0;
+    constructor(baseline, candidate, 
+    /** Display names of the input files, by file index. */
+    fileNames, limits = {}) {
+        this.baseline = baseline;
+        this.candidate = candidate;
+        this.fileNames = fileNames;
+        this.limits = { ...read_limits/* DEFAULT_INPUT_LIMITS */.CL, ...limits };
+    }
+    /** Reports a passed cap at `src` and stops holding what later lines bring. */
+    capPassed(src, message) {
+        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
+        this.stopped = true;
+    }
+    /** After each line: reports when the text or attempt ids held have passed their caps. */
+    checkHeld(src) {
+        if (this.stopped)
+            return;
+        if (this.heldChars > this.limits.maxHeldChars) {
+            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
+                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
+        }
+        else if (this.attemptIds > this.limits.maxAttemptIds) {
+            this.capPassed(src, `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
+                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
+                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
+        }
+    }
+    /** An attempt id kept to recognise its repeats. */
+    holdAttempt(attempt) {
+        if (attempt !== undefined) {
+            this.attemptIds++;
+            if (typeof attempt === "string")
+                this.heldChars += attempt.length;
+        }
+        return attempt;
+    }
+    src(fileIndex, line) {
+        return fileIndex * LINE_RADIX + line;
+    }
+    where(src) {
+        const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
+        return `${file}:${src % LINE_RADIX}`;
+    }
+    locationOf(src) {
+        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
+    }
+    /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
+    fileProblem(fileIndex, line, message) {
+        const file = this.fileNames[fileIndex] ?? "?";
+        this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
+    }
+    lineProblem(src, field, message) {
+        const location = this.locationOf(src);
+        this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
+    }
+    intern(value) {
+        const known = this.strings.get(value);
+        if (known !== undefined)
+            return known;
+        this.strings.set(value, value);
+        this.heldChars += value.length;
+        return value;
+    }
+    internHarness(value) {
+        let held = this.lastHarness;
+        if (value !== held) {
+            held = this.intern(value);
+            this.lastHarness = held;
+        }
+        return held;
+    }
+    revisionOf(i) {
+        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
+    }
+    /** Whether the reviews can matter: call after all results files. */
+    inUniverse(i) {
+        return ((this.cols.flags[i] ?? 0) & (builder_columns/* F_BASELINE */.rr | builder_columns/* F_CANDIDATE */.Nt)) !== 0;
+    }
+    /** No problem reported and no cap passed so far (what a read in ranges requires). */
+    healthy() {
+        return !this.stopped && this.lineProblems.total === 0;
+    }
+    /** How many tasks this builder holds (snapshot's `to`). */
+    taskCount() {
+        return this.cols.count;
+    }
+    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
+    heldAttemptIds() {
+        return this.attemptIds;
+    }
+    /** Every model_config seen, sorted. */
+    modelsPresent() {
+        return [...this.models].sort(compareCodeUnits);
+    }
+    /** The dataset revision named so, made (as a row's would be) when new. */
+    revisionNamed(revision) {
+        const known = this.revisions.get(revision);
+        if (known !== undefined)
+            return known;
+        const name = this.intern(revision);
+        const rev = { name, index: this.revisionList.length };
+        this.revisions.set(name, rev);
+        this.revisionList.push(rev);
+        return rev;
+    }
+    holdAll(ids) {
+        const held = ids.held();
+        this.attemptIds += held.ids;
+        this.heldChars += held.chars;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/errors.ts
+/**
+ * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
+ * single error boundary at each entry point can print them as one clear message with exit status
+ * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
+ * results.
+ */
+/** How many problems an error lists before it only counts the rest (SPEC §1.1). */
+const MAX_LISTED_PROBLEMS = 20;
+function formatLocation(loc) {
+    let out = loc.file;
+    if (loc.line !== undefined)
+        out += `:${loc.line}`;
+    if (loc.line !== undefined && loc.column !== undefined)
+        out += `:${loc.column}`;
+    return out;
+}
+function formatProblem(p) {
+    const where = p.location ? `${formatLocation(p.location)}: ` : "";
+    const field = p.field !== undefined ? `field "${p.field}": ` : "";
+    return `${where}${field}${p.message}`;
+}
+/** Bad input given by the user: exit status 3, one message, no stack trace. */
+class InputError extends Error {
+    name = "InputError";
+    /** The problems listed (at most MAX_LISTED_PROBLEMS). */
+    problems;
+    /** The total number of problems found, which may exceed problems.length. */
+    total;
+    constructor(summary, problems = [], total = problems.length) {
+        const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+        const lines = [summary, ...listed.map((p) => `  ${formatProblem(p)}`)];
+        if (total > listed.length)
+            lines.push(`  … and ${total - listed.length} more (${total} in all)`);
+        super(lines.join("\n"));
+        this.problems = listed;
+        this.total = total;
+    }
+}
+/**
+ * The policy stops the run by itself (e.g. expired with `on_expired: fail`). Still a user-side
+ * condition with exit status 3, but named apart so callers can say "policy", not "input".
+ */
+class PolicyError extends (/* unused pure expression or super */ null && (InputError)) {
+    name = "PolicyError";
+}
+/**
+ * An InputError as one line: its first problem (with file:line:column) and how many more there
+ * are, or its summary when it lists none. Used where a bad file is reported, not thrown (a PR's
+ * head policy, an old version of the policy in its history).
+ */
+function errorLine(err) {
+    const first = err.problems[0];
+    const more = err.total - 1;
+    const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
+    return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
 }
 
 ;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
@@ -2693,80 +2951,14 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
     return "";
 }
 
-// EXTERNAL MODULE: ./src/core/input/builder-columns.ts
-var builder_columns = __nccwpck_require__(801);
-;// CONCATENATED MODULE: ./src/core/input/dataset-builder.ts
+;// CONCATENATED MODULE: ./src/read/builder/builder-messages.ts
 /**
- * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
- * number of (model, task) pairs, never with the number of rows:
- * - for every task (any model's rows carry labels that count toward its effective validity): the
- *   distinct (review_revision, validity) events with their first source, the cluster, and at most
- *   MAX_EVIDENCE_PER_TASK evidence items;
- * - for the baseline and the candidate only, per task: the attempt counts, the attempt keys seen
- *   (to fold duplicates and catch conflicting results; small: one entry per attempt of the task),
- *   and which harness revisions came as per-attempt or pre-aggregated rows;
- * - every model_config seen (for the "unknown model id" message).
- *
- * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line. Each task has a
- * number; its state is held in columns by that number (builder-columns.ts: typed arrays, the rare
- * things in side maps), found through the task after the last row's, then an open-addressing
- * table (TaskIndex), with the tasks of one revision sharing its string. Attempt ids are kept as
- * given (AttemptIds: small integers in Uint32 blocks of the builder's AttemptPool indexed by the
- * id, anything else in a Map, so 1 and "1" stay apart); the usual single harness revision of a
- * (model, task) is held inline, more in a map. Beside the state, for speed only, EvidenceMemo
- * remembers per task the label and evidence of a row already added, so that the rows of a (model,
- * task) with its own evidence skip searching the task's lists.
- *
- * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
- * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
- * conflicting results are checked for the two compared models only, for the same reason.
- *
- * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
- * characters of kept text), and each compared model's attempt total must stay a safe integer.
- * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
- * held, and the read ends in an InputError.
+ * The words of the builder's problems that need more than a line: a reviews file that labels no
+ * compared task, a compared model_config the export does not have.
  */
 
 
 
-
-
-
-
-
-
-
-/** Harness-kind entries: packed source * 2 + kind. */
-const KIND_ATTEMPTS = 0;
-const KIND_AGGREGATED = 1;
-/** Keeps the first problems in full and counts the rest. */
-class ProblemList {
-    items = [];
-    total = 0;
-    add(p) {
-        this.total++;
-        if (this.items.length < 20)
-            this.items.push(p);
-    }
-    /** Adds another list's problems after these (as if each had been added here). */
-    append(other) {
-        for (const p of other.items)
-            this.add(p);
-        this.total += other.total - other.items.length;
-    }
-}
-function newModelState() {
-    return {
-        harnessRevisions: new Set(),
-        datasetRevisions: new Set(),
-        duplicateRows: 0,
-        attempts: 0,
-        lastHarness: undefined,
-        lastRevision: undefined,
-    };
-}
-/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
-const MAX_REVISIONS_HELD = 100;
 /** Revisions are shown whole up to this length, so that one can be copied into --dataset-revision. */
 const REVISION_SHOWN_LENGTH = 200;
 /** At most this many revisions named in a message, then "and N more". */
@@ -2792,115 +2984,1424 @@ function noMatchMessage(st, unmatched, compared) {
         `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
         `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`);
 }
+function plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+function unknownModelMessage(role, id, present) {
+    if (present.length === 0) {
+        return `the ${role} model_config ${quote(id)} does not appear in the export: the export has no valid rows`;
+    }
+    const shown = present.slice(0, read_limits/* MAX_LISTED_MODEL_IDS */.gR).map(quote).join(", ");
+    const more = present.length > read_limits/* MAX_LISTED_MODEL_IDS */.gR ? `, … (${present.length} in all)` : "";
+    return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
+        `(${present.length}): ${shown}${more}`);
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/label-memo.ts
+/**
+ * What the label history remembers beside its state, for speed only: a row that repeats the
+ * label and evidence of one already added to its task changes nothing, and these find such a row
+ * without searching the task's lists.
+ */
+
+
+/**
+ * Per task, the label (review_revision, validity) and evidence items of a result row already added
+ * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
+ * that label and those items again changes nothing: the label exists, the task's list holds the
+ * items (lists only grow at their end, so the run stays where it was), and so does the label's own
+ * list (it took them then, or was full; a label's own list never equals the task's, or it would
+ * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
+ * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
+ * items, and the label's, every time.
+ */
+class EvidenceMemo {
+    /** revision * 4 + validity code + 1; 0: nothing remembered. */
+    label = new Float64Array(0);
+    /** Where the run starts in the task's packed list (a character offset). */
+    start = new Uint32Array(0);
+    count = new Uint8Array(0);
+    set(i, revision, validity, start, count) {
+        if (i >= this.label.length) {
+            const size = Math.max(1024, 2 * i);
+            const label = new Float64Array(size);
+            label.set(this.label);
+            this.label = label;
+            const starts = new Uint32Array(size);
+            starts.set(this.start);
+            this.start = starts;
+            const counts = new Uint8Array(size);
+            counts.set(this.count);
+            this.count = counts;
+        }
+        this.label[i] = revision * 4 + validityCode(validity) + 1;
+        this.start[i] = start;
+        this.count[i] = count;
+    }
+    /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
+    repeats(i, revision, validity, evidence, cols) {
+        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
+            return false;
+        const count = typeof evidence === "string" ? 1 : evidence.length;
+        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
+    }
+    /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
+    repeatsPacked(i, revision, validity, packed, count, cols) {
+        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
+            return false;
+        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
+    }
+}
+/** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
+const LAST_ADDED_ITEMS = 4;
+/**
+ * The label and evidence of the last result row added to a task. A row of the same task with the
+ * same label and the same items (the attempts of one model on one task usually come together)
+ * changes nothing: adding a label and items is idempotent while nothing else touched the task,
+ * and any other row added since is the last one instead (a row the memo skips changes nothing
+ * either). Compared with `===` (the scanner's new strings: their characters, faster than reading
+ * the packed list).
+ */
+class LastAdded {
+    task = -1;
+    revision = 0;
+    validity = "unreviewed";
+    /** NO_EVIDENCE_GIVEN, ONE_STRING (a string alone, in items[0]) or a list of `count` items. */
+    shape = NO_EVIDENCE_GIVEN;
+    count = 0;
+    items = [];
+    forget() {
+        this.task = -1;
+    }
+    set(i, revision, validity, evidence) {
+        if (evidence !== undefined && typeof evidence !== "string" && evidence.length > LAST_ADDED_ITEMS) {
+            this.task = -1;
+            return;
+        }
+        this.task = i;
+        this.revision = revision;
+        this.validity = validity;
+        if (evidence === undefined) {
+            this.shape = NO_EVIDENCE_GIVEN;
+            this.count = 0;
+        }
+        else if (typeof evidence === "string") {
+            this.shape = ONE_STRING;
+            this.count = 1;
+            this.items[0] = evidence;
+        }
+        else {
+            this.shape = ITEM_LIST;
+            this.count = evidence.length;
+            for (let k = 0; k < evidence.length; k++)
+                this.items[k] = evidence[k];
+        }
+    }
+    /** set() of a row whose list came packed (ExportRow.packedEvidence). */
+    setPacked(i, revision, validity, packed) {
+        this.task = i;
+        this.revision = revision;
+        this.validity = validity;
+        this.shape = PACKED_LIST;
+        this.count = 1;
+        this.items[0] = packed;
+    }
+    /** repeats() of a row whose list came packed: the same packed string (so the same items). */
+    repeatsPacked(i, revision, validity, packed) {
+        return (i === this.task &&
+            revision === this.revision &&
+            validity === this.validity &&
+            this.shape === PACKED_LIST &&
+            this.items[0] === packed);
+    }
+    repeats(i, revision, validity, evidence) {
+        if (i !== this.task || revision !== this.revision || validity !== this.validity)
+            return false;
+        if (evidence === undefined)
+            return this.shape === NO_EVIDENCE_GIVEN;
+        if (typeof evidence === "string")
+            return this.shape === ONE_STRING && this.items[0] === evidence;
+        if (this.shape !== ITEM_LIST || evidence.length !== this.count)
+            return false;
+        for (let k = 0; k < evidence.length; k++)
+            if (this.items[k] !== evidence[k])
+                return false;
+        return true;
+    }
+}
+const NO_EVIDENCE_GIVEN = 0;
+const ONE_STRING = 1;
+const ITEM_LIST = 2;
+/** A packed list (ExportRow.packedEvidence) in items[0]; a row of items never repeats it here. */
+const PACKED_LIST = 3;
+
+;// CONCATENATED MODULE: ./src/read/builder/label-history.ts
+/**
+ * The labels and evidence of each task (SPEC §1.1, §1.2): its distinct (review_revision,
+ * validity) labels, each with the source, reviewer and note of the first row or review that gave
+ * it, and at most MAX_EVIDENCE_PER_TASK evidence items, the task's and each label's (first seen
+ * first). Any model's rows count toward a task's labels, and so do the reviews of a task a
+ * compared model ran.
+ *
+ * A task's first label is held inline in the columns (label0*), later ones as LabelEvents
+ * (MoreLabels, by labelKey once there are many). A label's evidence is the task's list (packed:
+ * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
+ * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
+ * items skip searching the task's lists.
+ */
+
+
+
+
+
+
+
 /** Labels of a task looked up by a scan up to this many, by a map beyond. */
 const LABEL_SCAN_MAX = 8;
 function labelKey(revision, validity) {
     return `${revision}:${validity}`;
 }
-function plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
+class LabelHistory {
+    state;
+    cols;
+    /** The task whose later labels were looked up last, and those labels. */
+    lastMoreTask = -1;
+    lastMore = undefined;
+    /** Beside the state, for speed only: a result row's label and evidence last added to a task
+     * (made once a task's evidence differs between its rows). */
+    memo = undefined;
+    /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
+    lastAdded = new LastAdded();
+    constructor(state) {
+        this.state = state;
+        this.cols = state.cols;
+    }
+    /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */
+    addRow(i, row, src) {
+        const evidence = row.evidence;
+        const memo = this.memo;
+        const last = this.lastAdded;
+        if (row.packedEvidence !== undefined) {
+            if (!this.packedRow(i, row.reviewRevision, row.validity, src, row.packedEvidence, row.packedItems))
+                return false;
+        }
+        else if (!last.repeats(i, row.reviewRevision, row.validity, evidence) &&
+            (memo === undefined ||
+                evidence === undefined ||
+                !memo.repeats(i, row.reviewRevision, row.validity, evidence, this.cols))) {
+            last.forget();
+            if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
+                return false;
+            if (evidence !== undefined)
+                this.remember(i, row.reviewRevision, row.validity, evidence);
+            last.set(i, row.reviewRevision, row.validity, evidence);
+        }
+        return true;
+    }
+    /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
+    forget() {
+        this.lastAdded.forget();
+        this.lastMoreTask = -1;
+        this.lastMore = undefined;
+    }
+    /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
+    forgetMemo() {
+        this.memo = undefined;
+    }
+    /**
+     * After a row's label and evidence were added to task i: when its items stand together in the
+     * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
+     * evidence that differs per (model, task), the next row with that label and those items is
+     * known to change nothing (EvidenceMemo).
+     */
+    remember(i, revision, validity, evidence) {
+        const list = this.cols.evidence[i];
+        // (revision * 4 + code is exact below 2^51.)
+        if (list === undefined || revision >= 2 ** 48)
+            return;
+        const first = typeof evidence === "string" ? evidence : evidence[0];
+        if (first === undefined || first.length === 0 || packedStartsWith(list, first))
+            return;
+        // (Items are distinct: the first is found at most once, and the rest must follow it.)
+        const start = packedIndexOf(list, first);
+        if (start < 0 || !packedRunAt(list, start, evidence))
+            return;
+        (this.memo ??= new EvidenceMemo()).set(i, revision, validity, start, typeof evidence === "string" ? 1 : evidence.length);
+    }
+    /**
+     * The label and evidence of a row whose list came packed (`packed`, `count` items: see
+     * ExportRow.packedEvidence), as the row path above takes a list of items. The packed functions
+     * read `packed` as one run of whole items (its separators are the list's), so each check is
+     * the one the items would get; a task's first list is `packed` itself.
+     */
+    packedRow(i, revision, validity, src, packed, count) {
+        const last = this.lastAdded;
+        if (last.repeatsPacked(i, revision, validity, packed))
+            return true;
+        if (this.memo?.repeatsPacked(i, revision, validity, packed, count, this.cols) === true)
+            return true;
+        last.forget();
+        if (!this.addLabel(i, revision, validity, src, undefined, undefined, undefined, packed, count))
+            return false;
+        const list = this.cols.evidence[i];
+        // remember() with the items, unless the task's list begins with the first (it returns then).
+        if (list !== undefined && !packedStartsWith(list, packed)) {
+            const first = packed.slice(0, packed.indexOf(SEPARATOR));
+            if (!packedStartsWith(list, first))
+                this.remember(i, revision, validity, unpack(packed) ?? []);
+        }
+        last.setPacked(i, revision, validity, packed);
+        return true;
+    }
+    /** Task i's labels after its first (looked up once for a run of rows of one task). */
+    moreLabels(i) {
+        if (i !== this.lastMoreTask) {
+            this.lastMoreTask = i;
+            this.lastMore = this.cols.moreLabels.get(i);
+        }
+        return this.lastMore;
+    }
+    addLabel(i, revision, validity, src, evidence, reviewer, note, 
+    // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
+    packedList, packedCount = 0) {
+        const cols = this.cols;
+        const code = validityCode(validity);
+        const flags = cols.flags[i] ?? 0;
+        // The label of the row: the task's first (inline), a later one (`event`), or a new one.
+        let event;
+        let fresh = false;
+        if ((flags & builder_columns/* F_LABEL0 */.sH) === 0 || cols.label0Revision[i] !== revision || cols.label0Validity[i] !== code) {
+            let more = (flags & builder_columns/* F_MORE_LABELS */.t1) === 0 ? undefined : this.moreLabels(i);
+            event =
+                more === undefined
+                    ? undefined
+                    : more.index !== undefined
+                        ? more.index.get(labelKey(revision, validity))
+                        : findLabel(more.events, revision, validity);
+            if (event === undefined) {
+                const count = ((flags & builder_columns/* F_LABEL0 */.sH) === 0 ? 0 : 1) + (more?.events.length ?? 0);
+                if (count >= this.state.limits.maxLabelsPerTask) {
+                    this.state.capPassed(src, `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.state.revisionOf(i))}) has more than ` +
+                        `${this.state.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
+                    return false;
+                }
+                this.state.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
+                // A new label's list starts empty: it is the task's list only while that is empty too.
+                const own = cols.evidence[i] !== undefined;
+                if ((flags & builder_columns/* F_LABEL0 */.sH) === 0) {
+                    cols.flags[i] = flags | builder_columns/* F_LABEL0 */.sH | (own ? builder_columns/* F_LABEL0_OWN */.RJ : 0);
+                    cols.label0Revision[i] = revision;
+                    cols.label0Validity[i] = code;
+                    cols.label0Src[i] = src;
+                    if (reviewer !== undefined || note !== undefined)
+                        cols.label0Meta.set(i, { reviewer, note });
+                }
+                else {
+                    event = { revision, validity, src, reviewer, note, own, evidence: undefined };
+                    if (more === undefined) {
+                        more = { events: [event], index: undefined };
+                        cols.moreLabels.set(i, more);
+                        cols.flags[i] = flags | builder_columns/* F_MORE_LABELS */.t1;
+                        this.lastMoreTask = i;
+                        this.lastMore = more;
+                    }
+                    else {
+                        more.events.push(event);
+                    }
+                    if (more.index !== undefined) {
+                        more.index.set(labelKey(revision, validity), event);
+                    }
+                    else if (more.events.length + 1 > LABEL_SCAN_MAX) {
+                        more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+                    }
+                }
+                fresh = true;
+                if (revision > (cols.topRevision[i] ?? -1)) {
+                    cols.topRevision[i] = revision;
+                    cols.topValidity[i] = code;
+                }
+            }
+        }
+        const own = event === undefined ? ((cols.flags[i] ?? 0) & builder_columns/* F_LABEL0_OWN */.RJ) !== 0 : event.own;
+        const packed = cols.evidence[i];
+        if (packedList !== undefined) {
+            // What the checks below do with the items, where `packedList` alone answers (a task's
+            // first list: the items are distinct, non-empty and within the cap, so firstPacked would
+            // join them as they are); anywhere else they go on with the items.
+            if (packed === undefined && !own) {
+                cols.evidence[i] = packedList;
+                this.state.heldChars += packedList.length - (packedCount - 1);
+                this.detachLabels(i, event, undefined, 0);
+                return true;
+            }
+            const has = packedStartsWith(packed, packedList);
+            if (has && !own)
+                return true;
+            if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
+                this.disown(i, event);
+                return true;
+            }
+            evidence = unpack(packedList);
+        }
+        if (evidence === undefined) {
+            if (fresh && own)
+                this.settle(i, event);
+            return true;
+        }
+        // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
+        // it again would change nothing, and checking that by position is cheaper than searching.
+        const taskHas = packedStartsWith(packed, evidence);
+        if (taskHas && (!own || startsWith(this.ownList(i, event), evidence)))
+            return true;
+        // The task's list first: a label keeps the task's string for an item both hold, and the
+        // characters of a string are counted once. (withEvidence grows `before` in place.) When the
+        // task's list begins with the row's items it gains none, and they are all the label shares.
+        // A new label whose row gives exactly the task's list: settle() would find the list it built
+        // equal to the task's and drop it (a task-heavy export's second label, ~28% of its tasks).
+        if (taskHas && own && this.ownList(i, event) === undefined && packedRunAt(packed, 0, evidence, true)) {
+            this.disown(i, event);
+            return true;
+        }
+        let shared = evidence;
+        if (!taskHas) {
+            // A task's first items (no label can have a list of its own yet): packed as the row gives
+            // them, without the list withEvidence builds and pack() joins (a task-heavy export's rows).
+            if (packed === undefined && !own) {
+                const first = this.firstPacked(evidence);
+                if (first !== undefined) {
+                    cols.evidence[i] = first;
+                    this.detachLabels(i, event, undefined, 0);
+                }
+                return true;
+            }
+            const before = unpack(packed);
+            const length = before?.length ?? 0;
+            const after = this.withEvidence(before, evidence, undefined);
+            if ((after?.length ?? 0) !== length) {
+                cols.evidence[i] = pack(after);
+                this.detachLabels(i, event, before, length);
+            }
+            shared = after;
+        }
+        if (own) {
+            const list = this.withEvidence(this.ownList(i, event), evidence, shared);
+            if (event === undefined)
+                cols.label0Evidence.set(i, list);
+            else
+                event.evidence = list;
+            this.settle(i, event);
+        }
+        return true;
+    }
+    /** The own evidence list of task i's first label (event undefined) or of a later one. */
+    ownList(i, event) {
+        return event === undefined ? this.cols.label0Evidence.get(i) : event.evidence;
+    }
+    /** A label whose own list holds the task's items again shares the task's list. */
+    settle(i, event) {
+        if (packedEquals(this.cols.evidence[i], this.ownList(i, event)))
+            this.disown(i, event);
+    }
+    /** The label (event undefined: the first) shares the task's list from now on. */
+    disown(i, event) {
+        const cols = this.cols;
+        if (event === undefined) {
+            cols.label0Evidence.delete(i);
+            cols.flags[i] = (cols.flags[i] ?? 0) & ~builder_columns/* F_LABEL0_OWN */.RJ;
+        }
+        else {
+            event.own = false;
+            event.evidence = undefined;
+        }
+    }
+    /**
+     * The task's list grew by a row of another label (`event`, undefined for the first): every
+     * other label that shared it gets its own copy of what it held (the first `length` items).
+     */
+    detachLabels(i, event, before, length) {
+        const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
+        const copy = () => length === 0 || before === undefined ? undefined : before.slice(0, length);
+        if (event !== undefined && (flags & (builder_columns/* F_LABEL0 */.sH | builder_columns/* F_LABEL0_OWN */.RJ)) === builder_columns/* F_LABEL0 */.sH) {
+            cols.flags[i] = flags | builder_columns/* F_LABEL0_OWN */.RJ;
+            cols.label0Evidence.set(i, copy());
+        }
+        if ((flags & builder_columns/* F_MORE_LABELS */.t1) === 0)
+            return;
+        for (const e of this.moreLabels(i)?.events ?? []) {
+            if (e !== event && !e.own) {
+                e.own = true;
+                e.evidence = copy();
+            }
+        }
+    }
+    /**
+     * Adds evidence items to a list: non-empty, de-duplicated, first seen first, capped. An item
+     * equal to one of `shared` is kept as that string (no second copy); the characters of new
+     * strings are counted as held. Returns the list (a new one when `list` was undefined).
+     */
+    withEvidence(list, evidence, shared) {
+        if (typeof evidence === "string")
+            return this.withItem(list, evidence, shared);
+        let out = list;
+        for (const item of evidence)
+            out = this.withItem(out, item, shared);
+        // An array grown by push has room for 17 items: a task's first list is usually final, so it
+        // is kept at its size (a third of a task's memory in a task-heavy export).
+        if (list === undefined && out !== undefined && out.length > 1)
+            out = out.slice();
+        return out;
+    }
+    /**
+     * The packed list withEvidence(undefined, evidence, undefined) gives (its characters counted as
+     * held): the row's items joined as they are when they are distinct, non-empty and within the cap.
+     */
+    firstPacked(evidence) {
+        if (typeof evidence !== "string") {
+            const n = evidence.length;
+            let plain = n <= read_limits/* MAX_EVIDENCE_PER_TASK */.zd;
+            for (let k = 0; plain && k < n; k++) {
+                const item = evidence[k];
+                if (item.length === 0)
+                    plain = false;
+                for (let j = 0; plain && j < k; j++)
+                    if (evidence[j] === item)
+                        plain = false;
+            }
+            if (!plain)
+                return pack(this.withEvidence(undefined, evidence, undefined));
+            for (let k = 0; k < n; k++)
+                this.state.heldChars += evidence[k].length;
+            return pack(evidence);
+        }
+        if (evidence.length === 0)
+            return undefined;
+        this.state.heldChars += evidence.length;
+        return evidence;
+    }
+    withItem(list, item, shared) {
+        if (item.length === 0)
+            return list;
+        if (list !== undefined && (list.length >= read_limits/* MAX_EVIDENCE_PER_TASK */.zd || list.includes(item)))
+            return list;
+        const i = shared === undefined
+            ? -1
+            : typeof shared === "string"
+                ? shared === item
+                    ? 0
+                    : -1
+                : shared.indexOf(item);
+        const value = i < 0 ? item : typeof shared === "string" ? shared : (shared?.[i] ?? item);
+        if (i < 0)
+            this.state.heldChars += item.length;
+        if (list === undefined)
+            return [value];
+        list.push(value);
+        return list;
+    }
 }
-class DatasetBuilder {
-    baseline;
-    candidate;
-    fileNames;
-    /** dataset_revision → its index. */
-    revisions = new Map();
-    /** The same, by revision index. */
-    revisionList = [];
-    cols = new builder_columns/* TaskColumns */.b2();
-    /** Task numbers by (revision index, task_id). */
-    index = new builder_columns/* TaskIndex */.YH();
-    /** Cluster and harness strings repeat across tasks: keep one copy of each. */
-    strings = new Map();
-    /** The harness revision interned last (rows of a harness revision come in runs). */
-    lastHarness = undefined;
-    models = new Set();
+/** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
+function labelsOf(cols, i, flags) {
+    const out = [];
+    if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
+        const meta = cols.label0Meta.get(i);
+        const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
+        out.push({
+            revision: small(cols.label0Revision[i] ?? 0),
+            validity: model_VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+            src: cols.label0Src[i] ?? 0,
+            reviewer: meta?.reviewer,
+            note: meta?.note,
+            own,
+            evidence: own ? cols.label0Evidence.get(i) : undefined,
+        });
+    }
+    for (const e of cols.moreLabels.get(i)?.events ?? [])
+        out.push(e);
+    return out;
+}
+/** A task's label events in history order: by revision, then source. */
+function historyOrder(a, b) {
+    return a.revision - b.revision || a.src - b.src;
+}
+/** Whether task i's later labels follow its first in history order (as they usually come). */
+function laterInOrder(cols, i, later) {
+    let revision = cols.label0Revision[i] ?? 0;
+    let src = cols.label0Src[i] ?? 0;
+    for (const e of later) {
+        if (e.revision < revision || (e.revision === revision && e.src < src))
+            return false;
+        revision = e.revision;
+        src = e.src;
+    }
+    return true;
+}
+/** Whether task i has a label other than unreviewed. */
+function hasLabel(cols, i) {
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
+        return true;
+    if ((flags & builder_columns/* F_MORE_LABELS */.t1) === 0)
+        return false;
+    return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
+}
+/** What a state's evidence of task i counts as held: the task's items, and every label's items that
+ * are not the task's (an item a label keeps when the task's list is full, counted per label). */
+function evidenceChars(cols, i) {
+    const task = cols.evidence[i];
+    let n = packedChars(task);
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0)
+        n += charsNotIn(cols.label0Evidence.get(i), task);
+    if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
+        for (const e of cols.moreLabels.get(i)?.events ?? [])
+            if (e.own)
+                n += charsNotIn(e.evidence, task);
+    }
+    return n;
+}
+function charsOf(list) {
+    let n = 0;
+    for (const item of list ?? [])
+        n += item.length;
+    return n;
+}
+function charsNotIn(list, packed) {
+    let n = 0;
+    for (const item of list ?? [])
+        if (packedIndexOf(packed, item) < 0)
+            n += item.length;
+    return n;
+}
+/**
+ * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
+ * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
+ * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
+ */
+function unionOf(list, more) {
+    if (more === undefined || more.length === 0 || (list?.length ?? 0) >= read_limits/* MAX_EVIDENCE_PER_TASK */.zd)
+        return list;
+    let out;
+    for (const item of more) {
+        if (list?.includes(item) === true || out?.includes(item) === true)
+            continue;
+        out ??= list === undefined ? [] : list.slice();
+        out.push(item);
+        if (out.length >= read_limits/* MAX_EVIDENCE_PER_TASK */.zd)
+            break;
+    }
+    return out ?? list;
+}
+/** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
+ * a closure per row). */
+function findLabel(events, revision, validity) {
+    for (const e of events)
+        if (e.revision === revision && e.validity === validity)
+            return e;
+    return undefined;
+}
+/**
+ * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
+ * table then gives the task's list), else the list itself (empty when there is none).
+ */
+function ownEvidence(own, task) {
+    return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
+}
+const UNREVIEWED = 0;
+/** The index of a validity in VALIDITIES. */
+function validityCode(v) {
+    return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
+function sameItems(a, b) {
+    if (a === b)
+        return true;
+    const n = a?.length ?? 0;
+    if (n !== (b?.length ?? 0))
+        return false;
+    for (let i = 0; i < n; i++)
+        if (a?.[i] !== b?.[i])
+            return false;
+    return true;
+}
+/** Whether a list begins with exactly these items (so holds them all). */
+function startsWith(kept, evidence) {
+    if (kept === undefined)
+        return false;
+    if (typeof evidence === "string")
+        return kept[0] === evidence;
+    if (evidence.length > kept.length)
+        return false;
+    for (let i = 0; i < evidence.length; i++)
+        if (kept[i] !== evidence[i])
+            return false;
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/dataset-finish.ts
+/**
+ * The builder's last step: the Dataset (the compared tasks in dataset order, as a ColumnTaskTable),
+ * or one InputError listing every problem found, those found while reading first, then those
+ * only the whole input shows (two labels at a task's highest revision, a cluster conflict, a
+ * reviews file that labels no compared task).
+ */
+
+
+
+
+
+
+
+
+
+
+/**
+ * The Dataset, or one InputError listing every problem found. `complete` is false when a file
+ * could not be read to its end (a problem already says so): then a model id missing from what
+ * was read is not reported, since the unread part may hold it.
+ */
+function finishDataset(b, inputs, rowsRead, complete, collectGarbage) {
+    const present = b.modelsPresent();
+    const modelProblems = [];
+    for (const [role, id] of [
+        ["baseline", b.baseline],
+        ["candidate", b.candidate],
+    ]) {
+        // After a passed cap the rest was not read and may hold the id.
+        if (complete && !b.stopped && !b.models.has(id)) {
+            modelProblems.push({
+                message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
+            });
+        }
+    }
+    const cols = b.cols;
+    const ids = cols.taskIds;
+    // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
+    // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
+    const rank = new Uint32Array(b.revisionList.length);
+    [...b.revisionList]
+        .sort((a, b) => compareCodeUnits(a.name, b.name))
+        .forEach((rev, r) => (rank[rev.index] = r));
+    const start = new Uint32Array(b.revisionList.length + 1);
+    for (let i = 0; i < cols.count; i++) {
+        const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
+        if (b.inUniverse(i))
+            start[r] = (start[r] ?? 0) + 1;
+    }
+    for (let r = 0; r < b.revisionList.length; r++)
+        start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
+    const size = start[b.revisionList.length] ?? 0;
+    const universe = new Uint32Array(size);
+    const fill = start.slice();
+    for (let i = 0; i < cols.count; i++) {
+        if (!b.inUniverse(i))
+            continue;
+        const r = rank[cols.revision[i] ?? 0] ?? 0;
+        const at = fill[r] ?? 0;
+        universe[at] = i;
+        fill[r] = at + 1;
+    }
+    for (let r = 0; r < b.revisionList.length; r++) {
+        // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
+        const from = start[r] ?? 0;
+        // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
+        const part = new Array((start[r + 1] ?? 0) - from);
+        for (let k = 0; k < part.length; k++)
+            part[k] = universe[from + k] ?? 0;
+        part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
+        universe.set(part, from);
+    }
+    // Read before the per-task maps go; its problems come after the tasks' (as listed).
+    const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
+    const unmatchedProblems = new ProblemList();
+    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+    // The task maps go before the table is made (finish is the last call): a task-heavy
+    // export's peak memory is the held state and the table together.
+    b.revisions.clear();
+    b.index = new builder_columns/* TaskIndex */.YH();
+    cols.baseline.releaseAttempts();
+    cols.candidate.releaseAttempts();
+    // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
+    if (collectGarbage !== undefined && cols.count >= read_limits/* COLLECT_MIN_TASKS */.fo)
+        collectGarbage();
+    const late = new ProblemList();
+    const revisions = new Set();
+    const refused = modelProblems.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
+    // In dataset order: the late problems in that order, the review revisions, each task's run of
+    // label events in the table.
+    const eventStart = new Uint32Array(size + 1);
+    let eventCount = 0;
+    const conflicts = cols.clusterConflicts.size > 0;
+    for (let u = 0; u < size; u++) {
+        const i = universe[u] ?? 0;
+        const flags = cols.flags[i] ?? 0;
+        eventStart[u] = eventCount;
+        // A task's first row always adds a label unless it passed a cap (reported): then it has none.
+        if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
+            // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
+            // two different labels at the task's highest revision need them, for checkLabels.
+            const top = cols.topRevision[i] ?? -1;
+            let topCode = -1;
+            let rival = false;
+            if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
+                const revision = cols.label0Revision[i] ?? 0;
+                revisions.add(revision);
+                if (revision === top)
+                    topCode = cols.label0Validity[i] ?? 0;
+                eventCount++;
+            }
+            for (const e of cols.moreLabels.get(i)?.events ?? []) {
+                revisions.add(e.revision);
+                eventCount++;
+                if (e.revision !== top)
+                    continue;
+                const code = validityCode(e.validity);
+                if (topCode < 0)
+                    topCode = code;
+                else if (code !== topCode)
+                    rival = true;
+            }
+            if (rival)
+                checkLabels(b, i, labelsOf(b.cols, i, flags), late);
+        }
+        else if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
+            revisions.add(cols.label0Revision[i] ?? 0);
+            eventCount++;
+        }
+        const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
+        if (conflict !== undefined) {
+            late.add({
+                location: b.locationOf(conflict.src),
+                field: "cluster",
+                message: `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has cluster ` +
+                    `${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
+                    `${quote(conflict.value)} here; a task belongs to one cluster`,
+            });
+        }
+    }
+    eventStart[size] = eventCount;
+    // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+    // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+    const table = refused || late.total > 0 ? undefined : newTable(b, universe, eventStart);
+    if (table !== undefined) {
+        // Filled in the builder's task order: its ~15 columns are read in order and the table's
+        // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
+        // 500,000 tasks).
+        const position = new Int32Array(cols.count).fill(-1);
+        for (let u = 0; u < size; u++)
+            position[universe[u] ?? 0] = u;
+        for (let i = 0; i < cols.count; i++) {
+            const u = position[i] ?? -1;
+            if (u >= 0)
+                addToTable(b, table, u, i, eventStart[u] ?? 0);
+        }
+    }
+    late.append(unmatchedProblems);
+    const total = modelProblems.length + b.lineProblems.total + late.total;
+    if (total > 0) {
+        const problems = [...modelProblems, ...b.lineProblems.items, ...late.items];
+        throw new InputError(`The results/reviews input has ${plural(total, "problem", "problems")}:`, problems, total);
+    }
+    return {
+        tasks: table ?? newTable(b, new Uint32Array(0), new Uint32Array(1)),
+        baseline: summary(b.baseline, b.baselineState),
+        candidate: summary(b.candidate, b.candidateState),
+        modelsPresent: present,
+        inputs,
+        rowsRead,
+        reviewRevisions: [...revisions].sort((a, b) => a - b),
+        ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+    };
+}
+/**
+ * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+ * the rows under dataset revisions that no task of the baseline or the candidate has; and the
+ * export's labelled tasks (label other than unreviewed, from rows of other models) under such
+ * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
+ */
+function unmatchedLabelsOf(b, compared, late) {
+    const out = [];
+    const comparedList = [...compared].sort(compareCodeUnits);
+    for (const [fileIndex, st] of [...b.reviewFiles].sort((x, y) => x[0] - y[0])) {
+        const file = b.fileNames[fileIndex] ?? "?";
+        const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
+        const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
+        if (st.matched === 0) {
+            late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
+        }
+        else if (rows > 0) {
+            out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
+        }
+    }
+    const exportRevisions = [];
+    let labelled = 0;
+    const labelledIn = new Float64Array(b.revisionList.length);
+    for (let i = 0; i < b.cols.count; i++) {
+        const r = b.cols.revision[i] ?? 0;
+        if (hasLabel(b.cols, i))
+            labelledIn[r] = (labelledIn[r] ?? 0) + 1;
+    }
+    for (const rev of b.revisionList) {
+        if (compared.has(rev.name))
+            continue;
+        const here = labelledIn[rev.index] ?? 0;
+        if (here > 0) {
+            exportRevisions.push(rev.name);
+            labelled += here;
+        }
+    }
+    if (labelled > 0) {
+        out.push({
+            rows: labelled,
+            of: undefined,
+            revisions: exportRevisions.sort(compareCodeUnits),
+            moreRevisions: false,
+        });
+    }
+    return out;
+}
+/** Two labels at a task's highest review revision: a problem at the second. */
+function checkLabels(b, i, events, late) {
+    const top = b.cols.topRevision[i] ?? -1;
+    const label = events.find((e) => e.revision === top);
+    const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
+    if (label === undefined || rival === undefined)
+        return;
+    late.add({
+        location: b.locationOf(rival.src),
+        field: "validity",
+        message: `task ${quote(b.cols.taskIds[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has two ` +
+            `different labels at its highest review_revision ${top}: "${label.validity}" ` +
+            `at ${b.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
+            `later revision labelled "disputed"`,
+    });
+}
+/** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
+function newTable(b, universe, eventStart) {
+    const cols = b.cols;
+    const names = b.revisionList.map((r) => r.name);
+    // Only the string columns: the table must not keep the builder's typed arrays alive.
+    const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+    return new ColumnTaskTable(universe.length, eventStart, strings, names, b.fileNames);
+}
+/** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
+function addToTable(b, table, u, i, e) {
+    const cols = b.cols;
+    const flags = cols.flags[i] ?? 0;
+    const evidence = cols.evidence[i];
+    table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & builder_columns/* F_BASELINE */.rr) === 0 ? undefined : countsOf(cols.baseline, i), (flags & builder_columns/* F_CANDIDATE */.Nt) === 0 ? undefined : countsOf(cols.candidate, i));
+    const more = (flags & builder_columns/* F_MORE_LABELS */.t1) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+    const first = (flags & builder_columns/* F_LABEL0 */.sH) !== 0;
+    if (more === undefined || (first && laterInOrder(cols, i, more))) {
+        // The labels in history order as held (one, the usual case, or the first then the later
+        // ones in order): written from the columns, no LabelEvent list, no sort.
+        let k = e;
+        if (first) {
+            const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
+            table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+        }
+        for (const ev of more ?? [])
+            setLabelEvent(table, k++, ev, evidence);
+        return;
+    }
+    // (labelsOf makes a new list: sorted in place.)
+    const sorted = labelsOf(b.cols, i, flags).sort(historyOrder);
+    for (let k = 0; k < sorted.length; k++)
+        setLabelEvent(table, e + k, sorted[k], evidence);
+}
+function setLabelEvent(table, at, ev, evidence) {
+    table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
+}
+function summary(config, st) {
+    return {
+        config,
+        harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
+        datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
+        duplicateRows: st.duplicateRows,
+    };
+}
+/** Counts below this (each of the four) come from one shared object per combination. */
+const SHARED_COUNTS_BELOW = 8;
+const sharedCounts = [];
+/**
+ * A record's attempt counts. Tasks of a task-heavy export have a few attempts each, so the counts
+ * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
+ * modified) instead of two objects a task (~110 bytes a task).
+ */
+function countsOf(m, i) {
+    const pass = small(m.pass[i] ?? 0);
+    const fail = small(m.fail[i] ?? 0);
+    const infraError = small(m.infraError[i] ?? 0);
+    const missing = small(m.missing[i] ?? 0);
+    const n = SHARED_COUNTS_BELOW;
+    if (pass >= n || fail >= n || infraError >= n || missing >= n) {
+        return { pass, fail, infra_error: infraError, missing };
+    }
+    const k = ((pass * n + fail) * n + infraError) * n + missing;
+    let shared = sharedCounts[k];
+    if (shared === undefined) {
+        shared = Object.freeze({ pass, fail, infra_error: infraError, missing });
+        sharedCounts[k] = shared;
+    }
+    return shared;
+}
+
+// EXTERNAL MODULE: ./src/read/builder/column-transfer.ts
+var column_transfer = __nccwpck_require__(806);
+;// CONCATENATED MODULE: ./src/read/builder/range-merge.ts
+/**
+ * Reading one results file in byte ranges (range-read.ts): each range after the first is read by
+ * a builder of its own (its lines numbered from 1), whose state (snapshotOf) is then absorbed by
+ * the main thread's builder in range order as if its lines had been read there. Only a clean
+ * read is merged: when any range had a problem or passed a cap, or absorbing finds what would
+ * have been one (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the
+ * caller reads the input again from the start, one line after another, for the exact messages.
+ */
+
+
+
+
+
+
+
+
+/**
+ * Part of this builder's state, to absorb into another (after a structured clone: see
+ * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
+ * order, absorbs the whole state.
+ */
+function snapshotOf(b, from, to, last) {
+    const totals = (st) => last
+        ? {
+            harnessRevisions: [...st.harnessRevisions],
+            datasetRevisions: [...st.datasetRevisions],
+            duplicateRows: st.duplicateRows,
+            attempts: st.attempts,
+        }
+        : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
+    return {
+        cols: from === 0 && to === b.cols.count ? b.cols : (0,column_transfer/* sliceColumns */.Ml)(b.cols, from, to),
+        revisions: b.revisionList.map((r) => r.name),
+        models: from === 0 ? [...b.models] : [],
+        baseline: totals(b.baselineState),
+        candidate: totals(b.candidateState),
+    };
+}
+/**
+ * Adds to `b` the state of a builder that read results lines of the same file right after the
+ * lines read by `b`, numbered from 1 (`lines` is how many lines came before them): the state
+ * becomes what reading those lines into `b` would have made, totals aside (absorbTotals).
+ * Returns false when that reading would have reported a problem or passed a cap; `b` is then
+ * spoilt (read again from the start).
+ */
+function absorbSnapshot(b, s, lines) {
+    const p = (0,column_transfer/* reviveColumns */.dn)(s.cols, lines, b.attemptPool);
+    for (const model of s.models) {
+        if (b.models.has(model))
+            continue;
+        if (b.models.size >= b.limits.maxModels)
+            return false;
+        b.heldChars += model.length;
+        b.models.add(model);
+    }
+    const revs = s.revisions.map((name) => b.revisionNamed(name));
+    const cols = b.cols;
+    const dups = [0, 0];
+    for (let t = 0; t < p.count; t++) {
+        const rev = revs[p.revision[t] ?? 0];
+        const taskId = p.taskIds[t];
+        if (rev === undefined || taskId === undefined)
+            return false;
+        const hash = builder_columns/* TaskIndex */.YH.hash(rev.index, taskId);
+        const i = b.index.find(hash, rev.index, taskId, cols);
+        if (i >= 0) {
+            if (!mergeTask(b, i, p, t, dups))
+                return false;
+            continue;
+        }
+        if (cols.count >= b.limits.maxTasks)
+            return false;
+        b.heldChars += taskId.length;
+        const fresh = cols.add(rev.index, taskId);
+        b.index.add(hash, fresh);
+        adoptTask(b, fresh, p, t);
+    }
+    if (!absorbTotals(b, b.baselineState, s.baseline, dups[0] ?? 0))
+        return false;
+    return absorbTotals(b, b.candidateState, s.candidate, dups[1] ?? 0);
+}
+function absorbTotals(b, st, t, dups) {
+    const attempts = st.attempts + t.attempts;
+    if (attempts > Number.MAX_SAFE_INTEGER)
+        return false;
+    st.attempts = attempts - dups;
+    st.duplicateRows += t.duplicateRows + dups;
+    for (const h of t.harnessRevisions)
+        st.harnessRevisions.add(b.intern(h));
+    for (const r of t.datasetRevisions)
+        st.datasetRevisions.add(b.revisionNamed(r).name);
+    return true;
+}
+/** Task t of `p`, not known here, becomes task i (its state taken over). */
+function adoptTask(b, i, p, t) {
+    const cols = b.cols;
+    const flags = p.flags[t] ?? 0;
+    cols.flags[i] = flags;
+    cols.topRevision[i] = p.topRevision[t] ?? -1;
+    cols.topValidity[i] = p.topValidity[t] ?? 0;
+    cols.label0Revision[i] = p.label0Revision[t] ?? 0;
+    cols.label0Validity[i] = p.label0Validity[t] ?? 0;
+    cols.label0Src[i] = p.label0Src[t] ?? 0;
+    if ((flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0)
+        cols.label0Evidence.set(i, p.label0Evidence.get(t));
+    const meta = p.label0Meta.get(t);
+    if (meta !== undefined)
+        cols.label0Meta.set(i, meta);
+    const more = p.moreLabels.get(t);
+    if (more !== undefined)
+        cols.moreLabels.set(i, more);
+    cols.evidence[i] = p.evidence[t];
+    b.heldChars += evidenceChars(cols, i);
+    const cluster = p.clusters[t];
+    if (cluster !== undefined) {
+        cols.clusters[i] = b.intern(cluster);
+        cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+        const conflict = p.clusterConflicts.get(t);
+        if (conflict !== undefined)
+            cols.clusterConflicts.set(i, conflict);
+    }
+    if ((flags & builder_columns/* F_BASELINE */.rr) !== 0)
+        adoptModel(b, i, cols.baseline, p.baseline, t);
+    if ((flags & builder_columns/* F_CANDIDATE */.Nt) !== 0)
+        adoptModel(b, i, cols.candidate, p.candidate, t);
+}
+/** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
+function adoptModel(b, i, m, pm, t) {
+    m.harness[i] = b.intern(pm.harness[t] ?? "");
+    m.info[i] = pm.info[t] ?? 0;
+    m.a0[i] = b.holdAttempt(pm.a0[t]);
+    m.a0info[i] = pm.a0info[t] ?? 0;
+    m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
+    const more = pm.more.get(t);
+    if (more !== undefined) {
+        m.more.set(i, more);
+        b.holdAll(more);
+    }
+    const others = pm.others.get(t);
+    if (others === undefined)
+        return;
+    const held = new Map();
+    for (const h of others.values())
+        held.set(b.intern(h.harness), adoptHarness(b, h));
+    m.others.set(i, held);
+}
+function adoptHarness(b, h) {
+    if (h.more !== undefined)
+        b.holdAll(h.more);
+    return { ...h, harness: b.intern(h.harness), a0: b.holdAttempt(h.a0) };
+}
+/**
+ * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
+ * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
+ */
+function mergeTask(b, i, p, t, dups) {
+    const cols = b.cols;
+    const pf = p.flags[t] ?? 0;
+    for (const [flag, role] of [
+        [builder_columns/* F_BASELINE */.rr, 0],
+        [builder_columns/* F_CANDIDATE */.Nt, 1],
+    ]) {
+        if ((pf & flag) === 0)
+            continue;
+        const m = role === 0 ? cols.baseline : cols.candidate;
+        const pm = role === 0 ? p.baseline : p.candidate;
+        if (((cols.flags[i] ?? 0) & flag) === 0) {
+            cols.flags[i] = (cols.flags[i] ?? 0) | flag;
+            adoptModel(b, i, m, pm, t);
+            continue;
+        }
+        const repeated = mergeModel(b, i, m, pm, t);
+        if (repeated < 0)
+            return false;
+        dups[role] = (dups[role] ?? 0) + repeated;
+    }
+    if (!mergeLabels(b, i, p, t))
+        return false;
+    const cluster = p.clusters[t];
+    if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
+        const held = cols.clusters[i];
+        if (held === undefined) {
+            cols.clusters[i] = b.intern(cluster);
+            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+            const conflict = p.clusterConflicts.get(t);
+            if (conflict !== undefined)
+                cols.clusterConflicts.set(i, conflict);
+        }
+        else if (cluster !== held) {
+            // The first row of p with a cluster is the first to contradict the one held here.
+            cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
+        }
+        else {
+            const conflict = p.clusterConflicts.get(t);
+            if (conflict !== undefined)
+                cols.clusterConflicts.set(i, conflict);
+        }
+    }
+    return true;
+}
+/**
+ * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
+ * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
+ * for a conflicting result or rows of both kinds for one harness revision.
+ */
+function mergeModel(b, i, m, pm, t) {
+    const counts = [0, 0, 0, 0];
+    let failed = false;
+    const harness = (name, info, a0, a0info, more) => {
+        const inline = name === m.harness[i];
+        const seen = inline ? undefined : m.others.get(i)?.get(name);
+        if (!inline && seen === undefined) {
+            m.othersOf(i).set(b.intern(name), adoptHarness(b, { harness: name, info, a0, a0info, more }));
+            return;
+        }
+        const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+        if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
+            failed = true;
+            return;
+        }
+        const put = (attempt, packed) => {
+            const a0Here = seen === undefined ? m.a0[i] : seen.a0;
+            const moreHere = seen === undefined ? m.more.get(i) : seen.more;
+            const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
+            if (prev !== undefined) {
+                if (prev % 4 === packed % 4)
+                    counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
+                else
+                    failed = true;
+                return;
+            }
+            const held = b.holdAttempt(attempt) ?? attempt;
+            if (a0Here === undefined) {
+                if (seen === undefined) {
+                    m.a0[i] = held;
+                    m.a0info[i] = packed;
+                }
+                else {
+                    seen.a0 = held;
+                    seen.a0info = packed;
+                }
+            }
+            else if (moreHere !== undefined) {
+                moreHere.set(held, packed);
+            }
+            else {
+                const fresh = new builder_columns/* AttemptIds */.g$(b.attemptPool);
+                fresh.set(held, packed);
+                if (seen === undefined)
+                    m.more.set(i, fresh);
+                else
+                    seen.more = fresh;
+            }
+        };
+        if (a0 !== undefined)
+            put(a0, a0info);
+        more?.forEach(put);
+    };
+    harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
+    for (const h of pm.others.get(t)?.values() ?? [])
+        harness(h.harness, h.info, h.a0, h.a0info, h.more);
+    if (failed)
+        return -1;
+    m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
+    return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
+}
+/**
+ * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
+ * that of every row that gave it, first seen first, capped, so it is the list held here followed
+ * by p's items it lacks; likewise the task's. Returns false past the labels cap.
+ */
+function mergeLabels(b, i, p, t) {
+    const cols = b.cols;
+    const flags = cols.flags[i] ?? 0;
+    const pf = p.flags[t] ?? 0;
+    const packedBefore = cols.evidence[i];
+    const packedTheirs = p.evidence[t];
+    // (The same items: nothing to add to the task's list.)
+    const sameList = packedTheirs === packedBefore;
+    const labelFlags = builder_columns/* F_LABEL0 */.sH | builder_columns/* F_LABEL0_OWN */.RJ | builder_columns/* F_MORE_LABELS */.t1;
+    if ((flags & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
+        (pf & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
+        cols.label0Revision[i] === p.label0Revision[t] &&
+        cols.label0Validity[i] === p.label0Validity[t]) {
+        // One label on both sides, sharing the task's list: the usual case.
+        if (sameList)
+            return true;
+        const before = unpack(packedBefore);
+        const after = unionOf(before, unpack(packedTheirs));
+        if (after !== before) {
+            b.heldChars += charsOf(after) - charsOf(before);
+            cols.evidence[i] = pack(after);
+        }
+        return true;
+    }
+    if ((flags & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
+        (pf & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
+        !p.label0Meta.has(t) &&
+        b.limits.maxLabelsPerTask >= 2 &&
+        sameList) {
+        // A second label whose rows brought the task's evidence again (a task-heavy export's
+        // candidate rows): it shares the task's list, which stays as it is.
+        const revision = small(p.label0Revision[t] ?? 0);
+        const code = p.label0Validity[t] ?? 0;
+        const event = {
+            revision,
+            validity: model_VALIDITIES[code] ?? "unreviewed",
+            src: p.label0Src[t] ?? 0,
+            reviewer: undefined,
+            note: undefined,
+            own: false,
+            evidence: undefined,
+        };
+        cols.moreLabels.set(i, { events: [event], index: undefined });
+        cols.flags[i] = flags | builder_columns/* F_MORE_LABELS */.t1;
+        if (revision > (cols.topRevision[i] ?? -1)) {
+            cols.topRevision[i] = revision;
+            cols.topValidity[i] = code;
+        }
+        return true;
+    }
+    const heldBefore = evidenceChars(cols, i);
+    const before = unpack(packedBefore);
+    const theirs = unpack(packedTheirs);
+    const after = unionOf(before, theirs);
+    const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
+    // A label's own list is grown in place by later rows: never one that another list also is.
+    const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
+    let top = cols.topRevision[i] ?? -1;
+    let topValidity = cols.topValidity[i] ?? 0;
+    for (const e of labelsOf(p, t, pf)) {
+        const list = e.own ? e.evidence : theirs;
+        const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
+        if (same !== undefined) {
+            same.list = unionOf(same.list, list);
+            continue;
+        }
+        if (labels.length >= b.limits.maxLabelsPerTask)
+            return false;
+        b.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
+        labels.push({ ...e, list });
+        if (e.revision > top) {
+            top = e.revision;
+            topValidity = validityCode(e.validity);
+        }
+    }
+    cols.topRevision[i] = top;
+    cols.topValidity[i] = topValidity;
+    cols.evidence[i] = pack(after);
+    let out = flags & ~labelFlags;
+    const first = labels[0];
+    if (first !== undefined) {
+        out |= builder_columns/* F_LABEL0 */.sH;
+        cols.label0Revision[i] = first.revision;
+        cols.label0Validity[i] = validityCode(first.validity);
+        cols.label0Src[i] = first.src;
+        if (first.reviewer !== undefined || first.note !== undefined) {
+            cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
+        }
+        if (sameItems(first.list, after)) {
+            cols.label0Evidence.delete(i);
+        }
+        else {
+            out |= builder_columns/* F_LABEL0_OWN */.RJ;
+            cols.label0Evidence.set(i, ownCopy(first.list));
+        }
+    }
+    if (labels.length > 1) {
+        const events = labels.slice(1).map((l) => {
+            const own = !sameItems(l.list, after);
+            return {
+                revision: l.revision,
+                validity: l.validity,
+                src: l.src,
+                reviewer: l.reviewer,
+                note: l.note,
+                own,
+                evidence: own ? ownCopy(l.list) : undefined,
+            };
+        });
+        const index = events.length + 1 > LABEL_SCAN_MAX
+            ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
+            : undefined;
+        cols.moreLabels.set(i, { events, index });
+        out |= builder_columns/* F_MORE_LABELS */.t1;
+    }
+    else {
+        cols.moreLabels.delete(i);
+    }
+    cols.flags[i] = out;
+    b.heldChars += evidenceChars(cols, i) - heldBefore;
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/dataset-builder.ts
+/**
+ * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
+ * number of (model, task) pairs, never with the number of rows:
+ * - for every task (any model's rows carry labels that count toward its effective validity): the
+ *   distinct (review_revision, validity) events with their first source, the cluster, and at most
+ *   MAX_EVIDENCE_PER_TASK evidence items (label-history.ts);
+ * - for the baseline and the candidate only, per task: the attempt counts, the attempt keys seen
+ *   (to fold duplicates and catch conflicting results; small: one entry per attempt of the task),
+ *   and which harness revisions came as per-attempt or pre-aggregated rows;
+ * - every model_config seen (for the "unknown model id" message).
+ *
+ * This file is the row path: each results line (the byte scanner first, JSON.parse for any other
+ * line) and each reviews line, checked and added. Each task has a number; its state is held in
+ * columns by that number (builder-columns.ts: typed arrays, the rare things in side maps), found
+ * through the task after the last row's, then an open-addressing table (TaskIndex), with the
+ * tasks of one revision sharing its string. Attempt ids are kept as given (AttemptIds: small
+ * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
+ * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
+ * inline, more in a map. What the parts share is builder-state.ts; the Dataset is made by
+ * dataset-finish.ts, a range's state merged by range-merge.ts.
+ *
+ * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
+ * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
+ * conflicting results are checked for the two compared models only, for the same reason.
+ *
+ * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
+ * characters of kept text), and each compared model's attempt total must stay a safe integer.
+ * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
+ * held, and the read ends in an InputError.
+ */
+
+
+
+
+
+
+
+
+
+/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
+const MAX_REVISIONS_HELD = 100;
+class DatasetBuilder extends BuilderState {
     lastModel = undefined;
     /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
     lastRevision = undefined;
     lastTasks = undefined;
     /** The task of the last row that found or made one (-1: none yet). */
     lastTask = -1;
-    /** The task whose later labels were looked up last, and those labels. */
-    lastMoreTask = -1;
-    lastMore = undefined;
-    baselineState = newModelState();
-    candidateState = newModelState();
-    lineProblems = new ProblemList();
     issues = new LineIssues();
     exportRow = emptyExportRow();
     reviewRow = emptyReviewRow();
-    // (packEvidence: resultRow takes a row's packed list: packedRow.)
+    // (packEvidence: resultRow takes a row's packed list: LabelHistory.packedRow.)
     scanner = new RowScanner(true);
-    limits;
-    /** A cap was passed (reported): later lines are not held. */
-    stopped = false;
-    attemptIds = 0;
-    /** Beside the state, for speed only: a result row's label and evidence last added to a task
-     * (made once a task's evidence differs between its rows). */
-    memo = undefined;
-    /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
-    lastAdded = new LastAdded();
-    /** Blocks of every AttemptIds of this builder (freed with it). */
-    attemptPool = new builder_columns/* AttemptPool */.qI();
-    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
-    reviewFiles = new Map();
-    heldChars = 0;
+    labels;
     constructor(baseline, candidate, 
     /** Display names of the input files, by file index. */
     fileNames, limits = {}) {
-        this.baseline = baseline;
-        this.candidate = candidate;
-        this.fileNames = fileNames;
-        this.limits = { ...input_limits/* DEFAULT_INPUT_LIMITS */.CL, ...limits };
-    }
-    /** Reports a passed cap at `src` and stops holding what later lines bring. */
-    capPassed(src, message) {
-        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
-        this.stopped = true;
-    }
-    /** After each line: reports when the text or attempt ids held have passed their caps. */
-    checkHeld(src) {
-        if (this.stopped)
-            return;
-        if (this.heldChars > this.limits.maxHeldChars) {
-            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
-                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
-        }
-        else if (this.attemptIds > this.limits.maxAttemptIds) {
-            this.capPassed(src, `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
-                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
-                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
-        }
-    }
-    /** An attempt id kept to recognise its repeats. */
-    holdAttempt(attempt) {
-        if (attempt !== undefined) {
-            this.attemptIds++;
-            if (typeof attempt === "string")
-                this.heldChars += attempt.length;
-        }
-        return attempt;
-    }
-    src(fileIndex, line) {
-        return fileIndex * LINE_RADIX + line;
-    }
-    where(src) {
-        const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
-        return `${file}:${src % LINE_RADIX}`;
-    }
-    locationOf(src) {
-        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
-    }
-    /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
-    fileProblem(fileIndex, line, message) {
-        const file = this.fileNames[fileIndex] ?? "?";
-        this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
-    }
-    lineProblem(src, field, message) {
-        const location = this.locationOf(src);
-        this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
+        super(baseline, candidate, fileNames, limits);
+        this.labels = new LabelHistory(this);
     }
     /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
     addResultLine(text, fileIndex, line, plain = false) {
@@ -3013,24 +4514,8 @@ class DatasetBuilder {
             return;
         if (isCandidate && !this.compared(i, builder_columns/* F_CANDIDATE */.Nt, cols.candidate, this.candidateState, rev, row, src))
             return;
-        const evidence = row.evidence;
-        const memo = this.memo;
-        const last = this.lastAdded;
-        if (row.packedEvidence !== undefined) {
-            if (!this.packedRow(i, row.reviewRevision, row.validity, src, row.packedEvidence, row.packedItems))
-                return;
-        }
-        else if (!last.repeats(i, row.reviewRevision, row.validity, evidence) &&
-            (memo === undefined ||
-                evidence === undefined ||
-                !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols))) {
-            last.forget();
-            if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
-                return;
-            if (evidence !== undefined)
-                this.remember(i, row.reviewRevision, row.validity, evidence);
-            last.set(i, row.reviewRevision, row.validity, evidence);
-        }
+        if (!this.labels.addRow(i, row, src))
+            return;
         const cluster = row.cluster;
         if (cluster !== undefined) {
             const held = cols.clusters[i];
@@ -3057,22 +4542,6 @@ class DatasetBuilder {
             return this.countRow(i, m, model, rev, row, src);
         }
         return this.addAttempt(i, m, model, rev, row, src);
-    }
-    intern(value) {
-        const known = this.strings.get(value);
-        if (known !== undefined)
-            return known;
-        this.strings.set(value, value);
-        this.heldChars += value.length;
-        return value;
-    }
-    internHarness(value) {
-        let held = this.lastHarness;
-        if (value !== held) {
-            held = this.intern(value);
-            this.lastHarness = held;
-        }
-        return held;
     }
     /** Counts one further row of a compared model on task i. Returns false when it conflicts (reported). */
     addAttempt(i, m, model, rev, row, src) {
@@ -3209,304 +4678,6 @@ class DatasetBuilder {
         }
         return true;
     }
-    /**
-     * After a row's label and evidence were added to task i: when its items stand together in the
-     * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
-     * evidence that differs per (model, task), the next row with that label and those items is
-     * known to change nothing (EvidenceMemo).
-     */
-    remember(i, revision, validity, evidence) {
-        const list = this.cols.evidence[i];
-        // (revision * 4 + code is exact below 2^51.)
-        if (list === undefined || revision >= 2 ** 48)
-            return;
-        const first = typeof evidence === "string" ? evidence : evidence[0];
-        if (first === undefined || first.length === 0 || packedStartsWith(list, first))
-            return;
-        // (Items are distinct: the first is found at most once, and the rest must follow it.)
-        const start = packedIndexOf(list, first);
-        if (start < 0 || !packedRunAt(list, start, evidence))
-            return;
-        (this.memo ??= new EvidenceMemo()).set(i, revision, validity, start, typeof evidence === "string" ? 1 : evidence.length);
-    }
-    /**
-     * The label and evidence of a row whose list came packed (`packed`, `count` items: see
-     * ExportRow.packedEvidence), as the row path above takes a list of items. The packed functions
-     * read `packed` as one run of whole items (its separators are the list's), so each check is
-     * the one the items would get; a task's first list is `packed` itself.
-     */
-    packedRow(i, revision, validity, src, packed, count) {
-        const last = this.lastAdded;
-        if (last.repeatsPacked(i, revision, validity, packed))
-            return true;
-        if (this.memo?.repeatsPacked(i, revision, validity, packed, count, this.cols) === true)
-            return true;
-        last.forget();
-        if (!this.addLabel(i, revision, validity, src, undefined, undefined, undefined, packed, count))
-            return false;
-        const list = this.cols.evidence[i];
-        // remember() with the items, unless the task's list begins with the first (it returns then).
-        if (list !== undefined && !packedStartsWith(list, packed)) {
-            const first = packed.slice(0, packed.indexOf(SEPARATOR));
-            if (!packedStartsWith(list, first))
-                this.remember(i, revision, validity, unpack(packed) ?? []);
-        }
-        last.setPacked(i, revision, validity, packed);
-        return true;
-    }
-    /** Task i's labels after its first (looked up once for a run of rows of one task). */
-    moreLabels(i) {
-        if (i !== this.lastMoreTask) {
-            this.lastMoreTask = i;
-            this.lastMore = this.cols.moreLabels.get(i);
-        }
-        return this.lastMore;
-    }
-    addLabel(i, revision, validity, src, evidence, reviewer, note, 
-    // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
-    packedList, packedCount = 0) {
-        const cols = this.cols;
-        const code = validityCode(validity);
-        const flags = cols.flags[i] ?? 0;
-        // The label of the row: the task's first (inline), a later one (`event`), or a new one.
-        let event;
-        let fresh = false;
-        if ((flags & builder_columns/* F_LABEL0 */.sH) === 0 || cols.label0Revision[i] !== revision || cols.label0Validity[i] !== code) {
-            let more = (flags & builder_columns/* F_MORE_LABELS */.t1) === 0 ? undefined : this.moreLabels(i);
-            event =
-                more === undefined
-                    ? undefined
-                    : more.index !== undefined
-                        ? more.index.get(labelKey(revision, validity))
-                        : findLabel(more.events, revision, validity);
-            if (event === undefined) {
-                const count = ((flags & builder_columns/* F_LABEL0 */.sH) === 0 ? 0 : 1) + (more?.events.length ?? 0);
-                if (count >= this.limits.maxLabelsPerTask) {
-                    this.capPassed(src, `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
-                        `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
-                    return false;
-                }
-                this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
-                // A new label's list starts empty: it is the task's list only while that is empty too.
-                const own = cols.evidence[i] !== undefined;
-                if ((flags & builder_columns/* F_LABEL0 */.sH) === 0) {
-                    cols.flags[i] = flags | builder_columns/* F_LABEL0 */.sH | (own ? builder_columns/* F_LABEL0_OWN */.RJ : 0);
-                    cols.label0Revision[i] = revision;
-                    cols.label0Validity[i] = code;
-                    cols.label0Src[i] = src;
-                    if (reviewer !== undefined || note !== undefined)
-                        cols.label0Meta.set(i, { reviewer, note });
-                }
-                else {
-                    event = { revision, validity, src, reviewer, note, own, evidence: undefined };
-                    if (more === undefined) {
-                        more = { events: [event], index: undefined };
-                        cols.moreLabels.set(i, more);
-                        cols.flags[i] = flags | builder_columns/* F_MORE_LABELS */.t1;
-                        this.lastMoreTask = i;
-                        this.lastMore = more;
-                    }
-                    else {
-                        more.events.push(event);
-                    }
-                    if (more.index !== undefined) {
-                        more.index.set(labelKey(revision, validity), event);
-                    }
-                    else if (more.events.length + 1 > LABEL_SCAN_MAX) {
-                        more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
-                    }
-                }
-                fresh = true;
-                if (revision > (cols.topRevision[i] ?? -1)) {
-                    cols.topRevision[i] = revision;
-                    cols.topValidity[i] = code;
-                }
-            }
-        }
-        const own = event === undefined ? ((cols.flags[i] ?? 0) & builder_columns/* F_LABEL0_OWN */.RJ) !== 0 : event.own;
-        const packed = cols.evidence[i];
-        if (packedList !== undefined) {
-            // What the checks below do with the items, where `packedList` alone answers (a task's
-            // first list: the items are distinct, non-empty and within the cap, so firstPacked would
-            // join them as they are); anywhere else they go on with the items.
-            if (packed === undefined && !own) {
-                cols.evidence[i] = packedList;
-                this.heldChars += packedList.length - (packedCount - 1);
-                this.detachLabels(i, event, undefined, 0);
-                return true;
-            }
-            const has = packedStartsWith(packed, packedList);
-            if (has && !own)
-                return true;
-            if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
-                this.disown(i, event);
-                return true;
-            }
-            evidence = unpack(packedList);
-        }
-        if (evidence === undefined) {
-            if (fresh && own)
-                this.settle(i, event);
-            return true;
-        }
-        // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
-        // it again would change nothing, and checking that by position is cheaper than searching.
-        const taskHas = packedStartsWith(packed, evidence);
-        if (taskHas && (!own || startsWith(this.ownList(i, event), evidence)))
-            return true;
-        // The task's list first: a label keeps the task's string for an item both hold, and the
-        // characters of a string are counted once. (withEvidence grows `before` in place.) When the
-        // task's list begins with the row's items it gains none, and they are all the label shares.
-        // A new label whose row gives exactly the task's list: settle() would find the list it built
-        // equal to the task's and drop it (a task-heavy export's second label, ~28% of its tasks).
-        if (taskHas && own && this.ownList(i, event) === undefined && packedRunAt(packed, 0, evidence, true)) {
-            this.disown(i, event);
-            return true;
-        }
-        let shared = evidence;
-        if (!taskHas) {
-            // A task's first items (no label can have a list of its own yet): packed as the row gives
-            // them, without the list withEvidence builds and pack() joins (a task-heavy export's rows).
-            if (packed === undefined && !own) {
-                const first = this.firstPacked(evidence);
-                if (first !== undefined) {
-                    cols.evidence[i] = first;
-                    this.detachLabels(i, event, undefined, 0);
-                }
-                return true;
-            }
-            const before = unpack(packed);
-            const length = before?.length ?? 0;
-            const after = this.withEvidence(before, evidence, undefined);
-            if ((after?.length ?? 0) !== length) {
-                cols.evidence[i] = pack(after);
-                this.detachLabels(i, event, before, length);
-            }
-            shared = after;
-        }
-        if (own) {
-            const list = this.withEvidence(this.ownList(i, event), evidence, shared);
-            if (event === undefined)
-                cols.label0Evidence.set(i, list);
-            else
-                event.evidence = list;
-            this.settle(i, event);
-        }
-        return true;
-    }
-    /** The own evidence list of task i's first label (event undefined) or of a later one. */
-    ownList(i, event) {
-        return event === undefined ? this.cols.label0Evidence.get(i) : event.evidence;
-    }
-    /** A label whose own list holds the task's items again shares the task's list. */
-    settle(i, event) {
-        if (packedEquals(this.cols.evidence[i], this.ownList(i, event)))
-            this.disown(i, event);
-    }
-    /** The label (event undefined: the first) shares the task's list from now on. */
-    disown(i, event) {
-        const cols = this.cols;
-        if (event === undefined) {
-            cols.label0Evidence.delete(i);
-            cols.flags[i] = (cols.flags[i] ?? 0) & ~builder_columns/* F_LABEL0_OWN */.RJ;
-        }
-        else {
-            event.own = false;
-            event.evidence = undefined;
-        }
-    }
-    /**
-     * The task's list grew by a row of another label (`event`, undefined for the first): every
-     * other label that shared it gets its own copy of what it held (the first `length` items).
-     */
-    detachLabels(i, event, before, length) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        const copy = () => length === 0 || before === undefined ? undefined : before.slice(0, length);
-        if (event !== undefined && (flags & (builder_columns/* F_LABEL0 */.sH | builder_columns/* F_LABEL0_OWN */.RJ)) === builder_columns/* F_LABEL0 */.sH) {
-            cols.flags[i] = flags | builder_columns/* F_LABEL0_OWN */.RJ;
-            cols.label0Evidence.set(i, copy());
-        }
-        if ((flags & builder_columns/* F_MORE_LABELS */.t1) === 0)
-            return;
-        for (const e of this.moreLabels(i)?.events ?? []) {
-            if (e !== event && !e.own) {
-                e.own = true;
-                e.evidence = copy();
-            }
-        }
-    }
-    /**
-     * Adds evidence items to a list: non-empty, de-duplicated, first seen first, capped. An item
-     * equal to one of `shared` is kept as that string (no second copy); the characters of new
-     * strings are counted as held. Returns the list (a new one when `list` was undefined).
-     */
-    withEvidence(list, evidence, shared) {
-        if (typeof evidence === "string")
-            return this.withItem(list, evidence, shared);
-        let out = list;
-        for (const item of evidence)
-            out = this.withItem(out, item, shared);
-        // An array grown by push has room for 17 items: a task's first list is usually final, so it
-        // is kept at its size (a third of a task's memory in a task-heavy export).
-        if (list === undefined && out !== undefined && out.length > 1)
-            out = out.slice();
-        return out;
-    }
-    /**
-     * The packed list withEvidence(undefined, evidence, undefined) gives (its characters counted as
-     * held): the row's items joined as they are when they are distinct, non-empty and within the cap.
-     */
-    firstPacked(evidence) {
-        if (typeof evidence !== "string") {
-            const n = evidence.length;
-            let plain = n <= input_limits/* MAX_EVIDENCE_PER_TASK */.zd;
-            for (let k = 0; plain && k < n; k++) {
-                const item = evidence[k];
-                if (item.length === 0)
-                    plain = false;
-                for (let j = 0; plain && j < k; j++)
-                    if (evidence[j] === item)
-                        plain = false;
-            }
-            if (!plain)
-                return pack(this.withEvidence(undefined, evidence, undefined));
-            for (let k = 0; k < n; k++)
-                this.heldChars += evidence[k].length;
-            return pack(evidence);
-        }
-        if (evidence.length === 0)
-            return undefined;
-        this.heldChars += evidence.length;
-        return evidence;
-    }
-    withItem(list, item, shared) {
-        if (item.length === 0)
-            return list;
-        if (list !== undefined && (list.length >= input_limits/* MAX_EVIDENCE_PER_TASK */.zd || list.includes(item)))
-            return list;
-        const i = shared === undefined
-            ? -1
-            : typeof shared === "string"
-                ? shared === item
-                    ? 0
-                    : -1
-                : shared.indexOf(item);
-        const value = i < 0 ? item : typeof shared === "string" ? shared : (shared?.[i] ?? item);
-        if (i < 0)
-            this.heldChars += item.length;
-        if (list === undefined)
-            return [value];
-        list.push(value);
-        return list;
-    }
-    revisionOf(i) {
-        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
-    }
-    /** Whether the reviews can matter: call after all results files. */
-    inUniverse(i) {
-        return ((this.cols.flags[i] ?? 0) & (builder_columns/* F_BASELINE */.rr | builder_columns/* F_CANDIDATE */.Nt)) !== 0;
-    }
     /** One non-blank line of a reviews file, read after every results file; `plain` as in
      * line-stream's LineHandler. */
     addReviewLine(text, fileIndex, line, plain = false) {
@@ -3532,7 +4703,7 @@ class DatasetBuilder {
             return;
         const src = this.src(fileIndex, line);
         const note = row.note === "" ? undefined : row.note;
-        this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+        this.labels.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
         this.checkHeld(src);
     }
     /** Counts one review row of a file, by dataset revision (a bounded number of revisions held). */
@@ -3555,328 +4726,27 @@ class DatasetBuilder {
         else
             st.otherRows++;
     }
-    /** Whether task i has a label other than unreviewed. */
-    labelled(i) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
-            return true;
-        if ((flags & builder_columns/* F_MORE_LABELS */.t1) === 0)
-            return false;
-        return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
-    }
-    /**
-     * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
-     * the rows under dataset revisions that no task of the baseline or the candidate has; and the
-     * export's labelled tasks (label other than unreviewed, from rows of other models) under such
-     * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
-     */
-    unmatchedLabels(compared, late) {
-        const out = [];
-        const comparedList = [...compared].sort(compareCodeUnits);
-        for (const [fileIndex, st] of [...this.reviewFiles].sort((x, y) => x[0] - y[0])) {
-            const file = this.fileNames[fileIndex] ?? "?";
-            const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
-            const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
-            if (st.matched === 0) {
-                late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
-            }
-            else if (rows > 0) {
-                out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
-            }
-        }
-        const exportRevisions = [];
-        let labelled = 0;
-        const labelledIn = new Float64Array(this.revisionList.length);
-        for (let i = 0; i < this.cols.count; i++) {
-            const r = this.cols.revision[i] ?? 0;
-            if (this.labelled(i))
-                labelledIn[r] = (labelledIn[r] ?? 0) + 1;
-        }
-        for (const rev of this.revisionList) {
-            if (compared.has(rev.name))
-                continue;
-            const here = labelledIn[rev.index] ?? 0;
-            if (here > 0) {
-                exportRevisions.push(rev.name);
-                labelled += here;
-            }
-        }
-        if (labelled > 0) {
-            out.push({
-                rows: labelled,
-                of: undefined,
-                revisions: exportRevisions.sort(compareCodeUnits),
-                moreRevisions: false,
-            });
-        }
-        return out;
-    }
-    /** Every model_config seen, sorted. */
-    modelsPresent() {
-        return [...this.models].sort(compareCodeUnits);
-    }
     /**
      * The Dataset, or one InputError listing every problem found. `complete` is false when a file
      * could not be read to its end (a problem already says so): then a model id missing from what
      * was read is not reported, since the unread part may hold it.
      */
     finish(inputs, rowsRead, complete, collectGarbage) {
-        const present = this.modelsPresent();
-        const modelProblems = [];
-        for (const [role, id] of [
-            ["baseline", this.baseline],
-            ["candidate", this.candidate],
-        ]) {
-            // After a passed cap the rest was not read and may hold the id.
-            if (complete && !this.stopped && !this.models.has(id)) {
-                modelProblems.push({
-                    message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
-                });
-            }
-        }
-        const cols = this.cols;
-        const ids = cols.taskIds;
-        // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
-        // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
-        const rank = new Uint32Array(this.revisionList.length);
-        [...this.revisionList]
-            .sort((a, b) => compareCodeUnits(a.name, b.name))
-            .forEach((rev, r) => (rank[rev.index] = r));
-        const start = new Uint32Array(this.revisionList.length + 1);
-        for (let i = 0; i < cols.count; i++) {
-            const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
-            if (this.inUniverse(i))
-                start[r] = (start[r] ?? 0) + 1;
-        }
-        for (let r = 0; r < this.revisionList.length; r++)
-            start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
-        const size = start[this.revisionList.length] ?? 0;
-        const universe = new Uint32Array(size);
-        const fill = start.slice();
-        for (let i = 0; i < cols.count; i++) {
-            if (!this.inUniverse(i))
-                continue;
-            const r = rank[cols.revision[i] ?? 0] ?? 0;
-            const at = fill[r] ?? 0;
-            universe[at] = i;
-            fill[r] = at + 1;
-        }
-        for (let r = 0; r < this.revisionList.length; r++) {
-            // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
-            const from = start[r] ?? 0;
-            // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
-            const part = new Array((start[r + 1] ?? 0) - from);
-            for (let k = 0; k < part.length; k++)
-                part[k] = universe[from + k] ?? 0;
-            part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
-            universe.set(part, from);
-        }
-        // Read before the per-task maps go; its problems come after the tasks' (as listed).
-        const compared = new Set([
-            ...this.baselineState.datasetRevisions,
-            ...this.candidateState.datasetRevisions,
-        ]);
-        const unmatchedProblems = new ProblemList();
-        const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
-        // The task maps go before the table is made (finish is the last call): a task-heavy
-        // export's peak memory is the held state and the table together.
-        this.revisions.clear();
-        this.index = new builder_columns/* TaskIndex */.YH();
+        // (The revision's tasks the row path remembers go with the rest of the read-only state.)
         this.lastTasks = undefined;
-        cols.baseline.releaseAttempts();
-        cols.candidate.releaseAttempts();
-        // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
-        if (collectGarbage !== undefined && cols.count >= input_limits/* COLLECT_MIN_TASKS */.fo)
-            collectGarbage();
-        const late = new ProblemList();
-        const revisions = new Set();
-        const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
-        // In dataset order: the late problems in that order, the review revisions, each task's run of
-        // label events in the table.
-        const eventStart = new Uint32Array(size + 1);
-        let eventCount = 0;
-        const conflicts = cols.clusterConflicts.size > 0;
-        for (let u = 0; u < size; u++) {
-            const i = universe[u] ?? 0;
-            const flags = cols.flags[i] ?? 0;
-            eventStart[u] = eventCount;
-            // A task's first row always adds a label unless it passed a cap (reported): then it has none.
-            if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
-                // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
-                // two different labels at the task's highest revision need them, for checkLabels.
-                const top = cols.topRevision[i] ?? -1;
-                let topCode = -1;
-                let rival = false;
-                if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
-                    const revision = cols.label0Revision[i] ?? 0;
-                    revisions.add(revision);
-                    if (revision === top)
-                        topCode = cols.label0Validity[i] ?? 0;
-                    eventCount++;
-                }
-                for (const e of cols.moreLabels.get(i)?.events ?? []) {
-                    revisions.add(e.revision);
-                    eventCount++;
-                    if (e.revision !== top)
-                        continue;
-                    const code = validityCode(e.validity);
-                    if (topCode < 0)
-                        topCode = code;
-                    else if (code !== topCode)
-                        rival = true;
-                }
-                if (rival)
-                    this.checkLabels(i, this.labelsOf(i, flags), late);
-            }
-            else if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
-                revisions.add(cols.label0Revision[i] ?? 0);
-                eventCount++;
-            }
-            const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
-            if (conflict !== undefined) {
-                late.add({
-                    location: this.locationOf(conflict.src),
-                    field: "cluster",
-                    message: `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has cluster ` +
-                        `${quote(cols.clusters[i] ?? "")} at ${this.where(cols.clusterSrc[i] ?? 0)} and ` +
-                        `${quote(conflict.value)} here; a task belongs to one cluster`,
-                });
-            }
-        }
-        eventStart[size] = eventCount;
-        // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
-        // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
-        const table = refused || late.total > 0 ? undefined : this.newTable(universe, eventStart);
-        if (table !== undefined) {
-            // Filled in the builder's task order: its ~15 columns are read in order and the table's
-            // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
-            // 500,000 tasks).
-            const position = new Int32Array(cols.count).fill(-1);
-            for (let u = 0; u < size; u++)
-                position[universe[u] ?? 0] = u;
-            for (let i = 0; i < cols.count; i++) {
-                const u = position[i] ?? -1;
-                if (u >= 0)
-                    this.addToTable(table, u, i, eventStart[u] ?? 0);
-            }
-        }
-        late.append(unmatchedProblems);
-        const total = modelProblems.length + this.lineProblems.total + late.total;
-        if (total > 0) {
-            const problems = [...modelProblems, ...this.lineProblems.items, ...late.items];
-            throw new InputError(`The results/reviews input has ${plural(total, "problem", "problems")}:`, problems, total);
-        }
-        return {
-            tasks: table ?? this.newTable(new Uint32Array(0), new Uint32Array(1)),
-            baseline: this.summary(this.baseline, this.baselineState),
-            candidate: this.summary(this.candidate, this.candidateState),
-            modelsPresent: present,
-            inputs,
-            rowsRead,
-            reviewRevisions: [...revisions].sort((a, b) => a - b),
-            ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
-        };
-    }
-    /** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
-    labelsOf(i, flags) {
-        return labelsOf(this.cols, i, flags);
-    }
-    /** Two labels at a task's highest review revision: a problem at the second. */
-    checkLabels(i, events, late) {
-        const top = this.cols.topRevision[i] ?? -1;
-        const label = events.find((e) => e.revision === top);
-        const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
-        if (label === undefined || rival === undefined)
-            return;
-        late.add({
-            location: this.locationOf(rival.src),
-            field: "validity",
-            message: `task ${quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has two ` +
-                `different labels at its highest review_revision ${top}: "${label.validity}" ` +
-                `at ${this.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
-                `later revision labelled "disputed"`,
-        });
-    }
-    /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
-    newTable(universe, eventStart) {
-        const cols = this.cols;
-        const names = this.revisionList.map((r) => r.name);
-        // Only the string columns: the table must not keep the builder's typed arrays alive.
-        const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
-        return new ColumnTaskTable(universe.length, eventStart, strings, names, this.fileNames);
-    }
-    /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
-    addToTable(table, u, i, e) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        const evidence = cols.evidence[i];
-        table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & builder_columns/* F_BASELINE */.rr) === 0 ? undefined : countsOf(cols.baseline, i), (flags & builder_columns/* F_CANDIDATE */.Nt) === 0 ? undefined : countsOf(cols.candidate, i));
-        const more = (flags & builder_columns/* F_MORE_LABELS */.t1) === 0 ? undefined : cols.moreLabels.get(i)?.events;
-        const first = (flags & builder_columns/* F_LABEL0 */.sH) !== 0;
-        if (more === undefined || (first && laterInOrder(cols, i, more))) {
-            // The labels in history order as held (one, the usual case, or the first then the later
-            // ones in order): written from the columns, no LabelEvent list, no sort.
-            let k = e;
-            if (first) {
-                const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
-                table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
-            }
-            for (const ev of more ?? [])
-                this.setLabelEvent(table, k++, ev, evidence);
-            return;
-        }
-        // (labelsOf makes a new list: sorted in place.)
-        const sorted = this.labelsOf(i, flags).sort(historyOrder);
-        for (let k = 0; k < sorted.length; k++)
-            this.setLabelEvent(table, e + k, sorted[k], evidence);
-    }
-    setLabelEvent(table, at, ev, evidence) {
-        table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
-            ? undefined
-            : { reviewer: ev.reviewer, note: ev.note });
+        return finishDataset(this, inputs, rowsRead, complete, collectGarbage);
     }
     /*
-     * Reading one results file in byte ranges (range-read.ts): each range after the first is read
-     * by a builder of its own (its lines numbered from 1), whose state (snapshot) is then absorbed
-     * here in range order as if its lines had been read here. Only a clean read is merged: when
-     * any range had a problem or passed a cap, or absorbing finds what would have been one here
-     * (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the caller reads
-     * the input again from the start, one line after another, for the exact messages.
+     * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
+     * builder that read a later range is absorbed here in range order.
      */
-    /** No problem reported and no cap passed so far (what a read in ranges requires). */
-    healthy() {
-        return !this.stopped && this.lineProblems.total === 0;
-    }
-    /** How many tasks this builder holds (snapshot's `to`). */
-    taskCount() {
-        return this.cols.count;
-    }
-    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
-    heldAttemptIds() {
-        return this.attemptIds;
-    }
     /**
      * Part of this builder's state, to absorb into another (after a structured clone: see
      * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
      * order, absorbs the whole state.
      */
     snapshot(from = 0, to = this.cols.count, last = true) {
-        const totals = (st) => last
-            ? {
-                harnessRevisions: [...st.harnessRevisions],
-                datasetRevisions: [...st.datasetRevisions],
-                duplicateRows: st.duplicateRows,
-                attempts: st.attempts,
-            }
-            : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
-        return {
-            cols: from === 0 && to === this.cols.count ? this.cols : (0,builder_columns/* sliceColumns */.Ml)(this.cols, from, to),
-            revisions: this.revisionList.map((r) => r.name),
-            models: from === 0 ? [...this.models] : [],
-            baseline: totals(this.baselineState),
-            candidate: totals(this.candidateState),
-        };
+        return snapshotOf(this, from, to, last);
     }
     /**
      * Adds the state of a builder that read results lines of the same file right after the lines
@@ -3888,697 +4758,35 @@ class DatasetBuilder {
         if (!this.healthy())
             return false;
         this.forgetLast();
-        // The memo speaks of the lists held here: merging rebuilds a task's labels and their lists.
-        this.memo = undefined;
-        const p = (0,builder_columns/* reviveColumns */.dn)(s.cols, lines, this.attemptPool);
-        for (const model of s.models) {
-            if (this.models.has(model))
-                continue;
-            if (this.models.size >= this.limits.maxModels)
-                return false;
-            this.heldChars += model.length;
-            this.models.add(model);
-        }
-        const revs = s.revisions.map((name) => this.revisionNamed(name));
-        const cols = this.cols;
-        const dups = [0, 0];
-        for (let t = 0; t < p.count; t++) {
-            const rev = revs[p.revision[t] ?? 0];
-            const taskId = p.taskIds[t];
-            if (rev === undefined || taskId === undefined)
-                return false;
-            const hash = builder_columns/* TaskIndex */.YH.hash(rev.index, taskId);
-            const i = this.index.find(hash, rev.index, taskId, cols);
-            if (i >= 0) {
-                if (!this.mergeTask(i, p, t, dups))
-                    return false;
-                continue;
-            }
-            if (cols.count >= this.limits.maxTasks)
-                return false;
-            this.heldChars += taskId.length;
-            const fresh = cols.add(rev.index, taskId);
-            this.index.add(hash, fresh);
-            this.adoptTask(fresh, p, t);
-        }
-        if (!this.absorbTotals(this.baselineState, s.baseline, dups[0] ?? 0))
-            return false;
-        if (!this.absorbTotals(this.candidateState, s.candidate, dups[1] ?? 0))
+        this.labels.forgetMemo();
+        if (!absorbSnapshot(this, s, lines))
             return false;
         this.forgetLast();
         return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
     }
     /** Drops what the row path remembers of the last row (absorb changes what it points at). */
     forgetLast() {
-        this.lastAdded.forget();
+        this.labels.forget();
         this.lastHarness = undefined;
         this.lastModel = undefined;
         this.lastRevision = undefined;
         this.lastTasks = undefined;
         this.lastTask = -1;
-        this.lastMoreTask = -1;
-        this.lastMore = undefined;
         for (const st of [this.baselineState, this.candidateState]) {
             st.lastHarness = undefined;
             st.lastRevision = undefined;
         }
     }
-    /** The dataset revision named so, made (as a row's would be) when new. */
-    revisionNamed(revision) {
-        const known = this.revisions.get(revision);
-        if (known !== undefined)
-            return known;
-        const name = this.intern(revision);
-        const rev = { name, index: this.revisionList.length };
-        this.revisions.set(name, rev);
-        this.revisionList.push(rev);
-        return rev;
-    }
-    absorbTotals(st, t, dups) {
-        const attempts = st.attempts + t.attempts;
-        if (attempts > Number.MAX_SAFE_INTEGER)
-            return false;
-        st.attempts = attempts - dups;
-        st.duplicateRows += t.duplicateRows + dups;
-        for (const h of t.harnessRevisions)
-            st.harnessRevisions.add(this.intern(h));
-        for (const r of t.datasetRevisions)
-            st.datasetRevisions.add(this.revisionNamed(r).name);
-        return true;
-    }
-    /** Task t of `p`, not known here, becomes task i (its state taken over). */
-    adoptTask(i, p, t) {
-        const cols = this.cols;
-        const flags = p.flags[t] ?? 0;
-        cols.flags[i] = flags;
-        cols.topRevision[i] = p.topRevision[t] ?? -1;
-        cols.topValidity[i] = p.topValidity[t] ?? 0;
-        cols.label0Revision[i] = p.label0Revision[t] ?? 0;
-        cols.label0Validity[i] = p.label0Validity[t] ?? 0;
-        cols.label0Src[i] = p.label0Src[t] ?? 0;
-        if ((flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0)
-            cols.label0Evidence.set(i, p.label0Evidence.get(t));
-        const meta = p.label0Meta.get(t);
-        if (meta !== undefined)
-            cols.label0Meta.set(i, meta);
-        const more = p.moreLabels.get(t);
-        if (more !== undefined)
-            cols.moreLabels.set(i, more);
-        cols.evidence[i] = p.evidence[t];
-        this.heldChars += evidenceChars(cols, i);
-        const cluster = p.clusters[t];
-        if (cluster !== undefined) {
-            cols.clusters[i] = this.intern(cluster);
-            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-        if ((flags & builder_columns/* F_BASELINE */.rr) !== 0)
-            this.adoptModel(i, cols.baseline, p.baseline, t);
-        if ((flags & builder_columns/* F_CANDIDATE */.Nt) !== 0)
-            this.adoptModel(i, cols.candidate, p.candidate, t);
-    }
-    /** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
-    adoptModel(i, m, pm, t) {
-        m.harness[i] = this.intern(pm.harness[t] ?? "");
-        m.info[i] = pm.info[t] ?? 0;
-        m.a0[i] = this.holdAttempt(pm.a0[t]);
-        m.a0info[i] = pm.a0info[t] ?? 0;
-        m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
-        const more = pm.more.get(t);
-        if (more !== undefined) {
-            m.more.set(i, more);
-            this.holdAll(more);
-        }
-        const others = pm.others.get(t);
-        if (others === undefined)
-            return;
-        const held = new Map();
-        for (const h of others.values())
-            held.set(this.intern(h.harness), this.adoptHarness(h));
-        m.others.set(i, held);
-    }
-    adoptHarness(h) {
-        if (h.more !== undefined)
-            this.holdAll(h.more);
-        return { ...h, harness: this.intern(h.harness), a0: this.holdAttempt(h.a0) };
-    }
-    holdAll(ids) {
-        const held = ids.held();
-        this.attemptIds += held.ids;
-        this.heldChars += held.chars;
-    }
-    /**
-     * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
-     * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
-     */
-    mergeTask(i, p, t, dups) {
-        const cols = this.cols;
-        const pf = p.flags[t] ?? 0;
-        for (const [flag, role] of [
-            [builder_columns/* F_BASELINE */.rr, 0],
-            [builder_columns/* F_CANDIDATE */.Nt, 1],
-        ]) {
-            if ((pf & flag) === 0)
-                continue;
-            const m = role === 0 ? cols.baseline : cols.candidate;
-            const pm = role === 0 ? p.baseline : p.candidate;
-            if (((cols.flags[i] ?? 0) & flag) === 0) {
-                cols.flags[i] = (cols.flags[i] ?? 0) | flag;
-                this.adoptModel(i, m, pm, t);
-                continue;
-            }
-            const repeated = this.mergeModel(i, m, pm, t);
-            if (repeated < 0)
-                return false;
-            dups[role] = (dups[role] ?? 0) + repeated;
-        }
-        if (!this.mergeLabels(i, p, t))
-            return false;
-        const cluster = p.clusters[t];
-        if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
-            const held = cols.clusters[i];
-            if (held === undefined) {
-                cols.clusters[i] = this.intern(cluster);
-                cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-                const conflict = p.clusterConflicts.get(t);
-                if (conflict !== undefined)
-                    cols.clusterConflicts.set(i, conflict);
-            }
-            else if (cluster !== held) {
-                // The first row of p with a cluster is the first to contradict the one held here.
-                cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
-            }
-            else {
-                const conflict = p.clusterConflicts.get(t);
-                if (conflict !== undefined)
-                    cols.clusterConflicts.set(i, conflict);
-            }
-        }
-        return true;
-    }
-    /**
-     * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
-     * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
-     * for a conflicting result or rows of both kinds for one harness revision.
-     */
-    mergeModel(i, m, pm, t) {
-        const counts = [0, 0, 0, 0];
-        let failed = false;
-        const harness = (name, info, a0, a0info, more) => {
-            const inline = name === m.harness[i];
-            const seen = inline ? undefined : m.others.get(i)?.get(name);
-            if (!inline && seen === undefined) {
-                m.othersOf(i).set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
-                return;
-            }
-            const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
-            if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
-                failed = true;
-                return;
-            }
-            const put = (attempt, packed) => {
-                const a0Here = seen === undefined ? m.a0[i] : seen.a0;
-                const moreHere = seen === undefined ? m.more.get(i) : seen.more;
-                const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
-                if (prev !== undefined) {
-                    if (prev % 4 === packed % 4)
-                        counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
-                    else
-                        failed = true;
-                    return;
-                }
-                const held = this.holdAttempt(attempt) ?? attempt;
-                if (a0Here === undefined) {
-                    if (seen === undefined) {
-                        m.a0[i] = held;
-                        m.a0info[i] = packed;
-                    }
-                    else {
-                        seen.a0 = held;
-                        seen.a0info = packed;
-                    }
-                }
-                else if (moreHere !== undefined) {
-                    moreHere.set(held, packed);
-                }
-                else {
-                    const fresh = new builder_columns/* AttemptIds */.g$(this.attemptPool);
-                    fresh.set(held, packed);
-                    if (seen === undefined)
-                        m.more.set(i, fresh);
-                    else
-                        seen.more = fresh;
-                }
-            };
-            if (a0 !== undefined)
-                put(a0, a0info);
-            more?.forEach(put);
-        };
-        harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
-        for (const h of pm.others.get(t)?.values() ?? [])
-            harness(h.harness, h.info, h.a0, h.a0info, h.more);
-        if (failed)
-            return -1;
-        m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
-        return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
-    }
-    /**
-     * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
-     * that of every row that gave it, first seen first, capped, so it is the list held here followed
-     * by p's items it lacks; likewise the task's. Returns false past the labels cap.
-     */
-    mergeLabels(i, p, t) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        const pf = p.flags[t] ?? 0;
-        const packedBefore = cols.evidence[i];
-        const packedTheirs = p.evidence[t];
-        // (The same items: nothing to add to the task's list.)
-        const sameList = packedTheirs === packedBefore;
-        const labelFlags = builder_columns/* F_LABEL0 */.sH | builder_columns/* F_LABEL0_OWN */.RJ | builder_columns/* F_MORE_LABELS */.t1;
-        if ((flags & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
-            (pf & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
-            cols.label0Revision[i] === p.label0Revision[t] &&
-            cols.label0Validity[i] === p.label0Validity[t]) {
-            // One label on both sides, sharing the task's list: the usual case.
-            if (sameList)
-                return true;
-            const before = unpack(packedBefore);
-            const after = unionOf(before, unpack(packedTheirs));
-            if (after !== before) {
-                this.heldChars += charsOf(after) - charsOf(before);
-                cols.evidence[i] = pack(after);
-            }
-            return true;
-        }
-        if ((flags & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
-            (pf & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
-            !p.label0Meta.has(t) &&
-            this.limits.maxLabelsPerTask >= 2 &&
-            sameList) {
-            // A second label whose rows brought the task's evidence again (a task-heavy export's
-            // candidate rows): it shares the task's list, which stays as it is.
-            const revision = small(p.label0Revision[t] ?? 0);
-            const code = p.label0Validity[t] ?? 0;
-            const event = {
-                revision,
-                validity: VALIDITIES[code] ?? "unreviewed",
-                src: p.label0Src[t] ?? 0,
-                reviewer: undefined,
-                note: undefined,
-                own: false,
-                evidence: undefined,
-            };
-            cols.moreLabels.set(i, { events: [event], index: undefined });
-            cols.flags[i] = flags | builder_columns/* F_MORE_LABELS */.t1;
-            if (revision > (cols.topRevision[i] ?? -1)) {
-                cols.topRevision[i] = revision;
-                cols.topValidity[i] = code;
-            }
-            return true;
-        }
-        const heldBefore = evidenceChars(cols, i);
-        const before = unpack(packedBefore);
-        const theirs = unpack(packedTheirs);
-        const after = unionOf(before, theirs);
-        const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
-        // A label's own list is grown in place by later rows: never one that another list also is.
-        const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
-        let top = cols.topRevision[i] ?? -1;
-        let topValidity = cols.topValidity[i] ?? 0;
-        for (const e of labelsOf(p, t, pf)) {
-            const list = e.own ? e.evidence : theirs;
-            const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
-            if (same !== undefined) {
-                same.list = unionOf(same.list, list);
-                continue;
-            }
-            if (labels.length >= this.limits.maxLabelsPerTask)
-                return false;
-            this.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
-            labels.push({ ...e, list });
-            if (e.revision > top) {
-                top = e.revision;
-                topValidity = validityCode(e.validity);
-            }
-        }
-        cols.topRevision[i] = top;
-        cols.topValidity[i] = topValidity;
-        cols.evidence[i] = pack(after);
-        let out = flags & ~labelFlags;
-        const first = labels[0];
-        if (first !== undefined) {
-            out |= builder_columns/* F_LABEL0 */.sH;
-            cols.label0Revision[i] = first.revision;
-            cols.label0Validity[i] = validityCode(first.validity);
-            cols.label0Src[i] = first.src;
-            if (first.reviewer !== undefined || first.note !== undefined) {
-                cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
-            }
-            if (sameItems(first.list, after)) {
-                cols.label0Evidence.delete(i);
-            }
-            else {
-                out |= builder_columns/* F_LABEL0_OWN */.RJ;
-                cols.label0Evidence.set(i, ownCopy(first.list));
-            }
-        }
-        if (labels.length > 1) {
-            const events = labels.slice(1).map((l) => {
-                const own = !sameItems(l.list, after);
-                return {
-                    revision: l.revision,
-                    validity: l.validity,
-                    src: l.src,
-                    reviewer: l.reviewer,
-                    note: l.note,
-                    own,
-                    evidence: own ? ownCopy(l.list) : undefined,
-                };
-            });
-            const index = events.length + 1 > LABEL_SCAN_MAX
-                ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
-                : undefined;
-            cols.moreLabels.set(i, { events, index });
-            out |= builder_columns/* F_MORE_LABELS */.t1;
-        }
-        else {
-            cols.moreLabels.delete(i);
-        }
-        cols.flags[i] = out;
-        this.heldChars += evidenceChars(cols, i) - heldBefore;
-        return true;
-    }
-    summary(config, st) {
-        return {
-            config,
-            harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
-            datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
-            duplicateRows: st.duplicateRows,
-        };
-    }
-}
-/** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
-function labelsOf(cols, i, flags) {
-    const out = [];
-    if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
-        const meta = cols.label0Meta.get(i);
-        const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
-        out.push({
-            revision: small(cols.label0Revision[i] ?? 0),
-            validity: VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
-            src: cols.label0Src[i] ?? 0,
-            reviewer: meta?.reviewer,
-            note: meta?.note,
-            own,
-            evidence: own ? cols.label0Evidence.get(i) : undefined,
-        });
-    }
-    for (const e of cols.moreLabels.get(i)?.events ?? [])
-        out.push(e);
-    return out;
-}
-/** A task's label events in history order: by revision, then source. */
-function historyOrder(a, b) {
-    return a.revision - b.revision || a.src - b.src;
-}
-/** Whether task i's later labels follow its first in history order (as they usually come). */
-function laterInOrder(cols, i, later) {
-    let revision = cols.label0Revision[i] ?? 0;
-    let src = cols.label0Src[i] ?? 0;
-    for (const e of later) {
-        if (e.revision < revision || (e.revision === revision && e.src < src))
-            return false;
-        revision = e.revision;
-        src = e.src;
-    }
-    return true;
-}
-/** What a state's evidence of task i counts as held: the task's items, and every label's items that
- * are not the task's (an item a label keeps when the task's list is full, counted per label). */
-function evidenceChars(cols, i) {
-    const task = cols.evidence[i];
-    let n = packedChars(task);
-    const flags = cols.flags[i] ?? 0;
-    if ((flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0)
-        n += charsNotIn(cols.label0Evidence.get(i), task);
-    if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
-        for (const e of cols.moreLabels.get(i)?.events ?? [])
-            if (e.own)
-                n += charsNotIn(e.evidence, task);
-    }
-    return n;
-}
-function charsOf(list) {
-    let n = 0;
-    for (const item of list ?? [])
-        n += item.length;
-    return n;
-}
-function charsNotIn(list, packed) {
-    let n = 0;
-    for (const item of list ?? [])
-        if (packedIndexOf(packed, item) < 0)
-            n += item.length;
-    return n;
-}
-/**
- * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
- * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
- * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
- */
-function unionOf(list, more) {
-    if (more === undefined || more.length === 0 || (list?.length ?? 0) >= input_limits/* MAX_EVIDENCE_PER_TASK */.zd)
-        return list;
-    let out;
-    for (const item of more) {
-        if (list?.includes(item) === true || out?.includes(item) === true)
-            continue;
-        out ??= list === undefined ? [] : list.slice();
-        out.push(item);
-        if (out.length >= input_limits/* MAX_EVIDENCE_PER_TASK */.zd)
-            break;
-    }
-    return out ?? list;
-}
-/**
- * Per task, the label (review_revision, validity) and evidence items of a result row already added
- * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
- * that label and those items again changes nothing: the label exists, the task's list holds the
- * items (lists only grow at their end, so the run stays where it was), and so does the label's own
- * list (it took them then, or was full; a label's own list never equals the task's, or it would
- * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
- * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
- * items, and the label's, every time.
- */
-class EvidenceMemo {
-    /** revision * 4 + validity code + 1; 0: nothing remembered. */
-    label = new Float64Array(0);
-    /** Where the run starts in the task's packed list (a character offset). */
-    start = new Uint32Array(0);
-    count = new Uint8Array(0);
-    set(i, revision, validity, start, count) {
-        if (i >= this.label.length) {
-            const size = Math.max(1024, 2 * i);
-            const label = new Float64Array(size);
-            label.set(this.label);
-            this.label = label;
-            const starts = new Uint32Array(size);
-            starts.set(this.start);
-            this.start = starts;
-            const counts = new Uint8Array(size);
-            counts.set(this.count);
-            this.count = counts;
-        }
-        this.label[i] = revision * 4 + validityCode(validity) + 1;
-        this.start[i] = start;
-        this.count[i] = count;
-    }
-    /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
-    repeats(i, revision, validity, evidence, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
-            return false;
-        const count = typeof evidence === "string" ? 1 : evidence.length;
-        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
-    }
-    /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
-    repeatsPacked(i, revision, validity, packed, count, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
-            return false;
-        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
-    }
-}
-/** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
-const LAST_ADDED_ITEMS = 4;
-/**
- * The label and evidence of the last result row added to a task. A row of the same task with the
- * same label and the same items (the attempts of one model on one task usually come together)
- * changes nothing: adding a label and items is idempotent while nothing else touched the task,
- * and any other row added since is the last one instead (a row the memo skips changes nothing
- * either). Compared with `===` (the scanner's new strings: their characters, faster than reading
- * the packed list).
- */
-class LastAdded {
-    task = -1;
-    revision = 0;
-    validity = "unreviewed";
-    /** NO_EVIDENCE_GIVEN, ONE_STRING (a string alone, in items[0]) or a list of `count` items. */
-    shape = NO_EVIDENCE_GIVEN;
-    count = 0;
-    items = [];
-    forget() {
-        this.task = -1;
-    }
-    set(i, revision, validity, evidence) {
-        if (evidence !== undefined && typeof evidence !== "string" && evidence.length > LAST_ADDED_ITEMS) {
-            this.task = -1;
-            return;
-        }
-        this.task = i;
-        this.revision = revision;
-        this.validity = validity;
-        if (evidence === undefined) {
-            this.shape = NO_EVIDENCE_GIVEN;
-            this.count = 0;
-        }
-        else if (typeof evidence === "string") {
-            this.shape = ONE_STRING;
-            this.count = 1;
-            this.items[0] = evidence;
-        }
-        else {
-            this.shape = ITEM_LIST;
-            this.count = evidence.length;
-            for (let k = 0; k < evidence.length; k++)
-                this.items[k] = evidence[k];
-        }
-    }
-    /** set() of a row whose list came packed (ExportRow.packedEvidence). */
-    setPacked(i, revision, validity, packed) {
-        this.task = i;
-        this.revision = revision;
-        this.validity = validity;
-        this.shape = PACKED_LIST;
-        this.count = 1;
-        this.items[0] = packed;
-    }
-    /** repeats() of a row whose list came packed: the same packed string (so the same items). */
-    repeatsPacked(i, revision, validity, packed) {
-        return (i === this.task &&
-            revision === this.revision &&
-            validity === this.validity &&
-            this.shape === PACKED_LIST &&
-            this.items[0] === packed);
-    }
-    repeats(i, revision, validity, evidence) {
-        if (i !== this.task || revision !== this.revision || validity !== this.validity)
-            return false;
-        if (evidence === undefined)
-            return this.shape === NO_EVIDENCE_GIVEN;
-        if (typeof evidence === "string")
-            return this.shape === ONE_STRING && this.items[0] === evidence;
-        if (this.shape !== ITEM_LIST || evidence.length !== this.count)
-            return false;
-        for (let k = 0; k < evidence.length; k++)
-            if (this.items[k] !== evidence[k])
-                return false;
-        return true;
-    }
-}
-const NO_EVIDENCE_GIVEN = 0;
-const ONE_STRING = 1;
-const ITEM_LIST = 2;
-/** A packed list (ExportRow.packedEvidence) in items[0]; a row of items never repeats it here. */
-const PACKED_LIST = 3;
-/** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
- * a closure per row). */
-function findLabel(events, revision, validity) {
-    for (const e of events)
-        if (e.revision === revision && e.validity === validity)
-            return e;
-    return undefined;
-}
-/**
- * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
- * table then gives the task's list), else the list itself (empty when there is none).
- */
-function ownEvidence(own, task) {
-    return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
-}
-const UNREVIEWED = 0;
-/** The index of a validity in VALIDITIES. */
-function validityCode(v) {
-    return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
-}
-function sameItems(a, b) {
-    if (a === b)
-        return true;
-    const n = a?.length ?? 0;
-    if (n !== (b?.length ?? 0))
-        return false;
-    for (let i = 0; i < n; i++)
-        if (a?.[i] !== b?.[i])
-            return false;
-    return true;
 }
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a, b) {
     return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
 }
-/** Counts below this (each of the four) come from one shared object per combination. */
-const SHARED_COUNTS_BELOW = 8;
-const sharedCounts = [];
-/**
- * A record's attempt counts. Tasks of a task-heavy export have a few attempts each, so the counts
- * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
- * modified) instead of two objects a task (~110 bytes a task).
- */
-function countsOf(m, i) {
-    const pass = small(m.pass[i] ?? 0);
-    const fail = small(m.fail[i] ?? 0);
-    const infraError = small(m.infraError[i] ?? 0);
-    const missing = small(m.missing[i] ?? 0);
-    const n = SHARED_COUNTS_BELOW;
-    if (pass >= n || fail >= n || infraError >= n || missing >= n) {
-        return { pass, fail, infra_error: infraError, missing };
-    }
-    const k = ((pass * n + fail) * n + infraError) * n + missing;
-    let shared = sharedCounts[k];
-    if (shared === undefined) {
-        shared = Object.freeze({ pass, fail, infra_error: infraError, missing });
-        sharedCounts[k] = shared;
-    }
-    return shared;
-}
-/** Whether a list begins with exactly these items (so holds them all). */
-function startsWith(kept, evidence) {
-    if (kept === undefined)
-        return false;
-    if (typeof evidence === "string")
-        return kept[0] === evidence;
-    if (evidence.length > kept.length)
-        return false;
-    for (let i = 0; i < evidence.length; i++)
-        if (kept[i] !== evidence[i])
-            return false;
-    return true;
-}
-function unknownModelMessage(role, id, present) {
-    if (present.length === 0) {
-        return `the ${role} model_config ${quote(id)} does not appear in the export: the export has no valid rows`;
-    }
-    const shown = present.slice(0, input_limits/* MAX_LISTED_MODEL_IDS */.gR).map(quote).join(", ");
-    const more = present.length > input_limits/* MAX_LISTED_MODEL_IDS */.gR ? `, … (${present.length} in all)` : "";
-    return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
-        `(${present.length}): ${shown}${more}`);
-}
 
 
 /***/ }),
 
-/***/ 522:
+/***/ 826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4632,7 +4840,7 @@ const COLLECT_MIN_TASKS = 100_000;
 
 /***/ }),
 
-/***/ 194:
+/***/ 530:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4649,7 +4857,7 @@ const LINE_ASCII = 2;
 
 /***/ }),
 
-/***/ 988:
+/***/ 17:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4668,70 +4876,29 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __nccwpck_require__(919);
-// EXTERNAL MODULE: ./src/core/input/builder-columns.ts
-var builder_columns = __nccwpck_require__(801);
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-;// CONCATENATED MODULE: external "node:stream/promises"
-const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
-;// CONCATENATED MODULE: external "node:zlib"
-const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-// EXTERNAL MODULE: ./src/core/input/line-flags.ts
-var line_flags = __nccwpck_require__(194);
-// EXTERNAL MODULE: ./src/core/input/limits.ts
-var limits = __nccwpck_require__(522);
-;// CONCATENATED MODULE: ./src/core/input/line-stream.ts
+// EXTERNAL MODULE: ./src/read/builder/column-transfer.ts
+var column_transfer = __nccwpck_require__(806);
+;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
 /**
- * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (see hashing below), split on LF with
- * a byte-counting splitter so that an overlong line is reported and skipped without ever being held
- * whole. A UTF-8 BOM at the start of the file, or of a line (as left by concatenating files), and
- * CR before LF are dropped; blank lines are skipped.
- *
- * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
- * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
- * into one message. Only a bug in `onLine` propagates as an exception.
- */
-
-
-
-
-
-
-
-
-
-/** The line `text[begin, end)` of a LineHandler call. */
-function lineOf(text, begin, end) {
-    return begin === 0 && end === text.length ? text : text.slice(begin, end);
-}
-const LF = 0x0a;
-const CR = 0x0d;
-const BACKSLASH = 0x5c;
-const DEL = 0x7f;
-/** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
-const BOM = 0xfeff;
-const READ_CHUNK_BYTES = 256 * 1024;
-/** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
-const SPAN_BYTES = 32 * 1024;
-/*
- * Hashing. SHA-256 is native but synchronous: on the main thread it took ~10% of a large read,
- * time the parser could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
+ * Hashing an input file. SHA-256 is native but synchronous: on the main thread it takes time
+ * the reader could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
  * by a worker thread that reads the same open file (the same file descriptor, by position, so a
  * rename or replacement of the path cannot make it read another file) while the main thread
- * parses it; a smaller one is hashed inline, where starting a thread (~tens of ms) would cost
- * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the same bytes as long as the file is not modified while it is read;
- * a change of its length in that time (an export still being written) is caught by comparing
- * the byte counts of both reads, and reported.
+ * reads it; a smaller one is hashed inline, where starting a thread would cost more than it
+ * saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the
+ * same bytes as long as the file is not modified while it is read; a change of its length in that
+ * time (an export still being written) is caught by comparing the byte counts of both reads, and
+ * reported.
  *
  * The worker runs a self-contained script (only node: built-ins) passed as text: it needs none
- * of the bundle. If the worker cannot run
- * at all (it fails to start or dies without an answer), the file is hashed again on the main
- * thread by position, so the digest never depends on threads being available.
+ * of the bundle. If the worker cannot run at all (it fails to start or dies without an answer),
+ * the file is hashed again on the main thread by position, so the digest never depends on
+ * threads being available.
  */
-const WORKER_HASH_MIN_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
+
+
+
+const file_hash_WORKER_HASH_MIN_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
 const HASH_READ_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
 const HASH_WORKER_SOURCE = (/* unused pure expression or super */ null && (`
 "use strict";
@@ -4785,7 +4952,7 @@ function isFileHash(m) {
     return "error" in m && typeof m.error === "object" && m.error !== null;
 }
 /** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-function line_stream_hashInWorker(fh) {
+function file_hash_hashInWorker(fh) {
     let worker;
     try {
         worker = new Worker(HASH_WORKER_SOURCE, {
@@ -4821,12 +4988,47 @@ function line_stream_hashInWorker(fh) {
         },
     };
 }
+
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+// EXTERNAL MODULE: ./src/read/lines/line-flags.ts
+var line_flags = __nccwpck_require__(530);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var limits = __nccwpck_require__(826);
+;// CONCATENATED MODULE: ./src/read/lines/line-splitter.ts
+/**
+ * Splits the bytes of a file into lines, on LF, counting bytes so that an overlong line is
+ * reported and skipped without ever being held whole. A UTF-8 BOM at the start of the file, or of
+ * a line (as left by concatenating files), and CR before LF are dropped; blank lines are skipped.
+ * Every problem of a line (overlong, not UTF-8, past the line cap) goes to the ProblemHandler.
+ */
+
+
+
+/** The line `text[begin, end)` of a LineHandler call. */
+function lineOf(text, begin, end) {
+    return begin === 0 && end === text.length ? text : text.slice(begin, end);
+}
+const LF = 0x0a;
+const CR = 0x0d;
+const BACKSLASH = 0x5c;
+const DEL = 0x7f;
+/** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
+const BOM = 0xfeff;
+/** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
+const SPAN_BYTES = 32 * 1024;
 /**
  * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
  * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
  * range-read.ts reads a file in byte ranges cut at line ends).
  */
-class LineSplitter {
+class line_splitter_LineSplitter {
     onProblem;
     carry = [];
     carryLength = 0;
@@ -5117,6 +5319,27 @@ function isBlank(bytes, begin, end) {
     }
     return true;
 }
+
+;// CONCATENATED MODULE: ./src/read/lines/file-stream.ts
+/**
+ * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
+ * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
+ * CR before LF and blank lines are dropped).
+ *
+ * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
+ * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
+ * into one message. Only a bug in `onLine` propagates as an exception.
+ */
+
+
+
+
+
+
+
+
+const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
  * be read (streamLines then reports why).
@@ -5156,36 +5379,6 @@ function sniffUnsupported(head, n) {
     }
     return undefined;
 }
-function errorCode(e) {
-    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
-        return e.code;
-    return undefined;
-}
-function errorMessage(e) {
-    return e instanceof Error ? e.message : String(e);
-}
-/** A short, stack-free sentence for a failed open/stat/read. */
-function describeFsError(e) {
-    switch (errorCode(e)) {
-        case "ENOENT":
-            return "no such file";
-        case "ENOTDIR":
-            return "no such file (a parent of the path is not a directory)";
-        case "EACCES":
-        case "EPERM":
-            return "permission denied";
-        case "EISDIR":
-            return "is a directory, not a file";
-        case "ELOOP":
-            return "too many levels of symbolic links";
-        case "ENAMETOOLONG":
-            return "the path is too long";
-        default: {
-            const code = errorCode(e);
-            return `cannot read the file (${code ?? errorMessage(e)})`;
-        }
-    }
-}
 function trailingBytesMessage(gzipBytes, fileBytes) {
     const rest = fileBytes - gzipBytes;
     return (`the gzip data ends after ${gzipBytes} of the file's ${fileBytes} bytes; the ` +
@@ -5224,10 +5417,10 @@ async function streamLines(absPath, onLine, onProblem) {
             return { sha256: undefined, nonBlankLines: 0 };
         }
         const size = (await fh.stat()).size;
-        // A gzip file's compressed bytes are few next to what is inflated and parsed from them (35 MB
-        // for 587 MB): hashing them here costs less than a thread's memory.
+        // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
+        // hashing them here costs less than a thread's memory.
         const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
-        pending = hashHere ? undefined : line_stream_hashInWorker(fh);
+        pending = hashHere ? undefined : hashInWorker(fh);
         const hash = pending === undefined ? createHash("sha256") : undefined;
         const take = (chunk) => {
             try {
@@ -5338,7 +5531,7 @@ async function streamLines(absPath, onLine, onProblem) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/input/range-read.ts
+;// CONCATENATED MODULE: ./src/read/range-read.ts
 /**
  * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
  * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
@@ -5358,6 +5551,8 @@ async function streamLines(absPath, onLine, onProblem) {
  * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
  * the caller reads every file again, one line after another ("restart"), for the exact messages.
  */
+
+
 
 
 
@@ -5396,7 +5591,7 @@ const MAX_RANGE_TASKS = (/* unused pure expression or super */ null && (64 * 102
  * holds more tasks or attempt ids (its range is then read again). Read errors are thrown.
  */
 async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash) {
-    const splitter = new LineSplitter({
+    const splitter = new line_splitter_LineSplitter({
         bytes: (bytes, begin, stop, line, flags) => {
             builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
         },
@@ -5768,48 +5963,11 @@ async function readRangeState(task, makeBuilder) {
         answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },
         part: (k) => {
             const snapshot = builder.snapshot(k * size, Math.min(tasks, (k + 1) * size), k === parts - 1);
-            return { snapshot, transfer: (0,builder_columns/* columnBuffers */.Kp)(snapshot.cols) };
+            return { snapshot, transfer: (0,column_transfer/* columnBuffers */.Kp)(snapshot.cols) };
         },
     };
 }
 
-
-/***/ }),
-
-/***/ 985:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(919);
-/* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_worker_threads__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_input_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(713);
-/* harmony import */ var _core_input_range_read_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(988);
-// Range worker entry point (bundled to dist/range-worker.js): reads one byte range of a results
-// file into a DatasetBuilder of its own, answers once with what it read, then posts the builder's
-// state part by part as the main thread asks for them (src/core/input/range-read.ts).
-
-
-
-const port = node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.parentPort;
-if (port === null) {
-    process.stderr.write("range-worker.js is started by the gate as a worker thread, not run directly\n");
-    process.exitCode = 3;
-}
-else {
-    const task = node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.workerData;
-    const state = await (0,_core_input_range_read_js__WEBPACK_IMPORTED_MODULE_2__/* .readRangeState */ .$O)(task, (t) => new _core_input_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__/* .DatasetBuilder */ .S(t.baseline, t.candidate, t.fileNames, t.limits));
-    port.on("message", (k) => {
-        // Not from the main thread: a bug. Failing makes the main thread read the range again.
-        if (typeof k !== "number")
-            throw new Error("range worker: unexpected message");
-        const { snapshot, transfer } = state.part(k);
-        port.postMessage({ part: k, snapshot }, transfer);
-    });
-    port.postMessage(state.answer);
-}
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 

@@ -24,9 +24,11 @@ import { open, type FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 
 import type { BuilderSnapshot, DatasetBuilder } from "./builder/dataset-builder.js";
-import { columnBuffers } from "./builder/builder-columns.js";
+import { columnBuffers } from "./builder/column-transfer.js";
 import type { InputLimits } from "./limits.js";
-import { hashInWorker, LineSplitter, READ_CHUNK_BYTES, type PendingHash } from "./lines/file-stream.js";
+import { hashInWorker, type PendingHash } from "./lines/file-hash.js";
+import { READ_CHUNK_BYTES } from "./lines/file-stream.js";
+import { LineSplitter } from "./lines/line-splitter.js";
 
 export interface RangeReadOptions {
   /** The worker script: the bundle's range-worker.js (see src/range-worker.ts). */

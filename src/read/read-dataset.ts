@@ -15,7 +15,9 @@ import { InputError, type InputProblem } from "../core/errors.js";
 import type { Dataset, InputFileDigest } from "../core/model.js";
 import { DatasetBuilder } from "./builder/dataset-builder.js";
 import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
-import { describeFsError, isGzipFile, lineOf, streamLines } from "./lines/file-stream.js";
+import { isGzipFile, streamLines } from "./lines/file-stream.js";
+import { describeFsError } from "./lines/fs-errors.js";
+import { lineOf } from "./lines/line-splitter.js";
 import { DEFAULT_RANGE_MIN_BYTES, readInRanges, type RangeReadOptions } from "./range-read.js";
 
 export {

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 
-import { lineOf, streamLines } from "../../src/read/lines/file-stream.js";
+import { streamLines } from "../../src/read/lines/file-stream.js";
+import { lineOf } from "../../src/read/lines/line-splitter.js";
 import { tempDir } from "../helpers/export-writer.js";
 import { prng } from "../helpers/prng.js";
 

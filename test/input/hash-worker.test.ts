@@ -8,7 +8,7 @@ import { tableRecords } from "../../src/core/model.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { WORKER_HASH_MIN_BYTES } from "../../src/read/lines/file-stream.js";
+import { WORKER_HASH_MIN_BYTES } from "../../src/read/lines/file-hash.js";
 import { readDataset } from "../../src/read/read-dataset.js";
 import { BASELINE, CANDIDATE, exportLines, many, tempDir } from "../helpers/export-writer.js";
 

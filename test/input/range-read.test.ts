@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { DatasetBuilder } from "../../src/read/builder/dataset-builder.js";
-import type { FileHash, PendingHash } from "../../src/read/lines/file-stream.js";
+import type { FileHash, PendingHash } from "../../src/read/lines/file-hash.js";
 import {
   readRangeState,
   tasksPerPart,

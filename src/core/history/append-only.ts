@@ -22,7 +22,8 @@
  */
 import { InputError } from "../errors.js";
 import { quote } from "../quote.js";
-import { streamLines, lineOf } from "../../read/lines/file-stream.js";
+import { streamLines } from "../../read/lines/file-stream.js";
+import { lineOf } from "../../read/lines/line-splitter.js";
 import {
   checkExportRow,
   checkReviewRow,

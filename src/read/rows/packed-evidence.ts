@@ -1,9 +1,9 @@
 /**
  * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
  * one string, undefined when it has none. Items are never empty and never hold a control
- * character (rows.ts refuses them), so the separator cannot occur inside one. One string a task
- * instead of an array, its elements and a string an item: ~70 bytes a task less at 10⁶ tasks, and
- * two fewer objects for every collection to visit. The rows' checks read the packed string in
+ * character (row-checks.ts refuses them), so the separator cannot occur inside one. One string a
+ * task instead of an array, its elements and a string an item: less memory a task, and two fewer
+ * objects for every collection to visit. The rows' checks read the packed string in
  * place (`packedRunAt`); only a list that grows is unpacked, and only records and histories made
  * on request unpack it for the report.
  */
@@ -62,7 +62,7 @@ export function packedRunAt(
 function itemAt(packed: string, at: number, item: string, last: boolean, whole: boolean): number {
   const end = at + item.length;
   // (A slice compared with ===, not startsWith: V8's startsWith compares a character at a time,
-  // ~4× slower on a row's 50–100-character items; a slice of 13 or more is a view, not a copy.)
+  // slower on a row's long items; a slice of 13 or more is a view, not a copy.)
   if (end > packed.length || packed.slice(at, end) !== item) return -1;
   // (An item before another needs a separator after it.)
   if (end === packed.length) return last ? end : -1;

@@ -282,8 +282,8 @@ export function repeatedKey(text: string): string | undefined {
 
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
- * string of the line can (see line-stream's LineHandler): the RegExp test of every identifier
- * and evidence item of every line was ~6% of a large read.
+ * string of the line can (see line-splitter.ts's LineHandler): a RegExp test of every identifier
+ * and evidence item of every line is a cost per line worth avoiding.
  */
 function hasControl(s: string, plain: boolean): boolean {
   return !plain && ID_FORBIDDEN.test(s);
