@@ -14,6 +14,7 @@ import { dirname, isAbsolute, relative, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
+import { readRunInputs } from "../read/run-inputs.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
 import { checkRunTitle } from "../core/report/verdict-text.js";
@@ -601,7 +602,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
     report = await log
       .group("Reading the results", async () => {
-        const gated = await runGate({
+        const gateInputs = await readRunInputs({
           previous: bases?.previous ?? null,
           appendOnlyBase: bases?.base ?? null,
           results: inputs.results,
@@ -626,6 +627,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
             log.debug(message);
           },
         });
+        const gated = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
         const files = gated.provenance.inputs.length;
         log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
         return gated;
