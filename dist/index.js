@@ -63089,9 +63089,9 @@ function hashInWorker(fh) {
 }
 
 ;// CONCATENATED MODULE: ./src/read/lines/line-flags.ts
-/** Flags of a line handed over as bytes (line-stream's ByteLineHandler). */
+/** Flags of a line handed over as bytes (line-splitter.ts's ByteLineHandler). */
 /** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
- * control character (see line-stream's LineHandler). */
+ * control character (see line-splitter.ts's LineHandler). */
 const LINE_PLAIN = 1;
 /** Every byte of the line is below 0x80. */
 const LINE_ASCII = 2;
@@ -64721,9 +64721,9 @@ class Shape {
  * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
  * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
  * put there. For any other line it returns false and the caller takes the JSON.parse path
- * (rows.ts), which finds and words every problem: so both paths have the same checks and the same
+ * (row-checks.ts), which finds and words every problem: so both paths have the same checks and the same
  * messages by construction, and the scanner only has to be right about what it accepts
- * (test/input/scan-row.test.ts compares both on fuzzed lines).
+ * (test/read/rows/row-scanner.test.ts compares both on fuzzed lines).
  *
  * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
  * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
@@ -65333,7 +65333,7 @@ class RowScanner {
  * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
  * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
  * maps for what few tasks have (a second label, a second harness revision, more than one attempt
- * id, a cluster conflict). A task-heavy export held ~4 objects a task (~550 bytes) before.
+ * id, a cluster conflict): a few objects a task would cost a task-heavy export most of its memory.
  */
 /** Bits of TaskColumns.flags. */
 const F_BASELINE = 1;
@@ -65356,9 +65356,9 @@ const SLAB_SLOTS = 1 << 16;
 const MIN_BLOCK = 8;
 /**
  * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
- * per (model, task) cost ~300 bytes of ArrayBuffer bookkeeping each and left every array it grew
- * out of as garbage until a full collection (the deep-attempts preset: ~20,000 of them). A block an
- * AttemptIds grows out of is kept for the next one that grows to its size.
+ * per (model, task) costs hundreds of bytes of ArrayBuffer bookkeeping each and leaves every array
+ * it grew out of as garbage until a full collection. A block an AttemptIds grows out of is kept
+ * for the next one that grows to its size.
  */
 class AttemptPool {
     slabs = [];
@@ -65395,8 +65395,8 @@ const SHARED_POOL = new AttemptPool();
  * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
  * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
  * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
- * string, a sparse or large id, another file, a line past 2^30) in a Map. An attempt-heavy export
- * (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries, then ~20 MB of arrays.
+ * string, a sparse or large id, another file, a line past 2^30) in a Map: an attempt-heavy export
+ * would otherwise hold a Map entry an attempt.
  */
 class AttemptIds {
     pool;
@@ -65563,8 +65563,7 @@ class ModelColumns {
     info = new Float64Array(0);
     a0info = new Float64Array(0);
     /**
-     * The counts: Uint32 columns (4 bytes a task each, where Float64 took 8: 16 MB less at 500,000
-     * tasks) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
+     * The counts: Uint32 columns (4 bytes a task each, where Float64 takes 8) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
      * then all four Float64 (widen). Written through setCounts, or checked against
      * NARROW_COUNT_MAX first: a Uint32Array would wrap a larger value silently.
      */
@@ -65623,8 +65622,8 @@ class ModelColumns {
     }
     /**
      * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
-     * conflicts), keeping the counts: DatasetBuilder.finish makes the Dataset at the read's peak
-     * memory, ~64 bytes a task less without them.
+     * conflicts), keeping the counts: the Dataset is made at the read's peak memory
+     * (dataset-finish.ts), which is lower without them.
      */
     releaseAttempts() {
         this.harness.length = 0;
@@ -66630,7 +66629,7 @@ class LabelHistory {
         // characters of a string are counted once. (withEvidence grows `before` in place.) When the
         // task's list begins with the row's items it gains none, and they are all the label shares.
         // A new label whose row gives exactly the task's list: settle() would find the list it built
-        // equal to the task's and drop it (a task-heavy export's second label, ~28% of its tasks).
+        // equal to the task's and drop it (a task-heavy export's second label, on many of its tasks).
         if (taskHas && own && this.ownList(i, event) === undefined && packedRunAt(packed, 0, evidence, true)) {
             this.disown(i, event);
             return true;
@@ -66974,7 +66973,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage) {
         fill[r] = at + 1;
     }
     for (let r = 0; r < b.revisionList.length; r++) {
-        // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
+        // Sorted as an Array: V8's typed-array sort with a comparator is slower.
         const from = start[r] ?? 0;
         // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
         const part = new Array((start[r + 1] ?? 0) - from);
@@ -67057,8 +67056,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage) {
     const table = refused || late.total > 0 ? undefined : newTable(b, universe, eventStart);
     if (table !== undefined) {
         // Filled in the builder's task order: its ~15 columns are read in order and the table's
-        // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
-        // 500,000 tasks).
+        // written where each task goes (in dataset order every read would be a cache miss).
         const position = new Int32Array(cols.count).fill(-1);
         for (let u = 0; u < size; u++)
             position[universe[u] ?? 0] = u;
@@ -67198,7 +67196,7 @@ const sharedCounts = [];
 /**
  * A record's attempt counts. Tasks of a task-heavy export have a few attempts each, so the counts
  * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
- * modified) instead of two objects a task (~110 bytes a task).
+ * modified) instead of two objects a task.
  */
 function countsOf(m, i) {
     const pass = small(m.pass[i] ?? 0);
@@ -67811,7 +67809,7 @@ class DatasetBuilder extends BuilderState {
         super(baseline, candidate, fileNames, limits);
         this.labels = new LabelHistory(this);
     }
-    /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
+    /** One non-blank line of a results export; `plain` as in line-splitter.ts's LineHandler. */
     addResultLine(text, fileIndex, line, plain = false) {
         if (this.stopped)
             return;
@@ -67826,8 +67824,8 @@ class DatasetBuilder extends BuilderState {
         this.addResultRow(row, fileIndex, line);
     }
     /**
-     * One non-blank line of a results export as bytes (line-stream's ByteLineHandler): the byte
-     * scanner reads the common row shape; any other line goes the JSON.parse way (scan-row.ts).
+     * One non-blank line of a results export as bytes (line-splitter.ts's ByteLineHandler): the byte
+     * scanner reads the common row shape; any other line goes the JSON.parse way (row-scanner.ts).
      */
     addResultBytes(bytes, begin, end, flags, fileIndex, line) {
         if (this.stopped)
@@ -67873,7 +67871,7 @@ class DatasetBuilder extends BuilderState {
             this.lastTasks = rev;
             // Models usually run the tasks in one order, and attempts of a task come together: the
             // task after the last row's, or that task again, before a lookup in a map of every task
-            // (cache misses at 500,000 tasks).
+            // (a cache miss a row once there are many tasks).
             const last = this.lastTask;
             const next = last + 1;
             if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
@@ -68087,7 +68085,7 @@ class DatasetBuilder extends BuilderState {
         return true;
     }
     /** One non-blank line of a reviews file, read after every results file; `plain` as in
-     * line-stream's LineHandler. */
+     * line-splitter.ts's LineHandler. */
     addReviewLine(text, fileIndex, line, plain = false) {
         if (this.stopped)
             return;
@@ -68196,10 +68194,10 @@ function safeSum(a, b) {
  * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
  * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
  * each later range is read by a worker thread (src/range-worker.ts) from the same open file into
- * a builder of its own, whose state (DatasetBuilder.snapshot: typed arrays and arrays of strings,
+ * a builder of its own, whose state (range-merge.ts snapshotOf: typed arrays and arrays of strings,
  * posted once) the main thread then absorbs in range order. No line or row crosses threads.
  *
- * Each range is split with line-stream.ts's LineSplitter, so its lines are exactly those a read of
+ * Each range is split with line-splitter.ts's LineSplitter, so its lines are exactly those a read of
  * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
  * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
  * absorbed. The main thread hashes the file meanwhile (see readInRanges).
@@ -68207,7 +68205,7 @@ function safeSum(a, b) {
  * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
  * range (the lines would be reported with their numbers) leaves its range to the main thread,
  * which reads it into the builder itself, in order, as a sequential read would. When absorbing
- * finds what a sequential read would have reported (DatasetBuilder.absorb: a conflict across
+ * finds what a sequential read would have reported (range-merge.ts: a conflict across
  * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
  * the caller reads every file again, one line after another ("restart"), for the exact messages.
  */
@@ -68221,16 +68219,15 @@ function safeSum(a, b) {
 
 const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
 /**
- * Tasks per part of a range's state. Posted whole, a task-heavy range's state (10⁶ strings and
- * arrays) was decoded at once and outlived several collections before it was absorbed.
+ * Tasks per part of a range's state. Posted whole, a task-heavy range's state (a string and
+ * arrays a task) is decoded at once and outlives several collections before it is absorbed.
  */
 const PART_TASKS = 32 * 1024;
 /**
  * ... and at most about this many attempt ids a part: a part's ids are posted in slabs of their
- * own and copied again into the main thread's pool, so an attempt-heavy range posted whole
- * (deep-attempts at 10⁶ rows: 600,000 ids in one part) had all of them in three places at once
- * and grew the main thread's young generation: +29 MiB over a sequential read; in parts of
- * 128 Ki ids +29, 64 Ki +14, 32 Ki +12, 16 Ki +11 MiB (measured; no change in time).
+ * own and copied again into the main thread's pool, so an attempt-heavy range posted whole has
+ * all of them in three places at once and grows the main thread's young generation. Smaller
+ * parts cost no time; below this size they gain little memory (BENCHMARKS.md).
  */
 const PART_ATTEMPT_IDS = (/* unused pure expression or super */ null && (32 * 1024));
 /** Tasks per part of a range of `tasks` tasks holding `ids` attempt ids (at most `partTasks`). */
@@ -68240,8 +68237,8 @@ function tasksPerPart(tasks, ids, partTasks) {
 }
 /**
  * A task-heavy export (each range holding most tasks again, for another model) costs more to
- * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
- * memory. A worker past this many tasks stops, and the main thread reads its range.
+ * merge than to read, in CPU time and in memory. A worker past this many tasks stops, and the
+ * main thread reads its range.
  */
 const MAX_RANGE_TASKS = 64 * 1024;
 /**
@@ -68258,10 +68255,9 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
     }, (line, message) => {
         builder.fileProblem(fileIndex, line, message);
     }, lineNo);
-    // Two buffers, used in turn, as line-stream.ts reads a whole file: the next chunk is read (on
+    // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
     // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
-    // each read (the main thread's range took ~10% longer a byte than a sequential read). The
-    // splitter copies what it carries, so a buffer is free again once push returns.
+    // each read. The splitter copies what it carries, so a buffer is free again once push returns.
     let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     const wantAt = (at) => (end < 0 ? READ_CHUNK_BYTES : Math.min(READ_CHUNK_BYTES, end - at));
@@ -68311,16 +68307,16 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
  * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
  * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
  * through the file, and a range given back early costs little (the worker's start and 8 MiB read
- * on another core; deep-attempts' worker read ~0.5 s for nothing before). A wrong guess only
- * changes who reads the range.
+ * on another core), where one given back late was read for nothing. A wrong guess only changes
+ * who reads the range.
  */
 const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
 /**
  * Which limit the range's state has passed after `read` of its bytes and `lines` non-blank lines,
  * if any (for a note). Where an attempt-id limit is set (the default's, below 1 GiB), the task
  * limit is also taken as passed once the first PROJECT_AFTER_BYTES made a new task of every line
- * and, scaled to the range, would pass it (many-tasks: its worker read ~40 MB for nothing before,
- * and its heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
+ * and, scaled to the range, would pass it (a task-heavy range given back late was read for
+ * nothing, and its worker's heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
  * with one model's pass over 50,000 tasks, then repeat them), and a wrong guess costs more on a
  * larger file, where ranges are most of the speed.
  */
@@ -68349,7 +68345,7 @@ async function hashRest(read, start, hash) {
 }
 /**
  * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
- * and absorbs the others' state (with an even split it waited ~1 s for the worker on deep-attempts).
+ * and absorbs the others' state (with an even split it would wait for the worker).
  */
 const FIRST_RANGE_SHARE = 0.4;
 const WORKER_YOUNG_MB = 8;
@@ -68398,7 +68394,7 @@ function startRange(script, task, onNote) {
     try {
         worker = new external_node_worker_threads_.Worker(script, {
             workerData: task,
-            // Its builder's state lives long; a small young generation took ~20 MB off the peak RSS.
+            // Its builder's state lives long: a small young generation keeps the peak RSS down.
             resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
         });
     }
@@ -68432,8 +68428,8 @@ function startRange(script, task, onNote) {
         else {
             const a = isRangeAnswer(m) ? m : undefined;
             settleAnswer?.(a);
-            // A range given back: nothing more is asked of its worker, whose heap went on to the end of
-            // the first range's read otherwise (many-tasks: its first 65,536 tasks, +30 MiB there).
+            // A range given back: nothing more is asked of its worker, whose heap would otherwise live
+            // on to the end of the first range's read.
             if (a !== undefined && "problem" in a) {
                 stopping = true;
                 void worker.terminate();
@@ -68513,8 +68509,8 @@ async function readInRanges(abs, builder, task, options, onNote) {
         const hash = (0,external_node_crypto_.createHash)("sha256");
         // A second range given back while the first is read (task- or attempt-heavy: RangeLimits) is
         // this thread's to read next: from then on the file is hashed on a thread of its own, from its
-        // start, as a sequential read hashes it, and not here (at 500,000 tasks hashing the rest here
-        // cost ~0.5 s of wall time).
+        // start, as a sequential read hashes it, and not here (where it would delay the read of the
+        // range given back).
         let hashHere = true;
         let decided = false;
         const sink = {
@@ -68546,8 +68542,8 @@ async function readInRanges(abs, builder, task, options, onNote) {
             if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
                 for (let part = 0; part < answer.parts; part++) {
                     const snapshot = await reader.part(part);
-                    // Its last part in hand, the worker goes before that part is absorbed: its heap (~20 MB
-                    // on deep-attempts) and the absorbed copy were the range read's peak.
+                    // Its last part in hand, the worker goes before that part is absorbed: its heap and the
+                    // absorbed copy together would be the range read's peak.
                     if (part === answer.parts - 1)
                         await reader.stop();
                     // A reader that dies after a part was absorbed leaves the builder half merged.
@@ -72817,9 +72813,9 @@ var external_node_url_ = __nccwpck_require__(3136);
 /**
  * Which worker threads a bundle reads large results files with: the range-worker.js built next
  * to it (src/range-worker.ts). By default the main thread reads, scans and builds (the byte
- * scanner, scan-row.ts) while a hash thread computes the file's SHA-256; a plain results file
+ * scanner, rows/row-scanner.ts) while a hash thread computes the file's SHA-256; a plain results file
  * of at least AUTO_RANGE_MIN_BYTES is read in 2 byte ranges when the machine has two cores or
- * more (src/core/input/range-read.ts): the main thread reads the first range and hashes the file,
+ * more (range-read.ts): the main thread reads the first range and hashes the file,
  * a range worker the second, each into builder state of its own, merged in range order; no line
  * or row crosses threads, and the report is the same byte for byte. Below
  * AUTO_RANGE_LEAN_BELOW_BYTES a range worker that holds (or, from its first 8 MiB, would hold)
@@ -72845,10 +72841,10 @@ const MAX_READ_RANGES = 8;
 const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
 /**
  * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
- * leaves its range to the main thread: merging them costs memory (~20 bytes an id, posted in
- * parts), and at this size memory comes first. 640 Ki ids is the worker's share of a 10⁶-row
- * export whose every row is an attempt of a compared model (deep-attempts); more is given back.
- * From 1 GiB, speed comes first.
+ * leaves its range to the main thread: merging them costs memory, and at this size memory comes
+ * first. 640 Ki ids is the worker's share of a 10⁶-row export whose every row is an attempt of a
+ * compared model (the bench's deep-attempts shape); more is given back. From 1 GiB, speed comes
+ * first.
  */
 const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
 const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;
@@ -72898,7 +72894,7 @@ const external_node_vm_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/io/full-collection.ts
 /**
  * A full garbage collection the gate can ask for where a large read leaves most of its memory as
- * garbage (issue 15): in DatasetBuilder.finish once the read-only state is dropped (before the
+ * garbage (issue 15): in the builder's last step (dataset-finish.ts) once the read-only state is dropped (before the
  * Dataset's table is made beside what is held), once the read returns (the builder itself), and
  * once the fragility search is done (before the evaluations at each review revision). V8 collects
  * when its heuristics say so, usually later, and the peak RSS is then the live state plus that

@@ -114,7 +114,7 @@ function snapshot(source, name, workers) {
   mkdirSync(join(out, name), { recursive: true });
   const copy = join(out, name, "cli.js");
   copyFileSync(source, copy);
-  // The CLI starts the workers found next to it (src/io/parse-workers.ts): copy them too, or the
+  // The CLI starts the workers found next to it (src/read/read-threads.ts): copy them too, or the
   // snapshot would read on the main thread only (every run "in ranges" a sequential read).
   for (const worker of workers) {
     const workerSource = join(dirname(source), worker);

@@ -60,7 +60,7 @@ export interface ActionDeps {
   readonly retry: RetryPolicy;
   /** YYYY-MM-DD, for the policy's revisit date. */
   readonly today: string;
-  /** Read threads of the bundle (src/io/parse-workers.ts); absent: read on the main thread. */
+  /** Read threads of the bundle (src/read/read-threads.ts); absent: read on the main thread. */
   readonly readThreads?: ReadThreads;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;

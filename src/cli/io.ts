@@ -6,7 +6,7 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly cwd: string;
   readonly now: () => Date;
-  /** Read threads of the bundle (src/io/parse-workers.ts); absent: read on the main thread. */
+  /** Read threads of the bundle (src/read/read-threads.ts); absent: read on the main thread. */
   readonly readThreads?: ReadThreads;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;

@@ -2,10 +2,10 @@
  * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
  * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
  * each later range is read by a worker thread (src/range-worker.ts) from the same open file into
- * a builder of its own, whose state (DatasetBuilder.snapshot: typed arrays and arrays of strings,
+ * a builder of its own, whose state (range-merge.ts snapshotOf: typed arrays and arrays of strings,
  * posted once) the main thread then absorbs in range order. No line or row crosses threads.
  *
- * Each range is split with line-stream.ts's LineSplitter, so its lines are exactly those a read of
+ * Each range is split with line-splitter.ts's LineSplitter, so its lines are exactly those a read of
  * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
  * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
  * absorbed. The main thread hashes the file meanwhile (see readInRanges).
@@ -13,7 +13,7 @@
  * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
  * range (the lines would be reported with their numbers) leaves its range to the main thread,
  * which reads it into the builder itself, in order, as a sequential read would. When absorbing
- * finds what a sequential read would have reported (DatasetBuilder.absorb: a conflict across
+ * finds what a sequential read would have reported (range-merge.ts: a conflict across
  * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
  * the caller reads every file again, one line after another ("restart"), for the exact messages.
  */
@@ -35,7 +35,7 @@ export interface RangeReadOptions {
   readonly script: URL;
   /** Ranges a file is cut into, the main thread's included; below 2 a file is read whole. */
   readonly ranges: number;
-  /** Files smaller than this are read whole (starting a thread costs ~30 ms and ~30 MB). */
+  /** Files smaller than this are read whole (starting a thread costs time and memory of its own). */
   readonly minBytes?: number;
   /** For tests: where to cut (byte offsets, each moved to the next line end) instead of k/ranges. */
   readonly cuts?: readonly number[];
@@ -44,7 +44,7 @@ export interface RangeReadOptions {
   /**
    * On a file smaller than `belowBytes`, a worker holding more than `ids` attempt ids leaves its
    * range to the main thread too: merging them is what a range read's memory grows with (the
-   * default's line, src/io/parse-workers.ts). Unset: no such limit.
+   * default's line, read-threads.ts). Unset: no such limit.
    */
   readonly attemptLimit?: { readonly ids: number; readonly belowBytes: number };
   /** For tests: tasks per part of a range's state (default PART_TASKS). */
@@ -91,17 +91,16 @@ export type RangeAnswer =
   | { readonly problem: true; readonly why?: string };
 
 /**
- * Tasks per part of a range's state. Posted whole, a task-heavy range's state (10⁶ strings and
- * arrays) was decoded at once and outlived several collections before it was absorbed.
+ * Tasks per part of a range's state. Posted whole, a task-heavy range's state (a string and
+ * arrays a task) is decoded at once and outlives several collections before it is absorbed.
  */
 const PART_TASKS = 32 * 1024;
 
 /**
  * ... and at most about this many attempt ids a part: a part's ids are posted in slabs of their
- * own and copied again into the main thread's pool, so an attempt-heavy range posted whole
- * (deep-attempts at 10⁶ rows: 600,000 ids in one part) had all of them in three places at once
- * and grew the main thread's young generation: +29 MiB over a sequential read; in parts of
- * 128 Ki ids +29, 64 Ki +14, 32 Ki +12, 16 Ki +11 MiB (measured; no change in time).
+ * own and copied again into the main thread's pool, so an attempt-heavy range posted whole has
+ * all of them in three places at once and grows the main thread's young generation. Smaller
+ * parts cost no time; below this size they gain little memory (BENCHMARKS.md).
  */
 const PART_ATTEMPT_IDS = 32 * 1024;
 
@@ -113,8 +112,8 @@ export function tasksPerPart(tasks: number, ids: number, partTasks: number): num
 
 /**
  * A task-heavy export (each range holding most tasks again, for another model) costs more to
- * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
- * memory. A worker past this many tasks stops, and the main thread reads its range.
+ * merge than to read, in CPU time and in memory. A worker past this many tasks stops, and the
+ * main thread reads its range.
  */
 export const MAX_RANGE_TASKS = 64 * 1024;
 
@@ -175,10 +174,9 @@ export async function readRange(
     },
     lineNo,
   );
-  // Two buffers, used in turn, as line-stream.ts reads a whole file: the next chunk is read (on
+  // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
   // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
-  // each read (the main thread's range took ~10% longer a byte than a sequential read). The
-  // splitter copies what it carries, so a buffer is free again once push returns.
+  // each read. The splitter copies what it carries, so a buffer is free again once push returns.
   let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   const wantAt = (at: number): number => (end < 0 ? READ_CHUNK_BYTES : Math.min(READ_CHUNK_BYTES, end - at));
@@ -231,8 +229,8 @@ interface RangeLimits {
  * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
  * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
  * through the file, and a range given back early costs little (the worker's start and 8 MiB read
- * on another core; deep-attempts' worker read ~0.5 s for nothing before). A wrong guess only
- * changes who reads the range.
+ * on another core), where one given back late was read for nothing. A wrong guess only changes
+ * who reads the range.
  */
 const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
 
@@ -240,8 +238,8 @@ const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
  * Which limit the range's state has passed after `read` of its bytes and `lines` non-blank lines,
  * if any (for a note). Where an attempt-id limit is set (the default's, below 1 GiB), the task
  * limit is also taken as passed once the first PROJECT_AFTER_BYTES made a new task of every line
- * and, scaled to the range, would pass it (many-tasks: its worker read ~40 MB for nothing before,
- * and its heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
+ * and, scaled to the range, would pass it (a task-heavy range given back late was read for
+ * nothing, and its worker's heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
  * with one model's pass over 50,000 tasks, then repeat them), and a wrong guess costs more on a
  * larger file, where ranges are most of the speed.
  */
@@ -278,7 +276,7 @@ async function hashRest(read: ReadAt, start: number, hash: Hash): Promise<number
 
 /**
  * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
- * and absorbs the others' state (with an even split it waited ~1 s for the worker on deep-attempts).
+ * and absorbs the others' state (with an even split it would wait for the worker).
  */
 const FIRST_RANGE_SHARE = 0.4;
 
@@ -334,7 +332,7 @@ function startRange(script: URL, task: RangeTask, onNote: (message: string) => v
   try {
     worker = new Worker(script, {
       workerData: task,
-      // Its builder's state lives long; a small young generation took ~20 MB off the peak RSS.
+      // Its builder's state lives long: a small young generation keeps the peak RSS down.
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
   } catch (e) {
@@ -368,8 +366,8 @@ function startRange(script: URL, task: RangeTask, onNote: (message: string) => v
     } else {
       const a = isRangeAnswer(m) ? m : undefined;
       settleAnswer?.(a);
-      // A range given back: nothing more is asked of its worker, whose heap went on to the end of
-      // the first range's read otherwise (many-tasks: its first 65,536 tasks, +30 MiB there).
+      // A range given back: nothing more is asked of its worker, whose heap would otherwise live
+      // on to the end of the first range's read.
       if (a !== undefined && "problem" in a) {
         stopping = true;
         void worker.terminate();
@@ -460,8 +458,8 @@ export async function readInRanges(
     const hash = createHash("sha256");
     // A second range given back while the first is read (task- or attempt-heavy: RangeLimits) is
     // this thread's to read next: from then on the file is hashed on a thread of its own, from its
-    // start, as a sequential read hashes it, and not here (at 500,000 tasks hashing the rest here
-    // cost ~0.5 s of wall time).
+    // start, as a sequential read hashes it, and not here (where it would delay the read of the
+    // range given back).
     let hashHere = true;
     let decided = false;
     const sink = {
@@ -489,8 +487,8 @@ export async function readInRanges(
       if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
         for (let part = 0; part < answer.parts; part++) {
           const snapshot = await reader.part(part);
-          // Its last part in hand, the worker goes before that part is absorbed: its heap (~20 MB
-          // on deep-attempts) and the absorbed copy were the range read's peak.
+          // Its last part in hand, the worker goes before that part is absorbed: its heap and the
+          // absorbed copy together would be the range read's peak.
           if (part === answer.parts - 1) await reader.stop();
           // A reader that dies after a part was absorbed leaves the builder half merged.
           if (snapshot === undefined || !builder.absorb(snapshot, lines)) return "restart";

@@ -1,9 +1,9 @@
 /**
  * Which worker threads a bundle reads large results files with: the range-worker.js built next
  * to it (src/range-worker.ts). By default the main thread reads, scans and builds (the byte
- * scanner, scan-row.ts) while a hash thread computes the file's SHA-256; a plain results file
+ * scanner, rows/row-scanner.ts) while a hash thread computes the file's SHA-256; a plain results file
  * of at least AUTO_RANGE_MIN_BYTES is read in 2 byte ranges when the machine has two cores or
- * more (src/core/input/range-read.ts): the main thread reads the first range and hashes the file,
+ * more (range-read.ts): the main thread reads the first range and hashes the file,
  * a range worker the second, each into builder state of its own, merged in range order; no line
  * or row crosses threads, and the report is the same byte for byte. Below
  * AUTO_RANGE_LEAN_BELOW_BYTES a range worker that holds (or, from its first 8 MiB, would hold)
@@ -32,10 +32,10 @@ const MAX_READ_RANGES = 8;
 export const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
 /**
  * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
- * leaves its range to the main thread: merging them costs memory (~20 bytes an id, posted in
- * parts), and at this size memory comes first. 640 Ki ids is the worker's share of a 10⁶-row
- * export whose every row is an attempt of a compared model (deep-attempts); more is given back.
- * From 1 GiB, speed comes first.
+ * leaves its range to the main thread: merging them costs memory, and at this size memory comes
+ * first. 640 Ki ids is the worker's share of a 10⁶-row export whose every row is an attempt of a
+ * compared model (the bench's deep-attempts shape); more is given back. From 1 GiB, speed comes
+ * first.
  */
 export const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
 export const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;

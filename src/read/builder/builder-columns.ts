@@ -2,7 +2,7 @@
  * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
  * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
  * maps for what few tasks have (a second label, a second harness revision, more than one attempt
- * id, a cluster conflict). A task-heavy export held ~4 objects a task (~550 bytes) before.
+ * id, a cluster conflict): a few objects a task would cost a task-heavy export most of its memory.
  */
 
 import type { Validity } from "../../core/model.js";
@@ -64,9 +64,9 @@ const MIN_BLOCK = 8;
 
 /**
  * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
- * per (model, task) cost ~300 bytes of ArrayBuffer bookkeeping each and left every array it grew
- * out of as garbage until a full collection (the deep-attempts preset: ~20,000 of them). A block an
- * AttemptIds grows out of is kept for the next one that grows to its size.
+ * per (model, task) costs hundreds of bytes of ArrayBuffer bookkeeping each and leaves every array
+ * it grew out of as garbage until a full collection. A block an AttemptIds grows out of is kept
+ * for the next one that grows to its size.
  */
 export class AttemptPool {
   readonly slabs: Uint32Array[] = [];
@@ -106,8 +106,8 @@ const SHARED_POOL = new AttemptPool();
  * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
  * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
  * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
- * string, a sparse or large id, another file, a line past 2^30) in a Map. An attempt-heavy export
- * (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries, then ~20 MB of arrays.
+ * string, a sparse or large id, another file, a line past 2^30) in a Map: an attempt-heavy export
+ * would otherwise hold a Map entry an attempt.
  */
 export class AttemptIds {
   /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
@@ -284,8 +284,7 @@ export class ModelColumns {
   info = new Float64Array(0);
   a0info = new Float64Array(0);
   /**
-   * The counts: Uint32 columns (4 bytes a task each, where Float64 took 8: 16 MB less at 500,000
-   * tasks) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
+   * The counts: Uint32 columns (4 bytes a task each, where Float64 takes 8) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
    * then all four Float64 (widen). Written through setCounts, or checked against
    * NARROW_COUNT_MAX first: a Uint32Array would wrap a larger value silently.
    */
@@ -351,8 +350,8 @@ export class ModelColumns {
 
   /**
    * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
-   * conflicts), keeping the counts: DatasetBuilder.finish makes the Dataset at the read's peak
-   * memory, ~64 bytes a task less without them.
+   * conflicts), keeping the counts: the Dataset is made at the read's peak memory
+   * (dataset-finish.ts), which is lower without them.
    */
   releaseAttempts(): void {
     this.harness.length = 0;

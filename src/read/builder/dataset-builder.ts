@@ -93,7 +93,7 @@ export class DatasetBuilder extends BuilderState {
     this.labels = new LabelHistory(this);
   }
 
-  /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
+  /** One non-blank line of a results export; `plain` as in line-splitter.ts's LineHandler. */
   addResultLine(text: string, fileIndex: number, line: number, plain = false): void {
     if (this.stopped) return;
     const issues = this.issues;
@@ -108,8 +108,8 @@ export class DatasetBuilder extends BuilderState {
   }
 
   /**
-   * One non-blank line of a results export as bytes (line-stream's ByteLineHandler): the byte
-   * scanner reads the common row shape; any other line goes the JSON.parse way (scan-row.ts).
+   * One non-blank line of a results export as bytes (line-splitter.ts's ByteLineHandler): the byte
+   * scanner reads the common row shape; any other line goes the JSON.parse way (row-scanner.ts).
    */
   addResultBytes(
     bytes: Buffer,
@@ -167,7 +167,7 @@ export class DatasetBuilder extends BuilderState {
       this.lastTasks = rev;
       // Models usually run the tasks in one order, and attempts of a task come together: the
       // task after the last row's, or that task again, before a lookup in a map of every task
-      // (cache misses at 500,000 tasks).
+      // (a cache miss a row once there are many tasks).
       const last = this.lastTask;
       const next = last + 1;
       if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
@@ -415,7 +415,7 @@ export class DatasetBuilder extends BuilderState {
   }
 
   /** One non-blank line of a reviews file, read after every results file; `plain` as in
-   * line-stream's LineHandler. */
+   * line-splitter.ts's LineHandler. */
   addReviewLine(text: string, fileIndex: number, line: number, plain = false): void {
     if (this.stopped) return;
     const issues = this.issues;

@@ -90,7 +90,7 @@ export function finishDataset(
     fill[r] = at + 1;
   }
   for (let r = 0; r < b.revisionList.length; r++) {
-    // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
+    // Sorted as an Array: V8's typed-array sort with a comparator is slower.
     const from = start[r] ?? 0;
     // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
     const part = new Array<number>((start[r + 1] ?? 0) - from);
@@ -166,8 +166,7 @@ export function finishDataset(
   const table = refused || late.total > 0 ? undefined : newTable(b, universe, eventStart);
   if (table !== undefined) {
     // Filled in the builder's task order: its ~15 columns are read in order and the table's
-    // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
-    // 500,000 tasks).
+    // written where each task goes (in dataset order every read would be a cache miss).
     const position = new Int32Array(cols.count).fill(-1);
     for (let u = 0; u < size; u++) position[universe[u] ?? 0] = u;
     for (let i = 0; i < cols.count; i++) {
@@ -345,7 +344,7 @@ const sharedCounts: (AttemptCounts | undefined)[] = [];
 /**
  * A record's attempt counts. Tasks of a task-heavy export have a few attempts each, so the counts
  * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
- * modified) instead of two objects a task (~110 bytes a task).
+ * modified) instead of two objects a task.
  */
 function countsOf(m: ModelColumns, i: number): AttemptCounts {
   const pass = small(m.pass[i] ?? 0);

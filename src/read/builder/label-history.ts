@@ -264,7 +264,7 @@ export class LabelHistory {
     // characters of a string are counted once. (withEvidence grows `before` in place.) When the
     // task's list begins with the row's items it gains none, and they are all the label shares.
     // A new label whose row gives exactly the task's list: settle() would find the list it built
-    // equal to the task's and drop it (a task-heavy export's second label, ~28% of its tasks).
+    // equal to the task's and drop it (a task-heavy export's second label, on many of its tasks).
     if (taskHas && own && this.ownList(i, event) === undefined && packedRunAt(packed, 0, evidence, true)) {
       this.disown(i, event);
       return true;

@@ -36,7 +36,7 @@ import {
 import { TaskIndex } from "./builder-columns.js";
 import { small } from "./task-table.js";
 
-/** The state of a builder for absorb (DatasetBuilder.snapshot), as posted between threads. */
+/** The state of a builder for absorb (snapshotOf), as posted between threads. */
 export interface BuilderSnapshot {
   readonly cols: TaskColumns;
   /** Dataset revisions by index (TaskColumns.revision). */

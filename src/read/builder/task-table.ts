@@ -1,9 +1,9 @@
 /**
  * The Dataset's tasks as the reader hands them on (issue 15): columns by task index in dataset
  * order, read through the TaskTable methods (model.ts), with records, history events and their
- * `{file, line}` sources made only when asked. At 10⁶ tasks the TaskRecord objects took ~250 bytes
- * a task beside their strings (record, history array, event, source) and most of the read's last
- * step; here a task costs ~60 bytes of numbers and pointers.
+ * `{file, line}` sources made only when asked: a TaskRecord a task (record, history array, event,
+ * source) would cost several times the numbers and pointers a task costs here, and most of the
+ * read's last step.
  *
  * The task ids, clusters and evidence lists are the DatasetBuilder's own strings (never modified
  * once it has finished), read through `order` (task index → the builder's task number); a task's

@@ -6,9 +6,9 @@
  * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
  * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
  * put there. For any other line it returns false and the caller takes the JSON.parse path
- * (rows.ts), which finds and words every problem: so both paths have the same checks and the same
+ * (row-checks.ts), which finds and words every problem: so both paths have the same checks and the same
  * messages by construction, and the scanner only has to be right about what it accepts
- * (test/input/scan-row.test.ts compares both on fuzzed lines).
+ * (test/read/rows/row-scanner.test.ts compares both on fuzzed lines).
  *
  * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
  * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
