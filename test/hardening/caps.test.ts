@@ -1,5 +1,5 @@
 /**
- * Caps on what the reader holds (src/core/input/limits.ts): each passed cap is one input error
+ * Caps on what the reader holds (src/read/limits.ts): each passed cap is one input error
  * naming the line, with a message that says which limit; nothing is cut in silence. The caps are
  * tested at small injected values (ReadOptions.limits) and, where a real file stays small, at
  * their real values through the CLI bundle. Memory grows with distinct tasks, labels, attempt ids

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { TaskColumns, TaskIndex } from "../../src/read/builder/builder-columns.js";
+import { TaskColumns, TaskIndex } from "../../../src/read/builder/builder-columns.js";
 
 describe("TaskIndex: task numbers by (revision, task_id)", () => {
   it("finds every task added, through growth and shared hashes, and no other", () => {

@@ -7,8 +7,7 @@ import { basename } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { readDataset } from "../../src/read/read-dataset.js";
-import { fixtures, inputError, review, row, toJsonl } from "./fixtures.js";
+import { fixtures, inputError, review, row, toJsonl, readNamed } from "../fixtures.js";
 
 const fx = fixtures("dupkeys");
 
@@ -17,14 +16,7 @@ const withKeys = (extra: string, over: Record<string, unknown> = {}): string =>
   JSON.stringify(row(over)).replace(/}$/, `,${extra}}`);
 
 describe("a repeated key is a located error", () => {
-  const read = (path: string) =>
-    readDataset({
-      results: [path],
-      reviews: [],
-      baseline: "base",
-      candidate: "cand",
-      displayPath: basename,
-    });
+  const read = (path: string) => readNamed([path]);
 
   const cases: [string, string, string | undefined, string][] = [
     // [what, line 3, field, message]
@@ -103,15 +95,7 @@ describe("a repeated key in a reviews file", () => {
       "rev-reviews.jsonl",
       toJsonl([review(), JSON.stringify(review()).replace(/}$/, ',"validity":"broken"}')]),
     );
-    const err = await inputError(
-      readDataset({
-        results: [results],
-        reviews: [reviews],
-        baseline: "base",
-        candidate: "cand",
-        displayPath: basename,
-      }),
-    );
+    const err = await inputError(readNamed([results], [reviews]));
     expect(err.problems).toEqual([
       {
         location: { file: "rev-reviews.jsonl", line: 2 },

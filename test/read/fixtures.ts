@@ -1,14 +1,16 @@
-/** Temp-dir fixtures for the input reader tests. */
+/** Temp-dir fixtures and reads for the reader's tests (test/read). */
 
 import { mkdtempSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 import { afterAll } from "vitest";
 
 import { InputError } from "../../src/core/errors.js";
+import type { Dataset } from "../../src/core/model.js";
+import { readDataset, type ReadOptions } from "../../src/read/read-dataset.js";
 
 export interface Fixtures {
   readonly dir: string;
@@ -26,7 +28,7 @@ export function toJsonl(rows: readonly unknown[]): string {
 
 /** A temp dir for one test file, removed after its tests. Call at the top level of the test file. */
 export function fixtures(prefix: string): Fixtures {
-  const dir = mkdtempSync(join(tmpdir(), `gate-input-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `gate-read-${prefix}-`));
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });
@@ -75,4 +77,23 @@ export async function inputError(p: Promise<unknown>): Promise<InputError> {
     throw e;
   }
   throw new Error("expected an InputError, but the read succeeded");
+}
+
+/**
+ * readDataset with the baseline "base" and the candidate "cand" (the defaults of row()), files
+ * named by their base names as most messages here are checked; `over` sets anything else.
+ */
+export function readNamed(
+  results: readonly string[],
+  reviews: readonly string[] = [],
+  over: Partial<ReadOptions> = {},
+): Promise<Dataset> {
+  return readDataset({
+    results,
+    reviews,
+    baseline: "base",
+    candidate: "cand",
+    displayPath: basename,
+    ...over,
+  });
 }

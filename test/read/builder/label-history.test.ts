@@ -9,11 +9,11 @@
 
 import { describe, expect, it } from "vitest";
 
-import { DatasetBuilder } from "../../src/read/builder/dataset-builder.js";
-import { MAX_EVIDENCE_PER_TASK } from "../../src/read/limits.js";
-import { InputError } from "../../src/core/errors.js";
-import { tableRecords, VALIDITIES, type TaskRecord, type TaskTable } from "../../src/core/model.js";
-import { prng } from "../helpers/prng.js";
+import { DatasetBuilder } from "../../../src/read/builder/dataset-builder.js";
+import { MAX_EVIDENCE_PER_TASK } from "../../../src/read/limits.js";
+import { InputError } from "../../../src/core/errors.js";
+import { tableRecords, VALIDITIES, type TaskRecord, type TaskTable } from "../../../src/core/model.js";
+import { prng } from "../../helpers/prng.js";
 
 const FILES = ["r.jsonl", "v.jsonl"];
 const MODELS = ["base", "cand", "other"];

@@ -15,7 +15,7 @@ import {
   packedRunAt,
   packedStartsWith,
   unpack,
-} from "../../src/read/rows/packed-evidence.js";
+} from "../../../src/read/rows/packed-evidence.js";
 
 /** Short items over few letters, so parts of items and repeats across items are common. */
 const item = fc.string({ unit: fc.constantFrom("a", "b", "/", "é"), minLength: 1, maxLength: 4 });

@@ -4,13 +4,13 @@
  * the data read must be the same as for a small file.
  */
 import { createHash } from "node:crypto";
-import { tableRecords } from "../../src/core/model.js";
+import { tableRecords } from "../../../src/core/model.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { WORKER_HASH_MIN_BYTES } from "../../src/read/lines/file-hash.js";
-import { readDataset } from "../../src/read/read-dataset.js";
-import { BASELINE, CANDIDATE, exportLines, many, tempDir } from "../helpers/export-writer.js";
+import { WORKER_HASH_MIN_BYTES } from "../../../src/read/lines/file-hash.js";
+import { readDataset } from "../../../src/read/read-dataset.js";
+import { BASELINE, CANDIDATE, exportLines, many, tempDir } from "../../helpers/export-writer.js";
 
 describe("hashing large files on a worker thread", () => {
   it("gives the file's sha256 and the same dataset as the small-file path", async () => {

@@ -5,12 +5,12 @@
  * warning; so do labelled export rows of other models under such revisions.
  */
 import { basename } from "node:path";
-import { tableRecords } from "../../src/core/model.js";
+import { tableRecords } from "../../../src/core/model.js";
 import { describe, expect, it } from "vitest";
-import { evaluate } from "../../src/core/decision/evaluate.js";
-import { readDataset } from "../../src/read/read-dataset.js";
-import { buildPolicy } from "../stats/dataset-builder.js";
-import { fixtures, inputError, review, row } from "./fixtures.js";
+import { evaluate } from "../../../src/core/decision/evaluate.js";
+import { readDataset } from "../../../src/read/read-dataset.js";
+import { buildPolicy } from "../../stats/dataset-builder.js";
+import { fixtures, inputError, review, row } from "../fixtures.js";
 
 const fx = fixtures("unmatched");
 

@@ -8,10 +8,10 @@ import { basename } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { tableRecords, type AttemptCounts, type Dataset } from "../../src/core/model.js";
-import { readDataset } from "../../src/read/read-dataset.js";
-import { fixtures } from "./fixtures.js";
-import { prng } from "../helpers/prng.js";
+import { tableRecords, type AttemptCounts, type Dataset } from "../../../src/core/model.js";
+import { readDataset } from "../../../src/read/read-dataset.js";
+import { fixtures } from "../fixtures.js";
+import { prng } from "../../helpers/prng.js";
 
 const fx = fixtures("aggregated");
 

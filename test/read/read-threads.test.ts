@@ -1,5 +1,5 @@
 /**
- * The bundles find and start dist/range-worker.js for a large export (src/io/parse-workers.ts),
+ * The bundles find and start dist/range-worker.js for a large export (src/read/read-threads.ts),
  * and the report is the same byte for byte with and without worker threads.
  */
 import { spawnSync } from "node:child_process";
@@ -84,59 +84,7 @@ describe("bundledReadThreads", () => {
   });
 });
 
-describe("dist/cli.js on a large export", () => {
-  const results = join(dir, "large.jsonl");
-  const policy = join(dir, "policy.yaml");
-  beforeAll(() => {
-    const gen = spawnSync(
-      process.execPath,
-      [
-        new URL("../../scripts/generate-export.mjs", import.meta.url).pathname,
-        "--seed",
-        "11",
-        "--tasks",
-        "800",
-        "--attempts",
-        "1-3",
-        "--rows",
-        "16000",
-        "--out",
-        results,
-      ],
-      { encoding: "utf8" },
-    );
-    expect(gen.status, gen.stderr).toBe(0);
-    writePolicy(policy);
-  });
-
-  it("with MODEL_GATE_PARSE_THREADS set (no longer read): a debug note, the same report and exit status", () => {
-    const argv = [
-      "evaluate",
-      "--results",
-      results,
-      "--policy",
-      policy,
-      "--baseline",
-      "cfg-baseline",
-      "--candidate",
-      "cfg-candidate",
-      "--today",
-      "2026-11-30",
-      "--format",
-      "json",
-    ];
-    const set = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_PARSE_THREADS: "1" });
-    const unset = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1" });
-    expect(set.stderr).toContain("model-gate: debug: MODEL_GATE_PARSE_THREADS is no longer read");
-    expect(unset.stderr).not.toContain("MODEL_GATE_PARSE_THREADS");
-    expect([0, 1, 2]).toContain(set.code);
-    expect(set.code).toBe(unset.code);
-    expect(set.stdout.length).toBeGreaterThan(1000);
-    expect(set.stdout).toBe(unset.stdout);
-  });
-});
-
-/** The policy both CLI runs read. */
+/** The policy the CLI runs read. */
 function writePolicy(policy: string): void {
   writeFileSync(
     policy,
@@ -177,24 +125,20 @@ describe("dist/cli.js on an export of 32 MiB or more", () => {
     expect(gen.status, gen.stderr).toBe(0);
     writePolicy(policy);
   });
+  const evaluate = (env: Record<string, string>): ReturnType<typeof cliBundle> =>
+    cliBundle(
+      [
+        ...["evaluate", "--results", results, "--policy", policy, "--baseline", "cfg-baseline"],
+        ...["--candidate", "cfg-candidate", "--today", "2026-11-30", "--format", "json"],
+      ],
+      dir,
+      { MODEL_GATE_DEBUG: "1", ...env },
+    );
 
   it("reads it in 2 byte ranges, with the same report and exit status as on the main thread", () => {
     expect(statSync(results).size).toBeGreaterThanOrEqual(DEFAULT_RANGE_MIN_BYTES);
-    const argv = [
-      ...["evaluate", "--results", results, "--policy", policy],
-      ...[
-        "--baseline",
-        "cfg-baseline",
-        "--candidate",
-        "cfg-candidate",
-        "--today",
-        "2026-11-30",
-        "--format",
-        "json",
-      ],
-    ];
-    const ranged = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_READ_RANGES: "2" });
-    const inline = cliBundle(argv, dir, { MODEL_GATE_DEBUG: "1", MODEL_GATE_READ_RANGES: "0" });
+    const ranged = evaluate({ MODEL_GATE_READ_RANGES: "2" });
+    const inline = evaluate({ MODEL_GATE_READ_RANGES: "0" });
     expect(ranged.stderr).toContain("in 2 byte ranges");
     expect(ranged.stderr).not.toContain("reading the input again");
     expect(ranged.stderr).not.toContain("range reader");
@@ -203,5 +147,16 @@ describe("dist/cli.js on an export of 32 MiB or more", () => {
     expect(ranged.code).toBe(inline.code);
     expect(ranged.stdout.length).toBeGreaterThan(1000);
     expect(ranged.stdout).toBe(inline.stdout);
+  });
+
+  it("with MODEL_GATE_PARSE_THREADS set (no longer read): a debug note, the same report and exit status", () => {
+    const set = evaluate({ MODEL_GATE_PARSE_THREADS: "1" });
+    const unset = evaluate({});
+    expect(set.stderr).toContain("model-gate: debug: MODEL_GATE_PARSE_THREADS is no longer read");
+    expect(unset.stderr).not.toContain("MODEL_GATE_PARSE_THREADS");
+    expect([0, 1, 2]).toContain(set.code);
+    expect(set.code).toBe(unset.code);
+    expect(set.stdout.length).toBeGreaterThan(1000);
+    expect(set.stdout).toBe(unset.stdout);
   });
 });

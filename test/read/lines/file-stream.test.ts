@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
-import { LINE_ASCII, LINE_PLAIN } from "../../src/read/lines/line-flags.js";
-import { streamLines } from "../../src/read/lines/file-stream.js";
-import { lineOf } from "../../src/read/lines/line-splitter.js";
-import { tempDir } from "../helpers/export-writer.js";
+import { LINE_ASCII, LINE_PLAIN } from "../../../src/read/lines/line-flags.js";
+import { streamLines } from "../../../src/read/lines/file-stream.js";
+import { lineOf } from "../../../src/read/lines/line-splitter.js";
+import { tempDir } from "../../helpers/export-writer.js";
 
 const CHUNK = 256 * 1024;
 

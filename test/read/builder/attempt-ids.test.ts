@@ -1,11 +1,11 @@
 /**
- * AttemptIds (src/core/input/builder-columns.ts): the builder's attempt ids of one (compared model,
+ * AttemptIds (src/read/builder/builder-columns.ts): the builder's attempt ids of one (compared model,
  * task, harness revision) → packed source and result, held in an array for small integer ids and
  * a Map otherwise. It must answer exactly as a Map would, 1 and "1" apart, on any sequence of ids.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AttemptIds, AttemptPool } from "../../src/read/builder/builder-columns.js";
+import { AttemptIds, AttemptPool } from "../../../src/read/builder/builder-columns.js";
 
 const id = fc.oneof(
   fc.integer({ min: 0, max: 80 }),

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { tableRecords, type Dataset } from "../../src/core/model.js";
 import { MAX_EVIDENCE_PER_TASK, readDataset } from "../../src/read/read-dataset.js";
-import { fixtures, inputError, review, row } from "./fixtures.js";
+import { fixtures, inputError, review, row, readNamed } from "./fixtures.js";
 
 const fx = fixtures("semantics");
 const HEADER1 = "The results/reviews input has 1 problem:";
@@ -88,15 +88,7 @@ describe("repeated attempts", () => {
   it("names the other file when the conflicting attempts are in two files", async () => {
     const a = await fx.jsonl("dup-file-a.jsonl", [row({ attempt: "x" }), row({ model_config: "cand" })]);
     const b = await fx.jsonl("dup-file-b.jsonl", [row({ attempt: "x", result: "missing" })]);
-    const err = await inputError(
-      readDataset({
-        results: [a, b],
-        reviews: [],
-        baseline: "base",
-        candidate: "cand",
-        displayPath: basename,
-      }),
-    );
+    const err = await inputError(readNamed([a, b]));
     expect(err.message).toBe(
       `${HEADER1}\n  dup-file-b.jsonl:1: field "result": conflicts with dup-file-a.jsonl:1: the same attempt ` +
         `(model_config "base", task "t1", dataset_revision "ds1", harness_revision "h1", attempt "x") is "pass" ` +

@@ -1,12 +1,12 @@
 /**
- * Reading a results file in byte ranges (src/core/input/range-read.ts) must change nothing but the
+ * Reading a results file in byte ranges (src/read/range-read.ts) must change nothing but the
  * speed: on random exports (labels, evidence past its cap, attempts repeated across ranges,
  * conflicting results, aggregates, clusters and their conflicts, bad lines, blank lines, CRLF,
  * BOMs, caps passed) cut at random line ends into 1–4 ranges, every range after the first read
  * by a builder of its own and absorbed in order (in process here: the worker's body,
  * answerRange, with its answer passed through a structured clone as postMessage does), the
  * Dataset or the InputError (message, problems, total) is exactly the sequential read's.
- * test/input/range-worker.test.ts does the same through real worker threads.
+ * test/read/range-worker.test.ts does the same through real worker threads.
  */
 
 import { createHash } from "node:crypto";
@@ -28,6 +28,7 @@ import {
 } from "../../src/read/range-read.js";
 import { readDataset, type InputLimits, type ReadOptions } from "../../src/read/read-dataset.js";
 import { prng } from "../helpers/prng.js";
+import { row } from "./fixtures.js";
 import { settle, type Outcome } from "../helpers/read-outcome.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gate-ranges-"));
@@ -287,16 +288,15 @@ describe("a second range given back (a task-heavy export) while the first is rea
   // 40 tasks of both models, one row each: cut after the first 30 lines.
   const lines = ["base", "cand"].flatMap((model) =>
     Array.from({ length: 40 }, (_, k) =>
-      JSON.stringify({
-        task_id: `t${k}`,
-        dataset_revision: "ds1",
-        harness_revision: "h1",
-        model_config: model,
-        validity: k % 5 === 0 ? "broken" : "valid",
-        review_revision: 1,
-        result: (k * 7 + model.length) % 3 === 0 ? "fail" : "pass",
-        evidence: [`ev/${k}`],
-      }),
+      JSON.stringify(
+        row({
+          task_id: `t${k}`,
+          model_config: model,
+          validity: k % 5 === 0 ? "broken" : "valid",
+          result: (k * 7 + model.length) % 3 === 0 ? "fail" : "pass",
+          evidence: [`ev/${k}`],
+        }),
+      ),
     ),
   );
   const text = lines.join("\n") + "\n";
@@ -382,20 +382,18 @@ describe("a range whose first 8 MiB make a new task of every line is taken as ta
   // Before the cut a few rows; after it 30,000 tasks of the baseline, one row each (~9.5 MiB),
   // then the candidate's rows of the same tasks: 30,000 tasks in the worker's range in all, but
   // its first 8 MiB, every line a new task, project ~2 × 26,000.
-  const row = (model: string, t: number): string =>
-    JSON.stringify({
-      task_id: `t${t}`,
-      dataset_revision: "ds1",
-      harness_revision: "h1",
-      model_config: model,
-      validity: "valid",
-      review_revision: 1,
-      result: (t + model.length) % 3 === 0 ? "fail" : "pass",
-      run_id: `run-${model}-${"y".repeat(200)}`,
-    });
-  const head = [row("base", 0), row("cand", 0)].join("\n") + "\n";
+  const taskRow = (model: string, t: number): string =>
+    JSON.stringify(
+      row({
+        task_id: `t${t}`,
+        model_config: model,
+        result: (t + model.length) % 3 === 0 ? "fail" : "pass",
+        run_id: `run-${model}-${"y".repeat(200)}`,
+      }),
+    );
+  const head = [taskRow("base", 0), taskRow("cand", 0)].join("\n") + "\n";
   const lines: string[] = [];
-  for (const model of ["base", "cand"]) for (let t = 1; t <= 30_000; t++) lines.push(row(model, t));
+  for (const model of ["base", "cand"]) for (let t = 1; t <= 30_000; t++) lines.push(taskRow(model, t));
   const path = join(dir, "task-heavy-start.jsonl");
   writeFileSync(path, head + lines.join("\n") + "\n");
   const cut = Buffer.byteLength(head);
@@ -449,21 +447,20 @@ describe("tasks per part of a range's state", () => {
 describe("a worker past its attempt-id limit (the default's, below 1 GiB) gives its range back", () => {
   // 200 tasks × 200 attempts of the baseline, then of the candidate (held attempt ids), then of a
   // model not compared (none held): ~24 MB, the worker's range (the last 60%) ~14 MB.
-  const row = (model: string, t: number, a: number): string =>
-    JSON.stringify({
-      task_id: `t${t}`,
-      dataset_revision: "ds1",
-      harness_revision: "h1",
-      model_config: model,
-      validity: t % 7 === 0 ? "broken" : "valid",
-      review_revision: 1,
-      result: (t * 3 + a + model.length) % 4 === 0 ? "fail" : "pass",
-      attempt: a,
-      run_id: `run-${model}-${a}-${"x".repeat(120)}`,
-    });
+  const attemptRow = (model: string, t: number, a: number): string =>
+    JSON.stringify(
+      row({
+        task_id: `t${t}`,
+        model_config: model,
+        validity: t % 7 === 0 ? "broken" : "valid",
+        result: (t * 3 + a + model.length) % 4 === 0 ? "fail" : "pass",
+        attempt: a,
+        run_id: `run-${model}-${a}-${"x".repeat(120)}`,
+      }),
+    );
   const lines: string[] = [];
   for (const model of ["base", "cand", "other"])
-    for (let a = 1; a <= 200; a++) for (let t = 0; t < 200; t++) lines.push(row(model, t, a));
+    for (let a = 1; a <= 200; a++) for (let t = 0; t < 200; t++) lines.push(attemptRow(model, t, a));
   const text = lines.join("\n") + "\n";
   const path = join(dir, "attempt-heavy.jsonl");
   writeFileSync(path, text);

@@ -1,5 +1,5 @@
 /**
- * The byte scanner (src/core/input/scan-row.ts) against the JSON.parse path (rows.ts), on fuzzed
+ * The byte scanner (src/read/rows/row-scanner.ts) against the JSON.parse path (row-checks.ts), on fuzzed
  * lines: whenever the scanner accepts a line, the JSON.parse path must accept it too and give the
  * same row; whenever the JSON.parse path refuses a line, the scanner must not accept it. The
  * lines are built from the fields of an export row with mutations aimed at each thing the
@@ -9,16 +9,16 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH } from "../../src/read/limits.js";
+import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH } from "../../../src/read/limits.js";
 import {
   checkExportRow,
   emptyExportRow,
   LineIssues,
   parseObject,
   type ExportRow,
-} from "../../src/read/rows/row-checks.js";
-import { RowScanner } from "../../src/read/rows/row-scanner.js";
-import { prng } from "../helpers/prng.js";
+} from "../../../src/read/rows/row-checks.js";
+import { RowScanner } from "../../../src/read/rows/row-scanner.js";
+import { prng } from "../../helpers/prng.js";
 
 /**
  * What the Dataset builder reads of a row (counts only for a pre-aggregated one); a packed

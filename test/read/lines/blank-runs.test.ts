@@ -1,5 +1,5 @@
 /**
- * Runs of blank lines are skipped in blocks (line-stream.ts, skipBlankRun: issue 11, a gzip stream
+ * Runs of blank lines are skipped in blocks (line-splitter.ts, skipBlankRun: issue 11, a gzip stream
  * that inflates to gigabytes of blank lines must cost about its inflating). Skipping must change
  * nothing but the speed: the same lines with the same numbers, the same non-blank count, in text
  * and byte mode, plain and gzip, for runs of LF, CRLF, spaces and tabs, runs that change pattern
@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 
-import { streamLines } from "../../src/read/lines/file-stream.js";
-import { lineOf } from "../../src/read/lines/line-splitter.js";
-import { tempDir } from "../helpers/export-writer.js";
-import { prng } from "../helpers/prng.js";
+import { streamLines } from "../../../src/read/lines/file-stream.js";
+import { lineOf } from "../../../src/read/lines/line-splitter.js";
+import { tempDir } from "../../helpers/export-writer.js";
+import { prng } from "../../helpers/prng.js";
 
 function fileWith(bytes: Buffer, name: string): string {
   const path = join(tempDir(), name);
