@@ -6,7 +6,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9996);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6599);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -82,7 +82,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9996:
+/***/ 6599:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16126,6 +16126,8 @@ const LINE_ASCII = 2;
 function lineOf(text, begin, end) {
     return begin === 0 && end === text.length ? text : text.slice(begin, end);
 }
+/** The first line is looked at only when it ends within the first chunk and is at most this long. */
+const FIRST_LINE_MAX_BYTES = 64 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 const BACKSLASH = 0x5c;
@@ -16150,8 +16152,12 @@ class LineSplitter {
     nonBlankLines = 0;
     onLine;
     onBytes;
-    constructor(lines, onProblem, lineNo = 0) {
+    /** Set until the first chunk: looks at the first line (see FirstLineCheck). */
+    firstLine;
+    refusedFile = false;
+    constructor(lines, onProblem, lineNo = 0, firstLine) {
         this.onProblem = onProblem;
+        this.firstLine = firstLine;
         this.lineNo = lineNo;
         this.onLine = typeof lines === "function" ? lines : undefined;
         this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
@@ -16164,7 +16170,14 @@ class LineSplitter {
     get halted() {
         return this.stopped;
     }
+    /** Whether the first line showed that the file is not JSON lines (reported): no line was read. */
+    get refused() {
+        return this.refusedFile;
+    }
     push(chunk) {
+        // (Once a file: a field test a chunk, not a line.)
+        if (this.firstLine !== undefined)
+            this.checkFirstLine(chunk);
         if (this.stopped)
             return;
         const first = chunk.indexOf(LF);
@@ -16336,6 +16349,41 @@ class LineSplitter {
             start = nl + 1;
         }
     }
+    /** The first chunk's first non-blank line, given to the FirstLineCheck. */
+    checkFirstLine(chunk) {
+        const check = this.firstLine;
+        this.firstLine = undefined;
+        if (check === undefined || this.carryLength > 0 || this.skipping)
+            return;
+        let line = this.lineNo;
+        for (let start = 0;;) {
+            const nl = chunk.indexOf(LF, start);
+            if (nl === -1 || nl - start > FIRST_LINE_MAX_BYTES)
+                return;
+            line++;
+            let begin = start;
+            let end = nl;
+            if (end > begin && chunk[end - 1] === CR)
+                end--;
+            if (end - begin >= 3 &&
+                chunk[begin] === 0xef &&
+                chunk[begin + 1] === 0xbb &&
+                chunk[begin + 2] === 0xbf) {
+                begin += 3;
+            }
+            if (!isBlank(chunk, begin, end)) {
+                const bytes = chunk.subarray(begin, end);
+                const message = (0,external_node_buffer_namespaceObject.isUtf8)(bytes) ? check(bytes.toString("utf8")) : undefined;
+                if (message !== undefined) {
+                    this.onProblem(line, message);
+                    this.refusedFile = true;
+                    this.stopped = true;
+                }
+                return;
+            }
+            start = nl + 1;
+        }
+    }
     /** The last line, when the file does not end with LF. */
     end() {
         if (this.stopped || this.skipping || this.carryLength === 0)
@@ -16496,9 +16544,12 @@ function trailingBytesMessage(gzipBytes, fileBytes) {
         `${rest > 0 ? `${rest} bytes` : "bytes"} after it are not gzip data (zero padding, or something ` +
         `appended to the file) and would be ignored: decompress the file and compress it again`);
 }
-/** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` throws. */
-async function streamLines(absPath, onLine, onProblem) {
+/**
+ * Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a
+ * user-caused problem (those go to `onProblem`); rethrows what `onLine` throws. A `firstLine`
+ * check that refuses the file (see FirstLineCheck) leaves it unread (sha256 undefined).
+ */
+async function streamLines(absPath, onLine, onProblem, firstLine) {
     let fh;
     try {
         fh = await (0,promises_.open)(absPath, "r");
@@ -16507,7 +16558,7 @@ async function streamLines(absPath, onLine, onProblem) {
         onProblem(undefined, describeFsError(e));
         return { sha256: undefined, nonBlankLines: 0 };
     }
-    const splitter = new LineSplitter(onLine, onProblem);
+    const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
     let gzip = false;
     // What onLine threw (a bug, not user input): rethrown as itself, not as the
     // AbortError the pipeline turns it into.
@@ -16587,8 +16638,12 @@ async function streamLines(absPath, onLine, onProblem) {
                 reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
                 hash?.update(chunk);
                 take(chunk);
+                if (splitter.refused)
+                    break;
             }
         }
+        if (splitter.refused)
+            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
         try {
             splitter.end();
         }
@@ -19242,7 +19297,7 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
 ;// CONCATENATED MODULE: ./src/read/builder/builder-messages.ts
 /**
  * The words of the builder's problems that need more than a line: a reviews file that labels no
- * compared task, a compared model_config the export does not have.
+ * compared task, a compared model_config the export does not have, a results file without rows.
  */
 
 
@@ -19283,6 +19338,12 @@ function unknownModelMessage(role, id, present) {
     const more = present.length > MAX_LISTED_MODEL_IDS ? `, … (${present.length} in all)` : "";
     return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
         `(${present.length}): ${shown}${more}`);
+}
+/** A results file read to its end without a row (named when a compared model is missing). */
+function emptyResultsMessage(bytes) {
+    return bytes === 0
+        ? "the results file is empty (0 bytes): it holds no rows"
+        : "the results file holds no rows: every line of it is blank";
 }
 
 ;// CONCATENATED MODULE: ./src/read/builder/label-memo.ts
@@ -19942,12 +20003,7 @@ function startsWith(kept, evidence) {
 
 
 
-/**
- * The Dataset, or one InputError listing every problem found. `complete` is false when a file
- * could not be read to its end (a problem already says so): then a model id missing from what
- * was read is not reported, since the unread part may hold it.
- */
-function finishDataset(b, inputs, rowsRead, complete, collectGarbage) {
+function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResults) {
     const present = b.modelsPresent();
     const modelProblems = [];
     for (const [role, id] of [
@@ -19960,6 +20016,13 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage) {
                 message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
             });
         }
+    }
+    // A compared model missing, and a results file without a row: most likely the reason, named first.
+    if (modelProblems.length > 0) {
+        modelProblems.unshift(...emptyResults.map((e) => ({
+            location: { file: b.fileNames[e.fileIndex] ?? "?" },
+            message: emptyResultsMessage(e.bytes),
+        })));
     }
     const cols = b.cols;
     const ids = cols.taskIds;
@@ -21153,10 +21216,10 @@ class DatasetBuilder extends BuilderState {
      * could not be read to its end (a problem already says so): then a model id missing from what
      * was read is not reported, since the unread part may hold it.
      */
-    finish(inputs, rowsRead, complete, collectGarbage) {
+    finish(inputs, rowsRead, complete, collectGarbage, emptyResults = []) {
         // (The revision's tasks the row path remembers go with the rest of the read-only state.)
         this.lastTasks = undefined;
-        return finishDataset(this, inputs, rowsRead, complete, collectGarbage);
+        return finishDataset(this, inputs, rowsRead, complete, collectGarbage, emptyResults);
     }
     /*
      * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
@@ -21203,6 +21266,81 @@ class DatasetBuilder extends BuilderState {
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a, b) {
     return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
+}
+
+;// CONCATENATED MODULE: ./src/read/lines/table-header.ts
+/**
+ * A CSV or TSV table given where JSON lines are expected (issue 27): recognised by its first
+ * line, a header of field-like names separated by commas or tabs that is not JSON, and named in
+ * one problem that says what the file looks like and how to turn it into gate input, instead of
+ * one "not valid JSON" per line.
+ */
+
+/** A header name: a letter or underscore, then letters, digits and a few punctuation marks. */
+const FIELD_NAME = /^[\p{L}_][\p{L}\p{N}_ .\-/()#%@]{0,63}$/u;
+/** Header names shown in the message at most (then how many there are). */
+const NAMES_SHOWN = 8;
+/** The columns of OpenAI's SWE-bench Verified annotations (`model-gate import verified-annotations`). */
+const ANNOTATION_SCORES = ["underspecified", "false_negative", "other_major_issues"];
+function unquoted(field) {
+    const f = field.trim();
+    return f.length >= 2 && f.startsWith('"') && f.endsWith('"') ? f.slice(1, -1).trim() : f;
+}
+function isJson(line) {
+    try {
+        JSON.parse(line);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** The header's names when `line` is a CSV or TSV header (and not JSON), else undefined. */
+function tableHeader(line) {
+    const tab = line.includes("\t");
+    if (!tab && !line.includes(","))
+        return undefined;
+    const names = line.split(tab ? "\t" : ",").map(unquoted);
+    if (names.length < 2 || !names.every((n) => FIELD_NAME.test(n)) || isJson(line))
+        return undefined;
+    return { kind: tab ? "TSV" : "CSV", names };
+}
+/** A file name as a command's argument: as it is when that is plain, else JSON-quoted. */
+function argument(file) {
+    return /^[\w./@+-]+$/.test(file) ? file : quote(file);
+}
+/**
+ * The problem of `file` (as the user named it), whose first non-blank line is `line`, given as a
+ * results (or reviews) file, when that line is a CSV or TSV header; undefined otherwise (the file
+ * is read as JSON lines, and a bad line is reported as usual).
+ */
+function tableFileProblem(line, role, file) {
+    const header = tableHeader(line);
+    if (header === undefined)
+        return undefined;
+    const names = header.names.map((n) => n.toLowerCase());
+    const shown = header.names.slice(0, NAMES_SHOWN).map(quote).join(", ") +
+        (header.names.length > NAMES_SHOWN ? `, … (${header.names.length} columns)` : "");
+    const what = `the file is a ${header.kind} table (its first line is the header ${shown}), not JSON lines, and is not read`;
+    const has = (n) => names.includes(n);
+    const asReviews = role === "results" ? ", and give the output as the reviews file, not as results" : "";
+    if (has("instance_id") && ANNOTATION_SCORES.some(has)) {
+        return (`${what}: it looks like OpenAI's SWE-bench Verified annotations; turn them into a reviews file with ` +
+            `model-gate import verified-annotations ${argument(file)} -o reviews.jsonl${asReviews}`);
+    }
+    if ((has("task_id") || has("instance_id")) && has("validity") && !has("result") && !has("passes")) {
+        return (`${what}: it looks like a review sheet; turn it into a reviews file with ` +
+            `model-gate import reviews-csv ${argument(file)} -o reviews.jsonl${asReviews}`);
+    }
+    const fields = role === "results"
+        ? "task_id, dataset_revision, harness_revision, model_config, validity, result and review_revision"
+        : "task_id, dataset_revision, validity and review_revision";
+    return (`${what}: the gate reads one JSON object per line, with the fields ${fields}. Export the rows as ` +
+        `JSON lines (DuckDB: COPY (SELECT …) TO 'out.jsonl' (FORMAT JSON); pandas: ` +
+        `df.to_json('out.jsonl', orient='records', lines=True))` +
+        (role === "results"
+            ? `, or turn your harness's own output into them with model-gate import (model-gate import --help lists the kinds)`
+            : ``));
 }
 
 ;// CONCATENATED MODULE: ./src/read/range-read.ts
@@ -21261,16 +21399,17 @@ const MAX_RANGE_TASKS = 64 * 1024;
  * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
  * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
  * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks or attempt ids (its range is then read again). Read errors are thrown.
+ * holds more tasks or attempt ids (its range is then read again). `firstLine` (the first range's)
+ * looks at the file's first line (FirstLineCheck). Read errors are thrown.
  */
-async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash) {
+async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash, firstLine) {
     const splitter = new LineSplitter({
         bytes: (bytes, begin, stop, line, flags) => {
             builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
         },
     }, (line, message) => {
         builder.fileProblem(fileIndex, line, message);
-    }, lineNo);
+    }, lineNo, firstLine);
     // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
     // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
     // each read. The splitter copies what it carries, so a buffer is free again once push returns.
@@ -21296,6 +21435,8 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
             next = want === 0 ? 0 : read(buffer, want, pos);
             hash?.update(chunk);
             splitter.push(chunk);
+            if (splitter.refused)
+                break;
             if (stopPast === undefined)
                 continue;
             if (!builder.healthy())
@@ -21316,6 +21457,7 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
         nonBlankLines: splitter.nonBlankLines,
         bytes: pos - start,
         halted: splitter.halted,
+        refused: splitter.refused,
         ...(past === undefined ? {} : { past }),
     };
 }
@@ -21487,7 +21629,7 @@ async function settledYet(answer) {
  * which holds what the files before it gave. Returns undefined, having read nothing, when the file
  * cannot be cut (it is then read whole as usual).
  */
-async function readInRanges(abs, builder, task, options, onNote) {
+async function readInRanges(abs, builder, task, options, onNote, firstLine) {
     let fh;
     try {
         fh = await (0,promises_.open)(abs, "r");
@@ -21542,7 +21684,10 @@ async function readInRanges(abs, builder, task, options, onNote) {
             hashHere = false;
             rehash = (options.hashElsewhere ?? hashInWorker)(fh);
         });
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink);
+        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink, firstLine);
+        // Not JSON lines: the sequential read says so.
+        if (done.refused)
+            return "restart";
         if (second !== undefined && !done.halted)
             await settledYet(second);
         decided = true;
@@ -21660,6 +21805,7 @@ async function readRangeState(task, makeBuilder) {
 
 
 
+
 function checkOptions(opts) {
     const problems = [];
     for (const role of ["baseline", "candidate"]) {
@@ -21756,6 +21902,7 @@ async function readFiles(opts, files, ranges) {
     const inputs = [];
     let rowsRead = 0;
     let complete = true;
+    const emptyResults = [];
     for (let i = 0; i < files.length; i++) {
         const f = files[i];
         if (f === undefined)
@@ -21763,6 +21910,8 @@ async function readFiles(opts, files, ranges) {
         const problem = (line, message) => {
             builder.fileProblem(i, line, message);
         };
+        // A CSV or TSV table given as JSON lines: one problem for the file, not one a line.
+        const firstLine = (line) => tableFileProblem(line, f.kind, f.display);
         let streamed;
         const ranged = f.kind === "results" &&
             ranges !== undefined &&
@@ -21775,7 +21924,7 @@ async function readFiles(opts, files, ranges) {
                 baseline: opts.baseline,
                 candidate: opts.candidate,
                 limits: opts.limits,
-            }, ranges, opts.onNote ?? (() => undefined))
+            }, ranges, opts.onNote ?? (() => undefined), firstLine)
             : undefined;
         if (ranged === "restart")
             return RESTART;
@@ -21792,15 +21941,18 @@ async function readFiles(opts, files, ranges) {
                 : (text, begin, end, line, plain) => {
                     builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
                 };
-            streamed = await streamLines(f.abs, onLine, problem);
+            streamed = await streamLines(f.abs, onLine, problem, firstLine);
         }
         rowsRead += streamed.nonBlankLines;
+        if (f.kind === "results" && streamed.nonBlankLines === 0 && streamed.sha256 !== undefined) {
+            emptyResults.push({ fileIndex: i, bytes: f.bytes });
+        }
         if (streamed.sha256 === undefined)
             complete = false;
         // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
         inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
     }
-    return builder.finish(inputs, rowsRead, complete, opts.collectGarbage);
+    return builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
 }
 
 ;// CONCATENATED MODULE: ./src/read/run-inputs.ts

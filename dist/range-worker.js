@@ -2953,7 +2953,7 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
 ;// CONCATENATED MODULE: ./src/read/builder/builder-messages.ts
 /**
  * The words of the builder's problems that need more than a line: a reviews file that labels no
- * compared task, a compared model_config the export does not have.
+ * compared task, a compared model_config the export does not have, a results file without rows.
  */
 
 
@@ -2994,6 +2994,12 @@ function unknownModelMessage(role, id, present) {
     const more = present.length > read_limits/* MAX_LISTED_MODEL_IDS */.gR ? `, … (${present.length} in all)` : "";
     return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
         `(${present.length}): ${shown}${more}`);
+}
+/** A results file read to its end without a row (named when a compared model is missing). */
+function emptyResultsMessage(bytes) {
+    return bytes === 0
+        ? "the results file is empty (0 bytes): it holds no rows"
+        : "the results file holds no rows: every line of it is blank";
 }
 
 ;// CONCATENATED MODULE: ./src/read/builder/label-memo.ts
@@ -3653,12 +3659,7 @@ function startsWith(kept, evidence) {
 
 
 
-/**
- * The Dataset, or one InputError listing every problem found. `complete` is false when a file
- * could not be read to its end (a problem already says so): then a model id missing from what
- * was read is not reported, since the unread part may hold it.
- */
-function finishDataset(b, inputs, rowsRead, complete, collectGarbage) {
+function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResults) {
     const present = b.modelsPresent();
     const modelProblems = [];
     for (const [role, id] of [
@@ -3671,6 +3672,13 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage) {
                 message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
             });
         }
+    }
+    // A compared model missing, and a results file without a row: most likely the reason, named first.
+    if (modelProblems.length > 0) {
+        modelProblems.unshift(...emptyResults.map((e) => ({
+            location: { file: b.fileNames[e.fileIndex] ?? "?" },
+            message: emptyResultsMessage(e.bytes),
+        })));
     }
     const cols = b.cols;
     const ids = cols.taskIds;
@@ -4729,10 +4737,10 @@ class DatasetBuilder extends BuilderState {
      * could not be read to its end (a problem already says so): then a model id missing from what
      * was read is not reported, since the unread part may hold it.
      */
-    finish(inputs, rowsRead, complete, collectGarbage) {
+    finish(inputs, rowsRead, complete, collectGarbage, emptyResults = []) {
         // (The revision's tasks the row path remembers go with the rest of the read-only state.)
         this.lastTasks = undefined;
-        return finishDataset(this, inputs, rowsRead, complete, collectGarbage);
+        return finishDataset(this, inputs, rowsRead, complete, collectGarbage, emptyResults);
     }
     /*
      * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
@@ -5013,6 +5021,8 @@ var limits = __nccwpck_require__(826);
 function lineOf(text, begin, end) {
     return begin === 0 && end === text.length ? text : text.slice(begin, end);
 }
+/** The first line is looked at only when it ends within the first chunk and is at most this long. */
+const FIRST_LINE_MAX_BYTES = 64 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 const BACKSLASH = 0x5c;
@@ -5037,8 +5047,12 @@ class line_splitter_LineSplitter {
     nonBlankLines = 0;
     onLine;
     onBytes;
-    constructor(lines, onProblem, lineNo = 0) {
+    /** Set until the first chunk: looks at the first line (see FirstLineCheck). */
+    firstLine;
+    refusedFile = false;
+    constructor(lines, onProblem, lineNo = 0, firstLine) {
         this.onProblem = onProblem;
+        this.firstLine = firstLine;
         this.lineNo = lineNo;
         this.onLine = typeof lines === "function" ? lines : undefined;
         this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
@@ -5051,7 +5065,14 @@ class line_splitter_LineSplitter {
     get halted() {
         return this.stopped;
     }
+    /** Whether the first line showed that the file is not JSON lines (reported): no line was read. */
+    get refused() {
+        return this.refusedFile;
+    }
     push(chunk) {
+        // (Once a file: a field test a chunk, not a line.)
+        if (this.firstLine !== undefined)
+            this.checkFirstLine(chunk);
         if (this.stopped)
             return;
         const first = chunk.indexOf(LF);
@@ -5223,6 +5244,41 @@ class line_splitter_LineSplitter {
             start = nl + 1;
         }
     }
+    /** The first chunk's first non-blank line, given to the FirstLineCheck. */
+    checkFirstLine(chunk) {
+        const check = this.firstLine;
+        this.firstLine = undefined;
+        if (check === undefined || this.carryLength > 0 || this.skipping)
+            return;
+        let line = this.lineNo;
+        for (let start = 0;;) {
+            const nl = chunk.indexOf(LF, start);
+            if (nl === -1 || nl - start > FIRST_LINE_MAX_BYTES)
+                return;
+            line++;
+            let begin = start;
+            let end = nl;
+            if (end > begin && chunk[end - 1] === CR)
+                end--;
+            if (end - begin >= 3 &&
+                chunk[begin] === 0xef &&
+                chunk[begin + 1] === 0xbb &&
+                chunk[begin + 2] === 0xbf) {
+                begin += 3;
+            }
+            if (!isBlank(chunk, begin, end)) {
+                const bytes = chunk.subarray(begin, end);
+                const message = (0,external_node_buffer_namespaceObject.isUtf8)(bytes) ? check(bytes.toString("utf8")) : undefined;
+                if (message !== undefined) {
+                    this.onProblem(line, message);
+                    this.refusedFile = true;
+                    this.stopped = true;
+                }
+                return;
+            }
+            start = nl + 1;
+        }
+    }
     /** The last line, when the file does not end with LF. */
     end() {
         if (this.stopped || this.skipping || this.carryLength === 0)
@@ -5383,9 +5439,12 @@ function trailingBytesMessage(gzipBytes, fileBytes) {
         `${rest > 0 ? `${rest} bytes` : "bytes"} after it are not gzip data (zero padding, or something ` +
         `appended to the file) and would be ignored: decompress the file and compress it again`);
 }
-/** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` throws. */
-async function streamLines(absPath, onLine, onProblem) {
+/**
+ * Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a
+ * user-caused problem (those go to `onProblem`); rethrows what `onLine` throws. A `firstLine`
+ * check that refuses the file (see FirstLineCheck) leaves it unread (sha256 undefined).
+ */
+async function streamLines(absPath, onLine, onProblem, firstLine) {
     let fh;
     try {
         fh = await open(absPath, "r");
@@ -5394,7 +5453,7 @@ async function streamLines(absPath, onLine, onProblem) {
         onProblem(undefined, describeFsError(e));
         return { sha256: undefined, nonBlankLines: 0 };
     }
-    const splitter = new LineSplitter(onLine, onProblem);
+    const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
     let gzip = false;
     // What onLine threw (a bug, not user input): rethrown as itself, not as the
     // AbortError the pipeline turns it into.
@@ -5474,8 +5533,12 @@ async function streamLines(absPath, onLine, onProblem) {
                 reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
                 hash?.update(chunk);
                 take(chunk);
+                if (splitter.refused)
+                    break;
             }
         }
+        if (splitter.refused)
+            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
         try {
             splitter.end();
         }
@@ -5585,16 +5648,17 @@ const MAX_RANGE_TASKS = (/* unused pure expression or super */ null && (64 * 102
  * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
  * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
  * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks or attempt ids (its range is then read again). Read errors are thrown.
+ * holds more tasks or attempt ids (its range is then read again). `firstLine` (the first range's)
+ * looks at the file's first line (FirstLineCheck). Read errors are thrown.
  */
-async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash) {
+async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash, firstLine) {
     const splitter = new line_splitter_LineSplitter({
         bytes: (bytes, begin, stop, line, flags) => {
             builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
         },
     }, (line, message) => {
         builder.fileProblem(fileIndex, line, message);
-    }, lineNo);
+    }, lineNo, firstLine);
     // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
     // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
     // each read. The splitter copies what it carries, so a buffer is free again once push returns.
@@ -5620,6 +5684,8 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
             next = want === 0 ? 0 : read(buffer, want, pos);
             hash?.update(chunk);
             splitter.push(chunk);
+            if (splitter.refused)
+                break;
             if (stopPast === undefined)
                 continue;
             if (!builder.healthy())
@@ -5640,6 +5706,7 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
         nonBlankLines: splitter.nonBlankLines,
         bytes: pos - start,
         halted: splitter.halted,
+        refused: splitter.refused,
         ...(past === undefined ? {} : { past }),
     };
 }
@@ -5811,7 +5878,7 @@ async function settledYet(answer) {
  * which holds what the files before it gave. Returns undefined, having read nothing, when the file
  * cannot be cut (it is then read whole as usual).
  */
-async function readInRanges(abs, builder, task, options, onNote) {
+async function readInRanges(abs, builder, task, options, onNote, firstLine) {
     let fh;
     try {
         fh = await open(abs, "r");
@@ -5866,7 +5933,10 @@ async function readInRanges(abs, builder, task, options, onNote) {
             hashHere = false;
             rehash = (options.hashElsewhere ?? hashInWorker)(fh);
         });
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink);
+        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink, firstLine);
+        // Not JSON lines: the sequential read says so.
+        if (done.refused)
+            return "restart";
         if (second !== undefined && !done.halted)
             await settledYet(second);
         decided = true;

@@ -28,7 +28,7 @@ import { columnBuffers } from "./builder/column-transfer.js";
 import type { InputLimits } from "./limits.js";
 import { hashInWorker, type PendingHash } from "./lines/file-hash.js";
 import { READ_CHUNK_BYTES } from "./lines/file-stream.js";
-import { LineSplitter } from "./lines/line-splitter.js";
+import { LineSplitter, type FirstLineCheck } from "./lines/line-splitter.js";
 
 export interface RangeReadOptions {
   /** The worker script: the bundle's range-worker.js (see src/range-worker.ts). */
@@ -140,6 +140,8 @@ export interface RangeRead {
   readonly bytes: number;
   /** The file's line cap was passed (reported): later lines are not read. */
   readonly halted: boolean;
+  /** The first line showed that the file is not JSON lines (reported): no line was read. */
+  readonly refused: boolean;
   /** Why the read stopped at a limit (stopPast), if it did: then it may end in half a line. */
   readonly past?: string;
 }
@@ -151,7 +153,8 @@ export type ReadAt = (buffer: Buffer, length: number, position: number) => numbe
  * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
  * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
  * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks or attempt ids (its range is then read again). Read errors are thrown.
+ * holds more tasks or attempt ids (its range is then read again). `firstLine` (the first range's)
+ * looks at the file's first line (FirstLineCheck). Read errors are thrown.
  */
 export async function readRange(
   read: ReadAt,
@@ -162,6 +165,7 @@ export async function readRange(
   fileIndex: number,
   stopPast?: RangeLimits,
   hash?: { update(chunk: Buffer): unknown },
+  firstLine?: FirstLineCheck,
 ): Promise<RangeRead> {
   const splitter = new LineSplitter(
     {
@@ -173,6 +177,7 @@ export async function readRange(
       builder.fileProblem(fileIndex, line, message);
     },
     lineNo,
+    firstLine,
   );
   // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
   // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
@@ -198,6 +203,7 @@ export async function readRange(
       next = want === 0 ? 0 : read(buffer, want, pos);
       hash?.update(chunk);
       splitter.push(chunk);
+      if (splitter.refused) break;
       if (stopPast === undefined) continue;
       if (!builder.healthy()) break;
       // (Decided here: the half line the splitter still holds makes a line that is no task.)
@@ -214,6 +220,7 @@ export async function readRange(
     nonBlankLines: splitter.nonBlankLines,
     bytes: pos - start,
     halted: splitter.halted,
+    refused: splitter.refused,
     ...(past === undefined ? {} : { past }),
   };
 }
@@ -420,6 +427,7 @@ export async function readInRanges(
   task: Omit<RangeTask, "fd" | "start" | "end" | "partTasks" | "maxTasks" | "maxAttemptIds">,
   options: RangeReadOptions,
   onNote: (message: string) => void,
+  firstLine?: FirstLineCheck,
 ): Promise<RangedFile | undefined> {
   let fh: FileHandle;
   try {
@@ -473,7 +481,19 @@ export async function readInRanges(
       hashHere = false;
       rehash = (options.hashElsewhere ?? hashInWorker)(fh);
     });
-    let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink);
+    let done = await readRange(
+      read,
+      0,
+      starts[1] ?? -1,
+      0,
+      builder,
+      task.fileIndex,
+      undefined,
+      sink,
+      firstLine,
+    );
+    // Not JSON lines: the sequential read says so.
+    if (done.refused) return "restart";
     if (second !== undefined && !done.halted) await settledYet(second);
     decided = true;
     let hashed = hashHere ? done.bytes + (await hashRest(read, done.bytes, hash)) : -1;

@@ -14,6 +14,8 @@ import { resolve } from "node:path";
 import { InputError, type InputProblem } from "../core/errors.js";
 import type { Dataset, InputFileDigest } from "../core/model.js";
 import { DatasetBuilder } from "./builder/dataset-builder.js";
+import type { EmptyFile } from "./builder/dataset-finish.js";
+import { tableFileProblem } from "./lines/table-header.js";
 import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
 import { isGzipFile, streamLines } from "./lines/file-stream.js";
 import { describeFsError } from "./lines/fs-errors.js";
@@ -173,12 +175,15 @@ async function readFiles(
   const inputs: InputFileDigest[] = [];
   let rowsRead = 0;
   let complete = true;
+  const emptyResults: EmptyFile[] = [];
   for (let i = 0; i < files.length; i++) {
     const f = files[i];
     if (f === undefined) continue;
     const problem = (line: number | undefined, message: string): void => {
       builder.fileProblem(i, line, message);
     };
+    // A CSV or TSV table given as JSON lines: one problem for the file, not one a line.
+    const firstLine = (line: string): string | undefined => tableFileProblem(line, f.kind, f.display);
     let streamed;
     const ranged =
       f.kind === "results" &&
@@ -198,6 +203,7 @@ async function readFiles(
             },
             ranges,
             opts.onNote ?? (() => undefined),
+            firstLine,
           )
         : undefined;
     if (ranged === "restart") return RESTART;
@@ -214,12 +220,15 @@ async function readFiles(
           : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
               builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
             };
-      streamed = await streamLines(f.abs, onLine, problem);
+      streamed = await streamLines(f.abs, onLine, problem, firstLine);
     }
     rowsRead += streamed.nonBlankLines;
+    if (f.kind === "results" && streamed.nonBlankLines === 0 && streamed.sha256 !== undefined) {
+      emptyResults.push({ fileIndex: i, bytes: f.bytes });
+    }
     if (streamed.sha256 === undefined) complete = false;
     // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
     inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
   }
-  return builder.finish(inputs, rowsRead, complete, opts.collectGarbage);
+  return builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
 }

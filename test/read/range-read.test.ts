@@ -433,6 +433,25 @@ describe("a range whose first 8 MiB make a new task of every line is taken as ta
   });
 });
 
+describe("a CSV table read in ranges (issue 27)", () => {
+  it("is one problem for the file, as the sequential read says, and no range is merged", async () => {
+    const path = join(dir, "table.csv");
+    const text = [
+      "task_id,model_config,result",
+      ...Array.from({ length: 5000 }, (_, i) => `t${i},base,pass`),
+    ];
+    writeFileSync(path, text.join("\n") + "\n");
+    const opts: ReadOptions = { results: [path], reviews: [], baseline: "base", candidate: "cand" };
+    const sequential = await outcome(opts);
+    expect(sequential.kind === "error" ? sequential.problems.map((p) => p.location) : []).toEqual([
+      { file: path, line: 1 },
+    ]);
+    const notes: string[] = [];
+    expect(await inTwoRanges(opts, 20_000, notes, {})).toStrictEqual(sequential);
+    expect(notes).toContain("reading the input again, one line after another, for the exact messages");
+  });
+});
+
 describe("tasks per part of a range's state", () => {
   it("at most partTasks, and about 32 Ki attempt ids a part, at least one task", () => {
     expect(tasksPerPart(500_000, 0, 32 * 1024)).toBe(32 * 1024);

@@ -1,6 +1,6 @@
 /**
  * The words of the builder's problems that need more than a line: a reviews file that labels no
- * compared task, a compared model_config the export does not have.
+ * compared task, a compared model_config the export does not have, a results file without rows.
  */
 
 import { compareCodeUnits } from "../../core/model.js";
@@ -58,4 +58,11 @@ export function unknownModelMessage(role: string, id: string, present: readonly 
     `the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
     `(${present.length}): ${shown}${more}`
   );
+}
+
+/** A results file read to its end without a row (named when a compared model is missing). */
+export function emptyResultsMessage(bytes: number): string {
+  return bytes === 0
+    ? "the results file is empty (0 bytes): it holds no rows"
+    : "the results file holds no rows: every line of it is blank";
 }

@@ -59,7 +59,7 @@ import {
   type ModelState,
   type RevisionTasks,
 } from "./builder-state.js";
-import { finishDataset } from "./dataset-finish.js";
+import { finishDataset, type EmptyFile } from "./dataset-finish.js";
 import { LabelHistory } from "./label-history.js";
 import { absorbSnapshot, snapshotOf, type BuilderSnapshot } from "./range-merge.js";
 
@@ -469,10 +469,11 @@ export class DatasetBuilder extends BuilderState {
     rowsRead: number,
     complete: boolean,
     collectGarbage?: () => void,
+    emptyResults: readonly EmptyFile[] = [],
   ): Dataset {
     // (The revision's tasks the row path remembers go with the rest of the read-only state.)
     this.lastTasks = undefined;
-    return finishDataset(this, inputs, rowsRead, complete, collectGarbage);
+    return finishDataset(this, inputs, rowsRead, complete, collectGarbage, emptyResults);
   }
 
   /*

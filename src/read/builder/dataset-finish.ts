@@ -27,7 +27,7 @@ import {
   type LabelEvent,
   type ModelColumns,
 } from "./builder-columns.js";
-import { noMatchMessage, plural, unknownModelMessage } from "./builder-messages.js";
+import { emptyResultsMessage, noMatchMessage, plural, unknownModelMessage } from "./builder-messages.js";
 import { ProblemList, type BuilderState, type ModelState } from "./builder-state.js";
 import {
   historyOrder,
@@ -44,12 +44,19 @@ import { ColumnTaskTable, small } from "./task-table.js";
  * could not be read to its end (a problem already says so): then a model id missing from what
  * was read is not reported, since the unread part may hold it.
  */
+/** A results file read to its end without a row: its index, and its size in bytes. */
+export interface EmptyFile {
+  readonly fileIndex: number;
+  readonly bytes: number;
+}
+
 export function finishDataset(
   b: BuilderState,
   inputs: readonly InputFileDigest[],
   rowsRead: number,
   complete: boolean,
-  collectGarbage?: () => void,
+  collectGarbage: (() => void) | undefined,
+  emptyResults: readonly EmptyFile[],
 ): Dataset {
   const present = b.modelsPresent();
   const modelProblems: InputProblem[] = [];
@@ -63,6 +70,15 @@ export function finishDataset(
         message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
       });
     }
+  }
+  // A compared model missing, and a results file without a row: most likely the reason, named first.
+  if (modelProblems.length > 0) {
+    modelProblems.unshift(
+      ...emptyResults.map((e) => ({
+        location: { file: b.fileNames[e.fileIndex] ?? "?" },
+        message: emptyResultsMessage(e.bytes),
+      })),
+    );
   }
 
   const cols = b.cols;

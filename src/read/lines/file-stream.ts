@@ -17,7 +17,13 @@ import { createGunzip, type Gunzip } from "node:zlib";
 
 import { hashInWorker, WORKER_HASH_MIN_BYTES, type PendingHash } from "./file-hash.js";
 import { describeFsError, errorCode, errorMessage } from "./fs-errors.js";
-import { LineSplitter, type ByteLines, type LineHandler, type ProblemHandler } from "./line-splitter.js";
+import {
+  LineSplitter,
+  type ByteLines,
+  type FirstLineCheck,
+  type LineHandler,
+  type ProblemHandler,
+} from "./line-splitter.js";
 
 export interface StreamedFile {
   /** SHA-256 of the file's raw bytes (compressed bytes for gzip), hex; undefined when the file could
@@ -76,12 +82,16 @@ function trailingBytesMessage(gzipBytes: number, fileBytes: number): string {
   );
 }
 
-/** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` throws. */
+/**
+ * Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a
+ * user-caused problem (those go to `onProblem`); rethrows what `onLine` throws. A `firstLine`
+ * check that refuses the file (see FirstLineCheck) leaves it unread (sha256 undefined).
+ */
 export async function streamLines(
   absPath: string,
   onLine: LineHandler | ByteLines,
   onProblem: ProblemHandler,
+  firstLine?: FirstLineCheck,
 ): Promise<StreamedFile> {
   let fh: FileHandle;
   try {
@@ -90,7 +100,7 @@ export async function streamLines(
     onProblem(undefined, describeFsError(e));
     return { sha256: undefined, nonBlankLines: 0 };
   }
-  const splitter = new LineSplitter(onLine, onProblem);
+  const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
   let gzip = false;
   // What onLine threw (a bug, not user input): rethrown as itself, not as the
   // AbortError the pipeline turns it into.
@@ -167,8 +177,10 @@ export async function streamLines(
         reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
         hash?.update(chunk);
         take(chunk);
+        if (splitter.refused) break;
       }
     }
+    if (splitter.refused) return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     try {
       splitter.end();
     } catch (e) {

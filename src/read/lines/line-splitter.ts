@@ -49,6 +49,16 @@ export function lineOf(text: string, begin: number, end: number): string {
 /** Receives a problem of the file; `line` is undefined when it concerns the whole file. */
 export type ProblemHandler = (line: number | undefined, message: string) => void;
 
+/**
+ * Looks at the first non-blank line of a file (decoded, no BOM, no line end) before any line is
+ * handed out: a message says the file is not JSON lines (e.g. a CSV table), and then none of its
+ * lines is (see LineSplitter.refused).
+ */
+export type FirstLineCheck = (line: string) => string | undefined;
+
+/** The first line is looked at only when it ends within the first chunk and is at most this long. */
+const FIRST_LINE_MAX_BYTES = 64 * 1024;
+
 const LF = 0x0a;
 const CR = 0x0d;
 const BACKSLASH = 0x5c;
@@ -75,11 +85,17 @@ export class LineSplitter {
   private readonly onLine: LineHandler | undefined;
   private readonly onBytes: ByteLineHandler | undefined;
 
+  /** Set until the first chunk: looks at the first line (see FirstLineCheck). */
+  private firstLine: FirstLineCheck | undefined;
+  private refusedFile = false;
+
   constructor(
     lines: LineHandler | ByteLines,
     private readonly onProblem: ProblemHandler,
     lineNo = 0,
+    firstLine?: FirstLineCheck,
   ) {
+    this.firstLine = firstLine;
     this.lineNo = lineNo;
     this.onLine = typeof lines === "function" ? lines : undefined;
     this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
@@ -95,7 +111,14 @@ export class LineSplitter {
     return this.stopped;
   }
 
+  /** Whether the first line showed that the file is not JSON lines (reported): no line was read. */
+  get refused(): boolean {
+    return this.refusedFile;
+  }
+
   push(chunk: Buffer): void {
+    // (Once a file: a field test a chunk, not a line.)
+    if (this.firstLine !== undefined) this.checkFirstLine(chunk);
     if (this.stopped) return;
     const first = chunk.indexOf(LF);
     if (first === -1) {
@@ -255,6 +278,41 @@ export class LineSplitter {
       if (nl === -1 || nl > end) nl = end;
       if (!this.nextLineNo()) return;
       this.emitBytes(chunk, start, nl, flags);
+      start = nl + 1;
+    }
+  }
+
+  /** The first chunk's first non-blank line, given to the FirstLineCheck. */
+  private checkFirstLine(chunk: Buffer): void {
+    const check = this.firstLine;
+    this.firstLine = undefined;
+    if (check === undefined || this.carryLength > 0 || this.skipping) return;
+    let line = this.lineNo;
+    for (let start = 0; ;) {
+      const nl = chunk.indexOf(LF, start);
+      if (nl === -1 || nl - start > FIRST_LINE_MAX_BYTES) return;
+      line++;
+      let begin = start;
+      let end = nl;
+      if (end > begin && chunk[end - 1] === CR) end--;
+      if (
+        end - begin >= 3 &&
+        chunk[begin] === 0xef &&
+        chunk[begin + 1] === 0xbb &&
+        chunk[begin + 2] === 0xbf
+      ) {
+        begin += 3;
+      }
+      if (!isBlank(chunk, begin, end)) {
+        const bytes = chunk.subarray(begin, end);
+        const message = isUtf8(bytes) ? check(bytes.toString("utf8")) : undefined;
+        if (message !== undefined) {
+          this.onProblem(line, message);
+          this.refusedFile = true;
+          this.stopped = true;
+        }
+        return;
+      }
       start = nl + 1;
     }
   }
