@@ -20018,12 +20018,14 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         }
     }
     // A compared model missing, and a results file without a row: most likely the reason, named first.
-    if (modelProblems.length > 0) {
-        modelProblems.unshift(...emptyResults.map((e) => ({
+    const missing = modelProblems.length === 0
+        ? modelProblems
+        : emptyResults
+            .map((e) => ({
             location: { file: b.fileNames[e.fileIndex] ?? "?" },
             message: emptyResultsMessage(e.bytes),
-        })));
-    }
+        }))
+            .concat(modelProblems);
     const cols = b.cols;
     const ids = cols.taskIds;
     // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
@@ -20076,7 +20078,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         collectGarbage();
     const late = new ProblemList();
     const revisions = new Set();
-    const refused = modelProblems.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
+    const refused = missing.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
     // In dataset order: the late problems in that order, the review revisions, each task's run of
     // label events in the table.
     const eventStart = new Uint32Array(size + 1);
@@ -20146,9 +20148,9 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         }
     }
     late.append(unmatchedProblems);
-    const total = modelProblems.length + b.lineProblems.total + late.total;
+    const total = missing.length + b.lineProblems.total + late.total;
     if (total > 0) {
-        const problems = [...modelProblems, ...b.lineProblems.items, ...late.items];
+        const problems = [...missing, ...b.lineProblems.items, ...late.items];
         throw new errors/* InputError */.dz(`The results/reviews input has ${builder_messages_plural(total, "problem", "problems")}:`, problems, total);
     }
     return {

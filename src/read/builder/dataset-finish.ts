@@ -72,14 +72,15 @@ export function finishDataset(
     }
   }
   // A compared model missing, and a results file without a row: most likely the reason, named first.
-  if (modelProblems.length > 0) {
-    modelProblems.unshift(
-      ...emptyResults.map((e) => ({
-        location: { file: b.fileNames[e.fileIndex] ?? "?" },
-        message: emptyResultsMessage(e.bytes),
-      })),
-    );
-  }
+  const missing =
+    modelProblems.length === 0
+      ? modelProblems
+      : emptyResults
+          .map((e): InputProblem => ({
+            location: { file: b.fileNames[e.fileIndex] ?? "?" },
+            message: emptyResultsMessage(e.bytes),
+          }))
+          .concat(modelProblems);
 
   const cols = b.cols;
   const ids = cols.taskIds;
@@ -128,7 +129,7 @@ export function finishDataset(
   if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS) collectGarbage();
   const late = new ProblemList();
   const revisions = new Set<number>();
-  const refused = modelProblems.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
+  const refused = missing.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
   // In dataset order: the late problems in that order, the review revisions, each task's run of
   // label events in the table.
   const eventStart = new Uint32Array(size + 1);
@@ -192,9 +193,9 @@ export function finishDataset(
   }
 
   late.append(unmatchedProblems);
-  const total = modelProblems.length + b.lineProblems.total + late.total;
+  const total = missing.length + b.lineProblems.total + late.total;
   if (total > 0) {
-    const problems = [...modelProblems, ...b.lineProblems.items, ...late.items];
+    const problems = [...missing, ...b.lineProblems.items, ...late.items];
     throw new InputError(
       `The results/reviews input has ${plural(total, "problem", "problems")}:`,
       problems,

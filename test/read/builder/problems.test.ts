@@ -94,7 +94,9 @@ describe("unknown model ids", () => {
     const err = await inputError(readNamed([path]));
     expect(err.message).toBe(
       [
-        "The results/reviews input has 2 problems:",
+        "The results/reviews input has 3 problems:",
+        // (The file is named first: test/read/table-and-empty-files.test.ts.)
+        "  empty.jsonl: the results file holds no rows: every line of it is blank",
         `  the baseline model_config "base" does not appear in the export: the export has no valid rows`,
         `  the candidate model_config "cand" does not appear in the export: the export has no valid rows`,
       ].join("\n"),
