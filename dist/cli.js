@@ -19024,9 +19024,10 @@ function reviewEvent(revision, validity, source, evidence, meta) {
  * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
  * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
  * the compared models' totals, what is held against the caps (InputLimits), and the problems
- * found so far. The row path (dataset-builder.ts), the labels (label-history.ts), the merge of a
- * range's state (range-merge.ts) and the Dataset made at the end (dataset-finish.ts) work on it;
- * nothing outside src/read/builder does.
+ * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
+ * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
+ * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
+ * src/read/builder does.
  *
  * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
  */
@@ -19497,7 +19498,13 @@ const PACKED_LIST = 3;
  * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
  * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
  * items skip searching the task's lists.
+ *
+ * The builder is one object made in layers, one a file: BuilderState (builder-state.ts, what the
+ * parts share), LabelHistory (here), DatasetBuilder (dataset-builder.ts, the row path). One
+ * object, so that a row's calls into its labels stay direct: a label object of its own, reached
+ * through a field, cost more work a row.
  */
+
 
 
 
@@ -19510,9 +19517,8 @@ const LABEL_SCAN_MAX = 8;
 function labelKey(revision, validity) {
     return `${revision}:${validity}`;
 }
-class LabelHistory {
-    state;
-    cols;
+/** The builder's labels and evidence: the layer between its state and its row path. */
+class LabelHistory extends BuilderState {
     /** The task whose later labels were looked up last, and those labels. */
     lastMoreTask = -1;
     lastMore = undefined;
@@ -19521,12 +19527,8 @@ class LabelHistory {
     memo = undefined;
     /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
     lastAdded = new LastAdded();
-    constructor(state) {
-        this.state = state;
-        this.cols = state.cols;
-    }
     /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */
-    addRow(i, row, src) {
+    labelRow(i, row, src) {
         const evidence = row.evidence;
         const memo = this.memo;
         const last = this.lastAdded;
@@ -19548,7 +19550,7 @@ class LabelHistory {
         return true;
     }
     /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
-    forget() {
+    forgetLastLabels() {
         this.lastAdded.forget();
         this.lastMoreTask = -1;
         this.lastMore = undefined;
@@ -19629,12 +19631,12 @@ class LabelHistory {
                         : findLabel(more.events, revision, validity);
             if (event === undefined) {
                 const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
-                if (count >= this.state.limits.maxLabelsPerTask) {
-                    this.state.capPassed(src, `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.state.revisionOf(i))}) has more than ` +
-                        `${this.state.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
+                if (count >= this.limits.maxLabelsPerTask) {
+                    this.capPassed(src, `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
+                        `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
                     return false;
                 }
-                this.state.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
+                this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
                 // A new label's list starts empty: it is the task's list only while that is empty too.
                 const own = cols.evidence[i] !== undefined;
                 if ((flags & F_LABEL0) === 0) {
@@ -19679,7 +19681,7 @@ class LabelHistory {
             // join them as they are); anywhere else they go on with the items.
             if (packed === undefined && !own) {
                 cols.evidence[i] = packedList;
-                this.state.heldChars += packedList.length - (packedCount - 1);
+                this.heldChars += packedList.length - (packedCount - 1);
                 this.detachLabels(i, event, undefined, 0);
                 return true;
             }
@@ -19820,12 +19822,12 @@ class LabelHistory {
             if (!plain)
                 return pack(this.withEvidence(undefined, evidence, undefined));
             for (let k = 0; k < n; k++)
-                this.state.heldChars += evidence[k].length;
+                this.heldChars += evidence[k].length;
             return pack(evidence);
         }
         if (evidence.length === 0)
             return undefined;
-        this.state.heldChars += evidence.length;
+        this.heldChars += evidence.length;
         return evidence;
     }
     withItem(list, item, shared) {
@@ -19842,7 +19844,7 @@ class LabelHistory {
                 : shared.indexOf(item);
         const value = i < 0 ? item : typeof shared === "string" ? shared : (shared?.[i] ?? item);
         if (i < 0)
-            this.state.heldChars += item.length;
+            this.heldChars += item.length;
         if (list === undefined)
             return [value];
         list.push(value);
@@ -20848,8 +20850,9 @@ function mergeLabels(b, i, p, t) {
  * tasks of one revision sharing its string. Attempt ids are kept as given (AttemptIds: small
  * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
  * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
- * inline, more in a map. What the parts share is builder-state.ts; the Dataset is made by
- * dataset-finish.ts, a range's state merged by range-merge.ts.
+ * inline, more in a map. The builder is made in layers (label-history.ts): what the parts share
+ * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts, a
+ * range's state merged by range-merge.ts.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
@@ -20871,7 +20874,7 @@ function mergeLabels(b, i, p, t) {
 
 /** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
 const MAX_REVISIONS_HELD = 100;
-class DatasetBuilder extends BuilderState {
+class DatasetBuilder extends LabelHistory {
     lastModel = undefined;
     /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
     lastRevision = undefined;
@@ -20883,12 +20886,10 @@ class DatasetBuilder extends BuilderState {
     reviewRow = emptyReviewRow();
     // (packEvidence: resultRow takes a row's packed list: LabelHistory.packedRow.)
     scanner = new RowScanner(true);
-    labels;
     constructor(baseline, candidate, 
     /** Display names of the input files, by file index. */
     fileNames, limits = {}) {
         super(baseline, candidate, fileNames, limits);
-        this.labels = new LabelHistory(this);
     }
     /** One non-blank line of a results export; `plain` as in line-splitter.ts's LineHandler. */
     addResultLine(text, fileIndex, line, plain = false) {
@@ -21001,7 +21002,7 @@ class DatasetBuilder extends BuilderState {
             return;
         if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
             return;
-        if (!this.labels.addRow(i, row, src))
+        if (!this.labelRow(i, row, src))
             return;
         const cluster = row.cluster;
         if (cluster !== undefined) {
@@ -21190,7 +21191,7 @@ class DatasetBuilder extends BuilderState {
             return;
         const src = this.src(fileIndex, line);
         const note = row.note === "" ? undefined : row.note;
-        this.labels.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+        this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
         this.checkHeld(src);
     }
     /** Counts one review row of a file, by dataset revision (a bounded number of revisions held). */
@@ -21245,7 +21246,7 @@ class DatasetBuilder extends BuilderState {
         if (!this.healthy())
             return false;
         this.forgetLast();
-        this.labels.forgetMemo();
+        this.forgetMemo();
         if (!absorbSnapshot(this, s, lines))
             return false;
         this.forgetLast();
@@ -21253,7 +21254,7 @@ class DatasetBuilder extends BuilderState {
     }
     /** Drops what the row path remembers of the last row (absorb changes what it points at). */
     forgetLast() {
-        this.labels.forget();
+        this.forgetLastLabels();
         this.lastHarness = undefined;
         this.lastModel = undefined;
         this.lastRevision = undefined;

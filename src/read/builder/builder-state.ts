@@ -2,9 +2,10 @@
  * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
  * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
  * the compared models' totals, what is held against the caps (InputLimits), and the problems
- * found so far. The row path (dataset-builder.ts), the labels (label-history.ts), the merge of a
- * range's state (range-merge.ts) and the Dataset made at the end (dataset-finish.ts) work on it;
- * nothing outside src/read/builder does.
+ * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
+ * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
+ * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
+ * src/read/builder does.
  *
  * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
  */

@@ -16,8 +16,9 @@
  * tasks of one revision sharing its string. Attempt ids are kept as given (AttemptIds: small
  * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
  * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
- * inline, more in a map. What the parts share is builder-state.ts; the Dataset is made by
- * dataset-finish.ts, a range's state merged by range-merge.ts.
+ * inline, more in a map. The builder is made in layers (label-history.ts): what the parts share
+ * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts, a
+ * range's state merged by range-merge.ts.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
@@ -52,13 +53,7 @@ import {
   TaskIndex,
   type ModelColumns,
 } from "./builder-columns.js";
-import {
-  BuilderState,
-  KIND_AGGREGATED,
-  KIND_ATTEMPTS,
-  type ModelState,
-  type RevisionTasks,
-} from "./builder-state.js";
+import { KIND_AGGREGATED, KIND_ATTEMPTS, type ModelState, type RevisionTasks } from "./builder-state.js";
 import { finishDataset, type EmptyFile } from "./dataset-finish.js";
 import { LabelHistory } from "./label-history.js";
 import { absorbSnapshot, snapshotOf, type BuilderSnapshot } from "./range-merge.js";
@@ -68,7 +63,7 @@ export type { BuilderSnapshot } from "./range-merge.js";
 /** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
 const MAX_REVISIONS_HELD = 100;
 
-export class DatasetBuilder extends BuilderState {
+export class DatasetBuilder extends LabelHistory {
   private lastModel: string | undefined = undefined;
   /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
   private lastRevision: string | undefined = undefined;
@@ -80,7 +75,6 @@ export class DatasetBuilder extends BuilderState {
   private readonly reviewRow = emptyReviewRow();
   // (packEvidence: resultRow takes a row's packed list: LabelHistory.packedRow.)
   private readonly scanner = new RowScanner(true);
-  private readonly labels: LabelHistory;
 
   constructor(
     baseline: string,
@@ -90,7 +84,6 @@ export class DatasetBuilder extends BuilderState {
     limits: Partial<InputLimits> = {},
   ) {
     super(baseline, candidate, fileNames, limits);
-    this.labels = new LabelHistory(this);
   }
 
   /** One non-blank line of a results export; `plain` as in line-splitter.ts's LineHandler. */
@@ -216,7 +209,7 @@ export class DatasetBuilder extends BuilderState {
     if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
       return;
 
-    if (!this.labels.addRow(i, row, src)) return;
+    if (!this.labelRow(i, row, src)) return;
     const cluster = row.cluster;
     if (cluster !== undefined) {
       const held = cols.clusters[i];
@@ -438,7 +431,7 @@ export class DatasetBuilder extends BuilderState {
     if (!matched) return;
     const src = this.src(fileIndex, line);
     const note = row.note === "" ? undefined : row.note;
-    this.labels.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+    this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
     this.checkHeld(src);
   }
 
@@ -499,7 +492,7 @@ export class DatasetBuilder extends BuilderState {
   absorb(s: BuilderSnapshot, lines: number): boolean {
     if (!this.healthy()) return false;
     this.forgetLast();
-    this.labels.forgetMemo();
+    this.forgetMemo();
     if (!absorbSnapshot(this, s, lines)) return false;
     this.forgetLast();
     return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
@@ -507,7 +500,7 @@ export class DatasetBuilder extends BuilderState {
 
   /** Drops what the row path remembers of the last row (absorb changes what it points at). */
   private forgetLast(): void {
-    this.labels.forget();
+    this.forgetLastLabels();
     this.lastHarness = undefined;
     this.lastModel = undefined;
     this.lastRevision = undefined;

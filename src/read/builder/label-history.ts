@@ -10,6 +10,11 @@
  * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
  * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
  * items skip searching the task's lists.
+ *
+ * The builder is one object made in layers, one a file: BuilderState (builder-state.ts, what the
+ * parts share), LabelHistory (here), DatasetBuilder (dataset-builder.ts, the row path). One
+ * object, so that a row's calls into its labels stay direct: a label object of its own, reached
+ * through a field, cost more work a row.
  */
 
 import { VALIDITIES, type Validity } from "../../core/model.js";
@@ -34,7 +39,7 @@ import {
   type MoreLabels,
   type TaskColumns,
 } from "./builder-columns.js";
-import type { BuilderState } from "./builder-state.js";
+import { BuilderState } from "./builder-state.js";
 import { EvidenceMemo, LastAdded } from "./label-memo.js";
 import { NO_EVIDENCE, small } from "./task-table.js";
 
@@ -45,8 +50,8 @@ export function labelKey(revision: number, validity: Validity): string {
   return `${revision}:${validity}`;
 }
 
-export class LabelHistory {
-  private readonly cols: TaskColumns;
+/** The builder's labels and evidence: the layer between its state and its row path. */
+export class LabelHistory extends BuilderState {
   /** The task whose later labels were looked up last, and those labels. */
   private lastMoreTask = -1;
   private lastMore: MoreLabels | undefined = undefined;
@@ -56,12 +61,8 @@ export class LabelHistory {
   /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
   private readonly lastAdded = new LastAdded();
 
-  constructor(private readonly state: BuilderState) {
-    this.cols = state.cols;
-  }
-
   /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */
-  addRow(i: number, row: ExportRow, src: number): boolean {
+  protected labelRow(i: number, row: ExportRow, src: number): boolean {
     const evidence = row.evidence;
     const memo = this.memo;
     const last = this.lastAdded;
@@ -84,14 +85,14 @@ export class LabelHistory {
   }
 
   /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
-  forget(): void {
+  protected forgetLastLabels(): void {
     this.lastAdded.forget();
     this.lastMoreTask = -1;
     this.lastMore = undefined;
   }
 
   /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
-  forgetMemo(): void {
+  protected forgetMemo(): void {
     this.memo = undefined;
   }
 
@@ -163,7 +164,7 @@ export class LabelHistory {
     return this.lastMore;
   }
 
-  addLabel(
+  protected addLabel(
     i: number,
     revision: number,
     validity: Validity,
@@ -191,15 +192,15 @@ export class LabelHistory {
             : findLabel(more.events, revision, validity);
       if (event === undefined) {
         const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
-        if (count >= this.state.limits.maxLabelsPerTask) {
-          this.state.capPassed(
+        if (count >= this.limits.maxLabelsPerTask) {
+          this.capPassed(
             src,
-            `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.state.revisionOf(i))}) has more than ` +
-              `${this.state.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`,
+            `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
+              `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`,
           );
           return false;
         }
-        this.state.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
+        this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
         // A new label's list starts empty: it is the task's list only while that is empty too.
         const own = cols.evidence[i] !== undefined;
         if ((flags & F_LABEL0) === 0) {
@@ -240,7 +241,7 @@ export class LabelHistory {
       // join them as they are); anywhere else they go on with the items.
       if (packed === undefined && !own) {
         cols.evidence[i] = packedList;
-        this.state.heldChars += packedList.length - (packedCount - 1);
+        this.heldChars += packedList.length - (packedCount - 1);
         this.detachLabels(i, event, undefined, 0);
         return true;
       }
@@ -381,11 +382,11 @@ export class LabelHistory {
         for (let j = 0; plain && j < k; j++) if (evidence[j] === item) plain = false;
       }
       if (!plain) return pack(this.withEvidence(undefined, evidence, undefined));
-      for (let k = 0; k < n; k++) this.state.heldChars += (evidence[k] as string).length;
+      for (let k = 0; k < n; k++) this.heldChars += (evidence[k] as string).length;
       return pack(evidence);
     }
     if (evidence.length === 0) return undefined;
-    this.state.heldChars += evidence.length;
+    this.heldChars += evidence.length;
     return evidence;
   }
 
@@ -405,7 +406,7 @@ export class LabelHistory {
             : -1
           : shared.indexOf(item);
     const value = i < 0 ? item : typeof shared === "string" ? shared : (shared?.[i] ?? item);
-    if (i < 0) this.state.heldChars += item.length;
+    if (i < 0) this.heldChars += item.length;
     if (list === undefined) return [value];
     list.push(value);
     return list;
