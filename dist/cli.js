@@ -21790,13 +21790,16 @@ async function readRangeState(task, makeBuilder) {
 
 ;// CONCATENATED MODULE: ./src/read/read-dataset.ts
 /**
- * The streaming input reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or
- * gzip, in, one Dataset out, or one InputError that lists every problem found (the first
- * MAX_LISTED_PROBLEMS in full, then the total).
+ * The reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or gzip, in, one
+ * Dataset out, or one InputError that lists every problem found (the first MAX_LISTED_PROBLEMS in
+ * full, then the total).
  *
- * Files are read one after another, results first, then reviews, each once: line by line with
- * its SHA-256 computed from the same bytes. Memory grows with the number of (model, task) pairs,
- * not with the number of rows (see dataset-builder.ts).
+ * One path: bytes → lines (lines/: the file streamed and hashed, split into lines) → rows (rows/:
+ * the byte scanner, JSON.parse for any other line, the same checks) → the DatasetBuilder
+ * (builder/) → the Dataset. Files are read one after another, results first, then reviews, each
+ * once, its SHA-256 computed from the same bytes; a large plain results file may be read in byte
+ * ranges on worker threads (range-read.ts), which changes nothing but the speed. Memory grows with
+ * the number of (model, task) pairs, not with the number of rows (see dataset-builder.ts).
  */
 
 
