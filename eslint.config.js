@@ -20,7 +20,9 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // The core is pure: it never talks to GitHub or the runner directly.
+    // The core is pure: data in, data out. It never reads files, starts threads or processes, or
+    // talks to GitHub or the runner; the shells (src/read, src/cli, src/action, src/git) do, and
+    // pass it what they read.
     files: ["src/core/**/*.ts"],
     rules: {
       "no-restricted-imports": [
@@ -28,8 +30,21 @@ export default tseslint.config(
         {
           patterns: [
             { group: ["@actions/*"], message: "src/core must not import @actions/*; pass dependencies in." },
+            {
+              regex: "^(node:)?(fs|fs/.*|worker_threads|child_process|zlib|crypto|process)$",
+              message:
+                "src/core is pure: no files, threads, processes or hashing here; the shells do the I/O (src/read/run-inputs.ts) and pass data in.",
+            },
+            {
+              regex: "^(\\.\\./)+(read|io|cli|action|git|importers)/",
+              message: "src/core imports nothing above it: pass what it needs in.",
+            },
           ],
         },
+      ],
+      "no-restricted-globals": [
+        "error",
+        { name: "process", message: "src/core is pure: the shells read the environment and pass values in." },
       ],
     },
   },

@@ -1,30 +1,64 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 801:
+/***/ 985:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(919);
+/* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_worker_threads__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _read_builder_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(859);
+/* harmony import */ var _read_range_read_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(17);
+// Range worker entry point (bundled to dist/range-worker.js): reads one byte range of a results
+// file into a DatasetBuilder of its own, answers once with what it read, then posts the builder's
+// state part by part as the main thread asks for them (src/read/range-read.ts).
+
+
+
+const port = node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.parentPort;
+if (port === null) {
+    process.stderr.write("range-worker.js is started by the gate as a worker thread, not run directly\n");
+    process.exitCode = 3;
+}
+else {
+    const task = node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.workerData;
+    const state = await (0,_read_range_read_js__WEBPACK_IMPORTED_MODULE_2__/* .readRangeState */ .$O)(task, (t) => new _read_builder_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__/* .DatasetBuilder */ .S(t.baseline, t.candidate, t.fileNames, t.limits));
+    port.on("message", (k) => {
+        // Not from the main thread: a bug. Failing makes the main thread read the range again.
+        if (typeof k !== "number")
+            throw new Error("range worker: unexpected message");
+        const { snapshot, transfer } = state.part(k);
+        port.postMessage({ part: k, snapshot }, transfer);
+    });
+    port.postMessage(state.answer);
+}
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 77:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Kp: () => (/* binding */ columnBuffers),
-/* harmony export */   Ml: () => (/* binding */ sliceColumns),
+/* harmony export */   Nk: () => (/* binding */ ModelColumns),
 /* harmony export */   Nt: () => (/* binding */ F_CANDIDATE),
 /* harmony export */   RJ: () => (/* binding */ F_LABEL0_OWN),
 /* harmony export */   RL: () => (/* binding */ NARROW_COUNT_MAX),
 /* harmony export */   YH: () => (/* binding */ TaskIndex),
 /* harmony export */   b2: () => (/* binding */ TaskColumns),
-/* harmony export */   dn: () => (/* binding */ reviveColumns),
 /* harmony export */   g$: () => (/* binding */ AttemptIds),
 /* harmony export */   qI: () => (/* binding */ AttemptPool),
 /* harmony export */   rr: () => (/* binding */ F_BASELINE),
 /* harmony export */   sH: () => (/* binding */ F_LABEL0),
 /* harmony export */   t1: () => (/* binding */ F_MORE_LABELS)
 /* harmony export */ });
-/* unused harmony export ModelColumns */
 /**
  * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
  * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
  * maps for what few tasks have (a second label, a second harness revision, more than one attempt
- * id, a cluster conflict). A task-heavy export held ~4 objects a task (~550 bytes) before.
+ * id, a cluster conflict): a few objects a task would cost a task-heavy export most of its memory.
  */
 /** Bits of TaskColumns.flags. */
 const F_BASELINE = 1;
@@ -47,9 +81,9 @@ const SLAB_SLOTS = 1 << 16;
 const MIN_BLOCK = 8;
 /**
  * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
- * per (model, task) cost ~300 bytes of ArrayBuffer bookkeeping each and left every array it grew
- * out of as garbage until a full collection (the deep-attempts preset: ~20,000 of them). A block an
- * AttemptIds grows out of is kept for the next one that grows to its size.
+ * per (model, task) costs hundreds of bytes of ArrayBuffer bookkeeping each and leaves every array
+ * it grew out of as garbage until a full collection. A block an AttemptIds grows out of is kept
+ * for the next one that grows to its size.
  */
 class AttemptPool {
     slabs = [];
@@ -86,8 +120,8 @@ const SHARED_POOL = new AttemptPool();
  * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
  * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
  * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
- * string, a sparse or large id, another file, a line past 2^30) in a Map. An attempt-heavy export
- * (10⁴ tasks × 50 attempts of each compared model) held ~10⁶ Map entries, then ~20 MB of arrays.
+ * string, a sparse or large id, another file, a line past 2^30) in a Map: an attempt-heavy export
+ * would otherwise hold a Map entry an attempt.
  */
 class AttemptIds {
     pool;
@@ -254,8 +288,7 @@ class ModelColumns {
     info = new Float64Array(0);
     a0info = new Float64Array(0);
     /**
-     * The counts: Uint32 columns (4 bytes a task each, where Float64 took 8: 16 MB less at 500,000
-     * tasks) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
+     * The counts: Uint32 columns (4 bytes a task each, where Float64 takes 8) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
      * then all four Float64 (widen). Written through setCounts, or checked against
      * NARROW_COUNT_MAX first: a Uint32Array would wrap a larger value silently.
      */
@@ -314,8 +347,8 @@ class ModelColumns {
     }
     /**
      * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
-     * conflicts), keeping the counts: DatasetBuilder.finish makes the Dataset at the read's peak
-     * memory, ~64 bytes a task less without them.
+     * conflicts), keeping the counts: the Dataset is made at the read's peak memory
+     * (dataset-finish.ts), which is lower without them.
      */
     releaseAttempts() {
         this.harness.length = 0;
@@ -443,6 +476,25 @@ class TaskIndex {
         }
     }
 }
+
+
+/***/ }),
+
+/***/ 806:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kp: () => (/* binding */ columnBuffers),
+/* harmony export */   Ml: () => (/* binding */ sliceColumns),
+/* harmony export */   dn: () => (/* binding */ reviveColumns)
+/* harmony export */ });
+/* harmony import */ var _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77);
+/**
+ * A builder's columns between threads (range-read.ts): the buffers to transfer with a structured
+ * clone, the columns revived from one (sources moved to the file's line numbers), and a part of
+ * them (a range's state is posted in parts).
+ */
+
 /**
  * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
  * posted to another thread.
@@ -471,7 +523,7 @@ function columnBuffers(cols) {
  * builder's), never kept in the blocks of the builder that made them.
  */
 function reviveColumns(plain, lines, pool) {
-    const cols = Object.assign(new TaskColumns(), plain, {
+    const cols = Object.assign(new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .TaskColumns */ .b2(), plain, {
         baseline: reviveModel(plain.baseline, lines, pool),
         candidate: reviveModel(plain.candidate, lines, pool),
     });
@@ -492,7 +544,7 @@ function reviveColumns(plain, lines, pool) {
 function reviveModel(plain, lines, pool) {
     const more = new Map();
     for (const [i, ids] of plain.more)
-        more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
+        more.set(i, _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .AttemptIds */ .g$.revive(ids, 4 * lines, pool));
     const others = new Map();
     for (const [i, held] of plain.others) {
         const revived = new Map();
@@ -502,12 +554,12 @@ function reviveModel(plain, lines, pool) {
                 info: h.info + 2 * lines,
                 a0: h.a0,
                 a0info: h.a0info + 4 * lines,
-                more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
+                more: h.more === undefined ? undefined : _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .AttemptIds */ .g$.revive(h.more, 4 * lines, pool),
             });
         }
         others.set(i, revived);
     }
-    const m = Object.assign(new ModelColumns(), plain, { more, others });
+    const m = Object.assign(new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .ModelColumns */ .Nk(), plain, { more, others });
     if (lines !== 0) {
         for (let i = 0; i < m.info.length; i++) {
             m.info[i] = (m.info[i] ?? 0) + 2 * lines;
@@ -530,15 +582,15 @@ function sliceColumns(cols, from, to) {
     };
     // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
     // slabs (every part's ids, and the free blocks) into each part's structured clone.
-    const pool = new AttemptPool();
-    const ids = (a) => AttemptIds.revive(a, 0, pool);
+    const pool = new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .AttemptPool */ .qI();
+    const ids = (a) => _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .AttemptIds */ .g$.revive(a, 0, pool);
     const harnesses = (held) => {
         const out = new Map();
         for (const [name, h] of held)
             out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
         return out;
     };
-    const model = (m) => Object.assign(new ModelColumns(), {
+    const model = (m) => Object.assign(new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .ModelColumns */ .Nk(), {
         harness: m.harness.slice(from, to),
         a0: m.a0.slice(from, to),
         info: m.info.slice(from, to),
@@ -550,7 +602,7 @@ function sliceColumns(cols, from, to) {
         more: part(m.more, ids),
         others: part(m.others, harnesses),
     });
-    return Object.assign(new TaskColumns(), {
+    return Object.assign(new _builder_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .TaskColumns */ .b2(), {
         count: to - from,
         capacity: to - from,
         taskIds: cols.taskIds.slice(from, to),
@@ -576,7 +628,7 @@ function sliceColumns(cols, from, to) {
 
 /***/ }),
 
-/***/ 713:
+/***/ 859:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -585,246 +637,42 @@ __nccwpck_require__.d(__webpack_exports__, {
   S: () => (/* binding */ DatasetBuilder)
 });
 
-;// CONCATENATED MODULE: ./src/core/errors.ts
+;// CONCATENATED MODULE: ./src/core/quote.ts
 /**
- * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
- * single error boundary at each entry point can print them as one clear message with exit status
- * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
- * results.
+ * How the gate shows a string from its input inside a message: JSON-quoted, cut to a readable
+ * length, with every character that could drive a terminal or reorder the message's text
+ * escaped. Shared by the reader's messages and the core's.
  */
-/** How many problems an error lists before it only counts the rest (SPEC §1.1). */
-const MAX_LISTED_PROBLEMS = 20;
-function formatLocation(loc) {
-    let out = loc.file;
-    if (loc.line !== undefined)
-        out += `:${loc.line}`;
-    if (loc.line !== undefined && loc.column !== undefined)
-        out += `:${loc.column}`;
-    return out;
+const SHOWN_STRING_LENGTH = 60;
+/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
+const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same plus C0, for a text quoted raw (a parser's message quotes the line as it is). */
+const ESCAPED_IN_RAW_TEXT = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
+function escapeChar(c) {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
-function formatProblem(p) {
-    const where = p.location ? `${formatLocation(p.location)}: ` : "";
-    const field = p.field !== undefined ? `field "${p.field}": ` : "";
-    return `${where}${field}${p.message}`;
+/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
+ * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
+ * a terminal or reorder its own text. */
+function quote(s) {
+    return quoteUpTo(s, SHOWN_STRING_LENGTH);
 }
-/** Bad input given by the user: exit status 3, one message, no stack trace. */
-class InputError extends Error {
-    name = "InputError";
-    /** The problems listed (at most MAX_LISTED_PROBLEMS). */
-    problems;
-    /** The total number of problems found, which may exceed problems.length. */
-    total;
-    constructor(summary, problems = [], total = problems.length) {
-        const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
-        const lines = [summary, ...listed.map((p) => `  ${formatProblem(p)}`)];
-        if (total > listed.length)
-            lines.push(`  … and ${total - listed.length} more (${total} in all)`);
-        super(lines.join("\n"));
-        this.problems = listed;
-        this.total = total;
-    }
+/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
+function quoteUpTo(s, max) {
+    const shown = s.length <= max ? s : s.slice(0, max);
+    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
+    return shown === s ? text : `${text}… (${s.length} characters)`;
 }
-/**
- * The policy stops the run by itself (e.g. expired with `on_expired: fail`). Still a user-side
- * condition with exit status 3, but named apart so callers can say "policy", not "input".
- */
-class PolicyError extends (/* unused pure expression or super */ null && (InputError)) {
-    name = "PolicyError";
-}
-/**
- * An InputError as one line: its first problem (with file:line:column) and how many more there
- * are, or its summary when it lists none. Used where a bad file is reported, not thrown (a PR's
- * head policy, an old version of the policy in its history).
- */
-function errorLine(err) {
-    const first = err.problems[0];
-    const more = err.total - 1;
-    const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
-    return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
+/** A text that quotes input raw (e.g. V8's JSON.parse message), with C0 controls escaped too. */
+function escapeRawText(text) {
+    return text.replace(ESCAPED_IN_RAW_TEXT, escapeChar);
 }
 
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Domain types shared by the reader, the statistics, the decision and the report.
- * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
- */
-const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
-const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-/**
- * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
- * letters in any case) is reserved to say "no revision is known": the importers write
- * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
- * "Placeholder harness revisions").
- */
-const PLACEHOLDER_REVISION_PREFIX = "unknown:";
-function isPlaceholderRevision(revision) {
-    return /^unknown(?::|$)/i.test(revision);
-}
-/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
-function compareCodeUnits(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** A TaskTable over records already made. */
-class RecordTable {
-    records;
-    constructor(records) {
-        this.records = records;
-    }
-    get length() {
-        return this.records.length;
-    }
-    record(i) {
-        const t = this.records[i];
-        if (t === undefined)
-            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
-        return t;
-    }
-    datasetRevision(i) {
-        return this.record(i).datasetRevision;
-    }
-    taskId(i) {
-        return this.record(i).taskId;
-    }
-    validity(i) {
-        return this.record(i).validity;
-    }
-    reviewRevision(i) {
-        return this.record(i).reviewRevision;
-    }
-    cluster(i) {
-        return this.record(i).cluster;
-    }
-    baseline(i) {
-        return this.record(i).baseline;
-    }
-    candidate(i) {
-        return this.record(i).candidate;
-    }
-    evidence(i) {
-        return this.record(i).evidence;
-    }
-    labelCount(i) {
-        return this.record(i).history.length;
-    }
-    lastLabelRevision(i) {
-        const h = this.record(i).history;
-        return h[h.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.record(i).history;
-    }
-    eventRevision(i, k) {
-        return this.event(this.history(i), i, k).revision;
-    }
-    eventValidity(i, k) {
-        return this.event(this.history(i), i, k).validity;
-    }
-    eventFile(i, k) {
-        return this.event(this.history(i), i, k).source.file;
-    }
-    eventLine(i, k) {
-        return this.event(this.history(i), i, k).source.line;
-    }
-    event(history, i, k) {
-        const e = history[k];
-        if (e === undefined)
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
-}
-/** Records as a TaskTable (they are not copied: never modify them). */
-function recordTable(records) {
-    return new RecordTable(records);
-}
-/** A table with some tasks' records replaced (task index → record); the others read through. */
-class OverlayTable {
-    base;
-    replaced;
-    constructor(base, replaced) {
-        this.base = base;
-        this.replaced = replaced;
-    }
-    get length() {
-        return this.base.length;
-    }
-    record(i) {
-        return this.replaced.get(i) ?? this.base.record(i);
-    }
-    datasetRevision(i) {
-        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
-    }
-    taskId(i) {
-        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
-    }
-    validity(i) {
-        return this.replaced.get(i)?.validity ?? this.base.validity(i);
-    }
-    reviewRevision(i) {
-        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
-    }
-    cluster(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.cluster(i) : r.cluster;
-    }
-    baseline(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.baseline(i) : r.baseline;
-    }
-    candidate(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.candidate(i) : r.candidate;
-    }
-    evidence(i) {
-        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
-    }
-    labelCount(i) {
-        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
-    }
-    lastLabelRevision(i) {
-        const r = this.replaced.get(i);
-        if (r === undefined)
-            return this.base.lastLabelRevision(i);
-        return r.history[r.history.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.replaced.get(i)?.history ?? this.base.history(i);
-    }
-    eventRevision(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
-    }
-    eventValidity(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
-    }
-    eventFile(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
-    }
-    eventLine(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
-    }
-}
-/**
- * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
- * 10⁶-task Dataset that changes a few labels costs what it changes.
- */
-function withReplacedRecords(table, replaced) {
-    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
-}
-/** Every task of a table as a record, in table order. */
-function tableRecords(table) {
-    const out = [];
-    for (let i = 0; i < table.length; i++)
-        out.push(table.record(i));
-    return out;
-}
-
-// EXTERNAL MODULE: ./src/core/input/limits.ts
-var input_limits = __nccwpck_require__(522);
-;// CONCATENATED MODULE: ./src/core/input/rows.ts
+// EXTERNAL MODULE: ./src/read/lines/line-flags.ts
+var line_flags = __nccwpck_require__(530);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(826);
+;// CONCATENATED MODULE: ./src/read/rows/row-checks.ts
 /**
  * Validation of one export row (SPEC §1.1) or one review row (§1.2), by direct checks: this runs
  * once per line, so it allocates nothing on the happy path (one reusable output struct) and only
@@ -847,6 +695,7 @@ var input_limits = __nccwpck_require__(522);
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
  */
 
+
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
 const RESULT_NAMES = ["pass", "fail", "infra_error", "missing"];
 const RESULT_EXPECTED = "expected one of pass, fail, infra_error, missing";
@@ -856,7 +705,6 @@ const COUNT_FIELDS = ["passes", "fails", "infra_errors", "missing"];
 const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex
 const NOTE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const SHOWN_STRING_LENGTH = 60;
 /** How a bad value is shown in a message: short, JSON-escaped, never the whole of a huge value. */
 function describeValue(v) {
     if (v === undefined)
@@ -873,25 +721,6 @@ function describeValue(v) {
     if (Array.isArray(v))
         return "an array";
     return "an object";
-}
-/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
-const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** The same plus C0, for the parser's message, which quotes the line raw. */
-const ESCAPED_IN_PARSER_MESSAGES = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
-function escapeChar(c) {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
- * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
- * a terminal or reorder its own text. */
-function quote(s) {
-    return quoteUpTo(s, SHOWN_STRING_LENGTH);
-}
-/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
-function quoteUpTo(s, max) {
-    const shown = s.length <= max ? s : s.slice(0, max);
-    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
-    return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 /** The problems of one line: the first in full, the names of the other fields. */
 class LineIssues {
@@ -965,7 +794,7 @@ function parseObject(text, issues) {
     }
     catch (e) {
         // V8 quotes a snippet of the line in its message: escape what could drive a terminal.
-        const why = (e instanceof Error ? e.message : String(e)).replace(ESCAPED_IN_PARSER_MESSAGES, escapeChar);
+        const why = escapeRawText(e instanceof Error ? e.message : String(e));
         issues.add(undefined, `expected a JSON object; the line is not valid JSON (${why})`);
         return undefined;
     }
@@ -1091,8 +920,8 @@ function repeatedKey(text) {
 }
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
- * string of the line can (see line-stream's LineHandler): the RegExp test of every identifier
- * and evidence item of every line was ~6% of a large read.
+ * string of the line can (see line-splitter.ts's LineHandler): a RegExp test of every identifier
+ * and evidence item of every line is a cost per line worth avoiding.
  */
 function hasControl(s, plain) {
     return !plain && ID_FORBIDDEN.test(s);
@@ -1100,7 +929,7 @@ function hasControl(s, plain) {
 /** A non-empty identifier without control characters. Returns "" after recording a problem. */
 function idField(obj, field, issues, plain) {
     const v = obj[field];
-    if (typeof v === "string" && v.length > 0 && v.length <= input_limits/* MAX_ID_LENGTH */.Qx && !hasControl(v, plain))
+    if (typeof v === "string" && v.length > 0 && v.length <= read_limits/* MAX_ID_LENGTH */.Qx && !hasControl(v, plain))
         return v;
     issues.add(field, idProblem(v));
     return "";
@@ -1110,7 +939,7 @@ function optionalIdField(obj, field, issues, plain) {
     const v = obj[field];
     if (v === undefined || v === null)
         return undefined;
-    if (typeof v === "string" && v.length > 0 && v.length <= input_limits/* MAX_ID_LENGTH */.Qx && !hasControl(v, plain))
+    if (typeof v === "string" && v.length > 0 && v.length <= read_limits/* MAX_ID_LENGTH */.Qx && !hasControl(v, plain))
         return v;
     issues.add(field, idProblem(v));
     return undefined;
@@ -1120,8 +949,8 @@ function idProblem(v) {
         return "expected a non-empty string; the field is missing";
     if (typeof v !== "string" || v.length === 0)
         return `expected a non-empty string; got ${describeValue(v)}`;
-    if (v.length > input_limits/* MAX_ID_LENGTH */.Qx) {
-        return `expected at most ${input_limits/* MAX_ID_LENGTH */.Qx} characters; got ${v.length}`;
+    if (v.length > read_limits/* MAX_ID_LENGTH */.Qx) {
+        return `expected at most ${read_limits/* MAX_ID_LENGTH */.Qx} characters; got ${v.length}`;
     }
     return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(v)}`;
 }
@@ -1202,8 +1031,8 @@ function evidenceField(obj, issues, plain) {
     return items;
 }
 function evidenceItemProblem(s, plain) {
-    if (s.length > input_limits/* MAX_EVIDENCE_LENGTH */.Yb)
-        return `expected at most ${input_limits/* MAX_EVIDENCE_LENGTH */.Yb} characters; got ${s.length}`;
+    if (s.length > read_limits/* MAX_EVIDENCE_LENGTH */.Yb)
+        return `expected at most ${read_limits/* MAX_EVIDENCE_LENGTH */.Yb} characters; got ${s.length}`;
     if (hasControl(s, plain)) {
         return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(s)}`;
     }
@@ -1281,7 +1110,7 @@ function checkExportRow(obj, out, issues, plain = false) {
     }
     else if (typeof attempt === "string" &&
         attempt.length > 0 &&
-        attempt.length <= input_limits/* MAX_ID_LENGTH */.Qx &&
+        attempt.length <= read_limits/* MAX_ID_LENGTH */.Qx &&
         !hasControl(attempt, plain)) {
         out.attempt = attempt;
     }
@@ -1315,8 +1144,8 @@ function checkReviewRow(obj, out, issues, plain = false) {
     else if (typeof note !== "string") {
         issues.add("note", `expected a string; got ${describeValue(note)}`);
     }
-    else if (note.length > input_limits/* MAX_NOTE_LENGTH */.XG) {
-        issues.add("note", `expected at most ${input_limits/* MAX_NOTE_LENGTH */.XG} characters; got ${note.length}`);
+    else if (note.length > read_limits/* MAX_NOTE_LENGTH */.XG) {
+        issues.add("note", `expected at most ${read_limits/* MAX_NOTE_LENGTH */.XG} characters; got ${note.length}`);
     }
     else if (NOTE_FORBIDDEN.test(note)) {
         issues.add("note", `expected no control characters other than tab and line ends; got ${quote(note)}`);
@@ -1327,15 +1156,13 @@ function checkReviewRow(obj, out, issues, plain = false) {
     return !issues.any;
 }
 
-// EXTERNAL MODULE: ./src/core/input/line-flags.ts
-var line_flags = __nccwpck_require__(194);
-;// CONCATENATED MODULE: ./src/core/input/packed-evidence.ts
+;// CONCATENATED MODULE: ./src/read/rows/packed-evidence.ts
 /**
  * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
  * one string, undefined when it has none. Items are never empty and never hold a control
- * character (rows.ts refuses them), so the separator cannot occur inside one. One string a task
- * instead of an array, its elements and a string an item: ~70 bytes a task less at 10⁶ tasks, and
- * two fewer objects for every collection to visit. The rows' checks read the packed string in
+ * character (row-checks.ts refuses them), so the separator cannot occur inside one. One string a
+ * task instead of an array, its elements and a string an item: less memory a task, and two fewer
+ * objects for every collection to visit. The rows' checks read the packed string in
  * place (`packedRunAt`); only a list that grows is unpacked, and only records and histories made
  * on request unpack it for the report.
  */
@@ -1389,7 +1216,7 @@ function packedRunAt(packed, at, items, whole = false) {
 function itemAt(packed, at, item, last, whole) {
     const end = at + item.length;
     // (A slice compared with ===, not startsWith: V8's startsWith compares a character at a time,
-    // ~4× slower on a row's 50–100-character items; a slice of 13 or more is a view, not a copy.)
+    // slower on a row's long items; a slice of 13 or more is a view, not a copy.)
     if (end > packed.length || packed.slice(at, end) !== item)
         return -1;
     // (An item before another needs a separator after it.)
@@ -1422,44 +1249,13 @@ function packedIndexOf(packed, item) {
     return -1;
 }
 
-;// CONCATENATED MODULE: ./src/core/input/scan-row.ts
+;// CONCATENATED MODULE: ./src/read/rows/scanner-parts.ts
 /**
- * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
- * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
- * (which was most of the reader's time), and accepts a line only when it is sure of it.
- *
- * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
- * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
- * put there. For any other line it returns false and the caller takes the JSON.parse path
- * (rows.ts), which finds and words every problem: so both paths have the same checks and the same
- * messages by construction, and the scanner only has to be right about what it accepts
- * (test/input/scan-row.test.ts compares both on fuzzed lines).
- *
- * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
- * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
- * the value of a field the gate ignores, numbers with a fraction, an exponent or a minus sign, or
- * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
- * more than MAX_OTHER_KEYS other keys.
- *
- * What makes it cheap per row (most of a row's bytes are the same as in the row before):
- * - The line's shape: the bytes of the row before from the end of one value to the start of the
- *   next (`,"key":` with its spaces), remembered with the field each key names. A line whose keys
- *   come in the same order matches them byte for byte, which also proves them distinct and the
- *   punctuation right (the same bytes in the same place parse the same way); where it differs,
- *   the scanner reads key by key from there, and the line's shape replaces the old one.
- * - The four fields that repeat in runs (dataset and harness revisions, model, cluster) are
- *   compared with the bytes of their last value, then looked up in a small table of recent values
- *   by their bytes: a value seen recently comes back as the same string object, and no string is
- *   made. (A table for task ids and evidence items too cost more than the strings it saved:
- *   measured.)
- * - Bytes are compared, and strings searched for their closing quote, four at a time (DataView
- *   reads, which the JIT inlines; Buffer.compare costs ~150 ns a call, more than the few dozen
- *   bytes of a field, and indexOf would still leave every byte to check for control bytes).
- * It allocates nothing for a row but the strings it hands out (task id, evidence items or, for the
- * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
+ * The byte scanner's parts (row-scanner.ts): the ids of the fields it reads, how it classes the
+ * bytes of a string, the JSON pieces it reads from bytes (literals, numbers, whitespace, keys),
+ * byte comparisons four bytes at a time, the table that turns recent bytes back into the same
+ * string object, and the remembered shape of the last line.
  */
-
-
 const FAST_SLICE = typeof Buffer.prototype.latin1Slice === "function" &&
     typeof Buffer.prototype.utf8Slice === "function";
 // Field ids, by bit.
@@ -1492,8 +1288,7 @@ const MAX_OTHER_KEYS = 32;
 const MAX_SHAPE_KEYS = KNOWN_FIELDS + MAX_OTHER_KEYS;
 const MAX_SHAPE_BYTES = 2048;
 /** The longest string a StringTable holds, and the slots of the one for the fields that repeat
- * in runs (a cache of ids and evidence items by their bytes cost more than the strings it saved:
- * measured). */
+ * in runs (a cache of ids and evidence items by their bytes cost more than the strings it saved). */
 const SLOT_BYTES = 96;
 const REPEAT_SLOTS = 1 << 10;
 /** A repeating field's bytes are remembered up to this length (longer ones: a string compare). */
@@ -1552,8 +1347,8 @@ const KEYS_BY_LENGTH = [];
 for (const entry of KEYS)
     (KEYS_BY_LENGTH[entry[0].length] ??= []).push(entry);
 /** The values of validity and result, by index (each starts with its own letter: see wordAt). */
-const scan_row_VALIDITIES = ["valid", "broken", "disputed", "unreviewed"];
-const VALIDITY_WORDS = scan_row_VALIDITIES.map(bytesOf);
+const VALIDITIES = ["valid", "broken", "disputed", "unreviewed"];
+const VALIDITY_WORDS = VALIDITIES.map(bytesOf);
 const RESULT_WORDS = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
 const TRUE = bytesOf("true");
 const FALSE = bytesOf("false");
@@ -1828,6 +1623,45 @@ class Shape {
         this.count = k + 1;
     }
 }
+
+;// CONCATENATED MODULE: ./src/read/rows/row-scanner.ts
+/**
+ * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
+ * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
+ * (which was most of the reader's time), and accepts a line only when it is sure of it.
+ *
+ * `scan` returns true only for a line that is valid JSON, a flat object whose keys are all
+ * distinct, and a row checkExportRow accepts; then `out` holds exactly what checkExportRow would
+ * put there. For any other line it returns false and the caller takes the JSON.parse path
+ * (row-checks.ts), which finds and words every problem: so both paths have the same checks and the same
+ * messages by construction, and the scanner only has to be right about what it accepts
+ * (test/read/rows/row-scanner.test.ts compares both on fuzzed lines).
+ *
+ * What it leaves to JSON.parse (returns false): any backslash (escapes), any control byte, DEL or
+ * byte C2 (U+0080–U+00BF: C1 controls are refused in ids) inside a string, an object or array as
+ * the value of a field the gate ignores, numbers with a fraction, an exponent or a minus sign, or
+ * of more than 15 digits in a field the gate reads, a wrong type or value anywhere, a repeated key,
+ * more than MAX_OTHER_KEYS other keys.
+ *
+ * What makes it cheap per row (most of a row's bytes are the same as in the row before):
+ * - The line's shape: the bytes of the row before from the end of one value to the start of the
+ *   next (`,"key":` with its spaces), remembered with the field each key names. A line whose keys
+ *   come in the same order matches them byte for byte, which also proves them distinct and the
+ *   punctuation right (the same bytes in the same place parse the same way); where it differs,
+ *   the scanner reads key by key from there, and the line's shape replaces the old one.
+ * - The four fields that repeat in runs (dataset and harness revisions, model, cluster) are
+ *   compared with the bytes of their last value, then looked up in a small table of recent values
+ *   by their bytes: a value seen recently comes back as the same string object, and no string is
+ *   made. (A table for task ids and evidence items too cost more than the strings it saved.)
+ * - Bytes are compared, and strings searched for their closing quote, four at a time (DataView
+ *   reads, which the JIT inlines; a native Buffer.compare costs more a call than the few dozen
+ *   bytes of a field, and indexOf would still leave every byte to check for control bytes).
+ * It allocates nothing for a row but the strings it hands out (task id, evidence items or, for the
+ * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
+ */
+
+
+
 class RowScanner {
     packEvidence;
     /** Set by stringEnd: whether the string just scanned is all ASCII. */
@@ -1841,7 +1675,7 @@ class RowScanner {
     otherKeys = new Int32Array(2 * MAX_OTHER_KEYS);
     items = [];
     /** An evidence array's items as they stand in the line: begin and end (closing quote) of each. */
-    spans = new Int32Array(2 * input_limits/* MAX_EVIDENCE_PER_TASK */.zd);
+    spans = new Int32Array(2 * read_limits/* MAX_EVIDENCE_PER_TASK */.zd);
     /** Where a packed evidence list is put together (packEvidence), grown as needed. */
     packing = Buffer.alloc(2 * 1024);
     packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
@@ -1862,9 +1696,9 @@ class RowScanner {
     /**
      * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
      * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
-     * builder keeps a task's list packed, and a task-heavy export's rows each made three strings
-     * where one does (the items and their join; ~4–5% of the many-tasks preset's wall time). Only a reader
-     * that knows packedEvidence may ask for it.
+     * builder keeps a task's list packed, and a task-heavy export's rows would each make three
+     * strings where one does (the items and their join). Only a reader that knows packedEvidence
+     * may ask for it.
      */
     constructor(packEvidence = false) {
         this.packEvidence = packEvidence;
@@ -2086,7 +1920,7 @@ class RowScanner {
         }
         switch (field) {
             case F_TASK: {
-                const q = this.id(b, p, end, input_limits/* MAX_ID_LENGTH */.Qx, false);
+                const q = this.id(b, p, end, read_limits/* MAX_ID_LENGTH */.Qx, false);
                 if (q >= 0)
                     out.taskId = this.text;
                 return q;
@@ -2117,7 +1951,7 @@ class RowScanner {
             }
             case F_VALIDITY: {
                 const w = wordAt(b, p, end, VALIDITY_WORDS);
-                const validity = scan_row_VALIDITIES[w];
+                const validity = VALIDITIES[w];
                 if (validity === undefined)
                     return -1;
                 out.validity = validity;
@@ -2155,7 +1989,7 @@ class RowScanner {
                 return q;
             }
             case F_ATTEMPT: {
-                const q = c === QUOTE ? this.id(b, p, end, input_limits/* MAX_ID_LENGTH */.Qx, false) : this.count(b, p, end);
+                const q = c === QUOTE ? this.id(b, p, end, read_limits/* MAX_ID_LENGTH */.Qx, false) : this.count(b, p, end);
                 if (q < 0)
                     return -1;
                 out.attempt = c === QUOTE ? this.text : this.num;
@@ -2249,7 +2083,7 @@ class RowScanner {
             return -1;
         const ascii = this.ascii;
         const n = q - begin;
-        if (n > input_limits/* MAX_ID_LENGTH */.Qx && (ascii || slice(b, begin, q, false).length > input_limits/* MAX_ID_LENGTH */.Qx))
+        if (n > read_limits/* MAX_ID_LENGTH */.Qx && (ascii || slice(b, begin, q, false).length > read_limits/* MAX_ID_LENGTH */.Qx))
             return -1;
         const short = n <= SLOT_BYTES;
         const v = short
@@ -2262,7 +2096,7 @@ class RowScanner {
     /** `evidence` at `p` (first byte `c`): a string or an array of strings, into `out`. */
     evidence(b, p, end, c, out) {
         if (c === QUOTE) {
-            const q = this.id(b, p, end, input_limits/* MAX_EVIDENCE_LENGTH */.Yb, true);
+            const q = this.id(b, p, end, read_limits/* MAX_EVIDENCE_LENGTH */.Yb, true);
             if (q >= 0)
                 out.evidence = this.text;
             return q;
@@ -2290,11 +2124,11 @@ class RowScanner {
                 if (close < 0)
                     return -1;
                 if (this.ascii) {
-                    if (close - begin > input_limits/* MAX_EVIDENCE_LENGTH */.Yb)
+                    if (close - begin > read_limits/* MAX_EVIDENCE_LENGTH */.Yb)
                         return -1;
                     if (close === begin)
                         packable = false;
-                    if (n < input_limits/* MAX_EVIDENCE_PER_TASK */.zd) {
+                    if (n < read_limits/* MAX_EVIDENCE_PER_TASK */.zd) {
                         this.spans[2 * n] = begin;
                         this.spans[2 * n + 1] = close;
                     }
@@ -2305,7 +2139,7 @@ class RowScanner {
                 }
                 else {
                     const s = slice(b, begin, close, false);
-                    if (s.length > input_limits/* MAX_EVIDENCE_LENGTH */.Yb)
+                    if (s.length > read_limits/* MAX_EVIDENCE_LENGTH */.Yb)
                         return -1;
                     packable = false;
                     items[n++] = s;
@@ -2350,7 +2184,7 @@ class RowScanner {
     unpackSpans(b, n) {
         const items = this.items;
         const spans = this.spans;
-        for (let k = 0; k < n && k < input_limits/* MAX_EVIDENCE_PER_TASK */.zd; k++) {
+        for (let k = 0; k < n && k < read_limits/* MAX_EVIDENCE_PER_TASK */.zd; k++) {
             if (items[k] === "") {
                 const begin = spans[2 * k] ?? 0;
                 const close = spans[2 * k + 1] ?? 0;
@@ -2406,7 +2240,188 @@ class RowScanner {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/input/dataset-columns.ts
+// EXTERNAL MODULE: ./src/read/builder/builder-columns.ts
+var builder_columns = __nccwpck_require__(77);
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * "Placeholder harness revisions").
+ */
+const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+function isPlaceholderRevision(revision) {
+    return /^unknown(?::|$)/i.test(revision);
+}
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** A TaskTable over records already made. */
+class RecordTable {
+    records;
+    constructor(records) {
+        this.records = records;
+    }
+    get length() {
+        return this.records.length;
+    }
+    record(i) {
+        const t = this.records[i];
+        if (t === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
+        return t;
+    }
+    datasetRevision(i) {
+        return this.record(i).datasetRevision;
+    }
+    taskId(i) {
+        return this.record(i).taskId;
+    }
+    validity(i) {
+        return this.record(i).validity;
+    }
+    reviewRevision(i) {
+        return this.record(i).reviewRevision;
+    }
+    cluster(i) {
+        return this.record(i).cluster;
+    }
+    baseline(i) {
+        return this.record(i).baseline;
+    }
+    candidate(i) {
+        return this.record(i).candidate;
+    }
+    evidence(i) {
+        return this.record(i).evidence;
+    }
+    labelCount(i) {
+        return this.record(i).history.length;
+    }
+    lastLabelRevision(i) {
+        const h = this.record(i).history;
+        return h[h.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.record(i).history;
+    }
+    eventRevision(i, k) {
+        return this.event(this.history(i), i, k).revision;
+    }
+    eventValidity(i, k) {
+        return this.event(this.history(i), i, k).validity;
+    }
+    eventFile(i, k) {
+        return this.event(this.history(i), i, k).source.file;
+    }
+    eventLine(i, k) {
+        return this.event(this.history(i), i, k).source.line;
+    }
+    event(history, i, k) {
+        const e = history[k];
+        if (e === undefined)
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+}
+/** Records as a TaskTable (they are not copied: never modify them). */
+function recordTable(records) {
+    return new RecordTable(records);
+}
+/** A table with some tasks' records replaced (task index → record); the others read through. */
+class OverlayTable {
+    base;
+    replaced;
+    constructor(base, replaced) {
+        this.base = base;
+        this.replaced = replaced;
+    }
+    get length() {
+        return this.base.length;
+    }
+    record(i) {
+        return this.replaced.get(i) ?? this.base.record(i);
+    }
+    datasetRevision(i) {
+        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
+    }
+    taskId(i) {
+        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
+    }
+    validity(i) {
+        return this.replaced.get(i)?.validity ?? this.base.validity(i);
+    }
+    reviewRevision(i) {
+        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
+    }
+    cluster(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.cluster(i) : r.cluster;
+    }
+    baseline(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.baseline(i) : r.baseline;
+    }
+    candidate(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.candidate(i) : r.candidate;
+    }
+    evidence(i) {
+        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
+    }
+    labelCount(i) {
+        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
+    }
+    lastLabelRevision(i) {
+        const r = this.replaced.get(i);
+        if (r === undefined)
+            return this.base.lastLabelRevision(i);
+        return r.history[r.history.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.replaced.get(i)?.history ?? this.base.history(i);
+    }
+    eventRevision(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+    }
+    eventValidity(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+    eventFile(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    }
+    eventLine(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
+    }
+}
+/**
+ * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
+ * 10⁶-task Dataset that changes a few labels costs what it changes.
+ */
+function withReplacedRecords(table, replaced) {
+    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
+}
+/** Every task of a table as a record, in table order. */
+function tableRecords(table) {
+    const out = [];
+    for (let i = 0; i < table.length; i++)
+        out.push(table.record(i));
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/task-table.ts
 
 
 /** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
@@ -2508,7 +2523,7 @@ class ColumnTaskTable {
     }
     validity(i) {
         this.at(i);
-        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
+        return model_VALIDITIES[this.validityCode[i]] ?? "unreviewed";
     }
     reviewRevision(i) {
         this.at(i);
@@ -2542,7 +2557,7 @@ class ColumnTaskTable {
         return small(this.eventRevisions[this.eventAt(i, k)]);
     }
     eventValidity(i, k) {
-        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+        return model_VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
     }
     eventFile(i, k) {
         return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
@@ -2561,7 +2576,7 @@ class ColumnTaskTable {
         const taskEvidence = this.evidence(i);
         const out = [];
         for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
-            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
+            out.push(reviewEvent(small(this.eventRevisions[e]), model_VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
         }
         return out;
     }
@@ -2600,6 +2615,249 @@ function reviewEvent(revision, validity, source, evidence, meta) {
     if (meta.note !== undefined)
         event.note = meta.note;
     return event;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/builder-state.ts
+/**
+ * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
+ * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
+ * the compared models' totals, what is held against the caps (InputLimits), and the problems
+ * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
+ * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
+ * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
+ * src/read/builder does.
+ *
+ * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
+ */
+
+
+
+
+/** Harness-kind entries: packed source * 2 + kind. */
+const KIND_ATTEMPTS = 0;
+const KIND_AGGREGATED = 1;
+/** Keeps the first problems in full and counts the rest. */
+class ProblemList {
+    items = [];
+    total = 0;
+    add(p) {
+        this.total++;
+        if (this.items.length < 20)
+            this.items.push(p);
+    }
+    /** Adds another list's problems after these (as if each had been added here). */
+    append(other) {
+        for (const p of other.items)
+            this.add(p);
+        this.total += other.total - other.items.length;
+    }
+}
+function newModelState() {
+    return {
+        harnessRevisions: new Set(),
+        datasetRevisions: new Set(),
+        duplicateRows: 0,
+        attempts: 0,
+        lastHarness: undefined,
+        lastRevision: undefined,
+    };
+}
+class BuilderState {
+    baseline;
+    candidate;
+    fileNames;
+    /** dataset_revision → its index. */
+    revisions = new Map();
+    /** The same, by revision index. */
+    revisionList = [];
+    cols = new builder_columns/* TaskColumns */.b2();
+    /** Task numbers by (revision index, task_id). */
+    index = new builder_columns/* TaskIndex */.YH();
+    /** Cluster and harness strings repeat across tasks: keep one copy of each. */
+    strings = new Map();
+    /** The harness revision interned last (rows of a harness revision come in runs). */
+    lastHarness = undefined;
+    models = new Set();
+    baselineState = newModelState();
+    candidateState = newModelState();
+    lineProblems = new ProblemList();
+    limits;
+    /** A cap was passed (reported): later lines are not held. */
+    stopped = false;
+    attemptIds = 0;
+    /** Blocks of every AttemptIds of this builder (freed with it). */
+    attemptPool = new builder_columns/* AttemptPool */.qI();
+    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
+    reviewFiles = new Map();
+    heldChars = 0;
+    constructor(baseline, candidate, 
+    /** Display names of the input files, by file index. */
+    fileNames, limits = {}) {
+        this.baseline = baseline;
+        this.candidate = candidate;
+        this.fileNames = fileNames;
+        this.limits = { ...read_limits/* DEFAULT_INPUT_LIMITS */.CL, ...limits };
+    }
+    /** Reports a passed cap at `src` and stops holding what later lines bring. */
+    capPassed(src, message) {
+        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
+        this.stopped = true;
+    }
+    /** After each line: reports when the text or attempt ids held have passed their caps. */
+    checkHeld(src) {
+        if (this.stopped)
+            return;
+        if (this.heldChars > this.limits.maxHeldChars) {
+            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
+                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
+        }
+        else if (this.attemptIds > this.limits.maxAttemptIds) {
+            this.capPassed(src, `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
+                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
+                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
+        }
+    }
+    /** An attempt id kept to recognise its repeats. */
+    holdAttempt(attempt) {
+        if (attempt !== undefined) {
+            this.attemptIds++;
+            if (typeof attempt === "string")
+                this.heldChars += attempt.length;
+        }
+        return attempt;
+    }
+    src(fileIndex, line) {
+        return fileIndex * LINE_RADIX + line;
+    }
+    where(src) {
+        const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
+        return `${file}:${src % LINE_RADIX}`;
+    }
+    locationOf(src) {
+        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
+    }
+    /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
+    fileProblem(fileIndex, line, message) {
+        const file = this.fileNames[fileIndex] ?? "?";
+        this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
+    }
+    lineProblem(src, field, message) {
+        const location = this.locationOf(src);
+        this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
+    }
+    intern(value) {
+        const known = this.strings.get(value);
+        if (known !== undefined)
+            return known;
+        this.strings.set(value, value);
+        this.heldChars += value.length;
+        return value;
+    }
+    internHarness(value) {
+        let held = this.lastHarness;
+        if (value !== held) {
+            held = this.intern(value);
+            this.lastHarness = held;
+        }
+        return held;
+    }
+    revisionOf(i) {
+        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
+    }
+    /** Whether the reviews can matter: call after all results files. */
+    inUniverse(i) {
+        return ((this.cols.flags[i] ?? 0) & (builder_columns/* F_BASELINE */.rr | builder_columns/* F_CANDIDATE */.Nt)) !== 0;
+    }
+    /** No problem reported and no cap passed so far (what a read in ranges requires). */
+    healthy() {
+        return !this.stopped && this.lineProblems.total === 0;
+    }
+    /** How many tasks this builder holds (snapshot's `to`). */
+    taskCount() {
+        return this.cols.count;
+    }
+    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
+    heldAttemptIds() {
+        return this.attemptIds;
+    }
+    /** Every model_config seen, sorted. */
+    modelsPresent() {
+        return [...this.models].sort(compareCodeUnits);
+    }
+    /** The dataset revision named so, made (as a row's would be) when new. */
+    revisionNamed(revision) {
+        const known = this.revisions.get(revision);
+        if (known !== undefined)
+            return known;
+        const name = this.intern(revision);
+        const rev = { name, index: this.revisionList.length };
+        this.revisions.set(name, rev);
+        this.revisionList.push(rev);
+        return rev;
+    }
+    holdAll(ids) {
+        const held = ids.held();
+        this.attemptIds += held.ids;
+        this.heldChars += held.chars;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/errors.ts
+/**
+ * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
+ * single error boundary at each entry point can print them as one clear message with exit status
+ * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
+ * results.
+ */
+/** How many problems an error lists before it only counts the rest (SPEC §1.1). */
+const MAX_LISTED_PROBLEMS = 20;
+function formatLocation(loc) {
+    let out = loc.file;
+    if (loc.line !== undefined)
+        out += `:${loc.line}`;
+    if (loc.line !== undefined && loc.column !== undefined)
+        out += `:${loc.column}`;
+    return out;
+}
+function formatProblem(p) {
+    const where = p.location ? `${formatLocation(p.location)}: ` : "";
+    const field = p.field !== undefined ? `field "${p.field}": ` : "";
+    return `${where}${field}${p.message}`;
+}
+/** Bad input given by the user: exit status 3, one message, no stack trace. */
+class InputError extends Error {
+    name = "InputError";
+    /** The problems listed (at most MAX_LISTED_PROBLEMS). */
+    problems;
+    /** The total number of problems found, which may exceed problems.length. */
+    total;
+    constructor(summary, problems = [], total = problems.length) {
+        const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+        const lines = [summary, ...listed.map((p) => `  ${formatProblem(p)}`)];
+        if (total > listed.length)
+            lines.push(`  … and ${total - listed.length} more (${total} in all)`);
+        super(lines.join("\n"));
+        this.problems = listed;
+        this.total = total;
+    }
+}
+/**
+ * The policy stops the run by itself (e.g. expired with `on_expired: fail`). Still a user-side
+ * condition with exit status 3, but named apart so callers can say "policy", not "input".
+ */
+class PolicyError extends (/* unused pure expression or super */ null && (InputError)) {
+    name = "PolicyError";
+}
+/**
+ * An InputError as one line: its first problem (with file:line:column) and how many more there
+ * are, or its summary when it lists none. Used where a bad file is reported, not thrown (a PR's
+ * head policy, an old version of the policy in its history).
+ */
+function errorLine(err) {
+    const first = err.problems[0];
+    const more = err.total - 1;
+    const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
+    return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
 }
 
 ;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
@@ -2693,80 +2951,14 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
     return "";
 }
 
-// EXTERNAL MODULE: ./src/core/input/builder-columns.ts
-var builder_columns = __nccwpck_require__(801);
-;// CONCATENATED MODULE: ./src/core/input/dataset-builder.ts
+;// CONCATENATED MODULE: ./src/read/builder/builder-messages.ts
 /**
- * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
- * number of (model, task) pairs, never with the number of rows:
- * - for every task (any model's rows carry labels that count toward its effective validity): the
- *   distinct (review_revision, validity) events with their first source, the cluster, and at most
- *   MAX_EVIDENCE_PER_TASK evidence items;
- * - for the baseline and the candidate only, per task: the attempt counts, the attempt keys seen
- *   (to fold duplicates and catch conflicting results; small: one entry per attempt of the task),
- *   and which harness revisions came as per-attempt or pre-aggregated rows;
- * - every model_config seen (for the "unknown model id" message).
- *
- * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line. Each task has a
- * number; its state is held in columns by that number (builder-columns.ts: typed arrays, the rare
- * things in side maps), found through the task after the last row's, then an open-addressing
- * table (TaskIndex), with the tasks of one revision sharing its string. Attempt ids are kept as
- * given (AttemptIds: small integers in Uint32 blocks of the builder's AttemptPool indexed by the
- * id, anything else in a Map, so 1 and "1" stay apart); the usual single harness revision of a
- * (model, task) is held inline, more in a map. Beside the state, for speed only, EvidenceMemo
- * remembers per task the label and evidence of a row already added, so that the rows of a (model,
- * task) with its own evidence skip searching the task's lists.
- *
- * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
- * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
- * conflicting results are checked for the two compared models only, for the same reason.
- *
- * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
- * characters of kept text), and each compared model's attempt total must stay a safe integer.
- * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
- * held, and the read ends in an InputError.
+ * The words of the builder's problems that need more than a line: a reviews file that labels no
+ * compared task, a compared model_config the export does not have, a results file without rows.
  */
 
 
 
-
-
-
-
-
-
-
-/** Harness-kind entries: packed source * 2 + kind. */
-const KIND_ATTEMPTS = 0;
-const KIND_AGGREGATED = 1;
-/** Keeps the first problems in full and counts the rest. */
-class ProblemList {
-    items = [];
-    total = 0;
-    add(p) {
-        this.total++;
-        if (this.items.length < 20)
-            this.items.push(p);
-    }
-    /** Adds another list's problems after these (as if each had been added here). */
-    append(other) {
-        for (const p of other.items)
-            this.add(p);
-        this.total += other.total - other.items.length;
-    }
-}
-function newModelState() {
-    return {
-        harnessRevisions: new Set(),
-        datasetRevisions: new Set(),
-        duplicateRows: 0,
-        attempts: 0,
-        lastHarness: undefined,
-        lastRevision: undefined,
-    };
-}
-/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
-const MAX_REVISIONS_HELD = 100;
 /** Revisions are shown whole up to this length, so that one can be copied into --dataset-revision. */
 const REVISION_SHOWN_LENGTH = 200;
 /** At most this many revisions named in a message, then "and N more". */
@@ -2792,428 +2984,236 @@ function noMatchMessage(st, unmatched, compared) {
         `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
         `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`);
 }
+function plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+function unknownModelMessage(role, id, present) {
+    if (present.length === 0) {
+        return `the ${role} model_config ${quote(id)} does not appear in the export: the export has no valid rows`;
+    }
+    const shown = present.slice(0, read_limits/* MAX_LISTED_MODEL_IDS */.gR).map(quote).join(", ");
+    const more = present.length > read_limits/* MAX_LISTED_MODEL_IDS */.gR ? `, … (${present.length} in all)` : "";
+    return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
+        `(${present.length}): ${shown}${more}`);
+}
+/** A results file read to its end without a row (named when a compared model is missing). */
+function emptyResultsMessage(bytes) {
+    return bytes === 0
+        ? "the results file is empty (0 bytes): it holds no rows"
+        : "the results file holds no rows: every line of it is blank";
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/label-memo.ts
+/**
+ * What the label history remembers beside its state, for speed only: a row that repeats the
+ * label and evidence of one already added to its task changes nothing, and these find such a row
+ * without searching the task's lists.
+ */
+
+
+/**
+ * Per task, the label (review_revision, validity) and evidence items of a result row already added
+ * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
+ * that label and those items again changes nothing: the label exists, the task's list holds the
+ * items (lists only grow at their end, so the run stays where it was), and so does the label's own
+ * list (it took them then, or was full; a label's own list never equals the task's, or it would
+ * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
+ * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
+ * items, and the label's, every time.
+ */
+class EvidenceMemo {
+    /** revision * 4 + validity code + 1; 0: nothing remembered. */
+    label = new Float64Array(0);
+    /** Where the run starts in the task's packed list (a character offset). */
+    start = new Uint32Array(0);
+    count = new Uint8Array(0);
+    set(i, revision, validity, start, count) {
+        if (i >= this.label.length) {
+            const size = Math.max(1024, 2 * i);
+            const label = new Float64Array(size);
+            label.set(this.label);
+            this.label = label;
+            const starts = new Uint32Array(size);
+            starts.set(this.start);
+            this.start = starts;
+            const counts = new Uint8Array(size);
+            counts.set(this.count);
+            this.count = counts;
+        }
+        this.label[i] = revision * 4 + validityCode(validity) + 1;
+        this.start[i] = start;
+        this.count[i] = count;
+    }
+    /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
+    repeats(i, revision, validity, evidence, cols) {
+        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
+            return false;
+        const count = typeof evidence === "string" ? 1 : evidence.length;
+        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
+    }
+    /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
+    repeatsPacked(i, revision, validity, packed, count, cols) {
+        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
+            return false;
+        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
+    }
+}
+/** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
+const LAST_ADDED_ITEMS = 4;
+/**
+ * The label and evidence of the last result row added to a task. A row of the same task with the
+ * same label and the same items (the attempts of one model on one task usually come together)
+ * changes nothing: adding a label and items is idempotent while nothing else touched the task,
+ * and any other row added since is the last one instead (a row the memo skips changes nothing
+ * either). Compared with `===` (the scanner's new strings: their characters, faster than reading
+ * the packed list).
+ */
+class LastAdded {
+    task = -1;
+    revision = 0;
+    validity = "unreviewed";
+    /** NO_EVIDENCE_GIVEN, ONE_STRING (a string alone, in items[0]) or a list of `count` items. */
+    shape = NO_EVIDENCE_GIVEN;
+    count = 0;
+    items = [];
+    forget() {
+        this.task = -1;
+    }
+    set(i, revision, validity, evidence) {
+        if (evidence !== undefined && typeof evidence !== "string" && evidence.length > LAST_ADDED_ITEMS) {
+            this.task = -1;
+            return;
+        }
+        this.task = i;
+        this.revision = revision;
+        this.validity = validity;
+        if (evidence === undefined) {
+            this.shape = NO_EVIDENCE_GIVEN;
+            this.count = 0;
+        }
+        else if (typeof evidence === "string") {
+            this.shape = ONE_STRING;
+            this.count = 1;
+            this.items[0] = evidence;
+        }
+        else {
+            this.shape = ITEM_LIST;
+            this.count = evidence.length;
+            for (let k = 0; k < evidence.length; k++)
+                this.items[k] = evidence[k];
+        }
+    }
+    /** set() of a row whose list came packed (ExportRow.packedEvidence). */
+    setPacked(i, revision, validity, packed) {
+        this.task = i;
+        this.revision = revision;
+        this.validity = validity;
+        this.shape = PACKED_LIST;
+        this.count = 1;
+        this.items[0] = packed;
+    }
+    /** repeats() of a row whose list came packed: the same packed string (so the same items). */
+    repeatsPacked(i, revision, validity, packed) {
+        return (i === this.task &&
+            revision === this.revision &&
+            validity === this.validity &&
+            this.shape === PACKED_LIST &&
+            this.items[0] === packed);
+    }
+    repeats(i, revision, validity, evidence) {
+        if (i !== this.task || revision !== this.revision || validity !== this.validity)
+            return false;
+        if (evidence === undefined)
+            return this.shape === NO_EVIDENCE_GIVEN;
+        if (typeof evidence === "string")
+            return this.shape === ONE_STRING && this.items[0] === evidence;
+        if (this.shape !== ITEM_LIST || evidence.length !== this.count)
+            return false;
+        for (let k = 0; k < evidence.length; k++)
+            if (this.items[k] !== evidence[k])
+                return false;
+        return true;
+    }
+}
+const NO_EVIDENCE_GIVEN = 0;
+const ONE_STRING = 1;
+const ITEM_LIST = 2;
+/** A packed list (ExportRow.packedEvidence) in items[0]; a row of items never repeats it here. */
+const PACKED_LIST = 3;
+
+;// CONCATENATED MODULE: ./src/read/builder/label-history.ts
+/**
+ * The labels and evidence of each task (SPEC §1.1, §1.2): its distinct (review_revision,
+ * validity) labels, each with the source, reviewer and note of the first row or review that gave
+ * it, and at most MAX_EVIDENCE_PER_TASK evidence items, the task's and each label's (first seen
+ * first). Any model's rows count toward a task's labels, and so do the reviews of a task a
+ * compared model ran.
+ *
+ * A task's first label is held inline in the columns (label0*), later ones as LabelEvents
+ * (MoreLabels, by labelKey once there are many). A label's evidence is the task's list (packed:
+ * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
+ * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
+ * items skip searching the task's lists.
+ *
+ * The builder is one object made in layers, one a file: BuilderState (builder-state.ts, what the
+ * parts share), LabelHistory (here), DatasetBuilder (dataset-builder.ts, the row path). One
+ * object, so that a row's calls into its labels stay direct: a label object of its own, reached
+ * through a field, cost more work a row.
+ */
+
+
+
+
+
+
+
+
 /** Labels of a task looked up by a scan up to this many, by a map beyond. */
 const LABEL_SCAN_MAX = 8;
 function labelKey(revision, validity) {
     return `${revision}:${validity}`;
 }
-function plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
-}
-class DatasetBuilder {
-    baseline;
-    candidate;
-    fileNames;
-    /** dataset_revision → its index. */
-    revisions = new Map();
-    /** The same, by revision index. */
-    revisionList = [];
-    cols = new builder_columns/* TaskColumns */.b2();
-    /** Task numbers by (revision index, task_id). */
-    index = new builder_columns/* TaskIndex */.YH();
-    /** Cluster and harness strings repeat across tasks: keep one copy of each. */
-    strings = new Map();
-    /** The harness revision interned last (rows of a harness revision come in runs). */
-    lastHarness = undefined;
-    models = new Set();
-    lastModel = undefined;
-    /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
-    lastRevision = undefined;
-    lastTasks = undefined;
-    /** The task of the last row that found or made one (-1: none yet). */
-    lastTask = -1;
+/** The builder's labels and evidence: the layer between its state and its row path. */
+class LabelHistory extends BuilderState {
     /** The task whose later labels were looked up last, and those labels. */
     lastMoreTask = -1;
     lastMore = undefined;
-    baselineState = newModelState();
-    candidateState = newModelState();
-    lineProblems = new ProblemList();
-    issues = new LineIssues();
-    exportRow = emptyExportRow();
-    reviewRow = emptyReviewRow();
-    // (packEvidence: resultRow takes a row's packed list: packedRow.)
-    scanner = new RowScanner(true);
-    limits;
-    /** A cap was passed (reported): later lines are not held. */
-    stopped = false;
-    attemptIds = 0;
     /** Beside the state, for speed only: a result row's label and evidence last added to a task
      * (made once a task's evidence differs between its rows). */
     memo = undefined;
     /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
     lastAdded = new LastAdded();
-    /** Blocks of every AttemptIds of this builder (freed with it). */
-    attemptPool = new builder_columns/* AttemptPool */.qI();
-    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
-    reviewFiles = new Map();
-    heldChars = 0;
-    constructor(baseline, candidate, 
-    /** Display names of the input files, by file index. */
-    fileNames, limits = {}) {
-        this.baseline = baseline;
-        this.candidate = candidate;
-        this.fileNames = fileNames;
-        this.limits = { ...input_limits/* DEFAULT_INPUT_LIMITS */.CL, ...limits };
-    }
-    /** Reports a passed cap at `src` and stops holding what later lines bring. */
-    capPassed(src, message) {
-        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
-        this.stopped = true;
-    }
-    /** After each line: reports when the text or attempt ids held have passed their caps. */
-    checkHeld(src) {
-        if (this.stopped)
-            return;
-        if (this.heldChars > this.limits.maxHeldChars) {
-            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
-                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
-        }
-        else if (this.attemptIds > this.limits.maxAttemptIds) {
-            this.capPassed(src, `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
-                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
-                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
-        }
-    }
-    /** An attempt id kept to recognise its repeats. */
-    holdAttempt(attempt) {
-        if (attempt !== undefined) {
-            this.attemptIds++;
-            if (typeof attempt === "string")
-                this.heldChars += attempt.length;
-        }
-        return attempt;
-    }
-    src(fileIndex, line) {
-        return fileIndex * LINE_RADIX + line;
-    }
-    where(src) {
-        const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
-        return `${file}:${src % LINE_RADIX}`;
-    }
-    locationOf(src) {
-        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
-    }
-    /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
-    fileProblem(fileIndex, line, message) {
-        const file = this.fileNames[fileIndex] ?? "?";
-        this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
-    }
-    lineProblem(src, field, message) {
-        const location = this.locationOf(src);
-        this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
-    }
-    /** One non-blank line of a results export; `plain` as in line-stream's LineHandler. */
-    addResultLine(text, fileIndex, line, plain = false) {
-        if (this.stopped)
-            return;
-        const issues = this.issues;
-        issues.reset();
-        const obj = parseObject(text, issues);
-        const row = this.exportRow;
-        if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
-            this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
-            return;
-        }
-        this.addResultRow(row, fileIndex, line);
-    }
-    /**
-     * One non-blank line of a results export as bytes (line-stream's ByteLineHandler): the byte
-     * scanner reads the common row shape; any other line goes the JSON.parse way (scan-row.ts).
-     */
-    addResultBytes(bytes, begin, end, flags, fileIndex, line) {
-        if (this.stopped)
-            return;
-        if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
-            this.addResultRow(this.exportRow, fileIndex, line);
-            return;
-        }
-        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & line_flags/* LINE_PLAIN */.U) !== 0);
-    }
-    /** A results line already parsed and checked (by a parse worker: see parse-pool.ts). */
-    addResultRow(row, fileIndex, line) {
-        if (this.stopped)
-            return;
-        const src = this.src(fileIndex, line);
-        this.resultRow(row, src);
-        this.checkHeld(src);
-    }
-    /** A results line a parse worker found bad: what addResultLine reports for it. */
-    addLineIssue(fileIndex, line, field, message) {
-        if (this.stopped)
-            return;
-        this.lineProblem(this.src(fileIndex, line), field, message);
-    }
-    resultRow(row, src) {
-        const model = row.modelConfig;
-        if (model !== this.lastModel) {
-            if (!this.models.has(model)) {
-                if (this.models.size >= this.limits.maxModels) {
-                    this.capPassed(src, `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`);
-                    return;
-                }
-                this.heldChars += model.length;
-                this.models.add(model);
-            }
-            this.lastModel = model;
-        }
-        const isBaseline = model === this.baseline;
-        const isCandidate = model === this.candidate;
-        // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
-        // hashing a fresh 70-character string for the map on every row.
-        let rev = row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
-        const cols = this.cols;
-        let i;
-        let hash = 0;
-        let probed = false;
-        if (rev !== undefined) {
-            this.lastRevision = rev.name;
-            this.lastTasks = rev;
-            // Models usually run the tasks in one order, and attempts of a task come together: the
-            // task after the last row's, or that task again, before a lookup in a map of every task
-            // (cache misses at 500,000 tasks).
-            const last = this.lastTask;
-            const next = last + 1;
-            if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
-                i = next;
-            }
-            else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
-                i = last;
-            }
-            else {
-                hash = builder_columns/* TaskIndex */.YH.hash(rev.index, row.taskId);
-                const found = this.index.find(hash, rev.index, row.taskId, cols);
-                if (found >= 0)
-                    i = found;
-                probed = true;
-            }
-        }
-        if (i === undefined) {
-            if (cols.count >= this.limits.maxTasks) {
-                this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
-                    `over all models (the limit, which bounds the memory used)`);
-                return;
-            }
-            this.heldChars += row.taskId.length;
-            if (rev === undefined) {
-                const name = this.intern(row.datasetRevision);
-                rev = { name, index: this.revisionList.length };
-                this.revisions.set(name, rev);
-                this.revisionList.push(rev);
-                this.lastRevision = name;
-                this.lastTasks = rev;
-            }
-            if (!probed) {
-                // A new revision: the index was not asked yet (it has no such task), and says where it goes.
-                hash = builder_columns/* TaskIndex */.YH.hash(rev.index, row.taskId);
-                this.index.find(hash, rev.index, row.taskId, cols);
-            }
-            i = cols.add(rev.index, row.taskId);
-            this.index.add(hash, i);
-        }
-        this.lastTask = i;
-        // (rev is defined: i was found in its map, or both were made above.)
-        if (rev === undefined)
-            return;
-        // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
-        if (isBaseline && !this.compared(i, builder_columns/* F_BASELINE */.rr, cols.baseline, this.baselineState, rev, row, src))
-            return;
-        if (isCandidate && !this.compared(i, builder_columns/* F_CANDIDATE */.Nt, cols.candidate, this.candidateState, rev, row, src))
-            return;
+    /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */
+    labelRow(i, row, src) {
         const evidence = row.evidence;
         const memo = this.memo;
         const last = this.lastAdded;
         if (row.packedEvidence !== undefined) {
             if (!this.packedRow(i, row.reviewRevision, row.validity, src, row.packedEvidence, row.packedItems))
-                return;
+                return false;
         }
         else if (!last.repeats(i, row.reviewRevision, row.validity, evidence) &&
             (memo === undefined ||
                 evidence === undefined ||
-                !memo.repeats(i, row.reviewRevision, row.validity, evidence, cols))) {
+                !memo.repeats(i, row.reviewRevision, row.validity, evidence, this.cols))) {
             last.forget();
             if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
-                return;
+                return false;
             if (evidence !== undefined)
                 this.remember(i, row.reviewRevision, row.validity, evidence);
             last.set(i, row.reviewRevision, row.validity, evidence);
         }
-        const cluster = row.cluster;
-        if (cluster !== undefined) {
-            const held = cols.clusters[i];
-            if (held === undefined) {
-                cols.clusters[i] = this.intern(cluster);
-                cols.clusterSrc[i] = src;
-            }
-            else if (cluster !== held && !cols.clusterConflicts.has(i)) {
-                cols.clusterConflicts.set(i, { value: cluster, src });
-            }
-        }
-    }
-    /** A row of a compared model on task i. Returns false when it conflicts (reported). */
-    compared(i, flag, m, model, rev, row, src) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        if ((flags & flag) === 0) {
-            // The model's first row on this task: nothing to conflict with yet.
-            cols.flags[i] = flags | flag;
-            m.harness[i] = this.internHarness(row.harnessRevision);
-            m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
-            m.a0[i] = this.holdAttempt(row.attempt);
-            m.a0info[i] = src * 4 + row.result;
-            return this.countRow(i, m, model, rev, row, src);
-        }
-        return this.addAttempt(i, m, model, rev, row, src);
-    }
-    intern(value) {
-        const known = this.strings.get(value);
-        if (known !== undefined)
-            return known;
-        this.strings.set(value, value);
-        this.heldChars += value.length;
-        return value;
-    }
-    internHarness(value) {
-        let held = this.lastHarness;
-        if (value !== held) {
-            held = this.intern(value);
-            this.lastHarness = held;
-        }
-        return held;
-    }
-    /** Counts one further row of a compared model on task i. Returns false when it conflicts (reported). */
-    addAttempt(i, m, model, rev, row, src) {
-        const harness = row.harnessRevision;
-        const kind = row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS;
-        const inline = harness === m.harness[i];
-        const seen = inline ? undefined : m.others.get(i)?.get(harness);
-        if (!inline && seen === undefined) {
-            m.othersOf(i).set(harness, {
-                harness: this.internHarness(harness),
-                info: src * 2 + kind,
-                a0: this.holdAttempt(row.attempt),
-                a0info: src * 4 + row.result,
-                more: undefined,
-            });
-            return this.countRow(i, m, model, rev, row, src);
-        }
-        const info = seen === undefined ? (m.info[i] ?? 0) : seen.info;
-        if (kind === KIND_AGGREGATED || info % 2 === KIND_AGGREGATED) {
-            const other = this.where(Math.floor(info / 2));
-            const what = `model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
-                `${quote(rev.name)}, harness_revision ${quote(harness)}`;
-            const message = kind === KIND_AGGREGATED && info % 2 === KIND_AGGREGATED
-                ? `a second pre-aggregated row for ${what}; the first is at ${other}. Two aggregates of ` +
-                    `the same attempts are ambiguous: give one row with the totals`
-                : `pre-aggregated and per-attempt rows for the same ${what} (the other kind is at ${other}); ` +
-                    `whether the aggregate includes those attempts is ambiguous: give one kind only`;
-            this.lineProblem(src, undefined, message);
-            return false;
-        }
-        const attempt = row.attempt;
-        if (attempt !== undefined) {
-            const a0 = seen === undefined ? m.a0[i] : seen.a0;
-            const more = seen === undefined ? m.more.get(i) : seen.more;
-            const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
-            if (prev !== undefined) {
-                const prevResult = prev % 4;
-                if (prevResult === row.result) {
-                    model.duplicateRows++;
-                    return true;
-                }
-                const prevName = RESULT_NAMES[prevResult] ?? "?";
-                const name = RESULT_NAMES[row.result] ?? "?";
-                this.lineProblem(src, "result", `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
-                    `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
-                    `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
-                    `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
-                    `and "${name}" here; a repeated attempt must repeat its result`);
-                return false;
-            }
-            const held = this.holdAttempt(attempt) ?? attempt;
-            if (a0 === undefined) {
-                if (seen === undefined) {
-                    m.a0[i] = held;
-                    m.a0info[i] = src * 4 + row.result;
-                }
-                else {
-                    seen.a0 = held;
-                    seen.a0info = src * 4 + row.result;
-                }
-            }
-            else if (more !== undefined) {
-                more.set(held, src * 4 + row.result);
-            }
-            else {
-                const fresh = new builder_columns/* AttemptIds */.g$(this.attemptPool);
-                fresh.set(held, src * 4 + row.result);
-                if (seen === undefined)
-                    m.more.set(i, fresh);
-                else
-                    seen.more = fresh;
-            }
-        }
-        return this.countRow(i, m, model, rev, row, src);
-    }
-    /**
-     * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
-     * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
-     * sums are no longer exact.
-     */
-    countRow(i, m, model, rev, row, src) {
-        const total = row.result < 0
-            ? safeSum(safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors), row.missing)
-            : safeSum(model.attempts, 1);
-        if (total < 0) {
-            this.capPassed(src, `the attempts of model_config ${quote(row.modelConfig)} add up to more than ` +
-                `${Number.MAX_SAFE_INTEGER}, the largest count held exactly; its figures would be altered`);
-            return false;
-        }
-        model.attempts = total;
-        // (A count of one attempt a row reaches NARROW_COUNT_MAX only after 2^32 rows: checked anyway.)
-        switch (row.result) {
-            case 0: {
-                const v = (m.pass[i] ?? 0) + 1;
-                if (v > builder_columns/* NARROW_COUNT_MAX */.RL)
-                    m.widen();
-                m.pass[i] = v;
-                break;
-            }
-            case 1: {
-                const v = (m.fail[i] ?? 0) + 1;
-                if (v > builder_columns/* NARROW_COUNT_MAX */.RL)
-                    m.widen();
-                m.fail[i] = v;
-                break;
-            }
-            case 2: {
-                const v = (m.infraError[i] ?? 0) + 1;
-                if (v > builder_columns/* NARROW_COUNT_MAX */.RL)
-                    m.widen();
-                m.infraError[i] = v;
-                break;
-            }
-            case 3: {
-                const v = (m.missing[i] ?? 0) + 1;
-                if (v > builder_columns/* NARROW_COUNT_MAX */.RL)
-                    m.widen();
-                m.missing[i] = v;
-                break;
-            }
-            default:
-                m.setCounts(i, (m.pass[i] ?? 0) + row.passes, (m.fail[i] ?? 0) + row.fails, (m.infraError[i] ?? 0) + row.infraErrors, (m.missing[i] ?? 0) + row.missing);
-        }
-        // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
-        // one instead of a Set lookup (a hash of a fresh string) on every row.
-        if (row.harnessRevision !== model.lastHarness) {
-            const harness = this.internHarness(row.harnessRevision);
-            model.harnessRevisions.add(harness);
-            model.lastHarness = harness;
-        }
-        if (rev !== model.lastRevision) {
-            model.datasetRevisions.add(rev.name);
-            model.lastRevision = rev;
-        }
         return true;
+    }
+    /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
+    forgetLastLabels() {
+        this.lastAdded.forget();
+        this.lastMoreTask = -1;
+        this.lastMore = undefined;
+    }
+    /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
+    forgetMemo() {
+        this.memo = undefined;
     }
     /**
      * After a row's label and evidence were added to task i: when its items stand together in the
@@ -3364,7 +3364,7 @@ class DatasetBuilder {
         // characters of a string are counted once. (withEvidence grows `before` in place.) When the
         // task's list begins with the row's items it gains none, and they are all the label shares.
         // A new label whose row gives exactly the task's list: settle() would find the list it built
-        // equal to the task's and drop it (a task-heavy export's second label, ~28% of its tasks).
+        // equal to the task's and drop it (a task-heavy export's second label, on many of its tasks).
         if (taskHas && own && this.ownList(i, event) === undefined && packedRunAt(packed, 0, evidence, true)) {
             this.disown(i, event);
             return true;
@@ -3466,7 +3466,7 @@ class DatasetBuilder {
     firstPacked(evidence) {
         if (typeof evidence !== "string") {
             const n = evidence.length;
-            let plain = n <= input_limits/* MAX_EVIDENCE_PER_TASK */.zd;
+            let plain = n <= read_limits/* MAX_EVIDENCE_PER_TASK */.zd;
             for (let k = 0; plain && k < n; k++) {
                 const item = evidence[k];
                 if (item.length === 0)
@@ -3489,7 +3489,7 @@ class DatasetBuilder {
     withItem(list, item, shared) {
         if (item.length === 0)
             return list;
-        if (list !== undefined && (list.length >= input_limits/* MAX_EVIDENCE_PER_TASK */.zd || list.includes(item)))
+        if (list !== undefined && (list.length >= read_limits/* MAX_EVIDENCE_PER_TASK */.zd || list.includes(item)))
             return list;
         const i = shared === undefined
             ? -1
@@ -3506,15 +3506,1189 @@ class DatasetBuilder {
         list.push(value);
         return list;
     }
-    revisionOf(i) {
-        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
+}
+/** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
+function labelsOf(cols, i, flags) {
+    const out = [];
+    if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
+        const meta = cols.label0Meta.get(i);
+        const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
+        out.push({
+            revision: small(cols.label0Revision[i] ?? 0),
+            validity: model_VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+            src: cols.label0Src[i] ?? 0,
+            reviewer: meta?.reviewer,
+            note: meta?.note,
+            own,
+            evidence: own ? cols.label0Evidence.get(i) : undefined,
+        });
     }
-    /** Whether the reviews can matter: call after all results files. */
-    inUniverse(i) {
-        return ((this.cols.flags[i] ?? 0) & (builder_columns/* F_BASELINE */.rr | builder_columns/* F_CANDIDATE */.Nt)) !== 0;
+    for (const e of cols.moreLabels.get(i)?.events ?? [])
+        out.push(e);
+    return out;
+}
+/** A task's label events in history order: by revision, then source. */
+function historyOrder(a, b) {
+    return a.revision - b.revision || a.src - b.src;
+}
+/** Whether task i's later labels follow its first in history order (as they usually come). */
+function laterInOrder(cols, i, later) {
+    let revision = cols.label0Revision[i] ?? 0;
+    let src = cols.label0Src[i] ?? 0;
+    for (const e of later) {
+        if (e.revision < revision || (e.revision === revision && e.src < src))
+            return false;
+        revision = e.revision;
+        src = e.src;
+    }
+    return true;
+}
+/** Whether task i has a label other than unreviewed. */
+function hasLabel(cols, i) {
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
+        return true;
+    if ((flags & builder_columns/* F_MORE_LABELS */.t1) === 0)
+        return false;
+    return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
+}
+/** What a state's evidence of task i counts as held: the task's items, and every label's items that
+ * are not the task's (an item a label keeps when the task's list is full, counted per label). */
+function evidenceChars(cols, i) {
+    const task = cols.evidence[i];
+    let n = packedChars(task);
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0)
+        n += charsNotIn(cols.label0Evidence.get(i), task);
+    if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
+        for (const e of cols.moreLabels.get(i)?.events ?? [])
+            if (e.own)
+                n += charsNotIn(e.evidence, task);
+    }
+    return n;
+}
+function charsOf(list) {
+    let n = 0;
+    for (const item of list ?? [])
+        n += item.length;
+    return n;
+}
+function charsNotIn(list, packed) {
+    let n = 0;
+    for (const item of list ?? [])
+        if (packedIndexOf(packed, item) < 0)
+            n += item.length;
+    return n;
+}
+/**
+ * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
+ * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
+ * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
+ */
+function unionOf(list, more) {
+    if (more === undefined || more.length === 0 || (list?.length ?? 0) >= read_limits/* MAX_EVIDENCE_PER_TASK */.zd)
+        return list;
+    let out;
+    for (const item of more) {
+        if (list?.includes(item) === true || out?.includes(item) === true)
+            continue;
+        out ??= list === undefined ? [] : list.slice();
+        out.push(item);
+        if (out.length >= read_limits/* MAX_EVIDENCE_PER_TASK */.zd)
+            break;
+    }
+    return out ?? list;
+}
+/** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
+ * a closure per row). */
+function findLabel(events, revision, validity) {
+    for (const e of events)
+        if (e.revision === revision && e.validity === validity)
+            return e;
+    return undefined;
+}
+/**
+ * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
+ * table then gives the task's list), else the list itself (empty when there is none).
+ */
+function ownEvidence(own, task) {
+    return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
+}
+const UNREVIEWED = 0;
+/** The index of a validity in VALIDITIES. */
+function validityCode(v) {
+    return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
+function sameItems(a, b) {
+    if (a === b)
+        return true;
+    const n = a?.length ?? 0;
+    if (n !== (b?.length ?? 0))
+        return false;
+    for (let i = 0; i < n; i++)
+        if (a?.[i] !== b?.[i])
+            return false;
+    return true;
+}
+/** Whether a list begins with exactly these items (so holds them all). */
+function startsWith(kept, evidence) {
+    if (kept === undefined)
+        return false;
+    if (typeof evidence === "string")
+        return kept[0] === evidence;
+    if (evidence.length > kept.length)
+        return false;
+    for (let i = 0; i < evidence.length; i++)
+        if (kept[i] !== evidence[i])
+            return false;
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/dataset-finish.ts
+/**
+ * The builder's last step: the Dataset (the compared tasks in dataset order, as a ColumnTaskTable),
+ * or one InputError listing every problem found, those found while reading first, then those
+ * only the whole input shows (two labels at a task's highest revision, a cluster conflict, a
+ * reviews file that labels no compared task).
+ */
+
+
+
+
+
+
+
+
+
+
+function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResults) {
+    const present = b.modelsPresent();
+    const modelProblems = [];
+    for (const [role, id] of [
+        ["baseline", b.baseline],
+        ["candidate", b.candidate],
+    ]) {
+        // After a passed cap the rest was not read and may hold the id.
+        if (complete && !b.stopped && !b.models.has(id)) {
+            modelProblems.push({
+                message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
+            });
+        }
+    }
+    // A compared model missing, and a results file without a row: most likely the reason, named first.
+    const missing = modelProblems.length === 0
+        ? modelProblems
+        : emptyResults
+            .map((e) => ({
+            location: { file: b.fileNames[e.fileIndex] ?? "?" },
+            message: emptyResultsMessage(e.bytes),
+        }))
+            .concat(modelProblems);
+    const cols = b.cols;
+    const ids = cols.taskIds;
+    // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
+    // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
+    const rank = new Uint32Array(b.revisionList.length);
+    [...b.revisionList]
+        .sort((a, b) => compareCodeUnits(a.name, b.name))
+        .forEach((rev, r) => (rank[rev.index] = r));
+    const start = new Uint32Array(b.revisionList.length + 1);
+    for (let i = 0; i < cols.count; i++) {
+        const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
+        if (b.inUniverse(i))
+            start[r] = (start[r] ?? 0) + 1;
+    }
+    for (let r = 0; r < b.revisionList.length; r++)
+        start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
+    const size = start[b.revisionList.length] ?? 0;
+    const universe = new Uint32Array(size);
+    const fill = start.slice();
+    for (let i = 0; i < cols.count; i++) {
+        if (!b.inUniverse(i))
+            continue;
+        const r = rank[cols.revision[i] ?? 0] ?? 0;
+        const at = fill[r] ?? 0;
+        universe[at] = i;
+        fill[r] = at + 1;
+    }
+    for (let r = 0; r < b.revisionList.length; r++) {
+        // Sorted as an Array: V8's typed-array sort with a comparator is slower.
+        const from = start[r] ?? 0;
+        // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
+        const part = new Array((start[r + 1] ?? 0) - from);
+        for (let k = 0; k < part.length; k++)
+            part[k] = universe[from + k] ?? 0;
+        part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
+        universe.set(part, from);
+    }
+    // Read before the per-task maps go; its problems come after the tasks' (as listed).
+    const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
+    const unmatchedProblems = new ProblemList();
+    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+    // The task maps go before the table is made (finish is the last call): a task-heavy
+    // export's peak memory is the held state and the table together.
+    b.revisions.clear();
+    b.index = new builder_columns/* TaskIndex */.YH();
+    cols.baseline.releaseAttempts();
+    cols.candidate.releaseAttempts();
+    // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
+    if (collectGarbage !== undefined && cols.count >= read_limits/* COLLECT_MIN_TASKS */.fo)
+        collectGarbage();
+    const late = new ProblemList();
+    const revisions = new Set();
+    const refused = missing.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
+    // In dataset order: the late problems in that order, the review revisions, each task's run of
+    // label events in the table.
+    const eventStart = new Uint32Array(size + 1);
+    let eventCount = 0;
+    const conflicts = cols.clusterConflicts.size > 0;
+    for (let u = 0; u < size; u++) {
+        const i = universe[u] ?? 0;
+        const flags = cols.flags[i] ?? 0;
+        eventStart[u] = eventCount;
+        // A task's first row always adds a label unless it passed a cap (reported): then it has none.
+        if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
+            // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
+            // two different labels at the task's highest revision need them, for checkLabels.
+            const top = cols.topRevision[i] ?? -1;
+            let topCode = -1;
+            let rival = false;
+            if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
+                const revision = cols.label0Revision[i] ?? 0;
+                revisions.add(revision);
+                if (revision === top)
+                    topCode = cols.label0Validity[i] ?? 0;
+                eventCount++;
+            }
+            for (const e of cols.moreLabels.get(i)?.events ?? []) {
+                revisions.add(e.revision);
+                eventCount++;
+                if (e.revision !== top)
+                    continue;
+                const code = validityCode(e.validity);
+                if (topCode < 0)
+                    topCode = code;
+                else if (code !== topCode)
+                    rival = true;
+            }
+            if (rival)
+                checkLabels(b, i, labelsOf(b.cols, i, flags), late);
+        }
+        else if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
+            revisions.add(cols.label0Revision[i] ?? 0);
+            eventCount++;
+        }
+        const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
+        if (conflict !== undefined) {
+            late.add({
+                location: b.locationOf(conflict.src),
+                field: "cluster",
+                message: `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has cluster ` +
+                    `${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
+                    `${quote(conflict.value)} here; a task belongs to one cluster`,
+            });
+        }
+    }
+    eventStart[size] = eventCount;
+    // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+    // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+    const table = refused || late.total > 0 ? undefined : newTable(b, universe, eventStart);
+    if (table !== undefined) {
+        // Filled in the builder's task order: its ~15 columns are read in order and the table's
+        // written where each task goes (in dataset order every read would be a cache miss).
+        const position = new Int32Array(cols.count).fill(-1);
+        for (let u = 0; u < size; u++)
+            position[universe[u] ?? 0] = u;
+        for (let i = 0; i < cols.count; i++) {
+            const u = position[i] ?? -1;
+            if (u >= 0)
+                addToTable(b, table, u, i, eventStart[u] ?? 0);
+        }
+    }
+    late.append(unmatchedProblems);
+    const total = missing.length + b.lineProblems.total + late.total;
+    if (total > 0) {
+        const problems = [...missing, ...b.lineProblems.items, ...late.items];
+        throw new InputError(`The results/reviews input has ${plural(total, "problem", "problems")}:`, problems, total);
+    }
+    return {
+        tasks: table ?? newTable(b, new Uint32Array(0), new Uint32Array(1)),
+        baseline: summary(b.baseline, b.baselineState),
+        candidate: summary(b.candidate, b.candidateState),
+        modelsPresent: present,
+        inputs,
+        rowsRead,
+        reviewRevisions: [...revisions].sort((a, b) => a - b),
+        ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+    };
+}
+/**
+ * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+ * the rows under dataset revisions that no task of the baseline or the candidate has; and the
+ * export's labelled tasks (label other than unreviewed, from rows of other models) under such
+ * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
+ */
+function unmatchedLabelsOf(b, compared, late) {
+    const out = [];
+    const comparedList = [...compared].sort(compareCodeUnits);
+    for (const [fileIndex, st] of [...b.reviewFiles].sort((x, y) => x[0] - y[0])) {
+        const file = b.fileNames[fileIndex] ?? "?";
+        const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
+        const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
+        if (st.matched === 0) {
+            late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
+        }
+        else if (rows > 0) {
+            out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
+        }
+    }
+    const exportRevisions = [];
+    let labelled = 0;
+    const labelledIn = new Float64Array(b.revisionList.length);
+    for (let i = 0; i < b.cols.count; i++) {
+        const r = b.cols.revision[i] ?? 0;
+        if (hasLabel(b.cols, i))
+            labelledIn[r] = (labelledIn[r] ?? 0) + 1;
+    }
+    for (const rev of b.revisionList) {
+        if (compared.has(rev.name))
+            continue;
+        const here = labelledIn[rev.index] ?? 0;
+        if (here > 0) {
+            exportRevisions.push(rev.name);
+            labelled += here;
+        }
+    }
+    if (labelled > 0) {
+        out.push({
+            rows: labelled,
+            of: undefined,
+            revisions: exportRevisions.sort(compareCodeUnits),
+            moreRevisions: false,
+        });
+    }
+    return out;
+}
+/** Two labels at a task's highest review revision: a problem at the second. */
+function checkLabels(b, i, events, late) {
+    const top = b.cols.topRevision[i] ?? -1;
+    const label = events.find((e) => e.revision === top);
+    const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
+    if (label === undefined || rival === undefined)
+        return;
+    late.add({
+        location: b.locationOf(rival.src),
+        field: "validity",
+        message: `task ${quote(b.cols.taskIds[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has two ` +
+            `different labels at its highest review_revision ${top}: "${label.validity}" ` +
+            `at ${b.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
+            `later revision labelled "disputed"`,
+    });
+}
+/** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
+function newTable(b, universe, eventStart) {
+    const cols = b.cols;
+    const names = b.revisionList.map((r) => r.name);
+    // Only the string columns: the table must not keep the builder's typed arrays alive.
+    const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+    return new ColumnTaskTable(universe.length, eventStart, strings, names, b.fileNames);
+}
+/** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
+function addToTable(b, table, u, i, e) {
+    const cols = b.cols;
+    const flags = cols.flags[i] ?? 0;
+    const evidence = cols.evidence[i];
+    table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & builder_columns/* F_BASELINE */.rr) === 0 ? undefined : countsOf(cols.baseline, i), (flags & builder_columns/* F_CANDIDATE */.Nt) === 0 ? undefined : countsOf(cols.candidate, i));
+    const more = (flags & builder_columns/* F_MORE_LABELS */.t1) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+    const first = (flags & builder_columns/* F_LABEL0 */.sH) !== 0;
+    if (more === undefined || (first && laterInOrder(cols, i, more))) {
+        // The labels in history order as held (one, the usual case, or the first then the later
+        // ones in order): written from the columns, no LabelEvent list, no sort.
+        let k = e;
+        if (first) {
+            const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
+            table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+        }
+        for (const ev of more ?? [])
+            setLabelEvent(table, k++, ev, evidence);
+        return;
+    }
+    // (labelsOf makes a new list: sorted in place.)
+    const sorted = labelsOf(b.cols, i, flags).sort(historyOrder);
+    for (let k = 0; k < sorted.length; k++)
+        setLabelEvent(table, e + k, sorted[k], evidence);
+}
+function setLabelEvent(table, at, ev, evidence) {
+    table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
+}
+function summary(config, st) {
+    return {
+        config,
+        harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
+        datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
+        duplicateRows: st.duplicateRows,
+    };
+}
+/** Counts below this (each of the four) come from one shared object per combination. */
+const SHARED_COUNTS_BELOW = 8;
+const sharedCounts = [];
+/**
+ * A record's attempt counts. Tasks of a task-heavy export have a few attempts each, so the counts
+ * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
+ * modified) instead of two objects a task.
+ */
+function countsOf(m, i) {
+    const pass = small(m.pass[i] ?? 0);
+    const fail = small(m.fail[i] ?? 0);
+    const infraError = small(m.infraError[i] ?? 0);
+    const missing = small(m.missing[i] ?? 0);
+    const n = SHARED_COUNTS_BELOW;
+    if (pass >= n || fail >= n || infraError >= n || missing >= n) {
+        return { pass, fail, infra_error: infraError, missing };
+    }
+    const k = ((pass * n + fail) * n + infraError) * n + missing;
+    let shared = sharedCounts[k];
+    if (shared === undefined) {
+        shared = Object.freeze({ pass, fail, infra_error: infraError, missing });
+        sharedCounts[k] = shared;
+    }
+    return shared;
+}
+
+// EXTERNAL MODULE: ./src/read/builder/column-transfer.ts
+var column_transfer = __nccwpck_require__(806);
+;// CONCATENATED MODULE: ./src/read/builder/range-merge.ts
+/**
+ * Reading one results file in byte ranges (range-read.ts): each range after the first is read by
+ * a builder of its own (its lines numbered from 1), whose state (snapshotOf) is then absorbed by
+ * the main thread's builder in range order as if its lines had been read there. Only a clean
+ * read is merged: when any range had a problem or passed a cap, or absorbing finds what would
+ * have been one (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the
+ * caller reads the input again from the start, one line after another, for the exact messages.
+ */
+
+
+
+
+
+
+
+
+/**
+ * Part of this builder's state, to absorb into another (after a structured clone: see
+ * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
+ * order, absorbs the whole state.
+ */
+function snapshotOf(b, from, to, last) {
+    const totals = (st) => last
+        ? {
+            harnessRevisions: [...st.harnessRevisions],
+            datasetRevisions: [...st.datasetRevisions],
+            duplicateRows: st.duplicateRows,
+            attempts: st.attempts,
+        }
+        : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
+    return {
+        cols: from === 0 && to === b.cols.count ? b.cols : (0,column_transfer/* sliceColumns */.Ml)(b.cols, from, to),
+        revisions: b.revisionList.map((r) => r.name),
+        models: from === 0 ? [...b.models] : [],
+        baseline: totals(b.baselineState),
+        candidate: totals(b.candidateState),
+    };
+}
+/**
+ * Adds to `b` the state of a builder that read results lines of the same file right after the
+ * lines read by `b`, numbered from 1 (`lines` is how many lines came before them): the state
+ * becomes what reading those lines into `b` would have made, totals aside (absorbTotals).
+ * Returns false when that reading would have reported a problem or passed a cap; `b` is then
+ * spoilt (read again from the start).
+ */
+function absorbSnapshot(b, s, lines) {
+    const p = (0,column_transfer/* reviveColumns */.dn)(s.cols, lines, b.attemptPool);
+    for (const model of s.models) {
+        if (b.models.has(model))
+            continue;
+        if (b.models.size >= b.limits.maxModels)
+            return false;
+        b.heldChars += model.length;
+        b.models.add(model);
+    }
+    const revs = s.revisions.map((name) => b.revisionNamed(name));
+    const cols = b.cols;
+    const dups = [0, 0];
+    for (let t = 0; t < p.count; t++) {
+        const rev = revs[p.revision[t] ?? 0];
+        const taskId = p.taskIds[t];
+        if (rev === undefined || taskId === undefined)
+            return false;
+        const hash = builder_columns/* TaskIndex */.YH.hash(rev.index, taskId);
+        const i = b.index.find(hash, rev.index, taskId, cols);
+        if (i >= 0) {
+            if (!mergeTask(b, i, p, t, dups))
+                return false;
+            continue;
+        }
+        if (cols.count >= b.limits.maxTasks)
+            return false;
+        b.heldChars += taskId.length;
+        const fresh = cols.add(rev.index, taskId);
+        b.index.add(hash, fresh);
+        adoptTask(b, fresh, p, t);
+    }
+    if (!absorbTotals(b, b.baselineState, s.baseline, dups[0] ?? 0))
+        return false;
+    return absorbTotals(b, b.candidateState, s.candidate, dups[1] ?? 0);
+}
+function absorbTotals(b, st, t, dups) {
+    const attempts = st.attempts + t.attempts;
+    if (attempts > Number.MAX_SAFE_INTEGER)
+        return false;
+    st.attempts = attempts - dups;
+    st.duplicateRows += t.duplicateRows + dups;
+    for (const h of t.harnessRevisions)
+        st.harnessRevisions.add(b.intern(h));
+    for (const r of t.datasetRevisions)
+        st.datasetRevisions.add(b.revisionNamed(r).name);
+    return true;
+}
+/** Task t of `p`, not known here, becomes task i (its state taken over). */
+function adoptTask(b, i, p, t) {
+    const cols = b.cols;
+    const flags = p.flags[t] ?? 0;
+    cols.flags[i] = flags;
+    cols.topRevision[i] = p.topRevision[t] ?? -1;
+    cols.topValidity[i] = p.topValidity[t] ?? 0;
+    cols.label0Revision[i] = p.label0Revision[t] ?? 0;
+    cols.label0Validity[i] = p.label0Validity[t] ?? 0;
+    cols.label0Src[i] = p.label0Src[t] ?? 0;
+    if ((flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0)
+        cols.label0Evidence.set(i, p.label0Evidence.get(t));
+    const meta = p.label0Meta.get(t);
+    if (meta !== undefined)
+        cols.label0Meta.set(i, meta);
+    const more = p.moreLabels.get(t);
+    if (more !== undefined)
+        cols.moreLabels.set(i, more);
+    cols.evidence[i] = p.evidence[t];
+    b.heldChars += evidenceChars(cols, i);
+    const cluster = p.clusters[t];
+    if (cluster !== undefined) {
+        cols.clusters[i] = b.intern(cluster);
+        cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+        const conflict = p.clusterConflicts.get(t);
+        if (conflict !== undefined)
+            cols.clusterConflicts.set(i, conflict);
+    }
+    if ((flags & builder_columns/* F_BASELINE */.rr) !== 0)
+        adoptModel(b, i, cols.baseline, p.baseline, t);
+    if ((flags & builder_columns/* F_CANDIDATE */.Nt) !== 0)
+        adoptModel(b, i, cols.candidate, p.candidate, t);
+}
+/** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
+function adoptModel(b, i, m, pm, t) {
+    m.harness[i] = b.intern(pm.harness[t] ?? "");
+    m.info[i] = pm.info[t] ?? 0;
+    m.a0[i] = b.holdAttempt(pm.a0[t]);
+    m.a0info[i] = pm.a0info[t] ?? 0;
+    m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
+    const more = pm.more.get(t);
+    if (more !== undefined) {
+        m.more.set(i, more);
+        b.holdAll(more);
+    }
+    const others = pm.others.get(t);
+    if (others === undefined)
+        return;
+    const held = new Map();
+    for (const h of others.values())
+        held.set(b.intern(h.harness), adoptHarness(b, h));
+    m.others.set(i, held);
+}
+function adoptHarness(b, h) {
+    if (h.more !== undefined)
+        b.holdAll(h.more);
+    return { ...h, harness: b.intern(h.harness), a0: b.holdAttempt(h.a0) };
+}
+/**
+ * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
+ * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
+ */
+function mergeTask(b, i, p, t, dups) {
+    const cols = b.cols;
+    const pf = p.flags[t] ?? 0;
+    for (const [flag, role] of [
+        [builder_columns/* F_BASELINE */.rr, 0],
+        [builder_columns/* F_CANDIDATE */.Nt, 1],
+    ]) {
+        if ((pf & flag) === 0)
+            continue;
+        const m = role === 0 ? cols.baseline : cols.candidate;
+        const pm = role === 0 ? p.baseline : p.candidate;
+        if (((cols.flags[i] ?? 0) & flag) === 0) {
+            cols.flags[i] = (cols.flags[i] ?? 0) | flag;
+            adoptModel(b, i, m, pm, t);
+            continue;
+        }
+        const repeated = mergeModel(b, i, m, pm, t);
+        if (repeated < 0)
+            return false;
+        dups[role] = (dups[role] ?? 0) + repeated;
+    }
+    if (!mergeLabels(b, i, p, t))
+        return false;
+    const cluster = p.clusters[t];
+    if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
+        const held = cols.clusters[i];
+        if (held === undefined) {
+            cols.clusters[i] = b.intern(cluster);
+            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
+            const conflict = p.clusterConflicts.get(t);
+            if (conflict !== undefined)
+                cols.clusterConflicts.set(i, conflict);
+        }
+        else if (cluster !== held) {
+            // The first row of p with a cluster is the first to contradict the one held here.
+            cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
+        }
+        else {
+            const conflict = p.clusterConflicts.get(t);
+            if (conflict !== undefined)
+                cols.clusterConflicts.set(i, conflict);
+        }
+    }
+    return true;
+}
+/**
+ * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
+ * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
+ * for a conflicting result or rows of both kinds for one harness revision.
+ */
+function mergeModel(b, i, m, pm, t) {
+    const counts = [0, 0, 0, 0];
+    let failed = false;
+    const harness = (name, info, a0, a0info, more) => {
+        const inline = name === m.harness[i];
+        const seen = inline ? undefined : m.others.get(i)?.get(name);
+        if (!inline && seen === undefined) {
+            m.othersOf(i).set(b.intern(name), adoptHarness(b, { harness: name, info, a0, a0info, more }));
+            return;
+        }
+        const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+        if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
+            failed = true;
+            return;
+        }
+        const put = (attempt, packed) => {
+            const a0Here = seen === undefined ? m.a0[i] : seen.a0;
+            const moreHere = seen === undefined ? m.more.get(i) : seen.more;
+            const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
+            if (prev !== undefined) {
+                if (prev % 4 === packed % 4)
+                    counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
+                else
+                    failed = true;
+                return;
+            }
+            const held = b.holdAttempt(attempt) ?? attempt;
+            if (a0Here === undefined) {
+                if (seen === undefined) {
+                    m.a0[i] = held;
+                    m.a0info[i] = packed;
+                }
+                else {
+                    seen.a0 = held;
+                    seen.a0info = packed;
+                }
+            }
+            else if (moreHere !== undefined) {
+                moreHere.set(held, packed);
+            }
+            else {
+                const fresh = new builder_columns/* AttemptIds */.g$(b.attemptPool);
+                fresh.set(held, packed);
+                if (seen === undefined)
+                    m.more.set(i, fresh);
+                else
+                    seen.more = fresh;
+            }
+        };
+        if (a0 !== undefined)
+            put(a0, a0info);
+        more?.forEach(put);
+    };
+    harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
+    for (const h of pm.others.get(t)?.values() ?? [])
+        harness(h.harness, h.info, h.a0, h.a0info, h.more);
+    if (failed)
+        return -1;
+    m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
+    return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
+}
+/**
+ * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
+ * that of every row that gave it, first seen first, capped, so it is the list held here followed
+ * by p's items it lacks; likewise the task's. Returns false past the labels cap.
+ */
+function mergeLabels(b, i, p, t) {
+    const cols = b.cols;
+    const flags = cols.flags[i] ?? 0;
+    const pf = p.flags[t] ?? 0;
+    const packedBefore = cols.evidence[i];
+    const packedTheirs = p.evidence[t];
+    // (The same items: nothing to add to the task's list.)
+    const sameList = packedTheirs === packedBefore;
+    const labelFlags = builder_columns/* F_LABEL0 */.sH | builder_columns/* F_LABEL0_OWN */.RJ | builder_columns/* F_MORE_LABELS */.t1;
+    if ((flags & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
+        (pf & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
+        cols.label0Revision[i] === p.label0Revision[t] &&
+        cols.label0Validity[i] === p.label0Validity[t]) {
+        // One label on both sides, sharing the task's list: the usual case.
+        if (sameList)
+            return true;
+        const before = unpack(packedBefore);
+        const after = unionOf(before, unpack(packedTheirs));
+        if (after !== before) {
+            b.heldChars += charsOf(after) - charsOf(before);
+            cols.evidence[i] = pack(after);
+        }
+        return true;
+    }
+    if ((flags & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
+        (pf & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
+        !p.label0Meta.has(t) &&
+        b.limits.maxLabelsPerTask >= 2 &&
+        sameList) {
+        // A second label whose rows brought the task's evidence again (a task-heavy export's
+        // candidate rows): it shares the task's list, which stays as it is.
+        const revision = small(p.label0Revision[t] ?? 0);
+        const code = p.label0Validity[t] ?? 0;
+        const event = {
+            revision,
+            validity: model_VALIDITIES[code] ?? "unreviewed",
+            src: p.label0Src[t] ?? 0,
+            reviewer: undefined,
+            note: undefined,
+            own: false,
+            evidence: undefined,
+        };
+        cols.moreLabels.set(i, { events: [event], index: undefined });
+        cols.flags[i] = flags | builder_columns/* F_MORE_LABELS */.t1;
+        if (revision > (cols.topRevision[i] ?? -1)) {
+            cols.topRevision[i] = revision;
+            cols.topValidity[i] = code;
+        }
+        return true;
+    }
+    const heldBefore = evidenceChars(cols, i);
+    const before = unpack(packedBefore);
+    const theirs = unpack(packedTheirs);
+    const after = unionOf(before, theirs);
+    const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
+    // A label's own list is grown in place by later rows: never one that another list also is.
+    const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
+    let top = cols.topRevision[i] ?? -1;
+    let topValidity = cols.topValidity[i] ?? 0;
+    for (const e of labelsOf(p, t, pf)) {
+        const list = e.own ? e.evidence : theirs;
+        const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
+        if (same !== undefined) {
+            same.list = unionOf(same.list, list);
+            continue;
+        }
+        if (labels.length >= b.limits.maxLabelsPerTask)
+            return false;
+        b.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
+        labels.push({ ...e, list });
+        if (e.revision > top) {
+            top = e.revision;
+            topValidity = validityCode(e.validity);
+        }
+    }
+    cols.topRevision[i] = top;
+    cols.topValidity[i] = topValidity;
+    cols.evidence[i] = pack(after);
+    let out = flags & ~labelFlags;
+    const first = labels[0];
+    if (first !== undefined) {
+        out |= builder_columns/* F_LABEL0 */.sH;
+        cols.label0Revision[i] = first.revision;
+        cols.label0Validity[i] = validityCode(first.validity);
+        cols.label0Src[i] = first.src;
+        if (first.reviewer !== undefined || first.note !== undefined) {
+            cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
+        }
+        if (sameItems(first.list, after)) {
+            cols.label0Evidence.delete(i);
+        }
+        else {
+            out |= builder_columns/* F_LABEL0_OWN */.RJ;
+            cols.label0Evidence.set(i, ownCopy(first.list));
+        }
+    }
+    if (labels.length > 1) {
+        const events = labels.slice(1).map((l) => {
+            const own = !sameItems(l.list, after);
+            return {
+                revision: l.revision,
+                validity: l.validity,
+                src: l.src,
+                reviewer: l.reviewer,
+                note: l.note,
+                own,
+                evidence: own ? ownCopy(l.list) : undefined,
+            };
+        });
+        const index = events.length + 1 > LABEL_SCAN_MAX
+            ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
+            : undefined;
+        cols.moreLabels.set(i, { events, index });
+        out |= builder_columns/* F_MORE_LABELS */.t1;
+    }
+    else {
+        cols.moreLabels.delete(i);
+    }
+    cols.flags[i] = out;
+    b.heldChars += evidenceChars(cols, i) - heldBefore;
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/dataset-builder.ts
+/**
+ * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
+ * number of (model, task) pairs, never with the number of rows:
+ * - for every task (any model's rows carry labels that count toward its effective validity): the
+ *   distinct (review_revision, validity) events with their first source, the cluster, and at most
+ *   MAX_EVIDENCE_PER_TASK evidence items (label-history.ts);
+ * - for the baseline and the candidate only, per task: the attempt counts, the attempt keys seen
+ *   (to fold duplicates and catch conflicting results; small: one entry per attempt of the task),
+ *   and which harness revisions came as per-attempt or pre-aggregated rows;
+ * - every model_config seen (for the "unknown model id" message).
+ *
+ * This file is the row path: each results line (the byte scanner first, JSON.parse for any other
+ * line) and each reviews line, checked and added. Each task has a number; its state is held in
+ * columns by that number (builder-columns.ts: typed arrays, the rare things in side maps), found
+ * through the task after the last row's, then an open-addressing table (TaskIndex), with the
+ * tasks of one revision sharing its string. Attempt ids are kept as given (AttemptIds: small
+ * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
+ * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
+ * inline, more in a map. The builder is made in layers (label-history.ts): what the parts share
+ * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts, a
+ * range's state merged by range-merge.ts.
+ *
+ * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
+ * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
+ * conflicting results are checked for the two compared models only, for the same reason.
+ *
+ * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
+ * characters of kept text), and each compared model's attempt total must stay a safe integer.
+ * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
+ * held, and the read ends in an InputError.
+ */
+
+
+
+
+
+
+
+
+
+/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
+const MAX_REVISIONS_HELD = 100;
+class DatasetBuilder extends LabelHistory {
+    lastModel = undefined;
+    /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
+    lastRevision = undefined;
+    lastTasks = undefined;
+    /** The task of the last row that found or made one (-1: none yet). */
+    lastTask = -1;
+    issues = new LineIssues();
+    exportRow = emptyExportRow();
+    reviewRow = emptyReviewRow();
+    // (packEvidence: resultRow takes a row's packed list: LabelHistory.packedRow.)
+    scanner = new RowScanner(true);
+    constructor(baseline, candidate, 
+    /** Display names of the input files, by file index. */
+    fileNames, limits = {}) {
+        super(baseline, candidate, fileNames, limits);
+    }
+    /** One non-blank line of a results export; `plain` as in line-splitter.ts's LineHandler. */
+    addResultLine(text, fileIndex, line, plain = false) {
+        if (this.stopped)
+            return;
+        const issues = this.issues;
+        issues.reset();
+        const obj = parseObject(text, issues);
+        const row = this.exportRow;
+        if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
+            this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
+            return;
+        }
+        this.addResultRow(row, fileIndex, line);
+    }
+    /**
+     * One non-blank line of a results export as bytes (line-splitter.ts's ByteLineHandler): the byte
+     * scanner reads the common row shape; any other line goes the JSON.parse way (row-scanner.ts).
+     */
+    addResultBytes(bytes, begin, end, flags, fileIndex, line) {
+        if (this.stopped)
+            return;
+        if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
+            this.addResultRow(this.exportRow, fileIndex, line);
+            return;
+        }
+        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & line_flags/* LINE_PLAIN */.U) !== 0);
+    }
+    /** A results line already parsed and checked. */
+    addResultRow(row, fileIndex, line) {
+        if (this.stopped)
+            return;
+        const src = this.src(fileIndex, line);
+        this.resultRow(row, src);
+        this.checkHeld(src);
+    }
+    resultRow(row, src) {
+        const model = row.modelConfig;
+        if (model !== this.lastModel) {
+            if (!this.models.has(model)) {
+                if (this.models.size >= this.limits.maxModels) {
+                    this.capPassed(src, `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`);
+                    return;
+                }
+                this.heldChars += model.length;
+                this.models.add(model);
+            }
+            this.lastModel = model;
+        }
+        const isBaseline = model === this.baseline;
+        const isCandidate = model === this.candidate;
+        // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
+        // hashing a fresh 70-character string for the map on every row.
+        let rev = row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
+        const cols = this.cols;
+        let i;
+        let hash = 0;
+        let probed = false;
+        if (rev !== undefined) {
+            this.lastRevision = rev.name;
+            this.lastTasks = rev;
+            // Models usually run the tasks in one order, and attempts of a task come together: the
+            // task after the last row's, or that task again, before a lookup in a map of every task
+            // (a cache miss a row once there are many tasks).
+            const last = this.lastTask;
+            const next = last + 1;
+            if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
+                i = next;
+            }
+            else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
+                i = last;
+            }
+            else {
+                hash = builder_columns/* TaskIndex */.YH.hash(rev.index, row.taskId);
+                const found = this.index.find(hash, rev.index, row.taskId, cols);
+                if (found >= 0)
+                    i = found;
+                probed = true;
+            }
+        }
+        if (i === undefined) {
+            if (cols.count >= this.limits.maxTasks) {
+                this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
+                    `over all models (the limit, which bounds the memory used)`);
+                return;
+            }
+            this.heldChars += row.taskId.length;
+            if (rev === undefined) {
+                const name = this.intern(row.datasetRevision);
+                rev = { name, index: this.revisionList.length };
+                this.revisions.set(name, rev);
+                this.revisionList.push(rev);
+                this.lastRevision = name;
+                this.lastTasks = rev;
+            }
+            if (!probed) {
+                // A new revision: the index was not asked yet (it has no such task), and says where it goes.
+                hash = builder_columns/* TaskIndex */.YH.hash(rev.index, row.taskId);
+                this.index.find(hash, rev.index, row.taskId, cols);
+            }
+            i = cols.add(rev.index, row.taskId);
+            this.index.add(hash, i);
+        }
+        this.lastTask = i;
+        // (rev is defined: i was found in its map, or both were made above.)
+        if (rev === undefined)
+            return;
+        // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
+        if (isBaseline && !this.compared(i, builder_columns/* F_BASELINE */.rr, cols.baseline, this.baselineState, rev, row, src))
+            return;
+        if (isCandidate && !this.compared(i, builder_columns/* F_CANDIDATE */.Nt, cols.candidate, this.candidateState, rev, row, src))
+            return;
+        if (!this.labelRow(i, row, src))
+            return;
+        const cluster = row.cluster;
+        if (cluster !== undefined) {
+            const held = cols.clusters[i];
+            if (held === undefined) {
+                cols.clusters[i] = this.intern(cluster);
+                cols.clusterSrc[i] = src;
+            }
+            else if (cluster !== held && !cols.clusterConflicts.has(i)) {
+                cols.clusterConflicts.set(i, { value: cluster, src });
+            }
+        }
+    }
+    /** A row of a compared model on task i. Returns false when it conflicts (reported). */
+    compared(i, flag, m, model, rev, row, src) {
+        const cols = this.cols;
+        const flags = cols.flags[i] ?? 0;
+        if ((flags & flag) === 0) {
+            // The model's first row on this task: nothing to conflict with yet.
+            cols.flags[i] = flags | flag;
+            m.harness[i] = this.internHarness(row.harnessRevision);
+            m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
+            m.a0[i] = this.holdAttempt(row.attempt);
+            m.a0info[i] = src * 4 + row.result;
+            return this.countRow(i, m, model, rev, row, src);
+        }
+        return this.addAttempt(i, m, model, rev, row, src);
+    }
+    /** Counts one further row of a compared model on task i. Returns false when it conflicts (reported). */
+    addAttempt(i, m, model, rev, row, src) {
+        const harness = row.harnessRevision;
+        const kind = row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS;
+        const inline = harness === m.harness[i];
+        const seen = inline ? undefined : m.others.get(i)?.get(harness);
+        if (!inline && seen === undefined) {
+            m.othersOf(i).set(harness, {
+                harness: this.internHarness(harness),
+                info: src * 2 + kind,
+                a0: this.holdAttempt(row.attempt),
+                a0info: src * 4 + row.result,
+                more: undefined,
+            });
+            return this.countRow(i, m, model, rev, row, src);
+        }
+        const info = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+        if (kind === KIND_AGGREGATED || info % 2 === KIND_AGGREGATED) {
+            const other = this.where(Math.floor(info / 2));
+            const what = `model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+                `${quote(rev.name)}, harness_revision ${quote(harness)}`;
+            const message = kind === KIND_AGGREGATED && info % 2 === KIND_AGGREGATED
+                ? `a second pre-aggregated row for ${what}; the first is at ${other}. Two aggregates of ` +
+                    `the same attempts are ambiguous: give one row with the totals`
+                : `pre-aggregated and per-attempt rows for the same ${what} (the other kind is at ${other}); ` +
+                    `whether the aggregate includes those attempts is ambiguous: give one kind only`;
+            this.lineProblem(src, undefined, message);
+            return false;
+        }
+        const attempt = row.attempt;
+        if (attempt !== undefined) {
+            const a0 = seen === undefined ? m.a0[i] : seen.a0;
+            const more = seen === undefined ? m.more.get(i) : seen.more;
+            const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
+            if (prev !== undefined) {
+                const prevResult = prev % 4;
+                if (prevResult === row.result) {
+                    model.duplicateRows++;
+                    return true;
+                }
+                const prevName = RESULT_NAMES[prevResult] ?? "?";
+                const name = RESULT_NAMES[row.result] ?? "?";
+                this.lineProblem(src, "result", `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
+                    `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+                    `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
+                    `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
+                    `and "${name}" here; a repeated attempt must repeat its result`);
+                return false;
+            }
+            const held = this.holdAttempt(attempt) ?? attempt;
+            if (a0 === undefined) {
+                if (seen === undefined) {
+                    m.a0[i] = held;
+                    m.a0info[i] = src * 4 + row.result;
+                }
+                else {
+                    seen.a0 = held;
+                    seen.a0info = src * 4 + row.result;
+                }
+            }
+            else if (more !== undefined) {
+                more.set(held, src * 4 + row.result);
+            }
+            else {
+                const fresh = new builder_columns/* AttemptIds */.g$(this.attemptPool);
+                fresh.set(held, src * 4 + row.result);
+                if (seen === undefined)
+                    m.more.set(i, fresh);
+                else
+                    seen.more = fresh;
+            }
+        }
+        return this.countRow(i, m, model, rev, row, src);
+    }
+    /**
+     * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
+     * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
+     * sums are no longer exact.
+     */
+    countRow(i, m, model, rev, row, src) {
+        const total = row.result < 0
+            ? safeSum(safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors), row.missing)
+            : safeSum(model.attempts, 1);
+        if (total < 0) {
+            this.capPassed(src, `the attempts of model_config ${quote(row.modelConfig)} add up to more than ` +
+                `${Number.MAX_SAFE_INTEGER}, the largest count held exactly; its figures would be altered`);
+            return false;
+        }
+        model.attempts = total;
+        // (A count of one attempt a row reaches NARROW_COUNT_MAX only after 2^32 rows: checked anyway.)
+        switch (row.result) {
+            case 0: {
+                const v = (m.pass[i] ?? 0) + 1;
+                if (v > builder_columns/* NARROW_COUNT_MAX */.RL)
+                    m.widen();
+                m.pass[i] = v;
+                break;
+            }
+            case 1: {
+                const v = (m.fail[i] ?? 0) + 1;
+                if (v > builder_columns/* NARROW_COUNT_MAX */.RL)
+                    m.widen();
+                m.fail[i] = v;
+                break;
+            }
+            case 2: {
+                const v = (m.infraError[i] ?? 0) + 1;
+                if (v > builder_columns/* NARROW_COUNT_MAX */.RL)
+                    m.widen();
+                m.infraError[i] = v;
+                break;
+            }
+            case 3: {
+                const v = (m.missing[i] ?? 0) + 1;
+                if (v > builder_columns/* NARROW_COUNT_MAX */.RL)
+                    m.widen();
+                m.missing[i] = v;
+                break;
+            }
+            default:
+                m.setCounts(i, (m.pass[i] ?? 0) + row.passes, (m.fail[i] ?? 0) + row.fails, (m.infraError[i] ?? 0) + row.infraErrors, (m.missing[i] ?? 0) + row.missing);
+        }
+        // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
+        // one instead of a Set lookup (a hash of a fresh string) on every row.
+        if (row.harnessRevision !== model.lastHarness) {
+            const harness = this.internHarness(row.harnessRevision);
+            model.harnessRevisions.add(harness);
+            model.lastHarness = harness;
+        }
+        if (rev !== model.lastRevision) {
+            model.datasetRevisions.add(rev.name);
+            model.lastRevision = rev;
+        }
+        return true;
     }
     /** One non-blank line of a reviews file, read after every results file; `plain` as in
-     * line-stream's LineHandler. */
+     * line-splitter.ts's LineHandler. */
     addReviewLine(text, fileIndex, line, plain = false) {
         if (this.stopped)
             return;
@@ -3561,328 +4735,27 @@ class DatasetBuilder {
         else
             st.otherRows++;
     }
-    /** Whether task i has a label other than unreviewed. */
-    labelled(i) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
-            return true;
-        if ((flags & builder_columns/* F_MORE_LABELS */.t1) === 0)
-            return false;
-        return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
-    }
-    /**
-     * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
-     * the rows under dataset revisions that no task of the baseline or the candidate has; and the
-     * export's labelled tasks (label other than unreviewed, from rows of other models) under such
-     * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
-     */
-    unmatchedLabels(compared, late) {
-        const out = [];
-        const comparedList = [...compared].sort(compareCodeUnits);
-        for (const [fileIndex, st] of [...this.reviewFiles].sort((x, y) => x[0] - y[0])) {
-            const file = this.fileNames[fileIndex] ?? "?";
-            const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
-            const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
-            if (st.matched === 0) {
-                late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
-            }
-            else if (rows > 0) {
-                out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
-            }
-        }
-        const exportRevisions = [];
-        let labelled = 0;
-        const labelledIn = new Float64Array(this.revisionList.length);
-        for (let i = 0; i < this.cols.count; i++) {
-            const r = this.cols.revision[i] ?? 0;
-            if (this.labelled(i))
-                labelledIn[r] = (labelledIn[r] ?? 0) + 1;
-        }
-        for (const rev of this.revisionList) {
-            if (compared.has(rev.name))
-                continue;
-            const here = labelledIn[rev.index] ?? 0;
-            if (here > 0) {
-                exportRevisions.push(rev.name);
-                labelled += here;
-            }
-        }
-        if (labelled > 0) {
-            out.push({
-                rows: labelled,
-                of: undefined,
-                revisions: exportRevisions.sort(compareCodeUnits),
-                moreRevisions: false,
-            });
-        }
-        return out;
-    }
-    /** Every model_config seen, sorted. */
-    modelsPresent() {
-        return [...this.models].sort(compareCodeUnits);
-    }
     /**
      * The Dataset, or one InputError listing every problem found. `complete` is false when a file
      * could not be read to its end (a problem already says so): then a model id missing from what
      * was read is not reported, since the unread part may hold it.
      */
-    finish(inputs, rowsRead, complete, collectGarbage) {
-        const present = this.modelsPresent();
-        const modelProblems = [];
-        for (const [role, id] of [
-            ["baseline", this.baseline],
-            ["candidate", this.candidate],
-        ]) {
-            // After a passed cap the rest was not read and may hold the id.
-            if (complete && !this.stopped && !this.models.has(id)) {
-                modelProblems.push({
-                    message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
-                });
-            }
-        }
-        const cols = this.cols;
-        const ids = cols.taskIds;
-        // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
-        // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
-        const rank = new Uint32Array(this.revisionList.length);
-        [...this.revisionList]
-            .sort((a, b) => compareCodeUnits(a.name, b.name))
-            .forEach((rev, r) => (rank[rev.index] = r));
-        const start = new Uint32Array(this.revisionList.length + 1);
-        for (let i = 0; i < cols.count; i++) {
-            const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
-            if (this.inUniverse(i))
-                start[r] = (start[r] ?? 0) + 1;
-        }
-        for (let r = 0; r < this.revisionList.length; r++)
-            start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
-        const size = start[this.revisionList.length] ?? 0;
-        const universe = new Uint32Array(size);
-        const fill = start.slice();
-        for (let i = 0; i < cols.count; i++) {
-            if (!this.inUniverse(i))
-                continue;
-            const r = rank[cols.revision[i] ?? 0] ?? 0;
-            const at = fill[r] ?? 0;
-            universe[at] = i;
-            fill[r] = at + 1;
-        }
-        for (let r = 0; r < this.revisionList.length; r++) {
-            // Sorted as an Array: V8's typed-array sort with a comparator was ~25% slower (500,000 ids).
-            const from = start[r] ?? 0;
-            // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
-            const part = new Array((start[r + 1] ?? 0) - from);
-            for (let k = 0; k < part.length; k++)
-                part[k] = universe[from + k] ?? 0;
-            part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
-            universe.set(part, from);
-        }
-        // Read before the per-task maps go; its problems come after the tasks' (as listed).
-        const compared = new Set([
-            ...this.baselineState.datasetRevisions,
-            ...this.candidateState.datasetRevisions,
-        ]);
-        const unmatchedProblems = new ProblemList();
-        const unmatchedLabels = this.unmatchedLabels(compared, unmatchedProblems);
-        // The task maps go before the table is made (finish is the last call): a task-heavy
-        // export's peak memory is the held state and the table together.
-        this.revisions.clear();
-        this.index = new builder_columns/* TaskIndex */.YH();
+    finish(inputs, rowsRead, complete, collectGarbage, emptyResults = []) {
+        // (The revision's tasks the row path remembers go with the rest of the read-only state.)
         this.lastTasks = undefined;
-        cols.baseline.releaseAttempts();
-        cols.candidate.releaseAttempts();
-        // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
-        if (collectGarbage !== undefined && cols.count >= input_limits/* COLLECT_MIN_TASKS */.fo)
-            collectGarbage();
-        const late = new ProblemList();
-        const revisions = new Set();
-        const refused = modelProblems.length > 0 || this.lineProblems.total > 0 || unmatchedProblems.total > 0;
-        // In dataset order: the late problems in that order, the review revisions, each task's run of
-        // label events in the table.
-        const eventStart = new Uint32Array(size + 1);
-        let eventCount = 0;
-        const conflicts = cols.clusterConflicts.size > 0;
-        for (let u = 0; u < size; u++) {
-            const i = universe[u] ?? 0;
-            const flags = cols.flags[i] ?? 0;
-            eventStart[u] = eventCount;
-            // A task's first row always adds a label unless it passed a cap (reported): then it has none.
-            if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
-                // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
-                // two different labels at the task's highest revision need them, for checkLabels.
-                const top = cols.topRevision[i] ?? -1;
-                let topCode = -1;
-                let rival = false;
-                if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
-                    const revision = cols.label0Revision[i] ?? 0;
-                    revisions.add(revision);
-                    if (revision === top)
-                        topCode = cols.label0Validity[i] ?? 0;
-                    eventCount++;
-                }
-                for (const e of cols.moreLabels.get(i)?.events ?? []) {
-                    revisions.add(e.revision);
-                    eventCount++;
-                    if (e.revision !== top)
-                        continue;
-                    const code = validityCode(e.validity);
-                    if (topCode < 0)
-                        topCode = code;
-                    else if (code !== topCode)
-                        rival = true;
-                }
-                if (rival)
-                    this.checkLabels(i, this.labelsOf(i, flags), late);
-            }
-            else if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
-                revisions.add(cols.label0Revision[i] ?? 0);
-                eventCount++;
-            }
-            const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
-            if (conflict !== undefined) {
-                late.add({
-                    location: this.locationOf(conflict.src),
-                    field: "cluster",
-                    message: `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has cluster ` +
-                        `${quote(cols.clusters[i] ?? "")} at ${this.where(cols.clusterSrc[i] ?? 0)} and ` +
-                        `${quote(conflict.value)} here; a task belongs to one cluster`,
-                });
-            }
-        }
-        eventStart[size] = eventCount;
-        // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
-        // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
-        const table = refused || late.total > 0 ? undefined : this.newTable(universe, eventStart);
-        if (table !== undefined) {
-            // Filled in the builder's task order: its ~15 columns are read in order and the table's
-            // written where each task goes (in dataset order every read was a cache miss: ~0.3 s at
-            // 500,000 tasks).
-            const position = new Int32Array(cols.count).fill(-1);
-            for (let u = 0; u < size; u++)
-                position[universe[u] ?? 0] = u;
-            for (let i = 0; i < cols.count; i++) {
-                const u = position[i] ?? -1;
-                if (u >= 0)
-                    this.addToTable(table, u, i, eventStart[u] ?? 0);
-            }
-        }
-        late.append(unmatchedProblems);
-        const total = modelProblems.length + this.lineProblems.total + late.total;
-        if (total > 0) {
-            const problems = [...modelProblems, ...this.lineProblems.items, ...late.items];
-            throw new InputError(`The results/reviews input has ${plural(total, "problem", "problems")}:`, problems, total);
-        }
-        return {
-            tasks: table ?? this.newTable(new Uint32Array(0), new Uint32Array(1)),
-            baseline: this.summary(this.baseline, this.baselineState),
-            candidate: this.summary(this.candidate, this.candidateState),
-            modelsPresent: present,
-            inputs,
-            rowsRead,
-            reviewRevisions: [...revisions].sort((a, b) => a - b),
-            ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
-        };
-    }
-    /** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
-    labelsOf(i, flags) {
-        return labelsOf(this.cols, i, flags);
-    }
-    /** Two labels at a task's highest review revision: a problem at the second. */
-    checkLabels(i, events, late) {
-        const top = this.cols.topRevision[i] ?? -1;
-        const label = events.find((e) => e.revision === top);
-        const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
-        if (label === undefined || rival === undefined)
-            return;
-        late.add({
-            location: this.locationOf(rival.src),
-            field: "validity",
-            message: `task ${quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has two ` +
-                `different labels at its highest review_revision ${top}: "${label.validity}" ` +
-                `at ${this.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
-                `later revision labelled "disputed"`,
-        });
-    }
-    /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
-    newTable(universe, eventStart) {
-        const cols = this.cols;
-        const names = this.revisionList.map((r) => r.name);
-        // Only the string columns: the table must not keep the builder's typed arrays alive.
-        const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
-        return new ColumnTaskTable(universe.length, eventStart, strings, names, this.fileNames);
-    }
-    /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
-    addToTable(table, u, i, e) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        const evidence = cols.evidence[i];
-        table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & builder_columns/* F_BASELINE */.rr) === 0 ? undefined : countsOf(cols.baseline, i), (flags & builder_columns/* F_CANDIDATE */.Nt) === 0 ? undefined : countsOf(cols.candidate, i));
-        const more = (flags & builder_columns/* F_MORE_LABELS */.t1) === 0 ? undefined : cols.moreLabels.get(i)?.events;
-        const first = (flags & builder_columns/* F_LABEL0 */.sH) !== 0;
-        if (more === undefined || (first && laterInOrder(cols, i, more))) {
-            // The labels in history order as held (one, the usual case, or the first then the later
-            // ones in order): written from the columns, no LabelEvent list, no sort.
-            let k = e;
-            if (first) {
-                const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
-                table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
-            }
-            for (const ev of more ?? [])
-                this.setLabelEvent(table, k++, ev, evidence);
-            return;
-        }
-        // (labelsOf makes a new list: sorted in place.)
-        const sorted = this.labelsOf(i, flags).sort(historyOrder);
-        for (let k = 0; k < sorted.length; k++)
-            this.setLabelEvent(table, e + k, sorted[k], evidence);
-    }
-    setLabelEvent(table, at, ev, evidence) {
-        table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined
-            ? undefined
-            : { reviewer: ev.reviewer, note: ev.note });
+        return finishDataset(this, inputs, rowsRead, complete, collectGarbage, emptyResults);
     }
     /*
-     * Reading one results file in byte ranges (range-read.ts): each range after the first is read
-     * by a builder of its own (its lines numbered from 1), whose state (snapshot) is then absorbed
-     * here in range order as if its lines had been read here. Only a clean read is merged: when
-     * any range had a problem or passed a cap, or absorbing finds what would have been one here
-     * (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the caller reads
-     * the input again from the start, one line after another, for the exact messages.
+     * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
+     * builder that read a later range is absorbed here in range order.
      */
-    /** No problem reported and no cap passed so far (what a read in ranges requires). */
-    healthy() {
-        return !this.stopped && this.lineProblems.total === 0;
-    }
-    /** How many tasks this builder holds (snapshot's `to`). */
-    taskCount() {
-        return this.cols.count;
-    }
-    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
-    heldAttemptIds() {
-        return this.attemptIds;
-    }
     /**
      * Part of this builder's state, to absorb into another (after a structured clone: see
      * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
      * order, absorbs the whole state.
      */
     snapshot(from = 0, to = this.cols.count, last = true) {
-        const totals = (st) => last
-            ? {
-                harnessRevisions: [...st.harnessRevisions],
-                datasetRevisions: [...st.datasetRevisions],
-                duplicateRows: st.duplicateRows,
-                attempts: st.attempts,
-            }
-            : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
-        return {
-            cols: from === 0 && to === this.cols.count ? this.cols : (0,builder_columns/* sliceColumns */.Ml)(this.cols, from, to),
-            revisions: this.revisionList.map((r) => r.name),
-            models: from === 0 ? [...this.models] : [],
-            baseline: totals(this.baselineState),
-            candidate: totals(this.candidateState),
-        };
+        return snapshotOf(this, from, to, last);
     }
     /**
      * Adds the state of a builder that read results lines of the same file right after the lines
@@ -3894,697 +4767,35 @@ class DatasetBuilder {
         if (!this.healthy())
             return false;
         this.forgetLast();
-        // The memo speaks of the lists held here: merging rebuilds a task's labels and their lists.
-        this.memo = undefined;
-        const p = (0,builder_columns/* reviveColumns */.dn)(s.cols, lines, this.attemptPool);
-        for (const model of s.models) {
-            if (this.models.has(model))
-                continue;
-            if (this.models.size >= this.limits.maxModels)
-                return false;
-            this.heldChars += model.length;
-            this.models.add(model);
-        }
-        const revs = s.revisions.map((name) => this.revisionNamed(name));
-        const cols = this.cols;
-        const dups = [0, 0];
-        for (let t = 0; t < p.count; t++) {
-            const rev = revs[p.revision[t] ?? 0];
-            const taskId = p.taskIds[t];
-            if (rev === undefined || taskId === undefined)
-                return false;
-            const hash = builder_columns/* TaskIndex */.YH.hash(rev.index, taskId);
-            const i = this.index.find(hash, rev.index, taskId, cols);
-            if (i >= 0) {
-                if (!this.mergeTask(i, p, t, dups))
-                    return false;
-                continue;
-            }
-            if (cols.count >= this.limits.maxTasks)
-                return false;
-            this.heldChars += taskId.length;
-            const fresh = cols.add(rev.index, taskId);
-            this.index.add(hash, fresh);
-            this.adoptTask(fresh, p, t);
-        }
-        if (!this.absorbTotals(this.baselineState, s.baseline, dups[0] ?? 0))
-            return false;
-        if (!this.absorbTotals(this.candidateState, s.candidate, dups[1] ?? 0))
+        this.forgetMemo();
+        if (!absorbSnapshot(this, s, lines))
             return false;
         this.forgetLast();
         return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
     }
     /** Drops what the row path remembers of the last row (absorb changes what it points at). */
     forgetLast() {
-        this.lastAdded.forget();
+        this.forgetLastLabels();
         this.lastHarness = undefined;
         this.lastModel = undefined;
         this.lastRevision = undefined;
         this.lastTasks = undefined;
         this.lastTask = -1;
-        this.lastMoreTask = -1;
-        this.lastMore = undefined;
         for (const st of [this.baselineState, this.candidateState]) {
             st.lastHarness = undefined;
             st.lastRevision = undefined;
         }
     }
-    /** The dataset revision named so, made (as a row's would be) when new. */
-    revisionNamed(revision) {
-        const known = this.revisions.get(revision);
-        if (known !== undefined)
-            return known;
-        const name = this.intern(revision);
-        const rev = { name, index: this.revisionList.length };
-        this.revisions.set(name, rev);
-        this.revisionList.push(rev);
-        return rev;
-    }
-    absorbTotals(st, t, dups) {
-        const attempts = st.attempts + t.attempts;
-        if (attempts > Number.MAX_SAFE_INTEGER)
-            return false;
-        st.attempts = attempts - dups;
-        st.duplicateRows += t.duplicateRows + dups;
-        for (const h of t.harnessRevisions)
-            st.harnessRevisions.add(this.intern(h));
-        for (const r of t.datasetRevisions)
-            st.datasetRevisions.add(this.revisionNamed(r).name);
-        return true;
-    }
-    /** Task t of `p`, not known here, becomes task i (its state taken over). */
-    adoptTask(i, p, t) {
-        const cols = this.cols;
-        const flags = p.flags[t] ?? 0;
-        cols.flags[i] = flags;
-        cols.topRevision[i] = p.topRevision[t] ?? -1;
-        cols.topValidity[i] = p.topValidity[t] ?? 0;
-        cols.label0Revision[i] = p.label0Revision[t] ?? 0;
-        cols.label0Validity[i] = p.label0Validity[t] ?? 0;
-        cols.label0Src[i] = p.label0Src[t] ?? 0;
-        if ((flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0)
-            cols.label0Evidence.set(i, p.label0Evidence.get(t));
-        const meta = p.label0Meta.get(t);
-        if (meta !== undefined)
-            cols.label0Meta.set(i, meta);
-        const more = p.moreLabels.get(t);
-        if (more !== undefined)
-            cols.moreLabels.set(i, more);
-        cols.evidence[i] = p.evidence[t];
-        this.heldChars += evidenceChars(cols, i);
-        const cluster = p.clusters[t];
-        if (cluster !== undefined) {
-            cols.clusters[i] = this.intern(cluster);
-            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-        if ((flags & builder_columns/* F_BASELINE */.rr) !== 0)
-            this.adoptModel(i, cols.baseline, p.baseline, t);
-        if ((flags & builder_columns/* F_CANDIDATE */.Nt) !== 0)
-            this.adoptModel(i, cols.candidate, p.candidate, t);
-    }
-    /** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
-    adoptModel(i, m, pm, t) {
-        m.harness[i] = this.intern(pm.harness[t] ?? "");
-        m.info[i] = pm.info[t] ?? 0;
-        m.a0[i] = this.holdAttempt(pm.a0[t]);
-        m.a0info[i] = pm.a0info[t] ?? 0;
-        m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
-        const more = pm.more.get(t);
-        if (more !== undefined) {
-            m.more.set(i, more);
-            this.holdAll(more);
-        }
-        const others = pm.others.get(t);
-        if (others === undefined)
-            return;
-        const held = new Map();
-        for (const h of others.values())
-            held.set(this.intern(h.harness), this.adoptHarness(h));
-        m.others.set(i, held);
-    }
-    adoptHarness(h) {
-        if (h.more !== undefined)
-            this.holdAll(h.more);
-        return { ...h, harness: this.intern(h.harness), a0: this.holdAttempt(h.a0) };
-    }
-    holdAll(ids) {
-        const held = ids.held();
-        this.attemptIds += held.ids;
-        this.heldChars += held.chars;
-    }
-    /**
-     * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
-     * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
-     */
-    mergeTask(i, p, t, dups) {
-        const cols = this.cols;
-        const pf = p.flags[t] ?? 0;
-        for (const [flag, role] of [
-            [builder_columns/* F_BASELINE */.rr, 0],
-            [builder_columns/* F_CANDIDATE */.Nt, 1],
-        ]) {
-            if ((pf & flag) === 0)
-                continue;
-            const m = role === 0 ? cols.baseline : cols.candidate;
-            const pm = role === 0 ? p.baseline : p.candidate;
-            if (((cols.flags[i] ?? 0) & flag) === 0) {
-                cols.flags[i] = (cols.flags[i] ?? 0) | flag;
-                this.adoptModel(i, m, pm, t);
-                continue;
-            }
-            const repeated = this.mergeModel(i, m, pm, t);
-            if (repeated < 0)
-                return false;
-            dups[role] = (dups[role] ?? 0) + repeated;
-        }
-        if (!this.mergeLabels(i, p, t))
-            return false;
-        const cluster = p.clusters[t];
-        if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
-            const held = cols.clusters[i];
-            if (held === undefined) {
-                cols.clusters[i] = this.intern(cluster);
-                cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-                const conflict = p.clusterConflicts.get(t);
-                if (conflict !== undefined)
-                    cols.clusterConflicts.set(i, conflict);
-            }
-            else if (cluster !== held) {
-                // The first row of p with a cluster is the first to contradict the one held here.
-                cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
-            }
-            else {
-                const conflict = p.clusterConflicts.get(t);
-                if (conflict !== undefined)
-                    cols.clusterConflicts.set(i, conflict);
-            }
-        }
-        return true;
-    }
-    /**
-     * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
-     * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
-     * for a conflicting result or rows of both kinds for one harness revision.
-     */
-    mergeModel(i, m, pm, t) {
-        const counts = [0, 0, 0, 0];
-        let failed = false;
-        const harness = (name, info, a0, a0info, more) => {
-            const inline = name === m.harness[i];
-            const seen = inline ? undefined : m.others.get(i)?.get(name);
-            if (!inline && seen === undefined) {
-                m.othersOf(i).set(this.intern(name), this.adoptHarness({ harness: name, info, a0, a0info, more }));
-                return;
-            }
-            const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
-            if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
-                failed = true;
-                return;
-            }
-            const put = (attempt, packed) => {
-                const a0Here = seen === undefined ? m.a0[i] : seen.a0;
-                const moreHere = seen === undefined ? m.more.get(i) : seen.more;
-                const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
-                if (prev !== undefined) {
-                    if (prev % 4 === packed % 4)
-                        counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
-                    else
-                        failed = true;
-                    return;
-                }
-                const held = this.holdAttempt(attempt) ?? attempt;
-                if (a0Here === undefined) {
-                    if (seen === undefined) {
-                        m.a0[i] = held;
-                        m.a0info[i] = packed;
-                    }
-                    else {
-                        seen.a0 = held;
-                        seen.a0info = packed;
-                    }
-                }
-                else if (moreHere !== undefined) {
-                    moreHere.set(held, packed);
-                }
-                else {
-                    const fresh = new builder_columns/* AttemptIds */.g$(this.attemptPool);
-                    fresh.set(held, packed);
-                    if (seen === undefined)
-                        m.more.set(i, fresh);
-                    else
-                        seen.more = fresh;
-                }
-            };
-            if (a0 !== undefined)
-                put(a0, a0info);
-            more?.forEach(put);
-        };
-        harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
-        for (const h of pm.others.get(t)?.values() ?? [])
-            harness(h.harness, h.info, h.a0, h.a0info, h.more);
-        if (failed)
-            return -1;
-        m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
-        return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
-    }
-    /**
-     * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
-     * that of every row that gave it, first seen first, capped, so it is the list held here followed
-     * by p's items it lacks; likewise the task's. Returns false past the labels cap.
-     */
-    mergeLabels(i, p, t) {
-        const cols = this.cols;
-        const flags = cols.flags[i] ?? 0;
-        const pf = p.flags[t] ?? 0;
-        const packedBefore = cols.evidence[i];
-        const packedTheirs = p.evidence[t];
-        // (The same items: nothing to add to the task's list.)
-        const sameList = packedTheirs === packedBefore;
-        const labelFlags = builder_columns/* F_LABEL0 */.sH | builder_columns/* F_LABEL0_OWN */.RJ | builder_columns/* F_MORE_LABELS */.t1;
-        if ((flags & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
-            (pf & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
-            cols.label0Revision[i] === p.label0Revision[t] &&
-            cols.label0Validity[i] === p.label0Validity[t]) {
-            // One label on both sides, sharing the task's list: the usual case.
-            if (sameList)
-                return true;
-            const before = unpack(packedBefore);
-            const after = unionOf(before, unpack(packedTheirs));
-            if (after !== before) {
-                this.heldChars += charsOf(after) - charsOf(before);
-                cols.evidence[i] = pack(after);
-            }
-            return true;
-        }
-        if ((flags & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
-            (pf & labelFlags) === builder_columns/* F_LABEL0 */.sH &&
-            !p.label0Meta.has(t) &&
-            this.limits.maxLabelsPerTask >= 2 &&
-            sameList) {
-            // A second label whose rows brought the task's evidence again (a task-heavy export's
-            // candidate rows): it shares the task's list, which stays as it is.
-            const revision = small(p.label0Revision[t] ?? 0);
-            const code = p.label0Validity[t] ?? 0;
-            const event = {
-                revision,
-                validity: VALIDITIES[code] ?? "unreviewed",
-                src: p.label0Src[t] ?? 0,
-                reviewer: undefined,
-                note: undefined,
-                own: false,
-                evidence: undefined,
-            };
-            cols.moreLabels.set(i, { events: [event], index: undefined });
-            cols.flags[i] = flags | builder_columns/* F_MORE_LABELS */.t1;
-            if (revision > (cols.topRevision[i] ?? -1)) {
-                cols.topRevision[i] = revision;
-                cols.topValidity[i] = code;
-            }
-            return true;
-        }
-        const heldBefore = evidenceChars(cols, i);
-        const before = unpack(packedBefore);
-        const theirs = unpack(packedTheirs);
-        const after = unionOf(before, theirs);
-        const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
-        // A label's own list is grown in place by later rows: never one that another list also is.
-        const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
-        let top = cols.topRevision[i] ?? -1;
-        let topValidity = cols.topValidity[i] ?? 0;
-        for (const e of labelsOf(p, t, pf)) {
-            const list = e.own ? e.evidence : theirs;
-            const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
-            if (same !== undefined) {
-                same.list = unionOf(same.list, list);
-                continue;
-            }
-            if (labels.length >= this.limits.maxLabelsPerTask)
-                return false;
-            this.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
-            labels.push({ ...e, list });
-            if (e.revision > top) {
-                top = e.revision;
-                topValidity = validityCode(e.validity);
-            }
-        }
-        cols.topRevision[i] = top;
-        cols.topValidity[i] = topValidity;
-        cols.evidence[i] = pack(after);
-        let out = flags & ~labelFlags;
-        const first = labels[0];
-        if (first !== undefined) {
-            out |= builder_columns/* F_LABEL0 */.sH;
-            cols.label0Revision[i] = first.revision;
-            cols.label0Validity[i] = validityCode(first.validity);
-            cols.label0Src[i] = first.src;
-            if (first.reviewer !== undefined || first.note !== undefined) {
-                cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
-            }
-            if (sameItems(first.list, after)) {
-                cols.label0Evidence.delete(i);
-            }
-            else {
-                out |= builder_columns/* F_LABEL0_OWN */.RJ;
-                cols.label0Evidence.set(i, ownCopy(first.list));
-            }
-        }
-        if (labels.length > 1) {
-            const events = labels.slice(1).map((l) => {
-                const own = !sameItems(l.list, after);
-                return {
-                    revision: l.revision,
-                    validity: l.validity,
-                    src: l.src,
-                    reviewer: l.reviewer,
-                    note: l.note,
-                    own,
-                    evidence: own ? ownCopy(l.list) : undefined,
-                };
-            });
-            const index = events.length + 1 > LABEL_SCAN_MAX
-                ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
-                : undefined;
-            cols.moreLabels.set(i, { events, index });
-            out |= builder_columns/* F_MORE_LABELS */.t1;
-        }
-        else {
-            cols.moreLabels.delete(i);
-        }
-        cols.flags[i] = out;
-        this.heldChars += evidenceChars(cols, i) - heldBefore;
-        return true;
-    }
-    summary(config, st) {
-        return {
-            config,
-            harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
-            datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
-            duplicateRows: st.duplicateRows,
-        };
-    }
-}
-/** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
-function labelsOf(cols, i, flags) {
-    const out = [];
-    if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0) {
-        const meta = cols.label0Meta.get(i);
-        const own = (flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0;
-        out.push({
-            revision: small(cols.label0Revision[i] ?? 0),
-            validity: VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
-            src: cols.label0Src[i] ?? 0,
-            reviewer: meta?.reviewer,
-            note: meta?.note,
-            own,
-            evidence: own ? cols.label0Evidence.get(i) : undefined,
-        });
-    }
-    for (const e of cols.moreLabels.get(i)?.events ?? [])
-        out.push(e);
-    return out;
-}
-/** A task's label events in history order: by revision, then source. */
-function historyOrder(a, b) {
-    return a.revision - b.revision || a.src - b.src;
-}
-/** Whether task i's later labels follow its first in history order (as they usually come). */
-function laterInOrder(cols, i, later) {
-    let revision = cols.label0Revision[i] ?? 0;
-    let src = cols.label0Src[i] ?? 0;
-    for (const e of later) {
-        if (e.revision < revision || (e.revision === revision && e.src < src))
-            return false;
-        revision = e.revision;
-        src = e.src;
-    }
-    return true;
-}
-/** What a state's evidence of task i counts as held: the task's items, and every label's items that
- * are not the task's (an item a label keeps when the task's list is full, counted per label). */
-function evidenceChars(cols, i) {
-    const task = cols.evidence[i];
-    let n = packedChars(task);
-    const flags = cols.flags[i] ?? 0;
-    if ((flags & builder_columns/* F_LABEL0_OWN */.RJ) !== 0)
-        n += charsNotIn(cols.label0Evidence.get(i), task);
-    if ((flags & builder_columns/* F_MORE_LABELS */.t1) !== 0) {
-        for (const e of cols.moreLabels.get(i)?.events ?? [])
-            if (e.own)
-                n += charsNotIn(e.evidence, task);
-    }
-    return n;
-}
-function charsOf(list) {
-    let n = 0;
-    for (const item of list ?? [])
-        n += item.length;
-    return n;
-}
-function charsNotIn(list, packed) {
-    let n = 0;
-    for (const item of list ?? [])
-        if (packedIndexOf(packed, item) < 0)
-            n += item.length;
-    return n;
-}
-/**
- * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
- * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
- * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
- */
-function unionOf(list, more) {
-    if (more === undefined || more.length === 0 || (list?.length ?? 0) >= input_limits/* MAX_EVIDENCE_PER_TASK */.zd)
-        return list;
-    let out;
-    for (const item of more) {
-        if (list?.includes(item) === true || out?.includes(item) === true)
-            continue;
-        out ??= list === undefined ? [] : list.slice();
-        out.push(item);
-        if (out.length >= input_limits/* MAX_EVIDENCE_PER_TASK */.zd)
-            break;
-    }
-    return out ?? list;
-}
-/**
- * Per task, the label (review_revision, validity) and evidence items of a result row already added
- * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
- * that label and those items again changes nothing: the label exists, the task's list holds the
- * items (lists only grow at their end, so the run stays where it was), and so does the label's own
- * list (it took them then, or was full; a label's own list never equals the task's, or it would
- * share it: settle). So a row that repeats them skips addLabel: on evidence that differs per
- * (model, task), the rows of one (model, task) otherwise searched the task's list of every model's
- * items, and the label's, every time.
- */
-class EvidenceMemo {
-    /** revision * 4 + validity code + 1; 0: nothing remembered. */
-    label = new Float64Array(0);
-    /** Where the run starts in the task's packed list (a character offset). */
-    start = new Uint32Array(0);
-    count = new Uint8Array(0);
-    set(i, revision, validity, start, count) {
-        if (i >= this.label.length) {
-            const size = Math.max(1024, 2 * i);
-            const label = new Float64Array(size);
-            label.set(this.label);
-            this.label = label;
-            const starts = new Uint32Array(size);
-            starts.set(this.start);
-            this.start = starts;
-            const counts = new Uint8Array(size);
-            counts.set(this.count);
-            this.count = counts;
-        }
-        this.label[i] = revision * 4 + validityCode(validity) + 1;
-        this.start[i] = start;
-        this.count[i] = count;
-    }
-    /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
-    repeats(i, revision, validity, evidence, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
-            return false;
-        const count = typeof evidence === "string" ? 1 : evidence.length;
-        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
-    }
-    /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
-    repeatsPacked(i, revision, validity, packed, count, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
-            return false;
-        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
-    }
-}
-/** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
-const LAST_ADDED_ITEMS = 4;
-/**
- * The label and evidence of the last result row added to a task. A row of the same task with the
- * same label and the same items (the attempts of one model on one task usually come together)
- * changes nothing: adding a label and items is idempotent while nothing else touched the task,
- * and any other row added since is the last one instead (a row the memo skips changes nothing
- * either). Compared with `===` (the scanner's new strings: their characters, faster than reading
- * the packed list).
- */
-class LastAdded {
-    task = -1;
-    revision = 0;
-    validity = "unreviewed";
-    /** NO_EVIDENCE_GIVEN, ONE_STRING (a string alone, in items[0]) or a list of `count` items. */
-    shape = NO_EVIDENCE_GIVEN;
-    count = 0;
-    items = [];
-    forget() {
-        this.task = -1;
-    }
-    set(i, revision, validity, evidence) {
-        if (evidence !== undefined && typeof evidence !== "string" && evidence.length > LAST_ADDED_ITEMS) {
-            this.task = -1;
-            return;
-        }
-        this.task = i;
-        this.revision = revision;
-        this.validity = validity;
-        if (evidence === undefined) {
-            this.shape = NO_EVIDENCE_GIVEN;
-            this.count = 0;
-        }
-        else if (typeof evidence === "string") {
-            this.shape = ONE_STRING;
-            this.count = 1;
-            this.items[0] = evidence;
-        }
-        else {
-            this.shape = ITEM_LIST;
-            this.count = evidence.length;
-            for (let k = 0; k < evidence.length; k++)
-                this.items[k] = evidence[k];
-        }
-    }
-    /** set() of a row whose list came packed (ExportRow.packedEvidence). */
-    setPacked(i, revision, validity, packed) {
-        this.task = i;
-        this.revision = revision;
-        this.validity = validity;
-        this.shape = PACKED_LIST;
-        this.count = 1;
-        this.items[0] = packed;
-    }
-    /** repeats() of a row whose list came packed: the same packed string (so the same items). */
-    repeatsPacked(i, revision, validity, packed) {
-        return (i === this.task &&
-            revision === this.revision &&
-            validity === this.validity &&
-            this.shape === PACKED_LIST &&
-            this.items[0] === packed);
-    }
-    repeats(i, revision, validity, evidence) {
-        if (i !== this.task || revision !== this.revision || validity !== this.validity)
-            return false;
-        if (evidence === undefined)
-            return this.shape === NO_EVIDENCE_GIVEN;
-        if (typeof evidence === "string")
-            return this.shape === ONE_STRING && this.items[0] === evidence;
-        if (this.shape !== ITEM_LIST || evidence.length !== this.count)
-            return false;
-        for (let k = 0; k < evidence.length; k++)
-            if (this.items[k] !== evidence[k])
-                return false;
-        return true;
-    }
-}
-const NO_EVIDENCE_GIVEN = 0;
-const ONE_STRING = 1;
-const ITEM_LIST = 2;
-/** A packed list (ExportRow.packedEvidence) in items[0]; a row of items never repeats it here. */
-const PACKED_LIST = 3;
-/** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
- * a closure per row). */
-function findLabel(events, revision, validity) {
-    for (const e of events)
-        if (e.revision === revision && e.validity === validity)
-            return e;
-    return undefined;
-}
-/**
- * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
- * table then gives the task's list), else the list itself (empty when there is none).
- */
-function ownEvidence(own, task) {
-    return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
-}
-const UNREVIEWED = 0;
-/** The index of a validity in VALIDITIES. */
-function validityCode(v) {
-    return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
-}
-function sameItems(a, b) {
-    if (a === b)
-        return true;
-    const n = a?.length ?? 0;
-    if (n !== (b?.length ?? 0))
-        return false;
-    for (let i = 0; i < n; i++)
-        if (a?.[i] !== b?.[i])
-            return false;
-    return true;
 }
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a, b) {
     return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
 }
-/** Counts below this (each of the four) come from one shared object per combination. */
-const SHARED_COUNTS_BELOW = 8;
-const sharedCounts = [];
-/**
- * A record's attempt counts. Tasks of a task-heavy export have a few attempts each, so the counts
- * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
- * modified) instead of two objects a task (~110 bytes a task).
- */
-function countsOf(m, i) {
-    const pass = small(m.pass[i] ?? 0);
-    const fail = small(m.fail[i] ?? 0);
-    const infraError = small(m.infraError[i] ?? 0);
-    const missing = small(m.missing[i] ?? 0);
-    const n = SHARED_COUNTS_BELOW;
-    if (pass >= n || fail >= n || infraError >= n || missing >= n) {
-        return { pass, fail, infra_error: infraError, missing };
-    }
-    const k = ((pass * n + fail) * n + infraError) * n + missing;
-    let shared = sharedCounts[k];
-    if (shared === undefined) {
-        shared = Object.freeze({ pass, fail, infra_error: infraError, missing });
-        sharedCounts[k] = shared;
-    }
-    return shared;
-}
-/** Whether a list begins with exactly these items (so holds them all). */
-function startsWith(kept, evidence) {
-    if (kept === undefined)
-        return false;
-    if (typeof evidence === "string")
-        return kept[0] === evidence;
-    if (evidence.length > kept.length)
-        return false;
-    for (let i = 0; i < evidence.length; i++)
-        if (kept[i] !== evidence[i])
-            return false;
-    return true;
-}
-function unknownModelMessage(role, id, present) {
-    if (present.length === 0) {
-        return `the ${role} model_config ${quote(id)} does not appear in the export: the export has no valid rows`;
-    }
-    const shown = present.slice(0, input_limits/* MAX_LISTED_MODEL_IDS */.gR).map(quote).join(", ");
-    const more = present.length > input_limits/* MAX_LISTED_MODEL_IDS */.gR ? `, … (${present.length} in all)` : "";
-    return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
-        `(${present.length}): ${shown}${more}`);
-}
 
 
 /***/ }),
 
-/***/ 522:
+/***/ 826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4638,16 +4849,16 @@ const COLLECT_MIN_TASKS = 100_000;
 
 /***/ }),
 
-/***/ 194:
+/***/ 530:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   U: () => (/* binding */ LINE_PLAIN),
 /* harmony export */   t: () => (/* binding */ LINE_ASCII)
 /* harmony export */ });
-/** Flags of a line handed over as bytes (line-stream's ByteLineHandler, parse-pool's batches). */
+/** Flags of a line handed over as bytes (line-splitter.ts's ByteLineHandler). */
 /** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
- * control character (see line-stream's LineHandler). */
+ * control character (see line-splitter.ts's LineHandler). */
 const LINE_PLAIN = 1;
 /** Every byte of the line is below 0x80. */
 const LINE_ASCII = 2;
@@ -4655,7 +4866,7 @@ const LINE_ASCII = 2;
 
 /***/ }),
 
-/***/ 988:
+/***/ 17:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4674,72 +4885,29 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __nccwpck_require__(919);
-// EXTERNAL MODULE: ./src/core/input/builder-columns.ts
-var builder_columns = __nccwpck_require__(801);
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-;// CONCATENATED MODULE: external "node:stream/promises"
-const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
-;// CONCATENATED MODULE: external "node:zlib"
-const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-// EXTERNAL MODULE: ./src/core/input/line-flags.ts
-var line_flags = __nccwpck_require__(194);
-// EXTERNAL MODULE: ./src/core/input/limits.ts
-var limits = __nccwpck_require__(522);
-;// CONCATENATED MODULE: ./src/core/input/line-stream.ts
+// EXTERNAL MODULE: ./src/read/builder/column-transfer.ts
+var column_transfer = __nccwpck_require__(806);
+;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
 /**
- * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (see hashing below), split on LF with
- * a byte-counting splitter so that an overlong line is reported and skipped without ever being held
- * whole. A UTF-8 BOM at the start of the file, or of a line (as left by concatenating files), and
- * CR before LF are dropped; blank lines are skipped.
- *
- * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
- * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
- * into one message. Only a bug in `onLine` propagates as an exception.
- */
-
-
-
-
-
-
-
-
-
-/** The line `text[begin, end)` of a LineHandler call. */
-function lineOf(text, begin, end) {
-    return begin === 0 && end === text.length ? text : text.slice(begin, end);
-}
-const LF = 0x0a;
-const CR = 0x0d;
-const BACKSLASH = 0x5c;
-const DEL = 0x7f;
-/** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
-const BOM = 0xfeff;
-const READ_CHUNK_BYTES = 256 * 1024;
-/** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
-const SPAN_BYTES = 32 * 1024;
-/*
- * Hashing. SHA-256 is native but synchronous: on the main thread it took ~10% of a large read,
- * time the parser could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
+ * Hashing an input file. SHA-256 is native but synchronous: on the main thread it takes time
+ * the reader could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
  * by a worker thread that reads the same open file (the same file descriptor, by position, so a
  * rename or replacement of the path cannot make it read another file) while the main thread
- * parses it; a smaller one is hashed inline, where starting a thread (~tens of ms) would cost
- * more than it saves, and so is a gzip file (few bytes to hash for the lines they hold) and a
- * file whose lines are parsed on worker threads (StreamOptions.hashOnWorker: the main thread
- * has time then). The digest is of the same bytes as long as the file is not modified while it is read;
- * a change of its length in that time (an export still being written) is caught by comparing
- * the byte counts of both reads, and reported.
+ * reads it; a smaller one is hashed inline, where starting a thread would cost more than it
+ * saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the
+ * same bytes as long as the file is not modified while it is read; a change of its length in that
+ * time (an export still being written) is caught by comparing the byte counts of both reads, and
+ * reported.
  *
  * The worker runs a self-contained script (only node: built-ins) passed as text: it needs none
- * of the bundle. If the worker cannot run
- * at all (it fails to start or dies without an answer), the file is hashed again on the main
- * thread by position, so the digest never depends on threads being available.
+ * of the bundle. If the worker cannot run at all (it fails to start or dies without an answer),
+ * the file is hashed again on the main thread by position, so the digest never depends on
+ * threads being available.
  */
-const WORKER_HASH_MIN_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
+
+
+
+const file_hash_WORKER_HASH_MIN_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
 const HASH_READ_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
 const HASH_WORKER_SOURCE = (/* unused pure expression or super */ null && (`
 "use strict";
@@ -4793,7 +4961,7 @@ function isFileHash(m) {
     return "error" in m && typeof m.error === "object" && m.error !== null;
 }
 /** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-function line_stream_hashInWorker(fh) {
+function file_hash_hashInWorker(fh) {
     let worker;
     try {
         worker = new Worker(HASH_WORKER_SOURCE, {
@@ -4829,12 +4997,49 @@ function line_stream_hashInWorker(fh) {
         },
     };
 }
+
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+// EXTERNAL MODULE: ./src/read/lines/line-flags.ts
+var line_flags = __nccwpck_require__(530);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var limits = __nccwpck_require__(826);
+;// CONCATENATED MODULE: ./src/read/lines/line-splitter.ts
+/**
+ * Splits the bytes of a file into lines, on LF, counting bytes so that an overlong line is
+ * reported and skipped without ever being held whole. A UTF-8 BOM at the start of the file, or of
+ * a line (as left by concatenating files), and CR before LF are dropped; blank lines are skipped.
+ * Every problem of a line (overlong, not UTF-8, past the line cap) goes to the ProblemHandler.
+ */
+
+
+
+/** The line `text[begin, end)` of a LineHandler call. */
+function lineOf(text, begin, end) {
+    return begin === 0 && end === text.length ? text : text.slice(begin, end);
+}
+/** The first line is looked at only when it ends within the first chunk and is at most this long. */
+const FIRST_LINE_MAX_BYTES = 64 * 1024;
+const LF = 0x0a;
+const CR = 0x0d;
+const BACKSLASH = 0x5c;
+const DEL = 0x7f;
+/** U+FEFF, the byte order mark (EF BB BF in UTF-8). */
+const BOM = 0xfeff;
+/** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
+const SPAN_BYTES = 32 * 1024;
 /**
  * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
  * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
  * range-read.ts reads a file in byte ranges cut at line ends).
  */
-class LineSplitter {
+class line_splitter_LineSplitter {
     onProblem;
     carry = [];
     carryLength = 0;
@@ -4845,8 +5050,12 @@ class LineSplitter {
     nonBlankLines = 0;
     onLine;
     onBytes;
-    constructor(lines, onProblem, lineNo = 0) {
+    /** Set until the first chunk: looks at the first line (see FirstLineCheck). */
+    firstLine;
+    refusedFile = false;
+    constructor(lines, onProblem, lineNo = 0, firstLine) {
         this.onProblem = onProblem;
+        this.firstLine = firstLine;
         this.lineNo = lineNo;
         this.onLine = typeof lines === "function" ? lines : undefined;
         this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
@@ -4859,7 +5068,14 @@ class LineSplitter {
     get halted() {
         return this.stopped;
     }
+    /** Whether the first line showed that the file is not JSON lines (reported): no line was read. */
+    get refused() {
+        return this.refusedFile;
+    }
     push(chunk) {
+        // (Once a file: a field test a chunk, not a line.)
+        if (this.firstLine !== undefined)
+            this.checkFirstLine(chunk);
         if (this.stopped)
             return;
         const first = chunk.indexOf(LF);
@@ -5031,6 +5247,41 @@ class LineSplitter {
             start = nl + 1;
         }
     }
+    /** The first chunk's first non-blank line, given to the FirstLineCheck. */
+    checkFirstLine(chunk) {
+        const check = this.firstLine;
+        this.firstLine = undefined;
+        if (check === undefined || this.carryLength > 0 || this.skipping)
+            return;
+        let line = this.lineNo;
+        for (let start = 0;;) {
+            const nl = chunk.indexOf(LF, start);
+            if (nl === -1 || nl - start > FIRST_LINE_MAX_BYTES)
+                return;
+            line++;
+            let begin = start;
+            let end = nl;
+            if (end > begin && chunk[end - 1] === CR)
+                end--;
+            if (end - begin >= 3 &&
+                chunk[begin] === 0xef &&
+                chunk[begin + 1] === 0xbb &&
+                chunk[begin + 2] === 0xbf) {
+                begin += 3;
+            }
+            if (!isBlank(chunk, begin, end)) {
+                const bytes = chunk.subarray(begin, end);
+                const message = (0,external_node_buffer_namespaceObject.isUtf8)(bytes) ? check(bytes.toString("utf8")) : undefined;
+                if (message !== undefined) {
+                    this.onProblem(line, message);
+                    this.refusedFile = true;
+                    this.stopped = true;
+                }
+                return;
+            }
+            start = nl + 1;
+        }
+    }
     /** The last line, when the file does not end with LF. */
     end() {
         if (this.stopped || this.skipping || this.carryLength === 0)
@@ -5125,6 +5376,27 @@ function isBlank(bytes, begin, end) {
     }
     return true;
 }
+
+;// CONCATENATED MODULE: ./src/read/lines/file-stream.ts
+/**
+ * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
+ * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
+ * CR before LF and blank lines are dropped).
+ *
+ * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
+ * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
+ * into one message. Only a bug in `onLine` propagates as an exception.
+ */
+
+
+
+
+
+
+
+
+const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
  * be read (streamLines then reports why).
@@ -5164,46 +5436,18 @@ function sniffUnsupported(head, n) {
     }
     return undefined;
 }
-function errorCode(e) {
-    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
-        return e.code;
-    return undefined;
-}
-function errorMessage(e) {
-    return e instanceof Error ? e.message : String(e);
-}
-/** A short, stack-free sentence for a failed open/stat/read. */
-function describeFsError(e) {
-    switch (errorCode(e)) {
-        case "ENOENT":
-            return "no such file";
-        case "ENOTDIR":
-            return "no such file (a parent of the path is not a directory)";
-        case "EACCES":
-        case "EPERM":
-            return "permission denied";
-        case "EISDIR":
-            return "is a directory, not a file";
-        case "ELOOP":
-            return "too many levels of symbolic links";
-        case "ENAMETOOLONG":
-            return "the path is too long";
-        default: {
-            const code = errorCode(e);
-            return `cannot read the file (${code ?? errorMessage(e)})`;
-        }
-    }
-}
 function trailingBytesMessage(gzipBytes, fileBytes) {
     const rest = fileBytes - gzipBytes;
     return (`the gzip data ends after ${gzipBytes} of the file's ${fileBytes} bytes; the ` +
         `${rest > 0 ? `${rest} bytes` : "bytes"} after it are not gzip data (zero padding, or something ` +
         `appended to the file) and would be ignored: decompress the file and compress it again`);
 }
-/** Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a user-caused
- * problem (those go to `onProblem`); rethrows what `onLine` or `afterChunk` throws. */
-async function streamLines(absPath, onLine, onProblem, options = {}) {
-    const { afterChunk } = options;
+/**
+ * Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a
+ * user-caused problem (those go to `onProblem`); rethrows what `onLine` throws. A `firstLine`
+ * check that refuses the file (see FirstLineCheck) leaves it unread (sha256 undefined).
+ */
+async function streamLines(absPath, onLine, onProblem, firstLine) {
     let fh;
     try {
         fh = await open(absPath, "r");
@@ -5212,9 +5456,9 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
         onProblem(undefined, describeFsError(e));
         return { sha256: undefined, nonBlankLines: 0 };
     }
-    const splitter = new LineSplitter(onLine, onProblem);
+    const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
     let gzip = false;
-    // What onLine or afterChunk threw (a bug, not user input): rethrown as itself, not as the
+    // What onLine threw (a bug, not user input): rethrown as itself, not as the
     // AbortError the pipeline turns it into.
     let handlerFailed = false;
     let handlerError;
@@ -5233,16 +5477,14 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
             return { sha256: undefined, nonBlankLines: 0 };
         }
         const size = (await fh.stat()).size;
-        // A gzip file's compressed bytes are few next to what is inflated and parsed from them (35 MB
-        // for 587 MB): hashing them here costs less than a thread's memory.
-        const hashHere = gzip || options.hashOnWorker === false || size < WORKER_HASH_MIN_BYTES;
-        pending = hashHere ? undefined : line_stream_hashInWorker(fh);
+        // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
+        // hashing them here costs less than a thread's memory.
+        const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
+        pending = hashHere ? undefined : hashInWorker(fh);
         const hash = pending === undefined ? createHash("sha256") : undefined;
-        const take = async (chunk) => {
+        const take = (chunk) => {
             try {
                 splitter.push(chunk);
-                if (afterChunk !== undefined)
-                    await afterChunk();
             }
             catch (e) {
                 handlerFailed = true;
@@ -5262,7 +5504,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
             const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
             const sink = async (chunks) => {
                 for await (const chunk of chunks)
-                    await take(chunk);
+                    take(chunk);
             };
             gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
             await pipeline(source, hasher, gunzip, sink);
@@ -5276,11 +5518,10 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
         }
         else {
             // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-            // one's lines are handled, instead of this thread waiting for each read (~10% of a large
-            // read was idle). A new buffer per chunk left up to ~60 MB of dead buffers between
-            // collections once the main thread no longer parses (parse-pool.ts). The splitter copies
-            // what it carries to the next chunk, and `take` returns once the chunk is used, before
-            // its buffer is read into again.
+            // one's lines are handled, instead of this thread waiting for each read; and no new buffer
+            // per chunk, which would leave dead buffers between collections. The splitter copies what
+            // it carries to the next chunk, and `take` returns once the chunk is used, before its
+            // buffer is read into again.
             let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
             let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
             reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
@@ -5294,9 +5535,13 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
                 [buffer, spare] = [spare, buffer];
                 reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
                 hash?.update(chunk);
-                await take(chunk);
+                take(chunk);
+                if (splitter.refused)
+                    break;
             }
         }
+        if (splitter.refused)
+            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
         try {
             splitter.end();
         }
@@ -5350,15 +5595,15 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/input/range-read.ts
+;// CONCATENATED MODULE: ./src/read/range-read.ts
 /**
  * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
  * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
  * each later range is read by a worker thread (src/range-worker.ts) from the same open file into
- * a builder of its own, whose state (DatasetBuilder.snapshot: typed arrays and arrays of strings,
+ * a builder of its own, whose state (range-merge.ts snapshotOf: typed arrays and arrays of strings,
  * posted once) the main thread then absorbs in range order. No line or row crosses threads.
  *
- * Each range is split with line-stream.ts's LineSplitter, so its lines are exactly those a read of
+ * Each range is split with line-splitter.ts's LineSplitter, so its lines are exactly those a read of
  * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
  * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
  * absorbed. The main thread hashes the file meanwhile (see readInRanges).
@@ -5366,7 +5611,7 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
  * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
  * range (the lines would be reported with their numbers) leaves its range to the main thread,
  * which reads it into the builder itself, in order, as a sequential read would. When absorbing
- * finds what a sequential read would have reported (DatasetBuilder.absorb: a conflict across
+ * finds what a sequential read would have reported (range-merge.ts: a conflict across
  * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
  * the caller reads every file again, one line after another ("restart"), for the exact messages.
  */
@@ -5376,18 +5621,19 @@ async function streamLines(absPath, onLine, onProblem, options = {}) {
 
 
 
+
+
 const DEFAULT_RANGE_MIN_BYTES = (/* unused pure expression or super */ null && (32 * 1024 * 1024));
 /**
- * Tasks per part of a range's state. Posted whole, a task-heavy range's state (10⁶ strings and
- * arrays) was decoded at once and outlived several collections before it was absorbed.
+ * Tasks per part of a range's state. Posted whole, a task-heavy range's state (a string and
+ * arrays a task) is decoded at once and outlives several collections before it is absorbed.
  */
 const PART_TASKS = (/* unused pure expression or super */ null && (32 * 1024));
 /**
  * ... and at most about this many attempt ids a part: a part's ids are posted in slabs of their
- * own and copied again into the main thread's pool, so an attempt-heavy range posted whole
- * (deep-attempts at 10⁶ rows: 600,000 ids in one part) had all of them in three places at once
- * and grew the main thread's young generation: +29 MiB over a sequential read; in parts of
- * 128 Ki ids +29, 64 Ki +14, 32 Ki +12, 16 Ki +11 MiB (measured; no change in time).
+ * own and copied again into the main thread's pool, so an attempt-heavy range posted whole has
+ * all of them in three places at once and grows the main thread's young generation. Smaller
+ * parts cost no time; below this size they gain little memory (BENCHMARKS.md).
  */
 const PART_ATTEMPT_IDS = 32 * 1024;
 /** Tasks per part of a range of `tasks` tasks holding `ids` attempt ids (at most `partTasks`). */
@@ -5397,28 +5643,28 @@ function tasksPerPart(tasks, ids, partTasks) {
 }
 /**
  * A task-heavy export (each range holding most tasks again, for another model) costs more to
- * merge than to read: at 500,000 tasks a read in ranges took ~20% more CPU time and 1.5× the
- * memory. A worker past this many tasks stops, and the main thread reads its range.
+ * merge than to read, in CPU time and in memory. A worker past this many tasks stops, and the
+ * main thread reads its range.
  */
 const MAX_RANGE_TASKS = (/* unused pure expression or super */ null && (64 * 1024));
 /**
  * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
  * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
  * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks or attempt ids (its range is then read again). Read errors are thrown.
+ * holds more tasks or attempt ids (its range is then read again). `firstLine` (the first range's)
+ * looks at the file's first line (FirstLineCheck). Read errors are thrown.
  */
-async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash) {
-    const splitter = new LineSplitter({
+async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash, firstLine) {
+    const splitter = new line_splitter_LineSplitter({
         bytes: (bytes, begin, stop, line, flags) => {
             builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
         },
     }, (line, message) => {
         builder.fileProblem(fileIndex, line, message);
-    }, lineNo);
-    // Two buffers, used in turn, as line-stream.ts reads a whole file: the next chunk is read (on
+    }, lineNo, firstLine);
+    // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
     // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
-    // each read (the main thread's range took ~10% longer a byte than a sequential read). The
-    // splitter copies what it carries, so a buffer is free again once push returns.
+    // each read. The splitter copies what it carries, so a buffer is free again once push returns.
     let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     const wantAt = (at) => (end < 0 ? READ_CHUNK_BYTES : Math.min(READ_CHUNK_BYTES, end - at));
@@ -5441,6 +5687,8 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
             next = want === 0 ? 0 : read(buffer, want, pos);
             hash?.update(chunk);
             splitter.push(chunk);
+            if (splitter.refused)
+                break;
             if (stopPast === undefined)
                 continue;
             if (!builder.healthy())
@@ -5461,6 +5709,7 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
         nonBlankLines: splitter.nonBlankLines,
         bytes: pos - start,
         halted: splitter.halted,
+        refused: splitter.refused,
         ...(past === undefined ? {} : { past }),
     };
 }
@@ -5468,16 +5717,16 @@ async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast,
  * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
  * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
  * through the file, and a range given back early costs little (the worker's start and 8 MiB read
- * on another core; deep-attempts' worker read ~0.5 s for nothing before). A wrong guess only
- * changes who reads the range.
+ * on another core), where one given back late was read for nothing. A wrong guess only changes
+ * who reads the range.
  */
 const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
 /**
  * Which limit the range's state has passed after `read` of its bytes and `lines` non-blank lines,
  * if any (for a note). Where an attempt-id limit is set (the default's, below 1 GiB), the task
  * limit is also taken as passed once the first PROJECT_AFTER_BYTES made a new task of every line
- * and, scaled to the range, would pass it (many-tasks: its worker read ~40 MB for nothing before,
- * and its heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
+ * and, scaled to the range, would pass it (a task-heavy range given back late was read for
+ * nothing, and its worker's heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
  * with one model's pass over 50,000 tasks, then repeat them), and a wrong guess costs more on a
  * larger file, where ranges are most of the speed.
  */
@@ -5506,7 +5755,7 @@ async function hashRest(read, start, hash) {
 }
 /**
  * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
- * and absorbs the others' state (with an even split it waited ~1 s for the worker on deep-attempts).
+ * and absorbs the others' state (with an even split it would wait for the worker).
  */
 const FIRST_RANGE_SHARE = 0.4;
 const WORKER_YOUNG_MB = 8;
@@ -5555,7 +5804,7 @@ function startRange(script, task, onNote) {
     try {
         worker = new Worker(script, {
             workerData: task,
-            // Its builder's state lives long; a small young generation took ~20 MB off the peak RSS.
+            // Its builder's state lives long: a small young generation keeps the peak RSS down.
             resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
         });
     }
@@ -5589,8 +5838,8 @@ function startRange(script, task, onNote) {
         else {
             const a = isRangeAnswer(m) ? m : undefined;
             settleAnswer?.(a);
-            // A range given back: nothing more is asked of its worker, whose heap went on to the end of
-            // the first range's read otherwise (many-tasks: its first 65,536 tasks, +30 MiB there).
+            // A range given back: nothing more is asked of its worker, whose heap would otherwise live
+            // on to the end of the first range's read.
             if (a !== undefined && "problem" in a) {
                 stopping = true;
                 void worker.terminate();
@@ -5632,7 +5881,7 @@ async function settledYet(answer) {
  * which holds what the files before it gave. Returns undefined, having read nothing, when the file
  * cannot be cut (it is then read whole as usual).
  */
-async function readInRanges(abs, builder, task, options, onNote) {
+async function readInRanges(abs, builder, task, options, onNote, firstLine) {
     let fh;
     try {
         fh = await open(abs, "r");
@@ -5670,8 +5919,8 @@ async function readInRanges(abs, builder, task, options, onNote) {
         const hash = createHash("sha256");
         // A second range given back while the first is read (task- or attempt-heavy: RangeLimits) is
         // this thread's to read next: from then on the file is hashed on a thread of its own, from its
-        // start, as a sequential read hashes it, and not here (at 500,000 tasks hashing the rest here
-        // cost ~0.5 s of wall time).
+        // start, as a sequential read hashes it, and not here (where it would delay the read of the
+        // range given back).
         let hashHere = true;
         let decided = false;
         const sink = {
@@ -5687,7 +5936,10 @@ async function readInRanges(abs, builder, task, options, onNote) {
             hashHere = false;
             rehash = (options.hashElsewhere ?? hashInWorker)(fh);
         });
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink);
+        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink, firstLine);
+        // Not JSON lines: the sequential read says so.
+        if (done.refused)
+            return "restart";
         if (second !== undefined && !done.halted)
             await settledYet(second);
         decided = true;
@@ -5703,8 +5955,8 @@ async function readInRanges(abs, builder, task, options, onNote) {
             if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
                 for (let part = 0; part < answer.parts; part++) {
                     const snapshot = await reader.part(part);
-                    // Its last part in hand, the worker goes before that part is absorbed: its heap (~20 MB
-                    // on deep-attempts) and the absorbed copy were the range read's peak.
+                    // Its last part in hand, the worker goes before that part is absorbed: its heap and the
+                    // absorbed copy together would be the range read's peak.
                     if (part === answer.parts - 1)
                         await reader.stop();
                     // A reader that dies after a part was absorbed leaves the builder half merged.
@@ -5780,48 +6032,11 @@ async function readRangeState(task, makeBuilder) {
         answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },
         part: (k) => {
             const snapshot = builder.snapshot(k * size, Math.min(tasks, (k + 1) * size), k === parts - 1);
-            return { snapshot, transfer: (0,builder_columns/* columnBuffers */.Kp)(snapshot.cols) };
+            return { snapshot, transfer: (0,column_transfer/* columnBuffers */.Kp)(snapshot.cols) };
         },
     };
 }
 
-
-/***/ }),
-
-/***/ 985:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(919);
-/* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_worker_threads__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_input_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(713);
-/* harmony import */ var _core_input_range_read_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(988);
-// Range worker entry point (bundled to dist/range-worker.js): reads one byte range of a results
-// file into a DatasetBuilder of its own, answers once with what it read, then posts the builder's
-// state part by part as the main thread asks for them (src/core/input/range-read.ts).
-
-
-
-const port = node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.parentPort;
-if (port === null) {
-    process.stderr.write("range-worker.js is started by the gate as a worker thread, not run directly\n");
-    process.exitCode = 3;
-}
-else {
-    const task = node_worker_threads__WEBPACK_IMPORTED_MODULE_0__.workerData;
-    const state = await (0,_core_input_range_read_js__WEBPACK_IMPORTED_MODULE_2__/* .readRangeState */ .$O)(task, (t) => new _core_input_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__/* .DatasetBuilder */ .S(t.baseline, t.candidate, t.fileNames, t.limits));
-    port.on("message", (k) => {
-        // Not from the main thread: a bug. Failing makes the main thread read the range again.
-        if (typeof k !== "number")
-            throw new Error("range worker: unexpected message");
-        const { snapshot, transfer } = state.part(k);
-        port.postMessage({ part: k, snapshot }, transfer);
-    });
-    port.postMessage(state.answer);
-}
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 

@@ -14,12 +14,19 @@
 // 3. Prints Markdown: the machine, the command, the table and the issue's targets, met or not.
 //
 //   node scripts/bench.mjs [--sizes 1e5,1e6,5e6] [--runs 3] [--out-dir bench-out] [--cli dist/cli.js]
+//                          [--baseline-cli OTHER/dist/cli.js]
 //                          [--seed-script ../shared/seed/seed_sensitivity.py] [--no-seed] [--regen]
 //                          [--presets generator,wide-evidence,many-tasks,deep-attempts] [--no-presets]
 //                          [--no-duckdb] [--no-whole-gate] [--big] [--blank] [--markdown FILE]
 //    The presets (issue 15) are the shapes of export at 10⁶ rows, each timed as gate default,
-//    gate with MODEL_GATE_PARSE_THREADS=1, gate read in 2 ranges (MODEL_GATE_READ_RANGES=2), seed
-//    and DuckDB (read_json + docs/warehouse.md's SQL), runs alternating; --big adds 10⁷ rows of two
+//    gate read in 2 ranges (MODEL_GATE_READ_RANGES=2), seed and DuckDB (read_json +
+//    docs/warehouse.md's SQL), runs alternating.
+//    --baseline-cli times another build of the gate (e.g. an earlier commit's dist/cli.js, with
+//    its worker scripts beside it) side by side in the same run: on the presets (default and
+//    2 ranges), the 10⁶-row .gz and aggregated files and the whole gate, alternating with this
+//    build's runs, and checks that both print the same report byte for byte; the tables get its
+//    columns and the ratios, and the targets the issue-28 one (within 10% of its time and peak
+//    RSS on every shape at 10⁶ rows). --big adds 10⁷ rows of two
 //    shapes (the default, which reads them in 2 ranges, and read whole), one at a time (in a temp dir, deleted):
 //    the generator's (~6 GB) and the issue's ~3.3 GB one (wide-evidence scaled to 50,000 tasks);
 //    --blank times 2 GiB of blank lines inflated from gzip against inflating alone.
@@ -58,6 +65,7 @@ const { values: args } = parseArgs({
     "seed-runs": { type: "string" },
     "out-dir": { type: "string", default: "bench-out" },
     cli: { type: "string", default: "dist/cli.js" },
+    "baseline-cli": { type: "string" },
     "seed-script": { type: "string", default: "../shared/seed/seed_sensitivity.py" },
     "no-seed": { type: "boolean", default: false },
     "no-fragility": { type: "boolean", default: false },
@@ -101,19 +109,28 @@ mkdirSync(out, { recursive: true });
 
 // Snapshot the bundle: `npm run package` (here or in another checkout step) deletes and rebuilds
 // dist/, which must not change the program half-way through the runs.
-if (!existsSync(cliSource)) die(`${cliSource} not found (build it with npm run package)`);
-mkdirSync(join(out, "gate"), { recursive: true });
-const cli = join(out, "gate", "cli.js");
-copyFileSync(cliSource, cli);
-// The CLI starts the workers found next to it (src/io/parse-workers.ts): copy them too, or the
-// snapshot would read on the main thread only (without range-worker.js, every run "in ranges"
-// was a sequential read: the bench runs before this fix measured no range reading at all).
-for (const worker of ["parse-worker.js", "range-worker.js"]) {
-  const workerSource = join(dirname(cliSource), worker);
-  if (existsSync(workerSource)) copyFileSync(workerSource, join(out, "gate", worker));
-  else log(`${workerSource} not found: the gate reads on its main thread only`);
+function snapshot(source, name, workers) {
+  if (!existsSync(source)) die(`${source} not found (build it with npm run package)`);
+  mkdirSync(join(out, name), { recursive: true });
+  const copy = join(out, name, "cli.js");
+  copyFileSync(source, copy);
+  // The CLI starts the workers found next to it (src/read/read-threads.ts): copy them too, or the
+  // snapshot would read on the main thread only (every run "in ranges" a sequential read).
+  for (const worker of workers) {
+    const workerSource = join(dirname(source), worker);
+    if (existsSync(workerSource)) copyFileSync(workerSource, join(out, name, worker));
+    else if (worker === "range-worker.js")
+      log(`${workerSource} not found: ${name} reads on its main thread only`);
+  }
+  writeFileSync(join(out, name, "package.json"), '{ "type": "module" }\n');
+  return copy;
 }
-writeFileSync(join(out, "gate", "package.json"), '{ "type": "module" }\n');
+const cli = snapshot(cliSource, "gate", ["range-worker.js"]);
+// (An earlier build may start a parse worker too, when asked: copied if it is there.)
+const baselineCli =
+  args["baseline-cli"] === undefined
+    ? undefined
+    : snapshot(resolve(args["baseline-cli"]), "baseline", ["range-worker.js", "parse-worker.js"]);
 const cliCommit =
   spawnSync("git", ["log", "-1", "--format=%h %cs", "--", args.cli], { encoding: "utf8" }).stdout?.trim() ||
   null;
@@ -165,8 +182,8 @@ function measure(kind, file, extra = [], extraEnv = {}) {
   let command;
   let argv;
   const env = { ...process.env, BENCH_RSS_FILE: rssFile, ...extraEnv };
-  if (kind === "gate") {
-    argv = [cli, "evaluate", "--results", file, ...extra];
+  if (kind === "gate" || kind === "baseline") {
+    argv = [kind === "gate" ? cli : baselineCli, "evaluate", "--results", file, ...extra];
     command = process.execPath;
   } else if (kind === "duckdb") {
     argv = [duckdbScript, file, duckdbSql];
@@ -218,8 +235,11 @@ function repeat(kind, file, extra) {
   const n = kind === "seed" ? seedRuns : runs;
   for (let i = 0; i < n; i++) {
     const r = measure(kind, file, extra);
-    if (kind === "gate" && (r.status === null || r.status > 2 || !isReport(r.stdout))) {
-      die(`the gate failed on ${file} (exit ${r.status}):\n${r.stderr}`);
+    if (
+      (kind === "gate" || kind === "baseline") &&
+      (r.status === null || r.status > 2 || !isReport(r.stdout))
+    ) {
+      die(`the ${kind} gate failed on ${file} (exit ${r.status}):\n${r.stderr}`);
     }
     if (kind === "seed" && r.status !== 0)
       die(`the seed script failed on ${file} (exit ${r.status}):\n${r.stderr}`);
@@ -295,9 +315,9 @@ const policy = join(out, "policy.yaml");
 writeFileSync(policy, POLICY);
 // Range reading asked for (MODEL_GATE_READ_RANGES=2: no attempt-id limit; by default from 256 MiB,
 // with one below 1 GiB): the main thread and one range worker.
-const RANGES_ENV = { MODEL_GATE_PARSE_THREADS: "0", MODEL_GATE_READ_RANGES: "2" };
+const RANGES_ENV = { MODEL_GATE_READ_RANGES: "2" };
 // The whole file on the main thread, whatever its size (the default reads 256 MiB or more in ranges).
-const WHOLE_ENV = { MODEL_GATE_PARSE_THREADS: "0", MODEL_GATE_READ_RANGES: "1" };
+const WHOLE_ENV = { MODEL_GATE_READ_RANGES: "1" };
 
 const gateFlags = [
   "--policy",
@@ -310,9 +330,29 @@ const gateFlags = [
   "json",
 ];
 
-const probe = spawnSync(process.execPath, [cli, "evaluate", "--help"], { encoding: "utf8" });
-if (probe.status !== 0 || !probe.stdout.includes("--results")) {
-  die(`${cli} has no working "evaluate" command yet (build it with npm run package)`);
+for (const program of [cli, baselineCli].filter((p) => p !== undefined)) {
+  const probe = spawnSync(process.execPath, [program, "evaluate", "--help"], { encoding: "utf8" });
+  if (probe.status !== 0 || !probe.stdout.includes("--results")) {
+    die(`${program} has no working "evaluate" command yet (build it with npm run package)`);
+  }
+}
+
+/**
+ * This build's runs of `file` and, with --baseline-cli, the baseline's, alternating (a change of
+ * load hits both alike); checks that both print the same report.
+ */
+function sideBySide(file, env = {}) {
+  const gate = [];
+  const baseline = [];
+  for (let i = 0; i < runs; i++) {
+    const pair =
+      baselineCli === undefined ? ["gate"] : i % 2 === 0 ? ["gate", "baseline"] : ["baseline", "gate"];
+    for (const kind of pair)
+      (kind === "gate" ? gate : baseline).push(measureChecked(kind, file, gateFlags, env));
+  }
+  const same = baseline.every((r) => r.stdout === gate[0].stdout);
+  if (!same) log(`WARNING: ${file}: the baseline's report differs from this build's`);
+  return { gate, baseline, same };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +404,10 @@ for (const n of sizes) {
     const aggSummary = ensure(agg, [...BASE, "--rows", String(n), "--aggregated"]);
     row.aggRows = aggSummary.rows;
     row.agg = repeat("gate", agg, gateFlags);
+    if (baselineCli !== undefined) {
+      row.gzSide = sideBySide(gz);
+      row.aggSide = sideBySide(agg);
+    }
     const base = figures(row.gate.last.stdout);
     row.gzSame = figures(row.gz.last.stdout) === base;
     row.aggSame = figures(row.agg.last.stdout) === base;
@@ -374,7 +418,7 @@ for (const n of sizes) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Presets (issue 15): shapes of export at 10⁶ rows × {gate default, threads 1, seed, DuckDB}
+// Presets (issue 15): shapes of export at 10⁶ rows × {gate default, 2 ranges, baseline, seed, DuckDB}
 
 const PRESETS = {
   generator: [...BASE, "--rows", "1000000"],
@@ -433,41 +477,46 @@ if (!args["no-presets"]) {
       die(`--presets: unknown preset "${name}" (${Object.keys(PRESETS).join(", ")})`);
     const file = join(out, `preset-${name}.jsonl`);
     const summary = ensure(file, options);
-    const runsOf = { gate: [], threads: [], ranges: [], seed: [], duckdb: [] };
-    // Alternating runs: a change of load hits every column alike. The gate's three variants take
-    // turns at going first: the run after the seed's (2.6 GB) came out slowest, whichever it was
-    // (the default was first every time, and 4–15% slower than the same read asked for).
+    const runsOf = { gate: [], ranges: [], baseline: [], baselineRanges: [], seed: [], duckdb: [] };
+    // Alternating runs: a change of load hits every column alike. The gate's variants take turns
+    // at going first: the run after the seed's (2.6 GB) came out slowest, whichever it was.
     const variants = [
       // (The default with its debug notes, on stderr: how it read the file; see readMode.)
-      ["gate", { MODEL_GATE_PARSE_THREADS: "0", MODEL_GATE_DEBUG: "1" }],
-      ["threads", { MODEL_GATE_PARSE_THREADS: "1" }],
-      ["ranges", RANGES_ENV],
+      ["gate", "gate", { MODEL_GATE_DEBUG: "1" }],
+      ["ranges", "gate", RANGES_ENV],
+      ...(baselineCli === undefined
+        ? []
+        : [
+            ["baseline", "baseline", { MODEL_GATE_DEBUG: "1" }],
+            ["baselineRanges", "baseline", RANGES_ENV],
+          ]),
     ];
     for (let i = 0; i < runs; i++) {
       for (let k = 0; k < variants.length; k++) {
-        const [column, env] = variants[(i + k) % variants.length];
-        runsOf[column].push(measureChecked("gate", file, gateFlags, env));
+        const [column, kind, env] = variants[(i + k) % variants.length];
+        runsOf[column].push(measureChecked(kind, file, gateFlags, env));
       }
       if (runSeed && i < seedRuns) runsOf.seed.push(measureChecked("seed", file));
       if (haveDuckdb) runsOf.duckdb.push(measureChecked("duckdb", file));
     }
-    const same = [...runsOf.threads, ...runsOf.ranges].every((r) => r.stdout === runsOf.gate[0].stdout);
-    if (!same)
-      log(`WARNING: ${name}: the report with a parse worker or in ranges differs from the default one`);
+    const same = [...runsOf.ranges, ...runsOf.baseline, ...runsOf.baselineRanges].every(
+      (r) => r.stdout === runsOf.gate[0].stdout,
+    );
+    if (!same) log(`WARNING: ${name}: the report in ranges or of the baseline differs from the default one`);
     presetTable.push({ name, summary, bytes: statSync(file).size, runsOf, same });
   }
 }
 
-/**
- * How a default run read its file, from its debug notes (src/core/input/range-read.ts): "2 ranges"
- * (the path MODEL_GATE_READ_RANGES=2 takes), "given back (…)" (the worker's range read on the main
- * thread, and why), or "whole".
- */
 /** The default runs' read modes of a preset, as one text (one mode when they agree). */
-function modes(p) {
-  return [...new Set(p.runsOf.gate.map((r) => readMode(r.stderr)))].join(", ");
+function modes(p, column = "gate") {
+  return [...new Set(p.runsOf[column].map((r) => readMode(r.stderr)))].join(", ");
 }
 
+/**
+ * How a default run read its file, from its debug notes (range-read.ts): "2 ranges" (the path
+ * MODEL_GATE_READ_RANGES=2 takes), "given back (…)" (the worker's range read on the main thread,
+ * and why), or "whole".
+ */
 function readMode(stderr) {
   const back = /reading byte range 2 here: its reader found ([^\n]*)/.exec(stderr);
   if (back) return `given back (${back[1]})`;
@@ -476,12 +525,13 @@ function readMode(stderr) {
 
 function measureChecked(kind, file, extra = [], extraEnv = {}) {
   const r = measure(kind, file, extra, extraEnv);
-  if (kind === "gate" && (r.status === null || r.status > 2 || !isReport(r.stdout))) {
-    die(`the gate failed on ${file} (exit ${r.status}):\n${r.stderr}`);
+  const gate = kind === "gate" || kind === "baseline";
+  if (gate && (r.status === null || r.status > 2 || !isReport(r.stdout))) {
+    die(`the ${kind} gate failed on ${file} (exit ${r.status}):\n${r.stderr}`);
   }
-  if (kind !== "gate" && r.status !== 0) die(`${kind} failed on ${file} (exit ${r.status}):\n${r.stderr}`);
+  if (!gate && r.status !== 0) die(`${kind} failed on ${file} (exit ${r.status}):\n${r.stderr}`);
   log(
-    `${kind}${extraEnv.MODEL_GATE_PARSE_THREADS === "1" ? " (1 thread)" : ""}${extraEnv.MODEL_GATE_READ_RANGES === "1" ? " (whole)" : extraEnv.MODEL_GATE_READ_RANGES ? ` (${extraEnv.MODEL_GATE_READ_RANGES} ranges)` : ""} ${file.replace(out + "/", "")}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`,
+    `${kind}${extraEnv.MODEL_GATE_READ_RANGES === "1" ? " (whole)" : extraEnv.MODEL_GATE_READ_RANGES ? ` (${extraEnv.MODEL_GATE_READ_RANGES} ranges)` : ""} ${file.replace(out + "/", "")}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`,
   );
   return r;
 }
@@ -510,7 +560,7 @@ if (args.big) {
       const runsOf = [];
       const wholeOf = [];
       for (let i = 0; i < runs; i++) {
-        runsOf.push(measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" }));
+        runsOf.push(measureChecked("gate", file, gateFlags));
         wholeOf.push(measureChecked("gate", file, gateFlags, WHOLE_ENV));
       }
       if (!wholeOf.every((r) => r.stdout === runsOf[0].stdout))
@@ -537,10 +587,11 @@ if (!args["no-whole-gate"]) {
       const file = join(dir, `tasks-1e6-${verdict}.jsonl`);
       const common = ["--seed", "1", "--tasks", "1000000", "--attempts", "1", "--clusters", "--no-extras"];
       const summary = ensure(file, [...common, ...options]);
-      const r = measureChecked("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" });
+      const side = sideBySide(file);
+      const r = side.gate[side.gate.length - 1];
       const got = JSON.parse(r.stdout).verdict;
       if (got !== verdict) die(`the whole-gate run for ${verdict} gave ${got} (${file})`);
-      wholeGate.push({ verdict, summary, bytes: statSync(file).size, result: r });
+      wholeGate.push({ verdict, summary, bytes: statSync(file).size, result: r, side });
       rmSync(file, { force: true });
     }
   } finally {
@@ -570,7 +621,7 @@ if (!args["no-refusal"]) {
     ]);
     if (paste.status !== 0) die(`interleaving the refusal export failed:\n${paste.stderr}`);
     rmSync(byModel, { force: true });
-    const r = measure("gate", file, gateFlags, { MODEL_GATE_PARSE_THREADS: "0" });
+    const r = measure("gate", file, gateFlags);
     if (r.status !== 3 || !r.stderr.includes("distinct tasks (dataset_revision, task_id)"))
       die(`the task cap did not refuse ${file} (exit ${r.status}):\n${r.stderr.slice(0, 2000)}`);
     log(`gate refused ${file}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`);
@@ -770,26 +821,82 @@ const peak = (rs) =>
 if (presetTable.length > 0) {
   lines.push("");
   lines.push(
-    "| shape at 10⁶ rows | tasks | file | gate (default: 2 ranges from 256 MiB, given back past 65,536 tasks or, below 1 GiB, 655,360 attempt ids) | gate, `MODEL_GATE_PARSE_THREADS=1` | gate, `MODEL_GATE_READ_RANGES=2` | seed | DuckDB read_json + README SQL | seed ÷ gate | default read | threads ÷ default | ranges ÷ default | gate peak RSS | per task | threads peak RSS | ranges peak RSS | seed peak RSS | DuckDB peak RSS |",
+    "| shape at 10⁶ rows | tasks | file | gate (default: 2 ranges from 256 MiB, given back past 65,536 tasks or, below 1 GiB, 655,360 attempt ids) | gate, `MODEL_GATE_READ_RANGES=2` | seed | DuckDB read_json + README SQL | seed ÷ gate | default read | ranges ÷ default | gate peak RSS | per task | ranges peak RSS | seed peak RSS | DuckDB peak RSS |",
   );
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
   for (const p of presetTable) {
     const g = med(p.runsOf.gate);
-    const t = med(p.runsOf.threads);
     const rg = med(p.runsOf.ranges);
     const sd = med(p.runsOf.seed);
     const dk = med(p.runsOf.duckdb);
     const rss = peak(p.runsOf.gate);
     lines.push(
       `| ${p.name}: ${PRESET_TEXT[p.name]} | ${p.summary.tasks.toLocaleString("en-US")} | ${(p.bytes / 1048576).toFixed(0)} MiB | ` +
-        `${sec(g)} | ${sec(t)} | ${sec(rg)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ${modes(p)} | ${(t / g).toFixed(2)} | ${(rg / g).toFixed(2)} | ` +
-        `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.threads))} | ${mib(peak(p.runsOf.ranges))} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
+        `${sec(g)} | ${sec(rg)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ${modes(p)} | ${(rg / g).toFixed(2)} | ` +
+        `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.ranges))} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
     );
   }
   lines.push("");
   lines.push(
-    `Reports by default, with the parse worker and read in ranges ${presetTable.every((p) => p.same) ? "are byte-identical on every preset" : "DIFFER on some preset"}.`,
+    `Reports by default${baselineCli === undefined ? "" : ", of the baseline"} and read in ranges ${presetTable.every((p) => p.same) ? "are byte-identical on every preset" : "DIFFER on some preset"}.`,
   );
+}
+
+/** One row of the side-by-side table: this build's and the baseline's median time and peak RSS. */
+function sideRow(name, gate, baseline) {
+  const g = med(gate);
+  const b = med(baseline);
+  const rg = peak(gate);
+  const rb = peak(baseline);
+  return {
+    name,
+    time: g / b,
+    rss: rg === null || rb === null ? null : rg / rb,
+    line:
+      `| ${name} | ${sec(g)} | ${sec(b)} | ${(g / b).toFixed(2)} | ${mib(rg)} | ${mib(rb)} | ` +
+      `${rg === null || rb === null ? "—" : (rg / rb).toFixed(2)} |`,
+  };
+}
+const sideRows = [];
+if (baselineCli !== undefined) {
+  for (const p of presetTable) {
+    sideRows.push(
+      sideRow(
+        `${p.name}, default (${modes(p)}; baseline: ${modes(p, "baseline")})`,
+        p.runsOf.gate,
+        p.runsOf.baseline,
+      ),
+    );
+    sideRows.push(sideRow(`${p.name}, 2 ranges`, p.runsOf.ranges, p.runsOf.baselineRanges));
+  }
+  for (const r of rowsTable) {
+    if (r.gzSide)
+      sideRows.push(sideRow(`generator ${sizeText(r.n)}, .jsonl.gz`, r.gzSide.gate, r.gzSide.baseline));
+    if (r.aggSide)
+      sideRows.push(
+        sideRow(`generator ${sizeText(r.n)}, pre-aggregated`, r.aggSide.gate, r.aggSide.baseline),
+      );
+  }
+  for (const w of wholeGate)
+    sideRows.push(sideRow(`whole gate, 10⁶ tasks (${w.verdict})`, w.side.gate, w.side.baseline));
+  if (sideRows.length > 0) {
+    const sameAll =
+      presetTable.every((p) => p.same) &&
+      rowsTable.every((r) => (r.gzSide?.same ?? true) && (r.aggSide?.same ?? true)) &&
+      wholeGate.every((w) => w.side.same);
+    lines.push("");
+    lines.push(`Side by side with the baseline \`${args["baseline-cli"]}\` (runs alternating):`);
+    lines.push("");
+    lines.push(
+      "| shape | gate time | baseline time | ÷ baseline | gate peak RSS | baseline peak RSS | ÷ baseline |",
+    );
+    lines.push("|---|---:|---:|---:|---:|---:|---:|");
+    for (const r of sideRows) lines.push(r.line);
+    lines.push("");
+    lines.push(
+      `Reports of this build and the baseline ${sameAll ? "are byte-identical on every shape" : "DIFFER on some shape"}.`,
+    );
+  }
 }
 for (const big of bigs) {
   lines.push("");
@@ -863,21 +970,20 @@ for (const f of fragility) {
   }
 }
 // Targets (issue 15), from the presets, the 10⁷-row run and the whole gate at 10⁶ tasks.
+for (const r of sideRows) {
+  // Issue 28: no shape at 10⁶ rows more than 10% slower or larger than the baseline.
+  targets.push([
+    `${r.name}: within 10% of the baseline's time and peak RSS`,
+    `time ${r.time.toFixed(2)}×, peak RSS ${r.rss === null ? "n/a" : `${r.rss.toFixed(2)}×`}`,
+    r.time <= 1.1 && (r.rss === null || r.rss <= 1.1),
+  ]);
+}
 for (const p of presetTable) {
   const g = med(p.runsOf.gate);
   const sd = med(p.runsOf.seed);
-  const t = med(p.runsOf.threads);
   if (sd !== undefined) {
     const ratio = sd / g;
     targets.push([`${p.name}: ≥ 5× the seed at 10⁶ rows (goal 10×)`, `${ratio.toFixed(1)}×`, ratio >= 5]);
-  }
-  if (t !== undefined) {
-    targets.push([
-      // Workers are opt-in (MODEL_GATE_PARSE_THREADS): the default must not lose to them.
-      `${p.name}: the default not slower than with a parse worker`,
-      `threads ÷ default ${(t / g).toFixed(2)}`,
-      g <= t * 1.02,
-    ]);
   }
   const rg = med(p.runsOf.ranges);
   if (rg !== undefined) {
@@ -920,7 +1026,7 @@ for (const w of wholeGate) {
     ]);
 }
 lines.push("");
-lines.push("| target (issues 4 and 15) | measured | met |");
+lines.push("| target (issues 4, 15 and 28) | measured | met |");
 lines.push("|---|---|---|");
 for (const [t, m, ok] of targets) lines.push(`| ${t} | ${m} | ${ok ? "met" : "**not met**"} |`);
 

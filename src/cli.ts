@@ -4,7 +4,7 @@ import { runCli } from "./cli/main.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
 import { describeFsCode } from "./io/file-kind.js";
 import { fullCollectionFor } from "./io/full-collection.js";
-import { bundledParseWorkers } from "./io/parse-workers.js";
+import { bundledReadThreads } from "./read/read-threads.js";
 
 /** Exit status of a user-side problem (as in src/cli/main.ts). */
 const EXIT_INPUT_ERROR = 3;
@@ -43,7 +43,7 @@ try {
 }
 
 if (cwd !== null) {
-  const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
+  const readThreads = bundledReadThreads(import.meta.url, process.env);
   const collectGarbage = fullCollectionFor(process.env);
   const code = await runCli(
     process.argv.slice(2),
@@ -55,7 +55,7 @@ if (cwd !== null) {
       stderr: (text) => process.stderr.write(text),
       cwd,
       now: () => new Date(),
-      ...(parseWorkers === undefined ? {} : { parseWorkers }),
+      ...(readThreads === undefined ? {} : { readThreads }),
       ...(collectGarbage === undefined ? {} : { collectGarbage }),
       ...(process.env["MODEL_GATE_DEBUG"] === "1"
         ? {

@@ -11,7 +11,7 @@ import { runGit } from "./action/base-policy.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./action/github-api.js";
 import { createLogger } from "./action/logger.js";
 import { runAction } from "./action/run.js";
-import { bundledParseWorkers } from "./io/parse-workers.js";
+import { bundledReadThreads } from "./read/read-threads.js";
 import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     runnerProblems.add(variable);
     log.error(message);
   };
-  const parseWorkers = bundledParseWorkers(import.meta.url, process.env);
+  const readThreads = bundledReadThreads(import.meta.url, process.env);
   const collectGarbage = fullCollectionFor(process.env);
   let failed = false;
   const setFailed = (message: string): void => {
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
       git: runGit,
       retry: retryPolicy(process.env),
       today: new Date().toISOString().slice(0, 10),
-      ...(parseWorkers === undefined ? {} : { parseWorkers }),
+      ...(readThreads === undefined ? {} : { readThreads }),
       ...(collectGarbage === undefined ? {} : { collectGarbage }),
     });
   } catch (error) {

@@ -1,10 +1,10 @@
 // Range worker entry point (bundled to dist/range-worker.js): reads one byte range of a results
 // file into a DatasetBuilder of its own, answers once with what it read, then posts the builder's
-// state part by part as the main thread asks for them (src/core/input/range-read.ts).
+// state part by part as the main thread asks for them (src/read/range-read.ts).
 import { parentPort, workerData } from "node:worker_threads";
 
-import { DatasetBuilder } from "./core/input/dataset-builder.js";
-import { readRangeState, type RangeTask } from "./core/input/range-read.js";
+import { DatasetBuilder } from "./read/builder/dataset-builder.js";
+import { readRangeState, type RangeTask } from "./read/range-read.js";
 
 const port = parentPort;
 if (port === null) {

@@ -14,6 +14,7 @@ import { dirname, isAbsolute, relative, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
+import { readRunInputs } from "../read/run-inputs.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
 import { checkRunTitle } from "../core/report/verdict-text.js";
@@ -37,7 +38,7 @@ import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetryPolicy } from "./github-api.js";
 import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
-import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
+import type { ReadThreads } from "../read/read-threads.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
 import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
@@ -59,8 +60,8 @@ export interface ActionDeps {
   readonly retry: RetryPolicy;
   /** YYYY-MM-DD, for the policy's revisit date. */
   readonly today: string;
-  /** Parse workers of the bundle (src/io/parse-workers.ts); absent: parse on the main thread. */
-  readonly parseWorkers?: ParseWorkerOptions;
+  /** Read threads of the bundle (src/read/read-threads.ts); absent: read on the main thread. */
+  readonly readThreads?: ReadThreads;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
 }
@@ -601,7 +602,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
     report = await log
       .group("Reading the results", async () => {
-        const gated = await runGate({
+        const gateInputs = await readRunInputs({
           previous: bases?.previous ?? null,
           appendOnlyBase: bases?.base ?? null,
           results: inputs.results,
@@ -620,12 +621,13 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           today: deps.today,
           toolVersion: TOOL_VERSION,
           displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-          ...(deps.parseWorkers === undefined ? {} : { parseWorkers: deps.parseWorkers }),
+          ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
           ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
           onNote: (message) => {
             log.debug(message);
           },
         });
+        const gated = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
         const files = gated.provenance.inputs.length;
         log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
         return gated;

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { InputError } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
+import { readRunInputs } from "../read/run-inputs.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { renderMarkdown } from "../core/report/render-markdown.js";
 import { jsonChunks } from "../core/report/report-json.js";
@@ -108,7 +109,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
       })),
     );
 
-  const report = await runGate({
+  const gateInputs = await readRunInputs({
     results: results.map(abs),
     reviews: (flags.get("reviews") ?? []).map(abs),
     policy: {
@@ -128,10 +129,11 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     // Name files as the user typed them, so messages and provenance match the command line.
     displayPath: (p) =>
       displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven], abs),
-    ...(io.parseWorkers === undefined ? {} : { parseWorkers: io.parseWorkers }),
+    ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
+  const report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
 
   // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));

@@ -1,4 +1,4 @@
-import type { ParseWorkerOptions } from "../core/input/parse-pool.js";
+import type { ReadThreads } from "../read/read-threads.js";
 
 /** What the CLI needs from the outside world, passed in so tests can run it in-process. */
 export interface CliIo {
@@ -6,8 +6,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly cwd: string;
   readonly now: () => Date;
-  /** Parse workers of the bundle (src/io/parse-workers.ts); absent: parse on the main thread. */
-  readonly parseWorkers?: ParseWorkerOptions;
+  /** Read threads of the bundle (src/read/read-threads.ts); absent: read on the main thread. */
+  readonly readThreads?: ReadThreads;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
   /** Debug notes (MODEL_GATE_DEBUG=1); absent: dropped. */

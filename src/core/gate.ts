@@ -1,146 +1,123 @@
 /**
- * The whole gate as one call: policy → export → §2–4 → fragility → report JSON. Shared by the CLI
- * and the action, which differ only in where inputs come from and where the report goes.
+ * The whole gate as one pure call: a Dataset and the policy that decides in, the report JSON out
+ * (§2–4, fragility, the verdict at each review revision). The shells (the CLI and the action)
+ * read every input first (src/read/run-inputs.ts: the policy's text, the export, the previous
+ * versions) and differ only in where inputs come from and where the report goes.
  */
-import { createHash } from "node:crypto";
 import { evaluate } from "./decision/evaluate.js";
 import { computeFragility } from "./decision/fragility.js";
-import { InputError, PolicyError } from "./errors.js";
-import type { ParseWorkerOptions } from "./input/parse-pool.js";
-import { readDataset } from "./input/read-dataset.js";
-import { COLLECT_MIN_TASKS } from "./input/limits.js";
+import { PolicyError } from "./errors.js";
+import type { Dataset } from "./model.js";
 import { diffPolicyTexts } from "./policy/policy-diff.js";
 import { isExpired, parsePolicy } from "./policy/load-policy.js";
+import type { Policy, PolicySource } from "./policy/policy-types.js";
 import type { PolicyChange } from "./verdict-types.js";
 import type { PolicyHistoryReport, Report } from "./report/report-types.js";
 import { buildReport } from "./report/build-report.js";
 import { datasetAsOfReview } from "./history/as-of-review.js";
-import { appendOnlyCheck, checkHistory } from "./history/append-only.js";
-import type { AppendOnlyBase } from "./history/history-types.js";
+import { appendOnlyCheck } from "./history/append-only.js";
+import type { AppendOnlyBase, AppendOnlyReport } from "./history/history-types.js";
 import { reclassificationHeadline, verdictByReviewRevision } from "./history/verdict-by-revision.js";
 
-export interface GateRequest {
-  /** Results export files (already resolved, regular files). */
-  readonly results: readonly string[];
-  readonly reviews: readonly string[];
-  /** The policy that decides: on a PR, the base commit's version. */
-  readonly policy: {
-    readonly path: string;
-    readonly text: string;
-    /** Where the text came from, e.g. "file" or "base commit 1a2b3c…". */
-    readonly source: string;
-    readonly lastCommit: string | null;
-  };
-  /** On a PR whose head changes the policy file: the head version, shown as a base → head diff. */
-  readonly headPolicyText: string | null;
-  readonly baseline: string;
-  readonly candidate: string;
-  readonly canary: "pass" | "fail" | null;
-  /** YYYY-MM-DD, for the policy's revisit date. */
-  readonly today: string;
-  readonly toolVersion: string;
-  /** How to name input files in messages and provenance (e.g. relative to the workspace). */
-  readonly displayPath?: (absPath: string) => string;
-  /** Parse large exports on worker threads (the bundles pass theirs; see src/io/parse-workers.ts). */
-  readonly parseWorkers?: ParseWorkerOptions;
-  /** A full garbage collection, for a large read (the bundles pass src/io/full-collection.ts's). */
-  readonly collectGarbage?: () => void;
-  /** The previous versions of the results and reviews files, for the append-only check (issue #14). */
-  readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
-  /** The action: where the previous versions came from (report key `append_only_base`). */
-  readonly appendOnlyBase?: AppendOnlyBase | null;
-  /** `--as-of-review N`: only labels with review_revision ≤ N count (issue #14). */
-  readonly asOfReview?: number | null;
-  /** The base policy's recent history (the action reads it from git); reported only with a policy change. */
-  readonly policyHistory?: PolicyHistoryReport | null;
-  /** Notes on how the input was read, for debug output. */
-  readonly onNote?: (message: string) => void;
+/** The policy that decides (on a PR, the base commit's version), checked: see gatePolicy. */
+export interface GatePolicy {
+  readonly policy: Policy;
+  /** Where it came from, as the report's provenance names it. */
+  readonly source: PolicySource;
+  /** Its revisit date has passed (and it says on_expired: warn: with fail, gatePolicy throws). */
+  readonly expired: boolean;
+  /** On a PR whose head changes the policy file: the changes base → head; else null. */
+  readonly changes: readonly PolicyChange[] | null;
+  /** Headline warnings about the head's version (it does not parse). */
+  readonly warnings: readonly string[];
+  /** The base policy's recent history (the action reads it from git); reported only with a change. */
+  readonly history: PolicyHistoryReport | null;
 }
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+export interface PolicyText {
+  readonly text: string;
+  readonly source: PolicySource;
+  /** On a PR whose head changes the policy file: the head version (shown as a diff, not applied). */
+  readonly headText: string | null;
+  readonly history: PolicyHistoryReport | null;
 }
 
-export async function runGate(req: GateRequest): Promise<Report> {
-  if (req.baseline === req.candidate) {
-    throw new InputError(
-      `The baseline and the candidate are the same model_config ("${req.baseline}"): there is nothing to compare.`,
-    );
-  }
-  const display = req.displayPath ?? ((p: string) => p);
-  const policyFile = display(req.policy.path);
-  const policy = parsePolicy(req.policy.text, policyFile);
-
-  const expired = isExpired(policy, req.today);
+/**
+ * The policy parsed and checked against `today` (YYYY-MM-DD), and compared with the head's
+ * version. Throws a PolicyError for a policy that does not parse, or that has expired and says
+ * on_expired: fail: the shells call this before they read the export, so a policy error comes
+ * before any problem of the export.
+ */
+export function gatePolicy(p: PolicyText, today: string): GatePolicy {
+  const file = p.source.path;
+  const policy = parsePolicy(p.text, file);
+  const expired = isExpired(policy, today);
   if (expired && policy.on_expired === "fail") {
     throw new PolicyError(
-      `${policyFile}: the policy expired on ${policy.revisit} (today is ${req.today}) and says on_expired: fail. ` +
+      `${file}: the policy expired on ${policy.revisit} (today is ${today}) and says on_expired: fail. ` +
         `Its owner ${policy.owner} must re-examine the thresholds and set a new revisit date.`,
     );
   }
-
-  let policyChanges: PolicyChange[] | null = null;
-  const extraWarnings: string[] = [];
-  if (req.headPolicyText !== null && req.headPolicyText !== req.policy.text) {
-    const diff = diffPolicyTexts(req.policy.text, req.headPolicyText, policyFile);
-    policyChanges = [...diff.changes];
+  let changes: PolicyChange[] | null = null;
+  const warnings: string[] = [];
+  if (p.headText !== null && p.headText !== p.text) {
+    const diff = diffPolicyTexts(p.text, p.headText, file);
+    changes = [...diff.changes];
     if (diff.headError !== null) {
-      extraWarnings.push(
-        `The pull request's version of ${policyFile} does not parse (${diff.headError}); the base version decided.`,
+      warnings.push(
+        `The pull request's version of ${file} does not parse (${diff.headError}); the base version decided.`,
       );
     }
   }
+  return { policy, source: p.source, expired, changes, warnings, history: p.history };
+}
 
-  const read = await readDataset({
-    results: req.results,
-    reviews: req.reviews,
-    baseline: req.baseline,
-    candidate: req.candidate,
-    displayPath: display,
-    ...(req.parseWorkers === undefined ? {} : { parseWorkers: req.parseWorkers }),
-    ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
-    ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
-  });
-  // The builder is garbage now: its held state goes before the evaluation allocates.
-  const large = req.collectGarbage !== undefined && read.tasks.length >= COLLECT_MIN_TASKS;
-  if (large) req.collectGarbage?.();
-  const asOfReview = req.asOfReview ?? null;
-  const dataset = asOfReview === null ? read : datasetAsOfReview(read, asOfReview);
-  const appendOnly =
-    req.previous === undefined || req.previous === null
-      ? null
-      : await checkHistory(req.previous, req, display);
+export interface GateOptions {
+  readonly canary: "pass" | "fail" | null;
+  readonly toolVersion: string;
+  /** `--as-of-review N`: only labels with review_revision ≤ N count (issue #14). */
+  readonly asOfReview: number | null;
+  /** The append-only check's comparison with the previous versions (src/read/previous-versions.ts). */
+  readonly appendOnly: AppendOnlyReport | null;
+  /** The action: where the previous versions came from (report key `append_only_base`). */
+  readonly appendOnlyBase: AppendOnlyBase | null;
+  /**
+   * A full garbage collection, asked for once the fragility search's garbage can go, before the
+   * evaluations at each review revision add theirs (the shells pass one for a large read).
+   */
+  readonly collectGarbage?: () => void;
+}
+
+export function runGate(dataset: Dataset, policy: GatePolicy, options: GateOptions): Report {
+  const asOfReview = options.asOfReview;
+  // (A Dataset already as of revision N stays as it is.)
+  const view = asOfReview === null ? dataset : datasetAsOfReview(dataset, asOfReview);
+  const appendOnly = options.appendOnly;
   const ctx = {
-    canary: req.canary,
-    expired,
+    canary: options.canary,
+    expired: policy.expired,
     ...(appendOnly === null ? {} : { extraChecks: [appendOnlyCheck(appendOnly)] }),
   };
-  const evaluation = evaluate(dataset, policy, ctx);
-  const fragility = computeFragility(dataset, policy, ctx, evaluation);
-  // The fragility search's garbage goes before the evaluations at each review revision add theirs
-  // (at 10⁶ tasks the peak was there: ~860 → ~780 MiB).
-  if (large) req.collectGarbage?.();
-  const byRevision = verdictByReviewRevision({ dataset, policy, ctx, evaluation });
+  const extraWarnings = [...policy.warnings];
+  const evaluation = evaluate(view, policy.policy, ctx);
+  const fragility = computeFragility(view, policy.policy, ctx, evaluation);
+  options.collectGarbage?.();
+  const byRevision = verdictByReviewRevision({ dataset: view, policy: policy.policy, ctx, evaluation });
   const reclassified = reclassificationHeadline(byRevision);
   if (reclassified !== null) extraWarnings.unshift(reclassified);
   return buildReport({
-    dataset,
-    policy,
-    policySource: {
-      path: policyFile,
-      sha256: sha256(req.policy.text),
-      source: req.policy.source,
-      lastCommit: req.policy.lastCommit,
-    },
-    policyChanges,
-    policyHistory: policyChanges === null ? null : (req.policyHistory ?? null),
+    dataset: view,
+    policy: policy.policy,
+    policySource: policy.source,
+    policyChanges: policy.changes,
+    policyHistory: policy.changes === null ? null : policy.history,
     evaluation,
     fragility,
     extraWarnings,
-    toolVersion: req.toolVersion,
+    toolVersion: options.toolVersion,
     verdictByReviewRevision: byRevision,
     asOfReview,
     appendOnly,
-    appendOnlyBase: req.appendOnlyBase ?? null,
+    appendOnlyBase: options.appendOnlyBase,
   });
 }

@@ -12,7 +12,7 @@
  * and trailing space, Unicode dashes and minus to "-", and the Cyrillic and Greek letters that
  * look like Latin ones.
  */
-import { quote } from "./input/rows.js";
+import { quote } from "./quote.js";
 
 /** Cyrillic and Greek letters drawn like Latin ones (position by position), and Unicode dashes. */
 const LOOKALIKE_FROM = "аеорсухіјѕԁһАВЕКМНОРСТХІЈЅονΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";

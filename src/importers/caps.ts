@@ -12,7 +12,7 @@
  * None of them can be raised: the gate would refuse what they let through. The message says so
  * and what to do (split the input).
  */
-import { DEFAULT_INPUT_LIMITS, MAX_LINE_BYTES } from "../core/input/limits.js";
+import { DEFAULT_INPUT_LIMITS, MAX_LINE_BYTES } from "../read/limits.js";
 import { fileError } from "./common.js";
 
 /** The caps, as one object: the defaults are the reader's; tests pass smaller ones. */

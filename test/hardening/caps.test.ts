@@ -1,5 +1,5 @@
 /**
- * Caps on what the reader holds (src/core/input/limits.ts): each passed cap is one input error
+ * Caps on what the reader holds (src/read/limits.ts): each passed cap is one input error
  * naming the line, with a message that says which limit; nothing is cut in silence. The caps are
  * tested at small injected values (ReadOptions.limits) and, where a real file stays small, at
  * their real values through the CLI bundle. Memory grows with distinct tasks, labels, attempt ids
@@ -15,7 +15,7 @@ import {
   MAX_ID_LENGTH,
   MAX_LINE_BYTES,
   MAX_NOTE_LENGTH,
-} from "../../src/core/input/read-dataset.js";
+} from "../../src/read/read-dataset.js";
 import { MAX_POLICY_BYTES } from "../../src/core/policy/load-policy.js";
 import {
   BASE,

@@ -13,7 +13,7 @@ import { bundleCoverageEnv, GATE_NODE } from "../helpers/gate-node.js";
 
 import { InputError } from "../../src/core/errors.js";
 import type { Dataset } from "../../src/core/model.js";
-import { readDataset, type ReadOptions } from "../../src/core/input/read-dataset.js";
+import { readDataset, type ReadOptions } from "../../src/read/read-dataset.js";
 
 /** `FUZZ_RUNS=N` (e.g. via `npm run fuzz`) runs each fuzz property N times instead of the CI count. */
 export const FUZZ_RUNS = Number.parseInt(process.env["FUZZ_RUNS"] ?? "", 10);

@@ -1,6 +1,6 @@
 /**
  * An independent model of what the reader must do with a results export and reviews (SPEC §1.1,
- * §1.2), written from the SPEC, not from src/core/input: split bytes into lines, decide which
+ * §1.2), written from the SPEC, not from src/read: split bytes into lines, decide which
  * non-blank lines are valid rows, fold repeated attempts, find conflicts, and predict the Dataset.
  * The fuzzers compare the reader against it: a Dataset is only right when every non-blank line is
  * a valid row, nothing conflicts, and the counts are exactly the oracle's; otherwise the reader

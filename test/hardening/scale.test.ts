@@ -182,7 +182,7 @@ describe("200,000 valid tasks through the whole gate (was: Maximum call stack si
     expect(c["review_fragility"]).toBeGreaterThan(10_000);
     // A read of 200,000 tasks (≥ COLLECT_MIN_TASKS) asks for a collection in finish(), one after
     // the read and one before the verdicts by review revision; a small one asks for none
-    // (test/input/read-dataset.test.ts).
+    // (test/read/read-dataset.test.ts).
     expect(r.collections).toBe(3);
   }, 60_000);
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_INPUT_LIMITS, MAX_LINE_BYTES } from "../../src/core/input/limits.js";
+import { DEFAULT_INPUT_LIMITS, MAX_LINE_BYTES } from "../../src/read/limits.js";
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from "../../src/importers/caps.js";
 import { runImport } from "../../src/importers/index.js";
 import type { ImportOptions } from "../../src/importers/types.js";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { InputError } from "../../src/core/errors.js";
-import { readDataset } from "../../src/core/input/read-dataset.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { runImport } from "../../src/importers/index.js";
 import { PUBLIC_RESULTS as PUBLIC, sharedDataPresent } from "../helpers/shared-data.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
-import { readDataset } from "../../src/core/input/read-dataset.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { runImport } from "../../src/importers/index.js";
 import { PUBLIC_RESULTS as PUBLIC, sharedDataPresent } from "../helpers/shared-data.js";

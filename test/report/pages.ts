@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { runGate } from "../../src/core/gate.js";
+import { readRunInputs } from "../../src/read/run-inputs.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { runImport } from "../../src/importers/index.js";
 import { PUBLIC_RESULTS } from "../helpers/shared-data.js";
@@ -18,7 +19,7 @@ export const REPO_ROOT = resolve(import.meta.dirname, "../..");
 export async function demoReport(): Promise<Report> {
   const at = (p: string) => resolve(REPO_ROOT, p);
   const policyPath = at("policy.example.yaml");
-  return runGate({
+  const inputs = await readRunInputs({
     results: [at("examples/results.jsonl.gz")],
     reviews: [at("examples/reviews.jsonl")],
     policy: { path: policyPath, text: readFileSync(policyPath, "utf8"), source: "file", lastCommit: null },
@@ -30,6 +31,7 @@ export async function demoReport(): Promise<Report> {
     toolVersion: "0.1.0",
     displayPath: (p) => relative(REPO_ROOT, p),
   });
+  return runGate(inputs.dataset, inputs.policy, inputs.options);
 }
 
 const LEADERBOARDS = join(PUBLIC_RESULTS, "swe-bench.github.io/data/leaderboards.json");
@@ -87,7 +89,7 @@ export async function realDataReport(): Promise<Report | null> {
   );
   const policyPath = join(dir, "policy.yaml");
   writeFileSync(policyPath, REAL_POLICY);
-  return runGate({
+  const inputs = await readRunInputs({
     results: [baseline, candidate],
     reviews: [reviews],
     policy: { path: policyPath, text: REAL_POLICY, source: "file", lastCommit: null },
@@ -99,4 +101,5 @@ export async function realDataReport(): Promise<Report | null> {
     toolVersion: "0.1.0",
     displayPath: (p) => relative(dir, p),
   });
+  return runGate(inputs.dataset, inputs.policy, inputs.options);
 }

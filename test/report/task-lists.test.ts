@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readDataset } from "../../src/core/input/read-dataset.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 import {
   recordTable,
   tableRecords,

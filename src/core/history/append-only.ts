@@ -16,148 +16,130 @@
  * The files of one kind (results, or reviews) are compared as one collection, so rows may move
  * between files and lines; `evidence` of a results row is not compared (links, not facts).
  *
- * Streaming with bounded memory: the previous rows are held as hashes (row-table.ts, about 60 bytes
- * a row however long the lines), the current files are streamed past them, and only the first
- * rows reported are read again to say what changed.
+ * With bounded memory: the previous rows are held as hashes (row-table.ts, a few dozen bytes a
+ * row however long the lines), the current rows are compared with them as they come, and only the
+ * first rows reported are read again to say what changed. This is the comparison; the reading
+ * (the files streamed, each line's identity and facts, the rows found again) is the reader's:
+ * src/read/previous-versions.ts.
  */
 import { InputError } from "../errors.js";
-import { streamLines, lineOf } from "../input/line-stream.js";
-import {
-  checkExportRow,
-  checkReviewRow,
-  emptyExportRow,
-  emptyReviewRow,
-  LineIssues,
-  parseObject,
-  quote,
-  RESULT_NAMES,
-} from "../input/rows.js";
+import { quote } from "../quote.js";
 import type { Check } from "../verdict-types.js";
 import type { AppendOnlyReport, AppendOnlyViolation } from "./history-types.js";
 import { CHANGED, hash53, RowTable } from "./row-table.js";
 
 /** Rows listed (the count is exact). */
 export const MAX_LISTED_VIOLATIONS = 20;
-/** Previous rows of one kind held at most (about 60 bytes each). */
+/** Previous rows of one kind held at most. */
 export const MAX_PREVIOUS_ROWS = 5_000_000;
 /** Changed rows for which the current row is remembered (the rest say only "changed"). */
 const MAX_REMEMBERED_CHANGES = 10_000;
 
-export interface HistoryFile {
-  readonly abs: string;
-  /** As shown in messages and the report. */
-  readonly display: string;
-}
+export type RowKind = "results" | "reviews";
 
-export interface AppendOnlyInput {
-  readonly previousResults: readonly HistoryFile[];
-  readonly results: readonly HistoryFile[];
-  readonly previousReviews: readonly HistoryFile[];
-  readonly reviews: readonly HistoryFile[];
-}
+/** A row of the previous version not matched (removed, or changed: then `slot` says by which). */
+type Unmatched = ReturnType<RowTable["firstUnmatched"]>[number];
 
-type Kind = "results" | "reviews";
-
-/** A row's identity and the facts that must not change, as strings (hashed by the caller). */
-class RowCodec {
-  private readonly issues = new LineIssues();
-  private readonly exportRow = emptyExportRow();
-  private readonly reviewRow = emptyReviewRow();
-  key = "";
-  value = "";
-
-  constructor(private readonly kind: Kind) {}
-
-  read(text: string, plain: boolean): void {
-    const issues = this.issues;
-    issues.reset();
-    const obj = parseObject(text, issues);
-    if (obj !== undefined && this.kind === "results" && checkExportRow(obj, this.exportRow, issues, plain)) {
-      const r = this.exportRow;
-      const id = `${r.modelConfig}\u0000${r.datasetRevision}\u0000${r.taskId}\u0000${r.harnessRevision}`;
-      const label = `\u0000${r.validity}\u0000${r.reviewRevision}\u0000${r.cluster ?? ""}`;
-      if (r.result < 0) {
-        this.key = `G\u0000${id}`;
-        this.value = `${r.passes},${r.fails},${r.infraErrors},${r.missing}${label}`;
-      } else {
-        const attempt = r.attempt;
-        this.key =
-          attempt === undefined
-            ? `N\u0000${id}`
-            : `A\u0000${id}\u0000${typeof attempt}\u0000${String(attempt)}`;
-        this.value = `${RESULT_NAMES[r.result] ?? "?"}${label}`;
-      }
-      return;
-    }
-    if (obj !== undefined && this.kind === "reviews" && checkReviewRow(obj, this.reviewRow, issues, plain)) {
-      const r = this.reviewRow;
-      this.key = `R\u0000${r.datasetRevision}\u0000${r.taskId}\u0000${r.reviewRevision}`;
-      const evidence = r.evidence === undefined ? "" : JSON.stringify(r.evidence);
-      this.value = `${r.validity}\u0000${r.reviewer ?? ""}\u0000${r.note ?? ""}\u0000${evidence}`;
-      return;
-    }
-    this.key = `X\u0000${text}`;
-    this.value = "";
-  }
-}
-
-interface Located {
+/** A row found again to say what changed: where it is, its text, and its JSON object (undefined
+ * when the line is not one). */
+export interface LocatedRow {
   readonly file: string;
   readonly line: number;
   readonly text: string;
+  readonly object: Record<string, unknown> | undefined;
 }
 
-/** Streams the files of one kind in order, numbering their rows 0, 1, … across files. */
-async function streamRows(
-  files: readonly HistoryFile[],
-  onRow: (text: string, ordinal: number, plain: boolean) => void,
-  role: string,
-): Promise<{ rows: number; digests: { path: string; sha256: string }[] }> {
-  let ordinal = 0;
-  const digests: { path: string; sha256: string }[] = [];
-  for (const f of files) {
-    const problems: string[] = [];
-    const streamed = await streamLines(
-      f.abs,
-      (text, begin, end, _line, plain) => {
-        onRow(lineOf(text, begin, end), ordinal++, plain);
-      },
-      (line, message) => {
-        if (problems.length < 20) problems.push(line === undefined ? message : `line ${line}: ${message}`);
-      },
-    );
-    if (problems.length > 0 || streamed.sha256 === undefined) {
+/** The comparison of one kind's rows, and what it found. */
+export interface KindResult {
+  readonly previousRows: number;
+  readonly total: number;
+  readonly violations: AppendOnlyViolation[];
+  readonly digests: { path: string; sha256: string }[];
+}
+
+/**
+ * The rows of one kind (results, or reviews), numbered 0, 1, … across the files of that kind:
+ * every previous row (addPrevious), then every current row (addCurrent), each as its identity
+ * and the facts that must not change (strings, hashed here). Then the rows to read again to say
+ * what changed (rowsToLocate), and what changed (result).
+ */
+export class RowComparison {
+  private readonly table = new RowTable();
+  private first: Unmatched[] = [];
+
+  constructor(readonly kind: RowKind) {}
+
+  addPrevious(key: string, value: string, ordinal: number): void {
+    if (ordinal >= MAX_PREVIOUS_ROWS) {
       throw new InputError(
-        `The ${role} file ${f.display} cannot be compared for the append-only check:`,
-        problems.map((message) => ({ location: { file: f.display }, message })),
+        `The previous ${this.kind} files hold more than ${MAX_PREVIOUS_ROWS} rows, the most the append-only ` +
+          `check holds (about 60 bytes a row); compare smaller files.`,
       );
     }
-    digests.push({ path: f.display, sha256: streamed.sha256 });
+    this.table.add(hash53(key), hash53(value), ordinal);
   }
-  return { rows: ordinal, digests };
+
+  addCurrent(key: string, value: string, ordinal: number): void {
+    const table = this.table;
+    table.see(hash53(key), hash53(value), ordinal, table.changedBy.size < MAX_REMEMBERED_CHANGES);
+  }
+
+  /** The previous rows first reported, and the current rows that changed them, by ordinal. */
+  rowsToLocate(): { readonly previous: Set<number>; readonly current: Set<number> } {
+    const table = this.table;
+    this.first = table.firstUnmatched(MAX_LISTED_VIOLATIONS);
+    const previous = new Set(this.first.map((u) => u.ordinal));
+    const current = new Set<number>();
+    for (const u of this.first) {
+      const by = u.state === CHANGED ? table.changedBy.get(u.slot) : undefined;
+      if (by !== undefined) current.add(by);
+    }
+    return { previous, current };
+  }
+
+  /** What changed, given the rows of rowsToLocate found again (`was`: previous, `now`: current). */
+  result(
+    previousRows: number,
+    digests: { path: string; sha256: string }[],
+    was: ReadonlyMap<number, LocatedRow>,
+    now: ReadonlyMap<number, LocatedRow>,
+  ): KindResult {
+    const kind = this.kind;
+    const violations: AppendOnlyViolation[] = [];
+    for (const u of this.first) {
+      const p = was.get(u.ordinal);
+      if (p === undefined) continue;
+      const by = u.state === CHANGED ? this.table.changedBy.get(u.slot) : undefined;
+      const c = by === undefined ? undefined : now.get(by);
+      violations.push({
+        kind,
+        file: p.file,
+        line: p.line,
+        current_file: c?.file ?? null,
+        current_line: c?.line ?? null,
+        change:
+          u.state !== CHANGED
+            ? `removed: ${identity(kind, p)}`
+            : c === undefined
+              ? `changed: ${identity(kind, p)}`
+              : `changed: ${identity(kind, p)}: ${difference(kind, p, c)}`,
+      });
+    }
+    return { previousRows, total: this.table.unmatchedCount(), violations, digests };
+  }
 }
 
-/** Reads again the rows with the given ordinals: their file, line and text. */
-async function locate(
-  files: readonly HistoryFile[],
-  wanted: ReadonlySet<number>,
-): Promise<Map<number, Located>> {
-  const found = new Map<number, Located>();
-  if (wanted.size === 0) return found;
-  let ordinal = 0;
-  for (const f of files) {
-    if (found.size === wanted.size) break;
-    await streamLines(
-      f.abs,
-      (text, begin, end, line) => {
-        if (wanted.has(ordinal))
-          found.set(ordinal, { file: f.display, line, text: lineOf(text, begin, end) });
-        ordinal++;
-      },
-      () => undefined,
-    );
-  }
-  return found;
+/** The report of the comparison of both kinds. */
+export function appendOnlyReport(results: KindResult, reviews: KindResult): AppendOnlyReport {
+  return {
+    previous_inputs: [
+      ...results.digests.map((d) => ({ kind: "results" as const, ...d })),
+      ...reviews.digests.map((d) => ({ kind: "reviews" as const, ...d })),
+    ],
+    previous_rows: { results: results.previousRows, reviews: reviews.previousRows },
+    rows_changed_or_removed: results.total + reviews.total,
+    rows: [...results.violations, ...reviews.violations].slice(0, MAX_LISTED_VIOLATIONS),
+  };
 }
 
 const RESULT_FIELDS = [
@@ -178,15 +160,10 @@ function shown(v: unknown): string {
   return typeof v === "string" ? quote(v) : quote(JSON.stringify(v));
 }
 
-function objectOf(text: string): Record<string, unknown> | undefined {
-  const o = parseObject(text, new LineIssues());
-  return o;
-}
-
 /** Which row this is, in words: its identity fields. */
-function identity(kind: Kind, text: string): string {
-  const o = objectOf(text);
-  if (o === undefined) return `the line ${quote(text)} (not a valid row)`;
+function identity(kind: RowKind, row: LocatedRow): string {
+  const o = row.object;
+  if (o === undefined) return `the line ${quote(row.text)} (not a valid row)`;
   const fields =
     kind === "results"
       ? ["model_config", "task_id", "dataset_revision", "harness_revision", "attempt"]
@@ -197,9 +174,9 @@ function identity(kind: Kind, text: string): string {
     .join(", ");
 }
 
-function difference(kind: Kind, before: string, after: string): string {
-  const a = objectOf(before);
-  const b = objectOf(after);
+function difference(kind: RowKind, before: LocatedRow, after: LocatedRow): string {
+  const a = before.object;
+  const b = after.object;
   if (a === undefined || b === undefined) return "the line's text changed";
   const parts: string[] = [];
   for (const f of kind === "results" ? RESULT_FIELDS : REVIEW_FIELDS) {
@@ -208,95 +185,6 @@ function difference(kind: Kind, before: string, after: string): string {
     if (x !== y) parts.push(`${f} ${shown(a[f])} → ${shown(b[f])}`);
   }
   return parts.length > 0 ? parts.join(", ") : "changed";
-}
-
-interface KindResult {
-  readonly previousRows: number;
-  readonly total: number;
-  readonly violations: AppendOnlyViolation[];
-  readonly digests: { path: string; sha256: string }[];
-}
-
-async function compareKind(
-  kind: Kind,
-  previous: readonly HistoryFile[],
-  current: readonly HistoryFile[],
-): Promise<KindResult> {
-  if (previous.length === 0) return { previousRows: 0, total: 0, violations: [], digests: [] };
-  const codec = new RowCodec(kind);
-  const table = new RowTable();
-  const prev = await streamRows(
-    previous,
-    (text, ordinal, plain) => {
-      if (ordinal >= MAX_PREVIOUS_ROWS) {
-        throw new InputError(
-          `The previous ${kind} files hold more than ${MAX_PREVIOUS_ROWS} rows, the most the append-only ` +
-            `check holds (about 60 bytes a row); compare smaller files.`,
-        );
-      }
-      codec.read(text, plain);
-      table.add(hash53(codec.key), hash53(codec.value), ordinal);
-    },
-    `previous ${kind}`,
-  );
-  await streamRows(
-    current,
-    (text, ordinal, plain) => {
-      codec.read(text, plain);
-      table.see(
-        hash53(codec.key),
-        hash53(codec.value),
-        ordinal,
-        table.changedBy.size < MAX_REMEMBERED_CHANGES,
-      );
-    },
-    kind,
-  );
-  const total = table.unmatchedCount();
-  const first = table.firstUnmatched(MAX_LISTED_VIOLATIONS);
-  const wantedPrev = new Set(first.map((u) => u.ordinal));
-  const wantedCur = new Set<number>();
-  for (const u of first) {
-    const by = u.state === CHANGED ? table.changedBy.get(u.slot) : undefined;
-    if (by !== undefined) wantedCur.add(by);
-  }
-  const [was, now] = await Promise.all([locate(previous, wantedPrev), locate(current, wantedCur)]);
-  const violations: AppendOnlyViolation[] = [];
-  for (const u of first) {
-    const p = was.get(u.ordinal);
-    if (p === undefined) continue;
-    const by = u.state === CHANGED ? table.changedBy.get(u.slot) : undefined;
-    const c = by === undefined ? undefined : now.get(by);
-    violations.push({
-      kind,
-      file: p.file,
-      line: p.line,
-      current_file: c?.file ?? null,
-      current_line: c?.line ?? null,
-      change:
-        u.state !== CHANGED
-          ? `removed: ${identity(kind, p.text)}`
-          : c === undefined
-            ? `changed: ${identity(kind, p.text)}`
-            : `changed: ${identity(kind, p.text)}: ${difference(kind, p.text, c.text)}`,
-    });
-  }
-  return { previousRows: prev.rows, total, violations, digests: prev.digests };
-}
-
-/** Compares the previous results and reviews files with the current ones. */
-export async function checkAppendOnly(inp: AppendOnlyInput): Promise<AppendOnlyReport> {
-  const results = await compareKind("results", inp.previousResults, inp.results);
-  const reviews = await compareKind("reviews", inp.previousReviews, inp.reviews);
-  return {
-    previous_inputs: [
-      ...results.digests.map((d) => ({ kind: "results" as const, ...d })),
-      ...reviews.digests.map((d) => ({ kind: "reviews" as const, ...d })),
-    ],
-    previous_rows: { results: results.previousRows, reviews: reviews.previousRows },
-    rows_changed_or_removed: results.total + reviews.total,
-    rows: [...results.violations, ...reviews.violations].slice(0, MAX_LISTED_VIOLATIONS),
-  };
 }
 
 function where(v: AppendOnlyViolation): string {
@@ -331,20 +219,4 @@ export function appendOnlyCheck(r: AppendOnlyReport): Check {
       `${listed.join("; ")}${more}. Attempts and reviews are append-only: restore the earlier rows, and record a ` +
       "new opinion as a new review_revision.",
   };
-}
-
-/** The gate's call: absolute paths, named as the gate names its inputs. */
-export function checkHistory(
-  previous: { readonly results: readonly string[]; readonly reviews: readonly string[] },
-  current: { readonly results: readonly string[]; readonly reviews: readonly string[] },
-  display: (abs: string) => string,
-): Promise<AppendOnlyReport> {
-  const files = (paths: readonly string[]): HistoryFile[] =>
-    paths.map((abs) => ({ abs, display: display(abs) }));
-  return checkAppendOnly({
-    previousResults: files(previous.results),
-    results: files(current.results),
-    previousReviews: files(previous.reviews),
-    reviews: files(current.reviews),
-  });
 }

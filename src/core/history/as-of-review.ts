@@ -9,7 +9,7 @@
  * the reader reports for the highest revision overall.
  */
 import { InputError, type InputProblem } from "../errors.js";
-import { quote } from "../input/rows.js";
+import { quote } from "../quote.js";
 import {
   withReplacedRecords,
   type Dataset,

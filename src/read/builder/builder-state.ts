@@ -1,0 +1,240 @@
+/**
+ * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
+ * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
+ * the compared models' totals, what is held against the caps (InputLimits), and the problems
+ * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
+ * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
+ * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
+ * src/read/builder does.
+ *
+ * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
+ */
+
+import type { InputProblem } from "../../core/errors.js";
+import { compareCodeUnits } from "../../core/model.js";
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from "../limits.js";
+import {
+  AttemptPool,
+  F_BASELINE,
+  F_CANDIDATE,
+  TaskColumns,
+  TaskIndex,
+  type AttemptIds,
+} from "./builder-columns.js";
+import { LINE_RADIX, small } from "./task-table.js";
+
+/** Harness-kind entries: packed source * 2 + kind. */
+export const KIND_ATTEMPTS = 0;
+export const KIND_AGGREGATED = 1;
+
+/** Keeps the first problems in full and counts the rest. */
+export class ProblemList {
+  readonly items: InputProblem[] = [];
+  total = 0;
+
+  add(p: InputProblem): void {
+    this.total++;
+    if (this.items.length < 20) this.items.push(p);
+  }
+
+  /** Adds another list's problems after these (as if each had been added here). */
+  append(other: ProblemList): void {
+    for (const p of other.items) this.add(p);
+    this.total += other.total - other.items.length;
+  }
+}
+
+/** The tasks of one dataset revision. */
+export interface RevisionTasks {
+  readonly name: string;
+  /** Its index in BuilderState.revisionList (TaskColumns.revision). */
+  readonly index: number;
+}
+
+export interface ModelState {
+  readonly harnessRevisions: Set<string>;
+  readonly datasetRevisions: Set<string>;
+  duplicateRows: number;
+  /** Attempts counted (pre-aggregated rows add their counts): kept a safe integer. */
+  attempts: number;
+  /** The harness and dataset revisions of the model's last row counted (already in the sets). */
+  lastHarness: string | undefined;
+  lastRevision: RevisionTasks | undefined;
+}
+
+export function newModelState(): ModelState {
+  return {
+    harnessRevisions: new Set(),
+    datasetRevisions: new Set(),
+    duplicateRows: 0,
+    attempts: 0,
+    lastHarness: undefined,
+    lastRevision: undefined,
+  };
+}
+
+export interface ReviewFileState {
+  rows: number;
+  matched: number;
+  readonly byRevision: Map<string, number>;
+  /** Rows under revisions past MAX_REVISIONS_HELD. */
+  otherRows: number;
+}
+
+export class BuilderState {
+  /** dataset_revision → its index. */
+  readonly revisions = new Map<string, RevisionTasks>();
+  /** The same, by revision index. */
+  readonly revisionList: RevisionTasks[] = [];
+  readonly cols = new TaskColumns();
+  /** Task numbers by (revision index, task_id). */
+  index = new TaskIndex();
+  /** Cluster and harness strings repeat across tasks: keep one copy of each. */
+  private readonly strings = new Map<string, string>();
+  /** The harness revision interned last (rows of a harness revision come in runs). */
+  lastHarness: string | undefined = undefined;
+  readonly models = new Set<string>();
+  readonly baselineState = newModelState();
+  readonly candidateState = newModelState();
+  readonly lineProblems = new ProblemList();
+  readonly limits: InputLimits;
+  /** A cap was passed (reported): later lines are not held. */
+  stopped = false;
+  attemptIds = 0;
+  /** Blocks of every AttemptIds of this builder (freed with it). */
+  readonly attemptPool = new AttemptPool();
+  /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
+  readonly reviewFiles = new Map<number, ReviewFileState>();
+  heldChars = 0;
+
+  constructor(
+    readonly baseline: string,
+    readonly candidate: string,
+    /** Display names of the input files, by file index. */
+    readonly fileNames: readonly string[],
+    limits: Partial<InputLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_INPUT_LIMITS, ...limits };
+  }
+
+  /** Reports a passed cap at `src` and stops holding what later lines bring. */
+  capPassed(src: number, message: string): void {
+    this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
+    this.stopped = true;
+  }
+
+  /** After each line: reports when the text or attempt ids held have passed their caps. */
+  checkHeld(src: number): void {
+    if (this.stopped) return;
+    if (this.heldChars > this.limits.maxHeldChars) {
+      this.capPassed(
+        src,
+        `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
+          `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`,
+      );
+    } else if (this.attemptIds > this.limits.maxAttemptIds) {
+      this.capPassed(
+        src,
+        `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
+          `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
+          `pre-aggregated rows (passes, fails, infra_errors, missing)`,
+      );
+    }
+  }
+
+  /** An attempt id kept to recognise its repeats. */
+  holdAttempt(attempt: string | number | undefined): string | number | undefined {
+    if (attempt !== undefined) {
+      this.attemptIds++;
+      if (typeof attempt === "string") this.heldChars += attempt.length;
+    }
+    return attempt;
+  }
+
+  src(fileIndex: number, line: number): number {
+    return fileIndex * LINE_RADIX + line;
+  }
+
+  where(src: number): string {
+    const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
+    return `${file}:${src % LINE_RADIX}`;
+  }
+
+  locationOf(src: number): { file: string; line: number } {
+    return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
+  }
+
+  /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
+  fileProblem(fileIndex: number, line: number | undefined, message: string): void {
+    const file = this.fileNames[fileIndex] ?? "?";
+    this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
+  }
+
+  lineProblem(src: number, field: string | undefined, message: string): void {
+    const location = this.locationOf(src);
+    this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
+  }
+
+  intern(value: string): string {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    this.heldChars += value.length;
+    return value;
+  }
+
+  internHarness(value: string): string {
+    let held = this.lastHarness;
+    if (value !== held) {
+      held = this.intern(value);
+      this.lastHarness = held;
+    }
+    return held;
+  }
+
+  revisionOf(i: number): string {
+    return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
+  }
+
+  /** Whether the reviews can matter: call after all results files. */
+  inUniverse(i: number): boolean {
+    return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE)) !== 0;
+  }
+
+  /** No problem reported and no cap passed so far (what a read in ranges requires). */
+  healthy(): boolean {
+    return !this.stopped && this.lineProblems.total === 0;
+  }
+
+  /** How many tasks this builder holds (snapshot's `to`). */
+  taskCount(): number {
+    return this.cols.count;
+  }
+
+  /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
+  heldAttemptIds(): number {
+    return this.attemptIds;
+  }
+
+  /** Every model_config seen, sorted. */
+  modelsPresent(): string[] {
+    return [...this.models].sort(compareCodeUnits);
+  }
+
+  /** The dataset revision named so, made (as a row's would be) when new. */
+  revisionNamed(revision: string): RevisionTasks {
+    const known = this.revisions.get(revision);
+    if (known !== undefined) return known;
+    const name = this.intern(revision);
+    const rev = { name, index: this.revisionList.length };
+    this.revisions.set(name, rev);
+    this.revisionList.push(rev);
+    return rev;
+  }
+
+  holdAll(ids: AttemptIds): void {
+    const held = ids.held();
+    this.attemptIds += held.ids;
+    this.heldChars += held.chars;
+  }
+}

@@ -1,0 +1,519 @@
+/**
+ * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
+ * number of (model, task) pairs, never with the number of rows:
+ * - for every task (any model's rows carry labels that count toward its effective validity): the
+ *   distinct (review_revision, validity) events with their first source, the cluster, and at most
+ *   MAX_EVIDENCE_PER_TASK evidence items (label-history.ts);
+ * - for the baseline and the candidate only, per task: the attempt counts, the attempt keys seen
+ *   (to fold duplicates and catch conflicting results; small: one entry per attempt of the task),
+ *   and which harness revisions came as per-attempt or pre-aggregated rows;
+ * - every model_config seen (for the "unknown model id" message).
+ *
+ * This file is the row path: each results line (the byte scanner first, JSON.parse for any other
+ * line) and each reviews line, checked and added. Each task has a number; its state is held in
+ * columns by that number (builder-columns.ts: typed arrays, the rare things in side maps), found
+ * through the task after the last row's, then an open-addressing table (TaskIndex), with the
+ * tasks of one revision sharing its string. Attempt ids are kept as given (AttemptIds: small
+ * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
+ * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
+ * inline, more in a map. The builder is made in layers (label-history.ts): what the parts share
+ * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts, a
+ * range's state merged by range-merge.ts.
+ *
+ * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
+ * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
+ * conflicting results are checked for the two compared models only, for the same reason.
+ *
+ * What is held is capped (InputLimits: distinct tasks, models, labels per task, attempt ids, and
+ * characters of kept text), and each compared model's attempt total must stay a safe integer.
+ * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
+ * held, and the read ends in an InputError.
+ */
+
+import type { Dataset, InputFileDigest } from "../../core/model.js";
+import { quote } from "../../core/quote.js";
+import type { InputLimits } from "../limits.js";
+import { LINE_PLAIN } from "../lines/line-flags.js";
+import {
+  checkExportRow,
+  checkReviewRow,
+  emptyExportRow,
+  emptyReviewRow,
+  LineIssues,
+  parseObject,
+  RESULT_NAMES,
+  type ExportRow,
+} from "../rows/row-checks.js";
+import { RowScanner } from "../rows/row-scanner.js";
+import {
+  AttemptIds,
+  F_BASELINE,
+  F_CANDIDATE,
+  NARROW_COUNT_MAX,
+  TaskIndex,
+  type ModelColumns,
+} from "./builder-columns.js";
+import { KIND_AGGREGATED, KIND_ATTEMPTS, type ModelState, type RevisionTasks } from "./builder-state.js";
+import { finishDataset, type EmptyFile } from "./dataset-finish.js";
+import { LabelHistory } from "./label-history.js";
+import { absorbSnapshot, snapshotOf, type BuilderSnapshot } from "./range-merge.js";
+
+export type { BuilderSnapshot } from "./range-merge.js";
+
+/** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
+const MAX_REVISIONS_HELD = 100;
+
+export class DatasetBuilder extends LabelHistory {
+  private lastModel: string | undefined = undefined;
+  /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
+  private lastRevision: string | undefined = undefined;
+  private lastTasks: RevisionTasks | undefined = undefined;
+  /** The task of the last row that found or made one (-1: none yet). */
+  private lastTask = -1;
+  private readonly issues = new LineIssues();
+  private readonly exportRow = emptyExportRow();
+  private readonly reviewRow = emptyReviewRow();
+  // (packEvidence: resultRow takes a row's packed list: LabelHistory.packedRow.)
+  private readonly scanner = new RowScanner(true);
+
+  constructor(
+    baseline: string,
+    candidate: string,
+    /** Display names of the input files, by file index. */
+    fileNames: readonly string[],
+    limits: Partial<InputLimits> = {},
+  ) {
+    super(baseline, candidate, fileNames, limits);
+  }
+
+  /** One non-blank line of a results export; `plain` as in line-splitter.ts's LineHandler. */
+  addResultLine(text: string, fileIndex: number, line: number, plain = false): void {
+    if (this.stopped) return;
+    const issues = this.issues;
+    issues.reset();
+    const obj = parseObject(text, issues);
+    const row = this.exportRow;
+    if (obj === undefined || !checkExportRow(obj, row, issues, plain)) {
+      this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
+      return;
+    }
+    this.addResultRow(row, fileIndex, line);
+  }
+
+  /**
+   * One non-blank line of a results export as bytes (line-splitter.ts's ByteLineHandler): the byte
+   * scanner reads the common row shape; any other line goes the JSON.parse way (row-scanner.ts).
+   */
+  addResultBytes(
+    bytes: Buffer,
+    begin: number,
+    end: number,
+    flags: number,
+    fileIndex: number,
+    line: number,
+  ): void {
+    if (this.stopped) return;
+    if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
+      this.addResultRow(this.exportRow, fileIndex, line);
+      return;
+    }
+    this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & LINE_PLAIN) !== 0);
+  }
+
+  /** A results line already parsed and checked. */
+  private addResultRow(row: ExportRow, fileIndex: number, line: number): void {
+    if (this.stopped) return;
+    const src = this.src(fileIndex, line);
+    this.resultRow(row, src);
+    this.checkHeld(src);
+  }
+
+  private resultRow(row: ExportRow, src: number): void {
+    const model = row.modelConfig;
+    if (model !== this.lastModel) {
+      if (!this.models.has(model)) {
+        if (this.models.size >= this.limits.maxModels) {
+          this.capPassed(
+            src,
+            `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`,
+          );
+          return;
+        }
+        this.heldChars += model.length;
+        this.models.add(model);
+      }
+      this.lastModel = model;
+    }
+    const isBaseline = model === this.baseline;
+    const isCandidate = model === this.candidate;
+
+    // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
+    // hashing a fresh 70-character string for the map on every row.
+    let rev =
+      row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
+    const cols = this.cols;
+    let i: number | undefined;
+    let hash = 0;
+    let probed = false;
+    if (rev !== undefined) {
+      this.lastRevision = rev.name;
+      this.lastTasks = rev;
+      // Models usually run the tasks in one order, and attempts of a task come together: the
+      // task after the last row's, or that task again, before a lookup in a map of every task
+      // (a cache miss a row once there are many tasks).
+      const last = this.lastTask;
+      const next = last + 1;
+      if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
+        i = next;
+      } else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
+        i = last;
+      } else {
+        hash = TaskIndex.hash(rev.index, row.taskId);
+        const found = this.index.find(hash, rev.index, row.taskId, cols);
+        if (found >= 0) i = found;
+        probed = true;
+      }
+    }
+    if (i === undefined) {
+      if (cols.count >= this.limits.maxTasks) {
+        this.capPassed(
+          src,
+          `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
+            `over all models (the limit, which bounds the memory used)`,
+        );
+        return;
+      }
+      this.heldChars += row.taskId.length;
+      if (rev === undefined) {
+        const name = this.intern(row.datasetRevision);
+        rev = { name, index: this.revisionList.length };
+        this.revisions.set(name, rev);
+        this.revisionList.push(rev);
+        this.lastRevision = name;
+        this.lastTasks = rev;
+      }
+      if (!probed) {
+        // A new revision: the index was not asked yet (it has no such task), and says where it goes.
+        hash = TaskIndex.hash(rev.index, row.taskId);
+        this.index.find(hash, rev.index, row.taskId, cols);
+      }
+      i = cols.add(rev.index, row.taskId);
+      this.index.add(hash, i);
+    }
+    this.lastTask = i;
+
+    // (rev is defined: i was found in its map, or both were made above.)
+    if (rev === undefined) return;
+    // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
+    if (isBaseline && !this.compared(i, F_BASELINE, cols.baseline, this.baselineState, rev, row, src)) return;
+    if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
+      return;
+
+    if (!this.labelRow(i, row, src)) return;
+    const cluster = row.cluster;
+    if (cluster !== undefined) {
+      const held = cols.clusters[i];
+      if (held === undefined) {
+        cols.clusters[i] = this.intern(cluster);
+        cols.clusterSrc[i] = src;
+      } else if (cluster !== held && !cols.clusterConflicts.has(i)) {
+        cols.clusterConflicts.set(i, { value: cluster, src });
+      }
+    }
+  }
+
+  /** A row of a compared model on task i. Returns false when it conflicts (reported). */
+  private compared(
+    i: number,
+    flag: number,
+    m: ModelColumns,
+    model: ModelState,
+    rev: RevisionTasks,
+    row: ExportRow,
+    src: number,
+  ): boolean {
+    const cols = this.cols;
+    const flags = cols.flags[i] ?? 0;
+    if ((flags & flag) === 0) {
+      // The model's first row on this task: nothing to conflict with yet.
+      cols.flags[i] = flags | flag;
+      m.harness[i] = this.internHarness(row.harnessRevision);
+      m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
+      m.a0[i] = this.holdAttempt(row.attempt);
+      m.a0info[i] = src * 4 + row.result;
+      return this.countRow(i, m, model, rev, row, src);
+    }
+    return this.addAttempt(i, m, model, rev, row, src);
+  }
+
+  /** Counts one further row of a compared model on task i. Returns false when it conflicts (reported). */
+  private addAttempt(
+    i: number,
+    m: ModelColumns,
+    model: ModelState,
+    rev: RevisionTasks,
+    row: ExportRow,
+    src: number,
+  ): boolean {
+    const harness = row.harnessRevision;
+    const kind = row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS;
+    const inline = harness === m.harness[i];
+    const seen = inline ? undefined : m.others.get(i)?.get(harness);
+    if (!inline && seen === undefined) {
+      m.othersOf(i).set(harness, {
+        harness: this.internHarness(harness),
+        info: src * 2 + kind,
+        a0: this.holdAttempt(row.attempt),
+        a0info: src * 4 + row.result,
+        more: undefined,
+      });
+      return this.countRow(i, m, model, rev, row, src);
+    }
+    const info = seen === undefined ? (m.info[i] ?? 0) : seen.info;
+    if (kind === KIND_AGGREGATED || info % 2 === KIND_AGGREGATED) {
+      const other = this.where(Math.floor(info / 2));
+      const what =
+        `model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+        `${quote(rev.name)}, harness_revision ${quote(harness)}`;
+      const message =
+        kind === KIND_AGGREGATED && info % 2 === KIND_AGGREGATED
+          ? `a second pre-aggregated row for ${what}; the first is at ${other}. Two aggregates of ` +
+            `the same attempts are ambiguous: give one row with the totals`
+          : `pre-aggregated and per-attempt rows for the same ${what} (the other kind is at ${other}); ` +
+            `whether the aggregate includes those attempts is ambiguous: give one kind only`;
+      this.lineProblem(src, undefined, message);
+      return false;
+    }
+    const attempt = row.attempt;
+    if (attempt !== undefined) {
+      const a0 = seen === undefined ? m.a0[i] : seen.a0;
+      const more = seen === undefined ? m.more.get(i) : seen.more;
+      const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
+      if (prev !== undefined) {
+        const prevResult = prev % 4;
+        if (prevResult === row.result) {
+          model.duplicateRows++;
+          return true;
+        }
+        const prevName = RESULT_NAMES[prevResult] ?? "?";
+        const name = RESULT_NAMES[row.result] ?? "?";
+        this.lineProblem(
+          src,
+          "result",
+          `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
+            `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+            `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
+            `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
+            `and "${name}" here; a repeated attempt must repeat its result`,
+        );
+        return false;
+      }
+      const held = this.holdAttempt(attempt) ?? attempt;
+      if (a0 === undefined) {
+        if (seen === undefined) {
+          m.a0[i] = held;
+          m.a0info[i] = src * 4 + row.result;
+        } else {
+          seen.a0 = held;
+          seen.a0info = src * 4 + row.result;
+        }
+      } else if (more !== undefined) {
+        more.set(held, src * 4 + row.result);
+      } else {
+        const fresh = new AttemptIds(this.attemptPool);
+        fresh.set(held, src * 4 + row.result);
+        if (seen === undefined) m.more.set(i, fresh);
+        else seen.more = fresh;
+      }
+    }
+    return this.countRow(i, m, model, rev, row, src);
+  }
+
+  /**
+   * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
+   * (reported) when the model's attempt total would pass Number.MAX_SAFE_INTEGER, beyond which
+   * sums are no longer exact.
+   */
+  private countRow(
+    i: number,
+    m: ModelColumns,
+    model: ModelState,
+    rev: RevisionTasks,
+    row: ExportRow,
+    src: number,
+  ): boolean {
+    const total =
+      row.result < 0
+        ? safeSum(
+            safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors),
+            row.missing,
+          )
+        : safeSum(model.attempts, 1);
+    if (total < 0) {
+      this.capPassed(
+        src,
+        `the attempts of model_config ${quote(row.modelConfig)} add up to more than ` +
+          `${Number.MAX_SAFE_INTEGER}, the largest count held exactly; its figures would be altered`,
+      );
+      return false;
+    }
+    model.attempts = total;
+    // (A count of one attempt a row reaches NARROW_COUNT_MAX only after 2^32 rows: checked anyway.)
+    switch (row.result) {
+      case 0: {
+        const v = (m.pass[i] ?? 0) + 1;
+        if (v > NARROW_COUNT_MAX) m.widen();
+        m.pass[i] = v;
+        break;
+      }
+      case 1: {
+        const v = (m.fail[i] ?? 0) + 1;
+        if (v > NARROW_COUNT_MAX) m.widen();
+        m.fail[i] = v;
+        break;
+      }
+      case 2: {
+        const v = (m.infraError[i] ?? 0) + 1;
+        if (v > NARROW_COUNT_MAX) m.widen();
+        m.infraError[i] = v;
+        break;
+      }
+      case 3: {
+        const v = (m.missing[i] ?? 0) + 1;
+        if (v > NARROW_COUNT_MAX) m.widen();
+        m.missing[i] = v;
+        break;
+      }
+      default:
+        m.setCounts(
+          i,
+          (m.pass[i] ?? 0) + row.passes,
+          (m.fail[i] ?? 0) + row.fails,
+          (m.infraError[i] ?? 0) + row.infraErrors,
+          (m.missing[i] ?? 0) + row.missing,
+        );
+    }
+    // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
+    // one instead of a Set lookup (a hash of a fresh string) on every row.
+    if (row.harnessRevision !== model.lastHarness) {
+      const harness = this.internHarness(row.harnessRevision);
+      model.harnessRevisions.add(harness);
+      model.lastHarness = harness;
+    }
+    if (rev !== model.lastRevision) {
+      model.datasetRevisions.add(rev.name);
+      model.lastRevision = rev;
+    }
+    return true;
+  }
+
+  /** One non-blank line of a reviews file, read after every results file; `plain` as in
+   * line-splitter.ts's LineHandler. */
+  addReviewLine(text: string, fileIndex: number, line: number, plain = false): void {
+    if (this.stopped) return;
+    const issues = this.issues;
+    issues.reset();
+    const obj = parseObject(text, issues);
+    const row = this.reviewRow;
+    if (obj === undefined || !checkReviewRow(obj, row, issues, plain)) {
+      this.lineProblem(this.src(fileIndex, line), issues.field, issues.text());
+      return;
+    }
+    const rev = this.revisions.get(row.datasetRevision);
+    const found =
+      rev === undefined
+        ? -1
+        : this.index.find(TaskIndex.hash(rev.index, row.taskId), rev.index, row.taskId, this.cols);
+    const i = found < 0 ? undefined : found;
+    const matched = i !== undefined && this.inUniverse(i);
+    this.countReview(fileIndex, row.datasetRevision, matched);
+    // A review of a task neither compared model ran is not part of the output.
+    if (!matched) return;
+    const src = this.src(fileIndex, line);
+    const note = row.note === "" ? undefined : row.note;
+    this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
+    this.checkHeld(src);
+  }
+
+  /** Counts one review row of a file, by dataset revision (a bounded number of revisions held). */
+  private countReview(fileIndex: number, revision: string, matched: boolean): void {
+    let st = this.reviewFiles.get(fileIndex);
+    if (st === undefined) {
+      st = { rows: 0, matched: 0, byRevision: new Map(), otherRows: 0 };
+      this.reviewFiles.set(fileIndex, st);
+    }
+    st.rows++;
+    if (matched) st.matched++;
+    const n = st.byRevision.get(revision);
+    if (n !== undefined) st.byRevision.set(revision, n + 1);
+    else if (st.byRevision.size < MAX_REVISIONS_HELD) {
+      this.heldChars += revision.length;
+      st.byRevision.set(revision, 1);
+    } else st.otherRows++;
+  }
+
+  /**
+   * The Dataset, or one InputError listing every problem found. `complete` is false when a file
+   * could not be read to its end (a problem already says so): then a model id missing from what
+   * was read is not reported, since the unread part may hold it.
+   */
+  finish(
+    inputs: readonly InputFileDigest[],
+    rowsRead: number,
+    complete: boolean,
+    collectGarbage?: () => void,
+    emptyResults: readonly EmptyFile[] = [],
+  ): Dataset {
+    // (The revision's tasks the row path remembers go with the rest of the read-only state.)
+    this.lastTasks = undefined;
+    return finishDataset(this, inputs, rowsRead, complete, collectGarbage, emptyResults);
+  }
+
+  /*
+   * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
+   * builder that read a later range is absorbed here in range order.
+   */
+
+  /**
+   * Part of this builder's state, to absorb into another (after a structured clone: see
+   * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
+   * order, absorbs the whole state.
+   */
+  snapshot(from = 0, to = this.cols.count, last = true): BuilderSnapshot {
+    return snapshotOf(this, from, to, last);
+  }
+
+  /**
+   * Adds the state of a builder that read results lines of the same file right after the lines
+   * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
+   * what reading those lines here would have made. Returns false when that reading would have
+   * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
+   */
+  absorb(s: BuilderSnapshot, lines: number): boolean {
+    if (!this.healthy()) return false;
+    this.forgetLast();
+    this.forgetMemo();
+    if (!absorbSnapshot(this, s, lines)) return false;
+    this.forgetLast();
+    return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
+  }
+
+  /** Drops what the row path remembers of the last row (absorb changes what it points at). */
+  private forgetLast(): void {
+    this.forgetLastLabels();
+    this.lastHarness = undefined;
+    this.lastModel = undefined;
+    this.lastRevision = undefined;
+    this.lastTasks = undefined;
+    this.lastTask = -1;
+    for (const st of [this.baselineState, this.candidateState]) {
+      st.lastHarness = undefined;
+      st.lastRevision = undefined;
+    }
+  }
+}
+
+/** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
+function safeSum(a: number, b: number): number {
+  return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
+}

@@ -1,0 +1,382 @@
+/**
+ * The builder's last step: the Dataset (the compared tasks in dataset order, as a ColumnTaskTable),
+ * or one InputError listing every problem found, those found while reading first, then those
+ * only the whole input shows (two labels at a task's highest revision, a cluster conflict, a
+ * reviews file that labels no compared task).
+ */
+
+import { InputError, type InputProblem } from "../../core/errors.js";
+import {
+  compareCodeUnits,
+  type AttemptCounts,
+  type Dataset,
+  type InputFileDigest,
+  type ModelSummary,
+  type UnmatchedLabels,
+} from "../../core/model.js";
+import { quote } from "../../core/quote.js";
+import { unicodeNearMatch } from "../../core/unicode-near-match.js";
+import { COLLECT_MIN_TASKS } from "../limits.js";
+import {
+  F_BASELINE,
+  F_CANDIDATE,
+  F_LABEL0,
+  F_LABEL0_OWN,
+  F_MORE_LABELS,
+  TaskIndex,
+  type LabelEvent,
+  type ModelColumns,
+} from "./builder-columns.js";
+import { emptyResultsMessage, noMatchMessage, plural, unknownModelMessage } from "./builder-messages.js";
+import { ProblemList, type BuilderState, type ModelState } from "./builder-state.js";
+import {
+  historyOrder,
+  hasLabel,
+  labelsOf,
+  laterInOrder,
+  ownEvidence,
+  validityCode,
+} from "./label-history.js";
+import { ColumnTaskTable, small } from "./task-table.js";
+
+/**
+ * The Dataset, or one InputError listing every problem found. `complete` is false when a file
+ * could not be read to its end (a problem already says so): then a model id missing from what
+ * was read is not reported, since the unread part may hold it.
+ */
+/** A results file read to its end without a row: its index, and its size in bytes. */
+export interface EmptyFile {
+  readonly fileIndex: number;
+  readonly bytes: number;
+}
+
+export function finishDataset(
+  b: BuilderState,
+  inputs: readonly InputFileDigest[],
+  rowsRead: number,
+  complete: boolean,
+  collectGarbage: (() => void) | undefined,
+  emptyResults: readonly EmptyFile[],
+): Dataset {
+  const present = b.modelsPresent();
+  const modelProblems: InputProblem[] = [];
+  for (const [role, id] of [
+    ["baseline", b.baseline],
+    ["candidate", b.candidate],
+  ] as const) {
+    // After a passed cap the rest was not read and may hold the id.
+    if (complete && !b.stopped && !b.models.has(id)) {
+      modelProblems.push({
+        message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
+      });
+    }
+  }
+  // A compared model missing, and a results file without a row: most likely the reason, named first.
+  const missing =
+    modelProblems.length === 0
+      ? modelProblems
+      : emptyResults
+          .map((e): InputProblem => ({
+            location: { file: b.fileNames[e.fileIndex] ?? "?" },
+            message: emptyResultsMessage(e.bytes),
+          }))
+          .concat(modelProblems);
+
+  const cols = b.cols;
+  const ids = cols.taskIds;
+  // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
+  // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
+  const rank = new Uint32Array(b.revisionList.length);
+  [...b.revisionList]
+    .sort((a, b) => compareCodeUnits(a.name, b.name))
+    .forEach((rev, r) => (rank[rev.index] = r));
+  const start = new Uint32Array(b.revisionList.length + 1);
+  for (let i = 0; i < cols.count; i++) {
+    const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
+    if (b.inUniverse(i)) start[r] = (start[r] ?? 0) + 1;
+  }
+  for (let r = 0; r < b.revisionList.length; r++) start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
+  const size = start[b.revisionList.length] ?? 0;
+  const universe = new Uint32Array(size);
+  const fill = start.slice();
+  for (let i = 0; i < cols.count; i++) {
+    if (!b.inUniverse(i)) continue;
+    const r = rank[cols.revision[i] ?? 0] ?? 0;
+    const at = fill[r] ?? 0;
+    universe[at] = i;
+    fill[r] = at + 1;
+  }
+  for (let r = 0; r < b.revisionList.length; r++) {
+    // Sorted as an Array: V8's typed-array sort with a comparator is slower.
+    const from = start[r] ?? 0;
+    // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
+    const part = new Array<number>((start[r + 1] ?? 0) - from);
+    for (let k = 0; k < part.length; k++) part[k] = universe[from + k] ?? 0;
+    part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
+    universe.set(part, from);
+  }
+  // Read before the per-task maps go; its problems come after the tasks' (as listed).
+  const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
+  const unmatchedProblems = new ProblemList();
+  const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+  // The task maps go before the table is made (finish is the last call): a task-heavy
+  // export's peak memory is the held state and the table together.
+  b.revisions.clear();
+  b.index = new TaskIndex();
+  cols.baseline.releaseAttempts();
+  cols.candidate.releaseAttempts();
+  // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
+  if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS) collectGarbage();
+  const late = new ProblemList();
+  const revisions = new Set<number>();
+  const refused = missing.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
+  // In dataset order: the late problems in that order, the review revisions, each task's run of
+  // label events in the table.
+  const eventStart = new Uint32Array(size + 1);
+  let eventCount = 0;
+  const conflicts = cols.clusterConflicts.size > 0;
+  for (let u = 0; u < size; u++) {
+    const i = universe[u] ?? 0;
+    const flags = cols.flags[i] ?? 0;
+    eventStart[u] = eventCount;
+    // A task's first row always adds a label unless it passed a cap (reported): then it has none.
+    if ((flags & F_MORE_LABELS) !== 0) {
+      // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
+      // two different labels at the task's highest revision need them, for checkLabels.
+      const top = cols.topRevision[i] ?? -1;
+      let topCode = -1;
+      let rival = false;
+      if ((flags & F_LABEL0) !== 0) {
+        const revision = cols.label0Revision[i] ?? 0;
+        revisions.add(revision);
+        if (revision === top) topCode = cols.label0Validity[i] ?? 0;
+        eventCount++;
+      }
+      for (const e of cols.moreLabels.get(i)?.events ?? []) {
+        revisions.add(e.revision);
+        eventCount++;
+        if (e.revision !== top) continue;
+        const code = validityCode(e.validity);
+        if (topCode < 0) topCode = code;
+        else if (code !== topCode) rival = true;
+      }
+      if (rival) checkLabels(b, i, labelsOf(b.cols, i, flags), late);
+    } else if ((flags & F_LABEL0) !== 0) {
+      revisions.add(cols.label0Revision[i] ?? 0);
+      eventCount++;
+    }
+    const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
+    if (conflict !== undefined) {
+      late.add({
+        location: b.locationOf(conflict.src),
+        field: "cluster",
+        message:
+          `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has cluster ` +
+          `${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
+          `${quote(conflict.value)} here; a task belongs to one cluster`,
+      });
+    }
+  }
+  eventStart[size] = eventCount;
+  // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+  // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+  const table = refused || late.total > 0 ? undefined : newTable(b, universe, eventStart);
+  if (table !== undefined) {
+    // Filled in the builder's task order: its ~15 columns are read in order and the table's
+    // written where each task goes (in dataset order every read would be a cache miss).
+    const position = new Int32Array(cols.count).fill(-1);
+    for (let u = 0; u < size; u++) position[universe[u] ?? 0] = u;
+    for (let i = 0; i < cols.count; i++) {
+      const u = position[i] ?? -1;
+      if (u >= 0) addToTable(b, table, u, i, eventStart[u] ?? 0);
+    }
+  }
+
+  late.append(unmatchedProblems);
+  const total = missing.length + b.lineProblems.total + late.total;
+  if (total > 0) {
+    const problems = [...missing, ...b.lineProblems.items, ...late.items];
+    throw new InputError(
+      `The results/reviews input has ${plural(total, "problem", "problems")}:`,
+      problems,
+      total,
+    );
+  }
+
+  return {
+    tasks: table ?? newTable(b, new Uint32Array(0), new Uint32Array(1)),
+    baseline: summary(b.baseline, b.baselineState),
+    candidate: summary(b.candidate, b.candidateState),
+    modelsPresent: present,
+    inputs,
+    rowsRead,
+    reviewRevisions: [...revisions].sort((a, b) => a - b),
+    ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+  };
+}
+
+/**
+ * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+ * the rows under dataset revisions that no task of the baseline or the candidate has; and the
+ * export's labelled tasks (label other than unreviewed, from rows of other models) under such
+ * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
+ */
+function unmatchedLabelsOf(
+  b: BuilderState,
+  compared: ReadonlySet<string>,
+  late: ProblemList,
+): UnmatchedLabels[] {
+  const out: UnmatchedLabels[] = [];
+  const comparedList = [...compared].sort(compareCodeUnits);
+  for (const [fileIndex, st] of [...b.reviewFiles].sort((x, y) => x[0] - y[0])) {
+    const file = b.fileNames[fileIndex] ?? "?";
+    const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
+    const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
+    if (st.matched === 0) {
+      late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
+    } else if (rows > 0) {
+      out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });
+    }
+  }
+  const exportRevisions: string[] = [];
+  let labelled = 0;
+  const labelledIn = new Float64Array(b.revisionList.length);
+  for (let i = 0; i < b.cols.count; i++) {
+    const r = b.cols.revision[i] ?? 0;
+    if (hasLabel(b.cols, i)) labelledIn[r] = (labelledIn[r] ?? 0) + 1;
+  }
+  for (const rev of b.revisionList) {
+    if (compared.has(rev.name)) continue;
+    const here = labelledIn[rev.index] ?? 0;
+    if (here > 0) {
+      exportRevisions.push(rev.name);
+      labelled += here;
+    }
+  }
+  if (labelled > 0) {
+    out.push({
+      rows: labelled,
+      of: undefined,
+      revisions: exportRevisions.sort(compareCodeUnits),
+      moreRevisions: false,
+    });
+  }
+  return out;
+}
+
+/** Two labels at a task's highest review revision: a problem at the second. */
+function checkLabels(b: BuilderState, i: number, events: readonly LabelEvent[], late: ProblemList): void {
+  const top = b.cols.topRevision[i] ?? -1;
+  const label = events.find((e) => e.revision === top);
+  const rival = events.find((e) => e.revision === top && e.validity !== label?.validity);
+  if (label === undefined || rival === undefined) return;
+  late.add({
+    location: b.locationOf(rival.src),
+    field: "validity",
+    message:
+      `task ${quote(b.cols.taskIds[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has two ` +
+      `different labels at its highest review_revision ${top}: "${label.validity}" ` +
+      `at ${b.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
+      `later revision labelled "disputed"`,
+  });
+}
+
+/** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
+function newTable(b: BuilderState, universe: Uint32Array, eventStart: Uint32Array): ColumnTaskTable {
+  const cols = b.cols;
+  const names = b.revisionList.map((r) => r.name);
+  // Only the string columns: the table must not keep the builder's typed arrays alive.
+  const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+  return new ColumnTaskTable(universe.length, eventStart, strings, names, b.fileNames);
+}
+
+/** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
+function addToTable(b: BuilderState, table: ColumnTaskTable, u: number, i: number, e: number): void {
+  const cols = b.cols;
+  const flags = cols.flags[i] ?? 0;
+  const evidence = cols.evidence[i];
+  table.setTask(
+    u,
+    i,
+    cols.revision[i] ?? 0,
+    cols.topValidity[i] ?? 0,
+    cols.topRevision[i] ?? -1,
+    (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i),
+    (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i),
+  );
+  const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+  const first = (flags & F_LABEL0) !== 0;
+  if (more === undefined || (first && laterInOrder(cols, i, more))) {
+    // The labels in history order as held (one, the usual case, or the first then the later
+    // ones in order): written from the columns, no LabelEvent list, no sort.
+    let k = e;
+    if (first) {
+      const own = (flags & F_LABEL0_OWN) !== 0;
+      table.setEvent(
+        k++,
+        cols.label0Revision[i] ?? 0,
+        cols.label0Validity[i] ?? 0,
+        cols.label0Src[i] ?? 0,
+        own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined,
+        cols.label0Meta.get(i),
+      );
+    }
+    for (const ev of more ?? []) setLabelEvent(table, k++, ev, evidence);
+    return;
+  }
+  // (labelsOf makes a new list: sorted in place.)
+  const sorted = labelsOf(b.cols, i, flags).sort(historyOrder);
+  for (let k = 0; k < sorted.length; k++) setLabelEvent(table, e + k, sorted[k] as LabelEvent, evidence);
+}
+
+function setLabelEvent(
+  table: ColumnTaskTable,
+  at: number,
+  ev: LabelEvent,
+  evidence: string | undefined,
+): void {
+  table.setEvent(
+    at,
+    ev.revision,
+    validityCode(ev.validity),
+    ev.src,
+    ev.own ? ownEvidence(ev.evidence, evidence) : undefined,
+    ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note },
+  );
+}
+
+function summary(config: string, st: ModelState): ModelSummary {
+  return {
+    config,
+    harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
+    datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
+    duplicateRows: st.duplicateRows,
+  };
+}
+
+/** Counts below this (each of the four) come from one shared object per combination. */
+const SHARED_COUNTS_BELOW = 8;
+const sharedCounts: (AttemptCounts | undefined)[] = [];
+
+/**
+ * A record's attempt counts. Tasks of a task-heavy export have a few attempts each, so the counts
+ * repeat: one frozen object per combination below SHARED_COUNTS_BELOW (records are never
+ * modified) instead of two objects a task.
+ */
+function countsOf(m: ModelColumns, i: number): AttemptCounts {
+  const pass = small(m.pass[i] ?? 0);
+  const fail = small(m.fail[i] ?? 0);
+  const infraError = small(m.infraError[i] ?? 0);
+  const missing = small(m.missing[i] ?? 0);
+  const n = SHARED_COUNTS_BELOW;
+  if (pass >= n || fail >= n || infraError >= n || missing >= n) {
+    return { pass, fail, infra_error: infraError, missing };
+  }
+  const k = ((pass * n + fail) * n + infraError) * n + missing;
+  let shared = sharedCounts[k];
+  if (shared === undefined) {
+    shared = Object.freeze({ pass, fail, infra_error: infraError, missing });
+    sharedCounts[k] = shared;
+  }
+  return shared;
+}

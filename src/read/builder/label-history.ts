@@ -1,0 +1,550 @@
+/**
+ * The labels and evidence of each task (SPEC §1.1, §1.2): its distinct (review_revision,
+ * validity) labels, each with the source, reviewer and note of the first row or review that gave
+ * it, and at most MAX_EVIDENCE_PER_TASK evidence items, the task's and each label's (first seen
+ * first). Any model's rows count toward a task's labels, and so do the reviews of a task a
+ * compared model ran.
+ *
+ * A task's first label is held inline in the columns (label0*), later ones as LabelEvents
+ * (MoreLabels, by labelKey once there are many). A label's evidence is the task's list (packed:
+ * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
+ * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
+ * items skip searching the task's lists.
+ *
+ * The builder is one object made in layers, one a file: BuilderState (builder-state.ts, what the
+ * parts share), LabelHistory (here), DatasetBuilder (dataset-builder.ts, the row path). One
+ * object, so that a row's calls into its labels stay direct: a label object of its own, reached
+ * through a field, cost more work a row.
+ */
+
+import { VALIDITIES, type Validity } from "../../core/model.js";
+import { quote } from "../../core/quote.js";
+import { MAX_EVIDENCE_PER_TASK } from "../limits.js";
+import {
+  pack,
+  packedChars,
+  packedEquals,
+  packedIndexOf,
+  packedRunAt,
+  packedStartsWith,
+  SEPARATOR,
+  unpack,
+} from "../rows/packed-evidence.js";
+import type { ExportRow } from "../rows/row-checks.js";
+import {
+  F_LABEL0,
+  F_LABEL0_OWN,
+  F_MORE_LABELS,
+  type LabelEvent,
+  type MoreLabels,
+  type TaskColumns,
+} from "./builder-columns.js";
+import { BuilderState } from "./builder-state.js";
+import { EvidenceMemo, LastAdded } from "./label-memo.js";
+import { NO_EVIDENCE, small } from "./task-table.js";
+
+/** Labels of a task looked up by a scan up to this many, by a map beyond. */
+export const LABEL_SCAN_MAX = 8;
+
+export function labelKey(revision: number, validity: Validity): string {
+  return `${revision}:${validity}`;
+}
+
+/** The builder's labels and evidence: the layer between its state and its row path. */
+export class LabelHistory extends BuilderState {
+  /** The task whose later labels were looked up last, and those labels. */
+  private lastMoreTask = -1;
+  private lastMore: MoreLabels | undefined = undefined;
+  /** Beside the state, for speed only: a result row's label and evidence last added to a task
+   * (made once a task's evidence differs between its rows). */
+  private memo: EvidenceMemo | undefined = undefined;
+  /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
+  private readonly lastAdded = new LastAdded();
+
+  /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */
+  protected labelRow(i: number, row: ExportRow, src: number): boolean {
+    const evidence = row.evidence;
+    const memo = this.memo;
+    const last = this.lastAdded;
+    if (row.packedEvidence !== undefined) {
+      if (!this.packedRow(i, row.reviewRevision, row.validity, src, row.packedEvidence, row.packedItems))
+        return false;
+    } else if (
+      !last.repeats(i, row.reviewRevision, row.validity, evidence) &&
+      (memo === undefined ||
+        evidence === undefined ||
+        !memo.repeats(i, row.reviewRevision, row.validity, evidence, this.cols))
+    ) {
+      last.forget();
+      if (!this.addLabel(i, row.reviewRevision, row.validity, src, evidence, undefined, undefined))
+        return false;
+      if (evidence !== undefined) this.remember(i, row.reviewRevision, row.validity, evidence);
+      last.set(i, row.reviewRevision, row.validity, evidence);
+    }
+    return true;
+  }
+
+  /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
+  protected forgetLastLabels(): void {
+    this.lastAdded.forget();
+    this.lastMoreTask = -1;
+    this.lastMore = undefined;
+  }
+
+  /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
+  protected forgetMemo(): void {
+    this.memo = undefined;
+  }
+
+  /**
+   * After a row's label and evidence were added to task i: when its items stand together in the
+   * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
+   * evidence that differs per (model, task), the next row with that label and those items is
+   * known to change nothing (EvidenceMemo).
+   */
+  private remember(
+    i: number,
+    revision: number,
+    validity: Validity,
+    evidence: string | readonly string[],
+  ): void {
+    const list = this.cols.evidence[i];
+    // (revision * 4 + code is exact below 2^51.)
+    if (list === undefined || revision >= 2 ** 48) return;
+    const first = typeof evidence === "string" ? evidence : evidence[0];
+    if (first === undefined || first.length === 0 || packedStartsWith(list, first)) return;
+    // (Items are distinct: the first is found at most once, and the rest must follow it.)
+    const start = packedIndexOf(list, first);
+    if (start < 0 || !packedRunAt(list, start, evidence)) return;
+    (this.memo ??= new EvidenceMemo()).set(
+      i,
+      revision,
+      validity,
+      start,
+      typeof evidence === "string" ? 1 : evidence.length,
+    );
+  }
+
+  /**
+   * The label and evidence of a row whose list came packed (`packed`, `count` items: see
+   * ExportRow.packedEvidence), as the row path above takes a list of items. The packed functions
+   * read `packed` as one run of whole items (its separators are the list's), so each check is
+   * the one the items would get; a task's first list is `packed` itself.
+   */
+  private packedRow(
+    i: number,
+    revision: number,
+    validity: Validity,
+    src: number,
+    packed: string,
+    count: number,
+  ): boolean {
+    const last = this.lastAdded;
+    if (last.repeatsPacked(i, revision, validity, packed)) return true;
+    if (this.memo?.repeatsPacked(i, revision, validity, packed, count, this.cols) === true) return true;
+    last.forget();
+    if (!this.addLabel(i, revision, validity, src, undefined, undefined, undefined, packed, count))
+      return false;
+    const list = this.cols.evidence[i];
+    // remember() with the items, unless the task's list begins with the first (it returns then).
+    if (list !== undefined && !packedStartsWith(list, packed)) {
+      const first = packed.slice(0, packed.indexOf(SEPARATOR));
+      if (!packedStartsWith(list, first)) this.remember(i, revision, validity, unpack(packed) ?? []);
+    }
+    last.setPacked(i, revision, validity, packed);
+    return true;
+  }
+
+  /** Task i's labels after its first (looked up once for a run of rows of one task). */
+  private moreLabels(i: number): MoreLabels | undefined {
+    if (i !== this.lastMoreTask) {
+      this.lastMoreTask = i;
+      this.lastMore = this.cols.moreLabels.get(i);
+    }
+    return this.lastMore;
+  }
+
+  protected addLabel(
+    i: number,
+    revision: number,
+    validity: Validity,
+    src: number,
+    evidence: string | readonly string[] | undefined,
+    reviewer: string | undefined,
+    note: string | undefined,
+    // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
+    packedList?: string,
+    packedCount = 0,
+  ): boolean {
+    const cols = this.cols;
+    const code = validityCode(validity);
+    const flags = cols.flags[i] ?? 0;
+    // The label of the row: the task's first (inline), a later one (`event`), or a new one.
+    let event: LabelEvent | undefined;
+    let fresh = false;
+    if ((flags & F_LABEL0) === 0 || cols.label0Revision[i] !== revision || cols.label0Validity[i] !== code) {
+      let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+      event =
+        more === undefined
+          ? undefined
+          : more.index !== undefined
+            ? more.index.get(labelKey(revision, validity))
+            : findLabel(more.events, revision, validity);
+      if (event === undefined) {
+        const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
+        if (count >= this.limits.maxLabelsPerTask) {
+          this.capPassed(
+            src,
+            `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
+              `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`,
+          );
+          return false;
+        }
+        this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
+        // A new label's list starts empty: it is the task's list only while that is empty too.
+        const own = cols.evidence[i] !== undefined;
+        if ((flags & F_LABEL0) === 0) {
+          cols.flags[i] = flags | F_LABEL0 | (own ? F_LABEL0_OWN : 0);
+          cols.label0Revision[i] = revision;
+          cols.label0Validity[i] = code;
+          cols.label0Src[i] = src;
+          if (reviewer !== undefined || note !== undefined) cols.label0Meta.set(i, { reviewer, note });
+        } else {
+          event = { revision, validity, src, reviewer, note, own, evidence: undefined };
+          if (more === undefined) {
+            more = { events: [event], index: undefined };
+            cols.moreLabels.set(i, more);
+            cols.flags[i] = flags | F_MORE_LABELS;
+            this.lastMoreTask = i;
+            this.lastMore = more;
+          } else {
+            more.events.push(event);
+          }
+          if (more.index !== undefined) {
+            more.index.set(labelKey(revision, validity), event);
+          } else if (more.events.length + 1 > LABEL_SCAN_MAX) {
+            more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+          }
+        }
+        fresh = true;
+        if (revision > (cols.topRevision[i] ?? -1)) {
+          cols.topRevision[i] = revision;
+          cols.topValidity[i] = code;
+        }
+      }
+    }
+    const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
+    const packed = cols.evidence[i];
+    if (packedList !== undefined) {
+      // What the checks below do with the items, where `packedList` alone answers (a task's
+      // first list: the items are distinct, non-empty and within the cap, so firstPacked would
+      // join them as they are); anywhere else they go on with the items.
+      if (packed === undefined && !own) {
+        cols.evidence[i] = packedList;
+        this.heldChars += packedList.length - (packedCount - 1);
+        this.detachLabels(i, event, undefined, 0);
+        return true;
+      }
+      const has = packedStartsWith(packed, packedList);
+      if (has && !own) return true;
+      if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
+        this.disown(i, event);
+        return true;
+      }
+      evidence = unpack(packedList);
+    }
+    if (evidence === undefined) {
+      if (fresh && own) this.settle(i, event);
+      return true;
+    }
+    // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
+    // it again would change nothing, and checking that by position is cheaper than searching.
+    const taskHas = packedStartsWith(packed, evidence);
+    if (taskHas && (!own || startsWith(this.ownList(i, event), evidence))) return true;
+    // The task's list first: a label keeps the task's string for an item both hold, and the
+    // characters of a string are counted once. (withEvidence grows `before` in place.) When the
+    // task's list begins with the row's items it gains none, and they are all the label shares.
+    // A new label whose row gives exactly the task's list: settle() would find the list it built
+    // equal to the task's and drop it (a task-heavy export's second label, on many of its tasks).
+    if (taskHas && own && this.ownList(i, event) === undefined && packedRunAt(packed, 0, evidence, true)) {
+      this.disown(i, event);
+      return true;
+    }
+    let shared: string | readonly string[] | undefined = evidence;
+    if (!taskHas) {
+      // A task's first items (no label can have a list of its own yet): packed as the row gives
+      // them, without the list withEvidence builds and pack() joins (a task-heavy export's rows).
+      if (packed === undefined && !own) {
+        const first = this.firstPacked(evidence);
+        if (first !== undefined) {
+          cols.evidence[i] = first;
+          this.detachLabels(i, event, undefined, 0);
+        }
+        return true;
+      }
+      const before = unpack(packed);
+      const length = before?.length ?? 0;
+      const after = this.withEvidence(before, evidence, undefined);
+      if ((after?.length ?? 0) !== length) {
+        cols.evidence[i] = pack(after);
+        this.detachLabels(i, event, before, length);
+      }
+      shared = after;
+    }
+    if (own) {
+      const list = this.withEvidence(this.ownList(i, event), evidence, shared);
+      if (event === undefined) cols.label0Evidence.set(i, list);
+      else event.evidence = list;
+      this.settle(i, event);
+    }
+    return true;
+  }
+
+  /** The own evidence list of task i's first label (event undefined) or of a later one. */
+  private ownList(i: number, event: LabelEvent | undefined): string[] | undefined {
+    return event === undefined ? this.cols.label0Evidence.get(i) : event.evidence;
+  }
+
+  /** A label whose own list holds the task's items again shares the task's list. */
+  private settle(i: number, event: LabelEvent | undefined): void {
+    if (packedEquals(this.cols.evidence[i], this.ownList(i, event))) this.disown(i, event);
+  }
+
+  /** The label (event undefined: the first) shares the task's list from now on. */
+  private disown(i: number, event: LabelEvent | undefined): void {
+    const cols = this.cols;
+    if (event === undefined) {
+      cols.label0Evidence.delete(i);
+      cols.flags[i] = (cols.flags[i] ?? 0) & ~F_LABEL0_OWN;
+    } else {
+      event.own = false;
+      event.evidence = undefined;
+    }
+  }
+
+  /**
+   * The task's list grew by a row of another label (`event`, undefined for the first): every
+   * other label that shared it gets its own copy of what it held (the first `length` items).
+   */
+  private detachLabels(
+    i: number,
+    event: LabelEvent | undefined,
+    before: string[] | undefined,
+    length: number,
+  ): void {
+    const cols = this.cols;
+    const flags = cols.flags[i] ?? 0;
+    const copy = (): string[] | undefined =>
+      length === 0 || before === undefined ? undefined : before.slice(0, length);
+    if (event !== undefined && (flags & (F_LABEL0 | F_LABEL0_OWN)) === F_LABEL0) {
+      cols.flags[i] = flags | F_LABEL0_OWN;
+      cols.label0Evidence.set(i, copy());
+    }
+    if ((flags & F_MORE_LABELS) === 0) return;
+    for (const e of this.moreLabels(i)?.events ?? []) {
+      if (e !== event && !e.own) {
+        e.own = true;
+        e.evidence = copy();
+      }
+    }
+  }
+
+  /**
+   * Adds evidence items to a list: non-empty, de-duplicated, first seen first, capped. An item
+   * equal to one of `shared` is kept as that string (no second copy); the characters of new
+   * strings are counted as held. Returns the list (a new one when `list` was undefined).
+   */
+  private withEvidence(
+    list: string[] | undefined,
+    evidence: string | readonly string[],
+    shared: string | readonly string[] | undefined,
+  ): string[] | undefined {
+    if (typeof evidence === "string") return this.withItem(list, evidence, shared);
+    let out = list;
+    for (const item of evidence) out = this.withItem(out, item, shared);
+    // An array grown by push has room for 17 items: a task's first list is usually final, so it
+    // is kept at its size (a third of a task's memory in a task-heavy export).
+    if (list === undefined && out !== undefined && out.length > 1) out = out.slice();
+    return out;
+  }
+
+  /**
+   * The packed list withEvidence(undefined, evidence, undefined) gives (its characters counted as
+   * held): the row's items joined as they are when they are distinct, non-empty and within the cap.
+   */
+  private firstPacked(evidence: string | readonly string[]): string | undefined {
+    if (typeof evidence !== "string") {
+      const n = evidence.length;
+      let plain = n <= MAX_EVIDENCE_PER_TASK;
+      for (let k = 0; plain && k < n; k++) {
+        const item = evidence[k] as string;
+        if (item.length === 0) plain = false;
+        for (let j = 0; plain && j < k; j++) if (evidence[j] === item) plain = false;
+      }
+      if (!plain) return pack(this.withEvidence(undefined, evidence, undefined));
+      for (let k = 0; k < n; k++) this.heldChars += (evidence[k] as string).length;
+      return pack(evidence);
+    }
+    if (evidence.length === 0) return undefined;
+    this.heldChars += evidence.length;
+    return evidence;
+  }
+
+  private withItem(
+    list: string[] | undefined,
+    item: string,
+    shared: string | readonly string[] | undefined,
+  ): string[] | undefined {
+    if (item.length === 0) return list;
+    if (list !== undefined && (list.length >= MAX_EVIDENCE_PER_TASK || list.includes(item))) return list;
+    const i =
+      shared === undefined
+        ? -1
+        : typeof shared === "string"
+          ? shared === item
+            ? 0
+            : -1
+          : shared.indexOf(item);
+    const value = i < 0 ? item : typeof shared === "string" ? shared : (shared?.[i] ?? item);
+    if (i < 0) this.heldChars += item.length;
+    if (list === undefined) return [value];
+    list.push(value);
+    return list;
+  }
+}
+
+/** Every label of task i in the order found (the first, inline, as a LabelEvent too). */
+export function labelsOf(cols: TaskColumns, i: number, flags: number): LabelEvent[] {
+  const out: LabelEvent[] = [];
+  if ((flags & F_LABEL0) !== 0) {
+    const meta = cols.label0Meta.get(i);
+    const own = (flags & F_LABEL0_OWN) !== 0;
+    out.push({
+      revision: small(cols.label0Revision[i] ?? 0),
+      validity: VALIDITIES[cols.label0Validity[i] ?? 0] ?? "unreviewed",
+      src: cols.label0Src[i] ?? 0,
+      reviewer: meta?.reviewer,
+      note: meta?.note,
+      own,
+      evidence: own ? cols.label0Evidence.get(i) : undefined,
+    });
+  }
+  for (const e of cols.moreLabels.get(i)?.events ?? []) out.push(e);
+  return out;
+}
+
+/** A task's label events in history order: by revision, then source. */
+export function historyOrder(a: LabelEvent, b: LabelEvent): number {
+  return a.revision - b.revision || a.src - b.src;
+}
+
+/** Whether task i's later labels follow its first in history order (as they usually come). */
+export function laterInOrder(cols: TaskColumns, i: number, later: readonly LabelEvent[]): boolean {
+  let revision = cols.label0Revision[i] ?? 0;
+  let src = cols.label0Src[i] ?? 0;
+  for (const e of later) {
+    if (e.revision < revision || (e.revision === revision && e.src < src)) return false;
+    revision = e.revision;
+    src = e.src;
+  }
+  return true;
+}
+
+/** Whether task i has a label other than unreviewed. */
+export function hasLabel(cols: TaskColumns, i: number): boolean {
+  const flags = cols.flags[i] ?? 0;
+  if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== UNREVIEWED) return true;
+  if ((flags & F_MORE_LABELS) === 0) return false;
+  return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
+}
+
+/** What a state's evidence of task i counts as held: the task's items, and every label's items that
+ * are not the task's (an item a label keeps when the task's list is full, counted per label). */
+export function evidenceChars(cols: TaskColumns, i: number): number {
+  const task = cols.evidence[i];
+  let n = packedChars(task);
+  const flags = cols.flags[i] ?? 0;
+  if ((flags & F_LABEL0_OWN) !== 0) n += charsNotIn(cols.label0Evidence.get(i), task);
+  if ((flags & F_MORE_LABELS) !== 0) {
+    for (const e of cols.moreLabels.get(i)?.events ?? []) if (e.own) n += charsNotIn(e.evidence, task);
+  }
+  return n;
+}
+
+export function charsOf(list: readonly string[] | undefined): number {
+  let n = 0;
+  for (const item of list ?? []) n += item.length;
+  return n;
+}
+
+function charsNotIn(list: readonly string[] | undefined, packed: string | undefined): number {
+  let n = 0;
+  for (const item of list ?? []) if (packedIndexOf(packed, item) < 0) n += item.length;
+  return n;
+}
+
+/**
+ * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
+ * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
+ * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
+ */
+export function unionOf(
+  list: string[] | undefined,
+  more: readonly string[] | undefined,
+): string[] | undefined {
+  if (more === undefined || more.length === 0 || (list?.length ?? 0) >= MAX_EVIDENCE_PER_TASK) return list;
+  let out: string[] | undefined;
+  for (const item of more) {
+    if (list?.includes(item) === true || out?.includes(item) === true) continue;
+    out ??= list === undefined ? [] : list.slice();
+    out.push(item);
+    if (out.length >= MAX_EVIDENCE_PER_TASK) break;
+  }
+  return out ?? list;
+}
+
+/** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
+ * a closure per row). */
+function findLabel(
+  events: readonly LabelEvent[],
+  revision: number,
+  validity: Validity,
+): LabelEvent | undefined {
+  for (const e of events) if (e.revision === revision && e.validity === validity) return e;
+  return undefined;
+}
+
+/**
+ * A label's own evidence list as the table keeps it: undefined when it has the task's items (the
+ * table then gives the task's list), else the list itself (empty when there is none).
+ */
+export function ownEvidence(
+  own: string[] | undefined,
+  task: string | undefined,
+): readonly string[] | undefined {
+  return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
+}
+
+const UNREVIEWED = 0;
+
+/** The index of a validity in VALIDITIES. */
+export function validityCode(v: Validity): number {
+  return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
+
+export function sameItems(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  const n = a?.length ?? 0;
+  if (n !== (b?.length ?? 0)) return false;
+  for (let i = 0; i < n; i++) if (a?.[i] !== b?.[i]) return false;
+  return true;
+}
+
+/** Whether a list begins with exactly these items (so holds them all). */
+function startsWith(kept: readonly string[] | undefined, evidence: string | readonly string[]): boolean {
+  if (kept === undefined) return false;
+  if (typeof evidence === "string") return kept[0] === evidence;
+  if (evidence.length > kept.length) return false;
+  for (let i = 0; i < evidence.length; i++) if (kept[i] !== evidence[i]) return false;
+  return true;
+}

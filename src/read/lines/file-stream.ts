@@ -1,0 +1,236 @@
+/**
+ * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
+ * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
+ * CR before LF and blank lines are dropped).
+ *
+ * Every problem (unreadable file, corrupt gzip, overlong line, bytes that are not UTF-8) is passed
+ * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
+ * into one message. Only a bug in `onLine` propagates as an exception.
+ */
+
+import { createHash } from "node:crypto";
+import { open, type FileHandle } from "node:fs/promises";
+import { Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, type Gunzip } from "node:zlib";
+
+import { hashInWorker, WORKER_HASH_MIN_BYTES, type PendingHash } from "./file-hash.js";
+import { describeFsError, errorCode, errorMessage } from "./fs-errors.js";
+import {
+  LineSplitter,
+  type ByteLines,
+  type FirstLineCheck,
+  type LineHandler,
+  type ProblemHandler,
+} from "./line-splitter.js";
+
+export interface StreamedFile {
+  /** SHA-256 of the file's raw bytes (compressed bytes for gzip), hex; undefined when the file could
+   * not be read to its end (a problem was reported). */
+  readonly sha256: string | undefined;
+  /** Non-blank lines seen, well-formed or not. */
+  readonly nonBlankLines: number;
+}
+
+export const READ_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
+ * be read (streamLines then reports why).
+ */
+export async function isGzipFile(absPath: string): Promise<boolean> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(absPath, "r");
+    const head = Buffer.alloc(2);
+    const n = (await fh.read(head, 0, 2, 0)).bytesRead;
+    return n === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } catch {
+    return false;
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+/** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
+function sniffUnsupported(head: Buffer, n: number): string | undefined {
+  const at = (i: number): number => (i < n ? (head[i] ?? -1) : -1);
+  if ((at(0) === 0xff && at(1) === 0xfe) || (at(0) === 0xfe && at(1) === 0xff)) {
+    return "the file is UTF-16 text; expected UTF-8 JSON lines";
+  }
+  if (at(0) === 0x28 && at(1) === 0xb5 && at(2) === 0x2f && at(3) === 0xfd) {
+    return "the file is zstd-compressed; only plain or gzip-compressed JSON lines are read";
+  }
+  if (at(0) === 0xfd && at(1) === 0x37 && at(2) === 0x7a && at(3) === 0x58 && at(4) === 0x5a) {
+    return "the file is xz-compressed; only plain or gzip-compressed JSON lines are read";
+  }
+  if (at(0) === 0x42 && at(1) === 0x5a && at(2) === 0x68 && at(3) >= 0x31 && at(3) <= 0x39) {
+    return "the file is bzip2-compressed; only plain or gzip-compressed JSON lines are read";
+  }
+  if (at(0) === 0x50 && at(1) === 0x4b && at(2) === 0x03 && at(3) === 0x04) {
+    return "the file is a zip archive; only plain or gzip-compressed JSON lines are read";
+  }
+  return undefined;
+}
+function trailingBytesMessage(gzipBytes: number, fileBytes: number): string {
+  const rest = fileBytes - gzipBytes;
+  return (
+    `the gzip data ends after ${gzipBytes} of the file's ${fileBytes} bytes; the ` +
+    `${rest > 0 ? `${rest} bytes` : "bytes"} after it are not gzip data (zero padding, or something ` +
+    `appended to the file) and would be ignored: decompress the file and compress it again`
+  );
+}
+
+/**
+ * Reads `absPath` to its end, calling `onLine` for each non-blank line. Never throws for a
+ * user-caused problem (those go to `onProblem`); rethrows what `onLine` throws. A `firstLine`
+ * check that refuses the file (see FirstLineCheck) leaves it unread (sha256 undefined).
+ */
+export async function streamLines(
+  absPath: string,
+  onLine: LineHandler | ByteLines,
+  onProblem: ProblemHandler,
+  firstLine?: FirstLineCheck,
+): Promise<StreamedFile> {
+  let fh: FileHandle;
+  try {
+    fh = await open(absPath, "r");
+  } catch (e) {
+    onProblem(undefined, describeFsError(e));
+    return { sha256: undefined, nonBlankLines: 0 };
+  }
+  const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
+  let gzip = false;
+  // What onLine threw (a bug, not user input): rethrown as itself, not as the
+  // AbortError the pipeline turns it into.
+  let handlerFailed = false;
+  let handlerError: unknown;
+  let bytesRead = 0;
+  let gunzip: Gunzip | undefined;
+  let pending: PendingHash | undefined;
+  /** The read in flight (plain files): awaited before the fd is closed. */
+  let reading: Promise<{ bytesRead: number }> | undefined;
+  try {
+    const head = Buffer.alloc(6);
+    const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
+    gzip = headBytes >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+    const unsupported = sniffUnsupported(head, headBytes);
+    if (unsupported !== undefined) {
+      onProblem(undefined, unsupported);
+      return { sha256: undefined, nonBlankLines: 0 };
+    }
+
+    const size = (await fh.stat()).size;
+    // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
+    // hashing them here costs less than a thread's memory.
+    const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
+    pending = hashHere ? undefined : hashInWorker(fh);
+    const hash = pending === undefined ? createHash("sha256") : undefined;
+    const take = (chunk: Buffer): void => {
+      try {
+        splitter.push(chunk);
+      } catch (e) {
+        handlerFailed = true;
+        handlerError = e;
+        throw e;
+      }
+    };
+    if (gzip) {
+      // The compressed bytes are hashed on their way to zlib.
+      const hasher = new Transform({
+        transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+          hash?.update(chunk);
+          bytesRead += chunk.length;
+          callback(null, chunk);
+        },
+      });
+      const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
+      const sink = async (chunks: AsyncIterable<Buffer>): Promise<void> => {
+        for await (const chunk of chunks) take(chunk);
+      };
+      gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
+      await pipeline(source, hasher, gunzip, sink);
+      // zlib stops at a byte after a gzip member that does not start another member (Node treats
+      // a zero byte as padding) and drops the rest of the file without an error: lines there
+      // would be lost in silence.
+      if (gunzip.bytesWritten !== bytesRead) {
+        onProblem(undefined, trailingBytesMessage(gunzip.bytesWritten, (await fh.stat()).size));
+        return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+      }
+    } else {
+      // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
+      // one's lines are handled, instead of this thread waiting for each read; and no new buffer
+      // per chunk, which would leave dead buffers between collections. The splitter copies what
+      // it carries to the next chunk, and `take` returns once the chunk is used, before its
+      // buffer is read into again.
+      let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
+      for (;;) {
+        const n = (await reading).bytesRead;
+        reading = undefined;
+        if (n === 0) break;
+        const chunk = buffer.subarray(0, n);
+        bytesRead += n;
+        [buffer, spare] = [spare, buffer];
+        reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
+        hash?.update(chunk);
+        take(chunk);
+        if (splitter.refused) break;
+      }
+    }
+    if (splitter.refused) return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+    try {
+      splitter.end();
+    } catch (e) {
+      handlerFailed = true;
+      handlerError = e;
+      throw e;
+    }
+    if (pending === undefined) {
+      return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+    }
+    const hashed = await pending.result;
+    pending = undefined;
+    if ("error" in hashed) {
+      onProblem(undefined, describeFsError(hashed.error));
+      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+    }
+    if (hashed.bytes !== bytesRead) {
+      onProblem(
+        undefined,
+        `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
+          `read it once it is complete`,
+      );
+      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+    }
+    return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
+  } catch (e) {
+    if (handlerFailed) throw handlerError;
+    const code = errorCode(e);
+    if (gunzip !== undefined && code === "ABORT_ERR") {
+      // The gunzip stream ended (see above) while the file went on.
+      const size = await fh.stat().then(
+        (st) => st.size,
+        () => bytesRead,
+      );
+      onProblem(undefined, trailingBytesMessage(gunzip.bytesWritten, size));
+    } else if (gzip && code !== undefined && code.startsWith("Z_")) {
+      onProblem(
+        undefined,
+        `could not decompress the gzip data (${errorMessage(e)}); the file is truncated or corrupt`,
+      );
+    } else {
+      onProblem(undefined, describeFsError(e));
+    }
+    return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+  } finally {
+    // The worker reads through this fd: stop it before the fd is closed (and its number reused).
+    // A handler that threw left the next chunk's read running: it must not outlive the fd (and
+    // its failure is no one's to report). First, before anything else is awaited here.
+    if (reading !== undefined) await reading.catch(() => undefined);
+    if (pending !== undefined) await pending.cancel().catch(() => undefined);
+    await fh.close().catch(() => undefined);
+  }
+}

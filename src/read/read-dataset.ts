@@ -1,0 +1,237 @@
+/**
+ * The reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or gzip, in, one
+ * Dataset out, or one InputError that lists every problem found (the first MAX_LISTED_PROBLEMS in
+ * full, then the total).
+ *
+ * One path: bytes → lines (lines/: the file streamed and hashed, split into lines) → rows (rows/:
+ * the byte scanner, JSON.parse for any other line, the same checks) → the DatasetBuilder
+ * (builder/) → the Dataset. Files are read one after another, results first, then reviews, each
+ * once, its SHA-256 computed from the same bytes; a large plain results file may be read in byte
+ * ranges on worker threads (range-read.ts), which changes nothing but the speed. Memory grows with
+ * the number of (model, task) pairs, not with the number of rows (see dataset-builder.ts).
+ */
+
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+
+import { InputError, type InputProblem } from "../core/errors.js";
+import type { Dataset, InputFileDigest } from "../core/model.js";
+import { DatasetBuilder } from "./builder/dataset-builder.js";
+import type { EmptyFile } from "./builder/dataset-finish.js";
+import { tableFileProblem } from "./lines/table-header.js";
+import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
+import { isGzipFile, streamLines } from "./lines/file-stream.js";
+import { describeFsError } from "./lines/fs-errors.js";
+import { lineOf } from "./lines/line-splitter.js";
+import { DEFAULT_RANGE_MIN_BYTES, readInRanges, type RangeReadOptions } from "./range-read.js";
+
+export {
+  DEFAULT_INPUT_LIMITS,
+  type InputLimits,
+  MAX_EVIDENCE_LENGTH,
+  MAX_EVIDENCE_PER_TASK,
+  MAX_ID_LENGTH,
+  MAX_INPUT_FILES,
+  MAX_LINE_BYTES,
+  MAX_LINES_PER_FILE,
+  MAX_LISTED_MODEL_IDS,
+  MAX_NOTE_LENGTH,
+} from "./limits.js";
+
+export interface ReadOptions {
+  /** One or many results exports (.jsonl or .jsonl.gz; gzip is detected by its magic bytes). */
+  readonly results: readonly string[];
+  /** Zero or more reviews files (.jsonl or .jsonl.gz). */
+  readonly reviews: readonly string[];
+  /** model_config id of the baseline. */
+  readonly baseline: string;
+  /** model_config id of the candidate. */
+  readonly candidate: string;
+  /** How files are named in messages and provenance; default: the path as given. */
+  readonly displayPath?: (absPath: string) => string;
+  /** Lower caps on what is held (DEFAULT_INPUT_LIMITS otherwise); for tests of the caps. */
+  readonly limits?: Partial<InputLimits>;
+  /** Read large plain results files in byte ranges on worker threads (range-read.ts); same Dataset. */
+  readonly readRanges?: RangeReadOptions;
+  /** Receives notes on how the input was read (for debug output; never part of the report). */
+  readonly onNote?: (message: string) => void;
+  /**
+   * A full garbage collection (src/io/full-collection.ts), asked for in finish() on a read of
+   * COLLECT_MIN_TASKS tasks or more, once the read-only state is dropped; never changes the Dataset.
+   */
+  readonly collectGarbage?: () => void;
+}
+
+interface InputFile {
+  readonly given: string;
+  readonly abs: string;
+  readonly display: string;
+  readonly kind: "results" | "reviews";
+  /** Set by checkFiles. */
+  bytes: number;
+}
+
+function checkOptions(opts: ReadOptions): void {
+  const problems: InputProblem[] = [];
+  for (const role of ["baseline", "candidate"] as const) {
+    const id = opts[role];
+    if (typeof id !== "string" || id.length === 0) {
+      problems.push({ field: role, message: "expected a non-empty model_config id" });
+    } else if (id.length > MAX_ID_LENGTH) {
+      problems.push({
+        field: role,
+        message: `expected at most ${MAX_ID_LENGTH} characters; got ${id.length}`,
+      });
+    }
+  }
+  if (opts.results.length === 0) {
+    problems.push({ field: "results", message: "expected at least one results file" });
+  }
+  if (opts.results.length + opts.reviews.length > MAX_INPUT_FILES) {
+    problems.push({
+      message: `expected at most ${MAX_INPUT_FILES} input files; got ${opts.results.length + opts.reviews.length}`,
+    });
+  }
+  if (problems.length > 0) throw new InputError("The reader was given invalid options:", problems);
+}
+
+/** Every path must name an existing regular file, and no file may be given twice. */
+async function checkFiles(files: readonly InputFile[]): Promise<void> {
+  const problems: InputProblem[] = [];
+  const seen = new Map<string, InputFile>();
+  for (const f of files) {
+    try {
+      const st = await stat(f.abs);
+      if (!st.isFile()) {
+        const what = st.isDirectory() ? "a directory" : "not a regular file";
+        problems.push({
+          location: { file: f.display },
+          message: `expected a ${f.kind} file; this is ${what}`,
+        });
+        continue;
+      }
+      const id = `${st.dev}:${st.ino}`;
+      const first = seen.get(id);
+      if (first !== undefined) {
+        problems.push({
+          location: { file: f.display },
+          message: `the same file is given twice (first as ${first.kind} file ${first.display}); its rows would count twice`,
+        });
+        continue;
+      }
+      seen.set(id, f);
+      f.bytes = st.size;
+    } catch (e) {
+      problems.push({ location: { file: f.display }, message: describeFsError(e) });
+    }
+  }
+  if (problems.length > 0) {
+    throw new InputError(
+      `Cannot read ${problems.length === 1 ? "an input file" : `${problems.length} input files`}:`,
+      problems,
+    );
+  }
+}
+
+/**
+ * Reads the results exports, then the reviews files, and reduces them to a Dataset for the given
+ * baseline and candidate. Throws InputError for any user-caused problem (missing or unreadable
+ * file, corrupt gzip, bad line, conflicting facts, unknown model id); never a raw stream error.
+ */
+export async function readDataset(opts: ReadOptions): Promise<Dataset> {
+  checkOptions(opts);
+  const name = opts.displayPath;
+  const files: InputFile[] = [
+    ...opts.results.map((given) => ({ given, kind: "results" as const })),
+    ...opts.reviews.map((given) => ({ given, kind: "reviews" as const })),
+  ].map(({ given, kind }) => {
+    const abs = resolve(given);
+    return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
+  });
+  await checkFiles(files);
+  const ranges = opts.readRanges;
+  if (ranges !== undefined && ranges.ranges >= 2) {
+    const read = await readFiles(opts, files, ranges);
+    if (read !== RESTART) return read;
+    opts.onNote?.("reading the input again, one line after another, for the exact messages");
+  }
+  const read = await readFiles(opts, files, undefined);
+  // Without ranges nothing restarts.
+  if (read === RESTART) throw new Error("read-dataset: a sequential read asked to restart");
+  return read;
+}
+
+/** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
+const RESTART = Symbol("restart");
+
+async function readFiles(
+  opts: ReadOptions,
+  files: readonly InputFile[],
+  ranges: RangeReadOptions | undefined,
+): Promise<Dataset | typeof RESTART> {
+  const builder = new DatasetBuilder(
+    opts.baseline,
+    opts.candidate,
+    files.map((f) => f.display),
+    opts.limits,
+  );
+  const inputs: InputFileDigest[] = [];
+  let rowsRead = 0;
+  let complete = true;
+  const emptyResults: EmptyFile[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    if (f === undefined) continue;
+    const problem = (line: number | undefined, message: string): void => {
+      builder.fileProblem(i, line, message);
+    };
+    // A CSV or TSV table given as JSON lines: one problem for the file, not one a line.
+    const firstLine = (line: string): string | undefined => tableFileProblem(line, f.kind, f.display);
+    let streamed;
+    const ranged =
+      f.kind === "results" &&
+      ranges !== undefined &&
+      f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
+      builder.healthy() &&
+      !(await isGzipFile(f.abs))
+        ? await readInRanges(
+            f.abs,
+            builder,
+            {
+              fileIndex: i,
+              fileNames: files.map((g) => g.display),
+              baseline: opts.baseline,
+              candidate: opts.candidate,
+              limits: opts.limits,
+            },
+            ranges,
+            opts.onNote ?? (() => undefined),
+            firstLine,
+          )
+        : undefined;
+    if (ranged === "restart") return RESTART;
+    if (ranged !== undefined) {
+      streamed = ranged;
+    } else {
+      const onLine =
+        f.kind === "results"
+          ? {
+              bytes: (bytes: Buffer, begin: number, end: number, line: number, flags: number): void => {
+                builder.addResultBytes(bytes, begin, end, flags, i, line);
+              },
+            }
+          : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
+              builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+            };
+      streamed = await streamLines(f.abs, onLine, problem, firstLine);
+    }
+    rowsRead += streamed.nonBlankLines;
+    if (f.kind === "results" && streamed.nonBlankLines === 0 && streamed.sha256 !== undefined) {
+      emptyResults.push({ fileIndex: i, bytes: f.bytes });
+    }
+    if (streamed.sha256 === undefined) complete = false;
+    // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
+    inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+  }
+  return builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
+}
