@@ -2986,6 +2986,10 @@ function quantileFunction(margin) {
  * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
  */
 const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
+function validityCode(v) {
+    return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
 const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
 /**
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
@@ -3173,7 +3177,7 @@ const CODE = Object.fromEntries(VALIDITIES.map((v, i) => [v, i]));
 const VALID_CODE = CODE.valid;
 const BROKEN_CODE = CODE.broken;
 const DISPUTED_CODE = CODE.disputed;
-function validityCode(v) {
+function task_columns_validityCode(v) {
     return CODE[v];
 }
 /** Columns by dataset: a Dataset is never modified once built (model.ts). */
@@ -6862,7 +6866,7 @@ function relabelledColumns(dataset, moves) {
     const columns = taskColumns(dataset);
     const codes = columns.validity.slice();
     for (const m of moves)
-        codes[m.index] = validityCode(m.to);
+        codes[m.index] = task_columns_validityCode(m.to);
     return withLabels(columns, codes);
 }
 function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
@@ -18057,7 +18061,7 @@ function appendOnlyCheck(r) {
 
 
 
-const labels_as_of_CODE = Object.fromEntries(VALIDITIES.map((v) => [v, validityCode(v)]));
+const labels_as_of_CODE = Object.fromEntries(VALIDITIES.map((v) => [v, task_columns_validityCode(v)]));
 function validityOfCode(code) {
     const v = VALIDITIES[code];
     if (v === undefined)
@@ -21864,20 +21868,20 @@ class EvidenceMemo {
             counts.set(this.count);
             this.count = counts;
         }
-        this.label[i] = revision * 4 + label_history_validityCode(validity) + 1;
+        this.label[i] = revision * 4 + validityCode(validity) + 1;
         this.start[i] = start;
         this.count[i] = count;
     }
     /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
     repeats(i, revision, validity, evidence, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + label_history_validityCode(validity) + 1)
+        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
             return false;
         const count = typeof evidence === "string" ? 1 : evidence.length;
         return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
     }
     /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
     repeatsPacked(i, revision, validity, packed, count, cols) {
-        if (i >= this.label.length || this.label[i] !== revision * 4 + label_history_validityCode(validity) + 1)
+        if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
             return false;
         return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
     }
@@ -22096,7 +22100,7 @@ class LabelHistory extends BuilderState {
     // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
     packedList, packedCount = 0) {
         const cols = this.cols;
-        const code = label_history_validityCode(validity);
+        const code = validityCode(validity);
         const flags = cols.flags[i] ?? 0;
         // The label of the row: the task's first (inline), a later one (`event`), or a new one.
         let event;
@@ -22370,7 +22374,7 @@ function laterInOrder(cols, i, later) {
 /** Whether task i has a label other than unreviewed. */
 function hasLabel(cols, i) {
     const flags = cols.flags[i] ?? 0;
-    if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
+    if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== validityCode("unreviewed"))
         return true;
     if ((flags & F_MORE_LABELS) === 0)
         return false;
@@ -22438,11 +22442,6 @@ function findLabel(events, revision, validity) {
 function ownEvidence(own, task) {
     return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
 }
-const UNREVIEWED = 0;
-/** The index of a validity in VALIDITIES. */
-function label_history_validityCode(v) {
-    return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
-}
 function sameItems(a, b) {
     if (a === b)
         return true;
@@ -22475,6 +22474,7 @@ function startsWith(kept, evidence) {
  * only the whole input shows (two labels at a task's highest revision, a cluster conflict, a
  * reviews file that labels no compared task).
  */
+
 
 
 
@@ -22589,7 +22589,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
                 eventCount++;
                 if (e.revision !== top)
                     continue;
-                const code = label_history_validityCode(e.validity);
+                const code = validityCode(e.validity);
                 if (topCode < 0)
                     topCode = code;
                 else if (code !== topCode)
@@ -22743,7 +22743,7 @@ function addToTable(b, table, u, i, e) {
         setLabelEvent(table, e + k, sorted[k], evidence);
 }
 function setLabelEvent(table, at, ev, evidence) {
-    table.setEvent(at, ev.revision, label_history_validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
+    table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
 }
 function summary(config, st) {
     return {
@@ -22925,6 +22925,7 @@ function sliceColumns(cols, from, to) {
  * have been one (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the
  * caller reads the input again from the start, one line after another, for the exact messages.
  */
+
 
 
 
@@ -23260,7 +23261,7 @@ function mergeLabels(b, i, p, t) {
         labels.push({ ...e, list });
         if (e.revision > top) {
             top = e.revision;
-            topValidity = label_history_validityCode(e.validity);
+            topValidity = validityCode(e.validity);
         }
     }
     cols.topRevision[i] = top;
@@ -23271,7 +23272,7 @@ function mergeLabels(b, i, p, t) {
     if (first !== undefined) {
         out |= F_LABEL0;
         cols.label0Revision[i] = first.revision;
-        cols.label0Validity[i] = label_history_validityCode(first.validity);
+        cols.label0Validity[i] = validityCode(first.validity);
         cols.label0Src[i] = first.src;
         if (first.reviewer !== undefined || first.note !== undefined) {
             cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });

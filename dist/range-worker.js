@@ -2248,6 +2248,10 @@ var builder_columns = __nccwpck_require__(77);
  * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
  */
 const model_VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
+function validityCode(v) {
+    return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
 const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
 /**
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
@@ -3546,7 +3550,7 @@ function laterInOrder(cols, i, later) {
 /** Whether task i has a label other than unreviewed. */
 function hasLabel(cols, i) {
     const flags = cols.flags[i] ?? 0;
-    if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0 && cols.label0Validity[i] !== UNREVIEWED)
+    if ((flags & builder_columns/* F_LABEL0 */.sH) !== 0 && cols.label0Validity[i] !== validityCode("unreviewed"))
         return true;
     if ((flags & builder_columns/* F_MORE_LABELS */.t1) === 0)
         return false;
@@ -3614,11 +3618,6 @@ function findLabel(events, revision, validity) {
 function ownEvidence(own, task) {
     return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
 }
-const UNREVIEWED = 0;
-/** The index of a validity in VALIDITIES. */
-function validityCode(v) {
-    return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
-}
 function sameItems(a, b) {
     if (a === b)
         return true;
@@ -3651,6 +3650,7 @@ function startsWith(kept, evidence) {
  * only the whole input shows (two labels at a task's highest revision, a cluster conflict, a
  * reviews file that labels no compared task).
  */
+
 
 
 
@@ -3966,6 +3966,7 @@ var column_transfer = __nccwpck_require__(806);
  * have been one (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the
  * caller reads the input again from the start, one line after another, for the exact messages.
  */
+
 
 
 

@@ -6,6 +6,11 @@
 export const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"] as const;
 export type Validity = (typeof VALIDITIES)[number];
 
+/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
+export function validityCode(v: Validity): number {
+  return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
+
 export const RESULTS = ["pass", "fail", "infra_error", "missing"] as const;
 export type AttemptResult = (typeof RESULTS)[number];
 

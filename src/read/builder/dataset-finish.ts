@@ -29,14 +29,8 @@ import {
 } from "./builder-columns.js";
 import { emptyResultsMessage, noMatchMessage, plural, unknownModelMessage } from "./builder-messages.js";
 import { ProblemList, type BuilderState, type ModelState } from "./builder-state.js";
-import {
-  historyOrder,
-  hasLabel,
-  labelsOf,
-  laterInOrder,
-  ownEvidence,
-  validityCode,
-} from "./label-history.js";
+import { historyOrder, hasLabel, labelsOf, laterInOrder, ownEvidence } from "./label-history.js";
+import { validityCode } from "../../core/model.js";
 import { ColumnTaskTable, small } from "./task-table.js";
 
 /**

@@ -17,7 +17,7 @@
  * through a field, cost more work a row.
  */
 
-import { VALIDITIES, type Validity } from "../../core/model.js";
+import { VALIDITIES, validityCode, type Validity } from "../../core/model.js";
 import { quote } from "../../core/quote.js";
 import { MAX_EVIDENCE_PER_TASK } from "../limits.js";
 import {
@@ -453,7 +453,7 @@ export function laterInOrder(cols: TaskColumns, i: number, later: readonly Label
 /** Whether task i has a label other than unreviewed. */
 export function hasLabel(cols: TaskColumns, i: number): boolean {
   const flags = cols.flags[i] ?? 0;
-  if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== UNREVIEWED) return true;
+  if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== validityCode("unreviewed")) return true;
   if ((flags & F_MORE_LABELS) === 0) return false;
   return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
 }
@@ -523,13 +523,6 @@ export function ownEvidence(
   task: string | undefined,
 ): readonly string[] | undefined {
   return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
-}
-
-const UNREVIEWED = 0;
-
-/** The index of a validity in VALIDITIES. */
-export function validityCode(v: Validity): number {
-  return v === "unreviewed" ? UNREVIEWED : v === "valid" ? 1 : v === "broken" ? 2 : 3;
 }
 
 export function sameItems(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {

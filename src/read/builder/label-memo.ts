@@ -4,9 +4,8 @@
  * without searching the task's lists.
  */
 
-import type { Validity } from "../../core/model.js";
+import { validityCode, type Validity } from "../../core/model.js";
 import type { TaskColumns } from "./builder-columns.js";
-import { validityCode } from "./label-history.js";
 import { packedRunAt } from "../rows/packed-evidence.js";
 
 /**

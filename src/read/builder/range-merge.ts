@@ -31,8 +31,8 @@ import {
   labelsOf,
   sameItems,
   unionOf,
-  validityCode,
 } from "./label-history.js";
+import { validityCode } from "../../core/model.js";
 import { TaskIndex } from "./builder-columns.js";
 import { small } from "./task-table.js";
 
