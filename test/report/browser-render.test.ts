@@ -1,7 +1,8 @@
 /**
  * The golden comments in a real browser (see browser.ts): at GitHub's 880 px comment width no
  * element overflows sideways (with every <details> closed and open), the verdict, the failing
- * checks and "what would change the verdict" lie within the first 900 px, and nothing from the
+ * checks and the first item of "what would change the verdict" (each fix is whole, so the list
+ * can be longer than a screen) lie within the first 900 px, and nothing from the
  * data renders as live HTML, a mention, an issue link or a link other than http(s) evidence.
  * Prints each page's length above the fold.
  *

@@ -263,6 +263,8 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       delta0: policy.accept_if.delta0,
       lcb: a.lcb,
       ucb: a.ucb,
+      margin_at_lcb: a.marginAtLcb,
+      margin_at_ucb: a.marginAtUcb,
       lcb_bound_kind: a.lcbKind,
       ucb_bound_kind: a.ucbKind,
       lcb_set: attainingSet(dataset, a, a.lcbSet),

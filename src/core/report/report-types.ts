@@ -7,7 +7,7 @@
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
 
-export const SCHEMA_VERSION = "2.1.0";
+export const SCHEMA_VERSION = "2.2.0";
 
 export type Verdict = "accept" | "reject" | "unresolved";
 
@@ -101,6 +101,13 @@ export interface Comparison {
   readonly delta0: number;
   readonly lcb: number | null;
   readonly ucb: number | null;
+  /**
+   * The margin term of LCB / UCB (2.2.0), so that lcb = margin_at_lcb − q_lower·se_lower and
+   * ucb = margin_at_ucb + q_upper·se_upper: Δ(S) at the smallest set that attains an exact bound
+   * (lcb_set / ucb_set), Δ_L / Δ_H for a conservative or pessimistic one; null with the bound.
+   */
+  readonly margin_at_lcb: number | null;
+  readonly margin_at_ucb: number | null;
   /**
    * How LCB / UCB were taken (SPEC §3 revision 2): "exact" over every resolution of the open
    * labels, "conservative" (provably ≤ the minimum, ≥ the maximum, over every resolution), or
