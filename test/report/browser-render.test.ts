@@ -30,7 +30,15 @@ import {
   renderedLines,
   setDetailsOpen,
 } from "./browser.js";
-import { PUBLIC_RESULTS, PUBLIC_RESULTS_PRESENT, REPO_ROOT, realDataReport } from "./pages.js";
+import {
+  PRO_RUNS_PRESENT,
+  PUBLIC_RESULTS,
+  PUBLIC_RESULTS_PRESENT,
+  REPO_ROOT,
+  realClusteredMarkdown,
+  realDataReport,
+  twoFilesWithoutTasksMarkdown,
+} from "./pages.js";
 
 const GOLDEN = join(REPO_ROOT, "test", "golden");
 const SCREENSHOTS = process.env["SCREENSHOTS"] === "1";
@@ -84,6 +92,22 @@ const CASES: readonly PageCase[] = [
             if (report === null) throw new Error("real data vanished");
             return renderMarkdown(report, { marker: true });
           },
+        },
+      ]
+    : []),
+  ...(PRO_RUNS_PRESENT
+    ? [
+        // Issue 27: most checks fail, each with its whole fix (no cut): nothing may overflow.
+        { name: "pro-without-tasks", markdown: async () => (await twoFilesWithoutTasksMarkdown()) ?? "" },
+      ]
+    : []),
+  ...(PUBLIC_RESULTS_PRESENT
+    ? [
+        // Issue 27: a clustered policy's bounds are conservative, and every figure says so.
+        {
+          name: "real-clustered",
+          markdown: async () => (await realClusteredMarkdown()) ?? "",
+          literal: ["LCB (conservative)", "UCB (conservative)"],
         },
       ]
     : []),

@@ -10,12 +10,14 @@ import { join, relative, resolve } from "node:path";
 import { runGate } from "../../src/core/gate.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { runImport } from "../../src/importers/index.js";
+import { cliInProcess } from "../helpers/run-cli.js";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
 
 /** The report of `npm run demo`, with paths as the demo command names them. */
+const at = (p: string) => resolve(REPO_ROOT, p);
+
 export async function demoReport(): Promise<Report> {
-  const at = (p: string) => resolve(REPO_ROOT, p);
   const policyPath = at("policy.example.yaml");
   return runGate({
     results: [at("examples/results.jsonl.gz")],
@@ -98,4 +100,105 @@ export async function realDataReport(): Promise<Report | null> {
     toolVersion: "0.1.0",
     displayPath: (p) => relative(dir, p),
   });
+}
+
+const PRO_TRAJ = join(PUBLIC_RESULTS, "swe-bench-pro/traj");
+const PRO_BASELINE = "gpt-5-250-turns-10132025";
+const PRO_CANDIDATE = "kimi-k2-instruct-10132025";
+export const PRO_RUNS_PRESENT = [PRO_BASELINE, PRO_CANDIDATE].every((r) =>
+  existsSync(join(PRO_TRAJ, r, "eval_results.json")),
+);
+
+/**
+ * The comment for two public SWE-Bench Pro runs imported without one --tasks list (each file's
+ * own ids make its dataset revision, issue 27): most checks fail, each with its whole fix. Made
+ * with the CLI's own commands, as a user would; null when ../shared is absent.
+ */
+export async function twoFilesWithoutTasksMarkdown(): Promise<string | null> {
+  if (!PRO_RUNS_PRESENT) return null;
+  const dir = mkdtempSync(join(tmpdir(), "gate-pages-pro-"));
+  const files: string[] = [];
+  for (const run of [PRO_BASELINE, PRO_CANDIDATE]) {
+    const out = join(dir, `${run}.jsonl`);
+    const r = await cliInProcess([
+      "import",
+      "swebench-pro",
+      join(PRO_TRAJ, run, "eval_results.json"),
+      "-o",
+      out,
+    ]);
+    if (r.code !== 0) throw new Error(r.stderr);
+    files.push(out);
+  }
+  const policy = at("policy.example.yaml");
+  const r = await cliInProcess(
+    [
+      "evaluate",
+      "--results",
+      ...files,
+      "--policy",
+      policy,
+      "--baseline",
+      PRO_BASELINE,
+      "--candidate",
+      PRO_CANDIDATE,
+      "--today",
+      "2026-11-29",
+    ],
+    dir,
+  );
+  if (r.code !== 2) throw new Error(`expected unresolved (2), got ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** The real-data report under a clustered policy (by repository): its bounds are conservative. */
+export async function realClusteredMarkdown(): Promise<string | null> {
+  if (!PUBLIC_RESULTS_PRESENT) return null;
+  const dir = mkdtempSync(join(tmpdir(), "gate-pages-clustered-"));
+  const files: string[] = [];
+  for (const run of [REAL_BASELINE, REAL_CANDIDATE]) {
+    const out = join(dir, `${run}.jsonl`);
+    const r = await cliInProcess(["import", "swebench-leaderboard", LEADERBOARDS, "--run", run, "-o", out]);
+    if (r.code !== 0) throw new Error(r.stderr);
+    files.push(out);
+  }
+  const ids = readFileSync(files[0] ?? "", "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => (JSON.parse(l) as { task_id: string }).task_id);
+  const tasks = join(dir, "verified.txt");
+  writeFileSync(tasks, ids.join("\n") + "\n");
+  const reviews = join(dir, "reviews.jsonl");
+  const imported = await cliInProcess([
+    "import",
+    "verified-annotations",
+    ANNOTATIONS,
+    "--tasks",
+    tasks,
+    "-o",
+    reviews,
+  ]);
+  if (imported.code !== 0) throw new Error(imported.stderr);
+  const policy = join(dir, "policy.yaml");
+  writeFileSync(policy, REAL_POLICY.replace("standard_error: paired", "standard_error: clustered"));
+  const r = await cliInProcess(
+    [
+      "evaluate",
+      "--results",
+      ...files,
+      "--reviews",
+      reviews,
+      "--policy",
+      policy,
+      "--baseline",
+      REAL_BASELINE,
+      "--candidate",
+      REAL_CANDIDATE,
+      "--today",
+      "2026-11-29",
+    ],
+    dir,
+  );
+  if (r.code === 3 || r.code === 4) throw new Error(r.stderr);
+  return r.stdout;
 }
