@@ -85,10 +85,10 @@ describe("renderMarkdown", () => {
   it("shows every check once, result first as a symbol and a word, in the report's units", () => {
     const md = renderMarkdown(acceptReport());
     expect(md).toContain("| Result | Check | Observed | Needs |");
-    expect(md).toContain("| ✅ pass | Common valid tasks | 520 | ≥ 500 |");
-    expect(md).toContain("| ✅ pass | Disputed fraction | 3.70% | &lt; 5% |");
-    expect(md).toContain("| ✅ pass | Same dataset revisions | sha256:9f2c41d07be3 | same set for both |");
-    expect(md).toContain("| ✅ pass | Margin lower bound (LCB) | +1.18 pp | &gt; 0\\.00 pp |");
+    expect(md).toContain("| ✅&nbsp;pass | Common valid tasks | 520 | ≥ 500 |");
+    expect(md).toContain("| ✅&nbsp;pass | Disputed fraction | 3.70% | &lt; 5% |");
+    expect(md).toContain("| ✅&nbsp;pass | Same dataset revisions | sha256:9f2c41d07be3 | same set for both |");
+    expect(md).toContain("| ✅&nbsp;pass | Margin lower bound (LCB) | +1.18 pp | &gt; 0\\.00 pp |");
     for (const label of ["Common valid tasks", "Production canary", "Margin lower bound (LCB)"]) {
       expect(md.split("\n").filter((l) => l.includes(`| ${label} |`))).toHaveLength(1);
     }
@@ -96,14 +96,14 @@ describe("renderMarkdown", () => {
     expect(md).toContain("| Validity bounds Δ\\_L … Δ\\_H (exact) | +4.46 pp … +6.13 pp |");
     expect(md).toContain("| Quantile q for LCB / UCB (z, 95.00% one-sided) | 1.6449 / 1.6449 |");
     const unresolved = renderMarkdown(unresolvedReport());
-    expect(unresolved).toContain("| ❌ fail | **Production canary** | n/a | given, and passed |");
+    expect(unresolved).toContain("| ❌&nbsp;fail | **Production canary** | n/a | given, and passed |");
     // Every result cell carries the word: without an emoji font the symbol is an empty box.
     for (const make of [acceptReport, rejectReport, unresolvedReport, hostileReport]) {
       const rows = renderMarkdown(make())
         .split("\n")
         .filter((l) => /^\| (✅|❌)/u.test(l));
       expect(rows.length).toBe(make().checks.length);
-      for (const row of rows) expect(row).toMatch(/^\| (✅ pass|❌ fail) \| /u);
+      for (const row of rows) expect(row).toMatch(/^\| (✅&nbsp;pass|❌&nbsp;fail) \| /u);
     }
     expect(unresolved).toContain("| Validity interval, exact, own tasks | 60.07% – 61.88% | n/a |");
   });
@@ -116,7 +116,7 @@ describe("renderMarkdown", () => {
       checks: a.checks.map((c) => (c.id === "dataset_revision" ? { ...c, observed: long } : c)),
       provenance: { ...a.provenance, dataset_revisions: [long] },
     });
-    expect(md).toContain("| ✅ pass | Same dataset revisions | sha256:66bcf338b688… | same set for both |");
+    expect(md).toContain("| ✅&nbsp;pass | Same dataset revisions | sha256:66bcf338b688… | same set for both |");
     // In tables, very long ids get <wbr> break opportunities (invisible, not copied), never a cut.
     expect(md).toContain(
       `| Dataset revisions | <code>${long.slice(0, 32)}<wbr>${long.slice(32, 64)}<wbr>${long.slice(64)}</code> |`,

@@ -310,9 +310,9 @@ describe("every hint is whole in every format", () => {
         const failing = report.checks.filter((k) => !k.passed).length;
         const total = report.checks.length;
         for (const md of Object.values(markdowns)) {
-          const rows = md.split("\n").filter((l) => /^\| (✅ pass|❌ fail) \| /u.test(l));
+          const rows = md.split("\n").filter((l) => /^\| (✅&nbsp;pass|❌&nbsp;fail) \| /u.test(l));
           expect(rows).toHaveLength(total);
-          expect(rows.filter((l) => l.startsWith("| ❌ fail |"))).toHaveLength(failing);
+          expect(rows.filter((l) => l.startsWith("| ❌&nbsp;fail |"))).toHaveLength(failing);
           // The why sentence counts them whenever an evidence check fails (else it says none does).
           const said = /\*\*(\d+) of (\d+) checks? fails?\*\*/.exec(md);
           if (

@@ -270,10 +270,11 @@ function warningLines(report: Report, detail: Detail, trimmedTo: number | null):
 
 /**
  * A check's result as its table cell: the symbol for the eye, the word for a screen reader and
- * for a machine without an emoji font (where the symbol alone is an empty box).
+ * for a machine without an emoji font (where the symbol alone is an empty box); a no-break space
+ * keeps them on one line in a narrow column.
  */
-export function resultCell(passed: boolean): string {
-  return passed ? "✅ pass" : "❌ fail";
+function resultCell(passed: boolean): string {
+  return passed ? "✅&nbsp;pass" : "❌&nbsp;fail";
 }
 
 /** The checks, result first: the eye lands on ✅/❌ before the label. */
