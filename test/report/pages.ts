@@ -109,6 +109,22 @@ export const PRO_RUNS_PRESENT = [PRO_BASELINE, PRO_CANDIDATE].every((r) =>
   existsSync(join(PRO_TRAJ, r, "eval_results.json")),
 );
 
+/** `model-gate import` of each run into DIR/<run>.jsonl, as a user would; the files written. */
+async function importEach(
+  dir: string,
+  runs: readonly string[],
+  args: (run: string) => readonly string[],
+): Promise<string[]> {
+  const files: string[] = [];
+  for (const run of runs) {
+    const out = join(dir, `${run}.jsonl`);
+    const r = await cliInProcess(["import", ...args(run), "-o", out]);
+    if (r.code !== 0) throw new Error(r.stderr);
+    files.push(out);
+  }
+  return files;
+}
+
 /**
  * The comment for two public SWE-Bench Pro runs imported without one --tasks list (each file's
  * own ids make its dataset revision, issue 27): most checks fail, each with its whole fix. Made
@@ -117,19 +133,10 @@ export const PRO_RUNS_PRESENT = [PRO_BASELINE, PRO_CANDIDATE].every((r) =>
 export async function twoFilesWithoutTasksMarkdown(): Promise<string | null> {
   if (!PRO_RUNS_PRESENT) return null;
   const dir = mkdtempSync(join(tmpdir(), "gate-pages-pro-"));
-  const files: string[] = [];
-  for (const run of [PRO_BASELINE, PRO_CANDIDATE]) {
-    const out = join(dir, `${run}.jsonl`);
-    const r = await cliInProcess([
-      "import",
-      "swebench-pro",
-      join(PRO_TRAJ, run, "eval_results.json"),
-      "-o",
-      out,
-    ]);
-    if (r.code !== 0) throw new Error(r.stderr);
-    files.push(out);
-  }
+  const files = await importEach(dir, [PRO_BASELINE, PRO_CANDIDATE], (run) => [
+    "swebench-pro",
+    join(PRO_TRAJ, run, "eval_results.json"),
+  ]);
   const policy = at("policy.example.yaml");
   const r = await cliInProcess(
     [
@@ -155,13 +162,12 @@ export async function twoFilesWithoutTasksMarkdown(): Promise<string | null> {
 export async function realClusteredMarkdown(): Promise<string | null> {
   if (!PUBLIC_RESULTS_PRESENT) return null;
   const dir = mkdtempSync(join(tmpdir(), "gate-pages-clustered-"));
-  const files: string[] = [];
-  for (const run of [REAL_BASELINE, REAL_CANDIDATE]) {
-    const out = join(dir, `${run}.jsonl`);
-    const r = await cliInProcess(["import", "swebench-leaderboard", LEADERBOARDS, "--run", run, "-o", out]);
-    if (r.code !== 0) throw new Error(r.stderr);
-    files.push(out);
-  }
+  const files = await importEach(dir, [REAL_BASELINE, REAL_CANDIDATE], (run) => [
+    "swebench-leaderboard",
+    LEADERBOARDS,
+    "--run",
+    run,
+  ]);
   const ids = readFileSync(files[0] ?? "", "utf8")
     .split("\n")
     .filter((l) => l !== "")
