@@ -18,6 +18,7 @@ import type { Dataset } from "../../src/core/model.js";
 import type { Policy } from "../../src/core/policy/policy-types.js";
 import { buildReport } from "../../src/core/report/build-report.js";
 import { knownLabel, thresholdText } from "../../src/core/report/check-display.js";
+import { formatPp } from "../../src/core/report/format-number.js";
 import { CHECK_RUN_TEXT_MAX, COMMENT_BODY_MAX } from "../../src/core/report/github-limits.js";
 import { renderMarkdown } from "../../src/core/report/render-markdown.js";
 import { renderText } from "../../src/core/report/render-text.js";
@@ -364,6 +365,52 @@ describe("the cases above cover every check's failure and every warning kind", (
       "The tasks cluster",
     ]) {
       expect(warnings).toContain(w);
+    }
+  });
+});
+
+describe("a conservative bound is named so wherever its figure is shown", () => {
+  // Clustered: the bounds are conservative (SPEC §3 revision 2).
+  const report = reportOf(
+    clustered(6),
+    buildPolicy({ common_valid_tasks: ">= 30", standard_error: "clustered" }),
+    ctx,
+  );
+  const c = report.comparison;
+
+  it("is a conservative report whose figures are defined", () => {
+    expect([c.lcb_bound_kind, c.ucb_bound_kind]).toEqual(["conservative", "conservative"]);
+    expect(c.lcb).not.toBeNull();
+  });
+
+  it("in every Markdown line and text paragraph that shows LCB or UCB", () => {
+    const figures = [formatPp(c.lcb), formatPp(c.ucb)];
+    const md = renderMarkdown(report);
+    const mdLines = md.split("\n").filter((l) => figures.some((f) => l.includes(f)));
+    expect(mdLines.length).toBeGreaterThanOrEqual(4);
+    for (const line of mdLines) expect(line).toContain("conservative");
+    const paragraphs = renderText(report)
+      .split("\n\n")
+      .map(flat)
+      .filter((p) => figures.some((f) => p.includes(f)));
+    expect(paragraphs.length).toBeGreaterThanOrEqual(3);
+    for (const p of paragraphs) expect(p).toContain("conservative");
+  });
+
+  it("in the report JSON's reasons and the margin check, as the renderings name it", () => {
+    expect(report.reasons.join("\n")).toContain(`LCB (conservative) = `);
+    expect(report.checks.find((k) => k.id === "observed_margin")?.detail).toMatch(
+      /^LCB \(conservative\) = Δ_L − q_max·SE_max = /,
+    );
+    expect(renderMarkdown(report)).toContain("LCB (conservative) = Δ\\_L − q\\_max · SE\\_max");
+    expect(renderText(report)).toContain("LCB (conservative) = Δ_L − q_max · SE_max = ");
+  });
+
+  it("and nowhere for exact bounds", () => {
+    const exact = reportOf(clustered(6), buildPolicy({ common_valid_tasks: ">= 30" }), ctx);
+    expect(exact.comparison.lcb_bound_kind).toBe("exact");
+    for (const s of [renderMarkdown(exact), renderText(exact), checkRunTitle(exact), JSON.stringify(exact)]) {
+      expect(s).not.toContain("conservative");
     }
   });
 });

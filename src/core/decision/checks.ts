@@ -405,7 +405,7 @@ function lcbFormula(a: MarginAnalysis): string | null {
     return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
   }
   if (a.lcbKind === "conservative") {
-    return `LCB = Δ_L − q_max·SE_max = ${figures}, a conservative bound: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
+    return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
   }
   return `LCB = Δ_L − q·SE(V ∪ S_L) = ${figures} (validity_bound: pessimistic)`;
 }

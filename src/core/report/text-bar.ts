@@ -254,7 +254,10 @@ export function renderMarginBar(input: MarginBarInput, options: MarginBarOptions
     {
       label: "LCB..UCB",
       cells: bandRow(axis, d0, input.lcb, input.ucb, GLYPH.runFill, state),
-      value: bandText(input.lcb, input.ucb),
+      // A conservative band says so beside its figures, as every rendering does.
+      value:
+        bandText(input.lcb, input.ucb) +
+        (options.conservative === true && finite(input.lcb) && finite(input.ucb) ? " (conservative)" : ""),
     },
   ];
 
