@@ -87,7 +87,9 @@ describe("renderMarkdown", () => {
     expect(md).toContain("| Result | Check | Observed | Needs |");
     expect(md).toContain("| ✅&nbsp;pass | Common valid tasks | 520 | ≥ 500 |");
     expect(md).toContain("| ✅&nbsp;pass | Disputed fraction | 3.70% | &lt; 5% |");
-    expect(md).toContain("| ✅&nbsp;pass | Same dataset revisions | sha256:9f2c41d07be3 | same set for both |");
+    expect(md).toContain(
+      "| ✅&nbsp;pass | Same dataset revisions | sha256:9f2c41d07be3 | same set for both |",
+    );
     expect(md).toContain("| ✅&nbsp;pass | Margin lower bound (LCB) | +1.18 pp | &gt; 0\\.00 pp |");
     for (const label of ["Common valid tasks", "Production canary", "Margin lower bound (LCB)"]) {
       expect(md.split("\n").filter((l) => l.includes(`| ${label} |`))).toHaveLength(1);
@@ -116,7 +118,9 @@ describe("renderMarkdown", () => {
       checks: a.checks.map((c) => (c.id === "dataset_revision" ? { ...c, observed: long } : c)),
       provenance: { ...a.provenance, dataset_revisions: [long] },
     });
-    expect(md).toContain("| ✅&nbsp;pass | Same dataset revisions | sha256:66bcf338b688… | same set for both |");
+    expect(md).toContain(
+      "| ✅&nbsp;pass | Same dataset revisions | sha256:66bcf338b688… | same set for both |",
+    );
     // In tables, very long ids get <wbr> break opportunities (invisible, not copied), never a cut.
     expect(md).toContain(
       `| Dataset revisions | <code>${long.slice(0, 32)}<wbr>${long.slice(32, 64)}<wbr>${long.slice(64)}</code> |`,
