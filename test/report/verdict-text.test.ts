@@ -38,6 +38,23 @@ describe("checkRunTitle", () => {
     expect(checkRunTitle(report)).toBe("Reject: production canary failed; margin +5.77 pp");
     expect(whySentence(report, PLAIN)).toMatch(/^The production canary failed: a failed canary rejects/);
   });
+
+  it("counts the failing checks as the table's rows, one or many, in its title and its why", () => {
+    const a = acceptReport();
+    const failing = (ids: readonly string[]): Report => ({
+      ...a,
+      verdict: "unresolved",
+      checks: a.checks.map((c) => (ids.includes(c.id) ? { ...c, passed: false } : c)),
+    });
+    const one = failing(["common_valid_tasks"]);
+    expect(whySentence(one, PLAIN)).toMatch(/^1 of 11 checks fails; the margin /);
+    expect(checkRunTitle(one)).toMatch(/^Unresolved: 1 check fails \(Common valid tasks\); /);
+    const two = failing(["common_valid_tasks", "observed_margin"]);
+    expect(whySentence(two, PLAIN)).toMatch(/^2 of 11 checks fail; the margin /);
+    expect(checkRunTitle(two)).toMatch(
+      /^Unresolved: 2 checks fail \(Common valid tasks; Margin lower bound \(LCB\)\); /,
+    );
+  });
 });
 
 describe("countEdge", () => {

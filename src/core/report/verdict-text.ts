@@ -145,9 +145,7 @@ export function whySentence(report: Report, f: Inline): string {
     // The checks are named in the table and in "what would change": counted here, not listed,
     // and counted as the table shows them (the margin's row among them when it fails).
     const n = failingChecks(report).length;
-    const head = f.strong(
-      f.gen(`${n} of ${report.checks.length} ${plural(n, "check fails", "checks fail")}`),
-    );
+    const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${plural(n, "fails", "fail")}`));
     if (standing === "accept") {
       return (
         head +
