@@ -83,6 +83,16 @@ describe("shortening", () => {
     expect(shortenValue("sha256:9f2c41d07be3")).toBe("sha256:9f2c41d07be3");
     expect(shortenValue("git:4e1a9c0, git:77fe012")).toBe("git:4e1a9c0, git:77fe012");
     expect(Array.from(shortenValue("x".repeat(500))).length).toBeLessThanOrEqual(32);
+    // Past the cap a value ends after a whole token, never inside one.
+    const b = `sha256:3785f65a2213${"b".repeat(52)}`;
+    const c = `sha256:ff14f71101b9${"c".repeat(52)}`;
+    expect(shortenValue(`baseline: ${b}; candidate: ${c}`, 64)).toBe(
+      "baseline: sha256:3785f65a2213…; candidate: sha256:ff14f71101b9…",
+    );
+    expect(shortenValue(`baseline: ${b}; candidate: ${c}`)).toBe("baseline: sha256:3785f65a2213… …");
+    expect(shortenValue(`git:aaaa, git:bbbb, git:cccc, git:dddd, git:eeee, git:ffff, git:gggg`)).toBe(
+      "git:aaaa, git:bbbb, git:cccc …",
+    );
   });
 
   it("shows thresholds with ≥ and ≤, the margin's bar in pp", () => {
