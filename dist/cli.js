@@ -2479,7 +2479,7 @@ function lcbFormula(a) {
         return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
     }
     if (a.lcbKind === "conservative") {
-        return `LCB = Δ_L − q_max·SE_max = ${figures}, a conservative bound: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
+        return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
     }
     return `LCB = Δ_L − q·SE(V ∪ S_L) = ${figures} (validity_bound: pessimistic)`;
 }
@@ -2595,11 +2595,14 @@ function marginSentence(a, policy) {
     if (a.lcb === null || a.ucb === null) {
         return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
     }
+    // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
+    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${num(a.lcb)}`;
+    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${num(a.ucb)}`;
     if (a.lcb > delta0)
-        return `the margin's lower bound LCB = ${num(a.lcb)} clears δ₀ = ${d0}`;
+        return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
     if (a.ucb <= delta0)
-        return `the margin's upper bound UCB = ${num(a.ucb)} does not exceed δ₀ = ${d0}`;
-    return `the margin's lower bound ${num(a.lcb)} does not clear δ₀ = ${d0} while its upper bound ${num(a.ucb)} exceeds it: the evidence cannot carry the ranking`;
+        return `the margin's upper bound ${ucb} does not exceed δ₀ = ${d0}`;
+    return `the margin's lower bound ${lcb} does not clear δ₀ = ${d0} while its upper bound ${ucb} exceeds it: the evidence cannot carry the ranking`;
 }
 function verdictWithReasons(checks, a, policy, ctx) {
     const failedEvidence = checks.filter((c) => c.kind === "evidence" && !c.passed);
@@ -23187,7 +23190,9 @@ function renderMarginBar(input, options = {}) {
         {
             label: "LCB..UCB",
             cells: bandRow(axis, d0, input.lcb, input.ucb, GLYPH.runFill, state),
-            value: bandText(input.lcb, input.ucb),
+            // A conservative band says so beside its figures, as every rendering does.
+            value: bandText(input.lcb, input.ucb) +
+                (options.conservative === true && finite(input.lcb) && finite(input.ucb) ? " (conservative)" : ""),
         },
     ];
     const lines = [];
@@ -23417,7 +23422,7 @@ function whySentence(report, f) {
         // The checks are named in the table and in "what would change": counted here, not listed,
         // and counted as the table shows them (the margin's row among them when it fails).
         const n = check_display_failingChecks(report).length;
-        const head = f.strong(f.gen(`${n} of ${report.checks.length} ${verdict_text_plural(n, "check fails", "checks fail")}`));
+        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${verdict_text_plural(n, "fails", "fail")}`));
         if (standing === "accept") {
             return (head +
                 f.gen("; the ") +
