@@ -90,6 +90,13 @@ describe("shortening", () => {
       "baseline: sha256:3785f65a2213…; candidate: sha256:ff14f71101b9…",
     );
     expect(shortenValue(`baseline: ${b}; candidate: ${c}`)).toBe("baseline: sha256:3785f65a2213… …");
+    // A `name@version` keeps its name and version: the version tells two revisions apart.
+    expect(shortenValue("baseline: swe-bench-verified@v1; candidate: swe-bench-verified@v2", 80)).toBe(
+      "baseline: swe-bench-verified@v1; candidate: swe-bench-verified@v2",
+    );
+    expect(shortenValue(`swe-bench-verified@${"d".repeat(40)}`)).toBe(
+      `swe-bench-verified@${"d".repeat(12)}…`,
+    );
     expect(shortenValue(`git:aaaa, git:bbbb, git:cccc, git:dddd, git:eeee, git:ffff, git:gggg`)).toBe(
       "git:aaaa, git:bbbb, git:cccc …",
     );

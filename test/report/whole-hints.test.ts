@@ -299,6 +299,35 @@ describe("every hint is whole in every format", () => {
         }
       });
 
+      it("shortens an observed value in the checks tables by whole tokens, never inside a word", () => {
+        const mdCells = (md: string): string[] =>
+          md
+            .split("\n")
+            .filter((l) => /^\| (✅&nbsp;pass|❌&nbsp;fail) \| /u.test(l))
+            .map((l) => shownText(l.split(" | ")[2] ?? "").trim());
+        const textCells = renderText(report)
+          .split("\n")
+          .map((l) => /^ {2}(?:pass|FAIL) {2}.*? {2,}(.*?) {2,}needs /.exec(l)?.[1])
+          .filter((x): x is string => x !== undefined);
+        const tables = [...Object.values(markdowns).map(mdCells), textCells];
+        for (const cells of tables) {
+          expect(cells).toHaveLength(report.checks.length);
+          report.checks.forEach((k, i) => {
+            if (typeof k.observed !== "string") return;
+            const whole = k.observed.split(/[\s,;]+/u);
+            for (const t of (cells[i] ?? "").split(/[\s,;]+/u)) {
+              if (t === "…" || whole.includes(t)) continue;
+              // A shortened token: its `scheme:` or `name@` prefix and 12 characters after it, then "…".
+              expect(t, `${k.id}: ${cells[i]}`).toMatch(/^([A-Za-z0-9+.-]{1,7}:|[^@\s]+@)?.{12}…$/u);
+              expect(
+                whole.some((w) => w.startsWith(t.slice(0, -1))),
+                t,
+              ).toBe(true);
+            }
+          });
+        }
+      });
+
       it("names every failing check in the check run's title, whole", () => {
         const title = checkRunTitle(report);
         if (report.verdict !== "unresolved") return;

@@ -62,31 +62,36 @@ export const SHORT_VALUE_CHARS = 32;
 
 /**
  * A check's observed value is at most this many code points: two shortened revisions with their
- * sides ("baseline: sha256:3785f65a2213…; candidate: sha256:ff14f71101b9…") fit whole.
+ * sides ("baseline: sha256:3785f65a2213…; candidate: sha256:ff14f71101b9…") fit whole, and so do
+ * two versions of a named benchmark ("baseline: swe-bench-verified@v1; candidate: …@v2").
  */
-export const OBSERVED_VALUE_CHARS = 64;
+export const OBSERVED_VALUE_CHARS = 80;
 
-/** Shortens one token: its `prefix:` (up to 8 characters) and `keep` characters after it, then "…". */
-function shortenToken(token: string, keep: number, longerThan: number): string {
+/**
+ * The part of a token kept whole when it is shortened: a `scheme:` (up to 8 characters), or a
+ * `name@` before a version (`swe-bench-verified@v2`), whose version is what tells two apart.
+ */
+function tokenPrefix(token: string): string {
+  return /^[A-Za-z0-9+.-]{1,7}:|^[^@\s]{1,40}@/u.exec(token)?.[0] ?? "";
+}
+
+/** Shortens a long token to its prefix and the SHORT_TOKEN_CHARS characters after it, then "…". */
+function shortenToken(token: string): string {
   const cps = Array.from(token);
-  if (cps.length <= longerThan) return token;
-  const prefix = /^[A-Za-z0-9+.-]{1,7}:/.exec(token)?.[0] ?? "";
-  return `${cps.slice(0, prefix.length + keep).join("")}…`;
+  const prefix = Array.from(tokenPrefix(token)).length;
+  if (cps.length <= prefix + SHORT_TOKEN_CHARS + 2) return token;
+  return `${cps.slice(0, prefix + SHORT_TOKEN_CHARS).join("")}…`;
 }
 
 /**
  * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
- * a token keeps its `prefix:` and the first SHORT_TOKEN_CHARS characters after it; separators
+ * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
  * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
  * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
  * value stays in the report JSON, in the check's detail and in the provenance section.
  */
 export function shortenValue(value: string, maxChars = SHORT_VALUE_CHARS): string {
-  const parts = value.split(/([\s,;]+)/u).map((p, i) => {
-    if (i % 2 === 1) return p;
-    const prefix = /^[A-Za-z0-9+.-]{1,7}:/.exec(p)?.[0] ?? "";
-    return shortenToken(p, SHORT_TOKEN_CHARS, prefix.length + SHORT_TOKEN_CHARS + 2);
-  });
+  const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
   const length = (s: string): number => Array.from(s).length;
   if (length(parts.join("")) <= maxChars) return parts.join("");
   let out = "";
@@ -107,11 +112,12 @@ export function shortenValue(value: string, maxChars = SHORT_VALUE_CHARS): strin
 export type ObservedValue =
   { readonly kind: "number"; readonly text: string } | { readonly kind: "text"; readonly text: string };
 
-export function observedValue(check: Check): ObservedValue {
+/** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
+export function observedValue(check: Check, maxChars = OBSERVED_VALUE_CHARS): ObservedValue {
   const unit: CheckUnit = isKnownCheck(check.id) ? CHECK_UNIT[check.id] : "text";
   const v = check.observed;
   if (v === null) return { kind: "number", text: NOT_AVAILABLE };
-  if (typeof v === "string") return { kind: "text", text: shortenValue(v, OBSERVED_VALUE_CHARS) };
+  if (typeof v === "string") return { kind: "text", text: shortenValue(v, maxChars) };
   switch (unit) {
     case "count":
       return { kind: "number", text: formatCount(v) };

@@ -37,7 +37,7 @@ import {
   formatPpUnsigned,
   formatSignedDecimal,
 } from "./format-number.js";
-import { observedValue, shortenValue, thresholdText } from "./check-display.js";
+import { OBSERVED_VALUE_CHARS, observedValue, shortenValue, thresholdText } from "./check-display.js";
 import { breakable, cellCode } from "./table-cells.js";
 import { renderMarginBar } from "./text-bar.js";
 import { planningSentence } from "./render-planning.js";
@@ -290,7 +290,7 @@ function checksTable(report: Report): string[] {
         c.passed
           ? checkName(c.id, MARKDOWN_INLINE, report)
           : `**${checkName(c.id, MARKDOWN_INLINE, report)}**`,
-        v.kind === "number" ? v.text : md(v.text, 60),
+        v.kind === "number" ? v.text : md(v.text, OBSERVED_VALUE_CHARS),
         md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
       ];
     }),

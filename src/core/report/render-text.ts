@@ -58,6 +58,8 @@ function wrap(text: string, width: number, first = "", rest = first): string[] {
 }
 
 const WIDTH = 100;
+/** The checks table's observed column: narrower than the Markdown's, to keep a row near WIDTH. */
+const OBSERVED_CHARS = 40;
 
 export function renderText(report: Report): string {
   const c = report.comparison;
@@ -72,11 +74,11 @@ export function renderText(report: Report): string {
   if (planning !== "") add(out, ["", ...wrap(planning, WIDTH)]);
   out.push("", "Checks");
   const rows = report.checks.map((k) => {
-    const v = observedValue(k);
+    const v = observedValue(k, OBSERVED_CHARS);
     return [
       k.passed ? "pass" : "FAIL",
       checkName(k.id, TEXT_INLINE, report),
-      v.kind === "number" ? v.text : plain(v.text, 40),
+      v.kind === "number" ? v.text : plain(v.text, OBSERVED_CHARS),
       neutraliseLogLine(wholeText(thresholdText(k, report), THRESHOLD_MAX_CHARS, "…")),
     ] as const;
   });
