@@ -24,6 +24,7 @@ import { renderMarkdown } from "../../src/core/report/render-markdown.js";
 import { renderText } from "../../src/core/report/render-text.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { checkRunTitle } from "../../src/core/report/verdict-text.js";
+import { acceptReport } from "./fixtures.js";
 import {
   buildDataset,
   buildPolicy,
@@ -433,6 +434,31 @@ describe("a conservative bound is named so wherever its figure is shown", () => 
     );
     expect(renderMarkdown(report)).toContain("LCB (conservative) = Δ\\_L − q\\_max · SE\\_max");
     expect(renderText(report)).toContain("LCB (conservative) = Δ_L − q_max · SE_max = ");
+  });
+
+  it("in the check run's title", () => {
+    expect(checkRunTitle(report)).toContain(`bounds (conservative) ${formatPp(c.lcb)} … ${formatPp(c.ucb)}`);
+  });
+
+  it("in the verdict-by-review-revision table, on the rows whose bounds are conservative", () => {
+    const base = acceptReport();
+    const v = base.verdict_by_review_revision;
+    if (v === null) throw new Error("the accept fixture has a verdict-by-review-revision table");
+    const [first, second] = v.revisions;
+    if (first === undefined || second === undefined) throw new Error("two revisions expected");
+    const withKinds: Report = {
+      ...base,
+      verdict_by_review_revision: {
+        ...v,
+        revisions: [{ ...first, lcb_bound_kind: "conservative", ucb_bound_kind: "conservative" }, second],
+      },
+    };
+    const lines = renderMarkdown(withKinds).split("\n");
+    const rowOf = (r: typeof first): string | undefined =>
+      lines.find((l) => l.includes(`| ${formatPp(r.lcb)} … ${formatPp(r.ucb)}`));
+    expect(rowOf(first)).toContain(`${formatPp(first.lcb)} … ${formatPp(first.ucb)} (conservative) |`);
+    expect(rowOf(second)).toBeDefined();
+    expect(rowOf(second)).not.toContain("conservative");
   });
 
   it("and nowhere for exact bounds", () => {
