@@ -318,4 +318,9 @@ export interface Dataset {
   readonly reviewRevisions: readonly number[];
   /** Present when some labels match no compared task (a headline warning). */
   readonly unmatchedLabels?: readonly UnmatchedLabels[];
+  /**
+   * Revisions only one model has that are the sha256 of their own task ids, as an importer
+   * writes them for a file read without one --tasks list (the reader hashes; the core does not).
+   */
+  readonly idDerivedRevisions?: readonly string[];
 }

@@ -99,6 +99,13 @@ export interface Comparison {
   readonly lcb: number | null;
   readonly ucb: number | null;
   /**
+   * The margin term of LCB / UCB (2.2.0), so that lcb = margin_at_lcb − q_lower·se_lower and
+   * ucb = margin_at_ucb + q_upper·se_upper: Δ(S) at the smallest set that attains an exact bound
+   * (lcb_set / ucb_set), Δ_L / Δ_H for a conservative or pessimistic one; null with the bound.
+   */
+  readonly margin_at_lcb: number | null;
+  readonly margin_at_ucb: number | null;
+  /**
    * How LCB / UCB were taken (SPEC §3 revision 2): "exact" over every resolution of the open
    * labels, "conservative" (provably ≤ the minimum, ≥ the maximum, over every resolution), or
    * "pessimistic" (validity_bound: pessimistic); null with the bound.

@@ -18,6 +18,7 @@ import { InputError, type InputProblem } from "../core/errors.js";
 import type { Dataset, InputFileDigest } from "../core/model.js";
 import { DatasetBuilder } from "./builder/dataset-builder.js";
 import type { EmptyFile } from "./builder/dataset-finish.js";
+import { withDerivedRevisions } from "./derived-revisions.js";
 import { tableFileProblem } from "./lines/table-header.js";
 import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
 import { isGzipFile, streamLines } from "./lines/file-stream.js";
@@ -152,13 +153,13 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
   const ranges = opts.readRanges;
   if (ranges !== undefined && ranges.ranges >= 2) {
     const read = await readFiles(opts, files, ranges);
-    if (read !== RESTART) return read;
+    if (read !== RESTART) return withDerivedRevisions(read);
     opts.onNote?.("reading the input again, one line after another, for the exact messages");
   }
   const read = await readFiles(opts, files, undefined);
   // Without ranges nothing restarts.
   if (read === RESTART) throw new Error("read-dataset: a sequential read asked to restart");
-  return read;
+  return withDerivedRevisions(read);
 }
 
 /** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */

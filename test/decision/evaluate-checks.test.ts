@@ -510,6 +510,22 @@ describe("warnings", () => {
       "Policy expired on 2027-03-31; owner @acme/eval-owners must re-examine the thresholds.",
     ]);
   });
+
+  it("one cluster: says 2 are needed; no common valid task: says nothing of clusters", () => {
+    const one = run(repeat(10, { validity: "valid", a: "pass", b: "fail", cluster: "org/repo" }), {
+      standard_error: "clustered",
+    });
+    expect(one.warnings).toEqual([
+      "Clustered standard error over 1 cluster: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.",
+    ]);
+    const none = run(repeat(10, { validity: "unreviewed", a: "pass", b: "fail", cluster: "org/repo" }), {
+      standard_error: "clustered",
+    });
+    expect(none.warnings).toEqual([]);
+    expect(none.checks.find((k) => k.id === "observed_margin")?.detail).toContain(
+      "there are no common valid tasks",
+    );
+  });
 });
 
 describe("influential tasks", () => {

@@ -93,7 +93,7 @@ describe("tasks outside the dataset revision the other model ran", () => {
 
   it("show in the Markdown as a failed check with its detail", () => {
     expect(run.markdown).toContain(
-      "| ❌ | **Same dataset revisions** | baseline: sha256:d1; candidate:… | same set for both |",
+      "| ❌&nbsp;fail | **Same dataset revisions** | baseline: sha256:d1; candidate: sha256:d1, sha256:d2 | same set for both |",
     );
     expect(run.markdown).toContain(
       "- **Same dataset revisions**: The dataset revisions differ: only the candidate ran sha256:d2 — run both models on the same dataset revision\\(s\\)\\.",
@@ -252,7 +252,7 @@ describe("the models on different harness revisions", () => {
         "The models ran on 3 harness revisions (baseline: git:h0; candidate: git:h1, git:h2) — re-run both on one harness revision to compare like with like.",
     });
     expect(run.markdown).toContain(
-      "| ❌ | **Same harness revision** | git:h0, git:h1, git:h2 | one real revision |",
+      "| ❌&nbsp;fail | **Same harness revision** | git:h0, git:h1, git:h2 | one real revision |",
     );
   });
 });

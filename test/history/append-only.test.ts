@@ -200,7 +200,7 @@ describe("append-only check", () => {
       "| <code>results\\-before\\.jsonl:1</code> | <code>results\\.jsonl:1</code> | changed:",
     );
     expect(md).toContain(`… and ${ROWS.length - 20} more rows.`);
-    expect(md).toContain("| ❌ | **History append-only** |");
+    expect(md).toContain("| ❌&nbsp;fail | **History append-only** |");
   });
 
   it("refuses an unreadable previous file with a clear message", async () => {

@@ -142,6 +142,8 @@ describe("verdict by review revision", () => {
       expect(row.verdict).toBe(asOf.verdict);
       expect(row.lcb).toBe(asOf.comparison.lcb);
       expect(row.ucb).toBe(asOf.comparison.ucb);
+      expect(row.lcb_bound_kind).toBe(asOf.comparison.lcb_bound_kind);
+      expect(row.ucb_bound_kind).toBe(asOf.comparison.ucb_bound_kind);
       expect(row.margin).toBe(asOf.comparison.margin);
       expect(row.margin_lower).toBe(asOf.comparison.margin_lower);
       expect(row.margin_upper).toBe(asOf.comparison.margin_upper);

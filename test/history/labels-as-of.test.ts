@@ -121,6 +121,8 @@ describe("labels as of a review revision", () => {
               margin_upper: c?.margin_upper ?? null,
               lcb: c?.lcb ?? null,
               ucb: c?.ucb ?? null,
+              lcb_bound_kind: c?.lcb_bound_kind ?? null,
+              ucb_bound_kind: c?.ucb_bound_kind ?? null,
               verdict: e?.verdict ?? null,
             });
           });

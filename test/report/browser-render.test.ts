@@ -1,7 +1,8 @@
 /**
  * The golden comments in a real browser (see browser.ts): at GitHub's 880 px comment width no
  * element overflows sideways (with every <details> closed and open), the verdict, the failing
- * checks and "what would change the verdict" lie within the first 900 px, and nothing from the
+ * checks and the first item of "what would change the verdict" (each fix is whole, so the list
+ * can be longer than a screen) lie within the first 900 px, and nothing from the
  * data renders as live HTML, a mention, an issue link or a link other than http(s) evidence.
  * Prints each page's length above the fold.
  *
@@ -30,7 +31,14 @@ import {
   setDetailsOpen,
 } from "./browser.js";
 import { sharedDataPresent } from "../helpers/shared-data.js";
-import { REAL_DATA_FILES, REPO_ROOT, realDataReport } from "./pages.js";
+import {
+  PRO_RUN_FILES,
+  REAL_DATA_FILES,
+  REPO_ROOT,
+  realClusteredMarkdown,
+  realDataReport,
+  twoFilesWithoutTasksMarkdown,
+} from "./pages.js";
 
 const GOLDEN = join(REPO_ROOT, "test", "golden");
 const SCREENSHOTS = process.env["SCREENSHOTS"] === "1";
@@ -44,6 +52,7 @@ if (!CHROMIUM_PRESENT) {
   console.warn(message);
 }
 const PUBLIC_RESULTS_PRESENT = sharedDataPresent("the browser test's real-data page", REAL_DATA_FILES);
+const PRO_RUNS_PRESENT = sharedDataPresent("the browser test's SWE-Bench Pro page", PRO_RUN_FILES);
 
 interface PageCase {
   readonly name: string;
@@ -83,6 +92,22 @@ const CASES: readonly PageCase[] = [
             if (report === null) throw new Error("real data vanished");
             return renderMarkdown(report, { marker: true });
           },
+        },
+      ]
+    : []),
+  ...(PRO_RUNS_PRESENT
+    ? [
+        // Issue 27: most checks fail, each with its whole fix (no cut): nothing may overflow.
+        { name: "pro-without-tasks", markdown: async () => (await twoFilesWithoutTasksMarkdown()) ?? "" },
+      ]
+    : []),
+  ...(PUBLIC_RESULTS_PRESENT
+    ? [
+        // Issue 27: a clustered policy's bounds are conservative, and every figure says so.
+        {
+          name: "real-clustered",
+          markdown: async () => (await realClusteredMarkdown()) ?? "",
+          literal: ["LCB (conservative)", "UCB (conservative)"],
         },
       ]
     : []),

@@ -94,7 +94,7 @@ export function renderedLines(page: Page): Promise<{ lines: number; height: numb
   return probe(page, "renderedLines()");
 }
 
-/** Bottom edges in px: the verdict heading, the last failing check row, "what would change". */
+/** Bottom edges in px: the verdict heading, the last failing check row, the first item of "what would change". */
 export function foldFacts(
   page: Page,
 ): Promise<{ verdict: number; failing: number | null; change: number | null }> {

@@ -97,10 +97,13 @@
         (p) => p.textContent === "What would change the verdict",
       );
       const list = lead?.nextElementSibling;
+      // The first item, not the whole list: every fix is shown whole, so a report with many
+      // failing checks has a list longer than a screen; where the fixes start must be on it.
+      const first = list?.tagName === "UL" ? list.querySelector("li") : null;
       return {
         verdict: bottom(h2) ?? 1e9,
         failing: failing.length === 0 ? null : Math.max(...failing.map((r) => bottom(r) ?? 1e9)),
-        change: bottom(list?.tagName === "UL" ? list : lead),
+        change: bottom(first ?? lead),
       };
     },
 

@@ -12,12 +12,14 @@ import { readRunInputs } from "../../src/read/run-inputs.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { runImport } from "../../src/importers/index.js";
 import { PUBLIC_RESULTS } from "../helpers/shared-data.js";
+import { cliInProcess } from "../helpers/run-cli.js";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
 
 /** The report of `npm run demo`, with paths as the demo command names them. */
+const at = (p: string) => resolve(REPO_ROOT, p);
+
 export async function demoReport(): Promise<Report> {
-  const at = (p: string) => resolve(REPO_ROOT, p);
   const policyPath = at("policy.example.yaml");
   const inputs = await readRunInputs({
     results: [at("examples/results.jsonl.gz")],
@@ -102,4 +104,112 @@ export async function realDataReport(): Promise<Report | null> {
     displayPath: (p) => relative(dir, p),
   });
   return runGate(inputs.dataset, inputs.policy, inputs.options);
+}
+
+const PRO_TRAJ = join(PUBLIC_RESULTS, "swe-bench-pro/traj");
+const PRO_BASELINE = "gpt-5-250-turns-10132025";
+const PRO_CANDIDATE = "kimi-k2-instruct-10132025";
+/** The files the SWE-Bench Pro page reads (ask sharedDataPresent before using it). */
+export const PRO_RUN_FILES: readonly string[] = [PRO_BASELINE, PRO_CANDIDATE].map((r) =>
+  join(PRO_TRAJ, r, "eval_results.json"),
+);
+
+/** `model-gate import` of each run into DIR/<run>.jsonl, as a user would; the files written. */
+async function importEach(
+  dir: string,
+  runs: readonly string[],
+  args: (run: string) => readonly string[],
+): Promise<string[]> {
+  const files: string[] = [];
+  for (const run of runs) {
+    const out = join(dir, `${run}.jsonl`);
+    const r = await cliInProcess(["import", ...args(run), "-o", out]);
+    if (r.code !== 0) throw new Error(r.stderr);
+    files.push(out);
+  }
+  return files;
+}
+
+/**
+ * The comment for two public SWE-Bench Pro runs imported without one --tasks list (each file's
+ * own ids make its dataset revision, issue 27): most checks fail, each with its whole fix. Made
+ * with the CLI's own commands, as a user would; null when ../shared is absent.
+ */
+export async function twoFilesWithoutTasksMarkdown(): Promise<string | null> {
+  if (!PRO_RUN_FILES.every((f) => existsSync(f))) return null;
+  const dir = mkdtempSync(join(tmpdir(), "gate-pages-pro-"));
+  const files = await importEach(dir, [PRO_BASELINE, PRO_CANDIDATE], (run) => [
+    "swebench-pro",
+    join(PRO_TRAJ, run, "eval_results.json"),
+  ]);
+  const policy = at("policy.example.yaml");
+  const r = await cliInProcess(
+    [
+      "evaluate",
+      "--results",
+      ...files,
+      "--policy",
+      policy,
+      "--baseline",
+      PRO_BASELINE,
+      "--candidate",
+      PRO_CANDIDATE,
+      "--today",
+      "2026-11-29",
+    ],
+    dir,
+  );
+  if (r.code !== 2) throw new Error(`expected unresolved (2), got ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** The real-data report under a clustered policy (by repository): its bounds are conservative. */
+export async function realClusteredMarkdown(): Promise<string | null> {
+  if (!REAL_DATA_FILES.every((f) => existsSync(f))) return null;
+  const dir = mkdtempSync(join(tmpdir(), "gate-pages-clustered-"));
+  const files = await importEach(dir, [REAL_BASELINE, REAL_CANDIDATE], (run) => [
+    "swebench-leaderboard",
+    LEADERBOARDS,
+    "--run",
+    run,
+  ]);
+  const ids = readFileSync(files[0] ?? "", "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => (JSON.parse(l) as { task_id: string }).task_id);
+  const tasks = join(dir, "verified.txt");
+  writeFileSync(tasks, ids.join("\n") + "\n");
+  const reviews = join(dir, "reviews.jsonl");
+  const imported = await cliInProcess([
+    "import",
+    "verified-annotations",
+    ANNOTATIONS,
+    "--tasks",
+    tasks,
+    "-o",
+    reviews,
+  ]);
+  if (imported.code !== 0) throw new Error(imported.stderr);
+  const policy = join(dir, "policy.yaml");
+  writeFileSync(policy, REAL_POLICY.replace("standard_error: paired", "standard_error: clustered"));
+  const r = await cliInProcess(
+    [
+      "evaluate",
+      "--results",
+      ...files,
+      "--reviews",
+      reviews,
+      "--policy",
+      policy,
+      "--baseline",
+      REAL_BASELINE,
+      "--candidate",
+      REAL_CANDIDATE,
+      "--today",
+      "2026-11-29",
+    ],
+    dir,
+  );
+  if (r.code === 3 || r.code === 4) throw new Error(r.stderr);
+  return r.stdout;
 }

@@ -82,13 +82,15 @@ describe("renderMarkdown", () => {
     expect(renderMarkdown(unresolvedReport()).split("\n")[0]).toMatch(/^## ⚠️ unresolved — candidate /);
   });
 
-  it("shows every check once, result first, in the report's units", () => {
+  it("shows every check once, result first as a symbol and a word, in the report's units", () => {
     const md = renderMarkdown(acceptReport());
-    expect(md).toContain("|   | Check | Observed | Needs |");
-    expect(md).toContain("| ✅ | Common valid tasks | 520 | ≥ 500 |");
-    expect(md).toContain("| ✅ | Disputed fraction | 3.70% | &lt; 5% |");
-    expect(md).toContain("| ✅ | Same dataset revisions | sha256:9f2c41d07be3 | same set for both |");
-    expect(md).toContain("| ✅ | Margin lower bound (LCB) | +1.18 pp | &gt; 0\\.00 pp |");
+    expect(md).toContain("| Result | Check | Observed | Needs |");
+    expect(md).toContain("| ✅&nbsp;pass | Common valid tasks | 520 | ≥ 500 |");
+    expect(md).toContain("| ✅&nbsp;pass | Disputed fraction | 3.70% | &lt; 5% |");
+    expect(md).toContain(
+      "| ✅&nbsp;pass | Same dataset revisions | sha256:9f2c41d07be3 | same set for both |",
+    );
+    expect(md).toContain("| ✅&nbsp;pass | Margin lower bound (LCB) | +1.18 pp | &gt; 0\\.00 pp |");
     for (const label of ["Common valid tasks", "Production canary", "Margin lower bound (LCB)"]) {
       expect(md.split("\n").filter((l) => l.includes(`| ${label} |`))).toHaveLength(1);
     }
@@ -96,7 +98,15 @@ describe("renderMarkdown", () => {
     expect(md).toContain("| Validity bounds Δ\\_L … Δ\\_H (exact) | +4.46 pp … +6.13 pp |");
     expect(md).toContain("| Quantile q for LCB / UCB (z, 95.00% one-sided) | 1.6449 / 1.6449 |");
     const unresolved = renderMarkdown(unresolvedReport());
-    expect(unresolved).toContain("| ❌ | **Production canary** | n/a | given, and passed |");
+    expect(unresolved).toContain("| ❌&nbsp;fail | **Production canary** | n/a | given, and passed |");
+    // Every result cell carries the word: without an emoji font the symbol is an empty box.
+    for (const make of [acceptReport, rejectReport, unresolvedReport, hostileReport]) {
+      const rows = renderMarkdown(make())
+        .split("\n")
+        .filter((l) => /^\| (✅|❌)/u.test(l));
+      expect(rows.length).toBe(make().checks.length);
+      for (const row of rows) expect(row).toMatch(/^\| (✅&nbsp;pass|❌&nbsp;fail) \| /u);
+    }
     expect(unresolved).toContain("| Validity interval, exact, own tasks | 60.07% – 61.88% | n/a |");
   });
 
@@ -108,7 +118,9 @@ describe("renderMarkdown", () => {
       checks: a.checks.map((c) => (c.id === "dataset_revision" ? { ...c, observed: long } : c)),
       provenance: { ...a.provenance, dataset_revisions: [long] },
     });
-    expect(md).toContain("| ✅ | Same dataset revisions | sha256:66bcf338b688… | same set for both |");
+    expect(md).toContain(
+      "| ✅&nbsp;pass | Same dataset revisions | sha256:66bcf338b688… | same set for both |",
+    );
     // In tables, very long ids get <wbr> break opportunities (invisible, not copied), never a cut.
     expect(md).toContain(
       `| Dataset revisions | <code>${long.slice(0, 32)}<wbr>${long.slice(32, 64)}<wbr>${long.slice(64)}</code> |`,
@@ -140,7 +152,7 @@ describe("renderMarkdown", () => {
     );
     const unresolved = renderMarkdown(unresolvedReport());
     expect(unresolved).toContain(
-      "**5 evidence checks fail**, and for the margin **+4.44 pp** (candidate 66.92%, baseline 61.15% on 180 " +
+      "**6 of 8 checks fail**, and for the margin **+4.44 pp** (candidate 66.92%, baseline 61.15% on 180 " +
         "common valid tasks) the bounds LCB -34.93 pp … UCB +45.10 pp straddle the bar δ₀ +1.00 pp.",
     );
     // Each failing check's detail once (under "what would change"), never as a second list.
@@ -260,7 +272,7 @@ describe("renderMarkdown", () => {
       const md = renderMarkdown(make(), { marker: true });
       const fold = md.slice(0, md.indexOf("<details>"));
       expect(fold).toContain("**What would change the verdict**");
-      expect(fold).toContain("|   | Check | Observed | Needs |");
+      expect(fold).toContain("| Result | Check | Observed | Needs |");
       expect(md).not.toContain("<details open>");
       // After the first <details>, nothing but <details> blocks.
       const rest = md.slice(md.indexOf("<details>"));
@@ -367,8 +379,8 @@ describe("trimming", () => {
       expect(md.length).toBeLessThanOrEqual(maxLength);
       expect(md).toMatch(/^<!-- model-acceptance-gate:report -->\n\n## ⚠️ unresolved — /);
       expect(md).toContain("Trimmed to fit GitHub's");
-      expect(md).toContain("**5 evidence checks fail**");
-      expect(md).toContain("|   | Check | Observed | Needs |");
+      expect(md).toContain("**6 of 8 checks fail**");
+      expect(md).toContain("| Result | Check | Observed | Needs |");
       expect(md).toContain("**What would change the verdict**");
       expect(md).toMatch(/\n<summary><b>Provenance<\/b>[^\n]*\n[\s\S]*<\/details>\n$/);
     }

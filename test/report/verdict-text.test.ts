@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { shortenProse, shortenValue, thresholdText } from "../../src/core/report/check-display.js";
+import { shortenValue, thresholdText } from "../../src/core/report/check-display.js";
 import { escapeMarkdownInline } from "../../src/core/report/escape.js";
 import { breakable } from "../../src/core/report/table-cells.js";
 import type { Check } from "../../src/core/verdict-types.js";
@@ -13,10 +13,15 @@ const PLAIN: Inline = { text: (s) => s, code: (s) => `\`${s}\``, gen: (s) => s, 
 describe("checkRunTitle", () => {
   it("leads with the verdict, the margin and the failing checks, in fixed words and numbers", () => {
     expect(checkRunTitle(acceptReport())).toBe("Accept: margin +5.77 pp, lower bound +1.18 pp > δ₀ 0.00 pp");
-    expect(checkRunTitle(rejectReport())).toBe("Reject: margin -3.11 pp, upper bound -0.48 pp ≤ δ₀ 0.00 pp");
+    // The reject fixture's bounds are conservative: the title says so, as every rendering does.
+    expect(checkRunTitle(rejectReport())).toBe(
+      "Reject: margin -3.11 pp, upper bound (conservative) -0.48 pp ≤ δ₀ 0.00 pp",
+    );
+    // Counted and named as the checks table shows them: the margin's failing row among them.
     expect(checkRunTitle(unresolvedReport())).toBe(
-      "Unresolved: 5 checks fail (Common valid tasks; Infra error rate, baseline; Disputed fraction; " +
-        "Same harness revision; Production canary); margin +4.44 pp, bounds -34.93 pp … +45.10 pp vs δ₀ +1.00 pp",
+      "Unresolved: 6 checks fail (Common valid tasks; Infra error rate, baseline; Disputed fraction; " +
+        "Same harness revision; Production canary; Margin lower bound (LCB)); margin +4.44 pp, " +
+        "bounds -34.93 pp … +45.10 pp vs δ₀ +1.00 pp",
     );
     // Nothing from the data: the hostile report gets the same title.
     expect(checkRunTitle(hostileReport())).toBe(checkRunTitle(unresolvedReport()));
@@ -33,6 +38,23 @@ describe("checkRunTitle", () => {
     };
     expect(checkRunTitle(report)).toBe("Reject: production canary failed; margin +5.77 pp");
     expect(whySentence(report, PLAIN)).toMatch(/^The production canary failed: a failed canary rejects/);
+  });
+
+  it("counts the failing checks as the table's rows, one or many, in its title and its why", () => {
+    const a = acceptReport();
+    const failing = (ids: readonly string[]): Report => ({
+      ...a,
+      verdict: "unresolved",
+      checks: a.checks.map((c) => (ids.includes(c.id) ? { ...c, passed: false } : c)),
+    });
+    const one = failing(["common_valid_tasks"]);
+    expect(whySentence(one, PLAIN)).toMatch(/^1 of 11 checks fails; the margin /);
+    expect(checkRunTitle(one)).toMatch(/^Unresolved: 1 check fails \(Common valid tasks\); /);
+    const two = failing(["common_valid_tasks", "observed_margin"]);
+    expect(whySentence(two, PLAIN)).toMatch(/^2 of 11 checks fail; the margin /);
+    expect(checkRunTitle(two)).toMatch(
+      /^Unresolved: 2 checks fail \(Common valid tasks; Margin lower bound \(LCB\)\); /,
+    );
   });
 });
 
@@ -62,7 +84,23 @@ describe("shortening", () => {
     expect(shortenValue("sha256:9f2c41d07be3")).toBe("sha256:9f2c41d07be3");
     expect(shortenValue("git:4e1a9c0, git:77fe012")).toBe("git:4e1a9c0, git:77fe012");
     expect(Array.from(shortenValue("x".repeat(500))).length).toBeLessThanOrEqual(32);
-    expect(shortenProse(`ran ${"a".repeat(64)} only`)).toBe(`ran ${"a".repeat(16)}… only`);
+    // Past the cap a value ends after a whole token, never inside one.
+    const b = `sha256:3785f65a2213${"b".repeat(52)}`;
+    const c = `sha256:ff14f71101b9${"c".repeat(52)}`;
+    expect(shortenValue(`baseline: ${b}; candidate: ${c}`, 64)).toBe(
+      "baseline: sha256:3785f65a2213…; candidate: sha256:ff14f71101b9…",
+    );
+    expect(shortenValue(`baseline: ${b}; candidate: ${c}`)).toBe("baseline: sha256:3785f65a2213… …");
+    // A `name@version` keeps its name and version: the version tells two revisions apart.
+    expect(shortenValue("baseline: swe-bench-verified@v1; candidate: swe-bench-verified@v2", 80)).toBe(
+      "baseline: swe-bench-verified@v1; candidate: swe-bench-verified@v2",
+    );
+    expect(shortenValue(`swe-bench-verified@${"d".repeat(40)}`)).toBe(
+      `swe-bench-verified@${"d".repeat(12)}…`,
+    );
+    expect(shortenValue(`git:aaaa, git:bbbb, git:cccc, git:dddd, git:eeee, git:ffff, git:gggg`)).toBe(
+      "git:aaaa, git:bbbb, git:cccc …",
+    );
   });
 
   it("shows thresholds with ≥ and ≤, the margin's bar in pp", () => {

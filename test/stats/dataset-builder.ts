@@ -8,6 +8,7 @@
  *     { validity: "broken", a: "pass" },                        // B has no row
  *   ]);
  */
+import { withDerivedRevisions } from "../../src/read/derived-revisions.js";
 import {
   recordTable,
   type AttemptCounts,
@@ -99,7 +100,8 @@ export function buildDataset(specs: readonly TaskSpec[], opts: DatasetOptions = 
   });
   const baseline = summary("baseline", "cfg-baseline");
   const candidate = summary("candidate", "cfg-candidate");
-  return {
+  // As the reader hands it over: with the revisions that hash their own task ids.
+  return withDerivedRevisions({
     tasks: recordTable(tasks),
     baseline,
     candidate,
@@ -107,7 +109,7 @@ export function buildDataset(specs: readonly TaskSpec[], opts: DatasetOptions = 
     inputs: [],
     rowsRead: 0,
     reviewRevisions: [1],
-  };
+  });
 }
 
 /** `n` copies of one task spec (ids are assigned by position unless given). */

@@ -7,7 +7,8 @@ import type { Check, ModelFigures } from "../verdict-types.js";
 import type { MarginAnalysis } from "../stats/margin.js";
 import { isPlaceholderRevision, type Dataset } from "../model.js";
 import type { EvaluationContext } from "./evaluation-types.js";
-import { delta0Text, num, pct, plural, satisfies } from "./format.js";
+import { delta0Text, num, pct, plural, satisfies, shownList, shownValue } from "./format.js";
+import { separateTaskUniverses, type SeparateUniverses } from "./task-universe.js";
 
 /**
  * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
@@ -31,11 +32,25 @@ function smallestSatisfying(
   return null;
 }
 
-function commonValidCheck(a: MarginAnalysis, t: Threshold): Check {
+/**
+ * The fix when the tasks are apart only because each file brought its own task universe (see
+ * task-universe.ts): re-import, not run more tasks. The dataset-revision check says it in full.
+ */
+function oneTaskListFix(split: SeparateUniverses): string {
+  return (
+    `${plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results, ` +
+    `but under two dataset revisions, each computed from its own file's task ids, so none is common: ` +
+    `re-import both files with one --tasks list (see Same dataset revisions)`
+  );
+}
+
+function commonValidCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniverses | null): Check {
   const nv = a.commonValidTasks;
   const passed = satisfies(nv, t);
   let detail = `${plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
-  if (!passed) {
+  if (!passed && split !== null) {
+    detail += ` — ${oneTaskListFix(split)}`;
+  } else if (!passed) {
     const more =
       t.op === ">=" || t.op === ">"
         ? smallestSatisfying(t, (x) => nv + x, t.value - nv, Number.MAX_SAFE_INTEGER)
@@ -89,7 +104,7 @@ function infraRateCheck(side: "baseline" | "candidate", m: ModelFigures, t: Thre
   return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 
-function disputedCheck(a: MarginAnalysis, t: Threshold): Check {
+function disputedCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniverses | null): Check {
   const phi = a.disputedFraction;
   const d = a.unresolvedTasks;
   const nv = a.commonValidTasks;
@@ -100,8 +115,7 @@ function disputedCheck(a: MarginAnalysis, t: Threshold): Check {
       threshold: t.text,
       passed: false,
       kind: "evidence",
-      detail:
-        "No task was attempted by both models, so the disputed fraction is undefined — run both models on the same tasks.",
+      detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : oneTaskListFix(split)}.`,
     };
   }
   const passed = satisfies(phi, t);
@@ -134,6 +148,7 @@ function missingCheck(
   m: ModelFigures,
   universe: number,
   t: Threshold,
+  split: SeparateUniverses | null,
 ): Check {
   const id = side === "baseline" ? "missing_fraction_baseline" : "missing_fraction_candidate";
   const f = m.missing_fraction;
@@ -149,7 +164,15 @@ function missingCheck(
   }
   const passed = satisfies(f, t);
   let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
-  if (!passed) {
+  if (!passed && split !== null) {
+    // Every task under the other model's own revisions is missing for this one; `shared` of them
+    // are ids it has under its own revisions.
+    const own = Math.min(split.sharedTaskIds, m.missing_tasks);
+    detail +=
+      ` — ${own} of its ${plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision, ` +
+      `each model's revision computed from its own file's task ids: re-import both files with one --tasks list ` +
+      `(see Same dataset revisions), then run the ${side} on any task it still misses`;
+  } else if (!passed) {
     const x =
       t.op === "<" || t.op === "<="
         ? smallestSatisfying(
@@ -176,14 +199,18 @@ function placeholdersOf(revisions: readonly string[]): string[] {
  * What sets a real harness revision, as a clause. The importers write `unknown:<kind>`, so the
  * kind names the command; any other placeholder came from the export itself.
  */
-function realRevisionRemedy(placeholders: readonly string[]): string {
-  const kinds = [
+function importerKinds(placeholders: readonly string[]): string[] {
+  return [
     ...new Set(
       placeholders
         .map((p) => /^unknown:([a-z0-9][a-z0-9-]*)$/.exec(p)?.[1])
         .filter((k): k is string => k !== undefined),
     ),
   ];
+}
+
+function realRevisionRemedy(placeholders: readonly string[]): string {
+  const kinds = importerKinds(placeholders);
   const how =
     kinds.length > 0
       ? kinds.map((k) => `\`model-gate import ${k} … --harness-revision R\``).join(" / ")
@@ -192,7 +219,7 @@ function realRevisionRemedy(placeholders: readonly string[]): string {
 }
 
 function sideList(b: readonly string[], c: readonly string[]): string {
-  return `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+  return `baseline: ${shownList(b)}; candidate: ${shownList(c)}`;
 }
 
 function sameHarnessCheck(dataset: Dataset): Check {
@@ -202,10 +229,10 @@ function sameHarnessCheck(dataset: Dataset): Check {
   const placeholders = placeholdersOf(union);
   const passed = union.length === 1 && placeholders.length === 0;
   let detail: string;
-  if (passed) detail = `Both models ran on harness revision ${union[0] ?? ""}.`;
+  if (passed) detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
   else if (placeholders.length > 0) {
     detail =
-      `The harness revisions (${sideList(b, c)}) include the placeholder ${placeholders.join(", ")}, ` +
+      `The harness revisions (${sideList(b, c)}) include the placeholder ${shownList(placeholders)}, ` +
       `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
       `harness — ${realRevisionRemedy(placeholders)}.`;
   } else {
@@ -235,7 +262,7 @@ function realHarnessCheck(dataset: Dataset): Check {
   const who = b.length > 0 && c.length > 0 ? "Both models" : b.length > 0 ? "The baseline" : "The candidate";
   const detail = passed
     ? "Every harness revision of both models is a real revision (none is an `unknown:…` placeholder)."
-    : `${who} ran on the placeholder harness revision${all.length > 1 ? "s" : ""} ${all.join(", ")} (${sideList(hb, hc)}): ` +
+    : `${who} ran on the placeholder harness revision${all.length > 1 ? "s" : ""} ${shownList(all)} (${sideList(hb, hc)}): ` +
       `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
   return {
     id: "real_harness_revisions",
@@ -247,7 +274,35 @@ function realHarnessCheck(dataset: Dataset): Check {
   };
 }
 
-function datasetRevisionCheck(dataset: Dataset): Check {
+/**
+ * The dataset-revision check's detail when each file brought its own task universe: why no task
+ * is common, and the fix, re-import both with one task list (the importer named when the
+ * placeholder harness revisions tell it).
+ */
+function oneTaskListDetail(dataset: Dataset, split: SeparateUniverses): string {
+  const kinds = importerKinds([...dataset.baseline.harnessRevisions, ...dataset.candidate.harnessRevisions]);
+  const how =
+    kinds.length > 0
+      ? kinds.map((k) => `\`model-gate import ${k} FILE --tasks TASKS\``).join(" / ")
+      : "the importer's `--tasks TASKS`";
+  const side = (name: string, s: SeparateUniverses["baseline"]): string =>
+    `the ${name}'s ${plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
+  const own = [...split.baseline.revisions, ...split.candidate.revisions];
+  const derived = split.derivedRevisions;
+  const hashed =
+    derived.length === own.length
+      ? `${own.length === 2 ? "both are" : "each is"} the hash of ${own.length === 2 ? "their" : "its"} own task ids`
+      : `${shownList(derived)} ${derived.length === 1 ? "is" : "are"} the hash of ${derived.length === 1 ? "its" : "their"} own task ids`;
+  const n = split.sharedTaskIds;
+  return (
+    `The dataset revisions differ (${side("baseline", split.baseline)}; ${side("candidate", split.candidate)}), ` +
+    `but ${plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
+    `each file brought its own task universe, so the same tasks count as different ones and none is common. ` +
+    `Re-import both files with one --tasks list (TASKS: the benchmark's task ids, one per line) — ${how} — so that both carry one dataset revision.`
+  );
+}
+
+function datasetRevisionCheck(dataset: Dataset, split: SeparateUniverses | null): Check {
   const b = dataset.baseline.datasetRevisions;
   const c = dataset.candidate.datasetRevisions;
   const bs = new Set(b);
@@ -259,15 +314,17 @@ function datasetRevisionCheck(dataset: Dataset): Check {
     : `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
   let detail: string;
   if (passed) {
-    detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${b.join(", ")}.`;
+    detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;
+  } else if (split !== null) {
+    detail = oneTaskListDetail(dataset, split);
   } else if (b.length === 0 || c.length === 0) {
     detail = `The ${b.length === 0 ? "baseline" : "candidate"} has no dataset revision — run it on the dataset.`;
   } else {
     const onlyB = b.filter((r) => !cs.has(r));
     const onlyC = c.filter((r) => !bs.has(r));
     const parts: string[] = [];
-    if (onlyB.length > 0) parts.push(`only the baseline ran ${onlyB.join(", ")}`);
-    if (onlyC.length > 0) parts.push(`only the candidate ran ${onlyC.join(", ")}`);
+    if (onlyB.length > 0) parts.push(`only the baseline ran ${shownList(onlyB)}`);
+    if (onlyC.length > 0) parts.push(`only the candidate ran ${shownList(onlyC)}`);
     detail = `The dataset revisions differ: ${parts.join("; ")} — run both models on the same dataset revision(s).`;
   }
   return {
@@ -322,11 +379,43 @@ export function marginRemedy(a: MarginAnalysis, delta0: number): string {
     : more;
 }
 
+/** The attaining set of an exact bound, in words: "18 open labels resolved valid (6 with d = −1, 12 with d = 0)". */
+function attainingSetWords(a: MarginAnalysis, set: readonly number[]): string {
+  if (a.unresolvedTasks === 0) return "there are no open labels";
+  if (set.length === 0) return "attained with every open label resolved broken";
+  const by = new Map<number, number>();
+  for (const j of set) {
+    const d = a.unresolvedD[j] as number;
+    by.set(d, (by.get(d) ?? 0) + 1);
+  }
+  const parts = [...by.entries()]
+    .sort((x, y) => x[0] - y[0])
+    .map(([d, n]) => `${n} with d = ${d > 0 ? "+" : ""}${num(d, 0)}`);
+  return `attained with S* = ${plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
+}
+
+/**
+ * LCB and how it was taken, with its arithmetic: exact, at the set S* that attains it; conservative,
+ * Δ_L − q_max·SE_max; pessimistic, at S_L. Null when LCB is.
+ */
+function lcbFormula(a: MarginAnalysis): string | null {
+  if (a.lcb === null || a.marginAtLcb === null || a.seLower === null) return null;
+  const figures = `${num(a.marginAtLcb)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+  if (a.lcbKind === "exact" && a.lcbSet !== null) {
+    return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
+  }
+  if (a.lcbKind === "conservative") {
+    return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
+  }
+  return `LCB = Δ_L − q·SE(V ∪ S_L) = ${figures} (validity_bound: pessimistic)`;
+}
+
 function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Check {
   const delta0 = policy.accept_if.delta0;
   const threshold = `> ${delta0Text(delta0)}`;
   const rule = `policy: observed_margin ${policy.accept_if.observed_margin_text}`;
-  if (a.lcb === null || a.marginLower === null || a.seLower === null) {
+  const formula = lcbFormula(a);
+  if (a.lcb === null || formula === null) {
     return {
       id: "observed_margin",
       observed: null,
@@ -337,7 +426,6 @@ function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Che
     };
   }
   const passed = a.lcb > delta0;
-  const formula = `LCB = Δ_L − q·SE = ${num(a.marginLower)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
   let detail: string;
   if (passed) detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
   else if (a.ucb !== null && a.ucb <= delta0) {
@@ -371,19 +459,21 @@ export interface CheckInputs {
 export function buildChecks(inp: CheckInputs): Check[] {
   const { dataset, policy, ctx, analysis } = inp;
   const ai = policy.accept_if;
+  const split = separateTaskUniverses(dataset);
   const checks: Check[] = [
-    commonValidCheck(analysis, ai.common_valid_tasks),
+    commonValidCheck(analysis, ai.common_valid_tasks, split),
     infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
     infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
-    disputedCheck(analysis, ai.disputed_fraction),
+    disputedCheck(analysis, ai.disputed_fraction, split),
   ];
   if (ai.missing_fraction !== undefined) {
-    checks.push(missingCheck("baseline", inp.baseline, analysis.universeTasks, ai.missing_fraction));
-    checks.push(missingCheck("candidate", inp.candidate, analysis.universeTasks, ai.missing_fraction));
+    const u = analysis.universeTasks;
+    checks.push(missingCheck("baseline", inp.baseline, u, ai.missing_fraction, split));
+    checks.push(missingCheck("candidate", inp.candidate, u, ai.missing_fraction, split));
   }
   if (policy.require_same_harness) checks.push(sameHarnessCheck(dataset));
   checks.push(realHarnessCheck(dataset));
-  checks.push(datasetRevisionCheck(dataset));
+  checks.push(datasetRevisionCheck(dataset, split));
   if (ai.production_canary) checks.push(canaryCheck(ctx));
   checks.push(marginCheck(analysis, policy, lcbNullReason(analysis, policy)));
   return checks;

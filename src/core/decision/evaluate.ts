@@ -157,7 +157,8 @@ function headlineWarnings(
       warnings.push(
         `Clustered standard error over ${plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`,
       );
-    } else if (a.clusters !== null && a.clusters < 2) {
+    } else if (a.clusters !== null && a.clusters < 2 && a.commonValidTasks > 0) {
+      // (With no common valid task there is no cluster to count: the margin's own reason says why.)
       warnings.push(
         `Clustered standard error over ${plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`,
       );
@@ -263,6 +264,8 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       delta0: policy.accept_if.delta0,
       lcb: a.lcb,
       ucb: a.ucb,
+      margin_at_lcb: a.marginAtLcb,
+      margin_at_ucb: a.marginAtUcb,
       lcb_bound_kind: a.lcbKind,
       ucb_bound_kind: a.ucbKind,
       lcb_set: attainingSet(dataset, a, a.lcbSet),

@@ -45,3 +45,27 @@ export function delta0Text(delta0: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/**
+ * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
+ * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
+ * short, and the whole value is in the report's own fields (observed, provenance).
+ */
+export const SHOWN_VALUE_CHARS = 100;
+
+/** Values a sentence names before "and N more". */
+export const SHOWN_VALUES = 3;
+
+/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
+export function shownValue(value: string): string {
+  const cps = Array.from(value);
+  return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
+}
+
+/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
+export function shownList(values: readonly string[], empty = "none"): string {
+  if (values.length === 0) return empty;
+  const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
+  const rest = values.length - SHOWN_VALUES;
+  return rest > 0 ? `${shown} and ${rest} more` : shown;
+}

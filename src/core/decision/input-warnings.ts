@@ -5,13 +5,13 @@
  * a warning here, naming the revisions on each side.
  */
 import type { Dataset, UnmatchedLabels } from "../model.js";
-import { plural } from "./format.js";
+import { plural, shownValue } from "./format.js";
 
 /** At most this many revisions named in a warning, then "and N more". */
 const REVISIONS_NAMED = 3;
 
 function revisionList(revisions: readonly string[], more = false): string {
-  const shown = revisions.slice(0, REVISIONS_NAMED).join(", ");
+  const shown = revisions.slice(0, REVISIONS_NAMED).map(shownValue).join(", ");
   const rest = revisions.length - REVISIONS_NAMED;
   return rest > 0 || more ? `${shown} and ${rest > 0 ? `${rest} ` : ""}more` : shown || "none";
 }
@@ -21,7 +21,7 @@ function warning(u: UnmatchedLabels, compared: readonly string[]): string {
   const ours = `the compared tasks are under ${revisionList(compared)}`;
   if (u.file !== undefined) {
     return (
-      `${u.file}: ${u.rows} of its ${plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
+      `${shownValue(u.file)}: ${u.rows} of its ${plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
       `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
       `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`
     );

@@ -39,9 +39,12 @@ function marginSentence(a: MarginAnalysis, policy: Policy): string {
   if (a.lcb === null || a.ucb === null) {
     return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
   }
-  if (a.lcb > delta0) return `the margin's lower bound LCB = ${num(a.lcb)} clears δ₀ = ${d0}`;
-  if (a.ucb <= delta0) return `the margin's upper bound UCB = ${num(a.ucb)} does not exceed δ₀ = ${d0}`;
-  return `the margin's lower bound ${num(a.lcb)} does not clear δ₀ = ${d0} while its upper bound ${num(a.ucb)} exceeds it: the evidence cannot carry the ranking`;
+  // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
+  const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${num(a.lcb)}`;
+  const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${num(a.ucb)}`;
+  if (a.lcb > delta0) return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
+  if (a.ucb <= delta0) return `the margin's upper bound ${ucb} does not exceed δ₀ = ${d0}`;
+  return `the margin's lower bound ${lcb} does not clear δ₀ = ${d0} while its upper bound ${ucb} exceeds it: the evidence cannot carry the ranking`;
 }
 
 export function verdictWithReasons(

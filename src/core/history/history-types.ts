@@ -2,7 +2,7 @@
  * Report JSON types of the history features (issue #14). Kept apart from report-types.ts, which
  * imports them, so that file only gains one key per feature.
  */
-import type { Verdict } from "../verdict-types.js";
+import type { Comparison, Verdict } from "../verdict-types.js";
 
 export type Label = "unreviewed" | "valid" | "broken" | "disputed";
 
@@ -25,6 +25,9 @@ export interface RevisionVerdict {
   readonly margin_upper: number | null;
   readonly lcb: number | null;
   readonly ucb: number | null;
+  /** How LCB / UCB were taken at this revision (2.2.0), as the comparison's `lcb_bound_kind`. */
+  readonly lcb_bound_kind: Comparison["lcb_bound_kind"];
+  readonly ucb_bound_kind: Comparison["ucb_bound_kind"];
   readonly verdict: Verdict | null;
 }
 

@@ -14,7 +14,7 @@ import { evaluateVerdict, type VerdictCore } from "../decision/evaluate.js";
 import { compareCodeUnits, VALIDITIES, type Dataset, type Validity } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
-import type { Verdict } from "../verdict-types.js";
+import type { Comparison, Verdict } from "../verdict-types.js";
 import { taskDifferences } from "../stats/margin.js";
 import { taskColumns, withLabels } from "../stats/task-columns.js";
 import { currentLabelCodes, labelsAsOfReview, sameLabels, validityOfCode } from "./labels-as-of.js";
@@ -29,6 +29,8 @@ interface RevisionFigures {
   readonly marginUpper: number | null;
   readonly lcb: number | null;
   readonly ucb: number | null;
+  readonly lcbKind: Comparison["lcb_bound_kind"];
+  readonly ucbKind: Comparison["ucb_bound_kind"];
 }
 
 function figuresOfEvaluation(e: Evaluation): RevisionFigures {
@@ -42,6 +44,8 @@ function figuresOfEvaluation(e: Evaluation): RevisionFigures {
     marginUpper: c.margin_upper,
     lcb: c.lcb,
     ucb: c.ucb,
+    lcbKind: c.lcb_bound_kind,
+    ucbKind: c.ucb_bound_kind,
   };
 }
 
@@ -57,6 +61,8 @@ function figuresOfCore(v: VerdictCore): RevisionFigures {
     marginUpper: a.marginUpper,
     lcb: a.lcb,
     ucb: a.ucb,
+    lcbKind: a.lcbKind,
+    ucbKind: a.ucbKind,
   };
 }
 
@@ -94,6 +100,8 @@ function revisionRow(
     margin_upper: e?.marginUpper ?? null,
     lcb: e?.lcb ?? null,
     ucb: e?.ucb ?? null,
+    lcb_bound_kind: e?.lcbKind ?? null,
+    ucb_bound_kind: e?.ucbKind ?? null,
     verdict: e?.verdict ?? null,
   };
 }

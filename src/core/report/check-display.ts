@@ -58,59 +58,67 @@ export function knownLabel(id: string): string | null {
 
 /** Characters of a shortened token (after an optional `scheme:` prefix), e.g. a revision's hash. */
 export const SHORT_TOKEN_CHARS = 12;
-/** A shown observed value is at most this many code points. */
+/** A shortened value (a revision in a task table's column) is at most this many code points. */
 export const SHORT_VALUE_CHARS = 32;
 
-/** Shortens one token: its `prefix:` (up to 8 characters) and `keep` characters after it, then "…". */
-function shortenToken(token: string, keep: number, longerThan: number): string {
-  const cps = Array.from(token);
-  if (cps.length <= longerThan) return token;
-  const prefix = /^[A-Za-z0-9+.-]{1,7}:/.exec(token)?.[0] ?? "";
-  return `${cps.slice(0, prefix.length + keep).join("")}…`;
+/**
+ * A check's observed value is at most this many code points: two shortened revisions with their
+ * sides ("baseline: sha256:3785f65a2213…; candidate: sha256:ff14f71101b9…") fit whole, and so do
+ * two versions of a named benchmark ("baseline: swe-bench-verified@v1; candidate: …@v2").
+ */
+export const OBSERVED_VALUE_CHARS = 80;
+
+/**
+ * The part of a token kept whole when it is shortened: a `scheme:` (up to 8 characters), or a
+ * `name@` before a version (`swe-bench-verified@v2`), whose version is what tells two apart.
+ */
+function tokenPrefix(token: string): string {
+  return /^[A-Za-z0-9+.-]{1,7}:|^[^@\s]{1,40}@/u.exec(token)?.[0] ?? "";
 }
 
-function mapTokens(value: string, f: (token: string) => string): string {
-  return value
-    .split(/([\s,;]+)/u)
-    .map((p, i) => (i % 2 === 1 ? p : f(p)))
-    .join("");
+/** Shortens a long token to its prefix and the SHORT_TOKEN_CHARS characters after it, then "…". */
+function shortenToken(token: string): string {
+  const cps = Array.from(token);
+  const prefix = Array.from(tokenPrefix(token)).length;
+  if (cps.length <= prefix + SHORT_TOKEN_CHARS + 2) return token;
+  return `${cps.slice(0, prefix + SHORT_TOKEN_CHARS).join("")}…`;
 }
 
 /**
  * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
- * a token keeps its `prefix:` and the first SHORT_TOKEN_CHARS characters after it; separators
- * (spaces, commas, semicolons) are kept, and the whole is capped to SHORT_VALUE_CHARS. The full
- * value stays in the report JSON and in the provenance section.
+ * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
+ * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
+ * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
+ * value stays in the report JSON, in the check's detail and in the provenance section.
  */
-export function shortenValue(value: string): string {
-  const out = mapTokens(value, (t) => {
-    const prefix = /^[A-Za-z0-9+.-]{1,7}:/.exec(t)?.[0] ?? "";
-    return shortenToken(t, SHORT_TOKEN_CHARS, prefix.length + SHORT_TOKEN_CHARS + 2);
-  });
-  const cps = Array.from(out);
-  return cps.length > SHORT_VALUE_CHARS ? `${cps.slice(0, SHORT_VALUE_CHARS - 1).join("")}…` : out;
-}
-
-/** Tokens in a sentence longer than this are shortened by `shortenProse`. */
-export const PROSE_TOKEN_CHARS = 40;
-
-/**
- * A sentence with its very long tokens (full revisions, hashes) shortened, so it wraps in a
- * comment: tokens over PROSE_TOKEN_CHARS keep their prefix and 16 characters.
- */
-export function shortenProse(text: string): string {
-  return mapTokens(text, (t) => shortenToken(t, 16, PROSE_TOKEN_CHARS));
+export function shortenValue(value: string, maxChars = SHORT_VALUE_CHARS): string {
+  const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
+  const length = (s: string): number => Array.from(s).length;
+  if (length(parts.join("")) <= maxChars) return parts.join("");
+  let out = "";
+  for (let i = 0; i < parts.length; i += 2) {
+    const next = out + (parts[i - 1] ?? "") + (parts[i] ?? "");
+    if (length(next) > maxChars - 2) break;
+    out = next;
+  }
+  // A first token longer than the cap alone (no prefix to shorten it by) is cut.
+  if (out === "")
+    return `${Array.from(parts[0] ?? "")
+      .slice(0, maxChars - 1)
+      .join("")}…`;
+  return `${out.replace(/[\s,;]+$/u, "")} …`;
 }
 
 /** The observed value: generated text (`number`), or an untrusted string (`text`), already shortened. */
 export type ObservedValue =
   { readonly kind: "number"; readonly text: string } | { readonly kind: "text"; readonly text: string };
 
-export function observedValue(check: Check): ObservedValue {
+/** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
+export function observedValue(check: Check, maxChars = OBSERVED_VALUE_CHARS): ObservedValue {
   const unit: CheckUnit = isKnownCheck(check.id) ? CHECK_UNIT[check.id] : "text";
   const v = check.observed;
   if (v === null) return { kind: "number", text: NOT_AVAILABLE };
-  if (typeof v === "string") return { kind: "text", text: shortenValue(v) };
+  if (typeof v === "string") return { kind: "text", text: shortenValue(v, maxChars) };
   switch (unit) {
     case "count":
       return { kind: "number", text: formatCount(v) };
@@ -130,6 +138,14 @@ export function observedValue(check: Check): ObservedValue {
 export function thresholdText(check: Check, report: Report): string {
   if (check.id === "observed_margin") return `> ${formatPp(report.comparison.delta0)}`;
   return check.threshold.replace(/^(\s*)>=/, "$1≥").replace(/^(\s*)<=/, "$1≤");
+}
+
+/**
+ * The checks that fail, in report order, as the checks table shows them (one failing row each):
+ * every count of failing checks a rendering prints is this list's length.
+ */
+export function failingChecks(report: Report): Check[] {
+  return report.checks.filter((c) => !c.passed);
 }
 
 /** Evidence checks that fail, in report order (the margin check is the margin's, not evidence). */

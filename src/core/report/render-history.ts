@@ -5,6 +5,7 @@
  * from the data is escaped (labels and verdicts too: the renderer never trusts the JSON's enums).
  */
 import type { Report } from "./report-types.js";
+import { CONSERVATIVE } from "./bound-labels.js";
 import { escapeMarkdownInline } from "./escape.js";
 import { formatCount, formatPercent, formatPp } from "./format-number.js";
 import { cellCode } from "./table-cells.js";
@@ -96,7 +97,8 @@ export function verdictByRevisionSection(report: Report, taskLimit: number): str
         `${formatCount(r.labels.valid)} · ${formatCount(open)} · ${formatCount(r.labels.broken)}`,
         formatPp(r.margin),
         `${formatPp(r.margin_lower)} … ${formatPp(r.margin_upper)}`,
-        `${formatPp(r.lcb)} … ${formatPp(r.ucb)}`,
+        // Both bounds are taken one way (one kind) whenever both are defined.
+        `${formatPp(r.lcb)} … ${formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`,
         verdict,
       ]),
     );

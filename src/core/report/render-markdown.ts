@@ -18,8 +18,16 @@
  * visible note says the comment was trimmed.
  */
 
-import type { ModelFigures, Verdict } from "../verdict-types.js";
+import type { AttainingSet, ModelFigures, Verdict } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
+import {
+  anyConservative,
+  attainingSetText,
+  boundFormula,
+  boundName,
+  boundSeName,
+  boundsNote,
+} from "./bound-labels.js";
 import { COMMENT_MARKER, escapeCode, escapeMarkdownInline, safeHttpUrl, safeLink } from "./escape.js";
 import {
   formatCount,
@@ -30,11 +38,12 @@ import {
   formatPpUnsigned,
   formatSignedDecimal,
 } from "./format-number.js";
-import { observedValue, shortenValue, thresholdText } from "./check-display.js";
+import { OBSERVED_VALUE_CHARS, observedValue, shortenValue, thresholdText } from "./check-display.js";
 import { breakable, cellCode } from "./table-cells.js";
 import { renderMarginBar } from "./text-bar.js";
 import { planningSentence } from "./render-planning.js";
 import { checkName, fragilityAtEdge, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
+import { THRESHOLD_MAX_CHARS, markdownProse, wholeText } from "./prose.js";
 import { appendOnlySection, verdictByRevisionSection } from "./render-history.js";
 import { policyChangeCells, policyHistoryLines } from "./render-policy-log.js";
 import { shownBrokenTasks, shownReviewHistory } from "./task-lists.js";
@@ -62,7 +71,6 @@ const VERDICT_ICON: Readonly<Record<Verdict, string>> = {
 
 /** How much of each trimmable part is rendered. */
 interface Detail {
-  detailChars: number;
   warnings: number;
   marginTable: "full" | "compact";
   bar: boolean;
@@ -80,7 +88,6 @@ interface Detail {
 
 function fullDetail(): Detail {
   return {
-    detailChars: 300,
     warnings: 20,
     marginTable: "full",
     bar: true,
@@ -115,17 +122,11 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
   (d) => (d.perModel = "none"),
   (d) => (d.policyChanges = "loosenings"),
   (d) => (d.policyChanges = "count"),
-  (d) => {
-    d.detailChars = 200;
-    d.warnings = 5;
-  },
+  (d) => (d.warnings = 5),
   (d) => (d.marginTable = "compact"),
   (d) => (d.bar = false),
   (d) => (d.compactHeader = true),
-  (d) => {
-    d.detailChars = 160;
-    d.warnings = 2;
-  },
+  (d) => (d.warnings = 2),
 ];
 
 /** Generated text in Markdown: no HTML, no emphasis by accident. */
@@ -140,7 +141,7 @@ function genMd(s: string): string {
 
 /** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
 export const MARKDOWN_INLINE: Inline = {
-  text: (s, max) => escapeMarkdownInline(s, max),
+  text: (s, max) => markdownProse(s, max),
   code: (s, max) => escapeCode(s, max),
   gen: genMd,
   strong: (safe) => `**${safe}**`,
@@ -242,7 +243,7 @@ function headline(report: Report): string {
 function warningLines(report: Report, detail: Detail, trimmedTo: number | null): string[] {
   const quotes: string[] = [];
   const shown = report.warnings.slice(0, detail.warnings);
-  for (const w of shown) quotes.push(`⚠️ ${md(w, detail.detailChars)}`);
+  for (const w of shown) quotes.push(`⚠️ ${markdownProse(w)}`);
   if (report.warnings.length > shown.length) {
     quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
   }
@@ -268,29 +269,37 @@ function warningLines(report: Report, detail: Detail, trimmedTo: number | null):
   return out;
 }
 
+/**
+ * A check's result as its table cell: the symbol for the eye, the word for a screen reader and
+ * for a machine without an emoji font (where the symbol alone is an empty box); a no-break space
+ * keeps them on one line in a narrow column.
+ */
+function resultCell(passed: boolean): string {
+  return passed ? "✅&nbsp;pass" : "❌&nbsp;fail";
+}
+
 /** The checks, result first: the eye lands on ✅/❌ before the label. */
 function checksTable(report: Report): string[] {
   if (report.checks.length === 0) return ["No checks were run."];
   return table(
-    ["", "Check", "Observed", "Needs"],
-    ["c", "l", "r", "l"],
+    ["Result", "Check", "Observed", "Needs"],
+    ["l", "l", "r", "l"],
     report.checks.map((c) => {
       const v = observedValue(c);
       return [
-        c.passed ? "✅" : "❌",
-        c.passed ? checkName(c.id, MARKDOWN_INLINE) : `**${checkName(c.id, MARKDOWN_INLINE)}**`,
-        v.kind === "number" ? v.text : md(v.text, 60),
-        md(thresholdText(c, report), 20),
+        resultCell(c.passed),
+        c.passed
+          ? checkName(c.id, MARKDOWN_INLINE, report)
+          : `**${checkName(c.id, MARKDOWN_INLINE, report)}**`,
+        v.kind === "number" ? v.text : md(v.text, OBSERVED_VALUE_CHARS),
+        md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
       ];
     }),
   );
 }
 
-function changeSection(report: Report, detail: Detail): string[] {
-  const items = whatWouldChange(report, {
-    ...MARKDOWN_INLINE,
-    text: (s, max) => md(s, Math.min(max ?? detail.detailChars, detail.detailChars)),
-  });
+function changeSection(report: Report): string[] {
+  const items = whatWouldChange(report, MARKDOWN_INLINE);
   if (items.length === 0) return [];
   return ["**What would change the verdict**", "", ...items.map((i) => `- ${i}`)];
 }
@@ -306,7 +315,7 @@ function barSection(report: Report): string[] {
       ucb: c.ucb,
       delta0: c.delta0,
     },
-    { confidence: c.confidence, openLabels: c.unresolved_tasks },
+    { confidence: c.confidence, openLabels: c.unresolved_tasks, conservative: anyConservative(c) },
   );
   return bar === null ? [] : ["```text", ...bar, "```"];
 }
@@ -353,13 +362,18 @@ function marginDetails(report: Report, detail: Detail): string[] {
       "The margin is undefined: there are no common valid tasks to compare.",
     ]);
   }
-  const summary = `<b>Margin figures</b> — Δ̂ ${formatPp(c.margin)}, LCB ${formatPp(c.lcb)}, UCB ${formatPp(c.ucb)}`;
+  // Raw HTML: generated text without Markdown escapes.
+  const summary = `<b>Margin figures</b> — Δ̂ ${formatPp(c.margin)}, ${boundName(c, "lcb")} ${formatPp(c.lcb)}, ${boundName(c, "ucb")} ${formatPp(c.ucb)}`;
   if (detail.marginTable === "compact") {
     return details(summary, [
       `Δ\\_L … Δ\\_H ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} · ` +
         `SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} · δ₀ ${formatPp(c.delta0)}`,
     ]);
   }
+  const seNames =
+    boundSeName(c, "lcb") === boundSeName(c, "ucb")
+      ? boundSeName(c, "lcb")
+      : `${boundSeName(c, "lcb")} / ${boundSeName(c, "ucb")}`;
   const rows: string[][] = [
     ["Observed margin Δ̂", formatPp(c.margin)],
     [
@@ -370,23 +384,38 @@ function marginDetails(report: Report, detail: Detail): string[] {
       "Validity sensitivity, down / up",
       `${formatPpUnsigned(c.validity_sensitivity)} / ${formatPpUnsigned(c.validity_sensitivity_upside)}`,
     ],
+    [`Standard error (${md(c.standard_error, 20)}) on the valid tasks, SE(V)`, formatPpUnsigned(c.se_valid)],
     [
-      `Standard error (${md(c.standard_error, 20)}): SE(V) / SE(V ∪ S\\_L) / SE(V ∪ S\\_H)`,
-      `${formatPpUnsigned(c.se_valid)} / ${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
+      `Standard error at LCB / UCB: ${genMd(seNames)}`,
+      `${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
     ],
     ["Re-run-only SE", formatPpUnsigned(c.se_rerun)],
   ];
   if (c.standard_error === "clustered") rows.push(["Clusters G", formatCount(c.clusters)]);
+  rows.push([
+    `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
+    `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
+  ]);
+  // With no open labels S* is empty whatever the kind: nothing to show.
+  if ((c.lcb_set !== null || c.ucb_set !== null) && c.unresolved_tasks > 0) {
+    const set = (s: AttainingSet | null): string => (s === null ? "n/a" : genMd(attainingSetText(s)));
+    rows.push(
+      ["Attaining set S\\* of LCB / UCB", `${set(c.lcb_set)} / ${set(c.ucb_set)}`],
+      ["Δ(S\\*) at LCB / UCB", `${formatPp(c.margin_at_lcb)} / ${formatPp(c.margin_at_ucb)}`],
+    );
+  }
   rows.push(
-    [
-      `Quantile q for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
-      `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
-    ],
-    ["LCB = Δ\\_L − q · SE(V ∪ S\\_L)", formatPp(c.lcb)],
-    ["UCB = Δ\\_H + q · SE(V ∪ S\\_H)", formatPp(c.ucb)],
+    [genMd(boundFormula(c, "lcb")), formatPp(c.lcb)],
+    [genMd(boundFormula(c, "ucb")), formatPp(c.ucb)],
     ["Bar δ₀", formatPp(c.delta0)],
   );
-  return details(summary, [counts, "", ...table(["Figure", "Value"], ["l", "r"], rows)]);
+  const note = boundsNote(c);
+  return details(summary, [
+    counts,
+    "",
+    ...table(["Figure", "Value"], ["l", "r"], rows),
+    ...(note === null ? [] : ["", genMd(note)]),
+  ]);
 }
 
 function perModelSection(report: Report, detail: Detail): string[] {
@@ -412,8 +441,18 @@ function perModelSection(report: Report, detail: Detail): string[] {
       ? [...counts, row("Infra error rate", (m) => formatPercent(m.infra_error_rate)), ...common.slice(0, 1)]
       : [
           // Revisions shortened (both columns side by side); the full values are in the provenance.
-          row("Harness revisions", (m) => codeList(m.harness_revisions.map(shortenValue), 3)),
-          row("Dataset revisions", (m) => codeList(m.dataset_revisions.map(shortenValue), 3)),
+          row("Harness revisions", (m) =>
+            codeList(
+              m.harness_revisions.map((r) => shortenValue(r)),
+              3,
+            ),
+          ),
+          row("Dataset revisions", (m) =>
+            codeList(
+              m.dataset_revisions.map((r) => shortenValue(r)),
+              3,
+            ),
+          ),
           ...counts,
           row("Missing attempts", (m) => formatCount(m.missing_attempts)),
           row("Duplicate rows", (m) => formatCount(m.duplicate_rows)),
@@ -706,7 +745,7 @@ function renderWith(
   blocks.push([headline(report)]);
   blocks.push([whySentence(report, MARKDOWN_INLINE)]);
   blocks.push(checksTable(report));
-  blocks.push(changeSection(report, detail));
+  blocks.push(changeSection(report));
   blocks.push(warningLines(report, detail, trimmedTo));
   if (detail.bar) blocks.push(barSection(report));
   // After the bar, not under the verdict: the checks and what would change stay above the fold.

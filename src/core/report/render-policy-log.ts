@@ -7,6 +7,7 @@ import type { PolicyLog, PolicyLogEntry, PolicyLogFlag } from "../history/policy
 import { escapeCode, escapeMarkdownInline } from "./escape.js";
 import type { PolicyChange } from "../verdict-types.js";
 import type { PolicyHistoryReport } from "./report-types.js";
+import { markdownProse } from "./prose.js";
 import { cellCode } from "./table-cells.js";
 
 const FLAG_TEXT: Readonly<Record<PolicyLogFlag, string>> = {
@@ -69,8 +70,7 @@ function entryLines(e: PolicyLogEntry, index: number): string[] {
         : ` · owner ${escapeMarkdownInline(e.owner, 80)} · revisit by ${escapeMarkdownInline(e.revisit ?? "", 20)}`),
   ];
   if (e.flags.length > 0) lines.push("", `**${e.flags.map((f) => flagText(FLAG_TEXT, f)).join(" · ")}**`);
-  if (e.parse_error !== null)
-    lines.push("", `This version does not parse: ${escapeMarkdownInline(e.parse_error, 400)}`);
+  if (e.parse_error !== null) lines.push("", `This version does not parse: ${markdownProse(e.parse_error)}`);
   if (e.expired !== null) {
     lines.push(
       "",
@@ -162,9 +162,7 @@ function historyItem(e: PolicyLogEntry): string {
 /** The PR report's lines on the deciding policy's recent history (issue #14). */
 export function policyHistoryLines(h: PolicyHistoryReport): string[] {
   if (h.unavailable !== null)
-    return [
-      `Recent history of the base policy: not available (${escapeMarkdownInline(h.unavailable, 200)}).`,
-    ];
+    return [`Recent history of the base policy: not available (${markdownProse(h.unavailable)}).`];
   if (h.entries.length === 0) return ["Recent history of the base policy: no commit changed it."];
   return [
     `Recent history of the base policy at ${shortCommit(h.rev)}, the last ${count(h.entries.length, "change", "changes")}, oldest first` +

@@ -5,13 +5,15 @@
  * Untrusted text is neutralised for a terminal (escape.ts `neutraliseLogLine`: no line breaks,
  * control or bidi characters, ANSI escapes or workflow commands).
  */
-import { failedEvidence, observedValue, thresholdText } from "./check-display.js";
+import { failingChecks, observedValue, thresholdText } from "./check-display.js";
+import { anyConservative, boundArithmetic, boundsNote } from "./bound-labels.js";
 import { neutraliseLogLine } from "./escape.js";
-import { formatCount, formatDecimal, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
+import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
 import type { Report } from "./report-types.js";
 import { displayWidth, renderMarginBar } from "./text-bar.js";
 import { planningSentence } from "./render-planning.js";
 import { checkName, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
+import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 
 function capped(s: string, maxChars = 200): string {
   const cps = Array.from(typeof s === "string" ? s : String(s));
@@ -24,7 +26,7 @@ function plain(s: string, maxChars?: number): string {
 }
 
 export const TEXT_INLINE: Inline = {
-  text: plain,
+  text: (s, maxChars) => neutraliseLogLine(wholeText(s, maxChars)),
   code: plain,
   gen: (s) => s,
   strong: (s) => s,
@@ -56,6 +58,8 @@ function wrap(text: string, width: number, first = "", rest = first): string[] {
 }
 
 const WIDTH = 100;
+/** The checks table's observed column: narrower than the Markdown's, to keep a row near WIDTH. */
+const OBSERVED_CHARS = 40;
 
 export function renderText(report: Report): string {
   const c = report.comparison;
@@ -70,12 +74,12 @@ export function renderText(report: Report): string {
   if (planning !== "") add(out, ["", ...wrap(planning, WIDTH)]);
   out.push("", "Checks");
   const rows = report.checks.map((k) => {
-    const v = observedValue(k);
+    const v = observedValue(k, OBSERVED_CHARS);
     return [
       k.passed ? "pass" : "FAIL",
-      checkName(k.id, TEXT_INLINE),
-      v.kind === "number" ? v.text : plain(v.text, 40),
-      plain(thresholdText(k, report), 30),
+      checkName(k.id, TEXT_INLINE, report),
+      v.kind === "number" ? v.text : plain(v.text, OBSERVED_CHARS),
+      neutraliseLogLine(wholeText(thresholdText(k, report), THRESHOLD_MAX_CHARS, "…")),
     ] as const;
   });
   const w1 = rows.reduce((w, r) => Math.max(w, displayWidth(r[1])), 5);
@@ -90,7 +94,7 @@ export function renderText(report: Report): string {
   }
   const changes = report.policy_changes ?? [];
   const warnings = [
-    ...report.warnings.map((w) => plain(w, 300)),
+    ...report.warnings.map((w) => neutraliseLogLine(wholeText(w))),
     ...(changes.length > 0
       ? [
           `This pull request changes the policy file: ${changes.length} rules changed, ` +
@@ -111,13 +115,14 @@ export function renderText(report: Report): string {
       ucb: c.ucb,
       delta0: c.delta0,
     },
-    { confidence: c.confidence, openLabels: c.unresolved_tasks },
+    { confidence: c.confidence, openLabels: c.unresolved_tasks, conservative: anyConservative(c) },
   );
   if (bar !== null) add(out, ["", ...bar.map((l) => `  ${l}`.trimEnd())]);
   const p = report.provenance;
   const figures = [
     `Margin Δ̂ ${formatPp(c.margin)} · validity bounds ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} (${plain(c.validity_bound, 20)})` +
-      ` · SE(V) ${formatPpUnsigned(c.se_valid)} · q ${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)} · LCB ${formatPp(c.lcb)} · UCB ${formatPp(c.ucb)}`,
+      ` · SE(V) ${formatPpUnsigned(c.se_valid)}`,
+    `Bounds: ${boundArithmetic(c, "lcb")}; ${boundArithmetic(c, "ucb")}.${boundsNote(c) === null ? "" : ` ${boundsNote(c) ?? ""}`}`,
     `Tasks: ${formatCount(c.common_valid_tasks)} common valid of ${formatCount(c.common_tasks)} common; ` +
       `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed, ${formatCount(c.broken_tasks)} broken; ` +
       `${formatCount(report.review_history.count)} changed label across review revisions`,
@@ -133,7 +138,7 @@ export function renderText(report: Report): string {
       `Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
         ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
-        ` Failing checks: ${failedEvidence(report).length}. The full report: --format markdown or --format json (or --report FILE).`,
+        ` Failing checks: ${failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`,
       WIDTH,
     ),
   );

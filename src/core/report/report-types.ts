@@ -8,7 +8,7 @@ import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "
 import type { PolicyLogEntry } from "../history/policy-log.js";
 import type { Check, Comparison, ModelFigures, PolicyChange, Verdict } from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.1.0";
+export const SCHEMA_VERSION = "2.2.0";
 
 export interface Provenance {
   readonly inputs: readonly { readonly path: string; readonly sha256: string }[];

@@ -38,6 +38,8 @@ export interface MarginBarOptions {
   readonly confidence?: number;
   /** Number of open labels (disputed + unreviewed), for the legend. */
   readonly openLabels?: number;
+  /** LCB..UCB are conservative bounds (the report's bound kinds), said so in the legend. */
+  readonly conservative?: boolean;
 }
 
 export const DEFAULT_BAR_WIDTH = 50;
@@ -252,7 +254,10 @@ export function renderMarginBar(input: MarginBarInput, options: MarginBarOptions
     {
       label: "LCB..UCB",
       cells: bandRow(axis, d0, input.lcb, input.ucb, GLYPH.runFill, state),
-      value: bandText(input.lcb, input.ucb),
+      // A conservative band says so beside its figures, as every rendering does.
+      value:
+        bandText(input.lcb, input.ucb) +
+        (options.conservative === true && finite(input.lcb) && finite(input.ucb) ? " (conservative)" : ""),
     },
   ];
 
@@ -292,7 +297,11 @@ export function renderMarginBar(input: MarginBarInput, options: MarginBarOptions
   lines.push("");
   lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
   lines.push(`[===]  validity band Δ_L..Δ_H: the margin under every resolution of ${open}`);
-  lines.push(`[---]  run-variance band LCB..UCB: the validity band widened by q·SE (${confidence})`);
+  lines.push(
+    options.conservative === true
+      ? `[---]  run-variance band LCB..UCB (conservative): widened by q_max·SE_max (${confidence})`
+      : `[---]  run-variance band LCB..UCB: the validity band widened by q·SE (${confidence})`,
+  );
   lines.push(`${GLYPH.delta0}      δ₀, the bar: accept needs LCB > δ₀, reject needs UCB ≤ δ₀`);
   if (state.degenerate) lines.push(`${GLYPH.degenerate}      a band of zero width`);
   if (state.clipped) lines.push(`< >    a value beyond the axis (clamped to -100..+100 pp)`);

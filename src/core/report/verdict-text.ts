@@ -8,14 +8,16 @@
  */
 import { satisfies } from "../decision/format.js";
 import { parseThresholdText } from "../policy/policy-values.js";
-import { failedEvidence, knownLabel, shortenProse, thresholdText } from "./check-display.js";
+import { failedEvidence, failingChecks, knownLabel, thresholdText } from "./check-display.js";
+import { CONSERVATIVE, boundName, boundQualifier } from "./bound-labels.js";
+import { THRESHOLD_MAX_CHARS, WHOLE_TEXT_MAX_CHARS } from "./prose.js";
 import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
 import type { Check } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
 export interface Inline {
-  /** Untrusted text, escaped, capped to `maxChars` code points. */
+  /** Untrusted text, escaped, whole up to `maxChars` code points (wholeText: cut only after a word). */
   text(s: string, maxChars?: number): string;
   /** An untrusted identifier (a task id) in a monospace font. */
   code(s: string, maxChars?: number): string;
@@ -32,8 +34,14 @@ function plural(n: number, one: string, many: string): string {
   return n === 1 ? one : many;
 }
 
-/** The check's name as safe text. */
-export function checkName(id: string, f: Inline): string {
+/**
+ * The check's name as safe text. With the report, the margin check's row names its bound as the
+ * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
+ */
+export function checkName(id: string, f: Inline, report?: Report): string {
+  if (id === "observed_margin" && report !== undefined && boundQualifier(report.comparison, "lcb") !== "") {
+    return f.gen(`Margin lower bound (LCB, ${CONSERVATIVE})`);
+  }
   const label = knownLabel(id);
   return label === null ? f.text(id, 60) : f.gen(label);
 }
@@ -91,14 +99,6 @@ function openLabels(report: Report, which: "lcb" | "ucb"): string {
   return `over every resolution of the ${labels}`;
 }
 
-/** "conservative, " when that bound is the conservative one over every resolution. */
-function boundNote(report: Report, which: "lcb" | "ucb"): string {
-  const c = report.comparison;
-  return (which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind) === "conservative"
-    ? "conservative bound, "
-    : "";
-}
-
 /** One sentence: why this verdict. */
 export function whySentence(report: Report, f: Inline): string {
   const c = report.comparison;
@@ -118,9 +118,9 @@ export function whySentence(report: Report, f: Inline): string {
       f.gen("The ") +
       marginFigure(report, f) +
       f.gen(" clears the bar: its lower bound ") +
-      f.strong(f.gen(`LCB ${formatPp(c.lcb)}`)) +
+      f.strong(f.gen(`${boundName(c, "lcb")} ${formatPp(c.lcb)}`)) +
       f.gen(
-        ` > δ₀ ${formatPp(c.delta0)} ${openLabels(report, "lcb")} (${boundNote(report, "lcb")}${confidence}), and every evidence check passes.`,
+        ` > δ₀ ${formatPp(c.delta0)} ${openLabels(report, "lcb")} (${confidence}), and every evidence check passes.`,
       )
     );
   }
@@ -129,9 +129,9 @@ export function whySentence(report: Report, f: Inline): string {
       f.gen("The ") +
       marginFigure(report, f) +
       f.gen(" cannot clear the bar: even its upper bound ") +
-      f.strong(f.gen(`UCB ${formatPp(c.ucb)}`)) +
+      f.strong(f.gen(`${boundName(c, "ucb")} ${formatPp(c.ucb)}`)) +
       f.gen(
-        ` ≤ δ₀ ${formatPp(c.delta0)} ${openLabels(report, "ucb")} (${boundNote(report, "ucb")}${confidence}), and every evidence check passes.`,
+        ` ≤ δ₀ ${formatPp(c.delta0)} ${openLabels(report, "ucb")} (${confidence}), and every evidence check passes.`,
       )
     );
   }
@@ -141,17 +141,18 @@ export function whySentence(report: Report, f: Inline): string {
       ? c.margin === null
         ? "the margin is undefined (no common valid tasks)"
         : "the margin's confidence bounds cannot be computed"
-      : `the bounds LCB ${formatPp(c.lcb)} … UCB ${formatPp(c.ucb)} straddle the bar δ₀ ${formatPp(c.delta0)}`;
+      : `the bounds ${boundName(c, "lcb")} ${formatPp(c.lcb)} … ${boundName(c, "ucb")} ${formatPp(c.ucb)} straddle the bar δ₀ ${formatPp(c.delta0)}`;
   if (failing.length > 0) {
-    // The checks are named in the table and in "what would change": counted here, not listed.
-    const n = failing.length;
-    const head = f.strong(f.gen(`${n} evidence ${plural(n, "check fails", "checks fail")}`));
+    // The checks are named in the table and in "what would change": counted here, not listed,
+    // and counted as the table shows them (the margin's row among them when it fails).
+    const n = failingChecks(report).length;
+    const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${plural(n, "fails", "fail")}`));
     if (standing === "accept") {
       return (
         head +
         f.gen("; the ") +
         marginFigure(report, f) +
-        f.gen(` alone would accept (LCB ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}).`)
+        f.gen(` alone would accept (${boundName(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}).`)
       );
     }
     if (standing === "reject") {
@@ -159,7 +160,7 @@ export function whySentence(report: Report, f: Inline): string {
         head +
         f.gen("; the ") +
         marginFigure(report, f) +
-        f.gen(` alone would reject (UCB ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}).`)
+        f.gen(` alone would reject (${boundName(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}).`)
       );
     }
     if (c.margin === null) return head + f.gen(`, and ${band}.`);
@@ -205,7 +206,7 @@ export function countEdge(
       let lose = 1;
       while (lose <= limit && satisfies(nv - lose, t)) lose++;
       if (lose <= limit) {
-        const need = f.text(thresholdText(count, report), 40);
+        const need = f.text(thresholdText(count, report), THRESHOLD_MAX_CHARS);
         const have =
           lose === 1
             ? `${nv === t.value ? "exactly " : ""}${formatCount(nv)}: any one task lost fails it`
@@ -232,7 +233,7 @@ export function countEdge(
           lose,
           text:
             f.gen("the policy needs a disputed fraction ") +
-            f.text(thresholdText(share, report), 40) +
+            f.text(thresholdText(share, report), THRESHOLD_MAX_CHARS) +
             f.gen(
               ` and it is ${formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${formatCount(lose)} valid tasks`} pushes it over`,
             ),
@@ -261,13 +262,13 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
   const atMost = c.fragility_exact ? "" : "at most ";
   if (report.verdict === "unresolved") {
     for (const k of failedEvidence(report)) {
-      items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(shortenProse(k.detail), 300)}`);
+      items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
     }
     const standing = marginStanding(report);
     if (standing === "undefined") {
       const m = report.checks.find((k) => k.id === "observed_margin");
       if (m !== undefined && c.margin !== null) {
-        items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(shortenProse(m.detail), 300)}`);
+        items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
       }
     } else if (standing === "undecided") {
       const parts: string[] = [];
@@ -361,13 +362,14 @@ export function checkRunTitle(report: Report): string {
   const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
   const margin = `margin ${formatPp(c.margin)}`;
   if (report.verdict === "accept") {
-    return `${verdict}: ${margin}, lower bound ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
+    return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
   }
   if (report.verdict === "reject") {
     if (rejectedByCanary(report)) return `${verdict}: production canary failed; ${margin}`;
-    return `${verdict}: ${margin}, upper bound ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
+    return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
   }
-  const failing = failedEvidence(report);
+  // Counted and named as the checks table shows them: the margin's row among them when it fails.
+  const failing = failingChecks(report);
   const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
   const checks =
     failing.length === 0
@@ -376,6 +378,7 @@ export function checkRunTitle(report: Report): string {
   const bounds =
     c.lcb === null || c.ucb === null
       ? "bounds undefined"
-      : `bounds ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
+      : // Both bounds are taken one way (one kind) whenever both are defined.
+        `bounds${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
   return `${verdict}: ${checks}; ${margin}, ${bounds}`;
 }

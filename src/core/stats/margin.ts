@@ -70,6 +70,12 @@ export interface MarginAnalysis {
   readonly z: number;
   readonly lcb: number | null;
   readonly ucb: number | null;
+  /**
+   * The margin term of LCB / UCB, so that LCB = marginAtLcb − qLower·seLower: Δ(S) at the set S
+   * that attains an exact bound, Δ_L / Δ_H for a conservative or pessimistic one; null with the bound.
+   */
+  readonly marginAtLcb: number | null;
+  readonly marginAtUcb: number | null;
   /** How LCB and UCB were taken; null when they are null. */
   readonly lcbKind: BoundKind | null;
   readonly ucbKind: BoundKind | null;
@@ -337,6 +343,8 @@ export function analyseMargin(
   let ucbKind: BoundKind | null = lcbKind;
   let lcbSet: number[] | null = null;
   let ucbSet: number[] | null = null;
+  let marginAtLcb = lcb === null ? null : marginLower;
+  let marginAtUcb = ucb === null ? null : marginUpper;
   let lower: ExactBound | ConservativeBound | null = null;
   let upper: ExactBound | ConservativeBound | null = null;
   if (
@@ -369,6 +377,10 @@ export function analyseMargin(
       upper = exact.upper;
       lcbSet = attainingSet(uD, exact.lower);
       ucbSet = attainingSet(uD, exact.upper);
+      // Δ(S) = (Σ_V d + Σ_S d)/(N_v + |S|), single-attempt d ∈ {−1, 0, +1}.
+      const at = (b: ExactBound): number => (validSum + b.plus - b.minus) / (nv + b.minus + b.zero + b.plus);
+      marginAtLcb = at(exact.lower);
+      marginAtUcb = at(exact.upper);
     } else {
       kind = "conservative";
       const [uValues, uCounts] = valueCounts(uD);
@@ -384,6 +396,8 @@ export function analyseMargin(
         : conservativePairedBounds(sums, uValues, uCounts, marginLower, marginUpper, quantileOf);
       lower = r?.lower ?? null;
       upper = r?.upper ?? null;
+      marginAtLcb = marginLower;
+      marginAtUcb = marginUpper;
     }
     lcb = lower?.value ?? null;
     ucb = upper?.value ?? null;
@@ -399,8 +413,8 @@ export function analyseMargin(
   }
   const qLowerOut = lower !== null ? lower.q : opts.margin.validity_bound === "exact" ? null : qLower;
   const qUpperOut = upper !== null ? upper.q : opts.margin.validity_bound === "exact" ? null : qUpper;
-  if (lcb === null) lcbKind = null;
-  if (ucb === null) ucbKind = null;
+  if (lcb === null) lcbKind = marginAtLcb = null;
+  if (ucb === null) ucbKind = marginAtUcb = null;
 
   return {
     universeTasks: universe,
@@ -435,6 +449,8 @@ export function analyseMargin(
     z,
     lcb,
     ucb,
+    marginAtLcb,
+    marginAtUcb,
     lcbKind,
     ucbKind,
     lcbSet,
