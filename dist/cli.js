@@ -2995,7 +2995,7 @@ const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail",
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
  * letters in any case) is reserved to say "no revision is known": the importers write
  * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
  * "Placeholder harness revisions").
  */
 const PLACEHOLDER_REVISION_PREFIX = "unknown:";
@@ -4736,7 +4736,7 @@ function missingCheck(side, m, universe, t, split) {
     }
     return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
-/** Placeholder harness revisions of one model (README "Placeholder harness revisions"). */
+/** Placeholder harness revisions of one model (docs/spec.md §4.2). */
 function placeholdersOf(revisions) {
     return revisions.filter(isPlaceholderRevision);
 }
@@ -17483,8 +17483,8 @@ function diffPolicyTexts(baseText, headText, file) {
 
 ;// CONCATENATED MODULE: ./src/core/report/task-lists.ts
 /**
- * The report's task lists in their compact form (README "Broken tasks and review history in the
- * report JSON"): complete, but one string per task instead of an object per task and per event,
+ * The report's task lists in their compact form (docs/report-json.md "Broken tasks and review history
+ * in the report JSON"): complete, but one string per task instead of an object per task and per event,
  * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
  * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
  */
@@ -22829,7 +22829,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     };
 }
 /**
- * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+ * Labels that match no compared task (docs/spec.md §1.2 "Reviews"): per reviews file,
  * the rows under dataset revisions that no task of the baseline or the candidate has; and the
  * export's labelled tasks (label other than unreviewed, from rows of other models) under such
  * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
@@ -27205,7 +27205,8 @@ Required:
 
 Options:
   --reviews R [R ...]     review files (SPEC §1.2, JSONL); later review revisions override labels.
-  --canary pass|fail      result of the production canary, when the policy requires one.
+  --canary pass|fail      result of the production canary: fail rejects, whatever the policy
+                          says; a policy with production_canary: passes needs pass.
   --format markdown|json|text
                           what to print on stdout (default: markdown, the PR comment's document;
                           text: the same verdict, checks and margin, plain, for a terminal).
@@ -31663,7 +31664,7 @@ function finishResults(opts, draft) {
         notes.push(`harness_revision: ${harnessRevision} (default: ${draft.harnessRevision.from}; --harness-revision)`);
     }
     else {
-        // The reserved placeholder prefix (README "Placeholder harness revisions"): the gate never
+        // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
         // takes it for a revision, so "same harness revision" cannot pass on it.
         harnessRevision = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
         notes.push(`harness_revision: ${harnessRevision} (default: the file names no harness; a placeholder, not a revision: ` +
@@ -33989,9 +33990,8 @@ const external_node_vm_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
  * Dataset's table is made beside what is held), once the read returns (the builder itself), and
  * once the fragility search is done (before the evaluations at each review revision). V8 collects
  * when its heuristics say so, usually later, and the peak RSS is then the live state plus that
- * garbage: a 500,000-task export peaks at ~425–430 MiB without these collections, ~360–370 MiB
- * with them (each ~0.05–0.08 s at 10⁶ tasks once evidence is packed; below COLLECT_MIN_TASKS none
- * is asked).
+ * garbage; a collection at these points costs little beside the read (figures in BENCHMARKS.md;
+ * below COLLECT_MIN_TASKS none is asked).
  *
  * node does not expose `gc` without --expose-gc, which a user's `node dist/cli.js` or GitHub's
  * runner does not pass: the flag is set for a moment to take `gc` from a new context (as Jest's
@@ -34027,7 +34027,7 @@ function fullCollection() {
     }
     return cached ?? undefined;
 }
-/** fullCollection(), unless MODEL_GATE_COLLECT=0 turns the collections off (README, "The CLI"). */
+/** fullCollection(), unless MODEL_GATE_COLLECT=0 turns the collections off (docs/large-exports.md). */
 function fullCollectionFor(env) {
     return env["MODEL_GATE_COLLECT"] === "0" ? undefined : fullCollection();
 }

@@ -2257,7 +2257,7 @@ const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail",
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
  * letters in any case) is reserved to say "no revision is known": the importers write
  * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
  * "Placeholder harness revisions").
  */
 const PLACEHOLDER_REVISION_PREFIX = "unknown:";
@@ -3823,7 +3823,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     };
 }
 /**
- * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+ * Labels that match no compared task (docs/spec.md §1.2 "Reviews"): per reviews file,
  * the rows under dataset revisions that no task of the baseline or the candidate has; and the
  * export's labelled tasks (label other than unreviewed, from rows of other models) under such
  * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).

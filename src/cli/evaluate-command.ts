@@ -27,7 +27,8 @@ Required:
 
 Options:
   --reviews R [R ...]     review files (SPEC §1.2, JSONL); later review revisions override labels.
-  --canary pass|fail      result of the production canary, when the policy requires one.
+  --canary pass|fail      result of the production canary: fail rejects, whatever the policy
+                          says; a policy with production_canary: passes needs pass.
   --format markdown|json|text
                           what to print on stdout (default: markdown, the PR comment's document;
                           text: the same verdict, checks and margin, plain, for a terminal).

@@ -42,7 +42,7 @@ export interface ReviewEvent {
  * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
  * letters in any case) is reserved to say "no revision is known": the importers write
  * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (SPEC §4; README
+ * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
  * "Placeholder harness revisions").
  */
 export const PLACEHOLDER_REVISION_PREFIX = "unknown:";
@@ -95,7 +95,7 @@ export interface InputFileDigest {
 }
 
 /**
- * Labels that match no compared task (README "Reviews that match nothing"): rows of one reviews
+ * Labels that match no compared task (docs/spec.md §1.2 "Reviews"): rows of one reviews
  * file, or the export's labelled tasks of other models (`file` undefined), under dataset
  * revisions that no task of the baseline or the candidate has.
  */

@@ -68,7 +68,7 @@ export interface Comparison {
   readonly se_valid: number | null;
   readonly se_lower: number | null;
   readonly se_upper: number | null;
-  /** Re-run-only SE, when every common task has ≥ 2 attempts for both models; else null. */
+  /** Re-run-only SE over V, when every valid common task has ≥ 2 attempts (K*) for both models; else null. */
   readonly se_rerun: number | null;
   readonly standard_error: "paired" | "clustered";
   /** The policy's `cluster_correction` (used only with standard_error: clustered). */
@@ -121,11 +121,16 @@ export interface Comparison {
   readonly power: number;
   /** Common valid tasks needed, ⌈(q·s_d/(Δ̂ − δ₀))²⌉, for an unresolved verdict held back by the margin with Δ̂ > δ₀. */
   readonly tasks_needed: number | null;
+  /** Which fragility figure applies: review fragility for accept/reject, resolution distance for unresolved. */
   readonly review_fragility: number | null;
   readonly review_fragility_share: number | null;
   readonly resolution_distance: number | null;
-  /** Which fragility figure applies: review fragility for accept/reject, resolution distance for unresolved. */
+  /** The figure is exact; false: the greedy search's upper bound ("at most"). */
   readonly fragility_exact: boolean;
+  /**
+   * The figure is null: no change of labels that changes (accept/reject) or decides (unresolved)
+   * the verdict was found; with fragility_exact, none exists.
+   */
   readonly fragility_unbounded: boolean;
   /** Tasks to review first (resolution distance) or whose relabelling flips the verdict (review fragility). */
   readonly fragility_tasks: readonly {

@@ -275,7 +275,7 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
       `harness_revision: ${harnessRevision} (default: ${draft.harnessRevision.from}; --harness-revision)`,
     );
   } else {
-    // The reserved placeholder prefix (README "Placeholder harness revisions"): the gate never
+    // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
     // takes it for a revision, so "same harness revision" cannot pass on it.
     harnessRevision = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
     notes.push(

@@ -4,9 +4,8 @@
  * Dataset's table is made beside what is held), once the read returns (the builder itself), and
  * once the fragility search is done (before the evaluations at each review revision). V8 collects
  * when its heuristics say so, usually later, and the peak RSS is then the live state plus that
- * garbage: a 500,000-task export peaks at ~425–430 MiB without these collections, ~360–370 MiB
- * with them (each ~0.05–0.08 s at 10⁶ tasks once evidence is packed; below COLLECT_MIN_TASKS none
- * is asked).
+ * garbage; a collection at these points costs little beside the read (figures in BENCHMARKS.md;
+ * below COLLECT_MIN_TASKS none is asked).
  *
  * node does not expose `gc` without --expose-gc, which a user's `node dist/cli.js` or GitHub's
  * runner does not pass: the flag is set for a moment to take `gc` from a new context (as Jest's
@@ -42,7 +41,7 @@ export function fullCollection(): (() => void) | undefined {
   return cached ?? undefined;
 }
 
-/** fullCollection(), unless MODEL_GATE_COLLECT=0 turns the collections off (README, "The CLI"). */
+/** fullCollection(), unless MODEL_GATE_COLLECT=0 turns the collections off (docs/large-exports.md). */
 export function fullCollectionFor(
   env: Readonly<Record<string, string | undefined>>,
 ): (() => void) | undefined {

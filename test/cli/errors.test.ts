@@ -239,6 +239,14 @@ describe("help and version", () => {
     }
   });
 
+  it("--help says a failed canary rejects whatever the policy says (SPEC §4.3)", async () => {
+    const r = await cliInProcess(["evaluate", "--help"]);
+    expect(r.stdout).toContain(
+      "  --canary pass|fail      result of the production canary: fail rejects, whatever the policy\n" +
+        "                          says; a policy with production_canary: passes needs pass.\n",
+    );
+  });
+
   it("--version prints the package version", async () => {
     const { version } = (await import("../../package.json", { with: { type: "json" } })).default;
     const r = await cliInProcess(["--version"]);

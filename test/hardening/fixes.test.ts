@@ -1,6 +1,7 @@
 /**
  * One regression test (or a few) per bug the hardening work found and fixed; each failed before
- * its fix. RELIABILITY.md lists them with their commits. Run in-process against the source.
+ * its fix (the fixes are in git history; RELIABILITY.md names the promises these hold). Run
+ * in-process against the source.
  */
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";

@@ -190,7 +190,7 @@ function missingCheck(
   return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 
-/** Placeholder harness revisions of one model (README "Placeholder harness revisions"). */
+/** Placeholder harness revisions of one model (docs/spec.md §4.2). */
 function placeholdersOf(revisions: readonly string[]): string[] {
   return revisions.filter(isPlaceholderRevision);
 }

@@ -1,6 +1,6 @@
 /**
  * Headline warnings about the input rather than the models: labels that match no compared task
- * (README "Reviews that match nothing"). A reviews file that matches no task at all is an input
+ * (docs/spec.md §1.2 "Reviews"). A reviews file that matches no task at all is an input
  * error in the reader; one that matches some tasks but also names other dataset revisions is
  * a warning here, naming the revisions on each side.
  */

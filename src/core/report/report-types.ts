@@ -45,7 +45,8 @@ export interface BrokenTasks {
  * Every task whose label changed (two of its label events differ), with all its events; tasks
  * labelled at several revisions with the same label each time are counted in `same_label_tasks`.
  * `task_ids[i]`'s events are `events[i]`: "r<revision> <validity> <file>:<line>" joined by "; ",
- * ascending, `<file>` an index into `files` (README "Broken tasks and review history").
+ * ascending, `<file>` an index into `files` (docs/report-json.md "Broken tasks and review history in
+ * the report JSON").
  */
 export interface ReviewHistory {
   /** Tasks listed. */

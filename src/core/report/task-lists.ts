@@ -1,6 +1,6 @@
 /**
- * The report's task lists in their compact form (README "Broken tasks and review history in the
- * report JSON"): complete, but one string per task instead of an object per task and per event,
+ * The report's task lists in their compact form (docs/report-json.md "Broken tasks and review history
+ * in the report JSON"): complete, but one string per task instead of an object per task and per event,
  * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
  * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
  */

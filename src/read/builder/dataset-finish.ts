@@ -210,7 +210,7 @@ export function finishDataset(
 }
 
 /**
- * Labels that match no compared task (README "Reviews that match nothing"): per reviews file,
+ * Labels that match no compared task (docs/spec.md §1.2 "Reviews"): per reviews file,
  * the rows under dataset revisions that no task of the baseline or the candidate has; and the
  * export's labelled tasks (label other than unreviewed, from rows of other models) under such
  * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
