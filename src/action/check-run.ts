@@ -6,7 +6,8 @@
 import type { Verdict } from "../core/report/report-types.js";
 import { ANNOTATIONS_PER_REQUEST, CHECK_RUN_TEXT_MAX } from "../core/report/github-limits.js";
 import { truncateMarkdown } from "../core/report/render-markdown.js";
-import { describeFailure, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
+import { z } from "zod";
+import { checkAnswer, describeFailure, type Octokit, type RetrySettings } from "./github-api.js";
 import type { Logger } from "./logger.js";
 
 export type Conclusion = "success" | "failure" | "neutral";
@@ -46,17 +47,22 @@ export interface CheckRunSpec {
 
 export interface PublishDeps {
   readonly octokit: Octokit;
-  readonly retry: RetryPolicy;
+  readonly retry: RetrySettings;
   readonly log: Logger;
   readonly fork: boolean;
+  /** Where the run's result is when the check run fails (a sentence for the warning; "" for none). */
+  readonly delivered: string;
 }
 
 const PERMISSION = "checks: write";
 
+/** What is used of GitHub's check run answer. */
+const CheckRunAnswer = z.object({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
 /**
  * Creates the completed check run and appends annotations beyond the first 50 with update
- * requests. Returns the check run id, or null after a warning when GitHub refused or kept
- * failing; never throws for an API failure (the verdict is already in the summary and outputs).
+ * requests. Returns the check run id, or null after a warning when GitHub refused, kept failing
+ * or answered with something that is not a check run; never throws for an API failure.
  */
 export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Promise<number | null> {
   const { octokit, retry, log } = deps;
@@ -73,59 +79,48 @@ export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Pr
     ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
   });
 
-  let id: number;
-  try {
-    const res = await withRetry(
-      "create the check run",
-      () =>
-        octokit.rest.checks.create({
-          owner: spec.owner,
-          repo: spec.repo,
-          name: spec.name,
-          head_sha: spec.headSha,
-          status: "completed",
-          conclusion: spec.conclusion,
-          output: output(batches[0]),
-        }),
-      retry,
-      log,
-    );
-    id = res.data.id;
-  } catch (error) {
+  const failed = (error: unknown, action: string): void => {
     log.warning(
       describeFailure(error, {
-        action: `create the check run "${spec.name}"`,
+        action,
         permission: PERMISSION,
         fork: deps.fork,
-        attempts: retry.attempts,
+        attempts: retry.retries + 1,
+        delivered: deps.delivered,
       }),
     );
+  };
+  let id: number;
+  try {
+    const res = await octokit.rest.checks.create({
+      owner: spec.owner,
+      repo: spec.repo,
+      name: spec.name,
+      head_sha: spec.headSha,
+      status: "completed",
+      conclusion: spec.conclusion,
+      output: output(batches[0]),
+    });
+    id = checkAnswer(res, CheckRunAnswer).id;
+  } catch (error) {
+    failed(error, `create the check run "${spec.name}"`);
     return null;
   }
 
   for (const [i, batch] of batches.entries()) {
     if (i === 0) continue;
     try {
-      await withRetry(
-        "add check run annotations",
-        () =>
-          octokit.rest.checks.update({
-            owner: spec.owner,
-            repo: spec.repo,
-            check_run_id: id,
-            output: output(batch),
-          }),
-        retry,
-        log,
-      );
+      const res = await octokit.rest.checks.update({
+        owner: spec.owner,
+        repo: spec.repo,
+        check_run_id: id,
+        output: output(batch),
+      });
+      checkAnswer(res, CheckRunAnswer);
     } catch (error) {
-      log.warning(
-        describeFailure(error, {
-          action: `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`,
-          permission: PERMISSION,
-          fork: deps.fork,
-          attempts: retry.attempts,
-        }),
+      failed(
+        error,
+        `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`,
       );
       break;
     }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { loadBasePolicy, runGit, type BasePolicyRequest } from "../../src/action/base-policy.js";
+import { loadBasePolicy, type BasePolicyRequest } from "../../src/action/base-policy.js";
+import { runGit } from "../../src/git/run-git.js";
 import { createRecordingLogger } from "../../src/action/logger.js";
 import { InputError } from "../../src/core/errors.js";
-import { commitFiles, fastRetry, initRepo, octokitFor, useSharedFakeGitHub } from "./helpers.js";
+import { malformedAnswers } from "./fake-github.js";
+import { commitFiles, initRepo, octokitFor, useSharedFakeGitHub } from "./helpers.js";
 
 const shared = useSharedFakeGitHub("gate-base-policy-");
 
@@ -27,7 +29,6 @@ describe("loadBasePolicy", () => {
     const policy = await loadBasePolicy(req(), {
       octokit: octokitFor(shared.fake),
       git: runGit,
-      retry: fastRetry(),
       log: createRecordingLogger(),
     });
     expect(policy).toEqual({
@@ -45,7 +46,6 @@ describe("loadBasePolicy", () => {
     const error = await loadBasePolicy(req({ baseSha: "4".repeat(40) }), {
       octokit: octokitFor(shared.fake),
       git: runGit,
-      retry: fastRetry(),
       log: createRecordingLogger(),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
@@ -65,7 +65,6 @@ describe("loadBasePolicy", () => {
     const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), {
       octokit: octokitFor(shared.fake),
       git: runGit,
-      retry: fastRetry(),
       log,
     });
     expect(policy).toEqual({
@@ -83,7 +82,6 @@ describe("loadBasePolicy", () => {
     const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), {
       octokit: null,
       git: runGit,
-      retry: fastRetry(),
       log: createRecordingLogger(),
     });
     expect(policy).toEqual({
@@ -98,7 +96,6 @@ describe("loadBasePolicy", () => {
     const error = await loadBasePolicy(req(), {
       octokit: octokitFor(shared.fake),
       git: runGit,
-      retry: fastRetry(),
       log: createRecordingLogger(),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
@@ -108,4 +105,46 @@ describe("loadBasePolicy", () => {
         "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.",
     );
   });
+
+  // Was: an HTML page answered 200 was read as "gate/policy.yaml is a directory at the base commit".
+  it.each(malformedAnswers(200))(
+    "the contents API answering %s: an error saying so, not a guess; the PR's copy does not decide",
+    async (_name, fault) => {
+      shared.fake.fail("repos/get-content", fault);
+      const error = await loadBasePolicy(req(), {
+        octokit: octokitFor(shared.fake),
+        git: runGit,
+        log: createRecordingLogger(),
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          "^Cannot read the policy gate/policy\\.yaml at the pull request's base commit 111111111111, and the PR's own copy must not decide\\. " +
+            "contents API: GitHub answered 200 with .*; git: the checkout does not have commit 1{40}\\. " +
+            "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer\\.$",
+        ),
+      );
+      expect(shared.fake.calls()).toEqual(["GET repos/get-content"]);
+    },
+  );
+
+  it.each(malformedAnswers(200))(
+    "the commits API answering %s: the last commit from git log instead, no warning",
+    async (_name, fault) => {
+      const ws = shared.tempDir();
+      initRepo(ws);
+      const first = commitFiles(ws, { "gate/policy.yaml": "owner: base\n" }, "add policy");
+      const base = commitFiles(ws, { "README.md": "readme\n" }, "unrelated");
+      shared.fake.setFile(base, "gate/policy.yaml", "owner: base\n");
+      shared.fake.fail("repos/list-commits", fault);
+      const log = createRecordingLogger();
+      const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), {
+        octokit: octokitFor(shared.fake),
+        git: runGit,
+        log,
+      });
+      expect(policy.lastCommit).toBe(first);
+      expect(log.lines.filter((l) => l.level === "warning")).toEqual([]);
+    },
+  );
 });

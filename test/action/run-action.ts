@@ -194,6 +194,7 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
     GITHUB_SHA: githubSha(opts.event),
     RUNNER_TEMP: runnerTemp,
     MODEL_GATE_RETRY_BASE_MS: "1",
+    MODEL_GATE_WRITE_SPACING_MS: "0",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     "INPUT_GITHUB-TOKEN": INSTALLATION_TOKEN,

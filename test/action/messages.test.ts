@@ -1,0 +1,122 @@
+/**
+ * Every message is true of the run that prints it, end to end with the committed bundle: where a
+ * warning says the verdict (or the error) is, it is there; a run that stopped with no verdict
+ * never says where "the verdict" is.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import type { FakeGitHub } from "./fake-github.js";
+import { BASE_SHA, runDist, useFakeGitHub, workflowCommands, type RunResult } from "./run-action.js";
+
+const POLICY_PATH = "gate/policy.yaml";
+const RESULTS_PATH = "out/results.jsonl";
+const ROWS: TaskRow[] = [
+  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
+  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
+  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
+];
+
+const fakes = useFakeGitHub();
+
+async function startFake(basePolicy = true): Promise<FakeGitHub> {
+  const f = await fakes.start();
+  if (basePolicy) f.setFile(BASE_SHA, POLICY_PATH, policyYaml());
+  return f;
+}
+
+/** The bundle on a pull request; `setup` may break a runner variable (it gets the workspace). */
+function run(f: FakeGitHub, setup: (workspace: string) => Record<string, string> = () => ({})) {
+  const env: Record<string, string> = {};
+  return runDist({
+    fake: f,
+    event: "pull_request",
+    inputs: {
+      results: RESULTS_PATH,
+      policy: POLICY_PATH,
+      baseline: "cfg-baseline",
+      candidate: "cfg-candidate",
+    },
+    files: { [RESULTS_PATH]: exportText(ROWS), [POLICY_PATH]: policyYaml() },
+    prepare: (workspace) => {
+      Object.assign(env, setup(workspace));
+    },
+    env,
+  });
+}
+
+function commands(r: RunResult, name: string): string[] {
+  return workflowCommands(r.stdout)
+    .filter((c) => c.name === name)
+    .map((c) => c.line);
+}
+
+describe("where the verdict is, said only where it is true", () => {
+  // Was: "… The verdict is in the job summary and the step outputs." after "input error — no verdict".
+  it("an input error whose failed check run is refused: the warning says there is no verdict and the error is in the summary", async () => {
+    const f = await startFake(false);
+    f.fail("checks/create", { status: 403 });
+    const r = await run(f);
+    expect(r.code).toBe(1);
+    expect(r.summary).toMatch(/^## ❗ input error — no verdict\n/);
+    expect(commands(r, "warning")).toEqual([
+      '::warning::Could not create the check run "Model acceptance gate": GitHub answered 403 (Resource not ' +
+        "accessible by integration). The token lacks the permission: the job needs `permissions: checks: write`. " +
+        "No verdict: the error is in the job summary.",
+    ]);
+    expect(r.stdout).not.toMatch(/verdict (is|goes)/);
+  });
+
+  it("an input error with no usable job summary either: the error is in this log", async () => {
+    const f = await startFake(false);
+    f.fail("checks/create", { status: 503 });
+    const r = await run(f, (ws) => {
+      const dir = join(ws, "..", "summary-dir");
+      mkdirSync(dir);
+      return { GITHUB_STEP_SUMMARY: dir };
+    });
+    expect(r.code).toBe(1);
+    expect(commands(r, "warning")).toEqual([
+      '::warning::Could not create the check run "Model acceptance gate": GitHub answered 503 (Server Error) 3 times; ' +
+        "giving up. No verdict: the error is in this log.",
+    ]);
+  });
+
+  it("a verdict whose job summary cannot be written: a failed check run's warning names the step outputs only", async () => {
+    const f = await startFake();
+    f.fail("checks/create", { status: 502 });
+    const r = await run(f, (ws) => {
+      const dir = join(ws, "..", "summary-dir");
+      mkdirSync(dir);
+      return { GITHUB_STEP_SUMMARY: dir };
+    });
+    expect(r.code).toBe(1); // the summary's ::error:: fails the step
+    expect(r.outputs["verdict"]).toBe("accept");
+    expect(commands(r, "warning")).toEqual([
+      '::warning::Could not create the check run "Model acceptance gate": GitHub answered 502 (Server Error) 3 times; ' +
+        "giving up. The verdict is in the step outputs.",
+    ]);
+    expect(commands(r, "error")).toHaveLength(1);
+    expect(commands(r, "error")[0]).toMatch(
+      /^::error::GITHUB_STEP_SUMMARY .* cannot be written \(.*\): the job summary is missing\.$/,
+    );
+  });
+
+  it("a verdict whose step outputs cannot be set: the warning names the job summary only", async () => {
+    const f = await startFake();
+    f.fail("checks/create", { status: 502 });
+    const r = await run(f, (ws) => ({ GITHUB_OUTPUT: join(ws, "..", "no-such-dir", "output.txt") }));
+    expect(r.code).toBe(1);
+    expect(r.summary).toMatch(/^## ✅ accept — /);
+    expect(commands(r, "warning")).toEqual([
+      '::warning::Could not create the check run "Model acceptance gate": GitHub answered 502 (Server Error) 3 times; ' +
+        "giving up. The verdict is in the job summary.",
+    ]);
+    expect(commands(r, "error")).toEqual([
+      expect.stringMatching(
+        /^::error::GITHUB_OUTPUT .* cannot be written \(no such file\): the step outputs are not set\.$/,
+      ),
+    ]);
+  });
+});
