@@ -73514,12 +73514,21 @@ function readRunContext(env, cwd) {
         workflowRun = { headSha: run.head_sha, pullRequests };
     }
     const warnings = [];
-    const issue = payload?.["issue"];
-    const onPullRequest = issue !== null && typeof issue === "object" && issue["pull_request"] != null;
-    if (!needsPayload && eventName !== "" && onPullRequest)
-        warnings.push(`This ${eventName} event is on a pull request, but its payload does not name the pull request's base commit: ` +
-            "the checked-out policy decides, the check run goes on GITHUB_SHA and no comment is posted. " +
-            "To gate the pull request under its base branch's policy, run on pull_request, pull_request_target or workflow_run.");
+    if (!needsPayload && eventName !== "" && payload !== null) {
+        const issue = payload["issue"];
+        const onIssuePullRequest = issue !== null &&
+            typeof issue === "object" &&
+            issue["pull_request"] != null;
+        const notGated = "the checked-out policy decides, the check run goes on GITHUB_SHA and no comment is posted. " +
+            "To gate the pull request under its base branch's policy, run on pull_request, pull_request_target or workflow_run.";
+        // GitHub sends a top-level pull_request only with the pull request events: another event
+        // name with one is a hand-made or mislabelled payload, read as the event it names.
+        if (payload["pull_request"] !== undefined)
+            warnings.push(`The ${eventName} event's payload GITHUB_EVENT_PATH ${eventPath} has a pull_request, but only pull request ` +
+                `events are gated as pull requests: ${notGated}`);
+        else if (onIssuePullRequest)
+            warnings.push(`This ${eventName} event is on a pull request, but its payload does not name the pull request's base commit: ${notGated}`);
+    }
     const workspace = env["GITHUB_WORKSPACE"];
     if (workspace !== undefined && workspace !== "") {
         let why = null;
@@ -74788,7 +74797,7 @@ function failureWarning(deps, error, action) {
  * After creating comment `createdId`: list again, and when an older comment of this gate exists
  * (another run created one at the same time), delete ours and update the oldest with our body.
  * Every run that created a comment does this, so the oldest survives and the rest are removed by
- * their own runs. Failures here leave the created comment in place (debug only: it is complete).
+ * their own runs. When the listing or the delete fails, the created comment stays (it is complete).
  */
 async function settleRace(req, createdId, deps) {
     const { octokit, log } = deps;
@@ -74803,7 +74812,7 @@ async function settleRace(req, createdId, deps) {
     const oldest = keyed[0];
     if (oldest === undefined || oldest.id >= createdId)
         return { kind: "created", id: createdId };
-    log.info(`Another run created this gate's comment (id ${oldest.id}) at the same time; deleting the duplicate ${createdId} and updating ${oldest.id}.`);
+    const race = `Another run created this gate's comment (id ${oldest.id}) at the same time as this run's (id ${createdId})`;
     try {
         const res = await octokit.rest.issues.deleteComment({
             owner: req.owner,
@@ -74816,7 +74825,7 @@ async function settleRace(req, createdId, deps) {
     }
     catch (error) {
         if (httpStatus(error) !== 404) {
-            log.debug(`deleting the duplicate gate comment ${createdId} failed (${apiMessage(error)}); kept it`);
+            log.info(`${race}; this run's could not be deleted (${apiMessage(error)}), so both stay.`);
             return { kind: "created", id: createdId };
         }
     }
@@ -74828,9 +74837,12 @@ async function settleRace(req, createdId, deps) {
             comment_id: oldest.id,
             body: req.body,
         });
-        return { kind: "updated", id: checkAnswer(res, WrittenComment).id };
+        const id = checkAnswer(res, WrittenComment).id;
+        log.info(`${race}; this run's is deleted and the older one updated.`);
+        return { kind: "updated", id };
     }
     catch (error) {
+        log.info(`${race}; this run's is deleted.`);
         log.warning(failureWarning(deps, error, "update the gate comment"));
         return { kind: "failed", id: null };
     }
@@ -75018,7 +75030,7 @@ function makeDisplayPath(workspace) {
  * The pull request's own version of the policy, for the base → head diff only (the base decides).
  * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
  */
-function headPolicyText(bytes, path, log) {
+function headPolicyText(bytes, path, subject, log) {
     if (bytes === null)
         return null;
     try {
@@ -75027,7 +75039,7 @@ function headPolicyText(bytes, path, log) {
     catch (error) {
         if (!(error instanceof errors_InputError))
             throw error;
-        log.warning(`The pull request's version of ${path} is not valid UTF-8; the base commit's version decides.`);
+        log.warning(`The ${subject}'s version of ${path} is not valid UTF-8; the base commit's version decides.`);
         return null;
     }
 }
@@ -75086,7 +75098,7 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
         workspace: ctx.workspace,
         subject: based.subject,
     }, { octokit, git: deps.git, log: deps.log });
-    const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
+    const local = headPolicyText(localBytes, inputs.policy.repoPath, based.subject, deps.log);
     if (!present && based.headInCheckout) {
         deps.log.warning(`This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decides. ` +
             "A removed policy takes effect only once merged.");
@@ -75257,8 +75269,10 @@ async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps) {
     }
     const fork = ctx.pullRequest?.fork ?? false;
     const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
-    if (ctx.sha === null)
-        log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
+    if (ctx.sha === null) {
+        const envSha = deps.env["GITHUB_SHA"] ?? "";
+        log.warning(`No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`);
+    }
     else {
         checkRunId = await publishCheckRun({
             owner: ctx.repo.owner,
@@ -75343,7 +75357,7 @@ async function runAction(deps) {
         if (inputs.pullRequest !== null && ctx.workflowRun === null)
             log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
         // report-path must not replace an input or a device: found before anything is read; the
-        // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
+        // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
         const reportProblem = outputTargetProblem(inputs.reportPath, [
             ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
             { path: inputs.policy.absPath, shown: inputs.policy.repoPath },

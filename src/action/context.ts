@@ -260,15 +260,27 @@ export function readRunContext(env: Env, cwd: string): RunContext {
     workflowRun = { headSha: run.head_sha, pullRequests };
   }
   const warnings: string[] = [];
-  const issue = payload?.["issue"];
-  const onPullRequest =
-    issue !== null && typeof issue === "object" && (issue as Record<string, unknown>)["pull_request"] != null;
-  if (!needsPayload && eventName !== "" && onPullRequest)
-    warnings.push(
-      `This ${eventName} event is on a pull request, but its payload does not name the pull request's base commit: ` +
-        "the checked-out policy decides, the check run goes on GITHUB_SHA and no comment is posted. " +
-        "To gate the pull request under its base branch's policy, run on pull_request, pull_request_target or workflow_run.",
-    );
+  if (!needsPayload && eventName !== "" && payload !== null) {
+    const issue = payload["issue"];
+    const onIssuePullRequest =
+      issue !== null &&
+      typeof issue === "object" &&
+      (issue as Record<string, unknown>)["pull_request"] != null;
+    const notGated =
+      "the checked-out policy decides, the check run goes on GITHUB_SHA and no comment is posted. " +
+      "To gate the pull request under its base branch's policy, run on pull_request, pull_request_target or workflow_run.";
+    // GitHub sends a top-level pull_request only with the pull request events: another event
+    // name with one is a hand-made or mislabelled payload, read as the event it names.
+    if (payload["pull_request"] !== undefined)
+      warnings.push(
+        `The ${eventName} event's payload GITHUB_EVENT_PATH ${eventPath} has a pull_request, but only pull request ` +
+          `events are gated as pull requests: ${notGated}`,
+      );
+    else if (onIssuePullRequest)
+      warnings.push(
+        `This ${eventName} event is on a pull request, but its payload does not name the pull request's base commit: ${notGated}`,
+      );
+  }
   const workspace = env["GITHUB_WORKSPACE"];
   if (workspace !== undefined && workspace !== "") {
     let why: string | null = null;

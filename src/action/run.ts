@@ -180,15 +180,18 @@ interface PolicyChoice {
  * The pull request's own version of the policy, for the base → head diff only (the base decides).
  * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
  */
-function headPolicyText(bytes: Buffer | null, path: string, log: ActionDeps["log"]): string | null {
+function headPolicyText(
+  bytes: Buffer | null,
+  path: string,
+  subject: string,
+  log: ActionDeps["log"],
+): string | null {
   if (bytes === null) return null;
   try {
     return decodePolicyText(bytes, path);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    log.warning(
-      `The pull request's version of ${path} is not valid UTF-8; the base commit's version decides.`,
-    );
+    log.warning(`The ${subject}'s version of ${path} is not valid UTF-8; the base commit's version decides.`);
     return null;
   }
 }
@@ -267,7 +270,7 @@ async function choosePolicy(
     },
     { octokit, git: deps.git, log: deps.log },
   );
-  const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
+  const local = headPolicyText(localBytes, inputs.policy.repoPath, based.subject, deps.log);
   if (!present && based.headInCheckout) {
     deps.log.warning(
       `This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decides. ` +
@@ -481,8 +484,12 @@ async function publishToGitHub(
   }
   const fork = ctx.pullRequest?.fork ?? false;
   const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
-  if (ctx.sha === null) log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
-  else {
+  if (ctx.sha === null) {
+    const envSha = deps.env["GITHUB_SHA"] ?? "";
+    log.warning(
+      `No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`,
+    );
+  } else {
     checkRunId = await publishCheckRun(
       {
         owner: ctx.repo.owner,
@@ -582,7 +589,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         `pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`,
       );
     // report-path must not replace an input or a device: found before anything is read; the
-    // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
+    // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
     const reportProblem = outputTargetProblem(inputs.reportPath, [
       ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
       { path: inputs.policy.absPath, shown: inputs.policy.repoPath },

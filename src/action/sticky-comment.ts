@@ -293,7 +293,7 @@ function failureWarning(deps: CommentDeps, error: unknown, action: string): stri
  * After creating comment `createdId`: list again, and when an older comment of this gate exists
  * (another run created one at the same time), delete ours and update the oldest with our body.
  * Every run that created a comment does this, so the oldest survives and the rest are removed by
- * their own runs. Failures here leave the created comment in place (debug only: it is complete).
+ * their own runs. When the listing or the delete fails, the created comment stays (it is complete).
  */
 async function settleRace(req: UpsertRequest, createdId: number, deps: CommentDeps): Promise<CommentOutcome> {
   const { octokit, log } = deps;
@@ -306,9 +306,7 @@ async function settleRace(req: UpsertRequest, createdId: number, deps: CommentDe
   }
   const oldest = keyed[0];
   if (oldest === undefined || oldest.id >= createdId) return { kind: "created", id: createdId };
-  log.info(
-    `Another run created this gate's comment (id ${oldest.id}) at the same time; deleting the duplicate ${createdId} and updating ${oldest.id}.`,
-  );
+  const race = `Another run created this gate's comment (id ${oldest.id}) at the same time as this run's (id ${createdId})`;
   try {
     const res = await octokit.rest.issues.deleteComment({
       owner: req.owner,
@@ -319,7 +317,7 @@ async function settleRace(req: UpsertRequest, createdId: number, deps: CommentDe
     if ((res.status as number) !== 204) throw malformed(res);
   } catch (error) {
     if (httpStatus(error) !== 404) {
-      log.debug(`deleting the duplicate gate comment ${createdId} failed (${apiMessage(error)}); kept it`);
+      log.info(`${race}; this run's could not be deleted (${apiMessage(error)}), so both stay.`);
       return { kind: "created", id: createdId };
     }
   }
@@ -331,8 +329,11 @@ async function settleRace(req: UpsertRequest, createdId: number, deps: CommentDe
       comment_id: oldest.id,
       body: req.body,
     });
-    return { kind: "updated", id: checkAnswer(res, WrittenComment).id };
+    const id = checkAnswer(res, WrittenComment).id;
+    log.info(`${race}; this run's is deleted and the older one updated.`);
+    return { kind: "updated", id };
   } catch (error) {
+    log.info(`${race}; this run's is deleted.`);
     log.warning(failureWarning(deps, error, "update the gate comment"));
     return { kind: "failed", id: null };
   }

@@ -215,9 +215,16 @@ describe("events that take nothing from the payload", () => {
     },
   );
 
-  it("a push payload carrying a pull_request object is still a push: the event's name decides", () => {
-    const ctx = read("push", { ...(eventPayload("push") as object), pull_request: { number: 1 } });
+  it("a push payload carrying a pull_request object is still a push (the event's name decides), said in a warning", () => {
+    const path = payloadFile({ ...(eventPayload("push") as object), pull_request: { number: 1 } });
+    const ctx = readRunContext(env("push", path), dir);
     expect(ctx.pullRequest).toBeNull();
+    expect(ctx.warnings).toEqual([
+      `The push event's payload GITHUB_EVENT_PATH ${path} has a pull_request, but only pull request events are ` +
+        "gated as pull requests: the checked-out policy decides, the check run goes on GITHUB_SHA and no comment " +
+        "is posted. To gate the pull request under its base branch's policy, run on pull_request, " +
+        "pull_request_target or workflow_run.",
+    ]);
   });
 
   it("issue_comment on a pull request: no base commit in its payload, so a warning says the checkout's policy decides", () => {

@@ -3,7 +3,8 @@
  * warning says the verdict (or the error) is, it is there; a run that stopped with no verdict
  * never says where "the verdict" is.
  */
-import { mkdirSync } from "node:fs";
+import { Buffer } from "node:buffer";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
@@ -117,6 +118,59 @@ describe("where the verdict is, said only where it is true", () => {
       expect.stringMatching(
         /^::error::GITHUB_OUTPUT .* cannot be written \(no such file\): the step outputs are not set\.$/,
       ),
+    ]);
+  });
+});
+
+describe("what a run says it did, it did", () => {
+  function runOn(
+    f: FakeGitHub,
+    event: "push" | "merge_group",
+    env: Record<string, string>,
+    policy: string | Buffer,
+  ) {
+    return runDist({
+      fake: f,
+      event,
+      inputs: {
+        results: RESULTS_PATH,
+        policy: POLICY_PATH,
+        baseline: "cfg-baseline",
+        candidate: "cfg-candidate",
+      },
+      files: { [RESULTS_PATH]: exportText(ROWS) },
+      prepare: (workspace) => {
+        mkdirSync(join(workspace, "gate"), { recursive: true });
+        writeFileSync(join(workspace, POLICY_PATH), policy);
+      },
+      env,
+    });
+  }
+
+  // Was: "(GITHUB_SHA is not set)" also when it was set to something that is not a commit id.
+  it.each([
+    ["unset", "", "GITHUB_SHA is not set"],
+    ["not a commit id", "HEAD", 'GITHUB_SHA "HEAD" is not a full commit id'],
+  ])("push with GITHUB_SHA %s: the warning says which, and no check run is created", async (_n, sha, why) => {
+    const f = await startFake(false);
+    const r = await runOn(f, "push", { GITHUB_SHA: sha }, policyYaml());
+    expect(r.code).toBe(0);
+    expect(r.outputs["verdict"]).toBe("accept");
+    expect(commands(r, "warning")).toEqual([
+      `::warning::No commit to attach the check run to (${why}); no check run.`,
+    ]);
+    expect(f.checkRuns).toEqual([]);
+    expect(r.outputs["check-run-id"]).toBe("");
+  });
+
+  // Was: "The pull request's version of … is not valid UTF-8" in a merge queue.
+  it("merge_group whose queued policy is not UTF-8: the warning names the merge group, the base's policy decides", async () => {
+    const f = await startFake();
+    const r = await runOn(f, "merge_group", {}, Buffer.from([0x6f, 0x77, 0xff, 0x0a]));
+    expect(r.code).toBe(0);
+    expect(r.outputs["verdict"]).toBe("accept");
+    expect(commands(r, "warning")).toEqual([
+      `::warning::The merge group's version of ${POLICY_PATH} is not valid UTF-8; the base commit's version decides.`,
     ]);
   });
 });

@@ -337,12 +337,17 @@ describe("a create–create race (two runs listing at once)", () => {
     fake.holdTogether("issues/list-comments", 2);
     const first = request({ digest: "1".repeat(64) });
     const second = request({ digest: "2".repeat(64) });
-    const [a, b] = await Promise.all([
-      upsertStickyComment(first, deps()),
-      upsertStickyComment(second, deps()),
-    ]);
+    const da = deps();
+    const db = deps();
+    const [a, b] = await Promise.all([upsertStickyComment(first, da), upsertStickyComment(second, db)]);
     expect(fake.comments).toHaveLength(1);
     const survivor = fake.comments[0];
+    const loserLog = (a.kind === "updated" ? da : db).log;
+    const deleted = fake.requests.find((r) => r.operationId === "issues/delete-comment")?.path ?? "";
+    expect(loserLog.lines.filter((l) => l.level === "info").map((l) => l.message)).toEqual([
+      `Another run created this gate's comment (id ${survivor?.id}) at the same time as this run's (id ` +
+        `${/\/(\d+)$/.exec(deleted)?.[1]}); this run's is deleted and the older one updated.`,
+    ]);
     const outcomes = [a, b].map((o) => o.kind).sort();
     expect(outcomes).toEqual(["created", "updated"]);
     expect(a.id).toBe(survivor?.id);
@@ -429,5 +434,37 @@ describe("an answer that is not what GitHub documents", () => {
     expect(outcomes.map((o) => o.kind)).toEqual(["created", "created"]);
     expect(fake.comments).toHaveLength(2);
     expect([...warnings(a.log), ...warnings(b.log)]).toEqual([]);
+    // Was: "deleting the duplicate … and updating …" said before the delete that then did not happen.
+    const [older, newer] = fake.comments.map((c) => c.id);
+    expect([...a.log.lines, ...b.log.lines].filter((l) => l.level === "info").map((l) => l.message)).toEqual([
+      `Another run created this gate's comment (id ${older}) at the same time as this run's (id ${newer}); ` +
+        "this run's could not be deleted (GitHub answered 200 with JSON of the wrong shape (an object)), so both stay.",
+    ]);
   });
+
+  it.each(malformedAnswers(200))(
+    "after deleting its duplicate, the update of the older comment answers %s: one warning, failed",
+    async (_name, fault) => {
+      fake.holdTogether("issues/list-comments", 2);
+      fake.fail("issues/update-comment", fault);
+      const a = deps();
+      const b = deps();
+      const outcomes = await Promise.all([
+        upsertStickyComment(request({ digest: "1".repeat(64) }), a),
+        upsertStickyComment(request({ digest: "2".repeat(64) }), b),
+      ]);
+      expect(outcomes.map((o) => o.kind).sort()).toEqual(["created", "failed"]);
+      expect(fake.comments).toHaveLength(1);
+      const loser = outcomes[0]?.kind === "failed" ? a : b;
+      expect(warnings(loser.log)).toHaveLength(1);
+      expect(warnings(loser.log)[0]).toMatch(
+        /^Could not update the gate comment: GitHub answered 200 with .*; the answer is not used\. The verdict is in the job summary and the step outputs\.$/,
+      );
+      expect(loser.log.lines.filter((l) => l.level === "info").map((l) => l.message)).toEqual([
+        expect.stringMatching(
+          /^Another run created this gate's comment \(id \d+\) at the same time as this run's \(id \d+\); this run's is deleted\.$/,
+        ),
+      ]);
+    },
+  );
 });
