@@ -83,6 +83,26 @@ describe("the action's Octokit", () => {
     );
   });
 
+  // plugin-throttling knows a rate limit as GitHub documents it: x-ratelimit-remaining: 0, or a
+  // message naming the secondary rate limit. Anything else with 403/429 is not waited out (a
+  // proxy's own 429, say), yet the warning still names a rate limit, not a permission.
+  it("a 429 with retry-after but no rate limit GitHub documents: not retried, the warning names a rate limit", async () => {
+    shared.fake.fail("checks/create", {
+      status: 429,
+      message: "Too Many Requests",
+      headers: { "retry-after": "1" },
+      times: 1,
+    });
+    const error: unknown = await octokitAt(shared.fake.baseUrl)
+      .rest.checks.create(CHECK_RUN)
+      .catch((e: unknown) => e);
+    expect(shared.fake.requests.map((r) => r.status)).toEqual([429]);
+    expect(describeFailure(error, CTX)).toBe(
+      "Could not create the check run: GitHub's rate limit answered 429 (Too Many Requests); giving up. " +
+        "The verdict is in the job summary.",
+    );
+  });
+
   it("gives a rate limit up at once when it asks to wait longer than a minute", async () => {
     shared.fake.fail("checks/create", {
       status: 403,
