@@ -48426,6 +48426,16 @@ function isRateLimit(error) {
         header(error, "x-ratelimit-remaining") === "0" ||
         /\brate limit/i.test(apiMessage(error)));
 }
+/** One warning for a call that failed for good (describeFailure), with the run's context. */
+function warnFailure(deps, error, action, permission) {
+    deps.log.warning(describeFailure(error, {
+        action,
+        permission,
+        fork: deps.fork,
+        attempts: deps.retry.retries + 1,
+        delivered: deps.delivered,
+    }));
+}
 /** One sentence (or two) for a warning about a call that failed for good. */
 function describeFailure(error, ctx) {
     const head = `Could not ${ctx.action}`;
@@ -74166,7 +74176,7 @@ const CheckRunAnswer = object({ id: schemas_number().int().positive().max(Number
  * or answered with something that is not a check run; never throws for an API failure.
  */
 async function publishCheckRun(spec, deps) {
-    const { octokit, retry, log } = deps;
+    const { octokit } = deps;
     const title = spec.title.slice(0, 1000);
     const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
     const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
@@ -74180,13 +74190,7 @@ async function publishCheckRun(spec, deps) {
         ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
     });
     const failed = (error, action) => {
-        log.warning(describeFailure(error, {
-            action,
-            permission: PERMISSION,
-            fork: deps.fork,
-            attempts: retry.retries + 1,
-            delivered: deps.delivered,
-        }));
+        warnFailure(deps, error, action, PERMISSION);
     };
     let id;
     try {
@@ -74728,13 +74732,7 @@ async function resolveCommentAuthor(deps) {
             log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
             return { login: ACTIONS_BOT_LOGIN, id: null };
         }
-        log.warning(describeFailure(error, {
-            action: "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)",
-            permission: sticky_comment_PERMISSION,
-            fork: deps.fork,
-            attempts: deps.retry.retries + 1,
-            delivered: deps.delivered,
-        }));
+        warnFailure(deps, error, "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)", sticky_comment_PERMISSION);
         return null;
     }
 }
@@ -74784,15 +74782,6 @@ async function listGateComments(octokit, target, author, key, log) {
  * may have landed, so it is retried here only after listing again.
  */
 const NO_CLIENT_RETRY = { retries: 0 };
-function failureWarning(deps, error, action) {
-    return describeFailure(error, {
-        action,
-        permission: sticky_comment_PERMISSION,
-        fork: deps.fork,
-        attempts: deps.retry.retries + 1,
-        delivered: deps.delivered,
-    });
-}
 /**
  * After creating comment `createdId`: list again, and when an older comment of this gate exists
  * (another run created one at the same time), delete ours and update the oldest with our body.
@@ -74843,7 +74832,7 @@ async function settleRace(req, createdId, deps) {
     }
     catch (error) {
         log.info(`${race}; this run's is deleted.`);
-        log.warning(failureWarning(deps, error, "update the gate comment"));
+        warnFailure(deps, error, "update the gate comment", sticky_comment_PERMISSION);
         return { kind: "failed", id: null };
     }
 }
@@ -74857,7 +74846,7 @@ async function settleRace(req, createdId, deps) {
 async function upsertStickyComment(req, deps) {
     const { octokit, retry, log } = deps;
     const failure = (error, action) => {
-        log.warning(failureWarning(deps, error, action));
+        warnFailure(deps, error, action, sticky_comment_PERMISSION);
         return { kind: "failed", id: null };
     };
     for (let attempt = 1;; attempt++) {

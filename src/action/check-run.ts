@@ -7,8 +7,7 @@ import type { Verdict } from "../core/report/report-types.js";
 import { ANNOTATIONS_PER_REQUEST, CHECK_RUN_TEXT_MAX } from "../core/report/github-limits.js";
 import { truncateMarkdown } from "../core/report/render-markdown.js";
 import { z } from "zod";
-import { checkAnswer, describeFailure, type Octokit, type RetrySettings } from "./github-api.js";
-import type { Logger } from "./logger.js";
+import { checkAnswer, type PublishDeps, warnFailure } from "./github-api.js";
 
 export type Conclusion = "success" | "failure" | "neutral";
 
@@ -45,15 +44,6 @@ export interface CheckRunSpec {
   readonly annotations: readonly CheckRunAnnotation[];
 }
 
-export interface PublishDeps {
-  readonly octokit: Octokit;
-  readonly retry: RetrySettings;
-  readonly log: Logger;
-  readonly fork: boolean;
-  /** Where the run's result is when the check run fails (a sentence for the warning; "" for none). */
-  readonly delivered: string;
-}
-
 const PERMISSION = "checks: write";
 
 /** What is used of GitHub's check run answer. */
@@ -65,7 +55,7 @@ const CheckRunAnswer = z.object({ id: z.number().int().positive().max(Number.MAX
  * or answered with something that is not a check run; never throws for an API failure.
  */
 export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Promise<number | null> {
-  const { octokit, retry, log } = deps;
+  const { octokit } = deps;
   const title = spec.title.slice(0, 1000);
   const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
   const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
@@ -80,15 +70,7 @@ export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Pr
   });
 
   const failed = (error: unknown, action: string): void => {
-    log.warning(
-      describeFailure(error, {
-        action,
-        permission: PERMISSION,
-        fork: deps.fork,
-        attempts: retry.retries + 1,
-        delivered: deps.delivered,
-      }),
-    );
+    warnFailure(deps, error, action, PERMISSION);
   };
   let id: number;
   try {

@@ -228,6 +228,30 @@ export function isRateLimit(error: unknown): boolean {
   );
 }
 
+/** What the calls that publish the result share: the client, how hard it tries, the log, and what a failure warning says. */
+export interface PublishDeps {
+  readonly octokit: Octokit;
+  readonly retry: RetrySettings;
+  readonly log: Logger;
+  /** The run is on a pull request from a fork. */
+  readonly fork: boolean;
+  /** Where the run's result is when a call fails (a sentence for the warning; "" for none). */
+  readonly delivered: string;
+}
+
+/** One warning for a call that failed for good (describeFailure), with the run's context. */
+export function warnFailure(deps: PublishDeps, error: unknown, action: string, permission: string): void {
+  deps.log.warning(
+    describeFailure(error, {
+      action,
+      permission,
+      fork: deps.fork,
+      attempts: deps.retry.retries + 1,
+      delivered: deps.delivered,
+    }),
+  );
+}
+
 export interface FailureContext {
   /** What was being done, e.g. "create the check run". */
   readonly action: string;

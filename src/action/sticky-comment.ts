@@ -30,12 +30,12 @@ import {
   backoffMs,
   malformed,
   checkAnswer,
-  describeFailure,
   httpStatus,
   isRateLimit,
   MalformedAnswerError,
   type Octokit,
-  type RetrySettings,
+  type PublishDeps,
+  warnFailure,
 } from "./github-api.js";
 import type { Logger } from "./logger.js";
 
@@ -117,16 +117,6 @@ const CommentAnswer = z.object({
 const CommentsAnswer = z.array(CommentAnswer);
 const WrittenComment = z.object({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
-/** What the comment calls share: the client, how hard it tries, the log, and what a failure warning says. */
-export interface CommentDeps {
-  readonly octokit: Octokit;
-  readonly retry: RetrySettings;
-  readonly log: Logger;
-  readonly fork: boolean;
-  /** Where the run's result is when the comment fails (a sentence for the warning; "" for none). */
-  readonly delivered: string;
-}
-
 /**
  * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal;
  * server errors and no answer are retried by the client. Throws when there is no usable answer.
@@ -161,7 +151,7 @@ async function viewerByGraphql(octokit: Octokit): Promise<CommentAuthor> {
  * retries): the caller then posts no comment, since a wrong guess would post a second one beside
  * the gate's own.
  */
-export async function resolveCommentAuthor(deps: CommentDeps): Promise<CommentAuthor | null> {
+export async function resolveCommentAuthor(deps: PublishDeps): Promise<CommentAuthor | null> {
   const { octokit, log } = deps;
   try {
     const author = await viewerByGraphql(octokit);
@@ -184,15 +174,11 @@ export async function resolveCommentAuthor(deps: CommentDeps): Promise<CommentAu
       log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
       return { login: ACTIONS_BOT_LOGIN, id: null };
     }
-    log.warning(
-      describeFailure(error, {
-        action:
-          "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)",
-        permission: PERMISSION,
-        fork: deps.fork,
-        attempts: deps.retry.retries + 1,
-        delivered: deps.delivered,
-      }),
+    warnFailure(
+      deps,
+      error,
+      "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)",
+      PERMISSION,
     );
     return null;
   }
@@ -279,23 +265,13 @@ export interface UpsertRequest extends CommentTarget {
  */
 const NO_CLIENT_RETRY = { retries: 0 } as const;
 
-function failureWarning(deps: CommentDeps, error: unknown, action: string): string {
-  return describeFailure(error, {
-    action,
-    permission: PERMISSION,
-    fork: deps.fork,
-    attempts: deps.retry.retries + 1,
-    delivered: deps.delivered,
-  });
-}
-
 /**
  * After creating comment `createdId`: list again, and when an older comment of this gate exists
  * (another run created one at the same time), delete ours and update the oldest with our body.
  * Every run that created a comment does this, so the oldest survives and the rest are removed by
  * their own runs. When the listing or the delete fails, the created comment stays (it is complete).
  */
-async function settleRace(req: UpsertRequest, createdId: number, deps: CommentDeps): Promise<CommentOutcome> {
+async function settleRace(req: UpsertRequest, createdId: number, deps: PublishDeps): Promise<CommentOutcome> {
   const { octokit, log } = deps;
   let keyed: readonly ExistingComment[];
   try {
@@ -334,7 +310,7 @@ async function settleRace(req: UpsertRequest, createdId: number, deps: CommentDe
     return { kind: "updated", id };
   } catch (error) {
     log.info(`${race}; this run's is deleted.`);
-    log.warning(failureWarning(deps, error, "update the gate comment"));
+    warnFailure(deps, error, "update the gate comment", PERMISSION);
     return { kind: "failed", id: null };
   }
 }
@@ -346,10 +322,10 @@ async function settleRace(req: UpsertRequest, createdId: number, deps: CommentDe
  * the error is updated, never duplicated. Never throws for an API failure: it warns and reports
  * `failed`.
  */
-export async function upsertStickyComment(req: UpsertRequest, deps: CommentDeps): Promise<CommentOutcome> {
+export async function upsertStickyComment(req: UpsertRequest, deps: PublishDeps): Promise<CommentOutcome> {
   const { octokit, retry, log } = deps;
   const failure = (error: unknown, action: string): CommentOutcome => {
-    log.warning(failureWarning(deps, error, action));
+    warnFailure(deps, error, action, PERMISSION);
     return { kind: "failed", id: null };
   };
   for (let attempt = 1; ; attempt++) {

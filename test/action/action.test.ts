@@ -13,6 +13,7 @@ import { ACTIONS_BOT, FakeGitHub, type Identity } from "./fake-github.js";
 import { expectGolden } from "./golden.js";
 import {
   BASE_SHA,
+  commandLines as commands,
   HEAD_SHA,
   PR_NUMBER,
   PUSH_SHA,
@@ -84,12 +85,6 @@ function run(f: FakeGitHub, s: Scenario = {}): Promise<RunResult> {
 
 function report(r: RunResult): Report {
   return JSON.parse(readFileSync(r.outputs["report-path"] ?? "", "utf8")) as Report;
-}
-
-function commands(r: RunResult, name: string): string[] {
-  return workflowCommands(r.stdout)
-    .filter((c) => c.name === name)
-    .map((c) => c.line);
 }
 
 /** Only the commands @actions/core emits for this action; nothing injected. */

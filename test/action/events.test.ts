@@ -7,14 +7,16 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/report/report-types.js";
-import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import { CLEAR_ACCEPT_ROWS as ROWS, exportText, policyYaml } from "./exports.js";
 import { FakeGitHub } from "./fake-github.js";
 import {
   BASE_SHA,
   HEAD_SHA,
   MERGE_GROUP_SHA,
+  POLICY_PATH,
   PR_NUMBER,
   PUSH_SHA,
+  RESULTS_PATH,
   runDist,
   workflowCommands,
   useFakeGitHub,
@@ -22,13 +24,6 @@ import {
   type RunResult,
 } from "./run-action.js";
 
-const POLICY_PATH = "gate/policy.yaml";
-const RESULTS_PATH = "out/results.jsonl";
-const ROWS: TaskRow[] = [
-  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
-  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
-  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
-];
 /** The base's policy needs 100 common valid tasks (60 here: unresolved); the change's needs 10. */
 const STRICT = policyYaml({ minTasks: 100 });
 const LOOSE = policyYaml({ minTasks: 10 });

@@ -41,18 +41,20 @@ import {
 } from "../../src/action/sticky-comment.js";
 import { InputError } from "../../src/core/errors.js";
 import type { Report } from "../../src/core/report/report-types.js";
-import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import { CLEAR_ACCEPT_ROWS as ACCEPT_ROWS, exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
 import { FakeGitHub, type Identity } from "./fake-github.js";
 import { commitFiles, fastRetry, initRepo, octokitAt, octokitFor } from "./helpers.js";
 import {
   BASE_SHA,
+  commandLines as commands,
   cleanupRuns,
   DIST,
   distExists,
   HEAD_SHA,
+  POLICY_PATH,
   PR_NUMBER,
+  RESULTS_PATH,
   runDist,
-  workflowCommands,
   type RunResult,
 } from "./run-action.js";
 
@@ -193,9 +195,6 @@ class DroppingProxy {
 
 let fake: FakeGitHub;
 let proxy: DroppingProxy;
-
-const POLICY_PATH = "gate/policy.yaml";
-const RESULTS_PATH = "out/results.jsonl";
 
 beforeAll(async () => {
   fake = await new FakeGitHub("acme/models").start();
@@ -996,12 +995,6 @@ describe("a connection dropped mid-call on the base policy's contents and commit
   });
 });
 
-/** 60 valid tasks, the candidate alone passes 20: accept. */
-const ACCEPT_ROWS: TaskRow[] = [
-  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
-  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
-  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
-];
 /** The mirror image: the baseline alone passes 20: reject. */
 const REJECT_ROWS: TaskRow[] = [
   ...tasks(20, "b-only", { validity: "valid", a: "fail", b: "pass" }),
@@ -1032,12 +1025,6 @@ function runBundle(
     files: { [RESULTS_PATH]: exportText(rows), [policy]: opts.policyText ?? policyYaml() },
     env: { GITHUB_API_URL: proxy.baseUrl },
   });
-}
-
-function commands(r: RunResult, name: string): string[] {
-  return workflowCommands(r.stdout)
-    .filter((c) => c.name === name)
-    .map((c) => c.line);
 }
 
 /** The failed tries the action logs (::debug::), as "POST /repos/{owner}/{repo}/check-runs try 1". */

@@ -6,27 +6,19 @@
  * decides which policy applies), never a success.
  */
 import { describe, expect, it } from "vitest";
-import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import { CLEAR_ACCEPT_ROWS as ROWS, exportText, policyYaml } from "./exports.js";
 import { GRAPHQL, malformedAnswers, type FakeGitHub, type Fault } from "./fake-github.js";
 import {
   BASE_SHA,
+  commandLines,
   HEAD_SHA,
+  POLICY_PATH,
   PR_NUMBER,
+  RESULTS_PATH,
   runDist,
   useFakeGitHub,
-  workflowCommands,
   type EventKind,
-  type RunResult,
 } from "./run-action.js";
-
-const POLICY_PATH = "gate/policy.yaml";
-const RESULTS_PATH = "out/results.jsonl";
-/** 60 valid tasks, the candidate alone passes 20: accept. */
-const ROWS: TaskRow[] = [
-  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
-  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
-  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
-];
 const WHERE = "The verdict is in the job summary and the step outputs.";
 
 const fakes = useFakeGitHub();
@@ -60,12 +52,6 @@ function run(f: FakeGitHub, event: EventKind = "pull_request", inputs: Record<st
   });
 }
 
-function commands(r: RunResult, name: string): string[] {
-  return workflowCommands(r.stdout)
-    .filter((c) => c.name === name)
-    .map((c) => c.line);
-}
-
 describe("a successful answer that is not what GitHub documents", () => {
   // Was: the log said `Check run "…" created on … (id undefined).` and the check-run-id output was
   // the string "undefined".
@@ -77,13 +63,13 @@ describe("a successful answer that is not what GitHub documents", () => {
     expect(r.outputs["verdict"]).toBe("accept");
     expect(r.outputs["check-run-id"]).toBe("");
     expect(r.stdout).not.toContain("undefined");
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       '::warning::Could not create the check run "Model acceptance gate": GitHub answered 201 with an HTML page ' +
         `instead of JSON; the answer is not used. ${WHERE}`,
     ]);
     expect(f.comments.map((c) => c.issue)).toEqual([PR_NUMBER]);
     expect(r.outputs["comment-id"]).toBe(String(f.comments[0]?.id));
-    expect(commands(r, "error")).toEqual([]);
+    expect(commandLines(r, "error")).toEqual([]);
   });
 
   it("the comment listing answers garbage labelled JSON: one warning, no comment, comment-id empty", async () => {
@@ -94,7 +80,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     expect(r.outputs["check-run-id"]).toBe(String(f.checkRuns[0]?.id));
     expect(r.outputs["comment-id"]).toBe("");
     expect(f.comments).toEqual([]);
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       "::warning::Could not list the pull request's comments to find the previous gate comment: GitHub answered 200 " +
         `with a body that is not JSON (application/json); the answer is not used. ${WHERE}`,
     ]);
@@ -106,7 +92,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     const r = await run(f);
     expect(r.code).toBe(0);
     expect(r.outputs["comment-id"]).toBe("");
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       "::warning::Could not create the gate comment: GitHub answered 201 with JSON that lacks a usable `id`; " +
         `the answer is not used. ${WHERE}`,
     ]);
@@ -121,7 +107,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     expect(r.code).toBe(0);
     expect(r.outputs["comment-id"]).toBe("");
     expect(f.calls().filter((c) => c.includes("comments"))).toEqual([]);
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       "::warning::Could not tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is " +
         "posted (a guess could post a second one): GitHub answered 200 with an HTML page instead of JSON; the answer " +
         `is not used. ${WHERE}`,
@@ -135,7 +121,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     const r = await run(f);
     expect(r.code).toBe(1);
     expect(r.outputs["verdict"]).toBeUndefined();
-    expect(commands(r, "error")).toEqual([
+    expect(commandLines(r, "error")).toEqual([
       `::error::Cannot read the policy ${POLICY_PATH} at the pull request's base commit ${BASE_SHA.slice(0, 12)}, and the ` +
         "PR's own copy must not decide. contents API: GitHub answered 200 with an HTML page instead of JSON; git: the " +
         `checkout does not have commit ${BASE_SHA}. GitHub's answer could not be used: re-run the job, or check out ` +
@@ -153,7 +139,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     const r = await run(f, "workflow_run");
     expect(r.code).toBe(1);
     expect(r.outputs["verdict"]).toBeUndefined();
-    expect(commands(r, "error")).toEqual([
+    expect(commandLines(r, "error")).toEqual([
       `::error::Cannot confirm pull request #${PR_NUMBER} for this workflow_run (GitHub answered 200 with JSON that ` +
         "lacks a usable `head`), so it is not known which base policy decides. Re-run the job; the token needs " +
         "`pull-requests: read`.",

@@ -7,17 +7,9 @@ import { Buffer } from "node:buffer";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import { CLEAR_ACCEPT_ROWS as ROWS, exportText, policyYaml } from "./exports.js";
 import type { FakeGitHub } from "./fake-github.js";
-import { BASE_SHA, runDist, useFakeGitHub, workflowCommands, type RunResult } from "./run-action.js";
-
-const POLICY_PATH = "gate/policy.yaml";
-const RESULTS_PATH = "out/results.jsonl";
-const ROWS: TaskRow[] = [
-  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
-  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
-  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
-];
+import { BASE_SHA, commandLines, POLICY_PATH, RESULTS_PATH, runDist, useFakeGitHub } from "./run-action.js";
 
 const fakes = useFakeGitHub();
 
@@ -47,12 +39,6 @@ function run(f: FakeGitHub, setup: (workspace: string) => Record<string, string>
   });
 }
 
-function commands(r: RunResult, name: string): string[] {
-  return workflowCommands(r.stdout)
-    .filter((c) => c.name === name)
-    .map((c) => c.line);
-}
-
 describe("where the verdict is, said only where it is true", () => {
   // Was: "… The verdict is in the job summary and the step outputs." after "input error — no verdict".
   it("an input error whose failed check run is refused: the warning says there is no verdict and the error is in the summary", async () => {
@@ -61,7 +47,7 @@ describe("where the verdict is, said only where it is true", () => {
     const r = await run(f);
     expect(r.code).toBe(1);
     expect(r.summary).toMatch(/^## ❗ input error — no verdict\n/);
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       '::warning::Could not create the check run "Model acceptance gate": GitHub answered 403 (Resource not ' +
         "accessible by integration). The token lacks the permission: the job needs `permissions: checks: write`. " +
         "No verdict: the error is in the job summary.",
@@ -78,7 +64,7 @@ describe("where the verdict is, said only where it is true", () => {
       return { GITHUB_STEP_SUMMARY: dir };
     });
     expect(r.code).toBe(1);
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       '::warning::Could not create the check run "Model acceptance gate": GitHub answered 503 (Server Error) 3 times; ' +
         "giving up. No verdict: the error is in this log.",
     ]);
@@ -94,12 +80,12 @@ describe("where the verdict is, said only where it is true", () => {
     });
     expect(r.code).toBe(1); // the summary's ::error:: fails the step
     expect(r.outputs["verdict"]).toBe("accept");
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       '::warning::Could not create the check run "Model acceptance gate": GitHub answered 502 (Server Error) 3 times; ' +
         "giving up. The verdict is in the step outputs.",
     ]);
-    expect(commands(r, "error")).toHaveLength(1);
-    expect(commands(r, "error")[0]).toMatch(
+    expect(commandLines(r, "error")).toHaveLength(1);
+    expect(commandLines(r, "error")[0]).toMatch(
       /^::error::GITHUB_STEP_SUMMARY .* cannot be written \(.*\): the job summary is missing\.$/,
     );
   });
@@ -110,11 +96,11 @@ describe("where the verdict is, said only where it is true", () => {
     const r = await run(f, (ws) => ({ GITHUB_OUTPUT: join(ws, "..", "no-such-dir", "output.txt") }));
     expect(r.code).toBe(1);
     expect(r.summary).toMatch(/^## ✅ accept — /);
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       '::warning::Could not create the check run "Model acceptance gate": GitHub answered 502 (Server Error) 3 times; ' +
         "giving up. The verdict is in the job summary.",
     ]);
-    expect(commands(r, "error")).toEqual([
+    expect(commandLines(r, "error")).toEqual([
       expect.stringMatching(
         /^::error::GITHUB_OUTPUT .* cannot be written \(no such file\): the step outputs are not set\.$/,
       ),
@@ -156,7 +142,7 @@ describe("what a run says it did, it did", () => {
     const r = await runOn(f, "push", { GITHUB_SHA: sha }, policyYaml());
     expect(r.code).toBe(0);
     expect(r.outputs["verdict"]).toBe("accept");
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       `::warning::No commit to attach the check run to (${why}); no check run.`,
     ]);
     expect(f.checkRuns).toEqual([]);
@@ -169,7 +155,7 @@ describe("what a run says it did, it did", () => {
     const r = await runOn(f, "merge_group", {}, Buffer.from([0x6f, 0x77, 0xff, 0x0a]));
     expect(r.code).toBe(0);
     expect(r.outputs["verdict"]).toBe("accept");
-    expect(commands(r, "warning")).toEqual([
+    expect(commandLines(r, "warning")).toEqual([
       `::warning::The merge group's version of ${POLICY_PATH} is not valid UTF-8; the base commit's version decides.`,
     ]);
   });

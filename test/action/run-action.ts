@@ -221,12 +221,23 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
   };
 }
 
+/** Where the end-to-end runs keep the policy and the results in their workspace. */
+export const POLICY_PATH = "gate/policy.yaml";
+export const RESULTS_PATH = "out/results.jsonl";
+
 /** Workflow commands (`::name …::`) the runner would obey, one per stdout line that starts one. */
 export function workflowCommands(stdout: string): { name: string; line: string }[] {
   return stdout
     .split("\n")
     .filter((l) => l.trimStart().startsWith("::"))
     .map((line) => ({ name: /^\s*::([^\s:]+)/.exec(line)?.[1] ?? "", line }));
+}
+
+/** The whole lines of the run's `name` workflow commands (e.g. every `::warning::…`). */
+export function commandLines(r: RunResult, name: string): string[] {
+  return workflowCommands(r.stdout)
+    .filter((c) => c.name === name)
+    .map((c) => c.line);
 }
 
 export function distExists(): boolean {
