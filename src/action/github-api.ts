@@ -161,7 +161,11 @@ export function malformed(answer: Answer, issue?: z.core.$ZodIssue): MalformedAn
   return new MalformedAnswerError(answer.status, `GitHub answered ${answer.status} with ${what}`);
 }
 
-/** The answer's data, checked against what the call uses; anything else is a MalformedAnswerError. */
+/**
+ * The answer's data, checked against what the call uses; anything else is a MalformedAnswerError.
+ * The schemas are z.object, not strictObject: GitHub adds fields to its answers at will, and only
+ * the fields the action reads are its business.
+ */
 export function checkAnswer<T>(answer: Answer, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(answer.data);
   if (parsed.success) return parsed.data;
