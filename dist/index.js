@@ -48360,7 +48360,11 @@ function malformed(answer, issue) {
             .join("")}\``;
     return new MalformedAnswerError(answer.status, `GitHub answered ${answer.status} with ${what}`);
 }
-/** The answer's data, checked against what the call uses; anything else is a MalformedAnswerError. */
+/**
+ * The answer's data, checked against what the call uses; anything else is a MalformedAnswerError.
+ * The schemas are z.object, not strictObject: GitHub adds fields to its answers at will, and only
+ * the fields the action reads are its business.
+ */
 function checkAnswer(answer, schema) {
     const parsed = schema.safeParse(answer.data);
     if (parsed.success)
