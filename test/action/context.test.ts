@@ -54,6 +54,7 @@ const PR_KINDS = [
   "pull_request_target",
   "pull_request_review",
   "pull_request_review_comment",
+  "pull_request_review_thread",
 ];
 const NEEDS_PR =
   "On a pull request the policy at its base commit decides, so the gate cannot run without it.";
