@@ -22,10 +22,11 @@ import {
   useFakeGitHub,
   type EventKind,
   type RunResult,
+  gateInputs,
+  POLICY_PATH,
+  RESULTS_PATH,
 } from "./run-action.js";
 
-const POLICY_PATH = "gate/policy.yaml";
-const RESULTS_PATH = "out/results.jsonl";
 const LAST_POLICY_COMMIT = "9".repeat(40);
 const ALICE: Identity = { login: "alice", id: 7, type: "User", installation: false };
 
@@ -71,13 +72,7 @@ function run(f: FakeGitHub, s: Scenario = {}): Promise<RunResult> {
   return runDist({
     fake: f,
     event: s.event ?? "pull_request",
-    inputs: {
-      results: RESULTS_PATH,
-      policy: POLICY_PATH,
-      baseline: "cfg-baseline",
-      candidate: "cfg-candidate",
-      ...s.inputs,
-    },
+    inputs: gateInputs(s.inputs),
     files,
     ...(s.env !== undefined ? { env: s.env } : {}),
   });

@@ -22,6 +22,7 @@ import {
   useFakeGitHub,
   type EventKind,
   type RunResult,
+  gateInputs,
 } from "./run-action.js";
 
 /** The base's policy needs 100 common valid tasks (60 here: unresolved); the change's needs 10. */
@@ -48,14 +49,7 @@ function run(
   return runDist({
     fake: f,
     event,
-    inputs: {
-      results: RESULTS_PATH,
-      policy: POLICY_PATH,
-      baseline: "cfg-baseline",
-      candidate: "cfg-candidate",
-      "fail-on": "never",
-      ...inputs,
-    },
+    inputs: gateInputs({ "fail-on": "never", ...inputs }),
     files,
   });
 }
@@ -221,13 +215,7 @@ describe("an event payload that lacks what its event needs", () => {
     const r = await runDist({
       fake: f,
       event,
-      inputs: {
-        results: RESULTS_PATH,
-        policy: POLICY_PATH,
-        baseline: "cfg-baseline",
-        candidate: "cfg-candidate",
-        "fail-on": "never",
-      },
+      inputs: gateInputs({ "fail-on": "never" }),
       files: { [RESULTS_PATH]: exportText(ROWS), [POLICY_PATH]: LOOSE },
       prepare: (workspace) => {
         path = join(workspace, "..", "event-under-test.json");

@@ -18,6 +18,7 @@ import {
   runDist,
   useFakeGitHub,
   type EventKind,
+  gateInputs,
 } from "./run-action.js";
 const WHERE = "The verdict is in the job summary and the step outputs.";
 
@@ -41,13 +42,7 @@ function run(f: FakeGitHub, event: EventKind = "pull_request", inputs: Record<st
   return runDist({
     fake: f,
     event,
-    inputs: {
-      results: RESULTS_PATH,
-      policy: POLICY_PATH,
-      baseline: "cfg-baseline",
-      candidate: "cfg-candidate",
-      ...inputs,
-    },
+    inputs: gateInputs(inputs),
     files: { [RESULTS_PATH]: exportText(ROWS), [POLICY_PATH]: policyYaml() },
   });
 }

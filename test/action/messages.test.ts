@@ -9,7 +9,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLEAR_ACCEPT_ROWS as ROWS, exportText, policyYaml } from "./exports.js";
 import type { FakeGitHub } from "./fake-github.js";
-import { BASE_SHA, commandLines, POLICY_PATH, RESULTS_PATH, runDist, useFakeGitHub } from "./run-action.js";
+import {
+  BASE_SHA,
+  commandLines,
+  POLICY_PATH,
+  RESULTS_PATH,
+  runDist,
+  useFakeGitHub,
+  gateInputs,
+} from "./run-action.js";
 
 const fakes = useFakeGitHub();
 
@@ -25,12 +33,7 @@ function run(f: FakeGitHub, setup: (workspace: string) => Record<string, string>
   return runDist({
     fake: f,
     event: "pull_request",
-    inputs: {
-      results: RESULTS_PATH,
-      policy: POLICY_PATH,
-      baseline: "cfg-baseline",
-      candidate: "cfg-candidate",
-    },
+    inputs: gateInputs(),
     files: { [RESULTS_PATH]: exportText(ROWS), [POLICY_PATH]: policyYaml() },
     prepare: (workspace) => {
       Object.assign(env, setup(workspace));
@@ -118,12 +121,7 @@ describe("what a run says it did, it did", () => {
     return runDist({
       fake: f,
       event,
-      inputs: {
-        results: RESULTS_PATH,
-        policy: POLICY_PATH,
-        baseline: "cfg-baseline",
-        candidate: "cfg-candidate",
-      },
+      inputs: gateInputs(),
       files: { [RESULTS_PATH]: exportText(ROWS) },
       prepare: (workspace) => {
         mkdirSync(join(workspace, "gate"), { recursive: true });

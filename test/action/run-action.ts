@@ -225,6 +225,17 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
 export const POLICY_PATH = "gate/policy.yaml";
 export const RESULTS_PATH = "out/results.jsonl";
 
+/** The inputs of a gate run on that workspace (baseline cfg-baseline, candidate cfg-candidate), `extra` on top. */
+export function gateInputs(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    results: RESULTS_PATH,
+    policy: POLICY_PATH,
+    baseline: "cfg-baseline",
+    candidate: "cfg-candidate",
+    ...extra,
+  };
+}
+
 /** Workflow commands (`::name …::`) the runner would obey, one per stdout line that starts one. */
 export function workflowCommands(stdout: string): { name: string; line: string }[] {
   return stdout
