@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadBasePolicy, type BasePolicyRequest } from "../../src/action/base-policy.js";
+import { loadBasePolicy, type BasePolicyDeps, type BasePolicyRequest } from "../../src/action/base-policy.js";
 import { runGit } from "../../src/git/run-git.js";
-import { createRecordingLogger } from "../../src/action/logger.js";
+import { createRecordingLogger, type Logger } from "../../src/action/logger.js";
 import { InputError } from "../../src/core/errors.js";
 import { malformedAnswers } from "./fake-github.js";
 import { commitFiles, initRepo, octokitFor, useSharedFakeGitHub } from "./helpers.js";
@@ -22,15 +22,16 @@ function req(over: Partial<BasePolicyRequest> = {}): BasePolicyRequest {
   };
 }
 
+/** The fake GitHub's Octokit and the real git. */
+function withFake(log: Logger = createRecordingLogger()): BasePolicyDeps {
+  return { octokit: octokitFor(shared.fake), git: runGit, log };
+}
+
 describe("loadBasePolicy", () => {
   it("reads the policy at the base commit with the contents API, and its last commit", async () => {
     shared.fake.setFile(BASE, "gate/policy.yaml", "owner: base\n");
     shared.fake.setCommits(BASE, "gate/policy.yaml", [LAST, "3".repeat(40)]);
-    const policy = await loadBasePolicy(req(), {
-      octokit: octokitFor(shared.fake),
-      git: runGit,
-      log: createRecordingLogger(),
-    });
+    const policy = await loadBasePolicy(req(), withFake());
     expect(policy).toEqual({
       text: "owner: base\n",
       source: `base commit ${BASE} (contents API)`,
@@ -43,11 +44,7 @@ describe("loadBasePolicy", () => {
   });
 
   it("refuses a policy that does not exist at the base commit (new file in the PR)", async () => {
-    const error = await loadBasePolicy(req({ baseSha: "4".repeat(40) }), {
-      octokit: octokitFor(shared.fake),
-      git: runGit,
-      log: createRecordingLogger(),
-    }).catch((e: unknown) => e);
+    const error = await loadBasePolicy(req({ baseSha: "4".repeat(40) }), withFake()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain(
       "The policy gate/policy.yaml does not exist at the pull request's base commit 444444444444. On a pull request the base branch's policy decides",
@@ -62,11 +59,7 @@ describe("loadBasePolicy", () => {
     shared.fake.fail("repos/get-content", { status: 503 });
     shared.fake.fail("repos/list-commits", { status: 503 });
     const log = createRecordingLogger();
-    const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), {
-      octokit: octokitFor(shared.fake),
-      git: runGit,
-      log,
-    });
+    const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), withFake(log));
     expect(policy).toEqual({
       text: "owner: from-git\n",
       source: `base commit ${base} (git)`,
@@ -93,11 +86,7 @@ describe("loadBasePolicy", () => {
 
   it("says what to grant when neither the API nor the checkout can answer", async () => {
     shared.fake.fail("repos/get-content", { status: 403 });
-    const error = await loadBasePolicy(req(), {
-      octokit: octokitFor(shared.fake),
-      git: runGit,
-      log: createRecordingLogger(),
-    }).catch((e: unknown) => e);
+    const error = await loadBasePolicy(req(), withFake()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toBe(
       "Cannot read the policy gate/policy.yaml at the pull request's base commit 111111111111, and the PR's own copy must not decide. " +
@@ -111,11 +100,7 @@ describe("loadBasePolicy", () => {
     "the contents API answering %s: an error saying so, not a guess; the PR's copy does not decide",
     async (_name, fault) => {
       shared.fake.fail("repos/get-content", fault);
-      const error = await loadBasePolicy(req(), {
-        octokit: octokitFor(shared.fake),
-        git: runGit,
-        log: createRecordingLogger(),
-      }).catch((e: unknown) => e);
+      const error = await loadBasePolicy(req(), withFake()).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InputError);
       expect((error as Error).message).toMatch(
         new RegExp(
@@ -138,11 +123,7 @@ describe("loadBasePolicy", () => {
       shared.fake.setFile(base, "gate/policy.yaml", "owner: base\n");
       shared.fake.fail("repos/list-commits", fault);
       const log = createRecordingLogger();
-      const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), {
-        octokit: octokitFor(shared.fake),
-        git: runGit,
-        log,
-      });
+      const policy = await loadBasePolicy(req({ baseSha: base, workspace: ws }), withFake(log));
       expect(policy.lastCommit).toBe(first);
       expect(log.lines.filter((l) => l.level === "warning")).toEqual([]);
     },
