@@ -844,6 +844,1536 @@ class DecodedURL extends URL {
 
 /***/ }),
 
+/***/ 3251:
+/***/ (function(module) {
+
+/**
+  * This file contains the Bottleneck library (MIT), compiled to ES2017, and without Clustering support.
+  * https://github.com/SGrondin/bottleneck
+  */
+(function (global, factory) {
+	 true ? module.exports = factory() :
+	0;
+}(this, (function () { 'use strict';
+
+	var commonjsGlobal = typeof globalThis !== 'undefined' ? globalThis : typeof window !== 'undefined' ? window : typeof global !== 'undefined' ? global : typeof self !== 'undefined' ? self : {};
+
+	function getCjsExportFromNamespace (n) {
+		return n && n['default'] || n;
+	}
+
+	var load = function(received, defaults, onto = {}) {
+	  var k, ref, v;
+	  for (k in defaults) {
+	    v = defaults[k];
+	    onto[k] = (ref = received[k]) != null ? ref : v;
+	  }
+	  return onto;
+	};
+
+	var overwrite = function(received, defaults, onto = {}) {
+	  var k, v;
+	  for (k in received) {
+	    v = received[k];
+	    if (defaults[k] !== void 0) {
+	      onto[k] = v;
+	    }
+	  }
+	  return onto;
+	};
+
+	var parser = {
+		load: load,
+		overwrite: overwrite
+	};
+
+	var DLList;
+
+	DLList = class DLList {
+	  constructor(incr, decr) {
+	    this.incr = incr;
+	    this.decr = decr;
+	    this._first = null;
+	    this._last = null;
+	    this.length = 0;
+	  }
+
+	  push(value) {
+	    var node;
+	    this.length++;
+	    if (typeof this.incr === "function") {
+	      this.incr();
+	    }
+	    node = {
+	      value,
+	      prev: this._last,
+	      next: null
+	    };
+	    if (this._last != null) {
+	      this._last.next = node;
+	      this._last = node;
+	    } else {
+	      this._first = this._last = node;
+	    }
+	    return void 0;
+	  }
+
+	  shift() {
+	    var value;
+	    if (this._first == null) {
+	      return;
+	    } else {
+	      this.length--;
+	      if (typeof this.decr === "function") {
+	        this.decr();
+	      }
+	    }
+	    value = this._first.value;
+	    if ((this._first = this._first.next) != null) {
+	      this._first.prev = null;
+	    } else {
+	      this._last = null;
+	    }
+	    return value;
+	  }
+
+	  first() {
+	    if (this._first != null) {
+	      return this._first.value;
+	    }
+	  }
+
+	  getArray() {
+	    var node, ref, results;
+	    node = this._first;
+	    results = [];
+	    while (node != null) {
+	      results.push((ref = node, node = node.next, ref.value));
+	    }
+	    return results;
+	  }
+
+	  forEachShift(cb) {
+	    var node;
+	    node = this.shift();
+	    while (node != null) {
+	      (cb(node), node = this.shift());
+	    }
+	    return void 0;
+	  }
+
+	  debug() {
+	    var node, ref, ref1, ref2, results;
+	    node = this._first;
+	    results = [];
+	    while (node != null) {
+	      results.push((ref = node, node = node.next, {
+	        value: ref.value,
+	        prev: (ref1 = ref.prev) != null ? ref1.value : void 0,
+	        next: (ref2 = ref.next) != null ? ref2.value : void 0
+	      }));
+	    }
+	    return results;
+	  }
+
+	};
+
+	var DLList_1 = DLList;
+
+	var Events;
+
+	Events = class Events {
+	  constructor(instance) {
+	    this.instance = instance;
+	    this._events = {};
+	    if ((this.instance.on != null) || (this.instance.once != null) || (this.instance.removeAllListeners != null)) {
+	      throw new Error("An Emitter already exists for this object");
+	    }
+	    this.instance.on = (name, cb) => {
+	      return this._addListener(name, "many", cb);
+	    };
+	    this.instance.once = (name, cb) => {
+	      return this._addListener(name, "once", cb);
+	    };
+	    this.instance.removeAllListeners = (name = null) => {
+	      if (name != null) {
+	        return delete this._events[name];
+	      } else {
+	        return this._events = {};
+	      }
+	    };
+	  }
+
+	  _addListener(name, status, cb) {
+	    var base;
+	    if ((base = this._events)[name] == null) {
+	      base[name] = [];
+	    }
+	    this._events[name].push({cb, status});
+	    return this.instance;
+	  }
+
+	  listenerCount(name) {
+	    if (this._events[name] != null) {
+	      return this._events[name].length;
+	    } else {
+	      return 0;
+	    }
+	  }
+
+	  async trigger(name, ...args) {
+	    var e, promises;
+	    try {
+	      if (name !== "debug") {
+	        this.trigger("debug", `Event triggered: ${name}`, args);
+	      }
+	      if (this._events[name] == null) {
+	        return;
+	      }
+	      this._events[name] = this._events[name].filter(function(listener) {
+	        return listener.status !== "none";
+	      });
+	      promises = this._events[name].map(async(listener) => {
+	        var e, returned;
+	        if (listener.status === "none") {
+	          return;
+	        }
+	        if (listener.status === "once") {
+	          listener.status = "none";
+	        }
+	        try {
+	          returned = typeof listener.cb === "function" ? listener.cb(...args) : void 0;
+	          if (typeof (returned != null ? returned.then : void 0) === "function") {
+	            return (await returned);
+	          } else {
+	            return returned;
+	          }
+	        } catch (error) {
+	          e = error;
+	          {
+	            this.trigger("error", e);
+	          }
+	          return null;
+	        }
+	      });
+	      return ((await Promise.all(promises))).find(function(x) {
+	        return x != null;
+	      });
+	    } catch (error) {
+	      e = error;
+	      {
+	        this.trigger("error", e);
+	      }
+	      return null;
+	    }
+	  }
+
+	};
+
+	var Events_1 = Events;
+
+	var DLList$1, Events$1, Queues;
+
+	DLList$1 = DLList_1;
+
+	Events$1 = Events_1;
+
+	Queues = class Queues {
+	  constructor(num_priorities) {
+	    var i;
+	    this.Events = new Events$1(this);
+	    this._length = 0;
+	    this._lists = (function() {
+	      var j, ref, results;
+	      results = [];
+	      for (i = j = 1, ref = num_priorities; (1 <= ref ? j <= ref : j >= ref); i = 1 <= ref ? ++j : --j) {
+	        results.push(new DLList$1((() => {
+	          return this.incr();
+	        }), (() => {
+	          return this.decr();
+	        })));
+	      }
+	      return results;
+	    }).call(this);
+	  }
+
+	  incr() {
+	    if (this._length++ === 0) {
+	      return this.Events.trigger("leftzero");
+	    }
+	  }
+
+	  decr() {
+	    if (--this._length === 0) {
+	      return this.Events.trigger("zero");
+	    }
+	  }
+
+	  push(job) {
+	    return this._lists[job.options.priority].push(job);
+	  }
+
+	  queued(priority) {
+	    if (priority != null) {
+	      return this._lists[priority].length;
+	    } else {
+	      return this._length;
+	    }
+	  }
+
+	  shiftAll(fn) {
+	    return this._lists.forEach(function(list) {
+	      return list.forEachShift(fn);
+	    });
+	  }
+
+	  getFirst(arr = this._lists) {
+	    var j, len, list;
+	    for (j = 0, len = arr.length; j < len; j++) {
+	      list = arr[j];
+	      if (list.length > 0) {
+	        return list;
+	      }
+	    }
+	    return [];
+	  }
+
+	  shiftLastFrom(priority) {
+	    return this.getFirst(this._lists.slice(priority).reverse()).shift();
+	  }
+
+	};
+
+	var Queues_1 = Queues;
+
+	var BottleneckError;
+
+	BottleneckError = class BottleneckError extends Error {};
+
+	var BottleneckError_1 = BottleneckError;
+
+	var BottleneckError$1, DEFAULT_PRIORITY, Job, NUM_PRIORITIES, parser$1;
+
+	NUM_PRIORITIES = 10;
+
+	DEFAULT_PRIORITY = 5;
+
+	parser$1 = parser;
+
+	BottleneckError$1 = BottleneckError_1;
+
+	Job = class Job {
+	  constructor(task, args, options, jobDefaults, rejectOnDrop, Events, _states, Promise) {
+	    this.task = task;
+	    this.args = args;
+	    this.rejectOnDrop = rejectOnDrop;
+	    this.Events = Events;
+	    this._states = _states;
+	    this.Promise = Promise;
+	    this.options = parser$1.load(options, jobDefaults);
+	    this.options.priority = this._sanitizePriority(this.options.priority);
+	    if (this.options.id === jobDefaults.id) {
+	      this.options.id = `${this.options.id}-${this._randomIndex()}`;
+	    }
+	    this.promise = new this.Promise((_resolve, _reject) => {
+	      this._resolve = _resolve;
+	      this._reject = _reject;
+	    });
+	    this.retryCount = 0;
+	  }
+
+	  _sanitizePriority(priority) {
+	    var sProperty;
+	    sProperty = ~~priority !== priority ? DEFAULT_PRIORITY : priority;
+	    if (sProperty < 0) {
+	      return 0;
+	    } else if (sProperty > NUM_PRIORITIES - 1) {
+	      return NUM_PRIORITIES - 1;
+	    } else {
+	      return sProperty;
+	    }
+	  }
+
+	  _randomIndex() {
+	    return Math.random().toString(36).slice(2);
+	  }
+
+	  doDrop({error, message = "This job has been dropped by Bottleneck"} = {}) {
+	    if (this._states.remove(this.options.id)) {
+	      if (this.rejectOnDrop) {
+	        this._reject(error != null ? error : new BottleneckError$1(message));
+	      }
+	      this.Events.trigger("dropped", {args: this.args, options: this.options, task: this.task, promise: this.promise});
+	      return true;
+	    } else {
+	      return false;
+	    }
+	  }
+
+	  _assertStatus(expected) {
+	    var status;
+	    status = this._states.jobStatus(this.options.id);
+	    if (!(status === expected || (expected === "DONE" && status === null))) {
+	      throw new BottleneckError$1(`Invalid job status ${status}, expected ${expected}. Please open an issue at https://github.com/SGrondin/bottleneck/issues`);
+	    }
+	  }
+
+	  doReceive() {
+	    this._states.start(this.options.id);
+	    return this.Events.trigger("received", {args: this.args, options: this.options});
+	  }
+
+	  doQueue(reachedHWM, blocked) {
+	    this._assertStatus("RECEIVED");
+	    this._states.next(this.options.id);
+	    return this.Events.trigger("queued", {args: this.args, options: this.options, reachedHWM, blocked});
+	  }
+
+	  doRun() {
+	    if (this.retryCount === 0) {
+	      this._assertStatus("QUEUED");
+	      this._states.next(this.options.id);
+	    } else {
+	      this._assertStatus("EXECUTING");
+	    }
+	    return this.Events.trigger("scheduled", {args: this.args, options: this.options});
+	  }
+
+	  async doExecute(chained, clearGlobalState, run, free) {
+	    var error, eventInfo, passed;
+	    if (this.retryCount === 0) {
+	      this._assertStatus("RUNNING");
+	      this._states.next(this.options.id);
+	    } else {
+	      this._assertStatus("EXECUTING");
+	    }
+	    eventInfo = {args: this.args, options: this.options, retryCount: this.retryCount};
+	    this.Events.trigger("executing", eventInfo);
+	    try {
+	      passed = (await (chained != null ? chained.schedule(this.options, this.task, ...this.args) : this.task(...this.args)));
+	      if (clearGlobalState()) {
+	        this.doDone(eventInfo);
+	        await free(this.options, eventInfo);
+	        this._assertStatus("DONE");
+	        return this._resolve(passed);
+	      }
+	    } catch (error1) {
+	      error = error1;
+	      return this._onFailure(error, eventInfo, clearGlobalState, run, free);
+	    }
+	  }
+
+	  doExpire(clearGlobalState, run, free) {
+	    var error, eventInfo;
+	    if (this._states.jobStatus(this.options.id === "RUNNING")) {
+	      this._states.next(this.options.id);
+	    }
+	    this._assertStatus("EXECUTING");
+	    eventInfo = {args: this.args, options: this.options, retryCount: this.retryCount};
+	    error = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+	    return this._onFailure(error, eventInfo, clearGlobalState, run, free);
+	  }
+
+	  async _onFailure(error, eventInfo, clearGlobalState, run, free) {
+	    var retry, retryAfter;
+	    if (clearGlobalState()) {
+	      retry = (await this.Events.trigger("failed", error, eventInfo));
+	      if (retry != null) {
+	        retryAfter = ~~retry;
+	        this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
+	        this.retryCount++;
+	        return run(retryAfter);
+	      } else {
+	        this.doDone(eventInfo);
+	        await free(this.options, eventInfo);
+	        this._assertStatus("DONE");
+	        return this._reject(error);
+	      }
+	    }
+	  }
+
+	  doDone(eventInfo) {
+	    this._assertStatus("EXECUTING");
+	    this._states.next(this.options.id);
+	    return this.Events.trigger("done", eventInfo);
+	  }
+
+	};
+
+	var Job_1 = Job;
+
+	var BottleneckError$2, LocalDatastore, parser$2;
+
+	parser$2 = parser;
+
+	BottleneckError$2 = BottleneckError_1;
+
+	LocalDatastore = class LocalDatastore {
+	  constructor(instance, storeOptions, storeInstanceOptions) {
+	    this.instance = instance;
+	    this.storeOptions = storeOptions;
+	    this.clientId = this.instance._randomIndex();
+	    parser$2.load(storeInstanceOptions, storeInstanceOptions, this);
+	    this._nextRequest = this._lastReservoirRefresh = this._lastReservoirIncrease = Date.now();
+	    this._running = 0;
+	    this._done = 0;
+	    this._unblockTime = 0;
+	    this.ready = this.Promise.resolve();
+	    this.clients = {};
+	    this._startHeartbeat();
+	  }
+
+	  _startHeartbeat() {
+	    var base;
+	    if ((this.heartbeat == null) && (((this.storeOptions.reservoirRefreshInterval != null) && (this.storeOptions.reservoirRefreshAmount != null)) || ((this.storeOptions.reservoirIncreaseInterval != null) && (this.storeOptions.reservoirIncreaseAmount != null)))) {
+	      return typeof (base = (this.heartbeat = setInterval(() => {
+	        var amount, incr, maximum, now, reservoir;
+	        now = Date.now();
+	        if ((this.storeOptions.reservoirRefreshInterval != null) && now >= this._lastReservoirRefresh + this.storeOptions.reservoirRefreshInterval) {
+	          this._lastReservoirRefresh = now;
+	          this.storeOptions.reservoir = this.storeOptions.reservoirRefreshAmount;
+	          this.instance._drainAll(this.computeCapacity());
+	        }
+	        if ((this.storeOptions.reservoirIncreaseInterval != null) && now >= this._lastReservoirIncrease + this.storeOptions.reservoirIncreaseInterval) {
+	          ({
+	            reservoirIncreaseAmount: amount,
+	            reservoirIncreaseMaximum: maximum,
+	            reservoir
+	          } = this.storeOptions);
+	          this._lastReservoirIncrease = now;
+	          incr = maximum != null ? Math.min(amount, maximum - reservoir) : amount;
+	          if (incr > 0) {
+	            this.storeOptions.reservoir += incr;
+	            return this.instance._drainAll(this.computeCapacity());
+	          }
+	        }
+	      }, this.heartbeatInterval))).unref === "function" ? base.unref() : void 0;
+	    } else {
+	      return clearInterval(this.heartbeat);
+	    }
+	  }
+
+	  async __publish__(message) {
+	    await this.yieldLoop();
+	    return this.instance.Events.trigger("message", message.toString());
+	  }
+
+	  async __disconnect__(flush) {
+	    await this.yieldLoop();
+	    clearInterval(this.heartbeat);
+	    return this.Promise.resolve();
+	  }
+
+	  yieldLoop(t = 0) {
+	    return new this.Promise(function(resolve, reject) {
+	      return setTimeout(resolve, t);
+	    });
+	  }
+
+	  computePenalty() {
+	    var ref;
+	    return (ref = this.storeOptions.penalty) != null ? ref : (15 * this.storeOptions.minTime) || 5000;
+	  }
+
+	  async __updateSettings__(options) {
+	    await this.yieldLoop();
+	    parser$2.overwrite(options, options, this.storeOptions);
+	    this._startHeartbeat();
+	    this.instance._drainAll(this.computeCapacity());
+	    return true;
+	  }
+
+	  async __running__() {
+	    await this.yieldLoop();
+	    return this._running;
+	  }
+
+	  async __queued__() {
+	    await this.yieldLoop();
+	    return this.instance.queued();
+	  }
+
+	  async __done__() {
+	    await this.yieldLoop();
+	    return this._done;
+	  }
+
+	  async __groupCheck__(time) {
+	    await this.yieldLoop();
+	    return (this._nextRequest + this.timeout) < time;
+	  }
+
+	  computeCapacity() {
+	    var maxConcurrent, reservoir;
+	    ({maxConcurrent, reservoir} = this.storeOptions);
+	    if ((maxConcurrent != null) && (reservoir != null)) {
+	      return Math.min(maxConcurrent - this._running, reservoir);
+	    } else if (maxConcurrent != null) {
+	      return maxConcurrent - this._running;
+	    } else if (reservoir != null) {
+	      return reservoir;
+	    } else {
+	      return null;
+	    }
+	  }
+
+	  conditionsCheck(weight) {
+	    var capacity;
+	    capacity = this.computeCapacity();
+	    return (capacity == null) || weight <= capacity;
+	  }
+
+	  async __incrementReservoir__(incr) {
+	    var reservoir;
+	    await this.yieldLoop();
+	    reservoir = this.storeOptions.reservoir += incr;
+	    this.instance._drainAll(this.computeCapacity());
+	    return reservoir;
+	  }
+
+	  async __currentReservoir__() {
+	    await this.yieldLoop();
+	    return this.storeOptions.reservoir;
+	  }
+
+	  isBlocked(now) {
+	    return this._unblockTime >= now;
+	  }
+
+	  check(weight, now) {
+	    return this.conditionsCheck(weight) && (this._nextRequest - now) <= 0;
+	  }
+
+	  async __check__(weight) {
+	    var now;
+	    await this.yieldLoop();
+	    now = Date.now();
+	    return this.check(weight, now);
+	  }
+
+	  async __register__(index, weight, expiration) {
+	    var now, wait;
+	    await this.yieldLoop();
+	    now = Date.now();
+	    if (this.conditionsCheck(weight)) {
+	      this._running += weight;
+	      if (this.storeOptions.reservoir != null) {
+	        this.storeOptions.reservoir -= weight;
+	      }
+	      wait = Math.max(this._nextRequest - now, 0);
+	      this._nextRequest = now + wait + this.storeOptions.minTime;
+	      return {
+	        success: true,
+	        wait,
+	        reservoir: this.storeOptions.reservoir
+	      };
+	    } else {
+	      return {
+	        success: false
+	      };
+	    }
+	  }
+
+	  strategyIsBlock() {
+	    return this.storeOptions.strategy === 3;
+	  }
+
+	  async __submit__(queueLength, weight) {
+	    var blocked, now, reachedHWM;
+	    await this.yieldLoop();
+	    if ((this.storeOptions.maxConcurrent != null) && weight > this.storeOptions.maxConcurrent) {
+	      throw new BottleneckError$2(`Impossible to add a job having a weight of ${weight} to a limiter having a maxConcurrent setting of ${this.storeOptions.maxConcurrent}`);
+	    }
+	    now = Date.now();
+	    reachedHWM = (this.storeOptions.highWater != null) && queueLength === this.storeOptions.highWater && !this.check(weight, now);
+	    blocked = this.strategyIsBlock() && (reachedHWM || this.isBlocked(now));
+	    if (blocked) {
+	      this._unblockTime = now + this.computePenalty();
+	      this._nextRequest = this._unblockTime + this.storeOptions.minTime;
+	      this.instance._dropAllQueued();
+	    }
+	    return {
+	      reachedHWM,
+	      blocked,
+	      strategy: this.storeOptions.strategy
+	    };
+	  }
+
+	  async __free__(index, weight) {
+	    await this.yieldLoop();
+	    this._running -= weight;
+	    this._done += weight;
+	    this.instance._drainAll(this.computeCapacity());
+	    return {
+	      running: this._running
+	    };
+	  }
+
+	};
+
+	var LocalDatastore_1 = LocalDatastore;
+
+	var BottleneckError$3, States;
+
+	BottleneckError$3 = BottleneckError_1;
+
+	States = class States {
+	  constructor(status1) {
+	    this.status = status1;
+	    this._jobs = {};
+	    this.counts = this.status.map(function() {
+	      return 0;
+	    });
+	  }
+
+	  next(id) {
+	    var current, next;
+	    current = this._jobs[id];
+	    next = current + 1;
+	    if ((current != null) && next < this.status.length) {
+	      this.counts[current]--;
+	      this.counts[next]++;
+	      return this._jobs[id]++;
+	    } else if (current != null) {
+	      this.counts[current]--;
+	      return delete this._jobs[id];
+	    }
+	  }
+
+	  start(id) {
+	    var initial;
+	    initial = 0;
+	    this._jobs[id] = initial;
+	    return this.counts[initial]++;
+	  }
+
+	  remove(id) {
+	    var current;
+	    current = this._jobs[id];
+	    if (current != null) {
+	      this.counts[current]--;
+	      delete this._jobs[id];
+	    }
+	    return current != null;
+	  }
+
+	  jobStatus(id) {
+	    var ref;
+	    return (ref = this.status[this._jobs[id]]) != null ? ref : null;
+	  }
+
+	  statusJobs(status) {
+	    var k, pos, ref, results, v;
+	    if (status != null) {
+	      pos = this.status.indexOf(status);
+	      if (pos < 0) {
+	        throw new BottleneckError$3(`status must be one of ${this.status.join(', ')}`);
+	      }
+	      ref = this._jobs;
+	      results = [];
+	      for (k in ref) {
+	        v = ref[k];
+	        if (v === pos) {
+	          results.push(k);
+	        }
+	      }
+	      return results;
+	    } else {
+	      return Object.keys(this._jobs);
+	    }
+	  }
+
+	  statusCounts() {
+	    return this.counts.reduce(((acc, v, i) => {
+	      acc[this.status[i]] = v;
+	      return acc;
+	    }), {});
+	  }
+
+	};
+
+	var States_1 = States;
+
+	var DLList$2, Sync;
+
+	DLList$2 = DLList_1;
+
+	Sync = class Sync {
+	  constructor(name, Promise) {
+	    this.schedule = this.schedule.bind(this);
+	    this.name = name;
+	    this.Promise = Promise;
+	    this._running = 0;
+	    this._queue = new DLList$2();
+	  }
+
+	  isEmpty() {
+	    return this._queue.length === 0;
+	  }
+
+	  async _tryToRun() {
+	    var args, cb, error, reject, resolve, returned, task;
+	    if ((this._running < 1) && this._queue.length > 0) {
+	      this._running++;
+	      ({task, args, resolve, reject} = this._queue.shift());
+	      cb = (await (async function() {
+	        try {
+	          returned = (await task(...args));
+	          return function() {
+	            return resolve(returned);
+	          };
+	        } catch (error1) {
+	          error = error1;
+	          return function() {
+	            return reject(error);
+	          };
+	        }
+	      })());
+	      this._running--;
+	      this._tryToRun();
+	      return cb();
+	    }
+	  }
+
+	  schedule(task, ...args) {
+	    var promise, reject, resolve;
+	    resolve = reject = null;
+	    promise = new this.Promise(function(_resolve, _reject) {
+	      resolve = _resolve;
+	      return reject = _reject;
+	    });
+	    this._queue.push({task, args, resolve, reject});
+	    this._tryToRun();
+	    return promise;
+	  }
+
+	};
+
+	var Sync_1 = Sync;
+
+	var version = "2.19.5";
+	var version$1 = {
+		version: version
+	};
+
+	var version$2 = /*#__PURE__*/Object.freeze({
+		version: version,
+		default: version$1
+	});
+
+	var require$$2 = () => console.log('You must import the full version of Bottleneck in order to use this feature.');
+
+	var require$$3 = () => console.log('You must import the full version of Bottleneck in order to use this feature.');
+
+	var require$$4 = () => console.log('You must import the full version of Bottleneck in order to use this feature.');
+
+	var Events$2, Group, IORedisConnection$1, RedisConnection$1, Scripts$1, parser$3;
+
+	parser$3 = parser;
+
+	Events$2 = Events_1;
+
+	RedisConnection$1 = require$$2;
+
+	IORedisConnection$1 = require$$3;
+
+	Scripts$1 = require$$4;
+
+	Group = (function() {
+	  class Group {
+	    constructor(limiterOptions = {}) {
+	      this.deleteKey = this.deleteKey.bind(this);
+	      this.limiterOptions = limiterOptions;
+	      parser$3.load(this.limiterOptions, this.defaults, this);
+	      this.Events = new Events$2(this);
+	      this.instances = {};
+	      this.Bottleneck = Bottleneck_1;
+	      this._startAutoCleanup();
+	      this.sharedConnection = this.connection != null;
+	      if (this.connection == null) {
+	        if (this.limiterOptions.datastore === "redis") {
+	          this.connection = new RedisConnection$1(Object.assign({}, this.limiterOptions, {Events: this.Events}));
+	        } else if (this.limiterOptions.datastore === "ioredis") {
+	          this.connection = new IORedisConnection$1(Object.assign({}, this.limiterOptions, {Events: this.Events}));
+	        }
+	      }
+	    }
+
+	    key(key = "") {
+	      var ref;
+	      return (ref = this.instances[key]) != null ? ref : (() => {
+	        var limiter;
+	        limiter = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
+	          id: `${this.id}-${key}`,
+	          timeout: this.timeout,
+	          connection: this.connection
+	        }));
+	        this.Events.trigger("created", limiter, key);
+	        return limiter;
+	      })();
+	    }
+
+	    async deleteKey(key = "") {
+	      var deleted, instance;
+	      instance = this.instances[key];
+	      if (this.connection) {
+	        deleted = (await this.connection.__runCommand__(['del', ...Scripts$1.allKeys(`${this.id}-${key}`)]));
+	      }
+	      if (instance != null) {
+	        delete this.instances[key];
+	        await instance.disconnect();
+	      }
+	      return (instance != null) || deleted > 0;
+	    }
+
+	    limiters() {
+	      var k, ref, results, v;
+	      ref = this.instances;
+	      results = [];
+	      for (k in ref) {
+	        v = ref[k];
+	        results.push({
+	          key: k,
+	          limiter: v
+	        });
+	      }
+	      return results;
+	    }
+
+	    keys() {
+	      return Object.keys(this.instances);
+	    }
+
+	    async clusterKeys() {
+	      var cursor, end, found, i, k, keys, len, next, start;
+	      if (this.connection == null) {
+	        return this.Promise.resolve(this.keys());
+	      }
+	      keys = [];
+	      cursor = null;
+	      start = `b_${this.id}-`.length;
+	      end = "_settings".length;
+	      while (cursor !== 0) {
+	        [next, found] = (await this.connection.__runCommand__(["scan", cursor != null ? cursor : 0, "match", `b_${this.id}-*_settings`, "count", 10000]));
+	        cursor = ~~next;
+	        for (i = 0, len = found.length; i < len; i++) {
+	          k = found[i];
+	          keys.push(k.slice(start, -end));
+	        }
+	      }
+	      return keys;
+	    }
+
+	    _startAutoCleanup() {
+	      var base;
+	      clearInterval(this.interval);
+	      return typeof (base = (this.interval = setInterval(async() => {
+	        var e, k, ref, results, time, v;
+	        time = Date.now();
+	        ref = this.instances;
+	        results = [];
+	        for (k in ref) {
+	          v = ref[k];
+	          try {
+	            if ((await v._store.__groupCheck__(time))) {
+	              results.push(this.deleteKey(k));
+	            } else {
+	              results.push(void 0);
+	            }
+	          } catch (error) {
+	            e = error;
+	            results.push(v.Events.trigger("error", e));
+	          }
+	        }
+	        return results;
+	      }, this.timeout / 2))).unref === "function" ? base.unref() : void 0;
+	    }
+
+	    updateSettings(options = {}) {
+	      parser$3.overwrite(options, this.defaults, this);
+	      parser$3.overwrite(options, options, this.limiterOptions);
+	      if (options.timeout != null) {
+	        return this._startAutoCleanup();
+	      }
+	    }
+
+	    disconnect(flush = true) {
+	      var ref;
+	      if (!this.sharedConnection) {
+	        return (ref = this.connection) != null ? ref.disconnect(flush) : void 0;
+	      }
+	    }
+
+	  }
+	  Group.prototype.defaults = {
+	    timeout: 1000 * 60 * 5,
+	    connection: null,
+	    Promise: Promise,
+	    id: "group-key"
+	  };
+
+	  return Group;
+
+	}).call(commonjsGlobal);
+
+	var Group_1 = Group;
+
+	var Batcher, Events$3, parser$4;
+
+	parser$4 = parser;
+
+	Events$3 = Events_1;
+
+	Batcher = (function() {
+	  class Batcher {
+	    constructor(options = {}) {
+	      this.options = options;
+	      parser$4.load(this.options, this.defaults, this);
+	      this.Events = new Events$3(this);
+	      this._arr = [];
+	      this._resetPromise();
+	      this._lastFlush = Date.now();
+	    }
+
+	    _resetPromise() {
+	      return this._promise = new this.Promise((res, rej) => {
+	        return this._resolve = res;
+	      });
+	    }
+
+	    _flush() {
+	      clearTimeout(this._timeout);
+	      this._lastFlush = Date.now();
+	      this._resolve();
+	      this.Events.trigger("batch", this._arr);
+	      this._arr = [];
+	      return this._resetPromise();
+	    }
+
+	    add(data) {
+	      var ret;
+	      this._arr.push(data);
+	      ret = this._promise;
+	      if (this._arr.length === this.maxSize) {
+	        this._flush();
+	      } else if ((this.maxTime != null) && this._arr.length === 1) {
+	        this._timeout = setTimeout(() => {
+	          return this._flush();
+	        }, this.maxTime);
+	      }
+	      return ret;
+	    }
+
+	  }
+	  Batcher.prototype.defaults = {
+	    maxTime: null,
+	    maxSize: null,
+	    Promise: Promise
+	  };
+
+	  return Batcher;
+
+	}).call(commonjsGlobal);
+
+	var Batcher_1 = Batcher;
+
+	var require$$4$1 = () => console.log('You must import the full version of Bottleneck in order to use this feature.');
+
+	var require$$8 = getCjsExportFromNamespace(version$2);
+
+	var Bottleneck, DEFAULT_PRIORITY$1, Events$4, Job$1, LocalDatastore$1, NUM_PRIORITIES$1, Queues$1, RedisDatastore$1, States$1, Sync$1, parser$5,
+	  splice = [].splice;
+
+	NUM_PRIORITIES$1 = 10;
+
+	DEFAULT_PRIORITY$1 = 5;
+
+	parser$5 = parser;
+
+	Queues$1 = Queues_1;
+
+	Job$1 = Job_1;
+
+	LocalDatastore$1 = LocalDatastore_1;
+
+	RedisDatastore$1 = require$$4$1;
+
+	Events$4 = Events_1;
+
+	States$1 = States_1;
+
+	Sync$1 = Sync_1;
+
+	Bottleneck = (function() {
+	  class Bottleneck {
+	    constructor(options = {}, ...invalid) {
+	      var storeInstanceOptions, storeOptions;
+	      this._addToQueue = this._addToQueue.bind(this);
+	      this._validateOptions(options, invalid);
+	      parser$5.load(options, this.instanceDefaults, this);
+	      this._queues = new Queues$1(NUM_PRIORITIES$1);
+	      this._scheduled = {};
+	      this._states = new States$1(["RECEIVED", "QUEUED", "RUNNING", "EXECUTING"].concat(this.trackDoneStatus ? ["DONE"] : []));
+	      this._limiter = null;
+	      this.Events = new Events$4(this);
+	      this._submitLock = new Sync$1("submit", this.Promise);
+	      this._registerLock = new Sync$1("register", this.Promise);
+	      storeOptions = parser$5.load(options, this.storeDefaults, {});
+	      this._store = (function() {
+	        if (this.datastore === "redis" || this.datastore === "ioredis" || (this.connection != null)) {
+	          storeInstanceOptions = parser$5.load(options, this.redisStoreDefaults, {});
+	          return new RedisDatastore$1(this, storeOptions, storeInstanceOptions);
+	        } else if (this.datastore === "local") {
+	          storeInstanceOptions = parser$5.load(options, this.localStoreDefaults, {});
+	          return new LocalDatastore$1(this, storeOptions, storeInstanceOptions);
+	        } else {
+	          throw new Bottleneck.prototype.BottleneckError(`Invalid datastore type: ${this.datastore}`);
+	        }
+	      }).call(this);
+	      this._queues.on("leftzero", () => {
+	        var ref;
+	        return (ref = this._store.heartbeat) != null ? typeof ref.ref === "function" ? ref.ref() : void 0 : void 0;
+	      });
+	      this._queues.on("zero", () => {
+	        var ref;
+	        return (ref = this._store.heartbeat) != null ? typeof ref.unref === "function" ? ref.unref() : void 0 : void 0;
+	      });
+	    }
+
+	    _validateOptions(options, invalid) {
+	      if (!((options != null) && typeof options === "object" && invalid.length === 0)) {
+	        throw new Bottleneck.prototype.BottleneckError("Bottleneck v2 takes a single object argument. Refer to https://github.com/SGrondin/bottleneck#upgrading-to-v2 if you're upgrading from Bottleneck v1.");
+	      }
+	    }
+
+	    ready() {
+	      return this._store.ready;
+	    }
+
+	    clients() {
+	      return this._store.clients;
+	    }
+
+	    channel() {
+	      return `b_${this.id}`;
+	    }
+
+	    channel_client() {
+	      return `b_${this.id}_${this._store.clientId}`;
+	    }
+
+	    publish(message) {
+	      return this._store.__publish__(message);
+	    }
+
+	    disconnect(flush = true) {
+	      return this._store.__disconnect__(flush);
+	    }
+
+	    chain(_limiter) {
+	      this._limiter = _limiter;
+	      return this;
+	    }
+
+	    queued(priority) {
+	      return this._queues.queued(priority);
+	    }
+
+	    clusterQueued() {
+	      return this._store.__queued__();
+	    }
+
+	    empty() {
+	      return this.queued() === 0 && this._submitLock.isEmpty();
+	    }
+
+	    running() {
+	      return this._store.__running__();
+	    }
+
+	    done() {
+	      return this._store.__done__();
+	    }
+
+	    jobStatus(id) {
+	      return this._states.jobStatus(id);
+	    }
+
+	    jobs(status) {
+	      return this._states.statusJobs(status);
+	    }
+
+	    counts() {
+	      return this._states.statusCounts();
+	    }
+
+	    _randomIndex() {
+	      return Math.random().toString(36).slice(2);
+	    }
+
+	    check(weight = 1) {
+	      return this._store.__check__(weight);
+	    }
+
+	    _clearGlobalState(index) {
+	      if (this._scheduled[index] != null) {
+	        clearTimeout(this._scheduled[index].expiration);
+	        delete this._scheduled[index];
+	        return true;
+	      } else {
+	        return false;
+	      }
+	    }
+
+	    async _free(index, job, options, eventInfo) {
+	      var e, running;
+	      try {
+	        ({running} = (await this._store.__free__(index, options.weight)));
+	        this.Events.trigger("debug", `Freed ${options.id}`, eventInfo);
+	        if (running === 0 && this.empty()) {
+	          return this.Events.trigger("idle");
+	        }
+	      } catch (error1) {
+	        e = error1;
+	        return this.Events.trigger("error", e);
+	      }
+	    }
+
+	    _run(index, job, wait) {
+	      var clearGlobalState, free, run;
+	      job.doRun();
+	      clearGlobalState = this._clearGlobalState.bind(this, index);
+	      run = this._run.bind(this, index, job);
+	      free = this._free.bind(this, index, job);
+	      return this._scheduled[index] = {
+	        timeout: setTimeout(() => {
+	          return job.doExecute(this._limiter, clearGlobalState, run, free);
+	        }, wait),
+	        expiration: job.options.expiration != null ? setTimeout(function() {
+	          return job.doExpire(clearGlobalState, run, free);
+	        }, wait + job.options.expiration) : void 0,
+	        job: job
+	      };
+	    }
+
+	    _drainOne(capacity) {
+	      return this._registerLock.schedule(() => {
+	        var args, index, next, options, queue;
+	        if (this.queued() === 0) {
+	          return this.Promise.resolve(null);
+	        }
+	        queue = this._queues.getFirst();
+	        ({options, args} = next = queue.first());
+	        if ((capacity != null) && options.weight > capacity) {
+	          return this.Promise.resolve(null);
+	        }
+	        this.Events.trigger("debug", `Draining ${options.id}`, {args, options});
+	        index = this._randomIndex();
+	        return this._store.__register__(index, options.weight, options.expiration).then(({success, wait, reservoir}) => {
+	          var empty;
+	          this.Events.trigger("debug", `Drained ${options.id}`, {success, args, options});
+	          if (success) {
+	            queue.shift();
+	            empty = this.empty();
+	            if (empty) {
+	              this.Events.trigger("empty");
+	            }
+	            if (reservoir === 0) {
+	              this.Events.trigger("depleted", empty);
+	            }
+	            this._run(index, next, wait);
+	            return this.Promise.resolve(options.weight);
+	          } else {
+	            return this.Promise.resolve(null);
+	          }
+	        });
+	      });
+	    }
+
+	    _drainAll(capacity, total = 0) {
+	      return this._drainOne(capacity).then((drained) => {
+	        var newCapacity;
+	        if (drained != null) {
+	          newCapacity = capacity != null ? capacity - drained : capacity;
+	          return this._drainAll(newCapacity, total + drained);
+	        } else {
+	          return this.Promise.resolve(total);
+	        }
+	      }).catch((e) => {
+	        return this.Events.trigger("error", e);
+	      });
+	    }
+
+	    _dropAllQueued(message) {
+	      return this._queues.shiftAll(function(job) {
+	        return job.doDrop({message});
+	      });
+	    }
+
+	    stop(options = {}) {
+	      var done, waitForExecuting;
+	      options = parser$5.load(options, this.stopDefaults);
+	      waitForExecuting = (at) => {
+	        var finished;
+	        finished = () => {
+	          var counts;
+	          counts = this._states.counts;
+	          return (counts[0] + counts[1] + counts[2] + counts[3]) === at;
+	        };
+	        return new this.Promise((resolve, reject) => {
+	          if (finished()) {
+	            return resolve();
+	          } else {
+	            return this.on("done", () => {
+	              if (finished()) {
+	                this.removeAllListeners("done");
+	                return resolve();
+	              }
+	            });
+	          }
+	        });
+	      };
+	      done = options.dropWaitingJobs ? (this._run = function(index, next) {
+	        return next.doDrop({
+	          message: options.dropErrorMessage
+	        });
+	      }, this._drainOne = () => {
+	        return this.Promise.resolve(null);
+	      }, this._registerLock.schedule(() => {
+	        return this._submitLock.schedule(() => {
+	          var k, ref, v;
+	          ref = this._scheduled;
+	          for (k in ref) {
+	            v = ref[k];
+	            if (this.jobStatus(v.job.options.id) === "RUNNING") {
+	              clearTimeout(v.timeout);
+	              clearTimeout(v.expiration);
+	              v.job.doDrop({
+	                message: options.dropErrorMessage
+	              });
+	            }
+	          }
+	          this._dropAllQueued(options.dropErrorMessage);
+	          return waitForExecuting(0);
+	        });
+	      })) : this.schedule({
+	        priority: NUM_PRIORITIES$1 - 1,
+	        weight: 0
+	      }, () => {
+	        return waitForExecuting(1);
+	      });
+	      this._receive = function(job) {
+	        return job._reject(new Bottleneck.prototype.BottleneckError(options.enqueueErrorMessage));
+	      };
+	      this.stop = () => {
+	        return this.Promise.reject(new Bottleneck.prototype.BottleneckError("stop() has already been called"));
+	      };
+	      return done;
+	    }
+
+	    async _addToQueue(job) {
+	      var args, blocked, error, options, reachedHWM, shifted, strategy;
+	      ({args, options} = job);
+	      try {
+	        ({reachedHWM, blocked, strategy} = (await this._store.__submit__(this.queued(), options.weight)));
+	      } catch (error1) {
+	        error = error1;
+	        this.Events.trigger("debug", `Could not queue ${options.id}`, {args, options, error});
+	        job.doDrop({error});
+	        return false;
+	      }
+	      if (blocked) {
+	        job.doDrop();
+	        return true;
+	      } else if (reachedHWM) {
+	        shifted = strategy === Bottleneck.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy === Bottleneck.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy === Bottleneck.prototype.strategy.OVERFLOW ? job : void 0;
+	        if (shifted != null) {
+	          shifted.doDrop();
+	        }
+	        if ((shifted == null) || strategy === Bottleneck.prototype.strategy.OVERFLOW) {
+	          if (shifted == null) {
+	            job.doDrop();
+	          }
+	          return reachedHWM;
+	        }
+	      }
+	      job.doQueue(reachedHWM, blocked);
+	      this._queues.push(job);
+	      await this._drainAll();
+	      return reachedHWM;
+	    }
+
+	    _receive(job) {
+	      if (this._states.jobStatus(job.options.id) != null) {
+	        job._reject(new Bottleneck.prototype.BottleneckError(`A job with the same id already exists (id=${job.options.id})`));
+	        return false;
+	      } else {
+	        job.doReceive();
+	        return this._submitLock.schedule(this._addToQueue, job);
+	      }
+	    }
+
+	    submit(...args) {
+	      var cb, fn, job, options, ref, ref1, task;
+	      if (typeof args[0] === "function") {
+	        ref = args, [fn, ...args] = ref, [cb] = splice.call(args, -1);
+	        options = parser$5.load({}, this.jobDefaults);
+	      } else {
+	        ref1 = args, [options, fn, ...args] = ref1, [cb] = splice.call(args, -1);
+	        options = parser$5.load(options, this.jobDefaults);
+	      }
+	      task = (...args) => {
+	        return new this.Promise(function(resolve, reject) {
+	          return fn(...args, function(...args) {
+	            return (args[0] != null ? reject : resolve)(args);
+	          });
+	        });
+	      };
+	      job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+	      job.promise.then(function(args) {
+	        return typeof cb === "function" ? cb(...args) : void 0;
+	      }).catch(function(args) {
+	        if (Array.isArray(args)) {
+	          return typeof cb === "function" ? cb(...args) : void 0;
+	        } else {
+	          return typeof cb === "function" ? cb(args) : void 0;
+	        }
+	      });
+	      return this._receive(job);
+	    }
+
+	    schedule(...args) {
+	      var job, options, task;
+	      if (typeof args[0] === "function") {
+	        [task, ...args] = args;
+	        options = {};
+	      } else {
+	        [options, task, ...args] = args;
+	      }
+	      job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+	      this._receive(job);
+	      return job.promise;
+	    }
+
+	    wrap(fn) {
+	      var schedule, wrapped;
+	      schedule = this.schedule.bind(this);
+	      wrapped = function(...args) {
+	        return schedule(fn.bind(this), ...args);
+	      };
+	      wrapped.withOptions = function(options, ...args) {
+	        return schedule(options, fn, ...args);
+	      };
+	      return wrapped;
+	    }
+
+	    async updateSettings(options = {}) {
+	      await this._store.__updateSettings__(parser$5.overwrite(options, this.storeDefaults));
+	      parser$5.overwrite(options, this.instanceDefaults, this);
+	      return this;
+	    }
+
+	    currentReservoir() {
+	      return this._store.__currentReservoir__();
+	    }
+
+	    incrementReservoir(incr = 0) {
+	      return this._store.__incrementReservoir__(incr);
+	    }
+
+	  }
+	  Bottleneck.default = Bottleneck;
+
+	  Bottleneck.Events = Events$4;
+
+	  Bottleneck.version = Bottleneck.prototype.version = require$$8.version;
+
+	  Bottleneck.strategy = Bottleneck.prototype.strategy = {
+	    LEAK: 1,
+	    OVERFLOW: 2,
+	    OVERFLOW_PRIORITY: 4,
+	    BLOCK: 3
+	  };
+
+	  Bottleneck.BottleneckError = Bottleneck.prototype.BottleneckError = BottleneckError_1;
+
+	  Bottleneck.Group = Bottleneck.prototype.Group = Group_1;
+
+	  Bottleneck.RedisConnection = Bottleneck.prototype.RedisConnection = require$$2;
+
+	  Bottleneck.IORedisConnection = Bottleneck.prototype.IORedisConnection = require$$3;
+
+	  Bottleneck.Batcher = Bottleneck.prototype.Batcher = Batcher_1;
+
+	  Bottleneck.prototype.jobDefaults = {
+	    priority: DEFAULT_PRIORITY$1,
+	    weight: 1,
+	    expiration: null,
+	    id: "<no-id>"
+	  };
+
+	  Bottleneck.prototype.storeDefaults = {
+	    maxConcurrent: null,
+	    minTime: 0,
+	    highWater: null,
+	    strategy: Bottleneck.prototype.strategy.LEAK,
+	    penalty: null,
+	    reservoir: null,
+	    reservoirRefreshInterval: null,
+	    reservoirRefreshAmount: null,
+	    reservoirIncreaseInterval: null,
+	    reservoirIncreaseAmount: null,
+	    reservoirIncreaseMaximum: null
+	  };
+
+	  Bottleneck.prototype.localStoreDefaults = {
+	    Promise: Promise,
+	    timeout: null,
+	    heartbeatInterval: 250
+	  };
+
+	  Bottleneck.prototype.redisStoreDefaults = {
+	    Promise: Promise,
+	    timeout: null,
+	    heartbeatInterval: 5000,
+	    clientTimeout: 10000,
+	    Redis: null,
+	    clientOptions: {},
+	    clusterNodes: null,
+	    clearDatastore: false,
+	    connection: null
+	  };
+
+	  Bottleneck.prototype.instanceDefaults = {
+	    datastore: "local",
+	    connection: null,
+	    id: "<no-id>",
+	    rejectOnDrop: true,
+	    trackDoneStatus: false,
+	    Promise: Promise
+	  };
+
+	  Bottleneck.prototype.stopDefaults = {
+	    enqueueErrorMessage: "This limiter has been stopped and cannot accept new jobs.",
+	    dropWaitingJobs: true,
+	    dropErrorMessage: "This limiter has been stopped."
+	  };
+
+	  return Bottleneck;
+
+	}).call(commonjsGlobal);
+
+	var Bottleneck_1 = Bottleneck;
+
+	var lib = Bottleneck_1;
+
+	return lib;
+
+})));
+
+
+/***/ }),
+
 /***/ 5595:
 /***/ ((module) => {
 
@@ -40665,7 +42195,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 157:
+/***/ 2270:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -41900,47 +43430,8 @@ const JSONParse = (text, reviver) => {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-class RequestError extends Error {
-  name;
-  /**
-   * http status code
-   */
-  status;
-  /**
-   * Request options that lead to the error.
-   */
-  request;
-  /**
-   * Response object if a response was received
-   */
-  response;
-  constructor(message, statusCode, options) {
-    super(message, { cause: options.cause });
-    this.name = "HttpError";
-    this.status = Number.parseInt(statusCode);
-    if (Number.isNaN(this.status)) {
-      this.status = 0;
-    }
-    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
-    if ("response" in options) {
-      this.response = options.response;
-    }
-    const requestCopy = Object.assign({}, options.request);
-    if (options.request.headers.authorization) {
-      requestCopy.headers = Object.assign({}, options.request.headers, {
-        authorization: options.request.headers.authorization.replace(
-          /(?<! ) .*$/,
-          " [REDACTED]"
-        )
-      });
-    }
-    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
-    this.request = requestCopy;
-  }
-}
-
-
+// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __nccwpck_require__(1015);
 ;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
 // pkg/dist-src/index.js
 
@@ -42019,7 +43510,7 @@ async function fetchWrapper(requestOptions) {
         }
       }
     }
-    const requestError = new RequestError(message, 500, {
+    const requestError = new dist_src/* RequestError */.G(message, 500, {
       request: requestOptions
     });
     requestError.cause = error;
@@ -42051,21 +43542,21 @@ async function fetchWrapper(requestOptions) {
     if (status < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status, {
+    throw new dist_src/* RequestError */.G(fetchResponse.statusText, status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status, {
+    throw new dist_src/* RequestError */.G("Not modified", status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
   if (status >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+    throw new dist_src/* RequestError */.G(toErrorMessage(octokitResponse.data), status, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -45392,6 +46883,55 @@ function getOctokit(token, options, ...additionalPlugins) {
 }
 //# sourceMappingURL=github.js.map
 
+/***/ }),
+
+/***/ 1015:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ RequestError)
+/* harmony export */ });
+class RequestError extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    /* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist */
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+}
+
+
+
 /***/ })
 
 /******/ });
@@ -45538,7 +47078,7 @@ __nccwpck_require__.d(core_namespaceObject, {
   platform: () => (platform_namespaceObject),
   saveState: () => (saveState),
   setCommandEcho: () => (setCommandEcho),
-  setFailed: () => (core_setFailed),
+  setFailed: () => (setFailed),
   setOutput: () => (setOutput),
   setSecret: () => (setSecret),
   startGroup: () => (startGroup),
@@ -48361,7 +49901,7 @@ function setCommandEcho(enabled) {
  * When the action exits it will be with an exit code of 1
  * @param message add error issue message
  */
-function core_setFailed(message) {
+function setFailed(message) {
     process.exitCode = ExitCode.Failure;
     error(message);
 }
@@ -48845,43 +50385,481 @@ function escape_neutraliseLogLines(text) {
         .join("\n");
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
-
-
+;// CONCATENATED MODULE: ./src/git/run-git.ts
 /**
- * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
- * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
- * provenance, which is computed over the text and would no longer match the file.
+ * git as a child process: fixed arguments, never a shell. The one runner of the project (the
+ * action's base policy and the policy log both use it), passed in so tests can replace it.
  */
-function decodePolicyText(bytes, shownPath) {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if ((0,external_node_buffer_.isUtf8)(buffer))
-        return buffer.toString("utf8");
-    // The first byte where a lossy round trip differs is where the invalid sequence starts.
-    const back = Buffer.from(buffer.toString("utf8"), "utf8");
-    let i = 0;
-    while (i < buffer.length && buffer[i] === back[i])
-        i++;
-    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
-    throw new errors_InputError(`Invalid policy file ${shownPath}: 1 problem`, [
-        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
-    ]);
+
+
+/** Exit status when git could not be started at all (not installed, not on PATH). */
+const GIT_NOT_STARTED = 127;
+const runGit = (args, cwd) => new Promise((resolve) => {
+    (0,external_node_child_process_namespaceObject.execFile)("git", [...args], { cwd, encoding: "buffer", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const err = external_node_buffer_.Buffer.isBuffer(stderr) ? stderr.toString("utf8") : "";
+        if (error === null)
+            resolve({ code: 0, stdout: stdout.toString("utf8"), bytes: stdout, stderr: err });
+        else {
+            // A string code (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER) means git did not run to the end.
+            const code = error.code;
+            resolve({ code: typeof code === "number" ? code : GIT_NOT_STARTED, stdout: "", stderr: err });
+        }
+    });
+});
+
+// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
+var light = __nccwpck_require__(3251);
+var light_default = /*#__PURE__*/__nccwpck_require__.n(light);
+// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __nccwpck_require__(1015);
+;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
+// pkg/dist-src/version.js
+var VERSION = "0.0.0-development";
+
+// pkg/dist-src/error-request.js
+function isRequestError(error) {
+  return error.request !== void 0;
+}
+async function errorRequest(state, octokit, error, options) {
+  if (!isRequestError(error) || !error?.request.request) {
+    throw error;
+  }
+  if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
+    const retries = options.request.retries != null ? options.request.retries : state.retries;
+    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
+    throw octokit.retry.retryRequest(error, retries, retryAfter);
+  }
+  throw error;
 }
 
-;// CONCATENATED MODULE: ./src/action/github-api.ts
-const DEFAULT_RETRY = {
-    attempts: 3,
-    baseDelayMs: 1000,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+// pkg/dist-src/wrap-request.js
+
+
+async function wrapRequest(state, octokit, request, options) {
+  const limiter = new light();
+  limiter.on("failed", function(error, info) {
+    const maxRetries = ~~error.request.request?.retries;
+    const after = ~~error.request.request?.retryAfter;
+    options.request.retryCount = info.retryCount + 1;
+    if (maxRetries > info.retryCount) {
+      return after * state.retryAfterBaseValue;
+    }
+  });
+  return limiter.schedule(
+    requestWithGraphqlErrorHandling.bind(null, state, octokit, request),
+    options
+  );
+}
+async function requestWithGraphqlErrorHandling(state, octokit, request, options) {
+  const response = await request(options);
+  if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
+    response.data.errors[0].message
+  )) {
+    const error = new dist_src/* RequestError */.G(response.data.errors[0].message, 500, {
+      request: options,
+      response
+    });
+    return errorRequest(state, octokit, error, options);
+  }
+  return response;
+}
+
+// pkg/dist-src/index.js
+function retry(octokit, octokitOptions) {
+  const state = Object.assign(
+    {
+      enabled: true,
+      retryAfterBaseValue: 1e3,
+      doNotRetry: [400, 401, 403, 404, 410, 422, 451],
+      retries: 3
+    },
+    octokitOptions.retry
+  );
+  const retryPlugin = {
+    retry: {
+      retryRequest: (error, retries, retryAfter) => {
+        error.request.request = Object.assign({}, error.request.request, {
+          retries,
+          retryAfter
+        });
+        return error;
+      }
+    }
+  };
+  if (state.enabled) {
+    octokit.hook.error("request", errorRequest.bind(null, state, retryPlugin));
+    octokit.hook.wrap("request", wrapRequest.bind(null, state, retryPlugin));
+  }
+  return retryPlugin;
+}
+retry.VERSION = VERSION;
+
+
+;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// pkg/dist-src/index.js
+
+
+// pkg/dist-src/version.js
+var dist_bundle_VERSION = "0.0.0-development";
+
+// pkg/dist-src/wrap-request.js
+var noop = () => Promise.resolve();
+function dist_bundle_wrapRequest(state, request, options) {
+  return state.retryLimiter.schedule(doRequest, state, request, options);
+}
+async function doRequest(state, request, options) {
+  const { pathname } = new URL(options.url, "http://github.test");
+  const isAuth = isAuthRequest(options.method, pathname);
+  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
+  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
+  const isGraphQL = pathname.startsWith("/graphql");
+  const retryCount = ~~request.retryCount;
+  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
+  if (state.clustering) {
+    jobOptions.expiration = 1e3 * 60;
+  }
+  if (isWrite || isGraphQL) {
+    await state.write.key(state.id).schedule(jobOptions, noop);
+  }
+  if (isWrite && state.triggersNotification(pathname)) {
+    await state.notifications.key(state.id).schedule(jobOptions, noop);
+  }
+  if (isSearch) {
+    await state.search.key(state.id).schedule(jobOptions, noop);
+  }
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request, options);
+  if (isGraphQL) {
+    const res = await req;
+    if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
+      const error = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+        response: res,
+        data: res.data
+      });
+      throw error;
+    }
+  }
+  return req;
+}
+function isAuthRequest(method, pathname) {
+  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
+  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
+  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
+  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+  pathname === "/login/oauth/access_token");
+}
+
+// pkg/dist-src/generated/triggers-notification-paths.js
+var triggers_notification_paths_default = [
+  "/orgs/{org}/invitations",
+  "/orgs/{org}/invitations/{invitation_id}",
+  "/orgs/{org}/teams/{team_slug}/discussions",
+  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+  "/repos/{owner}/{repo}/collaborators/{username}",
+  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "/repos/{owner}/{repo}/issues",
+  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
+  "/repos/{owner}/{repo}/pulls",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "/repos/{owner}/{repo}/releases",
+  "/teams/{team_id}/discussions",
+  "/teams/{team_id}/discussions/{discussion_number}/comments"
+];
+
+// pkg/dist-src/route-matcher.js
+function routeMatcher(paths) {
+  const regexes = paths.map(
+    (path) => path.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+  );
+  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
+  return new RegExp(regex2, "i");
+}
+
+// pkg/dist-src/index.js
+var regex = routeMatcher(triggers_notification_paths_default);
+var triggersNotification = regex.test.bind(regex);
+var groups = {};
+var createGroups = function(Bottleneck, common) {
+  groups.global = new Bottleneck.Group({
+    id: "octokit-global",
+    maxConcurrent: 10,
+    ...common
+  });
+  groups.auth = new Bottleneck.Group({
+    id: "octokit-auth",
+    maxConcurrent: 1,
+    ...common
+  });
+  groups.search = new Bottleneck.Group({
+    id: "octokit-search",
+    maxConcurrent: 1,
+    minTime: 2e3,
+    ...common
+  });
+  groups.write = new Bottleneck.Group({
+    id: "octokit-write",
+    maxConcurrent: 1,
+    minTime: 1e3,
+    ...common
+  });
+  groups.notifications = new Bottleneck.Group({
+    id: "octokit-notifications",
+    maxConcurrent: 1,
+    minTime: 3e3,
+    ...common
+  });
 };
+function throttling(octokit, octokitOptions) {
+  const {
+    enabled = true,
+    Bottleneck = light,
+    id = "no-id",
+    timeout = 1e3 * 60 * 2,
+    // Redis TTL: 2 minutes
+    connection
+  } = octokitOptions.throttle || {};
+  if (!enabled) {
+    return {};
+  }
+  const common = { timeout };
+  if (typeof connection !== "undefined") {
+    common.connection = connection;
+  }
+  const state = Object.assign(
+    {
+      clustering: connection != null,
+      triggersNotification,
+      fallbackSecondaryRateRetryAfter: 60,
+      retryAfterBaseValue: 1e3,
+      id
+    },
+    octokitOptions.throttle
+  );
+  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
+    throw new Error(`octokit/plugin-throttling error:
+        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
+        See https://octokit.github.io/rest.js/#throttling
+
+        const octokit = new Octokit({
+          throttle: {
+            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
+            onRateLimit: (retryAfter, options) => {/* ... */}
+          }
+        })
+    `);
+  }
+  let initialized = false;
+  const initializeBottleneck = () => {
+    if (initialized) {
+      return;
+    }
+    initialized = true;
+    if (groups.global == null) {
+      createGroups(Bottleneck, common);
+    }
+    state.global = state.global ?? groups.global;
+    state.auth = state.auth ?? groups.auth;
+    state.search = state.search ?? groups.search;
+    state.write = state.write ?? groups.write;
+    state.notifications = state.notifications ?? groups.notifications;
+    state.retryLimiter = state.retryLimiter ?? new Bottleneck();
+    const events = {};
+    const emitter = new Bottleneck.Events(events);
+    events.on("secondary-limit", state.onSecondaryRateLimit);
+    events.on("rate-limit", state.onRateLimit);
+    events.on(
+      "error",
+      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
+    );
+    state.retryLimiter.on("failed", async function(error, info) {
+      const [state2, request, options] = info.args;
+      const { pathname } = new URL(options.url, "http://github.test");
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
+      if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
+        return;
+      }
+      const retryCount = ~~request.retryCount;
+      request.retryCount = retryCount;
+      options.request.retryCount = retryCount;
+      const { wantRetry, retryAfter = 0 } = await (async function() {
+        if (/\bsecondary rate\b/i.test(error.message)) {
+          const retryAfter2 = Number(error.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+          const wantRetry2 = await emitter.trigger(
+            "secondary-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        if (error.response.headers != null && error.response.headers["x-ratelimit-remaining"] === "0" || (error.response.data?.errors ?? []).some(
+          (error2) => error2.type === "RATE_LIMITED"
+        )) {
+          const rateLimitReset = new Date(
+            ~~error.response.headers["x-ratelimit-reset"] * 1e3
+          ).getTime();
+          const retryAfter2 = Math.max(
+            // Add one second so we retry _after_ the reset time
+            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
+            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
+            0
+          );
+          const wantRetry2 = await emitter.trigger(
+            "rate-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        return {};
+      })();
+      if (wantRetry) {
+        request.retryCount++;
+        return retryAfter * state2.retryAfterBaseValue;
+      }
+    });
+  };
+  octokit.hook.wrap("request", (request, options) => {
+    initializeBottleneck();
+    return dist_bundle_wrapRequest(state, request, options);
+  });
+  return {};
+}
+throttling.VERSION = dist_bundle_VERSION;
+throttling.triggersNotification = triggersNotification;
+
+
+;// CONCATENATED MODULE: ./src/action/github-api.ts
+/**
+ * Shared plumbing for the GitHub calls: the Octokit the action uses (retries by
+ * @octokit/plugin-retry, rate limits by @octokit/plugin-throttling), the check every answer passes
+ * before it is used, and turning a failed call into one warning that says what could not be done,
+ * which permission the workflow must grant, and where the run's result is instead.
+ */
+
+
+
+const DEFAULT_RETRY = { retries: 2, baseDelayMs: 1000, writeSpacingMs: null };
+/** The longest wait a rate limit may impose before a retry; a longer one is given up at once. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+/**
+ * Only server errors and dropped connections are retried by plugin-retry: a 4xx is an answer
+ * (a missing permission, a rejected body), and rate limits (403, 429) are plugin-throttling's.
+ */
+const DO_NOT_RETRY = Array.from({ length: 100 }, (_, i) => 400 + i);
+/** `METHOD /route/{template}` of a request: fixed text, never a value from the run. */
+function route(options) {
+    const text = (v) => (typeof v === "string" ? v : "");
+    return `${text(options.method)} ${text(options.url)}`;
+}
+/** The Octokit the action uses: retries, rate limits, and a debug line for each failed try. */
+function createOctokit(getOctokit, token, setup) {
+    const { retry: settings, log } = setup;
+    // Registered before plugin-retry, so it sees every try, not only the last.
+    const logFailedTries = (octokit) => {
+        octokit.hook.error("request", (error, options) => {
+            const tries = Number(options.request?.retryCount ?? 0) + 1;
+            const status = httpStatus(error);
+            log.debug(`${route(options)}: ${status === null ? "no answer" : `GitHub answered ${status}`} (${apiMessage(error)}) on try ${tries}`);
+            throw error;
+        });
+    };
+    const onLimit = (kind) => (retryAfter, options, _octokit, retryCount) => {
+        const again = retryCount < settings.retries && retryAfter * 1000 <= MAX_RATE_LIMIT_WAIT_MS;
+        log.debug(`${route(options)}: GitHub's ${kind} rate limit asks to wait ${retryAfter} s; ` +
+            (again ? `try ${retryCount + 2} after the wait` : "giving up"));
+        return again;
+    };
+    const spacing = settings.writeSpacingMs;
+    const paced = () => new (light_default()).Group({ maxConcurrent: 1, minTime: spacing ?? 0 });
+    return getOctokit(token, {
+        baseUrl: setup.baseUrl,
+        request: { fetch: setup.fetch },
+        retry: {
+            retries: settings.retries,
+            retryAfterBaseValue: settings.baseDelayMs,
+            doNotRetry: DO_NOT_RETRY,
+        },
+        throttle: {
+            retryAfterBaseValue: settings.baseDelayMs,
+            onRateLimit: onLimit("primary"),
+            onSecondaryRateLimit: onLimit("secondary"),
+            ...(spacing === null ? {} : { write: paced(), notifications: paced() }),
+        },
+    }, logFailedTries, retry, throttling);
+}
+/**
+ * The wait before retry n (1-based) of a write the action retries itself (the sticky comment's,
+ * after listing again): the same curve as plugin-retry's, so every retry in a run paces alike.
+ */
+function backoffMs(settings, n) {
+    return n * n * settings.baseDelayMs;
+}
+/** GitHub answered with success, but not with what the call returns: not JSON, or JSON without a field used. */
+class MalformedAnswerError extends Error {
+    status;
+    name = "MalformedAnswerError";
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+    }
+}
+function contentType(answer) {
+    const type = answer.headers["content-type"];
+    return typeof type === "string" && type !== "" ? type.split(";")[0]?.trim() || type : "no content type";
+}
+function jsonKind(data) {
+    if (data === null)
+        return "null";
+    if (Array.isArray(data))
+        return "an array";
+    return typeof data === "object" ? "an object" : `a ${typeof data}`;
+}
+/** What was wrong with a successful answer, for MalformedAnswerError: fixed words and our own field names. */
+function malformed(answer, issue) {
+    const type = contentType(answer);
+    let what;
+    if (typeof answer.data === "string" || answer.data instanceof ArrayBuffer || answer.data === undefined)
+        what = /^text\/html$/i.test(type) ? "an HTML page instead of JSON" : `a body that is not JSON (${type})`;
+    else if (issue === undefined || issue.path.length === 0)
+        what = `JSON of the wrong shape (${jsonKind(answer.data)})`;
+    else
+        what = `JSON that lacks a usable \`${issue.path
+            .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
+            .join("")}\``;
+    return new MalformedAnswerError(answer.status, `GitHub answered ${answer.status} with ${what}`);
+}
+/**
+ * The answer's data, checked against what the call uses; anything else is a MalformedAnswerError.
+ * The schemas are z.object, not strictObject: GitHub adds fields to its answers at will, and only
+ * the fields the action reads are its business.
+ */
+function checkAnswer(answer, schema) {
+    const parsed = schema.safeParse(answer.data);
+    if (parsed.success)
+        return parsed.data;
+    throw malformed(answer, parsed.error.issues[0]);
+}
 /**
  * The HTTP status of an Octokit RequestError, or null for a network failure / non-HTTP error.
  * Octokit reports a failed fetch (connection dropped, refused, timed out) as status 500 without a
  * `response`; only an error that carries GitHub's response has a status GitHub answered.
  */
 function httpStatus(error) {
+    if (error instanceof MalformedAnswerError)
+        return null;
     if (error !== null && typeof error === "object" && "status" in error) {
         const response = error.response;
         if (response === null || typeof response !== "object")
@@ -48915,666 +50893,972 @@ function apiMessage(error) {
     }
     return error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
 }
-/** The longest wait a rate limit's `retry-after` may impose before a retry. */
-const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 function header(error, name) {
     const headers = error?.response?.headers;
     const v = headers?.[name];
     return typeof v === "string" || typeof v === "number" ? String(v) : undefined;
 }
 /**
- * GitHub's secondary rate limits answer 403 (or 429) with `retry-after` or with
- * `x-ratelimit-remaining: 0`: that is "wait", not "missing permission". Returns the wait in ms
- * (capped), or null when the error is not a rate limit.
+ * GitHub's rate limits answer 403 or 429 with `retry-after`, `x-ratelimit-remaining: 0` or a
+ * message naming the limit: that is "wait", not "missing permission".
  */
-function rateLimitWaitMs(error) {
+function isRateLimit(error) {
     const status = httpStatus(error);
     if (status !== 403 && status !== 429)
-        return null;
-    const after = header(error, "retry-after");
-    if (after !== undefined && /^\d{1,6}$/.test(after))
-        return Math.min(Number(after) * 1000, MAX_RATE_LIMIT_WAIT_MS);
-    if (header(error, "x-ratelimit-remaining") === "0") {
-        const reset = header(error, "x-ratelimit-reset");
-        const wait = reset !== undefined && /^\d{1,12}$/.test(reset) ? Number(reset) * 1000 - Date.now() : 0;
-        return Math.min(Math.max(wait, 0), MAX_RATE_LIMIT_WAIT_MS);
-    }
-    return status === 429 ? 0 : null;
+        return false;
+    return (status === 429 ||
+        header(error, "retry-after") !== undefined ||
+        header(error, "x-ratelimit-remaining") === "0" ||
+        /\brate limit/i.test(apiMessage(error)));
 }
-function retryable(error) {
-    const status = httpStatus(error);
-    if (status === null)
-        return true; // connection reset, DNS hiccup, timeout
-    return status >= 500 || rateLimitWaitMs(error) !== null;
-}
-/** Runs `fn`, retrying server errors and network failures with exponential backoff. */
-async function withRetry(what, fn, policy, log) {
-    let delay = policy.baseDelayMs;
-    for (let attempt = 1;; attempt++) {
-        try {
-            return await fn();
-        }
-        catch (error) {
-            if (attempt >= policy.attempts || !retryable(error))
-                throw error;
-            const status = httpStatus(error);
-            log.debug(`${what}: ${status === null ? "request failed" : `GitHub answered ${status}`} (${apiMessage(error)}); ` +
-                `retry ${attempt + 1} of ${policy.attempts} in ${delay} ms`);
-            await policy.sleep(Math.max(delay, rateLimitWaitMs(error) ?? 0));
-            delay *= 2;
-        }
-    }
+/** One warning for a call that failed for good (describeFailure), with the run's context. */
+function warnFailure(deps, error, action, permission) {
+    deps.log.warning(describeFailure(error, {
+        action,
+        permission,
+        fork: deps.fork,
+        attempts: deps.retry.retries + 1,
+        delivered: deps.delivered,
+    }));
 }
 /** One sentence (or two) for a warning about a call that failed for good. */
 function describeFailure(error, ctx) {
+    const head = `Could not ${ctx.action}`;
+    const tail = ctx.delivered === "" ? "" : ` ${ctx.delivered}`;
+    const times = `${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}`;
+    if (error instanceof MalformedAnswerError)
+        return `${head}: ${error.message}; the answer is not used.${tail}`;
     const status = httpStatus(error);
     const msg = apiMessage(error);
-    const head = `Could not ${ctx.action}`;
-    if (rateLimitWaitMs(error) !== null)
-        return `${head}: GitHub's rate limit answered ${status} (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
+    if (isRateLimit(error))
+        return `${head}: GitHub's rate limit answered ${status} (${msg}); giving up.${tail}`;
     if (status === 403 || status === 401) {
         const why = ctx.fork
             ? "This pull request comes from a fork, and GitHub gives workflows on fork pull requests a read-only token"
             : "The token lacks the permission";
         return (`${head}: GitHub answered ${status} (${msg}). ${why}: the job needs \`permissions: ${ctx.permission}\`` +
-            `${ctx.fork ? " (not granted to forks)" : ""}. The verdict is in the job summary and the step outputs.`);
+            `${ctx.fork ? " (not granted to forks)" : ""}.${tail}`);
     }
     if (status === 404)
         return `${head}: GitHub answered 404 (${msg}). Check the repository, the pull request and that the token can see them (it needs \`${ctx.permission}\`).`;
     if (status === 422)
         return `${head}: GitHub rejected the request with 422 (${msg}).`;
     if (status !== null && status >= 500)
-        return `${head}: GitHub answered ${status} (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
+        return `${head}: GitHub answered ${status} (${msg}) ${times}; giving up.${tail}`;
     if (status === null)
-        return `${head}: the request to GitHub failed (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
+        return `${head}: the request to GitHub failed (${msg}) ${times}; giving up.${tail}`;
     return `${head}: GitHub answered ${status} (${msg}).`;
 }
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
-/**
- * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
- * lengths (UTF-16 code units), which are never fewer than GitHub's character counts.
- */
-/** Check run `output.text` (and `output.summary`): "Maximum length: 65535 characters" (REST API, check runs). */
-const CHECK_RUN_TEXT_MAX = 65535;
-/** Issue / pull-request comment body: "Body is too long (maximum is 65536 characters)". */
-const COMMENT_BODY_MAX = 65536;
-/** $GITHUB_STEP_SUMMARY: at most 1 MiB per step, in bytes (GitHub Actions docs, "Adding a job summary"). */
-const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
-/** Check run annotations: at most 50 per create/update request (REST API, check runs `output.annotations`). */
-const ANNOTATIONS_PER_REQUEST = 50;
-/** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
-const EVENT_PAYLOAD_MAX_BYTES = 25 * 1024 * 1024;
-
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/io/file-kind.ts
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: external "module"
+const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
+
+
+
+
+//#region rolldown:runtime
+var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
+
+//#endregion
+//#region src/utils.ts
+function cleanPath(path) {
+	let normalized = (0,external_path_namespaceObject.normalize)(path);
+	if (normalized.length > 1 && normalized[normalized.length - 1] === external_path_namespaceObject.sep) normalized = normalized.substring(0, normalized.length - 1);
+	return normalized;
+}
+const SLASHES_REGEX = /[\\/]/g;
+function convertSlashes(path, separator) {
+	return path.replace(SLASHES_REGEX, separator);
+}
+const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+function isRootDirectory(path) {
+	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
+}
+function normalizePath(path, options) {
+	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
+	if (resolvePaths) path = (0,external_path_namespaceObject.resolve)(path);
+	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
+	if (path === ".") return "";
+	const needsSeperator = path[path.length - 1] !== pathSeparator;
+	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/join-path.ts
+function joinPathWithBasePath(filename, directoryPath) {
+	return directoryPath + filename;
+}
+function joinPathWithRelativePath(root, options) {
+	return function(filename, directoryPath) {
+		const sameRoot = directoryPath.startsWith(root);
+		if (sameRoot) return directoryPath.slice(root.length) + filename;
+		else return convertSlashes((0,external_path_namespaceObject.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+	};
+}
+function joinPath(filename) {
+	return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+	return directoryPath + filename + separator;
+}
+function build$7(root, options) {
+	const { relativePaths, includeBasePath } = options;
+	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+}
+
+//#endregion
+//#region src/api/functions/push-directory.ts
+function pushDirectoryWithRelativePath(root) {
+	return function(directoryPath, paths) {
+		paths.push(directoryPath.substring(root.length) || ".");
+	};
+}
+function pushDirectoryFilterWithRelativePath(root) {
+	return function(directoryPath, paths, filters) {
+		const relativePath = directoryPath.substring(root.length) || ".";
+		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+	};
+}
+const pushDirectory = (directoryPath, paths) => {
+	paths.push(directoryPath || ".");
+};
+const pushDirectoryFilter = (directoryPath, paths, filters) => {
+	const path = directoryPath || ".";
+	if (filters.every((filter) => filter(path, true))) paths.push(path);
+};
+const empty$2 = () => {};
+function build$6(root, options) {
+	const { includeDirs, filters, relativePaths } = options;
+	if (!includeDirs) return empty$2;
+	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+
+//#endregion
+//#region src/api/functions/push-file.ts
+const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) counts.files++;
+};
+const pushFileFilter = (filename, paths, _counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+};
+const pushFileCount = (_filename, _paths, counts, _filters) => {
+	counts.files++;
+};
+const pushFile = (filename, paths) => {
+	paths.push(filename);
+};
+const empty$1 = () => {};
+function build$5(options) {
+	const { excludeFiles, filters, onlyCounts } = options;
+	if (excludeFiles) return empty$1;
+	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+	else if (onlyCounts) return pushFileCount;
+	else return pushFile;
+}
+
+//#endregion
+//#region src/api/functions/get-array.ts
+const getArray = (paths) => {
+	return paths;
+};
+const getArrayGroup = () => {
+	return [""].slice(0, 0);
+};
+function build$4(options) {
+	return options.group ? getArrayGroup : getArray;
+}
+
+//#endregion
+//#region src/api/functions/group-files.ts
+const groupFiles = (groups, directory, files) => {
+	groups.push({
+		directory,
+		files,
+		dir: directory
+	});
+};
+const empty = () => {};
+function build$3(options) {
+	return options.group ? groupFiles : empty;
+}
+
+//#endregion
+//#region src/api/functions/resolve-symlink.ts
+const resolveSymlinksAsync = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	fs.realpath(path, (error, resolvedPath) => {
+		if (error) return queue.dequeue(suppressErrors ? null : error, state);
+		fs.stat(resolvedPath, (error$1, stat) => {
+			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+			if (stat.isDirectory() && isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
+			callback$1(stat, resolvedPath);
+			queue.dequeue(null, state);
+		});
+	});
+};
+const resolveSymlinks = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	try {
+		const resolvedPath = fs.realpathSync(path);
+		const stat = fs.statSync(resolvedPath);
+		if (stat.isDirectory() && isRecursive(path, resolvedPath, state)) return;
+		callback$1(stat, resolvedPath);
+	} catch (e) {
+		if (!suppressErrors) throw e;
+	}
+};
+function build$2(options, isSynchronous) {
+	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive(path, resolved, state) {
+	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+	let parent = (0,external_path_namespaceObject.dirname)(path);
+	let depth = 1;
+	while (parent !== state.root && depth < 2) {
+		const resolvedPath = state.symlinks.get(parent);
+		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+		if (isSameRoot) depth++;
+		else parent = (0,external_path_namespaceObject.dirname)(parent);
+	}
+	state.symlinks.set(path, resolved);
+	return depth > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+	return state.visited.includes(resolved + state.options.pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/invoke-callback.ts
+const onlyCountsSync = (state) => {
+	return state.counts;
+};
+const groupsSync = (state) => {
+	return state.groups;
+};
+const defaultSync = (state) => {
+	return state.paths;
+};
+const limitFilesSync = (state) => {
+	return state.paths.slice(0, state.options.maxFiles);
+};
+const onlyCountsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.counts, state.options.suppressErrors);
+	return null;
+};
+const defaultAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths, state.options.suppressErrors);
+	return null;
+};
+const limitFilesAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+	return null;
+};
+const groupsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.groups, state.options.suppressErrors);
+	return null;
+};
+function report(error, callback$1, output, suppressErrors) {
+	if (error && !suppressErrors) callback$1(error, output);
+	else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+	const { onlyCounts, group, maxFiles } = options;
+	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+	else if (group) return isSynchronous ? groupsSync : groupsAsync;
+	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+	else return isSynchronous ? defaultSync : defaultAsync;
+}
+
+//#endregion
+//#region src/api/functions/walk-directory.ts
+const readdirOpts = { withFileTypes: true };
+const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	state.queue.enqueue();
+	if (currentDepth < 0) return state.queue.dequeue(null, state);
+	const { fs } = state;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
+		callback$1(entries, directoryPath, currentDepth);
+		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
+	});
+};
+const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	const { fs } = state;
+	if (currentDepth < 0) return;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	let entries = [];
+	try {
+		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
+	} catch (e) {
+		if (!state.options.suppressErrors) throw e;
+	}
+	callback$1(entries, directoryPath, currentDepth);
+};
+function build(isSynchronous) {
+	return isSynchronous ? walkSync : walkAsync;
+}
+
+//#endregion
+//#region src/api/queue.ts
 /**
- * What kind of file a path is, checked before anything is read or written. Every file the gate
- * reads (policy, results, reviews, importer inputs, the event payload) must be a regular file:
- * a FIFO would block the open or the read forever, /dev/zero and /dev/urandom never end, and a
- * directory is a mistake. Every file it writes (the report, an import's export) must not be an
- * input of the same run, nor an existing device, FIFO, socket or directory, which a rename would
- * replace or a write would feed.
+* This is a custom stateless queue to track concurrent async fs calls.
+* It increments a counter whenever a call is queued and decrements it
+* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
+*/
+var Queue = class {
+	count = 0;
+	constructor(onQueueEmpty) {
+		this.onQueueEmpty = onQueueEmpty;
+	}
+	enqueue() {
+		this.count++;
+		return this.count;
+	}
+	dequeue(error, output) {
+		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
+			this.onQueueEmpty(error, output);
+			if (error) {
+				output.controller.abort();
+				this.onQueueEmpty = void 0;
+			}
+		}
+	}
+};
+
+//#endregion
+//#region src/api/counter.ts
+var Counter = class {
+	_files = 0;
+	_directories = 0;
+	set files(num) {
+		this._files = num;
+	}
+	get files() {
+		return this._files;
+	}
+	set directories(num) {
+		this._directories = num;
+	}
+	get directories() {
+		return this._directories;
+	}
+	/**
+	* @deprecated use `directories` instead
+	*/
+	/* c8 ignore next 3 */
+	get dirs() {
+		return this._directories;
+	}
+};
+
+//#endregion
+//#region src/api/aborter.ts
+/**
+* AbortController is not supported on Node 14 so we use this until we can drop
+* support for Node 14.
+*/
+var Aborter = class {
+	aborted = false;
+	abort() {
+		this.aborted = true;
+	}
+};
+
+//#endregion
+//#region src/api/walker.ts
+var Walker = class {
+	root;
+	isSynchronous;
+	state;
+	joinPath;
+	pushDirectory;
+	pushFile;
+	getArray;
+	groupFiles;
+	resolveSymlink;
+	walkDirectory;
+	callbackInvoker;
+	constructor(root, options, callback$1) {
+		this.isSynchronous = !callback$1;
+		this.callbackInvoker = build$1(options, this.isSynchronous);
+		this.root = normalizePath(root, options);
+		this.state = {
+			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+			paths: [""].slice(0, 0),
+			groups: [],
+			counts: new Counter(),
+			options,
+			queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
+			symlinks: /* @__PURE__ */ new Map(),
+			visited: [""].slice(0, 0),
+			controller: new Aborter(),
+			fs: options.fs || external_fs_namespaceObject
+		};
+		this.joinPath = build$7(this.root, options);
+		this.pushDirectory = build$6(this.root, options);
+		this.pushFile = build$5(options);
+		this.getArray = build$4(options);
+		this.groupFiles = build$3(options);
+		this.resolveSymlink = build$2(options, this.isSynchronous);
+		this.walkDirectory = build(this.isSynchronous);
+	}
+	start() {
+		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+	}
+	walk = (entries, directoryPath, depth) => {
+		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+		const files = this.getArray(this.state.paths);
+		for (let i = 0; i < entries.length; ++i) {
+			const entry = entries[i];
+			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+				const filename = this.joinPath(entry.name, directoryPath);
+				this.pushFile(filename, files, this.state.counts, filters);
+			} else if (entry.isDirectory()) {
+				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+				if (exclude && exclude(entry.name, path)) continue;
+				this.pushDirectory(path, paths, filters);
+				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
+			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
+				let path = joinPathWithBasePath(entry.name, directoryPath);
+				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
+					if (stat.isDirectory()) {
+						resolvedPath = normalizePath(resolvedPath, this.state.options);
+						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
+						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
+					} else {
+						resolvedPath = useRealPaths ? resolvedPath : path;
+						const filename = (0,external_path_namespaceObject.basename)(resolvedPath);
+						const directoryPath$1 = normalizePath((0,external_path_namespaceObject.dirname)(resolvedPath), this.state.options);
+						resolvedPath = this.joinPath(filename, directoryPath$1);
+						this.pushFile(resolvedPath, files, this.state.counts, filters);
+					}
+				});
+			}
+		}
+		this.groupFiles(this.state.groups, directoryPath, files);
+	};
+};
+
+//#endregion
+//#region src/api/async.ts
+function promise(root, options) {
+	return new Promise((resolve$1, reject) => {
+		callback(root, options, (err, output) => {
+			if (err) return reject(err);
+			resolve$1(output);
+		});
+	});
+}
+function callback(root, options, callback$1) {
+	let walker = new Walker(root, options, callback$1);
+	walker.start();
+}
+
+//#endregion
+//#region src/api/sync.ts
+function sync(root, options) {
+	const walker = new Walker(root, options);
+	return walker.start();
+}
+
+//#endregion
+//#region src/builder/api-builder.ts
+var APIBuilder = class {
+	constructor(root, options) {
+		this.root = root;
+		this.options = options;
+	}
+	withPromise() {
+		return promise(this.root, this.options);
+	}
+	withCallback(cb) {
+		callback(this.root, this.options, cb);
+	}
+	sync() {
+		return sync(this.root, this.options);
+	}
+};
+
+//#endregion
+//#region src/builder/index.ts
+let dist_pm = null;
+/* c8 ignore next 6 */
+try {
+	__require.resolve("picomatch");
+	dist_pm = __require("picomatch");
+} catch {}
+var Builder = class {
+	globCache = {};
+	options = {
+		maxDepth: Infinity,
+		suppressErrors: true,
+		pathSeparator: external_path_namespaceObject.sep,
+		filters: []
+	};
+	globFunction;
+	constructor(options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		this.globFunction = this.options.globFunction;
+	}
+	group() {
+		this.options.group = true;
+		return this;
+	}
+	withPathSeparator(separator) {
+		this.options.pathSeparator = separator;
+		return this;
+	}
+	withBasePath() {
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withRelativePaths() {
+		this.options.relativePaths = true;
+		return this;
+	}
+	withDirs() {
+		this.options.includeDirs = true;
+		return this;
+	}
+	withMaxDepth(depth) {
+		this.options.maxDepth = depth;
+		return this;
+	}
+	withMaxFiles(limit) {
+		this.options.maxFiles = limit;
+		return this;
+	}
+	withFullPaths() {
+		this.options.resolvePaths = true;
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withErrors() {
+		this.options.suppressErrors = false;
+		return this;
+	}
+	withSymlinks({ resolvePaths = true } = {}) {
+		this.options.resolveSymlinks = true;
+		this.options.useRealPaths = resolvePaths;
+		return this.withFullPaths();
+	}
+	withAbortSignal(signal) {
+		this.options.signal = signal;
+		return this;
+	}
+	normalize() {
+		this.options.normalizePath = true;
+		return this;
+	}
+	filter(predicate) {
+		this.options.filters.push(predicate);
+		return this;
+	}
+	onlyDirs() {
+		this.options.excludeFiles = true;
+		this.options.includeDirs = true;
+		return this;
+	}
+	exclude(predicate) {
+		this.options.exclude = predicate;
+		return this;
+	}
+	onlyCounts() {
+		this.options.onlyCounts = true;
+		return this;
+	}
+	crawl(root) {
+		return new APIBuilder(root || ".", this.options);
+	}
+	withGlobFunction(fn) {
+		this.globFunction = fn;
+		return this;
+	}
+	/**
+	* @deprecated Pass options using the constructor instead:
+	* ```ts
+	* new fdir(options).crawl("/path/to/root");
+	* ```
+	* This method will be removed in v7.0
+	*/
+	/* c8 ignore next 4 */
+	crawlWithOptions(root, options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		return new APIBuilder(root || ".", this.options);
+	}
+	glob(...patterns) {
+		if (this.globFunction) return this.globWithOptions(patterns);
+		return this.globWithOptions(patterns, ...[{ dot: true }]);
+	}
+	globWithOptions(patterns, ...options) {
+		const globFn = this.globFunction || dist_pm;
+		/* c8 ignore next 5 */
+		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+		var isMatch = this.globCache[patterns.join("\0")];
+		if (!isMatch) {
+			isMatch = globFn(patterns, ...options);
+			this.globCache[patterns.join("\0")] = isMatch;
+		}
+		this.options.filters.push((path) => isMatch(path));
+		return this;
+	}
+};
+
+//#endregion
+
+// EXTERNAL MODULE: ./node_modules/picomatch/lib/picomatch.js
+var picomatch = __nccwpck_require__(8016);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/io/glob.ts
+/**
+ * The globs of the `results` and `reviews` inputs (files of the workspace) and of repository paths
+ * (policy-log's `--evidence`, the files an input glob matched at the base commit). One syntax for
+ * all: `*` matches within one path segment, `?` one character of a segment, `**` as a whole
+ * segment any number of segments (including none). Nothing else is special: `[`, `{`, `!`, `(`,
+ * `\` and the rest are literal, so a path that contains them still works when written out.
  *
- * Files are opened with O_NONBLOCK, so opening a FIFO returns at once, and the kind is taken
- * from the open descriptor (fstat), so a path swapped after a stat is still caught.
+ * picomatch matches, given the pattern with every other ASCII punctuation character escaped
+ * (toPicomatch): its brackets, braces, extglobs, negation, quotes and backslash escapes would
+ * otherwise apply. fdir (the crawler under tinyglobby) walks: tinyglobby either drops every
+ * symbolic link or follows linked directories, out of the workspace too, while the inputs need
+ * each link listed and none followed, so that the caller can judge the link's real path (no
+ * loops, no escape).
+ *
+ * Patterns are `/`-separated and relative, without `.` or `..` segments; matching is on
+ * `/`-separated relative paths.
+ */
+
+
+
+function hasGlobChars(pattern) {
+    return /[*?]/.test(pattern);
+}
+/**
+ * The pattern in picomatch's syntax: ASCII punctuation but `*`, `?` and `/` escaped. A backslash
+ * becomes the class `[\\]`: picomatch collapses runs of backslashes, so `\\` would not survive a
+ * backslash-escaped character after it.
+ */
+function toPicomatch(pattern) {
+    return pattern
+        .replace(/[!-)+-.:->@[-`{-~]/g, (c) => (c === "\\" ? "[\\\\]" : `\\${c}`))
+        .replace(/(^|\/)\*\*$/, "$1**/*"); // a last `**` is anything below, not the directory itself
+}
+/** A RegExp that tests whether a path matches `pattern`. */
+function globToRegExp(pattern) {
+    return picomatch_default().makeRe(toPicomatch(pattern), {
+        dot: true,
+        nobrace: true,
+        noextglob: true,
+        nonegate: true,
+    });
+}
+/** The leading segments of a pattern that contain no glob characters: where a walk starts. */
+function literalPrefix(pattern) {
+    const segments = pattern.split("/");
+    const out = [];
+    for (const seg of segments.slice(0, -1)) {
+        if (hasGlobChars(seg))
+            break;
+        out.push(seg);
+    }
+    return out.join("/");
+}
+/** Directories never descended into: version control internals are not inputs. */
+const SKIP_DIRS = new Set([".git"]);
+/**
+ * Paths (relative to `root`, `/`-separated, sorted) of the files and symbolic links below `root`
+ * that match `pattern` (relative to `root`). Links are listed, never followed; a directory that
+ * cannot be read is passed over.
+ */
+function globFiles(root, pattern) {
+    const regex = globToRegExp(pattern);
+    const start = literalPrefix(pattern);
+    const under = (rel) => (start === "" ? rel : `${start}/${rel}`);
+    const found = new Builder({
+        relativePaths: true,
+        pathSeparator: "/",
+        suppressErrors: true,
+        exclude: (dirName) => SKIP_DIRS.has(dirName),
+        filters: [(rel) => regex.test(under(rel))],
+    })
+        .crawl(start === "" ? root : (0,external_node_path_namespaceObject.join)(root, start))
+        .sync();
+    return found.map(under).sort();
+}
+
+;// CONCATENATED MODULE: ./src/action/base-files.ts
+/**
+ * The append-only check in the action (issue #14): the previous version of each results and
+ * reviews file is its version at the base commit (the pull request's, confirmed on workflow_run,
+ * or the merge group's), when the repository holds it there.
+ *
+ * "The repository holds it" means git tracks the file in the checkout. A file git does not track
+ * (an export the benchmark step wrote, a downloaded artifact) or one this change adds has no
+ * earlier version to compare: it is named with the reason in one line of the log and in the report
+ * key `append_only_base`, and the run goes on. Nothing here fails the run; a base version that
+ * cannot be read is a warning.
+ *
+ * The base version is read with git when the checkout has the base commit (fetch-depth: 0), else
+ * with the contents API (raw media type, files up to GitHub's 100 MB). Either way it is streamed
+ * into a temporary file, never held in memory: the append-only check (src/core/history) then
+ * streams it as it streams any previous file.
  */
 
 
 
 
-/** "a directory", "a FIFO (named pipe)", …: what a non-regular file is, for messages. */
-function describeKind(st) {
-    if (st.isFile())
-        return "a regular file";
-    if (st.isDirectory())
-        return "a directory";
-    if (st.isFIFO())
-        return "a FIFO (named pipe)";
-    if (st.isCharacterDevice())
-        return "a character device";
-    if (st.isBlockDevice())
-        return "a block device";
-    if (st.isSocket())
-        return "a socket";
-    return "not a regular file";
-}
-/** Why a file operation failed, in words (errno codes users know are kept in parentheses). */
-function describeFsCode(error) {
-    const code = error?.code;
-    switch (code) {
-        case "ENOENT":
-            return "no such file";
-        case "ENOTDIR":
-            return "no such file (a parent of the path is not a directory)";
-        case "EACCES":
-        case "EPERM":
-            return "permission denied";
-        case "EISDIR":
-            return "it is a directory";
-        case "ELOOP":
-            return "too many levels of symbolic links";
-        case "ENAMETOOLONG":
-            return "the path is too long";
-        case "ENOSPC":
-            return "no space left on the device";
-        case "EDQUOT":
-            return "the disk quota is exceeded";
-        case "EFBIG":
-            return "the file is too large for the file system or the process's file size limit";
-        case "EROFS":
-            return "the file system is read-only";
-        case "EIO":
-            return "an I/O error";
-        case "ENXIO":
-            return "a FIFO with no reader or a device that is not there";
-        case "ENOTREGULAR":
-            return "it is not a regular file";
-        default:
-            return code !== undefined
-                ? `error ${code}`
-                : error instanceof Error
-                    ? (error.message.split("\n")[0] ?? "unknown error")
-                    : "unknown error";
-    }
-}
-/** A file that is not a regular file, found before it was read. */
-class NotRegularFileError extends Error {
-    path;
-    kind;
-    constructor(path, kind) {
-        super(`${kind}, not a regular file`);
-        this.path = path;
-        this.kind = kind;
-        this.name = "NotRegularFileError";
-    }
-}
-// O_NOCTTY: opening a terminal must not make it the controlling terminal.
-const READ_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
-/**
- * Opens `path` for reading if it is a regular file; throws NotRegularFileError (never blocking on
- * a FIFO) if it is anything else, and the fs error (ENOENT, EACCES, …) if it cannot be opened.
- */
-async function openRegularFile(path) {
-    const fh = await (0,promises_namespaceObject.open)(path, READ_FLAGS);
+
+
+
+
+
+const gitToFile = async (args, cwd, dest) => {
+    const child = (0,external_node_child_process_namespaceObject.spawn)("git", [...args], { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const exited = new Promise((resolve) => {
+        child.once("error", () => {
+            resolve(127);
+        });
+        child.once("close", (code) => {
+            resolve(code ?? 128);
+        });
+    });
     try {
-        const st = await fh.stat();
-        if (!st.isFile())
-            throw new NotRegularFileError(path, describeKind(st));
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(child.stdout, (0,external_node_fs_namespaceObject.createWriteStream)(dest, { flags: "w", mode: 0o600 }));
     }
-    catch (error) {
-        await fh.close().catch(() => undefined);
-        throw error;
+    catch {
+        child.kill();
+        await exited;
+        return { code: 126 };
     }
-    return fh;
-}
-/** openRegularFile, synchronously: returns a file descriptor. */
-function openRegularFileSync(path) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, READ_FLAGS);
-    try {
-        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!st.isFile())
-            throw new NotRegularFileError(path, describeKind(st));
-    }
-    catch (error) {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-        throw error;
-    }
-    return fd;
-}
-/** The file is larger than a reader's cap (found while reading, not after). */
-class FileTooLargeError extends Error {
-    path;
-    maxBytes;
-    constructor(path, maxBytes) {
-        super(`the file is larger than ${maxBytes} bytes`);
-        this.path = path;
-        this.maxBytes = maxBytes;
-        this.name = "FileTooLargeError";
-    }
-}
-/**
- * The whole of a regular file, at most `maxBytes` bytes: reading stops as soon as the file is
- * known to be larger (FileTooLargeError), so memory stays within the cap whatever the file is.
- */
-async function readRegularFile(path, maxBytes) {
-    const fh = await openRegularFile(path);
-    try {
-        // One byte more than the cap tells "exactly the cap" from "larger".
-        const buf = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
-        const chunks = [];
-        let total = 0;
-        for (;;) {
-            const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, maxBytes + 1 - total), null);
-            if (bytesRead === 0)
-                break;
-            total += bytesRead;
-            if (total > maxBytes)
-                throw new FileTooLargeError(path, maxBytes);
-            chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
-        }
-        return Buffer.concat(chunks, total);
-    }
-    finally {
-        await fh.close().catch(() => undefined);
-    }
-}
-/**
- * readRegularFile for a user's input: every failure is one InputError naming `role` and the path
- * as the user gave it (`shown`).
- */
-async function readInputFile(path, shown, role, maxBytes) {
-    try {
-        return await readRegularFile(path, maxBytes);
-    }
-    catch (error) {
-        throw inputFileError(error, shown, role);
-    }
-}
-/** Why an input file could not be read, in words; null when `error` is a bug, not the file. */
-function inputFileProblem(error) {
-    if (error instanceof NotRegularFileError)
-        return `it is ${error.kind}, not a regular file`;
-    if (error instanceof FileTooLargeError)
-        return `it is larger than the limit of ${error.maxBytes} bytes`;
-    if (error?.code !== undefined)
-        return describeFsCode(error);
-    return null;
-}
-/** The InputError for a failed read of an input file, or `error` itself when it is a bug. */
-function inputFileError(error, shown, role) {
-    const why = inputFileProblem(error);
-    return why === null ? error : new errors_InputError(`Cannot read the ${role} ${shown}: ${why}.`);
-}
-const APPEND_FLAGS = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
-/**
- * Appends to a regular file (created if missing), as the runner's GITHUB_STEP_SUMMARY expects.
- * Anything else is refused before a byte is written (a FIFO without a reader fails at once: ENXIO).
- */
-async function appendToRegularFile(path, data) {
-    const fh = await (0,promises_namespaceObject.open)(path, APPEND_FLAGS, 0o666);
-    try {
-        const st = await fh.stat();
-        if (!st.isFile())
-            throw Object.assign(new Error(`${path} is ${describeKind(st)}`), { code: "ENOTREGULAR" });
-        await fh.writeFile(data, "utf8");
-    }
-    finally {
-        await fh.close().catch(() => undefined);
-    }
-}
-/** Device and inode: the file's identity, whatever the path (hard links, symbolic links, `..`). */
-function identity(st) {
-    return `${st.dev}:${st.ino}`;
-}
-/** The real path of `path` if it exists, else the real path of its directory plus its name. */
-function realTarget(path) {
+    return { code: await exited };
+};
+const skip = (note, warn = false) => ({ kind: "skip", note, warn });
+/** The repository's root in the checkout, or null when the workspace is not a git work tree. */
+async function repoRoot(workspace, git) {
+    const top = await git(["rev-parse", "--show-toplevel"], workspace);
+    const path = top.stdout.trim();
+    if (top.code !== 0 || path === "")
+        return null;
     try {
         return (0,external_node_fs_namespaceObject.realpathSync)(path);
     }
     catch {
-        try {
-            return (0,external_node_path_namespaceObject.join)((0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.dirname)(path)), (0,external_node_path_namespaceObject.basename)(path));
-        }
-        catch {
-            return path;
-        }
+        return null;
     }
 }
-/**
- * Why `path` must not be written, or null when it may be: it is (after symbolic links, or as a
- * hard link: same device and inode) one of `inputs`, or it exists and is not a regular file.
- * A missing file or directory is not a problem here (the write says so).
- */
-function outputTargetProblem(path, inputs) {
-    let st;
-    try {
-        st = (0,external_node_fs_namespaceObject.statSync)(path);
-    }
-    catch {
-        st = null;
-    }
-    if (st !== null && !st.isFile())
-        return `it is ${describeKind(st)}; only a regular file is replaced`;
-    const real = realTarget(path);
-    for (const input of inputs) {
-        let same = realTarget(input.path) === real;
-        if (!same && st !== null) {
-            try {
-                same = identity((0,external_node_fs_namespaceObject.statSync)(input.path)) === identity(st);
-            }
-            catch {
-                // an input that does not exist cannot be overwritten
-            }
-        }
-        if (same)
-            return `it is the input ${input.shown}; writing there would replace it`;
-    }
-    return null;
+/** `/`-separated path of `abs` in the repository at `root`, or null when it lies outside. */
+function repoPath(root, abs) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, abs);
+    if (rel === "" || rel.startsWith("..") || (0,external_node_path_namespaceObject.isAbsolute)(rel))
+        return null;
+    return rel.split(external_node_path_namespaceObject.sep).join("/");
 }
-/** outputTargetProblem as an InputError naming `role` (e.g. "--report"), thrown before reading. */
-function checkOutputTarget(path, shown, role, inputs) {
-    const problem = outputTargetProblem(path, inputs);
-    if (problem !== null)
-        throw new InputError(`Refusing to write ${role} ${shown}: ${problem}. Nothing was read or written.`);
+async function viaGit(root, sha, path, dest, deps) {
+    const short = sha.slice(0, 12);
+    // --literal-pathspecs: a path with `*` or `:` in it means itself.
+    const listed = await deps.git(["--literal-pathspecs", "ls-tree", "-z", "--full-tree", sha, "--", path], root);
+    if (listed.code !== 0)
+        return skip(`git ls-tree at the base commit ${short} failed`, true);
+    const entry = listed.stdout.split("\0").find((e) => e.endsWith(`\t${path}`));
+    if (entry === undefined)
+        return skip(`not at the base commit ${short} (added by this change)`);
+    const [mode, type, oid] = entry.slice(0, entry.indexOf("\t")).split(" ");
+    if (type === "tree")
+        return skip(`a directory at the base commit ${short}`);
+    if (type !== "blob" || oid === undefined || mode === "120000")
+        return skip(`not a regular file at the base commit ${short} (${mode === "120000" ? "a symbolic link" : `git ${type ?? "?"}`})`);
+    const shown = await deps.gitToFile(["cat-file", "blob", oid], root, dest);
+    if (shown.code !== 0)
+        return skip(`git cat-file blob ${oid.slice(0, 12)} failed (status ${shown.code})`, true);
+    return { kind: "read", via: "git" };
 }
-
-;// CONCATENATED MODULE: ./src/action/context.ts
-/**
- * What the action needs from the workflow run: the repository, and on a pull request its number,
- * base and head commits and whether it comes from a fork; on `merge_group` the group's base and
- * head commits; on `workflow_run` the commit the run was for and the pull requests GitHub listed
- * (only candidates: src/action/workflow-run.ts confirms one with the API). Read from the environment and the event
- * payload file directly (not @actions/github's context, which reads them at import time), so tests
- * and local runs control it with plain variables.
- */
-
-
-
-
-/** A full commit id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
-const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-function obj(v) {
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? v : null;
-}
-function sha(v, what) {
-    if (typeof v === "string" && COMMIT_SHA.test(v))
-        return v;
-    throw new errors_InputError(`The event payload's ${what} is not a commit id (${JSON.stringify(v)}).`);
-}
-class PayloadTooLargeError extends Error {
-}
-/** The file as UTF-8, refused as soon as it passes `max` bytes (a file can grow while read). */
-function readCapped(fd, max) {
-    const chunks = [];
-    let total = 0;
-    const buf = Buffer.alloc(64 * 1024);
-    for (;;) {
-        const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
-        if (n === 0)
-            break;
-        total += n;
-        if (total > max)
-            throw new PayloadTooLargeError();
-        chunks.push(Buffer.from(buf.subarray(0, n)));
-    }
-    return Buffer.concat(chunks, total).toString("utf8");
-}
-function readRunContext(env, cwd) {
-    const eventName = env["GITHUB_EVENT_NAME"] ?? "";
-    let payload = {};
-    const eventPath = env["GITHUB_EVENT_PATH"];
-    if (eventPath !== undefined && eventPath !== "") {
-        let text;
-        try {
-            // A FIFO or device there must not hang or flood the step: regular files only.
-            const fd = openRegularFileSync(eventPath);
-            try {
-                text = readCapped(fd, EVENT_PAYLOAD_MAX_BYTES);
-            }
-            finally {
-                (0,external_node_fs_namespaceObject.closeSync)(fd);
-            }
-        }
-        catch (error) {
-            const why = error instanceof NotRegularFileError
-                ? `it is ${error.kind}`
-                : error instanceof PayloadTooLargeError
-                    ? `it is larger than ${EVENT_PAYLOAD_MAX_BYTES} bytes, GitHub's largest event payload`
-                    : describeFsCode(error);
-            throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
-        }
-        try {
-            payload = obj(JSON.parse(text)) ?? {};
-        }
-        catch {
-            throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} is not JSON.`);
-        }
-    }
-    const repository = env["GITHUB_REPOSITORY"] ?? "";
-    const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
-    const repo = m?.[1] !== undefined && m[2] !== undefined ? { owner: m[1], repo: m[2] } : null;
-    let pullRequest = null;
-    const pr = obj(payload["pull_request"]);
-    if (pr) {
-        const base = obj(pr["base"]);
-        const head = obj(pr["head"]);
-        const number = pr["number"] ?? payload["number"];
-        if (typeof number !== "number" || !Number.isInteger(number) || number < 1)
-            throw new errors_InputError(`The event payload's pull_request.number is not a pull request number.`);
-        const baseRepo = obj(base?.["repo"]);
-        const headRepo = obj(head?.["repo"]);
-        const baseName = typeof baseRepo?.["full_name"] === "string" ? baseRepo["full_name"] : repository;
-        const headName = typeof headRepo?.["full_name"] === "string" ? headRepo["full_name"] : null;
-        pullRequest = {
-            number,
-            baseSha: sha(base?.["sha"], "pull_request.base.sha"),
-            headSha: sha(head?.["sha"], "pull_request.head.sha"),
-            // A deleted fork has head.repo null: treat it as a fork (its token is read-only too).
-            fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
-        };
-    }
-    let mergeGroup = null;
-    let workflowRun = null;
-    if (pullRequest === null && eventName === "merge_group") {
-        const group = obj(payload["merge_group"]);
-        if (group === null)
-            throw new errors_InputError("The merge_group event payload has no merge_group object.");
-        mergeGroup = {
-            baseSha: sha(group["base_sha"], "merge_group.base_sha"),
-            headSha: sha(group["head_sha"], "merge_group.head_sha"),
-        };
-    }
-    if (pullRequest === null && eventName === "workflow_run") {
-        const run = obj(payload["workflow_run"]);
-        if (run === null)
-            throw new errors_InputError("The workflow_run event payload has no workflow_run object.");
-        const headSha = sha(run["head_sha"], "workflow_run.head_sha");
-        const listed = Array.isArray(run["pull_requests"]) ? run["pull_requests"] : [];
-        const pullRequests = [];
-        for (const entry of listed) {
-            const e = obj(entry);
-            const n = e?.["number"];
-            // GitHub lists the open PRs whose head branch is the run's; keep those at the run's commit.
-            const at = obj(e?.["head"])?.["sha"];
-            if (typeof n === "number" && Number.isSafeInteger(n) && n >= 1 && (at === undefined || at === headSha))
-                pullRequests.push(n);
-        }
-        workflowRun = { headSha, pullRequests };
-    }
-    const workspace = env["GITHUB_WORKSPACE"];
-    if (workspace !== undefined && workspace !== "") {
-        let why = null;
-        try {
-            if (!(0,external_node_fs_namespaceObject.statSync)(workspace).isDirectory())
-                why = "not a directory";
-        }
-        catch (error) {
-            why = describeFsCode(error);
-        }
-        if (why !== null)
-            throw new errors_InputError(`GITHUB_WORKSPACE ${workspace} cannot be used (${why}): the action's inputs are paths in the workspace. ` +
-                "Run actions/checkout before this step, and do not delete the workspace.");
-    }
-    const envSha = env["GITHUB_SHA"];
-    const runSha = pullRequest?.headSha ??
-        mergeGroup?.headSha ??
-        workflowRun?.headSha ??
-        (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
-    return {
-        eventName,
-        repo,
-        sha: runSha,
-        pullRequest,
-        mergeGroup,
-        workflowRun,
-        workspace: env["GITHUB_WORKSPACE"] || cwd,
-        runnerTemp: env["RUNNER_TEMP"] || null,
-        apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
-    };
-}
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./src/git/run-git.ts
-/**
- * git as a child process: fixed arguments, never a shell. The one runner of the project (the
- * action's base policy and the policy log both use it), passed in so tests can replace it.
- */
-
-
-/** Exit status when git could not be started at all (not installed, not on PATH). */
-const GIT_NOT_STARTED = 127;
-const runGit = (args, cwd) => new Promise((resolve) => {
-    (0,external_node_child_process_namespaceObject.execFile)("git", [...args], { cwd, encoding: "buffer", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const err = external_node_buffer_.Buffer.isBuffer(stderr) ? stderr.toString("utf8") : "";
-        if (error === null)
-            resolve({ code: 0, stdout: stdout.toString("utf8"), bytes: stdout, stderr: err });
-        else {
-            // A string code (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER) means git did not run to the end.
-            const code = error.code;
-            resolve({ code: typeof code === "number" ? code : GIT_NOT_STARTED, stdout: "", stderr: err });
-        }
-    });
-});
-
-;// CONCATENATED MODULE: ./src/action/base-policy.ts
-/**
- * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
- * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
- * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
- * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
- * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
- *
- * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
- * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
- * wrote itself. The policy must land on the base branch first, in its own reviewed change.
- */
-
-
-
-
-
-
-const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
-const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
-async function viaApi(req, deps) {
+async function viaApi(req, path, dest, deps) {
+    const short = req.baseSha.slice(0, 12);
     const octokit = deps.octokit;
-    if (!octokit)
-        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
+    if (octokit === null)
+        return skip(`the checkout does not have the base commit ${short} and there is no github-token to ask the contents API ` +
+            "(check out with fetch-depth: 0, or pass github-token with contents: read)", true);
     try {
-        const res = await withRetry("read the base policy", () => octokit.rest.repos.getContent({
+        const res = await octokit.rest.repos.getContent({
             owner: req.owner,
             repo: req.repo,
-            path: req.path,
+            path,
             ref: req.baseSha,
-        }), deps.retry, deps.log);
-        const data = res.data;
-        if (Array.isArray(data) || data === null || typeof data !== "object")
-            return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
-        const file = data;
-        if (file.type !== "file")
-            return { kind: "unknown", why: `${req.path} is a ${String(file.type)} at the base commit` };
-        if (file.encoding !== "base64" || typeof file.content !== "string")
-            return { kind: "unknown", why: `the contents API returned encoding ${String(file.encoding)}` };
-        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(file.content, "base64"), req.path) };
+            // The file's own bytes, streamed: not base64 inside JSON (1 MB at most), not in memory.
+            mediaType: { format: "raw" },
+            request: { parseSuccessResponseBody: false },
+        });
+        const type = res.headers["content-type"] ?? "";
+        const body = res.data;
+        if (/^application\/json/i.test(type) || body === null) {
+            await body?.cancel();
+            return skip(`not a regular file at the base commit ${short} (the contents API lists it as a directory or submodule)`);
+        }
+        // A web page (a proxy's or an error page) is not the file's bytes; GitHub never sends one here.
+        if (/^text\/html/i.test(type)) {
+            await body.cancel();
+            throw malformed({ status: res.status, headers: res.headers, data: "" });
+        }
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(external_node_stream_.Readable.fromWeb(body), (0,external_node_fs_namespaceObject.createWriteStream)(dest, { flags: "w", mode: 0o600 }));
+        return { kind: "read", via: "contents API" };
     }
     catch (error) {
-        if (error instanceof errors_InputError)
-            throw error;
         const status = httpStatus(error);
         if (status === 404)
-            return { kind: "absent" };
-        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
-        // for a permission would send the user the wrong way.
-        const noAnswer = status === null || status >= 500 || rateLimitWaitMs(error) !== null;
-        return {
-            kind: "unknown",
-            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
-            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
-        };
+            return skip(`not at the base commit ${short} (contents API: 404; added by this change, or the token cannot read it)`);
+        const why = error instanceof MalformedAnswerError
+            ? error.message
+            : `${status === null ? "no answer" : status}: ${apiMessage(error)}`;
+        return skip(`the contents API did not give the base version (${why}); check out with fetch-depth: 0 so that git can`, true);
     }
 }
-async function viaGit(req, deps) {
-    const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
-    if (has.code !== 0)
-        return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
-    const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
-    if (exists.code !== 0)
-        return { kind: "absent" };
-    const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
-    if (shown.code !== 0)
-        return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
-    return {
-        kind: "found",
-        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
-    };
-}
-async function lastCommit(req, deps) {
-    const octokit = deps.octokit;
-    if (octokit) {
-        try {
-            const res = await withRetry("find the commit that last changed the base policy", () => octokit.rest.repos.listCommits({
-                owner: req.owner,
-                repo: req.repo,
-                path: req.path,
-                sha: req.baseSha,
-                per_page: 1,
-            }), deps.retry, deps.log);
-            const sha = res.data[0]?.sha;
-            if (typeof sha === "string" && COMMIT_SHA.test(sha))
-                return sha;
-        }
-        catch (error) {
-            deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
-        }
-    }
-    const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
-    const sha = res.stdout.trim();
-    return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
-}
-/** The base commit's policy text, where it came from and the commit that last changed it. */
-async function loadBasePolicy(req, deps) {
-    const subject = req.subject ?? "pull request";
-    if (!COMMIT_SHA.test(req.baseSha))
-        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
+/**
+ * Reads the base commit's version of every results and reviews file the repository holds into
+ * temporary files; says in one log line per file what is compared and why the rest is not.
+ */
+async function readBaseVersions(req, deps) {
     const short = req.baseSha.slice(0, 12);
-    let fetched = await viaApi(req, deps);
-    let via = "contents API";
-    if (fetched.kind !== "found") {
-        // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
-        const api = fetched;
-        const git = await viaGit(req, deps);
-        if (git.kind === "found") {
-            deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
-            fetched = git;
-            via = "git";
+    const root = await repoRoot(req.workspace, deps.git);
+    const hasCommit = root !== null && (await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], root)).code === 0;
+    let dir = null;
+    const names = new Map();
+    const previous = { results: [], reviews: [] };
+    const files = [];
+    const one = async (kind, abs, index) => {
+        const path = root === null ? null : repoPath(root, abs);
+        const tracked = root !== null &&
+            path !== null &&
+            (await deps.git(["--literal-pathspecs", "ls-files", "-z", "--error-unmatch", "--", path], root))
+                .code === 0;
+        let outcome;
+        let dest = "";
+        if (root === null)
+            outcome = skip("the workspace is not a git checkout");
+        else if (path === null || !tracked)
+            outcome = skip("not in the repository (git does not track it: e.g. a downloaded artifact)");
+        else {
+            dir ??= await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(req.tempRoot ?? (0,external_node_os_namespaceObject.tmpdir)(), "model-gate-base-"));
+            dest = (0,external_node_path_namespaceObject.join)(dir, `${kind}-${index}`);
+            outcome = hasCommit
+                ? await viaGit(root, req.baseSha, path, dest, deps)
+                : await viaApi(req, path, dest, deps);
         }
-        else if (git.kind === "absent") {
-            fetched = git;
+        const shownPath = path !== null && tracked ? path : req.display(abs);
+        if (outcome.kind === "read") {
+            previous[kind].push(dest);
+            names.set(dest, `${shownPath}@${short}`);
+            files.push({ kind, path: shownPath, compared: true, via: outcome.via, note: null });
+            deps.log.info(`Append-only: ${kind} ${shownPath}: its version at the base commit ${short} is read (${outcome.via}) to compare with.`);
         }
-        else if (api.kind === "unknown") {
-            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
-                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
+        else {
+            files.push({ kind, path: shownPath, compared: false, via: null, note: outcome.note });
+            const line = `Append-only: ${kind} ${shownPath} not compared: ${outcome.note}.`;
+            if (outcome.warn)
+                deps.log.warning(line);
+            else
+                deps.log.info(line);
+        }
+    };
+    for (const [i, abs] of req.results.entries())
+        await one("results", abs, i);
+    for (const [i, abs] of req.reviews.entries())
+        await one("reviews", abs, i);
+    // Files a glob matched at the base commit that the change removed: their rows must be kept too.
+    const globs = req.globs ?? { results: [], reviews: [] };
+    if (root !== null && globs.results.length + globs.reviews.length > 0) {
+        if (!hasCommit) {
+            deps.log.info(`Append-only: files the input patterns matched at the base commit ${short} and this change removed are not looked ` +
+                "for: the checkout does not have that commit (check out with fetch-depth: 0).");
+        }
+        else {
+            const current = new Set(files.map((f) => f.path));
+            let ws;
+            try {
+                ws = (0,external_node_fs_namespaceObject.realpathSync)(req.workspace);
+            }
+            catch {
+                ws = null;
+            }
+            const prefix = ws === null || ws === root ? "" : repoPath(root, ws);
+            for (const kind of ["results", "reviews"]) {
+                for (const pattern of globs[kind]) {
+                    if (prefix === null)
+                        continue;
+                    const full = prefix === "" ? pattern : `${prefix}/${pattern}`;
+                    const regex = globToRegExp(full);
+                    const start = literalPrefix(full);
+                    const listed = await deps.git([
+                        "--literal-pathspecs",
+                        "ls-tree",
+                        "-r",
+                        "-z",
+                        "--name-only",
+                        "--full-tree",
+                        req.baseSha,
+                        "--",
+                        start === "" ? "." : start,
+                    ], root);
+                    if (listed.code !== 0) {
+                        deps.log.warning(`Append-only: cannot list the files ${pattern} matched at the base commit ${short}.`);
+                        continue;
+                    }
+                    for (const path of listed.stdout.split("\0")) {
+                        if (path === "" || current.has(path) || !regex.test(path))
+                            continue;
+                        current.add(path);
+                        dir ??= await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(req.tempRoot ?? (0,external_node_os_namespaceObject.tmpdir)(), "model-gate-base-"));
+                        const dest = (0,external_node_path_namespaceObject.join)(dir, `${kind}-removed-${files.length}`);
+                        const outcome = await viaGit(root, req.baseSha, path, dest, deps);
+                        if (outcome.kind !== "read")
+                            continue;
+                        previous[kind].push(dest);
+                        names.set(dest, `${path}@${short}`);
+                        const note = `removed by this change (${pattern} matched it at the base commit)`;
+                        files.push({ kind, path, compared: true, via: "git", note });
+                        deps.log.info(`Append-only: ${kind} ${path}: its version at the base commit ${short} is read to compare with, although ${note}.`);
+                    }
+                }
+            }
         }
     }
-    if (fetched.kind === "absent") {
-        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
-            `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
-            `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
-            `the token cannot read it: grant \`contents: read\`.)`);
-    }
-    if (fetched.kind !== "found")
-        throw new Error("unreachable");
+    const compared = previous.results.length + previous.reviews.length;
     return {
-        text: fetched.text,
-        source: `base commit ${req.baseSha} (${via})`,
-        lastCommit: await lastCommit(req, deps),
+        previous: compared === 0 ? null : previous,
+        names,
+        base: { commit: req.baseSha, files },
+        dispose: async () => {
+            if (dir !== null)
+                await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
+        },
     };
 }
 
@@ -55316,7 +57600,7 @@ const NONE = 0;
 const ASSUMED = 1;
 const PROVEN = 2;
 /** Whether this schema's subtree contains a cycle, so one parse can re-enter it. */
-function isRecursive(inst, stack, resolve) {
+function memoizer_isRecursive(inst, stack, resolve) {
     const cached = recursive.get(inst);
     if (cached !== undefined)
         return cached ? PROVEN : NONE;
@@ -55327,7 +57611,7 @@ function isRecursive(inst, stack, resolve) {
     let result = NONE;
     const check = (child) => {
         if (result !== PROVEN && child?._zod) {
-            const answer = isRecursive(child, stack, resolve);
+            const answer = memoizer_isRecursive(child, stack, resolve);
             if (answer > result)
                 result = answer;
         }
@@ -55341,7 +57625,7 @@ function isRecursive(inst, stack, resolve) {
             if (spread && !desc.enumerable)
                 continue;
             // resolving runs user code, and a factory mints a fresh subtree per read, so an edge the walk can't follow counts as a cycle
-            const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
+            const child = desc.get ? ASSUMED : desc.value?._zod ? memoizer_isRecursive(desc.value, stack, resolve) : NONE;
             if (child > answer)
                 answer = child;
         }
@@ -55408,7 +57692,7 @@ function isRecursive(inst, stack, resolve) {
         case "lazy": {
             const inner = def._cachedInner ?? (resolve ? inst._zod.innerType : undefined);
             // walked with resolution off: one hop sees past the deferral, and a lazy that yields only another unresolved lazy is generative, so it stops there
-            merge(inner ? isRecursive(inner, stack, false) : ASSUMED);
+            merge(inner ? memoizer_isRecursive(inner, stack, false) : ASSUMED);
             break;
         }
         // a leaf by choice: `parts` are regex fragments, not data positions
@@ -55470,7 +57754,7 @@ function settle(inst, answer) {
  */
 function isRecursiveSchema(inst) {
     // z.compile never parses, so nothing would ever resolve a lazy for it; it runs once and already treats a throw here as recursive
-    return isRecursive(inst, new Set(), true) !== NONE;
+    return memoizer_isRecursive(inst, new Set(), true) !== NONE;
 }
 function bucketFor(state, inst) {
     let bucket = state.buckets.get(inst);
@@ -55524,7 +57808,7 @@ const memo = {
             const base = inst._zod.parse;
             const wrapped = (payload, ctx) => {
                 if (isRecursiveInst === undefined) {
-                    const walked = isRecursive(inst, new Set(), false);
+                    const walked = memoizer_isRecursive(inst, new Set(), false);
                     if (walked === NONE) {
                         // Nothing here can ever fire, so take it back out.
                         inst._zod.parse = base;
@@ -59030,7 +61314,7 @@ function snapshotChecks(def) {
 }
 // @__NO_SIDE_EFFECTS__
 function _string(Class, params) {
-    return new Class(snapshotChecks({ type: "string", ...util.normalizeParams(params) }));
+    return new Class(snapshotChecks({ type: "string", ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _coercedString(Class, params) {
@@ -59343,7 +61627,7 @@ function _isoDuration(Class, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _number(Class, params) {
-    return new Class(snapshotChecks({ type: "number", checks: [], ...util.normalizeParams(params) }));
+    return new Class(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _coercedNumber(Class, params) {
@@ -62607,7 +64891,7 @@ const ZodString = /*@__PURE__*/ $constructor("ZodString", (inst, def) => {
     },
 });
 function schemas_string(params) {
-    return core._string(ZodString, params);
+    return _string(ZodString, params);
 }
 const ZodStringFormat = /*@__PURE__*/ $constructor("ZodStringFormat", (inst, def) => {
     $ZodStringFormat.init(inst, def);
@@ -62924,7 +65208,7 @@ const ZodNumber = /*@__PURE__*/ $constructor("ZodNumber", (inst, def) => {
     },
 }));
 function schemas_number(params) {
-    return core._number(ZodNumber, params);
+    return _number(ZodNumber, params);
 }
 const ZodNumberFormat = /*@__PURE__*/ $constructor("ZodNumberFormat", (inst, def) => {
     $ZodNumberFormat.init(inst, def);
@@ -63175,7 +65459,7 @@ function object(shape, params) {
     const def = {
         type: "object",
         shape: shape ?? {},
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     };
     return new ZodObject(def);
 }
@@ -63709,7 +65993,7 @@ const ZodPromise = /*@__PURE__*/ (/* unused pure expression or super */ null && 
     inst._zod.processJSONSchema = (ctx, json, params) => processors.promiseProcessor(inst, ctx, json, params);
     inst.unwrap = () => inst._zod.def.innerType;
 })));
-function promise(innerType) {
+function schemas_promise(innerType) {
     return new ZodPromise({
         type: "promise",
         innerType: innerType,
@@ -65130,10 +67414,10 @@ class RowComparison {
                 current_file: c?.file ?? null,
                 current_line: c?.line ?? null,
                 change: u.state !== CHANGED
-                    ? `removed: ${append_only_identity(kind, p)}`
+                    ? `removed: ${identity(kind, p)}`
                     : c === undefined
-                        ? `changed: ${append_only_identity(kind, p)}`
-                        : `changed: ${append_only_identity(kind, p)}: ${difference(kind, p, c)}`,
+                        ? `changed: ${identity(kind, p)}`
+                        : `changed: ${identity(kind, p)}: ${difference(kind, p, c)}`,
             });
         }
         return { previousRows, total: this.table.unmatchedCount(), violations, digests };
@@ -65170,7 +67454,7 @@ function shown(v) {
     return typeof v === "string" ? quote(v) : quote(JSON.stringify(v));
 }
 /** Which row this is, in words: its identity fields. */
-function append_only_identity(kind, row) {
+function identity(kind, row) {
     const o = row.object;
     if (o === undefined)
         return `the line ${quote(row.text)} (not a valid row)`;
@@ -65615,10 +67899,6 @@ const DEFAULT_INPUT_LIMITS = {
  */
 const COLLECT_MIN_TASKS = 100_000;
 
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(7075);
-;// CONCATENATED MODULE: external "node:stream/promises"
-const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
 // EXTERNAL MODULE: external "node:worker_threads"
@@ -71740,6 +74020,29 @@ async function readRunInputs(req) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
+
+
+/**
+ * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
+ * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
+ * provenance, which is computed over the text and would no longer match the file.
+ */
+function decodePolicyText(bytes, shownPath) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if ((0,external_node_buffer_.isUtf8)(buffer))
+        return buffer.toString("utf8");
+    // The first byte where a lossy round trip differs is where the invalid sequence starts.
+    const back = Buffer.from(buffer.toString("utf8"), "utf8");
+    let i = 0;
+    while (i < buffer.length && buffer[i] === back[i])
+        i++;
+    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
+    throw new errors_InputError(`Invalid policy file ${shownPath}: 1 problem`, [
+        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
+    ]);
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/format-number.ts
 /**
  * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
@@ -72461,6 +74764,22 @@ function checkRunTitle(report) {
             `bounds${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${format_number_formatPp(c.ucb)} vs δ₀ ${format_number_formatPp(c.delta0)}`;
     return `${verdict}: ${checks}; ${margin}, ${bounds}`;
 }
+
+;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
+/**
+ * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
+ * lengths (UTF-16 code units), which are never fewer than GitHub's character counts.
+ */
+/** Check run `output.text` (and `output.summary`): "Maximum length: 65535 characters" (REST API, check runs). */
+const CHECK_RUN_TEXT_MAX = 65535;
+/** Issue / pull-request comment body: "Body is too long (maximum is 65536 characters)". */
+const COMMENT_BODY_MAX = 65536;
+/** $GITHUB_STEP_SUMMARY: at most 1 MiB per step, in bytes (GitHub Actions docs, "Adding a job summary"). */
+const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
+/** Check run annotations: at most 50 per create/update request (REST API, check runs `output.annotations`). */
+const ANNOTATIONS_PER_REQUEST = 50;
+/** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
+const EVENT_PAYLOAD_MAX_BYTES = 25 * 1024 * 1024;
 
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
 /**
@@ -73858,9 +76177,649 @@ async function writeFileAtomic(path, data) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/io/file-kind.ts
+/**
+ * What kind of file a path is, checked before anything is read or written. Every file the gate
+ * reads (policy, results, reviews, importer inputs, the event payload) must be a regular file:
+ * a FIFO would block the open or the read forever, /dev/zero and /dev/urandom never end, and a
+ * directory is a mistake. Every file it writes (the report, an import's export) must not be an
+ * input of the same run, nor an existing device, FIFO, socket or directory, which a rename would
+ * replace or a write would feed.
+ *
+ * Files are opened with O_NONBLOCK, so opening a FIFO returns at once, and the kind is taken
+ * from the open descriptor (fstat), so a path swapped after a stat is still caught.
+ */
+
+
+
+
+/** "a directory", "a FIFO (named pipe)", …: what a non-regular file is, for messages. */
+function describeKind(st) {
+    if (st.isFile())
+        return "a regular file";
+    if (st.isDirectory())
+        return "a directory";
+    if (st.isFIFO())
+        return "a FIFO (named pipe)";
+    if (st.isCharacterDevice())
+        return "a character device";
+    if (st.isBlockDevice())
+        return "a block device";
+    if (st.isSocket())
+        return "a socket";
+    return "not a regular file";
+}
+/** Why a file operation failed, in words (errno codes users know are kept in parentheses). */
+function describeFsCode(error) {
+    const code = error?.code;
+    switch (code) {
+        case "ENOENT":
+            return "no such file";
+        case "ENOTDIR":
+            return "no such file (a parent of the path is not a directory)";
+        case "EACCES":
+        case "EPERM":
+            return "permission denied";
+        case "EISDIR":
+            return "it is a directory";
+        case "ELOOP":
+            return "too many levels of symbolic links";
+        case "ENAMETOOLONG":
+            return "the path is too long";
+        case "ENOSPC":
+            return "no space left on the device";
+        case "EDQUOT":
+            return "the disk quota is exceeded";
+        case "EFBIG":
+            return "the file is too large for the file system or the process's file size limit";
+        case "EROFS":
+            return "the file system is read-only";
+        case "EIO":
+            return "an I/O error";
+        case "ENXIO":
+            return "a FIFO with no reader or a device that is not there";
+        case "ENOTREGULAR":
+            return "it is not a regular file";
+        default:
+            return code !== undefined
+                ? `error ${code}`
+                : error instanceof Error
+                    ? (error.message.split("\n")[0] ?? "unknown error")
+                    : "unknown error";
+    }
+}
+/** A file that is not a regular file, found before it was read. */
+class NotRegularFileError extends Error {
+    path;
+    kind;
+    constructor(path, kind) {
+        super(`${kind}, not a regular file`);
+        this.path = path;
+        this.kind = kind;
+        this.name = "NotRegularFileError";
+    }
+}
+// O_NOCTTY: opening a terminal must not make it the controlling terminal.
+const READ_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
+/**
+ * Opens `path` for reading if it is a regular file; throws NotRegularFileError (never blocking on
+ * a FIFO) if it is anything else, and the fs error (ENOENT, EACCES, …) if it cannot be opened.
+ */
+async function openRegularFile(path) {
+    const fh = await (0,promises_namespaceObject.open)(path, READ_FLAGS);
+    try {
+        const st = await fh.stat();
+        if (!st.isFile())
+            throw new NotRegularFileError(path, describeKind(st));
+    }
+    catch (error) {
+        await fh.close().catch(() => undefined);
+        throw error;
+    }
+    return fh;
+}
+/** openRegularFile, synchronously: returns a file descriptor. */
+function openRegularFileSync(path) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, READ_FLAGS);
+    try {
+        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!st.isFile())
+            throw new NotRegularFileError(path, describeKind(st));
+    }
+    catch (error) {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        throw error;
+    }
+    return fd;
+}
+/** The file is larger than a reader's cap (found while reading, not after). */
+class FileTooLargeError extends Error {
+    path;
+    maxBytes;
+    constructor(path, maxBytes) {
+        super(`the file is larger than ${maxBytes} bytes`);
+        this.path = path;
+        this.maxBytes = maxBytes;
+        this.name = "FileTooLargeError";
+    }
+}
+/**
+ * The whole of a regular file, at most `maxBytes` bytes: reading stops as soon as the file is
+ * known to be larger (FileTooLargeError), so memory stays within the cap whatever the file is.
+ */
+async function readRegularFile(path, maxBytes) {
+    const fh = await openRegularFile(path);
+    try {
+        // One byte more than the cap tells "exactly the cap" from "larger".
+        const buf = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, maxBytes + 1 - total), null);
+            if (bytesRead === 0)
+                break;
+            total += bytesRead;
+            if (total > maxBytes)
+                throw new FileTooLargeError(path, maxBytes);
+            chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
+        }
+        return Buffer.concat(chunks, total);
+    }
+    finally {
+        await fh.close().catch(() => undefined);
+    }
+}
+/**
+ * readRegularFile for a user's input: every failure is one InputError naming `role` and the path
+ * as the user gave it (`shown`).
+ */
+async function readInputFile(path, shown, role, maxBytes) {
+    try {
+        return await readRegularFile(path, maxBytes);
+    }
+    catch (error) {
+        throw inputFileError(error, shown, role);
+    }
+}
+/** Why an input file could not be read, in words; null when `error` is a bug, not the file. */
+function inputFileProblem(error) {
+    if (error instanceof NotRegularFileError)
+        return `it is ${error.kind}, not a regular file`;
+    if (error instanceof FileTooLargeError)
+        return `it is larger than the limit of ${error.maxBytes} bytes`;
+    if (error?.code !== undefined)
+        return describeFsCode(error);
+    return null;
+}
+/** The InputError for a failed read of an input file, or `error` itself when it is a bug. */
+function inputFileError(error, shown, role) {
+    const why = inputFileProblem(error);
+    return why === null ? error : new errors_InputError(`Cannot read the ${role} ${shown}: ${why}.`);
+}
+const APPEND_FLAGS = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
+/**
+ * Appends to a regular file (created if missing), as the runner's GITHUB_STEP_SUMMARY expects.
+ * Anything else is refused before a byte is written (a FIFO without a reader fails at once: ENXIO).
+ */
+async function appendToRegularFile(path, data) {
+    const fh = await (0,promises_namespaceObject.open)(path, APPEND_FLAGS, 0o666);
+    try {
+        const st = await fh.stat();
+        if (!st.isFile())
+            throw Object.assign(new Error(`${path} is ${describeKind(st)}`), { code: "ENOTREGULAR" });
+        await fh.writeFile(data, "utf8");
+    }
+    finally {
+        await fh.close().catch(() => undefined);
+    }
+}
+/** Device and inode: the file's identity, whatever the path (hard links, symbolic links, `..`). */
+function file_kind_identity(st) {
+    return `${st.dev}:${st.ino}`;
+}
+/** The real path of `path` if it exists, else the real path of its directory plus its name. */
+function realTarget(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        try {
+            return (0,external_node_path_namespaceObject.join)((0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.dirname)(path)), (0,external_node_path_namespaceObject.basename)(path));
+        }
+        catch {
+            return path;
+        }
+    }
+}
+/**
+ * Why `path` must not be written, or null when it may be: it is (after symbolic links, or as a
+ * hard link: same device and inode) one of `inputs`, or it exists and is not a regular file.
+ * A missing file or directory is not a problem here (the write says so).
+ */
+function outputTargetProblem(path, inputs) {
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.statSync)(path);
+    }
+    catch {
+        st = null;
+    }
+    if (st !== null && !st.isFile())
+        return `it is ${describeKind(st)}; only a regular file is replaced`;
+    const real = realTarget(path);
+    for (const input of inputs) {
+        let same = realTarget(input.path) === real;
+        if (!same && st !== null) {
+            try {
+                same = file_kind_identity((0,external_node_fs_namespaceObject.statSync)(input.path)) === file_kind_identity(st);
+            }
+            catch {
+                // an input that does not exist cannot be overwritten
+            }
+        }
+        if (same)
+            return `it is the input ${input.shown}; writing there would replace it`;
+    }
+    return null;
+}
+/** outputTargetProblem as an InputError naming `role` (e.g. "--report"), thrown before reading. */
+function checkOutputTarget(path, shown, role, inputs) {
+    const problem = outputTargetProblem(path, inputs);
+    if (problem !== null)
+        throw new InputError(`Refusing to write ${role} ${shown}: ${problem}. Nothing was read or written.`);
+}
+
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The tool's version, printed in every report's provenance. Kept equal to package.json by a test. */
 const TOOL_VERSION = "0.1.0";
+
+;// CONCATENATED MODULE: ./src/action/context.ts
+/**
+ * What the action needs from the workflow run: the repository, and on a pull request its number,
+ * base and head commits and whether it comes from a fork; on `merge_group` the group's base and
+ * head commits; on `workflow_run` the commit the run was for and the pull requests GitHub listed
+ * (only candidates: src/action/workflow-run.ts confirms one with the API). Read from the environment and the event
+ * payload file directly (not @actions/github's context, which reads them at import time), so tests
+ * and local runs control it with plain variables.
+ *
+ * The event's name says what its payload must hold, and a payload without it stops the run with
+ * an error naming the file and the field: on a pull request the base commit's policy decides, so
+ * a pull request whose base is unknown must never fall back to the checkout's (its own) policy.
+ * Events that take nothing from the payload (push, schedule, workflow_dispatch, …) only need it
+ * to be an object when there is one.
+ */
+
+
+
+
+
+/** A full commit id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
+const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const NOT_A_COMMIT = "is not a commit id";
+const Sha = schemas_string({ error: NOT_A_COMMIT }).regex(COMMIT_SHA, { error: NOT_A_COMMIT });
+const Count = schemas_number({ error: "is not a pull request number" })
+    .int({ error: "is not a pull request number" })
+    .min(1, { error: "is not a pull request number" })
+    .max(Number.MAX_SAFE_INTEGER, { error: "is not a pull request number" });
+/** `head.repo` is null when the fork was deleted. */
+const RepoRef = object({ full_name: schemas_string({ error: "is not a repository name" }) }).nullish();
+/** The fields used of the payload of each kind of event (GitHub's payloads hold more; only these are read). */
+const PullRequestPayload = object({
+    pull_request: object({
+        number: Count,
+        base: object({ sha: Sha, repo: RepoRef }),
+        head: object({ sha: Sha, repo: RepoRef }),
+    }),
+});
+const MergeGroupPayload = object({ merge_group: object({ base_sha: Sha, head_sha: Sha }) });
+const WorkflowRunPayload = object({
+    workflow_run: object({
+        head_sha: Sha,
+        pull_requests: array(object({
+            number: Count,
+            head: object({ sha: schemas_string({ error: "is not a commit id" }) }).optional(),
+        }), { error: "is not a list" }),
+    }),
+});
+/** Events whose payload carries the pull request (with its base and head) at `pull_request`. */
+const PULL_REQUEST_EVENTS = new Set([
+    "pull_request",
+    "pull_request_target",
+    "pull_request_review",
+    "pull_request_review_comment",
+    "pull_request_review_thread",
+]);
+/** Why each kind of event needs its fields, for the error that says one is missing. */
+function needs(eventName) {
+    if (eventName === "merge_group")
+        return "In a merge queue the policy at the group's base commit decides, so the gate cannot run without it.";
+    if (eventName === "workflow_run")
+        return "On workflow_run the results are for that run's commit and the pull request is confirmed against it, so the gate cannot run without it.";
+    return "On a pull request the policy at its base commit decides, so the gate cannot run without it.";
+}
+function context_jsonKind(v) {
+    if (v === null)
+        return "null";
+    if (Array.isArray(v))
+        return "an array";
+    return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+function fieldName(path) {
+    return path
+        .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
+        .join("");
+}
+/** The value at `path` in `v`, undefined when any step is missing. */
+function at(v, path) {
+    let cur = v;
+    for (const key of path) {
+        if (cur === null || typeof cur !== "object")
+            return undefined;
+        cur = cur[key];
+    }
+    return cur;
+}
+/** The payload's fields for `schema`, or an InputError naming the file, the field and why it is needed. */
+function payloadFields(schema, payload, eventName, eventPath) {
+    const parsed = schema.safeParse(payload);
+    if (parsed.success)
+        return parsed.data;
+    const issue = parsed.error.issues[0];
+    const path = issue?.path ?? [];
+    const field = fieldName(path);
+    const problem = at(payload, path) === undefined
+        ? `has no ${field}`
+        : issue?.code === "invalid_type" && !/^is /.test(issue.message)
+            ? `has ${field} that is not ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`
+            : `has ${field} that ${issue?.message ?? "is not usable"}`;
+    throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath}: the ${eventName} event payload ${problem}. ${needs(eventName)}`);
+}
+class PayloadTooLargeError extends Error {
+}
+/** The file as UTF-8, refused as soon as it passes `max` bytes (a file can grow while read). */
+function readCapped(fd, max) {
+    const chunks = [];
+    let total = 0;
+    const buf = Buffer.alloc(64 * 1024);
+    for (;;) {
+        const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
+        if (n === 0)
+            break;
+        total += n;
+        if (total > max)
+            throw new PayloadTooLargeError();
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total).toString("utf8");
+}
+/** The event payload file as a JSON object, or null when there is none (GITHUB_EVENT_PATH unset). */
+function readPayload(eventPath) {
+    if (eventPath === undefined || eventPath === "")
+        return null;
+    let text;
+    try {
+        // A FIFO or device there must not hang or flood the step: regular files only.
+        const fd = openRegularFileSync(eventPath);
+        try {
+            text = readCapped(fd, EVENT_PAYLOAD_MAX_BYTES);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    }
+    catch (error) {
+        const why = error instanceof NotRegularFileError
+            ? `it is ${error.kind}`
+            : error instanceof PayloadTooLargeError
+                ? `it is larger than ${EVENT_PAYLOAD_MAX_BYTES} bytes, GitHub's largest event payload`
+                : describeFsCode(error);
+        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
+    }
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} is not JSON.`);
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} holds ${context_jsonKind(value)}, not an event payload (a JSON object).`);
+    return value;
+}
+function readRunContext(env, cwd) {
+    const eventName = env["GITHUB_EVENT_NAME"] ?? "";
+    const eventPath = env["GITHUB_EVENT_PATH"] ?? "";
+    const payload = readPayload(eventPath);
+    const repository = env["GITHUB_REPOSITORY"] ?? "";
+    const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
+    const repo = m?.[1] !== undefined && m[2] !== undefined ? { owner: m[1], repo: m[2] } : null;
+    const needsPayload = PULL_REQUEST_EVENTS.has(eventName) || eventName === "merge_group" || eventName === "workflow_run";
+    if (needsPayload && payload === null)
+        throw new errors_InputError(`GITHUB_EVENT_PATH is not set, so the ${eventName} event's payload cannot be read. ${needs(eventName)}`);
+    if (eventName === "" && payload !== null) {
+        const kind = ["pull_request", "merge_group", "workflow_run"].find((k) => payload[k] !== undefined);
+        if (kind !== undefined)
+            throw new errors_InputError(`GITHUB_EVENT_NAME is not set, but the event payload GITHUB_EVENT_PATH ${eventPath} has ${kind}: ` +
+                "set GITHUB_EVENT_NAME to the event that wrote it, so that the gate knows which policy decides.");
+    }
+    let pullRequest = null;
+    let mergeGroup = null;
+    let workflowRun = null;
+    if (payload !== null && PULL_REQUEST_EVENTS.has(eventName)) {
+        const pr = payloadFields(PullRequestPayload, payload, eventName, eventPath).pull_request;
+        const baseName = pr.base.repo?.full_name ?? repository;
+        const headName = pr.head.repo?.full_name ?? null;
+        pullRequest = {
+            number: pr.number,
+            baseSha: pr.base.sha,
+            headSha: pr.head.sha,
+            // A deleted fork has head.repo null: treat it as a fork (its token is read-only too).
+            fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
+        };
+    }
+    else if (payload !== null && eventName === "merge_group") {
+        const group = payloadFields(MergeGroupPayload, payload, eventName, eventPath).merge_group;
+        mergeGroup = { baseSha: group.base_sha, headSha: group.head_sha };
+    }
+    else if (payload !== null && eventName === "workflow_run") {
+        const run = payloadFields(WorkflowRunPayload, payload, eventName, eventPath).workflow_run;
+        // GitHub lists the open PRs whose head branch is the run's; keep those at the run's commit.
+        const pullRequests = run.pull_requests
+            .filter((p) => p.head === undefined || p.head.sha === run.head_sha)
+            .map((p) => p.number);
+        workflowRun = { headSha: run.head_sha, pullRequests };
+    }
+    const warnings = [];
+    if (!needsPayload && eventName !== "" && payload !== null) {
+        const issue = payload["issue"];
+        const onIssuePullRequest = issue !== null &&
+            typeof issue === "object" &&
+            issue["pull_request"] != null;
+        const notGated = "the checked-out policy decides, the check run goes on GITHUB_SHA and no comment is posted. " +
+            "To gate the pull request under its base branch's policy, run on pull_request, pull_request_target or workflow_run.";
+        // GitHub sends a top-level pull_request only with the pull request events: another event
+        // name with one is a hand-made or mislabelled payload, read as the event it names.
+        if (payload["pull_request"] !== undefined)
+            warnings.push(`The ${eventName} event's payload GITHUB_EVENT_PATH ${eventPath} has a pull_request, but only pull request ` +
+                `events are gated as pull requests: ${notGated}`);
+        else if (onIssuePullRequest)
+            warnings.push(`This ${eventName} event is on a pull request, but its payload does not name the pull request's base commit: ${notGated}`);
+    }
+    const workspace = env["GITHUB_WORKSPACE"];
+    if (workspace !== undefined && workspace !== "") {
+        let why = null;
+        try {
+            if (!(0,external_node_fs_namespaceObject.statSync)(workspace).isDirectory())
+                why = "not a directory";
+        }
+        catch (error) {
+            why = describeFsCode(error);
+        }
+        if (why !== null)
+            throw new errors_InputError(`GITHUB_WORKSPACE ${workspace} cannot be used (${why}): the action's inputs are paths in the workspace. ` +
+                "Run actions/checkout before this step, and do not delete the workspace.");
+    }
+    const envSha = env["GITHUB_SHA"];
+    const runSha = pullRequest?.headSha ??
+        mergeGroup?.headSha ??
+        workflowRun?.headSha ??
+        (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
+    return {
+        eventName,
+        repo,
+        sha: runSha,
+        pullRequest,
+        mergeGroup,
+        workflowRun,
+        workspace: env["GITHUB_WORKSPACE"] || cwd,
+        runnerTemp: env["RUNNER_TEMP"] || null,
+        apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
+        warnings,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/base-policy.ts
+/**
+ * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
+ * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
+ * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
+ * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
+ * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
+ *
+ * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
+ * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
+ * wrote itself. The policy must land on the base branch first, in its own reviewed change.
+ */
+
+
+
+
+
+
+/** What is used of the contents API's answer: a directory's listing, or one entry with its content. */
+const ContentsAnswer = union([
+    array(object({ type: schemas_string(), path: schemas_string() })),
+    object({ type: schemas_string(), encoding: schemas_string().optional(), content: schemas_string().optional() }),
+]);
+/** What is used of the commits API's answer. */
+const CommitsAnswer = array(object({ sha: schemas_string() }));
+const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
+const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+const FIX_UNUSABLE = "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+async function base_policy_viaApi(req, deps) {
+    const octokit = deps.octokit;
+    if (!octokit)
+        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
+    try {
+        const data = checkAnswer(await octokit.rest.repos.getContent({
+            owner: req.owner,
+            repo: req.repo,
+            path: req.path,
+            ref: req.baseSha,
+        }), ContentsAnswer);
+        if (Array.isArray(data))
+            return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
+        if (data.type !== "file")
+            return { kind: "unknown", why: `${req.path} is a ${data.type} at the base commit` };
+        if (data.encoding !== "base64" || data.content === undefined)
+            return { kind: "unknown", why: `the contents API returned encoding ${String(data.encoding)}` };
+        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(data.content, "base64"), req.path) };
+    }
+    catch (error) {
+        if (error instanceof errors_InputError)
+            throw error;
+        if (error instanceof MalformedAnswerError)
+            return { kind: "unknown", why: `contents API: ${error.message}`, fix: FIX_UNUSABLE };
+        const status = httpStatus(error);
+        if (status === 404)
+            return { kind: "absent" };
+        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
+        // for a permission would send the user the wrong way.
+        const noAnswer = status === null || status >= 500 || isRateLimit(error);
+        return {
+            kind: "unknown",
+            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
+            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
+        };
+    }
+}
+async function base_policy_viaGit(req, deps) {
+    const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
+    if (has.code !== 0)
+        return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
+    const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
+    if (exists.code !== 0)
+        return { kind: "absent" };
+    const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
+    if (shown.code !== 0)
+        return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
+    return {
+        kind: "found",
+        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
+    };
+}
+async function lastCommit(req, deps) {
+    const octokit = deps.octokit;
+    if (octokit) {
+        try {
+            const commits = checkAnswer(await octokit.rest.repos.listCommits({
+                owner: req.owner,
+                repo: req.repo,
+                path: req.path,
+                sha: req.baseSha,
+                per_page: 1,
+            }), CommitsAnswer);
+            const sha = commits[0]?.sha;
+            if (sha !== undefined && COMMIT_SHA.test(sha))
+                return sha;
+        }
+        catch (error) {
+            deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
+        }
+    }
+    const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
+    const sha = res.stdout.trim();
+    return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
+}
+/** The base commit's policy text, where it came from and the commit that last changed it. */
+async function loadBasePolicy(req, deps) {
+    const subject = req.subject ?? "pull request";
+    if (!COMMIT_SHA.test(req.baseSha))
+        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
+    const short = req.baseSha.slice(0, 12);
+    let fetched = await base_policy_viaApi(req, deps);
+    let via = "contents API";
+    if (fetched.kind !== "found") {
+        // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
+        const api = fetched;
+        const git = await base_policy_viaGit(req, deps);
+        if (git.kind === "found") {
+            deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
+            fetched = git;
+            via = "git";
+        }
+        else if (git.kind === "absent") {
+            fetched = git;
+        }
+        else if (api.kind === "unknown") {
+            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
+                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
+        }
+    }
+    if (fetched.kind === "absent") {
+        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
+            `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
+            `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
+            `the token cannot read it: grant \`contents: read\`.)`);
+    }
+    if (fetched.kind !== "found")
+        throw new Error("unreachable");
+    return {
+        text: fetched.text,
+        source: `base commit ${req.baseSha} (${via})`,
+        lastCommit: await lastCommit(req, deps),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/core/history/policy-log.ts
 /**
@@ -74018,659 +76977,6 @@ function buildPolicyLog(versions, opts) {
         counts,
         entries,
     };
-}
-
-;// CONCATENATED MODULE: external "module"
-const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
-
-
-
-
-//#region rolldown:runtime
-var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
-
-//#endregion
-//#region src/utils.ts
-function cleanPath(path) {
-	let normalized = (0,external_path_namespaceObject.normalize)(path);
-	if (normalized.length > 1 && normalized[normalized.length - 1] === external_path_namespaceObject.sep) normalized = normalized.substring(0, normalized.length - 1);
-	return normalized;
-}
-const SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path, separator) {
-	return path.replace(SLASHES_REGEX, separator);
-}
-const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path) {
-	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
-}
-function normalizePath(path, options) {
-	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
-	if (resolvePaths) path = (0,external_path_namespaceObject.resolve)(path);
-	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
-	if (path === ".") return "";
-	const needsSeperator = path[path.length - 1] !== pathSeparator;
-	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/join-path.ts
-function joinPathWithBasePath(filename, directoryPath) {
-	return directoryPath + filename;
-}
-function joinPathWithRelativePath(root, options) {
-	return function(filename, directoryPath) {
-		const sameRoot = directoryPath.startsWith(root);
-		if (sameRoot) return directoryPath.slice(root.length) + filename;
-		else return convertSlashes((0,external_path_namespaceObject.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-	};
-}
-function joinPath(filename) {
-	return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-	return directoryPath + filename + separator;
-}
-function build$7(root, options) {
-	const { relativePaths, includeBasePath } = options;
-	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
-}
-
-//#endregion
-//#region src/api/functions/push-directory.ts
-function pushDirectoryWithRelativePath(root) {
-	return function(directoryPath, paths) {
-		paths.push(directoryPath.substring(root.length) || ".");
-	};
-}
-function pushDirectoryFilterWithRelativePath(root) {
-	return function(directoryPath, paths, filters) {
-		const relativePath = directoryPath.substring(root.length) || ".";
-		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-	};
-}
-const pushDirectory = (directoryPath, paths) => {
-	paths.push(directoryPath || ".");
-};
-const pushDirectoryFilter = (directoryPath, paths, filters) => {
-	const path = directoryPath || ".";
-	if (filters.every((filter) => filter(path, true))) paths.push(path);
-};
-const empty$2 = () => {};
-function build$6(root, options) {
-	const { includeDirs, filters, relativePaths } = options;
-	if (!includeDirs) return empty$2;
-	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
-	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-
-//#endregion
-//#region src/api/functions/push-file.ts
-const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) counts.files++;
-};
-const pushFileFilter = (filename, paths, _counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-};
-const pushFileCount = (_filename, _paths, counts, _filters) => {
-	counts.files++;
-};
-const pushFile = (filename, paths) => {
-	paths.push(filename);
-};
-const empty$1 = () => {};
-function build$5(options) {
-	const { excludeFiles, filters, onlyCounts } = options;
-	if (excludeFiles) return empty$1;
-	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-	else if (onlyCounts) return pushFileCount;
-	else return pushFile;
-}
-
-//#endregion
-//#region src/api/functions/get-array.ts
-const getArray = (paths) => {
-	return paths;
-};
-const getArrayGroup = () => {
-	return [""].slice(0, 0);
-};
-function build$4(options) {
-	return options.group ? getArrayGroup : getArray;
-}
-
-//#endregion
-//#region src/api/functions/group-files.ts
-const groupFiles = (groups, directory, files) => {
-	groups.push({
-		directory,
-		files,
-		dir: directory
-	});
-};
-const empty = () => {};
-function build$3(options) {
-	return options.group ? groupFiles : empty;
-}
-
-//#endregion
-//#region src/api/functions/resolve-symlink.ts
-const resolveSymlinksAsync = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	fs.realpath(path, (error, resolvedPath) => {
-		if (error) return queue.dequeue(suppressErrors ? null : error, state);
-		fs.stat(resolvedPath, (error$1, stat) => {
-			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-			if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
-			callback$1(stat, resolvedPath);
-			queue.dequeue(null, state);
-		});
-	});
-};
-const resolveSymlinks = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	try {
-		const resolvedPath = fs.realpathSync(path);
-		const stat = fs.statSync(resolvedPath);
-		if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return;
-		callback$1(stat, resolvedPath);
-	} catch (e) {
-		if (!suppressErrors) throw e;
-	}
-};
-function build$2(options, isSynchronous) {
-	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function dist_isRecursive(path, resolved, state) {
-	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-	let parent = (0,external_path_namespaceObject.dirname)(path);
-	let depth = 1;
-	while (parent !== state.root && depth < 2) {
-		const resolvedPath = state.symlinks.get(parent);
-		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-		if (isSameRoot) depth++;
-		else parent = (0,external_path_namespaceObject.dirname)(parent);
-	}
-	state.symlinks.set(path, resolved);
-	return depth > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-	return state.visited.includes(resolved + state.options.pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/invoke-callback.ts
-const onlyCountsSync = (state) => {
-	return state.counts;
-};
-const groupsSync = (state) => {
-	return state.groups;
-};
-const defaultSync = (state) => {
-	return state.paths;
-};
-const limitFilesSync = (state) => {
-	return state.paths.slice(0, state.options.maxFiles);
-};
-const onlyCountsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.counts, state.options.suppressErrors);
-	return null;
-};
-const defaultAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths, state.options.suppressErrors);
-	return null;
-};
-const limitFilesAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-	return null;
-};
-const groupsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.groups, state.options.suppressErrors);
-	return null;
-};
-function report(error, callback$1, output, suppressErrors) {
-	if (error && !suppressErrors) callback$1(error, output);
-	else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-	const { onlyCounts, group, maxFiles } = options;
-	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-	else if (group) return isSynchronous ? groupsSync : groupsAsync;
-	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-	else return isSynchronous ? defaultSync : defaultAsync;
-}
-
-//#endregion
-//#region src/api/functions/walk-directory.ts
-const readdirOpts = { withFileTypes: true };
-const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	state.queue.enqueue();
-	if (currentDepth < 0) return state.queue.dequeue(null, state);
-	const { fs } = state;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
-		callback$1(entries, directoryPath, currentDepth);
-		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
-	});
-};
-const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	const { fs } = state;
-	if (currentDepth < 0) return;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	let entries = [];
-	try {
-		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
-	} catch (e) {
-		if (!state.options.suppressErrors) throw e;
-	}
-	callback$1(entries, directoryPath, currentDepth);
-};
-function build(isSynchronous) {
-	return isSynchronous ? walkSync : walkAsync;
-}
-
-//#endregion
-//#region src/api/queue.ts
-/**
-* This is a custom stateless queue to track concurrent async fs calls.
-* It increments a counter whenever a call is queued and decrements it
-* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
-*/
-var Queue = class {
-	count = 0;
-	constructor(onQueueEmpty) {
-		this.onQueueEmpty = onQueueEmpty;
-	}
-	enqueue() {
-		this.count++;
-		return this.count;
-	}
-	dequeue(error, output) {
-		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
-			this.onQueueEmpty(error, output);
-			if (error) {
-				output.controller.abort();
-				this.onQueueEmpty = void 0;
-			}
-		}
-	}
-};
-
-//#endregion
-//#region src/api/counter.ts
-var Counter = class {
-	_files = 0;
-	_directories = 0;
-	set files(num) {
-		this._files = num;
-	}
-	get files() {
-		return this._files;
-	}
-	set directories(num) {
-		this._directories = num;
-	}
-	get directories() {
-		return this._directories;
-	}
-	/**
-	* @deprecated use `directories` instead
-	*/
-	/* c8 ignore next 3 */
-	get dirs() {
-		return this._directories;
-	}
-};
-
-//#endregion
-//#region src/api/aborter.ts
-/**
-* AbortController is not supported on Node 14 so we use this until we can drop
-* support for Node 14.
-*/
-var Aborter = class {
-	aborted = false;
-	abort() {
-		this.aborted = true;
-	}
-};
-
-//#endregion
-//#region src/api/walker.ts
-var Walker = class {
-	root;
-	isSynchronous;
-	state;
-	joinPath;
-	pushDirectory;
-	pushFile;
-	getArray;
-	groupFiles;
-	resolveSymlink;
-	walkDirectory;
-	callbackInvoker;
-	constructor(root, options, callback$1) {
-		this.isSynchronous = !callback$1;
-		this.callbackInvoker = build$1(options, this.isSynchronous);
-		this.root = normalizePath(root, options);
-		this.state = {
-			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-			paths: [""].slice(0, 0),
-			groups: [],
-			counts: new Counter(),
-			options,
-			queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
-			symlinks: /* @__PURE__ */ new Map(),
-			visited: [""].slice(0, 0),
-			controller: new Aborter(),
-			fs: options.fs || external_fs_namespaceObject
-		};
-		this.joinPath = build$7(this.root, options);
-		this.pushDirectory = build$6(this.root, options);
-		this.pushFile = build$5(options);
-		this.getArray = build$4(options);
-		this.groupFiles = build$3(options);
-		this.resolveSymlink = build$2(options, this.isSynchronous);
-		this.walkDirectory = build(this.isSynchronous);
-	}
-	start() {
-		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-	}
-	walk = (entries, directoryPath, depth) => {
-		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-		const files = this.getArray(this.state.paths);
-		for (let i = 0; i < entries.length; ++i) {
-			const entry = entries[i];
-			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-				const filename = this.joinPath(entry.name, directoryPath);
-				this.pushFile(filename, files, this.state.counts, filters);
-			} else if (entry.isDirectory()) {
-				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-				if (exclude && exclude(entry.name, path)) continue;
-				this.pushDirectory(path, paths, filters);
-				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
-			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
-				let path = joinPathWithBasePath(entry.name, directoryPath);
-				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
-					if (stat.isDirectory()) {
-						resolvedPath = normalizePath(resolvedPath, this.state.options);
-						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
-						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
-					} else {
-						resolvedPath = useRealPaths ? resolvedPath : path;
-						const filename = (0,external_path_namespaceObject.basename)(resolvedPath);
-						const directoryPath$1 = normalizePath((0,external_path_namespaceObject.dirname)(resolvedPath), this.state.options);
-						resolvedPath = this.joinPath(filename, directoryPath$1);
-						this.pushFile(resolvedPath, files, this.state.counts, filters);
-					}
-				});
-			}
-		}
-		this.groupFiles(this.state.groups, directoryPath, files);
-	};
-};
-
-//#endregion
-//#region src/api/async.ts
-function dist_promise(root, options) {
-	return new Promise((resolve$1, reject) => {
-		callback(root, options, (err, output) => {
-			if (err) return reject(err);
-			resolve$1(output);
-		});
-	});
-}
-function callback(root, options, callback$1) {
-	let walker = new Walker(root, options, callback$1);
-	walker.start();
-}
-
-//#endregion
-//#region src/api/sync.ts
-function sync(root, options) {
-	const walker = new Walker(root, options);
-	return walker.start();
-}
-
-//#endregion
-//#region src/builder/api-builder.ts
-var APIBuilder = class {
-	constructor(root, options) {
-		this.root = root;
-		this.options = options;
-	}
-	withPromise() {
-		return dist_promise(this.root, this.options);
-	}
-	withCallback(cb) {
-		callback(this.root, this.options, cb);
-	}
-	sync() {
-		return sync(this.root, this.options);
-	}
-};
-
-//#endregion
-//#region src/builder/index.ts
-let dist_pm = null;
-/* c8 ignore next 6 */
-try {
-	__require.resolve("picomatch");
-	dist_pm = __require("picomatch");
-} catch {}
-var Builder = class {
-	globCache = {};
-	options = {
-		maxDepth: Infinity,
-		suppressErrors: true,
-		pathSeparator: external_path_namespaceObject.sep,
-		filters: []
-	};
-	globFunction;
-	constructor(options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		this.globFunction = this.options.globFunction;
-	}
-	group() {
-		this.options.group = true;
-		return this;
-	}
-	withPathSeparator(separator) {
-		this.options.pathSeparator = separator;
-		return this;
-	}
-	withBasePath() {
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withRelativePaths() {
-		this.options.relativePaths = true;
-		return this;
-	}
-	withDirs() {
-		this.options.includeDirs = true;
-		return this;
-	}
-	withMaxDepth(depth) {
-		this.options.maxDepth = depth;
-		return this;
-	}
-	withMaxFiles(limit) {
-		this.options.maxFiles = limit;
-		return this;
-	}
-	withFullPaths() {
-		this.options.resolvePaths = true;
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withErrors() {
-		this.options.suppressErrors = false;
-		return this;
-	}
-	withSymlinks({ resolvePaths = true } = {}) {
-		this.options.resolveSymlinks = true;
-		this.options.useRealPaths = resolvePaths;
-		return this.withFullPaths();
-	}
-	withAbortSignal(signal) {
-		this.options.signal = signal;
-		return this;
-	}
-	normalize() {
-		this.options.normalizePath = true;
-		return this;
-	}
-	filter(predicate) {
-		this.options.filters.push(predicate);
-		return this;
-	}
-	onlyDirs() {
-		this.options.excludeFiles = true;
-		this.options.includeDirs = true;
-		return this;
-	}
-	exclude(predicate) {
-		this.options.exclude = predicate;
-		return this;
-	}
-	onlyCounts() {
-		this.options.onlyCounts = true;
-		return this;
-	}
-	crawl(root) {
-		return new APIBuilder(root || ".", this.options);
-	}
-	withGlobFunction(fn) {
-		this.globFunction = fn;
-		return this;
-	}
-	/**
-	* @deprecated Pass options using the constructor instead:
-	* ```ts
-	* new fdir(options).crawl("/path/to/root");
-	* ```
-	* This method will be removed in v7.0
-	*/
-	/* c8 ignore next 4 */
-	crawlWithOptions(root, options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		return new APIBuilder(root || ".", this.options);
-	}
-	glob(...patterns) {
-		if (this.globFunction) return this.globWithOptions(patterns);
-		return this.globWithOptions(patterns, ...[{ dot: true }]);
-	}
-	globWithOptions(patterns, ...options) {
-		const globFn = this.globFunction || dist_pm;
-		/* c8 ignore next 5 */
-		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-		var isMatch = this.globCache[patterns.join("\0")];
-		if (!isMatch) {
-			isMatch = globFn(patterns, ...options);
-			this.globCache[patterns.join("\0")] = isMatch;
-		}
-		this.options.filters.push((path) => isMatch(path));
-		return this;
-	}
-};
-
-//#endregion
-
-// EXTERNAL MODULE: ./node_modules/picomatch/lib/picomatch.js
-var picomatch = __nccwpck_require__(8016);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/io/glob.ts
-/**
- * The globs of the `results` and `reviews` inputs (files of the workspace) and of repository paths
- * (policy-log's `--evidence`, the files an input glob matched at the base commit). One syntax for
- * all: `*` matches within one path segment, `?` one character of a segment, `**` as a whole
- * segment any number of segments (including none). Nothing else is special: `[`, `{`, `!`, `(`,
- * `\` and the rest are literal, so a path that contains them still works when written out.
- *
- * picomatch matches, given the pattern with every other ASCII punctuation character escaped
- * (toPicomatch): its brackets, braces, extglobs, negation, quotes and backslash escapes would
- * otherwise apply. fdir (the crawler under tinyglobby) walks: tinyglobby either drops every
- * symbolic link or follows linked directories, out of the workspace too, while the inputs need
- * each link listed and none followed, so that the caller can judge the link's real path (no
- * loops, no escape).
- *
- * Patterns are `/`-separated and relative, without `.` or `..` segments; matching is on
- * `/`-separated relative paths.
- */
-
-
-
-function hasGlobChars(pattern) {
-    return /[*?]/.test(pattern);
-}
-/**
- * The pattern in picomatch's syntax: ASCII punctuation but `*`, `?` and `/` escaped. A backslash
- * becomes the class `[\\]`: picomatch collapses runs of backslashes, so `\\` would not survive a
- * backslash-escaped character after it.
- */
-function toPicomatch(pattern) {
-    return pattern
-        .replace(/[!-)+-.:->@[-`{-~]/g, (c) => (c === "\\" ? "[\\\\]" : `\\${c}`))
-        .replace(/(^|\/)\*\*$/, "$1**/*"); // a last `**` is anything below, not the directory itself
-}
-/** A RegExp that tests whether a path matches `pattern`. */
-function globToRegExp(pattern) {
-    return picomatch_default().makeRe(toPicomatch(pattern), {
-        dot: true,
-        nobrace: true,
-        noextglob: true,
-        nonegate: true,
-    });
-}
-/** The leading segments of a pattern that contain no glob characters: where a walk starts. */
-function literalPrefix(pattern) {
-    const segments = pattern.split("/");
-    const out = [];
-    for (const seg of segments.slice(0, -1)) {
-        if (hasGlobChars(seg))
-            break;
-        out.push(seg);
-    }
-    return out.join("/");
-}
-/** Directories never descended into: version control internals are not inputs. */
-const SKIP_DIRS = new Set([".git"]);
-/**
- * Paths (relative to `root`, `/`-separated, sorted) of the files and symbolic links below `root`
- * that match `pattern` (relative to `root`). Links are listed, never followed; a directory that
- * cannot be read is passed over.
- */
-function globFiles(root, pattern) {
-    const regex = globToRegExp(pattern);
-    const start = literalPrefix(pattern);
-    const under = (rel) => (start === "" ? rel : `${start}/${rel}`);
-    const found = new Builder({
-        relativePaths: true,
-        pathSeparator: "/",
-        suppressErrors: true,
-        exclude: (dirName) => SKIP_DIRS.has(dirName),
-        filters: [(rel) => regex.test(under(rel))],
-    })
-        .crawl(start === "" ? root : (0,external_node_path_namespaceObject.join)(root, start))
-        .sync();
-    return found.map(under).sort();
 }
 
 ;// CONCATENATED MODULE: ./src/git/policy-history.ts
@@ -74954,251 +77260,8 @@ async function recentPolicyHistory(req) {
     return { ...base, unavailable: null, entries: log.entries, earlier: log.truncated };
 }
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/action/base-files.ts
-/**
- * The append-only check in the action (issue #14): the previous version of each results and
- * reviews file is its version at the base commit (the pull request's, confirmed on workflow_run,
- * or the merge group's), when the repository holds it there.
- *
- * "The repository holds it" means git tracks the file in the checkout. A file git does not track
- * (an export the benchmark step wrote, a downloaded artifact) or one this change adds has no
- * earlier version to compare: it is named with the reason in one line of the log and in the report
- * key `append_only_base`, and the run goes on. Nothing here fails the run; a base version that
- * cannot be read is a warning.
- *
- * The base version is read with git when the checkout has the base commit (fetch-depth: 0), else
- * with the contents API (raw media type, files up to GitHub's 100 MB). Either way it is streamed
- * into a temporary file, never held in memory: the append-only check (src/core/history) then
- * streams it as it streams any previous file.
- */
-
-
-
-
-
-
-
-
-
-const gitToFile = async (args, cwd, dest) => {
-    const child = (0,external_node_child_process_namespaceObject.spawn)("git", [...args], { cwd, stdio: ["ignore", "pipe", "ignore"] });
-    const exited = new Promise((resolve) => {
-        child.once("error", () => {
-            resolve(127);
-        });
-        child.once("close", (code) => {
-            resolve(code ?? 128);
-        });
-    });
-    try {
-        await (0,external_node_stream_promises_namespaceObject.pipeline)(child.stdout, (0,external_node_fs_namespaceObject.createWriteStream)(dest, { flags: "w", mode: 0o600 }));
-    }
-    catch {
-        child.kill();
-        await exited;
-        return { code: 126 };
-    }
-    return { code: await exited };
-};
-const skip = (note, warn = false) => ({ kind: "skip", note, warn });
-/** The repository's root in the checkout, or null when the workspace is not a git work tree. */
-async function repoRoot(workspace, git) {
-    const top = await git(["rev-parse", "--show-toplevel"], workspace);
-    const path = top.stdout.trim();
-    if (top.code !== 0 || path === "")
-        return null;
-    try {
-        return (0,external_node_fs_namespaceObject.realpathSync)(path);
-    }
-    catch {
-        return null;
-    }
-}
-/** `/`-separated path of `abs` in the repository at `root`, or null when it lies outside. */
-function repoPath(root, abs) {
-    const rel = (0,external_node_path_namespaceObject.relative)(root, abs);
-    if (rel === "" || rel.startsWith("..") || (0,external_node_path_namespaceObject.isAbsolute)(rel))
-        return null;
-    return rel.split(external_node_path_namespaceObject.sep).join("/");
-}
-async function base_files_viaGit(root, sha, path, dest, deps) {
-    const short = sha.slice(0, 12);
-    // --literal-pathspecs: a path with `*` or `:` in it means itself.
-    const listed = await deps.git(["--literal-pathspecs", "ls-tree", "-z", "--full-tree", sha, "--", path], root);
-    if (listed.code !== 0)
-        return skip(`git ls-tree at the base commit ${short} failed`, true);
-    const entry = listed.stdout.split("\0").find((e) => e.endsWith(`\t${path}`));
-    if (entry === undefined)
-        return skip(`not at the base commit ${short} (added by this change)`);
-    const [mode, type, oid] = entry.slice(0, entry.indexOf("\t")).split(" ");
-    if (type === "tree")
-        return skip(`a directory at the base commit ${short}`);
-    if (type !== "blob" || oid === undefined || mode === "120000")
-        return skip(`not a regular file at the base commit ${short} (${mode === "120000" ? "a symbolic link" : `git ${type ?? "?"}`})`);
-    const shown = await deps.gitToFile(["cat-file", "blob", oid], root, dest);
-    if (shown.code !== 0)
-        return skip(`git cat-file blob ${oid.slice(0, 12)} failed (status ${shown.code})`, true);
-    return { kind: "read", via: "git" };
-}
-async function base_files_viaApi(req, path, dest, deps) {
-    const short = req.baseSha.slice(0, 12);
-    const octokit = deps.octokit;
-    if (octokit === null)
-        return skip(`the checkout does not have the base commit ${short} and there is no github-token to ask the contents API ` +
-            "(check out with fetch-depth: 0, or pass github-token with contents: read)", true);
-    try {
-        return await withRetry("read a base version for the append-only check", async () => {
-            const res = await octokit.rest.repos.getContent({
-                owner: req.owner,
-                repo: req.repo,
-                path,
-                ref: req.baseSha,
-                // The file's own bytes, streamed: not base64 inside JSON (1 MB at most), not in memory.
-                mediaType: { format: "raw" },
-                request: { parseSuccessResponseBody: false },
-            });
-            const type = res.headers["content-type"] ?? "";
-            const body = res.data;
-            if (/^application\/json/i.test(type) || body === null) {
-                await body?.cancel();
-                return skip(`not a regular file at the base commit ${short} (the contents API lists it as a directory or submodule)`);
-            }
-            await (0,external_node_stream_promises_namespaceObject.pipeline)(external_node_stream_.Readable.fromWeb(body), (0,external_node_fs_namespaceObject.createWriteStream)(dest, { flags: "w", mode: 0o600 }));
-            return { kind: "read", via: "contents API" };
-        }, deps.retry, deps.log);
-    }
-    catch (error) {
-        const status = httpStatus(error);
-        if (status === 404)
-            return skip(`not at the base commit ${short} (contents API: 404; added by this change, or the token cannot read it)`);
-        return skip(`the contents API did not give the base version (${status === null ? "no answer" : status}: ${apiMessage(error)}); ` +
-            "check out with fetch-depth: 0 so that git can", true);
-    }
-}
-/**
- * Reads the base commit's version of every results and reviews file the repository holds into
- * temporary files; says in one log line per file what is compared and why the rest is not.
- */
-async function readBaseVersions(req, deps) {
-    const short = req.baseSha.slice(0, 12);
-    const root = await repoRoot(req.workspace, deps.git);
-    const hasCommit = root !== null && (await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], root)).code === 0;
-    let dir = null;
-    const names = new Map();
-    const previous = { results: [], reviews: [] };
-    const files = [];
-    const one = async (kind, abs, index) => {
-        const path = root === null ? null : repoPath(root, abs);
-        const tracked = root !== null &&
-            path !== null &&
-            (await deps.git(["--literal-pathspecs", "ls-files", "-z", "--error-unmatch", "--", path], root))
-                .code === 0;
-        let outcome;
-        let dest = "";
-        if (root === null)
-            outcome = skip("the workspace is not a git checkout");
-        else if (path === null || !tracked)
-            outcome = skip("not in the repository (git does not track it: e.g. a downloaded artifact)");
-        else {
-            dir ??= await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(req.tempRoot ?? (0,external_node_os_namespaceObject.tmpdir)(), "model-gate-base-"));
-            dest = (0,external_node_path_namespaceObject.join)(dir, `${kind}-${index}`);
-            outcome = hasCommit
-                ? await base_files_viaGit(root, req.baseSha, path, dest, deps)
-                : await base_files_viaApi(req, path, dest, deps);
-        }
-        const shownPath = path !== null && tracked ? path : req.display(abs);
-        if (outcome.kind === "read") {
-            previous[kind].push(dest);
-            names.set(dest, `${shownPath}@${short}`);
-            files.push({ kind, path: shownPath, compared: true, via: outcome.via, note: null });
-            deps.log.info(`Append-only: ${kind} ${shownPath} is compared with its version at the base commit ${short} (${outcome.via}).`);
-        }
-        else {
-            files.push({ kind, path: shownPath, compared: false, via: null, note: outcome.note });
-            const line = `Append-only: ${kind} ${shownPath} not compared: ${outcome.note}.`;
-            if (outcome.warn)
-                deps.log.warning(line);
-            else
-                deps.log.info(line);
-        }
-    };
-    for (const [i, abs] of req.results.entries())
-        await one("results", abs, i);
-    for (const [i, abs] of req.reviews.entries())
-        await one("reviews", abs, i);
-    // Files a glob matched at the base commit that the change removed: their rows must be kept too.
-    const globs = req.globs ?? { results: [], reviews: [] };
-    if (root !== null && globs.results.length + globs.reviews.length > 0) {
-        if (!hasCommit) {
-            deps.log.info(`Append-only: files the input patterns matched at the base commit ${short} and this change removed are not looked ` +
-                "for: the checkout does not have that commit (check out with fetch-depth: 0).");
-        }
-        else {
-            const current = new Set(files.map((f) => f.path));
-            let ws;
-            try {
-                ws = (0,external_node_fs_namespaceObject.realpathSync)(req.workspace);
-            }
-            catch {
-                ws = null;
-            }
-            const prefix = ws === null || ws === root ? "" : repoPath(root, ws);
-            for (const kind of ["results", "reviews"]) {
-                for (const pattern of globs[kind]) {
-                    if (prefix === null)
-                        continue;
-                    const full = prefix === "" ? pattern : `${prefix}/${pattern}`;
-                    const regex = globToRegExp(full);
-                    const start = literalPrefix(full);
-                    const listed = await deps.git([
-                        "--literal-pathspecs",
-                        "ls-tree",
-                        "-r",
-                        "-z",
-                        "--name-only",
-                        "--full-tree",
-                        req.baseSha,
-                        "--",
-                        start === "" ? "." : start,
-                    ], root);
-                    if (listed.code !== 0) {
-                        deps.log.warning(`Append-only: cannot list the files ${pattern} matched at the base commit ${short}.`);
-                        continue;
-                    }
-                    for (const path of listed.stdout.split("\0")) {
-                        if (path === "" || current.has(path) || !regex.test(path))
-                            continue;
-                        current.add(path);
-                        dir ??= await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(req.tempRoot ?? (0,external_node_os_namespaceObject.tmpdir)(), "model-gate-base-"));
-                        const dest = (0,external_node_path_namespaceObject.join)(dir, `${kind}-removed-${files.length}`);
-                        const outcome = await base_files_viaGit(root, req.baseSha, path, dest, deps);
-                        if (outcome.kind !== "read")
-                            continue;
-                        previous[kind].push(dest);
-                        names.set(dest, `${path}@${short}`);
-                        const note = `removed by this change (${pattern} matched it at the base commit)`;
-                        files.push({ kind, path, compared: true, via: "git", note });
-                        deps.log.info(`Append-only: ${kind} ${path} is compared although ${note}.`);
-                    }
-                }
-            }
-        }
-    }
-    const compared = previous.results.length + previous.reviews.length;
-    return {
-        previous: compared === 0 ? null : previous,
-        names,
-        base: { commit: req.baseSha, files },
-        dispose: async () => {
-            if (dir !== null)
-                await (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true });
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/action/check-run.ts
+
 
 
 
@@ -75211,13 +77274,15 @@ function conclusionFor(verdict, onUnresolved) {
     return onUnresolved === "neutral" ? "neutral" : "failure";
 }
 const PERMISSION = "checks: write";
+/** What is used of GitHub's check run answer. */
+const CheckRunAnswer = object({ id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 /**
  * Creates the completed check run and appends annotations beyond the first 50 with update
- * requests. Returns the check run id, or null after a warning when GitHub refused or kept
- * failing; never throws for an API failure (the verdict is already in the summary and outputs).
+ * requests. Returns the check run id, or null after a warning when GitHub refused, kept failing
+ * or answered with something that is not a check run; never throws for an API failure.
  */
 async function publishCheckRun(spec, deps) {
-    const { octokit, retry, log } = deps;
+    const { octokit } = deps;
     const title = spec.title.slice(0, 1000);
     const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
     const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
@@ -75230,9 +77295,12 @@ async function publishCheckRun(spec, deps) {
         ...(text !== undefined ? { text } : {}),
         ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
     });
+    const failed = (error, action) => {
+        warnFailure(deps, error, action, PERMISSION);
+    };
     let id;
     try {
-        const res = await withRetry("create the check run", () => octokit.rest.checks.create({
+        const res = await octokit.rest.checks.create({
             owner: spec.owner,
             repo: spec.repo,
             name: spec.name,
@@ -75240,36 +77308,27 @@ async function publishCheckRun(spec, deps) {
             status: "completed",
             conclusion: spec.conclusion,
             output: output(batches[0]),
-        }), retry, log);
-        id = res.data.id;
+        });
+        id = checkAnswer(res, CheckRunAnswer).id;
     }
     catch (error) {
-        log.warning(describeFailure(error, {
-            action: `create the check run "${spec.name}"`,
-            permission: PERMISSION,
-            fork: deps.fork,
-            attempts: retry.attempts,
-        }));
+        failed(error, `create the check run "${spec.name}"`);
         return null;
     }
     for (const [i, batch] of batches.entries()) {
         if (i === 0)
             continue;
         try {
-            await withRetry("add check run annotations", () => octokit.rest.checks.update({
+            const res = await octokit.rest.checks.update({
                 owner: spec.owner,
                 repo: spec.repo,
                 check_run_id: id,
                 output: output(batch),
-            }), retry, log);
+            });
+            checkAnswer(res, CheckRunAnswer);
         }
         catch (error) {
-            log.warning(describeFailure(error, {
-                action: `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`,
-                permission: PERMISSION,
-                fork: deps.fork,
-                attempts: retry.attempts,
-            }));
+            failed(error, `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`);
             break;
         }
     }
@@ -75508,6 +77567,15 @@ function readInputs(getInput, env, onPullRequest) {
 
 
 
+
+/** What is used of GitHub's pull request: its head and base commits and the base's repository. */
+const PullAnswer = object({
+    head: object({ sha: schemas_string().regex(COMMIT_SHA) }),
+    base: object({
+        sha: schemas_string().regex(COMMIT_SHA),
+        repo: object({ full_name: schemas_string() }).nullish(),
+    }),
+});
 /** Which pull request the run claims to be for: the event's list first, the input when it is empty. */
 function claimedNumber(req) {
     const listed = req.run.pullRequests;
@@ -75535,24 +77603,23 @@ async function confirmWorkflowRunPullRequest(req, deps) {
             "(with `pull-requests: read`).");
     let data;
     try {
-        const res = await withRetry(`read pull request #${number}`, () => octokit.rest.pulls.get({ owner: req.owner, repo: req.repo, pull_number: number }), deps.retry, deps.log);
-        data = res.data;
+        data = checkAnswer(await octokit.rest.pulls.get({ owner: req.owner, repo: req.repo, pull_number: number }), PullAnswer);
     }
     catch (error) {
         const status = httpStatus(error);
         if (status === 404)
             throw new errors_InputError(`Pull request #${number} does not exist in ${req.owner}/${req.repo} (or the token cannot see it): ` +
                 "the workflow_run cannot be matched to a pull request.");
-        throw new errors_InputError(`Cannot confirm pull request #${number} for this workflow_run (${status === null ? "no answer" : status}: ` +
-            `${apiMessage(error)}), so it is not known which base policy decides. Re-run the job; the token needs ` +
-            "`pull-requests: read`.");
+        const why = error instanceof MalformedAnswerError
+            ? error.message
+            : `${status === null ? "no answer" : status}: ${apiMessage(error)}`;
+        throw new errors_InputError(`Cannot confirm pull request #${number} for this workflow_run (${why}), so it is not known which base ` +
+            "policy decides. Re-run the job; the token needs `pull-requests: read`.");
     }
-    const head = data.head?.sha;
-    const base = data.base?.sha;
-    if (typeof head !== "string" || typeof base !== "string" || !COMMIT_SHA.test(base))
-        throw new errors_InputError(`GitHub's answer for pull request #${number} has no head and base commit.`);
-    const baseRepo = data.base?.repo?.full_name;
-    if (typeof baseRepo === "string" && baseRepo.toLowerCase() !== `${req.owner}/${req.repo}`.toLowerCase())
+    const head = data.head.sha;
+    const base = data.base.sha;
+    const baseRepo = data.base.repo?.full_name;
+    if (baseRepo !== undefined && baseRepo.toLowerCase() !== `${req.owner}/${req.repo}`.toLowerCase())
         throw new errors_InputError(`Pull request #${number} is not into ${req.owner}/${req.repo}.`);
     if (head !== req.run.headSha)
         throw new errors_InputError(`Pull request #${number}'s head is ${head.slice(0, 12)}, but the workflow_run ran on ` +
@@ -75629,6 +77696,8 @@ function idOutputs(checkRunId, commentId) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/action/sticky-comment.ts
 /**
  * One sticky comment per pull request and gate, edited in place on every run.
@@ -75654,6 +77723,8 @@ function idOutputs(checkRunId, commentId) {
  * `on-change` compares a digest of the verdict and figures, embedded in a hidden line under the
  * marker, and leaves the comment alone when it is the same.
  */
+
+
 
 
 /** The author of comments created with GITHUB_TOKEN. */
@@ -75696,44 +77767,58 @@ function readDigest(body) {
     return readHeader(body)?.digest ?? null;
 }
 const VIEWER_QUERY = "query { viewer { login databaseId } }";
+/** What is used of the answers that say who the token is. */
+const ViewerAnswer = object({
+    viewer: object({ login: schemas_string().min(1), databaseId: schemas_number().int().nullable() }),
+});
+const UserAnswer = object({ login: schemas_string().min(1), id: schemas_number().int() });
+/** One comment of a listing: GitHub's `user` is null for a deleted account; `body` can be absent. */
+const CommentAnswer = object({
+    id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    body: schemas_string().nullish(),
+    user: object({ login: schemas_string(), id: schemas_number() }).nullable(),
+});
+const CommentsAnswer = array(CommentAnswer);
+const WrittenComment = object({ id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 /**
- * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal and is
- * not retried; a server error or no answer is retried like every call. Throws when there is none.
+ * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal;
+ * server errors and no answer are retried by the client. Throws when there is no usable answer.
  */
-async function viewerByGraphql(octokit, retry, log) {
-    const data = await withRetry("identify the token (GraphQL viewer)", async () => {
-        try {
-            return await octokit.graphql(VIEWER_QUERY);
+async function viewerByGraphql(octokit) {
+    let data;
+    try {
+        data = await octokit.graphql(VIEWER_QUERY);
+    }
+    catch (error) {
+        if (error instanceof Error && error.name === "GraphqlResponseError") {
+            const errors = error.errors;
+            const messages = Array.isArray(errors)
+                ? errors
+                    .map((e) => e?.message)
+                    .filter((m) => typeof m === "string" && m !== "")
+                : [];
+            throw new Error(`GraphQL answered errors: ${messages.join("; ").slice(0, 500) || "none given"}`, {
+                cause: error,
+            });
         }
-        catch (error) {
-            if (error instanceof Error && error.name === "GraphqlResponseError") {
-                const errors = error.errors;
-                const messages = Array.isArray(errors)
-                    ? errors
-                        .map((e) => e?.message)
-                        .filter((m) => typeof m === "string" && m !== "")
-                    : [];
-                return { refused: `GraphQL answered errors: ${messages.join("; ").slice(0, 500) || "none given"}` };
-            }
-            throw error;
-        }
-    }, retry, log);
-    if ("refused" in data)
-        throw new Error(data.refused);
-    const login = data.viewer?.login;
-    const id = data.viewer?.databaseId;
-    if (typeof login !== "string" || login === "")
-        throw new Error("the answer has no viewer login");
-    return { login, id: typeof id === "number" && Number.isSafeInteger(id) ? id : null };
+        throw error;
+    }
+    const parsed = ViewerAnswer.safeParse(data);
+    if (!parsed.success)
+        throw new Error("GraphQL answered without a usable viewer login");
+    const { login, databaseId } = parsed.data.viewer;
+    return { login, id: databaseId !== null && Number.isSafeInteger(databaseId) ? databaseId : null };
 }
 /**
  * Whose comments the action may treat as its own, or null when GitHub gave no answer (GraphQL
- * failed and GET /user failed with no response or a server error, after retries): the caller then
- * posts no comment, since a wrong guess would post a second one beside the gate's own.
+ * failed and GET /user failed with no answer, a server error or an unusable answer, after
+ * retries): the caller then posts no comment, since a wrong guess would post a second one beside
+ * the gate's own.
  */
-async function resolveCommentAuthor(octokit, retry, log, fork = false) {
+async function resolveCommentAuthor(deps) {
+    const { octokit, log } = deps;
     try {
-        const author = await viewerByGraphql(octokit, retry, log);
+        const author = await viewerByGraphql(octokit);
         log.debug(`the token acts as ${author.login} (id ${author.id ?? "unknown"}), per GraphQL viewer`);
         return author;
     }
@@ -75742,24 +77827,18 @@ async function resolveCommentAuthor(octokit, retry, log, fork = false) {
         log.debug(`GraphQL viewer: ${status === null ? "" : `${status} `}${apiMessage(error)}; asking GET /user instead`);
     }
     try {
-        const res = await withRetry("identify the token's user", () => octokit.rest.users.getAuthenticated(), retry, log);
-        const login = res.data.login;
-        log.debug(`the token acts as ${login}`);
-        return { login, id: res.data.id };
+        const user = checkAnswer(await octokit.rest.users.getAuthenticated(), UserAnswer);
+        log.debug(`the token acts as ${user.login}`);
+        return { login: user.login, id: user.id };
     }
     catch (error) {
         const status = httpStatus(error);
         // Installation tokens (GITHUB_TOKEN) answer 403 "Resource not accessible by integration".
-        if (status !== null && status < 500 && rateLimitWaitMs(error) === null) {
+        if (status !== null && status < 500 && !isRateLimit(error)) {
             log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
             return { login: ACTIONS_BOT_LOGIN, id: null };
         }
-        log.warning(describeFailure(error, {
-            action: "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)",
-            permission: sticky_comment_PERMISSION,
-            fork,
-            attempts: retry.attempts,
-        }));
+        warnFailure(deps, error, "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)", sticky_comment_PERMISSION);
         return null;
     }
 }
@@ -75772,19 +77851,20 @@ function isBy(user, author) {
     return author.id !== null ? user.id === author.id : user.login === author.login;
 }
 /** Lists every comment (all pages) and keeps the marker comments by `author`, keyed for `key` or unkeyed. */
-async function listGateComments(octokit, target, author, key, retry, log) {
+async function listGateComments(octokit, target, author, key, log) {
     const encoded = encodeCommentKey(key);
     const keyed = [];
     const legacy = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-        const res = await withRetry(`list comments (page ${page})`, () => octokit.rest.issues.listComments({
+        const res = await octokit.rest.issues.listComments({
             owner: target.owner,
             repo: target.repo,
             issue_number: target.issueNumber,
             per_page: 100,
             page,
-        }), retry, log);
-        for (const c of res.data) {
+        });
+        const comments = checkAnswer(res, CommentsAnswer);
+        for (const c of comments) {
             if (typeof c.body !== "string" || !isBy(c.user, author))
                 continue;
             const header = readHeader(c.body);
@@ -75795,7 +77875,7 @@ async function listGateComments(octokit, target, author, key, retry, log) {
             else if (header.key === null)
                 legacy.push({ id: c.id, body: c.body });
         }
-        if (!nextPageExists(res.headers.link) || res.data.length === 0)
+        if (!nextPageExists(res.headers.link) || comments.length === 0)
             break;
         if (page === MAX_PAGES)
             log.warning(`Stopped looking for the previous gate comment after ${MAX_PAGES} pages of comments.`);
@@ -75804,16 +77884,21 @@ async function listGateComments(octokit, target, author, key, retry, log) {
     return { keyed: keyed.sort(byId), legacy: legacy.sort(byId) };
 }
 /**
+ * The comment writes are not retried by the client (`retries: 0`): a write whose answer was lost
+ * may have landed, so it is retried here only after listing again.
+ */
+const NO_CLIENT_RETRY = { retries: 0 };
+/**
  * After creating comment `createdId`: list again, and when an older comment of this gate exists
  * (another run created one at the same time), delete ours and update the oldest with our body.
  * Every run that created a comment does this, so the oldest survives and the rest are removed by
- * their own runs. Failures here leave the created comment in place (debug only: it is complete).
+ * their own runs. When the listing or the delete fails, the created comment stays (it is complete).
  */
 async function settleRace(req, createdId, deps) {
-    const { octokit, retry, log } = deps;
+    const { octokit, log } = deps;
     let keyed;
     try {
-        keyed = (await listGateComments(octokit, req, req.author, req.key, retry, log)).keyed;
+        keyed = (await listGateComments(octokit, req, req.author, req.key, log)).keyed;
     }
     catch (error) {
         log.debug(`listing again after creating the gate comment failed (${apiMessage(error)}); kept it`);
@@ -75822,53 +77907,59 @@ async function settleRace(req, createdId, deps) {
     const oldest = keyed[0];
     if (oldest === undefined || oldest.id >= createdId)
         return { kind: "created", id: createdId };
-    log.info(`Another run created this gate's comment (id ${oldest.id}) at the same time; deleting the duplicate ${createdId} and updating ${oldest.id}.`);
+    const race = `Another run created this gate's comment (id ${oldest.id}) at the same time as this run's (id ${createdId})`;
     try {
-        await withRetry("delete the duplicate gate comment", () => octokit.rest.issues.deleteComment({ owner: req.owner, repo: req.repo, comment_id: createdId }), retry, log);
+        const res = await octokit.rest.issues.deleteComment({
+            owner: req.owner,
+            repo: req.repo,
+            comment_id: createdId,
+        });
+        // GitHub answers 204 No Content; anything else did not say the comment is gone.
+        if (res.status !== 204)
+            throw malformed(res);
     }
     catch (error) {
         if (httpStatus(error) !== 404) {
-            log.debug(`deleting the duplicate gate comment ${createdId} failed (${apiMessage(error)}); kept it`);
+            log.info(`${race}; this run's could not be deleted (${apiMessage(error)}), so both stay.`);
             return { kind: "created", id: createdId };
         }
     }
     try {
-        const res = await withRetry("update the gate comment", () => octokit.rest.issues.updateComment({
+        // An edit is the same whether it lands once or twice: the client may retry it.
+        const res = await octokit.rest.issues.updateComment({
             owner: req.owner,
             repo: req.repo,
             comment_id: oldest.id,
             body: req.body,
-        }), retry, log);
-        return { kind: "updated", id: res.data.id };
+        });
+        const id = checkAnswer(res, WrittenComment).id;
+        log.info(`${race}; this run's is deleted and the older one updated.`);
+        return { kind: "updated", id };
     }
     catch (error) {
-        log.warning(describeFailure(error, {
-            action: "update the gate comment",
-            permission: sticky_comment_PERMISSION,
-            fork: deps.fork,
-            attempts: retry.attempts,
-        }));
+        log.info(`${race}; this run's is deleted.`);
+        warnFailure(deps, error, "update the gate comment", sticky_comment_PERMISSION);
         return { kind: "failed", id: null };
     }
 }
 /**
  * Updates the sticky comment in place, or creates it when there is none. A comment deleted between
- * listing and updating (404) is replaced by a new one. A write that failed with a server error is
- * retried (with backoff) only after listing again, so a create that did land despite the error is
- * updated, never duplicated. Never throws for an API failure: it warns and reports `failed`.
+ * listing and updating (404) is replaced by a new one. A write that failed with a server error or
+ * no answer is retried (with backoff) only after listing again, so a create that did land despite
+ * the error is updated, never duplicated. Never throws for an API failure: it warns and reports
+ * `failed`.
  */
 async function upsertStickyComment(req, deps) {
     const { octokit, retry, log } = deps;
     const failure = (error, action) => {
-        log.warning(describeFailure(error, { action, permission: sticky_comment_PERMISSION, fork: deps.fork, attempts: retry.attempts }));
+        warnFailure(deps, error, action, sticky_comment_PERMISSION);
         return { kind: "failed", id: null };
     };
-    let delay = retry.baseDelayMs;
     for (let attempt = 1;; attempt++) {
         let existing;
         try {
             // This gate's comment: the oldest keyed for it, else the oldest written before keys.
-            const found = await listGateComments(octokit, req, req.author, req.key, retry, log);
+            const found = await listGateComments(octokit, req, req.author, req.key, log);
             existing = found.keyed[0] ?? found.legacy[0] ?? null;
         }
         catch (error) {
@@ -75886,8 +77977,9 @@ async function upsertStickyComment(req, deps) {
                         repo: req.repo,
                         comment_id: existing.id,
                         body: req.body,
+                        request: NO_CLIENT_RETRY,
                     });
-                    return { kind: "updated", id: res.data.id };
+                    return { kind: "updated", id: checkAnswer(res, WrittenComment).id };
                 }
                 catch (error) {
                     if (httpStatus(error) !== 404)
@@ -75900,17 +77992,17 @@ async function upsertStickyComment(req, deps) {
                 repo: req.repo,
                 issue_number: req.issueNumber,
                 body: req.body,
+                request: NO_CLIENT_RETRY,
             });
-            return await settleRace(req, res.data.id, deps);
+            return await settleRace(req, checkAnswer(res, WrittenComment).id, deps);
         }
         catch (error) {
             const status = httpStatus(error);
-            const serverSide = status === null || status >= 500 || status === 429;
-            if (!serverSide || attempt >= retry.attempts)
+            const retryable = !(error instanceof MalformedAnswerError) && (status === null || status >= 500);
+            if (!retryable || attempt > retry.retries)
                 return failure(error, existing ? "update the gate comment" : "create the gate comment");
-            log.debug(`writing the gate comment failed (${status ?? "network"}); listing again before retry ${attempt + 1}`);
-            await retry.sleep(delay);
-            delay *= 2;
+            log.debug(`writing the gate comment failed (${status ?? "no answer"}); listing again before try ${attempt + 1}`);
+            await (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs(retry, attempt));
         }
     }
 }
@@ -75923,7 +78015,9 @@ async function upsertStickyComment(req, deps) {
  *
  * Order matters: the verdict reaches the job summary and the step outputs before any GitHub call,
  * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
- * the comment, never the verdict. The step fails at most once, at the end, per `fail-on`.
+ * the comment, never the verdict. Nothing here fails the step: a user error is thrown (an
+ * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
+ * that could not be written), for the entry point to act on.
  */
 
 
@@ -75952,6 +78046,19 @@ async function upsertStickyComment(req, deps) {
 
 
 
+/** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
+function whereTheVerdictIs(d) {
+    const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter((p) => p !== null);
+    if (places.length > 0)
+        return `The verdict is in ${places.join(" and ")}.`;
+    return d.reportFile ? "The verdict is in the report file." : "The verdict is only in this log.";
+}
+/** The same for a run that stopped with an input or policy error. */
+function whereTheErrorIs(summaryWritten) {
+    return summaryWritten
+        ? "No verdict: the error is in the job summary."
+        : "No verdict: the error is in this log.";
+}
 /** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
 function renderWithinBytes(render, maxBytes) {
     let maxLength = maxBytes;
@@ -76019,7 +78126,7 @@ function makeDisplayPath(workspace) {
  * The pull request's own version of the policy, for the base → head diff only (the base decides).
  * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
  */
-function headPolicyText(bytes, path, log) {
+function headPolicyText(bytes, path, subject, log) {
     if (bytes === null)
         return null;
     try {
@@ -76028,7 +78135,7 @@ function headPolicyText(bytes, path, log) {
     catch (error) {
         if (!(error instanceof errors_InputError))
             throw error;
-        log.warning(`The pull request's version of ${path} is not valid UTF-8; the base commit's version decided.`);
+        log.warning(`The ${subject}'s version of ${path} is not valid UTF-8; the base commit's version decides.`);
         return null;
     }
 }
@@ -76061,7 +78168,7 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
         // On a pull request the checkout's copy only feeds the base → head diff.
         if (based === null || !(error instanceof errors_InputError))
             throw error;
-        deps.log.warning(`${error.message} The base commit's version decided; the change is not shown.`);
+        deps.log.warning(`${error.message} The base commit's version decides; the change is not shown.`);
     }
     if (based === null) {
         const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
@@ -76086,10 +78193,10 @@ async function choosePolicy(inputs, ctx, octokit, deps) {
         path: inputs.policy.repoPath,
         workspace: ctx.workspace,
         subject: based.subject,
-    }, { octokit, git: deps.git, retry: deps.retry, log: deps.log });
-    const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
+    }, { octokit, git: deps.git, log: deps.log });
+    const local = headPolicyText(localBytes, inputs.policy.repoPath, based.subject, deps.log);
     if (!present && based.headInCheckout) {
-        deps.log.warning(`This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
+        deps.log.warning(`This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decides. ` +
             "A removed policy takes effect only once merged.");
     }
     const headText = local !== null && local !== base.text ? local : null;
@@ -76122,7 +78229,7 @@ async function baseVersions(inputs, ctx, octokit, deps) {
         reviews: inputs.reviews,
         globs: inputs.globs,
         display: makeDisplayPath(ctx.workspace),
-    }, { octokit, git: deps.git, gitToFile: deps.gitToFile ?? gitToFile, retry: deps.retry, log: deps.log });
+    }, { octokit, git: deps.git, gitToFile: deps.gitToFile, log: deps.log });
 }
 /** Problems located in the policy file, as check run annotations. */
 function policyAnnotations(error, policyPath) {
@@ -76185,7 +78292,7 @@ async function reportInputError(error, inputs, ctx, octokit, deps) {
     }
     const kind = errorKind(error, inputs.policy.repoPath);
     const summary = errorSummary(error, kind, inputs.checkName);
-    await deps.writeSummary(summary);
+    const summaryWritten = await deps.writeSummary(summary);
     if (octokit === null || ctx.repo === null || ctx.sha === null)
         return;
     const annotations = policyAnnotations(error, inputs.policy.repoPath);
@@ -76200,7 +78307,13 @@ async function reportInputError(error, inputs, ctx, octokit, deps) {
             : "Input error: no verdict",
         summary,
         annotations,
-    }, { octokit, retry: deps.retry, log: deps.log, fork: ctx.pullRequest?.fork ?? false });
+    }, {
+        octokit,
+        retry: deps.retry,
+        log: deps.log,
+        fork: ctx.pullRequest?.fork ?? false,
+        delivered: whereTheErrorIs(summaryWritten),
+    });
     deps.setOutput("check-run-id", id === null ? "" : String(id));
 }
 function failOnMessage(report, failOn) {
@@ -76215,40 +78328,47 @@ function failOnMessage(report, failOn) {
 function displayInput(ctx, path) {
     return makeDisplayPath(ctx.workspace)(path);
 }
-/** The report file, complete or not at all; a refused or failing target is one ::error::, not a stop. */
+/**
+ * The report file, complete or not at all; a refused or failing target is one ::error:: (and the
+ * step fails), not a stop. True when it was written.
+ */
 async function writeReportFile(report, reportPath, reportProblem, deps) {
     const { log } = deps;
     if (reportProblem !== null) {
         log.error(`report-path ${reportPath}: ${reportProblem}. The report file is not written.`);
         deps.setOutput("report-path", "");
+        return false;
     }
-    else {
-        try {
-            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportPath), { recursive: true });
-            await writeFileAtomic(reportPath, jsonChunks(report));
-            log.info(`Report written to ${reportPath}`);
-        }
-        catch (error) {
-            if (error?.code === undefined)
-                throw error;
-            log.error(`report-path ${reportPath} cannot be written (${describeFsCode(error)}). ` +
-                "The report file is not written; a previous one is left as it was.");
-            deps.setOutput("report-path", "");
-        }
+    try {
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportPath), { recursive: true });
+        await writeFileAtomic(reportPath, jsonChunks(report));
+        log.info(`Report written to ${reportPath}`);
+        return true;
+    }
+    catch (error) {
+        if (error?.code === undefined)
+            throw error;
+        log.error(`report-path ${reportPath} cannot be written (${describeFsCode(error)}). ` +
+            "The report file is not written; a previous one is left as it was.");
+        deps.setOutput("report-path", "");
+        return false;
     }
 }
 /** The "GitHub" phase: the check run and the sticky comment, best effort, each failure one warning. */
-async function publishToGitHub(report, inputs, ctx, octokit, deps) {
+async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps) {
     const { log } = deps;
     let checkRunId = null;
     let commentId = null;
-    const fork = ctx.pullRequest?.fork ?? false;
     if (octokit === null || ctx.repo === null) {
         log.info("No GitHub calls (no token or no repository).");
         return { checkRunId, commentId };
     }
-    if (ctx.sha === null)
-        log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
+    const fork = ctx.pullRequest?.fork ?? false;
+    const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
+    if (ctx.sha === null) {
+        const envSha = deps.env["GITHUB_SHA"] ?? "";
+        log.warning(`No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`);
+    }
     else {
         checkRunId = await publishCheckRun({
             owner: ctx.repo.owner,
@@ -76259,7 +78379,7 @@ async function publishToGitHub(report, inputs, ctx, octokit, deps) {
             title: headlineText(report),
             summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
             annotations: [],
-        }, { octokit, retry: deps.retry, log, fork });
+        }, github);
         if (checkRunId !== null)
             log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
     }
@@ -76270,7 +78390,7 @@ async function publishToGitHub(report, inputs, ctx, octokit, deps) {
         return { checkRunId, commentId };
     }
     // null author: GitHub did not say whose comments are the gate's (warned); post none.
-    const author = await resolveCommentAuthor(octokit, deps.retry, log, fork);
+    const author = await resolveCommentAuthor(github);
     if (author !== null) {
         const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
         const outcome = await upsertStickyComment({
@@ -76282,7 +78402,7 @@ async function publishToGitHub(report, inputs, ctx, octokit, deps) {
             key: inputs.commentKey,
             mode,
             author,
-        }, { octokit, retry: deps.retry, log, fork });
+        }, github);
         commentId = outcome.id;
         if (outcome.kind === "created" || outcome.kind === "updated")
             log.info(`Gate comment ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
@@ -76328,10 +78448,12 @@ async function runAction(deps) {
             throw error;
         }
         log.info(describeRun(ctx, inputs));
+        for (const warning of ctx.warnings)
+            log.warning(warning);
         if (inputs.pullRequest !== null && ctx.workflowRun === null)
             log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
         // report-path must not replace an input or a device: found before anything is read; the
-        // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
+        // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
         const reportProblem = outputTargetProblem(inputs.reportPath, [
             ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
             { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
@@ -76339,14 +78461,14 @@ async function runAction(deps) {
         const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
         if (octokit === null) {
             log.info(inputs.token === ""
-                ? "No github-token: the verdict goes to the job summary, the outputs and the report file only."
-                : "GITHUB_REPOSITORY is not set: the verdict goes to the job summary, the outputs and the report file only.");
+                ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
+                : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).");
         }
         if (ctx.workflowRun !== null) {
             try {
                 if (ctx.repo === null)
                     throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
-                const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, retry: deps.retry, log });
+                const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, log });
                 ctx = { ...ctx, pullRequest: confirmed };
             }
             catch (error) {
@@ -76363,7 +78485,7 @@ async function runAction(deps) {
         const policy = await log.group("Policy", async () => {
             const chosen = await choosePolicy(inputs, ctx, octokit, deps);
             log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
-                `${chosen.headText !== null ? "; this change edits it (shown, not applied)" : ""}.`);
+                `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`);
             // The base policy's recent history from git, for the policy section (issue #14).
             const history = chosen.historyRev === null
                 ? null
@@ -76421,26 +78543,30 @@ async function runAction(deps) {
         throw error;
     }
     // The verdict reaches the summary, the outputs and the report file before any GitHub call.
-    await log.group("Verdict", async () => {
+    const delivery = await log.group("Verdict", async () => {
         const summary = renderWithinBytes((maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }), STEP_SUMMARY_MAX_BYTES);
-        await deps.writeSummary(summary);
+        const summaryWritten = await deps.writeSummary(summary);
+        let outputsSet = true;
         for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
-            deps.setOutput(name, value);
+            outputsSet = deps.setOutput(name, value) && outputsSet;
         log.info(`${headlineText(report)}.`);
         for (const reason of report.reasons.slice(0, 10))
             log.info(`  ${reason}`);
         for (const warning of report.warnings)
             log.warning(warning);
-        await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+        const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+        return { summary: summaryWritten, outputs: outputsSet, reportFile };
     });
-    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub(report, inputs, ctx, octokit, deps));
+    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub(report, inputs, ctx, octokit, delivery, deps));
     for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId)))
         deps.setOutput(name, value);
-    // Fail the step once, per fail-on.
-    const failure = failOnMessage(report, inputs.failOn);
-    if (failure !== null)
-        deps.setFailed(failure);
-    return { report, checkRunId, commentId };
+    return {
+        report,
+        checkRunId,
+        commentId,
+        verdictFailure: failOnMessage(report, inputs.failOn),
+        undelivered: delivery.reportFile ? [] : ["report file"],
+    };
 }
 
 // EXTERNAL MODULE: external "node:url"
@@ -76614,11 +78740,13 @@ function readMap(url) {
 
 ;// CONCATENATED MODULE: ./src/index.ts
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
-// (@actions/github's Octokit) and git into src/action/run.ts, and is the single error boundary:
-// a user error (InputError, PolicyError) fails the step with its message and no stack; anything
-// else is a bug and fails the step with a short "internal error" message, the stack in the debug log.
-// A problem of the runner's environment (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, the working
-// directory) is one ::error:: naming the variable; the rest of the run still happens.
+// (@actions/github's Octokit, with the retry and throttling plugins) and git into
+// src/action/run.ts, and is the single error boundary and the one place that fails the step:
+// a user error (InputError, PolicyError) fails it with its message and no stack; a verdict fails
+// it per fail-on; something the run could not deliver (the report file, GITHUB_OUTPUT,
+// GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no second message;
+// anything else is a bug and fails it with a short "internal error" message, the stack in the
+// debug log.
 
 
 
@@ -76631,11 +78759,21 @@ function readMap(url) {
 
 
 
-/** Test hook: MODEL_GATE_RETRY_BASE_MS shortens the backoff between retries of server errors. */
-function retryPolicy(env) {
-    const raw = env["MODEL_GATE_RETRY_BASE_MS"];
-    const base = raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : DEFAULT_RETRY.baseDelayMs;
-    return { ...DEFAULT_RETRY, baseDelayMs: base };
+
+/**
+ * Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between retries (and a rate limit's),
+ * MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
+ */
+function retrySettings(env) {
+    const number = (name) => {
+        const raw = env[name];
+        return raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : null;
+    };
+    return {
+        ...DEFAULT_RETRY,
+        baseDelayMs: number("MODEL_GATE_RETRY_BASE_MS") ?? DEFAULT_RETRY.baseDelayMs,
+        writeSpacingMs: number("MODEL_GATE_WRITE_SPACING_MS") ?? DEFAULT_RETRY.writeSpacingMs,
+    };
 }
 /** A GitHub call that never answers must not hold the job until its 6-hour timeout. */
 const REQUEST_TIMEOUT_MS = 20_000;
@@ -76662,7 +78800,7 @@ function fetchWithTimeout(timeoutMs) {
  * checked) the payload itself. The magic comment keeps it in the one bundle file.
  */
 async function loadGetOctokit() {
-    const github = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
+    const github = await Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2270));
     return github.getOctokit;
 }
 /** The working directory, or GITHUB_WORKSPACE when it was deleted (process.cwd() throws then). */
@@ -76683,18 +78821,31 @@ function notRegular(path) {
         return false;
     }
 }
+/** The one place that fails the step. `runnerProblems`: runner variables already said to be unusable. */
+function endStep(outcome, runnerProblems) {
+    if (outcome.kind === "error") {
+        const { error } = outcome;
+        if (error instanceof errors_InputError) {
+            setFailed(escape_neutraliseLogLines(error.message));
+            return;
+        }
+        // The bundle's frames mapped to src/ through dist/index.js.map, so the stack names our code.
+        const detail = error instanceof Error ? sourceMappedStack(error.stack ?? error.message) : String(error);
+        debug(escape_neutraliseLogLines(detail));
+        setFailed(escape_neutraliseLogLines(`Internal error in model-acceptance-gate: ${error instanceof Error ? error.message.split("\n")[0] : "unknown"}. ` +
+            "This is a bug; re-run with ACTIONS_STEP_DEBUG=true for the stack trace and report it."));
+        return;
+    }
+    const { result } = outcome;
+    if (result.verdictFailure !== null)
+        setFailed(escape_neutraliseLogLines(result.verdictFailure));
+    // Each was one ::error:: already: the step fails without a second message.
+    else if (result.undelivered.length > 0 || runnerProblems > 0)
+        process.exitCode = ExitCode.Failure;
+}
 async function main() {
-    const base = createLogger(core_namespaceObject);
-    // Every ::error:: fails the step: the verdict's own failure, an input error, or something the
-    // run could not deliver (report-path, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) while the rest was.
-    const log = {
-        ...base,
-        error: (message, props) => {
-            base.error(message, props);
-            process.exitCode = ExitCode.Failure;
-        },
-    };
-    // One ::error:: per runner variable that cannot be used; the step fails, the run goes on.
+    const log = createLogger(core_namespaceObject);
+    // One ::error:: per runner variable that cannot be used; the run goes on, the step fails.
     const runnerProblems = new Set();
     const runnerProblem = (variable, message) => {
         if (runnerProblems.has(variable))
@@ -76704,15 +78855,10 @@ async function main() {
     };
     const readThreads = bundledReadThreads(import.meta.url, process.env);
     const collectGarbage = fullCollectionFor(process.env);
-    let failed = false;
-    const setFailed = (message) => {
-        if (failed)
-            return;
-        failed = true;
-        core_setFailed(escape_neutraliseLogLines(message));
-    };
+    const retry = retrySettings(process.env);
+    let outcome;
     try {
-        await runAction({
+        const result = await runAction({
             env: process.env,
             cwd: workingDirectory(process.env),
             getInput: (name) => getInput(name),
@@ -76720,58 +78866,55 @@ async function main() {
             setOutput: (name, value) => {
                 const file = process.env["GITHUB_OUTPUT"] ?? "";
                 const lost = (why) => {
-                    runnerProblem("GITHUB_OUTPUT", `GITHUB_OUTPUT ${file} cannot be written (${why}): the step outputs are not set. ` +
-                        "The verdict is in the job summary and the report file.");
+                    runnerProblem("GITHUB_OUTPUT", `GITHUB_OUTPUT ${file} cannot be written (${why}): the step outputs are not set.`);
+                    return false;
                 };
-                if (file !== "" && notRegular(file)) {
-                    lost(describeFsCode({ code: "ENOTREGULAR" }));
-                    return;
-                }
+                if (file !== "" && notRegular(file))
+                    return lost(describeFsCode({ code: "ENOTREGULAR" }));
                 try {
                     setOutput(name, value);
+                    return true;
                 }
                 catch (error) {
                     // @actions/core checks existence itself and throws a plain "Missing file at path".
-                    lost(/^Missing file/.test(error.message) ? "no such file" : describeFsCode(error));
+                    return lost(/^Missing file/.test(error.message) ? "no such file" : describeFsCode(error));
                 }
             },
             writeSummary: async (markdown) => {
-                if (!process.env["GITHUB_STEP_SUMMARY"]) {
-                    log.info("GITHUB_STEP_SUMMARY is not set; the summary is not written (the report file has everything).");
-                    return;
+                const file = process.env["GITHUB_STEP_SUMMARY"];
+                if (!file) {
+                    log.info("GITHUB_STEP_SUMMARY is not set: no job summary is written.");
+                    return false;
                 }
                 try {
                     // What core.summary.addRaw(markdown).write() does, with the file's kind checked first.
-                    await appendToRegularFile(process.env["GITHUB_STEP_SUMMARY"], markdown);
+                    await appendToRegularFile(file, markdown);
+                    return true;
                 }
                 catch (error) {
-                    runnerProblem("GITHUB_STEP_SUMMARY", `GITHUB_STEP_SUMMARY ${process.env["GITHUB_STEP_SUMMARY"]} cannot be written ` +
-                        `(${describeFsCode(error)}): the job summary is missing. The verdict is in the step outputs and the report file.`);
+                    runnerProblem("GITHUB_STEP_SUMMARY", `GITHUB_STEP_SUMMARY ${file} cannot be written (${describeFsCode(error)}): the job summary is missing.`);
+                    return false;
                 }
             },
-            setFailed,
-            makeOctokit: async (token, baseUrl) => (await loadGetOctokit())(token, {
+            makeOctokit: async (token, baseUrl) => createOctokit(await loadGetOctokit(), token, {
                 baseUrl,
-                request: { fetch: fetchWithTimeout(requestTimeout(process.env)) },
+                fetch: fetchWithTimeout(requestTimeout(process.env)),
+                retry,
+                log,
             }),
             git: runGit,
-            retry: retryPolicy(process.env),
+            gitToFile: gitToFile,
+            retry,
             today: new Date().toISOString().slice(0, 10),
             ...(readThreads === undefined ? {} : { readThreads }),
             ...(collectGarbage === undefined ? {} : { collectGarbage }),
         });
+        outcome = { kind: "result", result };
     }
     catch (error) {
-        if (error instanceof errors_InputError) {
-            setFailed(error.message);
-            return;
-        }
-        // The bundle's frames mapped to src/ through dist/index.js.map, so the stack names our code.
-        const detail = error instanceof Error ? sourceMappedStack(error.stack ?? error.message) : String(error);
-        debug(escape_neutraliseLogLines(detail));
-        setFailed(`Internal error in model-acceptance-gate: ${error instanceof Error ? error.message.split("\n")[0] : "unknown"}. ` +
-            "This is a bug; re-run with ACTIONS_STEP_DEBUG=true for the stack trace and report it.");
+        outcome = { kind: "error", error };
     }
+    endStep(outcome, runnerProblems.size);
 }
 void main();
 

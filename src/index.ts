@@ -1,27 +1,39 @@
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
-// (@actions/github's Octokit) and git into src/action/run.ts, and is the single error boundary:
-// a user error (InputError, PolicyError) fails the step with its message and no stack; anything
-// else is a bug and fails the step with a short "internal error" message, the stack in the debug log.
-// A problem of the runner's environment (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, the working
-// directory) is one ::error:: naming the variable; the rest of the run still happens.
+// (@actions/github's Octokit, with the retry and throttling plugins) and git into
+// src/action/run.ts, and is the single error boundary and the one place that fails the step:
+// a user error (InputError, PolicyError) fails it with its message and no stack; a verdict fails
+// it per fail-on; something the run could not deliver (the report file, GITHUB_OUTPUT,
+// GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no second message;
+// anything else is a bug and fails it with a short "internal error" message, the stack in the
+// debug log.
 import * as core from "@actions/core";
 import { InputError } from "./core/errors.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
-import { runGit } from "./action/base-policy.js";
-import { DEFAULT_RETRY, type RetryPolicy } from "./action/github-api.js";
-import { createLogger } from "./action/logger.js";
-import { runAction } from "./action/run.js";
+import { runGit } from "./git/run-git.js";
+import { createOctokit, DEFAULT_RETRY, type GetOctokit, type RetrySettings } from "./action/github-api.js";
+import { gitToFile } from "./action/base-files.js";
+import { createLogger, type Logger } from "./action/logger.js";
+import { runAction, type ActionResult } from "./action/run.js";
 import { bundledReadThreads } from "./read/read-threads.js";
 import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";
 import { sourceMappedStack } from "./source-mapped-stack.js";
 
-/** Test hook: MODEL_GATE_RETRY_BASE_MS shortens the backoff between retries of server errors. */
-function retryPolicy(env: NodeJS.ProcessEnv): RetryPolicy {
-  const raw = env["MODEL_GATE_RETRY_BASE_MS"];
-  const base = raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : DEFAULT_RETRY.baseDelayMs;
-  return { ...DEFAULT_RETRY, baseDelayMs: base };
+/**
+ * Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between retries (and a rate limit's),
+ * MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
+ */
+function retrySettings(env: NodeJS.ProcessEnv): RetrySettings {
+  const number = (name: string): number | null => {
+    const raw = env[name];
+    return raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : null;
+  };
+  return {
+    ...DEFAULT_RETRY,
+    baseDelayMs: number("MODEL_GATE_RETRY_BASE_MS") ?? DEFAULT_RETRY.baseDelayMs,
+    writeSpacingMs: number("MODEL_GATE_WRITE_SPACING_MS") ?? DEFAULT_RETRY.writeSpacingMs,
+  };
 }
 
 /** A GitHub call that never answers must not hold the job until its 6-hour timeout. */
@@ -51,7 +63,7 @@ function fetchWithTimeout(timeoutMs: number): typeof fetch {
  * So it is imported only when an Octokit is needed, after src/action/context.ts has read (and
  * checked) the payload itself. The magic comment keeps it in the one bundle file.
  */
-async function loadGetOctokit(): Promise<typeof import("@actions/github").getOctokit> {
+async function loadGetOctokit(): Promise<GetOctokit> {
   const github = await import(/* webpackMode: "eager" */ "@actions/github");
   return github.getOctokit;
 }
@@ -74,18 +86,39 @@ function notRegular(path: string): boolean {
   }
 }
 
+/** How the run ended: a verdict (a result), or an error thrown to this boundary. */
+type Outcome =
+  | { readonly kind: "result"; readonly result: ActionResult }
+  | { readonly kind: "error"; readonly error: unknown };
+
+/** The one place that fails the step. `runnerProblems`: runner variables already said to be unusable. */
+function endStep(outcome: Outcome, runnerProblems: number): void {
+  if (outcome.kind === "error") {
+    const { error } = outcome;
+    if (error instanceof InputError) {
+      core.setFailed(neutraliseLogLines(error.message));
+      return;
+    }
+    // The bundle's frames mapped to src/ through dist/index.js.map, so the stack names our code.
+    const detail = error instanceof Error ? sourceMappedStack(error.stack ?? error.message) : String(error);
+    core.debug(neutraliseLogLines(detail));
+    core.setFailed(
+      neutraliseLogLines(
+        `Internal error in model-acceptance-gate: ${error instanceof Error ? error.message.split("\n")[0] : "unknown"}. ` +
+          "This is a bug; re-run with ACTIONS_STEP_DEBUG=true for the stack trace and report it.",
+      ),
+    );
+    return;
+  }
+  const { result } = outcome;
+  if (result.verdictFailure !== null) core.setFailed(neutraliseLogLines(result.verdictFailure));
+  // Each was one ::error:: already: the step fails without a second message.
+  else if (result.undelivered.length > 0 || runnerProblems > 0) process.exitCode = core.ExitCode.Failure;
+}
+
 async function main(): Promise<void> {
-  const base = createLogger(core);
-  // Every ::error:: fails the step: the verdict's own failure, an input error, or something the
-  // run could not deliver (report-path, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) while the rest was.
-  const log: typeof base = {
-    ...base,
-    error: (message, props) => {
-      base.error(message, props);
-      process.exitCode = core.ExitCode.Failure;
-    },
-  };
-  // One ::error:: per runner variable that cannot be used; the step fails, the run goes on.
+  const log: Logger = createLogger(core);
+  // One ::error:: per runner variable that cannot be used; the run goes on, the step fails.
   const runnerProblems = new Set<string>();
   const runnerProblem = (variable: string, message: string): void => {
     if (runnerProblems.has(variable)) return;
@@ -94,81 +127,71 @@ async function main(): Promise<void> {
   };
   const readThreads = bundledReadThreads(import.meta.url, process.env);
   const collectGarbage = fullCollectionFor(process.env);
-  let failed = false;
-  const setFailed = (message: string): void => {
-    if (failed) return;
-    failed = true;
-    core.setFailed(neutraliseLogLines(message));
-  };
+  const retry = retrySettings(process.env);
+  let outcome: Outcome;
   try {
-    await runAction({
+    const result = await runAction({
       env: process.env,
       cwd: workingDirectory(process.env),
       getInput: (name) => core.getInput(name),
       log,
       setOutput: (name, value) => {
         const file = process.env["GITHUB_OUTPUT"] ?? "";
-        const lost = (why: string): void => {
+        const lost = (why: string): false => {
           runnerProblem(
             "GITHUB_OUTPUT",
-            `GITHUB_OUTPUT ${file} cannot be written (${why}): the step outputs are not set. ` +
-              "The verdict is in the job summary and the report file.",
+            `GITHUB_OUTPUT ${file} cannot be written (${why}): the step outputs are not set.`,
           );
+          return false;
         };
-        if (file !== "" && notRegular(file)) {
-          lost(describeFsCode({ code: "ENOTREGULAR" }));
-          return;
-        }
+        if (file !== "" && notRegular(file)) return lost(describeFsCode({ code: "ENOTREGULAR" }));
         try {
           core.setOutput(name, value);
+          return true;
         } catch (error) {
           // @actions/core checks existence itself and throws a plain "Missing file at path".
-          lost(/^Missing file/.test((error as Error).message) ? "no such file" : describeFsCode(error));
+          return lost(
+            /^Missing file/.test((error as Error).message) ? "no such file" : describeFsCode(error),
+          );
         }
       },
       writeSummary: async (markdown) => {
-        if (!process.env["GITHUB_STEP_SUMMARY"]) {
-          log.info(
-            "GITHUB_STEP_SUMMARY is not set; the summary is not written (the report file has everything).",
-          );
-          return;
+        const file = process.env["GITHUB_STEP_SUMMARY"];
+        if (!file) {
+          log.info("GITHUB_STEP_SUMMARY is not set: no job summary is written.");
+          return false;
         }
         try {
           // What core.summary.addRaw(markdown).write() does, with the file's kind checked first.
-          await appendToRegularFile(process.env["GITHUB_STEP_SUMMARY"], markdown);
+          await appendToRegularFile(file, markdown);
+          return true;
         } catch (error) {
           runnerProblem(
             "GITHUB_STEP_SUMMARY",
-            `GITHUB_STEP_SUMMARY ${process.env["GITHUB_STEP_SUMMARY"]} cannot be written ` +
-              `(${describeFsCode(error)}): the job summary is missing. The verdict is in the step outputs and the report file.`,
+            `GITHUB_STEP_SUMMARY ${file} cannot be written (${describeFsCode(error)}): the job summary is missing.`,
           );
+          return false;
         }
       },
-      setFailed,
       makeOctokit: async (token, baseUrl) =>
-        (await loadGetOctokit())(token, {
+        createOctokit(await loadGetOctokit(), token, {
           baseUrl,
-          request: { fetch: fetchWithTimeout(requestTimeout(process.env)) },
+          fetch: fetchWithTimeout(requestTimeout(process.env)),
+          retry,
+          log,
         }),
       git: runGit,
-      retry: retryPolicy(process.env),
+      gitToFile,
+      retry,
       today: new Date().toISOString().slice(0, 10),
       ...(readThreads === undefined ? {} : { readThreads }),
       ...(collectGarbage === undefined ? {} : { collectGarbage }),
     });
+    outcome = { kind: "result", result };
   } catch (error) {
-    if (error instanceof InputError) {
-      setFailed(error.message);
-      return;
-    }
-    // The bundle's frames mapped to src/ through dist/index.js.map, so the stack names our code.
-    const detail = error instanceof Error ? sourceMappedStack(error.stack ?? error.message) : String(error);
-    core.debug(neutraliseLogLines(detail));
-    setFailed(
-      `Internal error in model-acceptance-gate: ${error instanceof Error ? error.message.split("\n")[0] : "unknown"}. ` +
-        "This is a bug; re-run with ACTIONS_STEP_DEBUG=true for the stack trace and report it.",
-    );
+    outcome = { kind: "error", error };
   }
+  endStep(outcome, runnerProblems.size);
 }
 
 void main();

@@ -23,9 +23,9 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream } from "node:stream/web";
 import type { AppendOnlyBase } from "../core/history/history-types.js";
-import type { GitRunner } from "./base-policy.js";
+import type { GitRunner } from "../git/run-git.js";
 import { globToRegExp, literalPrefix } from "../io/glob.js";
-import { apiMessage, httpStatus, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
+import { apiMessage, httpStatus, malformed, MalformedAnswerError, type Octokit } from "./github-api.js";
 import type { Logger } from "./logger.js";
 
 /** Runs git (never through a shell) with its standard output streamed into `dest` (created). */
@@ -73,7 +73,6 @@ export interface BaseFilesDeps {
   readonly octokit: Octokit | null;
   readonly git: GitRunner;
   readonly gitToFile: GitToFile;
-  readonly retry: RetryPolicy;
   readonly log: Logger;
 }
 
@@ -156,41 +155,42 @@ async function viaApi(
       true,
     );
   try {
-    return await withRetry(
-      "read a base version for the append-only check",
-      async (): Promise<Outcome> => {
-        const res = await octokit.rest.repos.getContent({
-          owner: req.owner,
-          repo: req.repo,
-          path,
-          ref: req.baseSha,
-          // The file's own bytes, streamed: not base64 inside JSON (1 MB at most), not in memory.
-          mediaType: { format: "raw" },
-          request: { parseSuccessResponseBody: false },
-        });
-        const type = res.headers["content-type"] ?? "";
-        const body = res.data as unknown as ReadableStream<Uint8Array> | null;
-        if (/^application\/json/i.test(type) || body === null) {
-          await body?.cancel();
-          return skip(
-            `not a regular file at the base commit ${short} (the contents API lists it as a directory or submodule)`,
-          );
-        }
-        await pipeline(Readable.fromWeb(body), createWriteStream(dest, { flags: "w", mode: 0o600 }));
-        return { kind: "read", via: "contents API" };
-      },
-      deps.retry,
-      deps.log,
-    );
+    const res = await octokit.rest.repos.getContent({
+      owner: req.owner,
+      repo: req.repo,
+      path,
+      ref: req.baseSha,
+      // The file's own bytes, streamed: not base64 inside JSON (1 MB at most), not in memory.
+      mediaType: { format: "raw" },
+      request: { parseSuccessResponseBody: false },
+    });
+    const type = res.headers["content-type"] ?? "";
+    const body = res.data as unknown as ReadableStream<Uint8Array> | null;
+    if (/^application\/json/i.test(type) || body === null) {
+      await body?.cancel();
+      return skip(
+        `not a regular file at the base commit ${short} (the contents API lists it as a directory or submodule)`,
+      );
+    }
+    // A web page (a proxy's or an error page) is not the file's bytes; GitHub never sends one here.
+    if (/^text\/html/i.test(type)) {
+      await body.cancel();
+      throw malformed({ status: res.status, headers: res.headers, data: "" });
+    }
+    await pipeline(Readable.fromWeb(body), createWriteStream(dest, { flags: "w", mode: 0o600 }));
+    return { kind: "read", via: "contents API" };
   } catch (error) {
     const status = httpStatus(error);
     if (status === 404)
       return skip(
         `not at the base commit ${short} (contents API: 404; added by this change, or the token cannot read it)`,
       );
+    const why =
+      error instanceof MalformedAnswerError
+        ? error.message
+        : `${status === null ? "no answer" : status}: ${apiMessage(error)}`;
     return skip(
-      `the contents API did not give the base version (${status === null ? "no answer" : status}: ${apiMessage(error)}); ` +
-        "check out with fetch-depth: 0 so that git can",
+      `the contents API did not give the base version (${why}); check out with fetch-depth: 0 so that git can`,
       true,
     );
   }
@@ -235,7 +235,7 @@ export async function readBaseVersions(req: BaseFilesRequest, deps: BaseFilesDep
       names.set(dest, `${shownPath}@${short}`);
       files.push({ kind, path: shownPath, compared: true, via: outcome.via, note: null });
       deps.log.info(
-        `Append-only: ${kind} ${shownPath} is compared with its version at the base commit ${short} (${outcome.via}).`,
+        `Append-only: ${kind} ${shownPath}: its version at the base commit ${short} is read (${outcome.via}) to compare with.`,
       );
     } else {
       files.push({ kind, path: shownPath, compared: false, via: null, note: outcome.note });
@@ -301,7 +301,9 @@ export async function readBaseVersions(req: BaseFilesRequest, deps: BaseFilesDep
             names.set(dest, `${path}@${short}`);
             const note = `removed by this change (${pattern} matched it at the base commit)`;
             files.push({ kind, path, compared: true, via: "git", note });
-            deps.log.info(`Append-only: ${kind} ${path} is compared although ${note}.`);
+            deps.log.info(
+              `Append-only: ${kind} ${path}: its version at the base commit ${short} is read to compare with, although ${note}.`,
+            );
           }
         }
       }

@@ -10,21 +10,20 @@
  * wrote itself. The policy must land on the base branch first, in its own reviewed change.
  */
 import { Buffer } from "node:buffer";
+import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import {
   apiMessage,
+  checkAnswer,
   httpStatus,
-  rateLimitWaitMs,
+  isRateLimit,
+  MalformedAnswerError,
   type Octokit,
-  type RetryPolicy,
-  withRetry,
 } from "./github-api.js";
 import { COMMIT_SHA } from "./context.js";
 import type { Logger } from "./logger.js";
 import type { GitRunner } from "../git/run-git.js";
-
-export { runGit, type GitResult, type GitRunner } from "../git/run-git.js";
 
 export interface BasePolicyRequest {
   readonly owner: string;
@@ -48,9 +47,16 @@ export interface BasePolicy {
 export interface BasePolicyDeps {
   readonly octokit: Octokit | null;
   readonly git: GitRunner;
-  readonly retry: RetryPolicy;
   readonly log: Logger;
 }
+
+/** What is used of the contents API's answer: a directory's listing, or one entry with its content. */
+const ContentsAnswer = z.union([
+  z.array(z.object({ type: z.string(), path: z.string() })),
+  z.object({ type: z.string(), encoding: z.string().optional(), content: z.string().optional() }),
+]);
+/** What is used of the commits API's answer. */
+const CommitsAnswer = z.array(z.object({ sha: z.string() }));
 
 type Fetched =
   | { readonly kind: "found"; readonly text: string }
@@ -61,39 +67,37 @@ const FIX_PERMISSION =
   "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
 const FIX_NO_ANSWER =
   "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+const FIX_UNUSABLE =
+  "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
 
 async function viaApi(req: BasePolicyRequest, deps: BasePolicyDeps): Promise<Fetched> {
   const octokit = deps.octokit;
   if (!octokit) return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
   try {
-    const res = await withRetry(
-      "read the base policy",
-      () =>
-        octokit.rest.repos.getContent({
-          owner: req.owner,
-          repo: req.repo,
-          path: req.path,
-          ref: req.baseSha,
-        }),
-      deps.retry,
-      deps.log,
+    const data = checkAnswer(
+      await octokit.rest.repos.getContent({
+        owner: req.owner,
+        repo: req.repo,
+        path: req.path,
+        ref: req.baseSha,
+      }),
+      ContentsAnswer,
     );
-    const data = res.data as unknown;
-    if (Array.isArray(data) || data === null || typeof data !== "object")
-      return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
-    const file = data as { type?: unknown; encoding?: unknown; content?: unknown };
-    if (file.type !== "file")
-      return { kind: "unknown", why: `${req.path} is a ${String(file.type)} at the base commit` };
-    if (file.encoding !== "base64" || typeof file.content !== "string")
-      return { kind: "unknown", why: `the contents API returned encoding ${String(file.encoding)}` };
-    return { kind: "found", text: decodePolicyText(Buffer.from(file.content, "base64"), req.path) };
+    if (Array.isArray(data)) return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
+    if (data.type !== "file")
+      return { kind: "unknown", why: `${req.path} is a ${data.type} at the base commit` };
+    if (data.encoding !== "base64" || data.content === undefined)
+      return { kind: "unknown", why: `the contents API returned encoding ${String(data.encoding)}` };
+    return { kind: "found", text: decodePolicyText(Buffer.from(data.content, "base64"), req.path) };
   } catch (error) {
     if (error instanceof InputError) throw error;
+    if (error instanceof MalformedAnswerError)
+      return { kind: "unknown", why: `contents API: ${error.message}`, fix: FIX_UNUSABLE };
     const status = httpStatus(error);
     if (status === 404) return { kind: "absent" };
     // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
     // for a permission would send the user the wrong way.
-    const noAnswer = status === null || status >= 500 || rateLimitWaitMs(error) !== null;
+    const noAnswer = status === null || status >= 500 || isRateLimit(error);
     return {
       kind: "unknown",
       why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
@@ -119,21 +123,18 @@ async function lastCommit(req: BasePolicyRequest, deps: BasePolicyDeps): Promise
   const octokit = deps.octokit;
   if (octokit) {
     try {
-      const res = await withRetry(
-        "find the commit that last changed the base policy",
-        () =>
-          octokit.rest.repos.listCommits({
-            owner: req.owner,
-            repo: req.repo,
-            path: req.path,
-            sha: req.baseSha,
-            per_page: 1,
-          }),
-        deps.retry,
-        deps.log,
+      const commits = checkAnswer(
+        await octokit.rest.repos.listCommits({
+          owner: req.owner,
+          repo: req.repo,
+          path: req.path,
+          sha: req.baseSha,
+          per_page: 1,
+        }),
+        CommitsAnswer,
       );
-      const sha = res.data[0]?.sha;
-      if (typeof sha === "string" && COMMIT_SHA.test(sha)) return sha;
+      const sha = commits[0]?.sha;
+      if (sha !== undefined && COMMIT_SHA.test(sha)) return sha;
     } catch (error) {
       deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
     }

@@ -6,8 +6,8 @@
 import type { Verdict } from "../core/verdict-types.js";
 import { ANNOTATIONS_PER_REQUEST, CHECK_RUN_TEXT_MAX } from "../core/report/github-limits.js";
 import { truncateMarkdown } from "../core/report/render-markdown.js";
-import { describeFailure, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
-import type { Logger } from "./logger.js";
+import { z } from "zod";
+import { checkAnswer, type PublishDeps, warnFailure } from "./github-api.js";
 
 export type Conclusion = "success" | "failure" | "neutral";
 
@@ -44,22 +44,18 @@ export interface CheckRunSpec {
   readonly annotations: readonly CheckRunAnnotation[];
 }
 
-export interface PublishDeps {
-  readonly octokit: Octokit;
-  readonly retry: RetryPolicy;
-  readonly log: Logger;
-  readonly fork: boolean;
-}
-
 const PERMISSION = "checks: write";
+
+/** What is used of GitHub's check run answer. */
+const CheckRunAnswer = z.object({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /**
  * Creates the completed check run and appends annotations beyond the first 50 with update
- * requests. Returns the check run id, or null after a warning when GitHub refused or kept
- * failing; never throws for an API failure (the verdict is already in the summary and outputs).
+ * requests. Returns the check run id, or null after a warning when GitHub refused, kept failing
+ * or answered with something that is not a check run; never throws for an API failure.
  */
 export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Promise<number | null> {
-  const { octokit, retry, log } = deps;
+  const { octokit } = deps;
   const title = spec.title.slice(0, 1000);
   const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
   const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
@@ -73,59 +69,40 @@ export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Pr
     ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
   });
 
+  const failed = (error: unknown, action: string): void => {
+    warnFailure(deps, error, action, PERMISSION);
+  };
   let id: number;
   try {
-    const res = await withRetry(
-      "create the check run",
-      () =>
-        octokit.rest.checks.create({
-          owner: spec.owner,
-          repo: spec.repo,
-          name: spec.name,
-          head_sha: spec.headSha,
-          status: "completed",
-          conclusion: spec.conclusion,
-          output: output(batches[0]),
-        }),
-      retry,
-      log,
-    );
-    id = res.data.id;
+    const res = await octokit.rest.checks.create({
+      owner: spec.owner,
+      repo: spec.repo,
+      name: spec.name,
+      head_sha: spec.headSha,
+      status: "completed",
+      conclusion: spec.conclusion,
+      output: output(batches[0]),
+    });
+    id = checkAnswer(res, CheckRunAnswer).id;
   } catch (error) {
-    log.warning(
-      describeFailure(error, {
-        action: `create the check run "${spec.name}"`,
-        permission: PERMISSION,
-        fork: deps.fork,
-        attempts: retry.attempts,
-      }),
-    );
+    failed(error, `create the check run "${spec.name}"`);
     return null;
   }
 
   for (const [i, batch] of batches.entries()) {
     if (i === 0) continue;
     try {
-      await withRetry(
-        "add check run annotations",
-        () =>
-          octokit.rest.checks.update({
-            owner: spec.owner,
-            repo: spec.repo,
-            check_run_id: id,
-            output: output(batch),
-          }),
-        retry,
-        log,
-      );
+      const res = await octokit.rest.checks.update({
+        owner: spec.owner,
+        repo: spec.repo,
+        check_run_id: id,
+        output: output(batch),
+      });
+      checkAnswer(res, CheckRunAnswer);
     } catch (error) {
-      log.warning(
-        describeFailure(error, {
-          action: `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`,
-          permission: PERMISSION,
-          fork: deps.fork,
-          attempts: retry.attempts,
-        }),
+      failed(
+        error,
+        `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`,
       );
       break;
     }

@@ -5,8 +5,15 @@
  * (only candidates: src/action/workflow-run.ts confirms one with the API). Read from the environment and the event
  * payload file directly (not @actions/github's context, which reads them at import time), so tests
  * and local runs control it with plain variables.
+ *
+ * The event's name says what its payload must hold, and a payload without it stops the run with
+ * an error naming the file and the field: on a pull request the base commit's policy decides, so
+ * a pull request whose base is unknown must never fall back to the checkout's (its own) policy.
+ * Events that take nothing from the payload (push, schedule, workflow_dispatch, …) only need it
+ * to be an object when there is one.
  */
 import { closeSync, readSync, statSync } from "node:fs";
+import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import { EVENT_PAYLOAD_MAX_BYTES } from "../core/report/github-limits.js";
 import { describeFsCode, NotRegularFileError, openRegularFileSync } from "../io/file-kind.js";
@@ -49,6 +56,8 @@ export interface RunContext {
   readonly workspace: string;
   readonly runnerTemp: string | null;
   readonly apiUrl: string;
+  /** What the log must say about the event (one warning each). */
+  readonly warnings: readonly string[];
 }
 
 /** A full commit id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
@@ -56,13 +65,99 @@ export const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function obj(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+const NOT_A_COMMIT = "is not a commit id";
+const Sha = z.string({ error: NOT_A_COMMIT }).regex(COMMIT_SHA, { error: NOT_A_COMMIT });
+const Count = z
+  .number({ error: "is not a pull request number" })
+  .int({ error: "is not a pull request number" })
+  .min(1, { error: "is not a pull request number" })
+  .max(Number.MAX_SAFE_INTEGER, { error: "is not a pull request number" });
+/** `head.repo` is null when the fork was deleted. */
+const RepoRef = z.object({ full_name: z.string({ error: "is not a repository name" }) }).nullish();
+
+/** The fields used of the payload of each kind of event (GitHub's payloads hold more; only these are read). */
+const PullRequestPayload = z.object({
+  pull_request: z.object({
+    number: Count,
+    base: z.object({ sha: Sha, repo: RepoRef }),
+    head: z.object({ sha: Sha, repo: RepoRef }),
+  }),
+});
+const MergeGroupPayload = z.object({ merge_group: z.object({ base_sha: Sha, head_sha: Sha }) });
+const WorkflowRunPayload = z.object({
+  workflow_run: z.object({
+    head_sha: Sha,
+    pull_requests: z.array(
+      z.object({
+        number: Count,
+        head: z.object({ sha: z.string({ error: "is not a commit id" }) }).optional(),
+      }),
+      { error: "is not a list" },
+    ),
+  }),
+});
+
+/** Events whose payload carries the pull request (with its base and head) at `pull_request`. */
+const PULL_REQUEST_EVENTS = new Set([
+  "pull_request",
+  "pull_request_target",
+  "pull_request_review",
+  "pull_request_review_comment",
+  "pull_request_review_thread",
+]);
+
+/** Why each kind of event needs its fields, for the error that says one is missing. */
+function needs(eventName: string): string {
+  if (eventName === "merge_group")
+    return "In a merge queue the policy at the group's base commit decides, so the gate cannot run without it.";
+  if (eventName === "workflow_run")
+    return "On workflow_run the results are for that run's commit and the pull request is confirmed against it, so the gate cannot run without it.";
+  return "On a pull request the policy at its base commit decides, so the gate cannot run without it.";
 }
 
-function sha(v: unknown, what: string): string {
-  if (typeof v === "string" && COMMIT_SHA.test(v)) return v;
-  throw new InputError(`The event payload's ${what} is not a commit id (${JSON.stringify(v)}).`);
+function jsonKind(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+function fieldName(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
+    .join("");
+}
+
+/** The value at `path` in `v`, undefined when any step is missing. */
+function at(v: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = v;
+  for (const key of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+/** The payload's fields for `schema`, or an InputError naming the file, the field and why it is needed. */
+function payloadFields<T>(
+  schema: z.ZodType<T>,
+  payload: Record<string, unknown>,
+  eventName: string,
+  eventPath: string,
+): T {
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path ?? [];
+  const field = fieldName(path);
+  const problem =
+    at(payload, path) === undefined
+      ? `has no ${field}`
+      : issue?.code === "invalid_type" && !/^is /.test(issue.message)
+        ? `has ${field} that is not ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`
+        : `has ${field} that ${issue?.message ?? "is not usable"}`;
+  throw new InputError(
+    `GITHUB_EVENT_PATH ${eventPath}: the ${eventName} event payload ${problem}. ${needs(eventName)}`,
+  );
 }
 
 class PayloadTooLargeError extends Error {}
@@ -82,84 +177,109 @@ function readCapped(fd: number, max: number): string {
   return Buffer.concat(chunks, total).toString("utf8");
 }
 
+/** The event payload file as a JSON object, or null when there is none (GITHUB_EVENT_PATH unset). */
+function readPayload(eventPath: string | undefined): Record<string, unknown> | null {
+  if (eventPath === undefined || eventPath === "") return null;
+  let text: string;
+  try {
+    // A FIFO or device there must not hang or flood the step: regular files only.
+    const fd = openRegularFileSync(eventPath);
+    try {
+      text = readCapped(fd, EVENT_PAYLOAD_MAX_BYTES);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    const why =
+      error instanceof NotRegularFileError
+        ? `it is ${error.kind}`
+        : error instanceof PayloadTooLargeError
+          ? `it is larger than ${EVENT_PAYLOAD_MAX_BYTES} bytes, GitHub's largest event payload`
+          : describeFsCode(error);
+    throw new InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new InputError(`GITHUB_EVENT_PATH ${eventPath} is not JSON.`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new InputError(
+      `GITHUB_EVENT_PATH ${eventPath} holds ${jsonKind(value)}, not an event payload (a JSON object).`,
+    );
+  return value as Record<string, unknown>;
+}
+
 export function readRunContext(env: Env, cwd: string): RunContext {
   const eventName = env["GITHUB_EVENT_NAME"] ?? "";
-  let payload: Record<string, unknown> = {};
-  const eventPath = env["GITHUB_EVENT_PATH"];
-  if (eventPath !== undefined && eventPath !== "") {
-    let text: string;
-    try {
-      // A FIFO or device there must not hang or flood the step: regular files only.
-      const fd = openRegularFileSync(eventPath);
-      try {
-        text = readCapped(fd, EVENT_PAYLOAD_MAX_BYTES);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      const why =
-        error instanceof NotRegularFileError
-          ? `it is ${error.kind}`
-          : error instanceof PayloadTooLargeError
-            ? `it is larger than ${EVENT_PAYLOAD_MAX_BYTES} bytes, GitHub's largest event payload`
-            : describeFsCode(error);
-      throw new InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
-    }
-    try {
-      payload = obj(JSON.parse(text)) ?? {};
-    } catch {
-      throw new InputError(`GITHUB_EVENT_PATH ${eventPath} is not JSON.`);
-    }
-  }
+  const eventPath = env["GITHUB_EVENT_PATH"] ?? "";
+  const payload = readPayload(eventPath);
   const repository = env["GITHUB_REPOSITORY"] ?? "";
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
   const repo = m?.[1] !== undefined && m[2] !== undefined ? { owner: m[1], repo: m[2] } : null;
 
+  const needsPayload =
+    PULL_REQUEST_EVENTS.has(eventName) || eventName === "merge_group" || eventName === "workflow_run";
+  if (needsPayload && payload === null)
+    throw new InputError(
+      `GITHUB_EVENT_PATH is not set, so the ${eventName} event's payload cannot be read. ${needs(eventName)}`,
+    );
+  if (eventName === "" && payload !== null) {
+    const kind = ["pull_request", "merge_group", "workflow_run"].find((k) => payload[k] !== undefined);
+    if (kind !== undefined)
+      throw new InputError(
+        `GITHUB_EVENT_NAME is not set, but the event payload GITHUB_EVENT_PATH ${eventPath} has ${kind}: ` +
+          "set GITHUB_EVENT_NAME to the event that wrote it, so that the gate knows which policy decides.",
+      );
+  }
+
   let pullRequest: PullRequestInfo | null = null;
-  const pr = obj(payload["pull_request"]);
-  if (pr) {
-    const base = obj(pr["base"]);
-    const head = obj(pr["head"]);
-    const number = pr["number"] ?? payload["number"];
-    if (typeof number !== "number" || !Number.isInteger(number) || number < 1)
-      throw new InputError(`The event payload's pull_request.number is not a pull request number.`);
-    const baseRepo = obj(base?.["repo"]);
-    const headRepo = obj(head?.["repo"]);
-    const baseName = typeof baseRepo?.["full_name"] === "string" ? baseRepo["full_name"] : repository;
-    const headName = typeof headRepo?.["full_name"] === "string" ? headRepo["full_name"] : null;
+  let mergeGroup: MergeGroupInfo | null = null;
+  let workflowRun: WorkflowRunInfo | null = null;
+  if (payload !== null && PULL_REQUEST_EVENTS.has(eventName)) {
+    const pr = payloadFields(PullRequestPayload, payload, eventName, eventPath).pull_request;
+    const baseName = pr.base.repo?.full_name ?? repository;
+    const headName = pr.head.repo?.full_name ?? null;
     pullRequest = {
-      number,
-      baseSha: sha(base?.["sha"], "pull_request.base.sha"),
-      headSha: sha(head?.["sha"], "pull_request.head.sha"),
+      number: pr.number,
+      baseSha: pr.base.sha,
+      headSha: pr.head.sha,
       // A deleted fork has head.repo null: treat it as a fork (its token is read-only too).
       fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
     };
+  } else if (payload !== null && eventName === "merge_group") {
+    const group = payloadFields(MergeGroupPayload, payload, eventName, eventPath).merge_group;
+    mergeGroup = { baseSha: group.base_sha, headSha: group.head_sha };
+  } else if (payload !== null && eventName === "workflow_run") {
+    const run = payloadFields(WorkflowRunPayload, payload, eventName, eventPath).workflow_run;
+    // GitHub lists the open PRs whose head branch is the run's; keep those at the run's commit.
+    const pullRequests = run.pull_requests
+      .filter((p) => p.head === undefined || p.head.sha === run.head_sha)
+      .map((p) => p.number);
+    workflowRun = { headSha: run.head_sha, pullRequests };
   }
-  let mergeGroup: MergeGroupInfo | null = null;
-  let workflowRun: WorkflowRunInfo | null = null;
-  if (pullRequest === null && eventName === "merge_group") {
-    const group = obj(payload["merge_group"]);
-    if (group === null) throw new InputError("The merge_group event payload has no merge_group object.");
-    mergeGroup = {
-      baseSha: sha(group["base_sha"], "merge_group.base_sha"),
-      headSha: sha(group["head_sha"], "merge_group.head_sha"),
-    };
-  }
-  if (pullRequest === null && eventName === "workflow_run") {
-    const run = obj(payload["workflow_run"]);
-    if (run === null) throw new InputError("The workflow_run event payload has no workflow_run object.");
-    const headSha = sha(run["head_sha"], "workflow_run.head_sha");
-    const listed: unknown[] = Array.isArray(run["pull_requests"]) ? (run["pull_requests"] as unknown[]) : [];
-    const pullRequests: number[] = [];
-    for (const entry of listed) {
-      const e = obj(entry);
-      const n = e?.["number"];
-      // GitHub lists the open PRs whose head branch is the run's; keep those at the run's commit.
-      const at = obj(e?.["head"])?.["sha"];
-      if (typeof n === "number" && Number.isSafeInteger(n) && n >= 1 && (at === undefined || at === headSha))
-        pullRequests.push(n);
-    }
-    workflowRun = { headSha, pullRequests };
+  const warnings: string[] = [];
+  if (!needsPayload && eventName !== "" && payload !== null) {
+    const issue = payload["issue"];
+    const onIssuePullRequest =
+      issue !== null &&
+      typeof issue === "object" &&
+      (issue as Record<string, unknown>)["pull_request"] != null;
+    const notGated =
+      "the checked-out policy decides, the check run goes on GITHUB_SHA and no comment is posted. " +
+      "To gate the pull request under its base branch's policy, run on pull_request, pull_request_target or workflow_run.";
+    // GitHub sends a top-level pull_request only with the pull request events: another event
+    // name with one is a hand-made or mislabelled payload, read as the event it names.
+    if (payload["pull_request"] !== undefined)
+      warnings.push(
+        `The ${eventName} event's payload GITHUB_EVENT_PATH ${eventPath} has a pull_request, but only pull request ` +
+          `events are gated as pull requests: ${notGated}`,
+      );
+    else if (onIssuePullRequest)
+      warnings.push(
+        `This ${eventName} event is on a pull request, but its payload does not name the pull request's base commit: ${notGated}`,
+      );
   }
   const workspace = env["GITHUB_WORKSPACE"];
   if (workspace !== undefined && workspace !== "") {
@@ -191,5 +311,6 @@ export function readRunContext(env: Env, cwd: string): RunContext {
     workspace: env["GITHUB_WORKSPACE"] || cwd,
     runnerTemp: env["RUNNER_TEMP"] || null,
     apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
+    warnings,
   };
 }

@@ -1,26 +1,176 @@
 /**
- * Shared plumbing for the GitHub calls: the Octokit type, bounded retries of server errors, and
- * turning a failed call into one warning that says what could not be done and which permission
- * the workflow must grant.
+ * Shared plumbing for the GitHub calls: the Octokit the action uses (retries by
+ * @octokit/plugin-retry, rate limits by @octokit/plugin-throttling), the check every answer passes
+ * before it is used, and turning a failed call into one warning that says what could not be done,
+ * which permission the workflow must grant, and where the run's result is instead.
  */
+import { retry as retryPlugin } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
 import type { GitHub } from "@actions/github/lib/utils";
+import Bottleneck from "bottleneck/light.js";
+import type { z } from "zod";
 import type { Logger } from "./logger.js";
 
 export type Octokit = InstanceType<typeof GitHub>;
 
-export interface RetryPolicy {
-  /** Total tries, including the first (≥ 1). */
-  readonly attempts: number;
-  /** Delay before the 2nd try; doubled for each later one. */
+/** How hard a GitHub call is tried: the same settings build the Octokit and pace the comment upsert. */
+export interface RetrySettings {
+  /** Tries after the first, for a server error, a dropped connection or a rate limit. */
+  readonly retries: number;
+  /**
+   * One unit of waiting: retry n waits n² units (plugin-retry's backoff), and a rate limit's
+   * `retry-after` seconds are units too. 1000 on GitHub; tests shrink it.
+   */
   readonly baseDelayMs: number;
-  readonly sleep: (ms: number) => Promise<void>;
+  /**
+   * The least time between two writes; null keeps the throttling plugin's own pacing (GitHub asks
+   * for a second between writes, three between writes that notify). Tests set 0.
+   */
+  readonly writeSpacingMs: number | null;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
-  attempts: 3,
-  baseDelayMs: 1000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+export const DEFAULT_RETRY: RetrySettings = { retries: 2, baseDelayMs: 1000, writeSpacingMs: null };
+
+/** The longest wait a rate limit may impose before a retry; a longer one is given up at once. */
+export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/**
+ * Only server errors and dropped connections are retried by plugin-retry: a 4xx is an answer
+ * (a missing permission, a rejected body), and rate limits (403, 429) are plugin-throttling's.
+ */
+const DO_NOT_RETRY = Array.from({ length: 100 }, (_, i) => 400 + i);
+
+/** @actions/github's getOctokit, passed in: importing it reads GITHUB_EVENT_PATH (src/index.ts). */
+export type GetOctokit = typeof import("@actions/github").getOctokit;
+
+export interface OctokitSetup {
+  readonly baseUrl: string;
+  readonly fetch: typeof fetch;
+  readonly retry: RetrySettings;
+  readonly log: Logger;
+}
+
+/** `METHOD /route/{template}` of a request: fixed text, never a value from the run. */
+function route(options: { method?: unknown; url?: unknown }): string {
+  const text = (v: unknown): string => (typeof v === "string" ? v : "");
+  return `${text(options.method)} ${text(options.url)}`;
+}
+
+/** The Octokit the action uses: retries, rate limits, and a debug line for each failed try. */
+export function createOctokit(getOctokit: GetOctokit, token: string, setup: OctokitSetup): Octokit {
+  const { retry: settings, log } = setup;
+  // Registered before plugin-retry, so it sees every try, not only the last.
+  const logFailedTries = (octokit: { hook: Octokit["hook"] }): void => {
+    octokit.hook.error("request", (error, options) => {
+      const tries = Number((options.request as { retryCount?: unknown } | undefined)?.retryCount ?? 0) + 1;
+      const status = httpStatus(error);
+      log.debug(
+        `${route(options)}: ${status === null ? "no answer" : `GitHub answered ${status}`} (${apiMessage(error)}) on try ${tries}`,
+      );
+      throw error;
+    });
+  };
+  const onLimit =
+    (kind: string) =>
+    (
+      retryAfter: number,
+      options: { method?: unknown; url?: unknown },
+      _octokit: unknown,
+      retryCount: number,
+    ) => {
+      const again = retryCount < settings.retries && retryAfter * 1000 <= MAX_RATE_LIMIT_WAIT_MS;
+      log.debug(
+        `${route(options)}: GitHub's ${kind} rate limit asks to wait ${retryAfter} s; ` +
+          (again ? `try ${retryCount + 2} after the wait` : "giving up"),
+      );
+      return again;
+    };
+  const spacing = settings.writeSpacingMs;
+  const paced = (): Bottleneck.Group => new Bottleneck.Group({ maxConcurrent: 1, minTime: spacing ?? 0 });
+  return getOctokit(
+    token,
+    {
+      baseUrl: setup.baseUrl,
+      request: { fetch: setup.fetch },
+      retry: {
+        retries: settings.retries,
+        retryAfterBaseValue: settings.baseDelayMs,
+        doNotRetry: DO_NOT_RETRY,
+      },
+      throttle: {
+        retryAfterBaseValue: settings.baseDelayMs,
+        onRateLimit: onLimit("primary"),
+        onSecondaryRateLimit: onLimit("secondary"),
+        ...(spacing === null ? {} : { write: paced(), notifications: paced() }),
+      },
+    },
+    logFailedTries,
+    retryPlugin,
+    throttling,
+  );
+}
+
+/**
+ * The wait before retry n (1-based) of a write the action retries itself (the sticky comment's,
+ * after listing again): the same curve as plugin-retry's, so every retry in a run paces alike.
+ */
+export function backoffMs(settings: RetrySettings, n: number): number {
+  return n * n * settings.baseDelayMs;
+}
+
+/** GitHub answered with success, but not with what the call returns: not JSON, or JSON without a field used. */
+export class MalformedAnswerError extends Error {
+  override readonly name = "MalformedAnswerError";
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, unknown>>;
+  readonly data: unknown;
+}
+
+function contentType(answer: Answer): string {
+  const type = answer.headers["content-type"];
+  return typeof type === "string" && type !== "" ? type.split(";")[0]?.trim() || type : "no content type";
+}
+
+function jsonKind(data: unknown): string {
+  if (data === null) return "null";
+  if (Array.isArray(data)) return "an array";
+  return typeof data === "object" ? "an object" : `a ${typeof data}`;
+}
+
+/** What was wrong with a successful answer, for MalformedAnswerError: fixed words and our own field names. */
+export function malformed(answer: Answer, issue?: z.core.$ZodIssue): MalformedAnswerError {
+  const type = contentType(answer);
+  let what: string;
+  if (typeof answer.data === "string" || answer.data instanceof ArrayBuffer || answer.data === undefined)
+    what = /^text\/html$/i.test(type) ? "an HTML page instead of JSON" : `a body that is not JSON (${type})`;
+  else if (issue === undefined || issue.path.length === 0)
+    what = `JSON of the wrong shape (${jsonKind(answer.data)})`;
+  else
+    what = `JSON that lacks a usable \`${issue.path
+      .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
+      .join("")}\``;
+  return new MalformedAnswerError(answer.status, `GitHub answered ${answer.status} with ${what}`);
+}
+
+/**
+ * The answer's data, checked against what the call uses; anything else is a MalformedAnswerError.
+ * The schemas are z.object, not strictObject: GitHub adds fields to its answers at will, and only
+ * the fields the action reads are its business.
+ */
+export function checkAnswer<T>(answer: Answer, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(answer.data);
+  if (parsed.success) return parsed.data;
+  throw malformed(answer, parsed.error.issues[0]);
+}
 
 /**
  * The HTTP status of an Octokit RequestError, or null for a network failure / non-HTTP error.
@@ -28,6 +178,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
  * `response`; only an error that carries GitHub's response has a status GitHub answered.
  */
 export function httpStatus(error: unknown): number | null {
+  if (error instanceof MalformedAnswerError) return null;
   if (error !== null && typeof error === "object" && "status" in error) {
     const response = (error as { response?: unknown }).response;
     if (response === null || typeof response !== "object") return null;
@@ -60,9 +211,6 @@ export function apiMessage(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
 }
 
-/** The longest wait a rate limit's `retry-after` may impose before a retry. */
-export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
-
 function header(error: unknown, name: string): string | undefined {
   const headers = (error as { response?: { headers?: Record<string, unknown> } } | null)?.response?.headers;
   const v = headers?.[name];
@@ -70,52 +218,42 @@ function header(error: unknown, name: string): string | undefined {
 }
 
 /**
- * GitHub's secondary rate limits answer 403 (or 429) with `retry-after` or with
- * `x-ratelimit-remaining: 0`: that is "wait", not "missing permission". Returns the wait in ms
- * (capped), or null when the error is not a rate limit.
+ * GitHub's rate limits answer 403 or 429 with `retry-after`, `x-ratelimit-remaining: 0` or a
+ * message naming the limit: that is "wait", not "missing permission".
  */
-export function rateLimitWaitMs(error: unknown): number | null {
+export function isRateLimit(error: unknown): boolean {
   const status = httpStatus(error);
-  if (status !== 403 && status !== 429) return null;
-  const after = header(error, "retry-after");
-  if (after !== undefined && /^\d{1,6}$/.test(after))
-    return Math.min(Number(after) * 1000, MAX_RATE_LIMIT_WAIT_MS);
-  if (header(error, "x-ratelimit-remaining") === "0") {
-    const reset = header(error, "x-ratelimit-reset");
-    const wait = reset !== undefined && /^\d{1,12}$/.test(reset) ? Number(reset) * 1000 - Date.now() : 0;
-    return Math.min(Math.max(wait, 0), MAX_RATE_LIMIT_WAIT_MS);
-  }
-  return status === 429 ? 0 : null;
+  if (status !== 403 && status !== 429) return false;
+  return (
+    status === 429 ||
+    header(error, "retry-after") !== undefined ||
+    header(error, "x-ratelimit-remaining") === "0" ||
+    /\brate limit/i.test(apiMessage(error))
+  );
 }
 
-function retryable(error: unknown): boolean {
-  const status = httpStatus(error);
-  if (status === null) return true; // connection reset, DNS hiccup, timeout
-  return status >= 500 || rateLimitWaitMs(error) !== null;
+/** What the calls that publish the result share: the client, how hard it tries, the log, and what a failure warning says. */
+export interface PublishDeps {
+  readonly octokit: Octokit;
+  readonly retry: RetrySettings;
+  readonly log: Logger;
+  /** The run is on a pull request from a fork. */
+  readonly fork: boolean;
+  /** Where the run's result is when a call fails (a sentence for the warning; "" for none). */
+  readonly delivered: string;
 }
 
-/** Runs `fn`, retrying server errors and network failures with exponential backoff. */
-export async function withRetry<T>(
-  what: string,
-  fn: () => Promise<T>,
-  policy: RetryPolicy,
-  log: Logger,
-): Promise<T> {
-  let delay = policy.baseDelayMs;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (attempt >= policy.attempts || !retryable(error)) throw error;
-      const status = httpStatus(error);
-      log.debug(
-        `${what}: ${status === null ? "request failed" : `GitHub answered ${status}`} (${apiMessage(error)}); ` +
-          `retry ${attempt + 1} of ${policy.attempts} in ${delay} ms`,
-      );
-      await policy.sleep(Math.max(delay, rateLimitWaitMs(error) ?? 0));
-      delay *= 2;
-    }
-  }
+/** One warning for a call that failed for good (describeFailure), with the run's context. */
+export function warnFailure(deps: PublishDeps, error: unknown, action: string, permission: string): void {
+  deps.log.warning(
+    describeFailure(error, {
+      action,
+      permission,
+      fork: deps.fork,
+      attempts: deps.retry.retries + 1,
+      delivered: deps.delivered,
+    }),
+  );
 }
 
 export interface FailureContext {
@@ -125,31 +263,37 @@ export interface FailureContext {
   readonly permission: string;
   /** The run is on a pull request from a fork. */
   readonly fork: boolean;
+  /** How many times a server error or a call with no answer was tried. */
   readonly attempts: number;
+  /** Where the run's result is instead, one sentence true of this run (e.g. "The verdict is in the job summary."); "" for none. */
+  readonly delivered: string;
 }
 
 /** One sentence (or two) for a warning about a call that failed for good. */
 export function describeFailure(error: unknown, ctx: FailureContext): string {
+  const head = `Could not ${ctx.action}`;
+  const tail = ctx.delivered === "" ? "" : ` ${ctx.delivered}`;
+  const times = `${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}`;
+  if (error instanceof MalformedAnswerError)
+    return `${head}: ${error.message}; the answer is not used.${tail}`;
   const status = httpStatus(error);
   const msg = apiMessage(error);
-  const head = `Could not ${ctx.action}`;
-  if (rateLimitWaitMs(error) !== null)
-    return `${head}: GitHub's rate limit answered ${status} (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
+  if (isRateLimit(error))
+    return `${head}: GitHub's rate limit answered ${status} (${msg}); giving up.${tail}`;
   if (status === 403 || status === 401) {
     const why = ctx.fork
       ? "This pull request comes from a fork, and GitHub gives workflows on fork pull requests a read-only token"
       : "The token lacks the permission";
     return (
       `${head}: GitHub answered ${status} (${msg}). ${why}: the job needs \`permissions: ${ctx.permission}\`` +
-      `${ctx.fork ? " (not granted to forks)" : ""}. The verdict is in the job summary and the step outputs.`
+      `${ctx.fork ? " (not granted to forks)" : ""}.${tail}`
     );
   }
   if (status === 404)
     return `${head}: GitHub answered 404 (${msg}). Check the repository, the pull request and that the token can see them (it needs \`${ctx.permission}\`).`;
   if (status === 422) return `${head}: GitHub rejected the request with 422 (${msg}).`;
   if (status !== null && status >= 500)
-    return `${head}: GitHub answered ${status} (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
-  if (status === null)
-    return `${head}: the request to GitHub failed (${msg}) ${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}; giving up. The verdict is in the job summary and the step outputs.`;
+    return `${head}: GitHub answered ${status} (${msg}) ${times}; giving up.${tail}`;
+  if (status === null) return `${head}: the request to GitHub failed (${msg}) ${times}; giving up.${tail}`;
   return `${head}: GitHub answered ${status} (${msg}).`;
 }

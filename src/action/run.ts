@@ -5,7 +5,9 @@
  *
  * Order matters: the verdict reaches the job summary and the step outputs before any GitHub call,
  * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
- * the comment, never the verdict. The step fails at most once, at the end, per `fail-on`.
+ * the comment, never the verdict. Nothing here fails the step: a user error is thrown (an
+ * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
+ * that could not be written), for the entry point to act on.
  */
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
@@ -30,12 +32,13 @@ import { writeFileAtomic } from "../io/atomic-write.js";
 import { describeFsCode, outputTargetProblem, readInputFile } from "../io/file-kind.js";
 import { MAX_POLICY_BYTES } from "../core/policy/load-policy.js";
 import { TOOL_VERSION } from "../version.js";
-import { loadBasePolicy, type GitRunner } from "./base-policy.js";
+import { loadBasePolicy } from "./base-policy.js";
+import type { GitRunner } from "../git/run-git.js";
 import { recentPolicyHistory } from "../git/policy-history.js";
-import { gitToFile, readBaseVersions, type BaseVersions, type GitToFile } from "./base-files.js";
+import { readBaseVersions, type BaseVersions, type GitToFile } from "./base-files.js";
 import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "./check-run.js";
 import { readRunContext, type RunContext } from "./context.js";
-import type { Octokit, RetryPolicy } from "./github-api.js";
+import type { Octokit, RetrySettings } from "./github-api.js";
 import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
 import type { ReadThreads } from "../read/read-threads.js";
@@ -48,16 +51,17 @@ export interface ActionDeps {
   readonly cwd: string;
   readonly getInput: GetInput;
   readonly log: Logger;
-  readonly setOutput: (name: string, value: string) => void;
-  /** Appends Markdown to the job summary ($GITHUB_STEP_SUMMARY). */
-  readonly writeSummary: (markdown: string) => Promise<void>;
-  /** Fails the step with one message (called at most once). */
-  readonly setFailed: (message: string) => void;
+  /** Sets a step output; false when it could not be set (the runner's problem, already said). */
+  readonly setOutput: (name: string, value: string) => boolean;
+  /** Appends Markdown to the job summary ($GITHUB_STEP_SUMMARY); false when it was not written. */
+  readonly writeSummary: (markdown: string) => Promise<boolean>;
+  /** The Octokit for the token, built with `retry` (src/action/github-api.ts createOctokit). */
   readonly makeOctokit: (token: string, baseUrl: string) => Octokit | Promise<Octokit>;
   readonly git: GitRunner;
-  /** git with its output streamed into a file (the base versions); default: the real git. */
-  readonly gitToFile?: GitToFile;
-  readonly retry: RetryPolicy;
+  /** git with its output streamed into a file (the base versions). */
+  readonly gitToFile: GitToFile;
+  /** The settings the Octokit was built with (the comment upsert paces its own retries by them). */
+  readonly retry: RetrySettings;
   /** YYYY-MM-DD, for the policy's revisit date. */
   readonly today: string;
   /** Read threads of the bundle (src/read/read-threads.ts); absent: read on the main thread. */
@@ -66,11 +70,38 @@ export interface ActionDeps {
   readonly collectGarbage?: () => void;
 }
 
-/** What the run produced, for tests. */
+/** What the run produced: the verdict, and whether it fails the step. */
 export interface ActionResult {
   readonly report: Report;
   readonly checkRunId: number | null;
   readonly commentId: number | null;
+  /** The message the step fails with per `fail-on`; null when the verdict passes. */
+  readonly verdictFailure: string | null;
+  /** What could not be delivered, each already said with an ::error:: (the report file): the step fails. */
+  readonly undelivered: readonly string[];
+}
+
+/** Which of the run's places got the verdict, for messages that say where it is. */
+interface Delivery {
+  readonly summary: boolean;
+  readonly outputs: boolean;
+  readonly reportFile: boolean;
+}
+
+/** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
+function whereTheVerdictIs(d: Delivery): string {
+  const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter(
+    (p): p is string => p !== null,
+  );
+  if (places.length > 0) return `The verdict is in ${places.join(" and ")}.`;
+  return d.reportFile ? "The verdict is in the report file." : "The verdict is only in this log.";
+}
+
+/** The same for a run that stopped with an input or policy error. */
+function whereTheErrorIs(summaryWritten: boolean): string {
+  return summaryWritten
+    ? "No verdict: the error is in the job summary."
+    : "No verdict: the error is in this log.";
 }
 
 /** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
@@ -150,15 +181,18 @@ interface PolicyChoice {
  * The pull request's own version of the policy, for the base → head diff only (the base decides).
  * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
  */
-function headPolicyText(bytes: Buffer | null, path: string, log: ActionDeps["log"]): string | null {
+function headPolicyText(
+  bytes: Buffer | null,
+  path: string,
+  subject: string,
+  log: ActionDeps["log"],
+): string | null {
   if (bytes === null) return null;
   try {
     return decodePolicyText(bytes, path);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    log.warning(
-      `The pull request's version of ${path} is not valid UTF-8; the base commit's version decided.`,
-    );
+    log.warning(`The ${subject}'s version of ${path} is not valid UTF-8; the base commit's version decides.`);
     return null;
   }
 }
@@ -203,7 +237,7 @@ async function choosePolicy(
   } catch (error) {
     // On a pull request the checkout's copy only feeds the base → head diff.
     if (based === null || !(error instanceof InputError)) throw error;
-    deps.log.warning(`${error.message} The base commit's version decided; the change is not shown.`);
+    deps.log.warning(`${error.message} The base commit's version decides; the change is not shown.`);
   }
   if (based === null) {
     const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
@@ -235,12 +269,12 @@ async function choosePolicy(
       workspace: ctx.workspace,
       subject: based.subject,
     },
-    { octokit, git: deps.git, retry: deps.retry, log: deps.log },
+    { octokit, git: deps.git, log: deps.log },
   );
-  const local = headPolicyText(localBytes, inputs.policy.repoPath, deps.log);
+  const local = headPolicyText(localBytes, inputs.policy.repoPath, based.subject, deps.log);
   if (!present && based.headInCheckout) {
     deps.log.warning(
-      `This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decided. ` +
+      `This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decides. ` +
         "A removed policy takes effect only once merged.",
     );
   }
@@ -284,7 +318,7 @@ async function baseVersions(
       globs: inputs.globs,
       display: makeDisplayPath(ctx.workspace),
     },
-    { octokit, git: deps.git, gitToFile: deps.gitToFile ?? gitToFile, retry: deps.retry, log: deps.log },
+    { octokit, git: deps.git, gitToFile: deps.gitToFile, log: deps.log },
   );
 }
 
@@ -359,7 +393,7 @@ async function reportInputError(
   }
   const kind = errorKind(error, inputs.policy.repoPath);
   const summary = errorSummary(error, kind, inputs.checkName);
-  await deps.writeSummary(summary);
+  const summaryWritten = await deps.writeSummary(summary);
   if (octokit === null || ctx.repo === null || ctx.sha === null) return;
   const annotations = policyAnnotations(error, inputs.policy.repoPath);
   const id = await publishCheckRun(
@@ -376,7 +410,13 @@ async function reportInputError(
       summary,
       annotations,
     },
-    { octokit, retry: deps.retry, log: deps.log, fork: ctx.pullRequest?.fork ?? false },
+    {
+      octokit,
+      retry: deps.retry,
+      log: deps.log,
+      fork: ctx.pullRequest?.fork ?? false,
+      delivered: whereTheErrorIs(summaryWritten),
+    },
   );
   deps.setOutput("check-run-id", id === null ? "" : String(id));
 }
@@ -395,30 +435,35 @@ function displayInput(ctx: RunContext, path: string): string {
   return makeDisplayPath(ctx.workspace)(path);
 }
 
-/** The report file, complete or not at all; a refused or failing target is one ::error::, not a stop. */
+/**
+ * The report file, complete or not at all; a refused or failing target is one ::error:: (and the
+ * step fails), not a stop. True when it was written.
+ */
 async function writeReportFile(
   report: Report,
   reportPath: string,
   reportProblem: string | null,
   deps: ActionDeps,
-): Promise<void> {
+): Promise<boolean> {
   const { log } = deps;
   if (reportProblem !== null) {
     log.error(`report-path ${reportPath}: ${reportProblem}. The report file is not written.`);
     deps.setOutput("report-path", "");
-  } else {
-    try {
-      await mkdir(dirname(reportPath), { recursive: true });
-      await writeFileAtomic(reportPath, jsonChunks(report));
-      log.info(`Report written to ${reportPath}`);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException | null)?.code === undefined) throw error;
-      log.error(
-        `report-path ${reportPath} cannot be written (${describeFsCode(error)}). ` +
-          "The report file is not written; a previous one is left as it was.",
-      );
-      deps.setOutput("report-path", "");
-    }
+    return false;
+  }
+  try {
+    await mkdir(dirname(reportPath), { recursive: true });
+    await writeFileAtomic(reportPath, jsonChunks(report));
+    log.info(`Report written to ${reportPath}`);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException | null)?.code === undefined) throw error;
+    log.error(
+      `report-path ${reportPath} cannot be written (${describeFsCode(error)}). ` +
+        "The report file is not written; a previous one is left as it was.",
+    );
+    deps.setOutput("report-path", "");
+    return false;
   }
 }
 
@@ -428,18 +473,24 @@ async function publishToGitHub(
   inputs: ActionInputs,
   ctx: RunContext,
   octokit: Octokit | null,
+  delivery: Delivery,
   deps: ActionDeps,
 ): Promise<{ checkRunId: number | null; commentId: number | null }> {
   const { log } = deps;
   let checkRunId: number | null = null;
   let commentId: number | null = null;
-  const fork = ctx.pullRequest?.fork ?? false;
   if (octokit === null || ctx.repo === null) {
     log.info("No GitHub calls (no token or no repository).");
     return { checkRunId, commentId };
   }
-  if (ctx.sha === null) log.warning("No commit to attach the check run to (GITHUB_SHA is not set); skipped.");
-  else {
+  const fork = ctx.pullRequest?.fork ?? false;
+  const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
+  if (ctx.sha === null) {
+    const envSha = deps.env["GITHUB_SHA"] ?? "";
+    log.warning(
+      `No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`,
+    );
+  } else {
     checkRunId = await publishCheckRun(
       {
         owner: ctx.repo.owner,
@@ -451,7 +502,7 @@ async function publishToGitHub(
         summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
         annotations: [],
       },
-      { octokit, retry: deps.retry, log, fork },
+      github,
     );
     if (checkRunId !== null)
       log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
@@ -463,7 +514,7 @@ async function publishToGitHub(
     return { checkRunId, commentId };
   }
   // null author: GitHub did not say whose comments are the gate's (warned); post none.
-  const author = await resolveCommentAuthor(octokit, deps.retry, log, fork);
+  const author = await resolveCommentAuthor(github);
   if (author !== null) {
     const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
     const outcome = await upsertStickyComment(
@@ -477,7 +528,7 @@ async function publishToGitHub(
         mode,
         author,
       },
-      { octokit, retry: deps.retry, log, fork },
+      github,
     );
     commentId = outcome.id;
     if (outcome.kind === "created" || outcome.kind === "updated")
@@ -533,12 +584,13 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       throw error;
     }
     log.info(describeRun(ctx, inputs));
+    for (const warning of ctx.warnings) log.warning(warning);
     if (inputs.pullRequest !== null && ctx.workflowRun === null)
       log.warning(
         `pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`,
       );
     // report-path must not replace an input or a device: found before anything is read; the
-    // verdict still goes everywhere else, the step fails (an ::error:: fails it, src/index.ts).
+    // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
     const reportProblem = outputTargetProblem(inputs.reportPath, [
       ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
       { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
@@ -548,8 +600,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     if (octokit === null) {
       log.info(
         inputs.token === ""
-          ? "No github-token: the verdict goes to the job summary, the outputs and the report file only."
-          : "GITHUB_REPOSITORY is not set: the verdict goes to the job summary, the outputs and the report file only.",
+          ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
+          : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).",
       );
     }
     if (ctx.workflowRun !== null) {
@@ -560,7 +612,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           );
         const confirmed = await confirmWorkflowRunPullRequest(
           { owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest },
-          { octokit, retry: deps.retry, log },
+          { octokit, log },
         );
         ctx = { ...ctx, pullRequest: confirmed };
       } catch (error) {
@@ -578,7 +630,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       const chosen = await choosePolicy(inputs, ctx, octokit, deps);
       log.info(
         `Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
-          `${chosen.headText !== null ? "; this change edits it (shown, not applied)" : ""}.`,
+          `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`,
       );
       // The base policy's recent history from git, for the policy section (issue #14).
       const history =
@@ -640,27 +692,32 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   }
 
   // The verdict reaches the summary, the outputs and the report file before any GitHub call.
-  await log.group("Verdict", async () => {
+  const delivery = await log.group("Verdict", async (): Promise<Delivery> => {
     const summary = renderWithinBytes(
       (maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }),
       STEP_SUMMARY_MAX_BYTES,
     );
-    await deps.writeSummary(summary);
+    const summaryWritten = await deps.writeSummary(summary);
+    let outputsSet = true;
     for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
-      deps.setOutput(name, value);
+      outputsSet = deps.setOutput(name, value) && outputsSet;
     log.info(`${headlineText(report)}.`);
     for (const reason of report.reasons.slice(0, 10)) log.info(`  ${reason}`);
     for (const warning of report.warnings) log.warning(warning);
-    await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+    const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+    return { summary: summaryWritten, outputs: outputsSet, reportFile };
   });
 
   const { checkRunId, commentId } = await log.group("GitHub", () =>
-    publishToGitHub(report, inputs, ctx, octokit, deps),
+    publishToGitHub(report, inputs, ctx, octokit, delivery, deps),
   );
   for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId))) deps.setOutput(name, value);
 
-  // Fail the step once, per fail-on.
-  const failure = failOnMessage(report, inputs.failOn);
-  if (failure !== null) deps.setFailed(failure);
-  return { report, checkRunId, commentId };
+  return {
+    report,
+    checkRunId,
+    commentId,
+    verdictFailure: failOnMessage(report, inputs.failOn),
+    undelivered: delivery.reportFile ? [] : ["report file"],
+  };
 }

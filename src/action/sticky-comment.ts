@@ -22,15 +22,20 @@
  * `on-change` compares a digest of the verdict and figures, embedded in a hidden line under the
  * marker, and leaves the comment alone when it is the same.
  */
+import { setTimeout as sleep } from "node:timers/promises";
+import { z } from "zod";
 import { COMMENT_MARKER } from "../core/report/escape.js";
 import {
   apiMessage,
-  describeFailure,
+  backoffMs,
+  malformed,
+  checkAnswer,
   httpStatus,
-  rateLimitWaitMs,
+  isRateLimit,
+  MalformedAnswerError,
   type Octokit,
-  type RetryPolicy,
-  withRetry,
+  type PublishDeps,
+  warnFailure,
 } from "./github-api.js";
 import type { Logger } from "./logger.js";
 
@@ -98,56 +103,58 @@ export interface CommentAuthor {
 
 const VIEWER_QUERY = "query { viewer { login databaseId } }";
 
-type ViewerAnswer =
-  | { readonly viewer?: { readonly login?: unknown; readonly databaseId?: unknown } }
-  | { readonly refused: string };
+/** What is used of the answers that say who the token is. */
+const ViewerAnswer = z.object({
+  viewer: z.object({ login: z.string().min(1), databaseId: z.number().int().nullable() }),
+});
+const UserAnswer = z.object({ login: z.string().min(1), id: z.number().int() });
+/** One comment of a listing: GitHub's `user` is null for a deleted account; `body` can be absent. */
+const CommentAnswer = z.object({
+  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  body: z.string().nullish(),
+  user: z.object({ login: z.string(), id: z.number() }).nullable(),
+});
+const CommentsAnswer = z.array(CommentAnswer);
+const WrittenComment = z.object({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /**
- * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal and is
- * not retried; a server error or no answer is retried like every call. Throws when there is none.
+ * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal;
+ * server errors and no answer are retried by the client. Throws when there is no usable answer.
  */
-async function viewerByGraphql(octokit: Octokit, retry: RetryPolicy, log: Logger): Promise<CommentAuthor> {
-  const data: ViewerAnswer = await withRetry(
-    "identify the token (GraphQL viewer)",
-    async () => {
-      try {
-        return await octokit.graphql<ViewerAnswer>(VIEWER_QUERY);
-      } catch (error) {
-        if (error instanceof Error && error.name === "GraphqlResponseError") {
-          const errors = (error as { errors?: unknown }).errors;
-          const messages = Array.isArray(errors)
-            ? errors
-                .map((e) => (e as { message?: unknown } | null)?.message)
-                .filter((m): m is string => typeof m === "string" && m !== "")
-            : [];
-          return { refused: `GraphQL answered errors: ${messages.join("; ").slice(0, 500) || "none given"}` };
-        }
-        throw error;
-      }
-    },
-    retry,
-    log,
-  );
-  if ("refused" in data) throw new Error(data.refused);
-  const login = data.viewer?.login;
-  const id = data.viewer?.databaseId;
-  if (typeof login !== "string" || login === "") throw new Error("the answer has no viewer login");
-  return { login, id: typeof id === "number" && Number.isSafeInteger(id) ? id : null };
+async function viewerByGraphql(octokit: Octokit): Promise<CommentAuthor> {
+  let data: unknown;
+  try {
+    data = await octokit.graphql(VIEWER_QUERY);
+  } catch (error) {
+    if (error instanceof Error && error.name === "GraphqlResponseError") {
+      const errors = (error as { errors?: unknown }).errors;
+      const messages = Array.isArray(errors)
+        ? errors
+            .map((e) => (e as { message?: unknown } | null)?.message)
+            .filter((m): m is string => typeof m === "string" && m !== "")
+        : [];
+      throw new Error(`GraphQL answered errors: ${messages.join("; ").slice(0, 500) || "none given"}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  const parsed = ViewerAnswer.safeParse(data);
+  if (!parsed.success) throw new Error("GraphQL answered without a usable viewer login");
+  const { login, databaseId } = parsed.data.viewer;
+  return { login, id: databaseId !== null && Number.isSafeInteger(databaseId) ? databaseId : null };
 }
 
 /**
  * Whose comments the action may treat as its own, or null when GitHub gave no answer (GraphQL
- * failed and GET /user failed with no response or a server error, after retries): the caller then
- * posts no comment, since a wrong guess would post a second one beside the gate's own.
+ * failed and GET /user failed with no answer, a server error or an unusable answer, after
+ * retries): the caller then posts no comment, since a wrong guess would post a second one beside
+ * the gate's own.
  */
-export async function resolveCommentAuthor(
-  octokit: Octokit,
-  retry: RetryPolicy,
-  log: Logger,
-  fork = false,
-): Promise<CommentAuthor | null> {
+export async function resolveCommentAuthor(deps: PublishDeps): Promise<CommentAuthor | null> {
+  const { octokit, log } = deps;
   try {
-    const author = await viewerByGraphql(octokit, retry, log);
+    const author = await viewerByGraphql(octokit);
     log.debug(`the token acts as ${author.login} (id ${author.id ?? "unknown"}), per GraphQL viewer`);
     return author;
   } catch (error) {
@@ -157,30 +164,21 @@ export async function resolveCommentAuthor(
     );
   }
   try {
-    const res = await withRetry(
-      "identify the token's user",
-      () => octokit.rest.users.getAuthenticated(),
-      retry,
-      log,
-    );
-    const login = res.data.login;
-    log.debug(`the token acts as ${login}`);
-    return { login, id: res.data.id };
+    const user = checkAnswer(await octokit.rest.users.getAuthenticated(), UserAnswer);
+    log.debug(`the token acts as ${user.login}`);
+    return { login: user.login, id: user.id };
   } catch (error) {
     const status = httpStatus(error);
     // Installation tokens (GITHUB_TOKEN) answer 403 "Resource not accessible by integration".
-    if (status !== null && status < 500 && rateLimitWaitMs(error) === null) {
+    if (status !== null && status < 500 && !isRateLimit(error)) {
       log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
       return { login: ACTIONS_BOT_LOGIN, id: null };
     }
-    log.warning(
-      describeFailure(error, {
-        action:
-          "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)",
-        permission: PERMISSION,
-        fork,
-        attempts: retry.attempts,
-      }),
+    warnFailure(
+      deps,
+      error,
+      "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)",
+      PERMISSION,
     );
     return null;
   }
@@ -201,7 +199,7 @@ function nextPageExists(link: string | undefined): boolean {
   return link !== undefined && /<[^>]*>;\s*rel="next"/.test(link);
 }
 
-function isBy(user: { login?: string; id?: number } | null | undefined, author: CommentAuthor): boolean {
+function isBy(user: { login: string; id: number } | null, author: CommentAuthor): boolean {
   if (!user) return false;
   return author.id !== null ? user.id === author.id : user.login === author.login;
 }
@@ -218,34 +216,28 @@ export async function listGateComments(
   target: CommentTarget,
   author: CommentAuthor,
   key: string,
-  retry: RetryPolicy,
   log: Logger,
 ): Promise<GateComments> {
   const encoded = encodeCommentKey(key);
   const keyed: ExistingComment[] = [];
   const legacy: ExistingComment[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const res = await withRetry(
-      `list comments (page ${page})`,
-      () =>
-        octokit.rest.issues.listComments({
-          owner: target.owner,
-          repo: target.repo,
-          issue_number: target.issueNumber,
-          per_page: 100,
-          page,
-        }),
-      retry,
-      log,
-    );
-    for (const c of res.data) {
+    const res = await octokit.rest.issues.listComments({
+      owner: target.owner,
+      repo: target.repo,
+      issue_number: target.issueNumber,
+      per_page: 100,
+      page,
+    });
+    const comments = checkAnswer(res, CommentsAnswer);
+    for (const c of comments) {
       if (typeof c.body !== "string" || !isBy(c.user, author)) continue;
       const header = readHeader(c.body);
       if (header === null) continue;
       if (header.key === encoded) keyed.push({ id: c.id, body: c.body });
       else if (header.key === null) legacy.push({ id: c.id, body: c.body });
     }
-    if (!nextPageExists(res.headers.link) || res.data.length === 0) break;
+    if (!nextPageExists(res.headers.link) || comments.length === 0) break;
     if (page === MAX_PAGES)
       log.warning(`Stopped looking for the previous gate comment after ${MAX_PAGES} pages of comments.`);
   }
@@ -267,93 +259,80 @@ export interface UpsertRequest extends CommentTarget {
   readonly author: CommentAuthor;
 }
 
-export interface UpsertDeps {
-  readonly octokit: Octokit;
-  readonly retry: RetryPolicy;
-  readonly log: Logger;
-  readonly fork: boolean;
-}
+/**
+ * The comment writes are not retried by the client (`retries: 0`): a write whose answer was lost
+ * may have landed, so it is retried here only after listing again.
+ */
+const NO_CLIENT_RETRY = { retries: 0 } as const;
 
 /**
  * After creating comment `createdId`: list again, and when an older comment of this gate exists
  * (another run created one at the same time), delete ours and update the oldest with our body.
  * Every run that created a comment does this, so the oldest survives and the rest are removed by
- * their own runs. Failures here leave the created comment in place (debug only: it is complete).
+ * their own runs. When the listing or the delete fails, the created comment stays (it is complete).
  */
-async function settleRace(req: UpsertRequest, createdId: number, deps: UpsertDeps): Promise<CommentOutcome> {
-  const { octokit, retry, log } = deps;
+async function settleRace(req: UpsertRequest, createdId: number, deps: PublishDeps): Promise<CommentOutcome> {
+  const { octokit, log } = deps;
   let keyed: readonly ExistingComment[];
   try {
-    keyed = (await listGateComments(octokit, req, req.author, req.key, retry, log)).keyed;
+    keyed = (await listGateComments(octokit, req, req.author, req.key, log)).keyed;
   } catch (error) {
     log.debug(`listing again after creating the gate comment failed (${apiMessage(error)}); kept it`);
     return { kind: "created", id: createdId };
   }
   const oldest = keyed[0];
   if (oldest === undefined || oldest.id >= createdId) return { kind: "created", id: createdId };
-  log.info(
-    `Another run created this gate's comment (id ${oldest.id}) at the same time; deleting the duplicate ${createdId} and updating ${oldest.id}.`,
-  );
+  const race = `Another run created this gate's comment (id ${oldest.id}) at the same time as this run's (id ${createdId})`;
   try {
-    await withRetry(
-      "delete the duplicate gate comment",
-      () => octokit.rest.issues.deleteComment({ owner: req.owner, repo: req.repo, comment_id: createdId }),
-      retry,
-      log,
-    );
+    const res = await octokit.rest.issues.deleteComment({
+      owner: req.owner,
+      repo: req.repo,
+      comment_id: createdId,
+    });
+    // GitHub answers 204 No Content; anything else did not say the comment is gone.
+    if ((res.status as number) !== 204) throw malformed(res);
   } catch (error) {
     if (httpStatus(error) !== 404) {
-      log.debug(`deleting the duplicate gate comment ${createdId} failed (${apiMessage(error)}); kept it`);
+      log.info(`${race}; this run's could not be deleted (${apiMessage(error)}), so both stay.`);
       return { kind: "created", id: createdId };
     }
   }
   try {
-    const res = await withRetry(
-      "update the gate comment",
-      () =>
-        octokit.rest.issues.updateComment({
-          owner: req.owner,
-          repo: req.repo,
-          comment_id: oldest.id,
-          body: req.body,
-        }),
-      retry,
-      log,
-    );
-    return { kind: "updated", id: res.data.id };
+    // An edit is the same whether it lands once or twice: the client may retry it.
+    const res = await octokit.rest.issues.updateComment({
+      owner: req.owner,
+      repo: req.repo,
+      comment_id: oldest.id,
+      body: req.body,
+    });
+    const id = checkAnswer(res, WrittenComment).id;
+    log.info(`${race}; this run's is deleted and the older one updated.`);
+    return { kind: "updated", id };
   } catch (error) {
-    log.warning(
-      describeFailure(error, {
-        action: "update the gate comment",
-        permission: PERMISSION,
-        fork: deps.fork,
-        attempts: retry.attempts,
-      }),
-    );
+    log.info(`${race}; this run's is deleted.`);
+    warnFailure(deps, error, "update the gate comment", PERMISSION);
     return { kind: "failed", id: null };
   }
 }
 
 /**
  * Updates the sticky comment in place, or creates it when there is none. A comment deleted between
- * listing and updating (404) is replaced by a new one. A write that failed with a server error is
- * retried (with backoff) only after listing again, so a create that did land despite the error is
- * updated, never duplicated. Never throws for an API failure: it warns and reports `failed`.
+ * listing and updating (404) is replaced by a new one. A write that failed with a server error or
+ * no answer is retried (with backoff) only after listing again, so a create that did land despite
+ * the error is updated, never duplicated. Never throws for an API failure: it warns and reports
+ * `failed`.
  */
-export async function upsertStickyComment(req: UpsertRequest, deps: UpsertDeps): Promise<CommentOutcome> {
+export async function upsertStickyComment(req: UpsertRequest, deps: PublishDeps): Promise<CommentOutcome> {
   const { octokit, retry, log } = deps;
   const failure = (error: unknown, action: string): CommentOutcome => {
-    log.warning(
-      describeFailure(error, { action, permission: PERMISSION, fork: deps.fork, attempts: retry.attempts }),
-    );
+    warnFailure(deps, error, action, PERMISSION);
     return { kind: "failed", id: null };
   };
-  let delay = retry.baseDelayMs;
   for (let attempt = 1; ; attempt++) {
     let existing: ExistingComment | null;
     try {
       // This gate's comment: the oldest keyed for it, else the oldest written before keys.
-      const found = await listGateComments(octokit, req, req.author, req.key, retry, log);
+      const found = await listGateComments(octokit, req, req.author, req.key, log);
       existing = found.keyed[0] ?? found.legacy[0] ?? null;
     } catch (error) {
       return failure(error, "list the pull request's comments to find the previous gate comment");
@@ -372,8 +351,9 @@ export async function upsertStickyComment(req: UpsertRequest, deps: UpsertDeps):
             repo: req.repo,
             comment_id: existing.id,
             body: req.body,
+            request: NO_CLIENT_RETRY,
           });
-          return { kind: "updated", id: res.data.id };
+          return { kind: "updated", id: checkAnswer(res, WrittenComment).id };
         } catch (error) {
           if (httpStatus(error) !== 404) throw error;
           log.debug(
@@ -386,18 +366,18 @@ export async function upsertStickyComment(req: UpsertRequest, deps: UpsertDeps):
         repo: req.repo,
         issue_number: req.issueNumber,
         body: req.body,
+        request: NO_CLIENT_RETRY,
       });
-      return await settleRace(req, res.data.id, deps);
+      return await settleRace(req, checkAnswer(res, WrittenComment).id, deps);
     } catch (error) {
       const status = httpStatus(error);
-      const serverSide = status === null || status >= 500 || status === 429;
-      if (!serverSide || attempt >= retry.attempts)
+      const retryable = !(error instanceof MalformedAnswerError) && (status === null || status >= 500);
+      if (!retryable || attempt > retry.retries)
         return failure(error, existing ? "update the gate comment" : "create the gate comment");
       log.debug(
-        `writing the gate comment failed (${status ?? "network"}); listing again before retry ${attempt + 1}`,
+        `writing the gate comment failed (${status ?? "no answer"}); listing again before try ${attempt + 1}`,
       );
-      await retry.sleep(delay);
-      delay *= 2;
+      await sleep(backoffMs(retry, attempt));
     }
   }
 }

@@ -8,10 +8,11 @@
  * verdict to another pull request. The policy is then read at that answer's `base.sha`, never at
  * anything the artifact says.
  */
+import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import type { PullRequestInfo, WorkflowRunInfo } from "./context.js";
 import { COMMIT_SHA } from "./context.js";
-import { apiMessage, httpStatus, type Octokit, type RetryPolicy, withRetry } from "./github-api.js";
+import { apiMessage, checkAnswer, httpStatus, MalformedAnswerError, type Octokit } from "./github-api.js";
 import type { Logger } from "./logger.js";
 
 export interface ConfirmRequest {
@@ -24,9 +25,17 @@ export interface ConfirmRequest {
 
 export interface ConfirmDeps {
   readonly octokit: Octokit | null;
-  readonly retry: RetryPolicy;
   readonly log: Logger;
 }
+
+/** What is used of GitHub's pull request: its head and base commits and the base's repository. */
+const PullAnswer = z.object({
+  head: z.object({ sha: z.string().regex(COMMIT_SHA) }),
+  base: z.object({
+    sha: z.string().regex(COMMIT_SHA),
+    repo: z.object({ full_name: z.string() }).nullish(),
+  }),
+});
 
 /** Which pull request the run claims to be for: the event's list first, the input when it is empty. */
 function claimedNumber(req: ConfirmRequest): number {
@@ -63,15 +72,12 @@ export async function confirmWorkflowRunPullRequest(
       `On workflow_run the gate confirms pull request #${number} with the API, which needs github-token ` +
         "(with `pull-requests: read`).",
     );
-  let data: { head?: { sha?: unknown }; base?: { sha?: unknown; repo?: { full_name?: unknown } | null } };
+  let data: z.infer<typeof PullAnswer>;
   try {
-    const res = await withRetry(
-      `read pull request #${number}`,
-      () => octokit.rest.pulls.get({ owner: req.owner, repo: req.repo, pull_number: number }),
-      deps.retry,
-      deps.log,
+    data = checkAnswer(
+      await octokit.rest.pulls.get({ owner: req.owner, repo: req.repo, pull_number: number }),
+      PullAnswer,
     );
-    data = res.data;
   } catch (error) {
     const status = httpStatus(error);
     if (status === 404)
@@ -79,18 +85,19 @@ export async function confirmWorkflowRunPullRequest(
         `Pull request #${number} does not exist in ${req.owner}/${req.repo} (or the token cannot see it): ` +
           "the workflow_run cannot be matched to a pull request.",
       );
+    const why =
+      error instanceof MalformedAnswerError
+        ? error.message
+        : `${status === null ? "no answer" : status}: ${apiMessage(error)}`;
     throw new InputError(
-      `Cannot confirm pull request #${number} for this workflow_run (${status === null ? "no answer" : status}: ` +
-        `${apiMessage(error)}), so it is not known which base policy decides. Re-run the job; the token needs ` +
-        "`pull-requests: read`.",
+      `Cannot confirm pull request #${number} for this workflow_run (${why}), so it is not known which base ` +
+        "policy decides. Re-run the job; the token needs `pull-requests: read`.",
     );
   }
-  const head = data.head?.sha;
-  const base = data.base?.sha;
-  if (typeof head !== "string" || typeof base !== "string" || !COMMIT_SHA.test(base))
-    throw new InputError(`GitHub's answer for pull request #${number} has no head and base commit.`);
-  const baseRepo = data.base?.repo?.full_name;
-  if (typeof baseRepo === "string" && baseRepo.toLowerCase() !== `${req.owner}/${req.repo}`.toLowerCase())
+  const head = data.head.sha;
+  const base = data.base.sha;
+  const baseRepo = data.base.repo?.full_name;
+  if (baseRepo !== undefined && baseRepo.toLowerCase() !== `${req.owner}/${req.repo}`.toLowerCase())
     throw new InputError(`Pull request #${number} is not into ${req.owner}/${req.repo}.`);
   if (head !== req.run.headSha)
     throw new InputError(

@@ -13,6 +13,7 @@ import { ACTIONS_BOT, FakeGitHub, type Identity } from "./fake-github.js";
 import { expectGolden } from "./golden.js";
 import {
   BASE_SHA,
+  commandLines as commands,
   HEAD_SHA,
   PR_NUMBER,
   PUSH_SHA,
@@ -21,10 +22,11 @@ import {
   useFakeGitHub,
   type EventKind,
   type RunResult,
+  gateInputs,
+  POLICY_PATH,
+  RESULTS_PATH,
 } from "./run-action.js";
 
-const POLICY_PATH = "gate/policy.yaml";
-const RESULTS_PATH = "out/results.jsonl";
 const LAST_POLICY_COMMIT = "9".repeat(40);
 const ALICE: Identity = { login: "alice", id: 7, type: "User", installation: false };
 
@@ -70,13 +72,7 @@ function run(f: FakeGitHub, s: Scenario = {}): Promise<RunResult> {
   return runDist({
     fake: f,
     event: s.event ?? "pull_request",
-    inputs: {
-      results: RESULTS_PATH,
-      policy: POLICY_PATH,
-      baseline: "cfg-baseline",
-      candidate: "cfg-candidate",
-      ...s.inputs,
-    },
+    inputs: gateInputs(s.inputs),
     files,
     ...(s.env !== undefined ? { env: s.env } : {}),
   });
@@ -84,12 +80,6 @@ function run(f: FakeGitHub, s: Scenario = {}): Promise<RunResult> {
 
 function report(r: RunResult): Report {
   return JSON.parse(readFileSync(r.outputs["report-path"] ?? "", "utf8")) as Report;
-}
-
-function commands(r: RunResult, name: string): string[] {
-  return workflowCommands(r.stdout)
-    .filter((c) => c.name === name)
-    .map((c) => c.line);
 }
 
 /** Only the commands @actions/core emits for this action; nothing injected. */

@@ -7,9 +7,10 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitToFile, readBaseVersions, type BaseFilesRequest } from "../../src/action/base-files.js";
-import { runGit } from "../../src/action/base-policy.js";
+import { runGit } from "../../src/git/run-git.js";
 import { createRecordingLogger } from "../../src/action/logger.js";
-import { fastRetry, git, initRepo, octokitFor, useSharedFakeGitHub } from "./helpers.js";
+import { malformedAnswers } from "./fake-github.js";
+import { git, initRepo, octokitFor, useSharedFakeGitHub } from "./helpers.js";
 
 const shared = useSharedFakeGitHub("gate-base-files-");
 
@@ -50,7 +51,6 @@ function deps(withToken: boolean) {
     octokit: withToken ? octokitFor(shared.fake) : null,
     git: runGit,
     gitToFile,
-    retry: fastRetry(),
     log: createRecordingLogger(),
   };
 }
@@ -104,6 +104,25 @@ describe("readBaseVersions", () => {
     expect(shared.fake.calls()).toEqual(Array(3).fill("GET repos/get-content"));
     expect(got.base.files[0]?.note).toBe(
       "the contents API did not give the base version (502: Server Error); check out with fetch-depth: 0 so that git can",
+    );
+    expect(d.log.lines.filter((l) => l.level === "warning")).toHaveLength(1);
+  });
+
+  // Was (until the answers were checked): a web page answered 200 was streamed in as the file's
+  // earlier version. A raw answer has no shape to check, but GitHub never sends HTML there.
+  it("the contents API answering 200 with an HTML page: not taken for the file; one warning, nothing compared", async () => {
+    const ws = shallowCheckout({ "r.jsonl": "{}\n" });
+    shared.fake.setFile(UNKNOWN_BASE, "r.jsonl", "{}\n");
+    const [, html] = malformedAnswers(200)[0] ?? [];
+    if (html === undefined) throw new Error("no HTML answer");
+    shared.fake.fail("repos/get-content", html);
+    const d = deps(true);
+    const got = await readBaseVersions(request(ws, UNKNOWN_BASE, { results: ["r.jsonl"] }), d);
+    expect(got.previous).toBeNull();
+    expect(shared.fake.calls()).toEqual(["GET repos/get-content"]);
+    expect(got.base.files[0]?.note).toBe(
+      "the contents API did not give the base version (GitHub answered 200 with an HTML page instead of JSON); " +
+        "check out with fetch-depth: 0 so that git can",
     );
     expect(d.log.lines.filter((l) => l.level === "warning")).toHaveLength(1);
   });

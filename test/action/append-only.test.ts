@@ -190,8 +190,8 @@ describe("append-only in the action: the files at the base commit", () => {
       ],
     });
     expect(logLines(r, "Append-only:")).toEqual([
-      `Append-only: results ${RESULTS_PATH} is compared with its version at the base commit ${short} (git).`,
-      `Append-only: reviews ${REVIEWS_PATH} is compared with its version at the base commit ${short} (git).`,
+      `Append-only: results ${RESULTS_PATH}: its version at the base commit ${short} is read (git) to compare with.`,
+      `Append-only: reviews ${REVIEWS_PATH}: its version at the base commit ${short} is read (git) to compare with.`,
     ]);
     // git, not the API: only the policy was read from GitHub.
     expect(

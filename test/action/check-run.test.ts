@@ -5,10 +5,27 @@ import {
   type CheckRunAnnotation,
   type CheckRunSpec,
 } from "../../src/action/check-run.js";
-import { createRecordingLogger } from "../../src/action/logger.js";
+import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
+import { malformedAnswers } from "./fake-github.js";
 import { fastRetry, octokitFor, useSharedFakeGitHub } from "./helpers.js";
 
 const shared = useSharedFakeGitHub("gate-check-run-");
+
+const WHERE = "The verdict is in the job summary and the step outputs.";
+
+function deps(log: RecordingLogger = createRecordingLogger(), fork = false) {
+  return {
+    octokit: octokitFor(shared.fake, undefined, log),
+    retry: fastRetry(),
+    log,
+    fork,
+    delivered: WHERE,
+  };
+}
+
+function warnings(log: RecordingLogger): string[] {
+  return log.lines.filter((l) => l.level === "warning").map((l) => l.message);
+}
 
 const SHA = "c".repeat(40);
 function spec(over: Partial<CheckRunSpec> = {}): CheckRunSpec {
@@ -37,12 +54,7 @@ describe("conclusionFor", () => {
 describe("publishCheckRun", () => {
   it("creates a completed check run on the given commit", async () => {
     const log = createRecordingLogger();
-    const id = await publishCheckRun(spec(), {
-      octokit: octokitFor(shared.fake),
-      retry: fastRetry(),
-      log,
-      fork: false,
-    });
+    const id = await publishCheckRun(spec(), deps(log));
     const run = shared.fake.checkRuns.find((r) => r.id === id);
     expect(run).toMatchObject({
       head_sha: SHA,
@@ -62,12 +74,7 @@ describe("publishCheckRun", () => {
       annotation_level: "failure",
       message: `problem ${i + 1}`,
     }));
-    const id = await publishCheckRun(spec({ annotations }), {
-      octokit: octokitFor(shared.fake),
-      retry: fastRetry(),
-      log: createRecordingLogger(),
-      fork: false,
-    });
+    const id = await publishCheckRun(spec({ annotations }), deps());
     expect(shared.fake.calls()).toEqual(["POST checks/create", "PATCH checks/update", "PATCH checks/update"]);
     const run = shared.fake.checkRuns.find((r) => r.id === id);
     expect(run?.annotations.map((a) => a.start_line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
@@ -76,12 +83,7 @@ describe("publishCheckRun", () => {
   });
 
   it("cuts an over-long summary to GitHub's 65,535 characters with a note", async () => {
-    const id = await publishCheckRun(spec({ summary: "x".repeat(70_000) }), {
-      octokit: octokitFor(shared.fake),
-      retry: fastRetry(),
-      log: createRecordingLogger(),
-      fork: false,
-    });
+    const id = await publishCheckRun(spec({ summary: "x".repeat(70_000) }), deps());
     const summary = shared.fake.checkRuns.find((r) => r.id === id)?.output.summary ?? "";
     expect(summary.length).toBeLessThanOrEqual(65_535);
     expect(summary.endsWith("\n\n… (trimmed)\n")).toBe(true);
@@ -90,12 +92,7 @@ describe("publishCheckRun", () => {
   it("on 403 from a fork warns which permission is missing and returns null", async () => {
     shared.fake.fail("checks/create", { status: 403 });
     const log = createRecordingLogger();
-    const id = await publishCheckRun(spec(), {
-      octokit: octokitFor(shared.fake),
-      retry: fastRetry(),
-      log,
-      fork: true,
-    });
+    const id = await publishCheckRun(spec(), deps(log, true));
     expect(id).toBeNull();
     expect(log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
       'Could not create the check run "Model gate": GitHub answered 403 (Resource not accessible by integration). ' +
@@ -104,29 +101,23 @@ describe("publishCheckRun", () => {
     ]);
   });
 
-  it("retries 5xx with exponential backoff and succeeds", async () => {
+  it("retries 5xx and succeeds, each failed try in the debug log, no warning", async () => {
     shared.fake.fail("checks/create", { status: 502, times: 2 });
-    const retry = fastRetry();
-    const id = await publishCheckRun(spec(), {
-      octokit: octokitFor(shared.fake),
-      retry,
-      log: createRecordingLogger(),
-      fork: false,
-    });
-    expect(id).not.toBeNull();
-    expect(retry.delays).toEqual([10, 20]);
+    const log = createRecordingLogger();
+    const id = await publishCheckRun(spec(), deps(log));
+    expect(id).toBe(shared.fake.checkRuns.at(-1)?.id);
     expect(shared.fake.requests.map((r) => r.status)).toEqual([502, 502, 201]);
+    expect(log.lines.filter((l) => l.level === "debug").map((l) => l.message)).toEqual([
+      "POST /repos/{owner}/{repo}/check-runs: GitHub answered 502 (Server Error) on try 1",
+      "POST /repos/{owner}/{repo}/check-runs: GitHub answered 502 (Server Error) on try 2",
+    ]);
+    expect(warnings(log)).toEqual([]);
   });
 
   it("gives up after 3 tries of 5xx with one warning", async () => {
     shared.fake.fail("checks/create", { status: 503 });
     const log = createRecordingLogger();
-    const id = await publishCheckRun(spec(), {
-      octokit: octokitFor(shared.fake),
-      retry: fastRetry(),
-      log,
-      fork: false,
-    });
+    const id = await publishCheckRun(spec(), deps(log));
     expect(id).toBeNull();
     expect(shared.fake.requests.length).toBe(3);
     expect(log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
@@ -138,14 +129,7 @@ describe("publishCheckRun", () => {
   it("on 422 warns with GitHub's message and does not retry", async () => {
     shared.fake.fail("checks/create", { status: 422, message: "No commit found for SHA: cccc" });
     const log = createRecordingLogger();
-    expect(
-      await publishCheckRun(spec(), {
-        octokit: octokitFor(shared.fake),
-        retry: fastRetry(),
-        log,
-        fork: false,
-      }),
-    ).toBeNull();
+    expect(await publishCheckRun(spec(), deps(log))).toBeNull();
     expect(shared.fake.requests.length).toBe(1);
     expect(log.lines.find((l) => l.level === "warning")?.message).toBe(
       'Could not create the check run "Model gate": GitHub rejected the request with 422 (No commit found for SHA: cccc).',
@@ -155,17 +139,46 @@ describe("publishCheckRun", () => {
   it("on 404 warns and names the permission", async () => {
     shared.fake.fail("checks/create", { status: 404 });
     const log = createRecordingLogger();
-    expect(
-      await publishCheckRun(spec(), {
-        octokit: octokitFor(shared.fake),
-        retry: fastRetry(),
-        log,
-        fork: false,
-      }),
-    ).toBeNull();
+    expect(await publishCheckRun(spec(), deps(log))).toBeNull();
     expect(log.lines.find((l) => l.level === "warning")?.message).toBe(
       'Could not create the check run "Model gate": GitHub answered 404 (Not Found). Check the repository, the pull ' +
         "request and that the token can see them (it needs `checks: write`).",
     );
+  });
+
+  // Was: a 201 whose body was not a check run was taken as success: "(id undefined)" in the log
+  // and the check-run-id output "undefined".
+  it.each(malformedAnswers(201))(
+    "a 201 with %s: one warning, no retry, null (the check-run-id output stays empty)",
+    async (_name, fault) => {
+      shared.fake.fail("checks/create", fault);
+      const log = createRecordingLogger();
+      expect(await publishCheckRun(spec(), deps(log))).toBeNull();
+      expect(shared.fake.calls()).toEqual(["POST checks/create"]);
+      expect(warnings(log)).toHaveLength(1);
+      expect(warnings(log)[0]).toMatch(
+        /^Could not create the check run "Model gate": GitHub answered 201 with (an HTML page instead of JSON|a body that is not JSON \((application\/json|text\/plain)\)|JSON of the wrong shape \((null|an array)\)|JSON that lacks a usable `id`); the answer is not used\. The verdict is in the job summary and the step outputs\.$/,
+      );
+    },
+  );
+
+  it("a 200 with an HTML page on the update that adds annotations: one warning; the run's id is kept", async () => {
+    const [, html] = malformedAnswers(200)[0] ?? [];
+    if (html === undefined) throw new Error("no HTML answer");
+    shared.fake.fail("checks/update", html);
+    const log = createRecordingLogger();
+    const annotations: CheckRunAnnotation[] = Array.from({ length: 60 }, (_, i) => ({
+      path: "gate/policy.yaml",
+      start_line: i + 1,
+      end_line: i + 1,
+      annotation_level: "failure",
+      message: `problem ${i + 1}`,
+    }));
+    const id = await publishCheckRun(spec({ annotations }), deps(log));
+    expect(id).toBe(shared.fake.checkRuns.at(-1)?.id);
+    expect(warnings(log)).toEqual([
+      "Could not add annotations 51–60 to the check run: GitHub answered 200 with an HTML page instead of JSON; " +
+        "the answer is not used. The verdict is in the job summary and the step outputs.",
+    ]);
   });
 });

@@ -3,31 +3,28 @@
  * OpenAPI- and GraphQL-validating fake GitHub. What decides (the base commit's policy or the
  * checkout's), which commit gets the check run, and whether a comment is posted.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/report/report-types.js";
-import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import { CLEAR_ACCEPT_ROWS as ROWS, exportText, policyYaml } from "./exports.js";
 import { FakeGitHub } from "./fake-github.js";
 import {
   BASE_SHA,
   HEAD_SHA,
   MERGE_GROUP_SHA,
+  POLICY_PATH,
   PR_NUMBER,
   PUSH_SHA,
+  RESULTS_PATH,
   runDist,
   workflowCommands,
   useFakeGitHub,
   type EventKind,
   type RunResult,
+  gateInputs,
 } from "./run-action.js";
 
-const POLICY_PATH = "gate/policy.yaml";
-const RESULTS_PATH = "out/results.jsonl";
-const ROWS: TaskRow[] = [
-  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
-  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
-  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
-];
 /** The base's policy needs 100 common valid tasks (60 here: unresolved); the change's needs 10. */
 const STRICT = policyYaml({ minTasks: 100 });
 const LOOSE = policyYaml({ minTasks: 10 });
@@ -52,14 +49,7 @@ function run(
   return runDist({
     fake: f,
     event,
-    inputs: {
-      results: RESULTS_PATH,
-      policy: POLICY_PATH,
-      baseline: "cfg-baseline",
-      candidate: "cfg-candidate",
-      "fail-on": "never",
-      ...inputs,
-    },
+    inputs: gateInputs({ "fail-on": "never", ...inputs }),
     files,
   });
 }
@@ -207,4 +197,83 @@ describe("events that keep today's behaviour", () => {
         .map((c) => c.line),
     ).toEqual(["::warning::pull-request is used only on workflow_run events; on push it is ignored."]);
   });
+});
+
+describe("an event payload that lacks what its event needs", () => {
+  /**
+   * The bundle on `event` with the file at GITHUB_EVENT_PATH holding `text` (or, with null, no
+   * GITHUB_EVENT_PATH at all); returns the run and that file's path.
+   */
+  async function runWithPayload(
+    event: EventKind,
+    text: string | null,
+  ): Promise<{ r: RunResult; path: string; f: FakeGitHub }> {
+    const f = await startFake();
+    f.setPullRequest(PR_NUMBER, { headSha: HEAD_SHA, baseSha: BASE_SHA });
+    const env: Record<string, string> = {};
+    let path = "";
+    const r = await runDist({
+      fake: f,
+      event,
+      inputs: gateInputs({ "fail-on": "never" }),
+      files: { [RESULTS_PATH]: exportText(ROWS), [POLICY_PATH]: LOOSE },
+      prepare: (workspace) => {
+        path = join(workspace, "..", "event-under-test.json");
+        if (text === null) env["GITHUB_EVENT_PATH"] = "";
+        else {
+          writeFileSync(path, text);
+          env["GITHUB_EVENT_PATH"] = path;
+        }
+      },
+      env,
+    });
+    return { r, path, f };
+  }
+
+  // Was: a pull_request event whose payload was missing, null, {} or [] ran under the checkout's
+  // (the pull request's own) policy and reported a verdict with no error.
+  it.each([
+    ["pull_request", "null", (p: string) => `GITHUB_EVENT_PATH ${p} holds null, not an event payload`],
+    ["pull_request", "[]", (p: string) => `GITHUB_EVENT_PATH ${p} holds an array, not an event payload`],
+    [
+      "pull_request",
+      "{}",
+      (p: string) => `GITHUB_EVENT_PATH ${p}: the pull_request event payload has no pull_request.`,
+    ],
+    [
+      "pull_request",
+      null,
+      () => "GITHUB_EVENT_PATH is not set, so the pull_request event's payload cannot be read.",
+    ],
+    [
+      "pull_request_target",
+      JSON.stringify({ pull_request: { number: PR_NUMBER, base: {}, head: { sha: HEAD_SHA } } }),
+      (p: string) =>
+        `GITHUB_EVENT_PATH ${p}: the pull_request_target event payload has no pull_request.base.sha.`,
+    ],
+    [
+      "merge_group",
+      "{}",
+      (p: string) => `GITHUB_EVENT_PATH ${p}: the merge_group event payload has no merge_group.`,
+    ],
+    [
+      "workflow_run",
+      JSON.stringify({ workflow_run: { head_sha: HEAD_SHA } }),
+      (p: string) =>
+        `GITHUB_EVENT_PATH ${p}: the workflow_run event payload has no workflow_run.pull_requests.`,
+    ],
+  ] as const)(
+    "%s with the payload %s: one error naming the file and field; no verdict, no call to GitHub",
+    async (event, text, message) => {
+      const { r, path, f } = await runWithPayload(event, text);
+      expect(r.code).toBe(1);
+      expect(errors(r)).toHaveLength(1);
+      expect(errors(r)[0]).toContain(message(path));
+      expect(r.outputs["verdict"]).toBeUndefined();
+      expect(r.summary).toMatch(/^## ❗ input error — no verdict\n/);
+      expect(f.requests).toEqual([]);
+      expect(r.stdout).not.toMatch(/verdict (is in|goes to)/);
+      expect(r.stdout + r.stderr).not.toMatch(/Internal error|this is a bug/i);
+    },
+  );
 });

@@ -37,6 +37,13 @@ export function tasks(count: number, prefix: string, spec: Omit<TaskRow, "id">):
   }));
 }
 
+/** 60 valid tasks, the candidate alone passes 20, both 30, neither 10: a clear accept. */
+export const CLEAR_ACCEPT_ROWS: readonly TaskRow[] = [
+  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
+  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
+  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
+];
+
 export function exportText(rows: readonly TaskRow[], opts: ExportOptions = {}): string {
   const dataset = opts.dataset ?? "sha256:0001";
   const harness = opts.harness ?? "git:1111111";

@@ -17,8 +17,10 @@
  *
  * It keeps state (check runs with their annotations, issue comments with authors, files at
  * commits for the contents API, the commits that touched a path) and can be told to answer a
- * given operation with 403, 404, 422 or 5xx, for a number of times or for ever, or to hold the
- * first requests of an operation until several have arrived (two runs listing at once).
+ * given operation with 403, 404, 422 or 5xx, or with a success whose body is not what GitHub
+ * sends (an HTML page, garbage, JSON of another shape: `MALFORMED`), for a number of times or for
+ * ever, or to hold the first requests of an operation until several have arrived (two runs
+ * listing at once). A faulty answer changes no state.
  */
 import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
@@ -189,6 +191,10 @@ export const ACTIONS_BOT: Identity = {
 export interface Fault {
   readonly status: number;
   readonly message?: string;
+  /** Send this body instead of GitHub's error JSON: `text` as is (with its content type), or `json`. */
+  readonly body?: { readonly text: string; readonly contentType: string } | { readonly json: unknown };
+  /** Extra response headers (e.g. `retry-after`, `x-ratelimit-remaining`). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** GraphQL only: answer 200 with this `errors[].type` (e.g. "FORBIDDEN"), as GitHub refuses a field. */
   readonly graphqlErrorType?: string;
   /** How many requests get the fault; unlimited when omitted. */
@@ -204,6 +210,8 @@ export interface RecordedRequest {
   readonly query: Readonly<Record<string, string>>;
   readonly body: unknown;
   status: number;
+  /** When it arrived (performance.now(), ms). */
+  readonly at: number;
 }
 
 export interface StoredAnnotation {
@@ -366,6 +374,7 @@ export class FakeGitHub {
       query,
       body: undefined,
       status: 0,
+      at: performance.now(),
     };
     this.requests.push(rec);
     const send = (status: number, data: unknown, headers: Record<string, string> = {}): void => {
@@ -373,6 +382,11 @@ export class FakeGitHub {
       if (status === 204) {
         res.writeHead(204, headers);
         res.end();
+        return;
+      }
+      if (data instanceof RawAnswer) {
+        res.writeHead(status, { "content-type": data.contentType, ...headers });
+        res.end(data.text);
         return;
       }
       // A Buffer is a raw body (the contents API's raw media type); anything else is JSON.
@@ -483,7 +497,7 @@ export class FakeGitHub {
 
       const fault = this.takeFault(op.operationId);
       if (fault) {
-        send(fault.status, { message: fault.message ?? defaultMessage(fault.status) });
+        answerFault(fault, send);
         return;
       }
       await this.held(op.operationId);
@@ -573,7 +587,7 @@ export class FakeGitHub {
             },
           ],
         });
-      else send(fault.status, { message: fault.message ?? defaultMessage(fault.status) });
+      else answerFault(fault, send);
       return;
     }
     const variables =
@@ -795,6 +809,47 @@ export class FakeGitHub {
         send(404, { message: "Not Found" });
     }
   }
+}
+
+/** Successes whose body is not what GitHub documents, each with the status of the success it stands in for. */
+export function malformedAnswers(status: number): readonly (readonly [name: string, fault: Fault])[] {
+  return [
+    [
+      "an HTML page",
+      {
+        status,
+        body: {
+          text: "<!DOCTYPE html><html><body><h1>Sign in to the proxy</h1></body></html>",
+          contentType: "text/html; charset=utf-8",
+        },
+      },
+    ],
+    ["garbage labelled JSON", { status, body: { text: '{"id": 12, "bo', contentType: "application/json" } }],
+    ["plain text", { status, body: { text: "OK", contentType: "text/plain" } }],
+    ["JSON null", { status, body: { json: null } }],
+    ["a JSON array of something else", { status, body: { json: [{ id: "12" }] } }],
+    ["JSON of another shape", { status, body: { json: { id: "12", message: "moved" } } }],
+  ];
+}
+
+/** A body sent as is, with its own content type. */
+class RawAnswer {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
+function answerFault(
+  fault: Fault,
+  send: (status: number, data: unknown, headers?: Record<string, string>) => void,
+): void {
+  const body = fault.body;
+  const headers = { ...fault.headers };
+  if (body === undefined)
+    send(fault.status, { message: fault.message ?? defaultMessage(fault.status) }, headers);
+  else if ("json" in body) send(fault.status, body.json, headers);
+  else send(fault.status, new RawAnswer(body.text, body.contentType), headers);
 }
 
 /** Query and path values arrive as strings; coerce to the declared scalar type for validation. */

@@ -27,10 +27,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadBasePolicy, runGit, type BasePolicyRequest } from "../../src/action/base-policy.js";
+import { loadBasePolicy, type BasePolicyRequest } from "../../src/action/base-policy.js";
+import { runGit } from "../../src/git/run-git.js";
 import { publishCheckRun, type CheckRunAnnotation, type CheckRunSpec } from "../../src/action/check-run.js";
 import type { Octokit } from "../../src/action/github-api.js";
-import { createRecordingLogger } from "../../src/action/logger.js";
+import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
 import {
   ACTIONS_BOT_LOGIN,
   commentHeader,
@@ -40,21 +41,22 @@ import {
 } from "../../src/action/sticky-comment.js";
 import { InputError } from "../../src/core/errors.js";
 import type { Report } from "../../src/core/report/report-types.js";
-import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import { CLEAR_ACCEPT_ROWS as ACCEPT_ROWS, exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
 import { FakeGitHub, type Identity } from "./fake-github.js";
-import { commitFiles, fastRetry, initRepo, INSTALLATION_TOKEN, octokitFor } from "./helpers.js";
+import { commitFiles, fastRetry, initRepo, octokitAt, octokitFor } from "./helpers.js";
 import {
   BASE_SHA,
+  commandLines as commands,
   cleanupRuns,
   DIST,
   distExists,
   HEAD_SHA,
+  POLICY_PATH,
   PR_NUMBER,
+  RESULTS_PATH,
   runDist,
-  workflowCommands,
   type RunResult,
 } from "./run-action.js";
-import { getOctokit } from "@actions/github";
 
 interface DropRule {
   readonly method: string;
@@ -194,9 +196,6 @@ class DroppingProxy {
 let fake: FakeGitHub;
 let proxy: DroppingProxy;
 
-const POLICY_PATH = "gate/policy.yaml";
-const RESULTS_PATH = "out/results.jsonl";
-
 beforeAll(async () => {
   fake = await new FakeGitHub("acme/models").start();
   proxy = await new DroppingProxy(fake).start();
@@ -240,16 +239,37 @@ function request(over: Partial<UpsertRequest> = {}): UpsertRequest {
   };
 }
 
-function viaProxy(): Octokit {
-  return getOctokit(INSTALLATION_TOKEN, { baseUrl: proxy.baseUrl, request: { fetch: globalThis.fetch } });
+function viaProxy(log?: RecordingLogger): Octokit {
+  return octokitAt(proxy.baseUrl, log !== undefined ? { log } : {});
 }
 
-function commentDeps(octokit: Octokit = octokitFor(fake)) {
-  return { octokit, retry: fastRetry(), log: createRecordingLogger(), fork: false };
+const WHERE = "The verdict is in the job summary and the step outputs.";
+
+/** The comment calls' dependencies, through the proxy or straight to the fake. */
+function commentDeps(via: "proxy" | "fake" = "fake") {
+  const log = createRecordingLogger();
+  const octokit = via === "proxy" ? viaProxy(log) : octokitFor(fake, undefined, log);
+  return { octokit, retry: fastRetry(), log, fork: false, delivered: WHERE };
 }
 
-function warnings(log: ReturnType<typeof createRecordingLogger>): string[] {
+function warnings(log: RecordingLogger): string[] {
   return log.lines.filter((l) => l.level === "warning").map((l) => l.message);
+}
+
+/** The client's failed tries, from its debug lines: "GET /repos/{owner}/{repo}/commits try 1". */
+function failedTries(log: RecordingLogger): string[] {
+  return log.lines
+    .filter((l) => l.level === "debug")
+    .map((l) => /^(\S+ \S+): (?:no answer|GitHub answered \d+) \(.*\) on try (\d+)$/.exec(l.message))
+    .filter((m) => m !== null)
+    .map((m) => `${m[1]} try ${m[2]}`);
+}
+
+/** The tries of a comment write after listing again (the upsert's own retries). */
+function writeRetries(log: RecordingLogger): string[] {
+  return log.lines
+    .map((l) => /listing again before (try \d+)$/.exec(l.message)?.[1])
+    .filter((m) => m !== undefined);
 }
 
 const SHA = "c".repeat(40);
@@ -283,7 +303,7 @@ describe("a 422 actually returned by GitHub", () => {
       "Could not update the gate comment: GitHub rejected the request with 422 " +
         "(Body is too long (maximum is 65536 characters)).",
     ]);
-    expect(d.retry.delays).toEqual([]);
+    expect(writeRetries(d.log)).toEqual([]);
     expect(mine.body).toBe(commentBody("0".repeat(64), "old"));
     expect(mine.updates).toBe(0);
     expect(fake.comments.length).toBe(1);
@@ -294,12 +314,12 @@ describe("a 422 actually returned by GitHub", () => {
       status: 422,
       message: "Invalid request. Only 65535 characters are allowed; 70000 were supplied.",
     });
-    const log = createRecordingLogger();
-    const retry = fastRetry();
-    const id = await publishCheckRun(checkSpec(), { octokit: octokitFor(fake), retry, log, fork: false });
+    const d = commentDeps();
+    const log = d.log;
+    const id = await publishCheckRun(checkSpec(), d);
     expect(id).toBeNull();
     expect(fake.calls()).toEqual(["POST checks/create"]);
-    expect(retry.delays).toEqual([]);
+    expect(failedTries(log)).toEqual(["POST /repos/{owner}/{repo}/check-runs try 1"]);
     expect(warnings(log)).toEqual([
       'Could not create the check run "Model gate": GitHub rejected the request with 422 ' +
         "(Invalid request. Only 65535 characters are allowed; 70000 were supplied.).",
@@ -316,19 +336,14 @@ describe("a 422 actually returned by GitHub", () => {
       message: `problem ${i + 1}`,
     }));
     fake.fail("checks/update", { status: 422, message: "Validation Failed" });
-    const log = createRecordingLogger();
-    const retry = fastRetry();
-    const id = await publishCheckRun(checkSpec({ annotations }), {
-      octokit: octokitFor(fake),
-      retry,
-      log,
-      fork: false,
-    });
+    const d = commentDeps();
+    const log = d.log;
+    const id = await publishCheckRun(checkSpec({ annotations }), d);
     expect(fake.calls()).toEqual(["POST checks/create", "PATCH checks/update"]);
     expect(fake.checkRuns.map((r) => r.id)).toEqual([id]);
     expect(id).not.toBeNull();
     expect(fake.checkRuns[0]?.annotations.length).toBe(50);
-    expect(retry.delays).toEqual([]);
+    expect(failedTries(log)).toEqual(["PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} try 1"]);
     expect(warnings(log)).toEqual([
       "Could not add annotations 51–100 to the check run: GitHub rejected the request with 422 (Validation Failed).",
     ]);
@@ -338,7 +353,7 @@ describe("a 422 actually returned by GitHub", () => {
 describe("a connection dropped mid-call on a comment create", () => {
   it("dropped before GitHub saw it: listed again, retried, and exactly one comment is created", async () => {
     proxy.drop({ method: "POST", path: /\/issues\/7\/comments$/, when: "before", times: 1 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/issues/7/comments",
@@ -355,13 +370,13 @@ describe("a connection dropped mid-call on a comment create", () => {
     ]);
     expect(fake.comments.map((c) => [c.id, c.body])).toEqual([[outcome.id, commentBody(DIGEST)]]);
     expect(outcome.kind).toBe("created");
-    expect(d.retry.delays).toEqual([10]);
+    expect(writeRetries(d.log)).toEqual(["try 2"]);
     expect(warnings(d.log)).toEqual([]);
   });
 
   it("dropped after GitHub created it: listed again, the comment found is updated, never duplicated", async () => {
     proxy.drop({ method: "POST", path: /\/issues\/7\/comments$/, when: "after", times: 1 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
@@ -373,7 +388,7 @@ describe("a connection dropped mid-call on a comment create", () => {
     expect(fake.comments.length).toBe(1);
     expect(outcome).toEqual({ kind: "updated", id: fake.comments[0]?.id });
     expect(fake.comments[0]?.updates).toBe(1);
-    expect(d.retry.delays).toEqual([10]);
+    expect(writeRetries(d.log)).toEqual(["try 2"]);
     expect(warnings(d.log)).toEqual([]);
   });
 
@@ -381,7 +396,7 @@ describe("a connection dropped mid-call on a comment create", () => {
   // RequestError with status 500 and no response, so the warning claimed an answer GitHub never gave.
   it("dropped every time: 3 tries, each after listing again, then one warning; no comment", async () => {
     proxy.drop({ method: "POST", path: /\/issues\/7\/comments$/, when: "before" });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(proxy.calls()).toEqual([
@@ -392,7 +407,7 @@ describe("a connection dropped mid-call on a comment create", () => {
       "GET /repos/acme/models/issues/7/comments",
       "POST /repos/acme/models/issues/7/comments [dropped before]",
     ]);
-    expect(d.retry.delays).toEqual([10, 20]);
+    expect(writeRetries(d.log)).toEqual(["try 2", "try 3"]);
     expect(fake.comments).toEqual([]);
     expect(warnings(d.log)).toEqual([
       "Could not create the gate comment: the request to GitHub failed (other side closed) 3 times; " +
@@ -409,7 +424,7 @@ describe("a 404 on listing comments", () => {
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual(["GET issues/list-comments"]);
     expect(fake.comments).toEqual([]);
-    expect(d.retry.delays).toEqual([]);
+    expect(failedTries(d.log)).toEqual(["GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 1"]);
     expect(warnings(d.log)).toEqual([
       "Could not list the pull request's comments to find the previous gate comment: GitHub answered 404 " +
         "(Not Found). Check the repository, the pull request and that the token can see them " +
@@ -439,12 +454,12 @@ describe("a 422 actually returned on the sticky comment create", () => {
   it("no comment yet: one warning with GitHub's messages, no retry, no listing again, failed", async () => {
     fake.fail("issues/create-comment", { status: 422 });
     proxy.answer({ method: "POST", path: /\/issues\/7\/comments$/, status: 422, body: COMMENT_422 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual(["GET issues/list-comments", "POST issues/create-comment"]);
     expect(fake.requests.map((r) => r.status)).toEqual([200, 422]);
-    expect(d.retry.delays).toEqual([]);
+    expect(writeRetries(d.log)).toEqual([]);
     expect(warnings(d.log)).toEqual([
       "Could not create the gate comment: GitHub rejected the request with 422 " +
         "(Validation Failed; body is too long (maximum is 65536 characters)).",
@@ -457,7 +472,7 @@ describe("a 422 actually returned on the sticky comment create", () => {
     fake.fail("issues/update-comment", { status: 404, times: 1 });
     fake.fail("issues/create-comment", { status: 422 });
     proxy.answer({ method: "POST", path: /\/issues\/7\/comments$/, status: 422, body: COMMENT_422 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual([
@@ -465,7 +480,7 @@ describe("a 422 actually returned on the sticky comment create", () => {
       "PATCH issues/update-comment",
       "POST issues/create-comment",
     ]);
-    expect(d.retry.delays).toEqual([]);
+    expect(writeRetries(d.log)).toEqual([]);
     // The warning names what the run set out to do (update its comment), with GitHub's reason.
     expect(warnings(d.log)).toEqual([
       "Could not update the gate comment: GitHub rejected the request with 422 " +
@@ -477,11 +492,11 @@ describe("a 422 actually returned on the sticky comment create", () => {
 
 describe("a connection dropped mid-call on the check run create", () => {
   const CHECK_RUNS = /\/check-runs$/;
-  const publish = (log = createRecordingLogger(), retry = fastRetry()) => ({
-    log,
-    retry,
-    id: publishCheckRun(checkSpec(), { octokit: viaProxy(), retry, log, fork: false }),
-  });
+  const publish = () => {
+    const d = commentDeps("proxy");
+    return { log: d.log, id: publishCheckRun(checkSpec(), d) };
+  };
+  const CREATE = "POST /repos/{owner}/{repo}/check-runs";
 
   it("dropped before GitHub saw it, once: retried after the backoff, one check run, no warning", async () => {
     proxy.drop({ method: "POST", path: CHECK_RUNS, when: "before", times: 1 });
@@ -493,7 +508,7 @@ describe("a connection dropped mid-call on the check run create", () => {
     ]);
     expect(fake.checkRuns.map((r) => r.id)).toEqual([id]);
     expect(id).not.toBeNull();
-    expect(p.retry.delays).toEqual([10]);
+    expect(failedTries(p.log)).toEqual([`${CREATE} try 1`]);
     expect(warnings(p.log)).toEqual([]);
   });
 
@@ -510,7 +525,7 @@ describe("a connection dropped mid-call on the check run create", () => {
     expect(id).toBe(fake.checkRuns[1]?.id);
     const [first, second] = fake.checkRuns;
     expect({ ...first, id: 0 }).toEqual({ ...second, id: 0 });
-    expect(p.retry.delays).toEqual([10]);
+    expect(failedTries(p.log)).toEqual([`${CREATE} try 1`]);
     expect(warnings(p.log)).toEqual([]);
   });
 
@@ -521,7 +536,7 @@ describe("a connection dropped mid-call on the check run create", () => {
     expect(proxy.calls()).toEqual(Array(3).fill("POST /repos/acme/models/check-runs [dropped before]"));
     expect(fake.requests).toEqual([]);
     expect(fake.checkRuns).toEqual([]);
-    expect(p.retry.delays).toEqual([10, 20]);
+    expect(failedTries(p.log)).toEqual([`${CREATE} try 1`, `${CREATE} try 2`, `${CREATE} try 3`]);
     expect(warnings(p.log)).toEqual([
       'Could not create the check run "Model gate": the request to GitHub failed (other side closed) 3 times; ' +
         "giving up. The verdict is in the job summary and the step outputs.",
@@ -531,10 +546,11 @@ describe("a connection dropped mid-call on the check run create", () => {
 
 describe("a connection dropped mid-call on the comment listing", () => {
   const LIST = /\/issues\/7\/comments$/;
+  const LISTED = "GET /repos/{owner}/{repo}/issues/{issue_number}/comments";
 
   it("dropped once: the listing is retried after the backoff, then the comment is created; no warning", async () => {
     proxy.drop({ method: "GET", path: LIST, when: "before", times: 1 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/issues/7/comments [dropped before]",
@@ -544,7 +560,7 @@ describe("a connection dropped mid-call on the comment listing", () => {
     ]);
     expect(fake.comments.map((c) => c.id)).toEqual([outcome.id]);
     expect(outcome.kind).toBe("created");
-    expect(d.retry.delays).toEqual([10]);
+    expect(failedTries(d.log)).toEqual([`${LISTED} try 1`]);
     expect(warnings(d.log)).toEqual([]);
   });
 
@@ -552,7 +568,7 @@ describe("a connection dropped mid-call on the comment listing", () => {
     for (let i = 0; i < 110; i++) fake.addComment(7, `comment ${i}`, ALICE);
     const mine = fake.addComment(7, commentBody("0".repeat(64), "old"));
     proxy.drop({ method: "GET", path: LIST, query: /[?&]page=2(&|$)/, when: "after", times: 1 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(
       proxy.seen.map((r) => [r.method, new URL(r.path, "http://x").searchParams.get("page"), r.dropped]),
@@ -565,19 +581,19 @@ describe("a connection dropped mid-call on the comment listing", () => {
     expect(outcome).toEqual({ kind: "updated", id: mine.id });
     expect(mine.body).toBe(commentBody(DIGEST));
     expect(fake.comments.length).toBe(111);
-    expect(d.retry.delays).toEqual([10]);
+    expect(failedTries(d.log)).toEqual([`${LISTED} try 1`]);
     expect(warnings(d.log)).toEqual([]);
   });
 
   it("dropped every time: 3 tries with backoff, then one warning; no comment is created, failed", async () => {
     proxy.drop({ method: "GET", path: LIST, when: "before" });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(proxy.calls()).toEqual(Array(3).fill("GET /repos/acme/models/issues/7/comments [dropped before]"));
     expect(fake.requests).toEqual([]);
     expect(fake.comments).toEqual([]);
-    expect(d.retry.delays).toEqual([10, 20]);
+    expect(failedTries(d.log)).toEqual([`${LISTED} try 1`, `${LISTED} try 2`, `${LISTED} try 3`]);
     expect(warnings(d.log)).toEqual([
       "Could not list the pull request's comments to find the previous gate comment: the request to GitHub " +
         "failed (other side closed) 3 times; giving up. The verdict is in the job summary and the step outputs.",
@@ -596,9 +612,8 @@ describe("a connection dropped mid-call on GET /user (whose comments are the act
       const mine = fake.addComment(7, commentBody("0".repeat(64), "old"), ALICE);
       fake.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN" });
       proxy.drop({ method: "GET", path: /^\/user$/, when: "before", times: 1 });
-      const octokit = getOctokit(PAT, { baseUrl: proxy.baseUrl, request: { fetch: globalThis.fetch } });
-      const d = commentDeps(octokit);
-      const author = await resolveCommentAuthor(octokit, d.retry, d.log);
+      const d = { ...commentDeps(), octokit: octokitAt(proxy.baseUrl, { token: PAT }) };
+      const author = await resolveCommentAuthor(d);
       expect(author).toEqual({ login: "alice", id: ALICE.id });
       const outcome = await upsertStickyComment(request({ author: author ?? { login: "", id: null } }), d);
       expect(fake.comments.map((c) => [c.id, c.user.login])).toEqual([[mine.id, "alice"]]);
@@ -614,9 +629,8 @@ describe("a connection dropped mid-call on GET /user (whose comments are the act
     try {
       fake.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN" });
       proxy.drop({ method: "GET", path: /^\/user$/, when: "before", times: 3 });
-      const octokit = getOctokit(PAT, { baseUrl: proxy.baseUrl, request: { fetch: globalThis.fetch } });
-      const d = commentDeps(octokit);
-      expect(await resolveCommentAuthor(octokit, d.retry, d.log)).toBeNull();
+      const d = { ...commentDeps(), octokit: octokitAt(proxy.baseUrl, { token: PAT }) };
+      expect(await resolveCommentAuthor(d)).toBeNull();
       expect(warnings(d.log)).toEqual([
         "Could not tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted " +
           "(a guess could " +
@@ -636,7 +650,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
   it("dropped before GitHub saw it, once: listed again, retried after the backoff, updated once; no warning", async () => {
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "before", times: 1 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/issues/7/comments",
@@ -648,7 +662,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     expect(mine.body).toBe(commentBody(DIGEST));
     expect(mine.updates).toBe(1);
     expect(fake.comments.length).toBe(1);
-    expect(d.retry.delays).toEqual([10]);
+    expect(writeRetries(d.log)).toEqual(["try 2"]);
     expect(warnings(d.log)).toEqual([]);
   });
 
@@ -657,7 +671,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
   it("dropped after GitHub applied it, once (comment: always): listed again and written again; one comment", async () => {
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "after", times: 1 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
@@ -670,7 +684,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     expect(mine.body).toBe(commentBody(DIGEST));
     expect(mine.updates).toBe(2);
     expect(fake.comments.length).toBe(1);
-    expect(d.retry.delays).toEqual([10]);
+    expect(writeRetries(d.log)).toEqual(["try 2"]);
     expect(warnings(d.log)).toEqual([]);
   });
 
@@ -679,7 +693,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
   it("dropped after GitHub applied it, once (comment: on-change): the listing shows the new digest; unchanged, not written again", async () => {
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "after", times: 1 });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request({ mode: "on-change" }), d);
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
@@ -689,14 +703,14 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     expect(outcome).toEqual({ kind: "unchanged", id: mine.id });
     expect(mine.body).toBe(commentBody(DIGEST));
     expect(mine.updates).toBe(1);
-    expect(d.retry.delays).toEqual([10]);
+    expect(writeRetries(d.log)).toEqual(["try 2"]);
     expect(warnings(d.log)).toEqual([]);
   });
 
   it("dropped every time: 3 tries, each after listing again, then one warning; the comment is left as it was, failed", async () => {
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "before" });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(proxy.calls()).toEqual(
@@ -706,7 +720,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
       ]).flat(),
     );
     expect(fake.calls()).toEqual(Array(3).fill("GET issues/list-comments"));
-    expect(d.retry.delays).toEqual([10, 20]);
+    expect(writeRetries(d.log)).toEqual(["try 2", "try 3"]);
     expect(mine.body).toBe(OLD);
     expect(mine.updates).toBe(0);
     // No create in its place: the comment is there, only the edit failed.
@@ -722,7 +736,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
   it("dropped after GitHub applied it, every time (comment: always): written 3 times, then one warning, failed", async () => {
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "after" });
-    const d = commentDeps(viaProxy());
+    const d = commentDeps("proxy");
     const outcome = await upsertStickyComment(request(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual(
@@ -731,7 +745,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     expect(mine.body).toBe(commentBody(DIGEST));
     expect(mine.updates).toBe(3);
     expect(fake.comments.length).toBe(1);
-    expect(d.retry.delays).toEqual([10, 20]);
+    expect(writeRetries(d.log)).toEqual(["try 2", "try 3"]);
     expect(warnings(d.log)).toEqual([
       "Could not update the gate comment: the request to GitHub failed (other side closed) 3 times; " +
         "giving up. The verdict is in the job summary and the step outputs.",
@@ -749,16 +763,10 @@ describe("a connection dropped mid-call on the check run update that adds annota
     annotation_level: "failure",
     message: `problem ${i + 1}`,
   }));
-  const publish = (log = createRecordingLogger(), retry = fastRetry()) => ({
-    log,
-    retry,
-    id: publishCheckRun(checkSpec({ conclusion: "failure", annotations }), {
-      octokit: viaProxy(),
-      retry,
-      log,
-      fork: false,
-    }),
-  });
+  const publish = () => {
+    const d = commentDeps("proxy");
+    return { log: d.log, id: publishCheckRun(checkSpec({ conclusion: "failure", annotations }), d) };
+  };
   const lines = (run: { annotations: readonly { start_line: number }[] } | undefined) =>
     run?.annotations.map((a) => a.start_line) ?? [];
   const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -777,7 +785,7 @@ describe("a connection dropped mid-call on the check run update that adds annota
     expect(fake.checkRuns.map((r) => r.id)).toEqual([id]);
     expect(lines(fake.checkRuns[0])).toEqual(range(1, 120));
     expect(fake.checkRuns[0]?.annotationRequests).toBe(3);
-    expect(p.retry.delays).toEqual([10]);
+    expect(failedTries(p.log)).toEqual(["PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} try 1"]);
     expect(warnings(p.log)).toEqual([]);
   });
 
@@ -797,7 +805,7 @@ describe("a connection dropped mid-call on the check run update that adds annota
     expect(fake.checkRuns.map((r) => r.id)).toEqual([id]);
     expect(lines(fake.checkRuns[0])).toEqual([...range(1, 100), ...range(51, 120)]);
     expect(fake.checkRuns[0]?.annotationRequests).toBe(4);
-    expect(p.retry.delays).toEqual([10]);
+    expect(failedTries(p.log)).toEqual(["PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} try 1"]);
     expect(warnings(p.log)).toEqual([]);
   });
 
@@ -813,7 +821,11 @@ describe("a connection dropped mid-call on the check run update that adds annota
     expect(fake.calls()).toEqual(["POST checks/create"]);
     expect(fake.checkRuns.map((r) => [r.id, r.conclusion])).toEqual([[id, "failure"]]);
     expect(lines(fake.checkRuns[0])).toEqual(range(1, 50));
-    expect(p.retry.delays).toEqual([10, 20]);
+    expect(failedTries(p.log)).toEqual([
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} try 1",
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} try 2",
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id} try 3",
+    ]);
     expect(warnings(p.log)).toEqual([
       "Could not add annotations 51–100 to the check run: the request to GitHub failed (other side closed) " +
         "3 times; giving up. The verdict is in the job summary and the step outputs.",
@@ -846,7 +858,8 @@ describe("a connection dropped mid-call on the base policy's contents and commit
     };
   }
   function deps() {
-    return { octokit: viaProxy(), git: runGit, retry: fastRetry(), log: createRecordingLogger() };
+    const log = createRecordingLogger();
+    return { octokit: viaProxy(log), git: runGit, log };
   }
   beforeAll(() => {
     fake.setFile(BASE, POLICY_PATH, "owner: base\n");
@@ -869,7 +882,7 @@ describe("a connection dropped mid-call on the base policy's contents and commit
         "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
         "GET /repos/acme/models/commits",
       ]);
-      expect(d.retry.delays).toEqual([10]);
+      expect(failedTries(d.log)).toEqual(["GET /repos/{owner}/{repo}/contents/{path} try 1"]);
       expect(warnings(d.log)).toEqual([]);
     },
   );
@@ -890,7 +903,11 @@ describe("a connection dropped mid-call on the base policy's contents and commit
       Array(3).fill("GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]"),
     );
     expect(fake.requests).toEqual([]);
-    expect(d.retry.delays).toEqual([10, 20]);
+    expect(failedTries(d.log)).toEqual([
+      "GET /repos/{owner}/{repo}/contents/{path} try 1",
+      "GET /repos/{owner}/{repo}/contents/{path} try 2",
+      "GET /repos/{owner}/{repo}/contents/{path} try 3",
+    ]);
     expect(warnings(d.log)).toEqual([]);
   });
 
@@ -912,7 +929,11 @@ describe("a connection dropped mid-call on the base policy's contents and commit
       ...Array<string>(3).fill(`GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]`),
       "GET /repos/acme/models/commits",
     ]);
-    expect(d.retry.delays).toEqual([10, 20]);
+    expect(failedTries(d.log)).toEqual([
+      "GET /repos/{owner}/{repo}/contents/{path} try 1",
+      "GET /repos/{owner}/{repo}/contents/{path} try 2",
+      "GET /repos/{owner}/{repo}/contents/{path} try 3",
+    ]);
     expect(warnings(d.log)).toEqual([]);
   });
 
@@ -926,7 +947,7 @@ describe("a connection dropped mid-call on the base policy's contents and commit
       "GET /repos/acme/models/commits [dropped before]",
       "GET /repos/acme/models/commits",
     ]);
-    expect(d.retry.delays).toEqual([10]);
+    expect(failedTries(d.log)).toEqual(["GET /repos/{owner}/{repo}/commits try 1"]);
     expect(warnings(d.log)).toEqual([]);
   });
 
@@ -940,7 +961,11 @@ describe("a connection dropped mid-call on the base policy's contents and commit
       lastCommit: null,
     });
     expect(proxy.calls().slice(1)).toEqual(Array(3).fill("GET /repos/acme/models/commits [dropped before]"));
-    expect(d.retry.delays).toEqual([10, 20]);
+    expect(failedTries(d.log)).toEqual([
+      "GET /repos/{owner}/{repo}/commits try 1",
+      "GET /repos/{owner}/{repo}/commits try 2",
+      "GET /repos/{owner}/{repo}/commits try 3",
+    ]);
     expect(warnings(d.log)).toEqual([]);
     expect(d.log.lines.filter((l) => l.level === "debug").map((l) => l.message)).toContain(
       "commits API: error other side closed; trying git log",
@@ -961,17 +986,15 @@ describe("a connection dropped mid-call on the base policy's contents and commit
       source: `base commit ${base} (contents API)`,
       lastCommit: first,
     });
-    expect(d.retry.delays).toEqual([10, 20]);
+    expect(failedTries(d.log)).toEqual([
+      "GET /repos/{owner}/{repo}/commits try 1",
+      "GET /repos/{owner}/{repo}/commits try 2",
+      "GET /repos/{owner}/{repo}/commits try 3",
+    ]);
     expect(warnings(d.log)).toEqual([]);
   });
 });
 
-/** 60 valid tasks, the candidate alone passes 20: accept. */
-const ACCEPT_ROWS: TaskRow[] = [
-  ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
-  ...tasks(30, "both", { validity: "valid", a: "pass", b: "pass" }),
-  ...tasks(10, "neither", { validity: "valid", a: "fail", b: "fail" }),
-];
 /** The mirror image: the baseline alone passes 20: reject. */
 const REJECT_ROWS: TaskRow[] = [
   ...tasks(20, "b-only", { validity: "valid", a: "fail", b: "pass" }),
@@ -1004,17 +1027,12 @@ function runBundle(
   });
 }
 
-function commands(r: RunResult, name: string): string[] {
-  return workflowCommands(r.stdout)
-    .filter((c) => c.name === name)
-    .map((c) => c.line);
-}
-
-/** The retry lines the action logs (::debug::), e.g. "create the check run: … retry 2 of 3 in 1 ms". */
-function retryLines(r: RunResult): string[] {
+/** The failed tries the action logs (::debug::), as "POST /repos/{owner}/{repo}/check-runs try 1". */
+function failedTryLines(r: RunResult): string[] {
   return commands(r, "debug")
-    .map((l) => l.replace(/^::debug::/, ""))
-    .filter((l) => /retry \d+ of \d+/.test(l));
+    .map((l) => /^::debug::(\S+ \S+): (?:no answer|GitHub answered \d+) \(.*\) on try (\d+)$/.exec(l))
+    .filter((m) => m !== null)
+    .map((m) => `${m[1]} try ${m[2]}`);
 }
 
 function reportOf(r: RunResult): Report {
@@ -1075,8 +1093,9 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
         "::warning::Could not create the gate comment: GitHub rejected the request with 422 " +
           "(Validation Failed; body is too long (maximum is 65536 characters)).",
       ]);
-      expect(retryLines(r)).toEqual([]);
-      expect(r.stdout).not.toContain("listing again before retry");
+      // Tried once: a 422 is GitHub's answer, and the write is not tried again after listing.
+      expect(failedTryLines(r)).toEqual(["POST /repos/{owner}/{repo}/issues/{issue_number}/comments try 1"]);
+      expect(r.stdout).not.toContain("listing again before try");
       const errors = commands(r, "error");
       if (verdict === "accept") expect(errors).toEqual([]);
       else {
@@ -1103,9 +1122,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
       `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
     ]);
-    expect(retryLines(r)).toEqual([
-      "create the check run: request failed (other side closed); retry 2 of 3 in 1 ms",
-      "create the check run: request failed (other side closed); retry 3 of 3 in 2 ms",
+    expect(failedTryLines(r)).toEqual([
+      "POST /repos/{owner}/{repo}/check-runs try 1",
+      "POST /repos/{owner}/{repo}/check-runs try 2",
+      "POST /repos/{owner}/{repo}/check-runs try 3",
     ]);
     expect(fake.checkRuns).toEqual([]);
     expect(fake.comments.map((c) => c.issue)).toEqual([PR_NUMBER]);
@@ -1125,9 +1145,7 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(r.code).toBe(1);
     expectVerdictDelivered(r, "reject");
     expect(fake.calls().filter((c) => c === "POST checks/create")).toHaveLength(2);
-    expect(retryLines(r)).toEqual([
-      "create the check run: request failed (other side closed); retry 2 of 3 in 1 ms",
-    ]);
+    expect(failedTryLines(r)).toEqual(["POST /repos/{owner}/{repo}/check-runs try 1"]);
     expect(fake.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([
       [HEAD_SHA, "failure"],
       [HEAD_SHA, "failure"],
@@ -1155,9 +1173,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "POST checks/create",
       "POST graphql",
     ]);
-    expect(retryLines(r)).toEqual([
-      "list comments (page 1): request failed (other side closed); retry 2 of 3 in 1 ms",
-      "list comments (page 1): request failed (other side closed); retry 3 of 3 in 2 ms",
+    expect(failedTryLines(r)).toEqual([
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 1",
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 2",
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 3",
     ]);
     expect(fake.comments).toEqual([]);
     expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
@@ -1183,10 +1202,7 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "POST checks/create",
       "POST graphql",
     ]);
-    expect(retryLines(r)).toEqual([
-      "identify the token's user: request failed (other side closed); retry 2 of 3 in 1 ms",
-      "identify the token's user: request failed (other side closed); retry 3 of 3 in 2 ms",
-    ]);
+    expect(failedTryLines(r)).toEqual(["GET /user try 1", "GET /user try 2", "GET /user try 3"]);
     expect(fake.comments).toEqual([]);
     expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
     expect(r.outputs["comment-id"]).toBe("");
@@ -1217,9 +1233,9 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
         `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
       ]).flat(),
     ]);
-    expect(commands(r, "debug").filter((l) => l.includes("listing again before retry"))).toEqual([
-      "::debug::writing the gate comment failed (network); listing again before retry 2",
-      "::debug::writing the gate comment failed (network); listing again before retry 3",
+    expect(commands(r, "debug").filter((l) => l.includes("listing again before try"))).toEqual([
+      "::debug::writing the gate comment failed (no answer); listing again before try 2",
+      "::debug::writing the gate comment failed (no answer); listing again before try 3",
     ]);
     expect(fake.comments.map((c) => [c.id, c.body, c.updates])).toEqual([[mine.id, old, 0]]);
     expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
@@ -1301,9 +1317,7 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
       `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
     ]);
-    expect(retryLines(r)).toEqual([
-      "read the base policy: request failed (other side closed); retry 2 of 3 in 1 ms",
-    ]);
+    expect(failedTryLines(r)).toEqual(["GET /repos/{owner}/{repo}/contents/{path} try 1"]);
     expect(reportOf(r).provenance.policy.source).toBe(`base commit ${BASE_SHA} (contents API)`);
     expect(reportOf(r).provenance.policy.last_commit).toBe("9".repeat(40));
     expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
@@ -1323,9 +1337,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       ...Array<string>(3).fill("GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]"),
       "POST /repos/acme/models/check-runs",
     ]);
-    expect(retryLines(r)).toEqual([
-      "read the base policy: request failed (other side closed); retry 2 of 3 in 1 ms",
-      "read the base policy: request failed (other side closed); retry 3 of 3 in 2 ms",
+    expect(failedTryLines(r)).toEqual([
+      "GET /repos/{owner}/{repo}/contents/{path} try 1",
+      "GET /repos/{owner}/{repo}/contents/{path} try 2",
+      "GET /repos/{owner}/{repo}/contents/{path} try 3",
     ]);
     const message =
       "Cannot read the policy gate/policy.yaml at the pull request's base commit bbbbbbbbbbbb, and the PR's own " +
@@ -1363,9 +1378,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "POST issues/create-comment",
       "GET issues/list-comments",
     ]);
-    expect(retryLines(r)).toEqual([
-      "find the commit that last changed the base policy: request failed (other side closed); retry 2 of 3 in 1 ms",
-      "find the commit that last changed the base policy: request failed (other side closed); retry 3 of 3 in 2 ms",
+    expect(failedTryLines(r)).toEqual([
+      "GET /repos/{owner}/{repo}/commits try 1",
+      "GET /repos/{owner}/{repo}/commits try 2",
+      "GET /repos/{owner}/{repo}/commits try 3",
     ]);
     expect(commands(r, "debug")).toContain("::debug::commits API: error other side closed; trying git log");
     expect(reportOf(r).provenance.policy.last_commit).toBeNull();

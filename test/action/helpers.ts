@@ -1,6 +1,7 @@
 /**
- * Shared pieces of the action tests: an Octokit aimed at the fake GitHub, a retry policy without
- * real waiting, one fake GitHub shared by a file's in-process tests, and a git repository to test the `git show` / `git log` fallbacks.
+ * Shared pieces of the action tests: the action's own Octokit (retry and throttling plugins) aimed
+ * at the fake GitHub with waits of a millisecond, one fake GitHub shared by a file's in-process
+ * tests, and a git repository to test the `git show` / `git log` fallbacks.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -8,28 +9,33 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { getOctokit } from "@actions/github";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import type { Octokit, RetryPolicy } from "../../src/action/github-api.js";
+import { createOctokit, type Octokit, type RetrySettings } from "../../src/action/github-api.js";
+import { createRecordingLogger, type Logger } from "../../src/action/logger.js";
 import { FakeGitHub } from "./fake-github.js";
 
 export const INSTALLATION_TOKEN = "ghs_fake_installation_token";
 
-export function octokitFor(fake: FakeGitHub, token = INSTALLATION_TOKEN): Octokit {
-  // Plain fetch: no proxy agent, loopback only.
-  return getOctokit(token, { baseUrl: fake.baseUrl, request: { fetch: globalThis.fetch } });
+/** The action's retry settings with waits of a millisecond (retry n waits n² ms) and no pacing of writes. */
+export function fastRetry(): RetrySettings {
+  return { retries: 2, baseDelayMs: 1, writeSpacingMs: 0 };
 }
 
-/** Three tries, no real waiting; the delays asked for are recorded. */
-export function fastRetry(): RetryPolicy & { readonly delays: number[] } {
-  const delays: number[] = [];
-  return {
-    attempts: 3,
-    baseDelayMs: 10,
-    delays,
-    sleep: (ms) => {
-      delays.push(ms);
-      return Promise.resolve();
-    },
-  };
+/** The action's Octokit for `baseUrl` (the fake GitHub, or a proxy in front of it). */
+export function octokitAt(
+  baseUrl: string,
+  opts: { token?: string; retry?: RetrySettings; log?: Logger } = {},
+): Octokit {
+  return createOctokit(getOctokit, opts.token ?? INSTALLATION_TOKEN, {
+    baseUrl,
+    // Plain fetch: no proxy agent, loopback only.
+    fetch: globalThis.fetch,
+    retry: opts.retry ?? fastRetry(),
+    log: opts.log ?? createRecordingLogger(),
+  });
+}
+
+export function octokitFor(fake: FakeGitHub, token = INSTALLATION_TOKEN, log?: Logger): Octokit {
+  return octokitAt(fake.baseUrl, { token, ...(log !== undefined ? { log } : {}) });
 }
 
 const GIT_ENV = {

@@ -194,6 +194,7 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
     GITHUB_SHA: githubSha(opts.event),
     RUNNER_TEMP: runnerTemp,
     MODEL_GATE_RETRY_BASE_MS: "1",
+    MODEL_GATE_WRITE_SPACING_MS: "0",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     "INPUT_GITHUB-TOKEN": INSTALLATION_TOKEN,
@@ -220,12 +221,34 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
   };
 }
 
+/** Where the end-to-end runs keep the policy and the results in their workspace. */
+export const POLICY_PATH = "gate/policy.yaml";
+export const RESULTS_PATH = "out/results.jsonl";
+
+/** The inputs of a gate run on that workspace (baseline cfg-baseline, candidate cfg-candidate), `extra` on top. */
+export function gateInputs(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    results: RESULTS_PATH,
+    policy: POLICY_PATH,
+    baseline: "cfg-baseline",
+    candidate: "cfg-candidate",
+    ...extra,
+  };
+}
+
 /** Workflow commands (`::name …::`) the runner would obey, one per stdout line that starts one. */
 export function workflowCommands(stdout: string): { name: string; line: string }[] {
   return stdout
     .split("\n")
     .filter((l) => l.trimStart().startsWith("::"))
     .map((line) => ({ name: /^\s*::([^\s:]+)/.exec(line)?.[1] ?? "", line }));
+}
+
+/** The whole lines of the run's `name` workflow commands (e.g. every `::warning::…`). */
+export function commandLines(r: RunResult, name: string): string[] {
+  return workflowCommands(r.stdout)
+    .filter((c) => c.name === name)
+    .map((c) => c.line);
 }
 
 export function distExists(): boolean {

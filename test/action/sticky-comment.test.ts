@@ -11,7 +11,7 @@ import {
   type UpsertRequest,
 } from "../../src/action/sticky-comment.js";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
-import { ACTIONS_BOT, FakeGitHub, GRAPHQL, type Identity } from "./fake-github.js";
+import { ACTIONS_BOT, FakeGitHub, GRAPHQL, malformedAnswers, type Identity } from "./fake-github.js";
 import { fastRetry, octokitFor } from "./helpers.js";
 
 let fake: FakeGitHub;
@@ -63,8 +63,15 @@ function request(over: Partial<UpsertRequest> = {}): UpsertRequest {
   };
 }
 
+const WHERE = "The verdict is in the job summary and the step outputs.";
+
 function deps(fork = false, token?: string) {
-  return { octokit: octokitFor(fake, token), retry: fastRetry(), log: createRecordingLogger(), fork };
+  const log = createRecordingLogger();
+  return { octokit: octokitFor(fake, token, log), retry: fastRetry(), log, fork, delivered: WHERE };
+}
+
+function warnings(log: ReturnType<typeof createRecordingLogger>): string[] {
+  return log.lines.filter((l) => l.level === "warning").map((l) => l.message);
 }
 
 describe("comment header", () => {
@@ -82,29 +89,31 @@ describe("comment header", () => {
 
 describe("resolveCommentAuthor", () => {
   it("asks GraphQL viewer first: GITHUB_TOKEN, a personal access token and another App's token", async () => {
-    expect(await resolveCommentAuthor(octokitFor(fake), fastRetry(), createRecordingLogger())).toEqual({
+    expect(await resolveCommentAuthor(deps())).toEqual({
       login: "github-actions[bot]",
       id: ACTIONS_BOT.id,
     });
-    expect(await resolveCommentAuthor(octokitFor(fake, PAT), fastRetry(), createRecordingLogger())).toEqual({
+    expect(await resolveCommentAuthor(deps(false, PAT))).toEqual({
       login: "alice",
       id: 7,
     });
-    expect(
-      await resolveCommentAuthor(octokitFor(fake, OTHER_APP_TOKEN), fastRetry(), createRecordingLogger()),
-    ).toEqual({ login: "eval-bot[bot]", id: 990001 });
+    expect(await resolveCommentAuthor(deps(false, OTHER_APP_TOKEN))).toEqual({
+      login: "eval-bot[bot]",
+      id: 990001,
+    });
     expect(fake.calls()).toEqual([`POST ${GRAPHQL}`, `POST ${GRAPHQL}`, `POST ${GRAPHQL}`]);
     expect(fake.requests[0]?.body).toEqual({ query: "query { viewer { login databaseId } }" });
   });
 
   it("GraphQL refused (an errors answer, not retried): GET /user for a PAT, github-actions[bot] for an installation", async () => {
     fake.fail(GRAPHQL, { status: 200, graphqlErrorType: "FORBIDDEN" });
-    const log = createRecordingLogger();
-    expect(await resolveCommentAuthor(octokitFor(fake, PAT), fastRetry(), log)).toEqual({
+    const pat = deps(false, PAT);
+    const installation = deps();
+    expect(await resolveCommentAuthor(pat)).toEqual({
       login: "alice",
       id: 7,
     });
-    expect(await resolveCommentAuthor(octokitFor(fake), fastRetry(), log)).toEqual({
+    expect(await resolveCommentAuthor(installation)).toEqual({
       login: ACTIONS_BOT_LOGIN,
       id: null,
     });
@@ -114,21 +123,21 @@ describe("resolveCommentAuthor", () => {
       `POST ${GRAPHQL}`,
       "GET users/get-authenticated",
     ]);
-    expect(log.lines.filter((l) => l.level === "warning")).toEqual([]);
-    expect(log.lines.map((l) => l.message)).toContain(
+    expect([...warnings(pat.log), ...warnings(installation.log)]).toEqual([]);
+    expect(pat.log.lines.map((l) => l.message)).toContain(
       "GraphQL viewer: GraphQL answered errors: Resource not accessible by integration; asking GET /user instead",
     );
   });
 
   it("GraphQL answering 403 or 5xx (retried) falls back the same way", async () => {
     fake.fail(GRAPHQL, { status: 403, times: 1 });
-    expect(await resolveCommentAuthor(octokitFor(fake, PAT), fastRetry(), createRecordingLogger())).toEqual({
+    expect(await resolveCommentAuthor(deps(false, PAT))).toEqual({
       login: "alice",
       id: 7,
     });
     fake.fail(GRAPHQL, { status: 502 });
-    const retry = fastRetry();
-    expect(await resolveCommentAuthor(octokitFor(fake, PAT), retry, createRecordingLogger())).toEqual({
+    const d = deps(false, PAT);
+    expect(await resolveCommentAuthor(d)).toEqual({
       login: "alice",
       id: 7,
     });
@@ -140,8 +149,37 @@ describe("resolveCommentAuthor", () => {
       "graphql 502",
       "users/get-authenticated 200",
     ]);
-    expect(retry.delays).toEqual([10, 20]);
+    expect(d.log.lines.filter((l) => / on try \d$/.test(l.message)).map((l) => l.message)).toEqual([
+      "POST /graphql: GitHub answered 502 (Server Error) on try 1",
+      "POST /graphql: GitHub answered 502 (Server Error) on try 2",
+      "POST /graphql: GitHub answered 502 (Server Error) on try 3",
+    ]);
   });
+
+  it.each(malformedAnswers(200))(
+    "GraphQL answering %s: GET /user is asked instead, with no warning",
+    async (_name, fault) => {
+      fake.fail(GRAPHQL, fault);
+      const d = deps(false, PAT);
+      expect(await resolveCommentAuthor(d)).toEqual({ login: "alice", id: 7 });
+      expect(fake.calls()).toEqual([`POST ${GRAPHQL}`, "GET users/get-authenticated"]);
+      expect(warnings(d.log)).toEqual([]);
+    },
+  );
+
+  it.each(malformedAnswers(200))(
+    "GraphQL refused and GET /user answering %s: no author, one warning, so no comment",
+    async (_name, fault) => {
+      fake.fail(GRAPHQL, { status: 200, graphqlErrorType: "FORBIDDEN" });
+      fake.fail("users/get-authenticated", fault);
+      const d = deps(false, PAT);
+      expect(await resolveCommentAuthor(d)).toBeNull();
+      expect(warnings(d.log)).toHaveLength(1);
+      expect(warnings(d.log)[0]).toMatch(
+        /^Could not tell which comments are the gate's \(GraphQL viewer and GET \/user\), so no comment is posted \(a guess could post a second one\): GitHub answered 200 with .*; the answer is not used\. The verdict is in the job summary and the step outputs\.$/,
+      );
+    },
+  );
 });
 
 describe("upsertStickyComment", () => {
@@ -281,7 +319,9 @@ describe("upsertStickyComment", () => {
       "GET issues/list-comments",
     ]);
     expect(fake.comments.length).toBe(1);
-    expect(d.retry.delays).toEqual([10]);
+    expect(d.log.lines.map((l) => l.message)).toContain(
+      "writing the gate comment failed (502); listing again before try 2",
+    );
   });
 
   it("retries a 5xx on listing and succeeds", async () => {
@@ -297,12 +337,17 @@ describe("a create–create race (two runs listing at once)", () => {
     fake.holdTogether("issues/list-comments", 2);
     const first = request({ digest: "1".repeat(64) });
     const second = request({ digest: "2".repeat(64) });
-    const [a, b] = await Promise.all([
-      upsertStickyComment(first, deps()),
-      upsertStickyComment(second, deps()),
-    ]);
+    const da = deps();
+    const db = deps();
+    const [a, b] = await Promise.all([upsertStickyComment(first, da), upsertStickyComment(second, db)]);
     expect(fake.comments).toHaveLength(1);
     const survivor = fake.comments[0];
+    const loserLog = (a.kind === "updated" ? da : db).log;
+    const deleted = fake.requests.find((r) => r.operationId === "issues/delete-comment")?.path ?? "";
+    expect(loserLog.lines.filter((l) => l.level === "info").map((l) => l.message)).toEqual([
+      `Another run created this gate's comment (id ${survivor?.id}) at the same time as this run's (id ` +
+        `${/\/(\d+)$/.exec(deleted)?.[1]}); this run's is deleted and the older one updated.`,
+    ]);
     const outcomes = [a, b].map((o) => o.kind).sort();
     expect(outcomes).toEqual(["created", "updated"]);
     expect(a.id).toBe(survivor?.id);
@@ -335,4 +380,91 @@ describe("a create–create race (two runs listing at once)", () => {
     expect(fake.comments.map((c) => readHeader(c.body)?.key).sort()).toEqual(["gate%20A", "gate%20B"]);
     expect(fake.requests.some((r) => r.operationId === "issues/delete-comment")).toBe(false);
   });
+});
+
+describe("an answer that is not what GitHub documents", () => {
+  it.each(malformedAnswers(200))(
+    "listing the comments answers %s: one warning, nothing written",
+    async (_name, fault) => {
+      fake.fail("issues/list-comments", fault);
+      const d = deps();
+      expect(await upsertStickyComment(request(), d)).toEqual({ kind: "failed", id: null });
+      expect(fake.calls()).toEqual(["GET issues/list-comments"]);
+      expect(warnings(d.log)).toHaveLength(1);
+      expect(warnings(d.log)[0]).toMatch(
+        /^Could not list the pull request's comments to find the previous gate comment: GitHub answered 200 with .*; the answer is not used\. The verdict is in the job summary and the step outputs\.$/,
+      );
+    },
+  );
+
+  it.each(malformedAnswers(201))(
+    "creating the comment answers %s: one warning, not retried, no id",
+    async (_name, fault) => {
+      fake.fail("issues/create-comment", fault);
+      const d = deps();
+      expect(await upsertStickyComment(request(), d)).toEqual({ kind: "failed", id: null });
+      expect(fake.calls()).toEqual(["GET issues/list-comments", "POST issues/create-comment"]);
+      expect(warnings(d.log)).toHaveLength(1);
+      expect(warnings(d.log)[0]).toMatch(/^Could not create the gate comment: GitHub answered 201 with /);
+    },
+  );
+
+  it.each(malformedAnswers(200))(
+    "updating the comment answers %s: one warning, not retried, no id",
+    async (_name, fault) => {
+      fake.addComment(7, body("0".repeat(64)));
+      fake.fail("issues/update-comment", fault);
+      const d = deps();
+      expect(await upsertStickyComment(request(), d)).toEqual({ kind: "failed", id: null });
+      expect(fake.calls()).toEqual(["GET issues/list-comments", "PATCH issues/update-comment"]);
+      expect(warnings(d.log)).toHaveLength(1);
+      expect(warnings(d.log)[0]).toMatch(/^Could not update the gate comment: GitHub answered 200 with /);
+    },
+  );
+
+  it("a delete of the duplicate answered 200 with a body (not 204): the duplicate is kept, no warning", async () => {
+    fake.holdTogether("issues/list-comments", 2);
+    fake.fail("issues/delete-comment", { status: 200, body: { json: { deleted: true } } });
+    const a = deps();
+    const b = deps();
+    const outcomes = await Promise.all([
+      upsertStickyComment(request({ digest: "1".repeat(64) }), a),
+      upsertStickyComment(request({ digest: "2".repeat(64) }), b),
+    ]);
+    expect(outcomes.map((o) => o.kind)).toEqual(["created", "created"]);
+    expect(fake.comments).toHaveLength(2);
+    expect([...warnings(a.log), ...warnings(b.log)]).toEqual([]);
+    // Was: "deleting the duplicate … and updating …" said before the delete that then did not happen.
+    const [older, newer] = fake.comments.map((c) => c.id);
+    expect([...a.log.lines, ...b.log.lines].filter((l) => l.level === "info").map((l) => l.message)).toEqual([
+      `Another run created this gate's comment (id ${older}) at the same time as this run's (id ${newer}); ` +
+        "this run's could not be deleted (GitHub answered 200 with JSON of the wrong shape (an object)), so both stay.",
+    ]);
+  });
+
+  it.each(malformedAnswers(200))(
+    "after deleting its duplicate, the update of the older comment answers %s: one warning, failed",
+    async (_name, fault) => {
+      fake.holdTogether("issues/list-comments", 2);
+      fake.fail("issues/update-comment", fault);
+      const a = deps();
+      const b = deps();
+      const outcomes = await Promise.all([
+        upsertStickyComment(request({ digest: "1".repeat(64) }), a),
+        upsertStickyComment(request({ digest: "2".repeat(64) }), b),
+      ]);
+      expect(outcomes.map((o) => o.kind).sort()).toEqual(["created", "failed"]);
+      expect(fake.comments).toHaveLength(1);
+      const loser = outcomes[0]?.kind === "failed" ? a : b;
+      expect(warnings(loser.log)).toHaveLength(1);
+      expect(warnings(loser.log)[0]).toMatch(
+        /^Could not update the gate comment: GitHub answered 200 with .*; the answer is not used\. The verdict is in the job summary and the step outputs\.$/,
+      );
+      expect(loser.log.lines.filter((l) => l.level === "info").map((l) => l.message)).toEqual([
+        expect.stringMatching(
+          /^Another run created this gate's comment \(id \d+\) at the same time as this run's \(id \d+\); this run's is deleted\.$/,
+        ),
+      ]);
+    },
+  );
 });
