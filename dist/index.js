@@ -50882,16 +50882,22 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
 
 
 /**
- * By the columns' count arrays (shared by every label overlay of one dataset: withLabels), then
+ * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
+ * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
  * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
  * and for each review revision: the counts are read once, not at each.
  */
 const pairsByCounts = new WeakMap();
 function taskPairs(columns, infra) {
-    let byInfra = pairsByCounts.get(columns.candidate);
+    let byBaseline = pairsByCounts.get(columns.candidate);
+    if (byBaseline === undefined) {
+        byBaseline = new WeakMap();
+        pairsByCounts.set(columns.candidate, byBaseline);
+    }
+    let byInfra = byBaseline.get(columns.baseline);
     if (byInfra === undefined) {
         byInfra = new Map();
-        pairsByCounts.set(columns.candidate, byInfra);
+        byBaseline.set(columns.baseline, byInfra);
     }
     const known = byInfra.get(infra);
     if (known !== undefined && known.d.length === columns.validity.length)
@@ -68567,6 +68573,13 @@ class BuilderState {
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
+    /**
+     * This read is one of the rank's reads of one export (ReadOptions.pairOfMany): the two models
+     * need not appear (the rank checks its models against modelsPresent), and a reviews file that
+     * labels none of this pair's tasks is named in the Dataset, not refused (another pair's may be
+     * the ones it labels).
+     */
+    pairOfMany = false;
     attemptIds = 0;
     /** Blocks of every AttemptIds of this builder (freed with it). */
     attemptPool = new AttemptPool();
@@ -69490,7 +69503,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         ["candidate", b.candidate],
     ]) {
         // After a passed cap the rest was not read and may hold the id.
-        if (complete && !b.stopped && !b.models.has(id)) {
+        if (complete && !b.stopped && !b.pairOfMany && !b.models.has(id)) {
             modelProblems.push({
                 message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
             });
@@ -69545,7 +69558,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
     const unmatchedProblems = new ProblemList();
-    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+    const unmatchedReviewFiles = [];
+    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
     // The task maps go before the table is made (finish is the last call): a task-heavy
     // export's peak memory is the held state and the table together.
     b.revisions.clear();
@@ -69641,6 +69655,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         rowsRead,
         reviewRevisions: [...revisions].sort((a, b) => a - b),
         ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+        ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
     };
 }
 /**
@@ -69649,14 +69664,17 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
  * export's labelled tasks (label other than unreviewed, from rows of other models) under such
  * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
  */
-function unmatchedLabelsOf(b, compared, late) {
+function unmatchedLabelsOf(b, compared, late, matchingNothing) {
     const out = [];
     const comparedList = [...compared].sort(compareCodeUnits);
     for (const [fileIndex, st] of [...b.reviewFiles].sort((x, y) => x[0] - y[0])) {
         const file = b.fileNames[fileIndex] ?? "?";
         const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
         const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
-        if (st.matched === 0) {
+        if (st.matched === 0 && b.pairOfMany) {
+            matchingNothing.push(file);
+        }
+        else if (st.matched === 0) {
             late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
         }
         else if (rows > 0) {
@@ -71383,6 +71401,7 @@ async function readDataset(opts) {
 const RESTART = Symbol("restart");
 async function readFiles(opts, files, ranges) {
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
+    builder.pairOfMany = opts.pairOfMany === true;
     const inputs = [];
     let rowsRead = 0;
     let complete = true;

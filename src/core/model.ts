@@ -318,4 +318,9 @@ export interface Dataset {
   readonly reviewRevisions: readonly number[];
   /** Present when some labels match no compared task (a headline warning). */
   readonly unmatchedLabels?: readonly UnmatchedLabels[];
+  /**
+   * Only for one of the rank's reads (ReadOptions.pairOfMany): the reviews files that label no
+   * task of this read's two models (evaluate's reader refuses such a file instead).
+   */
+  readonly unmatchedReviewFiles?: readonly string[];
 }
