@@ -2956,6 +2956,22 @@ const MAX_CACHED_NU = 2 ** 22;
  * tasks), which a Map looked up at ~4× the cost of an indexed block.
  */
 function quantileFunction(margin) {
+    // One function (and so one cache) per (kind, confidence): a ranking analyses thousands of pairs
+    // at the same few levels, each of which would otherwise compute the same quantiles again.
+    const key = `${margin.quantile}:${margin.confidence}`;
+    const known = functions.get(key);
+    if (known !== undefined)
+        return known;
+    if (functions.size >= MAX_FUNCTIONS)
+        functions.clear();
+    const made = makeQuantileFunction(margin);
+    functions.set(key, made);
+    return made;
+}
+/** How many (kind, confidence) functions are kept; past it the cache starts again. */
+const MAX_FUNCTIONS = 8;
+const functions = new Map();
+function makeQuantileFunction(margin) {
     const z = normalQuantile(margin.confidence);
     if (margin.quantile === "z")
         return () => z;
@@ -33272,7 +33288,11 @@ function runRank(data, gate, options) {
             level: holm.level[p],
             round: holm.round[p],
             relation,
-            unresolved_by: relation !== "unresolved" ? null : bandHoldsZero(x.marginLower, x.marginUpper) ? "validity" : "run_variance",
+            unresolved_by: relation !== "unresolved"
+                ? null
+                : bandHoldsZero(x.marginLower, x.marginUpper)
+                    ? "validity"
+                    : "run_variance",
         };
     });
     const scores = modelScores(set, policy, k);
@@ -33660,12 +33680,14 @@ function unresolvedPairs(r) {
     return r.pairs.filter((p) => p.relation === "unresolved");
 }
 function reviewSentence(x, f) {
-    const n = (k) => (k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`);
+    const n = (k) => k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`;
     return `${f.code(x.a, MODEL_ID_CHARS)} ${f.gen("vs")} ${f.code(x.b, MODEL_ID_CHARS)}${f.gen(`: the open labels alone decide this order. To settle it ${n(x.reviews_to_settle_a_better)} (first above) or ${n(x.reviews_to_settle_b_better)} (second above), if they come out that way; review these first:`)}`;
 }
 const TASK_HEADER = ["task", "label", "d", "evidence"];
 function taskRows(x, limit, f, evidence) {
-    return x.tasks.slice(0, limit).map((t) => [
+    return x.tasks
+        .slice(0, limit)
+        .map((t) => [
         f.code(t.task_id, 80),
         f.gen(t.validity),
         f.gen(formatSignedDecimal(t.d)),
@@ -33678,7 +33700,12 @@ function commonRows(r, f) {
         f.code(m.model, MODEL_ID_CHARS),
         f.gen(formatCount(m.absence_adds_back)),
         f.gen(formatCount(m.absence_adds_back_valid)),
-        m.harness_revisions.length === 0 ? f.gen("—") : m.harness_revisions.slice(0, 3).map((h) => f.code(h, 40)).join(", "),
+        m.harness_revisions.length === 0
+            ? f.gen("—")
+            : m.harness_revisions
+                .slice(0, 3)
+                .map((h) => f.code(h, 40))
+                .join(", "),
     ]);
 }
 function settingsLines(r, f) {
