@@ -85,8 +85,8 @@ export interface ReviewFirst {
   readonly b: string;
   /**
    * The fewest open labels whose resolution could take 0 out of the pair's validity band, in
-   * each direction (a above b / b above a); null when no resolution can. An upper count of
-   * reviews only if they come out that way (docs/rank.md).
+   * each direction (a above b / b above a); null when no resolution can. A best case: the
+   * reviews must come out that way, so it is the fewest that could settle it (docs/rank.md).
    */
   readonly reviews_to_settle_a_better: number | null;
   readonly reviews_to_settle_b_better: number | null;
