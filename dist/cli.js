@@ -24495,22 +24495,26 @@ async function readFiles(opts, files, ranges) {
 function sha256(text) {
     return (0,external_node_crypto_namespaceObject.createHash)("sha256").update(text, "utf8").digest("hex");
 }
+/** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
+function runPolicy(policy, today, display, headText = null, history = null) {
+    return gatePolicy({
+        text: policy.text,
+        source: {
+            path: display(policy.path),
+            sha256: sha256(policy.text),
+            source: policy.source,
+            lastCommit: policy.lastCommit,
+        },
+        headText,
+        history,
+    }, today);
+}
 async function readRunInputs(req) {
     if (req.baseline === req.candidate) {
         throw new errors/* InputError */.dz(`The baseline and the candidate are the same model_config ("${req.baseline}"): there is nothing to compare.`);
     }
     const display = req.displayPath ?? ((p) => p);
-    const policy = gatePolicy({
-        text: req.policy.text,
-        source: {
-            path: display(req.policy.path),
-            sha256: sha256(req.policy.text),
-            source: req.policy.source,
-            lastCommit: req.policy.lastCommit,
-        },
-        headText: req.headPolicyText,
-        history: req.policyHistory ?? null,
-    }, req.today);
+    const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
     if (req.readThreads?.note !== undefined)
         req.onNote?.(req.readThreads.note);
     const read = await readDataset({
@@ -33872,15 +33876,11 @@ function renderRankText(r) {
 
 
 
-
 /**
  * The pair of the first read when the models are not given: it only lists the export's models,
  * so its two ids need not exist (if an export did use them, that read would just hold their rows).
  */
 const LISTING_PAIR = ["\u0000model-gate:rank:listing:a", "\u0000model-gate:rank:listing:b"];
-function read_models_sha256(text) {
-    return (0,external_node_crypto_namespaceObject.createHash)("sha256").update(text, "utf8").digest("hex");
-}
 /** The reads' pairs: (0, 1), (2, 3), …, and (K − 1, 0) when K is odd. */
 function readPairs(k) {
     const out = [];
@@ -33919,17 +33919,7 @@ async function readRankInputs(req) {
     if (req.models !== null)
         checkGivenModels(req.models);
     const display = req.displayPath ?? ((p) => p);
-    const policy = gatePolicy({
-        text: req.policy.text,
-        source: {
-            path: display(req.policy.path),
-            sha256: read_models_sha256(req.policy.text),
-            source: req.policy.source,
-            lastCommit: req.policy.lastCommit,
-        },
-        headText: null,
-        history: null,
-    }, req.today);
+    const policy = runPolicy(req.policy, req.today, display);
     if (req.readThreads?.note !== undefined)
         req.onNote?.(req.readThreads.note);
     const read = (baseline, candidate, reviews) => readDataset({

@@ -71492,22 +71492,26 @@ async function readFiles(opts, files, ranges) {
 function sha256(text) {
     return (0,external_node_crypto_.createHash)("sha256").update(text, "utf8").digest("hex");
 }
+/** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
+function runPolicy(policy, today, display, headText = null, history = null) {
+    return gatePolicy({
+        text: policy.text,
+        source: {
+            path: display(policy.path),
+            sha256: sha256(policy.text),
+            source: policy.source,
+            lastCommit: policy.lastCommit,
+        },
+        headText,
+        history,
+    }, today);
+}
 async function readRunInputs(req) {
     if (req.baseline === req.candidate) {
         throw new errors_InputError(`The baseline and the candidate are the same model_config ("${req.baseline}"): there is nothing to compare.`);
     }
     const display = req.displayPath ?? ((p) => p);
-    const policy = gatePolicy({
-        text: req.policy.text,
-        source: {
-            path: display(req.policy.path),
-            sha256: sha256(req.policy.text),
-            source: req.policy.source,
-            lastCommit: req.policy.lastCommit,
-        },
-        headText: req.headPolicyText,
-        history: req.policyHistory ?? null,
-    }, req.today);
+    const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
     if (req.readThreads?.note !== undefined)
         req.onNote?.(req.readThreads.note);
     const read = await readDataset({

@@ -10,10 +10,8 @@
  * A task's label, review revision and cluster come from every model's rows and the reviews, so
  * every read that holds a task holds the same ones: the join checks it.
  */
-import { createHash } from "node:crypto";
-
 import { InputError } from "../core/errors.js";
-import { gatePolicy, type GatePolicy } from "../core/gate.js";
+import type { GatePolicy } from "../core/gate.js";
 import { compareCodeUnits, type AttemptCounts, type Dataset, type ModelSummary } from "../core/model.js";
 import { quote } from "../core/quote.js";
 import type { ModelsDataset } from "../core/rank/rank-types.js";
@@ -22,16 +20,12 @@ import { unicodeNearMatch } from "../core/unicode-near-match.js";
 import { COLLECT_MIN_TASKS, MAX_LISTED_MODEL_IDS } from "./limits.js";
 import { readDataset } from "./read-dataset.js";
 import type { ReadThreads } from "./read-threads.js";
+import { runPolicy, type RunRequest } from "./run-inputs.js";
 
 export interface RankRequest {
   readonly results: readonly string[];
   readonly reviews: readonly string[];
-  readonly policy: {
-    readonly path: string;
-    readonly text: string;
-    readonly source: string;
-    readonly lastCommit: string | null;
-  };
+  readonly policy: RunRequest["policy"];
   /** The models to rank, in order; null: every model of the export, sorted. */
   readonly models: readonly string[] | null;
   readonly today: string;
@@ -51,10 +45,6 @@ export interface RankInputs {
  * so its two ids need not exist (if an export did use them, that read would just hold their rows).
  */
 const LISTING_PAIR = ["\u0000model-gate:rank:listing:a", "\u0000model-gate:rank:listing:b"] as const;
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
 
 /** The reads' pairs: (0, 1), (2, 3), …, and (K − 1, 0) when K is odd. */
 export function readPairs(k: number): [number, number][] {
@@ -98,20 +88,7 @@ function unknownModels(given: readonly string[], present: readonly string[]): vo
 export async function readRankInputs(req: RankRequest): Promise<RankInputs> {
   if (req.models !== null) checkGivenModels(req.models);
   const display = req.displayPath ?? ((p: string) => p);
-  const policy = gatePolicy(
-    {
-      text: req.policy.text,
-      source: {
-        path: display(req.policy.path),
-        sha256: sha256(req.policy.text),
-        source: req.policy.source,
-        lastCommit: req.policy.lastCommit,
-      },
-      headText: null,
-      history: null,
-    },
-    req.today,
-  );
+  const policy = runPolicy(req.policy, req.today, display);
   if (req.readThreads?.note !== undefined) req.onNote?.(req.readThreads.note);
   const read = (baseline: string, candidate: string, reviews: readonly string[]): Promise<Dataset> =>
     readDataset({
