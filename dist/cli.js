@@ -33543,6 +33543,16 @@ const EVENT_PAYLOAD_MAX_BYTES = (/* unused pure expression or super */ null && (
  * `f.text` / `f.code`; everything else is generated here.
  */
 
+/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
+function rank_sections_add(out, ...parts) {
+    for (const part of parts) {
+        if (typeof part === "string")
+            out.push(part);
+        else
+            for (const line of part)
+                out.push(line);
+    }
+}
 /** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
 const PAIR_MATRIX_MAX_MODELS = 12;
 /** Model ids are cut to this many characters in tables. */
@@ -33744,47 +33754,47 @@ function render_rank_markdown_table(header, rows) {
 function render(r, detail, trimmed) {
     const out = [`## ${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`, ""];
     for (const line of summaryLines(r, f))
-        out.push(line, "");
+        rank_sections_add(out, line, "");
     for (const w of r.warnings)
-        out.push(`> ⚠️ ${f.text(w, 400)}`, "");
+        rank_sections_add(out, `> ⚠️ ${f.text(w, 400)}`, "");
     if (trimmed) {
-        out.push(f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
+        rank_sections_add(out, f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
     }
-    out.push("### Leaderboard", "", ...render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
-    out.push(f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range."), "");
-    out.push("### Pairs", "");
+    rank_sections_add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
+    rank_sections_add(out, f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range."), "");
+    rank_sections_add(out, "### Pairs", "");
     if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
         const m = matrixRows(r, f);
-        out.push(...render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
+        rank_sections_add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
     }
-    out.push(f.gen("Adjacent models (in rank order):"), "", ...render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, f))), "");
+    rank_sections_add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, f))), "");
     if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
         const open = unresolvedPairs(r);
         if (open.length > 0) {
             const shown = open.slice(0, detail.pairs);
-            out.push(f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
+            rank_sections_add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
             if (shown.length > 0)
-                out.push(...render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(p, f))), "");
+                rank_sections_add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(p, f))), "");
             if (shown.length < open.length)
-                out.push(f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
+                rank_sections_add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
         }
     }
     if (r.review_first.length > 0) {
-        out.push("### Open tasks to review first", "");
+        rank_sections_add(out, "### Open tasks to review first", "");
         for (const x of r.review_first) {
-            out.push(reviewSentence(x, f), "");
+            rank_sections_add(out, reviewSentence(x, f), "");
             const rows = taskRows(x, detail.tasks, f, (e) => (0,report_escape/* safeLink */.o3)(e));
             if (rows.length > 0)
-                out.push(...render_rank_markdown_table(TASK_HEADER, rows), "");
+                rank_sections_add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
             if (rows.length < x.tasks.length)
-                out.push(f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
+                rank_sections_add(out, f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
         }
     }
-    out.push("### Common set", "");
-    out.push(f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", ...render_rank_markdown_table(COMMON_HEADER, commonRows(r, f)), "");
-    out.push("### Settings and provenance", "");
+    rank_sections_add(out, "### Common set", "");
+    rank_sections_add(out, f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", render_rank_markdown_table(COMMON_HEADER, commonRows(r, f)), "");
+    rank_sections_add(out, "### Settings and provenance", "");
     for (const line of settingsLines(r, f))
-        out.push(line, "");
+        rank_sections_add(out, line, "");
     return out.join("\n").trimEnd() + "\n";
 }
 /** The Markdown of a rank report. Deterministic: the same report gives the same string. */
@@ -33814,7 +33824,7 @@ function renderRankMarkdown(report, options = {}) {
 const render_rank_text_f = TEXT_INLINE;
 function columns(header, rows) {
     const all = [header, ...rows];
-    const widths = header.map((_, c) => Math.max(...all.map((r) => displayWidth(r[c] ?? ""))));
+    const widths = header.map((_, c) => all.reduce((w, r) => Math.max(w, displayWidth(r[c] ?? "")), 0));
     return all.map((r) => r
         .map((cell, c) => cell + " ".repeat(Math.max(0, (widths[c] ?? 0) - displayWidth(cell))))
         .join("  ")
@@ -33823,35 +33833,35 @@ function columns(header, rows) {
 function renderRankText(r) {
     const detail = FULL_DETAIL;
     const out = [`${RANK_TITLE}: ${rank_sections_headline(r, render_rank_text_f)}`, ""];
-    out.push(...summaryLines(r, render_rank_text_f));
+    rank_sections_add(out, summaryLines(r, render_rank_text_f));
     for (const w of r.warnings)
-        out.push(`Warning: ${render_rank_text_f.text(w, 400)}`);
-    out.push("", "Leaderboard", ...columns(leaderboardHeader(r), leaderboardRows(r, render_rank_text_f)), "");
+        rank_sections_add(out, `Warning: ${render_rank_text_f.text(w, 400)}`);
+    rank_sections_add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, render_rank_text_f)), "");
     const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
     if (matrix) {
         const m = matrixRows(r, render_rank_text_f);
-        out.push("Pairs", ...columns(m.header, m.rows), MATRIX_LEGEND, "");
+        rank_sections_add(out, "Pairs", columns(m.header, m.rows), MATRIX_LEGEND, "");
     }
-    out.push("Adjacent models", ...columns(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, render_rank_text_f))), "");
+    rank_sections_add(out, "Adjacent models", columns(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, render_rank_text_f))), "");
     if (!matrix) {
         const open = unresolvedPairs(r);
         const shown = open.slice(0, detail.pairs);
-        out.push(`Unresolved pairs: ${open.length} of ${r.pairs.length}`);
+        rank_sections_add(out, `Unresolved pairs: ${open.length} of ${r.pairs.length}`);
         if (shown.length > 0)
-            out.push(...columns(PAIR_HEADER, shown.map((p) => pairRow(p, render_rank_text_f))));
+            rank_sections_add(out, columns(PAIR_HEADER, shown.map((p) => pairRow(p, render_rank_text_f))));
         if (shown.length < open.length)
-            out.push(`… and ${open.length - shown.length} more (every pair is in the report JSON)`);
-        out.push("");
+            rank_sections_add(out, `… and ${open.length - shown.length} more (every pair is in the report JSON)`);
+        rank_sections_add(out, "");
     }
     for (const x of r.review_first) {
-        out.push(reviewSentence(x, render_rank_text_f));
+        rank_sections_add(out, reviewSentence(x, render_rank_text_f));
         const rows = taskRows(x, detail.tasks, render_rank_text_f, (e) => render_rank_text_f.text(e, 120));
         if (rows.length > 0)
-            out.push(...columns(TASK_HEADER, rows));
-        out.push("");
+            rank_sections_add(out, columns(TASK_HEADER, rows));
+        rank_sections_add(out, "");
     }
-    out.push("Common set", ...columns(COMMON_HEADER, commonRows(r, render_rank_text_f)), "");
-    out.push(...settingsLines(r, render_rank_text_f));
+    rank_sections_add(out, "Common set", columns(COMMON_HEADER, commonRows(r, render_rank_text_f)), "");
+    rank_sections_add(out, settingsLines(r, render_rank_text_f));
     return out.join("\n") + "\n";
 }
 

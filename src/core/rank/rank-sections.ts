@@ -15,6 +15,14 @@ import {
 import type { Inline } from "../report/verdict-text.js";
 import type { RankModel, RankPair, RankReport, ReviewFirst } from "./rank-types.js";
 
+/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
+export function add(out: string[], ...parts: readonly (string | readonly string[])[]): void {
+  for (const part of parts) {
+    if (typeof part === "string") out.push(part);
+    else for (const line of part) out.push(line);
+  }
+}
+
 /** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
 export const PAIR_MATRIX_MAX_MODELS = 12;
 

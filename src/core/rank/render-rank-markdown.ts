@@ -10,6 +10,7 @@ import { safeLink } from "../report/escape.js";
 import { COMMENT_BODY_MAX } from "../report/github-limits.js";
 import { MARKDOWN_INLINE, truncateMarkdown } from "../report/render-markdown.js";
 import {
+  add,
   adjacentPairs,
   commonRows,
   COMMON_HEADER,
@@ -50,33 +51,36 @@ function table(header: readonly string[], rows: readonly string[][]): string[] {
 
 function render(r: RankReport, detail: Detail, trimmed: boolean): string {
   const out: string[] = [`## ${f.gen(RANK_TITLE)}: ${headline(r, f)}`, ""];
-  for (const line of summaryLines(r, f)) out.push(line, "");
-  for (const w of r.warnings) out.push(`> ⚠️ ${f.text(w, 400)}`, "");
+  for (const line of summaryLines(r, f)) add(out, line, "");
+  for (const w of r.warnings) add(out, `> ⚠️ ${f.text(w, 400)}`, "");
   if (trimmed) {
-    out.push(
+    add(
+      out,
       f.gen(
         "(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)",
       ),
       "",
     );
   }
-  out.push("### Leaderboard", "", ...table(leaderboardHeader(r), leaderboardRows(r, f)), "");
-  out.push(
+  add(out, "### Leaderboard", "", table(leaderboardHeader(r), leaderboardRows(r, f)), "");
+  add(
+    out,
     f.gen(
       "Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range.",
     ),
     "",
   );
 
-  out.push("### Pairs", "");
+  add(out, "### Pairs", "");
   if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
     const m = matrixRows(r, f);
-    out.push(...table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
+    add(out, table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
   }
-  out.push(
+  add(
+    out,
     f.gen("Adjacent models (in rank order):"),
     "",
-    ...table(
+    table(
       PAIR_HEADER,
       adjacentPairs(r).map((p) => pairRow(p, f)),
     ),
@@ -86,42 +90,44 @@ function render(r: RankReport, detail: Detail, trimmed: boolean): string {
     const open = unresolvedPairs(r);
     if (open.length > 0) {
       const shown = open.slice(0, detail.pairs);
-      out.push(f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
+      add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
       if (shown.length > 0)
-        out.push(
-          ...table(
+        add(
+          out,
+          table(
             PAIR_HEADER,
             shown.map((p) => pairRow(p, f)),
           ),
           "",
         );
       if (shown.length < open.length)
-        out.push(f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
+        add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
     }
   }
 
   if (r.review_first.length > 0) {
-    out.push("### Open tasks to review first", "");
+    add(out, "### Open tasks to review first", "");
     for (const x of r.review_first) {
-      out.push(reviewSentence(x, f), "");
+      add(out, reviewSentence(x, f), "");
       const rows = taskRows(x, detail.tasks, f, (e) => safeLink(e));
-      if (rows.length > 0) out.push(...table(TASK_HEADER, rows), "");
+      if (rows.length > 0) add(out, table(TASK_HEADER, rows), "");
       if (rows.length < x.tasks.length)
-        out.push(f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
+        add(out, f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
     }
   }
 
-  out.push("### Common set", "");
-  out.push(
+  add(out, "### Common set", "");
+  add(
+    out,
     f.gen(
       `${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`,
     ),
     "",
-    ...table(COMMON_HEADER, commonRows(r, f)),
+    table(COMMON_HEADER, commonRows(r, f)),
     "",
   );
-  out.push("### Settings and provenance", "");
-  for (const line of settingsLines(r, f)) out.push(line, "");
+  add(out, "### Settings and provenance", "");
+  for (const line of settingsLines(r, f)) add(out, line, "");
   return out.join("\n").trimEnd() + "\n";
 }
 

@@ -6,6 +6,7 @@
 import { TEXT_INLINE } from "../report/render-text.js";
 import { displayWidth } from "../report/text-bar.js";
 import {
+  add,
   adjacentPairs,
   commonRows,
   COMMON_HEADER,
@@ -32,7 +33,7 @@ const f = TEXT_INLINE;
 
 function columns(header: readonly string[], rows: readonly string[][]): string[] {
   const all = [header, ...rows];
-  const widths = header.map((_, c) => Math.max(...all.map((r) => displayWidth(r[c] ?? ""))));
+  const widths = header.map((_, c) => all.reduce((w, r) => Math.max(w, displayWidth(r[c] ?? "")), 0));
   return all.map((r) =>
     r
       .map((cell, c) => cell + " ".repeat(Math.max(0, (widths[c] ?? 0) - displayWidth(cell))))
@@ -44,17 +45,18 @@ function columns(header: readonly string[], rows: readonly string[][]): string[]
 export function renderRankText(r: RankReport): string {
   const detail = FULL_DETAIL;
   const out: string[] = [`${RANK_TITLE}: ${headline(r, f)}`, ""];
-  out.push(...summaryLines(r, f));
-  for (const w of r.warnings) out.push(`Warning: ${f.text(w, 400)}`);
-  out.push("", "Leaderboard", ...columns(leaderboardHeader(r), leaderboardRows(r, f)), "");
+  add(out, summaryLines(r, f));
+  for (const w of r.warnings) add(out, `Warning: ${f.text(w, 400)}`);
+  add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, f)), "");
   const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
   if (matrix) {
     const m = matrixRows(r, f);
-    out.push("Pairs", ...columns(m.header, m.rows), MATRIX_LEGEND, "");
+    add(out, "Pairs", columns(m.header, m.rows), MATRIX_LEGEND, "");
   }
-  out.push(
+  add(
+    out,
     "Adjacent models",
-    ...columns(
+    columns(
       PAIR_HEADER,
       adjacentPairs(r).map((p) => pairRow(p, f)),
     ),
@@ -63,25 +65,26 @@ export function renderRankText(r: RankReport): string {
   if (!matrix) {
     const open = unresolvedPairs(r);
     const shown = open.slice(0, detail.pairs);
-    out.push(`Unresolved pairs: ${open.length} of ${r.pairs.length}`);
+    add(out, `Unresolved pairs: ${open.length} of ${r.pairs.length}`);
     if (shown.length > 0)
-      out.push(
-        ...columns(
+      add(
+        out,
+        columns(
           PAIR_HEADER,
           shown.map((p) => pairRow(p, f)),
         ),
       );
     if (shown.length < open.length)
-      out.push(`… and ${open.length - shown.length} more (every pair is in the report JSON)`);
-    out.push("");
+      add(out, `… and ${open.length - shown.length} more (every pair is in the report JSON)`);
+    add(out, "");
   }
   for (const x of r.review_first) {
-    out.push(reviewSentence(x, f));
+    add(out, reviewSentence(x, f));
     const rows = taskRows(x, detail.tasks, f, (e) => f.text(e, 120));
-    if (rows.length > 0) out.push(...columns(TASK_HEADER, rows));
-    out.push("");
+    if (rows.length > 0) add(out, columns(TASK_HEADER, rows));
+    add(out, "");
   }
-  out.push("Common set", ...columns(COMMON_HEADER, commonRows(r, f)), "");
-  out.push(...settingsLines(r, f));
+  add(out, "Common set", columns(COMMON_HEADER, commonRows(r, f)), "");
+  add(out, settingsLines(r, f));
   return out.join("\n") + "\n";
 }
