@@ -33566,7 +33566,7 @@ const SHORT_DETAILS = [
 ];
 function rank_sections_headline(r, f) {
     return r.top === null
-        ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models tie for first`)
+        ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
         : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
 }
 function yesNo(x) {

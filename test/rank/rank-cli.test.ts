@@ -127,6 +127,14 @@ describe("model-gate rank", () => {
     for (const p of tie) {
       const band = (p.margin_low as number) <= 0 && (p.margin_high as number) >= 0;
       expect(p.unresolved_by).toBe(band ? "validity" : "run_variance");
+      // An adjacent pair unresolved by validity lists its open tasks, largest |d| first.
+      if (band) {
+        const first = r.review_first[0];
+        expect([first?.a, first?.b]).toEqual(["top", "twin"]);
+        expect(first?.tasks.length).toBeGreaterThan(0);
+        const effects = (first?.tasks ?? []).map((t) => Math.abs(t.d));
+        expect(effects).toEqual([...effects].sort((x, y) => y - x));
+      } else expect(r.review_first).toEqual([]);
     }
   });
 

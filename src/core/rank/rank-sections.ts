@@ -48,7 +48,7 @@ export const SHORT_DETAILS: readonly Detail[] = [
 
 export function headline(r: RankReport, f: Inline): string {
   return r.top === null
-    ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models tie for first`)
+    ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
     : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
 }
 
