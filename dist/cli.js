@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7195);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(599);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -2562,7 +2562,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7195:
+/***/ 599:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2956,6 +2956,22 @@ const MAX_CACHED_NU = 2 ** 22;
  * tasks), which a Map looked up at ~4× the cost of an indexed block.
  */
 function quantileFunction(margin) {
+    // One function (and so one cache) per (kind, confidence): a ranking analyses thousands of pairs
+    // at the same few levels, each of which would otherwise compute the same quantiles again.
+    const key = `${margin.quantile}:${margin.confidence}`;
+    const known = functions.get(key);
+    if (known !== undefined)
+        return known;
+    if (functions.size >= MAX_FUNCTIONS)
+        functions.clear();
+    const made = makeQuantileFunction(margin);
+    functions.set(key, made);
+    return made;
+}
+/** How many (kind, confidence) functions are kept; past it the cache starts again. */
+const MAX_FUNCTIONS = 8;
+const functions = new Map();
+function makeQuantileFunction(margin) {
     const z = normalQuantile(margin.confidence);
     if (margin.quantile === "z")
         return () => z;
@@ -3879,16 +3895,22 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
 
 
 /**
- * By the columns' count arrays (shared by every label overlay of one dataset: withLabels), then
+ * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
+ * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
  * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
  * and for each review revision: the counts are read once, not at each.
  */
 const pairsByCounts = new WeakMap();
 function taskPairs(columns, infra) {
-    let byInfra = pairsByCounts.get(columns.candidate);
+    let byBaseline = pairsByCounts.get(columns.candidate);
+    if (byBaseline === undefined) {
+        byBaseline = new WeakMap();
+        pairsByCounts.set(columns.candidate, byBaseline);
+    }
+    let byInfra = byBaseline.get(columns.baseline);
     if (byInfra === undefined) {
         byInfra = new Map();
-        pairsByCounts.set(columns.candidate, byInfra);
+        byBaseline.set(columns.baseline, byInfra);
     }
     const known = byInfra.get(infra);
     if (known !== undefined && known.d.length === columns.validity.length)
@@ -21752,6 +21774,13 @@ class BuilderState {
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
+    /**
+     * This read is one of the rank's reads of one export (ReadOptions.pairOfMany): the two models
+     * need not appear (the rank checks its models against modelsPresent), and a reviews file that
+     * labels none of this pair's tasks is named in the Dataset, not refused (another pair's may be
+     * the ones it labels).
+     */
+    pairOfMany = false;
     attemptIds = 0;
     /** Blocks of every AttemptIds of this builder (freed with it). */
     attemptPool = new AttemptPool();
@@ -22675,7 +22704,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         ["candidate", b.candidate],
     ]) {
         // After a passed cap the rest was not read and may hold the id.
-        if (complete && !b.stopped && !b.models.has(id)) {
+        if (complete && !b.stopped && !b.pairOfMany && !b.models.has(id)) {
             modelProblems.push({
                 message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
             });
@@ -22730,7 +22759,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
     const unmatchedProblems = new ProblemList();
-    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+    const unmatchedReviewFiles = [];
+    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
     // The task maps go before the table is made (finish is the last call): a task-heavy
     // export's peak memory is the held state and the table together.
     b.revisions.clear();
@@ -22826,6 +22856,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         rowsRead,
         reviewRevisions: [...revisions].sort((a, b) => a - b),
         ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+        ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
     };
 }
 /**
@@ -22834,14 +22865,17 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
  * export's labelled tasks (label other than unreviewed, from rows of other models) under such
  * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
  */
-function unmatchedLabelsOf(b, compared, late) {
+function unmatchedLabelsOf(b, compared, late, matchingNothing) {
     const out = [];
     const comparedList = [...compared].sort(compareCodeUnits);
     for (const [fileIndex, st] of [...b.reviewFiles].sort((x, y) => x[0] - y[0])) {
         const file = b.fileNames[fileIndex] ?? "?";
         const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
         const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
-        if (st.matched === 0) {
+        if (st.matched === 0 && b.pairOfMany) {
+            matchingNothing.push(file);
+        }
+        else if (st.matched === 0) {
             late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
         }
         else if (rows > 0) {
@@ -24617,6 +24651,7 @@ async function readDataset(opts) {
 const RESTART = Symbol("restart");
 async function readFiles(opts, files, ranges) {
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
+    builder.pairOfMany = opts.pairOfMany === true;
     const inputs = [];
     let rowsRead = 0;
     let complete = true;
@@ -24691,22 +24726,26 @@ async function readFiles(opts, files, ranges) {
 function sha256(text) {
     return (0,external_node_crypto_namespaceObject.createHash)("sha256").update(text, "utf8").digest("hex");
 }
+/** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
+function runPolicy(policy, today, display, headText = null, history = null) {
+    return gatePolicy({
+        text: policy.text,
+        source: {
+            path: display(policy.path),
+            sha256: sha256(policy.text),
+            source: policy.source,
+            lastCommit: policy.lastCommit,
+        },
+        headText,
+        history,
+    }, today);
+}
 async function readRunInputs(req) {
     if (req.baseline === req.candidate) {
         throw new errors/* InputError */.dz(`The baseline and the candidate are the same model_config ("${req.baseline}"): there is nothing to compare.`);
     }
     const display = req.displayPath ?? ((p) => p);
-    const policy = gatePolicy({
-        text: req.policy.text,
-        source: {
-            path: display(req.policy.path),
-            sha256: sha256(req.policy.text),
-            source: req.policy.source,
-            lastCommit: req.policy.lastCommit,
-        },
-        headText: req.headPolicyText,
-        history: req.policyHistory ?? null,
-    }, req.today);
+    const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
     if (req.readThreads?.note !== undefined)
         req.onNote?.(req.readThreads.note);
     const read = await readDataset({
@@ -33248,6 +33287,1327 @@ async function policyLogCommand(argv, io) {
     return 0;
 }
 
+;// CONCATENATED MODULE: ./src/core/task-table-view.ts
+class TableView {
+    tables;
+    which;
+    index;
+    constructor(tables, which, index) {
+        this.tables = tables;
+        this.which = which;
+        this.index = index;
+    }
+    get length() {
+        return this.index.length;
+    }
+    table(i) {
+        const t = this.tables[this.which === null ? 0 : this.which[i]];
+        if (t === undefined || i < 0 || i >= this.index.length) {
+            throw new Error(`TaskTable view: no task ${i} (of ${this.index.length})`);
+        }
+        return t;
+    }
+    at(i) {
+        return this.index[i];
+    }
+    datasetRevision(i) {
+        return this.table(i).datasetRevision(this.at(i));
+    }
+    taskId(i) {
+        return this.table(i).taskId(this.at(i));
+    }
+    validity(i) {
+        return this.table(i).validity(this.at(i));
+    }
+    reviewRevision(i) {
+        return this.table(i).reviewRevision(this.at(i));
+    }
+    cluster(i) {
+        return this.table(i).cluster(this.at(i));
+    }
+    baseline(i) {
+        return this.table(i).baseline(this.at(i));
+    }
+    candidate(i) {
+        return this.table(i).candidate(this.at(i));
+    }
+    evidence(i) {
+        return this.table(i).evidence(this.at(i));
+    }
+    labelCount(i) {
+        return this.table(i).labelCount(this.at(i));
+    }
+    lastLabelRevision(i) {
+        return this.table(i).lastLabelRevision(this.at(i));
+    }
+    eventRevision(i, k) {
+        return this.table(i).eventRevision(this.at(i), k);
+    }
+    eventValidity(i, k) {
+        return this.table(i).eventValidity(this.at(i), k);
+    }
+    eventFile(i, k) {
+        return this.table(i).eventFile(this.at(i), k);
+    }
+    eventLine(i, k) {
+        return this.table(i).eventLine(this.at(i), k);
+    }
+    history(i) {
+        return this.table(i).history(this.at(i));
+    }
+    record(i) {
+        return this.table(i).record(this.at(i));
+    }
+}
+/** Task i of the view is task index[i] of tables[which[i]] (which null: every task from tables[0]). */
+function tableView(tables, which, index) {
+    if (which !== null && which.length !== index.length)
+        throw new Error("tableView: which and index differ in length");
+    return new TableView(tables, which, index);
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/common-set.ts
+/**
+ * The rank's one common set (docs/rank.md "One common set"): the tasks every ranked model has a
+ * score on (K* ≥ 1, as evaluate's C) that are not broken, and for each model how many tasks its
+ * absence would add back. Every pair of the ranking is computed on this set, so all pairs share
+ * its valid tasks V and open tasks U, and a pair's margin is the difference of the two scores.
+ */
+
+
+
+
+
+
+/** How many models the "too few common valid tasks" error names. */
+const MODELS_NAMED = 3;
+function commonSet(data, policy) {
+    const k = data.models.length;
+    const tasks = data.tasks;
+    const n = tasks.length;
+    const infra = policy.infra_errors;
+    const common = [];
+    const addsBack = new Uint32Array(k);
+    const addsBackValid = new Uint32Array(k);
+    let broken = 0;
+    let universe = 0;
+    for (let i = 0; i < n; i++) {
+        const label = task_columns_validityCode(tasks.validity(i));
+        if (label === BROKEN_CODE) {
+            broken++;
+            continue;
+        }
+        universe++;
+        let without = 0;
+        let absent = -1;
+        for (let m = 0; m < k; m++) {
+            if (effectiveAttempts(data.counts[m]?.[i], infra) === 0) {
+                without++;
+                absent = m;
+                if (without > 1)
+                    break;
+            }
+        }
+        if (without === 0)
+            common.push(i);
+        else if (without === 1) {
+            addsBack[absent] = addsBack[absent] + 1;
+            if (label === VALID_CODE)
+                addsBackValid[absent] = addsBackValid[absent] + 1;
+        }
+    }
+    const size = common.length;
+    const validity = new Uint8Array(size);
+    const cluster = new Int32Array(size);
+    const numbers = new Map();
+    let valid = 0;
+    let disputed = 0;
+    for (let j = 0; j < size; j++) {
+        const i = common[j];
+        const code = task_columns_validityCode(tasks.validity(i));
+        validity[j] = code;
+        if (code === VALID_CODE)
+            valid++;
+        else if (code === DISPUTED_CODE)
+            disputed++;
+        const c = tasks.cluster(i);
+        if (c === undefined)
+            cluster[j] = -1;
+        else {
+            let id = numbers.get(c);
+            if (id === undefined) {
+                id = numbers.size;
+                numbers.set(c, id);
+            }
+            cluster[j] = id;
+        }
+    }
+    const threshold = policy.accept_if.common_valid_tasks;
+    if (!satisfies(valid, threshold)) {
+        const shrink = data.models
+            .map((model, m) => ({ model, valid: addsBackValid[m], all: addsBack[m] }))
+            .filter((x) => x.all > 0)
+            .sort((x, y) => y.valid - x.valid || y.all - x.all || compareCodeUnits(x.model, y.model))
+            .slice(0, MODELS_NAMED);
+        const named = shrink.length === 0
+            ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
+            : `The models that shrink it most: ${shrink
+                .map((x) => `${quote(x.model)} (without it, ${x.valid} more valid task${x.valid === 1 ? "" : "s"}, ${x.all} in all)`)
+                .join(", ")}.`;
+        throw new errors/* InputError */.dz(`The ${k} ranked models have ${valid} common valid task${valid === 1 ? "" : "s"} (tasks every one of them ` +
+            `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
+            `Leave a model out with --models, or run the missing tasks.`);
+    }
+    const counts = data.models.map((_, m) => {
+        const own = data.counts[m] ?? [];
+        return common.map((i) => own[i]);
+    });
+    return {
+        tasks: Uint32Array.from(common),
+        validity,
+        cluster,
+        clusterCount: numbers.size,
+        counts,
+        validTasks: valid,
+        disputedTasks: disputed,
+        unreviewedTasks: size - valid - disputed,
+        brokenTasks: broken,
+        universeTasks: universe,
+        addsBack,
+        addsBackValid,
+    };
+}
+/**
+ * The columns of pair (a, b) on the common set: d = m_a − m_b. The candidate's array is a fresh
+ * copy so that analyseMargin's per-columns cache (keyed by the count arrays) lives only as long as
+ * this pair's columns do: a ranking of 100 models has 4,950 pairs.
+ */
+function pairColumns(set, a, b) {
+    const candidate = set.counts[a];
+    const baseline = set.counts[b];
+    if (candidate === undefined || baseline === undefined)
+        throw new Error(`pairColumns: no model ${a} or ${b}`);
+    return {
+        validity: set.validity,
+        cluster: set.cluster,
+        clusterCount: set.clusterCount,
+        candidate: candidate.slice(),
+        baseline,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/holm.ts
+/**
+ * Holm's step-down over the m pairs of a ranking (docs/rank.md "Multiplicity"). Each pair carries
+ * two directional claims, "a above b" (LCB > 0) and "b above a" (UCB < 0), each tested one-sided
+ * at α/(m − r), r the pairs ordered so far. The batch form below orders, in each round, every
+ * pair that clears the current level, then raises the level and goes again until a round orders
+ * nothing: since the level only grows as r grows, a pair ordered by the sequential procedure (one
+ * pair at a time, smallest p-value first) is ordered here and no other, and this needs no p-value.
+ */
+function isOrdered(b) {
+    return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
+}
+/**
+ * `boundsAt(p, level)`: pair p's LCB/UCB at one-sided level `level`. `neverOrdered(p, b)` may say
+ * that a pair cannot be ordered at any level (its validity band holds 0, so LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤
+ * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
+ * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
+ */
+function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false) {
+    const bounds = new Array(m);
+    const level = new Float64Array(m);
+    const round = new Uint32Array(m);
+    const ordered = new Uint8Array(m);
+    const stuck = new Uint8Array(m);
+    let r = 0;
+    let rounds = 0;
+    let current = alpha / m;
+    while (r < m) {
+        rounds++;
+        current = alpha / (m - r);
+        let newly = 0;
+        for (let p = 0; p < m; p++) {
+            if (ordered[p] === 1 || stuck[p] === 1)
+                continue;
+            const b = boundsAt(p, current);
+            bounds[p] = b;
+            level[p] = current;
+            round[p] = rounds;
+            if (isOrdered(b)) {
+                ordered[p] = 1;
+                newly++;
+            }
+            else if (neverOrdered(p, b))
+                stuck[p] = 1;
+        }
+        if (newly === 0)
+            break;
+        r += newly;
+    }
+    // The pairs set aside: their bounds at the last level tested.
+    for (let p = 0; p < m; p++) {
+        if (stuck[p] !== 1 || level[p] === current)
+            continue;
+        bounds[p] = boundsAt(p, current);
+        level[p] = current;
+        round[p] = rounds;
+    }
+    return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-order.ts
+/**
+ * Rank intervals and groups from the pairs' relation (docs/rank.md "Rank intervals and groups").
+ * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
+ * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
+ * falls between positions p and p + 1 of the score order exactly when every model in the top p is
+ * ordered above every model after it; the blocks between cuts are the groups (statistically tied).
+ */
+function rankOrder(k, above, order) {
+    const rankLow = new Uint32Array(k);
+    const rankHigh = new Uint32Array(k);
+    for (let i = 0; i < k; i++) {
+        let over = 0;
+        let under = 0;
+        for (let j = 0; j < k; j++) {
+            if (above[j * k + i] === 1)
+                over++;
+            if (above[i * k + j] === 1)
+                under++;
+        }
+        rankLow[i] = 1 + over;
+        rankHigh[i] = k - under;
+    }
+    // below[p]: how many (top-p model, later model) pairs are ordered, counted incrementally: the cut
+    // after p holds when it equals p · (k − p).
+    const group = new Uint32Array(k);
+    const groups = [];
+    let block = [];
+    let orderedAcross = 0;
+    for (let p = 0; p < k; p++) {
+        const i = order[p];
+        // Moving model i from below the cut to above it: its pairs with the top lose, with the rest gain.
+        for (let q = 0; q < p; q++)
+            orderedAcross -= above[order[q] * k + i];
+        for (let q = p + 1; q < k; q++)
+            orderedAcross += above[i * k + order[q]];
+        block.push(i);
+        const top = p + 1;
+        if (top === k || orderedAcross === top * (k - top)) {
+            for (const j of block)
+                group[j] = groups.length + 1;
+            groups.push(block);
+            block = [];
+        }
+    }
+    return { rankLow, rankHigh, group, groups };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
+/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
+const RANK_SCHEMA_VERSION = "1.0.0";
+
+;// CONCATENATED MODULE: ./src/core/rank/rank.ts
+/**
+ * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
+ * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
+ * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
+ * adds Holm's step-down over the pairs, the rank intervals and groups, and for the adjacent pairs
+ * that the open labels alone keep unordered, the open tasks to review first.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The validity band holds 0 (touching counts): the open labels alone can decide the pair's order. */
+function bandHoldsZero(lower, upper) {
+    return lower === null || upper === null || (lower <= 0 && upper >= 0);
+}
+/** The pairs (a, b), a before b in the models' order, as indices. */
+function pairIndices(k) {
+    const out = [];
+    for (let a = 0; a < k; a++)
+        for (let b = a + 1; b < k; b++)
+            out.push([a, b]);
+    return out;
+}
+function checkModels(models, reference) {
+    if (models.length < 2) {
+        throw new errors/* InputError */.dz(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
+    }
+    if (reference !== null && !models.includes(reference)) {
+        throw new errors/* InputError */.dz(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
+            `add it to --models.`);
+    }
+}
+function runRank(data, gate, options) {
+    const policy = gate.policy;
+    const models = data.models;
+    const k = models.length;
+    checkModels(models, options.reference);
+    const set = commonSet(data, policy);
+    const tasksView = tableView([data.tasks], null, set.tasks);
+    /** A Dataset of the common set for pair (a, b): what influentialTasks reads (records by index). */
+    const pairDataset = (a, b) => ({
+        tasks: tasksView,
+        baseline: data.summaries[b],
+        candidate: data.summaries[a],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    });
+    const analyse = (a, b, level) => analyseMargin(pairDataset(a, b), { infra: policy.infra_errors, margin: { ...policy.margin, confidence: 1 - level } }, pairColumns(set, a, b));
+    const pairs = pairIndices(k);
+    const m = pairs.length;
+    const alpha = 1 - policy.margin.confidence;
+    const holm = holmStepDown(m, alpha, (p, level) => {
+        const [a, b] = pairs[p];
+        const x = analyse(a, b, level);
+        return {
+            lcb: x.lcb,
+            ucb: x.ucb,
+            margin: x.margin,
+            marginLower: x.marginLower,
+            marginUpper: x.marginUpper,
+            se: x.seValid,
+            nu: x.nuValid,
+            lcbKind: x.lcbKind,
+            ucbKind: x.ucbKind,
+            tasksWithoutCluster: x.tasksWithoutCluster,
+        };
+    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null);
+    const above = new Uint8Array(k * k);
+    const rankPairs = pairs.map(([a, b], p) => {
+        const x = holm.bounds[p];
+        let relation = "unresolved";
+        if (holm.ordered[p] === 1) {
+            relation = x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
+            if (relation === "a_better")
+                above[a * k + b] = 1;
+            else
+                above[b * k + a] = 1;
+        }
+        return {
+            a: models[a],
+            b: models[b],
+            margin: x.margin,
+            margin_low: x.marginLower,
+            margin_high: x.marginUpper,
+            se: x.se,
+            nu: x.nu,
+            lcb: x.lcb,
+            ucb: x.ucb,
+            lcb_bound_kind: x.lcbKind,
+            ucb_bound_kind: x.ucbKind,
+            level: holm.level[p],
+            round: holm.round[p],
+            relation,
+            unresolved_by: relation !== "unresolved"
+                ? null
+                : bandHoldsZero(x.marginLower, x.marginUpper)
+                    ? "validity"
+                    : "run_variance",
+        };
+    });
+    const scores = modelScores(set, policy, k);
+    const order = Array.from({ length: k }, (_, i) => i).sort((i, j) => {
+        const si = scores[i]?.score ?? null;
+        const sj = scores[j]?.score ?? null;
+        if (si !== sj) {
+            if (si === null)
+                return 1;
+            if (sj === null)
+                return -1;
+            return sj - si;
+        }
+        return compareCodeUnits(models[i], models[j]);
+    });
+    const ranks = rankOrder(k, above, order);
+    const pairOf = (i, j) => {
+        // Index of the pair {i, j} (i < j) in pairIndices order.
+        const [a, b] = i < j ? [i, j] : [j, i];
+        return a * k - (a * (a + 1)) / 2 + (b - a - 1);
+    };
+    const topModel = order[0];
+    // Δ_L of (top − other) > 0 for every other model: above under every resolution of the open labels.
+    let topValidity = true;
+    for (let j = 0; j < k && topValidity !== null; j++) {
+        if (j === topModel)
+            continue;
+        const pr = rankPairs[pairOf(topModel, j)];
+        const low = topModel < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
+        if (low === null)
+            topValidity = null;
+        else if (!(low > 0))
+            topValidity = false;
+    }
+    const reference = options.reference === null ? -1 : models.indexOf(options.reference);
+    const rankModels = order.map((i) => ({
+        model: models[i],
+        score: scores[i]?.score ?? null,
+        interval: scores[i]?.interval ?? null,
+        rank_low: ranks.rankLow[i],
+        rank_high: ranks.rankHigh[i],
+        group: ranks.group[i],
+        absence_adds_back: set.addsBack[i],
+        absence_adds_back_valid: set.addsBackValid[i],
+        vs_reference: reference < 0 || reference === i
+            ? null
+            : above[i * k + reference] === 1
+                ? "above"
+                : above[reference * k + i] === 1
+                    ? "below"
+                    : "unresolved",
+        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+    }));
+    const reviewFirst = [];
+    for (let p = 0; p + 1 < k; p++) {
+        const hi = order[p];
+        const lo = order[p + 1];
+        if (rankPairs[pairOf(hi, lo)]?.unresolved_by !== "validity")
+            continue;
+        const x = analyse(hi, lo, alpha);
+        const settle = reviewsToSettle(x, policy);
+        reviewFirst.push({
+            a: models[hi],
+            b: models[lo],
+            reviews_to_settle_a_better: settle.up,
+            reviews_to_settle_b_better: settle.down,
+            tasks: influentialTasks(pairDataset(hi, lo), x),
+        });
+    }
+    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
+    const topGroup = groups[0] ?? [];
+    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+    return {
+        schema_version: RANK_SCHEMA_VERSION,
+        kind: "rank",
+        top: topGroup.length === 1 ? topGroup[0] : null,
+        top_resolved: topGroup.length === 1,
+        top_validity_resolved: topValidity,
+        reference: options.reference,
+        warnings: rankWarnings(data, gate, withoutCluster),
+        models: rankModels,
+        groups,
+        pairs: rankPairs,
+        adjustment: {
+            method: "holm",
+            pairs: m,
+            family_alpha: alpha,
+            rounds: holm.rounds,
+            ordered_pairs: holm.orderedPairs,
+            final_level: holm.finalLevel,
+        },
+        review_first: reviewFirst,
+        common_tasks: set.tasks.length,
+        common_valid_tasks: set.validTasks,
+        unresolved_tasks: set.tasks.length - set.validTasks,
+        disputed_tasks: set.disputedTasks,
+        unreviewed_tasks: set.unreviewedTasks,
+        broken_tasks: set.brokenTasks,
+        universe_tasks: set.universeTasks,
+        settings: {
+            confidence: policy.margin.confidence,
+            quantile: policy.margin.quantile,
+            standard_error: policy.margin.standard_error,
+            cluster_correction: policy.margin.cluster_correction,
+            validity_bound: policy.margin.validity_bound,
+            infra_errors: policy.infra_errors,
+            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+        },
+        provenance: {
+            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
+            models_given: [...models],
+            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
+            review_revisions: [...data.reviewRevisions],
+            rows_read: data.rowsRead,
+            passes: data.passes,
+            policy: {
+                path: gate.source.path,
+                sha256: gate.source.sha256,
+                owner: policy.owner,
+                revisit: policy.revisit,
+                source: gate.source.source,
+                last_commit: gate.source.lastCommit,
+            },
+            tool_version: options.toolVersion,
+        },
+    };
+}
+/** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
+function modelScores(set, policy, k) {
+    const out = [];
+    const n = set.validity.length;
+    for (let i = 0; i < k; i++) {
+        const counts = set.counts[i] ?? [];
+        let validSum = 0;
+        let validCount = 0;
+        const open = new Float64Array(n);
+        let openCount = 0;
+        for (let j = 0; j < n; j++) {
+            const c = counts[j];
+            if (c === undefined)
+                continue;
+            const kStar = c.pass + c.fail + (policy.infra_errors === "count_as_fail" ? c.infra_error : 0);
+            const score = c.pass / kStar;
+            if (set.validity[j] === VALID_CODE) {
+                validSum += score;
+                validCount++;
+            }
+            else
+                open[openCount++] = score;
+        }
+        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
+        out.push({
+            score: f.valid_only_score,
+            interval: policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic,
+        });
+    }
+    return out;
+}
+/**
+ * The fewest open labels whose resolution could take 0 out of the pair's validity band, towards
+ * a above b (`up`: Δ_L > 0) and towards b above a (`down`: Δ_H < 0); null when none can.
+ * Exact bounds: Δ_L > 0 exactly when Σ_V d + Σ of the open d < 0 is > 0, and each open task moves
+ * that sum by |d| at best (a task with d < 0 resolved broken, one with d > 0 resolved valid), so
+ * the fewest are the largest |d| first. Pessimistic bounds: Δ_L's numerator is Σ_V d − |U|, and
+ * a task resolved moves it by 1 (broken) or 1 + d (valid), so by 1 + max(d, 0) at best.
+ */
+function reviewsToSettle(x, policy) {
+    if (x.margin === null)
+        return { up: null, down: null };
+    const validSum = x.margin * x.commonValidTasks;
+    const d = x.unresolvedD;
+    const count = (sign) => {
+        let base = sign * validSum;
+        const gains = [];
+        for (const raw of d) {
+            const v = sign * raw;
+            if (policy.margin.validity_bound === "exact") {
+                if (v < 0)
+                    base += v;
+                if (v !== 0)
+                    gains.push(Math.abs(v));
+            }
+            else {
+                base -= 1;
+                gains.push(1 + Math.max(v, 0));
+            }
+        }
+        gains.sort((p, q) => q - p);
+        let reviews = 0;
+        for (const g of gains) {
+            if (base > TIE_TOLERANCE)
+                break;
+            base += g;
+            reviews++;
+        }
+        return base > TIE_TOLERANCE ? reviews : null;
+    };
+    return { up: count(1), down: count(-1) };
+}
+function rankWarnings(data, gate, withoutCluster) {
+    const policy = gate.policy;
+    const out = [...gate.warnings];
+    if (gate.expired) {
+        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+    }
+    if (policy.infra_errors === "count_as_fail") {
+        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
+    }
+    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
+    const placeholders = harness.filter(isPlaceholderRevision);
+    if (placeholders.length > 0) {
+        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
+    }
+    if (policy.require_same_harness && harness.length > 1) {
+        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
+    }
+    if (withoutCluster) {
+        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
+/**
+ * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
+ * lengths (UTF-16 code units), which are never fewer than GitHub's character counts.
+ */
+/** Check run `output.text` (and `output.summary`): "Maximum length: 65535 characters" (REST API, check runs). */
+const CHECK_RUN_TEXT_MAX = 65535;
+/** Issue / pull-request comment body: "Body is too long (maximum is 65536 characters)". */
+const COMMENT_BODY_MAX = 65536;
+/** $GITHUB_STEP_SUMMARY: at most 1 MiB per step, in bytes (GitHub Actions docs, "Adding a job summary"). */
+const STEP_SUMMARY_MAX_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
+/** Check run annotations: at most 50 per create/update request (REST API, check runs `output.annotations`). */
+const ANNOTATIONS_PER_REQUEST = 50;
+/** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
+const EVENT_PAYLOAD_MAX_BYTES = (/* unused pure expression or super */ null && (25 * 1024 * 1024));
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
+/**
+ * The words and table rows of the rank report, shared by the Markdown and the text renderers
+ * (each gives its own Inline: escaped for Markdown, neutralised for a terminal). Untrusted text —
+ * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
+ * `f.text` / `f.code`; everything else is generated here.
+ */
+
+/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
+function rank_sections_add(out, ...parts) {
+    for (const part of parts) {
+        if (typeof part === "string")
+            out.push(part);
+        else
+            for (const line of part)
+                out.push(line);
+    }
+}
+/** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
+const PAIR_MATRIX_MAX_MODELS = 12;
+/** Model ids are cut to this many characters in tables. */
+const MODEL_ID_CHARS = 60;
+const FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true };
+/** Smaller lists, tried when the full document is over the size limit. */
+const SHORT_DETAILS = [
+    { pairs: 15, tasks: 5, matrix: true },
+    { pairs: 5, tasks: 3, matrix: false },
+    { pairs: 0, tasks: 0, matrix: false },
+];
+function rank_sections_headline(r, f) {
+    return r.top === null
+        ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
+        : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
+}
+function yesNo(x) {
+    return x === null ? "n/a" : x ? "yes" : "no";
+}
+/** The sentences under the headline: the set, the adjustment, the seed's question. */
+function summaryLines(r, f) {
+    const a = r.adjustment;
+    const top = r.models[0];
+    const open = r.unresolved_tasks === 0
+        ? "no open labels"
+        : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
+    const lines = [
+        f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
+        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered by Holm's step-down over the pairs (family α = ${formatPercent(a.family_alpha)}, each directional claim one-sided at α/(m − r); last level ${formatDecimal(a.final_level, 5)}).`),
+    ];
+    if (top !== undefined) {
+        lines.push(`${f.gen("Is")} ${f.code(top.model, MODEL_ID_CHARS)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+    }
+    return lines;
+}
+function leaderboardHeader(r) {
+    const head = ["rank", "model", "score", "validity interval", "rank range", "group"];
+    if (r.reference !== null)
+        head.push("vs reference");
+    return head;
+}
+function leaderboardRows(r, f) {
+    return r.models.map((m, i) => {
+        const row = [
+            f.gen(String(i + 1)),
+            f.code(m.model, MODEL_ID_CHARS) + (m.model === r.reference ? f.gen(" (reference)") : ""),
+            f.gen(formatPercent(m.score)),
+            f.gen(formatPercentInterval(m.interval)),
+            f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
+            f.gen(String(m.group)),
+        ];
+        if (r.reference !== null)
+            row.push(f.gen(m.vs_reference ?? "—"));
+        return row;
+    });
+}
+/** The pair of two models, whichever way round the report holds it, as seen from `x`. */
+function pairFrom(r, x, y) {
+    for (const pair of r.pairs) {
+        if (pair.a === x && pair.b === y)
+            return { pair, flipped: false };
+        if (pair.a === y && pair.b === x)
+            return { pair, flipped: true };
+    }
+    return null;
+}
+/** A matrix cell: row model vs column model. */
+function matrixCell(r, row, col) {
+    if (row === col)
+        return "·";
+    const found = pairFrom(r, row.model, col.model);
+    if (found === null)
+        return "?";
+    const { pair, flipped } = found;
+    const margin = pair.margin === null ? null : flipped ? -pair.margin : pair.margin;
+    const m = format_number_formatPp(margin, 1).replace(" pp", "");
+    if (pair.relation === "unresolved")
+        return `≈ ${m} ${pair.unresolved_by === "validity" ? "v" : "r"}`;
+    const rowAbove = (pair.relation === "a_better") !== flipped;
+    return `${rowAbove ? "▲" : "▼"} ${m}`;
+}
+/** The pair matrix: header (#1 … #K) and one row per model, in rank order. */
+function matrixRows(r, f) {
+    const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
+    const rows = r.models.map((row, i) => [
+        `${f.gen(`#${i + 1}`)} ${f.code(row.model, 30)}`,
+        ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
+    ]);
+    return { header, rows };
+}
+const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels alone decide it; r: run variance).";
+const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
+function pairRow(p, f) {
+    const relation = p.relation === "a_better"
+        ? "first above"
+        : p.relation === "b_better"
+            ? "second above"
+            : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
+    return [
+        `${f.code(p.a, 40)} ${f.gen("vs")} ${f.code(p.b, 40)}`,
+        f.gen(format_number_formatPp(p.margin)),
+        f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
+        f.gen(format_number_formatPp(p.se).replace("+", "")),
+        f.gen(`${format_number_formatPp(p.lcb)} … ${format_number_formatPp(p.ucb)}`),
+        f.gen(formatDecimal(p.level, 5)),
+        f.gen(relation),
+    ];
+}
+const neg = (x) => (x === null ? null : -x);
+/** The pair seen from b: b − a, its bounds swapped and negated, the relation mirrored. */
+function flipPair(p) {
+    return {
+        ...p,
+        a: p.b,
+        b: p.a,
+        margin: neg(p.margin),
+        margin_low: neg(p.margin_high),
+        margin_high: neg(p.margin_low),
+        lcb: neg(p.ucb),
+        ucb: neg(p.lcb),
+        lcb_bound_kind: p.ucb_bound_kind,
+        ucb_bound_kind: p.lcb_bound_kind,
+        relation: p.relation === "a_better" ? "b_better" : p.relation === "b_better" ? "a_better" : "unresolved",
+    };
+}
+/** Adjacent pairs in rank order, each seen from the higher-ranked model. */
+function adjacentPairs(r) {
+    const out = [];
+    for (let i = 0; i + 1 < r.models.length; i++) {
+        const hi = r.models[i];
+        const lo = r.models[i + 1];
+        const found = pairFrom(r, hi.model, lo.model);
+        if (found !== null)
+            out.push(found.flipped ? flipPair(found.pair) : found.pair);
+    }
+    return out;
+}
+function unresolvedPairs(r) {
+    return r.pairs.filter((p) => p.relation === "unresolved");
+}
+function reviewSentence(x, f) {
+    const n = (k) => k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`;
+    return `${f.code(x.a, MODEL_ID_CHARS)} ${f.gen("vs")} ${f.code(x.b, MODEL_ID_CHARS)}${f.gen(`: the open labels alone decide this order. To settle it ${n(x.reviews_to_settle_a_better)} (first above) or ${n(x.reviews_to_settle_b_better)} (second above), if they come out that way; review these first:`)}`;
+}
+const TASK_HEADER = ["task", "label", "d", "evidence"];
+function taskRows(x, limit, f, evidence) {
+    return x.tasks
+        .slice(0, limit)
+        .map((t) => [
+        f.code(t.task_id, 80),
+        f.gen(t.validity),
+        f.gen(formatSignedDecimal(t.d)),
+        t.evidence.length === 0 ? f.gen("—") : t.evidence.slice(0, 3).map(evidence).join(", "),
+    ]);
+}
+const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
+function commonRows(r, f) {
+    return r.models.map((m) => [
+        f.code(m.model, MODEL_ID_CHARS),
+        f.gen(formatCount(m.absence_adds_back)),
+        f.gen(formatCount(m.absence_adds_back_valid)),
+        m.harness_revisions.length === 0
+            ? f.gen("—")
+            : m.harness_revisions
+                .slice(0, 3)
+                .map((h) => f.code(h, 40))
+                .join(", "),
+    ]);
+}
+function settingsLines(r, f) {
+    const s = r.settings;
+    const p = r.provenance;
+    return [
+        f.gen(`Settings: confidence ${s.confidence}, quantile ${s.quantile}, standard error ${s.standard_error}${s.standard_error === "clustered" ? ` (${s.cluster_correction})` : ""}, validity bound ${s.validity_bound}, infra errors ${s.infra_errors}, common valid tasks ${s.common_valid_tasks_threshold}.`),
+        `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
+        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${p.passes} time${p.passes === 1 ? "" : "s"}; model-gate ${p.tool_version}.`)}`,
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-markdown.ts
+/**
+ * The rank report as GitHub Markdown (`model-gate rank`, the default format): the headline, the
+ * leaderboard with rank intervals and groups, the pairs (a matrix up to PAIR_MATRIX_MAX_MODELS
+ * models, beyond that the adjacent pairs and a list of the unresolved ones), the open tasks to
+ * review first, the common set and the settings. Rendered from the report alone; every string
+ * from the export is escaped (escape.ts). Over `maxLength` (default: a PR comment's limit) the
+ * lists are shortened step by step, and a visible note says so; the last resort is a cut.
+ */
+
+
+
+
+const RANK_TITLE = "Model ranking";
+const f = MARKDOWN_INLINE;
+function render_rank_markdown_table(header, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    return [line(header.map((h) => f.gen(h))), `|${header.map(() => ":--").join("|")}|`, ...rows.map(line)];
+}
+function render(r, detail, trimmed) {
+    const out = [`## ${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`, ""];
+    for (const line of summaryLines(r, f))
+        rank_sections_add(out, line, "");
+    for (const w of r.warnings)
+        rank_sections_add(out, `> ⚠️ ${f.text(w, 400)}`, "");
+    if (trimmed) {
+        rank_sections_add(out, f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
+    }
+    rank_sections_add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
+    rank_sections_add(out, f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range."), "");
+    rank_sections_add(out, "### Pairs", "");
+    if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
+        const m = matrixRows(r, f);
+        rank_sections_add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
+    }
+    rank_sections_add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, f))), "");
+    if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
+        const open = unresolvedPairs(r);
+        if (open.length > 0) {
+            const shown = open.slice(0, detail.pairs);
+            rank_sections_add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
+            if (shown.length > 0)
+                rank_sections_add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(p, f))), "");
+            if (shown.length < open.length)
+                rank_sections_add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
+        }
+    }
+    if (r.review_first.length > 0) {
+        rank_sections_add(out, "### Open tasks to review first", "");
+        for (const x of r.review_first) {
+            rank_sections_add(out, reviewSentence(x, f), "");
+            const rows = taskRows(x, detail.tasks, f, (e) => (0,report_escape/* safeLink */.o3)(e));
+            if (rows.length > 0)
+                rank_sections_add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
+            if (rows.length < x.tasks.length)
+                rank_sections_add(out, f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
+        }
+    }
+    rank_sections_add(out, "### Common set", "");
+    rank_sections_add(out, f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", render_rank_markdown_table(COMMON_HEADER, commonRows(r, f)), "");
+    rank_sections_add(out, "### Settings and provenance", "");
+    for (const line of settingsLines(r, f))
+        rank_sections_add(out, line, "");
+    return out.join("\n").trimEnd() + "\n";
+}
+/** The Markdown of a rank report. Deterministic: the same report gives the same string. */
+function renderRankMarkdown(report, options = {}) {
+    const max = options.maxLength ?? COMMENT_BODY_MAX;
+    const full = render(report, FULL_DETAIL, false);
+    if (full.length <= max)
+        return full;
+    for (const detail of SHORT_DETAILS) {
+        const short = render(report, detail, true);
+        if (short.length <= max)
+            return short;
+    }
+    return truncateMarkdown(render(report, SHORT_DETAILS[SHORT_DETAILS.length - 1] ?? FULL_DETAIL, true), max);
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-text.ts
+/**
+ * The rank report as plain text for a terminal (`model-gate rank --format text`): the same
+ * sections as the Markdown, as aligned columns, untrusted text neutralised (render-text.ts's
+ * TEXT_INLINE: no line breaks, controls, bidi characters or workflow commands).
+ */
+
+
+
+
+const render_rank_text_f = TEXT_INLINE;
+function columns(header, rows) {
+    const all = [header, ...rows];
+    const widths = header.map((_, c) => all.reduce((w, r) => Math.max(w, displayWidth(r[c] ?? "")), 0));
+    return all.map((r) => r
+        .map((cell, c) => cell + " ".repeat(Math.max(0, (widths[c] ?? 0) - displayWidth(cell))))
+        .join("  ")
+        .trimEnd());
+}
+function renderRankText(r) {
+    const detail = FULL_DETAIL;
+    const out = [`${RANK_TITLE}: ${rank_sections_headline(r, render_rank_text_f)}`, ""];
+    rank_sections_add(out, summaryLines(r, render_rank_text_f));
+    for (const w of r.warnings)
+        rank_sections_add(out, `Warning: ${render_rank_text_f.text(w, 400)}`);
+    rank_sections_add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, render_rank_text_f)), "");
+    const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
+    if (matrix) {
+        const m = matrixRows(r, render_rank_text_f);
+        rank_sections_add(out, "Pairs", columns(m.header, m.rows), MATRIX_LEGEND, "");
+    }
+    rank_sections_add(out, "Adjacent models", columns(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, render_rank_text_f))), "");
+    if (!matrix) {
+        const open = unresolvedPairs(r);
+        const shown = open.slice(0, detail.pairs);
+        rank_sections_add(out, `Unresolved pairs: ${open.length} of ${r.pairs.length}`);
+        if (shown.length > 0)
+            rank_sections_add(out, columns(PAIR_HEADER, shown.map((p) => pairRow(p, render_rank_text_f))));
+        if (shown.length < open.length)
+            rank_sections_add(out, `… and ${open.length - shown.length} more (every pair is in the report JSON)`);
+        rank_sections_add(out, "");
+    }
+    for (const x of r.review_first) {
+        rank_sections_add(out, reviewSentence(x, render_rank_text_f));
+        const rows = taskRows(x, detail.tasks, render_rank_text_f, (e) => render_rank_text_f.text(e, 120));
+        if (rows.length > 0)
+            rank_sections_add(out, columns(TASK_HEADER, rows));
+        rank_sections_add(out, "");
+    }
+    rank_sections_add(out, "Common set", columns(COMMON_HEADER, commonRows(r, render_rank_text_f)), "");
+    rank_sections_add(out, settingsLines(r, render_rank_text_f));
+    return out.join("\n") + "\n";
+}
+
+;// CONCATENATED MODULE: ./src/read/read-models.ts
+/**
+ * The rank's inputs (docs/rank.md "Reading"): the policy first (a policy error comes before any
+ * problem of the export), then the export read ceil(K/2) times through the one read path
+ * (readDataset), each read taking two of the ranked models as its pair (the last model paired
+ * with the first when K is odd), and the reads joined into one ModelsDataset keyed by
+ * (dataset_revision, task_id). The reader builds a two-model columnar Dataset; a second,
+ * N-model read path would be faster on many models but would be a second reader to keep right,
+ * so rank pays ceil(K/2) passes (one more without --models, to learn the export's models).
+ *
+ * A task's label, review revision and cluster come from every model's rows and the reviews, so
+ * every read that holds a task holds the same ones: the join checks it.
+ */
+
+
+
+
+
+
+
+
+/**
+ * The pair of the first read when the models are not given: it only lists the export's models,
+ * so its two ids need not exist (if an export did use them, that read would just hold their rows).
+ */
+const LISTING_PAIR = ["\u0000model-gate:rank:listing:a", "\u0000model-gate:rank:listing:b"];
+/** The reads' pairs: (0, 1), (2, 3), …, and (K − 1, 0) when K is odd. */
+function readPairs(k) {
+    const out = [];
+    for (let i = 0; i + 1 < k; i += 2)
+        out.push([i, i + 1]);
+    if (k % 2 === 1 && k > 1)
+        out.push([k - 1, 0]);
+    return out;
+}
+function checkGivenModels(models) {
+    const seen = new Set();
+    for (const m of models) {
+        if (m === "")
+            throw new errors/* InputError */.dz("--models has an empty model id (two commas in a row, or a trailing comma).");
+        if (seen.has(m))
+            throw new errors/* InputError */.dz(`--models names ${quote(m)} twice.`);
+        seen.add(m);
+    }
+    if (models.length < 2) {
+        throw new errors/* InputError */.dz(`A ranking needs at least 2 models; --models names ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
+    }
+}
+function unknownModels(given, present) {
+    const have = new Set(present);
+    const unknown = given.filter((m) => !have.has(m));
+    if (unknown.length === 0)
+        return;
+    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote).join(", ");
+    const more = present.length > MAX_LISTED_MODEL_IDS ? `, … (${present.length} in all)` : "";
+    throw new errors/* InputError */.dz(`--models names ${unknown.length === 1 ? "a model" : `${unknown.length} models`} the export does not have:`, unknown.map((m) => ({
+        message: `${quote(m)} does not appear in the export; model_config ids present (${present.length}): ${shown || "none"}${more}` +
+            unicodeNearMatch(m, present),
+    })));
+}
+async function readRankInputs(req) {
+    if (req.models !== null)
+        checkGivenModels(req.models);
+    const display = req.displayPath ?? ((p) => p);
+    const policy = runPolicy(req.policy, req.today, display);
+    if (req.readThreads?.note !== undefined)
+        req.onNote?.(req.readThreads.note);
+    const read = (baseline, candidate, reviews) => readDataset({
+        results: req.results,
+        reviews,
+        baseline,
+        candidate,
+        pairOfMany: true,
+        displayPath: display,
+        ...(req.readThreads?.ranges === undefined ? {} : { readRanges: req.readThreads.ranges }),
+        ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
+        ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
+    });
+    let passes = 0;
+    const reads = [];
+    let models;
+    if (req.models === null) {
+        // Only the results name models: the reviews wait for the reads that use them.
+        const listing = await read(LISTING_PAIR[0], LISTING_PAIR[1], []);
+        passes++;
+        models = listing.modelsPresent.filter((m) => m !== LISTING_PAIR[0] && m !== LISTING_PAIR[1]);
+        if (models.length < 2) {
+            throw new errors/* InputError */.dz(`A ranking needs at least 2 models; the export has ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
+        }
+    }
+    else {
+        models = req.models;
+    }
+    const pairs = readPairs(models.length);
+    for (const [b, c] of pairs) {
+        const dataset = await read(models[b], models[c], req.reviews);
+        passes++;
+        if (reads.length === 0)
+            unknownModels(models, dataset.modelsPresent);
+        reads.push(dataset);
+        if (req.collectGarbage !== undefined && dataset.tasks.length >= COLLECT_MIN_TASKS)
+            req.collectGarbage();
+    }
+    const first = reads[0];
+    // A reviews file that labels no task of any read's pair labels no ranked model's task.
+    const nothing = first.unmatchedReviewFiles?.filter((f) => reads.every((r) => r.unmatchedReviewFiles?.includes(f)));
+    if (nothing !== undefined && nothing.length > 0) {
+        throw new errors/* InputError */.dz("A reviews file labels no task any ranked model ran:", nothing.map((file) => ({
+            location: { file },
+            message: "a review applies to a task only under the same dataset_revision: re-import the reviews with " +
+                "--dataset-revision set to the results' revision, or with the same --tasks list as the results",
+        })));
+    }
+    return { data: joinReads(models, pairs, reads, passes), policy };
+}
+/**
+ * The reads joined by task key: every task any ranked model ran, in (dataset_revision, task_id)
+ * order, each model's counts from the read that holds it as baseline or candidate.
+ */
+function joinReads(models, pairs, reads, passes) {
+    // Every (read, task) entry, sorted by key; equal keys are one task.
+    const entries = [];
+    const offsets = [];
+    let total = 0;
+    for (const r of reads) {
+        offsets.push(total);
+        total += r.tasks.length;
+    }
+    const readOf = new Uint32Array(total);
+    const taskOf = new Uint32Array(total);
+    reads.forEach((r, k) => {
+        const at = offsets[k];
+        for (let i = 0; i < r.tasks.length; i++) {
+            readOf[at + i] = k;
+            taskOf[at + i] = i;
+            entries.push(at + i);
+        }
+    });
+    // The keys read once (the sort compares each entry many times).
+    const revision = new Array(total);
+    const id = new Array(total);
+    for (let e = 0; e < total; e++) {
+        const t = reads[readOf[e]].tasks;
+        const i = taskOf[e];
+        revision[e] = t.datasetRevision(i);
+        id[e] = t.taskId(i);
+    }
+    entries.sort((x, y) => compareCodeUnits(revision[x], revision[y]) ||
+        compareCodeUnits(id[x], id[y]) ||
+        x - y);
+    const which = [];
+    const index = [];
+    const taskOfEntry = new Int32Array(total).fill(-1);
+    let lastEntry = -1;
+    for (const e of entries) {
+        if (lastEntry < 0 || revision[e] !== revision[lastEntry] || id[e] !== id[lastEntry]) {
+            which.push(readOf[e]);
+            index.push(taskOf[e]);
+            lastEntry = e;
+        }
+        else {
+            sameTask(reads, readOf, taskOf, lastEntry, e);
+        }
+        taskOfEntry[e] = which.length - 1;
+    }
+    const n = which.length;
+    const counts = models.map(() => new Array(n));
+    const summaries = models.map(() => undefined);
+    pairs.forEach(([b, c], k) => {
+        const r = reads[k];
+        const at = offsets[k];
+        for (const [model, side] of [
+            [b, "baseline"],
+            [c, "candidate"],
+        ]) {
+            if (summaries[model] !== undefined)
+                continue;
+            summaries[model] = r[side];
+            const own = counts[model];
+            for (let i = 0; i < r.tasks.length; i++)
+                own[taskOfEntry[at + i]] = r.tasks[side](i);
+        }
+    });
+    const first = reads[0];
+    return {
+        models,
+        tasks: tableView(reads.map((r) => r.tasks), Uint32Array.from(which), Uint32Array.from(index)),
+        counts,
+        summaries: summaries.map((s) => s),
+        modelsPresent: first.modelsPresent,
+        inputs: first.inputs,
+        rowsRead: first.rowsRead,
+        reviewRevisions: first.reviewRevisions,
+        passes,
+        ...(first.unmatchedLabels === undefined ? {} : { unmatchedLabels: first.unmatchedLabels }),
+    };
+}
+/** Two reads hold one task: its label, review revision and cluster must agree (they are the task's). */
+function sameTask(reads, readOf, taskOf, x, y) {
+    const tx = reads[readOf[x]].tasks;
+    const ty = reads[readOf[y]].tasks;
+    const i = taskOf[x];
+    const j = taskOf[y];
+    if (tx.validity(i) !== ty.validity(j) ||
+        tx.reviewRevision(i) !== ty.reviewRevision(j) ||
+        tx.cluster(i) !== ty.cluster(j)) {
+        throw new Error(`read-models: two reads disagree on task ${quote(tx.taskId(i))} (${tx.validity(i)} at ${tx.reviewRevision(i)} vs ${ty.validity(j)} at ${ty.reviewRevision(j)})`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/rank-command.ts
+/**
+ * `model-gate rank`: several model configs ranked on one common task set (docs/rank.md). The
+ * shell reads its inputs (src/read/read-models.ts), calls the pure core (runRank) and prints or
+ * writes the report; exit status 0 when the top model is resolved, 2 when it is not.
+ */
+
+
+
+
+
+
+
+
+
+
+
+const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
+
+Ranks several model configs on one common task set: every pair's margin with its validity
+bounds and run variance, Holm's step-down over the pairs, rank intervals and the groups of
+models the evidence cannot order (docs/rank.md).
+
+Required:
+  --results F [F ...]     results export files (.jsonl or .jsonl.gz), as for evaluate.
+  --policy P              the policy (YAML): its confidence, standard error, validity bound,
+                          infra_errors and common_valid_tasks apply.
+
+Options:
+  --models A,B,C          the model_config ids to rank (at least 2), comma-separated, or as
+                          several values; pairs are (A, B), (A, C), (B, C) in this order.
+                          Default: every model in the export, in sorted order.
+  --reference M           the current production config: each model is placed above, below or
+                          unresolved against it.
+  --reviews R [R ...]     review files, as for evaluate.
+  --format markdown|json|text
+                          what to print on stdout (default: markdown).
+  --report OUT.json       also write the rank report JSON to OUT.json (atomically).
+  --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  -h, --help              this text.
+
+Reads the export ceil(K/2) times for K models (one more without --models).
+Exit status: 0 the top model is resolved, 2 the top is unresolved (a tie at the top),
+3 input, policy or usage error, 4 internal error.
+`;
+const rank_command_FLAGS = {
+    results: { kind: "many" },
+    reviews: { kind: "many" },
+    policy: { kind: "one" },
+    models: { kind: "many" },
+    reference: { kind: "one" },
+    format: { kind: "one", choices: ["markdown", "json", "text"] },
+    report: { kind: "one" },
+    today: { kind: "one" },
+    help: { kind: "boolean" },
+    h: { kind: "boolean" },
+};
+/** Exit status of a ranking: the top resolved, or not. */
+const RANK_EXIT = { resolved: 0, unresolved: 2 };
+async function rankCommand(argv, io) {
+    const flags = parseFlags(argv, rank_command_FLAGS, "rank");
+    if (flags.has("help") || flags.has("h")) {
+        io.stdout(RANK_HELP);
+        return 0;
+    }
+    const results = flags.get("results") ?? [];
+    if (results.length === 0)
+        throw new errors/* InputError */.dz('Missing --results.\nRun "model-gate rank --help".');
+    const policyPath = args_required(flags, "policy", "rank");
+    const today = one(flags, "today") ?? todayUtc(io.now());
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(today))
+        throw new errors/* InputError */.dz(`--today must be YYYY-MM-DD; got "${today}".`);
+    const given = flags.get("models");
+    const models = given === undefined ? null : given.flatMap((v) => v.split(","));
+    const reference = one(flags, "reference") ?? null;
+    const reviews = flags.get("reviews") ?? [];
+    const abs = (p) => (0,external_node_path_.resolve)(io.cwd, p);
+    const reportPath = one(flags, "report");
+    const inputs = [...results, ...reviews, policyPath];
+    if (reportPath !== undefined)
+        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", inputs.map((p) => ({ path: abs(p), shown: p })));
+    if (reference !== null && models !== null && !models.includes(reference)) {
+        throw new errors/* InputError */.dz(`--reference "${reference}" is not among the models given with --models: add it there, or leave --models out to rank every model.`);
+    }
+    const rankInputs = await readRankInputs({
+        results: results.map(abs),
+        reviews: reviews.map(abs),
+        policy: {
+            path: abs(policyPath),
+            text: await readPolicyText(abs(policyPath), policyPath),
+            source: "file",
+            lastCommit: null,
+        },
+        models,
+        today,
+        displayPath: (p) => displayAs(p, inputs, abs),
+        ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
+        ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
+        ...(io.debug === undefined ? {} : { onNote: io.debug }),
+    });
+    const report = runRank(rankInputs.data, rankInputs.policy, { reference, toolVersion: TOOL_VERSION });
+    if (reportPath !== undefined)
+        await writeReport(abs(reportPath), reportPath, jsonChunks(report));
+    const format = one(flags, "format");
+    if (format === "json")
+        for (const chunk of jsonChunks(report))
+            io.stdout(chunk);
+    else
+        io.stdout(format === "text" ? renderRankText(report) : renderRankMarkdown(report));
+    return report.top_resolved ? RANK_EXIT.resolved : RANK_EXIT.unresolved;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 /**
  * The CLI's dispatcher and its single error boundary: user mistakes (InputError) print one clear
@@ -33266,10 +34626,12 @@ async function policyLogCommand(argv, io) {
 
 
 
+
 const MAIN_HELP = `Usage: model-gate <command> [flags]
 
 Commands:
   evaluate   decide accept / reject / unresolved from a results export and a policy
+  rank       rank several model configs on one common task set; say which orders are unresolved
   import     turn a harness's output (SWE-bench, Inspect, annotations) into a gate export
   policy-log the policy file's history from git: each change, loosenings and audit flags
 
@@ -33277,7 +34639,8 @@ Run "model-gate <command> --help" for a command's flags.
   -h, --help      this text
   -v, --version   print the version
 
-Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error.
+Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error
+(rank: 0 the top model resolved, 2 unresolved).
 `;
 const EXIT_INPUT_ERROR = 3;
 const EXIT_INTERNAL_ERROR = 4;
@@ -33287,6 +34650,8 @@ async function runCli(argv, io, env = {}) {
         switch (command) {
             case "evaluate":
                 return await evaluateCommand(rest, io);
+            case "rank":
+                return await rankCommand(rest, io);
             case "import":
                 return await importCommand(rest, io);
             case "policy-log":
@@ -33302,7 +34667,7 @@ async function runCli(argv, io, env = {}) {
                 io.stdout(`${TOOL_VERSION}\n`);
                 return 0;
             default:
-                throw new errors/* InputError */.dz(`Unknown command "${command}". Commands: evaluate, import, policy-log. Run "model-gate --help".`);
+                throw new errors/* InputError */.dz(`Unknown command "${command}". Commands: evaluate, rank, import, policy-log. Run "model-gate --help".`);
         }
     }
     catch (error) {

@@ -52243,6 +52243,22 @@ const MAX_CACHED_NU = 2 ** 22;
  * tasks), which a Map looked up at ~4× the cost of an indexed block.
  */
 function quantileFunction(margin) {
+    // One function (and so one cache) per (kind, confidence): a ranking analyses thousands of pairs
+    // at the same few levels, each of which would otherwise compute the same quantiles again.
+    const key = `${margin.quantile}:${margin.confidence}`;
+    const known = functions.get(key);
+    if (known !== undefined)
+        return known;
+    if (functions.size >= MAX_FUNCTIONS)
+        functions.clear();
+    const made = makeQuantileFunction(margin);
+    functions.set(key, made);
+    return made;
+}
+/** How many (kind, confidence) functions are kept; past it the cache starts again. */
+const MAX_FUNCTIONS = 8;
+const functions = new Map();
+function makeQuantileFunction(margin) {
     const z = normalQuantile(margin.confidence);
     if (margin.quantile === "z")
         return () => z;
@@ -53166,16 +53182,22 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
 
 
 /**
- * By the columns' count arrays (shared by every label overlay of one dataset: withLabels), then
+ * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
+ * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
  * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
  * and for each review revision: the counts are read once, not at each.
  */
 const pairsByCounts = new WeakMap();
 function taskPairs(columns, infra) {
-    let byInfra = pairsByCounts.get(columns.candidate);
+    let byBaseline = pairsByCounts.get(columns.candidate);
+    if (byBaseline === undefined) {
+        byBaseline = new WeakMap();
+        pairsByCounts.set(columns.candidate, byBaseline);
+    }
+    let byInfra = byBaseline.get(columns.baseline);
     if (byInfra === undefined) {
         byInfra = new Map();
-        pairsByCounts.set(columns.candidate, byInfra);
+        byBaseline.set(columns.baseline, byInfra);
     }
     const known = byInfra.get(infra);
     if (known !== undefined && known.d.length === columns.validity.length)
@@ -71029,6 +71051,13 @@ class BuilderState {
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
+    /**
+     * This read is one of the rank's reads of one export (ReadOptions.pairOfMany): the two models
+     * need not appear (the rank checks its models against modelsPresent), and a reviews file that
+     * labels none of this pair's tasks is named in the Dataset, not refused (another pair's may be
+     * the ones it labels).
+     */
+    pairOfMany = false;
     attemptIds = 0;
     /** Blocks of every AttemptIds of this builder (freed with it). */
     attemptPool = new AttemptPool();
@@ -71952,7 +71981,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         ["candidate", b.candidate],
     ]) {
         // After a passed cap the rest was not read and may hold the id.
-        if (complete && !b.stopped && !b.models.has(id)) {
+        if (complete && !b.stopped && !b.pairOfMany && !b.models.has(id)) {
             modelProblems.push({
                 message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
             });
@@ -72007,7 +72036,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
     const unmatchedProblems = new ProblemList();
-    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+    const unmatchedReviewFiles = [];
+    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
     // The task maps go before the table is made (finish is the last call): a task-heavy
     // export's peak memory is the held state and the table together.
     b.revisions.clear();
@@ -72103,6 +72133,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         rowsRead,
         reviewRevisions: [...revisions].sort((a, b) => a - b),
         ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+        ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
     };
 }
 /**
@@ -72111,14 +72142,17 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
  * export's labelled tasks (label other than unreviewed, from rows of other models) under such
  * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
  */
-function unmatchedLabelsOf(b, compared, late) {
+function unmatchedLabelsOf(b, compared, late, matchingNothing) {
     const out = [];
     const comparedList = [...compared].sort(compareCodeUnits);
     for (const [fileIndex, st] of [...b.reviewFiles].sort((x, y) => x[0] - y[0])) {
         const file = b.fileNames[fileIndex] ?? "?";
         const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
         const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
-        if (st.matched === 0) {
+        if (st.matched === 0 && b.pairOfMany) {
+            matchingNothing.push(file);
+        }
+        else if (st.matched === 0) {
             late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
         }
         else if (rows > 0) {
@@ -73894,6 +73928,7 @@ async function readDataset(opts) {
 const RESTART = Symbol("restart");
 async function readFiles(opts, files, ranges) {
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
+    builder.pairOfMany = opts.pairOfMany === true;
     const inputs = [];
     let rowsRead = 0;
     let complete = true;
@@ -73968,22 +74003,26 @@ async function readFiles(opts, files, ranges) {
 function sha256(text) {
     return (0,external_node_crypto_.createHash)("sha256").update(text, "utf8").digest("hex");
 }
+/** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
+function runPolicy(policy, today, display, headText = null, history = null) {
+    return gatePolicy({
+        text: policy.text,
+        source: {
+            path: display(policy.path),
+            sha256: sha256(policy.text),
+            source: policy.source,
+            lastCommit: policy.lastCommit,
+        },
+        headText,
+        history,
+    }, today);
+}
 async function readRunInputs(req) {
     if (req.baseline === req.candidate) {
         throw new errors_InputError(`The baseline and the candidate are the same model_config ("${req.baseline}"): there is nothing to compare.`);
     }
     const display = req.displayPath ?? ((p) => p);
-    const policy = gatePolicy({
-        text: req.policy.text,
-        source: {
-            path: display(req.policy.path),
-            sha256: sha256(req.policy.text),
-            source: req.policy.source,
-            lastCommit: req.policy.lastCommit,
-        },
-        headText: req.headPolicyText,
-        history: req.policyHistory ?? null,
-    }, req.today);
+    const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
     if (req.readThreads?.note !== undefined)
         req.onNote?.(req.readThreads.note);
     const read = await readDataset({

@@ -2688,6 +2688,13 @@ class BuilderState {
     limits;
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
+    /**
+     * This read is one of the rank's reads of one export (ReadOptions.pairOfMany): the two models
+     * need not appear (the rank checks its models against modelsPresent), and a reviews file that
+     * labels none of this pair's tasks is named in the Dataset, not refused (another pair's may be
+     * the ones it labels).
+     */
+    pairOfMany = false;
     attemptIds = 0;
     /** Blocks of every AttemptIds of this builder (freed with it). */
     attemptPool = new builder_columns/* AttemptPool */.qI();
@@ -3669,7 +3676,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         ["candidate", b.candidate],
     ]) {
         // After a passed cap the rest was not read and may hold the id.
-        if (complete && !b.stopped && !b.models.has(id)) {
+        if (complete && !b.stopped && !b.pairOfMany && !b.models.has(id)) {
             modelProblems.push({
                 message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
             });
@@ -3724,7 +3731,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
     const unmatchedProblems = new ProblemList();
-    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+    const unmatchedReviewFiles = [];
+    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
     // The task maps go before the table is made (finish is the last call): a task-heavy
     // export's peak memory is the held state and the table together.
     b.revisions.clear();
@@ -3820,6 +3828,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         rowsRead,
         reviewRevisions: [...revisions].sort((a, b) => a - b),
         ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+        ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
     };
 }
 /**
@@ -3828,14 +3837,17 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
  * export's labelled tasks (label other than unreviewed, from rows of other models) under such
  * revisions. A reviews file none of whose rows labels a compared task is a problem (`late`).
  */
-function unmatchedLabelsOf(b, compared, late) {
+function unmatchedLabelsOf(b, compared, late, matchingNothing) {
     const out = [];
     const comparedList = [...compared].sort(compareCodeUnits);
     for (const [fileIndex, st] of [...b.reviewFiles].sort((x, y) => x[0] - y[0])) {
         const file = b.fileNames[fileIndex] ?? "?";
         const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
         const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
-        if (st.matched === 0) {
+        if (st.matched === 0 && b.pairOfMany) {
+            matchingNothing.push(file);
+        }
+        else if (st.matched === 0) {
             late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
         }
         else if (rows > 0) {

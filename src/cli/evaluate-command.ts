@@ -66,12 +66,12 @@ const FLAGS: Record<string, FlagSpec> = {
 
 export const VERDICT_EXIT = { accept: 0, reject: 1, unresolved: 2 } as const;
 
-function todayUtc(now: Date): string {
+export function todayUtc(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
 /** The policy's text; see decodePolicyText for why bytes that are not UTF-8 are refused. */
-async function readPolicyText(path: string, shown: string): Promise<string> {
+export async function readPolicyText(path: string, shown: string): Promise<string> {
   // A regular file only, and the 64 KiB cap enforced while reading (/dev/zero stops at it).
   return decodePolicyText(await readInputFile(path, path, "policy file", MAX_POLICY_BYTES), shown);
 }
@@ -149,7 +149,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
  * be written (no such directory, a directory, no permission) is the user's to fix: exit status 3,
  * not an internal error.
  */
-async function writeReport(absPath: string, given: string, json: Iterable<string>): Promise<void> {
+export async function writeReport(absPath: string, given: string, json: Iterable<string>): Promise<void> {
   try {
     await writeFileAtomic(absPath, json);
   } catch (error) {
@@ -180,6 +180,6 @@ function parseAsOfReview(value: string | undefined): number | null {
   return n;
 }
 
-function displayAs(absPath: string, given: readonly string[], abs: (p: string) => string): string {
+export function displayAs(absPath: string, given: readonly string[], abs: (p: string) => string): string {
   return given.find((g) => abs(g) === absPath) ?? absPath;
 }

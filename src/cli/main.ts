@@ -15,12 +15,14 @@ import { TOOL_VERSION } from "../version.js";
 import { evaluateCommand } from "./evaluate-command.js";
 import { importCommand } from "./import-command.js";
 import { policyLogCommand } from "./policy-log-command.js";
+import { rankCommand } from "./rank-command.js";
 import type { CliIo } from "./io.js";
 
 export const MAIN_HELP = `Usage: model-gate <command> [flags]
 
 Commands:
   evaluate   decide accept / reject / unresolved from a results export and a policy
+  rank       rank several model configs on one common task set; say which orders are unresolved
   import     turn a harness's output (SWE-bench, Inspect, annotations) into a gate export
   policy-log the policy file's history from git: each change, loosenings and audit flags
 
@@ -28,7 +30,8 @@ Run "model-gate <command> --help" for a command's flags.
   -h, --help      this text
   -v, --version   print the version
 
-Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error.
+Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error
+(rank: 0 the top model resolved, 2 unresolved).
 `;
 
 export const EXIT_INPUT_ERROR = 3;
@@ -44,6 +47,8 @@ export async function runCli(
     switch (command) {
       case "evaluate":
         return await evaluateCommand(rest, io);
+      case "rank":
+        return await rankCommand(rest, io);
       case "import":
         return await importCommand(rest, io);
       case "policy-log":
@@ -60,7 +65,7 @@ export async function runCli(
         return 0;
       default:
         throw new InputError(
-          `Unknown command "${command}". Commands: evaluate, import, policy-log. Run "model-gate --help".`,
+          `Unknown command "${command}". Commands: evaluate, rank, import, policy-log. Run "model-gate --help".`,
         );
     }
   } catch (error) {

@@ -323,4 +323,9 @@ export interface Dataset {
    * writes them for a file read without one --tasks list (the reader hashes; the core does not).
    */
   readonly idDerivedRevisions?: readonly string[];
+  /**
+   * Only for one of the rank's reads (ReadOptions.pairOfMany): the reviews files that label no
+   * task of this read's two models (evaluate's reader refuses such a file instead).
+   */
+  readonly unmatchedReviewFiles?: readonly string[];
 }

@@ -52,6 +52,12 @@ export interface ReadOptions {
   readonly displayPath?: (absPath: string) => string;
   /** Lower caps on what is held (DEFAULT_INPUT_LIMITS otherwise); for tests of the caps. */
   readonly limits?: Partial<InputLimits>;
+  /**
+   * One of the rank's reads of the export (src/read/read-models.ts): the two models need not
+   * appear, and a reviews file that labels none of their tasks is listed in the Dataset's
+   * unmatchedReviewFiles rather than refused.
+   */
+  readonly pairOfMany?: boolean;
   /** Read large plain results files in byte ranges on worker threads (range-read.ts); same Dataset. */
   readonly readRanges?: RangeReadOptions;
   /** Receives notes on how the input was read (for debug output; never part of the report). */
@@ -176,6 +182,7 @@ async function readFiles(
     files.map((f) => f.display),
     opts.limits,
   );
+  builder.pairOfMany = opts.pairOfMany === true;
   const inputs: InputFileDigest[] = [];
   let rowsRead = 0;
   let complete = true;

@@ -67,6 +67,30 @@ function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
+/** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
+export function runPolicy(
+  policy: RunRequest["policy"],
+  today: string,
+  display: (absPath: string) => string,
+  headText: string | null = null,
+  history: PolicyHistoryReport | null = null,
+): GatePolicy {
+  return gatePolicy(
+    {
+      text: policy.text,
+      source: {
+        path: display(policy.path),
+        sha256: sha256(policy.text),
+        source: policy.source,
+        lastCommit: policy.lastCommit,
+      },
+      headText,
+      history,
+    },
+    today,
+  );
+}
+
 export async function readRunInputs(req: RunRequest): Promise<RunInputs> {
   if (req.baseline === req.candidate) {
     throw new InputError(
@@ -74,20 +98,7 @@ export async function readRunInputs(req: RunRequest): Promise<RunInputs> {
     );
   }
   const display = req.displayPath ?? ((p: string) => p);
-  const policy = gatePolicy(
-    {
-      text: req.policy.text,
-      source: {
-        path: display(req.policy.path),
-        sha256: sha256(req.policy.text),
-        source: req.policy.source,
-        lastCommit: req.policy.lastCommit,
-      },
-      headText: req.headPolicyText,
-      history: req.policyHistory ?? null,
-    },
-    req.today,
-  );
+  const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
 
   if (req.readThreads?.note !== undefined) req.onNote?.(req.readThreads.note);
   const read = await readDataset({

@@ -108,17 +108,23 @@ interface TaskPairs {
 }
 
 /**
- * By the columns' count arrays (shared by every label overlay of one dataset: withLabels), then
+ * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
+ * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
  * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
  * and for each review revision: the counts are read once, not at each.
  */
-const pairsByCounts = new WeakMap<object, Map<InfraErrorsPolicy, TaskPairs>>();
+const pairsByCounts = new WeakMap<object, WeakMap<object, Map<InfraErrorsPolicy, TaskPairs>>>();
 
 function taskPairs(columns: TaskColumns, infra: InfraErrorsPolicy): TaskPairs {
-  let byInfra = pairsByCounts.get(columns.candidate);
+  let byBaseline = pairsByCounts.get(columns.candidate);
+  if (byBaseline === undefined) {
+    byBaseline = new WeakMap();
+    pairsByCounts.set(columns.candidate, byBaseline);
+  }
+  let byInfra = byBaseline.get(columns.baseline);
   if (byInfra === undefined) {
     byInfra = new Map();
-    pairsByCounts.set(columns.candidate, byInfra);
+    byBaseline.set(columns.baseline, byInfra);
   }
   const known = byInfra.get(infra);
   if (known !== undefined && known.d.length === columns.validity.length) return known;

@@ -21,6 +21,22 @@ const MAX_CACHED_NU = 2 ** 22;
  * tasks), which a Map looked up at ~4× the cost of an indexed block.
  */
 export function quantileFunction(margin: Pick<MarginSettings, "quantile" | "confidence">): QuantileFunction {
+  // One function (and so one cache) per (kind, confidence): a ranking analyses thousands of pairs
+  // at the same few levels, each of which would otherwise compute the same quantiles again.
+  const key = `${margin.quantile}:${margin.confidence}`;
+  const known = functions.get(key);
+  if (known !== undefined) return known;
+  if (functions.size >= MAX_FUNCTIONS) functions.clear();
+  const made = makeQuantileFunction(margin);
+  functions.set(key, made);
+  return made;
+}
+
+/** How many (kind, confidence) functions are kept; past it the cache starts again. */
+const MAX_FUNCTIONS = 8;
+const functions = new Map<string, QuantileFunction>();
+
+function makeQuantileFunction(margin: Pick<MarginSettings, "quantile" | "confidence">): QuantileFunction {
   const z = normalQuantile(margin.confidence);
   if (margin.quantile === "z") return () => z;
   const confidence = margin.confidence;

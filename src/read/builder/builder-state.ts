@@ -100,6 +100,13 @@ export class BuilderState {
   readonly limits: InputLimits;
   /** A cap was passed (reported): later lines are not held. */
   stopped = false;
+  /**
+   * This read is one of the rank's reads of one export (ReadOptions.pairOfMany): the two models
+   * need not appear (the rank checks its models against modelsPresent), and a reviews file that
+   * labels none of this pair's tasks is named in the Dataset, not refused (another pair's may be
+   * the ones it labels).
+   */
+  pairOfMany = false;
   attemptIds = 0;
   /** Blocks of every AttemptIds of this builder (freed with it). */
   readonly attemptPool = new AttemptPool();

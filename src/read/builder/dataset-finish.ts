@@ -59,7 +59,7 @@ export function finishDataset(
     ["candidate", b.candidate],
   ] as const) {
     // After a passed cap the rest was not read and may hold the id.
-    if (complete && !b.stopped && !b.models.has(id)) {
+    if (complete && !b.stopped && !b.pairOfMany && !b.models.has(id)) {
       modelProblems.push({
         message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
       });
@@ -112,7 +112,8 @@ export function finishDataset(
   // Read before the per-task maps go; its problems come after the tasks' (as listed).
   const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
   const unmatchedProblems = new ProblemList();
-  const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems);
+  const unmatchedReviewFiles: string[] = [];
+  const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
   // The task maps go before the table is made (finish is the last call): a task-heavy
   // export's peak memory is the held state and the table together.
   b.revisions.clear();
@@ -206,6 +207,7 @@ export function finishDataset(
     rowsRead,
     reviewRevisions: [...revisions].sort((a, b) => a - b),
     ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+    ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
   };
 }
 
@@ -219,6 +221,7 @@ function unmatchedLabelsOf(
   b: BuilderState,
   compared: ReadonlySet<string>,
   late: ProblemList,
+  matchingNothing: string[],
 ): UnmatchedLabels[] {
   const out: UnmatchedLabels[] = [];
   const comparedList = [...compared].sort(compareCodeUnits);
@@ -226,7 +229,9 @@ function unmatchedLabelsOf(
     const file = b.fileNames[fileIndex] ?? "?";
     const unmatched = [...st.byRevision.keys()].filter((r) => !compared.has(r)).sort(compareCodeUnits);
     const rows = unmatched.reduce((s, r) => s + (st.byRevision.get(r) ?? 0), 0) + st.otherRows;
-    if (st.matched === 0) {
+    if (st.matched === 0 && b.pairOfMany) {
+      matchingNothing.push(file);
+    } else if (st.matched === 0) {
       late.add({ location: { file }, message: noMatchMessage(st, unmatched, comparedList) });
     } else if (rows > 0) {
       out.push({ file, rows, of: st.rows, revisions: unmatched, moreRevisions: st.otherRows > 0 });

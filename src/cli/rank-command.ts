@@ -1,0 +1,118 @@
+/**
+ * `model-gate rank`: several model configs ranked on one common task set (docs/rank.md). The
+ * shell reads its inputs (src/read/read-models.ts), calls the pure core (runRank) and prints or
+ * writes the report; exit status 0 when the top model is resolved, 2 when it is not.
+ */
+import { resolve } from "node:path";
+import { InputError } from "../core/errors.js";
+import { runRank } from "../core/rank/rank.js";
+import { renderRankMarkdown } from "../core/rank/render-rank-markdown.js";
+import { renderRankText } from "../core/rank/render-rank-text.js";
+import { jsonChunks } from "../core/report/report-json.js";
+import { checkOutputTarget } from "../io/file-kind.js";
+import { readRankInputs } from "../read/read-models.js";
+import { TOOL_VERSION } from "../version.js";
+import { one, parseFlags, required, type FlagSpec } from "./args.js";
+import { displayAs, readPolicyText, todayUtc, writeReport } from "./evaluate-command.js";
+import type { CliIo } from "./io.js";
+
+export const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
+
+Ranks several model configs on one common task set: every pair's margin with its validity
+bounds and run variance, Holm's step-down over the pairs, rank intervals and the groups of
+models the evidence cannot order (docs/rank.md).
+
+Required:
+  --results F [F ...]     results export files (.jsonl or .jsonl.gz), as for evaluate.
+  --policy P              the policy (YAML): its confidence, standard error, validity bound,
+                          infra_errors and common_valid_tasks apply.
+
+Options:
+  --models A,B,C          the model_config ids to rank (at least 2), comma-separated, or as
+                          several values; pairs are (A, B), (A, C), (B, C) in this order.
+                          Default: every model in the export, in sorted order.
+  --reference M           the current production config: each model is placed above, below or
+                          unresolved against it.
+  --reviews R [R ...]     review files, as for evaluate.
+  --format markdown|json|text
+                          what to print on stdout (default: markdown).
+  --report OUT.json       also write the rank report JSON to OUT.json (atomically).
+  --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  -h, --help              this text.
+
+Reads the export ceil(K/2) times for K models (one more without --models).
+Exit status: 0 the top model is resolved, 2 the top is unresolved (a tie at the top),
+3 input, policy or usage error, 4 internal error.
+`;
+
+const FLAGS: Record<string, FlagSpec> = {
+  results: { kind: "many" },
+  reviews: { kind: "many" },
+  policy: { kind: "one" },
+  models: { kind: "many" },
+  reference: { kind: "one" },
+  format: { kind: "one", choices: ["markdown", "json", "text"] },
+  report: { kind: "one" },
+  today: { kind: "one" },
+  help: { kind: "boolean" },
+  h: { kind: "boolean" },
+};
+
+/** Exit status of a ranking: the top resolved, or not. */
+export const RANK_EXIT = { resolved: 0, unresolved: 2 } as const;
+
+export async function rankCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(argv, FLAGS, "rank");
+  if (flags.has("help") || flags.has("h")) {
+    io.stdout(RANK_HELP);
+    return 0;
+  }
+  const results = flags.get("results") ?? [];
+  if (results.length === 0) throw new InputError('Missing --results.\nRun "model-gate rank --help".');
+  const policyPath = required(flags, "policy", "rank");
+  const today = one(flags, "today") ?? todayUtc(io.now());
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
+  const given = flags.get("models");
+  const models = given === undefined ? null : given.flatMap((v) => v.split(","));
+  const reference = one(flags, "reference") ?? null;
+  const reviews = flags.get("reviews") ?? [];
+  const abs = (p: string): string => resolve(io.cwd, p);
+  const reportPath = one(flags, "report");
+  const inputs = [...results, ...reviews, policyPath];
+  if (reportPath !== undefined)
+    checkOutputTarget(
+      abs(reportPath),
+      reportPath,
+      "--report",
+      inputs.map((p) => ({ path: abs(p), shown: p })),
+    );
+  if (reference !== null && models !== null && !models.includes(reference)) {
+    throw new InputError(
+      `--reference "${reference}" is not among the models given with --models: add it there, or leave --models out to rank every model.`,
+    );
+  }
+
+  const rankInputs = await readRankInputs({
+    results: results.map(abs),
+    reviews: reviews.map(abs),
+    policy: {
+      path: abs(policyPath),
+      text: await readPolicyText(abs(policyPath), policyPath),
+      source: "file",
+      lastCommit: null,
+    },
+    models,
+    today,
+    displayPath: (p) => displayAs(p, inputs, abs),
+    ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
+    ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
+    ...(io.debug === undefined ? {} : { onNote: io.debug }),
+  });
+  const report = runRank(rankInputs.data, rankInputs.policy, { reference, toolVersion: TOOL_VERSION });
+
+  if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));
+  const format = one(flags, "format");
+  if (format === "json") for (const chunk of jsonChunks(report)) io.stdout(chunk);
+  else io.stdout(format === "text" ? renderRankText(report) : renderRankMarkdown(report));
+  return report.top_resolved ? RANK_EXIT.resolved : RANK_EXIT.unresolved;
+}

@@ -1,0 +1,163 @@
+/**
+ * The rank's input (several models' attempt counts over one task table) and its report JSON
+ * (docs/rank.md, docs/report-json.md "The rank report"). The report has its own schema version:
+ * it is not the evaluate report and changes on its own.
+ */
+import type { AttemptCounts, InputFileDigest, ModelSummary, TaskTable, UnmatchedLabels } from "../model.js";
+import type { BoundKind } from "../stats/margin.js";
+import type { InfluentialTask } from "../verdict-types.js";
+
+/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
+export const RANK_SCHEMA_VERSION = "1.0.0";
+
+/**
+ * Several models read from one export: every task any of them ran (broken included), sorted by
+ * (dataset_revision, task_id), with each model's attempt counts by task. The labels, clusters and
+ * evidence are the tasks' (a task's label does not depend on which models are read).
+ */
+export interface ModelsDataset {
+  /** The ranked models, in the order given (--models) or the export's sorted order. */
+  readonly models: readonly string[];
+  readonly tasks: TaskTable;
+  /** counts[k][i]: model k's attempts on task i; undefined when it has no row there. */
+  readonly counts: readonly (readonly (AttemptCounts | undefined)[])[];
+  /** What the reader learned about each model, aligned with `models`. */
+  readonly summaries: readonly ModelSummary[];
+  /** Every model_config seen in the export, sorted. */
+  readonly modelsPresent: readonly string[];
+  readonly inputs: readonly InputFileDigest[];
+  /** Rows in the export (one read's count: every read reads every row). */
+  readonly rowsRead: number;
+  readonly reviewRevisions: readonly number[];
+  /** How many times the export was read (docs/rank.md "Reading"). */
+  readonly passes: number;
+  readonly unmatchedLabels?: readonly UnmatchedLabels[];
+}
+
+export type PairRelation = "a_better" | "b_better" | "unresolved";
+
+export interface RankPair {
+  readonly a: string;
+  readonly b: string;
+  /** Δ̂ = score_a − score_b on the common valid tasks. */
+  readonly margin: number | null;
+  /** Δ_L, Δ_H: the margin's extremes over every resolution of the open labels. */
+  readonly margin_low: number | null;
+  readonly margin_high: number | null;
+  /** The policy's SE on the common valid tasks, and its degrees of freedom. */
+  readonly se: number | null;
+  readonly nu: number | null;
+  /** LCB / UCB at one-sided level `level` (confidence 1 − level). */
+  readonly lcb: number | null;
+  readonly ucb: number | null;
+  readonly lcb_bound_kind: BoundKind | null;
+  readonly ucb_bound_kind: BoundKind | null;
+  /** The one-sided level of each directional claim: α/(m − r) of the Holm round that decided. */
+  readonly level: number;
+  /** The Holm round (1-based) that ordered the pair, or the last round for an unresolved pair. */
+  readonly round: number;
+  readonly relation: PairRelation;
+  readonly unresolved_by: "validity" | "run_variance" | null;
+}
+
+export interface RankModel {
+  readonly model: string;
+  /** The valid-only score on the common set. */
+  readonly score: number | null;
+  /** The score's validity interval on the common set (exact or pessimistic, as the policy says). */
+  readonly interval: readonly [number, number] | null;
+  readonly rank_low: number;
+  readonly rank_high: number;
+  /** 1 = the top group; models in one group are statistically tied. */
+  readonly group: number;
+  /** Tasks (not broken) every other ranked model has a score on and this one has none. */
+  readonly absence_adds_back: number;
+  /** Of those, the ones labelled valid: how much larger the common valid set would be without it. */
+  readonly absence_adds_back_valid: number;
+  /** Against --reference: ordered above it, below it, unresolved; null for the reference itself or without one. */
+  readonly vs_reference: "above" | "below" | "unresolved" | null;
+  readonly harness_revisions: readonly string[];
+}
+
+/** An adjacent pair (in score order) that the open labels alone keep unordered. */
+export interface ReviewFirst {
+  readonly a: string;
+  readonly b: string;
+  /**
+   * The fewest open labels whose resolution could take 0 out of the pair's validity band, in
+   * each direction (a above b / b above a); null when no resolution can. A best case: the
+   * reviews must come out that way, so it is the fewest that could settle it (docs/rank.md).
+   */
+  readonly reviews_to_settle_a_better: number | null;
+  readonly reviews_to_settle_b_better: number | null;
+  /** The open tasks that move this pair's margin most (d = m_a − m_b), largest effect first. */
+  readonly tasks: readonly InfluentialTask[];
+}
+
+export interface RankAdjustment {
+  readonly method: "holm";
+  /** m = K(K − 1)/2. */
+  readonly pairs: number;
+  /** α = 1 − the policy's confidence: the level of the family of directional claims. */
+  readonly family_alpha: number;
+  /** How many rounds of the step-down ran (the last one ordered nothing). */
+  readonly rounds: number;
+  /** Pairs ordered in all. */
+  readonly ordered_pairs: number;
+  /** The level used in the last round, α/(m − r): every unresolved pair's. */
+  readonly final_level: number;
+}
+
+export interface RankReport {
+  readonly schema_version: string;
+  readonly kind: "rank";
+  /** The top group's model when it has one member; null when the top is unresolved. */
+  readonly top: string | null;
+  readonly top_resolved: boolean;
+  /** The top model by score is above every other under every resolution of the open labels (Δ_L > 0). */
+  readonly top_validity_resolved: boolean | null;
+  readonly reference: string | null;
+  readonly warnings: readonly string[];
+  /** In rank order: by score, ties by model id. */
+  readonly models: readonly RankModel[];
+  /** Groups in order (group 1 first), each a list of models in score order. */
+  readonly groups: readonly (readonly string[])[];
+  /** Every pair (a before b in the order the models were given). */
+  readonly pairs: readonly RankPair[];
+  readonly adjustment: RankAdjustment;
+  readonly review_first: readonly ReviewFirst[];
+  readonly common_tasks: number;
+  readonly common_valid_tasks: number;
+  readonly unresolved_tasks: number;
+  readonly disputed_tasks: number;
+  readonly unreviewed_tasks: number;
+  readonly broken_tasks: number;
+  /** Non-broken tasks any ranked model ran. */
+  readonly universe_tasks: number;
+  readonly settings: {
+    readonly confidence: number;
+    readonly quantile: "t" | "z";
+    readonly standard_error: "paired" | "clustered";
+    readonly cluster_correction: "cr2" | "cr1";
+    readonly validity_bound: "exact" | "pessimistic";
+    readonly infra_errors: "exclude" | "count_as_fail";
+    readonly common_valid_tasks_threshold: string;
+  };
+  readonly provenance: {
+    readonly inputs: readonly { readonly path: string; readonly sha256: string }[];
+    readonly models_given: readonly string[];
+    readonly dataset_revisions: readonly string[];
+    readonly review_revisions: readonly number[];
+    readonly rows_read: number;
+    readonly passes: number;
+    readonly policy: {
+      readonly path: string;
+      readonly sha256: string;
+      readonly owner: string;
+      readonly revisit: string;
+      readonly source: string;
+      readonly last_commit: string | null;
+    };
+    readonly tool_version: string;
+  };
+}

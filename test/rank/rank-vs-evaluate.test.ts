@@ -1,0 +1,134 @@
+/**
+ * Every pair of a ranking against the real evaluate: on a two-model export of that pair holding
+ * only the common tasks, evaluate gives the same Δ̂, Δ_L, Δ_H and SE (and, with K = 2, the same
+ * LCB and UCB: Holm over one pair is the unadjusted test).
+ */
+import { rmSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { evaluate } from "../../src/core/decision/evaluate.js";
+import { readDataset } from "../../src/read/read-dataset.js";
+import { tempDir } from "../helpers/export-writer.js";
+import {
+  policyOf,
+  policyWith,
+  randomTasks,
+  rankInputs,
+  rankOf,
+  writeMulti,
+  type MultiTask,
+} from "./rank-helpers.js";
+import { runRank } from "../../src/core/rank/rank.js";
+
+const dir = tempDir("rank-vs-evaluate-");
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ctx = { canary: null, expired: false } as const;
+
+/** evaluate on (a, b) over the tasks every ranked model has a score on (K* ≥ 1), not broken. */
+async function evaluatePair(
+  tasks: readonly MultiTask[],
+  models: readonly string[],
+  a: string,
+  b: string,
+  policy: string,
+  name: string,
+) {
+  const common = tasks.filter(
+    (t) =>
+      t.validity !== "broken" && models.every((m) => (t.results[m] ?? []).some((r) => r !== "infra_error")),
+  );
+  const path = writeMulti(dir, common, name, new Set([a, b]));
+  const dataset = await readDataset({ results: [path], reviews: [], baseline: b, candidate: a });
+  return evaluate(dataset, policyOf(policy).policy, ctx);
+}
+
+const POLICIES: Record<string, string> = {
+  paired: policyWith(5),
+  "paired z": policyWith(5).replace("standard_error: paired", "standard_error: paired\n  quantile: z"),
+  clustered: policyWith(5).replace("standard_error: paired", "standard_error: clustered"),
+  pessimistic: policyWith(5).replace("validity_bound: exact", "validity_bound: pessimistic"),
+};
+
+describe("each pair of a ranking equals evaluate on that pair and the common set", () => {
+  for (const [label, policy] of Object.entries(POLICIES)) {
+    for (const seed of [1, 2, 3]) {
+      it(`${label}, seed ${seed}`, async () => {
+        const models = ["m-c", "m-a", "m-b", "m-d"].slice(0, 3 + (seed % 2));
+        const tasks = randomTasks(seed * 31 + label.length, models, 40, { attempts: seed === 3 ? 3 : 1 });
+        const results = writeMulti(dir, tasks, `all-${label}-${seed}.jsonl`);
+        const report = await rankOf(results, policy, models);
+        expect(report.pairs).toHaveLength((models.length * (models.length - 1)) / 2);
+        for (const p of report.pairs) {
+          const e = await evaluatePair(
+            tasks,
+            models,
+            p.a,
+            p.b,
+            policy,
+            `pair-${label}-${seed}-${p.a}-${p.b}.jsonl`,
+          );
+          const c = e.comparison;
+          expect(c.common_valid_tasks).toBe(report.common_valid_tasks);
+          expect(c.common_tasks).toBe(report.common_tasks);
+          expect(p.margin).toBeCloseTo(c.margin as number, 12);
+          expect(p.margin_low).toBeCloseTo(c.margin_lower as number, 12);
+          expect(p.margin_high).toBeCloseTo(c.margin_upper as number, 12);
+          if (c.se_valid === null) expect(p.se).toBeNull();
+          else expect(p.se).toBeCloseTo(c.se_valid, 12);
+          expect(p.nu).toBe(c.nu_valid);
+          // Each model's score on the common set is evaluate's common valid-only score.
+          const ma = report.models.find((m) => m.model === p.a);
+          expect(ma?.score).toBeCloseTo(e.models.candidate.common.valid_only_score as number, 12);
+        }
+      });
+    }
+  }
+
+  it("with K = 2 the pair's LCB and UCB are evaluate's exactly (m = 1: level α)", async () => {
+    for (const seed of [4, 5, 6]) {
+      const models = ["x", "y"];
+      const tasks = randomTasks(seed, models, 60);
+      const results = writeMulti(dir, tasks, `two-${seed}.jsonl`);
+      const report = await rankOf(results, policyWith(5), models);
+      const p = report.pairs[0];
+      const e = await evaluatePair(tasks, models, "x", "y", policyWith(5), `two-pair-${seed}.jsonl`);
+      expect(p?.level).toBe(1 - 0.95);
+      expect(p?.lcb).toBe(e.comparison.lcb);
+      expect(p?.ucb).toBe(e.comparison.ucb);
+      expect(p?.lcb_bound_kind).toBe(e.comparison.lcb_bound_kind);
+      expect(report.adjustment).toMatchObject({ method: "holm", pairs: 1 });
+    }
+  });
+
+  it("the reads agree on every task's label, review revision and cluster (labels are the task's)", async () => {
+    const models = ["m1", "m2", "m3", "m4", "m5"];
+    const tasks = randomTasks(9, models, 50, { missing: 0.2 });
+    const results = writeMulti(dir, tasks, "labels.jsonl");
+    const inputs = await rankInputs(results, policyWith(1), models);
+    expect(inputs.data.passes).toBe(3);
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    const table = inputs.data.tasks;
+    for (let i = 0; i < table.length; i++) {
+      const t = byId.get(table.taskId(i));
+      expect(table.validity(i)).toBe(t?.validity);
+      expect(table.cluster(i)).toBe(t?.cluster);
+      // Each model's counts are its own rows.
+      models.forEach((m, k) => {
+        const own = t?.results[m] ?? [];
+        const c = inputs.data.counts[k]?.[i];
+        expect(c === undefined ? 0 : c.pass + c.fail).toBe(own.length);
+        expect(c?.pass ?? 0).toBe(own.filter((r) => r === "pass").length);
+      });
+    }
+    // Every task any model ran is in the joined table, once, in key order.
+    const ids = Array.from({ length: table.length }, (_, i) => table.taskId(i));
+    expect(ids).toEqual(tasks.filter((t) => Object.keys(t.results).length > 0).map((t) => t.id));
+    // The same report from the same inputs, every time.
+    const again = await rankInputs(results, policyWith(1), models);
+    const r1 = runRank(inputs.data, inputs.policy, { reference: null, toolVersion: "t" });
+    const r2 = runRank(again.data, again.policy, { reference: null, toolVersion: "t" });
+    expect(JSON.stringify(r2)).toBe(JSON.stringify(r1));
+  });
+});
