@@ -52475,14 +52475,10 @@ function tableRecords(table) {
  * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
  */
 
-/** A label as one byte: its index in VALIDITIES. */
-const CODE = Object.fromEntries(VALIDITIES.map((v, i) => [v, i]));
-const VALID_CODE = CODE.valid;
-const BROKEN_CODE = CODE.broken;
-const DISPUTED_CODE = CODE.disputed;
-function task_columns_validityCode(v) {
-    return CODE[v];
-}
+// A label is one byte: validityCode, its index in VALIDITIES.
+const VALID_CODE = validityCode("valid");
+const BROKEN_CODE = validityCode("broken");
+const DISPUTED_CODE = validityCode("disputed");
 /** Columns by dataset: a Dataset is never modified once built (model.ts). */
 const known = new WeakMap();
 /** The columns of a dataset, made on the first call (one walk over its tasks). */
@@ -52500,7 +52496,7 @@ function taskColumns(dataset) {
     let last;
     let lastNumber = -1;
     for (let i = 0; i < n; i++) {
-        validity[i] = CODE[tasks.validity(i)];
+        validity[i] = validityCode(tasks.validity(i));
         baseline[i] = tasks.baseline(i);
         candidate[i] = tasks.candidate(i);
         const c = tasks.cluster(i);
@@ -56345,13 +56341,13 @@ function relabel(dataset, moves) {
 /**
  * The columns evaluate(relabel(dataset, moves)) reads, made from the dataset's own with only the
  * label column changed: no record is made for a moved task and no column walks the relabelled
- * table (the whole-gate preset at 10⁶ tasks, ~19,000 moves: the fragility step took 2.2 → 1.6 s).
+ * table (at 10⁶ tasks the search tries thousands of moves, and remaking the records dominated it).
  */
 function relabelledColumns(dataset, moves) {
     const columns = taskColumns(dataset);
     const codes = columns.validity.slice();
     for (const m of moves)
-        codes[m.index] = task_columns_validityCode(m.to);
+        codes[m.index] = validityCode(m.to);
     return withLabels(columns, codes);
 }
 function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
@@ -67537,16 +67533,15 @@ function appendOnlyCheck(r) {
 ;// CONCATENATED MODULE: ./src/core/history/labels-as-of.ts
 /**
  * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
- * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and
- * copying every relabelled TaskRecord (viewAsOfReview) cost ~235 MiB and most of the history's CPU
- * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
+ * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and a
+ * copy of every relabelled TaskRecord per revision cost memory and most of the history's CPU at
+ * hundreds of thousands of tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
  * evaluateVerdict takes the labels as the label column of the figures (stats/task-columns.ts).
  */
 
 
 
-
-const labels_as_of_CODE = Object.fromEntries(VALIDITIES.map((v) => [v, task_columns_validityCode(v)]));
+const CODE = Object.fromEntries(VALIDITIES.map((v) => [v, validityCode(v)]));
 function validityOfCode(code) {
     const v = VALIDITIES[code];
     if (v === undefined)
@@ -67566,19 +67561,19 @@ function labelsAsOfReview(dataset, n) {
     for (let i = 0; i < tasks.length; i++) {
         // Only a task labelled after n has its events made.
         if (tasks.lastLabelRevision(i) <= n) {
-            codes[i] = labels_as_of_CODE[tasks.validity(i)];
+            codes[i] = CODE[tasks.validity(i)];
             continue;
         }
         const labels = sequence.at(i);
         const keep = eventsAtOrBelow(labels, n);
         if (keep === 0)
-            codes[i] = labels_as_of_CODE.unreviewed;
+            codes[i] = CODE.unreviewed;
         else if (conflictingEvent(labels, keep) >= 0) {
             conflictCount++;
-            codes[i] = labels_as_of_CODE[tasks.validity(i)];
+            codes[i] = CODE[tasks.validity(i)];
         }
         else
-            codes[i] = labels_as_of_CODE[labels.validity(keep - 1)];
+            codes[i] = CODE[labels.validity(keep - 1)];
     }
     return { codes, conflictCount };
 }

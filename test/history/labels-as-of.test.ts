@@ -15,7 +15,8 @@ import {
   type Validity,
 } from "../../src/core/model.js";
 import { viewAsOfReview } from "../../src/core/history/as-of-review.js";
-import { labelsAsOfReview, validityCode, validityOfCode } from "../../src/core/history/labels-as-of.js";
+import { labelsAsOfReview, validityOfCode } from "../../src/core/history/labels-as-of.js";
+import { validityCode } from "../../src/core/model.js";
 import { taskColumns, withLabels } from "../../src/core/stats/task-columns.js";
 import { verdictByReviewRevision } from "../../src/core/history/verdict-by-revision.js";
 import { buildDataset, buildPolicy, type TaskSpec } from "../stats/dataset-builder.js";

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { tableRecords, type Dataset } from "../../src/core/model.js";
 import { analyseMargin } from "../../src/core/stats/margin.js";
 import { modelFigures } from "../../src/core/stats/model-figures.js";
-import { taskColumns, validityCode, withLabels } from "../../src/core/stats/task-columns.js";
+import { taskColumns, withLabels } from "../../src/core/stats/task-columns.js";
+import { validityCode } from "../../src/core/model.js";
 import { buildDataset, buildPolicy } from "./dataset-builder.js";
 
 describe("taskColumns", () => {

@@ -1,15 +1,13 @@
 /**
  * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
- * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and
- * copying every relabelled TaskRecord (viewAsOfReview) cost ~235 MiB and most of the history's CPU
- * at 500,000 tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
+ * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and a
+ * copy of every relabelled TaskRecord per revision cost memory and most of the history's CPU at
+ * hundreds of thousands of tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
  * evaluateVerdict takes the labels as the label column of the figures (stats/task-columns.ts).
  */
-import { VALIDITIES, type Dataset, type Validity } from "../model.js";
-import { taskColumns, validityCode } from "../stats/task-columns.js";
+import { VALIDITIES, validityCode, type Dataset, type Validity } from "../model.js";
+import { taskColumns } from "../stats/task-columns.js";
 import { conflictingEvent, eventsAtOrBelow, TaskLabels } from "./as-of-review.js";
-
-export { validityCode };
 
 const CODE: Readonly<Record<Validity, number>> = Object.fromEntries(
   VALIDITIES.map((v) => [v, validityCode(v)]),

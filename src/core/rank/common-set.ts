@@ -6,19 +6,12 @@
  */
 import { InputError } from "../errors.js";
 import { satisfies } from "../decision/format.js";
-import { compareCodeUnits } from "../model.js";
+import { compareCodeUnits, validityCode, type AttemptCounts } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import { quote } from "../quote.js";
-import {
-  BROKEN_CODE,
-  DISPUTED_CODE,
-  VALID_CODE,
-  validityCode,
-  type TaskColumns,
-} from "../stats/task-columns.js";
+import { BROKEN_CODE, DISPUTED_CODE, VALID_CODE, type TaskColumns } from "../stats/task-columns.js";
 import { effectiveAttempts } from "../stats/task-scores.js";
 import type { ModelsDataset } from "./rank-types.js";
-import type { AttemptCounts } from "../model.js";
 
 /** How many models the "too few common valid tasks" error names. */
 const MODELS_NAMED = 3;

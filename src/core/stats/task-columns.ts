@@ -5,20 +5,12 @@
  * mostly cache misses, so they are read once here. The labels as of an earlier review revision
  * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
  */
-import { VALIDITIES, type AttemptCounts, type Dataset, type Validity } from "../model.js";
+import { validityCode, type AttemptCounts, type Dataset } from "../model.js";
 
-/** A label as one byte: its index in VALIDITIES. */
-const CODE: Readonly<Record<Validity, number>> = Object.fromEntries(
-  VALIDITIES.map((v, i) => [v, i]),
-) as Record<Validity, number>;
-
-export const VALID_CODE = CODE.valid;
-export const BROKEN_CODE = CODE.broken;
-export const DISPUTED_CODE = CODE.disputed;
-
-export function validityCode(v: Validity): number {
-  return CODE[v];
-}
+// A label is one byte: validityCode, its index in VALIDITIES.
+export const VALID_CODE = validityCode("valid");
+export const BROKEN_CODE = validityCode("broken");
+export const DISPUTED_CODE = validityCode("disputed");
 
 export interface TaskColumns {
   /** validityCode of each task's label. */
@@ -48,7 +40,7 @@ export function taskColumns(dataset: Dataset): TaskColumns {
   let last: string | undefined;
   let lastNumber = -1;
   for (let i = 0; i < n; i++) {
-    validity[i] = CODE[tasks.validity(i)];
+    validity[i] = validityCode(tasks.validity(i));
     baseline[i] = tasks.baseline(i);
     candidate[i] = tasks.candidate(i);
     const c = tasks.cluster(i);
