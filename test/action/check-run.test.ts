@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "../../src/action/check-run.js";
+import { conclusionFor, publishCheckRun } from "../../src/action/check-run.js";
 import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
 import { malformedAnswers } from "./fake-github.js";
 import {
@@ -8,6 +8,7 @@ import {
   DELIVERED_NOTE,
   fastRetry,
   octokitFor,
+  policyAnnotations,
   useSharedFakeGitHub,
   warnings,
 } from "./helpers.js";
@@ -49,13 +50,7 @@ describe("publishCheckRun", () => {
   });
 
   it("sends 120 annotations as 50 + 50 + 20 across one create and two updates", async () => {
-    const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
-      path: "gate/policy.yaml",
-      start_line: i + 1,
-      end_line: i + 1,
-      annotation_level: "failure",
-      message: `problem ${i + 1}`,
-    }));
+    const annotations = policyAnnotations(120);
     const id = await publishCheckRun(checkRunSpec({ annotations }), deps());
     expect(shared.fake.calls()).toEqual(["POST checks/create", "PATCH checks/update", "PATCH checks/update"]);
     const run = shared.fake.checkRuns.find((r) => r.id === id);
@@ -149,13 +144,7 @@ describe("publishCheckRun", () => {
     if (html === undefined) throw new Error("no HTML answer");
     shared.fake.fail("checks/update", html);
     const log = createRecordingLogger();
-    const annotations: CheckRunAnnotation[] = Array.from({ length: 60 }, (_, i) => ({
-      path: "gate/policy.yaml",
-      start_line: i + 1,
-      end_line: i + 1,
-      annotation_level: "failure",
-      message: `problem ${i + 1}`,
-    }));
+    const annotations = policyAnnotations(60);
     const id = await publishCheckRun(checkRunSpec({ annotations }), deps(log));
     expect(id).toBe(shared.fake.checkRuns.at(-1)?.id);
     expect(warnings(log)).toEqual([

@@ -29,7 +29,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadBasePolicy, type BasePolicyRequest } from "../../src/action/base-policy.js";
 import { runGit } from "../../src/git/run-git.js";
-import { publishCheckRun, type CheckRunAnnotation } from "../../src/action/check-run.js";
+import { publishCheckRun } from "../../src/action/check-run.js";
 import type { Octokit } from "../../src/action/github-api.js";
 import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
 import { resolveCommentAuthor, upsertStickyComment } from "../../src/action/sticky-comment.js";
@@ -46,6 +46,7 @@ import {
   initRepo,
   octokitAt,
   octokitFor,
+  policyAnnotations,
   upsertRequest,
   warnings,
 } from "./helpers.js";
@@ -294,13 +295,7 @@ describe("a 422 actually returned by GitHub", () => {
   });
 
   it("on the check run update that adds annotations: one warning, no retry, the run's id is kept", async () => {
-    const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
-      path: "gate/policy.yaml",
-      start_line: i + 1,
-      end_line: i + 1,
-      annotation_level: "failure",
-      message: `problem ${i + 1}`,
-    }));
+    const annotations = policyAnnotations(120);
     fake.fail("checks/update", { status: 422, message: "Validation Failed" });
     const d = commentDeps();
     const log = d.log;
@@ -725,13 +720,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
 describe("a connection dropped mid-call on the check run update that adds annotations 51 and on", () => {
   const CHECK_RUN = /^\/repos\/acme\/models\/check-runs\/\d+$/;
   /** 120 annotations: the create carries 1–50, two updates carry 51–100 and 101–120. */
-  const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
-    path: "gate/policy.yaml",
-    start_line: i + 1,
-    end_line: i + 1,
-    annotation_level: "failure",
-    message: `problem ${i + 1}`,
-  }));
+  const annotations = policyAnnotations(120);
   const publish = () => {
     const d = commentDeps("proxy");
     return { log: d.log, id: publishCheckRun(checkRunSpec({ conclusion: "failure", annotations }), d) };

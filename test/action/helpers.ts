@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { getOctokit } from "@actions/github";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { createOctokit, type Octokit, type RetrySettings } from "../../src/action/github-api.js";
-import type { CheckRunSpec } from "../../src/action/check-run.js";
+import type { CheckRunAnnotation, CheckRunSpec } from "../../src/action/check-run.js";
 import { createRecordingLogger, type Logger, type RecordingLogger } from "../../src/action/logger.js";
 import { ACTIONS_BOT_LOGIN, commentHeader, type UpsertRequest } from "../../src/action/sticky-comment.js";
 import { FakeGitHub } from "./fake-github.js";
@@ -154,4 +154,15 @@ export function checkRunSpec(over: Partial<CheckRunSpec> = {}): CheckRunSpec {
     annotations: [],
     ...over,
   };
+}
+
+/** `n` failure annotations on lines 1 … n of gate/policy.yaml, "problem 1" … "problem n". */
+export function policyAnnotations(n: number): CheckRunAnnotation[] {
+  return Array.from({ length: n }, (_, i) => ({
+    path: "gate/policy.yaml",
+    start_line: i + 1,
+    end_line: i + 1,
+    annotation_level: "failure",
+    message: `problem ${i + 1}`,
+  }));
 }
