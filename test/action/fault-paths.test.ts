@@ -36,7 +36,7 @@ import { resolveCommentAuthor, upsertStickyComment } from "../../src/action/stic
 import { InputError } from "../../src/core/errors.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { CLEAR_ACCEPT_ROWS as ACCEPT_ROWS, exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
-import { FakeGitHub, type Identity } from "./fake-github.js";
+import { closeServer, FakeGitHub, type Identity } from "./fake-github.js";
 import {
   checkRunSpec,
   commentBody,
@@ -189,12 +189,7 @@ class DroppingProxy {
   async close(): Promise<void> {
     const server = this.server;
     if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      server.close(() => {
-        resolve();
-      }),
-    );
+    await closeServer(server);
     this.server = null;
   }
 }
