@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
-import {
-  conclusionFor,
-  publishCheckRun,
-  type CheckRunAnnotation,
-  type CheckRunSpec,
-} from "../../src/action/check-run.js";
+import { conclusionFor, publishCheckRun } from "../../src/action/check-run.js";
 import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
 import { malformedAnswers } from "./fake-github.js";
-import { fastRetry, octokitFor, useSharedFakeGitHub } from "./helpers.js";
+import {
+  CHECK_SHA,
+  checkRunSpec,
+  DELIVERED_NOTE,
+  fastRetry,
+  octokitFor,
+  policyAnnotations,
+  useSharedFakeGitHub,
+  warnings,
+} from "./helpers.js";
 
 const shared = useSharedFakeGitHub("gate-check-run-");
-
-const WHERE = "The verdict is in the job summary and the step outputs.";
 
 function deps(log: RecordingLogger = createRecordingLogger(), fork = false) {
   return {
@@ -19,26 +21,7 @@ function deps(log: RecordingLogger = createRecordingLogger(), fork = false) {
     retry: fastRetry(),
     log,
     fork,
-    delivered: WHERE,
-  };
-}
-
-function warnings(log: RecordingLogger): string[] {
-  return log.lines.filter((l) => l.level === "warning").map((l) => l.message);
-}
-
-const SHA = "c".repeat(40);
-function spec(over: Partial<CheckRunSpec> = {}): CheckRunSpec {
-  return {
-    owner: "acme",
-    repo: "models",
-    name: "Model gate",
-    headSha: SHA,
-    conclusion: "success",
-    title: "Accept",
-    summary: "## accept",
-    annotations: [],
-    ...over,
+    delivered: DELIVERED_NOTE,
   };
 }
 
@@ -54,10 +37,10 @@ describe("conclusionFor", () => {
 describe("publishCheckRun", () => {
   it("creates a completed check run on the given commit", async () => {
     const log = createRecordingLogger();
-    const id = await publishCheckRun(spec(), deps(log));
+    const id = await publishCheckRun(checkRunSpec(), deps(log));
     const run = shared.fake.checkRuns.find((r) => r.id === id);
     expect(run).toMatchObject({
-      head_sha: SHA,
+      head_sha: CHECK_SHA,
       status: "completed",
       conclusion: "success",
       name: "Model gate",
@@ -67,14 +50,8 @@ describe("publishCheckRun", () => {
   });
 
   it("sends 120 annotations as 50 + 50 + 20 across one create and two updates", async () => {
-    const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
-      path: "gate/policy.yaml",
-      start_line: i + 1,
-      end_line: i + 1,
-      annotation_level: "failure",
-      message: `problem ${i + 1}`,
-    }));
-    const id = await publishCheckRun(spec({ annotations }), deps());
+    const annotations = policyAnnotations(120);
+    const id = await publishCheckRun(checkRunSpec({ annotations }), deps());
     expect(shared.fake.calls()).toEqual(["POST checks/create", "PATCH checks/update", "PATCH checks/update"]);
     const run = shared.fake.checkRuns.find((r) => r.id === id);
     expect(run?.annotations.map((a) => a.start_line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
@@ -83,7 +60,7 @@ describe("publishCheckRun", () => {
   });
 
   it("cuts an over-long summary to GitHub's 65,535 characters with a note", async () => {
-    const id = await publishCheckRun(spec({ summary: "x".repeat(70_000) }), deps());
+    const id = await publishCheckRun(checkRunSpec({ summary: "x".repeat(70_000) }), deps());
     const summary = shared.fake.checkRuns.find((r) => r.id === id)?.output.summary ?? "";
     expect(summary.length).toBeLessThanOrEqual(65_535);
     expect(summary.endsWith("\n\n… (trimmed)\n")).toBe(true);
@@ -92,7 +69,7 @@ describe("publishCheckRun", () => {
   it("on 403 from a fork warns which permission is missing and returns null", async () => {
     shared.fake.fail("checks/create", { status: 403 });
     const log = createRecordingLogger();
-    const id = await publishCheckRun(spec(), deps(log, true));
+    const id = await publishCheckRun(checkRunSpec(), deps(log, true));
     expect(id).toBeNull();
     expect(log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
       'Could not create the check run "Model gate": GitHub answered 403 (Resource not accessible by integration). ' +
@@ -104,7 +81,7 @@ describe("publishCheckRun", () => {
   it("retries 5xx and succeeds, each failed try in the debug log, no warning", async () => {
     shared.fake.fail("checks/create", { status: 502, times: 2 });
     const log = createRecordingLogger();
-    const id = await publishCheckRun(spec(), deps(log));
+    const id = await publishCheckRun(checkRunSpec(), deps(log));
     expect(id).toBe(shared.fake.checkRuns.at(-1)?.id);
     expect(shared.fake.requests.map((r) => r.status)).toEqual([502, 502, 201]);
     expect(log.lines.filter((l) => l.level === "debug").map((l) => l.message)).toEqual([
@@ -117,7 +94,7 @@ describe("publishCheckRun", () => {
   it("gives up after 3 tries of 5xx with one warning", async () => {
     shared.fake.fail("checks/create", { status: 503 });
     const log = createRecordingLogger();
-    const id = await publishCheckRun(spec(), deps(log));
+    const id = await publishCheckRun(checkRunSpec(), deps(log));
     expect(id).toBeNull();
     expect(shared.fake.requests.length).toBe(3);
     expect(log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
@@ -129,7 +106,7 @@ describe("publishCheckRun", () => {
   it("on 422 warns with GitHub's message and does not retry", async () => {
     shared.fake.fail("checks/create", { status: 422, message: "No commit found for SHA: cccc" });
     const log = createRecordingLogger();
-    expect(await publishCheckRun(spec(), deps(log))).toBeNull();
+    expect(await publishCheckRun(checkRunSpec(), deps(log))).toBeNull();
     expect(shared.fake.requests.length).toBe(1);
     expect(log.lines.find((l) => l.level === "warning")?.message).toBe(
       'Could not create the check run "Model gate": GitHub rejected the request with 422 (No commit found for SHA: cccc).',
@@ -139,7 +116,7 @@ describe("publishCheckRun", () => {
   it("on 404 warns and names the permission", async () => {
     shared.fake.fail("checks/create", { status: 404 });
     const log = createRecordingLogger();
-    expect(await publishCheckRun(spec(), deps(log))).toBeNull();
+    expect(await publishCheckRun(checkRunSpec(), deps(log))).toBeNull();
     expect(log.lines.find((l) => l.level === "warning")?.message).toBe(
       'Could not create the check run "Model gate": GitHub answered 404 (Not Found). Check the repository, the pull ' +
         "request and that the token can see them (it needs `checks: write`).",
@@ -153,7 +130,7 @@ describe("publishCheckRun", () => {
     async (_name, fault) => {
       shared.fake.fail("checks/create", fault);
       const log = createRecordingLogger();
-      expect(await publishCheckRun(spec(), deps(log))).toBeNull();
+      expect(await publishCheckRun(checkRunSpec(), deps(log))).toBeNull();
       expect(shared.fake.calls()).toEqual(["POST checks/create"]);
       expect(warnings(log)).toHaveLength(1);
       expect(warnings(log)[0]).toMatch(
@@ -167,14 +144,8 @@ describe("publishCheckRun", () => {
     if (html === undefined) throw new Error("no HTML answer");
     shared.fake.fail("checks/update", html);
     const log = createRecordingLogger();
-    const annotations: CheckRunAnnotation[] = Array.from({ length: 60 }, (_, i) => ({
-      path: "gate/policy.yaml",
-      start_line: i + 1,
-      end_line: i + 1,
-      annotation_level: "failure",
-      message: `problem ${i + 1}`,
-    }));
-    const id = await publishCheckRun(spec({ annotations }), deps(log));
+    const annotations = policyAnnotations(60);
+    const id = await publishCheckRun(checkRunSpec({ annotations }), deps(log));
     expect(id).toBe(shared.fake.checkRuns.at(-1)?.id);
     expect(warnings(log)).toEqual([
       "Could not add annotations 51–60 to the check run: GitHub answered 200 with an HTML page instead of JSON; " +

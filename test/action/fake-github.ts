@@ -287,12 +287,7 @@ export class FakeGitHub {
   async close(): Promise<void> {
     const server = this.server;
     if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      server.close(() => {
-        resolve();
-      }),
-    );
+    await closeServer(server);
     this.server = null;
   }
 
@@ -812,6 +807,16 @@ export class FakeGitHub {
 }
 
 /** Successes whose body is not what GitHub documents, each with the status of the success it stands in for. */
+/** Closes `server` now: open connections (keep-alive ones too) are dropped, not waited for. */
+export async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
+}
+
 export function malformedAnswers(status: number): readonly (readonly [name: string, fault: Fault])[] {
   return [
     [

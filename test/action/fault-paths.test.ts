@@ -29,21 +29,27 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadBasePolicy, type BasePolicyRequest } from "../../src/action/base-policy.js";
 import { runGit } from "../../src/git/run-git.js";
-import { publishCheckRun, type CheckRunAnnotation, type CheckRunSpec } from "../../src/action/check-run.js";
+import { publishCheckRun } from "../../src/action/check-run.js";
 import type { Octokit } from "../../src/action/github-api.js";
 import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
-import {
-  ACTIONS_BOT_LOGIN,
-  commentHeader,
-  resolveCommentAuthor,
-  upsertStickyComment,
-  type UpsertRequest,
-} from "../../src/action/sticky-comment.js";
+import { resolveCommentAuthor, upsertStickyComment } from "../../src/action/sticky-comment.js";
 import { InputError } from "../../src/core/errors.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { CLEAR_ACCEPT_ROWS as ACCEPT_ROWS, exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
-import { FakeGitHub, type Identity } from "./fake-github.js";
-import { commitFiles, fastRetry, initRepo, octokitAt, octokitFor } from "./helpers.js";
+import { closeServer, FakeGitHub, type Identity } from "./fake-github.js";
+import {
+  checkRunSpec,
+  commentBody,
+  commitFiles,
+  DELIVERED_NOTE,
+  fastRetry,
+  initRepo,
+  octokitAt,
+  octokitFor,
+  policyAnnotations,
+  upsertRequest,
+  warnings,
+} from "./helpers.js";
 import {
   BASE_SHA,
   commandLines as commands,
@@ -183,12 +189,7 @@ class DroppingProxy {
   async close(): Promise<void> {
     const server = this.server;
     if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) =>
-      server.close(() => {
-        resolve();
-      }),
-    );
+    await closeServer(server);
     this.server = null;
   }
 }
@@ -219,41 +220,17 @@ afterEach(() => {
   proxy.reset();
 });
 
-const GATE_KEY = "Model acceptance gate";
 const DIGEST = "a".repeat(64);
-function commentBody(digest: string, text = "verdict"): string {
-  return `${commentHeader(GATE_KEY, digest)}\n## ${text}\n`;
-}
-
-function request(over: Partial<UpsertRequest> = {}): UpsertRequest {
-  return {
-    owner: "acme",
-    repo: "models",
-    issueNumber: 7,
-    body: commentBody(DIGEST),
-    digest: DIGEST,
-    mode: "always",
-    key: GATE_KEY,
-    author: { login: ACTIONS_BOT_LOGIN, id: null },
-    ...over,
-  };
-}
 
 function viaProxy(log?: RecordingLogger): Octokit {
   return octokitAt(proxy.baseUrl, log !== undefined ? { log } : {});
 }
 
-const WHERE = "The verdict is in the job summary and the step outputs.";
-
 /** The comment calls' dependencies, through the proxy or straight to the fake. */
 function commentDeps(via: "proxy" | "fake" = "fake") {
   const log = createRecordingLogger();
   const octokit = via === "proxy" ? viaProxy(log) : octokitFor(fake, undefined, log);
-  return { octokit, retry: fastRetry(), log, fork: false, delivered: WHERE };
-}
-
-function warnings(log: RecordingLogger): string[] {
-  return log.lines.filter((l) => l.level === "warning").map((l) => l.message);
+  return { octokit, retry: fastRetry(), log, fork: false, delivered: DELIVERED_NOTE };
 }
 
 /** The client's failed tries, from its debug lines: "GET /repos/{owner}/{repo}/commits try 1". */
@@ -272,21 +249,6 @@ function writeRetries(log: RecordingLogger): string[] {
     .filter((m) => m !== undefined);
 }
 
-const SHA = "c".repeat(40);
-function checkSpec(over: Partial<CheckRunSpec> = {}): CheckRunSpec {
-  return {
-    owner: "acme",
-    repo: "models",
-    name: "Model gate",
-    headSha: SHA,
-    conclusion: "success",
-    title: "Accept",
-    summary: "## accept",
-    annotations: [],
-    ...over,
-  };
-}
-
 describe("a 422 actually returned by GitHub", () => {
   it("on the sticky comment update: one warning with GitHub's message, no retry, failed", async () => {
     const mine = fake.addComment(7, commentBody("0".repeat(64), "old"));
@@ -295,7 +257,7 @@ describe("a 422 actually returned by GitHub", () => {
       message: "Body is too long (maximum is 65536 characters)",
     });
     const d = commentDeps();
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual(["GET issues/list-comments", "PATCH issues/update-comment"]);
     expect(fake.requests.map((r) => r.status)).toEqual([200, 422]);
@@ -316,7 +278,7 @@ describe("a 422 actually returned by GitHub", () => {
     });
     const d = commentDeps();
     const log = d.log;
-    const id = await publishCheckRun(checkSpec(), d);
+    const id = await publishCheckRun(checkRunSpec(), d);
     expect(id).toBeNull();
     expect(fake.calls()).toEqual(["POST checks/create"]);
     expect(failedTries(log)).toEqual(["POST /repos/{owner}/{repo}/check-runs try 1"]);
@@ -328,17 +290,11 @@ describe("a 422 actually returned by GitHub", () => {
   });
 
   it("on the check run update that adds annotations: one warning, no retry, the run's id is kept", async () => {
-    const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
-      path: "gate/policy.yaml",
-      start_line: i + 1,
-      end_line: i + 1,
-      annotation_level: "failure",
-      message: `problem ${i + 1}`,
-    }));
+    const annotations = policyAnnotations(120);
     fake.fail("checks/update", { status: 422, message: "Validation Failed" });
     const d = commentDeps();
     const log = d.log;
-    const id = await publishCheckRun(checkSpec({ annotations }), d);
+    const id = await publishCheckRun(checkRunSpec({ annotations }), d);
     expect(fake.calls()).toEqual(["POST checks/create", "PATCH checks/update"]);
     expect(fake.checkRuns.map((r) => r.id)).toEqual([id]);
     expect(id).not.toBeNull();
@@ -354,7 +310,7 @@ describe("a connection dropped mid-call on a comment create", () => {
   it("dropped before GitHub saw it: listed again, retried, and exactly one comment is created", async () => {
     proxy.drop({ method: "POST", path: /\/issues\/7\/comments$/, when: "before", times: 1 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/issues/7/comments",
       "POST /repos/acme/models/issues/7/comments [dropped before]",
@@ -377,7 +333,7 @@ describe("a connection dropped mid-call on a comment create", () => {
   it("dropped after GitHub created it: listed again, the comment found is updated, never duplicated", async () => {
     proxy.drop({ method: "POST", path: /\/issues\/7\/comments$/, when: "after", times: 1 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
       "POST issues/create-comment",
@@ -397,7 +353,7 @@ describe("a connection dropped mid-call on a comment create", () => {
   it("dropped every time: 3 tries, each after listing again, then one warning; no comment", async () => {
     proxy.drop({ method: "POST", path: /\/issues\/7\/comments$/, when: "before" });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/issues/7/comments",
@@ -420,7 +376,7 @@ describe("a 404 on listing comments", () => {
   it("one warning, no retry, no comment created, failed", async () => {
     fake.fail("issues/list-comments", { status: 404 });
     const d = commentDeps();
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual(["GET issues/list-comments"]);
     expect(fake.comments).toEqual([]);
@@ -455,7 +411,7 @@ describe("a 422 actually returned on the sticky comment create", () => {
     fake.fail("issues/create-comment", { status: 422 });
     proxy.answer({ method: "POST", path: /\/issues\/7\/comments$/, status: 422, body: COMMENT_422 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual(["GET issues/list-comments", "POST issues/create-comment"]);
     expect(fake.requests.map((r) => r.status)).toEqual([200, 422]);
@@ -473,7 +429,7 @@ describe("a 422 actually returned on the sticky comment create", () => {
     fake.fail("issues/create-comment", { status: 422 });
     proxy.answer({ method: "POST", path: /\/issues\/7\/comments$/, status: 422, body: COMMENT_422 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
@@ -494,7 +450,7 @@ describe("a connection dropped mid-call on the check run create", () => {
   const CHECK_RUNS = /\/check-runs$/;
   const publish = () => {
     const d = commentDeps("proxy");
-    return { log: d.log, id: publishCheckRun(checkSpec(), d) };
+    return { log: d.log, id: publishCheckRun(checkRunSpec(), d) };
   };
   const CREATE = "POST /repos/{owner}/{repo}/check-runs";
 
@@ -551,7 +507,7 @@ describe("a connection dropped mid-call on the comment listing", () => {
   it("dropped once: the listing is retried after the backoff, then the comment is created; no warning", async () => {
     proxy.drop({ method: "GET", path: LIST, when: "before", times: 1 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/issues/7/comments [dropped before]",
       "GET /repos/acme/models/issues/7/comments",
@@ -569,7 +525,7 @@ describe("a connection dropped mid-call on the comment listing", () => {
     const mine = fake.addComment(7, commentBody("0".repeat(64), "old"));
     proxy.drop({ method: "GET", path: LIST, query: /[?&]page=2(&|$)/, when: "after", times: 1 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(
       proxy.seen.map((r) => [r.method, new URL(r.path, "http://x").searchParams.get("page"), r.dropped]),
     ).toEqual([
@@ -588,7 +544,7 @@ describe("a connection dropped mid-call on the comment listing", () => {
   it("dropped every time: 3 tries with backoff, then one warning; no comment is created, failed", async () => {
     proxy.drop({ method: "GET", path: LIST, when: "before" });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(proxy.calls()).toEqual(Array(3).fill("GET /repos/acme/models/issues/7/comments [dropped before]"));
     expect(fake.requests).toEqual([]);
@@ -615,7 +571,10 @@ describe("a connection dropped mid-call on GET /user (whose comments are the act
       const d = { ...commentDeps(), octokit: octokitAt(proxy.baseUrl, { token: PAT }) };
       const author = await resolveCommentAuthor(d);
       expect(author).toEqual({ login: "alice", id: ALICE.id });
-      const outcome = await upsertStickyComment(request({ author: author ?? { login: "", id: null } }), d);
+      const outcome = await upsertStickyComment(
+        upsertRequest({ author: author ?? { login: "", id: null } }),
+        d,
+      );
       expect(fake.comments.map((c) => [c.id, c.user.login])).toEqual([[mine.id, "alice"]]);
       expect(outcome).toEqual({ kind: "updated", id: mine.id });
       expect(warnings(d.log)).toEqual([]);
@@ -651,7 +610,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "before", times: 1 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/issues/7/comments",
       `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
@@ -672,7 +631,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "after", times: 1 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
       "PATCH issues/update-comment",
@@ -694,7 +653,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "after", times: 1 });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request({ mode: "on-change" }), d);
+    const outcome = await upsertStickyComment(upsertRequest({ mode: "on-change" }), d);
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
       "PATCH issues/update-comment",
@@ -711,7 +670,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "before" });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(proxy.calls()).toEqual(
       Array.from({ length: 3 }, () => [
@@ -737,7 +696,7 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
     const mine = fake.addComment(7, OLD);
     proxy.drop({ method: "PATCH", path: PATCH, when: "after" });
     const d = commentDeps("proxy");
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(fake.calls()).toEqual(
       Array.from({ length: 3 }, () => ["GET issues/list-comments", "PATCH issues/update-comment"]).flat(),
@@ -756,16 +715,10 @@ describe("a connection dropped mid-call on the comment update (PATCH …/issues/
 describe("a connection dropped mid-call on the check run update that adds annotations 51 and on", () => {
   const CHECK_RUN = /^\/repos\/acme\/models\/check-runs\/\d+$/;
   /** 120 annotations: the create carries 1–50, two updates carry 51–100 and 101–120. */
-  const annotations: CheckRunAnnotation[] = Array.from({ length: 120 }, (_, i) => ({
-    path: "gate/policy.yaml",
-    start_line: i + 1,
-    end_line: i + 1,
-    annotation_level: "failure",
-    message: `problem ${i + 1}`,
-  }));
+  const annotations = policyAnnotations(120);
   const publish = () => {
     const d = commentDeps("proxy");
-    return { log: d.log, id: publishCheckRun(checkSpec({ conclusion: "failure", annotations }), d) };
+    return { log: d.log, id: publishCheckRun(checkRunSpec({ conclusion: "failure", annotations }), d) };
   };
   const lines = (run: { annotations: readonly { start_line: number }[] } | undefined) =>
     run?.annotations.map((a) => a.start_line) ?? [];

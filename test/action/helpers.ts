@@ -1,7 +1,8 @@
 /**
  * Shared pieces of the action tests: the action's own Octokit (retry and throttling plugins) aimed
  * at the fake GitHub with waits of a millisecond, one fake GitHub shared by a file's in-process
- * tests, and a git repository to test the `git show` / `git log` fallbacks.
+ * tests, a git repository to test the `git show` / `git log` fallbacks, and the sticky comment
+ * and check run requests the in-process tests send.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -10,7 +11,9 @@ import { dirname, join } from "node:path";
 import { getOctokit } from "@actions/github";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { createOctokit, type Octokit, type RetrySettings } from "../../src/action/github-api.js";
-import { createRecordingLogger, type Logger } from "../../src/action/logger.js";
+import type { CheckRunAnnotation, CheckRunSpec } from "../../src/action/check-run.js";
+import { createRecordingLogger, type Logger, type RecordingLogger } from "../../src/action/logger.js";
+import { ACTIONS_BOT_LOGIN, commentHeader, type UpsertRequest } from "../../src/action/sticky-comment.js";
 import { FakeGitHub } from "./fake-github.js";
 
 export const INSTALLATION_TOKEN = "ghs_fake_installation_token";
@@ -102,4 +105,64 @@ export function useSharedFakeGitHub(tempPrefix: string): { readonly fake: FakeGi
       return d;
     },
   };
+}
+
+/** The note the comment and check run calls are given on where else the verdict went. */
+export const DELIVERED_NOTE = "The verdict is in the job summary and the step outputs.";
+
+/** The warnings a recording logger received, in order. */
+export function warnings(log: RecordingLogger): string[] {
+  return log.lines.filter((l) => l.level === "warning").map((l) => l.message);
+}
+
+export const GATE_KEY = "Model acceptance gate";
+
+/** A sticky comment body as the action writes it: the header (key and digest), then the text. */
+export function commentBody(digest: string, text = "verdict", key = GATE_KEY): string {
+  return `${commentHeader(key, digest)}\n## ${text}\n`;
+}
+
+/** A comment upsert on PR 7 of acme/models; the body follows `over.digest` and `over.key`. */
+export function upsertRequest(over: Partial<UpsertRequest> = {}): UpsertRequest {
+  const digest = over.digest ?? "a".repeat(64);
+  const key = over.key ?? GATE_KEY;
+  return {
+    owner: "acme",
+    repo: "models",
+    issueNumber: 7,
+    body: commentBody(digest, "verdict", key),
+    digest,
+    mode: "always",
+    key,
+    author: { login: ACTIONS_BOT_LOGIN, id: null },
+    ...over,
+  };
+}
+
+export const CHECK_SHA = "c".repeat(40);
+
+/** A successful check run on CHECK_SHA of acme/models, with no annotations. */
+export function checkRunSpec(over: Partial<CheckRunSpec> = {}): CheckRunSpec {
+  return {
+    owner: "acme",
+    repo: "models",
+    name: "Model gate",
+    headSha: CHECK_SHA,
+    conclusion: "success",
+    title: "Accept",
+    summary: "## accept",
+    annotations: [],
+    ...over,
+  };
+}
+
+/** `n` failure annotations on lines 1 … n of gate/policy.yaml, "problem 1" … "problem n". */
+export function policyAnnotations(n: number): CheckRunAnnotation[] {
+  return Array.from({ length: n }, (_, i) => ({
+    path: "gate/policy.yaml",
+    start_line: i + 1,
+    end_line: i + 1,
+    annotation_level: "failure",
+    message: `problem ${i + 1}`,
+  }));
 }

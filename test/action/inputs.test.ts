@@ -2,8 +2,8 @@ import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readInputs, splitList, type ActionInputs } from "../../src/action/inputs.js";
-import { InputError } from "../../src/core/errors.js";
 import { fileTree } from "../helpers/file-tree.js";
+import { inputErrorMessage } from "../helpers/input-error.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -30,16 +30,6 @@ function read(
     ...given,
   };
   return readInputs((name) => inputs[name] ?? "", { workspace: ws, runnerTemp }, onPullRequest);
-}
-
-function messageOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return (e as Error).message;
-  }
-  throw new Error("expected an InputError");
 }
 
 describe("list inputs", () => {
@@ -86,7 +76,7 @@ describe("readInputs", () => {
     const outside = workspace(["secret.jsonl"]);
     symlinkSync(join(outside, "secret.jsonl"), join(ws, "link.jsonl"));
     mkdirSync(join(ws, "dir.jsonl"));
-    const msg = messageOf(() =>
+    const msg = inputErrorMessage(() =>
       read(ws, { results: `../x.jsonl\n${outside}/secret.jsonl\nlink.jsonl\ndir.jsonl\nnone.jsonl\n*.csv` }),
     );
     expect(msg).toBe(
@@ -106,14 +96,14 @@ describe("readInputs", () => {
     const ws = workspace(["policy.yaml", "r.jsonl"]);
     const outside = workspace(["secret.jsonl"]);
     symlinkSync(join(outside, "secret.jsonl"), join(ws, "z.jsonl"));
-    expect(messageOf(() => read(ws, { results: "*.jsonl" }))).toContain(
+    expect(inputErrorMessage(() => read(ws, { results: "*.jsonl" }))).toContain(
       '"z.jsonl" resolves outside GITHUB_WORKSPACE',
     );
   });
 
   it("validates enumerations and required inputs, all problems at once", () => {
     const ws = workspace(["policy.yaml", "r.jsonl"]);
-    const msg = messageOf(() =>
+    const msg = inputErrorMessage(() =>
       read(ws, {
         comment: "sometimes",
         "fail-on": "unresolved",
@@ -136,18 +126,18 @@ describe("readInputs", () => {
 
   it("needs the policy file in the checkout only outside a pull request", () => {
     const ws = workspace(["r.jsonl"]);
-    expect(messageOf(() => read(ws, { policy: "gate/policy.yaml" }))).toContain(
+    expect(inputErrorMessage(() => read(ws, { policy: "gate/policy.yaml" }))).toContain(
       'field "policy": "gate/policy.yaml" does not exist',
     );
     expect(read(ws, { policy: "gate/policy.yaml" }, true).policy.repoPath).toBe("gate/policy.yaml");
-    expect(messageOf(() => read(ws, { policy: "../policy.yaml" }, true))).toContain(
+    expect(inputErrorMessage(() => read(ws, { policy: "../policy.yaml" }, true))).toContain(
       '"../policy.yaml" is outside GITHUB_WORKSPACE',
     );
   });
 
   it("refuses the same model as baseline and candidate", () => {
     const ws = workspace(["policy.yaml", "r.jsonl"]);
-    expect(messageOf(() => read(ws, { baseline: "m", candidate: "m" }))).toContain(
+    expect(inputErrorMessage(() => read(ws, { baseline: "m", candidate: "m" }))).toContain(
       'field "candidate": must differ from baseline (both are "m")',
     );
   });

@@ -20,7 +20,7 @@ import {
   type EventKind,
   gateInputs,
 } from "./run-action.js";
-const WHERE = "The verdict is in the job summary and the step outputs.";
+import { DELIVERED_NOTE } from "./helpers.js";
 
 const fakes = useFakeGitHub();
 
@@ -60,7 +60,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     expect(r.stdout).not.toContain("undefined");
     expect(commandLines(r, "warning")).toEqual([
       '::warning::Could not create the check run "Model acceptance gate": GitHub answered 201 with an HTML page ' +
-        `instead of JSON; the answer is not used. ${WHERE}`,
+        `instead of JSON; the answer is not used. ${DELIVERED_NOTE}`,
     ]);
     expect(f.comments.map((c) => c.issue)).toEqual([PR_NUMBER]);
     expect(r.outputs["comment-id"]).toBe(String(f.comments[0]?.id));
@@ -77,7 +77,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     expect(f.comments).toEqual([]);
     expect(commandLines(r, "warning")).toEqual([
       "::warning::Could not list the pull request's comments to find the previous gate comment: GitHub answered 200 " +
-        `with a body that is not JSON (application/json); the answer is not used. ${WHERE}`,
+        `with a body that is not JSON (application/json); the answer is not used. ${DELIVERED_NOTE}`,
     ]);
   });
 
@@ -89,7 +89,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     expect(r.outputs["comment-id"]).toBe("");
     expect(commandLines(r, "warning")).toEqual([
       "::warning::Could not create the gate comment: GitHub answered 201 with JSON that lacks a usable `id`; " +
-        `the answer is not used. ${WHERE}`,
+        `the answer is not used. ${DELIVERED_NOTE}`,
     ]);
     expect(f.calls().filter((c) => c === "POST issues/create-comment")).toHaveLength(1);
   });
@@ -105,7 +105,7 @@ describe("a successful answer that is not what GitHub documents", () => {
     expect(commandLines(r, "warning")).toEqual([
       "::warning::Could not tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is " +
         "posted (a guess could post a second one): GitHub answered 200 with an HTML page instead of JSON; the answer " +
-        `is not used. ${WHERE}`,
+        `is not used. ${DELIVERED_NOTE}`,
     ]);
   });
 

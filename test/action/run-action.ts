@@ -225,6 +225,12 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
 export const POLICY_PATH = "gate/policy.yaml";
 export const RESULTS_PATH = "out/results.jsonl";
 
+/** The results and policy inputs of a run whose files lie at the workspace's top. */
+export const LOCAL_FILES: Readonly<Record<string, string>> = {
+  results: "results.jsonl",
+  policy: "policy.yaml",
+};
+
 /** The inputs of a gate run on that workspace (baseline cfg-baseline, candidate cfg-candidate), `extra` on top. */
 export function gateInputs(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   return {

@@ -8,11 +8,10 @@ import {
   readHeader,
   resolveCommentAuthor,
   upsertStickyComment,
-  type UpsertRequest,
 } from "../../src/action/sticky-comment.js";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
 import { ACTIONS_BOT, FakeGitHub, GRAPHQL, malformedAnswers, type Identity } from "./fake-github.js";
-import { fastRetry, octokitFor } from "./helpers.js";
+import { commentBody, DELIVERED_NOTE, fastRetry, octokitFor, upsertRequest, warnings } from "./helpers.js";
 
 let fake: FakeGitHub;
 const ALICE: Identity = { login: "alice", id: 7, type: "User", installation: false };
@@ -38,51 +37,25 @@ afterEach(() => {
   fake.requests.length = 0;
 });
 
-const GATE_KEY = "Model acceptance gate";
-function body(digest: string, text = "verdict", key = GATE_KEY): string {
-  return `${commentHeader(key, digest)}\n## ${text}\n`;
-}
 /** A comment as versions before comment keys wrote it: the marker, then the digest line. */
 function legacyBody(digest: string, text = "verdict"): string {
   return `${COMMENT_MARKER}\n${digestLine(digest)}\n## ${text}\n`;
 }
 
-function request(over: Partial<UpsertRequest> = {}): UpsertRequest {
-  const digest = over.digest ?? "a".repeat(64);
-  const key = over.key ?? GATE_KEY;
-  return {
-    owner: "acme",
-    repo: "models",
-    issueNumber: 7,
-    body: body(digest, "verdict", key),
-    digest,
-    mode: "always",
-    key,
-    author: { login: ACTIONS_BOT_LOGIN, id: null },
-    ...over,
-  };
-}
-
-const WHERE = "The verdict is in the job summary and the step outputs.";
-
 function deps(fork = false, token?: string) {
   const log = createRecordingLogger();
-  return { octokit: octokitFor(fake, token, log), retry: fastRetry(), log, fork, delivered: WHERE };
-}
-
-function warnings(log: ReturnType<typeof createRecordingLogger>): string[] {
-  return log.lines.filter((l) => l.level === "warning").map((l) => l.message);
+  return { octokit: octokitFor(fake, token, log), retry: fastRetry(), log, fork, delivered: DELIVERED_NOTE };
 }
 
 describe("comment header", () => {
   it("round-trips the key and digest, and is only read at the start of the body", () => {
-    const h = readHeader(body("b".repeat(64), "x", "SWE-bench gate -->\n::error::x"));
+    const h = readHeader(commentBody("b".repeat(64), "x", "SWE-bench gate -->\n::error::x"));
     expect(h).toEqual({ key: "SWE-bench%20gate%20--%3E%0A%3A%3Aerror%3A%3Ax", digest: "b".repeat(64) });
     expect(commentHeader("a -->", "c".repeat(64)).split("-->")).toHaveLength(4);
-    expect(readDigest(body("b".repeat(64)))).toBe("b".repeat(64));
+    expect(readDigest(commentBody("b".repeat(64)))).toBe("b".repeat(64));
     expect(readHeader(legacyBody("b".repeat(64)))).toEqual({ key: null, digest: "b".repeat(64) });
     expect(readDigest(`hello ${digestLine("c".repeat(64))}`)).toBeNull();
-    expect(readHeader(`hello\n${body("c".repeat(64))}`)).toBeNull();
+    expect(readHeader(`hello\n${commentBody("c".repeat(64))}`)).toBeNull();
     expect(readDigest(`${COMMENT_MARKER}\ntext\n${digestLine("c".repeat(64))}`)).toBeNull();
   });
 });
@@ -184,7 +157,7 @@ describe("resolveCommentAuthor", () => {
 
 describe("upsertStickyComment", () => {
   it("creates the comment when there is none, and lists once more to catch a parallel run", async () => {
-    const outcome = await upsertStickyComment(request(), deps());
+    const outcome = await upsertStickyComment(upsertRequest(), deps());
     expect(outcome.kind).toBe("created");
     expect(fake.comments.map((c) => [c.id, c.user.login])).toEqual([[outcome.id, "github-actions[bot]"]]);
     expect(fake.calls()).toEqual([
@@ -196,11 +169,11 @@ describe("upsertStickyComment", () => {
 
   it("finds its comment on page 2 and updates it in place", async () => {
     for (let i = 0; i < 130; i++) fake.addComment(7, `comment ${i}`, i % 2 === 0 ? ALICE : ACTIONS_BOT);
-    const mine = fake.addComment(7, body("0".repeat(64), "old"));
+    const mine = fake.addComment(7, commentBody("0".repeat(64), "old"));
     for (let i = 0; i < 5; i++) fake.addComment(7, `later ${i}`, ALICE);
-    const outcome = await upsertStickyComment(request(), deps());
+    const outcome = await upsertStickyComment(upsertRequest(), deps());
     expect(outcome).toEqual({ kind: "updated", id: mine.id });
-    expect(mine.body).toBe(body("a".repeat(64)));
+    expect(mine.body).toBe(commentBody("a".repeat(64)));
     expect(mine.updates).toBe(1);
     expect(fake.comments.length).toBe(136);
     expect(fake.requests.map((r) => `${r.method} ${r.operationId} ${r.query["page"] ?? ""}`)).toEqual([
@@ -212,8 +185,8 @@ describe("upsertStickyComment", () => {
   });
 
   it("leaves a marker comment by someone else alone and makes its own", async () => {
-    const planted = fake.addComment(7, body("a".repeat(64), "planted by alice"), ALICE);
-    const outcome = await upsertStickyComment(request(), deps());
+    const planted = fake.addComment(7, commentBody("a".repeat(64), "planted by alice"), ALICE);
+    const outcome = await upsertStickyComment(upsertRequest(), deps());
     expect(outcome.kind).toBe("created");
     expect(planted.updates).toBe(0);
     expect(fake.comments.filter((c) => c.user.login === "github-actions[bot]").length).toBe(1);
@@ -221,9 +194,9 @@ describe("upsertStickyComment", () => {
 
   it("matches the author by id when GitHub gave one: a same-named account's comment is not the gate's", async () => {
     const impostor: Identity = { login: "github-actions[bot]", id: 5, type: "Bot", installation: true };
-    const theirs = fake.addComment(7, body("0".repeat(64)), impostor);
+    const theirs = fake.addComment(7, commentBody("0".repeat(64)), impostor);
     const outcome = await upsertStickyComment(
-      request({ author: { login: "github-actions[bot]", id: ACTIONS_BOT.id } }),
+      upsertRequest({ author: { login: "github-actions[bot]", id: ACTIONS_BOT.id } }),
       deps(),
     );
     expect(outcome.kind).toBe("created");
@@ -232,11 +205,11 @@ describe("upsertStickyComment", () => {
   });
 
   it("keeps one comment per key: two gates on one pull request do not overwrite each other", async () => {
-    const a = await upsertStickyComment(request({ key: "SWE-bench Verified gate" }), deps());
-    const b = await upsertStickyComment(request({ key: "SWE-Bench Pro gate" }), deps());
+    const a = await upsertStickyComment(upsertRequest({ key: "SWE-bench Verified gate" }), deps());
+    const b = await upsertStickyComment(upsertRequest({ key: "SWE-Bench Pro gate" }), deps());
     expect([a.kind, b.kind]).toEqual(["created", "created"]);
     const again = await upsertStickyComment(
-      request({ key: "SWE-Bench Pro gate", digest: "e".repeat(64) }),
+      upsertRequest({ key: "SWE-Bench Pro gate", digest: "e".repeat(64) }),
       deps(),
     );
     expect(again).toEqual({ kind: "updated", id: b.id });
@@ -248,42 +221,45 @@ describe("upsertStickyComment", () => {
 
   it("takes over a comment written before keys (today's marker) instead of leaving a stale second one", async () => {
     const old = fake.addComment(7, legacyBody("0".repeat(64), "old"));
-    const outcome = await upsertStickyComment(request(), deps());
+    const outcome = await upsertStickyComment(upsertRequest(), deps());
     expect(outcome).toEqual({ kind: "updated", id: old.id });
     expect(readHeader(old.body)?.key).toBe("Model%20acceptance%20gate");
     expect(fake.comments).toHaveLength(1);
     // Now keyed: a second gate does not take it from the first one.
-    const other = await upsertStickyComment(request({ key: "Second gate" }), deps());
+    const other = await upsertStickyComment(upsertRequest({ key: "Second gate" }), deps());
     expect(other.kind).toBe("created");
     expect(fake.comments).toHaveLength(2);
   });
 
   it("prefers its keyed comment over a comment written before keys", async () => {
     const old = fake.addComment(7, legacyBody("0".repeat(64), "old"));
-    const keyed = fake.addComment(7, body("0".repeat(64), "keyed"));
-    const outcome = await upsertStickyComment(request(), deps());
+    const keyed = fake.addComment(7, commentBody("0".repeat(64), "keyed"));
+    const outcome = await upsertStickyComment(upsertRequest(), deps());
     expect(outcome).toEqual({ kind: "updated", id: keyed.id });
     expect(old.updates).toBe(0);
   });
 
   it("with on-change leaves an identical comment unchanged and updates a different one", async () => {
-    const mine = fake.addComment(7, body("a".repeat(64)));
-    const same = await upsertStickyComment(request({ mode: "on-change" }), deps());
+    const mine = fake.addComment(7, commentBody("a".repeat(64)));
+    const same = await upsertStickyComment(upsertRequest({ mode: "on-change" }), deps());
     expect(same).toEqual({ kind: "unchanged", id: mine.id });
     expect(fake.calls()).toEqual(["GET issues/list-comments"]);
-    const changed = await upsertStickyComment(request({ mode: "on-change", digest: "d".repeat(64) }), deps());
+    const changed = await upsertStickyComment(
+      upsertRequest({ mode: "on-change", digest: "d".repeat(64) }),
+      deps(),
+    );
     expect(changed).toEqual({ kind: "updated", id: mine.id });
     expect(readDigest(mine.body)).toBe("d".repeat(64));
   });
 
   it("creates a new comment when its comment was deleted between listing and updating", async () => {
-    const mine = fake.addComment(7, body("0".repeat(64)));
+    const mine = fake.addComment(7, commentBody("0".repeat(64)));
     fake.fail("issues/update-comment", {
       status: 404,
       times: 1,
       then: () => fake.comments.splice(fake.comments.indexOf(mine), 1),
     });
-    const outcome = await upsertStickyComment(request(), deps());
+    const outcome = await upsertStickyComment(upsertRequest(), deps());
     expect(outcome.kind).toBe("created");
     expect(outcome.id).not.toBe(mine.id);
     expect(fake.calls()).toEqual([
@@ -297,7 +273,7 @@ describe("upsertStickyComment", () => {
   it("on a fork (403) warns that pull-requests: write is missing", async () => {
     fake.fail("issues/create-comment", { status: 403 });
     const d = deps(true);
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome).toEqual({ kind: "failed", id: null });
     expect(d.log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
       "Could not create the gate comment: GitHub answered 403 (Resource not accessible by integration). This pull " +
@@ -309,7 +285,7 @@ describe("upsertStickyComment", () => {
   it("after a 502 on create lists again before retrying, and creates exactly one comment", async () => {
     fake.fail("issues/create-comment", { status: 502, times: 1 });
     const d = deps();
-    const outcome = await upsertStickyComment(request(), d);
+    const outcome = await upsertStickyComment(upsertRequest(), d);
     expect(outcome.kind).toBe("created");
     expect(fake.calls()).toEqual([
       "GET issues/list-comments",
@@ -326,7 +302,7 @@ describe("upsertStickyComment", () => {
 
   it("retries a 5xx on listing and succeeds", async () => {
     fake.fail("issues/list-comments", { status: 500, times: 2 });
-    const outcome = await upsertStickyComment(request(), deps());
+    const outcome = await upsertStickyComment(upsertRequest(), deps());
     expect(outcome.kind).toBe("created");
     expect(fake.requests.map((r) => r.status)).toEqual([500, 500, 200, 201, 200]);
   });
@@ -335,8 +311,8 @@ describe("upsertStickyComment", () => {
 describe("a create–create race (two runs listing at once)", () => {
   it("ends with one comment: the run whose comment is newer deletes it and updates the older one", async () => {
     fake.holdTogether("issues/list-comments", 2);
-    const first = request({ digest: "1".repeat(64) });
-    const second = request({ digest: "2".repeat(64) });
+    const first = upsertRequest({ digest: "1".repeat(64) });
+    const second = upsertRequest({ digest: "2".repeat(64) });
     const da = deps();
     const db = deps();
     const [a, b] = await Promise.all([upsertStickyComment(first, da), upsertStickyComment(second, db)]);
@@ -365,7 +341,7 @@ describe("a create–create race (two runs listing at once)", () => {
   it("three runs at once: still one comment", async () => {
     fake.holdTogether("issues/list-comments", 3);
     const outcomes = await Promise.all(
-      ["1", "2", "3"].map((d) => upsertStickyComment(request({ digest: d.repeat(64) }), deps())),
+      ["1", "2", "3"].map((d) => upsertStickyComment(upsertRequest({ digest: d.repeat(64) }), deps())),
     );
     expect(fake.comments).toHaveLength(1);
     expect(new Set(outcomes.map((o) => o.id))).toEqual(new Set([fake.comments[0]?.id]));
@@ -374,8 +350,8 @@ describe("a create–create race (two runs listing at once)", () => {
   it("different keys racing keep one comment each", async () => {
     fake.holdTogether("issues/list-comments", 2);
     await Promise.all([
-      upsertStickyComment(request({ key: "gate A" }), deps()),
-      upsertStickyComment(request({ key: "gate B" }), deps()),
+      upsertStickyComment(upsertRequest({ key: "gate A" }), deps()),
+      upsertStickyComment(upsertRequest({ key: "gate B" }), deps()),
     ]);
     expect(fake.comments.map((c) => readHeader(c.body)?.key).sort()).toEqual(["gate%20A", "gate%20B"]);
     expect(fake.requests.some((r) => r.operationId === "issues/delete-comment")).toBe(false);
@@ -388,7 +364,7 @@ describe("an answer that is not what GitHub documents", () => {
     async (_name, fault) => {
       fake.fail("issues/list-comments", fault);
       const d = deps();
-      expect(await upsertStickyComment(request(), d)).toEqual({ kind: "failed", id: null });
+      expect(await upsertStickyComment(upsertRequest(), d)).toEqual({ kind: "failed", id: null });
       expect(fake.calls()).toEqual(["GET issues/list-comments"]);
       expect(warnings(d.log)).toHaveLength(1);
       expect(warnings(d.log)[0]).toMatch(
@@ -402,7 +378,7 @@ describe("an answer that is not what GitHub documents", () => {
     async (_name, fault) => {
       fake.fail("issues/create-comment", fault);
       const d = deps();
-      expect(await upsertStickyComment(request(), d)).toEqual({ kind: "failed", id: null });
+      expect(await upsertStickyComment(upsertRequest(), d)).toEqual({ kind: "failed", id: null });
       expect(fake.calls()).toEqual(["GET issues/list-comments", "POST issues/create-comment"]);
       expect(warnings(d.log)).toHaveLength(1);
       expect(warnings(d.log)[0]).toMatch(/^Could not create the gate comment: GitHub answered 201 with /);
@@ -412,10 +388,10 @@ describe("an answer that is not what GitHub documents", () => {
   it.each(malformedAnswers(200))(
     "updating the comment answers %s: one warning, not retried, no id",
     async (_name, fault) => {
-      fake.addComment(7, body("0".repeat(64)));
+      fake.addComment(7, commentBody("0".repeat(64)));
       fake.fail("issues/update-comment", fault);
       const d = deps();
-      expect(await upsertStickyComment(request(), d)).toEqual({ kind: "failed", id: null });
+      expect(await upsertStickyComment(upsertRequest(), d)).toEqual({ kind: "failed", id: null });
       expect(fake.calls()).toEqual(["GET issues/list-comments", "PATCH issues/update-comment"]);
       expect(warnings(d.log)).toHaveLength(1);
       expect(warnings(d.log)[0]).toMatch(/^Could not update the gate comment: GitHub answered 200 with /);
@@ -428,8 +404,8 @@ describe("an answer that is not what GitHub documents", () => {
     const a = deps();
     const b = deps();
     const outcomes = await Promise.all([
-      upsertStickyComment(request({ digest: "1".repeat(64) }), a),
-      upsertStickyComment(request({ digest: "2".repeat(64) }), b),
+      upsertStickyComment(upsertRequest({ digest: "1".repeat(64) }), a),
+      upsertStickyComment(upsertRequest({ digest: "2".repeat(64) }), b),
     ]);
     expect(outcomes.map((o) => o.kind)).toEqual(["created", "created"]);
     expect(fake.comments).toHaveLength(2);
@@ -450,8 +426,8 @@ describe("an answer that is not what GitHub documents", () => {
       const a = deps();
       const b = deps();
       const outcomes = await Promise.all([
-        upsertStickyComment(request({ digest: "1".repeat(64) }), a),
-        upsertStickyComment(request({ digest: "2".repeat(64) }), b),
+        upsertStickyComment(upsertRequest({ digest: "1".repeat(64) }), a),
+        upsertStickyComment(upsertRequest({ digest: "2".repeat(64) }), b),
       ]);
       expect(outcomes.map((o) => o.kind).sort()).toEqual(["created", "failed"]);
       expect(fake.comments).toHaveLength(1);

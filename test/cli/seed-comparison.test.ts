@@ -10,11 +10,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   exportLines,
-  BASELINE,
   CANDIDATE,
+  jsonEvaluateArgs,
   tempDir,
-  writeExport,
-  writePolicy,
   type TaskSpec,
 } from "../helpers/export-writer.js";
 import { cliInProcess } from "../helpers/run-cli.js";
@@ -57,21 +55,7 @@ describe.skipIf(!available)("seed comparison (python3 seed_sensitivity.py)", () 
           valid: { rate: number | null };
           validity_sensitivity: [number | null, number | null];
         };
-        const r = await cliInProcess([
-          "evaluate",
-          "--results",
-          writeExport(dir, tasks),
-          "--policy",
-          writePolicy(dir),
-          "--baseline",
-          BASELINE,
-          "--candidate",
-          CANDIDATE,
-          "--format",
-          "json",
-          "--today",
-          "2026-11-29",
-        ]);
+        const r = await cliInProcess(jsonEvaluateArgs(dir, tasks));
         expect(r.code).toBeLessThan(3);
         const cand = (JSON.parse(r.stdout) as { models: { candidate: Record<string, unknown> } }).models
           .candidate;

@@ -7,11 +7,10 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { exportText, policyYaml, tasks } from "../action/exports.js";
-import { FakeGitHub } from "../action/fake-github.js";
-import { cleanupRuns, runDist } from "../action/run-action.js";
+import { gateInputs, LOCAL_FILES, runDist, useFakeGitHub } from "../action/run-action.js";
 import { runBundle } from "../hardening/helpers.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -27,14 +26,7 @@ function lineOf(file: string, needle: string): number {
   return hits[0] ?? 0;
 }
 
-afterAll(() => {
-  cleanupRuns();
-});
-let fake: FakeGitHub | null = null;
-afterEach(async () => {
-  await fake?.close();
-  fake = null;
-});
+const fakes = useFakeGitHub();
 
 describe("an internal error's stack points at src/", () => {
   it("dist/cli.js (exit 4; the stack with MODEL_GATE_DEBUG=1)", () => {
@@ -67,16 +59,11 @@ describe("an internal error's stack points at src/", () => {
   });
 
   it("dist/index.js (the step fails; the stack in the debug log)", async () => {
-    fake = await new FakeGitHub("acme/models").start();
+    const fake = await fakes.start();
     const r = await runDist({
       fake,
       event: "push",
-      inputs: {
-        results: "results.jsonl",
-        policy: "policy.yaml",
-        baseline: "cfg-baseline",
-        candidate: "cfg-candidate",
-      },
+      inputs: gateInputs(LOCAL_FILES),
       env: { "INPUT_GITHUB-TOKEN": "", NODE_OPTIONS: INJECT },
       files: {
         "results.jsonl": exportText(tasks(30, "t", { validity: "valid", a: "pass", b: "fail" })),

@@ -3,16 +3,7 @@
  * committed bundle. The figures are the spec's, to 6 decimals.
  */
 import { describe, expect, it } from "vitest";
-import {
-  BASELINE,
-  CANDIDATE,
-  many,
-  results,
-  tempDir,
-  writeExport,
-  writePolicy,
-  type TaskSpec,
-} from "../helpers/export-writer.js";
+import { jsonEvaluateArgs, many, results, tempDir, type TaskSpec } from "../helpers/export-writer.js";
 import { cliBundle, cliInProcess, type CliRun } from "../helpers/run-cli.js";
 
 const P = "pass" as const;
@@ -24,24 +15,6 @@ interface Json {
   comparison: Record<string, unknown>;
   models: Record<string, Record<string, unknown>>;
   checks: { id: string; passed: boolean }[];
-}
-
-function argsFor(dir: string, tasks: TaskSpec[], policy?: string): string[] {
-  return [
-    "evaluate",
-    "--results",
-    writeExport(dir, tasks),
-    "--policy",
-    writePolicy(dir, policy),
-    "--baseline",
-    BASELINE,
-    "--candidate",
-    CANDIDATE,
-    "--format",
-    "json",
-    "--today",
-    "2026-11-29",
-  ];
 }
 
 const runners: [string, (argv: string[]) => Promise<CliRun> | CliRun][] = [
@@ -94,7 +67,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
       ...many(1, "u-pass", { validity: "disputed", a: [P], b: [P] }),
       ...many(3, "u-fail", { validity: "unreviewed", a: [F], b: [P] }),
     ];
-    const r = await run(argsFor(dir, tasks));
+    const r = await run(jsonEvaluateArgs(dir, tasks));
     expect(r.stderr).toBe("");
     const report = JSON.parse(r.stdout) as Json;
     const cand = report.models["candidate"] ?? {};
@@ -127,7 +100,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
         b: results(2, 4),
       })),
     ];
-    const r = await run(argsFor(dir, tasks));
+    const r = await run(jsonEvaluateArgs(dir, tasks));
     const report = JSON.parse(r.stdout) as Json;
     const exact = (report.models["candidate"] ?? {})["interval_exact"] as number[];
     expect(exact[0]).toBeCloseTo(0.425, 6);
@@ -136,7 +109,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
 
   it("example 3: paired exact margin bounds, one S for both models", async () => {
     const dir = tempDir();
-    const r = await run(argsFor(dir, example3()));
+    const r = await run(jsonEvaluateArgs(dir, example3()));
     const c = (JSON.parse(r.stdout) as Json).comparison;
     expect(c["margin"]).toBeCloseTo(0.2, 6);
     expect(c["margin_lower"]).toBeCloseTo(1 / 25, 6);
@@ -154,7 +127,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
       "validity_bound: exact",
       "validity_bound: pessimistic",
     );
-    const r = await run(argsFor(dir, example3(), policy));
+    const r = await run(jsonEvaluateArgs(dir, example3(), policy));
     const c = (JSON.parse(r.stdout) as Json).comparison;
     expect(c["margin_lower"]).toBeCloseTo(-0.076923, 6);
     expect(c["margin_upper"]).toBeCloseTo(0.384615, 6);
@@ -178,7 +151,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
       ...[1, 0.5, 0.5, 0, 0, 0, -0.5, 1, 0, 0].map((d, i) => mk(d, i, "valid")),
       ...[-1, -0.5, 0.5, 0, -0.5].map((d, i) => mk(d, i, "disputed")),
     ];
-    const r = await run(argsFor(dir, tasks));
+    const r = await run(jsonEvaluateArgs(dir, tasks));
     const c = (JSON.parse(r.stdout) as Json).comparison;
     expect(c["margin"]).toBeCloseTo(0.25, 6);
     expect(c["margin_lower"]).toBeCloseTo(0.035714, 6);
@@ -187,7 +160,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
 
   it("example 5: gate-sized accept (default quantile t), with review fragility 7", async () => {
     const dir = tempDir();
-    const r = await run(argsFor(dir, example5()));
+    const r = await run(jsonEvaluateArgs(dir, example5()));
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as Json;
     const c = report.comparison;
@@ -218,7 +191,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
       "  confidence: 0.95\n",
       "  confidence: 0.95\n  quantile: z\n",
     );
-    const r = await run(argsFor(dir, example5(), policy));
+    const r = await run(jsonEvaluateArgs(dir, example5(), policy));
     const report = JSON.parse(r.stdout) as Json;
     const c = report.comparison;
     expect(report.verdict).toBe("accept");
@@ -240,7 +213,7 @@ describe.each(runners)("SPEC §6 worked examples via the CLI (%s)", (_name, run)
       ...many(3, "u-fail", { validity: "disputed", a: [F], b: [P] }),
       ...many(1, "u-infra", { validity: "disputed", a: [I], b: [P] }),
     ];
-    const r = await run(argsFor(dir, tasks));
+    const r = await run(jsonEvaluateArgs(dir, tasks));
     const cand = (JSON.parse(r.stdout) as Json).models["candidate"] ?? {};
     expect(cand["valid_only_score"]).toBeCloseTo(0.6, 6);
     const pess = cand["interval_pessimistic"] as number[];

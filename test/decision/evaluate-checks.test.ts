@@ -8,6 +8,7 @@ import {
   buildDataset,
   buildPolicy,
   repeat,
+  SPEC_EXAMPLE_5,
   type DatasetOptions,
   type PolicySpec,
   type TaskSpec,
@@ -16,15 +17,7 @@ import {
 const noCanary: EvaluationContext = { canary: null, expired: false };
 
 /** SPEC §6 example 5: accepted with every check passing (LCB = 0.011746 with the default quantile t). */
-const example5: TaskSpec[] = [
-  ...repeat(70, { validity: "valid", a: "pass", b: "fail" }),
-  ...repeat(40, { validity: "valid", a: "fail", b: "pass" }),
-  ...repeat(205, { validity: "valid", a: "pass", b: "pass" }),
-  ...repeat(205, { validity: "valid", a: "fail", b: "fail" }),
-  ...repeat(2, { validity: "disputed", a: "pass", b: "fail" }),
-  ...repeat(6, { validity: "disputed", a: "fail", b: "pass" }),
-  ...repeat(12, { validity: "disputed", a: "pass", b: "pass" }),
-];
+const example5 = SPEC_EXAMPLE_5;
 /** The same with the models swapped: Δ̂ = −0.0577, UCB = −0.011746 (SE and ν do not change). */
 const swapped: TaskSpec[] = example5.map((t) => ({
   validity: t.validity ?? "valid",
@@ -32,7 +25,7 @@ const swapped: TaskSpec[] = example5.map((t) => ({
   b: t.a ?? "fail",
 }));
 
-function run(tasks: TaskSpec[], policy: PolicySpec = {}, ctx = noCanary, opts: DatasetOptions = {}) {
+function run(tasks: readonly TaskSpec[], policy: PolicySpec = {}, ctx = noCanary, opts: DatasetOptions = {}) {
   return evaluate(buildDataset(tasks, opts), buildPolicy(policy), ctx);
 }
 

@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { modelFigures, scoreFigures } from "../../src/core/stats/model-figures.js";
 import { exactRatioBounds } from "../../src/core/stats/validity-bounds.js";
-import { buildDataset, buildPolicy, repeat, type TaskSpec } from "../stats/dataset-builder.js";
+import {
+  buildDataset,
+  buildPolicy,
+  repeat,
+  SPEC_EXAMPLE_5,
+  type TaskSpec,
+} from "../stats/dataset-builder.js";
 import type { Validity } from "../../src/core/model.js";
 
 const ctx = { canary: null, expired: false } as const;
@@ -134,15 +140,7 @@ describe("SPEC §6 example 4: pair, K = 2", () => {
 });
 
 describe("SPEC §6 example 5: gate-sized", () => {
-  const tasks: TaskSpec[] = [
-    ...repeat(70, { validity: "valid", a: "pass", b: "fail" }),
-    ...repeat(40, { validity: "valid", a: "fail", b: "pass" }),
-    ...repeat(205, { validity: "valid", a: "pass", b: "pass" }),
-    ...repeat(205, { validity: "valid", a: "fail", b: "fail" }),
-    ...repeat(2, { validity: "disputed", a: "pass", b: "fail" }),
-    ...repeat(6, { validity: "disputed", a: "fail", b: "pass" }),
-    ...repeat(12, { validity: "disputed", a: "pass", b: "pass" }),
-  ];
+  const tasks = SPEC_EXAMPLE_5;
   const policySpec = {
     common_valid_tasks: ">= 500",
     infra_error_rate: "< 1%",

@@ -10,28 +10,21 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { exportText, policyYaml, tasks } from "../action/exports.js";
-import { FakeGitHub } from "../action/fake-github.js";
 import {
   BASE_SHA,
-  cleanupRuns,
+  gateInputs,
+  LOCAL_FILES,
   runDist,
+  useFakeGitHub,
   workflowCommands,
   type EventKind,
   type RunResult,
 } from "../action/run-action.js";
 
-afterAll(() => {
-  cleanupRuns();
-});
-
-let fake: FakeGitHub | null = null;
-afterEach(async () => {
-  await fake?.close();
-  fake = null;
-});
+const fakes = useFakeGitHub();
 
 const ROWS = [
   ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
@@ -48,19 +41,13 @@ async function run(
   setup: (workspace: string) => Record<string, string>,
   opts: { event?: EventKind; inputs?: Record<string, string> } = {},
 ): Promise<RunResult> {
-  fake = await new FakeGitHub("acme/models").start();
+  const fake = await fakes.start();
   fake.setFile(BASE_SHA, "policy.yaml", POLICY);
   const env: Record<string, string> = {};
   return runDist({
     fake,
     event: opts.event ?? "push",
-    inputs: {
-      results: "results.jsonl",
-      policy: "policy.yaml",
-      baseline: "cfg-baseline",
-      candidate: "cfg-candidate",
-      ...opts.inputs,
-    },
+    inputs: gateInputs({ ...LOCAL_FILES, ...opts.inputs }),
     files: { "results.jsonl": RESULTS, "policy.yaml": POLICY },
     prepare: (workspace) => {
       Object.assign(env, setup(workspace));
@@ -105,7 +92,7 @@ describe("GITHUB_OUTPUT that cannot be written", () => {
       /^::error::GITHUB_OUTPUT .*no[/]such[/]dir[/]output\.txt cannot be written \(no such file\)/,
     );
     expectSummaryVerdict(r);
-    expect(fake?.checkRuns).toHaveLength(1);
+    expect(fakes.current()?.checkRuns).toHaveLength(1);
     expect(
       (JSON.parse(readFileSync(join(reportDir, "model-gate-report.json"), "utf8")) as { verdict: string })
         .verdict,
@@ -198,7 +185,7 @@ describe("GITHUB_EVENT_PATH that cannot be used", () => {
     expectOneError(r, /^::error::GITHUB_EVENT_PATH .*event-broken\.json is not JSON\.$/);
     expect(r.stderr).toBe("");
     expect(r.summary).toMatch(/^## ❗ input error — no verdict/);
-    expect(fake?.checkRuns).toHaveLength(0);
+    expect(fakes.current()?.checkRuns).toHaveLength(0);
   });
 
   it("not JSON, on a push; and truncated JSON, and an empty file", async () => {
@@ -206,8 +193,6 @@ describe("GITHUB_EVENT_PATH that cannot be used", () => {
       const r = await run(broken(text), { event: "push" });
       expectOneError(r, /^::error::GITHUB_EVENT_PATH .* is not JSON\.$/);
       expect(r.stderr).toBe("");
-      await fake?.close();
-      fake = null;
     }
   });
 
@@ -237,8 +222,6 @@ describe("GITHUB_EVENT_PATH that cannot be used", () => {
       const r = await run((ws) => ({ GITHUB_EVENT_PATH: path(ws) }), { event: "pull_request" });
       expectOneError(r, why);
       expect(r.stdout).toMatch(/::error::GITHUB_EVENT_PATH /);
-      await fake?.close();
-      fake = null;
     }
   });
 });
@@ -251,7 +234,7 @@ describe("report-path that must not be written", () => {
     expectSummaryVerdict(r);
     expect(r.outputs["verdict"]).toBe("accept");
     expect(r.outputs["report-path"]).toBe("");
-    expect(fake?.checkRuns).toHaveLength(1);
+    expect(fakes.current()?.checkRuns).toHaveLength(1);
     // Inputs untouched.
     expect(readFileSync(join(r.workspace, "results.jsonl"), "utf8")).toBe(RESULTS);
     expect(readFileSync(join(r.workspace, "policy.yaml"), "utf8")).toBe(POLICY);

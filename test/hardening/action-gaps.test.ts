@@ -7,21 +7,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { exportText, policyYaml, tasks } from "../action/exports.js";
-import { FakeGitHub } from "../action/fake-github.js";
-import { cleanupRuns, runDist } from "../action/run-action.js";
+import { gateInputs, LOCAL_FILES, runDist, useFakeGitHub } from "../action/run-action.js";
 
-afterAll(() => {
-  cleanupRuns();
-});
-
-let fake: FakeGitHub | null = null;
-afterEach(async () => {
-  await fake?.close();
-  fake = null;
-});
+const fakes = useFakeGitHub();
 
 const ROWS = [
   ...tasks(20, "a-only", { validity: "valid", a: "pass", b: "fail" }),
@@ -35,16 +26,11 @@ describe("action faults found by the hardening work", () => {
   // provenance (over the decoded text) no longer matches the file. The CLI refuses such a file
   // (commit 74f0da5); the action should too.
   it("a policy file that is not UTF-8 fails the step, naming the file and line", async () => {
-    fake = await new FakeGitHub("acme/models").start();
+    const fake = await fakes.start();
     const r = await runDist({
       fake,
       event: "push",
-      inputs: {
-        results: "results.jsonl",
-        policy: "policy.yaml",
-        baseline: "cfg-baseline",
-        candidate: "cfg-candidate",
-      },
+      inputs: gateInputs(LOCAL_FILES),
       env: { "INPUT_GITHUB-TOKEN": "" },
       files: { "results.jsonl": exportText(ROWS) },
       prepare: (workspace) => {
@@ -73,18 +59,13 @@ describe("action faults found by the hardening work", () => {
       server.listen(0, "127.0.0.1", resolve);
     });
     const port = (server.address() as AddressInfo).port;
-    fake = await new FakeGitHub("acme/models").start();
+    const fake = await fakes.start();
     const started = Date.now();
     const r = await Promise.race([
       runDist({
         fake,
         event: "push",
-        inputs: {
-          results: "results.jsonl",
-          policy: "policy.yaml",
-          baseline: "cfg-baseline",
-          candidate: "cfg-candidate",
-        },
+        inputs: gateInputs(LOCAL_FILES),
         env: {
           GITHUB_API_URL: `http://127.0.0.1:${port}`,
           MODEL_GATE_REQUEST_TIMEOUT_MS: "300",

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import {
   BASE,
@@ -16,7 +16,7 @@ import {
   jsonl,
   row,
   runBundle,
-  Scratch,
+  useScratch,
   SMALL_POLICY,
 } from "./helpers.js";
 
@@ -34,10 +34,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
 
 const { writeFileAtomic } = await import("../../src/io/atomic-write.js");
 
-const scratch = new Scratch("gate-atomic-");
-afterAll(() => {
-  scratch.cleanup();
-});
+const scratch = useScratch("gate-atomic-");
 afterEach(() => {
   renameFault.error = undefined;
 });

@@ -6,7 +6,7 @@
  * and kept text, never with rows: the streamed line and file sizes are not capped (see
  * reader-hostile.test.ts for the 1 MiB line cap and a 100 MB line under a 64 MB heap).
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tableRecords } from "../../src/core/model.js";
 
 import {
@@ -27,14 +27,11 @@ import {
   readOutcome,
   row,
   runBundle,
-  Scratch,
+  useScratch,
   SMALL_POLICY,
 } from "./helpers.js";
 
-const scratch = new Scratch("gate-caps-");
-afterAll(() => {
-  scratch.cleanup();
-});
+const scratch = useScratch("gate-caps-");
 
 const named = { displayPath: () => "caps.jsonl" };
 const header = (n: number) => `The results/reviews input has ${n} problem${n === 1 ? "" : "s"}:\n`;

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, readFileSync, rmdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import {
   BASE,
@@ -19,14 +19,11 @@ import {
   jsonl,
   row,
   runBundle,
-  Scratch,
+  useScratch,
   SMALL_POLICY,
 } from "./helpers.js";
 
-const scratch = new Scratch("gate-files-");
-afterAll(() => {
-  scratch.cleanup();
-});
+const scratch = useScratch("gate-files-");
 
 const RESULTS_TEXT = jsonl(
   Array.from({ length: 6 }, (_, i) => [

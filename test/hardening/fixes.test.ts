@@ -4,26 +4,14 @@
  * in-process against the source.
  */
 import { gzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { InputError } from "../../src/core/errors.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { cliInProcess } from "../helpers/run-cli.js";
-import { BASE, CAND, jsonl, readError, row, Scratch } from "./helpers.js";
+import { BASE, CAND, evaluateArgs, file, jsonl, pairRows, readError, row, useScratch } from "./helpers.js";
 
-const scratch = new Scratch("gate-fixes-");
-afterAll(() => {
-  scratch.cleanup();
-});
-
-function pairRows(n: number, over: Record<string, unknown> = {}): Record<string, unknown>[] {
-  return Array.from({ length: n }, (_, i) => [
-    row({ task_id: `t-${i}`, ...over }),
-    row({ task_id: `t-${i}`, model_config: BASE, result: "fail", ...over }),
-  ]).flat();
-}
-
-const file = (name: string) => ({ displayPath: () => name });
+const scratch = useScratch("gate-fixes-");
 
 describe("fix: bytes after the gzip data were dropped in silence (or named 'ABORT_ERR')", () => {
   it("rows after a zero byte that follows the gzip data are not dropped in silence", async () => {
@@ -108,20 +96,7 @@ describe("fix: no cap on distinct tasks, models or held text: a hostile export e
 
 describe("fix: CLI error messages could start a workflow command line (`::error::`, `::set-output`)", () => {
   const policyFile = (text: string) => scratch.write(text, "policy.yaml");
-  const run = (policy: string) =>
-    cliInProcess([
-      "evaluate",
-      "--results",
-      scratch.write(jsonl(pairRows(2))),
-      "--policy",
-      policy,
-      "--baseline",
-      BASE,
-      "--candidate",
-      CAND,
-      "--today",
-      "2026-11-29",
-    ]);
+  const run = (policy: string) => cliInProcess(evaluateArgs([scratch.write(jsonl(pairRows(2)))], policy));
 
   it("a policy key with a line break, quoted in the message, cannot start a line with ::", async () => {
     const r = await run(
@@ -149,24 +124,15 @@ describe("fix: CLI error messages could start a workflow command line (`::error:
 });
 
 describe("fix: a --report path that cannot be written was an 'internal error' (exit 4)", () => {
-  const args = (report: string) => [
-    "evaluate",
-    "--results",
-    scratch.write(jsonl(pairRows(2))),
-    "--policy",
-    scratch.write(
-      'owner: x\nrevisit: 2027-01-01\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
-      "policy.yaml",
-    ),
-    "--baseline",
-    BASE,
-    "--candidate",
-    CAND,
-    "--today",
-    "2026-11-29",
-    "--report",
-    report,
-  ];
+  const args = (report: string) =>
+    evaluateArgs(
+      [scratch.write(jsonl(pairRows(2)))],
+      scratch.write(
+        'owner: x\nrevisit: 2027-01-01\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
+        "policy.yaml",
+      ),
+      ["--report", report],
+    );
 
   it("a report in a directory that does not exist is a user error, exit 3", async () => {
     const r = await cliInProcess(args(scratch.path("no/such/dir/report.json")));
@@ -230,14 +196,7 @@ describe("fix: a policy with bytes that are not UTF-8 was read with U+FFFD in th
       "latin1.yaml",
     );
     const r = await cliInProcess(
-      ["evaluate", "--results", scratch.write(jsonl(pairRows(2))), "--policy", "latin1.yaml"].concat([
-        "--baseline",
-        BASE,
-        "--candidate",
-        CAND,
-        "--today",
-        "2026-11-29",
-      ]),
+      evaluateArgs([scratch.write(jsonl(pairRows(2)))], "latin1.yaml"),
       scratch.dir,
     );
     expect([r.code, r.stdout, r.stderr]).toEqual([

@@ -8,7 +8,7 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, expect } from "vitest";
 import { bundleCoverageEnv, GATE_NODE } from "../helpers/gate-node.js";
 
 import { InputError } from "../../src/core/errors.js";
@@ -64,6 +64,17 @@ export function row(over: Record<string, unknown> = {}): Record<string, unknown>
   };
 }
 
+/** Both models on tasks t-0 … t-(n-1): the candidate passes, the baseline fails. */
+export function pairRows(n: number, over: Record<string, unknown> = {}): Record<string, unknown>[] {
+  return Array.from({ length: n }, (_, i) => [
+    row({ task_id: `t-${i}`, ...over }),
+    row({ task_id: `t-${i}`, model_config: BASE, result: "fail", ...over }),
+  ]).flat();
+}
+
+/** A results source that only names itself (what the reader's error messages use). */
+export const file = (name: string) => ({ displayPath: () => name });
+
 export function jsonl(rows: readonly unknown[]): string {
   return rows.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n";
 }
@@ -87,6 +98,15 @@ export class Scratch {
   cleanup(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A Scratch for the whole test file, removed after its last test. */
+export function useScratch(prefix: string): Scratch {
+  const scratch = new Scratch(prefix);
+  afterAll(() => {
+    scratch.cleanup();
+  });
+  return scratch;
 }
 
 export type ReadOutcome =

@@ -11,7 +11,7 @@
  * The action's side (summary, comment, check run, log) is covered by test/action/action.test.ts
  * ("hostile task ids and evidence render inert …", "a task id with a line break and ::error:: …").
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import type { Report } from "../../src/core/report/report-types.js";
 import { shownBrokenTasks, shownReviewHistory } from "../../src/core/report/task-lists.js";
@@ -20,14 +20,11 @@ import {
   expectUserError,
   jsonl,
   runBundle,
-  Scratch,
+  useScratch,
   type ProcessRun,
 } from "./helpers.js";
 
-const scratch = new Scratch("gate-hostile-");
-afterAll(() => {
-  scratch.cleanup();
-});
+const scratch = useScratch("gate-hostile-");
 
 const MARKER = "<!-- model-acceptance-gate:report -->";
 
@@ -127,13 +124,9 @@ let markdown: ProcessRun;
 let json: ProcessRun;
 let report: Report;
 
-beforeAll(() => {
-  // A file name is untrusted too: a line break and a workflow command in it.
-  resultsName = "results\n::error::file \u202e<b>.jsonl";
-  scratch.write(jsonl(exportRows()), resultsName);
-  scratch.write(jsonl(reviewRows()), "reviews.jsonl");
-  scratch.write(POLICY, "policy.yaml");
-  const args = (format: string) => [
+/** The gate on the files beforeAll writes into the scratch directory, in `format`. */
+function gateArgs(format: string): string[] {
+  return [
     "evaluate",
     "--results",
     resultsName,
@@ -150,8 +143,16 @@ beforeAll(() => {
     "--format",
     format,
   ];
-  markdown = runBundle(args("markdown"), { cwd: scratch.dir });
-  json = runBundle(args("json"), { cwd: scratch.dir });
+}
+
+beforeAll(() => {
+  // A file name is untrusted too: a line break and a workflow command in it.
+  resultsName = "results\n::error::file \u202e<b>.jsonl";
+  scratch.write(jsonl(exportRows()), resultsName);
+  scratch.write(jsonl(reviewRows()), "reviews.jsonl");
+  scratch.write(POLICY, "policy.yaml");
+  markdown = runBundle(gateArgs("markdown"), { cwd: scratch.dir });
+  json = runBundle(gateArgs("json"), { cwd: scratch.dir });
   report = JSON.parse(json.stdout) as Report;
 });
 
@@ -281,26 +282,7 @@ describe("hostile strings in every field: the JSON keeps them exactly", () => {
   });
 
   it("is the same report whatever the output format (the Markdown is rendered from it)", () => {
-    const again = runBundle(
-      [
-        "evaluate",
-        "--results",
-        resultsName,
-        "--reviews",
-        "reviews.jsonl",
-        "--policy",
-        "policy.yaml",
-        "--baseline",
-        BASELINE,
-        "--candidate",
-        CANDIDATE,
-        "--today",
-        "2026-11-29",
-        "--format",
-        "json",
-      ],
-      { cwd: scratch.dir },
-    );
+    const again = runBundle(gateArgs("json"), { cwd: scratch.dir });
     expect(again.stdout).toBe(json.stdout);
   });
 });

@@ -11,7 +11,7 @@
  *     the task's highest revision; otherwise every label stays in the review history;
  *   - the models on different harness revisions → the same_harness check fails, naming them.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import type { Report } from "../../src/core/report/report-types.js";
 import {
@@ -22,14 +22,11 @@ import {
   jsonl,
   row,
   runBundle,
-  Scratch,
+  useScratch,
   SMALL_POLICY,
 } from "./helpers.js";
 
-const scratch = new Scratch("gate-mixups-");
-afterAll(() => {
-  scratch.cleanup();
-});
+const scratch = useScratch("gate-mixups-");
 
 const policy = scratch.write(SMALL_POLICY, "policy.yaml");
 

@@ -7,7 +7,7 @@
  * nesting) also go through the CLI bundle: exit 3, file and line named, no stack trace.
  */
 import * as fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { InputError } from "../../src/core/errors.js";
 import { MAX_POLICY_BYTES, parsePolicy } from "../../src/core/policy/load-policy.js";
@@ -20,15 +20,12 @@ import {
   jsonl,
   row,
   runBundle,
-  Scratch,
+  useScratch,
   BASE,
   SMALL_POLICY,
 } from "./helpers.js";
 
-const scratch = new Scratch("gate-policy-fuzz-");
-afterAll(() => {
-  scratch.cleanup();
-});
+const scratch = useScratch("gate-policy-fuzz-");
 
 const VALID = `owner: "@acme/eval-owners"
 revisit: 2027-03-31

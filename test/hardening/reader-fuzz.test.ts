@@ -13,7 +13,7 @@
 import { rmSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import * as fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { tableRecords, type Dataset } from "../../src/core/model.js";
 import {
@@ -23,16 +23,13 @@ import {
   fuzzParams,
   jsonl,
   readOutcome,
-  Scratch,
+  useScratch,
   type ReadOutcome,
 } from "./helpers.js";
 import { applyAll, exportRows, mutation, reviewRows } from "./mutations.js";
 import { expectation, specLines, type Expectation } from "./oracle.js";
 
-const scratch = new Scratch("gate-reader-fuzz-");
-afterAll(() => {
-  scratch.cleanup();
-});
+const scratch = useScratch("gate-reader-fuzz-");
 
 const PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
 

@@ -8,35 +8,24 @@
 import { createWriteStream } from "node:fs";
 import { tableRecords } from "../../src/core/model.js";
 import { gzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import {
   BASE,
   evaluateArgs,
   expectUserError,
+  file,
   jsonl,
+  pairRows,
   readError,
   readOutcome,
   row,
   runBundle,
-  Scratch,
+  useScratch,
   SMALL_POLICY,
 } from "./helpers.js";
 
-const scratch = new Scratch("gate-reader-hostile-");
-afterAll(() => {
-  scratch.cleanup();
-});
-
-/** Both models on tasks t-0 … t-(n-1): the candidate passes, the baseline fails. */
-function pairRows(n: number, over: Record<string, unknown> = {}): Record<string, unknown>[] {
-  return Array.from({ length: n }, (_, i) => [
-    row({ task_id: `t-${i}`, ...over }),
-    row({ task_id: `t-${i}`, model_config: BASE, result: "fail", ...over }),
-  ]).flat();
-}
-
-const file = (name: string) => ({ displayPath: () => name });
+const scratch = useScratch("gate-reader-hostile-");
 
 describe("gzip", () => {
   const whole = gzipSync(jsonl(pairRows(200)));

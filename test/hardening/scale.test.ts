@@ -11,19 +11,16 @@
 import { execFileSync } from "node:child_process";
 import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { runCli } from "../../src/cli/main.js";
-import { BASE, CAND, DATASET, HARNESS, LONG, Scratch, SMALL_POLICY } from "./helpers.js";
+import { BASE, CAND, DATASET, evaluateArgs, HARNESS, LONG, SMALL_POLICY, useScratch } from "./helpers.js";
 
 const require = createRequire(import.meta.url);
 // typescript is a dev dependency; its CommonJS API is the parser the guard needs.
 const ts = require("typescript") as typeof import("typescript");
 
-const scratch = new Scratch("gate-scale-");
-afterAll(() => {
-  scratch.cleanup();
-});
+const scratch = useScratch("gate-scale-");
 
 /**
  * Files whose argument spreads are over arrays of constant-bounded length. Anything else in src/
@@ -134,32 +131,15 @@ async function gate(
   const policy = scratch.write(SMALL_POLICY, `policy-${Math.random().toString(36).slice(2)}.yaml`);
   let stderr = "";
   let collections = 0;
-  const code = await runCli(
-    [
-      "evaluate",
-      "--results",
-      results,
-      "--policy",
-      policy,
-      "--baseline",
-      BASE,
-      "--candidate",
-      CAND,
-      "--today",
-      "2026-11-29",
-      "--report",
-      reportPath,
-    ],
-    {
-      stdout: () => undefined,
-      stderr: (t) => (stderr += t),
-      cwd: process.cwd(),
-      now: () => new Date(),
-      collectGarbage: () => {
-        collections++;
-      },
+  const code = await runCli(evaluateArgs([results], policy, ["--report", reportPath]), {
+    stdout: () => undefined,
+    stderr: (t) => (stderr += t),
+    cwd: process.cwd(),
+    now: () => new Date(),
+    collectGarbage: () => {
+      collections++;
     },
-  );
+  });
   const report = code <= 2 ? (JSON.parse(readFileSync(reportPath, "utf8")) as Record<string, unknown>) : {};
   return { code, report, stderr, collections };
 }

@@ -122,3 +122,15 @@ export const JSON_REPORT_ARGS: readonly string[] = [
   "--format",
   "json",
 ];
+
+/** evaluate on `tasks` and `policy` (DEFAULT_POLICY unless given), both written into `dir`, JSON out. */
+export function jsonEvaluateArgs(dir: string, tasks: readonly TaskSpec[], policy?: string): string[] {
+  return [
+    "evaluate",
+    "--results",
+    writeExport(dir, tasks),
+    "--policy",
+    writePolicy(dir, policy),
+    ...JSON_REPORT_ARGS,
+  ];
+}

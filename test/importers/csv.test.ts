@@ -1,19 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { InputError } from "../../src/core/errors.js";
 import { parseCsv } from "../../src/importers/index.js";
 import { readCsvTable } from "../../src/importers/csv.js";
+import { inputErrorMessage } from "../helpers/input-error.js";
 
 const fields = (text: string) => parseCsv("t.csv", text).map((r) => r.fields);
-
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return (e as Error).message;
-  }
-  throw new Error("expected an InputError");
-}
 
 describe("parseCsv (RFC 4180)", () => {
   test("plain fields, LF and CRLF line ends, final line without a line end", () => {
@@ -48,19 +38,19 @@ describe("parseCsv (RFC 4180)", () => {
   });
 
   test("a quote inside an unquoted field is an error naming the line", () => {
-    expect(errorOf(() => parseCsv("t.csv", 'a,b\n1,x"y\n'))).toBe(
+    expect(inputErrorMessage(() => parseCsv("t.csv", 'a,b\n1,x"y\n'))).toBe(
       "t.csv: not valid CSV\n  t.csv:2: a quote inside an unquoted field (quote the whole field and double the inner quotes)",
     );
   });
 
   test("text after a closing quote is an error", () => {
-    expect(errorOf(() => parseCsv("t.csv", 'a\n"x"y\n'))).toBe(
+    expect(inputErrorMessage(() => parseCsv("t.csv", 'a\n"x"y\n'))).toBe(
       't.csv: not valid CSV\n  t.csv:2: unexpected "y" after a closing quote (a field that starts with a quote must end with one)',
     );
   });
 
   test("an unterminated quoted field names the line where it opened", () => {
-    expect(errorOf(() => parseCsv("t.csv", 'a,b\n1,"open\n\n2,3\n'))).toBe(
+    expect(inputErrorMessage(() => parseCsv("t.csv", 'a,b\n1,"open\n\n2,3\n'))).toBe(
       "t.csv: not valid CSV\n  t.csv:2: a quoted field opened on line 2 is never closed",
     );
   });
@@ -80,28 +70,28 @@ describe("parseCsv: lines named after quoted line breaks, blank lines and a BOM"
   });
 
   test("a quote inside an unquoted field, after them", () => {
-    expect(errorOf(() => parseCsv("t.csv", `${text}\r\nz,"1\r\n2",w"v\r\n`))).toBe(
+    expect(inputErrorMessage(() => parseCsv("t.csv", `${text}\r\nz,"1\r\n2",w"v\r\n`))).toBe(
       "t.csv: not valid CSV\n  t.csv:11: a quote inside an unquoted field (quote the whole field and double the inner quotes)",
     );
   });
 
   test("text after a closing quote (the character named whole), after them", () => {
-    expect(errorOf(() => parseCsv("t.csv", `${text}z,"1\r\n""2"""é\r\n`))).toBe(
+    expect(inputErrorMessage(() => parseCsv("t.csv", `${text}z,"1\r\n""2"""é\r\n`))).toBe(
       't.csv: not valid CSV\n  t.csv:10: unexpected "é" after a closing quote (a field that starts with a quote must end with one)',
     );
   });
 
   test("a quote never closed names the line it opened on, not the last line", () => {
-    expect(errorOf(() => parseCsv("t.csv", `${text}z,"1\r\n2","open\r\n\r\nmore\r\n`))).toBe(
+    expect(inputErrorMessage(() => parseCsv("t.csv", `${text}z,"1\r\n2","open\r\n\r\nmore\r\n`))).toBe(
       "t.csv: not valid CSV\n  t.csv:10: a quoted field opened on line 10 is never closed",
     );
   });
 
   test("in the first field of a file that starts with a BOM", () => {
-    expect(errorOf(() => parseCsv("t.csv", '\uFEFF"a"b\n'))).toBe(
+    expect(inputErrorMessage(() => parseCsv("t.csv", '\uFEFF"a"b\n'))).toBe(
       't.csv: not valid CSV\n  t.csv:1: unexpected "b" after a closing quote (a field that starts with a quote must end with one)',
     );
-    expect(errorOf(() => parseCsv("t.csv", '\uFEFF\n\n"open'))).toBe(
+    expect(inputErrorMessage(() => parseCsv("t.csv", '\uFEFF\n\n"open'))).toBe(
       "t.csv: not valid CSV\n  t.csv:3: a quoted field opened on line 3 is never closed",
     );
   });
@@ -115,20 +105,22 @@ describe("readCsvTable", () => {
   });
 
   test("a missing required column and a duplicated column are errors on the header line", () => {
-    expect(errorOf(() => readCsvTable("t.csv", "task_id,note,note\n", ["task_id", "validity"]))).toBe(
+    expect(
+      inputErrorMessage(() => readCsvTable("t.csv", "task_id,note,note\n", ["task_id", "validity"])),
+    ).toBe(
       't.csv: unusable CSV header\n  t.csv:1: column "note" appears twice in the header\n' +
         '  t.csv:1: the header lacks "validity" (found: task_id, note, note)',
     );
   });
 
   test("a record with the wrong number of fields is an error naming its line", () => {
-    expect(errorOf(() => readCsvTable("t.csv", 'a,b\n1,2\n"x\ny",2,3\n', ["a"]))).toBe(
+    expect(inputErrorMessage(() => readCsvTable("t.csv", 'a,b\n1,2\n"x\ny",2,3\n', ["a"]))).toBe(
       "t.csv: CSV records do not match the header\n  t.csv:3: expected 2 fields as in the header, found 3",
     );
   });
 
   test("an empty file is an error", () => {
-    expect(errorOf(() => readCsvTable("t.csv", "", ["a"]))).toBe(
+    expect(inputErrorMessage(() => readCsvTable("t.csv", "", ["a"]))).toBe(
       "t.csv: cannot import\n  t.csv: the file is empty: expected a header row",
     );
   });

@@ -7,33 +7,7 @@ import {
   parsePolicy,
   POLICY_DEFAULTS,
 } from "../../src/core/policy/load-policy.js";
-import type { Policy } from "../../src/core/policy/policy-types.js";
-import { inputError, MINIMAL, problems, withLine } from "./helpers.js";
-
-const MINIMAL_POLICY: Policy = {
-  owner: "@acme/eval-owners",
-  revisit: "2027-03-31",
-  on_expired: "warn",
-  infra_errors: "exclude",
-  require_same_harness: true,
-  accept_if: {
-    common_valid_tasks: { op: ">=", value: 500, percent: false, text: ">= 500" },
-    infra_error_rate: { op: "<", value: 0.01, percent: true, text: "< 1%" },
-    disputed_fraction: { op: "<", value: 0.05, percent: true, text: "< 5%" },
-    delta0: 0,
-    observed_margin_text: "> validity_sensitivity + run_variance",
-    production_canary: false,
-  },
-  margin: {
-    confidence: 0.95,
-    quantile: "t",
-    power: 0.8,
-    standard_error: "paired",
-    cluster_correction: "cr2",
-    validity_bound: "exact",
-  },
-  on_unresolved: "fail",
-};
+import { inputError, MINIMAL, MINIMAL_POLICY, problems, withLine } from "./helpers.js";
 
 describe("parsePolicy: accepted forms", () => {
   test("a minimal policy gets every default", () => {

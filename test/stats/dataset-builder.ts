@@ -117,6 +117,17 @@ export function repeat(n: number, spec: Omit<TaskSpec, "id">): TaskSpec[] {
   return Array.from({ length: n }, () => ({ ...spec }));
 }
 
+/** SPEC §6 example 5, gate-sized: 520 valid tasks (A only 70, B only 40, ties 410) and 20 disputed. */
+export const SPEC_EXAMPLE_5: readonly TaskSpec[] = [
+  ...repeat(70, { validity: "valid", a: "pass", b: "fail" }),
+  ...repeat(40, { validity: "valid", a: "fail", b: "pass" }),
+  ...repeat(205, { validity: "valid", a: "pass", b: "pass" }),
+  ...repeat(205, { validity: "valid", a: "fail", b: "fail" }),
+  ...repeat(2, { validity: "disputed", a: "pass", b: "fail" }),
+  ...repeat(6, { validity: "disputed", a: "fail", b: "pass" }),
+  ...repeat(12, { validity: "disputed", a: "pass", b: "pass" }),
+];
+
 /** Parse "OP NUMBER[%]" as the policy reader does (tests only; no validation beyond the shape). */
 export function threshold(text: string): Threshold {
   const m = /^\s*(>=|<=|>|<)\s*([+-]?\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
