@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(599);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(690);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -2562,7 +2562,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 599:
+/***/ 690:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17499,6 +17499,101 @@ function diffPolicyTexts(baseText, headText, file) {
     return { changes: diffPolicies(base, head), headError: null };
 }
 
+;// CONCATENATED MODULE: ./src/core/stats/margin-by-cluster.ts
+/**
+ * Where the margin comes from (SPEC §3.6): the observed margin Δ̂ = Σ_V d / N_v split by the
+ * tasks' `cluster` (a repository for SWE-bench). Each cluster's contribution Σ_{V∩g} d / N_v;
+ * the contributions add up to Δ̂, and the tasks without a cluster form one row of their own.
+ */
+
+
+
+/**
+ * A sum of d within this fraction of Σ|d| over the same tasks is 0: the d are fractions rounded to
+ * binary floating point, so a sum that is 0 in exact arithmetic may come out as ±1e-17, which would
+ * mark a cluster "worse" and make every share meaningless.
+ */
+const ZERO_SUM_TOLERANCE = 1e-12;
+function snapped(sum, absSum) {
+    return Math.abs(sum) <= ZERO_SUM_TOLERANCE * absSum ? 0 : sum;
+}
+/**
+ * The sort key of a row: |contribution| to 12 significant digits, so that contributions equal in
+ * exact arithmetic (whose floating-point sums differ in the last bits) tie, and the tie goes by
+ * name. Rounding keeps the order a total order, as a tolerance in the comparison would not.
+ */
+function clusterSortKey(row) {
+    return Number(Math.abs(row.contribution).toPrecision(12));
+}
+/** By |contribution| descending (clusterSortKey), then cluster name (code units), the tasks without a cluster last. */
+function compareClusterRows(a, b) {
+    const by = clusterSortKey(b) - clusterSortKey(a);
+    if (by !== 0)
+        return by;
+    if (a.cluster === null || b.cluster === null) {
+        return (a.cluster === null ? 1 : 0) - (b.cluster === null ? 1 : 0);
+    }
+    return compareCodeUnits(a.cluster, b.cluster);
+}
+/**
+ * The margin by cluster over the common valid tasks V, or null when no task of V has a cluster.
+ * Sums are taken in dataset order, so the same dataset gives the same numbers.
+ */
+function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
+    const d = taskDifferences(columns, infra);
+    const n = columns.validity.length;
+    // Slot columns.clusterCount holds the tasks without a cluster.
+    const slots = columns.clusterCount + 1;
+    const sum = new Float64Array(slots);
+    const absSum = new Float64Array(slots);
+    const count = new Float64Array(slots);
+    const firstTask = new Int32Array(slots).fill(-1);
+    let nv = 0;
+    let total = 0;
+    let totalAbs = 0;
+    for (let i = 0; i < n; i++) {
+        const di = d[i];
+        // (NaN: not a task of C.)
+        if (columns.validity[i] !== VALID_CODE || di !== di)
+            continue;
+        const k = columns.cluster[i];
+        const slot = k < 0 ? columns.clusterCount : k;
+        if (firstTask[slot] === -1)
+            firstTask[slot] = i;
+        sum[slot] = sum[slot] + di;
+        absSum[slot] = absSum[slot] + Math.abs(di);
+        count[slot] = count[slot] + 1;
+        total += di;
+        totalAbs += Math.abs(di);
+        nv++;
+    }
+    const unclustered = count[columns.clusterCount];
+    if (nv === unclustered)
+        return null;
+    total = snapped(total, totalAbs);
+    const rows = [];
+    let clusters = 0;
+    for (let slot = 0; slot < slots; slot++) {
+        const tasks = count[slot];
+        if (tasks === 0)
+            continue;
+        const named = slot < columns.clusterCount;
+        if (named)
+            clusters++;
+        const s = snapped(sum[slot], absSum[slot]);
+        rows.push({
+            cluster: named ? (dataset.tasks.cluster(firstTask[slot]) ?? null) : null,
+            tasks,
+            margin: s / tasks,
+            contribution: s / nv,
+            share: total === 0 ? null : s / total,
+            worse: s < 0,
+        });
+    }
+    rows.sort(compareClusterRows);
+    return { clusters, rows, unclustered_tasks: unclustered };
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/task-lists.ts
 /**
  * The report's task lists in their compact form (docs/report-json.md "Broken tasks and review history
@@ -17692,9 +17787,10 @@ function shownReviewHistory(history, limit) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.2.0";
+const SCHEMA_VERSION = "2.3.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
+
 
 
 
@@ -17711,6 +17807,7 @@ function buildReport(parts) {
         checks: evaluation.checks,
         comparison: { ...evaluation.comparison, ...fragility },
         models: evaluation.models,
+        margin_by_cluster: marginByCluster(dataset, policy.infra_errors),
         broken_tasks: brokenTasksOf(dataset.tasks),
         review_history: reviewHistoryOf(dataset.tasks),
         verdict_by_review_revision: parts.verdictByReviewRevision,
@@ -26118,6 +26215,129 @@ function appendOnlyBaseCell(report) {
     return `${head}: ${named.join("; ")}${more}`;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-clusters.ts
+
+
+
+
+/** Rows shown above the fold: the clusters that move the margin most. */
+const CLUSTER_FOLD = 10;
+/** Rows shown below the fold, collapsed; the rest are counted (all are in the report file). */
+const CLUSTER_REST_MAX = 40;
+/** The cluster name's characters shown (the whole name is in the report file). */
+const NAME_CHARS = 60;
+/** The row of the tasks without a cluster, as both renderers name it. */
+const NO_CLUSTER = "(no cluster)";
+function render_clusters_plural(n, one, many) {
+    return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+function worseRows(m) {
+    return m.rows.filter((r) => r.worse);
+}
+/** One sentence on the clusters where the candidate is worse, naming up to `limit` of them. */
+function worseSentence(m, name, limit) {
+    const worse = worseRows(m);
+    if (worse.length === 0)
+        return "The candidate is worse on no cluster (no margin below 0).";
+    const named = worse.slice(0, limit).map(name);
+    const more = worse.length > named.length ? ` and ${formatCount(worse.length - named.length)} more` : "";
+    return `The candidate is worse (margin below 0) on ${render_clusters_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
+}
+function definition(report) {
+    return ("Margin: the mean of d (candidate − baseline) over the cluster's common valid tasks. Contribution: " +
+        `its Σd / N_v, so the contributions add up to the margin Δ̂ ${format_number_formatPp(report.comparison.margin)}. ` +
+        "Share: contribution / Δ̂ (the shares add up to 100%; a negative share pulls against Δ̂, and none is " +
+        "given when Δ̂ is 0). Largest |contribution| first.");
+}
+function cells(r, rank, name) {
+    return [
+        String(rank),
+        name,
+        formatCount(r.tasks),
+        r.worse ? `**${format_number_formatPp(r.margin)}**` : format_number_formatPp(r.margin),
+        format_number_formatPp(r.contribution),
+        r.share === null ? "n/a" : formatPercent(r.share, 1),
+    ];
+}
+function mdName(r) {
+    return r.cluster === null ? `_${NO_CLUSTER}_` : cellCode(r.cluster, NAME_CHARS, 24, 16);
+}
+function mdTable(rows, firstRank) {
+    const line = (c) => `| ${c.join(" | ")} |`;
+    return [
+        line(["#", "Cluster", "Tasks", "Margin", "Contribution", "Share"]),
+        "|--:|:--|--:|--:|--:|--:|",
+        ...rows.map((r, i) => line(cells(r, firstRank + i, mdName(r)))),
+    ];
+}
+/**
+ * The Markdown section's <summary> (generated text only: raw HTML) and body, or null without a
+ * `margin_by_cluster`. `top` rows above the fold, at most `rest` more collapsed below it.
+ */
+function clusterMarkdown(report, top, rest) {
+    const m = report.margin_by_cluster;
+    if (m === null)
+        return null;
+    const worse = worseRows(m).length;
+    const summary = `<b>Where the margin comes from</b> — ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
+        `${m.unclustered_tasks > 0 ? ` and ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
+        `the candidate worse on ${formatCount(worse)}`;
+    const above = m.rows.slice(0, top);
+    const below = above.length === 0 ? [] : m.rows.slice(above.length, above.length + rest);
+    const body = [];
+    // (Trimmed to no row: the summary, the count and the worse clusters are left.)
+    if (above.length > 0) {
+        body.push(definition(report).replace(/_/g, "\\_"));
+        if (m.unclustered_tasks > 0) {
+            body.push("", `The common valid tasks without a \`cluster\` form one row, _${NO_CLUSTER}_.`);
+        }
+        body.push("", ...mdTable(above, 1));
+    }
+    if (below.length > 0) {
+        body.push("", "<details>", `<summary>${render_clusters_plural(below.length, "more row", "more rows")}</summary>`, "", ...mdTable(below, above.length + 1), "", "</details>");
+    }
+    const hidden = m.rows.length - above.length - below.length;
+    if (hidden > 0) {
+        body.push(...(body.length > 0 ? [""] : []), above.length === 0
+            ? `The ${render_clusters_plural(hidden, "row is", "rows are")} in the report file.`
+            : `… and ${render_clusters_plural(hidden, "more row", "more rows")} in the report file.`);
+    }
+    body.push("", worseSentence(m, (r) => (r.cluster === null ? `_${NO_CLUSTER}_` : (0,report_escape/* escapeCode */.tn)(r.cluster, NAME_CHARS)), 10));
+    return { summary, body };
+}
+/** The text section: the top CLUSTER_FOLD rows and a count line for the rest; none without clusters. */
+function clusterText(report) {
+    const m = report.margin_by_cluster;
+    if (m === null)
+        return [];
+    const name = (r) => r.cluster === null ? NO_CLUSTER : (0,report_escape/* neutraliseLogLine */.h4)(Array.from(r.cluster).slice(0, NAME_CHARS).join(""));
+    const shown = m.rows.slice(0, CLUSTER_FOLD);
+    const rows = shown.map((r, i) => cells(r, i + 1, name(r)).map((c) => c.replace(/\*\*/g, "")));
+    const header = ["#", "Cluster", "Tasks", "Margin", "Contribution", "Share"];
+    const widths = header.map((h, k) => rows.reduce((w, r) => Math.max(w, displayWidth(r[k] ?? "")), h.length));
+    const line = (c) => "  " +
+        c
+            .map((x, k) => {
+            const fill = " ".repeat(Math.max(0, (widths[k] ?? 0) - displayWidth(x)));
+            return k === 1 ? x + fill : fill + x;
+        })
+            .join("  ")
+            .trimEnd();
+    const out = [
+        `Where the margin comes from: ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
+            (m.unclustered_tasks > 0
+                ? `; ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
+                : ""),
+        line(header),
+        ...rows.map(line),
+    ];
+    const hidden = m.rows.length - shown.length;
+    if (hidden > 0)
+        out.push(`  … and ${render_clusters_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
+    out.push(`  ${worseSentence(m, name, 10)}`);
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
@@ -26151,6 +26371,7 @@ function appendOnlyBaseCell(report) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
@@ -26163,6 +26384,8 @@ function fullDetail() {
     return {
         warnings: 20,
         marginTable: "full",
+        clustersTop: CLUSTER_FOLD,
+        clustersRest: CLUSTER_REST_MAX,
         bar: true,
         perModel: "full",
         influential: LIST_LIMIT,
@@ -26182,8 +26405,10 @@ const TRIM_STEPS = [
     (d) => (d.inputs = 5),
     (d) => (d.history = 0),
     (d) => (d.broken = 0),
+    (d) => (d.clustersRest = 0),
     (d) => (d.fragilityTasks = 5),
     (d) => (d.influential = 5),
+    (d) => (d.clustersTop = 5),
     (d) => {
         d.inputs = 0;
         d.provenance = "short";
@@ -26192,6 +26417,7 @@ const TRIM_STEPS = [
     (d) => (d.fragilityTasks = 0),
     (d) => (d.influential = 0),
     (d) => (d.perModel = "none"),
+    (d) => (d.clustersTop = 0),
     (d) => (d.policyChanges = "loosenings"),
     (d) => (d.policyChanges = "count"),
     (d) => (d.warnings = 5),
@@ -26435,6 +26661,11 @@ function marginDetails(report, detail) {
         ...table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
+}
+/** "Where the margin comes from" (render-clusters.ts), collapsed; none without clusters. */
+function clusterSection(report, detail) {
+    const section = clusterMarkdown(report, detail.clustersTop, detail.clustersRest);
+    return section === null ? [] : details(section.summary, section.body);
 }
 function perModelSection(report, detail) {
     if (detail.perModel === "none")
@@ -26700,6 +26931,7 @@ function renderWith(report, options, detail, trimmedTo) {
     if (!detail.compactHeader)
         blocks.push([settingsLine(report, title)]);
     blocks.push(marginDetails(report, detail));
+    blocks.push(clusterSection(report, detail));
     blocks.push(perModelSection(report, detail));
     blocks.push(influentialSection(report, detail));
     blocks.push(fragilitySection(report, detail));
@@ -26885,6 +27117,7 @@ function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
 
 
 
+
 function capped(s, maxChars = 200) {
     const cps = Array.from(typeof s === "string" ? s : String(s));
     return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
@@ -26997,6 +27230,9 @@ function renderText(report) {
     out.push("", "Figures");
     for (const f of figures)
         add(out, wrap(f, WIDTH, "  ", "    "));
+    const clusters = clusterText(report);
+    if (clusters.length > 0)
+        add(out, ["", ...clusters]);
     out.push("");
     add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +

@@ -192,3 +192,28 @@ export interface PolicyChange {
   readonly head: string | null;
   readonly loosening: boolean;
 }
+
+/** One row of "where the margin comes from" (SPEC §3.6): a cluster, or the tasks without one. */
+export interface ClusterMarginRow {
+  /** The cluster's name as the export gives it; null for the row of the tasks without a cluster. */
+  readonly cluster: string | null;
+  /** Common valid tasks in it. */
+  readonly tasks: number;
+  /** The mean of d over those tasks. */
+  readonly margin: number;
+  /** Σ d over those tasks / N_v: the rows' contributions add up to the observed margin Δ̂. */
+  readonly contribution: number;
+  /** contribution / Δ̂ (its share of the total margin); null when Δ̂ is 0. */
+  readonly share: number | null;
+  /** True when the candidate is worse on it: margin < 0. */
+  readonly worse: boolean;
+}
+
+/** The margin by cluster (SPEC §3.6): by |contribution| descending, then cluster name. */
+export interface MarginByCluster {
+  /** Distinct clusters among the common valid tasks. */
+  readonly clusters: number;
+  readonly rows: readonly ClusterMarginRow[];
+  /** Common valid tasks without a cluster (their row has `cluster: null`; none when 0). */
+  readonly unclustered_tasks: number;
+}

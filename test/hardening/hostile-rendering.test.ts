@@ -178,6 +178,11 @@ describe("hostile strings in every field: the Markdown stays inert", () => {
     expect(markdown.stdout).toContain("Disputed and unreviewed tasks");
     expect(markdown.stdout).toContain("Review history");
     expect(markdown.stdout).toMatch(/<b>\d+ broken tasks?<\/b>/);
+    // Cluster names, by the margin they carry (SPEC §3.6), exactly as the export gives them.
+    expect(markdown.stdout).toContain("<b>Where the margin comes from</b>");
+    const clusters = (report.margin_by_cluster?.rows ?? []).map((r) => r.cluster);
+    expect(clusters.length).toBeGreaterThan(5);
+    for (const c of clusters) expect(PAYLOADS).toContain(c);
   });
 
   it("never contains the comment marker, nor an HTML comment", () => {

@@ -15,8 +15,35 @@ import {
 } from "../../src/core/report/task-lists.js";
 import { SCHEMA_VERSION } from "../../src/core/report/report-types.js";
 import type { PolicyLogEntry } from "../../src/core/history/policy-log.js";
+import { compareClusterRows } from "../../src/core/stats/margin-by-cluster.js";
+import type { MarginByCluster } from "../../src/core/verdict-types.js";
 
 const DATASET = "sha256:9f2c41d07be3";
+
+/**
+ * The margin by cluster from [cluster (null: no cluster), tasks, Σd] over `nv` valid tasks whose
+ * Σd is `total` (as the report builds it: SPEC §3.6).
+ */
+function clusterTable(
+  nv: number,
+  total: number,
+  sums: readonly [string | null, number, number][],
+): MarginByCluster {
+  return {
+    clusters: sums.filter(([c]) => c !== null).length,
+    rows: sums
+      .map(([cluster, tasks, s]) => ({
+        cluster,
+        tasks,
+        margin: s / tasks,
+        contribution: s / nv,
+        share: total === 0 ? null : s / total,
+        worse: s < 0,
+      }))
+      .sort(compareClusterRows),
+    unclustered_tasks: sums.filter(([c]) => c === null).reduce((n, [, t]) => n + t, 0),
+  };
+}
 
 /** Broken tasks of DATASET in the report's compact form. */
 function brokenList(taskIds: readonly string[]): BrokenTasks {
@@ -251,6 +278,21 @@ export function acceptReport(): Report {
         },
       }),
     },
+    margin_by_cluster: clusterTable(520, 30, [
+      ["django/django", 230, 14],
+      ["sympy/sympy", 75, 9],
+      ["sphinx-doc/sphinx", 44, -4],
+      ["matplotlib/matplotlib", 34, 5],
+      ["scikit-learn/scikit-learn", 32, 4],
+      ["pydata/xarray", 22, 3],
+      ["pytest-dev/pytest", 19, -2],
+      ["astropy/astropy", 22, 2],
+      ["pylint-dev/pylint", 10, -1],
+      ["psf/requests", 8, 1],
+      ["mwaskom/seaborn", 2, 0],
+      ["pallets/flask", 1, 0],
+      [null, 21, -1],
+    ]),
     broken_tasks: brokenList(range(25).map((i) => `matplotlib__matplotlib-${23000 + i}`)),
     review_history: historyList([
       {
@@ -670,6 +712,7 @@ export function emptyReport(): Report {
       fragility_tasks: [],
       influential_tasks: [],
     },
+    margin_by_cluster: null,
     policy_changes: null,
     policy_history: null,
     review_history: historyList([]),

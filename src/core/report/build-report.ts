@@ -6,6 +6,7 @@ import type { Evaluation, Fragility } from "../decision/evaluation-types.js";
 import { compareCodeUnits, type Dataset } from "../model.js";
 import type { Policy, PolicySource } from "../policy/policy-types.js";
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
+import { marginByCluster } from "../stats/margin-by-cluster.js";
 import { brokenTasksOf, reviewHistoryOf } from "./task-lists.js";
 import type { PolicyChange } from "../verdict-types.js";
 import { SCHEMA_VERSION, type PolicyHistoryReport, type Report } from "./report-types.js";
@@ -42,6 +43,7 @@ export function buildReport(parts: ReportParts): Report {
     checks: evaluation.checks,
     comparison: { ...evaluation.comparison, ...fragility },
     models: evaluation.models,
+    margin_by_cluster: marginByCluster(dataset, policy.infra_errors),
     broken_tasks: brokenTasksOf(dataset.tasks),
     review_history: reviewHistoryOf(dataset.tasks),
     verdict_by_review_revision: parts.verdictByReviewRevision,

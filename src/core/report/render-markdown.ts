@@ -48,6 +48,7 @@ import { appendOnlySection, verdictByRevisionSection } from "./render-history.js
 import { policyChangeCells, policyHistoryLines } from "./render-policy-log.js";
 import { shownBrokenTasks, shownReviewHistory } from "./task-lists.js";
 import { appendOnlyBaseCell } from "./render-append-only-base.js";
+import { CLUSTER_FOLD, CLUSTER_REST_MAX, clusterMarkdown } from "./render-clusters.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -73,6 +74,9 @@ const VERDICT_ICON: Readonly<Record<Verdict, string>> = {
 interface Detail {
   warnings: number;
   marginTable: "full" | "compact";
+  /** Rows of "Where the margin comes from" above its fold, and collapsed below it. */
+  clustersTop: number;
+  clustersRest: number;
   bar: boolean;
   perModel: "full" | "core" | "none";
   influential: number;
@@ -90,6 +94,8 @@ function fullDetail(): Detail {
   return {
     warnings: 20,
     marginTable: "full",
+    clustersTop: CLUSTER_FOLD,
+    clustersRest: CLUSTER_REST_MAX,
     bar: true,
     perModel: "full",
     influential: LIST_LIMIT,
@@ -110,8 +116,10 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
   (d) => (d.inputs = 5),
   (d) => (d.history = 0),
   (d) => (d.broken = 0),
+  (d) => (d.clustersRest = 0),
   (d) => (d.fragilityTasks = 5),
   (d) => (d.influential = 5),
+  (d) => (d.clustersTop = 5),
   (d) => {
     d.inputs = 0;
     d.provenance = "short";
@@ -120,6 +128,7 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
   (d) => (d.fragilityTasks = 0),
   (d) => (d.influential = 0),
   (d) => (d.perModel = "none"),
+  (d) => (d.clustersTop = 0),
   (d) => (d.policyChanges = "loosenings"),
   (d) => (d.policyChanges = "count"),
   (d) => (d.warnings = 5),
@@ -416,6 +425,12 @@ function marginDetails(report: Report, detail: Detail): string[] {
     ...table(["Figure", "Value"], ["l", "r"], rows),
     ...(note === null ? [] : ["", genMd(note)]),
   ]);
+}
+
+/** "Where the margin comes from" (render-clusters.ts), collapsed; none without clusters. */
+function clusterSection(report: Report, detail: Detail): string[] {
+  const section = clusterMarkdown(report, detail.clustersTop, detail.clustersRest);
+  return section === null ? [] : details(section.summary, section.body);
 }
 
 function perModelSection(report: Report, detail: Detail): string[] {
@@ -752,6 +767,7 @@ function renderWith(
   blocks.push(planningBlock(report));
   if (!detail.compactHeader) blocks.push([settingsLine(report, title)]);
   blocks.push(marginDetails(report, detail));
+  blocks.push(clusterSection(report, detail));
   blocks.push(perModelSection(report, detail));
   blocks.push(influentialSection(report, detail));
   blocks.push(fragilitySection(report, detail));

@@ -14,6 +14,7 @@ import { displayWidth, renderMarginBar } from "./text-bar.js";
 import { planningSentence } from "./render-planning.js";
 import { checkName, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
+import { clusterText } from "./render-clusters.js";
 
 function capped(s: string, maxChars = 200): string {
   const cps = Array.from(typeof s === "string" ? s : String(s));
@@ -131,6 +132,8 @@ export function renderText(report: Report): string {
   ];
   out.push("", "Figures");
   for (const f of figures) add(out, wrap(f, WIDTH, "  ", "    "));
+  const clusters = clusterText(report);
+  if (clusters.length > 0) add(out, ["", ...clusters]);
   out.push("");
   add(
     out,

@@ -6,9 +6,16 @@
 
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
-import type { Check, Comparison, ModelFigures, PolicyChange, Verdict } from "../verdict-types.js";
+import type {
+  Check,
+  Comparison,
+  MarginByCluster,
+  ModelFigures,
+  PolicyChange,
+  Verdict,
+} from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.2.0";
+export const SCHEMA_VERSION = "2.3.0";
 
 export interface Provenance {
   readonly inputs: readonly { readonly path: string; readonly sha256: string }[];
@@ -87,6 +94,8 @@ export interface Report {
   readonly checks: readonly Check[];
   readonly comparison: Comparison;
   readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
+  /** Where the margin comes from (SPEC §3.6): the margin by the tasks' `cluster`; null when no common valid task has one. */
+  readonly margin_by_cluster: MarginByCluster | null;
   /** Broken tasks of the universe, every one listed (compact: ids grouped by dataset revision), never deleted. */
   readonly broken_tasks: BrokenTasks;
   /** Tasks whose label changed across review revisions, every one with every event (compact form). */
