@@ -27,6 +27,8 @@ const scratch = useScratch("gate-scale-");
  * that spreads into a call, or calls `.apply`, fails the guard.
  */
 const BOUNDED_SPREADS: Readonly<Record<string, string>> = {
+  "src/core/report/render-clusters.ts":
+    "the cluster table's rows above and below the fold (at most 10 and 40)",
   "src/core/report/render-markdown.ts": "rendered lists are cut at LIST_LIMIT rows (or a policy's few rules)",
   "src/core/report/text-bar.ts": "the margin bar's handful of figures",
   "src/importers/swebench-leaderboard.ts": "a JSON pointer of a fixed depth",
