@@ -52,7 +52,7 @@ export function buildReport(parts: ReportParts): Report {
     policy_changes: parts.policyChanges,
     policy_history: parts.policyHistory ?? null,
     provenance: {
-      inputs: dataset.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
+      inputs: dataset.inputs.map((i) => ({ kind: i.kind, path: i.path, sha256: i.sha256 })),
       dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
       harness_revisions: sortedUnion(dataset.baseline.harnessRevisions, dataset.candidate.harnessRevisions),
       review_revisions: dataset.reviewRevisions,

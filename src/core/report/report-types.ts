@@ -18,7 +18,8 @@ import type {
 export const SCHEMA_VERSION = "2.3.0";
 
 export interface Provenance {
-  readonly inputs: readonly { readonly path: string; readonly sha256: string }[];
+  /** Results files, then reviews files, in the order given; `kind` says which (since 2.4.0). */
+  readonly inputs: readonly { readonly kind: "results" | "reviews"; readonly path: string; readonly sha256: string }[];
   readonly dataset_revisions: readonly string[];
   readonly harness_revisions: readonly string[];
   readonly review_revisions: readonly number[];
