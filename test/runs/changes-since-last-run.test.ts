@@ -1,128 +1,27 @@
 import { describe, expect, it } from "vitest";
 
-import { recordTable, type Dataset, type TaskRecord, type Validity } from "../../src/core/model.js";
-import type { Report } from "../../src/core/report/report-types.js";
-import type { RunSummary } from "../../src/core/run-types.js";
 import {
   changesSinceLastRun,
   RUN_LIST_MAX,
   RUN_MOVERS_MAX,
 } from "../../src/core/runs/changes-since-last-run.js";
 import { counts, type CountsSpec } from "../stats/dataset-builder.js";
-import { acceptReport } from "../report/fixtures.js";
-
-interface Spec {
-  readonly id: string;
-  readonly a?: CountsSpec | undefined;
-  readonly b?: CountsSpec | undefined;
-  /** Label events [revision, validity], ascending; default one event r1 valid. */
-  readonly labels?: readonly (readonly [number, Validity])[];
-}
-
-function dataset(specs: readonly Spec[]): Dataset {
-  const records: TaskRecord[] = specs.map((s, k) => {
-    const labels = s.labels ?? [[1, "valid"]];
-    const last = labels[labels.length - 1];
-    return {
-      datasetRevision: "rev1",
-      taskId: s.id,
-      validity: last?.[1] ?? "unreviewed",
-      reviewRevision: last?.[0] ?? -1,
-      history: labels.map(([revision, validity], e) => ({
-        revision,
-        validity,
-        source: { file: "reviews.jsonl", line: k * 10 + e + 1 },
-        evidence: [],
-      })),
-      evidence: [],
-      ...(s.b === undefined ? {} : { baseline: counts(s.b) }),
-      ...(s.a === undefined ? {} : { candidate: counts(s.a) }),
-    };
-  });
-  records.sort((x, y) => (x.taskId < y.taskId ? -1 : x.taskId > y.taskId ? 1 : 0));
-  const model = (config: string) => ({
-    config,
-    harnessRevisions: ["h"],
-    datasetRevisions: ["rev1"],
-    duplicateRows: 0,
-  });
-  return {
-    tasks: recordTable(records),
-    baseline: model("base"),
-    candidate: model("cand"),
-    modelsPresent: ["base", "cand"],
-    inputs: [],
-    rowsRead: 0,
-    reviewRevisions: [...new Set(records.flatMap((r) => r.history.map((e) => e.revision)))].sort(
-      (x, y) => x - y,
-    ),
-  };
-}
-
-const D = (c: string): string => c.repeat(64);
-
-function summary(over: Partial<RunSummary> = {}): RunSummary {
-  return {
-    head_sha: null,
-    baseline: "base",
-    candidate: "cand",
-    digests: { results: D("1"), reviews: D("2"), policy: D("3") },
-    review_revision_max: 1,
-    verdict: "unresolved",
-    margin: null,
-    lcb: null,
-    ucb: null,
-    margin_low: null,
-    margin_high: null,
-    ...over,
-  };
-}
-
-function report(infra: "exclude" | "count_as_fail" = "exclude"): Report {
-  const r = acceptReport();
-  return { ...r, provenance: { ...r.provenance, infra_errors_policy: infra } };
-}
+import {
+  dataset,
+  EXAMPLE_AFTER,
+  EXAMPLE_BEFORE,
+  EXAMPLE_CURRENT,
+  EXAMPLE_PREVIOUS,
+  report,
+  summary,
+  type Spec,
+} from "./since-fixture.js";
 
 describe("changesSinceLastRun: the worked example of docs/spec.md §3.7", () => {
-  const previous = dataset([
-    { id: "t1", a: "pass", b: "fail" },
-    { id: "t2", a: "fail", b: "fail" },
-    { id: "t3", a: "pass", b: "pass" },
-    { id: "t4", a: "fail", b: "pass", labels: [[1, "disputed"]] },
-  ]);
-  const current = dataset([
-    { id: "t1", a: "fail", b: "fail" },
-    { id: "t2", a: "pass", b: "fail" },
-    { id: "t3", a: "pass", b: "fail" },
-    {
-      id: "t4",
-      a: "fail",
-      b: "pass",
-      labels: [
-        [1, "disputed"],
-        [2, "valid"],
-      ],
-    },
-    { id: "t5", a: "pass", b: "pass" },
-  ]);
-  const before = summary({
-    margin: 1 / 3,
-    lcb: -0.1,
-    ucb: 0.7,
-    margin_low: 0.25,
-    margin_high: 0.5,
-    verdict: "unresolved",
-  });
-  const after = summary({
-    digests: { results: D("4"), reviews: D("5"), policy: D("3") },
-    review_revision_max: 2,
-    margin: 0.2,
-    lcb: 0.05,
-    ucb: 0.35,
-    margin_low: 0.2,
-    margin_high: 0.2,
-    verdict: "accept",
-  });
+  const previous = dataset(EXAMPLE_PREVIOUS);
+  const current = dataset(EXAMPLE_CURRENT);
+  const before = EXAMPLE_BEFORE;
+  const after = EXAMPLE_AFTER;
   const changes = changesSinceLastRun(
     { summary: before, dataset: previous, unavailable: null },
     { dataset: current, report: report(), summary: after },
