@@ -184,3 +184,35 @@ describe("the action's on-change digest", () => {
     expect(reportDigest({ ...r, verdict: "reject" })).not.toBe(reportDigest(r));
   });
 });
+
+describe("What changed since the last run, under GitHub's size limit", () => {
+  it("is trimmed to 5 and then 0 rows a list with the counts kept, and the comment stays within maxLength", () => {
+    const ids = Array.from({ length: 150 }, (_, k) => `t${String(k).padStart(3, "0")}`);
+    const since = changesSinceLastRun(
+      {
+        summary: summary(),
+        dataset: dataset(ids.map((id) => ({ id, a: "fail", b: "fail" }))),
+        unavailable: null,
+      },
+      {
+        dataset: dataset(ids.map((id) => ({ id, a: "pass", b: "fail" }))),
+        report: report(),
+        summary: summary(),
+      },
+    );
+    const r: Report = { ...acceptReport(), since_last_run: since };
+    const full = renderMarkdown(r);
+    const rows = (md: string): number => section(md).filter((l) => l.startsWith("| <code>t")).length;
+    expect(rows(full)).toBe(20);
+    const seen: number[] = [];
+    for (let max = full.length - 1; max >= 3000; max -= 500) {
+      const md = renderMarkdown(r, { maxLength: max });
+      expect(md.length).toBeLessThanOrEqual(max);
+      if (!md.includes("<b>What changed since the last run</b>")) continue;
+      expect(md).toContain("150 tasks flipped");
+      seen.push(rows(md));
+    }
+    // Each list shrinks from 10 rows to 5, then to none, never growing as the limit falls.
+    expect([...new Set(seen)]).toEqual([20, 10, 0]);
+  });
+});
