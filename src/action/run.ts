@@ -123,8 +123,10 @@ export function renderWithinBytes(render: (maxLength: number) => string, maxByte
  */
 export function reportDigest(report: Report): string {
   // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
+  // since_last_run describes the step from the previous run, so it differs on every run even when
+  // the report does not: with it, `comment: on-change` would post after every re-run of the same inputs.
   const shown = JSON.stringify(report, (key, value: unknown) =>
-    key === "provenance" || key === "append_only_base" ? undefined : value,
+    key === "provenance" || key === "append_only_base" || key === "since_last_run" ? undefined : value,
   );
   return createHash("sha256").update(shown, "utf8").digest("hex");
 }

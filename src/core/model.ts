@@ -92,6 +92,8 @@ export interface ModelSummary {
 export interface InputFileDigest {
   readonly path: string;
   readonly sha256: string;
+  /** Which kind of input the file was given as. */
+  readonly kind: "results" | "reviews";
 }
 
 /**

@@ -239,7 +239,7 @@ async function readFiles(
     }
     if (streamed.sha256 === undefined) complete = false;
     // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
-    inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+    inputs.push({ path: f.display, sha256: streamed.sha256 ?? "", kind: f.kind });
   }
   return builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
 }

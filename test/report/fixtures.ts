@@ -387,11 +387,12 @@ export function acceptReport(): Report {
     append_only_base: null,
     policy_changes: null,
     policy_history: null,
+    since_last_run: null,
     provenance: {
       inputs: [
-        { path: "results/baseline.jsonl.gz", sha256: sha(1) },
-        { path: "results/candidate.jsonl.gz", sha256: sha(2) },
-        { path: "reviews/reviews.jsonl", sha256: sha(3) },
+        { kind: "results", path: "results/baseline.jsonl.gz", sha256: sha(1) },
+        { kind: "results", path: "results/candidate.jsonl.gz", sha256: sha(2) },
+        { kind: "reviews", path: "reviews/reviews.jsonl", sha256: sha(3) },
       ],
       dataset_revisions: [DATASET],
       harness_revisions: [HARNESS],
@@ -715,6 +716,7 @@ export function emptyReport(): Report {
     margin_by_cluster: null,
     policy_changes: null,
     policy_history: null,
+    since_last_run: null,
     review_history: historyList([]),
   };
 }
@@ -867,7 +869,11 @@ export function largeReport(n: number, hostile = false): Report {
     })),
     provenance: {
       ...u.provenance,
-      inputs: range(n).map((i) => ({ path: `results/${id(i)}.jsonl.gz`, sha256: sha(i) })),
+      inputs: range(n).map((i) => ({
+        kind: "results" as const,
+        path: `results/${id(i)}.jsonl.gz`,
+        sha256: sha(i),
+      })),
       review_revisions: range(n),
       dataset_revisions: range(Math.min(n, 100)).map(id),
       harness_revisions: range(Math.min(n, 100)).map(id),

@@ -6,6 +6,7 @@
 
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
+import type { RunChanges } from "../run-types.js";
 import type {
   Check,
   Comparison,
@@ -15,10 +16,15 @@ import type {
   Verdict,
 } from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.3.0";
+export const SCHEMA_VERSION = "2.4.0";
 
 export interface Provenance {
-  readonly inputs: readonly { readonly path: string; readonly sha256: string }[];
+  /** Results files, then reviews files, in the order given; `kind` says which (since 2.4.0). */
+  readonly inputs: readonly {
+    readonly kind: "results" | "reviews";
+    readonly path: string;
+    readonly sha256: string;
+  }[];
   readonly dataset_revisions: readonly string[];
   readonly harness_revisions: readonly string[];
   readonly review_revisions: readonly number[];
@@ -110,5 +116,7 @@ export interface Report {
   readonly policy_changes: readonly PolicyChange[] | null;
   /** Present only with policy_changes, in the action: the base policy's last changes from git. */
   readonly policy_history: PolicyHistoryReport | null;
+  /** What changed since the last run (docs/spec.md §3.7); null when no previous run was given. */
+  readonly since_last_run: RunChanges | null;
   readonly provenance: Provenance;
 }

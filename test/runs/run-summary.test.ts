@@ -1,0 +1,89 @@
+import { createHash } from "node:crypto";
+
+import { describe, expect, it } from "vitest";
+
+import { inputsDigest, parseRunSummary, summaryOfReport } from "../../src/core/runs/run-summary.js";
+import { sha256Hex } from "../../src/core/runs/sha256.js";
+import { acceptReport } from "../report/fixtures.js";
+
+const nodeSha = (s: string): string => createHash("sha256").update(s, "utf8").digest("hex");
+
+describe("sha256Hex (the core's own, without node:crypto)", () => {
+  it("gives the FIPS 180-4 test vectors", () => {
+    expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe(
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    );
+  });
+
+  it("agrees with node:crypto at every length around the block boundaries, and on non-ASCII text", () => {
+    for (let n = 0; n <= 200; n++) {
+      const s = "é€😀x".repeat(n).slice(0, n);
+      expect(sha256Hex(s)).toBe(nodeSha(s));
+    }
+  });
+});
+
+describe("summaryOfReport", () => {
+  it("takes the figures from the comparison and the digests from the provenance, by kind", () => {
+    const report = acceptReport();
+    const p = report.provenance;
+    const results = p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256);
+    const reviews = p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256);
+    expect(results.length).toBe(2);
+    expect(reviews.length).toBe(1);
+    const s = summaryOfReport(report, "a".repeat(40));
+    expect(s).toEqual({
+      head_sha: "a".repeat(40),
+      baseline: report.models.baseline.config,
+      candidate: report.models.candidate.config,
+      digests: {
+        results: nodeSha(
+          [...results]
+            .sort()
+            .map((d) => `${d}\n`)
+            .join(""),
+        ),
+        reviews: nodeSha(`${reviews[0] ?? ""}\n`),
+        policy: p.policy.sha256,
+      },
+      review_revision_max: 3,
+      verdict: "accept",
+      margin: report.comparison.margin,
+      lcb: report.comparison.lcb,
+      ucb: report.comparison.ucb,
+      margin_low: report.comparison.margin_lower,
+      margin_high: report.comparison.margin_upper,
+    });
+    expect(parseRunSummary(JSON.parse(JSON.stringify(s)))).toEqual({ summary: s, problem: null });
+  });
+
+  it("digests one kind of input regardless of the files' order; no files is the empty string's digest", () => {
+    expect(inputsDigest(["b".repeat(64), "a".repeat(64)])).toBe(
+      inputsDigest(["a".repeat(64), "b".repeat(64)]),
+    );
+    expect(inputsDigest([])).toBe(nodeSha(""));
+  });
+});
+
+describe("parseRunSummary (an untrusted comment)", () => {
+  const good = summaryOfReport(acceptReport(), null);
+  it.each([
+    [{ ...good, extra: 1 }, 'the summary: Unrecognized key: "extra"'],
+    [
+      { ...good, head_sha: "HEAD" },
+      "head_sha: Invalid string: must match pattern /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/",
+    ],
+    [{ ...good, verdict: "pass" }, 'verdict: Invalid option: expected one of "accept"|"reject"|"unresolved"'],
+    [{ ...good, margin: "0.1" }, "margin: Invalid input: expected number, received string"],
+    [
+      { ...good, digests: { ...good.digests, policy: "x" } },
+      "digests.policy: Invalid string: must match pattern /^[0-9a-f]{64}$/",
+    ],
+    [{ ...good, baseline: "m".repeat(501) }, "baseline: Too big: expected string to have <=500 characters"],
+    [null, "the summary: Invalid input: expected object, received null"],
+  ])("refuses a broken summary (%#)", (value, problem) => {
+    expect(parseRunSummary(value)).toEqual({ summary: null, problem });
+  });
+});
