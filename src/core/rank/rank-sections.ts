@@ -46,6 +46,23 @@ export const SHORT_DETAILS: readonly Detail[] = [
   { pairs: 0, tasks: 0, matrix: false },
 ];
 
+export const RANK_TITLE = "Model ranking";
+
+/**
+ * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
+ * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
+ */
+export function rankHeader(
+  r: RankReport,
+  f: Inline,
+): { title: string; summary: string[]; warnings: string[] } {
+  return {
+    title: `${f.gen(RANK_TITLE)}: ${headline(r, f)}`,
+    summary: summaryLines(r, f),
+    warnings: r.warnings.map((w) => f.text(w, 400)),
+  };
+}
+
 export function headline(r: RankReport, f: Inline): string {
   return r.top === null
     ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
