@@ -56,7 +56,9 @@ function scoreSection(r: RankReport): string[] {
     "<figure>",
     scoreChartSvg(r),
     `<figcaption>${f.gen(
-      (shown < r.models.length ? `The top ${shown} of ${r.models.length} models (the tables have every model). ` : "") +
+      (shown < r.models.length
+        ? `The top ${shown} of ${r.models.length} models (the tables have every model). `
+        : "") +
         `Each band is one model's own (its SE, ${r.settings.confidence} one-sided at each end, no multiplicity adjustment): ` +
         "overlapping bands do not make a pair unresolved, nor separate ones ordered. The order comes from the pairs " +
         "(paired differences on the same tasks, Holm's step-down): see the matrix.",
@@ -111,7 +113,14 @@ function reviewSection(r: RankReport): string[] {
     out.push(p(reviewSentence(x, f)));
     // Evidence as text, never a link: the page loads and links to nothing.
     const rows = taskRows(x, FULL_DETAIL.tasks, f, (e) => f.code(e, 120));
-    if (rows.length > 0) out.push(htmlTable(TASK_HEADER.map((s) => f.gen(s)), rows, { numeric: [2] }));
+    if (rows.length > 0)
+      out.push(
+        htmlTable(
+          TASK_HEADER.map((s) => f.gen(s)),
+          rows,
+          { numeric: [2] },
+        ),
+      );
     if (rows.length < x.tasks.length)
       out.push(p(f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`)));
   }
@@ -127,7 +136,11 @@ export function renderRankHtml(r: RankReport): string {
   body.push(...pairSection(r));
   body.push(
     "<h2>Leaderboard</h2>",
-    htmlTable(leaderboardHeader(r).map((s) => f.gen(s)), leaderboardRows(r, f), { numeric: [0, 2] }),
+    htmlTable(
+      leaderboardHeader(r).map((s) => f.gen(s)),
+      leaderboardRows(r, f),
+      { numeric: [0, 2] },
+    ),
     p(
       f.gen(
         "Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range.",
@@ -142,7 +155,11 @@ export function renderRankHtml(r: RankReport): string {
         `${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`,
       ),
     ),
-    htmlTable(COMMON_HEADER.map((s) => f.gen(s)), commonRows(r, f), { numeric: [1, 2] }),
+    htmlTable(
+      COMMON_HEADER.map((s) => f.gen(s)),
+      commonRows(r, f),
+      { numeric: [1, 2] },
+    ),
     "<h2>Settings and provenance</h2>",
     ...settingsLines(r, f).map((s) => p(s, "small")),
   );

@@ -31,6 +31,7 @@ import {
   unresolvedPairs,
   type Detail,
 } from "./rank-sections.js";
+import { rankMermaidChart } from "./rank-mermaid.js";
 import type { RankReport } from "./rank-types.js";
 
 export { RANK_TITLE } from "./rank-sections.js";
@@ -70,6 +71,9 @@ function render(r: RankReport, detail: Detail, trimmed: boolean): string {
     ),
     "",
   );
+  // After the table, which carries the same figures where GitHub does not draw the chart.
+  const chart = detail.chart ? rankMermaidChart(r) : [];
+  if (chart.length > 0) add(out, chart, "");
 
   add(out, "### Pairs", "");
   if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {

@@ -103,10 +103,7 @@ export function marginChartSvg(report: Report): string | null {
   out.push(label(yRun, "LCB … UCB run variance"));
   if (finite(c.lcb) && finite(c.ucb)) {
     const b = bandRect(pp(c.lcb), pp(c.ucb), x);
-    out.push(
-      runBandH(b.x, b.width, yRun),
-      value(yRun, `${ppText(c.lcb)} … ${ppText(c.ucb)}`),
-    );
+    out.push(runBandH(b.x, b.width, yRun), value(yRun, `${ppText(c.lcb)} … ${ppText(c.ucb)}`));
   } else out.push(value(yRun, "n/a"));
   out.push("</svg>");
   return out.join("\n");

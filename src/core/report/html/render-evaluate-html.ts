@@ -82,7 +82,11 @@ function checksSection(report: Report): string[] {
   });
   return [
     "<h2>Checks</h2>",
-    htmlTable(["Result", "Check", "Observed", "Needs"].map((s) => g(s)), rows, { numeric: [0] }),
+    htmlTable(
+      ["Result", "Check", "Observed", "Needs"].map((s) => g(s)),
+      rows,
+      { numeric: [0] },
+    ),
   ];
 }
 
@@ -120,9 +124,13 @@ function revisionSection(report: Report): string[] {
       : escapeHtmlText(r.verdict ?? "n/a", 20),
   ]);
   out.push(
-    htmlTable(["Revision", "Valid · open · broken", "Δ̂", "Δ_L … Δ_H", "LCB … UCB", "Verdict"].map((s) => g(s)), rows, {
-      numeric: [0, 1, 2, 3, 4],
-    }),
+    htmlTable(
+      ["Revision", "Valid · open · broken", "Δ̂", "Δ_L … Δ_H", "LCB … UCB", "Verdict"].map((s) => g(s)),
+      rows,
+      {
+        numeric: [0, 1, 2, 3, 4],
+      },
+    ),
   );
   const last = v.latest_reclassification;
   if (last !== null)
@@ -173,7 +181,11 @@ function perModelSection(report: Report): string[] {
   ];
   return [
     "<h2>Per-model figures</h2>",
-    htmlTable(["", "Baseline", "Candidate"].map((s) => g(s)), rows, { numeric: [1, 2] }),
+    htmlTable(
+      ["", "Baseline", "Candidate"].map((s) => g(s)),
+      rows,
+      { numeric: [1, 2] },
+    ),
   ];
 }
 

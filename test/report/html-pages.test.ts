@@ -1,0 +1,115 @@
+/**
+ * The `--format html` pages (src/core/report/html/, src/core/rank/render-rank-html.ts): golden
+ * files byte for byte (`UPDATE_GOLDEN=1` rewrites them), the same report giving the same bytes,
+ * nothing that loads or runs, and hostile ids (markup, quotes, bidi controls) shown as text.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderRankHtml } from "../../src/core/rank/render-rank-html.js";
+import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-html.js";
+import { PAGE_CSP } from "../../src/core/report/html/html-page.js";
+import { chartLabel, escapeHtmlText } from "../../src/core/report/html/html-text.js";
+import { acceptReport, hostileReport, unresolvedReport } from "./fixtures.js";
+import { HOSTILE_MODELS, syntheticRankReport, TWENTY_MODELS } from "./html-fixtures.js";
+
+const GOLDEN = join(import.meta.dirname, "..", "golden");
+const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
+
+function golden(name: string, actual: string): void {
+  const file = join(GOLDEN, name);
+  if (UPDATE || !existsSync(file)) {
+    mkdirSync(GOLDEN, { recursive: true });
+    writeFileSync(file, actual, "utf8");
+    if (!UPDATE) throw new Error(`${file} was missing and has been written; rerun to compare.`);
+  }
+  expect(actual).toBe(readFileSync(file, "utf8"));
+}
+
+const smallRank = () => syntheticRankReport(["cfg-a", "cfg-b", "cfg-c", "cfg-d"], { step: 0.04 });
+const hostileRank = () => syntheticRankReport(HOSTILE_MODELS, { step: 0.04 });
+
+/** Everything a page must never hold: scripts, handlers, external loads, links. */
+function expectInert(html: string): void {
+  expect(html).not.toMatch(/<script/i);
+  expect(html).not.toMatch(
+    /<(?:img|iframe|object|embed|link|a|form|input|base|meta http-equiv="refresh")[\s>]/i,
+  );
+  expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+  expect(html).not.toMatch(/(?:src|href)\s*=/i);
+  expect(html).not.toMatch(/url\(/i);
+  expect(html).not.toMatch(/@import/i);
+  expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`);
+  // No bidi control or other hidden character survives as such.
+  expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200F\uFEFF\u0000-\u0008]/u);
+}
+
+describe("golden HTML pages", () => {
+  it("rank-small.html: four models", () => {
+    golden("rank-small.html", renderRankHtml(smallRank()));
+  });
+  it("evaluate-accept.html: the accept fixture", () => {
+    golden("evaluate-accept.html", renderEvaluateHtml(acceptReport()));
+  });
+});
+
+describe("the pages are deterministic and inert", () => {
+  it("the same report gives the same bytes", () => {
+    expect(renderRankHtml(smallRank())).toBe(renderRankHtml(smallRank()));
+    expect(renderEvaluateHtml(unresolvedReport())).toBe(renderEvaluateHtml(unresolvedReport()));
+  });
+  for (const [name, html] of [
+    ["rank, 4 models", () => renderRankHtml(smallRank())],
+    ["rank, 20 models", () => renderRankHtml(syntheticRankReport(TWENTY_MODELS, { step: 0.012 }))],
+    ["rank, hostile ids", () => renderRankHtml(hostileRank())],
+    ["evaluate, accept", () => renderEvaluateHtml(acceptReport())],
+    ["evaluate, hostile", () => renderEvaluateHtml(hostileReport())],
+  ] as const) {
+    it(`${name}: no script, handler, link or load; the CSP forbids them anyway`, () => {
+      expectInert(html());
+    });
+  }
+  it("the rank page has one score mark per model and one matrix row per model", () => {
+    const html = renderRankHtml(syntheticRankReport(TWENTY_MODELS, { step: 0.012 }));
+    expect(html.match(/class="score-mark"/g)?.length).toBe(20);
+    expect(html.match(/class="validity-band"/g)?.length).toBe(20);
+    expect(html.match(/class="run-band"/g)?.length).toBe(20);
+    expect(html.match(/<tr><th class="row" title=/g)?.length).toBe(20);
+    expect(html.match(/<td class="(?:rel-above|rel-below|rel-validity|rel-run|self)"/g)?.length).toBe(400);
+  });
+});
+
+describe("hostile model ids", () => {
+  const html = renderRankHtml(hostileRank());
+  it("are escaped in text and attributes", () => {
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(html).toContain("cfg-&quot;quoted&quot; &#39;single&#39; &amp; &lt;b&gt;bold&lt;/b&gt;");
+    // The full id in the chart's <title> and the matrix's title attribute.
+    expect(html).toContain('title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"');
+  });
+  it("show bidi controls as visible code points", () => {
+    expect(html).toContain("abc\\u{202E}evil\\u{202C}def \\u{2066}iso\\u{2069}");
+  });
+  it("are cut for the chart with an ellipsis, whole in the <title>", () => {
+    const long = HOSTILE_MODELS[3] ?? "";
+    expect(html).toContain(`#4 ${long.slice(0, 29)}…</text>`);
+    expect(html).toContain(`<title>#4 ${long}: score`);
+  });
+  it("the evaluate page shows the hostile fixture's strings as text", () => {
+    const page = renderEvaluateHtml(hostileReport());
+    expect(page).toContain("&lt;/details&gt;&lt;details open&gt;&lt;summary&gt;gotcha");
+    expect(page).not.toContain("<details");
+    expect(page).toContain("http://ok.example/a?b=(1)&amp;c=&lt;2&gt;|3");
+  });
+});
+
+describe("escapeHtmlText and chartLabel", () => {
+  it("escape the five HTML characters, flatten line breaks, show hidden code points, cap", () => {
+    expect(escapeHtmlText(`a<b>&"c'\nd\u202Ee`)).toBe("a&lt;b&gt;&amp;&quot;c&#39; d\\u{202E}e");
+    expect(escapeHtmlText("abcdef", 4)).toBe("abc…");
+  });
+  it("cut by what is seen: a stand-in counts as its characters", () => {
+    expect(chartLabel("ab\u202Ecdef", 8)).toEqual({ shown: "ab\\u{20…", full: "ab\\u{202E}cdef", cut: true });
+    expect(chartLabel("short", 8)).toEqual({ shown: "short", full: "short", cut: false });
+  });
+});
