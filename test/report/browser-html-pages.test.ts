@@ -79,28 +79,33 @@ const CASES: readonly PageCase[] = [
   },
 ];
 
-/** What sticks out: elements past the column's right edge, boxes that scroll, cells that cut text. */
+/**
+ * What sticks out: elements past the column's right edge, boxes that scroll, cells that cut text.
+ * Plain browser JavaScript (the project's TypeScript has no DOM types), run inside the page.
+ */
+const LAYOUT_PROBE = `(() => {
+  const out = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > window.innerWidth) out.push("document scrollWidth " + doc.scrollWidth);
+  const main = document.querySelector("main");
+  if (main === null) return ["no <main>"];
+  const right = main.getBoundingClientRect().right;
+  const name = (e) =>
+    e.tagName.toLowerCase() + "." + (e.getAttribute("class") || "") + ' "' + (e.textContent || "").trim().slice(0, 40) + '"';
+  for (const e of Array.from(main.querySelectorAll("*"))) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.right > right + 0.5) out.push(name(e) + " right " + Math.round(r.right) + " > " + Math.round(right));
+  }
+  for (const e of Array.from(main.querySelectorAll(".table-box")))
+    if (e.scrollWidth > e.clientWidth + 1) out.push(name(e) + " scrolls " + e.scrollWidth + "/" + e.clientWidth);
+  for (const e of Array.from(main.querySelectorAll("table.matrix td, table.matrix th")))
+    if (e.scrollWidth > e.clientWidth + 1) out.push(name(e) + " cut " + e.scrollWidth + "/" + e.clientWidth);
+  return out;
+})()`;
+
 function layoutProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    const doc = document.documentElement;
-    if (doc.scrollWidth > window.innerWidth) out.push(`document scrollWidth ${doc.scrollWidth}`);
-    const main = document.querySelector("main");
-    if (main === null) return ["no <main>"];
-    const right = main.getBoundingClientRect().right;
-    const name = (e: Element): string =>
-      `${e.tagName.toLowerCase()}.${e.getAttribute("class") ?? ""} "${(e.textContent ?? "").trim().slice(0, 40)}"`;
-    for (const e of Array.from(main.querySelectorAll("*"))) {
-      const r = e.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;
-      if (r.right > right + 0.5) out.push(`${name(e)} right ${Math.round(r.right)} > ${Math.round(right)}`);
-    }
-    for (const e of Array.from(main.querySelectorAll(".table-box")))
-      if (e.scrollWidth > e.clientWidth + 1) out.push(`${name(e)} scrolls ${e.scrollWidth}/${e.clientWidth}`);
-    for (const e of Array.from(main.querySelectorAll("table.matrix td, table.matrix th")))
-      if (e.scrollWidth > e.clientWidth + 1) out.push(`${name(e)} cut ${e.scrollWidth}/${e.clientWidth}`);
-    return out;
-  });
+  return page.evaluate<string[]>(LAYOUT_PROBE);
 }
 
 describe.skipIf(!CHROMIUM_PRESENT)("the HTML pages in Chromium at 880 px", () => {
@@ -164,7 +169,7 @@ describe.skipIf(!CHROMIUM_PRESENT)("the HTML pages in Chromium at 880 px", () =>
         expect(requests, "requests the page tried to make").toEqual([]);
         // Narrower screens: the document still never scrolls sideways (charts scale, tables scroll in their box).
         await page.setViewportSize({ width: 480, height: 900 });
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(480);
+        expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(480);
       } finally {
         await page.close();
       }
