@@ -40,8 +40,8 @@ interface PageCase {
   readonly html: () => Promise<string>;
   /** CSS selector → how many the page must draw. */
   readonly marks: Readonly<Record<string, number>>;
-  /** The docs' picture of this page, regenerated with SCREENSHOTS=1. */
-  readonly docsImage?: string;
+  /** The docs' picture of this page (its top, this many px), regenerated with SCREENSHOTS=1. */
+  readonly docsImage?: { readonly file: string; readonly height: number };
 }
 
 const revisionsWithMargin = (r: Report): number =>
@@ -50,13 +50,16 @@ const revisionsWithMargin = (r: Report): number =>
 const CASES: readonly PageCase[] = [
   {
     name: "rank-20-models",
-    html: () => Promise.resolve(renderRankHtml(syntheticRankReport(TWENTY_MODELS, { step: 0.012 }))),
+    html: () =>
+      Promise.resolve(
+        renderRankHtml(syntheticRankReport(TWENTY_MODELS, { step: 0.006, gapsAfter: [1, 6, 12] })),
+      ),
     marks: {
       "svg.score-chart .score-mark": 20,
       "svg.score-chart .validity-band": 20,
       "table.matrix tbody tr": 20,
     },
-    docsImage: "rank-page.png",
+    docsImage: { file: "rank-page.png", height: 1560 },
   },
   {
     name: "rank-hostile",
@@ -67,7 +70,7 @@ const CASES: readonly PageCase[] = [
     name: "evaluate-demo",
     html: async () => renderEvaluateHtml(await demoReport()),
     marks: { "svg.margin-chart .margin-mark": 1, "svg.revision-chart .revision-mark": 2 },
-    docsImage: "evaluate-page.png",
+    docsImage: { file: "evaluate-page.png", height: 1330 },
   },
   {
     name: "evaluate-hostile",
@@ -157,8 +160,8 @@ describe.skipIf(!CHROMIUM_PRESENT)("the HTML pages in Chromium at 880 px", () =>
           });
           if (c.docsImage !== undefined) {
             await page.screenshot({
-              path: join(REPO_ROOT, "docs", "images", c.docsImage),
-              clip: { x: 0, y: 0, width: CONTENT_WIDTH, height: 1200 },
+              path: join(REPO_ROOT, "docs", "images", c.docsImage.file),
+              clip: { x: 0, y: 0, width: CONTENT_WIDTH, height: c.docsImage.height },
             });
           }
         }

@@ -23,13 +23,22 @@ export const HOSTILE_MODELS: readonly string[] = [
  */
 export function syntheticRankReport(
   names: readonly string[],
-  options: { step?: number; orderAbove?: number; open?: number; reference?: string | null } = {},
+  options: {
+    step?: number;
+    orderAbove?: number;
+    open?: number;
+    reference?: string | null;
+    /** Positions after which the scores drop by 6 points more: the groups of the picture. */
+    gapsAfter?: readonly number[];
+  } = {},
 ): RankReport {
   const step = options.step ?? 0.02;
   const orderAbove = options.orderAbove ?? 0.05;
   const open = options.open ?? 0.03;
   const k = names.length;
-  const score = (i: number): number => Math.round((0.7 - i * step - (i % 3) * 0.002) * 1e6) / 1e6;
+  const gaps = options.gapsAfter ?? [];
+  const score = (i: number): number =>
+    Math.round((0.7 - i * step - (i % 3) * 0.002 - gaps.filter((g) => g < i).length * 0.06) * 1e6) / 1e6;
   const pairs: RankPair[] = [];
   const above: boolean[][] = names.map(() => names.map(() => false));
   for (let a = 0; a < k; a++) {

@@ -60,7 +60,10 @@ describe("the pages are deterministic and inert", () => {
   });
   for (const [name, html] of [
     ["rank, 4 models", () => renderRankHtml(smallRank())],
-    ["rank, 20 models", () => renderRankHtml(syntheticRankReport(TWENTY_MODELS, { step: 0.012 }))],
+    [
+      "rank, 20 models",
+      () => renderRankHtml(syntheticRankReport(TWENTY_MODELS, { step: 0.006, gapsAfter: [1, 6, 12] })),
+    ],
     ["rank, hostile ids", () => renderRankHtml(hostileRank())],
     ["evaluate, accept", () => renderEvaluateHtml(acceptReport())],
     ["evaluate, hostile", () => renderEvaluateHtml(hostileReport())],
@@ -70,7 +73,7 @@ describe("the pages are deterministic and inert", () => {
     });
   }
   it("the rank page has one score mark per model and one matrix row per model", () => {
-    const html = renderRankHtml(syntheticRankReport(TWENTY_MODELS, { step: 0.012 }));
+    const html = renderRankHtml(syntheticRankReport(TWENTY_MODELS, { step: 0.006, gapsAfter: [1, 6, 12] }));
     expect(html.match(/class="score-mark"/g)?.length).toBe(20);
     expect(html.match(/class="validity-band"/g)?.length).toBe(20);
     expect(html.match(/class="run-band"/g)?.length).toBe(20);
@@ -92,7 +95,7 @@ describe("hostile model ids", () => {
   });
   it("are cut for the chart with an ellipsis, whole in the <title>", () => {
     const long = HOSTILE_MODELS[3] ?? "";
-    expect(html).toContain(`#4 ${long.slice(0, 29)}…</text>`);
+    expect(html).toContain(`#4 ${long.slice(0, 28)}…</text>`);
     expect(html).toContain(`<title>#4 ${long}: score`);
   });
   it("the evaluate page shows the hostile fixture's strings as text", () => {

@@ -15,7 +15,8 @@ import type { RankModel, RankReport } from "./rank-types.js";
 /** The score chart's frame, in SVG user units (the SVG scales to its box). */
 export const SCORE_CHART = {
   width: 840,
-  labelChars: 30,
+  /** Characters of a row label, "#12 " included (monospace 12 px: about 7.2 px each). */
+  labelChars: 32,
   plotLeft: 250,
   plotRight: 790,
   top: 28,
@@ -92,7 +93,8 @@ export function scoreChartSvg(r: RankReport): string {
   }
   models.forEach((m, i) => {
     const cy = c.top + i * c.rowHeight + c.rowHeight / 2;
-    const label = chartLabel(m.model, c.labelChars);
+    // "#12 " and the id share the label's characters, so every label ends before the plot.
+    const label = chartLabel(m.model, c.labelChars - `#${i + 1} `.length);
     const parts = [`<g class="model-row">`, `<title>${modelTitle(r, m, i, label.full)}</title>`];
     parts.push(
       `<text x="4" y="${px(cy + 4)}" font-size="12" font-family="ui-monospace,'Liberation Mono',Menlo,Consolas,monospace" fill="${COLOURS.ink}">#${i + 1} ${label.shown}</text>`,

@@ -131,8 +131,8 @@ export function revisionChartSvg(report: Report): string | null {
   const g = REVISION_CHART;
   const delta0 = finite(report.comparison.delta0) ? report.comparison.delta0 : 0;
   const values: number[] = [0, pp(delta0)];
-  // A revision without Δ̂ (no valid task yet) has bounds of ±100 pp: they would flatten the rest,
-  // so only revisions with a Δ̂ set the axis, and a band beyond it is cut at its edge (said below).
+  // Only revisions with a Δ̂ set the axis (one without has bounds of ±100 pp and is not drawn);
+  // a band beyond the axis is cut at its edge, and the chart says so.
   for (const r of revisions)
     if (finite(r.margin))
       for (const v of [r.margin, r.margin_lower, r.margin_upper, r.lcb, r.ucb])
@@ -181,7 +181,12 @@ export function revisionChartSvg(report: Report): string | null {
     parts.push(
       `<title>review revision ${formatCount(r.revision)}: Δ̂ ${ppText(r.margin)}, Δ_L … Δ_H ${ppText(r.margin_lower)} … ${ppText(r.margin_upper)}, LCB … UCB ${ppText(r.lcb)} … ${ppText(r.ucb)}, verdict ${r.label_conflicts > 0 ? "n/a (labels conflict)" : escapeHtmlText(r.verdict ?? "n/a", 20)}</title>`,
     );
-    if (finite(r.lcb) && finite(r.ucb)) {
+    // Without Δ̂ (no valid task yet) the bounds span everything: words, not a bar that fills the chart.
+    if (!finite(r.margin))
+      parts.push(
+        `<text x="${px(x)}" y="${px((g.plotTop + g.plotBottom) / 2)}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">no Δ̂</text>`,
+      );
+    if (finite(r.margin) && finite(r.lcb) && finite(r.ucb)) {
       const top = y(pp(Math.max(r.lcb, r.ucb)));
       const bottom = y(pp(Math.min(r.lcb, r.ucb)));
       parts.push(
@@ -190,7 +195,7 @@ export function revisionChartSvg(report: Report): string | null {
         `<rect x="${px(x - boxW / 2)}" y="${px(bottom - 1.5)}" width="${px(boxW)}" height="1.5" fill="${COLOURS.run}"/>`,
       );
     }
-    if (finite(r.margin_lower) && finite(r.margin_upper)) {
+    if (finite(r.margin) && finite(r.margin_lower) && finite(r.margin_upper)) {
       const top = y(pp(Math.max(r.margin_lower, r.margin_upper)));
       const bottom = y(pp(Math.min(r.margin_lower, r.margin_upper)));
       const h = Math.max(2, bottom - top);

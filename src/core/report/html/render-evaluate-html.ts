@@ -74,7 +74,7 @@ function checksSection(report: Report): string[] {
     const v = observedValue(c);
     const name = checkName(c.id, f, report);
     return [
-      c.passed ? g("✅ pass") : g("❌ fail"),
+      c.passed ? g("✅\u00a0pass") : g("❌\u00a0fail"),
       c.passed ? name : f.strong(name),
       v.kind === "number" ? g(v.text) : escapeHtmlText(v.text, OBSERVED_VALUE_CHARS),
       escapeHtmlText(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
@@ -85,7 +85,6 @@ function checksSection(report: Report): string[] {
     htmlTable(
       ["Result", "Check", "Observed", "Needs"].map((s) => g(s)),
       rows,
-      { numeric: [0] },
     ),
   ];
 }
