@@ -15,6 +15,7 @@ import {
   scoreChartSvg,
 } from "./rank-charts-html.js";
 import {
+  add,
   adjacentPairs,
   commonRows,
   COMMON_HEADER,
@@ -132,8 +133,8 @@ export function renderRankHtml(r: RankReport): string {
   const head = rankHeader(r, f);
   const body: string[] = [`<h1>${head.title}</h1>`, ...head.summary.map((s) => p(s))];
   for (const w of head.warnings) body.push(`<div class="warning">⚠️ ${w}</div>`);
-  body.push(...scoreSection(r));
-  body.push(...pairSection(r));
+  add(body, scoreSection(r));
+  add(body, pairSection(r));
   body.push(
     "<h2>Leaderboard</h2>",
     htmlTable(
@@ -147,7 +148,7 @@ export function renderRankHtml(r: RankReport): string {
       ),
     ),
   );
-  body.push(...reviewSection(r));
+  add(body, reviewSection(r));
   body.push(
     "<h2>Common set</h2>",
     p(
@@ -161,7 +162,10 @@ export function renderRankHtml(r: RankReport): string {
       { numeric: [1, 2] },
     ),
     "<h2>Settings and provenance</h2>",
-    ...settingsLines(r, f).map((s) => p(s, "small")),
+  );
+  add(
+    body,
+    settingsLines(r, f).map((s) => p(s, "small")),
   );
   return htmlDocument(RANK_TITLE, body.join("\n"));
 }

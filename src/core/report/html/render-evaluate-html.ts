@@ -223,12 +223,12 @@ function settingsSection(report: Report): string[] {
 export function renderEvaluateHtml(report: Report): string {
   const body: string[] = [headline(report), p(whySentence(report, f))];
   for (const w of report.warnings) body.push(`<div class="warning">⚠️ ${f.text(w, 400)}</div>`);
-  body.push(...marginSection(report));
-  body.push(...changeSection(report));
-  body.push(...checksSection(report));
-  body.push(...revisionSection(report));
-  body.push(...figuresSection(report));
-  body.push(...perModelSection(report));
-  body.push(...settingsSection(report));
+  for (const line of marginSection(report)) body.push(line);
+  for (const line of changeSection(report)) body.push(line);
+  for (const line of checksSection(report)) body.push(line);
+  for (const line of revisionSection(report)) body.push(line);
+  for (const line of figuresSection(report)) body.push(line);
+  for (const line of perModelSection(report)) body.push(line);
+  for (const line of settingsSection(report)) body.push(line);
   return htmlDocument("Model acceptance gate", body.join("\n"));
 }

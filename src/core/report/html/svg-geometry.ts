@@ -45,9 +45,18 @@ export function niceAxis(
   const limitLo = options.limitLo ?? -100;
   const limitHi = options.limitHi ?? 100;
   const minSpan = options.minSpan ?? 1;
-  const finite = values.filter((v) => Number.isFinite(v));
-  let lo = finite.length === 0 ? limitLo : Math.min(...finite);
-  let hi = finite.length === 0 ? limitHi : Math.max(...finite);
+  // A loop, not Math.min(...values): no argument spread (test/hardening/scale.test.ts).
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  if (lo > hi) {
+    lo = limitLo;
+    hi = limitHi;
+  }
   if (hi - lo < minSpan) {
     const mid = (lo + hi) / 2;
     lo = mid - minSpan / 2;
