@@ -161,6 +161,7 @@ describe.skipIf(!CHROMIUM_PRESENT)("the HTML pages in Chromium at 880 px", () =>
           if (c.docsImage !== undefined) {
             await page.screenshot({
               path: join(REPO_ROOT, "docs", "images", c.docsImage.file),
+              fullPage: true,
               clip: { x: 0, y: 0, width: CONTENT_WIDTH, height: c.docsImage.height },
             });
           }
