@@ -21,7 +21,7 @@ import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-h
 import type { Report } from "../../src/core/report/report-types.js";
 import { CHROMIUM, CHROMIUM_PRESENT, CONTENT_WIDTH, launchChromium } from "./browser.js";
 import { hostileReport } from "./fixtures.js";
-import { HOSTILE_MODELS, syntheticRankReport, TWENTY_MODELS } from "./html-fixtures.js";
+import { HOSTILE_MODELS, manyRevisionsReport, syntheticRankReport, TWENTY_MODELS } from "./html-fixtures.js";
 import { demoReport, REPO_ROOT } from "./pages.js";
 
 const SCREENSHOTS = process.env["SCREENSHOTS"] === "1";
@@ -71,6 +71,11 @@ const CASES: readonly PageCase[] = [
     html: async () => renderEvaluateHtml(await demoReport()),
     marks: { "svg.margin-chart .margin-mark": 1, "svg.revision-chart .revision-mark": 2 },
     docsImage: { file: "evaluate-page.png", height: 1330 },
+  },
+  {
+    name: "evaluate-20-revisions",
+    html: () => Promise.resolve(renderEvaluateHtml(manyRevisionsReport(20, 3))),
+    marks: { "svg.margin-chart .margin-mark": 1, "svg.revision-chart .revision-mark": 19 },
   },
   {
     name: "evaluate-hostile",

@@ -2,6 +2,9 @@
  * Rank reports built by hand for the HTML page tests (golden, hostile, browser): fixed numbers,
  * no export to read, so a page's bytes change only when its renderer does.
  */
+import type { RevisionVerdict } from "../../src/core/history/history-types.js";
+import type { Report } from "../../src/core/report/report-types.js";
+import { acceptReport } from "./fixtures.js";
 import {
   RANK_SCHEMA_VERSION,
   type RankModel,
@@ -189,3 +192,49 @@ export const TWENTY_MODELS: readonly string[] = Array.from({ length: 20 }, (_, i
     ? `20251124_mini-v1.16.0_claude-opus-4-5-20251101-variant-${i}`
     : `cfg-${["alpha", "bravo", "charlie", "delta", "echo"][i % 5] ?? ""}-${String(i + 1).padStart(2, "0")}`,
 );
+
+/**
+ * The accept fixture with `n` review revisions (the report keeps at most 20): the margin climbs
+ * from below 0 to well above δ₀, so the verdict goes reject → unresolved → accept; revision 1
+ * has no valid task yet (no Δ̂), and `warnings` warnings.
+ */
+export function manyRevisionsReport(n: number, warnings = 0): Report {
+  const base = acceptReport();
+  const revisions: RevisionVerdict[] = Array.from({ length: n }, (_, i) => {
+    const margin = i === 0 ? null : Math.round((-0.03 + (0.1 * i) / n) * 1e6) / 1e6;
+    const lcb = margin === null ? null : Math.round((margin - 0.045) * 1e6) / 1e6;
+    const ucb = margin === null ? null : Math.round((margin + 0.04) * 1e6) / 1e6;
+    return {
+      revision: i + 1,
+      labels: {
+        valid: i === 0 ? 0 : 300 + 10 * i,
+        disputed: 20,
+        unreviewed: i === 0 ? 520 : 200 - 10 * i,
+        broken: 9,
+      },
+      label_conflicts: 0,
+      common_valid_tasks: i === 0 ? 0 : 300 + 10 * i,
+      unresolved_tasks: i === 0 ? 540 : 220 - 10 * i,
+      margin,
+      margin_lower: margin === null ? -1 : Math.round((margin - 0.02) * 1e6) / 1e6,
+      margin_upper: margin === null ? 1 : Math.round((margin + 0.015) * 1e6) / 1e6,
+      lcb,
+      ucb,
+      lcb_bound_kind: margin === null ? null : "exact",
+      ucb_bound_kind: margin === null ? null : "exact",
+      verdict:
+        lcb === null || ucb === null
+          ? "unresolved"
+          : lcb > 0.01
+            ? "accept"
+            : ucb <= 0.01
+              ? "reject"
+              : "unresolved",
+    };
+  });
+  return {
+    ...base,
+    warnings: Array.from({ length: warnings }, (_, i) => `Warning number ${i + 1}.`),
+    verdict_by_review_revision: { ...base.verdict_by_review_revision, revisions_present: n, revisions },
+  };
+}

@@ -11,7 +11,7 @@ import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-h
 import { PAGE_CSP } from "../../src/core/report/html/html-page.js";
 import { chartLabel, escapeHtmlText } from "../../src/core/report/html/html-text.js";
 import { acceptReport, hostileReport, unresolvedReport } from "./fixtures.js";
-import { HOSTILE_MODELS, syntheticRankReport, TWENTY_MODELS } from "./html-fixtures.js";
+import { HOSTILE_MODELS, manyRevisionsReport, syntheticRankReport, TWENTY_MODELS } from "./html-fixtures.js";
 
 const GOLDEN = join(import.meta.dirname, "..", "golden");
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
@@ -80,6 +80,18 @@ describe("the pages are deterministic and inert", () => {
     expect(html.match(/class="run-band"/g)?.length).toBe(20);
     expect(html.match(/<tr><th class="row" title=/g)?.length).toBe(20);
     expect(html.match(/<td class="(?:rel-above|rel-below|rel-validity|rel-run|self)"/g)?.length).toBe(400);
+  });
+});
+
+describe("bounded lists", () => {
+  it("the evaluate page: 20 revisions drawn (one without Δ̂ named), 20 warnings and a count", () => {
+    const html = renderEvaluateHtml(manyRevisionsReport(20, 25));
+    expect(html.match(/class="revision-mark"/g)?.length).toBe(19);
+    expect(html.match(/>no Δ̂<\/text>/g)?.length).toBe(1);
+    expect(html.match(/<div class="warning">/g)?.length).toBe(21);
+    expect(html).toContain("⚠️ … and 5 more warnings in the report file.</div>");
+    // 37 px a column: verdicts as letters, with the key under the chart.
+    expect(html).toContain("verdict: A accept, R reject, U unresolved");
   });
 });
 

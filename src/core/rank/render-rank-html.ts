@@ -6,7 +6,7 @@
  * script (html-page.ts). Untrusted text goes through HTML_INLINE (html-text.ts), and the sentences
  * and rows are rank-sections.ts's, as in the Markdown and the text. Same report → same bytes.
  */
-import { COLOURS, htmlDocument, legendItem } from "../report/html/html-page.js";
+import { COLOURS, htmlDocument, legendItem, warningBoxes } from "../report/html/html-page.js";
 import { HTML_INLINE, htmlTable } from "../report/html/html-text.js";
 import {
   HTML_MATRIX_MAX_MODELS,
@@ -132,7 +132,11 @@ function reviewSection(r: RankReport): string[] {
 export function renderRankHtml(r: RankReport): string {
   const head = rankHeader(r, f);
   const body: string[] = [`<h1>${head.title}</h1>`, ...head.summary.map((s) => p(s))];
-  for (const w of head.warnings) body.push(`<div class="warning">⚠️ ${w}</div>`);
+  // rankHeader escapes every warning; the page shows the first HTML_WARNINGS_MAX of them.
+  add(
+    body,
+    warningBoxes(head.warnings, (w) => w),
+  );
   add(body, scoreSection(r));
   add(body, pairSection(r));
   body.push(

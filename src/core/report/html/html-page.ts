@@ -87,6 +87,19 @@ export function htmlDocument(title: string, body: string): string {
   ].join("\n");
 }
 
+/** Warnings shown on a page; the rest are counted (the report file has them all). */
+export const HTML_WARNINGS_MAX = 20;
+
+/** The warnings as boxes, each made safe by `safe`, at most HTML_WARNINGS_MAX, then a count. */
+export function warningBoxes(warnings: readonly string[], safe: (w: string) => string): string[] {
+  const out = warnings.slice(0, HTML_WARNINGS_MAX).map((w) => `<div class="warning">⚠️ ${safe(w)}</div>`);
+  if (warnings.length > HTML_WARNINGS_MAX)
+    out.push(
+      `<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${warnings.length - HTML_WARNINGS_MAX} more warnings in the report file.`)}</div>`,
+    );
+  return out;
+}
+
 /** A legend entry: a colour swatch and its words (generated text). */
 export function legendItem(fill: string, words: string, stroke?: string): string {
   const border = stroke === undefined ? "" : `;border-color:${stroke}`;

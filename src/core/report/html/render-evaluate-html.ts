@@ -21,7 +21,7 @@ import type { Report } from "../report-types.js";
 import { checkName, whatWouldChange, whySentence } from "../verdict-text.js";
 import type { ModelFigures } from "../../verdict-types.js";
 import { marginChartSvg, revisionChartSvg } from "./evaluate-charts-svg.js";
-import { COLOURS, htmlDocument, legendItem } from "./html-page.js";
+import { COLOURS, htmlDocument, legendItem, warningBoxes } from "./html-page.js";
 import { escapeHtmlText, HTML_INLINE, htmlTable } from "./html-text.js";
 
 const f = HTML_INLINE;
@@ -222,7 +222,7 @@ function settingsSection(report: Report): string[] {
 /** The page. Deterministic: the same report gives the same bytes. */
 export function renderEvaluateHtml(report: Report): string {
   const body: string[] = [headline(report), p(whySentence(report, f))];
-  for (const w of report.warnings) body.push(`<div class="warning">⚠️ ${f.text(w, 400)}</div>`);
+  for (const line of warningBoxes(report.warnings, (w) => f.text(w, 400))) body.push(line);
   for (const line of marginSection(report)) body.push(line);
   for (const line of changeSection(report)) body.push(line);
   for (const line of checksSection(report)) body.push(line);
