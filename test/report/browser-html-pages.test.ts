@@ -70,7 +70,7 @@ const CASES: readonly PageCase[] = [
     name: "evaluate-demo",
     html: async () => renderEvaluateHtml(await demoReport()),
     marks: { "svg.margin-chart .margin-mark": 1, "svg.revision-chart .revision-mark": 2 },
-    docsImage: { file: "evaluate-page.png", height: 1330 },
+    docsImage: { file: "evaluate-page.png", height: 1460 },
   },
   {
     name: "evaluate-20-revisions",

@@ -29,16 +29,24 @@ function golden(name: string, actual: string): void {
 const smallRank = () => syntheticRankReport(["cfg-a", "cfg-b", "cfg-c", "cfg-d"], { step: 0.04 });
 const hostileRank = () => syntheticRankReport(HOSTILE_MODELS, { step: 0.04 });
 
-/** Everything a page must never hold: scripts, handlers, external loads, links. */
+/**
+ * Everything a page must never hold: scripts, handlers, external loads, links. Escaped text may
+ * say "onerror=" or "url(": the checks look inside the markup (tags and the style sheet) only.
+ */
 function expectInert(html: string): void {
-  expect(html).not.toMatch(/<script/i);
-  expect(html).not.toMatch(
-    /<(?:img|iframe|object|embed|link|a|form|input|base|meta http-equiv="refresh")[\s>]/i,
+  const tags = html.match(/<[^>]*>/g) ?? [];
+  expect(
+    tags.filter((t) =>
+      /^<\/?(?:script|img|iframe|object|embed|link|a|form|input|base|image|use|foreignobject)[\s>/]/i.test(t),
+    ),
+  ).toEqual([]);
+  expect(tags.filter((t) => /\son[a-z]+\s*=|\s(?:src|href|xlink:href|srcset|action)\s*=/i.test(t))).toEqual(
+    [],
   );
-  expect(html).not.toMatch(/\son[a-z]+\s*=/i);
-  expect(html).not.toMatch(/(?:src|href)\s*=/i);
-  expect(html).not.toMatch(/url\(/i);
-  expect(html).not.toMatch(/@import/i);
+  const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1] ?? "").join("");
+  const inline = tags.flatMap((t) => [...t.matchAll(/style="([^"]*)"/g)].map((m) => m[1] ?? "")).join(";");
+  expect(`${styles};${inline}`).not.toMatch(/url\(|@import|expression\(/i);
+  expect(html.match(/<meta http-equiv="[^"]*"/g)).toEqual(['<meta http-equiv="Content-Security-Policy"']);
   expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`);
   // No bidi control or other hidden character survives as such.
   expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200F\uFEFF]/u);
