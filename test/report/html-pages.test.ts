@@ -103,6 +103,22 @@ describe("bounded lists", () => {
   });
 });
 
+describe("many models", () => {
+  const names = (k: number): string[] =>
+    Array.from({ length: k }, (_, i) => `model-${String(i + 1).padStart(3, "0")}`);
+  it("beyond 30 models the pairs are a list of the unresolved ones, not a matrix", () => {
+    const html = renderRankHtml(syntheticRankReport(names(31), { step: 0.004 }));
+    expect(html).not.toContain('<table class="matrix"');
+    expect(html).toMatch(/<p>Unresolved pairs: \d+ of 465\.<\/p>/);
+    expect(html.match(/class="score-mark"/g)?.length).toBe(31);
+  });
+  it("beyond 60 models the chart draws the top 60 and says so", () => {
+    const html = renderRankHtml(syntheticRankReport(names(61), { step: 0.002 }));
+    expect(html.match(/class="score-mark"/g)?.length).toBe(60);
+    expect(html).toContain("The top 60 of 61 models (the tables have every model).");
+  });
+});
+
 describe("hostile model ids", () => {
   const html = renderRankHtml(hostileRank());
   it("are escaped in text and attributes", () => {
