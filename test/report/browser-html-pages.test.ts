@@ -5,13 +5,13 @@
  * cut), the SVG charts are there with one mark per model (or revision), and the page asks for
  * nothing: every request is intercepted, and there must be none.
  *
- * Screenshots go to a temp dir each run; with SCREENSHOTS=1 (`npm run screenshots`) also to
+ * Screenshots go to $TMPDIR/model-gate-html-pages/ each run; with SCREENSHOTS=1 (`npm run screenshots`) also to
  * screenshots/ (gitignored) and the docs' pictures docs/images/rank-page.png and
  * docs/images/evaluate-page.png are regenerated.
  *
  * Skipped with a loud warning without Chromium; fails instead when REQUIRE_BROWSER=1 (CI).
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -118,7 +118,9 @@ function layoutProblems(page: Page): Promise<string[]> {
 
 describe.skipIf(!CHROMIUM_PRESENT)("the HTML pages in Chromium at 880 px", () => {
   let browser: Browser;
-  const shots = mkdtempSync(join(tmpdir(), "model-gate-html-pages-"));
+  // One fixed folder, overwritten each run (no pile of temp dirs), to look at after a run.
+  const shots = join(tmpdir(), "model-gate-html-pages");
+  mkdirSync(shots, { recursive: true });
   beforeAll(async () => {
     browser = await launchChromium();
   }, 60_000);

@@ -178,9 +178,10 @@ export function pairMatrixHtml(r: RankReport): string {
     .map((n, i) => `<th title="${n.full}">#${i + 1}</th>`)
     .join("")}</tr>`;
   const rows = r.models.map((row, i) => {
-    const cells = r.models.map((col) => {
+    const cells = r.models.map((col, j) => {
       const cell = matrixCell(r, row, col);
-      const title = cell.title === "" ? "" : ` title="#${i + 1} vs ${escapeHtmlGenerated(cell.title)}"`;
+      const title =
+        cell.title === "" ? "" : ` title="${escapeHtmlGenerated(`#${i + 1} vs #${j + 1}: ${cell.title}`)}"`;
       const second = cell.lines[1] === "" ? "" : `<br>${escapeHtmlGenerated(cell.lines[1])}`;
       return `<td class="${cell.cls}"${title}>${escapeHtmlGenerated(cell.lines[0])}${second}</td>`;
     });
