@@ -47,7 +47,7 @@ const MARK_LEGEND = [
     COLOURS.bandEdge,
   ),
   `<li><svg width="18" height="10" aria-hidden="true"><rect x="0" y="4" width="18" height="2" fill="${COLOURS.run}"/><rect x="0" y="0" width="1.5" height="10" fill="${COLOURS.run}"/><rect x="16.5" y="0" width="1.5" height="10" fill="${COLOURS.run}"/></svg> LCB … UCB: with run variance</li>`,
-  `<li><svg width="18" height="10" aria-hidden="true"><line x1="9" x2="9" y1="0" y2="10" stroke="${COLOURS.delta0}" stroke-width="2" stroke-dasharray="3 2"/></svg> δ₀, the bar: accept needs LCB &gt; δ₀, reject needs UCB ≤ δ₀</li>`,
+  `<li><svg width="18" height="10" aria-hidden="true"><line x1="0" x2="18" y1="5" y2="5" stroke="${COLOURS.delta0}" stroke-width="2" stroke-dasharray="5 3"/></svg> δ₀, the bar: accept needs LCB &gt; δ₀, reject needs UCB ≤ δ₀</li>`,
 ].join("");
 
 function marginSection(report: Report): string[] {
