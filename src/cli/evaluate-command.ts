@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { renderEvaluateHtml } from "../core/report/html/render-evaluate-html.js";
 import { InputError } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
 import { withSinceLastRun } from "../core/runs/since-last-run.js";
@@ -31,9 +32,10 @@ Options:
   --reviews R [R ...]     review files (SPEC §1.2, JSONL); later review revisions override labels.
   --canary pass|fail      result of the production canary: fail rejects, whatever the policy
                           says; a policy with production_canary: passes needs pass.
-  --format markdown|json|text
+  --format markdown|json|text|html
                           what to print on stdout (default: markdown, the PR comment's document;
-                          text: the same verdict, checks and margin, plain, for a terminal).
+                          text: the same verdict, checks and margin, plain, for a terminal;
+                          html: one self-contained page with the margin charts, no scripts).
   --report OUT.json       also write the report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
   --previous-results F [F ...]
@@ -63,7 +65,7 @@ const FLAGS: Record<string, FlagSpec> = {
   baseline: { kind: "one" },
   candidate: { kind: "one" },
   canary: { kind: "one", choices: ["pass", "fail"] },
-  format: { kind: "one", choices: ["markdown", "json", "text"] },
+  format: { kind: "one", choices: ["markdown", "json", "text", "html"] },
   report: { kind: "one" },
   today: { kind: "one" },
   "as-of-review": { kind: "one" },
@@ -179,7 +181,14 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));
   const format = one(flags, "format");
   if (format === "json") for (const chunk of jsonChunks(report)) io.stdout(chunk);
-  else io.stdout(format === "text" ? renderText(report) : renderMarkdown(report));
+  else
+    io.stdout(
+      format === "text"
+        ? renderText(report)
+        : format === "html"
+          ? renderEvaluateHtml(report)
+          : renderMarkdown(report),
+    );
   return VERDICT_EXIT[report.verdict];
 }
 

@@ -4,6 +4,7 @@
  * writes the report; exit status 0 when the top model is resolved, 2 when it is not.
  */
 import { resolve } from "node:path";
+import { renderRankHtml } from "../core/rank/render-rank-html.js";
 import { InputError } from "../core/errors.js";
 import { runRank } from "../core/rank/rank.js";
 import { renderRankMarkdown } from "../core/rank/render-rank-markdown.js";
@@ -34,8 +35,9 @@ Options:
   --reference M           the current production config: each model is placed above, below or
                           unresolved against it.
   --reviews R [R ...]     review files, as for evaluate.
-  --format markdown|json|text
-                          what to print on stdout (default: markdown).
+  --format markdown|json|text|html
+                          what to print on stdout (default: markdown; html: one
+                          self-contained page with the score chart and the pair matrix).
   --report OUT.json       also write the rank report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
   -h, --help              this text.
@@ -51,7 +53,7 @@ const FLAGS: Record<string, FlagSpec> = {
   policy: { kind: "one" },
   models: { kind: "many" },
   reference: { kind: "one" },
-  format: { kind: "one", choices: ["markdown", "json", "text"] },
+  format: { kind: "one", choices: ["markdown", "json", "text", "html"] },
   report: { kind: "one" },
   today: { kind: "one" },
   help: { kind: "boolean" },
@@ -113,6 +115,13 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));
   const format = one(flags, "format");
   if (format === "json") for (const chunk of jsonChunks(report)) io.stdout(chunk);
-  else io.stdout(format === "text" ? renderRankText(report) : renderRankMarkdown(report));
+  else
+    io.stdout(
+      format === "text"
+        ? renderRankText(report)
+        : format === "html"
+          ? renderRankHtml(report)
+          : renderRankMarkdown(report),
+    );
   return report.top_resolved ? RANK_EXIT.resolved : RANK_EXIT.unresolved;
 }

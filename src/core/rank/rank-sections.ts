@@ -36,15 +36,34 @@ export interface Detail {
   readonly tasks: number;
   /** The pair matrix at all (else the list). */
   readonly matrix: boolean;
+  /** The Mermaid score chart (Markdown only). */
+  readonly chart: boolean;
 }
 
-export const FULL_DETAIL: Detail = { pairs: 40, tasks: 10, matrix: true };
+export const FULL_DETAIL: Detail = { pairs: 40, tasks: 10, matrix: true, chart: true };
 /** Smaller lists, tried when the full document is over the size limit. */
 export const SHORT_DETAILS: readonly Detail[] = [
-  { pairs: 15, tasks: 5, matrix: true },
-  { pairs: 5, tasks: 3, matrix: false },
-  { pairs: 0, tasks: 0, matrix: false },
+  { pairs: 15, tasks: 5, matrix: true, chart: true },
+  { pairs: 5, tasks: 3, matrix: false, chart: true },
+  { pairs: 0, tasks: 0, matrix: false, chart: false },
 ];
+
+export const RANK_TITLE = "Model ranking";
+
+/**
+ * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
+ * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
+ */
+export function rankHeader(
+  r: RankReport,
+  f: Inline,
+): { title: string; summary: string[]; warnings: string[] } {
+  return {
+    title: `${f.gen(RANK_TITLE)}: ${headline(r, f)}`,
+    summary: summaryLines(r, f),
+    warnings: r.warnings.map((w) => f.text(w, 400)),
+  };
+}
 
 export function headline(r: RankReport, f: Inline): string {
   return r.top === null

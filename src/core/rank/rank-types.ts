@@ -8,7 +8,7 @@ import type { BoundKind } from "../stats/margin.js";
 import type { InfluentialTask } from "../verdict-types.js";
 
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-export const RANK_SCHEMA_VERSION = "1.0.0";
+export const RANK_SCHEMA_VERSION = "1.1.0";
 
 /**
  * Several models read from one export: every task any of them ran (broken included), sorted by
@@ -66,6 +66,13 @@ export interface RankModel {
   readonly score: number | null;
   /** The score's validity interval on the common set (exact or pessimistic, as the policy says). */
   readonly interval: readonly [number, number] | null;
+  /**
+   * The run-variance band (1.1.0): the validity interval widened by q·SE of the model's own score
+   * on the common valid tasks (the policy's SE kind, quantile and confidence, one-sided at each end,
+   * no multiplicity adjustment), clipped to [0, 1]; null when the SE is undefined. A picture of each
+   * model's uncertainty: the ordering comes from the pairs (paired SE), not from these bands.
+   */
+  readonly run_variance_band: readonly [number, number] | null;
   readonly rank_low: number;
   readonly rank_high: number;
   /** 1 = the top group; models in one group are statistically tied. */

@@ -11,6 +11,8 @@ import type { GatePolicy } from "../gate.js";
 import { compareCodeUnits, isPlaceholderRevision, type Dataset } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
+import { quantileFunction } from "../stats/quantile.js";
+import { clusteredStandardError, pairedStandardError } from "../stats/standard-error.js";
 import { scoreFigures } from "../stats/model-figures.js";
 import { VALID_CODE } from "../stats/task-columns.js";
 import { TIE_TOLERANCE } from "../stats/validity-bounds.js";
@@ -188,6 +190,7 @@ export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOpti
     model: models[i] as string,
     score: scores[i]?.score ?? null,
     interval: scores[i]?.interval ?? null,
+    run_variance_band: scores[i]?.band ?? null,
     rank_low: ranks.rankLow[i] as number,
     rank_high: ranks.rankHigh[i] as number,
     group: ranks.group[i] as number,
@@ -282,17 +285,16 @@ export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOpti
 }
 
 /** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
-function modelScores(
-  set: CommonSet,
-  policy: Policy,
-  k: number,
-): { score: number | null; interval: readonly [number, number] | null }[] {
-  const out: { score: number | null; interval: readonly [number, number] | null }[] = [];
+function modelScores(set: CommonSet, policy: Policy, k: number): ModelScore[] {
+  const out: ModelScore[] = [];
   const n = set.validity.length;
+  const q = quantileFunction(policy.margin);
   for (let i = 0; i < k; i++) {
     const counts = set.counts[i] ?? [];
     let validSum = 0;
     let validCount = 0;
+    const valid = new Float64Array(n);
+    const validCluster = new Int32Array(n);
     const open = new Float64Array(n);
     let openCount = 0;
     for (let j = 0; j < n; j++) {
@@ -302,16 +304,56 @@ function modelScores(
       const score = c.pass / kStar;
       if (set.validity[j] === VALID_CODE) {
         validSum += score;
+        valid[validCount] = score;
+        validCluster[validCount] = set.cluster[j] as number;
         validCount++;
       } else open[openCount++] = score;
     }
     const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
+    const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
+    const se = scoreStandardError(
+      valid.subarray(0, validCount),
+      validCluster.subarray(0, validCount),
+      set.clusterCount,
+      policy,
+    );
+    const spread = se === null ? null : q(se.nu) * se.se;
     out.push({
       score: f.valid_only_score,
-      interval: policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic,
+      interval,
+      band:
+        interval === null || spread === null || !Number.isFinite(spread)
+          ? null
+          : [Math.max(0, interval[0] - spread), Math.min(1, interval[1] + spread)],
     });
   }
   return out;
+}
+
+interface ModelScore {
+  readonly score: number | null;
+  readonly interval: readonly [number, number] | null;
+  readonly band: readonly [number, number] | null;
+}
+
+/**
+ * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
+ * (paired: the plain SE of a mean, ν = n − 1; clustered: CR2/CR1 with its ν); null when
+ * undefined (fewer than 2 tasks or clusters, or a valid task without a cluster when clustered).
+ */
+function scoreStandardError(
+  values: Float64Array,
+  clusterOf: Int32Array,
+  clusterCount: number,
+  policy: Policy,
+): { se: number; nu: number } | null {
+  if (policy.margin.standard_error === "paired") {
+    const se = pairedStandardError(values);
+    return se === null ? null : { se, nu: values.length - 1 };
+  }
+  if (clusterOf.some((c) => c < 0)) return null;
+  const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
+  return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
 }
 
 /**

@@ -15,26 +15,26 @@ import {
   commonRows,
   COMMON_HEADER,
   FULL_DETAIL,
-  headline,
   leaderboardHeader,
   leaderboardRows,
   MATRIX_LEGEND,
   matrixRows,
   PAIR_HEADER,
   PAIR_MATRIX_MAX_MODELS,
+  rankHeader,
   pairRow,
   reviewSentence,
   settingsLines,
   SHORT_DETAILS,
-  summaryLines,
   TASK_HEADER,
   taskRows,
   unresolvedPairs,
   type Detail,
 } from "./rank-sections.js";
+import { rankMermaidChart } from "./rank-mermaid.js";
 import type { RankReport } from "./rank-types.js";
 
-export const RANK_TITLE = "Model ranking";
+export { RANK_TITLE } from "./rank-sections.js";
 
 export interface RenderRankMarkdownOptions {
   /** At most this many UTF-16 code units (default COMMENT_BODY_MAX). */
@@ -50,9 +50,10 @@ function table(header: readonly string[], rows: readonly string[][]): string[] {
 }
 
 function render(r: RankReport, detail: Detail, trimmed: boolean): string {
-  const out: string[] = [`## ${f.gen(RANK_TITLE)}: ${headline(r, f)}`, ""];
-  for (const line of summaryLines(r, f)) add(out, line, "");
-  for (const w of r.warnings) add(out, `> ⚠️ ${f.text(w, 400)}`, "");
+  const head = rankHeader(r, f);
+  const out: string[] = [`## ${head.title}`, ""];
+  for (const line of head.summary) add(out, line, "");
+  for (const w of head.warnings) add(out, `> ⚠️ ${w}`, "");
   if (trimmed) {
     add(
       out,
@@ -70,6 +71,9 @@ function render(r: RankReport, detail: Detail, trimmed: boolean): string {
     ),
     "",
   );
+  // After the table, which carries the same figures where GitHub does not draw the chart.
+  const chart = detail.chart ? rankMermaidChart(r) : [];
+  if (chart.length > 0) add(out, chart, "");
 
   add(out, "### Pairs", "");
   if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {

@@ -11,22 +11,20 @@ import {
   commonRows,
   COMMON_HEADER,
   FULL_DETAIL,
-  headline,
   leaderboardHeader,
   leaderboardRows,
   MATRIX_LEGEND,
   matrixRows,
   PAIR_HEADER,
   PAIR_MATRIX_MAX_MODELS,
+  rankHeader,
   pairRow,
   reviewSentence,
   settingsLines,
-  summaryLines,
   TASK_HEADER,
   taskRows,
   unresolvedPairs,
 } from "./rank-sections.js";
-import { RANK_TITLE } from "./render-rank-markdown.js";
 import type { RankReport } from "./rank-types.js";
 
 const f = TEXT_INLINE;
@@ -44,9 +42,10 @@ function columns(header: readonly string[], rows: readonly string[][]): string[]
 
 export function renderRankText(r: RankReport): string {
   const detail = FULL_DETAIL;
-  const out: string[] = [`${RANK_TITLE}: ${headline(r, f)}`, ""];
-  add(out, summaryLines(r, f));
-  for (const w of r.warnings) add(out, `Warning: ${f.text(w, 400)}`);
+  const head = rankHeader(r, f);
+  const out: string[] = [head.title, ""];
+  add(out, head.summary);
+  for (const w of head.warnings) add(out, `Warning: ${w}`);
   add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, f)), "");
   const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
   if (matrix) {
