@@ -56,15 +56,15 @@ export function readRankActionInputs(
       problems.push({ field: "models", message: `names ${JSON.stringify(m.slice(0, 200))} twice` });
     seen.add(m);
   }
-  if (models.length < 2)
+  if (seen.size < 2)
     problems.push({
       field: "models",
-      message: `needs at least 2 model_config ids, separated by commas or newlines; got ${models.length}`,
+      message: `needs at least 2 different model_config ids, separated by commas or newlines; got ${seen.size}`,
     });
   const member = (name: string): string | null => {
     const v = getInput(name).trim();
     if (v === "") return null;
-    if (models.length >= 2 && !seen.has(v))
+    if (seen.size >= 2 && !seen.has(v))
       problems.push({
         field: name,
         message: `${JSON.stringify(v.slice(0, 200))} is not among the models: add it to models`,
