@@ -190,23 +190,47 @@ describe("checkRankGate", () => {
     return "no error";
   };
   it("needs a candidate for top_group and above_reference, among the models", () => {
-    expect(message(() => checkRankGate("top_resolved", null, null, ["a", "b"]))).toBe("no error");
-    expect(message(() => checkRankGate("top_group", null, null, ["a", "b"]))).toBe(
+    expect(
+      message(() => {
+        checkRankGate("top_resolved", null, null, ["a", "b"]);
+      }),
+    ).toBe("no error");
+    expect(
+      message(() => {
+        checkRankGate("top_group", null, null, ["a", "b"]);
+      }),
+    ).toBe(
       "The policy's rank.require is top_group: name the candidate (the action's candidate input, the CLI's --candidate).",
     );
-    expect(message(() => checkRankGate("top_group", "z", null, ["a", "b"]))).toBe(
-      'The candidate "z" is not among the ranked models ("a", "b"): add it to the models.',
-    );
-    expect(message(() => checkRankGate("top_group", "z", null, null))).toBe("no error");
+    expect(
+      message(() => {
+        checkRankGate("top_group", "z", null, ["a", "b"]);
+      }),
+    ).toBe('The candidate "z" is not among the ranked models ("a", "b"): add it to the models.');
+    expect(
+      message(() => {
+        checkRankGate("top_group", "z", null, null);
+      }),
+    ).toBe("no error");
   });
   it("needs a reference other than the candidate for above_reference", () => {
-    expect(message(() => checkRankGate("above_reference", "a", null, ["a", "b"]))).toBe(
+    expect(
+      message(() => {
+        checkRankGate("above_reference", "a", null, ["a", "b"]);
+      }),
+    ).toBe(
       "The policy's rank.require is above_reference: name the reference (the policy's rank.reference, the action's reference input, the CLI's --reference).",
     );
-    expect(message(() => checkRankGate("above_reference", "a", "a", ["a", "b"]))).toBe(
-      'The candidate and the reference are the same model ("a"): above_reference compares two models.',
-    );
-    expect(message(() => checkRankGate("above_reference", "a", "b", ["a", "b"]))).toBe("no error");
+    expect(
+      message(() => {
+        checkRankGate("above_reference", "a", "a", ["a", "b"]);
+      }),
+    ).toBe('The candidate and the reference are the same model ("a"): above_reference compares two models.');
+    expect(
+      message(() => {
+        checkRankGate("above_reference", "a", "b", ["a", "b"]);
+      }),
+    ).toBe("no error");
   });
 });
 
