@@ -87,7 +87,7 @@ export function rankDigest(report: RankReport): string {
 }
 
 /** The gate block, then the ranking within what is left of `max` characters. */
-function rankMarkdown(report: RankReport, title: string, max: number): string {
+export function rankMarkdown(report: RankReport, title: string, max: number): string {
   const gate = renderRankGateMarkdown(report, title) + "\n";
   return gate + renderRankMarkdown(report, { maxLength: Math.max(0, max - gate.length) });
 }

@@ -10,13 +10,21 @@ import { afterEach, describe, expect, it } from "vitest";
 import { gitToFile } from "../../src/action/base-files.js";
 import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
 import { runGateAction } from "../../src/action/run-gate.js";
-import type { RankActionResult } from "../../src/action/rank-run.js";
+import { rankCommentBody, rankMarkdown, type RankActionResult } from "../../src/action/rank-run.js";
 import { readHeader } from "../../src/action/sticky-comment.js";
 import { InputError } from "../../src/core/errors.js";
 import type { RankReport } from "../../src/core/rank/rank-types.js";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
+import { COMMENT_BODY_MAX } from "../../src/core/report/github-limits.js";
 import { runGit } from "../../src/git/run-git.js";
-import { policyWith, multiLines, type MultiTask } from "../rank/rank-helpers.js";
+import {
+  multiLines,
+  policyWith,
+  randomTasks,
+  rankOf,
+  writeMulti,
+  type MultiTask,
+} from "../rank/rank-helpers.js";
 import { FakeGitHub } from "./fake-github.js";
 import { commentBody, fastRetry, GATE_KEY, octokitAt } from "./helpers.js";
 import { BASE_SHA, DEFAULT_BRANCH_SHA, eventPayload, HEAD_SHA, PR_NUMBER } from "./run-action.js";
@@ -358,6 +366,72 @@ describe("rank mode: input errors", () => {
     const policy = policyWith(50, "rank:\n  reference: cfg-z\n");
     expect(await inputError({}, policy)).toBe(
       'The policy\'s rank.reference "cfg-z" is not among the models input ("cfg-a", "cfg-b", "cfg-c"): add it there, or set the reference input.',
+    );
+  });
+});
+
+/** Ids a pull request's export could carry: a mention, HTML, a link, a fake marker. */
+const HOSTILE = [
+  "@alice",
+  "<img src=x onerror=alert(1)>",
+  "[x](https://evil.example)",
+  "<!-- model-acceptance-gate:report -->",
+];
+
+describe("rank mode: untrusted ids and GitHub's limits", () => {
+  it("escapes every model id in the comment, the summary and the check run", async () => {
+    const tasks: MultiTask[] = CLEAR_TOP.map((t) => ({
+      ...t,
+      results: {
+        [HOSTILE[0] as string]: t.results["cfg-a"] ?? [],
+        [HOSTILE[1] as string]: t.results["cfg-b"] ?? [],
+        [HOSTILE[2] as string]: t.results["cfg-c"] ?? [],
+        [HOSTILE[3] as string]: t.results["cfg-c"] ?? [],
+      },
+    }));
+    const f = await startFake(TOP_GROUP);
+    const r = await run(f, {
+      policy: TOP_GROUP,
+      tasks,
+      inputs: { models: HOSTILE.join("\n"), candidate: HOSTILE[1] as string },
+    });
+    expect(r.error).toBeNull();
+    expect(r.outputs["verdict"]).toBe("reject");
+    expect(r.outputs["top"]).toBe("@alice");
+    const body = f.comments[0]?.body ?? "";
+    for (const text of [body, r.summary, f.checkRuns[0]?.output.summary ?? ""]) {
+      expect(text).toContain("alice");
+      expect(text).not.toMatch(/(^|[^&#\w])@alice/);
+      expect(text).not.toContain("<img");
+      expect(text).not.toContain("](https://evil");
+    }
+    // The marker appears once: at the top of the comment, nowhere in the text.
+    expect(body.split(COMMENT_MARKER)).toHaveLength(2);
+    expect(r.summary).not.toContain(COMMENT_MARKER);
+  });
+
+  it("the gate and the ranking stay within any budget, the gate block first", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "rank-mode-big-")));
+    dirs.push(dir);
+    const models = Array.from({ length: 30 }, (_, i) => `cfg-${String(i).padStart(2, "0")}`);
+    const report = await rankOf(
+      writeMulti(dir, randomTasks(5, models, 300, { open: 0.3 })),
+      policyWith(10),
+      models,
+    );
+    const full = rankMarkdown(report, "Model ranking", Number.MAX_SAFE_INTEGER);
+    expect(full.length).toBeGreaterThan(20000);
+    const head = `## ⚠️ unresolved — rank gate\n\n<sub>Model ranking</sub>\n`;
+    expect(report.gate.verdict).toBe("unresolved");
+    for (const max of [3000, 6000, 20000]) {
+      const md = rankMarkdown(report, "Model ranking", max);
+      expect(md.length).toBeLessThanOrEqual(max);
+      expect(md.startsWith(head)).toBe(true);
+    }
+    const { body } = rankCommentBody(report, "Model ranking", "Model ranking");
+    expect(body.length).toBeLessThanOrEqual(COMMENT_BODY_MAX);
+    expect(body.startsWith(`${COMMENT_MARKER}\n<!-- model-acceptance-gate:key Model%20ranking -->\n`)).toBe(
+      true,
     );
   });
 });
