@@ -11,6 +11,8 @@ import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { InputError } from "../core/errors.js";
+import { parsePolicy } from "../core/policy/load-policy.js";
+import { checkRankGate } from "../core/rank/rank-gate.js";
 import { runRank } from "../core/rank/rank.js";
 import { rankGateTitle, renderRankGateMarkdown } from "../core/rank/render-rank-gate.js";
 import { renderRankMarkdown } from "../core/rank/render-rank-markdown.js";
@@ -275,6 +277,20 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
       );
       return chosen;
     });
+    // The gate's inputs are checked before the export is read: a long read would end in the same error.
+    const parsed = parsePolicy(policy.text, inputs.policy.repoPath);
+    const fromPolicy = parsed.rank?.reference ?? null;
+    if (inputs.rank.reference === null && fromPolicy !== null && !inputs.rank.models.includes(fromPolicy))
+      throw new InputError(
+        `The policy's rank.reference ${quote(fromPolicy)} is not among the models input (${inputs.rank.models.map(quote).join(", ")}): add it there, or set the reference input.`,
+      );
+    const reference = inputs.rank.reference ?? fromPolicy;
+    checkRankGate(
+      parsed.rank?.require ?? "top_resolved",
+      inputs.rank.candidate,
+      reference,
+      inputs.rank.models,
+    );
     log.info(
       "Append-only: rank mode does not compare the results and reviews with the base commit's (evaluate does).",
     );
@@ -297,13 +313,8 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
           log.debug(message);
         },
       });
-      const fromPolicy = read.policy.policy.rank?.reference ?? null;
-      if (inputs.rank.reference === null && fromPolicy !== null && !inputs.rank.models.includes(fromPolicy))
-        throw new InputError(
-          `The policy's rank.reference ${quote(fromPolicy)} is not among the models input (${inputs.rank.models.map(quote).join(", ")}): add it there, or set the reference input.`,
-        );
       const ranked = runRank(read.data, read.policy, {
-        reference: inputs.rank.reference ?? fromPolicy,
+        reference,
         candidate: inputs.rank.candidate,
         toolVersion: TOOL_VERSION,
       });

@@ -5,6 +5,8 @@
  */
 import { resolve } from "node:path";
 import { InputError } from "../core/errors.js";
+import { parsePolicy } from "../core/policy/load-policy.js";
+import { checkRankGate } from "../core/rank/rank-gate.js";
 import { runRank } from "../core/rank/rank.js";
 import { renderRankGateMarkdown } from "../core/rank/render-rank-gate.js";
 import { renderRankMarkdown } from "../core/rank/render-rank-markdown.js";
@@ -101,12 +103,17 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     );
   }
 
+  const policyText = await readPolicyText(abs(policyPath), policyPath);
+  // The gate's inputs are checked before the export is read: a long read would end in the same error.
+  const policyRank = parsePolicy(policyText, policyPath).rank;
+  const reference = referenceFlag ?? policyRank?.reference ?? null;
+  checkRankGate(policyRank?.require ?? "top_resolved", candidate, reference, models);
   const rankInputs = await readRankInputs({
     results: results.map(abs),
     reviews: reviews.map(abs),
     policy: {
       path: abs(policyPath),
-      text: await readPolicyText(abs(policyPath), policyPath),
+      text: policyText,
       source: "file",
       lastCommit: null,
     },
@@ -117,7 +124,6 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
-  const reference = referenceFlag ?? rankInputs.policy.policy.rank?.reference ?? null;
   const report = runRank(rankInputs.data, rankInputs.policy, {
     reference,
     candidate,

@@ -358,6 +358,12 @@ describe("rank mode: input errors", () => {
     expect(f.checkRuns.map((c) => [c.name, c.conclusion, c.output.title])).toEqual([
       ["Model ranking", "failure", "Input error: no verdict"],
     ]);
+    // Refused before the export is read.
+    expect(r.log.lines.filter((l) => l.level === "group").map((l) => l.message)).toEqual([
+      "Inputs",
+      "Policy",
+      "Reporting the error",
+    ]);
     expect(r.summary.startsWith("## ❗ input error — no verdict\n\n<sub>Model ranking</sub>\n")).toBe(true);
     expect(f.comments).toEqual([]);
   });

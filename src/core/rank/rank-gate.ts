@@ -11,7 +11,7 @@ import type { Verdict } from "../verdict-types.js";
 import type { RankGate, RankReport } from "./rank-types.js";
 
 /**
- * The gate's inputs are consistent, checked before anything is read or computed: a candidate
+ * The gate's inputs are consistent, checked before anything is computed (and by the shells before the export is read): a candidate
  * when the requirement is about one, among the ranked models; a reference for above_reference,
  * other than the candidate. `models` null: every model of the export (not known yet).
  */
