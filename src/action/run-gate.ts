@@ -11,5 +11,11 @@ import { runAction, type ActionDeps, type ActionResult } from "./run.js";
 export type GateRunResult = Pick<ActionResult, "verdictFailure" | "undelivered">;
 
 export function runGateAction(deps: ActionDeps): Promise<GateRunResult> {
-  return isRankMode(deps.getInput) ? runRankAction(deps) : runAction(deps);
+  if (isRankMode(deps.getInput)) return runRankAction(deps);
+  // The one rank-only input evaluate would otherwise ignore in silence.
+  if (deps.getInput("reference").trim() !== "")
+    deps.log.warning(
+      "reference is used only in rank mode (with models set); evaluate compares candidate with baseline, and ignores it.",
+    );
+  return runAction(deps);
 }

@@ -441,3 +441,22 @@ describe("rank mode: untrusted ids and GitHub's limits", () => {
     );
   });
 });
+
+describe("the dispatch (src/action/run-gate.ts)", () => {
+  it("without models the action evaluates one pair, and says reference is ignored there", async () => {
+    const f = await startFake(policyWith(50));
+    const r = await run(f, {
+      policy: policyWith(50),
+      inputs: { models: "", baseline: "cfg-b", candidate: "cfg-a", reference: "cfg-c" },
+    });
+    expect(r.error).toBeNull();
+    expect(r.outputs["verdict"]).toBe("accept");
+    expect(r.outputs["top"]).toBeUndefined();
+    expect(r.outputs["margin"]).toBe("0.4166666666666667");
+    expect(f.checkRuns.map((c) => c.name)).toEqual(["Model acceptance gate"]);
+    expect(readHeader(f.comments[0]?.body ?? "")?.key).toBe("Model%20acceptance%20gate");
+    expect(r.log.lines.filter((l) => l.level === "warning").map((l) => l.message)).toEqual([
+      "reference is used only in rank mode (with models set); evaluate compares candidate with baseline, and ignores it.",
+    ]);
+  });
+});
