@@ -165,7 +165,10 @@ async function publishRank(
   const fork = ctx.pullRequest?.fork ?? false;
   const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
   if (ctx.sha === null) {
-    log.warning("No commit to attach the check run to (GITHUB_SHA is not a full commit id); no check run.");
+    const envSha = deps.env["GITHUB_SHA"] ?? "";
+    log.warning(
+      `No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`,
+    );
   } else {
     checkRunId = await publishCheckRun(
       {

@@ -27,7 +27,7 @@ import {
 } from "../rank/rank-helpers.js";
 import { FakeGitHub } from "./fake-github.js";
 import { commentBody, fastRetry, GATE_KEY, octokitAt } from "./helpers.js";
-import { BASE_SHA, DEFAULT_BRANCH_SHA, eventPayload, HEAD_SHA, PR_NUMBER } from "./run-action.js";
+import { BASE_SHA, DEFAULT_BRANCH_SHA, eventPayload, HEAD_SHA, PR_NUMBER, PUSH_SHA } from "./run-action.js";
 
 const POLICY_PATH = "gate/policy.yaml";
 const RESULTS_PATH = "out/results.jsonl";
@@ -85,7 +85,12 @@ interface Run {
 /** One run of the action on a pull_request event, with the workspace written afresh. */
 async function run(
   f: FakeGitHub,
-  opts: { inputs?: Record<string, string>; tasks?: readonly MultiTask[]; policy: string },
+  opts: {
+    inputs?: Record<string, string>;
+    tasks?: readonly MultiTask[];
+    policy: string;
+    event?: "pull_request" | "push";
+  },
 ): Promise<Run> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "rank-mode-")));
   dirs.push(root);
@@ -97,7 +102,8 @@ async function run(
   write(RESULTS_PATH, multiLines(opts.tasks ?? CLEAR_TOP).join("\n") + "\n");
   write(POLICY_PATH, opts.policy);
   mkdirSync(join(root, "temp"));
-  writeFileSync(join(root, "event.json"), JSON.stringify(eventPayload("pull_request")));
+  const event = opts.event ?? "pull_request";
+  writeFileSync(join(root, "event.json"), JSON.stringify(eventPayload(event)));
   const inputs: Record<string, string> = {
     results: RESULTS_PATH,
     policy: POLICY_PATH,
@@ -113,12 +119,12 @@ async function run(
   try {
     result = (await runGateAction({
       env: {
-        GITHUB_EVENT_NAME: "pull_request",
+        GITHUB_EVENT_NAME: event,
         GITHUB_EVENT_PATH: join(root, "event.json"),
         GITHUB_WORKSPACE: workspace,
         GITHUB_REPOSITORY: "acme/models",
         GITHUB_API_URL: f.baseUrl,
-        GITHUB_SHA: DEFAULT_BRANCH_SHA,
+        GITHUB_SHA: event === "push" ? PUSH_SHA : DEFAULT_BRANCH_SHA,
         RUNNER_TEMP: join(root, "temp"),
       },
       cwd: workspace,
@@ -237,6 +243,27 @@ describe("rank mode: one check run, one sticky comment of its own", () => {
     expect(f.comments).toHaveLength(1);
     expect(f.comments[0]?.updates).toBe(0);
     expect(again.outputs["comment-id"]).toBe(String(f.comments[0]?.id));
+  });
+
+  it("without a token: no GitHub call, the verdict in the summary, the outputs and the report", async () => {
+    const f = await startFake(policyWith(50));
+    const r = await run(f, {
+      policy: policyWith(50),
+      event: "push",
+      inputs: { "github-token": "", "report-path": "out/rank.json" },
+    });
+    expect(r.error).toBeNull();
+    expect(f.calls()).toEqual([]);
+    expect(r.outputs).toEqual({
+      verdict: "accept",
+      top: "cfg-a",
+      "top-resolved": "true",
+      "report-path": join(r.root, "workspace", "out", "rank.json"),
+      "check-run-id": "",
+      "comment-id": "",
+    });
+    expect(reportOf(r).provenance.policy.source).toBe("file");
+    expect(r.summary.startsWith("## ✅ accept — rank gate\n")).toBe(true);
   });
 
   it("check-name and comment-key set its name and key", async () => {
