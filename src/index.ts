@@ -1,11 +1,11 @@
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
 // (@actions/github's Octokit, with the retry and throttling plugins) and git into
-// src/action/run-gate.ts (evaluate, or rank mode), and is the single error boundary and the one place that fails the step:
-// a user error (InputError, PolicyError) fails it with its message and no stack; a verdict fails
-// it per fail-on; something the run could not deliver (the report file, GITHUB_OUTPUT,
-// GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no second message;
-// anything else is a bug and fails it with a short "internal error" message, the stack in the
-// debug log.
+// src/action/run-gate.ts (evaluate, or rank mode), and is the single error boundary and the one
+// place that fails the step: a user error (InputError, PolicyError) fails it with its message and
+// no stack; a verdict fails it per fail-on; something the run could not deliver (the report file,
+// GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no
+// second message; anything else is a bug and fails it with a short "internal error" message, the
+// stack in the debug log.
 import * as core from "@actions/core";
 import { InputError } from "./core/errors.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
