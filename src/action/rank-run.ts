@@ -322,7 +322,17 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
         toolVersion: TOOL_VERSION,
       });
       log.info(`Read ${ranked.provenance.rows_read} rows in ${ranked.provenance.passes} passes.`);
-      return { report: ranked, onUnresolved: read.policy.policy.on_unresolved };
+      // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
+      const edited =
+        policy.headText === null
+          ? []
+          : [
+              `This change edits the policy ${inputs.policy.repoPath}; the base commit's version decides, and the edit applies once merged.`,
+            ];
+      return {
+        report: edited.length === 0 ? ranked : { ...ranked, warnings: [...ranked.warnings, ...edited] },
+        onUnresolved: read.policy.policy.on_unresolved,
+      };
     }));
   } catch (error) {
     if (error instanceof InputError)

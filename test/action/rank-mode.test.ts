@@ -487,3 +487,18 @@ describe("the dispatch (src/action/run-gate.ts)", () => {
     ]);
   });
 });
+
+describe("rank mode: a pull request that edits the policy", () => {
+  it("the base commit's rank.require decides, and the comment says the policy is edited", async () => {
+    const f = await startFake(TOP_GROUP);
+    // The head loosens the gate to top_resolved; the base's top_group still rejects cfg-c.
+    const r = await run(f, { policy: policyWith(50), inputs: { candidate: "cfg-c" } });
+    expect(r.outputs["verdict"]).toBe("reject");
+    const note =
+      "This change edits the policy gate/policy.yaml; the base commit's version decides, and the edit applies once merged.";
+    expect(r.result?.report.warnings).toEqual([note]);
+    expect(f.comments[0]?.body).toContain(
+      "> ⚠️ This change edits the policy gate/policy\\.yaml; the base commit's version decides, and the edit applies once merged\\.",
+    );
+  });
+});
