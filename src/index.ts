@@ -1,11 +1,11 @@
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
 // (@actions/github's Octokit, with the retry and throttling plugins) and git into
-// src/action/run.ts, and is the single error boundary and the one place that fails the step:
-// a user error (InputError, PolicyError) fails it with its message and no stack; a verdict fails
-// it per fail-on; something the run could not deliver (the report file, GITHUB_OUTPUT,
-// GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no second message;
-// anything else is a bug and fails it with a short "internal error" message, the stack in the
-// debug log.
+// src/action/run-gate.ts (evaluate, or rank mode), and is the single error boundary and the one
+// place that fails the step: a user error (InputError, PolicyError) fails it with its message and
+// no stack; a verdict fails it per fail-on; something the run could not deliver (the report file,
+// GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no
+// second message; anything else is a bug and fails it with a short "internal error" message, the
+// stack in the debug log.
 import * as core from "@actions/core";
 import { InputError } from "./core/errors.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
@@ -13,7 +13,7 @@ import { runGit } from "./git/run-git.js";
 import { createOctokit, DEFAULT_RETRY, type GetOctokit, type RetrySettings } from "./action/github-api.js";
 import { gitToFile } from "./action/base-files.js";
 import { createLogger, type Logger } from "./action/logger.js";
-import { runAction, type ActionResult } from "./action/run.js";
+import { runGateAction, type GateRunResult } from "./action/run-gate.js";
 import { bundledReadThreads } from "./read/read-threads.js";
 import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
@@ -88,7 +88,7 @@ function notRegular(path: string): boolean {
 
 /** How the run ended: a verdict (a result), or an error thrown to this boundary. */
 type Outcome =
-  | { readonly kind: "result"; readonly result: ActionResult }
+  | { readonly kind: "result"; readonly result: GateRunResult }
   | { readonly kind: "error"; readonly error: unknown };
 
 /** The one place that fails the step. `runnerProblems`: runner variables already said to be unusable. */
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
   const retry = retrySettings(process.env);
   let outcome: Outcome;
   try {
-    const result = await runAction({
+    const result = await runGateAction({
       env: process.env,
       cwd: workingDirectory(process.env),
       getInput: (name) => core.getInput(name),

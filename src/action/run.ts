@@ -89,7 +89,7 @@ interface Delivery {
 }
 
 /** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
-function whereTheVerdictIs(d: Delivery): string {
+export function whereTheVerdictIs(d: Delivery): string {
   const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter(
     (p): p is string => p !== null,
   );
@@ -152,7 +152,7 @@ export function headlineText(report: Report): string {
   return checkRunTitle(report);
 }
 
-function makeDisplayPath(workspace: string): (abs: string) => string {
+export function makeDisplayPath(workspace: string): (abs: string) => string {
   const roots = [workspace];
   try {
     const real = realpathSync(workspace);
@@ -219,7 +219,7 @@ function policyBase(
   return null;
 }
 
-async function choosePolicy(
+export async function choosePolicy(
   inputs: ActionInputs,
   ctx: RunContext,
   octokit: Octokit | null,
@@ -358,7 +358,7 @@ function errorKind(error: InputError, policyPath: string): "policy error" | "inp
   return error instanceof PolicyError || inPolicy ? "policy error" : "input error";
 }
 
-function errorSummary(error: InputError, kind: string, title: string): string {
+export function errorSummary(error: InputError, kind: string, title: string): string {
   const first = error.message.split("\n")[0] ?? "";
   const lines = [
     `## ❗ ${kind} — no verdict`,
@@ -376,7 +376,7 @@ function errorSummary(error: InputError, kind: string, title: string): string {
   return lines.join("\n") + "\n";
 }
 
-async function reportInputError(
+export async function reportInputError(
   error: InputError,
   inputs: ActionInputs,
   ctx: RunContext,

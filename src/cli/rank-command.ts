@@ -1,20 +1,24 @@
 /**
  * `model-gate rank`: several model configs ranked on one common task set (docs/rank.md). The
  * shell reads its inputs (src/read/read-models.ts), calls the pure core (runRank) and prints or
- * writes the report; exit status 0 when the top model is resolved, 2 when it is not.
+ * writes the report; the exit status is the gate's verdict (docs/rank.md "Gating").
  */
 import { resolve } from "node:path";
 import { renderRankHtml } from "../core/rank/render-rank-html.js";
 import { InputError } from "../core/errors.js";
+import { parsePolicy } from "../core/policy/load-policy.js";
+import { checkRankGate } from "../core/rank/rank-gate.js";
 import { runRank } from "../core/rank/rank.js";
+import { renderRankGateMarkdown } from "../core/rank/render-rank-gate.js";
 import { renderRankMarkdown } from "../core/rank/render-rank-markdown.js";
+import { neutraliseLogLines } from "../core/report/escape.js";
 import { renderRankText } from "../core/rank/render-rank-text.js";
 import { jsonChunks } from "../core/report/report-json.js";
 import { checkOutputTarget } from "../io/file-kind.js";
 import { readRankInputs } from "../read/read-models.js";
 import { TOOL_VERSION } from "../version.js";
 import { one, parseFlags, required, type FlagSpec } from "./args.js";
-import { displayAs, readPolicyText, todayUtc, writeReport } from "./evaluate-command.js";
+import { displayAs, readPolicyText, todayUtc, VERDICT_EXIT, writeReport } from "./evaluate-command.js";
 import type { CliIo } from "./io.js";
 
 export const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
@@ -33,7 +37,9 @@ Options:
                           several values; pairs are (A, B), (A, C), (B, C) in this order.
                           Default: every model in the export, in sorted order.
   --reference M           the current production config: each model is placed above, below or
-                          unresolved against it.
+                          unresolved against it. Default: the policy's rank.reference.
+  --candidate M           the model the policy's rank.require is about (top_group,
+                          above_reference): the gate's verdict sets the exit status.
   --reviews R [R ...]     review files, as for evaluate.
   --format markdown|json|text|html
                           what to print on stdout (default: markdown; html: one
@@ -43,8 +49,9 @@ Options:
   -h, --help              this text.
 
 Reads the export ceil(K/2) times for K models (one more without --models).
-Exit status: 0 the top model is resolved, 2 the top is unresolved (a tie at the top),
-3 input, policy or usage error, 4 internal error.
+Exit status: the gate's verdict (docs/rank.md "Gating"): 0 accept, 1 reject, 2 unresolved; with
+the default rank.require (top_resolved), 0 the top model is resolved, 2 the top is unresolved (a
+tie at the top). 3 input, policy or usage error, 4 internal error.
 `;
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -53,15 +60,13 @@ const FLAGS: Record<string, FlagSpec> = {
   policy: { kind: "one" },
   models: { kind: "many" },
   reference: { kind: "one" },
+  candidate: { kind: "one" },
   format: { kind: "one", choices: ["markdown", "json", "text", "html"] },
   report: { kind: "one" },
   today: { kind: "one" },
   help: { kind: "boolean" },
   h: { kind: "boolean" },
 };
-
-/** Exit status of a ranking: the top resolved, or not. */
-export const RANK_EXIT = { resolved: 0, unresolved: 2 } as const;
 
 export async function rankCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const flags = parseFlags(argv, FLAGS, "rank");
@@ -76,7 +81,8 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
   const given = flags.get("models");
   const models = given === undefined ? null : given.flatMap((v) => v.split(","));
-  const reference = one(flags, "reference") ?? null;
+  const referenceFlag = one(flags, "reference") ?? null;
+  const candidate = one(flags, "candidate") ?? null;
   const reviews = flags.get("reviews") ?? [];
   const abs = (p: string): string => resolve(io.cwd, p);
   const reportPath = one(flags, "report");
@@ -88,18 +94,28 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
       "--report",
       inputs.map((p) => ({ path: abs(p), shown: p })),
     );
-  if (reference !== null && models !== null && !models.includes(reference)) {
+  if (referenceFlag !== null && models !== null && !models.includes(referenceFlag)) {
     throw new InputError(
-      `--reference "${reference}" is not among the models given with --models: add it there, or leave --models out to rank every model.`,
+      `--reference "${referenceFlag}" is not among the models given with --models: add it there, or leave --models out to rank every model.`,
+    );
+  }
+  if (candidate !== null && models !== null && !models.includes(candidate)) {
+    throw new InputError(
+      `--candidate "${candidate}" is not among the models given with --models: add it there, or leave --models out to rank every model.`,
     );
   }
 
+  const policyText = await readPolicyText(abs(policyPath), policyPath);
+  // The gate's inputs are checked before the export is read: a long read would end in the same error.
+  const policyRank = parsePolicy(policyText, policyPath).rank;
+  const reference = referenceFlag ?? policyRank?.reference ?? null;
+  checkRankGate(policyRank?.require ?? "top_resolved", candidate, reference, models);
   const rankInputs = await readRankInputs({
     results: results.map(abs),
     reviews: reviews.map(abs),
     policy: {
       path: abs(policyPath),
-      text: await readPolicyText(abs(policyPath), policyPath),
+      text: policyText,
       source: "file",
       lastCommit: null,
     },
@@ -110,18 +126,26 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
-  const report = runRank(rankInputs.data, rankInputs.policy, { reference, toolVersion: TOOL_VERSION });
+  const report = runRank(rankInputs.data, rankInputs.policy, {
+    reference,
+    candidate,
+    toolVersion: TOOL_VERSION,
+  });
 
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));
   const format = one(flags, "format");
   if (format === "json") for (const chunk of jsonChunks(report)) io.stdout(chunk);
-  else
-    io.stdout(
-      format === "text"
-        ? renderRankText(report)
-        : format === "html"
-          ? renderRankHtml(report)
-          : renderRankMarkdown(report),
-    );
-  return report.top_resolved ? RANK_EXIT.resolved : RANK_EXIT.unresolved;
+  else {
+    // The gate's block only when the policy gates on a candidate: top_resolved is the headline's.
+    const gated = report.gate.require !== "top_resolved";
+    if (format === "text")
+      io.stdout(
+        (gated
+          ? neutraliseLogLines(`Rank gate: ${report.gate.verdict}. ${report.gate.reasons.join(" ")}`) + "\n\n"
+          : "") + renderRankText(report),
+      );
+    else if (format === "html") io.stdout(renderRankHtml(report));
+    else io.stdout((gated ? renderRankGateMarkdown(report, null) + "\n" : "") + renderRankMarkdown(report));
+  }
+  return VERDICT_EXIT[report.gate.verdict];
 }

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { OUTPUT_NAMES } from "../../src/action/outputs.js";
 import { readInputs } from "../../src/action/inputs.js";
+import { readRankActionInputs } from "../../src/action/rank-inputs.js";
+import { RANK_OUTPUT_NAMES } from "../../src/action/rank-run.js";
 import { InputError } from "../../src/core/errors.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -16,23 +18,25 @@ const action = parse(readFileSync(resolve(ROOT, "action.yml"), "utf8")) as {
 };
 
 describe("action.yml", () => {
-  it("declares exactly the outputs the action sets", () => {
-    expect(Object.keys(action.outputs)).toEqual([...OUTPUT_NAMES]);
+  it("declares exactly the outputs the action sets (evaluate's, then rank mode's own)", () => {
+    expect(Object.keys(action.outputs)).toEqual([...new Set([...OUTPUT_NAMES, ...RANK_OUTPUT_NAMES])]);
   });
 
   it("declares exactly the inputs the action reads", () => {
     const read: string[] = [];
-    try {
-      readInputs(
-        (name) => {
-          read.push(name);
-          return "";
-        },
-        { workspace: ROOT, runnerTemp: null },
-        false,
-      );
-    } catch (e) {
-      expect(e).toBeInstanceOf(InputError);
+    for (const readAll of [readInputs, readRankActionInputs]) {
+      try {
+        readAll(
+          (name) => {
+            read.push(name);
+            return "";
+          },
+          { workspace: ROOT, runnerTemp: null },
+          false,
+        );
+      } catch (e) {
+        expect(e).toBeInstanceOf(InputError);
+      }
     }
     expect([...new Set(read)].sort()).toEqual(Object.keys(action.inputs).sort());
   });

@@ -17,7 +17,13 @@ import type { CST, Document, Node as YamlNode, ParsedNode } from "yaml";
 import * as z from "zod";
 
 import { InputError, type InputProblem, type SourceLocation } from "../errors.js";
-import type { AcceptIf, MarginSettings, Policy, Threshold } from "./policy-types.js";
+import {
+  RANK_REQUIREMENTS,
+  type AcceptIf,
+  type MarginSettings,
+  type Policy,
+  type Threshold,
+} from "./policy-types.js";
 import {
   describeValue,
   isIsoDate,
@@ -447,6 +453,24 @@ const marginSchema = z.strictObject(
   mapping,
 );
 
+const referenceField = custom((v): ValueResult<string> =>
+  typeof v === "string" && v.trim() !== ""
+    ? { ok: true, value: v }
+    : {
+        ok: false,
+        message: `expected a model_config id (the production config the ranking compares with), e.g. "cfg-prod"; got ${describeValue(v)}`,
+      },
+);
+
+/** How `model-gate rank` and the action's rank mode gate (docs/rank.md "Gating"). */
+const rankSchema = z.strictObject(
+  {
+    require: oneOf(RANK_REQUIREMENTS).optional(),
+    reference: referenceField.optional(),
+  },
+  mapping,
+);
+
 const policySchema = z.strictObject(
   {
     owner: ownerField,
@@ -457,6 +481,7 @@ const policySchema = z.strictObject(
     accept_if: acceptIfSchema,
     margin: marginSchema.optional(),
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
+    rank: rankSchema.optional(),
   },
   mapping,
 );
@@ -465,6 +490,7 @@ const ALLOWED_KEYS = new Map<string, readonly string[]>([
   [pathKey([]), Object.keys(policySchema.shape)],
   [pathKey(["accept_if"]), Object.keys(acceptIfSchema.shape)],
   [pathKey(["margin"]), Object.keys(marginSchema.shape)],
+  [pathKey(["rank"]), Object.keys(rankSchema.shape)],
 ]);
 
 const MISSING_HINT: Readonly<Record<string, string>> = {
@@ -647,6 +673,9 @@ function toPolicy(d: z.output<typeof policySchema>): Policy {
     accept_if: acceptIf,
     margin,
     on_unresolved: d.on_unresolved ?? POLICY_DEFAULTS.on_unresolved,
+    ...(d.rank !== undefined
+      ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
+      : {}),
   };
 }
 

@@ -36,6 +36,21 @@ export interface MarginSettings {
   readonly validity_bound: "exact" | "pessimistic";
 }
 
+/**
+ * `rank.require` (docs/policy.md, docs/rank.md "Gating"): `top_resolved` (the default, the CLI's
+ * exit status): the top model is resolved. `top_group`: the candidate is in a top group the
+ * evidence separates from the rest. `above_reference`: the candidate is ordered above the reference.
+ */
+export const RANK_REQUIREMENTS = ["top_resolved", "top_group", "above_reference"] as const;
+export type RankRequirement = (typeof RANK_REQUIREMENTS)[number];
+
+/** The `rank` section: how `model-gate rank` and the action's rank mode gate. */
+export interface RankPolicy {
+  readonly require: RankRequirement;
+  /** The default reference (the production config); the CLI's --reference or the action's input wins. */
+  readonly reference: string | null;
+}
+
 export interface Policy {
   readonly owner: string;
   /** ISO date YYYY-MM-DD. */
@@ -46,6 +61,8 @@ export interface Policy {
   readonly accept_if: AcceptIf;
   readonly margin: MarginSettings;
   readonly on_unresolved: "fail" | "neutral";
+  /** Present only when the policy has a `rank` section (evaluate ignores it). */
+  readonly rank?: RankPolicy;
 }
 
 /** Where the deciding policy came from (SPEC §5, provenance.policy). */

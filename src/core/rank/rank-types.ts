@@ -5,7 +5,8 @@
  */
 import type { AttemptCounts, InputFileDigest, ModelSummary, TaskTable, UnmatchedLabels } from "../model.js";
 import type { BoundKind } from "../stats/margin.js";
-import type { InfluentialTask } from "../verdict-types.js";
+import type { RankRequirement } from "../policy/policy-types.js";
+import type { InfluentialTask, Verdict } from "../verdict-types.js";
 
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
 export const RANK_SCHEMA_VERSION = "1.1.0";
@@ -115,6 +116,16 @@ export interface RankAdjustment {
   readonly final_level: number;
 }
 
+/** The rank gate's decision (src/core/rank/rank-gate.ts, docs/rank.md "Gating"). */
+export interface RankGate {
+  readonly require: RankRequirement;
+  /** The model the requirement is about; null for top_resolved without a candidate. */
+  readonly candidate: string | null;
+  readonly verdict: Verdict;
+  /** Why, in plain sentences (model ids quoted; escape before Markdown). */
+  readonly reasons: readonly string[];
+}
+
 export interface RankReport {
   readonly schema_version: string;
   readonly kind: "rank";
@@ -124,6 +135,8 @@ export interface RankReport {
   /** The top model by score is above every other under every resolution of the open labels (Δ_L > 0). */
   readonly top_validity_resolved: boolean | null;
   readonly reference: string | null;
+  /** The policy's rank.require applied to the candidate (docs/rank.md "Gating"); since 1.1.0. */
+  readonly gate: RankGate;
   readonly warnings: readonly string[];
   /** In rank order: by score, ties by model id. */
   readonly models: readonly RankModel[];

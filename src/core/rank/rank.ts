@@ -20,6 +20,7 @@ import { tableView } from "../task-table-view.js";
 import { quote } from "../quote.js";
 import { commonSet, pairColumns, type CommonSet } from "./common-set.js";
 import { holmStepDown, type DirectionalBounds } from "./holm.js";
+import { checkRankGate, rankGate } from "./rank-gate.js";
 import { rankOrder } from "./rank-order.js";
 import {
   RANK_SCHEMA_VERSION,
@@ -34,6 +35,8 @@ import {
 export interface RankOptions {
   /** --reference: the model the others are placed against (the production config). */
   readonly reference: string | null;
+  /** The candidate of the policy's rank.require (docs/rank.md "Gating"); absent or null: none. */
+  readonly candidate?: string | null;
   readonly toolVersion: string;
 }
 
@@ -80,6 +83,9 @@ export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOpti
   const models = data.models;
   const k = models.length;
   checkModels(models, options.reference);
+  const require = policy.rank?.require ?? "top_resolved";
+  const candidate = options.candidate ?? null;
+  checkRankGate(require, candidate, options.reference, models);
   const set = commonSet(data, policy);
   const tasksView = tableView([data.tasks], null, set.tasks);
   /** A Dataset of the common set for pair (a, b): what influentialTasks reads (records by index). */
@@ -226,13 +232,23 @@ export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOpti
   const groups = ranks.groups.map((g) => g.map((i) => models[i] as string));
   const topGroup = groups[0] ?? [];
   const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+  const top = topGroup.length === 1 ? (topGroup[0] as string) : null;
+  const decided = {
+    models: rankModels,
+    pairs: rankPairs,
+    groups,
+    top,
+    top_resolved: topGroup.length === 1,
+    reference: options.reference,
+  };
   return {
     schema_version: RANK_SCHEMA_VERSION,
     kind: "rank",
-    top: topGroup.length === 1 ? (topGroup[0] as string) : null,
+    top,
     top_resolved: topGroup.length === 1,
     top_validity_resolved: topValidity,
     reference: options.reference,
+    gate: rankGate(decided, require, candidate),
     warnings: rankWarnings(data, gate, withoutCluster),
     models: rankModels,
     groups,

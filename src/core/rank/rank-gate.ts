@@ -1,0 +1,123 @@
+/**
+ * The rank gate (docs/rank.md "Gating"): what the policy's `rank.require` asks of the candidate,
+ * decided from the ranking alone (the Holm-adjusted pairs, the rank intervals and the groups).
+ * Accept when the evidence shows the requirement holds, reject when it orders the candidate out,
+ * unresolved otherwise; like evaluate, a tie is never read as a pass.
+ */
+import { InputError } from "../errors.js";
+import { quote } from "../quote.js";
+import type { RankRequirement } from "../policy/policy-types.js";
+import type { Verdict } from "../verdict-types.js";
+import type { RankGate, RankReport } from "./rank-types.js";
+
+/**
+ * The gate's inputs are consistent, checked before anything is computed (and by the shells before the export is read): a candidate
+ * when the requirement is about one, among the ranked models; a reference for above_reference,
+ * other than the candidate. `models` null: every model of the export (not known yet).
+ */
+export function checkRankGate(
+  require: RankRequirement,
+  candidate: string | null,
+  reference: string | null,
+  models: readonly string[] | null,
+): void {
+  if (candidate === null) {
+    if (require !== "top_resolved")
+      throw new InputError(
+        `The policy's rank.require is ${require}: name the candidate (the action's candidate input, the CLI's --candidate).`,
+      );
+    return;
+  }
+  if (models !== null && !models.includes(candidate))
+    throw new InputError(
+      `The candidate ${quote(candidate)} is not among the ranked models (${models.map(quote).join(", ")}): add it to the models.`,
+    );
+  if (require === "above_reference") {
+    if (reference === null)
+      throw new InputError(
+        "The policy's rank.require is above_reference: name the reference (the policy's rank.reference, the action's reference input, the CLI's --reference).",
+      );
+    if (reference === candidate)
+      throw new InputError(
+        `The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`,
+      );
+  }
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The models the pairs order above `model`, in the report's leaderboard order. */
+export function orderedAbove(report: Pick<RankReport, "models" | "pairs">, model: string): string[] {
+  const above = new Set<string>();
+  for (const p of report.pairs) {
+    if (p.a === model && p.relation === "b_better") above.add(p.b);
+    if (p.b === model && p.relation === "a_better") above.add(p.a);
+  }
+  return report.models.map((m) => m.model).filter((m) => above.has(m));
+}
+
+function listed(models: readonly string[]): string {
+  const shown = models.slice(0, 5).map(quote).join(", ");
+  return models.length > 5 ? `${shown}, …` : shown;
+}
+
+/** The gate's verdict on a ranking. Pure; checkRankGate has accepted its inputs. */
+export function rankGate(
+  report: Pick<RankReport, "models" | "pairs" | "groups" | "top" | "top_resolved" | "reference">,
+  require: RankRequirement,
+  candidate: string | null,
+): RankGate {
+  const out = (verdict: Verdict, reason: string): RankGate => ({
+    require,
+    candidate,
+    verdict,
+    reasons: [reason],
+  });
+  if (require === "top_resolved") {
+    const top = report.groups[0] ?? [];
+    return report.top_resolved && report.top !== null
+      ? out("accept", `The top is resolved: ${quote(report.top)} is ordered above every other model.`)
+      : out(
+          "unresolved",
+          `The top is unresolved: ${plural(top.length, "model", "models")} (${listed(top)}) are statistically tied at the top.`,
+        );
+  }
+  const c = candidate ?? "";
+  const model = report.models.find((m) => m.model === c);
+  if (model === undefined) throw new InputError(`The candidate ${quote(c)} is not among the ranked models.`);
+  if (require === "top_group") {
+    const above = orderedAbove(report, c);
+    if (above.length > 0)
+      return out(
+        "reject",
+        `${quote(c)} is not in the top: ${plural(above.length, "model is", "models are")} ordered above it (${listed(above)}).`,
+      );
+    const top = report.groups[0] ?? [];
+    if (report.groups.length > 1 && top.includes(c))
+      return out(
+        "accept",
+        `${quote(c)} is in the top group (${plural(top.length, "model", "models")}): no model is ordered above it, and it is ordered above every model outside the group.`,
+      );
+    return out(
+      "unresolved",
+      `No model is ordered above ${quote(c)}, but the evidence separates no top group from the rest: all ${report.models.length} models are in one group.`,
+    );
+  }
+  const reference = report.reference ?? "";
+  const pair = report.pairs.find((p) => (p.a === c && p.b === reference) || (p.a === reference && p.b === c));
+  if (pair === undefined)
+    throw new InputError(`The reference ${quote(reference)} is not among the ranked models.`);
+  const candidateAbove =
+    pair.relation === "unresolved" ? null : (pair.relation === "a_better") === (pair.a === c);
+  if (candidateAbove === true)
+    return out("accept", `${quote(c)} is ordered above the reference ${quote(reference)}.`);
+  if (candidateAbove === false)
+    return out("reject", `The reference ${quote(reference)} is ordered above ${quote(c)}.`);
+  const why =
+    pair.unresolved_by === "validity"
+      ? "the open validity labels alone can decide their order"
+      : "run variance keeps them apart by less than the adjusted confidence bounds";
+  return out("unresolved", `${quote(c)} and the reference ${quote(reference)} are not ordered: ${why}.`);
+}
