@@ -116,6 +116,12 @@ export function syntheticRankReport(
     top_resolved: topGroup.length === 1,
     top_validity_resolved: false,
     reference: options.reference ?? null,
+    gate: {
+      require: "top_resolved",
+      candidate: null,
+      verdict: topGroup.length === 1 ? "accept" : "unresolved",
+      reasons: [],
+    },
     warnings: [],
     models,
     groups,
