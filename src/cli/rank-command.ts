@@ -40,7 +40,7 @@ Options:
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
   -h, --help              this text.
 
-Reads the export ceil(K/2) times for K models (one more without --models).
+Reads the export once, whatever the number of models.
 Exit status: 0 the top model is resolved, 2 the top is unresolved (a tie at the top),
 3 input, policy or usage error, 4 internal error.
 `;

@@ -86,14 +86,14 @@ describe("model-gate rank", () => {
       "json",
     ]);
     expect(again.stdout).toBe(run.stdout);
-    expect(r.provenance.passes).toBe(2);
+    expect(r.provenance.passes).toBe(1);
   });
 
-  it("without --models ranks every model of the export, in sorted order, with one more pass", async () => {
+  it("without --models ranks every model of the export, in sorted order, in the same one pass", async () => {
     const run = await cliInProcess([...base, "--format", "json", "--report", join(dir, "out.json")]);
     const r = JSON.parse(run.stdout) as RankReport;
     expect(r.provenance.models_given).toEqual(["cfg-a", "cfg-b", "cfg-c"]);
-    expect(r.provenance.passes).toBe(3);
+    expect(r.provenance.passes).toBe(1);
     expect(readFileSync(join(dir, "out.json"), "utf8")).toBe(run.stdout);
   });
 
