@@ -171,7 +171,7 @@ export async function writeReport(absPath: string, given: string, json: Iterable
   }
 }
 
-function parseAsOfReview(value: string | undefined): number | null {
+export function parseAsOfReview(value: string | undefined): number | null {
   if (value === undefined) return null;
   const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n)) {

@@ -13,7 +13,7 @@ import { checkOutputTarget } from "../io/file-kind.js";
 import { readRankInputs } from "../read/read-models.js";
 import { TOOL_VERSION } from "../version.js";
 import { one, parseFlags, required, type FlagSpec } from "./args.js";
-import { displayAs, readPolicyText, todayUtc, writeReport } from "./evaluate-command.js";
+import { displayAs, parseAsOfReview, readPolicyText, todayUtc, writeReport } from "./evaluate-command.js";
 import type { CliIo } from "./io.js";
 
 export const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
@@ -38,6 +38,8 @@ Options:
                           what to print on stdout (default: markdown).
   --report OUT.json       also write the rank report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  --as-of-review N        only labels with review_revision <= N count (tasks without a label by
+                          then are unreviewed): the ranking as it stood at review revision N.
   -h, --help              this text.
 
 Reads the export once, whatever the number of models.
@@ -54,6 +56,7 @@ const FLAGS: Record<string, FlagSpec> = {
   format: { kind: "one", choices: ["markdown", "json", "text"] },
   report: { kind: "one" },
   today: { kind: "one" },
+  "as-of-review": { kind: "one" },
   help: { kind: "boolean" },
   h: { kind: "boolean" },
 };
@@ -72,6 +75,7 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
   const policyPath = required(flags, "policy", "rank");
   const today = one(flags, "today") ?? todayUtc(io.now());
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
+  const asOfReview = parseAsOfReview(one(flags, "as-of-review"));
   const given = flags.get("models");
   const models = given === undefined ? null : given.flatMap((v) => v.split(","));
   const reference = one(flags, "reference") ?? null;
@@ -108,7 +112,11 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
-  const report = runRank(rankInputs.data, rankInputs.policy, { reference, toolVersion: TOOL_VERSION });
+  const report = runRank(rankInputs.data, rankInputs.policy, {
+    reference,
+    toolVersion: TOOL_VERSION,
+    asOfReview,
+  });
 
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));
   const format = one(flags, "format");

@@ -8,7 +8,7 @@ import type { BoundKind } from "../stats/margin.js";
 import type { InfluentialTask } from "../verdict-types.js";
 
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-export const RANK_SCHEMA_VERSION = "1.0.0";
+export const RANK_SCHEMA_VERSION = "1.1.0";
 
 /**
  * Several models read from one export: every task any of them ran (broken included), sorted by
@@ -148,6 +148,8 @@ export interface RankReport {
     readonly models_given: readonly string[];
     readonly dataset_revisions: readonly string[];
     readonly review_revisions: readonly number[];
+    /** --as-of-review N (only labels with review_revision ≤ N counted); null without it. (1.1.0) */
+    readonly as_of_review: number | null;
     readonly rows_read: number;
     readonly passes: number;
     readonly policy: {

@@ -18,6 +18,7 @@ import { tableView } from "../task-table-view.js";
 import { quote } from "../quote.js";
 import { commonSet, pairColumns, type CommonSet } from "./common-set.js";
 import { holmStepDown, type DirectionalBounds } from "./holm.js";
+import { modelsAsOfReview } from "./rank-as-of-review.js";
 import { rankOrder } from "./rank-order.js";
 import {
   RANK_SCHEMA_VERSION,
@@ -33,6 +34,8 @@ export interface RankOptions {
   /** --reference: the model the others are placed against (the production config). */
   readonly reference: string | null;
   readonly toolVersion: string;
+  /** --as-of-review N: only labels with review_revision ≤ N count (null or absent: every label). */
+  readonly asOfReview?: number | null;
 }
 
 /** What a pair's test keeps of analyseMargin's answer (not its task arrays: there are m pairs). */
@@ -73,7 +76,9 @@ function checkModels(models: readonly string[], reference: string | null): void 
   }
 }
 
-export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOptions): RankReport {
+export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOptions): RankReport {
+  const asOfReview = options.asOfReview ?? null;
+  const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
   const policy = gate.policy;
   const models = data.models;
   const k = models.length;
@@ -230,7 +235,7 @@ export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOpti
     top_resolved: topGroup.length === 1,
     top_validity_resolved: topValidity,
     reference: options.reference,
-    warnings: rankWarnings(data, gate, withoutCluster),
+    warnings: rankWarnings(data, gate, withoutCluster, asOfReview),
     models: rankModels,
     groups,
     pairs: rankPairs,
@@ -266,6 +271,7 @@ export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOpti
         compareCodeUnits,
       ),
       review_revisions: [...data.reviewRevisions],
+      as_of_review: asOfReview,
       rows_read: data.rowsRead,
       passes: data.passes,
       policy: {
@@ -354,9 +360,19 @@ export function reviewsToSettle(
   return { up: count(1), down: count(-1) };
 }
 
-function rankWarnings(data: ModelsDataset, gate: GatePolicy, withoutCluster: boolean): string[] {
+function rankWarnings(
+  data: ModelsDataset,
+  gate: GatePolicy,
+  withoutCluster: boolean,
+  asOfReview: number | null,
+): string[] {
   const policy = gate.policy;
   const out: string[] = [...gate.warnings];
+  if (asOfReview !== null) {
+    out.push(
+      `Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`,
+    );
+  }
   if (gate.expired) {
     out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
   }

@@ -1,0 +1,124 @@
+/** `rank --as-of-review N`: the ranking as it stood at an earlier review revision (docs/rank.md). */
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RankReport } from "../../src/core/rank/rank-types.js";
+import { reviewLine, tempDir, writeLines } from "../helpers/export-writer.js";
+import { cliInProcess } from "../helpers/run-cli.js";
+import { policyWith, writeMulti, type MultiTask } from "./rank-helpers.js";
+
+const dir = tempDir("rank-as-of-");
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * 40 tasks, all valid at review revision 1: A passes 30, B 25, C none. The reviews file finds
+ * tasks 20–29 (A passes, B fails) broken at revision 2: then A passes 20 of 30, B 25 of 30.
+ */
+const tasks: MultiTask[] = Array.from({ length: 40 }, (_, t) => ({
+  id: `t-${String(t).padStart(2, "0")}`,
+  validity: "valid",
+  results: {
+    "cfg-a": [t < 30 ? "pass" : "fail"],
+    "cfg-b": [t < 20 || (t >= 30 && t < 35) ? "pass" : "fail"],
+    "cfg-c": ["fail"],
+  },
+}));
+const results = writeMulti(dir, tasks, "results.jsonl");
+const reviews = writeLines(
+  dir,
+  tasks.slice(20, 30).map((t) => reviewLine(t.id, "broken", 2, "ann")),
+  "reviews.jsonl",
+);
+const policy = join(dir, "policy.yaml");
+writeFileSync(policy, policyWith(10));
+
+async function rank(more: readonly string[]): Promise<{ code: number; report: RankReport }> {
+  const run = await cliInProcess([
+    ...["rank", "--results", results, "--reviews", reviews, "--policy", policy],
+    ...["--today", "2026-11-29", "--format", "json", ...more],
+  ]);
+  expect(run.stderr).toBe("");
+  return { code: run.code, report: JSON.parse(run.stdout) as RankReport };
+}
+
+const scores = (r: RankReport): [string, number | null][] => r.models.map((m) => [m.model, m.score]);
+
+describe("rank --as-of-review", () => {
+  it("the top changes between revisions: A at revision 1, B at revision 2", async () => {
+    const now = (await rank([])).report;
+    expect(scores(now)).toEqual([
+      ["cfg-b", 25 / 30],
+      ["cfg-a", 20 / 30],
+      ["cfg-c", 0],
+    ]);
+    expect(now.common_valid_tasks).toBe(30);
+    expect(now.broken_tasks).toBe(10);
+    expect(now.provenance.as_of_review).toBeNull();
+    expect(now.provenance.review_revisions).toEqual([1, 2]);
+    expect(now.pairs[0]).toMatchObject({ a: "cfg-a", b: "cfg-b", margin: -5 / 30 });
+
+    const then = (await rank(["--as-of-review", "1"])).report;
+    expect(scores(then)).toEqual([
+      ["cfg-a", 30 / 40],
+      ["cfg-b", 25 / 40],
+      ["cfg-c", 0],
+    ]);
+    expect(then.common_valid_tasks).toBe(40);
+    expect(then.broken_tasks).toBe(0);
+    expect(then.provenance.as_of_review).toBe(1);
+    expect(then.provenance.review_revisions).toEqual([1]);
+    expect(then.pairs[0]).toMatchObject({ a: "cfg-a", b: "cfg-b", margin: 5 / 40 });
+    expect(then.warnings).toContain(
+      "Ranked as of review revision 1: labels of later review revisions are left out (--as-of-review).",
+    );
+    // As of the latest revision: the same ranking as without the flag, but for the flag's traces.
+    const latest = (await rank(["--as-of-review", "2"])).report;
+    expect(scores(latest)).toEqual(scores(now));
+    expect(latest.pairs).toEqual(now.pairs);
+  });
+
+  it("a bad revision is a usage error (exit 3)", async () => {
+    const run = await cliInProcess([
+      ...["rank", "--results", results, "--policy", policy, "--as-of-review", "-1"],
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('--as-of-review must be a review revision, an integer >= 0; got "-1".');
+  });
+
+  it("two labels at a task's revision as of N are an input error naming both rows", async () => {
+    // Two labels at revision 2, settled by a third at revision 3: only a view as of 2 sees them.
+    const split = writeLines(
+      dir,
+      [
+        reviewLine("t-00", "broken", 2, "ann"),
+        reviewLine("t-00", "valid", 2, "bob"),
+        reviewLine("t-00", "disputed", 3, "cy"),
+      ],
+      "split.jsonl",
+    );
+    const args = [
+      "rank",
+      "--results",
+      results,
+      "--reviews",
+      split,
+      "--policy",
+      policy,
+      "--today",
+      "2026-11-29",
+    ];
+    expect((await cliInProcess(args)).code).not.toBe(3);
+    const run = await cliInProcess([...args, "--as-of-review", "2"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(
+      "As of review revision 2, 1 task has two different labels at the same revision; " +
+        'record a disagreement as a later revision labelled "disputed":',
+    );
+    expect(run.stderr).toContain(`${split}:2: field "validity": task "t-00"`);
+    expect(run.stderr).toContain(
+      `has two different labels at review_revision 2: "broken" at ${split}:1 and "valid" here`,
+    );
+  });
+});
