@@ -38,6 +38,10 @@ Options:
                           what to print on stdout (default: markdown).
   --report OUT.json       also write the rank report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  --previous-results F [F ...], --previous-reviews R [R ...]
+                          the previous versions of the results and reviews files: every earlier
+                          row must still be there, unchanged (docs/history.md); a rewritten
+                          history keeps the top from being resolved (exit 2).
   --as-of-review N        only labels with review_revision <= N count (tasks without a label by
                           then are unreviewed): the ranking as it stood at review revision N.
   -h, --help              this text.
@@ -57,6 +61,8 @@ const FLAGS: Record<string, FlagSpec> = {
   report: { kind: "one" },
   today: { kind: "one" },
   "as-of-review": { kind: "one" },
+  "previous-results": { kind: "many" },
+  "previous-reviews": { kind: "many" },
   help: { kind: "boolean" },
   h: { kind: "boolean" },
 };
@@ -82,7 +88,9 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
   const reviews = flags.get("reviews") ?? [];
   const abs = (p: string): string => resolve(io.cwd, p);
   const reportPath = one(flags, "report");
-  const inputs = [...results, ...reviews, policyPath];
+  const previousResults = flags.get("previous-results") ?? [];
+  const previousReviews = flags.get("previous-reviews") ?? [];
+  const inputs = [...results, ...reviews, policyPath, ...previousResults, ...previousReviews];
   if (reportPath !== undefined)
     checkOutputTarget(
       abs(reportPath),
@@ -107,6 +115,10 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     },
     models,
     today,
+    previous:
+      previousResults.length + previousReviews.length === 0
+        ? null
+        : { results: previousResults.map(abs), reviews: previousReviews.map(abs) },
     displayPath: (p) => displayAs(p, inputs, abs),
     ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
@@ -116,6 +128,7 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     reference,
     toolVersion: TOOL_VERSION,
     asOfReview,
+    appendOnly: rankInputs.appendOnly,
   });
 
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));

@@ -7,11 +7,13 @@
  */
 import { InputError } from "../core/errors.js";
 import type { GatePolicy } from "../core/gate.js";
+import type { AppendOnlyReport } from "../core/history/history-types.js";
 import { compareCodeUnits, type ModelSummary } from "../core/model.js";
 import { quote } from "../core/quote.js";
 import type { ModelsDataset } from "../core/rank/rank-types.js";
 import { unicodeNearMatch } from "../core/unicode-near-match.js";
 import { MAX_LISTED_MODEL_IDS } from "./limits.js";
+import { readAppendOnly } from "./previous-versions.js";
 import { readRanked } from "./read-dataset.js";
 import type { ReadThreads } from "./read-threads.js";
 import { runPolicy, type RunRequest } from "./run-inputs.js";
@@ -23,6 +25,8 @@ export interface RankRequest {
   /** The models to rank, in order; null: every model of the export, sorted. */
   readonly models: readonly string[] | null;
   readonly today: string;
+  /** The previous versions of the results and reviews files, for the append-only check. */
+  readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
   readonly displayPath?: (absPath: string) => string;
   /** Not used: the K-model read is sequential (range workers merge a pair's columns only). */
   readonly readThreads?: ReadThreads;
@@ -33,6 +37,8 @@ export interface RankRequest {
 export interface RankInputs {
   readonly data: ModelsDataset;
   readonly policy: GatePolicy;
+  /** The append-only comparison with the previous versions; null when none were given. */
+  readonly appendOnly: AppendOnlyReport | null;
 }
 
 /**
@@ -114,6 +120,8 @@ export async function readRankInputs(req: RankRequest): Promise<RankInputs> {
       })),
     );
   }
+  const previous = req.previous ?? null;
+  const appendOnly = previous === null ? null : await readAppendOnly(previous, req, display);
   const at = new Map(read.models.map((m, k) => [m, k]));
   const held = models.map((m) => at.get(m) ?? -1);
   return {
@@ -130,5 +138,6 @@ export async function readRankInputs(req: RankRequest): Promise<RankInputs> {
       ...(dataset.unmatchedLabels === undefined ? {} : { unmatchedLabels: dataset.unmatchedLabels }),
     },
     policy,
+    appendOnly,
   };
 }

@@ -122,3 +122,51 @@ describe("rank --as-of-review", () => {
     );
   });
 });
+
+describe("rank --previous-results / --previous-reviews", () => {
+  /** A clear winner: cfg-a passes every task, cfg-b every third, cfg-c none. */
+  const clear: MultiTask[] = Array.from({ length: 60 }, (_, t) => ({
+    id: `c-${String(t).padStart(2, "0")}`,
+    validity: "valid",
+    results: { "cfg-a": ["pass"], "cfg-b": [t % 3 === 0 ? "pass" : "fail"], "cfg-c": ["fail"] },
+  }));
+  const now = writeMulti(dir, clear, "clear.jsonl");
+  const args = (previous: string): string[] => [
+    ...["rank", "--results", now, "--policy", policy, "--today", "2026-11-29", "--format", "json"],
+    ...["--previous-results", previous],
+  ];
+
+  it("rows only appended: the check passes and the top stands", async () => {
+    const earlier = writeMulti(dir, clear.slice(0, 40), "clear-earlier.jsonl");
+    const run = await cliInProcess(args(earlier));
+    const r = JSON.parse(run.stdout) as RankReport;
+    expect(run.code).toBe(0);
+    expect(r.top).toBe("cfg-a");
+    expect(r.top_resolved).toBe(true);
+    expect(r.provenance.append_only).toMatchObject({
+      previous_rows: { results: 120, reviews: 0 },
+      rows_changed_or_removed: 0,
+      rows: [],
+    });
+  });
+
+  it("a changed row: named in append_only, a headline warning, the top not resolved (exit 2)", async () => {
+    const rewritten = clear.map((t, i) =>
+      i === 5 ? { ...t, results: { ...t.results, "cfg-c": ["pass" as const] } } : t,
+    );
+    const earlier = writeMulti(dir, rewritten, "clear-rewritten.jsonl");
+    const run = await cliInProcess(args(earlier));
+    const r = JSON.parse(run.stdout) as RankReport;
+    expect(run.code).toBe(2);
+    expect(r.top).toBeNull();
+    expect(r.top_resolved).toBe(false);
+    expect(r.groups[0]).toEqual(["cfg-a"]);
+    expect(r.provenance.append_only?.rows_changed_or_removed).toBe(1);
+    expect(r.provenance.append_only?.rows[0]).toMatchObject({ kind: "results", line: 18 });
+    expect(r.warnings[0]).toBe(
+      "History rewritten: 1 row of the previous results or reviews was removed or changed (provenance.append_only lists them); the top is not taken as resolved.",
+    );
+    // Without the previous version the same export's top is resolved.
+    expect((await cliInProcess(args(earlier).slice(0, -2))).code).toBe(0);
+  });
+});

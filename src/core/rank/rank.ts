@@ -8,6 +8,7 @@
 import { influentialTasks } from "../decision/evaluate.js";
 import { InputError } from "../errors.js";
 import type { GatePolicy } from "../gate.js";
+import type { AppendOnlyReport } from "../history/history-types.js";
 import { compareCodeUnits, isPlaceholderRevision, type Dataset } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
@@ -36,6 +37,8 @@ export interface RankOptions {
   readonly toolVersion: string;
   /** --as-of-review N: only labels with review_revision ≤ N count (null or absent: every label). */
   readonly asOfReview?: number | null;
+  /** The append-only check against the previous versions (src/read/previous-versions.ts); null: none given. */
+  readonly appendOnly?: AppendOnlyReport | null;
 }
 
 /** What a pair's test keeps of analyseMargin's answer (not its task arrays: there are m pairs). */
@@ -79,6 +82,8 @@ function checkModels(models: readonly string[], reference: string | null): void 
 export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOptions): RankReport {
   const asOfReview = options.asOfReview ?? null;
   const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
+  const appendOnly = options.appendOnly ?? null;
+  const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
   const policy = gate.policy;
   const models = data.models;
   const k = models.length;
@@ -231,11 +236,12 @@ export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOpt
   return {
     schema_version: RANK_SCHEMA_VERSION,
     kind: "rank",
-    top: topGroup.length === 1 ? (topGroup[0] as string) : null,
-    top_resolved: topGroup.length === 1,
+    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
+    top: topGroup.length === 1 && !rewritten ? (topGroup[0] as string) : null,
+    top_resolved: topGroup.length === 1 && !rewritten,
     top_validity_resolved: topValidity,
     reference: options.reference,
-    warnings: rankWarnings(data, gate, withoutCluster, asOfReview),
+    warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly),
     models: rankModels,
     groups,
     pairs: rankPairs,
@@ -272,6 +278,7 @@ export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOpt
       ),
       review_revisions: [...data.reviewRevisions],
       as_of_review: asOfReview,
+      append_only: appendOnly,
       rows_read: data.rowsRead,
       passes: data.passes,
       policy: {
@@ -365,9 +372,16 @@ function rankWarnings(
   gate: GatePolicy,
   withoutCluster: boolean,
   asOfReview: number | null,
+  appendOnly: AppendOnlyReport | null,
 ): string[] {
   const policy = gate.policy;
   const out: string[] = [...gate.warnings];
+  if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
+    const n = appendOnly.rows_changed_or_removed;
+    out.push(
+      `History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`,
+    );
+  }
   if (asOfReview !== null) {
     out.push(
       `Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`,
