@@ -112,3 +112,34 @@ describe("one pass equals the former passes", () => {
     expect(plain(one)).toEqual(plain(many));
   });
 });
+
+describe("the one pass checks every ranked model's rows as evaluate checks a pair's", () => {
+  it("a conflicting repeat of a ranked model's attempt is an error naming both lines; a model not ranked is not checked", async () => {
+    const dir = tempDir("rank-one-pass-conflict-");
+    const tasks = randomTasks(3, MODELS, 30, { missing: 0 });
+    const lines = multiLines(tasks);
+    const row = (model: string, result: string): string =>
+      JSON.stringify({
+        ...(JSON.parse(lines[0] as string) as object),
+        model_config: model,
+        attempt: 7,
+        result,
+      });
+    const results = join(dir, "results.jsonl");
+    writeFileSync(
+      results,
+      [...lines, row("m-c", "pass"), row("m-c", "fail"), row("m-e", "pass"), row("m-e", "fail")].join("\n") +
+        "\n",
+    );
+    const n = lines.length;
+    await expect(rankInputs(results, policyWith(1), ["m-a", "m-c"])).rejects.toThrow(
+      "The results/reviews input has 1 problem:",
+    );
+    await expect(rankInputs(results, policyWith(1), ["m-a", "m-c"])).rejects.toThrow(
+      `${results}:${n + 2}: field "result": conflicts with ${results}:${n + 1}`,
+    );
+    // Ranking m-e too: its conflict is the second problem.
+    const both = rankInputs(results, policyWith(1), ["m-c", "m-e"]);
+    await expect(both).rejects.toThrow("The results/reviews input has 2 problems");
+  });
+});
