@@ -243,7 +243,7 @@ function sinceFlags(flags: ReturnType<typeof parseFlags>): {
   };
 }
 
-function parseAsOfReview(value: string | undefined): number | null {
+export function parseAsOfReview(value: string | undefined): number | null {
   if (value === undefined) return null;
   const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n)) {

@@ -18,7 +18,14 @@ import { checkOutputTarget } from "../io/file-kind.js";
 import { readRankInputs } from "../read/read-models.js";
 import { TOOL_VERSION } from "../version.js";
 import { one, parseFlags, required, type FlagSpec } from "./args.js";
-import { displayAs, readPolicyText, todayUtc, VERDICT_EXIT, writeReport } from "./evaluate-command.js";
+import {
+  displayAs,
+  parseAsOfReview,
+  readPolicyText,
+  todayUtc,
+  VERDICT_EXIT,
+  writeReport,
+} from "./evaluate-command.js";
 import type { CliIo } from "./io.js";
 
 export const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
@@ -46,9 +53,15 @@ Options:
                           self-contained page with the score chart and the pair matrix).
   --report OUT.json       also write the rank report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  --previous-results F [F ...], --previous-reviews R [R ...]
+                          the previous versions of the results and reviews files: every earlier
+                          row must still be there, unchanged (docs/history.md); a rewritten
+                          history keeps the top from being resolved (exit 2).
+  --as-of-review N        only labels with review_revision <= N count (tasks without a label by
+                          then are unreviewed): the ranking as it stood at review revision N.
   -h, --help              this text.
 
-Reads the export ceil(K/2) times for K models (one more without --models).
+Reads the export once, whatever the number of models.
 Exit status: the gate's verdict (docs/rank.md "Gating"): 0 accept, 1 reject, 2 unresolved; with
 the default rank.require (top_resolved), 0 the top model is resolved, 2 the top is unresolved (a
 tie at the top). 3 input, policy or usage error, 4 internal error.
@@ -64,6 +77,9 @@ const FLAGS: Record<string, FlagSpec> = {
   format: { kind: "one", choices: ["markdown", "json", "text", "html"] },
   report: { kind: "one" },
   today: { kind: "one" },
+  "as-of-review": { kind: "one" },
+  "previous-results": { kind: "many" },
+  "previous-reviews": { kind: "many" },
   help: { kind: "boolean" },
   h: { kind: "boolean" },
 };
@@ -79,6 +95,7 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
   const policyPath = required(flags, "policy", "rank");
   const today = one(flags, "today") ?? todayUtc(io.now());
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new InputError(`--today must be YYYY-MM-DD; got "${today}".`);
+  const asOfReview = parseAsOfReview(one(flags, "as-of-review"));
   const given = flags.get("models");
   const models = given === undefined ? null : given.flatMap((v) => v.split(","));
   const referenceFlag = one(flags, "reference") ?? null;
@@ -86,7 +103,9 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
   const reviews = flags.get("reviews") ?? [];
   const abs = (p: string): string => resolve(io.cwd, p);
   const reportPath = one(flags, "report");
-  const inputs = [...results, ...reviews, policyPath];
+  const previousResults = flags.get("previous-results") ?? [];
+  const previousReviews = flags.get("previous-reviews") ?? [];
+  const inputs = [...results, ...reviews, policyPath, ...previousResults, ...previousReviews];
   if (reportPath !== undefined)
     checkOutputTarget(
       abs(reportPath),
@@ -121,6 +140,10 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     },
     models,
     today,
+    previous:
+      previousResults.length + previousReviews.length === 0
+        ? null
+        : { results: previousResults.map(abs), reviews: previousReviews.map(abs) },
     displayPath: (p) => displayAs(p, inputs, abs),
     ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
@@ -130,6 +153,8 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     reference,
     candidate,
     toolVersion: TOOL_VERSION,
+    asOfReview,
+    appendOnly: rankInputs.appendOnly,
   });
 
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));

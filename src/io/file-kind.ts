@@ -13,6 +13,7 @@ import { constants, fstatSync, openSync, closeSync, realpathSync, statSync, type
 import { open, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { InputError } from "../core/errors.js";
+import { errorCode, fsCodeWords } from "../core/fs-error-words.js";
 
 /** "a directory", "a FIFO (named pipe)", …: what a non-regular file is, for messages. */
 export function describeKind(st: Stats): string {
@@ -25,44 +26,16 @@ export function describeKind(st: Stats): string {
   return "not a regular file";
 }
 
-/** Why a file operation failed, in words (errno codes users know are kept in parentheses). */
+/** Why a file operation failed, in words (the map of fs-error-words.ts; other codes kept as given). */
 export function describeFsCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file";
-    case "ENOTDIR":
-      return "no such file (a parent of the path is not a directory)";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EISDIR":
-      return "it is a directory";
-    case "ELOOP":
-      return "too many levels of symbolic links";
-    case "ENAMETOOLONG":
-      return "the path is too long";
-    case "ENOSPC":
-      return "no space left on the device";
-    case "EDQUOT":
-      return "the disk quota is exceeded";
-    case "EFBIG":
-      return "the file is too large for the file system or the process's file size limit";
-    case "EROFS":
-      return "the file system is read-only";
-    case "EIO":
-      return "an I/O error";
-    case "ENXIO":
-      return "a FIFO with no reader or a device that is not there";
-    case "ENOTREGULAR":
-      return "it is not a regular file";
-    default:
-      return code !== undefined
-        ? `error ${code}`
-        : error instanceof Error
-          ? (error.message.split("\n")[0] ?? "unknown error")
-          : "unknown error";
-  }
+  const words = fsCodeWords(error);
+  if (words !== undefined) return words;
+  const code = errorCode(error);
+  return code !== undefined
+    ? `error ${code}`
+    : error instanceof Error
+      ? (error.message.split("\n")[0] ?? "unknown error")
+      : "unknown error";
 }
 
 /** A file that is not a regular file, found before it was read. */

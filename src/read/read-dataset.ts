@@ -15,7 +15,8 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 
 import { InputError, type InputProblem } from "../core/errors.js";
-import type { Dataset, InputFileDigest } from "../core/model.js";
+import type { AttemptCounts, Dataset, InputFileDigest, ModelSummary } from "../core/model.js";
+import { RankedModels } from "./builder/builder-state.js";
 import { DatasetBuilder } from "./builder/dataset-builder.js";
 import type { EmptyFile } from "./builder/dataset-finish.js";
 import { withDerivedRevisions } from "./derived-revisions.js";
@@ -53,9 +54,9 @@ export interface ReadOptions {
   /** Lower caps on what is held (DEFAULT_INPUT_LIMITS otherwise); for tests of the caps. */
   readonly limits?: Partial<InputLimits>;
   /**
-   * One of the rank's reads of the export (src/read/read-models.ts): the two models need not
-   * appear, and a reviews file that labels none of their tasks is listed in the Dataset's
-   * unmatchedReviewFiles rather than refused.
+   * A read for the rank (readRanked, src/read/read-models.ts): the two models need not appear,
+   * and a reviews file that labels none of the read's tasks is listed in the Dataset's
+   * unmatchedReviewFiles rather than refused (the rank words that refusal itself).
    */
   readonly pairOfMany?: boolean;
   /** Read large plain results files in byte ranges on worker threads (range-read.ts); same Dataset. */
@@ -146,6 +147,44 @@ async function checkFiles(files: readonly InputFile[]): Promise<void> {
  * file, corrupt gzip, bad line, conflicting facts, unknown model id); never a raw stream error.
  */
 export async function readDataset(opts: ReadOptions): Promise<Dataset> {
+  return (await readWith(opts, undefined)).dataset;
+}
+
+/** A K-model read (src/read/read-models.ts): the Dataset of the options' pair and the ranked models'. */
+export interface RankedRead {
+  readonly dataset: Dataset;
+  /** The ranked models: as given, or (none given) every model in the order first seen. */
+  readonly models: readonly string[];
+  /** counts[k][i]: ranked model k's attempts on the Dataset's task i; undefined without a row. */
+  readonly counts: readonly (readonly (AttemptCounts | undefined)[])[];
+  readonly summaries: readonly ModelSummary[];
+}
+
+/**
+ * The one read path keeping K models' columns in one pass: `models` (or, null, every model of the
+ * export) are held as the baseline and the candidate are, and every task one of them ran is in
+ * the Dataset. The options' baseline and candidate must be ids no row has (read as pairOfMany).
+ * Large files are read sequentially: the range workers merge two models' columns only.
+ */
+export async function readRanked(opts: ReadOptions, models: readonly string[] | null): Promise<RankedRead> {
+  const read = await readWith({ ...opts, pairOfMany: true }, models);
+  const ranked = read.ranked;
+  if (ranked === undefined) throw new Error("read-dataset: a K-model read without its models");
+  return {
+    dataset: read.dataset,
+    models: ranked.ids,
+    counts: ranked.counts,
+    summaries: ranked.ids.map((_, k) => read.summary(k)),
+  };
+}
+
+interface Read {
+  readonly dataset: Dataset;
+  readonly ranked: RankedModels | undefined;
+  readonly summary: (k: number) => ModelSummary;
+}
+
+async function readWith(opts: ReadOptions, models: readonly string[] | null | undefined): Promise<Read> {
   checkOptions(opts);
   const name = opts.displayPath;
   const files: InputFile[] = [
@@ -156,16 +195,17 @@ export async function readDataset(opts: ReadOptions): Promise<Dataset> {
     return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
   });
   await checkFiles(files);
-  const ranges = opts.readRanges;
+  // (A K-model read is sequential: the range workers merge a pair's columns only.)
+  const ranges = models === undefined ? opts.readRanges : undefined;
   if (ranges !== undefined && ranges.ranges >= 2) {
-    const read = await readFiles(opts, files, ranges);
-    if (read !== RESTART) return withDerivedRevisions(read);
+    const read = await readFiles(opts, files, ranges, models);
+    if (read !== RESTART) return { ...read, dataset: withDerivedRevisions(read.dataset) };
     opts.onNote?.("reading the input again, one line after another, for the exact messages");
   }
-  const read = await readFiles(opts, files, undefined);
+  const read = await readFiles(opts, files, undefined, models);
   // Without ranges nothing restarts.
   if (read === RESTART) throw new Error("read-dataset: a sequential read asked to restart");
-  return withDerivedRevisions(read);
+  return { ...read, dataset: withDerivedRevisions(read.dataset) };
 }
 
 /** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
@@ -175,7 +215,8 @@ async function readFiles(
   opts: ReadOptions,
   files: readonly InputFile[],
   ranges: RangeReadOptions | undefined,
-): Promise<Dataset | typeof RESTART> {
+  models: readonly string[] | null | undefined,
+): Promise<Read | typeof RESTART> {
   const builder = new DatasetBuilder(
     opts.baseline,
     opts.candidate,
@@ -183,6 +224,7 @@ async function readFiles(
     opts.limits,
   );
   builder.pairOfMany = opts.pairOfMany === true;
+  if (models !== undefined) builder.ranked = new RankedModels(models, builder.cols);
   const inputs: InputFileDigest[] = [];
   let rowsRead = 0;
   let complete = true;
@@ -241,5 +283,6 @@ async function readFiles(
     // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
     inputs.push({ path: f.display, sha256: streamed.sha256 ?? "", kind: f.kind });
   }
-  return builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
+  const dataset = builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
+  return { dataset, ranked: builder.ranked, summary: (k) => builder.rankedSummary(k) };
 }

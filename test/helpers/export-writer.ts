@@ -34,13 +34,20 @@ export function many(count: number, prefix: string, spec: Omit<TaskSpec, "id">):
   }));
 }
 
-export function exportLines(tasks: readonly TaskSpec[]): string[] {
+/** A task's rows for any number of models: results per model_config, in attempt order. */
+export interface ModelsTaskSpec {
+  readonly id: string;
+  readonly validity: TaskSpec["validity"];
+  readonly results: Readonly<Record<string, readonly ("pass" | "fail" | "infra_error" | "missing")[]>>;
+  readonly cluster?: string;
+}
+
+/** One row per attempt, models in the spec's order (attempt ids when a model has several). */
+export function modelsLines(tasks: readonly ModelsTaskSpec[], only?: ReadonlySet<string>): string[] {
   const lines: string[] = [];
   for (const t of tasks) {
-    for (const [model, res] of [
-      [CANDIDATE, t.a],
-      [BASELINE, t.b],
-    ] as const) {
+    for (const [model, res] of Object.entries(t.results)) {
+      if (only !== undefined && !only.has(model)) continue;
       res.forEach((result, i) => {
         lines.push(
           JSON.stringify({
@@ -61,14 +68,30 @@ export function exportLines(tasks: readonly TaskSpec[]): string[] {
   return lines;
 }
 
+export function exportLines(tasks: readonly TaskSpec[]): string[] {
+  return modelsLines(
+    tasks.map((t) => ({
+      id: t.id,
+      validity: t.validity,
+      results: { [CANDIDATE]: t.a, [BASELINE]: t.b },
+      ...(t.cluster !== undefined ? { cluster: t.cluster } : {}),
+    })),
+  );
+}
+
 export function tempDir(prefix = "gate-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export function writeExport(dir: string, tasks: readonly TaskSpec[], name = "results.jsonl"): string {
+/** Lines written as one file of `dir` (one line each, a newline after the last). */
+export function writeLines(dir: string, lines: readonly string[], name: string): string {
   const path = join(dir, name);
-  writeFileSync(path, exportLines(tasks).join("\n") + "\n");
+  writeFileSync(path, lines.join("\n") + "\n");
   return path;
+}
+
+export function writeExport(dir: string, tasks: readonly TaskSpec[], name = "results.jsonl"): string {
+  return writeLines(dir, exportLines(tasks), name);
 }
 
 export const DEFAULT_POLICY = `owner: "@acme/eval-owners"

@@ -1,46 +1,18 @@
 /** Small several-model exports for the rank tests, written as the reader reads them. */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { gatePolicy } from "../../src/core/gate.js";
 import { runRank } from "../../src/core/rank/rank.js";
 import type { RankReport } from "../../src/core/rank/rank-types.js";
 import { readRankInputs, type RankInputs } from "../../src/read/read-models.js";
-import { DATASET, DEFAULT_POLICY, HARNESS } from "../helpers/export-writer.js";
+import { DEFAULT_POLICY, modelsLines, writeLines, type ModelsTaskSpec } from "../helpers/export-writer.js";
 import { prng } from "../helpers/prng.js";
 
 export type Outcome = "pass" | "fail" | "infra_error";
 
-export interface MultiTask {
-  readonly id: string;
-  readonly validity: "valid" | "disputed" | "unreviewed" | "broken";
-  /** Per model: its attempts' results; empty: no row. */
-  readonly results: Readonly<Record<string, readonly Outcome[]>>;
-  readonly cluster?: string;
-}
+/** A task of a several-model export (export-writer.ts writes its rows). */
+export type MultiTask = ModelsTaskSpec;
 
 export function multiLines(tasks: readonly MultiTask[], only?: ReadonlySet<string>): string[] {
-  const lines: string[] = [];
-  for (const t of tasks) {
-    for (const [model, res] of Object.entries(t.results)) {
-      if (only !== undefined && !only.has(model)) continue;
-      res.forEach((result, i) =>
-        lines.push(
-          JSON.stringify({
-            task_id: t.id,
-            dataset_revision: DATASET,
-            harness_revision: HARNESS,
-            model_config: model,
-            validity: t.validity,
-            result,
-            review_revision: 1,
-            ...(res.length > 1 ? { attempt: i + 1 } : {}),
-            ...(t.cluster === undefined ? {} : { cluster: t.cluster }),
-          }),
-        ),
-      );
-    }
-  }
-  return lines;
+  return modelsLines(tasks, only);
 }
 
 export function writeMulti(
@@ -49,9 +21,7 @@ export function writeMulti(
   name = "results.jsonl",
   only?: ReadonlySet<string>,
 ): string {
-  const path = join(dir, name);
-  writeFileSync(path, multiLines(tasks, only).join("\n") + "\n");
-  return path;
+  return writeLines(dir, modelsLines(tasks, only), name);
 }
 
 export function policyWith(floor: number, extra = ""): string {

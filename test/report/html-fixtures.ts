@@ -177,8 +177,10 @@ export function syntheticRankReport(
       models_given: [...names],
       dataset_revisions: ["swe-bench-verified@2026-10"],
       review_revisions: [1, 2],
+      as_of_review: null,
+      append_only: null,
       rows_read: 500 * k,
-      passes: Math.ceil(k / 2),
+      passes: 1,
       policy: {
         path: "policy.yaml",
         sha256: "cd".repeat(32),

@@ -4,6 +4,7 @@
  * it is not the evaluate report and changes on its own.
  */
 import type { AttemptCounts, InputFileDigest, ModelSummary, TaskTable, UnmatchedLabels } from "../model.js";
+import type { AppendOnlyReport } from "../history/history-types.js";
 import type { BoundKind } from "../stats/margin.js";
 import type { RankRequirement } from "../policy/policy-types.js";
 import type { InfluentialTask, Verdict } from "../verdict-types.js";
@@ -168,6 +169,10 @@ export interface RankReport {
     readonly models_given: readonly string[];
     readonly dataset_revisions: readonly string[];
     readonly review_revisions: readonly number[];
+    /** --as-of-review N (only labels with review_revision ≤ N counted); null without it. (1.1.0) */
+    readonly as_of_review: number | null;
+    /** The append-only check against --previous-results / --previous-reviews; null without them. (1.1.0) */
+    readonly append_only: AppendOnlyReport | null;
     readonly rows_read: number;
     readonly passes: number;
     readonly policy: {

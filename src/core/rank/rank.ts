@@ -8,8 +8,9 @@
 import { influentialTasks } from "../decision/evaluate.js";
 import { InputError } from "../errors.js";
 import type { GatePolicy } from "../gate.js";
+import type { AppendOnlyReport } from "../history/history-types.js";
 import { compareCodeUnits, isPlaceholderRevision, type Dataset } from "../model.js";
-import type { Policy } from "../policy/policy-types.js";
+import type { Policy, RankRequirement } from "../policy/policy-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
 import { quantileFunction } from "../stats/quantile.js";
 import { clusteredStandardError, pairedStandardError } from "../stats/standard-error.js";
@@ -21,12 +22,14 @@ import { quote } from "../quote.js";
 import { commonSet, pairColumns, type CommonSet } from "./common-set.js";
 import { holmStepDown, type DirectionalBounds } from "./holm.js";
 import { checkRankGate, rankGate } from "./rank-gate.js";
+import { modelsAsOfReview } from "./rank-as-of-review.js";
 import { rankOrder } from "./rank-order.js";
 import {
   RANK_SCHEMA_VERSION,
   type ModelsDataset,
   type PairRelation,
   type RankModel,
+  type RankGate,
   type RankPair,
   type RankReport,
   type ReviewFirst,
@@ -38,6 +41,10 @@ export interface RankOptions {
   /** The candidate of the policy's rank.require (docs/rank.md "Gating"); absent or null: none. */
   readonly candidate?: string | null;
   readonly toolVersion: string;
+  /** --as-of-review N: only labels with review_revision ≤ N count (null or absent: every label). */
+  readonly asOfReview?: number | null;
+  /** The append-only check against the previous versions (src/read/previous-versions.ts); null: none given. */
+  readonly appendOnly?: AppendOnlyReport | null;
 }
 
 /** What a pair's test keeps of analyseMargin's answer (not its task arrays: there are m pairs). */
@@ -78,7 +85,11 @@ function checkModels(models: readonly string[], reference: string | null): void 
   }
 }
 
-export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOptions): RankReport {
+export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOptions): RankReport {
+  const asOfReview = options.asOfReview ?? null;
+  const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
+  const appendOnly = options.appendOnly ?? null;
+  const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
   const policy = gate.policy;
   const models = data.models;
   const k = models.length;
@@ -232,24 +243,25 @@ export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOpti
   const groups = ranks.groups.map((g) => g.map((i) => models[i] as string));
   const topGroup = groups[0] ?? [];
   const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
-  const top = topGroup.length === 1 ? (topGroup[0] as string) : null;
+  // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
+  const top = topGroup.length === 1 && !rewritten ? (topGroup[0] as string) : null;
   const decided = {
     models: rankModels,
     pairs: rankPairs,
     groups,
     top,
-    top_resolved: topGroup.length === 1,
+    top_resolved: top !== null,
     reference: options.reference,
   };
   return {
     schema_version: RANK_SCHEMA_VERSION,
     kind: "rank",
     top,
-    top_resolved: topGroup.length === 1,
+    top_resolved: top !== null,
     top_validity_resolved: topValidity,
     reference: options.reference,
-    gate: rankGate(decided, require, candidate),
-    warnings: rankWarnings(data, gate, withoutCluster),
+    gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
+    warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly),
     models: rankModels,
     groups,
     pairs: rankPairs,
@@ -285,6 +297,8 @@ export function runRank(data: ModelsDataset, gate: GatePolicy, options: RankOpti
         compareCodeUnits,
       ),
       review_revisions: [...data.reviewRevisions],
+      as_of_review: asOfReview,
+      append_only: appendOnly,
       rows_read: data.rowsRead,
       passes: data.passes,
       policy: {
@@ -412,9 +426,41 @@ export function reviewsToSettle(
   return { up: count(1), down: count(-1) };
 }
 
-function rankWarnings(data: ModelsDataset, gate: GatePolicy, withoutCluster: boolean): string[] {
+/**
+ * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
+ * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ */
+function rewrittenGate(require: RankRequirement, candidate: string | null): RankGate {
+  return {
+    require,
+    candidate,
+    verdict: "unresolved",
+    reasons: [
+      "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
+    ],
+  };
+}
+
+function rankWarnings(
+  data: ModelsDataset,
+  gate: GatePolicy,
+  withoutCluster: boolean,
+  asOfReview: number | null,
+  appendOnly: AppendOnlyReport | null,
+): string[] {
   const policy = gate.policy;
   const out: string[] = [...gate.warnings];
+  if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
+    const n = appendOnly.rows_changed_or_removed;
+    out.push(
+      `History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`,
+    );
+  }
+  if (asOfReview !== null) {
+    out.push(
+      `Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`,
+    );
+  }
   if (gate.expired) {
     out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
   }

@@ -16,6 +16,8 @@ export const F_LABEL0 = 4;
 export const F_LABEL0_OWN = 8;
 /** The task has labels after its first (moreLabels). */
 export const F_MORE_LABELS = 16;
+/** One of the rank's models (RankedModels: a K-model read) has a row on the task. */
+export const F_RANKED = 32;
 
 /**
  * One distinct (revision, validity) of a task after its first. Source, reviewer and note are those
@@ -292,6 +294,8 @@ export class ModelColumns {
   fail: Uint32Array | Float64Array = new Uint32Array(0);
   infraError: Uint32Array | Float64Array = new Uint32Array(0);
   missing: Uint32Array | Float64Array = new Uint32Array(0);
+  /** 1 where the model has a row on the task (a ranked model's own flag: F_RANKED is shared). */
+  seen = new Uint8Array(0);
   narrow = true;
   /** Task → attempt values after the first of its first harness revision. */
   readonly more = new Map<number, AttemptIds>();
@@ -315,6 +319,7 @@ export class ModelColumns {
     this.fail = grownCounts(this.fail, size);
     this.infraError = grownCounts(this.infraError, size);
     this.missing = grownCounts(this.missing, size);
+    this.seen = grownU8(this.seen, size);
   }
 
   /** The count columns as Float64 (every count of the model then held exactly to 2^53). */
@@ -389,6 +394,17 @@ export class TaskColumns {
   readonly clusterConflicts = new Map<number, { readonly value: string; readonly src: number }>();
   readonly baseline = new ModelColumns();
   readonly candidate = new ModelColumns();
+  /** The rank's models in a K-model read (RankedModels), in the order first seen or given. */
+  readonly ranked: ModelColumns[] = [];
+
+  /** A ranked model's columns, sized for the tasks held so far. */
+  addRanked(): ModelColumns {
+    const m = new ModelColumns();
+    m.grow(this.capacity);
+    for (let i = 0; i < this.count; i++) m.push();
+    this.ranked.push(m);
+    return m;
+  }
 
   /** A new task's number. */
   add(revision: number, taskId: string): number {
@@ -401,6 +417,7 @@ export class TaskColumns {
     this.topRevision[i] = -1;
     this.baseline.push();
     this.candidate.push();
+    for (const m of this.ranked) m.push();
     return i;
   }
 
@@ -416,6 +433,7 @@ export class TaskColumns {
     this.label0Src = grownF64(this.label0Src, size);
     this.baseline.grow(size);
     this.candidate.grow(size);
+    for (const m of this.ranked) m.grow(size);
   }
 }
 

@@ -11,12 +11,13 @@
  */
 
 import type { InputProblem } from "../../core/errors.js";
-import { compareCodeUnits } from "../../core/model.js";
+import { compareCodeUnits, type AttemptCounts } from "../../core/model.js";
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from "../limits.js";
 import {
   AttemptPool,
   F_BASELINE,
   F_CANDIDATE,
+  F_RANKED,
   TaskColumns,
   TaskIndex,
   type AttemptIds,
@@ -73,6 +74,42 @@ export function newModelState(): ModelState {
   };
 }
 
+/**
+ * The rank's models in one read (a K-model read, src/read/read-models.ts): each keeps its own
+ * columns and totals exactly as the baseline and the candidate do, and every task one of them ran
+ * is in the universe. Given ids (`--models`) are ranked in that order; without them (`every`)
+ * each model is ranked from its first row on, in the order first seen. The counts and summaries
+ * are filled by finish (dataset-finish.ts), by task of the Dataset's table.
+ */
+export class RankedModels {
+  readonly ids: string[] = [];
+  readonly byId = new Map<string, number>();
+  readonly states: ModelState[] = [];
+  /** counts[k][u]: ranked model k's attempts on the table's task u (after finish). */
+  counts: (AttemptCounts | undefined)[][] = [];
+  /** Every model of the export is ranked (no ids given). */
+  readonly every: boolean;
+
+  constructor(
+    given: readonly string[] | null,
+    /** The builder's columns: a ranked model's are added there. */
+    private readonly cols: TaskColumns,
+  ) {
+    this.every = given === null;
+    for (const id of given ?? []) this.add(id);
+  }
+
+  /** Ranks one more model; its index. */
+  add(id: string): number {
+    const k = this.ids.length;
+    this.ids.push(id);
+    this.byId.set(id, k);
+    this.states.push(newModelState());
+    this.cols.addRanked();
+    return k;
+  }
+}
+
 export interface ReviewFileState {
   rows: number;
   matched: number;
@@ -101,12 +138,13 @@ export class BuilderState {
   /** A cap was passed (reported): later lines are not held. */
   stopped = false;
   /**
-   * This read is one of the rank's reads of one export (ReadOptions.pairOfMany): the two models
-   * need not appear (the rank checks its models against modelsPresent), and a reviews file that
-   * labels none of this pair's tasks is named in the Dataset, not refused (another pair's may be
-   * the ones it labels).
+   * This read is the rank's (ReadOptions.pairOfMany): the two models need not appear (the rank
+   * checks its models against modelsPresent), and a reviews file that labels none of the read's
+   * tasks is named in the Dataset, not refused (the rank refuses it in its own words).
    */
   pairOfMany = false;
+  /** The rank's models when this is a K-model read (set before the first row), else undefined. */
+  ranked: RankedModels | undefined = undefined;
   attemptIds = 0;
   /** Blocks of every AttemptIds of this builder (freed with it). */
   readonly attemptPool = new AttemptPool();
@@ -142,7 +180,8 @@ export class BuilderState {
     } else if (this.attemptIds > this.limits.maxAttemptIds) {
       this.capPassed(
         src,
-        `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
+        `${this.ranked === undefined ? "the baseline and the candidate" : "the ranked models"} have more than ` +
+          `${this.limits.maxAttemptIds} distinct attempt ids ` +
           `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
           `pre-aggregated rows (passes, fails, infra_errors, missing)`,
       );
@@ -205,7 +244,7 @@ export class BuilderState {
 
   /** Whether the reviews can matter: call after all results files. */
   inUniverse(i: number): boolean {
-    return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE)) !== 0;
+    return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE | F_RANKED)) !== 0;
   }
 
   /** No problem reported and no cap passed so far (what a read in ranges requires). */

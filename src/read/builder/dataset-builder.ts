@@ -30,7 +30,7 @@
  * held, and the read ends in an InputError.
  */
 
-import type { Dataset, InputFileDigest } from "../../core/model.js";
+import type { Dataset, InputFileDigest, ModelSummary } from "../../core/model.js";
 import { quote } from "../../core/quote.js";
 import type { InputLimits } from "../limits.js";
 import { LINE_PLAIN } from "../lines/line-flags.js";
@@ -49,12 +49,13 @@ import {
   AttemptIds,
   F_BASELINE,
   F_CANDIDATE,
+  F_RANKED,
   NARROW_COUNT_MAX,
   TaskIndex,
   type ModelColumns,
 } from "./builder-columns.js";
 import { KIND_AGGREGATED, KIND_ATTEMPTS, type ModelState, type RevisionTasks } from "./builder-state.js";
-import { finishDataset, type EmptyFile } from "./dataset-finish.js";
+import { finishDataset, rankedSummary, type EmptyFile } from "./dataset-finish.js";
 import { LabelHistory } from "./label-history.js";
 import { absorbSnapshot, snapshotOf, type BuilderSnapshot } from "./range-merge.js";
 
@@ -65,6 +66,8 @@ const MAX_REVISIONS_HELD = 100;
 
 export class DatasetBuilder extends LabelHistory {
   private lastModel: string | undefined = undefined;
+  /** The last row's model as a ranked model's index (-1: not ranked); a K-model read only. */
+  private lastRanked = -1;
   /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
   private lastRevision: string | undefined = undefined;
   private lastTasks: RevisionTasks | undefined = undefined;
@@ -141,8 +144,10 @@ export class DatasetBuilder extends LabelHistory {
         }
         this.heldChars += model.length;
         this.models.add(model);
+        if (this.ranked?.every === true) this.ranked.add(model);
       }
       this.lastModel = model;
+      this.lastRanked = this.ranked?.byId.get(model) ?? -1;
     }
     const isBaseline = model === this.baseline;
     const isCandidate = model === this.candidate;
@@ -208,6 +213,13 @@ export class DatasetBuilder extends LabelHistory {
     if (isBaseline && !this.compared(i, F_BASELINE, cols.baseline, this.baselineState, rev, row, src)) return;
     if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
       return;
+    const k = this.lastRanked;
+    if (k >= 0) {
+      const ranked = this.ranked?.states[k];
+      const m = cols.ranked[k];
+      if (ranked !== undefined && m !== undefined && !this.compared(i, F_RANKED, m, ranked, rev, row, src))
+        return;
+    }
 
     if (!this.labelRow(i, row, src)) return;
     const cluster = row.cluster;
@@ -234,9 +246,11 @@ export class DatasetBuilder extends LabelHistory {
   ): boolean {
     const cols = this.cols;
     const flags = cols.flags[i] ?? 0;
-    if ((flags & flag) === 0) {
+    // (F_RANKED is every ranked model's: each has its own `seen`.)
+    if (flag === F_RANKED ? m.seen[i] === 0 : (flags & flag) === 0) {
       // The model's first row on this task: nothing to conflict with yet.
       cols.flags[i] = flags | flag;
+      m.seen[i] = 1;
       m.harness[i] = this.internHarness(row.harnessRevision);
       m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
       m.a0[i] = this.holdAttempt(row.attempt);
@@ -469,6 +483,11 @@ export class DatasetBuilder extends LabelHistory {
     return finishDataset(this, inputs, rowsRead, complete, collectGarbage, emptyResults);
   }
 
+  /** What the reader learned about ranked model k, after finish (a K-model read). */
+  rankedSummary(k: number): ModelSummary {
+    return rankedSummary(this, k);
+  }
+
   /*
    * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
    * builder that read a later range is absorbed here in range order.
@@ -503,6 +522,7 @@ export class DatasetBuilder extends LabelHistory {
     this.forgetLastLabels();
     this.lastHarness = undefined;
     this.lastModel = undefined;
+    this.lastRanked = -1;
     this.lastRevision = undefined;
     this.lastTasks = undefined;
     this.lastTask = -1;

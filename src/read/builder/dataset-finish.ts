@@ -111,6 +111,7 @@ export function finishDataset(
   }
   // Read before the per-task maps go; its problems come after the tasks' (as listed).
   const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
+  for (const st of b.ranked?.states ?? []) for (const r of st.datasetRevisions) compared.add(r);
   const unmatchedProblems = new ProblemList();
   const unmatchedReviewFiles: string[] = [];
   const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
@@ -120,6 +121,7 @@ export function finishDataset(
   b.index = new TaskIndex();
   cols.baseline.releaseAttempts();
   cols.candidate.releaseAttempts();
+  for (const m of cols.ranked) m.releaseAttempts();
   // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
   if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS) collectGarbage();
   const late = new ProblemList();
@@ -185,6 +187,7 @@ export function finishDataset(
       const u = position[i] ?? -1;
       if (u >= 0) addToTable(b, table, u, i, eventStart[u] ?? 0);
     }
+    if (b.ranked !== undefined) b.ranked.counts = rankedCounts(cols.ranked, universe);
   }
 
   late.append(unmatchedProblems);
@@ -278,6 +281,28 @@ function checkLabels(b: BuilderState, i: number, events: readonly LabelEvent[], 
       `at ${b.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
       `later revision labelled "disputed"`,
   });
+}
+
+/** Each ranked model's counts by task of the table (`universe`: the table's tasks in order). */
+function rankedCounts(
+  ranked: readonly ModelColumns[],
+  universe: Uint32Array,
+): (AttemptCounts | undefined)[][] {
+  return ranked.map((m) => {
+    const out = new Array<AttemptCounts | undefined>(universe.length);
+    for (let u = 0; u < universe.length; u++) {
+      const i = universe[u] ?? 0;
+      if (m.seen[i] === 1) out[u] = countsOf(m, i);
+    }
+    return out;
+  });
+}
+
+/** What the reader learned about ranked model k (a K-model read). */
+export function rankedSummary(b: BuilderState, k: number): ModelSummary {
+  const st = b.ranked?.states[k];
+  if (st === undefined) throw new Error(`dataset-finish: no ranked model ${k}`);
+  return summary(b.ranked?.ids[k] ?? "", st);
 }
 
 /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
