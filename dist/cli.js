@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(690);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8993);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -2562,7 +2562,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 690:
+/***/ 8993:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2623,6 +2623,1590 @@ const TOOL_VERSION = "0.1.0";
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/core/report/format-number.ts
+/**
+ * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
+ * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
+ * shown as "n/a".
+ *
+ * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
+ * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
+ * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
+ * z is a decimal with 4 decimals; counts are plain integers.
+ */
+const NOT_AVAILABLE = "n/a";
+function isNumber(x) {
+    return typeof x === "number" && Number.isFinite(x);
+}
+/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
+function fixed(x, decimals) {
+    const s = x.toFixed(decimals);
+    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
+function signedFixed(x, decimals) {
+    const s = fixed(x, decimals);
+    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
+}
+/** A count: "520". Non-integers (never expected) keep 2 decimals. */
+function formatCount(x) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return Number.isInteger(x) ? String(x) : fixed(x, 2);
+}
+/** A fraction as a percentage: 0.037037 → "3.70%". */
+function formatPercent(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)}%`;
+}
+/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
+function format_number_formatPp(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${signedFixed(x * 100, decimals)} pp`;
+}
+/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
+function formatPpUnsigned(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)} pp`;
+}
+/** A plain decimal: 1.644854 → "1.6449". */
+function formatDecimal(x, decimals = 4) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return fixed(x, decimals);
+}
+/** A signed decimal: 0.5 → "+0.50". */
+function formatSignedDecimal(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return signedFixed(x, decimals);
+}
+/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
+function formatPercentInterval(iv) {
+    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
+        return NOT_AVAILABLE;
+    return `${formatPercent(iv[0])} – ${formatPercent(iv[1])}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/bound-labels.ts
+/**
+ * How LCB and UCB are named in every rendering (Markdown, plain text, the check run's title), from
+ * the report's `lcb_bound_kind` / `ucb_bound_kind`: a conservative bound is called so the same way
+ * everywhere, " (conservative)" after its name, and the standard error beside a bound is named
+ * after the set it was taken at: the attaining set S* of an exact bound, SE_max for a conservative
+ * one (no set attains it), S_L / S_H for a pessimistic one. Plain generated text: each rendering
+ * escapes it as generated text.
+ */
+
+/** The word written after a conservative bound's name. */
+const CONSERVATIVE = "conservative";
+function kindOf(c, which) {
+    return which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
+}
+/** True when either bound is a conservative one (SPEC §3 revision 2). */
+function anyConservative(c) {
+    return kindOf(c, "lcb") === "conservative" || kindOf(c, "ucb") === "conservative";
+}
+/** " (conservative)" after a conservative bound's name, else "". */
+function bound_labels_boundQualifier(c, which) {
+    return kindOf(c, which) === "conservative" ? ` (${CONSERVATIVE})` : "";
+}
+/** "LCB" or "LCB (conservative)": the bound's name wherever its figure is shown. */
+function boundName(c, which) {
+    return (which === "lcb" ? "LCB" : "UCB") + bound_labels_boundQualifier(c, which);
+}
+/** The standard error a bound was taken with, named after its set. */
+function boundSeName(c, which) {
+    switch (kindOf(c, which)) {
+        case "exact":
+            return "SE(V ∪ S*)";
+        case "conservative":
+            return `SE_max (${CONSERVATIVE})`;
+        default:
+            return which === "lcb" ? "SE(V ∪ S_L)" : "SE(V ∪ S_H)";
+    }
+}
+/** The bound's margin term: Δ(S*) of an exact bound, else Δ_L / Δ_H. */
+function marginTerm(c, which) {
+    if (kindOf(c, which) === "exact")
+        return "Δ(S*)";
+    return which === "lcb" ? "Δ_L" : "Δ_H";
+}
+/** The bound's formula, "LCB (conservative) = Δ_L − q_max · SE_max". */
+function boundFormula(c, which) {
+    const q = kindOf(c, which) === "conservative" ? "q_max" : "q";
+    const se = kindOf(c, which) === "conservative" ? "SE_max" : boundSeName(c, which);
+    return `${boundName(c, which)} = ${marginTerm(c, which)} ${which === "lcb" ? "−" : "+"} ${q} · ${se}`;
+}
+/**
+ * The formula with its figures, "LCB = Δ(S*) − q · SE(V ∪ S*) = +4.30 pp − 1.6477 × 1.29 pp =
+ * +2.16 pp"; the formula alone when a figure is missing (a report from before 2.2.0).
+ */
+function boundArithmetic(c, which) {
+    const [bound, at, q, se] = which === "lcb"
+        ? [c.lcb, c.margin_at_lcb, c.q_lower, c.se_lower]
+        : [c.ucb, c.margin_at_ucb, c.q_upper, c.se_upper];
+    if (bound === null)
+        return `${which === "lcb" ? "LCB" : "UCB"} n/a`;
+    const formula = boundFormula(c, which);
+    if (at === null || at === undefined || q === null || se === null)
+        return `${formula} = ${format_number_formatPp(bound)}`;
+    return `${formula} = ${format_number_formatPp(at)} ${which === "lcb" ? "−" : "+"} ${formatDecimal(q)} × ${formatPpUnsigned(se)} = ${format_number_formatPp(bound)}`;
+}
+/** What the bounds' sets mean, one sentence, when a reader needs it (exact or conservative); else null. */
+function boundsNote(c) {
+    if (anyConservative(c)) {
+        return (`Conservative bounds: SE_max is at least SE(V ∪ S) for every set S of open labels resolved valid, ` +
+            `and q_max the largest quantile any S gives, so LCB is at most, and UCB at least, the exact bound over every resolution.`);
+    }
+    if ((kindOf(c, "lcb") === "exact" || kindOf(c, "ucb") === "exact") && c.unresolved_tasks > 0) {
+        return (`Exact bounds over every resolution of the open labels: S* is the smallest set of open labels ` +
+            `resolved valid (the others broken) at which the bound is attained; it need not be S_L or S_H.`);
+    }
+    return null;
+}
+/** An attaining set as "18 tasks: 6 × d −1, 12 × d 0". */
+function attainingSetText(s) {
+    if (s.size === 0)
+        return "empty (every open label broken)";
+    const parts = [
+        s.d_minus > 0 ? `${s.d_minus} × d −1` : "",
+        s.d_zero > 0 ? `${s.d_zero} × d 0` : "",
+        s.d_plus > 0 ? `${s.d_plus} × d +1` : "",
+    ].filter((p) => p !== "");
+    return `${s.size} ${s.size === 1 ? "task" : "tasks"}${parts.length > 0 ? `: ${parts.join(", ")}` : ""}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/check-display.ts
+
+const CHECK_LABEL = {
+    common_valid_tasks: "Common valid tasks",
+    infra_error_rate_baseline: "Infra error rate, baseline",
+    infra_error_rate_candidate: "Infra error rate, candidate",
+    disputed_fraction: "Disputed fraction",
+    missing_fraction_baseline: "Missing fraction, baseline",
+    missing_fraction_candidate: "Missing fraction, candidate",
+    same_harness: "Same harness revision",
+    real_harness_revisions: "Real harness revisions",
+    // The check compares the two models' sets of dataset revisions (threshold "same set for both").
+    dataset_revision: "Same dataset revisions",
+    production_canary: "Production canary",
+    observed_margin: "Margin lower bound (LCB)",
+    append_only: "History append-only",
+};
+const CHECK_UNIT = {
+    common_valid_tasks: "count",
+    infra_error_rate_baseline: "fraction",
+    infra_error_rate_candidate: "fraction",
+    disputed_fraction: "fraction",
+    missing_fraction_baseline: "fraction",
+    missing_fraction_candidate: "fraction",
+    same_harness: "text",
+    real_harness_revisions: "text",
+    dataset_revision: "text",
+    production_canary: "text",
+    observed_margin: "pp",
+    append_only: "count",
+};
+/** A check id we know (a report file from a newer version may carry others). */
+function isKnownCheck(id) {
+    return Object.hasOwn(CHECK_LABEL, id);
+}
+/**
+ * The check's label; for an unknown id, the id itself when it is a plain identifier (so it can
+ * be written as generated text), else null: the caller escapes the raw id.
+ */
+function check_display_knownLabel(id) {
+    if (isKnownCheck(id))
+        return CHECK_LABEL[id];
+    return /^[a-z][a-z0-9_]{0,59}$/.test(id) ? id.replace(/_/g, " ") : null;
+}
+/** Characters of a shortened token (after an optional `scheme:` prefix), e.g. a revision's hash. */
+const SHORT_TOKEN_CHARS = 12;
+/** A shortened value (a revision in a task table's column) is at most this many code points. */
+const SHORT_VALUE_CHARS = 32;
+/**
+ * A check's observed value is at most this many code points: two shortened revisions with their
+ * sides ("baseline: sha256:3785f65a2213…; candidate: sha256:ff14f71101b9…") fit whole, and so do
+ * two versions of a named benchmark ("baseline: swe-bench-verified@v1; candidate: …@v2").
+ */
+const OBSERVED_VALUE_CHARS = 80;
+/**
+ * The part of a token kept whole when it is shortened: a `scheme:` (up to 8 characters), or a
+ * `name@` before a version (`swe-bench-verified@v2`), whose version is what tells two apart.
+ */
+function tokenPrefix(token) {
+    return /^[A-Za-z0-9+.-]{1,7}:|^[^@\s]{1,40}@/u.exec(token)?.[0] ?? "";
+}
+/** Shortens a long token to its prefix and the SHORT_TOKEN_CHARS characters after it, then "…". */
+function shortenToken(token) {
+    const cps = Array.from(token);
+    const prefix = Array.from(tokenPrefix(token)).length;
+    if (cps.length <= prefix + SHORT_TOKEN_CHARS + 2)
+        return token;
+    return `${cps.slice(0, prefix + SHORT_TOKEN_CHARS).join("")}…`;
+}
+/**
+ * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
+ * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
+ * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
+ * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
+ * value stays in the report JSON, in the check's detail and in the provenance section.
+ */
+function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
+    const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
+    const length = (s) => Array.from(s).length;
+    if (length(parts.join("")) <= maxChars)
+        return parts.join("");
+    let out = "";
+    for (let i = 0; i < parts.length; i += 2) {
+        const next = out + (parts[i - 1] ?? "") + (parts[i] ?? "");
+        if (length(next) > maxChars - 2)
+            break;
+        out = next;
+    }
+    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
+    if (out === "")
+        return `${Array.from(parts[0] ?? "")
+            .slice(0, maxChars - 1)
+            .join("")}…`;
+    return `${out.replace(/[\s,;]+$/u, "")} …`;
+}
+/** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
+function observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
+    const unit = isKnownCheck(check.id) ? CHECK_UNIT[check.id] : "text";
+    const v = check.observed;
+    if (v === null)
+        return { kind: "number", text: NOT_AVAILABLE };
+    if (typeof v === "string")
+        return { kind: "text", text: shortenValue(v, maxChars) };
+    switch (unit) {
+        case "count":
+            return { kind: "number", text: formatCount(v) };
+        case "fraction":
+            return { kind: "number", text: formatPercent(v) };
+        case "pp":
+            return { kind: "number", text: format_number_formatPp(v) };
+        case "text":
+            return { kind: "number", text: Number.isInteger(v) ? formatCount(v) : formatDecimal(v) };
+    }
+}
+/**
+ * The threshold as shown: the policy's text with `>=`/`<=` written ≥/≤ (untrusted: the caller
+ * escapes it); the margin check's bar in pp from the report, the unit of the margin.
+ */
+function thresholdText(check, report) {
+    if (check.id === "observed_margin")
+        return `> ${format_number_formatPp(report.comparison.delta0)}`;
+    return check.threshold.replace(/^(\s*)>=/, "$1≥").replace(/^(\s*)<=/, "$1≤");
+}
+/**
+ * The checks that fail, in report order, as the checks table shows them (one failing row each):
+ * every count of failing checks a rendering prints is this list's length.
+ */
+function check_display_failingChecks(report) {
+    return report.checks.filter((c) => !c.passed);
+}
+/** Evidence checks that fail, in report order (the margin check is the margin's, not evidence). */
+function failedEvidence(report) {
+    return report.checks.filter((c) => c.kind !== "margin" && !c.passed);
+}
+
+;// CONCATENATED MODULE: ./src/core/report/table-cells.ts
+/**
+ * Table cells that untrusted text cannot widen: escaped Markdown with <wbr> break opportunities in
+ * long unbroken runs. Shared by render-markdown.ts and render-history.ts.
+ */
+
+/** An unbroken run longer than this gets <wbr> break opportunities, one every WBR_EVERY characters. */
+const WBR_LONGER_THAN = 64;
+const WBR_EVERY = 32;
+/** Splits escaped Markdown into atoms: an entity, a backslash escape, a tag, or one code point. */
+function atoms(escaped) {
+    const out = [];
+    for (let i = 0; i < escaped.length;) {
+        const c = escaped[i] ?? "";
+        let atom = String.fromCodePoint(escaped.codePointAt(i) ?? 0);
+        if (c === "&") {
+            const end = escaped.indexOf(";", i);
+            if (end > i && end - i <= 10)
+                atom = escaped.slice(i, end + 1);
+        }
+        else if (c === "\\") {
+            const next = escaped.codePointAt(i + 1);
+            if (next !== undefined)
+                atom = c + String.fromCodePoint(next);
+        }
+        else if (c === "<") {
+            const end = escaped.indexOf(">", i);
+            if (end > i)
+                atom = escaped.slice(i, end + 1);
+        }
+        out.push(atom);
+        i += atom.length;
+    }
+    return out;
+}
+/**
+ * Adds <wbr> break opportunities to escaped Markdown, so that a long id cannot widen a table
+ * beyond the page: inside runs of more than WBR_LONGER_THAN characters without a space, a
+ * zero-width space or a tag, never inside an entity or a backslash escape. It only splits text,
+ * so it can never join characters into a mention, a reference or a link.
+ */
+function breakable(escaped, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
+    const parts = atoms(escaped);
+    const isBreak = (a) => a === " " || a === "&#8203;" || a.startsWith("<");
+    let out = "";
+    let run = [];
+    const flush = () => {
+        if (run.length > longerThan) {
+            for (let i = 0; i < run.length; i += every) {
+                out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + every).join("");
+            }
+        }
+        else
+            out += run.join("");
+        run = [];
+    };
+    for (const a of parts) {
+        if (isBreak(a)) {
+            flush();
+            out += a;
+        }
+        else
+            run.push(a);
+    }
+    flush();
+    return out;
+}
+/** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
+function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
+    return breakable((0,report_escape/* escapeCode */.tn)(s, maxChars), longerThan, every);
+}
+
+;// CONCATENATED MODULE: ./src/core/report/prose.ts
+/**
+ * Sentences shown whole: a check's detail, a reason, a warning, a note. Every rendering (Markdown,
+ * plain text) shows them as the report JSON holds them — no cut in the middle of a word, a
+ * command or an option. The untrusted values inside them (revisions, paths) are shortened where
+ * the sentence is made (decision/format.ts), so a sentence stays short without being cut here.
+ */
+
+
+/** A whole sentence's cap: only a hand-edited report file's text reaches it. */
+const WHOLE_TEXT_MAX_CHARS = 4000;
+/**
+ * A check's threshold as its table cell shows it: the policy's ("≥ 500") or the gate's own
+ * ("0 earlier rows changed or removed") whole; only a hand-edited report's reaches the cap.
+ */
+const THRESHOLD_MAX_CHARS = 60;
+/** Where a cut sentence's rest is (a table cell's note is "…" alone). */
+const REST_IN_REPORT = " … (the rest is in the report file)";
+/**
+ * `s` whole, or, past `maxChars` code points (a hand-edited report file), cut after its last whole
+ * word with `note`, which says where the rest is.
+ */
+function wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
+    const cps = Array.from(typeof s === "string" ? s : String(s));
+    if (cps.length <= maxChars)
+        return cps.join("");
+    const head = cps.slice(0, Math.max(1, maxChars - note.length)).join("");
+    const space = head.lastIndexOf(" ");
+    return (space > 0 ? head.slice(0, space) : head) + note;
+}
+/**
+ * A whole sentence as Markdown: escaped (escape.ts), each `command` of the gate's advice in
+ * <code> (escapeCode: as safe as the rest), and break opportunities in long runs (a full
+ * revision), so it wraps instead of widening the page.
+ */
+function markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
+    const parts = wholeText(s, maxChars).split("`");
+    // An odd count of backticks pairs none reliably: all text then.
+    const spans = parts.length % 2 === 1 ? parts : [parts.join("`")];
+    return spans
+        .map((p, i) => breakable(i % 2 === 0
+        ? (0,report_escape/* escapeMarkdownInline */.E4)(p, Infinity)
+        : p === ""
+            ? (0,report_escape/* escapeMarkdownInline */.E4)("``", 2)
+            : (0,report_escape/* escapeCode */.tn)(p, Infinity)))
+        .join("");
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/format.ts
+/** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
+const THRESHOLD_TOLERANCE = 1e-12;
+/** Does `observed` satisfy `OP value`? Equality is judged with a 1e-12 relative tolerance. */
+function satisfies(observed, t) {
+    const equal = Math.abs(observed - t.value) <= THRESHOLD_TOLERANCE * Math.max(1, Math.abs(t.value));
+    switch (t.op) {
+        case ">=":
+            return equal || observed > t.value;
+        case ">":
+            return !equal && observed > t.value;
+        case "<=":
+            return equal || observed < t.value;
+        case "<":
+            return !equal && observed < t.value;
+    }
+}
+/** A figure with 4 decimals and a true minus sign, e.g. "0.0118", "−0.0123". */
+function num(x, digits = 4) {
+    const s = Math.abs(x).toFixed(digits);
+    return x < 0 && Number(s) !== 0 ? `\u2212${s}` : s;
+}
+/** A fraction as a percentage with at most 2 decimals, e.g. 0.037037 → "3.7%", 0.01 → "1%". */
+function pct(x) {
+    const s = String(Number((x * 100).toFixed(2)));
+    return `${s.startsWith("-") ? `\u2212${s.slice(1)}` : s}%`;
+}
+/** δ₀ as written in a threshold: 0 → "0", 0.01 → "+1%", −0.01 → "-1%". */
+function delta0Text(delta0) {
+    if (delta0 === 0)
+        return "0";
+    const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
+    return `${delta0 > 0 ? "+" : "-"}${p}%`;
+}
+/** "1 task" / "2 tasks". */
+function plural(n, one, many = `${one}s`) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/**
+ * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
+ * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
+ * short, and the whole value is in the report's own fields (observed, provenance).
+ */
+const SHOWN_VALUE_CHARS = 100;
+/** Values a sentence names before "and N more". */
+const SHOWN_VALUES = 3;
+/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
+function shownValue(value) {
+    const cps = Array.from(value);
+    return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
+}
+/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
+function shownList(values, empty = "none") {
+    if (values.length === 0)
+        return empty;
+    const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
+    const rest = values.length - SHOWN_VALUES;
+    return rest > 0 ? `${shown} and ${rest} more` : shown;
+}
+
+;// CONCATENATED MODULE: ./src/core/policy/policy-values.ts
+const ok = (value) => ({ ok: true, value });
+const fail = (message) => ({ ok: false, message });
+/** A short, quoted description of a YAML value for error messages ("got …"). */
+function describeValue(v) {
+    if (v === undefined)
+        return "nothing";
+    if (v === null)
+        return "an empty value";
+    if (typeof v === "string")
+        return JSON.stringify(v);
+    if (typeof v === "number")
+        return `the number ${formatNumber(v)}`;
+    if (typeof v === "boolean")
+        return `the boolean ${String(v)}`;
+    if (Array.isArray(v))
+        return "a list";
+    if (typeof v === "object")
+        return "a mapping";
+    return typeof v;
+}
+function formatNumber(n) {
+    if (Number.isNaN(n))
+        return ".nan";
+    if (n === Infinity)
+        return ".inf";
+    if (n === -Infinity)
+        return "-.inf";
+    return String(n);
+}
+/**
+ * NUMBER in a threshold: plain decimal digits with an optional fractional part (`500`, `0.05`,
+ * `2.5`, `007`). No sign, exponent, hexadecimal, thousands separator, or leading/trailing dot.
+ */
+const NUMBER = String.raw `(\d+(?:\.\d+)?)`;
+const THRESHOLD_RE = new RegExp(String.raw `^[ \t]*(>=|<=|>|<)[ \t]*${NUMBER}[ \t]*(%?)[ \t]*$`);
+const THRESHOLD_FORM = "OP NUMBER[%] with OP one of >=, >, <=, < and NUMBER a plain decimal such as 500, 0.05 or 2.5";
+function isMinimumOp(op) {
+    return op === ">=" || op === ">";
+}
+/** Parse `OP NUMBER[%]` without field-specific rules. `%` divides by 100 (exactly, in decimal). */
+function parseThresholdText(text) {
+    const m = THRESHOLD_RE.exec(text);
+    if (!m)
+        return fail(`expected a threshold (${THRESHOLD_FORM}); got ${JSON.stringify(text)}`);
+    const op = m[1];
+    const digits = m[2] ?? "";
+    const percent = m[3] === "%";
+    // Shift the decimal point in text so "1.1%" is the double nearest 0.011, not 1.1 / 100.
+    const value = Number(percent ? `${digits}e-2` : digits);
+    if (!Number.isFinite(value))
+        return fail(`the number in ${JSON.stringify(text)} is too large`);
+    return ok({ op, value, percent, text });
+}
+/** Parse a threshold field: a quoted string `OP NUMBER[%]`, checked for its direction and range. */
+function parseThreshold(input, spec) {
+    if (typeof input === "number") {
+        const op = spec.kind === "count" ? ">=" : "<";
+        const pct = spec.kind === "fraction" && input > 1 ? "%" : "";
+        return fail(`a threshold needs an operator: write it as a quoted string, e.g. "${op} ${formatNumber(input)}${pct}"; got ${describeValue(input)}`);
+    }
+    if (typeof input !== "string") {
+        return fail(`expected a threshold string like ${spec.example} (${THRESHOLD_FORM}); got ${describeValue(input)}`);
+    }
+    const parsed = parseThresholdText(input);
+    if (!parsed.ok) {
+        return fail(`expected a threshold like ${spec.example} (${THRESHOLD_FORM}); got ${JSON.stringify(input)}`);
+    }
+    const t = parsed.value;
+    const shown = JSON.stringify(input);
+    if (spec.kind === "count") {
+        if (t.percent) {
+            return fail(`this is a number of tasks, not a fraction: write it without %, e.g. ${spec.example}; got ${shown}`);
+        }
+        if (!isMinimumOp(t.op)) {
+            return fail(`this is a minimum: use >= or >, e.g. ${spec.example}; got ${shown}`);
+        }
+        return ok(t);
+    }
+    if (isMinimumOp(t.op)) {
+        return fail(`this is a maximum: use < or <=, e.g. ${spec.example}; got ${shown}`);
+    }
+    if (t.percent && t.value > 1) {
+        return fail(`a percentage must be between 0% and 100%; got ${shown}`);
+    }
+    if (!t.percent && t.value > 1) {
+        return fail(`a fraction without % must be between 0 and 1 (write "${t.op} ${formatNumber(t.value)}%" for a percentage); got ${shown}`);
+    }
+    return ok(t);
+}
+/** The only accepted form of `observed_margin`, without its optional δ₀ term. */
+const OBSERVED_MARGIN_BASE = "> validity_sensitivity + run_variance";
+const MARGIN_RE = new RegExp(String.raw `^[ \t]*(>=|<=|>|<|=)?[ \t]*validity_sensitivity[ \t]*\+[ \t]*run_variance[ \t]*` +
+    String.raw `(?:([+-])[ \t]*${NUMBER}[ \t]*(%?))?[ \t]*$`);
+const MARGIN_FORMS = `"${OBSERVED_MARGIN_BASE}", optionally followed by "+ X%" (demand a gain of more than X points)` +
+    ` or "- X%" (accept a candidate worse by less than X points), X a plain decimal from 0 to 100`;
+/**
+ * Parse `observed_margin`. Returns δ₀ as a fraction: "+ 1%" → 0.01, "- 1%" → −0.01, none → 0.
+ * The operator must be `>` (accept when LCB > δ₀); X must carry `%` (a bare "+ 1" would be
+ * ambiguous between one point and 100 points).
+ */
+function parseObservedMargin(input) {
+    if (typeof input !== "string") {
+        return fail(`expected the rule ${MARGIN_FORMS}; got ${describeValue(input)}`);
+    }
+    const shown = JSON.stringify(input);
+    const m = MARGIN_RE.exec(input);
+    if (!m)
+        return fail(`expected ${MARGIN_FORMS}; got ${shown}`);
+    const op = m[1];
+    if (op !== ">") {
+        return fail(`the margin rule must start with ">" (accept only when the lower confidence bound is above δ₀:` +
+            ` LCB > δ₀), e.g. "${OBSERVED_MARGIN_BASE}"; got ${shown}`);
+    }
+    const sign = m[2];
+    const digits = m[3];
+    if (sign === undefined || digits === undefined)
+        return ok(0);
+    if (m[4] !== "%") {
+        return fail(`write the margin term as a percentage, e.g. "${OBSERVED_MARGIN_BASE} ${sign} ${digits}%"` +
+            ` (a bare number is ambiguous); got ${shown}`);
+    }
+    const magnitude = Number(`${digits}e-2`);
+    if (!(magnitude <= 1))
+        return fail(`the margin term must be between 0% and 100%; got ${shown}`);
+    // "- 0%" is δ₀ = 0, never −0.
+    return ok(sign === "-" && magnitude !== 0 ? -magnitude : magnitude);
+}
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** True when `s` is a real calendar date written YYYY-MM-DD (proleptic Gregorian, year ≥ 1). */
+function isIsoDate(s) {
+    const m = DATE_RE.exec(s);
+    if (!m)
+        return false;
+    const year = Number(m[1]);
+    const month = Number(m[2]);
+    const day = Number(m[3]);
+    if (year < 1 || month < 1 || month > 12 || day < 1)
+        return false;
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+    return day <= days;
+}
+/** Parse a `YYYY-MM-DD` date value (in YAML 1.2 core an unquoted date is a string). */
+function parseDate(input, example) {
+    if (typeof input !== "string") {
+        return fail(`expected a date YYYY-MM-DD, e.g. ${example}; got ${describeValue(input)}`);
+    }
+    if (!DATE_RE.test(input)) {
+        return fail(`expected a date YYYY-MM-DD, e.g. ${example}; got ${JSON.stringify(input)}`);
+    }
+    if (!isIsoDate(input))
+        return fail(`${JSON.stringify(input)} is not a calendar date`);
+    return ok(input);
+}
+
+;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
+/**
+ * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
+ * check run title): one sentence of why, in the report's units (pp for margins, % for rates), and
+ * what would change the verdict, in plain words. Built from the report JSON alone.
+ *
+ * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
+ * formatter, which escapes it for its target; generated text goes through `gen`.
+ */
+
+
+
+
+
+
+/** How many tasks "what would change" names inline before pointing at the list. */
+const FIRST_TASKS = 3;
+function verdict_text_plural(n, one, many) {
+    return n === 1 ? one : many;
+}
+/**
+ * The check's name as safe text. With the report, the margin check's row names its bound as the
+ * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
+ */
+function checkName(id, f, report) {
+    if (id === "observed_margin" && report !== undefined && bound_labels_boundQualifier(report.comparison, "lcb") !== "") {
+        return f.gen(`Margin lower bound (LCB, ${CONSERVATIVE})`);
+    }
+    const label = check_display_knownLabel(id);
+    return label === null ? f.text(id, 60) : f.gen(label);
+}
+function listOf(items) {
+    if (items.length <= 1)
+        return items.join("");
+    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
+}
+/** The scores on the common set, "52.00% vs 47.42%", or "" when undefined. */
+function scores(report) {
+    const a = report.models.candidate.common.valid_only_score;
+    const b = report.models.baseline.common.valid_only_score;
+    if (a === null || b === null)
+        return "";
+    return `candidate ${formatPercent(a)}, baseline ${formatPercent(b)}`;
+}
+/** True when a failed production canary (not the margin) rejected the change. */
+function rejectedByCanary(report) {
+    const c = report.comparison;
+    if (report.verdict !== "reject")
+        return false;
+    return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
+}
+/** Where the margin stands against δ₀ on its own: "accept", "reject", "undecided" or "undefined". */
+function marginStanding(report) {
+    const c = report.comparison;
+    if (c.lcb === null || c.ucb === null)
+        return "undefined";
+    if (c.lcb > c.delta0)
+        return "accept";
+    if (c.ucb <= c.delta0)
+        return "reject";
+    return "undecided";
+}
+function marginFigure(report, f) {
+    const c = report.comparison;
+    const s = scores(report);
+    return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
+        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${verdict_text_plural(c.common_valid_tasks, "task", "tasks")})`));
+}
+/** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
+function openLabels(report, which) {
+    const c = report.comparison;
+    const u = c.unresolved_tasks;
+    if (u === 0)
+        return "with no open labels";
+    const labels = `${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
+    const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
+    if (kind === "pessimistic") {
+        return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
+    }
+    return `over every resolution of the ${labels}`;
+}
+/** One sentence: why this verdict. */
+function whySentence(report, f) {
+    const c = report.comparison;
+    const failing = failedEvidence(report);
+    const confidence = `${formatPercent(c.confidence, 0)} one-sided`;
+    if (report.verdict === "reject" && rejectedByCanary(report)) {
+        return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
+    if (report.verdict === "accept") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(" clears the bar: its lower bound ") +
+            f.strong(f.gen(`${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}`)) +
+            f.gen(` > δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "lcb")} (${confidence}), and every evidence check passes.`));
+    }
+    if (report.verdict === "reject") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(" cannot clear the bar: even its upper bound ") +
+            f.strong(f.gen(`${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`)) +
+            f.gen(` ≤ δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "ucb")} (${confidence}), and every evidence check passes.`));
+    }
+    const standing = marginStanding(report);
+    const band = standing === "undefined"
+        ? c.margin === null
+            ? "the margin is undefined (no common valid tasks)"
+            : "the margin's confidence bounds cannot be computed"
+        : `the bounds ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} straddle the bar δ₀ ${format_number_formatPp(c.delta0)}`;
+    if (failing.length > 0) {
+        // The checks are named in the table and in "what would change": counted here, not listed,
+        // and counted as the table shows them (the margin's row among them when it fails).
+        const n = check_display_failingChecks(report).length;
+        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${verdict_text_plural(n, "fails", "fail")}`));
+        if (standing === "accept") {
+            return (head +
+                f.gen("; the ") +
+                marginFigure(report, f) +
+                f.gen(` alone would accept (${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}).`));
+        }
+        if (standing === "reject") {
+            return (head +
+                f.gen("; the ") +
+                marginFigure(report, f) +
+                f.gen(` alone would reject (${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}).`));
+        }
+        if (c.margin === null)
+            return head + f.gen(`, and ${band}.`);
+        return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
+    }
+    if (c.margin === null)
+        return f.gen(`Every evidence check passes, but ${band}.`);
+    return (f.gen("Every evidence check passes, but the ") +
+        marginFigure(report, f) +
+        f.gen(` cannot rank the models: ${band}.`));
+}
+/** The first tasks of the fragility list, named inline, and how many more there are. */
+function firstTasks(report, f) {
+    const tasks = report.comparison.fragility_tasks;
+    const shown = tasks.slice(0, FIRST_TASKS).map((t) => f.code(t.task_id, 80));
+    const rest = tasks.length - shown.length;
+    return rest > 0 ? `${shown.join(f.gen(", "))}${f.gen(` and ${rest} more (listed below)`)}` : listOf(shown);
+}
+/**
+ * A count-driven check at its edge: the smallest number of valid tasks whose loss (relabelled
+ * broken) fails a passing check, with the sentence that says so. Common valid tasks: the count
+ * drops; disputed fraction: the share of open labels rises. Null when neither can fail that way.
+ */
+function countEdge(report, f) {
+    const c = report.comparison;
+    const limit = c.review_fragility;
+    if (limit === null || limit < 1)
+        return null;
+    const found = [];
+    const byId = (id) => report.checks.find((k) => k.id === id && k.passed);
+    const count = byId("common_valid_tasks");
+    const countT = count === undefined ? null : parseThresholdText(count.threshold);
+    if (count !== undefined && countT?.ok === true && typeof count.observed === "number") {
+        const nv = count.observed;
+        const t = countT.value;
+        if (t.op === ">=" || t.op === ">") {
+            let lose = 1;
+            while (lose <= limit && satisfies(nv - lose, t))
+                lose++;
+            if (lose <= limit) {
+                const need = f.text(thresholdText(count, report), THRESHOLD_MAX_CHARS);
+                const have = lose === 1
+                    ? `${nv === t.value ? "exactly " : ""}${formatCount(nv)}: any one task lost fails it`
+                    : `${formatCount(nv)}: losing any ${formatCount(lose)} of them fails it`;
+                found.push({
+                    lose,
+                    text: f.gen("the policy needs ") + need + f.gen(` common valid tasks and there are ${have}`),
+                });
+            }
+        }
+    }
+    const share = byId("disputed_fraction");
+    const shareT = share === undefined ? null : parseThresholdText(share.threshold);
+    const d = c.unresolved_tasks;
+    const nv = c.common_valid_tasks;
+    if (share !== undefined && shareT?.ok === true && typeof share.observed === "number" && d > 0) {
+        const t = shareT.value;
+        if (t.op === "<" || t.op === "<=") {
+            let lose = 1;
+            while (lose <= limit && lose < nv && satisfies(d / (nv - lose + d), t))
+                lose++;
+            if (lose <= limit && lose < nv) {
+                found.push({
+                    lose,
+                    text: f.gen("the policy needs a disputed fraction ") +
+                        f.text(thresholdText(share, report), THRESHOLD_MAX_CHARS) +
+                        f.gen(` and it is ${formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${formatCount(lose)} valid tasks`} pushes it over`),
+                });
+            }
+        }
+    }
+    found.sort((a, b) => a.lose - b.lose);
+    return found[0] ?? null;
+}
+/** True when the fragility is explained by a count check at its edge (then no task is singled out). */
+function fragilityAtEdge(report, f) {
+    const edge = countEdge(report, f);
+    return edge !== null && edge.lose === report.comparison.review_fragility;
+}
+/**
+ * What would change the verdict: bullet items (safe text, no list markers). For unresolved: each
+ * failing check with what would fix it, and what would move the margin; for accept and reject: how
+ * firm the verdict is.
+ */
+function whatWouldChange(report, f) {
+    const c = report.comparison;
+    const items = [];
+    const atMost = c.fragility_exact ? "" : "at most ";
+    if (report.verdict === "unresolved") {
+        for (const k of failedEvidence(report)) {
+            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+        }
+        const standing = marginStanding(report);
+        if (standing === "undefined") {
+            const m = report.checks.find((k) => k.id === "observed_margin");
+            if (m !== undefined && c.margin !== null) {
+                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
+            }
+        }
+        else if (standing === "undecided") {
+            const parts = [];
+            const u = c.unresolved_tasks;
+            if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
+                const n = c.resolution_distance;
+                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
+            }
+            else if (u > 0) {
+                parts.push(f.gen(c.fragility_exact
+                    ? `no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} can decide it`
+                    : `the search found no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} that decides it`));
+            }
+            if (c.margin !== null && c.se_valid !== null) {
+                const half = (c.q_valid ?? c.z) * c.se_valid;
+                const lo = c.margin - half;
+                const hi = c.margin + half;
+                const straddles = lo <= c.delta0 && hi > c.delta0;
+                parts.push(f.gen(`on the valid tasks alone the margin is ${format_number_formatPp(c.margin)} ± ${formatPpUnsigned(half)} (q·SE)` +
+                    (straddles
+                        ? `, which straddles δ₀ ${format_number_formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
+                        : `, clear of δ₀ ${format_number_formatPp(c.delta0)}`)));
+            }
+            if (parts.length > 0) {
+                const text = parts.join(f.gen("; "));
+                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${text}${f.gen(".")}`);
+            }
+        }
+        return items;
+    }
+    if (rejectedByCanary(report)) {
+        items.push(f.gen("Only a passing production canary can change it: the benchmark cannot outvote a failed canary."));
+        return items;
+    }
+    const other = report.verdict === "accept" ? "unresolved" : "unresolved or accept";
+    const edge = countEdge(report, f);
+    if (edge !== null && edge.lose === c.review_fragility) {
+        items.push(`${f.strong(f.gen("At its edge"))}${f.gen(": ")}${edge.text}${f.gen(` — and the verdict becomes ${other}.`)}`);
+    }
+    else if (c.fragility_unbounded) {
+        items.push(f.gen(c.fragility_exact
+            ? "No change to the reviewed labels changes it."
+            : "The search found no set of reviewed-label changes that changes it (not proven: the search is greedy)."));
+    }
+    else if (c.review_fragility !== null) {
+        const n = c.review_fragility;
+        const share = c.review_fragility_share === null
+            ? ""
+            : `, ${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks`;
+        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${verdict_text_plural(n, "task", "tasks")}`)) +
+            f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
+                (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
+    }
+    const u = c.unresolved_tasks;
+    if (u > 0) {
+        items.push(f.gen(`Resolving the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
+    }
+    return items;
+}
+/** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
+function checkRunTitle(report) {
+    const c = report.comparison;
+    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+    const margin = `margin ${formatPp(c.margin)}`;
+    if (report.verdict === "accept") {
+        return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
+    }
+    if (report.verdict === "reject") {
+        if (rejectedByCanary(report))
+            return `${verdict}: production canary failed; ${margin}`;
+        return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
+    }
+    // Counted and named as the checks table shows them: the margin's row among them when it fails.
+    const failing = failingChecks(report);
+    const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
+    const checks = failing.length === 0
+        ? "every check passes"
+        : `${failing.length} ${verdict_text_plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
+    const bounds = c.lcb === null || c.ucb === null
+        ? "bounds undefined"
+        : // Both bounds are taken one way (one kind) whenever both are defined.
+            `bounds${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
+    return `${verdict}: ${checks}; ${margin}, ${bounds}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/html-text.ts
+/**
+ * HTML text for the `--format html` pages (html-page.ts): untrusted text (model ids, task ids,
+ * evidence, revisions, the policy's owner) escaped for element content and attribute values alike,
+ * and the `Inline` formatter the shared sentence and table builders write through.
+ *
+ * Escaping: `&`, `<`, `>`, `"` and `'` become entities, so a string can close neither an element
+ * nor a quoted attribute. Line breaks and tabs become a space. Controls, bidirectional controls,
+ * zero-width and other invisible characters are shown as visible `\u{202E}` text (escape.ts's rule
+ * for Markdown), so they can neither reorder nor hide text. Input is capped to a number of code
+ * points, a cut marked with "…".
+ */
+
+
+/** Default cap, in code points, for one untrusted string. */
+const HTML_INLINE_MAX_CHARS = 200;
+const ENTITY = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "'": "&#39;",
+};
+/** Generated text (ours, never from the data) for element content or a quoted attribute. */
+function escapeHtmlGenerated(s) {
+    return s.replace(/[&<>"']/g, (c) => ENTITY[c] ?? c);
+}
+/** The code points of untrusted text, flattened to one line, hidden ones made visible, capped. */
+function visibleCodePoints(s, maxChars) {
+    const flat = (typeof s === "string" ? s : String(s)).replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ");
+    const out = [];
+    for (const c of flat) {
+        const cp = c.codePointAt(0) ?? 0;
+        // A stand-in counts as the characters it shows, so a cut measures what is seen.
+        if ((0,report_escape/* isHiddenCodePoint */.sq)(cp))
+            for (const v of (0,report_escape/* visibleCodePoint */.IC)(cp))
+                out.push(v);
+        else
+            out.push(c);
+    }
+    const cap = Math.max(1, Math.floor(maxChars));
+    return out.length <= cap ? out : [...out.slice(0, cap - 1), "…"];
+}
+/** Untrusted text → HTML that shows it literally, in element content or a quoted attribute. */
+function escapeHtmlText(s, maxChars = HTML_INLINE_MAX_CHARS) {
+    return escapeHtmlGenerated(visibleCodePoints(s, maxChars).join(""));
+}
+/**
+ * An untrusted label cut for a chart: `shown` at most `maxChars` code points (a cut ends in "…"),
+ * `full` the whole (up to `fullMaxChars`), both escaped; the page puts `full` in a <title>.
+ */
+function chartLabel(s, maxChars, fullMaxChars = HTML_INLINE_MAX_CHARS) {
+    const all = visibleCodePoints(s, fullMaxChars);
+    const cut = all.length > maxChars;
+    const shown = cut ? [...all.slice(0, Math.max(1, maxChars) - 1), "…"] : all;
+    return { shown: escapeHtmlGenerated(shown.join("")), full: escapeHtmlGenerated(all.join("")), cut };
+}
+/** The HTML formatter of verdict-text.ts and rank-sections.ts. */
+const HTML_INLINE = {
+    text: (s, max) => escapeHtmlText(wholeText(s, max ?? WHOLE_TEXT_MAX_CHARS), Infinity),
+    code: (s, max) => `<code>${escapeHtmlText(s, max ?? HTML_INLINE_MAX_CHARS)}</code>`,
+    gen: escapeHtmlGenerated,
+    strong: (safe) => `<strong>${safe}</strong>`,
+};
+/** A table from cells already made safe; `numeric` columns are right-aligned. */
+function htmlTable(header, rows, options = {}) {
+    const num = new Set(options.numeric ?? []);
+    const cell = (tag, c, i) => `<${tag}${num.has(i) ? ' class="num"' : ""}>${c}</${tag}>`;
+    const head = `<thead><tr>${header.map((h, i) => cell("th", h, i)).join("")}</tr></thead>`;
+    const body = rows.map((r) => `<tr>${r.map((c, i) => cell("td", c, i)).join("")}</tr>`).join("\n");
+    const cls = options.className === undefined ? "" : ` class="${escapeHtmlGenerated(options.className)}"`;
+    return `<div class="table-box"><table${cls}>${head}\n<tbody>\n${body}\n</tbody></table></div>`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/html-page.ts
+/**
+ * The frame of a `--format html` page: one self-contained document, inline CSS and inline SVG only.
+ * No script, no external stylesheet, font or image; the Content-Security-Policy forbids every
+ * load but the inline styles (and data: images, which the page does not use), so even a bug that
+ * let markup through could fetch nothing and run nothing. Laid out for a column of 880 px (a PR's
+ * comment width) and narrower: charts scale with their box, long text wraps anywhere, wide
+ * tables scroll inside their own box.
+ */
+
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+/** The colours each chart and its legend share (relations, bands, verdicts). */
+const COLOURS = {
+    ink: "#1f2328",
+    muted: "#59636e",
+    grid: "#d1d9e0",
+    band: "#9ec5f8",
+    bandEdge: "#0969da",
+    run: "#1f2328",
+    point: "#0a3069",
+    above: "#dafbe1",
+    below: "#ffebe9",
+    validity: "#fff8c5",
+    runVariance: "#eaeef2",
+    groupShade: "#f6f8fa",
+    accept: "#1a7f37",
+    reject: "#cf222e",
+    unresolved: "#9a6700",
+    delta0: "#cf222e",
+};
+const CSS = `
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:#fff;color:${COLOURS.ink};font:14px/1.5 -apple-system,"Segoe UI","Noto Sans",Helvetica,Arial,"Liberation Sans",sans-serif}
+main{max-width:880px;margin:0 auto;padding:12px}
+h1{font-size:1.5em;margin:0 0 8px;overflow-wrap:anywhere}
+h2{font-size:1.2em;margin:24px 0 8px;padding-bottom:4px;border-bottom:1px solid ${COLOURS.grid}}
+p,li,td,th,figcaption{overflow-wrap:anywhere}
+code{font:12px/1.4 ui-monospace,"SFMono-Regular","Liberation Mono",Menlo,Consolas,monospace;background:#eff2f5;padding:0 3px;border-radius:4px}
+.table-box{max-width:100%;overflow-x:auto}
+table{border-collapse:collapse;margin:4px 0 12px;font-size:13px}
+th,td{border:1px solid ${COLOURS.grid};padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
+figure{margin:8px 0 16px}
+figure svg{display:block;width:100%;height:auto}
+figcaption{font-size:12px;color:${COLOURS.muted}}
+.legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:12px;color:${COLOURS.muted};margin:4px 0;padding:0;list-style:none}
+.swatch{display:inline-block;width:14px;height:10px;border:1px solid ${COLOURS.muted};vertical-align:-1px;margin-right:4px}
+.warning{background:#fff8c5;border-left:4px solid #d4a72c;padding:4px 8px;margin:6px 0}
+.verdict-accept{color:${COLOURS.accept}}
+.verdict-reject{color:${COLOURS.reject}}
+.verdict-unresolved{color:${COLOURS.unresolved}}
+.small{font-size:12px;color:${COLOURS.muted}}
+table.matrix{table-layout:fixed;font-size:11px;margin:0}
+table.matrix th,table.matrix td{padding:2px 1px;text-align:center;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;line-height:1.25}
+table.matrix th.row{text-align:left;padding-left:4px}
+td.rel-above{background:${COLOURS.above}}
+td.rel-below{background:${COLOURS.below}}
+td.rel-validity{background:${COLOURS.validity}}
+td.rel-run{background:${COLOURS.runVariance}}
+td.self{background:#fff;color:${COLOURS.muted}}
+`;
+/** The whole document: `title` is generated text; `body` is HTML already made safe. */
+function htmlDocument(title, body) {
+    return [
+        "<!doctype html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        `<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`,
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        `<title>${escapeHtmlGenerated(title)}</title>`,
+        `<style>${CSS}</style>`,
+        "</head>",
+        "<body>",
+        "<main>",
+        body,
+        "</main>",
+        "</body>",
+        "</html>",
+        "",
+    ].join("\n");
+}
+/** Warnings shown on a page; the rest are counted (the report file has them all). */
+const HTML_WARNINGS_MAX = 20;
+/** The warnings as boxes, each made safe by `safe`, at most HTML_WARNINGS_MAX, then a count. */
+function warningBoxes(warnings, safe) {
+    const out = warnings.slice(0, HTML_WARNINGS_MAX).map((w) => `<div class="warning">⚠️ ${safe(w)}</div>`);
+    if (warnings.length > HTML_WARNINGS_MAX)
+        out.push(`<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${warnings.length - HTML_WARNINGS_MAX} more warnings in the report file.`)}</div>`);
+    return out;
+}
+/** A legend entry: a colour swatch and its words (generated text). */
+function legendItem(fill, words, stroke) {
+    const border = stroke === undefined ? "" : `;border-color:${stroke}`;
+    return `<li><span class="swatch" style="background:${fill}${border}"></span>${escapeHtmlGenerated(words)}</li>`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/svg-geometry.ts
+/**
+ * The charts' geometry, as small exact functions (tested value by value in
+ * test/report/svg-geometry.test.ts): a linear scale from data to pixels, a "nice" axis with round
+ * ticks, a band's rectangle (never thinner than a visible minimum), and coordinates written with
+ * one decimal so the same report gives byte-identical SVG.
+ */
+/** A linear map from [d0, d1] (data) to [r0, r1] (pixels); a degenerate domain maps to the middle. */
+function linearScale(d0, d1, r0, r1) {
+    if (!(d1 !== d0) || !Number.isFinite(d0) || !Number.isFinite(d1))
+        return () => (r0 + r1) / 2;
+    const k = (r1 - r0) / (d1 - d0);
+    return (v) => r0 + (v - d0) * k;
+}
+/** Clamps v to [lo, hi]. */
+function clamp(v, lo, hi) {
+    return Math.min(hi, Math.max(lo, v));
+}
+/** Removes floating-point noise (0.30000000000000004 → 0.3). */
+function clean(x) {
+    return Math.round(x * 1e9) / 1e9;
+}
+const NICE_STEPS = [0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50];
+/**
+ * An axis over the values (in display units: % or pp) rounded out to a nice step with at most
+ * `maxIntervals` intervals, padded by 3% of the span, at least `minSpan` wide, and kept within
+ * [limitLo, limitHi]. The values must hold at least one finite number (else [limitLo, limitHi]).
+ */
+function niceAxis(values, options = {}) {
+    const maxIntervals = options.maxIntervals ?? 6;
+    const limitLo = options.limitLo ?? -100;
+    const limitHi = options.limitHi ?? 100;
+    const minSpan = options.minSpan ?? 1;
+    // A loop, not Math.min(...values): no argument spread (test/hardening/scale.test.ts).
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of values) {
+        if (!Number.isFinite(v))
+            continue;
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+    }
+    if (lo > hi) {
+        lo = limitLo;
+        hi = limitHi;
+    }
+    if (hi - lo < minSpan) {
+        const mid = (lo + hi) / 2;
+        lo = mid - minSpan / 2;
+        hi = mid + minSpan / 2;
+    }
+    else {
+        const pad = (hi - lo) * 0.03;
+        lo -= pad;
+        hi += pad;
+    }
+    lo = clamp(lo, limitLo, limitHi);
+    hi = clamp(hi, limitLo, limitHi);
+    if (hi - lo < minSpan) {
+        if (lo >= limitHi - minSpan)
+            lo = limitHi - minSpan;
+        else
+            hi = limitLo + minSpan;
+    }
+    let step = NICE_STEPS[NICE_STEPS.length - 1] ?? 50;
+    for (const s of NICE_STEPS) {
+        if (Math.ceil(clean(hi / s)) - Math.floor(clean(lo / s)) <= maxIntervals) {
+            step = s;
+            break;
+        }
+    }
+    const niceLo = Math.max(limitLo, clean(Math.floor(clean(lo / step)) * step));
+    const niceHi = Math.min(limitHi, clean(Math.ceil(clean(hi / step)) * step));
+    const ticks = [];
+    for (let k = Math.ceil(clean(niceLo / step)); k <= Math.floor(clean(niceHi / step)); k++) {
+        ticks.push(clean(k * step));
+    }
+    return { lo: niceLo, hi: niceHi, step, ticks };
+}
+/** Decimals a tick label needs for its step: 0 for whole steps, 1 for tenths, else 2. */
+function tickDecimals(step) {
+    if (Number.isInteger(step))
+        return 0;
+    if (Number.isInteger(clean(step * 10)))
+        return 1;
+    return 2;
+}
+/** A band's rectangle on a scale: left edge and width in px, at least `minWidth` wide (centred). */
+function bandRect(a, b, scale, minWidth = 2) {
+    const x0 = scale(Math.min(a, b));
+    const x1 = scale(Math.max(a, b));
+    const w = Math.abs(x1 - x0);
+    if (w >= minWidth)
+        return { x: Math.min(x0, x1), width: w };
+    const mid = (x0 + x1) / 2;
+    return { x: mid - minWidth / 2, width: minWidth };
+}
+/** A coordinate with one decimal, never "-0.0": "12.5", "0.0". */
+function px(v) {
+    const s = (Math.round(v * 10) / 10).toFixed(1);
+    return s === "-0.0" ? "0.0" : s;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/evaluate-charts-svg.ts
+/**
+ * The evaluate page's two charts (render-evaluate-html.ts), as inline SVG with generated text only
+ * (numbers and fixed words; nothing from the data): the margin chart — Δ̂, the validity bounds
+ * Δ_L..Δ_H and LCB..UCB against 0 and the policy's δ₀, the picture text-bar.ts draws in the
+ * Markdown — and the margin by review revision (the report's verdict_by_review_revision).
+ */
+
+
+
+
+function finite(x) {
+    return typeof x === "number" && Number.isFinite(x);
+}
+const pp = (x) => x * 100;
+const ppText = (x) => (finite(x) ? `${signedFixed(x * 100, 2)} pp` : "n/a");
+/** The margin chart's frame, in SVG user units. */
+const MARGIN_CHART = {
+    width: 840,
+    height: 150,
+    plotLeft: 190,
+    plotRight: 630,
+    rows: [52, 76, 100],
+    axisY: 116,
+};
+const VERDICT_COLOUR = {
+    accept: COLOURS.accept,
+    reject: COLOURS.reject,
+    unresolved: COLOURS.unresolved,
+};
+/** A horizontal run-variance band with end caps (the same mark as the rank chart's). */
+function runBandH(x0, width, cy) {
+    return [
+        `<rect class="run-band" x="${px(x0)}" y="${px(cy - 1)}" width="${px(width)}" height="2" fill="${COLOURS.run}"/>`,
+        `<rect x="${px(x0)}" y="${px(cy - 6)}" width="1.5" height="12" fill="${COLOURS.run}"/>`,
+        `<rect x="${px(x0 + width - 1.5)}" y="${px(cy - 6)}" width="1.5" height="12" fill="${COLOURS.run}"/>`,
+    ].join("");
+}
+/** Δ̂, Δ_L..Δ_H and LCB..UCB on one pp axis with 0 and δ₀; null when every figure is undefined. */
+function marginChartSvg(report) {
+    const c = report.comparison;
+    const drawn = [c.margin, c.margin_lower, c.margin_upper, c.lcb, c.ucb].filter(finite);
+    if (drawn.length === 0)
+        return null;
+    const g = MARGIN_CHART;
+    const delta0 = finite(c.delta0) ? c.delta0 : 0;
+    const axis = niceAxis([...drawn, 0, delta0].map(pp), { maxIntervals: 6, minSpan: 2 });
+    const x = linearScale(axis.lo, axis.hi, g.plotLeft, g.plotRight);
+    const [yMargin, yValidity, yRun] = g.rows;
+    const out = [
+        `<svg xmlns="http://www.w3.org/2000/svg" class="margin-chart" viewBox="0 0 ${g.width} ${g.height}" role="img" aria-labelledby="margin-chart-title">`,
+        `<title id="margin-chart-title">The margin (candidate − baseline) in percentage points: Δ̂ ${ppText(c.margin)}, validity bounds ${ppText(c.margin_lower)} to ${ppText(c.margin_upper)}, LCB ${ppText(c.lcb)}, UCB ${ppText(c.ucb)}, δ₀ ${ppText(delta0)}.</title>`,
+    ];
+    const decimals = tickDecimals(axis.step);
+    for (const t of axis.ticks) {
+        const tx = px(x(t));
+        out.push(`<line x1="${tx}" x2="${tx}" y1="36" y2="${g.axisY}" stroke="${COLOURS.grid}"/>`, `<text x="${tx}" y="${g.axisY + 16}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">${signedFixed(t, decimals)}</text>`);
+    }
+    out.push(`<line x1="${g.plotLeft}" x2="${g.plotRight}" y1="${g.axisY}" y2="${g.axisY}" stroke="${COLOURS.muted}"/>`, `<text x="${g.plotRight + 24}" y="${g.axisY + 16}" font-size="12" fill="${COLOURS.muted}">pp</text>`);
+    const zeroX = x(0);
+    const d0X = x(pp(delta0));
+    out.push(`<line x1="${px(zeroX)}" x2="${px(zeroX)}" y1="36" y2="${g.axisY}" stroke="${COLOURS.ink}"/>`);
+    if (delta0 === 0) {
+        out.push(`<text x="${px(zeroX)}" y="28" text-anchor="middle" font-size="12" fill="${COLOURS.delta0}">0 = δ₀</text>`);
+    }
+    else {
+        out.push(`<line class="delta0" x1="${px(d0X)}" x2="${px(d0X)}" y1="36" y2="${g.axisY}" stroke="${COLOURS.delta0}" stroke-width="2" stroke-dasharray="5 3"/>`, `<text x="${px(zeroX)}" y="28" text-anchor="${d0X >= zeroX ? "end" : "start"}" font-size="12" fill="${COLOURS.ink}">0</text>`, `<text x="${px(d0X)}" y="28" text-anchor="${d0X >= zeroX ? "start" : "end"}" font-size="12" fill="${COLOURS.delta0}">δ₀ ${ppText(delta0)}</text>`);
+    }
+    const label = (y, words) => `<text x="4" y="${px(y + 4)}" font-size="12" fill="${COLOURS.ink}">${words}</text>`;
+    const value = (y, words) => `<text x="${g.plotRight + 12}" y="${px(y + 4)}" font-size="12" fill="${COLOURS.ink}">${words}</text>`;
+    out.push(label(yMargin, "Δ̂ observed margin"), value(yMargin, ppText(c.margin)));
+    if (finite(c.margin))
+        out.push(`<circle class="margin-mark" cx="${px(x(pp(c.margin)))}" cy="${yMargin}" r="5" fill="${COLOURS.point}" stroke="#fff"/>`);
+    out.push(label(yValidity, "Δ_L … Δ_H validity bounds"));
+    if (finite(c.margin_lower) && finite(c.margin_upper)) {
+        const b = bandRect(pp(c.margin_lower), pp(c.margin_upper), x);
+        out.push(`<rect class="validity-band" x="${px(b.x)}" y="${yValidity - 7}" width="${px(b.width)}" height="14" fill="${COLOURS.band}" fill-opacity="0.8" stroke="${COLOURS.bandEdge}"/>`, value(yValidity, `${ppText(c.margin_lower)} … ${ppText(c.margin_upper)}`));
+    }
+    else
+        out.push(value(yValidity, "n/a"));
+    out.push(label(yRun, "LCB … UCB run variance"));
+    if (finite(c.lcb) && finite(c.ucb)) {
+        const b = bandRect(pp(c.lcb), pp(c.ucb), x);
+        out.push(runBandH(b.x, b.width, yRun), value(yRun, `${ppText(c.lcb)} … ${ppText(c.ucb)}`));
+    }
+    else
+        out.push(value(yRun, "n/a"));
+    out.push("</svg>");
+    return out.join("\n");
+}
+/** The revision chart's frame, in SVG user units. */
+const REVISION_CHART = {
+    width: 840,
+    height: 250,
+    plotLeft: 64,
+    plotRight: 800,
+    plotTop: 24,
+    plotBottom: 178,
+};
+const VERDICT_LETTER = { accept: "A", reject: "R", unresolved: "U" };
+/**
+ * One column per review revision (the report keeps the latest 20): Δ̂, Δ_L..Δ_H and LCB..UCB as
+ * of that revision, against 0 and δ₀, the verdict under each; null with no revision.
+ */
+function revisionChartSvg(report) {
+    const revisions = report.verdict_by_review_revision.revisions;
+    if (revisions.length === 0)
+        return null;
+    const g = REVISION_CHART;
+    const delta0 = finite(report.comparison.delta0) ? report.comparison.delta0 : 0;
+    const values = [0, pp(delta0)];
+    // Only revisions with a Δ̂ set the axis (one without has bounds of ±100 pp and is not drawn);
+    // a band beyond the axis is cut at its edge, and the chart says so.
+    for (const r of revisions)
+        if (finite(r.margin))
+            for (const v of [r.margin, r.margin_lower, r.margin_upper, r.lcb, r.ucb])
+                if (finite(v))
+                    values.push(pp(v));
+    const axis = niceAxis(values, { maxIntervals: 6, minSpan: 2 });
+    const scale = linearScale(axis.lo, axis.hi, g.plotBottom, g.plotTop);
+    let cut = false;
+    const y = (v) => {
+        if (v < axis.lo || v > axis.hi)
+            cut = true;
+        return scale(Math.min(axis.hi, Math.max(axis.lo, v)));
+    };
+    const cw = (g.plotRight - g.plotLeft) / revisions.length;
+    const cx = (i) => g.plotLeft + cw * (i + 0.5);
+    const words = cw >= 64;
+    const out = [
+        `<svg xmlns="http://www.w3.org/2000/svg" class="revision-chart" viewBox="0 0 ${g.width} ${g.height}" role="img" aria-labelledby="revision-chart-title">`,
+        `<title id="revision-chart-title">The margin and its bounds as of each review revision, in percentage points, with the verdict under each.</title>`,
+    ];
+    const decimals = tickDecimals(axis.step);
+    for (const t of axis.ticks) {
+        const ty = px(y(t));
+        out.push(`<line x1="${g.plotLeft}" x2="${g.plotRight}" y1="${ty}" y2="${ty}" stroke="${COLOURS.grid}"/>`, `<text x="${g.plotLeft - 6}" y="${px(y(t) + 4)}" text-anchor="end" font-size="12" fill="${COLOURS.muted}">${signedFixed(t, decimals)}</text>`);
+    }
+    out.push(`<text x="4" y="${g.plotTop - 8}" font-size="12" fill="${COLOURS.muted}">pp</text>`, `<line x1="${g.plotLeft}" x2="${g.plotRight}" y1="${px(y(0))}" y2="${px(y(0))}" stroke="${COLOURS.ink}"/>`);
+    if (delta0 !== 0)
+        out.push(`<line class="delta0" x1="${g.plotLeft}" x2="${g.plotRight}" y1="${px(y(pp(delta0)))}" y2="${px(y(pp(delta0)))}" stroke="${COLOURS.delta0}" stroke-width="2" stroke-dasharray="5 3"/>`);
+    const trend = revisions
+        .map((r, i) => (finite(r.margin) ? `${px(cx(i))},${px(y(pp(r.margin)))}` : null))
+        .filter((s) => s !== null);
+    if (trend.length > 1)
+        out.push(`<polyline points="${trend.join(" ")}" fill="none" stroke="${COLOURS.muted}" stroke-width="1"/>`);
+    const boxW = Math.max(4, Math.min(16, cw * 0.45));
+    revisions.forEach((r, i) => {
+        const x = cx(i);
+        const parts = [`<g class="revision">`];
+        parts.push(`<title>review revision ${formatCount(r.revision)}: Δ̂ ${ppText(r.margin)}, Δ_L … Δ_H ${ppText(r.margin_lower)} … ${ppText(r.margin_upper)}, LCB … UCB ${ppText(r.lcb)} … ${ppText(r.ucb)}, verdict ${r.label_conflicts > 0 ? "n/a (labels conflict)" : escapeHtmlText(r.verdict ?? "n/a", 20)}</title>`);
+        // Without Δ̂ (no valid task yet) the bounds span everything: words, not a bar that fills the chart.
+        if (!finite(r.margin))
+            parts.push(`<text x="${px(x)}" y="${px((g.plotTop + g.plotBottom) / 2)}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">no Δ̂</text>`);
+        if (finite(r.margin) && finite(r.lcb) && finite(r.ucb)) {
+            const top = y(pp(Math.max(r.lcb, r.ucb)));
+            const bottom = y(pp(Math.min(r.lcb, r.ucb)));
+            parts.push(`<rect class="run-band" x="${px(x - 1)}" y="${px(top)}" width="2" height="${px(Math.max(1, bottom - top))}" fill="${COLOURS.run}"/>`, `<rect x="${px(x - boxW / 2)}" y="${px(top)}" width="${px(boxW)}" height="1.5" fill="${COLOURS.run}"/>`, `<rect x="${px(x - boxW / 2)}" y="${px(bottom - 1.5)}" width="${px(boxW)}" height="1.5" fill="${COLOURS.run}"/>`);
+        }
+        if (finite(r.margin) && finite(r.margin_lower) && finite(r.margin_upper)) {
+            const top = y(pp(Math.max(r.margin_lower, r.margin_upper)));
+            const bottom = y(pp(Math.min(r.margin_lower, r.margin_upper)));
+            const h = Math.max(2, bottom - top);
+            parts.push(`<rect class="validity-band" x="${px(x - boxW / 2)}" y="${px((top + bottom) / 2 - h / 2)}" width="${px(boxW)}" height="${px(h)}" fill="${COLOURS.band}" fill-opacity="0.8" stroke="${COLOURS.bandEdge}"/>`);
+        }
+        if (finite(r.margin))
+            parts.push(`<circle class="revision-mark" cx="${px(x)}" cy="${px(y(pp(r.margin)))}" r="4" fill="${COLOURS.point}" stroke="#fff"/>`);
+        // A hand-edited report may hold anything here: only the three verdicts are drawn.
+        const verdict = r.label_conflicts > 0 || r.verdict === null || !(r.verdict in VERDICT_LETTER) ? null : r.verdict;
+        parts.push(`<text x="${px(x)}" y="${g.plotBottom + 18}" text-anchor="middle" font-size="12" fill="${COLOURS.ink}">r${formatCount(r.revision)}</text>`, `<text x="${px(x)}" y="${g.plotBottom + 36}" text-anchor="middle" font-size="12" font-weight="600" fill="${verdict === null ? COLOURS.muted : VERDICT_COLOUR[verdict]}">${verdict === null ? "—" : words ? verdict : VERDICT_LETTER[verdict]}</text>`);
+        parts.push("</g>");
+        out.push(parts.join(""));
+    });
+    out.push(`<text x="${g.plotLeft}" y="${g.height - 8}" font-size="12" fill="${COLOURS.muted}">review revision${words ? "" : " · verdict: A accept, R reject, U unresolved"}${delta0 !== 0 ? " · dashed line: δ₀" : ""}${cut ? " · a band cut at the edge runs further (see the table)" : ""}</text>`, "</svg>");
+    return out.join("\n");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/render-evaluate-html.ts
+/**
+ * The evaluate report as one self-contained HTML page (`model-gate evaluate --format html`): the
+ * verdict, why, the margin chart (Δ̂, Δ_L..Δ_H, LCB..UCB against 0 and δ₀), what would change the
+ * verdict, warnings, the checks, the margin by review revision (chart and table), the margin
+ * figures, the per-model figures and the settings. Inline CSS and SVG only, no script
+ * (html-page.ts); untrusted text through HTML_INLINE (html-text.ts); the sentences are
+ * verdict-text.ts's, as in the Markdown. Same report → same bytes.
+ */
+
+
+
+
+
+
+
+
+const f = HTML_INLINE;
+const g = (s) => f.gen(s);
+const p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
+const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+function headline(report) {
+    const { baseline, candidate } = report.models;
+    const verdict = report.verdict;
+    const cls = verdict in ICON ? ` class="verdict-${verdict}"` : "";
+    return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span> — candidate ${f.code(candidate.config, 120)} over baseline ${f.code(baseline.config, 120)}</h1>`;
+}
+const MARK_LEGEND = [
+    `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> Δ̂, the observed margin on the common valid tasks</li>`,
+    legendItem(COLOURS.band, "validity bounds Δ_L … Δ_H: the margin under every resolution of the open labels", COLOURS.bandEdge),
+    `<li><svg width="18" height="10" aria-hidden="true"><rect x="0" y="4" width="18" height="2" fill="${COLOURS.run}"/><rect x="0" y="0" width="1.5" height="10" fill="${COLOURS.run}"/><rect x="16.5" y="0" width="1.5" height="10" fill="${COLOURS.run}"/></svg> LCB … UCB: with run variance</li>`,
+    `<li><svg width="18" height="10" aria-hidden="true"><line x1="0" x2="18" y1="5" y2="5" stroke="${COLOURS.delta0}" stroke-width="2" stroke-dasharray="5 3"/></svg> δ₀, the bar: accept needs LCB &gt; δ₀, reject needs UCB ≤ δ₀</li>`,
+].join("");
+function marginSection(report) {
+    const svg = marginChartSvg(report);
+    const c = report.comparison;
+    if (svg === null)
+        return ["<h2>Margin</h2>", p(g("The margin is undefined: there are no common valid tasks to compare."))];
+    return [
+        "<h2>Margin</h2>",
+        `<ul class="legend">${MARK_LEGEND}</ul>`,
+        "<figure>",
+        svg,
+        `<figcaption>${g(`Candidate − baseline on ${formatCount(c.common_valid_tasks)} common valid tasks, ${formatCount(c.unresolved_tasks)} open labels (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
+            (anyConservative(c) ? `; LCB … UCB are ${CONSERVATIVE} bounds.` : "."))}</figcaption>`,
+        "</figure>",
+    ];
+}
+function checksSection(report) {
+    if (report.checks.length === 0)
+        return ["<h2>Checks</h2>", p(g("No checks were run."))];
+    const rows = report.checks.map((c) => {
+        const v = observedValue(c);
+        const name = checkName(c.id, f, report);
+        return [
+            c.passed ? g("✅\u00a0pass") : g("❌\u00a0fail"),
+            c.passed ? name : f.strong(name),
+            v.kind === "number" ? g(v.text) : escapeHtmlText(v.text, OBSERVED_VALUE_CHARS),
+            escapeHtmlText(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
+        ];
+    });
+    return [
+        "<h2>Checks</h2>",
+        htmlTable(["Result", "Check", "Observed", "Needs"].map((s) => g(s)), rows),
+    ];
+}
+function changeSection(report) {
+    const items = whatWouldChange(report, f);
+    if (items.length === 0)
+        return [];
+    return [
+        "<h2>What would change the verdict</h2>",
+        `<ul>${items.map((i) => `<li>${i}</li>`).join("\n")}</ul>`,
+    ];
+}
+/** The report's `reasons`, as the gate wrote them (at most 20, then a count). */
+function reasonsSection(report) {
+    if (report.reasons.length === 0)
+        return [];
+    const shown = report.reasons.slice(0, 20);
+    const more = report.reasons.length - shown.length;
+    return [
+        "<h2>Reasons</h2>",
+        `<ul>${shown.map((x) => `<li>${f.text(x)}</li>`).join("\n")}</ul>`,
+        ...(more > 0 ? [p(g(`… and ${more} more in the report file.`))] : []),
+    ];
+}
+function revisionSection(report) {
+    const v = report.verdict_by_review_revision;
+    const svg = revisionChartSvg(report);
+    if (svg === null)
+        return ["<h2>Margin by review revision</h2>", p(g("No review revision in the data."))];
+    const out = ["<h2>Margin by review revision</h2>"];
+    if (v.revisions_present > v.revisions.length)
+        out.push(p(g(`The latest ${v.revisions.length} of ${formatCount(v.revisions_present)} review revisions.`)));
+    out.push(`<ul class="legend">${MARK_LEGEND}</ul>`, "<figure>", svg, "</figure>");
+    const rows = v.revisions.map((r) => [
+        g(`r${formatCount(r.revision)}`),
+        g(`${formatCount(r.labels.valid)} · ${formatCount(r.labels.disputed + r.labels.unreviewed)} · ${formatCount(r.labels.broken)}`),
+        g(format_number_formatPp(r.margin)),
+        g(`${format_number_formatPp(r.margin_lower)} … ${format_number_formatPp(r.margin_upper)}`),
+        g(`${format_number_formatPp(r.lcb)} … ${format_number_formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`),
+        r.label_conflicts > 0
+            ? g(`labels conflict on ${formatCount(r.label_conflicts)} tasks`)
+            : escapeHtmlText(r.verdict ?? "n/a", 20),
+    ]);
+    out.push(htmlTable(["Revision", "Valid · open · broken", "Δ̂", "Δ_L … Δ_H", "LCB … UCB", "Verdict"].map((s) => g(s)), rows, {
+        numeric: [0, 1, 2, 3, 4],
+    }));
+    const last = v.latest_reclassification;
+    if (last !== null)
+        out.push(p(g(`Latest reclassification: review revision ${formatCount(last.revision)} changed ${formatCount(last.tasks_changed)} labels; ` +
+            (last.verdict_changed
+                ? `the verdict moved from ${last.verdict_from ?? "n/a"} to ${last.verdict_to ?? "n/a"}.`
+                : "the verdict did not move."))));
+    return out;
+}
+function figuresSection(report) {
+    const c = report.comparison;
+    const rows = [
+        ["Observed margin Δ̂", format_number_formatPp(c.margin)],
+        [
+            `Validity bounds Δ_L … Δ_H (${c.validity_bound})`,
+            `${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`,
+        ],
+        [`Standard error (${c.standard_error}) on the valid tasks, SE(V)`, formatPpUnsigned(c.se_valid)],
+        [`Quantile q for LCB / UCB (${c.quantile})`, `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`],
+        [boundName(c, "lcb"), format_number_formatPp(c.lcb)],
+        [boundName(c, "ucb"), format_number_formatPp(c.ucb)],
+        ["Bar δ₀", format_number_formatPp(c.delta0)],
+    ].map((r) => r.map((x) => escapeHtmlText(x, 200)));
+    return ["<h2>Margin figures</h2>", htmlTable([g("Figure"), g("Value")], rows, { numeric: [1] })];
+}
+function perModelSection(report) {
+    const { baseline: b, candidate: a } = report.models;
+    const row = (label, x) => [g(label), g(x(b)), g(x(a))];
+    const rows = [
+        row("Attempts", (m) => formatCount(m.attempts)),
+        row("Passes", (m) => formatCount(m.passes)),
+        row("Fails", (m) => formatCount(m.fails)),
+        row("Infra errors", (m) => formatCount(m.infra_errors)),
+        row("Infra error rate", (m) => formatPercent(m.infra_error_rate)),
+        row("Valid-only score, common set", (m) => formatPercent(m.common.valid_only_score)),
+        row("Validity interval, exact, common set", (m) => formatPercentInterval(m.common.interval_exact)),
+        row("Validity interval, pessimistic, common set", (m) => formatPercentInterval(m.common.interval_pessimistic)),
+    ];
+    return [
+        "<h2>Per-model figures</h2>",
+        htmlTable(["", "Baseline", "Candidate"].map((s) => g(s)), rows, { numeric: [1, 2] }),
+    ];
+}
+function settingsSection(report) {
+    const c = report.comparison;
+    const pr = report.provenance;
+    const pol = pr.policy;
+    return [
+        "<h2>Settings and provenance</h2>",
+        p(g(`${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error} SE · ${c.validity_bound} validity bound · infra errors ${pr.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded"} · policy owner `) +
+            escapeHtmlText(pol.owner, 80) +
+            g(" · revisit by ") +
+            escapeHtmlText(pol.revisit, 40), "small"),
+        p(`${g("Policy")} ${f.code(pol.path, 120)} ${g("sha256")} ${f.code(pol.sha256, 80)}${g(` · tool model-acceptance-gate `)}${escapeHtmlText(pr.tool_version, 40)}${g(` · report schema `)}${escapeHtmlText(report.schema_version, 20)}${g(` · ${formatCount(pr.rows_read)} rows read.`)}`, "small"),
+        p(`${g("Inputs:")} ${pr.inputs
+            .slice(0, 20)
+            .map((i) => `${f.code(i.path, 120)} ${g("(sha256 ")}${escapeHtmlText(i.sha256, 13)}${g(")")}`)
+            .join(", ") + (pr.inputs.length > 20 ? g(` and ${pr.inputs.length - 20} more`) : "")}`, "small"),
+    ];
+}
+/** The page. Deterministic: the same report gives the same bytes. */
+function renderEvaluateHtml(report) {
+    const body = [headline(report), p(whySentence(report, f))];
+    for (const line of warningBoxes(report.warnings, (w) => f.text(w, 400)))
+        body.push(line);
+    for (const line of marginSection(report))
+        body.push(line);
+    for (const line of changeSection(report))
+        body.push(line);
+    for (const line of checksSection(report))
+        body.push(line);
+    for (const line of reasonsSection(report))
+        body.push(line);
+    for (const line of revisionSection(report))
+        body.push(line);
+    for (const line of figuresSection(report))
+        body.push(line);
+    for (const line of perModelSection(report))
+        body.push(line);
+    for (const line of settingsSection(report))
+        body.push(line);
+    return htmlDocument("Model acceptance gate", body.join("\n"));
+}
+
 ;// CONCATENATED MODULE: ./src/core/stats/normal-quantile.ts
 /**
  * Φ⁻¹(p), the standard normal quantile, by Wichura's algorithm AS 241 (PPND16, Applied
@@ -4484,66 +6068,6 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
         ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount)),
         common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount)),
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/decision/format.ts
-/** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
-const THRESHOLD_TOLERANCE = 1e-12;
-/** Does `observed` satisfy `OP value`? Equality is judged with a 1e-12 relative tolerance. */
-function satisfies(observed, t) {
-    const equal = Math.abs(observed - t.value) <= THRESHOLD_TOLERANCE * Math.max(1, Math.abs(t.value));
-    switch (t.op) {
-        case ">=":
-            return equal || observed > t.value;
-        case ">":
-            return !equal && observed > t.value;
-        case "<=":
-            return equal || observed < t.value;
-        case "<":
-            return !equal && observed < t.value;
-    }
-}
-/** A figure with 4 decimals and a true minus sign, e.g. "0.0118", "−0.0123". */
-function num(x, digits = 4) {
-    const s = Math.abs(x).toFixed(digits);
-    return x < 0 && Number(s) !== 0 ? `\u2212${s}` : s;
-}
-/** A fraction as a percentage with at most 2 decimals, e.g. 0.037037 → "3.7%", 0.01 → "1%". */
-function pct(x) {
-    const s = String(Number((x * 100).toFixed(2)));
-    return `${s.startsWith("-") ? `\u2212${s.slice(1)}` : s}%`;
-}
-/** δ₀ as written in a threshold: 0 → "0", 0.01 → "+1%", −0.01 → "-1%". */
-function delta0Text(delta0) {
-    if (delta0 === 0)
-        return "0";
-    const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
-    return `${delta0 > 0 ? "+" : "-"}${p}%`;
-}
-/** "1 task" / "2 tasks". */
-function plural(n, one, many = `${one}s`) {
-    return `${n} ${n === 1 ? one : many}`;
-}
-/**
- * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
- * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
- * short, and the whole value is in the report's own fields (observed, provenance).
- */
-const SHOWN_VALUE_CHARS = 100;
-/** Values a sentence names before "and N more". */
-const SHOWN_VALUES = 3;
-/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
-function shownValue(value) {
-    const cps = Array.from(value);
-    return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
-}
-/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
-function shownList(values, empty = "none") {
-    if (values.length === 0)
-        return empty;
-    const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
-    const rest = values.length - SHOWN_VALUES;
-    return rest > 0 ? `${shown} and ${rest} more` : shown;
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/task-universe.ts
@@ -7128,162 +8652,6 @@ function reviewOrder(d, moves) {
         return Number.isNaN(x) ? -1 : Math.abs(x);
     };
     return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
-}
-
-;// CONCATENATED MODULE: ./src/core/policy/policy-values.ts
-const ok = (value) => ({ ok: true, value });
-const fail = (message) => ({ ok: false, message });
-/** A short, quoted description of a YAML value for error messages ("got …"). */
-function describeValue(v) {
-    if (v === undefined)
-        return "nothing";
-    if (v === null)
-        return "an empty value";
-    if (typeof v === "string")
-        return JSON.stringify(v);
-    if (typeof v === "number")
-        return `the number ${formatNumber(v)}`;
-    if (typeof v === "boolean")
-        return `the boolean ${String(v)}`;
-    if (Array.isArray(v))
-        return "a list";
-    if (typeof v === "object")
-        return "a mapping";
-    return typeof v;
-}
-function formatNumber(n) {
-    if (Number.isNaN(n))
-        return ".nan";
-    if (n === Infinity)
-        return ".inf";
-    if (n === -Infinity)
-        return "-.inf";
-    return String(n);
-}
-/**
- * NUMBER in a threshold: plain decimal digits with an optional fractional part (`500`, `0.05`,
- * `2.5`, `007`). No sign, exponent, hexadecimal, thousands separator, or leading/trailing dot.
- */
-const NUMBER = String.raw `(\d+(?:\.\d+)?)`;
-const THRESHOLD_RE = new RegExp(String.raw `^[ \t]*(>=|<=|>|<)[ \t]*${NUMBER}[ \t]*(%?)[ \t]*$`);
-const THRESHOLD_FORM = "OP NUMBER[%] with OP one of >=, >, <=, < and NUMBER a plain decimal such as 500, 0.05 or 2.5";
-function isMinimumOp(op) {
-    return op === ">=" || op === ">";
-}
-/** Parse `OP NUMBER[%]` without field-specific rules. `%` divides by 100 (exactly, in decimal). */
-function parseThresholdText(text) {
-    const m = THRESHOLD_RE.exec(text);
-    if (!m)
-        return fail(`expected a threshold (${THRESHOLD_FORM}); got ${JSON.stringify(text)}`);
-    const op = m[1];
-    const digits = m[2] ?? "";
-    const percent = m[3] === "%";
-    // Shift the decimal point in text so "1.1%" is the double nearest 0.011, not 1.1 / 100.
-    const value = Number(percent ? `${digits}e-2` : digits);
-    if (!Number.isFinite(value))
-        return fail(`the number in ${JSON.stringify(text)} is too large`);
-    return ok({ op, value, percent, text });
-}
-/** Parse a threshold field: a quoted string `OP NUMBER[%]`, checked for its direction and range. */
-function parseThreshold(input, spec) {
-    if (typeof input === "number") {
-        const op = spec.kind === "count" ? ">=" : "<";
-        const pct = spec.kind === "fraction" && input > 1 ? "%" : "";
-        return fail(`a threshold needs an operator: write it as a quoted string, e.g. "${op} ${formatNumber(input)}${pct}"; got ${describeValue(input)}`);
-    }
-    if (typeof input !== "string") {
-        return fail(`expected a threshold string like ${spec.example} (${THRESHOLD_FORM}); got ${describeValue(input)}`);
-    }
-    const parsed = parseThresholdText(input);
-    if (!parsed.ok) {
-        return fail(`expected a threshold like ${spec.example} (${THRESHOLD_FORM}); got ${JSON.stringify(input)}`);
-    }
-    const t = parsed.value;
-    const shown = JSON.stringify(input);
-    if (spec.kind === "count") {
-        if (t.percent) {
-            return fail(`this is a number of tasks, not a fraction: write it without %, e.g. ${spec.example}; got ${shown}`);
-        }
-        if (!isMinimumOp(t.op)) {
-            return fail(`this is a minimum: use >= or >, e.g. ${spec.example}; got ${shown}`);
-        }
-        return ok(t);
-    }
-    if (isMinimumOp(t.op)) {
-        return fail(`this is a maximum: use < or <=, e.g. ${spec.example}; got ${shown}`);
-    }
-    if (t.percent && t.value > 1) {
-        return fail(`a percentage must be between 0% and 100%; got ${shown}`);
-    }
-    if (!t.percent && t.value > 1) {
-        return fail(`a fraction without % must be between 0 and 1 (write "${t.op} ${formatNumber(t.value)}%" for a percentage); got ${shown}`);
-    }
-    return ok(t);
-}
-/** The only accepted form of `observed_margin`, without its optional δ₀ term. */
-const OBSERVED_MARGIN_BASE = "> validity_sensitivity + run_variance";
-const MARGIN_RE = new RegExp(String.raw `^[ \t]*(>=|<=|>|<|=)?[ \t]*validity_sensitivity[ \t]*\+[ \t]*run_variance[ \t]*` +
-    String.raw `(?:([+-])[ \t]*${NUMBER}[ \t]*(%?))?[ \t]*$`);
-const MARGIN_FORMS = `"${OBSERVED_MARGIN_BASE}", optionally followed by "+ X%" (demand a gain of more than X points)` +
-    ` or "- X%" (accept a candidate worse by less than X points), X a plain decimal from 0 to 100`;
-/**
- * Parse `observed_margin`. Returns δ₀ as a fraction: "+ 1%" → 0.01, "- 1%" → −0.01, none → 0.
- * The operator must be `>` (accept when LCB > δ₀); X must carry `%` (a bare "+ 1" would be
- * ambiguous between one point and 100 points).
- */
-function parseObservedMargin(input) {
-    if (typeof input !== "string") {
-        return fail(`expected the rule ${MARGIN_FORMS}; got ${describeValue(input)}`);
-    }
-    const shown = JSON.stringify(input);
-    const m = MARGIN_RE.exec(input);
-    if (!m)
-        return fail(`expected ${MARGIN_FORMS}; got ${shown}`);
-    const op = m[1];
-    if (op !== ">") {
-        return fail(`the margin rule must start with ">" (accept only when the lower confidence bound is above δ₀:` +
-            ` LCB > δ₀), e.g. "${OBSERVED_MARGIN_BASE}"; got ${shown}`);
-    }
-    const sign = m[2];
-    const digits = m[3];
-    if (sign === undefined || digits === undefined)
-        return ok(0);
-    if (m[4] !== "%") {
-        return fail(`write the margin term as a percentage, e.g. "${OBSERVED_MARGIN_BASE} ${sign} ${digits}%"` +
-            ` (a bare number is ambiguous); got ${shown}`);
-    }
-    const magnitude = Number(`${digits}e-2`);
-    if (!(magnitude <= 1))
-        return fail(`the margin term must be between 0% and 100%; got ${shown}`);
-    // "- 0%" is δ₀ = 0, never −0.
-    return ok(sign === "-" && magnitude !== 0 ? -magnitude : magnitude);
-}
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** True when `s` is a real calendar date written YYYY-MM-DD (proleptic Gregorian, year ≥ 1). */
-function isIsoDate(s) {
-    const m = DATE_RE.exec(s);
-    if (!m)
-        return false;
-    const year = Number(m[1]);
-    const month = Number(m[2]);
-    const day = Number(m[3]);
-    if (year < 1 || month < 1 || month > 12 || day < 1)
-        return false;
-    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-    const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-    return day <= days;
-}
-/** Parse a `YYYY-MM-DD` date value (in YAML 1.2 core an unquoted date is a string). */
-function parseDate(input, example) {
-    if (typeof input !== "string") {
-        return fail(`expected a date YYYY-MM-DD, e.g. ${example}; got ${describeValue(input)}`);
-    }
-    if (!DATE_RE.test(input)) {
-        return fail(`expected a date YYYY-MM-DD, e.g. ${example}; got ${JSON.stringify(input)}`);
-    }
-    if (!isIsoDate(input))
-        return fail(`${JSON.stringify(input)} is not a calendar date`);
-    return ok(input);
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
@@ -12045,7 +13413,7 @@ function snapshotChecks(def) {
 }
 // @__NO_SIDE_EFFECTS__
 function _string(Class, params) {
-    return new Class(snapshotChecks({ type: "string", ...util.normalizeParams(params) }));
+    return new Class(snapshotChecks({ type: "string", ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _coercedString(Class, params) {
@@ -12358,7 +13726,7 @@ function _isoDuration(Class, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _number(Class, params) {
-    return new Class(snapshotChecks({ type: "number", checks: [], ...util.normalizeParams(params) }));
+    return new Class(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _coercedNumber(Class, params) {
@@ -15622,7 +16990,7 @@ const ZodString = /*@__PURE__*/ $constructor("ZodString", (inst, def) => {
     },
 });
 function schemas_string(params) {
-    return core._string(ZodString, params);
+    return _string(ZodString, params);
 }
 const ZodStringFormat = /*@__PURE__*/ $constructor("ZodStringFormat", (inst, def) => {
     $ZodStringFormat.init(inst, def);
@@ -15939,7 +17307,7 @@ const ZodNumber = /*@__PURE__*/ $constructor("ZodNumber", (inst, def) => {
     },
 }));
 function schemas_number(params) {
-    return core._number(ZodNumber, params);
+    return _number(ZodNumber, params);
 }
 const ZodNumberFormat = /*@__PURE__*/ $constructor("ZodNumberFormat", (inst, def) => {
     $ZodNumberFormat.init(inst, def);
@@ -16823,6 +18191,15 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/policy/policy-types.ts
+/** The acceptance policy after parsing and validation (SPEC §1.3). */
+/**
+ * `rank.require` (docs/policy.md, docs/rank.md "Gating"): `top_resolved` (the default, the CLI's
+ * exit status): the top model is resolved. `top_group`: the candidate is in a top group the
+ * evidence separates from the rest. `above_reference`: the candidate is ordered above the reference.
+ */
+const RANK_REQUIREMENTS = ["top_resolved", "top_group", "above_reference"];
+
 ;// CONCATENATED MODULE: ./src/core/policy/load-policy.ts
 /**
  * The policy loader (SPEC §1.3): plain YAML 1.2 (core schema) in, a validated `Policy` out, or an
@@ -16838,6 +18215,7 @@ function preprocess(fn, schema) {
  *   3. shape (zod strict objects at every level): unknown keys, missing keys, wrong types,
  *      threshold and date syntax.
  */
+
 
 
 
@@ -17160,6 +18538,17 @@ const marginSchema = strictObject({
     cluster_correction: oneOf(["cr2", "cr1"]).optional(),
     validity_bound: oneOf(["exact", "pessimistic"]).optional(),
 }, mapping);
+const referenceField = load_policy_custom((v) => typeof v === "string" && v.trim() !== ""
+    ? { ok: true, value: v }
+    : {
+        ok: false,
+        message: `expected a model_config id (the production config the ranking compares with), e.g. "cfg-prod"; got ${describeValue(v)}`,
+    });
+/** How `model-gate rank` and the action's rank mode gate (docs/rank.md "Gating"). */
+const rankSchema = strictObject({
+    require: oneOf(RANK_REQUIREMENTS).optional(),
+    reference: referenceField.optional(),
+}, mapping);
 const policySchema = strictObject({
     owner: ownerField,
     revisit: load_policy_custom((v) => parseDate(v, "2027-03-31")),
@@ -17169,11 +18558,13 @@ const policySchema = strictObject({
     accept_if: acceptIfSchema,
     margin: marginSchema.optional(),
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
+    rank: rankSchema.optional(),
 }, mapping);
 const ALLOWED_KEYS = new Map([
     [pathKey([]), Object.keys(policySchema.shape)],
     [pathKey(["accept_if"]), Object.keys(acceptIfSchema.shape)],
     [pathKey(["margin"]), Object.keys(marginSchema.shape)],
+    [pathKey(["rank"]), Object.keys(rankSchema.shape)],
 ]);
 const MISSING_HINT = {
     owner: 'who answers for the thresholds, e.g. owner: "@acme/eval-owners"',
@@ -17329,6 +18720,9 @@ function toPolicy(d) {
         accept_if: acceptIf,
         margin,
         on_unresolved: d.on_unresolved ?? POLICY_DEFAULTS.on_unresolved,
+        ...(d.rank !== undefined
+            ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
+            : {}),
     };
 }
 /**
@@ -17787,7 +19181,7 @@ function shownReviewHistory(history, limit) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.3.0";
+const SCHEMA_VERSION = "2.4.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -17815,8 +19209,10 @@ function buildReport(parts) {
         append_only_base: parts.appendOnlyBase ?? null,
         policy_changes: parts.policyChanges,
         policy_history: parts.policyHistory ?? null,
+        // The shells add it once the report exists (runs/since-last-run.ts needs the report's summary).
+        since_last_run: null,
         provenance: {
-            inputs: dataset.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
+            inputs: dataset.inputs.map((i) => ({ kind: i.kind, path: i.path, sha256: i.sha256 })),
             dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
             harness_revisions: sortedUnion(dataset.baseline.harnessRevisions, dataset.candidate.harnessRevisions),
             review_revisions: dataset.reviewRevisions,
@@ -18689,6 +20085,423 @@ function runGate(dataset, policy, options) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/runs/changes-since-last-run.ts
+/**
+ * What changed since the last run (issue 30, docs/spec.md §3.7), from two full readings: the
+ * previous run's Dataset (its results and reviews) and summary, and the current run's. Pure; a
+ * description of the two runs, never used to decide.
+ */
+
+
+
+
+
+/** The most flipped tasks (per model and direction) and changed labels the report lists; the counts are complete. */
+const RUN_LIST_MAX = 100;
+/** The tasks that moved the margin most, listed. */
+const RUN_MOVERS_MAX = 10;
+function figure(before, after) {
+    return { before, after, change: before === null || after === null ? null : after - before };
+}
+/**
+ * The tasks of two tables matched by key, in dataset order: [i, j] with i the previous table's
+ * index and j the current one's (−1 when the task is not in that table). Both tables are sorted
+ * by (dataset revision, task id) in code units (model.ts).
+ */
+function* matched(prev, cur) {
+    let i = 0;
+    let j = 0;
+    while (i < prev.length || j < cur.length) {
+        let order;
+        if (i >= prev.length)
+            order = 1;
+        else if (j >= cur.length)
+            order = -1;
+        else {
+            order = compareCodeUnits(prev.datasetRevision(i), cur.datasetRevision(j));
+            if (order === 0)
+                order = compareCodeUnits(prev.taskId(i), cur.taskId(j));
+        }
+        if (order === 0)
+            yield [i++, j++];
+        else if (order < 0)
+            yield [i++, -1];
+        else
+            yield [-1, j++];
+    }
+}
+class FlipList {
+    down = 0;
+    up = 0;
+    onlyPrevious = 0;
+    onlyCurrent = 0;
+    downs = [];
+    ups = [];
+    add(tasks, j, before, after) {
+        if (before === null && after === null)
+            return;
+        if (after === null)
+            this.onlyPrevious++;
+        else if (before === null)
+            this.onlyCurrent++;
+        else if (after !== before) {
+            const flip = { dataset_revision: tasks.datasetRevision(j), task_id: tasks.taskId(j), before, after };
+            if (after < before) {
+                this.down++;
+                if (this.downs.length < RUN_LIST_MAX)
+                    this.downs.push(flip);
+            }
+            else {
+                this.up++;
+                if (this.ups.length < RUN_LIST_MAX)
+                    this.ups.push(flip);
+            }
+        }
+    }
+    result(model) {
+        return {
+            model,
+            pass_to_fail_count: this.down,
+            pass_to_fail: this.downs,
+            fail_to_pass_count: this.up,
+            fail_to_pass: this.ups,
+            only_previous: this.onlyPrevious,
+            only_current: this.onlyCurrent,
+        };
+    }
+}
+/** Each task's contribution to Δ̂: d / N_v on the common valid set V, NaN elsewhere (d: taskDifferences). */
+function contributions(dataset, infra) {
+    const columns = taskColumns(dataset);
+    const d = taskDifferences(columns, infra);
+    let nv = 0;
+    for (let i = 0; i < d.length; i++)
+        if (columns.validity[i] === VALID_CODE && d[i] === d[i])
+            nv++;
+    const inV = new Float64Array(d.length).fill(Number.NaN);
+    for (let i = 0; i < d.length; i++)
+        if (columns.validity[i] === VALID_CODE)
+            inV[i] = d[i];
+    return { d: inV, nv };
+}
+/** The sort key of a mover: |change| to 12 significant digits, so equal changes tie and go by task (as clusterSortKey). */
+function moverKey(m) {
+    return Number(Math.abs(m.change).toPrecision(12));
+}
+/**
+ * Puts `m` into `top` (at most RUN_MOVERS_MAX, by moverKey descending) when it belongs there:
+ * after those it ties with, so ties stay in dataset order. Bounded, so a change of N_v (which
+ * moves every task of V a little) does not hold an object per task.
+ */
+function changes_since_last_run_keepTop(top, m) {
+    const key = moverKey(m);
+    let at = top.length;
+    while (at > 0 && moverKey(top[at - 1]) < key)
+        at--;
+    if (at >= RUN_MOVERS_MAX)
+        return;
+    top.splice(at, 0, m);
+    if (top.length > RUN_MOVERS_MAX)
+        top.pop();
+}
+/** Labels changed since a run known only by its summary: events above its highest review revision. */
+function labelsByRevision(current, previousMax) {
+    const tasks = current.tasks;
+    // Revisions are ≥ 0, so "as of −1" is every task before its first label (unreviewed).
+    const n = previousMax ?? -1;
+    const asOf = labelsAsOfReview(current, n).codes;
+    const out = [];
+    for (let j = 0; j < tasks.length; j++) {
+        if (tasks.lastLabelRevision(j) <= n)
+            continue;
+        const before = validityOfCode(asOf[j]);
+        const after = tasks.validity(j);
+        if (before !== after)
+            out.push(labelChange(tasks, j, before));
+    }
+    return out;
+}
+function labelChange(tasks, j, before) {
+    const last = tasks.lastLabelRevision(j);
+    return {
+        dataset_revision: tasks.datasetRevision(j),
+        task_id: tasks.taskId(j),
+        before,
+        after: tasks.validity(j),
+        review_revision: last < 0 ? null : tasks.reviewRevision(j),
+    };
+}
+/**
+ * What changed between the previous run and the current one. Scores and d are taken under the
+ * current policy's `infra_errors` for both runs, so a flip is a change of the results (a changed
+ * policy shows as `inputs_changed.policy`).
+ */
+function changesSinceLastRun(previous, current) {
+    const before = previous.summary;
+    const after = current.summary;
+    const base = {
+        previous: before,
+        inputs_changed: {
+            results: before.digests.results !== after.digests.results,
+            reviews: before.digests.reviews !== after.digests.reviews,
+            policy: before.digests.policy !== after.digests.policy,
+        },
+        models_changed: before.baseline !== after.baseline || before.candidate !== after.candidate,
+        verdict: { before: before.verdict, after: after.verdict, changed: before.verdict !== after.verdict },
+        margin: figure(before.margin, after.margin),
+        lcb: figure(before.lcb, after.lcb),
+        ucb: figure(before.ucb, after.ucb),
+        margin_low: figure(before.margin_low, after.margin_low),
+        margin_high: figure(before.margin_high, after.margin_high),
+    };
+    const prevData = previous.dataset;
+    if (prevData === null) {
+        const labels = labelsByRevision(current.dataset, before.review_revision_max);
+        return {
+            ...base,
+            unavailable: previous.unavailable ?? "the previous run's inputs were not given",
+            labels: { compared: "review_revisions", count: labels.length, tasks: labels.slice(0, RUN_LIST_MAX) },
+            baseline: null,
+            candidate: null,
+            movers: null,
+        };
+    }
+    const infra = current.report.provenance.infra_errors_policy;
+    const prevTasks = prevData.tasks;
+    const curTasks = current.dataset.tasks;
+    const baseline = new FlipList();
+    const candidate = new FlipList();
+    let labelCount = 0;
+    const labels = [];
+    const prevC = contributions(prevData, infra);
+    const curC = contributions(current.dataset, infra);
+    const movers = [];
+    let moverCount = 0;
+    for (const [i, j] of matched(prevTasks, curTasks)) {
+        const scoreOf = (tasks, k, side) => k < 0 ? null : taskScore(side === "baseline" ? tasks.baseline(k) : tasks.candidate(k), infra);
+        const key = j >= 0 ? [curTasks, j] : [prevTasks, i];
+        baseline.add(key[0], key[1], scoreOf(prevTasks, i, "baseline"), scoreOf(curTasks, j, "baseline"));
+        candidate.add(key[0], key[1], scoreOf(prevTasks, i, "candidate"), scoreOf(curTasks, j, "candidate"));
+        if (i >= 0 && j >= 0 && prevTasks.validity(i) !== curTasks.validity(j)) {
+            labelCount++;
+            if (labels.length < RUN_LIST_MAX)
+                labels.push(labelChange(curTasks, j, prevTasks.validity(i)));
+        }
+        const dBefore = i < 0 ? Number.NaN : prevC.d[i];
+        const dAfter = j < 0 ? Number.NaN : curC.d[j];
+        const cBefore = dBefore === dBefore ? dBefore / prevC.nv : 0;
+        const cAfter = dAfter === dAfter ? dAfter / curC.nv : 0;
+        if (cAfter !== cBefore) {
+            moverCount++;
+            changes_since_last_run_keepTop(movers, {
+                dataset_revision: key[0].datasetRevision(key[1]),
+                task_id: key[0].taskId(key[1]),
+                d_before: dBefore === dBefore ? dBefore : null,
+                d_after: dAfter === dAfter ? dAfter : null,
+                contribution_before: cBefore,
+                contribution_after: cAfter,
+                change: cAfter - cBefore,
+            });
+        }
+    }
+    return {
+        ...base,
+        unavailable: null,
+        labels: { compared: "readings", count: labelCount, tasks: labels },
+        baseline: baseline.result(after.baseline),
+        candidate: candidate.result(after.candidate),
+        movers: { count: moverCount, tasks: movers },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/runs/sha256.ts
+/**
+ * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as lowercase hex. The core may not import
+ * node:crypto (it runs nowhere but pure code), and a run summary's digests are computed from the
+ * report alone; the inputs are a few dozen short hex strings, so speed does not matter.
+ */
+const K = new Uint32Array([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2,
+]);
+function rotr(x, n) {
+    return (x >>> n) | (x << (32 - n));
+}
+function sha256Hex(text) {
+    const bytes = new TextEncoder().encode(text);
+    // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
+    const blocks = Math.ceil((bytes.length + 9) / 64);
+    const data = new Uint8Array(blocks * 64);
+    data.set(bytes);
+    data[bytes.length] = 0x80;
+    const view = new DataView(data.buffer);
+    const bits = bytes.length * 8;
+    view.setUint32(data.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(data.length - 4, bits >>> 0);
+    const h = new Uint32Array([
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+    ]);
+    const w = new Uint32Array(64);
+    for (let b = 0; b < blocks; b++) {
+        for (let t = 0; t < 16; t++)
+            w[t] = view.getUint32(b * 64 + t * 4);
+        for (let t = 16; t < 64; t++) {
+            const w15 = w[t - 15];
+            const w2 = w[t - 2];
+            const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
+            const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
+            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+        }
+        let a = h[0];
+        let bb = h[1];
+        let c = h[2];
+        let d = h[3];
+        let e = h[4];
+        let f = h[5];
+        let g = h[6];
+        let hh = h[7];
+        for (let t = 0; t < 64; t++) {
+            const t1 = (hh +
+                (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
+                ((e & f) ^ (~e & g)) +
+                K[t] +
+                w[t]) |
+                0;
+            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
+            hh = g;
+            g = f;
+            f = e;
+            e = (d + t1) | 0;
+            d = c;
+            c = bb;
+            bb = a;
+            a = (t1 + t2) | 0;
+        }
+        h[0] = h[0] + a;
+        h[1] = h[1] + bb;
+        h[2] = h[2] + c;
+        h[3] = h[3] + d;
+        h[4] = h[4] + e;
+        h[5] = h[5] + f;
+        h[6] = h[6] + g;
+        h[7] = h[7] + hh;
+    }
+    let hex = "";
+    for (const word of h)
+        hex += word.toString(16).padStart(8, "0");
+    return hex;
+}
+
+;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
+/**
+ * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
+ * models, the inputs' digests, the verdict and the margin's figures. It holds nothing per task,
+ * so remembering it in the sticky comment leaks nothing the comment does not show. The action
+ * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.
+ */
+
+
+/** The longest model_config a summary may carry (a model id is far shorter; the bound is for a hostile comment). */
+const RUN_SUMMARY_NAME_MAX = 500;
+const hex64 = schemas_string().regex(/^[0-9a-f]{64}$/);
+/** A figure: a finite number, or null where undefined (JSON cannot carry NaN or ±Infinity anyway). */
+const run_summary_figure = schemas_number().nullable();
+const runSummarySchema = strictObject({
+    // Git object names: 40 hex digits (SHA-1) or 64 (SHA-256 repositories).
+    head_sha: schemas_string()
+        .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/)
+        .nullable(),
+    baseline: schemas_string().min(1).max(RUN_SUMMARY_NAME_MAX),
+    candidate: schemas_string().min(1).max(RUN_SUMMARY_NAME_MAX),
+    digests: strictObject({ results: hex64, reviews: hex64, policy: hex64 }),
+    review_revision_max: schemas_number().int().nonnegative().nullable(),
+    verdict: schemas_enum(["accept", "reject", "unresolved"]),
+    margin: run_summary_figure,
+    lcb: run_summary_figure,
+    ucb: run_summary_figure,
+    margin_low: run_summary_figure,
+    margin_high: run_summary_figure,
+});
+/** A summary parsed from untrusted JSON (a comment): the RunSummary, or null with the first problem. */
+function parseRunSummary(value) {
+    const parsed = runSummarySchema.safeParse(value);
+    if (parsed.success) {
+        const summary = parsed.data;
+        const back = summary;
+        return { summary: back, problem: null };
+    }
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? "the summary" : issue.path.map(String).join(".");
+    return { summary: null, problem: `${where}: ${issue?.message ?? "not a run summary"}` };
+}
+/**
+ * The digest of one kind of input: sha256 over its files' sha256s (hex), sorted, each followed by
+ * "\n" (no files: the sha256 of the empty string). Sorted, so giving the same files in another
+ * order is the same input.
+ */
+function inputsDigest(fileDigests) {
+    return sha256Hex([...fileDigests]
+        .sort()
+        .map((d) => `${d}\n`)
+        .join(""));
+}
+/** The run that made `report`, on commit `headSha` (null outside a pull request). */
+function summaryOfReport(report, headSha) {
+    const p = report.provenance;
+    const c = report.comparison;
+    let reviewMax = null;
+    for (const r of p.review_revisions)
+        if (reviewMax === null || r > reviewMax)
+            reviewMax = r;
+    return {
+        head_sha: headSha,
+        baseline: report.models.baseline.config,
+        candidate: report.models.candidate.config,
+        digests: {
+            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256)),
+            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256)),
+            policy: p.policy.sha256,
+        },
+        review_revision_max: reviewMax,
+        verdict: report.verdict,
+        margin: c.margin,
+        lcb: c.lcb,
+        ucb: c.ucb,
+        margin_low: c.margin_lower,
+        margin_high: c.margin_upper,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/runs/since-last-run.ts
+/**
+ * The report with `since_last_run` filled in (docs/spec.md §3.7): the shells call it once both
+ * runs are decided, since a run's summary is taken from its finished report.
+ */
+
+
+
+/**
+ * `report` (made by runGate from `dataset`) with what changed since `previous`. The key keeps its
+ * place in the report (build-report.ts writes it as null).
+ */
+function withSinceLastRun(report, dataset, headSha, previous) {
+    const asOf = report.provenance.as_of_review;
+    // runGate decided on this view; it is the same Dataset when no --as-of-review was given.
+    const view = asOf === null ? dataset : datasetAsOfReview(dataset, asOf);
+    const since = changesSinceLastRun(previous, {
+        dataset: view,
+        report,
+        summary: summaryOfReport(report, headSha),
+    });
+    return { ...report, since_last_run: since };
+}
+
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/read/limits.ts
@@ -18738,37 +20551,18 @@ const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+// EXTERNAL MODULE: ./src/core/fs-error-words.ts
+var fs_error_words = __nccwpck_require__(907);
 ;// CONCATENATED MODULE: ./src/read/lines/fs-errors.ts
 /** File-system errors as short, stack-free sentences for the reader's messages. */
-function errorCode(e) {
-    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
-        return e.code;
-    return undefined;
-}
+
+
 function errorMessage(e) {
     return e instanceof Error ? e.message : String(e);
 }
-/** A short, stack-free sentence for a failed open/stat/read. */
+/** A short, stack-free sentence for a failed open/stat/read (the words of fs-error-words.ts). */
 function describeFsError(e) {
-    switch (errorCode(e)) {
-        case "ENOENT":
-            return "no such file";
-        case "ENOTDIR":
-            return "no such file (a parent of the path is not a directory)";
-        case "EACCES":
-        case "EPERM":
-            return "permission denied";
-        case "EISDIR":
-            return "is a directory, not a file";
-        case "ELOOP":
-            return "too many levels of symbolic links";
-        case "ENAMETOOLONG":
-            return "the path is too long";
-        default: {
-            const code = errorCode(e);
-            return `cannot read the file (${code ?? errorMessage(e)})`;
-        }
-    }
+    return (0,fs_error_words/* fsCodeWords */.I)(e) ?? `cannot read the file (${(0,fs_error_words/* errorCode */.C)(e) ?? errorMessage(e)})`;
 }
 
 ;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
@@ -18833,7 +20627,7 @@ async function hashByPosition(fh) {
         }
     }
     catch (e) {
-        return { error: { code: errorCode(e), message: errorMessage(e) } };
+        return { error: { code: (0,fs_error_words/* errorCode */.C)(e), message: errorMessage(e) } };
     }
     return { digest: hash.digest("hex"), bytes: pos };
 }
@@ -19451,7 +21245,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
     catch (e) {
         if (handlerFailed)
             throw handlerError;
-        const code = errorCode(e);
+        const code = (0,fs_error_words/* errorCode */.C)(e);
         if (gunzip !== undefined && code === "ABORT_ERR") {
             // The gunzip stream ended (see above) while the file went on.
             const size = await fh.stat().then((st) => st.size, () => bytesRead);
@@ -20095,6 +21889,450 @@ function readAppendOnly(previous, current, display) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/read/builder/builder-columns.ts
+/**
+ * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
+ * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
+ * maps for what few tasks have (a second label, a second harness revision, more than one attempt
+ * id, a cluster conflict): a few objects a task would cost a task-heavy export most of its memory.
+ */
+/** Bits of TaskColumns.flags. */
+const F_BASELINE = 1;
+const F_CANDIDATE = 2;
+/** The task's first label is held inline (label0Revision, label0Validity, label0Src). */
+const F_LABEL0 = 4;
+/** The first label's evidence is its own list (label0Evidence), not the task's list. */
+const F_LABEL0_OWN = 8;
+/** The task has labels after its first (moreLabels). */
+const F_MORE_LABELS = 16;
+/** One of the rank's models (RankedModels: a K-model read) has a row on the task. */
+const F_RANKED = 32;
+/** Integer attempt ids below this are held in an array indexed by the id. */
+const DENSE_ATTEMPTS = 1 << 12;
+/** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
+const PACKED_FILE = 2 ** 34;
+/** The largest value a slot holds (0 marks a free slot). */
+const SLOT_MAX = 2 ** 32 - 1;
+/** Slots of one slab of an AttemptPool (256 KiB); blocks are 8 … DENSE_ATTEMPTS slots. */
+const SLAB_SLOTS = 1 << 16;
+/** Block sizes by class: 8 << class. */
+const MIN_BLOCK = 8;
+/**
+ * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
+ * per (model, task) costs hundreds of bytes of ArrayBuffer bookkeeping each and leaves every array
+ * it grew out of as garbage until a full collection. A block an AttemptIds grows out of is kept
+ * for the next one that grows to its size.
+ */
+class AttemptPool {
+    slabs = [];
+    /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
+    free = [];
+    /** Where the next new block of the last slab starts. */
+    used = SLAB_SLOTS;
+    /** A block of MIN_BLOCK << cls zeroed slots, as slab * SLAB_SLOTS + offset. */
+    take(cls) {
+        const reused = this.free[cls]?.pop();
+        if (reused !== undefined)
+            return reused;
+        const size = MIN_BLOCK << cls;
+        if (this.used + size > SLAB_SLOTS) {
+            this.slabs.push(new Uint32Array(SLAB_SLOTS));
+            this.used = 0;
+        }
+        const at = (this.slabs.length - 1) * SLAB_SLOTS + this.used;
+        this.used += size;
+        return at;
+    }
+    /** Returns a block (zeroed here) for reuse. */
+    give(cls, block) {
+        const slab = this.slabs[Math.floor(block / SLAB_SLOTS)];
+        const at = block % SLAB_SLOTS;
+        slab?.fill(0, at, at + (MIN_BLOCK << cls));
+        (this.free[cls] ??= []).push(block);
+    }
+}
+/** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
+const SHARED_POOL = new AttemptPool();
+/**
+ * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
+ * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
+ * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
+ * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
+ * string, a sparse or large id, another file, a line past 2^30) in a Map: an attempt-heavy export
+ * would otherwise hold a Map entry an attempt.
+ */
+class AttemptIds {
+    pool;
+    /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
+     * class, the ids in it. */
+    block = 0;
+    slab;
+    at = 0;
+    cls = 0;
+    denseCount = 0;
+    /** The file (packed / 2^34) of every value in the block; -1 before the first. */
+    file = -1;
+    other;
+    constructor(pool = SHARED_POOL) {
+        this.pool = pool;
+    }
+    capacity() {
+        return this.slab === undefined ? 0 : MIN_BLOCK << this.cls;
+    }
+    inDense(id) {
+        return (typeof id === "number" &&
+            Number.isInteger(id) &&
+            id >= 0 &&
+            (id < this.capacity() || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
+    }
+    get(id) {
+        const slab = this.slab;
+        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
+            // (A fraction is never held in the block: `slab[at + 1.5]` reads nothing.)
+            const v = slab[this.at + id];
+            if (v !== undefined && v !== 0 && Number.isInteger(id))
+                return this.file * PACKED_FILE + v - 1;
+        }
+        return this.other?.get(id);
+    }
+    set(id, packed) {
+        const file = Math.floor(packed / PACKED_FILE);
+        const slot = packed - file * PACKED_FILE + 1;
+        if (!this.inDense(id) ||
+            !Number.isSafeInteger(packed) ||
+            packed < 0 ||
+            slot > SLOT_MAX ||
+            (this.file >= 0 && file !== this.file)) {
+            if (this.inBlock(id))
+                this.clear(id);
+            (this.other ??= new Map()).set(id, packed);
+            return;
+        }
+        if (id >= this.capacity())
+            this.grow(id);
+        this.file = file;
+        const slab = this.slab;
+        if (slab[this.at + id] === 0)
+            this.denseCount++;
+        slab[this.at + id] = slot;
+        this.other?.delete(id);
+    }
+    inBlock(id) {
+        return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
+    }
+    clear(id) {
+        const slab = this.slab;
+        if (slab[this.at + id] !== 0)
+            this.denseCount--;
+        slab[this.at + id] = 0;
+    }
+    /** A block with room for `id`; the values move over and the old block goes back to the pool. */
+    grow(id) {
+        let cls = this.slab === undefined ? 0 : this.cls + 1;
+        while (MIN_BLOCK << cls <= id)
+            cls++;
+        const block = this.pool.take(cls);
+        const slab = this.pool.slabs[Math.floor(block / SLAB_SLOTS)];
+        const at = block % SLAB_SLOTS;
+        const old = this.slab;
+        if (old !== undefined) {
+            slab.set(old.subarray(this.at, this.at + (MIN_BLOCK << this.cls)), at);
+            this.pool.give(this.cls, this.block);
+        }
+        this.block = block;
+        this.slab = slab;
+        this.at = at;
+        this.cls = cls;
+    }
+    /** Calls `f` for every id held with its value (block ids ascending, then the others as added). */
+    forEach(f) {
+        AttemptIds.each(this, f);
+    }
+    /** How many ids are held, and the characters of the string ones (what the builder counts as held). */
+    held() {
+        let chars = 0;
+        this.other?.forEach((_, id) => {
+            if (typeof id === "string")
+                chars += id.length;
+        });
+        return { ids: this.denseCount + (this.other?.size ?? 0), chars };
+    }
+    /**
+     * forEach of `ids`, an AttemptIds or its structured clone (a plain object with the same fields,
+     * its slab a copy of its pool's: what a worker thread posts), read through the fields only.
+     */
+    static each(ids, f) {
+        const slab = ids.slab;
+        if (slab !== undefined) {
+            const base = ids.file * PACKED_FILE - 1;
+            const size = MIN_BLOCK << ids.cls;
+            for (let id = 0; id < size; id++) {
+                const v = slab[ids.at + id];
+                if (v !== 0)
+                    f(id, base + v);
+            }
+        }
+        ids.other?.forEach((packed, id) => {
+            f(id, packed);
+        });
+    }
+    /**
+     * The ids of `plain` (an AttemptIds of any pool, or its structured clone: see each) as an
+     * AttemptIds of `pool`, with `delta` added to every value (sources moved by delta / 4 lines).
+     * Nothing of plain is kept: a block of another builder's pool (or of a clone of it, a slab that
+     * other ids of the same post share) is never written through the copy.
+     */
+    static revive(plain, delta, pool) {
+        const out = new AttemptIds(pool);
+        // A block of the same size first, so that the ids in plain's block stay in one (set() takes
+        // an id into the block only while the ids stay dense, counted as they come).
+        if (plain.slab !== undefined)
+            out.grow((MIN_BLOCK << plain.cls) - 1);
+        AttemptIds.each(plain, (id, packed) => {
+            out.set(id, packed + delta);
+        });
+        return out;
+    }
+}
+function grownF64(a, size) {
+    const b = new Float64Array(size);
+    b.set(a);
+    return b;
+}
+function grownU32(a, size) {
+    const b = new Uint32Array(size);
+    b.set(a);
+    return b;
+}
+/** The largest count a narrow (Uint32) count column holds. */
+const NARROW_COUNT_MAX = 0xffffffff;
+function grownCounts(a, size) {
+    const b = a instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size);
+    b.set(a);
+    return b;
+}
+function grownU8(a, size) {
+    const b = new Uint8Array(size);
+    b.set(a);
+    return b;
+}
+/**
+ * A compared model on every task: its first harness revision inline (harness undefined: no row
+ * of this model on the task), the counts, further attempt ids and harness revisions by task.
+ */
+class ModelColumns {
+    harness = [];
+    a0 = [];
+    info = new Float64Array(0);
+    a0info = new Float64Array(0);
+    /**
+     * The counts: Uint32 columns (4 bytes a task each, where Float64 takes 8) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
+     * then all four Float64 (widen). Written through setCounts, or checked against
+     * NARROW_COUNT_MAX first: a Uint32Array would wrap a larger value silently.
+     */
+    pass = new Uint32Array(0);
+    fail = new Uint32Array(0);
+    infraError = new Uint32Array(0);
+    missing = new Uint32Array(0);
+    /** 1 where the model has a row on the task (a ranked model's own flag: F_RANKED is shared). */
+    seen = new Uint8Array(0);
+    narrow = true;
+    /** Task → attempt values after the first of its first harness revision. */
+    more = new Map();
+    /** Task → further harness revisions. */
+    others = new Map();
+    /** Task i's further harness revisions, the map made on first use. */
+    othersOf(i) {
+        let others = this.others.get(i);
+        if (others === undefined) {
+            others = new Map();
+            this.others.set(i, others);
+        }
+        return others;
+    }
+    grow(size) {
+        this.info = grownF64(this.info, size);
+        this.a0info = grownF64(this.a0info, size);
+        this.pass = grownCounts(this.pass, size);
+        this.fail = grownCounts(this.fail, size);
+        this.infraError = grownCounts(this.infraError, size);
+        this.missing = grownCounts(this.missing, size);
+        this.seen = grownU8(this.seen, size);
+    }
+    /** The count columns as Float64 (every count of the model then held exactly to 2^53). */
+    widen() {
+        if (!this.narrow)
+            return;
+        this.narrow = false;
+        this.pass = Float64Array.from(this.pass);
+        this.fail = Float64Array.from(this.fail);
+        this.infraError = Float64Array.from(this.infraError);
+        this.missing = Float64Array.from(this.missing);
+    }
+    /** Task i's four counts (safe integers), the columns widened first when one needs it. */
+    setCounts(i, pass, fail, infraError, missing) {
+        if (this.narrow &&
+            (pass > NARROW_COUNT_MAX ||
+                fail > NARROW_COUNT_MAX ||
+                infraError > NARROW_COUNT_MAX ||
+                missing > NARROW_COUNT_MAX))
+            this.widen();
+        this.pass[i] = pass;
+        this.fail[i] = fail;
+        this.infraError[i] = infraError;
+        this.missing[i] = missing;
+    }
+    push() {
+        this.harness.push(undefined);
+        this.a0.push(undefined);
+    }
+    /**
+     * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
+     * conflicts), keeping the counts: the Dataset is made at the read's peak memory
+     * (dataset-finish.ts), which is lower without them.
+     */
+    releaseAttempts() {
+        this.harness.length = 0;
+        this.a0.length = 0;
+        this.info = new Float64Array(0);
+        this.a0info = new Float64Array(0);
+        this.more.clear();
+        this.others.clear();
+    }
+}
+class TaskColumns {
+    count = 0;
+    capacity = 0;
+    taskIds = [];
+    /** The task's evidence (de-duplicated, first seen first, capped), packed (packed-evidence.ts). */
+    evidence = [];
+    clusters = [];
+    /** Index of the task's dataset revision (DatasetBuilder.revisionList). */
+    revision = new Uint32Array(0);
+    flags = new Uint8Array(0);
+    topRevision = new Float64Array(0);
+    /** Index into VALIDITIES. */
+    topValidity = new Uint8Array(0);
+    clusterSrc = new Float64Array(0);
+    label0Revision = new Float64Array(0);
+    label0Validity = new Uint8Array(0);
+    label0Src = new Float64Array(0);
+    /** Task → the first label's own evidence list (F_LABEL0_OWN). */
+    label0Evidence = new Map();
+    /** Task → reviewer and note of its first label, when given (a review). */
+    label0Meta = new Map();
+    moreLabels = new Map();
+    /** Task → the first row that contradicted its cluster. */
+    clusterConflicts = new Map();
+    baseline = new ModelColumns();
+    candidate = new ModelColumns();
+    /** The rank's models in a K-model read (RankedModels), in the order first seen or given. */
+    ranked = [];
+    /** A ranked model's columns, sized for the tasks held so far. */
+    addRanked() {
+        const m = new ModelColumns();
+        m.grow(this.capacity);
+        for (let i = 0; i < this.count; i++)
+            m.push();
+        this.ranked.push(m);
+        return m;
+    }
+    /** A new task's number. */
+    add(revision, taskId) {
+        if (this.count === this.capacity)
+            this.grow(Math.max(1024, this.capacity * 2));
+        const i = this.count++;
+        this.taskIds.push(taskId);
+        this.evidence.push(undefined);
+        this.clusters.push(undefined);
+        this.revision[i] = revision;
+        this.topRevision[i] = -1;
+        this.baseline.push();
+        this.candidate.push();
+        for (const m of this.ranked)
+            m.push();
+        return i;
+    }
+    grow(size) {
+        this.capacity = size;
+        this.revision = grownU32(this.revision, size);
+        this.flags = grownU8(this.flags, size);
+        this.topRevision = grownF64(this.topRevision, size);
+        this.topValidity = grownU8(this.topValidity, size);
+        this.clusterSrc = grownF64(this.clusterSrc, size);
+        this.label0Revision = grownF64(this.label0Revision, size);
+        this.label0Validity = grownU8(this.label0Validity, size);
+        this.label0Src = grownF64(this.label0Src, size);
+        this.baseline.grow(size);
+        this.candidate.grow(size);
+        for (const m of this.ranked)
+            m.grow(size);
+    }
+}
+/**
+ * Task numbers by (dataset revision index, task_id): open addressing over one Int32Array of
+ * (hash, task number + 1) pairs. A miss, the usual case for a new task of a task-heavy export,
+ * touches one cache line instead of a Map's bucket, entries and key strings; the task's own
+ * strings are compared only when the hashes agree.
+ */
+class TaskIndex {
+    table = new Int32Array(2 * 1024);
+    mask = 1023;
+    size = 0;
+    /** The empty slot where the last missed key would go (see add). */
+    free = 0;
+    static hash(revision, taskId) {
+        let h = Math.imul(revision + 1, 0x9e3779b1) ^ 0x811c9dc5;
+        for (let k = 0; k < taskId.length; k++)
+            h = Math.imul(h ^ taskId.charCodeAt(k), 0x01000193);
+        return h ^ (h >>> 15);
+    }
+    /** The task number of (revision, taskId) with hash h, or -1. */
+    find(h, revision, taskId, cols) {
+        const table = this.table;
+        let s = h & this.mask;
+        for (;;) {
+            const v = table[2 * s + 1] ?? 0;
+            if (v === 0) {
+                this.free = s;
+                return -1;
+            }
+            if (table[2 * s] === h) {
+                const i = v - 1;
+                if (cols.taskIds[i] === taskId && cols.revision[i] === revision)
+                    return i;
+            }
+            s = (s + 1) & this.mask;
+        }
+    }
+    /** Adds task i with hash h: call right after `find` missed it. */
+    add(h, i) {
+        this.table[2 * this.free] = h;
+        this.table[2 * this.free + 1] = i + 1;
+        this.size++;
+        // At most half full: probes stay short.
+        if (2 * this.size > this.mask)
+            this.grow();
+    }
+    grow() {
+        const old = this.table;
+        const slots = 2 * (this.mask + 1);
+        this.table = new Int32Array(2 * slots);
+        this.mask = slots - 1;
+        for (let s = 0; s < old.length; s += 2) {
+            const v = old[s + 1] ?? 0;
+            if (v === 0)
+                continue;
+            const h = old[s] ?? 0;
+            let t = h & this.mask;
+            while ((this.table[2 * t + 1] ?? 0) !== 0)
+                t = (t + 1) & this.mask;
+            this.table[2 * t] = h;
+            this.table[2 * t + 1] = v;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/rows/packed-evidence.ts
 /**
  * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
@@ -20186,6 +22424,430 @@ function packedIndexOf(packed, item) {
             return at;
     }
     return -1;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/task-table.ts
+
+
+/** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
+const LINE_RADIX = 2 ** 32;
+/** The evidence of a task or event without any (shared: records are never modified). */
+const NO_EVIDENCE = Object.freeze([]);
+/**
+ * A number read from a Float64Array, as a small integer when it is one. A record's field that
+ * first receives a boxed double (what a Float64Array read gives before the code is optimised)
+ * boxes every later value too: 16 bytes more a field of every record.
+ */
+function small(x) {
+    const k = x | 0;
+    return k === x ? k : x;
+}
+/**
+ * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
+ * order, reading its columns in order), then read. Each task's run of events is known beforehand.
+ */
+class ColumnTaskTable {
+    strings;
+    revisionNames;
+    files;
+    length;
+    /** Task index → the builder's task number (for its strings). */
+    order;
+    /** Task index → its dataset revision's index in `revisionNames`. */
+    revisionIndex;
+    validityCode;
+    reviewRevisions;
+    baselines;
+    candidates;
+    /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
+    eventStart;
+    eventRevisions;
+    eventValidities;
+    eventSource;
+    /** Event index → its evidence when it is not the task's list. */
+    eventEvidence = new Map();
+    /** Event index → reviewer and note, when either was given. */
+    eventMeta = new Map();
+    filled = 0;
+    constructor(size, 
+    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
+    eventStart, strings, revisionNames, files) {
+        this.strings = strings;
+        this.revisionNames = revisionNames;
+        this.files = files;
+        this.length = size;
+        this.order = new Uint32Array(size);
+        this.revisionIndex = new Uint32Array(size);
+        this.validityCode = new Uint8Array(size);
+        this.reviewRevisions = new Float64Array(size);
+        this.baselines = new Array(size);
+        this.candidates = new Array(size);
+        if (eventStart.length !== size + 1)
+            throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
+        this.eventStart = eventStart;
+        const events = eventStart[size] ?? 0;
+        this.eventRevisions = new Float64Array(events);
+        this.eventValidities = new Uint8Array(events);
+        this.eventSource = new Float64Array(events);
+    }
+    /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
+    setTask(i, builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate) {
+        this.filled++;
+        this.order[i] = builderTask;
+        this.revisionIndex[i] = revisionIndex;
+        this.validityCode[i] = validityCode;
+        this.reviewRevisions[i] = reviewRevision;
+        this.baselines[i] = baseline;
+        this.candidates[i] = candidate;
+    }
+    /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
+    setEvent(e, revision, validityCode, source, evidence, meta) {
+        this.eventRevisions[e] = revision;
+        this.eventValidities[e] = validityCode;
+        this.eventSource[e] = source;
+        if (evidence !== undefined)
+            this.eventEvidence.set(e, evidence);
+        if (meta !== undefined)
+            this.eventMeta.set(e, meta);
+    }
+    /** Whether every task was added. */
+    complete() {
+        return this.filled === this.length;
+    }
+    at(i) {
+        if (!(i >= 0 && i < this.filled))
+            throw new Error(`TaskTable: no task ${i} (of ${this.filled})`);
+        return this.order[i];
+    }
+    datasetRevision(i) {
+        this.at(i);
+        return this.revisionNames[this.revisionIndex[i]] ?? "";
+    }
+    taskId(i) {
+        return this.strings.taskIds[this.at(i)] ?? "";
+    }
+    validity(i) {
+        this.at(i);
+        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
+    }
+    reviewRevision(i) {
+        this.at(i);
+        return small(this.reviewRevisions[i]);
+    }
+    cluster(i) {
+        return this.strings.clusters[this.at(i)];
+    }
+    baseline(i) {
+        this.at(i);
+        return this.baselines[i];
+    }
+    candidate(i) {
+        this.at(i);
+        return this.candidates[i];
+    }
+    /** (A new array on each call.) */
+    evidence(i) {
+        return unpack(this.strings.evidence[this.at(i)]) ?? NO_EVIDENCE;
+    }
+    labelCount(i) {
+        this.at(i);
+        return this.eventStart[i + 1] - this.eventStart[i];
+    }
+    lastLabelRevision(i) {
+        this.at(i);
+        const end = this.eventStart[i + 1];
+        return end > this.eventStart[i] ? small(this.eventRevisions[end - 1]) : -1;
+    }
+    eventRevision(i, k) {
+        return small(this.eventRevisions[this.eventAt(i, k)]);
+    }
+    eventValidity(i, k) {
+        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+    }
+    eventFile(i, k) {
+        return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
+    }
+    eventLine(i, k) {
+        return small(this.eventSource[this.eventAt(i, k)] % LINE_RADIX);
+    }
+    eventAt(i, k) {
+        this.at(i);
+        const e = this.eventStart[i] + k;
+        if (!(k >= 0 && e < this.eventStart[i + 1]))
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+    history(i) {
+        const taskEvidence = this.evidence(i);
+        const out = [];
+        for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
+            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
+        }
+        return out;
+    }
+    sourceOf(src) {
+        return { file: this.files[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
+    }
+    record(i) {
+        const history = this.history(i);
+        const datasetRevision = this.datasetRevision(i);
+        const taskId = this.taskId(i);
+        const validity = this.validity(i);
+        const reviewRevision = this.reviewRevision(i);
+        const evidence = this.evidence(i);
+        const cluster = this.cluster(i);
+        const b = this.baselines[i];
+        const c = this.candidates[i];
+        // The keys in the order the reader always gave them.
+        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
+        if (cluster !== undefined)
+            out.cluster = cluster;
+        if (b !== undefined)
+            out.baseline = b;
+        if (c !== undefined)
+            out.candidate = c;
+        return out;
+    }
+}
+/** A history event (reviewer and note only when given, after the evidence). */
+function reviewEvent(revision, validity, source, evidence, meta) {
+    if (meta === undefined || (meta.reviewer === undefined && meta.note === undefined)) {
+        return { revision, validity, source, evidence };
+    }
+    const event = { revision, validity, source, evidence };
+    if (meta.reviewer !== undefined)
+        event.reviewer = meta.reviewer;
+    if (meta.note !== undefined)
+        event.note = meta.note;
+    return event;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/builder-state.ts
+/**
+ * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
+ * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
+ * the compared models' totals, what is held against the caps (InputLimits), and the problems
+ * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
+ * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
+ * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
+ * src/read/builder does.
+ *
+ * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
+ */
+
+
+
+
+/** Harness-kind entries: packed source * 2 + kind. */
+const KIND_ATTEMPTS = 0;
+const KIND_AGGREGATED = 1;
+/** Keeps the first problems in full and counts the rest. */
+class ProblemList {
+    items = [];
+    total = 0;
+    add(p) {
+        this.total++;
+        if (this.items.length < 20)
+            this.items.push(p);
+    }
+    /** Adds another list's problems after these (as if each had been added here). */
+    append(other) {
+        for (const p of other.items)
+            this.add(p);
+        this.total += other.total - other.items.length;
+    }
+}
+function newModelState() {
+    return {
+        harnessRevisions: new Set(),
+        datasetRevisions: new Set(),
+        duplicateRows: 0,
+        attempts: 0,
+        lastHarness: undefined,
+        lastRevision: undefined,
+    };
+}
+/**
+ * The rank's models in one read (a K-model read, src/read/read-models.ts): each keeps its own
+ * columns and totals exactly as the baseline and the candidate do, and every task one of them ran
+ * is in the universe. Given ids (`--models`) are ranked in that order; without them (`every`)
+ * each model is ranked from its first row on, in the order first seen. The counts and summaries
+ * are filled by finish (dataset-finish.ts), by task of the Dataset's table.
+ */
+class RankedModels {
+    cols;
+    ids = [];
+    byId = new Map();
+    states = [];
+    /** counts[k][u]: ranked model k's attempts on the table's task u (after finish). */
+    counts = [];
+    /** Every model of the export is ranked (no ids given). */
+    every;
+    constructor(given, 
+    /** The builder's columns: a ranked model's are added there. */
+    cols) {
+        this.cols = cols;
+        this.every = given === null;
+        for (const id of given ?? [])
+            this.add(id);
+    }
+    /** Ranks one more model; its index. */
+    add(id) {
+        const k = this.ids.length;
+        this.ids.push(id);
+        this.byId.set(id, k);
+        this.states.push(newModelState());
+        this.cols.addRanked();
+        return k;
+    }
+}
+class BuilderState {
+    baseline;
+    candidate;
+    fileNames;
+    /** dataset_revision → its index. */
+    revisions = new Map();
+    /** The same, by revision index. */
+    revisionList = [];
+    cols = new TaskColumns();
+    /** Task numbers by (revision index, task_id). */
+    index = new TaskIndex();
+    /** Cluster and harness strings repeat across tasks: keep one copy of each. */
+    strings = new Map();
+    /** The harness revision interned last (rows of a harness revision come in runs). */
+    lastHarness = undefined;
+    models = new Set();
+    baselineState = newModelState();
+    candidateState = newModelState();
+    lineProblems = new ProblemList();
+    limits;
+    /** A cap was passed (reported): later lines are not held. */
+    stopped = false;
+    /**
+     * This read is the rank's (ReadOptions.pairOfMany): the two models need not appear (the rank
+     * checks its models against modelsPresent), and a reviews file that labels none of the read's
+     * tasks is named in the Dataset, not refused (the rank refuses it in its own words).
+     */
+    pairOfMany = false;
+    /** The rank's models when this is a K-model read (set before the first row), else undefined. */
+    ranked = undefined;
+    attemptIds = 0;
+    /** Blocks of every AttemptIds of this builder (freed with it). */
+    attemptPool = new AttemptPool();
+    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
+    reviewFiles = new Map();
+    heldChars = 0;
+    constructor(baseline, candidate, 
+    /** Display names of the input files, by file index. */
+    fileNames, limits = {}) {
+        this.baseline = baseline;
+        this.candidate = candidate;
+        this.fileNames = fileNames;
+        this.limits = { ...DEFAULT_INPUT_LIMITS, ...limits };
+    }
+    /** Reports a passed cap at `src` and stops holding what later lines bring. */
+    capPassed(src, message) {
+        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
+        this.stopped = true;
+    }
+    /** After each line: reports when the text or attempt ids held have passed their caps. */
+    checkHeld(src) {
+        if (this.stopped)
+            return;
+        if (this.heldChars > this.limits.maxHeldChars) {
+            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
+                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
+        }
+        else if (this.attemptIds > this.limits.maxAttemptIds) {
+            this.capPassed(src, `${this.ranked === undefined ? "the baseline and the candidate" : "the ranked models"} have more than ` +
+                `${this.limits.maxAttemptIds} distinct attempt ids ` +
+                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
+                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
+        }
+    }
+    /** An attempt id kept to recognise its repeats. */
+    holdAttempt(attempt) {
+        if (attempt !== undefined) {
+            this.attemptIds++;
+            if (typeof attempt === "string")
+                this.heldChars += attempt.length;
+        }
+        return attempt;
+    }
+    src(fileIndex, line) {
+        return fileIndex * LINE_RADIX + line;
+    }
+    where(src) {
+        const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
+        return `${file}:${src % LINE_RADIX}`;
+    }
+    locationOf(src) {
+        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
+    }
+    /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
+    fileProblem(fileIndex, line, message) {
+        const file = this.fileNames[fileIndex] ?? "?";
+        this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
+    }
+    lineProblem(src, field, message) {
+        const location = this.locationOf(src);
+        this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
+    }
+    intern(value) {
+        const known = this.strings.get(value);
+        if (known !== undefined)
+            return known;
+        this.strings.set(value, value);
+        this.heldChars += value.length;
+        return value;
+    }
+    internHarness(value) {
+        let held = this.lastHarness;
+        if (value !== held) {
+            held = this.intern(value);
+            this.lastHarness = held;
+        }
+        return held;
+    }
+    revisionOf(i) {
+        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
+    }
+    /** Whether the reviews can matter: call after all results files. */
+    inUniverse(i) {
+        return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE | F_RANKED)) !== 0;
+    }
+    /** No problem reported and no cap passed so far (what a read in ranges requires). */
+    healthy() {
+        return !this.stopped && this.lineProblems.total === 0;
+    }
+    /** How many tasks this builder holds (snapshot's `to`). */
+    taskCount() {
+        return this.cols.count;
+    }
+    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
+    heldAttemptIds() {
+        return this.attemptIds;
+    }
+    /** Every model_config seen, sorted. */
+    modelsPresent() {
+        return [...this.models].sort(compareCodeUnits);
+    }
+    /** The dataset revision named so, made (as a row's would be) when new. */
+    revisionNamed(revision) {
+        const known = this.revisions.get(revision);
+        if (known !== undefined)
+            return known;
+        const name = this.intern(revision);
+        const rev = { name, index: this.revisionList.length };
+        this.revisions.set(name, rev);
+        this.revisionList.push(rev);
+        return rev;
+    }
+    holdAll(ids) {
+        const held = ids.held();
+        this.attemptIds += held.ids;
+        this.heldChars += held.chars;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/read/rows/scanner-parts.ts
@@ -21179,818 +23841,6 @@ class RowScanner {
     }
 }
 
-;// CONCATENATED MODULE: ./src/read/builder/builder-columns.ts
-/**
- * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
- * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
- * maps for what few tasks have (a second label, a second harness revision, more than one attempt
- * id, a cluster conflict): a few objects a task would cost a task-heavy export most of its memory.
- */
-/** Bits of TaskColumns.flags. */
-const F_BASELINE = 1;
-const F_CANDIDATE = 2;
-/** The task's first label is held inline (label0Revision, label0Validity, label0Src). */
-const F_LABEL0 = 4;
-/** The first label's evidence is its own list (label0Evidence), not the task's list. */
-const F_LABEL0_OWN = 8;
-/** The task has labels after its first (moreLabels). */
-const F_MORE_LABELS = 16;
-/** Integer attempt ids below this are held in an array indexed by the id. */
-const DENSE_ATTEMPTS = 1 << 12;
-/** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
-const PACKED_FILE = 2 ** 34;
-/** The largest value a slot holds (0 marks a free slot). */
-const SLOT_MAX = 2 ** 32 - 1;
-/** Slots of one slab of an AttemptPool (256 KiB); blocks are 8 … DENSE_ATTEMPTS slots. */
-const SLAB_SLOTS = 1 << 16;
-/** Block sizes by class: 8 << class. */
-const MIN_BLOCK = 8;
-/**
- * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
- * per (model, task) costs hundreds of bytes of ArrayBuffer bookkeeping each and leaves every array
- * it grew out of as garbage until a full collection. A block an AttemptIds grows out of is kept
- * for the next one that grows to its size.
- */
-class AttemptPool {
-    slabs = [];
-    /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
-    free = [];
-    /** Where the next new block of the last slab starts. */
-    used = SLAB_SLOTS;
-    /** A block of MIN_BLOCK << cls zeroed slots, as slab * SLAB_SLOTS + offset. */
-    take(cls) {
-        const reused = this.free[cls]?.pop();
-        if (reused !== undefined)
-            return reused;
-        const size = MIN_BLOCK << cls;
-        if (this.used + size > SLAB_SLOTS) {
-            this.slabs.push(new Uint32Array(SLAB_SLOTS));
-            this.used = 0;
-        }
-        const at = (this.slabs.length - 1) * SLAB_SLOTS + this.used;
-        this.used += size;
-        return at;
-    }
-    /** Returns a block (zeroed here) for reuse. */
-    give(cls, block) {
-        const slab = this.slabs[Math.floor(block / SLAB_SLOTS)];
-        const at = block % SLAB_SLOTS;
-        slab?.fill(0, at, at + (MIN_BLOCK << cls));
-        (this.free[cls] ??= []).push(block);
-    }
-}
-/** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
-const SHARED_POOL = new AttemptPool();
-/**
- * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
- * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
- * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
- * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
- * string, a sparse or large id, another file, a line past 2^30) in a Map: an attempt-heavy export
- * would otherwise hold a Map entry an attempt.
- */
-class AttemptIds {
-    pool;
-    /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
-     * class, the ids in it. */
-    block = 0;
-    slab;
-    at = 0;
-    cls = 0;
-    denseCount = 0;
-    /** The file (packed / 2^34) of every value in the block; -1 before the first. */
-    file = -1;
-    other;
-    constructor(pool = SHARED_POOL) {
-        this.pool = pool;
-    }
-    capacity() {
-        return this.slab === undefined ? 0 : MIN_BLOCK << this.cls;
-    }
-    inDense(id) {
-        return (typeof id === "number" &&
-            Number.isInteger(id) &&
-            id >= 0 &&
-            (id < this.capacity() || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
-    }
-    get(id) {
-        const slab = this.slab;
-        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
-            // (A fraction is never held in the block: `slab[at + 1.5]` reads nothing.)
-            const v = slab[this.at + id];
-            if (v !== undefined && v !== 0 && Number.isInteger(id))
-                return this.file * PACKED_FILE + v - 1;
-        }
-        return this.other?.get(id);
-    }
-    set(id, packed) {
-        const file = Math.floor(packed / PACKED_FILE);
-        const slot = packed - file * PACKED_FILE + 1;
-        if (!this.inDense(id) ||
-            !Number.isSafeInteger(packed) ||
-            packed < 0 ||
-            slot > SLOT_MAX ||
-            (this.file >= 0 && file !== this.file)) {
-            if (this.inBlock(id))
-                this.clear(id);
-            (this.other ??= new Map()).set(id, packed);
-            return;
-        }
-        if (id >= this.capacity())
-            this.grow(id);
-        this.file = file;
-        const slab = this.slab;
-        if (slab[this.at + id] === 0)
-            this.denseCount++;
-        slab[this.at + id] = slot;
-        this.other?.delete(id);
-    }
-    inBlock(id) {
-        return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
-    }
-    clear(id) {
-        const slab = this.slab;
-        if (slab[this.at + id] !== 0)
-            this.denseCount--;
-        slab[this.at + id] = 0;
-    }
-    /** A block with room for `id`; the values move over and the old block goes back to the pool. */
-    grow(id) {
-        let cls = this.slab === undefined ? 0 : this.cls + 1;
-        while (MIN_BLOCK << cls <= id)
-            cls++;
-        const block = this.pool.take(cls);
-        const slab = this.pool.slabs[Math.floor(block / SLAB_SLOTS)];
-        const at = block % SLAB_SLOTS;
-        const old = this.slab;
-        if (old !== undefined) {
-            slab.set(old.subarray(this.at, this.at + (MIN_BLOCK << this.cls)), at);
-            this.pool.give(this.cls, this.block);
-        }
-        this.block = block;
-        this.slab = slab;
-        this.at = at;
-        this.cls = cls;
-    }
-    /** Calls `f` for every id held with its value (block ids ascending, then the others as added). */
-    forEach(f) {
-        AttemptIds.each(this, f);
-    }
-    /** How many ids are held, and the characters of the string ones (what the builder counts as held). */
-    held() {
-        let chars = 0;
-        this.other?.forEach((_, id) => {
-            if (typeof id === "string")
-                chars += id.length;
-        });
-        return { ids: this.denseCount + (this.other?.size ?? 0), chars };
-    }
-    /**
-     * forEach of `ids`, an AttemptIds or its structured clone (a plain object with the same fields,
-     * its slab a copy of its pool's: what a worker thread posts), read through the fields only.
-     */
-    static each(ids, f) {
-        const slab = ids.slab;
-        if (slab !== undefined) {
-            const base = ids.file * PACKED_FILE - 1;
-            const size = MIN_BLOCK << ids.cls;
-            for (let id = 0; id < size; id++) {
-                const v = slab[ids.at + id];
-                if (v !== 0)
-                    f(id, base + v);
-            }
-        }
-        ids.other?.forEach((packed, id) => {
-            f(id, packed);
-        });
-    }
-    /**
-     * The ids of `plain` (an AttemptIds of any pool, or its structured clone: see each) as an
-     * AttemptIds of `pool`, with `delta` added to every value (sources moved by delta / 4 lines).
-     * Nothing of plain is kept: a block of another builder's pool (or of a clone of it, a slab that
-     * other ids of the same post share) is never written through the copy.
-     */
-    static revive(plain, delta, pool) {
-        const out = new AttemptIds(pool);
-        // A block of the same size first, so that the ids in plain's block stay in one (set() takes
-        // an id into the block only while the ids stay dense, counted as they come).
-        if (plain.slab !== undefined)
-            out.grow((MIN_BLOCK << plain.cls) - 1);
-        AttemptIds.each(plain, (id, packed) => {
-            out.set(id, packed + delta);
-        });
-        return out;
-    }
-}
-function grownF64(a, size) {
-    const b = new Float64Array(size);
-    b.set(a);
-    return b;
-}
-function grownU32(a, size) {
-    const b = new Uint32Array(size);
-    b.set(a);
-    return b;
-}
-/** The largest count a narrow (Uint32) count column holds. */
-const NARROW_COUNT_MAX = 0xffffffff;
-function grownCounts(a, size) {
-    const b = a instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size);
-    b.set(a);
-    return b;
-}
-function grownU8(a, size) {
-    const b = new Uint8Array(size);
-    b.set(a);
-    return b;
-}
-/**
- * A compared model on every task: its first harness revision inline (harness undefined: no row
- * of this model on the task), the counts, further attempt ids and harness revisions by task.
- */
-class ModelColumns {
-    harness = [];
-    a0 = [];
-    info = new Float64Array(0);
-    a0info = new Float64Array(0);
-    /**
-     * The counts: Uint32 columns (4 bytes a task each, where Float64 takes 8) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
-     * then all four Float64 (widen). Written through setCounts, or checked against
-     * NARROW_COUNT_MAX first: a Uint32Array would wrap a larger value silently.
-     */
-    pass = new Uint32Array(0);
-    fail = new Uint32Array(0);
-    infraError = new Uint32Array(0);
-    missing = new Uint32Array(0);
-    narrow = true;
-    /** Task → attempt values after the first of its first harness revision. */
-    more = new Map();
-    /** Task → further harness revisions. */
-    others = new Map();
-    /** Task i's further harness revisions, the map made on first use. */
-    othersOf(i) {
-        let others = this.others.get(i);
-        if (others === undefined) {
-            others = new Map();
-            this.others.set(i, others);
-        }
-        return others;
-    }
-    grow(size) {
-        this.info = grownF64(this.info, size);
-        this.a0info = grownF64(this.a0info, size);
-        this.pass = grownCounts(this.pass, size);
-        this.fail = grownCounts(this.fail, size);
-        this.infraError = grownCounts(this.infraError, size);
-        this.missing = grownCounts(this.missing, size);
-    }
-    /** The count columns as Float64 (every count of the model then held exactly to 2^53). */
-    widen() {
-        if (!this.narrow)
-            return;
-        this.narrow = false;
-        this.pass = Float64Array.from(this.pass);
-        this.fail = Float64Array.from(this.fail);
-        this.infraError = Float64Array.from(this.infraError);
-        this.missing = Float64Array.from(this.missing);
-    }
-    /** Task i's four counts (safe integers), the columns widened first when one needs it. */
-    setCounts(i, pass, fail, infraError, missing) {
-        if (this.narrow &&
-            (pass > NARROW_COUNT_MAX ||
-                fail > NARROW_COUNT_MAX ||
-                infraError > NARROW_COUNT_MAX ||
-                missing > NARROW_COUNT_MAX))
-            this.widen();
-        this.pass[i] = pass;
-        this.fail[i] = fail;
-        this.infraError[i] = infraError;
-        this.missing[i] = missing;
-    }
-    push() {
-        this.harness.push(undefined);
-        this.a0.push(undefined);
-    }
-    /**
-     * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
-     * conflicts), keeping the counts: the Dataset is made at the read's peak memory
-     * (dataset-finish.ts), which is lower without them.
-     */
-    releaseAttempts() {
-        this.harness.length = 0;
-        this.a0.length = 0;
-        this.info = new Float64Array(0);
-        this.a0info = new Float64Array(0);
-        this.more.clear();
-        this.others.clear();
-    }
-}
-class TaskColumns {
-    count = 0;
-    capacity = 0;
-    taskIds = [];
-    /** The task's evidence (de-duplicated, first seen first, capped), packed (packed-evidence.ts). */
-    evidence = [];
-    clusters = [];
-    /** Index of the task's dataset revision (DatasetBuilder.revisionList). */
-    revision = new Uint32Array(0);
-    flags = new Uint8Array(0);
-    topRevision = new Float64Array(0);
-    /** Index into VALIDITIES. */
-    topValidity = new Uint8Array(0);
-    clusterSrc = new Float64Array(0);
-    label0Revision = new Float64Array(0);
-    label0Validity = new Uint8Array(0);
-    label0Src = new Float64Array(0);
-    /** Task → the first label's own evidence list (F_LABEL0_OWN). */
-    label0Evidence = new Map();
-    /** Task → reviewer and note of its first label, when given (a review). */
-    label0Meta = new Map();
-    moreLabels = new Map();
-    /** Task → the first row that contradicted its cluster. */
-    clusterConflicts = new Map();
-    baseline = new ModelColumns();
-    candidate = new ModelColumns();
-    /** A new task's number. */
-    add(revision, taskId) {
-        if (this.count === this.capacity)
-            this.grow(Math.max(1024, this.capacity * 2));
-        const i = this.count++;
-        this.taskIds.push(taskId);
-        this.evidence.push(undefined);
-        this.clusters.push(undefined);
-        this.revision[i] = revision;
-        this.topRevision[i] = -1;
-        this.baseline.push();
-        this.candidate.push();
-        return i;
-    }
-    grow(size) {
-        this.capacity = size;
-        this.revision = grownU32(this.revision, size);
-        this.flags = grownU8(this.flags, size);
-        this.topRevision = grownF64(this.topRevision, size);
-        this.topValidity = grownU8(this.topValidity, size);
-        this.clusterSrc = grownF64(this.clusterSrc, size);
-        this.label0Revision = grownF64(this.label0Revision, size);
-        this.label0Validity = grownU8(this.label0Validity, size);
-        this.label0Src = grownF64(this.label0Src, size);
-        this.baseline.grow(size);
-        this.candidate.grow(size);
-    }
-}
-/**
- * Task numbers by (dataset revision index, task_id): open addressing over one Int32Array of
- * (hash, task number + 1) pairs. A miss, the usual case for a new task of a task-heavy export,
- * touches one cache line instead of a Map's bucket, entries and key strings; the task's own
- * strings are compared only when the hashes agree.
- */
-class TaskIndex {
-    table = new Int32Array(2 * 1024);
-    mask = 1023;
-    size = 0;
-    /** The empty slot where the last missed key would go (see add). */
-    free = 0;
-    static hash(revision, taskId) {
-        let h = Math.imul(revision + 1, 0x9e3779b1) ^ 0x811c9dc5;
-        for (let k = 0; k < taskId.length; k++)
-            h = Math.imul(h ^ taskId.charCodeAt(k), 0x01000193);
-        return h ^ (h >>> 15);
-    }
-    /** The task number of (revision, taskId) with hash h, or -1. */
-    find(h, revision, taskId, cols) {
-        const table = this.table;
-        let s = h & this.mask;
-        for (;;) {
-            const v = table[2 * s + 1] ?? 0;
-            if (v === 0) {
-                this.free = s;
-                return -1;
-            }
-            if (table[2 * s] === h) {
-                const i = v - 1;
-                if (cols.taskIds[i] === taskId && cols.revision[i] === revision)
-                    return i;
-            }
-            s = (s + 1) & this.mask;
-        }
-    }
-    /** Adds task i with hash h: call right after `find` missed it. */
-    add(h, i) {
-        this.table[2 * this.free] = h;
-        this.table[2 * this.free + 1] = i + 1;
-        this.size++;
-        // At most half full: probes stay short.
-        if (2 * this.size > this.mask)
-            this.grow();
-    }
-    grow() {
-        const old = this.table;
-        const slots = 2 * (this.mask + 1);
-        this.table = new Int32Array(2 * slots);
-        this.mask = slots - 1;
-        for (let s = 0; s < old.length; s += 2) {
-            const v = old[s + 1] ?? 0;
-            if (v === 0)
-                continue;
-            const h = old[s] ?? 0;
-            let t = h & this.mask;
-            while ((this.table[2 * t + 1] ?? 0) !== 0)
-                t = (t + 1) & this.mask;
-            this.table[2 * t] = h;
-            this.table[2 * t + 1] = v;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/read/builder/task-table.ts
-
-
-/** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
-const LINE_RADIX = 2 ** 32;
-/** The evidence of a task or event without any (shared: records are never modified). */
-const NO_EVIDENCE = Object.freeze([]);
-/**
- * A number read from a Float64Array, as a small integer when it is one. A record's field that
- * first receives a boxed double (what a Float64Array read gives before the code is optimised)
- * boxes every later value too: 16 bytes more a field of every record.
- */
-function small(x) {
-    const k = x | 0;
-    return k === x ? k : x;
-}
-/**
- * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
- * order, reading its columns in order), then read. Each task's run of events is known beforehand.
- */
-class ColumnTaskTable {
-    strings;
-    revisionNames;
-    files;
-    length;
-    /** Task index → the builder's task number (for its strings). */
-    order;
-    /** Task index → its dataset revision's index in `revisionNames`. */
-    revisionIndex;
-    validityCode;
-    reviewRevisions;
-    baselines;
-    candidates;
-    /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
-    eventStart;
-    eventRevisions;
-    eventValidities;
-    eventSource;
-    /** Event index → its evidence when it is not the task's list. */
-    eventEvidence = new Map();
-    /** Event index → reviewer and note, when either was given. */
-    eventMeta = new Map();
-    filled = 0;
-    constructor(size, 
-    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
-    eventStart, strings, revisionNames, files) {
-        this.strings = strings;
-        this.revisionNames = revisionNames;
-        this.files = files;
-        this.length = size;
-        this.order = new Uint32Array(size);
-        this.revisionIndex = new Uint32Array(size);
-        this.validityCode = new Uint8Array(size);
-        this.reviewRevisions = new Float64Array(size);
-        this.baselines = new Array(size);
-        this.candidates = new Array(size);
-        if (eventStart.length !== size + 1)
-            throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
-        this.eventStart = eventStart;
-        const events = eventStart[size] ?? 0;
-        this.eventRevisions = new Float64Array(events);
-        this.eventValidities = new Uint8Array(events);
-        this.eventSource = new Float64Array(events);
-    }
-    /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
-    setTask(i, builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate) {
-        this.filled++;
-        this.order[i] = builderTask;
-        this.revisionIndex[i] = revisionIndex;
-        this.validityCode[i] = validityCode;
-        this.reviewRevisions[i] = reviewRevision;
-        this.baselines[i] = baseline;
-        this.candidates[i] = candidate;
-    }
-    /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
-    setEvent(e, revision, validityCode, source, evidence, meta) {
-        this.eventRevisions[e] = revision;
-        this.eventValidities[e] = validityCode;
-        this.eventSource[e] = source;
-        if (evidence !== undefined)
-            this.eventEvidence.set(e, evidence);
-        if (meta !== undefined)
-            this.eventMeta.set(e, meta);
-    }
-    /** Whether every task was added. */
-    complete() {
-        return this.filled === this.length;
-    }
-    at(i) {
-        if (!(i >= 0 && i < this.filled))
-            throw new Error(`TaskTable: no task ${i} (of ${this.filled})`);
-        return this.order[i];
-    }
-    datasetRevision(i) {
-        this.at(i);
-        return this.revisionNames[this.revisionIndex[i]] ?? "";
-    }
-    taskId(i) {
-        return this.strings.taskIds[this.at(i)] ?? "";
-    }
-    validity(i) {
-        this.at(i);
-        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
-    }
-    reviewRevision(i) {
-        this.at(i);
-        return small(this.reviewRevisions[i]);
-    }
-    cluster(i) {
-        return this.strings.clusters[this.at(i)];
-    }
-    baseline(i) {
-        this.at(i);
-        return this.baselines[i];
-    }
-    candidate(i) {
-        this.at(i);
-        return this.candidates[i];
-    }
-    /** (A new array on each call.) */
-    evidence(i) {
-        return unpack(this.strings.evidence[this.at(i)]) ?? NO_EVIDENCE;
-    }
-    labelCount(i) {
-        this.at(i);
-        return this.eventStart[i + 1] - this.eventStart[i];
-    }
-    lastLabelRevision(i) {
-        this.at(i);
-        const end = this.eventStart[i + 1];
-        return end > this.eventStart[i] ? small(this.eventRevisions[end - 1]) : -1;
-    }
-    eventRevision(i, k) {
-        return small(this.eventRevisions[this.eventAt(i, k)]);
-    }
-    eventValidity(i, k) {
-        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
-    }
-    eventFile(i, k) {
-        return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
-    }
-    eventLine(i, k) {
-        return small(this.eventSource[this.eventAt(i, k)] % LINE_RADIX);
-    }
-    eventAt(i, k) {
-        this.at(i);
-        const e = this.eventStart[i] + k;
-        if (!(k >= 0 && e < this.eventStart[i + 1]))
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
-    history(i) {
-        const taskEvidence = this.evidence(i);
-        const out = [];
-        for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
-            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
-        }
-        return out;
-    }
-    sourceOf(src) {
-        return { file: this.files[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
-    }
-    record(i) {
-        const history = this.history(i);
-        const datasetRevision = this.datasetRevision(i);
-        const taskId = this.taskId(i);
-        const validity = this.validity(i);
-        const reviewRevision = this.reviewRevision(i);
-        const evidence = this.evidence(i);
-        const cluster = this.cluster(i);
-        const b = this.baselines[i];
-        const c = this.candidates[i];
-        // The keys in the order the reader always gave them.
-        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
-        if (cluster !== undefined)
-            out.cluster = cluster;
-        if (b !== undefined)
-            out.baseline = b;
-        if (c !== undefined)
-            out.candidate = c;
-        return out;
-    }
-}
-/** A history event (reviewer and note only when given, after the evidence). */
-function reviewEvent(revision, validity, source, evidence, meta) {
-    if (meta === undefined || (meta.reviewer === undefined && meta.note === undefined)) {
-        return { revision, validity, source, evidence };
-    }
-    const event = { revision, validity, source, evidence };
-    if (meta.reviewer !== undefined)
-        event.reviewer = meta.reviewer;
-    if (meta.note !== undefined)
-        event.note = meta.note;
-    return event;
-}
-
-;// CONCATENATED MODULE: ./src/read/builder/builder-state.ts
-/**
- * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
- * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
- * the compared models' totals, what is held against the caps (InputLimits), and the problems
- * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
- * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
- * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
- * src/read/builder does.
- *
- * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
- */
-
-
-
-
-/** Harness-kind entries: packed source * 2 + kind. */
-const KIND_ATTEMPTS = 0;
-const KIND_AGGREGATED = 1;
-/** Keeps the first problems in full and counts the rest. */
-class ProblemList {
-    items = [];
-    total = 0;
-    add(p) {
-        this.total++;
-        if (this.items.length < 20)
-            this.items.push(p);
-    }
-    /** Adds another list's problems after these (as if each had been added here). */
-    append(other) {
-        for (const p of other.items)
-            this.add(p);
-        this.total += other.total - other.items.length;
-    }
-}
-function newModelState() {
-    return {
-        harnessRevisions: new Set(),
-        datasetRevisions: new Set(),
-        duplicateRows: 0,
-        attempts: 0,
-        lastHarness: undefined,
-        lastRevision: undefined,
-    };
-}
-class BuilderState {
-    baseline;
-    candidate;
-    fileNames;
-    /** dataset_revision → its index. */
-    revisions = new Map();
-    /** The same, by revision index. */
-    revisionList = [];
-    cols = new TaskColumns();
-    /** Task numbers by (revision index, task_id). */
-    index = new TaskIndex();
-    /** Cluster and harness strings repeat across tasks: keep one copy of each. */
-    strings = new Map();
-    /** The harness revision interned last (rows of a harness revision come in runs). */
-    lastHarness = undefined;
-    models = new Set();
-    baselineState = newModelState();
-    candidateState = newModelState();
-    lineProblems = new ProblemList();
-    limits;
-    /** A cap was passed (reported): later lines are not held. */
-    stopped = false;
-    /**
-     * This read is one of the rank's reads of one export (ReadOptions.pairOfMany): the two models
-     * need not appear (the rank checks its models against modelsPresent), and a reviews file that
-     * labels none of this pair's tasks is named in the Dataset, not refused (another pair's may be
-     * the ones it labels).
-     */
-    pairOfMany = false;
-    attemptIds = 0;
-    /** Blocks of every AttemptIds of this builder (freed with it). */
-    attemptPool = new AttemptPool();
-    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
-    reviewFiles = new Map();
-    heldChars = 0;
-    constructor(baseline, candidate, 
-    /** Display names of the input files, by file index. */
-    fileNames, limits = {}) {
-        this.baseline = baseline;
-        this.candidate = candidate;
-        this.fileNames = fileNames;
-        this.limits = { ...DEFAULT_INPUT_LIMITS, ...limits };
-    }
-    /** Reports a passed cap at `src` and stops holding what later lines bring. */
-    capPassed(src, message) {
-        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
-        this.stopped = true;
-    }
-    /** After each line: reports when the text or attempt ids held have passed their caps. */
-    checkHeld(src) {
-        if (this.stopped)
-            return;
-        if (this.heldChars > this.limits.maxHeldChars) {
-            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
-                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
-        }
-        else if (this.attemptIds > this.limits.maxAttemptIds) {
-            this.capPassed(src, `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
-                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
-                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
-        }
-    }
-    /** An attempt id kept to recognise its repeats. */
-    holdAttempt(attempt) {
-        if (attempt !== undefined) {
-            this.attemptIds++;
-            if (typeof attempt === "string")
-                this.heldChars += attempt.length;
-        }
-        return attempt;
-    }
-    src(fileIndex, line) {
-        return fileIndex * LINE_RADIX + line;
-    }
-    where(src) {
-        const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
-        return `${file}:${src % LINE_RADIX}`;
-    }
-    locationOf(src) {
-        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
-    }
-    /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
-    fileProblem(fileIndex, line, message) {
-        const file = this.fileNames[fileIndex] ?? "?";
-        this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
-    }
-    lineProblem(src, field, message) {
-        const location = this.locationOf(src);
-        this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
-    }
-    intern(value) {
-        const known = this.strings.get(value);
-        if (known !== undefined)
-            return known;
-        this.strings.set(value, value);
-        this.heldChars += value.length;
-        return value;
-    }
-    internHarness(value) {
-        let held = this.lastHarness;
-        if (value !== held) {
-            held = this.intern(value);
-            this.lastHarness = held;
-        }
-        return held;
-    }
-    revisionOf(i) {
-        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
-    }
-    /** Whether the reviews can matter: call after all results files. */
-    inUniverse(i) {
-        return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE)) !== 0;
-    }
-    /** No problem reported and no cap passed so far (what a read in ranges requires). */
-    healthy() {
-        return !this.stopped && this.lineProblems.total === 0;
-    }
-    /** How many tasks this builder holds (snapshot's `to`). */
-    taskCount() {
-        return this.cols.count;
-    }
-    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
-    heldAttemptIds() {
-        return this.attemptIds;
-    }
-    /** Every model_config seen, sorted. */
-    modelsPresent() {
-        return [...this.models].sort(compareCodeUnits);
-    }
-    /** The dataset revision named so, made (as a row's would be) when new. */
-    revisionNamed(revision) {
-        const known = this.revisions.get(revision);
-        if (known !== undefined)
-            return known;
-        const name = this.intern(revision);
-        const rev = { name, index: this.revisionList.length };
-        this.revisions.set(name, rev);
-        this.revisionList.push(rev);
-        return rev;
-    }
-    holdAll(ids) {
-        const held = ids.held();
-        this.attemptIds += held.ids;
-        this.heldChars += held.chars;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
 /**
  * An id given on the command line (or as an action input) is matched against the data exactly:
@@ -22047,7 +23897,7 @@ function unicode_near_match_difference(a, b) {
         b: y.slice(start, y.length - end).join(""),
     };
 }
-function kindOf(given, present) {
+function unicode_near_match_kindOf(given, present) {
     if (given.normalize("NFC") === present.normalize("NFC"))
         return "another Unicode normalisation form (NFC vs NFD)";
     if (given.normalize("NFKC") === present.normalize("NFKC"))
@@ -22075,7 +23925,7 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
         if (p === given || foldInvisible(p) !== key)
             continue;
         const d = unicode_near_match_difference(given, p);
-        return (`; but ${quote(p)} ${words.found} and differs from it only by ${kindOf(given, p)}: from character ${d.at}, ` +
+        return (`; but ${quote(p)} ${words.found} and differs from it only by ${unicode_near_match_kindOf(given, p)}: from character ${d.at}, ` +
             `${words.given} has ${codePoints(d.a)} where ${words.other} has ${codePoints(d.b)}. Ids are compared exactly: ` +
             words.fix);
     }
@@ -22850,6 +24700,9 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     }
     // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
+    for (const st of b.ranked?.states ?? [])
+        for (const r of st.datasetRevisions)
+            compared.add(r);
     const unmatchedProblems = new ProblemList();
     const unmatchedReviewFiles = [];
     const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
@@ -22859,6 +24712,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     b.index = new TaskIndex();
     cols.baseline.releaseAttempts();
     cols.candidate.releaseAttempts();
+    for (const m of cols.ranked)
+        m.releaseAttempts();
     // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
     if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS)
         collectGarbage();
@@ -22932,6 +24787,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
             if (u >= 0)
                 addToTable(b, table, u, i, eventStart[u] ?? 0);
         }
+        if (b.ranked !== undefined)
+            b.ranked.counts = rankedCounts(cols.ranked, universe);
     }
     late.append(unmatchedProblems);
     const total = missing.length + b.lineProblems.total + late.total;
@@ -23016,6 +24873,25 @@ function checkLabels(b, i, events, late) {
             `at ${b.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
             `later revision labelled "disputed"`,
     });
+}
+/** Each ranked model's counts by task of the table (`universe`: the table's tasks in order). */
+function rankedCounts(ranked, universe) {
+    return ranked.map((m) => {
+        const out = new Array(universe.length);
+        for (let u = 0; u < universe.length; u++) {
+            const i = universe[u] ?? 0;
+            if (m.seen[i] === 1)
+                out[u] = countsOf(m, i);
+        }
+        return out;
+    });
+}
+/** What the reader learned about ranked model k (a K-model read). */
+function rankedSummary(b, k) {
+    const st = b.ranked?.states[k];
+    if (st === undefined)
+        throw new Error(`dataset-finish: no ranked model ${k}`);
+    return summary(b.ranked?.ids[k] ?? "", st);
 }
 /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
 function newTable(b, universe, eventStart) {
@@ -23665,6 +25541,8 @@ function mergeLabels(b, i, p, t) {
 const MAX_REVISIONS_HELD = 100;
 class DatasetBuilder extends LabelHistory {
     lastModel = undefined;
+    /** The last row's model as a ranked model's index (-1: not ranked); a K-model read only. */
+    lastRanked = -1;
     /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
     lastRevision = undefined;
     lastTasks = undefined;
@@ -23725,8 +25603,11 @@ class DatasetBuilder extends LabelHistory {
                 }
                 this.heldChars += model.length;
                 this.models.add(model);
+                if (this.ranked?.every === true)
+                    this.ranked.add(model);
             }
             this.lastModel = model;
+            this.lastRanked = this.ranked?.byId.get(model) ?? -1;
         }
         const isBaseline = model === this.baseline;
         const isCandidate = model === this.candidate;
@@ -23791,6 +25672,13 @@ class DatasetBuilder extends LabelHistory {
             return;
         if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
             return;
+        const k = this.lastRanked;
+        if (k >= 0) {
+            const ranked = this.ranked?.states[k];
+            const m = cols.ranked[k];
+            if (ranked !== undefined && m !== undefined && !this.compared(i, F_RANKED, m, ranked, rev, row, src))
+                return;
+        }
         if (!this.labelRow(i, row, src))
             return;
         const cluster = row.cluster;
@@ -23809,9 +25697,11 @@ class DatasetBuilder extends LabelHistory {
     compared(i, flag, m, model, rev, row, src) {
         const cols = this.cols;
         const flags = cols.flags[i] ?? 0;
-        if ((flags & flag) === 0) {
+        // (F_RANKED is every ranked model's: each has its own `seen`.)
+        if (flag === F_RANKED ? m.seen[i] === 0 : (flags & flag) === 0) {
             // The model's first row on this task: nothing to conflict with yet.
             cols.flags[i] = flags | flag;
+            m.seen[i] = 1;
             m.harness[i] = this.internHarness(row.harnessRevision);
             m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
             m.a0[i] = this.holdAttempt(row.attempt);
@@ -24013,6 +25903,10 @@ class DatasetBuilder extends LabelHistory {
         this.lastTasks = undefined;
         return finishDataset(this, inputs, rowsRead, complete, collectGarbage, emptyResults);
     }
+    /** What the reader learned about ranked model k, after finish (a K-model read). */
+    rankedSummary(k) {
+        return rankedSummary(this, k);
+    }
     /*
      * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
      * builder that read a later range is absorbed here in range order.
@@ -24046,6 +25940,7 @@ class DatasetBuilder extends LabelHistory {
         this.forgetLastLabels();
         this.lastHarness = undefined;
         this.lastModel = undefined;
+        this.lastRanked = -1;
         this.lastRevision = undefined;
         this.lastTasks = undefined;
         this.lastTask = -1;
@@ -24650,6 +26545,7 @@ async function readRangeState(task, makeBuilder) {
 
 
 
+
 function checkOptions(opts) {
     const problems = [];
     for (const role of ["baseline", "candidate"]) {
@@ -24716,6 +26612,27 @@ async function checkFiles(files) {
  * file, corrupt gzip, bad line, conflicting facts, unknown model id); never a raw stream error.
  */
 async function readDataset(opts) {
+    return (await readWith(opts, undefined)).dataset;
+}
+/**
+ * The one read path keeping K models' columns in one pass: `models` (or, null, every model of the
+ * export) are held as the baseline and the candidate are, and every task one of them ran is in
+ * the Dataset. The options' baseline and candidate must be ids no row has (read as pairOfMany).
+ * Large files are read sequentially: the range workers merge two models' columns only.
+ */
+async function readRanked(opts, models) {
+    const read = await readWith({ ...opts, pairOfMany: true }, models);
+    const ranked = read.ranked;
+    if (ranked === undefined)
+        throw new Error("read-dataset: a K-model read without its models");
+    return {
+        dataset: read.dataset,
+        models: ranked.ids,
+        counts: ranked.counts,
+        summaries: ranked.ids.map((_, k) => read.summary(k)),
+    };
+}
+async function readWith(opts, models) {
     checkOptions(opts);
     const name = opts.displayPath;
     const files = [
@@ -24726,24 +26643,27 @@ async function readDataset(opts) {
         return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
     });
     await checkFiles(files);
-    const ranges = opts.readRanges;
+    // (A K-model read is sequential: the range workers merge a pair's columns only.)
+    const ranges = models === undefined ? opts.readRanges : undefined;
     if (ranges !== undefined && ranges.ranges >= 2) {
-        const read = await readFiles(opts, files, ranges);
+        const read = await readFiles(opts, files, ranges, models);
         if (read !== RESTART)
-            return withDerivedRevisions(read);
+            return { ...read, dataset: withDerivedRevisions(read.dataset) };
         opts.onNote?.("reading the input again, one line after another, for the exact messages");
     }
-    const read = await readFiles(opts, files, undefined);
+    const read = await readFiles(opts, files, undefined, models);
     // Without ranges nothing restarts.
     if (read === RESTART)
         throw new Error("read-dataset: a sequential read asked to restart");
-    return withDerivedRevisions(read);
+    return { ...read, dataset: withDerivedRevisions(read.dataset) };
 }
 /** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
 const RESTART = Symbol("restart");
-async function readFiles(opts, files, ranges) {
+async function readFiles(opts, files, ranges, models) {
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
     builder.pairOfMany = opts.pairOfMany === true;
+    if (models !== undefined)
+        builder.ranked = new RankedModels(models, builder.cols);
     const inputs = [];
     let rowsRead = 0;
     let complete = true;
@@ -24795,9 +26715,10 @@ async function readFiles(opts, files, ranges) {
         if (streamed.sha256 === undefined)
             complete = false;
         // An unread file (sha256 undefined) always comes with a problem, so finish() throws.
-        inputs.push({ path: f.display, sha256: streamed.sha256 ?? "" });
+        inputs.push({ path: f.display, sha256: streamed.sha256 ?? "", kind: f.kind });
     }
-    return builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
+    const dataset = builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
+    return { dataset, ranked: builder.ranked, summary: (k) => builder.rankedSummary(k) };
 }
 
 ;// CONCATENATED MODULE: ./src/read/run-inputs.ts
@@ -24874,6 +26795,42 @@ async function readRunInputs(req) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/read/previous-run.ts
+/**
+ * The previous run of the gate, read again in full for "what changed since the last run"
+ * (docs/spec.md §3.7): its results, reviews and policy through the same read path as the current
+ * run (readRunInputs), then the same decision (runGate), so its summary is what that run reported
+ * and its Dataset can be compared task by task. The CLI's `--since-*` flags and the action (the
+ * previous run's files at its head commit) call it.
+ */
+
+
+
+
+/**
+ * Reads and decides the previous run with the current run's models, canary, date and
+ * `--as-of-review`; no append-only check, no policy diff and no policy history (they describe the
+ * current run). Input errors name the previous files as `current.displayPath` names them.
+ */
+async function readPreviousRun(current, files) {
+    const inputs = await readRunInputs({
+        ...current,
+        results: files.results,
+        reviews: files.reviews,
+        policy: files.policy,
+        headPolicyText: null,
+        previous: null,
+        appendOnlyBase: null,
+        policyHistory: null,
+    });
+    const report = runGate(inputs.dataset, inputs.policy, inputs.options);
+    const asOf = inputs.options.asOfReview;
+    return {
+        summary: summaryOfReport(report, files.headSha),
+        dataset: asOf === null ? inputs.dataset : datasetAsOfReview(inputs.dataset, asOf),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
 
 
@@ -24895,370 +26852,6 @@ function decodePolicyText(bytes, shownPath) {
     throw new errors/* InputError */.dz(`Invalid policy file ${shownPath}: 1 problem`, [
         { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
     ]);
-}
-
-;// CONCATENATED MODULE: ./src/core/report/format-number.ts
-/**
- * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
- * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
- * shown as "n/a".
- *
- * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
- * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
- * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
- * z is a decimal with 4 decimals; counts are plain integers.
- */
-const NOT_AVAILABLE = "n/a";
-function isNumber(x) {
-    return typeof x === "number" && Number.isFinite(x);
-}
-/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
-function fixed(x, decimals) {
-    const s = x.toFixed(decimals);
-    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
-}
-/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
-function signedFixed(x, decimals) {
-    const s = fixed(x, decimals);
-    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
-}
-/** A count: "520". Non-integers (never expected) keep 2 decimals. */
-function formatCount(x) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return Number.isInteger(x) ? String(x) : fixed(x, 2);
-}
-/** A fraction as a percentage: 0.037037 → "3.70%". */
-function formatPercent(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)}%`;
-}
-/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
-function format_number_formatPp(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${signedFixed(x * 100, decimals)} pp`;
-}
-/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
-function formatPpUnsigned(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)} pp`;
-}
-/** A plain decimal: 1.644854 → "1.6449". */
-function formatDecimal(x, decimals = 4) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return fixed(x, decimals);
-}
-/** A signed decimal: 0.5 → "+0.50". */
-function formatSignedDecimal(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return signedFixed(x, decimals);
-}
-/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
-function formatPercentInterval(iv) {
-    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
-        return NOT_AVAILABLE;
-    return `${formatPercent(iv[0])} – ${formatPercent(iv[1])}`;
-}
-
-;// CONCATENATED MODULE: ./src/core/report/bound-labels.ts
-/**
- * How LCB and UCB are named in every rendering (Markdown, plain text, the check run's title), from
- * the report's `lcb_bound_kind` / `ucb_bound_kind`: a conservative bound is called so the same way
- * everywhere, " (conservative)" after its name, and the standard error beside a bound is named
- * after the set it was taken at: the attaining set S* of an exact bound, SE_max for a conservative
- * one (no set attains it), S_L / S_H for a pessimistic one. Plain generated text: each rendering
- * escapes it as generated text.
- */
-
-/** The word written after a conservative bound's name. */
-const CONSERVATIVE = "conservative";
-function bound_labels_kindOf(c, which) {
-    return which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
-}
-/** True when either bound is a conservative one (SPEC §3 revision 2). */
-function anyConservative(c) {
-    return bound_labels_kindOf(c, "lcb") === "conservative" || bound_labels_kindOf(c, "ucb") === "conservative";
-}
-/** " (conservative)" after a conservative bound's name, else "". */
-function bound_labels_boundQualifier(c, which) {
-    return bound_labels_kindOf(c, which) === "conservative" ? ` (${CONSERVATIVE})` : "";
-}
-/** "LCB" or "LCB (conservative)": the bound's name wherever its figure is shown. */
-function boundName(c, which) {
-    return (which === "lcb" ? "LCB" : "UCB") + bound_labels_boundQualifier(c, which);
-}
-/** The standard error a bound was taken with, named after its set. */
-function boundSeName(c, which) {
-    switch (bound_labels_kindOf(c, which)) {
-        case "exact":
-            return "SE(V ∪ S*)";
-        case "conservative":
-            return `SE_max (${CONSERVATIVE})`;
-        default:
-            return which === "lcb" ? "SE(V ∪ S_L)" : "SE(V ∪ S_H)";
-    }
-}
-/** The bound's margin term: Δ(S*) of an exact bound, else Δ_L / Δ_H. */
-function marginTerm(c, which) {
-    if (bound_labels_kindOf(c, which) === "exact")
-        return "Δ(S*)";
-    return which === "lcb" ? "Δ_L" : "Δ_H";
-}
-/** The bound's formula, "LCB (conservative) = Δ_L − q_max · SE_max". */
-function boundFormula(c, which) {
-    const q = bound_labels_kindOf(c, which) === "conservative" ? "q_max" : "q";
-    const se = bound_labels_kindOf(c, which) === "conservative" ? "SE_max" : boundSeName(c, which);
-    return `${boundName(c, which)} = ${marginTerm(c, which)} ${which === "lcb" ? "−" : "+"} ${q} · ${se}`;
-}
-/**
- * The formula with its figures, "LCB = Δ(S*) − q · SE(V ∪ S*) = +4.30 pp − 1.6477 × 1.29 pp =
- * +2.16 pp"; the formula alone when a figure is missing (a report from before 2.2.0).
- */
-function boundArithmetic(c, which) {
-    const [bound, at, q, se] = which === "lcb"
-        ? [c.lcb, c.margin_at_lcb, c.q_lower, c.se_lower]
-        : [c.ucb, c.margin_at_ucb, c.q_upper, c.se_upper];
-    if (bound === null)
-        return `${which === "lcb" ? "LCB" : "UCB"} n/a`;
-    const formula = boundFormula(c, which);
-    if (at === null || at === undefined || q === null || se === null)
-        return `${formula} = ${format_number_formatPp(bound)}`;
-    return `${formula} = ${format_number_formatPp(at)} ${which === "lcb" ? "−" : "+"} ${formatDecimal(q)} × ${formatPpUnsigned(se)} = ${format_number_formatPp(bound)}`;
-}
-/** What the bounds' sets mean, one sentence, when a reader needs it (exact or conservative); else null. */
-function boundsNote(c) {
-    if (anyConservative(c)) {
-        return (`Conservative bounds: SE_max is at least SE(V ∪ S) for every set S of open labels resolved valid, ` +
-            `and q_max the largest quantile any S gives, so LCB is at most, and UCB at least, the exact bound over every resolution.`);
-    }
-    if ((bound_labels_kindOf(c, "lcb") === "exact" || bound_labels_kindOf(c, "ucb") === "exact") && c.unresolved_tasks > 0) {
-        return (`Exact bounds over every resolution of the open labels: S* is the smallest set of open labels ` +
-            `resolved valid (the others broken) at which the bound is attained; it need not be S_L or S_H.`);
-    }
-    return null;
-}
-/** An attaining set as "18 tasks: 6 × d −1, 12 × d 0". */
-function attainingSetText(s) {
-    if (s.size === 0)
-        return "empty (every open label broken)";
-    const parts = [
-        s.d_minus > 0 ? `${s.d_minus} × d −1` : "",
-        s.d_zero > 0 ? `${s.d_zero} × d 0` : "",
-        s.d_plus > 0 ? `${s.d_plus} × d +1` : "",
-    ].filter((p) => p !== "");
-    return `${s.size} ${s.size === 1 ? "task" : "tasks"}${parts.length > 0 ? `: ${parts.join(", ")}` : ""}`;
-}
-
-;// CONCATENATED MODULE: ./src/core/report/check-display.ts
-
-const CHECK_LABEL = {
-    common_valid_tasks: "Common valid tasks",
-    infra_error_rate_baseline: "Infra error rate, baseline",
-    infra_error_rate_candidate: "Infra error rate, candidate",
-    disputed_fraction: "Disputed fraction",
-    missing_fraction_baseline: "Missing fraction, baseline",
-    missing_fraction_candidate: "Missing fraction, candidate",
-    same_harness: "Same harness revision",
-    real_harness_revisions: "Real harness revisions",
-    // The check compares the two models' sets of dataset revisions (threshold "same set for both").
-    dataset_revision: "Same dataset revisions",
-    production_canary: "Production canary",
-    observed_margin: "Margin lower bound (LCB)",
-    append_only: "History append-only",
-};
-const CHECK_UNIT = {
-    common_valid_tasks: "count",
-    infra_error_rate_baseline: "fraction",
-    infra_error_rate_candidate: "fraction",
-    disputed_fraction: "fraction",
-    missing_fraction_baseline: "fraction",
-    missing_fraction_candidate: "fraction",
-    same_harness: "text",
-    real_harness_revisions: "text",
-    dataset_revision: "text",
-    production_canary: "text",
-    observed_margin: "pp",
-    append_only: "count",
-};
-/** A check id we know (a report file from a newer version may carry others). */
-function isKnownCheck(id) {
-    return Object.hasOwn(CHECK_LABEL, id);
-}
-/**
- * The check's label; for an unknown id, the id itself when it is a plain identifier (so it can
- * be written as generated text), else null: the caller escapes the raw id.
- */
-function check_display_knownLabel(id) {
-    if (isKnownCheck(id))
-        return CHECK_LABEL[id];
-    return /^[a-z][a-z0-9_]{0,59}$/.test(id) ? id.replace(/_/g, " ") : null;
-}
-/** Characters of a shortened token (after an optional `scheme:` prefix), e.g. a revision's hash. */
-const SHORT_TOKEN_CHARS = 12;
-/** A shortened value (a revision in a task table's column) is at most this many code points. */
-const SHORT_VALUE_CHARS = 32;
-/**
- * A check's observed value is at most this many code points: two shortened revisions with their
- * sides ("baseline: sha256:3785f65a2213…; candidate: sha256:ff14f71101b9…") fit whole, and so do
- * two versions of a named benchmark ("baseline: swe-bench-verified@v1; candidate: …@v2").
- */
-const OBSERVED_VALUE_CHARS = 80;
-/**
- * The part of a token kept whole when it is shortened: a `scheme:` (up to 8 characters), or a
- * `name@` before a version (`swe-bench-verified@v2`), whose version is what tells two apart.
- */
-function tokenPrefix(token) {
-    return /^[A-Za-z0-9+.-]{1,7}:|^[^@\s]{1,40}@/u.exec(token)?.[0] ?? "";
-}
-/** Shortens a long token to its prefix and the SHORT_TOKEN_CHARS characters after it, then "…". */
-function shortenToken(token) {
-    const cps = Array.from(token);
-    const prefix = Array.from(tokenPrefix(token)).length;
-    if (cps.length <= prefix + SHORT_TOKEN_CHARS + 2)
-        return token;
-    return `${cps.slice(0, prefix + SHORT_TOKEN_CHARS).join("")}…`;
-}
-/**
- * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
- * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
- * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
- * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
- * value stays in the report JSON, in the check's detail and in the provenance section.
- */
-function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
-    const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
-    const length = (s) => Array.from(s).length;
-    if (length(parts.join("")) <= maxChars)
-        return parts.join("");
-    let out = "";
-    for (let i = 0; i < parts.length; i += 2) {
-        const next = out + (parts[i - 1] ?? "") + (parts[i] ?? "");
-        if (length(next) > maxChars - 2)
-            break;
-        out = next;
-    }
-    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
-    if (out === "")
-        return `${Array.from(parts[0] ?? "")
-            .slice(0, maxChars - 1)
-            .join("")}…`;
-    return `${out.replace(/[\s,;]+$/u, "")} …`;
-}
-/** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
-function observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
-    const unit = isKnownCheck(check.id) ? CHECK_UNIT[check.id] : "text";
-    const v = check.observed;
-    if (v === null)
-        return { kind: "number", text: NOT_AVAILABLE };
-    if (typeof v === "string")
-        return { kind: "text", text: shortenValue(v, maxChars) };
-    switch (unit) {
-        case "count":
-            return { kind: "number", text: formatCount(v) };
-        case "fraction":
-            return { kind: "number", text: formatPercent(v) };
-        case "pp":
-            return { kind: "number", text: format_number_formatPp(v) };
-        case "text":
-            return { kind: "number", text: Number.isInteger(v) ? formatCount(v) : formatDecimal(v) };
-    }
-}
-/**
- * The threshold as shown: the policy's text with `>=`/`<=` written ≥/≤ (untrusted: the caller
- * escapes it); the margin check's bar in pp from the report, the unit of the margin.
- */
-function thresholdText(check, report) {
-    if (check.id === "observed_margin")
-        return `> ${format_number_formatPp(report.comparison.delta0)}`;
-    return check.threshold.replace(/^(\s*)>=/, "$1≥").replace(/^(\s*)<=/, "$1≤");
-}
-/**
- * The checks that fail, in report order, as the checks table shows them (one failing row each):
- * every count of failing checks a rendering prints is this list's length.
- */
-function check_display_failingChecks(report) {
-    return report.checks.filter((c) => !c.passed);
-}
-/** Evidence checks that fail, in report order (the margin check is the margin's, not evidence). */
-function failedEvidence(report) {
-    return report.checks.filter((c) => c.kind !== "margin" && !c.passed);
-}
-
-;// CONCATENATED MODULE: ./src/core/report/table-cells.ts
-/**
- * Table cells that untrusted text cannot widen: escaped Markdown with <wbr> break opportunities in
- * long unbroken runs. Shared by render-markdown.ts and render-history.ts.
- */
-
-/** An unbroken run longer than this gets <wbr> break opportunities, one every WBR_EVERY characters. */
-const WBR_LONGER_THAN = 64;
-const WBR_EVERY = 32;
-/** Splits escaped Markdown into atoms: an entity, a backslash escape, a tag, or one code point. */
-function atoms(escaped) {
-    const out = [];
-    for (let i = 0; i < escaped.length;) {
-        const c = escaped[i] ?? "";
-        let atom = String.fromCodePoint(escaped.codePointAt(i) ?? 0);
-        if (c === "&") {
-            const end = escaped.indexOf(";", i);
-            if (end > i && end - i <= 10)
-                atom = escaped.slice(i, end + 1);
-        }
-        else if (c === "\\") {
-            const next = escaped.codePointAt(i + 1);
-            if (next !== undefined)
-                atom = c + String.fromCodePoint(next);
-        }
-        else if (c === "<") {
-            const end = escaped.indexOf(">", i);
-            if (end > i)
-                atom = escaped.slice(i, end + 1);
-        }
-        out.push(atom);
-        i += atom.length;
-    }
-    return out;
-}
-/**
- * Adds <wbr> break opportunities to escaped Markdown, so that a long id cannot widen a table
- * beyond the page: inside runs of more than WBR_LONGER_THAN characters without a space, a
- * zero-width space or a tag, never inside an entity or a backslash escape. It only splits text,
- * so it can never join characters into a mention, a reference or a link.
- */
-function breakable(escaped, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
-    const parts = atoms(escaped);
-    const isBreak = (a) => a === " " || a === "&#8203;" || a.startsWith("<");
-    let out = "";
-    let run = [];
-    const flush = () => {
-        if (run.length > longerThan) {
-            for (let i = 0; i < run.length; i += every) {
-                out += (i > 0 ? "<wbr>" : "") + run.slice(i, i + every).join("");
-            }
-        }
-        else
-            out += run.join("");
-        run = [];
-    };
-    for (const a of parts) {
-        if (isBreak(a)) {
-            flush();
-            out += a;
-        }
-        else
-            run.push(a);
-    }
-    flush();
-    return out;
-}
-/** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
-function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
-    return breakable((0,report_escape/* escapeCode */.tn)(s, maxChars), longerThan, every);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
@@ -25284,7 +26877,7 @@ function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) 
 const DEFAULT_BAR_WIDTH = 50;
 const ROW_LABEL_WIDTH = 11;
 const AXIS_LIMIT_PP = 100;
-const NICE_STEPS = [0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50];
+const text_bar_NICE_STEPS = [0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50];
 const MAX_TICK_INTERVALS = 5;
 const GLYPH = {
     point: "●",
@@ -25302,7 +26895,7 @@ const GLYPH = {
     tick: "┬",
     axisDelta0: "┼",
 };
-function finite(x) {
+function text_bar_finite(x) {
     return typeof x === "number" && Number.isFinite(x);
 }
 /** Display width in a monospace font: combining marks take no column. */
@@ -25317,7 +26910,7 @@ function padDisplay(s, width) {
     return s + " ".repeat(Math.max(0, width - displayWidth(s)));
 }
 /** Removes floating-point noise from a value in pp (e.g. 0.30000000000000004 → 0.3). */
-function clean(x) {
+function text_bar_clean(x) {
     return Math.round(x * 1e6) / 1e6;
 }
 function buildAxis(valuesPp, width) {
@@ -25342,15 +26935,15 @@ function buildAxis(valuesPp, width) {
         else
             hi = -AXIS_LIMIT_PP + 2;
     }
-    let step = NICE_STEPS[NICE_STEPS.length - 1] ?? 50;
-    for (const s of NICE_STEPS) {
-        if (Math.ceil(clean(hi / s)) - Math.floor(clean(lo / s)) <= MAX_TICK_INTERVALS) {
+    let step = text_bar_NICE_STEPS[text_bar_NICE_STEPS.length - 1] ?? 50;
+    for (const s of text_bar_NICE_STEPS) {
+        if (Math.ceil(text_bar_clean(hi / s)) - Math.floor(text_bar_clean(lo / s)) <= MAX_TICK_INTERVALS) {
             step = s;
             break;
         }
     }
-    const niceLo = Math.max(-AXIS_LIMIT_PP, clean(Math.floor(clean(lo / step)) * step));
-    const niceHi = Math.min(AXIS_LIMIT_PP, clean(Math.ceil(clean(hi / step)) * step));
+    const niceLo = Math.max(-AXIS_LIMIT_PP, text_bar_clean(Math.floor(text_bar_clean(lo / step)) * step));
+    const niceHi = Math.min(AXIS_LIMIT_PP, text_bar_clean(Math.ceil(text_bar_clean(hi / step)) * step));
     return { lo: niceLo, hi: niceHi, step, width };
 }
 function place(axis, vPp) {
@@ -25361,7 +26954,7 @@ function place(axis, vPp) {
     const col = Math.round(((vPp - axis.lo) / (axis.hi - axis.lo)) * (axis.width - 1));
     return { col: Math.min(axis.width - 1, Math.max(0, col)), off: null };
 }
-function tickDecimals(step) {
+function text_bar_tickDecimals(step) {
     if (Number.isInteger(step))
         return 0;
     if (Number.isInteger(step * 10))
@@ -25371,12 +26964,12 @@ function tickDecimals(step) {
 function formatTick(vPp, decimals) {
     return signedFixed(vPp, decimals);
 }
-function ppText(x) {
+function text_bar_ppText(x) {
     return signedFixed(x * 100, 2);
 }
 function bandRow(axis, delta0, a, b, fill, state) {
     const row = Array.from({ length: axis.width }, () => " ");
-    if (finite(a) && finite(b)) {
+    if (text_bar_finite(a) && text_bar_finite(b)) {
         const lo = Math.min(a, b) * 100;
         const hi = Math.max(a, b) * 100;
         const pa = place(axis, lo);
@@ -25403,7 +26996,7 @@ function bandRow(axis, delta0, a, b, fill, state) {
 function pointRow(axis, delta0, v, state) {
     const row = Array.from({ length: axis.width }, () => " ");
     row[delta0.col] = GLYPH.delta0;
-    if (finite(v)) {
+    if (text_bar_finite(v)) {
         const p = place(axis, v * 100);
         row[p.col] = p.off === "left" ? GLYPH.offLeft : p.off === "right" ? GLYPH.offRight : GLYPH.point;
         if (p.off !== null)
@@ -25437,21 +27030,21 @@ function labelLine(width, labels) {
     return line.join("").trimEnd();
 }
 function bandText(a, b) {
-    if (!finite(a) || !finite(b))
+    if (!text_bar_finite(a) || !text_bar_finite(b))
         return "n/a";
     const lo = Math.min(a, b);
     const hi = Math.max(a, b);
-    return `${ppText(lo)} .. ${ppText(hi)} pp`;
+    return `${text_bar_ppText(lo)} .. ${text_bar_ppText(hi)} pp`;
 }
 /**
  * The bar as lines of text (no fence), with a legend in words; null when there is nothing to draw
  * (Δ̂ and every bound undefined).
  */
 function renderMarginBar(input, options = {}) {
-    const drawn = [input.margin, input.lower, input.upper, input.lcb, input.ucb].filter(finite);
+    const drawn = [input.margin, input.lower, input.upper, input.lcb, input.ucb].filter(text_bar_finite);
     if (drawn.length === 0)
         return null;
-    const delta0 = finite(input.delta0) ? input.delta0 : 0;
+    const delta0 = text_bar_finite(input.delta0) ? input.delta0 : 0;
     const width = Math.min(200, Math.max(20, Math.floor(options.width ?? DEFAULT_BAR_WIDTH)));
     const axis = buildAxis([...drawn, delta0].map((v) => v * 100), width);
     const d0 = place(axis, delta0 * 100);
@@ -25461,7 +27054,7 @@ function renderMarginBar(input, options = {}) {
         {
             label: "Δ̂",
             cells: pointRow(axis, d0, input.margin, state),
-            value: finite(input.margin) ? `${ppText(input.margin)} pp` : "n/a",
+            value: text_bar_finite(input.margin) ? `${text_bar_ppText(input.margin)} pp` : "n/a",
         },
         {
             label: "Δ_L..Δ_H",
@@ -25473,11 +27066,11 @@ function renderMarginBar(input, options = {}) {
             cells: bandRow(axis, d0, input.lcb, input.ucb, GLYPH.runFill, state),
             // A conservative band says so beside its figures, as every rendering does.
             value: bandText(input.lcb, input.ucb) +
-                (options.conservative === true && finite(input.lcb) && finite(input.ucb) ? " (conservative)" : ""),
+                (options.conservative === true && text_bar_finite(input.lcb) && text_bar_finite(input.ucb) ? " (conservative)" : ""),
         },
     ];
     const lines = [];
-    const d0Label = `δ₀ = ${ppText(delta0)} pp`;
+    const d0Label = `δ₀ = ${text_bar_ppText(delta0)} pp`;
     const d0Start = Math.max(0, Math.min(d0.col, width - displayWidth(d0Label)));
     lines.push(`${indent}${" ".repeat(d0Start)}${d0Label}`.trimEnd());
     lines.push(`${indent}${" ".repeat(d0.col)}${GLYPH.delta0}`);
@@ -25486,11 +27079,11 @@ function renderMarginBar(input, options = {}) {
     }
     const axisCells = Array.from({ length: width }, () => GLYPH.axis);
     const ticks = [];
-    const decimals = tickDecimals(axis.step);
-    const first = Math.ceil(clean(axis.lo / axis.step));
-    const last = Math.floor(clean(axis.hi / axis.step));
+    const decimals = text_bar_tickDecimals(axis.step);
+    const first = Math.ceil(text_bar_clean(axis.lo / axis.step));
+    const last = Math.floor(text_bar_clean(axis.hi / axis.step));
     for (let k = first; k <= last; k++) {
-        const v = clean(k * axis.step);
+        const v = text_bar_clean(k * axis.step);
         const p = place(axis, v);
         axisCells[p.col] = GLYPH.tick;
         ticks.push({ col: p.col, text: formatTick(v, decimals) });
@@ -25500,7 +27093,7 @@ function renderMarginBar(input, options = {}) {
     axisCells[d0.col] = GLYPH.axisDelta0;
     lines.push(`${indent}${axisCells.join("")}  pp`);
     lines.push(`${indent}${labelLine(width, ticks)}`.trimEnd());
-    const confidence = finite(options.confidence)
+    const confidence = text_bar_finite(options.confidence)
         ? `${fixed(options.confidence * 100, 2)}% one-sided`
         : "one-sided";
     const open = options.openLabels !== undefined && Number.isInteger(options.openLabels)
@@ -25538,364 +27131,6 @@ function planningSentence(c, f) {
                 `${c.tasks_needed === 1 ? "task" : "tasks"} would clear δ₀.`;
     }
     return f.gen(s);
-}
-
-;// CONCATENATED MODULE: ./src/core/report/prose.ts
-/**
- * Sentences shown whole: a check's detail, a reason, a warning, a note. Every rendering (Markdown,
- * plain text) shows them as the report JSON holds them — no cut in the middle of a word, a
- * command or an option. The untrusted values inside them (revisions, paths) are shortened where
- * the sentence is made (decision/format.ts), so a sentence stays short without being cut here.
- */
-
-
-/** A whole sentence's cap: only a hand-edited report file's text reaches it. */
-const WHOLE_TEXT_MAX_CHARS = 4000;
-/**
- * A check's threshold as its table cell shows it: the policy's ("≥ 500") or the gate's own
- * ("0 earlier rows changed or removed") whole; only a hand-edited report's reaches the cap.
- */
-const THRESHOLD_MAX_CHARS = 60;
-/** Where a cut sentence's rest is (a table cell's note is "…" alone). */
-const REST_IN_REPORT = " … (the rest is in the report file)";
-/**
- * `s` whole, or, past `maxChars` code points (a hand-edited report file), cut after its last whole
- * word with `note`, which says where the rest is.
- */
-function wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
-    const cps = Array.from(typeof s === "string" ? s : String(s));
-    if (cps.length <= maxChars)
-        return cps.join("");
-    const head = cps.slice(0, Math.max(1, maxChars - note.length)).join("");
-    const space = head.lastIndexOf(" ");
-    return (space > 0 ? head.slice(0, space) : head) + note;
-}
-/**
- * A whole sentence as Markdown: escaped (escape.ts), each `command` of the gate's advice in
- * <code> (escapeCode: as safe as the rest), and break opportunities in long runs (a full
- * revision), so it wraps instead of widening the page.
- */
-function markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
-    const parts = wholeText(s, maxChars).split("`");
-    // An odd count of backticks pairs none reliably: all text then.
-    const spans = parts.length % 2 === 1 ? parts : [parts.join("`")];
-    return spans
-        .map((p, i) => breakable(i % 2 === 0
-        ? (0,report_escape/* escapeMarkdownInline */.E4)(p, Infinity)
-        : p === ""
-            ? (0,report_escape/* escapeMarkdownInline */.E4)("``", 2)
-            : (0,report_escape/* escapeCode */.tn)(p, Infinity)))
-        .join("");
-}
-
-;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
-/**
- * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
- * check run title): one sentence of why, in the report's units (pp for margins, % for rates), and
- * what would change the verdict, in plain words. Built from the report JSON alone.
- *
- * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
- * formatter, which escapes it for its target; generated text goes through `gen`.
- */
-
-
-
-
-
-
-/** How many tasks "what would change" names inline before pointing at the list. */
-const FIRST_TASKS = 3;
-function verdict_text_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
-/**
- * The check's name as safe text. With the report, the margin check's row names its bound as the
- * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
- */
-function checkName(id, f, report) {
-    if (id === "observed_margin" && report !== undefined && bound_labels_boundQualifier(report.comparison, "lcb") !== "") {
-        return f.gen(`Margin lower bound (LCB, ${CONSERVATIVE})`);
-    }
-    const label = check_display_knownLabel(id);
-    return label === null ? f.text(id, 60) : f.gen(label);
-}
-function listOf(items) {
-    if (items.length <= 1)
-        return items.join("");
-    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
-}
-/** The scores on the common set, "52.00% vs 47.42%", or "" when undefined. */
-function scores(report) {
-    const a = report.models.candidate.common.valid_only_score;
-    const b = report.models.baseline.common.valid_only_score;
-    if (a === null || b === null)
-        return "";
-    return `candidate ${formatPercent(a)}, baseline ${formatPercent(b)}`;
-}
-/** True when a failed production canary (not the margin) rejected the change. */
-function rejectedByCanary(report) {
-    const c = report.comparison;
-    if (report.verdict !== "reject")
-        return false;
-    return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
-}
-/** Where the margin stands against δ₀ on its own: "accept", "reject", "undecided" or "undefined". */
-function marginStanding(report) {
-    const c = report.comparison;
-    if (c.lcb === null || c.ucb === null)
-        return "undefined";
-    if (c.lcb > c.delta0)
-        return "accept";
-    if (c.ucb <= c.delta0)
-        return "reject";
-    return "undecided";
-}
-function marginFigure(report, f) {
-    const c = report.comparison;
-    const s = scores(report);
-    return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
-        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${verdict_text_plural(c.common_valid_tasks, "task", "tasks")})`));
-}
-/** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
-function openLabels(report, which) {
-    const c = report.comparison;
-    const u = c.unresolved_tasks;
-    if (u === 0)
-        return "with no open labels";
-    const labels = `${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
-    const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
-    if (kind === "pessimistic") {
-        return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
-    }
-    return `over every resolution of the ${labels}`;
-}
-/** One sentence: why this verdict. */
-function whySentence(report, f) {
-    const c = report.comparison;
-    const failing = failedEvidence(report);
-    const confidence = `${formatPercent(c.confidence, 0)} one-sided`;
-    if (report.verdict === "reject" && rejectedByCanary(report)) {
-        return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
-            marginFigure(report, f) +
-            f.gen(")."));
-    }
-    if (report.verdict === "accept") {
-        return (f.gen("The ") +
-            marginFigure(report, f) +
-            f.gen(" clears the bar: its lower bound ") +
-            f.strong(f.gen(`${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}`)) +
-            f.gen(` > δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "lcb")} (${confidence}), and every evidence check passes.`));
-    }
-    if (report.verdict === "reject") {
-        return (f.gen("The ") +
-            marginFigure(report, f) +
-            f.gen(" cannot clear the bar: even its upper bound ") +
-            f.strong(f.gen(`${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`)) +
-            f.gen(` ≤ δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "ucb")} (${confidence}), and every evidence check passes.`));
-    }
-    const standing = marginStanding(report);
-    const band = standing === "undefined"
-        ? c.margin === null
-            ? "the margin is undefined (no common valid tasks)"
-            : "the margin's confidence bounds cannot be computed"
-        : `the bounds ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} straddle the bar δ₀ ${format_number_formatPp(c.delta0)}`;
-    if (failing.length > 0) {
-        // The checks are named in the table and in "what would change": counted here, not listed,
-        // and counted as the table shows them (the margin's row among them when it fails).
-        const n = check_display_failingChecks(report).length;
-        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${verdict_text_plural(n, "fails", "fail")}`));
-        if (standing === "accept") {
-            return (head +
-                f.gen("; the ") +
-                marginFigure(report, f) +
-                f.gen(` alone would accept (${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}).`));
-        }
-        if (standing === "reject") {
-            return (head +
-                f.gen("; the ") +
-                marginFigure(report, f) +
-                f.gen(` alone would reject (${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}).`));
-        }
-        if (c.margin === null)
-            return head + f.gen(`, and ${band}.`);
-        return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
-    }
-    if (c.margin === null)
-        return f.gen(`Every evidence check passes, but ${band}.`);
-    return (f.gen("Every evidence check passes, but the ") +
-        marginFigure(report, f) +
-        f.gen(` cannot rank the models: ${band}.`));
-}
-/** The first tasks of the fragility list, named inline, and how many more there are. */
-function firstTasks(report, f) {
-    const tasks = report.comparison.fragility_tasks;
-    const shown = tasks.slice(0, FIRST_TASKS).map((t) => f.code(t.task_id, 80));
-    const rest = tasks.length - shown.length;
-    return rest > 0 ? `${shown.join(f.gen(", "))}${f.gen(` and ${rest} more (listed below)`)}` : listOf(shown);
-}
-/**
- * A count-driven check at its edge: the smallest number of valid tasks whose loss (relabelled
- * broken) fails a passing check, with the sentence that says so. Common valid tasks: the count
- * drops; disputed fraction: the share of open labels rises. Null when neither can fail that way.
- */
-function countEdge(report, f) {
-    const c = report.comparison;
-    const limit = c.review_fragility;
-    if (limit === null || limit < 1)
-        return null;
-    const found = [];
-    const byId = (id) => report.checks.find((k) => k.id === id && k.passed);
-    const count = byId("common_valid_tasks");
-    const countT = count === undefined ? null : parseThresholdText(count.threshold);
-    if (count !== undefined && countT?.ok === true && typeof count.observed === "number") {
-        const nv = count.observed;
-        const t = countT.value;
-        if (t.op === ">=" || t.op === ">") {
-            let lose = 1;
-            while (lose <= limit && satisfies(nv - lose, t))
-                lose++;
-            if (lose <= limit) {
-                const need = f.text(thresholdText(count, report), THRESHOLD_MAX_CHARS);
-                const have = lose === 1
-                    ? `${nv === t.value ? "exactly " : ""}${formatCount(nv)}: any one task lost fails it`
-                    : `${formatCount(nv)}: losing any ${formatCount(lose)} of them fails it`;
-                found.push({
-                    lose,
-                    text: f.gen("the policy needs ") + need + f.gen(` common valid tasks and there are ${have}`),
-                });
-            }
-        }
-    }
-    const share = byId("disputed_fraction");
-    const shareT = share === undefined ? null : parseThresholdText(share.threshold);
-    const d = c.unresolved_tasks;
-    const nv = c.common_valid_tasks;
-    if (share !== undefined && shareT?.ok === true && typeof share.observed === "number" && d > 0) {
-        const t = shareT.value;
-        if (t.op === "<" || t.op === "<=") {
-            let lose = 1;
-            while (lose <= limit && lose < nv && satisfies(d / (nv - lose + d), t))
-                lose++;
-            if (lose <= limit && lose < nv) {
-                found.push({
-                    lose,
-                    text: f.gen("the policy needs a disputed fraction ") +
-                        f.text(thresholdText(share, report), THRESHOLD_MAX_CHARS) +
-                        f.gen(` and it is ${formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${formatCount(lose)} valid tasks`} pushes it over`),
-                });
-            }
-        }
-    }
-    found.sort((a, b) => a.lose - b.lose);
-    return found[0] ?? null;
-}
-/** True when the fragility is explained by a count check at its edge (then no task is singled out). */
-function fragilityAtEdge(report, f) {
-    const edge = countEdge(report, f);
-    return edge !== null && edge.lose === report.comparison.review_fragility;
-}
-/**
- * What would change the verdict: bullet items (safe text, no list markers). For unresolved: each
- * failing check with what would fix it, and what would move the margin; for accept and reject: how
- * firm the verdict is.
- */
-function whatWouldChange(report, f) {
-    const c = report.comparison;
-    const items = [];
-    const atMost = c.fragility_exact ? "" : "at most ";
-    if (report.verdict === "unresolved") {
-        for (const k of failedEvidence(report)) {
-            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
-        }
-        const standing = marginStanding(report);
-        if (standing === "undefined") {
-            const m = report.checks.find((k) => k.id === "observed_margin");
-            if (m !== undefined && c.margin !== null) {
-                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
-            }
-        }
-        else if (standing === "undecided") {
-            const parts = [];
-            const u = c.unresolved_tasks;
-            if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
-                const n = c.resolution_distance;
-                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
-            }
-            else if (u > 0) {
-                parts.push(f.gen(c.fragility_exact
-                    ? `no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} can decide it`
-                    : `the search found no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} that decides it`));
-            }
-            if (c.margin !== null && c.se_valid !== null) {
-                const half = (c.q_valid ?? c.z) * c.se_valid;
-                const lo = c.margin - half;
-                const hi = c.margin + half;
-                const straddles = lo <= c.delta0 && hi > c.delta0;
-                parts.push(f.gen(`on the valid tasks alone the margin is ${format_number_formatPp(c.margin)} ± ${formatPpUnsigned(half)} (q·SE)` +
-                    (straddles
-                        ? `, which straddles δ₀ ${format_number_formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
-                        : `, clear of δ₀ ${format_number_formatPp(c.delta0)}`)));
-            }
-            if (parts.length > 0) {
-                const text = parts.join(f.gen("; "));
-                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${text}${f.gen(".")}`);
-            }
-        }
-        return items;
-    }
-    if (rejectedByCanary(report)) {
-        items.push(f.gen("Only a passing production canary can change it: the benchmark cannot outvote a failed canary."));
-        return items;
-    }
-    const other = report.verdict === "accept" ? "unresolved" : "unresolved or accept";
-    const edge = countEdge(report, f);
-    if (edge !== null && edge.lose === c.review_fragility) {
-        items.push(`${f.strong(f.gen("At its edge"))}${f.gen(": ")}${edge.text}${f.gen(` — and the verdict becomes ${other}.`)}`);
-    }
-    else if (c.fragility_unbounded) {
-        items.push(f.gen(c.fragility_exact
-            ? "No change to the reviewed labels changes it."
-            : "The search found no set of reviewed-label changes that changes it (not proven: the search is greedy)."));
-    }
-    else if (c.review_fragility !== null) {
-        const n = c.review_fragility;
-        const share = c.review_fragility_share === null
-            ? ""
-            : `, ${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks`;
-        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${verdict_text_plural(n, "task", "tasks")}`)) +
-            f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
-                (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
-    }
-    const u = c.unresolved_tasks;
-    if (u > 0) {
-        items.push(f.gen(`Resolving the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
-    }
-    return items;
-}
-/** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
-function checkRunTitle(report) {
-    const c = report.comparison;
-    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
-    const margin = `margin ${formatPp(c.margin)}`;
-    if (report.verdict === "accept") {
-        return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
-    }
-    if (report.verdict === "reject") {
-        if (rejectedByCanary(report))
-            return `${verdict}: production canary failed; ${margin}`;
-        return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
-    }
-    // Counted and named as the checks table shows them: the margin's row among them when it fails.
-    const failing = failingChecks(report);
-    const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
-    const checks = failing.length === 0
-        ? "every check passes"
-        : `${failing.length} ${verdict_text_plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
-    const bounds = c.lcb === null || c.ucb === null
-        ? "bounds undefined"
-        : // Both bounds are taken one way (one kind) whenever both are defined.
-            `bounds${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
-    return `${verdict}: ${checks}; ${margin}, ${bounds}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-history.ts
@@ -26338,6 +27573,277 @@ function clusterText(report) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-since-last-run.ts
+
+
+
+/** Rows of each list shown in Markdown before "… and N more" (the report file lists up to 100 and counts all). */
+const SINCE_LAST_RUN_ITEMS = 10;
+/** Rows of each list in the text output. */
+const TEXT_ITEMS = 5;
+const ID_CHARS = 100;
+const MODEL_CHARS = 80;
+function render_since_last_run_plural(n, one, many) {
+    return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+/** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
+function verdictWord(v) {
+    return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
+}
+function flipsOf(c) {
+    const count = (m) => m === null ? 0 : m.pass_to_fail_count + m.fail_to_pass_count;
+    return count(c.baseline) + count(c.candidate);
+}
+function changedInputs(c) {
+    const i = c.inputs_changed;
+    return [
+        ...(i.results ? ["results"] : []),
+        ...(i.reviews ? ["reviews"] : []),
+        ...(i.policy ? ["policy"] : []),
+    ];
+}
+/** One generated line (no untrusted text): the verdict and the margin's change, the counts. */
+function headlineParts(c) {
+    const parts = [
+        c.verdict.changed
+            ? `verdict ${verdictWord(c.verdict.before)} → ${verdictWord(c.verdict.after)}`
+            : `verdict ${verdictWord(c.verdict.after)} as before`,
+        `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
+    ];
+    if (c.unavailable === null)
+        parts.push(render_since_last_run_plural(flipsOf(c), "task flipped", "tasks flipped"));
+    parts.push(render_since_last_run_plural(c.labels.count, "label changed", "labels changed"));
+    const inputs = changedInputs(c);
+    parts.push(inputs.length === 0 ? "same inputs" : `changed: ${inputs.join(", ")}`);
+    return parts;
+}
+const FIGURES = [
+    ["Δ̂ (margin)", (c) => c.margin],
+    ["LCB", (c) => c.lcb],
+    ["UCB", (c) => c.ucb],
+    ["Δ_L (validity low)", (c) => c.margin_low],
+    ["Δ_H (validity high)", (c) => c.margin_high],
+];
+function figureCells(f) {
+    return [format_number_formatPp(f.before), format_number_formatPp(f.after), f.change === null ? "n/a" : format_number_formatPp(f.change)];
+}
+function previousSentence(c, code) {
+    const p = c.previous;
+    const head = p.head_sha === null ? "" : ` at commit ${code(p.head_sha.slice(0, 12), 12)}`;
+    return `Compared with the previous run${head} (verdict ${verdictWord(p.verdict)}).`;
+}
+function modelsSentence(c, code) {
+    if (!c.models_changed)
+        return null;
+    const p = c.previous;
+    return (`The models changed: the previous run compared ${code(p.candidate, MODEL_CHARS)} with ` +
+        `${code(p.baseline, MODEL_CHARS)}; the tasks are compared by role (candidate, baseline).`);
+}
+// --- Markdown -------------------------------------------------------------------------------
+function render_since_last_run_mdTable(header, align, rows) {
+    const line = (cells) => `| ${cells.map((x) => (x === "" ? " " : x)).join(" | ")} |`;
+    return [line(header), align, ...rows.map(line)];
+}
+function mdDetails(summary, body) {
+    return ["<details>", `<summary>${summary}</summary>`, "", ...body, "", "</details>"];
+}
+/** "… and N more" under a list: the rest of the count, and where the listed ones end in the report file. */
+function moreLine(shown, listed, count, noun) {
+    if (count <= shown)
+        return [];
+    const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
+    return ["", `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`];
+}
+function taskMd(t, revisions) {
+    const id = cellCode(t.task_id, ID_CHARS);
+    return revisions ? `${id} (${cellCode(t.dataset_revision.slice(0, 12), 12)})` : id;
+}
+function flipRows(m, role, items, revisions) {
+    const row = (f, dir) => [
+        taskMd(f, revisions),
+        role,
+        dir,
+        formatPercent(f.before, 0),
+        formatPercent(f.after, 0),
+    ];
+    return [
+        ...m.pass_to_fail.slice(0, items).map((f) => row(f, "pass → fail")),
+        ...m.fail_to_pass.slice(0, items).map((f) => row(f, "fail → pass")),
+    ];
+}
+function flipsMd(c, items, revisions) {
+    const out = [];
+    for (const [role, m] of [
+        ["candidate", c.candidate],
+        ["baseline", c.baseline],
+    ]) {
+        if (m === null)
+            continue;
+        const oneRun = [
+            ...(m.only_previous > 0
+                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                : []),
+            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+        ];
+        const only = oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`;
+        out.push(`- ${role} ${(0,report_escape/* escapeCode */.tn)(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ` +
+            `${formatCount(m.fail_to_pass_count)} fail → pass${only}`);
+    }
+    const rows = [
+        ...(c.candidate === null ? [] : flipRows(c.candidate, "candidate", items, revisions)),
+        ...(c.baseline === null ? [] : flipRows(c.baseline, "baseline", items, revisions)),
+    ];
+    if (rows.length > 0) {
+        const notes = [];
+        for (const [role, m] of [
+            ["candidate", c.candidate],
+            ["baseline", c.baseline],
+        ]) {
+            if (m === null)
+                continue;
+            notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
+            notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
+        }
+        out.push("", ...mdDetails(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
+            "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
+            "",
+            ...render_since_last_run_mdTable(["Task", "Model", "Flip", "Before", "After"], "|:--|:--|:--|--:|--:|", rows),
+            ...notes,
+        ]));
+    }
+    return out;
+}
+function labelsMd(c, items, revisions) {
+    const l = c.labels;
+    const how = l.compared === "readings"
+        ? "both runs' labels compared"
+        : "label events above the previous run's highest review revision";
+    if (l.count === 0)
+        return [`No label changed (${how}).`];
+    const rows = l.tasks
+        .slice(0, items)
+        .map((t) => [
+        taskMd(t, revisions),
+        (0,report_escape/* escapeMarkdownInline */.E4)(t.before, 20),
+        (0,report_escape/* escapeMarkdownInline */.E4)(t.after, 20),
+        t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`,
+    ]);
+    return mdDetails(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`, [
+        ...render_since_last_run_mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
+        ...moreLine(rows.length, l.tasks.length, l.count, "label"),
+    ]);
+}
+function moversMd(c, items, revisions) {
+    const m = c.movers;
+    if (m === null || m.count === 0)
+        return [];
+    const d = (x) => (x === null ? "not in V" : formatSignedDecimal(x));
+    const rows = m.tasks
+        .slice(0, items)
+        .map((t) => [
+        taskMd(t, revisions),
+        d(t.d_before),
+        d(t.d_after),
+        format_number_formatPp(t.contribution_before, 3),
+        format_number_formatPp(t.contribution_after, 3),
+        `**${format_number_formatPp(t.change, 3)}**`,
+    ]);
+    return mdDetails(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`, [
+        "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
+        "",
+        ...render_since_last_run_mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
+        ...moreLine(rows.length, m.tasks.length, m.count, "task"),
+    ]);
+}
+/**
+ * The Markdown section's <summary> (generated text only: raw HTML) and body, or null without a
+ * `since_last_run`. `items` rows of each list (0: the counts only).
+ */
+function sinceLastRunMarkdown(report, items) {
+    const c = report.since_last_run;
+    if (c === null)
+        return null;
+    const revisions = report.provenance.dataset_revisions.length > 1;
+    const code = (s, max) => (0,report_escape/* escapeCode */.tn)(s, max);
+    const body = [previousSentence(c, code)];
+    const models = modelsSentence(c, code);
+    if (models !== null)
+        body.push("", models);
+    if (c.unavailable !== null) {
+        body.push("", `_The previous run's inputs could not be read (${(0,report_escape/* escapeMarkdownInline */.E4)(c.unavailable, 300)}): the flipped tasks and the margin's movers are not shown; the figures and the labels are._`);
+    }
+    body.push("", ...render_since_last_run_mdTable(["Figure", "Before", "After", "Change"], "|:--|--:|--:|--:|", FIGURES.map(([name, f]) => [name.replace(/_/g, "\\_"), ...figureCells(f(c))])));
+    if (c.unavailable === null) {
+        const flips = flipsMd(c, items, revisions);
+        if (flips.length > 0)
+            body.push("", ...flips);
+    }
+    body.push("", ...labelsMd(c, items, revisions));
+    const movers = moversMd(c, items, revisions);
+    if (movers.length > 0)
+        body.push("", ...movers);
+    return { summary: `<b>What changed since the last run</b> — ${headlineParts(c).join("; ")}`, body };
+}
+// --- Text -----------------------------------------------------------------------------------
+function plainText(s, max) {
+    return (0,report_escape/* neutraliseLogLine */.h4)(Array.from(s).slice(0, max).join(""));
+}
+/** The text section: the headline, the figures, each model's flips and the first rows of each list. */
+function sinceLastRunText(report) {
+    const c = report.since_last_run;
+    if (c === null)
+        return [];
+    const code = (s, max) => plainText(s, max);
+    const out = [
+        `What changed since the last run: ${headlineParts(c).join("; ")}`,
+        `  ${previousSentence(c, code)}`,
+    ];
+    const models = modelsSentence(c, code);
+    if (models !== null)
+        out.push(`  ${models}`);
+    if (c.unavailable !== null)
+        out.push(`  The previous run's inputs could not be read: ${plainText(c.unavailable, 300)}`);
+    for (const [name, f] of FIGURES) {
+        const [b, a, ch] = figureCells(f(c));
+        out.push(`  ${name}: ${b ?? ""} → ${a ?? ""} (${ch ?? ""})`);
+    }
+    const task = (t) => plainText(t.task_id, ID_CHARS);
+    for (const [role, m] of [
+        ["candidate", c.candidate],
+        ["baseline", c.baseline],
+    ]) {
+        if (m === null)
+            continue;
+        out.push(`  ${role} ${plainText(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ${formatCount(m.fail_to_pass_count)} fail → pass`);
+        const list = (flips, count, dir) => {
+            for (const f of flips.slice(0, TEXT_ITEMS)) {
+                out.push(`    ${dir} ${task(f)}: ${formatPercent(f.before, 0)} → ${formatPercent(f.after, 0)}`);
+            }
+            if (count > Math.min(TEXT_ITEMS, flips.length))
+                out.push(`    … and ${formatCount(count - Math.min(TEXT_ITEMS, flips.length))} more`);
+        };
+        list(m.pass_to_fail, m.pass_to_fail_count, "pass → fail");
+        list(m.fail_to_pass, m.fail_to_pass_count, "fail → pass");
+    }
+    out.push(`  Labels changed: ${formatCount(c.labels.count)}`);
+    for (const l of c.labels.tasks.slice(0, TEXT_ITEMS)) {
+        out.push(`    ${task(l)}: ${plainText(l.before, 20)} → ${plainText(l.after, 20)}${l.review_revision === null ? "" : ` (r${formatCount(l.review_revision)})`}`);
+    }
+    if (c.labels.count > Math.min(TEXT_ITEMS, c.labels.tasks.length)) {
+        out.push(`    … and ${formatCount(c.labels.count - Math.min(TEXT_ITEMS, c.labels.tasks.length))} more`);
+    }
+    const m = c.movers;
+    if (m !== null && m.count > 0) {
+        out.push(`  Moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it):`);
+        for (const t of m.tasks.slice(0, TEXT_ITEMS))
+            out.push(`    ${task(t)}: ${format_number_formatPp(t.change, 3)}`);
+        if (m.count > Math.min(TEXT_ITEMS, m.tasks.length)) {
+            out.push(`    … and ${formatCount(m.count - Math.min(TEXT_ITEMS, m.tasks.length))} more`);
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts
 /**
  * The Markdown summary (SPEC §5), rendered from the report JSON alone: the same report gives
@@ -26372,6 +27878,7 @@ function clusterText(report) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
@@ -26386,6 +27893,7 @@ function fullDetail() {
         marginTable: "full",
         clustersTop: CLUSTER_FOLD,
         clustersRest: CLUSTER_REST_MAX,
+        sinceItems: SINCE_LAST_RUN_ITEMS,
         bar: true,
         perModel: "full",
         influential: LIST_LIMIT,
@@ -26406,6 +27914,7 @@ const TRIM_STEPS = [
     (d) => (d.history = 0),
     (d) => (d.broken = 0),
     (d) => (d.clustersRest = 0),
+    (d) => (d.sinceItems = 5),
     (d) => (d.fragilityTasks = 5),
     (d) => (d.influential = 5),
     (d) => (d.clustersTop = 5),
@@ -26418,6 +27927,7 @@ const TRIM_STEPS = [
     (d) => (d.influential = 0),
     (d) => (d.perModel = "none"),
     (d) => (d.clustersTop = 0),
+    (d) => (d.sinceItems = 0),
     (d) => (d.policyChanges = "loosenings"),
     (d) => (d.policyChanges = "count"),
     (d) => (d.warnings = 5),
@@ -26462,7 +27972,7 @@ function details(summary, body, open = false) {
         "</details>",
     ];
 }
-function moreLine(shown, total, noun) {
+function render_markdown_moreLine(shown, total, noun) {
     const rest = total - shown;
     return rest > 0 ? ["", `… and ${rest} more ${noun}.`] : [];
 }
@@ -26504,7 +28014,7 @@ function datasetNote(report, show) {
 }
 // ---------------------------------------------------------------------------------------------
 // Above the fold
-function headline(report) {
+function render_markdown_headline(report) {
     const { baseline, candidate } = report.models;
     const icon = VERDICT_ICON[report.verdict] ?? "❔";
     return `## ${icon} ${render_markdown_md(report.verdict, 20)} — candidate ${render_markdown_md(candidate.config, 80)} over baseline ${render_markdown_md(baseline.config, 80)}`;
@@ -26559,7 +28069,7 @@ function checksTable(report) {
         ];
     }));
 }
-function changeSection(report) {
+function render_markdown_changeSection(report) {
     const items = whatWouldChange(report, MARKDOWN_INLINE);
     if (items.length === 0)
         return [];
@@ -26662,12 +28172,17 @@ function marginDetails(report, detail) {
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
 }
+/** "What changed since the last run" (render-since-last-run.ts), collapsed; none without a previous run. */
+function sinceLastRunSection(report, detail) {
+    const section = sinceLastRunMarkdown(report, detail.sinceItems);
+    return section === null ? [] : details(section.summary, section.body);
+}
 /** "Where the margin comes from" (render-clusters.ts), collapsed; none without clusters. */
 function clusterSection(report, detail) {
     const section = clusterMarkdown(report, detail.clustersTop, detail.clustersRest);
     return section === null ? [] : details(section.summary, section.body);
 }
-function perModelSection(report, detail) {
+function render_markdown_perModelSection(report, detail) {
     if (detail.perModel === "none")
         return [];
     const { baseline: b, candidate: a } = report.models;
@@ -26752,7 +28267,7 @@ function influentialSection(report, detail) {
         "",
         ...datasetNote(report, show),
         ...table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
-        ...moreLine(shown.length, total, "disputed or unreviewed tasks"),
+        ...render_markdown_moreLine(shown.length, total, "disputed or unreviewed tasks"),
     ];
     const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
     return details(summary, body);
@@ -26775,7 +28290,7 @@ function fragilitySection(report, detail) {
     return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
         ...datasetNote(report, show),
         ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-        ...moreLine(shown.length, tasks.length, "tasks"),
+        ...render_markdown_moreLine(shown.length, tasks.length, "tasks"),
     ]);
 }
 function brokenSection(report, detail) {
@@ -26792,7 +28307,7 @@ function brokenSection(report, detail) {
                 "",
                 ...datasetNote(report, needsDatasetColumn(report, shown)),
                 ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
-                ...moreLine(shown.length, total, "broken tasks"),
+                ...render_markdown_moreLine(shown.length, total, "broken tasks"),
             ]),
     ];
     return details(`<b>${formatCount(total)} broken ${render_markdown_plural(total, "task", "tasks")}</b>`, body);
@@ -26838,7 +28353,7 @@ function historySection(report, detail) {
         : [
             ...datasetNote(report, needsDatasetColumn(report, shown)),
             ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-            ...moreLine(shown.length, history.count, "tasks"),
+            ...render_markdown_moreLine(shown.length, history.count, "tasks"),
         ];
     return details(`<b>Review history</b> — ${formatCount(history.count)} ${render_markdown_plural(history.count, "task", "tasks")} changed label across review revisions`, body);
 }
@@ -26858,7 +28373,7 @@ function policyChangesSection(report, detail) {
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -26904,7 +28419,7 @@ function provenanceSection(report, detail) {
     const body = table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...moreLine(shown.length, p.inputs.length, "input files"));
+        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
     }
     return details(summary, body);
 }
@@ -26919,10 +28434,10 @@ function renderWith(report, options, detail, trimmedTo) {
     const blocks = [];
     if (options.marker === true)
         blocks.push([report_escape/* COMMENT_MARKER */.JO]);
-    blocks.push([headline(report)]);
+    blocks.push([render_markdown_headline(report)]);
     blocks.push([whySentence(report, MARKDOWN_INLINE)]);
     blocks.push(checksTable(report));
-    blocks.push(changeSection(report));
+    blocks.push(render_markdown_changeSection(report));
     blocks.push(warningLines(report, detail, trimmedTo));
     if (detail.bar)
         blocks.push(barSection(report));
@@ -26930,9 +28445,10 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(planningBlock(report));
     if (!detail.compactHeader)
         blocks.push([settingsLine(report, title)]);
+    blocks.push(sinceLastRunSection(report, detail));
     blocks.push(marginDetails(report, detail));
     blocks.push(clusterSection(report, detail));
-    blocks.push(perModelSection(report, detail));
+    blocks.push(render_markdown_perModelSection(report, detail));
     blocks.push(influentialSection(report, detail));
     blocks.push(fragilitySection(report, detail));
     blocks.push(brokenSection(report, detail));
@@ -27118,6 +28634,7 @@ function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
 
 
 
+
 function capped(s, maxChars = 200) {
     const cps = Array.from(typeof s === "string" ? s : String(s));
     return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
@@ -27233,6 +28750,9 @@ function renderText(report) {
     const clusters = clusterText(report);
     if (clusters.length > 0)
         add(out, ["", ...clusters]);
+    const since = sinceLastRunText(report);
+    if (since.length > 0)
+        add(out, ["", ...since]);
     out.push("");
     add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
@@ -27461,6 +28981,9 @@ function args_required(flags, name, command) {
 
 
 
+
+
+
 const EVALUATE_HELP = `Usage: model-gate evaluate --results F [F ...] --policy P --baseline ID --candidate ID [options]
 
 Reads a results export (SPEC §1.1) and an acceptance policy (SPEC §1.3) and decides whether the
@@ -27477,9 +29000,10 @@ Options:
   --reviews R [R ...]     review files (SPEC §1.2, JSONL); later review revisions override labels.
   --canary pass|fail      result of the production canary: fail rejects, whatever the policy
                           says; a policy with production_canary: passes needs pass.
-  --format markdown|json|text
+  --format markdown|json|text|html
                           what to print on stdout (default: markdown, the PR comment's document;
-                          text: the same verdict, checks and margin, plain, for a terminal).
+                          text: the same verdict, checks and margin, plain, for a terminal;
+                          html: one self-contained page with the margin charts, no scripts).
   --report OUT.json       also write the report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
   --previous-results F [F ...]
@@ -27490,6 +29014,13 @@ Options:
                           the same for the review files.
   --as-of-review N        only labels with review_revision <= N count (tasks without a label by
                           then are unreviewed): reproduces the verdict as of review revision N.
+  --since-results F [F ...]
+                          the previous run's results export: the report says what changed since
+                          that run (tasks that flipped, labels, the margin and its bounds, the
+                          verdict, the tasks that moved the margin most).
+  --since-reviews R [R ...]
+                          the previous run's review files (default: the current --reviews).
+  --since-policy P        the previous run's policy (default: the current --policy).
   -h, --help              this text.
 
 Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error.
@@ -27501,12 +29032,15 @@ const FLAGS = {
     baseline: { kind: "one" },
     candidate: { kind: "one" },
     canary: { kind: "one", choices: ["pass", "fail"] },
-    format: { kind: "one", choices: ["markdown", "json", "text"] },
+    format: { kind: "one", choices: ["markdown", "json", "text", "html"] },
     report: { kind: "one" },
     today: { kind: "one" },
     "as-of-review": { kind: "one" },
     "previous-results": { kind: "many" },
     "previous-reviews": { kind: "many" },
+    "since-results": { kind: "many" },
+    "since-reviews": { kind: "many" },
+    "since-policy": { kind: "one" },
     help: { kind: "boolean" },
     h: { kind: "boolean" },
 };
@@ -27542,14 +29076,15 @@ async function evaluateCommand(argv, io) {
         results: (flags.get("previous-results") ?? []).map(abs),
         reviews: (flags.get("previous-reviews") ?? []).map(abs),
     };
+    const since = sinceFlags(flags);
     const reportPath = one(flags, "report");
     // The report must not replace an input or a device: refused before anything is read.
     if (reportPath !== undefined)
-        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven].map((p) => ({
+        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given].map((p) => ({
             path: abs(p),
             shown: p,
         })));
-    const gateInputs = await readRunInputs({
+    const request = {
         results: results.map(abs),
         reviews: (flags.get("reviews") ?? []).map(abs),
         policy: {
@@ -27567,12 +29102,31 @@ async function evaluateCommand(argv, io) {
         previous: previous.results.length + previous.reviews.length === 0 ? null : previous,
         toolVersion: TOOL_VERSION,
         // Name files as the user typed them, so messages and provenance match the command line.
-        displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven], abs),
+        displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given], abs),
         ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
         ...(io.debug === undefined ? {} : { onNote: io.debug }),
-    });
-    const report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
+    };
+    const gateInputs = await readRunInputs(request);
+    let report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
+    if (since.results.length > 0) {
+        // The previous run's reviews and policy default to the current ones (docs/cli.md).
+        const sincePolicy = since.policy ?? policyPath;
+        const previous = await readPreviousRun(request, {
+            results: since.results.map(abs),
+            reviews: since.reviews === undefined ? request.reviews : since.reviews.map(abs),
+            policy: since.policy === undefined
+                ? request.policy
+                : {
+                    path: abs(sincePolicy),
+                    text: await readPolicyText(abs(sincePolicy), sincePolicy),
+                    source: "file",
+                    lastCommit: null,
+                },
+            headSha: null,
+        });
+        report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null });
+    }
     // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
     if (reportPath !== undefined)
         await writeReport(abs(reportPath), reportPath, jsonChunks(report));
@@ -27581,7 +29135,11 @@ async function evaluateCommand(argv, io) {
         for (const chunk of jsonChunks(report))
             io.stdout(chunk);
     else
-        io.stdout(format === "text" ? renderText(report) : renderMarkdown(report));
+        io.stdout(format === "text"
+            ? renderText(report)
+            : format === "html"
+                ? renderEvaluateHtml(report)
+                : renderMarkdown(report));
     return VERDICT_EXIT[report.verdict];
 }
 /**
@@ -27608,6 +29166,22 @@ async function writeReport(absPath, given, json) {
             throw error;
         throw new errors/* InputError */.dz(`Cannot write the report file ${given}: ${why}. No report file was written or changed.`);
     }
+}
+/** The `--since-*` flags: the previous run's files; reviews and policy only with its results. */
+function sinceFlags(flags) {
+    const results = flags.get("since-results") ?? [];
+    const reviews = flags.get("since-reviews");
+    const policy = one(flags, "since-policy");
+    if (results.length === 0 && (reviews !== undefined || policy !== undefined)) {
+        throw new errors/* InputError */.dz(`${reviews !== undefined ? "--since-reviews" : "--since-policy"} needs --since-results: the previous run is read from its results.\n` +
+            'Run "model-gate evaluate --help" for the list of flags.');
+    }
+    return {
+        results,
+        reviews,
+        policy,
+        given: [...results, ...(reviews ?? []), ...(policy === undefined ? [] : [policy])],
+    };
 }
 function parseAsOfReview(value) {
     if (value === undefined)
@@ -33518,6 +35092,553 @@ async function policyLogCommand(argv, io) {
     return 0;
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
+/**
+ * The words and table rows of the rank report, shared by the Markdown and the text renderers
+ * (each gives its own Inline: escaped for Markdown, neutralised for a terminal). Untrusted text —
+ * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
+ * `f.text` / `f.code`; everything else is generated here.
+ */
+
+/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
+function rank_sections_add(out, ...parts) {
+    for (const part of parts) {
+        if (typeof part === "string")
+            out.push(part);
+        else
+            for (const line of part)
+                out.push(line);
+    }
+}
+/** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
+const PAIR_MATRIX_MAX_MODELS = 12;
+/** Model ids are cut to this many characters in tables. */
+const MODEL_ID_CHARS = 60;
+const FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true, chart: true };
+/** Smaller lists, tried when the full document is over the size limit. */
+const SHORT_DETAILS = [
+    { pairs: 15, tasks: 5, matrix: true, chart: true },
+    { pairs: 5, tasks: 3, matrix: false, chart: true },
+    { pairs: 0, tasks: 0, matrix: false, chart: false },
+];
+const RANK_TITLE = "Model ranking";
+/**
+ * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
+ * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
+ */
+function rankHeader(r, f) {
+    return {
+        title: `${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`,
+        summary: summaryLines(r, f),
+        warnings: r.warnings.map((w) => f.text(w, 400)),
+    };
+}
+function rank_sections_headline(r, f) {
+    return r.top === null
+        ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
+        : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
+}
+function yesNo(x) {
+    return x === null ? "n/a" : x ? "yes" : "no";
+}
+/** The sentences under the headline: the set, the adjustment, the seed's question. */
+function summaryLines(r, f) {
+    const a = r.adjustment;
+    const top = r.models[0];
+    const open = r.unresolved_tasks === 0
+        ? "no open labels"
+        : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
+    const lines = [
+        f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
+        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered by Holm's step-down over the pairs (family α = ${formatPercent(a.family_alpha)}, each directional claim one-sided at α/(m − r); last level ${formatDecimal(a.final_level, 5)}).`),
+    ];
+    if (top !== undefined) {
+        lines.push(`${f.gen("Is")} ${f.code(top.model, MODEL_ID_CHARS)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+    }
+    return lines;
+}
+function leaderboardHeader(r) {
+    const head = ["rank", "model", "score", "validity interval", "rank range", "group"];
+    if (r.reference !== null)
+        head.push("vs reference");
+    return head;
+}
+function leaderboardRows(r, f) {
+    return r.models.map((m, i) => {
+        const row = [
+            f.gen(String(i + 1)),
+            f.code(m.model, MODEL_ID_CHARS) + (m.model === r.reference ? f.gen(" (reference)") : ""),
+            f.gen(formatPercent(m.score)),
+            f.gen(formatPercentInterval(m.interval)),
+            f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
+            f.gen(String(m.group)),
+        ];
+        if (r.reference !== null)
+            row.push(f.gen(m.vs_reference ?? "—"));
+        return row;
+    });
+}
+/** The pair of two models, whichever way round the report holds it, as seen from `x`. */
+function pairFrom(r, x, y) {
+    for (const pair of r.pairs) {
+        if (pair.a === x && pair.b === y)
+            return { pair, flipped: false };
+        if (pair.a === y && pair.b === x)
+            return { pair, flipped: true };
+    }
+    return null;
+}
+/** A matrix cell: row model vs column model. */
+function matrixCell(r, row, col) {
+    if (row === col)
+        return "·";
+    const found = pairFrom(r, row.model, col.model);
+    if (found === null)
+        return "?";
+    const { pair, flipped } = found;
+    const margin = pair.margin === null ? null : flipped ? -pair.margin : pair.margin;
+    const m = format_number_formatPp(margin, 1).replace(" pp", "");
+    if (pair.relation === "unresolved")
+        return `≈ ${m} ${pair.unresolved_by === "validity" ? "v" : "r"}`;
+    const rowAbove = (pair.relation === "a_better") !== flipped;
+    return `${rowAbove ? "▲" : "▼"} ${m}`;
+}
+/** The pair matrix: header (#1 … #K) and one row per model, in rank order. */
+function matrixRows(r, f) {
+    const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
+    const rows = r.models.map((row, i) => [
+        `${f.gen(`#${i + 1}`)} ${f.code(row.model, 30)}`,
+        ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
+    ]);
+    return { header, rows };
+}
+const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels alone decide it; r: run variance).";
+const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
+function pairRow(p, f) {
+    const relation = p.relation === "a_better"
+        ? "first above"
+        : p.relation === "b_better"
+            ? "second above"
+            : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
+    return [
+        `${f.code(p.a, 40)} ${f.gen("vs")} ${f.code(p.b, 40)}`,
+        f.gen(format_number_formatPp(p.margin)),
+        f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
+        f.gen(format_number_formatPp(p.se).replace("+", "")),
+        f.gen(`${format_number_formatPp(p.lcb)} … ${format_number_formatPp(p.ucb)}`),
+        f.gen(formatDecimal(p.level, 5)),
+        f.gen(relation),
+    ];
+}
+const neg = (x) => (x === null ? null : -x);
+/** The pair seen from b: b − a, its bounds swapped and negated, the relation mirrored. */
+function flipPair(p) {
+    return {
+        ...p,
+        a: p.b,
+        b: p.a,
+        margin: neg(p.margin),
+        margin_low: neg(p.margin_high),
+        margin_high: neg(p.margin_low),
+        lcb: neg(p.ucb),
+        ucb: neg(p.lcb),
+        lcb_bound_kind: p.ucb_bound_kind,
+        ucb_bound_kind: p.lcb_bound_kind,
+        relation: p.relation === "a_better" ? "b_better" : p.relation === "b_better" ? "a_better" : "unresolved",
+    };
+}
+/** Adjacent pairs in rank order, each seen from the higher-ranked model. */
+function adjacentPairs(r) {
+    const out = [];
+    for (let i = 0; i + 1 < r.models.length; i++) {
+        const hi = r.models[i];
+        const lo = r.models[i + 1];
+        const found = pairFrom(r, hi.model, lo.model);
+        if (found !== null)
+            out.push(found.flipped ? flipPair(found.pair) : found.pair);
+    }
+    return out;
+}
+function unresolvedPairs(r) {
+    return r.pairs.filter((p) => p.relation === "unresolved");
+}
+function reviewSentence(x, f) {
+    const n = (k) => k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`;
+    return `${f.code(x.a, MODEL_ID_CHARS)} ${f.gen("vs")} ${f.code(x.b, MODEL_ID_CHARS)}${f.gen(`: the open labels alone decide this order. To settle it ${n(x.reviews_to_settle_a_better)} (first above) or ${n(x.reviews_to_settle_b_better)} (second above), if they come out that way; review these first:`)}`;
+}
+const TASK_HEADER = ["task", "label", "d", "evidence"];
+function taskRows(x, limit, f, evidence) {
+    return x.tasks
+        .slice(0, limit)
+        .map((t) => [
+        f.code(t.task_id, 80),
+        f.gen(t.validity),
+        f.gen(formatSignedDecimal(t.d)),
+        t.evidence.length === 0 ? f.gen("—") : t.evidence.slice(0, 3).map(evidence).join(", "),
+    ]);
+}
+const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
+function commonRows(r, f) {
+    return r.models.map((m) => [
+        f.code(m.model, MODEL_ID_CHARS),
+        f.gen(formatCount(m.absence_adds_back)),
+        f.gen(formatCount(m.absence_adds_back_valid)),
+        m.harness_revisions.length === 0
+            ? f.gen("—")
+            : m.harness_revisions
+                .slice(0, 3)
+                .map((h) => f.code(h, 40))
+                .join(", "),
+    ]);
+}
+function settingsLines(r, f) {
+    const s = r.settings;
+    const p = r.provenance;
+    return [
+        f.gen(`Settings: confidence ${s.confidence}, quantile ${s.quantile}, standard error ${s.standard_error}${s.standard_error === "clustered" ? ` (${s.cluster_correction})` : ""}, validity bound ${s.validity_bound}, infra errors ${s.infra_errors}, common valid tasks ${s.common_valid_tasks_threshold}.`),
+        `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
+        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${p.passes} time${p.passes === 1 ? "" : "s"}; model-gate ${p.tool_version}.`)}`,
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-charts-html.ts
+/**
+ * The rank page's two pictures (render-rank-html.ts): each model's score with its validity band
+ * and run-variance band as an inline SVG, in rank order with the groups shaded; and the pair
+ * matrix as an HTML table coloured by relation, each cell also saying it in text (▲ ▼ ≈v ≈r and
+ * the margin), so colour is never the only carrier. Every model id is escaped (html-text.ts) and
+ * cut for the picture, the full id in a <title> (SVG) or title attribute (table).
+ */
+
+
+
+
+
+/** The score chart's frame, in SVG user units (the SVG scales to its box). */
+const SCORE_CHART = {
+    width: 840,
+    /** Characters of a row label, "#12 " included (monospace 12 px: about 7.2 px each). */
+    labelChars: 32,
+    plotLeft: 250,
+    plotRight: 790,
+    top: 28,
+    rowHeight: 22,
+    bottom: 30,
+};
+/** At most this many models are drawn (the rest are in the tables; the caption says so). */
+const SCORE_CHART_MAX_MODELS = 60;
+/** Up to this many models the pairs are a matrix; beyond, a list (render-rank-html.ts). */
+const HTML_MATRIX_MAX_MODELS = 30;
+const rank_charts_html_pct = (x) => x * 100;
+/** The values the score axis must hold, in %: every score and both bands' ends. */
+function scoreAxisValues(models) {
+    const out = [];
+    for (const m of models) {
+        if (m.score !== null)
+            out.push(rank_charts_html_pct(m.score));
+        for (const iv of [m.interval, m.run_variance_band])
+            if (iv !== null)
+                out.push(rank_charts_html_pct(iv[0]), rank_charts_html_pct(iv[1]));
+    }
+    return out;
+}
+function modelTitle(r, m, i, full) {
+    const rank = m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`;
+    const words = `: score ${formatPercent(m.score)}, validity band ${formatPercentInterval(m.interval)}, ` +
+        `run-variance band ${formatPercentInterval(m.run_variance_band)}, group ${m.group}, rank ${rank}` +
+        (m.model === r.reference ? " (reference)" : "");
+    // The model id (already escaped by chartLabel) is the one untrusted part.
+    return `#${i + 1} ${full}${escapeHtmlGenerated(words)}`;
+}
+/** Each model's score, validity band and run-variance band, one row per model in rank order. */
+function scoreChartSvg(r) {
+    const c = SCORE_CHART;
+    const models = r.models.slice(0, SCORE_CHART_MAX_MODELS);
+    const height = c.top + models.length * c.rowHeight + c.bottom;
+    const axis = niceAxis(scoreAxisValues(models), { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
+    const x = linearScale(axis.lo, axis.hi, c.plotLeft, c.plotRight);
+    const rowsBottom = c.top + models.length * c.rowHeight;
+    const out = [
+        `<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 ${c.width} ${height}" role="img" aria-labelledby="score-chart-title">`,
+        `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shaded rows are statistically tied groups.</title>`,
+    ];
+    // Groups: every other group shaded, a line between groups, the group's number at the right.
+    let start = 0;
+    for (let i = 1; i <= models.length; i++) {
+        const prev = models[i - 1];
+        if (i < models.length && models[i].group === prev.group)
+            continue;
+        const y0 = c.top + start * c.rowHeight;
+        const h = (i - start) * c.rowHeight;
+        if (prev.group % 2 === 1)
+            out.push(`<rect class="group-shade" x="0" y="${px(y0)}" width="${c.width}" height="${px(h)}" fill="${COLOURS.groupShade}"/>`);
+        if (start > 0)
+            out.push(`<line x1="0" x2="${c.width}" y1="${px(y0)}" y2="${px(y0)}" stroke="${COLOURS.muted}" stroke-dasharray="4 3"/>`);
+        out.push(`<text x="${c.width - 4}" y="${px(y0 + 15)}" text-anchor="end" font-size="12" fill="${COLOURS.muted}">G${prev.group}</text>`);
+        start = i;
+    }
+    const decimals = tickDecimals(axis.step);
+    for (const t of axis.ticks) {
+        const tx = px(x(t));
+        out.push(`<line x1="${tx}" x2="${tx}" y1="${c.top - 4}" y2="${px(rowsBottom)}" stroke="${COLOURS.grid}"/>`, `<text x="${tx}" y="${c.top - 10}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">${t.toFixed(decimals)}%</text>`);
+    }
+    models.forEach((m, i) => {
+        const cy = c.top + i * c.rowHeight + c.rowHeight / 2;
+        // "#12 " and the id share the label's characters, so every label ends before the plot.
+        const label = chartLabel(m.model, c.labelChars - `#${i + 1} `.length);
+        const parts = [`<g class="model-row">`, `<title>${modelTitle(r, m, i, label.full)}</title>`];
+        parts.push(`<text x="4" y="${px(cy + 4)}" font-size="12" font-family="ui-monospace,'Liberation Mono',Menlo,Consolas,monospace" fill="${COLOURS.ink}">#${i + 1} ${label.shown}</text>`);
+        if (m.run_variance_band !== null) {
+            const b = bandRect(rank_charts_html_pct(m.run_variance_band[0]), rank_charts_html_pct(m.run_variance_band[1]), x);
+            parts.push(`<rect class="run-band" x="${px(b.x)}" y="${px(cy - 1)}" width="${px(b.width)}" height="2" fill="${COLOURS.run}"/>`, `<rect x="${px(b.x)}" y="${px(cy - 5)}" width="1.5" height="10" fill="${COLOURS.run}"/>`, `<rect x="${px(b.x + b.width - 1.5)}" y="${px(cy - 5)}" width="1.5" height="10" fill="${COLOURS.run}"/>`);
+        }
+        if (m.interval !== null) {
+            const b = bandRect(rank_charts_html_pct(m.interval[0]), rank_charts_html_pct(m.interval[1]), x);
+            parts.push(`<rect class="validity-band" x="${px(b.x)}" y="${px(cy - 6)}" width="${px(b.width)}" height="12" fill="${COLOURS.band}" fill-opacity="0.8" stroke="${COLOURS.bandEdge}"/>`);
+        }
+        if (m.score !== null) {
+            parts.push(`<circle class="score-mark" cx="${px(x(rank_charts_html_pct(m.score)))}" cy="${px(cy)}" r="4.5" fill="${COLOURS.point}" stroke="#fff"/>`);
+        }
+        else {
+            parts.push(`<text x="${c.plotLeft}" y="${px(cy + 4)}" font-size="12" fill="${COLOURS.muted}">no score (n/a)</text>`);
+        }
+        parts.push("</g>");
+        out.push(parts.join(""));
+    });
+    out.push(`<line x1="${c.plotLeft}" x2="${c.plotRight}" y1="${px(rowsBottom)}" y2="${px(rowsBottom)}" stroke="${COLOURS.muted}"/>`, `<text x="${(c.plotLeft + c.plotRight) / 2}" y="${px(rowsBottom + 20)}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">valid-only score on the common set (%)</text>`, "</svg>");
+    return out.join("\n");
+}
+/** A matrix cell: its class, its two short lines, and its title (row vs column). */
+function rank_charts_html_matrixCell(r, row, col) {
+    if (row === col)
+        return { cls: "self", lines: ["·", ""], title: "" };
+    const found = pairFrom(r, row.model, col.model);
+    if (found === null)
+        return { cls: "self", lines: ["?", ""], title: "no such pair" };
+    const { pair, flipped } = found;
+    const sign = (v) => (v === null ? null : flipped ? -v : v);
+    const margin = sign(pair.margin);
+    const lo = flipped ? sign(pair.margin_high) : pair.margin_low;
+    const hi = flipped ? sign(pair.margin_low) : pair.margin_high;
+    const lcb = flipped ? sign(pair.ucb) : pair.lcb;
+    const ucb = flipped ? sign(pair.lcb) : pair.ucb;
+    const m = margin === null ? "n/a" : signedFixed(margin * 100, 1);
+    const figures = `margin ${format_number_formatPp(margin)}, validity band ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}, LCB … UCB ${format_number_formatPp(lcb)} … ${format_number_formatPp(ucb)}`;
+    if (pair.relation === "unresolved") {
+        const v = pair.unresolved_by === "validity";
+        return {
+            cls: v ? "rel-validity" : "rel-run",
+            lines: [v ? "≈v" : "≈r", m],
+            title: `${figures}; unresolved by ${v ? "validity (the open labels alone decide it)" : "run variance"}`,
+        };
+    }
+    const rowAbove = (pair.relation === "a_better") !== flipped;
+    return {
+        cls: rowAbove ? "rel-above" : "rel-below",
+        lines: [rowAbove ? "▲" : "▼", m],
+        title: `${figures}; row ordered ${rowAbove ? "above" : "below"} column`,
+    };
+}
+/** The K×K matrix (row vs column), in rank order, as an HTML table (caller: K ≤ HTML_MATRIX_MAX_MODELS). */
+function pairMatrixHtml(r) {
+    const k = r.models.length;
+    const rowHeadWidth = k > 12 ? 150 : 220;
+    const chars = k > 12 ? 16 : 26;
+    const names = r.models.map((m) => chartLabel(m.model, chars));
+    const cols = [`<col style="width:${rowHeadWidth}px">`, ...r.models.map(() => "<col>")].join("");
+    const head = `<tr><th class="row">row vs column</th>${names
+        .map((n, i) => `<th title="${n.full}">#${i + 1}</th>`)
+        .join("")}</tr>`;
+    const rows = r.models.map((row, i) => {
+        const cells = r.models.map((col, j) => {
+            const cell = rank_charts_html_matrixCell(r, row, col);
+            const title = cell.title === "" ? "" : ` title="${escapeHtmlGenerated(`#${i + 1} vs #${j + 1}: ${cell.title}`)}"`;
+            const second = cell.lines[1] === "" ? "" : `<br>${escapeHtmlGenerated(cell.lines[1])}`;
+            return `<td class="${cell.cls}"${title}>${escapeHtmlGenerated(cell.lines[0])}${second}</td>`;
+        });
+        const n = names[i];
+        return `<tr><th class="row" title="${n.full}">#${i + 1} ${n.shown}</th>${cells.join("")}</tr>`;
+    });
+    return `<div class="table-box"><table class="matrix" style="width:100%"><colgroup>${cols}</colgroup><thead>${head}</thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-html.ts
+/**
+ * The rank report as one self-contained HTML page (`model-gate rank --format html`): the headline
+ * and summary, the score chart (each model's score, validity band and run-variance band, groups
+ * shaded), the pair matrix coloured by relation, and the Markdown's tables (leaderboard, adjacent
+ * pairs, open tasks to review first, the common set, settings). Inline CSS and SVG only, no
+ * script (html-page.ts). Untrusted text goes through HTML_INLINE (html-text.ts), and the sentences
+ * and rows are rank-sections.ts's, as in the Markdown and the text. Same report → same bytes.
+ */
+
+
+
+
+const render_rank_html_f = HTML_INLINE;
+const render_rank_html_p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
+function scoreSection(r) {
+    const shown = Math.min(r.models.length, SCORE_CHART_MAX_MODELS);
+    return [
+        "<h2>Scores</h2>",
+        `<ul class="legend">${[
+            `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> score (valid-only, common set)</li>`,
+            legendItem(COLOURS.band, "validity band: the score under every resolution of the open labels", COLOURS.bandEdge),
+            `<li><svg width="18" height="10" aria-hidden="true"><rect x="0" y="4" width="18" height="2" fill="${COLOURS.run}"/><rect x="0" y="0" width="1.5" height="10" fill="${COLOURS.run}"/><rect x="16.5" y="0" width="1.5" height="10" fill="${COLOURS.run}"/></svg> run-variance band: the validity band widened by q·SE</li>`,
+            legendItem(COLOURS.groupShade, "G: group (statistically tied)"),
+        ].join("")}</ul>`,
+        "<figure>",
+        scoreChartSvg(r),
+        `<figcaption>${render_rank_html_f.gen((shown < r.models.length
+            ? `The top ${shown} of ${r.models.length} models (the tables have every model). `
+            : "") +
+            `Each band is one model's own (its SE, ${r.settings.confidence} one-sided at each end, no multiplicity adjustment): ` +
+            "overlapping bands do not make a pair unresolved, nor separate ones ordered. The order comes from the pairs " +
+            "(paired differences on the same tasks, Holm's step-down): see the matrix.")}</figcaption>`,
+        "</figure>",
+    ];
+}
+function pairSection(r) {
+    const out = ["<h2>Pairs</h2>"];
+    if (r.models.length <= HTML_MATRIX_MAX_MODELS) {
+        out.push(`<ul class="legend">${[
+            legendItem(COLOURS.above, "▲ row ordered above column"),
+            legendItem(COLOURS.below, "▼ row ordered below column"),
+            legendItem(COLOURS.validity, "≈v unresolved: the open labels alone decide it"),
+            legendItem(COLOURS.runVariance, "≈r unresolved by run variance"),
+        ].join("")}</ul>`, pairMatrixHtml(r), render_rank_html_p(render_rank_html_f.gen(`${MATRIX_LEGEND} Hover a cell for its figures.`), "small"));
+    }
+    else {
+        const open = unresolvedPairs(r);
+        const shown = open.slice(0, FULL_DETAIL.pairs);
+        out.push(render_rank_html_p(render_rank_html_f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`)));
+        if (shown.length > 0)
+            out.push(htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), shown.map((x) => pairRow(x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
+        if (shown.length < open.length)
+            out.push(render_rank_html_p(render_rank_html_f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`)));
+    }
+    out.push(render_rank_html_p(render_rank_html_f.gen("Adjacent models (in rank order):")), htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), adjacentPairs(r).map((x) => pairRow(x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
+    return out;
+}
+function reviewSection(r) {
+    if (r.review_first.length === 0)
+        return [];
+    const out = ["<h2>Open tasks to review first</h2>"];
+    for (const x of r.review_first) {
+        out.push(render_rank_html_p(reviewSentence(x, render_rank_html_f)));
+        // Evidence as text, never a link: the page loads and links to nothing.
+        const rows = taskRows(x, FULL_DETAIL.tasks, render_rank_html_f, (e) => render_rank_html_f.code(e, 120));
+        if (rows.length > 0)
+            out.push(htmlTable(TASK_HEADER.map((s) => render_rank_html_f.gen(s)), rows, { numeric: [2] }));
+        if (rows.length < x.tasks.length)
+            out.push(render_rank_html_p(render_rank_html_f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`)));
+    }
+    return out;
+}
+/** The page. Deterministic: the same report gives the same bytes. */
+function renderRankHtml(r) {
+    const head = rankHeader(r, render_rank_html_f);
+    const body = [`<h1>${head.title}</h1>`, ...head.summary.map((s) => render_rank_html_p(s))];
+    // rankHeader escapes every warning; the page shows the first HTML_WARNINGS_MAX of them.
+    rank_sections_add(body, warningBoxes(head.warnings, (w) => w));
+    rank_sections_add(body, scoreSection(r));
+    rank_sections_add(body, pairSection(r));
+    body.push("<h2>Leaderboard</h2>", htmlTable(leaderboardHeader(r).map((s) => render_rank_html_f.gen(s)), leaderboardRows(r, render_rank_html_f), { numeric: [0, 2] }), render_rank_html_p(render_rank_html_f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range.")));
+    rank_sections_add(body, reviewSection(r));
+    body.push("<h2>Common set</h2>", render_rank_html_p(render_rank_html_f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`)), htmlTable(COMMON_HEADER.map((s) => render_rank_html_f.gen(s)), commonRows(r, render_rank_html_f), { numeric: [1, 2] }), "<h2>Settings and provenance</h2>");
+    rank_sections_add(body, settingsLines(r, render_rank_html_f).map((s) => render_rank_html_p(s, "small")));
+    return htmlDocument(RANK_TITLE, body.join("\n"));
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-gate.ts
+/**
+ * The rank gate (docs/rank.md "Gating"): what the policy's `rank.require` asks of the candidate,
+ * decided from the ranking alone (the Holm-adjusted pairs, the rank intervals and the groups).
+ * Accept when the evidence shows the requirement holds, reject when it orders the candidate out,
+ * unresolved otherwise; like evaluate, a tie is never read as a pass.
+ */
+
+
+/**
+ * The gate's inputs are consistent, checked before anything is computed (and by the shells before the export is read): a candidate
+ * when the requirement is about one, among the ranked models; a reference for above_reference,
+ * other than the candidate. `models` null: every model of the export (not known yet).
+ */
+function checkRankGate(require, candidate, reference, models) {
+    if (candidate === null) {
+        if (require !== "top_resolved")
+            throw new errors/* InputError */.dz(`The policy's rank.require is ${require}: name the candidate (the action's candidate input, the CLI's --candidate).`);
+        return;
+    }
+    if (models !== null && !models.includes(candidate))
+        throw new errors/* InputError */.dz(`The candidate ${quote(candidate)} is not among the ranked models (${models.map(quote).join(", ")}): add it to the models.`);
+    if (require === "above_reference") {
+        if (reference === null)
+            throw new errors/* InputError */.dz("The policy's rank.require is above_reference: name the reference (the policy's rank.reference, the action's reference input, the CLI's --reference).");
+        if (reference === candidate)
+            throw new errors/* InputError */.dz(`The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`);
+    }
+}
+function rank_gate_plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The models the pairs order above `model`, in the report's leaderboard order. */
+function orderedAbove(report, model) {
+    const above = new Set();
+    for (const p of report.pairs) {
+        if (p.a === model && p.relation === "b_better")
+            above.add(p.b);
+        if (p.b === model && p.relation === "a_better")
+            above.add(p.a);
+    }
+    return report.models.map((m) => m.model).filter((m) => above.has(m));
+}
+function listed(models) {
+    const shown = models.slice(0, 5).map(quote).join(", ");
+    return models.length > 5 ? `${shown}, …` : shown;
+}
+/** The gate's verdict on a ranking. Pure; checkRankGate has accepted its inputs. */
+function rankGate(report, require, candidate) {
+    const out = (verdict, reason) => ({
+        require,
+        candidate,
+        verdict,
+        reasons: [reason],
+    });
+    if (require === "top_resolved") {
+        const top = report.groups[0] ?? [];
+        return report.top_resolved && report.top !== null
+            ? out("accept", `The top is resolved: ${quote(report.top)} is ordered above every other model.`)
+            : out("unresolved", `The top is unresolved: ${rank_gate_plural(top.length, "model", "models")} (${listed(top)}) are statistically tied at the top.`);
+    }
+    const c = candidate ?? "";
+    const model = report.models.find((m) => m.model === c);
+    if (model === undefined)
+        throw new errors/* InputError */.dz(`The candidate ${quote(c)} is not among the ranked models.`);
+    if (require === "top_group") {
+        const above = orderedAbove(report, c);
+        if (above.length > 0)
+            return out("reject", `${quote(c)} is not in the top: ${rank_gate_plural(above.length, "model is", "models are")} ordered above it (${listed(above)}).`);
+        const top = report.groups[0] ?? [];
+        if (report.groups.length > 1 && top.includes(c))
+            return out("accept", `${quote(c)} is in the top group (${rank_gate_plural(top.length, "model", "models")}): no model is ordered above it, and it is ordered above every model outside the group.`);
+        return out("unresolved", `No model is ordered above ${quote(c)}, but the evidence separates no top group from the rest: all ${report.models.length} models are in one group.`);
+    }
+    const reference = report.reference ?? "";
+    const pair = report.pairs.find((p) => (p.a === c && p.b === reference) || (p.a === reference && p.b === c));
+    if (pair === undefined)
+        throw new errors/* InputError */.dz(`The reference ${quote(reference)} is not among the ranked models.`);
+    const candidateAbove = pair.relation === "unresolved" ? null : (pair.relation === "a_better") === (pair.a === c);
+    if (candidateAbove === true)
+        return out("accept", `${quote(c)} is ordered above the reference ${quote(reference)}.`);
+    if (candidateAbove === false)
+        return out("reject", `The reference ${quote(reference)} is ordered above ${quote(c)}.`);
+    const why = pair.unresolved_by === "validity"
+        ? "the open validity labels alone can decide their order"
+        : "run variance keeps them apart by less than the adjusted confidence bounds";
+    return out("unresolved", `${quote(c)} and the reference ${quote(reference)} are not ordered: ${why}.`);
+}
+
 ;// CONCATENATED MODULE: ./src/core/task-table-view.ts
 class TableView {
     tables;
@@ -33787,6 +35908,31 @@ function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false) {
     return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/rank-as-of-review.ts
+/**
+ * `rank --as-of-review N` (docs/rank.md "As of a review revision"): the ranked models' tasks as
+ * they stood at review revision N, by evaluate's own view (src/core/history/as-of-review.ts):
+ * only labels with review_revision ≤ N count, a task without one by then is unreviewed, attempts
+ * are untouched, and two labels at a task's effective revision are an InputError naming both.
+ */
+
+function modelsAsOfReview(data, n) {
+    // The view reads only the tasks and the review revisions; the pair's summaries fill the shape.
+    const asDataset = {
+        tasks: data.tasks,
+        baseline: data.summaries[0],
+        candidate: data.summaries[1],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    };
+    const view = datasetAsOfReview(asDataset, n);
+    if (view === asDataset)
+        return data;
+    return { ...data, tasks: view.tasks, reviewRevisions: view.reviewRevisions };
+}
+
 ;// CONCATENATED MODULE: ./src/core/rank/rank-order.ts
 /**
  * Rank intervals and groups from the pairs' relation (docs/rank.md "Rank intervals and groups").
@@ -33837,7 +35983,7 @@ function rankOrder(k, above, order) {
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.0.0";
+const RANK_SCHEMA_VERSION = "1.1.0";
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank.ts
 /**
@@ -33847,6 +35993,10 @@ const RANK_SCHEMA_VERSION = "1.0.0";
  * adds Holm's step-down over the pairs, the rank intervals and groups, and for the adjacent pairs
  * that the open labels alone keep unordered, the open tasks to review first.
  */
+
+
+
+
 
 
 
@@ -33881,11 +36031,18 @@ function checkModels(models, reference) {
             `add it to --models.`);
     }
 }
-function runRank(data, gate, options) {
+function runRank(given, gate, options) {
+    const asOfReview = options.asOfReview ?? null;
+    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
+    const appendOnly = options.appendOnly ?? null;
+    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
     const policy = gate.policy;
     const models = data.models;
     const k = models.length;
     checkModels(models, options.reference);
+    const require = policy.rank?.require ?? "top_resolved";
+    const candidate = options.candidate ?? null;
+    checkRankGate(require, candidate, options.reference, models);
     const set = commonSet(data, policy);
     const tasksView = tableView([data.tasks], null, set.tasks);
     /** A Dataset of the common set for pair (a, b): what influentialTasks reads (records by index). */
@@ -33988,6 +36145,7 @@ function runRank(data, gate, options) {
         model: models[i],
         score: scores[i]?.score ?? null,
         interval: scores[i]?.interval ?? null,
+        run_variance_band: scores[i]?.band ?? null,
         rank_low: ranks.rankLow[i],
         rank_high: ranks.rankHigh[i],
         group: ranks.group[i],
@@ -34021,14 +36179,25 @@ function runRank(data, gate, options) {
     const groups = ranks.groups.map((g) => g.map((i) => models[i]));
     const topGroup = groups[0] ?? [];
     const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
+    const top = topGroup.length === 1 && !rewritten ? topGroup[0] : null;
+    const decided = {
+        models: rankModels,
+        pairs: rankPairs,
+        groups,
+        top,
+        top_resolved: top !== null,
+        reference: options.reference,
+    };
     return {
         schema_version: RANK_SCHEMA_VERSION,
         kind: "rank",
-        top: topGroup.length === 1 ? topGroup[0] : null,
-        top_resolved: topGroup.length === 1,
+        top,
+        top_resolved: top !== null,
         top_validity_resolved: topValidity,
         reference: options.reference,
-        warnings: rankWarnings(data, gate, withoutCluster),
+        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
+        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly),
         models: rankModels,
         groups,
         pairs: rankPairs,
@@ -34062,6 +36231,8 @@ function runRank(data, gate, options) {
             models_given: [...models],
             dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
             review_revisions: [...data.reviewRevisions],
+            as_of_review: asOfReview,
+            append_only: appendOnly,
             rows_read: data.rowsRead,
             passes: data.passes,
             policy: {
@@ -34080,10 +36251,13 @@ function runRank(data, gate, options) {
 function modelScores(set, policy, k) {
     const out = [];
     const n = set.validity.length;
+    const q = quantileFunction(policy.margin);
     for (let i = 0; i < k; i++) {
         const counts = set.counts[i] ?? [];
         let validSum = 0;
         let validCount = 0;
+        const valid = new Float64Array(n);
+        const validCluster = new Int32Array(n);
         const open = new Float64Array(n);
         let openCount = 0;
         for (let j = 0; j < n; j++) {
@@ -34094,18 +36268,41 @@ function modelScores(set, policy, k) {
             const score = c.pass / kStar;
             if (set.validity[j] === VALID_CODE) {
                 validSum += score;
+                valid[validCount] = score;
+                validCluster[validCount] = set.cluster[j];
                 validCount++;
             }
             else
                 open[openCount++] = score;
         }
         const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
+        const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
+        const se = scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
+        const spread = se === null ? null : q(se.nu) * se.se;
         out.push({
             score: f.valid_only_score,
-            interval: policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic,
+            interval,
+            band: interval === null || spread === null || !Number.isFinite(spread)
+                ? null
+                : [Math.max(0, interval[0] - spread), Math.min(1, interval[1] + spread)],
         });
     }
     return out;
+}
+/**
+ * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
+ * (paired: the plain SE of a mean, ν = n − 1; clustered: CR2/CR1 with its ν); null when
+ * undefined (fewer than 2 tasks or clusters, or a valid task without a cluster when clustered).
+ */
+function scoreStandardError(values, clusterOf, clusterCount, policy) {
+    if (policy.margin.standard_error === "paired") {
+        const se = pairedStandardError(values);
+        return se === null ? null : { se, nu: values.length - 1 };
+    }
+    if (clusterOf.some((c) => c < 0))
+        return null;
+    const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
+    return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
 }
 /**
  * The fewest open labels whose resolution could take 0 out of the pair's validity band, towards
@@ -34148,9 +36345,30 @@ function reviewsToSettle(x, policy) {
     };
     return { up: count(1), down: count(-1) };
 }
-function rankWarnings(data, gate, withoutCluster) {
+/**
+ * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
+ * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ */
+function rewrittenGate(require, candidate) {
+    return {
+        require,
+        candidate,
+        verdict: "unresolved",
+        reasons: [
+            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
+        ],
+    };
+}
+function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly) {
     const policy = gate.policy;
     const out = [...gate.warnings];
+    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
+        const n = appendOnly.rows_changed_or_removed;
+        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
+    }
+    if (asOfReview !== null) {
+        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
+    }
     if (gate.expired) {
         out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
     }
@@ -34171,6 +36389,49 @@ function rankWarnings(data, gate, withoutCluster) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
+/**
+ * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
+ * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
+ * policy gates on a candidate), and a plain-text title for the check run. Model ids are escaped
+ * in Markdown and left out of the title (the check run's title is not rendered, but stays
+ * generated words and numbers only, like evaluate's).
+ */
+
+const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** What each requirement asks, in words (no model ids). */
+const REQUIREMENT_TEXT = {
+    top_resolved: "the top model is resolved",
+    top_group: "the candidate is in a top group the evidence separates from the rest",
+    above_reference: "the candidate is ordered above the reference",
+};
+const render_rank_gate_MODEL_CHARS = 120;
+/** The gate block: verdict, the title under it (the check name), the requirement and why. */
+function renderRankGateMarkdown(r, title) {
+    const f = MARKDOWN_INLINE;
+    const g = r.gate;
+    const lines = [`## ${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`, ""];
+    if (title !== null)
+        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
+    const who = [];
+    if (g.candidate !== null)
+        who.push(`${f.gen("candidate")} ${f.code(g.candidate, render_rank_gate_MODEL_CHARS)}`);
+    if (g.require === "above_reference" && r.reference !== null)
+        who.push(`${f.gen("reference")} ${f.code(r.reference, render_rank_gate_MODEL_CHARS)}`);
+    lines.push(f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
+        `${who.length > 0 ? `; ${who.join(", ")}` : ""}.`, "");
+    for (const reason of g.reasons)
+        lines.push(`- ${f.text(reason, 600)}`);
+    return lines.join("\n") + "\n";
+}
+/** The check run's title: verdict and requirement, generated words only. */
+function rankGateTitle(r) {
+    const g = r.gate;
+    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
+    const top = r.top_resolved ? "top resolved" : `top unresolved (${r.groups[0]?.length ?? 0} tied)`;
+    return `${verdict}: ${REQUIREMENT_TEXT[g.require]}; ${r.models.length} models, ${top}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
 /**
  * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
@@ -34187,200 +36448,50 @@ const ANNOTATIONS_PER_REQUEST = 50;
 /** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
 const EVENT_PAYLOAD_MAX_BYTES = (/* unused pure expression or super */ null && (25 * 1024 * 1024));
 
-;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
+;// CONCATENATED MODULE: ./src/core/rank/rank-mermaid.ts
 /**
- * The words and table rows of the rank report, shared by the Markdown and the text renderers
- * (each gives its own Inline: escaped for Markdown, neutralised for a terminal). Untrusted text —
- * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
- * `f.text` / `f.code`; everything else is generated here.
+ * The leaderboard as a Mermaid bar chart for the rank Markdown (docs/rank.md "The chart in the
+ * comment"): GitHub draws ```mermaid fences in comments and Markdown files; elsewhere the fence
+ * shows as text and the leaderboard table above it carries the same figures. Mermaid has its own
+ * syntax, so model ids are not escaped but reduced: only ASCII letters, digits, `.`, `_` and `-`
+ * survive (anything else becomes `_`), cut to MERMAID_LABEL_CHARS; the exact ids are in the table.
+ * At most MERMAID_MAX_MODELS bars; more, and the title says which are shown.
  */
 
-/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
-function rank_sections_add(out, ...parts) {
-    for (const part of parts) {
-        if (typeof part === "string")
-            out.push(part);
-        else
-            for (const line of part)
-                out.push(line);
-    }
+
+const MERMAID_MAX_MODELS = 20;
+const MERMAID_LABEL_CHARS = 14;
+/** A model id as a Mermaid axis label: [A-Za-z0-9._-] only, runs of others one `_`, cut with `..`. */
+function mermaidLabel(id, maxChars = MERMAID_LABEL_CHARS) {
+    const safe = Array.from(typeof id === "string" ? id : String(id))
+        .map((c) => (/^[A-Za-z0-9._-]$/.test(c) ? c : "_"))
+        .join("")
+        .replace(/_+/g, "_");
+    return safe.length <= maxChars ? safe : `${safe.slice(0, Math.max(1, maxChars - 2))}..`;
 }
-/** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
-const PAIR_MATRIX_MAX_MODELS = 12;
-/** Model ids are cut to this many characters in tables. */
-const MODEL_ID_CHARS = 60;
-const FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true };
-/** Smaller lists, tried when the full document is over the size limit. */
-const SHORT_DETAILS = [
-    { pairs: 15, tasks: 5, matrix: true },
-    { pairs: 5, tasks: 3, matrix: false },
-    { pairs: 0, tasks: 0, matrix: false },
-];
-function rank_sections_headline(r, f) {
-    return r.top === null
-        ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
-        : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
-}
-function yesNo(x) {
-    return x === null ? "n/a" : x ? "yes" : "no";
-}
-/** The sentences under the headline: the set, the adjustment, the seed's question. */
-function summaryLines(r, f) {
-    const a = r.adjustment;
-    const top = r.models[0];
-    const open = r.unresolved_tasks === 0
-        ? "no open labels"
-        : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
-    const lines = [
-        f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
-        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered by Holm's step-down over the pairs (family α = ${formatPercent(a.family_alpha)}, each directional claim one-sided at α/(m − r); last level ${formatDecimal(a.final_level, 5)}).`),
-    ];
-    if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${f.code(top.model, MODEL_ID_CHARS)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
-    }
-    return lines;
-}
-function leaderboardHeader(r) {
-    const head = ["rank", "model", "score", "validity interval", "rank range", "group"];
-    if (r.reference !== null)
-        head.push("vs reference");
-    return head;
-}
-function leaderboardRows(r, f) {
-    return r.models.map((m, i) => {
-        const row = [
-            f.gen(String(i + 1)),
-            f.code(m.model, MODEL_ID_CHARS) + (m.model === r.reference ? f.gen(" (reference)") : ""),
-            f.gen(formatPercent(m.score)),
-            f.gen(formatPercentInterval(m.interval)),
-            f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
-            f.gen(String(m.group)),
-        ];
-        if (r.reference !== null)
-            row.push(f.gen(m.vs_reference ?? "—"));
-        return row;
-    });
-}
-/** The pair of two models, whichever way round the report holds it, as seen from `x`. */
-function pairFrom(r, x, y) {
-    for (const pair of r.pairs) {
-        if (pair.a === x && pair.b === y)
-            return { pair, flipped: false };
-        if (pair.a === y && pair.b === x)
-            return { pair, flipped: true };
-    }
-    return null;
-}
-/** A matrix cell: row model vs column model. */
-function matrixCell(r, row, col) {
-    if (row === col)
-        return "·";
-    const found = pairFrom(r, row.model, col.model);
-    if (found === null)
-        return "?";
-    const { pair, flipped } = found;
-    const margin = pair.margin === null ? null : flipped ? -pair.margin : pair.margin;
-    const m = format_number_formatPp(margin, 1).replace(" pp", "");
-    if (pair.relation === "unresolved")
-        return `≈ ${m} ${pair.unresolved_by === "validity" ? "v" : "r"}`;
-    const rowAbove = (pair.relation === "a_better") !== flipped;
-    return `${rowAbove ? "▲" : "▼"} ${m}`;
-}
-/** The pair matrix: header (#1 … #K) and one row per model, in rank order. */
-function matrixRows(r, f) {
-    const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
-    const rows = r.models.map((row, i) => [
-        `${f.gen(`#${i + 1}`)} ${f.code(row.model, 30)}`,
-        ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
-    ]);
-    return { header, rows };
-}
-const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels alone decide it; r: run variance).";
-const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
-function pairRow(p, f) {
-    const relation = p.relation === "a_better"
-        ? "first above"
-        : p.relation === "b_better"
-            ? "second above"
-            : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
+/** The fence's lines (```mermaid … ```), or [] when no model has a score. */
+function rankMermaidChart(r) {
+    const shown = r.models.slice(0, MERMAID_MAX_MODELS).filter((m) => m.score !== null);
+    if (shown.length === 0)
+        return [];
+    const values = shown.flatMap((m) => [(m.score ?? 0) * 100, ...(m.interval ?? []).map((v) => v * 100)]);
+    const axis = niceAxis(values, { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
+    const which = r.models.length > MERMAID_MAX_MODELS
+        ? `, the top ${MERMAID_MAX_MODELS} of ${r.models.length} models`
+        : "";
+    const from = axis.lo > 0 ? ` (axis from ${fixed(axis.lo, 0)}%)` : "";
+    const labels = r.models
+        .slice(0, MERMAID_MAX_MODELS)
+        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${mermaidLabel(m.model)}"`))
+        .filter((x) => x !== null);
     return [
-        `${f.code(p.a, 40)} ${f.gen("vs")} ${f.code(p.b, 40)}`,
-        f.gen(format_number_formatPp(p.margin)),
-        f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
-        f.gen(format_number_formatPp(p.se).replace("+", "")),
-        f.gen(`${format_number_formatPp(p.lcb)} … ${format_number_formatPp(p.ucb)}`),
-        f.gen(formatDecimal(p.level, 5)),
-        f.gen(relation),
-    ];
-}
-const neg = (x) => (x === null ? null : -x);
-/** The pair seen from b: b − a, its bounds swapped and negated, the relation mirrored. */
-function flipPair(p) {
-    return {
-        ...p,
-        a: p.b,
-        b: p.a,
-        margin: neg(p.margin),
-        margin_low: neg(p.margin_high),
-        margin_high: neg(p.margin_low),
-        lcb: neg(p.ucb),
-        ucb: neg(p.lcb),
-        lcb_bound_kind: p.ucb_bound_kind,
-        ucb_bound_kind: p.lcb_bound_kind,
-        relation: p.relation === "a_better" ? "b_better" : p.relation === "b_better" ? "a_better" : "unresolved",
-    };
-}
-/** Adjacent pairs in rank order, each seen from the higher-ranked model. */
-function adjacentPairs(r) {
-    const out = [];
-    for (let i = 0; i + 1 < r.models.length; i++) {
-        const hi = r.models[i];
-        const lo = r.models[i + 1];
-        const found = pairFrom(r, hi.model, lo.model);
-        if (found !== null)
-            out.push(found.flipped ? flipPair(found.pair) : found.pair);
-    }
-    return out;
-}
-function unresolvedPairs(r) {
-    return r.pairs.filter((p) => p.relation === "unresolved");
-}
-function reviewSentence(x, f) {
-    const n = (k) => k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`;
-    return `${f.code(x.a, MODEL_ID_CHARS)} ${f.gen("vs")} ${f.code(x.b, MODEL_ID_CHARS)}${f.gen(`: the open labels alone decide this order. To settle it ${n(x.reviews_to_settle_a_better)} (first above) or ${n(x.reviews_to_settle_b_better)} (second above), if they come out that way; review these first:`)}`;
-}
-const TASK_HEADER = ["task", "label", "d", "evidence"];
-function taskRows(x, limit, f, evidence) {
-    return x.tasks
-        .slice(0, limit)
-        .map((t) => [
-        f.code(t.task_id, 80),
-        f.gen(t.validity),
-        f.gen(formatSignedDecimal(t.d)),
-        t.evidence.length === 0 ? f.gen("—") : t.evidence.slice(0, 3).map(evidence).join(", "),
-    ]);
-}
-const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
-function commonRows(r, f) {
-    return r.models.map((m) => [
-        f.code(m.model, MODEL_ID_CHARS),
-        f.gen(formatCount(m.absence_adds_back)),
-        f.gen(formatCount(m.absence_adds_back_valid)),
-        m.harness_revisions.length === 0
-            ? f.gen("—")
-            : m.harness_revisions
-                .slice(0, 3)
-                .map((h) => f.code(h, 40))
-                .join(", "),
-    ]);
-}
-function settingsLines(r, f) {
-    const s = r.settings;
-    const p = r.provenance;
-    return [
-        f.gen(`Settings: confidence ${s.confidence}, quantile ${s.quantile}, standard error ${s.standard_error}${s.standard_error === "clustered" ? ` (${s.cluster_correction})` : ""}, validity bound ${s.validity_bound}, infra errors ${s.infra_errors}, common valid tasks ${s.common_valid_tasks_threshold}.`),
-        `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
-        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${p.passes} time${p.passes === 1 ? "" : "s"}; model-gate ${p.tool_version}.`)}`,
+        "```mermaid",
+        "xychart-beta",
+        `  title "Valid-only score on the common set, in rank order${which}${from}"`,
+        `  x-axis [${labels.join(", ")}]`,
+        `  y-axis "score (%)" ${fixed(axis.lo, 0)} --> ${fixed(axis.hi, 0)}`,
+        `  bar [${shown.map((m) => fixed((m.score ?? 0) * 100, 2)).join(", ")}]`,
+        "```",
     ];
 }
 
@@ -34397,55 +36508,61 @@ function settingsLines(r, f) {
 
 
 
-const RANK_TITLE = "Model ranking";
-const f = MARKDOWN_INLINE;
+
+
+const render_rank_markdown_f = MARKDOWN_INLINE;
 function render_rank_markdown_table(header, rows) {
     const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    return [line(header.map((h) => f.gen(h))), `|${header.map(() => ":--").join("|")}|`, ...rows.map(line)];
+    return [line(header.map((h) => render_rank_markdown_f.gen(h))), `|${header.map(() => ":--").join("|")}|`, ...rows.map(line)];
 }
 function render(r, detail, trimmed) {
-    const out = [`## ${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`, ""];
-    for (const line of summaryLines(r, f))
+    const head = rankHeader(r, render_rank_markdown_f);
+    const out = [`## ${head.title}`, ""];
+    for (const line of head.summary)
         rank_sections_add(out, line, "");
-    for (const w of r.warnings)
-        rank_sections_add(out, `> ⚠️ ${f.text(w, 400)}`, "");
+    for (const w of head.warnings)
+        rank_sections_add(out, `> ⚠️ ${w}`, "");
     if (trimmed) {
-        rank_sections_add(out, f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
+        rank_sections_add(out, render_rank_markdown_f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
     }
-    rank_sections_add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
-    rank_sections_add(out, f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range."), "");
+    rank_sections_add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, render_rank_markdown_f)), "");
+    rank_sections_add(out, render_rank_markdown_f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range."), "");
+    // After the table, which carries the same figures where GitHub does not draw the chart.
+    const chart = detail.chart ? rankMermaidChart(r) : [];
+    if (chart.length > 0)
+        rank_sections_add(out, chart, "");
     rank_sections_add(out, "### Pairs", "");
     if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
-        const m = matrixRows(r, f);
-        rank_sections_add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
+        const m = matrixRows(r, render_rank_markdown_f);
+        rank_sections_add(out, render_rank_markdown_table(m.header, m.rows), "", render_rank_markdown_f.gen(MATRIX_LEGEND), "");
     }
-    rank_sections_add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, f))), "");
+    rank_sections_add(out, render_rank_markdown_f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, render_rank_markdown_f))), "");
     if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
         const open = unresolvedPairs(r);
         if (open.length > 0) {
             const shown = open.slice(0, detail.pairs);
-            rank_sections_add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
+            rank_sections_add(out, render_rank_markdown_f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
             if (shown.length > 0)
-                rank_sections_add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(p, f))), "");
+                rank_sections_add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(p, render_rank_markdown_f))), "");
             if (shown.length < open.length)
-                rank_sections_add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
+                rank_sections_add(out, render_rank_markdown_f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
         }
     }
     if (r.review_first.length > 0) {
         rank_sections_add(out, "### Open tasks to review first", "");
         for (const x of r.review_first) {
-            rank_sections_add(out, reviewSentence(x, f), "");
-            const rows = taskRows(x, detail.tasks, f, (e) => (0,report_escape/* safeLink */.o3)(e));
+            rank_sections_add(out, reviewSentence(x, render_rank_markdown_f), "");
+            const rows = taskRows(x, detail.tasks, render_rank_markdown_f, (e) => (0,report_escape/* safeLink */.o3)(e));
             if (rows.length > 0)
                 rank_sections_add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
             if (rows.length < x.tasks.length)
-                rank_sections_add(out, f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
+                rank_sections_add(out, render_rank_markdown_f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
         }
     }
     rank_sections_add(out, "### Common set", "");
-    rank_sections_add(out, f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", render_rank_markdown_table(COMMON_HEADER, commonRows(r, f)), "");
+    rank_sections_add(out, render_rank_markdown_f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", render_rank_markdown_table(COMMON_HEADER, commonRows(r, render_rank_markdown_f)), "");
     rank_sections_add(out, "### Settings and provenance", "");
-    for (const line of settingsLines(r, f))
+    for (const line of settingsLines(r, render_rank_markdown_f))
         rank_sections_add(out, line, "");
     return out.join("\n").trimEnd() + "\n";
 }
@@ -34472,7 +36589,6 @@ function renderRankMarkdown(report, options = {}) {
 
 
 
-
 const render_rank_text_f = TEXT_INLINE;
 function columns(header, rows) {
     const all = [header, ...rows];
@@ -34484,10 +36600,11 @@ function columns(header, rows) {
 }
 function renderRankText(r) {
     const detail = FULL_DETAIL;
-    const out = [`${RANK_TITLE}: ${rank_sections_headline(r, render_rank_text_f)}`, ""];
-    rank_sections_add(out, summaryLines(r, render_rank_text_f));
-    for (const w of r.warnings)
-        rank_sections_add(out, `Warning: ${render_rank_text_f.text(w, 400)}`);
+    const head = rankHeader(r, render_rank_text_f);
+    const out = [head.title, ""];
+    rank_sections_add(out, head.summary);
+    for (const w of head.warnings)
+        rank_sections_add(out, `Warning: ${w}`);
     rank_sections_add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, render_rank_text_f)), "");
     const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
     if (matrix) {
@@ -34520,15 +36637,10 @@ function renderRankText(r) {
 ;// CONCATENATED MODULE: ./src/read/read-models.ts
 /**
  * The rank's inputs (docs/rank.md "Reading"): the policy first (a policy error comes before any
- * problem of the export), then the export read ceil(K/2) times through the one read path
- * (readDataset), each read taking two of the ranked models as its pair (the last model paired
- * with the first when K is odd), and the reads joined into one ModelsDataset keyed by
- * (dataset_revision, task_id). The reader builds a two-model columnar Dataset; a second,
- * N-model read path would be faster on many models but would be a second reader to keep right,
- * so rank pays ceil(K/2) passes (one more without --models, to learn the export's models).
- *
- * A task's label, review revision and cluster come from every model's rows and the reviews, so
- * every read that holds a task holds the same ones: the join checks it.
+ * problem of the export), then the export read once through the one read path (readRanked:
+ * lines → rows → the builder, which keeps each ranked model's columns as it keeps a pair's), so
+ * the ModelsDataset's tasks are every task any ranked model ran, in (dataset_revision, task_id)
+ * order. Without --models every model of the export is ranked, in sorted order.
  */
 
 
@@ -34539,19 +36651,10 @@ function renderRankText(r) {
 
 
 /**
- * The pair of the first read when the models are not given: it only lists the export's models,
- * so its two ids need not exist (if an export did use them, that read would just hold their rows).
+ * The read's pair (the reader's baseline and candidate): ids no export row has (a NUL first), so
+ * only the ranked models' columns are filled.
  */
-const LISTING_PAIR = ["\u0000model-gate:rank:listing:a", "\u0000model-gate:rank:listing:b"];
-/** The reads' pairs: (0, 1), (2, 3), …, and (K − 1, 0) when K is odd. */
-function readPairs(k) {
-    const out = [];
-    for (let i = 0; i + 1 < k; i += 2)
-        out.push([i, i + 1]);
-    if (k % 2 === 1 && k > 1)
-        out.push([k - 1, 0]);
-    return out;
-}
+const NO_PAIR = ["\u0000model-gate:rank:a", "\u0000model-gate:rank:b"];
 function checkGivenModels(models) {
     const seen = new Set();
     for (const m of models) {
@@ -34582,157 +36685,69 @@ async function readRankInputs(req) {
         checkGivenModels(req.models);
     const display = req.displayPath ?? ((p) => p);
     const policy = runPolicy(req.policy, req.today, display);
-    if (req.readThreads?.note !== undefined)
-        req.onNote?.(req.readThreads.note);
-    const read = (baseline, candidate, reviews) => readDataset({
+    const read = await readRanked({
         results: req.results,
-        reviews,
-        baseline,
-        candidate,
-        pairOfMany: true,
+        reviews: req.reviews,
+        baseline: NO_PAIR[0],
+        candidate: NO_PAIR[1],
         displayPath: display,
-        ...(req.readThreads?.ranges === undefined ? {} : { readRanges: req.readThreads.ranges }),
         ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
-    });
-    let passes = 0;
-    const reads = [];
+    }, req.models);
+    const dataset = read.dataset;
     let models;
     if (req.models === null) {
-        // Only the results name models: the reviews wait for the reads that use them.
-        const listing = await read(LISTING_PAIR[0], LISTING_PAIR[1], []);
-        passes++;
-        models = listing.modelsPresent.filter((m) => m !== LISTING_PAIR[0] && m !== LISTING_PAIR[1]);
+        models = [...read.models].sort(compareCodeUnits);
         if (models.length < 2) {
             throw new errors/* InputError */.dz(`A ranking needs at least 2 models; the export has ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
         }
     }
     else {
         models = req.models;
+        unknownModels(models, dataset.modelsPresent);
     }
-    const pairs = readPairs(models.length);
-    for (const [b, c] of pairs) {
-        const dataset = await read(models[b], models[c], req.reviews);
-        passes++;
-        if (reads.length === 0)
-            unknownModels(models, dataset.modelsPresent);
-        reads.push(dataset);
-        if (req.collectGarbage !== undefined && dataset.tasks.length >= COLLECT_MIN_TASKS)
-            req.collectGarbage();
-    }
-    const first = reads[0];
-    // A reviews file that labels no task of any read's pair labels no ranked model's task.
-    const nothing = first.unmatchedReviewFiles?.filter((f) => reads.every((r) => r.unmatchedReviewFiles?.includes(f)));
-    if (nothing !== undefined && nothing.length > 0) {
+    // A reviews file that labels no task of any ranked model.
+    const nothing = dataset.unmatchedReviewFiles ?? [];
+    if (nothing.length > 0) {
         throw new errors/* InputError */.dz("A reviews file labels no task any ranked model ran:", nothing.map((file) => ({
             location: { file },
             message: "a review applies to a task only under the same dataset_revision: re-import the reviews with " +
                 "--dataset-revision set to the results' revision, or with the same --tasks list as the results",
         })));
     }
-    return { data: joinReads(models, pairs, reads, passes), policy };
-}
-/**
- * The reads joined by task key: every task any ranked model ran, in (dataset_revision, task_id)
- * order, each model's counts from the read that holds it as baseline or candidate.
- */
-function joinReads(models, pairs, reads, passes) {
-    // Every (read, task) entry, sorted by key; equal keys are one task.
-    const entries = [];
-    const offsets = [];
-    let total = 0;
-    for (const r of reads) {
-        offsets.push(total);
-        total += r.tasks.length;
-    }
-    const readOf = new Uint32Array(total);
-    const taskOf = new Uint32Array(total);
-    reads.forEach((r, k) => {
-        const at = offsets[k];
-        for (let i = 0; i < r.tasks.length; i++) {
-            readOf[at + i] = k;
-            taskOf[at + i] = i;
-            entries.push(at + i);
-        }
-    });
-    // The keys read once (the sort compares each entry many times).
-    const revision = new Array(total);
-    const id = new Array(total);
-    for (let e = 0; e < total; e++) {
-        const t = reads[readOf[e]].tasks;
-        const i = taskOf[e];
-        revision[e] = t.datasetRevision(i);
-        id[e] = t.taskId(i);
-    }
-    entries.sort((x, y) => compareCodeUnits(revision[x], revision[y]) ||
-        compareCodeUnits(id[x], id[y]) ||
-        x - y);
-    const which = [];
-    const index = [];
-    const taskOfEntry = new Int32Array(total).fill(-1);
-    let lastEntry = -1;
-    for (const e of entries) {
-        if (lastEntry < 0 || revision[e] !== revision[lastEntry] || id[e] !== id[lastEntry]) {
-            which.push(readOf[e]);
-            index.push(taskOf[e]);
-            lastEntry = e;
-        }
-        else {
-            sameTask(reads, readOf, taskOf, lastEntry, e);
-        }
-        taskOfEntry[e] = which.length - 1;
-    }
-    const n = which.length;
-    const counts = models.map(() => new Array(n));
-    const summaries = models.map(() => undefined);
-    pairs.forEach(([b, c], k) => {
-        const r = reads[k];
-        const at = offsets[k];
-        for (const [model, side] of [
-            [b, "baseline"],
-            [c, "candidate"],
-        ]) {
-            if (summaries[model] !== undefined)
-                continue;
-            summaries[model] = r[side];
-            const own = counts[model];
-            for (let i = 0; i < r.tasks.length; i++)
-                own[taskOfEntry[at + i]] = r.tasks[side](i);
-        }
-    });
-    const first = reads[0];
+    const previous = req.previous ?? null;
+    const appendOnly = previous === null ? null : await readAppendOnly(previous, req, display);
+    const at = new Map(read.models.map((m, k) => [m, k]));
+    const held = models.map((m) => at.get(m) ?? -1);
     return {
-        models,
-        tasks: tableView(reads.map((r) => r.tasks), Uint32Array.from(which), Uint32Array.from(index)),
-        counts,
-        summaries: summaries.map((s) => s),
-        modelsPresent: first.modelsPresent,
-        inputs: first.inputs,
-        rowsRead: first.rowsRead,
-        reviewRevisions: first.reviewRevisions,
-        passes,
-        ...(first.unmatchedLabels === undefined ? {} : { unmatchedLabels: first.unmatchedLabels }),
+        data: {
+            models,
+            tasks: dataset.tasks,
+            counts: held.map((k) => read.counts[k] ?? []),
+            summaries: held.map((k) => read.summaries[k]),
+            modelsPresent: dataset.modelsPresent,
+            inputs: dataset.inputs,
+            rowsRead: dataset.rowsRead,
+            reviewRevisions: dataset.reviewRevisions,
+            passes: 1,
+            ...(dataset.unmatchedLabels === undefined ? {} : { unmatchedLabels: dataset.unmatchedLabels }),
+        },
+        policy,
+        appendOnly,
     };
-}
-/** Two reads hold one task: its label, review revision and cluster must agree (they are the task's). */
-function sameTask(reads, readOf, taskOf, x, y) {
-    const tx = reads[readOf[x]].tasks;
-    const ty = reads[readOf[y]].tasks;
-    const i = taskOf[x];
-    const j = taskOf[y];
-    if (tx.validity(i) !== ty.validity(j) ||
-        tx.reviewRevision(i) !== ty.reviewRevision(j) ||
-        tx.cluster(i) !== ty.cluster(j)) {
-        throw new Error(`read-models: two reads disagree on task ${quote(tx.taskId(i))} (${tx.validity(i)} at ${tx.reviewRevision(i)} vs ${ty.validity(j)} at ${ty.reviewRevision(j)})`);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/rank-command.ts
 /**
  * `model-gate rank`: several model configs ranked on one common task set (docs/rank.md). The
  * shell reads its inputs (src/read/read-models.ts), calls the pure core (runRank) and prints or
- * writes the report; exit status 0 when the top model is resolved, 2 when it is not.
+ * writes the report; the exit status is the gate's verdict (docs/rank.md "Gating").
  */
+
+
+
+
+
 
 
 
@@ -34760,17 +36775,27 @@ Options:
                           several values; pairs are (A, B), (A, C), (B, C) in this order.
                           Default: every model in the export, in sorted order.
   --reference M           the current production config: each model is placed above, below or
-                          unresolved against it.
+                          unresolved against it. Default: the policy's rank.reference.
+  --candidate M           the model the policy's rank.require is about (top_group,
+                          above_reference): the gate's verdict sets the exit status.
   --reviews R [R ...]     review files, as for evaluate.
-  --format markdown|json|text
-                          what to print on stdout (default: markdown).
+  --format markdown|json|text|html
+                          what to print on stdout (default: markdown; html: one
+                          self-contained page with the score chart and the pair matrix).
   --report OUT.json       also write the rank report JSON to OUT.json (atomically).
   --today YYYY-MM-DD      the date used for the policy's revisit check (default: today, UTC).
+  --previous-results F [F ...], --previous-reviews R [R ...]
+                          the previous versions of the results and reviews files: every earlier
+                          row must still be there, unchanged (docs/history.md); a rewritten
+                          history keeps the top from being resolved (exit 2).
+  --as-of-review N        only labels with review_revision <= N count (tasks without a label by
+                          then are unreviewed): the ranking as it stood at review revision N.
   -h, --help              this text.
 
-Reads the export ceil(K/2) times for K models (one more without --models).
-Exit status: 0 the top model is resolved, 2 the top is unresolved (a tie at the top),
-3 input, policy or usage error, 4 internal error.
+Reads the export once, whatever the number of models.
+Exit status: the gate's verdict (docs/rank.md "Gating"): 0 accept, 1 reject, 2 unresolved; with
+the default rank.require (top_resolved), 0 the top model is resolved, 2 the top is unresolved (a
+tie at the top). 3 input, policy or usage error, 4 internal error.
 `;
 const rank_command_FLAGS = {
     results: { kind: "many" },
@@ -34778,14 +36803,16 @@ const rank_command_FLAGS = {
     policy: { kind: "one" },
     models: { kind: "many" },
     reference: { kind: "one" },
-    format: { kind: "one", choices: ["markdown", "json", "text"] },
+    candidate: { kind: "one" },
+    format: { kind: "one", choices: ["markdown", "json", "text", "html"] },
     report: { kind: "one" },
     today: { kind: "one" },
+    "as-of-review": { kind: "one" },
+    "previous-results": { kind: "many" },
+    "previous-reviews": { kind: "many" },
     help: { kind: "boolean" },
     h: { kind: "boolean" },
 };
-/** Exit status of a ranking: the top resolved, or not. */
-const RANK_EXIT = { resolved: 0, unresolved: 2 };
 async function rankCommand(argv, io) {
     const flags = parseFlags(argv, rank_command_FLAGS, "rank");
     if (flags.has("help") || flags.has("h")) {
@@ -34799,44 +36826,75 @@ async function rankCommand(argv, io) {
     const today = one(flags, "today") ?? todayUtc(io.now());
     if (!/^\d{4}-\d{2}-\d{2}$/.test(today))
         throw new errors/* InputError */.dz(`--today must be YYYY-MM-DD; got "${today}".`);
+    const asOfReview = parseAsOfReview(one(flags, "as-of-review"));
     const given = flags.get("models");
     const models = given === undefined ? null : given.flatMap((v) => v.split(","));
-    const reference = one(flags, "reference") ?? null;
+    const referenceFlag = one(flags, "reference") ?? null;
+    const candidate = one(flags, "candidate") ?? null;
     const reviews = flags.get("reviews") ?? [];
     const abs = (p) => (0,external_node_path_.resolve)(io.cwd, p);
     const reportPath = one(flags, "report");
-    const inputs = [...results, ...reviews, policyPath];
+    const previousResults = flags.get("previous-results") ?? [];
+    const previousReviews = flags.get("previous-reviews") ?? [];
+    const inputs = [...results, ...reviews, policyPath, ...previousResults, ...previousReviews];
     if (reportPath !== undefined)
         (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", inputs.map((p) => ({ path: abs(p), shown: p })));
-    if (reference !== null && models !== null && !models.includes(reference)) {
-        throw new errors/* InputError */.dz(`--reference "${reference}" is not among the models given with --models: add it there, or leave --models out to rank every model.`);
+    if (referenceFlag !== null && models !== null && !models.includes(referenceFlag)) {
+        throw new errors/* InputError */.dz(`--reference "${referenceFlag}" is not among the models given with --models: add it there, or leave --models out to rank every model.`);
     }
+    if (candidate !== null && models !== null && !models.includes(candidate)) {
+        throw new errors/* InputError */.dz(`--candidate "${candidate}" is not among the models given with --models: add it there, or leave --models out to rank every model.`);
+    }
+    const policyText = await readPolicyText(abs(policyPath), policyPath);
+    // The gate's inputs are checked before the export is read: a long read would end in the same error.
+    const policyRank = parsePolicy(policyText, policyPath).rank;
+    const reference = referenceFlag ?? policyRank?.reference ?? null;
+    checkRankGate(policyRank?.require ?? "top_resolved", candidate, reference, models);
     const rankInputs = await readRankInputs({
         results: results.map(abs),
         reviews: reviews.map(abs),
         policy: {
             path: abs(policyPath),
-            text: await readPolicyText(abs(policyPath), policyPath),
+            text: policyText,
             source: "file",
             lastCommit: null,
         },
         models,
         today,
+        previous: previousResults.length + previousReviews.length === 0
+            ? null
+            : { results: previousResults.map(abs), reviews: previousReviews.map(abs) },
         displayPath: (p) => displayAs(p, inputs, abs),
         ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
         ...(io.debug === undefined ? {} : { onNote: io.debug }),
     });
-    const report = runRank(rankInputs.data, rankInputs.policy, { reference, toolVersion: TOOL_VERSION });
+    const report = runRank(rankInputs.data, rankInputs.policy, {
+        reference,
+        candidate,
+        toolVersion: TOOL_VERSION,
+        asOfReview,
+        appendOnly: rankInputs.appendOnly,
+    });
     if (reportPath !== undefined)
         await writeReport(abs(reportPath), reportPath, jsonChunks(report));
     const format = one(flags, "format");
     if (format === "json")
         for (const chunk of jsonChunks(report))
             io.stdout(chunk);
-    else
-        io.stdout(format === "text" ? renderRankText(report) : renderRankMarkdown(report));
-    return report.top_resolved ? RANK_EXIT.resolved : RANK_EXIT.unresolved;
+    else {
+        // The gate's block only when the policy gates on a candidate: top_resolved is the headline's.
+        const gated = report.gate.require !== "top_resolved";
+        if (format === "text")
+            io.stdout((gated
+                ? (0,report_escape/* neutraliseLogLines */.yX)(`Rank gate: ${report.gate.verdict}. ${report.gate.reasons.join(" ")}`) + "\n\n"
+                : "") + renderRankText(report));
+        else if (format === "html")
+            io.stdout(renderRankHtml(report));
+        else
+            io.stdout((gated ? renderRankGateMarkdown(report, null) + "\n" : "") + renderRankMarkdown(report));
+    }
+    return VERDICT_EXIT[report.gate.verdict];
 }
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
@@ -34986,19 +37044,65 @@ function errorLine(err) {
 
 /***/ }),
 
+/***/ 907:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C: () => (/* binding */ errorCode),
+/* harmony export */   I: () => (/* binding */ fsCodeWords)
+/* harmony export */ });
+/**
+ * File-system errno codes in words, for every message that names a failed open, read or write:
+ * the one map both the reader (src/read/lines/fs-errors.ts) and the file checks (src/io/file-kind.ts)
+ * use. Pure text (here, under the core, because read/ and io/ may both import the core and not each
+ * other); the codes users know are the keys.
+ */
+const FS_CODE_WORDS = {
+    ENOENT: "no such file",
+    ENOTDIR: "no such file (a parent of the path is not a directory)",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EISDIR: "it is a directory",
+    ELOOP: "too many levels of symbolic links",
+    ENAMETOOLONG: "the path is too long",
+    ENOSPC: "no space left on the device",
+    EDQUOT: "the disk quota is exceeded",
+    EFBIG: "the file is too large for the file system or the process's file size limit",
+    EROFS: "the file system is read-only",
+    EIO: "an I/O error",
+    ENXIO: "a FIFO with no reader or a device that is not there",
+    ENOTREGULAR: "it is not a regular file",
+};
+/** The error's `code` when it has a string one (Node's fs errors do). */
+function errorCode(e) {
+    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
+        return e.code;
+    return undefined;
+}
+/** The words for the error's code, or undefined for a code not in the map (or none). */
+function fsCodeWords(e) {
+    const code = errorCode(e);
+    return code === undefined ? undefined : FS_CODE_WORDS[code];
+}
+
+
+/***/ }),
+
 /***/ 8547:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   E4: () => (/* binding */ escapeMarkdownInline),
+/* harmony export */   IC: () => (/* binding */ visibleCodePoint),
 /* harmony export */   JO: () => (/* binding */ COMMENT_MARKER),
 /* harmony export */   h4: () => (/* binding */ neutraliseLogLine),
 /* harmony export */   o3: () => (/* binding */ safeLink),
+/* harmony export */   sq: () => (/* binding */ isHiddenCodePoint),
 /* harmony export */   tn: () => (/* binding */ escapeCode),
 /* harmony export */   vH: () => (/* binding */ safeHttpUrl),
 /* harmony export */   yX: () => (/* binding */ neutraliseLogLines)
 /* harmony export */ });
-/* unused harmony exports INLINE_MAX_CHARS, isHiddenCodePoint, visibleCodePoint */
+/* unused harmony export INLINE_MAX_CHARS */
 /**
  * Escaping of untrusted text (SPEC §5): task ids, model ids, evidence paths/URLs, revisions, the
  * policy owner, and any reason that embeds them. Everything read from the export, the reviews,
@@ -35310,6 +37414,7 @@ function neutraliseLogLines(text) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_fs_error_words_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(907);
 /**
  * What kind of file a path is, checked before anything is read or written. Every file the gate
  * reads (policy, results, reviews, importer inputs, the event payload) must be a regular file:
@@ -35321,6 +37426,7 @@ function neutraliseLogLines(text) {
  * Files are opened with O_NONBLOCK, so opening a FIFO returns at once, and the kind is taken
  * from the open descriptor (fstat), so a path swapped after a stat is still caught.
  */
+
 
 
 
@@ -35341,44 +37447,17 @@ function describeKind(st) {
         return "a socket";
     return "not a regular file";
 }
-/** Why a file operation failed, in words (errno codes users know are kept in parentheses). */
+/** Why a file operation failed, in words (the map of fs-error-words.ts; other codes kept as given). */
 function describeFsCode(error) {
-    const code = error?.code;
-    switch (code) {
-        case "ENOENT":
-            return "no such file";
-        case "ENOTDIR":
-            return "no such file (a parent of the path is not a directory)";
-        case "EACCES":
-        case "EPERM":
-            return "permission denied";
-        case "EISDIR":
-            return "it is a directory";
-        case "ELOOP":
-            return "too many levels of symbolic links";
-        case "ENAMETOOLONG":
-            return "the path is too long";
-        case "ENOSPC":
-            return "no space left on the device";
-        case "EDQUOT":
-            return "the disk quota is exceeded";
-        case "EFBIG":
-            return "the file is too large for the file system or the process's file size limit";
-        case "EROFS":
-            return "the file system is read-only";
-        case "EIO":
-            return "an I/O error";
-        case "ENXIO":
-            return "a FIFO with no reader or a device that is not there";
-        case "ENOTREGULAR":
-            return "it is not a regular file";
-        default:
-            return code !== undefined
-                ? `error ${code}`
-                : error instanceof Error
-                    ? (error.message.split("\n")[0] ?? "unknown error")
-                    : "unknown error";
-    }
+    const words = (0,_core_fs_error_words_js__WEBPACK_IMPORTED_MODULE_4__/* .fsCodeWords */ .I)(error);
+    if (words !== undefined)
+        return words;
+    const code = (0,_core_fs_error_words_js__WEBPACK_IMPORTED_MODULE_4__/* .errorCode */ .C)(error);
+    return code !== undefined
+        ? `error ${code}`
+        : error instanceof Error
+            ? (error.message.split("\n")[0] ?? "unknown error")
+            : "unknown error";
 }
 /** A file that is not a regular file, found before it was read. */
 class NotRegularFileError extends Error {

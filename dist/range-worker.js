@@ -8,7 +8,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(919);
 /* harmony import */ var node_worker_threads__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_worker_threads__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _read_builder_dataset_builder_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(859);
-/* harmony import */ var _read_range_read_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(17);
+/* harmony import */ var _read_range_read_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(647);
 // Range worker entry point (bundled to dist/range-worker.js): reads one byte range of a results
 // file into a DatasetBuilder of its own, answers once with what it read, then posts the builder's
 // state part by part as the main thread asks for them (src/read/range-read.ts).
@@ -49,6 +49,7 @@ __webpack_async_result__();
 /* harmony export */   YH: () => (/* binding */ TaskIndex),
 /* harmony export */   b2: () => (/* binding */ TaskColumns),
 /* harmony export */   g$: () => (/* binding */ AttemptIds),
+/* harmony export */   l_: () => (/* binding */ F_RANKED),
 /* harmony export */   qI: () => (/* binding */ AttemptPool),
 /* harmony export */   rr: () => (/* binding */ F_BASELINE),
 /* harmony export */   sH: () => (/* binding */ F_LABEL0),
@@ -69,6 +70,8 @@ const F_LABEL0 = 4;
 const F_LABEL0_OWN = 8;
 /** The task has labels after its first (moreLabels). */
 const F_MORE_LABELS = 16;
+/** One of the rank's models (RankedModels: a K-model read) has a row on the task. */
+const F_RANKED = 32;
 /** Integer attempt ids below this are held in an array indexed by the id. */
 const DENSE_ATTEMPTS = 1 << 12;
 /** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
@@ -296,6 +299,8 @@ class ModelColumns {
     fail = new Uint32Array(0);
     infraError = new Uint32Array(0);
     missing = new Uint32Array(0);
+    /** 1 where the model has a row on the task (a ranked model's own flag: F_RANKED is shared). */
+    seen = new Uint8Array(0);
     narrow = true;
     /** Task → attempt values after the first of its first harness revision. */
     more = new Map();
@@ -317,6 +322,7 @@ class ModelColumns {
         this.fail = grownCounts(this.fail, size);
         this.infraError = grownCounts(this.infraError, size);
         this.missing = grownCounts(this.missing, size);
+        this.seen = grownU8(this.seen, size);
     }
     /** The count columns as Float64 (every count of the model then held exactly to 2^53). */
     widen() {
@@ -385,6 +391,17 @@ class TaskColumns {
     clusterConflicts = new Map();
     baseline = new ModelColumns();
     candidate = new ModelColumns();
+    /** The rank's models in a K-model read (RankedModels), in the order first seen or given. */
+    ranked = [];
+    /** A ranked model's columns, sized for the tasks held so far. */
+    addRanked() {
+        const m = new ModelColumns();
+        m.grow(this.capacity);
+        for (let i = 0; i < this.count; i++)
+            m.push();
+        this.ranked.push(m);
+        return m;
+    }
     /** A new task's number. */
     add(revision, taskId) {
         if (this.count === this.capacity)
@@ -397,6 +414,8 @@ class TaskColumns {
         this.topRevision[i] = -1;
         this.baseline.push();
         this.candidate.push();
+        for (const m of this.ranked)
+            m.push();
         return i;
     }
     grow(size) {
@@ -411,6 +430,8 @@ class TaskColumns {
         this.label0Src = grownF64(this.label0Src, size);
         this.baseline.grow(size);
         this.candidate.grow(size);
+        for (const m of this.ranked)
+            m.grow(size);
     }
 }
 /**
@@ -2666,6 +2687,40 @@ function newModelState() {
         lastRevision: undefined,
     };
 }
+/**
+ * The rank's models in one read (a K-model read, src/read/read-models.ts): each keeps its own
+ * columns and totals exactly as the baseline and the candidate do, and every task one of them ran
+ * is in the universe. Given ids (`--models`) are ranked in that order; without them (`every`)
+ * each model is ranked from its first row on, in the order first seen. The counts and summaries
+ * are filled by finish (dataset-finish.ts), by task of the Dataset's table.
+ */
+class RankedModels {
+    cols;
+    ids = [];
+    byId = new Map();
+    states = [];
+    /** counts[k][u]: ranked model k's attempts on the table's task u (after finish). */
+    counts = [];
+    /** Every model of the export is ranked (no ids given). */
+    every;
+    constructor(given, 
+    /** The builder's columns: a ranked model's are added there. */
+    cols) {
+        this.cols = cols;
+        this.every = given === null;
+        for (const id of given ?? [])
+            this.add(id);
+    }
+    /** Ranks one more model; its index. */
+    add(id) {
+        const k = this.ids.length;
+        this.ids.push(id);
+        this.byId.set(id, k);
+        this.states.push(newModelState());
+        this.cols.addRanked();
+        return k;
+    }
+}
 class BuilderState {
     baseline;
     candidate;
@@ -2689,12 +2744,13 @@ class BuilderState {
     /** A cap was passed (reported): later lines are not held. */
     stopped = false;
     /**
-     * This read is one of the rank's reads of one export (ReadOptions.pairOfMany): the two models
-     * need not appear (the rank checks its models against modelsPresent), and a reviews file that
-     * labels none of this pair's tasks is named in the Dataset, not refused (another pair's may be
-     * the ones it labels).
+     * This read is the rank's (ReadOptions.pairOfMany): the two models need not appear (the rank
+     * checks its models against modelsPresent), and a reviews file that labels none of the read's
+     * tasks is named in the Dataset, not refused (the rank refuses it in its own words).
      */
     pairOfMany = false;
+    /** The rank's models when this is a K-model read (set before the first row), else undefined. */
+    ranked = undefined;
     attemptIds = 0;
     /** Blocks of every AttemptIds of this builder (freed with it). */
     attemptPool = new builder_columns/* AttemptPool */.qI();
@@ -2723,7 +2779,8 @@ class BuilderState {
                 `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
         }
         else if (this.attemptIds > this.limits.maxAttemptIds) {
-            this.capPassed(src, `the baseline and the candidate have more than ${this.limits.maxAttemptIds} distinct attempt ids ` +
+            this.capPassed(src, `${this.ranked === undefined ? "the baseline and the candidate" : "the ranked models"} have more than ` +
+                `${this.limits.maxAttemptIds} distinct attempt ids ` +
                 `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
                 `pre-aggregated rows (passes, fails, infra_errors, missing)`);
         }
@@ -2777,7 +2834,7 @@ class BuilderState {
     }
     /** Whether the reviews can matter: call after all results files. */
     inUniverse(i) {
-        return ((this.cols.flags[i] ?? 0) & (builder_columns/* F_BASELINE */.rr | builder_columns/* F_CANDIDATE */.Nt)) !== 0;
+        return ((this.cols.flags[i] ?? 0) & (builder_columns/* F_BASELINE */.rr | builder_columns/* F_CANDIDATE */.Nt | builder_columns/* F_RANKED */.l_)) !== 0;
     }
     /** No problem reported and no cap passed so far (what a read in ranges requires). */
     healthy() {
@@ -3730,6 +3787,9 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     }
     // Read before the per-task maps go; its problems come after the tasks' (as listed).
     const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
+    for (const st of b.ranked?.states ?? [])
+        for (const r of st.datasetRevisions)
+            compared.add(r);
     const unmatchedProblems = new ProblemList();
     const unmatchedReviewFiles = [];
     const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
@@ -3739,6 +3799,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     b.index = new builder_columns/* TaskIndex */.YH();
     cols.baseline.releaseAttempts();
     cols.candidate.releaseAttempts();
+    for (const m of cols.ranked)
+        m.releaseAttempts();
     // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
     if (collectGarbage !== undefined && cols.count >= read_limits/* COLLECT_MIN_TASKS */.fo)
         collectGarbage();
@@ -3812,6 +3874,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
             if (u >= 0)
                 addToTable(b, table, u, i, eventStart[u] ?? 0);
         }
+        if (b.ranked !== undefined)
+            b.ranked.counts = rankedCounts(cols.ranked, universe);
     }
     late.append(unmatchedProblems);
     const total = missing.length + b.lineProblems.total + late.total;
@@ -3896,6 +3960,25 @@ function checkLabels(b, i, events, late) {
             `at ${b.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
             `later revision labelled "disputed"`,
     });
+}
+/** Each ranked model's counts by task of the table (`universe`: the table's tasks in order). */
+function rankedCounts(ranked, universe) {
+    return ranked.map((m) => {
+        const out = new Array(universe.length);
+        for (let u = 0; u < universe.length; u++) {
+            const i = universe[u] ?? 0;
+            if (m.seen[i] === 1)
+                out[u] = countsOf(m, i);
+        }
+        return out;
+    });
+}
+/** What the reader learned about ranked model k (a K-model read). */
+function rankedSummary(b, k) {
+    const st = b.ranked?.states[k];
+    if (st === undefined)
+        throw new Error(`dataset-finish: no ranked model ${k}`);
+    return summary(b.ranked?.ids[k] ?? "", st);
 }
 /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
 function newTable(b, universe, eventStart) {
@@ -4410,6 +4493,8 @@ function mergeLabels(b, i, p, t) {
 const MAX_REVISIONS_HELD = 100;
 class DatasetBuilder extends LabelHistory {
     lastModel = undefined;
+    /** The last row's model as a ranked model's index (-1: not ranked); a K-model read only. */
+    lastRanked = -1;
     /** The dataset_revision of the last row that found or made its tasks, and those tasks. */
     lastRevision = undefined;
     lastTasks = undefined;
@@ -4470,8 +4555,11 @@ class DatasetBuilder extends LabelHistory {
                 }
                 this.heldChars += model.length;
                 this.models.add(model);
+                if (this.ranked?.every === true)
+                    this.ranked.add(model);
             }
             this.lastModel = model;
+            this.lastRanked = this.ranked?.byId.get(model) ?? -1;
         }
         const isBaseline = model === this.baseline;
         const isCandidate = model === this.candidate;
@@ -4536,6 +4624,13 @@ class DatasetBuilder extends LabelHistory {
             return;
         if (isCandidate && !this.compared(i, builder_columns/* F_CANDIDATE */.Nt, cols.candidate, this.candidateState, rev, row, src))
             return;
+        const k = this.lastRanked;
+        if (k >= 0) {
+            const ranked = this.ranked?.states[k];
+            const m = cols.ranked[k];
+            if (ranked !== undefined && m !== undefined && !this.compared(i, builder_columns/* F_RANKED */.l_, m, ranked, rev, row, src))
+                return;
+        }
         if (!this.labelRow(i, row, src))
             return;
         const cluster = row.cluster;
@@ -4554,9 +4649,11 @@ class DatasetBuilder extends LabelHistory {
     compared(i, flag, m, model, rev, row, src) {
         const cols = this.cols;
         const flags = cols.flags[i] ?? 0;
-        if ((flags & flag) === 0) {
+        // (F_RANKED is every ranked model's: each has its own `seen`.)
+        if (flag === builder_columns/* F_RANKED */.l_ ? m.seen[i] === 0 : (flags & flag) === 0) {
             // The model's first row on this task: nothing to conflict with yet.
             cols.flags[i] = flags | flag;
+            m.seen[i] = 1;
             m.harness[i] = this.internHarness(row.harnessRevision);
             m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
             m.a0[i] = this.holdAttempt(row.attempt);
@@ -4758,6 +4855,10 @@ class DatasetBuilder extends LabelHistory {
         this.lastTasks = undefined;
         return finishDataset(this, inputs, rowsRead, complete, collectGarbage, emptyResults);
     }
+    /** What the reader learned about ranked model k, after finish (a K-model read). */
+    rankedSummary(k) {
+        return rankedSummary(this, k);
+    }
     /*
      * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
      * builder that read a later range is absorbed here in range order.
@@ -4791,6 +4892,7 @@ class DatasetBuilder extends LabelHistory {
         this.forgetLastLabels();
         this.lastHarness = undefined;
         this.lastModel = undefined;
+        this.lastRanked = -1;
         this.lastRevision = undefined;
         this.lastTasks = undefined;
         this.lastTask = -1;
@@ -4879,7 +4981,7 @@ const LINE_ASCII = 2;
 
 /***/ }),
 
-/***/ 17:
+/***/ 647:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4900,6 +5002,53 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 var external_node_worker_threads_ = __nccwpck_require__(919);
 // EXTERNAL MODULE: ./src/read/builder/column-transfer.ts
 var column_transfer = __nccwpck_require__(806);
+;// CONCATENATED MODULE: ./src/core/fs-error-words.ts
+/**
+ * File-system errno codes in words, for every message that names a failed open, read or write:
+ * the one map both the reader (src/read/lines/fs-errors.ts) and the file checks (src/io/file-kind.ts)
+ * use. Pure text (here, under the core, because read/ and io/ may both import the core and not each
+ * other); the codes users know are the keys.
+ */
+const FS_CODE_WORDS = {
+    ENOENT: "no such file",
+    ENOTDIR: "no such file (a parent of the path is not a directory)",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EISDIR: "it is a directory",
+    ELOOP: "too many levels of symbolic links",
+    ENAMETOOLONG: "the path is too long",
+    ENOSPC: "no space left on the device",
+    EDQUOT: "the disk quota is exceeded",
+    EFBIG: "the file is too large for the file system or the process's file size limit",
+    EROFS: "the file system is read-only",
+    EIO: "an I/O error",
+    ENXIO: "a FIFO with no reader or a device that is not there",
+    ENOTREGULAR: "it is not a regular file",
+};
+/** The error's `code` when it has a string one (Node's fs errors do). */
+function fs_error_words_errorCode(e) {
+    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
+        return e.code;
+    return undefined;
+}
+/** The words for the error's code, or undefined for a code not in the map (or none). */
+function fs_error_words_fsCodeWords(e) {
+    const code = fs_error_words_errorCode(e);
+    return code === undefined ? undefined : FS_CODE_WORDS[code];
+}
+
+;// CONCATENATED MODULE: ./src/read/lines/fs-errors.ts
+/** File-system errors as short, stack-free sentences for the reader's messages. */
+
+
+function fs_errors_errorMessage(e) {
+    return e instanceof Error ? e.message : String(e);
+}
+/** A short, stack-free sentence for a failed open/stat/read (the words of fs-error-words.ts). */
+function fs_errors_describeFsError(e) {
+    return fsCodeWords(e) ?? `cannot read the file (${errorCode(e) ?? fs_errors_errorMessage(e)})`;
+}
+
 ;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
 /**
  * Hashing an input file. SHA-256 is native but synchronous: on the main thread it takes time
