@@ -43,6 +43,7 @@ import {
 const OPERATIONS: readonly (readonly [method: string, template: string])[] = [
   ["post", "/repos/{owner}/{repo}/check-runs"],
   ["patch", "/repos/{owner}/{repo}/check-runs/{check_run_id}"],
+  ["get", "/repos/{owner}/{repo}/commits/{ref}/check-runs"],
   ["get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
   ["post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
   ["patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
@@ -227,6 +228,8 @@ export interface StoredCheckRun {
   readonly id: number;
   name: string;
   readonly head_sha: string;
+  /** The integrator's record (the action's run record, src/action/run-history.ts). */
+  external_id: string | null;
   status: string;
   conclusion: string | null;
   output: { title: string | null; summary: string | null; text: string | null };
@@ -646,6 +649,7 @@ export class FakeGitHub {
           id: this.nextId++,
           name: body["name"] as string,
           head_sha: body["head_sha"] as string,
+          external_id: (body["external_id"] as string | undefined) ?? null,
           status: (body["status"] as string | undefined) ?? (body["conclusion"] ? "completed" : "queued"),
           conclusion: (body["conclusion"] as string | undefined) ?? null,
           output: {
@@ -668,6 +672,7 @@ export class FakeGitHub {
           return;
         }
         if (typeof body["name"] === "string") run.name = body["name"];
+        if (typeof body["external_id"] === "string") run.external_id = body["external_id"];
         if (typeof body["status"] === "string") run.status = body["status"];
         if (typeof body["conclusion"] === "string") {
           run.conclusion = body["conclusion"];
@@ -681,6 +686,35 @@ export class FakeGitHub {
           addAnnotations(run, output);
         }
         send(200, checkRunJson(run, repoUrl));
+        return;
+      }
+      case "checks/list-for-ref": {
+        // As GitHub: `ref` is the commit here; `filter=latest` (the default) keeps only the most
+        // recent check run of each name, `filter=all` every one; `check_name` matches exactly.
+        const ref = params["ref"] ?? "";
+        let runs = this.checkRuns.filter((r) => r.head_sha === ref);
+        if (query["check_name"] !== undefined) runs = runs.filter((r) => r.name === query["check_name"]);
+        if ((query["filter"] ?? "latest") === "latest")
+          runs = runs.filter((r) => !runs.some((o) => o.name === r.name && o.id > r.id));
+        // Newest first, as GitHub lists them.
+        runs = [...runs].sort((a, b) => b.id - a.id);
+        const perPage = Math.min(Number(query["per_page"] ?? "30"), 100);
+        const page = Number(query["page"] ?? "1");
+        const last = Math.max(1, Math.ceil(runs.length / perPage));
+        const headers: Record<string, string> = {};
+        const link = (p: number): string => {
+          const q = new URLSearchParams({ ...query, per_page: String(perPage), page: String(p) });
+          return `<${repoUrl}/commits/${ref}/check-runs?${q.toString()}>`;
+        };
+        if (page < last) headers["link"] = `${link(page + 1)}; rel="next", ${link(last)}; rel="last"`;
+        send(
+          200,
+          {
+            total_count: runs.length,
+            check_runs: runs.slice((page - 1) * perPage, page * perPage).map((r) => checkRunJson(r, repoUrl)),
+          },
+          headers,
+        );
         return;
       }
       case "issues/list-comments": {
@@ -955,6 +989,7 @@ function checkRunJson(run: StoredCheckRun, repoUrl: string): JsonObject {
     id: run.id,
     name: run.name,
     head_sha: run.head_sha,
+    external_id: run.external_id,
     status: run.status,
     conclusion: run.conclusion,
     url: `${repoUrl}/check-runs/${run.id}`,

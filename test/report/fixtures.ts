@@ -867,7 +867,11 @@ export function largeReport(n: number, hostile = false): Report {
     })),
     provenance: {
       ...u.provenance,
-      inputs: range(n).map((i) => ({ kind: "results" as const, path: `results/${id(i)}.jsonl.gz`, sha256: sha(i) })),
+      inputs: range(n).map((i) => ({
+        kind: "results" as const,
+        path: `results/${id(i)}.jsonl.gz`,
+        sha256: sha(i),
+      })),
       review_revisions: range(n),
       dataset_revisions: range(Math.min(n, 100)).map(id),
       harness_revisions: range(Math.min(n, 100)).map(id),

@@ -53,9 +53,10 @@ export const POLICY_DEFAULTS = {
     validity_bound: "exact",
   },
   on_unresolved: "fail",
+  reruns: "latest",
 } as const satisfies Pick<
   Policy,
-  "on_expired" | "infra_errors" | "require_same_harness" | "margin" | "on_unresolved"
+  "on_expired" | "infra_errors" | "require_same_harness" | "margin" | "on_unresolved" | "reruns"
 >;
 
 /** Options handed to the `yaml` package: YAML 1.2, core schema, no merge keys, duplicates are errors. */
@@ -457,6 +458,7 @@ const policySchema = z.strictObject(
     accept_if: acceptIfSchema,
     margin: marginSchema.optional(),
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
+    reruns: oneOf(["latest", "pool", "fail"]).optional(),
   },
   mapping,
 );
@@ -647,6 +649,7 @@ function toPolicy(d: z.output<typeof policySchema>): Policy {
     accept_if: acceptIf,
     margin,
     on_unresolved: d.on_unresolved ?? POLICY_DEFAULTS.on_unresolved,
+    reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
   };
 }
 

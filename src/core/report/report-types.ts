@@ -6,6 +6,7 @@
 
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
+import type { RunsReport } from "../reruns/runs-report.js";
 import type {
   Check,
   Comparison,
@@ -15,11 +16,15 @@ import type {
   Verdict,
 } from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.3.0";
+export const SCHEMA_VERSION = "2.4.0";
 
 export interface Provenance {
   /** Results files, then reviews files, in the order given; `kind` says which (since 2.4.0). */
-  readonly inputs: readonly { readonly kind: "results" | "reviews"; readonly path: string; readonly sha256: string }[];
+  readonly inputs: readonly {
+    readonly kind: "results" | "reviews";
+    readonly path: string;
+    readonly sha256: string;
+  }[];
   readonly dataset_revisions: readonly string[];
   readonly harness_revisions: readonly string[];
   readonly review_revisions: readonly number[];
@@ -112,4 +117,6 @@ export interface Report {
   /** Present only with policy_changes, in the action: the base policy's last changes from git. */
   readonly policy_history: PolicyHistoryReport | null;
   readonly provenance: Provenance;
+  /** The action on a commit it can list check runs for: this gate's runs there (since 2.4.0; absent elsewhere). */
+  readonly runs?: RunsReport;
 }
