@@ -25,6 +25,9 @@ import {
 } from "../../src/core/reruns/runs-report.js";
 import type { RunSummary } from "../../src/core/run-types.js";
 import { MINIMAL, MINIMAL_POLICY, problems } from "../policy/helpers.js";
+import { commentBody } from "../../src/action/run.js";
+import { COMMENT_BODY_MAX } from "../../src/core/report/github-limits.js";
+import { hostileReport } from "../report/fixtures.js";
 
 function summary(over: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -248,5 +251,22 @@ describe("the policy key reruns", () => {
     expect(diffPolicyTexts(MINIMAL, `${MINIMAL}\nreruns: fail\n`, "p.yaml").changes).toEqual([
       { key: "reruns", base: "latest", head: "fail", loosening: false },
     ]);
+  });
+});
+
+describe("the comment with a full run-history block", () => {
+  it("stays within GitHub's 65,536 characters however large the report", () => {
+    const long = "m".repeat(500);
+    const rows = Array.from({ length: RUN_HISTORY_MAX }, () => summary({ baseline: long, candidate: long }));
+    const block = encodeRunsBlock(rows, 0);
+    const { body } = commentBody(
+      hostileReport(),
+      "Model acceptance gate",
+      "Model acceptance gate",
+      block.line,
+    );
+    expect(body.length).toBeLessThanOrEqual(COMMENT_BODY_MAX);
+    expect(body).toContain(block.line);
+    expect(readRunsBlock(body)).toMatchObject({ kind: "read", digest: block.digest });
   });
 });
