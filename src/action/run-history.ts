@@ -251,9 +251,8 @@ export async function readEarlierRuns(
             );
         }
       } catch (error) {
-        log.warning(
-          `Could not read the gate comment's run history (${apiMessage(error)}); shown without it.`,
-        );
+        // Not a warning: the comment phase lists again, and warns once if that fails too.
+        log.info(`Could not read the gate comment's run history (${apiMessage(error)}); shown without it.`);
       }
     }
   }

@@ -58,7 +58,14 @@ export async function earlierRuns(
   }
   const pr = ctx.pullRequest;
   const issueNumber = pr !== null && inputs.comment !== "never" ? pr.number : null;
-  const github = { octokit, retry: deps.retry, log: deps.log, fork: pr?.fork ?? false, delivered: "" };
+  // Before the verdict: a failure here costs the history or the comment, never the verdict.
+  const github = {
+    octokit,
+    retry: deps.retry,
+    log: deps.log,
+    fork: pr?.fork ?? false,
+    delivered: "The verdict is not affected.",
+  };
   const read = await readEarlierRuns(
     {
       owner: ctx.repo.owner,

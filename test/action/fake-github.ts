@@ -259,7 +259,7 @@ export class FakeGitHub {
   private readonly pulls = new Map<number, { headSha: string; baseSha: string; headRepo: string }>();
   private readonly commitsByPath = new Map<string, string[]>();
   private readonly faults = new Map<string, Fault[]>();
-  private readonly holds = new Map<string, { count: number; waiting: (() => void)[] }>();
+  private readonly holds = new Map<string, { count: number; rounds: number; waiting: (() => void)[] }>();
   private nextId = 1000;
   private server: Server | null = null;
   private url = "";
@@ -309,10 +309,12 @@ export class FakeGitHub {
 
   /**
    * Hold the next requests of `operationId` unanswered until `count` of them have arrived, then
-   * answer them all (in arrival order): two runs that list comments at the same moment.
+   * answer them all (in arrival order): two runs that list comments at the same moment. With
+   * `rounds`, the next `count` are held together again, `rounds` times in all (runs that list
+   * comments twice: their run history, then the comment to update).
    */
-  holdTogether(operationId: string, count: number): void {
-    this.holds.set(operationId, { count, waiting: [] });
+  holdTogether(operationId: string, count: number, rounds = 1): void {
+    this.holds.set(operationId, { count, rounds, waiting: [] });
   }
 
   private async held(operationId: string): Promise<void> {
@@ -321,7 +323,8 @@ export class FakeGitHub {
     await new Promise<void>((resolve) => {
       hold.waiting.push(resolve);
       if (hold.waiting.length >= hold.count) {
-        this.holds.delete(operationId);
+        hold.rounds -= 1;
+        if (hold.rounds <= 0) this.holds.delete(operationId);
         for (const release of hold.waiting.splice(0)) release();
       }
     });

@@ -1028,8 +1028,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       expect(fake.calls()).toEqual([
         "GET repos/get-content",
         "GET repos/list-commits",
-        "POST checks/create",
+        "GET checks/list-for-ref",
         "POST graphql",
+        "GET issues/list-comments",
+        "POST checks/create",
         "GET issues/list-comments",
         "POST issues/create-comment",
       ]);
@@ -1067,10 +1069,12 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
       "GET /repos/acme/models/commits",
-      "POST /repos/acme/models/check-runs [dropped before]",
-      "POST /repos/acme/models/check-runs [dropped before]",
-      "POST /repos/acme/models/check-runs [dropped before]",
+      `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
       "POST /graphql",
+      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      "POST /repos/acme/models/check-runs [dropped before]",
+      "POST /repos/acme/models/check-runs [dropped before]",
+      "POST /repos/acme/models/check-runs [dropped before]",
       `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
       `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
       `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
@@ -1123,8 +1127,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(fake.calls()).toEqual([
       "GET repos/get-content",
       "GET repos/list-commits",
-      "POST checks/create",
+      "GET checks/list-for-ref",
       "POST graphql",
+      "GET issues/list-comments",
+      "POST checks/create",
     ]);
     expect(failedTryLines(r)).toEqual([
       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 1",
@@ -1179,8 +1185,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
       "GET /repos/acme/models/commits",
-      "POST /repos/acme/models/check-runs",
+      `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
       "POST /graphql",
+      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      "POST /repos/acme/models/check-runs",
       ...Array.from({ length: 3 }, () => [
         `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
         `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
@@ -1236,6 +1244,9 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/contents/gate%2Fbad-policy.yaml",
       "GET /repos/acme/models/commits",
+      `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
+      "POST /graphql",
+      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
       "POST /repos/acme/models/check-runs",
     ]);
     const run0 = fake.checkRuns[0];
@@ -1264,8 +1275,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]",
       "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
       "GET /repos/acme/models/commits",
-      "POST /repos/acme/models/check-runs",
+      `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
       "POST /graphql",
+      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      "POST /repos/acme/models/check-runs",
       `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
       `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
       `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
@@ -1325,8 +1338,10 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     ]);
     expect(fake.calls()).toEqual([
       "GET repos/get-content",
-      "POST checks/create",
+      "GET checks/list-for-ref",
       "POST graphql",
+      "GET issues/list-comments",
+      "POST checks/create",
       "GET issues/list-comments",
       "POST issues/create-comment",
       "GET issues/list-comments",

@@ -59,10 +59,25 @@ export function runsHeadlineMarkdown(report: Report): string[] {
     : [`**🔁 ${line}** — the eval was re-run on this commit with other results; see the runs below.`];
 }
 
-/** The folded history section; [] without `runs`. */
+/**
+ * Nothing to remember yet: the first run on its commit, no earlier rows, no block problem, and the
+ * policy did nothing. The section is left out then (the hidden block still starts the history).
+ */
+function firstAndPlain(runs: RunsReport): boolean {
+  return (
+    runs.run_count <= 1 &&
+    runs.rows.length <= 1 &&
+    runs.rows_not_kept === 0 &&
+    runs.history === "none" &&
+    runs.unavailable === null &&
+    runs.reruns.effect === "none"
+  );
+}
+
+/** The folded history section; [] without `runs`, or on a first run with nothing to show. */
 export function runsMarkdown(report: Report): string[] {
   const runs = report.runs;
-  if (runs === undefined) return [];
+  if (runs === undefined || firstAndPlain(runs)) return [];
   const rows = runs.rows.map((s, i) => rowCells(s, i, (x) => `<code>${x}</code>`));
   const above = rows.slice(0, RUN_HISTORY_FOLD);
   const below = rows.slice(RUN_HISTORY_FOLD);
@@ -87,10 +102,10 @@ export function runsMarkdown(report: Report): string[] {
   return ["<details>", `<summary>${summary}</summary>`, "", ...body, "", "</details>"];
 }
 
-/** The same in plain text; [] without `runs`. */
+/** The same in plain text; [] when the Markdown has none. */
 export function runsText(report: Report): string[] {
   const runs = report.runs;
-  if (runs === undefined) return [];
+  if (runs === undefined || firstAndPlain(runs)) return [];
   const out = ["Runs of this gate (newest first)", `  ${countSentence(runs)}`];
   const line = shoppingLine(report.verdict, runs);
   if (line !== null) out.push(`  ! ${line}`);
