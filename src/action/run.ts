@@ -18,7 +18,7 @@ import { dirname, isAbsolute, relative, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
-import { readRunInputs } from "../read/run-inputs.js";
+import { readRunInputs, type RunRequest } from "../read/run-inputs.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
 import { checkRunTitle } from "../core/report/verdict-text.js";
@@ -47,7 +47,7 @@ import type { ReadThreads } from "../read/read-threads.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
 import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
-import { decideWithRuns, earlierRuns, type HistoryWrite } from "./runs-phase.js";
+import { decideWithRuns, earlierRuns, withActionSinceLastRun, type HistoryWrite } from "./runs-phase.js";
 
 export interface ActionDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -127,8 +127,12 @@ export function renderWithinBytes(render: (maxLength: number) => string, maxByte
  */
 export function reportDigest(report: Report): string {
   // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
+  // since_last_run describes the step from the previous run, so it differs on every run even when
+  // the report does not: with it, `comment: on-change` would post after every re-run of the same inputs.
   const shown = JSON.stringify(report, (key, value: unknown) =>
-    key === "provenance" || key === "append_only_base" || key === "runs" ? undefined : value,
+    key === "provenance" || key === "append_only_base" || key === "since_last_run" || key === "runs"
+      ? undefined
+      : value,
   );
   return createHash("sha256").update(shown, "utf8").digest("hex");
 }
@@ -669,7 +673,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
     ({ report, history } = await log
       .group("Reading the results", async () => {
-        const gateInputs = await readRunInputs({
+        const request: RunRequest = {
           previous: bases?.previous ?? null,
           appendOnlyBase: bases?.base ?? null,
           results: inputs.results,
@@ -693,7 +697,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           onNote: (message) => {
             log.debug(message);
           },
-        });
+        };
+        const gateInputs = await readRunInputs(request);
         const decided = decideWithRuns(
           (extraChecks) =>
             runGate(gateInputs.dataset, gateInputs.policy, { ...gateInputs.options, extraChecks }),
@@ -705,7 +710,21 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         const gated = decided.report;
         const files = gated.provenance.inputs.length;
         log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
-        return decided;
+        // What changed since the last run: the newest verified row of the history, read again.
+        const withSince = await withActionSinceLastRun(
+          {
+            report: gated,
+            dataset: gateInputs.dataset,
+            earlier,
+            request,
+            ctx,
+            inputs,
+            octokit,
+            display: displayPath,
+          },
+          deps,
+        );
+        return { ...decided, report: withSince };
       })
       .finally(() => bases?.dispose()));
   } catch (error) {

@@ -20,6 +20,13 @@ import {
   type EarlierRuns,
 } from "./run-history.js";
 import { resolveCommentAuthor, type CommentAuthor } from "./sticky-comment.js";
+import { InputError } from "../core/errors.js";
+import type { Dataset } from "../core/model.js";
+import { withSinceLastRun } from "../core/runs/since-last-run.js";
+import type { GitRunner } from "../git/run-git.js";
+import { readPreviousRun } from "../read/previous-run.js";
+import type { RunRequest } from "../read/run-inputs.js";
+import { readBaseVersions, type GitToFile } from "./base-files.js";
 
 /** What the GitHub phase writes for the run history: the check run's record and the comment's block. */
 export interface HistoryWrite {
@@ -144,4 +151,108 @@ export function decideWithRuns(
       author: earlier.authorAsked ? { value: read.author } : null,
     },
   };
+}
+
+/** The inputs for "what changed since the last run" in the action. */
+export interface SinceLastRunRequest {
+  readonly report: Report;
+  /** The Dataset this run decided on. */
+  readonly dataset: Dataset;
+  readonly earlier: EarlierReading;
+  /** This run's read request: the previous run is read the same way. */
+  readonly request: RunRequest;
+  readonly ctx: RunContext;
+  readonly inputs: ActionInputs;
+  readonly octokit: Octokit | null;
+  readonly display: (abs: string) => string;
+}
+
+/**
+ * What changed since the last run (report key `since_last_run`, docs/spec.md §3.7). The previous
+ * run is the newest row of a verified history (an unverified block never feeds it). Its Dataset
+ * is read again from the results and reviews inputs as they were at its head commit
+ * (base-files.ts: git, or the contents API in a shallow checkout) when every results file is
+ * tracked in the repository there; otherwise the per-task parts are left out and `unavailable`
+ * says why. The previous run is decided under this run's policy text (the summary it reported is
+ * the remembered one). Without a verified history the report is left as it is (`since_last_run`
+ * null).
+ */
+export async function withActionSinceLastRun(
+  req: SinceLastRunRequest,
+  deps: { readonly log: Logger; readonly git: GitRunner; readonly gitToFile: GitToFile },
+): Promise<Report> {
+  const read = req.earlier.read;
+  const previous = read?.verified === true ? (read.block?.runs[0] ?? null) : null;
+  if (previous === null) return req.report;
+  const headSha = req.ctx.sha;
+  const sha = previous.head_sha;
+  const done = (dataset: Dataset | null, unavailable: string | null): Report => {
+    deps.log.info(
+      unavailable === null
+        ? `Since the last run: compared task by task with the run on ${sha ?? "?"}.`
+        : `Since the last run: figures only (${unavailable}).`,
+    );
+    return withSinceLastRun(req.report, req.dataset, headSha, { summary: previous, dataset, unavailable });
+  };
+  if (sha === null || req.ctx.repo === null) return done(null, "the previous run names no commit");
+  // Quiet: these messages are about the append-only check elsewhere; here one line says the outcome.
+  const log = deps.log;
+  const quiet: Logger = {
+    error: (m, props) => {
+      log.error(m, props);
+    },
+    debug: (m) => {
+      log.debug(m);
+    },
+    group: (name, fn) => log.group(name, fn),
+    info: (m) => {
+      deps.log.debug(m);
+    },
+    warning: (m) => {
+      deps.log.debug(m);
+    },
+  };
+  const versions = await readBaseVersions(
+    {
+      owner: req.ctx.repo.owner,
+      repo: req.ctx.repo.repo,
+      baseSha: sha,
+      workspace: req.ctx.workspace,
+      tempRoot: req.ctx.runnerTemp,
+      results: req.inputs.results,
+      reviews: req.inputs.reviews,
+      display: req.display,
+    },
+    { octokit: req.octokit, git: deps.git, gitToFile: deps.gitToFile, log: quiet },
+  );
+  try {
+    const missing = versions.base.files.find((f) => f.kind === "results" && !f.compared);
+    const results = versions.previous?.results ?? [];
+    if (missing !== undefined || results.length === 0)
+      return done(
+        null,
+        `the previous run's results are not files tracked in the repository at ${sha.slice(0, 12)}` +
+          (missing?.note != null ? ` (${missing.path}: ${missing.note})` : ""),
+      );
+    try {
+      const reading = await readPreviousRun(
+        { ...req.request, displayPath: (abs) => versions.names.get(abs) ?? req.display(abs) },
+        {
+          results,
+          reviews: versions.previous?.reviews ?? [],
+          policy: req.request.policy,
+          headSha: sha,
+        },
+      );
+      return done(reading.dataset, null);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      return done(
+        null,
+        `the previous run's files cannot be read: ${error.message.split("\n")[0] ?? ""}`.slice(0, 300),
+      );
+    }
+  } finally {
+    await versions.dispose();
+  }
 }

@@ -1,7 +1,9 @@
 import { resolve } from "node:path";
 import { InputError } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
-import { readRunInputs } from "../read/run-inputs.js";
+import { withSinceLastRun } from "../core/runs/since-last-run.js";
+import { readPreviousRun } from "../read/previous-run.js";
+import { readRunInputs, type RunRequest } from "../read/run-inputs.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { renderMarkdown } from "../core/report/render-markdown.js";
 import { jsonChunks } from "../core/report/report-json.js";
@@ -42,6 +44,13 @@ Options:
                           the same for the review files.
   --as-of-review N        only labels with review_revision <= N count (tasks without a label by
                           then are unreviewed): reproduces the verdict as of review revision N.
+  --since-results F [F ...]
+                          the previous run's results export: the report says what changed since
+                          that run (tasks that flipped, labels, the margin and its bounds, the
+                          verdict, the tasks that moved the margin most).
+  --since-reviews R [R ...]
+                          the previous run's review files (default: the current --reviews).
+  --since-policy P        the previous run's policy (default: the current --policy).
   -h, --help              this text.
 
 Exit status: 0 accept, 1 reject, 2 unresolved, 3 input, policy or usage error, 4 internal error.
@@ -60,6 +69,9 @@ const FLAGS: Record<string, FlagSpec> = {
   "as-of-review": { kind: "one" },
   "previous-results": { kind: "many" },
   "previous-reviews": { kind: "many" },
+  "since-results": { kind: "many" },
+  "since-reviews": { kind: "many" },
+  "since-policy": { kind: "one" },
   help: { kind: "boolean" },
   h: { kind: "boolean" },
 };
@@ -97,6 +109,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     results: (flags.get("previous-results") ?? []).map(abs),
     reviews: (flags.get("previous-reviews") ?? []).map(abs),
   };
+  const since = sinceFlags(flags);
   const reportPath = one(flags, "report");
   // The report must not replace an input or a device: refused before anything is read.
   if (reportPath !== undefined)
@@ -104,13 +117,15 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
       abs(reportPath),
       reportPath,
       "--report",
-      [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven].map((p) => ({
-        path: abs(p),
-        shown: p,
-      })),
+      [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given].map(
+        (p) => ({
+          path: abs(p),
+          shown: p,
+        }),
+      ),
     );
 
-  const gateInputs = await readRunInputs({
+  const request: RunRequest = {
     results: results.map(abs),
     reviews: (flags.get("reviews") ?? []).map(abs),
     policy: {
@@ -129,12 +144,36 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     toolVersion: TOOL_VERSION,
     // Name files as the user typed them, so messages and provenance match the command line.
     displayPath: (p) =>
-      displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven], abs),
+      displayAs(
+        p,
+        [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given],
+        abs,
+      ),
     ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     ...(io.debug === undefined ? {} : { onNote: io.debug }),
-  });
-  const report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
+  };
+  const gateInputs = await readRunInputs(request);
+  let report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
+  if (since.results.length > 0) {
+    // The previous run's reviews and policy default to the current ones (docs/cli.md).
+    const sincePolicy = since.policy ?? policyPath;
+    const previous = await readPreviousRun(request, {
+      results: since.results.map(abs),
+      reviews: since.reviews === undefined ? request.reviews : since.reviews.map(abs),
+      policy:
+        since.policy === undefined
+          ? request.policy
+          : {
+              path: abs(sincePolicy),
+              text: await readPolicyText(abs(sincePolicy), sincePolicy),
+              source: "file",
+              lastCommit: null,
+            },
+      headSha: null,
+    });
+    report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null });
+  }
 
   // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));
@@ -169,6 +208,30 @@ export async function writeReport(absPath: string, given: string, json: Iterable
       `Cannot write the report file ${given}: ${why}. No report file was written or changed.`,
     );
   }
+}
+
+/** The `--since-*` flags: the previous run's files; reviews and policy only with its results. */
+function sinceFlags(flags: ReturnType<typeof parseFlags>): {
+  results: readonly string[];
+  reviews: readonly string[] | undefined;
+  policy: string | undefined;
+  given: readonly string[];
+} {
+  const results = flags.get("since-results") ?? [];
+  const reviews = flags.get("since-reviews");
+  const policy = one(flags, "since-policy");
+  if (results.length === 0 && (reviews !== undefined || policy !== undefined)) {
+    throw new InputError(
+      `${reviews !== undefined ? "--since-reviews" : "--since-policy"} needs --since-results: the previous run is read from its results.\n` +
+        'Run "model-gate evaluate --help" for the list of flags.',
+    );
+  }
+  return {
+    results,
+    reviews,
+    policy,
+    given: [...results, ...(reviews ?? []), ...(policy === undefined ? [] : [policy])],
+  };
 }
 
 function parseAsOfReview(value: string | undefined): number | null {

@@ -63,15 +63,15 @@ export interface ModelFlips {
   readonly only_current: number;
 }
 
-/** A task whose effective label changed. */
+/** A task of both runs whose effective label changed. */
 export interface LabelChange {
   readonly dataset_revision: string;
   readonly task_id: string;
-  /** The label in the previous run; null when the task was not in it. */
-  readonly before: Validity | null;
+  /** The label in the previous run (`compared: "review_revisions"`: as of its review_revision_max). */
+  readonly before: Validity;
   readonly after: Validity;
-  /** The review revision of the current label. */
-  readonly review_revision: number;
+  /** The review revision of the current label; null when the task has no label event now. */
+  readonly review_revision: number | null;
 }
 
 /** A task whose contribution to Δ̂ (d / N_v on the common valid set, else 0) changed. */

@@ -103,6 +103,16 @@ describe("the run history on a pull request", () => {
       reruns: { mode: "latest", effect: "none", detail: null },
     });
     expect(rep.runs?.rows.map((x) => x.verdict)).toEqual(["accept", "unresolved", "unresolved"]);
+    // The previous run (the newest verified row) is compared by its figures: its results are not a
+    // file the repository holds at its commit (the fake has none), so the per-task parts are left out.
+    expect(rep.since_last_run).toMatchObject({
+      previous: { verdict: "unresolved" },
+      unavailable: expect.stringMatching(
+        /^the previous run's results are not files tracked in the repository at d{12}/,
+      ) as unknown,
+      baseline: null,
+      movers: null,
+    });
     expect(rep.runs?.rows.map((x) => x.head_sha)).toEqual([HEAD_SHA, HEAD_SHA, HEAD_SHA]);
     // The check runs were listed with filter=all and the check name, and each carries its record.
     const lists = f.requests.filter((q) => q.operationId === "checks/list-for-ref");
@@ -140,8 +150,17 @@ describe("the run history on a pull request", () => {
   it("a new push (another head commit) is not shopping; the history still shows the earlier commit", async () => {
     const f = await startFake();
     await run(f, { rows: rows(40) });
+    // The previous run's results as they were at its head commit (a tracked file): read again for
+    // "what changed since the last run".
+    f.setFile(HEAD_SHA, RESULTS_PATH, exportText(rows(40)));
     const r = await run(f, { rows: rows(60), sha: "a".repeat(40) });
     const rep = report(r);
+    expect(rep.since_last_run).toMatchObject({
+      unavailable: null,
+      previous: { head_sha: HEAD_SHA, verdict: "unresolved" },
+      verdict: { before: "unresolved", after: "accept", changed: true },
+      inputs_changed: { results: true, reviews: false, policy: false },
+    });
     expect(r.outputs["run-count"]).toBe("1");
     expect(rep.runs).toMatchObject({
       run_count: 1,

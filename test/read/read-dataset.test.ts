@@ -146,8 +146,8 @@ describe("readDataset: a small export and reviews", () => {
         .update(await readFile(p))
         .digest("hex");
     expect(d.inputs).toEqual([
-      { path: "results.jsonl", sha256: await sha(results) },
-      { path: "reviews.jsonl", sha256: await sha(reviews) },
+      { kind: "results", path: "results.jsonl", sha256: await sha(results) },
+      { kind: "reviews", path: "reviews.jsonl", sha256: await sha(reviews) },
     ]);
   });
 

@@ -83,6 +83,12 @@ const CASES: readonly PageCase[] = [
     ],
   },
   { name: "policy-change", markdown: golden("action-loosening-summary.md") },
+  { name: "since-last-run", markdown: golden("since-last-run.md") },
+  {
+    name: "since-last-run-hostile",
+    markdown: golden("since-last-run-hostile.md"),
+    literal: ["<img src=x onerror=alert(1)>", "[link](javascript:alert(1))"],
+  },
   ...(PUBLIC_RESULTS_PRESENT
     ? [
         {

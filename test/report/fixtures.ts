@@ -387,6 +387,7 @@ export function acceptReport(): Report {
     append_only_base: null,
     policy_changes: null,
     policy_history: null,
+    since_last_run: null,
     provenance: {
       inputs: [
         { kind: "results", path: "results/baseline.jsonl.gz", sha256: sha(1) },
@@ -715,6 +716,7 @@ export function emptyReport(): Report {
     margin_by_cluster: null,
     policy_changes: null,
     policy_history: null,
+    since_last_run: null,
     review_history: historyList([]),
   };
 }

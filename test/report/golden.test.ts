@@ -10,6 +10,7 @@ import { renderMarkdown, type RenderMarkdownOptions } from "../../src/core/repor
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport, emptyReport, hostileReport, rejectReport, unresolvedReport } from "./fixtures.js";
 import { demoReport } from "./pages.js";
+import { exampleReport } from "../runs/since-fixture.js";
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
@@ -31,6 +32,15 @@ const CASES: readonly {
     options: { marker: true, title: "@org/team #1 <b>x</b>" },
   },
   { name: "accept-trimmed", report: acceptReport, options: { marker: true, maxLength: 4000 } },
+  // What changed since the last run (docs/spec.md §3.7's worked example), benign and hostile.
+  { name: "since-last-run", report: exampleReport, options: { marker: true } },
+  // On the unresolved fixture, as "hostile" (the accept fixture's hostile influential-tasks table
+  // overflows 880 px by 9 px in Chromium, a matter of that table, not of this section).
+  {
+    name: "since-last-run-hostile",
+    report: () => hostileReport({ ...unresolvedReport(), since_last_run: exampleReport().since_last_run }),
+    options: { marker: true },
+  },
 ];
 
 describe("golden Markdown", () => {

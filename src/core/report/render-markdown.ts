@@ -50,6 +50,7 @@ import { policyChangeCells, policyHistoryLines } from "./render-policy-log.js";
 import { shownBrokenTasks, shownReviewHistory } from "./task-lists.js";
 import { appendOnlyBaseCell } from "./render-append-only-base.js";
 import { CLUSTER_FOLD, CLUSTER_REST_MAX, clusterMarkdown } from "./render-clusters.js";
+import { SINCE_LAST_RUN_ITEMS, sinceLastRunMarkdown } from "./render-since-last-run.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -78,6 +79,8 @@ interface Detail {
   /** Rows of "Where the margin comes from" above its fold, and collapsed below it. */
   clustersTop: number;
   clustersRest: number;
+  /** Rows of each list of "What changed since the last run". */
+  sinceItems: number;
   bar: boolean;
   perModel: "full" | "core" | "none";
   influential: number;
@@ -97,6 +100,7 @@ function fullDetail(): Detail {
     marginTable: "full",
     clustersTop: CLUSTER_FOLD,
     clustersRest: CLUSTER_REST_MAX,
+    sinceItems: SINCE_LAST_RUN_ITEMS,
     bar: true,
     perModel: "full",
     influential: LIST_LIMIT,
@@ -118,6 +122,7 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
   (d) => (d.history = 0),
   (d) => (d.broken = 0),
   (d) => (d.clustersRest = 0),
+  (d) => (d.sinceItems = 5),
   (d) => (d.fragilityTasks = 5),
   (d) => (d.influential = 5),
   (d) => (d.clustersTop = 5),
@@ -130,6 +135,7 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
   (d) => (d.influential = 0),
   (d) => (d.perModel = "none"),
   (d) => (d.clustersTop = 0),
+  (d) => (d.sinceItems = 0),
   (d) => (d.policyChanges = "loosenings"),
   (d) => (d.policyChanges = "count"),
   (d) => (d.warnings = 5),
@@ -426,6 +432,12 @@ function marginDetails(report: Report, detail: Detail): string[] {
     ...table(["Figure", "Value"], ["l", "r"], rows),
     ...(note === null ? [] : ["", genMd(note)]),
   ]);
+}
+
+/** "What changed since the last run" (render-since-last-run.ts), collapsed; none without a previous run. */
+function sinceLastRunSection(report: Report, detail: Detail): string[] {
+  const section = sinceLastRunMarkdown(report, detail.sinceItems);
+  return section === null ? [] : details(section.summary, section.body);
 }
 
 /** "Where the margin comes from" (render-clusters.ts), collapsed; none without clusters. */
@@ -768,6 +780,7 @@ function renderWith(
   // After the bar, not under the verdict: the checks and what would change stay above the fold.
   blocks.push(planningBlock(report));
   if (!detail.compactHeader) blocks.push([settingsLine(report, title)]);
+  blocks.push(sinceLastRunSection(report, detail));
   blocks.push(marginDetails(report, detail));
   blocks.push(clusterSection(report, detail));
   blocks.push(runsMarkdown(report));

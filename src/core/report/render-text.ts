@@ -15,6 +15,7 @@ import { planningSentence } from "./render-planning.js";
 import { checkName, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 import { clusterText } from "./render-clusters.js";
+import { sinceLastRunText } from "./render-since-last-run.js";
 import { runsText } from "./render-runs.js";
 
 function capped(s: string, maxChars = 200): string {
@@ -135,6 +136,8 @@ export function renderText(report: Report): string {
   for (const f of figures) add(out, wrap(f, WIDTH, "  ", "    "));
   const clusters = clusterText(report);
   if (clusters.length > 0) add(out, ["", ...clusters]);
+  const since = sinceLastRunText(report);
+  if (since.length > 0) add(out, ["", ...since]);
   const runs = runsText(report);
   if (runs.length > 0) add(out, ["", ...runs]);
   out.push("");
