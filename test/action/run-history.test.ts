@@ -150,13 +150,13 @@ describe("the run history on a pull request", () => {
   it("a new push (another head commit) is not shopping; the history still shows the earlier commit", async () => {
     const f = await startFake();
     await run(f, { rows: rows(40) });
-    // The previous run's results as they were at its head commit (a tracked file): read again for
-    // "what changed since the last run".
-    f.setFile(HEAD_SHA, RESULTS_PATH, exportText(rows(40)));
     const r = await run(f, { rows: rows(60), sha: "a".repeat(40) });
     const rep = report(r);
+    // What changed since the last run (the newest verified row): by its figures, since the
+    // workspace is not a git checkout, so the previous run's results cannot be read at its commit.
     expect(rep.since_last_run).toMatchObject({
-      unavailable: null,
+      unavailable:
+        "the previous run's results are not files tracked in the repository at dddddddddddd (out/results.jsonl: the workspace is not a git checkout)",
       previous: { head_sha: HEAD_SHA, verdict: "unresolved" },
       verdict: { before: "unresolved", after: "accept", changed: true },
       inputs_changed: { results: true, reviews: false, policy: false },
