@@ -321,5 +321,11 @@ describe("the reruns policy", () => {
     expect([rep3.models.baseline.attempts, rep3.models.candidate.attempts]).toEqual([120, 120]);
     expect(rep3.checks.find((c) => c.id === "reruns")).toMatchObject({ passed: true, observed: 0 });
     expect(r3.outputs["verdict"]).toBe("accept");
+    // Decided on every run's attempts together: not a re-run that shopped for a pass.
+    expect(rep3.runs).toMatchObject({
+      run_count: 3,
+      earlier_verdicts: ["accept", "unresolved"],
+      towards_accept: false,
+    });
   }, 120_000);
 });

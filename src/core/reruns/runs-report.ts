@@ -173,7 +173,10 @@ export function runsReport(input: RunsInput): RunsReport {
     run_count: earlier.length + 1,
     earlier_verdicts: earlier.map((r) => r.verdict),
     earlier_other_results: earlier.filter((r) => r.other_results).length,
-    towards_accept: movedTowardsAccept(input.verdict, earlier),
+    // A pooled decision over every run's attempts is not a re-run shopping for a pass.
+    towards_accept:
+      !(f.mode === "pool" && check !== null && check.check.passed) &&
+      movedTowardsAccept(input.verdict, earlier),
     history: input.history,
     unavailable: f.unavailable,
     rows: input.rows.slice(0, RUN_HISTORY_MAX),
