@@ -42,6 +42,8 @@ export interface CheckRunSpec {
   readonly summary: string;
   readonly text?: string;
   readonly annotations: readonly CheckRunAnnotation[];
+  /** The run's record (src/action/run-history.ts externalId): what later runs read back. */
+  readonly externalId?: string;
 }
 
 const PERMISSION = "checks: write";
@@ -79,6 +81,7 @@ export async function publishCheckRun(spec: CheckRunSpec, deps: PublishDeps): Pr
       repo: spec.repo,
       name: spec.name,
       head_sha: spec.headSha,
+      ...(spec.externalId !== undefined ? { external_id: spec.externalId } : {}),
       status: "completed",
       conclusion: spec.conclusion,
       output: output(batches[0]),

@@ -16,6 +16,7 @@ export const OUTPUT_NAMES = [
   "infra-error-rate-baseline",
   "infra-error-rate-candidate",
   "review-fragility",
+  "run-count",
   "report-path",
   "check-run-id",
   "comment-id",
@@ -65,6 +66,9 @@ export function reportOutputs(
     "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
     "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
     "review-fragility": plainDecimal(c.review_fragility),
+    // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
+    "run-count":
+      report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),
     "report-path": reportPath,
   };
 }

@@ -3,9 +3,11 @@
  * runner's summary and outputs) comes in through `ActionDeps`, so this is testable without a
  * runner; src/index.ts wires the real ones and is the single error boundary.
  *
- * Order matters: the verdict reaches the job summary and the step outputs before any GitHub call,
+ * Order matters: the verdict reaches the job summary and the step outputs before any GitHub write,
  * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
- * the comment, never the verdict. Nothing here fails the step: a user error is thrown (an
+ * the comment, never the verdict. The reads before the verdict (the base policy and files, and
+ * this gate's earlier runs, src/action/runs-phase.ts) each fail as one warning; under `reruns:
+ * fail | pool` an unreadable history keeps the verdict from accept. Nothing here fails the step: a user error is thrown (an
  * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
  * that could not be written), for the entry point to act on.
  */
@@ -16,7 +18,7 @@ import { dirname, isAbsolute, relative, sep } from "node:path";
 import { realpathSync } from "node:fs";
 import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
-import { readRunInputs } from "../read/run-inputs.js";
+import { readRunInputs, type RunRequest } from "../read/run-inputs.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
 import { checkRunTitle } from "../core/report/verdict-text.js";
@@ -45,6 +47,7 @@ import type { ReadThreads } from "../read/read-threads.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
 import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
+import { decideWithRuns, earlierRuns, withActionSinceLastRun, type HistoryWrite } from "./runs-phase.js";
 
 export interface ActionDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -119,14 +122,17 @@ export function renderWithinBytes(render: (maxLength: number) => string, maxByte
 /**
  * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
  * policy change (the report without its provenance and append_only_base, which name files and versions,
- * not results).
+ * not results, and without `runs`, which grows on every run: a re-run with the same figures leaves
+ * the comment as it is).
  */
 export function reportDigest(report: Report): string {
   // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
   // since_last_run describes the step from the previous run, so it differs on every run even when
   // the report does not: with it, `comment: on-change` would post after every re-run of the same inputs.
   const shown = JSON.stringify(report, (key, value: unknown) =>
-    key === "provenance" || key === "append_only_base" || key === "since_last_run" ? undefined : value,
+    key === "provenance" || key === "append_only_base" || key === "since_last_run" || key === "runs"
+      ? undefined
+      : value,
   );
   return createHash("sha256").update(shown, "utf8").digest("hex");
 }
@@ -135,9 +141,15 @@ export function reportDigest(report: Report): string {
  * The sticky comment body: the marker, the hidden key and digest lines, then the report, within
  * GitHub's limit.
  */
-export function commentBody(report: Report, title: string, key: string): { body: string; digest: string } {
+export function commentBody(
+  report: Report,
+  title: string,
+  key: string,
+  runsBlock?: string,
+): { body: string; digest: string } {
   const digest = reportDigest(report);
-  const header = commentHeader(key, digest);
+  // The run-history block (src/action/run-history.ts) rides in the hidden header, inside the limit.
+  const header = commentHeader(key, digest) + (runsBlock === undefined ? "" : `\n${runsBlock}`);
   const md = renderMarkdown(report, {
     marker: true,
     title,
@@ -477,6 +489,7 @@ async function publishToGitHub(
   octokit: Octokit | null,
   delivery: Delivery,
   deps: ActionDeps,
+  history: HistoryWrite | null = null,
 ): Promise<{ checkRunId: number | null; commentId: number | null }> {
   const { log } = deps;
   let checkRunId: number | null = null;
@@ -503,6 +516,7 @@ async function publishToGitHub(
         title: headlineText(report),
         summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
         annotations: [],
+        ...(history === null ? {} : { externalId: history.externalId }),
       },
       github,
     );
@@ -516,9 +530,9 @@ async function publishToGitHub(
     return { checkRunId, commentId };
   }
   // null author: GitHub did not say whose comments are the gate's (warned); post none.
-  const author = await resolveCommentAuthor(github);
+  const author = history?.author != null ? history.author.value : await resolveCommentAuthor(github);
   if (author !== null) {
-    const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
+    const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine);
     const outcome = await upsertStickyComment(
       {
         owner: ctx.repo.owner,
@@ -627,6 +641,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const displayPath = makeDisplayPath(ctx.workspace);
 
   let report: Report;
+  let history: HistoryWrite | null;
   try {
     const policy = await log.group("Policy", async () => {
       const chosen = await choosePolicy(inputs, ctx, octokit, deps);
@@ -654,9 +669,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       return { ...chosen, history };
     });
     const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
-    report = await log
+    // Read only, before the verdict: the writes stay in the GitHub phase after it.
+    const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
+    ({ report, history } = await log
       .group("Reading the results", async () => {
-        const gateInputs = await readRunInputs({
+        const request: RunRequest = {
           previous: bases?.previous ?? null,
           appendOnlyBase: bases?.base ?? null,
           results: inputs.results,
@@ -680,13 +697,36 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           onNote: (message) => {
             log.debug(message);
           },
-        });
-        const gated = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
+        };
+        const gateInputs = await readRunInputs(request);
+        const decided = decideWithRuns(
+          (extraChecks) =>
+            runGate(gateInputs.dataset, gateInputs.policy, { ...gateInputs.options, extraChecks }),
+          earlier,
+          gateInputs.policy.policy.reruns,
+          gateInputs.dataset.inputs.filter((i) => i.kind === "results").map((i) => i.sha256),
+          ctx.sha,
+        );
+        const gated = decided.report;
         const files = gated.provenance.inputs.length;
         log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
-        return gated;
+        // What changed since the last run: the newest verified row of the history, read again.
+        const withSince = await withActionSinceLastRun(
+          {
+            report: gated,
+            dataset: gateInputs.dataset,
+            earlier,
+            request,
+            ctx,
+            inputs,
+            octokit,
+            display: displayPath,
+          },
+          deps,
+        );
+        return { ...decided, report: withSince };
       })
-      .finally(() => bases?.dispose());
+      .finally(() => bases?.dispose()));
   } catch (error) {
     if (error instanceof InputError)
       await log.group("Reporting the error", () => reportInputError(error, inputs, ctx, octokit, deps));
@@ -711,7 +751,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   });
 
   const { checkRunId, commentId } = await log.group("GitHub", () =>
-    publishToGitHub(report, inputs, ctx, octokit, delivery, deps),
+    publishToGitHub(report, inputs, ctx, octokit, delivery, deps, history),
   );
   for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId))) deps.setOutput(name, value);
 

@@ -11,7 +11,7 @@ import type { Dataset } from "./model.js";
 import { diffPolicyTexts } from "./policy/policy-diff.js";
 import { isExpired, parsePolicy } from "./policy/load-policy.js";
 import type { Policy, PolicySource } from "./policy/policy-types.js";
-import type { PolicyChange } from "./verdict-types.js";
+import type { Check, PolicyChange } from "./verdict-types.js";
 import type { PolicyHistoryReport, Report } from "./report/report-types.js";
 import { buildReport } from "./report/build-report.js";
 import { datasetAsOfReview } from "./history/as-of-review.js";
@@ -81,6 +81,8 @@ export interface GateOptions {
   readonly appendOnly: AppendOnlyReport | null;
   /** The action: where the previous versions came from (report key `append_only_base`). */
   readonly appendOnlyBase: AppendOnlyBase | null;
+  /** Evidence checks the caller adds (the action's `reruns` check, src/core/reruns/runs-report.ts). */
+  readonly extraChecks?: readonly Check[];
   /**
    * A full garbage collection, asked for once the fragility search's garbage can go, before the
    * evaluations at each review revision add theirs (the shells pass one for a large read).
@@ -96,7 +98,10 @@ export function runGate(dataset: Dataset, policy: GatePolicy, options: GateOptio
   const ctx = {
     canary: options.canary,
     expired: policy.expired,
-    ...(appendOnly === null ? {} : { extraChecks: [appendOnlyCheck(appendOnly)] }),
+    extraChecks: [
+      ...(appendOnly === null ? [] : [appendOnlyCheck(appendOnly)]),
+      ...(options.extraChecks ?? []),
+    ],
   };
   const extraWarnings = [...policy.warnings];
   const evaluation = evaluate(view, policy.policy, ctx);

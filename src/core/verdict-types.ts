@@ -20,7 +20,8 @@ export type CheckId =
   | "dataset_revision"
   | "production_canary"
   | "observed_margin"
-  | "append_only";
+  | "append_only"
+  | "reruns";
 
 export interface Check {
   readonly id: CheckId;

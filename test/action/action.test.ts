@@ -106,6 +106,7 @@ describe("the action on a pull request", () => {
       "infra-error-rate-baseline": "0",
       "infra-error-rate-candidate": "0",
       "review-fragility": String(rep.comparison.review_fragility),
+      "run-count": "1",
       "report-path": `${r.runnerTemp}/model-gate-report.json`,
       "check-run-id": String(f.checkRuns[0]?.id),
       "comment-id": String(f.comments[0]?.id),
@@ -117,11 +118,14 @@ describe("the action on a pull request", () => {
       last_commit: LAST_POLICY_COMMIT,
     });
     expect(rep.provenance.inputs.map((i) => i.path)).toEqual([RESULTS_PATH]);
+    // Reads before the verdict (base policy, earlier runs and the comment's history), writes after.
     expect(f.calls()).toEqual([
       "GET repos/get-content",
       "GET repos/list-commits",
-      "POST checks/create",
+      "GET checks/list-for-ref",
       "POST graphql",
+      "GET issues/list-comments",
+      "POST checks/create",
       "GET issues/list-comments",
       "POST issues/create-comment",
       "GET issues/list-comments",
@@ -151,15 +155,14 @@ describe("the action on a pull request", () => {
     expectGolden("action-accept-comment.md", comment?.body ?? "");
   });
 
-  it("the log is folded by phase (inputs, policy, append-only, reading, verdict, GitHub), groups never nested", async () => {
+  it("the log is folded by phase (inputs, policy, append-only, earlier runs, reading, verdict, GitHub), groups never nested", async () => {
     const f = await startFake();
     const r = await run(f);
     const folds = workflowCommands(r.stdout).filter((c) => c.name === "group" || c.name === "endgroup");
     expect(folds.map((c) => c.line)).toEqual(
-      ["Inputs", "Policy", "Append-only", "Reading the results", "Verdict", "GitHub"].flatMap((g) => [
-        `::group::${g}`,
-        "::endgroup::",
-      ]),
+      ["Inputs", "Policy", "Append-only", "Earlier runs", "Reading the results", "Verdict", "GitHub"].flatMap(
+        (g) => [`::group::${g}`, "::endgroup::"],
+      ),
     );
     const lines = r.stdout.split("\n");
     const inGroup = (name: string): string[] => {
@@ -247,13 +250,16 @@ describe("the action on a pull request", () => {
     const listing = f.requests
       .filter((q) => q.operationId === "issues/list-comments")
       .map((q) => q.query["page"]);
-    // The first run lists, creates, then lists again (a parallel run's comment?); the second updates.
-    expect(listing).toEqual(["1", "2", "1", "2", "1", "2"]);
+    // Each run first lists for its run history; the first run then lists, creates, then lists again
+    // (a parallel run's comment?); the second lists and updates.
+    expect(listing).toEqual(["1", "2", "1", "2", "1", "2", "1", "2", "1", "2"]);
 
     f.requests.length = 0;
     const third = await run(f, { rows: REJECT_ROWS, inputs: { "fail-on": "never", comment: "on-change" } });
     expect(third.outputs["comment-id"]).toBe(id);
     expect(f.calls().filter((c) => c.includes("comment"))).toEqual([
+      "GET issues/list-comments",
+      "GET issues/list-comments",
       "GET issues/list-comments",
       "GET issues/list-comments",
     ]);
@@ -423,7 +429,8 @@ describe("several gates on one pull request, upgrades and races", () => {
 
   it("a create–create race (two runs listing at once) ends in one comment", async () => {
     const f = await startFake();
-    f.holdTogether("issues/list-comments", 2);
+    // Each run lists the comments twice: its run history ("Earlier runs"), then the comment to update.
+    f.holdTogether("issues/list-comments", 2, 2);
     const [a, b] = await Promise.all([run(f), run(f, { rows: REJECT_ROWS, inputs: { "fail-on": "never" } })]);
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(f.requests.filter((q) => q.operationId === "issues/create-comment")).toHaveLength(2);
@@ -475,7 +482,7 @@ describe("the action outside a pull request", () => {
     expect(r.code).toBe(0);
     expect(r.outputs["verdict"]).toBe("accept");
     expect(r.outputs["comment-id"]).toBe("");
-    expect(f.calls()).toEqual(["POST checks/create"]);
+    expect(f.calls()).toEqual(["GET checks/list-for-ref", "POST checks/create"]);
     expect(f.checkRuns[0]?.head_sha).toBe(PUSH_SHA);
     expect(report(r).provenance.policy).toMatchObject({ source: "file", last_commit: null });
   });

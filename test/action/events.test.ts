@@ -78,7 +78,12 @@ describe("merge_group (merge queue)", () => {
     expect(f.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([[MERGE_GROUP_SHA, "failure"]]);
     expect(f.comments).toEqual([]);
     expect(r.outputs["comment-id"]).toBe("");
-    expect(f.calls()).toEqual(["GET repos/get-content", "GET repos/list-commits", "POST checks/create"]);
+    expect(f.calls()).toEqual([
+      "GET repos/get-content",
+      "GET repos/list-commits",
+      "GET checks/list-for-ref",
+      "POST checks/create",
+    ]);
   });
 
   it("a policy missing at the merge group's base is an error naming the merge group, with a failed check", async () => {
@@ -182,7 +187,8 @@ describe("events that keep today's behaviour", () => {
       expect(r.code).toBe(0);
       expect(r.outputs["verdict"]).toBe("accept");
       expect(report(r).provenance.policy.source).toBe("file");
-      expect(f.calls()).toEqual(["POST checks/create"]);
+      // The gate's earlier runs on the commit are read (no comment off a pull request), then the check run.
+      expect(f.calls()).toEqual(["GET checks/list-for-ref", "POST checks/create"]);
       expect(f.checkRuns.map((c) => c.head_sha)).toEqual([PUSH_SHA]);
     },
   );

@@ -43,6 +43,7 @@ import {
 const OPERATIONS: readonly (readonly [method: string, template: string])[] = [
   ["post", "/repos/{owner}/{repo}/check-runs"],
   ["patch", "/repos/{owner}/{repo}/check-runs/{check_run_id}"],
+  ["get", "/repos/{owner}/{repo}/commits/{ref}/check-runs"],
   ["get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
   ["post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"],
   ["patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"],
@@ -227,6 +228,8 @@ export interface StoredCheckRun {
   readonly id: number;
   name: string;
   readonly head_sha: string;
+  /** The integrator's record (the action's run record, src/action/run-history.ts). */
+  external_id: string | null;
   status: string;
   conclusion: string | null;
   output: { title: string | null; summary: string | null; text: string | null };
@@ -256,7 +259,7 @@ export class FakeGitHub {
   private readonly pulls = new Map<number, { headSha: string; baseSha: string; headRepo: string }>();
   private readonly commitsByPath = new Map<string, string[]>();
   private readonly faults = new Map<string, Fault[]>();
-  private readonly holds = new Map<string, { count: number; waiting: (() => void)[] }>();
+  private readonly holds = new Map<string, { count: number; rounds: number; waiting: (() => void)[] }>();
   private nextId = 1000;
   private server: Server | null = null;
   private url = "";
@@ -306,10 +309,12 @@ export class FakeGitHub {
 
   /**
    * Hold the next requests of `operationId` unanswered until `count` of them have arrived, then
-   * answer them all (in arrival order): two runs that list comments at the same moment.
+   * answer them all (in arrival order): two runs that list comments at the same moment. With
+   * `rounds`, the next `count` are held together again, `rounds` times in all (runs that list
+   * comments twice: their run history, then the comment to update).
    */
-  holdTogether(operationId: string, count: number): void {
-    this.holds.set(operationId, { count, waiting: [] });
+  holdTogether(operationId: string, count: number, rounds = 1): void {
+    this.holds.set(operationId, { count, rounds, waiting: [] });
   }
 
   private async held(operationId: string): Promise<void> {
@@ -318,7 +323,8 @@ export class FakeGitHub {
     await new Promise<void>((resolve) => {
       hold.waiting.push(resolve);
       if (hold.waiting.length >= hold.count) {
-        this.holds.delete(operationId);
+        hold.rounds -= 1;
+        if (hold.rounds <= 0) this.holds.delete(operationId);
         for (const release of hold.waiting.splice(0)) release();
       }
     });
@@ -646,6 +652,7 @@ export class FakeGitHub {
           id: this.nextId++,
           name: body["name"] as string,
           head_sha: body["head_sha"] as string,
+          external_id: (body["external_id"] as string | undefined) ?? null,
           status: (body["status"] as string | undefined) ?? (body["conclusion"] ? "completed" : "queued"),
           conclusion: (body["conclusion"] as string | undefined) ?? null,
           output: {
@@ -668,6 +675,7 @@ export class FakeGitHub {
           return;
         }
         if (typeof body["name"] === "string") run.name = body["name"];
+        if (typeof body["external_id"] === "string") run.external_id = body["external_id"];
         if (typeof body["status"] === "string") run.status = body["status"];
         if (typeof body["conclusion"] === "string") {
           run.conclusion = body["conclusion"];
@@ -681,6 +689,35 @@ export class FakeGitHub {
           addAnnotations(run, output);
         }
         send(200, checkRunJson(run, repoUrl));
+        return;
+      }
+      case "checks/list-for-ref": {
+        // As GitHub: `ref` is the commit here; `filter=latest` (the default) keeps only the most
+        // recent check run of each name, `filter=all` every one; `check_name` matches exactly.
+        const ref = params["ref"] ?? "";
+        let runs = this.checkRuns.filter((r) => r.head_sha === ref);
+        if (query["check_name"] !== undefined) runs = runs.filter((r) => r.name === query["check_name"]);
+        if ((query["filter"] ?? "latest") === "latest")
+          runs = runs.filter((r) => !runs.some((o) => o.name === r.name && o.id > r.id));
+        // Newest first, as GitHub lists them.
+        runs = [...runs].sort((a, b) => b.id - a.id);
+        const perPage = Math.min(Number(query["per_page"] ?? "30"), 100);
+        const page = Number(query["page"] ?? "1");
+        const last = Math.max(1, Math.ceil(runs.length / perPage));
+        const headers: Record<string, string> = {};
+        const link = (p: number): string => {
+          const q = new URLSearchParams({ ...query, per_page: String(perPage), page: String(p) });
+          return `<${repoUrl}/commits/${ref}/check-runs?${q.toString()}>`;
+        };
+        if (page < last) headers["link"] = `${link(page + 1)}; rel="next", ${link(last)}; rel="last"`;
+        send(
+          200,
+          {
+            total_count: runs.length,
+            check_runs: runs.slice((page - 1) * perPage, page * perPage).map((r) => checkRunJson(r, repoUrl)),
+          },
+          headers,
+        );
         return;
       }
       case "issues/list-comments": {
@@ -955,6 +992,7 @@ function checkRunJson(run: StoredCheckRun, repoUrl: string): JsonObject {
     id: run.id,
     name: run.name,
     head_sha: run.head_sha,
+    external_id: run.external_id,
     status: run.status,
     conclusion: run.conclusion,
     url: `${repoUrl}/check-runs/${run.id}`,

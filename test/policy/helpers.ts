@@ -39,6 +39,7 @@ export const MINIMAL_POLICY: Policy = {
     validity_bound: "exact",
   },
   on_unresolved: "fail",
+  reruns: "latest",
 };
 
 /** MINIMAL with the line that starts with `prefix` replaced (or removed when `line` is null). */

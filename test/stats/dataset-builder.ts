@@ -186,5 +186,6 @@ export function buildPolicy(spec: PolicySpec = {}): Policy {
       validity_bound: spec.validity_bound ?? "exact",
     },
     on_unresolved: "fail",
+    reruns: "latest",
   };
 }

@@ -202,6 +202,7 @@ const LABEL_INDEPENDENT_CHECKS = new Set([
   "dataset_revision",
   "production_canary",
   "append_only",
+  "reruns",
 ]);
 
 export function mirrorParams(policy: Policy, ctx: EvaluationContext, evaluation: Evaluation): MirrorParams {

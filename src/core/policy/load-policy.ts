@@ -59,9 +59,10 @@ export const POLICY_DEFAULTS = {
     validity_bound: "exact",
   },
   on_unresolved: "fail",
+  reruns: "latest",
 } as const satisfies Pick<
   Policy,
-  "on_expired" | "infra_errors" | "require_same_harness" | "margin" | "on_unresolved"
+  "on_expired" | "infra_errors" | "require_same_harness" | "margin" | "on_unresolved" | "reruns"
 >;
 
 /** Options handed to the `yaml` package: YAML 1.2, core schema, no merge keys, duplicates are errors. */
@@ -482,6 +483,7 @@ const policySchema = z.strictObject(
     margin: marginSchema.optional(),
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
+    reruns: oneOf(["latest", "pool", "fail"]).optional(),
   },
   mapping,
 );
@@ -676,6 +678,7 @@ function toPolicy(d: z.output<typeof policySchema>): Policy {
     ...(d.rank !== undefined
       ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
       : {}),
+    reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
   };
 }
 

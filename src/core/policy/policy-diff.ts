@@ -17,7 +17,8 @@
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
  * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
- *   `require_same_harness` true → false.
+ *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
+ *   step lets a re-run of the eval count for more).
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
  * - `owner` (who answers for the thresholds);
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
@@ -34,6 +35,9 @@ import type { PolicyChange } from "../verdict-types.js";
 import type { Policy, Threshold } from "./policy-types.js";
 import { isMinimumOp } from "./policy-values.js";
 import { parsePolicy } from "./load-policy.js";
+
+/** How strictly each `reruns` mode treats a re-run of the eval (higher is stricter). */
+const RERUNS_STRICTNESS: Readonly<Record<Policy["reruns"], number>> = { latest: 0, pool: 1, fail: 2 };
 
 type Change = { readonly base: string | null; readonly head: string | null; readonly loosening: boolean };
 
@@ -155,6 +159,7 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
       "on_unresolved",
       valueChange(base.on_unresolved, head.on_unresolved, (x, y) => x === "fail" && y === "neutral"),
     ],
+    ["reruns", valueChange(base.reruns, head.reruns, (x, y) => RERUNS_STRICTNESS[y] < RERUNS_STRICTNESS[x])],
   ];
   const out: PolicyChange[] = [];
   for (const [key, change] of rules) if (change !== null) out.push({ key, ...change });

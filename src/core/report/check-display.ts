@@ -23,6 +23,7 @@ export const CHECK_LABEL: Readonly<Record<CheckId, string>> = {
   production_canary: "Production canary",
   observed_margin: "Margin lower bound (LCB)",
   append_only: "History append-only",
+  reruns: "Re-runs of the eval",
 };
 
 type CheckUnit = "count" | "fraction" | "pp" | "text";
@@ -40,6 +41,7 @@ const CHECK_UNIT: Readonly<Record<CheckId, CheckUnit>> = {
   production_canary: "text",
   observed_margin: "pp",
   append_only: "count",
+  reruns: "count",
 };
 
 /** A check id we know (a report file from a newer version may carry others). */

@@ -18,6 +18,7 @@
  * visible note says the comment was trimmed.
  */
 
+import { runsHeadlineMarkdown, runsMarkdown } from "./render-runs.js";
 import type { AttainingSet, ModelFigures, Verdict } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
 import {
@@ -770,6 +771,7 @@ function renderWith(
   const blocks: string[][] = [];
   if (options.marker === true) blocks.push([COMMENT_MARKER]);
   blocks.push([headline(report)]);
+  blocks.push(runsHeadlineMarkdown(report));
   blocks.push([whySentence(report, MARKDOWN_INLINE)]);
   blocks.push(checksTable(report));
   blocks.push(changeSection(report));
@@ -781,6 +783,7 @@ function renderWith(
   blocks.push(sinceLastRunSection(report, detail));
   blocks.push(marginDetails(report, detail));
   blocks.push(clusterSection(report, detail));
+  blocks.push(runsMarkdown(report));
   blocks.push(perModelSection(report, detail));
   blocks.push(influentialSection(report, detail));
   blocks.push(fragilitySection(report, detail));

@@ -16,6 +16,7 @@ import { checkName, whatWouldChange, whySentence, type Inline } from "./verdict-
 import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 import { clusterText } from "./render-clusters.js";
 import { sinceLastRunText } from "./render-since-last-run.js";
+import { runsText } from "./render-runs.js";
 
 function capped(s: string, maxChars = 200): string {
   const cps = Array.from(typeof s === "string" ? s : String(s));
@@ -137,6 +138,8 @@ export function renderText(report: Report): string {
   if (clusters.length > 0) add(out, ["", ...clusters]);
   const since = sinceLastRunText(report);
   if (since.length > 0) add(out, ["", ...since]);
+  const runs = runsText(report);
+  if (runs.length > 0) add(out, ["", ...runs]);
   out.push("");
   add(
     out,

@@ -6,6 +6,7 @@
 
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
+import type { RunsReport } from "../reruns/runs-report.js";
 import type { RunChanges } from "../run-types.js";
 import type {
   Check,
@@ -119,4 +120,6 @@ export interface Report {
   /** What changed since the last run (docs/spec.md §3.7); null when no previous run was given. */
   readonly since_last_run: RunChanges | null;
   readonly provenance: Provenance;
+  /** The action on a commit it can list check runs for: this gate's runs there (since 2.4.0; absent elsewhere). */
+  readonly runs?: RunsReport;
 }

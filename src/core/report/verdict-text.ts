@@ -14,6 +14,7 @@ import { THRESHOLD_MAX_CHARS, WHOLE_TEXT_MAX_CHARS } from "./prose.js";
 import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
 import type { Check } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
+import { shoppingLine } from "../reruns/runs-report.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
 export interface Inline {
@@ -59,10 +60,15 @@ function scores(report: Report): string {
   return `candidate ${formatPercent(a)}, baseline ${formatPercent(b)}`;
 }
 
+/** True when the policy's `reruns: fail` rejected a re-run of the eval (not the margin or the canary). */
+export function rejectedByReruns(report: Report): boolean {
+  return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
+}
+
 /** True when a failed production canary (not the margin) rejected the change. */
 export function rejectedByCanary(report: Report): boolean {
   const c = report.comparison;
-  if (report.verdict !== "reject") return false;
+  if (report.verdict !== "reject" || rejectedByReruns(report)) return false;
   return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
 }
 
@@ -104,6 +110,15 @@ export function whySentence(report: Report, f: Inline): string {
   const c = report.comparison;
   const failing = failedEvidence(report);
   const confidence = `${formatPercent(c.confidence, 0)} one-sided`;
+  if (rejectedByReruns(report)) {
+    return (
+      f.gen(
+        "The eval was re-run on this commit with other results, and the policy's reruns: fail rejects a re-run (",
+      ) +
+      marginFigure(report, f) +
+      f.gen(").")
+    );
+  }
   if (report.verdict === "reject" && rejectedByCanary(report)) {
     return (
       f.gen(
@@ -260,6 +275,12 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
   const c = report.comparison;
   const items: string[] = [];
   const atMost = c.fragility_exact ? "" : "at most ";
+  if (rejectedByReruns(report)) {
+    for (const k of failedEvidence(report)) {
+      items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+    }
+    return items;
+  }
   if (report.verdict === "unresolved") {
     for (const k of failedEvidence(report)) {
       items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
@@ -358,6 +379,12 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
 
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 export function checkRunTitle(report: Report): string {
+  const title = verdictTitle(report);
+  const shopping = shoppingLine(report.verdict, report.runs);
+  return shopping === null ? title : `${title} — ${shopping}`;
+}
+
+function verdictTitle(report: Report): string {
   const c = report.comparison;
   const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
   const margin = `margin ${formatPp(c.margin)}`;
@@ -365,6 +392,8 @@ export function checkRunTitle(report: Report): string {
     return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
   }
   if (report.verdict === "reject") {
+    if (rejectedByReruns(report))
+      return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
     if (rejectedByCanary(report)) return `${verdict}: production canary failed; ${margin}`;
     return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
   }
