@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8993);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9174);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -2562,7 +2562,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8993:
+/***/ 9174:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2796,6 +2796,7 @@ const CHECK_LABEL = {
     production_canary: "Production canary",
     observed_margin: "Margin lower bound (LCB)",
     append_only: "History append-only",
+    reruns: "Re-runs of the eval",
 };
 const CHECK_UNIT = {
     common_valid_tasks: "count",
@@ -2810,6 +2811,7 @@ const CHECK_UNIT = {
     production_canary: "text",
     observed_margin: "pp",
     append_only: "count",
+    reruns: "count",
 };
 /** A check id we know (a report file from a newer version may carry others). */
 function isKnownCheck(id) {
@@ -3251,6 +3253,113 @@ function parseDate(input, example) {
     return ok(input);
 }
 
+;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+/** The most runs the comment remembers. */
+const RUN_HISTORY_MAX = 20;
+/** Runs shown above the fold of the history table; the rest are folded. */
+const RUN_HISTORY_FOLD = 5;
+const RANK = { reject: 0, unresolved: 1, accept: 2 };
+/** True when `now` ranks above the verdict of an earlier run that had other results. */
+function movedTowardsAccept(now, earlier) {
+    return earlier.some((r) => r.other_results && RANK[now] > RANK[r.verdict]);
+}
+/** 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st. */
+function ordinal(n) {
+    const teen = n % 100 >= 11 && n % 100 <= 13;
+    const suffix = teen ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+    return `${n}${suffix}`;
+}
+/** "accept on the 3rd run of the same config; earlier: unresolved, unresolved", or null when not shopping. */
+function runs_report_shoppingLine(verdict, runs) {
+    if (runs === undefined || !runs.towards_accept)
+        return null;
+    return `${verdict} on the ${ordinal(runs.run_count)} run of the same config; earlier: ${runs.earlier_verdicts.join(", ")}`;
+}
+/**
+ * The evidence check `reruns` under `reruns: fail | pool` (null under `latest`: today's checks).
+ * It fails when the history cannot be read (the gate never goes green when it cannot tell), under
+ * `fail` when an earlier run had other results, and under `pool` when an earlier run's results
+ * are not among this run's inputs. `rejects` says the verdict is reject (`fail`), not unresolved.
+ */
+function rerunsCheck(f) {
+    if (f.mode === "latest")
+        return null;
+    const base = { id: "reruns", kind: "evidence" };
+    if (f.unavailable !== null) {
+        return {
+            check: {
+                ...base,
+                observed: null,
+                threshold: f.mode === "fail" ? "no re-run with other results" : "every run's results pooled",
+                passed: false,
+                detail: `The gate's earlier runs on this commit cannot be read (${f.unavailable}), so reruns: ${f.mode} cannot tell whether the eval was re-run; the verdict cannot be accept.`,
+            },
+            rejects: false,
+        };
+    }
+    const other = f.earlier.filter((r) => r.other_results);
+    if (f.mode === "fail") {
+        const passed = other.length === 0;
+        return {
+            check: {
+                ...base,
+                observed: other.length,
+                threshold: "no re-run with other results",
+                passed,
+                detail: passed
+                    ? `No earlier run of this gate on this commit had other results (${f.earlier.length} earlier).`
+                    : `The eval was re-run on this commit: ${other.length} earlier ${other.length === 1 ? "run" : "runs"} of this gate had other results (verdicts: ${other.map((r) => r.verdict).join(", ")}). reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
+            },
+            rejects: !passed,
+        };
+    }
+    const missing = f.earlier.filter((r) => r.pooled !== true);
+    const passed = missing.length === 0;
+    const named = missing
+        .slice(0, 5)
+        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
+        .join("; ");
+    return {
+        check: {
+            ...base,
+            observed: missing.length,
+            threshold: "every run's results pooled",
+            passed,
+            detail: passed
+                ? `Every earlier run's results on this commit (${f.earlier.length}) are among this run's results inputs: decided on all their attempts together.`
+                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}${missing.length > 5 ? `; and ${missing.length - 5} more` : ""}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
+        },
+        rejects: false,
+    };
+}
+function runsReport(input) {
+    const f = input.findings;
+    const readable = f.unavailable === null;
+    const earlier = readable ? f.earlier : [];
+    const check = input.check;
+    const failed = check !== null && !check.check.passed;
+    const effect = !failed
+        ? "none"
+        : check.rejects && input.engineVerdict !== "reject"
+            ? "rejected"
+            : input.engineVerdict === "unresolved"
+                ? "unresolved"
+                : "none";
+    return {
+        run_count: earlier.length + 1,
+        earlier_verdicts: earlier.map((r) => r.verdict),
+        earlier_other_results: earlier.filter((r) => r.other_results).length,
+        // A pooled decision over every run's attempts is not a re-run shopping for a pass.
+        towards_accept: !(f.mode === "pool" && check !== null && check.check.passed) &&
+            movedTowardsAccept(input.verdict, earlier),
+        history: input.history,
+        unavailable: f.unavailable,
+        rows: input.rows.slice(0, RUN_HISTORY_MAX),
+        rows_not_kept: input.rowsNotKept,
+        reruns: { mode: f.mode, effect, detail: failed ? check.check.detail : null },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
 /**
  * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
@@ -3260,6 +3369,7 @@ function parseDate(input, example) {
  * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
  * formatter, which escapes it for its target; generated text goes through `gen`.
  */
+
 
 
 
@@ -3295,10 +3405,14 @@ function scores(report) {
         return "";
     return `candidate ${formatPercent(a)}, baseline ${formatPercent(b)}`;
 }
+/** True when the policy's `reruns: fail` rejected a re-run of the eval (not the margin or the canary). */
+function rejectedByReruns(report) {
+    return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
+}
 /** True when a failed production canary (not the margin) rejected the change. */
 function rejectedByCanary(report) {
     const c = report.comparison;
-    if (report.verdict !== "reject")
+    if (report.verdict !== "reject" || rejectedByReruns(report))
         return false;
     return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
 }
@@ -3337,6 +3451,11 @@ function whySentence(report, f) {
     const c = report.comparison;
     const failing = failedEvidence(report);
     const confidence = `${formatPercent(c.confidence, 0)} one-sided`;
+    if (rejectedByReruns(report)) {
+        return (f.gen("The eval was re-run on this commit with other results, and the policy's reruns: fail rejects a re-run (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
     if (report.verdict === "reject" && rejectedByCanary(report)) {
         return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
             marginFigure(report, f) +
@@ -3466,6 +3585,12 @@ function whatWouldChange(report, f) {
     const c = report.comparison;
     const items = [];
     const atMost = c.fragility_exact ? "" : "at most ";
+    if (rejectedByReruns(report)) {
+        for (const k of failedEvidence(report)) {
+            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+        }
+        return items;
+    }
     if (report.verdict === "unresolved") {
         for (const k of failedEvidence(report)) {
             items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
@@ -3537,6 +3662,11 @@ function whatWouldChange(report, f) {
 }
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 function checkRunTitle(report) {
+    const title = verdictTitle(report);
+    const shopping = shoppingLine(report.verdict, report.runs);
+    return shopping === null ? title : `${title} — ${shopping}`;
+}
+function verdictTitle(report) {
     const c = report.comparison;
     const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
     const margin = `margin ${formatPp(c.margin)}`;
@@ -3544,6 +3674,8 @@ function checkRunTitle(report) {
         return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
     }
     if (report.verdict === "reject") {
+        if (rejectedByReruns(report))
+            return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
         if (rejectedByCanary(report))
             return `${verdict}: production canary failed; ${margin}`;
         return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
@@ -7004,6 +7136,7 @@ const LABEL_INDEPENDENT_CHECKS = new Set([
     "dataset_revision",
     "production_canary",
     "append_only",
+    "reruns",
 ]);
 function mirrorParams(policy, ctx, evaluation) {
     const ai = policy.accept_if;
@@ -18242,6 +18375,7 @@ const POLICY_DEFAULTS = {
         validity_bound: "exact",
     },
     on_unresolved: "fail",
+    reruns: "latest",
 };
 /** Options handed to the `yaml` package: YAML 1.2, core schema, no merge keys, duplicates are errors. */
 const POLICY_YAML_OPTIONS = {
@@ -18559,6 +18693,7 @@ const policySchema = strictObject({
     margin: marginSchema.optional(),
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
+    reruns: oneOf(["latest", "pool", "fail"]).optional(),
 }, mapping);
 const ALLOWED_KEYS = new Map([
     [pathKey([]), Object.keys(policySchema.shape)],
@@ -18723,6 +18858,7 @@ function toPolicy(d) {
         ...(d.rank !== undefined
             ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
             : {}),
+        reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
     };
 }
 /**
@@ -18760,7 +18896,8 @@ function isExpired(policy, today) {
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
  * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
- *   `require_same_harness` true → false.
+ *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
+ *   step lets a re-run of the eval count for more).
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
  * - `owner` (who answers for the thresholds);
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
@@ -18775,6 +18912,8 @@ function isExpired(policy, today) {
 
 
 
+/** How strictly each `reruns` mode treats a re-run of the eval (higher is stricter). */
+const RERUNS_STRICTNESS = { latest: 0, pool: 1, fail: 2 };
 function bound(t, count) {
     const minimum = isMinimumOp(t.op);
     if (count && minimum) {
@@ -18868,6 +19007,7 @@ function diffPolicies(base, head) {
             "on_unresolved",
             valueChange(base.on_unresolved, head.on_unresolved, (x, y) => x === "fail" && y === "neutral"),
         ],
+        ["reruns", valueChange(base.reruns, head.reruns, (x, y) => RERUNS_STRICTNESS[y] < RERUNS_STRICTNESS[x])],
     ];
     const out = [];
     for (const [key, change] of rules)
@@ -20058,7 +20198,10 @@ function runGate(dataset, policy, options) {
     const ctx = {
         canary: options.canary,
         expired: policy.expired,
-        ...(appendOnly === null ? {} : { extraChecks: [appendOnlyCheck(appendOnly)] }),
+        extraChecks: [
+            ...(appendOnly === null ? [] : [appendOnlyCheck(appendOnly)]),
+            ...(options.extraChecks ?? []),
+        ],
     };
     const extraWarnings = [...policy.warnings];
     const evaluation = evaluate(view, policy.policy, ctx);
@@ -26854,6 +26997,117 @@ function decodePolicyText(bytes, shownPath) {
     ]);
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-runs.ts
+/**
+ * This gate's runs on the pull request (report key `runs`, docs/runs.md): the re-run line under
+ * the headline and the history table, newest first, the first RUN_HISTORY_FOLD rows above a fold.
+ * Every cell is generated from validated values (hex commit ids and digests, verdict words,
+ * numbers), so nothing here needs escaping beyond what the formatters do.
+ */
+
+
+const DISPLAY_ONLY_NOTE = "This history could not be verified against the gate's own check runs (the comment was edited, or the check runs cannot be read): shown only, never used to decide.";
+/** A row's cells; `code` sets the commit and the digest in a monospace font (Markdown) or not (text). */
+function rowCells(s, i, code = (x) => x) {
+    return [
+        i === 0 ? "this run" : String(i + 1),
+        s.head_sha === null ? "—" : code(s.head_sha.slice(0, 7)),
+        s.verdict,
+        format_number_formatPp(s.margin),
+        format_number_formatPp(s.lcb),
+        format_number_formatPp(s.ucb),
+        code(s.digests.results.slice(0, 8)),
+    ];
+}
+function table(rows) {
+    return [
+        "| Run (newest first) | Commit | Verdict | Δ̂ | LCB | UCB | Results digest |",
+        "|---|---|---|--:|--:|--:|---|",
+        ...rows.map((r) => `| ${r.join(" | ")} |`),
+    ];
+}
+/** "Runs on this commit: 3 (earlier: unresolved, unresolved)." */
+function countSentence(runs) {
+    if (runs.unavailable !== null)
+        return `The gate's earlier runs could not be read (${runs.unavailable}).`;
+    const earlier = runs.earlier_verdicts.length > 0 ? ` (earlier: ${runs.earlier_verdicts.join(", ")})` : "";
+    const other = runs.earlier_other_results > 0
+        ? ` ${runs.earlier_other_results} earlier ${runs.earlier_other_results === 1 ? "run" : "runs"} had other results: the eval was re-run, not the code changed.`
+        : "";
+    return `This is the ${ordinal(runs.run_count)} run of this gate on this commit${earlier}.${other}`;
+}
+function rerunsSentence(runs) {
+    const r = runs.reruns;
+    if (r.mode === "latest")
+        return null;
+    if (r.effect === "none")
+        return `Policy reruns: ${r.mode}.`;
+    return `Policy reruns: ${r.mode} made the verdict ${r.effect === "rejected" ? "reject" : "unresolved"}.`;
+}
+/** The line under the Markdown headline when the verdict moved towards accept over re-runs; [] otherwise. */
+function runsHeadlineMarkdown(report) {
+    const line = runs_report_shoppingLine(report.verdict, report.runs);
+    return line === null
+        ? []
+        : [`**🔁 ${line}** — the eval was re-run on this commit with other results; see the runs below.`];
+}
+/**
+ * Nothing to remember yet: the first run on its commit, no earlier rows, no block problem, and the
+ * policy did nothing. The section is left out then (the hidden block still starts the history).
+ */
+function firstAndPlain(runs) {
+    return (runs.run_count <= 1 &&
+        runs.rows.length <= 1 &&
+        runs.rows_not_kept === 0 &&
+        runs.history === "none" &&
+        runs.unavailable === null &&
+        runs.reruns.effect === "none");
+}
+/** The folded history section; [] without `runs`, or on a first run with nothing to show. */
+function runsMarkdown(report) {
+    const runs = report.runs;
+    if (runs === undefined || firstAndPlain(runs))
+        return [];
+    const rows = runs.rows.map((s, i) => rowCells(s, i, (x) => `<code>${x}</code>`));
+    const above = rows.slice(0, RUN_HISTORY_FOLD);
+    const below = rows.slice(RUN_HISTORY_FOLD);
+    const body = [countSentence(runs)];
+    const policy = rerunsSentence(runs);
+    if (policy !== null)
+        body.push("", policy);
+    if (runs.history === "display_only")
+        body.push("", `⚠️ ${DISPLAY_ONLY_NOTE}`);
+    body.push("", ...table(above));
+    if (below.length > 0)
+        body.push("", "<details>", `<summary>${below.length} older runs</summary>`, "", ...table(below), "", "</details>");
+    if (runs.rows_not_kept > 0)
+        body.push("", `_${runs.rows_not_kept} older ${runs.rows_not_kept === 1 ? "run" : "runs"} not kept._`);
+    const summary = `<b>Runs of this gate</b> — ${runs.run_count} on this commit${runs.towards_accept ? ", re-run towards accept" : ""}`;
+    return ["<details>", `<summary>${summary}</summary>`, "", ...body, "", "</details>"];
+}
+/** The same in plain text; [] when the Markdown has none. */
+function runsText(report) {
+    const runs = report.runs;
+    if (runs === undefined || firstAndPlain(runs))
+        return [];
+    const out = ["Runs of this gate (newest first)", `  ${countSentence(runs)}`];
+    const line = runs_report_shoppingLine(report.verdict, runs);
+    if (line !== null)
+        out.push(`  ! ${line}`);
+    const policy = rerunsSentence(runs);
+    if (policy !== null)
+        out.push(`  ${policy}`);
+    if (runs.history === "display_only")
+        out.push(`  ! ${DISPLAY_ONLY_NOTE}`);
+    runs.rows.forEach((s, i) => {
+        const [run, commit, verdict, margin, lcb, ucb, digest] = rowCells(s, i);
+        out.push(`  ${(run ?? "").padEnd(8)} ${(commit ?? "").padEnd(7)} ${(verdict ?? "").padEnd(10)} Δ̂ ${margin ?? ""}  LCB ${lcb ?? ""}  UCB ${ucb ?? ""}  results ${digest ?? ""}`);
+    });
+    if (runs.rows_not_kept > 0)
+        out.push(`  ${runs.rows_not_kept} older runs not kept.`);
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
 /**
  * The margin drawn as a text bar (a small forest plot) for a ```text fence in the Markdown report.
@@ -27879,6 +28133,7 @@ function sinceLastRunText(report) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
@@ -27957,7 +28212,7 @@ const MARKDOWN_INLINE = {
 function render_markdown_md(s, maxChars) {
     return maxChars === undefined ? (0,report_escape/* escapeMarkdownInline */.E4)(s) : (0,report_escape/* escapeMarkdownInline */.E4)(s, maxChars);
 }
-function table(header, align, rows) {
+function render_markdown_table(header, align, rows) {
     const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
     const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
     return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
@@ -28057,7 +28312,7 @@ function resultCell(passed) {
 function checksTable(report) {
     if (report.checks.length === 0)
         return ["No checks were run."];
-    return table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
+    return render_markdown_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
         const v = observedValue(c);
         return [
             resultCell(c.passed),
@@ -28168,7 +28423,7 @@ function marginDetails(report, detail) {
     return details(summary, [
         counts,
         "",
-        ...table(["Figure", "Value"], ["l", "r"], rows),
+        ...render_markdown_table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
 }
@@ -28219,7 +28474,7 @@ function render_markdown_perModelSection(report, detail) {
             row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
             ...common,
         ];
-    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
+    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", render_markdown_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
 }
 /** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
 function evidenceItem(e) {
@@ -28266,7 +28521,7 @@ function influentialSection(report, detail) {
             "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
         "",
         ...datasetNote(report, show),
-        ...table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
+        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
         ...render_markdown_moreLine(shown.length, total, "disputed or unreviewed tasks"),
     ];
     const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
@@ -28289,7 +28544,7 @@ function fragilitySection(report, detail) {
     const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
     return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
         ...datasetNote(report, show),
-        ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
         ...render_markdown_moreLine(shown.length, tasks.length, "tasks"),
     ]);
 }
@@ -28306,7 +28561,7 @@ function brokenSection(report, detail) {
             : [
                 "",
                 ...datasetNote(report, needsDatasetColumn(report, shown)),
-                ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
+                ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
                 ...render_markdown_moreLine(shown.length, total, "broken tasks"),
             ]),
     ];
@@ -28352,7 +28607,7 @@ function historySection(report, detail) {
         ? ["The tasks are listed in the report file."]
         : [
             ...datasetNote(report, needsDatasetColumn(report, shown)),
-            ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
+            ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
             ...render_markdown_moreLine(shown.length, history.count, "tasks"),
         ];
     return details(`<b>Review history</b> — ${formatCount(history.count)} ${render_markdown_plural(history.count, "task", "tasks")} changed label across review revisions`, body);
@@ -28373,7 +28628,7 @@ function policyChangesSection(report, detail) {
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+        body.push("", ...render_markdown_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -28416,10 +28671,10 @@ function provenanceSection(report, detail) {
     const base = appendOnlyBaseCell(report);
     if (base !== null)
         rows.push(["Append-only against", base]);
-    const body = table(["", ""], ["l", "l"], rows);
+    const body = render_markdown_table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
+        body.push("", ...render_markdown_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
     }
     return details(summary, body);
 }
@@ -28435,6 +28690,7 @@ function renderWith(report, options, detail, trimmedTo) {
     if (options.marker === true)
         blocks.push([report_escape/* COMMENT_MARKER */.JO]);
     blocks.push([render_markdown_headline(report)]);
+    blocks.push(runsHeadlineMarkdown(report));
     blocks.push([whySentence(report, MARKDOWN_INLINE)]);
     blocks.push(checksTable(report));
     blocks.push(render_markdown_changeSection(report));
@@ -28448,6 +28704,7 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(sinceLastRunSection(report, detail));
     blocks.push(marginDetails(report, detail));
     blocks.push(clusterSection(report, detail));
+    blocks.push(runsMarkdown(report));
     blocks.push(render_markdown_perModelSection(report, detail));
     blocks.push(influentialSection(report, detail));
     blocks.push(fragilitySection(report, detail));
@@ -28635,6 +28892,7 @@ function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
 
 
 
+
 function capped(s, maxChars = 200) {
     const cps = Array.from(typeof s === "string" ? s : String(s));
     return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
@@ -28753,6 +29011,9 @@ function renderText(report) {
     const since = sinceLastRunText(report);
     if (since.length > 0)
         add(out, ["", ...since]);
+    const runs = runsText(report);
+    if (runs.length > 0)
+        add(out, ["", ...runs]);
     out.push("");
     add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +

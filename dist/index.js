@@ -61963,6 +61963,7 @@ const POLICY_DEFAULTS = {
         validity_bound: "exact",
     },
     on_unresolved: "fail",
+    reruns: "latest",
 };
 /** Options handed to the `yaml` package: YAML 1.2, core schema, no merge keys, duplicates are errors. */
 const POLICY_YAML_OPTIONS = {
@@ -62280,6 +62281,7 @@ const policySchema = strictObject({
     margin: marginSchema.optional(),
     on_unresolved: load_policy_oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
+    reruns: load_policy_oneOf(["latest", "pool", "fail"]).optional(),
 }, mapping);
 const ALLOWED_KEYS = new Map([
     [pathKey([]), Object.keys(policySchema.shape)],
@@ -62444,6 +62446,7 @@ function toPolicy(d) {
         ...(d.rank !== undefined
             ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
             : {}),
+        reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
     };
 }
 /**
@@ -66191,6 +66194,292 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+/** The most runs the comment remembers. */
+const RUN_HISTORY_MAX = 20;
+/** Runs shown above the fold of the history table; the rest are folded. */
+const RUN_HISTORY_FOLD = 5;
+const RANK = { reject: 0, unresolved: 1, accept: 2 };
+/** True when `now` ranks above the verdict of an earlier run that had other results. */
+function movedTowardsAccept(now, earlier) {
+    return earlier.some((r) => r.other_results && RANK[now] > RANK[r.verdict]);
+}
+/** 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st. */
+function ordinal(n) {
+    const teen = n % 100 >= 11 && n % 100 <= 13;
+    const suffix = teen ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+    return `${n}${suffix}`;
+}
+/** "accept on the 3rd run of the same config; earlier: unresolved, unresolved", or null when not shopping. */
+function runs_report_shoppingLine(verdict, runs) {
+    if (runs === undefined || !runs.towards_accept)
+        return null;
+    return `${verdict} on the ${ordinal(runs.run_count)} run of the same config; earlier: ${runs.earlier_verdicts.join(", ")}`;
+}
+/**
+ * The evidence check `reruns` under `reruns: fail | pool` (null under `latest`: today's checks).
+ * It fails when the history cannot be read (the gate never goes green when it cannot tell), under
+ * `fail` when an earlier run had other results, and under `pool` when an earlier run's results
+ * are not among this run's inputs. `rejects` says the verdict is reject (`fail`), not unresolved.
+ */
+function rerunsCheck(f) {
+    if (f.mode === "latest")
+        return null;
+    const base = { id: "reruns", kind: "evidence" };
+    if (f.unavailable !== null) {
+        return {
+            check: {
+                ...base,
+                observed: null,
+                threshold: f.mode === "fail" ? "no re-run with other results" : "every run's results pooled",
+                passed: false,
+                detail: `The gate's earlier runs on this commit cannot be read (${f.unavailable}), so reruns: ${f.mode} cannot tell whether the eval was re-run; the verdict cannot be accept.`,
+            },
+            rejects: false,
+        };
+    }
+    const other = f.earlier.filter((r) => r.other_results);
+    if (f.mode === "fail") {
+        const passed = other.length === 0;
+        return {
+            check: {
+                ...base,
+                observed: other.length,
+                threshold: "no re-run with other results",
+                passed,
+                detail: passed
+                    ? `No earlier run of this gate on this commit had other results (${f.earlier.length} earlier).`
+                    : `The eval was re-run on this commit: ${other.length} earlier ${other.length === 1 ? "run" : "runs"} of this gate had other results (verdicts: ${other.map((r) => r.verdict).join(", ")}). reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
+            },
+            rejects: !passed,
+        };
+    }
+    const missing = f.earlier.filter((r) => r.pooled !== true);
+    const passed = missing.length === 0;
+    const named = missing
+        .slice(0, 5)
+        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
+        .join("; ");
+    return {
+        check: {
+            ...base,
+            observed: missing.length,
+            threshold: "every run's results pooled",
+            passed,
+            detail: passed
+                ? `Every earlier run's results on this commit (${f.earlier.length}) are among this run's results inputs: decided on all their attempts together.`
+                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}${missing.length > 5 ? `; and ${missing.length - 5} more` : ""}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
+        },
+        rejects: false,
+    };
+}
+function runsReport(input) {
+    const f = input.findings;
+    const readable = f.unavailable === null;
+    const earlier = readable ? f.earlier : [];
+    const check = input.check;
+    const failed = check !== null && !check.check.passed;
+    const effect = !failed
+        ? "none"
+        : check.rejects && input.engineVerdict !== "reject"
+            ? "rejected"
+            : input.engineVerdict === "unresolved"
+                ? "unresolved"
+                : "none";
+    return {
+        run_count: earlier.length + 1,
+        earlier_verdicts: earlier.map((r) => r.verdict),
+        earlier_other_results: earlier.filter((r) => r.other_results).length,
+        // A pooled decision over every run's attempts is not a re-run shopping for a pass.
+        towards_accept: !(f.mode === "pool" && check !== null && check.check.passed) &&
+            movedTowardsAccept(input.verdict, earlier),
+        history: input.history,
+        unavailable: f.unavailable,
+        rows: input.rows.slice(0, RUN_HISTORY_MAX),
+        rows_not_kept: input.rowsNotKept,
+        reruns: { mode: f.mode, effect, detail: failed ? check.check.detail : null },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/report/format-number.ts
+/**
+ * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
+ * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
+ * shown as "n/a".
+ *
+ * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
+ * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
+ * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
+ * z is a decimal with 4 decimals; counts are plain integers.
+ */
+const NOT_AVAILABLE = "n/a";
+function isNumber(x) {
+    return typeof x === "number" && Number.isFinite(x);
+}
+/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
+function fixed(x, decimals) {
+    const s = x.toFixed(decimals);
+    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
+function signedFixed(x, decimals) {
+    const s = fixed(x, decimals);
+    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
+}
+/** A count: "520". Non-integers (never expected) keep 2 decimals. */
+function format_number_formatCount(x) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return Number.isInteger(x) ? String(x) : fixed(x, 2);
+}
+/** A fraction as a percentage: 0.037037 → "3.70%". */
+function format_number_formatPercent(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)}%`;
+}
+/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
+function format_number_formatPp(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${signedFixed(x * 100, decimals)} pp`;
+}
+/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
+function format_number_formatPpUnsigned(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)} pp`;
+}
+/** A plain decimal: 1.644854 → "1.6449". */
+function format_number_formatDecimal(x, decimals = 4) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return fixed(x, decimals);
+}
+/** A signed decimal: 0.5 → "+0.50". */
+function formatSignedDecimal(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return signedFixed(x, decimals);
+}
+/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
+function formatPercentInterval(iv) {
+    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
+        return NOT_AVAILABLE;
+    return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-runs.ts
+/**
+ * This gate's runs on the pull request (report key `runs`, docs/runs.md): the re-run line under
+ * the headline and the history table, newest first, the first RUN_HISTORY_FOLD rows above a fold.
+ * Every cell is generated from validated values (hex commit ids and digests, verdict words,
+ * numbers), so nothing here needs escaping beyond what the formatters do.
+ */
+
+
+const DISPLAY_ONLY_NOTE = "This history could not be verified against the gate's own check runs (the comment was edited, or the check runs cannot be read): shown only, never used to decide.";
+/** A row's cells; `code` sets the commit and the digest in a monospace font (Markdown) or not (text). */
+function rowCells(s, i, code = (x) => x) {
+    return [
+        i === 0 ? "this run" : String(i + 1),
+        s.head_sha === null ? "—" : code(s.head_sha.slice(0, 7)),
+        s.verdict,
+        format_number_formatPp(s.margin),
+        format_number_formatPp(s.lcb),
+        format_number_formatPp(s.ucb),
+        code(s.digests.results.slice(0, 8)),
+    ];
+}
+function table(rows) {
+    return [
+        "| Run (newest first) | Commit | Verdict | Δ̂ | LCB | UCB | Results digest |",
+        "|---|---|---|--:|--:|--:|---|",
+        ...rows.map((r) => `| ${r.join(" | ")} |`),
+    ];
+}
+/** "Runs on this commit: 3 (earlier: unresolved, unresolved)." */
+function countSentence(runs) {
+    if (runs.unavailable !== null)
+        return `The gate's earlier runs could not be read (${runs.unavailable}).`;
+    const earlier = runs.earlier_verdicts.length > 0 ? ` (earlier: ${runs.earlier_verdicts.join(", ")})` : "";
+    const other = runs.earlier_other_results > 0
+        ? ` ${runs.earlier_other_results} earlier ${runs.earlier_other_results === 1 ? "run" : "runs"} had other results: the eval was re-run, not the code changed.`
+        : "";
+    return `This is the ${ordinal(runs.run_count)} run of this gate on this commit${earlier}.${other}`;
+}
+function rerunsSentence(runs) {
+    const r = runs.reruns;
+    if (r.mode === "latest")
+        return null;
+    if (r.effect === "none")
+        return `Policy reruns: ${r.mode}.`;
+    return `Policy reruns: ${r.mode} made the verdict ${r.effect === "rejected" ? "reject" : "unresolved"}.`;
+}
+/** The line under the Markdown headline when the verdict moved towards accept over re-runs; [] otherwise. */
+function runsHeadlineMarkdown(report) {
+    const line = runs_report_shoppingLine(report.verdict, report.runs);
+    return line === null
+        ? []
+        : [`**🔁 ${line}** — the eval was re-run on this commit with other results; see the runs below.`];
+}
+/**
+ * Nothing to remember yet: the first run on its commit, no earlier rows, no block problem, and the
+ * policy did nothing. The section is left out then (the hidden block still starts the history).
+ */
+function firstAndPlain(runs) {
+    return (runs.run_count <= 1 &&
+        runs.rows.length <= 1 &&
+        runs.rows_not_kept === 0 &&
+        runs.history === "none" &&
+        runs.unavailable === null &&
+        runs.reruns.effect === "none");
+}
+/** The folded history section; [] without `runs`, or on a first run with nothing to show. */
+function runsMarkdown(report) {
+    const runs = report.runs;
+    if (runs === undefined || firstAndPlain(runs))
+        return [];
+    const rows = runs.rows.map((s, i) => rowCells(s, i, (x) => `<code>${x}</code>`));
+    const above = rows.slice(0, RUN_HISTORY_FOLD);
+    const below = rows.slice(RUN_HISTORY_FOLD);
+    const body = [countSentence(runs)];
+    const policy = rerunsSentence(runs);
+    if (policy !== null)
+        body.push("", policy);
+    if (runs.history === "display_only")
+        body.push("", `⚠️ ${DISPLAY_ONLY_NOTE}`);
+    body.push("", ...table(above));
+    if (below.length > 0)
+        body.push("", "<details>", `<summary>${below.length} older runs</summary>`, "", ...table(below), "", "</details>");
+    if (runs.rows_not_kept > 0)
+        body.push("", `_${runs.rows_not_kept} older ${runs.rows_not_kept === 1 ? "run" : "runs"} not kept._`);
+    const summary = `<b>Runs of this gate</b> — ${runs.run_count} on this commit${runs.towards_accept ? ", re-run towards accept" : ""}`;
+    return ["<details>", `<summary>${summary}</summary>`, "", ...body, "", "</details>"];
+}
+/** The same in plain text; [] when the Markdown has none. */
+function runsText(report) {
+    const runs = report.runs;
+    if (runs === undefined || firstAndPlain(runs))
+        return [];
+    const out = ["Runs of this gate (newest first)", `  ${countSentence(runs)}`];
+    const line = shoppingLine(report.verdict, runs);
+    if (line !== null)
+        out.push(`  ! ${line}`);
+    const policy = rerunsSentence(runs);
+    if (policy !== null)
+        out.push(`  ${policy}`);
+    if (runs.history === "display_only")
+        out.push(`  ! ${DISPLAY_ONLY_NOTE}`);
+    runs.rows.forEach((s, i) => {
+        const [run, commit, verdict, margin, lcb, ucb, digest] = rowCells(s, i);
+        out.push(`  ${(run ?? "").padEnd(8)} ${(commit ?? "").padEnd(7)} ${(verdict ?? "").padEnd(10)} Δ̂ ${margin ?? ""}  LCB ${lcb ?? ""}  UCB ${ucb ?? ""}  results ${digest ?? ""}`);
+    });
+    if (runs.rows_not_kept > 0)
+        out.push(`  ${runs.rows_not_kept} older runs not kept.`);
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/bound-labels.ts
 /**
  * How LCB and UCB are named in every rendering (Markdown, plain text, the check run's title), from
@@ -66280,74 +66569,6 @@ function attainingSetText(s) {
     return `${s.size} ${s.size === 1 ? "task" : "tasks"}${parts.length > 0 ? `: ${parts.join(", ")}` : ""}`;
 }
 
-;// CONCATENATED MODULE: ./src/core/report/format-number.ts
-/**
- * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
- * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
- * shown as "n/a".
- *
- * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
- * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
- * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
- * z is a decimal with 4 decimals; counts are plain integers.
- */
-const NOT_AVAILABLE = "n/a";
-function isNumber(x) {
-    return typeof x === "number" && Number.isFinite(x);
-}
-/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
-function fixed(x, decimals) {
-    const s = x.toFixed(decimals);
-    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
-}
-/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
-function signedFixed(x, decimals) {
-    const s = fixed(x, decimals);
-    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
-}
-/** A count: "520". Non-integers (never expected) keep 2 decimals. */
-function format_number_formatCount(x) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return Number.isInteger(x) ? String(x) : fixed(x, 2);
-}
-/** A fraction as a percentage: 0.037037 → "3.70%". */
-function format_number_formatPercent(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)}%`;
-}
-/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
-function format_number_formatPp(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${signedFixed(x * 100, decimals)} pp`;
-}
-/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
-function format_number_formatPpUnsigned(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)} pp`;
-}
-/** A plain decimal: 1.644854 → "1.6449". */
-function format_number_formatDecimal(x, decimals = 4) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return fixed(x, decimals);
-}
-/** A signed decimal: 0.5 → "+0.50". */
-function formatSignedDecimal(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return signedFixed(x, decimals);
-}
-/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
-function formatPercentInterval(iv) {
-    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
-        return NOT_AVAILABLE;
-    return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
-}
-
 ;// CONCATENATED MODULE: ./src/core/report/check-display.ts
 
 const CHECK_LABEL = {
@@ -66364,6 +66585,7 @@ const CHECK_LABEL = {
     production_canary: "Production canary",
     observed_margin: "Margin lower bound (LCB)",
     append_only: "History append-only",
+    reruns: "Re-runs of the eval",
 };
 const CHECK_UNIT = {
     common_valid_tasks: "count",
@@ -66378,6 +66600,7 @@ const CHECK_UNIT = {
     production_canary: "text",
     observed_margin: "pp",
     append_only: "count",
+    reruns: "count",
 };
 /** A check id we know (a report file from a newer version may carry others). */
 function isKnownCheck(id) {
@@ -66897,6 +67120,7 @@ function prose_markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
 
 
 
+
 /** How many tasks "what would change" names inline before pointing at the list. */
 const FIRST_TASKS = 3;
 function verdict_text_plural(n, one, many) {
@@ -66926,10 +67150,14 @@ function scores(report) {
         return "";
     return `candidate ${format_number_formatPercent(a)}, baseline ${format_number_formatPercent(b)}`;
 }
+/** True when the policy's `reruns: fail` rejected a re-run of the eval (not the margin or the canary). */
+function rejectedByReruns(report) {
+    return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
+}
 /** True when a failed production canary (not the margin) rejected the change. */
 function rejectedByCanary(report) {
     const c = report.comparison;
-    if (report.verdict !== "reject")
+    if (report.verdict !== "reject" || rejectedByReruns(report))
         return false;
     return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
 }
@@ -66968,6 +67196,11 @@ function whySentence(report, f) {
     const c = report.comparison;
     const failing = failedEvidence(report);
     const confidence = `${format_number_formatPercent(c.confidence, 0)} one-sided`;
+    if (rejectedByReruns(report)) {
+        return (f.gen("The eval was re-run on this commit with other results, and the policy's reruns: fail rejects a re-run (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
     if (report.verdict === "reject" && rejectedByCanary(report)) {
         return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
             marginFigure(report, f) +
@@ -67097,6 +67330,12 @@ function whatWouldChange(report, f) {
     const c = report.comparison;
     const items = [];
     const atMost = c.fragility_exact ? "" : "at most ";
+    if (rejectedByReruns(report)) {
+        for (const k of failedEvidence(report)) {
+            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+        }
+        return items;
+    }
     if (report.verdict === "unresolved") {
         for (const k of failedEvidence(report)) {
             items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
@@ -67168,6 +67407,11 @@ function whatWouldChange(report, f) {
 }
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 function checkRunTitle(report) {
+    const title = verdictTitle(report);
+    const shopping = runs_report_shoppingLine(report.verdict, report.runs);
+    return shopping === null ? title : `${title} — ${shopping}`;
+}
+function verdictTitle(report) {
     const c = report.comparison;
     const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
     const margin = `margin ${format_number_formatPp(c.margin)}`;
@@ -67175,6 +67419,8 @@ function checkRunTitle(report) {
         return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}`;
     }
     if (report.verdict === "reject") {
+        if (rejectedByReruns(report))
+            return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
         if (rejectedByCanary(report))
             return `${verdict}: production canary failed; ${margin}`;
         return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}`;
@@ -68125,6 +68371,7 @@ function sinceLastRunText(report) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
@@ -68203,7 +68450,7 @@ const MARKDOWN_INLINE = {
 function render_markdown_md(s, maxChars) {
     return maxChars === undefined ? escape_escapeMarkdownInline(s) : escape_escapeMarkdownInline(s, maxChars);
 }
-function table(header, align, rows) {
+function render_markdown_table(header, align, rows) {
     const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
     const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
     return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
@@ -68303,7 +68550,7 @@ function resultCell(passed) {
 function checksTable(report) {
     if (report.checks.length === 0)
         return ["No checks were run."];
-    return table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
+    return render_markdown_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
         const v = observedValue(c);
         return [
             resultCell(c.passed),
@@ -68414,7 +68661,7 @@ function marginDetails(report, detail) {
     return details(summary, [
         counts,
         "",
-        ...table(["Figure", "Value"], ["l", "r"], rows),
+        ...render_markdown_table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
 }
@@ -68465,7 +68712,7 @@ function perModelSection(report, detail) {
             row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
             ...common,
         ];
-    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
+    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", render_markdown_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
 }
 /** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
 function evidenceItem(e) {
@@ -68512,7 +68759,7 @@ function influentialSection(report, detail) {
             "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
         "",
         ...datasetNote(report, show),
-        ...table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
+        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
         ...render_markdown_moreLine(shown.length, total, "disputed or unreviewed tasks"),
     ];
     const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
@@ -68535,7 +68782,7 @@ function fragilitySection(report, detail) {
     const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
     return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
         ...datasetNote(report, show),
-        ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
         ...render_markdown_moreLine(shown.length, tasks.length, "tasks"),
     ]);
 }
@@ -68552,7 +68799,7 @@ function brokenSection(report, detail) {
             : [
                 "",
                 ...datasetNote(report, needsDatasetColumn(report, shown)),
-                ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
+                ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
                 ...render_markdown_moreLine(shown.length, total, "broken tasks"),
             ]),
     ];
@@ -68598,7 +68845,7 @@ function historySection(report, detail) {
         ? ["The tasks are listed in the report file."]
         : [
             ...datasetNote(report, needsDatasetColumn(report, shown)),
-            ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
+            ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
             ...render_markdown_moreLine(shown.length, history.count, "tasks"),
         ];
     return details(`<b>Review history</b> — ${format_number_formatCount(history.count)} ${render_markdown_plural(history.count, "task", "tasks")} changed label across review revisions`, body);
@@ -68619,7 +68866,7 @@ function policyChangesSection(report, detail) {
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+        body.push("", ...render_markdown_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -68662,10 +68909,10 @@ function provenanceSection(report, detail) {
     const base = appendOnlyBaseCell(report);
     if (base !== null)
         rows.push(["Append-only against", base]);
-    const body = table(["", ""], ["l", "l"], rows);
+    const body = render_markdown_table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
+        body.push("", ...render_markdown_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
     }
     return details(summary, body);
 }
@@ -68681,6 +68928,7 @@ function renderWith(report, options, detail, trimmedTo) {
     if (options.marker === true)
         blocks.push([COMMENT_MARKER]);
     blocks.push([headline(report)]);
+    blocks.push(runsHeadlineMarkdown(report));
     blocks.push([whySentence(report, MARKDOWN_INLINE)]);
     blocks.push(checksTable(report));
     blocks.push(changeSection(report));
@@ -68694,6 +68942,7 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(sinceLastRunSection(report, detail));
     blocks.push(marginDetails(report, detail));
     blocks.push(clusterSection(report, detail));
+    blocks.push(runsMarkdown(report));
     blocks.push(perModelSection(report, detail));
     blocks.push(influentialSection(report, detail));
     blocks.push(fragilitySection(report, detail));
@@ -76352,6 +76601,7 @@ const LABEL_INDEPENDENT_CHECKS = new Set([
     "dataset_revision",
     "production_canary",
     "append_only",
+    "reruns",
 ]);
 function mirrorParams(policy, ctx, evaluation) {
     const ai = policy.accept_if;
@@ -78022,7 +78272,8 @@ function reviewOrder(d, moves) {
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
  * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
- *   `require_same_harness` true → false.
+ *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
+ *   step lets a re-run of the eval count for more).
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
  * - `owner` (who answers for the thresholds);
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
@@ -78037,6 +78288,8 @@ function reviewOrder(d, moves) {
 
 
 
+/** How strictly each `reruns` mode treats a re-run of the eval (higher is stricter). */
+const RERUNS_STRICTNESS = { latest: 0, pool: 1, fail: 2 };
 function bound(t, count) {
     const minimum = isMinimumOp(t.op);
     if (count && minimum) {
@@ -78130,6 +78383,7 @@ function diffPolicies(base, head) {
             "on_unresolved",
             valueChange(base.on_unresolved, head.on_unresolved, (x, y) => x === "fail" && y === "neutral"),
         ],
+        ["reruns", valueChange(base.reruns, head.reruns, (x, y) => RERUNS_STRICTNESS[y] < RERUNS_STRICTNESS[x])],
     ];
     const out = [];
     for (const [key, change] of rules)
@@ -78630,7 +78884,10 @@ function runGate(dataset, policy, options) {
     const ctx = {
         canary: options.canary,
         expired: policy.expired,
-        ...(appendOnly === null ? {} : { extraChecks: [appendOnlyCheck(appendOnly)] }),
+        extraChecks: [
+            ...(appendOnly === null ? [] : [appendOnlyCheck(appendOnly)]),
+            ...(options.extraChecks ?? []),
+        ],
     };
     const extraWarnings = [...policy.warnings];
     const evaluation = evaluate(view, policy.policy, ctx);
@@ -78883,6 +79140,7 @@ async function publishCheckRun(spec, deps) {
             repo: spec.repo,
             name: spec.name,
             head_sha: spec.headSha,
+            ...(spec.externalId !== undefined ? { external_id: spec.externalId } : {}),
             status: "completed",
             conclusion: spec.conclusion,
             output: output(batches[0]),
@@ -79170,6 +79428,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     "infra-error-rate-baseline",
     "infra-error-rate-candidate",
     "review-fragility",
+    "run-count",
     "report-path",
     "check-run-id",
     "comment-id",
@@ -79213,6 +79472,8 @@ function reportOutputs(report, reportPath) {
         "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
         "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
         "review-fragility": plainDecimal(c.review_fragility),
+        // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
+        "run-count": report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),
         "report-path": reportPath,
     };
 }
@@ -80217,18 +80478,910 @@ async function upsertStickyComment(req, deps) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/runs/sha256.ts
+/**
+ * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as lowercase hex. The core may not import
+ * node:crypto (it runs nowhere but pure code), and a run summary's digests are computed from the
+ * report alone; the inputs are a few dozen short hex strings, so speed does not matter.
+ */
+const K = new Uint32Array([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2,
+]);
+function rotr(x, n) {
+    return (x >>> n) | (x << (32 - n));
+}
+function sha256Hex(text) {
+    const bytes = new TextEncoder().encode(text);
+    // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
+    const blocks = Math.ceil((bytes.length + 9) / 64);
+    const data = new Uint8Array(blocks * 64);
+    data.set(bytes);
+    data[bytes.length] = 0x80;
+    const view = new DataView(data.buffer);
+    const bits = bytes.length * 8;
+    view.setUint32(data.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(data.length - 4, bits >>> 0);
+    const h = new Uint32Array([
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+    ]);
+    const w = new Uint32Array(64);
+    for (let b = 0; b < blocks; b++) {
+        for (let t = 0; t < 16; t++)
+            w[t] = view.getUint32(b * 64 + t * 4);
+        for (let t = 16; t < 64; t++) {
+            const w15 = w[t - 15];
+            const w2 = w[t - 2];
+            const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
+            const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
+            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+        }
+        let a = h[0];
+        let bb = h[1];
+        let c = h[2];
+        let d = h[3];
+        let e = h[4];
+        let f = h[5];
+        let g = h[6];
+        let hh = h[7];
+        for (let t = 0; t < 64; t++) {
+            const t1 = (hh +
+                (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
+                ((e & f) ^ (~e & g)) +
+                K[t] +
+                w[t]) |
+                0;
+            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
+            hh = g;
+            g = f;
+            f = e;
+            e = (d + t1) | 0;
+            d = c;
+            c = bb;
+            bb = a;
+            a = (t1 + t2) | 0;
+        }
+        h[0] = h[0] + a;
+        h[1] = h[1] + bb;
+        h[2] = h[2] + c;
+        h[3] = h[3] + d;
+        h[4] = h[4] + e;
+        h[5] = h[5] + f;
+        h[6] = h[6] + g;
+        h[7] = h[7] + hh;
+    }
+    let hex = "";
+    for (const word of h)
+        hex += word.toString(16).padStart(8, "0");
+    return hex;
+}
+
+;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
+/**
+ * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
+ * models, the inputs' digests, the verdict and the margin's figures. It holds nothing per task,
+ * so remembering it in the sticky comment leaks nothing the comment does not show. The action
+ * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.
+ */
+
+
+/** The longest model_config a summary may carry (a model id is far shorter; the bound is for a hostile comment). */
+const RUN_SUMMARY_NAME_MAX = 500;
+const hex64 = schemas_string().regex(/^[0-9a-f]{64}$/);
+/** A figure: a finite number, or null where undefined (JSON cannot carry NaN or ±Infinity anyway). */
+const figure = schemas_number().nullable();
+const runSummarySchema = strictObject({
+    // Git object names: 40 hex digits (SHA-1) or 64 (SHA-256 repositories).
+    head_sha: schemas_string()
+        .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/)
+        .nullable(),
+    baseline: schemas_string().min(1).max(RUN_SUMMARY_NAME_MAX),
+    candidate: schemas_string().min(1).max(RUN_SUMMARY_NAME_MAX),
+    digests: strictObject({ results: hex64, reviews: hex64, policy: hex64 }),
+    review_revision_max: schemas_number().int().nonnegative().nullable(),
+    verdict: schemas_enum(["accept", "reject", "unresolved"]),
+    margin: figure,
+    lcb: figure,
+    ucb: figure,
+    margin_low: figure,
+    margin_high: figure,
+});
+/** A summary parsed from untrusted JSON (a comment): the RunSummary, or null with the first problem. */
+function parseRunSummary(value) {
+    const parsed = runSummarySchema.safeParse(value);
+    if (parsed.success) {
+        const summary = parsed.data;
+        const back = summary;
+        return { summary: back, problem: null };
+    }
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? "the summary" : issue.path.map(String).join(".");
+    return { summary: null, problem: `${where}: ${issue?.message ?? "not a run summary"}` };
+}
+/**
+ * The digest of one kind of input: sha256 over its files' sha256s (hex), sorted, each followed by
+ * "\n" (no files: the sha256 of the empty string). Sorted, so giving the same files in another
+ * order is the same input.
+ */
+function inputsDigest(fileDigests) {
+    return sha256Hex([...fileDigests]
+        .sort()
+        .map((d) => `${d}\n`)
+        .join(""));
+}
+/** The run that made `report`, on commit `headSha` (null outside a pull request). */
+function summaryOfReport(report, headSha) {
+    const p = report.provenance;
+    const c = report.comparison;
+    let reviewMax = null;
+    for (const r of p.review_revisions)
+        if (reviewMax === null || r > reviewMax)
+            reviewMax = r;
+    return {
+        head_sha: headSha,
+        baseline: report.models.baseline.config,
+        candidate: report.models.candidate.config,
+        digests: {
+            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256)),
+            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256)),
+            policy: p.policy.sha256,
+        },
+        review_revision_max: reviewMax,
+        verdict: report.verdict,
+        margin: c.margin,
+        lcb: c.lcb,
+        ucb: c.ucb,
+        margin_low: c.margin_lower,
+        margin_high: c.margin_upper,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/run-history.ts
+/**
+ * This gate's earlier runs on the pull request (issue 30, docs/runs.md).
+ *
+ * Two records, one trusted: every run's check run carries `external_id` = `model-gate/1 <verdict>
+ * <results digest, 16 hex> <block digest, 32 hex>`; the check runs the action itself created on
+ * the head commit (listed with `check_name` and `filter=all`: the default `latest` hides earlier
+ * runs) are the authority for re-runs. Only GitHub Apps with `checks: write` can create check runs,
+ * which a pull request's author does not hold. The sticky comment carries a hidden block
+ * `<!-- model-gate:runs v1 <base64 JSON> -->` with the remembered RunSummary rows (nothing per
+ * task). A PR author can edit the comment, so the block is parsed with zod strictObject and used
+ * only when its digest equals the block digest of one of the gate's own check runs; otherwise it
+ * is shown marked as unverified and never used to decide, nor carried into the next block.
+ */
+
+
+
+
+
+
+/** The block's start; the version lets a later format be told apart (and ignored) by this one. */
+const RUNS_BLOCK_PREFIX = "<!-- model-gate:runs v1 ";
+const RUNS_BLOCK_ANY = "<!-- model-gate:runs ";
+/** The block's size bound (base64 characters): a quarter of the comment limit (twenty rows of short model names), the rest is the report. */
+const RUNS_BLOCK_MAX_CHARS = 16_000;
+const EXTERNAL_ID_PREFIX = "model-gate/1";
+/** Safety net for a runaway pagination of check runs (10,000). */
+const MAX_CHECK_RUN_PAGES = 100;
+/** Under `reruns: pool`, subsets of at most this many results files are tried against an earlier run's digest. */
+const POOL_SUBSET_FILES_MAX = 12;
+const blockSchema = strictObject({
+    runs: array(runSummarySchema).max(RUN_HISTORY_MAX),
+    not_kept: schemas_number().int().nonnegative().max(1_000_000_000),
+});
+/** The digest a check run's external_id carries for a block: sha256 of its base64 text, 32 hex. */
+function blockDigest(payload) {
+    return (0,external_node_crypto_.createHash)("sha256").update(payload, "utf8").digest("hex").slice(0, 32);
+}
+/** The hidden block line and its digest; the oldest rows are dropped until it fits RUNS_BLOCK_MAX_CHARS. */
+function encodeRunsBlock(rows, notKept) {
+    let kept = rows.slice(0, RUN_HISTORY_MAX);
+    let dropped = notKept + (rows.length - kept.length);
+    for (;;) {
+        const payload = Buffer.from(JSON.stringify({ runs: kept, not_kept: dropped }), "utf8").toString("base64");
+        if (payload.length <= RUNS_BLOCK_MAX_CHARS || kept.length <= 1)
+            return {
+                line: `${RUNS_BLOCK_PREFIX}${payload} -->`,
+                digest: blockDigest(payload),
+                kept: kept.length,
+                notKept: dropped,
+            };
+        kept = kept.slice(0, -1);
+        dropped += 1;
+    }
+}
+/** The block in a comment body: none, broken (one line why), or read (schema-checked, not yet verified). */
+function readRunsBlock(body) {
+    const at = body.indexOf(RUNS_BLOCK_ANY);
+    if (at < 0)
+        return { kind: "none" };
+    if (!body.startsWith(RUNS_BLOCK_PREFIX, at))
+        return { kind: "broken", problem: "a run-history block of another version" };
+    const start = at + RUNS_BLOCK_PREFIX.length;
+    const end = body.indexOf(" -->", start);
+    if (end < 0)
+        return { kind: "broken", problem: "the run-history block is not closed" };
+    const payload = body.slice(start, end);
+    if (payload.length > RUNS_BLOCK_MAX_CHARS)
+        return {
+            kind: "broken",
+            problem: `the run-history block is ${payload.length} characters (at most ${RUNS_BLOCK_MAX_CHARS})`,
+        };
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload))
+        return { kind: "broken", problem: "the run-history block is not base64" };
+    let json;
+    try {
+        json = JSON.parse(Buffer.from(payload, "base64").toString("utf8"));
+    }
+    catch {
+        return { kind: "broken", problem: "the run-history block is not JSON" };
+    }
+    const parsed = blockSchema.safeParse(json);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return {
+            kind: "broken",
+            problem: `the run-history block does not match its schema (${issue === undefined ? "?" : `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`})`,
+        };
+    }
+    return { kind: "read", block: parsed.data, digest: blockDigest(payload) };
+}
+function externalId(r) {
+    return `${EXTERNAL_ID_PREFIX} ${r.verdict} ${r.results} ${r.block}`;
+}
+const EXTERNAL_ID = /^model-gate\/1 (accept|reject|unresolved) ([0-9a-f]{16}) ([0-9a-f]{32})$/;
+function parseExternalId(s) {
+    const m = typeof s === "string" ? EXTERNAL_ID.exec(s) : null;
+    if (m === null)
+        return null;
+    return { verdict: m[1], results: m[2] ?? "", block: m[3] ?? "" };
+}
+const CheckRunsAnswer = object({
+    total_count: schemas_number().int().nonnegative(),
+    check_runs: array(object({
+        id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER),
+        name: schemas_string(),
+        external_id: schemas_string().nullish(),
+    })),
+});
+/**
+ * The gate's own check runs on `ref`, oldest first: every page of GET …/commits/{ref}/check-runs
+ * with `check_name` and `filter=all`, kept when the name matches and the external_id is the
+ * action's record. Throws on an API failure (the caller says it once).
+ */
+async function listOwnCheckRuns(deps, target) {
+    const out = [];
+    let seen = 0;
+    for (let page = 1; page <= MAX_CHECK_RUN_PAGES; page++) {
+        const res = await deps.octokit.rest.checks.listForRef({
+            owner: target.owner,
+            repo: target.repo,
+            ref: target.ref,
+            check_name: target.checkName,
+            filter: "all",
+            per_page: 100,
+            page,
+        });
+        const answer = checkAnswer(res, CheckRunsAnswer);
+        for (const run of answer.check_runs) {
+            if (run.name !== target.checkName)
+                continue;
+            const record = parseExternalId(run.external_id);
+            if (record !== null)
+                out.push({ id: run.id, ...record });
+        }
+        seen += answer.check_runs.length;
+        if (answer.check_runs.length === 0 || seen >= answer.total_count)
+            break;
+    }
+    return out.sort((a, b) => a.id - b.id);
+}
+/**
+ * Reads the check runs on the head commit and the comment's block (read only; every failure one
+ * warning or debug line, never a throw). `resolveAuthor` is asked only when there is a comment to read.
+ */
+async function readEarlierRuns(req, deps) {
+    const { log } = deps;
+    let onHead = null;
+    let unavailable = null;
+    try {
+        onHead = await listOwnCheckRuns(deps, {
+            owner: req.owner,
+            repo: req.repo,
+            ref: req.headSha,
+            checkName: req.checkName,
+        });
+        log.info(`Earlier runs: ${onHead.length} earlier check ${onHead.length === 1 ? "run" : "runs"} "${req.checkName}" of this gate on ${req.headSha}.`);
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        unavailable =
+            `listing the check runs failed: ${status === null ? "" : `${status} `}${apiMessage(error)}`.slice(0, 300);
+        log.warning(`Could not read this gate's earlier check runs on ${req.headSha} (${unavailable}); the run count and re-runs are unknown. The job needs \`permissions: checks: read\`.`);
+    }
+    let block = null;
+    let verified = false;
+    let author = null;
+    if (req.issueNumber !== null) {
+        author = await deps.resolveAuthor();
+        if (author !== null) {
+            const target = { owner: req.owner, repo: req.repo, issueNumber: req.issueNumber };
+            try {
+                const found = await listGateComments(deps.octokit, target, author, req.commentKey, log);
+                const comment = found.keyed[0] ?? found.legacy[0];
+                const reading = comment === undefined ? { kind: "none" } : readRunsBlock(comment.body);
+                if (reading.kind === "broken")
+                    log.warning(`The gate comment's run history is ignored: ${reading.problem}. The history restarts from this run.`);
+                if (reading.kind === "read") {
+                    block = reading.block;
+                    verified = await blockVerified(reading, onHead, req, deps);
+                    if (!verified)
+                        log.warning("The gate comment's run history matches none of this gate's check runs (edited, or the check runs cannot be read): shown as unverified, not used to decide.");
+                }
+            }
+            catch (error) {
+                // Not a warning: the comment phase lists again, and warns once if that fails too.
+                log.info(`Could not read the gate comment's run history (${apiMessage(error)}); shown without it.`);
+            }
+        }
+    }
+    return { onHead, unavailable, block, verified, author };
+}
+/** The block's digest is one of the gate's own check runs' (on the head commit, or on the commit of its newest row). */
+async function blockVerified(reading, onHead, req, deps) {
+    if (onHead?.some((r) => r.block === reading.digest) === true)
+        return true;
+    const sha = reading.block.runs[0]?.head_sha ?? null;
+    if (sha === null || sha === req.headSha)
+        return false;
+    try {
+        const there = await listOwnCheckRuns(deps, {
+            owner: req.owner,
+            repo: req.repo,
+            ref: sha,
+            checkName: req.checkName,
+        });
+        return there.some((r) => r.block === reading.digest);
+    }
+    catch (error) {
+        deps.log.debug(`listing the check runs on ${sha} failed (${apiMessage(error)}); the run history is unverified`);
+        return false;
+    }
+}
+function digest16(fileDigests) {
+    return inputsDigest(fileDigests).slice(0, 16);
+}
+/**
+ * The earlier runs on the head commit as the `reruns` check sees them: which had other results,
+ * and (under `pool`) whether some of this run's results files are exactly that run's.
+ */
+function earlierRunsOnHead(onHead, resultsFiles, mode) {
+    const current = digest16(resultsFiles);
+    const pooled = mode === "pool" ? subsetDigests(resultsFiles) : null;
+    return onHead.map((r) => ({
+        check_run_id: r.id,
+        verdict: r.verdict,
+        results_digest: r.results,
+        other_results: r.results !== current,
+        pooled: pooled === null ? null : pooled.has(r.results),
+    }));
+}
+/** The 16-hex digests of the non-empty subsets of the files (all of them up to POOL_SUBSET_FILES_MAX files; beyond, each file alone and all together). */
+function subsetDigests(files) {
+    const out = new Set();
+    const n = files.length;
+    if (n <= POOL_SUBSET_FILES_MAX) {
+        for (let mask = 1; mask < 1 << n; mask++)
+            out.add(digest16(files.filter((_, i) => (mask & (1 << i)) !== 0)));
+    }
+    else {
+        for (const f of files)
+            out.add(digest16([f]));
+        out.add(digest16(files));
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/runs/changes-since-last-run.ts
+/**
+ * What changed since the last run (issue 30, docs/spec.md §3.7), from two full readings: the
+ * previous run's Dataset (its results and reviews) and summary, and the current run's. Pure; a
+ * description of the two runs, never used to decide.
+ */
+
+
+
+
+
+/** The most flipped tasks (per model and direction) and changed labels the report lists; the counts are complete. */
+const RUN_LIST_MAX = 100;
+/** The tasks that moved the margin most, listed. */
+const RUN_MOVERS_MAX = 10;
+function changes_since_last_run_figure(before, after) {
+    return { before, after, change: before === null || after === null ? null : after - before };
+}
+/**
+ * The tasks of two tables matched by key, in dataset order: [i, j] with i the previous table's
+ * index and j the current one's (−1 when the task is not in that table). Both tables are sorted
+ * by (dataset revision, task id) in code units (model.ts).
+ */
+function* matched(prev, cur) {
+    let i = 0;
+    let j = 0;
+    while (i < prev.length || j < cur.length) {
+        let order;
+        if (i >= prev.length)
+            order = 1;
+        else if (j >= cur.length)
+            order = -1;
+        else {
+            order = compareCodeUnits(prev.datasetRevision(i), cur.datasetRevision(j));
+            if (order === 0)
+                order = compareCodeUnits(prev.taskId(i), cur.taskId(j));
+        }
+        if (order === 0)
+            yield [i++, j++];
+        else if (order < 0)
+            yield [i++, -1];
+        else
+            yield [-1, j++];
+    }
+}
+class FlipList {
+    down = 0;
+    up = 0;
+    onlyPrevious = 0;
+    onlyCurrent = 0;
+    downs = [];
+    ups = [];
+    add(tasks, j, before, after) {
+        if (before === null && after === null)
+            return;
+        if (after === null)
+            this.onlyPrevious++;
+        else if (before === null)
+            this.onlyCurrent++;
+        else if (after !== before) {
+            const flip = { dataset_revision: tasks.datasetRevision(j), task_id: tasks.taskId(j), before, after };
+            if (after < before) {
+                this.down++;
+                if (this.downs.length < RUN_LIST_MAX)
+                    this.downs.push(flip);
+            }
+            else {
+                this.up++;
+                if (this.ups.length < RUN_LIST_MAX)
+                    this.ups.push(flip);
+            }
+        }
+    }
+    result(model) {
+        return {
+            model,
+            pass_to_fail_count: this.down,
+            pass_to_fail: this.downs,
+            fail_to_pass_count: this.up,
+            fail_to_pass: this.ups,
+            only_previous: this.onlyPrevious,
+            only_current: this.onlyCurrent,
+        };
+    }
+}
+/** Each task's contribution to Δ̂: d / N_v on the common valid set V, NaN elsewhere (d: taskDifferences). */
+function contributions(dataset, infra) {
+    const columns = taskColumns(dataset);
+    const d = taskDifferences(columns, infra);
+    let nv = 0;
+    for (let i = 0; i < d.length; i++)
+        if (columns.validity[i] === VALID_CODE && d[i] === d[i])
+            nv++;
+    const inV = new Float64Array(d.length).fill(Number.NaN);
+    for (let i = 0; i < d.length; i++)
+        if (columns.validity[i] === VALID_CODE)
+            inV[i] = d[i];
+    return { d: inV, nv };
+}
+/** The sort key of a mover: |change| to 12 significant digits, so equal changes tie and go by task (as clusterSortKey). */
+function moverKey(m) {
+    return Number(Math.abs(m.change).toPrecision(12));
+}
+/**
+ * Puts `m` into `top` (at most RUN_MOVERS_MAX, by moverKey descending) when it belongs there:
+ * after those it ties with, so ties stay in dataset order. Bounded, so a change of N_v (which
+ * moves every task of V a little) does not hold an object per task.
+ */
+function changes_since_last_run_keepTop(top, m) {
+    const key = moverKey(m);
+    let at = top.length;
+    while (at > 0 && moverKey(top[at - 1]) < key)
+        at--;
+    if (at >= RUN_MOVERS_MAX)
+        return;
+    top.splice(at, 0, m);
+    if (top.length > RUN_MOVERS_MAX)
+        top.pop();
+}
+/** Labels changed since a run known only by its summary: events above its highest review revision. */
+function labelsByRevision(current, previousMax) {
+    const tasks = current.tasks;
+    // Revisions are ≥ 0, so "as of −1" is every task before its first label (unreviewed).
+    const n = previousMax ?? -1;
+    const asOf = labelsAsOfReview(current, n).codes;
+    const out = [];
+    for (let j = 0; j < tasks.length; j++) {
+        if (tasks.lastLabelRevision(j) <= n)
+            continue;
+        const before = validityOfCode(asOf[j]);
+        const after = tasks.validity(j);
+        if (before !== after)
+            out.push(labelChange(tasks, j, before));
+    }
+    return out;
+}
+function labelChange(tasks, j, before) {
+    const last = tasks.lastLabelRevision(j);
+    return {
+        dataset_revision: tasks.datasetRevision(j),
+        task_id: tasks.taskId(j),
+        before,
+        after: tasks.validity(j),
+        review_revision: last < 0 ? null : tasks.reviewRevision(j),
+    };
+}
+/**
+ * What changed between the previous run and the current one. Scores and d are taken under the
+ * current policy's `infra_errors` for both runs, so a flip is a change of the results (a changed
+ * policy shows as `inputs_changed.policy`).
+ */
+function changesSinceLastRun(previous, current) {
+    const before = previous.summary;
+    const after = current.summary;
+    const base = {
+        previous: before,
+        inputs_changed: {
+            results: before.digests.results !== after.digests.results,
+            reviews: before.digests.reviews !== after.digests.reviews,
+            policy: before.digests.policy !== after.digests.policy,
+        },
+        models_changed: before.baseline !== after.baseline || before.candidate !== after.candidate,
+        verdict: { before: before.verdict, after: after.verdict, changed: before.verdict !== after.verdict },
+        margin: changes_since_last_run_figure(before.margin, after.margin),
+        lcb: changes_since_last_run_figure(before.lcb, after.lcb),
+        ucb: changes_since_last_run_figure(before.ucb, after.ucb),
+        margin_low: changes_since_last_run_figure(before.margin_low, after.margin_low),
+        margin_high: changes_since_last_run_figure(before.margin_high, after.margin_high),
+    };
+    const prevData = previous.dataset;
+    if (prevData === null) {
+        const labels = labelsByRevision(current.dataset, before.review_revision_max);
+        return {
+            ...base,
+            unavailable: previous.unavailable ?? "the previous run's inputs were not given",
+            labels: { compared: "review_revisions", count: labels.length, tasks: labels.slice(0, RUN_LIST_MAX) },
+            baseline: null,
+            candidate: null,
+            movers: null,
+        };
+    }
+    const infra = current.report.provenance.infra_errors_policy;
+    const prevTasks = prevData.tasks;
+    const curTasks = current.dataset.tasks;
+    const baseline = new FlipList();
+    const candidate = new FlipList();
+    let labelCount = 0;
+    const labels = [];
+    const prevC = contributions(prevData, infra);
+    const curC = contributions(current.dataset, infra);
+    const movers = [];
+    let moverCount = 0;
+    for (const [i, j] of matched(prevTasks, curTasks)) {
+        const scoreOf = (tasks, k, side) => k < 0 ? null : taskScore(side === "baseline" ? tasks.baseline(k) : tasks.candidate(k), infra);
+        const key = j >= 0 ? [curTasks, j] : [prevTasks, i];
+        baseline.add(key[0], key[1], scoreOf(prevTasks, i, "baseline"), scoreOf(curTasks, j, "baseline"));
+        candidate.add(key[0], key[1], scoreOf(prevTasks, i, "candidate"), scoreOf(curTasks, j, "candidate"));
+        if (i >= 0 && j >= 0 && prevTasks.validity(i) !== curTasks.validity(j)) {
+            labelCount++;
+            if (labels.length < RUN_LIST_MAX)
+                labels.push(labelChange(curTasks, j, prevTasks.validity(i)));
+        }
+        const dBefore = i < 0 ? Number.NaN : prevC.d[i];
+        const dAfter = j < 0 ? Number.NaN : curC.d[j];
+        const cBefore = dBefore === dBefore ? dBefore / prevC.nv : 0;
+        const cAfter = dAfter === dAfter ? dAfter / curC.nv : 0;
+        if (cAfter !== cBefore) {
+            moverCount++;
+            changes_since_last_run_keepTop(movers, {
+                dataset_revision: key[0].datasetRevision(key[1]),
+                task_id: key[0].taskId(key[1]),
+                d_before: dBefore === dBefore ? dBefore : null,
+                d_after: dAfter === dAfter ? dAfter : null,
+                contribution_before: cBefore,
+                contribution_after: cAfter,
+                change: cAfter - cBefore,
+            });
+        }
+    }
+    return {
+        ...base,
+        unavailable: null,
+        labels: { compared: "readings", count: labelCount, tasks: labels },
+        baseline: baseline.result(after.baseline),
+        candidate: candidate.result(after.candidate),
+        movers: { count: moverCount, tasks: movers },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/runs/since-last-run.ts
+/**
+ * The report with `since_last_run` filled in (docs/spec.md §3.7): the shells call it once both
+ * runs are decided, since a run's summary is taken from its finished report.
+ */
+
+
+
+/**
+ * `report` (made by runGate from `dataset`) with what changed since `previous`. The key keeps its
+ * place in the report (build-report.ts writes it as null).
+ */
+function withSinceLastRun(report, dataset, headSha, previous) {
+    const asOf = report.provenance.as_of_review;
+    // runGate decided on this view; it is the same Dataset when no --as-of-review was given.
+    const view = asOf === null ? dataset : datasetAsOfReview(dataset, asOf);
+    const since = changesSinceLastRun(previous, {
+        dataset: view,
+        report,
+        summary: summaryOfReport(report, headSha),
+    });
+    return { ...report, since_last_run: since };
+}
+
+;// CONCATENATED MODULE: ./src/read/previous-run.ts
+/**
+ * The previous run of the gate, read again in full for "what changed since the last run"
+ * (docs/spec.md §3.7): its results, reviews and policy through the same read path as the current
+ * run (readRunInputs), then the same decision (runGate), so its summary is what that run reported
+ * and its Dataset can be compared task by task. The CLI's `--since-*` flags and the action (the
+ * previous run's files at its head commit) call it.
+ */
+
+
+
+
+/**
+ * Reads and decides the previous run with the current run's models, canary, date and
+ * `--as-of-review`; no append-only check, no policy diff and no policy history (they describe the
+ * current run). Input errors name the previous files as `current.displayPath` names them.
+ */
+async function readPreviousRun(current, files) {
+    const inputs = await readRunInputs({
+        ...current,
+        results: files.results,
+        reviews: files.reviews,
+        policy: files.policy,
+        headPolicyText: null,
+        previous: null,
+        appendOnlyBase: null,
+        policyHistory: null,
+    });
+    const report = runGate(inputs.dataset, inputs.policy, inputs.options);
+    const asOf = inputs.options.asOfReview;
+    return {
+        summary: summaryOfReport(report, files.headSha),
+        dataset: asOf === null ? inputs.dataset : datasetAsOfReview(inputs.dataset, asOf),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/runs-phase.ts
+/**
+ * The run-history phases of the action (issue 30, docs/runs.md): "Earlier runs" reads this gate's
+ * own check runs and the comment's block before the verdict; the `reruns` check and the report
+ * key `runs` are settled with the verdict; the record and the block are written by the GitHub
+ * phase (src/action/run.ts) after it.
+ */
+
+
+
+
+
+
+
+
+/**
+ * The "Earlier runs" phase, read only and before the verdict (docs/runs.md): this gate's own check
+ * runs on the head commit and the sticky comment's run-history block. Every failure is one warning.
+ */
+async function earlierRuns(inputs, ctx, octokit, deps) {
+    const why = octokit === null
+        ? "no github-token, or GITHUB_REPOSITORY is not set"
+        : ctx.repo === null
+            ? "GITHUB_REPOSITORY is not set"
+            : ctx.sha === null
+                ? "no head commit (GITHUB_SHA)"
+                : null;
+    if (why !== null || octokit === null || ctx.repo === null || ctx.sha === null) {
+        deps.log.info(`Earlier runs: not read (${why ?? "?"}).`);
+        return { read: null, authorAsked: false, why: why ?? "not read" };
+    }
+    const pr = ctx.pullRequest;
+    const issueNumber = pr !== null && inputs.comment !== "never" ? pr.number : null;
+    // Before the verdict: a failure here costs the history or the comment, never the verdict.
+    const github = {
+        octokit,
+        retry: deps.retry,
+        log: deps.log,
+        fork: pr?.fork ?? false,
+        delivered: "The verdict is not affected.",
+    };
+    const read = await readEarlierRuns({
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        headSha: ctx.sha,
+        checkName: inputs.checkName,
+        commentKey: inputs.commentKey,
+        issueNumber,
+    }, { ...github, resolveAuthor: () => resolveCommentAuthor(github) });
+    return { read, authorAsked: issueNumber !== null, why: null };
+}
+/**
+ * The `reruns` check and the report key `runs` (docs/runs.md): the gate decides with the check,
+ * `reruns: fail` turns a re-run into reject, and the run's history record is prepared for the
+ * GitHub phase. Without a reading (no token) under `latest`, the report is today's.
+ */
+function decideWithRuns(decide, earlier, mode, resultsFiles, headSha) {
+    const read = earlier.read;
+    const findings = {
+        mode,
+        unavailable: read === null ? earlier.why : read.unavailable,
+        earlier: read?.onHead == null ? [] : earlierRunsOnHead(read.onHead, resultsFiles, mode),
+    };
+    const check = rerunsCheck(findings);
+    const gated = decide(check === null ? [] : [check.check]);
+    if (read === null && check === null)
+        return { report: gated, history: null };
+    const engineVerdict = gated.verdict;
+    const rejected = check !== null && check.rejects && !check.check.passed && engineVerdict !== "reject";
+    const decided = rejected
+        ? {
+            ...gated,
+            verdict: "reject",
+            reasons: [
+                `Check reruns fails: ${check.check.detail}`,
+                ...gated.reasons.filter((r) => !r.startsWith("Check reruns fails:")),
+            ],
+        }
+        : gated;
+    const summary = summaryOfReport(decided, headSha);
+    const block = read?.block ?? null;
+    const verified = read?.verified === true && block !== null;
+    const remembered = block?.runs ?? [];
+    const encoded = encodeRunsBlock([summary, ...(verified ? remembered : [])], verified ? block.not_kept : 0);
+    const runs = runsReport({
+        findings,
+        check,
+        engineVerdict,
+        verdict: decided.verdict,
+        history: block === null ? "none" : verified ? "verified" : "display_only",
+        rows: block !== null && !verified
+            ? [summary, ...remembered]
+            : [summary, ...remembered].slice(0, encoded.kept),
+        rowsNotKept: block !== null && !verified ? block.not_kept : encoded.notKept,
+    });
+    const report = { ...decided, runs };
+    if (read === null)
+        return { report, history: null };
+    return {
+        report,
+        history: {
+            externalId: externalId({
+                verdict: report.verdict,
+                results: summary.digests.results.slice(0, 16),
+                block: encoded.digest,
+            }),
+            blockLine: encoded.line,
+            author: earlier.authorAsked ? { value: read.author } : null,
+        },
+    };
+}
+/**
+ * What changed since the last run (report key `since_last_run`, docs/spec.md §3.7). The previous
+ * run is the newest row of a verified history (an unverified block never feeds it). Its Dataset
+ * is read again from the results and reviews inputs as they were at its head commit
+ * (base-files.ts: git, or the contents API in a shallow checkout) when every results file is
+ * tracked in the repository there; otherwise the per-task parts are left out and `unavailable`
+ * says why. The previous run is decided under this run's policy text (the summary it reported is
+ * the remembered one). Without a verified history the report is left as it is (`since_last_run`
+ * null).
+ */
+async function withActionSinceLastRun(req, deps) {
+    const read = req.earlier.read;
+    const previous = read?.verified === true ? (read.block?.runs[0] ?? null) : null;
+    if (previous === null)
+        return req.report;
+    const headSha = req.ctx.sha;
+    const sha = previous.head_sha;
+    const done = (dataset, unavailable) => {
+        deps.log.info(unavailable === null
+            ? `Since the last run: compared task by task with the run on ${sha ?? "?"}.`
+            : `Since the last run: figures only (${unavailable}).`);
+        return withSinceLastRun(req.report, req.dataset, headSha, { summary: previous, dataset, unavailable });
+    };
+    if (sha === null || req.ctx.repo === null)
+        return done(null, "the previous run names no commit");
+    // Quiet: these messages are about the append-only check elsewhere; here one line says the outcome.
+    const log = deps.log;
+    const quiet = {
+        error: (m, props) => {
+            log.error(m, props);
+        },
+        debug: (m) => {
+            log.debug(m);
+        },
+        group: (name, fn) => log.group(name, fn),
+        info: (m) => {
+            deps.log.debug(m);
+        },
+        warning: (m) => {
+            deps.log.debug(m);
+        },
+    };
+    const versions = await readBaseVersions({
+        owner: req.ctx.repo.owner,
+        repo: req.ctx.repo.repo,
+        baseSha: sha,
+        workspace: req.ctx.workspace,
+        tempRoot: req.ctx.runnerTemp,
+        results: req.inputs.results,
+        reviews: req.inputs.reviews,
+        display: req.display,
+    }, { octokit: req.octokit, git: deps.git, gitToFile: deps.gitToFile, log: quiet });
+    try {
+        const missing = versions.base.files.find((f) => f.kind === "results" && !f.compared);
+        const results = versions.previous?.results ?? [];
+        if (missing !== undefined || results.length === 0)
+            return done(null, `the previous run's results are not files tracked in the repository at ${sha.slice(0, 12)}` +
+                (missing?.note != null ? ` (${missing.path}: ${missing.note})` : ""));
+        try {
+            const reading = await readPreviousRun({ ...req.request, displayPath: (abs) => versions.names.get(abs) ?? req.display(abs) }, {
+                results,
+                reviews: versions.previous?.reviews ?? [],
+                policy: req.request.policy,
+                headSha: sha,
+            });
+            return done(reading.dataset, null);
+        }
+        catch (error) {
+            if (!(error instanceof errors_InputError))
+                throw error;
+            return done(null, `the previous run's files cannot be read: ${error.message.split("\n")[0] ?? ""}`.slice(0, 300));
+        }
+    }
+    finally {
+        await versions.dispose();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/action/run.ts
 /**
  * The action, start to finish. Everything from outside (inputs, environment, GitHub, git, the
  * runner's summary and outputs) comes in through `ActionDeps`, so this is testable without a
  * runner; src/index.ts wires the real ones and is the single error boundary.
  *
- * Order matters: the verdict reaches the job summary and the step outputs before any GitHub call,
+ * Order matters: the verdict reaches the job summary and the step outputs before any GitHub write,
  * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
- * the comment, never the verdict. Nothing here fails the step: a user error is thrown (an
+ * the comment, never the verdict. The reads before the verdict (the base policy and files, and
+ * this gate's earlier runs, src/action/runs-phase.ts) each fail as one warning; under `reruns:
+ * fail | pool` an unreadable history keeps the verdict from accept. Nothing here fails the step: a user error is thrown (an
  * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
  * that could not be written), for the entry point to act on.
  */
+
 
 
 
@@ -80284,22 +81437,26 @@ function renderWithinBytes(render, maxBytes) {
 /**
  * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
  * policy change (the report without its provenance and append_only_base, which name files and versions,
- * not results).
+ * not results, and without `runs`, which grows on every run: a re-run with the same figures leaves
+ * the comment as it is).
  */
 function reportDigest(report) {
     // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
     // since_last_run describes the step from the previous run, so it differs on every run even when
     // the report does not: with it, `comment: on-change` would post after every re-run of the same inputs.
-    const shown = JSON.stringify(report, (key, value) => key === "provenance" || key === "append_only_base" || key === "since_last_run" ? undefined : value);
+    const shown = JSON.stringify(report, (key, value) => key === "provenance" || key === "append_only_base" || key === "since_last_run" || key === "runs"
+        ? undefined
+        : value);
     return (0,external_node_crypto_.createHash)("sha256").update(shown, "utf8").digest("hex");
 }
 /**
  * The sticky comment body: the marker, the hidden key and digest lines, then the report, within
  * GitHub's limit.
  */
-function commentBody(report, title, key) {
+function commentBody(report, title, key, runsBlock) {
     const digest = reportDigest(report);
-    const header = commentHeader(key, digest);
+    // The run-history block (src/action/run-history.ts) rides in the hidden header, inside the limit.
+    const header = commentHeader(key, digest) + (runsBlock === undefined ? "" : `\n${runsBlock}`);
     const md = renderMarkdown(report, {
         marker: true,
         title,
@@ -80567,7 +81724,7 @@ async function writeReportFile(report, reportPath, reportProblem, deps) {
     }
 }
 /** The "GitHub" phase: the check run and the sticky comment, best effort, each failure one warning. */
-async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps) {
+async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps, history = null) {
     const { log } = deps;
     let checkRunId = null;
     let commentId = null;
@@ -80591,6 +81748,7 @@ async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps) {
             title: headlineText(report),
             summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
             annotations: [],
+            ...(history === null ? {} : { externalId: history.externalId }),
         }, github);
         if (checkRunId !== null)
             log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
@@ -80602,9 +81760,9 @@ async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps) {
         return { checkRunId, commentId };
     }
     // null author: GitHub did not say whose comments are the gate's (warned); post none.
-    const author = await resolveCommentAuthor(github);
+    const author = history?.author != null ? history.author.value : await resolveCommentAuthor(github);
     if (author !== null) {
-        const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey);
+        const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine);
         const outcome = await upsertStickyComment({
             owner: ctx.repo.owner,
             repo: ctx.repo.repo,
@@ -80693,6 +81851,7 @@ async function runAction(deps) {
     });
     const displayPath = makeDisplayPath(ctx.workspace);
     let report;
+    let history;
     try {
         const policy = await log.group("Policy", async () => {
             const chosen = await choosePolicy(inputs, ctx, octokit, deps);
@@ -80715,9 +81874,11 @@ async function runAction(deps) {
             return { ...chosen, history };
         });
         const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
-        report = await log
+        // Read only, before the verdict: the writes stay in the GitHub phase after it.
+        const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
+        ({ report, history } = await log
             .group("Reading the results", async () => {
-            const gateInputs = await readRunInputs({
+            const request = {
                 previous: bases?.previous ?? null,
                 appendOnlyBase: bases?.base ?? null,
                 results: inputs.results,
@@ -80741,13 +81902,26 @@ async function runAction(deps) {
                 onNote: (message) => {
                     log.debug(message);
                 },
-            });
-            const gated = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
+            };
+            const gateInputs = await readRunInputs(request);
+            const decided = decideWithRuns((extraChecks) => runGate(gateInputs.dataset, gateInputs.policy, { ...gateInputs.options, extraChecks }), earlier, gateInputs.policy.policy.reruns, gateInputs.dataset.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), ctx.sha);
+            const gated = decided.report;
             const files = gated.provenance.inputs.length;
             log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
-            return gated;
+            // What changed since the last run: the newest verified row of the history, read again.
+            const withSince = await withActionSinceLastRun({
+                report: gated,
+                dataset: gateInputs.dataset,
+                earlier,
+                request,
+                ctx,
+                inputs,
+                octokit,
+                display: displayPath,
+            }, deps);
+            return { ...decided, report: withSince };
         })
-            .finally(() => bases?.dispose());
+            .finally(() => bases?.dispose()));
     }
     catch (error) {
         if (error instanceof errors_InputError)
@@ -80769,7 +81943,7 @@ async function runAction(deps) {
         const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
         return { summary: summaryWritten, outputs: outputsSet, reportFile };
     });
-    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub(report, inputs, ctx, octokit, delivery, deps));
+    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub(report, inputs, ctx, octokit, delivery, deps, history));
     for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId)))
         deps.setOutput(name, value);
     return {
