@@ -30,6 +30,8 @@ const BOUNDED_SPREADS: Readonly<Record<string, string>> = {
   "src/core/report/render-clusters.ts":
     "the cluster table's rows above and below the fold (at most 10 and 40)",
   "src/core/report/render-markdown.ts": "rendered lists are cut at LIST_LIMIT rows (or a policy's few rules)",
+  "src/core/report/render-runs.ts":
+    "the run history's rows, at most RUN_HISTORY_MAX (20): runsReport cuts them",
   "src/core/report/render-since-last-run.ts":
     "each list of what changed since the last run is cut at SINCE_LAST_RUN_ITEMS rows (10) before rendering",
   "src/core/report/text-bar.ts": "the margin bar's handful of figures",
