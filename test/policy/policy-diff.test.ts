@@ -327,3 +327,31 @@ describe("diffPolicyTexts", () => {
     expect(() => diffPolicyTexts("owner: a\n", text(), "policy.yaml")).toThrow(InputError);
   });
 });
+
+describe("the keys added with the rank and the runs (issues 29 and 30)", () => {
+  const diff = (baseExtra: string, headExtra: string): readonly PolicyChange[] =>
+    diffPolicies(parsePolicy(text() + baseExtra, "p.yaml"), parsePolicy(text() + headExtra, "p.yaml"));
+
+  test("reruns towards latest is a loosening, towards fail is not", () => {
+    expect(diff("reruns: fail\n", "reruns: pool\n")).toStrictEqual([
+      { key: "reruns", base: "fail", head: "pool", loosening: true },
+    ]);
+    expect(diff("", "reruns: fail\n")).toStrictEqual([
+      { key: "reruns", base: "latest", head: "fail", loosening: false },
+    ]);
+  });
+
+  test("rank.require and rank.reference are listed, never marked as loosening", () => {
+    expect(diff("", "rank:\n  require: top_group\n  reference: cfg-prod\n")).toStrictEqual([
+      { key: "rank.require", base: "top_resolved", head: "top_group", loosening: false },
+      { key: "rank.reference", base: null, head: "cfg-prod", loosening: false },
+    ]);
+    expect(
+      diff("rank:\n  require: above_reference\n  reference: a\n", "rank:\n  require: top_group\n"),
+    ).toStrictEqual([
+      { key: "rank.require", base: "above_reference", head: "top_group", loosening: false },
+      { key: "rank.reference", base: "a", head: null, loosening: false },
+    ]);
+    expect(diff("rank:\n  require: top_group\n", "rank:\n  require: top_group\n")).toStrictEqual([]);
+  });
+});
