@@ -35,6 +35,7 @@ import type { Octokit } from "./github-api.js";
 import { idOutputs } from "./outputs.js";
 import { DEFAULT_RANK_CHECK_NAME, readRankActionInputs, type RankActionInputs } from "./rank-inputs.js";
 import {
+  baseVersions,
   choosePolicy,
   errorSummary,
   makeDisplayPath,
@@ -294,46 +295,49 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
       reference,
       inputs.rank.models,
     );
-    log.info(
-      "Append-only: rank mode does not compare the results and reviews with the base commit's (evaluate does).",
-    );
-    ({ report, onUnresolved } = await log.group("Reading the results", async () => {
-      const read = await readRankInputs({
-        results: inputs.results,
-        reviews: inputs.reviews,
-        policy: {
-          path: inputs.policy.absPath,
-          text: policy.text,
-          source: policy.source,
-          lastCommit: policy.lastCommit,
-        },
-        models: inputs.rank.models,
-        today: deps.today,
-        displayPath,
-        ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
-        ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-        onNote: (message) => {
-          log.debug(message);
-        },
-      });
-      const ranked = runRank(read.data, read.policy, {
-        reference,
-        candidate: inputs.rank.candidate,
-        toolVersion: TOOL_VERSION,
-      });
-      log.info(`Read ${ranked.provenance.rows_read} rows in ${ranked.provenance.passes} passes.`);
-      // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
-      const edited =
-        policy.headText === null
-          ? []
-          : [
-              `This change edits the policy ${inputs.policy.repoPath}; the base commit's version decides, and the edit applies once merged.`,
-            ];
-      return {
-        report: edited.length === 0 ? ranked : { ...ranked, warnings: [...ranked.warnings, ...edited] },
-        onUnresolved: read.policy.policy.on_unresolved,
-      };
-    }));
+    // As in evaluate: the base commit's results and reviews, so a rewritten history is caught.
+    const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
+    ({ report, onUnresolved } = await log
+      .group("Reading the results", async () => {
+        const read = await readRankInputs({
+          previous: bases?.previous ?? null,
+          results: inputs.results,
+          reviews: inputs.reviews,
+          policy: {
+            path: inputs.policy.absPath,
+            text: policy.text,
+            source: policy.source,
+            lastCommit: policy.lastCommit,
+          },
+          models: inputs.rank.models,
+          today: deps.today,
+          displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
+          ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
+          ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
+          onNote: (message) => {
+            log.debug(message);
+          },
+        });
+        const ranked = runRank(read.data, read.policy, {
+          reference,
+          candidate: inputs.rank.candidate,
+          toolVersion: TOOL_VERSION,
+          appendOnly: read.appendOnly,
+        });
+        log.info(`Read ${ranked.provenance.rows_read} rows in ${ranked.provenance.passes} passes.`);
+        // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
+        const edited =
+          policy.headText === null
+            ? []
+            : [
+                `This change edits the policy ${inputs.policy.repoPath}; the base commit's version decides, and the edit applies once merged.`,
+              ];
+        return {
+          report: edited.length === 0 ? ranked : { ...ranked, warnings: [...ranked.warnings, ...edited] },
+          onUnresolved: read.policy.policy.on_unresolved,
+        };
+      })
+      .finally(() => bases?.dispose()));
   } catch (error) {
     if (error instanceof InputError)
       await log.group("Reporting the error", () => reportInputError(error, inputs, ctx, octokit, deps));

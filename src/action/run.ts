@@ -307,7 +307,7 @@ export async function choosePolicy(
  * append-only check (src/action/base-files.ts); null on events without a base commit (push,
  * schedule, dispatch), said in one line.
  */
-async function baseVersions(
+export async function baseVersions(
   inputs: ActionInputs,
   ctx: RunContext,
   octokit: Octokit | null,

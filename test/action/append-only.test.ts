@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import type { RankReport } from "../../src/core/rank/rank-types.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
 import { git, initRepo } from "./helpers.js";
@@ -419,5 +420,42 @@ describe("append-only in the action: the files at the base commit", () => {
     expect(logLines(r, "Append-only:")).toEqual([
       "Append-only: no base commit on push; the results and reviews are not compared with an earlier version.",
     ]);
+  });
+});
+
+describe("append-only in the action's rank mode (models input)", () => {
+  const RANK = { baseline: "", candidate: "", models: "cfg-baseline, cfg-candidate" } as const;
+
+  it("an appended export: compared with the base commit's, the ranking decides (top resolved)", async () => {
+    const { r } = await run({
+      repo: { base: { [RESULTS_PATH]: BEFORE }, head: { [RESULTS_PATH]: AFTER } },
+      inputs: { ...RANK, reviews: "" },
+    });
+    const report = JSON.parse(readFileSync(r.outputs["report-path"] ?? "", "utf8")) as RankReport;
+    expect(report.kind).toBe("rank");
+    expect(report.provenance.append_only).toMatchObject({ rows_changed_or_removed: 0 });
+    expect(r.outputs["top"]).toBe("cfg-candidate");
+    expect(r.outputs["top-resolved"]).toBe("true");
+    expect(r.outputs["verdict"]).toBe("accept");
+  });
+
+  it("a rewritten result at the base commit leaves the top unresolved and the rank gate unresolved, naming the row", async () => {
+    const { r, base } = await run({
+      repo: { base: { [RESULTS_PATH]: BEFORE }, head: { [RESULTS_PATH]: rewritten(AFTER, 3) } },
+      inputs: { ...RANK, reviews: "" },
+    });
+    const report = JSON.parse(readFileSync(r.outputs["report-path"] ?? "", "utf8")) as RankReport;
+    expect(report.provenance.append_only?.rows_changed_or_removed).toBe(1);
+    expect(report.provenance.append_only?.rows[0]).toMatchObject({
+      kind: "results",
+      file: `${RESULTS_PATH}@${base.slice(0, 12)}`,
+      line: 3,
+    });
+    expect(report.top).toBeNull();
+    expect(report.gate.verdict).toBe("unresolved");
+    expect(report.gate.reasons[0]).toMatch(/^History rewritten: /);
+    expect(r.outputs["top"]).toBe("");
+    expect(r.outputs["top-resolved"]).toBe("false");
+    expect(r.outputs["verdict"]).toBe("unresolved");
   });
 });

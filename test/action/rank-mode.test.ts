@@ -207,6 +207,7 @@ describe("rank mode: one check run, one sticky comment of its own", () => {
     expect(r.log.lines.filter((l) => l.level === "group").map((l) => l.message)).toEqual([
       "Inputs",
       "Policy",
+      "Append-only",
       "Reading the results",
       "Verdict",
       "GitHub",
