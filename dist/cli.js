@@ -18907,7 +18907,10 @@ function isExpired(policy, today) {
  *   decides, so a lower power is not a loosening;
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
  *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
- *   stricter one in general.
+ *   stricter one in general;
+ * - `rank.require` and `rank.reference` (the ranking's gate, docs/rank.md): `top_resolved` asks
+ *   nothing of the candidate, and `top_group` and `above_reference` ask different things, so no
+ *   requirement is stricter than another in general; a new reference is another comparison.
  */
 
 
@@ -18944,6 +18947,10 @@ function thresholdChange(base, head, count) {
     if (sameBound(b, h))
         return null;
     return { base: base.text, head: head.text, loosening: laxer(b, h) };
+}
+/** A value that may be absent (e.g. `rank.reference`): listed when it changes, never a loosening. */
+function nullableChange(base, head) {
+    return base === head ? null : { base, head, loosening: false };
 }
 function valueChange(base, head, loosening) {
     if (base === head)
@@ -19008,6 +19015,11 @@ function diffPolicies(base, head) {
             valueChange(base.on_unresolved, head.on_unresolved, (x, y) => x === "fail" && y === "neutral"),
         ],
         ["reruns", valueChange(base.reruns, head.reruns, (x, y) => RERUNS_STRICTNESS[y] < RERUNS_STRICTNESS[x])],
+        [
+            "rank.require",
+            valueChange(base.rank?.require ?? "top_resolved", head.rank?.require ?? "top_resolved", policy_diff_never),
+        ],
+        ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
     ];
     const out = [];
     for (const [key, change] of rules)

@@ -78283,7 +78283,10 @@ function reviewOrder(d, moves) {
  *   decides, so a lower power is not a loosening;
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
  *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
- *   stricter one in general.
+ *   stricter one in general;
+ * - `rank.require` and `rank.reference` (the ranking's gate, docs/rank.md): `top_resolved` asks
+ *   nothing of the candidate, and `top_group` and `above_reference` ask different things, so no
+ *   requirement is stricter than another in general; a new reference is another comparison.
  */
 
 
@@ -78320,6 +78323,10 @@ function thresholdChange(base, head, count) {
     if (sameBound(b, h))
         return null;
     return { base: base.text, head: head.text, loosening: laxer(b, h) };
+}
+/** A value that may be absent (e.g. `rank.reference`): listed when it changes, never a loosening. */
+function nullableChange(base, head) {
+    return base === head ? null : { base, head, loosening: false };
 }
 function valueChange(base, head, loosening) {
     if (base === head)
@@ -78384,6 +78391,11 @@ function diffPolicies(base, head) {
             valueChange(base.on_unresolved, head.on_unresolved, (x, y) => x === "fail" && y === "neutral"),
         ],
         ["reruns", valueChange(base.reruns, head.reruns, (x, y) => RERUNS_STRICTNESS[y] < RERUNS_STRICTNESS[x])],
+        [
+            "rank.require",
+            valueChange(base.rank?.require ?? "top_resolved", head.rank?.require ?? "top_resolved", policy_diff_never),
+        ],
+        ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
     ];
     const out = [];
     for (const [key, change] of rules)
@@ -82170,9 +82182,12 @@ async function runRankAction(deps) {
             throw new errors_InputError(`The policy's rank.reference ${quote(fromPolicy)} is not among the models input (${inputs.rank.models.map(quote).join(", ")}): add it there, or set the reference input.`);
         const reference = inputs.rank.reference ?? fromPolicy;
         checkRankGate(parsed.rank?.require ?? "top_resolved", inputs.rank.candidate, reference, inputs.rank.models);
-        log.info("Append-only: rank mode does not compare the results and reviews with the base commit's (evaluate does).");
-        ({ report, onUnresolved } = await log.group("Reading the results", async () => {
+        // As in evaluate: the base commit's results and reviews, so a rewritten history is caught.
+        const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
+        ({ report, onUnresolved } = await log
+            .group("Reading the results", async () => {
             const read = await readRankInputs({
+                previous: bases?.previous ?? null,
                 results: inputs.results,
                 reviews: inputs.reviews,
                 policy: {
@@ -82183,7 +82198,7 @@ async function runRankAction(deps) {
                 },
                 models: inputs.rank.models,
                 today: deps.today,
-                displayPath,
+                displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
                 ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
                 ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
                 onNote: (message) => {
@@ -82194,6 +82209,7 @@ async function runRankAction(deps) {
                 reference,
                 candidate: inputs.rank.candidate,
                 toolVersion: TOOL_VERSION,
+                appendOnly: read.appendOnly,
             });
             log.info(`Read ${ranked.provenance.rows_read} rows in ${ranked.provenance.passes} passes.`);
             // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
@@ -82206,7 +82222,8 @@ async function runRankAction(deps) {
                 report: edited.length === 0 ? ranked : { ...ranked, warnings: [...ranked.warnings, ...edited] },
                 onUnresolved: read.policy.policy.on_unresolved,
             };
-        }));
+        })
+            .finally(() => bases?.dispose()));
     }
     catch (error) {
         if (error instanceof errors_InputError)
