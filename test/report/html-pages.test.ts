@@ -228,3 +228,33 @@ describe("what changed since the last run (evaluate page)", () => {
     expect(html).not.toContain("whose result flipped");
   });
 });
+
+describe("the rank gate on the rank page", () => {
+  const gated = (candidate: string) => {
+    const r = syntheticRankReport(["cfg-a", candidate, "cfg-c"], { step: 0.04 });
+    return {
+      ...r,
+      gate: {
+        require: "top_group" as const,
+        candidate,
+        verdict: "reject" as const,
+        reasons: [`The candidate ${candidate} is not in the top group <b>.`],
+      },
+    };
+  };
+  it("is the block above the ranking when gated, the candidate escaped", () => {
+    const html = renderRankHtml(gated('<img src=x onerror="alert(1)">'));
+    const top = html.slice(html.indexOf("<main>") + "<main>".length, html.indexOf("<h1>"));
+    expect(top.split("\n").filter((l) => l !== "")).toEqual([
+      '<h2><span class="verdict-reject">❌ reject — rank gate</span></h2>',
+      "<p>Requirement (rank.require: top_group): the candidate is in a top group the evidence separates from the rest; candidate <code>&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</code>.</p>",
+      "<ul><li>The candidate &lt;img src=x onerror=&quot;alert(1)&quot;&gt; is not in the top group &lt;b&gt;.</li></ul>",
+    ]);
+    // Everywhere on the page (the matrix's title attributes too) the id stays text.
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain('onerror="');
+  });
+  it("is not shown for top_resolved (the headline says it)", () => {
+    expect(renderRankHtml(smallRank())).not.toContain("rank gate");
+  });
+});
