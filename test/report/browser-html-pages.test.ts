@@ -21,7 +21,13 @@ import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-h
 import type { Report } from "../../src/core/report/report-types.js";
 import { CHROMIUM, CHROMIUM_PRESENT, CONTENT_WIDTH, launchChromium } from "./browser.js";
 import { hostileReport } from "./fixtures.js";
-import { HOSTILE_MODELS, manyRevisionsReport, syntheticRankReport, TWENTY_MODELS } from "./html-fixtures.js";
+import {
+  HOSTILE_MODELS,
+  hostileSinceReport,
+  manyRevisionsReport,
+  syntheticRankReport,
+  TWENTY_MODELS,
+} from "./html-fixtures.js";
 import { demoReport, REPO_ROOT } from "./pages.js";
 
 const SCREENSHOTS = process.env["SCREENSHOTS"] === "1";
@@ -84,6 +90,12 @@ const CASES: readonly PageCase[] = [
       "svg.margin-chart .margin-mark": 1,
       "svg.revision-chart .revision-mark": revisionsWithMargin(hostileReport()),
     },
+  },
+  {
+    // What changed since the last run: 150 flips (10 shown), hostile 100-code-point task ids.
+    name: "evaluate-since-hostile",
+    html: () => Promise.resolve(renderEvaluateHtml(hostileSinceReport())),
+    marks: { "svg.margin-chart .margin-mark": 1, h3: 3, "table code": 10 + 2 + 1 + 4 },
   },
 ];
 

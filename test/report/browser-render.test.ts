@@ -82,6 +82,8 @@ const CASES: readonly PageCase[] = [
       "[link](javascript:alert(1))",
     ],
   },
+  // Long hostile task ids in the influential-tasks table (they once overflowed 880 px by 9 px).
+  { name: "hostile-accept", markdown: golden("hostile-accept.md") },
   { name: "policy-change", markdown: golden("action-loosening-summary.md") },
   { name: "since-last-run", markdown: golden("since-last-run.md") },
   {

@@ -5,6 +5,7 @@
 import type { RevisionVerdict } from "../../src/core/history/history-types.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport } from "./fixtures.js";
+import { exampleReport } from "../runs/since-fixture.js";
 import {
   RANK_SCHEMA_VERSION,
   type RankModel,
@@ -244,5 +245,35 @@ export function manyRevisionsReport(n: number, warnings = 0): Report {
     ...base,
     warnings: Array.from({ length: warnings }, (_, i) => `Warning number ${i + 1}.`),
     verdict_by_review_revision: { ...base.verdict_by_review_revision, revisions_present: n, revisions },
+  };
+}
+
+/**
+ * The §3.7 example's `since_last_run` made hostile and long: 150 candidate pass → fail flips (15
+ * listed, as a report file caps its lists), task ids with markup, quotes, a bidi control and 90
+ * unbreakable characters, a previous candidate named with markup.
+ */
+export function hostileSinceReport(): Report {
+  const r = exampleReport();
+  const since = r.since_last_run;
+  if (since === null || since.candidate === null) throw new Error("the example has since_last_run");
+  const id = (k: number): string => `t${k} </td><script>x</script> \u202E"'${"x".repeat(90)}`;
+  return {
+    ...r,
+    since_last_run: {
+      ...since,
+      models_changed: true,
+      previous: { ...since.previous, candidate: "old <b>cand</b>" },
+      candidate: {
+        ...since.candidate,
+        pass_to_fail_count: 150,
+        pass_to_fail: Array.from({ length: 15 }, (_, k) => ({
+          dataset_revision: "rev1",
+          task_id: id(k),
+          before: 1,
+          after: 0,
+        })),
+      },
+    },
   };
 }

@@ -11,7 +11,15 @@ import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-h
 import { PAGE_CSP } from "../../src/core/report/html/html-page.js";
 import { chartLabel, escapeHtmlText } from "../../src/core/report/html/html-text.js";
 import { acceptReport, hostileReport, unresolvedReport } from "./fixtures.js";
-import { HOSTILE_MODELS, manyRevisionsReport, syntheticRankReport, TWENTY_MODELS } from "./html-fixtures.js";
+import {
+  HOSTILE_MODELS,
+  hostileSinceReport,
+  manyRevisionsReport,
+  syntheticRankReport,
+  TWENTY_MODELS,
+} from "./html-fixtures.js";
+import { exampleReport } from "../runs/since-fixture.js";
+import { SINCE_LAST_RUN_ITEMS } from "../../src/core/report/render-since-last-run.js";
 
 const GOLDEN = join(import.meta.dirname, "..", "golden");
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
@@ -151,5 +159,102 @@ describe("escapeHtmlText and chartLabel", () => {
   it("cut by what is seen: a stand-in counts as its characters", () => {
     expect(chartLabel("ab\u202Ecdef", 8)).toEqual({ shown: "ab\\u{20…", full: "ab\\u{202E}cdef", cut: true });
     expect(chartLabel("short", 8)).toEqual({ shown: "short", full: "short", cut: false });
+  });
+});
+
+describe("what changed since the last run (evaluate page)", () => {
+  it("the worked example of docs/spec.md §3.7: headline, figures, flips, labels, movers", () => {
+    const html = renderEvaluateHtml(exampleReport());
+    const start = html.indexOf("<h2>What changed since the last run</h2>");
+    const section = html.slice(start, html.indexOf("<h2>", start + 1)).split("\n");
+    expect(section.slice(0, 3)).toEqual([
+      "<h2>What changed since the last run</h2>",
+      "<p><strong>verdict unresolved → accept; Δ̂ -13.33 pp; 3 tasks flipped; 1 label changed; changed: results, reviews</strong></p>",
+      "<p>Compared with the previous run at commit <code>0123456789ab</code> (verdict unresolved).</p>",
+    ]);
+    expect(section).toContain(
+      '<tr><td>Δ_H (validity high)</td><td class="num">+50.00 pp</td><td class="num">+20.00 pp</td><td class="num">-30.00 pp</td></tr>',
+    );
+    expect(section.join("\n")).toContain(
+      "<li>candidate <code>cand</code>: 1 pass → fail, 1 fail → pass (1 task new)</li>",
+    );
+    expect(section).toContain(
+      '<tr><td><code>t3</code></td><td class="keep">baseline</td><td class="keep">pass → fail</td><td class="num">100%</td><td class="num">0%</td></tr>',
+    );
+    expect(section).toContain(
+      '<tr><td><code>t4</code></td><td>disputed</td><td>valid</td><td class="num">r2</td></tr>',
+    );
+    expect(section).toContain(
+      '<tr><td><code>t4</code></td><td class="num">not in V</td><td class="num">-1.00</td><td class="num">0.000 pp</td><td class="num">-20.000 pp</td><td class="num"><strong>-20.000 pp</strong></td></tr>',
+    );
+    expect(section.filter((l) => l.startsWith("<h3>"))).toEqual([
+      "<h3>3 tasks whose result flipped</h3>",
+      "<h3>1 label changed (both runs&#39; labels compared)</h3>",
+      "<h3>The tasks that moved the margin most (4 tasks moved it)</h3>",
+    ]);
+    // The section sits after the checks and before the margin by review revision.
+    expect(html.indexOf("<h2>Checks</h2>")).toBeLessThan(start);
+    expect(start).toBeLessThan(html.indexOf("<h2>Margin by review revision</h2>"));
+  });
+  it("no section without since_last_run", () => {
+    expect(renderEvaluateHtml(acceptReport())).not.toContain("What changed since the last run");
+  });
+  it("lists bounded like the Markdown's; hostile ids, models and reasons escaped", () => {
+    const html = renderEvaluateHtml(hostileSinceReport());
+    expectInert(html);
+    expect(html.match(/<td class="keep">candidate<\/td><td class="keep">pass → fail<\/td>/g)?.length).toBe(
+      SINCE_LAST_RUN_ITEMS,
+    );
+    expect(html).toContain(
+      '<p class="small">… and 140 more candidate pass → fail tasks (the report file lists the first 15).</p>',
+    );
+    // Cut at 100 code points, the bidi control's stand-in counted as the 8 it shows.
+    expect(html).toContain(
+      `<code>t0 &lt;/td&gt;&lt;script&gt;x&lt;/script&gt; \\u{202E}&quot;&#39;${"x".repeat(62)}…</code>`,
+    );
+    expect(html).not.toContain("t10 </td>");
+    expect(html).toContain(
+      "The models changed: the previous run compared <code>old &lt;b&gt;cand&lt;/b&gt;</code> with <code>base</code>;",
+    );
+  });
+  it("an unavailable previous run: the reason escaped, no flips", () => {
+    const base = exampleReport();
+    const since = base.since_last_run;
+    if (since === null) throw new Error("fixture");
+    const html = renderEvaluateHtml({ ...base, since_last_run: { ...since, unavailable: "gone <i>x</i>" } });
+    expect(html).toContain(
+      "<p><em>The previous run&#39;s inputs could not be read (gone &lt;i&gt;x&lt;/i&gt;): the flipped tasks and the margin&#39;s movers are not shown; the figures and the labels are.</em></p>",
+    );
+    expect(html).not.toContain("whose result flipped");
+  });
+});
+
+describe("the rank gate on the rank page", () => {
+  const gated = (candidate: string) => {
+    const r = syntheticRankReport(["cfg-a", candidate, "cfg-c"], { step: 0.04 });
+    return {
+      ...r,
+      gate: {
+        require: "top_group" as const,
+        candidate,
+        verdict: "reject" as const,
+        reasons: [`The candidate ${candidate} is not in the top group <b>.`],
+      },
+    };
+  };
+  it("is the block above the ranking when gated, the candidate escaped", () => {
+    const html = renderRankHtml(gated('<img src=x onerror="alert(1)">'));
+    const top = html.slice(html.indexOf("<main>") + "<main>".length, html.indexOf("<h1>"));
+    expect(top.split("\n").filter((l) => l !== "")).toEqual([
+      '<h2><span class="verdict-reject">❌ reject — rank gate</span></h2>',
+      "<p>Requirement (rank.require: top_group): the candidate is in a top group the evidence separates from the rest; candidate <code>&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</code>.</p>",
+      "<ul><li>The candidate &lt;img src=x onerror=&quot;alert(1)&quot;&gt; is not in the top group &lt;b&gt;.</li></ul>",
+    ]);
+    // Everywhere on the page (the matrix's title attributes too) the id stays text.
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain('onerror="');
+  });
+  it("is not shown for top_resolved (the headline says it)", () => {
+    expect(renderRankHtml(smallRank())).not.toContain("rank gate");
   });
 });

@@ -7,6 +7,7 @@
  */
 import { MARKDOWN_INLINE } from "../report/render-markdown.js";
 import type { RankRequirement } from "../policy/policy-types.js";
+import type { Inline } from "../report/verdict-text.js";
 import type { Verdict } from "../verdict-types.js";
 import type { RankReport } from "./rank-types.js";
 
@@ -21,22 +22,36 @@ export const REQUIREMENT_TEXT: Record<RankRequirement, string> = {
 
 const MODEL_CHARS = 120;
 
-/** The gate block: verdict, the title under it (the check name), the requirement and why. */
-export function renderRankGateMarkdown(r: RankReport, title: string | null): string {
-  const f = MARKDOWN_INLINE;
+/**
+ * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
+ * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
+ */
+export function rankGateParts(
+  r: RankReport,
+  f: Inline,
+): { readonly heading: string; readonly requirement: string; readonly reasons: readonly string[] } {
   const g = r.gate;
-  const lines = [`## ${ICON[g.verdict]} ${g.verdict} — rank gate`, ""];
-  if (title !== null) lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
   const who: string[] = [];
   if (g.candidate !== null) who.push(`${f.gen("candidate")} ${f.code(g.candidate, MODEL_CHARS)}`);
   if (g.require === "above_reference" && r.reference !== null)
     who.push(`${f.gen("reference")} ${f.code(r.reference, MODEL_CHARS)}`);
-  lines.push(
-    f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
-      `${who.length > 0 ? `; ${who.join(", ")}` : ""}.`,
-    "",
-  );
-  for (const reason of g.reasons) lines.push(`- ${f.text(reason, 600)}`);
+  return {
+    heading: f.gen(`${ICON[g.verdict]} ${g.verdict} — rank gate`),
+    requirement:
+      f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
+      `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
+    reasons: g.reasons.map((reason) => f.text(reason, 600)),
+  };
+}
+
+/** The gate block: verdict, the title under it (the check name), the requirement and why. */
+export function renderRankGateMarkdown(r: RankReport, title: string | null): string {
+  const f = MARKDOWN_INLINE;
+  const parts = rankGateParts(r, f);
+  const lines = [`## ${parts.heading}`, ""];
+  if (title !== null) lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
+  lines.push(parts.requirement, "");
+  for (const reason of parts.reasons) lines.push(`- ${reason}`);
   return lines.join("\n") + "\n";
 }
 

@@ -34,6 +34,7 @@ import {
   unresolvedPairs,
 } from "./rank-sections.js";
 import type { RankReport } from "./rank-types.js";
+import { rankGateParts } from "./render-rank-gate.js";
 
 const f = HTML_INLINE;
 
@@ -128,10 +129,26 @@ function reviewSection(r: RankReport): string[] {
   return out;
 }
 
+/**
+ * The gate's block above the ranking when the policy gates on a candidate (as the CLI's Markdown
+ * and the action's comment do): top_resolved is the headline's already.
+ */
+function gateSection(r: RankReport): string[] {
+  if (r.gate.require === "top_resolved") return [];
+  const parts = rankGateParts(r, f);
+  return [
+    `<h2><span class="verdict-${f.gen(r.gate.verdict)}">${parts.heading}</span></h2>`,
+    p(parts.requirement),
+    ...(parts.reasons.length === 0
+      ? []
+      : [`<ul>${parts.reasons.map((x) => `<li>${x}</li>`).join("\n")}</ul>`]),
+  ];
+}
+
 /** The page. Deterministic: the same report gives the same bytes. */
 export function renderRankHtml(r: RankReport): string {
   const head = rankHeader(r, f);
-  const body: string[] = [`<h1>${head.title}</h1>`, ...head.summary.map((s) => p(s))];
+  const body: string[] = [...gateSection(r), `<h1>${head.title}</h1>`, ...head.summary.map((s) => p(s))];
   // rankHeader escapes every warning; the page shows the first HTML_WARNINGS_MAX of them.
   add(
     body,

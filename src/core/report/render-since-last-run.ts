@@ -23,19 +23,20 @@ export const SINCE_LAST_RUN_ITEMS = 10;
 /** Rows of each list in the text output. */
 const TEXT_ITEMS = 5;
 
-const ID_CHARS = 100;
-const MODEL_CHARS = 80;
+/** Code points of a task id and of a model name shown (Markdown, text and the HTML page). */
+export const ID_CHARS = 100;
+export const MODEL_CHARS = 80;
 
-function plural(n: number, one: string, many: string): string {
+export function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
-function verdictWord(v: string): string {
+export function verdictWord(v: string): string {
   return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
 }
 
-function flipsOf(c: RunChanges): number {
+export function flipsOf(c: RunChanges): number {
   const count = (m: ModelFlips | null): number =>
     m === null ? 0 : m.pass_to_fail_count + m.fail_to_pass_count;
   return count(c.baseline) + count(c.candidate);
@@ -51,7 +52,7 @@ function changedInputs(c: RunChanges): string[] {
 }
 
 /** One generated line (no untrusted text): the verdict and the margin's change, the counts. */
-function headlineParts(c: RunChanges): string[] {
+export function headlineParts(c: RunChanges): string[] {
   const parts = [
     c.verdict.changed
       ? `verdict ${verdictWord(c.verdict.before)} → ${verdictWord(c.verdict.after)}`
@@ -65,7 +66,7 @@ function headlineParts(c: RunChanges): string[] {
   return parts;
 }
 
-const FIGURES: readonly [string, (c: RunChanges) => FigureChange][] = [
+export const FIGURES: readonly [string, (c: RunChanges) => FigureChange][] = [
   ["Δ̂ (margin)", (c) => c.margin],
   ["LCB", (c) => c.lcb],
   ["UCB", (c) => c.ucb],
@@ -73,22 +74,31 @@ const FIGURES: readonly [string, (c: RunChanges) => FigureChange][] = [
   ["Δ_H (validity high)", (c) => c.margin_high],
 ];
 
-function figureCells(f: FigureChange): string[] {
+export function figureCells(f: FigureChange): string[] {
   return [formatPp(f.before), formatPp(f.after), f.change === null ? "n/a" : formatPp(f.change)];
 }
 
-function previousSentence(c: RunChanges, code: (s: string, max: number) => string): string {
+/** The previous run in a sentence; `gen` escapes the generated words for the output (HTML), identity else. */
+export function previousSentence(
+  c: RunChanges,
+  code: (s: string, max: number) => string,
+  gen: (s: string) => string = (s) => s,
+): string {
   const p = c.previous;
-  const head = p.head_sha === null ? "" : ` at commit ${code(p.head_sha.slice(0, 12), 12)}`;
-  return `Compared with the previous run${head} (verdict ${verdictWord(p.verdict)}).`;
+  const head = p.head_sha === null ? "" : `${gen(" at commit ")}${code(p.head_sha.slice(0, 12), 12)}`;
+  return `${gen("Compared with the previous run")}${head}${gen(` (verdict ${verdictWord(p.verdict)}).`)}`;
 }
 
-function modelsSentence(c: RunChanges, code: (s: string, max: number) => string): string | null {
+export function modelsSentence(
+  c: RunChanges,
+  code: (s: string, max: number) => string,
+  gen: (s: string) => string = (s) => s,
+): string | null {
   if (!c.models_changed) return null;
   const p = c.previous;
   return (
-    `The models changed: the previous run compared ${code(p.candidate, MODEL_CHARS)} with ` +
-    `${code(p.baseline, MODEL_CHARS)}; the tasks are compared by role (candidate, baseline).`
+    `${gen("The models changed: the previous run compared ")}${code(p.candidate, MODEL_CHARS)}${gen(" with ")}` +
+    `${code(p.baseline, MODEL_CHARS)}${gen("; the tasks are compared by role (candidate, baseline).")}`
   );
 }
 
@@ -105,11 +115,16 @@ function mdDetails(summary: string, body: readonly string[]): string[] {
 }
 
 /** "… and N more" under a list: the rest of the count, and where the listed ones end in the report file. */
-function moreLine(shown: number, listed: number, count: number, noun: string): string[] {
-  if (count <= shown) return [];
+export function moreSentence(shown: number, listed: number, count: number, noun: string): string | null {
+  if (count <= shown) return null;
   const inFile =
     listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
-  return ["", `… and ${plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`];
+  return `… and ${plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
+}
+
+function moreLine(shown: number, listed: number, count: number, noun: string): string[] {
+  const more = moreSentence(shown, listed, count, noun);
+  return more === null ? [] : ["", more];
 }
 
 function taskMd(

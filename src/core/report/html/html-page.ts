@@ -44,6 +44,7 @@ table{border-collapse:collapse;margin:4px 0 12px;font-size:13px}
 th,td{border:1px solid ${COLOURS.grid};padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
+td.keep,th.keep{white-space:nowrap;overflow-wrap:normal}
 figure{margin:8px 0 16px}
 figure svg{display:block;width:100%;height:auto}
 figcaption{font-size:12px;color:${COLOURS.muted}}

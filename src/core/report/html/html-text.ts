@@ -71,15 +71,20 @@ export const HTML_INLINE: Inline = {
   strong: (safe) => `<strong>${safe}</strong>`,
 };
 
-/** A table from cells already made safe; `numeric` columns are right-aligned. */
+/** A table from cells already made safe; `numeric` columns are right-aligned, `keep` ones never wrap (short words). */
 export function htmlTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
-  options: { readonly numeric?: readonly number[]; readonly className?: string } = {},
+  options: {
+    readonly numeric?: readonly number[];
+    readonly keep?: readonly number[];
+    readonly className?: string;
+  } = {},
 ): string {
   const num = new Set(options.numeric ?? []);
+  const keep = new Set(options.keep ?? []);
   const cell = (tag: "th" | "td", c: string, i: number): string =>
-    `<${tag}${num.has(i) ? ' class="num"' : ""}>${c}</${tag}>`;
+    `<${tag}${num.has(i) ? ' class="num"' : keep.has(i) ? ' class="keep"' : ""}>${c}</${tag}>`;
   const head = `<thead><tr>${header.map((h, i) => cell("th", h, i)).join("")}</tr></thead>`;
   const body = rows.map((r) => `<tr>${r.map((c, i) => cell("td", c, i)).join("")}</tr>`).join("\n");
   const cls = options.className === undefined ? "" : ` class="${escapeHtmlGenerated(options.className)}"`;

@@ -1,8 +1,9 @@
 /**
  * The evaluate report as one self-contained HTML page (`model-gate evaluate --format html`): the
  * verdict, why, the margin chart (Δ̂, Δ_L..Δ_H, LCB..UCB against 0 and δ₀), what would change the
- * verdict, warnings, the checks, the margin by review revision (chart and table), the margin
- * figures, the per-model figures and the settings. Inline CSS and SVG only, no script
+ * verdict, warnings, the checks, what changed since the last run (evaluate-since-html.ts), the
+ * margin by review revision (chart and table), the margin figures, the per-model figures and the
+ * settings. Inline CSS and SVG only, no script
  * (html-page.ts); untrusted text through HTML_INLINE (html-text.ts); the sentences are
  * verdict-text.ts's, as in the Markdown. Same report → same bytes.
  */
@@ -21,6 +22,7 @@ import type { Report } from "../report-types.js";
 import { checkName, whatWouldChange, whySentence } from "../verdict-text.js";
 import type { ModelFigures } from "../../verdict-types.js";
 import { marginChartSvg, revisionChartSvg } from "./evaluate-charts-svg.js";
+import { sinceLastRunHtml } from "./evaluate-since-html.js";
 import { COLOURS, htmlDocument, legendItem, warningBoxes } from "./html-page.js";
 import { escapeHtmlText, HTML_INLINE, htmlTable } from "./html-text.js";
 
@@ -239,6 +241,7 @@ export function renderEvaluateHtml(report: Report): string {
   for (const line of changeSection(report)) body.push(line);
   for (const line of checksSection(report)) body.push(line);
   for (const line of reasonsSection(report)) body.push(line);
+  for (const line of sinceLastRunHtml(report)) body.push(line);
   for (const line of revisionSection(report)) body.push(line);
   for (const line of figuresSection(report)) body.push(line);
   for (const line of perModelSection(report)) body.push(line);
