@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9174);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2311);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -2562,7 +2562,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9174:
+/***/ 2311:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3757,10 +3757,11 @@ const HTML_INLINE = {
     gen: escapeHtmlGenerated,
     strong: (safe) => `<strong>${safe}</strong>`,
 };
-/** A table from cells already made safe; `numeric` columns are right-aligned. */
+/** A table from cells already made safe; `numeric` columns are right-aligned, `keep` ones never wrap (short words). */
 function htmlTable(header, rows, options = {}) {
     const num = new Set(options.numeric ?? []);
-    const cell = (tag, c, i) => `<${tag}${num.has(i) ? ' class="num"' : ""}>${c}</${tag}>`;
+    const keep = new Set(options.keep ?? []);
+    const cell = (tag, c, i) => `<${tag}${num.has(i) ? ' class="num"' : keep.has(i) ? ' class="keep"' : ""}>${c}</${tag}>`;
     const head = `<thead><tr>${header.map((h, i) => cell("th", h, i)).join("")}</tr></thead>`;
     const body = rows.map((r) => `<tr>${r.map((c, i) => cell("td", c, i)).join("")}</tr>`).join("\n");
     const cls = options.className === undefined ? "" : ` class="${escapeHtmlGenerated(options.className)}"`;
@@ -3811,6 +3812,7 @@ table{border-collapse:collapse;margin:4px 0 12px;font-size:13px}
 th,td{border:1px solid ${COLOURS.grid};padding:3px 6px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
+td.keep,th.keep{white-space:nowrap;overflow-wrap:normal}
 figure{margin:8px 0 16px}
 figure svg{display:block;width:100%;height:auto}
 figcaption{font-size:12px;color:${COLOURS.muted}}
@@ -4147,12 +4149,431 @@ function revisionChartSvg(report) {
     return out.join("\n");
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-since-last-run.ts
+
+
+
+/** Rows of each list shown in Markdown before "… and N more" (the report file lists up to 100 and counts all). */
+const SINCE_LAST_RUN_ITEMS = 10;
+/** Rows of each list in the text output. */
+const TEXT_ITEMS = 5;
+/** Code points of a task id and of a model name shown (Markdown, text and the HTML page). */
+const ID_CHARS = 100;
+const MODEL_CHARS = 80;
+function render_since_last_run_plural(n, one, many) {
+    return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+/** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
+function verdictWord(v) {
+    return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
+}
+function flipsOf(c) {
+    const count = (m) => m === null ? 0 : m.pass_to_fail_count + m.fail_to_pass_count;
+    return count(c.baseline) + count(c.candidate);
+}
+function changedInputs(c) {
+    const i = c.inputs_changed;
+    return [
+        ...(i.results ? ["results"] : []),
+        ...(i.reviews ? ["reviews"] : []),
+        ...(i.policy ? ["policy"] : []),
+    ];
+}
+/** One generated line (no untrusted text): the verdict and the margin's change, the counts. */
+function headlineParts(c) {
+    const parts = [
+        c.verdict.changed
+            ? `verdict ${verdictWord(c.verdict.before)} → ${verdictWord(c.verdict.after)}`
+            : `verdict ${verdictWord(c.verdict.after)} as before`,
+        `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
+    ];
+    if (c.unavailable === null)
+        parts.push(render_since_last_run_plural(flipsOf(c), "task flipped", "tasks flipped"));
+    parts.push(render_since_last_run_plural(c.labels.count, "label changed", "labels changed"));
+    const inputs = changedInputs(c);
+    parts.push(inputs.length === 0 ? "same inputs" : `changed: ${inputs.join(", ")}`);
+    return parts;
+}
+const FIGURES = [
+    ["Δ̂ (margin)", (c) => c.margin],
+    ["LCB", (c) => c.lcb],
+    ["UCB", (c) => c.ucb],
+    ["Δ_L (validity low)", (c) => c.margin_low],
+    ["Δ_H (validity high)", (c) => c.margin_high],
+];
+function figureCells(f) {
+    return [format_number_formatPp(f.before), format_number_formatPp(f.after), f.change === null ? "n/a" : format_number_formatPp(f.change)];
+}
+/** The previous run in a sentence; `gen` escapes the generated words for the output (HTML), identity else. */
+function previousSentence(c, code, gen = (s) => s) {
+    const p = c.previous;
+    const head = p.head_sha === null ? "" : `${gen(" at commit ")}${code(p.head_sha.slice(0, 12), 12)}`;
+    return `${gen("Compared with the previous run")}${head}${gen(` (verdict ${verdictWord(p.verdict)}).`)}`;
+}
+function modelsSentence(c, code, gen = (s) => s) {
+    if (!c.models_changed)
+        return null;
+    const p = c.previous;
+    return (`${gen("The models changed: the previous run compared ")}${code(p.candidate, MODEL_CHARS)}${gen(" with ")}` +
+        `${code(p.baseline, MODEL_CHARS)}${gen("; the tasks are compared by role (candidate, baseline).")}`);
+}
+// --- Markdown -------------------------------------------------------------------------------
+function mdTable(header, align, rows) {
+    const line = (cells) => `| ${cells.map((x) => (x === "" ? " " : x)).join(" | ")} |`;
+    return [line(header), align, ...rows.map(line)];
+}
+function mdDetails(summary, body) {
+    return ["<details>", `<summary>${summary}</summary>`, "", ...body, "", "</details>"];
+}
+/** "… and N more" under a list: the rest of the count, and where the listed ones end in the report file. */
+function moreSentence(shown, listed, count, noun) {
+    if (count <= shown)
+        return null;
+    const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
+    return `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
+}
+function moreLine(shown, listed, count, noun) {
+    const more = moreSentence(shown, listed, count, noun);
+    return more === null ? [] : ["", more];
+}
+function taskMd(t, revisions) {
+    const id = cellCode(t.task_id, ID_CHARS);
+    return revisions ? `${id} (${cellCode(t.dataset_revision.slice(0, 12), 12)})` : id;
+}
+function flipRows(m, role, items, revisions) {
+    const row = (f, dir) => [
+        taskMd(f, revisions),
+        role,
+        dir,
+        formatPercent(f.before, 0),
+        formatPercent(f.after, 0),
+    ];
+    return [
+        ...m.pass_to_fail.slice(0, items).map((f) => row(f, "pass → fail")),
+        ...m.fail_to_pass.slice(0, items).map((f) => row(f, "fail → pass")),
+    ];
+}
+function flipsMd(c, items, revisions) {
+    const out = [];
+    for (const [role, m] of [
+        ["candidate", c.candidate],
+        ["baseline", c.baseline],
+    ]) {
+        if (m === null)
+            continue;
+        const oneRun = [
+            ...(m.only_previous > 0
+                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                : []),
+            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+        ];
+        const only = oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`;
+        out.push(`- ${role} ${(0,report_escape/* escapeCode */.tn)(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ` +
+            `${formatCount(m.fail_to_pass_count)} fail → pass${only}`);
+    }
+    const rows = [
+        ...(c.candidate === null ? [] : flipRows(c.candidate, "candidate", items, revisions)),
+        ...(c.baseline === null ? [] : flipRows(c.baseline, "baseline", items, revisions)),
+    ];
+    if (rows.length > 0) {
+        const notes = [];
+        for (const [role, m] of [
+            ["candidate", c.candidate],
+            ["baseline", c.baseline],
+        ]) {
+            if (m === null)
+                continue;
+            notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
+            notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
+        }
+        out.push("", ...mdDetails(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
+            "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
+            "",
+            ...mdTable(["Task", "Model", "Flip", "Before", "After"], "|:--|:--|:--|--:|--:|", rows),
+            ...notes,
+        ]));
+    }
+    return out;
+}
+function labelsMd(c, items, revisions) {
+    const l = c.labels;
+    const how = l.compared === "readings"
+        ? "both runs' labels compared"
+        : "label events above the previous run's highest review revision";
+    if (l.count === 0)
+        return [`No label changed (${how}).`];
+    const rows = l.tasks
+        .slice(0, items)
+        .map((t) => [
+        taskMd(t, revisions),
+        (0,report_escape/* escapeMarkdownInline */.E4)(t.before, 20),
+        (0,report_escape/* escapeMarkdownInline */.E4)(t.after, 20),
+        t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`,
+    ]);
+    return mdDetails(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`, [
+        ...mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
+        ...moreLine(rows.length, l.tasks.length, l.count, "label"),
+    ]);
+}
+function moversMd(c, items, revisions) {
+    const m = c.movers;
+    if (m === null || m.count === 0)
+        return [];
+    const d = (x) => (x === null ? "not in V" : formatSignedDecimal(x));
+    const rows = m.tasks
+        .slice(0, items)
+        .map((t) => [
+        taskMd(t, revisions),
+        d(t.d_before),
+        d(t.d_after),
+        format_number_formatPp(t.contribution_before, 3),
+        format_number_formatPp(t.contribution_after, 3),
+        `**${format_number_formatPp(t.change, 3)}**`,
+    ]);
+    return mdDetails(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`, [
+        "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
+        "",
+        ...mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
+        ...moreLine(rows.length, m.tasks.length, m.count, "task"),
+    ]);
+}
+/**
+ * The Markdown section's <summary> (generated text only: raw HTML) and body, or null without a
+ * `since_last_run`. `items` rows of each list (0: the counts only).
+ */
+function sinceLastRunMarkdown(report, items) {
+    const c = report.since_last_run;
+    if (c === null)
+        return null;
+    const revisions = report.provenance.dataset_revisions.length > 1;
+    const code = (s, max) => (0,report_escape/* escapeCode */.tn)(s, max);
+    const body = [previousSentence(c, code)];
+    const models = modelsSentence(c, code);
+    if (models !== null)
+        body.push("", models);
+    if (c.unavailable !== null) {
+        body.push("", `_The previous run's inputs could not be read (${(0,report_escape/* escapeMarkdownInline */.E4)(c.unavailable, 300)}): the flipped tasks and the margin's movers are not shown; the figures and the labels are._`);
+    }
+    body.push("", ...mdTable(["Figure", "Before", "After", "Change"], "|:--|--:|--:|--:|", FIGURES.map(([name, f]) => [name.replace(/_/g, "\\_"), ...figureCells(f(c))])));
+    if (c.unavailable === null) {
+        const flips = flipsMd(c, items, revisions);
+        if (flips.length > 0)
+            body.push("", ...flips);
+    }
+    body.push("", ...labelsMd(c, items, revisions));
+    const movers = moversMd(c, items, revisions);
+    if (movers.length > 0)
+        body.push("", ...movers);
+    return { summary: `<b>What changed since the last run</b> — ${headlineParts(c).join("; ")}`, body };
+}
+// --- Text -----------------------------------------------------------------------------------
+function plainText(s, max) {
+    return (0,report_escape/* neutraliseLogLine */.h4)(Array.from(s).slice(0, max).join(""));
+}
+/** The text section: the headline, the figures, each model's flips and the first rows of each list. */
+function sinceLastRunText(report) {
+    const c = report.since_last_run;
+    if (c === null)
+        return [];
+    const code = (s, max) => plainText(s, max);
+    const out = [
+        `What changed since the last run: ${headlineParts(c).join("; ")}`,
+        `  ${previousSentence(c, code)}`,
+    ];
+    const models = modelsSentence(c, code);
+    if (models !== null)
+        out.push(`  ${models}`);
+    if (c.unavailable !== null)
+        out.push(`  The previous run's inputs could not be read: ${plainText(c.unavailable, 300)}`);
+    for (const [name, f] of FIGURES) {
+        const [b, a, ch] = figureCells(f(c));
+        out.push(`  ${name}: ${b ?? ""} → ${a ?? ""} (${ch ?? ""})`);
+    }
+    const task = (t) => plainText(t.task_id, ID_CHARS);
+    for (const [role, m] of [
+        ["candidate", c.candidate],
+        ["baseline", c.baseline],
+    ]) {
+        if (m === null)
+            continue;
+        out.push(`  ${role} ${plainText(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ${formatCount(m.fail_to_pass_count)} fail → pass`);
+        const list = (flips, count, dir) => {
+            for (const f of flips.slice(0, TEXT_ITEMS)) {
+                out.push(`    ${dir} ${task(f)}: ${formatPercent(f.before, 0)} → ${formatPercent(f.after, 0)}`);
+            }
+            if (count > Math.min(TEXT_ITEMS, flips.length))
+                out.push(`    … and ${formatCount(count - Math.min(TEXT_ITEMS, flips.length))} more`);
+        };
+        list(m.pass_to_fail, m.pass_to_fail_count, "pass → fail");
+        list(m.fail_to_pass, m.fail_to_pass_count, "fail → pass");
+    }
+    out.push(`  Labels changed: ${formatCount(c.labels.count)}`);
+    for (const l of c.labels.tasks.slice(0, TEXT_ITEMS)) {
+        out.push(`    ${task(l)}: ${plainText(l.before, 20)} → ${plainText(l.after, 20)}${l.review_revision === null ? "" : ` (r${formatCount(l.review_revision)})`}`);
+    }
+    if (c.labels.count > Math.min(TEXT_ITEMS, c.labels.tasks.length)) {
+        out.push(`    … and ${formatCount(c.labels.count - Math.min(TEXT_ITEMS, c.labels.tasks.length))} more`);
+    }
+    const m = c.movers;
+    if (m !== null && m.count > 0) {
+        out.push(`  Moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it):`);
+        for (const t of m.tasks.slice(0, TEXT_ITEMS))
+            out.push(`    ${task(t)}: ${format_number_formatPp(t.change, 3)}`);
+        if (m.count > Math.min(TEXT_ITEMS, m.tasks.length)) {
+            out.push(`    … and ${formatCount(m.count - Math.min(TEXT_ITEMS, m.tasks.length))} more`);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/evaluate-since-html.ts
+/**
+ * "What changed since the last run" (docs/spec.md §3.7) for the evaluate HTML page, from the
+ * report's `since_last_run` alone, with render-since-last-run.ts's words and figures (its helpers,
+ * so the Markdown, the text and the page say the same). Lists bounded as in the Markdown
+ * (SINCE_LAST_RUN_ITEMS rows, then "… and N more"); task ids, model names, labels and the
+ * unavailable reason through HTML_INLINE / escapeHtmlText.
+ */
+
+
+
+const f = HTML_INLINE;
+const g = (s) => f.gen(s);
+const p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
+function task(t, revisions) {
+    const id = f.code(t.task_id, ID_CHARS);
+    return revisions ? `${id} ${g("(")}${f.code(t.dataset_revision.slice(0, 12), 12)}${g(")")}` : id;
+}
+function more(shown, listed, count, noun) {
+    const s = moreSentence(shown, listed, count, noun);
+    return s === null ? [] : [p(g(s), "small")];
+}
+function flipsPart(c, revisions) {
+    const models = [
+        ["candidate", c.candidate],
+        ["baseline", c.baseline],
+    ];
+    const out = [];
+    const lines = [];
+    for (const [role, m] of models) {
+        if (m === null)
+            continue;
+        const oneRun = [
+            ...(m.only_previous > 0
+                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                : []),
+            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+        ];
+        lines.push(`<li>${g(`${role} `)}${f.code(m.model, MODEL_CHARS)}${g(`: ${formatCount(m.pass_to_fail_count)} pass → fail, ${formatCount(m.fail_to_pass_count)} fail → pass` +
+            (oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`))}</li>`);
+    }
+    if (lines.length > 0)
+        out.push(`<ul>${lines.join("\n")}</ul>`);
+    const rows = [];
+    const notes = [];
+    for (const [role, m] of models) {
+        if (m === null)
+            continue;
+        for (const [list, count, dir] of [
+            [m.pass_to_fail, m.pass_to_fail_count, "pass → fail"],
+            [m.fail_to_pass, m.fail_to_pass_count, "fail → pass"],
+        ]) {
+            const shown = list.slice(0, SINCE_LAST_RUN_ITEMS);
+            for (const t of shown)
+                rows.push([
+                    task(t, revisions),
+                    g(role),
+                    g(dir),
+                    g(formatPercent(t.before, 0)),
+                    g(formatPercent(t.after, 0)),
+                ]);
+            notes.push(...more(shown.length, list.length, count, `${role} ${dir} task`));
+        }
+    }
+    if (rows.length === 0)
+        return out;
+    return [
+        ...out,
+        `<h3>${g(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`)}</h3>`,
+        p(g("A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown."), "small"),
+        htmlTable(["Task", "Model", "Flip", "Before", "After"].map(g), rows, { numeric: [3, 4], keep: [1, 2] }),
+        ...notes,
+    ];
+}
+function labelsPart(c, revisions) {
+    const l = c.labels;
+    const how = l.compared === "readings"
+        ? "both runs' labels compared"
+        : "label events above the previous run's highest review revision";
+    if (l.count === 0)
+        return [p(g(`No label changed (${how}).`))];
+    const shown = l.tasks.slice(0, SINCE_LAST_RUN_ITEMS);
+    const rows = shown.map((t) => [
+        task(t, revisions),
+        escapeHtmlText(t.before, 20),
+        escapeHtmlText(t.after, 20),
+        g(t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`),
+    ]);
+    return [
+        `<h3>${g(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`)}</h3>`,
+        htmlTable(["Task", "Before", "After", "Review revision"].map(g), rows, { numeric: [3] }),
+        ...more(shown.length, l.tasks.length, l.count, "label"),
+    ];
+}
+function moversPart(c, revisions) {
+    const m = c.movers;
+    if (m === null || m.count === 0)
+        return [];
+    const d = (x) => g(x === null ? "not in V" : formatSignedDecimal(x));
+    const shown = m.tasks.slice(0, SINCE_LAST_RUN_ITEMS);
+    const rows = shown.map((t) => [
+        task(t, revisions),
+        d(t.d_before),
+        d(t.d_after),
+        g(format_number_formatPp(t.contribution_before, 3)),
+        g(format_number_formatPp(t.contribution_after, 3)),
+        f.strong(g(format_number_formatPp(t.change, 3))),
+    ]);
+    return [
+        `<h3>${g(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`)}</h3>`,
+        p(g("A task's contribution to Δ̂ is its d / N_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change."), "small"),
+        htmlTable(["Task", "d before", "d after", "Contribution before", "after", "Change"].map(g), rows, {
+            numeric: [1, 2, 3, 4, 5],
+        }),
+        ...more(shown.length, m.tasks.length, m.count, "task"),
+    ];
+}
+/** The section's lines, or none without a `since_last_run`. */
+function sinceLastRunHtml(report) {
+    const c = report.since_last_run;
+    if (c === null)
+        return [];
+    const revisions = report.provenance.dataset_revisions.length > 1;
+    const code = (s, max) => f.code(s, max);
+    const out = [
+        "<h2>What changed since the last run</h2>",
+        p(f.strong(g(headlineParts(c).join("; ")))),
+        p(previousSentence(c, code, g)),
+    ];
+    const models = modelsSentence(c, code, g);
+    if (models !== null)
+        out.push(p(models));
+    if (c.unavailable !== null)
+        out.push(p(`<em>${g("The previous run's inputs could not be read (")}${escapeHtmlText(c.unavailable, 300)}${g("): the flipped tasks and the margin's movers are not shown; the figures and the labels are.")}</em>`));
+    out.push(htmlTable(["Figure", "Before", "After", "Change"].map(g), FIGURES.map(([name, fig]) => [g(name), ...figureCells(fig(c)).map(g)]), { numeric: [1, 2, 3] }));
+    if (c.unavailable === null)
+        out.push(...flipsPart(c, revisions));
+    out.push(...labelsPart(c, revisions), ...moversPart(c, revisions));
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/html/render-evaluate-html.ts
 /**
  * The evaluate report as one self-contained HTML page (`model-gate evaluate --format html`): the
  * verdict, why, the margin chart (Δ̂, Δ_L..Δ_H, LCB..UCB against 0 and δ₀), what would change the
- * verdict, warnings, the checks, the margin by review revision (chart and table), the margin
- * figures, the per-model figures and the settings. Inline CSS and SVG only, no script
+ * verdict, warnings, the checks, what changed since the last run (evaluate-since-html.ts), the
+ * margin by review revision (chart and table), the margin figures, the per-model figures and the
+ * settings. Inline CSS and SVG only, no script
  * (html-page.ts); untrusted text through HTML_INLINE (html-text.ts); the sentences are
  * verdict-text.ts's, as in the Markdown. Same report → same bytes.
  */
@@ -4164,15 +4585,16 @@ function revisionChartSvg(report) {
 
 
 
-const f = HTML_INLINE;
-const g = (s) => f.gen(s);
-const p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
+
+const render_evaluate_html_f = HTML_INLINE;
+const render_evaluate_html_g = (s) => render_evaluate_html_f.gen(s);
+const render_evaluate_html_p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
 const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
 function headline(report) {
     const { baseline, candidate } = report.models;
     const verdict = report.verdict;
     const cls = verdict in ICON ? ` class="verdict-${verdict}"` : "";
-    return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span> — candidate ${f.code(candidate.config, 120)} over baseline ${f.code(baseline.config, 120)}</h1>`;
+    return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span> — candidate ${render_evaluate_html_f.code(candidate.config, 120)} over baseline ${render_evaluate_html_f.code(baseline.config, 120)}</h1>`;
 }
 const MARK_LEGEND = [
     `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> Δ̂, the observed margin on the common valid tasks</li>`,
@@ -4184,37 +4606,37 @@ function marginSection(report) {
     const svg = marginChartSvg(report);
     const c = report.comparison;
     if (svg === null)
-        return ["<h2>Margin</h2>", p(g("The margin is undefined: there are no common valid tasks to compare."))];
+        return ["<h2>Margin</h2>", render_evaluate_html_p(render_evaluate_html_g("The margin is undefined: there are no common valid tasks to compare."))];
     return [
         "<h2>Margin</h2>",
         `<ul class="legend">${MARK_LEGEND}</ul>`,
         "<figure>",
         svg,
-        `<figcaption>${g(`Candidate − baseline on ${formatCount(c.common_valid_tasks)} common valid tasks, ${formatCount(c.unresolved_tasks)} open labels (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
+        `<figcaption>${render_evaluate_html_g(`Candidate − baseline on ${formatCount(c.common_valid_tasks)} common valid tasks, ${formatCount(c.unresolved_tasks)} open labels (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
             (anyConservative(c) ? `; LCB … UCB are ${CONSERVATIVE} bounds.` : "."))}</figcaption>`,
         "</figure>",
     ];
 }
 function checksSection(report) {
     if (report.checks.length === 0)
-        return ["<h2>Checks</h2>", p(g("No checks were run."))];
+        return ["<h2>Checks</h2>", render_evaluate_html_p(render_evaluate_html_g("No checks were run."))];
     const rows = report.checks.map((c) => {
         const v = observedValue(c);
-        const name = checkName(c.id, f, report);
+        const name = checkName(c.id, render_evaluate_html_f, report);
         return [
-            c.passed ? g("✅\u00a0pass") : g("❌\u00a0fail"),
-            c.passed ? name : f.strong(name),
-            v.kind === "number" ? g(v.text) : escapeHtmlText(v.text, OBSERVED_VALUE_CHARS),
+            c.passed ? render_evaluate_html_g("✅\u00a0pass") : render_evaluate_html_g("❌\u00a0fail"),
+            c.passed ? name : render_evaluate_html_f.strong(name),
+            v.kind === "number" ? render_evaluate_html_g(v.text) : escapeHtmlText(v.text, OBSERVED_VALUE_CHARS),
             escapeHtmlText(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
         ];
     });
     return [
         "<h2>Checks</h2>",
-        htmlTable(["Result", "Check", "Observed", "Needs"].map((s) => g(s)), rows),
+        htmlTable(["Result", "Check", "Observed", "Needs"].map((s) => render_evaluate_html_g(s)), rows),
     ];
 }
 function changeSection(report) {
-    const items = whatWouldChange(report, f);
+    const items = whatWouldChange(report, render_evaluate_html_f);
     if (items.length === 0)
         return [];
     return [
@@ -4230,35 +4652,35 @@ function reasonsSection(report) {
     const more = report.reasons.length - shown.length;
     return [
         "<h2>Reasons</h2>",
-        `<ul>${shown.map((x) => `<li>${f.text(x)}</li>`).join("\n")}</ul>`,
-        ...(more > 0 ? [p(g(`… and ${more} more in the report file.`))] : []),
+        `<ul>${shown.map((x) => `<li>${render_evaluate_html_f.text(x)}</li>`).join("\n")}</ul>`,
+        ...(more > 0 ? [render_evaluate_html_p(render_evaluate_html_g(`… and ${more} more in the report file.`))] : []),
     ];
 }
 function revisionSection(report) {
     const v = report.verdict_by_review_revision;
     const svg = revisionChartSvg(report);
     if (svg === null)
-        return ["<h2>Margin by review revision</h2>", p(g("No review revision in the data."))];
+        return ["<h2>Margin by review revision</h2>", render_evaluate_html_p(render_evaluate_html_g("No review revision in the data."))];
     const out = ["<h2>Margin by review revision</h2>"];
     if (v.revisions_present > v.revisions.length)
-        out.push(p(g(`The latest ${v.revisions.length} of ${formatCount(v.revisions_present)} review revisions.`)));
+        out.push(render_evaluate_html_p(render_evaluate_html_g(`The latest ${v.revisions.length} of ${formatCount(v.revisions_present)} review revisions.`)));
     out.push(`<ul class="legend">${MARK_LEGEND}</ul>`, "<figure>", svg, "</figure>");
     const rows = v.revisions.map((r) => [
-        g(`r${formatCount(r.revision)}`),
-        g(`${formatCount(r.labels.valid)} · ${formatCount(r.labels.disputed + r.labels.unreviewed)} · ${formatCount(r.labels.broken)}`),
-        g(format_number_formatPp(r.margin)),
-        g(`${format_number_formatPp(r.margin_lower)} … ${format_number_formatPp(r.margin_upper)}`),
-        g(`${format_number_formatPp(r.lcb)} … ${format_number_formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`),
+        render_evaluate_html_g(`r${formatCount(r.revision)}`),
+        render_evaluate_html_g(`${formatCount(r.labels.valid)} · ${formatCount(r.labels.disputed + r.labels.unreviewed)} · ${formatCount(r.labels.broken)}`),
+        render_evaluate_html_g(format_number_formatPp(r.margin)),
+        render_evaluate_html_g(`${format_number_formatPp(r.margin_lower)} … ${format_number_formatPp(r.margin_upper)}`),
+        render_evaluate_html_g(`${format_number_formatPp(r.lcb)} … ${format_number_formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`),
         r.label_conflicts > 0
-            ? g(`labels conflict on ${formatCount(r.label_conflicts)} tasks`)
+            ? render_evaluate_html_g(`labels conflict on ${formatCount(r.label_conflicts)} tasks`)
             : escapeHtmlText(r.verdict ?? "n/a", 20),
     ]);
-    out.push(htmlTable(["Revision", "Valid · open · broken", "Δ̂", "Δ_L … Δ_H", "LCB … UCB", "Verdict"].map((s) => g(s)), rows, {
+    out.push(htmlTable(["Revision", "Valid · open · broken", "Δ̂", "Δ_L … Δ_H", "LCB … UCB", "Verdict"].map((s) => render_evaluate_html_g(s)), rows, {
         numeric: [0, 1, 2, 3, 4],
     }));
     const last = v.latest_reclassification;
     if (last !== null)
-        out.push(p(g(`Latest reclassification: review revision ${formatCount(last.revision)} changed ${formatCount(last.tasks_changed)} labels; ` +
+        out.push(render_evaluate_html_p(render_evaluate_html_g(`Latest reclassification: review revision ${formatCount(last.revision)} changed ${formatCount(last.tasks_changed)} labels; ` +
             (last.verdict_changed
                 ? `the verdict moved from ${last.verdict_from ?? "n/a"} to ${last.verdict_to ?? "n/a"}.`
                 : "the verdict did not move."))));
@@ -4278,11 +4700,11 @@ function figuresSection(report) {
         [boundName(c, "ucb"), format_number_formatPp(c.ucb)],
         ["Bar δ₀", format_number_formatPp(c.delta0)],
     ].map((r) => r.map((x) => escapeHtmlText(x, 200)));
-    return ["<h2>Margin figures</h2>", htmlTable([g("Figure"), g("Value")], rows, { numeric: [1] })];
+    return ["<h2>Margin figures</h2>", htmlTable([render_evaluate_html_g("Figure"), render_evaluate_html_g("Value")], rows, { numeric: [1] })];
 }
 function perModelSection(report) {
     const { baseline: b, candidate: a } = report.models;
-    const row = (label, x) => [g(label), g(x(b)), g(x(a))];
+    const row = (label, x) => [render_evaluate_html_g(label), render_evaluate_html_g(x(b)), render_evaluate_html_g(x(a))];
     const rows = [
         row("Attempts", (m) => formatCount(m.attempts)),
         row("Passes", (m) => formatCount(m.passes)),
@@ -4295,7 +4717,7 @@ function perModelSection(report) {
     ];
     return [
         "<h2>Per-model figures</h2>",
-        htmlTable(["", "Baseline", "Candidate"].map((s) => g(s)), rows, { numeric: [1, 2] }),
+        htmlTable(["", "Baseline", "Candidate"].map((s) => render_evaluate_html_g(s)), rows, { numeric: [1, 2] }),
     ];
 }
 function settingsSection(report) {
@@ -4304,21 +4726,21 @@ function settingsSection(report) {
     const pol = pr.policy;
     return [
         "<h2>Settings and provenance</h2>",
-        p(g(`${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error} SE · ${c.validity_bound} validity bound · infra errors ${pr.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded"} · policy owner `) +
+        render_evaluate_html_p(render_evaluate_html_g(`${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error} SE · ${c.validity_bound} validity bound · infra errors ${pr.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded"} · policy owner `) +
             escapeHtmlText(pol.owner, 80) +
-            g(" · revisit by ") +
+            render_evaluate_html_g(" · revisit by ") +
             escapeHtmlText(pol.revisit, 40), "small"),
-        p(`${g("Policy")} ${f.code(pol.path, 120)} ${g("sha256")} ${f.code(pol.sha256, 80)}${g(` · tool model-acceptance-gate `)}${escapeHtmlText(pr.tool_version, 40)}${g(` · report schema `)}${escapeHtmlText(report.schema_version, 20)}${g(` · ${formatCount(pr.rows_read)} rows read.`)}`, "small"),
-        p(`${g("Inputs:")} ${pr.inputs
+        render_evaluate_html_p(`${render_evaluate_html_g("Policy")} ${render_evaluate_html_f.code(pol.path, 120)} ${render_evaluate_html_g("sha256")} ${render_evaluate_html_f.code(pol.sha256, 80)}${render_evaluate_html_g(` · tool model-acceptance-gate `)}${escapeHtmlText(pr.tool_version, 40)}${render_evaluate_html_g(` · report schema `)}${escapeHtmlText(report.schema_version, 20)}${render_evaluate_html_g(` · ${formatCount(pr.rows_read)} rows read.`)}`, "small"),
+        render_evaluate_html_p(`${render_evaluate_html_g("Inputs:")} ${pr.inputs
             .slice(0, 20)
-            .map((i) => `${f.code(i.path, 120)} ${g("(sha256 ")}${escapeHtmlText(i.sha256, 13)}${g(")")}`)
-            .join(", ") + (pr.inputs.length > 20 ? g(` and ${pr.inputs.length - 20} more`) : "")}`, "small"),
+            .map((i) => `${render_evaluate_html_f.code(i.path, 120)} ${render_evaluate_html_g("(sha256 ")}${escapeHtmlText(i.sha256, 13)}${render_evaluate_html_g(")")}`)
+            .join(", ") + (pr.inputs.length > 20 ? render_evaluate_html_g(` and ${pr.inputs.length - 20} more`) : "")}`, "small"),
     ];
 }
 /** The page. Deterministic: the same report gives the same bytes. */
 function renderEvaluateHtml(report) {
-    const body = [headline(report), p(whySentence(report, f))];
-    for (const line of warningBoxes(report.warnings, (w) => f.text(w, 400)))
+    const body = [headline(report), render_evaluate_html_p(whySentence(report, render_evaluate_html_f))];
+    for (const line of warningBoxes(report.warnings, (w) => render_evaluate_html_f.text(w, 400)))
         body.push(line);
     for (const line of marginSection(report))
         body.push(line);
@@ -4327,6 +4749,8 @@ function renderEvaluateHtml(report) {
     for (const line of checksSection(report))
         body.push(line);
     for (const line of reasonsSection(report))
+        body.push(line);
+    for (const line of sinceLastRunHtml(report))
         body.push(line);
     for (const line of revisionSection(report))
         body.push(line);
@@ -27763,7 +28187,7 @@ function cells(r, rank, name) {
 function mdName(r) {
     return r.cluster === null ? `_${NO_CLUSTER}_` : cellCode(r.cluster, NAME_CHARS, 24, 16);
 }
-function mdTable(rows, firstRank) {
+function render_clusters_mdTable(rows, firstRank) {
     const line = (c) => `| ${c.join(" | ")} |`;
     return [
         line(["#", "Cluster", "Tasks", "Margin", "Contribution", "Share"]),
@@ -27792,10 +28216,10 @@ function clusterMarkdown(report, top, rest) {
         if (m.unclustered_tasks > 0) {
             body.push("", `The common valid tasks without a \`cluster\` form one row, _${NO_CLUSTER}_.`);
         }
-        body.push("", ...mdTable(above, 1));
+        body.push("", ...render_clusters_mdTable(above, 1));
     }
     if (below.length > 0) {
-        body.push("", "<details>", `<summary>${render_clusters_plural(below.length, "more row", "more rows")}</summary>`, "", ...mdTable(below, above.length + 1), "", "</details>");
+        body.push("", "<details>", `<summary>${render_clusters_plural(below.length, "more row", "more rows")}</summary>`, "", ...render_clusters_mdTable(below, above.length + 1), "", "</details>");
     }
     const hidden = m.rows.length - above.length - below.length;
     if (hidden > 0) {
@@ -27836,277 +28260,6 @@ function clusterText(report) {
     if (hidden > 0)
         out.push(`  … and ${render_clusters_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
     out.push(`  ${worseSentence(m, name, 10)}`);
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/report/render-since-last-run.ts
-
-
-
-/** Rows of each list shown in Markdown before "… and N more" (the report file lists up to 100 and counts all). */
-const SINCE_LAST_RUN_ITEMS = 10;
-/** Rows of each list in the text output. */
-const TEXT_ITEMS = 5;
-const ID_CHARS = 100;
-const MODEL_CHARS = 80;
-function render_since_last_run_plural(n, one, many) {
-    return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
-/** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
-function verdictWord(v) {
-    return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
-}
-function flipsOf(c) {
-    const count = (m) => m === null ? 0 : m.pass_to_fail_count + m.fail_to_pass_count;
-    return count(c.baseline) + count(c.candidate);
-}
-function changedInputs(c) {
-    const i = c.inputs_changed;
-    return [
-        ...(i.results ? ["results"] : []),
-        ...(i.reviews ? ["reviews"] : []),
-        ...(i.policy ? ["policy"] : []),
-    ];
-}
-/** One generated line (no untrusted text): the verdict and the margin's change, the counts. */
-function headlineParts(c) {
-    const parts = [
-        c.verdict.changed
-            ? `verdict ${verdictWord(c.verdict.before)} → ${verdictWord(c.verdict.after)}`
-            : `verdict ${verdictWord(c.verdict.after)} as before`,
-        `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
-    ];
-    if (c.unavailable === null)
-        parts.push(render_since_last_run_plural(flipsOf(c), "task flipped", "tasks flipped"));
-    parts.push(render_since_last_run_plural(c.labels.count, "label changed", "labels changed"));
-    const inputs = changedInputs(c);
-    parts.push(inputs.length === 0 ? "same inputs" : `changed: ${inputs.join(", ")}`);
-    return parts;
-}
-const FIGURES = [
-    ["Δ̂ (margin)", (c) => c.margin],
-    ["LCB", (c) => c.lcb],
-    ["UCB", (c) => c.ucb],
-    ["Δ_L (validity low)", (c) => c.margin_low],
-    ["Δ_H (validity high)", (c) => c.margin_high],
-];
-function figureCells(f) {
-    return [format_number_formatPp(f.before), format_number_formatPp(f.after), f.change === null ? "n/a" : format_number_formatPp(f.change)];
-}
-function previousSentence(c, code) {
-    const p = c.previous;
-    const head = p.head_sha === null ? "" : ` at commit ${code(p.head_sha.slice(0, 12), 12)}`;
-    return `Compared with the previous run${head} (verdict ${verdictWord(p.verdict)}).`;
-}
-function modelsSentence(c, code) {
-    if (!c.models_changed)
-        return null;
-    const p = c.previous;
-    return (`The models changed: the previous run compared ${code(p.candidate, MODEL_CHARS)} with ` +
-        `${code(p.baseline, MODEL_CHARS)}; the tasks are compared by role (candidate, baseline).`);
-}
-// --- Markdown -------------------------------------------------------------------------------
-function render_since_last_run_mdTable(header, align, rows) {
-    const line = (cells) => `| ${cells.map((x) => (x === "" ? " " : x)).join(" | ")} |`;
-    return [line(header), align, ...rows.map(line)];
-}
-function mdDetails(summary, body) {
-    return ["<details>", `<summary>${summary}</summary>`, "", ...body, "", "</details>"];
-}
-/** "… and N more" under a list: the rest of the count, and where the listed ones end in the report file. */
-function moreLine(shown, listed, count, noun) {
-    if (count <= shown)
-        return [];
-    const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
-    return ["", `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`];
-}
-function taskMd(t, revisions) {
-    const id = cellCode(t.task_id, ID_CHARS);
-    return revisions ? `${id} (${cellCode(t.dataset_revision.slice(0, 12), 12)})` : id;
-}
-function flipRows(m, role, items, revisions) {
-    const row = (f, dir) => [
-        taskMd(f, revisions),
-        role,
-        dir,
-        formatPercent(f.before, 0),
-        formatPercent(f.after, 0),
-    ];
-    return [
-        ...m.pass_to_fail.slice(0, items).map((f) => row(f, "pass → fail")),
-        ...m.fail_to_pass.slice(0, items).map((f) => row(f, "fail → pass")),
-    ];
-}
-function flipsMd(c, items, revisions) {
-    const out = [];
-    for (const [role, m] of [
-        ["candidate", c.candidate],
-        ["baseline", c.baseline],
-    ]) {
-        if (m === null)
-            continue;
-        const oneRun = [
-            ...(m.only_previous > 0
-                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
-                : []),
-            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
-        ];
-        const only = oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`;
-        out.push(`- ${role} ${(0,report_escape/* escapeCode */.tn)(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ` +
-            `${formatCount(m.fail_to_pass_count)} fail → pass${only}`);
-    }
-    const rows = [
-        ...(c.candidate === null ? [] : flipRows(c.candidate, "candidate", items, revisions)),
-        ...(c.baseline === null ? [] : flipRows(c.baseline, "baseline", items, revisions)),
-    ];
-    if (rows.length > 0) {
-        const notes = [];
-        for (const [role, m] of [
-            ["candidate", c.candidate],
-            ["baseline", c.baseline],
-        ]) {
-            if (m === null)
-                continue;
-            notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
-            notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
-        }
-        out.push("", ...mdDetails(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
-            "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
-            "",
-            ...render_since_last_run_mdTable(["Task", "Model", "Flip", "Before", "After"], "|:--|:--|:--|--:|--:|", rows),
-            ...notes,
-        ]));
-    }
-    return out;
-}
-function labelsMd(c, items, revisions) {
-    const l = c.labels;
-    const how = l.compared === "readings"
-        ? "both runs' labels compared"
-        : "label events above the previous run's highest review revision";
-    if (l.count === 0)
-        return [`No label changed (${how}).`];
-    const rows = l.tasks
-        .slice(0, items)
-        .map((t) => [
-        taskMd(t, revisions),
-        (0,report_escape/* escapeMarkdownInline */.E4)(t.before, 20),
-        (0,report_escape/* escapeMarkdownInline */.E4)(t.after, 20),
-        t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`,
-    ]);
-    return mdDetails(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`, [
-        ...render_since_last_run_mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
-        ...moreLine(rows.length, l.tasks.length, l.count, "label"),
-    ]);
-}
-function moversMd(c, items, revisions) {
-    const m = c.movers;
-    if (m === null || m.count === 0)
-        return [];
-    const d = (x) => (x === null ? "not in V" : formatSignedDecimal(x));
-    const rows = m.tasks
-        .slice(0, items)
-        .map((t) => [
-        taskMd(t, revisions),
-        d(t.d_before),
-        d(t.d_after),
-        format_number_formatPp(t.contribution_before, 3),
-        format_number_formatPp(t.contribution_after, 3),
-        `**${format_number_formatPp(t.change, 3)}**`,
-    ]);
-    return mdDetails(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`, [
-        "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
-        "",
-        ...render_since_last_run_mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
-        ...moreLine(rows.length, m.tasks.length, m.count, "task"),
-    ]);
-}
-/**
- * The Markdown section's <summary> (generated text only: raw HTML) and body, or null without a
- * `since_last_run`. `items` rows of each list (0: the counts only).
- */
-function sinceLastRunMarkdown(report, items) {
-    const c = report.since_last_run;
-    if (c === null)
-        return null;
-    const revisions = report.provenance.dataset_revisions.length > 1;
-    const code = (s, max) => (0,report_escape/* escapeCode */.tn)(s, max);
-    const body = [previousSentence(c, code)];
-    const models = modelsSentence(c, code);
-    if (models !== null)
-        body.push("", models);
-    if (c.unavailable !== null) {
-        body.push("", `_The previous run's inputs could not be read (${(0,report_escape/* escapeMarkdownInline */.E4)(c.unavailable, 300)}): the flipped tasks and the margin's movers are not shown; the figures and the labels are._`);
-    }
-    body.push("", ...render_since_last_run_mdTable(["Figure", "Before", "After", "Change"], "|:--|--:|--:|--:|", FIGURES.map(([name, f]) => [name.replace(/_/g, "\\_"), ...figureCells(f(c))])));
-    if (c.unavailable === null) {
-        const flips = flipsMd(c, items, revisions);
-        if (flips.length > 0)
-            body.push("", ...flips);
-    }
-    body.push("", ...labelsMd(c, items, revisions));
-    const movers = moversMd(c, items, revisions);
-    if (movers.length > 0)
-        body.push("", ...movers);
-    return { summary: `<b>What changed since the last run</b> — ${headlineParts(c).join("; ")}`, body };
-}
-// --- Text -----------------------------------------------------------------------------------
-function plainText(s, max) {
-    return (0,report_escape/* neutraliseLogLine */.h4)(Array.from(s).slice(0, max).join(""));
-}
-/** The text section: the headline, the figures, each model's flips and the first rows of each list. */
-function sinceLastRunText(report) {
-    const c = report.since_last_run;
-    if (c === null)
-        return [];
-    const code = (s, max) => plainText(s, max);
-    const out = [
-        `What changed since the last run: ${headlineParts(c).join("; ")}`,
-        `  ${previousSentence(c, code)}`,
-    ];
-    const models = modelsSentence(c, code);
-    if (models !== null)
-        out.push(`  ${models}`);
-    if (c.unavailable !== null)
-        out.push(`  The previous run's inputs could not be read: ${plainText(c.unavailable, 300)}`);
-    for (const [name, f] of FIGURES) {
-        const [b, a, ch] = figureCells(f(c));
-        out.push(`  ${name}: ${b ?? ""} → ${a ?? ""} (${ch ?? ""})`);
-    }
-    const task = (t) => plainText(t.task_id, ID_CHARS);
-    for (const [role, m] of [
-        ["candidate", c.candidate],
-        ["baseline", c.baseline],
-    ]) {
-        if (m === null)
-            continue;
-        out.push(`  ${role} ${plainText(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ${formatCount(m.fail_to_pass_count)} fail → pass`);
-        const list = (flips, count, dir) => {
-            for (const f of flips.slice(0, TEXT_ITEMS)) {
-                out.push(`    ${dir} ${task(f)}: ${formatPercent(f.before, 0)} → ${formatPercent(f.after, 0)}`);
-            }
-            if (count > Math.min(TEXT_ITEMS, flips.length))
-                out.push(`    … and ${formatCount(count - Math.min(TEXT_ITEMS, flips.length))} more`);
-        };
-        list(m.pass_to_fail, m.pass_to_fail_count, "pass → fail");
-        list(m.fail_to_pass, m.fail_to_pass_count, "fail → pass");
-    }
-    out.push(`  Labels changed: ${formatCount(c.labels.count)}`);
-    for (const l of c.labels.tasks.slice(0, TEXT_ITEMS)) {
-        out.push(`    ${task(l)}: ${plainText(l.before, 20)} → ${plainText(l.after, 20)}${l.review_revision === null ? "" : ` (r${formatCount(l.review_revision)})`}`);
-    }
-    if (c.labels.count > Math.min(TEXT_ITEMS, c.labels.tasks.length)) {
-        out.push(`    … and ${formatCount(c.labels.count - Math.min(TEXT_ITEMS, c.labels.tasks.length))} more`);
-    }
-    const m = c.movers;
-    if (m !== null && m.count > 0) {
-        out.push(`  Moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it):`);
-        for (const t of m.tasks.slice(0, TEXT_ITEMS))
-            out.push(`    ${task(t)}: ${format_number_formatPp(t.change, 3)}`);
-        if (m.count > Math.min(TEXT_ITEMS, m.tasks.length)) {
-            out.push(`    … and ${formatCount(m.count - Math.min(TEXT_ITEMS, m.tasks.length))} more`);
-        }
-    }
     return out;
 }
 
@@ -28253,8 +28406,12 @@ function codeList(items, limit) {
     const rest = items.length - shown.length;
     return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
+/**
+ * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
+ * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
+ */
 function taskCell(t) {
-    return cellCode(t.task_id, 100);
+    return cellCode(t.task_id, 100, 32, 16);
 }
 /**
  * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
@@ -35735,6 +35892,61 @@ function pairMatrixHtml(r) {
     return `<div class="table-box"><table class="matrix" style="width:100%"><colgroup>${cols}</colgroup><thead>${head}</thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
+/**
+ * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
+ * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
+ * policy gates on a candidate), and a plain-text title for the check run. Model ids are escaped
+ * in Markdown and left out of the title (the check run's title is not rendered, but stays
+ * generated words and numbers only, like evaluate's).
+ */
+
+const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** What each requirement asks, in words (no model ids). */
+const REQUIREMENT_TEXT = {
+    top_resolved: "the top model is resolved",
+    top_group: "the candidate is in a top group the evidence separates from the rest",
+    above_reference: "the candidate is ordered above the reference",
+};
+const render_rank_gate_MODEL_CHARS = 120;
+/**
+ * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
+ * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
+ */
+function rankGateParts(r, f) {
+    const g = r.gate;
+    const who = [];
+    if (g.candidate !== null)
+        who.push(`${f.gen("candidate")} ${f.code(g.candidate, render_rank_gate_MODEL_CHARS)}`);
+    if (g.require === "above_reference" && r.reference !== null)
+        who.push(`${f.gen("reference")} ${f.code(r.reference, render_rank_gate_MODEL_CHARS)}`);
+    return {
+        heading: f.gen(`${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`),
+        requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
+            `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
+        reasons: g.reasons.map((reason) => f.text(reason, 600)),
+    };
+}
+/** The gate block: verdict, the title under it (the check name), the requirement and why. */
+function renderRankGateMarkdown(r, title) {
+    const f = MARKDOWN_INLINE;
+    const parts = rankGateParts(r, f);
+    const lines = [`## ${parts.heading}`, ""];
+    if (title !== null)
+        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
+    lines.push(parts.requirement, "");
+    for (const reason of parts.reasons)
+        lines.push(`- ${reason}`);
+    return lines.join("\n") + "\n";
+}
+/** The check run's title: verdict and requirement, generated words only. */
+function rankGateTitle(r) {
+    const g = r.gate;
+    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
+    const top = r.top_resolved ? "top resolved" : `top unresolved (${r.groups[0]?.length ?? 0} tied)`;
+    return `${verdict}: ${REQUIREMENT_TEXT[g.require]}; ${r.models.length} models, ${top}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/rank/render-rank-html.ts
 /**
  * The rank report as one self-contained HTML page (`model-gate rank --format html`): the headline
@@ -35744,6 +35956,7 @@ function pairMatrixHtml(r) {
  * script (html-page.ts). Untrusted text goes through HTML_INLINE (html-text.ts), and the sentences
  * and rows are rank-sections.ts's, as in the Markdown and the text. Same report → same bytes.
  */
+
 
 
 
@@ -35808,10 +36021,26 @@ function reviewSection(r) {
     }
     return out;
 }
+/**
+ * The gate's block above the ranking when the policy gates on a candidate (as the CLI's Markdown
+ * and the action's comment do): top_resolved is the headline's already.
+ */
+function gateSection(r) {
+    if (r.gate.require === "top_resolved")
+        return [];
+    const parts = rankGateParts(r, render_rank_html_f);
+    return [
+        `<h2><span class="verdict-${render_rank_html_f.gen(r.gate.verdict)}">${parts.heading}</span></h2>`,
+        render_rank_html_p(parts.requirement),
+        ...(parts.reasons.length === 0
+            ? []
+            : [`<ul>${parts.reasons.map((x) => `<li>${x}</li>`).join("\n")}</ul>`]),
+    ];
+}
 /** The page. Deterministic: the same report gives the same bytes. */
 function renderRankHtml(r) {
     const head = rankHeader(r, render_rank_html_f);
-    const body = [`<h1>${head.title}</h1>`, ...head.summary.map((s) => render_rank_html_p(s))];
+    const body = [...gateSection(r), `<h1>${head.title}</h1>`, ...head.summary.map((s) => render_rank_html_p(s))];
     // rankHeader escapes every warning; the page shows the first HTML_WARNINGS_MAX of them.
     rank_sections_add(body, warningBoxes(head.warnings, (w) => w));
     rank_sections_add(body, scoreSection(r));
@@ -36660,49 +36889,6 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly) {
         out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
     }
     return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
-/**
- * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
- * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
- * policy gates on a candidate), and a plain-text title for the check run. Model ids are escaped
- * in Markdown and left out of the title (the check run's title is not rendered, but stays
- * generated words and numbers only, like evaluate's).
- */
-
-const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
-/** What each requirement asks, in words (no model ids). */
-const REQUIREMENT_TEXT = {
-    top_resolved: "the top model is resolved",
-    top_group: "the candidate is in a top group the evidence separates from the rest",
-    above_reference: "the candidate is ordered above the reference",
-};
-const render_rank_gate_MODEL_CHARS = 120;
-/** The gate block: verdict, the title under it (the check name), the requirement and why. */
-function renderRankGateMarkdown(r, title) {
-    const f = MARKDOWN_INLINE;
-    const g = r.gate;
-    const lines = [`## ${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`, ""];
-    if (title !== null)
-        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
-    const who = [];
-    if (g.candidate !== null)
-        who.push(`${f.gen("candidate")} ${f.code(g.candidate, render_rank_gate_MODEL_CHARS)}`);
-    if (g.require === "above_reference" && r.reference !== null)
-        who.push(`${f.gen("reference")} ${f.code(r.reference, render_rank_gate_MODEL_CHARS)}`);
-    lines.push(f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
-        `${who.length > 0 ? `; ${who.join(", ")}` : ""}.`, "");
-    for (const reason of g.reasons)
-        lines.push(`- ${f.text(reason, 600)}`);
-    return lines.join("\n") + "\n";
-}
-/** The check run's title: verdict and requirement, generated words only. */
-function rankGateTitle(r) {
-    const g = r.gate;
-    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
-    const top = r.top_resolved ? "top resolved" : `top unresolved (${r.groups[0]?.length ?? 0} tied)`;
-    return `${verdict}: ${REQUIREMENT_TEXT[g.require]}; ${r.models.length} models, ${top}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/github-limits.ts

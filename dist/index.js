@@ -68073,6 +68073,7 @@ function clusterText(report) {
 const SINCE_LAST_RUN_ITEMS = 10;
 /** Rows of each list in the text output. */
 const TEXT_ITEMS = 5;
+/** Code points of a task id and of a model name shown (Markdown, text and the HTML page). */
 const ID_CHARS = 100;
 const MODEL_CHARS = 80;
 function render_since_last_run_plural(n, one, many) {
@@ -68119,17 +68120,18 @@ const FIGURES = [
 function figureCells(f) {
     return [format_number_formatPp(f.before), format_number_formatPp(f.after), f.change === null ? "n/a" : format_number_formatPp(f.change)];
 }
-function previousSentence(c, code) {
+/** The previous run in a sentence; `gen` escapes the generated words for the output (HTML), identity else. */
+function previousSentence(c, code, gen = (s) => s) {
     const p = c.previous;
-    const head = p.head_sha === null ? "" : ` at commit ${code(p.head_sha.slice(0, 12), 12)}`;
-    return `Compared with the previous run${head} (verdict ${verdictWord(p.verdict)}).`;
+    const head = p.head_sha === null ? "" : `${gen(" at commit ")}${code(p.head_sha.slice(0, 12), 12)}`;
+    return `${gen("Compared with the previous run")}${head}${gen(` (verdict ${verdictWord(p.verdict)}).`)}`;
 }
-function modelsSentence(c, code) {
+function modelsSentence(c, code, gen = (s) => s) {
     if (!c.models_changed)
         return null;
     const p = c.previous;
-    return (`The models changed: the previous run compared ${code(p.candidate, MODEL_CHARS)} with ` +
-        `${code(p.baseline, MODEL_CHARS)}; the tasks are compared by role (candidate, baseline).`);
+    return (`${gen("The models changed: the previous run compared ")}${code(p.candidate, MODEL_CHARS)}${gen(" with ")}` +
+        `${code(p.baseline, MODEL_CHARS)}${gen("; the tasks are compared by role (candidate, baseline).")}`);
 }
 // --- Markdown -------------------------------------------------------------------------------
 function render_since_last_run_mdTable(header, align, rows) {
@@ -68140,11 +68142,15 @@ function mdDetails(summary, body) {
     return ["<details>", `<summary>${summary}</summary>`, "", ...body, "", "</details>"];
 }
 /** "… and N more" under a list: the rest of the count, and where the listed ones end in the report file. */
-function moreLine(shown, listed, count, noun) {
+function moreSentence(shown, listed, count, noun) {
     if (count <= shown)
-        return [];
+        return null;
     const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${format_number_formatCount(listed)})`;
-    return ["", `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`];
+    return `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
+}
+function moreLine(shown, listed, count, noun) {
+    const more = moreSentence(shown, listed, count, noun);
+    return more === null ? [] : ["", more];
 }
 function taskMd(t, revisions) {
     const id = cellCode(t.task_id, ID_CHARS);
@@ -68479,8 +68485,12 @@ function codeList(items, limit) {
     const rest = items.length - shown.length;
     return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
+/**
+ * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
+ * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
+ */
 function taskCell(t) {
-    return cellCode(t.task_id, 100);
+    return cellCode(t.task_id, 100, 32, 16);
 }
 /**
  * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
@@ -69031,22 +69041,34 @@ const REQUIREMENT_TEXT = {
     above_reference: "the candidate is ordered above the reference",
 };
 const render_rank_gate_MODEL_CHARS = 120;
-/** The gate block: verdict, the title under it (the check name), the requirement and why. */
-function renderRankGateMarkdown(r, title) {
-    const f = MARKDOWN_INLINE;
+/**
+ * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
+ * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
+ */
+function rankGateParts(r, f) {
     const g = r.gate;
-    const lines = [`## ${ICON[g.verdict]} ${g.verdict} — rank gate`, ""];
-    if (title !== null)
-        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
     const who = [];
     if (g.candidate !== null)
         who.push(`${f.gen("candidate")} ${f.code(g.candidate, render_rank_gate_MODEL_CHARS)}`);
     if (g.require === "above_reference" && r.reference !== null)
         who.push(`${f.gen("reference")} ${f.code(r.reference, render_rank_gate_MODEL_CHARS)}`);
-    lines.push(f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
-        `${who.length > 0 ? `; ${who.join(", ")}` : ""}.`, "");
-    for (const reason of g.reasons)
-        lines.push(`- ${f.text(reason, 600)}`);
+    return {
+        heading: f.gen(`${ICON[g.verdict]} ${g.verdict} — rank gate`),
+        requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
+            `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
+        reasons: g.reasons.map((reason) => f.text(reason, 600)),
+    };
+}
+/** The gate block: verdict, the title under it (the check name), the requirement and why. */
+function renderRankGateMarkdown(r, title) {
+    const f = MARKDOWN_INLINE;
+    const parts = rankGateParts(r, f);
+    const lines = [`## ${parts.heading}`, ""];
+    if (title !== null)
+        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
+    lines.push(parts.requirement, "");
+    for (const reason of parts.reasons)
+        lines.push(`- ${reason}`);
     return lines.join("\n") + "\n";
 }
 /** The check run's title: verdict and requirement, generated words only. */
