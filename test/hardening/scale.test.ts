@@ -27,6 +27,8 @@ const scratch = useScratch("gate-scale-");
  * that spreads into a call, or calls `.apply`, fails the guard.
  */
 const BOUNDED_SPREADS: Readonly<Record<string, string>> = {
+  "src/core/report/html/evaluate-since-html.ts":
+    "the HTML page's lists of what changed are cut at SINCE_LAST_RUN_ITEMS rows (10)",
   "src/core/report/render-clusters.ts":
     "the cluster table's rows above and below the fold (at most 10 and 40)",
   "src/core/report/render-markdown.ts": "rendered lists are cut at LIST_LIMIT rows (or a policy's few rules)",
