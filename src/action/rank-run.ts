@@ -8,8 +8,6 @@
  * Nothing here fails the step: a user error is thrown, a verdict is returned with what fails it.
  */
 import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { InputError } from "../core/errors.js";
 import { parsePolicy } from "../core/policy/load-policy.js";
 import { checkRankGate } from "../core/rank/rank-gate.js";
@@ -23,10 +21,8 @@ import {
   COMMENT_BODY_MAX,
   STEP_SUMMARY_MAX_BYTES,
 } from "../core/report/github-limits.js";
-import { jsonChunks } from "../core/report/report-json.js";
 import { quote } from "../core/quote.js";
-import { writeFileAtomic } from "../io/atomic-write.js";
-import { describeFsCode, outputTargetProblem } from "../io/file-kind.js";
+import { outputTargetProblem } from "../io/file-kind.js";
 import { readRankInputs } from "../read/read-models.js";
 import { TOOL_VERSION } from "../version.js";
 import { conclusionFor, publishCheckRun } from "./check-run.js";
@@ -38,10 +34,12 @@ import {
   baseVersions,
   choosePolicy,
   errorSummary,
+  failOnMessage,
   makeDisplayPath,
   renderWithinBytes,
   reportInputError,
   whereTheVerdictIs,
+  writeReportFile,
   type ActionDeps,
 } from "./run.js";
 import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
@@ -106,44 +104,6 @@ export function rankCommentBody(
   if (!header.startsWith(COMMENT_MARKER))
     throw new Error("the comment header does not start with the marker");
   return { body: header + rankMarkdown(report, title, COMMENT_BODY_MAX - header.length), digest };
-}
-
-function failOnMessage(report: RankReport, failOn: RankActionInputs["failOn"]): string | null {
-  const verdict = report.gate.verdict;
-  const fails =
-    (failOn === "reject" && verdict === "reject") ||
-    (failOn === "reject-or-unresolved" && verdict !== "accept");
-  if (!fails) return null;
-  const reason = report.gate.reasons[0];
-  return `Model ranking gate verdict: ${verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
-}
-
-async function writeRankReport(
-  report: RankReport,
-  path: string,
-  problem: string | null,
-  deps: ActionDeps,
-): Promise<boolean> {
-  const { log } = deps;
-  if (problem !== null) {
-    log.error(`report-path ${path}: ${problem}. The report file is not written.`);
-    deps.setOutput("report-path", "");
-    return false;
-  }
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(path, jsonChunks(report));
-    log.info(`Report written to ${path}`);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException | null)?.code === undefined) throw error;
-    log.error(
-      `report-path ${path} cannot be written (${describeFsCode(error)}). ` +
-        "The report file is not written; a previous one is left as it was.",
-    );
-    deps.setOutput("report-path", "");
-    return false;
-  }
 }
 
 /** The check run and the sticky comment, best effort, each failure one warning. */
@@ -356,7 +316,7 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
     log.info(`${rankGateTitle(report)}.`);
     for (const reason of report.gate.reasons) log.info(`  ${reason}`);
     for (const warning of report.warnings) log.warning(warning);
-    const reportFile = await writeRankReport(report, inputs.reportPath, reportProblem, deps);
+    const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
     return { summary: summaryWritten, outputs: outputsSet, reportFile };
   });
 
@@ -369,7 +329,12 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
     report,
     checkRunId,
     commentId,
-    verdictFailure: failOnMessage(report, inputs.failOn),
+    verdictFailure: failOnMessage(
+      "Model ranking gate",
+      report.gate.verdict,
+      report.gate.reasons[0],
+      inputs.failOn,
+    ),
     undelivered: delivery.reportFile ? [] : ["report file"],
   };
 }

@@ -435,13 +435,21 @@ export async function reportInputError(
   deps.setOutput("check-run-id", id === null ? "" : String(id));
 }
 
-function failOnMessage(report: Report, failOn: ActionInputs["failOn"]): string | null {
+/**
+ * The message the step fails with per `fail-on` (evaluate's and the rank gate's), else null.
+ * `gate` names the gate in the message ("Model gate", "Model ranking gate").
+ */
+export function failOnMessage(
+  gate: string,
+  verdict: Report["verdict"],
+  reason: string | undefined,
+  failOn: ActionInputs["failOn"],
+): string | null {
   const fails =
-    (failOn === "reject" && report.verdict === "reject") ||
-    (failOn === "reject-or-unresolved" && report.verdict !== "accept");
+    (failOn === "reject" && verdict === "reject") ||
+    (failOn === "reject-or-unresolved" && verdict !== "accept");
   if (!fails) return null;
-  const reason = report.reasons[0];
-  return `Model gate verdict: ${report.verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
+  return `${gate} verdict: ${verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
 }
 
 /** How an input file is named in messages: relative to the workspace when inside it. */
@@ -453,8 +461,8 @@ function displayInput(ctx: RunContext, path: string): string {
  * The report file, complete or not at all; a refused or failing target is one ::error:: (and the
  * step fails), not a stop. True when it was written.
  */
-async function writeReportFile(
-  report: Report,
+export async function writeReportFile(
+  report: object,
   reportPath: string,
   reportProblem: string | null,
   deps: ActionDeps,
@@ -759,7 +767,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     report,
     checkRunId,
     commentId,
-    verdictFailure: failOnMessage(report, inputs.failOn),
+    verdictFailure: failOnMessage("Model gate", report.verdict, report.reasons[0], inputs.failOn),
     undelivered: delivery.reportFile ? [] : ["report file"],
   };
 }
