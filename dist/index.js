@@ -69539,153 +69539,6 @@ function renderRankMarkdown(report, options = {}) {
     return truncateMarkdown(render(report, SHORT_DETAILS[SHORT_DETAILS.length - 1] ?? FULL_DETAIL, true), max);
 }
 
-;// CONCATENATED MODULE: ./src/core/report/report-json.ts
-/**
- * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
- * JSON_CHUNK_CHARS, so a writer never holds it whole (issue 15). At 10⁶ tasks the text is ~30 MB:
- * the one string, its copy with the newline and the bytes written out took ~140 MB more than the
- * gate had used until then, the read and the evaluation included.
- *
- * The pieces joined are byte for byte what JSON.stringify gives (test/report/report-json.test.ts
- * compares them on random values): containers are walked here, and runs of scalars (an array's
- * task ids, a field's value) are left to JSON.stringify in batches, with the text of a nested
- * value indented by its depth. A nested value's text is JSON.stringify's at depth 0 with every
- * line after the first indented: a JSON text has no line break but between tokens.
- */
-/** About this many characters a piece (a batch or a long value may make one longer). */
-const JSON_CHUNK_CHARS = 1 << 16;
-/** Scalars of an array given to JSON.stringify at once. */
-const SCALAR_BATCH = 1024;
-const STEP = "  ";
-/** Walked here (an object with toJSON is JSON.stringify's: it says what it stands for). */
-function isContainer(v) {
-    return typeof v === "object" && v !== null && typeof v.toJSON !== "function";
-}
-/** JSON.stringify's text of `v` at an indentation of `indent`; undefined where it gives none. */
-function leaf(v, indent) {
-    const text = JSON.stringify(v, null, 2);
-    return text === undefined || indent === "" || !text.includes("\n")
-        ? text
-        : text.replaceAll("\n", "\n" + indent);
-}
-function* arrayPieces(a, indent) {
-    if (a.length === 0) {
-        yield "[]";
-        return;
-    }
-    const inner = indent + STEP;
-    yield "[\n" + inner;
-    let k = 0;
-    while (k < a.length) {
-        if (k > 0)
-            yield ",\n" + inner;
-        const v = a[k];
-        if (isContainer(v)) {
-            yield* pieces(v, inner);
-            k++;
-            continue;
-        }
-        // A run of scalars (holes, undefined and functions are null, as JSON.stringify writes them).
-        let end = k + 1;
-        while (end < a.length && end - k < SCALAR_BATCH && !isContainer(a[end]))
-            end++;
-        const text = JSON.stringify(a.slice(k, end), null, 2);
-        // "[\n  x,\n  y\n]" → "x,\n" + inner + "y".
-        yield text.slice(2 + STEP.length, -2).replaceAll("\n" + STEP, "\n" + inner);
-        k = end;
-    }
-    yield "\n" + indent + "]";
-}
-function* objectPieces(o, indent) {
-    const inner = indent + STEP;
-    let first = true;
-    for (const key of Object.keys(o)) {
-        const v = o[key];
-        const text = isContainer(v) ? undefined : leaf(v, inner);
-        // JSON.stringify leaves out a key whose value has no text (undefined, a function, a symbol).
-        if (!isContainer(v) && text === undefined)
-            continue;
-        yield (first ? "{\n" : ",\n") + inner + JSON.stringify(key) + ": ";
-        first = false;
-        if (text !== undefined)
-            yield text;
-        else
-            yield* pieces(v, inner);
-    }
-    yield first ? "{}" : "\n" + indent + "}";
-}
-function* pieces(v, indent) {
-    if (Array.isArray(v))
-        yield* arrayPieces(v, indent);
-    else
-        yield* objectPieces(v, indent);
-}
-/**
- * `JSON.stringify(value, null, 2) + "\n"` in pieces of about `size` characters (the last one ends
- * with the newline). `value` is plain data: an object or an array.
- */
-function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
-    let buffer = "";
-    const root = isContainer(value) ? pieces(value, "") : [leaf(value, "") ?? ""];
-    for (const piece of root) {
-        buffer += piece;
-        if (buffer.length >= size) {
-            yield buffer;
-            buffer = "";
-        }
-    }
-    yield buffer + "\n";
-}
-
-;// CONCATENATED MODULE: ./src/io/atomic-write.ts
-
-
-
-
-/**
- * Writes a file so that readers see either the previous complete file or the new complete file,
- * never a half-written one: write a temporary file in the same directory (same filesystem), then
- * rename it over the target, which POSIX makes atomic. A failed write (a full disk: ENOSPC, a
- * quota, EIO) removes the temporary file and leaves the previous file as it was.
- *
- * An existing target that is a symbolic link is written through (the file it names is replaced
- * and the link kept), keeping the previous file's permission bits. An existing target that is not
- * a regular file (a directory, device, FIFO, socket) is refused (EEXIST-like error with code
- * "ENOTREGULAR"): a rename would replace a device node with a plain file. (No imports from this
- * project: a test runs this file alone in a child process it kills.)
- */
-async function writeFileAtomic(path, data) {
-    let target;
-    let mode;
-    try {
-        target = (0,external_node_fs_namespaceObject.realpathSync)(path);
-        const st = (0,external_node_fs_namespaceObject.statSync)(target);
-        if (!st.isFile())
-            throw Object.assign(new Error(`${path} is not a regular file`), {
-                code: st.isDirectory() ? "EISDIR" : "ENOTREGULAR",
-            });
-        mode = st.mode & 0o7777;
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === "EISDIR" || code === "ENOTREGULAR")
-            throw error;
-        // No such file yet (or a dangling link: written as a new file at `path`).
-        target = path;
-    }
-    const tmp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(target), `.${(0,external_node_path_namespaceObject.basename)(target)}.${process.pid}.${(0,external_node_crypto_.randomBytes)(6).toString("hex")}.tmp`);
-    try {
-        await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: "wx" });
-        if (mode !== undefined)
-            await (0,promises_namespaceObject.chmod)(tmp, mode);
-        await (0,promises_namespaceObject.rename)(tmp, target);
-    }
-    catch (error) {
-        await (0,promises_namespaceObject.rm)(tmp, { force: true });
-        throw error;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/core/fs-error-words.ts
 /**
  * File-system errno codes in words, for every message that names a failed open, read or write:
@@ -79541,6 +79394,153 @@ function decodePolicyText(bytes, shownPath) {
     ]);
 }
 
+;// CONCATENATED MODULE: ./src/core/report/report-json.ts
+/**
+ * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
+ * JSON_CHUNK_CHARS, so a writer never holds it whole (issue 15). At 10⁶ tasks the text is ~30 MB:
+ * the one string, its copy with the newline and the bytes written out took ~140 MB more than the
+ * gate had used until then, the read and the evaluation included.
+ *
+ * The pieces joined are byte for byte what JSON.stringify gives (test/report/report-json.test.ts
+ * compares them on random values): containers are walked here, and runs of scalars (an array's
+ * task ids, a field's value) are left to JSON.stringify in batches, with the text of a nested
+ * value indented by its depth. A nested value's text is JSON.stringify's at depth 0 with every
+ * line after the first indented: a JSON text has no line break but between tokens.
+ */
+/** About this many characters a piece (a batch or a long value may make one longer). */
+const JSON_CHUNK_CHARS = 1 << 16;
+/** Scalars of an array given to JSON.stringify at once. */
+const SCALAR_BATCH = 1024;
+const STEP = "  ";
+/** Walked here (an object with toJSON is JSON.stringify's: it says what it stands for). */
+function isContainer(v) {
+    return typeof v === "object" && v !== null && typeof v.toJSON !== "function";
+}
+/** JSON.stringify's text of `v` at an indentation of `indent`; undefined where it gives none. */
+function leaf(v, indent) {
+    const text = JSON.stringify(v, null, 2);
+    return text === undefined || indent === "" || !text.includes("\n")
+        ? text
+        : text.replaceAll("\n", "\n" + indent);
+}
+function* arrayPieces(a, indent) {
+    if (a.length === 0) {
+        yield "[]";
+        return;
+    }
+    const inner = indent + STEP;
+    yield "[\n" + inner;
+    let k = 0;
+    while (k < a.length) {
+        if (k > 0)
+            yield ",\n" + inner;
+        const v = a[k];
+        if (isContainer(v)) {
+            yield* pieces(v, inner);
+            k++;
+            continue;
+        }
+        // A run of scalars (holes, undefined and functions are null, as JSON.stringify writes them).
+        let end = k + 1;
+        while (end < a.length && end - k < SCALAR_BATCH && !isContainer(a[end]))
+            end++;
+        const text = JSON.stringify(a.slice(k, end), null, 2);
+        // "[\n  x,\n  y\n]" → "x,\n" + inner + "y".
+        yield text.slice(2 + STEP.length, -2).replaceAll("\n" + STEP, "\n" + inner);
+        k = end;
+    }
+    yield "\n" + indent + "]";
+}
+function* objectPieces(o, indent) {
+    const inner = indent + STEP;
+    let first = true;
+    for (const key of Object.keys(o)) {
+        const v = o[key];
+        const text = isContainer(v) ? undefined : leaf(v, inner);
+        // JSON.stringify leaves out a key whose value has no text (undefined, a function, a symbol).
+        if (!isContainer(v) && text === undefined)
+            continue;
+        yield (first ? "{\n" : ",\n") + inner + JSON.stringify(key) + ": ";
+        first = false;
+        if (text !== undefined)
+            yield text;
+        else
+            yield* pieces(v, inner);
+    }
+    yield first ? "{}" : "\n" + indent + "}";
+}
+function* pieces(v, indent) {
+    if (Array.isArray(v))
+        yield* arrayPieces(v, indent);
+    else
+        yield* objectPieces(v, indent);
+}
+/**
+ * `JSON.stringify(value, null, 2) + "\n"` in pieces of about `size` characters (the last one ends
+ * with the newline). `value` is plain data: an object or an array.
+ */
+function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
+    let buffer = "";
+    const root = isContainer(value) ? pieces(value, "") : [leaf(value, "") ?? ""];
+    for (const piece of root) {
+        buffer += piece;
+        if (buffer.length >= size) {
+            yield buffer;
+            buffer = "";
+        }
+    }
+    yield buffer + "\n";
+}
+
+;// CONCATENATED MODULE: ./src/io/atomic-write.ts
+
+
+
+
+/**
+ * Writes a file so that readers see either the previous complete file or the new complete file,
+ * never a half-written one: write a temporary file in the same directory (same filesystem), then
+ * rename it over the target, which POSIX makes atomic. A failed write (a full disk: ENOSPC, a
+ * quota, EIO) removes the temporary file and leaves the previous file as it was.
+ *
+ * An existing target that is a symbolic link is written through (the file it names is replaced
+ * and the link kept), keeping the previous file's permission bits. An existing target that is not
+ * a regular file (a directory, device, FIFO, socket) is refused (EEXIST-like error with code
+ * "ENOTREGULAR"): a rename would replace a device node with a plain file. (No imports from this
+ * project: a test runs this file alone in a child process it kills.)
+ */
+async function writeFileAtomic(path, data) {
+    let target;
+    let mode;
+    try {
+        target = (0,external_node_fs_namespaceObject.realpathSync)(path);
+        const st = (0,external_node_fs_namespaceObject.statSync)(target);
+        if (!st.isFile())
+            throw Object.assign(new Error(`${path} is not a regular file`), {
+                code: st.isDirectory() ? "EISDIR" : "ENOTREGULAR",
+            });
+        mode = st.mode & 0o7777;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === "EISDIR" || code === "ENOTREGULAR")
+            throw error;
+        // No such file yet (or a dangling link: written as a new file at `path`).
+        target = path;
+    }
+    const tmp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(target), `.${(0,external_node_path_namespaceObject.basename)(target)}.${process.pid}.${(0,external_node_crypto_.randomBytes)(6).toString("hex")}.tmp`);
+    try {
+        await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: "wx" });
+        if (mode !== undefined)
+            await (0,promises_namespaceObject.chmod)(tmp, mode);
+        await (0,promises_namespaceObject.rename)(tmp, target);
+    }
+    catch (error) {
+        await (0,promises_namespaceObject.rm)(tmp, { force: true });
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/action/base-policy.ts
 /**
  * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
@@ -81719,13 +81719,16 @@ async function reportInputError(error, inputs, ctx, octokit, deps) {
     });
     deps.setOutput("check-run-id", id === null ? "" : String(id));
 }
-function failOnMessage(report, failOn) {
-    const fails = (failOn === "reject" && report.verdict === "reject") ||
-        (failOn === "reject-or-unresolved" && report.verdict !== "accept");
+/**
+ * The message the step fails with per `fail-on` (evaluate's and the rank gate's), else null.
+ * `gate` names the gate in the message ("Model gate", "Model ranking gate").
+ */
+function failOnMessage(gate, verdict, reason, failOn) {
+    const fails = (failOn === "reject" && verdict === "reject") ||
+        (failOn === "reject-or-unresolved" && verdict !== "accept");
     if (!fails)
         return null;
-    const reason = report.reasons[0];
-    return `Model gate verdict: ${report.verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
+    return `${gate} verdict: ${verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
 }
 /** How an input file is named in messages: relative to the workspace when inside it. */
 function displayInput(ctx, path) {
@@ -81984,7 +81987,7 @@ async function runAction(deps) {
         report,
         checkRunId,
         commentId,
-        verdictFailure: failOnMessage(report, inputs.failOn),
+        verdictFailure: failOnMessage("Model gate", report.verdict, report.reasons[0], inputs.failOn),
         undelivered: delivery.reportFile ? [] : ["report file"],
     };
 }
@@ -81999,10 +82002,6 @@ async function runAction(deps) {
  * ranking", so an evaluate gate and a rank gate on one pull request keep one comment each).
  * Nothing here fails the step: a user error is thrown, a verdict is returned with what fails it.
  */
-
-
-
-
 
 
 
@@ -82058,37 +82057,6 @@ function rankCommentBody(report, title, key) {
     if (!header.startsWith(COMMENT_MARKER))
         throw new Error("the comment header does not start with the marker");
     return { body: header + rankMarkdown(report, title, COMMENT_BODY_MAX - header.length), digest };
-}
-function rank_run_failOnMessage(report, failOn) {
-    const verdict = report.gate.verdict;
-    const fails = (failOn === "reject" && verdict === "reject") ||
-        (failOn === "reject-or-unresolved" && verdict !== "accept");
-    if (!fails)
-        return null;
-    const reason = report.gate.reasons[0];
-    return `Model ranking gate verdict: ${verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
-}
-async function writeRankReport(report, path, problem, deps) {
-    const { log } = deps;
-    if (problem !== null) {
-        log.error(`report-path ${path}: ${problem}. The report file is not written.`);
-        deps.setOutput("report-path", "");
-        return false;
-    }
-    try {
-        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(path), { recursive: true });
-        await writeFileAtomic(path, jsonChunks(report));
-        log.info(`Report written to ${path}`);
-        return true;
-    }
-    catch (error) {
-        if (error?.code === undefined)
-            throw error;
-        log.error(`report-path ${path} cannot be written (${describeFsCode(error)}). ` +
-            "The report file is not written; a previous one is left as it was.");
-        deps.setOutput("report-path", "");
-        return false;
-    }
 }
 /** The check run and the sticky comment, best effort, each failure one warning. */
 async function publishRank(report, onUnresolved, inputs, ctx, octokit, delivery, deps) {
@@ -82263,7 +82231,7 @@ async function runRankAction(deps) {
             log.info(`  ${reason}`);
         for (const warning of report.warnings)
             log.warning(warning);
-        const reportFile = await writeRankReport(report, inputs.reportPath, reportProblem, deps);
+        const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
         return { summary: summaryWritten, outputs: outputsSet, reportFile };
     });
     const { checkRunId, commentId } = await log.group("GitHub", () => publishRank(report, onUnresolved, inputs, ctx, octokit, delivery, deps));
@@ -82273,7 +82241,7 @@ async function runRankAction(deps) {
         report,
         checkRunId,
         commentId,
-        verdictFailure: rank_run_failOnMessage(report, inputs.failOn),
+        verdictFailure: failOnMessage("Model ranking gate", report.gate.verdict, report.gate.reasons[0], inputs.failOn),
         undelivered: delivery.reportFile ? [] : ["report file"],
     };
 }
