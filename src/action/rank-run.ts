@@ -25,9 +25,8 @@ import { quote } from "../core/quote.js";
 import { outputTargetProblem } from "../io/file-kind.js";
 import { readRankInputs } from "../read/read-models.js";
 import { TOOL_VERSION } from "../version.js";
-import { conclusionFor, publishCheckRun } from "./check-run.js";
+import { conclusionFor } from "./check-run.js";
 import { readRunContext, type RunContext } from "./context.js";
-import type { Octokit } from "./github-api.js";
 import { idOutputs } from "./outputs.js";
 import { DEFAULT_RANK_CHECK_NAME, readRankActionInputs, type RankActionInputs } from "./rank-inputs.js";
 import {
@@ -36,13 +35,14 @@ import {
   errorSummary,
   failOnMessage,
   makeDisplayPath,
+  publishToGitHub,
   renderWithinBytes,
   reportInputError,
-  whereTheVerdictIs,
   writeReportFile,
   type ActionDeps,
+  type Delivery,
 } from "./run.js";
-import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
+import { commentHeader } from "./sticky-comment.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
 
 /** The outputs rank mode sets (evaluate's figures are not set: they describe one pair). */
@@ -63,12 +63,6 @@ export interface RankActionResult {
   readonly verdictFailure: string | null;
   /** What could not be delivered (already said with an ::error::): the step fails. */
   readonly undelivered: readonly string[];
-}
-
-interface Delivery {
-  readonly summary: boolean;
-  readonly outputs: boolean;
-  readonly reportFile: boolean;
 }
 
 /** The rank outputs of a report (without the ids known only after publishing). */
@@ -104,75 +98,6 @@ export function rankCommentBody(
   if (!header.startsWith(COMMENT_MARKER))
     throw new Error("the comment header does not start with the marker");
   return { body: header + rankMarkdown(report, title, COMMENT_BODY_MAX - header.length), digest };
-}
-
-/** The check run and the sticky comment, best effort, each failure one warning. */
-async function publishRank(
-  report: RankReport,
-  onUnresolved: "fail" | "neutral",
-  inputs: RankActionInputs,
-  ctx: RunContext,
-  octokit: Octokit | null,
-  delivery: Delivery,
-  deps: ActionDeps,
-): Promise<{ checkRunId: number | null; commentId: number | null }> {
-  const { log } = deps;
-  let checkRunId: number | null = null;
-  let commentId: number | null = null;
-  if (octokit === null || ctx.repo === null) {
-    log.info("No GitHub calls (no token or no repository).");
-    return { checkRunId, commentId };
-  }
-  const fork = ctx.pullRequest?.fork ?? false;
-  const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
-  if (ctx.sha === null) {
-    const envSha = deps.env["GITHUB_SHA"] ?? "";
-    log.warning(
-      `No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`,
-    );
-  } else {
-    checkRunId = await publishCheckRun(
-      {
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
-        name: inputs.checkName,
-        headSha: ctx.sha,
-        conclusion: conclusionFor(report.gate.verdict, onUnresolved),
-        title: rankGateTitle(report),
-        summary: rankMarkdown(report, inputs.checkName, CHECK_RUN_TEXT_MAX),
-        annotations: [],
-      },
-      github,
-    );
-    if (checkRunId !== null)
-      log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
-  }
-  const pr = ctx.pullRequest;
-  if (pr === null || inputs.comment === "never") {
-    log.info(pr === null ? "Not a pull request: no comment." : "comment: never: no comment.");
-    return { checkRunId, commentId };
-  }
-  const author = await resolveCommentAuthor(github);
-  if (author !== null) {
-    const { body, digest } = rankCommentBody(report, inputs.checkName, inputs.commentKey);
-    const outcome = await upsertStickyComment(
-      {
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
-        issueNumber: pr.number,
-        body,
-        digest,
-        key: inputs.commentKey,
-        mode: inputs.comment,
-        author,
-      },
-      github,
-    );
-    commentId = outcome.id;
-    if (outcome.kind === "created" || outcome.kind === "updated")
-      log.info(`Ranking comment ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
-  }
-  return { checkRunId, commentId };
 }
 
 /** Runs the action in rank mode. Throws InputError for user errors (after reporting them where it can). */
@@ -321,7 +246,21 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
   });
 
   const { checkRunId, commentId } = await log.group("GitHub", () =>
-    publishRank(report, onUnresolved, inputs, ctx, octokit, delivery, deps),
+    publishToGitHub(
+      {
+        conclusion: conclusionFor(report.gate.verdict, onUnresolved),
+        title: rankGateTitle(report),
+        checkText: () => rankMarkdown(report, inputs.checkName, CHECK_RUN_TEXT_MAX),
+        comment: () => rankCommentBody(report, inputs.checkName, inputs.commentKey),
+        author: null,
+        commentNoun: "Ranking comment",
+      },
+      inputs,
+      ctx,
+      octokit,
+      delivery,
+      deps,
+    ),
   );
   for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId))) deps.setOutput(name, value);
 

@@ -38,7 +38,7 @@ import { loadBasePolicy } from "./base-policy.js";
 import type { GitRunner } from "../git/run-git.js";
 import { recentPolicyHistory } from "../git/policy-history.js";
 import { readBaseVersions, type BaseVersions, type GitToFile } from "./base-files.js";
-import { conclusionFor, publishCheckRun, type CheckRunAnnotation } from "./check-run.js";
+import { conclusionFor, publishCheckRun, type CheckRunAnnotation, type Conclusion } from "./check-run.js";
 import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetrySettings } from "./github-api.js";
 import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
@@ -46,7 +46,12 @@ import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
 import type { ReadThreads } from "../read/read-threads.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
-import { commentHeader, resolveCommentAuthor, upsertStickyComment } from "./sticky-comment.js";
+import {
+  commentHeader,
+  resolveCommentAuthor,
+  upsertStickyComment,
+  type CommentAuthor,
+} from "./sticky-comment.js";
 import { decideWithRuns, earlierRuns, withActionSinceLastRun, type HistoryWrite } from "./runs-phase.js";
 
 export interface ActionDeps {
@@ -85,7 +90,7 @@ export interface ActionResult {
 }
 
 /** Which of the run's places got the verdict, for messages that say where it is. */
-interface Delivery {
+export interface Delivery {
   readonly summary: boolean;
   readonly outputs: boolean;
   readonly reportFile: boolean;
@@ -489,15 +494,31 @@ export async function writeReportFile(
   }
 }
 
-/** The "GitHub" phase: the check run and the sticky comment, best effort, each failure one warning. */
-async function publishToGitHub(
-  report: Report,
+/** What one gate publishes: the check run's figures and the comment, rendered only when needed. */
+export interface Publication {
+  readonly conclusion: Conclusion;
+  readonly title: string;
+  readonly checkText: () => string;
+  readonly comment: () => { body: string; digest: string };
+  /** The check run's `external_id` (the run-history record), when there is one. */
+  readonly externalId?: string;
+  /** Whose comments are the gate's, when already asked (the "Earlier runs" phase); null: ask now. */
+  readonly author: { readonly value: CommentAuthor | null } | null;
+  /** How the comment is named in the log ("Gate comment", "Ranking comment"). */
+  readonly commentNoun: string;
+}
+
+/**
+ * The "GitHub" phase of evaluate and of rank mode: the check run, then the sticky comment, best
+ * effort, each failure one warning.
+ */
+export async function publishToGitHub(
+  what: Publication,
   inputs: ActionInputs,
   ctx: RunContext,
   octokit: Octokit | null,
   delivery: Delivery,
   deps: ActionDeps,
-  history: HistoryWrite | null = null,
 ): Promise<{ checkRunId: number | null; commentId: number | null }> {
   const { log } = deps;
   let checkRunId: number | null = null;
@@ -520,11 +541,11 @@ async function publishToGitHub(
         repo: ctx.repo.repo,
         name: inputs.checkName,
         headSha: ctx.sha,
-        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
-        title: headlineText(report),
-        summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
+        conclusion: what.conclusion,
+        title: what.title,
+        summary: what.checkText(),
         annotations: [],
-        ...(history === null ? {} : { externalId: history.externalId }),
+        ...(what.externalId === undefined ? {} : { externalId: what.externalId }),
       },
       github,
     );
@@ -538,9 +559,9 @@ async function publishToGitHub(
     return { checkRunId, commentId };
   }
   // null author: GitHub did not say whose comments are the gate's (warned); post none.
-  const author = history?.author != null ? history.author.value : await resolveCommentAuthor(github);
+  const author = what.author !== null ? what.author.value : await resolveCommentAuthor(github);
   if (author !== null) {
-    const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine);
+    const { body, digest } = what.comment();
     const outcome = await upsertStickyComment(
       {
         owner: ctx.repo.owner,
@@ -556,7 +577,7 @@ async function publishToGitHub(
     );
     commentId = outcome.id;
     if (outcome.kind === "created" || outcome.kind === "updated")
-      log.info(`Gate comment ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
+      log.info(`${what.commentNoun} ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
   }
   return { checkRunId, commentId };
 }
@@ -759,7 +780,22 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   });
 
   const { checkRunId, commentId } = await log.group("GitHub", () =>
-    publishToGitHub(report, inputs, ctx, octokit, delivery, deps, history),
+    publishToGitHub(
+      {
+        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
+        title: headlineText(report),
+        checkText: () => renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
+        comment: () => commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine),
+        ...(history === null ? {} : { externalId: history.externalId }),
+        author: history?.author ?? null,
+        commentNoun: "Gate comment",
+      },
+      inputs,
+      ctx,
+      octokit,
+      delivery,
+      deps,
+    ),
   );
   for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId))) deps.setOutput(name, value);
 
