@@ -81760,8 +81760,11 @@ async function writeReportFile(report, reportPath, reportProblem, deps) {
         return false;
     }
 }
-/** The "GitHub" phase: the check run and the sticky comment, best effort, each failure one warning. */
-async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps, history = null) {
+/**
+ * The "GitHub" phase of evaluate and of rank mode: the check run, then the sticky comment, best
+ * effort, each failure one warning.
+ */
+async function publishToGitHub(what, inputs, ctx, octokit, delivery, deps) {
     const { log } = deps;
     let checkRunId = null;
     let commentId = null;
@@ -81781,11 +81784,11 @@ async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps, his
             repo: ctx.repo.repo,
             name: inputs.checkName,
             headSha: ctx.sha,
-            conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
-            title: headlineText(report),
-            summary: renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
+            conclusion: what.conclusion,
+            title: what.title,
+            summary: what.checkText(),
             annotations: [],
-            ...(history === null ? {} : { externalId: history.externalId }),
+            ...(what.externalId === undefined ? {} : { externalId: what.externalId }),
         }, github);
         if (checkRunId !== null)
             log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
@@ -81797,9 +81800,9 @@ async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps, his
         return { checkRunId, commentId };
     }
     // null author: GitHub did not say whose comments are the gate's (warned); post none.
-    const author = history?.author != null ? history.author.value : await resolveCommentAuthor(github);
+    const author = what.author !== null ? what.author.value : await resolveCommentAuthor(github);
     if (author !== null) {
-        const { body, digest } = commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine);
+        const { body, digest } = what.comment();
         const outcome = await upsertStickyComment({
             owner: ctx.repo.owner,
             repo: ctx.repo.repo,
@@ -81812,7 +81815,7 @@ async function publishToGitHub(report, inputs, ctx, octokit, delivery, deps, his
         }, github);
         commentId = outcome.id;
         if (outcome.kind === "created" || outcome.kind === "updated")
-            log.info(`Gate comment ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
+            log.info(`${what.commentNoun} ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
     }
     return { checkRunId, commentId };
 }
@@ -81980,7 +81983,15 @@ async function runAction(deps) {
         const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
         return { summary: summaryWritten, outputs: outputsSet, reportFile };
     });
-    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub(report, inputs, ctx, octokit, delivery, deps, history));
+    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub({
+        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
+        title: headlineText(report),
+        checkText: () => renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
+        comment: () => commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine),
+        ...(history === null ? {} : { externalId: history.externalId }),
+        author: history?.author ?? null,
+        commentNoun: "Gate comment",
+    }, inputs, ctx, octokit, delivery, deps));
     for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId)))
         deps.setOutput(name, value);
     return {
@@ -82057,59 +82068,6 @@ function rankCommentBody(report, title, key) {
     if (!header.startsWith(COMMENT_MARKER))
         throw new Error("the comment header does not start with the marker");
     return { body: header + rankMarkdown(report, title, COMMENT_BODY_MAX - header.length), digest };
-}
-/** The check run and the sticky comment, best effort, each failure one warning. */
-async function publishRank(report, onUnresolved, inputs, ctx, octokit, delivery, deps) {
-    const { log } = deps;
-    let checkRunId = null;
-    let commentId = null;
-    if (octokit === null || ctx.repo === null) {
-        log.info("No GitHub calls (no token or no repository).");
-        return { checkRunId, commentId };
-    }
-    const fork = ctx.pullRequest?.fork ?? false;
-    const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
-    if (ctx.sha === null) {
-        const envSha = deps.env["GITHUB_SHA"] ?? "";
-        log.warning(`No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`);
-    }
-    else {
-        checkRunId = await publishCheckRun({
-            owner: ctx.repo.owner,
-            repo: ctx.repo.repo,
-            name: inputs.checkName,
-            headSha: ctx.sha,
-            conclusion: conclusionFor(report.gate.verdict, onUnresolved),
-            title: rankGateTitle(report),
-            summary: rankMarkdown(report, inputs.checkName, CHECK_RUN_TEXT_MAX),
-            annotations: [],
-        }, github);
-        if (checkRunId !== null)
-            log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
-    }
-    const pr = ctx.pullRequest;
-    if (pr === null || inputs.comment === "never") {
-        log.info(pr === null ? "Not a pull request: no comment." : "comment: never: no comment.");
-        return { checkRunId, commentId };
-    }
-    const author = await resolveCommentAuthor(github);
-    if (author !== null) {
-        const { body, digest } = rankCommentBody(report, inputs.checkName, inputs.commentKey);
-        const outcome = await upsertStickyComment({
-            owner: ctx.repo.owner,
-            repo: ctx.repo.repo,
-            issueNumber: pr.number,
-            body,
-            digest,
-            key: inputs.commentKey,
-            mode: inputs.comment,
-            author,
-        }, github);
-        commentId = outcome.id;
-        if (outcome.kind === "created" || outcome.kind === "updated")
-            log.info(`Ranking comment ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
-    }
-    return { checkRunId, commentId };
 }
 /** Runs the action in rank mode. Throws InputError for user errors (after reporting them where it can). */
 async function runRankAction(deps) {
@@ -82234,7 +82192,14 @@ async function runRankAction(deps) {
         const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
         return { summary: summaryWritten, outputs: outputsSet, reportFile };
     });
-    const { checkRunId, commentId } = await log.group("GitHub", () => publishRank(report, onUnresolved, inputs, ctx, octokit, delivery, deps));
+    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub({
+        conclusion: conclusionFor(report.gate.verdict, onUnresolved),
+        title: rankGateTitle(report),
+        checkText: () => rankMarkdown(report, inputs.checkName, CHECK_RUN_TEXT_MAX),
+        comment: () => rankCommentBody(report, inputs.checkName, inputs.commentKey),
+        author: null,
+        commentNoun: "Ranking comment",
+    }, inputs, ctx, octokit, delivery, deps));
     for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId)))
         deps.setOutput(name, value);
     return {
