@@ -9,6 +9,7 @@ import { formatPercent, formatPercentInterval, formatPp, signedFixed } from "../
 import { COLOURS } from "../report/html/html-page.js";
 import { chartLabel, escapeHtmlGenerated } from "../report/html/html-text.js";
 import { bandRect, linearScale, niceAxis, px, tickDecimals } from "../report/html/svg-geometry.js";
+import { distinctLabels, WHOLE_ID_CHARS } from "./model-labels.js";
 import { pairFrom } from "./rank-sections.js";
 import type { RankModel, RankReport } from "./rank-types.js";
 
@@ -30,6 +31,21 @@ export const SCORE_CHART_MAX_MODELS = 60;
 export const HTML_MATRIX_MAX_MODELS = 30;
 
 const pct = (x: number): number => x * 100;
+
+/**
+ * Each model's label for a picture (at most about `chars` characters, never two alike:
+ * model-labels.ts) and its whole id for the tooltip, both escaped.
+ */
+function pictureLabels(models: readonly RankModel[], chars: number): { shown: string; full: string }[] {
+  const labels = distinctLabels(
+    models.map((m) => m.model),
+    chars,
+  );
+  return models.map((m, i) => ({
+    shown: chartLabel(labels[i] as string, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
+    full: chartLabel(m.model, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
+  }));
+}
 
 /** The values the score axis must hold, in %: every score and both bands' ends. */
 export function scoreAxisValues(models: readonly RankModel[]): number[] {
@@ -59,9 +75,11 @@ export function scoreChartSvg(r: RankReport): string {
   const axis = niceAxis(scoreAxisValues(models), { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
   const x = linearScale(axis.lo, axis.hi, c.plotLeft, c.plotRight);
   const rowsBottom = c.top + models.length * c.rowHeight;
+  // "#12 " and the id share the label's characters, so every label ends before the plot.
+  const labels = pictureLabels(models, c.labelChars - `#${models.length} `.length);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 ${c.width} ${height}" role="img" aria-labelledby="score-chart-title">`,
-    `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shaded rows are statistically tied groups.</title>`,
+    `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shading alternates by group (stretches of the leaderboard the evidence separates).</title>`,
   ];
   // Groups: every other group shaded, a line between groups, the group's number at the right.
   let start = 0;
@@ -93,8 +111,7 @@ export function scoreChartSvg(r: RankReport): string {
   }
   models.forEach((m, i) => {
     const cy = c.top + i * c.rowHeight + c.rowHeight / 2;
-    // "#12 " and the id share the label's characters, so every label ends before the plot.
-    const label = chartLabel(m.model, c.labelChars - `#${i + 1} `.length);
+    const label = labels[i] as { shown: string; full: string };
     const parts = [`<g class="model-row">`, `<title>${modelTitle(r, m, i, label.full)}</title>`];
     parts.push(
       `<text x="4" y="${px(cy + 4)}" font-size="12" font-family="ui-monospace,'Liberation Mono',Menlo,Consolas,monospace" fill="${COLOURS.ink}">#${i + 1} ${label.shown}</text>`,
@@ -172,7 +189,7 @@ export function pairMatrixHtml(r: RankReport): string {
   const k = r.models.length;
   const rowHeadWidth = k > 12 ? 150 : 220;
   const chars = k > 12 ? 16 : 26;
-  const names = r.models.map((m) => chartLabel(m.model, chars));
+  const names = pictureLabels(r.models, chars);
   const cols = [`<col style="width:${rowHeadWidth}px">`, ...r.models.map(() => "<col>")].join("");
   const head = `<tr><th class="row">row vs column</th>${names
     .map((n, i) => `<th title="${n.full}">#${i + 1}</th>`)
