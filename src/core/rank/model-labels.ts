@@ -13,6 +13,19 @@ import { quoteUpTo } from "../quote.js";
 /** The ellipsis that marks a cut (Mermaid's labels use ".."). */
 const CUT = "…";
 
+/**
+ * Where a part of an id ends: the window on the difference starts after the nearest strong one
+ * ("20251118_mini-v1.15.0_gemini-3-pro" shows "gemini-3-pro"), else after a weak one.
+ */
+const STRONG_SEPARATORS = new Set(["_", "/", ":", "@", " "]);
+const WEAK_SEPARATORS = new Set(["-", "."]);
+
+/** The last position p in [from, to) with id[p] in `set`; −1 when none. */
+function lastIndexIn(id: readonly string[], set: ReadonlySet<string>, from: number, to: number): number {
+  for (let p = to - 1; p >= from; p--) if (set.has(id[p] as string)) return p;
+  return -1;
+}
+
 /** Longer than any label: model ids are at most 4,096 characters (src/read/limits.ts). */
 export const WHOLE_ID_CHARS = 8192;
 
@@ -44,35 +57,47 @@ function compare(x: readonly string[], y: readonly string[]): number {
 
 /**
  * For each id, the longest prefix (and suffix) it shares with another id: found among its
- * neighbours in sorted order (of the ids, and of the reversed ids).
+ * neighbours in sorted order (of the ids, and of the reversed ids). The prefix's length is where
+ * the id first differs from the id closest to it.
  */
-function sharedEnds(cps: readonly (readonly string[])[]): { prefix: number[]; suffix: number[] } {
+function sharedEnds(cps: readonly (readonly string[])[]): { late: number[]; suffix: number[] } {
   const n = cps.length;
-  const prefix = new Array<number>(n).fill(0);
+  const late = new Array<number>(n).fill(0);
   const suffix = new Array<number>(n).fill(0);
+  const longest = (out: number[], order: number[], shared: (i: number, j: number) => number): void => {
+    for (let p = 0; p + 1 < n; p++) {
+      const i = order[p] as number;
+      const j = order[p + 1] as number;
+      const l = shared(i, j);
+      out[i] = Math.max(out[i] as number, l);
+      out[j] = Math.max(out[j] as number, l);
+    }
+  };
   const byStart = cps.map((_, i) => i).sort((i, j) => compare(cps[i] ?? [], cps[j] ?? []));
-  for (let p = 0; p + 1 < n; p++) {
-    const i = byStart[p] as number;
-    const j = byStart[p + 1] as number;
-    const l = commonPrefix(cps[i] ?? [], cps[j] ?? []);
-    prefix[i] = Math.max(prefix[i] as number, l);
-    prefix[j] = Math.max(prefix[j] as number, l);
-  }
+  longest(late, byStart, (i, j) => commonPrefix(cps[i] ?? [], cps[j] ?? []));
   const reversed = cps.map((c) => [...c].reverse());
   const byEnd = cps.map((_, i) => i).sort((i, j) => compare(reversed[i] ?? [], reversed[j] ?? []));
-  for (let p = 0; p + 1 < n; p++) {
-    const i = byEnd[p] as number;
-    const j = byEnd[p + 1] as number;
-    const l = commonSuffix(cps[i] ?? [], cps[j] ?? []);
-    suffix[i] = Math.max(suffix[i] as number, l);
-    suffix[j] = Math.max(suffix[j] as number, l);
+  longest(suffix, byEnd, (i, j) => commonSuffix(cps[i] ?? [], cps[j] ?? []));
+  return { late, suffix };
+}
+
+/**
+ * Where the part of the id holding position `at` starts (after a separator), looking back at most
+ * `reach` characters; −1 when there is no separator that near.
+ */
+function partStart(id: readonly string[], at: number, reach: number): number {
+  const from = Math.max(0, at - reach);
+  for (const separators of [STRONG_SEPARATORS, WEAK_SEPARATORS]) {
+    const p = lastIndexIn(id, separators, from, at);
+    if (p >= 0) return p + 1;
   }
-  return { prefix, suffix };
+  return -1;
 }
 
 /**
  * One id cut to about `budget` code points: whole when it fits; else its start and end with the
- * first difference (`at`: the first position where it differs from its closest id) kept in view.
+ * first difference (`at`: the first position where it differs from its closest id) kept in view,
+ * from the start of the part that holds it.
  */
 function cut(id: readonly string[], budget: number, at: number, mark: string): string {
   const b = Math.max(4, budget);
@@ -83,16 +108,17 @@ function cut(id: readonly string[], budget: number, at: number, mark: string): s
   // The difference is within the start (or there is none): start … end.
   if (at < head || at >= id.length)
     return [...id.slice(0, head), mark, ...id.slice(id.length - tail)].join("");
-  // The difference is within the end's reach: start … end, the end long enough to hold it.
-  const front = Math.max(1, Math.floor(keep / 3));
-  if (id.length - at <= keep - front)
-    return [...id.slice(0, front), mark, ...id.slice(id.length - (keep - front))].join("");
-  // Start … the stretch from the difference on … end.
+  // The rest of the id from the differing part fits: start … that part to the end.
+  const part = partStart(id, at, keep - 2);
+  if (part >= 0 && id.length - part <= keep - 1)
+    return [...id.slice(0, keep - (id.length - part)), mark, ...id.slice(part)].join("");
+  // Start … the stretch from the differing part on … end.
   const keep2 = b - 2;
   const start = Math.max(1, Math.floor(keep2 / 4));
   const end = Math.max(1, Math.floor(keep2 / 6));
   const middle = keep2 - start - end;
-  const from = Math.max(start, at - Math.floor(middle / 4));
+  const near = partStart(id, at, middle - 1);
+  const from = Math.max(start, near >= 0 ? near : at - Math.floor(middle / 4));
   const to = Math.min(id.length - end, from + middle);
   return [...id.slice(0, start), mark, ...id.slice(from, to), mark, ...id.slice(id.length - end)].join("");
 }
@@ -103,11 +129,13 @@ function cut(id: readonly string[], budget: number, at: number, mark: string): s
  */
 export function distinctLabels(ids: readonly string[], maxChars: number, mark = CUT): string[] {
   const cps = ids.map((id) => Array.from(typeof id === "string" ? id : String(id)));
-  const { prefix, suffix } = sharedEnds(cps);
+  const { late, suffix } = sharedEnds(cps);
+  // The window shows where the id first differs from the id closest to it.
+  const at = late;
   const budget = cps.map(() => maxChars);
-  const labels = cps.map((c, i) => cut(c, maxChars, prefix[i] as number, mark));
-  // Grow colliding labels until none collide: each round at least doubles their budget, and a
-  // budget of the id's length is the id itself, so this ends.
+  const labels = cps.map((c, i) => cut(c, maxChars, at[i] as number, mark));
+  // Each round at least doubles a colliding label's budget, and a budget of the id's length is
+  // the id itself, so this ends.
   for (;;) {
     const owners = new Map<string, Set<string>>();
     labels.forEach((l, i) => {
@@ -120,8 +148,10 @@ export function distinctLabels(ids: readonly string[], maxChars: number, mark = 
       if ((owners.get(l)?.size ?? 0) < 2) return;
       const c = cps[i] ?? [];
       if (l === c.join("")) return;
-      budget[i] = Math.min(c.length, Math.max(2 * (budget[i] as number), maxChars + (suffix[i] as number)));
-      labels[i] = cut(c, budget[i], prefix[i] as number, mark);
+      if (at[i] !== late[i]) at[i] = late[i] as number;
+      else
+        budget[i] = Math.min(c.length, Math.max(2 * (budget[i] as number), maxChars + (suffix[i] as number)));
+      labels[i] = cut(c, budget[i] as number, at[i] as number, mark);
       grew = true;
     });
     if (!grew) return labels;
