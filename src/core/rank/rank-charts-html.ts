@@ -6,6 +6,7 @@
  * cut for the picture, the full id in a <title> (SVG) or title attribute (table).
  */
 import { formatPercent, formatPercentInterval, formatPp, signedFixed } from "../report/format-number.js";
+import { isHiddenCodePoint, visibleCodePoint } from "../report/escape.js";
 import { COLOURS } from "../report/html/html-page.js";
 import { chartLabel, escapeHtmlGenerated } from "../report/html/html-text.js";
 import { bandRect, linearScale, niceAxis, px, tickDecimals } from "../report/html/svg-geometry.js";
@@ -37,14 +38,25 @@ const pct = (x: number): number => x * 100;
  * model-labels.ts) and its whole id for the tooltip, both escaped.
  */
 function pictureLabels(models: readonly RankModel[], chars: number): { shown: string; full: string }[] {
+  // Cut what is seen: hidden code points as their visible stand-ins (html-text.ts's rule).
   const labels = distinctLabels(
-    models.map((m) => m.model),
+    models.map((m) => visibleText(m.model)),
     chars,
   );
   return models.map((m, i) => ({
-    shown: chartLabel(labels[i] as string, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
+    shown: escapeHtmlGenerated(labels[i] as string),
     full: chartLabel(m.model, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
   }));
+}
+
+/** An id as the page shows it, unescaped: one line, each hidden code point as `\u{…}`. */
+function visibleText(id: string): string {
+  let out = "";
+  for (const c of id.replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ")) {
+    const cp = c.codePointAt(0) ?? 0;
+    out += isHiddenCodePoint(cp) ? visibleCodePoint(cp) : c;
+  }
+  return out;
 }
 
 /** The values the score axis must hold, in %: every score and both bands' ends. */

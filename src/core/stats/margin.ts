@@ -269,7 +269,9 @@ export function analyseMargin(
   // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
   const exactSum = (open: readonly number[], extra: number) => (): ExactSum => {
     const s = new ExactSum();
-    const add = (i: number): void => { s.addDifference(columns.candidate[i] as AttemptCounts, columns.baseline[i] as AttemptCounts, infra); };
+    const add = (i: number): void => {
+      s.addDifference(columns.candidate[i] as AttemptCounts, columns.baseline[i] as AttemptCounts, infra);
+    };
     for (let j = 0; j < nv; j++) add(validTask[j] as number);
     for (const j of open) add(unresolvedTaskIndices[j] as number);
     s.add(extra, 1);
