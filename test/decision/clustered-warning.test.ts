@@ -63,7 +63,11 @@ describe("evaluate: the clustered-SE warning", () => {
     const even = evaluate(buildDataset(clustered(false)), policy, ctx);
     expect(even.verdict).toBe("accept");
     expect(even.warnings.some((w) => w.includes("would not hold"))).toBe(false);
-    const none = clustered(true).map((t) => ({ a: t.a, b: t.b }));
+    const none = clustered(true).map((t): TaskSpec => {
+      const { cluster, ...rest } = t;
+      expect(cluster).toBeDefined();
+      return rest;
+    });
     expect(evaluate(buildDataset(none), policy, ctx).verdict).toBe("accept");
     expect(clusterWarnings(none)).toEqual([]);
     const byCluster = buildPolicy({ common_valid_tasks: ">= 100", standard_error: "clustered" });
