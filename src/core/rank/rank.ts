@@ -12,11 +12,11 @@ import type { AppendOnlyReport } from "../history/history-types.js";
 import { compareCodeUnits } from "../model.js";
 import { tableView } from "../task-table-view.js";
 import { quote } from "../quote.js";
-import { commonSet } from "./common-set.js";
+import { commonSet, type CommonSet } from "./common-set.js";
 import { familyGuarantee, type HolmOutcome } from "./holm.js";
 import { checkRankGate, rankGate } from "./rank-gate.js";
 import { modelsAsOfReview } from "./rank-as-of-review.js";
-import { rankOrder } from "./rank-order.js";
+import { rankOrder, type RankOrder } from "./rank-order.js";
 import {
   orderPairs,
   pairAnalyser,
@@ -25,7 +25,7 @@ import {
   unresolvedBy,
   type PairBounds,
 } from "./rank-pairs.js";
-import { modelScores } from "./rank-scores.js";
+import { modelScores, type ModelScore } from "./rank-scores.js";
 import { clusteredCheck, rankWarnings, rewrittenGate } from "./rank-warnings.js";
 import { reviewFirstOf } from "./review-first.js";
 import {
@@ -85,30 +85,17 @@ export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOpt
   const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
   const order = scoreOrder(models, holm.bounds);
   const ranks = rankOrder(k, above, order);
-  const scores = modelScores(set, policy, k);
   const topValidity = topAboveEveryResolution(k, order[0] as number, rankPairs);
 
-  const reference = options.reference === null ? -1 : models.indexOf(options.reference);
-  const rankModels: RankModel[] = order.map((i) => ({
-    model: models[i] as string,
-    score: scores[i]?.score ?? null,
-    interval: scores[i]?.interval ?? null,
-    run_variance_band: scores[i]?.band ?? null,
-    rank_low: ranks.rankLow[i] as number,
-    rank_high: ranks.rankHigh[i] as number,
-    group: ranks.group[i] as number,
-    absence_adds_back: set.addsBack[i] as number,
-    absence_adds_back_valid: set.addsBackValid[i] as number,
-    vs_reference:
-      reference < 0 || reference === i
-        ? null
-        : above[i * k + reference] === 1
-          ? "above"
-          : above[reference * k + i] === 1
-            ? "below"
-            : "unresolved",
-    harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
-  }));
+  const rankModels = leaderboard(
+    data,
+    set,
+    order,
+    ranks,
+    modelScores(set, policy, k),
+    above,
+    options.reference,
+  );
 
   const reviewFirst = reviewFirstOf(models, order, policy, (hi, lo) => rankPairs[pairIndex(k, hi, lo)], {
     analyse,
@@ -240,4 +227,39 @@ function topAboveEveryResolution(k: number, top: number, pairs: readonly RankPai
     else if (!(low > 0)) out = false;
   }
   return out;
+}
+
+/** The models in leaderboard order with their figures, ranks and place against the reference. */
+function leaderboard(
+  data: ModelsDataset,
+  set: CommonSet,
+  order: readonly number[],
+  ranks: RankOrder,
+  scores: readonly ModelScore[],
+  above: Uint8Array,
+  referenceId: string | null,
+): RankModel[] {
+  const models = data.models;
+  const k = models.length;
+  const reference = referenceId === null ? -1 : models.indexOf(referenceId);
+  return order.map((i) => ({
+    model: models[i] as string,
+    score: scores[i]?.score ?? null,
+    interval: scores[i]?.interval ?? null,
+    run_variance_band: scores[i]?.band ?? null,
+    rank_low: ranks.rankLow[i] as number,
+    rank_high: ranks.rankHigh[i] as number,
+    group: ranks.group[i] as number,
+    absence_adds_back: set.addsBack[i] as number,
+    absence_adds_back_valid: set.addsBackValid[i] as number,
+    vs_reference:
+      reference < 0 || reference === i
+        ? null
+        : above[i * k + reference] === 1
+          ? "above"
+          : above[reference * k + i] === 1
+            ? "below"
+            : "unresolved",
+    harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+  }));
 }

@@ -267,27 +267,10 @@ export function analyseMargin(
     upperValues = new Float64Array(dCount).fill(1);
   }
   // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
-  const exactSum = (open: readonly number[], extra: number) => (): ExactSum => {
-    const s = new ExactSum();
-    const add = (i: number): void => {
-      s.addDifference(columns.candidate[i] as AttemptCounts, columns.baseline[i] as AttemptCounts, infra);
-    };
-    for (let j = 0; j < nv; j++) add(validTask[j] as number);
-    for (const j of open) add(unresolvedTaskIndices[j] as number);
-    s.add(extra, 1);
-    return s;
-  };
+  const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
   const pessimistic = opts.margin.validity_bound === "pessimistic";
-  marginLower = exactNearZero(
-    marginLower,
-    nv + lowerSet.length,
-    exactSum(pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0),
-  );
-  marginUpper = exactNearZero(
-    marginUpper,
-    nv + upperSet.length,
-    exactSum(pessimistic ? [] : upperSet, pessimistic ? dCount : 0),
-  );
+  marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
+  marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
 
   const concat = (extra: Float64Array): Float64Array => {
     const out = new Float64Array(nv + extra.length);
@@ -359,7 +342,7 @@ export function analyseMargin(
   const qValid = q(nuValid);
   const qLower = q(nuLower);
   const qUpper = q(nuUpper);
-  const margin = exactNearZero(nv > 0 ? validSum / nv : null, nv, exactSum([], 0));
+  const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
   let lcb =
     margin !== null && marginLower !== null && seLower !== null && qLower !== null
       ? marginLower - qLower * seLower
@@ -488,6 +471,31 @@ export function analyseMargin(
     unresolvedD: uD,
     lowerSet,
     upperSet,
+  };
+}
+
+/**
+ * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
+ * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
+ */
+function exactFigures(
+  columns: TaskColumns,
+  infra: InfraErrorsPolicy,
+  valid: Int32Array,
+  unresolved: readonly number[],
+): { ratio: (value: number | null, open: readonly number[], extra: number) => number | null } {
+  return {
+    ratio: (value, open, extra) =>
+      exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
+        const s = new ExactSum();
+        const add = (i: number): void => {
+          s.addDifference(columns.candidate[i] as AttemptCounts, columns.baseline[i] as AttemptCounts, infra);
+        };
+        for (const i of valid) add(i);
+        for (const j of open) add(unresolved[j] as number);
+        s.add(extra, 1);
+        return s;
+      }),
   };
 }
 
