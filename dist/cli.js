@@ -6259,21 +6259,10 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         upperValues = new Float64Array(dCount).fill(1);
     }
     // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
-    const exactSum = (open, extra) => () => {
-        const s = new ExactSum();
-        const add = (i) => {
-            s.addDifference(columns.candidate[i], columns.baseline[i], infra);
-        };
-        for (let j = 0; j < nv; j++)
-            add(validTask[j]);
-        for (const j of open)
-            add(unresolvedTaskIndices[j]);
-        s.add(extra, 1);
-        return s;
-    };
+    const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
     const pessimistic = opts.margin.validity_bound === "pessimistic";
-    marginLower = exactNearZero(marginLower, nv + lowerSet.length, exactSum(pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0));
-    marginUpper = exactNearZero(marginUpper, nv + upperSet.length, exactSum(pessimistic ? [] : upperSet, pessimistic ? dCount : 0));
+    marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
+    marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
     const concat = (extra) => {
         const out = new Float64Array(nv + extra.length);
         out.set(vD, 0);
@@ -6345,7 +6334,7 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
     const qValid = q(nuValid);
     const qLower = q(nuLower);
     const qUpper = q(nuUpper);
-    const margin = exactNearZero(nv > 0 ? validSum / nv : null, nv, exactSum([], 0));
+    const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
     let lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
         ? marginLower - qLower * seLower
         : null;
@@ -6462,6 +6451,26 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         unresolvedD: uD,
         lowerSet,
         upperSet,
+    };
+}
+/**
+ * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
+ * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
+ */
+function exactFigures(columns, infra, valid, unresolved) {
+    return {
+        ratio: (value, open, extra) => exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
+            const s = new ExactSum();
+            const add = (i) => {
+                s.addDifference(columns.candidate[i], columns.baseline[i], infra);
+            };
+            for (const i of valid)
+                add(i);
+            for (const j of open)
+                add(unresolved[j]);
+            s.add(extra, 1);
+            return s;
+        }),
     };
 }
 /** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
@@ -37318,28 +37327,8 @@ function runRank(given, gate, options) {
     const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
     const order = scoreOrder(models, holm.bounds);
     const ranks = rankOrder(k, above, order);
-    const scores = modelScores(set, policy, k);
     const topValidity = topAboveEveryResolution(k, order[0], rankPairs);
-    const reference = options.reference === null ? -1 : models.indexOf(options.reference);
-    const rankModels = order.map((i) => ({
-        model: models[i],
-        score: scores[i]?.score ?? null,
-        interval: scores[i]?.interval ?? null,
-        run_variance_band: scores[i]?.band ?? null,
-        rank_low: ranks.rankLow[i],
-        rank_high: ranks.rankHigh[i],
-        group: ranks.group[i],
-        absence_adds_back: set.addsBack[i],
-        absence_adds_back_valid: set.addsBackValid[i],
-        vs_reference: reference < 0 || reference === i
-            ? null
-            : above[i * k + reference] === 1
-                ? "above"
-                : above[reference * k + i] === 1
-                    ? "below"
-                    : "unresolved",
-        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
-    }));
+    const rankModels = leaderboard(data, set, order, ranks, modelScores(set, policy, k), above, options.reference);
     const reviewFirst = reviewFirstOf(models, order, policy, (hi, lo) => rankPairs[pairIndex(k, hi, lo)], {
         analyse,
         pairDataset,
@@ -37461,6 +37450,31 @@ function topAboveEveryResolution(k, top, pairs) {
             out = false;
     }
     return out;
+}
+/** The models in leaderboard order with their figures, ranks and place against the reference. */
+function leaderboard(data, set, order, ranks, scores, above, referenceId) {
+    const models = data.models;
+    const k = models.length;
+    const reference = referenceId === null ? -1 : models.indexOf(referenceId);
+    return order.map((i) => ({
+        model: models[i],
+        score: scores[i]?.score ?? null,
+        interval: scores[i]?.interval ?? null,
+        run_variance_band: scores[i]?.band ?? null,
+        rank_low: ranks.rankLow[i],
+        rank_high: ranks.rankHigh[i],
+        group: ranks.group[i],
+        absence_adds_back: set.addsBack[i],
+        absence_adds_back_valid: set.addsBackValid[i],
+        vs_reference: reference < 0 || reference === i
+            ? null
+            : above[i * k + reference] === 1
+                ? "above"
+                : above[reference * k + i] === 1
+                    ? "below"
+                    : "unresolved",
+        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
