@@ -61760,8 +61760,9 @@ function preprocess(fn, schema) {
 /** The acceptance policy after parsing and validation (SPEC §1.3). */
 /**
  * `rank.require` (docs/policy.md, docs/rank.md "Gating"): `top_resolved` (the default, the CLI's
- * exit status): the top model is resolved. `top_group`: the candidate is in a top group the
- * evidence separates from the rest. `above_reference`: the candidate is ordered above the reference.
+ * exit status): one model is ordered above every other. `top_group`: the candidate could be first
+ * and is ordered above every model that could not. `above_reference`: the candidate is ordered
+ * above the reference.
  */
 const RANK_REQUIREMENTS = ["top_resolved", "top_group", "above_reference"];
 
@@ -62495,13 +62496,184 @@ function escapeRawText(text) {
     return text.replace(ESCAPED_IN_RAW_TEXT, quote_escapeChar);
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/model-labels.ts
+/**
+ * Short labels for model ids that stay distinct (docs/rank.md "Output"). Leaderboard ids often
+ * share a long prefix ("20251118_mini-v1.15.0_gemini-3-pro-preview-20251118" and its neighbours),
+ * and a hostile export can hold ids that differ only after 200 characters: cutting every id to its
+ * first N characters makes them one label. Here an id longer than the budget keeps its start, the
+ * stretch where it first differs from the ids closest to it, and its end, with "…" where it is
+ * cut; two ids never get the same label (where a cut would make two equal, those labels grow until
+ * they differ — at worst to the whole id).
+ */
+
+/** The ellipsis that marks a cut (Mermaid's labels use ".."). */
+const CUT = "…";
+/**
+ * Where a part of an id ends: the window on the difference starts after the nearest strong one
+ * ("20251118_mini-v1.15.0_gemini-3-pro" shows "gemini-3-pro"), else after a weak one.
+ */
+const STRONG_SEPARATORS = new Set(["_", "/", ":", "@", " "]);
+const WEAK_SEPARATORS = new Set(["-", "."]);
+/** The last position p in [from, to) with id[p] in `set`; −1 when none. */
+function lastIndexIn(id, set, from, to) {
+    for (let p = to - 1; p >= from; p--)
+        if (set.has(id[p]))
+            return p;
+    return -1;
+}
+/** Longer than any label: model ids are at most 4,096 characters (src/read/limits.ts). */
+const WHOLE_ID_CHARS = 8192;
+/** Length of the common prefix of two code-point arrays. */
+function commonPrefix(x, y) {
+    const n = Math.min(x.length, y.length);
+    let i = 0;
+    while (i < n && x[i] === y[i])
+        i++;
+    return i;
+}
+/** Length of the common suffix of two code-point arrays. */
+function commonSuffix(x, y) {
+    const n = Math.min(x.length, y.length);
+    let i = 0;
+    while (i < n && x[x.length - 1 - i] === y[y.length - 1 - i])
+        i++;
+    return i;
+}
+function compare(x, y) {
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) {
+        const a = x[i];
+        const b = y[i];
+        if (a !== b)
+            return a < b ? -1 : 1;
+    }
+    return x.length - y.length;
+}
+/**
+ * For each id, the longest prefix (and suffix) it shares with another id: found among its
+ * neighbours in sorted order (of the ids, and of the reversed ids). The prefix's length is where
+ * the id first differs from the id closest to it.
+ */
+function sharedEnds(cps) {
+    const n = cps.length;
+    const late = new Array(n).fill(0);
+    const suffix = new Array(n).fill(0);
+    const longest = (out, order, shared) => {
+        for (let p = 0; p + 1 < n; p++) {
+            const i = order[p];
+            const j = order[p + 1];
+            const l = shared(i, j);
+            out[i] = Math.max(out[i], l);
+            out[j] = Math.max(out[j], l);
+        }
+    };
+    const byStart = cps.map((_, i) => i).sort((i, j) => compare(cps[i] ?? [], cps[j] ?? []));
+    longest(late, byStart, (i, j) => commonPrefix(cps[i] ?? [], cps[j] ?? []));
+    const reversed = cps.map((c) => [...c].reverse());
+    const byEnd = cps.map((_, i) => i).sort((i, j) => compare(reversed[i] ?? [], reversed[j] ?? []));
+    longest(suffix, byEnd, (i, j) => commonSuffix(cps[i] ?? [], cps[j] ?? []));
+    return { late, suffix };
+}
+/**
+ * Where the part of the id holding position `at` starts (after a separator), looking back at most
+ * `reach` characters; −1 when there is no separator that near.
+ */
+function partStart(id, at, reach) {
+    const from = Math.max(0, at - reach);
+    for (const separators of [STRONG_SEPARATORS, WEAK_SEPARATORS]) {
+        const p = lastIndexIn(id, separators, from, at);
+        if (p >= 0)
+            return p + 1;
+    }
+    return -1;
+}
+/**
+ * One id cut to about `budget` code points: whole when it fits; else its start and end with the
+ * first difference (`at`: the first position where it differs from its closest id) kept in view,
+ * from the start of the part that holds it.
+ */
+function cut(id, budget, at, mark) {
+    const b = Math.max(4, budget);
+    if (id.length <= b)
+        return id.join("");
+    const keep = b - 1;
+    const tail = Math.max(1, Math.floor(keep / 4));
+    const head = keep - tail;
+    // The difference is within the start (or there is none): start … end.
+    if (at < head || at >= id.length)
+        return [...id.slice(0, head), mark, ...id.slice(id.length - tail)].join("");
+    // The rest of the id from the differing part fits: start … that part to the end.
+    const part = partStart(id, at, keep - 2);
+    if (part >= 0 && id.length - part <= keep - 1)
+        return [...id.slice(0, keep - (id.length - part)), mark, ...id.slice(part)].join("");
+    // Start … the stretch from the differing part on … end.
+    const keep2 = b - 2;
+    const start = Math.max(1, Math.floor(keep2 / 4));
+    const end = Math.max(1, Math.floor(keep2 / 6));
+    const middle = keep2 - start - end;
+    const near = partStart(id, at, middle - 1);
+    const from = Math.max(start, near >= 0 ? near : at - Math.floor(middle / 4));
+    const to = Math.min(id.length - end, from + middle);
+    return [...id.slice(0, start), mark, ...id.slice(from, to), mark, ...id.slice(id.length - end)].join("");
+}
+/**
+ * Labels for `ids` (distinct strings), each at most about `maxChars` code points where that keeps
+ * the labels distinct, aligned with `ids`. Equal ids get equal labels.
+ */
+function distinctLabels(ids, maxChars, mark = CUT) {
+    const cps = ids.map((id) => Array.from(typeof id === "string" ? id : String(id)));
+    const { late, suffix } = sharedEnds(cps);
+    // The window shows where the id first differs from the id closest to it.
+    const at = late;
+    const budget = cps.map(() => maxChars);
+    const labels = cps.map((c, i) => cut(c, maxChars, at[i], mark));
+    // Each round at least doubles a colliding label's budget, and a budget of the id's length is
+    // the id itself, so this ends.
+    for (;;) {
+        const owners = new Map();
+        labels.forEach((l, i) => {
+            const set = owners.get(l) ?? new Set();
+            set.add(ids[i]);
+            owners.set(l, set);
+        });
+        let grew = false;
+        labels.forEach((l, i) => {
+            if ((owners.get(l)?.size ?? 0) < 2)
+                return;
+            const c = cps[i] ?? [];
+            if (l === c.join(""))
+                return;
+            if (at[i] !== late[i])
+                at[i] = late[i];
+            else
+                budget[i] = Math.min(c.length, Math.max(2 * budget[i], maxChars + suffix[i]));
+            labels[i] = cut(c, budget[i], at[i], mark);
+            grew = true;
+        });
+        if (!grew)
+            return labels;
+    }
+}
+/** distinctLabels as a lookup by id. */
+function labelMap(ids, maxChars) {
+    const labels = distinctLabels(ids, maxChars);
+    return new Map(ids.map((id, i) => [id, labels[i]]));
+}
+/** Each id JSON-quoted (quote.ts's escapes) as its distinct label of about `maxChars`: for messages. */
+function quotedModels(ids, maxChars = 60) {
+    const labels = labelMap(ids, maxChars);
+    return (id) => quoteUpTo(labels.get(id) ?? id, WHOLE_ID_CHARS);
+}
+
 ;// CONCATENATED MODULE: ./src/core/rank/rank-gate.ts
 /**
  * The rank gate (docs/rank.md "Gating"): what the policy's `rank.require` asks of the candidate,
- * decided from the ranking alone (the Holm-adjusted pairs, the rank intervals and the groups).
+ * decided from the ranking alone (the Holm-adjusted pairs and the models that could be first).
  * Accept when the evidence shows the requirement holds, reject when it orders the candidate out,
  * unresolved otherwise; like evaluate, a tie is never read as a pass.
  */
+
 
 
 /**
@@ -62538,8 +62710,19 @@ function orderedAbove(report, model) {
     }
     return report.models.map((m) => m.model).filter((m) => above.has(m));
 }
-function listed(models) {
-    const shown = models.slice(0, 5).map(quote).join(", ");
+/** The models the pairs order below `model`, in the report's leaderboard order. */
+function orderedBelow(report, model) {
+    const below = new Set();
+    for (const p of report.pairs) {
+        if (p.a === model && p.relation === "a_better")
+            below.add(p.b);
+        if (p.b === model && p.relation === "b_better")
+            below.add(p.a);
+    }
+    return report.models.map((m) => m.model).filter((m) => below.has(m));
+}
+function listed(models, q) {
+    const shown = models.slice(0, 5).map(q).join(", ");
     return models.length > 5 ? `${shown}, …` : shown;
 }
 /** The gate's verdict on a ranking. Pure; checkRankGate has accepted its inputs. */
@@ -62550,38 +62733,979 @@ function rankGate(report, require, candidate) {
         verdict,
         reasons: [reason],
     });
+    const first = report.could_be_first;
+    const q = quotedModels(report.models.map((m) => m.model));
     if (require === "top_resolved") {
-        const top = report.groups[0] ?? [];
         return report.top_resolved && report.top !== null
-            ? out("accept", `The top is resolved: ${quote(report.top)} is ordered above every other model.`)
-            : out("unresolved", `The top is unresolved: ${plural(top.length, "model", "models")} (${listed(top)}) are statistically tied at the top.`);
+            ? out("accept", `The top is resolved: ${q(report.top)} is ordered above every other model.`)
+            : out("unresolved", `The top is unresolved: ${plural(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
     }
     const c = candidate ?? "";
     const model = report.models.find((m) => m.model === c);
     if (model === undefined)
         throw new errors_InputError(`The candidate ${quote(c)} is not among the ranked models.`);
-    if (require === "top_group") {
-        const above = orderedAbove(report, c);
-        if (above.length > 0)
-            return out("reject", `${quote(c)} is not in the top: ${plural(above.length, "model is", "models are")} ordered above it (${listed(above)}).`);
-        const top = report.groups[0] ?? [];
-        if (report.groups.length > 1 && top.includes(c))
-            return out("accept", `${quote(c)} is in the top group (${plural(top.length, "model", "models")}): no model is ordered above it, and it is ordered above every model outside the group.`);
-        return out("unresolved", `No model is ordered above ${quote(c)}, but the evidence separates no top group from the rest: all ${report.models.length} models are in one group.`);
-    }
+    if (require === "top_group")
+        return topGroupGate(report, c, out, q);
     const reference = report.reference ?? "";
     const pair = report.pairs.find((p) => (p.a === c && p.b === reference) || (p.a === reference && p.b === c));
     if (pair === undefined)
         throw new errors_InputError(`The reference ${quote(reference)} is not among the ranked models.`);
     const candidateAbove = pair.relation === "unresolved" ? null : (pair.relation === "a_better") === (pair.a === c);
     if (candidateAbove === true)
-        return out("accept", `${quote(c)} is ordered above the reference ${quote(reference)}.`);
+        return out("accept", `${q(c)} is ordered above the reference ${q(reference)}.`);
     if (candidateAbove === false)
-        return out("reject", `The reference ${quote(reference)} is ordered above ${quote(c)}.`);
+        return out("reject", `The reference ${q(reference)} is ordered above ${q(c)}.`);
     const why = pair.unresolved_by === "validity"
         ? "the open validity labels alone can decide their order"
         : "run variance keeps them apart by less than the adjusted confidence bounds";
-    return out("unresolved", `${quote(c)} and the reference ${quote(reference)} are not ordered: ${why}.`);
+    return out("unresolved", `${q(c)} and the reference ${q(reference)} are not ordered: ${why}.`);
+}
+/**
+ * top_group: the candidate is in the top group — the models that could be first (no model is
+ * ordered above them) — and the evidence separates it from the rest: it is ordered above every
+ * model that could not be first. Reject when a model is ordered above it; unresolved otherwise.
+ */
+function topGroupGate(report, c, out, q) {
+    const above = orderedAbove(report, c);
+    if (above.length > 0)
+        return out("reject", `${q(c)} could not be first: ${plural(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
+    const first = new Set(report.could_be_first);
+    const rest = report.models.map((m) => m.model).filter((m) => !first.has(m));
+    if (rest.length === 0)
+        return out("unresolved", `${q(c)} could be first, but so could every one of the ${report.models.length} models: the evidence separates no top group from the rest.`);
+    const below = new Set(orderedBelow(report, c));
+    const notBelow = rest.filter((m) => !below.has(m));
+    if (notBelow.length === 0)
+        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${plural(rest.length, "model", "models")}).`);
+    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
+}
+
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
+function validityCode(v) {
+    return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
+ * "Placeholder harness revisions").
+ */
+const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+function isPlaceholderRevision(revision) {
+    return /^unknown(?::|$)/i.test(revision);
+}
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** A TaskTable over records already made. */
+class RecordTable {
+    records;
+    constructor(records) {
+        this.records = records;
+    }
+    get length() {
+        return this.records.length;
+    }
+    record(i) {
+        const t = this.records[i];
+        if (t === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
+        return t;
+    }
+    datasetRevision(i) {
+        return this.record(i).datasetRevision;
+    }
+    taskId(i) {
+        return this.record(i).taskId;
+    }
+    validity(i) {
+        return this.record(i).validity;
+    }
+    reviewRevision(i) {
+        return this.record(i).reviewRevision;
+    }
+    cluster(i) {
+        return this.record(i).cluster;
+    }
+    baseline(i) {
+        return this.record(i).baseline;
+    }
+    candidate(i) {
+        return this.record(i).candidate;
+    }
+    evidence(i) {
+        return this.record(i).evidence;
+    }
+    labelCount(i) {
+        return this.record(i).history.length;
+    }
+    lastLabelRevision(i) {
+        const h = this.record(i).history;
+        return h[h.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.record(i).history;
+    }
+    eventRevision(i, k) {
+        return this.event(this.history(i), i, k).revision;
+    }
+    eventValidity(i, k) {
+        return this.event(this.history(i), i, k).validity;
+    }
+    eventFile(i, k) {
+        return this.event(this.history(i), i, k).source.file;
+    }
+    eventLine(i, k) {
+        return this.event(this.history(i), i, k).source.line;
+    }
+    event(history, i, k) {
+        const e = history[k];
+        if (e === undefined)
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+}
+/** Records as a TaskTable (they are not copied: never modify them). */
+function recordTable(records) {
+    return new RecordTable(records);
+}
+/** A table with some tasks' records replaced (task index → record); the others read through. */
+class OverlayTable {
+    base;
+    replaced;
+    constructor(base, replaced) {
+        this.base = base;
+        this.replaced = replaced;
+    }
+    get length() {
+        return this.base.length;
+    }
+    record(i) {
+        return this.replaced.get(i) ?? this.base.record(i);
+    }
+    datasetRevision(i) {
+        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
+    }
+    taskId(i) {
+        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
+    }
+    validity(i) {
+        return this.replaced.get(i)?.validity ?? this.base.validity(i);
+    }
+    reviewRevision(i) {
+        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
+    }
+    cluster(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.cluster(i) : r.cluster;
+    }
+    baseline(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.baseline(i) : r.baseline;
+    }
+    candidate(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.candidate(i) : r.candidate;
+    }
+    evidence(i) {
+        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
+    }
+    labelCount(i) {
+        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
+    }
+    lastLabelRevision(i) {
+        const r = this.replaced.get(i);
+        if (r === undefined)
+            return this.base.lastLabelRevision(i);
+        return r.history[r.history.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.replaced.get(i)?.history ?? this.base.history(i);
+    }
+    eventRevision(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+    }
+    eventValidity(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+    eventFile(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    }
+    eventLine(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
+    }
+}
+/**
+ * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
+ * 10⁶-task Dataset that changes a few labels costs what it changes.
+ */
+function model_withReplacedRecords(table, replaced) {
+    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
+}
+/** Every task of a table as a record, in table order. */
+function tableRecords(table) {
+    const out = [];
+    for (let i = 0; i < table.length; i++)
+        out.push(table.record(i));
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/task-table-view.ts
+class TableView {
+    tables;
+    which;
+    index;
+    constructor(tables, which, index) {
+        this.tables = tables;
+        this.which = which;
+        this.index = index;
+    }
+    get length() {
+        return this.index.length;
+    }
+    table(i) {
+        const t = this.tables[this.which === null ? 0 : this.which[i]];
+        if (t === undefined || i < 0 || i >= this.index.length) {
+            throw new Error(`TaskTable view: no task ${i} (of ${this.index.length})`);
+        }
+        return t;
+    }
+    at(i) {
+        return this.index[i];
+    }
+    datasetRevision(i) {
+        return this.table(i).datasetRevision(this.at(i));
+    }
+    taskId(i) {
+        return this.table(i).taskId(this.at(i));
+    }
+    validity(i) {
+        return this.table(i).validity(this.at(i));
+    }
+    reviewRevision(i) {
+        return this.table(i).reviewRevision(this.at(i));
+    }
+    cluster(i) {
+        return this.table(i).cluster(this.at(i));
+    }
+    baseline(i) {
+        return this.table(i).baseline(this.at(i));
+    }
+    candidate(i) {
+        return this.table(i).candidate(this.at(i));
+    }
+    evidence(i) {
+        return this.table(i).evidence(this.at(i));
+    }
+    labelCount(i) {
+        return this.table(i).labelCount(this.at(i));
+    }
+    lastLabelRevision(i) {
+        return this.table(i).lastLabelRevision(this.at(i));
+    }
+    eventRevision(i, k) {
+        return this.table(i).eventRevision(this.at(i), k);
+    }
+    eventValidity(i, k) {
+        return this.table(i).eventValidity(this.at(i), k);
+    }
+    eventFile(i, k) {
+        return this.table(i).eventFile(this.at(i), k);
+    }
+    eventLine(i, k) {
+        return this.table(i).eventLine(this.at(i), k);
+    }
+    history(i) {
+        return this.table(i).history(this.at(i));
+    }
+    record(i) {
+        return this.table(i).record(this.at(i));
+    }
+}
+/** Task i of the view is task index[i] of tables[which[i]] (which null: every task from tables[0]). */
+function tableView(tables, which, index) {
+    if (which !== null && which.length !== index.length)
+        throw new Error("tableView: which and index differ in length");
+    return new TableView(tables, which, index);
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/format.ts
+/** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
+const THRESHOLD_TOLERANCE = 1e-12;
+/** Does `observed` satisfy `OP value`? Equality is judged with a 1e-12 relative tolerance. */
+function satisfies(observed, t) {
+    const equal = Math.abs(observed - t.value) <= THRESHOLD_TOLERANCE * Math.max(1, Math.abs(t.value));
+    switch (t.op) {
+        case ">=":
+            return equal || observed > t.value;
+        case ">":
+            return !equal && observed > t.value;
+        case "<=":
+            return equal || observed < t.value;
+        case "<":
+            return !equal && observed < t.value;
+    }
+}
+/** A figure with 4 decimals and a true minus sign, e.g. "0.0118", "−0.0123". */
+function num(x, digits = 4) {
+    const s = Math.abs(x).toFixed(digits);
+    return x < 0 && Number(s) !== 0 ? `\u2212${s}` : s;
+}
+/** A fraction as a percentage with at most 2 decimals, e.g. 0.037037 → "3.7%", 0.01 → "1%". */
+function pct(x) {
+    const s = String(Number((x * 100).toFixed(2)));
+    return `${s.startsWith("-") ? `\u2212${s.slice(1)}` : s}%`;
+}
+/** δ₀ as written in a threshold: 0 → "0", 0.01 → "+1%", −0.01 → "-1%". */
+function delta0Text(delta0) {
+    if (delta0 === 0)
+        return "0";
+    const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
+    return `${delta0 > 0 ? "+" : "-"}${p}%`;
+}
+/** "1 task" / "2 tasks". */
+function format_plural(n, one, many = `${one}s`) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/**
+ * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
+ * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
+ * short, and the whole value is in the report's own fields (observed, provenance).
+ */
+const SHOWN_VALUE_CHARS = 100;
+/** Values a sentence names before "and N more". */
+const SHOWN_VALUES = 3;
+/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
+function shownValue(value) {
+    const cps = Array.from(value);
+    return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
+}
+/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
+function shownList(values, empty = "none") {
+    if (values.length === 0)
+        return empty;
+    const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
+    const rest = values.length - SHOWN_VALUES;
+    return rest > 0 ? `${shown} and ${rest} more` : shown;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
+/**
+ * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
+ * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
+ * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
+ * mostly cache misses, so they are read once here. The labels as of an earlier review revision
+ * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
+ */
+
+// A label is one byte: validityCode, its index in VALIDITIES.
+const VALID_CODE = validityCode("valid");
+const BROKEN_CODE = validityCode("broken");
+const DISPUTED_CODE = validityCode("disputed");
+/** Columns by dataset: a Dataset is never modified once built (model.ts). */
+const known = new WeakMap();
+/** The columns of a dataset, made on the first call (one walk over its tasks). */
+function taskColumns(dataset) {
+    const had = known.get(dataset);
+    if (had !== undefined)
+        return had;
+    const tasks = dataset.tasks;
+    const n = tasks.length;
+    const validity = new Uint8Array(n);
+    const baseline = new Array(n);
+    const candidate = new Array(n);
+    const cluster = new Int32Array(n);
+    const numbers = new Map();
+    let last;
+    let lastNumber = -1;
+    for (let i = 0; i < n; i++) {
+        validity[i] = validityCode(tasks.validity(i));
+        baseline[i] = tasks.baseline(i);
+        candidate[i] = tasks.candidate(i);
+        const c = tasks.cluster(i);
+        if (c === undefined)
+            cluster[i] = -1;
+        else if (c === last)
+            cluster[i] = lastNumber;
+        else {
+            let k = numbers.get(c);
+            if (k === undefined) {
+                k = numbers.size;
+                numbers.set(c, k);
+            }
+            last = c;
+            lastNumber = k;
+            cluster[i] = k;
+        }
+    }
+    const columns = { validity, baseline, candidate, cluster, clusterCount: numbers.size };
+    known.set(dataset, columns);
+    return columns;
+}
+/** The same tasks with other labels (validityCode per task, in dataset order): every other column shared. */
+function withLabels(columns, codes) {
+    if (codes.length !== columns.validity.length)
+        throw new Error("withLabels: the labels are not one a task");
+    return { ...columns, validity: codes };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
+/**
+ * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
+ * under `count_as_fail` (they are then fails). `missing` results never count. 0 when the model
+ * has no row for the task.
+ */
+function effectiveAttempts(counts, infra) {
+    if (counts === undefined)
+        return 0;
+    return counts.pass + counts.fail + (infra === "count_as_fail" ? counts.infra_error : 0);
+}
+/** mₘₜ = passes / K*ₘₜ; null when K* = 0 (the task is not attempted by the model). */
+function taskScore(counts, infra) {
+    const k = effectiveAttempts(counts, infra);
+    return counts === undefined || k === 0 ? null : counts.pass / k;
+}
+/**
+ * Within-task sample variance s² of the 0/1 outcomes of K attempts with mean m:
+ * s² = K·m(1−m)/(K−1), defined for K ≥ 2 (null otherwise).
+ */
+function binarySampleVariance(score, k) {
+    if (!(k >= 2))
+        return null;
+    return (k * score * (1 - score)) / (k - 1);
+}
+/**
+ * s²/K, the squared standard error of one task score from re-runs alone: m(1−m)/(K−1).
+ * null for K < 2. This is the per-task term of the re-run-only SE (SPEC §3).
+ */
+function scoreRerunVariance(score, k) {
+    if (!(k >= 2))
+        return null;
+    return (score * (1 - score)) / (k - 1);
+}
+/** True when the model has at least one pass, fail or infra_error attempt on the task. */
+function hasAttempt(counts) {
+    return counts !== undefined && counts.pass + counts.fail + counts.infra_error > 0;
+}
+/** Lost to infra (SPEC §2): the model has attempts on the task but all of them are infra errors. */
+function isLostToInfra(counts) {
+    return counts !== undefined && counts.infra_error > 0 && counts.pass + counts.fail === 0;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/common-set.ts
+/**
+ * The rank's one common set (docs/rank.md "One common set"): the tasks every ranked model has a
+ * score on (K* ≥ 1, as evaluate's C) that are not broken, and for each model how many tasks its
+ * absence would add back. Every pair of the ranking is computed on this set, so all pairs share
+ * its valid tasks V and open tasks U, and a pair's margin is the difference of the two scores.
+ */
+
+
+
+
+
+
+/** How many models the "too few common valid tasks" error names. */
+const MODELS_NAMED = 3;
+function commonSet(data, policy) {
+    const k = data.models.length;
+    const tasks = data.tasks;
+    const n = tasks.length;
+    const infra = policy.infra_errors;
+    const common = [];
+    const addsBack = new Uint32Array(k);
+    const addsBackValid = new Uint32Array(k);
+    let broken = 0;
+    let universe = 0;
+    let labelledValid = 0;
+    for (let i = 0; i < n; i++) {
+        const label = validityCode(tasks.validity(i));
+        if (label === BROKEN_CODE) {
+            broken++;
+            continue;
+        }
+        universe++;
+        if (label === VALID_CODE)
+            labelledValid++;
+        let without = 0;
+        let absent = -1;
+        for (let m = 0; m < k; m++) {
+            if (effectiveAttempts(data.counts[m]?.[i], infra) === 0) {
+                without++;
+                absent = m;
+                if (without > 1)
+                    break;
+            }
+        }
+        if (without === 0)
+            common.push(i);
+        else if (without === 1) {
+            addsBack[absent] = addsBack[absent] + 1;
+            if (label === VALID_CODE)
+                addsBackValid[absent] = addsBackValid[absent] + 1;
+        }
+    }
+    const size = common.length;
+    const validity = new Uint8Array(size);
+    const cluster = new Int32Array(size);
+    const numbers = new Map();
+    let valid = 0;
+    let disputed = 0;
+    for (let j = 0; j < size; j++) {
+        const i = common[j];
+        const code = validityCode(tasks.validity(i));
+        validity[j] = code;
+        if (code === VALID_CODE)
+            valid++;
+        else if (code === DISPUTED_CODE)
+            disputed++;
+        const c = tasks.cluster(i);
+        if (c === undefined)
+            cluster[j] = -1;
+        else {
+            let id = numbers.get(c);
+            if (id === undefined) {
+                id = numbers.size;
+                numbers.set(c, id);
+            }
+            cluster[j] = id;
+        }
+    }
+    const threshold = policy.accept_if.common_valid_tasks;
+    if (!satisfies(valid, threshold) && labelledValid === 0) {
+        throw new errors_InputError(`No task is labelled valid: of the ${universe} non-broken task${universe === 1 ? "" : "s"} the ${k} ranked models ran, none has the label valid ` +
+            `(a ranking counts only valid tasks; the policy's common_valid_tasks asks for ${threshold.text}). ` +
+            "Add labels: a reviews file with --reviews (model-gate import reviews-csv for your own review sheet), " +
+            "or, for SWE-bench Verified, model-gate import verified-annotations with the results' --dataset-revision " +
+            "or the same --tasks list the results were imported with, so that its labels apply to these tasks (docs/importers.md).");
+    }
+    if (!satisfies(valid, threshold)) {
+        const shrink = data.models
+            .map((model, m) => ({ model, valid: addsBackValid[m], all: addsBack[m] }))
+            .filter((x) => x.all > 0)
+            .sort((x, y) => y.valid - x.valid || y.all - x.all || compareCodeUnits(x.model, y.model))
+            .slice(0, MODELS_NAMED);
+        const named = shrink.length === 0
+            ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
+            : `The models that shrink it most: ${shrink
+                .map((x) => `${quote(x.model)} (without it, ${x.valid} more valid task${x.valid === 1 ? "" : "s"}, ${x.all} in all)`)
+                .join(", ")}.`;
+        throw new errors_InputError(`The ${k} ranked models have ${valid} common valid task${valid === 1 ? "" : "s"} (tasks every one of them ` +
+            `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
+            `Leave a model out with --models, or run the missing tasks.`);
+    }
+    const counts = data.models.map((_, m) => {
+        const own = data.counts[m] ?? [];
+        return common.map((i) => own[i]);
+    });
+    return {
+        tasks: Uint32Array.from(common),
+        validity,
+        cluster,
+        clusterCount: numbers.size,
+        counts,
+        validTasks: valid,
+        disputedTasks: disputed,
+        unreviewedTasks: size - valid - disputed,
+        brokenTasks: broken,
+        universeTasks: universe,
+        addsBack,
+        addsBackValid,
+    };
+}
+/**
+ * The columns of pair (a, b) on the common set: d = m_a − m_b. The candidate's array is a fresh
+ * copy so that analyseMargin's per-columns cache (keyed by the count arrays) lives only as long as
+ * this pair's columns do: a ranking of 100 models has 4,950 pairs.
+ */
+function pairColumns(set, a, b) {
+    const candidate = set.counts[a];
+    const baseline = set.counts[b];
+    if (candidate === undefined || baseline === undefined)
+        throw new Error(`pairColumns: no model ${a} or ${b}`);
+    return {
+        validity: set.validity,
+        cluster: set.cluster,
+        clusterCount: set.clusterCount,
+        candidate: candidate.slice(),
+        baseline,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/report/format-number.ts
+/**
+ * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
+ * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
+ * shown as "n/a".
+ *
+ * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
+ * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
+ * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
+ * z is a decimal with 4 decimals; counts are plain integers.
+ */
+const NOT_AVAILABLE = "n/a";
+function isNumber(x) {
+    return typeof x === "number" && Number.isFinite(x);
+}
+/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
+function fixed(x, decimals) {
+    const s = x.toFixed(decimals);
+    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
+function signedFixed(x, decimals) {
+    const s = fixed(x, decimals);
+    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
+}
+/** A count: "520". Non-integers (never expected) keep 2 decimals. */
+function format_number_formatCount(x) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return Number.isInteger(x) ? String(x) : fixed(x, 2);
+}
+/** A fraction as a percentage: 0.037037 → "3.70%". */
+function format_number_formatPercent(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)}%`;
+}
+/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
+function format_number_formatPp(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${signedFixed(x * 100, decimals)} pp`;
+}
+/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
+function format_number_formatPpUnsigned(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)} pp`;
+}
+/** A plain decimal: 1.644854 → "1.6449". */
+function format_number_formatDecimal(x, decimals = 4) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return fixed(x, decimals);
+}
+/** A signed decimal: 0.5 → "+0.50". */
+function formatSignedDecimal(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return signedFixed(x, decimals);
+}
+/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
+function formatPercentInterval(iv) {
+    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
+        return NOT_AVAILABLE;
+    return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/holm.ts
+/**
+ * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
+ * of the m pairs carries two claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). Holm's
+ * procedure over all 2m claims tests, after r claims are made, every claim not yet made at
+ * α/(2m − r). Its family-wise error is at most α for any true margins — a tied pair (Δ = 0) has
+ * both claims wrong, an untied pair one — with no assumption on how the pairs depend on each
+ * other, because each claim's bound alone holds with probability 1 − its level (Holm 1979).
+ * The reverse claim of an ordered pair stays in the count: LCB ≤ Δ_L ≤ Δ_H ≤ UCB, so it can never
+ * be made, but it is one of the claims the bound is over.
+ *
+ * The batch form below orders, in each round, every pair that clears the current level, then
+ * raises the level and goes again until a round orders nothing: since the level only grows as r
+ * grows, a claim made by the sequential procedure (one claim at a time, smallest p-value first) is
+ * made here and no other, and this needs no p-value. The level schedule is a parameter only so
+ * that scripts/simulate-rank.mjs can run other schedules on the same data; the gate uses
+ * DIRECTIONAL_HOLM.
+ */
+
+/**
+ * The family's guarantee in one sentence, as every format states it (the report JSON's
+ * adjustment.guarantee, the Markdown, text and HTML summaries).
+ */
+function familyGuarantee(alpha, m) {
+    return (`The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${format_number_formatPercent(alpha)}: ` +
+        `Holm's step-down over the ${2 * m} directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.`);
+}
+/** Holm over the 2m directional claims: α/(2m − r). */
+const DIRECTIONAL_HOLM = (alpha, m, r) => alpha / (2 * m - r);
+function isOrdered(b) {
+    return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
+}
+/**
+ * `boundsAt(p, level)`: pair p's LCB/UCB at one-sided level `level`. `neverOrdered(p, b)` may say
+ * that a pair cannot be ordered at any level (its validity band holds 0, so LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤
+ * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
+ * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
+ */
+function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
+    const bounds = new Array(m);
+    const level = new Float64Array(m);
+    const round = new Uint32Array(m);
+    const ordered = new Uint8Array(m);
+    const stuck = new Uint8Array(m);
+    let r = 0;
+    let rounds = 0;
+    let current = schedule(alpha, m, 0);
+    while (r < m) {
+        rounds++;
+        current = schedule(alpha, m, r);
+        let newly = 0;
+        for (let p = 0; p < m; p++) {
+            if (ordered[p] === 1 || stuck[p] === 1)
+                continue;
+            const b = boundsAt(p, current);
+            bounds[p] = b;
+            level[p] = current;
+            round[p] = rounds;
+            if (isOrdered(b)) {
+                ordered[p] = 1;
+                newly++;
+            }
+            else if (neverOrdered(p, b))
+                stuck[p] = 1;
+        }
+        if (newly === 0)
+            break;
+        r += newly;
+    }
+    // The pairs set aside: their bounds at the last level tested.
+    for (let p = 0; p < m; p++) {
+        if (stuck[p] !== 1 || level[p] === current)
+            continue;
+        bounds[p] = boundsAt(p, current);
+        level[p] = current;
+        round[p] = rounds;
+    }
+    return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
+}
+
+;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
+/**
+ * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
+ * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
+ * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
+ * object as before, so the view costs one pass and little memory.
+ *
+ * The effective label at N follows SPEC §1.2 on the truncated history: the label at the highest
+ * revision ≤ N; two different labels at that revision are an input error naming both sources, as
+ * the reader reports for the highest revision overall.
+ */
+
+
+
+function historyLabels(history) {
+    return {
+        length: history.length,
+        revision: (k) => history[k].revision,
+        validity: (k) => history[k].validity,
+    };
+}
+/**
+ * The label events of one task of a table at a time: `at(i)` moves it to task i (no object a
+ * task: a walk over 10⁶ tasks made ~90 MB of garbage with one sequence each).
+ */
+class TaskLabels {
+    tasks;
+    task = 0;
+    length = 0;
+    constructor(tasks) {
+        this.tasks = tasks;
+    }
+    at(i) {
+        this.task = i;
+        this.length = this.tasks.labelCount(i);
+        return this;
+    }
+    revision(k) {
+        return this.tasks.eventRevision(this.task, k);
+    }
+    validity(k) {
+        return this.tasks.eventValidity(this.task, k);
+    }
+}
+/** How many events of `labels` lie at or below revision n. */
+function eventsAtOrBelow(labels, n) {
+    let keep = 0;
+    while (keep < labels.length && labels.revision(keep) <= n)
+        keep++;
+    return keep;
+}
+/**
+ * The index of an event at the same revision as event keep − 1 with a different label, or −1:
+ * two labels at the effective revision are a conflict (SPEC §1.2).
+ */
+function conflictingEvent(labels, keep) {
+    if (keep < 1)
+        return -1;
+    const revision = labels.revision(keep - 1);
+    const validity = labels.validity(keep - 1);
+    for (let i = keep - 2; i >= 0 && labels.revision(i) === revision; i--) {
+        if (labels.validity(i) !== validity)
+            return i;
+    }
+    return -1;
+}
+/**
+ * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
+ * Returns the same object when nothing above n exists.
+ */
+function taskAsOfReview(task, n) {
+    const history = task.history;
+    const last = history[history.length - 1];
+    if (last === undefined || last.revision <= n) {
+        // Nothing above n: the reader already chose (and checked) the effective label.
+        return task;
+    }
+    const keep = eventsAtOrBelow(historyLabels(history), n);
+    const kept = history.slice(0, keep);
+    const top = kept[keep - 1];
+    if (top === undefined) {
+        return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
+    }
+    const other = conflictingEvent(historyLabels(kept), keep);
+    if (other >= 0)
+        return { task, revision: top.revision, first: kept[other], second: top };
+    return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
+}
+function isLabelConflict(x) {
+    return "first" in x;
+}
+/** How many tasks disagree, and the first few, as the reader words it. */
+function conflictProblems(conflicts) {
+    return conflicts.map((c) => ({
+        location: c.second.source,
+        field: "validity",
+        message: `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
+            `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
+            `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
+    }));
+}
+/** At most this many conflicts are kept (the count is exact). */
+const KEPT_CONFLICTS = 20;
+/** The dataset as of revision n, with the conflicts found (not thrown). */
+function viewAsOfReview(dataset, n) {
+    const conflicts = [];
+    let conflictCount = 0;
+    let changed = false;
+    const table = dataset.tasks;
+    // Only tasks labelled after n change: the rest are read through.
+    const replaced = new Map();
+    for (let i = 0; i < table.length; i++) {
+        if (table.lastLabelRevision(i) <= n)
+            continue;
+        const r = taskAsOfReview(table.record(i), n);
+        if (isLabelConflict(r)) {
+            conflictCount++;
+            if (conflicts.length < KEPT_CONFLICTS)
+                conflicts.push(r);
+            continue;
+        }
+        changed = true;
+        replaced.set(i, r);
+    }
+    const tasks = model_withReplacedRecords(table, replaced);
+    const revisions = dataset.reviewRevisions.filter((r) => r <= n);
+    const view = !changed && revisions.length === dataset.reviewRevisions.length
+        ? dataset
+        : { ...dataset, tasks, reviewRevisions: revisions };
+    return { dataset: view, conflicts, conflictCount };
+}
+/** The dataset as of revision n; two labels at a task's effective revision are an InputError. */
+function datasetAsOfReview(dataset, n) {
+    const r = viewAsOfReview(dataset, n);
+    if (r.conflictCount > 0) {
+        throw new errors_InputError(`As of review revision ${n}, ${r.conflictCount} ${r.conflictCount === 1 ? "task has" : "tasks have"} two different labels at the same revision; ` +
+            'record a disagreement as a later revision labelled "disputed":', conflictProblems(r.conflicts), r.conflictCount);
+    }
+    return r.dataset;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-as-of-review.ts
+/**
+ * `rank --as-of-review N` (docs/rank.md "As of a review revision"): the ranked models' tasks as
+ * they stood at review revision N, by evaluate's own view (src/core/history/as-of-review.ts):
+ * only labels with review_revision ≤ N count, a task without one by then is unreviewed, attempts
+ * are untouched, and two labels at a task's effective revision are an InputError naming both.
+ */
+
+function modelsAsOfReview(data, n) {
+    // The view reads only the tasks and the review revisions; the pair's summaries fill the shape.
+    const asDataset = {
+        tasks: data.tasks,
+        baseline: data.summaries[0],
+        candidate: data.summaries[1],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    };
+    const view = datasetAsOfReview(asDataset, n);
+    if (view === asDataset)
+        return data;
+    return { ...data, tasks: view.tasks, reviewRevisions: view.reviewRevisions };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-order.ts
+/**
+ * Rank intervals and groups from the pairs' relation (docs/rank.md "Rank intervals and groups").
+ * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
+ * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
+ * falls between positions p and p + 1 of the score order exactly when every model in the top p is
+ * ordered above every model after it; the blocks between cuts are the groups (separated from each
+ * other; pairs inside a group may be ordered too, so a group is not a tie).
+ */
+function rankOrder(k, above, order) {
+    const rankLow = new Uint32Array(k);
+    const rankHigh = new Uint32Array(k);
+    for (let i = 0; i < k; i++) {
+        let over = 0;
+        let under = 0;
+        for (let j = 0; j < k; j++) {
+            if (above[j * k + i] === 1)
+                over++;
+            if (above[i * k + j] === 1)
+                under++;
+        }
+        rankLow[i] = 1 + over;
+        rankHigh[i] = k - under;
+    }
+    // below[p]: how many (top-p model, later model) pairs are ordered, counted incrementally: the cut
+    // after p holds when it equals p · (k − p).
+    const group = new Uint32Array(k);
+    const groups = [];
+    let block = [];
+    let orderedAcross = 0;
+    for (let p = 0; p < k; p++) {
+        const i = order[p];
+        // Moving model i from below the cut to above it: its pairs with the top lose, with the rest gain.
+        for (let q = 0; q < p; q++)
+            orderedAcross -= above[order[q] * k + i];
+        for (let q = p + 1; q < k; q++)
+            orderedAcross += above[i * k + order[q]];
+        block.push(i);
+        const top = p + 1;
+        if (top === k || orderedAcross === top * (k - top)) {
+            for (const j of block)
+                group[j] = groups.length + 1;
+            groups.push(block);
+            block = [];
+        }
+    }
+    return { rankLow, rankHigh, group, groups };
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/normal-quantile.ts
@@ -62955,292 +64079,6 @@ function makeQuantileFunction(margin) {
         }
         return q;
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Domain types shared by the reader, the statistics, the decision and the report.
- * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
- */
-const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
-/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
-function validityCode(v) {
-    return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
-}
-const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-/**
- * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
- * letters in any case) is reserved to say "no revision is known": the importers write
- * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
- * "Placeholder harness revisions").
- */
-const PLACEHOLDER_REVISION_PREFIX = "unknown:";
-function isPlaceholderRevision(revision) {
-    return /^unknown(?::|$)/i.test(revision);
-}
-/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
-function compareCodeUnits(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** A TaskTable over records already made. */
-class RecordTable {
-    records;
-    constructor(records) {
-        this.records = records;
-    }
-    get length() {
-        return this.records.length;
-    }
-    record(i) {
-        const t = this.records[i];
-        if (t === undefined)
-            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
-        return t;
-    }
-    datasetRevision(i) {
-        return this.record(i).datasetRevision;
-    }
-    taskId(i) {
-        return this.record(i).taskId;
-    }
-    validity(i) {
-        return this.record(i).validity;
-    }
-    reviewRevision(i) {
-        return this.record(i).reviewRevision;
-    }
-    cluster(i) {
-        return this.record(i).cluster;
-    }
-    baseline(i) {
-        return this.record(i).baseline;
-    }
-    candidate(i) {
-        return this.record(i).candidate;
-    }
-    evidence(i) {
-        return this.record(i).evidence;
-    }
-    labelCount(i) {
-        return this.record(i).history.length;
-    }
-    lastLabelRevision(i) {
-        const h = this.record(i).history;
-        return h[h.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.record(i).history;
-    }
-    eventRevision(i, k) {
-        return this.event(this.history(i), i, k).revision;
-    }
-    eventValidity(i, k) {
-        return this.event(this.history(i), i, k).validity;
-    }
-    eventFile(i, k) {
-        return this.event(this.history(i), i, k).source.file;
-    }
-    eventLine(i, k) {
-        return this.event(this.history(i), i, k).source.line;
-    }
-    event(history, i, k) {
-        const e = history[k];
-        if (e === undefined)
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
-}
-/** Records as a TaskTable (they are not copied: never modify them). */
-function recordTable(records) {
-    return new RecordTable(records);
-}
-/** A table with some tasks' records replaced (task index → record); the others read through. */
-class OverlayTable {
-    base;
-    replaced;
-    constructor(base, replaced) {
-        this.base = base;
-        this.replaced = replaced;
-    }
-    get length() {
-        return this.base.length;
-    }
-    record(i) {
-        return this.replaced.get(i) ?? this.base.record(i);
-    }
-    datasetRevision(i) {
-        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
-    }
-    taskId(i) {
-        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
-    }
-    validity(i) {
-        return this.replaced.get(i)?.validity ?? this.base.validity(i);
-    }
-    reviewRevision(i) {
-        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
-    }
-    cluster(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.cluster(i) : r.cluster;
-    }
-    baseline(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.baseline(i) : r.baseline;
-    }
-    candidate(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.candidate(i) : r.candidate;
-    }
-    evidence(i) {
-        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
-    }
-    labelCount(i) {
-        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
-    }
-    lastLabelRevision(i) {
-        const r = this.replaced.get(i);
-        if (r === undefined)
-            return this.base.lastLabelRevision(i);
-        return r.history[r.history.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.replaced.get(i)?.history ?? this.base.history(i);
-    }
-    eventRevision(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
-    }
-    eventValidity(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
-    }
-    eventFile(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
-    }
-    eventLine(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
-    }
-}
-/**
- * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
- * 10⁶-task Dataset that changes a few labels costs what it changes.
- */
-function model_withReplacedRecords(table, replaced) {
-    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
-}
-/** Every task of a table as a record, in table order. */
-function tableRecords(table) {
-    const out = [];
-    for (let i = 0; i < table.length; i++)
-        out.push(table.record(i));
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
-/**
- * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
- * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
- * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
- * mostly cache misses, so they are read once here. The labels as of an earlier review revision
- * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
- */
-
-// A label is one byte: validityCode, its index in VALIDITIES.
-const VALID_CODE = validityCode("valid");
-const BROKEN_CODE = validityCode("broken");
-const DISPUTED_CODE = validityCode("disputed");
-/** Columns by dataset: a Dataset is never modified once built (model.ts). */
-const known = new WeakMap();
-/** The columns of a dataset, made on the first call (one walk over its tasks). */
-function taskColumns(dataset) {
-    const had = known.get(dataset);
-    if (had !== undefined)
-        return had;
-    const tasks = dataset.tasks;
-    const n = tasks.length;
-    const validity = new Uint8Array(n);
-    const baseline = new Array(n);
-    const candidate = new Array(n);
-    const cluster = new Int32Array(n);
-    const numbers = new Map();
-    let last;
-    let lastNumber = -1;
-    for (let i = 0; i < n; i++) {
-        validity[i] = validityCode(tasks.validity(i));
-        baseline[i] = tasks.baseline(i);
-        candidate[i] = tasks.candidate(i);
-        const c = tasks.cluster(i);
-        if (c === undefined)
-            cluster[i] = -1;
-        else if (c === last)
-            cluster[i] = lastNumber;
-        else {
-            let k = numbers.get(c);
-            if (k === undefined) {
-                k = numbers.size;
-                numbers.set(c, k);
-            }
-            last = c;
-            lastNumber = k;
-            cluster[i] = k;
-        }
-    }
-    const columns = { validity, baseline, candidate, cluster, clusterCount: numbers.size };
-    known.set(dataset, columns);
-    return columns;
-}
-/** The same tasks with other labels (validityCode per task, in dataset order): every other column shared. */
-function withLabels(columns, codes) {
-    if (codes.length !== columns.validity.length)
-        throw new Error("withLabels: the labels are not one a task");
-    return { ...columns, validity: codes };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
-/**
- * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
- * under `count_as_fail` (they are then fails). `missing` results never count. 0 when the model
- * has no row for the task.
- */
-function effectiveAttempts(counts, infra) {
-    if (counts === undefined)
-        return 0;
-    return counts.pass + counts.fail + (infra === "count_as_fail" ? counts.infra_error : 0);
-}
-/** mₘₜ = passes / K*ₘₜ; null when K* = 0 (the task is not attempted by the model). */
-function taskScore(counts, infra) {
-    const k = effectiveAttempts(counts, infra);
-    return counts === undefined || k === 0 ? null : counts.pass / k;
-}
-/**
- * Within-task sample variance s² of the 0/1 outcomes of K attempts with mean m:
- * s² = K·m(1−m)/(K−1), defined for K ≥ 2 (null otherwise).
- */
-function binarySampleVariance(score, k) {
-    if (!(k >= 2))
-        return null;
-    return (k * score * (1 - score)) / (k - 1);
-}
-/**
- * s²/K, the squared standard error of one task score from re-runs alone: m(1−m)/(K−1).
- * null for K < 2. This is the per-task term of the re-run-only SE (SPEC §3).
- */
-function scoreRerunVariance(score, k) {
-    if (!(k >= 2))
-        return null;
-    return (score * (1 - score)) / (k - 1);
-}
-/** True when the model has at least one pass, fail or infra_error attempt on the task. */
-function hasAttempt(counts) {
-    return counts !== undefined && counts.pass + counts.fail + counts.infra_error > 0;
-}
-/** Lost to infra (SPEC §2): the model has attempts on the task but all of them are infra errors. */
-function isLostToInfra(counts) {
-    return counts !== undefined && counts.infra_error > 0 && counts.pass + counts.fail === 0;
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/union-bounds.ts
@@ -63843,7 +64681,77 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
     return { lower: (baseSum + worst * extraCount) / count, upper: (baseSum + best * extraCount) / count };
 }
 
+;// CONCATENATED MODULE: ./src/core/stats/exact-sum.ts
+
+/** Below this magnitude a floating-point sum's sign is checked exactly. */
+const NEAR_ZERO = 1e-9;
+/** Σ pᵢ/kᵢ kept as integer numerators by denominator. */
+class ExactSum {
+    byDenominator = new Map();
+    /** Adds numerator/denominator (integers, denominator ≥ 1). */
+    add(numerator, denominator) {
+        if (numerator === 0)
+            return;
+        this.byDenominator.set(denominator, (this.byDenominator.get(denominator) ?? 0) + numerator);
+    }
+    /** Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there). */
+    addDifference(a, b, infra) {
+        this.add(a.pass, effectiveAttempts(a, infra));
+        this.add(-b.pass, effectiveAttempts(b, infra));
+    }
+    /** The sum over the least common denominator: numerator and denominator as BigInt. */
+    fraction() {
+        const gcd = (x, y) => {
+            while (y !== 0n)
+                [x, y] = [y, x % y];
+            return x;
+        };
+        let denominator = 1n;
+        for (const [k, n] of this.byDenominator) {
+            if (n === 0)
+                continue;
+            const big = BigInt(k);
+            denominator = (denominator / gcd(denominator, big)) * big;
+        }
+        let numerator = 0n;
+        for (const [k, n] of this.byDenominator)
+            if (n !== 0)
+                numerator += BigInt(n) * (denominator / BigInt(k));
+        return { numerator, denominator };
+    }
+    /** −1, 0 or +1: the sum's exact sign. */
+    sign() {
+        const { numerator } = this.fraction();
+        return numerator === 0n ? 0 : numerator > 0n ? 1 : -1;
+    }
+    /** The sum as a number: exactly 0 when it is 0, of the exact sign otherwise. */
+    value() {
+        const { numerator, denominator } = this.fraction();
+        if (numerator === 0n)
+            return 0;
+        // Both fit a double's range (denominator ≤ lcm of the attempt counts); the quotient keeps the sign.
+        return Number(numerator) / Number(denominator);
+    }
+}
+/**
+ * A ratio Σ d / count computed in floating point, made exact near 0: exactly 0 when the exact sum
+ * is 0; the exact sum's value over `count` when the floating-point sign is wrong; else unchanged.
+ * `exact` builds the exact sum (called only near 0).
+ */
+function exactNearZero(value, count, exact) {
+    if (value === null || !(Math.abs(value) <= NEAR_ZERO))
+        return value;
+    const sum = exact();
+    const sign = sum.sign();
+    if (sign === 0)
+        return 0;
+    if (Math.sign(value) === sign)
+        return value;
+    return sum.value() / count;
+}
+
 ;// CONCATENATED MODULE: ./src/core/stats/margin.ts
+
 
 
 
@@ -64009,6 +64917,11 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         lowerValues = new Float64Array(dCount).fill(-1);
         upperValues = new Float64Array(dCount).fill(1);
     }
+    // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
+    const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
+    const pessimistic = opts.margin.validity_bound === "pessimistic";
+    marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
+    marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
     const concat = (extra) => {
         const out = new Float64Array(nv + extra.length);
         out.set(vD, 0);
@@ -64080,7 +64993,7 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
     const qValid = q(nuValid);
     const qLower = q(nuLower);
     const qUpper = q(nuUpper);
-    const margin = nv > 0 ? validSum / nv : null;
+    const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
     let lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
         ? marginLower - qLower * seLower
         : null;
@@ -64199,6 +65112,26 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         upperSet,
     };
 }
+/**
+ * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
+ * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
+ */
+function exactFigures(columns, infra, valid, unresolved) {
+    return {
+        ratio: (value, open, extra) => exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
+            const s = new ExactSum();
+            const add = (i) => {
+                s.addDifference(columns.candidate[i], columns.baseline[i], infra);
+            };
+            for (const i of valid)
+                add(i);
+            for (const j of open)
+                add(unresolved[j]);
+            s.add(extra, 1);
+            return s;
+        }),
+    };
+}
 /** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
 function attainingSet(uD, b) {
     const left = new Map([
@@ -64246,30 +65179,106 @@ function clusterSums(vD, vc, uD, uc, g) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/stats/planning.ts
-/**
- * Planning figures (SPEC §3 revision 2): printed next to the verdict, never used to decide it.
- *
- * - Minimum detectable effect MDE = (q + z_power)·SE(V), z_power = Φ⁻¹(power): the true margin
- *   above δ₀ that a set of this size and per-task variance would detect (LCB > δ₀) with that
- *   probability. q is the quantile on V (q_valid: t with ν of SE(V), or z).
- * - Common valid tasks needed, n* = ⌈(q·s_d / (Δ̂ − δ₀))²⌉, s_d the per-task SD of d on V: how
- *   many common valid tasks would clear δ₀ if the observed margin and per-task variance held.
- *   Only for an unresolved verdict held back by the margin (LCB ≤ δ₀) with Δ̂ > δ₀. The q is the
- *   one on V (with t it would be a little smaller at n*; the figure is a plan, not a promise).
- */
+;// CONCATENATED MODULE: ./src/core/rank/rank-pairs.ts
 
-function minimumDetectableEffect(q, power, se) {
-    if (q === null || se === null)
-        return null;
-    return (q + normalQuantile(power)) * se;
+
+
+/** The validity band holds 0 (touching counts): no level can order the pair (LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤ UCB). */
+function bandHoldsZero(lower, upper) {
+    return lower === null || upper === null || (lower <= 0 && upper >= 0);
 }
-/** ⌈(q·s_d/(Δ̂ − δ₀))²⌉, null unless Δ̂ > δ₀ and q, s_d are defined; at least 2 (an SE needs 2 tasks). */
-function tasksNeeded(q, sd, margin, delta0) {
-    if (q === null || sd === null || margin === null || !(margin > delta0))
-        return null;
-    const n = Math.ceil(((q * sd) / (margin - delta0)) ** 2);
-    return Number.isFinite(n) ? Math.max(2, n) : null;
+/**
+ * Why an unordered pair is unordered: `validity` when the open labels can move its margin and 0 is
+ * within the band they span (Δ_L ≤ 0 ≤ Δ_H, Δ_L < Δ_H: reviews could decide it); else
+ * `run_variance` — the band excludes 0 but run variance does not, or the band is the single point
+ * 0 (an exact score tie no review can move: only more tasks or attempts could order it).
+ */
+function unresolvedBy(lower, upper) {
+    if (lower === null || upper === null)
+        return "validity";
+    return lower <= 0 && upper >= 0 && lower < upper ? "validity" : "run_variance";
+}
+/** The pairs (a, b), a before b in the models' order, as indices. */
+function pairIndices(k) {
+    const out = [];
+    for (let a = 0; a < k; a++)
+        for (let b = a + 1; b < k; b++)
+            out.push([a, b]);
+    return out;
+}
+/** Index of the pair {i, j} in pairIndices(k) order. */
+function pairIndex(k, i, j) {
+    const [a, b] = i < j ? [i, j] : [j, i];
+    return a * k - (a * (a + 1)) / 2 + (b - a - 1);
+}
+/**
+ * analyseMargin for pair (a, b) of the common set, d = m_a − m_b, and the Dataset view it reads
+ * (what influentialTasks reads too: records by index).
+ */
+function pairAnalyser(data, set, tasks, infra) {
+    const pairDataset = (a, b) => ({
+        tasks,
+        baseline: data.summaries[b],
+        candidate: data.summaries[a],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    });
+    return {
+        pairDataset,
+        analyse: (a, b, margin) => analyseMargin(pairDataset(a, b), { infra, margin }, pairColumns(set, a, b)),
+    };
+}
+/** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
+function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
+    const pairs = pairIndices(k);
+    const holm = holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
+        const [a, b] = pairs[p];
+        const x = analyse(a, b, { ...margin, confidence: 1 - level });
+        return {
+            lcb: x.lcb,
+            ucb: x.ucb,
+            margin: x.margin,
+            marginLower: x.marginLower,
+            marginUpper: x.marginUpper,
+            se: x.seValid,
+            nu: x.nuValid,
+            lcbKind: x.lcbKind,
+            ucbKind: x.ucbKind,
+            tasksWithoutCluster: x.tasksWithoutCluster,
+        };
+    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null, schedule);
+    const above = new Uint8Array(k * k);
+    pairs.forEach(([a, b], p) => {
+        if (holm.ordered[p] !== 1)
+            return;
+        const x = holm.bounds[p];
+        if (x.lcb !== null && x.lcb > 0)
+            above[a * k + b] = 1;
+        else
+            above[b * k + a] = 1;
+    });
+    return { pairs, holm, above };
+}
+/**
+ * The models in score order (best first): by the pairs' margins, whose sign is exact (a margin of
+ * exactly 0 is a tie, whatever the floating-point scores), then by model id (code units).
+ */
+function scoreOrder(models, bounds) {
+    const k = models.length;
+    return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
+        const x = bounds[pairIndex(k, i, j)];
+        const margin = x?.margin ?? null;
+        if (margin !== null && margin !== 0) {
+            // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
+            const firstAbove = margin > 0;
+            return i < j === firstAbove ? -1 : 1;
+        }
+        const a = models[i];
+        const b = models[j];
+        return a < b ? -1 : a > b ? 1 : 0;
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/model-figures.ts
@@ -64447,64 +65456,189 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/decision/format.ts
-/** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
-const THRESHOLD_TOLERANCE = 1e-12;
-/** Does `observed` satisfy `OP value`? Equality is judged with a 1e-12 relative tolerance. */
-function satisfies(observed, t) {
-    const equal = Math.abs(observed - t.value) <= THRESHOLD_TOLERANCE * Math.max(1, Math.abs(t.value));
-    switch (t.op) {
-        case ">=":
-            return equal || observed > t.value;
-        case ">":
-            return !equal && observed > t.value;
-        case "<=":
-            return equal || observed < t.value;
-        case "<":
-            return !equal && observed < t.value;
+;// CONCATENATED MODULE: ./src/core/rank/rank-scores.ts
+
+
+
+
+/** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
+function modelScores(set, policy, k) {
+    const out = [];
+    const n = set.validity.length;
+    const q = quantileFunction(policy.margin);
+    for (let i = 0; i < k; i++) {
+        const counts = set.counts[i] ?? [];
+        let validSum = 0;
+        let validCount = 0;
+        const valid = new Float64Array(n);
+        const validCluster = new Int32Array(n);
+        const open = new Float64Array(n);
+        let openCount = 0;
+        for (let j = 0; j < n; j++) {
+            const c = counts[j];
+            if (c === undefined)
+                continue;
+            const kStar = c.pass + c.fail + (policy.infra_errors === "count_as_fail" ? c.infra_error : 0);
+            const score = c.pass / kStar;
+            if (set.validity[j] === VALID_CODE) {
+                validSum += score;
+                valid[validCount] = score;
+                validCluster[validCount] = set.cluster[j];
+                validCount++;
+            }
+            else
+                open[openCount++] = score;
+        }
+        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
+        const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
+        const se = scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
+        const spread = se === null ? null : q(se.nu) * se.se;
+        out.push({
+            score: f.valid_only_score,
+            interval,
+            band: interval === null || spread === null || !Number.isFinite(spread)
+                ? null
+                : [Math.max(0, interval[0] - spread), Math.min(1, interval[1] + spread)],
+        });
     }
-}
-/** A figure with 4 decimals and a true minus sign, e.g. "0.0118", "−0.0123". */
-function num(x, digits = 4) {
-    const s = Math.abs(x).toFixed(digits);
-    return x < 0 && Number(s) !== 0 ? `\u2212${s}` : s;
-}
-/** A fraction as a percentage with at most 2 decimals, e.g. 0.037037 → "3.7%", 0.01 → "1%". */
-function pct(x) {
-    const s = String(Number((x * 100).toFixed(2)));
-    return `${s.startsWith("-") ? `\u2212${s.slice(1)}` : s}%`;
-}
-/** δ₀ as written in a threshold: 0 → "0", 0.01 → "+1%", −0.01 → "-1%". */
-function delta0Text(delta0) {
-    if (delta0 === 0)
-        return "0";
-    const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
-    return `${delta0 > 0 ? "+" : "-"}${p}%`;
-}
-/** "1 task" / "2 tasks". */
-function format_plural(n, one, many = `${one}s`) {
-    return `${n} ${n === 1 ? one : many}`;
+    return out;
 }
 /**
- * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
- * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
- * short, and the whole value is in the report's own fields (observed, provenance).
+ * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
+ * (paired: the plain SE of a mean, ν = n − 1; clustered: CR2/CR1 with its ν); null when
+ * undefined (fewer than 2 tasks or clusters, or a valid task without a cluster when clustered).
  */
-const SHOWN_VALUE_CHARS = 100;
-/** Values a sentence names before "and N more". */
-const SHOWN_VALUES = 3;
-/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
-function shownValue(value) {
-    const cps = Array.from(value);
-    return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
+function scoreStandardError(values, clusterOf, clusterCount, policy) {
+    if (policy.margin.standard_error === "paired") {
+        const se = pairedStandardError(values);
+        return se === null ? null : { se, nu: values.length - 1 };
+    }
+    if (clusterOf.some((c) => c < 0))
+        return null;
+    const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
+    return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
 }
-/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
-function shownList(values, empty = "none") {
-    if (values.length === 0)
-        return empty;
-    const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
-    const rest = values.length - SHOWN_VALUES;
-    return rest > 0 ? `${shown} and ${rest} more` : shown;
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-warnings.ts
+
+
+
+
+
+/** How many orderings the clustered-SE warning names before it counts the rest. */
+const ORDERINGS_NAMED = 5;
+function named(ids, max) {
+    const shown = ids.slice(0, max).join(", ");
+    return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
+}
+/**
+ * With a paired policy and every common task in a cluster (at least 2 clusters): the ranking again
+ * under the clustered SE (CR2), and a warning when some ordering made under the paired SE would
+ * not be made under it — naming those orderings and, when it changes, the "could be first" set.
+ * null when the check does not apply or every ordering holds (an ordering CR2 adds changes no
+ * conclusion the report draws).
+ */
+function clusteredCheck(models, set, margin, analyse, paired, order) {
+    if (margin.standard_error !== "paired" || set.clusterCount < 2 || set.cluster.some((c) => c < 0))
+        return null;
+    const k = models.length;
+    const q = quotedModels(models);
+    const clustered = orderPairs(k, analyse, {
+        ...margin,
+        standard_error: "clustered",
+        cluster_correction: "cr2",
+    });
+    const lost = [];
+    for (const [hi, lo] of order.flatMap((i) => order.map((j) => [i, j]))) {
+        if (paired.above[hi * k + lo] === 1 && clustered.above[hi * k + lo] !== 1)
+            lost.push(`${q(models[hi])} above ${q(models[lo])}`);
+    }
+    if (lost.length === 0)
+        return null;
+    const first = (above) => {
+        const r = rankOrder(k, above, order);
+        return order.filter((i) => r.rankLow[i] === 1).map((i) => q(models[i]));
+    };
+    const before = first(paired.above);
+    const after = first(clustered.above);
+    const ordered = paired.holm.orderedPairs;
+    const cbf = after.length === before.length
+        ? ""
+        : `, and ${after.length} models could be first (${named(after, ORDERINGS_NAMED)}) instead of ${before.length} (${named(before, ORDERINGS_NAMED)})`;
+    return (`The tasks cluster (${set.clusterCount} clusters by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+        `${lost.length} of the ${ordered} ${ordered === 1 ? "ordering" : "orderings"} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
+        "consider standard_error: clustered.");
+}
+/**
+ * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
+ * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ */
+function rewrittenGate(require, candidate) {
+    return {
+        require,
+        candidate,
+        verdict: "unresolved",
+        reasons: [
+            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
+        ],
+    };
+}
+function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
+    const policy = gate.policy;
+    const out = [...gate.warnings];
+    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
+        const n = appendOnly.rows_changed_or_removed;
+        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
+    }
+    if (asOfReview !== null) {
+        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
+    }
+    if (gate.expired) {
+        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+    }
+    if (policy.infra_errors === "count_as_fail") {
+        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
+    }
+    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
+    const placeholders = harness.filter(isPlaceholderRevision);
+    if (placeholders.length > 0) {
+        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
+    }
+    if (policy.require_same_harness && harness.length > 1) {
+        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
+    }
+    if (clustered !== null)
+        out.push(clustered);
+    if (withoutCluster) {
+        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/planning.ts
+/**
+ * Planning figures (SPEC §3 revision 2): printed next to the verdict, never used to decide it.
+ *
+ * - Minimum detectable effect MDE = (q + z_power)·SE(V), z_power = Φ⁻¹(power): the true margin
+ *   above δ₀ that a set of this size and per-task variance would detect (LCB > δ₀) with that
+ *   probability. q is the quantile on V (q_valid: t with ν of SE(V), or z).
+ * - Common valid tasks needed, n* = ⌈(q·s_d / (Δ̂ − δ₀))²⌉, s_d the per-task SD of d on V: how
+ *   many common valid tasks would clear δ₀ if the observed margin and per-task variance held.
+ *   Only for an unresolved verdict held back by the margin (LCB ≤ δ₀) with Δ̂ > δ₀. The q is the
+ *   one on V (with t it would be a little smaller at n*; the figure is a plan, not a promise).
+ */
+
+function minimumDetectableEffect(q, power, se) {
+    if (q === null || se === null)
+        return null;
+    return (q + normalQuantile(power)) * se;
+}
+/** ⌈(q·s_d/(Δ̂ − δ₀))²⌉, null unless Δ̂ > δ₀ and q, s_d are defined; at least 2 (an SE needs 2 tasks). */
+function tasksNeeded(q, sd, margin, delta0) {
+    if (q === null || sd === null || margin === null || !(margin > delta0))
+        return null;
+    const n = Math.ceil(((q * sd) / (margin - delta0)) ** 2);
+    return Number.isFinite(n) ? Math.max(2, n) : null;
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/task-universe.ts
@@ -65183,7 +66317,42 @@ function evaluate_attainingSet(dataset, a, set) {
         }),
     };
 }
-function headlineWarnings(policy, ctx, a, infra) {
+/** A signed margin in percentage points, e.g. "+1.20 pp", "−0.35 pp". */
+function pp(x) {
+    const s = Math.abs(x * 100).toFixed(2);
+    return `${x < 0 && Number(s) !== 0 ? "\u2212" : "+"}${s} pp`;
+}
+/**
+ * With a paired policy and every common task in a cluster: the margin's bound again under the
+ * clustered SE (CR2), and a warning when the verdict it carries would not hold under it — an
+ * accept whose LCB would not clear δ₀, a reject by the margin whose UCB would not be at or below
+ * it. null when the check does not apply or the verdict holds (docs/spec.md §3, design effect).
+ */
+function clusteredVerdictWarning(dataset, policy, a, verdict, ctx) {
+    if (policy.margin.standard_error !== "paired" || a.seCr2Valid === null)
+        return null;
+    const delta0 = policy.accept_if.delta0;
+    // A reject by the production canary does not rest on the margin.
+    const byMargin = verdict === "accept" ||
+        (verdict === "reject" && ctx.canary !== "fail" && a.ucb !== null && a.ucb <= delta0);
+    if (!byMargin)
+        return null;
+    const c = analyseMargin(dataset, {
+        infra: policy.infra_errors,
+        margin: { ...policy.margin, standard_error: "clustered", cluster_correction: "cr2" },
+    });
+    const bound = verdict === "accept" ? c.lcb : c.ucb;
+    const holds = bound !== null && (verdict === "accept" ? bound > delta0 : bound <= delta0);
+    if (holds)
+        return null;
+    const which = verdict === "accept" ? "lower" : "upper";
+    const figure = bound === null
+        ? `the ${which} bound would be undefined`
+        : `the ${which} bound would be ${pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${pp(delta0)}`;
+    return (`The tasks cluster (${format_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+        `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`);
+}
+function headlineWarnings(policy, ctx, a, infra, clustered) {
     const warnings = [];
     if (ctx.expired) {
         warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
@@ -65208,6 +66377,9 @@ function headlineWarnings(policy, ctx, a, infra) {
             // (With no common valid task there is no cluster to count: the margin's own reason says why.)
             warnings.push(`Clustered standard error over ${format_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
         }
+    }
+    else if (clustered !== null) {
+        warnings.push(clustered);
     }
     else if (a.seCr2Valid !== null &&
         a.sePairedValid !== null &&
@@ -65235,10 +66407,7 @@ function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
 }
 function evaluate(dataset, policy, ctx) {
     const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
-    const warnings = headlineWarnings(policy, ctx, analysis, {
-        baseline: baseline.infra_errors,
-        candidate: candidate.infra_errors,
-    }).concat(unmatchedLabelWarnings(dataset));
+    const warnings = headlineWarnings(policy, ctx, analysis, { baseline: baseline.infra_errors, candidate: candidate.infra_errors }, clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx)).concat(unmatchedLabelWarnings(dataset));
     const a = analysis;
     const delta0 = policy.accept_if.delta0;
     // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
@@ -65303,811 +66472,37 @@ function evaluate(dataset, policy, ctx) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/task-table-view.ts
-class TableView {
-    tables;
-    which;
-    index;
-    constructor(tables, which, index) {
-        this.tables = tables;
-        this.which = which;
-        this.index = index;
-    }
-    get length() {
-        return this.index.length;
-    }
-    table(i) {
-        const t = this.tables[this.which === null ? 0 : this.which[i]];
-        if (t === undefined || i < 0 || i >= this.index.length) {
-            throw new Error(`TaskTable view: no task ${i} (of ${this.index.length})`);
-        }
-        return t;
-    }
-    at(i) {
-        return this.index[i];
-    }
-    datasetRevision(i) {
-        return this.table(i).datasetRevision(this.at(i));
-    }
-    taskId(i) {
-        return this.table(i).taskId(this.at(i));
-    }
-    validity(i) {
-        return this.table(i).validity(this.at(i));
-    }
-    reviewRevision(i) {
-        return this.table(i).reviewRevision(this.at(i));
-    }
-    cluster(i) {
-        return this.table(i).cluster(this.at(i));
-    }
-    baseline(i) {
-        return this.table(i).baseline(this.at(i));
-    }
-    candidate(i) {
-        return this.table(i).candidate(this.at(i));
-    }
-    evidence(i) {
-        return this.table(i).evidence(this.at(i));
-    }
-    labelCount(i) {
-        return this.table(i).labelCount(this.at(i));
-    }
-    lastLabelRevision(i) {
-        return this.table(i).lastLabelRevision(this.at(i));
-    }
-    eventRevision(i, k) {
-        return this.table(i).eventRevision(this.at(i), k);
-    }
-    eventValidity(i, k) {
-        return this.table(i).eventValidity(this.at(i), k);
-    }
-    eventFile(i, k) {
-        return this.table(i).eventFile(this.at(i), k);
-    }
-    eventLine(i, k) {
-        return this.table(i).eventLine(this.at(i), k);
-    }
-    history(i) {
-        return this.table(i).history(this.at(i));
-    }
-    record(i) {
-        return this.table(i).record(this.at(i));
-    }
-}
-/** Task i of the view is task index[i] of tables[which[i]] (which null: every task from tables[0]). */
-function tableView(tables, which, index) {
-    if (which !== null && which.length !== index.length)
-        throw new Error("tableView: which and index differ in length");
-    return new TableView(tables, which, index);
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/common-set.ts
+;// CONCATENATED MODULE: ./src/core/rank/review-first.ts
 /**
- * The rank's one common set (docs/rank.md "One common set"): the tasks every ranked model has a
- * score on (K* ≥ 1, as evaluate's C) that are not broken, and for each model how many tasks its
- * absence would add back. Every pair of the ranking is computed on this set, so all pairs share
- * its valid tasks V and open tasks U, and a pair's margin is the difference of the two scores.
+ * The open tasks to review first (docs/rank.md "The seed's question, answered"): for each adjacent
+ * pair of the leaderboard that the open labels alone keep unordered, the open tasks that move its
+ * margin most and how many reviews could settle it.
  */
 
 
-
-
-
-
-/** How many models the "too few common valid tasks" error names. */
-const MODELS_NAMED = 3;
-function commonSet(data, policy) {
-    const k = data.models.length;
-    const tasks = data.tasks;
-    const n = tasks.length;
-    const infra = policy.infra_errors;
-    const common = [];
-    const addsBack = new Uint32Array(k);
-    const addsBackValid = new Uint32Array(k);
-    let broken = 0;
-    let universe = 0;
-    for (let i = 0; i < n; i++) {
-        const label = validityCode(tasks.validity(i));
-        if (label === BROKEN_CODE) {
-            broken++;
-            continue;
-        }
-        universe++;
-        let without = 0;
-        let absent = -1;
-        for (let m = 0; m < k; m++) {
-            if (effectiveAttempts(data.counts[m]?.[i], infra) === 0) {
-                without++;
-                absent = m;
-                if (without > 1)
-                    break;
-            }
-        }
-        if (without === 0)
-            common.push(i);
-        else if (without === 1) {
-            addsBack[absent] = addsBack[absent] + 1;
-            if (label === VALID_CODE)
-                addsBackValid[absent] = addsBackValid[absent] + 1;
-        }
-    }
-    const size = common.length;
-    const validity = new Uint8Array(size);
-    const cluster = new Int32Array(size);
-    const numbers = new Map();
-    let valid = 0;
-    let disputed = 0;
-    for (let j = 0; j < size; j++) {
-        const i = common[j];
-        const code = validityCode(tasks.validity(i));
-        validity[j] = code;
-        if (code === VALID_CODE)
-            valid++;
-        else if (code === DISPUTED_CODE)
-            disputed++;
-        const c = tasks.cluster(i);
-        if (c === undefined)
-            cluster[j] = -1;
-        else {
-            let id = numbers.get(c);
-            if (id === undefined) {
-                id = numbers.size;
-                numbers.set(c, id);
-            }
-            cluster[j] = id;
-        }
-    }
-    const threshold = policy.accept_if.common_valid_tasks;
-    if (!satisfies(valid, threshold)) {
-        const shrink = data.models
-            .map((model, m) => ({ model, valid: addsBackValid[m], all: addsBack[m] }))
-            .filter((x) => x.all > 0)
-            .sort((x, y) => y.valid - x.valid || y.all - x.all || compareCodeUnits(x.model, y.model))
-            .slice(0, MODELS_NAMED);
-        const named = shrink.length === 0
-            ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
-            : `The models that shrink it most: ${shrink
-                .map((x) => `${quote(x.model)} (without it, ${x.valid} more valid task${x.valid === 1 ? "" : "s"}, ${x.all} in all)`)
-                .join(", ")}.`;
-        throw new errors_InputError(`The ${k} ranked models have ${valid} common valid task${valid === 1 ? "" : "s"} (tasks every one of them ` +
-            `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
-            `Leave a model out with --models, or run the missing tasks.`);
-    }
-    const counts = data.models.map((_, m) => {
-        const own = data.counts[m] ?? [];
-        return common.map((i) => own[i]);
-    });
-    return {
-        tasks: Uint32Array.from(common),
-        validity,
-        cluster,
-        clusterCount: numbers.size,
-        counts,
-        validTasks: valid,
-        disputedTasks: disputed,
-        unreviewedTasks: size - valid - disputed,
-        brokenTasks: broken,
-        universeTasks: universe,
-        addsBack,
-        addsBackValid,
-    };
-}
 /**
- * The columns of pair (a, b) on the common set: d = m_a − m_b. The candidate's array is a fresh
- * copy so that analyseMargin's per-columns cache (keyed by the count arrays) lives only as long as
- * this pair's columns do: a ranking of 100 models has 4,950 pairs.
+ * For each adjacent pair of the leaderboard (`order`, best first) unresolved by validity: the
+ * open tasks that move its margin most and the reviews that could settle it (pair(hi, lo) is the
+ * reported pair of those two models, either way round).
  */
-function pairColumns(set, a, b) {
-    const candidate = set.counts[a];
-    const baseline = set.counts[b];
-    if (candidate === undefined || baseline === undefined)
-        throw new Error(`pairColumns: no model ${a} or ${b}`);
-    return {
-        validity: set.validity,
-        cluster: set.cluster,
-        clusterCount: set.clusterCount,
-        candidate: candidate.slice(),
-        baseline,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/holm.ts
-/**
- * Holm's step-down over the m pairs of a ranking (docs/rank.md "Multiplicity"). Each pair carries
- * two directional claims, "a above b" (LCB > 0) and "b above a" (UCB < 0), each tested one-sided
- * at α/(m − r), r the pairs ordered so far. The batch form below orders, in each round, every
- * pair that clears the current level, then raises the level and goes again until a round orders
- * nothing: since the level only grows as r grows, a pair ordered by the sequential procedure (one
- * pair at a time, smallest p-value first) is ordered here and no other, and this needs no p-value.
- */
-function isOrdered(b) {
-    return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
-}
-/**
- * `boundsAt(p, level)`: pair p's LCB/UCB at one-sided level `level`. `neverOrdered(p, b)` may say
- * that a pair cannot be ordered at any level (its validity band holds 0, so LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤
- * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
- * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
- */
-function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false) {
-    const bounds = new Array(m);
-    const level = new Float64Array(m);
-    const round = new Uint32Array(m);
-    const ordered = new Uint8Array(m);
-    const stuck = new Uint8Array(m);
-    let r = 0;
-    let rounds = 0;
-    let current = alpha / m;
-    while (r < m) {
-        rounds++;
-        current = alpha / (m - r);
-        let newly = 0;
-        for (let p = 0; p < m; p++) {
-            if (ordered[p] === 1 || stuck[p] === 1)
-                continue;
-            const b = boundsAt(p, current);
-            bounds[p] = b;
-            level[p] = current;
-            round[p] = rounds;
-            if (isOrdered(b)) {
-                ordered[p] = 1;
-                newly++;
-            }
-            else if (neverOrdered(p, b))
-                stuck[p] = 1;
-        }
-        if (newly === 0)
-            break;
-        r += newly;
-    }
-    // The pairs set aside: their bounds at the last level tested.
-    for (let p = 0; p < m; p++) {
-        if (stuck[p] !== 1 || level[p] === current)
-            continue;
-        bounds[p] = boundsAt(p, current);
-        level[p] = current;
-        round[p] = rounds;
-    }
-    return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
-}
-
-;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
-/**
- * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
- * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
- * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
- * object as before, so the view costs one pass and little memory.
- *
- * The effective label at N follows SPEC §1.2 on the truncated history: the label at the highest
- * revision ≤ N; two different labels at that revision are an input error naming both sources, as
- * the reader reports for the highest revision overall.
- */
-
-
-
-function historyLabels(history) {
-    return {
-        length: history.length,
-        revision: (k) => history[k].revision,
-        validity: (k) => history[k].validity,
-    };
-}
-/**
- * The label events of one task of a table at a time: `at(i)` moves it to task i (no object a
- * task: a walk over 10⁶ tasks made ~90 MB of garbage with one sequence each).
- */
-class TaskLabels {
-    tasks;
-    task = 0;
-    length = 0;
-    constructor(tasks) {
-        this.tasks = tasks;
-    }
-    at(i) {
-        this.task = i;
-        this.length = this.tasks.labelCount(i);
-        return this;
-    }
-    revision(k) {
-        return this.tasks.eventRevision(this.task, k);
-    }
-    validity(k) {
-        return this.tasks.eventValidity(this.task, k);
-    }
-}
-/** How many events of `labels` lie at or below revision n. */
-function eventsAtOrBelow(labels, n) {
-    let keep = 0;
-    while (keep < labels.length && labels.revision(keep) <= n)
-        keep++;
-    return keep;
-}
-/**
- * The index of an event at the same revision as event keep − 1 with a different label, or −1:
- * two labels at the effective revision are a conflict (SPEC §1.2).
- */
-function conflictingEvent(labels, keep) {
-    if (keep < 1)
-        return -1;
-    const revision = labels.revision(keep - 1);
-    const validity = labels.validity(keep - 1);
-    for (let i = keep - 2; i >= 0 && labels.revision(i) === revision; i--) {
-        if (labels.validity(i) !== validity)
-            return i;
-    }
-    return -1;
-}
-/**
- * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
- * Returns the same object when nothing above n exists.
- */
-function taskAsOfReview(task, n) {
-    const history = task.history;
-    const last = history[history.length - 1];
-    if (last === undefined || last.revision <= n) {
-        // Nothing above n: the reader already chose (and checked) the effective label.
-        return task;
-    }
-    const keep = eventsAtOrBelow(historyLabels(history), n);
-    const kept = history.slice(0, keep);
-    const top = kept[keep - 1];
-    if (top === undefined) {
-        return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
-    }
-    const other = conflictingEvent(historyLabels(kept), keep);
-    if (other >= 0)
-        return { task, revision: top.revision, first: kept[other], second: top };
-    return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
-}
-function isLabelConflict(x) {
-    return "first" in x;
-}
-/** How many tasks disagree, and the first few, as the reader words it. */
-function conflictProblems(conflicts) {
-    return conflicts.map((c) => ({
-        location: c.second.source,
-        field: "validity",
-        message: `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
-            `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
-            `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
-    }));
-}
-/** At most this many conflicts are kept (the count is exact). */
-const KEPT_CONFLICTS = 20;
-/** The dataset as of revision n, with the conflicts found (not thrown). */
-function viewAsOfReview(dataset, n) {
-    const conflicts = [];
-    let conflictCount = 0;
-    let changed = false;
-    const table = dataset.tasks;
-    // Only tasks labelled after n change: the rest are read through.
-    const replaced = new Map();
-    for (let i = 0; i < table.length; i++) {
-        if (table.lastLabelRevision(i) <= n)
-            continue;
-        const r = taskAsOfReview(table.record(i), n);
-        if (isLabelConflict(r)) {
-            conflictCount++;
-            if (conflicts.length < KEPT_CONFLICTS)
-                conflicts.push(r);
-            continue;
-        }
-        changed = true;
-        replaced.set(i, r);
-    }
-    const tasks = model_withReplacedRecords(table, replaced);
-    const revisions = dataset.reviewRevisions.filter((r) => r <= n);
-    const view = !changed && revisions.length === dataset.reviewRevisions.length
-        ? dataset
-        : { ...dataset, tasks, reviewRevisions: revisions };
-    return { dataset: view, conflicts, conflictCount };
-}
-/** The dataset as of revision n; two labels at a task's effective revision are an InputError. */
-function datasetAsOfReview(dataset, n) {
-    const r = viewAsOfReview(dataset, n);
-    if (r.conflictCount > 0) {
-        throw new errors_InputError(`As of review revision ${n}, ${r.conflictCount} ${r.conflictCount === 1 ? "task has" : "tasks have"} two different labels at the same revision; ` +
-            'record a disagreement as a later revision labelled "disputed":', conflictProblems(r.conflicts), r.conflictCount);
-    }
-    return r.dataset;
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-as-of-review.ts
-/**
- * `rank --as-of-review N` (docs/rank.md "As of a review revision"): the ranked models' tasks as
- * they stood at review revision N, by evaluate's own view (src/core/history/as-of-review.ts):
- * only labels with review_revision ≤ N count, a task without one by then is unreviewed, attempts
- * are untouched, and two labels at a task's effective revision are an InputError naming both.
- */
-
-function modelsAsOfReview(data, n) {
-    // The view reads only the tasks and the review revisions; the pair's summaries fill the shape.
-    const asDataset = {
-        tasks: data.tasks,
-        baseline: data.summaries[0],
-        candidate: data.summaries[1],
-        modelsPresent: data.modelsPresent,
-        inputs: data.inputs,
-        rowsRead: data.rowsRead,
-        reviewRevisions: data.reviewRevisions,
-    };
-    const view = datasetAsOfReview(asDataset, n);
-    if (view === asDataset)
-        return data;
-    return { ...data, tasks: view.tasks, reviewRevisions: view.reviewRevisions };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-order.ts
-/**
- * Rank intervals and groups from the pairs' relation (docs/rank.md "Rank intervals and groups").
- * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
- * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
- * falls between positions p and p + 1 of the score order exactly when every model in the top p is
- * ordered above every model after it; the blocks between cuts are the groups (statistically tied).
- */
-function rankOrder(k, above, order) {
-    const rankLow = new Uint32Array(k);
-    const rankHigh = new Uint32Array(k);
-    for (let i = 0; i < k; i++) {
-        let over = 0;
-        let under = 0;
-        for (let j = 0; j < k; j++) {
-            if (above[j * k + i] === 1)
-                over++;
-            if (above[i * k + j] === 1)
-                under++;
-        }
-        rankLow[i] = 1 + over;
-        rankHigh[i] = k - under;
-    }
-    // below[p]: how many (top-p model, later model) pairs are ordered, counted incrementally: the cut
-    // after p holds when it equals p · (k − p).
-    const group = new Uint32Array(k);
-    const groups = [];
-    let block = [];
-    let orderedAcross = 0;
-    for (let p = 0; p < k; p++) {
-        const i = order[p];
-        // Moving model i from below the cut to above it: its pairs with the top lose, with the rest gain.
-        for (let q = 0; q < p; q++)
-            orderedAcross -= above[order[q] * k + i];
-        for (let q = p + 1; q < k; q++)
-            orderedAcross += above[i * k + order[q]];
-        block.push(i);
-        const top = p + 1;
-        if (top === k || orderedAcross === top * (k - top)) {
-            for (const j of block)
-                group[j] = groups.length + 1;
-            groups.push(block);
-            block = [];
-        }
-    }
-    return { rankLow, rankHigh, group, groups };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
-/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.1.0";
-
-;// CONCATENATED MODULE: ./src/core/rank/rank.ts
-/**
- * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
- * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
- * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
- * adds Holm's step-down over the pairs, the rank intervals and groups, and for the adjacent pairs
- * that the open labels alone keep unordered, the open tasks to review first.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** The validity band holds 0 (touching counts): the open labels alone can decide the pair's order. */
-function bandHoldsZero(lower, upper) {
-    return lower === null || upper === null || (lower <= 0 && upper >= 0);
-}
-/** The pairs (a, b), a before b in the models' order, as indices. */
-function pairIndices(k) {
+function reviewFirstOf(models, order, policy, pair, pairs) {
     const out = [];
-    for (let a = 0; a < k; a++)
-        for (let b = a + 1; b < k; b++)
-            out.push([a, b]);
-    return out;
-}
-function checkModels(models, reference) {
-    if (models.length < 2) {
-        throw new errors_InputError(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
-    }
-    if (reference !== null && !models.includes(reference)) {
-        throw new errors_InputError(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
-            `add it to --models.`);
-    }
-}
-function runRank(given, gate, options) {
-    const asOfReview = options.asOfReview ?? null;
-    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
-    const appendOnly = options.appendOnly ?? null;
-    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
-    const policy = gate.policy;
-    const models = data.models;
-    const k = models.length;
-    checkModels(models, options.reference);
-    const require = policy.rank?.require ?? "top_resolved";
-    const candidate = options.candidate ?? null;
-    checkRankGate(require, candidate, options.reference, models);
-    const set = commonSet(data, policy);
-    const tasksView = tableView([data.tasks], null, set.tasks);
-    /** A Dataset of the common set for pair (a, b): what influentialTasks reads (records by index). */
-    const pairDataset = (a, b) => ({
-        tasks: tasksView,
-        baseline: data.summaries[b],
-        candidate: data.summaries[a],
-        modelsPresent: data.modelsPresent,
-        inputs: data.inputs,
-        rowsRead: data.rowsRead,
-        reviewRevisions: data.reviewRevisions,
-    });
-    const analyse = (a, b, level) => analyseMargin(pairDataset(a, b), { infra: policy.infra_errors, margin: { ...policy.margin, confidence: 1 - level } }, pairColumns(set, a, b));
-    const pairs = pairIndices(k);
-    const m = pairs.length;
-    const alpha = 1 - policy.margin.confidence;
-    const holm = holmStepDown(m, alpha, (p, level) => {
-        const [a, b] = pairs[p];
-        const x = analyse(a, b, level);
-        return {
-            lcb: x.lcb,
-            ucb: x.ucb,
-            margin: x.margin,
-            marginLower: x.marginLower,
-            marginUpper: x.marginUpper,
-            se: x.seValid,
-            nu: x.nuValid,
-            lcbKind: x.lcbKind,
-            ucbKind: x.ucbKind,
-            tasksWithoutCluster: x.tasksWithoutCluster,
-        };
-    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null);
-    const above = new Uint8Array(k * k);
-    const rankPairs = pairs.map(([a, b], p) => {
-        const x = holm.bounds[p];
-        let relation = "unresolved";
-        if (holm.ordered[p] === 1) {
-            relation = x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
-            if (relation === "a_better")
-                above[a * k + b] = 1;
-            else
-                above[b * k + a] = 1;
-        }
-        return {
-            a: models[a],
-            b: models[b],
-            margin: x.margin,
-            margin_low: x.marginLower,
-            margin_high: x.marginUpper,
-            se: x.se,
-            nu: x.nu,
-            lcb: x.lcb,
-            ucb: x.ucb,
-            lcb_bound_kind: x.lcbKind,
-            ucb_bound_kind: x.ucbKind,
-            level: holm.level[p],
-            round: holm.round[p],
-            relation,
-            unresolved_by: relation !== "unresolved"
-                ? null
-                : bandHoldsZero(x.marginLower, x.marginUpper)
-                    ? "validity"
-                    : "run_variance",
-        };
-    });
-    const scores = modelScores(set, policy, k);
-    const order = Array.from({ length: k }, (_, i) => i).sort((i, j) => {
-        const si = scores[i]?.score ?? null;
-        const sj = scores[j]?.score ?? null;
-        if (si !== sj) {
-            if (si === null)
-                return 1;
-            if (sj === null)
-                return -1;
-            return sj - si;
-        }
-        return compareCodeUnits(models[i], models[j]);
-    });
-    const ranks = rankOrder(k, above, order);
-    const pairOf = (i, j) => {
-        // Index of the pair {i, j} (i < j) in pairIndices order.
-        const [a, b] = i < j ? [i, j] : [j, i];
-        return a * k - (a * (a + 1)) / 2 + (b - a - 1);
-    };
-    const topModel = order[0];
-    // Δ_L of (top − other) > 0 for every other model: above under every resolution of the open labels.
-    let topValidity = true;
-    for (let j = 0; j < k && topValidity !== null; j++) {
-        if (j === topModel)
-            continue;
-        const pr = rankPairs[pairOf(topModel, j)];
-        const low = topModel < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
-        if (low === null)
-            topValidity = null;
-        else if (!(low > 0))
-            topValidity = false;
-    }
-    const reference = options.reference === null ? -1 : models.indexOf(options.reference);
-    const rankModels = order.map((i) => ({
-        model: models[i],
-        score: scores[i]?.score ?? null,
-        interval: scores[i]?.interval ?? null,
-        run_variance_band: scores[i]?.band ?? null,
-        rank_low: ranks.rankLow[i],
-        rank_high: ranks.rankHigh[i],
-        group: ranks.group[i],
-        absence_adds_back: set.addsBack[i],
-        absence_adds_back_valid: set.addsBackValid[i],
-        vs_reference: reference < 0 || reference === i
-            ? null
-            : above[i * k + reference] === 1
-                ? "above"
-                : above[reference * k + i] === 1
-                    ? "below"
-                    : "unresolved",
-        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
-    }));
-    const reviewFirst = [];
-    for (let p = 0; p + 1 < k; p++) {
+    for (let p = 0; p + 1 < order.length; p++) {
         const hi = order[p];
         const lo = order[p + 1];
-        if (rankPairs[pairOf(hi, lo)]?.unresolved_by !== "validity")
+        if (pair(hi, lo)?.unresolved_by !== "validity")
             continue;
-        const x = analyse(hi, lo, alpha);
+        const x = pairs.analyse(hi, lo, policy.margin);
         const settle = reviewsToSettle(x, policy);
-        reviewFirst.push({
+        out.push({
             a: models[hi],
             b: models[lo],
             reviews_to_settle_a_better: settle.up,
             reviews_to_settle_b_better: settle.down,
-            tasks: influentialTasks(pairDataset(hi, lo), x),
-        });
-    }
-    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
-    const topGroup = groups[0] ?? [];
-    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
-    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
-    const top = topGroup.length === 1 && !rewritten ? topGroup[0] : null;
-    const decided = {
-        models: rankModels,
-        pairs: rankPairs,
-        groups,
-        top,
-        top_resolved: top !== null,
-        reference: options.reference,
-    };
-    return {
-        schema_version: RANK_SCHEMA_VERSION,
-        kind: "rank",
-        top,
-        top_resolved: top !== null,
-        top_validity_resolved: topValidity,
-        reference: options.reference,
-        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
-        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly),
-        models: rankModels,
-        groups,
-        pairs: rankPairs,
-        adjustment: {
-            method: "holm",
-            pairs: m,
-            family_alpha: alpha,
-            rounds: holm.rounds,
-            ordered_pairs: holm.orderedPairs,
-            final_level: holm.finalLevel,
-        },
-        review_first: reviewFirst,
-        common_tasks: set.tasks.length,
-        common_valid_tasks: set.validTasks,
-        unresolved_tasks: set.tasks.length - set.validTasks,
-        disputed_tasks: set.disputedTasks,
-        unreviewed_tasks: set.unreviewedTasks,
-        broken_tasks: set.brokenTasks,
-        universe_tasks: set.universeTasks,
-        settings: {
-            confidence: policy.margin.confidence,
-            quantile: policy.margin.quantile,
-            standard_error: policy.margin.standard_error,
-            cluster_correction: policy.margin.cluster_correction,
-            validity_bound: policy.margin.validity_bound,
-            infra_errors: policy.infra_errors,
-            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
-        },
-        provenance: {
-            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
-            models_given: [...models],
-            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
-            review_revisions: [...data.reviewRevisions],
-            as_of_review: asOfReview,
-            append_only: appendOnly,
-            rows_read: data.rowsRead,
-            passes: data.passes,
-            policy: {
-                path: gate.source.path,
-                sha256: gate.source.sha256,
-                owner: policy.owner,
-                revisit: policy.revisit,
-                source: gate.source.source,
-                last_commit: gate.source.lastCommit,
-            },
-            tool_version: options.toolVersion,
-        },
-    };
-}
-/** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
-function modelScores(set, policy, k) {
-    const out = [];
-    const n = set.validity.length;
-    const q = quantileFunction(policy.margin);
-    for (let i = 0; i < k; i++) {
-        const counts = set.counts[i] ?? [];
-        let validSum = 0;
-        let validCount = 0;
-        const valid = new Float64Array(n);
-        const validCluster = new Int32Array(n);
-        const open = new Float64Array(n);
-        let openCount = 0;
-        for (let j = 0; j < n; j++) {
-            const c = counts[j];
-            if (c === undefined)
-                continue;
-            const kStar = c.pass + c.fail + (policy.infra_errors === "count_as_fail" ? c.infra_error : 0);
-            const score = c.pass / kStar;
-            if (set.validity[j] === VALID_CODE) {
-                validSum += score;
-                valid[validCount] = score;
-                validCluster[validCount] = set.cluster[j];
-                validCount++;
-            }
-            else
-                open[openCount++] = score;
-        }
-        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
-        const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
-        const se = scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
-        const spread = se === null ? null : q(se.nu) * se.se;
-        out.push({
-            score: f.valid_only_score,
-            interval,
-            band: interval === null || spread === null || !Number.isFinite(spread)
-                ? null
-                : [Math.max(0, interval[0] - spread), Math.min(1, interval[1] + spread)],
+            tasks: influentialTasks(pairs.pairDataset(hi, lo), x),
         });
     }
     return out;
-}
-/**
- * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
- * (paired: the plain SE of a mean, ν = n − 1; clustered: CR2/CR1 with its ν); null when
- * undefined (fewer than 2 tasks or clusters, or a valid task without a cluster when clustered).
- */
-function scoreStandardError(values, clusterOf, clusterCount, policy) {
-    if (policy.margin.standard_error === "paired") {
-        const se = pairedStandardError(values);
-        return se === null ? null : { se, nu: values.length - 1 };
-    }
-    if (clusterOf.some((c) => c < 0))
-        return null;
-    const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
-    return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
 }
 /**
  * The fewest open labels whose resolution could take 0 out of the pair's validity band, towards
@@ -66150,48 +66545,212 @@ function reviewsToSettle(x, policy) {
     };
     return { up: count(1), down: count(-1) };
 }
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
+/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
+const RANK_SCHEMA_VERSION = "1.2.0";
+
+;// CONCATENATED MODULE: ./src/core/rank/rank.ts
 /**
- * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
- * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
+ * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
+ * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
+ * adds Holm's step-down over the pairs' directional claims, the rank intervals, the models that
+ * could be first, the groups, and for the adjacent pairs that the open labels alone keep
+ * unordered, the open tasks to review first.
  */
-function rewrittenGate(require, candidate) {
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function checkModels(models, reference) {
+    if (models.length < 2) {
+        throw new errors_InputError(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
+    }
+    if (reference !== null && !models.includes(reference)) {
+        throw new errors_InputError(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
+            `add it to --models.`);
+    }
+}
+function runRank(given, gate, options) {
+    const asOfReview = options.asOfReview ?? null;
+    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
+    const appendOnly = options.appendOnly ?? null;
+    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
+    const policy = gate.policy;
+    const models = data.models;
+    const k = models.length;
+    checkModels(models, options.reference);
+    const require = policy.rank?.require ?? "top_resolved";
+    const candidate = options.candidate ?? null;
+    checkRankGate(require, candidate, options.reference, models);
+    const set = commonSet(data, policy);
+    const view = tableView([data.tasks], null, set.tasks);
+    const { analyse, pairDataset } = pairAnalyser(data, set, view, policy.infra_errors);
+    const ordered = orderPairs(k, analyse, policy.margin);
+    const { holm, above } = ordered;
+    const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
+    const order = scoreOrder(models, holm.bounds);
+    const ranks = rankOrder(k, above, order);
+    const topValidity = topAboveEveryResolution(k, order[0], rankPairs);
+    const rankModels = leaderboard(data, set, order, ranks, modelScores(set, policy, k), above, options.reference);
+    const reviewFirst = reviewFirstOf(models, order, policy, (hi, lo) => rankPairs[pairIndex(k, hi, lo)], {
+        analyse,
+        pairDataset,
+    });
+    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
+    // Could be first: no model is ordered above it (rank_low = 1), in rank order.
+    const couldBeFirst = rankModels.filter((m) => m.rank_low === 1).map((m) => m.model);
+    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
+    const top = couldBeFirst.length === 1 && !rewritten ? couldBeFirst[0] : null;
+    const decided = {
+        models: rankModels,
+        pairs: rankPairs,
+        groups,
+        could_be_first: couldBeFirst,
+        top,
+        top_resolved: top !== null,
+        reference: options.reference,
+    };
+    const clustered = clusteredCheck(models, set, policy.margin, analyse, ordered, order);
+    const m = ordered.pairs.length;
     return {
-        require,
-        candidate,
-        verdict: "unresolved",
-        reasons: [
-            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
-        ],
+        schema_version: RANK_SCHEMA_VERSION,
+        kind: "rank",
+        top,
+        top_resolved: top !== null,
+        could_be_first: couldBeFirst,
+        top_validity_resolved: topValidity,
+        reference: options.reference,
+        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
+        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered),
+        models: rankModels,
+        groups,
+        pairs: rankPairs,
+        adjustment: {
+            method: "holm",
+            pairs: m,
+            directional_claims: 2 * m,
+            family_alpha: 1 - policy.margin.confidence,
+            rounds: holm.rounds,
+            ordered_pairs: holm.orderedPairs,
+            final_level: holm.finalLevel,
+            guarantee: familyGuarantee(1 - policy.margin.confidence, m),
+        },
+        review_first: reviewFirst,
+        common_tasks: set.tasks.length,
+        common_valid_tasks: set.validTasks,
+        unresolved_tasks: set.tasks.length - set.validTasks,
+        disputed_tasks: set.disputedTasks,
+        unreviewed_tasks: set.unreviewedTasks,
+        broken_tasks: set.brokenTasks,
+        universe_tasks: set.universeTasks,
+        settings: {
+            confidence: policy.margin.confidence,
+            quantile: policy.margin.quantile,
+            standard_error: policy.margin.standard_error,
+            cluster_correction: policy.margin.cluster_correction,
+            validity_bound: policy.margin.validity_bound,
+            infra_errors: policy.infra_errors,
+            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+        },
+        provenance: {
+            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
+            models_given: [...models],
+            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
+            review_revisions: [...data.reviewRevisions],
+            as_of_review: asOfReview,
+            append_only: appendOnly,
+            rows_read: data.rowsRead,
+            passes: data.passes,
+            policy: {
+                path: gate.source.path,
+                sha256: gate.source.sha256,
+                owner: policy.owner,
+                revisit: policy.revisit,
+                source: gate.source.source,
+                last_commit: gate.source.lastCommit,
+            },
+            tool_version: options.toolVersion,
+        },
     };
 }
-function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly) {
-    const policy = gate.policy;
-    const out = [...gate.warnings];
-    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
-        const n = appendOnly.rows_changed_or_removed;
-        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
-    }
-    if (asOfReview !== null) {
-        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
-    }
-    if (gate.expired) {
-        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
-    }
-    if (policy.infra_errors === "count_as_fail") {
-        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
-    }
-    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
-    const placeholders = harness.filter(isPlaceholderRevision);
-    if (placeholders.length > 0) {
-        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
-    }
-    if (policy.require_same_harness && harness.length > 1) {
-        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
-    }
-    if (withoutCluster) {
-        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
+/** Pair p = (a, b) as reported: its figures at the level that decided it, and its relation. */
+function rankPair(models, a, b, holm, p) {
+    const x = holm.bounds[p];
+    const relation = holm.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
+    return {
+        a: models[a],
+        b: models[b],
+        margin: x.margin,
+        margin_low: x.marginLower,
+        margin_high: x.marginUpper,
+        se: x.se,
+        nu: x.nu,
+        lcb: x.lcb,
+        ucb: x.ucb,
+        lcb_bound_kind: x.lcbKind,
+        ucb_bound_kind: x.ucbKind,
+        level: holm.level[p],
+        round: holm.round[p],
+        relation,
+        unresolved_by: relation !== "unresolved" ? null : unresolvedBy(x.marginLower, x.marginUpper),
+    };
+}
+/**
+ * Is the highest-scoring model above every other under every resolution of the open labels (Δ_L
+ * of top − other > 0 for each)? null when some pair's bound is undefined.
+ */
+function topAboveEveryResolution(k, top, pairs) {
+    let out = true;
+    for (let j = 0; j < k && out !== null; j++) {
+        if (j === top)
+            continue;
+        const pr = pairs[pairIndex(k, top, j)];
+        const low = top < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
+        if (low === null)
+            out = null;
+        else if (!(low > 0))
+            out = false;
     }
     return out;
+}
+/** The models in leaderboard order with their figures, ranks and place against the reference. */
+function leaderboard(data, set, order, ranks, scores, above, referenceId) {
+    const models = data.models;
+    const k = models.length;
+    const reference = referenceId === null ? -1 : models.indexOf(referenceId);
+    return order.map((i) => ({
+        model: models[i],
+        score: scores[i]?.score ?? null,
+        interval: scores[i]?.interval ?? null,
+        run_variance_band: scores[i]?.band ?? null,
+        rank_low: ranks.rankLow[i],
+        rank_high: ranks.rankHigh[i],
+        group: ranks.group[i],
+        absence_adds_back: set.addsBack[i],
+        absence_adds_back_valid: set.addsBackValid[i],
+        vs_reference: reference < 0 || reference === i
+            ? null
+            : above[i * k + reference] === 1
+                ? "above"
+                : above[reference * k + i] === 1
+                    ? "below"
+                    : "unresolved",
+        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
@@ -66299,74 +66858,6 @@ function runsReport(input) {
         rows_not_kept: input.rowsNotKept,
         reruns: { mode: f.mode, effect, detail: failed ? check.check.detail : null },
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/report/format-number.ts
-/**
- * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
- * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
- * shown as "n/a".
- *
- * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
- * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
- * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
- * z is a decimal with 4 decimals; counts are plain integers.
- */
-const NOT_AVAILABLE = "n/a";
-function isNumber(x) {
-    return typeof x === "number" && Number.isFinite(x);
-}
-/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
-function fixed(x, decimals) {
-    const s = x.toFixed(decimals);
-    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
-}
-/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
-function signedFixed(x, decimals) {
-    const s = fixed(x, decimals);
-    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
-}
-/** A count: "520". Non-integers (never expected) keep 2 decimals. */
-function format_number_formatCount(x) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return Number.isInteger(x) ? String(x) : fixed(x, 2);
-}
-/** A fraction as a percentage: 0.037037 → "3.70%". */
-function format_number_formatPercent(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)}%`;
-}
-/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
-function format_number_formatPp(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${signedFixed(x * 100, decimals)} pp`;
-}
-/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
-function format_number_formatPpUnsigned(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)} pp`;
-}
-/** A plain decimal: 1.644854 → "1.6449". */
-function format_number_formatDecimal(x, decimals = 4) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return fixed(x, decimals);
-}
-/** A signed decimal: 0.5 → "+0.50". */
-function formatSignedDecimal(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return signedFixed(x, decimals);
-}
-/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
-function formatPercentInterval(iv) {
-    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
-        return NOT_AVAILABLE;
-    return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-runs.ts
@@ -69028,18 +69519,22 @@ function renderMarkdown(report, options = {}) {
 /**
  * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
  * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
- * policy gates on a candidate), and a plain-text title for the check run. Model ids are escaped
- * in Markdown and left out of the title (the check run's title is not rendered, but stays
- * generated words and numbers only, like evaluate's).
+ * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
+ * that names the models that could be first. Model ids are escaped in Markdown; in the title
+ * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
+ * middle so that two never look alike (model-labels.ts).
  */
+
 
 const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
 /** What each requirement asks, in words (no model ids). */
 const REQUIREMENT_TEXT = {
-    top_resolved: "the top model is resolved",
-    top_group: "the candidate is in a top group the evidence separates from the rest",
+    top_resolved: "one model is ordered above every other",
+    top_group: "the candidate could be first and is ordered above every model that could not",
     above_reference: "the candidate is ordered above the reference",
 };
+/** The check title names this many models that could be first, then counts the rest. */
+const TITLE_MODELS = 3;
 const render_rank_gate_MODEL_CHARS = 120;
 /**
  * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
@@ -69047,11 +69542,13 @@ const render_rank_gate_MODEL_CHARS = 120;
  */
 function rankGateParts(r, f) {
     const g = r.gate;
+    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
+    const code = (id) => f.code(labels.get(id) ?? id, WHOLE_ID_CHARS);
     const who = [];
     if (g.candidate !== null)
-        who.push(`${f.gen("candidate")} ${f.code(g.candidate, render_rank_gate_MODEL_CHARS)}`);
+        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
     if (g.require === "above_reference" && r.reference !== null)
-        who.push(`${f.gen("reference")} ${f.code(r.reference, render_rank_gate_MODEL_CHARS)}`);
+        who.push(`${f.gen("reference")} ${code(r.reference)}`);
     return {
         heading: f.gen(`${ICON[g.verdict]} ${g.verdict} — rank gate`),
         requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
@@ -69071,12 +69568,24 @@ function renderRankGateMarkdown(r, title) {
         lines.push(`- ${reason}`);
     return lines.join("\n") + "\n";
 }
-/** The check run's title: verdict and requirement, generated words only. */
+/**
+ * The check run's title (and the action's log line): the verdict, the requirement, and who could
+ * be first — by name, as the headline says it.
+ */
 function rankGateTitle(r) {
     const g = r.gate;
     const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
-    const top = r.top_resolved ? "top resolved" : `top unresolved (${r.groups[0]?.length ?? 0} tied)`;
-    return `${verdict}: ${REQUIREMENT_TEXT[g.require]}; ${r.models.length} models, ${top}`;
+    const q = quotedModels(r.models.map((m) => m.model), 40);
+    const first = r.could_be_first;
+    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
+    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
+    const who = r.top !== null
+        ? `${q(r.top)} is first`
+        : first.length === 1
+            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
+            : `${first.length} models could be first: ${names}${more}`;
+    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
+    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
@@ -69103,6 +69612,7 @@ const EVENT_PAYLOAD_MAX_BYTES = 25 * 1024 * 1024;
  * `f.text` / `f.code`; everything else is generated here.
  */
 
+
 /** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
 function add(out, ...parts) {
     for (const part of parts) {
@@ -69125,6 +69635,37 @@ const SHORT_DETAILS = [
     { pairs: 0, tasks: 0, matrix: false, chart: false },
 ];
 const RANK_TITLE = "Model ranking";
+/** The headline names this many models that could be first, then counts the rest. */
+const HEADLINE_MODELS = 10;
+const labelsByReport = new WeakMap();
+/**
+ * A model id as shown in the report's prose and tables: cut to about `chars` characters from the
+ * middle so that no two ranked models share a label (model-labels.ts); the JSON has the whole id.
+ */
+function modelLabel(r, id, chars = MODEL_ID_CHARS) {
+    let byChars = labelsByReport.get(r);
+    if (byChars === undefined) {
+        byChars = new Map();
+        labelsByReport.set(r, byChars);
+    }
+    let labels = byChars.get(chars);
+    if (labels === undefined) {
+        labels = labelMap(r.models.map((m) => m.model), chars);
+        byChars.set(chars, labels);
+    }
+    return labels.get(id) ?? id;
+}
+/** modelLabel made safe by `f` (as code). */
+function modelCode(r, f, id, chars = MODEL_ID_CHARS) {
+    return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
+}
+/**
+ * What the leaderboard says about ranks and groups, in every format: who could be first, and
+ * that a group is a stretch the evidence separates from the next, not a tie.
+ */
+const RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
+    "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
+    "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
 /**
  * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
  * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
@@ -69137,14 +69678,25 @@ function rankHeader(r, f) {
     };
 }
 function rank_sections_headline(r, f) {
-    return r.top === null
-        ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
-        : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
+    if (r.top !== null)
+        return `${modelCode(r, f, r.top)} ${f.gen("is first: ordered above every other model")}`;
+    const first = r.could_be_first;
+    const names = first
+        .slice(0, HEADLINE_MODELS)
+        .map((id) => modelCode(r, f, id))
+        .join(f.gen(", "));
+    const more = first.length > HEADLINE_MODELS
+        ? f.gen(` and ${first.length - HEADLINE_MODELS} more (marked in the leaderboard)`)
+        : "";
+    const lead = first.length === 1
+        ? "the top is not taken as resolved (the history was rewritten); could be first: "
+        : `the top is unresolved: ${first.length} models could be first: `;
+    return `${f.gen(lead)}${names}${more}`;
 }
 function yesNo(x) {
     return x === null ? "n/a" : x ? "yes" : "no";
 }
-/** The sentences under the headline: the set, the adjustment, the seed's question. */
+/** The sentences under the headline: the set, the family's guarantee, the seed's question. */
 function summaryLines(r, f) {
     const a = r.adjustment;
     const top = r.models[0];
@@ -69153,15 +69705,15 @@ function summaryLines(r, f) {
         : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
     const lines = [
         f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
-        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered by Holm's step-down over the pairs (family α = ${format_number_formatPercent(a.family_alpha)}, each directional claim one-sided at α/(m − r); last level ${format_number_formatDecimal(a.final_level, 5)}).`),
+        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${format_number_formatDecimal(a.final_level, 5)}.`),
     ];
     if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${f.code(top.model, MODEL_ID_CHARS)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
     }
     return lines;
 }
 function leaderboardHeader(r) {
-    const head = ["rank", "model", "score", "validity interval", "rank range", "group"];
+    const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
     if (r.reference !== null)
         head.push("vs reference");
     return head;
@@ -69170,10 +69722,11 @@ function leaderboardRows(r, f) {
     return r.models.map((m, i) => {
         const row = [
             f.gen(String(i + 1)),
-            f.code(m.model, MODEL_ID_CHARS) + (m.model === r.reference ? f.gen(" (reference)") : ""),
+            modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
             f.gen(format_number_formatPercent(m.score)),
             f.gen(formatPercentInterval(m.interval)),
             f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
+            f.gen(m.rank_low === 1 ? "yes" : "no"),
             f.gen(String(m.group)),
         ];
         if (r.reference !== null)
@@ -69210,21 +69763,21 @@ function matrixCell(r, row, col) {
 function matrixRows(r, f) {
     const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
     const rows = r.models.map((row, i) => [
-        `${f.gen(`#${i + 1}`)} ${f.code(row.model, 30)}`,
+        `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
         ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
     ]);
     return { header, rows };
 }
-const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels alone decide it; r: run variance).";
+const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
 const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
-function pairRow(p, f) {
+function pairRow(r, p, f) {
     const relation = p.relation === "a_better"
         ? "first above"
         : p.relation === "b_better"
             ? "second above"
             : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
     return [
-        `${f.code(p.a, 40)} ${f.gen("vs")} ${f.code(p.b, 40)}`,
+        `${modelCode(r, f, p.a, 40)} ${f.gen("vs")} ${modelCode(r, f, p.b, 40)}`,
         f.gen(format_number_formatPp(p.margin)),
         f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
         f.gen(format_number_formatPp(p.se).replace("+", "")),
@@ -69265,9 +69818,18 @@ function adjacentPairs(r) {
 function unresolvedPairs(r) {
     return r.pairs.filter((p) => p.relation === "unresolved");
 }
-function reviewSentence(x, f) {
-    const n = (k) => k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`;
-    return `${f.code(x.a, MODEL_ID_CHARS)} ${f.gen("vs")} ${f.code(x.b, MODEL_ID_CHARS)}${f.gen(`: the open labels alone decide this order. To settle it ${n(x.reviews_to_settle_a_better)} (first above) or ${n(x.reviews_to_settle_b_better)} (second above), if they come out that way; review these first:`)}`;
+/**
+ * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
+ * tasks follow (none: the sentence does not announce them).
+ */
+function reviewSentence(r, x, f, shown) {
+    const way = (k, side) => k === null
+        ? `no resolution of the open labels puts the ${side} above`
+        : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
+    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
+}
+function capitalised(s) {
+    return s.charAt(0).toUpperCase() + s.slice(1);
 }
 const TASK_HEADER = ["task", "label", "d", "evidence"];
 function taskRows(x, limit, f, evidence) {
@@ -69283,7 +69845,7 @@ function taskRows(x, limit, f, evidence) {
 const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
 function commonRows(r, f) {
     return r.models.map((m) => [
-        f.code(m.model, MODEL_ID_CHARS),
+        modelCode(r, f, m.model),
         f.gen(format_number_formatCount(m.absence_adds_back)),
         f.gen(format_number_formatCount(m.absence_adds_back_valid)),
         m.harness_revisions.length === 0
@@ -69413,13 +69975,15 @@ function px(v) {
  * comment"): GitHub draws ```mermaid fences in comments and Markdown files; elsewhere the fence
  * shows as text and the leaderboard table above it carries the same figures. Mermaid has its own
  * syntax, so model ids are not escaped but reduced: only ASCII letters, digits, `.`, `_` and `-`
- * survive (anything else becomes `_`), cut to MERMAID_LABEL_CHARS; the exact ids are in the table.
+ * survive (anything else becomes `_`), cut from the middle to about MERMAID_LABEL_CHARS so that no
+ * two bars share a label (model-labels.ts); the exact ids are in the table.
  * At most MERMAID_MAX_MODELS bars; more, and the title says which are shown.
  */
 
 
+
 const MERMAID_MAX_MODELS = 20;
-const MERMAID_LABEL_CHARS = 14;
+const MERMAID_LABEL_CHARS = 18;
 /** A model id as a Mermaid axis label: [A-Za-z0-9._-] only, runs of others one `_`, cut with `..`. */
 function mermaidLabel(id, maxChars = MERMAID_LABEL_CHARS) {
     const safe = Array.from(typeof id === "string" ? id : String(id))
@@ -69439,9 +70003,11 @@ function rankMermaidChart(r) {
         ? `, the top ${MERMAID_MAX_MODELS} of ${r.models.length} models`
         : "";
     const from = axis.lo > 0 ? ` (axis from ${fixed(axis.lo, 0)}%)` : "";
-    const labels = r.models
-        .slice(0, MERMAID_MAX_MODELS)
-        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${mermaidLabel(m.model)}"`))
+    const top = r.models.slice(0, MERMAID_MAX_MODELS);
+    // Reduced first, then cut: the distinct part is looked for in what the chart can show.
+    const names = distinctLabels(top.map((m) => mermaidLabel(m.model, Infinity)), MERMAID_LABEL_CHARS, "..");
+    const labels = top
+        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${names[i]}"`))
         .filter((x) => x !== null);
     return [
         "```mermaid",
@@ -69485,7 +70051,7 @@ function render(r, detail, trimmed) {
         add(out, f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
     }
     add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
-    add(out, f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range."), "");
+    add(out, f.gen(RANK_NOTE), "");
     // After the table, which carries the same figures where GitHub does not draw the chart.
     const chart = detail.chart ? rankMermaidChart(r) : [];
     if (chart.length > 0)
@@ -69495,14 +70061,14 @@ function render(r, detail, trimmed) {
         const m = matrixRows(r, f);
         add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
     }
-    add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, f))), "");
+    add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, f))), "");
     if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
         const open = unresolvedPairs(r);
         if (open.length > 0) {
             const shown = open.slice(0, detail.pairs);
             add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
             if (shown.length > 0)
-                add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(p, f))), "");
+                add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(r, p, f))), "");
             if (shown.length < open.length)
                 add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
         }
@@ -69510,8 +70076,8 @@ function render(r, detail, trimmed) {
     if (r.review_first.length > 0) {
         add(out, "### Open tasks to review first", "");
         for (const x of r.review_first) {
-            add(out, reviewSentence(x, f), "");
             const rows = taskRows(x, detail.tasks, f, (e) => safeLink(e));
+            add(out, reviewSentence(r, x, f, rows.length), "");
             if (rows.length > 0)
                 add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
             if (rows.length < x.tasks.length)

@@ -38,8 +38,9 @@ export interface MarginSettings {
 
 /**
  * `rank.require` (docs/policy.md, docs/rank.md "Gating"): `top_resolved` (the default, the CLI's
- * exit status): the top model is resolved. `top_group`: the candidate is in a top group the
- * evidence separates from the rest. `above_reference`: the candidate is ordered above the reference.
+ * exit status): one model is ordered above every other. `top_group`: the candidate could be first
+ * and is ordered above every model that could not. `above_reference`: the candidate is ordered
+ * above the reference.
  */
 export const RANK_REQUIREMENTS = ["top_resolved", "top_group", "above_reference"] as const;
 export type RankRequirement = (typeof RANK_REQUIREMENTS)[number];
