@@ -18,6 +18,7 @@ import {
   Problems,
   compareIds,
   fileError,
+  fragmentOf,
   isObject,
   jsonEvidence,
   listSome,
@@ -131,6 +132,7 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
         attempt: epoch,
         result: "infra_error",
         evidence: [jsonEvidence(file, `${at}/error`)],
+        from: { file, field: fragmentOf(`${at}/id`) },
       });
       return;
     }
@@ -150,7 +152,13 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
       problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${result.problem}`, { field: vptr });
       return;
     }
-    rows.push({ task_id: id, attempt: epoch, result, evidence: [jsonEvidence(file, vptr)] });
+    rows.push({
+      task_id: id,
+      attempt: epoch,
+      result,
+      evidence: [jsonEvidence(file, vptr)],
+      from: { file, field: fragmentOf(`${at}/id`) },
+    });
   });
   problems.throwIfAny(summary);
 

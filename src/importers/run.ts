@@ -15,14 +15,17 @@ import {
   type ExportRow,
   type TaskList,
   addRepoClusters,
+  compareIds,
   computeDatasetRevision,
   exportLines,
   fileError,
   inDirectory,
+  listSome,
   parseTaskList,
   resultCounts,
   reviewLines,
 } from "./common.js";
+import { checkExportValues, checkReviewValues } from "./written-values.js";
 import { checkLines, checkOutputLines, checkRows, DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./caps.js";
 import { importInspect } from "./inspect.js";
 import { importReviewsCsv } from "./reviews-csv.js";
@@ -36,6 +39,7 @@ import {
   type ImportKind,
   type ImportOptions,
   type ImportResult,
+  type DefaultValue,
   type ImporterInput,
   RESULT_KINDS,
   type ResultsDraft,
@@ -61,6 +65,14 @@ const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => Rev
   "swebench-pro-audit": importSwebenchProAudit,
   "reviews-csv": importReviewsCsv,
 };
+
+/** Kinds whose task ids are SWE-bench instance ids: `cluster` is the repository (--cluster). */
+const REPO_CLUSTER_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>([
+  "swebench-report",
+  "swebench-results",
+  "swebench-leaderboard",
+  "swebench-pro",
+]);
 
 /** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
 const LINE_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>(["reviews-csv", "verified-annotations"]);
@@ -230,16 +242,25 @@ function revisionNote(
   opts: ImportOptions,
   taskIds: readonly string[],
   from: string,
-): { value: string; note: string } {
+  byImporter?: DefaultValue,
+): { value: string; note: string; from: string } {
   if (opts.datasetRevision !== undefined) {
     return {
       value: opts.datasetRevision,
       note: `dataset_revision: ${opts.datasetRevision} (--dataset-revision)`,
+      from: "--dataset-revision",
+    };
+  }
+  if (byImporter !== undefined) {
+    return {
+      ...byImporter,
+      note: `dataset_revision: ${byImporter.value} (${byImporter.from}; --dataset-revision to set it)`,
     };
   }
   const value = computeDatasetRevision(taskIds);
   return {
     value,
+    from: "computed",
     note:
       `dataset_revision: ${value} (computed: sha256 of the ${new Set(taskIds).size} task ids in ${from}, ` +
       `sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
@@ -252,38 +273,11 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
   if (rows.length === 0) fileError(opts.file, "nothing to import: no task found");
   const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
   checkRows(rows, opts.file, (r) => r.task_id, limits);
-  if (opts.kind !== "inspect") addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
+  if (REPO_CLUSTER_KINDS.has(opts.kind)) addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
 
-  const modelConfig = opts.modelConfig ?? draft.modelConfig.value;
-  notes.push(
-    opts.modelConfig !== undefined
-      ? `model_config: ${modelConfig} (--model-config)`
-      : `model_config: ${modelConfig} (default: ${draft.modelConfig.from}; --model-config to set it)`,
-  );
-  let harnessRevision: string;
-  if (opts.harnessRevision !== undefined) {
-    harnessRevision = opts.harnessRevision;
-    notes.push(
-      `harness_revision: ${harnessRevision} (--harness-revision)` +
-        (isPlaceholderRevision(harnessRevision)
-          ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
-          : ""),
-    );
-  } else if (draft.harnessRevision !== undefined) {
-    harnessRevision = draft.harnessRevision.value;
-    notes.push(
-      `harness_revision: ${harnessRevision} (default: ${draft.harnessRevision.from}; --harness-revision)`,
-    );
-  } else {
-    // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
-    // takes it for a revision, so "same harness revision" cannot pass on it.
-    harnessRevision = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
-    notes.push(
-      `harness_revision: ${harnessRevision} (default: the file names no harness; a placeholder, not a revision: ` +
-        `the gate's harness checks fail on it; --harness-revision to set a real one)`,
-    );
-  }
-  const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom);
+  const modelConfig = chooseModelConfig(opts, draft, notes);
+  const harness = chooseHarnessRevision(opts, draft, notes);
+  const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom, draft.datasetRevision);
   notes.push(dataset.note);
   const validity = opts.validity ?? "unreviewed";
   const reviewRevision = opts.reviewRevision ?? DEFAULT_EXPORT_REVIEW_REVISION;
@@ -293,16 +287,104 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
         ? " (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)"
         : ""),
   );
-  notes.push(resultCounts(rows));
+  notes.push(...resultCounts(rows, modelConfig.value));
+  checkExportValues(
+    rows,
+    [
+      { field: "model_config", ...modelConfig },
+      { field: "harness_revision", ...harness },
+      { field: "dataset_revision", value: dataset.value, from: dataset.from },
+    ],
+    opts.file,
+  );
   const lines = exportLines(rows, {
     datasetRevision: dataset.value,
-    harnessRevision,
-    modelConfig,
+    harnessRevision: harness.value,
+    modelConfig: modelConfig.value,
     validity,
     reviewRevision,
   });
   checkOutputLines(lines, opts.file, limits);
   return { lines, notes };
+}
+
+/**
+ * The model config of rows that do not name their own: --model-config, else the importer's
+ * default. When the rows name their own (several configs in one file), --model-config may only
+ * rename a single one.
+ */
+function chooseModelConfig(opts: ImportOptions, draft: ResultsDraft, notes: string[]): DefaultValue {
+  const own = [...new Set(draft.rows.flatMap((r) => (r.model_config === undefined ? [] : [r.model_config])))];
+  own.sort(compareIds);
+  if (own.length > 0 && opts.modelConfig !== undefined) {
+    if (own.length > 1) {
+      fileError(
+        opts.file,
+        `--model-config would give the ${own.length} model configs of the file (${listSome(own)}) one name; ` +
+          (draft.pickOne ?? "import each on its own"),
+      );
+    }
+    for (const r of draft.rows) delete r.model_config;
+    notes.push(`model_config: ${opts.modelConfig} (--model-config; the file's ${own[0] ?? ""})`);
+    return { value: opts.modelConfig, from: "--model-config" };
+  }
+  if (own.length > 0) {
+    notes.push(
+      `model_config: ${own.length === 1 ? "" : `${own.length} configs, `}${listSome(own)} (${draft.modelConfig.from})`,
+    );
+    return draft.modelConfig;
+  }
+  if (opts.modelConfig !== undefined) {
+    notes.push(`model_config: ${opts.modelConfig} (--model-config)`);
+    return { value: opts.modelConfig, from: "--model-config" };
+  }
+  notes.push(
+    `model_config: ${draft.modelConfig.value} (default: ${draft.modelConfig.from}; --model-config to set it)`,
+  );
+  return draft.modelConfig;
+}
+
+/** The harness revision of rows that do not name their own: the flag, the importer's default, a placeholder. */
+function chooseHarnessRevision(opts: ImportOptions, draft: ResultsDraft, notes: string[]): DefaultValue {
+  const own = new Map<string, number>();
+  for (const r of draft.rows) {
+    if (r.harness_revision !== undefined) own.set(r.harness_revision, (own.get(r.harness_revision) ?? 0) + 1);
+  }
+  if (opts.harnessRevision !== undefined) {
+    const value = opts.harnessRevision;
+    for (const r of draft.rows) delete r.harness_revision;
+    notes.push(
+      `harness_revision: ${value} (--harness-revision)` +
+        (own.size > 1
+          ? `; the file's rows named ${own.size}: ${listSome([...own.keys()].sort(compareIds))}`
+          : "") +
+        (isPlaceholderRevision(value)
+          ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
+          : ""),
+    );
+    return { value, from: "--harness-revision" };
+  }
+  if (own.size > 0) {
+    const counts = [...own.keys()].sort(compareIds).map((h) => `${h} (${own.get(h)} rows)`);
+    notes.push(
+      `harness_revision: per row, ${listSome(counts)} (${draft.rowHarnessFrom ?? "the file"}; --harness-revision)`,
+    );
+  }
+  if (draft.harnessRevision !== undefined) {
+    const { value, from } = draft.harnessRevision;
+    if (own.size === 0) notes.push(`harness_revision: ${value} (default: ${from}; --harness-revision)`);
+    return draft.harnessRevision;
+  }
+  // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
+  // takes it for a revision, so "same harness revision" cannot pass on it.
+  const value = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
+  if (own.size === 0 || draft.rows.some((r) => r.harness_revision === undefined)) {
+    notes.push(
+      `harness_revision: ${value} (default: the file names no harness; a placeholder, not a revision: ` +
+        `the gate's harness checks fail on it; --harness-revision to set a real one)`,
+    );
+  }
+  return { value, from: "the placeholder for a file that names no harness" };
 }
 
 function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
@@ -330,22 +412,28 @@ function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
         ? " (default for reviews files: above the exports' default 0, so these labels decide; --review-revision)"
         : " (--review-revision)"),
   );
-  const lines = reviewLines(
-    draft.rows.map((r) => {
-      const row = {
-        task_id: r.task_id,
-        dataset_revision: r.dataset_revision ?? datasetRevision,
-        validity: r.validity,
-        review_revision: reviewRevision,
-        evidence: r.evidence,
-      };
-      return {
-        ...row,
-        ...(r.reviewer !== undefined ? { reviewer: r.reviewer } : {}),
-        ...(r.note !== undefined ? { note: r.note } : {}),
-      };
+  const rows = draft.rows.map((r) => {
+    const row = {
+      task_id: r.task_id,
+      dataset_revision: r.dataset_revision ?? datasetRevision,
+      validity: r.validity,
+      review_revision: reviewRevision,
+      evidence: r.evidence,
+    };
+    return {
+      ...row,
+      ...(r.reviewer !== undefined ? { reviewer: r.reviewer } : {}),
+      ...(r.note !== undefined ? { note: r.note } : {}),
+    };
+  });
+  checkReviewValues(
+    rows.map((r, i) => {
+      const from = draft.rows[i]?.from;
+      return from === undefined ? r : { ...r, from };
     }),
+    opts.file,
   );
+  const lines = reviewLines(rows);
   checkOutputLines(lines, opts.file, limits);
   notes.push(`${lines.length} review rows`);
   return { lines, notes };

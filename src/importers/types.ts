@@ -4,7 +4,7 @@
  */
 import type { AttemptResult, Validity } from "../core/model.js";
 import type { ImportLimits } from "./caps.js";
-import type { ExportRow, TaskList } from "./common.js";
+import type { ExportRow, SourcePlace, TaskList } from "./common.js";
 
 export const IMPORT_KINDS = [
   "swebench-report",
@@ -107,8 +107,15 @@ export interface ResultsDraft {
   taskIds: readonly string[];
   /** Where the task universe came from, for the notes. */
   taskIdsFrom: string;
+  /** The model config of rows that name none; for rows that name their own, where they come from. */
   modelConfig: DefaultValue;
   harnessRevision?: DefaultValue;
+  /** Where rows that name their own harness revision took it from, for the notes. */
+  rowHarnessFrom?: string;
+  /** A dataset revision the importer computes in its own way (default: sha256 of taskIds). */
+  datasetRevision?: DefaultValue;
+  /** How to pick one of several model configs, said when --model-config cannot name them all. */
+  pickOne?: string;
   notes: string[];
 }
 
@@ -121,6 +128,8 @@ export interface ReviewDraftRow {
   reviewer?: string;
   evidence: string[];
   note?: string;
+  /** Where the row's values were read, when its first evidence item does not say. */
+  from?: SourcePlace;
 }
 
 export interface ReviewsDraft {
