@@ -3,12 +3,6 @@
  * shared defaults (model config, harness and dataset revisions, review revision, validity) and
  * serialise sorted JSONL lines with a fixed key order.
  */
-import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
-import { isUtf8 } from "node:buffer";
-import { describeKind, inputFileProblem, readRegularFile } from "../io/file-kind.js";
-import { join, resolve } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { InputError } from "../core/errors.js";
 import { PLACEHOLDER_REVISION_PREFIX, isPlaceholderRevision } from "../core/model.js";
 import {
@@ -19,19 +13,21 @@ import {
   computeDatasetRevision,
   exportLines,
   fileError,
-  inDirectory,
   listSome,
   parseTaskList,
   resultCounts,
   reviewLines,
 } from "./common.js";
 import { checkExportValues, checkReviewValues } from "./written-values.js";
-import { checkLines, checkOutputLines, checkRows, DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./caps.js";
+import { checkOutputLines, checkRows, DEFAULT_IMPORT_LIMITS } from "./caps.js";
+import { planInputs, plannedFiles, readPlanned, readTextFile, resolverFor } from "./read-inputs.js";
+
+export { MAX_IMPORT_BYTES } from "./caps.js";
 import { importInspect } from "./inspect.js";
 import { importReviewsCsv } from "./reviews-csv.js";
 import { importSwebenchLeaderboard } from "./swebench-leaderboard.js";
 import { importSwebenchPro } from "./swebench-pro.js";
-import { PRO_AUDIT_FILES, importSwebenchProAudit } from "./swebench-pro-audit.js";
+import { importSwebenchProAudit } from "./swebench-pro-audit.js";
 import { importSwebenchReport } from "./swebench-report.js";
 import { importSwebenchResults } from "./swebench-results.js";
 import {
@@ -41,6 +37,7 @@ import {
   type ImportResult,
   type DefaultValue,
   type ImporterInput,
+  type RelatedFile,
   RESULT_KINDS,
   type ResultsDraft,
   type ReviewsDraft,
@@ -74,88 +71,10 @@ const REPO_CLUSTER_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>([
   "swebench-pro",
 ]);
 
-/** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
-const LINE_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>(["reviews-csv", "verified-annotations"]);
-
-/** Kinds whose FILE is a directory, and the files read from it. */
-const DIRECTORY_KINDS: Partial<Record<ImportKind, readonly string[]>> = {
-  "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
-};
-
-/**
- * Reads a text file; `.gz` files are decompressed. A missing file is an input error naming the
- * file as the user gave it (`shown`). With `lines` (CSV, TSV, Markdown, a task list), the line caps
- * of caps.ts hold too.
- */
-export async function readTextFile(
-  path: string,
-  what: string,
-  shown: string = path,
-  lines: ImportLimits | null = null,
-): Promise<string> {
-  let data: Buffer;
-  try {
-    // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
-    data = await readRegularFile(path, MAX_IMPORT_BYTES);
-  } catch (error) {
-    const why = inputFileProblem(error);
-    if (why === null) throw error;
-    throw new InputError(`cannot read the ${what} ${shown}: ${why}`);
-  }
-  if (path.toLowerCase().endsWith(".gz")) {
-    try {
-      // The cap holds for the inflated bytes too: a gzip bomb stops at it, in bounded memory.
-      data = gunzipSync(data, { maxOutputLength: MAX_IMPORT_BYTES });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
-        fileError(shown, `the file inflates to more than ${MAX_IMPORT_BYTES} bytes (the import limit)`);
-      fileError(shown, "the file ends in .gz but is not gzip data");
-    }
-  }
-  if (lines !== null) checkLines(data, shown, path.toLowerCase().endsWith(".gz"), lines);
-  if (!isUtf8(data)) {
-    // Decoding would write U+FFFD into the export: name where the bad bytes start instead.
-    const back = Buffer.from(data.toString("utf8"), "utf8");
-    let i = 0;
-    while (i < data.length && data[i] === back[i]) i++;
-    const lineStart = data.lastIndexOf(0x0a, i - 1) + 1;
-    let line = 1;
-    for (let j = 0; j < lineStart; j++) if (data[j] === 0x0a) line++;
-    throw new InputError(
-      `${shown}:${line}: the file is not valid UTF-8 text (byte ${i + 1} of the ${path.toLowerCase().endsWith(".gz") ? "inflated " : ""}file, column ${i - lineStart + 1} of the line)`,
-    );
-  }
-  return data.toString("utf8");
-}
-
-/**
- * Largest importer input, in bytes, read or inflated (256 MiB): importers hold the whole text, and
- * V8 cannot make a string much past 512 MiB.
- */
-export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
-
-/** The files an import reads, as the user named them: FILE (or a directory kind's files), --tasks. */
-export function importInputs(opts: ImportOptions): string[] {
-  const names = DIRECTORY_KINDS[opts.kind];
-  const files = names === undefined ? [opts.file] : names.map((n) => inDirectory(opts.file, n));
+/** The files an import reads, as the user named them: FILE (or the files found from it), --tasks. */
+export async function importInputs(opts: ImportOptions): Promise<string[]> {
+  const files = plannedFiles(await planInputs(opts, resolverFor(opts.cwd)));
   return opts.tasks !== undefined ? [...files, opts.tasks] : files;
-}
-
-/** A directory kind's FILE must be a directory: say so, and which files it must hold. */
-async function checkDirectory(path: string, shown: string, kind: ImportKind, names: readonly string[]) {
-  let st: Stats;
-  try {
-    st = await stat(path);
-  } catch (error) {
-    const why = inputFileProblem(error);
-    if (why === null) throw error;
-    throw new InputError(`cannot read the ${kind} directory ${shown}: ${why}`);
-  }
-  if (!st.isDirectory()) {
-    throw new InputError(
-      `${shown}: ${kind} reads a directory (holding ${names.join(", ")}), but this is ${describeKind(st)}`,
-    );
-  }
 }
 
 export async function runImport(opts: ImportOptions): Promise<ImportResult> {
@@ -165,49 +84,36 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     );
   }
   checkOptions(opts);
-  const at = (p: string) => (opts.cwd === undefined ? p : resolve(opts.cwd, p));
-  const names = DIRECTORY_KINDS[opts.kind];
+  const at = resolverFor(opts.cwd);
   const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
-
-  let text = "";
-  let files: Record<string, string> | undefined;
-  if (names === undefined) {
-    text = await readTextFile(
-      at(opts.file),
-      "input file",
-      opts.file,
-      LINE_KINDS.has(opts.kind) ? limits : null,
-    );
-  } else {
-    await checkDirectory(at(opts.file), opts.file, opts.kind, names);
-    files = {};
-    for (const name of names) {
-      files[name] = await readTextFile(
-        join(at(opts.file), name),
-        `${opts.kind} file`,
-        inDirectory(opts.file, name),
-        limits,
-      );
-    }
-  }
+  const read = await readPlanned(await planInputs(opts, at), opts.kind, limits);
   let tasks: TaskList | undefined;
   if (opts.tasks !== undefined) {
     tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks, limits));
   }
-  return importText(opts, text, tasks, files);
+  return importText(opts, read.text, tasks, read.files, read);
 }
 
 /**
  * The import itself, on text already read (used by runImport and by tests); `files` holds the
- * texts of a directory kind's files, by name.
+ * texts of a directory kind's files, by name; `more` the bytes of a binary FILE and the files
+ * read beside it.
  */
 export function importText(
   opts: ImportOptions,
   text: string,
   tasks: TaskList | undefined,
   files?: Readonly<Record<string, string>>,
+  more: { bytes?: Uint8Array; related?: readonly RelatedFile[] } = {},
 ): ImportResult {
-  const input: ImporterInput = files === undefined ? { opts, text, tasks } : { opts, text, tasks, files };
+  const input: ImporterInput = {
+    opts,
+    text,
+    tasks,
+    ...(files !== undefined ? { files } : {}),
+    ...(more.bytes !== undefined ? { bytes: more.bytes } : {}),
+    ...(more.related !== undefined ? { related: more.related } : {}),
+  };
   const results = RESULT_IMPORTERS[opts.kind];
   if (results !== undefined) return finishResults(opts, results(input));
   const reviews = REVIEW_IMPORTERS[opts.kind];
