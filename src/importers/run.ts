@@ -29,7 +29,9 @@ import { importSwebenchLeaderboard } from "./swebench-leaderboard.js";
 import { importSwebenchPro } from "./swebench-pro.js";
 import { importSwebenchProAudit } from "./swebench-pro-audit.js";
 import { importSwebenchReport } from "./swebench-report.js";
+import { importPromptfoo } from "./promptfoo.js";
 import { importSwebenchResults } from "./swebench-results.js";
+import { importTerminalBench } from "./terminal-bench.js";
 import {
   IMPORT_KINDS,
   type ImportKind,
@@ -55,6 +57,8 @@ const RESULT_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => Res
   "swebench-leaderboard": importSwebenchLeaderboard,
   "swebench-pro": importSwebenchPro,
   inspect: importInspect,
+  "terminal-bench": importTerminalBench,
+  promptfoo: importPromptfoo,
 };
 
 const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => ReviewsDraft>> = {
