@@ -481,6 +481,43 @@ export function missingRow(id: string, file: string, tasks: TaskList | undefined
   return { task_id: id, result: "missing", evidence: [file, taskListEvidence(tasks, id)], from };
 }
 
+/**
+ * Files that hold several model configs (promptfoo, a table): the rows of the task universe (the
+ * task list, or the file's tasks), and for each config the tasks it has no row for, as missing.
+ */
+export function perConfigTasks(
+  rows: readonly ExportRow[],
+  file: string,
+  tasks: TaskList | undefined,
+  notes: string[],
+): { rows: ExportRow[]; universe: readonly string[] } {
+  const seen = [...new Set(rows.map((r) => r.task_id))].sort(compareIds);
+  const universe = tasks?.ids ?? seen;
+  const inside = new Set(universe);
+  const outside = seen.filter((t) => !inside.has(t));
+  if (outside.length > 0) {
+    notes.push(
+      `${outside.length} tasks outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`,
+    );
+  }
+  const kept = rows.filter((r) => inside.has(r.task_id));
+  const configs = [...new Set(rows.map((r) => r.model_config ?? ""))].sort(compareIds);
+  for (const c of configs) {
+    const has = new Set(kept.filter((r) => (r.model_config ?? "") === c).map((r) => r.task_id));
+    const lacking = universe.filter((t) => !has.has(t));
+    for (const t of lacking) {
+      const row = missingRow(t, file, tasks);
+      kept.push(c === "" ? row : { ...row, model_config: c });
+    }
+    if (lacking.length > 0) {
+      notes.push(
+        `${c === "" ? "" : `${c}: `}${lacking.length} tasks without a row, written as missing (${listSome(lacking)})`,
+      );
+    }
+  }
+  return { rows: kept, universe };
+}
+
 // ---------------------------------------------------------------------------------------------
 // SWE-bench repository clusters
 

@@ -27,6 +27,7 @@ import {
   jsonEvidence,
   listSome,
   parseJsonFile,
+  perConfigTasks,
   pointer,
   typeName,
 } from "./common.js";
@@ -368,22 +369,7 @@ function finish(
   if (opts.provider === undefined && opts.prompt === undefined) notes.push(...statsCheck(doc, rows));
 
   // Tasks: --tasks, else every task of the file; each config's tasks without a result → missing.
-  const seen = [...new Set(rows.map((r) => r.task_id))].sort(compareIds);
-  const universe = tasks?.ids ?? seen;
-  const inside = new Set(universe);
-  const outside = seen.filter((t) => !inside.has(t));
-  if (outside.length > 0)
-    notes.push(
-      `${outside.length} tasks outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`,
-    );
-  const kept = rows.filter((r) => inside.has(r.task_id));
-  for (const c of configs) {
-    const has = new Set(kept.filter((r) => r.model_config === c).map((r) => r.task_id));
-    const lacking = universe.filter((t) => !has.has(t));
-    for (const t of lacking) kept.push({ task_id: t, result: "missing", evidence: [file], model_config: c });
-    if (lacking.length > 0)
-      notes.push(`${c}: ${lacking.length} tasks without a result, written as missing (${listSome(lacking)})`);
-  }
+  const { rows: kept, universe } = perConfigTasks(rows, file, tasks, notes);
   notes.push(metricsNote(kept));
   return {
     rows: kept,

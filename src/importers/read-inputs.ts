@@ -20,7 +20,11 @@ import type { ImportKind, ImportOptions, RelatedFile } from "./types.js";
 import { isZip } from "./zip.js";
 
 /** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
-const LINE_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>(["reviews-csv", "verified-annotations"]);
+const LINE_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>([
+  "reviews-csv",
+  "verified-annotations",
+  "table",
+]);
 
 /** Kinds whose FILE is a directory, and the files read from it. */
 const DIRECTORY_KINDS: Partial<Record<ImportKind, readonly string[]>> = {

@@ -29,8 +29,10 @@ import { importSwebenchLeaderboard } from "./swebench-leaderboard.js";
 import { importSwebenchPro } from "./swebench-pro.js";
 import { importSwebenchProAudit } from "./swebench-pro-audit.js";
 import { importSwebenchReport } from "./swebench-report.js";
+import { importLmEval } from "./lm-eval.js";
 import { importPromptfoo } from "./promptfoo.js";
 import { importSwebenchResults } from "./swebench-results.js";
+import { importTable } from "./table.js";
 import { importTerminalBench } from "./terminal-bench.js";
 import {
   IMPORT_KINDS,
@@ -59,6 +61,8 @@ const RESULT_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => Res
   inspect: importInspect,
   "terminal-bench": importTerminalBench,
   promptfoo: importPromptfoo,
+  "lm-eval": importLmEval,
+  table: importTable,
 };
 
 const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => ReviewsDraft>> = {
