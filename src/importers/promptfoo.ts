@@ -398,6 +398,6 @@ function statsCheck(doc: Record<string, unknown>, rows: readonly ExportRow[]): s
   return same
     ? [`results.stats agrees: ${shown(mine)}`]
     : [
-        `WARNING: results.stats says ${shown(theirs)}, but the imported results have ${shown(mine)} (--provider/--prompt, or an inconsistent file)`,
+        `WARNING: results.stats says ${shown(theirs)}, but the file's results have ${shown(mine)}; the results are imported`,
       ];
 }

@@ -202,11 +202,12 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
         : ""),
   );
   notes.push(...resultCounts(rows, modelConfig.value));
+  // A shared value is written only on rows that do not name their own.
   checkExportValues(
     rows,
     [
-      { field: "model_config", ...modelConfig },
-      { field: "harness_revision", ...harness },
+      ...(rows.some((r) => r.model_config === undefined) ? [{ field: "model_config", ...modelConfig }] : []),
+      ...(rows.some((r) => r.harness_revision === undefined) ? [{ field: "harness_revision", ...harness }] : []),
       { field: "dataset_revision", value: dataset.value, from: dataset.from },
     ],
     opts.file,
