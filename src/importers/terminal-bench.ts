@@ -300,7 +300,9 @@ export function importTerminalBench({ opts, tasks, related }: ImporterInput): Re
     taskIds: universe,
     taskIdsFrom: tasks
       ? `the task list ${tasks.file}`
-      : `the task_ids of ${runs.map((r) => r.metadataFile).join(", ")}`,
+      : several
+        ? `the task_ids of the ${runs.length} runs' ${TB_METADATA}`
+        : `the task_ids of ${runs[0]?.metadataFile ?? TB_METADATA}`,
     modelConfig: { value: typeof model === "string" ? model : "", from: `${TB_METADATA} model_name` },
     notes,
   };
