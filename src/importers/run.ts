@@ -207,7 +207,9 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
     rows,
     [
       ...(rows.some((r) => r.model_config === undefined) ? [{ field: "model_config", ...modelConfig }] : []),
-      ...(rows.some((r) => r.harness_revision === undefined) ? [{ field: "harness_revision", ...harness }] : []),
+      ...(rows.some((r) => r.harness_revision === undefined)
+        ? [{ field: "harness_revision", ...harness }]
+        : []),
       { field: "dataset_revision", value: dataset.value, from: dataset.from },
     ],
     opts.file,
