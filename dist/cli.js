@@ -36380,34 +36380,12 @@ const IMPORT_HELP = `Usage: model-gate import KIND FILE [flags] [-o OUT]
 
 Turn a harness's results (Terminal-Bench, promptfoo, lm-evaluation-harness, Inspect, SWE-bench,
 or any table) into a gate export (SPEC §1.1 JSONL), or a validity annotation sheet into a reviews
-file (SPEC §1.2 JSONL). Output goes to stdout (or -o OUT); notes on the defaults
-applied, the dataset revision and the counts go to stderr. Lines are sorted by task id, keys in a
-fixed order, so the same input gives the same bytes. Ambiguous input is refused, never guessed.
+file (SPEC §1.2 JSONL). Output goes to stdout (or -o OUT); notes on the defaults applied, the
+dataset revision and the counts go to stderr. Lines are sorted by task id, keys in a fixed order,
+so the same input gives the same bytes. Ambiguous input is refused, never guessed, and so is a
+value the gate would refuse (an id with a control character, a bad metric), naming its place.
 
 Kinds (results → export):
-  swebench-report       SWE-bench harness run report <model>.<run_id>.json:
-                        resolved_ids → pass, unresolved_ids → fail, error_ids → infra_error,
-                        incomplete_ids (no prediction) → missing, empty_patch_ids → --empty-patch.
-                        An id in two lists is an error.
-  swebench-results      SWE-bench/experiments results/results.json {resolved, no_generation,
-                        no_logs}: resolved → pass, no_logs → infra_error, no_generation →
-                        --empty-patch, every other task of --tasks → fail. Requires --tasks
-                        (unresolved ids are implicit in this format).
-  swebench-leaderboard  swebench.com data/leaderboards.json, an entry's per_instance_details:
-                        resolved true → pass, false → fail. --run FOLDER picks the entry (by its
-                        folder, else its exact name); with several runs and no --run the error
-                        lists them. A warning note is printed when the entry's published resolved
-                        percentage disagrees with its per-instance values.
-  swebench-pro          Scale's SWE-Bench Pro traj/<run>/eval_results.json {instance_id: bool}:
-                        true → pass, false → fail.
-  inspect               Inspect AI eval log, .eval (ZIP) or JSON, told apart by content: one row
-                        per sample and epoch (attempt = epoch). A sample with an error →
-                        infra_error (its message the evidence). Score rule: --score-map values
-                        first; "C" → pass, "I" → fail; true/false; numbers: 1 → pass, 0 → fail,
-                        or with --pass-threshold X, ≥ X → pass; anything else is an error naming
-                        the sample. Dataset sample ids (eval.dataset.sample_ids) without any
-                        sample → missing. Metrics: tokens_in, tokens_out, cost_usd (model_usage),
-                        latency_s (working_time).
   terminal-bench        Terminal-Bench "tb run" output: a run's results.json (run_metadata.json
                         beside it, or --run-metadata), its run directory, or a directory of runs
                         of one config (one export; attempt = <run_id>/<k>). task = task_id,
@@ -36425,11 +36403,34 @@ Kinds (results → export):
                         <task>/<doc_id>; the line's metric (--metric) 1 → pass, 0 → fail, other
                         numbers need --threshold; several filters need --filter. model_config =
                         the results file's model_name.
+  inspect               Inspect AI eval log, .eval (ZIP) or JSON, told apart by content: one row
+                        per sample and epoch (attempt = epoch). A sample with an error →
+                        infra_error (its message the evidence). Score rule: --score-map values
+                        first; "C" → pass, "I" → fail; true/false; numbers: 1 → pass, 0 → fail,
+                        or with --pass-threshold X, ≥ X → pass; anything else is an error naming
+                        the sample. Dataset sample ids (eval.dataset.sample_ids) without any
+                        sample → missing. Metrics: tokens_in, tokens_out, cost_usd (model_usage),
+                        latency_s (working_time).
   table                 Any CSV or JSON Lines, one attempt per line, with a column map (--map):
                         task_id, result and model_config (or --model-config) are required;
                         attempt, cluster, harness_revision, metrics.<name> optional. Result
                         values: --pass-values, --fail-values, --infra-values; another value is
                         an error naming the row.
+  swebench-report       SWE-bench harness run report <model>.<run_id>.json:
+                        resolved_ids → pass, unresolved_ids → fail, error_ids → infra_error,
+                        incomplete_ids (no prediction) → missing, empty_patch_ids → --empty-patch.
+                        An id in two lists is an error.
+  swebench-results      SWE-bench/experiments results/results.json {resolved, no_generation,
+                        no_logs}: resolved → pass, no_logs → infra_error, no_generation →
+                        --empty-patch, every other task of --tasks → fail. Requires --tasks
+                        (unresolved ids are implicit in this format).
+  swebench-leaderboard  swebench.com data/leaderboards.json, an entry's per_instance_details:
+                        resolved true → pass, false → fail. --run FOLDER picks the entry (by its
+                        folder, else its exact name); with several runs and no --run the error
+                        lists them. A warning note is printed when the entry's published resolved
+                        percentage disagrees with its per-instance values.
+  swebench-pro          Scale's SWE-Bench Pro traj/<run>/eval_results.json {instance_id: bool}:
+                        true → pass, false → fail.
 
 Kinds (annotations → reviews):
   verified-annotations  OpenAI's SWE-bench Verified ensembled_annotations_public.csv. Default rule:
