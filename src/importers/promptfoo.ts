@@ -366,7 +366,8 @@ function finish(
         "cached): promptfoo's zero usage and latency there are not measurements",
     );
   }
-  if (opts.provider === undefined && opts.prompt === undefined) notes.push(...statsCheck(doc, rows));
+  if (opts.provider === undefined && opts.prompt === undefined)
+    for (const n of statsCheck(doc, rows)) notes.push(n);
 
   // Tasks: --tasks, else every task of the file; each config's tasks without a result → missing.
   const { rows: kept, universe } = perConfigTasks(rows, file, tasks, notes);

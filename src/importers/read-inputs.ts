@@ -135,7 +135,7 @@ async function terminalBenchRuns(
   for (const name of dirs) {
     const sub = inDirectory(file, name);
     if (await has(join(at(sub), TB_RESULTS)))
-      runs.push(...run(sub, inDirectory(sub, TB_RESULTS), inDirectory(sub, TB_METADATA)));
+      for (const f of run(sub, inDirectory(sub, TB_RESULTS), inDirectory(sub, TB_METADATA))) runs.push(f);
     else without.push(name);
   }
   if (runs.length === 0) {

@@ -201,7 +201,7 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
         ? " (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)"
         : ""),
   );
-  notes.push(...resultCounts(rows, modelConfig.value));
+  for (const n of resultCounts(rows, modelConfig.value)) notes.push(n);
   // A shared value is written only on rows that do not name their own.
   checkExportValues(
     rows,

@@ -273,7 +273,7 @@ export function importTerminalBench({ opts, tasks, related }: ImporterInput): Re
         `their outcome (${tally.timeoutsResolved} resolved → pass, ${tally.timeoutsUnresolved} not → fail)`,
     );
   }
-  for (const r of runs) notes.push(...crossCheck(r, rows, several));
+  for (const r of runs) for (const n of crossCheck(r, rows, several)) notes.push(n);
 
   // The task universe: --tasks, else every run's task_ids.
   const listed = [...new Set(runs.flatMap((r) => ids.get(r) ?? []))].sort(compareIds);
