@@ -31346,7 +31346,8 @@ async function terminalBenchRuns(opts, at) {
     for (const name of dirs) {
         const sub = inDirectory(file, name);
         if (await has((0,external_node_path_.join)(at(sub), TB_RESULTS)))
-            runs.push(...run(sub, inDirectory(sub, TB_RESULTS), inDirectory(sub, TB_METADATA)));
+            for (const f of run(sub, inDirectory(sub, TB_RESULTS), inDirectory(sub, TB_METADATA)))
+                runs.push(f);
         else
             without.push(name);
     }
@@ -34995,7 +34996,8 @@ function promptfoo_finish(opts, doc, rows, ctx) {
             "cached): promptfoo's zero usage and latency there are not measurements");
     }
     if (opts.provider === undefined && opts.prompt === undefined)
-        notes.push(...statsCheck(doc, rows));
+        for (const n of statsCheck(doc, rows))
+            notes.push(n);
     // Tasks: --tasks, else every task of the file; each config's tasks without a result → missing.
     const { rows: kept, universe } = perConfigTasks(rows, file, tasks, notes);
     notes.push(metricsNote(kept));
@@ -35591,7 +35593,8 @@ function importTerminalBench({ opts, tasks, related }) {
             `their outcome (${tally.timeoutsResolved} resolved → pass, ${tally.timeoutsUnresolved} not → fail)`);
     }
     for (const r of runs)
-        notes.push(...crossCheck(r, rows, several));
+        for (const n of crossCheck(r, rows, several))
+            notes.push(n);
     // The task universe: --tasks, else every run's task_ids.
     const listed = [...new Set(runs.flatMap((r) => ids.get(r) ?? []))].sort(compareIds);
     const universe = tasks?.ids ?? listed;
@@ -35988,7 +35991,8 @@ function finishResults(opts, draft) {
         (opts.validity === undefined && opts.reviewRevision === undefined
             ? " (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)"
             : ""));
-    notes.push(...resultCounts(rows, modelConfig.value));
+    for (const n of resultCounts(rows, modelConfig.value))
+        notes.push(n);
     // A shared value is written only on rows that do not name their own.
     checkExportValues(rows, [
         ...(rows.some((r) => r.model_config === undefined) ? [{ field: "model_config", ...modelConfig }] : []),
