@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7414);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2017);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -2562,7 +2562,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7414:
+/***/ 2017:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29757,12 +29757,105 @@ function displayAs(absPath, given, abs) {
     return given.find((g) => abs(g) === absPath) ?? absPath;
 }
 
+;// CONCATENATED MODULE: ./src/importers/export-rows.ts
+/**
+ * Serialises export rows with a fixed key order, sorted by task id (UTF-8 bytes), then model
+ * config, then attempt.
+ */
+function exportLines(rows, c) {
+    const sorted = [...rows].sort((a, b) => compareIds(a.task_id, b.task_id) ||
+        compareIds(a.model_config ?? c.modelConfig, b.model_config ?? c.modelConfig) ||
+        compareAttempts(a.attempt, b.attempt));
+    return sorted.map((r) => {
+        const o = {
+            task_id: r.task_id,
+            dataset_revision: c.datasetRevision,
+            harness_revision: r.harness_revision ?? c.harnessRevision,
+            model_config: r.model_config ?? c.modelConfig,
+            validity: c.validity,
+            result: r.result,
+            review_revision: c.reviewRevision,
+            evidence: r.evidence,
+        };
+        if (r.attempt !== undefined)
+            o["attempt"] = r.attempt;
+        if (r.cluster !== undefined)
+            o["cluster"] = r.cluster;
+        if (r.metrics !== undefined && Object.keys(r.metrics).length > 0)
+            o["metrics"] = sortedMetrics(r.metrics);
+        return JSON.stringify(o);
+    });
+}
+function sortedMetrics(m) {
+    const out = {};
+    for (const k of Object.keys(m).sort(compareIds))
+        out[k] = m[k];
+    return out;
+}
+/** Compares strings by their UTF-8 bytes (= `LC_ALL=C sort`), so the order is language-neutral. */
+function compareIds(a, b) {
+    return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+function compareAttempts(a, b) {
+    if (a === b)
+        return 0;
+    if (a === undefined)
+        return -1;
+    if (b === undefined)
+        return 1;
+    if (typeof a === "number" && typeof b === "number")
+        return a - b;
+    // An integer attempt sorts before a string one, whatever the string.
+    if (typeof a === "number")
+        return -1;
+    if (typeof b === "number")
+        return 1;
+    return compareIds(a, b);
+}
+/** Serialises reviews rows with a fixed key order, sorted by task id then dataset revision. */
+function reviewLines(rows) {
+    const sorted = [...rows].sort((a, b) => compareIds(a.task_id, b.task_id) || compareIds(a.dataset_revision, b.dataset_revision));
+    return sorted.map((r) => {
+        const o = {
+            task_id: r.task_id,
+            dataset_revision: r.dataset_revision,
+            validity: r.validity,
+            review_revision: r.review_revision,
+        };
+        if (r.reviewer !== undefined)
+            o["reviewer"] = r.reviewer;
+        o["evidence"] = r.evidence;
+        if (r.note !== undefined)
+            o["note"] = r.note;
+        return JSON.stringify(o);
+    });
+}
+/** Counts of results, for the notes; per model config when the rows name several. */
+function resultCounts(rows, modelConfig) {
+    const count = (of) => {
+        const n = { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+        for (const r of of)
+            n[r.result] += 1;
+        const rowWord = of.length === 1 ? "row" : "rows";
+        return `${of.length} ${rowWord}: ${n.pass} pass, ${n.fail} fail, ${n.infra_error} infra_error, ${n.missing} missing`;
+    };
+    const configs = [...new Set(rows.map((r) => r.model_config ?? modelConfig ?? ""))].sort(compareIds);
+    if (configs.length <= 1)
+        return [count(rows)];
+    return [
+        count(rows),
+        ...configs.map((c) => `  ${c}: ${count(rows.filter((r) => (r.model_config ?? modelConfig ?? "") === c))}`),
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/importers/common.ts
 /**
- * Shared pieces of the importers: JSON Pointer evidence, row serialisation with a fixed key order,
+ * Shared pieces of the importers: JSON Pointer evidence, the rows (export-rows.ts, re-exported),
  * the computed dataset revision, the task list (--tasks), SWE-bench repository clusters, and an
  * InputError collector that names the file and the JSON path / CSV line of each problem.
  */
+
+
 
 
 /** How many ids a note lists before it only counts the rest. */
@@ -30125,10 +30218,6 @@ function csvEvidence(file, row) {
 }
 // ---------------------------------------------------------------------------------------------
 // Ordering and revisions
-/** Compares strings by their UTF-8 bytes (= `LC_ALL=C sort`), so the order is language-neutral. */
-function compareIds(a, b) {
-    return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
-}
 /** `sha256:` of the task ids sorted by UTF-8 bytes and joined by "\n" (no trailing newline). */
 function computeDatasetRevision(ids) {
     // The gate recognises a revision computed this way (two files imported without one --tasks list).
@@ -30142,68 +30231,6 @@ function inDirectory(dir, name) {
 function listSome(ids, limit = NOTE_LIST_LIMIT) {
     const shown = ids.slice(0, limit).join(", ");
     return ids.length > limit ? `${shown} and ${ids.length - limit} more` : shown;
-}
-/** Serialises export rows with a fixed key order, sorted by task id (UTF-8 bytes) then attempt. */
-function exportLines(rows, c) {
-    const sorted = [...rows].sort((a, b) => {
-        const byId = compareIds(a.task_id, b.task_id);
-        if (byId !== 0)
-            return byId;
-        return compareAttempts(a.attempt, b.attempt);
-    });
-    return sorted.map((r) => {
-        const o = {
-            task_id: r.task_id,
-            dataset_revision: c.datasetRevision,
-            harness_revision: c.harnessRevision,
-            model_config: c.modelConfig,
-            validity: c.validity,
-            result: r.result,
-            review_revision: c.reviewRevision,
-            evidence: r.evidence,
-        };
-        if (r.attempt !== undefined)
-            o["attempt"] = r.attempt;
-        if (r.cluster !== undefined)
-            o["cluster"] = r.cluster;
-        return JSON.stringify(o);
-    });
-}
-function compareAttempts(a, b) {
-    if (a === b)
-        return 0;
-    if (a === undefined)
-        return -1;
-    if (b === undefined)
-        return 1;
-    if (typeof a === "number" && typeof b === "number")
-        return a - b;
-    return compareIds(String(a), String(b));
-}
-/** Serialises reviews rows with a fixed key order, sorted by task id then dataset revision. */
-function reviewLines(rows) {
-    const sorted = [...rows].sort((a, b) => compareIds(a.task_id, b.task_id) || compareIds(a.dataset_revision, b.dataset_revision));
-    return sorted.map((r) => {
-        const o = {
-            task_id: r.task_id,
-            dataset_revision: r.dataset_revision,
-            validity: r.validity,
-            review_revision: r.review_revision,
-        };
-        if (r.reviewer !== undefined)
-            o["reviewer"] = r.reviewer;
-        o["evidence"] = r.evidence;
-        if (r.note !== undefined)
-            o["note"] = r.note;
-        return JSON.stringify(o);
-    });
-}
-/** Counts of results, for the notes. */
-function resultCounts(rows) {
-    const n = { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-    for (const r of rows)
-        n[r.result] += 1;
-    return `${rows.length} rows: ${n.pass} pass, ${n.fail} fail, ${n.infra_error} infra_error, ${n.missing} missing`;
 }
 function parseTaskList(file, text) {
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -30265,8 +30292,37 @@ function taskListEvidence(tasks, id) {
 }
 /** A `missing` row for a task of the list that the results file does not mention. */
 function missingRow(id, file, tasks) {
-    const evidence = tasks ? [file, taskListEvidence(tasks, id)] : [file];
-    return { task_id: id, result: "missing", evidence };
+    if (tasks === undefined)
+        return { task_id: id, result: "missing", evidence: [file] };
+    const from = { file: tasks.file, line: tasks.lineOf.get(id) ?? 0 };
+    return { task_id: id, result: "missing", evidence: [file, taskListEvidence(tasks, id)], from };
+}
+/**
+ * Files that hold several model configs (promptfoo, a table): the rows of the task universe (the
+ * task list, or the file's tasks), and for each config the tasks it has no row for, as missing.
+ */
+function perConfigTasks(rows, file, tasks, notes) {
+    const seen = [...new Set(rows.map((r) => r.task_id))].sort(compareIds);
+    const universe = tasks?.ids ?? seen;
+    const inside = new Set(universe);
+    const outside = seen.filter((t) => !inside.has(t));
+    if (outside.length > 0) {
+        notes.push(`${outside.length} tasks outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`);
+    }
+    const kept = rows.filter((r) => inside.has(r.task_id));
+    const configs = [...new Set(rows.map((r) => r.model_config ?? ""))].sort(compareIds);
+    for (const c of configs) {
+        const has = new Set(kept.filter((r) => (r.model_config ?? "") === c).map((r) => r.task_id));
+        const lacking = universe.filter((t) => !has.has(t));
+        for (const t of lacking) {
+            const row = missingRow(t, file, tasks);
+            kept.push(c === "" ? row : { ...row, model_config: c });
+        }
+        if (lacking.length > 0) {
+            notes.push(`${c === "" ? "" : `${c}: `}${lacking.length} tasks without a row, written as missing (${listSome(lacking)})`);
+        }
+    }
+    return { rows: kept, universe };
 }
 // ---------------------------------------------------------------------------------------------
 // SWE-bench repository clusters
@@ -30342,6 +30398,264 @@ function collectOutcomeLists(doc, lists, problems, what) {
     return { where, counts };
 }
 
+;// CONCATENATED MODULE: ./src/importers/metrics.ts
+/**
+ * Per-attempt metrics (cost, time, tokens) as the export writes them: an object from metric name
+ * (`[a-z][a-z0-9_]{0,63}`) to a finite number ≥ 0. Importers read them from the source where it
+ * records them; a value that is absent or null is no metric (never a 0), anything else that is not
+ * a finite number ≥ 0 is refused where it was read.
+ */
+
+const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** The metric names the importers write, with what each holds (docs/importers.md lists them per kind). */
+const COST_USD = "cost_usd";
+const LATENCY_S = "latency_s";
+const TOKENS_IN = "tokens_in";
+const TOKENS_OUT = "tokens_out";
+/** Why a metric value cannot be written, or null when it can (a finite number ≥ 0). */
+function metricProblem(value) {
+    if (typeof value !== "number")
+        return `expected a number ≥ 0, found ${typeName(value)}`;
+    if (!Number.isFinite(value))
+        return `expected a finite number ≥ 0, found ${value}`;
+    if (value < 0)
+        return `expected a number ≥ 0, found ${value}`;
+    return null;
+}
+/**
+ * Collects the metrics of one row. `add` skips absent (undefined or null) values and returns the
+ * problem of a bad one; `result` is undefined when nothing was added.
+ */
+class MetricsBuilder {
+    values = {};
+    any = false;
+    add(name, value) {
+        if (value === undefined || value === null)
+            return null;
+        const problem = metricProblem(value);
+        if (problem !== null)
+            return problem;
+        this.values[name] = value;
+        this.any = true;
+        return null;
+    }
+    /** Adds a sum of values (e.g. tokens over several models); absent when every part is absent. */
+    addSum(name, parts) {
+        let total;
+        for (const p of parts) {
+            if (p === undefined || p === null)
+                continue;
+            const problem = metricProblem(p);
+            if (problem !== null)
+                return problem;
+            total = (total ?? 0) + p;
+        }
+        return this.add(name, total);
+    }
+    get result() {
+        return this.any ? this.values : undefined;
+    }
+}
+/** `name: n of m rows` for each metric written, for the notes ("metrics: none" when none is). */
+function metricsNote(rows) {
+    const counts = new Map();
+    for (const r of rows)
+        for (const k of Object.keys(r.metrics ?? {}))
+            counts.set(k, (counts.get(k) ?? 0) + 1);
+    if (counts.size === 0)
+        return "metrics: none written (the source records no cost, time or token counts here)";
+    const parts = [...counts.keys()].sort().map((k) => `${k} on ${counts.get(k)} of ${rows.length} rows`);
+    return `metrics: ${parts.join(", ")}`;
+}
+
+;// CONCATENATED MODULE: ./src/importers/written-values.ts
+/**
+ * What an import writes is checked here, once for every kind, before a line is written: the gate's
+ * reader refuses an id (task_id, model_config, revisions, a string attempt, cluster, reviewer)
+ * that is empty, longer than MAX_ID_LENGTH or holds a control character, an evidence item over
+ * MAX_EVIDENCE_LENGTH, a note over MAX_NOTE_LENGTH, a metric that is not a finite number ≥ 0 under
+ * a name `[a-z][a-z0-9_]{0,63}` — so an import that wrote one would hand the user an export the
+ * gate then refuses, far from where the value came from. The import refuses it instead, naming the
+ * file and the place it was read (a line, a CSV row's column, a JSON Pointer).
+ *
+ * Ids are held to one more rule than the reader's: no bidirectional controls or line separators
+ * (U+200E, U+200F, U+2028, U+2029, U+202A–U+202E, U+2066–U+2069). The reader escapes them in
+ * messages, but an id holding one shows as a different id in a report (a right-to-left override
+ * reverses the rest of the line), and no harness names a task that way on purpose. Nothing is
+ * stripped or replaced: the value is refused and the source must be fixed.
+ */
+
+
+
+
+// C0, DEL, C1 (the reader's rule), and the bidirectional controls and line separators.
+// eslint-disable-next-line no-control-regex
+const written_values_ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// The reader's rule for evidence items: C0, DEL, C1.
+// eslint-disable-next-line no-control-regex
+const EVIDENCE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
+// The reader's rule for notes: C0 but tab, LF and CR; DEL; C1.
+// eslint-disable-next-line no-control-regex
+const written_values_NOTE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const MAX_LISTED = 20;
+function charName(c) {
+    const code = c.codePointAt(0) ?? 0;
+    const hex = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+    if (code === 0)
+        return `a NUL (${hex})`;
+    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029)
+        return `a line break (${hex})`;
+    if (code === 0x09)
+        return `a tab (${hex})`;
+    if (code <= 0x9f)
+        return `a control character (${hex})`;
+    return `a bidirectional control (${hex})`;
+}
+/** Why an id cannot be written, or null. */
+function written_values_idProblem(value) {
+    if (value === "")
+        return "is empty";
+    if (value.length > MAX_ID_LENGTH) {
+        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} the gate reads in an id`;
+    }
+    const m = written_values_ID_FORBIDDEN.exec(value);
+    if (m !== null) {
+        return (`holds ${charName(m[0])} at character ${m.index + 1}, which the gate refuses in ids (it would ` +
+            "fake a line or reorder text where the id is shown); fix the id in the source: nothing is stripped or replaced");
+    }
+    return null;
+}
+function textProblem(value, max, forbidden, what) {
+    if (value.length > max)
+        return `is ${value.length} characters long, more than the ${max} the gate reads in ${what}`;
+    const m = forbidden.exec(value);
+    if (m !== null)
+        return `holds ${charName(m[0])} at character ${m.index + 1}, which the gate refuses in ${what}`;
+    return null;
+}
+/** The place a row's values came from: its own, else the file and fragment of its first evidence item. */
+function placeOf(from, evidence, file) {
+    if (from !== undefined)
+        return from;
+    const first = evidence[0];
+    if (first === undefined)
+        return { file };
+    // A fragment (JSON Pointer in URI-fragment form, row=N, LN) never holds "#": the last one splits.
+    const hash = first.lastIndexOf("#");
+    if (hash < 0)
+        return { file: first };
+    const at = first.slice(0, hash);
+    const fragment = first.slice(hash + 1);
+    const line = /^L([0-9]+)$/.exec(fragment);
+    if (line?.[1] !== undefined)
+        return { file: at, line: Number(line[1]) };
+    return { file: at, field: fragment };
+}
+class Refusals {
+    list = [];
+    total = 0;
+    add(place, message) {
+        this.total += 1;
+        if (this.list.length >= MAX_LISTED)
+            return;
+        const location = place.line !== undefined ? { file: place.file, line: place.line } : { file: place.file };
+        // The field is shown raw by the error formatter: quote it when it holds anything unusual.
+        const field = place.field === undefined ? undefined : safeField(place.field);
+        this.list.push(field !== undefined ? { location, field, message } : { location, message });
+    }
+    throwIfAny(file) {
+        if (this.total === 0)
+            return;
+        throw new errors/* InputError */.dz(`${file}: cannot import: the gate would refuse what the import would write`, this.list, this.total);
+    }
+}
+/** A field as the error formatter shows it (raw, in quotes): escaped, and cut when long. */
+function safeField(field) {
+    const cut = field.length > 120 ? `${field.slice(0, 120)}…` : field;
+    return quoteUpTo(cut, 200).slice(1, -1);
+}
+/** Refuses, located, any value of the export rows (or the shared values) the gate would refuse. */
+function checkExportValues(rows, shared, file) {
+    const out = new Refusals();
+    for (const s of shared) {
+        const problem = written_values_idProblem(s.value);
+        if (problem !== null)
+            out.add({ file }, `${s.field} ${quote(s.value)} (${s.from}) ${problem}`);
+    }
+    const attempts = new Map();
+    for (const r of rows) {
+        const place = placeOf(r.from, r.evidence, file);
+        const id = (v, what) => {
+            if (v === undefined)
+                return;
+            const problem = written_values_idProblem(v);
+            if (problem !== null)
+                out.add(place, `${what} ${quote(v)} ${problem}`);
+        };
+        const of = `task ${quote(r.task_id)}: `;
+        id(r.task_id, "task_id");
+        if (typeof r.attempt === "string")
+            id(r.attempt, `${of}attempt`);
+        // A cluster made from a refused task id (the repository part) is not refused a second time.
+        if (written_values_idProblem(r.task_id) === null)
+            id(r.cluster, `${of}cluster`);
+        id(r.model_config, `${of}model_config`);
+        id(r.harness_revision, `${of}harness_revision`);
+        checkEvidence(out, place, r.task_id, r.evidence);
+        for (const [name, value] of Object.entries(r.metrics ?? {})) {
+            if (!METRIC_NAME.test(name)) {
+                out.add(place, `${of}metric name ${quote(name)} does not match [a-z][a-z0-9_]{0,63}`);
+            }
+            const problem = metricProblem(value);
+            if (problem !== null)
+                out.add(place, `${of}metrics.${name}: ${problem}`);
+        }
+        // A safety net under each importer's own duplicate check: one attempt, two results.
+        if (r.attempt !== undefined) {
+            const key = JSON.stringify([r.model_config ?? "", r.harness_revision ?? "", r.task_id, r.attempt]);
+            const seen = attempts.get(key);
+            if (seen !== undefined && seen.result !== r.result) {
+                out.add(place, `task ${quote(r.task_id)} attempt ${quote(String(r.attempt))} would be written twice, as ` +
+                    `${seen.result} (from ${seen.evidence[0] ?? file}) and as ${r.result}: the source is ambiguous`);
+            }
+            else
+                attempts.set(key, r);
+        }
+    }
+    out.throwIfAny(file);
+}
+function checkEvidence(out, place, taskId, evidence) {
+    for (const e of evidence) {
+        const problem = textProblem(e, MAX_EVIDENCE_LENGTH, EVIDENCE_FORBIDDEN, "evidence");
+        if (problem !== null)
+            out.add(place, `task ${quote(taskId)}: evidence ${quote(e)} ${problem}`);
+    }
+}
+/** Refuses, located, any value of the review rows the gate would refuse. */
+function checkReviewValues(rows, file) {
+    const out = new Refusals();
+    for (const r of rows) {
+        const place = placeOf(r.from, r.evidence, file);
+        const id = (v, what) => {
+            if (v === undefined)
+                return;
+            const problem = written_values_idProblem(v);
+            if (problem !== null)
+                out.add(place, `${what} ${quote(v)} ${problem}`);
+        };
+        id(r.task_id, "task_id");
+        id(r.dataset_revision, `task ${quote(r.task_id)}: dataset_revision`);
+        id(r.reviewer, `task ${quote(r.task_id)}: reviewer`);
+        checkEvidence(out, place, r.task_id, r.evidence);
+        if (r.note !== undefined) {
+            const problem = textProblem(r.note, MAX_NOTE_LENGTH, written_values_NOTE_FORBIDDEN, "a note");
+            if (problem !== null)
+                out.add(place, `task ${quote(r.task_id)}: note ${problem}`);
+        }
+    }
+    out.throwIfAny(file);
+}
+
 ;// CONCATENATED MODULE: ./src/importers/caps.ts
 /**
  * The importers read with the results reader's caps (#11), so that an import either fails here,
@@ -30365,6 +30679,11 @@ const DEFAULT_IMPORT_LIMITS = {
     rows: DEFAULT_INPUT_LIMITS.maxAttemptIds,
     tasks: DEFAULT_INPUT_LIMITS.maxTasks,
 };
+/**
+ * Largest importer input, in bytes, read or inflated (256 MiB; an archive's entries together):
+ * importers hold the whole text, and V8 cannot make a string much past 512 MiB.
+ */
+const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 const SPLIT = "split the input (e.g. by dataset revision or by repository) and import each part";
 /**
  * A line-oriented input's lines: none longer than MAX_LINE_BYTES (LF, CRLF and CR end a line, as
@@ -30436,110 +30755,1079 @@ function checkOutputLines(lines, file, limits = DEFAULT_IMPORT_LIMITS) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/importers/inspect.ts
+;// CONCATENATED MODULE: ./src/importers/lm-eval-names.ts
+/**
+ * lm-evaluation-harness's file names: `--log_samples` writes `samples_<task>_<timestamp>.jsonl`
+ * beside `results_<timestamp>.json` (the timestamp `YYYY-MM-DDTHH-MM-SS.ffffff`), which is how
+ * the results file of a samples file is found and the task named.
+ */
 
 
-function importInspect({ opts, text, tasks }) {
-    const file = opts.file;
-    if (text.startsWith("PK")) {
-        fileError(file, "this is a binary .eval log; convert it to JSON first: inspect log convert LOG.eval --to json --output-dir DIR");
+/** The role of the results file among an lm-eval import's files. */
+const LM_EVAL_RESULTS = "lm-eval results";
+const SAMPLES_NAME = /^samples_(.+)_(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl(?:\.gz)?$/;
+/** The task and timestamp in a samples file's name, or undefined when it has another name. */
+function lmEvalSamplesName(file) {
+    const m = SAMPLES_NAME.exec((0,external_node_path_.basename)(file));
+    if (m?.[1] === undefined || m[2] === undefined)
+        return undefined;
+    return { task: m[1], timestamp: m[2] };
+}
+/** `results_<timestamp>.json` beside the samples file, as the user would type it. */
+function lmEvalResultsName(samples) {
+    const parts = lmEvalSamplesName(samples);
+    if (parts === undefined)
+        return undefined;
+    const name = `results_${parts.timestamp}.json`;
+    const dir = (0,external_node_path_.dirname)(samples);
+    return dir === "." && !samples.startsWith("./") ? name : inDirectory(dir, name);
+}
+
+;// CONCATENATED MODULE: ./src/importers/swebench-pro-audit.ts
+/**
+ * The third-party SWE-Bench Pro validity audit (kimjune01/swebench-pro-audit) → a SPEC §1.2
+ * reviews file. FILE is the audit's directory; four files of it are read:
+ *
+ *   KNOWN_BAD.md           instances whose gold patch fails the official grader     → broken
+ *   COVERAGE.md            every public case: screen verdict and witness class
+ *   CLAIMS.md              the cases the audit claims are defective, by section
+ *   case_instance_ids.tsv  `<case>\t<instance id>`, one line per data/cases/<case>/instance_id.txt
+ *
+ * Rule, per case of the .tsv (every case gets exactly one label):
+ *   instance in KNOWN_BAD.md                                     → broken
+ *   claimed in CLAIMS.md and COVERAGE.md agrees (the verdict is AMBIGUOUS or MISDETERMINED and its
+ *     witness class is the one the claim's section names)         → broken (--claimed disputed)
+ *   claimed, and COVERAGE.md disagrees (or the case is also a negative control) → disputed
+ *   COVERAGE.md ENTAILED or DETERMINED-codebase, not claimed        → valid
+ *   COVERAGE.md AMBIGUOUS or MISDETERMINED, not claimed             → disputed
+ * A case of the .tsv with no COVERAGE.md row (and not known bad), a row naming an unknown case, an
+ * unknown verdict, witness class or section, a table whose header or row count is not the one
+ * expected: each is an error naming the file and line.
+ *
+ * Lines are split at "\n" only (a trailing "\r" is dropped): CLAIMS.md quotes PR comments that
+ * hold lone carriage returns inside a table row.
+ */
+
+
+/** The files read from the audit directory, by role. */
+const PRO_AUDIT_FILES = {
+    knownBad: "KNOWN_BAD.md",
+    coverage: "COVERAGE.md",
+    claims: "CLAIMS.md",
+    caseIds: "case_instance_ids.tsv",
+};
+const DEFAULT_PRO_AUDIT_REVIEWER = "swebench-pro-audit";
+const VALID_VERDICTS = ["ENTAILED", "DETERMINED-codebase"];
+const FLAGGED_VERDICTS = ["AMBIGUOUS", "MISDETERMINED"];
+/** Witness classes of COVERAGE.md, with what its header says they are. */
+const WITNESS_CLASSES = {
+    airtight: "PROVEN, mechanical spine",
+    "prose-affirmative": "PROVEN, mechanical spine",
+    "plural-both": "PROVEN, two-expert",
+    "prose-plural": "PROVEN, two-expert",
+    "codebase-plural": "PROVEN, two-expert",
+    misdetermined: "codebase determines another value",
+    hypothesis: "raters pending",
+    "(pending)": "no witness yet",
+    determined: "witness found the choice determined",
+};
+const CLAIMS_SECTIONS = [
+    { heading: "### airtight", name: "airtight", agrees: ["airtight"] },
+    { heading: "### misdetermined", name: "misdetermined", agrees: ["misdetermined"] },
+    { heading: "### codebase-plural", name: "codebase-plural", agrees: ["codebase-plural"] },
+    { heading: "### graded-patch", name: "graded-patch", agrees: ["prose-affirmative"] },
+    { heading: "### hand-verified", name: "hand-verified", agrees: ["prose-affirmative"] },
+    { heading: "## Tier 2", name: "two-expert split", agrees: ["plural-both", "prose-plural"] },
+    { heading: "## Upstream debate", name: "upstream debate" },
+    { heading: "## Negative controls", name: "negative control", negativeControl: true },
+];
+const COVERAGE_HEADER = ["case", "verdict", "cov", "GAP", "witness class", "attribution"];
+const KNOWN_BAD_HEADER = ["instance_id", "grader verdict"];
+const KNOWN_BAD_VERDICT = "gold NOT resolved";
+/** Problems over the four files, thrown as one InputError. */
+class AuditProblems {
+    list = [];
+    add(file, line, message) {
+        this.list.push({ location: line === undefined ? { file } : { file, line }, message });
     }
+    throwIfAny(summary) {
+        if (this.list.length > 0)
+            throw new errors/* InputError */.dz(summary, this.list, this.list.length);
+    }
+}
+function linesOf(text) {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    return body.split("\n").map((t, i) => ({ n: i + 1, text: t.endsWith("\r") ? t.slice(0, -1) : t }));
+}
+/** `| a | b |` → ["a", "b"]; `` `x` `` cells are unwrapped. */
+function cellsOf(text) {
+    const t = text.trim();
+    const inner = t.endsWith("|") && t.length > 1 ? t.slice(1, -1) : t.slice(1);
+    return inner.split("|").map((c) => c.trim().replace(/^`([^`]*)`$/, "$1"));
+}
+/** The GitHub-flavoured Markdown tables of a file, each with its heading. */
+function tablesOf(file, lines, problems) {
+    const tables = [];
+    let heading = "";
+    let headingLine = 0;
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        if (line.text.startsWith("#")) {
+            heading = line.text.trim();
+            headingLine = line.n;
+            continue;
+        }
+        if (!line.text.trimStart().startsWith("|"))
+            continue;
+        const sep = lines[i + 1];
+        if (sep === undefined || !/^\s*\|(\s*:?-+:?\s*\|)+\s*$/.test(sep.text)) {
+            problems.add(file, line.n, "a table row outside a table: expected a header row followed by a |---| line");
+            continue;
+        }
+        const header = cellsOf(line.text);
+        const table = { heading, headingLine, headerLine: line.n, header, rows: [] };
+        i += 2;
+        for (; i < lines.length; i++) {
+            const r = lines[i];
+            if (!r.text.trimStart().startsWith("|"))
+                break;
+            const cells = cellsOf(r.text);
+            if (cells.length !== header.length) {
+                problems.add(file, r.n, `expected ${header.length} cells (${header.join(" | ")}), found ${cells.length}`);
+                continue;
+            }
+            table.rows.push({ n: r.n, cells });
+        }
+        i -= 1;
+        tables.push(table);
+    }
+    return tables;
+}
+/** The rows of a file that must hold exactly one table, with this header ([] and a problem if not). */
+function onlyTableRows(file, text, header, problems) {
+    const tables = tablesOf(file, linesOf(text), problems);
+    const [first] = tables;
+    const same = first !== undefined && first.header.join("|") === header.join("|");
+    if (tables.length === 1 && same)
+        return first.rows;
+    problems.add(file, first?.headerLine, `expected one table with the header | ${header.join(" | ")} |, found ${tables.length} table(s)` +
+        (first !== undefined ? ` (first header: | ${first.header.join(" | ")} |)` : ""));
+    return [];
+}
+function importSwebenchProAudit({ opts, tasks, files }) {
+    const dir = opts.file.replace(/\/+$/, "") || "/";
+    const shown = (name) => inDirectory(opts.file, name);
+    const textOf = (name) => {
+        const t = files?.[name];
+        // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
+        if (t === undefined)
+            throw new Error(`${shown(name)} was not read before the import`);
+        return t;
+    };
+    const F = {
+        knownBad: shown(PRO_AUDIT_FILES.knownBad),
+        coverage: shown(PRO_AUDIT_FILES.coverage),
+        claims: shown(PRO_AUDIT_FILES.claims),
+        caseIds: shown(PRO_AUDIT_FILES.caseIds),
+    };
+    const claimedRule = opts.claimed ?? "broken";
+    const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
+    const problems = new AuditProblems();
+    const summary = `${dir}: unusable SWE-Bench Pro audit`;
+    // case_instance_ids.tsv: the case universe and the instance ids.
+    const instanceOf = new Map();
+    const caseOf = new Map();
+    for (const { n, text } of linesOf(textOf(PRO_AUDIT_FILES.caseIds))) {
+        if (text.trim() === "")
+            continue;
+        const parts = text.split("\t").map((p) => p.trim());
+        const [name, id] = parts;
+        if (parts.length !== 2 || name === undefined || id === undefined || name === "" || id === "") {
+            problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(text)}`);
+            continue;
+        }
+        const firstCase = instanceOf.get(name);
+        const firstId = caseOf.get(id);
+        if (firstCase !== undefined) {
+            problems.add(F.caseIds, n, `case ${name} is listed twice (first on line ${firstCase.line})`);
+        }
+        else if (firstId !== undefined) {
+            problems.add(F.caseIds, n, `instance ${id} is listed for two cases (${firstId.name} on line ${firstId.line} and ${name})`);
+        }
+        else {
+            instanceOf.set(name, { id, line: n });
+            caseOf.set(id, { name, line: n });
+        }
+    }
+    if (instanceOf.size === 0 && problems.list.length === 0) {
+        problems.add(F.caseIds, undefined, "no case listed: expected one `<case>\\t<instance id>` line per case");
+    }
+    problems.throwIfAny(summary);
+    // KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader.
+    const knownBad = new Map();
+    {
+        const rows = onlyTableRows(F.knownBad, textOf(PRO_AUDIT_FILES.knownBad), KNOWN_BAD_HEADER, problems);
+        for (const row of rows) {
+            const [id = "", verdict = ""] = row.cells;
+            if (verdict !== KNOWN_BAD_VERDICT) {
+                problems.add(F.knownBad, row.n, `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`);
+            }
+            else if (!caseOf.has(id)) {
+                problems.add(F.knownBad, row.n, `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+            }
+            else if (knownBad.has(id)) {
+                problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
+            }
+            else
+                knownBad.set(id, row.n);
+        }
+    }
+    // COVERAGE.md: one table, every case with its verdict and witness class.
+    const coverage = new Map();
+    {
+        const rows = onlyTableRows(F.coverage, textOf(PRO_AUDIT_FILES.coverage), COVERAGE_HEADER, problems);
+        for (const row of rows) {
+            const [name = "", verdict = "", , , witness = ""] = row.cells;
+            const wrong = coverageProblem(verdict, witness);
+            if (!instanceOf.has(name)) {
+                problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+            }
+            else if (coverage.has(name)) {
+                problems.add(F.coverage, row.n, `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`);
+            }
+            else if (wrong !== undefined) {
+                problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
+            }
+            else
+                coverage.set(name, { line: row.n, verdict, witness });
+        }
+    }
+    // CLAIMS.md: tables under known headings; claim sections label, the others add evidence.
+    const claims = new Map();
+    const extraEvidence = new Map();
+    const negativeControls = new Set();
+    let claimLines = 0;
+    {
+        const lines = linesOf(textOf(PRO_AUDIT_FILES.claims));
+        for (const table of tablesOf(F.claims, lines, problems)) {
+            const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
+            if (section === undefined) {
+                problems.add(F.claims, table.headerLine, `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
+                    CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "));
+                continue;
+            }
+            const claimSection = section.agrees !== undefined;
+            if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
+                problems.add(F.claims, table.headerLine, `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`);
+                continue;
+            }
+            const stated = /\((\d+)\)/.exec(table.heading)?.[1];
+            if (stated !== undefined && Number(stated) !== table.rows.length) {
+                problems.add(F.claims, table.headingLine, `the heading says ${stated} rows, the table below it has ${table.rows.length}`);
+            }
+            for (const row of table.rows) {
+                const [name = "", instance = ""] = row.cells;
+                const inst = instanceOf.get(name);
+                if (inst === undefined) {
+                    problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+                    continue;
+                }
+                if (!claimSection) {
+                    if (section.negativeControl === true)
+                        negativeControls.add(name);
+                    extraEvidence.set(name, [...(extraEvidence.get(name) ?? []), row.n]);
+                    continue;
+                }
+                // The instance column is the id cut short with "…": it must be a prefix of the listed id.
+                const prefix = instance.replace(/…$/, "");
+                if (prefix === "" || !inst.id.startsWith(prefix)) {
+                    problems.add(F.claims, row.n, `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`);
+                    continue;
+                }
+                const first = claims.get(name);
+                if (first !== undefined) {
+                    problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
+                    continue;
+                }
+                claims.set(name, { line: row.n, section });
+                claimLines += 1;
+            }
+        }
+        const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
+        if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
+            const at = lines.find((l) => l.text.includes(total[0]))?.n;
+            problems.add(F.claims, at, `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`);
+        }
+    }
+    // A bad row above would show again below as a case without a label: stop at the first cause.
+    problems.throwIfAny(summary);
+    // Every case of the listing gets one label.
+    const rows = [];
+    const outside = [];
+    const counts = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
+    /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
+    const why = new Map();
+    const at = (file, line) => `${file}#L${line}`;
+    function knownBadLabel(line, cov, claim) {
+        let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
+        const evidence = [at(F.knownBad, line)];
+        if (cov !== undefined) {
+            note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+            evidence.push(at(F.coverage, cov.line));
+        }
+        if (claim !== undefined)
+            evidence.push(at(F.claims, claim.line));
+        return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
+    }
+    function coverageLabel(cov, claim, negativeControl) {
+        const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+        if (claim !== undefined) {
+            const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
+            const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
+            const flagged = FLAGGED_VERDICTS.includes(cov.verdict);
+            if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
+                return {
+                    validity: claimedRule,
+                    reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
+                    note: `${claimText}; ${covText} agrees`,
+                    evidence,
+                };
+            }
+            return {
+                validity: "disputed",
+                reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
+                note: `conflict: ${claimText}, but ${covText}` +
+                    (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
+                evidence,
+            };
+        }
+        const evidence = [at(F.coverage, cov.line)];
+        if (VALID_VERDICTS.includes(cov.verdict)) {
+            return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
+        }
+        return {
+            validity: "disputed",
+            reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
+            note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
+            evidence,
+        };
+    }
+    for (const [name, inst] of instanceOf) {
+        const bad = knownBad.get(inst.id);
+        const cov = coverage.get(name);
+        const claim = claims.get(name);
+        const label = bad !== undefined
+            ? knownBadLabel(bad, cov, claim)
+            : cov !== undefined
+                ? coverageLabel(cov, claim, negativeControls.has(name))
+                : undefined;
+        if (label === undefined) {
+            problems.add(F.caseIds, inst.line, `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`);
+            continue;
+        }
+        if (tasks !== undefined && !tasks.set.has(inst.id)) {
+            outside.push(inst.id);
+            continue;
+        }
+        const evidence = [
+            ...label.evidence,
+            ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
+            at(F.caseIds, inst.line),
+        ];
+        counts[label.validity] += 1;
+        why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
+        rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
+    }
+    problems.throwIfAny(summary);
+    const notes = [];
+    notes.push(`rule: ${PRO_AUDIT_FILES.knownBad} → broken; claimed in ${PRO_AUDIT_FILES.claims} with ${PRO_AUDIT_FILES.coverage} agreeing → ` +
+        `${claimedRule}${opts.claimed === undefined ? " (default; --claimed disputed to count the audit's claims as disputed)" : " (--claimed)"}; ` +
+        `claimed but ${PRO_AUDIT_FILES.coverage} disagrees → disputed; ENTAILED, DETERMINED-codebase → valid; ` +
+        `AMBIGUOUS, MISDETERMINED not claimed → disputed`);
+    const breakdown = (label) => [...why]
+        .filter(([k]) => k.startsWith(`${label}: `))
+        .sort(([a], [b]) => compareIds(a, b))
+        .map(([k, v]) => `${v} ${k.slice(label.length + 2)}`)
+        .join(", ");
+    notes.push(`labels: ${rows.length} tasks: ${counts.valid} valid (${breakdown("valid")}), ` +
+        `${counts.broken} broken (${breakdown("broken")}), ${counts.disputed} disputed (${breakdown("disputed")})`);
+    notes.push("the audit is third-party, single-author and LLM-assisted (its raters are models, not human panels): " +
+        "a broken label from CLAIMS.md is the audit's claim, not a confirmed defect");
+    for (const note of taskListReviewNotes(tasks, outside, caseOf, {
+        outside: "audited instances",
+        unlabelled: "are not in the audit",
+    }))
+        notes.push(note);
+    notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
+    return {
+        rows,
+        taskIds: tasks?.ids ?? [...caseOf.keys()],
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : F.caseIds,
+        notes,
+    };
+}
+/** Why a COVERAGE.md verdict / witness class pair is not one this importer knows, or undefined. */
+function coverageProblem(verdict, witness) {
+    if (VALID_VERDICTS.includes(verdict)) {
+        return witness === ""
+            ? undefined
+            : `verdict ${verdict} with witness class ${JSON.stringify(witness)}: expected none`;
+    }
+    if (verdict === "MISDETERMINED") {
+        return witness === "misdetermined"
+            ? undefined
+            : `verdict MISDETERMINED with witness class ${JSON.stringify(witness)}: expected misdetermined`;
+    }
+    if (verdict === "AMBIGUOUS") {
+        return witness in WITNESS_CLASSES
+            ? undefined
+            : `witness class ${JSON.stringify(witness)}: expected one of ${Object.keys(WITNESS_CLASSES).join(", ")}`;
+    }
+    return `verdict ${JSON.stringify(verdict)}: expected one of ${[...VALID_VERDICTS, ...FLAGGED_VERDICTS].join(", ")}`;
+}
+function describeCoverage(c) {
+    if (c.witness === "")
+        return c.verdict;
+    return `${c.verdict}, witness class ${c.witness} (${WITNESS_CLASSES[c.witness] ?? ""})`;
+}
+
+;// CONCATENATED MODULE: ./src/importers/zip.ts
+/**
+ * A small reader of ZIP archives held in memory (PKWARE APPNOTE 6.3), enough for Inspect's `.eval`
+ * logs: the central directory (ZIP64 too), stored and deflated entries, CRC-32 checked. Entries are
+ * inflated with node:zlib, each bounded by what is left of the import's byte budget, so a zip bomb
+ * stops at the cap. Anything else — several disks, encryption, another compression method, a name
+ * given twice, a directory that does not add up — is refused, naming the archive and the entry.
+ */
+
+
+const LOCAL = 0x04034b50;
+const CENTRAL = 0x02014b50;
+const END = 0x06054b50;
+const END64 = 0x06064b50;
+const END64_LOCATOR = 0x07064b50;
+const STORED = 0;
+const DEFLATED = 8;
+const U16 = 0xffff;
+const U32 = 0xffffffff;
+/** True when the bytes start like a ZIP archive (a local header, or the end record of an empty one). */
+function isZip(data) {
+    if (data.length < 4 || data[0] !== 0x50 || data[1] !== 0x4b)
+        return false;
+    return (data[2] === 3 && data[3] === 4) || (data[2] === 5 && data[3] === 6);
+}
+function u64(buf, at, file) {
+    const v = buf.readBigUInt64LE(at);
+    if (v > BigInt(Number.MAX_SAFE_INTEGER))
+        fileError(file, `a ZIP64 size or offset (${v}) is beyond any file read here`);
+    return Number(v);
+}
+/** Finds the end-of-central-directory record: at most 65,535 bytes of comment after it. */
+function findEnd(buf, file) {
+    const last = buf.length - 22;
+    for (let at = last; at >= 0 && at >= last - U16; at--) {
+        if (buf.readUInt32LE(at) === END && at + 22 + buf.readUInt16LE(at + 20) === buf.length)
+            return at;
+    }
+    return fileError(file, "not a complete ZIP archive: no end-of-central-directory record (is the file cut short?)");
+}
+/** The entries of the central directory, in its order. */
+function readZipDirectory(data, file) {
+    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (buf.length < 22)
+        fileError(file, "not a ZIP archive: shorter than its end record");
+    const end = findEnd(buf, file);
+    if (buf.readUInt16LE(end + 4) !== 0 || buf.readUInt16LE(end + 6) !== 0) {
+        fileError(file, "a ZIP archive split over several disks is not read");
+    }
+    let count = buf.readUInt16LE(end + 10);
+    let size = buf.readUInt32LE(end + 12);
+    let offset = buf.readUInt32LE(end + 16);
+    if (count === U16 || size === U32 || offset === U32) {
+        const locator = end - 20;
+        if (locator < 0 || buf.readUInt32LE(locator) !== END64_LOCATOR) {
+            fileError(file, "the ZIP end record points to a ZIP64 record that is not there");
+        }
+        const at = u64(buf, locator + 8, file);
+        if (at + 56 > buf.length || buf.readUInt32LE(at) !== END64) {
+            fileError(file, "the ZIP64 end-of-central-directory record is not where its locator says");
+        }
+        count = u64(buf, at + 32, file);
+        size = u64(buf, at + 40, file);
+        offset = u64(buf, at + 48, file);
+    }
+    if (offset + size > buf.length)
+        fileError(file, "the ZIP central directory runs past the end of the file");
+    const entries = [];
+    const names = new Set();
+    let at = offset;
+    for (let i = 0; i < count; i++) {
+        if (at + 46 > offset + size || buf.readUInt32LE(at) !== CENTRAL) {
+            fileError(file, `the ZIP central directory ends after ${i} of the ${count} entries it announces`);
+        }
+        const nameLength = buf.readUInt16LE(at + 28);
+        const extraLength = buf.readUInt16LE(at + 30);
+        const commentLength = buf.readUInt16LE(at + 32);
+        const next = at + 46 + nameLength + extraLength + commentLength;
+        if (next > offset + size)
+            fileError(file, `ZIP entry ${i + 1} runs past the central directory`);
+        const name = buf.toString("utf8", at + 46, at + 46 + nameLength);
+        let compressedSize = buf.readUInt32LE(at + 20);
+        let uncompressed = buf.readUInt32LE(at + 24);
+        let localOffset = buf.readUInt32LE(at + 42);
+        if (compressedSize === U32 || uncompressed === U32 || localOffset === U32) {
+            // The ZIP64 extra field holds, in this order, only the values that overflowed.
+            const extra = findExtra(buf, at + 46 + nameLength, extraLength, 0x0001);
+            if (extra === undefined)
+                fileError(file, `ZIP entry ${JSON.stringify(name)} lacks its ZIP64 sizes`);
+            let p = extra.start;
+            const take = () => {
+                if (p + 8 > extra.end)
+                    fileError(file, `ZIP entry ${JSON.stringify(name)}: its ZIP64 field is too short`);
+                const v = u64(buf, p, file);
+                p += 8;
+                return v;
+            };
+            if (uncompressed === U32)
+                uncompressed = take();
+            if (compressedSize === U32)
+                compressedSize = take();
+            if (localOffset === U32)
+                localOffset = take();
+        }
+        if (names.has(name))
+            fileError(file, `the ZIP archive holds ${JSON.stringify(name)} twice: which one is meant would be a guess`);
+        names.add(name);
+        entries.push({
+            name,
+            flags: buf.readUInt16LE(at + 8),
+            method: buf.readUInt16LE(at + 10),
+            crc: buf.readUInt32LE(at + 16),
+            compressedSize,
+            size: uncompressed,
+            localOffset,
+        });
+        at = next;
+    }
+    return entries;
+}
+function findExtra(buf, start, length, id) {
+    let p = start;
+    while (p + 4 <= start + length) {
+        const tag = buf.readUInt16LE(p);
+        const size = buf.readUInt16LE(p + 2);
+        if (tag === id)
+            return { start: p + 4, end: Math.min(p + 4 + size, start + length) };
+        p += 4 + size;
+    }
+    return undefined;
+}
+/** One entry's bytes, inflated and checked against its size and CRC-32. */
+function readZipEntry(data, entry, file, budget) {
+    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const where = `ZIP entry ${JSON.stringify(entry.name)}`;
+    if ((entry.flags & 0x1) !== 0)
+        fileError(file, `${where} is encrypted`);
+    const at = entry.localOffset;
+    if (at + 30 > buf.length || buf.readUInt32LE(at) !== LOCAL)
+        fileError(file, `${where}: no local header at offset ${at}`);
+    const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
+    const stop = start + entry.compressedSize;
+    if (stop > buf.length)
+        fileError(file, `${where} runs past the end of the file`);
+    if (entry.size > budget.left) {
+        fileError(file, `${where} inflates to ${entry.size} bytes, past the ${budget.left} bytes left of the import limit`);
+    }
+    let out;
+    if (entry.method === STORED)
+        out = buf.subarray(start, stop);
+    else if (entry.method === DEFLATED) {
+        try {
+            out = (0,external_node_zlib_namespaceObject.inflateRawSync)(buf.subarray(start, stop), { maxOutputLength: Math.max(1, entry.size) });
+        }
+        catch (error) {
+            if (error.code === "ERR_BUFFER_TOO_LARGE")
+                fileError(file, `${where} inflates to more than the ${entry.size} bytes its header says`);
+            return fileError(file, `${where} is not valid deflate data`);
+        }
+    }
+    else
+        return fileError(file, `${where} uses compression method ${entry.method}; only stored (0) and deflate (8) are read`);
+    if (out.length !== entry.size) {
+        fileError(file, `${where} inflates to ${out.length} bytes, but its header says ${entry.size}`);
+    }
+    if (crc32(out) !== entry.crc)
+        fileError(file, `${where} fails its CRC-32 check: the archive is damaged`);
+    budget.left -= out.length;
+    return out;
+}
+let zip_table;
+/** CRC-32 (ISO 3309, the polynomial ZIP uses). */
+function crc32(data) {
+    if (zip_table === undefined) {
+        zip_table = new Uint32Array(256);
+        for (let n = 0; n < 256; n++) {
+            let c = n;
+            for (let k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+            zip_table[n] = c >>> 0;
+        }
+    }
+    let c = 0xffffffff;
+    for (const b of data)
+        c = zip_table[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+}
+
+;// CONCATENATED MODULE: ./src/importers/read-inputs.ts
+
+
+
+
+
+
+
+
+
+
+
+/** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
+const LINE_KINDS = new Set([
+    "reviews-csv",
+    "verified-annotations",
+    "table",
+]);
+/** Kinds whose FILE is a directory, and the files read from it. */
+const DIRECTORY_KINDS = {
+    "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
+};
+const TB_RESULTS = "results.json";
+const TB_METADATA = "run_metadata.json";
+async function statOf(path, shown, what) {
+    try {
+        return await (0,promises_.stat)(path);
+    }
+    catch (error) {
+        const why = (0,file_kind/* inputFileProblem */.K4)(error);
+        if (why === null)
+            throw error;
+        throw new errors/* InputError */.dz(`cannot read the ${what} ${shown}: ${why}`);
+    }
+}
+/** The files the import of `opts` reads; `at` resolves a path as typed against the user's directory. */
+async function planInputs(opts, at) {
+    const names = DIRECTORY_KINDS[opts.kind];
+    if (names !== undefined) {
+        const st = await statOf(at(opts.file), opts.file, `${opts.kind} directory`);
+        if (!st.isDirectory()) {
+            throw new errors/* InputError */.dz(`${opts.file}: ${opts.kind} reads a directory (holding ${names.join(", ")}), but this is ${(0,file_kind/* describeKind */.SB)(st)}`);
+        }
+        const directory = names.map((name) => ({
+            name,
+            path: (0,external_node_path_.join)(at(opts.file), name),
+            shown: inDirectory(opts.file, name),
+        }));
+        return { directory, related: [] };
+    }
+    if (opts.kind === "terminal-bench")
+        return { related: await terminalBenchRuns(opts, at) };
+    const as = opts.kind === "inspect" ? "bytes" : LINE_KINDS.has(opts.kind) ? "lines" : "text";
+    const main = { path: at(opts.file), shown: opts.file, as };
+    if (opts.kind === "lm-eval") {
+        const shown = opts.resultsJson ?? lmEvalResultsName(opts.file);
+        if (shown === undefined) {
+            fileError(opts.file, "the file name is not samples_<task>_<timestamp>.jsonl (as lm-eval --log_samples writes it), so the " +
+                "results file beside it cannot be found: name it with --results-json FILE");
+        }
+        return { main, related: [{ role: LM_EVAL_RESULTS, group: "", path: at(shown), shown }] };
+    }
+    return { main, related: [] };
+}
+/**
+ * A Terminal-Bench FILE: a run's results.json (run_metadata.json beside it, or --run-metadata), a
+ * run's directory, or a directory of runs (each subdirectory a run, in name order).
+ */
+async function terminalBenchRuns(opts, at) {
+    const file = opts.file;
+    const st = await statOf(at(file), file, "Terminal-Bench results");
+    const run = (dirShown, results, metadata) => [
+        { role: TB_RESULTS, group: dirShown, path: at(results), shown: results },
+        { role: TB_METADATA, group: dirShown, path: at(metadata), shown: metadata },
+    ];
+    if (!st.isDirectory()) {
+        const dir = (0,external_node_path_.dirname)(file);
+        return run(dir, file, opts.runMetadata ??
+            (dir === "." && !file.startsWith(".") ? TB_METADATA : inDirectory(dir, TB_METADATA)));
+    }
+    const has = async (p) => (await (0,promises_.stat)(p).catch(() => undefined))?.isFile() === true;
+    if (await has((0,external_node_path_.join)(at(file), TB_RESULTS))) {
+        return run(file, inDirectory(file, TB_RESULTS), opts.runMetadata ?? inDirectory(file, TB_METADATA));
+    }
+    if (opts.runMetadata !== undefined) {
+        throw new errors/* InputError */.dz(`--run-metadata names the metadata of one run, but ${file} is a directory of runs: each run's ` +
+            `${TB_METADATA} is read beside its ${TB_RESULTS}`);
+    }
+    const entries = await (0,promises_.readdir)(at(file), { withFileTypes: true });
+    const dirs = entries
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort(compareIds);
+    const runs = [];
+    const without = [];
+    for (const name of dirs) {
+        const sub = inDirectory(file, name);
+        if (await has((0,external_node_path_.join)(at(sub), TB_RESULTS)))
+            for (const f of run(sub, inDirectory(sub, TB_RESULTS), inDirectory(sub, TB_METADATA)))
+                runs.push(f);
+        else
+            without.push(name);
+    }
+    if (runs.length === 0) {
+        fileError(file, `the directory holds no ${TB_RESULTS}, and none of its subdirectories does: give a tb run's ` +
+            `results.json, its run directory, or a directory of run directories`);
+    }
+    if (without.length > 0) {
+        fileError(file, `${without.length} subdirectories hold no ${TB_RESULTS} (${without.slice(0, 5).join(", ")}): an unfinished ` +
+            "or failed run? Move them out, or import the runs one by one: which runs belong to the export would be a guess");
+    }
+    return runs;
+}
+/** The files of a plan, as the user names them: for the -o check (the export must not replace one). */
+function plannedFiles(plan) {
+    return [
+        ...(plan.main !== undefined ? [plan.main.shown] : []),
+        ...(plan.directory ?? []).map((d) => d.shown),
+        ...plan.related.map((r) => r.shown),
+    ];
+}
+async function readPlanned(plan, kind, limits) {
+    let text = "";
+    let bytes;
+    if (plan.main !== undefined) {
+        const { path, shown, as } = plan.main;
+        const data = await readInputBytes(path, "input file", shown, as === "lines" ? limits : null);
+        // Inspect's formats are told apart by content: a ZIP archive is a .eval log, anything else JSON text.
+        if (as === "bytes" && isZip(data))
+            bytes = data;
+        else
+            text = decodeUtf8(data, shown, path);
+    }
+    let files;
+    if (plan.directory !== undefined) {
+        files = {};
+        for (const d of plan.directory)
+            files[d.name] = await readTextFile(d.path, `${kind} file`, d.shown, limits);
+    }
+    const related = [];
+    for (const r of plan.related) {
+        const what = r.role === TB_METADATA
+            ? "run metadata"
+            : r.role === LM_EVAL_RESULTS
+                ? "lm-eval results file"
+                : `${kind} file`;
+        related.push({
+            role: r.role,
+            group: r.group,
+            shown: r.shown,
+            text: await readTextFile(r.path, what, r.shown),
+        });
+    }
+    return {
+        text,
+        related,
+        ...(bytes !== undefined ? { bytes } : {}),
+        ...(files !== undefined ? { files } : {}),
+    };
+}
+/**
+ * Reads a file's bytes; `.gz` files are decompressed. A missing file is an input error naming the
+ * file as the user gave it (`shown`). With `lines` (CSV, TSV, Markdown, a task list), the line caps
+ * of caps.ts hold too.
+ */
+async function readInputBytes(path, what, shown, lines) {
+    let data;
+    try {
+        // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
+        data = await (0,file_kind/* readRegularFile */.XF)(path, MAX_IMPORT_BYTES);
+    }
+    catch (error) {
+        const why = (0,file_kind/* inputFileProblem */.K4)(error);
+        if (why === null)
+            throw error;
+        throw new errors/* InputError */.dz(`cannot read the ${what} ${shown}: ${why}`);
+    }
+    if (path.toLowerCase().endsWith(".gz")) {
+        try {
+            // The cap holds for the inflated bytes too: a gzip bomb stops at it, in bounded memory.
+            data = (0,external_node_zlib_namespaceObject.gunzipSync)(data, { maxOutputLength: MAX_IMPORT_BYTES });
+        }
+        catch (error) {
+            if (error.code === "ERR_BUFFER_TOO_LARGE")
+                fileError(shown, `the file inflates to more than ${MAX_IMPORT_BYTES} bytes (the import limit)`);
+            fileError(shown, "the file ends in .gz but is not gzip data");
+        }
+    }
+    if (lines !== null)
+        checkLines(data, shown, path.toLowerCase().endsWith(".gz"), lines);
+    return data;
+}
+/** UTF-8 text, or an error naming where the bad bytes start (decoding would write U+FFFD into the export). */
+function decodeUtf8(data, shown, path) {
+    if ((0,external_node_buffer_namespaceObject.isUtf8)(data))
+        return data.toString("utf8");
+    const back = Buffer.from(data.toString("utf8"), "utf8");
+    let i = 0;
+    while (i < data.length && data[i] === back[i])
+        i++;
+    const lineStart = data.lastIndexOf(0x0a, i - 1) + 1;
+    let line = 1;
+    for (let j = 0; j < lineStart; j++)
+        if (data[j] === 0x0a)
+            line++;
+    throw new errors/* InputError */.dz(`${shown}:${line}: the file is not valid UTF-8 text (byte ${i + 1} of the ${path.toLowerCase().endsWith(".gz") ? "inflated " : ""}file, column ${i - lineStart + 1} of the line)`);
+}
+/** Reads a text file (see readInputBytes). */
+async function readTextFile(path, what, shown = path, lines = null) {
+    return decodeUtf8(await readInputBytes(path, what, shown, lines), shown, path);
+}
+/** The user's directory made absolute, for `at`. */
+function resolverFor(cwd) {
+    return (p) => (cwd === undefined ? p : (0,external_node_path_.resolve)(cwd, p));
+}
+
+;// CONCATENATED MODULE: ./src/importers/inspect-log.ts
+/**
+ * An Inspect AI eval log in either of its formats, chosen by content: the JSON log (`--log-format
+ * json`, one document with `eval` and `samples`) or the binary `.eval` log (a ZIP archive holding
+ * `header.json` — or, for a run that never finished, `_journal/start.json` — and one
+ * `samples/<id>_epoch_<n>.json` per sample). Both read into one shape, each sample with the file
+ * and JSON Pointer its values are read from: `LOG.json#/samples/3/…`, or `LOG.eval!/samples/
+ * 3_epoch_1.json#/…` (an archive entry, named as jar: URLs name one).
+ */
+
+
+
+/** A JSON log's text. */
+function readJsonLog(file, text) {
     const doc = parseJsonFile(file, text);
     const problems = new Problems(file);
     const summary = `${file}: not a usable Inspect AI eval log`;
     if (!isObject(doc) || !isObject(doc["eval"])) {
         problems.fail(summary, `expected an eval log object with an "eval" object`, { field: "/eval" });
     }
-    const spec = doc["eval"];
     const samples = doc["samples"];
     if (!Array.isArray(samples)) {
         problems.fail(summary, `expected a "samples" array, found ${typeName(samples)} (was the log written with log_samples=False, ` +
             `or is it a header-only read?)`, { field: "/samples" });
     }
-    // Which scorer: --scorer, or the only one present.
-    const scorerNames = new Set();
-    for (const s of samples) {
-        if (isObject(s) && isObject(s["scores"]))
-            for (const k of Object.keys(s["scores"]))
-                scorerNames.add(k);
+    return {
+        format: "json",
+        spec: doc["eval"],
+        status: doc["status"],
+        samples: samples.map((value, i) => ({
+            value,
+            file,
+            ptr: `/samples/${i}`,
+            field: (sub) => `/samples/${i}${sub}`,
+        })),
+    };
+}
+const SAMPLE_ENTRY = /^samples\/[^/]+\.json$/;
+/** A `.eval` log's bytes (a ZIP archive). */
+function readEvalLog(file, data) {
+    const entries = readZipDirectory(data, file);
+    const budget = { left: MAX_IMPORT_BYTES };
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    const json = (name) => {
+        const entry = byName.get(name);
+        if (entry === undefined)
+            return undefined;
+        const bytes = readZipEntry(data, entry, file, budget);
+        return parseJsonFile(`${file}!/${name}`, bytes.toString("utf8"));
+    };
+    const header = json("header.json");
+    const start = header === undefined ? json("_journal/start.json") : undefined;
+    const head = header ?? start;
+    if (!isObject(head) || !isObject(head["eval"])) {
+        fileError(file, header !== undefined || start !== undefined
+            ? `${header !== undefined ? "header.json" : "_journal/start.json"} has no "eval" object`
+            : "the archive holds neither header.json nor _journal/start.json: not an Inspect .eval log");
     }
-    let scorer = opts.scorer;
-    if (scorer === undefined && scorerNames.size > 1) {
-        fileError(file, `samples have several scorers (${[...scorerNames].sort(compareIds).join(", ")}): choose one with --scorer NAME`);
+    const names = entries
+        .map((e) => e.name)
+        .filter((n) => SAMPLE_ENTRY.test(n))
+        .sort(compareIds);
+    if (names.length === 0) {
+        fileError(file, "the archive holds no samples/*.json entry (was the log written with log_samples=False?)");
     }
-    if (scorer !== undefined && scorerNames.size > 0 && !scorerNames.has(scorer)) {
-        fileError(file, `--scorer ${JSON.stringify(scorer)}: no sample has that scorer; scorers: ${[...scorerNames].sort(compareIds).join(", ")}` +
-            unicodeNearMatch(scorer, scorerNames));
-    }
-    scorer ??= [...scorerNames][0];
+    const samples = names.map((name) => ({
+        value: json(name),
+        file: `${file}!/${name}`,
+        ptr: "",
+        field: (sub) => `${name}#${sub}`,
+    }));
+    const log = {
+        format: "eval",
+        spec: head["eval"],
+        status: header !== undefined ? head["status"] : "started",
+        samples,
+        specFrom: header !== undefined ? "header.json" : "_journal/start.json",
+    };
+    return log;
+}
+
+;// CONCATENATED MODULE: ./src/importers/inspect.ts
+
+
+
+
+
+function importInspect({ opts, text, tasks, bytes }) {
+    const file = opts.file;
+    const log = bytes !== undefined && isZip(bytes)
+        ? readEvalLog(file, bytes)
+        : text.startsWith("PK\u0003\u0004")
+            ? fileError(file, "this is a binary .eval log given as text: read it from its file")
+            : readJsonLog(file, text);
+    const problems = new Problems(file);
+    const summary = `${file}: not a usable Inspect AI eval log`;
+    const scorer = chooseScorer(file, log, opts.scorer);
     const seen = new Map();
     const rows = [];
     let invalidated = 0;
-    samples.forEach((s, i) => {
-        const at = pointer("samples", i);
+    const errors = [];
+    for (const sample of log.samples) {
+        const s = sample.value;
+        const field = sample.field;
         if (!isObject(s)) {
-            problems.add(`expected a sample object, found ${typeName(s)}`, { field: at });
-            return;
+            problems.add(`expected a sample object, found ${typeName(s)}`, { field: field("") });
+            continue;
         }
         const rawId = s["id"];
         if (!(typeof rawId === "string" && rawId !== "") &&
             !(typeof rawId === "number" && Number.isFinite(rawId))) {
             problems.add(`expected a sample id (string or number), found ${typeName(rawId)}`, {
-                field: `${at}/id`,
+                field: field("/id"),
             });
-            return;
+            continue;
         }
         const id = String(rawId);
         const epoch = s["epoch"];
         if (typeof epoch !== "number" || !Number.isInteger(epoch) || epoch < 1) {
             problems.add(`sample ${JSON.stringify(id)}: expected an epoch (integer ≥ 1), found ${typeName(epoch)}`, {
-                field: `${at}/epoch`,
+                field: field("/epoch"),
             });
-            return;
+            continue;
         }
         const key = `${id}\u0000${epoch}`;
         const dup = seen.get(key);
         if (dup !== undefined) {
-            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch} appears twice (also /samples/${dup.index}): the log is ambiguous`, { field: at });
-            return;
+            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch} appears twice (also ${dup.where}): the log is ambiguous`, { field: field("") });
+            continue;
         }
-        seen.set(key, { index: i, id, epoch });
+        seen.set(key, { where: field(""), id, epoch });
         if (s["invalidation"] !== undefined && s["invalidation"] !== null) {
             invalidated += 1;
-            return;
+            continue;
         }
+        const at = (sub) => jsonEvidence(sample.file, `${sample.ptr}${sub}`);
+        const from = { file: sample.file, field: fragmentOf(`${sample.ptr}/id`) };
+        const metrics = sampleMetrics(s, (message, sub) => {
+            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${message}`, { field: field(sub) });
+        });
+        const base = { task_id: id, attempt: epoch, from, ...(metrics !== undefined ? { metrics } : {}) };
         const error = s["error"];
         if (error !== undefined && error !== null) {
-            rows.push({
-                task_id: id,
-                attempt: epoch,
-                result: "infra_error",
-                evidence: [jsonEvidence(file, `${at}/error`)],
-            });
-            return;
+            // The error's message is the evidence: a pointer to it, or to the error when it has none.
+            const message = isObject(error) && typeof error["message"] === "string";
+            if (message)
+                errors.push(firstLine(error["message"]));
+            rows.push({ ...base, result: "infra_error", evidence: [at(message ? "/error/message" : "/error")] });
+            continue;
         }
         const scores = s["scores"];
         const score = isObject(scores) && scorer !== undefined ? scores[scorer] : undefined;
         if (!isObject(score)) {
             problems.add(`sample ${JSON.stringify(id)} epoch ${epoch} has neither an error nor a score` +
-                (scorer !== undefined ? ` from scorer ${JSON.stringify(scorer)}` : ""), { field: `${at}/scores` });
-            return;
+                (scorer !== undefined ? ` from scorer ${JSON.stringify(scorer)}` : ""), { field: field("/scores") });
+            continue;
         }
-        const vptr = pointer("samples", i, "scores", scorer ?? "", "value");
+        const vsub = `/scores/${escapePointerToken(scorer ?? "")}/value`;
         const result = mapScore(score["value"], opts);
         if (typeof result !== "string") {
-            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${result.problem}`, { field: vptr });
-            return;
+            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${result.problem}`, { field: field(vsub) });
+            continue;
         }
-        rows.push({ task_id: id, attempt: epoch, result, evidence: [jsonEvidence(file, vptr)] });
-    });
+        rows.push({ ...base, result, evidence: [at(vsub)] });
+    }
     problems.throwIfAny(summary);
+    return finishInspect(log, rows, { opts, tasks, scorer, invalidated, errors, seen });
+}
+function firstLine(s) {
+    const line = s.split(/\r\n|\r|\n/)[0] ?? "";
+    return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}
+/** The scorer read: --scorer, or the only one the samples have. */
+function chooseScorer(file, log, given) {
+    const scorerNames = new Set();
+    for (const { value: s } of log.samples) {
+        if (isObject(s) && isObject(s["scores"]))
+            for (const k of Object.keys(s["scores"]))
+                scorerNames.add(k);
+    }
+    const listed = () => [...scorerNames].sort(compareIds).join(", ");
+    if (given === undefined && scorerNames.size > 1) {
+        fileError(file, `samples have several scorers (${listed()}): choose one with --scorer NAME`);
+    }
+    if (given !== undefined && scorerNames.size > 0 && !scorerNames.has(given)) {
+        fileError(file, `--scorer ${JSON.stringify(given)}: no sample has that scorer; scorers: ${listed()}` +
+            unicodeNearMatch(given, scorerNames));
+    }
+    return given ?? [...scorerNames][0];
+}
+/**
+ * A sample's metrics: tokens summed over the models of `model_usage` (input_tokens → tokens_in,
+ * output_tokens → tokens_out, total_cost → cost_usd where Inspect records it), working_time → latency_s.
+ */
+function sampleMetrics(s, problem) {
+    const m = new MetricsBuilder();
+    const usage = s["model_usage"];
+    if (isObject(usage)) {
+        const models = Object.keys(usage).sort(compareIds);
+        const parts = (key) => models.map((k) => (isObject(usage[k]) ? usage[k][key] : undefined));
+        for (const [name, key] of [
+            [TOKENS_IN, "input_tokens"],
+            [TOKENS_OUT, "output_tokens"],
+            [COST_USD, "total_cost"],
+        ]) {
+            const p = m.addSum(name, parts(key));
+            if (p !== null)
+                problem(`model_usage ${key}: ${p}`, "/model_usage");
+        }
+    }
+    const p = m.add(LATENCY_S, s["working_time"]);
+    if (p !== null)
+        problem(`working_time: ${p}`, "/working_time");
+    return m.result;
+}
+function finishInspect(log, rows, ctx) {
+    const { opts, tasks, scorer, invalidated, seen } = ctx;
+    const file = opts.file;
+    const spec = log.spec;
     const notes = [];
-    if (doc["status"] !== undefined && doc["status"] !== "success") {
-        notes.push(`the log's status is ${JSON.stringify(doc["status"])}, not "success"`);
+    if (log.format === "eval") {
+        notes.push(`read as a binary .eval log (a ZIP archive): ${log.samples.length} sample entries, the eval from ${log.specFrom ?? ""}`);
+    }
+    if (log.status !== undefined && log.status !== "success") {
+        notes.push(`the log's status is ${JSON.stringify(log.status)}, not "success"`);
     }
     if (invalidated > 0)
         notes.push(`${invalidated} invalidated samples were left out`);
+    if (ctx.errors.length > 0) {
+        const distinct = [...new Set(ctx.errors)];
+        const n = rows.filter((r) => r.result === "infra_error").length;
+        notes.push(`infra_error: ${n} ${n === 1 ? "sample" : "samples"} with an error (${listSome(distinct, 3)})`);
+    }
     if (scorer !== undefined)
         notes.push(`scores read from scorer ${JSON.stringify(scorer)}`);
     notes.push(scoreRuleNote(opts));
@@ -30574,12 +31862,17 @@ function importInspect({ opts, text, tasks }) {
     if (short.length > 0) {
         notes.push(`${short.length} tasks have fewer than the ${epochs} configured epochs: ${listSome(short)}`);
     }
+    notes.push(metricsNote(kept));
     const model = typeof spec["model"] === "string" && spec["model"] !== "" ? spec["model"] : "inspect-model";
     const revision = isObject(spec["revision"]) ? spec["revision"] : undefined;
     let harness;
     if (revision !== undefined && typeof revision["commit"] === "string" && revision["commit"] !== "") {
         const origin = typeof revision["origin"] === "string" ? ` of ${revision["origin"]}` : "";
         harness = { value: `git:${revision["commit"]}`, from: `eval.revision (the eval's git commit${origin})` };
+        if (revision["dirty"] === true) {
+            notes.push(`WARNING: eval.revision says the eval's working tree was dirty (uncommitted changes): ${harness.value} ` +
+                "names the commit, not everything that ran");
+        }
     }
     const draft = {
         rows: kept,
@@ -32903,6 +34196,7 @@ function importReviewsCsv({ opts, text, tasks }) {
             task_id: id,
             validity: validity,
             evidence: [csvEvidence(file, rec.row)],
+            from: { file, line: rec.line },
         };
         if (revisionCell !== "")
             row.dataset_revision = revisionCell;
@@ -33193,414 +34487,6 @@ function importSwebenchPro({ opts, text, tasks }) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/importers/swebench-pro-audit.ts
-/**
- * The third-party SWE-Bench Pro validity audit (kimjune01/swebench-pro-audit) → a SPEC §1.2
- * reviews file. FILE is the audit's directory; four files of it are read:
- *
- *   KNOWN_BAD.md           instances whose gold patch fails the official grader     → broken
- *   COVERAGE.md            every public case: screen verdict and witness class
- *   CLAIMS.md              the cases the audit claims are defective, by section
- *   case_instance_ids.tsv  `<case>\t<instance id>`, one line per data/cases/<case>/instance_id.txt
- *
- * Rule, per case of the .tsv (every case gets exactly one label):
- *   instance in KNOWN_BAD.md                                     → broken
- *   claimed in CLAIMS.md and COVERAGE.md agrees (the verdict is AMBIGUOUS or MISDETERMINED and its
- *     witness class is the one the claim's section names)         → broken (--claimed disputed)
- *   claimed, and COVERAGE.md disagrees (or the case is also a negative control) → disputed
- *   COVERAGE.md ENTAILED or DETERMINED-codebase, not claimed        → valid
- *   COVERAGE.md AMBIGUOUS or MISDETERMINED, not claimed             → disputed
- * A case of the .tsv with no COVERAGE.md row (and not known bad), a row naming an unknown case, an
- * unknown verdict, witness class or section, a table whose header or row count is not the one
- * expected: each is an error naming the file and line.
- *
- * Lines are split at "\n" only (a trailing "\r" is dropped): CLAIMS.md quotes PR comments that
- * hold lone carriage returns inside a table row.
- */
-
-
-/** The files read from the audit directory, by role. */
-const PRO_AUDIT_FILES = {
-    knownBad: "KNOWN_BAD.md",
-    coverage: "COVERAGE.md",
-    claims: "CLAIMS.md",
-    caseIds: "case_instance_ids.tsv",
-};
-const DEFAULT_PRO_AUDIT_REVIEWER = "swebench-pro-audit";
-const VALID_VERDICTS = ["ENTAILED", "DETERMINED-codebase"];
-const FLAGGED_VERDICTS = ["AMBIGUOUS", "MISDETERMINED"];
-/** Witness classes of COVERAGE.md, with what its header says they are. */
-const WITNESS_CLASSES = {
-    airtight: "PROVEN, mechanical spine",
-    "prose-affirmative": "PROVEN, mechanical spine",
-    "plural-both": "PROVEN, two-expert",
-    "prose-plural": "PROVEN, two-expert",
-    "codebase-plural": "PROVEN, two-expert",
-    misdetermined: "codebase determines another value",
-    hypothesis: "raters pending",
-    "(pending)": "no witness yet",
-    determined: "witness found the choice determined",
-};
-const CLAIMS_SECTIONS = [
-    { heading: "### airtight", name: "airtight", agrees: ["airtight"] },
-    { heading: "### misdetermined", name: "misdetermined", agrees: ["misdetermined"] },
-    { heading: "### codebase-plural", name: "codebase-plural", agrees: ["codebase-plural"] },
-    { heading: "### graded-patch", name: "graded-patch", agrees: ["prose-affirmative"] },
-    { heading: "### hand-verified", name: "hand-verified", agrees: ["prose-affirmative"] },
-    { heading: "## Tier 2", name: "two-expert split", agrees: ["plural-both", "prose-plural"] },
-    { heading: "## Upstream debate", name: "upstream debate" },
-    { heading: "## Negative controls", name: "negative control", negativeControl: true },
-];
-const COVERAGE_HEADER = ["case", "verdict", "cov", "GAP", "witness class", "attribution"];
-const KNOWN_BAD_HEADER = ["instance_id", "grader verdict"];
-const KNOWN_BAD_VERDICT = "gold NOT resolved";
-/** Problems over the four files, thrown as one InputError. */
-class AuditProblems {
-    list = [];
-    add(file, line, message) {
-        this.list.push({ location: line === undefined ? { file } : { file, line }, message });
-    }
-    throwIfAny(summary) {
-        if (this.list.length > 0)
-            throw new errors/* InputError */.dz(summary, this.list, this.list.length);
-    }
-}
-function linesOf(text) {
-    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    return body.split("\n").map((t, i) => ({ n: i + 1, text: t.endsWith("\r") ? t.slice(0, -1) : t }));
-}
-/** `| a | b |` → ["a", "b"]; `` `x` `` cells are unwrapped. */
-function cellsOf(text) {
-    const t = text.trim();
-    const inner = t.endsWith("|") && t.length > 1 ? t.slice(1, -1) : t.slice(1);
-    return inner.split("|").map((c) => c.trim().replace(/^`([^`]*)`$/, "$1"));
-}
-/** The GitHub-flavoured Markdown tables of a file, each with its heading. */
-function tablesOf(file, lines, problems) {
-    const tables = [];
-    let heading = "";
-    let headingLine = 0;
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
-        if (line.text.startsWith("#")) {
-            heading = line.text.trim();
-            headingLine = line.n;
-            continue;
-        }
-        if (!line.text.trimStart().startsWith("|"))
-            continue;
-        const sep = lines[i + 1];
-        if (sep === undefined || !/^\s*\|(\s*:?-+:?\s*\|)+\s*$/.test(sep.text)) {
-            problems.add(file, line.n, "a table row outside a table: expected a header row followed by a |---| line");
-            continue;
-        }
-        const header = cellsOf(line.text);
-        const table = { heading, headingLine, headerLine: line.n, header, rows: [] };
-        i += 2;
-        for (; i < lines.length; i++) {
-            const r = lines[i];
-            if (!r.text.trimStart().startsWith("|"))
-                break;
-            const cells = cellsOf(r.text);
-            if (cells.length !== header.length) {
-                problems.add(file, r.n, `expected ${header.length} cells (${header.join(" | ")}), found ${cells.length}`);
-                continue;
-            }
-            table.rows.push({ n: r.n, cells });
-        }
-        i -= 1;
-        tables.push(table);
-    }
-    return tables;
-}
-/** The rows of a file that must hold exactly one table, with this header ([] and a problem if not). */
-function onlyTableRows(file, text, header, problems) {
-    const tables = tablesOf(file, linesOf(text), problems);
-    const [first] = tables;
-    const same = first !== undefined && first.header.join("|") === header.join("|");
-    if (tables.length === 1 && same)
-        return first.rows;
-    problems.add(file, first?.headerLine, `expected one table with the header | ${header.join(" | ")} |, found ${tables.length} table(s)` +
-        (first !== undefined ? ` (first header: | ${first.header.join(" | ")} |)` : ""));
-    return [];
-}
-function importSwebenchProAudit({ opts, tasks, files }) {
-    const dir = opts.file.replace(/\/+$/, "") || "/";
-    const shown = (name) => inDirectory(opts.file, name);
-    const textOf = (name) => {
-        const t = files?.[name];
-        // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
-        if (t === undefined)
-            throw new Error(`${shown(name)} was not read before the import`);
-        return t;
-    };
-    const F = {
-        knownBad: shown(PRO_AUDIT_FILES.knownBad),
-        coverage: shown(PRO_AUDIT_FILES.coverage),
-        claims: shown(PRO_AUDIT_FILES.claims),
-        caseIds: shown(PRO_AUDIT_FILES.caseIds),
-    };
-    const claimedRule = opts.claimed ?? "broken";
-    const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
-    const problems = new AuditProblems();
-    const summary = `${dir}: unusable SWE-Bench Pro audit`;
-    // case_instance_ids.tsv: the case universe and the instance ids.
-    const instanceOf = new Map();
-    const caseOf = new Map();
-    for (const { n, text } of linesOf(textOf(PRO_AUDIT_FILES.caseIds))) {
-        if (text.trim() === "")
-            continue;
-        const parts = text.split("\t").map((p) => p.trim());
-        const [name, id] = parts;
-        if (parts.length !== 2 || name === undefined || id === undefined || name === "" || id === "") {
-            problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(text)}`);
-            continue;
-        }
-        const firstCase = instanceOf.get(name);
-        const firstId = caseOf.get(id);
-        if (firstCase !== undefined) {
-            problems.add(F.caseIds, n, `case ${name} is listed twice (first on line ${firstCase.line})`);
-        }
-        else if (firstId !== undefined) {
-            problems.add(F.caseIds, n, `instance ${id} is listed for two cases (${firstId.name} on line ${firstId.line} and ${name})`);
-        }
-        else {
-            instanceOf.set(name, { id, line: n });
-            caseOf.set(id, { name, line: n });
-        }
-    }
-    if (instanceOf.size === 0 && problems.list.length === 0) {
-        problems.add(F.caseIds, undefined, "no case listed: expected one `<case>\\t<instance id>` line per case");
-    }
-    problems.throwIfAny(summary);
-    // KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader.
-    const knownBad = new Map();
-    {
-        const rows = onlyTableRows(F.knownBad, textOf(PRO_AUDIT_FILES.knownBad), KNOWN_BAD_HEADER, problems);
-        for (const row of rows) {
-            const [id = "", verdict = ""] = row.cells;
-            if (verdict !== KNOWN_BAD_VERDICT) {
-                problems.add(F.knownBad, row.n, `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`);
-            }
-            else if (!caseOf.has(id)) {
-                problems.add(F.knownBad, row.n, `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-            }
-            else if (knownBad.has(id)) {
-                problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
-            }
-            else
-                knownBad.set(id, row.n);
-        }
-    }
-    // COVERAGE.md: one table, every case with its verdict and witness class.
-    const coverage = new Map();
-    {
-        const rows = onlyTableRows(F.coverage, textOf(PRO_AUDIT_FILES.coverage), COVERAGE_HEADER, problems);
-        for (const row of rows) {
-            const [name = "", verdict = "", , , witness = ""] = row.cells;
-            const wrong = coverageProblem(verdict, witness);
-            if (!instanceOf.has(name)) {
-                problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-            }
-            else if (coverage.has(name)) {
-                problems.add(F.coverage, row.n, `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`);
-            }
-            else if (wrong !== undefined) {
-                problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
-            }
-            else
-                coverage.set(name, { line: row.n, verdict, witness });
-        }
-    }
-    // CLAIMS.md: tables under known headings; claim sections label, the others add evidence.
-    const claims = new Map();
-    const extraEvidence = new Map();
-    const negativeControls = new Set();
-    let claimLines = 0;
-    {
-        const lines = linesOf(textOf(PRO_AUDIT_FILES.claims));
-        for (const table of tablesOf(F.claims, lines, problems)) {
-            const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
-            if (section === undefined) {
-                problems.add(F.claims, table.headerLine, `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
-                    CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "));
-                continue;
-            }
-            const claimSection = section.agrees !== undefined;
-            if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
-                problems.add(F.claims, table.headerLine, `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`);
-                continue;
-            }
-            const stated = /\((\d+)\)/.exec(table.heading)?.[1];
-            if (stated !== undefined && Number(stated) !== table.rows.length) {
-                problems.add(F.claims, table.headingLine, `the heading says ${stated} rows, the table below it has ${table.rows.length}`);
-            }
-            for (const row of table.rows) {
-                const [name = "", instance = ""] = row.cells;
-                const inst = instanceOf.get(name);
-                if (inst === undefined) {
-                    problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-                    continue;
-                }
-                if (!claimSection) {
-                    if (section.negativeControl === true)
-                        negativeControls.add(name);
-                    extraEvidence.set(name, [...(extraEvidence.get(name) ?? []), row.n]);
-                    continue;
-                }
-                // The instance column is the id cut short with "…": it must be a prefix of the listed id.
-                const prefix = instance.replace(/…$/, "");
-                if (prefix === "" || !inst.id.startsWith(prefix)) {
-                    problems.add(F.claims, row.n, `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`);
-                    continue;
-                }
-                const first = claims.get(name);
-                if (first !== undefined) {
-                    problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
-                    continue;
-                }
-                claims.set(name, { line: row.n, section });
-                claimLines += 1;
-            }
-        }
-        const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
-        if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
-            const at = lines.find((l) => l.text.includes(total[0]))?.n;
-            problems.add(F.claims, at, `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`);
-        }
-    }
-    // A bad row above would show again below as a case without a label: stop at the first cause.
-    problems.throwIfAny(summary);
-    // Every case of the listing gets one label.
-    const rows = [];
-    const outside = [];
-    const counts = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
-    /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
-    const why = new Map();
-    const at = (file, line) => `${file}#L${line}`;
-    function knownBadLabel(line, cov, claim) {
-        let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
-        const evidence = [at(F.knownBad, line)];
-        if (cov !== undefined) {
-            note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
-            evidence.push(at(F.coverage, cov.line));
-        }
-        if (claim !== undefined)
-            evidence.push(at(F.claims, claim.line));
-        return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
-    }
-    function coverageLabel(cov, claim, negativeControl) {
-        const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
-        if (claim !== undefined) {
-            const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
-            const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
-            const flagged = FLAGGED_VERDICTS.includes(cov.verdict);
-            if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
-                return {
-                    validity: claimedRule,
-                    reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
-                    note: `${claimText}; ${covText} agrees`,
-                    evidence,
-                };
-            }
-            return {
-                validity: "disputed",
-                reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
-                note: `conflict: ${claimText}, but ${covText}` +
-                    (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
-                evidence,
-            };
-        }
-        const evidence = [at(F.coverage, cov.line)];
-        if (VALID_VERDICTS.includes(cov.verdict)) {
-            return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
-        }
-        return {
-            validity: "disputed",
-            reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
-            note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
-            evidence,
-        };
-    }
-    for (const [name, inst] of instanceOf) {
-        const bad = knownBad.get(inst.id);
-        const cov = coverage.get(name);
-        const claim = claims.get(name);
-        const label = bad !== undefined
-            ? knownBadLabel(bad, cov, claim)
-            : cov !== undefined
-                ? coverageLabel(cov, claim, negativeControls.has(name))
-                : undefined;
-        if (label === undefined) {
-            problems.add(F.caseIds, inst.line, `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`);
-            continue;
-        }
-        if (tasks !== undefined && !tasks.set.has(inst.id)) {
-            outside.push(inst.id);
-            continue;
-        }
-        const evidence = [
-            ...label.evidence,
-            ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
-            at(F.caseIds, inst.line),
-        ];
-        counts[label.validity] += 1;
-        why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
-        rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
-    }
-    problems.throwIfAny(summary);
-    const notes = [];
-    notes.push(`rule: ${PRO_AUDIT_FILES.knownBad} → broken; claimed in ${PRO_AUDIT_FILES.claims} with ${PRO_AUDIT_FILES.coverage} agreeing → ` +
-        `${claimedRule}${opts.claimed === undefined ? " (default; --claimed disputed to count the audit's claims as disputed)" : " (--claimed)"}; ` +
-        `claimed but ${PRO_AUDIT_FILES.coverage} disagrees → disputed; ENTAILED, DETERMINED-codebase → valid; ` +
-        `AMBIGUOUS, MISDETERMINED not claimed → disputed`);
-    const breakdown = (label) => [...why]
-        .filter(([k]) => k.startsWith(`${label}: `))
-        .sort(([a], [b]) => compareIds(a, b))
-        .map(([k, v]) => `${v} ${k.slice(label.length + 2)}`)
-        .join(", ");
-    notes.push(`labels: ${rows.length} tasks: ${counts.valid} valid (${breakdown("valid")}), ` +
-        `${counts.broken} broken (${breakdown("broken")}), ${counts.disputed} disputed (${breakdown("disputed")})`);
-    notes.push("the audit is third-party, single-author and LLM-assisted (its raters are models, not human panels): " +
-        "a broken label from CLAIMS.md is the audit's claim, not a confirmed defect");
-    for (const note of taskListReviewNotes(tasks, outside, caseOf, {
-        outside: "audited instances",
-        unlabelled: "are not in the audit",
-    }))
-        notes.push(note);
-    notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
-    return {
-        rows,
-        taskIds: tasks?.ids ?? [...caseOf.keys()],
-        taskIdsFrom: tasks ? `the task list ${tasks.file}` : F.caseIds,
-        notes,
-    };
-}
-/** Why a COVERAGE.md verdict / witness class pair is not one this importer knows, or undefined. */
-function coverageProblem(verdict, witness) {
-    if (VALID_VERDICTS.includes(verdict)) {
-        return witness === ""
-            ? undefined
-            : `verdict ${verdict} with witness class ${JSON.stringify(witness)}: expected none`;
-    }
-    if (verdict === "MISDETERMINED") {
-        return witness === "misdetermined"
-            ? undefined
-            : `verdict MISDETERMINED with witness class ${JSON.stringify(witness)}: expected misdetermined`;
-    }
-    if (verdict === "AMBIGUOUS") {
-        return witness in WITNESS_CLASSES
-            ? undefined
-            : `witness class ${JSON.stringify(witness)}: expected one of ${Object.keys(WITNESS_CLASSES).join(", ")}`;
-    }
-    return `verdict ${JSON.stringify(verdict)}: expected one of ${[...VALID_VERDICTS, ...FLAGGED_VERDICTS].join(", ")}`;
-}
-function describeCoverage(c) {
-    if (c.witness === "")
-        return c.verdict;
-    return `${c.verdict}, witness class ${c.witness} (${WITNESS_CLASSES[c.witness] ?? ""})`;
-}
-
 ;// CONCATENATED MODULE: ./src/importers/swebench-report.ts
 
 
@@ -33668,6 +34554,613 @@ function importSwebenchReport({ opts, text, tasks }) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/importers/jsonl.ts
+/**
+ * JSON Lines input (lm-eval's samples, a table's `.jsonl`): one JSON value per line, blank lines
+ * skipped, LF or CRLF line ends, a UTF-8 byte-order mark accepted. A line that is not JSON (or
+ * gives a key twice) is an error naming the file, the line and the column.
+ */
+
+
+function readJsonLines(file, text) {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const out = [];
+    let line = 0;
+    for (const raw of body.split("\n")) {
+        line += 1;
+        const t = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        if (t.trim() === "")
+            continue;
+        try {
+            out.push({ line, value: parseJsonFile(file, t) });
+        }
+        catch (error) {
+            if (!(error instanceof errors/* InputError */.dz))
+                throw error;
+            // parseJsonFile located the problem in a one-line document: move it to this line.
+            const p = error.problems[0];
+            const column = p?.location?.column;
+            throw new errors/* InputError */.dz(`${file}: line ${line} is not valid JSON`, [
+                {
+                    location: { file, line, ...(column !== undefined ? { column } : {}) },
+                    message: p?.message ?? "not valid JSON",
+                },
+            ]);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/importers/lm-eval.ts
+/**
+ * EleutherAI lm-evaluation-harness, `--log_samples` output: `samples_<task>_<timestamp>.jsonl`
+ * (one line per document and filter) with its `results_<timestamp>.json` (model and config).
+ *
+ * - task = `<task name>/<doc_id>`, the task name from the samples file's name (or, when the file
+ *   was renamed, the only task of the results file);
+ * - the metric read: --metric NAME, else the one each line's `metrics` list names; its value 1 (or
+ *   true) → pass, 0 (or false) → fail; another number needs --threshold X (≥ X passes; ≤ X for a
+ *   metric the results file marks lower-is-better); anything else is refused, naming the line;
+ * - several filters (e.g. strict-match and flexible-extract) are refused unless --filter names one;
+ * - model_config: the results file's `model_name`; harness_revision: `git:<git_hash>` (the
+ *   lm-evaluation-harness commit that ran); no attempt (one line per document), no infra_error
+ *   (the samples record no error state), no metrics (they record no cost, time or tokens).
+ */
+
+
+
+
+function resultsOf(opts, related) {
+    const r = related?.find((f) => f.role === LM_EVAL_RESULTS);
+    if (r === undefined)
+        return fileError(opts.file, "the lm-eval results file was not read (--results-json FILE)");
+    const doc = parseJsonFile(r.shown, r.text);
+    if (!isObject(doc))
+        fileError(r.shown, `expected lm-eval's results object, found ${typeName(doc)}`);
+    return { file: r.shown, doc };
+}
+/** The task's name: from the samples file's name, else the results file's only task. */
+function taskName(file, results) {
+    const tasks = Object.keys(isObject(results.doc["configs"]) ? results.doc["configs"] : (results.doc["results"] ?? {}));
+    const named = lmEvalSamplesName(file)?.task;
+    if (named !== undefined) {
+        if (tasks.length > 0 && !tasks.includes(named)) {
+            fileError(results.file, `the results file has no task ${JSON.stringify(named)} (the samples file's name says it holds that task); ` +
+                `its tasks: ${listSome(tasks.sort(compareIds))}: is it the results file of these samples?`);
+        }
+        return named;
+    }
+    if (tasks.length === 1 && tasks[0] !== undefined)
+        return tasks[0];
+    return fileError(file, `the file name is not samples_<task>_<timestamp>.jsonl, and the results file holds ${tasks.length} tasks: ` +
+        "keep the name lm-eval gave the samples file, so the task is known");
+}
+function readSamples(file, text) {
+    const problems = new Problems(file);
+    const out = [];
+    for (const { line, value } of readJsonLines(file, text)) {
+        if (!isObject(value)) {
+            problems.add(`expected a sample object, found ${typeName(value)}`, { line });
+            continue;
+        }
+        const doc = value["doc_id"];
+        if (!((typeof doc === "number" && Number.isInteger(doc) && doc >= 0) ||
+            (typeof doc === "string" && doc !== ""))) {
+            problems.add(`expected doc_id (an integer ≥ 0), found ${typeName(doc)}`, { line, field: "doc_id" });
+            continue;
+        }
+        const filter = value["filter"] ?? "none";
+        if (typeof filter !== "string") {
+            problems.add(`expected filter to be a string, found ${typeName(filter)}`, { line, field: "filter" });
+            continue;
+        }
+        out.push({ line, docId: String(doc), filter, value });
+    }
+    problems.throwIfAny(`${file}: not usable lm-eval samples`);
+    if (out.length === 0)
+        fileError(file, "the samples file holds no sample");
+    return out;
+}
+/** The metric each line is read by: --metric, else the one (and only) name of its `metrics` list. */
+function metricOf(file, samples, given) {
+    if (given !== undefined) {
+        const missing = samples.find((s) => !(given in s.value));
+        if (missing !== undefined) {
+            const names = Array.isArray(missing.value["metrics"]) ? missing.value["metrics"].map(String) : [];
+            fileError(file, `--metric ${JSON.stringify(given)}: line ${missing.line} has no such field (its metrics: ${names.join(", ") || "none listed"})` +
+                unicodeNearMatch(given, names), { line: missing.line });
+        }
+        return given;
+    }
+    let metric;
+    for (const s of samples) {
+        const list = s.value["metrics"];
+        if (!Array.isArray(list) || list.length !== 1 || typeof list[0] !== "string") {
+            fileError(file, `line ${s.line} lists ${Array.isArray(list) ? `the metrics ${list.map((x) => JSON.stringify(x)).join(", ")}` : `no metrics list (${typeName(list)})`}: ` +
+                "choose the one that decides pass or fail with --metric NAME", { line: s.line, field: "metrics" });
+        }
+        const name = list[0];
+        if (metric !== undefined && name !== metric) {
+            fileError(file, `line ${s.line} names the metric ${JSON.stringify(name)}, earlier lines ${JSON.stringify(metric)}: choose one with --metric`, {
+                line: s.line,
+                field: "metrics",
+            });
+        }
+        metric = name;
+    }
+    return metric;
+}
+function importLmEval({ opts, text, tasks, related }) {
+    const file = opts.file;
+    const results = resultsOf(opts, related);
+    const task = taskName(file, results);
+    const all = readSamples(file, text);
+    const filters = [...new Set(all.map((s) => s.filter))].sort(compareIds);
+    if (opts.filter === undefined && filters.length > 1) {
+        fileError(file, `the samples hold several filters (${filters.join(", ")}): choose one with --filter NAME`);
+    }
+    if (opts.filter !== undefined && !filters.includes(opts.filter)) {
+        fileError(file, `--filter ${JSON.stringify(opts.filter)}: no line has that filter; filters: ${filters.join(", ")}` +
+            unicodeNearMatch(opts.filter, filters));
+    }
+    const filter = opts.filter ?? filters[0] ?? "none";
+    const samples = all.filter((s) => s.filter === filter);
+    const metric = metricOf(file, samples, opts.metric);
+    const lowerIsBetter = higherIsBetter(results.doc, task, metric) === false;
+    const problems = new Problems(file);
+    const seen = new Map();
+    const rows = [];
+    const values = [];
+    for (const s of samples) {
+        const first = seen.get(s.docId);
+        if (first !== undefined) {
+            problems.add(`doc_id ${s.docId} with filter ${JSON.stringify(filter)} appears twice (first on line ${first}): the samples are ambiguous`, {
+                line: s.line,
+            });
+            continue;
+        }
+        seen.set(s.docId, s.line);
+        const v = s.value[metric];
+        const at = { line: s.line, field: metric };
+        let pass;
+        if (typeof v === "boolean")
+            pass = v;
+        else if (typeof v === "number" && Number.isFinite(v)) {
+            values.push(v);
+            if (opts.passThreshold !== undefined)
+                pass = lowerIsBetter ? v <= opts.passThreshold : v >= opts.passThreshold;
+            else if (v === 1 || v === 0)
+                pass = v === 1;
+            else {
+                problems.add(`${metric} = ${v} is neither 1 nor 0: give --threshold X (values ≥ X pass)`, at);
+                continue;
+            }
+        }
+        else {
+            problems.add(`${metric} is ${typeName(v)}, which cannot be read as pass or fail: choose another --metric`, at);
+            continue;
+        }
+        if (typeof v === "boolean")
+            values.push(v ? 1 : 0);
+        const id = `${task}/${s.docId}`;
+        rows.push({
+            task_id: id,
+            result: pass ? "pass" : "fail",
+            evidence: [`${file}#L${s.line}`],
+            from: { file, line: s.line },
+        });
+    }
+    problems.throwIfAny(`${file}: not usable lm-eval samples`);
+    return finish(opts, { results, task, filter, metric, lowerIsBetter, rows, values, tasks });
+}
+function higherIsBetter(doc, task, metric) {
+    const h = doc["higher_is_better"];
+    const t = isObject(h) ? h[task] : undefined;
+    const v = isObject(t) ? t[metric] : undefined;
+    return typeof v === "boolean" ? v : undefined;
+}
+function finish(opts, ctx) {
+    const { results, task, filter, metric, rows, tasks } = ctx;
+    const file = opts.file;
+    const doc = results.doc;
+    const notes = [];
+    notes.push(`task ${task} (${lmEvalSamplesName(file) !== undefined ? "from the file name" : `the only task of ${results.file}`}), filter ${JSON.stringify(filter)}, metric ${metric}`);
+    notes.push(opts.passThreshold !== undefined
+        ? `${metric} ${ctx.lowerIsBetter ? `≤ ${opts.passThreshold}` : `≥ ${opts.passThreshold}`} → pass, else fail` +
+            (ctx.lowerIsBetter ? ` (the results file says lower is better for ${metric})` : "")
+        : `${metric} 1 → pass, 0 → fail`);
+    notes.push("no infra_error: lm-eval's samples record no error state; a failed generation reads as its metric says");
+    const nSamples = isObject(doc["n-samples"]) && isObject(doc["n-samples"][task])
+        ? doc["n-samples"][task]["effective"]
+        : undefined;
+    if (typeof nSamples === "number" && nSamples !== rows.length) {
+        notes.push(`WARNING: ${results.file} says ${nSamples} documents were evaluated, but the samples file holds ${rows.length} with ` +
+            `filter ${JSON.stringify(filter)}: only these are imported`);
+    }
+    const published = isObject(doc["results"]) && isObject(doc["results"][task])
+        ? doc["results"][task][`${metric},${filter}`]
+        : undefined;
+    if (typeof published === "number" &&
+        typeof nSamples === "number" &&
+        nSamples === rows.length &&
+        ctx.values.length === rows.length) {
+        const mean = ctx.values.reduce((a, b) => a + b, 0) / ctx.values.length;
+        notes.push(Math.abs(mean - published) <= 1e-9
+            ? `${results.file} publishes ${metric},${filter} = ${published}, the mean of the lines`
+            : `WARNING: ${results.file} publishes ${metric},${filter} = ${published}, but the lines' mean is ${mean}`);
+    }
+    const seen = rows.map((r) => r.task_id).sort(compareIds);
+    const universe = tasks?.ids ?? seen;
+    const inside = new Set(universe);
+    const kept = rows.filter((r) => inside.has(r.task_id));
+    const outside = seen.filter((id) => !inside.has(id));
+    if (outside.length > 0)
+        notes.push(`${outside.length} documents outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`);
+    const have = new Set(kept.map((r) => r.task_id));
+    const missing = universe.filter((id) => !have.has(id));
+    for (const id of missing)
+        kept.push(missingRow(id, file, tasks));
+    if (missing.length > 0)
+        notes.push(`${missing.length} tasks of the task list have no sample: written as missing (${listSome(missing)})`);
+    notes.push("metrics: none written (lm-eval's samples record no cost, time or token counts)");
+    const hash = isObject(doc["task_hashes"]) ? doc["task_hashes"][task] : undefined;
+    if (typeof hash === "string")
+        notes.push(`lm-eval's task hash for ${task}: ${hash}`);
+    const model = typeof doc["model_name"] === "string" && doc["model_name"] !== "" ? doc["model_name"] : undefined;
+    if (model === undefined && opts.modelConfig === undefined) {
+        fileError(results.file, "the results file names no model (model_name): give the model config's id with --model-config ID", { field: "/model_name" });
+    }
+    const draft = {
+        rows: kept,
+        taskIds: universe,
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the samples file",
+        modelConfig: { value: model ?? "", from: `${results.file} model_name` },
+        notes,
+    };
+    const harness = harnessOf(results);
+    if (harness !== undefined)
+        draft.harnessRevision = harness;
+    return draft;
+}
+function harnessOf(results) {
+    const git = results.doc["git_hash"];
+    const version = results.doc["lm_eval_version"];
+    const v = typeof version === "string" ? `, lm_eval_version ${version}` : "";
+    if (typeof git === "string" && git !== "") {
+        return {
+            value: `git:${git}`,
+            from: `${results.file} git_hash (the lm-evaluation-harness commit that ran${v})`,
+        };
+    }
+    if (typeof version === "string" && version !== "") {
+        return { value: `lm-eval@${version}`, from: `${results.file} lm_eval_version (it records no git_hash)` };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/importers/promptfoo.ts
+/**
+ * promptfoo's `promptfoo eval --output results.json`: one result per test case × prompt ×
+ * provider (× repeat), under `results.results`.
+ *
+ * - task: the test case's `description`; a test without one is `vars:<16 hex>` (the SHA-256 of its
+ *   vars as canonical JSON — keys sorted — so the id does not move when tests are reordered); when
+ *   one description covers several var combinations (promptfoo's var expansion), each is its own
+ *   task, `<description> [vars:<16 hex>]`;
+ * - model_config: the provider's id (`--model-config-from label`: its label); with several prompts
+ *   the prompt's label joins it (`<provider> | <prompt label>`) unless --prompt picks one;
+ * - attempt: 1, 2, … in `testIdx` order within a task and config (`--repeat N` runs each test N
+ *   times, consecutively);
+ * - result: `success` true → pass; `failureReason` 2 (promptfoo's error: the provider call failed)
+ *   → infra_error, its `error` message the evidence; otherwise fail;
+ * - metrics: `latencyMs` / 1000 → latency_s, `cost` → cost_usd, `tokenUsage.prompt` → tokens_in,
+ *   `tokenUsage.completion` → tokens_out; none on a row whose provider call failed (promptfoo
+ *   records zero usage and latency there, not a measurement) or that came from promptfoo's cache.
+ */
+
+
+
+
+/** JSON with object keys sorted, so equal values give equal text. */
+function canonicalJson(v) {
+    if (Array.isArray(v))
+        return `[${v.map(canonicalJson).join(",")}]`;
+    if (isObject(v)) {
+        const keys = Object.keys(v).sort(compareIds);
+        return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(",")}}`;
+    }
+    return JSON.stringify(v) ?? "null";
+}
+const hash16 = (s) => (0,external_node_crypto_namespaceObject.createHash)("sha256").update(s).digest("hex").slice(0, 16);
+function entriesOf(file, text) {
+    const doc = parseJsonFile(file, text);
+    const problems = new Problems(file);
+    const summary = `${file}: not a usable promptfoo results file`;
+    const results = isObject(doc) && isObject(doc["results"]) ? doc["results"]["results"] : undefined;
+    if (!isObject(doc) || !Array.isArray(results)) {
+        problems.fail(summary, `expected promptfoo's output {"results": {"results": [...]}} (promptfoo eval --output results.json), found ${typeName(results)}`, { field: "/results/results" });
+    }
+    const entries = [];
+    results.forEach((r, i) => {
+        const at = (sub) => `${pointer("results", "results", i)}${sub}`;
+        if (!isObject(r)) {
+            problems.add(`expected a result object, found ${typeName(r)}`, { field: at("") });
+            return;
+        }
+        const p = r["provider"];
+        const provider = typeof p === "string"
+            ? { id: p, label: undefined }
+            : isObject(p) && typeof p["id"] === "string"
+                ? {
+                    id: p["id"],
+                    label: typeof p["label"] === "string" && p["label"] !== "" ? p["label"] : undefined,
+                }
+                : undefined;
+        if (provider === undefined || provider.id === "") {
+            problems.add(`expected a provider {id, label}, found ${typeName(p)}`, { field: at("/provider") });
+            return;
+        }
+        const pr = r["prompt"];
+        const label = isObject(pr) && typeof pr["label"] === "string" ? pr["label"] : undefined;
+        if (label === undefined) {
+            problems.add(`expected a prompt with a label, found ${typeName(pr)}`, { field: at("/prompt") });
+            return;
+        }
+        const testIdx = r["testIdx"];
+        if (typeof testIdx !== "number" || !Number.isInteger(testIdx) || testIdx < 0) {
+            problems.add(`expected testIdx (an integer ≥ 0), found ${typeName(testIdx)}`, {
+                field: at("/testIdx"),
+            });
+            return;
+        }
+        const testCase = isObject(r["testCase"]) ? r["testCase"] : {};
+        const d = testCase["description"];
+        const vars = r["vars"] ?? testCase["vars"] ?? {};
+        entries.push({
+            index: i,
+            provider,
+            prompt: { label, id: typeof r["promptId"] === "string" ? r["promptId"] : label },
+            description: typeof d === "string" && d.trim() !== "" ? d : undefined,
+            varsJson: canonicalJson(vars),
+            signature: canonicalJson({
+                vars,
+                assert: testCase["assert"] ?? null,
+                options: testCase["options"] ?? null,
+            }),
+            testIdx,
+            value: r,
+        });
+    });
+    problems.throwIfAny(summary);
+    return { entries, doc };
+}
+/** --provider and --prompt: keep one; a name that only differs by Unicode folding is shown. */
+function promptfoo_pick(file, all, given, names, what) {
+    if (given === undefined)
+        return [...all];
+    const kept = all.filter((e) => names(e).includes(given));
+    if (kept.length === 0) {
+        const known = [...new Set(all.flatMap(names))].sort(compareIds);
+        fileError(file, `--${what} ${JSON.stringify(given)}: no result has that ${what}; ${what}s: ${listSome(known, 10)}` +
+            unicodeNearMatch(given, known));
+    }
+    return kept;
+}
+function importPromptfoo({ opts, text, tasks }) {
+    const file = opts.file;
+    const { entries: all, doc } = entriesOf(file, text);
+    if (all.length === 0)
+        fileError(file, "results.results is empty: nothing was evaluated", { field: "/results/results" });
+    const byProvider = promptfoo_pick(file, all, opts.provider, (e) => [e.provider.id, ...(e.provider.label ? [e.provider.label] : [])], "provider");
+    const entries = promptfoo_pick(file, byProvider, opts.prompt, (e) => [e.prompt.label, e.prompt.id], "prompt");
+    const nameBy = opts.modelConfigFrom ?? "id";
+    const prompts = new Set(entries.map((e) => e.prompt.id));
+    const configOf = (e) => {
+        const provider = nameBy === "label" ? (e.provider.label ?? e.provider.id) : e.provider.id;
+        return prompts.size > 1 ? `${provider} | ${e.prompt.label}` : provider;
+    };
+    const unlabelled = nameBy === "label"
+        ? new Set(entries.filter((e) => e.provider.label === undefined).map((e) => e.provider.id))
+        : new Set();
+    const taskOf = taskIds(entries);
+    const repeat = repeatOf(doc);
+    const problems = new Problems(file);
+    const groups = new Map();
+    for (const e of entries) {
+        const key = JSON.stringify([configOf(e), taskOf(e)]);
+        const g = groups.get(key);
+        if (g === undefined)
+            groups.set(key, [e]);
+        else
+            g.push(e);
+    }
+    const rows = [];
+    const counts = { errors: [], noMetrics: 0, cached: 0 };
+    for (const group of groups.values()) {
+        group.sort((a, b) => a.testIdx - b.testIdx || a.index - b.index);
+        const first = group[0];
+        const other = group.find((e) => e.signature !== first.signature);
+        if (other !== undefined) {
+            problems.add(`task ${JSON.stringify(taskOf(first))} names two different tests (also /results/results/${first.index}: other vars, ` +
+                "asserts or options): give each test its own description", { field: pointer("results", "results", other.index) });
+            continue;
+        }
+        if (repeat !== undefined && group.length > repeat) {
+            problems.add(`task ${JSON.stringify(taskOf(first))} has ${group.length} results for ${configOf(first)} but the eval ran each test ` +
+                `${repeat} time(s): two tests share the description and vars; give each its own description`, { field: pointer("results", "results", group[repeat]?.index ?? first.index) });
+            continue;
+        }
+        group.forEach((e, k) => {
+            const row = resultRow(file, e, problems, counts);
+            if (row === undefined)
+                return;
+            rows.push({ ...row, task_id: taskOf(e), attempt: k + 1, model_config: configOf(e) });
+        });
+    }
+    problems.throwIfAny(`${file}: not a usable promptfoo results file`);
+    return promptfoo_finish(opts, doc, rows, {
+        tasks,
+        repeat,
+        prompts: prompts.size,
+        counts,
+        unlabelled: [...unlabelled],
+    });
+}
+/** Task ids: the description; vars-hashed where there is none or it covers several var combinations. */
+function taskIds(entries) {
+    const varsOf = new Map();
+    for (const e of entries) {
+        if (e.description === undefined)
+            continue;
+        const s = varsOf.get(e.description) ?? new Set();
+        s.add(e.varsJson);
+        varsOf.set(e.description, s);
+    }
+    return (e) => {
+        const h = `vars:${hash16(e.varsJson)}`;
+        if (e.description === undefined)
+            return h;
+        return (varsOf.get(e.description)?.size ?? 0) > 1 ? `${e.description} [${h}]` : e.description;
+    };
+}
+function repeatOf(doc) {
+    const from = [
+        isObject(doc["runtimeOptions"]) ? doc["runtimeOptions"]["repeat"] : undefined,
+        isObject(doc["config"]) && isObject(doc["config"]["evaluateOptions"])
+            ? doc["config"]["evaluateOptions"]["repeat"]
+            : undefined,
+    ].find((v) => typeof v === "number" && Number.isInteger(v) && v >= 1);
+    return from;
+}
+function resultRow(file, e, problems, counts) {
+    const r = e.value;
+    const at = (sub) => `${pointer("results", "results", e.index)}${sub}`;
+    const success = r["success"];
+    const reason = r["failureReason"];
+    if (typeof success !== "boolean") {
+        problems.add(`expected success true or false, found ${typeName(success)}`, { field: at("/success") });
+        return undefined;
+    }
+    if (reason !== undefined && reason !== 0 && reason !== 1 && reason !== 2) {
+        problems.add(`expected failureReason 0 (none), 1 (assertion) or 2 (error), found ${typeName(reason)}`, {
+            field: at("/failureReason"),
+        });
+        return undefined;
+    }
+    if (success && reason !== undefined && reason !== 0) {
+        problems.add(`success is true but failureReason is ${String(reason)}: the result contradicts itself`, {
+            field: at("/failureReason"),
+        });
+        return undefined;
+    }
+    if (!success && reason === undefined && !isObject(r["gradingResult"])) {
+        problems.add("success is false with no failureReason and no gradingResult: an assertion failure cannot be told from a provider " +
+            "error (an output older than promptfoo's failureReason field; re-run the eval with a current promptfoo)", { field: at("/success") });
+        return undefined;
+    }
+    const from = { file, field: at("") };
+    if (reason === 2) {
+        const msg = typeof r["error"] === "string" ? r["error"] : "";
+        counts.errors.push(promptfoo_firstLine(msg));
+        counts.noMetrics += 1;
+        return {
+            result: "infra_error",
+            evidence: [jsonEvidence(file, at(typeof r["error"] === "string" ? "/error" : "/failureReason"))],
+            from,
+        };
+    }
+    const row = {
+        result: success ? "pass" : "fail",
+        evidence: [jsonEvidence(file, at("/success"))],
+        from,
+    };
+    const response = isObject(r["response"]) ? r["response"] : undefined;
+    if (response?.["cached"] === true) {
+        counts.cached += 1;
+        return row;
+    }
+    const m = new MetricsBuilder();
+    const usage = isObject(r["tokenUsage"]) ? r["tokenUsage"] : {};
+    const latency = r["latencyMs"];
+    const add = (name, value, field) => {
+        const p = m.add(name, value);
+        if (p !== null)
+            problems.add(`${field.slice(1)}: ${p}`, { field: at(field) });
+    };
+    add(LATENCY_S, typeof latency === "number" ? latency / 1000 : latency, "/latencyMs");
+    add(COST_USD, r["cost"], "/cost");
+    add(TOKENS_IN, usage["prompt"], "/tokenUsage/prompt");
+    add(TOKENS_OUT, usage["completion"], "/tokenUsage/completion");
+    const metrics = m.result;
+    if (metrics !== undefined)
+        row.metrics = metrics;
+    return row;
+}
+function promptfoo_firstLine(s) {
+    const line = s.split(/\r\n|\r|\n/)[0] ?? "";
+    return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}
+function promptfoo_finish(opts, doc, rows, ctx) {
+    const { tasks, counts } = ctx;
+    const file = opts.file;
+    const notes = [];
+    const meta = isObject(doc["metadata"]) ? doc["metadata"] : {};
+    const version = typeof meta["promptfooVersion"] === "string" ? meta["promptfooVersion"] : "unknown";
+    const evalId = typeof doc["evalId"] === "string" ? doc["evalId"] : "unknown";
+    notes.push(`promptfoo ${version}, eval ${evalId}: ${rows.length} results; repeat ${ctx.repeat ?? "not recorded"}`);
+    const configs = [...new Set(rows.map((r) => r.model_config ?? ""))].sort(compareIds);
+    if (ctx.prompts > 1)
+        notes.push(`${ctx.prompts} prompts: the prompt's label joins the provider in model_config (--prompt LABEL picks one)`);
+    if (ctx.unlabelled.length > 0)
+        notes.push(`providers without a label keep their id: ${listSome(ctx.unlabelled)}`);
+    const hashed = [...new Set(rows.map((r) => r.task_id).filter((t) => t.includes("vars:")))];
+    if (hashed.length > 0) {
+        notes.push(`${hashed.length} tasks are named by a hash of their vars (tests without a description, or a description covering ` +
+            `several var combinations): ${listSome(hashed.sort(compareIds))}`);
+    }
+    notes.push("success true → pass; failureReason 2 (promptfoo's error) → infra_error; other failures → fail");
+    if (counts.errors.length > 0) {
+        notes.push(`infra_error: ${counts.errors.length} results whose provider call failed (${listSome([...new Set(counts.errors)], 3)})`);
+    }
+    if (counts.noMetrics + counts.cached > 0) {
+        notes.push(`metrics left out on ${counts.noMetrics + counts.cached} results (${counts.noMetrics} provider errors, ${counts.cached} ` +
+            "cached): promptfoo's zero usage and latency there are not measurements");
+    }
+    if (opts.provider === undefined && opts.prompt === undefined)
+        for (const n of statsCheck(doc, rows))
+            notes.push(n);
+    // Tasks: --tasks, else every task of the file; each config's tasks without a result → missing.
+    const { rows: kept, universe } = perConfigTasks(rows, file, tasks, notes);
+    notes.push(metricsNote(kept));
+    return {
+        rows: kept,
+        taskIds: universe,
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the file's test cases",
+        modelConfig: {
+            value: configs[0] ?? "",
+            from: `the provider's ${opts.modelConfigFrom ?? "id"}${ctx.prompts > 1 ? " and the prompt's label" : ""}; --model-config-from id|label`,
+        },
+        pickOne: "pick one provider with --provider ID|LABEL (and one prompt with --prompt LABEL)",
+        notes,
+    };
+}
+/** The file's own `results.stats` against the results: a disagreement is a warning. */
+function statsCheck(doc, rows) {
+    const stats = isObject(doc["results"]) && isObject(doc["results"]["stats"]) ? doc["results"]["stats"] : undefined;
+    if (stats === undefined)
+        return [];
+    const n = (r) => rows.filter((x) => x.result === r).length;
+    const mine = { successes: n("pass"), failures: n("fail"), errors: n("infra_error") };
+    const theirs = { successes: stats["successes"], failures: stats["failures"], errors: stats["errors"] };
+    const same = Object.keys(mine).every((k) => theirs[k] === mine[k]);
+    const shown = (o) => `${String(o["successes"])} successes, ${String(o["failures"])} failures, ${String(o["errors"])} errors`;
+    return same
+        ? [`results.stats agrees: ${shown(mine)}`]
+        : [
+            `WARNING: results.stats says ${shown(theirs)}, but the file's results have ${shown(mine)}; the results are imported`,
+        ];
+}
+
 ;// CONCATENATED MODULE: ./src/importers/swebench-results.ts
 
 
@@ -33708,7 +35201,12 @@ function importSwebenchResults({ opts, text, tasks }) {
     const rows = tasks.ids.map((id) => {
         const w = where.get(id);
         if (w === undefined) {
-            return { task_id: id, result: "fail", evidence: [`${file}#/resolved`, taskListEvidence(tasks, id)] };
+            return {
+                task_id: id,
+                result: "fail",
+                evidence: [`${file}#/resolved`, taskListEvidence(tasks, id)],
+                from: { file: tasks.file, line: tasks.lineOf.get(id) ?? 0 },
+            };
         }
         return { task_id: id, result: resultOf[w.list], evidence: [jsonEvidence(file, w.ptr)] };
     });
@@ -33725,6 +35223,606 @@ function importSwebenchResults({ opts, text, tasks }) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/importers/table.ts
+/**
+ * Any table with one attempt per line — CSV with a header, or JSON Lines of flat objects — and a
+ * column map: the escape hatch for every other tool and for spreadsheets.
+ *
+ * `--map FIELD=COLUMN,…` maps export fields to columns: task_id, result and model_config are
+ * required (model_config unless --model-config names the one config), attempt, cluster,
+ * harness_revision and `metrics.<name>` are optional; a field left out of --map is read from a
+ * column of its own name when there is one (CSV headers match case-insensitively, as the other CSV
+ * importers do). The result column's values are mapped by --pass-values, --fail-values and
+ * --infra-values (defaults `pass,true,1`, `fail,false,0`, `infra_error`; `missing` is always
+ * missing); a value in no list is refused, naming the row. CSV cells of ids and attempts are
+ * trimmed (as reviews-csv trims ids); result values are matched exactly. An empty id, an attempt
+ * given twice for one task and config, a metric that is not a number ≥ 0 are refused, each naming
+ * the line.
+ */
+
+
+
+
+
+const TABLE_FIELDS = [
+    "task_id",
+    "model_config",
+    "result",
+    "attempt",
+    "cluster",
+    "harness_revision",
+];
+const DEFAULT_RESULT_VALUES = {
+    pass: ["pass", "true", "1"],
+    fail: ["fail", "false", "0"],
+    infra_error: ["infra_error"],
+};
+/** The format: --format, else the extension, else the first character (`{` → JSON Lines). */
+function tableFormat(file, text, given) {
+    if (given !== undefined)
+        return { format: given, how: "--format" };
+    const name = file.toLowerCase().replace(/\.gz$/, "");
+    if (name.endsWith(".csv"))
+        return { format: "csv", how: "the .csv extension" };
+    if (name.endsWith(".jsonl") || name.endsWith(".ndjson"))
+        return { format: "jsonl", how: "the file's extension" };
+    const first = text.replace(/^\uFEFF/, "").trimStart()[0];
+    return first === "{"
+        ? { format: "jsonl", how: "content: the first line is a JSON object" }
+        : { format: "csv", how: "content: not a JSON object" };
+}
+function readRecords(file, text, format) {
+    if (format === "csv") {
+        const table = readCsvTable(file, text, []);
+        const records = table.records.map((rec) => ({
+            line: rec.line,
+            evidence: csvEvidence(file, rec.row),
+            get: (c) => {
+                const i = table.column.get(c.trim().toLowerCase());
+                return i === undefined ? undefined : rec.fields[i];
+            },
+        }));
+        return { records, columns: table.header.filter((h) => h !== ""), fold: true };
+    }
+    const problems = new Problems(file);
+    const columns = new Set();
+    const records = [];
+    for (const { line, value } of readJsonLines(file, text)) {
+        if (!isObject(value)) {
+            problems.add(`expected an object (one attempt per line), found ${typeName(value)}`, { line });
+            continue;
+        }
+        for (const k of Object.keys(value))
+            columns.add(k);
+        records.push({
+            line,
+            evidence: `${file}#L${line}`,
+            get: (c) => (Object.hasOwn(value, c) ? value[c] : undefined),
+        });
+    }
+    problems.throwIfAny(`${file}: not usable JSON Lines`);
+    return { records, columns: [...columns], fold: false };
+}
+/** The column of each field: --map, else a column of the field's own name. */
+function columnsOf(file, map, columns, fold, haveModel) {
+    const norm = (c) => (fold ? c.trim().toLowerCase() : c);
+    const known = new Set(columns.map(norm));
+    const out = new Map();
+    const implied = [];
+    for (const [field, column] of Object.entries(map)) {
+        if (!known.has(norm(column))) {
+            fileError(file, `--map ${field}=${column}: the table has no column ${JSON.stringify(column)}; columns: ${listSome([...columns].sort(compareIds), 20)}` +
+                unicodeNearMatch(column, columns));
+        }
+        out.set(field, column);
+    }
+    for (const field of TABLE_FIELDS) {
+        if (!out.has(field) && known.has(norm(field))) {
+            out.set(field, field);
+            implied.push(field);
+        }
+    }
+    const required = haveModel ? ["task_id", "result"] : ["task_id", "result", "model_config"];
+    const unmapped = required.filter((f) => !out.has(f));
+    if (unmapped.length > 0) {
+        fileError(file, `${unmapped.join(", ")} ${unmapped.length === 1 ? "is" : "are"} not mapped and the table has no column of that name: ` +
+            `map ${unmapped.length === 1 ? "it" : "them"} with --map ${unmapped.map((f) => `${f}=COLUMN`).join(",")}` +
+            (unmapped.includes("model_config") ? " (or name the one config with --model-config ID)" : "") +
+            `; columns: ${listSome([...columns].sort(compareIds), 20)}`);
+    }
+    return { columns: out, implied };
+}
+/** The value lists of the result column; a value in two lists is refused. */
+function resultValues(opts) {
+    const lists = [
+        ["pass", opts.passValues ?? DEFAULT_RESULT_VALUES.pass],
+        ["fail", opts.failValues ?? DEFAULT_RESULT_VALUES.fail],
+        ["infra_error", opts.infraValues ?? DEFAULT_RESULT_VALUES.infra_error],
+        ["missing", ["missing"]],
+    ];
+    const out = new Map();
+    for (const [result, values] of lists) {
+        for (const v of values) {
+            const seen = out.get(v);
+            if (seen !== undefined && seen !== result) {
+                fileError(opts.file, `the result value ${JSON.stringify(v)} would mean both ${seen} and ${result}: list it once`);
+            }
+            out.set(v, result);
+        }
+    }
+    return out;
+}
+/** A cell as text: CSV cells are text; JSON strings, numbers and booleans are written as JSON writes them. */
+function asText(v) {
+    if (typeof v === "string")
+        return v;
+    if (typeof v === "number" && Number.isFinite(v))
+        return String(v);
+    if (typeof v === "boolean")
+        return String(v);
+    return undefined;
+}
+const CSV_NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+const CSV_INTEGER = /^(?:0|[1-9][0-9]{0,14})$/;
+/** One record's row, or undefined when a problem was added. */
+function tableRow(rec, ctx) {
+    const { file, format, col, values, problems } = ctx;
+    const at = { line: rec.line };
+    const cell = (field) => {
+        const c = col.get(field);
+        return c === undefined ? undefined : rec.get(c);
+    };
+    const id = (field, required) => {
+        const v = cell(field);
+        const t = typeof v === "number" && Number.isInteger(v)
+            ? String(v)
+            : typeof v === "string" && format === "csv"
+                ? v.trim()
+                : v;
+        if ((t === undefined || t === null || t === "") && !required)
+            return undefined;
+        if (typeof t !== "string" || t === "") {
+            problems.add(`${field} (column ${JSON.stringify(col.get(field))}): expected a non-empty value, found ${typeName(t)}`, at);
+            return null;
+        }
+        return t;
+    };
+    const taskId = id("task_id", true);
+    const config = col.has("model_config") ? id("model_config", true) : undefined;
+    const harness = id("harness_revision", col.has("harness_revision"));
+    const cluster = id("cluster", false);
+    if (taskId === null || config === null || harness === null || cluster === null || taskId === undefined)
+        return undefined;
+    const raw = asText(cell("result"));
+    const result = raw === undefined ? undefined : values.get(raw);
+    if (result === undefined) {
+        problems.add(`result (column ${JSON.stringify(col.get("result"))}): ${raw === undefined ? typeName(cell("result")) : JSON.stringify(raw)} is in none of ` +
+            `--pass-values, --fail-values, --infra-values (${[...values.keys()].map((v) => JSON.stringify(v)).join(", ")})` +
+            (raw === undefined ? "" : unicodeNearMatch(raw, [...values.keys()])), at);
+        return undefined;
+    }
+    const attempt = attemptOf(cell("attempt"), format);
+    if (typeof attempt === "object") {
+        problems.add(`attempt (column ${JSON.stringify(col.get("attempt"))}): ${attempt.problem}`, at);
+        return undefined;
+    }
+    const metrics = new MetricsBuilder();
+    let bad = false;
+    for (const [field, column] of col) {
+        if (!field.startsWith("metrics."))
+            continue;
+        const v = rec.get(column);
+        const n = typeof v === "string" ? (v.trim() === "" ? undefined : CSV_NUMBER.test(v.trim()) ? Number(v) : v) : v;
+        const p = metrics.add(field.slice("metrics.".length), n);
+        if (p !== null) {
+            problems.add(`${field} (column ${JSON.stringify(column)}): ${p}`, at);
+            bad = true;
+        }
+    }
+    if (bad)
+        return undefined;
+    if (attempt !== undefined) {
+        const key = JSON.stringify([config ?? "", harness ?? "", taskId, attempt]);
+        const first = ctx.attempts.get(key);
+        if (first !== undefined) {
+            problems.add(`task ${JSON.stringify(taskId)} attempt ${JSON.stringify(attempt)} appears twice (first on line ${first}): which result holds would be a guess`, at);
+            return undefined;
+        }
+        ctx.attempts.set(key, rec.line);
+    }
+    const row = {
+        task_id: taskId,
+        result,
+        evidence: [rec.evidence],
+        from: { file, line: rec.line },
+    };
+    if (attempt !== undefined)
+        row.attempt = attempt;
+    if (cluster !== undefined)
+        row.cluster = cluster;
+    if (config !== undefined)
+        row.model_config = config;
+    if (harness !== undefined)
+        row.harness_revision = harness;
+    const m = metrics.result;
+    if (m !== undefined)
+        row.metrics = m;
+    return row;
+}
+function checkMap(file, map) {
+    for (const field of Object.keys(map)) {
+        const metric = field.startsWith("metrics.") ? field.slice("metrics.".length) : undefined;
+        if (metric !== undefined ? !METRIC_NAME.test(metric) : !TABLE_FIELDS.includes(field)) {
+            fileError(file, `--map ${field}=…: not a field a table maps (${TABLE_FIELDS.join(", ")}, metrics.<name> with name [a-z][a-z0-9_]{0,63})`);
+        }
+    }
+}
+function importTable({ opts, text, tasks }) {
+    const file = opts.file;
+    const { format, how } = tableFormat(file, text, opts.format);
+    const { records, columns, fold } = readRecords(file, text, format);
+    if (records.length === 0)
+        fileError(file, "the table has no row");
+    const map = opts.map ?? {};
+    checkMap(file, map);
+    const { columns: col, implied } = columnsOf(file, map, columns, fold, opts.modelConfig !== undefined);
+    const values = resultValues(opts);
+    const ctx = { file, format, col, values, problems: new Problems(file), attempts: new Map() };
+    const rows = [];
+    for (const rec of records) {
+        const row = tableRow(rec, ctx);
+        if (row !== undefined)
+            rows.push(row);
+    }
+    ctx.problems.throwIfAny(`${file}: unusable table`);
+    const notes = [
+        `read as ${format === "csv" ? "CSV" : "JSON Lines"} (${how}): ${records.length} rows`,
+    ];
+    const mapped = [...col.entries()].map(([f, c]) => `${f} ← ${c}${implied.includes(f) ? " (same name)" : ""}`);
+    notes.push(`columns: ${mapped.join(", ")}`);
+    const shown = (r) => [...values.entries()]
+        .filter(([, x]) => x === r)
+        .map(([v]) => JSON.stringify(v))
+        .join(", ");
+    notes.push(`result values: ${shown("pass")} → pass; ${shown("fail")} → fail; ${shown("infra_error")} → infra_error; "missing" → missing`);
+    const { rows: kept, universe } = perConfigTasks(rows, file, tasks, notes);
+    notes.push(metricsNote(kept));
+    return {
+        rows: kept,
+        taskIds: universe,
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the table",
+        modelConfig: { value: "", from: `column ${JSON.stringify(col.get("model_config") ?? "")}` },
+        rowHarnessFrom: `column ${JSON.stringify(col.get("harness_revision") ?? "")}`,
+        pickOne: "import one config's rows at a time, or map model_config to its column",
+        notes,
+    };
+}
+/** An attempt: an integer (CSV digits too), a string, or absent; anything else a problem. */
+function attemptOf(v, format) {
+    if (v === undefined || v === null || v === "")
+        return undefined;
+    if (typeof v === "number")
+        return Number.isSafeInteger(v) && v >= 0
+            ? v
+            : { problem: `expected an integer ≥ 0 or a string, found ${v}` };
+    if (typeof v !== "string")
+        return { problem: `expected an integer or a string, found ${typeName(v)}` };
+    const t = format === "csv" ? v.trim() : v;
+    return format === "csv" && CSV_INTEGER.test(t) ? Number(t) : t;
+}
+
+;// CONCATENATED MODULE: ./src/importers/terminal-bench.ts
+/**
+ * Terminal-Bench's `tb run` output: a run's `results.json` (one entry per trial) with its
+ * `run_metadata.json`; a directory of runs of one config imports as one export.
+ *
+ * - task = `task_id`; attempt = k of the trial name `<task>.<k>-of-<n>` (with several runs,
+ *   `<run_id>/<k>`, so two runs' trials stay two attempts);
+ * - `is_resolved` true → pass, false → fail, null → infra_error (the trial's `failure_mode`, e.g.
+ *   `test_timeout`, is in its evidence). `agent_timeout` is the agent's own time running out: the
+ *   trial keeps its outcome, and the notes count them;
+ * - `total_input_tokens` / `total_output_tokens` → metrics `tokens_in` / `tokens_out` where set;
+ * - model_config: the metadata's `model_name`, which tb leaves null unless `--model` was given, so
+ *   --model-config is required then; harness_revision: `git:<commit_hash>`; dataset_revision:
+ *   `<dataset_name>@<dataset_version>:sha256:<hex>`, the hex as the other importers compute it
+ *   from the task ids (the metadata's `task_ids`, or --tasks);
+ * - tasks of the run's `task_ids` without a trial → missing.
+ */
+
+
+
+const TRIAL_NAME = /^(.*)\.([1-9][0-9]*)-of-([1-9][0-9]*)$/;
+function readRun(results, metadata) {
+    const doc = parseJsonFile(results.shown, results.text);
+    const meta = parseJsonFile(metadata.shown, metadata.text);
+    if (!isObject(meta))
+        fileError(metadata.shown, `expected tb's run metadata object, found ${typeName(meta)}`);
+    if (!isObject(doc) || !Array.isArray(doc["results"])) {
+        fileError(results.shown, `expected tb's results object with a "results" array of trials, found ${isObject(doc) ? `"results": ${typeName(doc["results"])}` : typeName(doc)}`, { field: "/results" });
+    }
+    const runId = typeof meta["run_id"] === "string" && meta["run_id"] !== "" ? meta["run_id"] : results.group;
+    return {
+        dir: results.group,
+        resultsFile: results.shown,
+        metadataFile: metadata.shown,
+        runId,
+        meta,
+        trials: doc["results"],
+        results: doc,
+    };
+}
+/** The runs of the input, in the order found (a directory's runs in name order). */
+function runsOf(related) {
+    const runs = [];
+    for (let i = 0; i < related.length; i += 2) {
+        const results = related[i];
+        const metadata = related[i + 1];
+        if (results?.role !== TB_RESULTS || metadata?.role !== TB_METADATA) {
+            throw new Error("terminal-bench: results.json and run_metadata.json are read in pairs");
+        }
+        runs.push(readRun(results, metadata));
+    }
+    return runs;
+}
+/** A metadata field every run must agree on (they are runs of one config on one dataset). */
+function agreed(runs, key, why) {
+    const first = runs[0];
+    if (first === undefined)
+        return undefined;
+    for (const r of runs.slice(1)) {
+        if (JSON.stringify(r.meta[key] ?? null) !== JSON.stringify(first.meta[key] ?? null)) {
+            fileError(r.metadataFile, `${key} is ${JSON.stringify(r.meta[key] ?? null)}, but ${first.metadataFile} has ` +
+                `${JSON.stringify(first.meta[key] ?? null)}: ${why}; import the runs one by one`, { field: pointer(key) });
+        }
+    }
+    return first.meta[key];
+}
+/** The rows of one run's trials; problems are collected, named by file and JSON Pointer. */
+function trialRows(run, several, tally, rows, taskIds) {
+    const file = run.resultsFile;
+    const problems = new Problems(file);
+    const seen = new Map();
+    const harness = typeof run.meta["commit_hash"] === "string" ? `git:${run.meta["commit_hash"]}` : undefined;
+    run.trials.forEach((t, i) => {
+        const at = (sub) => `${pointer("results", i)}${sub}`;
+        if (!isObject(t)) {
+            problems.add(`expected a trial object, found ${typeName(t)}`, { field: at("") });
+            return;
+        }
+        const taskId = t["task_id"];
+        if (typeof taskId !== "string" || taskId === "") {
+            problems.add(`expected a task id (non-empty string), found ${typeName(taskId)}`, {
+                field: at("/task_id"),
+            });
+            return;
+        }
+        const name = t["trial_name"];
+        const m = typeof name === "string" ? TRIAL_NAME.exec(name) : null;
+        if (m?.[1] !== taskId || m[2] === undefined || m[3] === undefined || Number(m[2]) > Number(m[3])) {
+            problems.add(`expected the trial name "${taskId}.<k>-of-<n>" (1 ≤ k ≤ n), found ${typeName(name)}: the attempt number is read from it`, { field: at("/trial_name") });
+            return;
+        }
+        const k = Number(m[2]);
+        const key = `${taskId}\u0000${k}`;
+        const first = seen.get(key);
+        if (first !== undefined) {
+            problems.add(`task ${JSON.stringify(taskId)} trial ${k} appears twice (also /results/${first}): the run is ambiguous`, {
+                field: at(""),
+            });
+            return;
+        }
+        seen.set(key, i);
+        if (!taskIds.has(taskId)) {
+            problems.add(`task ${JSON.stringify(taskId)} is not among the task_ids of ${run.metadataFile}: the results and the metadata disagree`, { field: at("/task_id") });
+            return;
+        }
+        const resolved = t["is_resolved"];
+        const mode = t["failure_mode"];
+        if (resolved !== true && resolved !== false && resolved !== null) {
+            problems.add(`expected is_resolved true, false or null, found ${typeName(resolved)}`, {
+                field: at("/is_resolved"),
+            });
+            return;
+        }
+        if (mode !== undefined && typeof mode !== "string") {
+            problems.add(`expected failure_mode to be a string, found ${typeName(mode)}`, {
+                field: at("/failure_mode"),
+            });
+            return;
+        }
+        const metrics = new MetricsBuilder();
+        for (const [metric, field] of [
+            [TOKENS_IN, "total_input_tokens"],
+            [TOKENS_OUT, "total_output_tokens"],
+        ]) {
+            const p = metrics.add(metric, t[field]);
+            if (p !== null)
+                problems.add(`${field}: ${p}`, { field: at(`/${field}`) });
+        }
+        const evidence = [jsonEvidence(file, at("/is_resolved"))];
+        if (resolved === null) {
+            evidence.push(jsonEvidence(file, at("/failure_mode")));
+            const why = mode ?? "(no failure_mode)";
+            tally.nulls.set(why, (tally.nulls.get(why) ?? 0) + 1);
+        }
+        else if (resolved)
+            tally.resolved += 1;
+        else
+            tally.unresolved += 1;
+        if (mode === "agent_timeout" && resolved === true)
+            tally.timeoutsResolved += 1;
+        if (mode === "agent_timeout" && resolved === false)
+            tally.timeoutsUnresolved += 1;
+        const row = {
+            task_id: taskId,
+            attempt: several ? `${run.runId}/${k}` : k,
+            result: resolved === null ? "infra_error" : resolved ? "pass" : "fail",
+            evidence,
+            from: { file, field: at("/task_id") },
+        };
+        const result = metrics.result;
+        if (result !== undefined)
+            row.metrics = result;
+        if (harness !== undefined && several)
+            row.harness_revision = harness;
+        rows.push(row);
+    });
+    problems.throwIfAny(`${file}: not a usable Terminal-Bench results.json`);
+}
+function stringList(run, key) {
+    const v = run.meta[key];
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || x === "")) {
+        fileError(run.metadataFile, `expected ${key} to be a list of task ids, found ${typeName(v)}`, {
+            field: pointer(key),
+        });
+    }
+    return v;
+}
+function importTerminalBench({ opts, tasks, related }) {
+    const runs = runsOf(related ?? []);
+    if (runs.length === 0)
+        fileError(opts.file, "no Terminal-Bench run found");
+    const datasetName = agreed(runs, "dataset_name", "runs of one export must be on one dataset");
+    const datasetVersion = agreed(runs, "dataset_version", "runs of one export must be on one dataset version");
+    const agent = agreed(runs, "agent_name", "runs of one export must be of one config (agent)");
+    const model = agreed(runs, "model_name", "runs of one export must be of one config (model)");
+    const ids = new Map(runs.map((r) => [r, stringList(r, "task_ids")]));
+    const runIds = new Map();
+    for (const r of runs) {
+        const twin = runIds.get(r.runId);
+        if (twin !== undefined)
+            fileError(r.metadataFile, `run_id ${JSON.stringify(r.runId)} is also the run of ${twin.metadataFile}: the same run twice`);
+        runIds.set(r.runId, r);
+    }
+    if (opts.modelConfig === undefined && (typeof model !== "string" || model === "")) {
+        fileError(runs[0]?.metadataFile ?? opts.file, "the run names no model (model_name is null: tb records it only when --model is given), so the model " +
+            "config cannot be read from it: give its id with --model-config ID", { field: "/model_name" });
+    }
+    const several = runs.length > 1;
+    const rows = [];
+    const tally = {
+        resolved: 0,
+        unresolved: 0,
+        nulls: new Map(),
+        timeoutsResolved: 0,
+        timeoutsUnresolved: 0,
+    };
+    for (const r of runs)
+        trialRows(r, several, tally, rows, new Set(ids.get(r)));
+    const notes = [];
+    notes.push(several
+        ? `${runs.length} runs of one config: ${listSome(runs.map((r) => `${r.runId} (${r.trials.length} trials)`))}; attempt = <run_id>/<k>`
+        : `run ${runs[0]?.runId ?? ""}: ${runs[0]?.trials.length ?? 0} trials; attempt = k of "<task>.<k>-of-<n>"`);
+    if (typeof agent === "string")
+        notes.push(`agent: ${agent} (run_metadata.json agent_name)`);
+    const nulls = [...tally.nulls.entries()].sort(([a], [b]) => compareIds(a, b)).map(([m, n]) => `${n} ${m}`);
+    notes.push(`is_resolved: ${tally.resolved} true → pass, ${tally.unresolved} false → fail, ` +
+        `${[...tally.nulls.values()].reduce((a, b) => a + b, 0)} null → infra_error` +
+        (nulls.length > 0 ? ` (failure_mode: ${nulls.join(", ")})` : ""));
+    if (tally.timeoutsResolved + tally.timeoutsUnresolved > 0) {
+        notes.push(`agent_timeout: ${tally.timeoutsResolved + tally.timeoutsUnresolved} trials where the agent's own time ran out keep ` +
+            `their outcome (${tally.timeoutsResolved} resolved → pass, ${tally.timeoutsUnresolved} not → fail)`);
+    }
+    for (const r of runs)
+        for (const n of crossCheck(r, rows, several))
+            notes.push(n);
+    // The task universe: --tasks, else every run's task_ids.
+    const listed = [...new Set(runs.flatMap((r) => ids.get(r) ?? []))].sort(compareIds);
+    const universe = tasks?.ids ?? listed;
+    const universeSet = new Set(universe);
+    const kept = rows.filter((r) => universeSet.has(r.task_id));
+    const outside = [...new Set(rows.filter((r) => !universeSet.has(r.task_id)).map((r) => r.task_id))].sort(compareIds);
+    if (outside.length > 0) {
+        notes.push(`${outside.length} tasks outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`);
+    }
+    const tried = new Set(kept.map((r) => r.task_id));
+    const missing = universe.filter((id) => !tried.has(id));
+    for (const id of missing)
+        kept.push(missingTask(id, runs, ids, tasks));
+    if (missing.length > 0)
+        notes.push(`${missing.length} tasks have no trial: written as missing (${listSome(missing)})`);
+    notes.push(metricsNote(kept));
+    const draft = {
+        rows: kept,
+        taskIds: universe,
+        taskIdsFrom: tasks
+            ? `the task list ${tasks.file}`
+            : several
+                ? `the task_ids of the ${runs.length} runs' ${TB_METADATA}`
+                : `the task_ids of ${runs[0]?.metadataFile ?? TB_METADATA}`,
+        modelConfig: { value: typeof model === "string" ? model : "", from: `${TB_METADATA} model_name` },
+        notes,
+    };
+    const harness = terminal_bench_harnessOf(runs);
+    if (harness.common !== undefined)
+        draft.harnessRevision = harness.common;
+    if (several && harness.common === undefined)
+        draft.rowHarnessFrom = `each run's ${TB_METADATA} commit_hash`;
+    if (!several || harness.common !== undefined)
+        for (const r of kept)
+            delete r.harness_revision;
+    if (typeof datasetName === "string" && datasetName !== "" && typeof datasetVersion === "string") {
+        const ids256 = computeDatasetRevision(universe);
+        draft.datasetRevision = {
+            value: `${datasetName}@${datasetVersion}:${ids256}`,
+            from: `computed: dataset_name@dataset_version, then sha256 of the ${universe.length} task ids in ` +
+                `${draft.taskIdsFrom}, sorted by UTF-8 bytes and joined by "\\n"`,
+        };
+    }
+    return draft;
+}
+function terminal_bench_harnessOf(runs) {
+    const hashes = new Set(runs.map((r) => r.meta["commit_hash"]));
+    const [only] = hashes;
+    if (hashes.size !== 1 || typeof only !== "string" || only === "")
+        return {};
+    return {
+        common: {
+            value: `git:${only}`,
+            from: `${TB_METADATA} commit_hash (the terminal-bench checkout tb ran from)`,
+        },
+    };
+}
+function missingTask(id, runs, ids, tasks) {
+    if (tasks !== undefined) {
+        const from = { file: tasks.file, line: tasks.lineOf.get(id) ?? 0 };
+        return { task_id: id, result: "missing", evidence: [taskListEvidence(tasks, id)], from };
+    }
+    for (const r of runs) {
+        const j = ids.get(r)?.indexOf(id) ?? -1;
+        if (j >= 0) {
+            const ptr = pointer("task_ids", j);
+            return {
+                task_id: id,
+                result: "missing",
+                evidence: [jsonEvidence(r.metadataFile, ptr)],
+                from: { file: r.metadataFile, field: ptr },
+            };
+        }
+    }
+    return { task_id: id, result: "missing", evidence: [] };
+}
+/** The run's own summary against its trials: a disagreement is a warning (the trials are imported). */
+function crossCheck(run, rows, several) {
+    const mine = rows.filter((r) => r.evidence[0]?.startsWith(`${run.resultsFile}#`) === true);
+    const resolved = mine.filter((r) => r.result === "pass").length;
+    const total = run.trials.length;
+    const accuracy = run.results["accuracy"];
+    const what = several ? `${run.resultsFile}: ` : "";
+    if (typeof accuracy !== "number" || total === 0)
+        return [];
+    if (Math.abs(accuracy - resolved / total) > 1e-9) {
+        return [
+            `WARNING: ${what}the file's accuracy is ${accuracy}, but ${resolved} of its ${total} trials are resolved ` +
+                `(${(resolved / total).toFixed(4)}); the trials are imported`,
+        ];
+    }
+    return [
+        `${what}the file's accuracy ${accuracy} = ${resolved} resolved / ${total} trials (it counts is_resolved null as ` +
+            "not resolved; here those are infra_error)",
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/importers/types.ts
 const IMPORT_KINDS = [
     "swebench-report",
@@ -33732,6 +35830,10 @@ const IMPORT_KINDS = [
     "swebench-leaderboard",
     "swebench-pro",
     "inspect",
+    "terminal-bench",
+    "promptfoo",
+    "lm-eval",
+    "table",
     "verified-annotations",
     "swebench-pro-audit",
     "reviews-csv",
@@ -33743,6 +35845,10 @@ const types_RESULT_KINDS = [
     "swebench-leaderboard",
     "swebench-pro",
     "inspect",
+    "terminal-bench",
+    "promptfoo",
+    "lm-eval",
+    "table",
 ];
 /** What an instance without a patch (SWE-bench `empty_patch_ids` / `no_generation`) counts as. */
 const NO_PATCH_RESULTS = ["fail", "missing", "infra_error"];
@@ -33750,6 +35856,10 @@ const CLUSTER_MODES = ["auto", "repo", "none"];
 const OTHER_ISSUES_RULES = ["broken", "disputed", "ignore"];
 /** swebench-pro-audit: the label of a claim of CLAIMS.md that COVERAGE.md agrees with. */
 const CLAIMED_RULES = ["broken", "disputed"];
+/** promptfoo: what names a provider's model config. */
+const PROVIDER_NAMES = ["id", "label"];
+/** table: how FILE is read (default: by its extension, else by its first character). */
+const TABLE_FORMATS = ["csv", "jsonl"];
 
 ;// CONCATENATED MODULE: ./src/importers/verified-annotations.ts
 
@@ -33826,6 +35936,7 @@ function importVerifiedAnnotations({ opts, text, tasks }) {
             validity,
             reviewer,
             evidence: [csvEvidence(file, rec.row)],
+            from: { file, line: rec.line },
             note: `underspecified=${fmt(us)}, false_negative=${fmt(fn)}, other_major_issues=${fmt(other)}: ${why} → ${validity}`,
         });
     }
@@ -33858,6 +35969,13 @@ function fmt(v) {
 }
 
 ;// CONCATENATED MODULE: ./src/importers/run.ts
+/**
+ * runImport: read the input (and the task list), run the importer of the kind, then apply the
+ * shared defaults (model config, harness and dataset revisions, review revision, validity) and
+ * serialise sorted JSONL lines with a fixed key order.
+ */
+
+
 
 
 
@@ -33886,122 +36004,56 @@ const RESULT_IMPORTERS = {
     "swebench-leaderboard": importSwebenchLeaderboard,
     "swebench-pro": importSwebenchPro,
     inspect: importInspect,
+    "terminal-bench": importTerminalBench,
+    promptfoo: importPromptfoo,
+    "lm-eval": importLmEval,
+    table: importTable,
 };
 const REVIEW_IMPORTERS = {
     "verified-annotations": importVerifiedAnnotations,
     "swebench-pro-audit": importSwebenchProAudit,
     "reviews-csv": importReviewsCsv,
 };
-/** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
-const LINE_KINDS = new Set(["reviews-csv", "verified-annotations"]);
-/** Kinds whose FILE is a directory, and the files read from it. */
-const DIRECTORY_KINDS = {
-    "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
-};
-/**
- * Reads a text file; `.gz` files are decompressed. A missing file is an input error naming the
- * file as the user gave it (`shown`). With `lines` (CSV, TSV, Markdown, a task list), the line caps
- * of caps.ts hold too.
- */
-async function readTextFile(path, what, shown = path, lines = null) {
-    let data;
-    try {
-        // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
-        data = await (0,file_kind/* readRegularFile */.XF)(path, MAX_IMPORT_BYTES);
-    }
-    catch (error) {
-        const why = (0,file_kind/* inputFileProblem */.K4)(error);
-        if (why === null)
-            throw error;
-        throw new errors/* InputError */.dz(`cannot read the ${what} ${shown}: ${why}`);
-    }
-    if (path.toLowerCase().endsWith(".gz")) {
-        try {
-            // The cap holds for the inflated bytes too: a gzip bomb stops at it, in bounded memory.
-            data = (0,external_node_zlib_namespaceObject.gunzipSync)(data, { maxOutputLength: MAX_IMPORT_BYTES });
-        }
-        catch (error) {
-            if (error.code === "ERR_BUFFER_TOO_LARGE")
-                fileError(shown, `the file inflates to more than ${MAX_IMPORT_BYTES} bytes (the import limit)`);
-            fileError(shown, "the file ends in .gz but is not gzip data");
-        }
-    }
-    if (lines !== null)
-        checkLines(data, shown, path.toLowerCase().endsWith(".gz"), lines);
-    if (!(0,external_node_buffer_namespaceObject.isUtf8)(data)) {
-        // Decoding would write U+FFFD into the export: name where the bad bytes start instead.
-        const back = Buffer.from(data.toString("utf8"), "utf8");
-        let i = 0;
-        while (i < data.length && data[i] === back[i])
-            i++;
-        const lineStart = data.lastIndexOf(0x0a, i - 1) + 1;
-        let line = 1;
-        for (let j = 0; j < lineStart; j++)
-            if (data[j] === 0x0a)
-                line++;
-        throw new errors/* InputError */.dz(`${shown}:${line}: the file is not valid UTF-8 text (byte ${i + 1} of the ${path.toLowerCase().endsWith(".gz") ? "inflated " : ""}file, column ${i - lineStart + 1} of the line)`);
-    }
-    return data.toString("utf8");
-}
-/**
- * Largest importer input, in bytes, read or inflated (256 MiB): importers hold the whole text, and
- * V8 cannot make a string much past 512 MiB.
- */
-const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
-/** The files an import reads, as the user named them: FILE (or a directory kind's files), --tasks. */
-function importInputs(opts) {
-    const names = DIRECTORY_KINDS[opts.kind];
-    const files = names === undefined ? [opts.file] : names.map((n) => inDirectory(opts.file, n));
+/** Kinds whose task ids are SWE-bench instance ids: `cluster` is the repository (--cluster). */
+const REPO_CLUSTER_KINDS = new Set([
+    "swebench-report",
+    "swebench-results",
+    "swebench-leaderboard",
+    "swebench-pro",
+]);
+/** The files an import reads, as the user named them: FILE (or the files found from it), --tasks. */
+async function importInputs(opts) {
+    const files = plannedFiles(await planInputs(opts, resolverFor(opts.cwd)));
     return opts.tasks !== undefined ? [...files, opts.tasks] : files;
-}
-/** A directory kind's FILE must be a directory: say so, and which files it must hold. */
-async function checkDirectory(path, shown, kind, names) {
-    let st;
-    try {
-        st = await (0,promises_.stat)(path);
-    }
-    catch (error) {
-        const why = (0,file_kind/* inputFileProblem */.K4)(error);
-        if (why === null)
-            throw error;
-        throw new errors/* InputError */.dz(`cannot read the ${kind} directory ${shown}: ${why}`);
-    }
-    if (!st.isDirectory()) {
-        throw new errors/* InputError */.dz(`${shown}: ${kind} reads a directory (holding ${names.join(", ")}), but this is ${(0,file_kind/* describeKind */.SB)(st)}`);
-    }
 }
 async function runImport(opts) {
     if (!IMPORT_KINDS.includes(opts.kind)) {
         throw new errors/* InputError */.dz(`unknown import kind ${JSON.stringify(opts.kind)}; kinds: ${IMPORT_KINDS.join(", ")}`);
     }
     run_checkOptions(opts);
-    const at = (p) => (opts.cwd === undefined ? p : (0,external_node_path_.resolve)(opts.cwd, p));
-    const names = DIRECTORY_KINDS[opts.kind];
+    const at = resolverFor(opts.cwd);
     const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
-    let text = "";
-    let files;
-    if (names === undefined) {
-        text = await readTextFile(at(opts.file), "input file", opts.file, LINE_KINDS.has(opts.kind) ? limits : null);
-    }
-    else {
-        await checkDirectory(at(opts.file), opts.file, opts.kind, names);
-        files = {};
-        for (const name of names) {
-            files[name] = await readTextFile((0,external_node_path_.join)(at(opts.file), name), `${opts.kind} file`, inDirectory(opts.file, name), limits);
-        }
-    }
+    const read = await readPlanned(await planInputs(opts, at), opts.kind, limits);
     let tasks;
     if (opts.tasks !== undefined) {
         tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks, limits));
     }
-    return importText(opts, text, tasks, files);
+    return importText(opts, read.text, tasks, read.files, read);
 }
 /**
  * The import itself, on text already read (used by runImport and by tests); `files` holds the
- * texts of a directory kind's files, by name.
+ * texts of a directory kind's files, by name; `more` the bytes of a binary FILE and the files
+ * read beside it.
  */
-function importText(opts, text, tasks, files) {
-    const input = files === undefined ? { opts, text, tasks } : { opts, text, tasks, files };
+function importText(opts, text, tasks, files, more = {}) {
+    const input = {
+        opts,
+        text,
+        tasks,
+        ...(files !== undefined ? { files } : {}),
+        ...(more.bytes !== undefined ? { bytes: more.bytes } : {}),
+        ...(more.related !== undefined ? { related: more.related } : {}),
+    };
     const results = RESULT_IMPORTERS[opts.kind];
     if (results !== undefined)
         return finishResults(opts, results(input));
@@ -34029,16 +36081,24 @@ function run_checkOptions(opts) {
         throw new errors/* InputError */.dz(`--disputed-at ${disputedAt} is above --broken-at ${brokenAt}: nothing could be disputed`);
     }
 }
-function revisionNote(opts, taskIds, from) {
+function revisionNote(opts, taskIds, from, byImporter) {
     if (opts.datasetRevision !== undefined) {
         return {
             value: opts.datasetRevision,
             note: `dataset_revision: ${opts.datasetRevision} (--dataset-revision)`,
+            from: "--dataset-revision",
+        };
+    }
+    if (byImporter !== undefined) {
+        return {
+            ...byImporter,
+            note: `dataset_revision: ${byImporter.value} (${byImporter.from}; --dataset-revision to set it)`,
         };
     }
     const value = computeDatasetRevision(taskIds);
     return {
         value,
+        from: "computed",
         note: `dataset_revision: ${value} (computed: sha256 of the ${new Set(taskIds).size} task ids in ${from}, ` +
             `sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
     };
@@ -34050,32 +36110,11 @@ function finishResults(opts, draft) {
         fileError(opts.file, "nothing to import: no task found");
     const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
     checkRows(rows, opts.file, (r) => r.task_id, limits);
-    if (opts.kind !== "inspect")
+    if (REPO_CLUSTER_KINDS.has(opts.kind))
         addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
-    const modelConfig = opts.modelConfig ?? draft.modelConfig.value;
-    notes.push(opts.modelConfig !== undefined
-        ? `model_config: ${modelConfig} (--model-config)`
-        : `model_config: ${modelConfig} (default: ${draft.modelConfig.from}; --model-config to set it)`);
-    let harnessRevision;
-    if (opts.harnessRevision !== undefined) {
-        harnessRevision = opts.harnessRevision;
-        notes.push(`harness_revision: ${harnessRevision} (--harness-revision)` +
-            (isPlaceholderRevision(harnessRevision)
-                ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
-                : ""));
-    }
-    else if (draft.harnessRevision !== undefined) {
-        harnessRevision = draft.harnessRevision.value;
-        notes.push(`harness_revision: ${harnessRevision} (default: ${draft.harnessRevision.from}; --harness-revision)`);
-    }
-    else {
-        // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
-        // takes it for a revision, so "same harness revision" cannot pass on it.
-        harnessRevision = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
-        notes.push(`harness_revision: ${harnessRevision} (default: the file names no harness; a placeholder, not a revision: ` +
-            `the gate's harness checks fail on it; --harness-revision to set a real one)`);
-    }
-    const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom);
+    const modelConfig = chooseModelConfig(opts, draft, notes);
+    const harness = chooseHarnessRevision(opts, draft, notes);
+    const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom, draft.datasetRevision);
     notes.push(dataset.note);
     const validity = opts.validity ?? "unreviewed";
     const reviewRevision = opts.reviewRevision ?? DEFAULT_EXPORT_REVIEW_REVISION;
@@ -34083,16 +36122,93 @@ function finishResults(opts, draft) {
         (opts.validity === undefined && opts.reviewRevision === undefined
             ? " (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)"
             : ""));
-    notes.push(resultCounts(rows));
+    for (const n of resultCounts(rows, modelConfig.value))
+        notes.push(n);
+    // A shared value is written only on rows that do not name their own.
+    checkExportValues(rows, [
+        ...(rows.some((r) => r.model_config === undefined) ? [{ field: "model_config", ...modelConfig }] : []),
+        ...(rows.some((r) => r.harness_revision === undefined)
+            ? [{ field: "harness_revision", ...harness }]
+            : []),
+        { field: "dataset_revision", value: dataset.value, from: dataset.from },
+    ], opts.file);
     const lines = exportLines(rows, {
         datasetRevision: dataset.value,
-        harnessRevision,
-        modelConfig,
+        harnessRevision: harness.value,
+        modelConfig: modelConfig.value,
         validity,
         reviewRevision,
     });
     checkOutputLines(lines, opts.file, limits);
     return { lines, notes };
+}
+/**
+ * The model config of rows that do not name their own: --model-config, else the importer's
+ * default. When the rows name their own (several configs in one file), --model-config may only
+ * rename a single one.
+ */
+function chooseModelConfig(opts, draft, notes) {
+    const own = [...new Set(draft.rows.flatMap((r) => (r.model_config === undefined ? [] : [r.model_config])))];
+    own.sort(compareIds);
+    if (own.length > 0 && opts.modelConfig !== undefined) {
+        if (own.length > 1) {
+            fileError(opts.file, `--model-config would give the ${own.length} model configs of the file (${listSome(own)}) one name; ` +
+                (draft.pickOne ?? "import each on its own"));
+        }
+        for (const r of draft.rows)
+            delete r.model_config;
+        notes.push(`model_config: ${opts.modelConfig} (--model-config; the file's ${own[0] ?? ""})`);
+        return { value: opts.modelConfig, from: "--model-config" };
+    }
+    if (own.length > 0) {
+        notes.push(`model_config: ${own.length === 1 ? "" : `${own.length} configs, `}${listSome(own)} (${draft.modelConfig.from})`);
+        return draft.modelConfig;
+    }
+    if (opts.modelConfig !== undefined) {
+        notes.push(`model_config: ${opts.modelConfig} (--model-config)`);
+        return { value: opts.modelConfig, from: "--model-config" };
+    }
+    notes.push(`model_config: ${draft.modelConfig.value} (default: ${draft.modelConfig.from}; --model-config to set it)`);
+    return draft.modelConfig;
+}
+/** The harness revision of rows that do not name their own: the flag, the importer's default, a placeholder. */
+function chooseHarnessRevision(opts, draft, notes) {
+    const own = new Map();
+    for (const r of draft.rows) {
+        if (r.harness_revision !== undefined)
+            own.set(r.harness_revision, (own.get(r.harness_revision) ?? 0) + 1);
+    }
+    if (opts.harnessRevision !== undefined) {
+        const value = opts.harnessRevision;
+        for (const r of draft.rows)
+            delete r.harness_revision;
+        notes.push(`harness_revision: ${value} (--harness-revision)` +
+            (own.size > 1
+                ? `; the file's rows named ${own.size}: ${listSome([...own.keys()].sort(compareIds))}`
+                : "") +
+            (isPlaceholderRevision(value)
+                ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
+                : ""));
+        return { value, from: "--harness-revision" };
+    }
+    if (own.size > 0) {
+        const counts = [...own.keys()].sort(compareIds).map((h) => `${h} (${own.get(h)} rows)`);
+        notes.push(`harness_revision: per row, ${listSome(counts)} (${draft.rowHarnessFrom ?? "the file"}; --harness-revision)`);
+    }
+    if (draft.harnessRevision !== undefined) {
+        const { value, from } = draft.harnessRevision;
+        if (own.size === 0)
+            notes.push(`harness_revision: ${value} (default: ${from}; --harness-revision)`);
+        return draft.harnessRevision;
+    }
+    // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
+    // takes it for a revision, so "same harness revision" cannot pass on it.
+    const value = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
+    if (own.size === 0 || draft.rows.some((r) => r.harness_revision === undefined)) {
+        notes.push(`harness_revision: ${value} (default: the file names no harness; a placeholder, not a revision: ` +
+            `the gate's harness checks fail on it; --harness-revision to set a real one)`);
+    }
+    return { value, from: "the placeholder for a file that names no harness" };
 }
 function finishReviews(opts, draft) {
     const notes = [...draft.notes];
@@ -34116,7 +36232,7 @@ function finishReviews(opts, draft) {
         (opts.reviewRevision === undefined
             ? " (default for reviews files: above the exports' default 0, so these labels decide; --review-revision)"
             : " (--review-revision)"));
-    const lines = reviewLines(draft.rows.map((r) => {
+    const rows = draft.rows.map((r) => {
         const row = {
             task_id: r.task_id,
             dataset_revision: r.dataset_revision ?? datasetRevision,
@@ -34129,7 +36245,12 @@ function finishReviews(opts, draft) {
             ...(r.reviewer !== undefined ? { reviewer: r.reviewer } : {}),
             ...(r.note !== undefined ? { note: r.note } : {}),
         };
-    }));
+    });
+    checkReviewValues(rows.map((r, i) => {
+        const from = draft.rows[i]?.from;
+        return from === undefined ? r : { ...r, from };
+    }), opts.file);
+    const lines = reviewLines(rows);
     checkOutputLines(lines, opts.file, limits);
     notes.push(`${lines.length} review rows`);
     return { lines, notes };
@@ -34183,8 +36304,21 @@ const import_args_FLAGS = {
     "no-generation": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
     cluster: { key: "cluster", kinds: SWEBENCH_KINDS },
     scorer: { key: "scorer", kinds: ["inspect"] },
-    "pass-threshold": { key: "passThreshold", kinds: ["inspect"] },
+    "pass-threshold": { key: "passThreshold", kinds: ["inspect", "lm-eval"] },
+    threshold: { key: "passThreshold", kinds: ["lm-eval"] },
     "score-map": { key: "scoreMap", kinds: ["inspect"] },
+    "run-metadata": { key: "runMetadata", kinds: ["terminal-bench"] },
+    provider: { key: "provider", kinds: ["promptfoo"] },
+    "model-config-from": { key: "modelConfigFrom", kinds: ["promptfoo"] },
+    prompt: { key: "prompt", kinds: ["promptfoo"] },
+    "results-json": { key: "resultsJson", kinds: ["lm-eval"] },
+    metric: { key: "metric", kinds: ["lm-eval"] },
+    filter: { key: "filter", kinds: ["lm-eval"] },
+    map: { key: "map", kinds: ["table"] },
+    "pass-values": { key: "passValues", kinds: ["table"] },
+    "fail-values": { key: "failValues", kinds: ["table"] },
+    "infra-values": { key: "infraValues", kinds: ["table"] },
+    format: { key: "format", kinds: ["table"] },
     "broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
     "disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
     "other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
@@ -34231,6 +36365,21 @@ function scoreMap(flag, value) {
     }
     return out;
 }
+/** `--map FIELD=COLUMN[,FIELD=COLUMN…]`: export field → column (a column name holds no comma). */
+function columnMap(flag, value) {
+    const out = Object.create(null);
+    for (const part of value.split(",")) {
+        const eq = part.indexOf("=");
+        if (eq <= 0 || eq === part.length - 1) {
+            throw usage(`${flag}: expected FIELD=COLUMN[,FIELD=COLUMN…], found ${JSON.stringify(part)}`);
+        }
+        const field = part.slice(0, eq);
+        if (Object.hasOwn(out, field))
+            throw usage(`${flag}: ${JSON.stringify(field)} is mapped twice`);
+        out[field] = part.slice(eq + 1);
+    }
+    return out;
+}
 function parseImportArgs(argv) {
     const parsed = parseArgv(argv, ARG_SPECS, {
         positionals: true,
@@ -34273,6 +36422,12 @@ function parseImportArgs(argv) {
             case "scorer":
             case "reviewer":
             case "out":
+            case "runMetadata":
+            case "provider":
+            case "prompt":
+            case "resultsJson":
+            case "metric":
+            case "filter":
                 if (value.trim() === "")
                     throw usage(`${flag}: expected a non-empty value`);
                 opts[key] = value;
@@ -34307,6 +36462,21 @@ function parseImportArgs(argv) {
             case "claimed":
                 opts.claimed = import_args_oneOf(flag, value, CLAIMED_RULES);
                 break;
+            case "modelConfigFrom":
+                opts.modelConfigFrom = import_args_oneOf(flag, value, PROVIDER_NAMES);
+                break;
+            case "format":
+                opts.format = import_args_oneOf(flag, value, TABLE_FORMATS);
+                break;
+            case "map":
+                opts.map = columnMap(flag, value);
+                break;
+            case "passValues":
+            case "failValues":
+            case "infraValues":
+                // A comma-separated list; an empty item stands for an empty cell.
+                opts[key] = value.split(",");
+                break;
             default:
                 throw usage(`unhandled flag ${flag}`);
         }
@@ -34316,19 +36486,71 @@ function parseImportArgs(argv) {
     if (disputedAt > brokenAt) {
         throw usage(`--disputed-at ${disputedAt} is above --broken-at ${brokenAt}`);
     }
+    checkValueLists(opts);
     return opts;
+}
+/** table: a result value in two of --pass-values, --fail-values, --infra-values is refused. */
+function checkValueLists(opts) {
+    const seen = new Map();
+    for (const [flag, list] of [
+        ["--pass-values", opts.passValues],
+        ["--fail-values", opts.failValues],
+        ["--infra-values", opts.infraValues],
+    ]) {
+        for (const v of list ?? []) {
+            const first = seen.get(v);
+            if (first !== undefined && first !== flag) {
+                throw usage(`${JSON.stringify(v)} is in both ${first} and ${flag}: a value means one result`);
+            }
+            if (first === flag)
+                throw usage(`${flag}: ${JSON.stringify(v)} is listed twice`);
+            seen.set(v, flag);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/import-help.ts
 /** The --help text of `model-gate import`. */
 const IMPORT_HELP = `Usage: model-gate import KIND FILE [flags] [-o OUT]
 
-Turn a harness's results into a gate export (SPEC §1.1 JSONL), or a validity annotation sheet
-into a reviews file (SPEC §1.2 JSONL). Output goes to stdout (or -o OUT); notes on the defaults
-applied, the dataset revision and the counts go to stderr. Lines are sorted by task id, keys in a
-fixed order, so the same input gives the same bytes. Ambiguous input is refused, never guessed.
+Turn a harness's results (Terminal-Bench, promptfoo, lm-evaluation-harness, Inspect, SWE-bench,
+or any table) into a gate export (SPEC §1.1 JSONL), or a validity annotation sheet into a reviews
+file (SPEC §1.2 JSONL). Output goes to stdout (or -o OUT); notes on the defaults applied, the
+dataset revision and the counts go to stderr. Lines are sorted by task id, keys in a fixed order,
+so the same input gives the same bytes. Ambiguous input is refused, never guessed, and so is a
+value the gate would refuse (an id with a control character, a bad metric), naming its place.
 
 Kinds (results → export):
+  terminal-bench        Terminal-Bench "tb run" output: a run's results.json (run_metadata.json
+                        beside it, or --run-metadata), its run directory, or a directory of runs
+                        of one config (one export; attempt = <run_id>/<k>). task = task_id,
+                        attempt = k of "<task>.<k>-of-<n>"; is_resolved true → pass, false →
+                        fail, null → infra_error (failure_mode in the evidence); agent_timeout
+                        keeps the trial's outcome. Needs --model-config (tb records no model).
+                        Metrics: tokens_in, tokens_out.
+  promptfoo             promptfoo "eval --output results.json": one config per provider (its id,
+                        or --model-config-from label; with several prompts "<provider> | <prompt
+                        label>"), task = the test's description (else vars:<hash>), attempt =
+                        the repeat; success → pass, failureReason 2 (error) → infra_error, other
+                        failures → fail. Metrics: latency_s, cost_usd, tokens_in, tokens_out.
+  lm-eval               lm-evaluation-harness --log_samples samples_<task>_<timestamp>.jsonl, with
+                        results_<timestamp>.json beside it (or --results-json): task =
+                        <task>/<doc_id>; the line's metric (--metric) 1 → pass, 0 → fail, other
+                        numbers need --threshold; several filters need --filter. model_config =
+                        the results file's model_name.
+  inspect               Inspect AI eval log, .eval (ZIP) or JSON, told apart by content: one row
+                        per sample and epoch (attempt = epoch). A sample with an error →
+                        infra_error (its message the evidence). Score rule: --score-map values
+                        first; "C" → pass, "I" → fail; true/false; numbers: 1 → pass, 0 → fail,
+                        or with --pass-threshold X, ≥ X → pass; anything else is an error naming
+                        the sample. Dataset sample ids (eval.dataset.sample_ids) without any
+                        sample → missing. Metrics: tokens_in, tokens_out, cost_usd (model_usage),
+                        latency_s (working_time).
+  table                 Any CSV or JSON Lines, one attempt per line, with a column map (--map):
+                        task_id, result and model_config (or --model-config) are required;
+                        attempt, cluster, harness_revision, metrics.<name> optional. Result
+                        values: --pass-values, --fail-values, --infra-values; another value is
+                        an error naming the row.
   swebench-report       SWE-bench harness run report <model>.<run_id>.json:
                         resolved_ids → pass, unresolved_ids → fail, error_ids → infra_error,
                         incomplete_ids (no prediction) → missing, empty_patch_ids → --empty-patch.
@@ -34344,13 +36566,6 @@ Kinds (results → export):
                         percentage disagrees with its per-instance values.
   swebench-pro          Scale's SWE-Bench Pro traj/<run>/eval_results.json {instance_id: bool}:
                         true → pass, false → fail.
-  inspect               Inspect AI eval log, JSON format (convert .eval logs with
-                        "inspect log convert LOG.eval --to json --output-dir DIR"): one row per
-                        sample and epoch (attempt = epoch). A sample with an error → infra_error.
-                        Score rule: --score-map values first; "C" → pass, "I" → fail; true/false;
-                        numbers: 1 → pass, 0 → fail, or with --pass-threshold X, ≥ X → pass;
-                        anything else is an error naming the sample. Dataset sample ids
-                        (eval.dataset.sample_ids) without any sample → missing.
 
 Kinds (annotations → reviews):
   verified-annotations  OpenAI's SWE-bench Verified ensembled_annotations_public.csv. Default rule:
@@ -34384,10 +36599,15 @@ Flags for every kind:
 Flags for results kinds:
   --model-config ID         default: swebench-report: the file name without .json;
                             swebench-results: the submission folder; swebench-leaderboard: the
-                            run's folder; swebench-pro: the run directory; inspect: eval.model.
-  --harness-revision R      default: inspect: "git:<commit>" from eval.revision when present;
-                            otherwise "unknown:<kind>": a placeholder (the "unknown:" prefix is
-                            reserved), on which the gate's harness checks fail; set a real one.
+                            run's folder; swebench-pro: the run directory; inspect: eval.model;
+                            terminal-bench: model_name (required when tb recorded none);
+                            lm-eval: model_name. promptfoo, table: each row's own config; the flag
+                            renames a single one.
+  --harness-revision R      default: inspect: "git:<commit>" from eval.revision; terminal-bench:
+                            "git:<commit_hash>"; lm-eval: "git:<git_hash>"; table: the
+                            harness_revision column if mapped; otherwise "unknown:<kind>": a
+                            placeholder (the "unknown:" prefix is reserved), on which the gate's
+                            harness checks fail; set a real one.
   --validity LABEL          the validity written on every row; default unreviewed (labels come
                             from a reviews file at a higher review revision).
   --empty-patch RESULT      swebench-report, swebench-results: what an empty patch / no_generation
@@ -34402,6 +36622,27 @@ Flags for results kinds:
   --pass-threshold X        inspect: numeric scores ≥ X pass, below fail.
   --score-map V=R[,V=R…]    inspect: extra string values, e.g. P=fail,N=fail (R: pass, fail,
                             infra_error).
+  --run-metadata FILE       terminal-bench: the run's run_metadata.json, when it is not beside
+                            results.json.
+  --provider ID|LABEL       promptfoo: import only this provider.
+  --model-config-from WHAT  promptfoo: id (default) or label: what names a provider's config.
+  --prompt LABEL            promptfoo: import only this prompt (by its label or id).
+  --results-json FILE       lm-eval: the results file, when it is not results_<timestamp>.json
+                            beside the samples file.
+  --metric NAME             lm-eval: the metric read (default: the one each line's "metrics"
+                            list names).
+  --threshold X             lm-eval: metric values ≥ X pass (≤ X for a lower-is-better metric);
+                            needed for a metric that is not 0/1. Alias --pass-threshold.
+  --filter NAME             lm-eval: the filter read when the samples have several.
+  --map F=COL[,F=COL…]      table: export field → column, e.g. task_id=id,model_config=model,
+                            result=correct,attempt=seed,cluster=repo,metrics.cost_usd=cost. A field
+                            not mapped is read from a column of its own name when there is one.
+  --pass-values V[,V…]      table: result values that mean pass (default: pass,true,1).
+  --fail-values V[,V…]      table: result values that mean fail (default: fail,false,0).
+  --infra-values V[,V…]     table: result values that mean infra_error (default: infra_error).
+                            The value "missing" is always missing; an empty item, an empty cell.
+  --format csv|jsonl        table: how FILE is read (default: by its extension, else its first
+                            character: "{" → JSON Lines).
 
 Flags for reviews kinds:
   --broken-at N             verified-annotations: s ≥ N → broken (default 3; 4 = never).
@@ -34415,6 +36656,11 @@ Flags for reviews kinds:
                             swebench-pro-audit default: swebench-pro-audit.
 
 Examples:
+  model-gate import terminal-bench runs/2025-09-06__18-59-06 --model-config orchestrator-opus-4.1 -o opus.jsonl
+  model-gate import promptfoo results.json --model-config-from label --harness-revision git:$(git rev-parse HEAD) -o pf.jsonl
+  model-gate import lm-eval out/org__model/samples_gsm8k_2026-01-21T03-44-18.458309.jsonl --filter strict-match -o lm.jsonl
+  model-gate import inspect logs/2026-11-02T09-12-44_bugfix.eval -o inspect.jsonl
+  model-gate import table sheet.csv --map task_id=id,model_config=model,result=correct --pass-values yes --fail-values no -o t.jsonl
   model-gate import swebench-leaderboard leaderboards.json --run 20251124_mini-v1.16.0_claude-opus-4-5-20251101 -o a.jsonl
   model-gate import swebench-pro traj/gpt-5-250-turns-10132025/eval_results.json --tasks pro-tasks.txt -o b.jsonl
   model-gate import verified-annotations ensembled_annotations_public.csv --tasks verified-tasks.txt -o reviews.jsonl
@@ -34439,7 +36685,7 @@ async function importCommand(argv, io) {
     const options = parseImportArgs([...argv]);
     if (options.out !== undefined) {
         // The export must not replace the importer's input (or a device): refused before reading.
-        const given = importInputs(options);
+        const given = await importInputs({ ...options, cwd: io.cwd });
         (0,file_kind/* checkOutputTarget */.Bj)((0,external_node_path_.resolve)(io.cwd, options.out), options.out, "-o", given.map((p) => ({ path: (0,external_node_path_.resolve)(io.cwd, p), shown: p })));
     }
     // Files are read relative to the user's directory and named as typed (evidence stays relative).
@@ -35337,7 +37583,7 @@ class PolicyHistoryError extends errors/* InputError */.dz {
 const SHALLOW_FIX = "Fetch the whole history (git fetch --unshallow), or in GitHub Actions check out with `fetch-depth: 0`.";
 /** Options that keep a user's git configuration (or a `*` in the path) from changing what is read. */
 const FIXED_CONFIG = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "core.quotepath=off"];
-function firstLine(r) {
+function policy_history_firstLine(r) {
     const line = (r.stderr ?? "").split("\n").find((l) => l.trim() !== "");
     return (line ?? `git exited with status ${r.code}`).trim().slice(0, 300);
 }
@@ -35350,7 +37596,7 @@ async function run(g, args, cwd) {
 async function checked(g, args, cwd, what) {
     const r = await run(g, args, cwd);
     if (r.code !== 0)
-        throw new PolicyHistoryError("git-failed", `git failed: ${firstLine(r)}`, `Cannot ${what}: ${firstLine(r)}`);
+        throw new PolicyHistoryError("git-failed", `git failed: ${policy_history_firstLine(r)}`, `Cannot ${what}: ${policy_history_firstLine(r)}`);
     return r;
 }
 const HEADER = "\u0001";
@@ -35449,7 +37695,7 @@ async function verifyCommit(g, cwd, rev) {
 async function policy_history_locate(g, cwd, path) {
     const inside = await run(g, ["rev-parse", "--is-inside-work-tree"], cwd);
     if (inside.code !== 0 || inside.stdout.trim() !== "true")
-        throw new PolicyHistoryError("not-a-checkout", "the workspace is not a git checkout", `${cwd} is not in a git checkout (${inside.code !== 0 ? firstLine(inside) : "not a work tree"}): ` +
+        throw new PolicyHistoryError("not-a-checkout", "the workspace is not a git checkout", `${cwd} is not in a git checkout (${inside.code !== 0 ? policy_history_firstLine(inside) : "not a work tree"}): ` +
             "the policy's history is read from git; run this inside the repository's checkout.");
     const shallow = await checked(g, ["rev-parse", "--is-shallow-repository"], cwd, "read the repository");
     if (shallow.stdout.trim() === "true")
