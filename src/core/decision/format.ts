@@ -41,10 +41,8 @@ export function delta0Text(delta0: number): string {
   return `${delta0 > 0 ? "+" : "-"}${p}%`;
 }
 
-/** "1 task" / "2 tasks". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 task" / "2 tasks" (words.ts). */
+export { plural } from "../words.js";
 
 /**
  * An untrusted value (a revision, a path) is shown in a sentence with at most this many code

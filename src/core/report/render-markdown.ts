@@ -18,6 +18,7 @@
  * visible note says the comment was trimmed.
  */
 
+import { pluralWord } from "../words.js";
 import { runsHeadlineMarkdown, runsMarkdown } from "./render-runs.js";
 import type { AttainingSet, ModelFigures, Verdict } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
@@ -197,10 +198,6 @@ function moreLine(shown: number, total: number, noun: string): string[] {
   return rest > 0 ? ["", `… and ${rest} more ${noun}.`] : [];
 }
 
-function plural(n: number, one: string, many: string): string {
-  return n === 1 ? one : many;
-}
-
 function codeList(items: readonly string[], limit: number): string {
   if (items.length === 0) return "none";
   const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
@@ -272,8 +269,8 @@ function warningLines(report: Report, detail: Detail, trimmedTo: number | null):
     const loosenings = changes.filter((c) => c.loosening).length;
     quotes.push(
       `⚠️ This pull request changes the policy file: ${changes.length} ` +
-        `${plural(changes.length, "rule", "rules")} changed, ${loosenings} ` +
-        `${plural(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`,
+        `${pluralWord(changes.length, "rule", "rules")} changed, ${loosenings} ` +
+        `${pluralWord(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`,
     );
   }
   if (trimmedTo !== null) {
@@ -349,7 +346,7 @@ function settingsLine(report: Report, title: string): string {
       : "infra errors excluded";
   const se =
     c.standard_error === "clustered"
-      ? `clustered SE (${formatCount(c.clusters)} ${plural(c.clusters ?? 0, "cluster", "clusters")})`
+      ? `clustered SE (${formatCount(c.clusters)} ${pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
       : "paired SE";
   return `<sub>${[
     title === "" ? "" : md(title, 120),
@@ -606,7 +603,7 @@ function brokenSection(report: Report, detail: Detail): string[] {
           ...moreLine(shown.length, total, "broken tasks"),
         ]),
   ];
-  return details(`<b>${formatCount(total)} broken ${plural(total, "task", "tasks")}</b>`, body);
+  return details(`<b>${formatCount(total)} broken ${pluralWord(total, "task", "tasks")}</b>`, body);
 }
 
 /** The verdict at each review revision (render-history.ts), collapsed like every other section. */
@@ -617,10 +614,10 @@ function verdictByRevisionDetails(report: Report, detail: Detail): string[] {
     (c) => c.verdict_before !== c.verdict_after,
   );
   const summary =
-    `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${plural(revisions.length, "revision", "revisions")}, ` +
+    `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${pluralWord(revisions.length, "revision", "revisions")}, ` +
     (changed.length === 0
       ? "the verdict never moved"
-      : `the verdict moved ${changed.length} ${plural(changed.length, "time", "times")}`);
+      : `the verdict moved ${changed.length} ${pluralWord(changed.length, "time", "times")}`);
   // The section's own heading is the <summary> here.
   return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
 }
@@ -631,7 +628,7 @@ function appendOnlyDetails(report: Report, detail: Detail): string[] {
   if (body.length === 0) return [];
   const n = report.append_only?.rows_changed_or_removed ?? 0;
   return details(
-    `<b>History rewritten</b> — ${formatCount(n)} earlier ${plural(n, "row", "rows")} changed or removed`,
+    `<b>History rewritten</b> — ${formatCount(n)} earlier ${pluralWord(n, "row", "rows")} changed or removed`,
     body.slice(2),
   );
 }
@@ -669,7 +666,7 @@ function historySection(report: Report, detail: Detail): string[] {
           ...moreLine(shown.length, history.count, "tasks"),
         ];
   return details(
-    `<b>Review history</b> — ${formatCount(history.count)} ${plural(history.count, "task", "tasks")} changed label across review revisions`,
+    `<b>Review history</b> — ${formatCount(history.count)} ${pluralWord(history.count, "task", "tasks")} changed label across review revisions`,
     body,
   );
 }
@@ -680,10 +677,10 @@ function policyChangesSection(report: Report, detail: Detail): string[] {
   const loosenings = changes.filter((c) => c.loosening).length;
   const body = [
     `The policy at the base commit decided this verdict. The head changes ${changes.length} ` +
-      `${plural(changes.length, "rule", "rules")}, ${loosenings} of them ${plural(loosenings, "a loosening", "loosenings")}; ` +
+      `${pluralWord(changes.length, "rule", "rules")}, ${loosenings} of them ${pluralWord(loosenings, "a loosening", "loosenings")}; ` +
       "they take effect only once merged.",
   ];
-  const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${plural(changes.length, "rule", "rules")}, ${loosenings} ${plural(loosenings, "loosening", "loosenings")}`;
+  const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${pluralWord(changes.length, "rule", "rules")}, ${loosenings} ${pluralWord(loosenings, "loosening", "loosenings")}`;
   if (detail.policyChanges === "count") return details(summary, body);
   const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(
     0,
@@ -709,7 +706,7 @@ function provenanceSection(report: Report, detail: Detail): string[] {
   const pol = p.policy;
   const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
   // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
-  const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${plural(p.inputs.length, "file", "files")}`;
+  const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${pluralWord(p.inputs.length, "file", "files")}`;
   if (detail.provenance === "short") {
     return details(summary, [
       `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +

@@ -16,11 +16,11 @@ import {
   MODEL_CHARS,
   modelsSentence,
   moreSentence,
-  plural,
   previousSentence,
   SINCE_LAST_RUN_ITEMS,
 } from "../render-since-last-run.js";
 import type { RunChanges } from "../../run-types.js";
+import { plural } from "../../words.js";
 import { escapeHtmlText, HTML_INLINE, htmlTable } from "./html-text.js";
 
 const f = HTML_INLINE;
