@@ -70,6 +70,54 @@ function commonValidCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniver
   };
 }
 
+/**
+ * The fewest attempts without an infra error whose addition brings the rate I / (A + x) within a
+ * maximum threshold, or null when none can: a minimum, or a maximum no added attempt reaches
+ * (0 with I > 0). Exact: the closed form, then checked against `satisfies` around it.
+ */
+export function cleanAttemptsNeeded(infraErrors: number, attempts: number, t: Threshold): number | null {
+  if (t.op !== "<" && t.op !== "<=") return null;
+  if (satisfies(infraErrors / attempts, t)) return 0;
+  if (t.value <= 0) return null;
+  const limit = Math.ceil(infraErrors / t.value) + 2;
+  return smallestSatisfying(t, (x) => infraErrors / (attempts + x), infraErrors / t.value - attempts, limit);
+}
+
+/**
+ * What would bring a failing infra error rate within the threshold, as a clause (docs/spec.md
+ * §4.3, "what would resolve it"). Attempts are only appended, so the rate falls only as attempts
+ * without an infra error are added. Advice is feasible when it asks for at most as many new
+ * attempts as the model has made (one more run of the benchmark as large as this one); past
+ * that no count is given, and the clause says why nothing re-run can fix it.
+ */
+export function infraRemedy(
+  side: "baseline" | "candidate",
+  infraErrors: number,
+  attempts: number,
+  t: Threshold,
+): string {
+  const x = cleanAttemptsNeeded(infraErrors, attempts, t);
+  if (t.op !== "<" && t.op !== "<=") {
+    return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
+  }
+  if (x !== null && x <= infraErrors) {
+    return ` — re-running ${x} of the ${plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
+  }
+  if (x !== null && x <= attempts) {
+    const retried = infraErrors / (attempts + infraErrors);
+    return (
+      ` — ${plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
+      `re-running only the ${plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`
+    );
+  }
+  const twice = infraErrors / (2 * attempts);
+  return (
+    ` — no re-run can satisfy it: attempts are only appended, so the ${plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
+    `and even a second run as large as this one (${plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
+    `Fix the infrastructure and run the benchmark again for the ${side}`
+  );
+}
+
 function infraRateCheck(side: "baseline" | "candidate", m: ModelFigures, t: Threshold): Check {
   const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
   const rate = m.infra_error_rate;
@@ -86,21 +134,7 @@ function infraRateCheck(side: "baseline" | "candidate", m: ModelFigures, t: Thre
   }
   const passed = satisfies(rate, t);
   let detail = `The ${side} had ${plural(m.infra_errors, "infra error")} in ${plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
-  if (!passed) {
-    const more =
-      t.op === "<" || t.op === "<="
-        ? smallestSatisfying(
-            t,
-            (x) => m.infra_errors / (denom + x),
-            t.value > 0 ? m.infra_errors / t.value - denom : 0,
-            t.value > 0 ? Math.ceil(m.infra_errors / t.value) + 2 : 0,
-          )
-        : null;
-    detail +=
-      more !== null
-        ? ` — ${plural(more, "more attempt")} without an infra error (e.g. re-running the ${plural(m.lost_to_infra_tasks, "task")} lost to infra on a fixed harness) would satisfy it`
-        : " — fix the infrastructure and re-run the affected tasks";
-  }
+  if (!passed) detail += infraRemedy(side, m.infra_errors, denom, t);
   return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 
