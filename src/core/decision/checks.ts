@@ -8,6 +8,7 @@ import type { MarginAnalysis } from "../stats/margin.js";
 import { isPlaceholderRevision, type Dataset } from "../model.js";
 import type { EvaluationContext } from "./evaluation-types.js";
 import { delta0Text, num, pct, plural, satisfies, shownList, shownValue } from "./format.js";
+import { formatPp, formatPpUnsigned } from "../format-number.js";
 import { separateTaskUniverses, type SeparateUniverses } from "./task-universe.js";
 
 /**
@@ -265,10 +266,10 @@ function sameHarnessCheck(dataset: Dataset): Check {
   let detail: string;
   if (passed) detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
   else if (placeholders.length > 0) {
+    // Said once: real_harness_revisions (always run) fails too and carries the why and the fix.
     detail =
-      `The harness revisions (${sideList(b, c)}) include the placeholder ${shownList(placeholders)}, ` +
-      `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
-      `harness — ${realRevisionRemedy(placeholders)}.`;
+      `A placeholder harness revision (${shownList(placeholders)}) cannot show that both models ran on one ` +
+      `harness; Real harness revisions says how to set real ones.`;
   } else {
     detail = `The models ran on ${plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
   }
@@ -403,7 +404,7 @@ export function marginRemedy(a: MarginAnalysis, delta0: number): string {
   const q = a.qValid ?? a.z;
   const lo = a.margin - q * a.seValid;
   const hi = a.margin + q * a.seValid;
-  const band = `the valid tasks alone give Δ̂ ∓ q·SE = [${num(lo)}, ${num(hi)}]`;
+  const band = `the valid tasks alone give Δ̂ ∓ q·SE = ${formatPp(lo)} … ${formatPp(hi)}`;
   if (d > 0 && (lo > delta0 || hi <= delta0)) {
     return `${review}: ${band}, so resolving the open labels could decide it`;
   }
@@ -434,7 +435,7 @@ function attainingSetWords(a: MarginAnalysis, set: readonly number[]): string {
  */
 function lcbFormula(a: MarginAnalysis): string | null {
   if (a.lcb === null || a.marginAtLcb === null || a.seLower === null) return null;
-  const figures = `${num(a.marginAtLcb)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+  const figures = `${formatPp(a.marginAtLcb)} − ${num(a.qLower ?? a.z)} × ${formatPpUnsigned(a.seLower)} = ${formatPp(a.lcb)}`;
   if (a.lcbKind === "exact" && a.lcbSet !== null) {
     return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
   }
@@ -461,11 +462,11 @@ function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Che
   }
   const passed = a.lcb > delta0;
   let detail: string;
-  if (passed) detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
+  if (passed) detail = `${formula} > δ₀ = ${formatPp(delta0)} (${rule}).`;
   else if (a.ucb !== null && a.ucb <= delta0) {
-    detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}), and neither does UCB = ${num(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+    detail = `${formula} does not exceed δ₀ = ${formatPp(delta0)} (${rule}), and neither does UCB = ${formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
   } else {
-    detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
+    detail = `${formula} does not exceed δ₀ = ${formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
   }
   return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
 }

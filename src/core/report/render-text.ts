@@ -17,6 +17,7 @@ import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 import { clusterText } from "./render-clusters.js";
 import { sinceLastRunText } from "./render-since-last-run.js";
 import { runsText } from "./render-runs.js";
+import { plural } from "../words.js";
 
 function capped(s: string, maxChars = 200): string {
   const cps = Array.from(typeof s === "string" ? s : String(s));
@@ -100,8 +101,8 @@ export function renderText(report: Report): string {
     ...report.warnings.map((w) => neutraliseLogLine(wholeText(w))),
     ...(changes.length > 0
       ? [
-          `This pull request changes the policy file: ${changes.length} rules changed, ` +
-            `${changes.filter((p) => p.loosening).length} loosenings. The policy at the base commit decided this verdict.`,
+          `This pull request changes the policy file: ${plural(changes.length, "rule")} changed, ` +
+            `${plural(changes.filter((p) => p.loosening).length, "loosening")}. The policy at the base commit decided this verdict.`,
         ]
       : []),
   ];

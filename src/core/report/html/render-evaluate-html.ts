@@ -100,18 +100,6 @@ function changeSection(report: Report): string[] {
   ];
 }
 
-/** The report's `reasons`, as the gate wrote them (at most 20, then a count). */
-function reasonsSection(report: Report): string[] {
-  if (report.reasons.length === 0) return [];
-  const shown = report.reasons.slice(0, 20);
-  const more = report.reasons.length - shown.length;
-  return [
-    "<h2>Reasons</h2>",
-    `<ul>${shown.map((x) => `<li>${f.text(x)}</li>`).join("\n")}</ul>`,
-    ...(more > 0 ? [p(g(`… and ${more} more in the report file.`))] : []),
-  ];
-}
-
 function revisionSection(report: Report): string[] {
   const v = report.verdict_by_review_revision;
   const svg = revisionChartSvg(report);
@@ -121,7 +109,9 @@ function revisionSection(report: Report): string[] {
     out.push(
       p(g(`The latest ${v.revisions.length} of ${formatCount(v.revisions_present)} review revisions.`)),
     );
-  out.push(`<ul class="legend">${MARK_LEGEND}</ul>`, "<figure>", svg, "</figure>");
+  // The marks are the margin chart's: its legend is not repeated when that chart is drawn.
+  if (marginChartSvg(report) === null) out.push(`<ul class="legend">${MARK_LEGEND}</ul>`);
+  out.push("<figure>", svg, "</figure>");
   const rows = v.revisions.map((r) => [
     g(`r${formatCount(r.revision)}`),
     g(
@@ -240,7 +230,6 @@ export function renderEvaluateHtml(report: Report): string {
   for (const line of marginSection(report)) body.push(line);
   for (const line of changeSection(report)) body.push(line);
   for (const line of checksSection(report)) body.push(line);
-  for (const line of reasonsSection(report)) body.push(line);
   for (const line of sinceLastRunHtml(report)) body.push(line);
   for (const line of revisionSection(report)) body.push(line);
   for (const line of figuresSection(report)) body.push(line);
