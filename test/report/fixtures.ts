@@ -349,6 +349,7 @@ export function acceptReport(): Report {
           from_revision: 2,
           to_revision: 3,
           tasks_changed: 2,
+          first_labels: 0,
           transitions: [
             { change: "valid → disputed", tasks: 1 },
             { change: "valid → broken", tasks: 1 },

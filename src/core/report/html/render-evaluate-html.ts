@@ -21,6 +21,7 @@ import { THRESHOLD_MAX_CHARS, wholeText } from "../prose.js";
 import type { Report } from "../report-types.js";
 import { checkName, whatWouldChange, whySentence } from "../verdict-text.js";
 import type { ModelFigures } from "../../verdict-types.js";
+import { plural } from "../../words.js";
 import { marginChartSvg, revisionChartSvg } from "./evaluate-charts-svg.js";
 import { sinceLastRunHtml } from "./evaluate-since-html.js";
 import { COLOURS, htmlDocument, legendItem, warningBoxes } from "./html-page.js";
@@ -140,7 +141,7 @@ function revisionSection(report: Report): string[] {
     out.push(
       p(
         g(
-          `Latest reclassification: review revision ${formatCount(last.revision)} changed ${formatCount(last.tasks_changed)} labels; ` +
+          `Latest reclassification: review revision ${formatCount(last.revision)} reclassified ${plural(last.tasks_changed, "task")}; ` +
             (last.verdict_changed
               ? `the verdict moved from ${last.verdict_from ?? "n/a"} to ${last.verdict_to ?? "n/a"}.`
               : "the verdict did not move."),
