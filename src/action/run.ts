@@ -782,7 +782,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const { checkRunId, commentId } = await log.group("GitHub", () =>
     publishToGitHub(
       {
-        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
+        conclusion: conclusionFor(
+          report.verdict,
+          report.provenance.policy.on_unresolved,
+          report.provenance.policy.expired && report.provenance.policy.on_expired === "neutral",
+        ),
         title: headlineText(report),
         checkText: () => renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
         comment: () => commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine),

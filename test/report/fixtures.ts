@@ -113,6 +113,8 @@ const POLICY = {
   source: "base-commit 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",
   last_commit: "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1a2b3c4d",
   on_unresolved: "fail" as const,
+  on_expired: "warn" as const,
+  expired: false,
 };
 
 /** SPEC §6 example 5: N_v = 520, D = 20, LCB = 0.011803 > 0 → accept; review fragility 7. */

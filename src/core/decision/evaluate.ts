@@ -133,7 +133,8 @@ function headlineWarnings(
   const warnings: string[] = [];
   if (ctx.expired) {
     warnings.push(
-      `Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`,
+      `Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
+        (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."),
     );
   }
   if (policy.infra_errors === "count_as_fail") {

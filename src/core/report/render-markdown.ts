@@ -45,7 +45,7 @@ import { brokenSection, fragilitySection, historySection, influentialSection } f
 import { cellCode } from "./table-cells.js";
 import { renderMarginBar } from "./text-bar.js";
 import { planningSentence } from "./render-planning.js";
-import { checkName, whatWouldChange, whySentence } from "./verdict-text.js";
+import { checkName, expiredPolicyNote, whatWouldChange, whySentence } from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, markdownProse, wholeText } from "./prose.js";
 
 export { MARKDOWN_INLINE } from "./markdown-blocks.js";
@@ -154,7 +154,8 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
 function headline(report: Report): string {
   const { baseline, candidate } = report.models;
   const icon = VERDICT_ICON[report.verdict] ?? "❔";
-  return `## ${icon} ${md(report.verdict, 20)} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
+  const expired = expiredPolicyNote(report);
+  return `## ${icon} ${md(report.verdict, 20)}${expired === null ? "" : ` (⌛ ${genMd(expired)})`} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 
 function warningLines(report: Report, detail: Detail, trimmedTo: number | null): string[] {

@@ -12,7 +12,7 @@ import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format
 import type { Report } from "./report-types.js";
 import { displayWidth, renderMarginBar } from "./text-bar.js";
 import { planningSentence } from "./render-planning.js";
-import { checkName, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
+import { checkName, expiredPolicyNote, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 import { clusterText } from "./render-clusters.js";
 import { sinceLastRunText } from "./render-since-last-run.js";
@@ -69,8 +69,9 @@ export function renderText(report: Report): string {
   const c = report.comparison;
   const { baseline, candidate } = report.models;
   const out: string[] = [];
+  const expired = expiredPolicyNote(report);
   out.push(
-    `${report.verdict.toUpperCase()} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`,
+    `${report.verdict.toUpperCase()}${expired === null ? "" : ` (${expired})`} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`,
     "",
   );
   add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));

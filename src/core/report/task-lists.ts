@@ -177,7 +177,12 @@ export function compactReviewHistory(tasks: Iterable<HistoryInput>): ReviewHisto
   for (const t of tasks) {
     const h = t.history;
     // As reviewHistoryOf: the unreviewed events before the first label are no label.
-    const labelled = h.slice(Math.max(0, h.findIndex((e) => e.validity !== "unreviewed")));
+    const labelled = h.slice(
+      Math.max(
+        0,
+        h.findIndex((e) => e.validity !== "unreviewed"),
+      ),
+    );
     if (h.length < 2 || labelled.length < 2 || labelled[0]?.validity === "unreviewed") continue;
     const first = (labelled[0] as (typeof h)[number]).validity;
     if (labelled.every((e) => e.validity === first)) {

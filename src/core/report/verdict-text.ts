@@ -374,6 +374,17 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
   return items;
 }
 
+/**
+ * "policy expired 2027-03-31" when the deciding policy's revisit date had passed, else null: the
+ * check run's title and the first line of every rendering carry it (docs/policy.md, on_expired).
+ * Generated words only: a date that is not YYYY-MM-DD (a hand-edited report) is left out.
+ */
+export function expiredPolicyNote(report: Report): string | null {
+  const p = report.provenance.policy;
+  if (!p.expired) return null;
+  return /^\d{4}-\d{2}-\d{2}$/.test(p.revisit) ? `policy expired ${p.revisit}` : "policy expired";
+}
+
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 export function checkRunTitle(report: Report): string {
   const title = verdictTitle(report);
@@ -383,7 +394,11 @@ export function checkRunTitle(report: Report): string {
 
 function verdictTitle(report: Report): string {
   const c = report.comparison;
-  const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+  const expired = expiredPolicyNote(report);
+  const verdict =
+    report.verdict.charAt(0).toUpperCase() +
+    report.verdict.slice(1) +
+    (expired === null ? "" : ` (${expired})`);
   const margin = `margin ${formatPp(c.margin)}`;
   if (report.verdict === "accept") {
     return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;

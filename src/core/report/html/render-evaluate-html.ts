@@ -19,7 +19,7 @@ import {
 } from "../format-number.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "../prose.js";
 import type { Report } from "../report-types.js";
-import { checkName, whatWouldChange, whySentence } from "../verdict-text.js";
+import { checkName, expiredPolicyNote, whatWouldChange, whySentence } from "../verdict-text.js";
 import type { ModelFigures } from "../../verdict-types.js";
 import { plural } from "../../words.js";
 import { marginChartSvg, revisionChartSvg } from "./evaluate-charts-svg.js";
@@ -39,7 +39,8 @@ function headline(report: Report): string {
   const { baseline, candidate } = report.models;
   const verdict: string = report.verdict;
   const cls = verdict in ICON ? ` class="verdict-${verdict}"` : "";
-  return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span> — candidate ${f.code(candidate.config, 120)} over baseline ${f.code(baseline.config, 120)}</h1>`;
+  const expired = expiredPolicyNote(report);
+  return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span>${expired === null ? "" : g(` (⌛ ${expired})`)} — candidate ${f.code(candidate.config, 120)} over baseline ${f.code(baseline.config, 120)}</h1>`;
 }
 
 const MARK_LEGEND = [
