@@ -392,7 +392,7 @@ describe("undefined figures are null, never NaN", () => {
     expect(e.comparison.margin_lower).toBe(1);
     expect(e.verdict).toBe("unresolved");
     expect(e.checks.at(-1)).toMatchObject({ id: "observed_margin", observed: null, passed: false });
-    expect(e.reasons.join(" ")).toContain("there are no common valid tasks");
+    expect(e.reasons.join(" ")).toContain("no common task is labelled valid");
     expectFinite(e);
   });
 
@@ -520,7 +520,7 @@ describe("warnings", () => {
     });
     expect(none.warnings).toEqual([]);
     expect(none.checks.find((k) => k.id === "observed_margin")?.detail).toContain(
-      "there are no common valid tasks",
+      "no common task is labelled valid",
     );
   });
 });

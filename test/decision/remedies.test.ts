@@ -78,3 +78,34 @@ describe("infra error rate: x* clean attempts, feasible only up to one more run 
     }
   });
 });
+
+describe("no task labelled valid: said so, with how to add labels (leaderboard runs without reviews)", () => {
+  const unlabelled: TaskSpec[] = Array.from({ length: 12 }, (_, i) => ({
+    validity: "unreviewed" as const,
+    a: i % 2 === 0 ? ("pass" as const) : ("fail" as const),
+    b: i % 3 === 0 ? ("pass" as const) : ("fail" as const),
+  }));
+  const e = evaluate(buildDataset(unlabelled), buildPolicy(), { canary: null, expired: false });
+
+  it("the common valid tasks' check names the cause and the fix, with the results' revision", () => {
+    const check = e.checks.find((c) => c.id === "common_valid_tasks");
+    expect(check).toMatchObject({ observed: 0, passed: false });
+    expect(check?.detail).toBe(
+      "No common task is labelled valid — all 12 common tasks are unreviewed: the results carry no validity labels, " +
+        "and the policy needs >= 500 common valid tasks. Add labels with a reviews file (--reviews; the action's " +
+        "reviews input): `model-gate import verified-annotations` for SWE-bench Verified, or `model-gate import " +
+        "reviews-csv` for your own sheet, given the results' --dataset-revision (rev1) or the same --tasks list, so " +
+        "that the labels apply to these tasks.",
+    );
+    expect(check?.detail).not.toContain("share few tasks");
+  });
+
+  it("the disputed fraction and the margin point at it instead of repeating it", () => {
+    expect(e.checks.find((c) => c.id === "disputed_fraction")?.detail).toMatch(
+      / — label them \(see Common valid tasks\)\.$/,
+    );
+    expect(e.checks.find((c) => c.id === "observed_margin")?.detail).toContain(
+      "cannot be computed: no common task is labelled valid",
+    );
+  });
+});

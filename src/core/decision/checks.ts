@@ -45,9 +45,42 @@ function oneTaskListFix(split: SeparateUniverses): string {
   );
 }
 
-function commonValidCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniverses | null): Check {
+/**
+ * The common valid tasks' detail when both models share tasks but none is labelled valid: the
+ * usual case of leaderboard runs imported without reviews. Says so, and how to add labels.
+ */
+function noValidLabelDetail(a: MarginAnalysis, t: Threshold, revisions: readonly string[]): string {
+  const open = a.unresolvedTasks;
+  const labels =
+    a.disputedTasks === 0
+      ? `all ${plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
+      : `the ${plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
+  return (
+    `No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
+    `Add labels with a reviews file (--reviews; the action's reviews input): ` +
+    `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
+    `given the results' --dataset-revision (${shownList(revisions)}) or the same --tasks list, so that the labels apply to these tasks.`
+  );
+}
+
+function commonValidCheck(
+  a: MarginAnalysis,
+  t: Threshold,
+  split: SeparateUniverses | null,
+  revisions: readonly string[],
+): Check {
   const nv = a.commonValidTasks;
   const passed = satisfies(nv, t);
+  if (!passed && nv === 0 && a.unresolvedTasks > 0 && split === null) {
+    return {
+      id: "common_valid_tasks",
+      observed: nv,
+      threshold: t.text,
+      passed,
+      kind: "evidence",
+      detail: noValidLabelDetail(a, t, revisions),
+    };
+  }
   let detail = `${plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
   if (!passed && split !== null) {
     detail += ` — ${oneTaskListFix(split)}`;
@@ -155,7 +188,10 @@ function disputedCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniverses
   }
   const passed = satisfies(phi, t);
   let detail = `${d} of ${plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
-  if (!passed) {
+  if (!passed && nv === 0) {
+    // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
+    detail += " — label them (see Common valid tasks)";
+  } else if (!passed) {
     // Worst case for the fraction: every reviewed task turns out broken and leaves C.
     const r = smallestSatisfying(
       t,
@@ -473,7 +509,8 @@ function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Che
 
 /** Why LCB is null, as a clause, for checks and reasons. */
 export function lcbNullReason(a: MarginAnalysis, policy: Policy): string {
-  if (a.commonValidTasks === 0) return "there are no common valid tasks";
+  if (a.commonValidTasks === 0)
+    return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
   if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
     return `standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
   }
@@ -496,7 +533,7 @@ export function buildChecks(inp: CheckInputs): Check[] {
   const ai = policy.accept_if;
   const split = separateTaskUniverses(dataset);
   const checks: Check[] = [
-    commonValidCheck(analysis, ai.common_valid_tasks, split),
+    commonValidCheck(analysis, ai.common_valid_tasks, split, dataset.baseline.datasetRevisions),
     infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
     infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
     disputedCheck(analysis, ai.disputed_fraction, split),

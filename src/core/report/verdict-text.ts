@@ -151,7 +151,9 @@ export function whySentence(report: Report, f: Inline): string {
   const band =
     standing === "undefined"
       ? c.margin === null
-        ? "the margin is undefined (no common valid tasks)"
+        ? c.common_tasks > 0
+          ? "the margin is undefined (no common task is labelled valid)"
+          : "the margin is undefined (no common valid tasks)"
         : "the margin's confidence bounds cannot be computed"
       : `the bounds ${boundName(c, "lcb")} ${formatPp(c.lcb)} … ${boundName(c, "ucb")} ${formatPp(c.ucb)} straddle the bar δ₀ ${formatPp(c.delta0)}`;
   if (failing.length > 0) {
