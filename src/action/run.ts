@@ -53,6 +53,7 @@ import {
   type CommentAuthor,
 } from "./sticky-comment.js";
 import { decideWithRuns, earlierRuns, withActionSinceLastRun, type HistoryWrite } from "./runs-phase.js";
+import { plural } from "../core/words.js";
 
 export interface ActionDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -738,7 +739,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         );
         const gated = decided.report;
         const files = gated.provenance.inputs.length;
-        log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
+        log.info(`Read ${plural(gated.provenance.rows_read, "row")} from ${plural(files, "file")}.`);
         // What changed since the last run: the newest verified row of the history, read again.
         const withSince = await withActionSinceLastRun(
           {

@@ -238,10 +238,10 @@ describe("each evidence check failing on its own leaves the verdict unresolved",
         fragility_exact: true,
       });
     }
-    // Real revisions pass, with "none" observed.
+    // Real revisions pass, with "all real" observed.
     const ok = run(example5, { require_same_harness: false });
     expect(ok.checks.find((x) => x.id === "real_harness_revisions")).toMatchObject({
-      observed: "none",
+      observed: "all real",
       passed: true,
     });
     expect(ok.verdict).toBe("accept");

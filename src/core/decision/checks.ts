@@ -337,7 +337,7 @@ function realHarnessCheck(dataset: Dataset): Check {
       `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
   return {
     id: "real_harness_revisions",
-    observed: passed ? "none" : all.join(", "),
+    observed: passed ? "all real" : all.join(", "),
     threshold: "no placeholder",
     passed,
     kind: "evidence",
@@ -382,7 +382,7 @@ function datasetRevisionCheck(dataset: Dataset, split: SeparateUniverses | null)
   const passed = equal && b.length > 0;
   const observed = equal
     ? b.join(", ")
-    : `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+    : `baseline: ${b.join(", ") || "none (no rows)"}; candidate: ${c.join(", ") || "none (no rows)"}`;
   let detail: string;
   if (passed) {
     detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;

@@ -59,8 +59,9 @@ export function moreLine(shown: number, total: number, one: string, many = `${on
   return rest > 0 ? ["", `… and ${rest} more ${pluralWord(rest, one, many)}.`] : [];
 }
 
+/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
 export function codeList(items: readonly string[], limit: number): string {
-  if (items.length === 0) return "none";
+  if (items.length === 0) return "none (no rows)";
   const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
   const rest = items.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");

@@ -58,7 +58,7 @@ export function verdictByRevisionSection(report: Report, taskLimit: number): str
   );
   for (const r of v.revisions) {
     const verdict =
-      r.label_conflicts > 0 ? `labels conflict on ${formatCount(r.label_conflicts)} tasks` : md(r.verdict);
+      r.label_conflicts > 0 ? `labels conflict on ${plural(r.label_conflicts, "task")}` : md(r.verdict);
     const open = r.labels.disputed + r.labels.unreviewed;
     lines.push(
       row([
@@ -152,6 +152,6 @@ export function appendOnlySection(report: Report, limit: number): string[] {
     const now = v.current_file === null ? "—" : cellCode(`${v.current_file}:${v.current_line ?? "?"}`, 100);
     lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, md(v.change, 400)]));
   }
-  if (n > shown.length) lines.push("", `… and ${formatCount(n - shown.length)} more rows.`);
+  if (n > shown.length) lines.push("", `… and ${plural(n - shown.length, "more row")}.`);
   return lines;
 }

@@ -18,7 +18,7 @@
  * visible note says the comment was trimmed.
  */
 
-import { pluralWord } from "../words.js";
+import { plural, pluralWord } from "../words.js";
 import { runsHeadlineMarkdown, runsMarkdown } from "./render-runs.js";
 import type { AttainingSet, ModelFigures, Verdict } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
@@ -44,7 +44,7 @@ import { MARKDOWN_INLINE, codeList, details, genMd, md, moreLine, table } from "
 import { brokenSection, fragilitySection, historySection, influentialSection } from "./render-task-tables.js";
 import { cellCode } from "./table-cells.js";
 import { renderMarginBar } from "./text-bar.js";
-import { planningSentence } from "./render-planning.js";
+import { benchmarkTasks, planningSentence } from "./render-planning.js";
 import { checkName, expiredPolicyNote, whatWouldChange, whySentence } from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, markdownProse, wholeText } from "./prose.js";
 
@@ -163,7 +163,8 @@ function warningLines(report: Report, detail: Detail, trimmedTo: number | null):
   const shown = report.warnings.slice(0, detail.warnings);
   for (const w of shown) quotes.push(`⚠️ ${markdownProse(w)}`);
   if (report.warnings.length > shown.length) {
-    quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
+    const rest = report.warnings.length - shown.length;
+    quotes.push(`⚠️ … and ${rest} more ${pluralWord(rest, "warning")} in the report file.`);
   }
   const changes = report.policy_changes;
   if (changes !== null && changes.length > 0) {
@@ -269,10 +270,10 @@ function settingsLine(report: Report, title: string): string {
 function marginDetails(report: Report, detail: Detail): string[] {
   const c = report.comparison;
   const counts =
-    `On ${formatCount(c.common_valid_tasks)} common valid tasks ` +
-    `(${formatCount(c.common_tasks)} common tasks; ${formatCount(c.unresolved_tasks)} open labels: ` +
+    `On ${plural(c.common_valid_tasks, "common valid task")} ` +
+    `(${plural(c.common_tasks, "common task")}; ${plural(c.unresolved_tasks, "open label")}: ` +
     `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
-    `${formatCount(c.broken_tasks)} broken tasks excluded). Margins are candidate − baseline, in percentage points (pp).`;
+    `${plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
   if (c.margin === null) {
     return details("<b>Margin figures</b>", [
       counts,
@@ -481,7 +482,9 @@ function provenanceSection(report: Report, detail: Detail): string[] {
     [
       "Review revisions",
       p.review_revisions.length === 0
-        ? "none"
+        ? p.as_of_review === null
+          ? "none (no rows)"
+          : `none (no label by review revision ${formatCount(p.as_of_review)})`
         : p.review_revisions
             .slice(0, 20)
             .map((r) => formatCount(r))
@@ -512,7 +515,7 @@ function provenanceSection(report: Report, detail: Detail): string[] {
 
 /** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
 function planningBlock(report: Report): string[] {
-  const s = planningSentence(report.comparison, MARKDOWN_INLINE);
+  const s = planningSentence(report.comparison, MARKDOWN_INLINE, benchmarkTasks(report));
   return s === "" ? [] : [`_${s}_`];
 }
 

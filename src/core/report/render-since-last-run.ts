@@ -219,7 +219,7 @@ function labelsMd(c: RunChanges, items: number, revisions: boolean): string[] {
       taskMd(t, revisions),
       escapeMarkdownInline(t.before, 20),
       escapeMarkdownInline(t.after, 20),
-      t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`,
+      t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`,
     ]);
   return mdDetails(`${plural(l.count, "label", "labels")} changed (${how})`, [
     ...mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),

@@ -11,7 +11,7 @@ import { neutraliseLogLine } from "./escape.js";
 import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
 import type { Report } from "./report-types.js";
 import { displayWidth, renderMarginBar } from "./text-bar.js";
-import { planningSentence } from "./render-planning.js";
+import { benchmarkTasks, planningSentence } from "./render-planning.js";
 import { checkName, expiredPolicyNote, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 import { clusterText } from "./render-clusters.js";
@@ -75,7 +75,7 @@ export function renderText(report: Report): string {
     "",
   );
   add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
-  const planning = planningSentence(report.comparison, TEXT_INLINE);
+  const planning = planningSentence(report.comparison, TEXT_INLINE, benchmarkTasks(report));
   if (planning !== "") add(out, ["", ...wrap(planning, WIDTH)]);
   out.push("", "Checks");
   const rows = report.checks.map((k) => {
@@ -146,7 +146,7 @@ export function renderText(report: Report): string {
   add(
     out,
     wrap(
-      `Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
+      `Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${plural(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
         ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
         ` Failing checks: ${failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`,

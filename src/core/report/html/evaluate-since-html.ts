@@ -111,7 +111,7 @@ function labelsPart(c: RunChanges, revisions: boolean): string[] {
     task(t, revisions),
     escapeHtmlText(t.before, 20),
     escapeHtmlText(t.after, 20),
-    g(t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`),
+    g(t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`),
   ]);
   return [
     `<h3>${g(`${plural(l.count, "label", "labels")} changed (${how})`)}</h3>`,

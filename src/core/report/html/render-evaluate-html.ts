@@ -65,7 +65,7 @@ function marginSection(report: Report): string[] {
     "<figure>",
     svg,
     `<figcaption>${g(
-      `Candidate − baseline on ${formatCount(c.common_valid_tasks)} common valid tasks, ${formatCount(c.unresolved_tasks)} open labels (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
+      `Candidate − baseline on ${plural(c.common_valid_tasks, "common valid task")}, ${plural(c.unresolved_tasks, "open label")} (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
         (anyConservative(c) ? `; LCB … UCB are ${CONSERVATIVE} bounds.` : "."),
     )}</figcaption>`,
     "</figure>",
@@ -125,7 +125,7 @@ function revisionSection(report: Report): string[] {
       `${formatPp(r.lcb)} … ${formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`,
     ),
     r.label_conflicts > 0
-      ? g(`labels conflict on ${formatCount(r.label_conflicts)} tasks`)
+      ? g(`labels conflict on ${plural(r.label_conflicts, "task")}`)
       : escapeHtmlText(r.verdict ?? "n/a", 20),
   ]);
   out.push(
