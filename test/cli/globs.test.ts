@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/report/report-types.js";
 import { expandFileArgs } from "../../src/io/glob.js";
-import { cliInProcess } from "../helpers/run-cli.js";
+import { cliBundle, cliInProcess } from "../helpers/run-cli.js";
 import {
   BASELINE,
   CANDIDATE,
@@ -96,6 +96,19 @@ describe("evaluate: file flags take patterns as the action's inputs do", () => {
     );
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('--policy must be one file, not a pattern ("*.yaml")');
+  });
+});
+
+describe("the bundle, as a workflow runs it", () => {
+  it("dist/cli.js expands a quoted pattern and names one that matches nothing (exit 3)", () => {
+    const dir = workspace();
+    const ok = cliBundle(["evaluate", "--results", "runs/*.jsonl", ...PAIR, "--format", "json"], dir);
+    expect(ok.stderr).toBe("");
+    const report = JSON.parse(ok.stdout) as Report;
+    expect(report.provenance.inputs.map((i) => i.path)).toEqual(["runs/a.jsonl", "runs/b.jsonl"]);
+    const none = cliBundle(["evaluate", "--results", "out/*.jsonl", ...PAIR], dir);
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('--results "out/*.jsonl" matches no file');
   });
 });
 
