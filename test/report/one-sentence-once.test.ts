@@ -124,6 +124,15 @@ describe("each sentence once per document", () => {
   });
 });
 
+describe("one fact once, whatever the words", () => {
+  it("the demo's reclassification that moved the verdict: once on the page (the warning), once in the comment above the fold", async () => {
+    const report = await demoReport();
+    const count = (text: string): number => (text.match(/revision 2 reclassified 87 tasks/gi) ?? []).length;
+    expect(count(htmlProse(renderEvaluateHtml(report)))).toBe(1);
+    expect(count(renderText(report))).toBe(1);
+  });
+});
+
 describe("margins in pp in every sentence", () => {
   for (const r of REPORTS) {
     it(`${r.name}: no bare fraction for a margin, a bound, an SE or δ₀`, async () => {

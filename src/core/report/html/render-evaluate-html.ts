@@ -138,14 +138,12 @@ function revisionSection(report: Report): string[] {
     ),
   );
   const last = v.latest_reclassification;
-  if (last !== null)
+  // One that moved the verdict is the page's first warning already: said once.
+  if (last !== null && !last.verdict_changed)
     out.push(
       p(
         g(
-          `Latest reclassification: review revision ${formatCount(last.revision)} reclassified ${plural(last.tasks_changed, "task")}; ` +
-            (last.verdict_changed
-              ? `the verdict moved from ${last.verdict_from ?? "n/a"} to ${last.verdict_to ?? "n/a"}.`
-              : "the verdict did not move."),
+          `Latest reclassification: review revision ${formatCount(last.revision)} reclassified ${plural(last.tasks_changed, "task")}; the verdict did not move.`,
         ),
       ),
     );
