@@ -64775,13 +64775,13 @@ function smallestSatisfying(t, f, estimate, limit) {
     return null;
 }
 /**
- * The fix when the tasks are apart only because each file brought its own task universe (see
- * task-universe.ts): re-import, not run more tasks. The dataset-revision check says it in full.
+ * Why no task is common when each file brought its own task universe (see task-universe.ts), as a
+ * pointer: the dataset-revision check says the why and the fix (re-import with one --tasks list)
+ * in full, once.
  */
 function oneTaskListFix(split) {
-    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results, ` +
-        `but under two dataset revisions, each computed from its own file's task ids, so none is common: ` +
-        `re-import both files with one --tasks list (see Same dataset revisions)`);
+    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
+        `under two dataset revisions, so none is common: see Same dataset revisions`);
 }
 /**
  * The common valid tasks' detail when both models share tasks but none is labelled valid: the
@@ -64903,7 +64903,7 @@ function disputedCheck(a, t, split) {
             threshold: t.text,
             passed: false,
             kind: "evidence",
-            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : oneTaskListFix(split)}.`,
+            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : "see Same dataset revisions"}.`,
         };
     }
     const passed = satisfies(phi, t);
@@ -64949,9 +64949,8 @@ function missingCheck(side, m, universe, t, split) {
         // are ids it has under its own revisions.
         const own = Math.min(split.sharedTaskIds, m.missing_tasks);
         detail +=
-            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision, ` +
-                `each model's revision computed from its own file's task ids: re-import both files with one --tasks list ` +
-                `(see Same dataset revisions), then run the ${side} on any task it still misses`;
+            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
+                `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
     }
     else if (!passed) {
         const x = t.op === "<" || t.op === "<="
