@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2017);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(134);
 /* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
@@ -2562,7 +2562,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2017:
+/***/ 134:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2623,7 +2623,7 @@ const TOOL_VERSION = "0.1.0";
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./src/core/report/format-number.ts
+;// CONCATENATED MODULE: ./src/core/format-number.ts
 /**
  * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
  * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
@@ -2852,14 +2852,39 @@ function shortenToken(token) {
     return `${cps.slice(0, prefix + SHORT_TOKEN_CHARS).join("")}…`;
 }
 /**
- * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
- * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
- * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
- * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
- * value stays in the report JSON, in the check's detail and in the provenance section.
+ * A digest shortened as git shortens a commit: a token whose part after its prefix is 16 or more
+ * hex digits (`sha256:66bcf338b688ee7a…`, `git:be19ac0b…`) keeps the prefix and SHORT_TOKEN_CHARS
+ * digits; anything else is returned whole.
+ */
+function shortenDigest(token) {
+    const prefix = Array.from(tokenPrefix(token)).length;
+    const rest = Array.from(token).slice(prefix).join("");
+    return /^[0-9a-f]{16,}$/iu.test(rest) ? shortenToken(token) : token;
+}
+/**
+ * A table value within its column of `maxChars` code points. Digests are shortened as git shows a
+ * commit (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`); nothing else is cut while the
+ * value fits the column, so a short value (`unknown:swebench-leaderboard`) is never cut inside a
+ * word. Past the column every long token keeps its prefix (`scheme:` or `name@`) and the
+ * SHORT_TOKEN_CHARS characters after it, and the value ends after its last whole token that fits,
+ * with "…"; separators (spaces, commas, semicolons) are kept. The full value stays in the report
+ * JSON, in the check's detail and in the provenance section.
  */
 function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
-    const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
+    const split = value.split(/([\s,;]+)/u);
+    const digests = split.map((p, i) => (i % 2 === 1 ? p : shortenDigest(p)));
+    // Past the column: whole tokens first; only when not even one fits, every long token shortened.
+    const fitted = wholeTokens(digests, maxChars) ??
+        wholeTokens(split.map((p, i) => (i % 2 === 1 ? p : shortenToken(p))), maxChars);
+    if (fitted !== null)
+        return fitted;
+    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
+    return `${Array.from(split[0] ?? "")
+        .slice(0, maxChars - 1)
+        .join("")}…`;
+}
+/** The parts whole when they fit `maxChars`, else up to the last whole token that fits with " …"; null when none fits. */
+function wholeTokens(parts, maxChars) {
     const length = (s) => Array.from(s).length;
     if (length(parts.join("")) <= maxChars)
         return parts.join("");
@@ -2870,12 +2895,7 @@ function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
             break;
         out = next;
     }
-    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
-    if (out === "")
-        return `${Array.from(parts[0] ?? "")
-            .slice(0, maxChars - 1)
-            .join("")}…`;
-    return `${out.replace(/[\s,;]+$/u, "")} …`;
+    return out === "" ? null : `${out.replace(/[\s,;]+$/u, "")} …`;
 }
 /** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
 function observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
@@ -3037,6 +3057,21 @@ function markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
         .join("");
 }
 
+;// CONCATENATED MODULE: ./src/core/words.ts
+/**
+ * Counts in words, for every sentence the gate writes: the noun (or verb) agrees with its count,
+ * "1 task", "2 tasks", "1 check fails", "2 checks fail". One helper, so no rendering says
+ * "1 passes".
+ */
+/** The word that agrees with `n`: `one` for exactly 1, else `many` (default `one` + "s"). */
+function words_pluralWord(n, one, many = `${one}s`) {
+    return n === 1 ? one : many;
+}
+/** The count and the word that agrees with it: plural(1, "task") → "1 task", plural(2, "task") → "2 tasks". */
+function words_plural(n, one, many = `${one}s`) {
+    return `${n} ${words_pluralWord(n, one, many)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/decision/format.ts
 /** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
 const THRESHOLD_TOLERANCE = 1e-12;
@@ -3071,10 +3106,8 @@ function delta0Text(delta0) {
     const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
     return `${delta0 > 0 ? "+" : "-"}${p}%`;
 }
-/** "1 task" / "2 tasks". */
-function plural(n, one, many = `${one}s`) {
-    return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 task" / "2 tasks" (words.ts). */
+
 /**
  * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
  * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
@@ -3088,8 +3121,11 @@ function shownValue(value) {
     const cps = Array.from(value);
     return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
 }
-/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
-function shownList(values, empty = "none") {
+/**
+ * Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none,
+ * with its reason (a model's revisions are empty only when it has no rows).
+ */
+function shownList(values, empty = "none (no rows)") {
     if (values.length === 0)
         return empty;
     const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
@@ -3254,6 +3290,7 @@ function parseDate(input, example) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+
 /** The most runs the comment remembers. */
 const RUN_HISTORY_MAX = 20;
 /** Runs shown above the fold of the history table; the rest are folded. */
@@ -3274,6 +3311,14 @@ function runs_report_shoppingLine(verdict, runs) {
     if (runs === undefined || !runs.towards_accept)
         return null;
     return `${verdict} on the ${ordinal(runs.run_count)} run of the same config; earlier: ${runs.earlier_verdicts.join(", ")}`;
+}
+/** The earlier runs a `reruns` check compared with, each by its check run: the first 5, then how many more. */
+function namedRuns(runs) {
+    const named = runs
+        .slice(0, 5)
+        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
+        .join("; ");
+    return runs.length > 5 ? `${named}; and ${runs.length - 5} more` : named;
 }
 /**
  * The evidence check `reruns` under `reruns: fail | pool` (null under `latest`: today's checks).
@@ -3308,17 +3353,14 @@ function rerunsCheck(f) {
                 passed,
                 detail: passed
                     ? `No earlier run of this gate on this commit had other results (${f.earlier.length} earlier).`
-                    : `The eval was re-run on this commit: ${other.length} earlier ${other.length === 1 ? "run" : "runs"} of this gate had other results (verdicts: ${other.map((r) => r.verdict).join(", ")}). reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
+                    : `The eval was re-run on this commit: ${plural(other.length, "earlier run")} of this gate had other results${f.current === undefined ? "" : ` than this run's (results ${f.current})`}: ${namedRuns(other)}. reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
             },
             rejects: !passed,
         };
     }
     const missing = f.earlier.filter((r) => r.pooled !== true);
     const passed = missing.length === 0;
-    const named = missing
-        .slice(0, 5)
-        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
-        .join("; ");
+    const named = namedRuns(missing);
     return {
         check: {
             ...base,
@@ -3327,7 +3369,7 @@ function rerunsCheck(f) {
             passed,
             detail: passed
                 ? `Every earlier run's results on this commit (${f.earlier.length}) are among this run's results inputs: decided on all their attempts together.`
-                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}${missing.length > 5 ? `; and ${missing.length - 5} more` : ""}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
+                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
         },
         rejects: false,
     };
@@ -3376,11 +3418,9 @@ function runsReport(input) {
 
 
 
+
 /** How many tasks "what would change" names inline before pointing at the list. */
 const FIRST_TASKS = 3;
-function verdict_text_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
 /**
  * The check's name as safe text. With the report, the margin check's row names its bound as the
  * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
@@ -3431,7 +3471,7 @@ function marginFigure(report, f) {
     const c = report.comparison;
     const s = scores(report);
     return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
-        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${verdict_text_plural(c.common_valid_tasks, "task", "tasks")})`));
+        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${words_pluralWord(c.common_valid_tasks, "task", "tasks")})`));
 }
 /** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
 function openLabels(report, which) {
@@ -3439,7 +3479,7 @@ function openLabels(report, which) {
     const u = c.unresolved_tasks;
     if (u === 0)
         return "with no open labels";
-    const labels = `${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
+    const labels = `${formatCount(u)} open ${words_pluralWord(u, "label", "labels")}`;
     const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
     if (kind === "pessimistic") {
         return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
@@ -3478,14 +3518,16 @@ function whySentence(report, f) {
     const standing = marginStanding(report);
     const band = standing === "undefined"
         ? c.margin === null
-            ? "the margin is undefined (no common valid tasks)"
+            ? c.common_tasks > 0
+                ? "the margin is undefined (no common task is labelled valid)"
+                : "the margin is undefined (no common valid tasks)"
             : "the margin's confidence bounds cannot be computed"
         : `the bounds ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} straddle the bar δ₀ ${format_number_formatPp(c.delta0)}`;
     if (failing.length > 0) {
         // The checks are named in the table and in "what would change": counted here, not listed,
         // and counted as the table shows them (the margin's row among them when it fails).
         const n = check_display_failingChecks(report).length;
-        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${verdict_text_plural(n, "fails", "fail")}`));
+        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${words_pluralWord(n, "fails", "fail")}`));
         if (standing === "accept") {
             return (head +
                 f.gen("; the ") +
@@ -3607,12 +3649,12 @@ function whatWouldChange(report, f) {
             const u = c.unresolved_tasks;
             if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
                 const n = c.resolution_distance;
-                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
+                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
             }
             else if (u > 0) {
                 parts.push(f.gen(c.fragility_exact
-                    ? `no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} can decide it`
-                    : `the search found no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} that decides it`));
+                    ? `no resolution of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} can decide it`
+                    : `the search found no resolution of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} that decides it`));
             }
             if (c.margin !== null && c.se_valid !== null) {
                 const half = (c.q_valid ?? c.z) * c.se_valid;
@@ -3650,15 +3692,26 @@ function whatWouldChange(report, f) {
         const share = c.review_fragility_share === null
             ? ""
             : `, ${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks`;
-        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${verdict_text_plural(n, "task", "tasks")}`)) +
+        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${words_pluralWord(n, "task", "tasks")}`)) +
             f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
                 (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
     }
     const u = c.unresolved_tasks;
     if (u > 0) {
-        items.push(f.gen(`Resolving the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
+        items.push(f.gen(`Resolving the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
     }
     return items;
+}
+/**
+ * "policy expired 2027-03-31" when the deciding policy's revisit date had passed, else null: the
+ * check run's title and the first line of every rendering carry it (docs/policy.md, on_expired).
+ * Generated words only: a date that is not YYYY-MM-DD (a hand-edited report) is left out.
+ */
+function expiredPolicyNote(report) {
+    const p = report.provenance.policy;
+    if (!p.expired)
+        return null;
+    return /^\d{4}-\d{2}-\d{2}$/.test(p.revisit) ? `policy expired ${p.revisit}` : "policy expired";
 }
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 function checkRunTitle(report) {
@@ -3668,7 +3721,10 @@ function checkRunTitle(report) {
 }
 function verdictTitle(report) {
     const c = report.comparison;
-    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+    const expired = expiredPolicyNote(report);
+    const verdict = report.verdict.charAt(0).toUpperCase() +
+        report.verdict.slice(1) +
+        (expired === null ? "" : ` (${expired})`);
     const margin = `margin ${formatPp(c.margin)}`;
     if (report.verdict === "accept") {
         return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
@@ -3685,7 +3741,7 @@ function verdictTitle(report) {
     const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
     const checks = failing.length === 0
         ? "every check passes"
-        : `${failing.length} ${verdict_text_plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
+        : `${failing.length} ${pluralWord(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
     const bounds = c.lcb === null || c.ucb === null
         ? "bounds undefined"
         : // Both bounds are taken one way (one kind) whenever both are defined.
@@ -3778,6 +3834,7 @@ function htmlTable(header, rows, options = {}) {
  * tables scroll inside their own box.
  */
 
+
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 /** The colours each chart and its legend share (relations, bands, verdicts). */
 const COLOURS = {
@@ -3860,7 +3917,7 @@ const HTML_WARNINGS_MAX = 20;
 function warningBoxes(warnings, safe) {
     const out = warnings.slice(0, HTML_WARNINGS_MAX).map((w) => `<div class="warning">⚠️ ${safe(w)}</div>`);
     if (warnings.length > HTML_WARNINGS_MAX)
-        out.push(`<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${warnings.length - HTML_WARNINGS_MAX} more warnings in the report file.`)}</div>`);
+        out.push(`<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${words_plural(warnings.length - HTML_WARNINGS_MAX, "more warning")} in the report file.`)}</div>`);
     return out;
 }
 /** A legend entry: a colour swatch and its words (generated text). */
@@ -4150,6 +4207,14 @@ function revisionChartSvg(report) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-since-last-run.ts
+/**
+ * "What changed since the last run" (docs/spec.md §3.7), rendered from the report JSON's
+ * `since_last_run` alone: for Markdown (a collapsed section, its long lists in nested <details>,
+ * `items` rows each) and for text (counts, figures and the first rows). Task ids, model names and
+ * the unavailable reason are untrusted: escaped for Markdown (table-cells.ts, escape.ts) and
+ * neutralised for a terminal.
+ */
+
 
 
 
@@ -4160,9 +4225,6 @@ const TEXT_ITEMS = 5;
 /** Code points of a task id and of a model name shown (Markdown, text and the HTML page). */
 const ID_CHARS = 100;
 const MODEL_CHARS = 80;
-function render_since_last_run_plural(n, one, many) {
-    return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
 /** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
 function verdictWord(v) {
     return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
@@ -4188,8 +4250,8 @@ function headlineParts(c) {
         `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
     ];
     if (c.unavailable === null)
-        parts.push(render_since_last_run_plural(flipsOf(c), "task flipped", "tasks flipped"));
-    parts.push(render_since_last_run_plural(c.labels.count, "label changed", "labels changed"));
+        parts.push(words_plural(flipsOf(c), "task flipped", "tasks flipped"));
+    parts.push(words_plural(c.labels.count, "label changed", "labels changed"));
     const inputs = changedInputs(c);
     parts.push(inputs.length === 0 ? "same inputs" : `changed: ${inputs.join(", ")}`);
     return parts;
@@ -4230,7 +4292,7 @@ function moreSentence(shown, listed, count, noun) {
     if (count <= shown)
         return null;
     const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
-    return `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
+    return `… and ${words_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
 }
 function moreLine(shown, listed, count, noun) {
     const more = moreSentence(shown, listed, count, noun);
@@ -4263,9 +4325,9 @@ function flipsMd(c, items, revisions) {
             continue;
         const oneRun = [
             ...(m.only_previous > 0
-                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                ? [`${words_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
                 : []),
-            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+            ...(m.only_current > 0 ? [`${words_plural(m.only_current, "task", "tasks")} new`] : []),
         ];
         const only = oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`;
         out.push(`- ${role} ${(0,report_escape/* escapeCode */.tn)(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ` +
@@ -4286,7 +4348,7 @@ function flipsMd(c, items, revisions) {
             notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
             notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
         }
-        out.push("", ...mdDetails(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
+        out.push("", ...mdDetails(`${words_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
             "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
             "",
             ...mdTable(["Task", "Model", "Flip", "Before", "After"], "|:--|:--|:--|--:|--:|", rows),
@@ -4308,9 +4370,9 @@ function labelsMd(c, items, revisions) {
         taskMd(t, revisions),
         (0,report_escape/* escapeMarkdownInline */.E4)(t.before, 20),
         (0,report_escape/* escapeMarkdownInline */.E4)(t.after, 20),
-        t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`,
+        t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`,
     ]);
-    return mdDetails(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`, [
+    return mdDetails(`${words_plural(l.count, "label", "labels")} changed (${how})`, [
         ...mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
         ...moreLine(rows.length, l.tasks.length, l.count, "label"),
     ]);
@@ -4330,7 +4392,7 @@ function moversMd(c, items, revisions) {
         format_number_formatPp(t.contribution_after, 3),
         `**${format_number_formatPp(t.change, 3)}**`,
     ]);
-    return mdDetails(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`, [
+    return mdDetails(`The tasks that moved the margin most (${words_plural(m.count, "task", "tasks")} moved it)`, [
         "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
         "",
         ...mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
@@ -4416,7 +4478,7 @@ function sinceLastRunText(report) {
     }
     const m = c.movers;
     if (m !== null && m.count > 0) {
-        out.push(`  Moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it):`);
+        out.push(`  Moved the margin most (${words_plural(m.count, "task", "tasks")} moved it):`);
         for (const t of m.tasks.slice(0, TEXT_ITEMS))
             out.push(`    ${task(t)}: ${format_number_formatPp(t.change, 3)}`);
         if (m.count > Math.min(TEXT_ITEMS, m.tasks.length)) {
@@ -4434,6 +4496,7 @@ function sinceLastRunText(report) {
  * (SINCE_LAST_RUN_ITEMS rows, then "… and N more"); task ids, model names, labels and the
  * unavailable reason through HTML_INLINE / escapeHtmlText.
  */
+
 
 
 
@@ -4460,9 +4523,9 @@ function flipsPart(c, revisions) {
             continue;
         const oneRun = [
             ...(m.only_previous > 0
-                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                ? [`${words_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
                 : []),
-            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+            ...(m.only_current > 0 ? [`${words_plural(m.only_current, "task", "tasks")} new`] : []),
         ];
         lines.push(`<li>${g(`${role} `)}${f.code(m.model, MODEL_CHARS)}${g(`: ${formatCount(m.pass_to_fail_count)} pass → fail, ${formatCount(m.fail_to_pass_count)} fail → pass` +
             (oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`))}</li>`);
@@ -4494,7 +4557,7 @@ function flipsPart(c, revisions) {
         return out;
     return [
         ...out,
-        `<h3>${g(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`)}</h3>`,
+        `<h3>${g(`${words_plural(flipsOf(c), "task", "tasks")} whose result flipped`)}</h3>`,
         p(g("A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown."), "small"),
         htmlTable(["Task", "Model", "Flip", "Before", "After"].map(g), rows, { numeric: [3, 4], keep: [1, 2] }),
         ...notes,
@@ -4512,10 +4575,10 @@ function labelsPart(c, revisions) {
         task(t, revisions),
         escapeHtmlText(t.before, 20),
         escapeHtmlText(t.after, 20),
-        g(t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`),
+        g(t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`),
     ]);
     return [
-        `<h3>${g(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`)}</h3>`,
+        `<h3>${g(`${words_plural(l.count, "label", "labels")} changed (${how})`)}</h3>`,
         htmlTable(["Task", "Before", "After", "Review revision"].map(g), rows, { numeric: [3] }),
         ...more(shown.length, l.tasks.length, l.count, "label"),
     ];
@@ -4535,7 +4598,7 @@ function moversPart(c, revisions) {
         f.strong(g(format_number_formatPp(t.change, 3))),
     ]);
     return [
-        `<h3>${g(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`)}</h3>`,
+        `<h3>${g(`The tasks that moved the margin most (${words_plural(m.count, "task", "tasks")} moved it)`)}</h3>`,
         p(g("A task's contribution to Δ̂ is its d / N_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change."), "small"),
         htmlTable(["Task", "d before", "d after", "Contribution before", "after", "Change"].map(g), rows, {
             numeric: [1, 2, 3, 4, 5],
@@ -4586,6 +4649,7 @@ function sinceLastRunHtml(report) {
 
 
 
+
 const render_evaluate_html_f = HTML_INLINE;
 const render_evaluate_html_g = (s) => render_evaluate_html_f.gen(s);
 const render_evaluate_html_p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
@@ -4594,7 +4658,8 @@ function headline(report) {
     const { baseline, candidate } = report.models;
     const verdict = report.verdict;
     const cls = verdict in ICON ? ` class="verdict-${verdict}"` : "";
-    return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span> — candidate ${render_evaluate_html_f.code(candidate.config, 120)} over baseline ${render_evaluate_html_f.code(baseline.config, 120)}</h1>`;
+    const expired = expiredPolicyNote(report);
+    return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span>${expired === null ? "" : render_evaluate_html_g(` (⌛ ${expired})`)} — candidate ${render_evaluate_html_f.code(candidate.config, 120)} over baseline ${render_evaluate_html_f.code(baseline.config, 120)}</h1>`;
 }
 const MARK_LEGEND = [
     `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> Δ̂, the observed margin on the common valid tasks</li>`,
@@ -4612,7 +4677,7 @@ function marginSection(report) {
         `<ul class="legend">${MARK_LEGEND}</ul>`,
         "<figure>",
         svg,
-        `<figcaption>${render_evaluate_html_g(`Candidate − baseline on ${formatCount(c.common_valid_tasks)} common valid tasks, ${formatCount(c.unresolved_tasks)} open labels (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
+        `<figcaption>${render_evaluate_html_g(`Candidate − baseline on ${words_plural(c.common_valid_tasks, "common valid task")}, ${words_plural(c.unresolved_tasks, "open label")} (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
             (anyConservative(c) ? `; LCB … UCB are ${CONSERVATIVE} bounds.` : "."))}</figcaption>`,
         "</figure>",
     ];
@@ -4644,18 +4709,6 @@ function changeSection(report) {
         `<ul>${items.map((i) => `<li>${i}</li>`).join("\n")}</ul>`,
     ];
 }
-/** The report's `reasons`, as the gate wrote them (at most 20, then a count). */
-function reasonsSection(report) {
-    if (report.reasons.length === 0)
-        return [];
-    const shown = report.reasons.slice(0, 20);
-    const more = report.reasons.length - shown.length;
-    return [
-        "<h2>Reasons</h2>",
-        `<ul>${shown.map((x) => `<li>${render_evaluate_html_f.text(x)}</li>`).join("\n")}</ul>`,
-        ...(more > 0 ? [render_evaluate_html_p(render_evaluate_html_g(`… and ${more} more in the report file.`))] : []),
-    ];
-}
 function revisionSection(report) {
     const v = report.verdict_by_review_revision;
     const svg = revisionChartSvg(report);
@@ -4664,7 +4717,10 @@ function revisionSection(report) {
     const out = ["<h2>Margin by review revision</h2>"];
     if (v.revisions_present > v.revisions.length)
         out.push(render_evaluate_html_p(render_evaluate_html_g(`The latest ${v.revisions.length} of ${formatCount(v.revisions_present)} review revisions.`)));
-    out.push(`<ul class="legend">${MARK_LEGEND}</ul>`, "<figure>", svg, "</figure>");
+    // The marks are the margin chart's: its legend is not repeated when that chart is drawn.
+    if (marginChartSvg(report) === null)
+        out.push(`<ul class="legend">${MARK_LEGEND}</ul>`);
+    out.push("<figure>", svg, "</figure>");
     const rows = v.revisions.map((r) => [
         render_evaluate_html_g(`r${formatCount(r.revision)}`),
         render_evaluate_html_g(`${formatCount(r.labels.valid)} · ${formatCount(r.labels.disputed + r.labels.unreviewed)} · ${formatCount(r.labels.broken)}`),
@@ -4672,18 +4728,16 @@ function revisionSection(report) {
         render_evaluate_html_g(`${format_number_formatPp(r.margin_lower)} … ${format_number_formatPp(r.margin_upper)}`),
         render_evaluate_html_g(`${format_number_formatPp(r.lcb)} … ${format_number_formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`),
         r.label_conflicts > 0
-            ? render_evaluate_html_g(`labels conflict on ${formatCount(r.label_conflicts)} tasks`)
+            ? render_evaluate_html_g(`labels conflict on ${words_plural(r.label_conflicts, "task")}`)
             : escapeHtmlText(r.verdict ?? "n/a", 20),
     ]);
     out.push(htmlTable(["Revision", "Valid · open · broken", "Δ̂", "Δ_L … Δ_H", "LCB … UCB", "Verdict"].map((s) => render_evaluate_html_g(s)), rows, {
         numeric: [0, 1, 2, 3, 4],
     }));
     const last = v.latest_reclassification;
-    if (last !== null)
-        out.push(render_evaluate_html_p(render_evaluate_html_g(`Latest reclassification: review revision ${formatCount(last.revision)} changed ${formatCount(last.tasks_changed)} labels; ` +
-            (last.verdict_changed
-                ? `the verdict moved from ${last.verdict_from ?? "n/a"} to ${last.verdict_to ?? "n/a"}.`
-                : "the verdict did not move."))));
+    // One that moved the verdict is the page's first warning already: said once.
+    if (last !== null && !last.verdict_changed)
+        out.push(render_evaluate_html_p(render_evaluate_html_g(`Latest reclassification: review revision ${formatCount(last.revision)} reclassified ${words_plural(last.tasks_changed, "task")}; the verdict did not move.`)));
     return out;
 }
 function figuresSection(report) {
@@ -4747,8 +4801,6 @@ function renderEvaluateHtml(report) {
     for (const line of changeSection(report))
         body.push(line);
     for (const line of checksSection(report))
-        body.push(line);
-    for (const line of reasonsSection(report))
         body.push(line);
     for (const line of sinceLastRunHtml(report))
         body.push(line);
@@ -6780,6 +6832,7 @@ function findSplit(dataset) {
 
 
 
+
 /**
  * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
  * a few steps of `estimate` (the caller's closed-form solution; the search absorbs rounding and the
@@ -6801,18 +6854,42 @@ function smallestSatisfying(t, f, estimate, limit) {
     return null;
 }
 /**
- * The fix when the tasks are apart only because each file brought its own task universe (see
- * task-universe.ts): re-import, not run more tasks. The dataset-revision check says it in full.
+ * Why no task is common when each file brought its own task universe (see task-universe.ts), as a
+ * pointer: the dataset-revision check says the why and the fix (re-import with one --tasks list)
+ * in full, once.
  */
 function oneTaskListFix(split) {
-    return (`${plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results, ` +
-        `but under two dataset revisions, each computed from its own file's task ids, so none is common: ` +
-        `re-import both files with one --tasks list (see Same dataset revisions)`);
+    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
+        `under two dataset revisions, so none is common: see Same dataset revisions`);
 }
-function commonValidCheck(a, t, split) {
+/**
+ * The common valid tasks' detail when both models share tasks but none is labelled valid: the
+ * usual case of leaderboard runs imported without reviews. Says so, and how to add labels.
+ */
+function noValidLabelDetail(a, t, revisions) {
+    const open = a.unresolvedTasks;
+    const labels = a.disputedTasks === 0
+        ? `all ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
+        : `the ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
+    return (`No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
+        `Add labels with a reviews file (--reviews; the action's reviews input): ` +
+        `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
+        `given the results' --dataset-revision (${shownList(revisions)}) or the same --tasks list, so that the labels apply to these tasks.`);
+}
+function commonValidCheck(a, t, split, revisions) {
     const nv = a.commonValidTasks;
     const passed = satisfies(nv, t);
-    let detail = `${plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
+    if (!passed && nv === 0 && a.unresolvedTasks > 0 && split === null) {
+        return {
+            id: "common_valid_tasks",
+            observed: nv,
+            threshold: t.text,
+            passed,
+            kind: "evidence",
+            detail: noValidLabelDetail(a, t, revisions),
+        };
+    }
+    let detail = `${words_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         detail += ` — ${oneTaskListFix(split)}`;
     }
@@ -6822,7 +6899,7 @@ function commonValidCheck(a, t, split) {
             : null;
         detail +=
             more !== null
-                ? ` — ${plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
+                ? ` — ${words_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
                 : " — the count cannot satisfy this threshold by adding tasks";
     }
     return {
@@ -6833,6 +6910,46 @@ function commonValidCheck(a, t, split) {
         kind: "evidence",
         detail: `${detail}.`,
     };
+}
+/**
+ * The fewest attempts without an infra error whose addition brings the rate I / (A + x) within a
+ * maximum threshold, or null when none can: a minimum, or a maximum no added attempt reaches
+ * (0 with I > 0). Exact: the closed form, then checked against `satisfies` around it.
+ */
+function cleanAttemptsNeeded(infraErrors, attempts, t) {
+    if (t.op !== "<" && t.op !== "<=")
+        return null;
+    if (satisfies(infraErrors / attempts, t))
+        return 0;
+    if (t.value <= 0)
+        return null;
+    const limit = Math.ceil(infraErrors / t.value) + 2;
+    return smallestSatisfying(t, (x) => infraErrors / (attempts + x), infraErrors / t.value - attempts, limit);
+}
+/**
+ * What would bring a failing infra error rate within the threshold, as a clause (docs/spec.md
+ * §4.3, "what would resolve it"). Attempts are only appended, so the rate falls only as attempts
+ * without an infra error are added. Advice is feasible when it asks for at most as many new
+ * attempts as the model has made (one more run of the benchmark as large as this one); past
+ * that no count is given, and the clause says why nothing re-run can fix it.
+ */
+function infraRemedy(side, infraErrors, attempts, t) {
+    const x = cleanAttemptsNeeded(infraErrors, attempts, t);
+    if (t.op !== "<" && t.op !== "<=") {
+        return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
+    }
+    if (x !== null && x <= infraErrors) {
+        return ` — re-running ${x} of the ${words_plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
+    }
+    if (x !== null && x <= attempts) {
+        const retried = infraErrors / (attempts + infraErrors);
+        return (` — ${words_plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
+            `re-running only the ${words_plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`);
+    }
+    const twice = infraErrors / (2 * attempts);
+    return (` — no re-run can satisfy it: attempts are only appended, so the ${words_plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
+        `and even a second run as large as this one (${words_plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
+        `Fix the infrastructure and run the benchmark again for the ${side}`);
 }
 function infraRateCheck(side, m, t) {
     const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
@@ -6849,16 +6966,9 @@ function infraRateCheck(side, m, t) {
         };
     }
     const passed = satisfies(rate, t);
-    let detail = `The ${side} had ${plural(m.infra_errors, "infra error")} in ${plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
-    if (!passed) {
-        const more = t.op === "<" || t.op === "<="
-            ? smallestSatisfying(t, (x) => m.infra_errors / (denom + x), t.value > 0 ? m.infra_errors / t.value - denom : 0, t.value > 0 ? Math.ceil(m.infra_errors / t.value) + 2 : 0)
-            : null;
-        detail +=
-            more !== null
-                ? ` — ${plural(more, "more attempt")} without an infra error (e.g. re-running the ${plural(m.lost_to_infra_tasks, "task")} lost to infra on a fixed harness) would satisfy it`
-                : " — fix the infrastructure and re-run the affected tasks";
-    }
+    let detail = `The ${side} had ${words_plural(m.infra_errors, "infra error")} in ${words_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
+    if (!passed)
+        detail += infraRemedy(side, m.infra_errors, denom, t);
     return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 function disputedCheck(a, t, split) {
@@ -6872,18 +6982,22 @@ function disputedCheck(a, t, split) {
             threshold: t.text,
             passed: false,
             kind: "evidence",
-            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : oneTaskListFix(split)}.`,
+            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : "see Same dataset revisions"}.`,
         };
     }
     const passed = satisfies(phi, t);
-    let detail = `${d} of ${plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
-    if (!passed) {
+    let detail = `${d} of ${words_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
+    if (!passed && nv === 0) {
+        // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
+        detail += " — label them (see Common valid tasks)";
+    }
+    else if (!passed) {
         // Worst case for the fraction: every reviewed task turns out broken and leaves C.
         const r = smallestSatisfying(t, (x) => (nv + d - x > 0 ? (d - x) / (nv + d - x) : null), t.value < 1 ? d - (t.value * nv) / (1 - t.value) : 0, d);
         detail +=
             r !== null
-                ? ` — reviewing ${r} of the ${plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
-                : ` — review the ${plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
+                ? ` — reviewing ${r} of the ${words_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
+                : ` — review the ${words_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
     }
     return {
         id: "disputed_fraction",
@@ -6908,15 +7022,14 @@ function missingCheck(side, m, universe, t, split) {
         };
     }
     const passed = satisfies(f, t);
-    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
+    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${words_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         // Every task under the other model's own revisions is missing for this one; `shared` of them
         // are ids it has under its own revisions.
         const own = Math.min(split.sharedTaskIds, m.missing_tasks);
         detail +=
-            ` — ${own} of its ${plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision, ` +
-                `each model's revision computed from its own file's task ids: re-import both files with one --tasks list ` +
-                `(see Same dataset revisions), then run the ${side} on any task it still misses`;
+            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
+                `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
     }
     else if (!passed) {
         const x = t.op === "<" || t.op === "<="
@@ -6924,7 +7037,7 @@ function missingCheck(side, m, universe, t, split) {
             : null;
         detail +=
             x !== null
-                ? ` — running the ${side} on ${x} of its ${plural(m.missing_tasks, "missing task")} would satisfy it`
+                ? ` — running the ${side} on ${x} of its ${words_plural(m.missing_tasks, "missing task")} would satisfy it`
                 : ` — run the ${side} on its missing tasks`;
     }
     return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
@@ -6964,13 +7077,13 @@ function sameHarnessCheck(dataset) {
     if (passed)
         detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
     else if (placeholders.length > 0) {
+        // Said once: real_harness_revisions (always run) fails too and carries the why and the fix.
         detail =
-            `The harness revisions (${sideList(b, c)}) include the placeholder ${shownList(placeholders)}, ` +
-                `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
-                `harness — ${realRevisionRemedy(placeholders)}.`;
+            `A placeholder harness revision (${shownList(placeholders)}) cannot show that both models ran on one ` +
+                `harness; Real harness revisions says how to set real ones.`;
     }
     else {
-        detail = `The models ran on ${plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
+        detail = `The models ran on ${words_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
     }
     return {
         id: "same_harness",
@@ -6999,7 +7112,7 @@ function realHarnessCheck(dataset) {
             `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
     return {
         id: "real_harness_revisions",
-        observed: passed ? "none" : all.join(", "),
+        observed: passed ? "all real" : all.join(", "),
         threshold: "no placeholder",
         passed,
         kind: "evidence",
@@ -7016,7 +7129,7 @@ function oneTaskListDetail(dataset, split) {
     const how = kinds.length > 0
         ? kinds.map((k) => `\`model-gate import ${k} FILE --tasks TASKS\``).join(" / ")
         : "the importer's `--tasks TASKS`";
-    const side = (name, s) => `the ${name}'s ${plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
+    const side = (name, s) => `the ${name}'s ${words_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
     const own = [...split.baseline.revisions, ...split.candidate.revisions];
     const derived = split.derivedRevisions;
     const hashed = derived.length === own.length
@@ -7024,7 +7137,7 @@ function oneTaskListDetail(dataset, split) {
         : `${shownList(derived)} ${derived.length === 1 ? "is" : "are"} the hash of ${derived.length === 1 ? "its" : "their"} own task ids`;
     const n = split.sharedTaskIds;
     return (`The dataset revisions differ (${side("baseline", split.baseline)}; ${side("candidate", split.candidate)}), ` +
-        `but ${plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
+        `but ${words_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
         `each file brought its own task universe, so the same tasks count as different ones and none is common. ` +
         `Re-import both files with one --tasks list (TASKS: the benchmark's task ids, one per line) — ${how} — so that both carry one dataset revision.`);
 }
@@ -7037,7 +7150,7 @@ function datasetRevisionCheck(dataset, split) {
     const passed = equal && b.length > 0;
     const observed = equal
         ? b.join(", ")
-        : `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+        : `baseline: ${b.join(", ") || "none (no rows)"}; candidate: ${c.join(", ") || "none (no rows)"}`;
     let detail;
     if (passed) {
         detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;
@@ -7090,20 +7203,20 @@ function canaryCheck(ctx) {
  */
 function marginRemedy(a, delta0) {
     const d = a.unresolvedTasks;
-    const review = `review the ${plural(d, "disputed/unreviewed task")}`;
+    const review = `review the ${words_plural(d, "disputed/unreviewed task")}`;
     if (a.margin === null || a.seValid === null) {
         return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
     }
     const q = a.qValid ?? a.z;
     const lo = a.margin - q * a.seValid;
     const hi = a.margin + q * a.seValid;
-    const band = `the valid tasks alone give Δ̂ ∓ q·SE = [${num(lo)}, ${num(hi)}]`;
+    const band = `the valid tasks alone give Δ̂ ∓ q·SE = ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}`;
     if (d > 0 && (lo > delta0 || hi <= delta0)) {
         return `${review}: ${band}, so resolving the open labels could decide it`;
     }
     const more = `${band}, which straddles δ₀ — more common valid tasks (or attempts per task) are needed to shrink the standard error`;
     return d > 0
-        ? `${more}, and reviewing the ${plural(d, "disputed/unreviewed task")} narrows the validity band`
+        ? `${more}, and reviewing the ${words_plural(d, "disputed/unreviewed task")} narrows the validity band`
         : more;
 }
 /** The attaining set of an exact bound, in words: "18 open labels resolved valid (6 with d = −1, 12 with d = 0)". */
@@ -7120,7 +7233,7 @@ function attainingSetWords(a, set) {
     const parts = [...by.entries()]
         .sort((x, y) => x[0] - y[0])
         .map(([d, n]) => `${n} with d = ${d > 0 ? "+" : ""}${num(d, 0)}`);
-    return `attained with S* = ${plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
+    return `attained with S* = ${words_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
 }
 /**
  * LCB and how it was taken, with its arithmetic: exact, at the set S* that attains it; conservative,
@@ -7129,7 +7242,7 @@ function attainingSetWords(a, set) {
 function lcbFormula(a) {
     if (a.lcb === null || a.marginAtLcb === null || a.seLower === null)
         return null;
-    const figures = `${num(a.marginAtLcb)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+    const figures = `${format_number_formatPp(a.marginAtLcb)} − ${num(a.qLower ?? a.z)} × ${formatPpUnsigned(a.seLower)} = ${format_number_formatPp(a.lcb)}`;
     if (a.lcbKind === "exact" && a.lcbSet !== null) {
         return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
     }
@@ -7156,21 +7269,21 @@ function marginCheck(a, policy, lcbWhyNull) {
     const passed = a.lcb > delta0;
     let detail;
     if (passed)
-        detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
+        detail = `${formula} > δ₀ = ${format_number_formatPp(delta0)} (${rule}).`;
     else if (a.ucb !== null && a.ucb <= delta0) {
-        detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}), and neither does UCB = ${num(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}), and neither does UCB = ${format_number_formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
     }
     else {
-        detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
     }
     return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
 }
 /** Why LCB is null, as a clause, for checks and reasons. */
 function lcbNullReason(a, policy) {
     if (a.commonValidTasks === 0)
-        return "there are no common valid tasks";
+        return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
     if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
-        return `standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
+        return `standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
     }
     if (policy.margin.standard_error === "clustered")
         return "the tasks fall into fewer than 2 clusters";
@@ -7182,7 +7295,7 @@ function buildChecks(inp) {
     const ai = policy.accept_if;
     const split = separateTaskUniverses(dataset);
     const checks = [
-        commonValidCheck(analysis, ai.common_valid_tasks, split),
+        commonValidCheck(analysis, ai.common_valid_tasks, split, dataset.baseline.datasetRevisions),
         infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
         infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
         disputedCheck(analysis, ai.disputed_fraction, split),
@@ -7215,11 +7328,11 @@ function warning(u, compared) {
     const theirs = `${u.revisions.length === 1 && !u.moreRevisions ? "revision" : "revisions"} ${revisionList(u.revisions, u.moreRevisions)}`;
     const ours = `the compared tasks are under ${revisionList(compared)}`;
     if (u.file !== undefined) {
-        return (`${shownValue(u.file)}: ${u.rows} of its ${plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
+        return (`${shownValue(u.file)}: ${u.rows} of its ${words_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
             `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
             `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`);
     }
-    return (`The results label ${plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
+    return (`The results label ${words_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
         `task has (${ours}): those labels apply to nothing.`);
 }
 function unmatchedLabelWarnings(dataset) {
@@ -7230,6 +7343,7 @@ function unmatchedLabelWarnings(dataset) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/verdict.ts
+
 
 
 /** The bare decision rule, for callers (fragility) that only need the verdict. */
@@ -7246,13 +7360,13 @@ function decideVerdict(evidencePasses, canary, lcb, ucb, delta0) {
 }
 function marginSentence(a, policy) {
     const delta0 = policy.accept_if.delta0;
-    const d0 = delta0Text(delta0);
+    const d0 = format_number_formatPp(delta0);
     if (a.lcb === null || a.ucb === null) {
         return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
     }
     // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
-    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${num(a.lcb)}`;
-    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${num(a.ucb)}`;
+    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.lcb)}`;
+    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.ucb)}`;
     if (a.lcb > delta0)
         return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
     if (a.ucb <= delta0)
@@ -7271,14 +7385,14 @@ function verdictWithReasons(checks, a, policy, ctx) {
         return { verdict, reasons };
     }
     if (verdict === "accept") {
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${num(a.margin ?? 0)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${format_number_formatPp(a.margin)}).`);
         return { verdict, reasons };
     }
     if (verdict === "reject") {
         const why = a.unresolvedTasks > 0
-            ? `even the most favourable resolution of the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
+            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
             : "the candidate does not clear the bar even at the top of the run-variance band";
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : num(a.margin)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : format_number_formatPp(a.margin)}).`);
         return { verdict, reasons };
     }
     // Unresolved: name every check that keeps it so, then the margin.
@@ -7305,6 +7419,7 @@ function verdictWithReasons(checks, a, policy, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
+
 
 
 
@@ -7429,20 +7544,21 @@ function clusteredVerdictWarning(dataset, policy, a, verdict, ctx) {
     const figure = bound === null
         ? `the ${which} bound would be undefined`
         : `the ${which} bound would be ${evaluate_pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${evaluate_pp(delta0)}`;
-    return (`The tasks cluster (${plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+    return (`The tasks cluster (${words_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
         `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`);
 }
 function headlineWarnings(policy, ctx, a, infra, clustered) {
     const warnings = [];
     if (ctx.expired) {
-        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
+            (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."));
     }
     if (policy.infra_errors === "count_as_fail") {
-        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${plural(infra.baseline, "baseline infra error")} and ${plural(infra.candidate, "candidate infra error")} lower the task scores.`);
+        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
     }
     if (policy.margin.standard_error === "clustered") {
         if (a.tasksWithoutCluster > 0) {
-            warnings.push(`standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
+            warnings.push(`standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
         }
         else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
             const share = a.largestClusterShare === null
@@ -7451,11 +7567,11 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
             const what = policy.margin.cluster_correction === "cr2"
                 ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
                 : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
-            warnings.push(`Clustered standard error over ${plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
         }
         else if (a.clusters !== null && a.clusters < 2 && a.commonValidTasks > 0) {
             // (With no common valid task there is no cluster to count: the margin's own reason says why.)
-            warnings.push(`Clustered standard error over ${plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
         }
     }
     else if (clustered !== null) {
@@ -7464,7 +7580,7 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
     else if (a.seCr2Valid !== null &&
         a.sePairedValid !== null &&
         a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid) {
-        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${num(a.seCr2Valid)} vs ${num(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
+        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${formatPpUnsigned(a.seCr2Valid)} vs ${formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
     }
     return warnings;
 }
@@ -19241,7 +19357,7 @@ const rankSchema = strictObject({
 const policySchema = strictObject({
     owner: ownerField,
     revisit: load_policy_custom((v) => parseDate(v, "2027-03-31")),
-    on_expired: oneOf(["warn", "fail"]).optional(),
+    on_expired: oneOf(["warn", "neutral", "fail"]).optional(),
     infra_errors: oneOf(["exclude", "count_as_fail"]).optional(),
     require_same_harness: booleanField.optional(),
     accept_if: acceptIfSchema,
@@ -19450,7 +19566,7 @@ function isExpired(policy, today) {
  * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
- * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
+ * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
  *   step lets a re-run of the eval count for more).
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
@@ -19513,6 +19629,8 @@ function valueChange(base, head, loosening) {
     return { base: String(base), head: String(head), loosening: loosening(base, head) };
 }
 const policy_diff_never = () => false;
+/** `on_expired` from laxest to strictest: neutral keeps an expired policy from a green check. */
+const EXPIRY_STRICTNESS = { warn: 0, neutral: 1, fail: 2 };
 /**
  * Every rule that differs between the base and head policies, in a fixed order (the order of the
  * keys in SPEC §1.3), with base and head rendered as text (`null` when the optional rule is absent)
@@ -19524,7 +19642,10 @@ function diffPolicies(base, head) {
     const rules = [
         ["owner", valueChange(base.owner, head.owner, policy_diff_never)],
         ["revisit", valueChange(base.revisit, head.revisit, (x, y) => y > x)],
-        ["on_expired", valueChange(base.on_expired, head.on_expired, (x, y) => x === "fail" && y === "warn")],
+        [
+            "on_expired",
+            valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
+        ],
         ["infra_errors", valueChange(base.infra_errors, head.infra_errors, policy_diff_never)],
         [
             "require_same_harness",
@@ -19791,9 +19912,15 @@ function reviewHistoryOf(tasks) {
         const n = tasks.labelCount(i);
         if (n < 2)
             continue;
-        const first = tasks.eventValidity(i, 0);
+        // The unreviewed events before the first label are no label (an import's r0): not a change.
+        let k0 = 0;
+        while (k0 < n && tasks.eventValidity(i, k0) === "unreviewed")
+            k0++;
+        if (n - k0 < 2)
+            continue;
+        const first = tasks.eventValidity(i, k0);
         let same = true;
-        for (let k = 1; k < n && same; k++)
+        for (let k = k0 + 1; k < n && same; k++)
             same = tasks.eventValidity(i, k) === first;
         if (same) {
             out.sameLabelTask();
@@ -19826,10 +19953,12 @@ function compactReviewHistory(tasks) {
     const out = new HistoryLists();
     for (const t of tasks) {
         const h = t.history;
-        if (h.length < 2)
+        // As reviewHistoryOf: the unreviewed events before the first label are no label.
+        const labelled = h.slice(Math.max(0, h.findIndex((e) => e.validity !== "unreviewed")));
+        if (h.length < 2 || labelled.length < 2 || labelled[0]?.validity === "unreviewed")
             continue;
-        const first = h[0].validity;
-        if (h.every((e) => e.validity === first)) {
+        const first = labelled[0].validity;
+        if (labelled.every((e) => e.validity === first)) {
             out.sameLabelTask();
             continue;
         }
@@ -19888,7 +20017,7 @@ function shownReviewHistory(history, limit) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.4.0";
+const SCHEMA_VERSION = "2.5.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -19932,6 +20061,9 @@ function buildReport(parts) {
                 source: policySource.source,
                 last_commit: policySource.lastCommit,
                 on_unresolved: policy.on_unresolved,
+                // (fail never reaches a report: the run stops with a policy error.)
+                on_expired: policy.on_expired === "neutral" ? "neutral" : "warn",
+                expired: parts.policyExpired ?? false,
             },
             infra_errors_policy: policy.infra_errors,
             tool_version: parts.toolVersion,
@@ -20285,6 +20417,7 @@ class RowTable {
 
 
 
+
 /** Rows listed (the count is exact). */
 const MAX_LISTED_VIOLATIONS = 20;
 /** Previous rows of one kind held at most. */
@@ -20426,7 +20559,7 @@ function appendOnlyCheck(r) {
             threshold: "0 earlier rows changed or removed",
             passed: true,
             kind: "evidence",
-            detail: `Every one of the ${compared} earlier rows (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
+            detail: `${compared === 1 ? "The one earlier row" : `Every one of the ${compared} earlier rows`} (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
         };
     }
     const listed = r.rows.slice(0, 3).map((v) => `${where(v)}: ${v.change}`);
@@ -20437,7 +20570,7 @@ function appendOnlyCheck(r) {
         threshold: "0 earlier rows changed or removed",
         passed: false,
         kind: "evidence",
-        detail: `History rewritten: ${n} of the ${compared} earlier rows ${n === 1 ? "was" : "were"} changed or removed — ` +
+        detail: `History rewritten: ${n} of the ${words_plural(compared, "earlier row")} ${n === 1 ? "was" : "were"} changed or removed — ` +
             `${listed.join("; ")}${more}. Attempts and reviews are append-only: restore the earlier rows, and record a ` +
             "new opinion as a new review_revision.",
     };
@@ -20537,6 +20670,7 @@ function figuresOfCore(v) {
         ucbKind: a.ucbKind,
     };
 }
+const UNREVIEWED_CODE = validityCode("unreviewed");
 /** The latest this many review revisions are evaluated in full. */
 const MAX_REVISIONS_EVALUATED = 20;
 /** Tasks listed per change between two revisions (largest margin move first). */
@@ -20615,18 +20749,20 @@ function verdictByReviewRevision(inp) {
         prev = { codes, e, conflicts: conflictCount };
     }
     const last = changes[changes.length - 1];
+    // Only a revision that changed an earlier label is a reclassification (first labels are not).
+    const reclassified = last !== undefined && last.tasks_changed > 0 ? last : undefined;
     return {
         revisions_present: all.length,
         revisions: rows,
         changes,
-        latest_reclassification: last === undefined
+        latest_reclassification: reclassified === undefined
             ? null
             : {
-                revision: last.to_revision,
-                tasks_changed: last.tasks_changed,
-                verdict_from: last.verdict_before,
-                verdict_to: last.verdict_after,
-                verdict_changed: last.verdict_before !== last.verdict_after,
+                revision: reclassified.to_revision,
+                tasks_changed: reclassified.tasks_changed,
+                verdict_from: reclassified.verdict_before,
+                verdict_to: reclassified.verdict_after,
+                verdict_changed: reclassified.verdict_before !== reclassified.verdict_after,
             },
     };
 }
@@ -20664,11 +20800,18 @@ function changeBetween(dataset, d, from, to, before, after) {
     const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
     const moved = [];
     let changed = 0;
+    let firstLabels = 0;
     for (let i = 0; i < before.codes.length; i++) {
         const ca = before.codes[i];
         const cb = after.codes[i];
         if (ca === cb)
             continue;
+        // A label given to an unreviewed task (an importer writes every task unreviewed at r0) is a
+        // first label, not a reclassification: counted apart, never listed or made a headline.
+        if (ca === UNREVIEWED_CODE) {
+            firstLabels++;
+            continue;
+        }
         changed++;
         const t = ca * VALIDITIES.length + cb;
         transitions[t] = transitions[t] + 1;
@@ -20689,6 +20832,7 @@ function changeBetween(dataset, d, from, to, before, after) {
         from_revision: from,
         to_revision: to,
         tasks_changed: changed,
+        first_labels: firstLabels,
         transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
         margin_before: margin,
         margin_after: after.e?.margin ?? null,
@@ -20792,6 +20936,7 @@ function runGate(dataset, policy, options) {
         asOfReview,
         appendOnly,
         appendOnlyBase: options.appendOnlyBase,
+        policyExpired: policy.expired,
     });
 }
 
@@ -27573,6 +27718,7 @@ function decodePolicyText(bytes, shownPath) {
  */
 
 
+
 const DISPLAY_ONLY_NOTE = "This history could not be verified against the gate's own check runs (the comment was edited, or the check runs cannot be read): shown only, never used to decide.";
 /** A row's cells; `code` sets the commit and the digest in a monospace font (Markdown) or not (text). */
 function rowCells(s, i, code = (x) => x) {
@@ -27646,7 +27792,7 @@ function runsMarkdown(report) {
         body.push("", `⚠️ ${DISPLAY_ONLY_NOTE}`);
     body.push("", ...table(above));
     if (below.length > 0)
-        body.push("", "<details>", `<summary>${below.length} older runs</summary>`, "", ...table(below), "", "</details>");
+        body.push("", "<details>", `<summary>${words_plural(below.length, "older run")}</summary>`, "", ...table(below), "", "</details>");
     if (runs.rows_not_kept > 0)
         body.push("", `_${runs.rows_not_kept} older ${runs.rows_not_kept === 1 ? "run" : "runs"} not kept._`);
     const summary = `<b>Runs of this gate</b> — ${runs.run_count} on this commit${runs.towards_accept ? ", re-run towards accept" : ""}`;
@@ -27671,8 +27817,228 @@ function runsText(report) {
         out.push(`  ${(run ?? "").padEnd(8)} ${(commit ?? "").padEnd(7)} ${(verdict ?? "").padEnd(10)} Δ̂ ${margin ?? ""}  LCB ${lcb ?? ""}  UCB ${ucb ?? ""}  results ${digest ?? ""}`);
     });
     if (runs.rows_not_kept > 0)
-        out.push(`  ${runs.rows_not_kept} older runs not kept.`);
+        out.push(`  ${words_plural(runs.rows_not_kept, "older run")} not kept.`);
     return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
+/**
+ * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
+ * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
+ * Cells and summaries passed in must already be escaped or generated.
+ */
+
+
+
+
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s) {
+    return s
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/_/g, "\\_")
+        .replace(/\*/g, "\\*");
+}
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+const MARKDOWN_INLINE = {
+    text: (s, max) => markdownProse(s, max),
+    code: (s, max) => (0,report_escape/* escapeCode */.tn)(s, max),
+    gen: genMd,
+    strong: (safe) => `**${safe}**`,
+};
+function md(s, maxChars) {
+    return maxChars === undefined ? (0,report_escape/* escapeMarkdownInline */.E4)(s) : (0,report_escape/* escapeMarkdownInline */.E4)(s, maxChars);
+}
+function markdown_blocks_table(header, align, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
+    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
+}
+function details(summary, body, open = false) {
+    return [
+        open ? "<details open>" : "<details>",
+        `<summary>${summary}</summary>`,
+        "",
+        ...body,
+        "",
+        "</details>",
+    ];
+}
+/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
+function markdown_blocks_moreLine(shown, total, one, many = `${one}s`) {
+    const rest = total - shown;
+    return rest > 0 ? ["", `… and ${rest} more ${words_pluralWord(rest, one, many)}.`] : [];
+}
+/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
+function codeList(items, limit) {
+    if (items.length === 0)
+        return "none (no rows)";
+    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
+    const rest = items.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-task-tables.ts
+
+
+
+
+
+
+
+
+/**
+ * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
+ * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
+ */
+function taskCell(t) {
+    return cellCode(t.task_id, 100, 32, 16);
+}
+/**
+ * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
+ * all share the report's single dataset revision.
+ */
+function needsDatasetColumn(report, tasks) {
+    const revisions = report.provenance.dataset_revisions;
+    if (revisions.length !== 1)
+        return true;
+    return tasks.some((t) => t.dataset_revision !== revisions[0]);
+}
+/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
+function withDataset(show, at, header, align, rows) {
+    const insert = (xs, x) => show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
+    return [
+        insert(header, "Dataset revision"),
+        insert(align, "l"),
+        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
+    ];
+}
+/**
+ * "All on dataset revision R." where a list drops its dataset-revision column: said by the first
+ * such list of the document only (`said` remembers it), not again under every list.
+ */
+function datasetNote(report, show, said) {
+    const only = report.provenance.dataset_revisions[0];
+    if (show || only === undefined || said.has("dataset note"))
+        return [];
+    said.add("dataset note");
+    return [`All on dataset revision ${(0,report_escape/* escapeCode */.tn)(only, 80)}.`, ""];
+}
+/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
+function evidenceItem(e) {
+    const link = (0,report_escape/* safeLink */.o3)(e, undefined, 32);
+    const href = (0,report_escape/* safeHttpUrl */.vH)(e);
+    const tail = href === null ? "" : `](${href})`;
+    // Evidence shares its cell with another entry: break its runs sooner than an id's.
+    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
+        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
+    }
+    return breakable(link, 20, 16);
+}
+function evidenceCell(evidence) {
+    if (evidence.length === 0)
+        return "—";
+    const shown = evidence.slice(0, 2).map(evidenceItem);
+    const rest = evidence.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
+}
+function influentialSection(report, limit, said) {
+    const tasks = report.comparison.influential_tasks;
+    if (limit === 0 || tasks.length === 0)
+        return [];
+    const shown = tasks.slice(0, limit);
+    const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => {
+        const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
+        const cells = [
+            String(i + 1),
+            taskCell(t),
+            t.validity === "disputed"
+                ? "disputed"
+                : t.validity === "unreviewed"
+                    ? "unreviewed"
+                    : md(t.validity, 20),
+            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
+            evidenceCell(t.evidence),
+        ];
+        return { revision: t.dataset_revision, cells };
+    });
+    const body = [
+        "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
+            "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
+        "",
+        ...datasetNote(report, show, said),
+        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
+        ...markdown_blocks_moreLine(shown.length, total, "disputed or unreviewed task"),
+    ];
+    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
+    return details(summary, body);
+}
+/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
+function fragilitySection(report, limit, said) {
+    const c = report.comparison;
+    const tasks = c.fragility_tasks;
+    if (limit === 0 || tasks.length === 0)
+        return [];
+    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
+        return [];
+    const shown = tasks.slice(0, limit);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => ({
+        revision: t.dataset_revision,
+        cells: [String(i + 1), taskCell(t), md(t.change, 120)],
+    }));
+    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
+    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
+        ...datasetNote(report, show, said),
+        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+        ...markdown_blocks_moreLine(shown.length, tasks.length, "task"),
+    ]);
+}
+function brokenSection(report, limit, said) {
+    const nBroken = report.comparison.broken_tasks;
+    if (nBroken === 0 && report.broken_tasks.count === 0)
+        return [];
+    const total = Math.max(nBroken, report.broken_tasks.count);
+    const shown = shownBrokenTasks(report.broken_tasks, limit);
+    const body = [
+        "Counted and listed, never deleted, and left out of every score.",
+        ...(shown.length === 0
+            ? []
+            : [
+                "",
+                ...datasetNote(report, needsDatasetColumn(report, shown), said),
+                ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
+                ...markdown_blocks_moreLine(shown.length, total, "broken task"),
+            ]),
+    ];
+    return details(`<b>${formatCount(total)} broken ${words_pluralWord(total, "task", "tasks")}</b>`, body);
+}
+function historySection(report, limit, said) {
+    const history = report.review_history;
+    if (history.count === 0)
+        return [];
+    const shown = shownReviewHistory(history, limit);
+    const rows = shown.map((h) => {
+        // An events string outside the grammar (a hand-edited report) is shown as text.
+        if (typeof h.events === "string")
+            return { revision: h.dataset_revision, cells: [taskCell(h), md(h.events, 200)] };
+        const events = h.events
+            .slice(0, 6)
+            .map((e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${breakable(md(e.source, 60), 20, 16)})`);
+        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
+        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
+    });
+    const body = shown.length === 0
+        ? ["The tasks are listed in the report file."]
+        : [
+            ...datasetNote(report, needsDatasetColumn(report, shown), said),
+            ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
+            ...markdown_blocks_moreLine(shown.length, history.count, "task"),
+        ];
+    return details(`<b>Review history</b> — ${formatCount(history.count)} ${words_pluralWord(history.count, "task", "tasks")} changed label across review revisions`, body);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
@@ -27694,6 +28060,7 @@ function runsText(report) {
  * at its edge. A band of zero width is drawn as `|`. A missing value leaves its row empty and
  * prints "n/a".
  */
+
 
 const DEFAULT_BAR_WIDTH = 50;
 const ROW_LABEL_WIDTH = 11;
@@ -27918,7 +28285,7 @@ function renderMarginBar(input, options = {}) {
         ? `${fixed(options.confidence * 100, 2)}% one-sided`
         : "one-sided";
     const open = options.openLabels !== undefined && Number.isInteger(options.openLabels)
-        ? `the ${options.openLabels} open labels`
+        ? `the ${words_plural(options.openLabels, "open label")}`
         : "the open labels";
     lines.push("");
     lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
@@ -27940,16 +28307,33 @@ function renderMarginBar(input, options = {}) {
  * sentence a reviewer reads next to the verdict. Numbers only: nothing untrusted is rendered.
  */
 
+
+/**
+ * A task count past this many times the benchmark's size is said as "more tasks than the
+ * benchmark has": a figure like 77548 for a 600-task benchmark plans nothing.
+ */
+const PLANNING_SIZE_FACTOR = 10;
+/** The benchmark's size as the report knows it: every task either model ran, broken ones too. */
+function benchmarkTasks(report) {
+    const a = report.models.candidate;
+    return a.attempted_tasks + a.missing_tasks + report.comparison.broken_tasks;
+}
 /** One sentence, or "" when there is no MDE (no SE on the valid tasks). */
-function planningSentence(c, f) {
+function planningSentence(c, f, benchmarkSize = null) {
     if (c.mde === null)
         return "";
     let s = `Planning figure (not used to decide): this benchmark can only detect a margin of ≥ ` +
         `${formatPpUnsigned(c.mde, 1)} above δ₀ at ${formatPercent(c.power, 0)} power.`;
-    if (c.tasks_needed !== null) {
+    const n = c.tasks_needed;
+    if (n !== null && benchmarkSize !== null && benchmarkSize > 0 && n > PLANNING_SIZE_FACTOR * benchmarkSize) {
         s +=
-            ` If the observed margin and per-task variance held, about ${formatCount(c.tasks_needed)} common valid ` +
-                `${c.tasks_needed === 1 ? "task" : "tasks"} would clear δ₀.`;
+            ` If the observed margin and per-task variance held, clearing δ₀ would take more tasks than the ` +
+                `benchmark has (over ${PLANNING_SIZE_FACTOR}× its ${formatCount(benchmarkSize)} ${words_pluralWord(benchmarkSize, "task")}).`;
+    }
+    else if (n !== null) {
+        s +=
+            ` If the observed margin and per-task variance held, about ${formatCount(n)} common valid ` +
+                `${words_pluralWord(n, "task")} would clear δ₀.`;
     }
     return f.gen(s);
 }
@@ -27959,7 +28343,8 @@ function planningSentence(c, f) {
 
 
 
-function md(s, max = 40) {
+
+function render_history_md(s, max = 40) {
     return s === null ? "—" : (0,report_escape/* escapeMarkdownInline */.E4)(s, max);
 }
 function row(cells) {
@@ -27968,35 +28353,11 @@ function row(cells) {
 function rev(n) {
     return `r${formatCount(n)}`;
 }
-/** "What could change": the review fragility or resolution distance, in one sentence. */
-function fragilityLine(report) {
-    const c = report.comparison;
-    const atMost = c.fragility_exact ? "" : "at most ";
-    if (report.verdict === "unresolved") {
-        if (c.resolution_distance === null) {
-            return c.fragility_unbounded && c.fragility_exact
-                ? "**What could change it:** no resolution of the open labels can decide the verdict."
-                : "**What could change it:** no resolution of the open labels was found that decides the verdict.";
-        }
-        return (`**What could change it:** resolving ${atMost}${formatCount(c.resolution_distance)} open ` +
-            `${c.resolution_distance === 1 ? "label" : "labels"} can decide the verdict (resolution distance).`);
-    }
-    if (c.review_fragility === null) {
-        return c.fragility_unbounded && c.fragility_exact
-            ? "**What could change it:** no change to the reviewed labels changes the verdict."
-            : "**What could change it:** no change to the reviewed labels was found that changes the verdict.";
-    }
-    const share = c.review_fragility_share === null
-        ? ""
-        : ` (${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks)`;
-    return (`**What could change it:** ${atMost}${formatCount(c.review_fragility)} reviewed ` +
-        `${c.review_fragility === 1 ? "label" : "labels"} changed after publication${share} would give a ` +
-        "different verdict (review fragility).");
-}
 /**
  * The verdict by review revision: one table row per evaluated revision, a line per change
  * between consecutive revisions, the tasks of the latest change (up to `taskLimit`; 0 leaves
- * them out), and the review fragility.
+ * them out). What could change it (the fragility) is the summary's "What would change the
+ * verdict", not repeated here.
  */
 function verdictByRevisionSection(report, taskLimit) {
     const v = report.verdict_by_review_revision;
@@ -28009,7 +28370,7 @@ function verdictByRevisionSection(report, taskLimit) {
         const only = v.revisions[0];
         lines.push(only === undefined
             ? "No review revision in the data."
-            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`, "", fragilityLine(report));
+            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`);
         return lines;
     }
     if (v.revisions_present > v.revisions.length) {
@@ -28018,7 +28379,7 @@ function verdictByRevisionSection(report, taskLimit) {
     // Six columns: the table must fit an 880 px comment without a horizontal scroll.
     lines.push(row(["Revision", "Valid · open · broken", "Δ̂", "Δ\\_L … Δ\\_H", "LCB … UCB", "Verdict"]), "|--:|--:|--:|:-:|:-:|:--|");
     for (const r of v.revisions) {
-        const verdict = r.label_conflicts > 0 ? `labels conflict on ${formatCount(r.label_conflicts)} tasks` : md(r.verdict);
+        const verdict = r.label_conflicts > 0 ? `labels conflict on ${words_plural(r.label_conflicts, "task")}` : render_history_md(r.verdict);
         const open = r.labels.disputed + r.labels.unreviewed;
         lines.push(row([
             rev(r.revision),
@@ -28034,14 +28395,19 @@ function verdictByRevisionSection(report, taskLimit) {
     for (const c of v.changes) {
         const kinds = c.transitions
             .slice(0, 6)
-            .map((t) => `${formatCount(t.tasks)} ${md(t.change, 40)}`)
+            .map((t) => `${formatCount(t.tasks)} ${render_history_md(t.change, 40)}`)
             .join(", ");
-        const moreKinds = c.transitions.length > 6 ? `, and ${c.transitions.length - 6} more kinds` : "";
+        const moreKinds = c.transitions.length > 6 ? `, and ${words_plural(c.transitions.length - 6, "more kind")}` : "";
         const verdict = c.verdict_before === c.verdict_after
-            ? `verdict stays ${md(c.verdict_after)}`
-            : `**verdict ${md(c.verdict_before)} → ${md(c.verdict_after)}**`;
-        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${formatCount(c.tasks_changed)} ` +
-            `${c.tasks_changed === 1 ? "task" : "tasks"} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}; ` +
+            ? `verdict stays ${render_history_md(c.verdict_after)}`
+            : `**verdict ${render_history_md(c.verdict_before)} → ${render_history_md(c.verdict_after)}**`;
+        const what = [
+            ...(c.tasks_changed > 0
+                ? [`${words_plural(c.tasks_changed, "task")} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}`]
+                : []),
+            ...(c.first_labels > 0 ? [`${words_plural(c.first_labels, "task")} labelled for the first time`] : []),
+        ];
+        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${what.length === 0 ? "no label changed" : what.join(", ")}; ` +
             `Δ̂ ${format_number_formatPp(c.margin_before)} → ${format_number_formatPp(c.margin_after)}; ${verdict}.`);
     }
     const last = v.changes[v.changes.length - 1];
@@ -28052,7 +28418,7 @@ function verdictByRevisionSection(report, taskLimit) {
         const cells = (t) => [
             cellCode(t.task_id, 100),
             ...(datasetColumn ? [cellCode(t.dataset_revision, 40)] : []),
-            `${md(t.from, 20)} → ${md(t.to, 20)}`,
+            `${render_history_md(t.from, 20)} → ${render_history_md(t.to, 20)}`,
             format_number_formatPp(t.margin_move),
         ];
         lines.push("", `**Tasks reclassified in ${rev(last.to_revision)}**, largest move of Δ̂ first ` +
@@ -28062,10 +28428,12 @@ function verdictByRevisionSection(report, taskLimit) {
         lines.push("");
         if (last.tasks_changed > shown.length) {
             const rest = formatCount(last.tasks_changed - shown.length);
-            lines.push(`… and ${rest} more tasks (in the report JSON: the first ${last.tasks.length}).`, "");
+            lines.push(`… and ${rest} more ${words_pluralWord(last.tasks_changed - shown.length, "task")} (in the report JSON: the first ${last.tasks.length}).`, "");
         }
     }
-    lines.push("", fragilityLine(report));
+    // What could still change the verdict (the fragility) is said once, above the fold.
+    while (lines[lines.length - 1] === "")
+        lines.pop();
     return lines;
 }
 /**
@@ -28089,10 +28457,10 @@ function appendOnlySection(report, limit) {
     lines.push("", row(["Was at", "Now at", "What changed"]), "|:--|:--|:--|");
     for (const v of shown) {
         const now = v.current_file === null ? "—" : cellCode(`${v.current_file}:${v.current_line ?? "?"}`, 100);
-        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, md(v.change, 400)]));
+        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, render_history_md(v.change, 400)]));
     }
     if (n > shown.length)
-        lines.push("", `… and ${formatCount(n - shown.length)} more rows.`);
+        lines.push("", `… and ${words_plural(n - shown.length, "more row")}.`);
     return lines;
 }
 
@@ -28251,6 +28619,7 @@ function policyHistoryLines(h) {
 
 
 
+
 /** Files named at most; the rest are counted. */
 const MAX_NAMED = 5;
 function appendOnlyBaseCell(report) {
@@ -28267,11 +28636,18 @@ function appendOnlyBaseCell(report) {
             : `not compared: ${markdownProse(f.note ?? "")}`;
         return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
     });
-    const more = b.files.length > named.length ? `; and ${b.files.length - named.length} more files` : "";
+    const more = b.files.length > named.length ? `; and ${words_plural(b.files.length - named.length, "more file")}` : "";
     return `${head}: ${named.join("; ")}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-clusters.ts
+/**
+ * "Where the margin comes from" (SPEC §3.6), rendered from the report JSON's `margin_by_cluster`
+ * alone: for Markdown (a collapsed section whose top rows sit above a fold and the rest in a
+ * nested <details>) and for text (the top rows and a count line). Cluster names come from the
+ * export: escaped for Markdown (table-cells.ts) and neutralised for a terminal (escape.ts).
+ */
+
 
 
 
@@ -28284,9 +28660,6 @@ const CLUSTER_REST_MAX = 40;
 const NAME_CHARS = 60;
 /** The row of the tasks without a cluster, as both renderers name it. */
 const NO_CLUSTER = "(no cluster)";
-function render_clusters_plural(n, one, many) {
-    return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
 function worseRows(m) {
     return m.rows.filter((r) => r.worse);
 }
@@ -28297,7 +28670,7 @@ function worseSentence(m, name, limit) {
         return "The candidate is worse on no cluster (no margin below 0).";
     const named = worse.slice(0, limit).map(name);
     const more = worse.length > named.length ? ` and ${formatCount(worse.length - named.length)} more` : "";
-    return `The candidate is worse (margin below 0) on ${render_clusters_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
+    return `The candidate is worse (margin below 0) on ${words_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
 }
 function definition(report) {
     return ("Margin: the mean of d (candidate − baseline) over the cluster's common valid tasks. Contribution: " +
@@ -28335,8 +28708,8 @@ function clusterMarkdown(report, top, rest) {
     if (m === null)
         return null;
     const worse = worseRows(m).length;
-    const summary = `<b>Where the margin comes from</b> — ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
-        `${m.unclustered_tasks > 0 ? ` and ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
+    const summary = `<b>Where the margin comes from</b> — ${words_plural(m.clusters, "cluster", "clusters")}` +
+        `${m.unclustered_tasks > 0 ? ` and ${words_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
         `the candidate worse on ${formatCount(worse)}`;
     const above = m.rows.slice(0, top);
     const below = above.length === 0 ? [] : m.rows.slice(above.length, above.length + rest);
@@ -28350,13 +28723,13 @@ function clusterMarkdown(report, top, rest) {
         body.push("", ...render_clusters_mdTable(above, 1));
     }
     if (below.length > 0) {
-        body.push("", "<details>", `<summary>${render_clusters_plural(below.length, "more row", "more rows")}</summary>`, "", ...render_clusters_mdTable(below, above.length + 1), "", "</details>");
+        body.push("", "<details>", `<summary>${words_plural(below.length, "more row", "more rows")}</summary>`, "", ...render_clusters_mdTable(below, above.length + 1), "", "</details>");
     }
     const hidden = m.rows.length - above.length - below.length;
     if (hidden > 0) {
         body.push(...(body.length > 0 ? [""] : []), above.length === 0
-            ? `The ${render_clusters_plural(hidden, "row is", "rows are")} in the report file.`
-            : `… and ${render_clusters_plural(hidden, "more row", "more rows")} in the report file.`);
+            ? `The ${words_plural(hidden, "row is", "rows are")} in the report file.`
+            : `… and ${words_plural(hidden, "more row", "more rows")} in the report file.`);
     }
     body.push("", worseSentence(m, (r) => (r.cluster === null ? `_${NO_CLUSTER}_` : (0,report_escape/* escapeCode */.tn)(r.cluster, NAME_CHARS)), 10));
     return { summary, body };
@@ -28380,16 +28753,16 @@ function clusterText(report) {
             .join("  ")
             .trimEnd();
     const out = [
-        `Where the margin comes from: ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
+        `Where the margin comes from: ${words_plural(m.clusters, "cluster", "clusters")}` +
             (m.unclustered_tasks > 0
-                ? `; ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
+                ? `; ${words_plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
                 : ""),
         line(header),
         ...rows.map(line),
     ];
     const hidden = m.rows.length - shown.length;
     if (hidden > 0)
-        out.push(`  … and ${render_clusters_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
+        out.push(`  … and ${words_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
     out.push(`  ${worseSentence(m, name, 10)}`);
     return out;
 }
@@ -28414,6 +28787,9 @@ function clusterText(report) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
+
+
 
 
 
@@ -28487,92 +28863,13 @@ const TRIM_STEPS = [
     (d) => (d.compactHeader = true),
     (d) => (d.warnings = 2),
 ];
-/** Generated text in Markdown: no HTML, no emphasis by accident. */
-function genMd(s) {
-    return s
-        .replace(/&/g, "&amp;")
-        .replace(/</g, "&lt;")
-        .replace(/>/g, "&gt;")
-        .replace(/_/g, "\\_")
-        .replace(/\*/g, "\\*");
-}
-/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
-const MARKDOWN_INLINE = {
-    text: (s, max) => markdownProse(s, max),
-    code: (s, max) => (0,report_escape/* escapeCode */.tn)(s, max),
-    gen: genMd,
-    strong: (safe) => `**${safe}**`,
-};
-// ---------------------------------------------------------------------------------------------
-// Small Markdown builders (cells must already be escaped or generated).
-function render_markdown_md(s, maxChars) {
-    return maxChars === undefined ? (0,report_escape/* escapeMarkdownInline */.E4)(s) : (0,report_escape/* escapeMarkdownInline */.E4)(s, maxChars);
-}
-function render_markdown_table(header, align, rows) {
-    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
-    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
-}
-function details(summary, body, open = false) {
-    return [
-        open ? "<details open>" : "<details>",
-        `<summary>${summary}</summary>`,
-        "",
-        ...body,
-        "",
-        "</details>",
-    ];
-}
-function render_markdown_moreLine(shown, total, noun) {
-    const rest = total - shown;
-    return rest > 0 ? ["", `… and ${rest} more ${noun}.`] : [];
-}
-function render_markdown_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
-function codeList(items, limit) {
-    if (items.length === 0)
-        return "none";
-    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
-    const rest = items.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-/**
- * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
- * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
- */
-function taskCell(t) {
-    return cellCode(t.task_id, 100, 32, 16);
-}
-/**
- * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
- * all share the report's single dataset revision.
- */
-function needsDatasetColumn(report, tasks) {
-    const revisions = report.provenance.dataset_revisions;
-    if (revisions.length !== 1)
-        return true;
-    return tasks.some((t) => t.dataset_revision !== revisions[0]);
-}
-/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
-function withDataset(show, at, header, align, rows) {
-    const insert = (xs, x) => show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
-    return [
-        insert(header, "Dataset revision"),
-        insert(align, "l"),
-        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
-    ];
-}
-function datasetNote(report, show) {
-    const only = report.provenance.dataset_revisions[0];
-    return show || only === undefined ? [] : [`All on dataset revision ${(0,report_escape/* escapeCode */.tn)(only, 80)}.`, ""];
-}
 // ---------------------------------------------------------------------------------------------
 // Above the fold
 function render_markdown_headline(report) {
     const { baseline, candidate } = report.models;
     const icon = VERDICT_ICON[report.verdict] ?? "❔";
-    return `## ${icon} ${render_markdown_md(report.verdict, 20)} — candidate ${render_markdown_md(candidate.config, 80)} over baseline ${render_markdown_md(baseline.config, 80)}`;
+    const expired = expiredPolicyNote(report);
+    return `## ${icon} ${md(report.verdict, 20)}${expired === null ? "" : ` (⌛ ${genMd(expired)})`} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 function warningLines(report, detail, trimmedTo) {
     const quotes = [];
@@ -28580,14 +28877,15 @@ function warningLines(report, detail, trimmedTo) {
     for (const w of shown)
         quotes.push(`⚠️ ${markdownProse(w)}`);
     if (report.warnings.length > shown.length) {
-        quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
+        const rest = report.warnings.length - shown.length;
+        quotes.push(`⚠️ … and ${rest} more ${words_pluralWord(rest, "warning")} in the report file.`);
     }
     const changes = report.policy_changes;
     if (changes !== null && changes.length > 0) {
         const loosenings = changes.filter((c) => c.loosening).length;
         quotes.push(`⚠️ This pull request changes the policy file: ${changes.length} ` +
-            `${render_markdown_plural(changes.length, "rule", "rules")} changed, ${loosenings} ` +
-            `${render_markdown_plural(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
+            `${words_pluralWord(changes.length, "rule", "rules")} changed, ${loosenings} ` +
+            `${words_pluralWord(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
     }
     if (trimmedTo !== null) {
         quotes.push(`⚠️ Trimmed to fit GitHub's ${trimmedTo}-character limit; the full report is in the job summary and the report file.`);
@@ -28612,15 +28910,15 @@ function resultCell(passed) {
 function checksTable(report) {
     if (report.checks.length === 0)
         return ["No checks were run."];
-    return render_markdown_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
+    return markdown_blocks_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
         const v = observedValue(c);
         return [
             resultCell(c.passed),
             c.passed
                 ? checkName(c.id, MARKDOWN_INLINE, report)
                 : `**${checkName(c.id, MARKDOWN_INLINE, report)}**`,
-            v.kind === "number" ? v.text : render_markdown_md(v.text, OBSERVED_VALUE_CHARS),
-            render_markdown_md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
+            v.kind === "number" ? v.text : md(v.text, OBSERVED_VALUE_CHARS),
+            md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
         ];
     }));
 }
@@ -28649,17 +28947,17 @@ function settingsLine(report, title) {
         ? "<b>infra errors counted as fails</b>"
         : "infra errors excluded";
     const se = c.standard_error === "clustered"
-        ? `clustered SE (${formatCount(c.clusters)} ${render_markdown_plural(c.clusters ?? 0, "cluster", "clusters")})`
+        ? `clustered SE (${formatCount(c.clusters)} ${words_pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
         : "paired SE";
     return `<sub>${[
-        title === "" ? "" : render_markdown_md(title, 120),
+        title === "" ? "" : md(title, 120),
         `${formatPercent(c.confidence)} one-sided`,
         `δ₀ ${format_number_formatPp(c.delta0)}`,
         se,
-        `${render_markdown_md(c.validity_bound, 20)} validity bound`,
+        `${md(c.validity_bound, 20)} validity bound`,
         infra,
-        `policy owner ${render_markdown_md(p.owner, 80)}`,
-        `revisit by ${render_markdown_md(p.revisit, 40)}`,
+        `policy owner ${md(p.owner, 80)}`,
+        `revisit by ${md(p.revisit, 40)}`,
     ]
         .filter((x) => x !== "")
         .join(" · ")}</sub>`;
@@ -28668,10 +28966,10 @@ function settingsLine(report, title) {
 // Details
 function marginDetails(report, detail) {
     const c = report.comparison;
-    const counts = `On ${formatCount(c.common_valid_tasks)} common valid tasks ` +
-        `(${formatCount(c.common_tasks)} common tasks; ${formatCount(c.unresolved_tasks)} open labels: ` +
+    const counts = `On ${words_plural(c.common_valid_tasks, "common valid task")} ` +
+        `(${words_plural(c.common_tasks, "common task")}; ${words_plural(c.unresolved_tasks, "open label")}: ` +
         `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
-        `${formatCount(c.broken_tasks)} broken tasks excluded). Margins are candidate − baseline, in percentage points (pp).`;
+        `${words_plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
     if (c.margin === null) {
         return details("<b>Margin figures</b>", [
             counts,
@@ -28693,14 +28991,14 @@ function marginDetails(report, detail) {
     const rows = [
         ["Observed margin Δ̂", format_number_formatPp(c.margin)],
         [
-            `Validity bounds Δ\\_L … Δ\\_H (${render_markdown_md(c.validity_bound, 20)})`,
+            `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
             `${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`,
         ],
         [
             "Validity sensitivity, down / up",
             `${formatPpUnsigned(c.validity_sensitivity)} / ${formatPpUnsigned(c.validity_sensitivity_upside)}`,
         ],
-        [`Standard error (${render_markdown_md(c.standard_error, 20)}) on the valid tasks, SE(V)`, formatPpUnsigned(c.se_valid)],
+        [`Standard error (${md(c.standard_error, 20)}) on the valid tasks, SE(V)`, formatPpUnsigned(c.se_valid)],
         [
             `Standard error at LCB / UCB: ${genMd(seNames)}`,
             `${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
@@ -28710,7 +29008,7 @@ function marginDetails(report, detail) {
     if (c.standard_error === "clustered")
         rows.push(["Clusters G", formatCount(c.clusters)]);
     rows.push([
-        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${render_markdown_md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
+        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
         `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
     ]);
     // With no open labels S* is empty whatever the kind: nothing to show.
@@ -28723,7 +29021,7 @@ function marginDetails(report, detail) {
     return details(summary, [
         counts,
         "",
-        ...render_markdown_table(["Figure", "Value"], ["l", "r"], rows),
+        ...markdown_blocks_table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
 }
@@ -28774,98 +29072,7 @@ function render_markdown_perModelSection(report, detail) {
             row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
             ...common,
         ];
-    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", render_markdown_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
-}
-/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
-function evidenceItem(e) {
-    const link = (0,report_escape/* safeLink */.o3)(e, undefined, 32);
-    const href = (0,report_escape/* safeHttpUrl */.vH)(e);
-    const tail = href === null ? "" : `](${href})`;
-    // Evidence shares its cell with another entry: break its runs sooner than an id's.
-    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
-        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
-    }
-    return breakable(link, 20, 16);
-}
-function evidenceCell(evidence) {
-    if (evidence.length === 0)
-        return "—";
-    const shown = evidence.slice(0, 2).map(evidenceItem);
-    const rest = evidence.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
-}
-function influentialSection(report, detail) {
-    const tasks = report.comparison.influential_tasks;
-    if (detail.influential === 0 || tasks.length === 0)
-        return [];
-    const shown = tasks.slice(0, detail.influential);
-    const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => {
-        const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
-        const cells = [
-            String(i + 1),
-            taskCell(t),
-            t.validity === "disputed"
-                ? "disputed"
-                : t.validity === "unreviewed"
-                    ? "unreviewed"
-                    : render_markdown_md(t.validity, 20),
-            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
-            evidenceCell(t.evidence),
-        ];
-        return { revision: t.dataset_revision, cells };
-    });
-    const body = [
-        "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
-            "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
-        "",
-        ...datasetNote(report, show),
-        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
-        ...render_markdown_moreLine(shown.length, total, "disputed or unreviewed tasks"),
-    ];
-    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
-    return details(summary, body);
-}
-/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
-function fragilitySection(report, detail) {
-    const c = report.comparison;
-    const tasks = c.fragility_tasks;
-    if (detail.fragilityTasks === 0 || tasks.length === 0)
-        return [];
-    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
-        return [];
-    const shown = tasks.slice(0, detail.fragilityTasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => ({
-        revision: t.dataset_revision,
-        cells: [String(i + 1), taskCell(t), render_markdown_md(t.change, 120)],
-    }));
-    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
-    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
-        ...datasetNote(report, show),
-        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-        ...render_markdown_moreLine(shown.length, tasks.length, "tasks"),
-    ]);
-}
-function brokenSection(report, detail) {
-    const nBroken = report.comparison.broken_tasks;
-    if (nBroken === 0 && report.broken_tasks.count === 0)
-        return [];
-    const total = Math.max(nBroken, report.broken_tasks.count);
-    const shown = shownBrokenTasks(report.broken_tasks, detail.broken);
-    const body = [
-        "Counted and listed, never deleted, and left out of every score.",
-        ...(shown.length === 0
-            ? []
-            : [
-                "",
-                ...datasetNote(report, needsDatasetColumn(report, shown)),
-                ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
-                ...render_markdown_moreLine(shown.length, total, "broken tasks"),
-            ]),
-    ];
-    return details(`<b>${formatCount(total)} broken ${render_markdown_plural(total, "task", "tasks")}</b>`, body);
+    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", markdown_blocks_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
 }
 /** The verdict at each review revision (render-history.ts), collapsed like every other section. */
 function verdictByRevisionDetails(report, detail) {
@@ -28873,10 +29080,10 @@ function verdictByRevisionDetails(report, detail) {
     if (revisions.length <= 1 && report.provenance.as_of_review === null)
         return [];
     const changed = report.verdict_by_review_revision.changes.filter((c) => c.verdict_before !== c.verdict_after);
-    const summary = `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${render_markdown_plural(revisions.length, "revision", "revisions")}, ` +
+    const summary = `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${words_pluralWord(revisions.length, "revision", "revisions")}, ` +
         (changed.length === 0
             ? "the verdict never moved"
-            : `the verdict moved ${changed.length} ${render_markdown_plural(changed.length, "time", "times")}`);
+            : `the verdict moved ${changed.length} ${words_pluralWord(changed.length, "time", "times")}`);
     // The section's own heading is the <summary> here.
     return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
 }
@@ -28886,49 +29093,22 @@ function appendOnlyDetails(report, detail) {
     if (body.length === 0)
         return [];
     const n = report.append_only?.rows_changed_or_removed ?? 0;
-    return details(`<b>History rewritten</b> — ${formatCount(n)} earlier ${render_markdown_plural(n, "row", "rows")} changed or removed`, body.slice(2));
-}
-function historySection(report, detail) {
-    const history = report.review_history;
-    if (history.count === 0)
-        return [];
-    const shown = shownReviewHistory(history, detail.history);
-    const rows = shown.map((h) => {
-        // An events string outside the grammar (a hand-edited report) is shown as text.
-        if (typeof h.events === "string")
-            return { revision: h.dataset_revision, cells: [taskCell(h), render_markdown_md(h.events, 200)] };
-        const events = h.events
-            .slice(0, 6)
-            .map((e) => `r${formatCount(e.revision)} ${render_markdown_md(e.validity, 20)} (${breakable(render_markdown_md(e.source, 60), 20, 16)})`);
-        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
-        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
-    });
-    const body = shown.length === 0
-        ? ["The tasks are listed in the report file."]
-        : [
-            ...datasetNote(report, needsDatasetColumn(report, shown)),
-            ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-            ...render_markdown_moreLine(shown.length, history.count, "tasks"),
-        ];
-    return details(`<b>Review history</b> — ${formatCount(history.count)} ${render_markdown_plural(history.count, "task", "tasks")} changed label across review revisions`, body);
+    return details(`<b>History rewritten</b> — ${formatCount(n)} earlier ${words_pluralWord(n, "row", "rows")} changed or removed`, body.slice(2));
 }
 function policyChangesSection(report, detail) {
     const changes = report.policy_changes;
     if (changes === null || changes.length === 0)
         return [];
     const loosenings = changes.filter((c) => c.loosening).length;
-    const body = [
-        `The policy at the base commit decided this verdict. The head changes ${changes.length} ` +
-            `${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} of them ${render_markdown_plural(loosenings, "a loosening", "loosenings")}; ` +
-            "they take effect only once merged.",
-    ];
-    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} ${render_markdown_plural(loosenings, "loosening", "loosenings")}`;
+    // The headline warning says how many and that the base policy decided: here, what follows.
+    const body = ["The head's rules take effect only once the pull request is merged."];
+    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${words_pluralWord(changes.length, "rule", "rules")}, ${loosenings} ${words_pluralWord(loosenings, "loosening", "loosenings")}`;
     if (detail.policyChanges === "count")
         return details(summary, body);
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...render_markdown_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+        body.push("", ...markdown_blocks_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...markdown_blocks_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -28938,20 +29118,20 @@ function provenanceSection(report, detail) {
     const pol = p.policy;
     const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
     // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
-    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${render_markdown_plural(p.inputs.length, "file", "files")}`;
+    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${words_pluralWord(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
         return details(summary, [
-            `Tool ${render_markdown_md(p.tool_version, 40)}, report schema ${render_markdown_md(report.schema_version, 40)} · ` +
+            `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
                 `policy ${(0,report_escape/* escapeCode */.tn)(pol.path, 80)} sha256 ${(0,report_escape/* escapeCode */.tn)(pol.sha256, 80)} · ` +
                 `${formatCount(p.rows_read)} rows read.`,
         ]);
     }
     const rows = [
-        ["Tool", `model-acceptance-gate ${render_markdown_md(p.tool_version, 40)}`],
-        ["Report schema", render_markdown_md(report.schema_version, 40)],
+        ["Tool", `model-acceptance-gate ${md(p.tool_version, 40)}`],
+        ["Report schema", md(report.schema_version, 40)],
         ["Policy file", cellCode(pol.path, 120)],
         ["Policy sha256", cellCode(pol.sha256, 80)],
-        ["Policy source", render_markdown_md(pol.source, 120)],
+        ["Policy source", md(pol.source, 120)],
         ["Policy last changed in", pol.last_commit === null ? "unknown" : cellCode(pol.last_commit, 80)],
         ["Infra errors", infra],
         ["Dataset revisions", codeList(p.dataset_revisions, 5)],
@@ -28959,7 +29139,9 @@ function provenanceSection(report, detail) {
         [
             "Review revisions",
             p.review_revisions.length === 0
-                ? "none"
+                ? p.as_of_review === null
+                    ? "none (no rows)"
+                    : `none (no label by review revision ${formatCount(p.as_of_review)})`
                 : p.review_revisions
                     .slice(0, 20)
                     .map((r) => formatCount(r))
@@ -28971,17 +29153,17 @@ function provenanceSection(report, detail) {
     const base = appendOnlyBaseCell(report);
     if (base !== null)
         rows.push(["Append-only against", base]);
-    const body = render_markdown_table(["", ""], ["l", "l"], rows);
+    const body = markdown_blocks_table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...render_markdown_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
+        body.push("", ...markdown_blocks_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...markdown_blocks_moreLine(shown.length, p.inputs.length, "input file"));
     }
     return details(summary, body);
 }
 // ---------------------------------------------------------------------------------------------
 /** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
 function planningBlock(report) {
-    const s = planningSentence(report.comparison, MARKDOWN_INLINE);
+    const s = planningSentence(report.comparison, MARKDOWN_INLINE, benchmarkTasks(report));
     return s === "" ? [] : [`_${s}_`];
 }
 function renderWith(report, options, detail, trimmedTo) {
@@ -29006,10 +29188,12 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(clusterSection(report, detail));
     blocks.push(runsMarkdown(report));
     blocks.push(render_markdown_perModelSection(report, detail));
-    blocks.push(influentialSection(report, detail));
-    blocks.push(fragilitySection(report, detail));
-    blocks.push(brokenSection(report, detail));
-    blocks.push(historySection(report, detail));
+    // What a section has said once (the one dataset revision) is not said again by the next.
+    const said = new Set();
+    blocks.push(influentialSection(report, detail.influential, said));
+    blocks.push(fragilitySection(report, detail.fragilityTasks, said));
+    blocks.push(brokenSection(report, detail.broken, said));
+    blocks.push(historySection(report, detail.history, said));
     blocks.push(verdictByRevisionDetails(report, detail));
     blocks.push(appendOnlyDetails(report, detail));
     blocks.push(policyChangesSection(report, detail));
@@ -29193,6 +29377,7 @@ function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
 
 
 
+
 function capped(s, maxChars = 200) {
     const cps = Array.from(typeof s === "string" ? s : String(s));
     return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
@@ -29239,9 +29424,10 @@ function renderText(report) {
     const c = report.comparison;
     const { baseline, candidate } = report.models;
     const out = [];
-    out.push(`${report.verdict.toUpperCase()} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`, "");
+    const expired = expiredPolicyNote(report);
+    out.push(`${report.verdict.toUpperCase()}${expired === null ? "" : ` (${expired})`} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`, "");
     add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
-    const planning = planningSentence(report.comparison, TEXT_INLINE);
+    const planning = planningSentence(report.comparison, TEXT_INLINE, benchmarkTasks(report));
     if (planning !== "")
         add(out, ["", ...wrap(planning, WIDTH)]);
     out.push("", "Checks");
@@ -29271,8 +29457,8 @@ function renderText(report) {
         ...report.warnings.map((w) => (0,report_escape/* neutraliseLogLine */.h4)(wholeText(w))),
         ...(changes.length > 0
             ? [
-                `This pull request changes the policy file: ${changes.length} rules changed, ` +
-                    `${changes.filter((p) => p.loosening).length} loosenings. The policy at the base commit decided this verdict.`,
+                `This pull request changes the policy file: ${words_plural(changes.length, "rule")} changed, ` +
+                    `${words_plural(changes.filter((p) => p.loosening).length, "loosening")}. The policy at the base commit decided this verdict.`,
             ]
             : []),
     ];
@@ -29315,7 +29501,7 @@ function renderText(report) {
     if (runs.length > 0)
         add(out, ["", ...runs]);
     out.push("");
-    add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
+    add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${words_plural(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
         ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
         ` Failing checks: ${check_display_failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`, WIDTH));
@@ -29528,7 +29714,712 @@ function args_required(flags, name, command) {
     return v;
 }
 
+;// CONCATENATED MODULE: external "module"
+const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+;// CONCATENATED MODULE: external "fs"
+const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+var external_fs_namespaceObject_0 = /*#__PURE__*/__nccwpck_require__.t(external_fs_namespaceObject, 2);
+;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
+
+
+
+
+//#region rolldown:runtime
+var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
+
+//#endregion
+//#region src/utils.ts
+function cleanPath(path) {
+	let normalized = (0,external_path_namespaceObject.normalize)(path);
+	if (normalized.length > 1 && normalized[normalized.length - 1] === external_path_namespaceObject.sep) normalized = normalized.substring(0, normalized.length - 1);
+	return normalized;
+}
+const SLASHES_REGEX = /[\\/]/g;
+function convertSlashes(path, separator) {
+	return path.replace(SLASHES_REGEX, separator);
+}
+const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+function isRootDirectory(path) {
+	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
+}
+function normalizePath(path, options) {
+	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
+	if (resolvePaths) path = (0,external_path_namespaceObject.resolve)(path);
+	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
+	if (path === ".") return "";
+	const needsSeperator = path[path.length - 1] !== pathSeparator;
+	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/join-path.ts
+function joinPathWithBasePath(filename, directoryPath) {
+	return directoryPath + filename;
+}
+function joinPathWithRelativePath(root, options) {
+	return function(filename, directoryPath) {
+		const sameRoot = directoryPath.startsWith(root);
+		if (sameRoot) return directoryPath.slice(root.length) + filename;
+		else return convertSlashes((0,external_path_namespaceObject.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+	};
+}
+function joinPath(filename) {
+	return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+	return directoryPath + filename + separator;
+}
+function build$7(root, options) {
+	const { relativePaths, includeBasePath } = options;
+	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+}
+
+//#endregion
+//#region src/api/functions/push-directory.ts
+function pushDirectoryWithRelativePath(root) {
+	return function(directoryPath, paths) {
+		paths.push(directoryPath.substring(root.length) || ".");
+	};
+}
+function pushDirectoryFilterWithRelativePath(root) {
+	return function(directoryPath, paths, filters) {
+		const relativePath = directoryPath.substring(root.length) || ".";
+		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+	};
+}
+const pushDirectory = (directoryPath, paths) => {
+	paths.push(directoryPath || ".");
+};
+const pushDirectoryFilter = (directoryPath, paths, filters) => {
+	const path = directoryPath || ".";
+	if (filters.every((filter) => filter(path, true))) paths.push(path);
+};
+const empty$2 = () => {};
+function build$6(root, options) {
+	const { includeDirs, filters, relativePaths } = options;
+	if (!includeDirs) return empty$2;
+	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+
+//#endregion
+//#region src/api/functions/push-file.ts
+const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) counts.files++;
+};
+const pushFileFilter = (filename, paths, _counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+};
+const pushFileCount = (_filename, _paths, counts, _filters) => {
+	counts.files++;
+};
+const pushFile = (filename, paths) => {
+	paths.push(filename);
+};
+const empty$1 = () => {};
+function build$5(options) {
+	const { excludeFiles, filters, onlyCounts } = options;
+	if (excludeFiles) return empty$1;
+	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+	else if (onlyCounts) return pushFileCount;
+	else return pushFile;
+}
+
+//#endregion
+//#region src/api/functions/get-array.ts
+const getArray = (paths) => {
+	return paths;
+};
+const getArrayGroup = () => {
+	return [""].slice(0, 0);
+};
+function build$4(options) {
+	return options.group ? getArrayGroup : getArray;
+}
+
+//#endregion
+//#region src/api/functions/group-files.ts
+const groupFiles = (groups, directory, files) => {
+	groups.push({
+		directory,
+		files,
+		dir: directory
+	});
+};
+const empty = () => {};
+function build$3(options) {
+	return options.group ? groupFiles : empty;
+}
+
+//#endregion
+//#region src/api/functions/resolve-symlink.ts
+const resolveSymlinksAsync = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	fs.realpath(path, (error, resolvedPath) => {
+		if (error) return queue.dequeue(suppressErrors ? null : error, state);
+		fs.stat(resolvedPath, (error$1, stat) => {
+			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+			if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
+			callback$1(stat, resolvedPath);
+			queue.dequeue(null, state);
+		});
+	});
+};
+const resolveSymlinks = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	try {
+		const resolvedPath = fs.realpathSync(path);
+		const stat = fs.statSync(resolvedPath);
+		if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return;
+		callback$1(stat, resolvedPath);
+	} catch (e) {
+		if (!suppressErrors) throw e;
+	}
+};
+function build$2(options, isSynchronous) {
+	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function dist_isRecursive(path, resolved, state) {
+	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+	let parent = (0,external_path_namespaceObject.dirname)(path);
+	let depth = 1;
+	while (parent !== state.root && depth < 2) {
+		const resolvedPath = state.symlinks.get(parent);
+		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+		if (isSameRoot) depth++;
+		else parent = (0,external_path_namespaceObject.dirname)(parent);
+	}
+	state.symlinks.set(path, resolved);
+	return depth > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+	return state.visited.includes(resolved + state.options.pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/invoke-callback.ts
+const onlyCountsSync = (state) => {
+	return state.counts;
+};
+const groupsSync = (state) => {
+	return state.groups;
+};
+const defaultSync = (state) => {
+	return state.paths;
+};
+const limitFilesSync = (state) => {
+	return state.paths.slice(0, state.options.maxFiles);
+};
+const onlyCountsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.counts, state.options.suppressErrors);
+	return null;
+};
+const defaultAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths, state.options.suppressErrors);
+	return null;
+};
+const limitFilesAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+	return null;
+};
+const groupsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.groups, state.options.suppressErrors);
+	return null;
+};
+function report(error, callback$1, output, suppressErrors) {
+	if (error && !suppressErrors) callback$1(error, output);
+	else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+	const { onlyCounts, group, maxFiles } = options;
+	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+	else if (group) return isSynchronous ? groupsSync : groupsAsync;
+	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+	else return isSynchronous ? defaultSync : defaultAsync;
+}
+
+//#endregion
+//#region src/api/functions/walk-directory.ts
+const readdirOpts = { withFileTypes: true };
+const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	state.queue.enqueue();
+	if (currentDepth < 0) return state.queue.dequeue(null, state);
+	const { fs } = state;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
+		callback$1(entries, directoryPath, currentDepth);
+		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
+	});
+};
+const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	const { fs } = state;
+	if (currentDepth < 0) return;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	let entries = [];
+	try {
+		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
+	} catch (e) {
+		if (!state.options.suppressErrors) throw e;
+	}
+	callback$1(entries, directoryPath, currentDepth);
+};
+function build(isSynchronous) {
+	return isSynchronous ? walkSync : walkAsync;
+}
+
+//#endregion
+//#region src/api/queue.ts
+/**
+* This is a custom stateless queue to track concurrent async fs calls.
+* It increments a counter whenever a call is queued and decrements it
+* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
+*/
+var Queue = class {
+	count = 0;
+	constructor(onQueueEmpty) {
+		this.onQueueEmpty = onQueueEmpty;
+	}
+	enqueue() {
+		this.count++;
+		return this.count;
+	}
+	dequeue(error, output) {
+		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
+			this.onQueueEmpty(error, output);
+			if (error) {
+				output.controller.abort();
+				this.onQueueEmpty = void 0;
+			}
+		}
+	}
+};
+
+//#endregion
+//#region src/api/counter.ts
+var Counter = class {
+	_files = 0;
+	_directories = 0;
+	set files(num) {
+		this._files = num;
+	}
+	get files() {
+		return this._files;
+	}
+	set directories(num) {
+		this._directories = num;
+	}
+	get directories() {
+		return this._directories;
+	}
+	/**
+	* @deprecated use `directories` instead
+	*/
+	/* c8 ignore next 3 */
+	get dirs() {
+		return this._directories;
+	}
+};
+
+//#endregion
+//#region src/api/aborter.ts
+/**
+* AbortController is not supported on Node 14 so we use this until we can drop
+* support for Node 14.
+*/
+var Aborter = class {
+	aborted = false;
+	abort() {
+		this.aborted = true;
+	}
+};
+
+//#endregion
+//#region src/api/walker.ts
+var Walker = class {
+	root;
+	isSynchronous;
+	state;
+	joinPath;
+	pushDirectory;
+	pushFile;
+	getArray;
+	groupFiles;
+	resolveSymlink;
+	walkDirectory;
+	callbackInvoker;
+	constructor(root, options, callback$1) {
+		this.isSynchronous = !callback$1;
+		this.callbackInvoker = build$1(options, this.isSynchronous);
+		this.root = normalizePath(root, options);
+		this.state = {
+			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+			paths: [""].slice(0, 0),
+			groups: [],
+			counts: new Counter(),
+			options,
+			queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
+			symlinks: /* @__PURE__ */ new Map(),
+			visited: [""].slice(0, 0),
+			controller: new Aborter(),
+			fs: options.fs || external_fs_namespaceObject_0
+		};
+		this.joinPath = build$7(this.root, options);
+		this.pushDirectory = build$6(this.root, options);
+		this.pushFile = build$5(options);
+		this.getArray = build$4(options);
+		this.groupFiles = build$3(options);
+		this.resolveSymlink = build$2(options, this.isSynchronous);
+		this.walkDirectory = build(this.isSynchronous);
+	}
+	start() {
+		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+	}
+	walk = (entries, directoryPath, depth) => {
+		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+		const files = this.getArray(this.state.paths);
+		for (let i = 0; i < entries.length; ++i) {
+			const entry = entries[i];
+			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+				const filename = this.joinPath(entry.name, directoryPath);
+				this.pushFile(filename, files, this.state.counts, filters);
+			} else if (entry.isDirectory()) {
+				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+				if (exclude && exclude(entry.name, path)) continue;
+				this.pushDirectory(path, paths, filters);
+				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
+			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
+				let path = joinPathWithBasePath(entry.name, directoryPath);
+				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
+					if (stat.isDirectory()) {
+						resolvedPath = normalizePath(resolvedPath, this.state.options);
+						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
+						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
+					} else {
+						resolvedPath = useRealPaths ? resolvedPath : path;
+						const filename = (0,external_path_namespaceObject.basename)(resolvedPath);
+						const directoryPath$1 = normalizePath((0,external_path_namespaceObject.dirname)(resolvedPath), this.state.options);
+						resolvedPath = this.joinPath(filename, directoryPath$1);
+						this.pushFile(resolvedPath, files, this.state.counts, filters);
+					}
+				});
+			}
+		}
+		this.groupFiles(this.state.groups, directoryPath, files);
+	};
+};
+
+//#endregion
+//#region src/api/async.ts
+function dist_promise(root, options) {
+	return new Promise((resolve$1, reject) => {
+		callback(root, options, (err, output) => {
+			if (err) return reject(err);
+			resolve$1(output);
+		});
+	});
+}
+function callback(root, options, callback$1) {
+	let walker = new Walker(root, options, callback$1);
+	walker.start();
+}
+
+//#endregion
+//#region src/api/sync.ts
+function sync(root, options) {
+	const walker = new Walker(root, options);
+	return walker.start();
+}
+
+//#endregion
+//#region src/builder/api-builder.ts
+var APIBuilder = class {
+	constructor(root, options) {
+		this.root = root;
+		this.options = options;
+	}
+	withPromise() {
+		return dist_promise(this.root, this.options);
+	}
+	withCallback(cb) {
+		callback(this.root, this.options, cb);
+	}
+	sync() {
+		return sync(this.root, this.options);
+	}
+};
+
+//#endregion
+//#region src/builder/index.ts
+let pm = null;
+/* c8 ignore next 6 */
+try {
+	__require.resolve("picomatch");
+	pm = __require("picomatch");
+} catch {}
+var Builder = class {
+	globCache = {};
+	options = {
+		maxDepth: Infinity,
+		suppressErrors: true,
+		pathSeparator: external_path_namespaceObject.sep,
+		filters: []
+	};
+	globFunction;
+	constructor(options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		this.globFunction = this.options.globFunction;
+	}
+	group() {
+		this.options.group = true;
+		return this;
+	}
+	withPathSeparator(separator) {
+		this.options.pathSeparator = separator;
+		return this;
+	}
+	withBasePath() {
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withRelativePaths() {
+		this.options.relativePaths = true;
+		return this;
+	}
+	withDirs() {
+		this.options.includeDirs = true;
+		return this;
+	}
+	withMaxDepth(depth) {
+		this.options.maxDepth = depth;
+		return this;
+	}
+	withMaxFiles(limit) {
+		this.options.maxFiles = limit;
+		return this;
+	}
+	withFullPaths() {
+		this.options.resolvePaths = true;
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withErrors() {
+		this.options.suppressErrors = false;
+		return this;
+	}
+	withSymlinks({ resolvePaths = true } = {}) {
+		this.options.resolveSymlinks = true;
+		this.options.useRealPaths = resolvePaths;
+		return this.withFullPaths();
+	}
+	withAbortSignal(signal) {
+		this.options.signal = signal;
+		return this;
+	}
+	normalize() {
+		this.options.normalizePath = true;
+		return this;
+	}
+	filter(predicate) {
+		this.options.filters.push(predicate);
+		return this;
+	}
+	onlyDirs() {
+		this.options.excludeFiles = true;
+		this.options.includeDirs = true;
+		return this;
+	}
+	exclude(predicate) {
+		this.options.exclude = predicate;
+		return this;
+	}
+	onlyCounts() {
+		this.options.onlyCounts = true;
+		return this;
+	}
+	crawl(root) {
+		return new APIBuilder(root || ".", this.options);
+	}
+	withGlobFunction(fn) {
+		this.globFunction = fn;
+		return this;
+	}
+	/**
+	* @deprecated Pass options using the constructor instead:
+	* ```ts
+	* new fdir(options).crawl("/path/to/root");
+	* ```
+	* This method will be removed in v7.0
+	*/
+	/* c8 ignore next 4 */
+	crawlWithOptions(root, options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		return new APIBuilder(root || ".", this.options);
+	}
+	glob(...patterns) {
+		if (this.globFunction) return this.globWithOptions(patterns);
+		return this.globWithOptions(patterns, ...[{ dot: true }]);
+	}
+	globWithOptions(patterns, ...options) {
+		const globFn = this.globFunction || pm;
+		/* c8 ignore next 5 */
+		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+		var isMatch = this.globCache[patterns.join("\0")];
+		if (!isMatch) {
+			isMatch = globFn(patterns, ...options);
+			this.globCache[patterns.join("\0")] = isMatch;
+		}
+		this.options.filters.push((path) => isMatch(path));
+		return this;
+	}
+};
+
+//#endregion
+
+// EXTERNAL MODULE: ./node_modules/picomatch/lib/picomatch.js
+var picomatch = __nccwpck_require__(8016);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/io/glob.ts
+/**
+ * The globs of the `results` and `reviews` inputs (files of the workspace) and of repository paths
+ * (policy-log's `--evidence`, the files an input glob matched at the base commit). One syntax for
+ * all: `*` matches within one path segment, `?` one character of a segment, `**` as a whole
+ * segment any number of segments (including none). Nothing else is special: `[`, `{`, `!`, `(`,
+ * `\` and the rest are literal, so a path that contains them still works when written out.
+ *
+ * picomatch matches, given the pattern with every other ASCII punctuation character escaped
+ * (toPicomatch): its brackets, braces, extglobs, negation, quotes and backslash escapes would
+ * otherwise apply. fdir (the crawler under tinyglobby) walks: tinyglobby either drops every
+ * symbolic link or follows linked directories, out of the workspace too, while the inputs need
+ * each link listed and none followed, so that the caller can judge the link's real path (no
+ * loops, no escape).
+ *
+ * Patterns are `/`-separated and relative, without `.` or `..` segments; matching is on
+ * `/`-separated relative paths.
+ */
+
+
+
+
+
+function hasGlobChars(pattern) {
+    return /[*?]/.test(pattern);
+}
+/**
+ * The pattern in picomatch's syntax: ASCII punctuation but `*`, `?` and `/` escaped. A backslash
+ * becomes the class `[\\]`: picomatch collapses runs of backslashes, so `\\` would not survive a
+ * backslash-escaped character after it.
+ */
+function toPicomatch(pattern) {
+    return pattern
+        .replace(/[!-)+-.:->@[-`{-~]/g, (c) => (c === "\\" ? "[\\\\]" : `\\${c}`))
+        .replace(/(^|\/)\*\*$/, "$1**/*"); // a last `**` is anything below, not the directory itself
+}
+/** A RegExp that tests whether a path matches `pattern`. */
+function glob_globToRegExp(pattern) {
+    return picomatch_default().makeRe(toPicomatch(pattern), {
+        dot: true,
+        nobrace: true,
+        noextglob: true,
+        nonegate: true,
+    });
+}
+/** The leading segments of a pattern that contain no glob characters: where a walk starts. */
+function literalPrefix(pattern) {
+    const segments = pattern.split("/");
+    const out = [];
+    for (const seg of segments.slice(0, -1)) {
+        if (hasGlobChars(seg))
+            break;
+        out.push(seg);
+    }
+    return out.join("/");
+}
+/** Directories never descended into: version control internals are not inputs. */
+const SKIP_DIRS = new Set([".git"]);
+/**
+ * Paths (relative to `root`, `/`-separated, sorted) of the files and symbolic links below `root`
+ * that match `pattern` (relative to `root`). Links are listed, never followed; a directory that
+ * cannot be read is passed over.
+ */
+function globFiles(root, pattern) {
+    const regex = glob_globToRegExp(pattern);
+    const start = literalPrefix(pattern);
+    const under = (rel) => (start === "" ? rel : `${start}/${rel}`);
+    const found = new Builder({
+        relativePaths: true,
+        pathSeparator: "/",
+        suppressErrors: true,
+        exclude: (dirName) => SKIP_DIRS.has(dirName),
+        filters: [(rel) => regex.test(under(rel))],
+    })
+        .crawl(start === "" ? root : (0,external_node_path_.join)(root, start))
+        .sync();
+    return found.map(under).sort();
+}
+/**
+ * The values of a command-line file flag, expanded as the action expands its `results` and
+ * `reviews` inputs (src/action/inputs.ts), so that a quoted pattern (`--results 'runs/*.jsonl'`,
+ * as a workflow writes it) means what it means there: a value without `*` or `?` is a path, taken
+ * as given (the reader says if it is missing); a value with them is a pattern over the files
+ * below its literal leading directories (absolute, or relative to `cwd`), its matches sorted; every
+ * file is read once, where it first comes; a pattern that matches nothing is an InputError naming
+ * the flag and the pattern. Matches are shown as the pattern's directory plus the matched path.
+ */
+function expandFileArgs(cwd, flag, values) {
+    const out = [];
+    const seen = new Set();
+    const add = (abs, shown) => {
+        let key = abs;
+        try {
+            key = (0,external_node_fs_.realpathSync)(abs);
+        }
+        catch {
+            // A missing file is the reader's to report, by the name given.
+        }
+        if (seen.has(key))
+            return;
+        seen.add(key);
+        out.push({ abs, shown });
+    };
+    for (const value of values) {
+        if (!hasGlobChars(value)) {
+            add((0,external_node_path_.resolve)(cwd, value), value);
+            continue;
+        }
+        const prefix = literalPrefix(value);
+        const dir = prefix === "" && value.startsWith("/") ? "/" : prefix;
+        const base = (0,external_node_path_.resolve)(cwd, dir === "" ? "." : dir);
+        const rel = value.slice(prefix.length).replace(/^\/+/, "");
+        const matches = globFiles(base, rel);
+        if (matches.length === 0) {
+            throw new errors/* InputError */.dz(`${flag} ${JSON.stringify(value)} matches no file (looked in ${dir === "" ? "the current directory" : JSON.stringify(dir)}). ` +
+                "A pattern's * and ? match within one path segment, ** any number of segments.");
+        }
+        for (const m of matches)
+            add((0,external_node_path_.join)(base, m), dir === "" ? m : dir === "/" ? `/${m}` : `${dir}/${m}`);
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/evaluate-command.ts
+
 
 
 
@@ -29552,7 +30443,10 @@ candidate model config may replace the baseline: accept, reject or unresolved.
 
 Required:
   --results F [F ...]     results export files (.jsonl or .jsonl.gz; gzip is detected by content).
-                          The flag may also be repeated.
+                          The flag may also be repeated. Every file flag takes patterns too,
+                          quoted ('runs/*.jsonl'; * and ? within a path segment, ** across
+                          them), expanded as the action expands its inputs: sorted, each file
+                          once, and a pattern that matches nothing is an error.
   --policy P              the acceptance policy (YAML).
   --baseline ID           model_config of the baseline.
   --candidate ID          model_config of the candidate.
@@ -29620,10 +30514,13 @@ async function evaluateCommand(argv, io) {
         io.stdout(EVALUATE_HELP);
         return 0;
     }
-    const results = flags.get("results") ?? [];
-    if (results.length === 0)
+    if ((flags.get("results") ?? []).length === 0)
         throw new errors/* InputError */.dz('Missing --results.\nRun "model-gate evaluate --help".');
-    const policyPath = args_required(flags, "policy", "evaluate");
+    // Patterns expanded as the action expands its inputs (src/io/glob.ts): sorted, each file once.
+    const files = (name) => expandFileArgs(io.cwd, `--${name}`, flags.get(name) ?? []);
+    const results = files("results");
+    const reviews = files("reviews");
+    const policyPath = onePath(args_required(flags, "policy", "evaluate"), "--policy");
     const baseline = args_required(flags, "baseline", "evaluate");
     const candidate = args_required(flags, "candidate", "evaluate");
     const today = one(flags, "today") ?? todayUtc(io.now());
@@ -29632,22 +30529,26 @@ async function evaluateCommand(argv, io) {
     const canary = one(flags, "canary");
     const abs = (p) => (0,external_node_path_.resolve)(io.cwd, p);
     const asOfReview = parseAsOfReview(one(flags, "as-of-review"));
-    const previousGiven = [...(flags.get("previous-results") ?? []), ...(flags.get("previous-reviews") ?? [])];
-    const previous = {
-        results: (flags.get("previous-results") ?? []).map(abs),
-        reviews: (flags.get("previous-reviews") ?? []).map(abs),
-    };
-    const since = sinceFlags(flags);
+    const previousResults = files("previous-results");
+    const previousReviews = files("previous-reviews");
+    const previous = { results: previousResults.map((f) => f.abs), reviews: previousReviews.map((f) => f.abs) };
+    const since = sinceFlags(flags, files, abs);
+    // Every file the command line names, as messages and the provenance show it.
+    const given = [
+        ...results,
+        ...reviews,
+        { abs: abs(policyPath), shown: policyPath },
+        ...previousResults,
+        ...previousReviews,
+        ...since.given,
+    ];
     const reportPath = one(flags, "report");
     // The report must not replace an input or a device: refused before anything is read.
     if (reportPath !== undefined)
-        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given].map((p) => ({
-            path: abs(p),
-            shown: p,
-        })));
+        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", given.map((f) => ({ path: f.abs, shown: f.shown })));
     const request = {
-        results: results.map(abs),
-        reviews: (flags.get("reviews") ?? []).map(abs),
+        results: results.map((f) => f.abs),
+        reviews: reviews.map((f) => f.abs),
         policy: {
             path: abs(policyPath),
             text: await readPolicyText(abs(policyPath), policyPath),
@@ -29663,7 +30564,7 @@ async function evaluateCommand(argv, io) {
         previous: previous.results.length + previous.reviews.length === 0 ? null : previous,
         toolVersion: TOOL_VERSION,
         // Name files as the user typed them, so messages and provenance match the command line.
-        displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given], abs),
+        displayPath: (p) => given.find((f) => f.abs === p)?.shown ?? p,
         ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
         ...(io.debug === undefined ? {} : { onNote: io.debug }),
@@ -29674,8 +30575,8 @@ async function evaluateCommand(argv, io) {
         // The previous run's reviews and policy default to the current ones (docs/cli.md).
         const sincePolicy = since.policy ?? policyPath;
         const previous = await readPreviousRun(request, {
-            results: since.results.map(abs),
-            reviews: since.reviews === undefined ? request.reviews : since.reviews.map(abs),
+            results: since.results.map((f) => f.abs),
+            reviews: since.reviews === undefined ? request.reviews : since.reviews.map((f) => f.abs),
             policy: since.policy === undefined
                 ? request.policy
                 : {
@@ -29729,10 +30630,11 @@ async function writeReport(absPath, given, json) {
     }
 }
 /** The `--since-*` flags: the previous run's files; reviews and policy only with its results. */
-function sinceFlags(flags) {
-    const results = flags.get("since-results") ?? [];
-    const reviews = flags.get("since-reviews");
-    const policy = one(flags, "since-policy");
+function sinceFlags(flags, files, abs) {
+    const results = files("since-results");
+    const reviews = flags.has("since-reviews") ? files("since-reviews") : undefined;
+    const given = one(flags, "since-policy");
+    const policy = given === undefined ? undefined : onePath(given, "--since-policy");
     if (results.length === 0 && (reviews !== undefined || policy !== undefined)) {
         throw new errors/* InputError */.dz(`${reviews !== undefined ? "--since-reviews" : "--since-policy"} needs --since-results: the previous run is read from its results.\n` +
             'Run "model-gate evaluate --help" for the list of flags.');
@@ -29741,8 +30643,18 @@ function sinceFlags(flags) {
         results,
         reviews,
         policy,
-        given: [...results, ...(reviews ?? []), ...(policy === undefined ? [] : [policy])],
+        given: [
+            ...results,
+            ...(reviews ?? []),
+            ...(policy === undefined ? [] : [{ abs: abs(policy), shown: policy }]),
+        ],
     };
+}
+/** A flag that names one file (the policy): a pattern is refused, as the action's policy input refuses it. */
+function onePath(value, flag) {
+    if (hasGlobChars(value))
+        throw new errors/* InputError */.dz(`${flag} must be one file, not a pattern (${JSON.stringify(value)}).`);
+    return value;
 }
 function parseAsOfReview(value) {
     if (value === undefined)
@@ -36223,8 +37135,11 @@ function finishReviews(opts, draft) {
         datasetRevision = d.value;
         notes.push(d.note);
         if (opts.datasetRevision === undefined && opts.tasks === undefined) {
-            notes.push("reviews apply only to tasks of the same dataset_revision: if the results were imported from another " +
-                "id set, pass their dataset revision (--dataset-revision) or the same --tasks list");
+            // The results' revision is the hash of their own ids: it equals this one only for exactly these tasks.
+            notes.push(`warning: the results will likely carry another dataset_revision, and reviews apply only to tasks of the same one: ` +
+                `results imported without --tasks get the hash of their own task ids, which is this one only if they have exactly ` +
+                `these ${new Set(draft.taskIds).size} tasks. Pass the results' dataset revision (--dataset-revision; their import ` +
+                `prints it) or the same --tasks list`);
         }
     }
     const reviewRevision = opts.reviewRevision ?? DEFAULT_REVIEWS_REVIEW_REVISION;
@@ -36865,663 +37780,6 @@ function policy_log_buildPolicyLog(versions, opts) {
         counts,
         entries,
     };
-}
-
-;// CONCATENATED MODULE: external "module"
-const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
-
-
-
-
-//#region rolldown:runtime
-var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
-
-//#endregion
-//#region src/utils.ts
-function cleanPath(path) {
-	let normalized = normalize(path);
-	if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
-	return normalized;
-}
-const SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path, separator) {
-	return path.replace(SLASHES_REGEX, separator);
-}
-const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path) {
-	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
-}
-function normalizePath(path, options) {
-	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
-	if (resolvePaths) path = resolve(path);
-	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
-	if (path === ".") return "";
-	const needsSeperator = path[path.length - 1] !== pathSeparator;
-	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/join-path.ts
-function joinPathWithBasePath(filename, directoryPath) {
-	return directoryPath + filename;
-}
-function joinPathWithRelativePath(root, options) {
-	return function(filename, directoryPath) {
-		const sameRoot = directoryPath.startsWith(root);
-		if (sameRoot) return directoryPath.slice(root.length) + filename;
-		else return convertSlashes(relative(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-	};
-}
-function joinPath(filename) {
-	return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-	return directoryPath + filename + separator;
-}
-function build$7(root, options) {
-	const { relativePaths, includeBasePath } = options;
-	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
-}
-
-//#endregion
-//#region src/api/functions/push-directory.ts
-function pushDirectoryWithRelativePath(root) {
-	return function(directoryPath, paths) {
-		paths.push(directoryPath.substring(root.length) || ".");
-	};
-}
-function pushDirectoryFilterWithRelativePath(root) {
-	return function(directoryPath, paths, filters) {
-		const relativePath = directoryPath.substring(root.length) || ".";
-		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-	};
-}
-const pushDirectory = (directoryPath, paths) => {
-	paths.push(directoryPath || ".");
-};
-const pushDirectoryFilter = (directoryPath, paths, filters) => {
-	const path = directoryPath || ".";
-	if (filters.every((filter) => filter(path, true))) paths.push(path);
-};
-const empty$2 = () => {};
-function build$6(root, options) {
-	const { includeDirs, filters, relativePaths } = options;
-	if (!includeDirs) return empty$2;
-	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
-	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-
-//#endregion
-//#region src/api/functions/push-file.ts
-const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) counts.files++;
-};
-const pushFileFilter = (filename, paths, _counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-};
-const pushFileCount = (_filename, _paths, counts, _filters) => {
-	counts.files++;
-};
-const pushFile = (filename, paths) => {
-	paths.push(filename);
-};
-const empty$1 = () => {};
-function build$5(options) {
-	const { excludeFiles, filters, onlyCounts } = options;
-	if (excludeFiles) return empty$1;
-	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-	else if (onlyCounts) return pushFileCount;
-	else return pushFile;
-}
-
-//#endregion
-//#region src/api/functions/get-array.ts
-const getArray = (paths) => {
-	return paths;
-};
-const getArrayGroup = () => {
-	return [""].slice(0, 0);
-};
-function build$4(options) {
-	return options.group ? getArrayGroup : getArray;
-}
-
-//#endregion
-//#region src/api/functions/group-files.ts
-const groupFiles = (groups, directory, files) => {
-	groups.push({
-		directory,
-		files,
-		dir: directory
-	});
-};
-const empty = () => {};
-function build$3(options) {
-	return options.group ? groupFiles : empty;
-}
-
-//#endregion
-//#region src/api/functions/resolve-symlink.ts
-const resolveSymlinksAsync = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	fs.realpath(path, (error, resolvedPath) => {
-		if (error) return queue.dequeue(suppressErrors ? null : error, state);
-		fs.stat(resolvedPath, (error$1, stat) => {
-			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-			if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
-			callback$1(stat, resolvedPath);
-			queue.dequeue(null, state);
-		});
-	});
-};
-const resolveSymlinks = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	try {
-		const resolvedPath = fs.realpathSync(path);
-		const stat = fs.statSync(resolvedPath);
-		if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return;
-		callback$1(stat, resolvedPath);
-	} catch (e) {
-		if (!suppressErrors) throw e;
-	}
-};
-function build$2(options, isSynchronous) {
-	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function dist_isRecursive(path, resolved, state) {
-	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-	let parent = dirname(path);
-	let depth = 1;
-	while (parent !== state.root && depth < 2) {
-		const resolvedPath = state.symlinks.get(parent);
-		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-		if (isSameRoot) depth++;
-		else parent = dirname(parent);
-	}
-	state.symlinks.set(path, resolved);
-	return depth > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-	return state.visited.includes(resolved + state.options.pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/invoke-callback.ts
-const onlyCountsSync = (state) => {
-	return state.counts;
-};
-const groupsSync = (state) => {
-	return state.groups;
-};
-const defaultSync = (state) => {
-	return state.paths;
-};
-const limitFilesSync = (state) => {
-	return state.paths.slice(0, state.options.maxFiles);
-};
-const onlyCountsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.counts, state.options.suppressErrors);
-	return null;
-};
-const defaultAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths, state.options.suppressErrors);
-	return null;
-};
-const limitFilesAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-	return null;
-};
-const groupsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.groups, state.options.suppressErrors);
-	return null;
-};
-function report(error, callback$1, output, suppressErrors) {
-	if (error && !suppressErrors) callback$1(error, output);
-	else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-	const { onlyCounts, group, maxFiles } = options;
-	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-	else if (group) return isSynchronous ? groupsSync : groupsAsync;
-	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-	else return isSynchronous ? defaultSync : defaultAsync;
-}
-
-//#endregion
-//#region src/api/functions/walk-directory.ts
-const readdirOpts = { withFileTypes: true };
-const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	state.queue.enqueue();
-	if (currentDepth < 0) return state.queue.dequeue(null, state);
-	const { fs } = state;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
-		callback$1(entries, directoryPath, currentDepth);
-		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
-	});
-};
-const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	const { fs } = state;
-	if (currentDepth < 0) return;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	let entries = [];
-	try {
-		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
-	} catch (e) {
-		if (!state.options.suppressErrors) throw e;
-	}
-	callback$1(entries, directoryPath, currentDepth);
-};
-function build(isSynchronous) {
-	return isSynchronous ? walkSync : walkAsync;
-}
-
-//#endregion
-//#region src/api/queue.ts
-/**
-* This is a custom stateless queue to track concurrent async fs calls.
-* It increments a counter whenever a call is queued and decrements it
-* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
-*/
-var Queue = class {
-	count = 0;
-	constructor(onQueueEmpty) {
-		this.onQueueEmpty = onQueueEmpty;
-	}
-	enqueue() {
-		this.count++;
-		return this.count;
-	}
-	dequeue(error, output) {
-		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
-			this.onQueueEmpty(error, output);
-			if (error) {
-				output.controller.abort();
-				this.onQueueEmpty = void 0;
-			}
-		}
-	}
-};
-
-//#endregion
-//#region src/api/counter.ts
-var Counter = class {
-	_files = 0;
-	_directories = 0;
-	set files(num) {
-		this._files = num;
-	}
-	get files() {
-		return this._files;
-	}
-	set directories(num) {
-		this._directories = num;
-	}
-	get directories() {
-		return this._directories;
-	}
-	/**
-	* @deprecated use `directories` instead
-	*/
-	/* c8 ignore next 3 */
-	get dirs() {
-		return this._directories;
-	}
-};
-
-//#endregion
-//#region src/api/aborter.ts
-/**
-* AbortController is not supported on Node 14 so we use this until we can drop
-* support for Node 14.
-*/
-var Aborter = class {
-	aborted = false;
-	abort() {
-		this.aborted = true;
-	}
-};
-
-//#endregion
-//#region src/api/walker.ts
-var Walker = class {
-	root;
-	isSynchronous;
-	state;
-	joinPath;
-	pushDirectory;
-	pushFile;
-	getArray;
-	groupFiles;
-	resolveSymlink;
-	walkDirectory;
-	callbackInvoker;
-	constructor(root, options, callback$1) {
-		this.isSynchronous = !callback$1;
-		this.callbackInvoker = build$1(options, this.isSynchronous);
-		this.root = normalizePath(root, options);
-		this.state = {
-			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-			paths: [""].slice(0, 0),
-			groups: [],
-			counts: new Counter(),
-			options,
-			queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
-			symlinks: /* @__PURE__ */ new Map(),
-			visited: [""].slice(0, 0),
-			controller: new Aborter(),
-			fs: options.fs || nativeFs
-		};
-		this.joinPath = build$7(this.root, options);
-		this.pushDirectory = build$6(this.root, options);
-		this.pushFile = build$5(options);
-		this.getArray = build$4(options);
-		this.groupFiles = build$3(options);
-		this.resolveSymlink = build$2(options, this.isSynchronous);
-		this.walkDirectory = build(this.isSynchronous);
-	}
-	start() {
-		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-	}
-	walk = (entries, directoryPath, depth) => {
-		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-		const files = this.getArray(this.state.paths);
-		for (let i = 0; i < entries.length; ++i) {
-			const entry = entries[i];
-			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-				const filename = this.joinPath(entry.name, directoryPath);
-				this.pushFile(filename, files, this.state.counts, filters);
-			} else if (entry.isDirectory()) {
-				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-				if (exclude && exclude(entry.name, path)) continue;
-				this.pushDirectory(path, paths, filters);
-				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
-			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
-				let path = joinPathWithBasePath(entry.name, directoryPath);
-				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
-					if (stat.isDirectory()) {
-						resolvedPath = normalizePath(resolvedPath, this.state.options);
-						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
-						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
-					} else {
-						resolvedPath = useRealPaths ? resolvedPath : path;
-						const filename = basename(resolvedPath);
-						const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
-						resolvedPath = this.joinPath(filename, directoryPath$1);
-						this.pushFile(resolvedPath, files, this.state.counts, filters);
-					}
-				});
-			}
-		}
-		this.groupFiles(this.state.groups, directoryPath, files);
-	};
-};
-
-//#endregion
-//#region src/api/async.ts
-function dist_promise(root, options) {
-	return new Promise((resolve$1, reject) => {
-		callback(root, options, (err, output) => {
-			if (err) return reject(err);
-			resolve$1(output);
-		});
-	});
-}
-function callback(root, options, callback$1) {
-	let walker = new Walker(root, options, callback$1);
-	walker.start();
-}
-
-//#endregion
-//#region src/api/sync.ts
-function sync(root, options) {
-	const walker = new Walker(root, options);
-	return walker.start();
-}
-
-//#endregion
-//#region src/builder/api-builder.ts
-var APIBuilder = class {
-	constructor(root, options) {
-		this.root = root;
-		this.options = options;
-	}
-	withPromise() {
-		return dist_promise(this.root, this.options);
-	}
-	withCallback(cb) {
-		callback(this.root, this.options, cb);
-	}
-	sync() {
-		return sync(this.root, this.options);
-	}
-};
-
-//#endregion
-//#region src/builder/index.ts
-let pm = null;
-/* c8 ignore next 6 */
-try {
-	__require.resolve("picomatch");
-	pm = __require("picomatch");
-} catch {}
-var Builder = class {
-	globCache = {};
-	options = {
-		maxDepth: Infinity,
-		suppressErrors: true,
-		pathSeparator: sep,
-		filters: []
-	};
-	globFunction;
-	constructor(options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		this.globFunction = this.options.globFunction;
-	}
-	group() {
-		this.options.group = true;
-		return this;
-	}
-	withPathSeparator(separator) {
-		this.options.pathSeparator = separator;
-		return this;
-	}
-	withBasePath() {
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withRelativePaths() {
-		this.options.relativePaths = true;
-		return this;
-	}
-	withDirs() {
-		this.options.includeDirs = true;
-		return this;
-	}
-	withMaxDepth(depth) {
-		this.options.maxDepth = depth;
-		return this;
-	}
-	withMaxFiles(limit) {
-		this.options.maxFiles = limit;
-		return this;
-	}
-	withFullPaths() {
-		this.options.resolvePaths = true;
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withErrors() {
-		this.options.suppressErrors = false;
-		return this;
-	}
-	withSymlinks({ resolvePaths = true } = {}) {
-		this.options.resolveSymlinks = true;
-		this.options.useRealPaths = resolvePaths;
-		return this.withFullPaths();
-	}
-	withAbortSignal(signal) {
-		this.options.signal = signal;
-		return this;
-	}
-	normalize() {
-		this.options.normalizePath = true;
-		return this;
-	}
-	filter(predicate) {
-		this.options.filters.push(predicate);
-		return this;
-	}
-	onlyDirs() {
-		this.options.excludeFiles = true;
-		this.options.includeDirs = true;
-		return this;
-	}
-	exclude(predicate) {
-		this.options.exclude = predicate;
-		return this;
-	}
-	onlyCounts() {
-		this.options.onlyCounts = true;
-		return this;
-	}
-	crawl(root) {
-		return new APIBuilder(root || ".", this.options);
-	}
-	withGlobFunction(fn) {
-		this.globFunction = fn;
-		return this;
-	}
-	/**
-	* @deprecated Pass options using the constructor instead:
-	* ```ts
-	* new fdir(options).crawl("/path/to/root");
-	* ```
-	* This method will be removed in v7.0
-	*/
-	/* c8 ignore next 4 */
-	crawlWithOptions(root, options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		return new APIBuilder(root || ".", this.options);
-	}
-	glob(...patterns) {
-		if (this.globFunction) return this.globWithOptions(patterns);
-		return this.globWithOptions(patterns, ...[{ dot: true }]);
-	}
-	globWithOptions(patterns, ...options) {
-		const globFn = this.globFunction || pm;
-		/* c8 ignore next 5 */
-		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-		var isMatch = this.globCache[patterns.join("\0")];
-		if (!isMatch) {
-			isMatch = globFn(patterns, ...options);
-			this.globCache[patterns.join("\0")] = isMatch;
-		}
-		this.options.filters.push((path) => isMatch(path));
-		return this;
-	}
-};
-
-//#endregion
-
-// EXTERNAL MODULE: ./node_modules/picomatch/lib/picomatch.js
-var picomatch = __nccwpck_require__(8016);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/io/glob.ts
-/**
- * The globs of the `results` and `reviews` inputs (files of the workspace) and of repository paths
- * (policy-log's `--evidence`, the files an input glob matched at the base commit). One syntax for
- * all: `*` matches within one path segment, `?` one character of a segment, `**` as a whole
- * segment any number of segments (including none). Nothing else is special: `[`, `{`, `!`, `(`,
- * `\` and the rest are literal, so a path that contains them still works when written out.
- *
- * picomatch matches, given the pattern with every other ASCII punctuation character escaped
- * (toPicomatch): its brackets, braces, extglobs, negation, quotes and backslash escapes would
- * otherwise apply. fdir (the crawler under tinyglobby) walks: tinyglobby either drops every
- * symbolic link or follows linked directories, out of the workspace too, while the inputs need
- * each link listed and none followed, so that the caller can judge the link's real path (no
- * loops, no escape).
- *
- * Patterns are `/`-separated and relative, without `.` or `..` segments; matching is on
- * `/`-separated relative paths.
- */
-
-
-
-function hasGlobChars(pattern) {
-    return /[*?]/.test(pattern);
-}
-/**
- * The pattern in picomatch's syntax: ASCII punctuation but `*`, `?` and `/` escaped. A backslash
- * becomes the class `[\\]`: picomatch collapses runs of backslashes, so `\\` would not survive a
- * backslash-escaped character after it.
- */
-function toPicomatch(pattern) {
-    return pattern
-        .replace(/[!-)+-.:->@[-`{-~]/g, (c) => (c === "\\" ? "[\\\\]" : `\\${c}`))
-        .replace(/(^|\/)\*\*$/, "$1**/*"); // a last `**` is anything below, not the directory itself
-}
-/** A RegExp that tests whether a path matches `pattern`. */
-function glob_globToRegExp(pattern) {
-    return picomatch_default().makeRe(toPicomatch(pattern), {
-        dot: true,
-        nobrace: true,
-        noextglob: true,
-        nonegate: true,
-    });
-}
-/** The leading segments of a pattern that contain no glob characters: where a walk starts. */
-function literalPrefix(pattern) {
-    const segments = pattern.split("/");
-    const out = [];
-    for (const seg of segments.slice(0, -1)) {
-        if (hasGlobChars(seg))
-            break;
-        out.push(seg);
-    }
-    return out.join("/");
-}
-/** Directories never descended into: version control internals are not inputs. */
-const SKIP_DIRS = new Set([".git"]);
-/**
- * Paths (relative to `root`, `/`-separated, sorted) of the files and symbolic links below `root`
- * that match `pattern` (relative to `root`). Links are listed, never followed; a directory that
- * cannot be read is passed over.
- */
-function globFiles(root, pattern) {
-    const regex = glob_globToRegExp(pattern);
-    const start = literalPrefix(pattern);
-    const under = (rel) => (start === "" ? rel : `${start}/${rel}`);
-    const found = new fdir({
-        relativePaths: true,
-        pathSeparator: "/",
-        suppressErrors: true,
-        exclude: (dirName) => SKIP_DIRS.has(dirName),
-        filters: [(rel) => regex.test(under(rel))],
-    })
-        .crawl(start === "" ? root : join(root, start))
-        .sync();
-    return found.map(under).sort();
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -40054,6 +40312,7 @@ async function readRankInputs(req) {
 
 
 
+
 const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
 
 Ranks several model configs on one common task set: every pair's margin with its validity
@@ -40114,7 +40373,9 @@ async function rankCommand(argv, io) {
         io.stdout(RANK_HELP);
         return 0;
     }
-    const results = flags.get("results") ?? [];
+    // File patterns expanded as evaluate and the action expand them (src/io/glob.ts).
+    const files = (name) => expandFileArgs(io.cwd, `--${name}`, flags.get(name) ?? []).map((f) => f.shown);
+    const results = files("results");
     if (results.length === 0)
         throw new errors/* InputError */.dz('Missing --results.\nRun "model-gate rank --help".');
     const policyPath = args_required(flags, "policy", "rank");
@@ -40126,11 +40387,11 @@ async function rankCommand(argv, io) {
     const models = given === undefined ? null : given.flatMap((v) => v.split(","));
     const referenceFlag = one(flags, "reference") ?? null;
     const candidate = one(flags, "candidate") ?? null;
-    const reviews = flags.get("reviews") ?? [];
+    const reviews = files("reviews");
     const abs = (p) => (0,external_node_path_.resolve)(io.cwd, p);
     const reportPath = one(flags, "report");
-    const previousResults = flags.get("previous-results") ?? [];
-    const previousReviews = flags.get("previous-reviews") ?? [];
+    const previousResults = files("previous-results");
+    const previousReviews = files("previous-reviews");
     const inputs = [...results, ...reviews, policyPath, ...previousResults, ...previousReviews];
     if (reportPath !== undefined)
         (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", inputs.map((p) => ({ path: abs(p), shown: p })));
@@ -49829,6 +50090,36 @@ exports.visitAsync = visitAsync;
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -49844,6 +50135,17 @@ exports.visitAsync = visitAsync;
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /************************************************************************/

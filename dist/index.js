@@ -50752,6 +50752,37 @@ throttling.triggersNotification = triggersNotification;
 
 
 const DEFAULT_RETRY = { retries: 2, baseDelayMs: 1000, writeSpacingMs: null };
+/**
+ * A run's retries wait at most this many units in all (10 s on GitHub, docs/action.md): a GitHub
+ * API that refuses connections or answers 500 to everything costs seconds, not minutes. Two calls
+ * retried in full (1 + 4 units each) spend it; every later failing call is tried once.
+ */
+const RETRY_BUDGET_UNITS = 10;
+/**
+ * The waiting a run may still spend on retries of server errors and calls with no answer, shared
+ * by every GitHub call of the run (the client's retries and the comment's own). Rate-limit waits
+ * are GitHub's to set and not counted here.
+ */
+class RetryBudget {
+    units;
+    spent = 0;
+    constructor(units) {
+        this.units = units;
+    }
+    /** Spends `units` for one retry's wait and answers true; false (nothing spent) when they would overrun it. */
+    take(units) {
+        if (this.spent + units > this.units)
+            return false;
+        this.spent += units;
+        return true;
+    }
+}
+/** How many times the call that failed with this error was tried (set by the client's error hook). */
+const TRIES = new WeakMap();
+/** The tries recorded for a failed call's error, or null when the client did not see it. */
+function triesOf(error) {
+    return error !== null && typeof error === "object" ? (TRIES.get(error) ?? null) : null;
+}
 /** The longest wait a rate limit may impose before a retry; a longer one is given up at once. */
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 /**
@@ -50759,6 +50790,18 @@ const MAX_RATE_LIMIT_WAIT_MS = 60_000;
  * (a missing permission, a rejected body), and rate limits (403, 429) are plugin-throttling's.
  */
 const DO_NOT_RETRY = Array.from({ length: 100 }, (_, i) => 400 + i);
+/**
+ * Registered last (outermost): each call gets its own copy of `options.request`. The client's
+ * defaults hand every call the same object, and plugin-retry keeps its try count there
+ * (`retryCount`), so a second failing call started at the first's count: its first retry waited
+ * (3 + 1)² units instead of 1, and the budget and the log saw the wrong try.
+ */
+function ownRequestOptions(octokit) {
+    // In place: every hook of one call holds this call's `options` object itself.
+    octokit.hook.before("request", (options) => {
+        options.request = { ...(options.request ?? {}) };
+    });
+}
 /** `METHOD /route/{template}` of a request: fixed text, never a value from the run. */
 function route(options) {
     const text = (v) => (typeof v === "string" ? v : "");
@@ -50767,12 +50810,25 @@ function route(options) {
 /** The Octokit the action uses: retries, rate limits, and a debug line for each failed try. */
 function createOctokit(getOctokit, token, setup) {
     const { retry: settings, log } = setup;
-    // Registered before plugin-retry, so it sees every try, not only the last.
+    // Registered before plugin-retry, so it sees every try, not only the last, and can stop the
+    // retries the run's budget cannot pay for: plugin-retry reads `request.retries` after it.
     const logFailedTries = (octokit) => {
         octokit.hook.error("request", (error, options) => {
-            const tries = Number(options.request?.retryCount ?? 0) + 1;
+            const request = (options.request ?? {});
+            const tries = Number(request.retryCount ?? 0) + 1;
             const status = httpStatus(error);
             log.debug(`${route(options)}: ${status === null ? "no answer" : `GitHub answered ${status}`} (${apiMessage(error)}) on try ${tries}`);
+            if (error !== null && typeof error === "object")
+                TRIES.set(error, tries);
+            const retryable = Number(error.status) >= 500;
+            const allowed = typeof request.retries === "number" ? request.retries : settings.retries;
+            // Retry n waits n² units (plugin-retry's curve): asked of the budget before it is waited.
+            if (retryable && tries <= allowed && settings.budget?.take(tries * tries) === false) {
+                request.retries = tries - 1;
+                options.request = request;
+                log.debug(`${route(options)}: not retried: the run's retries have waited their ${settings.budget.units} units ` +
+                    `(${(settings.budget.units * settings.baseDelayMs) / 1000} s)`);
+            }
             throw error;
         });
     };
@@ -50798,7 +50854,7 @@ function createOctokit(getOctokit, token, setup) {
             onSecondaryRateLimit: onLimit("secondary"),
             ...(spacing === null ? {} : { write: paced(), notifications: paced() }),
         },
-    }, logFailedTries, retry, throttling);
+    }, logFailedTries, retry, throttling, ownRequestOptions);
 }
 /**
  * The wait before retry n (1-based) of a write the action retries itself (the sticky comment's,
@@ -50912,12 +50968,13 @@ function isRateLimit(error) {
         /\brate limit/i.test(apiMessage(error)));
 }
 /** One warning for a call that failed for good (describeFailure), with the run's context. */
-function warnFailure(deps, error, action, permission) {
+function warnFailure(deps, error, action, permission, attempts = null) {
     deps.log.warning(describeFailure(error, {
         action,
         permission,
         fork: deps.fork,
-        attempts: deps.retry.retries + 1,
+        // As tried: fewer than retries + 1 once the run's retry budget is spent.
+        attempts: attempts ?? triesOf(error) ?? deps.retry.retries + 1,
         delivered: deps.delivered,
     }));
 }
@@ -51559,6 +51616,8 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 
 
+
+
 function hasGlobChars(pattern) {
     return /[*?]/.test(pattern);
 }
@@ -51613,6 +51672,50 @@ function globFiles(root, pattern) {
         .crawl(start === "" ? root : (0,external_node_path_namespaceObject.join)(root, start))
         .sync();
     return found.map(under).sort();
+}
+/**
+ * The values of a command-line file flag, expanded as the action expands its `results` and
+ * `reviews` inputs (src/action/inputs.ts), so that a quoted pattern (`--results 'runs/*.jsonl'`,
+ * as a workflow writes it) means what it means there: a value without `*` or `?` is a path, taken
+ * as given (the reader says if it is missing); a value with them is a pattern over the files
+ * below its literal leading directories (absolute, or relative to `cwd`), its matches sorted; every
+ * file is read once, where it first comes; a pattern that matches nothing is an InputError naming
+ * the flag and the pattern. Matches are shown as the pattern's directory plus the matched path.
+ */
+function expandFileArgs(cwd, flag, values) {
+    const out = [];
+    const seen = new Set();
+    const add = (abs, shown) => {
+        let key = abs;
+        try {
+            key = realpathSync(abs);
+        }
+        catch {
+            // A missing file is the reader's to report, by the name given.
+        }
+        if (seen.has(key))
+            return;
+        seen.add(key);
+        out.push({ abs, shown });
+    };
+    for (const value of values) {
+        if (!hasGlobChars(value)) {
+            add(resolve(cwd, value), value);
+            continue;
+        }
+        const prefix = literalPrefix(value);
+        const dir = prefix === "" && value.startsWith("/") ? "/" : prefix;
+        const base = resolve(cwd, dir === "" ? "." : dir);
+        const rel = value.slice(prefix.length).replace(/^\/+/, "");
+        const matches = globFiles(base, rel);
+        if (matches.length === 0) {
+            throw new InputError(`${flag} ${JSON.stringify(value)} matches no file (looked in ${dir === "" ? "the current directory" : JSON.stringify(dir)}). ` +
+                "A pattern's * and ? match within one path segment, ** any number of segments.");
+        }
+        for (const m of matches)
+            add(join(base, m), dir === "" ? m : dir === "/" ? `/${m}` : `${dir}/${m}`);
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/action/base-files.ts
@@ -62275,7 +62378,7 @@ const rankSchema = strictObject({
 const policySchema = strictObject({
     owner: ownerField,
     revisit: load_policy_custom((v) => parseDate(v, "2027-03-31")),
-    on_expired: load_policy_oneOf(["warn", "fail"]).optional(),
+    on_expired: load_policy_oneOf(["warn", "neutral", "fail"]).optional(),
     infra_errors: load_policy_oneOf(["exclude", "count_as_fail"]).optional(),
     require_same_harness: booleanField.optional(),
     accept_if: acceptIfSchema,
@@ -62696,7 +62799,7 @@ function checkRankGate(require, candidate, reference, models) {
             throw new errors_InputError(`The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`);
     }
 }
-function plural(n, one, many) {
+function rank_gate_plural(n, one, many) {
     return `${n} ${n === 1 ? one : many}`;
 }
 /** The models the pairs order above `model`, in the report's leaderboard order. */
@@ -62738,7 +62841,7 @@ function rankGate(report, require, candidate) {
     if (require === "top_resolved") {
         return report.top_resolved && report.top !== null
             ? out("accept", `The top is resolved: ${q(report.top)} is ordered above every other model.`)
-            : out("unresolved", `The top is unresolved: ${plural(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
+            : out("unresolved", `The top is unresolved: ${rank_gate_plural(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
     }
     const c = candidate ?? "";
     const model = report.models.find((m) => m.model === c);
@@ -62768,7 +62871,7 @@ function rankGate(report, require, candidate) {
 function topGroupGate(report, c, out, q) {
     const above = orderedAbove(report, c);
     if (above.length > 0)
-        return out("reject", `${q(c)} could not be first: ${plural(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
+        return out("reject", `${q(c)} could not be first: ${rank_gate_plural(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
     const first = new Set(report.could_be_first);
     const rest = report.models.map((m) => m.model).filter((m) => !first.has(m));
     if (rest.length === 0)
@@ -62776,8 +62879,8 @@ function topGroupGate(report, c, out, q) {
     const below = new Set(orderedBelow(report, c));
     const notBelow = rest.filter((m) => !below.has(m));
     if (notBelow.length === 0)
-        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${plural(rest.length, "model", "models")}).`);
-    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
+        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${rank_gate_plural(rest.length, "model", "models")}).`);
+    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${rank_gate_plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
 }
 
 ;// CONCATENATED MODULE: ./src/core/model.ts
@@ -63076,10 +63179,8 @@ function delta0Text(delta0) {
     const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
     return `${delta0 > 0 ? "+" : "-"}${p}%`;
 }
-/** "1 task" / "2 tasks". */
-function format_plural(n, one, many = `${one}s`) {
-    return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 task" / "2 tasks" (words.ts). */
+
 /**
  * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
  * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
@@ -63093,8 +63194,11 @@ function shownValue(value) {
     const cps = Array.from(value);
     return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
 }
-/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
-function shownList(values, empty = "none") {
+/**
+ * Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none,
+ * with its reason (a model's revisions are empty only when it has no rows).
+ */
+function shownList(values, empty = "none (no rows)") {
     if (values.length === 0)
         return empty;
     const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
@@ -63345,7 +63449,7 @@ function pairColumns(set, a, b) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/report/format-number.ts
+;// CONCATENATED MODULE: ./src/core/format-number.ts
 /**
  * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
  * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
@@ -65641,6 +65745,21 @@ function tasksNeeded(q, sd, margin, delta0) {
     return Number.isFinite(n) ? Math.max(2, n) : null;
 }
 
+;// CONCATENATED MODULE: ./src/core/words.ts
+/**
+ * Counts in words, for every sentence the gate writes: the noun (or verb) agrees with its count,
+ * "1 task", "2 tasks", "1 check fails", "2 checks fail". One helper, so no rendering says
+ * "1 passes".
+ */
+/** The word that agrees with `n`: `one` for exactly 1, else `many` (default `one` + "s"). */
+function pluralWord(n, one, many = `${one}s`) {
+    return n === 1 ? one : many;
+}
+/** The count and the word that agrees with it: plural(1, "task") → "1 task", plural(2, "task") → "2 tasks". */
+function words_plural(n, one, many = `${one}s`) {
+    return `${n} ${pluralWord(n, one, many)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/decision/task-universe.ts
 const cache = new WeakMap();
 /**
@@ -65700,6 +65819,7 @@ function findSplit(dataset) {
 
 
 
+
 /**
  * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
  * a few steps of `estimate` (the caller's closed-form solution; the search absorbs rounding and the
@@ -65721,18 +65841,42 @@ function smallestSatisfying(t, f, estimate, limit) {
     return null;
 }
 /**
- * The fix when the tasks are apart only because each file brought its own task universe (see
- * task-universe.ts): re-import, not run more tasks. The dataset-revision check says it in full.
+ * Why no task is common when each file brought its own task universe (see task-universe.ts), as a
+ * pointer: the dataset-revision check says the why and the fix (re-import with one --tasks list)
+ * in full, once.
  */
 function oneTaskListFix(split) {
-    return (`${format_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results, ` +
-        `but under two dataset revisions, each computed from its own file's task ids, so none is common: ` +
-        `re-import both files with one --tasks list (see Same dataset revisions)`);
+    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
+        `under two dataset revisions, so none is common: see Same dataset revisions`);
 }
-function commonValidCheck(a, t, split) {
+/**
+ * The common valid tasks' detail when both models share tasks but none is labelled valid: the
+ * usual case of leaderboard runs imported without reviews. Says so, and how to add labels.
+ */
+function noValidLabelDetail(a, t, revisions) {
+    const open = a.unresolvedTasks;
+    const labels = a.disputedTasks === 0
+        ? `all ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
+        : `the ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
+    return (`No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
+        `Add labels with a reviews file (--reviews; the action's reviews input): ` +
+        `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
+        `given the results' --dataset-revision (${shownList(revisions)}) or the same --tasks list, so that the labels apply to these tasks.`);
+}
+function commonValidCheck(a, t, split, revisions) {
     const nv = a.commonValidTasks;
     const passed = satisfies(nv, t);
-    let detail = `${format_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
+    if (!passed && nv === 0 && a.unresolvedTasks > 0 && split === null) {
+        return {
+            id: "common_valid_tasks",
+            observed: nv,
+            threshold: t.text,
+            passed,
+            kind: "evidence",
+            detail: noValidLabelDetail(a, t, revisions),
+        };
+    }
+    let detail = `${words_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         detail += ` — ${oneTaskListFix(split)}`;
     }
@@ -65742,7 +65886,7 @@ function commonValidCheck(a, t, split) {
             : null;
         detail +=
             more !== null
-                ? ` — ${format_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
+                ? ` — ${words_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
                 : " — the count cannot satisfy this threshold by adding tasks";
     }
     return {
@@ -65753,6 +65897,46 @@ function commonValidCheck(a, t, split) {
         kind: "evidence",
         detail: `${detail}.`,
     };
+}
+/**
+ * The fewest attempts without an infra error whose addition brings the rate I / (A + x) within a
+ * maximum threshold, or null when none can: a minimum, or a maximum no added attempt reaches
+ * (0 with I > 0). Exact: the closed form, then checked against `satisfies` around it.
+ */
+function cleanAttemptsNeeded(infraErrors, attempts, t) {
+    if (t.op !== "<" && t.op !== "<=")
+        return null;
+    if (satisfies(infraErrors / attempts, t))
+        return 0;
+    if (t.value <= 0)
+        return null;
+    const limit = Math.ceil(infraErrors / t.value) + 2;
+    return smallestSatisfying(t, (x) => infraErrors / (attempts + x), infraErrors / t.value - attempts, limit);
+}
+/**
+ * What would bring a failing infra error rate within the threshold, as a clause (docs/spec.md
+ * §4.3, "what would resolve it"). Attempts are only appended, so the rate falls only as attempts
+ * without an infra error are added. Advice is feasible when it asks for at most as many new
+ * attempts as the model has made (one more run of the benchmark as large as this one); past
+ * that no count is given, and the clause says why nothing re-run can fix it.
+ */
+function infraRemedy(side, infraErrors, attempts, t) {
+    const x = cleanAttemptsNeeded(infraErrors, attempts, t);
+    if (t.op !== "<" && t.op !== "<=") {
+        return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
+    }
+    if (x !== null && x <= infraErrors) {
+        return ` — re-running ${x} of the ${words_plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
+    }
+    if (x !== null && x <= attempts) {
+        const retried = infraErrors / (attempts + infraErrors);
+        return (` — ${words_plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
+            `re-running only the ${words_plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`);
+    }
+    const twice = infraErrors / (2 * attempts);
+    return (` — no re-run can satisfy it: attempts are only appended, so the ${words_plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
+        `and even a second run as large as this one (${words_plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
+        `Fix the infrastructure and run the benchmark again for the ${side}`);
 }
 function infraRateCheck(side, m, t) {
     const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
@@ -65769,16 +65953,9 @@ function infraRateCheck(side, m, t) {
         };
     }
     const passed = satisfies(rate, t);
-    let detail = `The ${side} had ${format_plural(m.infra_errors, "infra error")} in ${format_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
-    if (!passed) {
-        const more = t.op === "<" || t.op === "<="
-            ? smallestSatisfying(t, (x) => m.infra_errors / (denom + x), t.value > 0 ? m.infra_errors / t.value - denom : 0, t.value > 0 ? Math.ceil(m.infra_errors / t.value) + 2 : 0)
-            : null;
-        detail +=
-            more !== null
-                ? ` — ${format_plural(more, "more attempt")} without an infra error (e.g. re-running the ${format_plural(m.lost_to_infra_tasks, "task")} lost to infra on a fixed harness) would satisfy it`
-                : " — fix the infrastructure and re-run the affected tasks";
-    }
+    let detail = `The ${side} had ${words_plural(m.infra_errors, "infra error")} in ${words_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
+    if (!passed)
+        detail += infraRemedy(side, m.infra_errors, denom, t);
     return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 function disputedCheck(a, t, split) {
@@ -65792,18 +65969,22 @@ function disputedCheck(a, t, split) {
             threshold: t.text,
             passed: false,
             kind: "evidence",
-            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : oneTaskListFix(split)}.`,
+            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : "see Same dataset revisions"}.`,
         };
     }
     const passed = satisfies(phi, t);
-    let detail = `${d} of ${format_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
-    if (!passed) {
+    let detail = `${d} of ${words_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
+    if (!passed && nv === 0) {
+        // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
+        detail += " — label them (see Common valid tasks)";
+    }
+    else if (!passed) {
         // Worst case for the fraction: every reviewed task turns out broken and leaves C.
         const r = smallestSatisfying(t, (x) => (nv + d - x > 0 ? (d - x) / (nv + d - x) : null), t.value < 1 ? d - (t.value * nv) / (1 - t.value) : 0, d);
         detail +=
             r !== null
-                ? ` — reviewing ${r} of the ${format_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
-                : ` — review the ${format_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
+                ? ` — reviewing ${r} of the ${words_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
+                : ` — review the ${words_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
     }
     return {
         id: "disputed_fraction",
@@ -65828,15 +66009,14 @@ function missingCheck(side, m, universe, t, split) {
         };
     }
     const passed = satisfies(f, t);
-    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${format_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
+    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${words_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         // Every task under the other model's own revisions is missing for this one; `shared` of them
         // are ids it has under its own revisions.
         const own = Math.min(split.sharedTaskIds, m.missing_tasks);
         detail +=
-            ` — ${own} of its ${format_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision, ` +
-                `each model's revision computed from its own file's task ids: re-import both files with one --tasks list ` +
-                `(see Same dataset revisions), then run the ${side} on any task it still misses`;
+            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
+                `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
     }
     else if (!passed) {
         const x = t.op === "<" || t.op === "<="
@@ -65844,7 +66024,7 @@ function missingCheck(side, m, universe, t, split) {
             : null;
         detail +=
             x !== null
-                ? ` — running the ${side} on ${x} of its ${format_plural(m.missing_tasks, "missing task")} would satisfy it`
+                ? ` — running the ${side} on ${x} of its ${words_plural(m.missing_tasks, "missing task")} would satisfy it`
                 : ` — run the ${side} on its missing tasks`;
     }
     return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
@@ -65884,13 +66064,13 @@ function sameHarnessCheck(dataset) {
     if (passed)
         detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
     else if (placeholders.length > 0) {
+        // Said once: real_harness_revisions (always run) fails too and carries the why and the fix.
         detail =
-            `The harness revisions (${sideList(b, c)}) include the placeholder ${shownList(placeholders)}, ` +
-                `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
-                `harness — ${realRevisionRemedy(placeholders)}.`;
+            `A placeholder harness revision (${shownList(placeholders)}) cannot show that both models ran on one ` +
+                `harness; Real harness revisions says how to set real ones.`;
     }
     else {
-        detail = `The models ran on ${format_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
+        detail = `The models ran on ${words_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
     }
     return {
         id: "same_harness",
@@ -65919,7 +66099,7 @@ function realHarnessCheck(dataset) {
             `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
     return {
         id: "real_harness_revisions",
-        observed: passed ? "none" : all.join(", "),
+        observed: passed ? "all real" : all.join(", "),
         threshold: "no placeholder",
         passed,
         kind: "evidence",
@@ -65936,7 +66116,7 @@ function oneTaskListDetail(dataset, split) {
     const how = kinds.length > 0
         ? kinds.map((k) => `\`model-gate import ${k} FILE --tasks TASKS\``).join(" / ")
         : "the importer's `--tasks TASKS`";
-    const side = (name, s) => `the ${name}'s ${format_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
+    const side = (name, s) => `the ${name}'s ${words_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
     const own = [...split.baseline.revisions, ...split.candidate.revisions];
     const derived = split.derivedRevisions;
     const hashed = derived.length === own.length
@@ -65944,7 +66124,7 @@ function oneTaskListDetail(dataset, split) {
         : `${shownList(derived)} ${derived.length === 1 ? "is" : "are"} the hash of ${derived.length === 1 ? "its" : "their"} own task ids`;
     const n = split.sharedTaskIds;
     return (`The dataset revisions differ (${side("baseline", split.baseline)}; ${side("candidate", split.candidate)}), ` +
-        `but ${format_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
+        `but ${words_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
         `each file brought its own task universe, so the same tasks count as different ones and none is common. ` +
         `Re-import both files with one --tasks list (TASKS: the benchmark's task ids, one per line) — ${how} — so that both carry one dataset revision.`);
 }
@@ -65957,7 +66137,7 @@ function datasetRevisionCheck(dataset, split) {
     const passed = equal && b.length > 0;
     const observed = equal
         ? b.join(", ")
-        : `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+        : `baseline: ${b.join(", ") || "none (no rows)"}; candidate: ${c.join(", ") || "none (no rows)"}`;
     let detail;
     if (passed) {
         detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;
@@ -66010,20 +66190,20 @@ function canaryCheck(ctx) {
  */
 function marginRemedy(a, delta0) {
     const d = a.unresolvedTasks;
-    const review = `review the ${format_plural(d, "disputed/unreviewed task")}`;
+    const review = `review the ${words_plural(d, "disputed/unreviewed task")}`;
     if (a.margin === null || a.seValid === null) {
         return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
     }
     const q = a.qValid ?? a.z;
     const lo = a.margin - q * a.seValid;
     const hi = a.margin + q * a.seValid;
-    const band = `the valid tasks alone give Δ̂ ∓ q·SE = [${num(lo)}, ${num(hi)}]`;
+    const band = `the valid tasks alone give Δ̂ ∓ q·SE = ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}`;
     if (d > 0 && (lo > delta0 || hi <= delta0)) {
         return `${review}: ${band}, so resolving the open labels could decide it`;
     }
     const more = `${band}, which straddles δ₀ — more common valid tasks (or attempts per task) are needed to shrink the standard error`;
     return d > 0
-        ? `${more}, and reviewing the ${format_plural(d, "disputed/unreviewed task")} narrows the validity band`
+        ? `${more}, and reviewing the ${words_plural(d, "disputed/unreviewed task")} narrows the validity band`
         : more;
 }
 /** The attaining set of an exact bound, in words: "18 open labels resolved valid (6 with d = −1, 12 with d = 0)". */
@@ -66040,7 +66220,7 @@ function attainingSetWords(a, set) {
     const parts = [...by.entries()]
         .sort((x, y) => x[0] - y[0])
         .map(([d, n]) => `${n} with d = ${d > 0 ? "+" : ""}${num(d, 0)}`);
-    return `attained with S* = ${format_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
+    return `attained with S* = ${words_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
 }
 /**
  * LCB and how it was taken, with its arithmetic: exact, at the set S* that attains it; conservative,
@@ -66049,7 +66229,7 @@ function attainingSetWords(a, set) {
 function lcbFormula(a) {
     if (a.lcb === null || a.marginAtLcb === null || a.seLower === null)
         return null;
-    const figures = `${num(a.marginAtLcb)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+    const figures = `${format_number_formatPp(a.marginAtLcb)} − ${num(a.qLower ?? a.z)} × ${format_number_formatPpUnsigned(a.seLower)} = ${format_number_formatPp(a.lcb)}`;
     if (a.lcbKind === "exact" && a.lcbSet !== null) {
         return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
     }
@@ -66076,21 +66256,21 @@ function marginCheck(a, policy, lcbWhyNull) {
     const passed = a.lcb > delta0;
     let detail;
     if (passed)
-        detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
+        detail = `${formula} > δ₀ = ${format_number_formatPp(delta0)} (${rule}).`;
     else if (a.ucb !== null && a.ucb <= delta0) {
-        detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}), and neither does UCB = ${num(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}), and neither does UCB = ${format_number_formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
     }
     else {
-        detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
     }
     return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
 }
 /** Why LCB is null, as a clause, for checks and reasons. */
 function lcbNullReason(a, policy) {
     if (a.commonValidTasks === 0)
-        return "there are no common valid tasks";
+        return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
     if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
-        return `standard_error is clustered but ${format_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
+        return `standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
     }
     if (policy.margin.standard_error === "clustered")
         return "the tasks fall into fewer than 2 clusters";
@@ -66102,7 +66282,7 @@ function buildChecks(inp) {
     const ai = policy.accept_if;
     const split = separateTaskUniverses(dataset);
     const checks = [
-        commonValidCheck(analysis, ai.common_valid_tasks, split),
+        commonValidCheck(analysis, ai.common_valid_tasks, split, dataset.baseline.datasetRevisions),
         infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
         infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
         disputedCheck(analysis, ai.disputed_fraction, split),
@@ -66135,11 +66315,11 @@ function input_warnings_warning(u, compared) {
     const theirs = `${u.revisions.length === 1 && !u.moreRevisions ? "revision" : "revisions"} ${revisionList(u.revisions, u.moreRevisions)}`;
     const ours = `the compared tasks are under ${revisionList(compared)}`;
     if (u.file !== undefined) {
-        return (`${shownValue(u.file)}: ${u.rows} of its ${format_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
+        return (`${shownValue(u.file)}: ${u.rows} of its ${words_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
             `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
             `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`);
     }
-    return (`The results label ${format_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
+    return (`The results label ${words_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
         `task has (${ours}): those labels apply to nothing.`);
 }
 function unmatchedLabelWarnings(dataset) {
@@ -66150,6 +66330,7 @@ function unmatchedLabelWarnings(dataset) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/verdict.ts
+
 
 
 /** The bare decision rule, for callers (fragility) that only need the verdict. */
@@ -66166,13 +66347,13 @@ function decideVerdict(evidencePasses, canary, lcb, ucb, delta0) {
 }
 function marginSentence(a, policy) {
     const delta0 = policy.accept_if.delta0;
-    const d0 = delta0Text(delta0);
+    const d0 = format_number_formatPp(delta0);
     if (a.lcb === null || a.ucb === null) {
         return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
     }
     // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
-    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${num(a.lcb)}`;
-    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${num(a.ucb)}`;
+    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.lcb)}`;
+    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.ucb)}`;
     if (a.lcb > delta0)
         return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
     if (a.ucb <= delta0)
@@ -66191,14 +66372,14 @@ function verdictWithReasons(checks, a, policy, ctx) {
         return { verdict, reasons };
     }
     if (verdict === "accept") {
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${format_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${num(a.margin ?? 0)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${format_number_formatPp(a.margin)}).`);
         return { verdict, reasons };
     }
     if (verdict === "reject") {
         const why = a.unresolvedTasks > 0
-            ? `even the most favourable resolution of the ${format_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
+            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
             : "the candidate does not clear the bar even at the top of the run-variance band";
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : num(a.margin)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : format_number_formatPp(a.margin)}).`);
         return { verdict, reasons };
     }
     // Unresolved: name every check that keeps it so, then the margin.
@@ -66225,6 +66406,7 @@ function verdictWithReasons(checks, a, policy, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
+
 
 
 
@@ -66349,20 +66531,21 @@ function clusteredVerdictWarning(dataset, policy, a, verdict, ctx) {
     const figure = bound === null
         ? `the ${which} bound would be undefined`
         : `the ${which} bound would be ${pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${pp(delta0)}`;
-    return (`The tasks cluster (${format_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+    return (`The tasks cluster (${words_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
         `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`);
 }
 function headlineWarnings(policy, ctx, a, infra, clustered) {
     const warnings = [];
     if (ctx.expired) {
-        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
+            (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."));
     }
     if (policy.infra_errors === "count_as_fail") {
-        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${format_plural(infra.baseline, "baseline infra error")} and ${format_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
+        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
     }
     if (policy.margin.standard_error === "clustered") {
         if (a.tasksWithoutCluster > 0) {
-            warnings.push(`standard_error is clustered but ${format_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
+            warnings.push(`standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
         }
         else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
             const share = a.largestClusterShare === null
@@ -66371,11 +66554,11 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
             const what = policy.margin.cluster_correction === "cr2"
                 ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
                 : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
-            warnings.push(`Clustered standard error over ${format_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
         }
         else if (a.clusters !== null && a.clusters < 2 && a.commonValidTasks > 0) {
             // (With no common valid task there is no cluster to count: the margin's own reason says why.)
-            warnings.push(`Clustered standard error over ${format_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
         }
     }
     else if (clustered !== null) {
@@ -66384,7 +66567,7 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
     else if (a.seCr2Valid !== null &&
         a.sePairedValid !== null &&
         a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid) {
-        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${num(a.seCr2Valid)} vs ${num(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
+        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${format_number_formatPpUnsigned(a.seCr2Valid)} vs ${format_number_formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
     }
     return warnings;
 }
@@ -66754,6 +66937,7 @@ function leaderboard(data, set, order, ranks, scores, above, referenceId) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+
 /** The most runs the comment remembers. */
 const RUN_HISTORY_MAX = 20;
 /** Runs shown above the fold of the history table; the rest are folded. */
@@ -66774,6 +66958,14 @@ function runs_report_shoppingLine(verdict, runs) {
     if (runs === undefined || !runs.towards_accept)
         return null;
     return `${verdict} on the ${ordinal(runs.run_count)} run of the same config; earlier: ${runs.earlier_verdicts.join(", ")}`;
+}
+/** The earlier runs a `reruns` check compared with, each by its check run: the first 5, then how many more. */
+function namedRuns(runs) {
+    const named = runs
+        .slice(0, 5)
+        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
+        .join("; ");
+    return runs.length > 5 ? `${named}; and ${runs.length - 5} more` : named;
 }
 /**
  * The evidence check `reruns` under `reruns: fail | pool` (null under `latest`: today's checks).
@@ -66808,17 +67000,14 @@ function rerunsCheck(f) {
                 passed,
                 detail: passed
                     ? `No earlier run of this gate on this commit had other results (${f.earlier.length} earlier).`
-                    : `The eval was re-run on this commit: ${other.length} earlier ${other.length === 1 ? "run" : "runs"} of this gate had other results (verdicts: ${other.map((r) => r.verdict).join(", ")}). reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
+                    : `The eval was re-run on this commit: ${words_plural(other.length, "earlier run")} of this gate had other results${f.current === undefined ? "" : ` than this run's (results ${f.current})`}: ${namedRuns(other)}. reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
             },
             rejects: !passed,
         };
     }
     const missing = f.earlier.filter((r) => r.pooled !== true);
     const passed = missing.length === 0;
-    const named = missing
-        .slice(0, 5)
-        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
-        .join("; ");
+    const named = namedRuns(missing);
     return {
         check: {
             ...base,
@@ -66827,7 +67016,7 @@ function rerunsCheck(f) {
             passed,
             detail: passed
                 ? `Every earlier run's results on this commit (${f.earlier.length}) are among this run's results inputs: decided on all their attempts together.`
-                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}${missing.length > 5 ? `; and ${missing.length - 5} more` : ""}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
+                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
         },
         rejects: false,
     };
@@ -66867,6 +67056,7 @@ function runsReport(input) {
  * Every cell is generated from validated values (hex commit ids and digests, verdict words,
  * numbers), so nothing here needs escaping beyond what the formatters do.
  */
+
 
 
 const DISPLAY_ONLY_NOTE = "This history could not be verified against the gate's own check runs (the comment was edited, or the check runs cannot be read): shown only, never used to decide.";
@@ -66942,7 +67132,7 @@ function runsMarkdown(report) {
         body.push("", `⚠️ ${DISPLAY_ONLY_NOTE}`);
     body.push("", ...table(above));
     if (below.length > 0)
-        body.push("", "<details>", `<summary>${below.length} older runs</summary>`, "", ...table(below), "", "</details>");
+        body.push("", "<details>", `<summary>${words_plural(below.length, "older run")}</summary>`, "", ...table(below), "", "</details>");
     if (runs.rows_not_kept > 0)
         body.push("", `_${runs.rows_not_kept} older ${runs.rows_not_kept === 1 ? "run" : "runs"} not kept._`);
     const summary = `<b>Runs of this gate</b> — ${runs.run_count} on this commit${runs.towards_accept ? ", re-run towards accept" : ""}`;
@@ -66967,7 +67157,7 @@ function runsText(report) {
         out.push(`  ${(run ?? "").padEnd(8)} ${(commit ?? "").padEnd(7)} ${(verdict ?? "").padEnd(10)} Δ̂ ${margin ?? ""}  LCB ${lcb ?? ""}  UCB ${ucb ?? ""}  results ${digest ?? ""}`);
     });
     if (runs.rows_not_kept > 0)
-        out.push(`  ${runs.rows_not_kept} older runs not kept.`);
+        out.push(`  ${plural(runs.rows_not_kept, "older run")} not kept.`);
     return out;
 }
 
@@ -67132,14 +67322,39 @@ function shortenToken(token) {
     return `${cps.slice(0, prefix + SHORT_TOKEN_CHARS).join("")}…`;
 }
 /**
- * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
- * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
- * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
- * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
- * value stays in the report JSON, in the check's detail and in the provenance section.
+ * A digest shortened as git shortens a commit: a token whose part after its prefix is 16 or more
+ * hex digits (`sha256:66bcf338b688ee7a…`, `git:be19ac0b…`) keeps the prefix and SHORT_TOKEN_CHARS
+ * digits; anything else is returned whole.
+ */
+function shortenDigest(token) {
+    const prefix = Array.from(tokenPrefix(token)).length;
+    const rest = Array.from(token).slice(prefix).join("");
+    return /^[0-9a-f]{16,}$/iu.test(rest) ? shortenToken(token) : token;
+}
+/**
+ * A table value within its column of `maxChars` code points. Digests are shortened as git shows a
+ * commit (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`); nothing else is cut while the
+ * value fits the column, so a short value (`unknown:swebench-leaderboard`) is never cut inside a
+ * word. Past the column every long token keeps its prefix (`scheme:` or `name@`) and the
+ * SHORT_TOKEN_CHARS characters after it, and the value ends after its last whole token that fits,
+ * with "…"; separators (spaces, commas, semicolons) are kept. The full value stays in the report
+ * JSON, in the check's detail and in the provenance section.
  */
 function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
-    const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
+    const split = value.split(/([\s,;]+)/u);
+    const digests = split.map((p, i) => (i % 2 === 1 ? p : shortenDigest(p)));
+    // Past the column: whole tokens first; only when not even one fits, every long token shortened.
+    const fitted = wholeTokens(digests, maxChars) ??
+        wholeTokens(split.map((p, i) => (i % 2 === 1 ? p : shortenToken(p))), maxChars);
+    if (fitted !== null)
+        return fitted;
+    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
+    return `${Array.from(split[0] ?? "")
+        .slice(0, maxChars - 1)
+        .join("")}…`;
+}
+/** The parts whole when they fit `maxChars`, else up to the last whole token that fits with " …"; null when none fits. */
+function wholeTokens(parts, maxChars) {
     const length = (s) => Array.from(s).length;
     if (length(parts.join("")) <= maxChars)
         return parts.join("");
@@ -67150,12 +67365,7 @@ function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
             break;
         out = next;
     }
-    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
-    if (out === "")
-        return `${Array.from(parts[0] ?? "")
-            .slice(0, maxChars - 1)
-            .join("")}…`;
-    return `${out.replace(/[\s,;]+$/u, "")} …`;
+    return out === "" ? null : `${out.replace(/[\s,;]+$/u, "")} …`;
 }
 /** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
 function observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
@@ -67269,6 +67479,816 @@ function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) 
     return breakable(escape_escapeCode(s, maxChars), longerThan, every);
 }
 
+;// CONCATENATED MODULE: ./src/core/report/prose.ts
+/**
+ * Sentences shown whole: a check's detail, a reason, a warning, a note. Every rendering (Markdown,
+ * plain text) shows them as the report JSON holds them — no cut in the middle of a word, a
+ * command or an option. The untrusted values inside them (revisions, paths) are shortened where
+ * the sentence is made (decision/format.ts), so a sentence stays short without being cut here.
+ */
+
+
+/** A whole sentence's cap: only a hand-edited report file's text reaches it. */
+const WHOLE_TEXT_MAX_CHARS = 4000;
+/**
+ * A check's threshold as its table cell shows it: the policy's ("≥ 500") or the gate's own
+ * ("0 earlier rows changed or removed") whole; only a hand-edited report's reaches the cap.
+ */
+const THRESHOLD_MAX_CHARS = 60;
+/** Where a cut sentence's rest is (a table cell's note is "…" alone). */
+const REST_IN_REPORT = " … (the rest is in the report file)";
+/**
+ * `s` whole, or, past `maxChars` code points (a hand-edited report file), cut after its last whole
+ * word with `note`, which says where the rest is.
+ */
+function wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
+    const cps = Array.from(typeof s === "string" ? s : String(s));
+    if (cps.length <= maxChars)
+        return cps.join("");
+    const head = cps.slice(0, Math.max(1, maxChars - note.length)).join("");
+    const space = head.lastIndexOf(" ");
+    return (space > 0 ? head.slice(0, space) : head) + note;
+}
+/**
+ * A whole sentence as Markdown: escaped (escape.ts), each `command` of the gate's advice in
+ * <code> (escapeCode: as safe as the rest), and break opportunities in long runs (a full
+ * revision), so it wraps instead of widening the page.
+ */
+function prose_markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
+    const parts = wholeText(s, maxChars).split("`");
+    // An odd count of backticks pairs none reliably: all text then.
+    const spans = parts.length % 2 === 1 ? parts : [parts.join("`")];
+    return spans
+        .map((p, i) => breakable(i % 2 === 0
+        ? escape_escapeMarkdownInline(p, Infinity)
+        : p === ""
+            ? escape_escapeMarkdownInline("``", 2)
+            : escape_escapeCode(p, Infinity)))
+        .join("");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
+/**
+ * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
+ * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
+ * Cells and summaries passed in must already be escaped or generated.
+ */
+
+
+
+
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s) {
+    return s
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/_/g, "\\_")
+        .replace(/\*/g, "\\*");
+}
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+const MARKDOWN_INLINE = {
+    text: (s, max) => prose_markdownProse(s, max),
+    code: (s, max) => escape_escapeCode(s, max),
+    gen: genMd,
+    strong: (safe) => `**${safe}**`,
+};
+function md(s, maxChars) {
+    return maxChars === undefined ? escape_escapeMarkdownInline(s) : escape_escapeMarkdownInline(s, maxChars);
+}
+function markdown_blocks_table(header, align, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
+    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
+}
+function details(summary, body, open = false) {
+    return [
+        open ? "<details open>" : "<details>",
+        `<summary>${summary}</summary>`,
+        "",
+        ...body,
+        "",
+        "</details>",
+    ];
+}
+/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
+function moreLine(shown, total, one, many = `${one}s`) {
+    const rest = total - shown;
+    return rest > 0 ? ["", `… and ${rest} more ${pluralWord(rest, one, many)}.`] : [];
+}
+/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
+function codeList(items, limit) {
+    if (items.length === 0)
+        return "none (no rows)";
+    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
+    const rest = items.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
+/**
+ * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
+ * check run title): one sentence of why, in the report's units (pp for margins, % for rates), and
+ * what would change the verdict, in plain words. Built from the report JSON alone.
+ *
+ * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
+ * formatter, which escapes it for its target; generated text goes through `gen`.
+ */
+
+
+
+
+
+
+
+
+/** How many tasks "what would change" names inline before pointing at the list. */
+const FIRST_TASKS = 3;
+/**
+ * The check's name as safe text. With the report, the margin check's row names its bound as the
+ * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
+ */
+function checkName(id, f, report) {
+    if (id === "observed_margin" && report !== undefined && boundQualifier(report.comparison, "lcb") !== "") {
+        return f.gen(`Margin lower bound (LCB, ${CONSERVATIVE})`);
+    }
+    const label = knownLabel(id);
+    return label === null ? f.text(id, 60) : f.gen(label);
+}
+function listOf(items) {
+    if (items.length <= 1)
+        return items.join("");
+    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
+}
+/** The scores on the common set, "52.00% vs 47.42%", or "" when undefined. */
+function scores(report) {
+    const a = report.models.candidate.common.valid_only_score;
+    const b = report.models.baseline.common.valid_only_score;
+    if (a === null || b === null)
+        return "";
+    return `candidate ${format_number_formatPercent(a)}, baseline ${format_number_formatPercent(b)}`;
+}
+/** True when the policy's `reruns: fail` rejected a re-run of the eval (not the margin or the canary). */
+function rejectedByReruns(report) {
+    return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
+}
+/** True when a failed production canary (not the margin) rejected the change. */
+function rejectedByCanary(report) {
+    const c = report.comparison;
+    if (report.verdict !== "reject" || rejectedByReruns(report))
+        return false;
+    return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
+}
+/** Where the margin stands against δ₀ on its own: "accept", "reject", "undecided" or "undefined". */
+function marginStanding(report) {
+    const c = report.comparison;
+    if (c.lcb === null || c.ucb === null)
+        return "undefined";
+    if (c.lcb > c.delta0)
+        return "accept";
+    if (c.ucb <= c.delta0)
+        return "reject";
+    return "undecided";
+}
+function marginFigure(report, f) {
+    const c = report.comparison;
+    const s = scores(report);
+    return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
+        f.gen(` (${s === "" ? "" : `${s} on `}${format_number_formatCount(c.common_valid_tasks)} common valid ${pluralWord(c.common_valid_tasks, "task", "tasks")})`));
+}
+/** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
+function openLabels(report, which) {
+    const c = report.comparison;
+    const u = c.unresolved_tasks;
+    if (u === 0)
+        return "with no open labels";
+    const labels = `${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")}`;
+    const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
+    if (kind === "pessimistic") {
+        return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
+    }
+    return `over every resolution of the ${labels}`;
+}
+/** One sentence: why this verdict. */
+function whySentence(report, f) {
+    const c = report.comparison;
+    const failing = failedEvidence(report);
+    const confidence = `${format_number_formatPercent(c.confidence, 0)} one-sided`;
+    if (rejectedByReruns(report)) {
+        return (f.gen("The eval was re-run on this commit with other results, and the policy's reruns: fail rejects a re-run (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
+    if (report.verdict === "reject" && rejectedByCanary(report)) {
+        return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
+    if (report.verdict === "accept") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(" clears the bar: its lower bound ") +
+            f.strong(f.gen(`${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}`)) +
+            f.gen(` > δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "lcb")} (${confidence}), and every evidence check passes.`));
+    }
+    if (report.verdict === "reject") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(" cannot clear the bar: even its upper bound ") +
+            f.strong(f.gen(`${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`)) +
+            f.gen(` ≤ δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "ucb")} (${confidence}), and every evidence check passes.`));
+    }
+    const standing = marginStanding(report);
+    const band = standing === "undefined"
+        ? c.margin === null
+            ? c.common_tasks > 0
+                ? "the margin is undefined (no common task is labelled valid)"
+                : "the margin is undefined (no common valid tasks)"
+            : "the margin's confidence bounds cannot be computed"
+        : `the bounds ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} straddle the bar δ₀ ${format_number_formatPp(c.delta0)}`;
+    if (failing.length > 0) {
+        // The checks are named in the table and in "what would change": counted here, not listed,
+        // and counted as the table shows them (the margin's row among them when it fails).
+        const n = failingChecks(report).length;
+        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${pluralWord(n, "fails", "fail")}`));
+        if (standing === "accept") {
+            return (head +
+                f.gen("; the ") +
+                marginFigure(report, f) +
+                f.gen(` alone would accept (${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}).`));
+        }
+        if (standing === "reject") {
+            return (head +
+                f.gen("; the ") +
+                marginFigure(report, f) +
+                f.gen(` alone would reject (${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}).`));
+        }
+        if (c.margin === null)
+            return head + f.gen(`, and ${band}.`);
+        return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
+    }
+    if (c.margin === null)
+        return f.gen(`Every evidence check passes, but ${band}.`);
+    return (f.gen("Every evidence check passes, but the ") +
+        marginFigure(report, f) +
+        f.gen(` cannot rank the models: ${band}.`));
+}
+/** The first tasks of the fragility list, named inline, and how many more there are. */
+function firstTasks(report, f) {
+    const tasks = report.comparison.fragility_tasks;
+    const shown = tasks.slice(0, FIRST_TASKS).map((t) => f.code(t.task_id, 80));
+    const rest = tasks.length - shown.length;
+    return rest > 0 ? `${shown.join(f.gen(", "))}${f.gen(` and ${rest} more (listed below)`)}` : listOf(shown);
+}
+/**
+ * A count-driven check at its edge: the smallest number of valid tasks whose loss (relabelled
+ * broken) fails a passing check, with the sentence that says so. Common valid tasks: the count
+ * drops; disputed fraction: the share of open labels rises. Null when neither can fail that way.
+ */
+function countEdge(report, f) {
+    const c = report.comparison;
+    const limit = c.review_fragility;
+    if (limit === null || limit < 1)
+        return null;
+    const found = [];
+    const byId = (id) => report.checks.find((k) => k.id === id && k.passed);
+    const count = byId("common_valid_tasks");
+    const countT = count === undefined ? null : parseThresholdText(count.threshold);
+    if (count !== undefined && countT?.ok === true && typeof count.observed === "number") {
+        const nv = count.observed;
+        const t = countT.value;
+        if (t.op === ">=" || t.op === ">") {
+            let lose = 1;
+            while (lose <= limit && satisfies(nv - lose, t))
+                lose++;
+            if (lose <= limit) {
+                const need = f.text(thresholdText(count, report), THRESHOLD_MAX_CHARS);
+                const have = lose === 1
+                    ? `${nv === t.value ? "exactly " : ""}${format_number_formatCount(nv)}: any one task lost fails it`
+                    : `${format_number_formatCount(nv)}: losing any ${format_number_formatCount(lose)} of them fails it`;
+                found.push({
+                    lose,
+                    text: f.gen("the policy needs ") + need + f.gen(` common valid tasks and there are ${have}`),
+                });
+            }
+        }
+    }
+    const share = byId("disputed_fraction");
+    const shareT = share === undefined ? null : parseThresholdText(share.threshold);
+    const d = c.unresolved_tasks;
+    const nv = c.common_valid_tasks;
+    if (share !== undefined && shareT?.ok === true && typeof share.observed === "number" && d > 0) {
+        const t = shareT.value;
+        if (t.op === "<" || t.op === "<=") {
+            let lose = 1;
+            while (lose <= limit && lose < nv && satisfies(d / (nv - lose + d), t))
+                lose++;
+            if (lose <= limit && lose < nv) {
+                found.push({
+                    lose,
+                    text: f.gen("the policy needs a disputed fraction ") +
+                        f.text(thresholdText(share, report), THRESHOLD_MAX_CHARS) +
+                        f.gen(` and it is ${format_number_formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${format_number_formatCount(lose)} valid tasks`} pushes it over`),
+                });
+            }
+        }
+    }
+    found.sort((a, b) => a.lose - b.lose);
+    return found[0] ?? null;
+}
+/** True when the fragility is explained by a count check at its edge (then no task is singled out). */
+function fragilityAtEdge(report, f) {
+    const edge = countEdge(report, f);
+    return edge !== null && edge.lose === report.comparison.review_fragility;
+}
+/**
+ * What would change the verdict: bullet items (safe text, no list markers). For unresolved: each
+ * failing check with what would fix it, and what would move the margin; for accept and reject: how
+ * firm the verdict is.
+ */
+function whatWouldChange(report, f) {
+    const c = report.comparison;
+    const items = [];
+    const atMost = c.fragility_exact ? "" : "at most ";
+    if (rejectedByReruns(report)) {
+        for (const k of failedEvidence(report)) {
+            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+        }
+        return items;
+    }
+    if (report.verdict === "unresolved") {
+        for (const k of failedEvidence(report)) {
+            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+        }
+        const standing = marginStanding(report);
+        if (standing === "undefined") {
+            const m = report.checks.find((k) => k.id === "observed_margin");
+            if (m !== undefined && c.margin !== null) {
+                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
+            }
+        }
+        else if (standing === "undecided") {
+            const parts = [];
+            const u = c.unresolved_tasks;
+            if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
+                const n = c.resolution_distance;
+                parts.push(f.gen(`resolving ${atMost}${format_number_formatCount(n)} of the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
+            }
+            else if (u > 0) {
+                parts.push(f.gen(c.fragility_exact
+                    ? `no resolution of the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} can decide it`
+                    : `the search found no resolution of the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} that decides it`));
+            }
+            if (c.margin !== null && c.se_valid !== null) {
+                const half = (c.q_valid ?? c.z) * c.se_valid;
+                const lo = c.margin - half;
+                const hi = c.margin + half;
+                const straddles = lo <= c.delta0 && hi > c.delta0;
+                parts.push(f.gen(`on the valid tasks alone the margin is ${format_number_formatPp(c.margin)} ± ${format_number_formatPpUnsigned(half)} (q·SE)` +
+                    (straddles
+                        ? `, which straddles δ₀ ${format_number_formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
+                        : `, clear of δ₀ ${format_number_formatPp(c.delta0)}`)));
+            }
+            if (parts.length > 0) {
+                const text = parts.join(f.gen("; "));
+                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${text}${f.gen(".")}`);
+            }
+        }
+        return items;
+    }
+    if (rejectedByCanary(report)) {
+        items.push(f.gen("Only a passing production canary can change it: the benchmark cannot outvote a failed canary."));
+        return items;
+    }
+    const other = report.verdict === "accept" ? "unresolved" : "unresolved or accept";
+    const edge = countEdge(report, f);
+    if (edge !== null && edge.lose === c.review_fragility) {
+        items.push(`${f.strong(f.gen("At its edge"))}${f.gen(": ")}${edge.text}${f.gen(` — and the verdict becomes ${other}.`)}`);
+    }
+    else if (c.fragility_unbounded) {
+        items.push(f.gen(c.fragility_exact
+            ? "No change to the reviewed labels changes it."
+            : "The search found no set of reviewed-label changes that changes it (not proven: the search is greedy)."));
+    }
+    else if (c.review_fragility !== null) {
+        const n = c.review_fragility;
+        const share = c.review_fragility_share === null
+            ? ""
+            : `, ${format_number_formatPercent(c.review_fragility_share)} of the ${format_number_formatCount(c.common_valid_tasks)} common valid tasks`;
+        items.push(f.strong(f.gen(`Relabelling ${atMost}${format_number_formatCount(n)} reviewed ${pluralWord(n, "task", "tasks")}`)) +
+            f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
+                (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
+    }
+    const u = c.unresolved_tasks;
+    if (u > 0) {
+        items.push(f.gen(`Resolving the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
+    }
+    return items;
+}
+/**
+ * "policy expired 2027-03-31" when the deciding policy's revisit date had passed, else null: the
+ * check run's title and the first line of every rendering carry it (docs/policy.md, on_expired).
+ * Generated words only: a date that is not YYYY-MM-DD (a hand-edited report) is left out.
+ */
+function expiredPolicyNote(report) {
+    const p = report.provenance.policy;
+    if (!p.expired)
+        return null;
+    return /^\d{4}-\d{2}-\d{2}$/.test(p.revisit) ? `policy expired ${p.revisit}` : "policy expired";
+}
+/** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
+function checkRunTitle(report) {
+    const title = verdictTitle(report);
+    const shopping = runs_report_shoppingLine(report.verdict, report.runs);
+    return shopping === null ? title : `${title} — ${shopping}`;
+}
+function verdictTitle(report) {
+    const c = report.comparison;
+    const expired = expiredPolicyNote(report);
+    const verdict = report.verdict.charAt(0).toUpperCase() +
+        report.verdict.slice(1) +
+        (expired === null ? "" : ` (${expired})`);
+    const margin = `margin ${format_number_formatPp(c.margin)}`;
+    if (report.verdict === "accept") {
+        return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}`;
+    }
+    if (report.verdict === "reject") {
+        if (rejectedByReruns(report))
+            return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
+        if (rejectedByCanary(report))
+            return `${verdict}: production canary failed; ${margin}`;
+        return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}`;
+    }
+    // Counted and named as the checks table shows them: the margin's row among them when it fails.
+    const failing = failingChecks(report);
+    const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
+    const checks = failing.length === 0
+        ? "every check passes"
+        : `${failing.length} ${pluralWord(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
+    const bounds = c.lcb === null || c.ucb === null
+        ? "bounds undefined"
+        : // Both bounds are taken one way (one kind) whenever both are defined.
+            `bounds${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${format_number_formatPp(c.ucb)} vs δ₀ ${format_number_formatPp(c.delta0)}`;
+    return `${verdict}: ${checks}; ${margin}, ${bounds}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/task-lists.ts
+/**
+ * The report's task lists in their compact form (docs/report-json.md "Broken tasks and review history
+ * in the report JSON"): complete, but one string per task instead of an object per task and per event,
+ * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
+ * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
+ */
+
+/** Separates the events of one task in a `review_history` events string. */
+const EVENT_SEPARATOR = "; ";
+/** The group for `revision`: the last one when it is the same (tasks come sorted by revision). */
+function groupFor(groups, revision, make) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && last.dataset_revision === revision)
+        return last;
+    const g = make();
+    groups.push(g);
+    return g;
+}
+/**
+ * compactBrokenTasks of the table's broken tasks, read straight from it: no key object a task
+ * (buildReport's walk over a 10⁶-task Dataset).
+ */
+function brokenTasksOf(tasks) {
+    const groups = [];
+    let count = 0;
+    for (let i = 0; i < tasks.length; i++) {
+        if (tasks.validity(i) !== "broken")
+            continue;
+        const revision = tasks.datasetRevision(i);
+        groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [] })).task_ids.push(tasks.taskId(i));
+        count += 1;
+    }
+    return { count, by_dataset_revision: groups };
+}
+/**
+ * The review history as it is built, task by task (listed tasks in the order given): the files
+ * numbered by first use, the events strings, the counts.
+ */
+class HistoryLists {
+    files = [];
+    fileIndex = new Map();
+    groups = [];
+    parts = [];
+    count = 0;
+    sameLabel = 0;
+    events = 0;
+    /** A task labelled at several revisions with the same label every time: only counted. */
+    sameLabelTask() {
+        this.sameLabel += 1;
+    }
+    /** The next event of the task being listed (call `list` after its last). */
+    event(revision, validity, file, line) {
+        let f = this.fileIndex.get(file);
+        if (f === undefined) {
+            f = this.files.length;
+            this.files.push(file);
+            this.fileIndex.set(file, f);
+        }
+        this.parts.push(`r${revision} ${validity} ${f}:${line}`);
+    }
+    /** Lists the task whose events were just given. */
+    list(datasetRevision, taskId) {
+        const g = groupFor(this.groups, datasetRevision, () => ({
+            dataset_revision: datasetRevision,
+            task_ids: [],
+            events: [],
+        }));
+        g.task_ids.push(taskId);
+        // join makes one flat string; `+=` would keep a tree of its pieces (~4× the bytes) in the report.
+        g.events.push(this.parts.join(EVENT_SEPARATOR));
+        this.count += 1;
+        this.events += this.parts.length;
+        this.parts.length = 0;
+    }
+    result() {
+        return {
+            count: this.count,
+            events: this.events,
+            same_label_tasks: this.sameLabel,
+            files: this.files,
+            by_dataset_revision: this.groups,
+        };
+    }
+}
+/**
+ * compactReviewHistory of the table's tasks with two or more label events, read straight from
+ * it: a listed task's events string is made from its event columns, with no history, event or
+ * source object (at 10⁶ tasks those were most of what buildReport allocated).
+ */
+function reviewHistoryOf(tasks) {
+    const out = new HistoryLists();
+    for (let i = 0; i < tasks.length; i++) {
+        const n = tasks.labelCount(i);
+        if (n < 2)
+            continue;
+        // The unreviewed events before the first label are no label (an import's r0): not a change.
+        let k0 = 0;
+        while (k0 < n && tasks.eventValidity(i, k0) === "unreviewed")
+            k0++;
+        if (n - k0 < 2)
+            continue;
+        const first = tasks.eventValidity(i, k0);
+        let same = true;
+        for (let k = k0 + 1; k < n && same; k++)
+            same = tasks.eventValidity(i, k) === first;
+        if (same) {
+            out.sameLabelTask();
+            continue;
+        }
+        for (let k = 0; k < n; k++)
+            out.event(tasks.eventRevision(i, k), tasks.eventValidity(i, k), tasks.eventFile(i, k), tasks.eventLine(i, k));
+        out.list(tasks.datasetRevision(i), tasks.taskId(i));
+    }
+    return out.result();
+}
+/** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
+function compactBrokenTasks(tasks) {
+    const groups = [];
+    let count = 0;
+    for (const t of tasks) {
+        groupFor(groups, t.datasetRevision, () => ({
+            dataset_revision: t.datasetRevision,
+            task_ids: [],
+        })).task_ids.push(t.taskId);
+        count += 1;
+    }
+    return { count, by_dataset_revision: groups };
+}
+/**
+ * Tasks whose label changed (two events with different labels) are listed with every event;
+ * tasks labelled at several revisions with the same label every time are only counted.
+ */
+function compactReviewHistory(tasks) {
+    const out = new HistoryLists();
+    for (const t of tasks) {
+        const h = t.history;
+        // As reviewHistoryOf: the unreviewed events before the first label are no label.
+        const labelled = h.slice(Math.max(0, h.findIndex((e) => e.validity !== "unreviewed")));
+        if (h.length < 2 || labelled.length < 2 || labelled[0]?.validity === "unreviewed")
+            continue;
+        const first = labelled[0].validity;
+        if (labelled.every((e) => e.validity === first)) {
+            out.sameLabelTask();
+            continue;
+        }
+        for (const e of h)
+            out.event(e.revision, e.validity, e.source.file, e.source.line);
+        out.list(t.datasetRevision, t.taskId);
+    }
+    return out.result();
+}
+/** The first `limit` broken tasks, as keys. */
+function shownBrokenTasks(broken, limit) {
+    const out = [];
+    for (const g of broken.by_dataset_revision) {
+        for (const id of g.task_ids) {
+            if (out.length >= limit)
+                return out;
+            out.push({ dataset_revision: g.dataset_revision, task_id: id });
+        }
+    }
+    return out;
+}
+const EVENT = /^r(0|[1-9][0-9]*) ([a-z]+) (0|[1-9][0-9]*):(0|[1-9][0-9]*)$/;
+/** One events string back into events; null when it is not in the grammar `buildReport` writes. */
+function parseHistoryEvents(text, files) {
+    const out = [];
+    for (const part of text.split(EVENT_SEPARATOR)) {
+        const m = EVENT.exec(part);
+        const file = m === null ? undefined : files[Number(m[3])];
+        if (m === null || file === undefined || !VALIDITIES.includes(m[2] ?? ""))
+            return null;
+        out.push({ revision: Number(m[1]), validity: m[2] ?? "", source: `${file}:${m[4] ?? ""}` });
+    }
+    return out;
+}
+/** The first `limit` tasks of the review history with their events decoded. */
+function shownReviewHistory(history, limit) {
+    const out = [];
+    for (const g of history.by_dataset_revision) {
+        for (const [i, id] of g.task_ids.entries()) {
+            if (out.length >= limit)
+                return out;
+            const text = g.events[i] ?? "";
+            out.push({
+                dataset_revision: g.dataset_revision,
+                task_id: id,
+                events: parseHistoryEvents(text, history.files) ?? text,
+            });
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-task-tables.ts
+
+
+
+
+
+
+
+
+/**
+ * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
+ * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
+ */
+function taskCell(t) {
+    return cellCode(t.task_id, 100, 32, 16);
+}
+/**
+ * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
+ * all share the report's single dataset revision.
+ */
+function needsDatasetColumn(report, tasks) {
+    const revisions = report.provenance.dataset_revisions;
+    if (revisions.length !== 1)
+        return true;
+    return tasks.some((t) => t.dataset_revision !== revisions[0]);
+}
+/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
+function withDataset(show, at, header, align, rows) {
+    const insert = (xs, x) => show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
+    return [
+        insert(header, "Dataset revision"),
+        insert(align, "l"),
+        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
+    ];
+}
+/**
+ * "All on dataset revision R." where a list drops its dataset-revision column: said by the first
+ * such list of the document only (`said` remembers it), not again under every list.
+ */
+function datasetNote(report, show, said) {
+    const only = report.provenance.dataset_revisions[0];
+    if (show || only === undefined || said.has("dataset note"))
+        return [];
+    said.add("dataset note");
+    return [`All on dataset revision ${escape_escapeCode(only, 80)}.`, ""];
+}
+/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
+function evidenceItem(e) {
+    const link = safeLink(e, undefined, 32);
+    const href = safeHttpUrl(e);
+    const tail = href === null ? "" : `](${href})`;
+    // Evidence shares its cell with another entry: break its runs sooner than an id's.
+    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
+        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
+    }
+    return breakable(link, 20, 16);
+}
+function evidenceCell(evidence) {
+    if (evidence.length === 0)
+        return "—";
+    const shown = evidence.slice(0, 2).map(evidenceItem);
+    const rest = evidence.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
+}
+function influentialSection(report, limit, said) {
+    const tasks = report.comparison.influential_tasks;
+    if (limit === 0 || tasks.length === 0)
+        return [];
+    const shown = tasks.slice(0, limit);
+    const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => {
+        const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
+        const cells = [
+            String(i + 1),
+            taskCell(t),
+            t.validity === "disputed"
+                ? "disputed"
+                : t.validity === "unreviewed"
+                    ? "unreviewed"
+                    : md(t.validity, 20),
+            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
+            evidenceCell(t.evidence),
+        ];
+        return { revision: t.dataset_revision, cells };
+    });
+    const body = [
+        "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
+            "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
+        "",
+        ...datasetNote(report, show, said),
+        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
+        ...moreLine(shown.length, total, "disputed or unreviewed task"),
+    ];
+    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
+    return details(summary, body);
+}
+/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
+function fragilitySection(report, limit, said) {
+    const c = report.comparison;
+    const tasks = c.fragility_tasks;
+    if (limit === 0 || tasks.length === 0)
+        return [];
+    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
+        return [];
+    const shown = tasks.slice(0, limit);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => ({
+        revision: t.dataset_revision,
+        cells: [String(i + 1), taskCell(t), md(t.change, 120)],
+    }));
+    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
+    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
+        ...datasetNote(report, show, said),
+        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+        ...moreLine(shown.length, tasks.length, "task"),
+    ]);
+}
+function brokenSection(report, limit, said) {
+    const nBroken = report.comparison.broken_tasks;
+    if (nBroken === 0 && report.broken_tasks.count === 0)
+        return [];
+    const total = Math.max(nBroken, report.broken_tasks.count);
+    const shown = shownBrokenTasks(report.broken_tasks, limit);
+    const body = [
+        "Counted and listed, never deleted, and left out of every score.",
+        ...(shown.length === 0
+            ? []
+            : [
+                "",
+                ...datasetNote(report, needsDatasetColumn(report, shown), said),
+                ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
+                ...moreLine(shown.length, total, "broken task"),
+            ]),
+    ];
+    return details(`<b>${format_number_formatCount(total)} broken ${pluralWord(total, "task", "tasks")}</b>`, body);
+}
+function historySection(report, limit, said) {
+    const history = report.review_history;
+    if (history.count === 0)
+        return [];
+    const shown = shownReviewHistory(history, limit);
+    const rows = shown.map((h) => {
+        // An events string outside the grammar (a hand-edited report) is shown as text.
+        if (typeof h.events === "string")
+            return { revision: h.dataset_revision, cells: [taskCell(h), md(h.events, 200)] };
+        const events = h.events
+            .slice(0, 6)
+            .map((e) => `r${format_number_formatCount(e.revision)} ${md(e.validity, 20)} (${breakable(md(e.source, 60), 20, 16)})`);
+        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
+        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
+    });
+    const body = shown.length === 0
+        ? ["The tasks are listed in the report file."]
+        : [
+            ...datasetNote(report, needsDatasetColumn(report, shown), said),
+            ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
+            ...moreLine(shown.length, history.count, "task"),
+        ];
+    return details(`<b>Review history</b> — ${format_number_formatCount(history.count)} ${pluralWord(history.count, "task", "tasks")} changed label across review revisions`, body);
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
 /**
  * The margin drawn as a text bar (a small forest plot) for a ```text fence in the Markdown report.
@@ -67288,6 +68308,7 @@ function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) 
  * at its edge. A band of zero width is drawn as `|`. A missing value leaves its row empty and
  * prints "n/a".
  */
+
 
 const DEFAULT_BAR_WIDTH = 50;
 const ROW_LABEL_WIDTH = 11;
@@ -67512,7 +68533,7 @@ function renderMarginBar(input, options = {}) {
         ? `${fixed(options.confidence * 100, 2)}% one-sided`
         : "one-sided";
     const open = options.openLabels !== undefined && Number.isInteger(options.openLabels)
-        ? `the ${options.openLabels} open labels`
+        ? `the ${words_plural(options.openLabels, "open label")}`
         : "the open labels";
     lines.push("");
     lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
@@ -67534,399 +68555,35 @@ function renderMarginBar(input, options = {}) {
  * sentence a reviewer reads next to the verdict. Numbers only: nothing untrusted is rendered.
  */
 
+
+/**
+ * A task count past this many times the benchmark's size is said as "more tasks than the
+ * benchmark has": a figure like 77548 for a 600-task benchmark plans nothing.
+ */
+const PLANNING_SIZE_FACTOR = 10;
+/** The benchmark's size as the report knows it: every task either model ran, broken ones too. */
+function benchmarkTasks(report) {
+    const a = report.models.candidate;
+    return a.attempted_tasks + a.missing_tasks + report.comparison.broken_tasks;
+}
 /** One sentence, or "" when there is no MDE (no SE on the valid tasks). */
-function planningSentence(c, f) {
+function planningSentence(c, f, benchmarkSize = null) {
     if (c.mde === null)
         return "";
     let s = `Planning figure (not used to decide): this benchmark can only detect a margin of ≥ ` +
         `${format_number_formatPpUnsigned(c.mde, 1)} above δ₀ at ${format_number_formatPercent(c.power, 0)} power.`;
-    if (c.tasks_needed !== null) {
+    const n = c.tasks_needed;
+    if (n !== null && benchmarkSize !== null && benchmarkSize > 0 && n > PLANNING_SIZE_FACTOR * benchmarkSize) {
         s +=
-            ` If the observed margin and per-task variance held, about ${format_number_formatCount(c.tasks_needed)} common valid ` +
-                `${c.tasks_needed === 1 ? "task" : "tasks"} would clear δ₀.`;
+            ` If the observed margin and per-task variance held, clearing δ₀ would take more tasks than the ` +
+                `benchmark has (over ${PLANNING_SIZE_FACTOR}× its ${format_number_formatCount(benchmarkSize)} ${pluralWord(benchmarkSize, "task")}).`;
+    }
+    else if (n !== null) {
+        s +=
+            ` If the observed margin and per-task variance held, about ${format_number_formatCount(n)} common valid ` +
+                `${pluralWord(n, "task")} would clear δ₀.`;
     }
     return f.gen(s);
-}
-
-;// CONCATENATED MODULE: ./src/core/report/prose.ts
-/**
- * Sentences shown whole: a check's detail, a reason, a warning, a note. Every rendering (Markdown,
- * plain text) shows them as the report JSON holds them — no cut in the middle of a word, a
- * command or an option. The untrusted values inside them (revisions, paths) are shortened where
- * the sentence is made (decision/format.ts), so a sentence stays short without being cut here.
- */
-
-
-/** A whole sentence's cap: only a hand-edited report file's text reaches it. */
-const WHOLE_TEXT_MAX_CHARS = 4000;
-/**
- * A check's threshold as its table cell shows it: the policy's ("≥ 500") or the gate's own
- * ("0 earlier rows changed or removed") whole; only a hand-edited report's reaches the cap.
- */
-const THRESHOLD_MAX_CHARS = 60;
-/** Where a cut sentence's rest is (a table cell's note is "…" alone). */
-const REST_IN_REPORT = " … (the rest is in the report file)";
-/**
- * `s` whole, or, past `maxChars` code points (a hand-edited report file), cut after its last whole
- * word with `note`, which says where the rest is.
- */
-function wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
-    const cps = Array.from(typeof s === "string" ? s : String(s));
-    if (cps.length <= maxChars)
-        return cps.join("");
-    const head = cps.slice(0, Math.max(1, maxChars - note.length)).join("");
-    const space = head.lastIndexOf(" ");
-    return (space > 0 ? head.slice(0, space) : head) + note;
-}
-/**
- * A whole sentence as Markdown: escaped (escape.ts), each `command` of the gate's advice in
- * <code> (escapeCode: as safe as the rest), and break opportunities in long runs (a full
- * revision), so it wraps instead of widening the page.
- */
-function prose_markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
-    const parts = wholeText(s, maxChars).split("`");
-    // An odd count of backticks pairs none reliably: all text then.
-    const spans = parts.length % 2 === 1 ? parts : [parts.join("`")];
-    return spans
-        .map((p, i) => breakable(i % 2 === 0
-        ? escape_escapeMarkdownInline(p, Infinity)
-        : p === ""
-            ? escape_escapeMarkdownInline("``", 2)
-            : escape_escapeCode(p, Infinity)))
-        .join("");
-}
-
-;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
-/**
- * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
- * check run title): one sentence of why, in the report's units (pp for margins, % for rates), and
- * what would change the verdict, in plain words. Built from the report JSON alone.
- *
- * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
- * formatter, which escapes it for its target; generated text goes through `gen`.
- */
-
-
-
-
-
-
-
-/** How many tasks "what would change" names inline before pointing at the list. */
-const FIRST_TASKS = 3;
-function verdict_text_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
-/**
- * The check's name as safe text. With the report, the margin check's row names its bound as the
- * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
- */
-function checkName(id, f, report) {
-    if (id === "observed_margin" && report !== undefined && boundQualifier(report.comparison, "lcb") !== "") {
-        return f.gen(`Margin lower bound (LCB, ${CONSERVATIVE})`);
-    }
-    const label = knownLabel(id);
-    return label === null ? f.text(id, 60) : f.gen(label);
-}
-function listOf(items) {
-    if (items.length <= 1)
-        return items.join("");
-    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
-}
-/** The scores on the common set, "52.00% vs 47.42%", or "" when undefined. */
-function scores(report) {
-    const a = report.models.candidate.common.valid_only_score;
-    const b = report.models.baseline.common.valid_only_score;
-    if (a === null || b === null)
-        return "";
-    return `candidate ${format_number_formatPercent(a)}, baseline ${format_number_formatPercent(b)}`;
-}
-/** True when the policy's `reruns: fail` rejected a re-run of the eval (not the margin or the canary). */
-function rejectedByReruns(report) {
-    return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
-}
-/** True when a failed production canary (not the margin) rejected the change. */
-function rejectedByCanary(report) {
-    const c = report.comparison;
-    if (report.verdict !== "reject" || rejectedByReruns(report))
-        return false;
-    return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
-}
-/** Where the margin stands against δ₀ on its own: "accept", "reject", "undecided" or "undefined". */
-function marginStanding(report) {
-    const c = report.comparison;
-    if (c.lcb === null || c.ucb === null)
-        return "undefined";
-    if (c.lcb > c.delta0)
-        return "accept";
-    if (c.ucb <= c.delta0)
-        return "reject";
-    return "undecided";
-}
-function marginFigure(report, f) {
-    const c = report.comparison;
-    const s = scores(report);
-    return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
-        f.gen(` (${s === "" ? "" : `${s} on `}${format_number_formatCount(c.common_valid_tasks)} common valid ${verdict_text_plural(c.common_valid_tasks, "task", "tasks")})`));
-}
-/** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
-function openLabels(report, which) {
-    const c = report.comparison;
-    const u = c.unresolved_tasks;
-    if (u === 0)
-        return "with no open labels";
-    const labels = `${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
-    const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
-    if (kind === "pessimistic") {
-        return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
-    }
-    return `over every resolution of the ${labels}`;
-}
-/** One sentence: why this verdict. */
-function whySentence(report, f) {
-    const c = report.comparison;
-    const failing = failedEvidence(report);
-    const confidence = `${format_number_formatPercent(c.confidence, 0)} one-sided`;
-    if (rejectedByReruns(report)) {
-        return (f.gen("The eval was re-run on this commit with other results, and the policy's reruns: fail rejects a re-run (") +
-            marginFigure(report, f) +
-            f.gen(")."));
-    }
-    if (report.verdict === "reject" && rejectedByCanary(report)) {
-        return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
-            marginFigure(report, f) +
-            f.gen(")."));
-    }
-    if (report.verdict === "accept") {
-        return (f.gen("The ") +
-            marginFigure(report, f) +
-            f.gen(" clears the bar: its lower bound ") +
-            f.strong(f.gen(`${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}`)) +
-            f.gen(` > δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "lcb")} (${confidence}), and every evidence check passes.`));
-    }
-    if (report.verdict === "reject") {
-        return (f.gen("The ") +
-            marginFigure(report, f) +
-            f.gen(" cannot clear the bar: even its upper bound ") +
-            f.strong(f.gen(`${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`)) +
-            f.gen(` ≤ δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "ucb")} (${confidence}), and every evidence check passes.`));
-    }
-    const standing = marginStanding(report);
-    const band = standing === "undefined"
-        ? c.margin === null
-            ? "the margin is undefined (no common valid tasks)"
-            : "the margin's confidence bounds cannot be computed"
-        : `the bounds ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} straddle the bar δ₀ ${format_number_formatPp(c.delta0)}`;
-    if (failing.length > 0) {
-        // The checks are named in the table and in "what would change": counted here, not listed,
-        // and counted as the table shows them (the margin's row among them when it fails).
-        const n = failingChecks(report).length;
-        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${verdict_text_plural(n, "fails", "fail")}`));
-        if (standing === "accept") {
-            return (head +
-                f.gen("; the ") +
-                marginFigure(report, f) +
-                f.gen(` alone would accept (${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}).`));
-        }
-        if (standing === "reject") {
-            return (head +
-                f.gen("; the ") +
-                marginFigure(report, f) +
-                f.gen(` alone would reject (${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}).`));
-        }
-        if (c.margin === null)
-            return head + f.gen(`, and ${band}.`);
-        return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
-    }
-    if (c.margin === null)
-        return f.gen(`Every evidence check passes, but ${band}.`);
-    return (f.gen("Every evidence check passes, but the ") +
-        marginFigure(report, f) +
-        f.gen(` cannot rank the models: ${band}.`));
-}
-/** The first tasks of the fragility list, named inline, and how many more there are. */
-function firstTasks(report, f) {
-    const tasks = report.comparison.fragility_tasks;
-    const shown = tasks.slice(0, FIRST_TASKS).map((t) => f.code(t.task_id, 80));
-    const rest = tasks.length - shown.length;
-    return rest > 0 ? `${shown.join(f.gen(", "))}${f.gen(` and ${rest} more (listed below)`)}` : listOf(shown);
-}
-/**
- * A count-driven check at its edge: the smallest number of valid tasks whose loss (relabelled
- * broken) fails a passing check, with the sentence that says so. Common valid tasks: the count
- * drops; disputed fraction: the share of open labels rises. Null when neither can fail that way.
- */
-function countEdge(report, f) {
-    const c = report.comparison;
-    const limit = c.review_fragility;
-    if (limit === null || limit < 1)
-        return null;
-    const found = [];
-    const byId = (id) => report.checks.find((k) => k.id === id && k.passed);
-    const count = byId("common_valid_tasks");
-    const countT = count === undefined ? null : parseThresholdText(count.threshold);
-    if (count !== undefined && countT?.ok === true && typeof count.observed === "number") {
-        const nv = count.observed;
-        const t = countT.value;
-        if (t.op === ">=" || t.op === ">") {
-            let lose = 1;
-            while (lose <= limit && satisfies(nv - lose, t))
-                lose++;
-            if (lose <= limit) {
-                const need = f.text(thresholdText(count, report), THRESHOLD_MAX_CHARS);
-                const have = lose === 1
-                    ? `${nv === t.value ? "exactly " : ""}${format_number_formatCount(nv)}: any one task lost fails it`
-                    : `${format_number_formatCount(nv)}: losing any ${format_number_formatCount(lose)} of them fails it`;
-                found.push({
-                    lose,
-                    text: f.gen("the policy needs ") + need + f.gen(` common valid tasks and there are ${have}`),
-                });
-            }
-        }
-    }
-    const share = byId("disputed_fraction");
-    const shareT = share === undefined ? null : parseThresholdText(share.threshold);
-    const d = c.unresolved_tasks;
-    const nv = c.common_valid_tasks;
-    if (share !== undefined && shareT?.ok === true && typeof share.observed === "number" && d > 0) {
-        const t = shareT.value;
-        if (t.op === "<" || t.op === "<=") {
-            let lose = 1;
-            while (lose <= limit && lose < nv && satisfies(d / (nv - lose + d), t))
-                lose++;
-            if (lose <= limit && lose < nv) {
-                found.push({
-                    lose,
-                    text: f.gen("the policy needs a disputed fraction ") +
-                        f.text(thresholdText(share, report), THRESHOLD_MAX_CHARS) +
-                        f.gen(` and it is ${format_number_formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${format_number_formatCount(lose)} valid tasks`} pushes it over`),
-                });
-            }
-        }
-    }
-    found.sort((a, b) => a.lose - b.lose);
-    return found[0] ?? null;
-}
-/** True when the fragility is explained by a count check at its edge (then no task is singled out). */
-function fragilityAtEdge(report, f) {
-    const edge = countEdge(report, f);
-    return edge !== null && edge.lose === report.comparison.review_fragility;
-}
-/**
- * What would change the verdict: bullet items (safe text, no list markers). For unresolved: each
- * failing check with what would fix it, and what would move the margin; for accept and reject: how
- * firm the verdict is.
- */
-function whatWouldChange(report, f) {
-    const c = report.comparison;
-    const items = [];
-    const atMost = c.fragility_exact ? "" : "at most ";
-    if (rejectedByReruns(report)) {
-        for (const k of failedEvidence(report)) {
-            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
-        }
-        return items;
-    }
-    if (report.verdict === "unresolved") {
-        for (const k of failedEvidence(report)) {
-            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
-        }
-        const standing = marginStanding(report);
-        if (standing === "undefined") {
-            const m = report.checks.find((k) => k.id === "observed_margin");
-            if (m !== undefined && c.margin !== null) {
-                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
-            }
-        }
-        else if (standing === "undecided") {
-            const parts = [];
-            const u = c.unresolved_tasks;
-            if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
-                const n = c.resolution_distance;
-                parts.push(f.gen(`resolving ${atMost}${format_number_formatCount(n)} of the ${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
-            }
-            else if (u > 0) {
-                parts.push(f.gen(c.fragility_exact
-                    ? `no resolution of the ${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} can decide it`
-                    : `the search found no resolution of the ${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} that decides it`));
-            }
-            if (c.margin !== null && c.se_valid !== null) {
-                const half = (c.q_valid ?? c.z) * c.se_valid;
-                const lo = c.margin - half;
-                const hi = c.margin + half;
-                const straddles = lo <= c.delta0 && hi > c.delta0;
-                parts.push(f.gen(`on the valid tasks alone the margin is ${format_number_formatPp(c.margin)} ± ${format_number_formatPpUnsigned(half)} (q·SE)` +
-                    (straddles
-                        ? `, which straddles δ₀ ${format_number_formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
-                        : `, clear of δ₀ ${format_number_formatPp(c.delta0)}`)));
-            }
-            if (parts.length > 0) {
-                const text = parts.join(f.gen("; "));
-                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${text}${f.gen(".")}`);
-            }
-        }
-        return items;
-    }
-    if (rejectedByCanary(report)) {
-        items.push(f.gen("Only a passing production canary can change it: the benchmark cannot outvote a failed canary."));
-        return items;
-    }
-    const other = report.verdict === "accept" ? "unresolved" : "unresolved or accept";
-    const edge = countEdge(report, f);
-    if (edge !== null && edge.lose === c.review_fragility) {
-        items.push(`${f.strong(f.gen("At its edge"))}${f.gen(": ")}${edge.text}${f.gen(` — and the verdict becomes ${other}.`)}`);
-    }
-    else if (c.fragility_unbounded) {
-        items.push(f.gen(c.fragility_exact
-            ? "No change to the reviewed labels changes it."
-            : "The search found no set of reviewed-label changes that changes it (not proven: the search is greedy)."));
-    }
-    else if (c.review_fragility !== null) {
-        const n = c.review_fragility;
-        const share = c.review_fragility_share === null
-            ? ""
-            : `, ${format_number_formatPercent(c.review_fragility_share)} of the ${format_number_formatCount(c.common_valid_tasks)} common valid tasks`;
-        items.push(f.strong(f.gen(`Relabelling ${atMost}${format_number_formatCount(n)} reviewed ${verdict_text_plural(n, "task", "tasks")}`)) +
-            f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
-                (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
-    }
-    const u = c.unresolved_tasks;
-    if (u > 0) {
-        items.push(f.gen(`Resolving the ${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
-    }
-    return items;
-}
-/** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
-function checkRunTitle(report) {
-    const title = verdictTitle(report);
-    const shopping = runs_report_shoppingLine(report.verdict, report.runs);
-    return shopping === null ? title : `${title} — ${shopping}`;
-}
-function verdictTitle(report) {
-    const c = report.comparison;
-    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
-    const margin = `margin ${format_number_formatPp(c.margin)}`;
-    if (report.verdict === "accept") {
-        return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}`;
-    }
-    if (report.verdict === "reject") {
-        if (rejectedByReruns(report))
-            return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
-        if (rejectedByCanary(report))
-            return `${verdict}: production canary failed; ${margin}`;
-        return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}`;
-    }
-    // Counted and named as the checks table shows them: the margin's row among them when it fails.
-    const failing = failingChecks(report);
-    const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
-    const checks = failing.length === 0
-        ? "every check passes"
-        : `${failing.length} ${verdict_text_plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
-    const bounds = c.lcb === null || c.ucb === null
-        ? "bounds undefined"
-        : // Both bounds are taken one way (one kind) whenever both are defined.
-            `bounds${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${format_number_formatPp(c.ucb)} vs δ₀ ${format_number_formatPp(c.delta0)}`;
-    return `${verdict}: ${checks}; ${margin}, ${bounds}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-history.ts
@@ -67934,7 +68591,8 @@ function verdictTitle(report) {
 
 
 
-function md(s, max = 40) {
+
+function render_history_md(s, max = 40) {
     return s === null ? "—" : escape_escapeMarkdownInline(s, max);
 }
 function row(cells) {
@@ -67943,35 +68601,11 @@ function row(cells) {
 function rev(n) {
     return `r${format_number_formatCount(n)}`;
 }
-/** "What could change": the review fragility or resolution distance, in one sentence. */
-function fragilityLine(report) {
-    const c = report.comparison;
-    const atMost = c.fragility_exact ? "" : "at most ";
-    if (report.verdict === "unresolved") {
-        if (c.resolution_distance === null) {
-            return c.fragility_unbounded && c.fragility_exact
-                ? "**What could change it:** no resolution of the open labels can decide the verdict."
-                : "**What could change it:** no resolution of the open labels was found that decides the verdict.";
-        }
-        return (`**What could change it:** resolving ${atMost}${format_number_formatCount(c.resolution_distance)} open ` +
-            `${c.resolution_distance === 1 ? "label" : "labels"} can decide the verdict (resolution distance).`);
-    }
-    if (c.review_fragility === null) {
-        return c.fragility_unbounded && c.fragility_exact
-            ? "**What could change it:** no change to the reviewed labels changes the verdict."
-            : "**What could change it:** no change to the reviewed labels was found that changes the verdict.";
-    }
-    const share = c.review_fragility_share === null
-        ? ""
-        : ` (${format_number_formatPercent(c.review_fragility_share)} of the ${format_number_formatCount(c.common_valid_tasks)} common valid tasks)`;
-    return (`**What could change it:** ${atMost}${format_number_formatCount(c.review_fragility)} reviewed ` +
-        `${c.review_fragility === 1 ? "label" : "labels"} changed after publication${share} would give a ` +
-        "different verdict (review fragility).");
-}
 /**
  * The verdict by review revision: one table row per evaluated revision, a line per change
  * between consecutive revisions, the tasks of the latest change (up to `taskLimit`; 0 leaves
- * them out), and the review fragility.
+ * them out). What could change it (the fragility) is the summary's "What would change the
+ * verdict", not repeated here.
  */
 function verdictByRevisionSection(report, taskLimit) {
     const v = report.verdict_by_review_revision;
@@ -67984,7 +68618,7 @@ function verdictByRevisionSection(report, taskLimit) {
         const only = v.revisions[0];
         lines.push(only === undefined
             ? "No review revision in the data."
-            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`, "", fragilityLine(report));
+            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`);
         return lines;
     }
     if (v.revisions_present > v.revisions.length) {
@@ -67993,7 +68627,7 @@ function verdictByRevisionSection(report, taskLimit) {
     // Six columns: the table must fit an 880 px comment without a horizontal scroll.
     lines.push(row(["Revision", "Valid · open · broken", "Δ̂", "Δ\\_L … Δ\\_H", "LCB … UCB", "Verdict"]), "|--:|--:|--:|:-:|:-:|:--|");
     for (const r of v.revisions) {
-        const verdict = r.label_conflicts > 0 ? `labels conflict on ${format_number_formatCount(r.label_conflicts)} tasks` : md(r.verdict);
+        const verdict = r.label_conflicts > 0 ? `labels conflict on ${words_plural(r.label_conflicts, "task")}` : render_history_md(r.verdict);
         const open = r.labels.disputed + r.labels.unreviewed;
         lines.push(row([
             rev(r.revision),
@@ -68009,14 +68643,19 @@ function verdictByRevisionSection(report, taskLimit) {
     for (const c of v.changes) {
         const kinds = c.transitions
             .slice(0, 6)
-            .map((t) => `${format_number_formatCount(t.tasks)} ${md(t.change, 40)}`)
+            .map((t) => `${format_number_formatCount(t.tasks)} ${render_history_md(t.change, 40)}`)
             .join(", ");
-        const moreKinds = c.transitions.length > 6 ? `, and ${c.transitions.length - 6} more kinds` : "";
+        const moreKinds = c.transitions.length > 6 ? `, and ${words_plural(c.transitions.length - 6, "more kind")}` : "";
         const verdict = c.verdict_before === c.verdict_after
-            ? `verdict stays ${md(c.verdict_after)}`
-            : `**verdict ${md(c.verdict_before)} → ${md(c.verdict_after)}**`;
-        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${format_number_formatCount(c.tasks_changed)} ` +
-            `${c.tasks_changed === 1 ? "task" : "tasks"} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}; ` +
+            ? `verdict stays ${render_history_md(c.verdict_after)}`
+            : `**verdict ${render_history_md(c.verdict_before)} → ${render_history_md(c.verdict_after)}**`;
+        const what = [
+            ...(c.tasks_changed > 0
+                ? [`${words_plural(c.tasks_changed, "task")} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}`]
+                : []),
+            ...(c.first_labels > 0 ? [`${words_plural(c.first_labels, "task")} labelled for the first time`] : []),
+        ];
+        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${what.length === 0 ? "no label changed" : what.join(", ")}; ` +
             `Δ̂ ${format_number_formatPp(c.margin_before)} → ${format_number_formatPp(c.margin_after)}; ${verdict}.`);
     }
     const last = v.changes[v.changes.length - 1];
@@ -68027,7 +68666,7 @@ function verdictByRevisionSection(report, taskLimit) {
         const cells = (t) => [
             cellCode(t.task_id, 100),
             ...(datasetColumn ? [cellCode(t.dataset_revision, 40)] : []),
-            `${md(t.from, 20)} → ${md(t.to, 20)}`,
+            `${render_history_md(t.from, 20)} → ${render_history_md(t.to, 20)}`,
             format_number_formatPp(t.margin_move),
         ];
         lines.push("", `**Tasks reclassified in ${rev(last.to_revision)}**, largest move of Δ̂ first ` +
@@ -68037,10 +68676,12 @@ function verdictByRevisionSection(report, taskLimit) {
         lines.push("");
         if (last.tasks_changed > shown.length) {
             const rest = format_number_formatCount(last.tasks_changed - shown.length);
-            lines.push(`… and ${rest} more tasks (in the report JSON: the first ${last.tasks.length}).`, "");
+            lines.push(`… and ${rest} more ${pluralWord(last.tasks_changed - shown.length, "task")} (in the report JSON: the first ${last.tasks.length}).`, "");
         }
     }
-    lines.push("", fragilityLine(report));
+    // What could still change the verdict (the fragility) is said once, above the fold.
+    while (lines[lines.length - 1] === "")
+        lines.pop();
     return lines;
 }
 /**
@@ -68064,10 +68705,10 @@ function appendOnlySection(report, limit) {
     lines.push("", row(["Was at", "Now at", "What changed"]), "|:--|:--|:--|");
     for (const v of shown) {
         const now = v.current_file === null ? "—" : cellCode(`${v.current_file}:${v.current_line ?? "?"}`, 100);
-        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, md(v.change, 400)]));
+        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, render_history_md(v.change, 400)]));
     }
     if (n > shown.length)
-        lines.push("", `… and ${format_number_formatCount(n - shown.length)} more rows.`);
+        lines.push("", `… and ${words_plural(n - shown.length, "more row")}.`);
     return lines;
 }
 
@@ -68217,199 +68858,13 @@ function policyHistoryLines(h) {
     ];
 }
 
-;// CONCATENATED MODULE: ./src/core/report/task-lists.ts
-/**
- * The report's task lists in their compact form (docs/report-json.md "Broken tasks and review history
- * in the report JSON"): complete, but one string per task instead of an object per task and per event,
- * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
- * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
- */
-
-/** Separates the events of one task in a `review_history` events string. */
-const EVENT_SEPARATOR = "; ";
-/** The group for `revision`: the last one when it is the same (tasks come sorted by revision). */
-function groupFor(groups, revision, make) {
-    const last = groups[groups.length - 1];
-    if (last !== undefined && last.dataset_revision === revision)
-        return last;
-    const g = make();
-    groups.push(g);
-    return g;
-}
-/**
- * compactBrokenTasks of the table's broken tasks, read straight from it: no key object a task
- * (buildReport's walk over a 10⁶-task Dataset).
- */
-function brokenTasksOf(tasks) {
-    const groups = [];
-    let count = 0;
-    for (let i = 0; i < tasks.length; i++) {
-        if (tasks.validity(i) !== "broken")
-            continue;
-        const revision = tasks.datasetRevision(i);
-        groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [] })).task_ids.push(tasks.taskId(i));
-        count += 1;
-    }
-    return { count, by_dataset_revision: groups };
-}
-/**
- * The review history as it is built, task by task (listed tasks in the order given): the files
- * numbered by first use, the events strings, the counts.
- */
-class HistoryLists {
-    files = [];
-    fileIndex = new Map();
-    groups = [];
-    parts = [];
-    count = 0;
-    sameLabel = 0;
-    events = 0;
-    /** A task labelled at several revisions with the same label every time: only counted. */
-    sameLabelTask() {
-        this.sameLabel += 1;
-    }
-    /** The next event of the task being listed (call `list` after its last). */
-    event(revision, validity, file, line) {
-        let f = this.fileIndex.get(file);
-        if (f === undefined) {
-            f = this.files.length;
-            this.files.push(file);
-            this.fileIndex.set(file, f);
-        }
-        this.parts.push(`r${revision} ${validity} ${f}:${line}`);
-    }
-    /** Lists the task whose events were just given. */
-    list(datasetRevision, taskId) {
-        const g = groupFor(this.groups, datasetRevision, () => ({
-            dataset_revision: datasetRevision,
-            task_ids: [],
-            events: [],
-        }));
-        g.task_ids.push(taskId);
-        // join makes one flat string; `+=` would keep a tree of its pieces (~4× the bytes) in the report.
-        g.events.push(this.parts.join(EVENT_SEPARATOR));
-        this.count += 1;
-        this.events += this.parts.length;
-        this.parts.length = 0;
-    }
-    result() {
-        return {
-            count: this.count,
-            events: this.events,
-            same_label_tasks: this.sameLabel,
-            files: this.files,
-            by_dataset_revision: this.groups,
-        };
-    }
-}
-/**
- * compactReviewHistory of the table's tasks with two or more label events, read straight from
- * it: a listed task's events string is made from its event columns, with no history, event or
- * source object (at 10⁶ tasks those were most of what buildReport allocated).
- */
-function reviewHistoryOf(tasks) {
-    const out = new HistoryLists();
-    for (let i = 0; i < tasks.length; i++) {
-        const n = tasks.labelCount(i);
-        if (n < 2)
-            continue;
-        const first = tasks.eventValidity(i, 0);
-        let same = true;
-        for (let k = 1; k < n && same; k++)
-            same = tasks.eventValidity(i, k) === first;
-        if (same) {
-            out.sameLabelTask();
-            continue;
-        }
-        for (let k = 0; k < n; k++)
-            out.event(tasks.eventRevision(i, k), tasks.eventValidity(i, k), tasks.eventFile(i, k), tasks.eventLine(i, k));
-        out.list(tasks.datasetRevision(i), tasks.taskId(i));
-    }
-    return out.result();
-}
-/** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
-function compactBrokenTasks(tasks) {
-    const groups = [];
-    let count = 0;
-    for (const t of tasks) {
-        groupFor(groups, t.datasetRevision, () => ({
-            dataset_revision: t.datasetRevision,
-            task_ids: [],
-        })).task_ids.push(t.taskId);
-        count += 1;
-    }
-    return { count, by_dataset_revision: groups };
-}
-/**
- * Tasks whose label changed (two events with different labels) are listed with every event;
- * tasks labelled at several revisions with the same label every time are only counted.
- */
-function compactReviewHistory(tasks) {
-    const out = new HistoryLists();
-    for (const t of tasks) {
-        const h = t.history;
-        if (h.length < 2)
-            continue;
-        const first = h[0].validity;
-        if (h.every((e) => e.validity === first)) {
-            out.sameLabelTask();
-            continue;
-        }
-        for (const e of h)
-            out.event(e.revision, e.validity, e.source.file, e.source.line);
-        out.list(t.datasetRevision, t.taskId);
-    }
-    return out.result();
-}
-/** The first `limit` broken tasks, as keys. */
-function shownBrokenTasks(broken, limit) {
-    const out = [];
-    for (const g of broken.by_dataset_revision) {
-        for (const id of g.task_ids) {
-            if (out.length >= limit)
-                return out;
-            out.push({ dataset_revision: g.dataset_revision, task_id: id });
-        }
-    }
-    return out;
-}
-const EVENT = /^r(0|[1-9][0-9]*) ([a-z]+) (0|[1-9][0-9]*):(0|[1-9][0-9]*)$/;
-/** One events string back into events; null when it is not in the grammar `buildReport` writes. */
-function parseHistoryEvents(text, files) {
-    const out = [];
-    for (const part of text.split(EVENT_SEPARATOR)) {
-        const m = EVENT.exec(part);
-        const file = m === null ? undefined : files[Number(m[3])];
-        if (m === null || file === undefined || !VALIDITIES.includes(m[2] ?? ""))
-            return null;
-        out.push({ revision: Number(m[1]), validity: m[2] ?? "", source: `${file}:${m[4] ?? ""}` });
-    }
-    return out;
-}
-/** The first `limit` tasks of the review history with their events decoded. */
-function shownReviewHistory(history, limit) {
-    const out = [];
-    for (const g of history.by_dataset_revision) {
-        for (const [i, id] of g.task_ids.entries()) {
-            if (out.length >= limit)
-                return out;
-            const text = g.events[i] ?? "";
-            out.push({
-                dataset_revision: g.dataset_revision,
-                task_id: id,
-                events: parseHistoryEvents(text, history.files) ?? text,
-            });
-        }
-    }
-    return out;
-}
-
 ;// CONCATENATED MODULE: ./src/core/report/render-append-only-base.ts
 /**
  * One table cell for the provenance section: which results and reviews files the action compared
  * with their version at the base commit (report key `append_only_base`), and why the others were
  * not. Paths and notes may come from the repository: escaped; a note is shown whole (prose.ts).
  */
+
 
 
 
@@ -68429,11 +68884,18 @@ function appendOnlyBaseCell(report) {
             : `not compared: ${prose_markdownProse(f.note ?? "")}`;
         return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
     });
-    const more = b.files.length > named.length ? `; and ${b.files.length - named.length} more files` : "";
+    const more = b.files.length > named.length ? `; and ${words_plural(b.files.length - named.length, "more file")}` : "";
     return `${head}: ${named.join("; ")}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-clusters.ts
+/**
+ * "Where the margin comes from" (SPEC §3.6), rendered from the report JSON's `margin_by_cluster`
+ * alone: for Markdown (a collapsed section whose top rows sit above a fold and the rest in a
+ * nested <details>) and for text (the top rows and a count line). Cluster names come from the
+ * export: escaped for Markdown (table-cells.ts) and neutralised for a terminal (escape.ts).
+ */
+
 
 
 
@@ -68446,9 +68908,6 @@ const CLUSTER_REST_MAX = 40;
 const NAME_CHARS = 60;
 /** The row of the tasks without a cluster, as both renderers name it. */
 const NO_CLUSTER = "(no cluster)";
-function render_clusters_plural(n, one, many) {
-    return `${format_number_formatCount(n)} ${n === 1 ? one : many}`;
-}
 function worseRows(m) {
     return m.rows.filter((r) => r.worse);
 }
@@ -68459,7 +68918,7 @@ function worseSentence(m, name, limit) {
         return "The candidate is worse on no cluster (no margin below 0).";
     const named = worse.slice(0, limit).map(name);
     const more = worse.length > named.length ? ` and ${format_number_formatCount(worse.length - named.length)} more` : "";
-    return `The candidate is worse (margin below 0) on ${render_clusters_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
+    return `The candidate is worse (margin below 0) on ${words_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
 }
 function definition(report) {
     return ("Margin: the mean of d (candidate − baseline) over the cluster's common valid tasks. Contribution: " +
@@ -68497,8 +68956,8 @@ function clusterMarkdown(report, top, rest) {
     if (m === null)
         return null;
     const worse = worseRows(m).length;
-    const summary = `<b>Where the margin comes from</b> — ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
-        `${m.unclustered_tasks > 0 ? ` and ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
+    const summary = `<b>Where the margin comes from</b> — ${words_plural(m.clusters, "cluster", "clusters")}` +
+        `${m.unclustered_tasks > 0 ? ` and ${words_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
         `the candidate worse on ${format_number_formatCount(worse)}`;
     const above = m.rows.slice(0, top);
     const below = above.length === 0 ? [] : m.rows.slice(above.length, above.length + rest);
@@ -68512,13 +68971,13 @@ function clusterMarkdown(report, top, rest) {
         body.push("", ...mdTable(above, 1));
     }
     if (below.length > 0) {
-        body.push("", "<details>", `<summary>${render_clusters_plural(below.length, "more row", "more rows")}</summary>`, "", ...mdTable(below, above.length + 1), "", "</details>");
+        body.push("", "<details>", `<summary>${words_plural(below.length, "more row", "more rows")}</summary>`, "", ...mdTable(below, above.length + 1), "", "</details>");
     }
     const hidden = m.rows.length - above.length - below.length;
     if (hidden > 0) {
         body.push(...(body.length > 0 ? [""] : []), above.length === 0
-            ? `The ${render_clusters_plural(hidden, "row is", "rows are")} in the report file.`
-            : `… and ${render_clusters_plural(hidden, "more row", "more rows")} in the report file.`);
+            ? `The ${words_plural(hidden, "row is", "rows are")} in the report file.`
+            : `… and ${words_plural(hidden, "more row", "more rows")} in the report file.`);
     }
     body.push("", worseSentence(m, (r) => (r.cluster === null ? `_${NO_CLUSTER}_` : escape_escapeCode(r.cluster, NAME_CHARS)), 10));
     return { summary, body };
@@ -68542,21 +69001,29 @@ function clusterText(report) {
             .join("  ")
             .trimEnd();
     const out = [
-        `Where the margin comes from: ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
+        `Where the margin comes from: ${plural(m.clusters, "cluster", "clusters")}` +
             (m.unclustered_tasks > 0
-                ? `; ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
+                ? `; ${plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
                 : ""),
         line(header),
         ...rows.map(line),
     ];
     const hidden = m.rows.length - shown.length;
     if (hidden > 0)
-        out.push(`  … and ${render_clusters_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
+        out.push(`  … and ${plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
     out.push(`  ${worseSentence(m, name, 10)}`);
     return out;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-since-last-run.ts
+/**
+ * "What changed since the last run" (docs/spec.md §3.7), rendered from the report JSON's
+ * `since_last_run` alone: for Markdown (a collapsed section, its long lists in nested <details>,
+ * `items` rows each) and for text (counts, figures and the first rows). Task ids, model names and
+ * the unavailable reason are untrusted: escaped for Markdown (table-cells.ts, escape.ts) and
+ * neutralised for a terminal.
+ */
+
 
 
 
@@ -68567,9 +69034,6 @@ const TEXT_ITEMS = 5;
 /** Code points of a task id and of a model name shown (Markdown, text and the HTML page). */
 const ID_CHARS = 100;
 const MODEL_CHARS = 80;
-function render_since_last_run_plural(n, one, many) {
-    return `${format_number_formatCount(n)} ${n === 1 ? one : many}`;
-}
 /** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
 function verdictWord(v) {
     return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
@@ -68595,8 +69059,8 @@ function headlineParts(c) {
         `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
     ];
     if (c.unavailable === null)
-        parts.push(render_since_last_run_plural(flipsOf(c), "task flipped", "tasks flipped"));
-    parts.push(render_since_last_run_plural(c.labels.count, "label changed", "labels changed"));
+        parts.push(words_plural(flipsOf(c), "task flipped", "tasks flipped"));
+    parts.push(words_plural(c.labels.count, "label changed", "labels changed"));
     const inputs = changedInputs(c);
     parts.push(inputs.length === 0 ? "same inputs" : `changed: ${inputs.join(", ")}`);
     return parts;
@@ -68637,9 +69101,9 @@ function moreSentence(shown, listed, count, noun) {
     if (count <= shown)
         return null;
     const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${format_number_formatCount(listed)})`;
-    return `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
+    return `… and ${words_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
 }
-function moreLine(shown, listed, count, noun) {
+function render_since_last_run_moreLine(shown, listed, count, noun) {
     const more = moreSentence(shown, listed, count, noun);
     return more === null ? [] : ["", more];
 }
@@ -68670,9 +69134,9 @@ function flipsMd(c, items, revisions) {
             continue;
         const oneRun = [
             ...(m.only_previous > 0
-                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                ? [`${words_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
                 : []),
-            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+            ...(m.only_current > 0 ? [`${words_plural(m.only_current, "task", "tasks")} new`] : []),
         ];
         const only = oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`;
         out.push(`- ${role} ${escape_escapeCode(m.model, MODEL_CHARS)}: ${format_number_formatCount(m.pass_to_fail_count)} pass → fail, ` +
@@ -68690,10 +69154,10 @@ function flipsMd(c, items, revisions) {
         ]) {
             if (m === null)
                 continue;
-            notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
-            notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
+            notes.push(...render_since_last_run_moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
+            notes.push(...render_since_last_run_moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
         }
-        out.push("", ...mdDetails(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
+        out.push("", ...mdDetails(`${words_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
             "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
             "",
             ...render_since_last_run_mdTable(["Task", "Model", "Flip", "Before", "After"], "|:--|:--|:--|--:|--:|", rows),
@@ -68715,11 +69179,11 @@ function labelsMd(c, items, revisions) {
         taskMd(t, revisions),
         escape_escapeMarkdownInline(t.before, 20),
         escape_escapeMarkdownInline(t.after, 20),
-        t.review_revision === null ? "none" : `r${format_number_formatCount(t.review_revision)}`,
+        t.review_revision === null ? "never labelled" : `r${format_number_formatCount(t.review_revision)}`,
     ]);
-    return mdDetails(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`, [
+    return mdDetails(`${words_plural(l.count, "label", "labels")} changed (${how})`, [
         ...render_since_last_run_mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
-        ...moreLine(rows.length, l.tasks.length, l.count, "label"),
+        ...render_since_last_run_moreLine(rows.length, l.tasks.length, l.count, "label"),
     ]);
 }
 function moversMd(c, items, revisions) {
@@ -68737,11 +69201,11 @@ function moversMd(c, items, revisions) {
         format_number_formatPp(t.contribution_after, 3),
         `**${format_number_formatPp(t.change, 3)}**`,
     ]);
-    return mdDetails(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`, [
+    return mdDetails(`The tasks that moved the margin most (${words_plural(m.count, "task", "tasks")} moved it)`, [
         "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
         "",
         ...render_since_last_run_mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
-        ...moreLine(rows.length, m.tasks.length, m.count, "task"),
+        ...render_since_last_run_moreLine(rows.length, m.tasks.length, m.count, "task"),
     ]);
 }
 /**
@@ -68823,7 +69287,7 @@ function sinceLastRunText(report) {
     }
     const m = c.movers;
     if (m !== null && m.count > 0) {
-        out.push(`  Moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it):`);
+        out.push(`  Moved the margin most (${plural(m.count, "task", "tasks")} moved it):`);
         for (const t of m.tasks.slice(0, TEXT_ITEMS))
             out.push(`    ${task(t)}: ${formatPp(t.change, 3)}`);
         if (m.count > Math.min(TEXT_ITEMS, m.tasks.length)) {
@@ -68853,6 +69317,9 @@ function sinceLastRunText(report) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
+
+
 
 
 
@@ -68926,92 +69393,13 @@ const TRIM_STEPS = [
     (d) => (d.compactHeader = true),
     (d) => (d.warnings = 2),
 ];
-/** Generated text in Markdown: no HTML, no emphasis by accident. */
-function genMd(s) {
-    return s
-        .replace(/&/g, "&amp;")
-        .replace(/</g, "&lt;")
-        .replace(/>/g, "&gt;")
-        .replace(/_/g, "\\_")
-        .replace(/\*/g, "\\*");
-}
-/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
-const MARKDOWN_INLINE = {
-    text: (s, max) => prose_markdownProse(s, max),
-    code: (s, max) => escape_escapeCode(s, max),
-    gen: genMd,
-    strong: (safe) => `**${safe}**`,
-};
-// ---------------------------------------------------------------------------------------------
-// Small Markdown builders (cells must already be escaped or generated).
-function render_markdown_md(s, maxChars) {
-    return maxChars === undefined ? escape_escapeMarkdownInline(s) : escape_escapeMarkdownInline(s, maxChars);
-}
-function render_markdown_table(header, align, rows) {
-    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
-    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
-}
-function details(summary, body, open = false) {
-    return [
-        open ? "<details open>" : "<details>",
-        `<summary>${summary}</summary>`,
-        "",
-        ...body,
-        "",
-        "</details>",
-    ];
-}
-function render_markdown_moreLine(shown, total, noun) {
-    const rest = total - shown;
-    return rest > 0 ? ["", `… and ${rest} more ${noun}.`] : [];
-}
-function render_markdown_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
-function codeList(items, limit) {
-    if (items.length === 0)
-        return "none";
-    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
-    const rest = items.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-/**
- * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
- * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
- */
-function taskCell(t) {
-    return cellCode(t.task_id, 100, 32, 16);
-}
-/**
- * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
- * all share the report's single dataset revision.
- */
-function needsDatasetColumn(report, tasks) {
-    const revisions = report.provenance.dataset_revisions;
-    if (revisions.length !== 1)
-        return true;
-    return tasks.some((t) => t.dataset_revision !== revisions[0]);
-}
-/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
-function withDataset(show, at, header, align, rows) {
-    const insert = (xs, x) => show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
-    return [
-        insert(header, "Dataset revision"),
-        insert(align, "l"),
-        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
-    ];
-}
-function datasetNote(report, show) {
-    const only = report.provenance.dataset_revisions[0];
-    return show || only === undefined ? [] : [`All on dataset revision ${escape_escapeCode(only, 80)}.`, ""];
-}
 // ---------------------------------------------------------------------------------------------
 // Above the fold
 function headline(report) {
     const { baseline, candidate } = report.models;
     const icon = VERDICT_ICON[report.verdict] ?? "❔";
-    return `## ${icon} ${render_markdown_md(report.verdict, 20)} — candidate ${render_markdown_md(candidate.config, 80)} over baseline ${render_markdown_md(baseline.config, 80)}`;
+    const expired = expiredPolicyNote(report);
+    return `## ${icon} ${md(report.verdict, 20)}${expired === null ? "" : ` (⌛ ${genMd(expired)})`} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 function warningLines(report, detail, trimmedTo) {
     const quotes = [];
@@ -69019,14 +69407,15 @@ function warningLines(report, detail, trimmedTo) {
     for (const w of shown)
         quotes.push(`⚠️ ${prose_markdownProse(w)}`);
     if (report.warnings.length > shown.length) {
-        quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
+        const rest = report.warnings.length - shown.length;
+        quotes.push(`⚠️ … and ${rest} more ${pluralWord(rest, "warning")} in the report file.`);
     }
     const changes = report.policy_changes;
     if (changes !== null && changes.length > 0) {
         const loosenings = changes.filter((c) => c.loosening).length;
         quotes.push(`⚠️ This pull request changes the policy file: ${changes.length} ` +
-            `${render_markdown_plural(changes.length, "rule", "rules")} changed, ${loosenings} ` +
-            `${render_markdown_plural(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
+            `${pluralWord(changes.length, "rule", "rules")} changed, ${loosenings} ` +
+            `${pluralWord(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
     }
     if (trimmedTo !== null) {
         quotes.push(`⚠️ Trimmed to fit GitHub's ${trimmedTo}-character limit; the full report is in the job summary and the report file.`);
@@ -69051,15 +69440,15 @@ function resultCell(passed) {
 function checksTable(report) {
     if (report.checks.length === 0)
         return ["No checks were run."];
-    return render_markdown_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
+    return markdown_blocks_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
         const v = observedValue(c);
         return [
             resultCell(c.passed),
             c.passed
                 ? checkName(c.id, MARKDOWN_INLINE, report)
                 : `**${checkName(c.id, MARKDOWN_INLINE, report)}**`,
-            v.kind === "number" ? v.text : render_markdown_md(v.text, OBSERVED_VALUE_CHARS),
-            render_markdown_md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
+            v.kind === "number" ? v.text : md(v.text, OBSERVED_VALUE_CHARS),
+            md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
         ];
     }));
 }
@@ -69088,17 +69477,17 @@ function settingsLine(report, title) {
         ? "<b>infra errors counted as fails</b>"
         : "infra errors excluded";
     const se = c.standard_error === "clustered"
-        ? `clustered SE (${format_number_formatCount(c.clusters)} ${render_markdown_plural(c.clusters ?? 0, "cluster", "clusters")})`
+        ? `clustered SE (${format_number_formatCount(c.clusters)} ${pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
         : "paired SE";
     return `<sub>${[
-        title === "" ? "" : render_markdown_md(title, 120),
+        title === "" ? "" : md(title, 120),
         `${format_number_formatPercent(c.confidence)} one-sided`,
         `δ₀ ${format_number_formatPp(c.delta0)}`,
         se,
-        `${render_markdown_md(c.validity_bound, 20)} validity bound`,
+        `${md(c.validity_bound, 20)} validity bound`,
         infra,
-        `policy owner ${render_markdown_md(p.owner, 80)}`,
-        `revisit by ${render_markdown_md(p.revisit, 40)}`,
+        `policy owner ${md(p.owner, 80)}`,
+        `revisit by ${md(p.revisit, 40)}`,
     ]
         .filter((x) => x !== "")
         .join(" · ")}</sub>`;
@@ -69107,10 +69496,10 @@ function settingsLine(report, title) {
 // Details
 function marginDetails(report, detail) {
     const c = report.comparison;
-    const counts = `On ${format_number_formatCount(c.common_valid_tasks)} common valid tasks ` +
-        `(${format_number_formatCount(c.common_tasks)} common tasks; ${format_number_formatCount(c.unresolved_tasks)} open labels: ` +
+    const counts = `On ${words_plural(c.common_valid_tasks, "common valid task")} ` +
+        `(${words_plural(c.common_tasks, "common task")}; ${words_plural(c.unresolved_tasks, "open label")}: ` +
         `${format_number_formatCount(c.disputed_tasks)} disputed, ${format_number_formatCount(c.unreviewed_tasks)} unreviewed; ` +
-        `${format_number_formatCount(c.broken_tasks)} broken tasks excluded). Margins are candidate − baseline, in percentage points (pp).`;
+        `${words_plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
     if (c.margin === null) {
         return details("<b>Margin figures</b>", [
             counts,
@@ -69132,14 +69521,14 @@ function marginDetails(report, detail) {
     const rows = [
         ["Observed margin Δ̂", format_number_formatPp(c.margin)],
         [
-            `Validity bounds Δ\\_L … Δ\\_H (${render_markdown_md(c.validity_bound, 20)})`,
+            `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
             `${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`,
         ],
         [
             "Validity sensitivity, down / up",
             `${format_number_formatPpUnsigned(c.validity_sensitivity)} / ${format_number_formatPpUnsigned(c.validity_sensitivity_upside)}`,
         ],
-        [`Standard error (${render_markdown_md(c.standard_error, 20)}) on the valid tasks, SE(V)`, format_number_formatPpUnsigned(c.se_valid)],
+        [`Standard error (${md(c.standard_error, 20)}) on the valid tasks, SE(V)`, format_number_formatPpUnsigned(c.se_valid)],
         [
             `Standard error at LCB / UCB: ${genMd(seNames)}`,
             `${format_number_formatPpUnsigned(c.se_lower)} / ${format_number_formatPpUnsigned(c.se_upper)}`,
@@ -69149,7 +69538,7 @@ function marginDetails(report, detail) {
     if (c.standard_error === "clustered")
         rows.push(["Clusters G", format_number_formatCount(c.clusters)]);
     rows.push([
-        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${render_markdown_md(c.quantile, 4)}, ${format_number_formatPercent(c.confidence)} one-sided)`,
+        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${md(c.quantile, 4)}, ${format_number_formatPercent(c.confidence)} one-sided)`,
         `${format_number_formatDecimal(c.q_lower)} / ${format_number_formatDecimal(c.q_upper)}`,
     ]);
     // With no open labels S* is empty whatever the kind: nothing to show.
@@ -69162,7 +69551,7 @@ function marginDetails(report, detail) {
     return details(summary, [
         counts,
         "",
-        ...render_markdown_table(["Figure", "Value"], ["l", "r"], rows),
+        ...markdown_blocks_table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
 }
@@ -69213,98 +69602,7 @@ function perModelSection(report, detail) {
             row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
             ...common,
         ];
-    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", render_markdown_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
-}
-/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
-function evidenceItem(e) {
-    const link = safeLink(e, undefined, 32);
-    const href = safeHttpUrl(e);
-    const tail = href === null ? "" : `](${href})`;
-    // Evidence shares its cell with another entry: break its runs sooner than an id's.
-    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
-        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
-    }
-    return breakable(link, 20, 16);
-}
-function evidenceCell(evidence) {
-    if (evidence.length === 0)
-        return "—";
-    const shown = evidence.slice(0, 2).map(evidenceItem);
-    const rest = evidence.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
-}
-function influentialSection(report, detail) {
-    const tasks = report.comparison.influential_tasks;
-    if (detail.influential === 0 || tasks.length === 0)
-        return [];
-    const shown = tasks.slice(0, detail.influential);
-    const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => {
-        const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
-        const cells = [
-            String(i + 1),
-            taskCell(t),
-            t.validity === "disputed"
-                ? "disputed"
-                : t.validity === "unreviewed"
-                    ? "unreviewed"
-                    : render_markdown_md(t.validity, 20),
-            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
-            evidenceCell(t.evidence),
-        ];
-        return { revision: t.dataset_revision, cells };
-    });
-    const body = [
-        "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
-            "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
-        "",
-        ...datasetNote(report, show),
-        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
-        ...render_markdown_moreLine(shown.length, total, "disputed or unreviewed tasks"),
-    ];
-    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
-    return details(summary, body);
-}
-/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
-function fragilitySection(report, detail) {
-    const c = report.comparison;
-    const tasks = c.fragility_tasks;
-    if (detail.fragilityTasks === 0 || tasks.length === 0)
-        return [];
-    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
-        return [];
-    const shown = tasks.slice(0, detail.fragilityTasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => ({
-        revision: t.dataset_revision,
-        cells: [String(i + 1), taskCell(t), render_markdown_md(t.change, 120)],
-    }));
-    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
-    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
-        ...datasetNote(report, show),
-        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-        ...render_markdown_moreLine(shown.length, tasks.length, "tasks"),
-    ]);
-}
-function brokenSection(report, detail) {
-    const nBroken = report.comparison.broken_tasks;
-    if (nBroken === 0 && report.broken_tasks.count === 0)
-        return [];
-    const total = Math.max(nBroken, report.broken_tasks.count);
-    const shown = shownBrokenTasks(report.broken_tasks, detail.broken);
-    const body = [
-        "Counted and listed, never deleted, and left out of every score.",
-        ...(shown.length === 0
-            ? []
-            : [
-                "",
-                ...datasetNote(report, needsDatasetColumn(report, shown)),
-                ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
-                ...render_markdown_moreLine(shown.length, total, "broken tasks"),
-            ]),
-    ];
-    return details(`<b>${format_number_formatCount(total)} broken ${render_markdown_plural(total, "task", "tasks")}</b>`, body);
+    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", markdown_blocks_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
 }
 /** The verdict at each review revision (render-history.ts), collapsed like every other section. */
 function verdictByRevisionDetails(report, detail) {
@@ -69312,10 +69610,10 @@ function verdictByRevisionDetails(report, detail) {
     if (revisions.length <= 1 && report.provenance.as_of_review === null)
         return [];
     const changed = report.verdict_by_review_revision.changes.filter((c) => c.verdict_before !== c.verdict_after);
-    const summary = `<b>Verdict by review revision</b> — ${format_number_formatCount(revisions.length)} ${render_markdown_plural(revisions.length, "revision", "revisions")}, ` +
+    const summary = `<b>Verdict by review revision</b> — ${format_number_formatCount(revisions.length)} ${pluralWord(revisions.length, "revision", "revisions")}, ` +
         (changed.length === 0
             ? "the verdict never moved"
-            : `the verdict moved ${changed.length} ${render_markdown_plural(changed.length, "time", "times")}`);
+            : `the verdict moved ${changed.length} ${pluralWord(changed.length, "time", "times")}`);
     // The section's own heading is the <summary> here.
     return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
 }
@@ -69325,49 +69623,22 @@ function appendOnlyDetails(report, detail) {
     if (body.length === 0)
         return [];
     const n = report.append_only?.rows_changed_or_removed ?? 0;
-    return details(`<b>History rewritten</b> — ${format_number_formatCount(n)} earlier ${render_markdown_plural(n, "row", "rows")} changed or removed`, body.slice(2));
-}
-function historySection(report, detail) {
-    const history = report.review_history;
-    if (history.count === 0)
-        return [];
-    const shown = shownReviewHistory(history, detail.history);
-    const rows = shown.map((h) => {
-        // An events string outside the grammar (a hand-edited report) is shown as text.
-        if (typeof h.events === "string")
-            return { revision: h.dataset_revision, cells: [taskCell(h), render_markdown_md(h.events, 200)] };
-        const events = h.events
-            .slice(0, 6)
-            .map((e) => `r${format_number_formatCount(e.revision)} ${render_markdown_md(e.validity, 20)} (${breakable(render_markdown_md(e.source, 60), 20, 16)})`);
-        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
-        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
-    });
-    const body = shown.length === 0
-        ? ["The tasks are listed in the report file."]
-        : [
-            ...datasetNote(report, needsDatasetColumn(report, shown)),
-            ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-            ...render_markdown_moreLine(shown.length, history.count, "tasks"),
-        ];
-    return details(`<b>Review history</b> — ${format_number_formatCount(history.count)} ${render_markdown_plural(history.count, "task", "tasks")} changed label across review revisions`, body);
+    return details(`<b>History rewritten</b> — ${format_number_formatCount(n)} earlier ${pluralWord(n, "row", "rows")} changed or removed`, body.slice(2));
 }
 function policyChangesSection(report, detail) {
     const changes = report.policy_changes;
     if (changes === null || changes.length === 0)
         return [];
     const loosenings = changes.filter((c) => c.loosening).length;
-    const body = [
-        `The policy at the base commit decided this verdict. The head changes ${changes.length} ` +
-            `${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} of them ${render_markdown_plural(loosenings, "a loosening", "loosenings")}; ` +
-            "they take effect only once merged.",
-    ];
-    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} ${render_markdown_plural(loosenings, "loosening", "loosenings")}`;
+    // The headline warning says how many and that the base policy decided: here, what follows.
+    const body = ["The head's rules take effect only once the pull request is merged."];
+    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${pluralWord(changes.length, "rule", "rules")}, ${loosenings} ${pluralWord(loosenings, "loosening", "loosenings")}`;
     if (detail.policyChanges === "count")
         return details(summary, body);
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...render_markdown_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+        body.push("", ...markdown_blocks_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -69377,20 +69648,20 @@ function provenanceSection(report, detail) {
     const pol = p.policy;
     const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
     // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
-    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${format_number_formatCount(p.inputs.length)} input ${render_markdown_plural(p.inputs.length, "file", "files")}`;
+    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${format_number_formatCount(p.inputs.length)} input ${pluralWord(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
         return details(summary, [
-            `Tool ${render_markdown_md(p.tool_version, 40)}, report schema ${render_markdown_md(report.schema_version, 40)} · ` +
+            `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
                 `policy ${escape_escapeCode(pol.path, 80)} sha256 ${escape_escapeCode(pol.sha256, 80)} · ` +
                 `${format_number_formatCount(p.rows_read)} rows read.`,
         ]);
     }
     const rows = [
-        ["Tool", `model-acceptance-gate ${render_markdown_md(p.tool_version, 40)}`],
-        ["Report schema", render_markdown_md(report.schema_version, 40)],
+        ["Tool", `model-acceptance-gate ${md(p.tool_version, 40)}`],
+        ["Report schema", md(report.schema_version, 40)],
         ["Policy file", cellCode(pol.path, 120)],
         ["Policy sha256", cellCode(pol.sha256, 80)],
-        ["Policy source", render_markdown_md(pol.source, 120)],
+        ["Policy source", md(pol.source, 120)],
         ["Policy last changed in", pol.last_commit === null ? "unknown" : cellCode(pol.last_commit, 80)],
         ["Infra errors", infra],
         ["Dataset revisions", codeList(p.dataset_revisions, 5)],
@@ -69398,7 +69669,9 @@ function provenanceSection(report, detail) {
         [
             "Review revisions",
             p.review_revisions.length === 0
-                ? "none"
+                ? p.as_of_review === null
+                    ? "none (no rows)"
+                    : `none (no label by review revision ${format_number_formatCount(p.as_of_review)})`
                 : p.review_revisions
                     .slice(0, 20)
                     .map((r) => format_number_formatCount(r))
@@ -69410,17 +69683,17 @@ function provenanceSection(report, detail) {
     const base = appendOnlyBaseCell(report);
     if (base !== null)
         rows.push(["Append-only against", base]);
-    const body = render_markdown_table(["", ""], ["l", "l"], rows);
+    const body = markdown_blocks_table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...render_markdown_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
+        body.push("", ...markdown_blocks_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...moreLine(shown.length, p.inputs.length, "input file"));
     }
     return details(summary, body);
 }
 // ---------------------------------------------------------------------------------------------
 /** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
 function planningBlock(report) {
-    const s = planningSentence(report.comparison, MARKDOWN_INLINE);
+    const s = planningSentence(report.comparison, MARKDOWN_INLINE, benchmarkTasks(report));
     return s === "" ? [] : [`_${s}_`];
 }
 function renderWith(report, options, detail, trimmedTo) {
@@ -69445,10 +69718,12 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(clusterSection(report, detail));
     blocks.push(runsMarkdown(report));
     blocks.push(perModelSection(report, detail));
-    blocks.push(influentialSection(report, detail));
-    blocks.push(fragilitySection(report, detail));
-    blocks.push(brokenSection(report, detail));
-    blocks.push(historySection(report, detail));
+    // What a section has said once (the one dataset revision) is not said again by the next.
+    const said = new Set();
+    blocks.push(influentialSection(report, detail.influential, said));
+    blocks.push(fragilitySection(report, detail.fragilityTasks, said));
+    blocks.push(brokenSection(report, detail.broken, said));
+    blocks.push(historySection(report, detail.history, said));
     blocks.push(verdictByRevisionDetails(report, detail));
     blocks.push(appendOnlyDetails(report, detail));
     blocks.push(policyChangesSection(report, detail));
@@ -70667,6 +70942,7 @@ class RowTable {
 
 
 
+
 /** Rows listed (the count is exact). */
 const MAX_LISTED_VIOLATIONS = 20;
 /** Previous rows of one kind held at most. */
@@ -70808,7 +71084,7 @@ function appendOnlyCheck(r) {
             threshold: "0 earlier rows changed or removed",
             passed: true,
             kind: "evidence",
-            detail: `Every one of the ${compared} earlier rows (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
+            detail: `${compared === 1 ? "The one earlier row" : `Every one of the ${compared} earlier rows`} (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
         };
     }
     const listed = r.rows.slice(0, 3).map((v) => `${where(v)}: ${v.change}`);
@@ -70819,7 +71095,7 @@ function appendOnlyCheck(r) {
         threshold: "0 earlier rows changed or removed",
         passed: false,
         kind: "evidence",
-        detail: `History rewritten: ${n} of the ${compared} earlier rows ${n === 1 ? "was" : "were"} changed or removed — ` +
+        detail: `History rewritten: ${n} of the ${words_plural(compared, "earlier row")} ${n === 1 ? "was" : "were"} changed or removed — ` +
             `${listed.join("; ")}${more}. Attempts and reviews are append-only: restore the earlier rows, and record a ` +
             "new opinion as a new review_revision.",
     };
@@ -78712,7 +78988,7 @@ function reviewOrder(d, moves) {
  * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
- * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
+ * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
  *   step lets a re-run of the eval count for more).
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
@@ -78775,6 +79051,8 @@ function valueChange(base, head, loosening) {
     return { base: String(base), head: String(head), loosening: loosening(base, head) };
 }
 const policy_diff_never = () => false;
+/** `on_expired` from laxest to strictest: neutral keeps an expired policy from a green check. */
+const EXPIRY_STRICTNESS = { warn: 0, neutral: 1, fail: 2 };
 /**
  * Every rule that differs between the base and head policies, in a fixed order (the order of the
  * keys in SPEC §1.3), with base and head rendered as text (`null` when the optional rule is absent)
@@ -78786,7 +79064,10 @@ function diffPolicies(base, head) {
     const rules = [
         ["owner", valueChange(base.owner, head.owner, policy_diff_never)],
         ["revisit", valueChange(base.revisit, head.revisit, (x, y) => y > x)],
-        ["on_expired", valueChange(base.on_expired, head.on_expired, (x, y) => x === "fail" && y === "warn")],
+        [
+            "on_expired",
+            valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
+        ],
         ["infra_errors", valueChange(base.infra_errors, head.infra_errors, policy_diff_never)],
         [
             "require_same_harness",
@@ -78963,7 +79244,7 @@ function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.4.0";
+const SCHEMA_VERSION = "2.5.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -79007,6 +79288,9 @@ function buildReport(parts) {
                 source: policySource.source,
                 last_commit: policySource.lastCommit,
                 on_unresolved: policy.on_unresolved,
+                // (fail never reaches a report: the run stops with a policy error.)
+                on_expired: policy.on_expired === "neutral" ? "neutral" : "warn",
+                expired: parts.policyExpired ?? false,
             },
             infra_errors_policy: policy.infra_errors,
             tool_version: parts.toolVersion,
@@ -79109,6 +79393,7 @@ function figuresOfCore(v) {
         ucbKind: a.ucbKind,
     };
 }
+const UNREVIEWED_CODE = validityCode("unreviewed");
 /** The latest this many review revisions are evaluated in full. */
 const MAX_REVISIONS_EVALUATED = 20;
 /** Tasks listed per change between two revisions (largest margin move first). */
@@ -79187,18 +79472,20 @@ function verdictByReviewRevision(inp) {
         prev = { codes, e, conflicts: conflictCount };
     }
     const last = changes[changes.length - 1];
+    // Only a revision that changed an earlier label is a reclassification (first labels are not).
+    const reclassified = last !== undefined && last.tasks_changed > 0 ? last : undefined;
     return {
         revisions_present: all.length,
         revisions: rows,
         changes,
-        latest_reclassification: last === undefined
+        latest_reclassification: reclassified === undefined
             ? null
             : {
-                revision: last.to_revision,
-                tasks_changed: last.tasks_changed,
-                verdict_from: last.verdict_before,
-                verdict_to: last.verdict_after,
-                verdict_changed: last.verdict_before !== last.verdict_after,
+                revision: reclassified.to_revision,
+                tasks_changed: reclassified.tasks_changed,
+                verdict_from: reclassified.verdict_before,
+                verdict_to: reclassified.verdict_after,
+                verdict_changed: reclassified.verdict_before !== reclassified.verdict_after,
             },
     };
 }
@@ -79236,11 +79523,18 @@ function changeBetween(dataset, d, from, to, before, after) {
     const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
     const moved = [];
     let changed = 0;
+    let firstLabels = 0;
     for (let i = 0; i < before.codes.length; i++) {
         const ca = before.codes[i];
         const cb = after.codes[i];
         if (ca === cb)
             continue;
+        // A label given to an unreviewed task (an importer writes every task unreviewed at r0) is a
+        // first label, not a reclassification: counted apart, never listed or made a headline.
+        if (ca === UNREVIEWED_CODE) {
+            firstLabels++;
+            continue;
+        }
         changed++;
         const t = ca * VALIDITIES.length + cb;
         transitions[t] = transitions[t] + 1;
@@ -79261,6 +79555,7 @@ function changeBetween(dataset, d, from, to, before, after) {
         from_revision: from,
         to_revision: to,
         tasks_changed: changed,
+        first_labels: firstLabels,
         transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
         margin_before: margin,
         margin_after: after.e?.margin ?? null,
@@ -79364,6 +79659,7 @@ function runGate(dataset, policy, options) {
         asOfReview,
         appendOnly,
         appendOnlyBase: options.appendOnlyBase,
+        policyExpired: policy.expired,
     });
 }
 
@@ -79553,10 +79849,14 @@ const TOOL_VERSION = "0.1.0";
 
 
 
-/** accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. */
-function conclusionFor(verdict, onUnresolved) {
+/**
+ * accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. Under
+ * an expired policy with `on_expired: neutral` (`expiredNeutral`), a success is neutral instead:
+ * an expired policy never turns a check green, and never lets through what it would stop.
+ */
+function conclusionFor(verdict, onUnresolved, expiredNeutral = false) {
     if (verdict === "accept")
-        return "success";
+        return expiredNeutral ? "neutral" : "success";
     if (verdict === "reject")
         return "failure";
     return onUnresolved === "neutral" ? "neutral" : "failure";
@@ -79937,29 +80237,6 @@ function idOutputs(checkRunId, commentId) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
-
-
-/**
- * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
- * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
- * provenance, which is computed over the text and would no longer match the file.
- */
-function decodePolicyText(bytes, shownPath) {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if ((0,external_node_buffer_.isUtf8)(buffer))
-        return buffer.toString("utf8");
-    // The first byte where a lossy round trip differs is where the invalid sequence starts.
-    const back = Buffer.from(buffer.toString("utf8"), "utf8");
-    let i = 0;
-    while (i < buffer.length && buffer[i] === back[i])
-        i++;
-    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
-    throw new errors_InputError(`Invalid policy file ${shownPath}: 1 problem`, [
-        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
-    ]);
-}
-
 ;// CONCATENATED MODULE: ./src/core/report/report-json.ts
 /**
  * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
@@ -80107,147 +80384,27 @@ async function writeFileAtomic(path, data) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/base-policy.ts
+;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
+
+
 /**
- * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
- * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
- * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
- * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
- * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
- *
- * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
- * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
- * wrote itself. The policy must land on the base branch first, in its own reviewed change.
+ * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
+ * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
+ * provenance, which is computed over the text and would no longer match the file.
  */
-
-
-
-
-
-
-/** What is used of the contents API's answer: a directory's listing, or one entry with its content. */
-const ContentsAnswer = union([
-    array(object({ type: schemas_string(), path: schemas_string() })),
-    object({ type: schemas_string(), encoding: schemas_string().optional(), content: schemas_string().optional() }),
-]);
-/** What is used of the commits API's answer. */
-const CommitsAnswer = array(object({ sha: schemas_string() }));
-const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
-const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
-const FIX_UNUSABLE = "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
-async function base_policy_viaApi(req, deps) {
-    const octokit = deps.octokit;
-    if (!octokit)
-        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
-    try {
-        const data = checkAnswer(await octokit.rest.repos.getContent({
-            owner: req.owner,
-            repo: req.repo,
-            path: req.path,
-            ref: req.baseSha,
-        }), ContentsAnswer);
-        if (Array.isArray(data))
-            return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
-        if (data.type !== "file")
-            return { kind: "unknown", why: `${req.path} is a ${data.type} at the base commit` };
-        if (data.encoding !== "base64" || data.content === undefined)
-            return { kind: "unknown", why: `the contents API returned encoding ${String(data.encoding)}` };
-        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(data.content, "base64"), req.path) };
-    }
-    catch (error) {
-        if (error instanceof errors_InputError)
-            throw error;
-        if (error instanceof MalformedAnswerError)
-            return { kind: "unknown", why: `contents API: ${error.message}`, fix: FIX_UNUSABLE };
-        const status = httpStatus(error);
-        if (status === 404)
-            return { kind: "absent" };
-        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
-        // for a permission would send the user the wrong way.
-        const noAnswer = status === null || status >= 500 || isRateLimit(error);
-        return {
-            kind: "unknown",
-            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
-            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
-        };
-    }
-}
-async function base_policy_viaGit(req, deps) {
-    const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
-    if (has.code !== 0)
-        return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
-    const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
-    if (exists.code !== 0)
-        return { kind: "absent" };
-    const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
-    if (shown.code !== 0)
-        return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
-    return {
-        kind: "found",
-        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
-    };
-}
-async function lastCommit(req, deps) {
-    const octokit = deps.octokit;
-    if (octokit) {
-        try {
-            const commits = checkAnswer(await octokit.rest.repos.listCommits({
-                owner: req.owner,
-                repo: req.repo,
-                path: req.path,
-                sha: req.baseSha,
-                per_page: 1,
-            }), CommitsAnswer);
-            const sha = commits[0]?.sha;
-            if (sha !== undefined && COMMIT_SHA.test(sha))
-                return sha;
-        }
-        catch (error) {
-            deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
-        }
-    }
-    const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
-    const sha = res.stdout.trim();
-    return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
-}
-/** The base commit's policy text, where it came from and the commit that last changed it. */
-async function loadBasePolicy(req, deps) {
-    const subject = req.subject ?? "pull request";
-    if (!COMMIT_SHA.test(req.baseSha))
-        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
-    const short = req.baseSha.slice(0, 12);
-    let fetched = await base_policy_viaApi(req, deps);
-    let via = "contents API";
-    if (fetched.kind !== "found") {
-        // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
-        const api = fetched;
-        const git = await base_policy_viaGit(req, deps);
-        if (git.kind === "found") {
-            deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
-            fetched = git;
-            via = "git";
-        }
-        else if (git.kind === "absent") {
-            fetched = git;
-        }
-        else if (api.kind === "unknown") {
-            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
-                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
-        }
-    }
-    if (fetched.kind === "absent") {
-        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
-            `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
-            `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
-            `the token cannot read it: grant \`contents: read\`.)`);
-    }
-    if (fetched.kind !== "found")
-        throw new Error("unreachable");
-    return {
-        text: fetched.text,
-        source: `base commit ${req.baseSha} (${via})`,
-        lastCommit: await lastCommit(req, deps),
-    };
+function decodePolicyText(bytes, shownPath) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if ((0,external_node_buffer_.isUtf8)(buffer))
+        return buffer.toString("utf8");
+    // The first byte where a lossy round trip differs is where the invalid sequence starts.
+    const back = Buffer.from(buffer.toString("utf8"), "utf8");
+    let i = 0;
+    while (i < buffer.length && buffer[i] === back[i])
+        i++;
+    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
+    throw new errors_InputError(`Invalid policy file ${shownPath}: 1 problem`, [
+        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
+    ]);
 }
 
 ;// CONCATENATED MODULE: ./src/core/history/policy-log.ts
@@ -81022,8 +81179,8 @@ async function settleRace(req, createdId, deps) {
  */
 async function upsertStickyComment(req, deps) {
     const { octokit, retry, log } = deps;
-    const failure = (error, action) => {
-        warnFailure(deps, error, action, sticky_comment_PERMISSION);
+    const failure = (error, action, attempts = null) => {
+        warnFailure(deps, error, action, sticky_comment_PERMISSION, attempts);
         return { kind: "failed", id: null };
     };
     for (let attempt = 1;; attempt++) {
@@ -81070,8 +81227,9 @@ async function upsertStickyComment(req, deps) {
         catch (error) {
             const status = httpStatus(error);
             const retryable = !(error instanceof MalformedAnswerError) && (status === null || status >= 500);
-            if (!retryable || attempt > retry.retries)
-                return failure(error, existing ? "update the gate comment" : "create the gate comment");
+            // The wait before the next try is asked of the run's retry budget, as the client's are.
+            if (!retryable || attempt > retry.retries || retry.budget?.take(attempt * attempt) === false)
+                return failure(error, existing ? "update the gate comment" : "create the gate comment", attempt);
             log.debug(`writing the gate comment failed (${status ?? "no answer"}); listing again before try ${attempt + 1}`);
             await (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs(retry, attempt));
         }
@@ -81354,10 +81512,14 @@ const CheckRunsAnswer = object({
 /**
  * The gate's own check runs on `ref`, oldest first: every page of GET …/commits/{ref}/check-runs
  * with `check_name` and `filter=all`, kept when the name matches and the external_id is the
- * action's record. Throws on an API failure (the caller says it once).
+ * action's record. Each check run counts once, by its id: a run listed twice is one run, and a
+ * page that brings no run not seen before (GitHub answering the same page again, a broken
+ * pagination) ends the listing, with one warning when `log` is given. Throws on an API failure
+ * (the caller says it once).
  */
 async function listOwnCheckRuns(deps, target) {
     const out = [];
+    const ids = new Set();
     let seen = 0;
     for (let page = 1; page <= MAX_CHECK_RUN_PAGES; page++) {
         const res = await deps.octokit.rest.checks.listForRef({
@@ -81370,12 +81532,22 @@ async function listOwnCheckRuns(deps, target) {
             page,
         });
         const answer = checkAnswer(res, CheckRunsAnswer);
+        let added = 0;
         for (const run of answer.check_runs) {
+            if (ids.has(run.id))
+                continue;
+            ids.add(run.id);
+            added += 1;
             if (run.name !== target.checkName)
                 continue;
             const record = parseExternalId(run.external_id);
             if (record !== null)
                 out.push({ id: run.id, ...record });
+        }
+        if (answer.check_runs.length > 0 && added === 0) {
+            deps.log?.warning(`GitHub answered page ${page} of the check runs on ${target.ref} with check runs already listed ` +
+                "(a repeated page: its pagination is broken): the listing stops there, each check run counted once.");
+            break;
         }
         seen += answer.check_runs.length;
         if (answer.check_runs.length === 0 || seen >= answer.total_count)
@@ -81455,6 +81627,7 @@ async function blockVerified(reading, onHead, req, deps) {
         return false;
     }
 }
+/** The 16-hex results digest a check run's external_id records (RunSummary.digests.results, cut). */
 function digest16(fileDigests) {
     return inputsDigest(fileDigests).slice(0, 16);
 }
@@ -81840,6 +82013,7 @@ function decideWithRuns(decide, earlier, mode, resultsFiles, headSha) {
         mode,
         unavailable: read === null ? earlier.why : read.unavailable,
         earlier: read?.onHead == null ? [] : earlierRunsOnHead(read.onHead, resultsFiles, mode),
+        current: digest16(resultsFiles),
     };
     const check = rerunsCheck(findings);
     const gated = decide(check === null ? [] : [check.check]);
@@ -81967,19 +82141,17 @@ async function withActionSinceLastRun(req, deps) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/run.ts
+;// CONCATENATED MODULE: ./src/action/base-policy.ts
 /**
- * The action, start to finish. Everything from outside (inputs, environment, GitHub, git, the
- * runner's summary and outputs) comes in through `ActionDeps`, so this is testable without a
- * runner; src/index.ts wires the real ones and is the single error boundary.
+ * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
+ * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
+ * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
+ * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
+ * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
  *
- * Order matters: the verdict reaches the job summary and the step outputs before any GitHub write,
- * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
- * the comment, never the verdict. The reads before the verdict (the base policy and files, and
- * this gate's earlier runs, src/action/runs-phase.ts) each fail as one warning; under `reruns:
- * fail | pool` an unreadable history keeps the verdict from accept. Nothing here fails the step: a user error is thrown (an
- * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
- * that could not be written), for the entry point to act on.
+ * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
+ * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
+ * wrote itself. The policy must land on the base branch first, in its own reviewed change.
  */
 
 
@@ -81987,89 +82159,147 @@ async function withActionSinceLastRun(req, deps) {
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
-function whereTheVerdictIs(d) {
-    const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter((p) => p !== null);
-    if (places.length > 0)
-        return `The verdict is in ${places.join(" and ")}.`;
-    return d.reportFile ? "The verdict is in the report file." : "The verdict is only in this log.";
-}
-/** The same for a run that stopped with an input or policy error. */
-function whereTheErrorIs(summaryWritten) {
-    return summaryWritten
-        ? "No verdict: the error is in the job summary."
-        : "No verdict: the error is in this log.";
-}
-/** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
-function renderWithinBytes(render, maxBytes) {
-    let maxLength = maxBytes;
-    for (let i = 0; i < 20; i++) {
-        const md = render(maxLength);
-        const bytes = Buffer.byteLength(md, "utf8");
-        if (bytes <= maxBytes)
-            return md;
-        maxLength = Math.max(0, Math.floor((maxLength * maxBytes) / bytes) - 64);
+/** What is used of the contents API's answer: a directory's listing, or one entry with its content. */
+const ContentsAnswer = union([
+    array(object({ type: schemas_string(), path: schemas_string() })),
+    object({ type: schemas_string(), encoding: schemas_string().optional(), content: schemas_string().optional() }),
+]);
+/** What is used of the commits API's answer. */
+const CommitsAnswer = array(object({ sha: schemas_string() }));
+const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
+const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+const FIX_UNUSABLE = "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+async function base_policy_viaApi(req, deps) {
+    const octokit = deps.octokit;
+    if (!octokit)
+        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
+    try {
+        const data = checkAnswer(await octokit.rest.repos.getContent({
+            owner: req.owner,
+            repo: req.repo,
+            path: req.path,
+            ref: req.baseSha,
+        }), ContentsAnswer);
+        if (Array.isArray(data))
+            return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
+        if (data.type !== "file")
+            return { kind: "unknown", why: `${req.path} is a ${data.type} at the base commit` };
+        if (data.encoding !== "base64" || data.content === undefined)
+            return { kind: "unknown", why: `the contents API returned encoding ${String(data.encoding)}` };
+        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(data.content, "base64"), req.path) };
     }
-    return render(0);
+    catch (error) {
+        if (error instanceof errors_InputError)
+            throw error;
+        if (error instanceof MalformedAnswerError)
+            return { kind: "unknown", why: `contents API: ${error.message}`, fix: FIX_UNUSABLE };
+        const status = httpStatus(error);
+        if (status === 404)
+            return { kind: "absent" };
+        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
+        // for a permission would send the user the wrong way.
+        const noAnswer = status === null || status >= 500 || isRateLimit(error);
+        return {
+            kind: "unknown",
+            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
+            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
+        };
+    }
 }
+async function base_policy_viaGit(req, deps) {
+    const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
+    if (has.code !== 0)
+        return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
+    const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
+    if (exists.code !== 0)
+        return { kind: "absent" };
+    const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
+    if (shown.code !== 0)
+        return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
+    return {
+        kind: "found",
+        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
+    };
+}
+async function lastCommit(req, deps) {
+    const octokit = deps.octokit;
+    if (octokit) {
+        try {
+            const commits = checkAnswer(await octokit.rest.repos.listCommits({
+                owner: req.owner,
+                repo: req.repo,
+                path: req.path,
+                sha: req.baseSha,
+                per_page: 1,
+            }), CommitsAnswer);
+            const sha = commits[0]?.sha;
+            if (sha !== undefined && COMMIT_SHA.test(sha))
+                return sha;
+        }
+        catch (error) {
+            deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
+        }
+    }
+    const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
+    const sha = res.stdout.trim();
+    return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
+}
+/** The base commit's policy text, where it came from and the commit that last changed it. */
+async function loadBasePolicy(req, deps) {
+    const subject = req.subject ?? "pull request";
+    if (!COMMIT_SHA.test(req.baseSha))
+        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
+    const short = req.baseSha.slice(0, 12);
+    let fetched = await base_policy_viaApi(req, deps);
+    let via = "contents API";
+    if (fetched.kind !== "found") {
+        // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
+        const api = fetched;
+        const git = await base_policy_viaGit(req, deps);
+        if (git.kind === "found") {
+            deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
+            fetched = git;
+            via = "git";
+        }
+        else if (git.kind === "absent") {
+            fetched = git;
+        }
+        else if (api.kind === "unknown") {
+            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
+                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
+        }
+    }
+    if (fetched.kind === "absent") {
+        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
+            `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
+            `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
+            `the token cannot read it: grant \`contents: read\`.)`);
+    }
+    if (fetched.kind !== "found")
+        throw new Error("unreachable");
+    return {
+        text: fetched.text,
+        source: `base commit ${req.baseSha} (${via})`,
+        lastCommit: await lastCommit(req, deps),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/base-commit.ts
 /**
- * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
- * policy change (the report without its provenance and append_only_base, which name files and versions,
- * not results, and without `runs`, which grows on every run: a re-run with the same figures leaves
- * the comment as it is).
+ * What the base commit decides before the verdict: which commit's policy decides (the pull
+ * request's or the merge group's base, else the checkout's file), that policy's text with the
+ * change's own version beside it for the diff, and the base versions of the results and reviews
+ * files for the append-only check. Shared by evaluate (run.ts) and rank mode (rank-run.ts).
  */
-function reportDigest(report) {
-    // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
-    // since_last_run describes the step from the previous run, so it differs on every run even when
-    // the report does not: with it, `comment: on-change` would post after every re-run of the same inputs.
-    const shown = JSON.stringify(report, (key, value) => key === "provenance" || key === "append_only_base" || key === "since_last_run" || key === "runs"
-        ? undefined
-        : value);
-    return (0,external_node_crypto_.createHash)("sha256").update(shown, "utf8").digest("hex");
-}
-/**
- * The sticky comment body: the marker, the hidden key and digest lines, then the report, within
- * GitHub's limit.
- */
-function commentBody(report, title, key, runsBlock) {
-    const digest = reportDigest(report);
-    // The run-history block (src/action/run-history.ts) rides in the hidden header, inside the limit.
-    const header = commentHeader(key, digest) + (runsBlock === undefined ? "" : `\n${runsBlock}`);
-    const md = renderMarkdown(report, {
-        marker: true,
-        title,
-        maxLength: COMMENT_BODY_MAX - (header.length - COMMENT_MARKER.length),
-    });
-    if (!md.startsWith(COMMENT_MARKER))
-        throw new Error("the comment rendering does not start with the marker");
-    return { body: header + md.slice(COMMENT_MARKER.length), digest };
-}
-/** One plain-text line for the check run title and the log: verdict, margin, failing checks (nothing untrusted). */
-function headlineText(report) {
-    return checkRunTitle(report);
-}
+
+
+
+
+
+
+
+
+/** Paths as messages show them: relative to the workspace (or its real path) when inside it. */
 function makeDisplayPath(workspace) {
     const roots = [workspace];
     try {
@@ -82199,6 +82429,108 @@ async function baseVersions(inputs, ctx, octokit, deps) {
         globs: inputs.globs,
         display: makeDisplayPath(ctx.workspace),
     }, { octokit, git: deps.git, gitToFile: deps.gitToFile, log: deps.log });
+}
+
+;// CONCATENATED MODULE: ./src/action/run.ts
+/**
+ * The action, start to finish. Everything from outside (inputs, environment, GitHub, git, the
+ * runner's summary and outputs) comes in through `ActionDeps`, so this is testable without a
+ * runner; src/index.ts wires the real ones and is the single error boundary.
+ *
+ * Order matters: the verdict reaches the job summary and the step outputs before any GitHub write,
+ * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
+ * the comment, never the verdict. The reads before the verdict (the base policy and files, and
+ * this gate's earlier runs, src/action/runs-phase.ts) each fail as one warning; under `reruns:
+ * fail | pool` an unreadable history keeps the verdict from accept. Nothing here fails the step: a user error is thrown (an
+ * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
+ * that could not be written), for the entry point to act on.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// Rank mode (rank-run.ts) takes these from here.
+
+
+/** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
+function whereTheVerdictIs(d) {
+    const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter((p) => p !== null);
+    if (places.length > 0)
+        return `The verdict is in ${places.join(" and ")}.`;
+    return d.reportFile ? "The verdict is in the report file." : "The verdict is only in this log.";
+}
+/** The same for a run that stopped with an input or policy error. */
+function whereTheErrorIs(summaryWritten) {
+    return summaryWritten
+        ? "No verdict: the error is in the job summary."
+        : "No verdict: the error is in this log.";
+}
+/** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
+function renderWithinBytes(render, maxBytes) {
+    let maxLength = maxBytes;
+    for (let i = 0; i < 20; i++) {
+        const md = render(maxLength);
+        const bytes = Buffer.byteLength(md, "utf8");
+        if (bytes <= maxBytes)
+            return md;
+        maxLength = Math.max(0, Math.floor((maxLength * maxBytes) / bytes) - 64);
+    }
+    return render(0);
+}
+/**
+ * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
+ * policy change (the report without its provenance and append_only_base, which name files and versions,
+ * not results, and without `runs`, which grows on every run: a re-run with the same figures leaves
+ * the comment as it is).
+ */
+function reportDigest(report) {
+    // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
+    // since_last_run describes the step from the previous run, so it differs on every run even when
+    // the report does not: with it, `comment: on-change` would post after every re-run of the same inputs.
+    const shown = JSON.stringify(report, (key, value) => key === "provenance" || key === "append_only_base" || key === "since_last_run" || key === "runs"
+        ? undefined
+        : value);
+    return (0,external_node_crypto_.createHash)("sha256").update(shown, "utf8").digest("hex");
+}
+/**
+ * The sticky comment body: the marker, the hidden key and digest lines, then the report, within
+ * GitHub's limit.
+ */
+function commentBody(report, title, key, runsBlock) {
+    const digest = reportDigest(report);
+    // The run-history block (src/action/run-history.ts) rides in the hidden header, inside the limit.
+    const header = commentHeader(key, digest) + (runsBlock === undefined ? "" : `\n${runsBlock}`);
+    const md = renderMarkdown(report, {
+        marker: true,
+        title,
+        maxLength: COMMENT_BODY_MAX - (header.length - COMMENT_MARKER.length),
+    });
+    if (!md.startsWith(COMMENT_MARKER))
+        throw new Error("the comment rendering does not start with the marker");
+    return { body: header + md.slice(COMMENT_MARKER.length), digest };
+}
+/** One plain-text line for the check run title and the log: verdict, margin, failing checks (nothing untrusted). */
+function headlineText(report) {
+    return checkRunTitle(report);
 }
 /** Problems located in the policy file, as check run annotations. */
 function policyAnnotations(error, policyPath) {
@@ -82404,81 +82736,103 @@ function describeRun(ctx, inputs) {
     parts.push(`policy ${inputs.policy.repoPath}`);
     return `Gate run: ${parts.join("; ")}.`;
 }
+/** The "Inputs" phase: the run's context and inputs read and checked, the client, the pull request confirmed. */
+async function inputsPhase(deps) {
+    const { log } = deps;
+    let ctx;
+    let inputs;
+    try {
+        ctx = readRunContext(deps.env, deps.cwd);
+        inputs = readInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null);
+    }
+    catch (error) {
+        // No verdict without them, but the summary can still say why.
+        if (error instanceof errors_InputError)
+            await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME));
+        throw error;
+    }
+    log.info(describeRun(ctx, inputs));
+    for (const warning of ctx.warnings)
+        log.warning(warning);
+    if (inputs.pullRequest !== null && ctx.workflowRun === null)
+        log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
+    // report-path must not replace an input or a device: found before anything is read; the
+    // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
+    const reportProblem = outputTargetProblem(inputs.reportPath, [
+        ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
+        { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
+    ]);
+    const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
+    if (octokit === null) {
+        log.info(inputs.token === ""
+            ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
+            : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).");
+    }
+    if (ctx.workflowRun !== null) {
+        try {
+            if (ctx.repo === null)
+                throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
+            const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, log });
+            ctx = { ...ctx, pullRequest: confirmed };
+        }
+        catch (error) {
+            if (error instanceof errors_InputError)
+                await reportInputError(error, inputs, ctx, octokit, deps);
+            throw error;
+        }
+    }
+    return { ctx, inputs, octokit, reportProblem };
+}
+/** The "Policy" phase: the policy that decides, and its recent history when the change edits it. */
+async function policyPhase(inputs, ctx, octokit, deps) {
+    const { log } = deps;
+    const chosen = await choosePolicy(inputs, ctx, octokit, deps);
+    log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
+        `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`);
+    // The base policy's recent history from git, for the policy section (issue #14).
+    const history = chosen.historyRev === null
+        ? null
+        : await recentPolicyHistory({
+            workspace: ctx.workspace,
+            path: inputs.policy.repoPath,
+            rev: chosen.historyRev,
+            today: deps.today,
+            git: deps.git,
+        });
+    if (history !== null)
+        log.info(history.unavailable === null
+            ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
+            : `Policy history not available: ${history.unavailable}.`);
+    return { ...chosen, history };
+}
+/** The "Verdict" phase: the job summary, the step outputs, the log and the report file, before any GitHub call. */
+async function deliverVerdict(report, inputs, reportProblem, deps) {
+    const { log } = deps;
+    const summary = renderWithinBytes((maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }), STEP_SUMMARY_MAX_BYTES);
+    const summaryWritten = await deps.writeSummary(summary);
+    let outputsSet = true;
+    for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
+        outputsSet = deps.setOutput(name, value) && outputsSet;
+    log.info(`${headlineText(report)}.`);
+    for (const reason of report.reasons.slice(0, 10))
+        log.info(`  ${reason}`);
+    for (const warning of report.warnings)
+        log.warning(warning);
+    const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+    return { summary: summaryWritten, outputs: outputsSet, reportFile };
+}
 /**
  * Runs the action. Throws InputError for user errors (after reporting them where it can). The
  * log is folded by phase: inputs, policy, reading, verdict, GitHub.
  */
 async function runAction(deps) {
     const { log } = deps;
-    const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", async () => {
-        let ctx;
-        let inputs;
-        try {
-            ctx = readRunContext(deps.env, deps.cwd);
-            inputs = readInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null);
-        }
-        catch (error) {
-            // No verdict without them, but the summary can still say why.
-            if (error instanceof errors_InputError)
-                await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME));
-            throw error;
-        }
-        log.info(describeRun(ctx, inputs));
-        for (const warning of ctx.warnings)
-            log.warning(warning);
-        if (inputs.pullRequest !== null && ctx.workflowRun === null)
-            log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
-        // report-path must not replace an input or a device: found before anything is read; the
-        // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
-        const reportProblem = outputTargetProblem(inputs.reportPath, [
-            ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
-            { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
-        ]);
-        const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
-        if (octokit === null) {
-            log.info(inputs.token === ""
-                ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
-                : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).");
-        }
-        if (ctx.workflowRun !== null) {
-            try {
-                if (ctx.repo === null)
-                    throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
-                const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, log });
-                ctx = { ...ctx, pullRequest: confirmed };
-            }
-            catch (error) {
-                if (error instanceof errors_InputError)
-                    await reportInputError(error, inputs, ctx, octokit, deps);
-                throw error;
-            }
-        }
-        return { ctx, inputs, octokit, reportProblem };
-    });
+    const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", () => inputsPhase(deps));
     const displayPath = makeDisplayPath(ctx.workspace);
     let report;
     let history;
     try {
-        const policy = await log.group("Policy", async () => {
-            const chosen = await choosePolicy(inputs, ctx, octokit, deps);
-            log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
-                `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`);
-            // The base policy's recent history from git, for the policy section (issue #14).
-            const history = chosen.historyRev === null
-                ? null
-                : await recentPolicyHistory({
-                    workspace: ctx.workspace,
-                    path: inputs.policy.repoPath,
-                    rev: chosen.historyRev,
-                    today: deps.today,
-                    git: deps.git,
-                });
-            if (history !== null)
-                log.info(history.unavailable === null
-                    ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
-                    : `Policy history not available: ${history.unavailable}.`);
-            return { ...chosen, history };
-        });
+        const policy = await log.group("Policy", () => policyPhase(inputs, ctx, octokit, deps));
         const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
         // Read only, before the verdict: the writes stay in the GitHub phase after it.
         const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
@@ -82513,7 +82867,7 @@ async function runAction(deps) {
             const decided = decideWithRuns((extraChecks) => runGate(gateInputs.dataset, gateInputs.policy, { ...gateInputs.options, extraChecks }), earlier, gateInputs.policy.policy.reruns, gateInputs.dataset.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), ctx.sha);
             const gated = decided.report;
             const files = gated.provenance.inputs.length;
-            log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
+            log.info(`Read ${words_plural(gated.provenance.rows_read, "row")} from ${words_plural(files, "file")}.`);
             // What changed since the last run: the newest verified row of the history, read again.
             const withSince = await withActionSinceLastRun({
                 report: gated,
@@ -82535,22 +82889,9 @@ async function runAction(deps) {
         throw error;
     }
     // The verdict reaches the summary, the outputs and the report file before any GitHub call.
-    const delivery = await log.group("Verdict", async () => {
-        const summary = renderWithinBytes((maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }), STEP_SUMMARY_MAX_BYTES);
-        const summaryWritten = await deps.writeSummary(summary);
-        let outputsSet = true;
-        for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
-            outputsSet = deps.setOutput(name, value) && outputsSet;
-        log.info(`${headlineText(report)}.`);
-        for (const reason of report.reasons.slice(0, 10))
-            log.info(`  ${reason}`);
-        for (const warning of report.warnings)
-            log.warning(warning);
-        const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
-        return { summary: summaryWritten, outputs: outputsSet, reportFile };
-    });
+    const delivery = await log.group("Verdict", () => deliverVerdict(report, inputs, reportProblem, deps));
     const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub({
-        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
+        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved, report.provenance.policy.expired && report.provenance.policy.on_expired === "neutral"),
         title: headlineText(report),
         checkText: () => renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
         comment: () => commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine),
@@ -82579,6 +82920,7 @@ async function runAction(deps) {
  * ranking", so an evaluate gate and a rank gate on one pull request keep one comment each).
  * Nothing here fails the step: a user error is thrown, a verdict is returned with what fails it.
  */
+
 
 
 
@@ -82725,7 +83067,7 @@ async function runRankAction(deps) {
                 toolVersion: TOOL_VERSION,
                 appendOnly: read.appendOnly,
             });
-            log.info(`Read ${ranked.provenance.rows_read} rows in ${ranked.provenance.passes} passes.`);
+            log.info(`Read ${words_plural(ranked.provenance.rows_read, "row")} in ${words_plural(ranked.provenance.passes, "pass", "passes")}.`);
             // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
             const edited = policy.headText === null
                 ? []
@@ -82987,8 +83329,9 @@ function readMap(url) {
 
 
 /**
- * Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between retries (and a rate limit's),
- * MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
+ * The run's retry settings: one RetryBudget for every GitHub call of the run (a dead API costs
+ * seconds, docs/action.md). Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between
+ * retries (and a rate limit's), MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
  */
 function retrySettings(env) {
     const number = (name) => {
@@ -82999,6 +83342,7 @@ function retrySettings(env) {
         ...DEFAULT_RETRY,
         baseDelayMs: number("MODEL_GATE_RETRY_BASE_MS") ?? DEFAULT_RETRY.baseDelayMs,
         writeSpacingMs: number("MODEL_GATE_WRITE_SPACING_MS") ?? DEFAULT_RETRY.writeSpacingMs,
+        budget: new RetryBudget(RETRY_BUDGET_UNITS),
     };
 }
 /** A GitHub call that never answers must not hold the job until its 6-hour timeout. */

@@ -10,7 +10,14 @@ import * as core from "@actions/core";
 import { InputError } from "./core/errors.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
 import { runGit } from "./git/run-git.js";
-import { createOctokit, DEFAULT_RETRY, type GetOctokit, type RetrySettings } from "./action/github-api.js";
+import {
+  createOctokit,
+  DEFAULT_RETRY,
+  RETRY_BUDGET_UNITS,
+  RetryBudget,
+  type GetOctokit,
+  type RetrySettings,
+} from "./action/github-api.js";
 import { gitToFile } from "./action/base-files.js";
 import { createLogger, type Logger } from "./action/logger.js";
 import { runGateAction, type GateRunResult } from "./action/run-gate.js";
@@ -21,8 +28,9 @@ import { statSync } from "node:fs";
 import { sourceMappedStack } from "./source-mapped-stack.js";
 
 /**
- * Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between retries (and a rate limit's),
- * MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
+ * The run's retry settings: one RetryBudget for every GitHub call of the run (a dead API costs
+ * seconds, docs/action.md). Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between
+ * retries (and a rate limit's), MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
  */
 function retrySettings(env: NodeJS.ProcessEnv): RetrySettings {
   const number = (name: string): number | null => {
@@ -33,6 +41,7 @@ function retrySettings(env: NodeJS.ProcessEnv): RetrySettings {
     ...DEFAULT_RETRY,
     baseDelayMs: number("MODEL_GATE_RETRY_BASE_MS") ?? DEFAULT_RETRY.baseDelayMs,
     writeSpacingMs: number("MODEL_GATE_WRITE_SPACING_MS") ?? DEFAULT_RETRY.writeSpacingMs,
+    budget: new RetryBudget(RETRY_BUDGET_UNITS),
   };
 }
 

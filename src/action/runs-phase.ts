@@ -16,6 +16,7 @@ import {
   encodeRunsBlock,
   externalId,
   readEarlierRuns,
+  digest16,
   earlierRunsOnHead,
   type EarlierRuns,
 } from "./run-history.js";
@@ -104,6 +105,7 @@ export function decideWithRuns(
     mode,
     unavailable: read === null ? earlier.why : read.unavailable,
     earlier: read?.onHead == null ? [] : earlierRunsOnHead(read.onHead, resultsFiles, mode),
+    current: digest16(resultsFiles),
   };
   const check = rerunsCheck(findings);
   const gated = decide(check === null ? [] : [check.check]);

@@ -316,9 +316,12 @@ function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
     datasetRevision = d.value;
     notes.push(d.note);
     if (opts.datasetRevision === undefined && opts.tasks === undefined) {
+      // The results' revision is the hash of their own ids: it equals this one only for exactly these tasks.
       notes.push(
-        "reviews apply only to tasks of the same dataset_revision: if the results were imported from another " +
-          "id set, pass their dataset revision (--dataset-revision) or the same --tasks list",
+        `warning: the results will likely carry another dataset_revision, and reviews apply only to tasks of the same one: ` +
+          `results imported without --tasks get the hash of their own task ids, which is this one only if they have exactly ` +
+          `these ${new Set(draft.taskIds).size} tasks. Pass the results' dataset revision (--dataset-revision; their import ` +
+          `prints it) or the same --tasks list`,
       );
     }
   }

@@ -34,6 +34,7 @@ import { buildChecks } from "./checks.js";
 import { unmatchedLabelWarnings } from "./input-warnings.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
 import { num, pct, plural } from "./format.js";
+import { formatPpUnsigned } from "../format-number.js";
 import { verdictWithReasons } from "./verdict.js";
 
 /** At most this many influential tasks are listed in the comparison. */
@@ -178,7 +179,8 @@ function headlineWarnings(
   const warnings: string[] = [];
   if (ctx.expired) {
     warnings.push(
-      `Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`,
+      `Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
+        (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."),
     );
   }
   if (policy.infra_errors === "count_as_fail") {
@@ -217,7 +219,7 @@ function headlineWarnings(
     a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid
   ) {
     warnings.push(
-      `The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${num(a.seCr2Valid)} vs ${num(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`,
+      `The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${formatPpUnsigned(a.seCr2Valid)} vs ${formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`,
     );
   }
   return warnings;

@@ -56,7 +56,11 @@ export interface Policy {
   readonly owner: string;
   /** ISO date YYYY-MM-DD. */
   readonly revisit: string;
-  readonly on_expired: "warn" | "fail";
+  /**
+   * After `revisit`: warn (the verdict stands, a warning), neutral (as warn, and a check run that
+   * would succeed is neutral), fail (the run stops with a policy error).
+   */
+  readonly on_expired: "warn" | "neutral" | "fail";
   readonly infra_errors: "exclude" | "count_as_fail";
   readonly require_same_harness: boolean;
   readonly accept_if: AcceptIf;
