@@ -151,9 +151,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
         [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given],
         abs,
       ),
-    ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
-    ...(io.debug === undefined ? {} : { onNote: io.debug }),
   };
   const gateInputs = await readRunInputs(request);
   let report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);

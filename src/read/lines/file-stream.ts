@@ -33,25 +33,7 @@ export interface StreamedFile {
   readonly nonBlankLines: number;
 }
 
-export const READ_CHUNK_BYTES = 256 * 1024;
-
-/**
- * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
- * be read (streamLines then reports why).
- */
-export async function isGzipFile(absPath: string): Promise<boolean> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await open(absPath, "r");
-    const head = Buffer.alloc(2);
-    const n = (await fh.read(head, 0, 2, 0)).bytesRead;
-    return n === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } catch {
-    return false;
-  } finally {
-    await fh?.close().catch(() => undefined);
-  }
-}
+const READ_CHUNK_BYTES = 256 * 1024;
 
 /** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
 function sniffUnsupported(head: Buffer, n: number): string | undefined {
@@ -100,7 +82,7 @@ export async function streamLines(
     onProblem(undefined, describeFsError(e));
     return { sha256: undefined, nonBlankLines: 0 };
   }
-  const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
+  const splitter = new LineSplitter(onLine, onProblem, firstLine);
   let gzip = false;
   // What onLine threw (a bug, not user input): rethrown as itself, not as the
   // AbortError the pipeline turns it into.
