@@ -5,7 +5,6 @@
  * versions for the append-only check. The CLI and the action call this, then runGate with what
  * it returns; they differ only in where the inputs come from.
  */
-import { createHash } from "node:crypto";
 
 import { InputError } from "../core/errors.js";
 import { gatePolicy, type GateOptions, type GatePolicy } from "../core/gate.js";
@@ -16,6 +15,7 @@ import type { PolicyHistoryReport } from "../core/report/report-types.js";
 import { COLLECT_MIN_TASKS } from "./limits.js";
 import { readAppendOnly } from "./previous-versions.js";
 import { readDataset } from "./read-dataset.js";
+import { sha256Hex } from "./sha256-hex.js";
 
 export interface RunRequest {
   /** Results export files (already resolved, regular files). */
@@ -58,10 +58,6 @@ export interface RunInputs {
   readonly options: GateOptions;
 }
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
 /** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
 export function runPolicy(
   policy: RunRequest["policy"],
@@ -75,7 +71,7 @@ export function runPolicy(
       text: policy.text,
       source: {
         path: display(policy.path),
-        sha256: sha256(policy.text),
+        sha256: sha256Hex(policy.text),
         source: policy.source,
         lastCommit: policy.lastCommit,
       },
