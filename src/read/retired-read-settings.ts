@@ -1,9 +1,8 @@
 /**
  * Environment variables that chose how earlier builds read large exports, and no longer do. Every
- * file is now read whole on the main thread, with its SHA-256 on a thread of its own (see
- * lines/file-hash.ts): the parse pool (MODEL_GATE_PARSE_THREADS) and the byte-range workers
- * (MODEL_GATE_READ_RANGES) were removed because they did not pay on the two-core machines the gate
- * runs on (BENCHMARKS.md). A value still set changes nothing: the bundles say so in their debug
+ * file is now read whole, and hashed, on the main thread: the parse pool (MODEL_GATE_PARSE_THREADS)
+ * and the byte-range workers (MODEL_GATE_READ_RANGES) were removed because they did not pay on the
+ * two-core machines the gate runs on (BENCHMARKS.md). A value still set changes nothing: the bundles say so in their debug
  * output (MODEL_GATE_DEBUG=1 for the CLI, the step debug log for the action), so that a setting
  * that stopped working is not silently taken for one that works.
  */

@@ -1,6 +1,6 @@
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * name), hashed with SHA-256 over its raw bytes as they are read, split into lines by
  * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
  * CR before LF and blank lines are dropped).
  *
@@ -15,7 +15,6 @@ import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, type Gunzip } from "node:zlib";
 
-import { hashInWorker, WORKER_HASH_MIN_BYTES, type PendingHash } from "./file-hash.js";
 import { describeFsError, errorCode, errorMessage } from "./fs-errors.js";
 import {
   LineSplitter,
@@ -90,7 +89,6 @@ export async function streamLines(
   let handlerError: unknown;
   let bytesRead = 0;
   let gunzip: Gunzip | undefined;
-  let pending: PendingHash | undefined;
   /** The read in flight (plain files): awaited before the fd is closed. */
   let reading: Promise<{ bytesRead: number }> | undefined;
   try {
@@ -103,12 +101,9 @@ export async function streamLines(
       return { sha256: undefined, nonBlankLines: 0 };
     }
 
-    const size = (await fh.stat()).size;
-    // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
-    // hashing them here costs less than a thread's memory.
-    const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
-    pending = hashHere ? undefined : hashInWorker(fh);
-    const hash = pending === undefined ? createHash("sha256") : undefined;
+    // Hashed on this thread, chunk by chunk: a hash thread reading the file beside it did not pay
+    // on two cores (BENCHMARKS.md).
+    const hash = createHash("sha256");
     const take = (chunk: Buffer): void => {
       try {
         splitter.push(chunk);
@@ -122,7 +117,7 @@ export async function streamLines(
       // The compressed bytes are hashed on their way to zlib.
       const hasher = new Transform({
         transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-          hash?.update(chunk);
+          hash.update(chunk);
           bytesRead += chunk.length;
           callback(null, chunk);
         },
@@ -157,7 +152,7 @@ export async function streamLines(
         bytesRead += n;
         [buffer, spare] = [spare, buffer];
         reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
-        hash?.update(chunk);
+        hash.update(chunk);
         take(chunk);
         if (splitter.refused) break;
       }
@@ -170,24 +165,7 @@ export async function streamLines(
       handlerError = e;
       throw e;
     }
-    if (pending === undefined) {
-      return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
-    }
-    const hashed = await pending.result;
-    pending = undefined;
-    if ("error" in hashed) {
-      onProblem(undefined, describeFsError(hashed.error));
-      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-    }
-    if (hashed.bytes !== bytesRead) {
-      onProblem(
-        undefined,
-        `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
-          `read it once it is complete`,
-      );
-      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-    }
-    return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
+    return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
   } catch (e) {
     if (handlerFailed) throw handlerError;
     const code = errorCode(e);
@@ -208,11 +186,9 @@ export async function streamLines(
     }
     return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
   } finally {
-    // The worker reads through this fd: stop it before the fd is closed (and its number reused).
     // A handler that threw left the next chunk's read running: it must not outlive the fd (and
-    // its failure is no one's to report). First, before anything else is awaited here.
+    // its failure is no one's to report).
     if (reading !== undefined) await reading.catch(() => undefined);
-    if (pending !== undefined) await pending.cancel().catch(() => undefined);
     await fh.close().catch(() => undefined);
   }
 }
