@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2899);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5913);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2899:
+/***/ 5913:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -21176,90 +21176,6 @@ function changesSinceLastRun(previous, current) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/sha256.ts
-/**
- * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as lowercase hex. The core may not import
- * node:crypto (it runs nowhere but pure code), and a run summary's digests are computed from the
- * report alone; the inputs are a few dozen short hex strings, so speed does not matter.
- */
-const K = new Uint32Array([
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2,
-]);
-function rotr(x, n) {
-    return (x >>> n) | (x << (32 - n));
-}
-function sha256Hex(text) {
-    const bytes = new TextEncoder().encode(text);
-    // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
-    const blocks = Math.ceil((bytes.length + 9) / 64);
-    const data = new Uint8Array(blocks * 64);
-    data.set(bytes);
-    data[bytes.length] = 0x80;
-    const view = new DataView(data.buffer);
-    const bits = bytes.length * 8;
-    view.setUint32(data.length - 8, Math.floor(bits / 0x100000000));
-    view.setUint32(data.length - 4, bits >>> 0);
-    const h = new Uint32Array([
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]);
-    const w = new Uint32Array(64);
-    for (let b = 0; b < blocks; b++) {
-        for (let t = 0; t < 16; t++)
-            w[t] = view.getUint32(b * 64 + t * 4);
-        for (let t = 16; t < 64; t++) {
-            const w15 = w[t - 15];
-            const w2 = w[t - 2];
-            const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
-            const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
-            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-        }
-        let a = h[0];
-        let bb = h[1];
-        let c = h[2];
-        let d = h[3];
-        let e = h[4];
-        let f = h[5];
-        let g = h[6];
-        let hh = h[7];
-        for (let t = 0; t < 64; t++) {
-            const t1 = (hh +
-                (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
-                ((e & f) ^ (~e & g)) +
-                K[t] +
-                w[t]) |
-                0;
-            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
-            hh = g;
-            g = f;
-            f = e;
-            e = (d + t1) | 0;
-            d = c;
-            c = bb;
-            bb = a;
-            a = (t1 + t2) | 0;
-        }
-        h[0] = h[0] + a;
-        h[1] = h[1] + bb;
-        h[2] = h[2] + c;
-        h[3] = h[3] + d;
-        h[4] = h[4] + e;
-        h[5] = h[5] + f;
-        h[6] = h[6] + g;
-        h[7] = h[7] + hh;
-    }
-    let hex = "";
-    for (const word of h)
-        hex += word.toString(16).padStart(8, "0");
-    return hex;
-}
-
 ;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
 /**
  * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
@@ -21267,7 +21183,6 @@ function sha256Hex(text) {
  * so remembering it in the sticky comment leaks nothing the comment does not show. The action
  * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.
  */
-
 
 /** The longest model_config a summary may carry (a model id is far shorter; the bound is for a hostile comment). */
 const RUN_SUMMARY_NAME_MAX = 500;
@@ -21307,14 +21222,14 @@ function parseRunSummary(value) {
  * "\n" (no files: the sha256 of the empty string). Sorted, so giving the same files in another
  * order is the same input.
  */
-function inputsDigest(fileDigests) {
+function inputsDigest(fileDigests, sha256Hex) {
     return sha256Hex([...fileDigests]
         .sort()
         .map((d) => `${d}\n`)
         .join(""));
 }
 /** The run that made `report`, on commit `headSha` (null outside a pull request). */
-function summaryOfReport(report, headSha) {
+function summaryOfReport(report, headSha, sha256Hex) {
     const p = report.provenance;
     const c = report.comparison;
     let reviewMax = null;
@@ -21326,8 +21241,8 @@ function summaryOfReport(report, headSha) {
         baseline: report.models.baseline.config,
         candidate: report.models.candidate.config,
         digests: {
-            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256)),
-            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256)),
+            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), sha256Hex),
+            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256), sha256Hex),
             policy: p.policy.sha256,
         },
         review_revision_max: reviewMax,
@@ -21352,20 +21267,18 @@ function summaryOfReport(report, headSha) {
  * `report` (made by runGate from `dataset`) with what changed since `previous`. The key keeps its
  * place in the report (build-report.ts writes it as null).
  */
-function withSinceLastRun(report, dataset, headSha, previous) {
+function withSinceLastRun(report, dataset, headSha, previous, sha256Hex) {
     const asOf = report.provenance.as_of_review;
     // runGate decided on this view; it is the same Dataset when no --as-of-review was given.
     const view = asOf === null ? dataset : datasetAsOfReview(dataset, asOf);
     const since = changesSinceLastRun(previous, {
         dataset: view,
         report,
-        summary: summaryOfReport(report, headSha),
+        summary: summaryOfReport(report, headSha, sha256Hex),
     });
     return { ...report, since_last_run: since };
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/read/limits.ts
 /**
  * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
@@ -21403,6 +21316,8 @@ const DEFAULT_INPUT_LIMITS = {
  */
 const COLLECT_MIN_TASKS = 100_000;
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: external "node:stream"
@@ -21411,8 +21326,6 @@ const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-;// CONCATENATED MODULE: external "node:worker_threads"
-const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 // EXTERNAL MODULE: ./src/core/fs-error-words.ts
 var fs_error_words = __nccwpck_require__(907);
 ;// CONCATENATED MODULE: ./src/read/lines/fs-errors.ts
@@ -21425,117 +21338,6 @@ function errorMessage(e) {
 /** A short, stack-free sentence for a failed open/stat/read (the words of fs-error-words.ts). */
 function describeFsError(e) {
     return (0,fs_error_words/* fsCodeWords */.I)(e) ?? `cannot read the file (${(0,fs_error_words/* errorCode */.C)(e) ?? errorMessage(e)})`;
-}
-
-;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
-/**
- * Hashing an input file. SHA-256 is native but synchronous: on the main thread it takes time
- * the reader could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
- * by a worker thread that reads the same open file (the same file descriptor, by position, so a
- * rename or replacement of the path cannot make it read another file) while the main thread
- * reads it; a smaller one is hashed inline, where starting a thread would cost more than it
- * saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the
- * same bytes as long as the file is not modified while it is read; a change of its length in that
- * time (an export still being written) is caught by comparing the byte counts of both reads, and
- * reported.
- *
- * The worker runs a self-contained script (only node: built-ins) passed as text: it needs none
- * of the bundle. If the worker cannot run at all (it fails to start or dies without an answer),
- * the file is hashed again on the main thread by position, so the digest never depends on
- * threads being available.
- */
-
-
-
-const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
-const HASH_READ_BYTES = 1024 * 1024;
-const HASH_WORKER_SOURCE = `
-"use strict";
-const { parentPort, workerData } = require("node:worker_threads");
-const { readSync } = require("node:fs");
-const { createHash } = require("node:crypto");
-const hash = createHash("sha256");
-const buf = Buffer.allocUnsafe(workerData.chunk);
-let pos = 0;
-try {
-  for (;;) {
-    const n = readSync(workerData.fd, buf, 0, buf.length, pos);
-    if (n === 0) break;
-    hash.update(buf.subarray(0, n));
-    pos += n;
-  }
-  parentPort.postMessage({ digest: hash.digest("hex"), bytes: pos });
-} catch (e) {
-  parentPort.postMessage({
-    error: {
-      code: e && typeof e.code === "string" ? e.code : undefined,
-      message: e instanceof Error ? e.message : String(e),
-    },
-  });
-}
-`;
-/** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
-async function hashByPosition(fh) {
-    const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
-    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
-    let pos = 0;
-    try {
-        for (;;) {
-            const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
-            if (bytesRead === 0)
-                break;
-            hash.update(buf.subarray(0, bytesRead));
-            pos += bytesRead;
-        }
-    }
-    catch (e) {
-        return { error: { code: (0,fs_error_words/* errorCode */.C)(e), message: errorMessage(e) } };
-    }
-    return { digest: hash.digest("hex"), bytes: pos };
-}
-function isFileHash(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    if ("digest" in m)
-        return typeof m.digest === "string" && "bytes" in m && typeof m.bytes === "number";
-    return "error" in m && typeof m.error === "object" && m.error !== null;
-}
-/** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-function hashInWorker(fh) {
-    let worker;
-    try {
-        worker = new external_node_worker_threads_namespaceObject.Worker(HASH_WORKER_SOURCE, {
-            eval: true,
-            workerData: { fd: fh.fd, chunk: HASH_READ_BYTES },
-            // The worker only hashes: a small heap keeps its share of the peak RSS small.
-            resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
-        });
-    }
-    catch {
-        const result = hashByPosition(fh);
-        return { result, cancel: () => result.then(() => undefined) };
-    }
-    let cancelled = false;
-    const answer = new Promise((settle) => {
-        worker.once("message", (m) => {
-            settle(isFileHash(m) ? m : undefined);
-        });
-        worker.once("error", () => {
-            settle(undefined);
-        });
-        worker.once("exit", () => {
-            settle(undefined);
-        });
-    });
-    const result = answer.then((r) => (r !== undefined || cancelled ? r : hashByPosition(fh)));
-    return {
-        // An undefined answer after a cancel is never awaited as a digest (the read has failed).
-        result: result.then((r) => r ?? { error: { code: undefined, message: "cancelled" } }),
-        cancel: async () => {
-            cancelled = true;
-            await worker.terminate();
-        },
-    };
 }
 
 ;// CONCATENATED MODULE: external "node:buffer"
@@ -21905,7 +21707,7 @@ function isBlank(bytes, begin, end) {
 ;// CONCATENATED MODULE: ./src/read/lines/file-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * name), hashed with SHA-256 over its raw bytes as they are read, split into lines by
  * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
  * CR before LF and blank lines are dropped).
  *
@@ -21913,7 +21715,6 @@ function isBlank(bytes, begin, end) {
  * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
  * into one message. Only a bug in `onLine` propagates as an exception.
  */
-
 
 
 
@@ -21970,7 +21771,6 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
     let handlerError;
     let bytesRead = 0;
     let gunzip;
-    let pending;
     /** The read in flight (plain files): awaited before the fd is closed. */
     let reading;
     try {
@@ -21982,12 +21782,9 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             onProblem(undefined, unsupported);
             return { sha256: undefined, nonBlankLines: 0 };
         }
-        const size = (await fh.stat()).size;
-        // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
-        // hashing them here costs less than a thread's memory.
-        const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
-        pending = hashHere ? undefined : hashInWorker(fh);
-        const hash = pending === undefined ? (0,external_node_crypto_namespaceObject.createHash)("sha256") : undefined;
+        // Hashed on this thread, chunk by chunk: a hash thread reading the file beside it did not pay
+        // on two cores (BENCHMARKS.md).
+        const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
         const take = (chunk) => {
             try {
                 splitter.push(chunk);
@@ -22002,7 +21799,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             // The compressed bytes are hashed on their way to zlib.
             const hasher = new external_node_stream_namespaceObject.Transform({
                 transform(chunk, _encoding, callback) {
-                    hash?.update(chunk);
+                    hash.update(chunk);
                     bytesRead += chunk.length;
                     callback(null, chunk);
                 },
@@ -22040,7 +21837,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
                 bytesRead += n;
                 [buffer, spare] = [spare, buffer];
                 reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
-                hash?.update(chunk);
+                hash.update(chunk);
                 take(chunk);
                 if (splitter.refused)
                     break;
@@ -22056,21 +21853,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             handlerError = e;
             throw e;
         }
-        if (pending === undefined) {
-            return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
-        }
-        const hashed = await pending.result;
-        pending = undefined;
-        if ("error" in hashed) {
-            onProblem(undefined, describeFsError(hashed.error));
-            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-        }
-        if (hashed.bytes !== bytesRead) {
-            onProblem(undefined, `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
-                `read it once it is complete`);
-            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-        }
-        return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
+        return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
     }
     catch (e) {
         if (handlerFailed)
@@ -22090,15 +21873,163 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
-        // The worker reads through this fd: stop it before the fd is closed (and its number reused).
         // A handler that threw left the next chunk's read running: it must not outlive the fd (and
-        // its failure is no one's to report). First, before anything else is awaited here.
+        // its failure is no one's to report).
         if (reading !== undefined)
             await reading.catch(() => undefined);
-        if (pending !== undefined)
-            await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
     }
+}
+
+;// CONCATENATED MODULE: ./src/core/json-keys.ts
+/**
+ * The keys of JSON text that JSON.parse has accepted. JSON.parse keeps the last value of a key
+ * given twice in one object, and which one was meant would be a guess: the reader (a line of an
+ * export or reviews file, src/read/rows/row-checks.ts) and the importers (a whole harness file,
+ * src/importers/common.ts) refuse it instead. Counting the keys in the text and in the parsed
+ * value is cheap and tells whether one repeats; only then is the text walked again to find which.
+ *
+ * Both walks assume valid JSON (the caller parsed it first): strings are skipped to their closing
+ * quote, brackets outside strings open and close objects and arrays, and a key is the string
+ * after an object's "{" or after a comma in an object. Neither recurses: nesting depth costs a
+ * stack entry, never the call stack.
+ *
+ * The byte scanner (src/read/rows/row-scanner.ts) is a walk of its own on purpose: it reads one
+ * row shape straight from the UTF-8 bytes, values and all, and gives any line it is unsure of (a
+ * repeated key among them) to JSON.parse and to the walks here.
+ */
+const QUOTE = 0x22;
+const json_keys_BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+/**
+ * Texts up to this long without a backslash have their strings skipped with indexOf. Optimised
+ * by V8 for short lines, `indexOf(…, position)` was seen to take time in proportion to the whole
+ * text on every call: on a long line of many strings, the square of its length. Longer texts are
+ * walked character by character, in time proportional to their length.
+ */
+const INDEX_OF_MAX_CHARS = 4096;
+/** Whether `text` is short and has no backslash (its strings end at the next quote). */
+function isPlain(text) {
+    return text.length <= INDEX_OF_MAX_CHARS && text.indexOf("\\") === -1;
+}
+/** Where the string whose opening quote is at `at` ends (its closing quote), or -1. */
+function stringEnd(text, at, plain) {
+    if (plain)
+        return text.indexOf('"', at + 1);
+    for (let i = at + 1; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === json_keys_BACKSLASH)
+            i++;
+        else if (c === QUOTE)
+            return i;
+    }
+    return -1;
+}
+/**
+ * Whether each open bracket is an object (1) or an array (0), outermost first: reused from call
+ * to call (the walks are synchronous), grown as deep text needs. (A JS array pushed and popped
+ * here turned slow on deep text once the JIT had seen many shallow lines.)
+ */
+let objects = new Uint8Array(64);
+/** Opens a bracket at `depth`: whether it is an object. */
+function json_keys_open(depth, object) {
+    if (depth === objects.length) {
+        const grown = new Uint8Array(depth * 2);
+        grown.set(objects);
+        objects = grown;
+    }
+    objects[depth] = object ? 1 : 0;
+}
+/** How many keys valid JSON text has in `scope`, repeats included. */
+function countKeys(text, scope) {
+    const everywhere = scope === "all";
+    const plain = isPlain(text);
+    let depth = 0;
+    // Whether the next string is a key: after "{", or after a comma in an object.
+    let expectKey = false;
+    let keys = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+            if (expectKey) {
+                expectKey = false;
+                if (everywhere || depth === 1)
+                    keys++;
+            }
+            i = stringEnd(text, i, plain);
+            if (i < 0)
+                break;
+        }
+        else if (c === LBRACE || c === LBRACKET) {
+            expectKey = c === LBRACE;
+            json_keys_open(depth++, expectKey);
+        }
+        else if (c === RBRACE || c === RBRACKET) {
+            depth--;
+        }
+        else if (c === COMMA) {
+            expectKey = depth > 0 && objects[depth - 1] === 1;
+        }
+    }
+    return keys;
+}
+/**
+ * The first key, in text order, that repeats an earlier key of its object in `scope` (compared
+ * as JSON.parse decodes them, so "a" and "\u0061" are one key), or undefined.
+ */
+function firstRepeatedKey(text, scope) {
+    const everywhere = scope === "all";
+    const plain = isPlain(text);
+    // Per open object, by depth: its keys so far (the first alone, a set from the second on).
+    const keysAt = [];
+    let depth = 0;
+    let expectKey = false;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+            const end = stringEnd(text, i, plain);
+            if (end < 0)
+                break;
+            if (expectKey && (everywhere || depth === 1)) {
+                const raw = text.slice(i + 1, end);
+                const key = raw.includes("\\") ? JSON.parse(text.slice(i, end + 1)) : raw;
+                const held = keysAt[depth - 1];
+                if (held === undefined) {
+                    keysAt[depth - 1] = key;
+                }
+                else if (typeof held === "string") {
+                    if (held === key)
+                        return { key, offset: i };
+                    keysAt[depth - 1] = new Set([held, key]);
+                }
+                else {
+                    if (held.has(key))
+                        return { key, offset: i };
+                    held.add(key);
+                }
+            }
+            expectKey = false;
+            i = end;
+        }
+        else if (c === LBRACE || c === LBRACKET) {
+            expectKey = c === LBRACE;
+            json_keys_open(depth, expectKey);
+            keysAt[depth++] = undefined;
+        }
+        else if (c === RBRACE || c === RBRACKET) {
+            keysAt[--depth] = undefined;
+        }
+        else if (c === COMMA) {
+            expectKey = depth > 0 && objects[depth - 1] === 1;
+        }
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/read/rows/row-checks.ts
@@ -22123,6 +22054,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
  * - A pre-aggregated row carries the four integer counts `passes`, `fails`, `infra_errors`,
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
  */
+
 
 
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
@@ -22231,8 +22163,9 @@ function parseObject(text, issues) {
         issues.add(undefined, `expected a JSON object; got ${row_checks_describeValue(v)}`);
         return undefined;
     }
-    // Counting the keys is cheap; finding which one repeats is done only when one does.
-    const repeated = topLevelKeys(text) === Object.keys(v).length ? undefined : repeatedKey(text);
+    // Counting the keys is cheap; finding which one repeats is done only when one does. Nested
+    // objects are in fields the gate does not read: only the row's own keys are checked.
+    const repeated = countKeys(text, "top") === Object.keys(v).length ? undefined : firstRepeatedKey(text, "top")?.key;
     if (repeated !== undefined) {
         // JSON.parse keeps the last value: which one was meant is a guess (SPEC §1.1 guesses nothing).
         issues.add(SHOWN_AS_FIELD.test(repeated) ? repeated : undefined, `the key ${quote(repeated)} is given twice on this line; expected each field once`);
@@ -22242,111 +22175,6 @@ function parseObject(text, issues) {
 }
 /** A repeated key is named as the problem's field when it reads safely as one. */
 const SHOWN_AS_FIELD = /^[A-Za-z0-9_]{1,64}$/;
-/**
- * How many keys the top level of a JSON object's text has, repeats included. `text` must be a
- * valid JSON object. Strings are skipped with indexOf when the text has no backslash.
- */
-function topLevelKeys(text) {
-    const plain = text.indexOf("\\") === -1;
-    let depth = 0;
-    let keys = 0;
-    let expectKey = false;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            if (depth === 1 && expectKey) {
-                keys++;
-                expectKey = false;
-            }
-            if (plain) {
-                i = text.indexOf('"', i + 1);
-                if (i < 0)
-                    break;
-            }
-            else {
-                for (i++; i < n; i++) {
-                    const d = text.charCodeAt(i);
-                    if (d === 0x5c)
-                        i++;
-                    else if (d === 0x22)
-                        break;
-                }
-            }
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1)
-                expectKey = true;
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1) {
-            expectKey = true;
-        }
-    }
-    return keys;
-}
-/**
- * The first top-level key of a JSON object's text that repeats an earlier one (compared after
- * unescaping, as JSON.parse does), or undefined. `text` must be a valid JSON object (JSON.parse
- * accepted it). Nested objects are in fields the gate does not read, and are not checked.
- */
-function repeatedKey(text) {
-    let depth = 0;
-    let expectKey = false;
-    let keys;
-    let first;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            let j = i + 1;
-            let escaped = false;
-            for (;;) {
-                const d = text.charCodeAt(j);
-                if (d === 0x5c) {
-                    escaped = true;
-                    j += 2;
-                }
-                else if (d === 0x22 || Number.isNaN(d)) {
-                    break;
-                }
-                else {
-                    j++;
-                }
-            }
-            if (depth === 1 && expectKey) {
-                const key = escaped ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
-                if (first === undefined) {
-                    first = key;
-                }
-                else {
-                    if (keys === undefined)
-                        keys = new Set([first]);
-                    if (keys.has(key))
-                        return key;
-                    keys.add(key);
-                }
-                expectKey = false;
-            }
-            i = j;
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1)
-                expectKey = true;
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1) {
-            expectKey = true;
-        }
-    }
-    return undefined;
-}
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
  * string of the line can (see line-splitter.ts's LineHandler): a RegExp test of every identifier
@@ -23635,14 +23463,14 @@ const REPEAT_SLOTS = 1 << 10;
 const MAX_REPEAT_BYTES = 1024;
 /** Evidence arrays of up to this many items are reused, one per length. */
 const REUSED_EVIDENCE_LENGTHS = 8;
-const QUOTE = 0x22;
+const scanner_parts_QUOTE = 0x22;
 const scanner_parts_BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const COMMA = 0x2c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
+const scanner_parts_COMMA = 0x2c;
+const scanner_parts_LBRACE = 0x7b;
+const scanner_parts_RBRACE = 0x7d;
+const scanner_parts_LBRACKET = 0x5b;
+const scanner_parts_RBRACKET = 0x5d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -23655,7 +23483,7 @@ const BYTE_NON_ASCII = 3;
 const BYTE_CLASS = new Uint8Array(256);
 for (let c = 0; c < 256; c++) {
     BYTE_CLASS[c] =
-        c === QUOTE
+        c === scanner_parts_QUOTE
             ? BYTE_QUOTE
             : c < 0x20 || c === scanner_parts_BACKSLASH || c === 0x7f || c === 0xc2
                 ? BYTE_OTHER
@@ -23707,7 +23535,7 @@ function equalAt(b, begin, end, word) {
  * closing quote that must follow it.
  */
 function wordAt(b, p, end, words) {
-    if (b[p] !== QUOTE)
+    if (b[p] !== scanner_parts_QUOTE)
         return -1;
     const first = p + 1 < end ? b[p + 1] : -1;
     for (let w = 0; w < words.length; w++) {
@@ -23715,7 +23543,7 @@ function wordAt(b, p, end, words) {
         if (word === undefined || word[0] !== first)
             continue;
         const close = p + 1 + word.length;
-        return close < end && b[close] === QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
+        return close < end && b[close] === scanner_parts_QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
     }
     return -1;
 }
@@ -24105,10 +23933,10 @@ class RowScanner {
             from = p;
             if (k === 0) {
                 p = skipSpace(b, p, end);
-                if (b[p] !== LBRACE || p >= end)
+                if (b[p] !== scanner_parts_LBRACE || p >= end)
                     return false;
                 p = skipSpace(b, p + 1, end);
-                if (p >= end || b[p] === RBRACE)
+                if (p >= end || b[p] === scanner_parts_RBRACE)
                     return false; // {} lacks every field
             }
             else {
@@ -24116,14 +23944,14 @@ class RowScanner {
                 if (p >= end)
                     return false;
                 const c = b[p];
-                if (c === RBRACE)
+                if (c === scanner_parts_RBRACE)
                     break;
-                if (c !== COMMA)
+                if (c !== scanner_parts_COMMA)
                     return false;
                 p = skipSpace(b, p + 1, end);
             }
             // A key.
-            if (p >= end || b[p] !== QUOTE)
+            if (p >= end || b[p] !== scanner_parts_QUOTE)
                 return false;
             const keyBegin = p + 1;
             const keyEnd = this.stringEnd(b, keyBegin, end);
@@ -24239,7 +24067,7 @@ class RowScanner {
         const c = b[p] ?? 0;
         if (field === F_OTHER) {
             // A value of a field the gate ignores: a string, number or literal (objects and arrays: no).
-            if (c === QUOTE) {
+            if (c === scanner_parts_QUOTE) {
                 const close = this.stringEnd(b, p + 1, end);
                 return close < 0 ? -1 : close + 1;
             }
@@ -24329,10 +24157,10 @@ class RowScanner {
                 return q;
             }
             case F_ATTEMPT: {
-                const q = c === QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
+                const q = c === scanner_parts_QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
                 if (q < 0)
                     return -1;
-                out.attempt = c === QUOTE ? this.text : this.num;
+                out.attempt = c === scanner_parts_QUOTE ? this.text : this.num;
                 this.attemptGiven = true;
                 return q;
             }
@@ -24378,7 +24206,7 @@ class RowScanner {
      * bytes). Returns the position after its closing quote, or -1.
      */
     id(b, p, end, maxLength, allowEmpty) {
-        if (b[p] !== QUOTE)
+        if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
         const close = this.stringEnd(b, begin, end);
@@ -24400,12 +24228,12 @@ class RowScanner {
     }
     /** A field that repeats in runs (see RepeatCache), into `text`; as `id`. */
     repeated(b, p, end, cache) {
-        if (b[p] !== QUOTE)
+        if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
         const n0 = cache.length;
         const close = begin + n0;
-        if (n0 > 0 && close < end && b[close] === QUOTE) {
+        if (n0 > 0 && close < end && b[close] === scanner_parts_QUOTE) {
             // The same bytes as a value already read: the same valid id.
             const at = this.base + begin;
             const v = cache.slot >= 0
@@ -24435,13 +24263,13 @@ class RowScanner {
     }
     /** `evidence` at `p` (first byte `c`): a string or an array of strings, into `out`. */
     evidence(b, p, end, c, out) {
-        if (c === QUOTE) {
+        if (c === scanner_parts_QUOTE) {
             const q = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
             if (q >= 0)
                 out.evidence = this.text;
             return q;
         }
-        if (c !== LBRACKET)
+        if (c !== scanner_parts_LBRACKET)
             return -1;
         p = skipSpace(b, p + 1, end);
         if (p >= end)
@@ -24451,13 +24279,13 @@ class RowScanner {
         // Whether the items so far may be packed: ASCII, non-empty, and within the cap. An ASCII
         // item's string is made only once it is known the list is not packed (spans say where).
         let packable = this.packEvidence;
-        if (b[p] === RBRACKET) {
+        if (b[p] === scanner_parts_RBRACKET) {
             p++;
         }
         else {
             for (;;) {
                 // (What id() checks of an item, with its string left for later when ASCII.)
-                if (b[p] !== QUOTE)
+                if (b[p] !== scanner_parts_QUOTE)
                     return -1;
                 const begin = p + 1;
                 const close = this.stringEnd(b, begin, end);
@@ -24489,9 +24317,9 @@ class RowScanner {
                     return -1;
                 const next = b[p];
                 p++;
-                if (next === RBRACKET)
+                if (next === scanner_parts_RBRACKET)
                     break;
-                if (next !== COMMA)
+                if (next !== scanner_parts_COMMA)
                     return -1;
                 p = skipSpace(b, p, end);
                 if (p >= end)
@@ -26336,6 +26164,17 @@ async function readFiles(opts, files, models) {
     return { dataset, ranked: builder.ranked, summary: (k) => builder.rankedSummary(k) };
 }
 
+;// CONCATENATED MODULE: ./src/read/sha256-hex.ts
+
+/**
+ * SHA-256 of a string's UTF-8 bytes, as lowercase hex: the policy's digest, and the digest the
+ * shells give the core for a run summary's digests (src/core/runs/run-summary.ts), which may not
+ * import node:crypto itself.
+ */
+function sha256Hex(text) {
+    return (0,external_node_crypto_namespaceObject.createHash)("sha256").update(text, "utf8").digest("hex");
+}
+
 ;// CONCATENATED MODULE: ./src/read/run-inputs.ts
 /**
  * Every input file of a gate run, read once, in the order the user's errors are reported: the
@@ -26351,16 +26190,13 @@ async function readFiles(opts, files, models) {
 
 
 
-function sha256(text) {
-    return (0,external_node_crypto_namespaceObject.createHash)("sha256").update(text, "utf8").digest("hex");
-}
 /** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
 function runPolicy(policy, today, display, headText = null, history = null) {
     return gatePolicy({
         text: policy.text,
         source: {
             path: display(policy.path),
-            sha256: sha256(policy.text),
+            sha256: sha256Hex(policy.text),
             source: policy.source,
             lastCommit: policy.lastCommit,
         },
@@ -26418,6 +26254,7 @@ async function readRunInputs(req) {
 
 
 
+
 /**
  * Reads and decides the previous run with the current run's models, canary, date and
  * `--as-of-review`; no append-only check, no policy diff and no policy history (they describe the
@@ -26437,7 +26274,7 @@ async function readPreviousRun(current, files) {
     const report = runGate(inputs.dataset, inputs.policy, inputs.options);
     const asOf = inputs.options.asOfReview;
     return {
-        summary: summaryOfReport(report, files.headSha),
+        summary: summaryOfReport(report, files.headSha, sha256Hex),
         dataset: asOf === null ? inputs.dataset : datasetAsOfReview(inputs.dataset, asOf),
     };
 }
@@ -28446,6 +28283,7 @@ function args_required(flags, name, command) {
 
 
 
+
 const EVALUATE_HELP = `Usage: model-gate evaluate --results F [F ...] --policy P --baseline ID --candidate ID [options]
 
 Reads a results export (SPEC §1.1) and an acceptance policy (SPEC §1.3) and decides whether the
@@ -28585,7 +28423,7 @@ async function evaluateCommand(argv, io) {
                 },
             headSha: null,
         });
-        report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null });
+        report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null }, sha256Hex);
     }
     // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
     if (reportPath !== undefined)
@@ -28664,6 +28502,7 @@ function displayAs(absPath, given, abs) {
  */
 
 
+
 /** How many ids a note lists before it only counts the rest. */
 const NOTE_LIST_LIMIT = 5;
 // ---------------------------------------------------------------------------------------------
@@ -28719,8 +28558,17 @@ function parseJsonFile(file, text) {
     catch {
         jsonError(file, body, locateJsonError(body));
     }
-    if (keysInText(body) !== keysInValue(parsed))
-        jsonError(file, body, locateJsonError(body, true));
+    if (countKeys(body, "all") !== keysInValue(parsed)) {
+        const repeat = firstRepeatedKey(body, "all");
+        // (Only a repeat makes JSON.parse hold fewer keys than the text has.)
+        if (repeat === undefined)
+            throw new Error("parseJsonFile: a key count differs without a repeated key");
+        jsonError(file, body, {
+            offset: repeat.offset,
+            message: `the key ${JSON.stringify(repeat.key.slice(0, 200))} is given twice in one object; expected each key once ` +
+                "(which value was meant would be a guess)",
+        });
+    }
     return parsed;
 }
 function jsonError(file, body, at) {
@@ -28736,32 +28584,6 @@ function jsonError(file, body, at) {
             column += 1;
     }
     throw new errors/* InputError */.dz(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
-}
-/** Object keys in valid JSON text, repeats included: strings followed by ':'. */
-function keysInText(s) {
-    let n = 0;
-    let i = s.indexOf('"');
-    while (i !== -1) {
-        let j = i + 1;
-        for (;;) {
-            j = s.indexOf('"', j);
-            if (j === -1)
-                return n;
-            let b = j - 1;
-            while (s.charCodeAt(b) === 0x5c)
-                b--;
-            if ((j - 1 - b) % 2 === 0)
-                break; // an even run of backslashes: the quote closes the string
-            j++;
-        }
-        let k = j + 1;
-        for (let c = s.charCodeAt(k); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = s.charCodeAt(++k))
-            ;
-        if (s.charCodeAt(k) === 0x3a)
-            n++;
-        i = s.indexOf('"', k);
-    }
-    return n;
 }
 /** Object keys in a parsed JSON value (iterative: depth comes from the data). */
 function keysInValue(v) {
@@ -28789,7 +28611,7 @@ const MAX_JSON_DEPTH = 1000;
  * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
  * engine's own message does not always give a position.
  */
-function locateJsonError(s, repeats = false) {
+function locateJsonError(s) {
     let i = 0;
     let depth = 0;
     class Stop extends Error {
@@ -28885,20 +28707,11 @@ function locateJsonError(s, repeats = false) {
                 depth--;
                 return;
             }
-            const seen = repeats ? new Set() : null;
             for (;;) {
                 ws();
                 if (s[i] !== '"')
                     stop("expected a property name in double quotes");
-                const keyAt = i;
                 string();
-                if (seen !== null) {
-                    const key = JSON.parse(s.slice(keyAt, i));
-                    if (seen.has(key))
-                        throw new Stop(keyAt, `the key ${JSON.stringify(key.slice(0, 200))} is given twice in one object; expected each key once ` +
-                            "(which value was meant would be a guess)");
-                    seen.add(key);
-                }
                 ws();
                 if (s[i] !== ":")
                     stop("expected ':' after a property name");
@@ -36897,10 +36710,9 @@ function fullCollectionFor(env) {
 /* harmony export */ });
 /**
  * Environment variables that chose how earlier builds read large exports, and no longer do. Every
- * file is now read whole on the main thread, with its SHA-256 on a thread of its own (see
- * lines/file-hash.ts): the parse pool (MODEL_GATE_PARSE_THREADS) and the byte-range workers
- * (MODEL_GATE_READ_RANGES) were removed because they did not pay on the two-core machines the gate
- * runs on (BENCHMARKS.md). A value still set changes nothing: the bundles say so in their debug
+ * file is now read whole, and hashed, on the main thread: the parse pool (MODEL_GATE_PARSE_THREADS)
+ * and the byte-range workers (MODEL_GATE_READ_RANGES) were removed because they did not pay on the
+ * two-core machines the gate runs on (BENCHMARKS.md). A value still set changes nothing: the bundles say so in their debug
  * output (MODEL_GATE_DEBUG=1 for the CLI, the step debug log for the action), so that a setting
  * that stopped working is not silently taken for one that works.
  */
@@ -43298,7 +43110,7 @@ var binary = __nccwpck_require__(6083);
 var merge = __nccwpck_require__(452);
 var omap = __nccwpck_require__(303);
 var pairs = __nccwpck_require__(8385);
-var schema$2 = __nccwpck_require__(5913);
+var schema$2 = __nccwpck_require__(8294);
 var set = __nccwpck_require__(1528);
 var timestamp = __nccwpck_require__(6752);
 
@@ -43890,7 +43702,7 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 5913:
+/***/ 8294:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
