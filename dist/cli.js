@@ -21771,8 +21771,6 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
     let handlerError;
     let bytesRead = 0;
     let gunzip;
-    /** The read in flight (plain files): awaited before the fd is closed. */
-    let reading;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -21820,28 +21818,11 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             }
         }
         else {
-            // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-            // one's lines are handled, instead of this thread waiting for each read; and no new buffer
-            // per chunk, which would leave dead buffers between collections. The splitter copies what
-            // it carries to the next chunk, and `take` returns once the chunk is used, before its
-            // buffer is read into again.
-            let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
-            for (;;) {
-                const n = (await reading).bytesRead;
-                reading = undefined;
-                if (n === 0)
-                    break;
-                const chunk = buffer.subarray(0, n);
-                bytesRead += n;
-                [buffer, spare] = [spare, buffer];
-                reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
+            await readPlain(fh, (chunk) => {
                 hash.update(chunk);
                 take(chunk);
-                if (splitter.refused)
-                    break;
-            }
+                return !splitter.refused;
+            });
         }
         if (splitter.refused)
             return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
@@ -21873,11 +21854,41 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
-        // A handler that threw left the next chunk's read running: it must not outlive the fd (and
-        // its failure is no one's to report).
+        await fh.close().catch(() => undefined);
+    }
+}
+/**
+ * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
+ * file ends. Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
+ * one's lines are handled, instead of this thread waiting for each read; and no new buffer per
+ * chunk, which would leave dead buffers between collections. The splitter copies what it carries
+ * to the next chunk, and `onChunk` returns once the chunk is used, before its buffer is read into
+ * again.
+ */
+async function readPlain(fh, onChunk) {
+    let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let position = 0;
+    let reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
+    try {
+        for (;;) {
+            const n = (await reading).bytesRead;
+            reading = undefined;
+            if (n === 0)
+                return;
+            const chunk = buffer.subarray(0, n);
+            position += n;
+            [buffer, spare] = [spare, buffer];
+            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
+            if (!onChunk(chunk))
+                return;
+        }
+    }
+    finally {
+        // A stop, or a handler that threw, left the next chunk's read running: it must not outlive the
+        // caller's fd (and its failure is no one's to report).
         if (reading !== undefined)
             await reading.catch(() => undefined);
-        await fh.close().catch(() => undefined);
     }
 }
 
