@@ -71103,8 +71103,6 @@ function appendOnlyCheck(r) {
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-// EXTERNAL MODULE: external "node:worker_threads"
-var external_node_worker_threads_ = __nccwpck_require__(5919);
 ;// CONCATENATED MODULE: ./src/read/lines/fs-errors.ts
 /** File-system errors as short, stack-free sentences for the reader's messages. */
 
@@ -71115,117 +71113,6 @@ function errorMessage(e) {
 /** A short, stack-free sentence for a failed open/stat/read (the words of fs-error-words.ts). */
 function describeFsError(e) {
     return fsCodeWords(e) ?? `cannot read the file (${errorCode(e) ?? errorMessage(e)})`;
-}
-
-;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
-/**
- * Hashing an input file. SHA-256 is native but synchronous: on the main thread it takes time
- * the reader could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
- * by a worker thread that reads the same open file (the same file descriptor, by position, so a
- * rename or replacement of the path cannot make it read another file) while the main thread
- * reads it; a smaller one is hashed inline, where starting a thread would cost more than it
- * saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the
- * same bytes as long as the file is not modified while it is read; a change of its length in that
- * time (an export still being written) is caught by comparing the byte counts of both reads, and
- * reported.
- *
- * The worker runs a self-contained script (only node: built-ins) passed as text: it needs none
- * of the bundle. If the worker cannot run at all (it fails to start or dies without an answer),
- * the file is hashed again on the main thread by position, so the digest never depends on
- * threads being available.
- */
-
-
-
-const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
-const HASH_READ_BYTES = 1024 * 1024;
-const HASH_WORKER_SOURCE = `
-"use strict";
-const { parentPort, workerData } = require("node:worker_threads");
-const { readSync } = require("node:fs");
-const { createHash } = require("node:crypto");
-const hash = createHash("sha256");
-const buf = Buffer.allocUnsafe(workerData.chunk);
-let pos = 0;
-try {
-  for (;;) {
-    const n = readSync(workerData.fd, buf, 0, buf.length, pos);
-    if (n === 0) break;
-    hash.update(buf.subarray(0, n));
-    pos += n;
-  }
-  parentPort.postMessage({ digest: hash.digest("hex"), bytes: pos });
-} catch (e) {
-  parentPort.postMessage({
-    error: {
-      code: e && typeof e.code === "string" ? e.code : undefined,
-      message: e instanceof Error ? e.message : String(e),
-    },
-  });
-}
-`;
-/** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
-async function hashByPosition(fh) {
-    const hash = (0,external_node_crypto_.createHash)("sha256");
-    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
-    let pos = 0;
-    try {
-        for (;;) {
-            const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
-            if (bytesRead === 0)
-                break;
-            hash.update(buf.subarray(0, bytesRead));
-            pos += bytesRead;
-        }
-    }
-    catch (e) {
-        return { error: { code: errorCode(e), message: errorMessage(e) } };
-    }
-    return { digest: hash.digest("hex"), bytes: pos };
-}
-function isFileHash(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    if ("digest" in m)
-        return typeof m.digest === "string" && "bytes" in m && typeof m.bytes === "number";
-    return "error" in m && typeof m.error === "object" && m.error !== null;
-}
-/** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-function hashInWorker(fh) {
-    let worker;
-    try {
-        worker = new external_node_worker_threads_.Worker(HASH_WORKER_SOURCE, {
-            eval: true,
-            workerData: { fd: fh.fd, chunk: HASH_READ_BYTES },
-            // The worker only hashes: a small heap keeps its share of the peak RSS small.
-            resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
-        });
-    }
-    catch {
-        const result = hashByPosition(fh);
-        return { result, cancel: () => result.then(() => undefined) };
-    }
-    let cancelled = false;
-    const answer = new Promise((settle) => {
-        worker.once("message", (m) => {
-            settle(isFileHash(m) ? m : undefined);
-        });
-        worker.once("error", () => {
-            settle(undefined);
-        });
-        worker.once("exit", () => {
-            settle(undefined);
-        });
-    });
-    const result = answer.then((r) => (r !== undefined || cancelled ? r : hashByPosition(fh)));
-    return {
-        // An undefined answer after a cancel is never awaited as a digest (the read has failed).
-        result: result.then((r) => r ?? { error: { code: undefined, message: "cancelled" } }),
-        cancel: async () => {
-            cancelled = true;
-            await worker.terminate();
-        },
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/read/lines/line-flags.ts
@@ -71260,18 +71147,14 @@ const DEL = 0x7f;
 const BOM = 0xfeff;
 /** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
 const SPAN_BYTES = 32 * 1024;
-/**
- * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
- * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
- * range-read.ts reads a file in byte ranges cut at line ends).
- */
+/** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
 class LineSplitter {
     onProblem;
     carry = [];
     carryLength = 0;
     /** The current line is over MAX_LINE_BYTES: drop bytes until its LF. */
     skipping = false;
-    lineNo;
+    lineNo = 0;
     stopped = false;
     nonBlankLines = 0;
     onLine;
@@ -71279,20 +71162,11 @@ class LineSplitter {
     /** Set until the first chunk: looks at the first line (see FirstLineCheck). */
     firstLine;
     refusedFile = false;
-    constructor(lines, onProblem, lineNo = 0, firstLine) {
+    constructor(lines, onProblem, firstLine) {
         this.onProblem = onProblem;
         this.firstLine = firstLine;
-        this.lineNo = lineNo;
         this.onLine = typeof lines === "function" ? lines : undefined;
         this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
-    }
-    /** The number of the last line split (blank or not), or the lines before when none was. */
-    get lines() {
-        return this.lineNo;
-    }
-    /** Whether the file's line cap stopped the splitter (reported): later lines are not read. */
-    get halted() {
-        return this.stopped;
     }
     /** Whether the first line showed that the file is not JSON lines (reported): no line was read. */
     get refused() {
@@ -71606,7 +71480,7 @@ function isBlank(bytes, begin, end) {
 ;// CONCATENATED MODULE: ./src/read/lines/file-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * name), hashed with SHA-256 over its raw bytes as they are read, split into lines by
  * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
  * CR before LF and blank lines are dropped).
  *
@@ -71621,27 +71495,7 @@ function isBlank(bytes, begin, end) {
 
 
 
-
 const READ_CHUNK_BYTES = 256 * 1024;
-/**
- * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
- * be read (streamLines then reports why).
- */
-async function isGzipFile(absPath) {
-    let fh;
-    try {
-        fh = await (0,promises_namespaceObject.open)(absPath, "r");
-        const head = Buffer.alloc(2);
-        const n = (await fh.read(head, 0, 2, 0)).bytesRead;
-        return n === 2 && head[0] === 0x1f && head[1] === 0x8b;
-    }
-    catch {
-        return false;
-    }
-    finally {
-        await fh?.close().catch(() => undefined);
-    }
-}
 /** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
 function sniffUnsupported(head, n) {
     const at = (i) => (i < n ? (head[i] ?? -1) : -1);
@@ -71682,7 +71536,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         onProblem(undefined, describeFsError(e));
         return { sha256: undefined, nonBlankLines: 0 };
     }
-    const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
+    const splitter = new LineSplitter(onLine, onProblem, firstLine);
     let gzip = false;
     // What onLine threw (a bug, not user input): rethrown as itself, not as the
     // AbortError the pipeline turns it into.
@@ -71690,9 +71544,6 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
     let handlerError;
     let bytesRead = 0;
     let gunzip;
-    let pending;
-    /** The read in flight (plain files): awaited before the fd is closed. */
-    let reading;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -71702,12 +71553,9 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             onProblem(undefined, unsupported);
             return { sha256: undefined, nonBlankLines: 0 };
         }
-        const size = (await fh.stat()).size;
-        // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
-        // hashing them here costs less than a thread's memory.
-        const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
-        pending = hashHere ? undefined : hashInWorker(fh);
-        const hash = pending === undefined ? (0,external_node_crypto_.createHash)("sha256") : undefined;
+        // Hashed on this thread, chunk by chunk: a hash thread reading the file beside it did not pay
+        // on two cores (BENCHMARKS.md).
+        const hash = (0,external_node_crypto_.createHash)("sha256");
         const take = (chunk) => {
             try {
                 splitter.push(chunk);
@@ -71722,7 +71570,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             // The compressed bytes are hashed on their way to zlib.
             const hasher = new external_node_stream_.Transform({
                 transform(chunk, _encoding, callback) {
-                    hash?.update(chunk);
+                    hash.update(chunk);
                     bytesRead += chunk.length;
                     callback(null, chunk);
                 },
@@ -71743,28 +71591,11 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             }
         }
         else {
-            // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-            // one's lines are handled, instead of this thread waiting for each read; and no new buffer
-            // per chunk, which would leave dead buffers between collections. The splitter copies what
-            // it carries to the next chunk, and `take` returns once the chunk is used, before its
-            // buffer is read into again.
-            let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
-            for (;;) {
-                const n = (await reading).bytesRead;
-                reading = undefined;
-                if (n === 0)
-                    break;
-                const chunk = buffer.subarray(0, n);
-                bytesRead += n;
-                [buffer, spare] = [spare, buffer];
-                reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
-                hash?.update(chunk);
+            await readPlain(fh, (chunk) => {
+                hash.update(chunk);
                 take(chunk);
-                if (splitter.refused)
-                    break;
-            }
+                return !splitter.refused;
+            });
         }
         if (splitter.refused)
             return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
@@ -71776,21 +71607,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             handlerError = e;
             throw e;
         }
-        if (pending === undefined) {
-            return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
-        }
-        const hashed = await pending.result;
-        pending = undefined;
-        if ("error" in hashed) {
-            onProblem(undefined, describeFsError(hashed.error));
-            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-        }
-        if (hashed.bytes !== bytesRead) {
-            onProblem(undefined, `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
-                `read it once it is complete`);
-            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-        }
-        return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
+        return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
     }
     catch (e) {
         if (handlerFailed)
@@ -71810,15 +71627,193 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
-        // The worker reads through this fd: stop it before the fd is closed (and its number reused).
-        // A handler that threw left the next chunk's read running: it must not outlive the fd (and
-        // its failure is no one's to report). First, before anything else is awaited here.
-        if (reading !== undefined)
-            await reading.catch(() => undefined);
-        if (pending !== undefined)
-            await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
     }
+}
+/**
+ * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
+ * file ends. Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
+ * one's lines are handled, instead of this thread waiting for each read; and no new buffer per
+ * chunk, which would leave dead buffers between collections. The splitter copies what it carries
+ * to the next chunk, and `onChunk` returns once the chunk is used, before its buffer is read into
+ * again.
+ */
+async function readPlain(fh, onChunk) {
+    let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let position = 0;
+    let reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
+    try {
+        for (;;) {
+            const n = (await reading).bytesRead;
+            reading = undefined;
+            if (n === 0)
+                return;
+            const chunk = buffer.subarray(0, n);
+            position += n;
+            [buffer, spare] = [spare, buffer];
+            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
+            if (!onChunk(chunk))
+                return;
+        }
+    }
+    finally {
+        // A stop, or a handler that threw, left the next chunk's read running: it must not outlive the
+        // caller's fd (and its failure is no one's to report).
+        if (reading !== undefined)
+            await reading.catch(() => undefined);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/json-keys.ts
+/**
+ * The keys of JSON text that JSON.parse has accepted. JSON.parse keeps the last value of a key
+ * given twice in one object, and which one was meant would be a guess: the reader (a line of an
+ * export or reviews file, src/read/rows/row-checks.ts) and the importers (a whole harness file,
+ * src/importers/common.ts) refuse it instead. Counting the keys in the text and in the parsed
+ * value is cheap and tells whether one repeats; only then is the text walked again to find which.
+ *
+ * Both walks assume valid JSON (the caller parsed it first): strings are skipped to their closing
+ * quote, brackets outside strings open and close objects and arrays, and a key is the string
+ * after an object's "{" or after a comma in an object. Neither recurses: nesting depth costs a
+ * stack entry, never the call stack.
+ *
+ * The byte scanner (src/read/rows/row-scanner.ts) is a walk of its own on purpose: it reads one
+ * row shape straight from the UTF-8 bytes, values and all, and gives any line it is unsure of (a
+ * repeated key among them) to JSON.parse and to the walks here.
+ */
+const QUOTE = 0x22;
+const json_keys_BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+/**
+ * Texts up to this long without a backslash have their strings skipped with indexOf. Optimised
+ * by V8 for short lines, `indexOf(…, position)` was seen to take time in proportion to the whole
+ * text on every call: on a long line of many strings, the square of its length. Longer texts are
+ * walked character by character, in time proportional to their length.
+ */
+const INDEX_OF_MAX_CHARS = 4096;
+/** Whether `text` is short and has no backslash (its strings end at the next quote). */
+function isPlain(text) {
+    return text.length <= INDEX_OF_MAX_CHARS && text.indexOf("\\") === -1;
+}
+/** Where the string whose opening quote is at `at` ends (its closing quote), or -1. */
+function stringEnd(text, at, plain) {
+    if (plain)
+        return text.indexOf('"', at + 1);
+    for (let i = at + 1; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === json_keys_BACKSLASH)
+            i++;
+        else if (c === QUOTE)
+            return i;
+    }
+    return -1;
+}
+/**
+ * Whether each open bracket is an object (1) or an array (0), outermost first: reused from call
+ * to call (the walks are synchronous), grown as deep text needs. (A JS array pushed and popped
+ * here turned slow on deep text once the JIT had seen many shallow lines.)
+ */
+let objects = new Uint8Array(64);
+/** Opens a bracket at `depth`: whether it is an object. */
+function json_keys_open(depth, object) {
+    if (depth === objects.length) {
+        const grown = new Uint8Array(depth * 2);
+        grown.set(objects);
+        objects = grown;
+    }
+    objects[depth] = object ? 1 : 0;
+}
+/** How many keys valid JSON text has in `scope`, repeats included. */
+function countKeys(text, scope) {
+    const everywhere = scope === "all";
+    const plain = isPlain(text);
+    let depth = 0;
+    // Whether the next string is a key: after "{", or after a comma in an object.
+    let expectKey = false;
+    let keys = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+            if (expectKey) {
+                expectKey = false;
+                if (everywhere || depth === 1)
+                    keys++;
+            }
+            i = stringEnd(text, i, plain);
+            if (i < 0)
+                break;
+        }
+        else if (c === LBRACE || c === LBRACKET) {
+            expectKey = c === LBRACE;
+            json_keys_open(depth++, expectKey);
+        }
+        else if (c === RBRACE || c === RBRACKET) {
+            depth--;
+        }
+        else if (c === COMMA) {
+            expectKey = depth > 0 && objects[depth - 1] === 1;
+        }
+    }
+    return keys;
+}
+/**
+ * The first key, in text order, that repeats an earlier key of its object in `scope` (compared
+ * as JSON.parse decodes them, so "a" and "\u0061" are one key), or undefined.
+ */
+function firstRepeatedKey(text, scope) {
+    const everywhere = scope === "all";
+    const plain = isPlain(text);
+    // Per open object, by depth: its keys so far (the first alone, a set from the second on).
+    const keysAt = [];
+    let depth = 0;
+    let expectKey = false;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+            const end = stringEnd(text, i, plain);
+            if (end < 0)
+                break;
+            if (expectKey && (everywhere || depth === 1)) {
+                const raw = text.slice(i + 1, end);
+                const key = raw.includes("\\") ? JSON.parse(text.slice(i, end + 1)) : raw;
+                const held = keysAt[depth - 1];
+                if (held === undefined) {
+                    keysAt[depth - 1] = key;
+                }
+                else if (typeof held === "string") {
+                    if (held === key)
+                        return { key, offset: i };
+                    keysAt[depth - 1] = new Set([held, key]);
+                }
+                else {
+                    if (held.has(key))
+                        return { key, offset: i };
+                    held.add(key);
+                }
+            }
+            expectKey = false;
+            i = end;
+        }
+        else if (c === LBRACE || c === LBRACKET) {
+            expectKey = c === LBRACE;
+            json_keys_open(depth, expectKey);
+            keysAt[depth++] = undefined;
+        }
+        else if (c === RBRACE || c === RBRACKET) {
+            keysAt[--depth] = undefined;
+        }
+        else if (c === COMMA) {
+            expectKey = depth > 0 && objects[depth - 1] === 1;
+        }
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/read/rows/row-checks.ts
@@ -71843,6 +71838,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
  * - A pre-aggregated row carries the four integer counts `passes`, `fails`, `infra_errors`,
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
  */
+
 
 
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
@@ -71951,8 +71947,9 @@ function parseObject(text, issues) {
         issues.add(undefined, `expected a JSON object; got ${row_checks_describeValue(v)}`);
         return undefined;
     }
-    // Counting the keys is cheap; finding which one repeats is done only when one does.
-    const repeated = topLevelKeys(text) === Object.keys(v).length ? undefined : repeatedKey(text);
+    // Counting the keys is cheap; finding which one repeats is done only when one does. Nested
+    // objects are in fields the gate does not read: only the row's own keys are checked.
+    const repeated = countKeys(text, "top") === Object.keys(v).length ? undefined : firstRepeatedKey(text, "top")?.key;
     if (repeated !== undefined) {
         // JSON.parse keeps the last value: which one was meant is a guess (SPEC §1.1 guesses nothing).
         issues.add(SHOWN_AS_FIELD.test(repeated) ? repeated : undefined, `the key ${quote(repeated)} is given twice on this line; expected each field once`);
@@ -71962,111 +71959,6 @@ function parseObject(text, issues) {
 }
 /** A repeated key is named as the problem's field when it reads safely as one. */
 const SHOWN_AS_FIELD = /^[A-Za-z0-9_]{1,64}$/;
-/**
- * How many keys the top level of a JSON object's text has, repeats included. `text` must be a
- * valid JSON object. Strings are skipped with indexOf when the text has no backslash.
- */
-function topLevelKeys(text) {
-    const plain = text.indexOf("\\") === -1;
-    let depth = 0;
-    let keys = 0;
-    let expectKey = false;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            if (depth === 1 && expectKey) {
-                keys++;
-                expectKey = false;
-            }
-            if (plain) {
-                i = text.indexOf('"', i + 1);
-                if (i < 0)
-                    break;
-            }
-            else {
-                for (i++; i < n; i++) {
-                    const d = text.charCodeAt(i);
-                    if (d === 0x5c)
-                        i++;
-                    else if (d === 0x22)
-                        break;
-                }
-            }
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1)
-                expectKey = true;
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1) {
-            expectKey = true;
-        }
-    }
-    return keys;
-}
-/**
- * The first top-level key of a JSON object's text that repeats an earlier one (compared after
- * unescaping, as JSON.parse does), or undefined. `text` must be a valid JSON object (JSON.parse
- * accepted it). Nested objects are in fields the gate does not read, and are not checked.
- */
-function repeatedKey(text) {
-    let depth = 0;
-    let expectKey = false;
-    let keys;
-    let first;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            let j = i + 1;
-            let escaped = false;
-            for (;;) {
-                const d = text.charCodeAt(j);
-                if (d === 0x5c) {
-                    escaped = true;
-                    j += 2;
-                }
-                else if (d === 0x22 || Number.isNaN(d)) {
-                    break;
-                }
-                else {
-                    j++;
-                }
-            }
-            if (depth === 1 && expectKey) {
-                const key = escaped ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
-                if (first === undefined) {
-                    first = key;
-                }
-                else {
-                    if (keys === undefined)
-                        keys = new Set([first]);
-                    if (keys.has(key))
-                        return key;
-                    keys.add(key);
-                }
-                expectKey = false;
-            }
-            i = j;
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1)
-                expectKey = true;
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1) {
-            expectKey = true;
-        }
-    }
-    return undefined;
-}
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
  * string of the line can (see line-splitter.ts's LineHandler): a RegExp test of every identifier
@@ -72594,55 +72486,6 @@ class AttemptIds {
         this.at = at;
         this.cls = cls;
     }
-    /** Calls `f` for every id held with its value (block ids ascending, then the others as added). */
-    forEach(f) {
-        AttemptIds.each(this, f);
-    }
-    /** How many ids are held, and the characters of the string ones (what the builder counts as held). */
-    held() {
-        let chars = 0;
-        this.other?.forEach((_, id) => {
-            if (typeof id === "string")
-                chars += id.length;
-        });
-        return { ids: this.denseCount + (this.other?.size ?? 0), chars };
-    }
-    /**
-     * forEach of `ids`, an AttemptIds or its structured clone (a plain object with the same fields,
-     * its slab a copy of its pool's: what a worker thread posts), read through the fields only.
-     */
-    static each(ids, f) {
-        const slab = ids.slab;
-        if (slab !== undefined) {
-            const base = ids.file * PACKED_FILE - 1;
-            const size = MIN_BLOCK << ids.cls;
-            for (let id = 0; id < size; id++) {
-                const v = slab[ids.at + id];
-                if (v !== 0)
-                    f(id, base + v);
-            }
-        }
-        ids.other?.forEach((packed, id) => {
-            f(id, packed);
-        });
-    }
-    /**
-     * The ids of `plain` (an AttemptIds of any pool, or its structured clone: see each) as an
-     * AttemptIds of `pool`, with `delta` added to every value (sources moved by delta / 4 lines).
-     * Nothing of plain is kept: a block of another builder's pool (or of a clone of it, a slab that
-     * other ids of the same post share) is never written through the copy.
-     */
-    static revive(plain, delta, pool) {
-        const out = new AttemptIds(pool);
-        // A block of the same size first, so that the ids in plain's block stay in one (set() takes
-        // an id into the block only while the ids stay dense, counted as they come).
-        if (plain.slab !== undefined)
-            out.grow((MIN_BLOCK << plain.cls) - 1);
-        AttemptIds.each(plain, (id, packed) => {
-            out.set(id, packed + delta);
-        });
-        return out;
-    }
 }
 function grownF64(a, size) {
     const b = new Float64Array(size);
@@ -72905,19 +72748,6 @@ function pack(items) {
 function unpack(packed) {
     return packed === undefined ? undefined : packed.split(SEPARATOR);
 }
-/** How many items a packed list holds. */
-function packedCount(packed) {
-    if (packed === undefined)
-        return 0;
-    let n = 1;
-    for (let at = packed.indexOf(SEPARATOR); at >= 0; at = packed.indexOf(SEPARATOR, at + 1))
-        n++;
-    return n;
-}
-/** The characters of a packed list's items (its separators not counted). */
-function packedChars(packed) {
-    return packed === undefined ? 0 : packed.length - (packedCount(packed) - 1);
-}
 /**
  * Whether `items` (one item or several) stand in `packed` one after another as whole items from
  * character `at`, an item's start. With `whole`, they must also end the list there. The items are
@@ -73178,9 +73008,8 @@ function reviewEvent(revision, validity, source, evidence, meta) {
  * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
  * the compared models' totals, what is held against the caps (InputLimits), and the problems
  * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
- * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
- * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
- * src/read/builder does.
+ * built on it (one object: see label-history.ts); the Dataset made at the end (dataset-finish.ts)
+ * works on it; nothing outside src/read/builder does.
  *
  * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
  */
@@ -73366,37 +73195,9 @@ class BuilderState {
     inUniverse(i) {
         return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE | F_RANKED)) !== 0;
     }
-    /** No problem reported and no cap passed so far (what a read in ranges requires). */
-    healthy() {
-        return !this.stopped && this.lineProblems.total === 0;
-    }
-    /** How many tasks this builder holds (snapshot's `to`). */
-    taskCount() {
-        return this.cols.count;
-    }
-    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
-    heldAttemptIds() {
-        return this.attemptIds;
-    }
     /** Every model_config seen, sorted. */
     modelsPresent() {
         return [...this.models].sort(compareCodeUnits);
-    }
-    /** The dataset revision named so, made (as a row's would be) when new. */
-    revisionNamed(revision) {
-        const known = this.revisions.get(revision);
-        if (known !== undefined)
-            return known;
-        const name = this.intern(revision);
-        const rev = { name, index: this.revisionList.length };
-        this.revisions.set(name, rev);
-        this.revisionList.push(rev);
-        return rev;
-    }
-    holdAll(ids) {
-        const held = ids.held();
-        this.attemptIds += held.ids;
-        this.heldChars += held.chars;
     }
 }
 
@@ -73446,14 +73247,14 @@ const REPEAT_SLOTS = 1 << 10;
 const MAX_REPEAT_BYTES = 1024;
 /** Evidence arrays of up to this many items are reused, one per length. */
 const REUSED_EVIDENCE_LENGTHS = 8;
-const QUOTE = 0x22;
+const scanner_parts_QUOTE = 0x22;
 const scanner_parts_BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const COMMA = 0x2c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
+const scanner_parts_COMMA = 0x2c;
+const scanner_parts_LBRACE = 0x7b;
+const scanner_parts_RBRACE = 0x7d;
+const scanner_parts_LBRACKET = 0x5b;
+const scanner_parts_RBRACKET = 0x5d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -73466,7 +73267,7 @@ const BYTE_NON_ASCII = 3;
 const BYTE_CLASS = new Uint8Array(256);
 for (let c = 0; c < 256; c++) {
     BYTE_CLASS[c] =
-        c === QUOTE
+        c === scanner_parts_QUOTE
             ? BYTE_QUOTE
             : c < 0x20 || c === scanner_parts_BACKSLASH || c === 0x7f || c === 0xc2
                 ? BYTE_OTHER
@@ -73518,7 +73319,7 @@ function equalAt(b, begin, end, word) {
  * closing quote that must follow it.
  */
 function wordAt(b, p, end, words) {
-    if (b[p] !== QUOTE)
+    if (b[p] !== scanner_parts_QUOTE)
         return -1;
     const first = p + 1 < end ? b[p + 1] : -1;
     for (let w = 0; w < words.length; w++) {
@@ -73526,7 +73327,7 @@ function wordAt(b, p, end, words) {
         if (word === undefined || word[0] !== first)
             continue;
         const close = p + 1 + word.length;
-        return close < end && b[close] === QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
+        return close < end && b[close] === scanner_parts_QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
     }
     return -1;
 }
@@ -73916,10 +73717,10 @@ class RowScanner {
             from = p;
             if (k === 0) {
                 p = skipSpace(b, p, end);
-                if (b[p] !== LBRACE || p >= end)
+                if (b[p] !== scanner_parts_LBRACE || p >= end)
                     return false;
                 p = skipSpace(b, p + 1, end);
-                if (p >= end || b[p] === RBRACE)
+                if (p >= end || b[p] === scanner_parts_RBRACE)
                     return false; // {} lacks every field
             }
             else {
@@ -73927,14 +73728,14 @@ class RowScanner {
                 if (p >= end)
                     return false;
                 const c = b[p];
-                if (c === RBRACE)
+                if (c === scanner_parts_RBRACE)
                     break;
-                if (c !== COMMA)
+                if (c !== scanner_parts_COMMA)
                     return false;
                 p = skipSpace(b, p + 1, end);
             }
             // A key.
-            if (p >= end || b[p] !== QUOTE)
+            if (p >= end || b[p] !== scanner_parts_QUOTE)
                 return false;
             const keyBegin = p + 1;
             const keyEnd = this.stringEnd(b, keyBegin, end);
@@ -74050,7 +73851,7 @@ class RowScanner {
         const c = b[p] ?? 0;
         if (field === F_OTHER) {
             // A value of a field the gate ignores: a string, number or literal (objects and arrays: no).
-            if (c === QUOTE) {
+            if (c === scanner_parts_QUOTE) {
                 const close = this.stringEnd(b, p + 1, end);
                 return close < 0 ? -1 : close + 1;
             }
@@ -74140,10 +73941,10 @@ class RowScanner {
                 return q;
             }
             case F_ATTEMPT: {
-                const q = c === QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
+                const q = c === scanner_parts_QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
                 if (q < 0)
                     return -1;
-                out.attempt = c === QUOTE ? this.text : this.num;
+                out.attempt = c === scanner_parts_QUOTE ? this.text : this.num;
                 this.attemptGiven = true;
                 return q;
             }
@@ -74189,7 +73990,7 @@ class RowScanner {
      * bytes). Returns the position after its closing quote, or -1.
      */
     id(b, p, end, maxLength, allowEmpty) {
-        if (b[p] !== QUOTE)
+        if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
         const close = this.stringEnd(b, begin, end);
@@ -74211,12 +74012,12 @@ class RowScanner {
     }
     /** A field that repeats in runs (see RepeatCache), into `text`; as `id`. */
     repeated(b, p, end, cache) {
-        if (b[p] !== QUOTE)
+        if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
         const n0 = cache.length;
         const close = begin + n0;
-        if (n0 > 0 && close < end && b[close] === QUOTE) {
+        if (n0 > 0 && close < end && b[close] === scanner_parts_QUOTE) {
             // The same bytes as a value already read: the same valid id.
             const at = this.base + begin;
             const v = cache.slot >= 0
@@ -74246,13 +74047,13 @@ class RowScanner {
     }
     /** `evidence` at `p` (first byte `c`): a string or an array of strings, into `out`. */
     evidence(b, p, end, c, out) {
-        if (c === QUOTE) {
+        if (c === scanner_parts_QUOTE) {
             const q = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
             if (q >= 0)
                 out.evidence = this.text;
             return q;
         }
-        if (c !== LBRACKET)
+        if (c !== scanner_parts_LBRACKET)
             return -1;
         p = skipSpace(b, p + 1, end);
         if (p >= end)
@@ -74262,13 +74063,13 @@ class RowScanner {
         // Whether the items so far may be packed: ASCII, non-empty, and within the cap. An ASCII
         // item's string is made only once it is known the list is not packed (spans say where).
         let packable = this.packEvidence;
-        if (b[p] === RBRACKET) {
+        if (b[p] === scanner_parts_RBRACKET) {
             p++;
         }
         else {
             for (;;) {
                 // (What id() checks of an item, with its string left for later when ASCII.)
-                if (b[p] !== QUOTE)
+                if (b[p] !== scanner_parts_QUOTE)
                     return -1;
                 const begin = p + 1;
                 const close = this.stringEnd(b, begin, end);
@@ -74300,9 +74101,9 @@ class RowScanner {
                     return -1;
                 const next = b[p];
                 p++;
-                if (next === RBRACKET)
+                if (next === scanner_parts_RBRACKET)
                     break;
-                if (next !== COMMA)
+                if (next !== scanner_parts_COMMA)
                     return -1;
                 p = skipSpace(b, p, end);
                 if (p >= end)
@@ -74645,16 +74446,6 @@ class LabelHistory extends BuilderState {
         }
         return true;
     }
-    /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
-    forgetLastLabels() {
-        this.lastAdded.forget();
-        this.lastMoreTask = -1;
-        this.lastMore = undefined;
-    }
-    /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
-    forgetMemo() {
-        this.memo = undefined;
-    }
     /**
      * After a row's label and evidence were added to task i: when its items stand together in the
      * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
@@ -74992,53 +74783,6 @@ function hasLabel(cols, i) {
         return false;
     return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
 }
-/** What a state's evidence of task i counts as held: the task's items, and every label's items that
- * are not the task's (an item a label keeps when the task's list is full, counted per label). */
-function evidenceChars(cols, i) {
-    const task = cols.evidence[i];
-    let n = packedChars(task);
-    const flags = cols.flags[i] ?? 0;
-    if ((flags & F_LABEL0_OWN) !== 0)
-        n += charsNotIn(cols.label0Evidence.get(i), task);
-    if ((flags & F_MORE_LABELS) !== 0) {
-        for (const e of cols.moreLabels.get(i)?.events ?? [])
-            if (e.own)
-                n += charsNotIn(e.evidence, task);
-    }
-    return n;
-}
-function charsOf(list) {
-    let n = 0;
-    for (const item of list ?? [])
-        n += item.length;
-    return n;
-}
-function charsNotIn(list, packed) {
-    let n = 0;
-    for (const item of list ?? [])
-        if (packedIndexOf(packed, item) < 0)
-            n += item.length;
-    return n;
-}
-/**
- * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
- * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
- * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
- */
-function unionOf(list, more) {
-    if (more === undefined || more.length === 0 || (list?.length ?? 0) >= MAX_EVIDENCE_PER_TASK)
-        return list;
-    let out;
-    for (const item of more) {
-        if (list?.includes(item) === true || out?.includes(item) === true)
-            continue;
-        out ??= list === undefined ? [] : list.slice();
-        out.push(item);
-        if (out.length >= MAX_EVIDENCE_PER_TASK)
-            break;
-    }
-    return out ?? list;
-}
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
 function findLabel(events, revision, validity) {
@@ -75053,17 +74797,6 @@ function findLabel(events, revision, validity) {
  */
 function ownEvidence(own, task) {
     return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
-}
-function sameItems(a, b) {
-    if (a === b)
-        return true;
-    const n = a?.length ?? 0;
-    if (n !== (b?.length ?? 0))
-        return false;
-    for (let i = 0; i < n; i++)
-        if (a?.[i] !== b?.[i])
-            return false;
-    return true;
 }
 /** Whether a list begins with exactly these items (so holds them all). */
 function startsWith(kept, evidence) {
@@ -75422,539 +75155,6 @@ function countsOf(m, i) {
     return shared;
 }
 
-;// CONCATENATED MODULE: ./src/read/builder/column-transfer.ts
-/**
- * A builder's columns between threads (range-read.ts): the buffers to transfer with a structured
- * clone, the columns revived from one (sources moved to the file's line numbers), and a part of
- * them (a range's state is posted in parts).
- */
-
-/**
- * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
- * posted to another thread.
- */
-function column_transfer_columnBuffers(cols) {
-    const out = [];
-    const add = (a) => {
-        if (a.buffer instanceof ArrayBuffer && !out.includes(a.buffer))
-            out.push(a.buffer);
-    };
-    for (const a of [cols.revision, cols.flags, cols.topRevision, cols.topValidity, cols.clusterSrc])
-        add(a);
-    for (const a of [cols.label0Revision, cols.label0Validity, cols.label0Src])
-        add(a);
-    for (const m of [cols.baseline, cols.candidate]) {
-        for (const a of [m.info, m.a0info, m.pass, m.fail, m.infraError, m.missing])
-            add(a);
-    }
-    return out;
-}
-/**
- * TaskColumns from `plain`, a TaskColumns or its structured clone (a plain object with the same
- * fields, AttemptIds as plain objects too: what a worker thread posts), with every source moved
- * by `lines` (a range's lines numbered from 1 become the file's). Takes over plain's arrays, maps
- * and label events (moved in place); its attempt ids are copied into `pool` (the receiving
- * builder's), never kept in the blocks of the builder that made them.
- */
-function reviveColumns(plain, lines, pool) {
-    const cols = Object.assign(new TaskColumns(), plain, {
-        baseline: reviveModel(plain.baseline, lines, pool),
-        candidate: reviveModel(plain.candidate, lines, pool),
-    });
-    if (lines === 0)
-        return cols;
-    for (let i = 0; i < cols.count; i++) {
-        cols.label0Src[i] = (cols.label0Src[i] ?? 0) + lines;
-        cols.clusterSrc[i] = (cols.clusterSrc[i] ?? 0) + lines;
-    }
-    for (const more of cols.moreLabels.values()) {
-        for (const e of more.events)
-            e.src += lines;
-    }
-    for (const [i, c] of cols.clusterConflicts)
-        cols.clusterConflicts.set(i, { value: c.value, src: c.src + lines });
-    return cols;
-}
-function reviveModel(plain, lines, pool) {
-    const more = new Map();
-    for (const [i, ids] of plain.more)
-        more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
-    const others = new Map();
-    for (const [i, held] of plain.others) {
-        const revived = new Map();
-        for (const [harness, h] of held) {
-            revived.set(harness, {
-                harness: h.harness,
-                info: h.info + 2 * lines,
-                a0: h.a0,
-                a0info: h.a0info + 4 * lines,
-                more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
-            });
-        }
-        others.set(i, revived);
-    }
-    const m = Object.assign(new ModelColumns(), plain, { more, others });
-    if (lines !== 0) {
-        for (let i = 0; i < m.info.length; i++) {
-            m.info[i] = (m.info[i] ?? 0) + 2 * lines;
-            m.a0info[i] = (m.a0info[i] ?? 0) + 4 * lines;
-        }
-    }
-    return m;
-}
-/**
- * Tasks [from, to) of `cols` as columns of their own (task from becomes task 0), to post a
- * builder's state in parts: each part, absorbed, is garbage before the next is decoded.
- */
-function sliceColumns(cols, from, to) {
-    const part = (m, copy = (v) => v) => {
-        const out = new Map();
-        for (const [i, v] of m)
-            if (i >= from && i < to)
-                out.set(i - from, copy(v));
-        return out;
-    };
-    // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
-    // slabs (every part's ids, and the free blocks) into each part's structured clone.
-    const pool = new AttemptPool();
-    const ids = (a) => AttemptIds.revive(a, 0, pool);
-    const harnesses = (held) => {
-        const out = new Map();
-        for (const [name, h] of held)
-            out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
-        return out;
-    };
-    const model = (m) => Object.assign(new ModelColumns(), {
-        harness: m.harness.slice(from, to),
-        a0: m.a0.slice(from, to),
-        info: m.info.slice(from, to),
-        a0info: m.a0info.slice(from, to),
-        pass: m.pass.slice(from, to),
-        fail: m.fail.slice(from, to),
-        infraError: m.infraError.slice(from, to),
-        missing: m.missing.slice(from, to),
-        more: part(m.more, ids),
-        others: part(m.others, harnesses),
-    });
-    return Object.assign(new TaskColumns(), {
-        count: to - from,
-        capacity: to - from,
-        taskIds: cols.taskIds.slice(from, to),
-        evidence: cols.evidence.slice(from, to),
-        clusters: cols.clusters.slice(from, to),
-        revision: cols.revision.slice(from, to),
-        flags: cols.flags.slice(from, to),
-        topRevision: cols.topRevision.slice(from, to),
-        topValidity: cols.topValidity.slice(from, to),
-        clusterSrc: cols.clusterSrc.slice(from, to),
-        label0Revision: cols.label0Revision.slice(from, to),
-        label0Validity: cols.label0Validity.slice(from, to),
-        label0Src: cols.label0Src.slice(from, to),
-        label0Evidence: part(cols.label0Evidence),
-        label0Meta: part(cols.label0Meta),
-        moreLabels: part(cols.moreLabels),
-        clusterConflicts: part(cols.clusterConflicts),
-        baseline: model(cols.baseline),
-        candidate: model(cols.candidate),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/read/builder/range-merge.ts
-/**
- * Reading one results file in byte ranges (range-read.ts): each range after the first is read by
- * a builder of its own (its lines numbered from 1), whose state (snapshotOf) is then absorbed by
- * the main thread's builder in range order as if its lines had been read there. Only a clean
- * read is merged: when any range had a problem or passed a cap, or absorbing finds what would
- * have been one (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the
- * caller reads the input again from the start, one line after another, for the exact messages.
- */
-
-
-
-
-
-
-
-
-
-/**
- * Part of this builder's state, to absorb into another (after a structured clone: see
- * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
- * order, absorbs the whole state.
- */
-function snapshotOf(b, from, to, last) {
-    const totals = (st) => last
-        ? {
-            harnessRevisions: [...st.harnessRevisions],
-            datasetRevisions: [...st.datasetRevisions],
-            duplicateRows: st.duplicateRows,
-            attempts: st.attempts,
-        }
-        : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
-    return {
-        cols: from === 0 && to === b.cols.count ? b.cols : sliceColumns(b.cols, from, to),
-        revisions: b.revisionList.map((r) => r.name),
-        models: from === 0 ? [...b.models] : [],
-        baseline: totals(b.baselineState),
-        candidate: totals(b.candidateState),
-    };
-}
-/**
- * Adds to `b` the state of a builder that read results lines of the same file right after the
- * lines read by `b`, numbered from 1 (`lines` is how many lines came before them): the state
- * becomes what reading those lines into `b` would have made, totals aside (absorbTotals).
- * Returns false when that reading would have reported a problem or passed a cap; `b` is then
- * spoilt (read again from the start).
- */
-function absorbSnapshot(b, s, lines) {
-    const p = reviveColumns(s.cols, lines, b.attemptPool);
-    for (const model of s.models) {
-        if (b.models.has(model))
-            continue;
-        if (b.models.size >= b.limits.maxModels)
-            return false;
-        b.heldChars += model.length;
-        b.models.add(model);
-    }
-    const revs = s.revisions.map((name) => b.revisionNamed(name));
-    const cols = b.cols;
-    const dups = [0, 0];
-    for (let t = 0; t < p.count; t++) {
-        const rev = revs[p.revision[t] ?? 0];
-        const taskId = p.taskIds[t];
-        if (rev === undefined || taskId === undefined)
-            return false;
-        const hash = TaskIndex.hash(rev.index, taskId);
-        const i = b.index.find(hash, rev.index, taskId, cols);
-        if (i >= 0) {
-            if (!mergeTask(b, i, p, t, dups))
-                return false;
-            continue;
-        }
-        if (cols.count >= b.limits.maxTasks)
-            return false;
-        b.heldChars += taskId.length;
-        const fresh = cols.add(rev.index, taskId);
-        b.index.add(hash, fresh);
-        adoptTask(b, fresh, p, t);
-    }
-    if (!absorbTotals(b, b.baselineState, s.baseline, dups[0] ?? 0))
-        return false;
-    return absorbTotals(b, b.candidateState, s.candidate, dups[1] ?? 0);
-}
-function absorbTotals(b, st, t, dups) {
-    const attempts = st.attempts + t.attempts;
-    if (attempts > Number.MAX_SAFE_INTEGER)
-        return false;
-    st.attempts = attempts - dups;
-    st.duplicateRows += t.duplicateRows + dups;
-    for (const h of t.harnessRevisions)
-        st.harnessRevisions.add(b.intern(h));
-    for (const r of t.datasetRevisions)
-        st.datasetRevisions.add(b.revisionNamed(r).name);
-    return true;
-}
-/** Task t of `p`, not known here, becomes task i (its state taken over). */
-function adoptTask(b, i, p, t) {
-    const cols = b.cols;
-    const flags = p.flags[t] ?? 0;
-    cols.flags[i] = flags;
-    cols.topRevision[i] = p.topRevision[t] ?? -1;
-    cols.topValidity[i] = p.topValidity[t] ?? 0;
-    cols.label0Revision[i] = p.label0Revision[t] ?? 0;
-    cols.label0Validity[i] = p.label0Validity[t] ?? 0;
-    cols.label0Src[i] = p.label0Src[t] ?? 0;
-    if ((flags & F_LABEL0_OWN) !== 0)
-        cols.label0Evidence.set(i, p.label0Evidence.get(t));
-    const meta = p.label0Meta.get(t);
-    if (meta !== undefined)
-        cols.label0Meta.set(i, meta);
-    const more = p.moreLabels.get(t);
-    if (more !== undefined)
-        cols.moreLabels.set(i, more);
-    cols.evidence[i] = p.evidence[t];
-    b.heldChars += evidenceChars(cols, i);
-    const cluster = p.clusters[t];
-    if (cluster !== undefined) {
-        cols.clusters[i] = b.intern(cluster);
-        cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-        const conflict = p.clusterConflicts.get(t);
-        if (conflict !== undefined)
-            cols.clusterConflicts.set(i, conflict);
-    }
-    if ((flags & F_BASELINE) !== 0)
-        adoptModel(b, i, cols.baseline, p.baseline, t);
-    if ((flags & F_CANDIDATE) !== 0)
-        adoptModel(b, i, cols.candidate, p.candidate, t);
-}
-/** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
-function adoptModel(b, i, m, pm, t) {
-    m.harness[i] = b.intern(pm.harness[t] ?? "");
-    m.info[i] = pm.info[t] ?? 0;
-    m.a0[i] = b.holdAttempt(pm.a0[t]);
-    m.a0info[i] = pm.a0info[t] ?? 0;
-    m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
-    const more = pm.more.get(t);
-    if (more !== undefined) {
-        m.more.set(i, more);
-        b.holdAll(more);
-    }
-    const others = pm.others.get(t);
-    if (others === undefined)
-        return;
-    const held = new Map();
-    for (const h of others.values())
-        held.set(b.intern(h.harness), adoptHarness(b, h));
-    m.others.set(i, held);
-}
-function adoptHarness(b, h) {
-    if (h.more !== undefined)
-        b.holdAll(h.more);
-    return { ...h, harness: b.intern(h.harness), a0: b.holdAttempt(h.a0) };
-}
-/**
- * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
- * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
- */
-function mergeTask(b, i, p, t, dups) {
-    const cols = b.cols;
-    const pf = p.flags[t] ?? 0;
-    for (const [flag, role] of [
-        [F_BASELINE, 0],
-        [F_CANDIDATE, 1],
-    ]) {
-        if ((pf & flag) === 0)
-            continue;
-        const m = role === 0 ? cols.baseline : cols.candidate;
-        const pm = role === 0 ? p.baseline : p.candidate;
-        if (((cols.flags[i] ?? 0) & flag) === 0) {
-            cols.flags[i] = (cols.flags[i] ?? 0) | flag;
-            adoptModel(b, i, m, pm, t);
-            continue;
-        }
-        const repeated = mergeModel(b, i, m, pm, t);
-        if (repeated < 0)
-            return false;
-        dups[role] = (dups[role] ?? 0) + repeated;
-    }
-    if (!mergeLabels(b, i, p, t))
-        return false;
-    const cluster = p.clusters[t];
-    if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
-        const held = cols.clusters[i];
-        if (held === undefined) {
-            cols.clusters[i] = b.intern(cluster);
-            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-        else if (cluster !== held) {
-            // The first row of p with a cluster is the first to contradict the one held here.
-            cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
-        }
-        else {
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-    }
-    return true;
-}
-/**
- * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
- * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
- * for a conflicting result or rows of both kinds for one harness revision.
- */
-function mergeModel(b, i, m, pm, t) {
-    const counts = [0, 0, 0, 0];
-    let failed = false;
-    const harness = (name, info, a0, a0info, more) => {
-        const inline = name === m.harness[i];
-        const seen = inline ? undefined : m.others.get(i)?.get(name);
-        if (!inline && seen === undefined) {
-            m.othersOf(i).set(b.intern(name), adoptHarness(b, { harness: name, info, a0, a0info, more }));
-            return;
-        }
-        const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
-        if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
-            failed = true;
-            return;
-        }
-        const put = (attempt, packed) => {
-            const a0Here = seen === undefined ? m.a0[i] : seen.a0;
-            const moreHere = seen === undefined ? m.more.get(i) : seen.more;
-            const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
-            if (prev !== undefined) {
-                if (prev % 4 === packed % 4)
-                    counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
-                else
-                    failed = true;
-                return;
-            }
-            const held = b.holdAttempt(attempt) ?? attempt;
-            if (a0Here === undefined) {
-                if (seen === undefined) {
-                    m.a0[i] = held;
-                    m.a0info[i] = packed;
-                }
-                else {
-                    seen.a0 = held;
-                    seen.a0info = packed;
-                }
-            }
-            else if (moreHere !== undefined) {
-                moreHere.set(held, packed);
-            }
-            else {
-                const fresh = new AttemptIds(b.attemptPool);
-                fresh.set(held, packed);
-                if (seen === undefined)
-                    m.more.set(i, fresh);
-                else
-                    seen.more = fresh;
-            }
-        };
-        if (a0 !== undefined)
-            put(a0, a0info);
-        more?.forEach(put);
-    };
-    harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
-    for (const h of pm.others.get(t)?.values() ?? [])
-        harness(h.harness, h.info, h.a0, h.a0info, h.more);
-    if (failed)
-        return -1;
-    m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
-    return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
-}
-/**
- * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
- * that of every row that gave it, first seen first, capped, so it is the list held here followed
- * by p's items it lacks; likewise the task's. Returns false past the labels cap.
- */
-function mergeLabels(b, i, p, t) {
-    const cols = b.cols;
-    const flags = cols.flags[i] ?? 0;
-    const pf = p.flags[t] ?? 0;
-    const packedBefore = cols.evidence[i];
-    const packedTheirs = p.evidence[t];
-    // (The same items: nothing to add to the task's list.)
-    const sameList = packedTheirs === packedBefore;
-    const labelFlags = F_LABEL0 | F_LABEL0_OWN | F_MORE_LABELS;
-    if ((flags & labelFlags) === F_LABEL0 &&
-        (pf & labelFlags) === F_LABEL0 &&
-        cols.label0Revision[i] === p.label0Revision[t] &&
-        cols.label0Validity[i] === p.label0Validity[t]) {
-        // One label on both sides, sharing the task's list: the usual case.
-        if (sameList)
-            return true;
-        const before = unpack(packedBefore);
-        const after = unionOf(before, unpack(packedTheirs));
-        if (after !== before) {
-            b.heldChars += charsOf(after) - charsOf(before);
-            cols.evidence[i] = pack(after);
-        }
-        return true;
-    }
-    if ((flags & labelFlags) === F_LABEL0 &&
-        (pf & labelFlags) === F_LABEL0 &&
-        !p.label0Meta.has(t) &&
-        b.limits.maxLabelsPerTask >= 2 &&
-        sameList) {
-        // A second label whose rows brought the task's evidence again (a task-heavy export's
-        // candidate rows): it shares the task's list, which stays as it is.
-        const revision = small(p.label0Revision[t] ?? 0);
-        const code = p.label0Validity[t] ?? 0;
-        const event = {
-            revision,
-            validity: VALIDITIES[code] ?? "unreviewed",
-            src: p.label0Src[t] ?? 0,
-            reviewer: undefined,
-            note: undefined,
-            own: false,
-            evidence: undefined,
-        };
-        cols.moreLabels.set(i, { events: [event], index: undefined });
-        cols.flags[i] = flags | F_MORE_LABELS;
-        if (revision > (cols.topRevision[i] ?? -1)) {
-            cols.topRevision[i] = revision;
-            cols.topValidity[i] = code;
-        }
-        return true;
-    }
-    const heldBefore = evidenceChars(cols, i);
-    const before = unpack(packedBefore);
-    const theirs = unpack(packedTheirs);
-    const after = unionOf(before, theirs);
-    const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
-    // A label's own list is grown in place by later rows: never one that another list also is.
-    const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
-    let top = cols.topRevision[i] ?? -1;
-    let topValidity = cols.topValidity[i] ?? 0;
-    for (const e of labelsOf(p, t, pf)) {
-        const list = e.own ? e.evidence : theirs;
-        const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
-        if (same !== undefined) {
-            same.list = unionOf(same.list, list);
-            continue;
-        }
-        if (labels.length >= b.limits.maxLabelsPerTask)
-            return false;
-        b.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
-        labels.push({ ...e, list });
-        if (e.revision > top) {
-            top = e.revision;
-            topValidity = validityCode(e.validity);
-        }
-    }
-    cols.topRevision[i] = top;
-    cols.topValidity[i] = topValidity;
-    cols.evidence[i] = pack(after);
-    let out = flags & ~labelFlags;
-    const first = labels[0];
-    if (first !== undefined) {
-        out |= F_LABEL0;
-        cols.label0Revision[i] = first.revision;
-        cols.label0Validity[i] = validityCode(first.validity);
-        cols.label0Src[i] = first.src;
-        if (first.reviewer !== undefined || first.note !== undefined) {
-            cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
-        }
-        if (sameItems(first.list, after)) {
-            cols.label0Evidence.delete(i);
-        }
-        else {
-            out |= F_LABEL0_OWN;
-            cols.label0Evidence.set(i, ownCopy(first.list));
-        }
-    }
-    if (labels.length > 1) {
-        const events = labels.slice(1).map((l) => {
-            const own = !sameItems(l.list, after);
-            return {
-                revision: l.revision,
-                validity: l.validity,
-                src: l.src,
-                reviewer: l.reviewer,
-                note: l.note,
-                own,
-                evidence: own ? ownCopy(l.list) : undefined,
-            };
-        });
-        const index = events.length + 1 > LABEL_SCAN_MAX
-            ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
-            : undefined;
-        cols.moreLabels.set(i, { events, index });
-        out |= F_MORE_LABELS;
-    }
-    else {
-        cols.moreLabels.delete(i);
-    }
-    cols.flags[i] = out;
-    b.heldChars += evidenceChars(cols, i) - heldBefore;
-    return true;
-}
-
 ;// CONCATENATED MODULE: ./src/read/builder/dataset-builder.ts
 /**
  * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
@@ -75975,8 +75175,7 @@ function mergeLabels(b, i, p, t) {
  * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
  * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
  * inline, more in a map. The builder is made in layers (label-history.ts): what the parts share
- * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts, a
- * range's state merged by range-merge.ts.
+ * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
@@ -75987,7 +75186,6 @@ function mergeLabels(b, i, p, t) {
  * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
  * held, and the read ends in an InputError.
  */
-
 
 
 
@@ -76366,48 +75564,6 @@ class DatasetBuilder extends LabelHistory {
     rankedSummary(k) {
         return rankedSummary(this, k);
     }
-    /*
-     * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
-     * builder that read a later range is absorbed here in range order.
-     */
-    /**
-     * Part of this builder's state, to absorb into another (after a structured clone: see
-     * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
-     * order, absorbs the whole state.
-     */
-    snapshot(from = 0, to = this.cols.count, last = true) {
-        return snapshotOf(this, from, to, last);
-    }
-    /**
-     * Adds the state of a builder that read results lines of the same file right after the lines
-     * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
-     * what reading those lines here would have made. Returns false when that reading would have
-     * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
-     */
-    absorb(s, lines) {
-        if (!this.healthy())
-            return false;
-        this.forgetLast();
-        this.forgetMemo();
-        if (!absorbSnapshot(this, s, lines))
-            return false;
-        this.forgetLast();
-        return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
-    }
-    /** Drops what the row path remembers of the last row (absorb changes what it points at). */
-    forgetLast() {
-        this.forgetLastLabels();
-        this.lastHarness = undefined;
-        this.lastModel = undefined;
-        this.lastRanked = -1;
-        this.lastRevision = undefined;
-        this.lastTasks = undefined;
-        this.lastTask = -1;
-        for (const st of [this.baselineState, this.candidateState]) {
-            st.lastHarness = undefined;
-            st.lastRevision = undefined;
-        }
-    }
 }
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a, b) {
@@ -76537,448 +75693,6 @@ function tableFileProblem(line, role, file) {
             : ``));
 }
 
-;// CONCATENATED MODULE: ./src/read/range-read.ts
-/**
- * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
- * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
- * each later range is read by a worker thread (src/range-worker.ts) from the same open file into
- * a builder of its own, whose state (range-merge.ts snapshotOf: typed arrays and arrays of strings,
- * posted once) the main thread then absorbs in range order. No line or row crosses threads.
- *
- * Each range is split with line-splitter.ts's LineSplitter, so its lines are exactly those a read of
- * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
- * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
- * absorbed. The main thread hashes the file meanwhile (see readInRanges).
- *
- * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
- * range (the lines would be reported with their numbers) leaves its range to the main thread,
- * which reads it into the builder itself, in order, as a sequential read would. When absorbing
- * finds what a sequential read would have reported (range-merge.ts: a conflict across
- * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
- * the caller reads every file again, one line after another ("restart"), for the exact messages.
- */
-
-
-
-
-
-
-
-
-const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
-/**
- * Tasks per part of a range's state. Posted whole, a task-heavy range's state (a string and
- * arrays a task) is decoded at once and outlives several collections before it is absorbed.
- */
-const PART_TASKS = 32 * 1024;
-/**
- * ... and at most about this many attempt ids a part: a part's ids are posted in slabs of their
- * own and copied again into the main thread's pool, so an attempt-heavy range posted whole has
- * all of them in three places at once and grows the main thread's young generation. Smaller
- * parts cost no time; below this size they gain little memory (BENCHMARKS.md).
- */
-const PART_ATTEMPT_IDS = (/* unused pure expression or super */ null && (32 * 1024));
-/** Tasks per part of a range of `tasks` tasks holding `ids` attempt ids (at most `partTasks`). */
-function tasksPerPart(tasks, ids, partTasks) {
-    const byIds = ids > 0 ? Math.floor((tasks * PART_ATTEMPT_IDS) / ids) : partTasks;
-    return Math.max(1, Math.min(partTasks, byIds));
-}
-/**
- * A task-heavy export (each range holding most tasks again, for another model) costs more to
- * merge than to read, in CPU time and in memory. A worker past this many tasks stops, and the
- * main thread reads its range.
- */
-const MAX_RANGE_TASKS = 64 * 1024;
-/**
- * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
- * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
- * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks or attempt ids (its range is then read again). `firstLine` (the first range's)
- * looks at the file's first line (FirstLineCheck). Read errors are thrown.
- */
-async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash, firstLine) {
-    const splitter = new LineSplitter({
-        bytes: (bytes, begin, stop, line, flags) => {
-            builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
-        },
-    }, (line, message) => {
-        builder.fileProblem(fileIndex, line, message);
-    }, lineNo, firstLine);
-    // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
-    // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
-    // each read. The splitter copies what it carries, so a buffer is free again once push returns.
-    let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    const wantAt = (at) => (end < 0 ? READ_CHUNK_BYTES : Math.min(READ_CHUNK_BYTES, end - at));
-    let pos = start;
-    let want = wantAt(pos);
-    let next = want === 0 ? 0 : read(buffer, want, pos);
-    let past;
-    try {
-        while (want > 0) {
-            const n = await next;
-            if (n === 0) {
-                if (end >= 0)
-                    throw new Error("the file ended before the range did");
-                break;
-            }
-            pos += n;
-            const chunk = buffer.subarray(0, n);
-            [buffer, spare] = [spare, buffer];
-            want = wantAt(pos);
-            next = want === 0 ? 0 : read(buffer, want, pos);
-            hash?.update(chunk);
-            splitter.push(chunk);
-            if (splitter.refused)
-                break;
-            if (stopPast === undefined)
-                continue;
-            if (!builder.healthy())
-                break;
-            // (Decided here: the half line the splitter still holds makes a line that is no task.)
-            past = pastLimits(builder, stopPast, pos - start, splitter.nonBlankLines);
-            if (past !== undefined)
-                break;
-        }
-    }
-    finally {
-        // A read still in flight (the loop left early) ends before the caller may close the file.
-        await Promise.resolve(next).catch(() => 0);
-    }
-    splitter.end();
-    return {
-        lines: splitter.lines,
-        nonBlankLines: splitter.nonBlankLines,
-        bytes: pos - start,
-        halted: splitter.halted,
-        refused: splitter.refused,
-        ...(past === undefined ? {} : { past }),
-    };
-}
-/**
- * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
- * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
- * through the file, and a range given back early costs little (the worker's start and 8 MiB read
- * on another core), where one given back late was read for nothing. A wrong guess only changes
- * who reads the range.
- */
-const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
-/**
- * Which limit the range's state has passed after `read` of its bytes and `lines` non-blank lines,
- * if any (for a note). Where an attempt-id limit is set (the default's, below 1 GiB), the task
- * limit is also taken as passed once the first PROJECT_AFTER_BYTES made a new task of every line
- * and, scaled to the range, would pass it (a task-heavy range given back late was read for
- * nothing, and its worker's heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
- * with one model's pass over 50,000 tasks, then repeat them), and a wrong guess costs more on a
- * larger file, where ranges are most of the speed.
- */
-function pastLimits(builder, limits, read, lines) {
-    const tasks = builder.taskCount();
-    const newEveryLine = limits.attemptIds < Infinity && read >= PROJECT_AFTER_BYTES && lines > 0 && tasks >= lines;
-    if (tasks > limits.tasks || (newEveryLine && (tasks / read) * limits.bytes > limits.tasks))
-        return `more than ${limits.tasks} tasks`;
-    const ids = builder.heldAttemptIds();
-    const projected = read >= PROJECT_AFTER_BYTES &&
-        limits.attemptIds < Infinity &&
-        (ids / read) * limits.bytes > limits.attemptIds;
-    return ids > limits.attemptIds || projected ? `more than ${limits.attemptIds} attempt ids` : undefined;
-}
-/** Hashes the file from `start` to its end; returns the bytes hashed. */
-async function hashRest(read, start, hash) {
-    const buffer = Buffer.allocUnsafe(1024 * 1024);
-    let pos = start;
-    for (;;) {
-        const n = await read(buffer, buffer.length, pos);
-        if (n === 0)
-            return pos - start;
-        hash.update(buffer.subarray(0, n));
-        pos += n;
-    }
-}
-/**
- * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
- * and absorbs the others' state (with an even split it would wait for the worker).
- */
-const FIRST_RANGE_SHARE = 0.4;
-const WORKER_YOUNG_MB = 8;
-function defaultCuts(size, n) {
-    const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
-    return Array.from({ length: n - 1 }, (_, k) => Math.floor(size * (first + (k * (1 - first)) / (n - 1))));
-}
-/** How far past a cut the reader looks for the line end to cut at (a longer line is overlong anyway). */
-const CUT_SEARCH_BYTES = 2 * 1024 * 1024;
-/**
- * Where the ranges start: 0, then just after the first LF at or after each k/n of the file. A cut
- * with no LF near it is dropped (its bytes join the range before).
- */
-async function rangeStarts(fh, size, n, cuts = defaultCuts(size, n)) {
-    const starts = [0];
-    const window = Buffer.allocUnsafe(64 * 1024);
-    for (const at of cuts) {
-        const target = Math.max(at, (starts[starts.length - 1] ?? 0) + 1);
-        let cut = -1;
-        for (let pos = target - 1; cut < 0 && pos < size && pos < target + CUT_SEARCH_BYTES;) {
-            const got = (await fh.read(window, 0, window.length, pos)).bytesRead;
-            if (got === 0)
-                break;
-            const at = window.subarray(0, got).indexOf(0x0a);
-            if (at >= 0)
-                cut = pos + at + 1;
-            pos += got;
-        }
-        if (cut > 0 && cut < size)
-            starts.push(cut);
-    }
-    return starts;
-}
-function isRangeAnswer(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    if ("problem" in m)
-        return m.problem === true;
-    return "lines" in m && typeof m.lines === "number" && "parts" in m && typeof m.parts === "number";
-}
-function isPart(m) {
-    return typeof m === "object" && m !== null && "part" in m && "snapshot" in m;
-}
-function startRange(script, task, onNote) {
-    let worker;
-    try {
-        worker = new external_node_worker_threads_.Worker(script, {
-            workerData: task,
-            // Its builder's state lives long: a small young generation keeps the peak RSS down.
-            resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-        });
-    }
-    catch (e) {
-        onNote(`cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`);
-        return {
-            answer: Promise.resolve(undefined),
-            part: () => Promise.resolve(undefined),
-            stop: () => Promise.resolve(),
-        };
-    }
-    let settleAnswer;
-    const answer = new Promise((settle) => {
-        settleAnswer = settle;
-    });
-    let waiting;
-    let dead = false;
-    let stopping = false;
-    const die = () => {
-        dead = true;
-        settleAnswer?.(undefined);
-        waiting?.(undefined);
-        waiting = undefined;
-    };
-    worker.on("message", (m) => {
-        if (isPart(m)) {
-            const settle = waiting;
-            waiting = undefined;
-            settle?.(m.snapshot);
-        }
-        else {
-            const a = isRangeAnswer(m) ? m : undefined;
-            settleAnswer?.(a);
-            // A range given back: nothing more is asked of its worker, whose heap would otherwise live
-            // on to the end of the first range's read.
-            if (a !== undefined && "problem" in a) {
-                stopping = true;
-                void worker.terminate();
-            }
-        }
-    });
-    worker.once("error", (e) => {
-        onNote(`a range reader failed (${e instanceof Error ? e.message : String(e)}); reading its range here`);
-        die();
-    });
-    worker.once("exit", (code) => {
-        if (!stopping && !dead)
-            onNote(`a range reader exited with code ${code}; reading its range here`);
-        die();
-    });
-    return {
-        answer,
-        part: (k) => dead
-            ? Promise.resolve(undefined)
-            : new Promise((settle) => {
-                waiting = settle;
-                worker.postMessage(k);
-            }),
-        stop: async () => {
-            stopping = true;
-            await worker.terminate();
-        },
-    };
-}
-/**
- * Returns once the reactions to `answer` registered before this call have run, if it is settled
- * already (a settled promise's reactions are queued before those of the race's second entry).
- */
-async function settledYet(answer) {
-    await Promise.race([answer, Promise.resolve()]);
-}
-/**
- * Reads the results file `abs` (plain, not gzip: the caller checks) in ranges into `builder`,
- * which holds what the files before it gave. Returns undefined, having read nothing, when the file
- * cannot be cut (it is then read whole as usual).
- */
-async function readInRanges(abs, builder, task, options, onNote, firstLine) {
-    let fh;
-    try {
-        fh = await (0,promises_namespaceObject.open)(abs, "r");
-    }
-    catch {
-        return undefined;
-    }
-    const workers = [];
-    let rehash;
-    try {
-        const size = (await fh.stat()).size;
-        const starts = await rangeStarts(fh, size, options.ranges, options.cuts);
-        if (starts.length < 2)
-            return undefined;
-        onNote(`reading ${task.fileNames[task.fileIndex] ?? "?"} in ${starts.length} byte ranges`);
-        for (let k = 1; k < starts.length; k++) {
-            const range = {
-                ...task,
-                fd: fh.fd,
-                start: starts[k] ?? 0,
-                end: starts[k + 1] ?? -1,
-                partTasks: options.partTasks ?? PART_TASKS,
-                maxTasks: options.maxTasks ?? MAX_RANGE_TASKS,
-                maxAttemptIds: options.attemptLimit !== undefined && size < options.attemptLimit.belowBytes
-                    ? options.attemptLimit.ids
-                    : Infinity,
-            };
-            const elsewhere = options.readElsewhere;
-            workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
-        }
-        const open_ = fh;
-        const read = async (buffer, length, position) => (await open_.read(buffer, 0, length, position)).bytesRead;
-        // Hashed here: the first range as it is read, then the rest while the workers read it (this
-        // thread has time then, and a hash thread would be a third on two cores).
-        const hash = (0,external_node_crypto_.createHash)("sha256");
-        // A second range given back while the first is read (task- or attempt-heavy: RangeLimits) is
-        // this thread's to read next: from then on the file is hashed on a thread of its own, from its
-        // start, as a sequential read hashes it, and not here (where it would delay the read of the
-        // range given back).
-        let hashHere = true;
-        let decided = false;
-        const sink = {
-            update: (chunk) => {
-                if (hashHere)
-                    hash.update(chunk);
-            },
-        };
-        const second = workers.length === 1 ? workers[0]?.answer : undefined;
-        void second?.then((answer) => {
-            if (decided || (answer !== undefined && !("problem" in answer)))
-                return;
-            hashHere = false;
-            rehash = (options.hashElsewhere ?? hashInWorker)(fh);
-        });
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink, firstLine);
-        // Not JSON lines: the sequential read says so.
-        if (done.refused)
-            return "restart";
-        if (second !== undefined && !done.halted)
-            await settledYet(second);
-        decided = true;
-        let hashed = hashHere ? done.bytes + (await hashRest(read, done.bytes, hash)) : -1;
-        let lines = done.lines;
-        let nonBlankLines = done.nonBlankLines;
-        let bytes = done.bytes;
-        for (let k = 1; k < starts.length; k++) {
-            if (done.halted)
-                return "restart";
-            const reader = workers[k - 1];
-            const answer = await reader?.answer;
-            if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
-                for (let part = 0; part < answer.parts; part++) {
-                    const snapshot = await reader.part(part);
-                    // Its last part in hand, the worker goes before that part is absorbed: its heap and the
-                    // absorbed copy together would be the range read's peak.
-                    if (part === answer.parts - 1)
-                        await reader.stop();
-                    // A reader that dies after a part was absorbed leaves the builder half merged.
-                    if (snapshot === undefined || !builder.absorb(snapshot, lines))
-                        return "restart";
-                }
-                lines += answer.lines;
-                nonBlankLines += answer.nonBlankLines;
-                bytes += answer.bytes;
-                continue;
-            }
-            if (answer !== undefined && "problem" in answer) {
-                onNote(`reading byte range ${k + 1} here: its reader found ${answer.why ?? "a problem"}`);
-            }
-            // Read here, in order: what a sequential read does (its problems with their line numbers).
-            done = await readRange(read, starts[k] ?? 0, starts[k + 1] ?? -1, lines, builder, task.fileIndex);
-            lines = done.lines;
-            nonBlankLines += done.nonBlankLines;
-            bytes += done.bytes;
-        }
-        let sha256;
-        if (rehash !== undefined) {
-            const whole = await rehash.result;
-            rehash = undefined;
-            if ("error" in whole)
-                return "restart";
-            hashed = whole.bytes;
-            sha256 = whole.digest;
-        }
-        // A file that changed while it was read: the sequential read says so.
-        if (hashed !== bytes)
-            return "restart";
-        return { sha256: sha256 ?? hash.digest("hex"), nonBlankLines };
-    }
-    catch {
-        return "restart";
-    }
-    finally {
-        // (Settled before the file is closed: the hash thread reads it by its fd.)
-        await rehash?.cancel().catch(() => undefined);
-        for (const w of workers)
-            await w.stop().catch(() => undefined);
-        await fh.close().catch(() => undefined);
-    }
-}
-/**
- * The body of a range worker (src/range-worker.ts): reads its range into a builder of its own;
- * answers with what it read and the parts of the builder's state, or that the range has a problem.
- */
-async function readRangeState(task, makeBuilder) {
-    const builder = makeBuilder(task);
-    const read = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
-    const bytes = (task.end < 0 ? fstatSync(task.fd).size : task.end) - task.start;
-    const limits = { tasks: task.maxTasks, attemptIds: task.maxAttemptIds, bytes };
-    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, limits);
-    const past = done.past ?? pastLimits(builder, limits, done.bytes, done.nonBlankLines);
-    if (!builder.healthy() || done.halted || past !== undefined) {
-        return {
-            answer: {
-                problem: true,
-                // (A read stopped at a limit may end in half a line: the limit is why.)
-                why: past ?? "a problem in its range",
-            },
-            part: () => {
-                throw new Error("range-read: a range with a problem has no state to post");
-            },
-        };
-    }
-    const tasks = builder.taskCount();
-    const size = tasksPerPart(tasks, builder.heldAttemptIds(), task.partTasks);
-    const parts = Math.max(1, Math.ceil(tasks / size));
-    return {
-        answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },
-        part: (k) => {
-            const snapshot = builder.snapshot(k * size, Math.min(tasks, (k + 1) * size), k === parts - 1);
-            return { snapshot, transfer: columnBuffers(snapshot.cols) };
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/read/read-dataset.ts
 /**
  * The reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or gzip, in, one
@@ -76988,11 +75702,9 @@ async function readRangeState(task, makeBuilder) {
  * One path: bytes → lines (lines/: the file streamed and hashed, split into lines) → rows (rows/:
  * the byte scanner, JSON.parse for any other line, the same checks) → the DatasetBuilder
  * (builder/) → the Dataset. Files are read one after another, results first, then reviews, each
- * once, its SHA-256 computed from the same bytes; a large plain results file may be read in byte
- * ranges on worker threads (range-read.ts), which changes nothing but the speed. Memory grows with
- * the number of (model, task) pairs, not with the number of rows (see dataset-builder.ts).
+ * once, its SHA-256 computed from the same bytes. Memory grows with the number of (model, task)
+ * pairs, not with the number of rows (see dataset-builder.ts).
  */
-
 
 
 
@@ -77077,7 +75789,6 @@ async function readDataset(opts) {
  * The one read path keeping K models' columns in one pass: `models` (or, null, every model of the
  * export) are held as the baseline and the candidate are, and every task one of them ran is in
  * the Dataset. The options' baseline and candidate must be ids no row has (read as pairOfMany).
- * Large files are read sequentially: the range workers merge two models' columns only.
  */
 async function readRanked(opts, models) {
     const read = await readWith({ ...opts, pairOfMany: true }, models);
@@ -77102,23 +75813,10 @@ async function readWith(opts, models) {
         return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
     });
     await checkFiles(files);
-    // (A K-model read is sequential: the range workers merge a pair's columns only.)
-    const ranges = models === undefined ? opts.readRanges : undefined;
-    if (ranges !== undefined && ranges.ranges >= 2) {
-        const read = await readFiles(opts, files, ranges, models);
-        if (read !== RESTART)
-            return { ...read, dataset: withDerivedRevisions(read.dataset) };
-        opts.onNote?.("reading the input again, one line after another, for the exact messages");
-    }
-    const read = await readFiles(opts, files, undefined, models);
-    // Without ranges nothing restarts.
-    if (read === RESTART)
-        throw new Error("read-dataset: a sequential read asked to restart");
+    const read = await readFiles(opts, files, models);
     return { ...read, dataset: withDerivedRevisions(read.dataset) };
 }
-/** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
-const RESTART = Symbol("restart");
-async function readFiles(opts, files, ranges, models) {
+async function readFiles(opts, files, models) {
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
     builder.pairOfMany = opts.pairOfMany === true;
     if (models !== undefined)
@@ -77136,37 +75834,16 @@ async function readFiles(opts, files, ranges, models) {
         };
         // A CSV or TSV table given as JSON lines: one problem for the file, not one a line.
         const firstLine = (line) => tableFileProblem(line, f.kind, f.display);
-        let streamed;
-        const ranged = f.kind === "results" &&
-            ranges !== undefined &&
-            f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
-            builder.healthy() &&
-            !(await isGzipFile(f.abs))
-            ? await readInRanges(f.abs, builder, {
-                fileIndex: i,
-                fileNames: files.map((g) => g.display),
-                baseline: opts.baseline,
-                candidate: opts.candidate,
-                limits: opts.limits,
-            }, ranges, opts.onNote ?? (() => undefined), firstLine)
-            : undefined;
-        if (ranged === "restart")
-            return RESTART;
-        if (ranged !== undefined) {
-            streamed = ranged;
-        }
-        else {
-            const onLine = f.kind === "results"
-                ? {
-                    bytes: (bytes, begin, end, line, flags) => {
-                        builder.addResultBytes(bytes, begin, end, flags, i, line);
-                    },
-                }
-                : (text, begin, end, line, plain) => {
-                    builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
-                };
-            streamed = await streamLines(f.abs, onLine, problem, firstLine);
-        }
+        const onLine = f.kind === "results"
+            ? {
+                bytes: (bytes, begin, end, line, flags) => {
+                    builder.addResultBytes(bytes, begin, end, flags, i, line);
+                },
+            }
+            : (text, begin, end, line, plain) => {
+                builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+            };
+        const streamed = await streamLines(f.abs, onLine, problem, firstLine);
         rowsRead += streamed.nonBlankLines;
         if (f.kind === "results" && streamed.nonBlankLines === 0 && streamed.sha256 !== undefined) {
             emptyResults.push({ fileIndex: i, bytes: f.bytes });
@@ -79663,6 +78340,17 @@ function runGate(dataset, policy, options) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/read/sha256-hex.ts
+
+/**
+ * SHA-256 of a string's UTF-8 bytes, as lowercase hex: the policy's digest, and the digest the
+ * shells give the core for a run summary's digests (src/core/runs/run-summary.ts), which may not
+ * import node:crypto itself.
+ */
+function sha256Hex(text) {
+    return (0,external_node_crypto_.createHash)("sha256").update(text, "utf8").digest("hex");
+}
+
 ;// CONCATENATED MODULE: ./src/read/run-inputs.ts
 /**
  * Every input file of a gate run, read once, in the order the user's errors are reported: the
@@ -79678,16 +78366,13 @@ function runGate(dataset, policy, options) {
 
 
 
-function sha256(text) {
-    return (0,external_node_crypto_.createHash)("sha256").update(text, "utf8").digest("hex");
-}
 /** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
 function runPolicy(policy, today, display, headText = null, history = null) {
     return gatePolicy({
         text: policy.text,
         source: {
             path: display(policy.path),
-            sha256: sha256(policy.text),
+            sha256: sha256Hex(policy.text),
             source: policy.source,
             lastCommit: policy.lastCommit,
         },
@@ -79701,16 +78386,12 @@ async function readRunInputs(req) {
     }
     const display = req.displayPath ?? ((p) => p);
     const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
-    if (req.readThreads?.note !== undefined)
-        req.onNote?.(req.readThreads.note);
     const read = await readDataset({
         results: req.results,
         reviews: req.reviews,
         baseline: req.baseline,
         candidate: req.candidate,
         displayPath: display,
-        ...(req.readThreads?.ranges === undefined ? {} : { readRanges: req.readThreads.ranges }),
-        ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     });
     // The builder is garbage now: its held state goes before the evaluation allocates.
@@ -79794,7 +78475,6 @@ async function readRankInputs(req) {
         baseline: NO_PAIR[0],
         candidate: NO_PAIR[1],
         displayPath: display,
-        ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     }, req.models);
     const dataset = read.dataset;
@@ -81236,90 +79916,6 @@ async function upsertStickyComment(req, deps) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/sha256.ts
-/**
- * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as lowercase hex. The core may not import
- * node:crypto (it runs nowhere but pure code), and a run summary's digests are computed from the
- * report alone; the inputs are a few dozen short hex strings, so speed does not matter.
- */
-const K = new Uint32Array([
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2,
-]);
-function rotr(x, n) {
-    return (x >>> n) | (x << (32 - n));
-}
-function sha256Hex(text) {
-    const bytes = new TextEncoder().encode(text);
-    // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
-    const blocks = Math.ceil((bytes.length + 9) / 64);
-    const data = new Uint8Array(blocks * 64);
-    data.set(bytes);
-    data[bytes.length] = 0x80;
-    const view = new DataView(data.buffer);
-    const bits = bytes.length * 8;
-    view.setUint32(data.length - 8, Math.floor(bits / 0x100000000));
-    view.setUint32(data.length - 4, bits >>> 0);
-    const h = new Uint32Array([
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]);
-    const w = new Uint32Array(64);
-    for (let b = 0; b < blocks; b++) {
-        for (let t = 0; t < 16; t++)
-            w[t] = view.getUint32(b * 64 + t * 4);
-        for (let t = 16; t < 64; t++) {
-            const w15 = w[t - 15];
-            const w2 = w[t - 2];
-            const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
-            const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
-            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-        }
-        let a = h[0];
-        let bb = h[1];
-        let c = h[2];
-        let d = h[3];
-        let e = h[4];
-        let f = h[5];
-        let g = h[6];
-        let hh = h[7];
-        for (let t = 0; t < 64; t++) {
-            const t1 = (hh +
-                (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
-                ((e & f) ^ (~e & g)) +
-                K[t] +
-                w[t]) |
-                0;
-            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
-            hh = g;
-            g = f;
-            f = e;
-            e = (d + t1) | 0;
-            d = c;
-            c = bb;
-            bb = a;
-            a = (t1 + t2) | 0;
-        }
-        h[0] = h[0] + a;
-        h[1] = h[1] + bb;
-        h[2] = h[2] + c;
-        h[3] = h[3] + d;
-        h[4] = h[4] + e;
-        h[5] = h[5] + f;
-        h[6] = h[6] + g;
-        h[7] = h[7] + hh;
-    }
-    let hex = "";
-    for (const word of h)
-        hex += word.toString(16).padStart(8, "0");
-    return hex;
-}
-
 ;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
 /**
  * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
@@ -81327,7 +79923,6 @@ function sha256Hex(text) {
  * so remembering it in the sticky comment leaks nothing the comment does not show. The action
  * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.
  */
-
 
 /** The longest model_config a summary may carry (a model id is far shorter; the bound is for a hostile comment). */
 const RUN_SUMMARY_NAME_MAX = 500;
@@ -81367,14 +79962,14 @@ function parseRunSummary(value) {
  * "\n" (no files: the sha256 of the empty string). Sorted, so giving the same files in another
  * order is the same input.
  */
-function inputsDigest(fileDigests) {
+function inputsDigest(fileDigests, sha256Hex) {
     return sha256Hex([...fileDigests]
         .sort()
         .map((d) => `${d}\n`)
         .join(""));
 }
 /** The run that made `report`, on commit `headSha` (null outside a pull request). */
-function summaryOfReport(report, headSha) {
+function summaryOfReport(report, headSha, sha256Hex) {
     const p = report.provenance;
     const c = report.comparison;
     let reviewMax = null;
@@ -81386,8 +79981,8 @@ function summaryOfReport(report, headSha) {
         baseline: report.models.baseline.config,
         candidate: report.models.candidate.config,
         digests: {
-            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256)),
-            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256)),
+            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), sha256Hex),
+            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256), sha256Hex),
             policy: p.policy.sha256,
         },
         review_revision_max: reviewMax,
@@ -81414,6 +80009,7 @@ function summaryOfReport(report, headSha) {
  * only when its digest equals the block digest of one of the gate's own check runs; otherwise it
  * is shown marked as unverified and never used to decide, nor carried into the next block.
  */
+
 
 
 
@@ -81629,7 +80225,7 @@ async function blockVerified(reading, onHead, req, deps) {
 }
 /** The 16-hex results digest a check run's external_id records (RunSummary.digests.results, cut). */
 function digest16(fileDigests) {
-    return inputsDigest(fileDigests).slice(0, 16);
+    return inputsDigest(fileDigests, sha256Hex).slice(0, 16);
 }
 /**
  * The earlier runs on the head commit as the `reruns` check sees them: which had other results,
@@ -81903,14 +80499,14 @@ function changesSinceLastRun(previous, current) {
  * `report` (made by runGate from `dataset`) with what changed since `previous`. The key keeps its
  * place in the report (build-report.ts writes it as null).
  */
-function withSinceLastRun(report, dataset, headSha, previous) {
+function withSinceLastRun(report, dataset, headSha, previous, sha256Hex) {
     const asOf = report.provenance.as_of_review;
     // runGate decided on this view; it is the same Dataset when no --as-of-review was given.
     const view = asOf === null ? dataset : datasetAsOfReview(dataset, asOf);
     const since = changesSinceLastRun(previous, {
         dataset: view,
         report,
-        summary: summaryOfReport(report, headSha),
+        summary: summaryOfReport(report, headSha, sha256Hex),
     });
     return { ...report, since_last_run: since };
 }
@@ -81923,6 +80519,7 @@ function withSinceLastRun(report, dataset, headSha, previous) {
  * and its Dataset can be compared task by task. The CLI's `--since-*` flags and the action (the
  * previous run's files at its head commit) call it.
  */
+
 
 
 
@@ -81946,7 +80543,7 @@ async function readPreviousRun(current, files) {
     const report = runGate(inputs.dataset, inputs.policy, inputs.options);
     const asOf = inputs.options.asOfReview;
     return {
-        summary: summaryOfReport(report, files.headSha),
+        summary: summaryOfReport(report, files.headSha, sha256Hex),
         dataset: asOf === null ? inputs.dataset : datasetAsOfReview(inputs.dataset, asOf),
     };
 }
@@ -81958,6 +80555,7 @@ async function readPreviousRun(current, files) {
  * key `runs` are settled with the verdict; the record and the block are written by the GitHub
  * phase (src/action/run.ts) after it.
  */
+
 
 
 
@@ -82031,7 +80629,7 @@ function decideWithRuns(decide, earlier, mode, resultsFiles, headSha) {
             ],
         }
         : gated;
-    const summary = summaryOfReport(decided, headSha);
+    const summary = summaryOfReport(decided, headSha, sha256Hex);
     const block = read?.block ?? null;
     const verified = read?.verified === true && block !== null;
     const remembered = block?.runs ?? [];
@@ -82084,7 +80682,7 @@ async function withActionSinceLastRun(req, deps) {
         deps.log.info(unavailable === null
             ? `Since the last run: compared task by task with the run on ${sha ?? "?"}.`
             : `Since the last run: figures only (${unavailable}).`);
-        return withSinceLastRun(req.report, req.dataset, headSha, { summary: previous, dataset, unavailable });
+        return withSinceLastRun(req.report, req.dataset, headSha, { summary: previous, dataset, unavailable }, sha256Hex);
     };
     if (sha === null || req.ctx.repo === null)
         return done(null, "the previous run names no commit");
@@ -82857,11 +81455,7 @@ async function runAction(deps) {
                 today: deps.today,
                 toolVersion: TOOL_VERSION,
                 displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-                ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
                 ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-                onNote: (message) => {
-                    log.debug(message);
-                },
             };
             const gateInputs = await readRunInputs(request);
             const decided = decideWithRuns((extraChecks) => runGate(gateInputs.dataset, gateInputs.policy, { ...gateInputs.options, extraChecks }), earlier, gateInputs.policy.policy.reruns, gateInputs.dataset.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), ctx.sha);
@@ -83055,11 +81649,7 @@ async function runRankAction(deps) {
                 models: inputs.rank.models,
                 today: deps.today,
                 displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-                ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
                 ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-                onNote: (message) => {
-                    log.debug(message);
-                },
             });
             const ranked = runRank(read.data, read.policy, {
                 reference,
@@ -83137,84 +81727,22 @@ function runGateAction(deps) {
     return runAction(deps);
 }
 
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./src/read/read-threads.ts
+;// CONCATENATED MODULE: ./src/read/retired-read-settings.ts
 /**
- * Which worker threads a bundle reads large results files with: the range-worker.js built next
- * to it (src/range-worker.ts). By default the main thread reads, scans and builds (the byte
- * scanner, rows/row-scanner.ts) while a hash thread computes the file's SHA-256; a plain results file
- * of at least AUTO_RANGE_MIN_BYTES is read in 2 byte ranges when the machine has two cores or
- * more (range-read.ts): the main thread reads the first range and hashes the file,
- * a range worker the second, each into builder state of its own, merged in range order; no line
- * or row crosses threads, and the report is the same byte for byte. Below
- * AUTO_RANGE_LEAN_BELOW_BYTES a range worker that holds (or, from its first 8 MiB, would hold)
- * more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids gives its range back to the main thread, as
- * one past 65,536 tasks always does: merging what such a range holds costs more than reading it
- * here. The figures are in BENCHMARKS.md.
- *
- * MODEL_GATE_READ_RANGES=N (2 to MAX_READ_RANGES) reads a plain results file of at least
- * DEFAULT_RANGE_MIN_BYTES in N ranges, with no attempt-id limit; `0` or `1` reads every file
- * whole.
- *
- * MODEL_GATE_PARSE_THREADS started a parse pool (worker threads parsing lines the main thread
- * split), which cost more than it saved once the byte scanner read rows on the main thread; it
- * was removed. A value set is no longer read: the read is the default one, and a debug note says
- * so.
+ * Environment variables that chose how earlier builds read large exports, and no longer do. Every
+ * file is now read whole, and hashed, on the main thread: the parse pool (MODEL_GATE_PARSE_THREADS)
+ * and the byte-range workers (MODEL_GATE_READ_RANGES) were removed because they did not pay on the
+ * two-core machines the gate runs on (BENCHMARKS.md). A value still set changes nothing: the bundles say so in their debug
+ * output (MODEL_GATE_DEBUG=1 for the CLI, the step debug log for the action), so that a setting
+ * that stopped working is not silently taken for one that works.
  */
-
-
-
-const RANGE_WORKER_FILE = "range-worker.js";
-const MAX_READ_RANGES = 8;
-/** Without MODEL_GATE_READ_RANGES, plain results files this large are read in 2 ranges. */
-const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
-/**
- * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
- * leaves its range to the main thread: merging them costs memory, and at this size memory comes
- * first. 640 Ki ids is the worker's share of a 10⁶-row export whose every row is an attempt of a
- * compared model (the bench's deep-attempts shape); more is given back. From 1 GiB, speed comes
- * first.
- */
-const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
-const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;
-function read_threads_count(raw) {
-    return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
-}
-/**
- * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
- * range-worker.js next to it (running from source, as the tests do).
- */
-function bundledReadThreads(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
-    const script = new URL(RANGE_WORKER_FILE, bundleUrl);
-    if (script.protocol !== "file:" || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(script)))
-        return undefined;
-    const parseThreads = env["MODEL_GATE_PARSE_THREADS"];
-    const note = parseThreads === undefined || parseThreads === ""
-        ? undefined
-        : `MODEL_GATE_PARSE_THREADS is no longer read (the parse pool was removed: it cost more than it ` +
-            `saved); reading as without it`;
-    const given = env["MODEL_GATE_READ_RANGES"];
-    // (Any value given, even one not understood, is the user's choice: only an unset one is ours.)
-    const auto = (given === undefined || given === "") && cores >= 2;
-    const ranges = auto ? 2 : Math.min(read_threads_count(given) ?? 0, MAX_READ_RANGES);
-    return {
-        ...(ranges < 2
-            ? {}
-            : {
-                ranges: {
-                    script,
-                    ranges,
-                    ...(auto
-                        ? {
-                            minBytes: AUTO_RANGE_MIN_BYTES,
-                            attemptLimit: { ids: AUTO_RANGE_MAX_ATTEMPT_IDS, belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES },
-                        }
-                        : {}),
-                },
-            }),
-        ...(note === undefined ? {} : { note }),
-    };
+const RETIRED = [
+    { name: "MODEL_GATE_READ_RANGES", why: "reading in byte ranges was removed: it did not pay on two cores" },
+    { name: "MODEL_GATE_PARSE_THREADS", why: "the parse pool was removed: it cost more than it saved" },
+];
+/** One debug note for each retired setting given a value in `env`, in a fixed order. */
+function retiredReadSettingNotes(env) {
+    return RETIRED.filter(({ name }) => (env[name] ?? "") !== "").map(({ name, why }) => `${name} is no longer read (${why}); reading as without it`);
 }
 
 ;// CONCATENATED MODULE: external "node:v8"
@@ -83272,6 +81800,8 @@ function fullCollectionFor(env) {
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/source-mapped-stack.ts
 // Maps the frames of a stack trace that point into a bundle (dist/*.js) back to src/ through the
 // bundle's source map (dist/*.js.map, written by scripts/package.mjs). Node applies source maps
@@ -83423,7 +81953,8 @@ async function main() {
         runnerProblems.add(variable);
         log.error(message);
     };
-    const readThreads = bundledReadThreads(import.meta.url, process.env);
+    for (const note of retiredReadSettingNotes(process.env))
+        log.debug(note);
     const collectGarbage = fullCollectionFor(process.env);
     const retry = retrySettings(process.env);
     let outcome;
@@ -83476,7 +82007,6 @@ async function main() {
             gitToFile: gitToFile,
             retry,
             today: new Date().toISOString().slice(0, 10),
-            ...(readThreads === undefined ? {} : { readThreads }),
             ...(collectGarbage === undefined ? {} : { collectGarbage }),
         });
         outcome = { kind: "result", result };

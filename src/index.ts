@@ -21,7 +21,7 @@ import {
 import { gitToFile } from "./action/base-files.js";
 import { createLogger, type Logger } from "./action/logger.js";
 import { runGateAction, type GateRunResult } from "./action/run-gate.js";
-import { bundledReadThreads } from "./read/read-threads.js";
+import { retiredReadSettingNotes } from "./read/retired-read-settings.js";
 import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     runnerProblems.add(variable);
     log.error(message);
   };
-  const readThreads = bundledReadThreads(import.meta.url, process.env);
+  for (const note of retiredReadSettingNotes(process.env)) log.debug(note);
   const collectGarbage = fullCollectionFor(process.env);
   const retry = retrySettings(process.env);
   let outcome: Outcome;
@@ -193,7 +193,6 @@ async function main(): Promise<void> {
       gitToFile,
       retry,
       today: new Date().toISOString().slice(0, 10),
-      ...(readThreads === undefined ? {} : { readThreads }),
       ...(collectGarbage === undefined ? {} : { collectGarbage }),
     });
     outcome = { kind: "result", result };

@@ -198,11 +198,7 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
           models: inputs.rank.models,
           today: deps.today,
           displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-          ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
           ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-          onNote: (message) => {
-            log.debug(message);
-          },
         });
         const ranked = runRank(read.data, read.policy, {
           reference,

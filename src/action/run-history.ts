@@ -17,6 +17,7 @@ import { inputsDigest, runSummarySchema } from "../core/runs/run-summary.js";
 import type { RunSummary } from "../core/run-types.js";
 import { RUN_HISTORY_MAX, type EarlierRun, type RerunsMode } from "../core/reruns/runs-report.js";
 import type { Verdict } from "../core/verdict-types.js";
+import { sha256Hex } from "../read/sha256-hex.js";
 import { apiMessage, checkAnswer, httpStatus, type PublishDeps } from "./github-api.js";
 import { listGateComments, type CommentAuthor, type CommentTarget } from "./sticky-comment.js";
 
@@ -302,7 +303,7 @@ async function blockVerified(
 
 /** The 16-hex results digest a check run's external_id records (RunSummary.digests.results, cut). */
 export function digest16(fileDigests: readonly string[]): string {
-  return inputsDigest(fileDigests).slice(0, 16);
+  return inputsDigest(fileDigests, sha256Hex).slice(0, 16);
 }
 
 /**

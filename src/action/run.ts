@@ -38,7 +38,6 @@ import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetrySettings } from "./github-api.js";
 import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
-import type { ReadThreads } from "../read/read-threads.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
 import {
@@ -72,8 +71,6 @@ export interface ActionDeps {
   readonly retry: RetrySettings;
   /** YYYY-MM-DD, for the policy's revisit date. */
   readonly today: string;
-  /** Read threads of the bundle (src/read/read-threads.ts); absent: read on the main thread. */
-  readonly readThreads?: ReadThreads;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
 }
@@ -585,11 +582,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           today: deps.today,
           toolVersion: TOOL_VERSION,
           displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-          ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
           ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-          onNote: (message) => {
-            log.debug(message);
-          },
         };
         const gateInputs = await readRunInputs(request);
         const decided = decideWithRuns(

@@ -5,6 +5,7 @@ import { runGate } from "../core/gate.js";
 import { withSinceLastRun } from "../core/runs/since-last-run.js";
 import { readPreviousRun } from "../read/previous-run.js";
 import { readRunInputs, type RunRequest } from "../read/run-inputs.js";
+import { sha256Hex } from "../read/sha256-hex.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { renderMarkdown } from "../core/report/render-markdown.js";
 import { jsonChunks } from "../core/report/report-json.js";
@@ -156,9 +157,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     toolVersion: TOOL_VERSION,
     // Name files as the user typed them, so messages and provenance match the command line.
     displayPath: (p) => given.find((f) => f.abs === p)?.shown ?? p,
-    ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
-    ...(io.debug === undefined ? {} : { onNote: io.debug }),
   };
   const gateInputs = await readRunInputs(request);
   let report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
@@ -179,7 +178,13 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
             },
       headSha: null,
     });
-    report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null });
+    report = withSinceLastRun(
+      report,
+      gateInputs.dataset,
+      null,
+      { ...previous, unavailable: null },
+      sha256Hex,
+    );
   }
 
   // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).

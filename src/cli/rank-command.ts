@@ -149,9 +149,7 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
         ? null
         : { results: previousResults.map(abs), reviews: previousReviews.map(abs) },
     displayPath: (p) => displayAs(p, inputs, abs),
-    ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
-    ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
   const report = runRank(rankInputs.data, rankInputs.policy, {
     reference,

@@ -4,6 +4,7 @@
  * InputError collector that names the file and the JSON path / CSV line of each problem.
  */
 import { InputError, type InputProblem } from "../core/errors.js";
+import { countKeys, firstRepeatedKey } from "../core/json-keys.js";
 import { taskIdsRevision } from "../read/derived-revisions.js";
 import { type ExportRow, compareIds } from "./export-rows.js";
 
@@ -84,7 +85,17 @@ export function parseJsonFile(file: string, text: string): unknown {
   } catch {
     jsonError(file, body, locateJsonError(body));
   }
-  if (keysInText(body) !== keysInValue(parsed)) jsonError(file, body, locateJsonError(body, true));
+  if (countKeys(body, "all") !== keysInValue(parsed)) {
+    const repeat = firstRepeatedKey(body, "all");
+    // (Only a repeat makes JSON.parse hold fewer keys than the text has.)
+    if (repeat === undefined) throw new Error("parseJsonFile: a key count differs without a repeated key");
+    jsonError(file, body, {
+      offset: repeat.offset,
+      message:
+        `the key ${JSON.stringify(repeat.key.slice(0, 200))} is given twice in one object; expected each key once ` +
+        "(which value was meant would be a guess)",
+    });
+  }
   return parsed;
 }
 
@@ -99,32 +110,6 @@ function jsonError(file: string, body: string, at: { offset: number; message: st
     } else column += 1;
   }
   throw new InputError(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
-}
-
-/** Object keys in valid JSON text, repeats included: strings followed by ':'. */
-function keysInText(s: string): number {
-  let n = 0;
-  let i = s.indexOf('"');
-  while (i !== -1) {
-    let j = i + 1;
-    for (;;) {
-      j = s.indexOf('"', j);
-      if (j === -1) return n;
-      let b = j - 1;
-      while (s.charCodeAt(b) === 0x5c) b--;
-      if ((j - 1 - b) % 2 === 0) break; // an even run of backslashes: the quote closes the string
-      j++;
-    }
-    let k = j + 1;
-    for (
-      let c = s.charCodeAt(k);
-      c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-      c = s.charCodeAt(++k)
-    );
-    if (s.charCodeAt(k) === 0x3a) n++;
-    i = s.indexOf('"', k);
-  }
-  return n;
 }
 
 /** Object keys in a parsed JSON value (iterative: depth comes from the data). */
@@ -152,7 +137,7 @@ export const MAX_JSON_DEPTH = 1000;
  * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
  * engine's own message does not always give a position.
  */
-export function locateJsonError(s: string, repeats = false): { offset: number; message: string } {
+export function locateJsonError(s: string): { offset: number; message: string } {
   let i = 0;
   let depth = 0;
   class Stop extends Error {
@@ -232,22 +217,10 @@ export function locateJsonError(s: string, repeats = false): { offset: number; m
         depth--;
         return;
       }
-      const seen = repeats ? new Set<string>() : null;
       for (;;) {
         ws();
         if (s[i] !== '"') stop("expected a property name in double quotes");
-        const keyAt = i;
         string();
-        if (seen !== null) {
-          const key = JSON.parse(s.slice(keyAt, i)) as string;
-          if (seen.has(key))
-            throw new Stop(
-              keyAt,
-              `the key ${JSON.stringify(key.slice(0, 200))} is given twice in one object; expected each key once ` +
-                "(which value was meant would be a guess)",
-            );
-          seen.add(key);
-        }
         ws();
         if (s[i] !== ":") stop("expected ':' after a property name");
         i++;

@@ -1,19 +1,21 @@
 /**
- * Files of WORKER_HASH_MIN_BYTES or more are hashed on a worker thread while the main thread
- * parses: the digest in the provenance must still be the sha256 of the file's exact bytes, and
- * the data read must be the same as for a small file.
+ * A file is hashed chunk by chunk as it is read (two buffers in turn): over many chunks the digest
+ * in the provenance must be the sha256 of the file's exact bytes, and the data read the same as
+ * for a file of one chunk.
  */
 import { createHash } from "node:crypto";
 import { tableRecords } from "../../../src/core/model.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { WORKER_HASH_MIN_BYTES } from "../../../src/read/lines/file-hash.js";
 import { readDataset } from "../../../src/read/read-dataset.js";
 import { BASELINE, CANDIDATE, exportLines, many, tempDir } from "../../helpers/export-writer.js";
 
-describe("hashing large files on a worker thread", () => {
-  it("gives the file's sha256 and the same dataset as the small-file path", async () => {
+/** Many read chunks (READ_CHUNK_BYTES, 256 KiB) and a last one cut short. */
+const LARGE_BYTES = 8 * 1024 * 1024 + 1;
+
+describe("hashing a file of many chunks", () => {
+  it("gives the file's sha256 and the same dataset as a file of one chunk", async () => {
     const dir = tempDir();
     const lines = exportLines([
       ...many(40, "v", { validity: "valid", a: ["pass", "fail"], b: ["fail", "fail"] }),
@@ -21,7 +23,7 @@ describe("hashing large files on a worker thread", () => {
     ]);
     const block = lines.join("\n") + "\n";
     // Repeat the block with a distinct attempt id per copy, until the file passes the threshold.
-    const copies = Math.ceil((WORKER_HASH_MIN_BYTES + 1) / block.length);
+    const copies = Math.ceil(LARGE_BYTES / block.length);
     const big = join(dir, "big.jsonl");
     const parts: string[] = [];
     for (let c = 0; c < copies; c++) {
@@ -35,7 +37,7 @@ describe("hashing large files on a worker thread", () => {
     const small = join(dir, "small.jsonl");
     writeFileSync(small, block);
     const bytes = readFileSync(big);
-    expect(bytes.length).toBeGreaterThanOrEqual(WORKER_HASH_MIN_BYTES);
+    expect(bytes.length).toBeGreaterThanOrEqual(LARGE_BYTES);
 
     const d = await readDataset({ results: [big], reviews: [], baseline: BASELINE, candidate: CANDIDATE });
     expect(d.inputs[0]?.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
