@@ -2486,13 +2486,11 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2311);
-/* harmony import */ var _core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8547);
-/* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(495);
-/* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3832);
-/* harmony import */ var _read_read_threads_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7726);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4799);
+/* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
+/* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
+/* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
-
 
 
 
@@ -2520,7 +2518,7 @@ process.stdout.on("error", (error) => {
         return;
     stdoutError = error;
     if (error.code !== "EPIPE")
-        process.stderr.write(`model-gate: cannot write to standard output: ${(0,_io_file_kind_js__WEBPACK_IMPORTED_MODULE_2__/* .describeFsCode */ .GX)(error)}.\n`);
+        process.stderr.write(`model-gate: cannot write to standard output: ${(0,_io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__/* .describeFsCode */ .GX)(error)}.\n`);
     settle();
 });
 let cwd = null;
@@ -2532,8 +2530,11 @@ catch {
     process.exitCode = EXIT_INPUT_ERROR;
 }
 if (cwd !== null) {
-    const readThreads = (0,_read_read_threads_js__WEBPACK_IMPORTED_MODULE_4__/* .bundledReadThreads */ .IJ)(import.meta.url, process.env);
-    const collectGarbage = (0,_io_full_collection_js__WEBPACK_IMPORTED_MODULE_3__/* .fullCollectionFor */ .l)(process.env);
+    const collectGarbage = (0,_io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__/* .fullCollectionFor */ .l)(process.env);
+    if (process.env["MODEL_GATE_DEBUG"] === "1") {
+        for (const note of (0,_read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__/* .retiredReadSettingNotes */ .L)(process.env))
+            process.stderr.write(`model-gate: debug: ${note}\n`);
+    }
     const code = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2), {
         // After a failed write, nothing more is written (each further write would fail too).
         stdout: (text) => {
@@ -2543,13 +2544,7 @@ if (cwd !== null) {
         stderr: (text) => process.stderr.write(text),
         cwd,
         now: () => new Date(),
-        ...(readThreads === undefined ? {} : { readThreads }),
         ...(collectGarbage === undefined ? {} : { collectGarbage }),
-        ...(process.env["MODEL_GATE_DEBUG"] === "1"
-            ? {
-                debug: (text) => process.stderr.write(`model-gate: debug: ${(0,_core_report_escape_js__WEBPACK_IMPORTED_MODULE_1__/* .neutraliseLogLines */ .yX)(text)}\n`),
-            }
-            : {}),
     }, process.env);
     // Let stdout drain instead of process.exit(), which can cut off a large report on a pipe.
     verdictCode = code;
@@ -2562,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2311:
+/***/ 4799:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2575,14 +2570,302 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/report/escape.ts
-var report_escape = __nccwpck_require__(8547);
+;// CONCATENATED MODULE: ./src/core/report/escape.ts
+/**
+ * Escaping of untrusted text (SPEC §5): task ids, model ids, evidence paths/URLs, revisions, the
+ * policy owner, and any reason that embeds them. Everything read from the export, the reviews,
+ * the pull request or the policy is untrusted.
+ *
+ * Markdown (GitHub-flavoured, as rendered in PR comments, check runs and job summaries):
+ * - ASCII punctuation that Markdown gives meaning to is backslash-escaped; `&`, `<`, `>` become
+ *   entities, so no raw `<` or `>` ever comes out (hence no HTML, no `<!--`, no `-->`).
+ * - `@` and `#` become `&#64;` / `&#35;` *followed by a zero-width space entity*. The entity alone
+ *   is not enough: GitHub decodes entities before it looks for mentions and issue references
+ *   (github/cmark-gfm#181, openjdk/skara#1548), so `&#64;org` still pings. The zero-width space
+ *   after the sign is what breaks `@user`, `#123` and `owner/repo#123` (Renovate does the same).
+ *   For the same reason `://`, `www.` and `GH-123` get a zero-width space so they are not
+ *   autolinked.
+ * - Line breaks and tabs become a space. Control characters (C0, C1), bidirectional controls,
+ *   zero-width and other invisible format characters, lone surrogates and noncharacters are shown
+ *   as visible `\u{202E}` text, so they can neither reorder nor hide text.
+ * - Input is capped to a number of code points; a cut is marked with "…".
+ *
+ * Runner logs: `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
+ * Workflow commands themselves are written by @actions/core, which escapes their data and
+ * properties (`%`, CR, LF; `:` and `,` in properties).
+ */
+/** The hidden marker that identifies the sticky PR comment. Escaped text can never contain it. */
+const COMMENT_MARKER = "<!-- model-acceptance-gate:report -->";
+/** Default cap, in code points of the input, for one untrusted string in Markdown. */
+const INLINE_MAX_CHARS = 200;
+/** Zero-width space as an entity: invisible, but breaks GitHub's mention/reference/URL patterns. */
+const ZWSP = "&#8203;";
+/** ASCII punctuation escaped with a backslash (everything Markdown, GFM or GitHub math uses). */
+const BACKSLASH_ESCAPED = new Set(["\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "+", "-", "."]);
+for (const c of ["!", "|", "~", "$", "^", "="])
+    BACKSLASH_ESCAPED.add(c);
+/** Characters with no visible glyph that are not in a Unicode "format" or "control" category. */
+const EXTRA_INVISIBLE = new Set([
+    0x034f, // combining grapheme joiner
+    0x115f, // hangul choseong filler
+    0x1160, // hangul jungseong filler
+    0x17b4, // khmer vowel inherent aq
+    0x17b5, // khmer vowel inherent aa
+    0x180b, // mongolian free variation selectors
+    0x180c,
+    0x180d,
+    0x180f,
+    0x2800, // braille pattern blank
+    0x3164, // hangul filler
+    0xffa0, // halfwidth hangul filler
+]);
+const FORMAT_CHAR = /^\p{Cf}$/u;
+const LINE_OR_PARAGRAPH_SEPARATOR = /^[\p{Zl}\p{Zp}]$/u;
+/**
+ * True for a code point that must be shown as `\u{…}`: controls, bidi controls, zero-width and
+ * other invisible characters, lone surrogates, noncharacters, tag and variation-selector
+ * supplements (which can smuggle hidden text).
+ */
+function isHiddenCodePoint(cp) {
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+        return true;
+    if (cp >= 0xd800 && cp <= 0xdfff)
+        return true;
+    if ((cp & 0xfffe) === 0xfffe || (cp >= 0xfdd0 && cp <= 0xfdef))
+        return true;
+    if (cp >= 0xe0000 && cp <= 0xe01ef)
+        return true;
+    if (EXTRA_INVISIBLE.has(cp))
+        return true;
+    return FORMAT_CHAR.test(String.fromCodePoint(cp));
+}
+/** `\u{202E}`: the visible stand-in for a hidden code point (plain text, not yet escaped). */
+function visibleCodePoint(cp) {
+    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
+}
+/**
+ * Splits into code points (lone surrogates stay single units), turns CR LF / CR / LF / tab / line
+ * and paragraph separators into one space each, and caps to `maxChars` code points with "…".
+ */
+/** Untrusted values may not be strings at run time (a hand-edited report JSON): never throw. */
+function asText(s) {
+    return typeof s === "string" ? s : String(s);
+}
+function normalisedCodePoints(s, maxChars) {
+    const flat = asText(s).replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ");
+    const cps = Array.from(flat);
+    const cap = Math.max(1, Math.floor(maxChars));
+    if (cps.length <= cap)
+        return cps;
+    return [...cps.slice(0, cap - 1), "…"];
+}
+function isAsciiAlnum(c) {
+    return c !== undefined && /^[A-Za-z0-9]$/.test(c);
+}
+/**
+ * Untrusted text → GitHub Markdown that renders as the same literal text (up to the visible
+ * stand-ins above) in a paragraph, a heading, a list item, a table cell or inline HTML such as
+ * `<code>`. The result never contains a raw `<`, `>`, `@`, `#`, line break, unescaped `|`, `` ` ``,
+ * `[`, `]`, `(`, `)`, nor any hidden code point.
+ */
+function escapeMarkdownInline(s, maxChars = INLINE_MAX_CHARS) {
+    const cps = normalisedCodePoints(s, maxChars);
+    let out = "";
+    for (let i = 0; i < cps.length; i++) {
+        const c = cps[i] ?? "";
+        const cp = c.codePointAt(0) ?? 0;
+        if (isHiddenCodePoint(cp) || LINE_OR_PARAGRAPH_SEPARATOR.test(c)) {
+            out += escapePunctuation(visibleCodePoint(cp));
+            continue;
+        }
+        // "://" would start an autolink: break it after the colon.
+        if (c === ":" && cps[i + 1] === "/" && cps[i + 2] === "/") {
+            out += `:${ZWSP}//`;
+            i += 2;
+            continue;
+        }
+        // "www." autolinks at a word start.
+        if ((c === "w" || c === "W") &&
+            !isAsciiAlnum(cps[i - 1]) &&
+            cps
+                .slice(i, i + 4)
+                .join("")
+                .toLowerCase() === "www.") {
+            out += `${cps.slice(i, i + 3).join("")}${ZWSP}\\.`;
+            i += 3;
+            continue;
+        }
+        // "GH-123" is an issue reference at a word start.
+        if ((c === "g" || c === "G") &&
+            !isAsciiAlnum(cps[i - 1]) &&
+            (cps[i + 1] === "h" || cps[i + 1] === "H") &&
+            cps[i + 2] === "-" &&
+            /^[0-9]$/.test(cps[i + 3] ?? "")) {
+            out += `${c}${cps[i + 1] ?? ""}\\-${ZWSP}`;
+            i += 2;
+            continue;
+        }
+        out += escapeChar(c);
+    }
+    return out;
+}
+function escapeChar(c) {
+    switch (c) {
+        case "&":
+            return "&amp;";
+        case "<":
+            return "&lt;";
+        case ">":
+            return "&gt;";
+        case "@":
+            return `&#64;${ZWSP}`;
+        case "#":
+            return `&#35;${ZWSP}`;
+        default:
+            return BACKSLASH_ESCAPED.has(c) ? `\\${c}` : c;
+    }
+}
+/** Backslash-escapes generated ASCII text (used for the `\u{…}` stand-ins). */
+function escapePunctuation(s) {
+    let out = "";
+    for (const c of s)
+        out += escapeChar(c);
+    return out;
+}
+/**
+ * Untrusted text shown in a monospace font: `<code>…</code>` around escaped text. Markdown code
+ * spans (backticks) are not used for untrusted text: entities do not work inside them, a `|` still
+ * splits a table cell, and `<!--` would appear verbatim in the comment body. Inline `<code>` keeps
+ * every guarantee of `escapeMarkdownInline` and works in table cells.
+ */
+function escapeCode(s, maxChars = INLINE_MAX_CHARS) {
+    return `<code>${escapeMarkdownInline(s, maxChars)}</code>`;
+}
+/** Characters percent-encoded in a link destination beyond what WHATWG URL serialisation does. */
+const DESTINATION_ENCODE = {
+    " ": "%20",
+    '"': "%22",
+    "'": "%27",
+    "(": "%28",
+    ")": "%29",
+    "<": "%3C",
+    ">": "%3E",
+    "\\": "%5C",
+    "`": "%60",
+    "|": "%7C",
+};
+/** The URL parsed, when it may become a link (see `safeHttpUrl`); else null. */
+function parseHttpUrl(url) {
+    const raw = asText(url);
+    if (!/^https?:\/\/[^/]/i.test(raw))
+        return null;
+    for (const c of raw) {
+        const cp = c.codePointAt(0) ?? 0;
+        if (cp <= 0x20 || c === "\\" || isHiddenCodePoint(cp))
+            return null;
+    }
+    let parsed;
+    try {
+        parsed = new URL(raw);
+    }
+    catch {
+        return null;
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+        return null;
+    if (parsed.username !== "" || parsed.password !== "")
+        return null;
+    // WHATWG URLs allow ( ) ` " ' & and more in a host; a real host is letters, digits, - _ . (IDN
+    // hosts are punycode by now) or an IPv6 literal. Anything else is not linked.
+    if (!/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(parsed.hostname))
+        return null;
+    return parsed;
+}
+/**
+ * The URL as a link destination, or null when it must not become a link: only absolute http(s)
+ * URLs with a plain host name or IPv6 literal and without credentials (`https://github.com@evil.example`
+ * is refused), no whitespace, controls, backslashes or hidden characters. The destination is the WHATWG
+ * serialisation (IDN hosts in punycode) with `( ) [ ] < > space quotes \ | backtick` percent-encoded
+ * after the host, and `&` as `&amp;`.
+ */
+function safeHttpUrl(url) {
+    const parsed = parseHttpUrl(url);
+    if (parsed === null)
+        return null;
+    // The host is kept as serialised (IPv6 literals need their brackets); the rest is encoded.
+    const origin = `${parsed.protocol}//${parsed.host}`;
+    if (!parsed.href.startsWith(origin))
+        return null;
+    let href = origin;
+    for (const c of parsed.href.slice(origin.length)) {
+        if (c === "&")
+            href += "&amp;";
+        else if (c === "[")
+            href += "%5B";
+        else if (c === "]")
+            href += "%5D";
+        else
+            href += DESTINATION_ENCODE[c] ?? c;
+    }
+    return href;
+}
+/**
+ * The default label of a link: the URL as parsed, without the scheme (so the label shows the host
+ * the link really goes to, punycode included), shortened to `host/…/last-segment` when long.
+ */
+function defaultLinkLabel(u, maxChars) {
+    const full = u.href.replace(/^https?:\/\//, "");
+    if (Array.from(full).length <= maxChars)
+        return full;
+    const last = u.pathname
+        .split("/")
+        .filter((p) => p !== "")
+        .pop();
+    return last === undefined ? u.host : `${u.host}/…/${last}`;
+}
+/**
+ * A Markdown link for an http(s) URL (label escaped, destination percent-encoded); anything else —
+ * a relative path, `javascript:`, `data:`, `file:` — is shown as escaped monospace text and never
+ * becomes a link or an image. Without a label, the label is the URL without its scheme.
+ */
+function safeLink(url, label, maxLabelChars = 80) {
+    const parsed = parseHttpUrl(url);
+    const href = safeHttpUrl(url);
+    if (parsed === null || href === null)
+        return escapeCode(url, maxLabelChars);
+    return `[${escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
+}
+/**
+ * Makes untrusted text safe to print as one log line that the runner reads line by line: line
+ * breaks become a visible `␤`, controls (including ANSI escapes) and hidden characters become
+ * `\u{…}`; a line that would start with `::` (after leading whitespace, which the runner trims) is
+ * prefixed with `\`, and the legacy `##[` command prefix is broken as `#\#[`.
+ */
+function neutraliseLogLine(s) {
+    let line = "";
+    for (const c of asText(s).replace(/\r\n|\r|\n/g, "␤")) {
+        const cp = c.codePointAt(0) ?? 0;
+        line += isHiddenCodePoint(cp) && c !== "\t" ? visibleCodePoint(cp) : c;
+    }
+    line = line.replace(/##\[/g, "#\\#[");
+    if (line.trimStart().startsWith("::"))
+        line = `\\${line}`;
+    return line;
+}
+/** `neutraliseLogLine` applied to each line of a multi-line text; line breaks are kept as LF. */
+function neutraliseLogLines(text) {
+    return asText(text)
+        .split(/\r\n|\r|\n/)
+        .map(neutraliseLogLine)
+        .join("\n");
+}
+
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: ./src/source-mapped-stack.ts
 // Maps the frames of a stack trace that point into a bundle (dist/*.js) back to src/ through the
 // bundle's source map (dist/*.js.map, written by scripts/package.mjs). Node applies source maps
@@ -2605,12 +2888,12 @@ function sourceMappedStack(stack) {
         const source = new URL(entry.originalSource, url);
         if (source.protocol !== "file:")
             return frame;
-        return `${(0,external_node_url_.fileURLToPath)(source)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+        return `${(0,external_node_url_namespaceObject.fileURLToPath)(source)}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
     });
 }
 function readMap(url) {
     try {
-        return new external_node_module_namespaceObject.SourceMap(JSON.parse((0,external_node_fs_.readFileSync)(`${(0,external_node_url_.fileURLToPath)(url)}.map`, "utf8")));
+        return new external_node_module_namespaceObject.SourceMap(JSON.parse((0,external_node_fs_.readFileSync)(`${(0,external_node_url_namespaceObject.fileURLToPath)(url)}.map`, "utf8")));
     }
     catch {
         return undefined; // no map (running from source) or an unreadable one: keep the frame
@@ -2623,7 +2906,7 @@ const TOOL_VERSION = "0.1.0";
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./src/core/report/format-number.ts
+;// CONCATENATED MODULE: ./src/core/format-number.ts
 /**
  * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
  * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
@@ -2852,14 +3135,39 @@ function shortenToken(token) {
     return `${cps.slice(0, prefix + SHORT_TOKEN_CHARS).join("")}…`;
 }
 /**
- * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
- * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
- * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
- * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
- * value stays in the report JSON, in the check's detail and in the provenance section.
+ * A digest shortened as git shortens a commit: a token whose part after its prefix is 16 or more
+ * hex digits (`sha256:66bcf338b688ee7a…`, `git:be19ac0b…`) keeps the prefix and SHORT_TOKEN_CHARS
+ * digits; anything else is returned whole.
+ */
+function shortenDigest(token) {
+    const prefix = Array.from(tokenPrefix(token)).length;
+    const rest = Array.from(token).slice(prefix).join("");
+    return /^[0-9a-f]{16,}$/iu.test(rest) ? shortenToken(token) : token;
+}
+/**
+ * A table value within its column of `maxChars` code points. Digests are shortened as git shows a
+ * commit (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`); nothing else is cut while the
+ * value fits the column, so a short value (`unknown:swebench-leaderboard`) is never cut inside a
+ * word. Past the column every long token keeps its prefix (`scheme:` or `name@`) and the
+ * SHORT_TOKEN_CHARS characters after it, and the value ends after its last whole token that fits,
+ * with "…"; separators (spaces, commas, semicolons) are kept. The full value stays in the report
+ * JSON, in the check's detail and in the provenance section.
  */
 function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
-    const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
+    const split = value.split(/([\s,;]+)/u);
+    const digests = split.map((p, i) => (i % 2 === 1 ? p : shortenDigest(p)));
+    // Past the column: whole tokens first; only when not even one fits, every long token shortened.
+    const fitted = wholeTokens(digests, maxChars) ??
+        wholeTokens(split.map((p, i) => (i % 2 === 1 ? p : shortenToken(p))), maxChars);
+    if (fitted !== null)
+        return fitted;
+    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
+    return `${Array.from(split[0] ?? "")
+        .slice(0, maxChars - 1)
+        .join("")}…`;
+}
+/** The parts whole when they fit `maxChars`, else up to the last whole token that fits with " …"; null when none fits. */
+function wholeTokens(parts, maxChars) {
     const length = (s) => Array.from(s).length;
     if (length(parts.join("")) <= maxChars)
         return parts.join("");
@@ -2870,12 +3178,7 @@ function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
             break;
         out = next;
     }
-    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
-    if (out === "")
-        return `${Array.from(parts[0] ?? "")
-            .slice(0, maxChars - 1)
-            .join("")}…`;
-    return `${out.replace(/[\s,;]+$/u, "")} …`;
+    return out === "" ? null : `${out.replace(/[\s,;]+$/u, "")} …`;
 }
 /** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
 function observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
@@ -2986,7 +3289,7 @@ function breakable(escaped, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
 }
 /** Untrusted text in monospace in a table cell: escaped, with break opportunities. */
 function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) {
-    return breakable((0,report_escape/* escapeCode */.tn)(s, maxChars), longerThan, every);
+    return breakable(escapeCode(s, maxChars), longerThan, every);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/prose.ts
@@ -3030,11 +3333,26 @@ function markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
     const spans = parts.length % 2 === 1 ? parts : [parts.join("`")];
     return spans
         .map((p, i) => breakable(i % 2 === 0
-        ? (0,report_escape/* escapeMarkdownInline */.E4)(p, Infinity)
+        ? escapeMarkdownInline(p, Infinity)
         : p === ""
-            ? (0,report_escape/* escapeMarkdownInline */.E4)("``", 2)
-            : (0,report_escape/* escapeCode */.tn)(p, Infinity)))
+            ? escapeMarkdownInline("``", 2)
+            : escapeCode(p, Infinity)))
         .join("");
+}
+
+;// CONCATENATED MODULE: ./src/core/words.ts
+/**
+ * Counts in words, for every sentence the gate writes: the noun (or verb) agrees with its count,
+ * "1 task", "2 tasks", "1 check fails", "2 checks fail". One helper, so no rendering says
+ * "1 passes".
+ */
+/** The word that agrees with `n`: `one` for exactly 1, else `many` (default `one` + "s"). */
+function words_pluralWord(n, one, many = `${one}s`) {
+    return n === 1 ? one : many;
+}
+/** The count and the word that agrees with it: plural(1, "task") → "1 task", plural(2, "task") → "2 tasks". */
+function words_plural(n, one, many = `${one}s`) {
+    return `${n} ${words_pluralWord(n, one, many)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/format.ts
@@ -3071,10 +3389,8 @@ function delta0Text(delta0) {
     const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
     return `${delta0 > 0 ? "+" : "-"}${p}%`;
 }
-/** "1 task" / "2 tasks". */
-function plural(n, one, many = `${one}s`) {
-    return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 task" / "2 tasks" (words.ts). */
+
 /**
  * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
  * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
@@ -3088,8 +3404,11 @@ function shownValue(value) {
     const cps = Array.from(value);
     return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
 }
-/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
-function shownList(values, empty = "none") {
+/**
+ * Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none,
+ * with its reason (a model's revisions are empty only when it has no rows).
+ */
+function shownList(values, empty = "none (no rows)") {
     if (values.length === 0)
         return empty;
     const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
@@ -3254,6 +3573,7 @@ function parseDate(input, example) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+
 /** The most runs the comment remembers. */
 const RUN_HISTORY_MAX = 20;
 /** Runs shown above the fold of the history table; the rest are folded. */
@@ -3274,6 +3594,14 @@ function runs_report_shoppingLine(verdict, runs) {
     if (runs === undefined || !runs.towards_accept)
         return null;
     return `${verdict} on the ${ordinal(runs.run_count)} run of the same config; earlier: ${runs.earlier_verdicts.join(", ")}`;
+}
+/** The earlier runs a `reruns` check compared with, each by its check run: the first 5, then how many more. */
+function namedRuns(runs) {
+    const named = runs
+        .slice(0, 5)
+        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
+        .join("; ");
+    return runs.length > 5 ? `${named}; and ${runs.length - 5} more` : named;
 }
 /**
  * The evidence check `reruns` under `reruns: fail | pool` (null under `latest`: today's checks).
@@ -3308,17 +3636,14 @@ function rerunsCheck(f) {
                 passed,
                 detail: passed
                     ? `No earlier run of this gate on this commit had other results (${f.earlier.length} earlier).`
-                    : `The eval was re-run on this commit: ${other.length} earlier ${other.length === 1 ? "run" : "runs"} of this gate had other results (verdicts: ${other.map((r) => r.verdict).join(", ")}). reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
+                    : `The eval was re-run on this commit: ${plural(other.length, "earlier run")} of this gate had other results${f.current === undefined ? "" : ` than this run's (results ${f.current})`}: ${namedRuns(other)}. reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
             },
             rejects: !passed,
         };
     }
     const missing = f.earlier.filter((r) => r.pooled !== true);
     const passed = missing.length === 0;
-    const named = missing
-        .slice(0, 5)
-        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
-        .join("; ");
+    const named = namedRuns(missing);
     return {
         check: {
             ...base,
@@ -3327,7 +3652,7 @@ function rerunsCheck(f) {
             passed,
             detail: passed
                 ? `Every earlier run's results on this commit (${f.earlier.length}) are among this run's results inputs: decided on all their attempts together.`
-                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}${missing.length > 5 ? `; and ${missing.length - 5} more` : ""}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
+                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
         },
         rejects: false,
     };
@@ -3376,11 +3701,9 @@ function runsReport(input) {
 
 
 
+
 /** How many tasks "what would change" names inline before pointing at the list. */
 const FIRST_TASKS = 3;
-function verdict_text_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
 /**
  * The check's name as safe text. With the report, the margin check's row names its bound as the
  * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
@@ -3431,7 +3754,7 @@ function marginFigure(report, f) {
     const c = report.comparison;
     const s = scores(report);
     return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
-        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${verdict_text_plural(c.common_valid_tasks, "task", "tasks")})`));
+        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${words_pluralWord(c.common_valid_tasks, "task", "tasks")})`));
 }
 /** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
 function openLabels(report, which) {
@@ -3439,7 +3762,7 @@ function openLabels(report, which) {
     const u = c.unresolved_tasks;
     if (u === 0)
         return "with no open labels";
-    const labels = `${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
+    const labels = `${formatCount(u)} open ${words_pluralWord(u, "label", "labels")}`;
     const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
     if (kind === "pessimistic") {
         return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
@@ -3478,14 +3801,16 @@ function whySentence(report, f) {
     const standing = marginStanding(report);
     const band = standing === "undefined"
         ? c.margin === null
-            ? "the margin is undefined (no common valid tasks)"
+            ? c.common_tasks > 0
+                ? "the margin is undefined (no common task is labelled valid)"
+                : "the margin is undefined (no common valid tasks)"
             : "the margin's confidence bounds cannot be computed"
         : `the bounds ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} straddle the bar δ₀ ${format_number_formatPp(c.delta0)}`;
     if (failing.length > 0) {
         // The checks are named in the table and in "what would change": counted here, not listed,
         // and counted as the table shows them (the margin's row among them when it fails).
         const n = check_display_failingChecks(report).length;
-        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${verdict_text_plural(n, "fails", "fail")}`));
+        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${words_pluralWord(n, "fails", "fail")}`));
         if (standing === "accept") {
             return (head +
                 f.gen("; the ") +
@@ -3607,12 +3932,12 @@ function whatWouldChange(report, f) {
             const u = c.unresolved_tasks;
             if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
                 const n = c.resolution_distance;
-                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
+                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
             }
             else if (u > 0) {
                 parts.push(f.gen(c.fragility_exact
-                    ? `no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} can decide it`
-                    : `the search found no resolution of the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} that decides it`));
+                    ? `no resolution of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} can decide it`
+                    : `the search found no resolution of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} that decides it`));
             }
             if (c.margin !== null && c.se_valid !== null) {
                 const half = (c.q_valid ?? c.z) * c.se_valid;
@@ -3650,15 +3975,26 @@ function whatWouldChange(report, f) {
         const share = c.review_fragility_share === null
             ? ""
             : `, ${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks`;
-        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${verdict_text_plural(n, "task", "tasks")}`)) +
+        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${words_pluralWord(n, "task", "tasks")}`)) +
             f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
                 (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
     }
     const u = c.unresolved_tasks;
     if (u > 0) {
-        items.push(f.gen(`Resolving the ${formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
+        items.push(f.gen(`Resolving the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
     }
     return items;
+}
+/**
+ * "policy expired 2027-03-31" when the deciding policy's revisit date had passed, else null: the
+ * check run's title and the first line of every rendering carry it (docs/policy.md, on_expired).
+ * Generated words only: a date that is not YYYY-MM-DD (a hand-edited report) is left out.
+ */
+function expiredPolicyNote(report) {
+    const p = report.provenance.policy;
+    if (!p.expired)
+        return null;
+    return /^\d{4}-\d{2}-\d{2}$/.test(p.revisit) ? `policy expired ${p.revisit}` : "policy expired";
 }
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 function checkRunTitle(report) {
@@ -3668,7 +4004,10 @@ function checkRunTitle(report) {
 }
 function verdictTitle(report) {
     const c = report.comparison;
-    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+    const expired = expiredPolicyNote(report);
+    const verdict = report.verdict.charAt(0).toUpperCase() +
+        report.verdict.slice(1) +
+        (expired === null ? "" : ` (${expired})`);
     const margin = `margin ${formatPp(c.margin)}`;
     if (report.verdict === "accept") {
         return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
@@ -3685,7 +4024,7 @@ function verdictTitle(report) {
     const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
     const checks = failing.length === 0
         ? "every check passes"
-        : `${failing.length} ${verdict_text_plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
+        : `${failing.length} ${pluralWord(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
     const bounds = c.lcb === null || c.ucb === null
         ? "bounds undefined"
         : // Both bounds are taken one way (one kind) whenever both are defined.
@@ -3727,8 +4066,8 @@ function visibleCodePoints(s, maxChars) {
     for (const c of flat) {
         const cp = c.codePointAt(0) ?? 0;
         // A stand-in counts as the characters it shows, so a cut measures what is seen.
-        if ((0,report_escape/* isHiddenCodePoint */.sq)(cp))
-            for (const v of (0,report_escape/* visibleCodePoint */.IC)(cp))
+        if (isHiddenCodePoint(cp))
+            for (const v of visibleCodePoint(cp))
                 out.push(v);
         else
             out.push(c);
@@ -3777,6 +4116,7 @@ function htmlTable(header, rows, options = {}) {
  * comment width) and narrower: charts scale with their box, long text wraps anywhere, wide
  * tables scroll inside their own box.
  */
+
 
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 /** The colours each chart and its legend share (relations, bands, verdicts). */
@@ -3860,7 +4200,7 @@ const HTML_WARNINGS_MAX = 20;
 function warningBoxes(warnings, safe) {
     const out = warnings.slice(0, HTML_WARNINGS_MAX).map((w) => `<div class="warning">⚠️ ${safe(w)}</div>`);
     if (warnings.length > HTML_WARNINGS_MAX)
-        out.push(`<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${warnings.length - HTML_WARNINGS_MAX} more warnings in the report file.`)}</div>`);
+        out.push(`<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${words_plural(warnings.length - HTML_WARNINGS_MAX, "more warning")} in the report file.`)}</div>`);
     return out;
 }
 /** A legend entry: a colour swatch and its words (generated text). */
@@ -4150,6 +4490,14 @@ function revisionChartSvg(report) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-since-last-run.ts
+/**
+ * "What changed since the last run" (docs/spec.md §3.7), rendered from the report JSON's
+ * `since_last_run` alone: for Markdown (a collapsed section, its long lists in nested <details>,
+ * `items` rows each) and for text (counts, figures and the first rows). Task ids, model names and
+ * the unavailable reason are untrusted: escaped for Markdown (table-cells.ts, escape.ts) and
+ * neutralised for a terminal.
+ */
+
 
 
 
@@ -4160,9 +4508,6 @@ const TEXT_ITEMS = 5;
 /** Code points of a task id and of a model name shown (Markdown, text and the HTML page). */
 const ID_CHARS = 100;
 const MODEL_CHARS = 80;
-function render_since_last_run_plural(n, one, many) {
-    return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
 /** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
 function verdictWord(v) {
     return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
@@ -4188,8 +4533,8 @@ function headlineParts(c) {
         `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
     ];
     if (c.unavailable === null)
-        parts.push(render_since_last_run_plural(flipsOf(c), "task flipped", "tasks flipped"));
-    parts.push(render_since_last_run_plural(c.labels.count, "label changed", "labels changed"));
+        parts.push(words_plural(flipsOf(c), "task flipped", "tasks flipped"));
+    parts.push(words_plural(c.labels.count, "label changed", "labels changed"));
     const inputs = changedInputs(c);
     parts.push(inputs.length === 0 ? "same inputs" : `changed: ${inputs.join(", ")}`);
     return parts;
@@ -4230,7 +4575,7 @@ function moreSentence(shown, listed, count, noun) {
     if (count <= shown)
         return null;
     const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
-    return `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
+    return `… and ${words_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
 }
 function moreLine(shown, listed, count, noun) {
     const more = moreSentence(shown, listed, count, noun);
@@ -4263,12 +4608,12 @@ function flipsMd(c, items, revisions) {
             continue;
         const oneRun = [
             ...(m.only_previous > 0
-                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                ? [`${words_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
                 : []),
-            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+            ...(m.only_current > 0 ? [`${words_plural(m.only_current, "task", "tasks")} new`] : []),
         ];
         const only = oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`;
-        out.push(`- ${role} ${(0,report_escape/* escapeCode */.tn)(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ` +
+        out.push(`- ${role} ${escapeCode(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ` +
             `${formatCount(m.fail_to_pass_count)} fail → pass${only}`);
     }
     const rows = [
@@ -4286,7 +4631,7 @@ function flipsMd(c, items, revisions) {
             notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
             notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
         }
-        out.push("", ...mdDetails(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
+        out.push("", ...mdDetails(`${words_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
             "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
             "",
             ...mdTable(["Task", "Model", "Flip", "Before", "After"], "|:--|:--|:--|--:|--:|", rows),
@@ -4306,11 +4651,11 @@ function labelsMd(c, items, revisions) {
         .slice(0, items)
         .map((t) => [
         taskMd(t, revisions),
-        (0,report_escape/* escapeMarkdownInline */.E4)(t.before, 20),
-        (0,report_escape/* escapeMarkdownInline */.E4)(t.after, 20),
-        t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`,
+        escapeMarkdownInline(t.before, 20),
+        escapeMarkdownInline(t.after, 20),
+        t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`,
     ]);
-    return mdDetails(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`, [
+    return mdDetails(`${words_plural(l.count, "label", "labels")} changed (${how})`, [
         ...mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
         ...moreLine(rows.length, l.tasks.length, l.count, "label"),
     ]);
@@ -4330,7 +4675,7 @@ function moversMd(c, items, revisions) {
         format_number_formatPp(t.contribution_after, 3),
         `**${format_number_formatPp(t.change, 3)}**`,
     ]);
-    return mdDetails(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`, [
+    return mdDetails(`The tasks that moved the margin most (${words_plural(m.count, "task", "tasks")} moved it)`, [
         "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
         "",
         ...mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
@@ -4346,13 +4691,13 @@ function sinceLastRunMarkdown(report, items) {
     if (c === null)
         return null;
     const revisions = report.provenance.dataset_revisions.length > 1;
-    const code = (s, max) => (0,report_escape/* escapeCode */.tn)(s, max);
+    const code = (s, max) => escapeCode(s, max);
     const body = [previousSentence(c, code)];
     const models = modelsSentence(c, code);
     if (models !== null)
         body.push("", models);
     if (c.unavailable !== null) {
-        body.push("", `_The previous run's inputs could not be read (${(0,report_escape/* escapeMarkdownInline */.E4)(c.unavailable, 300)}): the flipped tasks and the margin's movers are not shown; the figures and the labels are._`);
+        body.push("", `_The previous run's inputs could not be read (${escapeMarkdownInline(c.unavailable, 300)}): the flipped tasks and the margin's movers are not shown; the figures and the labels are._`);
     }
     body.push("", ...mdTable(["Figure", "Before", "After", "Change"], "|:--|--:|--:|--:|", FIGURES.map(([name, f]) => [name.replace(/_/g, "\\_"), ...figureCells(f(c))])));
     if (c.unavailable === null) {
@@ -4368,7 +4713,7 @@ function sinceLastRunMarkdown(report, items) {
 }
 // --- Text -----------------------------------------------------------------------------------
 function plainText(s, max) {
-    return (0,report_escape/* neutraliseLogLine */.h4)(Array.from(s).slice(0, max).join(""));
+    return neutraliseLogLine(Array.from(s).slice(0, max).join(""));
 }
 /** The text section: the headline, the figures, each model's flips and the first rows of each list. */
 function sinceLastRunText(report) {
@@ -4416,7 +4761,7 @@ function sinceLastRunText(report) {
     }
     const m = c.movers;
     if (m !== null && m.count > 0) {
-        out.push(`  Moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it):`);
+        out.push(`  Moved the margin most (${words_plural(m.count, "task", "tasks")} moved it):`);
         for (const t of m.tasks.slice(0, TEXT_ITEMS))
             out.push(`    ${task(t)}: ${format_number_formatPp(t.change, 3)}`);
         if (m.count > Math.min(TEXT_ITEMS, m.tasks.length)) {
@@ -4434,6 +4779,7 @@ function sinceLastRunText(report) {
  * (SINCE_LAST_RUN_ITEMS rows, then "… and N more"); task ids, model names, labels and the
  * unavailable reason through HTML_INLINE / escapeHtmlText.
  */
+
 
 
 
@@ -4460,9 +4806,9 @@ function flipsPart(c, revisions) {
             continue;
         const oneRun = [
             ...(m.only_previous > 0
-                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                ? [`${words_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
                 : []),
-            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+            ...(m.only_current > 0 ? [`${words_plural(m.only_current, "task", "tasks")} new`] : []),
         ];
         lines.push(`<li>${g(`${role} `)}${f.code(m.model, MODEL_CHARS)}${g(`: ${formatCount(m.pass_to_fail_count)} pass → fail, ${formatCount(m.fail_to_pass_count)} fail → pass` +
             (oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`))}</li>`);
@@ -4494,7 +4840,7 @@ function flipsPart(c, revisions) {
         return out;
     return [
         ...out,
-        `<h3>${g(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`)}</h3>`,
+        `<h3>${g(`${words_plural(flipsOf(c), "task", "tasks")} whose result flipped`)}</h3>`,
         p(g("A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown."), "small"),
         htmlTable(["Task", "Model", "Flip", "Before", "After"].map(g), rows, { numeric: [3, 4], keep: [1, 2] }),
         ...notes,
@@ -4512,10 +4858,10 @@ function labelsPart(c, revisions) {
         task(t, revisions),
         escapeHtmlText(t.before, 20),
         escapeHtmlText(t.after, 20),
-        g(t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`),
+        g(t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`),
     ]);
     return [
-        `<h3>${g(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`)}</h3>`,
+        `<h3>${g(`${words_plural(l.count, "label", "labels")} changed (${how})`)}</h3>`,
         htmlTable(["Task", "Before", "After", "Review revision"].map(g), rows, { numeric: [3] }),
         ...more(shown.length, l.tasks.length, l.count, "label"),
     ];
@@ -4535,7 +4881,7 @@ function moversPart(c, revisions) {
         f.strong(g(format_number_formatPp(t.change, 3))),
     ]);
     return [
-        `<h3>${g(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`)}</h3>`,
+        `<h3>${g(`The tasks that moved the margin most (${words_plural(m.count, "task", "tasks")} moved it)`)}</h3>`,
         p(g("A task's contribution to Δ̂ is its d / N_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change."), "small"),
         htmlTable(["Task", "d before", "d after", "Contribution before", "after", "Change"].map(g), rows, {
             numeric: [1, 2, 3, 4, 5],
@@ -4586,6 +4932,7 @@ function sinceLastRunHtml(report) {
 
 
 
+
 const render_evaluate_html_f = HTML_INLINE;
 const render_evaluate_html_g = (s) => render_evaluate_html_f.gen(s);
 const render_evaluate_html_p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
@@ -4594,7 +4941,8 @@ function headline(report) {
     const { baseline, candidate } = report.models;
     const verdict = report.verdict;
     const cls = verdict in ICON ? ` class="verdict-${verdict}"` : "";
-    return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span> — candidate ${render_evaluate_html_f.code(candidate.config, 120)} over baseline ${render_evaluate_html_f.code(baseline.config, 120)}</h1>`;
+    const expired = expiredPolicyNote(report);
+    return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span>${expired === null ? "" : render_evaluate_html_g(` (⌛ ${expired})`)} — candidate ${render_evaluate_html_f.code(candidate.config, 120)} over baseline ${render_evaluate_html_f.code(baseline.config, 120)}</h1>`;
 }
 const MARK_LEGEND = [
     `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> Δ̂, the observed margin on the common valid tasks</li>`,
@@ -4612,7 +4960,7 @@ function marginSection(report) {
         `<ul class="legend">${MARK_LEGEND}</ul>`,
         "<figure>",
         svg,
-        `<figcaption>${render_evaluate_html_g(`Candidate − baseline on ${formatCount(c.common_valid_tasks)} common valid tasks, ${formatCount(c.unresolved_tasks)} open labels (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
+        `<figcaption>${render_evaluate_html_g(`Candidate − baseline on ${words_plural(c.common_valid_tasks, "common valid task")}, ${words_plural(c.unresolved_tasks, "open label")} (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
             (anyConservative(c) ? `; LCB … UCB are ${CONSERVATIVE} bounds.` : "."))}</figcaption>`,
         "</figure>",
     ];
@@ -4644,18 +4992,6 @@ function changeSection(report) {
         `<ul>${items.map((i) => `<li>${i}</li>`).join("\n")}</ul>`,
     ];
 }
-/** The report's `reasons`, as the gate wrote them (at most 20, then a count). */
-function reasonsSection(report) {
-    if (report.reasons.length === 0)
-        return [];
-    const shown = report.reasons.slice(0, 20);
-    const more = report.reasons.length - shown.length;
-    return [
-        "<h2>Reasons</h2>",
-        `<ul>${shown.map((x) => `<li>${render_evaluate_html_f.text(x)}</li>`).join("\n")}</ul>`,
-        ...(more > 0 ? [render_evaluate_html_p(render_evaluate_html_g(`… and ${more} more in the report file.`))] : []),
-    ];
-}
 function revisionSection(report) {
     const v = report.verdict_by_review_revision;
     const svg = revisionChartSvg(report);
@@ -4664,7 +5000,10 @@ function revisionSection(report) {
     const out = ["<h2>Margin by review revision</h2>"];
     if (v.revisions_present > v.revisions.length)
         out.push(render_evaluate_html_p(render_evaluate_html_g(`The latest ${v.revisions.length} of ${formatCount(v.revisions_present)} review revisions.`)));
-    out.push(`<ul class="legend">${MARK_LEGEND}</ul>`, "<figure>", svg, "</figure>");
+    // The marks are the margin chart's: its legend is not repeated when that chart is drawn.
+    if (marginChartSvg(report) === null)
+        out.push(`<ul class="legend">${MARK_LEGEND}</ul>`);
+    out.push("<figure>", svg, "</figure>");
     const rows = v.revisions.map((r) => [
         render_evaluate_html_g(`r${formatCount(r.revision)}`),
         render_evaluate_html_g(`${formatCount(r.labels.valid)} · ${formatCount(r.labels.disputed + r.labels.unreviewed)} · ${formatCount(r.labels.broken)}`),
@@ -4672,18 +5011,16 @@ function revisionSection(report) {
         render_evaluate_html_g(`${format_number_formatPp(r.margin_lower)} … ${format_number_formatPp(r.margin_upper)}`),
         render_evaluate_html_g(`${format_number_formatPp(r.lcb)} … ${format_number_formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`),
         r.label_conflicts > 0
-            ? render_evaluate_html_g(`labels conflict on ${formatCount(r.label_conflicts)} tasks`)
+            ? render_evaluate_html_g(`labels conflict on ${words_plural(r.label_conflicts, "task")}`)
             : escapeHtmlText(r.verdict ?? "n/a", 20),
     ]);
     out.push(htmlTable(["Revision", "Valid · open · broken", "Δ̂", "Δ_L … Δ_H", "LCB … UCB", "Verdict"].map((s) => render_evaluate_html_g(s)), rows, {
         numeric: [0, 1, 2, 3, 4],
     }));
     const last = v.latest_reclassification;
-    if (last !== null)
-        out.push(render_evaluate_html_p(render_evaluate_html_g(`Latest reclassification: review revision ${formatCount(last.revision)} changed ${formatCount(last.tasks_changed)} labels; ` +
-            (last.verdict_changed
-                ? `the verdict moved from ${last.verdict_from ?? "n/a"} to ${last.verdict_to ?? "n/a"}.`
-                : "the verdict did not move."))));
+    // One that moved the verdict is the page's first warning already: said once.
+    if (last !== null && !last.verdict_changed)
+        out.push(render_evaluate_html_p(render_evaluate_html_g(`Latest reclassification: review revision ${formatCount(last.revision)} reclassified ${words_plural(last.tasks_changed, "task")}; the verdict did not move.`)));
     return out;
 }
 function figuresSection(report) {
@@ -4747,8 +5084,6 @@ function renderEvaluateHtml(report) {
     for (const line of changeSection(report))
         body.push(line);
     for (const line of checksSection(report))
-        body.push(line);
-    for (const line of reasonsSection(report))
         body.push(line);
     for (const line of sinceLastRunHtml(report))
         body.push(line);
@@ -6022,7 +6357,77 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
     return { lower: (baseSum + worst * extraCount) / count, upper: (baseSum + best * extraCount) / count };
 }
 
+;// CONCATENATED MODULE: ./src/core/stats/exact-sum.ts
+
+/** Below this magnitude a floating-point sum's sign is checked exactly. */
+const NEAR_ZERO = 1e-9;
+/** Σ pᵢ/kᵢ kept as integer numerators by denominator. */
+class ExactSum {
+    byDenominator = new Map();
+    /** Adds numerator/denominator (integers, denominator ≥ 1). */
+    add(numerator, denominator) {
+        if (numerator === 0)
+            return;
+        this.byDenominator.set(denominator, (this.byDenominator.get(denominator) ?? 0) + numerator);
+    }
+    /** Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there). */
+    addDifference(a, b, infra) {
+        this.add(a.pass, effectiveAttempts(a, infra));
+        this.add(-b.pass, effectiveAttempts(b, infra));
+    }
+    /** The sum over the least common denominator: numerator and denominator as BigInt. */
+    fraction() {
+        const gcd = (x, y) => {
+            while (y !== 0n)
+                [x, y] = [y, x % y];
+            return x;
+        };
+        let denominator = 1n;
+        for (const [k, n] of this.byDenominator) {
+            if (n === 0)
+                continue;
+            const big = BigInt(k);
+            denominator = (denominator / gcd(denominator, big)) * big;
+        }
+        let numerator = 0n;
+        for (const [k, n] of this.byDenominator)
+            if (n !== 0)
+                numerator += BigInt(n) * (denominator / BigInt(k));
+        return { numerator, denominator };
+    }
+    /** −1, 0 or +1: the sum's exact sign. */
+    sign() {
+        const { numerator } = this.fraction();
+        return numerator === 0n ? 0 : numerator > 0n ? 1 : -1;
+    }
+    /** The sum as a number: exactly 0 when it is 0, of the exact sign otherwise. */
+    value() {
+        const { numerator, denominator } = this.fraction();
+        if (numerator === 0n)
+            return 0;
+        // Both fit a double's range (denominator ≤ lcm of the attempt counts); the quotient keeps the sign.
+        return Number(numerator) / Number(denominator);
+    }
+}
+/**
+ * A ratio Σ d / count computed in floating point, made exact near 0: exactly 0 when the exact sum
+ * is 0; the exact sum's value over `count` when the floating-point sign is wrong; else unchanged.
+ * `exact` builds the exact sum (called only near 0).
+ */
+function exactNearZero(value, count, exact) {
+    if (value === null || !(Math.abs(value) <= NEAR_ZERO))
+        return value;
+    const sum = exact();
+    const sign = sum.sign();
+    if (sign === 0)
+        return 0;
+    if (Math.sign(value) === sign)
+        return value;
+    return sum.value() / count;
+}
+
 ;// CONCATENATED MODULE: ./src/core/stats/margin.ts
+
 
 
 
@@ -6188,6 +6593,11 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         lowerValues = new Float64Array(dCount).fill(-1);
         upperValues = new Float64Array(dCount).fill(1);
     }
+    // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
+    const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
+    const pessimistic = opts.margin.validity_bound === "pessimistic";
+    marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
+    marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
     const concat = (extra) => {
         const out = new Float64Array(nv + extra.length);
         out.set(vD, 0);
@@ -6259,7 +6669,7 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
     const qValid = q(nuValid);
     const qLower = q(nuLower);
     const qUpper = q(nuUpper);
-    const margin = nv > 0 ? validSum / nv : null;
+    const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
     let lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
         ? marginLower - qLower * seLower
         : null;
@@ -6376,6 +6786,26 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         unresolvedD: uD,
         lowerSet,
         upperSet,
+    };
+}
+/**
+ * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
+ * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
+ */
+function exactFigures(columns, infra, valid, unresolved) {
+    return {
+        ratio: (value, open, extra) => exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
+            const s = new ExactSum();
+            const add = (i) => {
+                s.addDifference(columns.candidate[i], columns.baseline[i], infra);
+            };
+            for (const i of valid)
+                add(i);
+            for (const j of open)
+                add(unresolved[j]);
+            s.add(extra, 1);
+            return s;
+        }),
     };
 }
 /** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
@@ -6685,6 +7115,7 @@ function findSplit(dataset) {
 
 
 
+
 /**
  * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
  * a few steps of `estimate` (the caller's closed-form solution; the search absorbs rounding and the
@@ -6706,18 +7137,42 @@ function smallestSatisfying(t, f, estimate, limit) {
     return null;
 }
 /**
- * The fix when the tasks are apart only because each file brought its own task universe (see
- * task-universe.ts): re-import, not run more tasks. The dataset-revision check says it in full.
+ * Why no task is common when each file brought its own task universe (see task-universe.ts), as a
+ * pointer: the dataset-revision check says the why and the fix (re-import with one --tasks list)
+ * in full, once.
  */
 function oneTaskListFix(split) {
-    return (`${plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results, ` +
-        `but under two dataset revisions, each computed from its own file's task ids, so none is common: ` +
-        `re-import both files with one --tasks list (see Same dataset revisions)`);
+    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
+        `under two dataset revisions, so none is common: see Same dataset revisions`);
 }
-function commonValidCheck(a, t, split) {
+/**
+ * The common valid tasks' detail when both models share tasks but none is labelled valid: the
+ * usual case of leaderboard runs imported without reviews. Says so, and how to add labels.
+ */
+function noValidLabelDetail(a, t, revisions) {
+    const open = a.unresolvedTasks;
+    const labels = a.disputedTasks === 0
+        ? `all ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
+        : `the ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
+    return (`No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
+        `Add labels with a reviews file (--reviews; the action's reviews input): ` +
+        `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
+        `given the results' --dataset-revision (${shownList(revisions)}) or the same --tasks list, so that the labels apply to these tasks.`);
+}
+function commonValidCheck(a, t, split, revisions) {
     const nv = a.commonValidTasks;
     const passed = satisfies(nv, t);
-    let detail = `${plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
+    if (!passed && nv === 0 && a.unresolvedTasks > 0 && split === null) {
+        return {
+            id: "common_valid_tasks",
+            observed: nv,
+            threshold: t.text,
+            passed,
+            kind: "evidence",
+            detail: noValidLabelDetail(a, t, revisions),
+        };
+    }
+    let detail = `${words_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         detail += ` — ${oneTaskListFix(split)}`;
     }
@@ -6727,7 +7182,7 @@ function commonValidCheck(a, t, split) {
             : null;
         detail +=
             more !== null
-                ? ` — ${plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
+                ? ` — ${words_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
                 : " — the count cannot satisfy this threshold by adding tasks";
     }
     return {
@@ -6738,6 +7193,46 @@ function commonValidCheck(a, t, split) {
         kind: "evidence",
         detail: `${detail}.`,
     };
+}
+/**
+ * The fewest attempts without an infra error whose addition brings the rate I / (A + x) within a
+ * maximum threshold, or null when none can: a minimum, or a maximum no added attempt reaches
+ * (0 with I > 0). Exact: the closed form, then checked against `satisfies` around it.
+ */
+function cleanAttemptsNeeded(infraErrors, attempts, t) {
+    if (t.op !== "<" && t.op !== "<=")
+        return null;
+    if (satisfies(infraErrors / attempts, t))
+        return 0;
+    if (t.value <= 0)
+        return null;
+    const limit = Math.ceil(infraErrors / t.value) + 2;
+    return smallestSatisfying(t, (x) => infraErrors / (attempts + x), infraErrors / t.value - attempts, limit);
+}
+/**
+ * What would bring a failing infra error rate within the threshold, as a clause (docs/spec.md
+ * §4.3, "what would resolve it"). Attempts are only appended, so the rate falls only as attempts
+ * without an infra error are added. Advice is feasible when it asks for at most as many new
+ * attempts as the model has made (one more run of the benchmark as large as this one); past
+ * that no count is given, and the clause says why nothing re-run can fix it.
+ */
+function infraRemedy(side, infraErrors, attempts, t) {
+    const x = cleanAttemptsNeeded(infraErrors, attempts, t);
+    if (t.op !== "<" && t.op !== "<=") {
+        return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
+    }
+    if (x !== null && x <= infraErrors) {
+        return ` — re-running ${x} of the ${words_plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
+    }
+    if (x !== null && x <= attempts) {
+        const retried = infraErrors / (attempts + infraErrors);
+        return (` — ${words_plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
+            `re-running only the ${words_plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`);
+    }
+    const twice = infraErrors / (2 * attempts);
+    return (` — no re-run can satisfy it: attempts are only appended, so the ${words_plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
+        `and even a second run as large as this one (${words_plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
+        `Fix the infrastructure and run the benchmark again for the ${side}`);
 }
 function infraRateCheck(side, m, t) {
     const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
@@ -6754,16 +7249,9 @@ function infraRateCheck(side, m, t) {
         };
     }
     const passed = satisfies(rate, t);
-    let detail = `The ${side} had ${plural(m.infra_errors, "infra error")} in ${plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
-    if (!passed) {
-        const more = t.op === "<" || t.op === "<="
-            ? smallestSatisfying(t, (x) => m.infra_errors / (denom + x), t.value > 0 ? m.infra_errors / t.value - denom : 0, t.value > 0 ? Math.ceil(m.infra_errors / t.value) + 2 : 0)
-            : null;
-        detail +=
-            more !== null
-                ? ` — ${plural(more, "more attempt")} without an infra error (e.g. re-running the ${plural(m.lost_to_infra_tasks, "task")} lost to infra on a fixed harness) would satisfy it`
-                : " — fix the infrastructure and re-run the affected tasks";
-    }
+    let detail = `The ${side} had ${words_plural(m.infra_errors, "infra error")} in ${words_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
+    if (!passed)
+        detail += infraRemedy(side, m.infra_errors, denom, t);
     return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 function disputedCheck(a, t, split) {
@@ -6777,18 +7265,22 @@ function disputedCheck(a, t, split) {
             threshold: t.text,
             passed: false,
             kind: "evidence",
-            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : oneTaskListFix(split)}.`,
+            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : "see Same dataset revisions"}.`,
         };
     }
     const passed = satisfies(phi, t);
-    let detail = `${d} of ${plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
-    if (!passed) {
+    let detail = `${d} of ${words_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
+    if (!passed && nv === 0) {
+        // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
+        detail += " — label them (see Common valid tasks)";
+    }
+    else if (!passed) {
         // Worst case for the fraction: every reviewed task turns out broken and leaves C.
         const r = smallestSatisfying(t, (x) => (nv + d - x > 0 ? (d - x) / (nv + d - x) : null), t.value < 1 ? d - (t.value * nv) / (1 - t.value) : 0, d);
         detail +=
             r !== null
-                ? ` — reviewing ${r} of the ${plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
-                : ` — review the ${plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
+                ? ` — reviewing ${r} of the ${words_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
+                : ` — review the ${words_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
     }
     return {
         id: "disputed_fraction",
@@ -6813,15 +7305,14 @@ function missingCheck(side, m, universe, t, split) {
         };
     }
     const passed = satisfies(f, t);
-    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
+    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${words_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         // Every task under the other model's own revisions is missing for this one; `shared` of them
         // are ids it has under its own revisions.
         const own = Math.min(split.sharedTaskIds, m.missing_tasks);
         detail +=
-            ` — ${own} of its ${plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision, ` +
-                `each model's revision computed from its own file's task ids: re-import both files with one --tasks list ` +
-                `(see Same dataset revisions), then run the ${side} on any task it still misses`;
+            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
+                `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
     }
     else if (!passed) {
         const x = t.op === "<" || t.op === "<="
@@ -6829,7 +7320,7 @@ function missingCheck(side, m, universe, t, split) {
             : null;
         detail +=
             x !== null
-                ? ` — running the ${side} on ${x} of its ${plural(m.missing_tasks, "missing task")} would satisfy it`
+                ? ` — running the ${side} on ${x} of its ${words_plural(m.missing_tasks, "missing task")} would satisfy it`
                 : ` — run the ${side} on its missing tasks`;
     }
     return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
@@ -6869,13 +7360,13 @@ function sameHarnessCheck(dataset) {
     if (passed)
         detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
     else if (placeholders.length > 0) {
+        // Said once: real_harness_revisions (always run) fails too and carries the why and the fix.
         detail =
-            `The harness revisions (${sideList(b, c)}) include the placeholder ${shownList(placeholders)}, ` +
-                `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
-                `harness — ${realRevisionRemedy(placeholders)}.`;
+            `A placeholder harness revision (${shownList(placeholders)}) cannot show that both models ran on one ` +
+                `harness; Real harness revisions says how to set real ones.`;
     }
     else {
-        detail = `The models ran on ${plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
+        detail = `The models ran on ${words_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
     }
     return {
         id: "same_harness",
@@ -6904,7 +7395,7 @@ function realHarnessCheck(dataset) {
             `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
     return {
         id: "real_harness_revisions",
-        observed: passed ? "none" : all.join(", "),
+        observed: passed ? "all real" : all.join(", "),
         threshold: "no placeholder",
         passed,
         kind: "evidence",
@@ -6921,7 +7412,7 @@ function oneTaskListDetail(dataset, split) {
     const how = kinds.length > 0
         ? kinds.map((k) => `\`model-gate import ${k} FILE --tasks TASKS\``).join(" / ")
         : "the importer's `--tasks TASKS`";
-    const side = (name, s) => `the ${name}'s ${plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
+    const side = (name, s) => `the ${name}'s ${words_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
     const own = [...split.baseline.revisions, ...split.candidate.revisions];
     const derived = split.derivedRevisions;
     const hashed = derived.length === own.length
@@ -6929,7 +7420,7 @@ function oneTaskListDetail(dataset, split) {
         : `${shownList(derived)} ${derived.length === 1 ? "is" : "are"} the hash of ${derived.length === 1 ? "its" : "their"} own task ids`;
     const n = split.sharedTaskIds;
     return (`The dataset revisions differ (${side("baseline", split.baseline)}; ${side("candidate", split.candidate)}), ` +
-        `but ${plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
+        `but ${words_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
         `each file brought its own task universe, so the same tasks count as different ones and none is common. ` +
         `Re-import both files with one --tasks list (TASKS: the benchmark's task ids, one per line) — ${how} — so that both carry one dataset revision.`);
 }
@@ -6942,7 +7433,7 @@ function datasetRevisionCheck(dataset, split) {
     const passed = equal && b.length > 0;
     const observed = equal
         ? b.join(", ")
-        : `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+        : `baseline: ${b.join(", ") || "none (no rows)"}; candidate: ${c.join(", ") || "none (no rows)"}`;
     let detail;
     if (passed) {
         detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;
@@ -6995,20 +7486,20 @@ function canaryCheck(ctx) {
  */
 function marginRemedy(a, delta0) {
     const d = a.unresolvedTasks;
-    const review = `review the ${plural(d, "disputed/unreviewed task")}`;
+    const review = `review the ${words_plural(d, "disputed/unreviewed task")}`;
     if (a.margin === null || a.seValid === null) {
         return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
     }
     const q = a.qValid ?? a.z;
     const lo = a.margin - q * a.seValid;
     const hi = a.margin + q * a.seValid;
-    const band = `the valid tasks alone give Δ̂ ∓ q·SE = [${num(lo)}, ${num(hi)}]`;
+    const band = `the valid tasks alone give Δ̂ ∓ q·SE = ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}`;
     if (d > 0 && (lo > delta0 || hi <= delta0)) {
         return `${review}: ${band}, so resolving the open labels could decide it`;
     }
     const more = `${band}, which straddles δ₀ — more common valid tasks (or attempts per task) are needed to shrink the standard error`;
     return d > 0
-        ? `${more}, and reviewing the ${plural(d, "disputed/unreviewed task")} narrows the validity band`
+        ? `${more}, and reviewing the ${words_plural(d, "disputed/unreviewed task")} narrows the validity band`
         : more;
 }
 /** The attaining set of an exact bound, in words: "18 open labels resolved valid (6 with d = −1, 12 with d = 0)". */
@@ -7025,7 +7516,7 @@ function attainingSetWords(a, set) {
     const parts = [...by.entries()]
         .sort((x, y) => x[0] - y[0])
         .map(([d, n]) => `${n} with d = ${d > 0 ? "+" : ""}${num(d, 0)}`);
-    return `attained with S* = ${plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
+    return `attained with S* = ${words_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
 }
 /**
  * LCB and how it was taken, with its arithmetic: exact, at the set S* that attains it; conservative,
@@ -7034,7 +7525,7 @@ function attainingSetWords(a, set) {
 function lcbFormula(a) {
     if (a.lcb === null || a.marginAtLcb === null || a.seLower === null)
         return null;
-    const figures = `${num(a.marginAtLcb)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+    const figures = `${format_number_formatPp(a.marginAtLcb)} − ${num(a.qLower ?? a.z)} × ${formatPpUnsigned(a.seLower)} = ${format_number_formatPp(a.lcb)}`;
     if (a.lcbKind === "exact" && a.lcbSet !== null) {
         return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
     }
@@ -7061,21 +7552,21 @@ function marginCheck(a, policy, lcbWhyNull) {
     const passed = a.lcb > delta0;
     let detail;
     if (passed)
-        detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
+        detail = `${formula} > δ₀ = ${format_number_formatPp(delta0)} (${rule}).`;
     else if (a.ucb !== null && a.ucb <= delta0) {
-        detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}), and neither does UCB = ${num(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}), and neither does UCB = ${format_number_formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
     }
     else {
-        detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
     }
     return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
 }
 /** Why LCB is null, as a clause, for checks and reasons. */
 function lcbNullReason(a, policy) {
     if (a.commonValidTasks === 0)
-        return "there are no common valid tasks";
+        return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
     if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
-        return `standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
+        return `standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
     }
     if (policy.margin.standard_error === "clustered")
         return "the tasks fall into fewer than 2 clusters";
@@ -7087,7 +7578,7 @@ function buildChecks(inp) {
     const ai = policy.accept_if;
     const split = separateTaskUniverses(dataset);
     const checks = [
-        commonValidCheck(analysis, ai.common_valid_tasks, split),
+        commonValidCheck(analysis, ai.common_valid_tasks, split, dataset.baseline.datasetRevisions),
         infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
         infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
         disputedCheck(analysis, ai.disputed_fraction, split),
@@ -7120,11 +7611,11 @@ function warning(u, compared) {
     const theirs = `${u.revisions.length === 1 && !u.moreRevisions ? "revision" : "revisions"} ${revisionList(u.revisions, u.moreRevisions)}`;
     const ours = `the compared tasks are under ${revisionList(compared)}`;
     if (u.file !== undefined) {
-        return (`${shownValue(u.file)}: ${u.rows} of its ${plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
+        return (`${shownValue(u.file)}: ${u.rows} of its ${words_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
             `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
             `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`);
     }
-    return (`The results label ${plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
+    return (`The results label ${words_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
         `task has (${ours}): those labels apply to nothing.`);
 }
 function unmatchedLabelWarnings(dataset) {
@@ -7135,6 +7626,7 @@ function unmatchedLabelWarnings(dataset) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/verdict.ts
+
 
 
 /** The bare decision rule, for callers (fragility) that only need the verdict. */
@@ -7151,13 +7643,13 @@ function decideVerdict(evidencePasses, canary, lcb, ucb, delta0) {
 }
 function marginSentence(a, policy) {
     const delta0 = policy.accept_if.delta0;
-    const d0 = delta0Text(delta0);
+    const d0 = format_number_formatPp(delta0);
     if (a.lcb === null || a.ucb === null) {
         return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
     }
     // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
-    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${num(a.lcb)}`;
-    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${num(a.ucb)}`;
+    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.lcb)}`;
+    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.ucb)}`;
     if (a.lcb > delta0)
         return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
     if (a.ucb <= delta0)
@@ -7176,14 +7668,14 @@ function verdictWithReasons(checks, a, policy, ctx) {
         return { verdict, reasons };
     }
     if (verdict === "accept") {
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${num(a.margin ?? 0)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${format_number_formatPp(a.margin)}).`);
         return { verdict, reasons };
     }
     if (verdict === "reject") {
         const why = a.unresolvedTasks > 0
-            ? `even the most favourable resolution of the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
+            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
             : "the candidate does not clear the bar even at the top of the run-variance band";
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : num(a.margin)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : format_number_formatPp(a.margin)}).`);
         return { verdict, reasons };
     }
     // Unresolved: name every check that keeps it so, then the margin.
@@ -7210,6 +7702,7 @@ function verdictWithReasons(checks, a, policy, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
+
 
 
 
@@ -7302,17 +7795,53 @@ function evaluate_attainingSet(dataset, a, set) {
         }),
     };
 }
-function headlineWarnings(policy, ctx, a, infra) {
+/** A signed margin in percentage points, e.g. "+1.20 pp", "−0.35 pp". */
+function evaluate_pp(x) {
+    const s = Math.abs(x * 100).toFixed(2);
+    return `${x < 0 && Number(s) !== 0 ? "\u2212" : "+"}${s} pp`;
+}
+/**
+ * With a paired policy and every common task in a cluster: the margin's bound again under the
+ * clustered SE (CR2), and a warning when the verdict it carries would not hold under it — an
+ * accept whose LCB would not clear δ₀, a reject by the margin whose UCB would not be at or below
+ * it. null when the check does not apply or the verdict holds (docs/spec.md §3, design effect).
+ */
+function clusteredVerdictWarning(dataset, policy, a, verdict, ctx) {
+    if (policy.margin.standard_error !== "paired" || a.seCr2Valid === null)
+        return null;
+    const delta0 = policy.accept_if.delta0;
+    // A reject by the production canary does not rest on the margin.
+    const byMargin = verdict === "accept" ||
+        (verdict === "reject" && ctx.canary !== "fail" && a.ucb !== null && a.ucb <= delta0);
+    if (!byMargin)
+        return null;
+    const c = analyseMargin(dataset, {
+        infra: policy.infra_errors,
+        margin: { ...policy.margin, standard_error: "clustered", cluster_correction: "cr2" },
+    });
+    const bound = verdict === "accept" ? c.lcb : c.ucb;
+    const holds = bound !== null && (verdict === "accept" ? bound > delta0 : bound <= delta0);
+    if (holds)
+        return null;
+    const which = verdict === "accept" ? "lower" : "upper";
+    const figure = bound === null
+        ? `the ${which} bound would be undefined`
+        : `the ${which} bound would be ${evaluate_pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${evaluate_pp(delta0)}`;
+    return (`The tasks cluster (${words_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+        `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`);
+}
+function headlineWarnings(policy, ctx, a, infra, clustered) {
     const warnings = [];
     if (ctx.expired) {
-        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
+            (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."));
     }
     if (policy.infra_errors === "count_as_fail") {
-        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${plural(infra.baseline, "baseline infra error")} and ${plural(infra.candidate, "candidate infra error")} lower the task scores.`);
+        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
     }
     if (policy.margin.standard_error === "clustered") {
         if (a.tasksWithoutCluster > 0) {
-            warnings.push(`standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
+            warnings.push(`standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
         }
         else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
             const share = a.largestClusterShare === null
@@ -7321,17 +7850,20 @@ function headlineWarnings(policy, ctx, a, infra) {
             const what = policy.margin.cluster_correction === "cr2"
                 ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
                 : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
-            warnings.push(`Clustered standard error over ${plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
         }
         else if (a.clusters !== null && a.clusters < 2 && a.commonValidTasks > 0) {
             // (With no common valid task there is no cluster to count: the margin's own reason says why.)
-            warnings.push(`Clustered standard error over ${plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
         }
+    }
+    else if (clustered !== null) {
+        warnings.push(clustered);
     }
     else if (a.seCr2Valid !== null &&
         a.sePairedValid !== null &&
         a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid) {
-        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${num(a.seCr2Valid)} vs ${num(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
+        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${formatPpUnsigned(a.seCr2Valid)} vs ${formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
     }
     return warnings;
 }
@@ -7354,10 +7886,7 @@ function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
 }
 function evaluate(dataset, policy, ctx) {
     const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
-    const warnings = headlineWarnings(policy, ctx, analysis, {
-        baseline: baseline.infra_errors,
-        candidate: candidate.infra_errors,
-    }).concat(unmatchedLabelWarnings(dataset));
+    const warnings = headlineWarnings(policy, ctx, analysis, { baseline: baseline.infra_errors, candidate: candidate.infra_errors }, clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx)).concat(unmatchedLabelWarnings(dataset));
     const a = analysis;
     const delta0 = policy.accept_if.delta0;
     // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
@@ -18752,8 +19281,9 @@ function preprocess(fn, schema) {
 /** The acceptance policy after parsing and validation (SPEC §1.3). */
 /**
  * `rank.require` (docs/policy.md, docs/rank.md "Gating"): `top_resolved` (the default, the CLI's
- * exit status): the top model is resolved. `top_group`: the candidate is in a top group the
- * evidence separates from the rest. `above_reference`: the candidate is ordered above the reference.
+ * exit status): one model is ordered above every other. `top_group`: the candidate could be first
+ * and is ordered above every model that could not. `above_reference`: the candidate is ordered
+ * above the reference.
  */
 const RANK_REQUIREMENTS = ["top_resolved", "top_group", "above_reference"];
 
@@ -19110,7 +19640,7 @@ const rankSchema = strictObject({
 const policySchema = strictObject({
     owner: ownerField,
     revisit: load_policy_custom((v) => parseDate(v, "2027-03-31")),
-    on_expired: oneOf(["warn", "fail"]).optional(),
+    on_expired: oneOf(["warn", "neutral", "fail"]).optional(),
     infra_errors: oneOf(["exclude", "count_as_fail"]).optional(),
     require_same_harness: booleanField.optional(),
     accept_if: acceptIfSchema,
@@ -19319,7 +19849,7 @@ function isExpired(policy, today) {
  * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
- * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
+ * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
  *   step lets a re-run of the eval count for more).
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
@@ -19382,6 +19912,8 @@ function valueChange(base, head, loosening) {
     return { base: String(base), head: String(head), loosening: loosening(base, head) };
 }
 const policy_diff_never = () => false;
+/** `on_expired` from laxest to strictest: neutral keeps an expired policy from a green check. */
+const EXPIRY_STRICTNESS = { warn: 0, neutral: 1, fail: 2 };
 /**
  * Every rule that differs between the base and head policies, in a fixed order (the order of the
  * keys in SPEC §1.3), with base and head rendered as text (`null` when the optional rule is absent)
@@ -19393,7 +19925,10 @@ function diffPolicies(base, head) {
     const rules = [
         ["owner", valueChange(base.owner, head.owner, policy_diff_never)],
         ["revisit", valueChange(base.revisit, head.revisit, (x, y) => y > x)],
-        ["on_expired", valueChange(base.on_expired, head.on_expired, (x, y) => x === "fail" && y === "warn")],
+        [
+            "on_expired",
+            valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
+        ],
         ["infra_errors", valueChange(base.infra_errors, head.infra_errors, policy_diff_never)],
         [
             "require_same_harness",
@@ -19660,9 +20195,15 @@ function reviewHistoryOf(tasks) {
         const n = tasks.labelCount(i);
         if (n < 2)
             continue;
-        const first = tasks.eventValidity(i, 0);
+        // The unreviewed events before the first label are no label (an import's r0): not a change.
+        let k0 = 0;
+        while (k0 < n && tasks.eventValidity(i, k0) === "unreviewed")
+            k0++;
+        if (n - k0 < 2)
+            continue;
+        const first = tasks.eventValidity(i, k0);
         let same = true;
-        for (let k = 1; k < n && same; k++)
+        for (let k = k0 + 1; k < n && same; k++)
             same = tasks.eventValidity(i, k) === first;
         if (same) {
             out.sameLabelTask();
@@ -19695,10 +20236,12 @@ function compactReviewHistory(tasks) {
     const out = new HistoryLists();
     for (const t of tasks) {
         const h = t.history;
-        if (h.length < 2)
+        // As reviewHistoryOf: the unreviewed events before the first label are no label.
+        const labelled = h.slice(Math.max(0, h.findIndex((e) => e.validity !== "unreviewed")));
+        if (h.length < 2 || labelled.length < 2 || labelled[0]?.validity === "unreviewed")
             continue;
-        const first = h[0].validity;
-        if (h.every((e) => e.validity === first)) {
+        const first = labelled[0].validity;
+        if (labelled.every((e) => e.validity === first)) {
             out.sameLabelTask();
             continue;
         }
@@ -19757,7 +20300,7 @@ function shownReviewHistory(history, limit) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.4.0";
+const SCHEMA_VERSION = "2.5.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -19801,6 +20344,9 @@ function buildReport(parts) {
                 source: policySource.source,
                 last_commit: policySource.lastCommit,
                 on_unresolved: policy.on_unresolved,
+                // (fail never reaches a report: the run stops with a policy error.)
+                on_expired: policy.on_expired === "neutral" ? "neutral" : "warn",
+                expired: parts.policyExpired ?? false,
             },
             infra_errors_policy: policy.infra_errors,
             tool_version: parts.toolVersion,
@@ -19820,7 +20366,7 @@ const SHOWN_STRING_LENGTH = 60;
 const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /** The same plus C0, for a text quoted raw (a parser's message quotes the line as it is). */
 const ESCAPED_IN_RAW_TEXT = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
-function escapeChar(c) {
+function quote_escapeChar(c) {
     return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 /** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
@@ -19832,12 +20378,12 @@ function quote(s) {
 /** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
 function quoteUpTo(s, max) {
     const shown = s.length <= max ? s : s.slice(0, max);
-    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, escapeChar);
+    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, quote_escapeChar);
     return shown === s ? text : `${text}… (${s.length} characters)`;
 }
 /** A text that quotes input raw (e.g. V8's JSON.parse message), with C0 controls escaped too. */
 function escapeRawText(text) {
-    return text.replace(ESCAPED_IN_RAW_TEXT, escapeChar);
+    return text.replace(ESCAPED_IN_RAW_TEXT, quote_escapeChar);
 }
 
 ;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
@@ -20154,6 +20700,7 @@ class RowTable {
 
 
 
+
 /** Rows listed (the count is exact). */
 const MAX_LISTED_VIOLATIONS = 20;
 /** Previous rows of one kind held at most. */
@@ -20295,7 +20842,7 @@ function appendOnlyCheck(r) {
             threshold: "0 earlier rows changed or removed",
             passed: true,
             kind: "evidence",
-            detail: `Every one of the ${compared} earlier rows (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
+            detail: `${compared === 1 ? "The one earlier row" : `Every one of the ${compared} earlier rows`} (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
         };
     }
     const listed = r.rows.slice(0, 3).map((v) => `${where(v)}: ${v.change}`);
@@ -20306,7 +20853,7 @@ function appendOnlyCheck(r) {
         threshold: "0 earlier rows changed or removed",
         passed: false,
         kind: "evidence",
-        detail: `History rewritten: ${n} of the ${compared} earlier rows ${n === 1 ? "was" : "were"} changed or removed — ` +
+        detail: `History rewritten: ${n} of the ${words_plural(compared, "earlier row")} ${n === 1 ? "was" : "were"} changed or removed — ` +
             `${listed.join("; ")}${more}. Attempts and reviews are append-only: restore the earlier rows, and record a ` +
             "new opinion as a new review_revision.",
     };
@@ -20406,6 +20953,7 @@ function figuresOfCore(v) {
         ucbKind: a.ucbKind,
     };
 }
+const UNREVIEWED_CODE = validityCode("unreviewed");
 /** The latest this many review revisions are evaluated in full. */
 const MAX_REVISIONS_EVALUATED = 20;
 /** Tasks listed per change between two revisions (largest margin move first). */
@@ -20484,18 +21032,20 @@ function verdictByReviewRevision(inp) {
         prev = { codes, e, conflicts: conflictCount };
     }
     const last = changes[changes.length - 1];
+    // Only a revision that changed an earlier label is a reclassification (first labels are not).
+    const reclassified = last !== undefined && last.tasks_changed > 0 ? last : undefined;
     return {
         revisions_present: all.length,
         revisions: rows,
         changes,
-        latest_reclassification: last === undefined
+        latest_reclassification: reclassified === undefined
             ? null
             : {
-                revision: last.to_revision,
-                tasks_changed: last.tasks_changed,
-                verdict_from: last.verdict_before,
-                verdict_to: last.verdict_after,
-                verdict_changed: last.verdict_before !== last.verdict_after,
+                revision: reclassified.to_revision,
+                tasks_changed: reclassified.tasks_changed,
+                verdict_from: reclassified.verdict_before,
+                verdict_to: reclassified.verdict_after,
+                verdict_changed: reclassified.verdict_before !== reclassified.verdict_after,
             },
     };
 }
@@ -20533,11 +21083,18 @@ function changeBetween(dataset, d, from, to, before, after) {
     const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
     const moved = [];
     let changed = 0;
+    let firstLabels = 0;
     for (let i = 0; i < before.codes.length; i++) {
         const ca = before.codes[i];
         const cb = after.codes[i];
         if (ca === cb)
             continue;
+        // A label given to an unreviewed task (an importer writes every task unreviewed at r0) is a
+        // first label, not a reclassification: counted apart, never listed or made a headline.
+        if (ca === UNREVIEWED_CODE) {
+            firstLabels++;
+            continue;
+        }
         changed++;
         const t = ca * VALIDITIES.length + cb;
         transitions[t] = transitions[t] + 1;
@@ -20558,6 +21115,7 @@ function changeBetween(dataset, d, from, to, before, after) {
         from_revision: from,
         to_revision: to,
         tasks_changed: changed,
+        first_labels: firstLabels,
         transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
         margin_before: margin,
         margin_after: after.e?.margin ?? null,
@@ -20661,6 +21219,7 @@ function runGate(dataset, policy, options) {
         asOfReview,
         appendOnly,
         appendOnlyBase: options.appendOnlyBase,
+        policyExpired: policy.expired,
     });
 }
 
@@ -20893,90 +21452,6 @@ function changesSinceLastRun(previous, current) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/sha256.ts
-/**
- * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as lowercase hex. The core may not import
- * node:crypto (it runs nowhere but pure code), and a run summary's digests are computed from the
- * report alone; the inputs are a few dozen short hex strings, so speed does not matter.
- */
-const K = new Uint32Array([
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2,
-]);
-function rotr(x, n) {
-    return (x >>> n) | (x << (32 - n));
-}
-function sha256Hex(text) {
-    const bytes = new TextEncoder().encode(text);
-    // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
-    const blocks = Math.ceil((bytes.length + 9) / 64);
-    const data = new Uint8Array(blocks * 64);
-    data.set(bytes);
-    data[bytes.length] = 0x80;
-    const view = new DataView(data.buffer);
-    const bits = bytes.length * 8;
-    view.setUint32(data.length - 8, Math.floor(bits / 0x100000000));
-    view.setUint32(data.length - 4, bits >>> 0);
-    const h = new Uint32Array([
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]);
-    const w = new Uint32Array(64);
-    for (let b = 0; b < blocks; b++) {
-        for (let t = 0; t < 16; t++)
-            w[t] = view.getUint32(b * 64 + t * 4);
-        for (let t = 16; t < 64; t++) {
-            const w15 = w[t - 15];
-            const w2 = w[t - 2];
-            const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
-            const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
-            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-        }
-        let a = h[0];
-        let bb = h[1];
-        let c = h[2];
-        let d = h[3];
-        let e = h[4];
-        let f = h[5];
-        let g = h[6];
-        let hh = h[7];
-        for (let t = 0; t < 64; t++) {
-            const t1 = (hh +
-                (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
-                ((e & f) ^ (~e & g)) +
-                K[t] +
-                w[t]) |
-                0;
-            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
-            hh = g;
-            g = f;
-            f = e;
-            e = (d + t1) | 0;
-            d = c;
-            c = bb;
-            bb = a;
-            a = (t1 + t2) | 0;
-        }
-        h[0] = h[0] + a;
-        h[1] = h[1] + bb;
-        h[2] = h[2] + c;
-        h[3] = h[3] + d;
-        h[4] = h[4] + e;
-        h[5] = h[5] + f;
-        h[6] = h[6] + g;
-        h[7] = h[7] + hh;
-    }
-    let hex = "";
-    for (const word of h)
-        hex += word.toString(16).padStart(8, "0");
-    return hex;
-}
-
 ;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
 /**
  * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
@@ -20984,7 +21459,6 @@ function sha256Hex(text) {
  * so remembering it in the sticky comment leaks nothing the comment does not show. The action
  * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.
  */
-
 
 /** The longest model_config a summary may carry (a model id is far shorter; the bound is for a hostile comment). */
 const RUN_SUMMARY_NAME_MAX = 500;
@@ -21024,14 +21498,14 @@ function parseRunSummary(value) {
  * "\n" (no files: the sha256 of the empty string). Sorted, so giving the same files in another
  * order is the same input.
  */
-function inputsDigest(fileDigests) {
+function inputsDigest(fileDigests, sha256Hex) {
     return sha256Hex([...fileDigests]
         .sort()
         .map((d) => `${d}\n`)
         .join(""));
 }
 /** The run that made `report`, on commit `headSha` (null outside a pull request). */
-function summaryOfReport(report, headSha) {
+function summaryOfReport(report, headSha, sha256Hex) {
     const p = report.provenance;
     const c = report.comparison;
     let reviewMax = null;
@@ -21043,8 +21517,8 @@ function summaryOfReport(report, headSha) {
         baseline: report.models.baseline.config,
         candidate: report.models.candidate.config,
         digests: {
-            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256)),
-            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256)),
+            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), sha256Hex),
+            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256), sha256Hex),
             policy: p.policy.sha256,
         },
         review_revision_max: reviewMax,
@@ -21069,20 +21543,18 @@ function summaryOfReport(report, headSha) {
  * `report` (made by runGate from `dataset`) with what changed since `previous`. The key keeps its
  * place in the report (build-report.ts writes it as null).
  */
-function withSinceLastRun(report, dataset, headSha, previous) {
+function withSinceLastRun(report, dataset, headSha, previous, sha256Hex) {
     const asOf = report.provenance.as_of_review;
     // runGate decided on this view; it is the same Dataset when no --as-of-review was given.
     const view = asOf === null ? dataset : datasetAsOfReview(dataset, asOf);
     const since = changesSinceLastRun(previous, {
         dataset: view,
         report,
-        summary: summaryOfReport(report, headSha),
+        summary: summaryOfReport(report, headSha, sha256Hex),
     });
     return { ...report, since_last_run: since };
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/read/limits.ts
 /**
  * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
@@ -21120,6 +21592,8 @@ const DEFAULT_INPUT_LIMITS = {
  */
 const COLLECT_MIN_TASKS = 100_000;
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: external "node:stream"
@@ -21128,8 +21602,6 @@ const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-;// CONCATENATED MODULE: external "node:worker_threads"
-const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 // EXTERNAL MODULE: ./src/core/fs-error-words.ts
 var fs_error_words = __nccwpck_require__(907);
 ;// CONCATENATED MODULE: ./src/read/lines/fs-errors.ts
@@ -21142,117 +21614,6 @@ function errorMessage(e) {
 /** A short, stack-free sentence for a failed open/stat/read (the words of fs-error-words.ts). */
 function describeFsError(e) {
     return (0,fs_error_words/* fsCodeWords */.I)(e) ?? `cannot read the file (${(0,fs_error_words/* errorCode */.C)(e) ?? errorMessage(e)})`;
-}
-
-;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
-/**
- * Hashing an input file. SHA-256 is native but synchronous: on the main thread it takes time
- * the reader could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
- * by a worker thread that reads the same open file (the same file descriptor, by position, so a
- * rename or replacement of the path cannot make it read another file) while the main thread
- * reads it; a smaller one is hashed inline, where starting a thread would cost more than it
- * saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the
- * same bytes as long as the file is not modified while it is read; a change of its length in that
- * time (an export still being written) is caught by comparing the byte counts of both reads, and
- * reported.
- *
- * The worker runs a self-contained script (only node: built-ins) passed as text: it needs none
- * of the bundle. If the worker cannot run at all (it fails to start or dies without an answer),
- * the file is hashed again on the main thread by position, so the digest never depends on
- * threads being available.
- */
-
-
-
-const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
-const HASH_READ_BYTES = 1024 * 1024;
-const HASH_WORKER_SOURCE = `
-"use strict";
-const { parentPort, workerData } = require("node:worker_threads");
-const { readSync } = require("node:fs");
-const { createHash } = require("node:crypto");
-const hash = createHash("sha256");
-const buf = Buffer.allocUnsafe(workerData.chunk);
-let pos = 0;
-try {
-  for (;;) {
-    const n = readSync(workerData.fd, buf, 0, buf.length, pos);
-    if (n === 0) break;
-    hash.update(buf.subarray(0, n));
-    pos += n;
-  }
-  parentPort.postMessage({ digest: hash.digest("hex"), bytes: pos });
-} catch (e) {
-  parentPort.postMessage({
-    error: {
-      code: e && typeof e.code === "string" ? e.code : undefined,
-      message: e instanceof Error ? e.message : String(e),
-    },
-  });
-}
-`;
-/** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
-async function hashByPosition(fh) {
-    const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
-    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
-    let pos = 0;
-    try {
-        for (;;) {
-            const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
-            if (bytesRead === 0)
-                break;
-            hash.update(buf.subarray(0, bytesRead));
-            pos += bytesRead;
-        }
-    }
-    catch (e) {
-        return { error: { code: (0,fs_error_words/* errorCode */.C)(e), message: errorMessage(e) } };
-    }
-    return { digest: hash.digest("hex"), bytes: pos };
-}
-function isFileHash(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    if ("digest" in m)
-        return typeof m.digest === "string" && "bytes" in m && typeof m.bytes === "number";
-    return "error" in m && typeof m.error === "object" && m.error !== null;
-}
-/** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-function hashInWorker(fh) {
-    let worker;
-    try {
-        worker = new external_node_worker_threads_namespaceObject.Worker(HASH_WORKER_SOURCE, {
-            eval: true,
-            workerData: { fd: fh.fd, chunk: HASH_READ_BYTES },
-            // The worker only hashes: a small heap keeps its share of the peak RSS small.
-            resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
-        });
-    }
-    catch {
-        const result = hashByPosition(fh);
-        return { result, cancel: () => result.then(() => undefined) };
-    }
-    let cancelled = false;
-    const answer = new Promise((settle) => {
-        worker.once("message", (m) => {
-            settle(isFileHash(m) ? m : undefined);
-        });
-        worker.once("error", () => {
-            settle(undefined);
-        });
-        worker.once("exit", () => {
-            settle(undefined);
-        });
-    });
-    const result = answer.then((r) => (r !== undefined || cancelled ? r : hashByPosition(fh)));
-    return {
-        // An undefined answer after a cancel is never awaited as a digest (the read has failed).
-        result: result.then((r) => r ?? { error: { code: undefined, message: "cancelled" } }),
-        cancel: async () => {
-            cancelled = true;
-            await worker.terminate();
-        },
-    };
 }
 
 ;// CONCATENATED MODULE: external "node:buffer"
@@ -21289,18 +21650,14 @@ const DEL = 0x7f;
 const BOM = 0xfeff;
 /** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
 const SPAN_BYTES = 32 * 1024;
-/**
- * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
- * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
- * range-read.ts reads a file in byte ranges cut at line ends).
- */
+/** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
 class LineSplitter {
     onProblem;
     carry = [];
     carryLength = 0;
     /** The current line is over MAX_LINE_BYTES: drop bytes until its LF. */
     skipping = false;
-    lineNo;
+    lineNo = 0;
     stopped = false;
     nonBlankLines = 0;
     onLine;
@@ -21308,20 +21665,11 @@ class LineSplitter {
     /** Set until the first chunk: looks at the first line (see FirstLineCheck). */
     firstLine;
     refusedFile = false;
-    constructor(lines, onProblem, lineNo = 0, firstLine) {
+    constructor(lines, onProblem, firstLine) {
         this.onProblem = onProblem;
         this.firstLine = firstLine;
-        this.lineNo = lineNo;
         this.onLine = typeof lines === "function" ? lines : undefined;
         this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
-    }
-    /** The number of the last line split (blank or not), or the lines before when none was. */
-    get lines() {
-        return this.lineNo;
-    }
-    /** Whether the file's line cap stopped the splitter (reported): later lines are not read. */
-    get halted() {
-        return this.stopped;
     }
     /** Whether the first line showed that the file is not JSON lines (reported): no line was read. */
     get refused() {
@@ -21635,7 +21983,7 @@ function isBlank(bytes, begin, end) {
 ;// CONCATENATED MODULE: ./src/read/lines/file-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * name), hashed with SHA-256 over its raw bytes as they are read, split into lines by
  * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
  * CR before LF and blank lines are dropped).
  *
@@ -21650,27 +21998,7 @@ function isBlank(bytes, begin, end) {
 
 
 
-
 const READ_CHUNK_BYTES = 256 * 1024;
-/**
- * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
- * be read (streamLines then reports why).
- */
-async function isGzipFile(absPath) {
-    let fh;
-    try {
-        fh = await (0,promises_.open)(absPath, "r");
-        const head = Buffer.alloc(2);
-        const n = (await fh.read(head, 0, 2, 0)).bytesRead;
-        return n === 2 && head[0] === 0x1f && head[1] === 0x8b;
-    }
-    catch {
-        return false;
-    }
-    finally {
-        await fh?.close().catch(() => undefined);
-    }
-}
 /** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
 function sniffUnsupported(head, n) {
     const at = (i) => (i < n ? (head[i] ?? -1) : -1);
@@ -21711,7 +22039,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         onProblem(undefined, describeFsError(e));
         return { sha256: undefined, nonBlankLines: 0 };
     }
-    const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
+    const splitter = new LineSplitter(onLine, onProblem, firstLine);
     let gzip = false;
     // What onLine threw (a bug, not user input): rethrown as itself, not as the
     // AbortError the pipeline turns it into.
@@ -21719,9 +22047,6 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
     let handlerError;
     let bytesRead = 0;
     let gunzip;
-    let pending;
-    /** The read in flight (plain files): awaited before the fd is closed. */
-    let reading;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -21731,12 +22056,9 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             onProblem(undefined, unsupported);
             return { sha256: undefined, nonBlankLines: 0 };
         }
-        const size = (await fh.stat()).size;
-        // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
-        // hashing them here costs less than a thread's memory.
-        const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
-        pending = hashHere ? undefined : hashInWorker(fh);
-        const hash = pending === undefined ? (0,external_node_crypto_namespaceObject.createHash)("sha256") : undefined;
+        // Hashed on this thread, chunk by chunk: a hash thread reading the file beside it did not pay
+        // on two cores (BENCHMARKS.md).
+        const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
         const take = (chunk) => {
             try {
                 splitter.push(chunk);
@@ -21751,7 +22073,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             // The compressed bytes are hashed on their way to zlib.
             const hasher = new external_node_stream_namespaceObject.Transform({
                 transform(chunk, _encoding, callback) {
-                    hash?.update(chunk);
+                    hash.update(chunk);
                     bytesRead += chunk.length;
                     callback(null, chunk);
                 },
@@ -21772,28 +22094,11 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             }
         }
         else {
-            // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-            // one's lines are handled, instead of this thread waiting for each read; and no new buffer
-            // per chunk, which would leave dead buffers between collections. The splitter copies what
-            // it carries to the next chunk, and `take` returns once the chunk is used, before its
-            // buffer is read into again.
-            let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
-            for (;;) {
-                const n = (await reading).bytesRead;
-                reading = undefined;
-                if (n === 0)
-                    break;
-                const chunk = buffer.subarray(0, n);
-                bytesRead += n;
-                [buffer, spare] = [spare, buffer];
-                reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
-                hash?.update(chunk);
+            await readPlain(fh, (chunk) => {
+                hash.update(chunk);
                 take(chunk);
-                if (splitter.refused)
-                    break;
-            }
+                return !splitter.refused;
+            });
         }
         if (splitter.refused)
             return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
@@ -21805,21 +22110,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             handlerError = e;
             throw e;
         }
-        if (pending === undefined) {
-            return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
-        }
-        const hashed = await pending.result;
-        pending = undefined;
-        if ("error" in hashed) {
-            onProblem(undefined, describeFsError(hashed.error));
-            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-        }
-        if (hashed.bytes !== bytesRead) {
-            onProblem(undefined, `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
-                `read it once it is complete`);
-            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-        }
-        return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
+        return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
     }
     catch (e) {
         if (handlerFailed)
@@ -21839,15 +22130,193 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
-        // The worker reads through this fd: stop it before the fd is closed (and its number reused).
-        // A handler that threw left the next chunk's read running: it must not outlive the fd (and
-        // its failure is no one's to report). First, before anything else is awaited here.
-        if (reading !== undefined)
-            await reading.catch(() => undefined);
-        if (pending !== undefined)
-            await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
     }
+}
+/**
+ * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
+ * file ends. Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
+ * one's lines are handled, instead of this thread waiting for each read; and no new buffer per
+ * chunk, which would leave dead buffers between collections. The splitter copies what it carries
+ * to the next chunk, and `onChunk` returns once the chunk is used, before its buffer is read into
+ * again.
+ */
+async function readPlain(fh, onChunk) {
+    let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let position = 0;
+    let reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
+    try {
+        for (;;) {
+            const n = (await reading).bytesRead;
+            reading = undefined;
+            if (n === 0)
+                return;
+            const chunk = buffer.subarray(0, n);
+            position += n;
+            [buffer, spare] = [spare, buffer];
+            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
+            if (!onChunk(chunk))
+                return;
+        }
+    }
+    finally {
+        // A stop, or a handler that threw, left the next chunk's read running: it must not outlive the
+        // caller's fd (and its failure is no one's to report).
+        if (reading !== undefined)
+            await reading.catch(() => undefined);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/json-keys.ts
+/**
+ * The keys of JSON text that JSON.parse has accepted. JSON.parse keeps the last value of a key
+ * given twice in one object, and which one was meant would be a guess: the reader (a line of an
+ * export or reviews file, src/read/rows/row-checks.ts) and the importers (a whole harness file,
+ * src/importers/common.ts) refuse it instead. Counting the keys in the text and in the parsed
+ * value is cheap and tells whether one repeats; only then is the text walked again to find which.
+ *
+ * Both walks assume valid JSON (the caller parsed it first): strings are skipped to their closing
+ * quote, brackets outside strings open and close objects and arrays, and a key is the string
+ * after an object's "{" or after a comma in an object. Neither recurses: nesting depth costs a
+ * stack entry, never the call stack.
+ *
+ * The byte scanner (src/read/rows/row-scanner.ts) is a walk of its own on purpose: it reads one
+ * row shape straight from the UTF-8 bytes, values and all, and gives any line it is unsure of (a
+ * repeated key among them) to JSON.parse and to the walks here.
+ */
+const QUOTE = 0x22;
+const json_keys_BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+/**
+ * Texts up to this long without a backslash have their strings skipped with indexOf. Optimised
+ * by V8 for short lines, `indexOf(…, position)` was seen to take time in proportion to the whole
+ * text on every call: on a long line of many strings, the square of its length. Longer texts are
+ * walked character by character, in time proportional to their length.
+ */
+const INDEX_OF_MAX_CHARS = 4096;
+/** Whether `text` is short and has no backslash (its strings end at the next quote). */
+function isPlain(text) {
+    return text.length <= INDEX_OF_MAX_CHARS && text.indexOf("\\") === -1;
+}
+/** Where the string whose opening quote is at `at` ends (its closing quote), or -1. */
+function stringEnd(text, at, plain) {
+    if (plain)
+        return text.indexOf('"', at + 1);
+    for (let i = at + 1; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === json_keys_BACKSLASH)
+            i++;
+        else if (c === QUOTE)
+            return i;
+    }
+    return -1;
+}
+/**
+ * Whether each open bracket is an object (1) or an array (0), outermost first: reused from call
+ * to call (the walks are synchronous), grown as deep text needs. (A JS array pushed and popped
+ * here turned slow on deep text once the JIT had seen many shallow lines.)
+ */
+let objects = new Uint8Array(64);
+/** Opens a bracket at `depth`: whether it is an object. */
+function json_keys_open(depth, object) {
+    if (depth === objects.length) {
+        const grown = new Uint8Array(depth * 2);
+        grown.set(objects);
+        objects = grown;
+    }
+    objects[depth] = object ? 1 : 0;
+}
+/** How many keys valid JSON text has in `scope`, repeats included. */
+function countKeys(text, scope) {
+    const everywhere = scope === "all";
+    const plain = isPlain(text);
+    let depth = 0;
+    // Whether the next string is a key: after "{", or after a comma in an object.
+    let expectKey = false;
+    let keys = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+            if (expectKey) {
+                expectKey = false;
+                if (everywhere || depth === 1)
+                    keys++;
+            }
+            i = stringEnd(text, i, plain);
+            if (i < 0)
+                break;
+        }
+        else if (c === LBRACE || c === LBRACKET) {
+            expectKey = c === LBRACE;
+            json_keys_open(depth++, expectKey);
+        }
+        else if (c === RBRACE || c === RBRACKET) {
+            depth--;
+        }
+        else if (c === COMMA) {
+            expectKey = depth > 0 && objects[depth - 1] === 1;
+        }
+    }
+    return keys;
+}
+/**
+ * The first key, in text order, that repeats an earlier key of its object in `scope` (compared
+ * as JSON.parse decodes them, so "a" and "\u0061" are one key), or undefined.
+ */
+function firstRepeatedKey(text, scope) {
+    const everywhere = scope === "all";
+    const plain = isPlain(text);
+    // Per open object, by depth: its keys so far (the first alone, a set from the second on).
+    const keysAt = [];
+    let depth = 0;
+    let expectKey = false;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+            const end = stringEnd(text, i, plain);
+            if (end < 0)
+                break;
+            if (expectKey && (everywhere || depth === 1)) {
+                const raw = text.slice(i + 1, end);
+                const key = raw.includes("\\") ? JSON.parse(text.slice(i, end + 1)) : raw;
+                const held = keysAt[depth - 1];
+                if (held === undefined) {
+                    keysAt[depth - 1] = key;
+                }
+                else if (typeof held === "string") {
+                    if (held === key)
+                        return { key, offset: i };
+                    keysAt[depth - 1] = new Set([held, key]);
+                }
+                else {
+                    if (held.has(key))
+                        return { key, offset: i };
+                    held.add(key);
+                }
+            }
+            expectKey = false;
+            i = end;
+        }
+        else if (c === LBRACE || c === LBRACKET) {
+            expectKey = c === LBRACE;
+            json_keys_open(depth, expectKey);
+            keysAt[depth++] = undefined;
+        }
+        else if (c === RBRACE || c === RBRACKET) {
+            keysAt[--depth] = undefined;
+        }
+        else if (c === COMMA) {
+            expectKey = depth > 0 && objects[depth - 1] === 1;
+        }
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/read/rows/row-checks.ts
@@ -21872,6 +22341,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
  * - A pre-aggregated row carries the four integer counts `passes`, `fails`, `infra_errors`,
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
  */
+
 
 
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
@@ -21980,8 +22450,9 @@ function parseObject(text, issues) {
         issues.add(undefined, `expected a JSON object; got ${row_checks_describeValue(v)}`);
         return undefined;
     }
-    // Counting the keys is cheap; finding which one repeats is done only when one does.
-    const repeated = topLevelKeys(text) === Object.keys(v).length ? undefined : repeatedKey(text);
+    // Counting the keys is cheap; finding which one repeats is done only when one does. Nested
+    // objects are in fields the gate does not read: only the row's own keys are checked.
+    const repeated = countKeys(text, "top") === Object.keys(v).length ? undefined : firstRepeatedKey(text, "top")?.key;
     if (repeated !== undefined) {
         // JSON.parse keeps the last value: which one was meant is a guess (SPEC §1.1 guesses nothing).
         issues.add(SHOWN_AS_FIELD.test(repeated) ? repeated : undefined, `the key ${quote(repeated)} is given twice on this line; expected each field once`);
@@ -21991,111 +22462,6 @@ function parseObject(text, issues) {
 }
 /** A repeated key is named as the problem's field when it reads safely as one. */
 const SHOWN_AS_FIELD = /^[A-Za-z0-9_]{1,64}$/;
-/**
- * How many keys the top level of a JSON object's text has, repeats included. `text` must be a
- * valid JSON object. Strings are skipped with indexOf when the text has no backslash.
- */
-function topLevelKeys(text) {
-    const plain = text.indexOf("\\") === -1;
-    let depth = 0;
-    let keys = 0;
-    let expectKey = false;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            if (depth === 1 && expectKey) {
-                keys++;
-                expectKey = false;
-            }
-            if (plain) {
-                i = text.indexOf('"', i + 1);
-                if (i < 0)
-                    break;
-            }
-            else {
-                for (i++; i < n; i++) {
-                    const d = text.charCodeAt(i);
-                    if (d === 0x5c)
-                        i++;
-                    else if (d === 0x22)
-                        break;
-                }
-            }
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1)
-                expectKey = true;
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1) {
-            expectKey = true;
-        }
-    }
-    return keys;
-}
-/**
- * The first top-level key of a JSON object's text that repeats an earlier one (compared after
- * unescaping, as JSON.parse does), or undefined. `text` must be a valid JSON object (JSON.parse
- * accepted it). Nested objects are in fields the gate does not read, and are not checked.
- */
-function repeatedKey(text) {
-    let depth = 0;
-    let expectKey = false;
-    let keys;
-    let first;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            let j = i + 1;
-            let escaped = false;
-            for (;;) {
-                const d = text.charCodeAt(j);
-                if (d === 0x5c) {
-                    escaped = true;
-                    j += 2;
-                }
-                else if (d === 0x22 || Number.isNaN(d)) {
-                    break;
-                }
-                else {
-                    j++;
-                }
-            }
-            if (depth === 1 && expectKey) {
-                const key = escaped ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
-                if (first === undefined) {
-                    first = key;
-                }
-                else {
-                    if (keys === undefined)
-                        keys = new Set([first]);
-                    if (keys.has(key))
-                        return key;
-                    keys.add(key);
-                }
-                expectKey = false;
-            }
-            i = j;
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1)
-                expectKey = true;
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1) {
-            expectKey = true;
-        }
-    }
-    return undefined;
-}
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
  * string of the line can (see line-splitter.ts's LineHandler): a RegExp test of every identifier
@@ -22623,55 +22989,6 @@ class AttemptIds {
         this.at = at;
         this.cls = cls;
     }
-    /** Calls `f` for every id held with its value (block ids ascending, then the others as added). */
-    forEach(f) {
-        AttemptIds.each(this, f);
-    }
-    /** How many ids are held, and the characters of the string ones (what the builder counts as held). */
-    held() {
-        let chars = 0;
-        this.other?.forEach((_, id) => {
-            if (typeof id === "string")
-                chars += id.length;
-        });
-        return { ids: this.denseCount + (this.other?.size ?? 0), chars };
-    }
-    /**
-     * forEach of `ids`, an AttemptIds or its structured clone (a plain object with the same fields,
-     * its slab a copy of its pool's: what a worker thread posts), read through the fields only.
-     */
-    static each(ids, f) {
-        const slab = ids.slab;
-        if (slab !== undefined) {
-            const base = ids.file * PACKED_FILE - 1;
-            const size = MIN_BLOCK << ids.cls;
-            for (let id = 0; id < size; id++) {
-                const v = slab[ids.at + id];
-                if (v !== 0)
-                    f(id, base + v);
-            }
-        }
-        ids.other?.forEach((packed, id) => {
-            f(id, packed);
-        });
-    }
-    /**
-     * The ids of `plain` (an AttemptIds of any pool, or its structured clone: see each) as an
-     * AttemptIds of `pool`, with `delta` added to every value (sources moved by delta / 4 lines).
-     * Nothing of plain is kept: a block of another builder's pool (or of a clone of it, a slab that
-     * other ids of the same post share) is never written through the copy.
-     */
-    static revive(plain, delta, pool) {
-        const out = new AttemptIds(pool);
-        // A block of the same size first, so that the ids in plain's block stay in one (set() takes
-        // an id into the block only while the ids stay dense, counted as they come).
-        if (plain.slab !== undefined)
-            out.grow((MIN_BLOCK << plain.cls) - 1);
-        AttemptIds.each(plain, (id, packed) => {
-            out.set(id, packed + delta);
-        });
-        return out;
-    }
 }
 function grownF64(a, size) {
     const b = new Float64Array(size);
@@ -22934,19 +23251,6 @@ function pack(items) {
 function unpack(packed) {
     return packed === undefined ? undefined : packed.split(SEPARATOR);
 }
-/** How many items a packed list holds. */
-function packedCount(packed) {
-    if (packed === undefined)
-        return 0;
-    let n = 1;
-    for (let at = packed.indexOf(SEPARATOR); at >= 0; at = packed.indexOf(SEPARATOR, at + 1))
-        n++;
-    return n;
-}
-/** The characters of a packed list's items (its separators not counted). */
-function packedChars(packed) {
-    return packed === undefined ? 0 : packed.length - (packedCount(packed) - 1);
-}
 /**
  * Whether `items` (one item or several) stand in `packed` one after another as whole items from
  * character `at`, an item's start. With `whole`, they must also end the list there. The items are
@@ -23207,9 +23511,8 @@ function reviewEvent(revision, validity, source, evidence, meta) {
  * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
  * the compared models' totals, what is held against the caps (InputLimits), and the problems
  * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
- * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
- * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
- * src/read/builder does.
+ * built on it (one object: see label-history.ts); the Dataset made at the end (dataset-finish.ts)
+ * works on it; nothing outside src/read/builder does.
  *
  * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
  */
@@ -23395,37 +23698,9 @@ class BuilderState {
     inUniverse(i) {
         return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE | F_RANKED)) !== 0;
     }
-    /** No problem reported and no cap passed so far (what a read in ranges requires). */
-    healthy() {
-        return !this.stopped && this.lineProblems.total === 0;
-    }
-    /** How many tasks this builder holds (snapshot's `to`). */
-    taskCount() {
-        return this.cols.count;
-    }
-    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
-    heldAttemptIds() {
-        return this.attemptIds;
-    }
     /** Every model_config seen, sorted. */
     modelsPresent() {
         return [...this.models].sort(compareCodeUnits);
-    }
-    /** The dataset revision named so, made (as a row's would be) when new. */
-    revisionNamed(revision) {
-        const known = this.revisions.get(revision);
-        if (known !== undefined)
-            return known;
-        const name = this.intern(revision);
-        const rev = { name, index: this.revisionList.length };
-        this.revisions.set(name, rev);
-        this.revisionList.push(rev);
-        return rev;
-    }
-    holdAll(ids) {
-        const held = ids.held();
-        this.attemptIds += held.ids;
-        this.heldChars += held.chars;
     }
 }
 
@@ -23475,14 +23750,14 @@ const REPEAT_SLOTS = 1 << 10;
 const MAX_REPEAT_BYTES = 1024;
 /** Evidence arrays of up to this many items are reused, one per length. */
 const REUSED_EVIDENCE_LENGTHS = 8;
-const QUOTE = 0x22;
+const scanner_parts_QUOTE = 0x22;
 const scanner_parts_BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const COMMA = 0x2c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
+const scanner_parts_COMMA = 0x2c;
+const scanner_parts_LBRACE = 0x7b;
+const scanner_parts_RBRACE = 0x7d;
+const scanner_parts_LBRACKET = 0x5b;
+const scanner_parts_RBRACKET = 0x5d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -23495,7 +23770,7 @@ const BYTE_NON_ASCII = 3;
 const BYTE_CLASS = new Uint8Array(256);
 for (let c = 0; c < 256; c++) {
     BYTE_CLASS[c] =
-        c === QUOTE
+        c === scanner_parts_QUOTE
             ? BYTE_QUOTE
             : c < 0x20 || c === scanner_parts_BACKSLASH || c === 0x7f || c === 0xc2
                 ? BYTE_OTHER
@@ -23547,7 +23822,7 @@ function equalAt(b, begin, end, word) {
  * closing quote that must follow it.
  */
 function wordAt(b, p, end, words) {
-    if (b[p] !== QUOTE)
+    if (b[p] !== scanner_parts_QUOTE)
         return -1;
     const first = p + 1 < end ? b[p + 1] : -1;
     for (let w = 0; w < words.length; w++) {
@@ -23555,7 +23830,7 @@ function wordAt(b, p, end, words) {
         if (word === undefined || word[0] !== first)
             continue;
         const close = p + 1 + word.length;
-        return close < end && b[close] === QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
+        return close < end && b[close] === scanner_parts_QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
     }
     return -1;
 }
@@ -23945,10 +24220,10 @@ class RowScanner {
             from = p;
             if (k === 0) {
                 p = skipSpace(b, p, end);
-                if (b[p] !== LBRACE || p >= end)
+                if (b[p] !== scanner_parts_LBRACE || p >= end)
                     return false;
                 p = skipSpace(b, p + 1, end);
-                if (p >= end || b[p] === RBRACE)
+                if (p >= end || b[p] === scanner_parts_RBRACE)
                     return false; // {} lacks every field
             }
             else {
@@ -23956,14 +24231,14 @@ class RowScanner {
                 if (p >= end)
                     return false;
                 const c = b[p];
-                if (c === RBRACE)
+                if (c === scanner_parts_RBRACE)
                     break;
-                if (c !== COMMA)
+                if (c !== scanner_parts_COMMA)
                     return false;
                 p = skipSpace(b, p + 1, end);
             }
             // A key.
-            if (p >= end || b[p] !== QUOTE)
+            if (p >= end || b[p] !== scanner_parts_QUOTE)
                 return false;
             const keyBegin = p + 1;
             const keyEnd = this.stringEnd(b, keyBegin, end);
@@ -24079,7 +24354,7 @@ class RowScanner {
         const c = b[p] ?? 0;
         if (field === F_OTHER) {
             // A value of a field the gate ignores: a string, number or literal (objects and arrays: no).
-            if (c === QUOTE) {
+            if (c === scanner_parts_QUOTE) {
                 const close = this.stringEnd(b, p + 1, end);
                 return close < 0 ? -1 : close + 1;
             }
@@ -24169,10 +24444,10 @@ class RowScanner {
                 return q;
             }
             case F_ATTEMPT: {
-                const q = c === QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
+                const q = c === scanner_parts_QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
                 if (q < 0)
                     return -1;
-                out.attempt = c === QUOTE ? this.text : this.num;
+                out.attempt = c === scanner_parts_QUOTE ? this.text : this.num;
                 this.attemptGiven = true;
                 return q;
             }
@@ -24218,7 +24493,7 @@ class RowScanner {
      * bytes). Returns the position after its closing quote, or -1.
      */
     id(b, p, end, maxLength, allowEmpty) {
-        if (b[p] !== QUOTE)
+        if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
         const close = this.stringEnd(b, begin, end);
@@ -24240,12 +24515,12 @@ class RowScanner {
     }
     /** A field that repeats in runs (see RepeatCache), into `text`; as `id`. */
     repeated(b, p, end, cache) {
-        if (b[p] !== QUOTE)
+        if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
         const n0 = cache.length;
         const close = begin + n0;
-        if (n0 > 0 && close < end && b[close] === QUOTE) {
+        if (n0 > 0 && close < end && b[close] === scanner_parts_QUOTE) {
             // The same bytes as a value already read: the same valid id.
             const at = this.base + begin;
             const v = cache.slot >= 0
@@ -24275,13 +24550,13 @@ class RowScanner {
     }
     /** `evidence` at `p` (first byte `c`): a string or an array of strings, into `out`. */
     evidence(b, p, end, c, out) {
-        if (c === QUOTE) {
+        if (c === scanner_parts_QUOTE) {
             const q = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
             if (q >= 0)
                 out.evidence = this.text;
             return q;
         }
-        if (c !== LBRACKET)
+        if (c !== scanner_parts_LBRACKET)
             return -1;
         p = skipSpace(b, p + 1, end);
         if (p >= end)
@@ -24291,13 +24566,13 @@ class RowScanner {
         // Whether the items so far may be packed: ASCII, non-empty, and within the cap. An ASCII
         // item's string is made only once it is known the list is not packed (spans say where).
         let packable = this.packEvidence;
-        if (b[p] === RBRACKET) {
+        if (b[p] === scanner_parts_RBRACKET) {
             p++;
         }
         else {
             for (;;) {
                 // (What id() checks of an item, with its string left for later when ASCII.)
-                if (b[p] !== QUOTE)
+                if (b[p] !== scanner_parts_QUOTE)
                     return -1;
                 const begin = p + 1;
                 const close = this.stringEnd(b, begin, end);
@@ -24329,9 +24604,9 @@ class RowScanner {
                     return -1;
                 const next = b[p];
                 p++;
-                if (next === RBRACKET)
+                if (next === scanner_parts_RBRACKET)
                     break;
-                if (next !== COMMA)
+                if (next !== scanner_parts_COMMA)
                     return -1;
                 p = skipSpace(b, p, end);
                 if (p >= end)
@@ -24765,16 +25040,6 @@ class LabelHistory extends BuilderState {
         }
         return true;
     }
-    /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
-    forgetLastLabels() {
-        this.lastAdded.forget();
-        this.lastMoreTask = -1;
-        this.lastMore = undefined;
-    }
-    /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
-    forgetMemo() {
-        this.memo = undefined;
-    }
     /**
      * After a row's label and evidence were added to task i: when its items stand together in the
      * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
@@ -25112,53 +25377,6 @@ function hasLabel(cols, i) {
         return false;
     return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
 }
-/** What a state's evidence of task i counts as held: the task's items, and every label's items that
- * are not the task's (an item a label keeps when the task's list is full, counted per label). */
-function evidenceChars(cols, i) {
-    const task = cols.evidence[i];
-    let n = packedChars(task);
-    const flags = cols.flags[i] ?? 0;
-    if ((flags & F_LABEL0_OWN) !== 0)
-        n += charsNotIn(cols.label0Evidence.get(i), task);
-    if ((flags & F_MORE_LABELS) !== 0) {
-        for (const e of cols.moreLabels.get(i)?.events ?? [])
-            if (e.own)
-                n += charsNotIn(e.evidence, task);
-    }
-    return n;
-}
-function charsOf(list) {
-    let n = 0;
-    for (const item of list ?? [])
-        n += item.length;
-    return n;
-}
-function charsNotIn(list, packed) {
-    let n = 0;
-    for (const item of list ?? [])
-        if (packedIndexOf(packed, item) < 0)
-            n += item.length;
-    return n;
-}
-/**
- * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
- * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
- * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
- */
-function unionOf(list, more) {
-    if (more === undefined || more.length === 0 || (list?.length ?? 0) >= MAX_EVIDENCE_PER_TASK)
-        return list;
-    let out;
-    for (const item of more) {
-        if (list?.includes(item) === true || out?.includes(item) === true)
-            continue;
-        out ??= list === undefined ? [] : list.slice();
-        out.push(item);
-        if (out.length >= MAX_EVIDENCE_PER_TASK)
-            break;
-    }
-    return out ?? list;
-}
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
 function findLabel(events, revision, validity) {
@@ -25173,17 +25391,6 @@ function findLabel(events, revision, validity) {
  */
 function ownEvidence(own, task) {
     return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
-}
-function sameItems(a, b) {
-    if (a === b)
-        return true;
-    const n = a?.length ?? 0;
-    if (n !== (b?.length ?? 0))
-        return false;
-    for (let i = 0; i < n; i++)
-        if (a?.[i] !== b?.[i])
-            return false;
-    return true;
 }
 /** Whether a list begins with exactly these items (so holds them all). */
 function startsWith(kept, evidence) {
@@ -25542,539 +25749,6 @@ function countsOf(m, i) {
     return shared;
 }
 
-;// CONCATENATED MODULE: ./src/read/builder/column-transfer.ts
-/**
- * A builder's columns between threads (range-read.ts): the buffers to transfer with a structured
- * clone, the columns revived from one (sources moved to the file's line numbers), and a part of
- * them (a range's state is posted in parts).
- */
-
-/**
- * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
- * posted to another thread.
- */
-function column_transfer_columnBuffers(cols) {
-    const out = [];
-    const add = (a) => {
-        if (a.buffer instanceof ArrayBuffer && !out.includes(a.buffer))
-            out.push(a.buffer);
-    };
-    for (const a of [cols.revision, cols.flags, cols.topRevision, cols.topValidity, cols.clusterSrc])
-        add(a);
-    for (const a of [cols.label0Revision, cols.label0Validity, cols.label0Src])
-        add(a);
-    for (const m of [cols.baseline, cols.candidate]) {
-        for (const a of [m.info, m.a0info, m.pass, m.fail, m.infraError, m.missing])
-            add(a);
-    }
-    return out;
-}
-/**
- * TaskColumns from `plain`, a TaskColumns or its structured clone (a plain object with the same
- * fields, AttemptIds as plain objects too: what a worker thread posts), with every source moved
- * by `lines` (a range's lines numbered from 1 become the file's). Takes over plain's arrays, maps
- * and label events (moved in place); its attempt ids are copied into `pool` (the receiving
- * builder's), never kept in the blocks of the builder that made them.
- */
-function reviveColumns(plain, lines, pool) {
-    const cols = Object.assign(new TaskColumns(), plain, {
-        baseline: reviveModel(plain.baseline, lines, pool),
-        candidate: reviveModel(plain.candidate, lines, pool),
-    });
-    if (lines === 0)
-        return cols;
-    for (let i = 0; i < cols.count; i++) {
-        cols.label0Src[i] = (cols.label0Src[i] ?? 0) + lines;
-        cols.clusterSrc[i] = (cols.clusterSrc[i] ?? 0) + lines;
-    }
-    for (const more of cols.moreLabels.values()) {
-        for (const e of more.events)
-            e.src += lines;
-    }
-    for (const [i, c] of cols.clusterConflicts)
-        cols.clusterConflicts.set(i, { value: c.value, src: c.src + lines });
-    return cols;
-}
-function reviveModel(plain, lines, pool) {
-    const more = new Map();
-    for (const [i, ids] of plain.more)
-        more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
-    const others = new Map();
-    for (const [i, held] of plain.others) {
-        const revived = new Map();
-        for (const [harness, h] of held) {
-            revived.set(harness, {
-                harness: h.harness,
-                info: h.info + 2 * lines,
-                a0: h.a0,
-                a0info: h.a0info + 4 * lines,
-                more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
-            });
-        }
-        others.set(i, revived);
-    }
-    const m = Object.assign(new ModelColumns(), plain, { more, others });
-    if (lines !== 0) {
-        for (let i = 0; i < m.info.length; i++) {
-            m.info[i] = (m.info[i] ?? 0) + 2 * lines;
-            m.a0info[i] = (m.a0info[i] ?? 0) + 4 * lines;
-        }
-    }
-    return m;
-}
-/**
- * Tasks [from, to) of `cols` as columns of their own (task from becomes task 0), to post a
- * builder's state in parts: each part, absorbed, is garbage before the next is decoded.
- */
-function sliceColumns(cols, from, to) {
-    const part = (m, copy = (v) => v) => {
-        const out = new Map();
-        for (const [i, v] of m)
-            if (i >= from && i < to)
-                out.set(i - from, copy(v));
-        return out;
-    };
-    // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
-    // slabs (every part's ids, and the free blocks) into each part's structured clone.
-    const pool = new AttemptPool();
-    const ids = (a) => AttemptIds.revive(a, 0, pool);
-    const harnesses = (held) => {
-        const out = new Map();
-        for (const [name, h] of held)
-            out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
-        return out;
-    };
-    const model = (m) => Object.assign(new ModelColumns(), {
-        harness: m.harness.slice(from, to),
-        a0: m.a0.slice(from, to),
-        info: m.info.slice(from, to),
-        a0info: m.a0info.slice(from, to),
-        pass: m.pass.slice(from, to),
-        fail: m.fail.slice(from, to),
-        infraError: m.infraError.slice(from, to),
-        missing: m.missing.slice(from, to),
-        more: part(m.more, ids),
-        others: part(m.others, harnesses),
-    });
-    return Object.assign(new TaskColumns(), {
-        count: to - from,
-        capacity: to - from,
-        taskIds: cols.taskIds.slice(from, to),
-        evidence: cols.evidence.slice(from, to),
-        clusters: cols.clusters.slice(from, to),
-        revision: cols.revision.slice(from, to),
-        flags: cols.flags.slice(from, to),
-        topRevision: cols.topRevision.slice(from, to),
-        topValidity: cols.topValidity.slice(from, to),
-        clusterSrc: cols.clusterSrc.slice(from, to),
-        label0Revision: cols.label0Revision.slice(from, to),
-        label0Validity: cols.label0Validity.slice(from, to),
-        label0Src: cols.label0Src.slice(from, to),
-        label0Evidence: part(cols.label0Evidence),
-        label0Meta: part(cols.label0Meta),
-        moreLabels: part(cols.moreLabels),
-        clusterConflicts: part(cols.clusterConflicts),
-        baseline: model(cols.baseline),
-        candidate: model(cols.candidate),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/read/builder/range-merge.ts
-/**
- * Reading one results file in byte ranges (range-read.ts): each range after the first is read by
- * a builder of its own (its lines numbered from 1), whose state (snapshotOf) is then absorbed by
- * the main thread's builder in range order as if its lines had been read there. Only a clean
- * read is merged: when any range had a problem or passed a cap, or absorbing finds what would
- * have been one (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the
- * caller reads the input again from the start, one line after another, for the exact messages.
- */
-
-
-
-
-
-
-
-
-
-/**
- * Part of this builder's state, to absorb into another (after a structured clone: see
- * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
- * order, absorbs the whole state.
- */
-function snapshotOf(b, from, to, last) {
-    const totals = (st) => last
-        ? {
-            harnessRevisions: [...st.harnessRevisions],
-            datasetRevisions: [...st.datasetRevisions],
-            duplicateRows: st.duplicateRows,
-            attempts: st.attempts,
-        }
-        : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
-    return {
-        cols: from === 0 && to === b.cols.count ? b.cols : sliceColumns(b.cols, from, to),
-        revisions: b.revisionList.map((r) => r.name),
-        models: from === 0 ? [...b.models] : [],
-        baseline: totals(b.baselineState),
-        candidate: totals(b.candidateState),
-    };
-}
-/**
- * Adds to `b` the state of a builder that read results lines of the same file right after the
- * lines read by `b`, numbered from 1 (`lines` is how many lines came before them): the state
- * becomes what reading those lines into `b` would have made, totals aside (absorbTotals).
- * Returns false when that reading would have reported a problem or passed a cap; `b` is then
- * spoilt (read again from the start).
- */
-function absorbSnapshot(b, s, lines) {
-    const p = reviveColumns(s.cols, lines, b.attemptPool);
-    for (const model of s.models) {
-        if (b.models.has(model))
-            continue;
-        if (b.models.size >= b.limits.maxModels)
-            return false;
-        b.heldChars += model.length;
-        b.models.add(model);
-    }
-    const revs = s.revisions.map((name) => b.revisionNamed(name));
-    const cols = b.cols;
-    const dups = [0, 0];
-    for (let t = 0; t < p.count; t++) {
-        const rev = revs[p.revision[t] ?? 0];
-        const taskId = p.taskIds[t];
-        if (rev === undefined || taskId === undefined)
-            return false;
-        const hash = TaskIndex.hash(rev.index, taskId);
-        const i = b.index.find(hash, rev.index, taskId, cols);
-        if (i >= 0) {
-            if (!mergeTask(b, i, p, t, dups))
-                return false;
-            continue;
-        }
-        if (cols.count >= b.limits.maxTasks)
-            return false;
-        b.heldChars += taskId.length;
-        const fresh = cols.add(rev.index, taskId);
-        b.index.add(hash, fresh);
-        adoptTask(b, fresh, p, t);
-    }
-    if (!absorbTotals(b, b.baselineState, s.baseline, dups[0] ?? 0))
-        return false;
-    return absorbTotals(b, b.candidateState, s.candidate, dups[1] ?? 0);
-}
-function absorbTotals(b, st, t, dups) {
-    const attempts = st.attempts + t.attempts;
-    if (attempts > Number.MAX_SAFE_INTEGER)
-        return false;
-    st.attempts = attempts - dups;
-    st.duplicateRows += t.duplicateRows + dups;
-    for (const h of t.harnessRevisions)
-        st.harnessRevisions.add(b.intern(h));
-    for (const r of t.datasetRevisions)
-        st.datasetRevisions.add(b.revisionNamed(r).name);
-    return true;
-}
-/** Task t of `p`, not known here, becomes task i (its state taken over). */
-function adoptTask(b, i, p, t) {
-    const cols = b.cols;
-    const flags = p.flags[t] ?? 0;
-    cols.flags[i] = flags;
-    cols.topRevision[i] = p.topRevision[t] ?? -1;
-    cols.topValidity[i] = p.topValidity[t] ?? 0;
-    cols.label0Revision[i] = p.label0Revision[t] ?? 0;
-    cols.label0Validity[i] = p.label0Validity[t] ?? 0;
-    cols.label0Src[i] = p.label0Src[t] ?? 0;
-    if ((flags & F_LABEL0_OWN) !== 0)
-        cols.label0Evidence.set(i, p.label0Evidence.get(t));
-    const meta = p.label0Meta.get(t);
-    if (meta !== undefined)
-        cols.label0Meta.set(i, meta);
-    const more = p.moreLabels.get(t);
-    if (more !== undefined)
-        cols.moreLabels.set(i, more);
-    cols.evidence[i] = p.evidence[t];
-    b.heldChars += evidenceChars(cols, i);
-    const cluster = p.clusters[t];
-    if (cluster !== undefined) {
-        cols.clusters[i] = b.intern(cluster);
-        cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-        const conflict = p.clusterConflicts.get(t);
-        if (conflict !== undefined)
-            cols.clusterConflicts.set(i, conflict);
-    }
-    if ((flags & F_BASELINE) !== 0)
-        adoptModel(b, i, cols.baseline, p.baseline, t);
-    if ((flags & F_CANDIDATE) !== 0)
-        adoptModel(b, i, cols.candidate, p.candidate, t);
-}
-/** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
-function adoptModel(b, i, m, pm, t) {
-    m.harness[i] = b.intern(pm.harness[t] ?? "");
-    m.info[i] = pm.info[t] ?? 0;
-    m.a0[i] = b.holdAttempt(pm.a0[t]);
-    m.a0info[i] = pm.a0info[t] ?? 0;
-    m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
-    const more = pm.more.get(t);
-    if (more !== undefined) {
-        m.more.set(i, more);
-        b.holdAll(more);
-    }
-    const others = pm.others.get(t);
-    if (others === undefined)
-        return;
-    const held = new Map();
-    for (const h of others.values())
-        held.set(b.intern(h.harness), adoptHarness(b, h));
-    m.others.set(i, held);
-}
-function adoptHarness(b, h) {
-    if (h.more !== undefined)
-        b.holdAll(h.more);
-    return { ...h, harness: b.intern(h.harness), a0: b.holdAttempt(h.a0) };
-}
-/**
- * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
- * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
- */
-function mergeTask(b, i, p, t, dups) {
-    const cols = b.cols;
-    const pf = p.flags[t] ?? 0;
-    for (const [flag, role] of [
-        [F_BASELINE, 0],
-        [F_CANDIDATE, 1],
-    ]) {
-        if ((pf & flag) === 0)
-            continue;
-        const m = role === 0 ? cols.baseline : cols.candidate;
-        const pm = role === 0 ? p.baseline : p.candidate;
-        if (((cols.flags[i] ?? 0) & flag) === 0) {
-            cols.flags[i] = (cols.flags[i] ?? 0) | flag;
-            adoptModel(b, i, m, pm, t);
-            continue;
-        }
-        const repeated = mergeModel(b, i, m, pm, t);
-        if (repeated < 0)
-            return false;
-        dups[role] = (dups[role] ?? 0) + repeated;
-    }
-    if (!mergeLabels(b, i, p, t))
-        return false;
-    const cluster = p.clusters[t];
-    if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
-        const held = cols.clusters[i];
-        if (held === undefined) {
-            cols.clusters[i] = b.intern(cluster);
-            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-        else if (cluster !== held) {
-            // The first row of p with a cluster is the first to contradict the one held here.
-            cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
-        }
-        else {
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-    }
-    return true;
-}
-/**
- * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
- * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
- * for a conflicting result or rows of both kinds for one harness revision.
- */
-function mergeModel(b, i, m, pm, t) {
-    const counts = [0, 0, 0, 0];
-    let failed = false;
-    const harness = (name, info, a0, a0info, more) => {
-        const inline = name === m.harness[i];
-        const seen = inline ? undefined : m.others.get(i)?.get(name);
-        if (!inline && seen === undefined) {
-            m.othersOf(i).set(b.intern(name), adoptHarness(b, { harness: name, info, a0, a0info, more }));
-            return;
-        }
-        const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
-        if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
-            failed = true;
-            return;
-        }
-        const put = (attempt, packed) => {
-            const a0Here = seen === undefined ? m.a0[i] : seen.a0;
-            const moreHere = seen === undefined ? m.more.get(i) : seen.more;
-            const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
-            if (prev !== undefined) {
-                if (prev % 4 === packed % 4)
-                    counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
-                else
-                    failed = true;
-                return;
-            }
-            const held = b.holdAttempt(attempt) ?? attempt;
-            if (a0Here === undefined) {
-                if (seen === undefined) {
-                    m.a0[i] = held;
-                    m.a0info[i] = packed;
-                }
-                else {
-                    seen.a0 = held;
-                    seen.a0info = packed;
-                }
-            }
-            else if (moreHere !== undefined) {
-                moreHere.set(held, packed);
-            }
-            else {
-                const fresh = new AttemptIds(b.attemptPool);
-                fresh.set(held, packed);
-                if (seen === undefined)
-                    m.more.set(i, fresh);
-                else
-                    seen.more = fresh;
-            }
-        };
-        if (a0 !== undefined)
-            put(a0, a0info);
-        more?.forEach(put);
-    };
-    harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
-    for (const h of pm.others.get(t)?.values() ?? [])
-        harness(h.harness, h.info, h.a0, h.a0info, h.more);
-    if (failed)
-        return -1;
-    m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
-    return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
-}
-/**
- * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
- * that of every row that gave it, first seen first, capped, so it is the list held here followed
- * by p's items it lacks; likewise the task's. Returns false past the labels cap.
- */
-function mergeLabels(b, i, p, t) {
-    const cols = b.cols;
-    const flags = cols.flags[i] ?? 0;
-    const pf = p.flags[t] ?? 0;
-    const packedBefore = cols.evidence[i];
-    const packedTheirs = p.evidence[t];
-    // (The same items: nothing to add to the task's list.)
-    const sameList = packedTheirs === packedBefore;
-    const labelFlags = F_LABEL0 | F_LABEL0_OWN | F_MORE_LABELS;
-    if ((flags & labelFlags) === F_LABEL0 &&
-        (pf & labelFlags) === F_LABEL0 &&
-        cols.label0Revision[i] === p.label0Revision[t] &&
-        cols.label0Validity[i] === p.label0Validity[t]) {
-        // One label on both sides, sharing the task's list: the usual case.
-        if (sameList)
-            return true;
-        const before = unpack(packedBefore);
-        const after = unionOf(before, unpack(packedTheirs));
-        if (after !== before) {
-            b.heldChars += charsOf(after) - charsOf(before);
-            cols.evidence[i] = pack(after);
-        }
-        return true;
-    }
-    if ((flags & labelFlags) === F_LABEL0 &&
-        (pf & labelFlags) === F_LABEL0 &&
-        !p.label0Meta.has(t) &&
-        b.limits.maxLabelsPerTask >= 2 &&
-        sameList) {
-        // A second label whose rows brought the task's evidence again (a task-heavy export's
-        // candidate rows): it shares the task's list, which stays as it is.
-        const revision = small(p.label0Revision[t] ?? 0);
-        const code = p.label0Validity[t] ?? 0;
-        const event = {
-            revision,
-            validity: VALIDITIES[code] ?? "unreviewed",
-            src: p.label0Src[t] ?? 0,
-            reviewer: undefined,
-            note: undefined,
-            own: false,
-            evidence: undefined,
-        };
-        cols.moreLabels.set(i, { events: [event], index: undefined });
-        cols.flags[i] = flags | F_MORE_LABELS;
-        if (revision > (cols.topRevision[i] ?? -1)) {
-            cols.topRevision[i] = revision;
-            cols.topValidity[i] = code;
-        }
-        return true;
-    }
-    const heldBefore = evidenceChars(cols, i);
-    const before = unpack(packedBefore);
-    const theirs = unpack(packedTheirs);
-    const after = unionOf(before, theirs);
-    const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
-    // A label's own list is grown in place by later rows: never one that another list also is.
-    const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
-    let top = cols.topRevision[i] ?? -1;
-    let topValidity = cols.topValidity[i] ?? 0;
-    for (const e of labelsOf(p, t, pf)) {
-        const list = e.own ? e.evidence : theirs;
-        const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
-        if (same !== undefined) {
-            same.list = unionOf(same.list, list);
-            continue;
-        }
-        if (labels.length >= b.limits.maxLabelsPerTask)
-            return false;
-        b.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
-        labels.push({ ...e, list });
-        if (e.revision > top) {
-            top = e.revision;
-            topValidity = validityCode(e.validity);
-        }
-    }
-    cols.topRevision[i] = top;
-    cols.topValidity[i] = topValidity;
-    cols.evidence[i] = pack(after);
-    let out = flags & ~labelFlags;
-    const first = labels[0];
-    if (first !== undefined) {
-        out |= F_LABEL0;
-        cols.label0Revision[i] = first.revision;
-        cols.label0Validity[i] = validityCode(first.validity);
-        cols.label0Src[i] = first.src;
-        if (first.reviewer !== undefined || first.note !== undefined) {
-            cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
-        }
-        if (sameItems(first.list, after)) {
-            cols.label0Evidence.delete(i);
-        }
-        else {
-            out |= F_LABEL0_OWN;
-            cols.label0Evidence.set(i, ownCopy(first.list));
-        }
-    }
-    if (labels.length > 1) {
-        const events = labels.slice(1).map((l) => {
-            const own = !sameItems(l.list, after);
-            return {
-                revision: l.revision,
-                validity: l.validity,
-                src: l.src,
-                reviewer: l.reviewer,
-                note: l.note,
-                own,
-                evidence: own ? ownCopy(l.list) : undefined,
-            };
-        });
-        const index = events.length + 1 > LABEL_SCAN_MAX
-            ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
-            : undefined;
-        cols.moreLabels.set(i, { events, index });
-        out |= F_MORE_LABELS;
-    }
-    else {
-        cols.moreLabels.delete(i);
-    }
-    cols.flags[i] = out;
-    b.heldChars += evidenceChars(cols, i) - heldBefore;
-    return true;
-}
-
 ;// CONCATENATED MODULE: ./src/read/builder/dataset-builder.ts
 /**
  * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
@@ -26095,8 +25769,7 @@ function mergeLabels(b, i, p, t) {
  * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
  * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
  * inline, more in a map. The builder is made in layers (label-history.ts): what the parts share
- * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts, a
- * range's state merged by range-merge.ts.
+ * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
@@ -26107,7 +25780,6 @@ function mergeLabels(b, i, p, t) {
  * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
  * held, and the read ends in an InputError.
  */
-
 
 
 
@@ -26486,48 +26158,6 @@ class DatasetBuilder extends LabelHistory {
     rankedSummary(k) {
         return rankedSummary(this, k);
     }
-    /*
-     * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
-     * builder that read a later range is absorbed here in range order.
-     */
-    /**
-     * Part of this builder's state, to absorb into another (after a structured clone: see
-     * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
-     * order, absorbs the whole state.
-     */
-    snapshot(from = 0, to = this.cols.count, last = true) {
-        return snapshotOf(this, from, to, last);
-    }
-    /**
-     * Adds the state of a builder that read results lines of the same file right after the lines
-     * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
-     * what reading those lines here would have made. Returns false when that reading would have
-     * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
-     */
-    absorb(s, lines) {
-        if (!this.healthy())
-            return false;
-        this.forgetLast();
-        this.forgetMemo();
-        if (!absorbSnapshot(this, s, lines))
-            return false;
-        this.forgetLast();
-        return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
-    }
-    /** Drops what the row path remembers of the last row (absorb changes what it points at). */
-    forgetLast() {
-        this.forgetLastLabels();
-        this.lastHarness = undefined;
-        this.lastModel = undefined;
-        this.lastRanked = -1;
-        this.lastRevision = undefined;
-        this.lastTasks = undefined;
-        this.lastTask = -1;
-        for (const st of [this.baselineState, this.candidateState]) {
-            st.lastHarness = undefined;
-            st.lastRevision = undefined;
-        }
-    }
 }
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a, b) {
@@ -26657,448 +26287,6 @@ function tableFileProblem(line, role, file) {
             : ``));
 }
 
-;// CONCATENATED MODULE: ./src/read/range-read.ts
-/**
- * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
- * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
- * each later range is read by a worker thread (src/range-worker.ts) from the same open file into
- * a builder of its own, whose state (range-merge.ts snapshotOf: typed arrays and arrays of strings,
- * posted once) the main thread then absorbs in range order. No line or row crosses threads.
- *
- * Each range is split with line-splitter.ts's LineSplitter, so its lines are exactly those a read of
- * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
- * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
- * absorbed. The main thread hashes the file meanwhile (see readInRanges).
- *
- * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
- * range (the lines would be reported with their numbers) leaves its range to the main thread,
- * which reads it into the builder itself, in order, as a sequential read would. When absorbing
- * finds what a sequential read would have reported (range-merge.ts: a conflict across
- * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
- * the caller reads every file again, one line after another ("restart"), for the exact messages.
- */
-
-
-
-
-
-
-
-
-const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
-/**
- * Tasks per part of a range's state. Posted whole, a task-heavy range's state (a string and
- * arrays a task) is decoded at once and outlives several collections before it is absorbed.
- */
-const PART_TASKS = 32 * 1024;
-/**
- * ... and at most about this many attempt ids a part: a part's ids are posted in slabs of their
- * own and copied again into the main thread's pool, so an attempt-heavy range posted whole has
- * all of them in three places at once and grows the main thread's young generation. Smaller
- * parts cost no time; below this size they gain little memory (BENCHMARKS.md).
- */
-const PART_ATTEMPT_IDS = (/* unused pure expression or super */ null && (32 * 1024));
-/** Tasks per part of a range of `tasks` tasks holding `ids` attempt ids (at most `partTasks`). */
-function tasksPerPart(tasks, ids, partTasks) {
-    const byIds = ids > 0 ? Math.floor((tasks * PART_ATTEMPT_IDS) / ids) : partTasks;
-    return Math.max(1, Math.min(partTasks, byIds));
-}
-/**
- * A task-heavy export (each range holding most tasks again, for another model) costs more to
- * merge than to read, in CPU time and in memory. A worker past this many tasks stops, and the
- * main thread reads its range.
- */
-const MAX_RANGE_TASKS = 64 * 1024;
-/**
- * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
- * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
- * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks or attempt ids (its range is then read again). `firstLine` (the first range's)
- * looks at the file's first line (FirstLineCheck). Read errors are thrown.
- */
-async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash, firstLine) {
-    const splitter = new LineSplitter({
-        bytes: (bytes, begin, stop, line, flags) => {
-            builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
-        },
-    }, (line, message) => {
-        builder.fileProblem(fileIndex, line, message);
-    }, lineNo, firstLine);
-    // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
-    // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
-    // each read. The splitter copies what it carries, so a buffer is free again once push returns.
-    let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    const wantAt = (at) => (end < 0 ? READ_CHUNK_BYTES : Math.min(READ_CHUNK_BYTES, end - at));
-    let pos = start;
-    let want = wantAt(pos);
-    let next = want === 0 ? 0 : read(buffer, want, pos);
-    let past;
-    try {
-        while (want > 0) {
-            const n = await next;
-            if (n === 0) {
-                if (end >= 0)
-                    throw new Error("the file ended before the range did");
-                break;
-            }
-            pos += n;
-            const chunk = buffer.subarray(0, n);
-            [buffer, spare] = [spare, buffer];
-            want = wantAt(pos);
-            next = want === 0 ? 0 : read(buffer, want, pos);
-            hash?.update(chunk);
-            splitter.push(chunk);
-            if (splitter.refused)
-                break;
-            if (stopPast === undefined)
-                continue;
-            if (!builder.healthy())
-                break;
-            // (Decided here: the half line the splitter still holds makes a line that is no task.)
-            past = pastLimits(builder, stopPast, pos - start, splitter.nonBlankLines);
-            if (past !== undefined)
-                break;
-        }
-    }
-    finally {
-        // A read still in flight (the loop left early) ends before the caller may close the file.
-        await Promise.resolve(next).catch(() => 0);
-    }
-    splitter.end();
-    return {
-        lines: splitter.lines,
-        nonBlankLines: splitter.nonBlankLines,
-        bytes: pos - start,
-        halted: splitter.halted,
-        refused: splitter.refused,
-        ...(past === undefined ? {} : { past }),
-    };
-}
-/**
- * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
- * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
- * through the file, and a range given back early costs little (the worker's start and 8 MiB read
- * on another core), where one given back late was read for nothing. A wrong guess only changes
- * who reads the range.
- */
-const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
-/**
- * Which limit the range's state has passed after `read` of its bytes and `lines` non-blank lines,
- * if any (for a note). Where an attempt-id limit is set (the default's, below 1 GiB), the task
- * limit is also taken as passed once the first PROJECT_AFTER_BYTES made a new task of every line
- * and, scaled to the range, would pass it (a task-heavy range given back late was read for
- * nothing, and its worker's heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
- * with one model's pass over 50,000 tasks, then repeat them), and a wrong guess costs more on a
- * larger file, where ranges are most of the speed.
- */
-function pastLimits(builder, limits, read, lines) {
-    const tasks = builder.taskCount();
-    const newEveryLine = limits.attemptIds < Infinity && read >= PROJECT_AFTER_BYTES && lines > 0 && tasks >= lines;
-    if (tasks > limits.tasks || (newEveryLine && (tasks / read) * limits.bytes > limits.tasks))
-        return `more than ${limits.tasks} tasks`;
-    const ids = builder.heldAttemptIds();
-    const projected = read >= PROJECT_AFTER_BYTES &&
-        limits.attemptIds < Infinity &&
-        (ids / read) * limits.bytes > limits.attemptIds;
-    return ids > limits.attemptIds || projected ? `more than ${limits.attemptIds} attempt ids` : undefined;
-}
-/** Hashes the file from `start` to its end; returns the bytes hashed. */
-async function hashRest(read, start, hash) {
-    const buffer = Buffer.allocUnsafe(1024 * 1024);
-    let pos = start;
-    for (;;) {
-        const n = await read(buffer, buffer.length, pos);
-        if (n === 0)
-            return pos - start;
-        hash.update(buffer.subarray(0, n));
-        pos += n;
-    }
-}
-/**
- * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
- * and absorbs the others' state (with an even split it would wait for the worker).
- */
-const FIRST_RANGE_SHARE = 0.4;
-const WORKER_YOUNG_MB = 8;
-function defaultCuts(size, n) {
-    const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
-    return Array.from({ length: n - 1 }, (_, k) => Math.floor(size * (first + (k * (1 - first)) / (n - 1))));
-}
-/** How far past a cut the reader looks for the line end to cut at (a longer line is overlong anyway). */
-const CUT_SEARCH_BYTES = 2 * 1024 * 1024;
-/**
- * Where the ranges start: 0, then just after the first LF at or after each k/n of the file. A cut
- * with no LF near it is dropped (its bytes join the range before).
- */
-async function rangeStarts(fh, size, n, cuts = defaultCuts(size, n)) {
-    const starts = [0];
-    const window = Buffer.allocUnsafe(64 * 1024);
-    for (const at of cuts) {
-        const target = Math.max(at, (starts[starts.length - 1] ?? 0) + 1);
-        let cut = -1;
-        for (let pos = target - 1; cut < 0 && pos < size && pos < target + CUT_SEARCH_BYTES;) {
-            const got = (await fh.read(window, 0, window.length, pos)).bytesRead;
-            if (got === 0)
-                break;
-            const at = window.subarray(0, got).indexOf(0x0a);
-            if (at >= 0)
-                cut = pos + at + 1;
-            pos += got;
-        }
-        if (cut > 0 && cut < size)
-            starts.push(cut);
-    }
-    return starts;
-}
-function isRangeAnswer(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    if ("problem" in m)
-        return m.problem === true;
-    return "lines" in m && typeof m.lines === "number" && "parts" in m && typeof m.parts === "number";
-}
-function isPart(m) {
-    return typeof m === "object" && m !== null && "part" in m && "snapshot" in m;
-}
-function startRange(script, task, onNote) {
-    let worker;
-    try {
-        worker = new external_node_worker_threads_namespaceObject.Worker(script, {
-            workerData: task,
-            // Its builder's state lives long: a small young generation keeps the peak RSS down.
-            resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-        });
-    }
-    catch (e) {
-        onNote(`cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`);
-        return {
-            answer: Promise.resolve(undefined),
-            part: () => Promise.resolve(undefined),
-            stop: () => Promise.resolve(),
-        };
-    }
-    let settleAnswer;
-    const answer = new Promise((settle) => {
-        settleAnswer = settle;
-    });
-    let waiting;
-    let dead = false;
-    let stopping = false;
-    const die = () => {
-        dead = true;
-        settleAnswer?.(undefined);
-        waiting?.(undefined);
-        waiting = undefined;
-    };
-    worker.on("message", (m) => {
-        if (isPart(m)) {
-            const settle = waiting;
-            waiting = undefined;
-            settle?.(m.snapshot);
-        }
-        else {
-            const a = isRangeAnswer(m) ? m : undefined;
-            settleAnswer?.(a);
-            // A range given back: nothing more is asked of its worker, whose heap would otherwise live
-            // on to the end of the first range's read.
-            if (a !== undefined && "problem" in a) {
-                stopping = true;
-                void worker.terminate();
-            }
-        }
-    });
-    worker.once("error", (e) => {
-        onNote(`a range reader failed (${e instanceof Error ? e.message : String(e)}); reading its range here`);
-        die();
-    });
-    worker.once("exit", (code) => {
-        if (!stopping && !dead)
-            onNote(`a range reader exited with code ${code}; reading its range here`);
-        die();
-    });
-    return {
-        answer,
-        part: (k) => dead
-            ? Promise.resolve(undefined)
-            : new Promise((settle) => {
-                waiting = settle;
-                worker.postMessage(k);
-            }),
-        stop: async () => {
-            stopping = true;
-            await worker.terminate();
-        },
-    };
-}
-/**
- * Returns once the reactions to `answer` registered before this call have run, if it is settled
- * already (a settled promise's reactions are queued before those of the race's second entry).
- */
-async function settledYet(answer) {
-    await Promise.race([answer, Promise.resolve()]);
-}
-/**
- * Reads the results file `abs` (plain, not gzip: the caller checks) in ranges into `builder`,
- * which holds what the files before it gave. Returns undefined, having read nothing, when the file
- * cannot be cut (it is then read whole as usual).
- */
-async function readInRanges(abs, builder, task, options, onNote, firstLine) {
-    let fh;
-    try {
-        fh = await (0,promises_.open)(abs, "r");
-    }
-    catch {
-        return undefined;
-    }
-    const workers = [];
-    let rehash;
-    try {
-        const size = (await fh.stat()).size;
-        const starts = await rangeStarts(fh, size, options.ranges, options.cuts);
-        if (starts.length < 2)
-            return undefined;
-        onNote(`reading ${task.fileNames[task.fileIndex] ?? "?"} in ${starts.length} byte ranges`);
-        for (let k = 1; k < starts.length; k++) {
-            const range = {
-                ...task,
-                fd: fh.fd,
-                start: starts[k] ?? 0,
-                end: starts[k + 1] ?? -1,
-                partTasks: options.partTasks ?? PART_TASKS,
-                maxTasks: options.maxTasks ?? MAX_RANGE_TASKS,
-                maxAttemptIds: options.attemptLimit !== undefined && size < options.attemptLimit.belowBytes
-                    ? options.attemptLimit.ids
-                    : Infinity,
-            };
-            const elsewhere = options.readElsewhere;
-            workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
-        }
-        const open_ = fh;
-        const read = async (buffer, length, position) => (await open_.read(buffer, 0, length, position)).bytesRead;
-        // Hashed here: the first range as it is read, then the rest while the workers read it (this
-        // thread has time then, and a hash thread would be a third on two cores).
-        const hash = (0,external_node_crypto_namespaceObject.createHash)("sha256");
-        // A second range given back while the first is read (task- or attempt-heavy: RangeLimits) is
-        // this thread's to read next: from then on the file is hashed on a thread of its own, from its
-        // start, as a sequential read hashes it, and not here (where it would delay the read of the
-        // range given back).
-        let hashHere = true;
-        let decided = false;
-        const sink = {
-            update: (chunk) => {
-                if (hashHere)
-                    hash.update(chunk);
-            },
-        };
-        const second = workers.length === 1 ? workers[0]?.answer : undefined;
-        void second?.then((answer) => {
-            if (decided || (answer !== undefined && !("problem" in answer)))
-                return;
-            hashHere = false;
-            rehash = (options.hashElsewhere ?? hashInWorker)(fh);
-        });
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink, firstLine);
-        // Not JSON lines: the sequential read says so.
-        if (done.refused)
-            return "restart";
-        if (second !== undefined && !done.halted)
-            await settledYet(second);
-        decided = true;
-        let hashed = hashHere ? done.bytes + (await hashRest(read, done.bytes, hash)) : -1;
-        let lines = done.lines;
-        let nonBlankLines = done.nonBlankLines;
-        let bytes = done.bytes;
-        for (let k = 1; k < starts.length; k++) {
-            if (done.halted)
-                return "restart";
-            const reader = workers[k - 1];
-            const answer = await reader?.answer;
-            if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
-                for (let part = 0; part < answer.parts; part++) {
-                    const snapshot = await reader.part(part);
-                    // Its last part in hand, the worker goes before that part is absorbed: its heap and the
-                    // absorbed copy together would be the range read's peak.
-                    if (part === answer.parts - 1)
-                        await reader.stop();
-                    // A reader that dies after a part was absorbed leaves the builder half merged.
-                    if (snapshot === undefined || !builder.absorb(snapshot, lines))
-                        return "restart";
-                }
-                lines += answer.lines;
-                nonBlankLines += answer.nonBlankLines;
-                bytes += answer.bytes;
-                continue;
-            }
-            if (answer !== undefined && "problem" in answer) {
-                onNote(`reading byte range ${k + 1} here: its reader found ${answer.why ?? "a problem"}`);
-            }
-            // Read here, in order: what a sequential read does (its problems with their line numbers).
-            done = await readRange(read, starts[k] ?? 0, starts[k + 1] ?? -1, lines, builder, task.fileIndex);
-            lines = done.lines;
-            nonBlankLines += done.nonBlankLines;
-            bytes += done.bytes;
-        }
-        let sha256;
-        if (rehash !== undefined) {
-            const whole = await rehash.result;
-            rehash = undefined;
-            if ("error" in whole)
-                return "restart";
-            hashed = whole.bytes;
-            sha256 = whole.digest;
-        }
-        // A file that changed while it was read: the sequential read says so.
-        if (hashed !== bytes)
-            return "restart";
-        return { sha256: sha256 ?? hash.digest("hex"), nonBlankLines };
-    }
-    catch {
-        return "restart";
-    }
-    finally {
-        // (Settled before the file is closed: the hash thread reads it by its fd.)
-        await rehash?.cancel().catch(() => undefined);
-        for (const w of workers)
-            await w.stop().catch(() => undefined);
-        await fh.close().catch(() => undefined);
-    }
-}
-/**
- * The body of a range worker (src/range-worker.ts): reads its range into a builder of its own;
- * answers with what it read and the parts of the builder's state, or that the range has a problem.
- */
-async function readRangeState(task, makeBuilder) {
-    const builder = makeBuilder(task);
-    const read = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
-    const bytes = (task.end < 0 ? fstatSync(task.fd).size : task.end) - task.start;
-    const limits = { tasks: task.maxTasks, attemptIds: task.maxAttemptIds, bytes };
-    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, limits);
-    const past = done.past ?? pastLimits(builder, limits, done.bytes, done.nonBlankLines);
-    if (!builder.healthy() || done.halted || past !== undefined) {
-        return {
-            answer: {
-                problem: true,
-                // (A read stopped at a limit may end in half a line: the limit is why.)
-                why: past ?? "a problem in its range",
-            },
-            part: () => {
-                throw new Error("range-read: a range with a problem has no state to post");
-            },
-        };
-    }
-    const tasks = builder.taskCount();
-    const size = tasksPerPart(tasks, builder.heldAttemptIds(), task.partTasks);
-    const parts = Math.max(1, Math.ceil(tasks / size));
-    return {
-        answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },
-        part: (k) => {
-            const snapshot = builder.snapshot(k * size, Math.min(tasks, (k + 1) * size), k === parts - 1);
-            return { snapshot, transfer: columnBuffers(snapshot.cols) };
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/read/read-dataset.ts
 /**
  * The reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or gzip, in, one
@@ -27108,11 +26296,9 @@ async function readRangeState(task, makeBuilder) {
  * One path: bytes → lines (lines/: the file streamed and hashed, split into lines) → rows (rows/:
  * the byte scanner, JSON.parse for any other line, the same checks) → the DatasetBuilder
  * (builder/) → the Dataset. Files are read one after another, results first, then reviews, each
- * once, its SHA-256 computed from the same bytes; a large plain results file may be read in byte
- * ranges on worker threads (range-read.ts), which changes nothing but the speed. Memory grows with
- * the number of (model, task) pairs, not with the number of rows (see dataset-builder.ts).
+ * once, its SHA-256 computed from the same bytes. Memory grows with the number of (model, task)
+ * pairs, not with the number of rows (see dataset-builder.ts).
  */
-
 
 
 
@@ -27197,7 +26383,6 @@ async function readDataset(opts) {
  * The one read path keeping K models' columns in one pass: `models` (or, null, every model of the
  * export) are held as the baseline and the candidate are, and every task one of them ran is in
  * the Dataset. The options' baseline and candidate must be ids no row has (read as pairOfMany).
- * Large files are read sequentially: the range workers merge two models' columns only.
  */
 async function readRanked(opts, models) {
     const read = await readWith({ ...opts, pairOfMany: true }, models);
@@ -27222,23 +26407,10 @@ async function readWith(opts, models) {
         return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
     });
     await checkFiles(files);
-    // (A K-model read is sequential: the range workers merge a pair's columns only.)
-    const ranges = models === undefined ? opts.readRanges : undefined;
-    if (ranges !== undefined && ranges.ranges >= 2) {
-        const read = await readFiles(opts, files, ranges, models);
-        if (read !== RESTART)
-            return { ...read, dataset: withDerivedRevisions(read.dataset) };
-        opts.onNote?.("reading the input again, one line after another, for the exact messages");
-    }
-    const read = await readFiles(opts, files, undefined, models);
-    // Without ranges nothing restarts.
-    if (read === RESTART)
-        throw new Error("read-dataset: a sequential read asked to restart");
+    const read = await readFiles(opts, files, models);
     return { ...read, dataset: withDerivedRevisions(read.dataset) };
 }
-/** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
-const RESTART = Symbol("restart");
-async function readFiles(opts, files, ranges, models) {
+async function readFiles(opts, files, models) {
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
     builder.pairOfMany = opts.pairOfMany === true;
     if (models !== undefined)
@@ -27256,37 +26428,16 @@ async function readFiles(opts, files, ranges, models) {
         };
         // A CSV or TSV table given as JSON lines: one problem for the file, not one a line.
         const firstLine = (line) => tableFileProblem(line, f.kind, f.display);
-        let streamed;
-        const ranged = f.kind === "results" &&
-            ranges !== undefined &&
-            f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
-            builder.healthy() &&
-            !(await isGzipFile(f.abs))
-            ? await readInRanges(f.abs, builder, {
-                fileIndex: i,
-                fileNames: files.map((g) => g.display),
-                baseline: opts.baseline,
-                candidate: opts.candidate,
-                limits: opts.limits,
-            }, ranges, opts.onNote ?? (() => undefined), firstLine)
-            : undefined;
-        if (ranged === "restart")
-            return RESTART;
-        if (ranged !== undefined) {
-            streamed = ranged;
-        }
-        else {
-            const onLine = f.kind === "results"
-                ? {
-                    bytes: (bytes, begin, end, line, flags) => {
-                        builder.addResultBytes(bytes, begin, end, flags, i, line);
-                    },
-                }
-                : (text, begin, end, line, plain) => {
-                    builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
-                };
-            streamed = await streamLines(f.abs, onLine, problem, firstLine);
-        }
+        const onLine = f.kind === "results"
+            ? {
+                bytes: (bytes, begin, end, line, flags) => {
+                    builder.addResultBytes(bytes, begin, end, flags, i, line);
+                },
+            }
+            : (text, begin, end, line, plain) => {
+                builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+            };
+        const streamed = await streamLines(f.abs, onLine, problem, firstLine);
         rowsRead += streamed.nonBlankLines;
         if (f.kind === "results" && streamed.nonBlankLines === 0 && streamed.sha256 !== undefined) {
             emptyResults.push({ fileIndex: i, bytes: f.bytes });
@@ -27298,6 +26449,17 @@ async function readFiles(opts, files, ranges, models) {
     }
     const dataset = builder.finish(inputs, rowsRead, complete, opts.collectGarbage, emptyResults);
     return { dataset, ranked: builder.ranked, summary: (k) => builder.rankedSummary(k) };
+}
+
+;// CONCATENATED MODULE: ./src/read/sha256-hex.ts
+
+/**
+ * SHA-256 of a string's UTF-8 bytes, as lowercase hex: the policy's digest, and the digest the
+ * shells give the core for a run summary's digests (src/core/runs/run-summary.ts), which may not
+ * import node:crypto itself.
+ */
+function sha256Hex(text) {
+    return (0,external_node_crypto_namespaceObject.createHash)("sha256").update(text, "utf8").digest("hex");
 }
 
 ;// CONCATENATED MODULE: ./src/read/run-inputs.ts
@@ -27315,16 +26477,13 @@ async function readFiles(opts, files, ranges, models) {
 
 
 
-function sha256(text) {
-    return (0,external_node_crypto_namespaceObject.createHash)("sha256").update(text, "utf8").digest("hex");
-}
 /** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
 function runPolicy(policy, today, display, headText = null, history = null) {
     return gatePolicy({
         text: policy.text,
         source: {
             path: display(policy.path),
-            sha256: sha256(policy.text),
+            sha256: sha256Hex(policy.text),
             source: policy.source,
             lastCommit: policy.lastCommit,
         },
@@ -27338,16 +26497,12 @@ async function readRunInputs(req) {
     }
     const display = req.displayPath ?? ((p) => p);
     const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
-    if (req.readThreads?.note !== undefined)
-        req.onNote?.(req.readThreads.note);
     const read = await readDataset({
         results: req.results,
         reviews: req.reviews,
         baseline: req.baseline,
         candidate: req.candidate,
         displayPath: display,
-        ...(req.readThreads?.ranges === undefined ? {} : { readRanges: req.readThreads.ranges }),
-        ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     });
     // The builder is garbage now: its held state goes before the evaluation allocates.
@@ -27386,6 +26541,7 @@ async function readRunInputs(req) {
 
 
 
+
 /**
  * Reads and decides the previous run with the current run's models, canary, date and
  * `--as-of-review`; no append-only check, no policy diff and no policy history (they describe the
@@ -27405,7 +26561,7 @@ async function readPreviousRun(current, files) {
     const report = runGate(inputs.dataset, inputs.policy, inputs.options);
     const asOf = inputs.options.asOfReview;
     return {
-        summary: summaryOfReport(report, files.headSha),
+        summary: summaryOfReport(report, files.headSha, sha256Hex),
         dataset: asOf === null ? inputs.dataset : datasetAsOfReview(inputs.dataset, asOf),
     };
 }
@@ -27440,6 +26596,7 @@ function decodePolicyText(bytes, shownPath) {
  * Every cell is generated from validated values (hex commit ids and digests, verdict words,
  * numbers), so nothing here needs escaping beyond what the formatters do.
  */
+
 
 
 const DISPLAY_ONLY_NOTE = "This history could not be verified against the gate's own check runs (the comment was edited, or the check runs cannot be read): shown only, never used to decide.";
@@ -27515,7 +26672,7 @@ function runsMarkdown(report) {
         body.push("", `⚠️ ${DISPLAY_ONLY_NOTE}`);
     body.push("", ...table(above));
     if (below.length > 0)
-        body.push("", "<details>", `<summary>${below.length} older runs</summary>`, "", ...table(below), "", "</details>");
+        body.push("", "<details>", `<summary>${words_plural(below.length, "older run")}</summary>`, "", ...table(below), "", "</details>");
     if (runs.rows_not_kept > 0)
         body.push("", `_${runs.rows_not_kept} older ${runs.rows_not_kept === 1 ? "run" : "runs"} not kept._`);
     const summary = `<b>Runs of this gate</b> — ${runs.run_count} on this commit${runs.towards_accept ? ", re-run towards accept" : ""}`;
@@ -27540,8 +26697,228 @@ function runsText(report) {
         out.push(`  ${(run ?? "").padEnd(8)} ${(commit ?? "").padEnd(7)} ${(verdict ?? "").padEnd(10)} Δ̂ ${margin ?? ""}  LCB ${lcb ?? ""}  UCB ${ucb ?? ""}  results ${digest ?? ""}`);
     });
     if (runs.rows_not_kept > 0)
-        out.push(`  ${runs.rows_not_kept} older runs not kept.`);
+        out.push(`  ${words_plural(runs.rows_not_kept, "older run")} not kept.`);
     return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
+/**
+ * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
+ * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
+ * Cells and summaries passed in must already be escaped or generated.
+ */
+
+
+
+
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s) {
+    return s
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/_/g, "\\_")
+        .replace(/\*/g, "\\*");
+}
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+const MARKDOWN_INLINE = {
+    text: (s, max) => markdownProse(s, max),
+    code: (s, max) => escapeCode(s, max),
+    gen: genMd,
+    strong: (safe) => `**${safe}**`,
+};
+function md(s, maxChars) {
+    return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
+}
+function markdown_blocks_table(header, align, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
+    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
+}
+function details(summary, body, open = false) {
+    return [
+        open ? "<details open>" : "<details>",
+        `<summary>${summary}</summary>`,
+        "",
+        ...body,
+        "",
+        "</details>",
+    ];
+}
+/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
+function markdown_blocks_moreLine(shown, total, one, many = `${one}s`) {
+    const rest = total - shown;
+    return rest > 0 ? ["", `… and ${rest} more ${words_pluralWord(rest, one, many)}.`] : [];
+}
+/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
+function codeList(items, limit) {
+    if (items.length === 0)
+        return "none (no rows)";
+    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
+    const rest = items.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-task-tables.ts
+
+
+
+
+
+
+
+
+/**
+ * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
+ * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
+ */
+function taskCell(t) {
+    return cellCode(t.task_id, 100, 32, 16);
+}
+/**
+ * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
+ * all share the report's single dataset revision.
+ */
+function needsDatasetColumn(report, tasks) {
+    const revisions = report.provenance.dataset_revisions;
+    if (revisions.length !== 1)
+        return true;
+    return tasks.some((t) => t.dataset_revision !== revisions[0]);
+}
+/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
+function withDataset(show, at, header, align, rows) {
+    const insert = (xs, x) => show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
+    return [
+        insert(header, "Dataset revision"),
+        insert(align, "l"),
+        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
+    ];
+}
+/**
+ * "All on dataset revision R." where a list drops its dataset-revision column: said by the first
+ * such list of the document only (`said` remembers it), not again under every list.
+ */
+function datasetNote(report, show, said) {
+    const only = report.provenance.dataset_revisions[0];
+    if (show || only === undefined || said.has("dataset note"))
+        return [];
+    said.add("dataset note");
+    return [`All on dataset revision ${escapeCode(only, 80)}.`, ""];
+}
+/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
+function evidenceItem(e) {
+    const link = safeLink(e, undefined, 32);
+    const href = safeHttpUrl(e);
+    const tail = href === null ? "" : `](${href})`;
+    // Evidence shares its cell with another entry: break its runs sooner than an id's.
+    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
+        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
+    }
+    return breakable(link, 20, 16);
+}
+function evidenceCell(evidence) {
+    if (evidence.length === 0)
+        return "—";
+    const shown = evidence.slice(0, 2).map(evidenceItem);
+    const rest = evidence.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
+}
+function influentialSection(report, limit, said) {
+    const tasks = report.comparison.influential_tasks;
+    if (limit === 0 || tasks.length === 0)
+        return [];
+    const shown = tasks.slice(0, limit);
+    const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => {
+        const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
+        const cells = [
+            String(i + 1),
+            taskCell(t),
+            t.validity === "disputed"
+                ? "disputed"
+                : t.validity === "unreviewed"
+                    ? "unreviewed"
+                    : md(t.validity, 20),
+            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
+            evidenceCell(t.evidence),
+        ];
+        return { revision: t.dataset_revision, cells };
+    });
+    const body = [
+        "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
+            "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
+        "",
+        ...datasetNote(report, show, said),
+        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
+        ...markdown_blocks_moreLine(shown.length, total, "disputed or unreviewed task"),
+    ];
+    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
+    return details(summary, body);
+}
+/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
+function fragilitySection(report, limit, said) {
+    const c = report.comparison;
+    const tasks = c.fragility_tasks;
+    if (limit === 0 || tasks.length === 0)
+        return [];
+    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
+        return [];
+    const shown = tasks.slice(0, limit);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => ({
+        revision: t.dataset_revision,
+        cells: [String(i + 1), taskCell(t), md(t.change, 120)],
+    }));
+    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
+    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
+        ...datasetNote(report, show, said),
+        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+        ...markdown_blocks_moreLine(shown.length, tasks.length, "task"),
+    ]);
+}
+function brokenSection(report, limit, said) {
+    const nBroken = report.comparison.broken_tasks;
+    if (nBroken === 0 && report.broken_tasks.count === 0)
+        return [];
+    const total = Math.max(nBroken, report.broken_tasks.count);
+    const shown = shownBrokenTasks(report.broken_tasks, limit);
+    const body = [
+        "Counted and listed, never deleted, and left out of every score.",
+        ...(shown.length === 0
+            ? []
+            : [
+                "",
+                ...datasetNote(report, needsDatasetColumn(report, shown), said),
+                ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
+                ...markdown_blocks_moreLine(shown.length, total, "broken task"),
+            ]),
+    ];
+    return details(`<b>${formatCount(total)} broken ${words_pluralWord(total, "task", "tasks")}</b>`, body);
+}
+function historySection(report, limit, said) {
+    const history = report.review_history;
+    if (history.count === 0)
+        return [];
+    const shown = shownReviewHistory(history, limit);
+    const rows = shown.map((h) => {
+        // An events string outside the grammar (a hand-edited report) is shown as text.
+        if (typeof h.events === "string")
+            return { revision: h.dataset_revision, cells: [taskCell(h), md(h.events, 200)] };
+        const events = h.events
+            .slice(0, 6)
+            .map((e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${breakable(md(e.source, 60), 20, 16)})`);
+        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
+        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
+    });
+    const body = shown.length === 0
+        ? ["The tasks are listed in the report file."]
+        : [
+            ...datasetNote(report, needsDatasetColumn(report, shown), said),
+            ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
+            ...markdown_blocks_moreLine(shown.length, history.count, "task"),
+        ];
+    return details(`<b>Review history</b> — ${formatCount(history.count)} ${words_pluralWord(history.count, "task", "tasks")} changed label across review revisions`, body);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
@@ -27563,6 +26940,7 @@ function runsText(report) {
  * at its edge. A band of zero width is drawn as `|`. A missing value leaves its row empty and
  * prints "n/a".
  */
+
 
 const DEFAULT_BAR_WIDTH = 50;
 const ROW_LABEL_WIDTH = 11;
@@ -27787,7 +27165,7 @@ function renderMarginBar(input, options = {}) {
         ? `${fixed(options.confidence * 100, 2)}% one-sided`
         : "one-sided";
     const open = options.openLabels !== undefined && Number.isInteger(options.openLabels)
-        ? `the ${options.openLabels} open labels`
+        ? `the ${words_plural(options.openLabels, "open label")}`
         : "the open labels";
     lines.push("");
     lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
@@ -27809,16 +27187,33 @@ function renderMarginBar(input, options = {}) {
  * sentence a reviewer reads next to the verdict. Numbers only: nothing untrusted is rendered.
  */
 
+
+/**
+ * A task count past this many times the benchmark's size is said as "more tasks than the
+ * benchmark has": a figure like 77548 for a 600-task benchmark plans nothing.
+ */
+const PLANNING_SIZE_FACTOR = 10;
+/** The benchmark's size as the report knows it: every task either model ran, broken ones too. */
+function benchmarkTasks(report) {
+    const a = report.models.candidate;
+    return a.attempted_tasks + a.missing_tasks + report.comparison.broken_tasks;
+}
 /** One sentence, or "" when there is no MDE (no SE on the valid tasks). */
-function planningSentence(c, f) {
+function planningSentence(c, f, benchmarkSize = null) {
     if (c.mde === null)
         return "";
     let s = `Planning figure (not used to decide): this benchmark can only detect a margin of ≥ ` +
         `${formatPpUnsigned(c.mde, 1)} above δ₀ at ${formatPercent(c.power, 0)} power.`;
-    if (c.tasks_needed !== null) {
+    const n = c.tasks_needed;
+    if (n !== null && benchmarkSize !== null && benchmarkSize > 0 && n > PLANNING_SIZE_FACTOR * benchmarkSize) {
         s +=
-            ` If the observed margin and per-task variance held, about ${formatCount(c.tasks_needed)} common valid ` +
-                `${c.tasks_needed === 1 ? "task" : "tasks"} would clear δ₀.`;
+            ` If the observed margin and per-task variance held, clearing δ₀ would take more tasks than the ` +
+                `benchmark has (over ${PLANNING_SIZE_FACTOR}× its ${formatCount(benchmarkSize)} ${words_pluralWord(benchmarkSize, "task")}).`;
+    }
+    else if (n !== null) {
+        s +=
+            ` If the observed margin and per-task variance held, about ${formatCount(n)} common valid ` +
+                `${words_pluralWord(n, "task")} would clear δ₀.`;
     }
     return f.gen(s);
 }
@@ -27828,8 +27223,9 @@ function planningSentence(c, f) {
 
 
 
-function md(s, max = 40) {
-    return s === null ? "—" : (0,report_escape/* escapeMarkdownInline */.E4)(s, max);
+
+function render_history_md(s, max = 40) {
+    return s === null ? "—" : escapeMarkdownInline(s, max);
 }
 function row(cells) {
     return `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
@@ -27837,35 +27233,11 @@ function row(cells) {
 function rev(n) {
     return `r${formatCount(n)}`;
 }
-/** "What could change": the review fragility or resolution distance, in one sentence. */
-function fragilityLine(report) {
-    const c = report.comparison;
-    const atMost = c.fragility_exact ? "" : "at most ";
-    if (report.verdict === "unresolved") {
-        if (c.resolution_distance === null) {
-            return c.fragility_unbounded && c.fragility_exact
-                ? "**What could change it:** no resolution of the open labels can decide the verdict."
-                : "**What could change it:** no resolution of the open labels was found that decides the verdict.";
-        }
-        return (`**What could change it:** resolving ${atMost}${formatCount(c.resolution_distance)} open ` +
-            `${c.resolution_distance === 1 ? "label" : "labels"} can decide the verdict (resolution distance).`);
-    }
-    if (c.review_fragility === null) {
-        return c.fragility_unbounded && c.fragility_exact
-            ? "**What could change it:** no change to the reviewed labels changes the verdict."
-            : "**What could change it:** no change to the reviewed labels was found that changes the verdict.";
-    }
-    const share = c.review_fragility_share === null
-        ? ""
-        : ` (${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks)`;
-    return (`**What could change it:** ${atMost}${formatCount(c.review_fragility)} reviewed ` +
-        `${c.review_fragility === 1 ? "label" : "labels"} changed after publication${share} would give a ` +
-        "different verdict (review fragility).");
-}
 /**
  * The verdict by review revision: one table row per evaluated revision, a line per change
  * between consecutive revisions, the tasks of the latest change (up to `taskLimit`; 0 leaves
- * them out), and the review fragility.
+ * them out). What could change it (the fragility) is the summary's "What would change the
+ * verdict", not repeated here.
  */
 function verdictByRevisionSection(report, taskLimit) {
     const v = report.verdict_by_review_revision;
@@ -27878,7 +27250,7 @@ function verdictByRevisionSection(report, taskLimit) {
         const only = v.revisions[0];
         lines.push(only === undefined
             ? "No review revision in the data."
-            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`, "", fragilityLine(report));
+            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`);
         return lines;
     }
     if (v.revisions_present > v.revisions.length) {
@@ -27887,7 +27259,7 @@ function verdictByRevisionSection(report, taskLimit) {
     // Six columns: the table must fit an 880 px comment without a horizontal scroll.
     lines.push(row(["Revision", "Valid · open · broken", "Δ̂", "Δ\\_L … Δ\\_H", "LCB … UCB", "Verdict"]), "|--:|--:|--:|:-:|:-:|:--|");
     for (const r of v.revisions) {
-        const verdict = r.label_conflicts > 0 ? `labels conflict on ${formatCount(r.label_conflicts)} tasks` : md(r.verdict);
+        const verdict = r.label_conflicts > 0 ? `labels conflict on ${words_plural(r.label_conflicts, "task")}` : render_history_md(r.verdict);
         const open = r.labels.disputed + r.labels.unreviewed;
         lines.push(row([
             rev(r.revision),
@@ -27903,14 +27275,19 @@ function verdictByRevisionSection(report, taskLimit) {
     for (const c of v.changes) {
         const kinds = c.transitions
             .slice(0, 6)
-            .map((t) => `${formatCount(t.tasks)} ${md(t.change, 40)}`)
+            .map((t) => `${formatCount(t.tasks)} ${render_history_md(t.change, 40)}`)
             .join(", ");
-        const moreKinds = c.transitions.length > 6 ? `, and ${c.transitions.length - 6} more kinds` : "";
+        const moreKinds = c.transitions.length > 6 ? `, and ${words_plural(c.transitions.length - 6, "more kind")}` : "";
         const verdict = c.verdict_before === c.verdict_after
-            ? `verdict stays ${md(c.verdict_after)}`
-            : `**verdict ${md(c.verdict_before)} → ${md(c.verdict_after)}**`;
-        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${formatCount(c.tasks_changed)} ` +
-            `${c.tasks_changed === 1 ? "task" : "tasks"} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}; ` +
+            ? `verdict stays ${render_history_md(c.verdict_after)}`
+            : `**verdict ${render_history_md(c.verdict_before)} → ${render_history_md(c.verdict_after)}**`;
+        const what = [
+            ...(c.tasks_changed > 0
+                ? [`${words_plural(c.tasks_changed, "task")} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}`]
+                : []),
+            ...(c.first_labels > 0 ? [`${words_plural(c.first_labels, "task")} labelled for the first time`] : []),
+        ];
+        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${what.length === 0 ? "no label changed" : what.join(", ")}; ` +
             `Δ̂ ${format_number_formatPp(c.margin_before)} → ${format_number_formatPp(c.margin_after)}; ${verdict}.`);
     }
     const last = v.changes[v.changes.length - 1];
@@ -27921,7 +27298,7 @@ function verdictByRevisionSection(report, taskLimit) {
         const cells = (t) => [
             cellCode(t.task_id, 100),
             ...(datasetColumn ? [cellCode(t.dataset_revision, 40)] : []),
-            `${md(t.from, 20)} → ${md(t.to, 20)}`,
+            `${render_history_md(t.from, 20)} → ${render_history_md(t.to, 20)}`,
             format_number_formatPp(t.margin_move),
         ];
         lines.push("", `**Tasks reclassified in ${rev(last.to_revision)}**, largest move of Δ̂ first ` +
@@ -27931,10 +27308,12 @@ function verdictByRevisionSection(report, taskLimit) {
         lines.push("");
         if (last.tasks_changed > shown.length) {
             const rest = formatCount(last.tasks_changed - shown.length);
-            lines.push(`… and ${rest} more tasks (in the report JSON: the first ${last.tasks.length}).`, "");
+            lines.push(`… and ${rest} more ${words_pluralWord(last.tasks_changed - shown.length, "task")} (in the report JSON: the first ${last.tasks.length}).`, "");
         }
     }
-    lines.push("", fragilityLine(report));
+    // What could still change the verdict (the fragility) is said once, above the fold.
+    while (lines[lines.length - 1] === "")
+        lines.pop();
     return lines;
 }
 /**
@@ -27958,10 +27337,10 @@ function appendOnlySection(report, limit) {
     lines.push("", row(["Was at", "Now at", "What changed"]), "|:--|:--|:--|");
     for (const v of shown) {
         const now = v.current_file === null ? "—" : cellCode(`${v.current_file}:${v.current_line ?? "?"}`, 100);
-        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, md(v.change, 400)]));
+        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, render_history_md(v.change, 400)]));
     }
     if (n > shown.length)
-        lines.push("", `… and ${formatCount(n - shown.length)} more rows.`);
+        lines.push("", `… and ${words_plural(n - shown.length, "more row")}.`);
     return lines;
 }
 
@@ -27988,7 +27367,7 @@ const FLAG_SHORT = {
 };
 /** A flag's label; a flag this version does not know (a hand-edited report) is shown escaped. */
 function flagText(labels, f) {
-    return Object.hasOwn(labels, f) ? labels[f] : (0,report_escape/* escapeMarkdownInline */.E4)(f, 40);
+    return Object.hasOwn(labels, f) ? labels[f] : escapeMarkdownInline(f, 40);
 }
 function count(n, one, many) {
     return `${n} ${n === 1 ? one : many}`;
@@ -28000,39 +27379,39 @@ function policyChangeCells(c) {
     return [cellCode(c.key, 80, 32, 16), value(c.base), value(c.head), c.loosening ? "⚠️ loosening" : "—"];
 }
 function shortCommit(commit) {
-    return (0,report_escape/* escapeCode */.tn)(commit.slice(0, 12), 20);
+    return escapeCode(commit.slice(0, 12), 20);
 }
 /** "2026-03-04": the author's calendar day as written in the date. */
 function dayOf(iso) {
-    return (0,report_escape/* escapeMarkdownInline */.E4)(iso.slice(0, 10), 20);
+    return escapeMarkdownInline(iso.slice(0, 10), 20);
 }
 function statusText(e) {
     if (e.status === "renamed" && e.previous_path !== null)
-        return `renamed from ${(0,report_escape/* escapeCode */.tn)(e.previous_path, 200)} to ${(0,report_escape/* escapeCode */.tn)(e.path, 200)}`;
-    return `${(0,report_escape/* escapeMarkdownInline */.E4)(e.status, 20)} ${(0,report_escape/* escapeCode */.tn)(e.path, 200)}`;
+        return `renamed from ${escapeCode(e.previous_path, 200)} to ${escapeCode(e.path, 200)}`;
+    return `${escapeMarkdownInline(e.status, 20)} ${escapeCode(e.path, 200)}`;
 }
 function entryLines(e, index) {
     const lines = [
-        `### ${index}. ${shortCommit(e.commit)} ${(0,report_escape/* escapeMarkdownInline */.E4)(e.date, 40)} — ${(0,report_escape/* escapeMarkdownInline */.E4)(e.subject, 200)}`,
+        `### ${index}. ${shortCommit(e.commit)} ${escapeMarkdownInline(e.date, 40)} — ${escapeMarkdownInline(e.subject, 200)}`,
         "",
-        `By ${(0,report_escape/* escapeMarkdownInline */.E4)(e.author, 100)} · ${statusText(e)}` +
+        `By ${escapeMarkdownInline(e.author, 100)} · ${statusText(e)}` +
             (e.owner === null
                 ? ""
-                : ` · owner ${(0,report_escape/* escapeMarkdownInline */.E4)(e.owner, 80)} · revisit by ${(0,report_escape/* escapeMarkdownInline */.E4)(e.revisit ?? "", 20)}`),
+                : ` · owner ${escapeMarkdownInline(e.owner, 80)} · revisit by ${escapeMarkdownInline(e.revisit ?? "", 20)}`),
     ];
     if (e.flags.length > 0)
         lines.push("", `**${e.flags.map((f) => flagText(FLAG_TEXT, f)).join(" · ")}**`);
     if (e.parse_error !== null)
         lines.push("", `This version does not parse: ${markdownProse(e.parse_error)}`);
     if (e.expired !== null) {
-        lines.push("", `Expired: its revisit date ${(0,report_escape/* escapeMarkdownInline */.E4)(e.expired.revisit, 20)} passed ` +
+        lines.push("", `Expired: its revisit date ${escapeMarkdownInline(e.expired.revisit, 20)} passed ` +
             (e.expired.until === null
                 ? "and it is still in force."
-                : `before the next change, on ${(0,report_escape/* escapeMarkdownInline */.E4)(e.expired.until, 20)}.`));
+                : `before the next change, on ${escapeMarkdownInline(e.expired.until, 20)}.`));
     }
     if (e.evidence_files_total > 0) {
         const more = e.evidence_files_total - e.evidence_files.length;
-        lines.push("", `Changed with the policy: ${e.evidence_files.map((f) => (0,report_escape/* escapeCode */.tn)(f, 120)).join(", ")}${more > 0 ? ` and ${more} more` : ""}.`);
+        lines.push("", `Changed with the policy: ${e.evidence_files.map((f) => escapeCode(f, 120)).join(", ")}${more > 0 ? ` and ${more} more` : ""}.`);
     }
     if (e.changes.length > 0) {
         lines.push("", `Against ${e.compared_with === null ? "the previous version" : shortCommit(e.compared_with)}:`, "", "| Rule | Before | After | Change |", "|:--|:--|:--|:--|");
@@ -28055,12 +27434,12 @@ function entryLines(e, index) {
 function renderPolicyLog(log) {
     const c = log.counts;
     const lines = [
-        `## Policy log of ${(0,report_escape/* escapeCode */.tn)(log.path, 200)}`,
+        `## Policy log of ${escapeCode(log.path, 200)}`,
         "",
-        `${count(c.commits, "commit", "commits")}${log.since === null ? "" : ` since ${(0,report_escape/* escapeCode */.tn)(log.since, 80)}`}, oldest first: ` +
+        `${count(c.commits, "commit", "commits")}${log.since === null ? "" : ` since ${escapeCode(log.since, 80)}`}, oldest first: ` +
             `${c.loosening} with a loosening, ${c.snoozed} snoozed, ${count(c.owner_changed, "owner change", "owner changes")}, ` +
             `${c.expired} expired before the next change, ${c.with_evidence} changed with results or reviews, ` +
-            `${c.unparsable} that ${c.unparsable === 1 ? "does" : "do"} not parse. Expiry is checked against ${(0,report_escape/* escapeMarkdownInline */.E4)(log.today, 20)}.`,
+            `${c.unparsable} that ${c.unparsable === 1 ? "does" : "do"} not parse. Expiry is checked against ${escapeMarkdownInline(log.today, 20)}.`,
     ];
     if (log.truncated)
         lines.push("", "Only the newest commits are listed; `--since REV` reads a shorter range.");
@@ -28080,7 +27459,7 @@ function historyItem(e) {
         parts.push(`⚠️ ${count(loosenings.length, "loosening", "loosenings")}: ` +
             loosenings
                 .slice(0, 3)
-                .map((c) => `${(0,report_escape/* escapeCode */.tn)(c.key, 60)} ${c.base === null ? "_(absent)_" : (0,report_escape/* escapeCode */.tn)(c.base, 40)} → ${c.head === null ? "_(absent)_" : (0,report_escape/* escapeCode */.tn)(c.head, 40)}`)
+                .map((c) => `${escapeCode(c.key, 60)} ${c.base === null ? "_(absent)_" : escapeCode(c.base, 40)} → ${c.head === null ? "_(absent)_" : escapeCode(c.head, 40)}`)
                 .join(", ") +
             (loosenings.length > 3 ? ` and ${loosenings.length - 3} more` : ""));
     else if (e.parse_error !== null)
@@ -28094,8 +27473,8 @@ function historyItem(e) {
     for (const f of e.flags)
         if (f !== "loosening" && f !== "unparsable")
             parts.push(flagText(FLAG_SHORT, f));
-    return (`- ${shortCommit(e.commit)} ${dayOf(e.date)} ${(0,report_escape/* escapeMarkdownInline */.E4)(e.author, 60)} — ` +
-        `${(0,report_escape/* escapeMarkdownInline */.E4)(e.subject, 120)}: ${parts.join(" · ")}`);
+    return (`- ${shortCommit(e.commit)} ${dayOf(e.date)} ${escapeMarkdownInline(e.author, 60)} — ` +
+        `${escapeMarkdownInline(e.subject, 120)}: ${parts.join(" · ")}`);
 }
 /** The PR report's lines on the deciding policy's recent history (issue #14). */
 function policyHistoryLines(h) {
@@ -28120,13 +27499,14 @@ function policyHistoryLines(h) {
 
 
 
+
 /** Files named at most; the rest are counted. */
 const MAX_NAMED = 5;
 function appendOnlyBaseCell(report) {
     const b = report.append_only_base;
     if (b === null)
         return null;
-    const head = `base commit ${(0,report_escape/* escapeCode */.tn)(b.commit.slice(0, 12), 20)}`;
+    const head = `base commit ${escapeCode(b.commit.slice(0, 12), 20)}`;
     if (b.files.length === 0)
         return `${head}: no files`;
     const named = b.files.slice(0, MAX_NAMED).map((f) => {
@@ -28136,11 +27516,18 @@ function appendOnlyBaseCell(report) {
             : `not compared: ${markdownProse(f.note ?? "")}`;
         return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
     });
-    const more = b.files.length > named.length ? `; and ${b.files.length - named.length} more files` : "";
+    const more = b.files.length > named.length ? `; and ${words_plural(b.files.length - named.length, "more file")}` : "";
     return `${head}: ${named.join("; ")}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-clusters.ts
+/**
+ * "Where the margin comes from" (SPEC §3.6), rendered from the report JSON's `margin_by_cluster`
+ * alone: for Markdown (a collapsed section whose top rows sit above a fold and the rest in a
+ * nested <details>) and for text (the top rows and a count line). Cluster names come from the
+ * export: escaped for Markdown (table-cells.ts) and neutralised for a terminal (escape.ts).
+ */
+
 
 
 
@@ -28153,9 +27540,6 @@ const CLUSTER_REST_MAX = 40;
 const NAME_CHARS = 60;
 /** The row of the tasks without a cluster, as both renderers name it. */
 const NO_CLUSTER = "(no cluster)";
-function render_clusters_plural(n, one, many) {
-    return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
 function worseRows(m) {
     return m.rows.filter((r) => r.worse);
 }
@@ -28166,7 +27550,7 @@ function worseSentence(m, name, limit) {
         return "The candidate is worse on no cluster (no margin below 0).";
     const named = worse.slice(0, limit).map(name);
     const more = worse.length > named.length ? ` and ${formatCount(worse.length - named.length)} more` : "";
-    return `The candidate is worse (margin below 0) on ${render_clusters_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
+    return `The candidate is worse (margin below 0) on ${words_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
 }
 function definition(report) {
     return ("Margin: the mean of d (candidate − baseline) over the cluster's common valid tasks. Contribution: " +
@@ -28204,8 +27588,8 @@ function clusterMarkdown(report, top, rest) {
     if (m === null)
         return null;
     const worse = worseRows(m).length;
-    const summary = `<b>Where the margin comes from</b> — ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
-        `${m.unclustered_tasks > 0 ? ` and ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
+    const summary = `<b>Where the margin comes from</b> — ${words_plural(m.clusters, "cluster", "clusters")}` +
+        `${m.unclustered_tasks > 0 ? ` and ${words_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
         `the candidate worse on ${formatCount(worse)}`;
     const above = m.rows.slice(0, top);
     const below = above.length === 0 ? [] : m.rows.slice(above.length, above.length + rest);
@@ -28219,15 +27603,15 @@ function clusterMarkdown(report, top, rest) {
         body.push("", ...render_clusters_mdTable(above, 1));
     }
     if (below.length > 0) {
-        body.push("", "<details>", `<summary>${render_clusters_plural(below.length, "more row", "more rows")}</summary>`, "", ...render_clusters_mdTable(below, above.length + 1), "", "</details>");
+        body.push("", "<details>", `<summary>${words_plural(below.length, "more row", "more rows")}</summary>`, "", ...render_clusters_mdTable(below, above.length + 1), "", "</details>");
     }
     const hidden = m.rows.length - above.length - below.length;
     if (hidden > 0) {
         body.push(...(body.length > 0 ? [""] : []), above.length === 0
-            ? `The ${render_clusters_plural(hidden, "row is", "rows are")} in the report file.`
-            : `… and ${render_clusters_plural(hidden, "more row", "more rows")} in the report file.`);
+            ? `The ${words_plural(hidden, "row is", "rows are")} in the report file.`
+            : `… and ${words_plural(hidden, "more row", "more rows")} in the report file.`);
     }
-    body.push("", worseSentence(m, (r) => (r.cluster === null ? `_${NO_CLUSTER}_` : (0,report_escape/* escapeCode */.tn)(r.cluster, NAME_CHARS)), 10));
+    body.push("", worseSentence(m, (r) => (r.cluster === null ? `_${NO_CLUSTER}_` : escapeCode(r.cluster, NAME_CHARS)), 10));
     return { summary, body };
 }
 /** The text section: the top CLUSTER_FOLD rows and a count line for the rest; none without clusters. */
@@ -28235,7 +27619,7 @@ function clusterText(report) {
     const m = report.margin_by_cluster;
     if (m === null)
         return [];
-    const name = (r) => r.cluster === null ? NO_CLUSTER : (0,report_escape/* neutraliseLogLine */.h4)(Array.from(r.cluster).slice(0, NAME_CHARS).join(""));
+    const name = (r) => r.cluster === null ? NO_CLUSTER : neutraliseLogLine(Array.from(r.cluster).slice(0, NAME_CHARS).join(""));
     const shown = m.rows.slice(0, CLUSTER_FOLD);
     const rows = shown.map((r, i) => cells(r, i + 1, name(r)).map((c) => c.replace(/\*\*/g, "")));
     const header = ["#", "Cluster", "Tasks", "Margin", "Contribution", "Share"];
@@ -28249,16 +27633,16 @@ function clusterText(report) {
             .join("  ")
             .trimEnd();
     const out = [
-        `Where the margin comes from: ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
+        `Where the margin comes from: ${words_plural(m.clusters, "cluster", "clusters")}` +
             (m.unclustered_tasks > 0
-                ? `; ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
+                ? `; ${words_plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
                 : ""),
         line(header),
         ...rows.map(line),
     ];
     const hidden = m.rows.length - shown.length;
     if (hidden > 0)
-        out.push(`  … and ${render_clusters_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
+        out.push(`  … and ${words_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
     out.push(`  ${worseSentence(m, name, 10)}`);
     return out;
 }
@@ -28283,6 +27667,9 @@ function clusterText(report) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
+
+
 
 
 
@@ -28356,92 +27743,13 @@ const TRIM_STEPS = [
     (d) => (d.compactHeader = true),
     (d) => (d.warnings = 2),
 ];
-/** Generated text in Markdown: no HTML, no emphasis by accident. */
-function genMd(s) {
-    return s
-        .replace(/&/g, "&amp;")
-        .replace(/</g, "&lt;")
-        .replace(/>/g, "&gt;")
-        .replace(/_/g, "\\_")
-        .replace(/\*/g, "\\*");
-}
-/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
-const MARKDOWN_INLINE = {
-    text: (s, max) => markdownProse(s, max),
-    code: (s, max) => (0,report_escape/* escapeCode */.tn)(s, max),
-    gen: genMd,
-    strong: (safe) => `**${safe}**`,
-};
-// ---------------------------------------------------------------------------------------------
-// Small Markdown builders (cells must already be escaped or generated).
-function render_markdown_md(s, maxChars) {
-    return maxChars === undefined ? (0,report_escape/* escapeMarkdownInline */.E4)(s) : (0,report_escape/* escapeMarkdownInline */.E4)(s, maxChars);
-}
-function render_markdown_table(header, align, rows) {
-    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
-    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
-}
-function details(summary, body, open = false) {
-    return [
-        open ? "<details open>" : "<details>",
-        `<summary>${summary}</summary>`,
-        "",
-        ...body,
-        "",
-        "</details>",
-    ];
-}
-function render_markdown_moreLine(shown, total, noun) {
-    const rest = total - shown;
-    return rest > 0 ? ["", `… and ${rest} more ${noun}.`] : [];
-}
-function render_markdown_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
-function codeList(items, limit) {
-    if (items.length === 0)
-        return "none";
-    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
-    const rest = items.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-/**
- * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
- * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
- */
-function taskCell(t) {
-    return cellCode(t.task_id, 100, 32, 16);
-}
-/**
- * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
- * all share the report's single dataset revision.
- */
-function needsDatasetColumn(report, tasks) {
-    const revisions = report.provenance.dataset_revisions;
-    if (revisions.length !== 1)
-        return true;
-    return tasks.some((t) => t.dataset_revision !== revisions[0]);
-}
-/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
-function withDataset(show, at, header, align, rows) {
-    const insert = (xs, x) => show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
-    return [
-        insert(header, "Dataset revision"),
-        insert(align, "l"),
-        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
-    ];
-}
-function datasetNote(report, show) {
-    const only = report.provenance.dataset_revisions[0];
-    return show || only === undefined ? [] : [`All on dataset revision ${(0,report_escape/* escapeCode */.tn)(only, 80)}.`, ""];
-}
 // ---------------------------------------------------------------------------------------------
 // Above the fold
 function render_markdown_headline(report) {
     const { baseline, candidate } = report.models;
     const icon = VERDICT_ICON[report.verdict] ?? "❔";
-    return `## ${icon} ${render_markdown_md(report.verdict, 20)} — candidate ${render_markdown_md(candidate.config, 80)} over baseline ${render_markdown_md(baseline.config, 80)}`;
+    const expired = expiredPolicyNote(report);
+    return `## ${icon} ${md(report.verdict, 20)}${expired === null ? "" : ` (⌛ ${genMd(expired)})`} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 function warningLines(report, detail, trimmedTo) {
     const quotes = [];
@@ -28449,14 +27757,15 @@ function warningLines(report, detail, trimmedTo) {
     for (const w of shown)
         quotes.push(`⚠️ ${markdownProse(w)}`);
     if (report.warnings.length > shown.length) {
-        quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
+        const rest = report.warnings.length - shown.length;
+        quotes.push(`⚠️ … and ${rest} more ${words_pluralWord(rest, "warning")} in the report file.`);
     }
     const changes = report.policy_changes;
     if (changes !== null && changes.length > 0) {
         const loosenings = changes.filter((c) => c.loosening).length;
         quotes.push(`⚠️ This pull request changes the policy file: ${changes.length} ` +
-            `${render_markdown_plural(changes.length, "rule", "rules")} changed, ${loosenings} ` +
-            `${render_markdown_plural(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
+            `${words_pluralWord(changes.length, "rule", "rules")} changed, ${loosenings} ` +
+            `${words_pluralWord(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
     }
     if (trimmedTo !== null) {
         quotes.push(`⚠️ Trimmed to fit GitHub's ${trimmedTo}-character limit; the full report is in the job summary and the report file.`);
@@ -28481,15 +27790,15 @@ function resultCell(passed) {
 function checksTable(report) {
     if (report.checks.length === 0)
         return ["No checks were run."];
-    return render_markdown_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
+    return markdown_blocks_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
         const v = observedValue(c);
         return [
             resultCell(c.passed),
             c.passed
                 ? checkName(c.id, MARKDOWN_INLINE, report)
                 : `**${checkName(c.id, MARKDOWN_INLINE, report)}**`,
-            v.kind === "number" ? v.text : render_markdown_md(v.text, OBSERVED_VALUE_CHARS),
-            render_markdown_md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
+            v.kind === "number" ? v.text : md(v.text, OBSERVED_VALUE_CHARS),
+            md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
         ];
     }));
 }
@@ -28518,17 +27827,17 @@ function settingsLine(report, title) {
         ? "<b>infra errors counted as fails</b>"
         : "infra errors excluded";
     const se = c.standard_error === "clustered"
-        ? `clustered SE (${formatCount(c.clusters)} ${render_markdown_plural(c.clusters ?? 0, "cluster", "clusters")})`
+        ? `clustered SE (${formatCount(c.clusters)} ${words_pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
         : "paired SE";
     return `<sub>${[
-        title === "" ? "" : render_markdown_md(title, 120),
+        title === "" ? "" : md(title, 120),
         `${formatPercent(c.confidence)} one-sided`,
         `δ₀ ${format_number_formatPp(c.delta0)}`,
         se,
-        `${render_markdown_md(c.validity_bound, 20)} validity bound`,
+        `${md(c.validity_bound, 20)} validity bound`,
         infra,
-        `policy owner ${render_markdown_md(p.owner, 80)}`,
-        `revisit by ${render_markdown_md(p.revisit, 40)}`,
+        `policy owner ${md(p.owner, 80)}`,
+        `revisit by ${md(p.revisit, 40)}`,
     ]
         .filter((x) => x !== "")
         .join(" · ")}</sub>`;
@@ -28537,10 +27846,10 @@ function settingsLine(report, title) {
 // Details
 function marginDetails(report, detail) {
     const c = report.comparison;
-    const counts = `On ${formatCount(c.common_valid_tasks)} common valid tasks ` +
-        `(${formatCount(c.common_tasks)} common tasks; ${formatCount(c.unresolved_tasks)} open labels: ` +
+    const counts = `On ${words_plural(c.common_valid_tasks, "common valid task")} ` +
+        `(${words_plural(c.common_tasks, "common task")}; ${words_plural(c.unresolved_tasks, "open label")}: ` +
         `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
-        `${formatCount(c.broken_tasks)} broken tasks excluded). Margins are candidate − baseline, in percentage points (pp).`;
+        `${words_plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
     if (c.margin === null) {
         return details("<b>Margin figures</b>", [
             counts,
@@ -28562,14 +27871,14 @@ function marginDetails(report, detail) {
     const rows = [
         ["Observed margin Δ̂", format_number_formatPp(c.margin)],
         [
-            `Validity bounds Δ\\_L … Δ\\_H (${render_markdown_md(c.validity_bound, 20)})`,
+            `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
             `${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`,
         ],
         [
             "Validity sensitivity, down / up",
             `${formatPpUnsigned(c.validity_sensitivity)} / ${formatPpUnsigned(c.validity_sensitivity_upside)}`,
         ],
-        [`Standard error (${render_markdown_md(c.standard_error, 20)}) on the valid tasks, SE(V)`, formatPpUnsigned(c.se_valid)],
+        [`Standard error (${md(c.standard_error, 20)}) on the valid tasks, SE(V)`, formatPpUnsigned(c.se_valid)],
         [
             `Standard error at LCB / UCB: ${genMd(seNames)}`,
             `${formatPpUnsigned(c.se_lower)} / ${formatPpUnsigned(c.se_upper)}`,
@@ -28579,7 +27888,7 @@ function marginDetails(report, detail) {
     if (c.standard_error === "clustered")
         rows.push(["Clusters G", formatCount(c.clusters)]);
     rows.push([
-        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${render_markdown_md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
+        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${md(c.quantile, 4)}, ${formatPercent(c.confidence)} one-sided)`,
         `${formatDecimal(c.q_lower)} / ${formatDecimal(c.q_upper)}`,
     ]);
     // With no open labels S* is empty whatever the kind: nothing to show.
@@ -28592,7 +27901,7 @@ function marginDetails(report, detail) {
     return details(summary, [
         counts,
         "",
-        ...render_markdown_table(["Figure", "Value"], ["l", "r"], rows),
+        ...markdown_blocks_table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
 }
@@ -28643,98 +27952,7 @@ function render_markdown_perModelSection(report, detail) {
             row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
             ...common,
         ];
-    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", render_markdown_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
-}
-/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
-function evidenceItem(e) {
-    const link = (0,report_escape/* safeLink */.o3)(e, undefined, 32);
-    const href = (0,report_escape/* safeHttpUrl */.vH)(e);
-    const tail = href === null ? "" : `](${href})`;
-    // Evidence shares its cell with another entry: break its runs sooner than an id's.
-    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
-        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
-    }
-    return breakable(link, 20, 16);
-}
-function evidenceCell(evidence) {
-    if (evidence.length === 0)
-        return "—";
-    const shown = evidence.slice(0, 2).map(evidenceItem);
-    const rest = evidence.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
-}
-function influentialSection(report, detail) {
-    const tasks = report.comparison.influential_tasks;
-    if (detail.influential === 0 || tasks.length === 0)
-        return [];
-    const shown = tasks.slice(0, detail.influential);
-    const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => {
-        const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
-        const cells = [
-            String(i + 1),
-            taskCell(t),
-            t.validity === "disputed"
-                ? "disputed"
-                : t.validity === "unreviewed"
-                    ? "unreviewed"
-                    : render_markdown_md(t.validity, 20),
-            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
-            evidenceCell(t.evidence),
-        ];
-        return { revision: t.dataset_revision, cells };
-    });
-    const body = [
-        "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
-            "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
-        "",
-        ...datasetNote(report, show),
-        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
-        ...render_markdown_moreLine(shown.length, total, "disputed or unreviewed tasks"),
-    ];
-    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
-    return details(summary, body);
-}
-/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
-function fragilitySection(report, detail) {
-    const c = report.comparison;
-    const tasks = c.fragility_tasks;
-    if (detail.fragilityTasks === 0 || tasks.length === 0)
-        return [];
-    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
-        return [];
-    const shown = tasks.slice(0, detail.fragilityTasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => ({
-        revision: t.dataset_revision,
-        cells: [String(i + 1), taskCell(t), render_markdown_md(t.change, 120)],
-    }));
-    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
-    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
-        ...datasetNote(report, show),
-        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-        ...render_markdown_moreLine(shown.length, tasks.length, "tasks"),
-    ]);
-}
-function brokenSection(report, detail) {
-    const nBroken = report.comparison.broken_tasks;
-    if (nBroken === 0 && report.broken_tasks.count === 0)
-        return [];
-    const total = Math.max(nBroken, report.broken_tasks.count);
-    const shown = shownBrokenTasks(report.broken_tasks, detail.broken);
-    const body = [
-        "Counted and listed, never deleted, and left out of every score.",
-        ...(shown.length === 0
-            ? []
-            : [
-                "",
-                ...datasetNote(report, needsDatasetColumn(report, shown)),
-                ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
-                ...render_markdown_moreLine(shown.length, total, "broken tasks"),
-            ]),
-    ];
-    return details(`<b>${formatCount(total)} broken ${render_markdown_plural(total, "task", "tasks")}</b>`, body);
+    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", markdown_blocks_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
 }
 /** The verdict at each review revision (render-history.ts), collapsed like every other section. */
 function verdictByRevisionDetails(report, detail) {
@@ -28742,10 +27960,10 @@ function verdictByRevisionDetails(report, detail) {
     if (revisions.length <= 1 && report.provenance.as_of_review === null)
         return [];
     const changed = report.verdict_by_review_revision.changes.filter((c) => c.verdict_before !== c.verdict_after);
-    const summary = `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${render_markdown_plural(revisions.length, "revision", "revisions")}, ` +
+    const summary = `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${words_pluralWord(revisions.length, "revision", "revisions")}, ` +
         (changed.length === 0
             ? "the verdict never moved"
-            : `the verdict moved ${changed.length} ${render_markdown_plural(changed.length, "time", "times")}`);
+            : `the verdict moved ${changed.length} ${words_pluralWord(changed.length, "time", "times")}`);
     // The section's own heading is the <summary> here.
     return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
 }
@@ -28755,49 +27973,22 @@ function appendOnlyDetails(report, detail) {
     if (body.length === 0)
         return [];
     const n = report.append_only?.rows_changed_or_removed ?? 0;
-    return details(`<b>History rewritten</b> — ${formatCount(n)} earlier ${render_markdown_plural(n, "row", "rows")} changed or removed`, body.slice(2));
-}
-function historySection(report, detail) {
-    const history = report.review_history;
-    if (history.count === 0)
-        return [];
-    const shown = shownReviewHistory(history, detail.history);
-    const rows = shown.map((h) => {
-        // An events string outside the grammar (a hand-edited report) is shown as text.
-        if (typeof h.events === "string")
-            return { revision: h.dataset_revision, cells: [taskCell(h), render_markdown_md(h.events, 200)] };
-        const events = h.events
-            .slice(0, 6)
-            .map((e) => `r${formatCount(e.revision)} ${render_markdown_md(e.validity, 20)} (${breakable(render_markdown_md(e.source, 60), 20, 16)})`);
-        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
-        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
-    });
-    const body = shown.length === 0
-        ? ["The tasks are listed in the report file."]
-        : [
-            ...datasetNote(report, needsDatasetColumn(report, shown)),
-            ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-            ...render_markdown_moreLine(shown.length, history.count, "tasks"),
-        ];
-    return details(`<b>Review history</b> — ${formatCount(history.count)} ${render_markdown_plural(history.count, "task", "tasks")} changed label across review revisions`, body);
+    return details(`<b>History rewritten</b> — ${formatCount(n)} earlier ${words_pluralWord(n, "row", "rows")} changed or removed`, body.slice(2));
 }
 function policyChangesSection(report, detail) {
     const changes = report.policy_changes;
     if (changes === null || changes.length === 0)
         return [];
     const loosenings = changes.filter((c) => c.loosening).length;
-    const body = [
-        `The policy at the base commit decided this verdict. The head changes ${changes.length} ` +
-            `${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} of them ${render_markdown_plural(loosenings, "a loosening", "loosenings")}; ` +
-            "they take effect only once merged.",
-    ];
-    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} ${render_markdown_plural(loosenings, "loosening", "loosenings")}`;
+    // The headline warning says how many and that the base policy decided: here, what follows.
+    const body = ["The head's rules take effect only once the pull request is merged."];
+    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${words_pluralWord(changes.length, "rule", "rules")}, ${loosenings} ${words_pluralWord(loosenings, "loosening", "loosenings")}`;
     if (detail.policyChanges === "count")
         return details(summary, body);
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...render_markdown_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+        body.push("", ...markdown_blocks_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...markdown_blocks_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -28807,20 +27998,20 @@ function provenanceSection(report, detail) {
     const pol = p.policy;
     const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
     // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
-    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${render_markdown_plural(p.inputs.length, "file", "files")}`;
+    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${words_pluralWord(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
         return details(summary, [
-            `Tool ${render_markdown_md(p.tool_version, 40)}, report schema ${render_markdown_md(report.schema_version, 40)} · ` +
-                `policy ${(0,report_escape/* escapeCode */.tn)(pol.path, 80)} sha256 ${(0,report_escape/* escapeCode */.tn)(pol.sha256, 80)} · ` +
+            `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
+                `policy ${escapeCode(pol.path, 80)} sha256 ${escapeCode(pol.sha256, 80)} · ` +
                 `${formatCount(p.rows_read)} rows read.`,
         ]);
     }
     const rows = [
-        ["Tool", `model-acceptance-gate ${render_markdown_md(p.tool_version, 40)}`],
-        ["Report schema", render_markdown_md(report.schema_version, 40)],
+        ["Tool", `model-acceptance-gate ${md(p.tool_version, 40)}`],
+        ["Report schema", md(report.schema_version, 40)],
         ["Policy file", cellCode(pol.path, 120)],
         ["Policy sha256", cellCode(pol.sha256, 80)],
-        ["Policy source", render_markdown_md(pol.source, 120)],
+        ["Policy source", md(pol.source, 120)],
         ["Policy last changed in", pol.last_commit === null ? "unknown" : cellCode(pol.last_commit, 80)],
         ["Infra errors", infra],
         ["Dataset revisions", codeList(p.dataset_revisions, 5)],
@@ -28828,7 +28019,9 @@ function provenanceSection(report, detail) {
         [
             "Review revisions",
             p.review_revisions.length === 0
-                ? "none"
+                ? p.as_of_review === null
+                    ? "none (no rows)"
+                    : `none (no label by review revision ${formatCount(p.as_of_review)})`
                 : p.review_revisions
                     .slice(0, 20)
                     .map((r) => formatCount(r))
@@ -28840,24 +28033,24 @@ function provenanceSection(report, detail) {
     const base = appendOnlyBaseCell(report);
     if (base !== null)
         rows.push(["Append-only against", base]);
-    const body = render_markdown_table(["", ""], ["l", "l"], rows);
+    const body = markdown_blocks_table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...render_markdown_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
+        body.push("", ...markdown_blocks_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...markdown_blocks_moreLine(shown.length, p.inputs.length, "input file"));
     }
     return details(summary, body);
 }
 // ---------------------------------------------------------------------------------------------
 /** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
 function planningBlock(report) {
-    const s = planningSentence(report.comparison, MARKDOWN_INLINE);
+    const s = planningSentence(report.comparison, MARKDOWN_INLINE, benchmarkTasks(report));
     return s === "" ? [] : [`_${s}_`];
 }
 function renderWith(report, options, detail, trimmedTo) {
     const title = options.title ?? DEFAULT_TITLE;
     const blocks = [];
     if (options.marker === true)
-        blocks.push([report_escape/* COMMENT_MARKER */.JO]);
+        blocks.push([COMMENT_MARKER]);
     blocks.push([render_markdown_headline(report)]);
     blocks.push(runsHeadlineMarkdown(report));
     blocks.push([whySentence(report, MARKDOWN_INLINE)]);
@@ -28875,10 +28068,12 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(clusterSection(report, detail));
     blocks.push(runsMarkdown(report));
     blocks.push(render_markdown_perModelSection(report, detail));
-    blocks.push(influentialSection(report, detail));
-    blocks.push(fragilitySection(report, detail));
-    blocks.push(brokenSection(report, detail));
-    blocks.push(historySection(report, detail));
+    // What a section has said once (the one dataset revision) is not said again by the next.
+    const said = new Set();
+    blocks.push(influentialSection(report, detail.influential, said));
+    blocks.push(fragilitySection(report, detail.fragilityTasks, said));
+    blocks.push(brokenSection(report, detail.broken, said));
+    blocks.push(historySection(report, detail.history, said));
     blocks.push(verdictByRevisionDetails(report, detail));
     blocks.push(appendOnlyDetails(report, detail));
     blocks.push(policyChangesSection(report, detail));
@@ -29062,16 +28257,17 @@ function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
 
 
 
+
 function capped(s, maxChars = 200) {
     const cps = Array.from(typeof s === "string" ? s : String(s));
     return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
 }
 /** Untrusted text for a terminal line. */
 function plain(s, maxChars) {
-    return (0,report_escape/* neutraliseLogLine */.h4)(capped(s, maxChars));
+    return neutraliseLogLine(capped(s, maxChars));
 }
 const TEXT_INLINE = {
-    text: (s, maxChars) => (0,report_escape/* neutraliseLogLine */.h4)(wholeText(s, maxChars)),
+    text: (s, maxChars) => neutraliseLogLine(wholeText(s, maxChars)),
     code: plain,
     gen: (s) => s,
     strong: (s) => s,
@@ -29108,9 +28304,10 @@ function renderText(report) {
     const c = report.comparison;
     const { baseline, candidate } = report.models;
     const out = [];
-    out.push(`${report.verdict.toUpperCase()} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`, "");
+    const expired = expiredPolicyNote(report);
+    out.push(`${report.verdict.toUpperCase()}${expired === null ? "" : ` (${expired})`} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`, "");
     add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
-    const planning = planningSentence(report.comparison, TEXT_INLINE);
+    const planning = planningSentence(report.comparison, TEXT_INLINE, benchmarkTasks(report));
     if (planning !== "")
         add(out, ["", ...wrap(planning, WIDTH)]);
     out.push("", "Checks");
@@ -29120,7 +28317,7 @@ function renderText(report) {
             k.passed ? "pass" : "FAIL",
             checkName(k.id, TEXT_INLINE, report),
             v.kind === "number" ? v.text : plain(v.text, OBSERVED_CHARS),
-            (0,report_escape/* neutraliseLogLine */.h4)(wholeText(thresholdText(k, report), THRESHOLD_MAX_CHARS, "…")),
+            neutraliseLogLine(wholeText(thresholdText(k, report), THRESHOLD_MAX_CHARS, "…")),
         ];
     });
     const w1 = rows.reduce((w, r) => Math.max(w, displayWidth(r[1])), 5);
@@ -29137,11 +28334,11 @@ function renderText(report) {
     }
     const changes = report.policy_changes ?? [];
     const warnings = [
-        ...report.warnings.map((w) => (0,report_escape/* neutraliseLogLine */.h4)(wholeText(w))),
+        ...report.warnings.map((w) => neutraliseLogLine(wholeText(w))),
         ...(changes.length > 0
             ? [
-                `This pull request changes the policy file: ${changes.length} rules changed, ` +
-                    `${changes.filter((p) => p.loosening).length} loosenings. The policy at the base commit decided this verdict.`,
+                `This pull request changes the policy file: ${words_plural(changes.length, "rule")} changed, ` +
+                    `${words_plural(changes.filter((p) => p.loosening).length, "loosening")}. The policy at the base commit decided this verdict.`,
             ]
             : []),
     ];
@@ -29184,7 +28381,7 @@ function renderText(report) {
     if (runs.length > 0)
         add(out, ["", ...runs]);
     out.push("");
-    add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
+    add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${words_plural(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
         ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
         ` Failing checks: ${check_display_failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`, WIDTH));
@@ -29397,7 +28594,713 @@ function args_required(flags, name, command) {
     return v;
 }
 
+;// CONCATENATED MODULE: external "module"
+const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+;// CONCATENATED MODULE: external "fs"
+const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+var external_fs_namespaceObject_0 = /*#__PURE__*/__nccwpck_require__.t(external_fs_namespaceObject, 2);
+;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
+
+
+
+
+//#region rolldown:runtime
+var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
+
+//#endregion
+//#region src/utils.ts
+function cleanPath(path) {
+	let normalized = (0,external_path_namespaceObject.normalize)(path);
+	if (normalized.length > 1 && normalized[normalized.length - 1] === external_path_namespaceObject.sep) normalized = normalized.substring(0, normalized.length - 1);
+	return normalized;
+}
+const SLASHES_REGEX = /[\\/]/g;
+function convertSlashes(path, separator) {
+	return path.replace(SLASHES_REGEX, separator);
+}
+const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+function isRootDirectory(path) {
+	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
+}
+function normalizePath(path, options) {
+	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
+	if (resolvePaths) path = (0,external_path_namespaceObject.resolve)(path);
+	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
+	if (path === ".") return "";
+	const needsSeperator = path[path.length - 1] !== pathSeparator;
+	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/join-path.ts
+function joinPathWithBasePath(filename, directoryPath) {
+	return directoryPath + filename;
+}
+function joinPathWithRelativePath(root, options) {
+	return function(filename, directoryPath) {
+		const sameRoot = directoryPath.startsWith(root);
+		if (sameRoot) return directoryPath.slice(root.length) + filename;
+		else return convertSlashes((0,external_path_namespaceObject.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+	};
+}
+function joinPath(filename) {
+	return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+	return directoryPath + filename + separator;
+}
+function build$7(root, options) {
+	const { relativePaths, includeBasePath } = options;
+	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+}
+
+//#endregion
+//#region src/api/functions/push-directory.ts
+function pushDirectoryWithRelativePath(root) {
+	return function(directoryPath, paths) {
+		paths.push(directoryPath.substring(root.length) || ".");
+	};
+}
+function pushDirectoryFilterWithRelativePath(root) {
+	return function(directoryPath, paths, filters) {
+		const relativePath = directoryPath.substring(root.length) || ".";
+		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+	};
+}
+const pushDirectory = (directoryPath, paths) => {
+	paths.push(directoryPath || ".");
+};
+const pushDirectoryFilter = (directoryPath, paths, filters) => {
+	const path = directoryPath || ".";
+	if (filters.every((filter) => filter(path, true))) paths.push(path);
+};
+const empty$2 = () => {};
+function build$6(root, options) {
+	const { includeDirs, filters, relativePaths } = options;
+	if (!includeDirs) return empty$2;
+	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+
+//#endregion
+//#region src/api/functions/push-file.ts
+const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) counts.files++;
+};
+const pushFileFilter = (filename, paths, _counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+};
+const pushFileCount = (_filename, _paths, counts, _filters) => {
+	counts.files++;
+};
+const pushFile = (filename, paths) => {
+	paths.push(filename);
+};
+const empty$1 = () => {};
+function build$5(options) {
+	const { excludeFiles, filters, onlyCounts } = options;
+	if (excludeFiles) return empty$1;
+	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+	else if (onlyCounts) return pushFileCount;
+	else return pushFile;
+}
+
+//#endregion
+//#region src/api/functions/get-array.ts
+const getArray = (paths) => {
+	return paths;
+};
+const getArrayGroup = () => {
+	return [""].slice(0, 0);
+};
+function build$4(options) {
+	return options.group ? getArrayGroup : getArray;
+}
+
+//#endregion
+//#region src/api/functions/group-files.ts
+const groupFiles = (groups, directory, files) => {
+	groups.push({
+		directory,
+		files,
+		dir: directory
+	});
+};
+const empty = () => {};
+function build$3(options) {
+	return options.group ? groupFiles : empty;
+}
+
+//#endregion
+//#region src/api/functions/resolve-symlink.ts
+const resolveSymlinksAsync = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	fs.realpath(path, (error, resolvedPath) => {
+		if (error) return queue.dequeue(suppressErrors ? null : error, state);
+		fs.stat(resolvedPath, (error$1, stat) => {
+			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+			if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
+			callback$1(stat, resolvedPath);
+			queue.dequeue(null, state);
+		});
+	});
+};
+const resolveSymlinks = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	try {
+		const resolvedPath = fs.realpathSync(path);
+		const stat = fs.statSync(resolvedPath);
+		if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return;
+		callback$1(stat, resolvedPath);
+	} catch (e) {
+		if (!suppressErrors) throw e;
+	}
+};
+function build$2(options, isSynchronous) {
+	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function dist_isRecursive(path, resolved, state) {
+	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+	let parent = (0,external_path_namespaceObject.dirname)(path);
+	let depth = 1;
+	while (parent !== state.root && depth < 2) {
+		const resolvedPath = state.symlinks.get(parent);
+		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+		if (isSameRoot) depth++;
+		else parent = (0,external_path_namespaceObject.dirname)(parent);
+	}
+	state.symlinks.set(path, resolved);
+	return depth > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+	return state.visited.includes(resolved + state.options.pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/invoke-callback.ts
+const onlyCountsSync = (state) => {
+	return state.counts;
+};
+const groupsSync = (state) => {
+	return state.groups;
+};
+const defaultSync = (state) => {
+	return state.paths;
+};
+const limitFilesSync = (state) => {
+	return state.paths.slice(0, state.options.maxFiles);
+};
+const onlyCountsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.counts, state.options.suppressErrors);
+	return null;
+};
+const defaultAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths, state.options.suppressErrors);
+	return null;
+};
+const limitFilesAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+	return null;
+};
+const groupsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.groups, state.options.suppressErrors);
+	return null;
+};
+function report(error, callback$1, output, suppressErrors) {
+	if (error && !suppressErrors) callback$1(error, output);
+	else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+	const { onlyCounts, group, maxFiles } = options;
+	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+	else if (group) return isSynchronous ? groupsSync : groupsAsync;
+	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+	else return isSynchronous ? defaultSync : defaultAsync;
+}
+
+//#endregion
+//#region src/api/functions/walk-directory.ts
+const readdirOpts = { withFileTypes: true };
+const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	state.queue.enqueue();
+	if (currentDepth < 0) return state.queue.dequeue(null, state);
+	const { fs } = state;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
+		callback$1(entries, directoryPath, currentDepth);
+		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
+	});
+};
+const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	const { fs } = state;
+	if (currentDepth < 0) return;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	let entries = [];
+	try {
+		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
+	} catch (e) {
+		if (!state.options.suppressErrors) throw e;
+	}
+	callback$1(entries, directoryPath, currentDepth);
+};
+function build(isSynchronous) {
+	return isSynchronous ? walkSync : walkAsync;
+}
+
+//#endregion
+//#region src/api/queue.ts
+/**
+* This is a custom stateless queue to track concurrent async fs calls.
+* It increments a counter whenever a call is queued and decrements it
+* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
+*/
+var Queue = class {
+	count = 0;
+	constructor(onQueueEmpty) {
+		this.onQueueEmpty = onQueueEmpty;
+	}
+	enqueue() {
+		this.count++;
+		return this.count;
+	}
+	dequeue(error, output) {
+		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
+			this.onQueueEmpty(error, output);
+			if (error) {
+				output.controller.abort();
+				this.onQueueEmpty = void 0;
+			}
+		}
+	}
+};
+
+//#endregion
+//#region src/api/counter.ts
+var Counter = class {
+	_files = 0;
+	_directories = 0;
+	set files(num) {
+		this._files = num;
+	}
+	get files() {
+		return this._files;
+	}
+	set directories(num) {
+		this._directories = num;
+	}
+	get directories() {
+		return this._directories;
+	}
+	/**
+	* @deprecated use `directories` instead
+	*/
+	/* c8 ignore next 3 */
+	get dirs() {
+		return this._directories;
+	}
+};
+
+//#endregion
+//#region src/api/aborter.ts
+/**
+* AbortController is not supported on Node 14 so we use this until we can drop
+* support for Node 14.
+*/
+var Aborter = class {
+	aborted = false;
+	abort() {
+		this.aborted = true;
+	}
+};
+
+//#endregion
+//#region src/api/walker.ts
+var Walker = class {
+	root;
+	isSynchronous;
+	state;
+	joinPath;
+	pushDirectory;
+	pushFile;
+	getArray;
+	groupFiles;
+	resolveSymlink;
+	walkDirectory;
+	callbackInvoker;
+	constructor(root, options, callback$1) {
+		this.isSynchronous = !callback$1;
+		this.callbackInvoker = build$1(options, this.isSynchronous);
+		this.root = normalizePath(root, options);
+		this.state = {
+			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+			paths: [""].slice(0, 0),
+			groups: [],
+			counts: new Counter(),
+			options,
+			queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
+			symlinks: /* @__PURE__ */ new Map(),
+			visited: [""].slice(0, 0),
+			controller: new Aborter(),
+			fs: options.fs || external_fs_namespaceObject_0
+		};
+		this.joinPath = build$7(this.root, options);
+		this.pushDirectory = build$6(this.root, options);
+		this.pushFile = build$5(options);
+		this.getArray = build$4(options);
+		this.groupFiles = build$3(options);
+		this.resolveSymlink = build$2(options, this.isSynchronous);
+		this.walkDirectory = build(this.isSynchronous);
+	}
+	start() {
+		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+	}
+	walk = (entries, directoryPath, depth) => {
+		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+		const files = this.getArray(this.state.paths);
+		for (let i = 0; i < entries.length; ++i) {
+			const entry = entries[i];
+			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+				const filename = this.joinPath(entry.name, directoryPath);
+				this.pushFile(filename, files, this.state.counts, filters);
+			} else if (entry.isDirectory()) {
+				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+				if (exclude && exclude(entry.name, path)) continue;
+				this.pushDirectory(path, paths, filters);
+				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
+			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
+				let path = joinPathWithBasePath(entry.name, directoryPath);
+				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
+					if (stat.isDirectory()) {
+						resolvedPath = normalizePath(resolvedPath, this.state.options);
+						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
+						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
+					} else {
+						resolvedPath = useRealPaths ? resolvedPath : path;
+						const filename = (0,external_path_namespaceObject.basename)(resolvedPath);
+						const directoryPath$1 = normalizePath((0,external_path_namespaceObject.dirname)(resolvedPath), this.state.options);
+						resolvedPath = this.joinPath(filename, directoryPath$1);
+						this.pushFile(resolvedPath, files, this.state.counts, filters);
+					}
+				});
+			}
+		}
+		this.groupFiles(this.state.groups, directoryPath, files);
+	};
+};
+
+//#endregion
+//#region src/api/async.ts
+function dist_promise(root, options) {
+	return new Promise((resolve$1, reject) => {
+		callback(root, options, (err, output) => {
+			if (err) return reject(err);
+			resolve$1(output);
+		});
+	});
+}
+function callback(root, options, callback$1) {
+	let walker = new Walker(root, options, callback$1);
+	walker.start();
+}
+
+//#endregion
+//#region src/api/sync.ts
+function sync(root, options) {
+	const walker = new Walker(root, options);
+	return walker.start();
+}
+
+//#endregion
+//#region src/builder/api-builder.ts
+var APIBuilder = class {
+	constructor(root, options) {
+		this.root = root;
+		this.options = options;
+	}
+	withPromise() {
+		return dist_promise(this.root, this.options);
+	}
+	withCallback(cb) {
+		callback(this.root, this.options, cb);
+	}
+	sync() {
+		return sync(this.root, this.options);
+	}
+};
+
+//#endregion
+//#region src/builder/index.ts
+let pm = null;
+/* c8 ignore next 6 */
+try {
+	__require.resolve("picomatch");
+	pm = __require("picomatch");
+} catch {}
+var Builder = class {
+	globCache = {};
+	options = {
+		maxDepth: Infinity,
+		suppressErrors: true,
+		pathSeparator: external_path_namespaceObject.sep,
+		filters: []
+	};
+	globFunction;
+	constructor(options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		this.globFunction = this.options.globFunction;
+	}
+	group() {
+		this.options.group = true;
+		return this;
+	}
+	withPathSeparator(separator) {
+		this.options.pathSeparator = separator;
+		return this;
+	}
+	withBasePath() {
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withRelativePaths() {
+		this.options.relativePaths = true;
+		return this;
+	}
+	withDirs() {
+		this.options.includeDirs = true;
+		return this;
+	}
+	withMaxDepth(depth) {
+		this.options.maxDepth = depth;
+		return this;
+	}
+	withMaxFiles(limit) {
+		this.options.maxFiles = limit;
+		return this;
+	}
+	withFullPaths() {
+		this.options.resolvePaths = true;
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withErrors() {
+		this.options.suppressErrors = false;
+		return this;
+	}
+	withSymlinks({ resolvePaths = true } = {}) {
+		this.options.resolveSymlinks = true;
+		this.options.useRealPaths = resolvePaths;
+		return this.withFullPaths();
+	}
+	withAbortSignal(signal) {
+		this.options.signal = signal;
+		return this;
+	}
+	normalize() {
+		this.options.normalizePath = true;
+		return this;
+	}
+	filter(predicate) {
+		this.options.filters.push(predicate);
+		return this;
+	}
+	onlyDirs() {
+		this.options.excludeFiles = true;
+		this.options.includeDirs = true;
+		return this;
+	}
+	exclude(predicate) {
+		this.options.exclude = predicate;
+		return this;
+	}
+	onlyCounts() {
+		this.options.onlyCounts = true;
+		return this;
+	}
+	crawl(root) {
+		return new APIBuilder(root || ".", this.options);
+	}
+	withGlobFunction(fn) {
+		this.globFunction = fn;
+		return this;
+	}
+	/**
+	* @deprecated Pass options using the constructor instead:
+	* ```ts
+	* new fdir(options).crawl("/path/to/root");
+	* ```
+	* This method will be removed in v7.0
+	*/
+	/* c8 ignore next 4 */
+	crawlWithOptions(root, options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		return new APIBuilder(root || ".", this.options);
+	}
+	glob(...patterns) {
+		if (this.globFunction) return this.globWithOptions(patterns);
+		return this.globWithOptions(patterns, ...[{ dot: true }]);
+	}
+	globWithOptions(patterns, ...options) {
+		const globFn = this.globFunction || pm;
+		/* c8 ignore next 5 */
+		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+		var isMatch = this.globCache[patterns.join("\0")];
+		if (!isMatch) {
+			isMatch = globFn(patterns, ...options);
+			this.globCache[patterns.join("\0")] = isMatch;
+		}
+		this.options.filters.push((path) => isMatch(path));
+		return this;
+	}
+};
+
+//#endregion
+
+// EXTERNAL MODULE: ./node_modules/picomatch/lib/picomatch.js
+var picomatch = __nccwpck_require__(8016);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/io/glob.ts
+/**
+ * The globs of the `results` and `reviews` inputs (files of the workspace) and of repository paths
+ * (policy-log's `--evidence`, the files an input glob matched at the base commit). One syntax for
+ * all: `*` matches within one path segment, `?` one character of a segment, `**` as a whole
+ * segment any number of segments (including none). Nothing else is special: `[`, `{`, `!`, `(`,
+ * `\` and the rest are literal, so a path that contains them still works when written out.
+ *
+ * picomatch matches, given the pattern with every other ASCII punctuation character escaped
+ * (toPicomatch): its brackets, braces, extglobs, negation, quotes and backslash escapes would
+ * otherwise apply. fdir (the crawler under tinyglobby) walks: tinyglobby either drops every
+ * symbolic link or follows linked directories, out of the workspace too, while the inputs need
+ * each link listed and none followed, so that the caller can judge the link's real path (no
+ * loops, no escape).
+ *
+ * Patterns are `/`-separated and relative, without `.` or `..` segments; matching is on
+ * `/`-separated relative paths.
+ */
+
+
+
+
+
+function hasGlobChars(pattern) {
+    return /[*?]/.test(pattern);
+}
+/**
+ * The pattern in picomatch's syntax: ASCII punctuation but `*`, `?` and `/` escaped. A backslash
+ * becomes the class `[\\]`: picomatch collapses runs of backslashes, so `\\` would not survive a
+ * backslash-escaped character after it.
+ */
+function toPicomatch(pattern) {
+    return pattern
+        .replace(/[!-)+-.:->@[-`{-~]/g, (c) => (c === "\\" ? "[\\\\]" : `\\${c}`))
+        .replace(/(^|\/)\*\*$/, "$1**/*"); // a last `**` is anything below, not the directory itself
+}
+/** A RegExp that tests whether a path matches `pattern`. */
+function glob_globToRegExp(pattern) {
+    return picomatch_default().makeRe(toPicomatch(pattern), {
+        dot: true,
+        nobrace: true,
+        noextglob: true,
+        nonegate: true,
+    });
+}
+/** The leading segments of a pattern that contain no glob characters: where a walk starts. */
+function literalPrefix(pattern) {
+    const segments = pattern.split("/");
+    const out = [];
+    for (const seg of segments.slice(0, -1)) {
+        if (hasGlobChars(seg))
+            break;
+        out.push(seg);
+    }
+    return out.join("/");
+}
+/** Directories never descended into: version control internals are not inputs. */
+const SKIP_DIRS = new Set([".git"]);
+/**
+ * Paths (relative to `root`, `/`-separated, sorted) of the files and symbolic links below `root`
+ * that match `pattern` (relative to `root`). Links are listed, never followed; a directory that
+ * cannot be read is passed over.
+ */
+function globFiles(root, pattern) {
+    const regex = glob_globToRegExp(pattern);
+    const start = literalPrefix(pattern);
+    const under = (rel) => (start === "" ? rel : `${start}/${rel}`);
+    const found = new Builder({
+        relativePaths: true,
+        pathSeparator: "/",
+        suppressErrors: true,
+        exclude: (dirName) => SKIP_DIRS.has(dirName),
+        filters: [(rel) => regex.test(under(rel))],
+    })
+        .crawl(start === "" ? root : (0,external_node_path_.join)(root, start))
+        .sync();
+    return found.map(under).sort();
+}
+/**
+ * The values of a command-line file flag, expanded as the action expands its `results` and
+ * `reviews` inputs (src/action/inputs.ts), so that a quoted pattern (`--results 'runs/*.jsonl'`,
+ * as a workflow writes it) means what it means there: a value without `*` or `?` is a path, taken
+ * as given (the reader says if it is missing); a value with them is a pattern over the files
+ * below its literal leading directories (absolute, or relative to `cwd`), its matches sorted; every
+ * file is read once, where it first comes; a pattern that matches nothing is an InputError naming
+ * the flag and the pattern. Matches are shown as the pattern's directory plus the matched path.
+ */
+function expandFileArgs(cwd, flag, values) {
+    const out = [];
+    const seen = new Set();
+    const add = (abs, shown) => {
+        let key = abs;
+        try {
+            key = (0,external_node_fs_.realpathSync)(abs);
+        }
+        catch {
+            // A missing file is the reader's to report, by the name given.
+        }
+        if (seen.has(key))
+            return;
+        seen.add(key);
+        out.push({ abs, shown });
+    };
+    for (const value of values) {
+        if (!hasGlobChars(value)) {
+            add((0,external_node_path_.resolve)(cwd, value), value);
+            continue;
+        }
+        const prefix = literalPrefix(value);
+        const dir = prefix === "" && value.startsWith("/") ? "/" : prefix;
+        const base = (0,external_node_path_.resolve)(cwd, dir === "" ? "." : dir);
+        const rel = value.slice(prefix.length).replace(/^\/+/, "");
+        const matches = globFiles(base, rel);
+        if (matches.length === 0) {
+            throw new errors/* InputError */.dz(`${flag} ${JSON.stringify(value)} matches no file (looked in ${dir === "" ? "the current directory" : JSON.stringify(dir)}). ` +
+                "A pattern's * and ? match within one path segment, ** any number of segments.");
+        }
+        for (const m of matches)
+            add((0,external_node_path_.join)(base, m), dir === "" ? m : dir === "/" ? `/${m}` : `${dir}/${m}`);
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/evaluate-command.ts
+
+
 
 
 
@@ -29421,7 +29324,10 @@ candidate model config may replace the baseline: accept, reject or unresolved.
 
 Required:
   --results F [F ...]     results export files (.jsonl or .jsonl.gz; gzip is detected by content).
-                          The flag may also be repeated.
+                          The flag may also be repeated. Every file flag takes patterns too,
+                          quoted ('runs/*.jsonl'; * and ? within a path segment, ** across
+                          them), expanded as the action expands its inputs: sorted, each file
+                          once, and a pattern that matches nothing is an error.
   --policy P              the acceptance policy (YAML).
   --baseline ID           model_config of the baseline.
   --candidate ID          model_config of the candidate.
@@ -29489,10 +29395,13 @@ async function evaluateCommand(argv, io) {
         io.stdout(EVALUATE_HELP);
         return 0;
     }
-    const results = flags.get("results") ?? [];
-    if (results.length === 0)
+    if ((flags.get("results") ?? []).length === 0)
         throw new errors/* InputError */.dz('Missing --results.\nRun "model-gate evaluate --help".');
-    const policyPath = args_required(flags, "policy", "evaluate");
+    // Patterns expanded as the action expands its inputs (src/io/glob.ts): sorted, each file once.
+    const files = (name) => expandFileArgs(io.cwd, `--${name}`, flags.get(name) ?? []);
+    const results = files("results");
+    const reviews = files("reviews");
+    const policyPath = onePath(args_required(flags, "policy", "evaluate"), "--policy");
     const baseline = args_required(flags, "baseline", "evaluate");
     const candidate = args_required(flags, "candidate", "evaluate");
     const today = one(flags, "today") ?? todayUtc(io.now());
@@ -29501,22 +29410,26 @@ async function evaluateCommand(argv, io) {
     const canary = one(flags, "canary");
     const abs = (p) => (0,external_node_path_.resolve)(io.cwd, p);
     const asOfReview = parseAsOfReview(one(flags, "as-of-review"));
-    const previousGiven = [...(flags.get("previous-results") ?? []), ...(flags.get("previous-reviews") ?? [])];
-    const previous = {
-        results: (flags.get("previous-results") ?? []).map(abs),
-        reviews: (flags.get("previous-reviews") ?? []).map(abs),
-    };
-    const since = sinceFlags(flags);
+    const previousResults = files("previous-results");
+    const previousReviews = files("previous-reviews");
+    const previous = { results: previousResults.map((f) => f.abs), reviews: previousReviews.map((f) => f.abs) };
+    const since = sinceFlags(flags, files, abs);
+    // Every file the command line names, as messages and the provenance show it.
+    const given = [
+        ...results,
+        ...reviews,
+        { abs: abs(policyPath), shown: policyPath },
+        ...previousResults,
+        ...previousReviews,
+        ...since.given,
+    ];
     const reportPath = one(flags, "report");
     // The report must not replace an input or a device: refused before anything is read.
     if (reportPath !== undefined)
-        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given].map((p) => ({
-            path: abs(p),
-            shown: p,
-        })));
+        (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", given.map((f) => ({ path: f.abs, shown: f.shown })));
     const request = {
-        results: results.map(abs),
-        reviews: (flags.get("reviews") ?? []).map(abs),
+        results: results.map((f) => f.abs),
+        reviews: reviews.map((f) => f.abs),
         policy: {
             path: abs(policyPath),
             text: await readPolicyText(abs(policyPath), policyPath),
@@ -29532,10 +29445,8 @@ async function evaluateCommand(argv, io) {
         previous: previous.results.length + previous.reviews.length === 0 ? null : previous,
         toolVersion: TOOL_VERSION,
         // Name files as the user typed them, so messages and provenance match the command line.
-        displayPath: (p) => displayAs(p, [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given], abs),
-        ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
+        displayPath: (p) => given.find((f) => f.abs === p)?.shown ?? p,
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
-        ...(io.debug === undefined ? {} : { onNote: io.debug }),
     };
     const gateInputs = await readRunInputs(request);
     let report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
@@ -29543,8 +29454,8 @@ async function evaluateCommand(argv, io) {
         // The previous run's reviews and policy default to the current ones (docs/cli.md).
         const sincePolicy = since.policy ?? policyPath;
         const previous = await readPreviousRun(request, {
-            results: since.results.map(abs),
-            reviews: since.reviews === undefined ? request.reviews : since.reviews.map(abs),
+            results: since.results.map((f) => f.abs),
+            reviews: since.reviews === undefined ? request.reviews : since.reviews.map((f) => f.abs),
             policy: since.policy === undefined
                 ? request.policy
                 : {
@@ -29555,7 +29466,7 @@ async function evaluateCommand(argv, io) {
                 },
             headSha: null,
         });
-        report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null });
+        report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null }, sha256Hex);
     }
     // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
     if (reportPath !== undefined)
@@ -29598,10 +29509,11 @@ async function writeReport(absPath, given, json) {
     }
 }
 /** The `--since-*` flags: the previous run's files; reviews and policy only with its results. */
-function sinceFlags(flags) {
-    const results = flags.get("since-results") ?? [];
-    const reviews = flags.get("since-reviews");
-    const policy = one(flags, "since-policy");
+function sinceFlags(flags, files, abs) {
+    const results = files("since-results");
+    const reviews = flags.has("since-reviews") ? files("since-reviews") : undefined;
+    const given = one(flags, "since-policy");
+    const policy = given === undefined ? undefined : onePath(given, "--since-policy");
     if (results.length === 0 && (reviews !== undefined || policy !== undefined)) {
         throw new errors/* InputError */.dz(`${reviews !== undefined ? "--since-reviews" : "--since-policy"} needs --since-results: the previous run is read from its results.\n` +
             'Run "model-gate evaluate --help" for the list of flags.');
@@ -29610,8 +29522,18 @@ function sinceFlags(flags) {
         results,
         reviews,
         policy,
-        given: [...results, ...(reviews ?? []), ...(policy === undefined ? [] : [policy])],
+        given: [
+            ...results,
+            ...(reviews ?? []),
+            ...(policy === undefined ? [] : [{ abs: abs(policy), shown: policy }]),
+        ],
     };
+}
+/** A flag that names one file (the policy): a pattern is refused, as the action's policy input refuses it. */
+function onePath(value, flag) {
+    if (hasGlobChars(value))
+        throw new errors/* InputError */.dz(`${flag} must be one file, not a pattern (${JSON.stringify(value)}).`);
+    return value;
 }
 function parseAsOfReview(value) {
     if (value === undefined)
@@ -29626,12 +29548,106 @@ function displayAs(absPath, given, abs) {
     return given.find((g) => abs(g) === absPath) ?? absPath;
 }
 
+;// CONCATENATED MODULE: ./src/importers/export-rows.ts
+/**
+ * Serialises export rows with a fixed key order, sorted by task id (UTF-8 bytes), then model
+ * config, then attempt.
+ */
+function exportLines(rows, c) {
+    const sorted = [...rows].sort((a, b) => compareIds(a.task_id, b.task_id) ||
+        compareIds(a.model_config ?? c.modelConfig, b.model_config ?? c.modelConfig) ||
+        compareAttempts(a.attempt, b.attempt));
+    return sorted.map((r) => {
+        const o = {
+            task_id: r.task_id,
+            dataset_revision: c.datasetRevision,
+            harness_revision: r.harness_revision ?? c.harnessRevision,
+            model_config: r.model_config ?? c.modelConfig,
+            validity: c.validity,
+            result: r.result,
+            review_revision: c.reviewRevision,
+            evidence: r.evidence,
+        };
+        if (r.attempt !== undefined)
+            o["attempt"] = r.attempt;
+        if (r.cluster !== undefined)
+            o["cluster"] = r.cluster;
+        if (r.metrics !== undefined && Object.keys(r.metrics).length > 0)
+            o["metrics"] = sortedMetrics(r.metrics);
+        return JSON.stringify(o);
+    });
+}
+function sortedMetrics(m) {
+    const out = {};
+    for (const k of Object.keys(m).sort(compareIds))
+        out[k] = m[k];
+    return out;
+}
+/** Compares strings by their UTF-8 bytes (= `LC_ALL=C sort`), so the order is language-neutral. */
+function compareIds(a, b) {
+    return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+function compareAttempts(a, b) {
+    if (a === b)
+        return 0;
+    if (a === undefined)
+        return -1;
+    if (b === undefined)
+        return 1;
+    if (typeof a === "number" && typeof b === "number")
+        return a - b;
+    // An integer attempt sorts before a string one, whatever the string.
+    if (typeof a === "number")
+        return -1;
+    if (typeof b === "number")
+        return 1;
+    return compareIds(a, b);
+}
+/** Serialises reviews rows with a fixed key order, sorted by task id then dataset revision. */
+function reviewLines(rows) {
+    const sorted = [...rows].sort((a, b) => compareIds(a.task_id, b.task_id) || compareIds(a.dataset_revision, b.dataset_revision));
+    return sorted.map((r) => {
+        const o = {
+            task_id: r.task_id,
+            dataset_revision: r.dataset_revision,
+            validity: r.validity,
+            review_revision: r.review_revision,
+        };
+        if (r.reviewer !== undefined)
+            o["reviewer"] = r.reviewer;
+        o["evidence"] = r.evidence;
+        if (r.note !== undefined)
+            o["note"] = r.note;
+        return JSON.stringify(o);
+    });
+}
+/** Counts of results, for the notes; per model config when the rows name several. */
+function resultCounts(rows, modelConfig) {
+    const count = (of) => {
+        const n = { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+        for (const r of of)
+            n[r.result] += 1;
+        const rowWord = of.length === 1 ? "row" : "rows";
+        return `${of.length} ${rowWord}: ${n.pass} pass, ${n.fail} fail, ${n.infra_error} infra_error, ${n.missing} missing`;
+    };
+    const configs = [...new Set(rows.map((r) => r.model_config ?? modelConfig ?? ""))].sort(compareIds);
+    if (configs.length <= 1)
+        return [count(rows)];
+    return [
+        count(rows),
+        ...configs.map((c) => `  ${c}: ${count(rows.filter((r) => (r.model_config ?? modelConfig ?? "") === c))}`),
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/importers/common.ts
 /**
- * Shared pieces of the importers: JSON Pointer evidence, row serialisation with a fixed key order,
+ * Shared pieces of the importers: JSON Pointer evidence, the rows (export-rows.ts, re-exported),
  * the computed dataset revision, the task list (--tasks), SWE-bench repository clusters, and an
  * InputError collector that names the file and the JSON path / CSV line of each problem.
  */
+
+
+
 
 
 /** How many ids a note lists before it only counts the rest. */
@@ -29689,8 +29705,17 @@ function parseJsonFile(file, text) {
     catch {
         jsonError(file, body, locateJsonError(body));
     }
-    if (keysInText(body) !== keysInValue(parsed))
-        jsonError(file, body, locateJsonError(body, true));
+    if (countKeys(body, "all") !== keysInValue(parsed)) {
+        const repeat = firstRepeatedKey(body, "all");
+        // (Only a repeat makes JSON.parse hold fewer keys than the text has.)
+        if (repeat === undefined)
+            throw new Error("parseJsonFile: a key count differs without a repeated key");
+        jsonError(file, body, {
+            offset: repeat.offset,
+            message: `the key ${JSON.stringify(repeat.key.slice(0, 200))} is given twice in one object; expected each key once ` +
+                "(which value was meant would be a guess)",
+        });
+    }
     return parsed;
 }
 function jsonError(file, body, at) {
@@ -29706,32 +29731,6 @@ function jsonError(file, body, at) {
             column += 1;
     }
     throw new errors/* InputError */.dz(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
-}
-/** Object keys in valid JSON text, repeats included: strings followed by ':'. */
-function keysInText(s) {
-    let n = 0;
-    let i = s.indexOf('"');
-    while (i !== -1) {
-        let j = i + 1;
-        for (;;) {
-            j = s.indexOf('"', j);
-            if (j === -1)
-                return n;
-            let b = j - 1;
-            while (s.charCodeAt(b) === 0x5c)
-                b--;
-            if ((j - 1 - b) % 2 === 0)
-                break; // an even run of backslashes: the quote closes the string
-            j++;
-        }
-        let k = j + 1;
-        for (let c = s.charCodeAt(k); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = s.charCodeAt(++k))
-            ;
-        if (s.charCodeAt(k) === 0x3a)
-            n++;
-        i = s.indexOf('"', k);
-    }
-    return n;
 }
 /** Object keys in a parsed JSON value (iterative: depth comes from the data). */
 function keysInValue(v) {
@@ -29759,7 +29758,7 @@ const MAX_JSON_DEPTH = 1000;
  * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
  * engine's own message does not always give a position.
  */
-function locateJsonError(s, repeats = false) {
+function locateJsonError(s) {
     let i = 0;
     let depth = 0;
     class Stop extends Error {
@@ -29855,20 +29854,11 @@ function locateJsonError(s, repeats = false) {
                 depth--;
                 return;
             }
-            const seen = repeats ? new Set() : null;
             for (;;) {
                 ws();
                 if (s[i] !== '"')
                     stop("expected a property name in double quotes");
-                const keyAt = i;
                 string();
-                if (seen !== null) {
-                    const key = JSON.parse(s.slice(keyAt, i));
-                    if (seen.has(key))
-                        throw new Stop(keyAt, `the key ${JSON.stringify(key.slice(0, 200))} is given twice in one object; expected each key once ` +
-                            "(which value was meant would be a guess)");
-                    seen.add(key);
-                }
                 ws();
                 if (s[i] !== ":")
                     stop("expected ':' after a property name");
@@ -29994,10 +29984,6 @@ function csvEvidence(file, row) {
 }
 // ---------------------------------------------------------------------------------------------
 // Ordering and revisions
-/** Compares strings by their UTF-8 bytes (= `LC_ALL=C sort`), so the order is language-neutral. */
-function compareIds(a, b) {
-    return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
-}
 /** `sha256:` of the task ids sorted by UTF-8 bytes and joined by "\n" (no trailing newline). */
 function computeDatasetRevision(ids) {
     // The gate recognises a revision computed this way (two files imported without one --tasks list).
@@ -30011,68 +29997,6 @@ function inDirectory(dir, name) {
 function listSome(ids, limit = NOTE_LIST_LIMIT) {
     const shown = ids.slice(0, limit).join(", ");
     return ids.length > limit ? `${shown} and ${ids.length - limit} more` : shown;
-}
-/** Serialises export rows with a fixed key order, sorted by task id (UTF-8 bytes) then attempt. */
-function exportLines(rows, c) {
-    const sorted = [...rows].sort((a, b) => {
-        const byId = compareIds(a.task_id, b.task_id);
-        if (byId !== 0)
-            return byId;
-        return compareAttempts(a.attempt, b.attempt);
-    });
-    return sorted.map((r) => {
-        const o = {
-            task_id: r.task_id,
-            dataset_revision: c.datasetRevision,
-            harness_revision: c.harnessRevision,
-            model_config: c.modelConfig,
-            validity: c.validity,
-            result: r.result,
-            review_revision: c.reviewRevision,
-            evidence: r.evidence,
-        };
-        if (r.attempt !== undefined)
-            o["attempt"] = r.attempt;
-        if (r.cluster !== undefined)
-            o["cluster"] = r.cluster;
-        return JSON.stringify(o);
-    });
-}
-function compareAttempts(a, b) {
-    if (a === b)
-        return 0;
-    if (a === undefined)
-        return -1;
-    if (b === undefined)
-        return 1;
-    if (typeof a === "number" && typeof b === "number")
-        return a - b;
-    return compareIds(String(a), String(b));
-}
-/** Serialises reviews rows with a fixed key order, sorted by task id then dataset revision. */
-function reviewLines(rows) {
-    const sorted = [...rows].sort((a, b) => compareIds(a.task_id, b.task_id) || compareIds(a.dataset_revision, b.dataset_revision));
-    return sorted.map((r) => {
-        const o = {
-            task_id: r.task_id,
-            dataset_revision: r.dataset_revision,
-            validity: r.validity,
-            review_revision: r.review_revision,
-        };
-        if (r.reviewer !== undefined)
-            o["reviewer"] = r.reviewer;
-        o["evidence"] = r.evidence;
-        if (r.note !== undefined)
-            o["note"] = r.note;
-        return JSON.stringify(o);
-    });
-}
-/** Counts of results, for the notes. */
-function resultCounts(rows) {
-    const n = { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-    for (const r of rows)
-        n[r.result] += 1;
-    return `${rows.length} rows: ${n.pass} pass, ${n.fail} fail, ${n.infra_error} infra_error, ${n.missing} missing`;
 }
 function parseTaskList(file, text) {
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -30134,8 +30058,37 @@ function taskListEvidence(tasks, id) {
 }
 /** A `missing` row for a task of the list that the results file does not mention. */
 function missingRow(id, file, tasks) {
-    const evidence = tasks ? [file, taskListEvidence(tasks, id)] : [file];
-    return { task_id: id, result: "missing", evidence };
+    if (tasks === undefined)
+        return { task_id: id, result: "missing", evidence: [file] };
+    const from = { file: tasks.file, line: tasks.lineOf.get(id) ?? 0 };
+    return { task_id: id, result: "missing", evidence: [file, taskListEvidence(tasks, id)], from };
+}
+/**
+ * Files that hold several model configs (promptfoo, a table): the rows of the task universe (the
+ * task list, or the file's tasks), and for each config the tasks it has no row for, as missing.
+ */
+function perConfigTasks(rows, file, tasks, notes) {
+    const seen = [...new Set(rows.map((r) => r.task_id))].sort(compareIds);
+    const universe = tasks?.ids ?? seen;
+    const inside = new Set(universe);
+    const outside = seen.filter((t) => !inside.has(t));
+    if (outside.length > 0) {
+        notes.push(`${outside.length} tasks outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`);
+    }
+    const kept = rows.filter((r) => inside.has(r.task_id));
+    const configs = [...new Set(rows.map((r) => r.model_config ?? ""))].sort(compareIds);
+    for (const c of configs) {
+        const has = new Set(kept.filter((r) => (r.model_config ?? "") === c).map((r) => r.task_id));
+        const lacking = universe.filter((t) => !has.has(t));
+        for (const t of lacking) {
+            const row = missingRow(t, file, tasks);
+            kept.push(c === "" ? row : { ...row, model_config: c });
+        }
+        if (lacking.length > 0) {
+            notes.push(`${c === "" ? "" : `${c}: `}${lacking.length} tasks without a row, written as missing (${listSome(lacking)})`);
+        }
+    }
+    return { rows: kept, universe };
 }
 // ---------------------------------------------------------------------------------------------
 // SWE-bench repository clusters
@@ -30211,6 +30164,264 @@ function collectOutcomeLists(doc, lists, problems, what) {
     return { where, counts };
 }
 
+;// CONCATENATED MODULE: ./src/importers/metrics.ts
+/**
+ * Per-attempt metrics (cost, time, tokens) as the export writes them: an object from metric name
+ * (`[a-z][a-z0-9_]{0,63}`) to a finite number ≥ 0. Importers read them from the source where it
+ * records them; a value that is absent or null is no metric (never a 0), anything else that is not
+ * a finite number ≥ 0 is refused where it was read.
+ */
+
+const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** The metric names the importers write, with what each holds (docs/importers.md lists them per kind). */
+const COST_USD = "cost_usd";
+const LATENCY_S = "latency_s";
+const TOKENS_IN = "tokens_in";
+const TOKENS_OUT = "tokens_out";
+/** Why a metric value cannot be written, or null when it can (a finite number ≥ 0). */
+function metricProblem(value) {
+    if (typeof value !== "number")
+        return `expected a number ≥ 0, found ${typeName(value)}`;
+    if (!Number.isFinite(value))
+        return `expected a finite number ≥ 0, found ${value}`;
+    if (value < 0)
+        return `expected a number ≥ 0, found ${value}`;
+    return null;
+}
+/**
+ * Collects the metrics of one row. `add` skips absent (undefined or null) values and returns the
+ * problem of a bad one; `result` is undefined when nothing was added.
+ */
+class MetricsBuilder {
+    values = {};
+    any = false;
+    add(name, value) {
+        if (value === undefined || value === null)
+            return null;
+        const problem = metricProblem(value);
+        if (problem !== null)
+            return problem;
+        this.values[name] = value;
+        this.any = true;
+        return null;
+    }
+    /** Adds a sum of values (e.g. tokens over several models); absent when every part is absent. */
+    addSum(name, parts) {
+        let total;
+        for (const p of parts) {
+            if (p === undefined || p === null)
+                continue;
+            const problem = metricProblem(p);
+            if (problem !== null)
+                return problem;
+            total = (total ?? 0) + p;
+        }
+        return this.add(name, total);
+    }
+    get result() {
+        return this.any ? this.values : undefined;
+    }
+}
+/** `name: n of m rows` for each metric written, for the notes ("metrics: none" when none is). */
+function metricsNote(rows) {
+    const counts = new Map();
+    for (const r of rows)
+        for (const k of Object.keys(r.metrics ?? {}))
+            counts.set(k, (counts.get(k) ?? 0) + 1);
+    if (counts.size === 0)
+        return "metrics: none written (the source records no cost, time or token counts here)";
+    const parts = [...counts.keys()].sort().map((k) => `${k} on ${counts.get(k)} of ${rows.length} rows`);
+    return `metrics: ${parts.join(", ")}`;
+}
+
+;// CONCATENATED MODULE: ./src/importers/written-values.ts
+/**
+ * What an import writes is checked here, once for every kind, before a line is written: the gate's
+ * reader refuses an id (task_id, model_config, revisions, a string attempt, cluster, reviewer)
+ * that is empty, longer than MAX_ID_LENGTH or holds a control character, an evidence item over
+ * MAX_EVIDENCE_LENGTH, a note over MAX_NOTE_LENGTH, a metric that is not a finite number ≥ 0 under
+ * a name `[a-z][a-z0-9_]{0,63}` — so an import that wrote one would hand the user an export the
+ * gate then refuses, far from where the value came from. The import refuses it instead, naming the
+ * file and the place it was read (a line, a CSV row's column, a JSON Pointer).
+ *
+ * Ids are held to one more rule than the reader's: no bidirectional controls or line separators
+ * (U+200E, U+200F, U+2028, U+2029, U+202A–U+202E, U+2066–U+2069). The reader escapes them in
+ * messages, but an id holding one shows as a different id in a report (a right-to-left override
+ * reverses the rest of the line), and no harness names a task that way on purpose. Nothing is
+ * stripped or replaced: the value is refused and the source must be fixed.
+ */
+
+
+
+
+// C0, DEL, C1 (the reader's rule), and the bidirectional controls and line separators.
+// eslint-disable-next-line no-control-regex
+const written_values_ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// The reader's rule for evidence items: C0, DEL, C1.
+// eslint-disable-next-line no-control-regex
+const EVIDENCE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f]/;
+// The reader's rule for notes: C0 but tab, LF and CR; DEL; C1.
+// eslint-disable-next-line no-control-regex
+const written_values_NOTE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const MAX_LISTED = 20;
+function charName(c) {
+    const code = c.codePointAt(0) ?? 0;
+    const hex = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+    if (code === 0)
+        return `a NUL (${hex})`;
+    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029)
+        return `a line break (${hex})`;
+    if (code === 0x09)
+        return `a tab (${hex})`;
+    if (code <= 0x9f)
+        return `a control character (${hex})`;
+    return `a bidirectional control (${hex})`;
+}
+/** Why an id cannot be written, or null. */
+function written_values_idProblem(value) {
+    if (value === "")
+        return "is empty";
+    if (value.length > MAX_ID_LENGTH) {
+        return `is ${value.length} characters long, more than the ${MAX_ID_LENGTH} the gate reads in an id`;
+    }
+    const m = written_values_ID_FORBIDDEN.exec(value);
+    if (m !== null) {
+        return (`holds ${charName(m[0])} at character ${m.index + 1}, which the gate refuses in ids (it would ` +
+            "fake a line or reorder text where the id is shown); fix the id in the source: nothing is stripped or replaced");
+    }
+    return null;
+}
+function textProblem(value, max, forbidden, what) {
+    if (value.length > max)
+        return `is ${value.length} characters long, more than the ${max} the gate reads in ${what}`;
+    const m = forbidden.exec(value);
+    if (m !== null)
+        return `holds ${charName(m[0])} at character ${m.index + 1}, which the gate refuses in ${what}`;
+    return null;
+}
+/** The place a row's values came from: its own, else the file and fragment of its first evidence item. */
+function placeOf(from, evidence, file) {
+    if (from !== undefined)
+        return from;
+    const first = evidence[0];
+    if (first === undefined)
+        return { file };
+    // A fragment (JSON Pointer in URI-fragment form, row=N, LN) never holds "#": the last one splits.
+    const hash = first.lastIndexOf("#");
+    if (hash < 0)
+        return { file: first };
+    const at = first.slice(0, hash);
+    const fragment = first.slice(hash + 1);
+    const line = /^L([0-9]+)$/.exec(fragment);
+    if (line?.[1] !== undefined)
+        return { file: at, line: Number(line[1]) };
+    return { file: at, field: fragment };
+}
+class Refusals {
+    list = [];
+    total = 0;
+    add(place, message) {
+        this.total += 1;
+        if (this.list.length >= MAX_LISTED)
+            return;
+        const location = place.line !== undefined ? { file: place.file, line: place.line } : { file: place.file };
+        // The field is shown raw by the error formatter: quote it when it holds anything unusual.
+        const field = place.field === undefined ? undefined : safeField(place.field);
+        this.list.push(field !== undefined ? { location, field, message } : { location, message });
+    }
+    throwIfAny(file) {
+        if (this.total === 0)
+            return;
+        throw new errors/* InputError */.dz(`${file}: cannot import: the gate would refuse what the import would write`, this.list, this.total);
+    }
+}
+/** A field as the error formatter shows it (raw, in quotes): escaped, and cut when long. */
+function safeField(field) {
+    const cut = field.length > 120 ? `${field.slice(0, 120)}…` : field;
+    return quoteUpTo(cut, 200).slice(1, -1);
+}
+/** Refuses, located, any value of the export rows (or the shared values) the gate would refuse. */
+function checkExportValues(rows, shared, file) {
+    const out = new Refusals();
+    for (const s of shared) {
+        const problem = written_values_idProblem(s.value);
+        if (problem !== null)
+            out.add({ file }, `${s.field} ${quote(s.value)} (${s.from}) ${problem}`);
+    }
+    const attempts = new Map();
+    for (const r of rows) {
+        const place = placeOf(r.from, r.evidence, file);
+        const id = (v, what) => {
+            if (v === undefined)
+                return;
+            const problem = written_values_idProblem(v);
+            if (problem !== null)
+                out.add(place, `${what} ${quote(v)} ${problem}`);
+        };
+        const of = `task ${quote(r.task_id)}: `;
+        id(r.task_id, "task_id");
+        if (typeof r.attempt === "string")
+            id(r.attempt, `${of}attempt`);
+        // A cluster made from a refused task id (the repository part) is not refused a second time.
+        if (written_values_idProblem(r.task_id) === null)
+            id(r.cluster, `${of}cluster`);
+        id(r.model_config, `${of}model_config`);
+        id(r.harness_revision, `${of}harness_revision`);
+        checkEvidence(out, place, r.task_id, r.evidence);
+        for (const [name, value] of Object.entries(r.metrics ?? {})) {
+            if (!METRIC_NAME.test(name)) {
+                out.add(place, `${of}metric name ${quote(name)} does not match [a-z][a-z0-9_]{0,63}`);
+            }
+            const problem = metricProblem(value);
+            if (problem !== null)
+                out.add(place, `${of}metrics.${name}: ${problem}`);
+        }
+        // A safety net under each importer's own duplicate check: one attempt, two results.
+        if (r.attempt !== undefined) {
+            const key = JSON.stringify([r.model_config ?? "", r.harness_revision ?? "", r.task_id, r.attempt]);
+            const seen = attempts.get(key);
+            if (seen !== undefined && seen.result !== r.result) {
+                out.add(place, `task ${quote(r.task_id)} attempt ${quote(String(r.attempt))} would be written twice, as ` +
+                    `${seen.result} (from ${seen.evidence[0] ?? file}) and as ${r.result}: the source is ambiguous`);
+            }
+            else
+                attempts.set(key, r);
+        }
+    }
+    out.throwIfAny(file);
+}
+function checkEvidence(out, place, taskId, evidence) {
+    for (const e of evidence) {
+        const problem = textProblem(e, MAX_EVIDENCE_LENGTH, EVIDENCE_FORBIDDEN, "evidence");
+        if (problem !== null)
+            out.add(place, `task ${quote(taskId)}: evidence ${quote(e)} ${problem}`);
+    }
+}
+/** Refuses, located, any value of the review rows the gate would refuse. */
+function checkReviewValues(rows, file) {
+    const out = new Refusals();
+    for (const r of rows) {
+        const place = placeOf(r.from, r.evidence, file);
+        const id = (v, what) => {
+            if (v === undefined)
+                return;
+            const problem = written_values_idProblem(v);
+            if (problem !== null)
+                out.add(place, `${what} ${quote(v)} ${problem}`);
+        };
+        id(r.task_id, "task_id");
+        id(r.dataset_revision, `task ${quote(r.task_id)}: dataset_revision`);
+        id(r.reviewer, `task ${quote(r.task_id)}: reviewer`);
+        checkEvidence(out, place, r.task_id, r.evidence);
+        if (r.note !== undefined) {
+            const problem = textProblem(r.note, MAX_NOTE_LENGTH, written_values_NOTE_FORBIDDEN, "a note");
+            if (problem !== null)
+                out.add(place, `task ${quote(r.task_id)}: note ${problem}`);
+        }
+    }
+    out.throwIfAny(file);
+}
+
 ;// CONCATENATED MODULE: ./src/importers/caps.ts
 /**
  * The importers read with the results reader's caps (#11), so that an import either fails here,
@@ -30234,6 +30445,11 @@ const DEFAULT_IMPORT_LIMITS = {
     rows: DEFAULT_INPUT_LIMITS.maxAttemptIds,
     tasks: DEFAULT_INPUT_LIMITS.maxTasks,
 };
+/**
+ * Largest importer input, in bytes, read or inflated (256 MiB; an archive's entries together):
+ * importers hold the whole text, and V8 cannot make a string much past 512 MiB.
+ */
+const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 const SPLIT = "split the input (e.g. by dataset revision or by repository) and import each part";
 /**
  * A line-oriented input's lines: none longer than MAX_LINE_BYTES (LF, CRLF and CR end a line, as
@@ -30305,110 +30521,1079 @@ function checkOutputLines(lines, file, limits = DEFAULT_IMPORT_LIMITS) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/importers/inspect.ts
+;// CONCATENATED MODULE: ./src/importers/lm-eval-names.ts
+/**
+ * lm-evaluation-harness's file names: `--log_samples` writes `samples_<task>_<timestamp>.jsonl`
+ * beside `results_<timestamp>.json` (the timestamp `YYYY-MM-DDTHH-MM-SS.ffffff`), which is how
+ * the results file of a samples file is found and the task named.
+ */
 
 
-function importInspect({ opts, text, tasks }) {
-    const file = opts.file;
-    if (text.startsWith("PK")) {
-        fileError(file, "this is a binary .eval log; convert it to JSON first: inspect log convert LOG.eval --to json --output-dir DIR");
+/** The role of the results file among an lm-eval import's files. */
+const LM_EVAL_RESULTS = "lm-eval results";
+const SAMPLES_NAME = /^samples_(.+)_(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl(?:\.gz)?$/;
+/** The task and timestamp in a samples file's name, or undefined when it has another name. */
+function lmEvalSamplesName(file) {
+    const m = SAMPLES_NAME.exec((0,external_node_path_.basename)(file));
+    if (m?.[1] === undefined || m[2] === undefined)
+        return undefined;
+    return { task: m[1], timestamp: m[2] };
+}
+/** `results_<timestamp>.json` beside the samples file, as the user would type it. */
+function lmEvalResultsName(samples) {
+    const parts = lmEvalSamplesName(samples);
+    if (parts === undefined)
+        return undefined;
+    const name = `results_${parts.timestamp}.json`;
+    const dir = (0,external_node_path_.dirname)(samples);
+    return dir === "." && !samples.startsWith("./") ? name : inDirectory(dir, name);
+}
+
+;// CONCATENATED MODULE: ./src/importers/swebench-pro-audit.ts
+/**
+ * The third-party SWE-Bench Pro validity audit (kimjune01/swebench-pro-audit) → a SPEC §1.2
+ * reviews file. FILE is the audit's directory; four files of it are read:
+ *
+ *   KNOWN_BAD.md           instances whose gold patch fails the official grader     → broken
+ *   COVERAGE.md            every public case: screen verdict and witness class
+ *   CLAIMS.md              the cases the audit claims are defective, by section
+ *   case_instance_ids.tsv  `<case>\t<instance id>`, one line per data/cases/<case>/instance_id.txt
+ *
+ * Rule, per case of the .tsv (every case gets exactly one label):
+ *   instance in KNOWN_BAD.md                                     → broken
+ *   claimed in CLAIMS.md and COVERAGE.md agrees (the verdict is AMBIGUOUS or MISDETERMINED and its
+ *     witness class is the one the claim's section names)         → broken (--claimed disputed)
+ *   claimed, and COVERAGE.md disagrees (or the case is also a negative control) → disputed
+ *   COVERAGE.md ENTAILED or DETERMINED-codebase, not claimed        → valid
+ *   COVERAGE.md AMBIGUOUS or MISDETERMINED, not claimed             → disputed
+ * A case of the .tsv with no COVERAGE.md row (and not known bad), a row naming an unknown case, an
+ * unknown verdict, witness class or section, a table whose header or row count is not the one
+ * expected: each is an error naming the file and line.
+ *
+ * Lines are split at "\n" only (a trailing "\r" is dropped): CLAIMS.md quotes PR comments that
+ * hold lone carriage returns inside a table row.
+ */
+
+
+/** The files read from the audit directory, by role. */
+const PRO_AUDIT_FILES = {
+    knownBad: "KNOWN_BAD.md",
+    coverage: "COVERAGE.md",
+    claims: "CLAIMS.md",
+    caseIds: "case_instance_ids.tsv",
+};
+const DEFAULT_PRO_AUDIT_REVIEWER = "swebench-pro-audit";
+const VALID_VERDICTS = ["ENTAILED", "DETERMINED-codebase"];
+const FLAGGED_VERDICTS = ["AMBIGUOUS", "MISDETERMINED"];
+/** Witness classes of COVERAGE.md, with what its header says they are. */
+const WITNESS_CLASSES = {
+    airtight: "PROVEN, mechanical spine",
+    "prose-affirmative": "PROVEN, mechanical spine",
+    "plural-both": "PROVEN, two-expert",
+    "prose-plural": "PROVEN, two-expert",
+    "codebase-plural": "PROVEN, two-expert",
+    misdetermined: "codebase determines another value",
+    hypothesis: "raters pending",
+    "(pending)": "no witness yet",
+    determined: "witness found the choice determined",
+};
+const CLAIMS_SECTIONS = [
+    { heading: "### airtight", name: "airtight", agrees: ["airtight"] },
+    { heading: "### misdetermined", name: "misdetermined", agrees: ["misdetermined"] },
+    { heading: "### codebase-plural", name: "codebase-plural", agrees: ["codebase-plural"] },
+    { heading: "### graded-patch", name: "graded-patch", agrees: ["prose-affirmative"] },
+    { heading: "### hand-verified", name: "hand-verified", agrees: ["prose-affirmative"] },
+    { heading: "## Tier 2", name: "two-expert split", agrees: ["plural-both", "prose-plural"] },
+    { heading: "## Upstream debate", name: "upstream debate" },
+    { heading: "## Negative controls", name: "negative control", negativeControl: true },
+];
+const COVERAGE_HEADER = ["case", "verdict", "cov", "GAP", "witness class", "attribution"];
+const KNOWN_BAD_HEADER = ["instance_id", "grader verdict"];
+const KNOWN_BAD_VERDICT = "gold NOT resolved";
+/** Problems over the four files, thrown as one InputError. */
+class AuditProblems {
+    list = [];
+    add(file, line, message) {
+        this.list.push({ location: line === undefined ? { file } : { file, line }, message });
     }
+    throwIfAny(summary) {
+        if (this.list.length > 0)
+            throw new errors/* InputError */.dz(summary, this.list, this.list.length);
+    }
+}
+function linesOf(text) {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    return body.split("\n").map((t, i) => ({ n: i + 1, text: t.endsWith("\r") ? t.slice(0, -1) : t }));
+}
+/** `| a | b |` → ["a", "b"]; `` `x` `` cells are unwrapped. */
+function cellsOf(text) {
+    const t = text.trim();
+    const inner = t.endsWith("|") && t.length > 1 ? t.slice(1, -1) : t.slice(1);
+    return inner.split("|").map((c) => c.trim().replace(/^`([^`]*)`$/, "$1"));
+}
+/** The GitHub-flavoured Markdown tables of a file, each with its heading. */
+function tablesOf(file, lines, problems) {
+    const tables = [];
+    let heading = "";
+    let headingLine = 0;
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        if (line.text.startsWith("#")) {
+            heading = line.text.trim();
+            headingLine = line.n;
+            continue;
+        }
+        if (!line.text.trimStart().startsWith("|"))
+            continue;
+        const sep = lines[i + 1];
+        if (sep === undefined || !/^\s*\|(\s*:?-+:?\s*\|)+\s*$/.test(sep.text)) {
+            problems.add(file, line.n, "a table row outside a table: expected a header row followed by a |---| line");
+            continue;
+        }
+        const header = cellsOf(line.text);
+        const table = { heading, headingLine, headerLine: line.n, header, rows: [] };
+        i += 2;
+        for (; i < lines.length; i++) {
+            const r = lines[i];
+            if (!r.text.trimStart().startsWith("|"))
+                break;
+            const cells = cellsOf(r.text);
+            if (cells.length !== header.length) {
+                problems.add(file, r.n, `expected ${header.length} cells (${header.join(" | ")}), found ${cells.length}`);
+                continue;
+            }
+            table.rows.push({ n: r.n, cells });
+        }
+        i -= 1;
+        tables.push(table);
+    }
+    return tables;
+}
+/** The rows of a file that must hold exactly one table, with this header ([] and a problem if not). */
+function onlyTableRows(file, text, header, problems) {
+    const tables = tablesOf(file, linesOf(text), problems);
+    const [first] = tables;
+    const same = first !== undefined && first.header.join("|") === header.join("|");
+    if (tables.length === 1 && same)
+        return first.rows;
+    problems.add(file, first?.headerLine, `expected one table with the header | ${header.join(" | ")} |, found ${tables.length} table(s)` +
+        (first !== undefined ? ` (first header: | ${first.header.join(" | ")} |)` : ""));
+    return [];
+}
+function importSwebenchProAudit({ opts, tasks, files }) {
+    const dir = opts.file.replace(/\/+$/, "") || "/";
+    const shown = (name) => inDirectory(opts.file, name);
+    const textOf = (name) => {
+        const t = files?.[name];
+        // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
+        if (t === undefined)
+            throw new Error(`${shown(name)} was not read before the import`);
+        return t;
+    };
+    const F = {
+        knownBad: shown(PRO_AUDIT_FILES.knownBad),
+        coverage: shown(PRO_AUDIT_FILES.coverage),
+        claims: shown(PRO_AUDIT_FILES.claims),
+        caseIds: shown(PRO_AUDIT_FILES.caseIds),
+    };
+    const claimedRule = opts.claimed ?? "broken";
+    const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
+    const problems = new AuditProblems();
+    const summary = `${dir}: unusable SWE-Bench Pro audit`;
+    // case_instance_ids.tsv: the case universe and the instance ids.
+    const instanceOf = new Map();
+    const caseOf = new Map();
+    for (const { n, text } of linesOf(textOf(PRO_AUDIT_FILES.caseIds))) {
+        if (text.trim() === "")
+            continue;
+        const parts = text.split("\t").map((p) => p.trim());
+        const [name, id] = parts;
+        if (parts.length !== 2 || name === undefined || id === undefined || name === "" || id === "") {
+            problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(text)}`);
+            continue;
+        }
+        const firstCase = instanceOf.get(name);
+        const firstId = caseOf.get(id);
+        if (firstCase !== undefined) {
+            problems.add(F.caseIds, n, `case ${name} is listed twice (first on line ${firstCase.line})`);
+        }
+        else if (firstId !== undefined) {
+            problems.add(F.caseIds, n, `instance ${id} is listed for two cases (${firstId.name} on line ${firstId.line} and ${name})`);
+        }
+        else {
+            instanceOf.set(name, { id, line: n });
+            caseOf.set(id, { name, line: n });
+        }
+    }
+    if (instanceOf.size === 0 && problems.list.length === 0) {
+        problems.add(F.caseIds, undefined, "no case listed: expected one `<case>\\t<instance id>` line per case");
+    }
+    problems.throwIfAny(summary);
+    // KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader.
+    const knownBad = new Map();
+    {
+        const rows = onlyTableRows(F.knownBad, textOf(PRO_AUDIT_FILES.knownBad), KNOWN_BAD_HEADER, problems);
+        for (const row of rows) {
+            const [id = "", verdict = ""] = row.cells;
+            if (verdict !== KNOWN_BAD_VERDICT) {
+                problems.add(F.knownBad, row.n, `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`);
+            }
+            else if (!caseOf.has(id)) {
+                problems.add(F.knownBad, row.n, `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+            }
+            else if (knownBad.has(id)) {
+                problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
+            }
+            else
+                knownBad.set(id, row.n);
+        }
+    }
+    // COVERAGE.md: one table, every case with its verdict and witness class.
+    const coverage = new Map();
+    {
+        const rows = onlyTableRows(F.coverage, textOf(PRO_AUDIT_FILES.coverage), COVERAGE_HEADER, problems);
+        for (const row of rows) {
+            const [name = "", verdict = "", , , witness = ""] = row.cells;
+            const wrong = coverageProblem(verdict, witness);
+            if (!instanceOf.has(name)) {
+                problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+            }
+            else if (coverage.has(name)) {
+                problems.add(F.coverage, row.n, `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`);
+            }
+            else if (wrong !== undefined) {
+                problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
+            }
+            else
+                coverage.set(name, { line: row.n, verdict, witness });
+        }
+    }
+    // CLAIMS.md: tables under known headings; claim sections label, the others add evidence.
+    const claims = new Map();
+    const extraEvidence = new Map();
+    const negativeControls = new Set();
+    let claimLines = 0;
+    {
+        const lines = linesOf(textOf(PRO_AUDIT_FILES.claims));
+        for (const table of tablesOf(F.claims, lines, problems)) {
+            const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
+            if (section === undefined) {
+                problems.add(F.claims, table.headerLine, `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
+                    CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "));
+                continue;
+            }
+            const claimSection = section.agrees !== undefined;
+            if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
+                problems.add(F.claims, table.headerLine, `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`);
+                continue;
+            }
+            const stated = /\((\d+)\)/.exec(table.heading)?.[1];
+            if (stated !== undefined && Number(stated) !== table.rows.length) {
+                problems.add(F.claims, table.headingLine, `the heading says ${stated} rows, the table below it has ${table.rows.length}`);
+            }
+            for (const row of table.rows) {
+                const [name = "", instance = ""] = row.cells;
+                const inst = instanceOf.get(name);
+                if (inst === undefined) {
+                    problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+                    continue;
+                }
+                if (!claimSection) {
+                    if (section.negativeControl === true)
+                        negativeControls.add(name);
+                    extraEvidence.set(name, [...(extraEvidence.get(name) ?? []), row.n]);
+                    continue;
+                }
+                // The instance column is the id cut short with "…": it must be a prefix of the listed id.
+                const prefix = instance.replace(/…$/, "");
+                if (prefix === "" || !inst.id.startsWith(prefix)) {
+                    problems.add(F.claims, row.n, `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`);
+                    continue;
+                }
+                const first = claims.get(name);
+                if (first !== undefined) {
+                    problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
+                    continue;
+                }
+                claims.set(name, { line: row.n, section });
+                claimLines += 1;
+            }
+        }
+        const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
+        if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
+            const at = lines.find((l) => l.text.includes(total[0]))?.n;
+            problems.add(F.claims, at, `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`);
+        }
+    }
+    // A bad row above would show again below as a case without a label: stop at the first cause.
+    problems.throwIfAny(summary);
+    // Every case of the listing gets one label.
+    const rows = [];
+    const outside = [];
+    const counts = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
+    /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
+    const why = new Map();
+    const at = (file, line) => `${file}#L${line}`;
+    function knownBadLabel(line, cov, claim) {
+        let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
+        const evidence = [at(F.knownBad, line)];
+        if (cov !== undefined) {
+            note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+            evidence.push(at(F.coverage, cov.line));
+        }
+        if (claim !== undefined)
+            evidence.push(at(F.claims, claim.line));
+        return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
+    }
+    function coverageLabel(cov, claim, negativeControl) {
+        const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+        if (claim !== undefined) {
+            const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
+            const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
+            const flagged = FLAGGED_VERDICTS.includes(cov.verdict);
+            if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
+                return {
+                    validity: claimedRule,
+                    reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
+                    note: `${claimText}; ${covText} agrees`,
+                    evidence,
+                };
+            }
+            return {
+                validity: "disputed",
+                reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
+                note: `conflict: ${claimText}, but ${covText}` +
+                    (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
+                evidence,
+            };
+        }
+        const evidence = [at(F.coverage, cov.line)];
+        if (VALID_VERDICTS.includes(cov.verdict)) {
+            return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
+        }
+        return {
+            validity: "disputed",
+            reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
+            note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
+            evidence,
+        };
+    }
+    for (const [name, inst] of instanceOf) {
+        const bad = knownBad.get(inst.id);
+        const cov = coverage.get(name);
+        const claim = claims.get(name);
+        const label = bad !== undefined
+            ? knownBadLabel(bad, cov, claim)
+            : cov !== undefined
+                ? coverageLabel(cov, claim, negativeControls.has(name))
+                : undefined;
+        if (label === undefined) {
+            problems.add(F.caseIds, inst.line, `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`);
+            continue;
+        }
+        if (tasks !== undefined && !tasks.set.has(inst.id)) {
+            outside.push(inst.id);
+            continue;
+        }
+        const evidence = [
+            ...label.evidence,
+            ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
+            at(F.caseIds, inst.line),
+        ];
+        counts[label.validity] += 1;
+        why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
+        rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
+    }
+    problems.throwIfAny(summary);
+    const notes = [];
+    notes.push(`rule: ${PRO_AUDIT_FILES.knownBad} → broken; claimed in ${PRO_AUDIT_FILES.claims} with ${PRO_AUDIT_FILES.coverage} agreeing → ` +
+        `${claimedRule}${opts.claimed === undefined ? " (default; --claimed disputed to count the audit's claims as disputed)" : " (--claimed)"}; ` +
+        `claimed but ${PRO_AUDIT_FILES.coverage} disagrees → disputed; ENTAILED, DETERMINED-codebase → valid; ` +
+        `AMBIGUOUS, MISDETERMINED not claimed → disputed`);
+    const breakdown = (label) => [...why]
+        .filter(([k]) => k.startsWith(`${label}: `))
+        .sort(([a], [b]) => compareIds(a, b))
+        .map(([k, v]) => `${v} ${k.slice(label.length + 2)}`)
+        .join(", ");
+    notes.push(`labels: ${rows.length} tasks: ${counts.valid} valid (${breakdown("valid")}), ` +
+        `${counts.broken} broken (${breakdown("broken")}), ${counts.disputed} disputed (${breakdown("disputed")})`);
+    notes.push("the audit is third-party, single-author and LLM-assisted (its raters are models, not human panels): " +
+        "a broken label from CLAIMS.md is the audit's claim, not a confirmed defect");
+    for (const note of taskListReviewNotes(tasks, outside, caseOf, {
+        outside: "audited instances",
+        unlabelled: "are not in the audit",
+    }))
+        notes.push(note);
+    notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
+    return {
+        rows,
+        taskIds: tasks?.ids ?? [...caseOf.keys()],
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : F.caseIds,
+        notes,
+    };
+}
+/** Why a COVERAGE.md verdict / witness class pair is not one this importer knows, or undefined. */
+function coverageProblem(verdict, witness) {
+    if (VALID_VERDICTS.includes(verdict)) {
+        return witness === ""
+            ? undefined
+            : `verdict ${verdict} with witness class ${JSON.stringify(witness)}: expected none`;
+    }
+    if (verdict === "MISDETERMINED") {
+        return witness === "misdetermined"
+            ? undefined
+            : `verdict MISDETERMINED with witness class ${JSON.stringify(witness)}: expected misdetermined`;
+    }
+    if (verdict === "AMBIGUOUS") {
+        return witness in WITNESS_CLASSES
+            ? undefined
+            : `witness class ${JSON.stringify(witness)}: expected one of ${Object.keys(WITNESS_CLASSES).join(", ")}`;
+    }
+    return `verdict ${JSON.stringify(verdict)}: expected one of ${[...VALID_VERDICTS, ...FLAGGED_VERDICTS].join(", ")}`;
+}
+function describeCoverage(c) {
+    if (c.witness === "")
+        return c.verdict;
+    return `${c.verdict}, witness class ${c.witness} (${WITNESS_CLASSES[c.witness] ?? ""})`;
+}
+
+;// CONCATENATED MODULE: ./src/importers/zip.ts
+/**
+ * A small reader of ZIP archives held in memory (PKWARE APPNOTE 6.3), enough for Inspect's `.eval`
+ * logs: the central directory (ZIP64 too), stored and deflated entries, CRC-32 checked. Entries are
+ * inflated with node:zlib, each bounded by what is left of the import's byte budget, so a zip bomb
+ * stops at the cap. Anything else — several disks, encryption, another compression method, a name
+ * given twice, a directory that does not add up — is refused, naming the archive and the entry.
+ */
+
+
+const LOCAL = 0x04034b50;
+const CENTRAL = 0x02014b50;
+const END = 0x06054b50;
+const END64 = 0x06064b50;
+const END64_LOCATOR = 0x07064b50;
+const STORED = 0;
+const DEFLATED = 8;
+const U16 = 0xffff;
+const U32 = 0xffffffff;
+/** True when the bytes start like a ZIP archive (a local header, or the end record of an empty one). */
+function isZip(data) {
+    if (data.length < 4 || data[0] !== 0x50 || data[1] !== 0x4b)
+        return false;
+    return (data[2] === 3 && data[3] === 4) || (data[2] === 5 && data[3] === 6);
+}
+function u64(buf, at, file) {
+    const v = buf.readBigUInt64LE(at);
+    if (v > BigInt(Number.MAX_SAFE_INTEGER))
+        fileError(file, `a ZIP64 size or offset (${v}) is beyond any file read here`);
+    return Number(v);
+}
+/** Finds the end-of-central-directory record: at most 65,535 bytes of comment after it. */
+function findEnd(buf, file) {
+    const last = buf.length - 22;
+    for (let at = last; at >= 0 && at >= last - U16; at--) {
+        if (buf.readUInt32LE(at) === END && at + 22 + buf.readUInt16LE(at + 20) === buf.length)
+            return at;
+    }
+    return fileError(file, "not a complete ZIP archive: no end-of-central-directory record (is the file cut short?)");
+}
+/** The entries of the central directory, in its order. */
+function readZipDirectory(data, file) {
+    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (buf.length < 22)
+        fileError(file, "not a ZIP archive: shorter than its end record");
+    const end = findEnd(buf, file);
+    if (buf.readUInt16LE(end + 4) !== 0 || buf.readUInt16LE(end + 6) !== 0) {
+        fileError(file, "a ZIP archive split over several disks is not read");
+    }
+    let count = buf.readUInt16LE(end + 10);
+    let size = buf.readUInt32LE(end + 12);
+    let offset = buf.readUInt32LE(end + 16);
+    if (count === U16 || size === U32 || offset === U32) {
+        const locator = end - 20;
+        if (locator < 0 || buf.readUInt32LE(locator) !== END64_LOCATOR) {
+            fileError(file, "the ZIP end record points to a ZIP64 record that is not there");
+        }
+        const at = u64(buf, locator + 8, file);
+        if (at + 56 > buf.length || buf.readUInt32LE(at) !== END64) {
+            fileError(file, "the ZIP64 end-of-central-directory record is not where its locator says");
+        }
+        count = u64(buf, at + 32, file);
+        size = u64(buf, at + 40, file);
+        offset = u64(buf, at + 48, file);
+    }
+    if (offset + size > buf.length)
+        fileError(file, "the ZIP central directory runs past the end of the file");
+    const entries = [];
+    const names = new Set();
+    let at = offset;
+    for (let i = 0; i < count; i++) {
+        if (at + 46 > offset + size || buf.readUInt32LE(at) !== CENTRAL) {
+            fileError(file, `the ZIP central directory ends after ${i} of the ${count} entries it announces`);
+        }
+        const nameLength = buf.readUInt16LE(at + 28);
+        const extraLength = buf.readUInt16LE(at + 30);
+        const commentLength = buf.readUInt16LE(at + 32);
+        const next = at + 46 + nameLength + extraLength + commentLength;
+        if (next > offset + size)
+            fileError(file, `ZIP entry ${i + 1} runs past the central directory`);
+        const name = buf.toString("utf8", at + 46, at + 46 + nameLength);
+        let compressedSize = buf.readUInt32LE(at + 20);
+        let uncompressed = buf.readUInt32LE(at + 24);
+        let localOffset = buf.readUInt32LE(at + 42);
+        if (compressedSize === U32 || uncompressed === U32 || localOffset === U32) {
+            // The ZIP64 extra field holds, in this order, only the values that overflowed.
+            const extra = findExtra(buf, at + 46 + nameLength, extraLength, 0x0001);
+            if (extra === undefined)
+                fileError(file, `ZIP entry ${JSON.stringify(name)} lacks its ZIP64 sizes`);
+            let p = extra.start;
+            const take = () => {
+                if (p + 8 > extra.end)
+                    fileError(file, `ZIP entry ${JSON.stringify(name)}: its ZIP64 field is too short`);
+                const v = u64(buf, p, file);
+                p += 8;
+                return v;
+            };
+            if (uncompressed === U32)
+                uncompressed = take();
+            if (compressedSize === U32)
+                compressedSize = take();
+            if (localOffset === U32)
+                localOffset = take();
+        }
+        if (names.has(name))
+            fileError(file, `the ZIP archive holds ${JSON.stringify(name)} twice: which one is meant would be a guess`);
+        names.add(name);
+        entries.push({
+            name,
+            flags: buf.readUInt16LE(at + 8),
+            method: buf.readUInt16LE(at + 10),
+            crc: buf.readUInt32LE(at + 16),
+            compressedSize,
+            size: uncompressed,
+            localOffset,
+        });
+        at = next;
+    }
+    return entries;
+}
+function findExtra(buf, start, length, id) {
+    let p = start;
+    while (p + 4 <= start + length) {
+        const tag = buf.readUInt16LE(p);
+        const size = buf.readUInt16LE(p + 2);
+        if (tag === id)
+            return { start: p + 4, end: Math.min(p + 4 + size, start + length) };
+        p += 4 + size;
+    }
+    return undefined;
+}
+/** One entry's bytes, inflated and checked against its size and CRC-32. */
+function readZipEntry(data, entry, file, budget) {
+    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const where = `ZIP entry ${JSON.stringify(entry.name)}`;
+    if ((entry.flags & 0x1) !== 0)
+        fileError(file, `${where} is encrypted`);
+    const at = entry.localOffset;
+    if (at + 30 > buf.length || buf.readUInt32LE(at) !== LOCAL)
+        fileError(file, `${where}: no local header at offset ${at}`);
+    const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
+    const stop = start + entry.compressedSize;
+    if (stop > buf.length)
+        fileError(file, `${where} runs past the end of the file`);
+    if (entry.size > budget.left) {
+        fileError(file, `${where} inflates to ${entry.size} bytes, past the ${budget.left} bytes left of the import limit`);
+    }
+    let out;
+    if (entry.method === STORED)
+        out = buf.subarray(start, stop);
+    else if (entry.method === DEFLATED) {
+        try {
+            out = (0,external_node_zlib_namespaceObject.inflateRawSync)(buf.subarray(start, stop), { maxOutputLength: Math.max(1, entry.size) });
+        }
+        catch (error) {
+            if (error.code === "ERR_BUFFER_TOO_LARGE")
+                fileError(file, `${where} inflates to more than the ${entry.size} bytes its header says`);
+            return fileError(file, `${where} is not valid deflate data`);
+        }
+    }
+    else
+        return fileError(file, `${where} uses compression method ${entry.method}; only stored (0) and deflate (8) are read`);
+    if (out.length !== entry.size) {
+        fileError(file, `${where} inflates to ${out.length} bytes, but its header says ${entry.size}`);
+    }
+    if (crc32(out) !== entry.crc)
+        fileError(file, `${where} fails its CRC-32 check: the archive is damaged`);
+    budget.left -= out.length;
+    return out;
+}
+let zip_table;
+/** CRC-32 (ISO 3309, the polynomial ZIP uses). */
+function crc32(data) {
+    if (zip_table === undefined) {
+        zip_table = new Uint32Array(256);
+        for (let n = 0; n < 256; n++) {
+            let c = n;
+            for (let k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+            zip_table[n] = c >>> 0;
+        }
+    }
+    let c = 0xffffffff;
+    for (const b of data)
+        c = zip_table[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+}
+
+;// CONCATENATED MODULE: ./src/importers/read-inputs.ts
+
+
+
+
+
+
+
+
+
+
+
+/** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
+const LINE_KINDS = new Set([
+    "reviews-csv",
+    "verified-annotations",
+    "table",
+]);
+/** Kinds whose FILE is a directory, and the files read from it. */
+const DIRECTORY_KINDS = {
+    "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
+};
+const TB_RESULTS = "results.json";
+const TB_METADATA = "run_metadata.json";
+async function statOf(path, shown, what) {
+    try {
+        return await (0,promises_.stat)(path);
+    }
+    catch (error) {
+        const why = (0,file_kind/* inputFileProblem */.K4)(error);
+        if (why === null)
+            throw error;
+        throw new errors/* InputError */.dz(`cannot read the ${what} ${shown}: ${why}`);
+    }
+}
+/** The files the import of `opts` reads; `at` resolves a path as typed against the user's directory. */
+async function planInputs(opts, at) {
+    const names = DIRECTORY_KINDS[opts.kind];
+    if (names !== undefined) {
+        const st = await statOf(at(opts.file), opts.file, `${opts.kind} directory`);
+        if (!st.isDirectory()) {
+            throw new errors/* InputError */.dz(`${opts.file}: ${opts.kind} reads a directory (holding ${names.join(", ")}), but this is ${(0,file_kind/* describeKind */.SB)(st)}`);
+        }
+        const directory = names.map((name) => ({
+            name,
+            path: (0,external_node_path_.join)(at(opts.file), name),
+            shown: inDirectory(opts.file, name),
+        }));
+        return { directory, related: [] };
+    }
+    if (opts.kind === "terminal-bench")
+        return { related: await terminalBenchRuns(opts, at) };
+    const as = opts.kind === "inspect" ? "bytes" : LINE_KINDS.has(opts.kind) ? "lines" : "text";
+    const main = { path: at(opts.file), shown: opts.file, as };
+    if (opts.kind === "lm-eval") {
+        const shown = opts.resultsJson ?? lmEvalResultsName(opts.file);
+        if (shown === undefined) {
+            fileError(opts.file, "the file name is not samples_<task>_<timestamp>.jsonl (as lm-eval --log_samples writes it), so the " +
+                "results file beside it cannot be found: name it with --results-json FILE");
+        }
+        return { main, related: [{ role: LM_EVAL_RESULTS, group: "", path: at(shown), shown }] };
+    }
+    return { main, related: [] };
+}
+/**
+ * A Terminal-Bench FILE: a run's results.json (run_metadata.json beside it, or --run-metadata), a
+ * run's directory, or a directory of runs (each subdirectory a run, in name order).
+ */
+async function terminalBenchRuns(opts, at) {
+    const file = opts.file;
+    const st = await statOf(at(file), file, "Terminal-Bench results");
+    const run = (dirShown, results, metadata) => [
+        { role: TB_RESULTS, group: dirShown, path: at(results), shown: results },
+        { role: TB_METADATA, group: dirShown, path: at(metadata), shown: metadata },
+    ];
+    if (!st.isDirectory()) {
+        const dir = (0,external_node_path_.dirname)(file);
+        return run(dir, file, opts.runMetadata ??
+            (dir === "." && !file.startsWith(".") ? TB_METADATA : inDirectory(dir, TB_METADATA)));
+    }
+    const has = async (p) => (await (0,promises_.stat)(p).catch(() => undefined))?.isFile() === true;
+    if (await has((0,external_node_path_.join)(at(file), TB_RESULTS))) {
+        return run(file, inDirectory(file, TB_RESULTS), opts.runMetadata ?? inDirectory(file, TB_METADATA));
+    }
+    if (opts.runMetadata !== undefined) {
+        throw new errors/* InputError */.dz(`--run-metadata names the metadata of one run, but ${file} is a directory of runs: each run's ` +
+            `${TB_METADATA} is read beside its ${TB_RESULTS}`);
+    }
+    const entries = await (0,promises_.readdir)(at(file), { withFileTypes: true });
+    const dirs = entries
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort(compareIds);
+    const runs = [];
+    const without = [];
+    for (const name of dirs) {
+        const sub = inDirectory(file, name);
+        if (await has((0,external_node_path_.join)(at(sub), TB_RESULTS)))
+            for (const f of run(sub, inDirectory(sub, TB_RESULTS), inDirectory(sub, TB_METADATA)))
+                runs.push(f);
+        else
+            without.push(name);
+    }
+    if (runs.length === 0) {
+        fileError(file, `the directory holds no ${TB_RESULTS}, and none of its subdirectories does: give a tb run's ` +
+            `results.json, its run directory, or a directory of run directories`);
+    }
+    if (without.length > 0) {
+        fileError(file, `${without.length} subdirectories hold no ${TB_RESULTS} (${without.slice(0, 5).join(", ")}): an unfinished ` +
+            "or failed run? Move them out, or import the runs one by one: which runs belong to the export would be a guess");
+    }
+    return runs;
+}
+/** The files of a plan, as the user names them: for the -o check (the export must not replace one). */
+function plannedFiles(plan) {
+    return [
+        ...(plan.main !== undefined ? [plan.main.shown] : []),
+        ...(plan.directory ?? []).map((d) => d.shown),
+        ...plan.related.map((r) => r.shown),
+    ];
+}
+async function readPlanned(plan, kind, limits) {
+    let text = "";
+    let bytes;
+    if (plan.main !== undefined) {
+        const { path, shown, as } = plan.main;
+        const data = await readInputBytes(path, "input file", shown, as === "lines" ? limits : null);
+        // Inspect's formats are told apart by content: a ZIP archive is a .eval log, anything else JSON text.
+        if (as === "bytes" && isZip(data))
+            bytes = data;
+        else
+            text = decodeUtf8(data, shown, path);
+    }
+    let files;
+    if (plan.directory !== undefined) {
+        files = {};
+        for (const d of plan.directory)
+            files[d.name] = await readTextFile(d.path, `${kind} file`, d.shown, limits);
+    }
+    const related = [];
+    for (const r of plan.related) {
+        const what = r.role === TB_METADATA
+            ? "run metadata"
+            : r.role === LM_EVAL_RESULTS
+                ? "lm-eval results file"
+                : `${kind} file`;
+        related.push({
+            role: r.role,
+            group: r.group,
+            shown: r.shown,
+            text: await readTextFile(r.path, what, r.shown),
+        });
+    }
+    return {
+        text,
+        related,
+        ...(bytes !== undefined ? { bytes } : {}),
+        ...(files !== undefined ? { files } : {}),
+    };
+}
+/**
+ * Reads a file's bytes; `.gz` files are decompressed. A missing file is an input error naming the
+ * file as the user gave it (`shown`). With `lines` (CSV, TSV, Markdown, a task list), the line caps
+ * of caps.ts hold too.
+ */
+async function readInputBytes(path, what, shown, lines) {
+    let data;
+    try {
+        // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
+        data = await (0,file_kind/* readRegularFile */.XF)(path, MAX_IMPORT_BYTES);
+    }
+    catch (error) {
+        const why = (0,file_kind/* inputFileProblem */.K4)(error);
+        if (why === null)
+            throw error;
+        throw new errors/* InputError */.dz(`cannot read the ${what} ${shown}: ${why}`);
+    }
+    if (path.toLowerCase().endsWith(".gz")) {
+        try {
+            // The cap holds for the inflated bytes too: a gzip bomb stops at it, in bounded memory.
+            data = (0,external_node_zlib_namespaceObject.gunzipSync)(data, { maxOutputLength: MAX_IMPORT_BYTES });
+        }
+        catch (error) {
+            if (error.code === "ERR_BUFFER_TOO_LARGE")
+                fileError(shown, `the file inflates to more than ${MAX_IMPORT_BYTES} bytes (the import limit)`);
+            fileError(shown, "the file ends in .gz but is not gzip data");
+        }
+    }
+    if (lines !== null)
+        checkLines(data, shown, path.toLowerCase().endsWith(".gz"), lines);
+    return data;
+}
+/** UTF-8 text, or an error naming where the bad bytes start (decoding would write U+FFFD into the export). */
+function decodeUtf8(data, shown, path) {
+    if ((0,external_node_buffer_namespaceObject.isUtf8)(data))
+        return data.toString("utf8");
+    const back = Buffer.from(data.toString("utf8"), "utf8");
+    let i = 0;
+    while (i < data.length && data[i] === back[i])
+        i++;
+    const lineStart = data.lastIndexOf(0x0a, i - 1) + 1;
+    let line = 1;
+    for (let j = 0; j < lineStart; j++)
+        if (data[j] === 0x0a)
+            line++;
+    throw new errors/* InputError */.dz(`${shown}:${line}: the file is not valid UTF-8 text (byte ${i + 1} of the ${path.toLowerCase().endsWith(".gz") ? "inflated " : ""}file, column ${i - lineStart + 1} of the line)`);
+}
+/** Reads a text file (see readInputBytes). */
+async function readTextFile(path, what, shown = path, lines = null) {
+    return decodeUtf8(await readInputBytes(path, what, shown, lines), shown, path);
+}
+/** The user's directory made absolute, for `at`. */
+function resolverFor(cwd) {
+    return (p) => (cwd === undefined ? p : (0,external_node_path_.resolve)(cwd, p));
+}
+
+;// CONCATENATED MODULE: ./src/importers/inspect-log.ts
+/**
+ * An Inspect AI eval log in either of its formats, chosen by content: the JSON log (`--log-format
+ * json`, one document with `eval` and `samples`) or the binary `.eval` log (a ZIP archive holding
+ * `header.json` — or, for a run that never finished, `_journal/start.json` — and one
+ * `samples/<id>_epoch_<n>.json` per sample). Both read into one shape, each sample with the file
+ * and JSON Pointer its values are read from: `LOG.json#/samples/3/…`, or `LOG.eval!/samples/
+ * 3_epoch_1.json#/…` (an archive entry, named as jar: URLs name one).
+ */
+
+
+
+/** A JSON log's text. */
+function readJsonLog(file, text) {
     const doc = parseJsonFile(file, text);
     const problems = new Problems(file);
     const summary = `${file}: not a usable Inspect AI eval log`;
     if (!isObject(doc) || !isObject(doc["eval"])) {
         problems.fail(summary, `expected an eval log object with an "eval" object`, { field: "/eval" });
     }
-    const spec = doc["eval"];
     const samples = doc["samples"];
     if (!Array.isArray(samples)) {
         problems.fail(summary, `expected a "samples" array, found ${typeName(samples)} (was the log written with log_samples=False, ` +
             `or is it a header-only read?)`, { field: "/samples" });
     }
-    // Which scorer: --scorer, or the only one present.
-    const scorerNames = new Set();
-    for (const s of samples) {
-        if (isObject(s) && isObject(s["scores"]))
-            for (const k of Object.keys(s["scores"]))
-                scorerNames.add(k);
+    return {
+        format: "json",
+        spec: doc["eval"],
+        status: doc["status"],
+        samples: samples.map((value, i) => ({
+            value,
+            file,
+            ptr: `/samples/${i}`,
+            field: (sub) => `/samples/${i}${sub}`,
+        })),
+    };
+}
+const SAMPLE_ENTRY = /^samples\/[^/]+\.json$/;
+/** A `.eval` log's bytes (a ZIP archive). */
+function readEvalLog(file, data) {
+    const entries = readZipDirectory(data, file);
+    const budget = { left: MAX_IMPORT_BYTES };
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    const json = (name) => {
+        const entry = byName.get(name);
+        if (entry === undefined)
+            return undefined;
+        const bytes = readZipEntry(data, entry, file, budget);
+        return parseJsonFile(`${file}!/${name}`, bytes.toString("utf8"));
+    };
+    const header = json("header.json");
+    const start = header === undefined ? json("_journal/start.json") : undefined;
+    const head = header ?? start;
+    if (!isObject(head) || !isObject(head["eval"])) {
+        fileError(file, header !== undefined || start !== undefined
+            ? `${header !== undefined ? "header.json" : "_journal/start.json"} has no "eval" object`
+            : "the archive holds neither header.json nor _journal/start.json: not an Inspect .eval log");
     }
-    let scorer = opts.scorer;
-    if (scorer === undefined && scorerNames.size > 1) {
-        fileError(file, `samples have several scorers (${[...scorerNames].sort(compareIds).join(", ")}): choose one with --scorer NAME`);
+    const names = entries
+        .map((e) => e.name)
+        .filter((n) => SAMPLE_ENTRY.test(n))
+        .sort(compareIds);
+    if (names.length === 0) {
+        fileError(file, "the archive holds no samples/*.json entry (was the log written with log_samples=False?)");
     }
-    if (scorer !== undefined && scorerNames.size > 0 && !scorerNames.has(scorer)) {
-        fileError(file, `--scorer ${JSON.stringify(scorer)}: no sample has that scorer; scorers: ${[...scorerNames].sort(compareIds).join(", ")}` +
-            unicodeNearMatch(scorer, scorerNames));
-    }
-    scorer ??= [...scorerNames][0];
+    const samples = names.map((name) => ({
+        value: json(name),
+        file: `${file}!/${name}`,
+        ptr: "",
+        field: (sub) => `${name}#${sub}`,
+    }));
+    const log = {
+        format: "eval",
+        spec: head["eval"],
+        status: header !== undefined ? head["status"] : "started",
+        samples,
+        specFrom: header !== undefined ? "header.json" : "_journal/start.json",
+    };
+    return log;
+}
+
+;// CONCATENATED MODULE: ./src/importers/inspect.ts
+
+
+
+
+
+function importInspect({ opts, text, tasks, bytes }) {
+    const file = opts.file;
+    const log = bytes !== undefined && isZip(bytes)
+        ? readEvalLog(file, bytes)
+        : text.startsWith("PK\u0003\u0004")
+            ? fileError(file, "this is a binary .eval log given as text: read it from its file")
+            : readJsonLog(file, text);
+    const problems = new Problems(file);
+    const summary = `${file}: not a usable Inspect AI eval log`;
+    const scorer = chooseScorer(file, log, opts.scorer);
     const seen = new Map();
     const rows = [];
     let invalidated = 0;
-    samples.forEach((s, i) => {
-        const at = pointer("samples", i);
+    const errors = [];
+    for (const sample of log.samples) {
+        const s = sample.value;
+        const field = sample.field;
         if (!isObject(s)) {
-            problems.add(`expected a sample object, found ${typeName(s)}`, { field: at });
-            return;
+            problems.add(`expected a sample object, found ${typeName(s)}`, { field: field("") });
+            continue;
         }
         const rawId = s["id"];
         if (!(typeof rawId === "string" && rawId !== "") &&
             !(typeof rawId === "number" && Number.isFinite(rawId))) {
             problems.add(`expected a sample id (string or number), found ${typeName(rawId)}`, {
-                field: `${at}/id`,
+                field: field("/id"),
             });
-            return;
+            continue;
         }
         const id = String(rawId);
         const epoch = s["epoch"];
         if (typeof epoch !== "number" || !Number.isInteger(epoch) || epoch < 1) {
             problems.add(`sample ${JSON.stringify(id)}: expected an epoch (integer ≥ 1), found ${typeName(epoch)}`, {
-                field: `${at}/epoch`,
+                field: field("/epoch"),
             });
-            return;
+            continue;
         }
         const key = `${id}\u0000${epoch}`;
         const dup = seen.get(key);
         if (dup !== undefined) {
-            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch} appears twice (also /samples/${dup.index}): the log is ambiguous`, { field: at });
-            return;
+            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch} appears twice (also ${dup.where}): the log is ambiguous`, { field: field("") });
+            continue;
         }
-        seen.set(key, { index: i, id, epoch });
+        seen.set(key, { where: field(""), id, epoch });
         if (s["invalidation"] !== undefined && s["invalidation"] !== null) {
             invalidated += 1;
-            return;
+            continue;
         }
+        const at = (sub) => jsonEvidence(sample.file, `${sample.ptr}${sub}`);
+        const from = { file: sample.file, field: fragmentOf(`${sample.ptr}/id`) };
+        const metrics = sampleMetrics(s, (message, sub) => {
+            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${message}`, { field: field(sub) });
+        });
+        const base = { task_id: id, attempt: epoch, from, ...(metrics !== undefined ? { metrics } : {}) };
         const error = s["error"];
         if (error !== undefined && error !== null) {
-            rows.push({
-                task_id: id,
-                attempt: epoch,
-                result: "infra_error",
-                evidence: [jsonEvidence(file, `${at}/error`)],
-            });
-            return;
+            // The error's message is the evidence: a pointer to it, or to the error when it has none.
+            const message = isObject(error) && typeof error["message"] === "string";
+            if (message)
+                errors.push(firstLine(error["message"]));
+            rows.push({ ...base, result: "infra_error", evidence: [at(message ? "/error/message" : "/error")] });
+            continue;
         }
         const scores = s["scores"];
         const score = isObject(scores) && scorer !== undefined ? scores[scorer] : undefined;
         if (!isObject(score)) {
             problems.add(`sample ${JSON.stringify(id)} epoch ${epoch} has neither an error nor a score` +
-                (scorer !== undefined ? ` from scorer ${JSON.stringify(scorer)}` : ""), { field: `${at}/scores` });
-            return;
+                (scorer !== undefined ? ` from scorer ${JSON.stringify(scorer)}` : ""), { field: field("/scores") });
+            continue;
         }
-        const vptr = pointer("samples", i, "scores", scorer ?? "", "value");
+        const vsub = `/scores/${escapePointerToken(scorer ?? "")}/value`;
         const result = mapScore(score["value"], opts);
         if (typeof result !== "string") {
-            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${result.problem}`, { field: vptr });
-            return;
+            problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${result.problem}`, { field: field(vsub) });
+            continue;
         }
-        rows.push({ task_id: id, attempt: epoch, result, evidence: [jsonEvidence(file, vptr)] });
-    });
+        rows.push({ ...base, result, evidence: [at(vsub)] });
+    }
     problems.throwIfAny(summary);
+    return finishInspect(log, rows, { opts, tasks, scorer, invalidated, errors, seen });
+}
+function firstLine(s) {
+    const line = s.split(/\r\n|\r|\n/)[0] ?? "";
+    return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}
+/** The scorer read: --scorer, or the only one the samples have. */
+function chooseScorer(file, log, given) {
+    const scorerNames = new Set();
+    for (const { value: s } of log.samples) {
+        if (isObject(s) && isObject(s["scores"]))
+            for (const k of Object.keys(s["scores"]))
+                scorerNames.add(k);
+    }
+    const listed = () => [...scorerNames].sort(compareIds).join(", ");
+    if (given === undefined && scorerNames.size > 1) {
+        fileError(file, `samples have several scorers (${listed()}): choose one with --scorer NAME`);
+    }
+    if (given !== undefined && scorerNames.size > 0 && !scorerNames.has(given)) {
+        fileError(file, `--scorer ${JSON.stringify(given)}: no sample has that scorer; scorers: ${listed()}` +
+            unicodeNearMatch(given, scorerNames));
+    }
+    return given ?? [...scorerNames][0];
+}
+/**
+ * A sample's metrics: tokens summed over the models of `model_usage` (input_tokens → tokens_in,
+ * output_tokens → tokens_out, total_cost → cost_usd where Inspect records it), working_time → latency_s.
+ */
+function sampleMetrics(s, problem) {
+    const m = new MetricsBuilder();
+    const usage = s["model_usage"];
+    if (isObject(usage)) {
+        const models = Object.keys(usage).sort(compareIds);
+        const parts = (key) => models.map((k) => (isObject(usage[k]) ? usage[k][key] : undefined));
+        for (const [name, key] of [
+            [TOKENS_IN, "input_tokens"],
+            [TOKENS_OUT, "output_tokens"],
+            [COST_USD, "total_cost"],
+        ]) {
+            const p = m.addSum(name, parts(key));
+            if (p !== null)
+                problem(`model_usage ${key}: ${p}`, "/model_usage");
+        }
+    }
+    const p = m.add(LATENCY_S, s["working_time"]);
+    if (p !== null)
+        problem(`working_time: ${p}`, "/working_time");
+    return m.result;
+}
+function finishInspect(log, rows, ctx) {
+    const { opts, tasks, scorer, invalidated, seen } = ctx;
+    const file = opts.file;
+    const spec = log.spec;
     const notes = [];
-    if (doc["status"] !== undefined && doc["status"] !== "success") {
-        notes.push(`the log's status is ${JSON.stringify(doc["status"])}, not "success"`);
+    if (log.format === "eval") {
+        notes.push(`read as a binary .eval log (a ZIP archive): ${log.samples.length} sample entries, the eval from ${log.specFrom ?? ""}`);
+    }
+    if (log.status !== undefined && log.status !== "success") {
+        notes.push(`the log's status is ${JSON.stringify(log.status)}, not "success"`);
     }
     if (invalidated > 0)
         notes.push(`${invalidated} invalidated samples were left out`);
+    if (ctx.errors.length > 0) {
+        const distinct = [...new Set(ctx.errors)];
+        const n = rows.filter((r) => r.result === "infra_error").length;
+        notes.push(`infra_error: ${n} ${n === 1 ? "sample" : "samples"} with an error (${listSome(distinct, 3)})`);
+    }
     if (scorer !== undefined)
         notes.push(`scores read from scorer ${JSON.stringify(scorer)}`);
     notes.push(scoreRuleNote(opts));
@@ -30443,12 +31628,17 @@ function importInspect({ opts, text, tasks }) {
     if (short.length > 0) {
         notes.push(`${short.length} tasks have fewer than the ${epochs} configured epochs: ${listSome(short)}`);
     }
+    notes.push(metricsNote(kept));
     const model = typeof spec["model"] === "string" && spec["model"] !== "" ? spec["model"] : "inspect-model";
     const revision = isObject(spec["revision"]) ? spec["revision"] : undefined;
     let harness;
     if (revision !== undefined && typeof revision["commit"] === "string" && revision["commit"] !== "") {
         const origin = typeof revision["origin"] === "string" ? ` of ${revision["origin"]}` : "";
         harness = { value: `git:${revision["commit"]}`, from: `eval.revision (the eval's git commit${origin})` };
+        if (revision["dirty"] === true) {
+            notes.push(`WARNING: eval.revision says the eval's working tree was dirty (uncommitted changes): ${harness.value} ` +
+                "names the commit, not everything that ran");
+        }
     }
     const draft = {
         rows: kept,
@@ -32772,6 +33962,7 @@ function importReviewsCsv({ opts, text, tasks }) {
             task_id: id,
             validity: validity,
             evidence: [csvEvidence(file, rec.row)],
+            from: { file, line: rec.line },
         };
         if (revisionCell !== "")
             row.dataset_revision = revisionCell;
@@ -33062,414 +34253,6 @@ function importSwebenchPro({ opts, text, tasks }) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/importers/swebench-pro-audit.ts
-/**
- * The third-party SWE-Bench Pro validity audit (kimjune01/swebench-pro-audit) → a SPEC §1.2
- * reviews file. FILE is the audit's directory; four files of it are read:
- *
- *   KNOWN_BAD.md           instances whose gold patch fails the official grader     → broken
- *   COVERAGE.md            every public case: screen verdict and witness class
- *   CLAIMS.md              the cases the audit claims are defective, by section
- *   case_instance_ids.tsv  `<case>\t<instance id>`, one line per data/cases/<case>/instance_id.txt
- *
- * Rule, per case of the .tsv (every case gets exactly one label):
- *   instance in KNOWN_BAD.md                                     → broken
- *   claimed in CLAIMS.md and COVERAGE.md agrees (the verdict is AMBIGUOUS or MISDETERMINED and its
- *     witness class is the one the claim's section names)         → broken (--claimed disputed)
- *   claimed, and COVERAGE.md disagrees (or the case is also a negative control) → disputed
- *   COVERAGE.md ENTAILED or DETERMINED-codebase, not claimed        → valid
- *   COVERAGE.md AMBIGUOUS or MISDETERMINED, not claimed             → disputed
- * A case of the .tsv with no COVERAGE.md row (and not known bad), a row naming an unknown case, an
- * unknown verdict, witness class or section, a table whose header or row count is not the one
- * expected: each is an error naming the file and line.
- *
- * Lines are split at "\n" only (a trailing "\r" is dropped): CLAIMS.md quotes PR comments that
- * hold lone carriage returns inside a table row.
- */
-
-
-/** The files read from the audit directory, by role. */
-const PRO_AUDIT_FILES = {
-    knownBad: "KNOWN_BAD.md",
-    coverage: "COVERAGE.md",
-    claims: "CLAIMS.md",
-    caseIds: "case_instance_ids.tsv",
-};
-const DEFAULT_PRO_AUDIT_REVIEWER = "swebench-pro-audit";
-const VALID_VERDICTS = ["ENTAILED", "DETERMINED-codebase"];
-const FLAGGED_VERDICTS = ["AMBIGUOUS", "MISDETERMINED"];
-/** Witness classes of COVERAGE.md, with what its header says they are. */
-const WITNESS_CLASSES = {
-    airtight: "PROVEN, mechanical spine",
-    "prose-affirmative": "PROVEN, mechanical spine",
-    "plural-both": "PROVEN, two-expert",
-    "prose-plural": "PROVEN, two-expert",
-    "codebase-plural": "PROVEN, two-expert",
-    misdetermined: "codebase determines another value",
-    hypothesis: "raters pending",
-    "(pending)": "no witness yet",
-    determined: "witness found the choice determined",
-};
-const CLAIMS_SECTIONS = [
-    { heading: "### airtight", name: "airtight", agrees: ["airtight"] },
-    { heading: "### misdetermined", name: "misdetermined", agrees: ["misdetermined"] },
-    { heading: "### codebase-plural", name: "codebase-plural", agrees: ["codebase-plural"] },
-    { heading: "### graded-patch", name: "graded-patch", agrees: ["prose-affirmative"] },
-    { heading: "### hand-verified", name: "hand-verified", agrees: ["prose-affirmative"] },
-    { heading: "## Tier 2", name: "two-expert split", agrees: ["plural-both", "prose-plural"] },
-    { heading: "## Upstream debate", name: "upstream debate" },
-    { heading: "## Negative controls", name: "negative control", negativeControl: true },
-];
-const COVERAGE_HEADER = ["case", "verdict", "cov", "GAP", "witness class", "attribution"];
-const KNOWN_BAD_HEADER = ["instance_id", "grader verdict"];
-const KNOWN_BAD_VERDICT = "gold NOT resolved";
-/** Problems over the four files, thrown as one InputError. */
-class AuditProblems {
-    list = [];
-    add(file, line, message) {
-        this.list.push({ location: line === undefined ? { file } : { file, line }, message });
-    }
-    throwIfAny(summary) {
-        if (this.list.length > 0)
-            throw new errors/* InputError */.dz(summary, this.list, this.list.length);
-    }
-}
-function linesOf(text) {
-    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    return body.split("\n").map((t, i) => ({ n: i + 1, text: t.endsWith("\r") ? t.slice(0, -1) : t }));
-}
-/** `| a | b |` → ["a", "b"]; `` `x` `` cells are unwrapped. */
-function cellsOf(text) {
-    const t = text.trim();
-    const inner = t.endsWith("|") && t.length > 1 ? t.slice(1, -1) : t.slice(1);
-    return inner.split("|").map((c) => c.trim().replace(/^`([^`]*)`$/, "$1"));
-}
-/** The GitHub-flavoured Markdown tables of a file, each with its heading. */
-function tablesOf(file, lines, problems) {
-    const tables = [];
-    let heading = "";
-    let headingLine = 0;
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
-        if (line.text.startsWith("#")) {
-            heading = line.text.trim();
-            headingLine = line.n;
-            continue;
-        }
-        if (!line.text.trimStart().startsWith("|"))
-            continue;
-        const sep = lines[i + 1];
-        if (sep === undefined || !/^\s*\|(\s*:?-+:?\s*\|)+\s*$/.test(sep.text)) {
-            problems.add(file, line.n, "a table row outside a table: expected a header row followed by a |---| line");
-            continue;
-        }
-        const header = cellsOf(line.text);
-        const table = { heading, headingLine, headerLine: line.n, header, rows: [] };
-        i += 2;
-        for (; i < lines.length; i++) {
-            const r = lines[i];
-            if (!r.text.trimStart().startsWith("|"))
-                break;
-            const cells = cellsOf(r.text);
-            if (cells.length !== header.length) {
-                problems.add(file, r.n, `expected ${header.length} cells (${header.join(" | ")}), found ${cells.length}`);
-                continue;
-            }
-            table.rows.push({ n: r.n, cells });
-        }
-        i -= 1;
-        tables.push(table);
-    }
-    return tables;
-}
-/** The rows of a file that must hold exactly one table, with this header ([] and a problem if not). */
-function onlyTableRows(file, text, header, problems) {
-    const tables = tablesOf(file, linesOf(text), problems);
-    const [first] = tables;
-    const same = first !== undefined && first.header.join("|") === header.join("|");
-    if (tables.length === 1 && same)
-        return first.rows;
-    problems.add(file, first?.headerLine, `expected one table with the header | ${header.join(" | ")} |, found ${tables.length} table(s)` +
-        (first !== undefined ? ` (first header: | ${first.header.join(" | ")} |)` : ""));
-    return [];
-}
-function importSwebenchProAudit({ opts, tasks, files }) {
-    const dir = opts.file.replace(/\/+$/, "") || "/";
-    const shown = (name) => inDirectory(opts.file, name);
-    const textOf = (name) => {
-        const t = files?.[name];
-        // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
-        if (t === undefined)
-            throw new Error(`${shown(name)} was not read before the import`);
-        return t;
-    };
-    const F = {
-        knownBad: shown(PRO_AUDIT_FILES.knownBad),
-        coverage: shown(PRO_AUDIT_FILES.coverage),
-        claims: shown(PRO_AUDIT_FILES.claims),
-        caseIds: shown(PRO_AUDIT_FILES.caseIds),
-    };
-    const claimedRule = opts.claimed ?? "broken";
-    const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
-    const problems = new AuditProblems();
-    const summary = `${dir}: unusable SWE-Bench Pro audit`;
-    // case_instance_ids.tsv: the case universe and the instance ids.
-    const instanceOf = new Map();
-    const caseOf = new Map();
-    for (const { n, text } of linesOf(textOf(PRO_AUDIT_FILES.caseIds))) {
-        if (text.trim() === "")
-            continue;
-        const parts = text.split("\t").map((p) => p.trim());
-        const [name, id] = parts;
-        if (parts.length !== 2 || name === undefined || id === undefined || name === "" || id === "") {
-            problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(text)}`);
-            continue;
-        }
-        const firstCase = instanceOf.get(name);
-        const firstId = caseOf.get(id);
-        if (firstCase !== undefined) {
-            problems.add(F.caseIds, n, `case ${name} is listed twice (first on line ${firstCase.line})`);
-        }
-        else if (firstId !== undefined) {
-            problems.add(F.caseIds, n, `instance ${id} is listed for two cases (${firstId.name} on line ${firstId.line} and ${name})`);
-        }
-        else {
-            instanceOf.set(name, { id, line: n });
-            caseOf.set(id, { name, line: n });
-        }
-    }
-    if (instanceOf.size === 0 && problems.list.length === 0) {
-        problems.add(F.caseIds, undefined, "no case listed: expected one `<case>\\t<instance id>` line per case");
-    }
-    problems.throwIfAny(summary);
-    // KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader.
-    const knownBad = new Map();
-    {
-        const rows = onlyTableRows(F.knownBad, textOf(PRO_AUDIT_FILES.knownBad), KNOWN_BAD_HEADER, problems);
-        for (const row of rows) {
-            const [id = "", verdict = ""] = row.cells;
-            if (verdict !== KNOWN_BAD_VERDICT) {
-                problems.add(F.knownBad, row.n, `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`);
-            }
-            else if (!caseOf.has(id)) {
-                problems.add(F.knownBad, row.n, `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-            }
-            else if (knownBad.has(id)) {
-                problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
-            }
-            else
-                knownBad.set(id, row.n);
-        }
-    }
-    // COVERAGE.md: one table, every case with its verdict and witness class.
-    const coverage = new Map();
-    {
-        const rows = onlyTableRows(F.coverage, textOf(PRO_AUDIT_FILES.coverage), COVERAGE_HEADER, problems);
-        for (const row of rows) {
-            const [name = "", verdict = "", , , witness = ""] = row.cells;
-            const wrong = coverageProblem(verdict, witness);
-            if (!instanceOf.has(name)) {
-                problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-            }
-            else if (coverage.has(name)) {
-                problems.add(F.coverage, row.n, `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`);
-            }
-            else if (wrong !== undefined) {
-                problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
-            }
-            else
-                coverage.set(name, { line: row.n, verdict, witness });
-        }
-    }
-    // CLAIMS.md: tables under known headings; claim sections label, the others add evidence.
-    const claims = new Map();
-    const extraEvidence = new Map();
-    const negativeControls = new Set();
-    let claimLines = 0;
-    {
-        const lines = linesOf(textOf(PRO_AUDIT_FILES.claims));
-        for (const table of tablesOf(F.claims, lines, problems)) {
-            const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
-            if (section === undefined) {
-                problems.add(F.claims, table.headerLine, `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
-                    CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "));
-                continue;
-            }
-            const claimSection = section.agrees !== undefined;
-            if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
-                problems.add(F.claims, table.headerLine, `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`);
-                continue;
-            }
-            const stated = /\((\d+)\)/.exec(table.heading)?.[1];
-            if (stated !== undefined && Number(stated) !== table.rows.length) {
-                problems.add(F.claims, table.headingLine, `the heading says ${stated} rows, the table below it has ${table.rows.length}`);
-            }
-            for (const row of table.rows) {
-                const [name = "", instance = ""] = row.cells;
-                const inst = instanceOf.get(name);
-                if (inst === undefined) {
-                    problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-                    continue;
-                }
-                if (!claimSection) {
-                    if (section.negativeControl === true)
-                        negativeControls.add(name);
-                    extraEvidence.set(name, [...(extraEvidence.get(name) ?? []), row.n]);
-                    continue;
-                }
-                // The instance column is the id cut short with "…": it must be a prefix of the listed id.
-                const prefix = instance.replace(/…$/, "");
-                if (prefix === "" || !inst.id.startsWith(prefix)) {
-                    problems.add(F.claims, row.n, `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`);
-                    continue;
-                }
-                const first = claims.get(name);
-                if (first !== undefined) {
-                    problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
-                    continue;
-                }
-                claims.set(name, { line: row.n, section });
-                claimLines += 1;
-            }
-        }
-        const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
-        if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
-            const at = lines.find((l) => l.text.includes(total[0]))?.n;
-            problems.add(F.claims, at, `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`);
-        }
-    }
-    // A bad row above would show again below as a case without a label: stop at the first cause.
-    problems.throwIfAny(summary);
-    // Every case of the listing gets one label.
-    const rows = [];
-    const outside = [];
-    const counts = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
-    /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
-    const why = new Map();
-    const at = (file, line) => `${file}#L${line}`;
-    function knownBadLabel(line, cov, claim) {
-        let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
-        const evidence = [at(F.knownBad, line)];
-        if (cov !== undefined) {
-            note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
-            evidence.push(at(F.coverage, cov.line));
-        }
-        if (claim !== undefined)
-            evidence.push(at(F.claims, claim.line));
-        return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
-    }
-    function coverageLabel(cov, claim, negativeControl) {
-        const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
-        if (claim !== undefined) {
-            const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
-            const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
-            const flagged = FLAGGED_VERDICTS.includes(cov.verdict);
-            if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
-                return {
-                    validity: claimedRule,
-                    reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
-                    note: `${claimText}; ${covText} agrees`,
-                    evidence,
-                };
-            }
-            return {
-                validity: "disputed",
-                reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
-                note: `conflict: ${claimText}, but ${covText}` +
-                    (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
-                evidence,
-            };
-        }
-        const evidence = [at(F.coverage, cov.line)];
-        if (VALID_VERDICTS.includes(cov.verdict)) {
-            return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
-        }
-        return {
-            validity: "disputed",
-            reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
-            note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
-            evidence,
-        };
-    }
-    for (const [name, inst] of instanceOf) {
-        const bad = knownBad.get(inst.id);
-        const cov = coverage.get(name);
-        const claim = claims.get(name);
-        const label = bad !== undefined
-            ? knownBadLabel(bad, cov, claim)
-            : cov !== undefined
-                ? coverageLabel(cov, claim, negativeControls.has(name))
-                : undefined;
-        if (label === undefined) {
-            problems.add(F.caseIds, inst.line, `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`);
-            continue;
-        }
-        if (tasks !== undefined && !tasks.set.has(inst.id)) {
-            outside.push(inst.id);
-            continue;
-        }
-        const evidence = [
-            ...label.evidence,
-            ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
-            at(F.caseIds, inst.line),
-        ];
-        counts[label.validity] += 1;
-        why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
-        rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
-    }
-    problems.throwIfAny(summary);
-    const notes = [];
-    notes.push(`rule: ${PRO_AUDIT_FILES.knownBad} → broken; claimed in ${PRO_AUDIT_FILES.claims} with ${PRO_AUDIT_FILES.coverage} agreeing → ` +
-        `${claimedRule}${opts.claimed === undefined ? " (default; --claimed disputed to count the audit's claims as disputed)" : " (--claimed)"}; ` +
-        `claimed but ${PRO_AUDIT_FILES.coverage} disagrees → disputed; ENTAILED, DETERMINED-codebase → valid; ` +
-        `AMBIGUOUS, MISDETERMINED not claimed → disputed`);
-    const breakdown = (label) => [...why]
-        .filter(([k]) => k.startsWith(`${label}: `))
-        .sort(([a], [b]) => compareIds(a, b))
-        .map(([k, v]) => `${v} ${k.slice(label.length + 2)}`)
-        .join(", ");
-    notes.push(`labels: ${rows.length} tasks: ${counts.valid} valid (${breakdown("valid")}), ` +
-        `${counts.broken} broken (${breakdown("broken")}), ${counts.disputed} disputed (${breakdown("disputed")})`);
-    notes.push("the audit is third-party, single-author and LLM-assisted (its raters are models, not human panels): " +
-        "a broken label from CLAIMS.md is the audit's claim, not a confirmed defect");
-    for (const note of taskListReviewNotes(tasks, outside, caseOf, {
-        outside: "audited instances",
-        unlabelled: "are not in the audit",
-    }))
-        notes.push(note);
-    notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
-    return {
-        rows,
-        taskIds: tasks?.ids ?? [...caseOf.keys()],
-        taskIdsFrom: tasks ? `the task list ${tasks.file}` : F.caseIds,
-        notes,
-    };
-}
-/** Why a COVERAGE.md verdict / witness class pair is not one this importer knows, or undefined. */
-function coverageProblem(verdict, witness) {
-    if (VALID_VERDICTS.includes(verdict)) {
-        return witness === ""
-            ? undefined
-            : `verdict ${verdict} with witness class ${JSON.stringify(witness)}: expected none`;
-    }
-    if (verdict === "MISDETERMINED") {
-        return witness === "misdetermined"
-            ? undefined
-            : `verdict MISDETERMINED with witness class ${JSON.stringify(witness)}: expected misdetermined`;
-    }
-    if (verdict === "AMBIGUOUS") {
-        return witness in WITNESS_CLASSES
-            ? undefined
-            : `witness class ${JSON.stringify(witness)}: expected one of ${Object.keys(WITNESS_CLASSES).join(", ")}`;
-    }
-    return `verdict ${JSON.stringify(verdict)}: expected one of ${[...VALID_VERDICTS, ...FLAGGED_VERDICTS].join(", ")}`;
-}
-function describeCoverage(c) {
-    if (c.witness === "")
-        return c.verdict;
-    return `${c.verdict}, witness class ${c.witness} (${WITNESS_CLASSES[c.witness] ?? ""})`;
-}
-
 ;// CONCATENATED MODULE: ./src/importers/swebench-report.ts
 
 
@@ -33537,6 +34320,613 @@ function importSwebenchReport({ opts, text, tasks }) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/importers/jsonl.ts
+/**
+ * JSON Lines input (lm-eval's samples, a table's `.jsonl`): one JSON value per line, blank lines
+ * skipped, LF or CRLF line ends, a UTF-8 byte-order mark accepted. A line that is not JSON (or
+ * gives a key twice) is an error naming the file, the line and the column.
+ */
+
+
+function readJsonLines(file, text) {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const out = [];
+    let line = 0;
+    for (const raw of body.split("\n")) {
+        line += 1;
+        const t = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        if (t.trim() === "")
+            continue;
+        try {
+            out.push({ line, value: parseJsonFile(file, t) });
+        }
+        catch (error) {
+            if (!(error instanceof errors/* InputError */.dz))
+                throw error;
+            // parseJsonFile located the problem in a one-line document: move it to this line.
+            const p = error.problems[0];
+            const column = p?.location?.column;
+            throw new errors/* InputError */.dz(`${file}: line ${line} is not valid JSON`, [
+                {
+                    location: { file, line, ...(column !== undefined ? { column } : {}) },
+                    message: p?.message ?? "not valid JSON",
+                },
+            ]);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/importers/lm-eval.ts
+/**
+ * EleutherAI lm-evaluation-harness, `--log_samples` output: `samples_<task>_<timestamp>.jsonl`
+ * (one line per document and filter) with its `results_<timestamp>.json` (model and config).
+ *
+ * - task = `<task name>/<doc_id>`, the task name from the samples file's name (or, when the file
+ *   was renamed, the only task of the results file);
+ * - the metric read: --metric NAME, else the one each line's `metrics` list names; its value 1 (or
+ *   true) → pass, 0 (or false) → fail; another number needs --threshold X (≥ X passes; ≤ X for a
+ *   metric the results file marks lower-is-better); anything else is refused, naming the line;
+ * - several filters (e.g. strict-match and flexible-extract) are refused unless --filter names one;
+ * - model_config: the results file's `model_name`; harness_revision: `git:<git_hash>` (the
+ *   lm-evaluation-harness commit that ran); no attempt (one line per document), no infra_error
+ *   (the samples record no error state), no metrics (they record no cost, time or tokens).
+ */
+
+
+
+
+function resultsOf(opts, related) {
+    const r = related?.find((f) => f.role === LM_EVAL_RESULTS);
+    if (r === undefined)
+        return fileError(opts.file, "the lm-eval results file was not read (--results-json FILE)");
+    const doc = parseJsonFile(r.shown, r.text);
+    if (!isObject(doc))
+        fileError(r.shown, `expected lm-eval's results object, found ${typeName(doc)}`);
+    return { file: r.shown, doc };
+}
+/** The task's name: from the samples file's name, else the results file's only task. */
+function taskName(file, results) {
+    const tasks = Object.keys(isObject(results.doc["configs"]) ? results.doc["configs"] : (results.doc["results"] ?? {}));
+    const named = lmEvalSamplesName(file)?.task;
+    if (named !== undefined) {
+        if (tasks.length > 0 && !tasks.includes(named)) {
+            fileError(results.file, `the results file has no task ${JSON.stringify(named)} (the samples file's name says it holds that task); ` +
+                `its tasks: ${listSome(tasks.sort(compareIds))}: is it the results file of these samples?`);
+        }
+        return named;
+    }
+    if (tasks.length === 1 && tasks[0] !== undefined)
+        return tasks[0];
+    return fileError(file, `the file name is not samples_<task>_<timestamp>.jsonl, and the results file holds ${tasks.length} tasks: ` +
+        "keep the name lm-eval gave the samples file, so the task is known");
+}
+function readSamples(file, text) {
+    const problems = new Problems(file);
+    const out = [];
+    for (const { line, value } of readJsonLines(file, text)) {
+        if (!isObject(value)) {
+            problems.add(`expected a sample object, found ${typeName(value)}`, { line });
+            continue;
+        }
+        const doc = value["doc_id"];
+        if (!((typeof doc === "number" && Number.isInteger(doc) && doc >= 0) ||
+            (typeof doc === "string" && doc !== ""))) {
+            problems.add(`expected doc_id (an integer ≥ 0), found ${typeName(doc)}`, { line, field: "doc_id" });
+            continue;
+        }
+        const filter = value["filter"] ?? "none";
+        if (typeof filter !== "string") {
+            problems.add(`expected filter to be a string, found ${typeName(filter)}`, { line, field: "filter" });
+            continue;
+        }
+        out.push({ line, docId: String(doc), filter, value });
+    }
+    problems.throwIfAny(`${file}: not usable lm-eval samples`);
+    if (out.length === 0)
+        fileError(file, "the samples file holds no sample");
+    return out;
+}
+/** The metric each line is read by: --metric, else the one (and only) name of its `metrics` list. */
+function metricOf(file, samples, given) {
+    if (given !== undefined) {
+        const missing = samples.find((s) => !(given in s.value));
+        if (missing !== undefined) {
+            const names = Array.isArray(missing.value["metrics"]) ? missing.value["metrics"].map(String) : [];
+            fileError(file, `--metric ${JSON.stringify(given)}: line ${missing.line} has no such field (its metrics: ${names.join(", ") || "none listed"})` +
+                unicodeNearMatch(given, names), { line: missing.line });
+        }
+        return given;
+    }
+    let metric;
+    for (const s of samples) {
+        const list = s.value["metrics"];
+        if (!Array.isArray(list) || list.length !== 1 || typeof list[0] !== "string") {
+            fileError(file, `line ${s.line} lists ${Array.isArray(list) ? `the metrics ${list.map((x) => JSON.stringify(x)).join(", ")}` : `no metrics list (${typeName(list)})`}: ` +
+                "choose the one that decides pass or fail with --metric NAME", { line: s.line, field: "metrics" });
+        }
+        const name = list[0];
+        if (metric !== undefined && name !== metric) {
+            fileError(file, `line ${s.line} names the metric ${JSON.stringify(name)}, earlier lines ${JSON.stringify(metric)}: choose one with --metric`, {
+                line: s.line,
+                field: "metrics",
+            });
+        }
+        metric = name;
+    }
+    return metric;
+}
+function importLmEval({ opts, text, tasks, related }) {
+    const file = opts.file;
+    const results = resultsOf(opts, related);
+    const task = taskName(file, results);
+    const all = readSamples(file, text);
+    const filters = [...new Set(all.map((s) => s.filter))].sort(compareIds);
+    if (opts.filter === undefined && filters.length > 1) {
+        fileError(file, `the samples hold several filters (${filters.join(", ")}): choose one with --filter NAME`);
+    }
+    if (opts.filter !== undefined && !filters.includes(opts.filter)) {
+        fileError(file, `--filter ${JSON.stringify(opts.filter)}: no line has that filter; filters: ${filters.join(", ")}` +
+            unicodeNearMatch(opts.filter, filters));
+    }
+    const filter = opts.filter ?? filters[0] ?? "none";
+    const samples = all.filter((s) => s.filter === filter);
+    const metric = metricOf(file, samples, opts.metric);
+    const lowerIsBetter = higherIsBetter(results.doc, task, metric) === false;
+    const problems = new Problems(file);
+    const seen = new Map();
+    const rows = [];
+    const values = [];
+    for (const s of samples) {
+        const first = seen.get(s.docId);
+        if (first !== undefined) {
+            problems.add(`doc_id ${s.docId} with filter ${JSON.stringify(filter)} appears twice (first on line ${first}): the samples are ambiguous`, {
+                line: s.line,
+            });
+            continue;
+        }
+        seen.set(s.docId, s.line);
+        const v = s.value[metric];
+        const at = { line: s.line, field: metric };
+        let pass;
+        if (typeof v === "boolean")
+            pass = v;
+        else if (typeof v === "number" && Number.isFinite(v)) {
+            values.push(v);
+            if (opts.passThreshold !== undefined)
+                pass = lowerIsBetter ? v <= opts.passThreshold : v >= opts.passThreshold;
+            else if (v === 1 || v === 0)
+                pass = v === 1;
+            else {
+                problems.add(`${metric} = ${v} is neither 1 nor 0: give --threshold X (values ≥ X pass)`, at);
+                continue;
+            }
+        }
+        else {
+            problems.add(`${metric} is ${typeName(v)}, which cannot be read as pass or fail: choose another --metric`, at);
+            continue;
+        }
+        if (typeof v === "boolean")
+            values.push(v ? 1 : 0);
+        const id = `${task}/${s.docId}`;
+        rows.push({
+            task_id: id,
+            result: pass ? "pass" : "fail",
+            evidence: [`${file}#L${s.line}`],
+            from: { file, line: s.line },
+        });
+    }
+    problems.throwIfAny(`${file}: not usable lm-eval samples`);
+    return finish(opts, { results, task, filter, metric, lowerIsBetter, rows, values, tasks });
+}
+function higherIsBetter(doc, task, metric) {
+    const h = doc["higher_is_better"];
+    const t = isObject(h) ? h[task] : undefined;
+    const v = isObject(t) ? t[metric] : undefined;
+    return typeof v === "boolean" ? v : undefined;
+}
+function finish(opts, ctx) {
+    const { results, task, filter, metric, rows, tasks } = ctx;
+    const file = opts.file;
+    const doc = results.doc;
+    const notes = [];
+    notes.push(`task ${task} (${lmEvalSamplesName(file) !== undefined ? "from the file name" : `the only task of ${results.file}`}), filter ${JSON.stringify(filter)}, metric ${metric}`);
+    notes.push(opts.passThreshold !== undefined
+        ? `${metric} ${ctx.lowerIsBetter ? `≤ ${opts.passThreshold}` : `≥ ${opts.passThreshold}`} → pass, else fail` +
+            (ctx.lowerIsBetter ? ` (the results file says lower is better for ${metric})` : "")
+        : `${metric} 1 → pass, 0 → fail`);
+    notes.push("no infra_error: lm-eval's samples record no error state; a failed generation reads as its metric says");
+    const nSamples = isObject(doc["n-samples"]) && isObject(doc["n-samples"][task])
+        ? doc["n-samples"][task]["effective"]
+        : undefined;
+    if (typeof nSamples === "number" && nSamples !== rows.length) {
+        notes.push(`WARNING: ${results.file} says ${nSamples} documents were evaluated, but the samples file holds ${rows.length} with ` +
+            `filter ${JSON.stringify(filter)}: only these are imported`);
+    }
+    const published = isObject(doc["results"]) && isObject(doc["results"][task])
+        ? doc["results"][task][`${metric},${filter}`]
+        : undefined;
+    if (typeof published === "number" &&
+        typeof nSamples === "number" &&
+        nSamples === rows.length &&
+        ctx.values.length === rows.length) {
+        const mean = ctx.values.reduce((a, b) => a + b, 0) / ctx.values.length;
+        notes.push(Math.abs(mean - published) <= 1e-9
+            ? `${results.file} publishes ${metric},${filter} = ${published}, the mean of the lines`
+            : `WARNING: ${results.file} publishes ${metric},${filter} = ${published}, but the lines' mean is ${mean}`);
+    }
+    const seen = rows.map((r) => r.task_id).sort(compareIds);
+    const universe = tasks?.ids ?? seen;
+    const inside = new Set(universe);
+    const kept = rows.filter((r) => inside.has(r.task_id));
+    const outside = seen.filter((id) => !inside.has(id));
+    if (outside.length > 0)
+        notes.push(`${outside.length} documents outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`);
+    const have = new Set(kept.map((r) => r.task_id));
+    const missing = universe.filter((id) => !have.has(id));
+    for (const id of missing)
+        kept.push(missingRow(id, file, tasks));
+    if (missing.length > 0)
+        notes.push(`${missing.length} tasks of the task list have no sample: written as missing (${listSome(missing)})`);
+    notes.push("metrics: none written (lm-eval's samples record no cost, time or token counts)");
+    const hash = isObject(doc["task_hashes"]) ? doc["task_hashes"][task] : undefined;
+    if (typeof hash === "string")
+        notes.push(`lm-eval's task hash for ${task}: ${hash}`);
+    const model = typeof doc["model_name"] === "string" && doc["model_name"] !== "" ? doc["model_name"] : undefined;
+    if (model === undefined && opts.modelConfig === undefined) {
+        fileError(results.file, "the results file names no model (model_name): give the model config's id with --model-config ID", { field: "/model_name" });
+    }
+    const draft = {
+        rows: kept,
+        taskIds: universe,
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the samples file",
+        modelConfig: { value: model ?? "", from: `${results.file} model_name` },
+        notes,
+    };
+    const harness = harnessOf(results);
+    if (harness !== undefined)
+        draft.harnessRevision = harness;
+    return draft;
+}
+function harnessOf(results) {
+    const git = results.doc["git_hash"];
+    const version = results.doc["lm_eval_version"];
+    const v = typeof version === "string" ? `, lm_eval_version ${version}` : "";
+    if (typeof git === "string" && git !== "") {
+        return {
+            value: `git:${git}`,
+            from: `${results.file} git_hash (the lm-evaluation-harness commit that ran${v})`,
+        };
+    }
+    if (typeof version === "string" && version !== "") {
+        return { value: `lm-eval@${version}`, from: `${results.file} lm_eval_version (it records no git_hash)` };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/importers/promptfoo.ts
+/**
+ * promptfoo's `promptfoo eval --output results.json`: one result per test case × prompt ×
+ * provider (× repeat), under `results.results`.
+ *
+ * - task: the test case's `description`; a test without one is `vars:<16 hex>` (the SHA-256 of its
+ *   vars as canonical JSON — keys sorted — so the id does not move when tests are reordered); when
+ *   one description covers several var combinations (promptfoo's var expansion), each is its own
+ *   task, `<description> [vars:<16 hex>]`;
+ * - model_config: the provider's id (`--model-config-from label`: its label); with several prompts
+ *   the prompt's label joins it (`<provider> | <prompt label>`) unless --prompt picks one;
+ * - attempt: 1, 2, … in `testIdx` order within a task and config (`--repeat N` runs each test N
+ *   times, consecutively);
+ * - result: `success` true → pass; `failureReason` 2 (promptfoo's error: the provider call failed)
+ *   → infra_error, its `error` message the evidence; otherwise fail;
+ * - metrics: `latencyMs` / 1000 → latency_s, `cost` → cost_usd, `tokenUsage.prompt` → tokens_in,
+ *   `tokenUsage.completion` → tokens_out; none on a row whose provider call failed (promptfoo
+ *   records zero usage and latency there, not a measurement) or that came from promptfoo's cache.
+ */
+
+
+
+
+/** JSON with object keys sorted, so equal values give equal text. */
+function canonicalJson(v) {
+    if (Array.isArray(v))
+        return `[${v.map(canonicalJson).join(",")}]`;
+    if (isObject(v)) {
+        const keys = Object.keys(v).sort(compareIds);
+        return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(",")}}`;
+    }
+    return JSON.stringify(v) ?? "null";
+}
+const hash16 = (s) => (0,external_node_crypto_namespaceObject.createHash)("sha256").update(s).digest("hex").slice(0, 16);
+function entriesOf(file, text) {
+    const doc = parseJsonFile(file, text);
+    const problems = new Problems(file);
+    const summary = `${file}: not a usable promptfoo results file`;
+    const results = isObject(doc) && isObject(doc["results"]) ? doc["results"]["results"] : undefined;
+    if (!isObject(doc) || !Array.isArray(results)) {
+        problems.fail(summary, `expected promptfoo's output {"results": {"results": [...]}} (promptfoo eval --output results.json), found ${typeName(results)}`, { field: "/results/results" });
+    }
+    const entries = [];
+    results.forEach((r, i) => {
+        const at = (sub) => `${pointer("results", "results", i)}${sub}`;
+        if (!isObject(r)) {
+            problems.add(`expected a result object, found ${typeName(r)}`, { field: at("") });
+            return;
+        }
+        const p = r["provider"];
+        const provider = typeof p === "string"
+            ? { id: p, label: undefined }
+            : isObject(p) && typeof p["id"] === "string"
+                ? {
+                    id: p["id"],
+                    label: typeof p["label"] === "string" && p["label"] !== "" ? p["label"] : undefined,
+                }
+                : undefined;
+        if (provider === undefined || provider.id === "") {
+            problems.add(`expected a provider {id, label}, found ${typeName(p)}`, { field: at("/provider") });
+            return;
+        }
+        const pr = r["prompt"];
+        const label = isObject(pr) && typeof pr["label"] === "string" ? pr["label"] : undefined;
+        if (label === undefined) {
+            problems.add(`expected a prompt with a label, found ${typeName(pr)}`, { field: at("/prompt") });
+            return;
+        }
+        const testIdx = r["testIdx"];
+        if (typeof testIdx !== "number" || !Number.isInteger(testIdx) || testIdx < 0) {
+            problems.add(`expected testIdx (an integer ≥ 0), found ${typeName(testIdx)}`, {
+                field: at("/testIdx"),
+            });
+            return;
+        }
+        const testCase = isObject(r["testCase"]) ? r["testCase"] : {};
+        const d = testCase["description"];
+        const vars = r["vars"] ?? testCase["vars"] ?? {};
+        entries.push({
+            index: i,
+            provider,
+            prompt: { label, id: typeof r["promptId"] === "string" ? r["promptId"] : label },
+            description: typeof d === "string" && d.trim() !== "" ? d : undefined,
+            varsJson: canonicalJson(vars),
+            signature: canonicalJson({
+                vars,
+                assert: testCase["assert"] ?? null,
+                options: testCase["options"] ?? null,
+            }),
+            testIdx,
+            value: r,
+        });
+    });
+    problems.throwIfAny(summary);
+    return { entries, doc };
+}
+/** --provider and --prompt: keep one; a name that only differs by Unicode folding is shown. */
+function promptfoo_pick(file, all, given, names, what) {
+    if (given === undefined)
+        return [...all];
+    const kept = all.filter((e) => names(e).includes(given));
+    if (kept.length === 0) {
+        const known = [...new Set(all.flatMap(names))].sort(compareIds);
+        fileError(file, `--${what} ${JSON.stringify(given)}: no result has that ${what}; ${what}s: ${listSome(known, 10)}` +
+            unicodeNearMatch(given, known));
+    }
+    return kept;
+}
+function importPromptfoo({ opts, text, tasks }) {
+    const file = opts.file;
+    const { entries: all, doc } = entriesOf(file, text);
+    if (all.length === 0)
+        fileError(file, "results.results is empty: nothing was evaluated", { field: "/results/results" });
+    const byProvider = promptfoo_pick(file, all, opts.provider, (e) => [e.provider.id, ...(e.provider.label ? [e.provider.label] : [])], "provider");
+    const entries = promptfoo_pick(file, byProvider, opts.prompt, (e) => [e.prompt.label, e.prompt.id], "prompt");
+    const nameBy = opts.modelConfigFrom ?? "id";
+    const prompts = new Set(entries.map((e) => e.prompt.id));
+    const configOf = (e) => {
+        const provider = nameBy === "label" ? (e.provider.label ?? e.provider.id) : e.provider.id;
+        return prompts.size > 1 ? `${provider} | ${e.prompt.label}` : provider;
+    };
+    const unlabelled = nameBy === "label"
+        ? new Set(entries.filter((e) => e.provider.label === undefined).map((e) => e.provider.id))
+        : new Set();
+    const taskOf = taskIds(entries);
+    const repeat = repeatOf(doc);
+    const problems = new Problems(file);
+    const groups = new Map();
+    for (const e of entries) {
+        const key = JSON.stringify([configOf(e), taskOf(e)]);
+        const g = groups.get(key);
+        if (g === undefined)
+            groups.set(key, [e]);
+        else
+            g.push(e);
+    }
+    const rows = [];
+    const counts = { errors: [], noMetrics: 0, cached: 0 };
+    for (const group of groups.values()) {
+        group.sort((a, b) => a.testIdx - b.testIdx || a.index - b.index);
+        const first = group[0];
+        const other = group.find((e) => e.signature !== first.signature);
+        if (other !== undefined) {
+            problems.add(`task ${JSON.stringify(taskOf(first))} names two different tests (also /results/results/${first.index}: other vars, ` +
+                "asserts or options): give each test its own description", { field: pointer("results", "results", other.index) });
+            continue;
+        }
+        if (repeat !== undefined && group.length > repeat) {
+            problems.add(`task ${JSON.stringify(taskOf(first))} has ${group.length} results for ${configOf(first)} but the eval ran each test ` +
+                `${repeat} time(s): two tests share the description and vars; give each its own description`, { field: pointer("results", "results", group[repeat]?.index ?? first.index) });
+            continue;
+        }
+        group.forEach((e, k) => {
+            const row = resultRow(file, e, problems, counts);
+            if (row === undefined)
+                return;
+            rows.push({ ...row, task_id: taskOf(e), attempt: k + 1, model_config: configOf(e) });
+        });
+    }
+    problems.throwIfAny(`${file}: not a usable promptfoo results file`);
+    return promptfoo_finish(opts, doc, rows, {
+        tasks,
+        repeat,
+        prompts: prompts.size,
+        counts,
+        unlabelled: [...unlabelled],
+    });
+}
+/** Task ids: the description; vars-hashed where there is none or it covers several var combinations. */
+function taskIds(entries) {
+    const varsOf = new Map();
+    for (const e of entries) {
+        if (e.description === undefined)
+            continue;
+        const s = varsOf.get(e.description) ?? new Set();
+        s.add(e.varsJson);
+        varsOf.set(e.description, s);
+    }
+    return (e) => {
+        const h = `vars:${hash16(e.varsJson)}`;
+        if (e.description === undefined)
+            return h;
+        return (varsOf.get(e.description)?.size ?? 0) > 1 ? `${e.description} [${h}]` : e.description;
+    };
+}
+function repeatOf(doc) {
+    const from = [
+        isObject(doc["runtimeOptions"]) ? doc["runtimeOptions"]["repeat"] : undefined,
+        isObject(doc["config"]) && isObject(doc["config"]["evaluateOptions"])
+            ? doc["config"]["evaluateOptions"]["repeat"]
+            : undefined,
+    ].find((v) => typeof v === "number" && Number.isInteger(v) && v >= 1);
+    return from;
+}
+function resultRow(file, e, problems, counts) {
+    const r = e.value;
+    const at = (sub) => `${pointer("results", "results", e.index)}${sub}`;
+    const success = r["success"];
+    const reason = r["failureReason"];
+    if (typeof success !== "boolean") {
+        problems.add(`expected success true or false, found ${typeName(success)}`, { field: at("/success") });
+        return undefined;
+    }
+    if (reason !== undefined && reason !== 0 && reason !== 1 && reason !== 2) {
+        problems.add(`expected failureReason 0 (none), 1 (assertion) or 2 (error), found ${typeName(reason)}`, {
+            field: at("/failureReason"),
+        });
+        return undefined;
+    }
+    if (success && reason !== undefined && reason !== 0) {
+        problems.add(`success is true but failureReason is ${String(reason)}: the result contradicts itself`, {
+            field: at("/failureReason"),
+        });
+        return undefined;
+    }
+    if (!success && reason === undefined && !isObject(r["gradingResult"])) {
+        problems.add("success is false with no failureReason and no gradingResult: an assertion failure cannot be told from a provider " +
+            "error (an output older than promptfoo's failureReason field; re-run the eval with a current promptfoo)", { field: at("/success") });
+        return undefined;
+    }
+    const from = { file, field: at("") };
+    if (reason === 2) {
+        const msg = typeof r["error"] === "string" ? r["error"] : "";
+        counts.errors.push(promptfoo_firstLine(msg));
+        counts.noMetrics += 1;
+        return {
+            result: "infra_error",
+            evidence: [jsonEvidence(file, at(typeof r["error"] === "string" ? "/error" : "/failureReason"))],
+            from,
+        };
+    }
+    const row = {
+        result: success ? "pass" : "fail",
+        evidence: [jsonEvidence(file, at("/success"))],
+        from,
+    };
+    const response = isObject(r["response"]) ? r["response"] : undefined;
+    if (response?.["cached"] === true) {
+        counts.cached += 1;
+        return row;
+    }
+    const m = new MetricsBuilder();
+    const usage = isObject(r["tokenUsage"]) ? r["tokenUsage"] : {};
+    const latency = r["latencyMs"];
+    const add = (name, value, field) => {
+        const p = m.add(name, value);
+        if (p !== null)
+            problems.add(`${field.slice(1)}: ${p}`, { field: at(field) });
+    };
+    add(LATENCY_S, typeof latency === "number" ? latency / 1000 : latency, "/latencyMs");
+    add(COST_USD, r["cost"], "/cost");
+    add(TOKENS_IN, usage["prompt"], "/tokenUsage/prompt");
+    add(TOKENS_OUT, usage["completion"], "/tokenUsage/completion");
+    const metrics = m.result;
+    if (metrics !== undefined)
+        row.metrics = metrics;
+    return row;
+}
+function promptfoo_firstLine(s) {
+    const line = s.split(/\r\n|\r|\n/)[0] ?? "";
+    return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}
+function promptfoo_finish(opts, doc, rows, ctx) {
+    const { tasks, counts } = ctx;
+    const file = opts.file;
+    const notes = [];
+    const meta = isObject(doc["metadata"]) ? doc["metadata"] : {};
+    const version = typeof meta["promptfooVersion"] === "string" ? meta["promptfooVersion"] : "unknown";
+    const evalId = typeof doc["evalId"] === "string" ? doc["evalId"] : "unknown";
+    notes.push(`promptfoo ${version}, eval ${evalId}: ${rows.length} results; repeat ${ctx.repeat ?? "not recorded"}`);
+    const configs = [...new Set(rows.map((r) => r.model_config ?? ""))].sort(compareIds);
+    if (ctx.prompts > 1)
+        notes.push(`${ctx.prompts} prompts: the prompt's label joins the provider in model_config (--prompt LABEL picks one)`);
+    if (ctx.unlabelled.length > 0)
+        notes.push(`providers without a label keep their id: ${listSome(ctx.unlabelled)}`);
+    const hashed = [...new Set(rows.map((r) => r.task_id).filter((t) => t.includes("vars:")))];
+    if (hashed.length > 0) {
+        notes.push(`${hashed.length} tasks are named by a hash of their vars (tests without a description, or a description covering ` +
+            `several var combinations): ${listSome(hashed.sort(compareIds))}`);
+    }
+    notes.push("success true → pass; failureReason 2 (promptfoo's error) → infra_error; other failures → fail");
+    if (counts.errors.length > 0) {
+        notes.push(`infra_error: ${counts.errors.length} results whose provider call failed (${listSome([...new Set(counts.errors)], 3)})`);
+    }
+    if (counts.noMetrics + counts.cached > 0) {
+        notes.push(`metrics left out on ${counts.noMetrics + counts.cached} results (${counts.noMetrics} provider errors, ${counts.cached} ` +
+            "cached): promptfoo's zero usage and latency there are not measurements");
+    }
+    if (opts.provider === undefined && opts.prompt === undefined)
+        for (const n of statsCheck(doc, rows))
+            notes.push(n);
+    // Tasks: --tasks, else every task of the file; each config's tasks without a result → missing.
+    const { rows: kept, universe } = perConfigTasks(rows, file, tasks, notes);
+    notes.push(metricsNote(kept));
+    return {
+        rows: kept,
+        taskIds: universe,
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the file's test cases",
+        modelConfig: {
+            value: configs[0] ?? "",
+            from: `the provider's ${opts.modelConfigFrom ?? "id"}${ctx.prompts > 1 ? " and the prompt's label" : ""}; --model-config-from id|label`,
+        },
+        pickOne: "pick one provider with --provider ID|LABEL (and one prompt with --prompt LABEL)",
+        notes,
+    };
+}
+/** The file's own `results.stats` against the results: a disagreement is a warning. */
+function statsCheck(doc, rows) {
+    const stats = isObject(doc["results"]) && isObject(doc["results"]["stats"]) ? doc["results"]["stats"] : undefined;
+    if (stats === undefined)
+        return [];
+    const n = (r) => rows.filter((x) => x.result === r).length;
+    const mine = { successes: n("pass"), failures: n("fail"), errors: n("infra_error") };
+    const theirs = { successes: stats["successes"], failures: stats["failures"], errors: stats["errors"] };
+    const same = Object.keys(mine).every((k) => theirs[k] === mine[k]);
+    const shown = (o) => `${String(o["successes"])} successes, ${String(o["failures"])} failures, ${String(o["errors"])} errors`;
+    return same
+        ? [`results.stats agrees: ${shown(mine)}`]
+        : [
+            `WARNING: results.stats says ${shown(theirs)}, but the file's results have ${shown(mine)}; the results are imported`,
+        ];
+}
+
 ;// CONCATENATED MODULE: ./src/importers/swebench-results.ts
 
 
@@ -33577,7 +34967,12 @@ function importSwebenchResults({ opts, text, tasks }) {
     const rows = tasks.ids.map((id) => {
         const w = where.get(id);
         if (w === undefined) {
-            return { task_id: id, result: "fail", evidence: [`${file}#/resolved`, taskListEvidence(tasks, id)] };
+            return {
+                task_id: id,
+                result: "fail",
+                evidence: [`${file}#/resolved`, taskListEvidence(tasks, id)],
+                from: { file: tasks.file, line: tasks.lineOf.get(id) ?? 0 },
+            };
         }
         return { task_id: id, result: resultOf[w.list], evidence: [jsonEvidence(file, w.ptr)] };
     });
@@ -33594,6 +34989,606 @@ function importSwebenchResults({ opts, text, tasks }) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/importers/table.ts
+/**
+ * Any table with one attempt per line — CSV with a header, or JSON Lines of flat objects — and a
+ * column map: the escape hatch for every other tool and for spreadsheets.
+ *
+ * `--map FIELD=COLUMN,…` maps export fields to columns: task_id, result and model_config are
+ * required (model_config unless --model-config names the one config), attempt, cluster,
+ * harness_revision and `metrics.<name>` are optional; a field left out of --map is read from a
+ * column of its own name when there is one (CSV headers match case-insensitively, as the other CSV
+ * importers do). The result column's values are mapped by --pass-values, --fail-values and
+ * --infra-values (defaults `pass,true,1`, `fail,false,0`, `infra_error`; `missing` is always
+ * missing); a value in no list is refused, naming the row. CSV cells of ids and attempts are
+ * trimmed (as reviews-csv trims ids); result values are matched exactly. An empty id, an attempt
+ * given twice for one task and config, a metric that is not a number ≥ 0 are refused, each naming
+ * the line.
+ */
+
+
+
+
+
+const TABLE_FIELDS = [
+    "task_id",
+    "model_config",
+    "result",
+    "attempt",
+    "cluster",
+    "harness_revision",
+];
+const DEFAULT_RESULT_VALUES = {
+    pass: ["pass", "true", "1"],
+    fail: ["fail", "false", "0"],
+    infra_error: ["infra_error"],
+};
+/** The format: --format, else the extension, else the first character (`{` → JSON Lines). */
+function tableFormat(file, text, given) {
+    if (given !== undefined)
+        return { format: given, how: "--format" };
+    const name = file.toLowerCase().replace(/\.gz$/, "");
+    if (name.endsWith(".csv"))
+        return { format: "csv", how: "the .csv extension" };
+    if (name.endsWith(".jsonl") || name.endsWith(".ndjson"))
+        return { format: "jsonl", how: "the file's extension" };
+    const first = text.replace(/^\uFEFF/, "").trimStart()[0];
+    return first === "{"
+        ? { format: "jsonl", how: "content: the first line is a JSON object" }
+        : { format: "csv", how: "content: not a JSON object" };
+}
+function readRecords(file, text, format) {
+    if (format === "csv") {
+        const table = readCsvTable(file, text, []);
+        const records = table.records.map((rec) => ({
+            line: rec.line,
+            evidence: csvEvidence(file, rec.row),
+            get: (c) => {
+                const i = table.column.get(c.trim().toLowerCase());
+                return i === undefined ? undefined : rec.fields[i];
+            },
+        }));
+        return { records, columns: table.header.filter((h) => h !== ""), fold: true };
+    }
+    const problems = new Problems(file);
+    const columns = new Set();
+    const records = [];
+    for (const { line, value } of readJsonLines(file, text)) {
+        if (!isObject(value)) {
+            problems.add(`expected an object (one attempt per line), found ${typeName(value)}`, { line });
+            continue;
+        }
+        for (const k of Object.keys(value))
+            columns.add(k);
+        records.push({
+            line,
+            evidence: `${file}#L${line}`,
+            get: (c) => (Object.hasOwn(value, c) ? value[c] : undefined),
+        });
+    }
+    problems.throwIfAny(`${file}: not usable JSON Lines`);
+    return { records, columns: [...columns], fold: false };
+}
+/** The column of each field: --map, else a column of the field's own name. */
+function columnsOf(file, map, columns, fold, haveModel) {
+    const norm = (c) => (fold ? c.trim().toLowerCase() : c);
+    const known = new Set(columns.map(norm));
+    const out = new Map();
+    const implied = [];
+    for (const [field, column] of Object.entries(map)) {
+        if (!known.has(norm(column))) {
+            fileError(file, `--map ${field}=${column}: the table has no column ${JSON.stringify(column)}; columns: ${listSome([...columns].sort(compareIds), 20)}` +
+                unicodeNearMatch(column, columns));
+        }
+        out.set(field, column);
+    }
+    for (const field of TABLE_FIELDS) {
+        if (!out.has(field) && known.has(norm(field))) {
+            out.set(field, field);
+            implied.push(field);
+        }
+    }
+    const required = haveModel ? ["task_id", "result"] : ["task_id", "result", "model_config"];
+    const unmapped = required.filter((f) => !out.has(f));
+    if (unmapped.length > 0) {
+        fileError(file, `${unmapped.join(", ")} ${unmapped.length === 1 ? "is" : "are"} not mapped and the table has no column of that name: ` +
+            `map ${unmapped.length === 1 ? "it" : "them"} with --map ${unmapped.map((f) => `${f}=COLUMN`).join(",")}` +
+            (unmapped.includes("model_config") ? " (or name the one config with --model-config ID)" : "") +
+            `; columns: ${listSome([...columns].sort(compareIds), 20)}`);
+    }
+    return { columns: out, implied };
+}
+/** The value lists of the result column; a value in two lists is refused. */
+function resultValues(opts) {
+    const lists = [
+        ["pass", opts.passValues ?? DEFAULT_RESULT_VALUES.pass],
+        ["fail", opts.failValues ?? DEFAULT_RESULT_VALUES.fail],
+        ["infra_error", opts.infraValues ?? DEFAULT_RESULT_VALUES.infra_error],
+        ["missing", ["missing"]],
+    ];
+    const out = new Map();
+    for (const [result, values] of lists) {
+        for (const v of values) {
+            const seen = out.get(v);
+            if (seen !== undefined && seen !== result) {
+                fileError(opts.file, `the result value ${JSON.stringify(v)} would mean both ${seen} and ${result}: list it once`);
+            }
+            out.set(v, result);
+        }
+    }
+    return out;
+}
+/** A cell as text: CSV cells are text; JSON strings, numbers and booleans are written as JSON writes them. */
+function table_asText(v) {
+    if (typeof v === "string")
+        return v;
+    if (typeof v === "number" && Number.isFinite(v))
+        return String(v);
+    if (typeof v === "boolean")
+        return String(v);
+    return undefined;
+}
+const CSV_NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+const CSV_INTEGER = /^(?:0|[1-9][0-9]{0,14})$/;
+/** One record's row, or undefined when a problem was added. */
+function tableRow(rec, ctx) {
+    const { file, format, col, values, problems } = ctx;
+    const at = { line: rec.line };
+    const cell = (field) => {
+        const c = col.get(field);
+        return c === undefined ? undefined : rec.get(c);
+    };
+    const id = (field, required) => {
+        const v = cell(field);
+        const t = typeof v === "number" && Number.isInteger(v)
+            ? String(v)
+            : typeof v === "string" && format === "csv"
+                ? v.trim()
+                : v;
+        if ((t === undefined || t === null || t === "") && !required)
+            return undefined;
+        if (typeof t !== "string" || t === "") {
+            problems.add(`${field} (column ${JSON.stringify(col.get(field))}): expected a non-empty value, found ${typeName(t)}`, at);
+            return null;
+        }
+        return t;
+    };
+    const taskId = id("task_id", true);
+    const config = col.has("model_config") ? id("model_config", true) : undefined;
+    const harness = id("harness_revision", col.has("harness_revision"));
+    const cluster = id("cluster", false);
+    if (taskId === null || config === null || harness === null || cluster === null || taskId === undefined)
+        return undefined;
+    const raw = table_asText(cell("result"));
+    const result = raw === undefined ? undefined : values.get(raw);
+    if (result === undefined) {
+        problems.add(`result (column ${JSON.stringify(col.get("result"))}): ${raw === undefined ? typeName(cell("result")) : JSON.stringify(raw)} is in none of ` +
+            `--pass-values, --fail-values, --infra-values (${[...values.keys()].map((v) => JSON.stringify(v)).join(", ")})` +
+            (raw === undefined ? "" : unicodeNearMatch(raw, [...values.keys()])), at);
+        return undefined;
+    }
+    const attempt = attemptOf(cell("attempt"), format);
+    if (typeof attempt === "object") {
+        problems.add(`attempt (column ${JSON.stringify(col.get("attempt"))}): ${attempt.problem}`, at);
+        return undefined;
+    }
+    const metrics = new MetricsBuilder();
+    let bad = false;
+    for (const [field, column] of col) {
+        if (!field.startsWith("metrics."))
+            continue;
+        const v = rec.get(column);
+        const n = typeof v === "string" ? (v.trim() === "" ? undefined : CSV_NUMBER.test(v.trim()) ? Number(v) : v) : v;
+        const p = metrics.add(field.slice("metrics.".length), n);
+        if (p !== null) {
+            problems.add(`${field} (column ${JSON.stringify(column)}): ${p}`, at);
+            bad = true;
+        }
+    }
+    if (bad)
+        return undefined;
+    if (attempt !== undefined) {
+        const key = JSON.stringify([config ?? "", harness ?? "", taskId, attempt]);
+        const first = ctx.attempts.get(key);
+        if (first !== undefined) {
+            problems.add(`task ${JSON.stringify(taskId)} attempt ${JSON.stringify(attempt)} appears twice (first on line ${first}): which result holds would be a guess`, at);
+            return undefined;
+        }
+        ctx.attempts.set(key, rec.line);
+    }
+    const row = {
+        task_id: taskId,
+        result,
+        evidence: [rec.evidence],
+        from: { file, line: rec.line },
+    };
+    if (attempt !== undefined)
+        row.attempt = attempt;
+    if (cluster !== undefined)
+        row.cluster = cluster;
+    if (config !== undefined)
+        row.model_config = config;
+    if (harness !== undefined)
+        row.harness_revision = harness;
+    const m = metrics.result;
+    if (m !== undefined)
+        row.metrics = m;
+    return row;
+}
+function checkMap(file, map) {
+    for (const field of Object.keys(map)) {
+        const metric = field.startsWith("metrics.") ? field.slice("metrics.".length) : undefined;
+        if (metric !== undefined ? !METRIC_NAME.test(metric) : !TABLE_FIELDS.includes(field)) {
+            fileError(file, `--map ${field}=…: not a field a table maps (${TABLE_FIELDS.join(", ")}, metrics.<name> with name [a-z][a-z0-9_]{0,63})`);
+        }
+    }
+}
+function importTable({ opts, text, tasks }) {
+    const file = opts.file;
+    const { format, how } = tableFormat(file, text, opts.format);
+    const { records, columns, fold } = readRecords(file, text, format);
+    if (records.length === 0)
+        fileError(file, "the table has no row");
+    const map = opts.map ?? {};
+    checkMap(file, map);
+    const { columns: col, implied } = columnsOf(file, map, columns, fold, opts.modelConfig !== undefined);
+    const values = resultValues(opts);
+    const ctx = { file, format, col, values, problems: new Problems(file), attempts: new Map() };
+    const rows = [];
+    for (const rec of records) {
+        const row = tableRow(rec, ctx);
+        if (row !== undefined)
+            rows.push(row);
+    }
+    ctx.problems.throwIfAny(`${file}: unusable table`);
+    const notes = [
+        `read as ${format === "csv" ? "CSV" : "JSON Lines"} (${how}): ${records.length} rows`,
+    ];
+    const mapped = [...col.entries()].map(([f, c]) => `${f} ← ${c}${implied.includes(f) ? " (same name)" : ""}`);
+    notes.push(`columns: ${mapped.join(", ")}`);
+    const shown = (r) => [...values.entries()]
+        .filter(([, x]) => x === r)
+        .map(([v]) => JSON.stringify(v))
+        .join(", ");
+    notes.push(`result values: ${shown("pass")} → pass; ${shown("fail")} → fail; ${shown("infra_error")} → infra_error; "missing" → missing`);
+    const { rows: kept, universe } = perConfigTasks(rows, file, tasks, notes);
+    notes.push(metricsNote(kept));
+    return {
+        rows: kept,
+        taskIds: universe,
+        taskIdsFrom: tasks ? `the task list ${tasks.file}` : "the table",
+        modelConfig: { value: "", from: `column ${JSON.stringify(col.get("model_config") ?? "")}` },
+        rowHarnessFrom: `column ${JSON.stringify(col.get("harness_revision") ?? "")}`,
+        pickOne: "import one config's rows at a time, or map model_config to its column",
+        notes,
+    };
+}
+/** An attempt: an integer (CSV digits too), a string, or absent; anything else a problem. */
+function attemptOf(v, format) {
+    if (v === undefined || v === null || v === "")
+        return undefined;
+    if (typeof v === "number")
+        return Number.isSafeInteger(v) && v >= 0
+            ? v
+            : { problem: `expected an integer ≥ 0 or a string, found ${v}` };
+    if (typeof v !== "string")
+        return { problem: `expected an integer or a string, found ${typeName(v)}` };
+    const t = format === "csv" ? v.trim() : v;
+    return format === "csv" && CSV_INTEGER.test(t) ? Number(t) : t;
+}
+
+;// CONCATENATED MODULE: ./src/importers/terminal-bench.ts
+/**
+ * Terminal-Bench's `tb run` output: a run's `results.json` (one entry per trial) with its
+ * `run_metadata.json`; a directory of runs of one config imports as one export.
+ *
+ * - task = `task_id`; attempt = k of the trial name `<task>.<k>-of-<n>` (with several runs,
+ *   `<run_id>/<k>`, so two runs' trials stay two attempts);
+ * - `is_resolved` true → pass, false → fail, null → infra_error (the trial's `failure_mode`, e.g.
+ *   `test_timeout`, is in its evidence). `agent_timeout` is the agent's own time running out: the
+ *   trial keeps its outcome, and the notes count them;
+ * - `total_input_tokens` / `total_output_tokens` → metrics `tokens_in` / `tokens_out` where set;
+ * - model_config: the metadata's `model_name`, which tb leaves null unless `--model` was given, so
+ *   --model-config is required then; harness_revision: `git:<commit_hash>`; dataset_revision:
+ *   `<dataset_name>@<dataset_version>:sha256:<hex>`, the hex as the other importers compute it
+ *   from the task ids (the metadata's `task_ids`, or --tasks);
+ * - tasks of the run's `task_ids` without a trial → missing.
+ */
+
+
+
+const TRIAL_NAME = /^(.*)\.([1-9][0-9]*)-of-([1-9][0-9]*)$/;
+function readRun(results, metadata) {
+    const doc = parseJsonFile(results.shown, results.text);
+    const meta = parseJsonFile(metadata.shown, metadata.text);
+    if (!isObject(meta))
+        fileError(metadata.shown, `expected tb's run metadata object, found ${typeName(meta)}`);
+    if (!isObject(doc) || !Array.isArray(doc["results"])) {
+        fileError(results.shown, `expected tb's results object with a "results" array of trials, found ${isObject(doc) ? `"results": ${typeName(doc["results"])}` : typeName(doc)}`, { field: "/results" });
+    }
+    const runId = typeof meta["run_id"] === "string" && meta["run_id"] !== "" ? meta["run_id"] : results.group;
+    return {
+        dir: results.group,
+        resultsFile: results.shown,
+        metadataFile: metadata.shown,
+        runId,
+        meta,
+        trials: doc["results"],
+        results: doc,
+    };
+}
+/** The runs of the input, in the order found (a directory's runs in name order). */
+function runsOf(related) {
+    const runs = [];
+    for (let i = 0; i < related.length; i += 2) {
+        const results = related[i];
+        const metadata = related[i + 1];
+        if (results?.role !== TB_RESULTS || metadata?.role !== TB_METADATA) {
+            throw new Error("terminal-bench: results.json and run_metadata.json are read in pairs");
+        }
+        runs.push(readRun(results, metadata));
+    }
+    return runs;
+}
+/** A metadata field every run must agree on (they are runs of one config on one dataset). */
+function agreed(runs, key, why) {
+    const first = runs[0];
+    if (first === undefined)
+        return undefined;
+    for (const r of runs.slice(1)) {
+        if (JSON.stringify(r.meta[key] ?? null) !== JSON.stringify(first.meta[key] ?? null)) {
+            fileError(r.metadataFile, `${key} is ${JSON.stringify(r.meta[key] ?? null)}, but ${first.metadataFile} has ` +
+                `${JSON.stringify(first.meta[key] ?? null)}: ${why}; import the runs one by one`, { field: pointer(key) });
+        }
+    }
+    return first.meta[key];
+}
+/** The rows of one run's trials; problems are collected, named by file and JSON Pointer. */
+function trialRows(run, several, tally, rows, taskIds) {
+    const file = run.resultsFile;
+    const problems = new Problems(file);
+    const seen = new Map();
+    const harness = typeof run.meta["commit_hash"] === "string" ? `git:${run.meta["commit_hash"]}` : undefined;
+    run.trials.forEach((t, i) => {
+        const at = (sub) => `${pointer("results", i)}${sub}`;
+        if (!isObject(t)) {
+            problems.add(`expected a trial object, found ${typeName(t)}`, { field: at("") });
+            return;
+        }
+        const taskId = t["task_id"];
+        if (typeof taskId !== "string" || taskId === "") {
+            problems.add(`expected a task id (non-empty string), found ${typeName(taskId)}`, {
+                field: at("/task_id"),
+            });
+            return;
+        }
+        const name = t["trial_name"];
+        const m = typeof name === "string" ? TRIAL_NAME.exec(name) : null;
+        if (m?.[1] !== taskId || m[2] === undefined || m[3] === undefined || Number(m[2]) > Number(m[3])) {
+            problems.add(`expected the trial name "${taskId}.<k>-of-<n>" (1 ≤ k ≤ n), found ${typeName(name)}: the attempt number is read from it`, { field: at("/trial_name") });
+            return;
+        }
+        const k = Number(m[2]);
+        const key = `${taskId}\u0000${k}`;
+        const first = seen.get(key);
+        if (first !== undefined) {
+            problems.add(`task ${JSON.stringify(taskId)} trial ${k} appears twice (also /results/${first}): the run is ambiguous`, {
+                field: at(""),
+            });
+            return;
+        }
+        seen.set(key, i);
+        if (!taskIds.has(taskId)) {
+            problems.add(`task ${JSON.stringify(taskId)} is not among the task_ids of ${run.metadataFile}: the results and the metadata disagree`, { field: at("/task_id") });
+            return;
+        }
+        const resolved = t["is_resolved"];
+        const mode = t["failure_mode"];
+        if (resolved !== true && resolved !== false && resolved !== null) {
+            problems.add(`expected is_resolved true, false or null, found ${typeName(resolved)}`, {
+                field: at("/is_resolved"),
+            });
+            return;
+        }
+        if (mode !== undefined && typeof mode !== "string") {
+            problems.add(`expected failure_mode to be a string, found ${typeName(mode)}`, {
+                field: at("/failure_mode"),
+            });
+            return;
+        }
+        const metrics = new MetricsBuilder();
+        for (const [metric, field] of [
+            [TOKENS_IN, "total_input_tokens"],
+            [TOKENS_OUT, "total_output_tokens"],
+        ]) {
+            const p = metrics.add(metric, t[field]);
+            if (p !== null)
+                problems.add(`${field}: ${p}`, { field: at(`/${field}`) });
+        }
+        const evidence = [jsonEvidence(file, at("/is_resolved"))];
+        if (resolved === null) {
+            evidence.push(jsonEvidence(file, at("/failure_mode")));
+            const why = mode ?? "(no failure_mode)";
+            tally.nulls.set(why, (tally.nulls.get(why) ?? 0) + 1);
+        }
+        else if (resolved)
+            tally.resolved += 1;
+        else
+            tally.unresolved += 1;
+        if (mode === "agent_timeout" && resolved === true)
+            tally.timeoutsResolved += 1;
+        if (mode === "agent_timeout" && resolved === false)
+            tally.timeoutsUnresolved += 1;
+        const row = {
+            task_id: taskId,
+            attempt: several ? `${run.runId}/${k}` : k,
+            result: resolved === null ? "infra_error" : resolved ? "pass" : "fail",
+            evidence,
+            from: { file, field: at("/task_id") },
+        };
+        const result = metrics.result;
+        if (result !== undefined)
+            row.metrics = result;
+        if (harness !== undefined && several)
+            row.harness_revision = harness;
+        rows.push(row);
+    });
+    problems.throwIfAny(`${file}: not a usable Terminal-Bench results.json`);
+}
+function stringList(run, key) {
+    const v = run.meta[key];
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || x === "")) {
+        fileError(run.metadataFile, `expected ${key} to be a list of task ids, found ${typeName(v)}`, {
+            field: pointer(key),
+        });
+    }
+    return v;
+}
+function importTerminalBench({ opts, tasks, related }) {
+    const runs = runsOf(related ?? []);
+    if (runs.length === 0)
+        fileError(opts.file, "no Terminal-Bench run found");
+    const datasetName = agreed(runs, "dataset_name", "runs of one export must be on one dataset");
+    const datasetVersion = agreed(runs, "dataset_version", "runs of one export must be on one dataset version");
+    const agent = agreed(runs, "agent_name", "runs of one export must be of one config (agent)");
+    const model = agreed(runs, "model_name", "runs of one export must be of one config (model)");
+    const ids = new Map(runs.map((r) => [r, stringList(r, "task_ids")]));
+    const runIds = new Map();
+    for (const r of runs) {
+        const twin = runIds.get(r.runId);
+        if (twin !== undefined)
+            fileError(r.metadataFile, `run_id ${JSON.stringify(r.runId)} is also the run of ${twin.metadataFile}: the same run twice`);
+        runIds.set(r.runId, r);
+    }
+    if (opts.modelConfig === undefined && (typeof model !== "string" || model === "")) {
+        fileError(runs[0]?.metadataFile ?? opts.file, "the run names no model (model_name is null: tb records it only when --model is given), so the model " +
+            "config cannot be read from it: give its id with --model-config ID", { field: "/model_name" });
+    }
+    const several = runs.length > 1;
+    const rows = [];
+    const tally = {
+        resolved: 0,
+        unresolved: 0,
+        nulls: new Map(),
+        timeoutsResolved: 0,
+        timeoutsUnresolved: 0,
+    };
+    for (const r of runs)
+        trialRows(r, several, tally, rows, new Set(ids.get(r)));
+    const notes = [];
+    notes.push(several
+        ? `${runs.length} runs of one config: ${listSome(runs.map((r) => `${r.runId} (${r.trials.length} trials)`))}; attempt = <run_id>/<k>`
+        : `run ${runs[0]?.runId ?? ""}: ${runs[0]?.trials.length ?? 0} trials; attempt = k of "<task>.<k>-of-<n>"`);
+    if (typeof agent === "string")
+        notes.push(`agent: ${agent} (run_metadata.json agent_name)`);
+    const nulls = [...tally.nulls.entries()].sort(([a], [b]) => compareIds(a, b)).map(([m, n]) => `${n} ${m}`);
+    notes.push(`is_resolved: ${tally.resolved} true → pass, ${tally.unresolved} false → fail, ` +
+        `${[...tally.nulls.values()].reduce((a, b) => a + b, 0)} null → infra_error` +
+        (nulls.length > 0 ? ` (failure_mode: ${nulls.join(", ")})` : ""));
+    if (tally.timeoutsResolved + tally.timeoutsUnresolved > 0) {
+        notes.push(`agent_timeout: ${tally.timeoutsResolved + tally.timeoutsUnresolved} trials where the agent's own time ran out keep ` +
+            `their outcome (${tally.timeoutsResolved} resolved → pass, ${tally.timeoutsUnresolved} not → fail)`);
+    }
+    for (const r of runs)
+        for (const n of crossCheck(r, rows, several))
+            notes.push(n);
+    // The task universe: --tasks, else every run's task_ids.
+    const listed = [...new Set(runs.flatMap((r) => ids.get(r) ?? []))].sort(compareIds);
+    const universe = tasks?.ids ?? listed;
+    const universeSet = new Set(universe);
+    const kept = rows.filter((r) => universeSet.has(r.task_id));
+    const outside = [...new Set(rows.filter((r) => !universeSet.has(r.task_id)).map((r) => r.task_id))].sort(compareIds);
+    if (outside.length > 0) {
+        notes.push(`${outside.length} tasks outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`);
+    }
+    const tried = new Set(kept.map((r) => r.task_id));
+    const missing = universe.filter((id) => !tried.has(id));
+    for (const id of missing)
+        kept.push(missingTask(id, runs, ids, tasks));
+    if (missing.length > 0)
+        notes.push(`${missing.length} tasks have no trial: written as missing (${listSome(missing)})`);
+    notes.push(metricsNote(kept));
+    const draft = {
+        rows: kept,
+        taskIds: universe,
+        taskIdsFrom: tasks
+            ? `the task list ${tasks.file}`
+            : several
+                ? `the task_ids of the ${runs.length} runs' ${TB_METADATA}`
+                : `the task_ids of ${runs[0]?.metadataFile ?? TB_METADATA}`,
+        modelConfig: { value: typeof model === "string" ? model : "", from: `${TB_METADATA} model_name` },
+        notes,
+    };
+    const harness = terminal_bench_harnessOf(runs);
+    if (harness.common !== undefined)
+        draft.harnessRevision = harness.common;
+    if (several && harness.common === undefined)
+        draft.rowHarnessFrom = `each run's ${TB_METADATA} commit_hash`;
+    if (!several || harness.common !== undefined)
+        for (const r of kept)
+            delete r.harness_revision;
+    if (typeof datasetName === "string" && datasetName !== "" && typeof datasetVersion === "string") {
+        const ids256 = computeDatasetRevision(universe);
+        draft.datasetRevision = {
+            value: `${datasetName}@${datasetVersion}:${ids256}`,
+            from: `computed: dataset_name@dataset_version, then sha256 of the ${universe.length} task ids in ` +
+                `${draft.taskIdsFrom}, sorted by UTF-8 bytes and joined by "\\n"`,
+        };
+    }
+    return draft;
+}
+function terminal_bench_harnessOf(runs) {
+    const hashes = new Set(runs.map((r) => r.meta["commit_hash"]));
+    const [only] = hashes;
+    if (hashes.size !== 1 || typeof only !== "string" || only === "")
+        return {};
+    return {
+        common: {
+            value: `git:${only}`,
+            from: `${TB_METADATA} commit_hash (the terminal-bench checkout tb ran from)`,
+        },
+    };
+}
+function missingTask(id, runs, ids, tasks) {
+    if (tasks !== undefined) {
+        const from = { file: tasks.file, line: tasks.lineOf.get(id) ?? 0 };
+        return { task_id: id, result: "missing", evidence: [taskListEvidence(tasks, id)], from };
+    }
+    for (const r of runs) {
+        const j = ids.get(r)?.indexOf(id) ?? -1;
+        if (j >= 0) {
+            const ptr = pointer("task_ids", j);
+            return {
+                task_id: id,
+                result: "missing",
+                evidence: [jsonEvidence(r.metadataFile, ptr)],
+                from: { file: r.metadataFile, field: ptr },
+            };
+        }
+    }
+    return { task_id: id, result: "missing", evidence: [] };
+}
+/** The run's own summary against its trials: a disagreement is a warning (the trials are imported). */
+function crossCheck(run, rows, several) {
+    const mine = rows.filter((r) => r.evidence[0]?.startsWith(`${run.resultsFile}#`) === true);
+    const resolved = mine.filter((r) => r.result === "pass").length;
+    const total = run.trials.length;
+    const accuracy = run.results["accuracy"];
+    const what = several ? `${run.resultsFile}: ` : "";
+    if (typeof accuracy !== "number" || total === 0)
+        return [];
+    if (Math.abs(accuracy - resolved / total) > 1e-9) {
+        return [
+            `WARNING: ${what}the file's accuracy is ${accuracy}, but ${resolved} of its ${total} trials are resolved ` +
+                `(${(resolved / total).toFixed(4)}); the trials are imported`,
+        ];
+    }
+    return [
+        `${what}the file's accuracy ${accuracy} = ${resolved} resolved / ${total} trials (it counts is_resolved null as ` +
+            "not resolved; here those are infra_error)",
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/importers/types.ts
 const IMPORT_KINDS = [
     "swebench-report",
@@ -33601,6 +35596,10 @@ const IMPORT_KINDS = [
     "swebench-leaderboard",
     "swebench-pro",
     "inspect",
+    "terminal-bench",
+    "promptfoo",
+    "lm-eval",
+    "table",
     "verified-annotations",
     "swebench-pro-audit",
     "reviews-csv",
@@ -33612,6 +35611,10 @@ const types_RESULT_KINDS = [
     "swebench-leaderboard",
     "swebench-pro",
     "inspect",
+    "terminal-bench",
+    "promptfoo",
+    "lm-eval",
+    "table",
 ];
 /** What an instance without a patch (SWE-bench `empty_patch_ids` / `no_generation`) counts as. */
 const NO_PATCH_RESULTS = ["fail", "missing", "infra_error"];
@@ -33619,6 +35622,10 @@ const CLUSTER_MODES = ["auto", "repo", "none"];
 const OTHER_ISSUES_RULES = ["broken", "disputed", "ignore"];
 /** swebench-pro-audit: the label of a claim of CLAIMS.md that COVERAGE.md agrees with. */
 const CLAIMED_RULES = ["broken", "disputed"];
+/** promptfoo: what names a provider's model config. */
+const PROVIDER_NAMES = ["id", "label"];
+/** table: how FILE is read (default: by its extension, else by its first character). */
+const TABLE_FORMATS = ["csv", "jsonl"];
 
 ;// CONCATENATED MODULE: ./src/importers/verified-annotations.ts
 
@@ -33695,6 +35702,7 @@ function importVerifiedAnnotations({ opts, text, tasks }) {
             validity,
             reviewer,
             evidence: [csvEvidence(file, rec.row)],
+            from: { file, line: rec.line },
             note: `underspecified=${fmt(us)}, false_negative=${fmt(fn)}, other_major_issues=${fmt(other)}: ${why} → ${validity}`,
         });
     }
@@ -33727,6 +35735,13 @@ function fmt(v) {
 }
 
 ;// CONCATENATED MODULE: ./src/importers/run.ts
+/**
+ * runImport: read the input (and the task list), run the importer of the kind, then apply the
+ * shared defaults (model config, harness and dataset revisions, review revision, validity) and
+ * serialise sorted JSONL lines with a fixed key order.
+ */
+
+
 
 
 
@@ -33755,122 +35770,56 @@ const RESULT_IMPORTERS = {
     "swebench-leaderboard": importSwebenchLeaderboard,
     "swebench-pro": importSwebenchPro,
     inspect: importInspect,
+    "terminal-bench": importTerminalBench,
+    promptfoo: importPromptfoo,
+    "lm-eval": importLmEval,
+    table: importTable,
 };
 const REVIEW_IMPORTERS = {
     "verified-annotations": importVerifiedAnnotations,
     "swebench-pro-audit": importSwebenchProAudit,
     "reviews-csv": importReviewsCsv,
 };
-/** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
-const LINE_KINDS = new Set(["reviews-csv", "verified-annotations"]);
-/** Kinds whose FILE is a directory, and the files read from it. */
-const DIRECTORY_KINDS = {
-    "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
-};
-/**
- * Reads a text file; `.gz` files are decompressed. A missing file is an input error naming the
- * file as the user gave it (`shown`). With `lines` (CSV, TSV, Markdown, a task list), the line caps
- * of caps.ts hold too.
- */
-async function readTextFile(path, what, shown = path, lines = null) {
-    let data;
-    try {
-        // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
-        data = await (0,file_kind/* readRegularFile */.XF)(path, MAX_IMPORT_BYTES);
-    }
-    catch (error) {
-        const why = (0,file_kind/* inputFileProblem */.K4)(error);
-        if (why === null)
-            throw error;
-        throw new errors/* InputError */.dz(`cannot read the ${what} ${shown}: ${why}`);
-    }
-    if (path.toLowerCase().endsWith(".gz")) {
-        try {
-            // The cap holds for the inflated bytes too: a gzip bomb stops at it, in bounded memory.
-            data = (0,external_node_zlib_namespaceObject.gunzipSync)(data, { maxOutputLength: MAX_IMPORT_BYTES });
-        }
-        catch (error) {
-            if (error.code === "ERR_BUFFER_TOO_LARGE")
-                fileError(shown, `the file inflates to more than ${MAX_IMPORT_BYTES} bytes (the import limit)`);
-            fileError(shown, "the file ends in .gz but is not gzip data");
-        }
-    }
-    if (lines !== null)
-        checkLines(data, shown, path.toLowerCase().endsWith(".gz"), lines);
-    if (!(0,external_node_buffer_namespaceObject.isUtf8)(data)) {
-        // Decoding would write U+FFFD into the export: name where the bad bytes start instead.
-        const back = Buffer.from(data.toString("utf8"), "utf8");
-        let i = 0;
-        while (i < data.length && data[i] === back[i])
-            i++;
-        const lineStart = data.lastIndexOf(0x0a, i - 1) + 1;
-        let line = 1;
-        for (let j = 0; j < lineStart; j++)
-            if (data[j] === 0x0a)
-                line++;
-        throw new errors/* InputError */.dz(`${shown}:${line}: the file is not valid UTF-8 text (byte ${i + 1} of the ${path.toLowerCase().endsWith(".gz") ? "inflated " : ""}file, column ${i - lineStart + 1} of the line)`);
-    }
-    return data.toString("utf8");
-}
-/**
- * Largest importer input, in bytes, read or inflated (256 MiB): importers hold the whole text, and
- * V8 cannot make a string much past 512 MiB.
- */
-const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
-/** The files an import reads, as the user named them: FILE (or a directory kind's files), --tasks. */
-function importInputs(opts) {
-    const names = DIRECTORY_KINDS[opts.kind];
-    const files = names === undefined ? [opts.file] : names.map((n) => inDirectory(opts.file, n));
+/** Kinds whose task ids are SWE-bench instance ids: `cluster` is the repository (--cluster). */
+const REPO_CLUSTER_KINDS = new Set([
+    "swebench-report",
+    "swebench-results",
+    "swebench-leaderboard",
+    "swebench-pro",
+]);
+/** The files an import reads, as the user named them: FILE (or the files found from it), --tasks. */
+async function importInputs(opts) {
+    const files = plannedFiles(await planInputs(opts, resolverFor(opts.cwd)));
     return opts.tasks !== undefined ? [...files, opts.tasks] : files;
-}
-/** A directory kind's FILE must be a directory: say so, and which files it must hold. */
-async function checkDirectory(path, shown, kind, names) {
-    let st;
-    try {
-        st = await (0,promises_.stat)(path);
-    }
-    catch (error) {
-        const why = (0,file_kind/* inputFileProblem */.K4)(error);
-        if (why === null)
-            throw error;
-        throw new errors/* InputError */.dz(`cannot read the ${kind} directory ${shown}: ${why}`);
-    }
-    if (!st.isDirectory()) {
-        throw new errors/* InputError */.dz(`${shown}: ${kind} reads a directory (holding ${names.join(", ")}), but this is ${(0,file_kind/* describeKind */.SB)(st)}`);
-    }
 }
 async function runImport(opts) {
     if (!IMPORT_KINDS.includes(opts.kind)) {
         throw new errors/* InputError */.dz(`unknown import kind ${JSON.stringify(opts.kind)}; kinds: ${IMPORT_KINDS.join(", ")}`);
     }
     run_checkOptions(opts);
-    const at = (p) => (opts.cwd === undefined ? p : (0,external_node_path_.resolve)(opts.cwd, p));
-    const names = DIRECTORY_KINDS[opts.kind];
+    const at = resolverFor(opts.cwd);
     const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
-    let text = "";
-    let files;
-    if (names === undefined) {
-        text = await readTextFile(at(opts.file), "input file", opts.file, LINE_KINDS.has(opts.kind) ? limits : null);
-    }
-    else {
-        await checkDirectory(at(opts.file), opts.file, opts.kind, names);
-        files = {};
-        for (const name of names) {
-            files[name] = await readTextFile((0,external_node_path_.join)(at(opts.file), name), `${opts.kind} file`, inDirectory(opts.file, name), limits);
-        }
-    }
+    const read = await readPlanned(await planInputs(opts, at), opts.kind, limits);
     let tasks;
     if (opts.tasks !== undefined) {
         tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks, limits));
     }
-    return importText(opts, text, tasks, files);
+    return importText(opts, read.text, tasks, read.files, read);
 }
 /**
  * The import itself, on text already read (used by runImport and by tests); `files` holds the
- * texts of a directory kind's files, by name.
+ * texts of a directory kind's files, by name; `more` the bytes of a binary FILE and the files
+ * read beside it.
  */
-function importText(opts, text, tasks, files) {
-    const input = files === undefined ? { opts, text, tasks } : { opts, text, tasks, files };
+function importText(opts, text, tasks, files, more = {}) {
+    const input = {
+        opts,
+        text,
+        tasks,
+        ...(files !== undefined ? { files } : {}),
+        ...(more.bytes !== undefined ? { bytes: more.bytes } : {}),
+        ...(more.related !== undefined ? { related: more.related } : {}),
+    };
     const results = RESULT_IMPORTERS[opts.kind];
     if (results !== undefined)
         return finishResults(opts, results(input));
@@ -33898,16 +35847,24 @@ function run_checkOptions(opts) {
         throw new errors/* InputError */.dz(`--disputed-at ${disputedAt} is above --broken-at ${brokenAt}: nothing could be disputed`);
     }
 }
-function revisionNote(opts, taskIds, from) {
+function revisionNote(opts, taskIds, from, byImporter) {
     if (opts.datasetRevision !== undefined) {
         return {
             value: opts.datasetRevision,
             note: `dataset_revision: ${opts.datasetRevision} (--dataset-revision)`,
+            from: "--dataset-revision",
+        };
+    }
+    if (byImporter !== undefined) {
+        return {
+            ...byImporter,
+            note: `dataset_revision: ${byImporter.value} (${byImporter.from}; --dataset-revision to set it)`,
         };
     }
     const value = computeDatasetRevision(taskIds);
     return {
         value,
+        from: "computed",
         note: `dataset_revision: ${value} (computed: sha256 of the ${new Set(taskIds).size} task ids in ${from}, ` +
             `sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
     };
@@ -33919,32 +35876,11 @@ function finishResults(opts, draft) {
         fileError(opts.file, "nothing to import: no task found");
     const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
     checkRows(rows, opts.file, (r) => r.task_id, limits);
-    if (opts.kind !== "inspect")
+    if (REPO_CLUSTER_KINDS.has(opts.kind))
         addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
-    const modelConfig = opts.modelConfig ?? draft.modelConfig.value;
-    notes.push(opts.modelConfig !== undefined
-        ? `model_config: ${modelConfig} (--model-config)`
-        : `model_config: ${modelConfig} (default: ${draft.modelConfig.from}; --model-config to set it)`);
-    let harnessRevision;
-    if (opts.harnessRevision !== undefined) {
-        harnessRevision = opts.harnessRevision;
-        notes.push(`harness_revision: ${harnessRevision} (--harness-revision)` +
-            (isPlaceholderRevision(harnessRevision)
-                ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
-                : ""));
-    }
-    else if (draft.harnessRevision !== undefined) {
-        harnessRevision = draft.harnessRevision.value;
-        notes.push(`harness_revision: ${harnessRevision} (default: ${draft.harnessRevision.from}; --harness-revision)`);
-    }
-    else {
-        // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
-        // takes it for a revision, so "same harness revision" cannot pass on it.
-        harnessRevision = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
-        notes.push(`harness_revision: ${harnessRevision} (default: the file names no harness; a placeholder, not a revision: ` +
-            `the gate's harness checks fail on it; --harness-revision to set a real one)`);
-    }
-    const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom);
+    const modelConfig = chooseModelConfig(opts, draft, notes);
+    const harness = chooseHarnessRevision(opts, draft, notes);
+    const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom, draft.datasetRevision);
     notes.push(dataset.note);
     const validity = opts.validity ?? "unreviewed";
     const reviewRevision = opts.reviewRevision ?? DEFAULT_EXPORT_REVIEW_REVISION;
@@ -33952,16 +35888,93 @@ function finishResults(opts, draft) {
         (opts.validity === undefined && opts.reviewRevision === undefined
             ? " (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)"
             : ""));
-    notes.push(resultCounts(rows));
+    for (const n of resultCounts(rows, modelConfig.value))
+        notes.push(n);
+    // A shared value is written only on rows that do not name their own.
+    checkExportValues(rows, [
+        ...(rows.some((r) => r.model_config === undefined) ? [{ field: "model_config", ...modelConfig }] : []),
+        ...(rows.some((r) => r.harness_revision === undefined)
+            ? [{ field: "harness_revision", ...harness }]
+            : []),
+        { field: "dataset_revision", value: dataset.value, from: dataset.from },
+    ], opts.file);
     const lines = exportLines(rows, {
         datasetRevision: dataset.value,
-        harnessRevision,
-        modelConfig,
+        harnessRevision: harness.value,
+        modelConfig: modelConfig.value,
         validity,
         reviewRevision,
     });
     checkOutputLines(lines, opts.file, limits);
     return { lines, notes };
+}
+/**
+ * The model config of rows that do not name their own: --model-config, else the importer's
+ * default. When the rows name their own (several configs in one file), --model-config may only
+ * rename a single one.
+ */
+function chooseModelConfig(opts, draft, notes) {
+    const own = [...new Set(draft.rows.flatMap((r) => (r.model_config === undefined ? [] : [r.model_config])))];
+    own.sort(compareIds);
+    if (own.length > 0 && opts.modelConfig !== undefined) {
+        if (own.length > 1) {
+            fileError(opts.file, `--model-config would give the ${own.length} model configs of the file (${listSome(own)}) one name; ` +
+                (draft.pickOne ?? "import each on its own"));
+        }
+        for (const r of draft.rows)
+            delete r.model_config;
+        notes.push(`model_config: ${opts.modelConfig} (--model-config; the file's ${own[0] ?? ""})`);
+        return { value: opts.modelConfig, from: "--model-config" };
+    }
+    if (own.length > 0) {
+        notes.push(`model_config: ${own.length === 1 ? "" : `${own.length} configs, `}${listSome(own)} (${draft.modelConfig.from})`);
+        return draft.modelConfig;
+    }
+    if (opts.modelConfig !== undefined) {
+        notes.push(`model_config: ${opts.modelConfig} (--model-config)`);
+        return { value: opts.modelConfig, from: "--model-config" };
+    }
+    notes.push(`model_config: ${draft.modelConfig.value} (default: ${draft.modelConfig.from}; --model-config to set it)`);
+    return draft.modelConfig;
+}
+/** The harness revision of rows that do not name their own: the flag, the importer's default, a placeholder. */
+function chooseHarnessRevision(opts, draft, notes) {
+    const own = new Map();
+    for (const r of draft.rows) {
+        if (r.harness_revision !== undefined)
+            own.set(r.harness_revision, (own.get(r.harness_revision) ?? 0) + 1);
+    }
+    if (opts.harnessRevision !== undefined) {
+        const value = opts.harnessRevision;
+        for (const r of draft.rows)
+            delete r.harness_revision;
+        notes.push(`harness_revision: ${value} (--harness-revision)` +
+            (own.size > 1
+                ? `; the file's rows named ${own.size}: ${listSome([...own.keys()].sort(compareIds))}`
+                : "") +
+            (isPlaceholderRevision(value)
+                ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
+                : ""));
+        return { value, from: "--harness-revision" };
+    }
+    if (own.size > 0) {
+        const counts = [...own.keys()].sort(compareIds).map((h) => `${h} (${own.get(h)} rows)`);
+        notes.push(`harness_revision: per row, ${listSome(counts)} (${draft.rowHarnessFrom ?? "the file"}; --harness-revision)`);
+    }
+    if (draft.harnessRevision !== undefined) {
+        const { value, from } = draft.harnessRevision;
+        if (own.size === 0)
+            notes.push(`harness_revision: ${value} (default: ${from}; --harness-revision)`);
+        return draft.harnessRevision;
+    }
+    // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
+    // takes it for a revision, so "same harness revision" cannot pass on it.
+    const value = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
+    if (own.size === 0 || draft.rows.some((r) => r.harness_revision === undefined)) {
+        notes.push(`harness_revision: ${value} (default: the file names no harness; a placeholder, not a revision: ` +
+            `the gate's harness checks fail on it; --harness-revision to set a real one)`);
+    }
+    return { value, from: "the placeholder for a file that names no harness" };
 }
 function finishReviews(opts, draft) {
     const notes = [...draft.notes];
@@ -33976,8 +35989,11 @@ function finishReviews(opts, draft) {
         datasetRevision = d.value;
         notes.push(d.note);
         if (opts.datasetRevision === undefined && opts.tasks === undefined) {
-            notes.push("reviews apply only to tasks of the same dataset_revision: if the results were imported from another " +
-                "id set, pass their dataset revision (--dataset-revision) or the same --tasks list");
+            // The results' revision is the hash of their own ids: it equals this one only for exactly these tasks.
+            notes.push(`warning: the results will likely carry another dataset_revision, and reviews apply only to tasks of the same one: ` +
+                `results imported without --tasks get the hash of their own task ids, which is this one only if they have exactly ` +
+                `these ${new Set(draft.taskIds).size} tasks. Pass the results' dataset revision (--dataset-revision; their import ` +
+                `prints it) or the same --tasks list`);
         }
     }
     const reviewRevision = opts.reviewRevision ?? DEFAULT_REVIEWS_REVIEW_REVISION;
@@ -33985,7 +36001,7 @@ function finishReviews(opts, draft) {
         (opts.reviewRevision === undefined
             ? " (default for reviews files: above the exports' default 0, so these labels decide; --review-revision)"
             : " (--review-revision)"));
-    const lines = reviewLines(draft.rows.map((r) => {
+    const rows = draft.rows.map((r) => {
         const row = {
             task_id: r.task_id,
             dataset_revision: r.dataset_revision ?? datasetRevision,
@@ -33998,7 +36014,12 @@ function finishReviews(opts, draft) {
             ...(r.reviewer !== undefined ? { reviewer: r.reviewer } : {}),
             ...(r.note !== undefined ? { note: r.note } : {}),
         };
-    }));
+    });
+    checkReviewValues(rows.map((r, i) => {
+        const from = draft.rows[i]?.from;
+        return from === undefined ? r : { ...r, from };
+    }), opts.file);
+    const lines = reviewLines(rows);
     checkOutputLines(lines, opts.file, limits);
     notes.push(`${lines.length} review rows`);
     return { lines, notes };
@@ -34052,8 +36073,21 @@ const import_args_FLAGS = {
     "no-generation": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
     cluster: { key: "cluster", kinds: SWEBENCH_KINDS },
     scorer: { key: "scorer", kinds: ["inspect"] },
-    "pass-threshold": { key: "passThreshold", kinds: ["inspect"] },
+    "pass-threshold": { key: "passThreshold", kinds: ["inspect", "lm-eval"] },
+    threshold: { key: "passThreshold", kinds: ["lm-eval"] },
     "score-map": { key: "scoreMap", kinds: ["inspect"] },
+    "run-metadata": { key: "runMetadata", kinds: ["terminal-bench"] },
+    provider: { key: "provider", kinds: ["promptfoo"] },
+    "model-config-from": { key: "modelConfigFrom", kinds: ["promptfoo"] },
+    prompt: { key: "prompt", kinds: ["promptfoo"] },
+    "results-json": { key: "resultsJson", kinds: ["lm-eval"] },
+    metric: { key: "metric", kinds: ["lm-eval"] },
+    filter: { key: "filter", kinds: ["lm-eval"] },
+    map: { key: "map", kinds: ["table"] },
+    "pass-values": { key: "passValues", kinds: ["table"] },
+    "fail-values": { key: "failValues", kinds: ["table"] },
+    "infra-values": { key: "infraValues", kinds: ["table"] },
+    format: { key: "format", kinds: ["table"] },
     "broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
     "disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
     "other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
@@ -34100,6 +36134,21 @@ function scoreMap(flag, value) {
     }
     return out;
 }
+/** `--map FIELD=COLUMN[,FIELD=COLUMN…]`: export field → column (a column name holds no comma). */
+function columnMap(flag, value) {
+    const out = Object.create(null);
+    for (const part of value.split(",")) {
+        const eq = part.indexOf("=");
+        if (eq <= 0 || eq === part.length - 1) {
+            throw usage(`${flag}: expected FIELD=COLUMN[,FIELD=COLUMN…], found ${JSON.stringify(part)}`);
+        }
+        const field = part.slice(0, eq);
+        if (Object.hasOwn(out, field))
+            throw usage(`${flag}: ${JSON.stringify(field)} is mapped twice`);
+        out[field] = part.slice(eq + 1);
+    }
+    return out;
+}
 function parseImportArgs(argv) {
     const parsed = parseArgv(argv, ARG_SPECS, {
         positionals: true,
@@ -34142,6 +36191,12 @@ function parseImportArgs(argv) {
             case "scorer":
             case "reviewer":
             case "out":
+            case "runMetadata":
+            case "provider":
+            case "prompt":
+            case "resultsJson":
+            case "metric":
+            case "filter":
                 if (value.trim() === "")
                     throw usage(`${flag}: expected a non-empty value`);
                 opts[key] = value;
@@ -34176,6 +36231,21 @@ function parseImportArgs(argv) {
             case "claimed":
                 opts.claimed = import_args_oneOf(flag, value, CLAIMED_RULES);
                 break;
+            case "modelConfigFrom":
+                opts.modelConfigFrom = import_args_oneOf(flag, value, PROVIDER_NAMES);
+                break;
+            case "format":
+                opts.format = import_args_oneOf(flag, value, TABLE_FORMATS);
+                break;
+            case "map":
+                opts.map = columnMap(flag, value);
+                break;
+            case "passValues":
+            case "failValues":
+            case "infraValues":
+                // A comma-separated list; an empty item stands for an empty cell.
+                opts[key] = value.split(",");
+                break;
             default:
                 throw usage(`unhandled flag ${flag}`);
         }
@@ -34185,19 +36255,71 @@ function parseImportArgs(argv) {
     if (disputedAt > brokenAt) {
         throw usage(`--disputed-at ${disputedAt} is above --broken-at ${brokenAt}`);
     }
+    checkValueLists(opts);
     return opts;
+}
+/** table: a result value in two of --pass-values, --fail-values, --infra-values is refused. */
+function checkValueLists(opts) {
+    const seen = new Map();
+    for (const [flag, list] of [
+        ["--pass-values", opts.passValues],
+        ["--fail-values", opts.failValues],
+        ["--infra-values", opts.infraValues],
+    ]) {
+        for (const v of list ?? []) {
+            const first = seen.get(v);
+            if (first !== undefined && first !== flag) {
+                throw usage(`${JSON.stringify(v)} is in both ${first} and ${flag}: a value means one result`);
+            }
+            if (first === flag)
+                throw usage(`${flag}: ${JSON.stringify(v)} is listed twice`);
+            seen.set(v, flag);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/import-help.ts
 /** The --help text of `model-gate import`. */
 const IMPORT_HELP = `Usage: model-gate import KIND FILE [flags] [-o OUT]
 
-Turn a harness's results into a gate export (SPEC §1.1 JSONL), or a validity annotation sheet
-into a reviews file (SPEC §1.2 JSONL). Output goes to stdout (or -o OUT); notes on the defaults
-applied, the dataset revision and the counts go to stderr. Lines are sorted by task id, keys in a
-fixed order, so the same input gives the same bytes. Ambiguous input is refused, never guessed.
+Turn a harness's results (Terminal-Bench, promptfoo, lm-evaluation-harness, Inspect, SWE-bench,
+or any table) into a gate export (SPEC §1.1 JSONL), or a validity annotation sheet into a reviews
+file (SPEC §1.2 JSONL). Output goes to stdout (or -o OUT); notes on the defaults applied, the
+dataset revision and the counts go to stderr. Lines are sorted by task id, keys in a fixed order,
+so the same input gives the same bytes. Ambiguous input is refused, never guessed, and so is a
+value the gate would refuse (an id with a control character, a bad metric), naming its place.
 
 Kinds (results → export):
+  terminal-bench        Terminal-Bench "tb run" output: a run's results.json (run_metadata.json
+                        beside it, or --run-metadata), its run directory, or a directory of runs
+                        of one config (one export; attempt = <run_id>/<k>). task = task_id,
+                        attempt = k of "<task>.<k>-of-<n>"; is_resolved true → pass, false →
+                        fail, null → infra_error (failure_mode in the evidence); agent_timeout
+                        keeps the trial's outcome. Needs --model-config (tb records no model).
+                        Metrics: tokens_in, tokens_out.
+  promptfoo             promptfoo "eval --output results.json": one config per provider (its id,
+                        or --model-config-from label; with several prompts "<provider> | <prompt
+                        label>"), task = the test's description (else vars:<hash>), attempt =
+                        the repeat; success → pass, failureReason 2 (error) → infra_error, other
+                        failures → fail. Metrics: latency_s, cost_usd, tokens_in, tokens_out.
+  lm-eval               lm-evaluation-harness --log_samples samples_<task>_<timestamp>.jsonl, with
+                        results_<timestamp>.json beside it (or --results-json): task =
+                        <task>/<doc_id>; the line's metric (--metric) 1 → pass, 0 → fail, other
+                        numbers need --threshold; several filters need --filter. model_config =
+                        the results file's model_name.
+  inspect               Inspect AI eval log, .eval (ZIP) or JSON, told apart by content: one row
+                        per sample and epoch (attempt = epoch). A sample with an error →
+                        infra_error (its message the evidence). Score rule: --score-map values
+                        first; "C" → pass, "I" → fail; true/false; numbers: 1 → pass, 0 → fail,
+                        or with --pass-threshold X, ≥ X → pass; anything else is an error naming
+                        the sample. Dataset sample ids (eval.dataset.sample_ids) without any
+                        sample → missing. Metrics: tokens_in, tokens_out, cost_usd (model_usage),
+                        latency_s (working_time).
+  table                 Any CSV or JSON Lines, one attempt per line, with a column map (--map):
+                        task_id, result and model_config (or --model-config) are required;
+                        attempt, cluster, harness_revision, metrics.<name> optional. Result
+                        values: --pass-values, --fail-values, --infra-values; another value is
+                        an error naming the row.
   swebench-report       SWE-bench harness run report <model>.<run_id>.json:
                         resolved_ids → pass, unresolved_ids → fail, error_ids → infra_error,
                         incomplete_ids (no prediction) → missing, empty_patch_ids → --empty-patch.
@@ -34213,13 +36335,6 @@ Kinds (results → export):
                         percentage disagrees with its per-instance values.
   swebench-pro          Scale's SWE-Bench Pro traj/<run>/eval_results.json {instance_id: bool}:
                         true → pass, false → fail.
-  inspect               Inspect AI eval log, JSON format (convert .eval logs with
-                        "inspect log convert LOG.eval --to json --output-dir DIR"): one row per
-                        sample and epoch (attempt = epoch). A sample with an error → infra_error.
-                        Score rule: --score-map values first; "C" → pass, "I" → fail; true/false;
-                        numbers: 1 → pass, 0 → fail, or with --pass-threshold X, ≥ X → pass;
-                        anything else is an error naming the sample. Dataset sample ids
-                        (eval.dataset.sample_ids) without any sample → missing.
 
 Kinds (annotations → reviews):
   verified-annotations  OpenAI's SWE-bench Verified ensembled_annotations_public.csv. Default rule:
@@ -34253,10 +36368,15 @@ Flags for every kind:
 Flags for results kinds:
   --model-config ID         default: swebench-report: the file name without .json;
                             swebench-results: the submission folder; swebench-leaderboard: the
-                            run's folder; swebench-pro: the run directory; inspect: eval.model.
-  --harness-revision R      default: inspect: "git:<commit>" from eval.revision when present;
-                            otherwise "unknown:<kind>": a placeholder (the "unknown:" prefix is
-                            reserved), on which the gate's harness checks fail; set a real one.
+                            run's folder; swebench-pro: the run directory; inspect: eval.model;
+                            terminal-bench: model_name (required when tb recorded none);
+                            lm-eval: model_name. promptfoo, table: each row's own config; the flag
+                            renames a single one.
+  --harness-revision R      default: inspect: "git:<commit>" from eval.revision; terminal-bench:
+                            "git:<commit_hash>"; lm-eval: "git:<git_hash>"; table: the
+                            harness_revision column if mapped; otherwise "unknown:<kind>": a
+                            placeholder (the "unknown:" prefix is reserved), on which the gate's
+                            harness checks fail; set a real one.
   --validity LABEL          the validity written on every row; default unreviewed (labels come
                             from a reviews file at a higher review revision).
   --empty-patch RESULT      swebench-report, swebench-results: what an empty patch / no_generation
@@ -34271,6 +36391,27 @@ Flags for results kinds:
   --pass-threshold X        inspect: numeric scores ≥ X pass, below fail.
   --score-map V=R[,V=R…]    inspect: extra string values, e.g. P=fail,N=fail (R: pass, fail,
                             infra_error).
+  --run-metadata FILE       terminal-bench: the run's run_metadata.json, when it is not beside
+                            results.json.
+  --provider ID|LABEL       promptfoo: import only this provider.
+  --model-config-from WHAT  promptfoo: id (default) or label: what names a provider's config.
+  --prompt LABEL            promptfoo: import only this prompt (by its label or id).
+  --results-json FILE       lm-eval: the results file, when it is not results_<timestamp>.json
+                            beside the samples file.
+  --metric NAME             lm-eval: the metric read (default: the one each line's "metrics"
+                            list names).
+  --threshold X             lm-eval: metric values ≥ X pass (≤ X for a lower-is-better metric);
+                            needed for a metric that is not 0/1. Alias --pass-threshold.
+  --filter NAME             lm-eval: the filter read when the samples have several.
+  --map F=COL[,F=COL…]      table: export field → column, e.g. task_id=id,model_config=model,
+                            result=correct,attempt=seed,cluster=repo,metrics.cost_usd=cost. A field
+                            not mapped is read from a column of its own name when there is one.
+  --pass-values V[,V…]      table: result values that mean pass (default: pass,true,1).
+  --fail-values V[,V…]      table: result values that mean fail (default: fail,false,0).
+  --infra-values V[,V…]     table: result values that mean infra_error (default: infra_error).
+                            The value "missing" is always missing; an empty item, an empty cell.
+  --format csv|jsonl        table: how FILE is read (default: by its extension, else its first
+                            character: "{" → JSON Lines).
 
 Flags for reviews kinds:
   --broken-at N             verified-annotations: s ≥ N → broken (default 3; 4 = never).
@@ -34284,6 +36425,11 @@ Flags for reviews kinds:
                             swebench-pro-audit default: swebench-pro-audit.
 
 Examples:
+  model-gate import terminal-bench runs/2025-09-06__18-59-06 --model-config orchestrator-opus-4.1 -o opus.jsonl
+  model-gate import promptfoo results.json --model-config-from label --harness-revision git:$(git rev-parse HEAD) -o pf.jsonl
+  model-gate import lm-eval out/org__model/samples_gsm8k_2026-01-21T03-44-18.458309.jsonl --filter strict-match -o lm.jsonl
+  model-gate import inspect logs/2026-11-02T09-12-44_bugfix.eval -o inspect.jsonl
+  model-gate import table sheet.csv --map task_id=id,model_config=model,result=correct --pass-values yes --fail-values no -o t.jsonl
   model-gate import swebench-leaderboard leaderboards.json --run 20251124_mini-v1.16.0_claude-opus-4-5-20251101 -o a.jsonl
   model-gate import swebench-pro traj/gpt-5-250-turns-10132025/eval_results.json --tasks pro-tasks.txt -o b.jsonl
   model-gate import verified-annotations ensembled_annotations_public.csv --tasks verified-tasks.txt -o reviews.jsonl
@@ -34308,7 +36454,7 @@ async function importCommand(argv, io) {
     const options = parseImportArgs([...argv]);
     if (options.out !== undefined) {
         // The export must not replace the importer's input (or a device): refused before reading.
-        const given = importInputs(options);
+        const given = await importInputs({ ...options, cwd: io.cwd });
         (0,file_kind/* checkOutputTarget */.Bj)((0,external_node_path_.resolve)(io.cwd, options.out), options.out, "-o", given.map((p) => ({ path: (0,external_node_path_.resolve)(io.cwd, p), shown: p })));
     }
     // Files are read relative to the user's directory and named as typed (evidence stays relative).
@@ -34328,7 +36474,7 @@ async function importCommand(argv, io) {
         io.stdout(text);
     }
     for (const note of result.notes)
-        io.stderr(`model-gate import: ${(0,report_escape/* neutraliseLogLines */.yX)(note)}\n`);
+        io.stderr(`model-gate import: ${neutraliseLogLines(note)}\n`);
     return 0;
 }
 
@@ -34490,663 +36636,6 @@ function policy_log_buildPolicyLog(versions, opts) {
     };
 }
 
-;// CONCATENATED MODULE: external "module"
-const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
-
-
-
-
-//#region rolldown:runtime
-var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
-
-//#endregion
-//#region src/utils.ts
-function cleanPath(path) {
-	let normalized = normalize(path);
-	if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
-	return normalized;
-}
-const SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path, separator) {
-	return path.replace(SLASHES_REGEX, separator);
-}
-const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path) {
-	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
-}
-function normalizePath(path, options) {
-	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
-	if (resolvePaths) path = resolve(path);
-	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
-	if (path === ".") return "";
-	const needsSeperator = path[path.length - 1] !== pathSeparator;
-	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/join-path.ts
-function joinPathWithBasePath(filename, directoryPath) {
-	return directoryPath + filename;
-}
-function joinPathWithRelativePath(root, options) {
-	return function(filename, directoryPath) {
-		const sameRoot = directoryPath.startsWith(root);
-		if (sameRoot) return directoryPath.slice(root.length) + filename;
-		else return convertSlashes(relative(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-	};
-}
-function joinPath(filename) {
-	return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-	return directoryPath + filename + separator;
-}
-function build$7(root, options) {
-	const { relativePaths, includeBasePath } = options;
-	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
-}
-
-//#endregion
-//#region src/api/functions/push-directory.ts
-function pushDirectoryWithRelativePath(root) {
-	return function(directoryPath, paths) {
-		paths.push(directoryPath.substring(root.length) || ".");
-	};
-}
-function pushDirectoryFilterWithRelativePath(root) {
-	return function(directoryPath, paths, filters) {
-		const relativePath = directoryPath.substring(root.length) || ".";
-		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-	};
-}
-const pushDirectory = (directoryPath, paths) => {
-	paths.push(directoryPath || ".");
-};
-const pushDirectoryFilter = (directoryPath, paths, filters) => {
-	const path = directoryPath || ".";
-	if (filters.every((filter) => filter(path, true))) paths.push(path);
-};
-const empty$2 = () => {};
-function build$6(root, options) {
-	const { includeDirs, filters, relativePaths } = options;
-	if (!includeDirs) return empty$2;
-	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
-	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-
-//#endregion
-//#region src/api/functions/push-file.ts
-const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) counts.files++;
-};
-const pushFileFilter = (filename, paths, _counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-};
-const pushFileCount = (_filename, _paths, counts, _filters) => {
-	counts.files++;
-};
-const pushFile = (filename, paths) => {
-	paths.push(filename);
-};
-const empty$1 = () => {};
-function build$5(options) {
-	const { excludeFiles, filters, onlyCounts } = options;
-	if (excludeFiles) return empty$1;
-	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-	else if (onlyCounts) return pushFileCount;
-	else return pushFile;
-}
-
-//#endregion
-//#region src/api/functions/get-array.ts
-const getArray = (paths) => {
-	return paths;
-};
-const getArrayGroup = () => {
-	return [""].slice(0, 0);
-};
-function build$4(options) {
-	return options.group ? getArrayGroup : getArray;
-}
-
-//#endregion
-//#region src/api/functions/group-files.ts
-const groupFiles = (groups, directory, files) => {
-	groups.push({
-		directory,
-		files,
-		dir: directory
-	});
-};
-const empty = () => {};
-function build$3(options) {
-	return options.group ? groupFiles : empty;
-}
-
-//#endregion
-//#region src/api/functions/resolve-symlink.ts
-const resolveSymlinksAsync = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	fs.realpath(path, (error, resolvedPath) => {
-		if (error) return queue.dequeue(suppressErrors ? null : error, state);
-		fs.stat(resolvedPath, (error$1, stat) => {
-			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-			if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
-			callback$1(stat, resolvedPath);
-			queue.dequeue(null, state);
-		});
-	});
-};
-const resolveSymlinks = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	try {
-		const resolvedPath = fs.realpathSync(path);
-		const stat = fs.statSync(resolvedPath);
-		if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return;
-		callback$1(stat, resolvedPath);
-	} catch (e) {
-		if (!suppressErrors) throw e;
-	}
-};
-function build$2(options, isSynchronous) {
-	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function dist_isRecursive(path, resolved, state) {
-	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-	let parent = dirname(path);
-	let depth = 1;
-	while (parent !== state.root && depth < 2) {
-		const resolvedPath = state.symlinks.get(parent);
-		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-		if (isSameRoot) depth++;
-		else parent = dirname(parent);
-	}
-	state.symlinks.set(path, resolved);
-	return depth > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-	return state.visited.includes(resolved + state.options.pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/invoke-callback.ts
-const onlyCountsSync = (state) => {
-	return state.counts;
-};
-const groupsSync = (state) => {
-	return state.groups;
-};
-const defaultSync = (state) => {
-	return state.paths;
-};
-const limitFilesSync = (state) => {
-	return state.paths.slice(0, state.options.maxFiles);
-};
-const onlyCountsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.counts, state.options.suppressErrors);
-	return null;
-};
-const defaultAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths, state.options.suppressErrors);
-	return null;
-};
-const limitFilesAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-	return null;
-};
-const groupsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.groups, state.options.suppressErrors);
-	return null;
-};
-function report(error, callback$1, output, suppressErrors) {
-	if (error && !suppressErrors) callback$1(error, output);
-	else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-	const { onlyCounts, group, maxFiles } = options;
-	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-	else if (group) return isSynchronous ? groupsSync : groupsAsync;
-	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-	else return isSynchronous ? defaultSync : defaultAsync;
-}
-
-//#endregion
-//#region src/api/functions/walk-directory.ts
-const readdirOpts = { withFileTypes: true };
-const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	state.queue.enqueue();
-	if (currentDepth < 0) return state.queue.dequeue(null, state);
-	const { fs } = state;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
-		callback$1(entries, directoryPath, currentDepth);
-		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
-	});
-};
-const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	const { fs } = state;
-	if (currentDepth < 0) return;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	let entries = [];
-	try {
-		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
-	} catch (e) {
-		if (!state.options.suppressErrors) throw e;
-	}
-	callback$1(entries, directoryPath, currentDepth);
-};
-function build(isSynchronous) {
-	return isSynchronous ? walkSync : walkAsync;
-}
-
-//#endregion
-//#region src/api/queue.ts
-/**
-* This is a custom stateless queue to track concurrent async fs calls.
-* It increments a counter whenever a call is queued and decrements it
-* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
-*/
-var Queue = class {
-	count = 0;
-	constructor(onQueueEmpty) {
-		this.onQueueEmpty = onQueueEmpty;
-	}
-	enqueue() {
-		this.count++;
-		return this.count;
-	}
-	dequeue(error, output) {
-		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
-			this.onQueueEmpty(error, output);
-			if (error) {
-				output.controller.abort();
-				this.onQueueEmpty = void 0;
-			}
-		}
-	}
-};
-
-//#endregion
-//#region src/api/counter.ts
-var Counter = class {
-	_files = 0;
-	_directories = 0;
-	set files(num) {
-		this._files = num;
-	}
-	get files() {
-		return this._files;
-	}
-	set directories(num) {
-		this._directories = num;
-	}
-	get directories() {
-		return this._directories;
-	}
-	/**
-	* @deprecated use `directories` instead
-	*/
-	/* c8 ignore next 3 */
-	get dirs() {
-		return this._directories;
-	}
-};
-
-//#endregion
-//#region src/api/aborter.ts
-/**
-* AbortController is not supported on Node 14 so we use this until we can drop
-* support for Node 14.
-*/
-var Aborter = class {
-	aborted = false;
-	abort() {
-		this.aborted = true;
-	}
-};
-
-//#endregion
-//#region src/api/walker.ts
-var Walker = class {
-	root;
-	isSynchronous;
-	state;
-	joinPath;
-	pushDirectory;
-	pushFile;
-	getArray;
-	groupFiles;
-	resolveSymlink;
-	walkDirectory;
-	callbackInvoker;
-	constructor(root, options, callback$1) {
-		this.isSynchronous = !callback$1;
-		this.callbackInvoker = build$1(options, this.isSynchronous);
-		this.root = normalizePath(root, options);
-		this.state = {
-			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-			paths: [""].slice(0, 0),
-			groups: [],
-			counts: new Counter(),
-			options,
-			queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
-			symlinks: /* @__PURE__ */ new Map(),
-			visited: [""].slice(0, 0),
-			controller: new Aborter(),
-			fs: options.fs || nativeFs
-		};
-		this.joinPath = build$7(this.root, options);
-		this.pushDirectory = build$6(this.root, options);
-		this.pushFile = build$5(options);
-		this.getArray = build$4(options);
-		this.groupFiles = build$3(options);
-		this.resolveSymlink = build$2(options, this.isSynchronous);
-		this.walkDirectory = build(this.isSynchronous);
-	}
-	start() {
-		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-	}
-	walk = (entries, directoryPath, depth) => {
-		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-		const files = this.getArray(this.state.paths);
-		for (let i = 0; i < entries.length; ++i) {
-			const entry = entries[i];
-			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-				const filename = this.joinPath(entry.name, directoryPath);
-				this.pushFile(filename, files, this.state.counts, filters);
-			} else if (entry.isDirectory()) {
-				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-				if (exclude && exclude(entry.name, path)) continue;
-				this.pushDirectory(path, paths, filters);
-				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
-			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
-				let path = joinPathWithBasePath(entry.name, directoryPath);
-				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
-					if (stat.isDirectory()) {
-						resolvedPath = normalizePath(resolvedPath, this.state.options);
-						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
-						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
-					} else {
-						resolvedPath = useRealPaths ? resolvedPath : path;
-						const filename = basename(resolvedPath);
-						const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
-						resolvedPath = this.joinPath(filename, directoryPath$1);
-						this.pushFile(resolvedPath, files, this.state.counts, filters);
-					}
-				});
-			}
-		}
-		this.groupFiles(this.state.groups, directoryPath, files);
-	};
-};
-
-//#endregion
-//#region src/api/async.ts
-function dist_promise(root, options) {
-	return new Promise((resolve$1, reject) => {
-		callback(root, options, (err, output) => {
-			if (err) return reject(err);
-			resolve$1(output);
-		});
-	});
-}
-function callback(root, options, callback$1) {
-	let walker = new Walker(root, options, callback$1);
-	walker.start();
-}
-
-//#endregion
-//#region src/api/sync.ts
-function sync(root, options) {
-	const walker = new Walker(root, options);
-	return walker.start();
-}
-
-//#endregion
-//#region src/builder/api-builder.ts
-var APIBuilder = class {
-	constructor(root, options) {
-		this.root = root;
-		this.options = options;
-	}
-	withPromise() {
-		return dist_promise(this.root, this.options);
-	}
-	withCallback(cb) {
-		callback(this.root, this.options, cb);
-	}
-	sync() {
-		return sync(this.root, this.options);
-	}
-};
-
-//#endregion
-//#region src/builder/index.ts
-let pm = null;
-/* c8 ignore next 6 */
-try {
-	__require.resolve("picomatch");
-	pm = __require("picomatch");
-} catch {}
-var Builder = class {
-	globCache = {};
-	options = {
-		maxDepth: Infinity,
-		suppressErrors: true,
-		pathSeparator: sep,
-		filters: []
-	};
-	globFunction;
-	constructor(options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		this.globFunction = this.options.globFunction;
-	}
-	group() {
-		this.options.group = true;
-		return this;
-	}
-	withPathSeparator(separator) {
-		this.options.pathSeparator = separator;
-		return this;
-	}
-	withBasePath() {
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withRelativePaths() {
-		this.options.relativePaths = true;
-		return this;
-	}
-	withDirs() {
-		this.options.includeDirs = true;
-		return this;
-	}
-	withMaxDepth(depth) {
-		this.options.maxDepth = depth;
-		return this;
-	}
-	withMaxFiles(limit) {
-		this.options.maxFiles = limit;
-		return this;
-	}
-	withFullPaths() {
-		this.options.resolvePaths = true;
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withErrors() {
-		this.options.suppressErrors = false;
-		return this;
-	}
-	withSymlinks({ resolvePaths = true } = {}) {
-		this.options.resolveSymlinks = true;
-		this.options.useRealPaths = resolvePaths;
-		return this.withFullPaths();
-	}
-	withAbortSignal(signal) {
-		this.options.signal = signal;
-		return this;
-	}
-	normalize() {
-		this.options.normalizePath = true;
-		return this;
-	}
-	filter(predicate) {
-		this.options.filters.push(predicate);
-		return this;
-	}
-	onlyDirs() {
-		this.options.excludeFiles = true;
-		this.options.includeDirs = true;
-		return this;
-	}
-	exclude(predicate) {
-		this.options.exclude = predicate;
-		return this;
-	}
-	onlyCounts() {
-		this.options.onlyCounts = true;
-		return this;
-	}
-	crawl(root) {
-		return new APIBuilder(root || ".", this.options);
-	}
-	withGlobFunction(fn) {
-		this.globFunction = fn;
-		return this;
-	}
-	/**
-	* @deprecated Pass options using the constructor instead:
-	* ```ts
-	* new fdir(options).crawl("/path/to/root");
-	* ```
-	* This method will be removed in v7.0
-	*/
-	/* c8 ignore next 4 */
-	crawlWithOptions(root, options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		return new APIBuilder(root || ".", this.options);
-	}
-	glob(...patterns) {
-		if (this.globFunction) return this.globWithOptions(patterns);
-		return this.globWithOptions(patterns, ...[{ dot: true }]);
-	}
-	globWithOptions(patterns, ...options) {
-		const globFn = this.globFunction || pm;
-		/* c8 ignore next 5 */
-		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-		var isMatch = this.globCache[patterns.join("\0")];
-		if (!isMatch) {
-			isMatch = globFn(patterns, ...options);
-			this.globCache[patterns.join("\0")] = isMatch;
-		}
-		this.options.filters.push((path) => isMatch(path));
-		return this;
-	}
-};
-
-//#endregion
-
-// EXTERNAL MODULE: ./node_modules/picomatch/lib/picomatch.js
-var picomatch = __nccwpck_require__(8016);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/io/glob.ts
-/**
- * The globs of the `results` and `reviews` inputs (files of the workspace) and of repository paths
- * (policy-log's `--evidence`, the files an input glob matched at the base commit). One syntax for
- * all: `*` matches within one path segment, `?` one character of a segment, `**` as a whole
- * segment any number of segments (including none). Nothing else is special: `[`, `{`, `!`, `(`,
- * `\` and the rest are literal, so a path that contains them still works when written out.
- *
- * picomatch matches, given the pattern with every other ASCII punctuation character escaped
- * (toPicomatch): its brackets, braces, extglobs, negation, quotes and backslash escapes would
- * otherwise apply. fdir (the crawler under tinyglobby) walks: tinyglobby either drops every
- * symbolic link or follows linked directories, out of the workspace too, while the inputs need
- * each link listed and none followed, so that the caller can judge the link's real path (no
- * loops, no escape).
- *
- * Patterns are `/`-separated and relative, without `.` or `..` segments; matching is on
- * `/`-separated relative paths.
- */
-
-
-
-function hasGlobChars(pattern) {
-    return /[*?]/.test(pattern);
-}
-/**
- * The pattern in picomatch's syntax: ASCII punctuation but `*`, `?` and `/` escaped. A backslash
- * becomes the class `[\\]`: picomatch collapses runs of backslashes, so `\\` would not survive a
- * backslash-escaped character after it.
- */
-function toPicomatch(pattern) {
-    return pattern
-        .replace(/[!-)+-.:->@[-`{-~]/g, (c) => (c === "\\" ? "[\\\\]" : `\\${c}`))
-        .replace(/(^|\/)\*\*$/, "$1**/*"); // a last `**` is anything below, not the directory itself
-}
-/** A RegExp that tests whether a path matches `pattern`. */
-function glob_globToRegExp(pattern) {
-    return picomatch_default().makeRe(toPicomatch(pattern), {
-        dot: true,
-        nobrace: true,
-        noextglob: true,
-        nonegate: true,
-    });
-}
-/** The leading segments of a pattern that contain no glob characters: where a walk starts. */
-function literalPrefix(pattern) {
-    const segments = pattern.split("/");
-    const out = [];
-    for (const seg of segments.slice(0, -1)) {
-        if (hasGlobChars(seg))
-            break;
-        out.push(seg);
-    }
-    return out.join("/");
-}
-/** Directories never descended into: version control internals are not inputs. */
-const SKIP_DIRS = new Set([".git"]);
-/**
- * Paths (relative to `root`, `/`-separated, sorted) of the files and symbolic links below `root`
- * that match `pattern` (relative to `root`). Links are listed, never followed; a directory that
- * cannot be read is passed over.
- */
-function globFiles(root, pattern) {
-    const regex = glob_globToRegExp(pattern);
-    const start = literalPrefix(pattern);
-    const under = (rel) => (start === "" ? rel : `${start}/${rel}`);
-    const found = new fdir({
-        relativePaths: true,
-        pathSeparator: "/",
-        suppressErrors: true,
-        exclude: (dirName) => SKIP_DIRS.has(dirName),
-        filters: [(rel) => regex.test(under(rel))],
-    })
-        .crawl(start === "" ? root : join(root, start))
-        .sync();
-    return found.map(under).sort();
-}
-
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/git/run-git.ts
@@ -35206,7 +36695,7 @@ class PolicyHistoryError extends errors/* InputError */.dz {
 const SHALLOW_FIX = "Fetch the whole history (git fetch --unshallow), or in GitHub Actions check out with `fetch-depth: 0`.";
 /** Options that keep a user's git configuration (or a `*` in the path) from changing what is read. */
 const FIXED_CONFIG = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "core.quotepath=off"];
-function firstLine(r) {
+function policy_history_firstLine(r) {
     const line = (r.stderr ?? "").split("\n").find((l) => l.trim() !== "");
     return (line ?? `git exited with status ${r.code}`).trim().slice(0, 300);
 }
@@ -35219,7 +36708,7 @@ async function run(g, args, cwd) {
 async function checked(g, args, cwd, what) {
     const r = await run(g, args, cwd);
     if (r.code !== 0)
-        throw new PolicyHistoryError("git-failed", `git failed: ${firstLine(r)}`, `Cannot ${what}: ${firstLine(r)}`);
+        throw new PolicyHistoryError("git-failed", `git failed: ${policy_history_firstLine(r)}`, `Cannot ${what}: ${policy_history_firstLine(r)}`);
     return r;
 }
 const HEADER = "\u0001";
@@ -35318,7 +36807,7 @@ async function verifyCommit(g, cwd, rev) {
 async function policy_history_locate(g, cwd, path) {
     const inside = await run(g, ["rev-parse", "--is-inside-work-tree"], cwd);
     if (inside.code !== 0 || inside.stdout.trim() !== "true")
-        throw new PolicyHistoryError("not-a-checkout", "the workspace is not a git checkout", `${cwd} is not in a git checkout (${inside.code !== 0 ? firstLine(inside) : "not a work tree"}): ` +
+        throw new PolicyHistoryError("not-a-checkout", "the workspace is not a git checkout", `${cwd} is not in a git checkout (${inside.code !== 0 ? policy_history_firstLine(inside) : "not a work tree"}): ` +
             "the policy's history is read from git; run this inside the repository's checkout.");
     const shallow = await checked(g, ["rev-parse", "--is-shallow-repository"], cwd, "read the repository");
     if (shallow.stdout.trim() === "true")
@@ -35522,6 +37011,176 @@ async function policyLogCommand(argv, io) {
     return 0;
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/model-labels.ts
+/**
+ * Short labels for model ids that stay distinct (docs/rank.md "Output"). Leaderboard ids often
+ * share a long prefix ("20251118_mini-v1.15.0_gemini-3-pro-preview-20251118" and its neighbours),
+ * and a hostile export can hold ids that differ only after 200 characters: cutting every id to its
+ * first N characters makes them one label. Here an id longer than the budget keeps its start, the
+ * stretch where it first differs from the ids closest to it, and its end, with "…" where it is
+ * cut; two ids never get the same label (where a cut would make two equal, those labels grow until
+ * they differ — at worst to the whole id).
+ */
+
+/** The ellipsis that marks a cut (Mermaid's labels use ".."). */
+const CUT = "…";
+/**
+ * Where a part of an id ends: the window on the difference starts after the nearest strong one
+ * ("20251118_mini-v1.15.0_gemini-3-pro" shows "gemini-3-pro"), else after a weak one.
+ */
+const STRONG_SEPARATORS = new Set(["_", "/", ":", "@", " "]);
+const WEAK_SEPARATORS = new Set(["-", "."]);
+/** The last position p in [from, to) with id[p] in `set`; −1 when none. */
+function lastIndexIn(id, set, from, to) {
+    for (let p = to - 1; p >= from; p--)
+        if (set.has(id[p]))
+            return p;
+    return -1;
+}
+/** Longer than any label: model ids are at most 4,096 characters (src/read/limits.ts). */
+const WHOLE_ID_CHARS = 8192;
+/** Length of the common prefix of two code-point arrays. */
+function commonPrefix(x, y) {
+    const n = Math.min(x.length, y.length);
+    let i = 0;
+    while (i < n && x[i] === y[i])
+        i++;
+    return i;
+}
+/** Length of the common suffix of two code-point arrays. */
+function commonSuffix(x, y) {
+    const n = Math.min(x.length, y.length);
+    let i = 0;
+    while (i < n && x[x.length - 1 - i] === y[y.length - 1 - i])
+        i++;
+    return i;
+}
+function compare(x, y) {
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) {
+        const a = x[i];
+        const b = y[i];
+        if (a !== b)
+            return a < b ? -1 : 1;
+    }
+    return x.length - y.length;
+}
+/**
+ * For each id, the longest prefix (and suffix) it shares with another id: found among its
+ * neighbours in sorted order (of the ids, and of the reversed ids). The prefix's length is where
+ * the id first differs from the id closest to it.
+ */
+function sharedEnds(cps) {
+    const n = cps.length;
+    const late = new Array(n).fill(0);
+    const suffix = new Array(n).fill(0);
+    const longest = (out, order, shared) => {
+        for (let p = 0; p + 1 < n; p++) {
+            const i = order[p];
+            const j = order[p + 1];
+            const l = shared(i, j);
+            out[i] = Math.max(out[i], l);
+            out[j] = Math.max(out[j], l);
+        }
+    };
+    const byStart = cps.map((_, i) => i).sort((i, j) => compare(cps[i] ?? [], cps[j] ?? []));
+    longest(late, byStart, (i, j) => commonPrefix(cps[i] ?? [], cps[j] ?? []));
+    const reversed = cps.map((c) => [...c].reverse());
+    const byEnd = cps.map((_, i) => i).sort((i, j) => compare(reversed[i] ?? [], reversed[j] ?? []));
+    longest(suffix, byEnd, (i, j) => commonSuffix(cps[i] ?? [], cps[j] ?? []));
+    return { late, suffix };
+}
+/**
+ * Where the part of the id holding position `at` starts (after a separator), looking back at most
+ * `reach` characters; −1 when there is no separator that near.
+ */
+function partStart(id, at, reach) {
+    const from = Math.max(0, at - reach);
+    for (const separators of [STRONG_SEPARATORS, WEAK_SEPARATORS]) {
+        const p = lastIndexIn(id, separators, from, at);
+        if (p >= 0)
+            return p + 1;
+    }
+    return -1;
+}
+/**
+ * One id cut to about `budget` code points: whole when it fits; else its start and end with the
+ * first difference (`at`: the first position where it differs from its closest id) kept in view,
+ * from the start of the part that holds it.
+ */
+function cut(id, budget, at, mark) {
+    const b = Math.max(4, budget);
+    if (id.length <= b)
+        return id.join("");
+    const keep = b - 1;
+    const tail = Math.max(1, Math.floor(keep / 4));
+    const head = keep - tail;
+    // The difference is within the start (or there is none): start … end.
+    if (at < head || at >= id.length)
+        return [...id.slice(0, head), mark, ...id.slice(id.length - tail)].join("");
+    // The rest of the id from the differing part fits: start … that part to the end.
+    const part = partStart(id, at, keep - 2);
+    if (part >= 0 && id.length - part <= keep - 1)
+        return [...id.slice(0, keep - (id.length - part)), mark, ...id.slice(part)].join("");
+    // Start … the stretch from the differing part on … end.
+    const keep2 = b - 2;
+    const start = Math.max(1, Math.floor(keep2 / 4));
+    const end = Math.max(1, Math.floor(keep2 / 6));
+    const middle = keep2 - start - end;
+    const near = partStart(id, at, middle - 1);
+    const from = Math.max(start, near >= 0 ? near : at - Math.floor(middle / 4));
+    const to = Math.min(id.length - end, from + middle);
+    return [...id.slice(0, start), mark, ...id.slice(from, to), mark, ...id.slice(id.length - end)].join("");
+}
+/**
+ * Labels for `ids` (distinct strings), each at most about `maxChars` code points where that keeps
+ * the labels distinct, aligned with `ids`. Equal ids get equal labels.
+ */
+function distinctLabels(ids, maxChars, mark = CUT) {
+    const cps = ids.map((id) => Array.from(typeof id === "string" ? id : String(id)));
+    const { late, suffix } = sharedEnds(cps);
+    // The window shows where the id first differs from the id closest to it.
+    const at = late;
+    const budget = cps.map(() => maxChars);
+    const labels = cps.map((c, i) => cut(c, maxChars, at[i], mark));
+    // Each round at least doubles a colliding label's budget, and a budget of the id's length is
+    // the id itself, so this ends.
+    for (;;) {
+        const owners = new Map();
+        labels.forEach((l, i) => {
+            const set = owners.get(l) ?? new Set();
+            set.add(ids[i]);
+            owners.set(l, set);
+        });
+        let grew = false;
+        labels.forEach((l, i) => {
+            if ((owners.get(l)?.size ?? 0) < 2)
+                return;
+            const c = cps[i] ?? [];
+            if (l === c.join(""))
+                return;
+            if (at[i] !== late[i])
+                at[i] = late[i];
+            else
+                budget[i] = Math.min(c.length, Math.max(2 * budget[i], maxChars + suffix[i]));
+            labels[i] = cut(c, budget[i], at[i], mark);
+            grew = true;
+        });
+        if (!grew)
+            return labels;
+    }
+}
+/** distinctLabels as a lookup by id. */
+function labelMap(ids, maxChars) {
+    const labels = distinctLabels(ids, maxChars);
+    return new Map(ids.map((id, i) => [id, labels[i]]));
+}
+/** Each id JSON-quoted (quote.ts's escapes) as its distinct label of about `maxChars`: for messages. */
+function model_labels_quotedModels(ids, maxChars = 60) {
+    const labels = labelMap(ids, maxChars);
+    return (id) => quoteUpTo(labels.get(id) ?? id, WHOLE_ID_CHARS);
+}
+
 ;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
 /**
  * The words and table rows of the rank report, shared by the Markdown and the text renderers
@@ -35529,6 +37188,7 @@ async function policyLogCommand(argv, io) {
  * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
  * `f.text` / `f.code`; everything else is generated here.
  */
+
 
 /** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
 function rank_sections_add(out, ...parts) {
@@ -35552,6 +37212,37 @@ const SHORT_DETAILS = [
     { pairs: 0, tasks: 0, matrix: false, chart: false },
 ];
 const RANK_TITLE = "Model ranking";
+/** The headline names this many models that could be first, then counts the rest. */
+const HEADLINE_MODELS = 10;
+const labelsByReport = new WeakMap();
+/**
+ * A model id as shown in the report's prose and tables: cut to about `chars` characters from the
+ * middle so that no two ranked models share a label (model-labels.ts); the JSON has the whole id.
+ */
+function modelLabel(r, id, chars = MODEL_ID_CHARS) {
+    let byChars = labelsByReport.get(r);
+    if (byChars === undefined) {
+        byChars = new Map();
+        labelsByReport.set(r, byChars);
+    }
+    let labels = byChars.get(chars);
+    if (labels === undefined) {
+        labels = labelMap(r.models.map((m) => m.model), chars);
+        byChars.set(chars, labels);
+    }
+    return labels.get(id) ?? id;
+}
+/** modelLabel made safe by `f` (as code). */
+function modelCode(r, f, id, chars = MODEL_ID_CHARS) {
+    return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
+}
+/**
+ * What the leaderboard says about ranks and groups, in every format: who could be first, and
+ * that a group is a stretch the evidence separates from the next, not a tie.
+ */
+const RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
+    "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
+    "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
 /**
  * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
  * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
@@ -35564,14 +37255,25 @@ function rankHeader(r, f) {
     };
 }
 function rank_sections_headline(r, f) {
-    return r.top === null
-        ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
-        : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
+    if (r.top !== null)
+        return `${modelCode(r, f, r.top)} ${f.gen("is first: ordered above every other model")}`;
+    const first = r.could_be_first;
+    const names = first
+        .slice(0, HEADLINE_MODELS)
+        .map((id) => modelCode(r, f, id))
+        .join(f.gen(", "));
+    const more = first.length > HEADLINE_MODELS
+        ? f.gen(` and ${first.length - HEADLINE_MODELS} more (marked in the leaderboard)`)
+        : "";
+    const lead = first.length === 1
+        ? "the top is not taken as resolved (the history was rewritten); could be first: "
+        : `the top is unresolved: ${first.length} models could be first: `;
+    return `${f.gen(lead)}${names}${more}`;
 }
 function yesNo(x) {
     return x === null ? "n/a" : x ? "yes" : "no";
 }
-/** The sentences under the headline: the set, the adjustment, the seed's question. */
+/** The sentences under the headline: the set, the family's guarantee, the seed's question. */
 function summaryLines(r, f) {
     const a = r.adjustment;
     const top = r.models[0];
@@ -35580,15 +37282,15 @@ function summaryLines(r, f) {
         : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
     const lines = [
         f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
-        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered by Holm's step-down over the pairs (family α = ${formatPercent(a.family_alpha)}, each directional claim one-sided at α/(m − r); last level ${formatDecimal(a.final_level, 5)}).`),
+        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${formatDecimal(a.final_level, 5)}.`),
     ];
     if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${f.code(top.model, MODEL_ID_CHARS)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
     }
     return lines;
 }
 function leaderboardHeader(r) {
-    const head = ["rank", "model", "score", "validity interval", "rank range", "group"];
+    const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
     if (r.reference !== null)
         head.push("vs reference");
     return head;
@@ -35597,10 +37299,11 @@ function leaderboardRows(r, f) {
     return r.models.map((m, i) => {
         const row = [
             f.gen(String(i + 1)),
-            f.code(m.model, MODEL_ID_CHARS) + (m.model === r.reference ? f.gen(" (reference)") : ""),
+            modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
             f.gen(formatPercent(m.score)),
             f.gen(formatPercentInterval(m.interval)),
             f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
+            f.gen(m.rank_low === 1 ? "yes" : "no"),
             f.gen(String(m.group)),
         ];
         if (r.reference !== null)
@@ -35637,21 +37340,21 @@ function matrixCell(r, row, col) {
 function matrixRows(r, f) {
     const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
     const rows = r.models.map((row, i) => [
-        `${f.gen(`#${i + 1}`)} ${f.code(row.model, 30)}`,
+        `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
         ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
     ]);
     return { header, rows };
 }
-const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels alone decide it; r: run variance).";
+const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
 const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
-function pairRow(p, f) {
+function pairRow(r, p, f) {
     const relation = p.relation === "a_better"
         ? "first above"
         : p.relation === "b_better"
             ? "second above"
             : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
     return [
-        `${f.code(p.a, 40)} ${f.gen("vs")} ${f.code(p.b, 40)}`,
+        `${modelCode(r, f, p.a, 40)} ${f.gen("vs")} ${modelCode(r, f, p.b, 40)}`,
         f.gen(format_number_formatPp(p.margin)),
         f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
         f.gen(format_number_formatPp(p.se).replace("+", "")),
@@ -35692,9 +37395,18 @@ function adjacentPairs(r) {
 function unresolvedPairs(r) {
     return r.pairs.filter((p) => p.relation === "unresolved");
 }
-function reviewSentence(x, f) {
-    const n = (k) => k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`;
-    return `${f.code(x.a, MODEL_ID_CHARS)} ${f.gen("vs")} ${f.code(x.b, MODEL_ID_CHARS)}${f.gen(`: the open labels alone decide this order. To settle it ${n(x.reviews_to_settle_a_better)} (first above) or ${n(x.reviews_to_settle_b_better)} (second above), if they come out that way; review these first:`)}`;
+/**
+ * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
+ * tasks follow (none: the sentence does not announce them).
+ */
+function reviewSentence(r, x, f, shown) {
+    const way = (k, side) => k === null
+        ? `no resolution of the open labels puts the ${side} above`
+        : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
+    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
+}
+function capitalised(s) {
+    return s.charAt(0).toUpperCase() + s.slice(1);
 }
 const TASK_HEADER = ["task", "label", "d", "evidence"];
 function taskRows(x, limit, f, evidence) {
@@ -35710,7 +37422,7 @@ function taskRows(x, limit, f, evidence) {
 const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
 function commonRows(r, f) {
     return r.models.map((m) => [
-        f.code(m.model, MODEL_ID_CHARS),
+        modelCode(r, f, m.model),
         f.gen(formatCount(m.absence_adds_back)),
         f.gen(formatCount(m.absence_adds_back_valid)),
         m.harness_revisions.length === 0
@@ -35744,6 +37456,8 @@ function settingsLines(r, f) {
 
 
 
+
+
 /** The score chart's frame, in SVG user units (the SVG scales to its box). */
 const SCORE_CHART = {
     width: 840,
@@ -35760,6 +37474,27 @@ const SCORE_CHART_MAX_MODELS = 60;
 /** Up to this many models the pairs are a matrix; beyond, a list (render-rank-html.ts). */
 const HTML_MATRIX_MAX_MODELS = 30;
 const rank_charts_html_pct = (x) => x * 100;
+/**
+ * Each model's label for a picture (at most about `chars` characters, never two alike:
+ * model-labels.ts) and its whole id for the tooltip, both escaped.
+ */
+function pictureLabels(models, chars) {
+    // Cut what is seen: hidden code points as their visible stand-ins (html-text.ts's rule).
+    const labels = distinctLabels(models.map((m) => visibleText(m.model)), chars);
+    return models.map((m, i) => ({
+        shown: escapeHtmlGenerated(labels[i]),
+        full: chartLabel(m.model, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
+    }));
+}
+/** An id as the page shows it, unescaped: one line, each hidden code point as `\u{…}`. */
+function visibleText(id) {
+    let out = "";
+    for (const c of id.replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ")) {
+        const cp = c.codePointAt(0) ?? 0;
+        out += isHiddenCodePoint(cp) ? visibleCodePoint(cp) : c;
+    }
+    return out;
+}
 /** The values the score axis must hold, in %: every score and both bands' ends. */
 function scoreAxisValues(models) {
     const out = [];
@@ -35788,9 +37523,11 @@ function scoreChartSvg(r) {
     const axis = niceAxis(scoreAxisValues(models), { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
     const x = linearScale(axis.lo, axis.hi, c.plotLeft, c.plotRight);
     const rowsBottom = c.top + models.length * c.rowHeight;
+    // "#12 " and the id share the label's characters, so every label ends before the plot.
+    const labels = pictureLabels(models, c.labelChars - `#${models.length} `.length);
     const out = [
         `<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 ${c.width} ${height}" role="img" aria-labelledby="score-chart-title">`,
-        `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shaded rows are statistically tied groups.</title>`,
+        `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shading alternates by group (stretches of the leaderboard the evidence separates).</title>`,
     ];
     // Groups: every other group shaded, a line between groups, the group's number at the right.
     let start = 0;
@@ -35814,8 +37551,7 @@ function scoreChartSvg(r) {
     }
     models.forEach((m, i) => {
         const cy = c.top + i * c.rowHeight + c.rowHeight / 2;
-        // "#12 " and the id share the label's characters, so every label ends before the plot.
-        const label = chartLabel(m.model, c.labelChars - `#${i + 1} `.length);
+        const label = labels[i];
         const parts = [`<g class="model-row">`, `<title>${modelTitle(r, m, i, label.full)}</title>`];
         parts.push(`<text x="4" y="${px(cy + 4)}" font-size="12" font-family="ui-monospace,'Liberation Mono',Menlo,Consolas,monospace" fill="${COLOURS.ink}">#${i + 1} ${label.shown}</text>`);
         if (m.run_variance_band !== null) {
@@ -35874,7 +37610,7 @@ function pairMatrixHtml(r) {
     const k = r.models.length;
     const rowHeadWidth = k > 12 ? 150 : 220;
     const chars = k > 12 ? 16 : 26;
-    const names = r.models.map((m) => chartLabel(m.model, chars));
+    const names = pictureLabels(r.models, chars);
     const cols = [`<col style="width:${rowHeadWidth}px">`, ...r.models.map(() => "<col>")].join("");
     const head = `<tr><th class="row">row vs column</th>${names
         .map((n, i) => `<th title="${n.full}">#${i + 1}</th>`)
@@ -35896,18 +37632,22 @@ function pairMatrixHtml(r) {
 /**
  * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
  * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
- * policy gates on a candidate), and a plain-text title for the check run. Model ids are escaped
- * in Markdown and left out of the title (the check run's title is not rendered, but stays
- * generated words and numbers only, like evaluate's).
+ * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
+ * that names the models that could be first. Model ids are escaped in Markdown; in the title
+ * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
+ * middle so that two never look alike (model-labels.ts).
  */
+
 
 const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
 /** What each requirement asks, in words (no model ids). */
 const REQUIREMENT_TEXT = {
-    top_resolved: "the top model is resolved",
-    top_group: "the candidate is in a top group the evidence separates from the rest",
+    top_resolved: "one model is ordered above every other",
+    top_group: "the candidate could be first and is ordered above every model that could not",
     above_reference: "the candidate is ordered above the reference",
 };
+/** The check title names this many models that could be first, then counts the rest. */
+const TITLE_MODELS = 3;
 const render_rank_gate_MODEL_CHARS = 120;
 /**
  * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
@@ -35915,11 +37655,13 @@ const render_rank_gate_MODEL_CHARS = 120;
  */
 function rankGateParts(r, f) {
     const g = r.gate;
+    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
+    const code = (id) => f.code(labels.get(id) ?? id, WHOLE_ID_CHARS);
     const who = [];
     if (g.candidate !== null)
-        who.push(`${f.gen("candidate")} ${f.code(g.candidate, render_rank_gate_MODEL_CHARS)}`);
+        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
     if (g.require === "above_reference" && r.reference !== null)
-        who.push(`${f.gen("reference")} ${f.code(r.reference, render_rank_gate_MODEL_CHARS)}`);
+        who.push(`${f.gen("reference")} ${code(r.reference)}`);
     return {
         heading: f.gen(`${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`),
         requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
@@ -35939,12 +37681,24 @@ function renderRankGateMarkdown(r, title) {
         lines.push(`- ${reason}`);
     return lines.join("\n") + "\n";
 }
-/** The check run's title: verdict and requirement, generated words only. */
+/**
+ * The check run's title (and the action's log line): the verdict, the requirement, and who could
+ * be first — by name, as the headline says it.
+ */
 function rankGateTitle(r) {
     const g = r.gate;
     const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
-    const top = r.top_resolved ? "top resolved" : `top unresolved (${r.groups[0]?.length ?? 0} tied)`;
-    return `${verdict}: ${REQUIREMENT_TEXT[g.require]}; ${r.models.length} models, ${top}`;
+    const q = quotedModels(r.models.map((m) => m.model), 40);
+    const first = r.could_be_first;
+    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
+    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
+    const who = r.top !== null
+        ? `${q(r.top)} is first`
+        : first.length === 1
+            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
+            : `${first.length} models could be first: ${names}${more}`;
+    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
+    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/rank/render-rank-html.ts
@@ -35971,7 +37725,7 @@ function scoreSection(r) {
             `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> score (valid-only, common set)</li>`,
             legendItem(COLOURS.band, "validity band: the score under every resolution of the open labels", COLOURS.bandEdge),
             `<li><svg width="18" height="10" aria-hidden="true"><rect x="0" y="4" width="18" height="2" fill="${COLOURS.run}"/><rect x="0" y="0" width="1.5" height="10" fill="${COLOURS.run}"/><rect x="16.5" y="0" width="1.5" height="10" fill="${COLOURS.run}"/></svg> run-variance band: the validity band widened by q·SE</li>`,
-            legendItem(COLOURS.groupShade, "G: group (statistically tied)"),
+            legendItem(COLOURS.groupShade, "G: group (separated from the next; not a tie)"),
         ].join("")}</ul>`,
         "<figure>",
         scoreChartSvg(r),
@@ -35990,8 +37744,8 @@ function pairSection(r) {
         out.push(`<ul class="legend">${[
             legendItem(COLOURS.above, "▲ row ordered above column"),
             legendItem(COLOURS.below, "▼ row ordered below column"),
-            legendItem(COLOURS.validity, "≈v unresolved: the open labels alone decide it"),
-            legendItem(COLOURS.runVariance, "≈r unresolved by run variance"),
+            legendItem(COLOURS.validity, "≈v unresolved: the open labels can decide it"),
+            legendItem(COLOURS.runVariance, "≈r unresolved by run variance (or an exact tie)"),
         ].join("")}</ul>`, pairMatrixHtml(r), render_rank_html_p(render_rank_html_f.gen(`${MATRIX_LEGEND} Hover a cell for its figures.`), "small"));
     }
     else {
@@ -35999,11 +37753,11 @@ function pairSection(r) {
         const shown = open.slice(0, FULL_DETAIL.pairs);
         out.push(render_rank_html_p(render_rank_html_f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`)));
         if (shown.length > 0)
-            out.push(htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), shown.map((x) => pairRow(x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
+            out.push(htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), shown.map((x) => pairRow(r, x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
         if (shown.length < open.length)
             out.push(render_rank_html_p(render_rank_html_f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`)));
     }
-    out.push(render_rank_html_p(render_rank_html_f.gen("Adjacent models (in rank order):")), htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), adjacentPairs(r).map((x) => pairRow(x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
+    out.push(render_rank_html_p(render_rank_html_f.gen("Adjacent models (in rank order):")), htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), adjacentPairs(r).map((x) => pairRow(r, x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
     return out;
 }
 function reviewSection(r) {
@@ -36011,9 +37765,9 @@ function reviewSection(r) {
         return [];
     const out = ["<h2>Open tasks to review first</h2>"];
     for (const x of r.review_first) {
-        out.push(render_rank_html_p(reviewSentence(x, render_rank_html_f)));
         // Evidence as text, never a link: the page loads and links to nothing.
         const rows = taskRows(x, FULL_DETAIL.tasks, render_rank_html_f, (e) => render_rank_html_f.code(e, 120));
+        out.push(render_rank_html_p(reviewSentence(r, x, render_rank_html_f, rows.length)));
         if (rows.length > 0)
             out.push(htmlTable(TASK_HEADER.map((s) => render_rank_html_f.gen(s)), rows, { numeric: [2] }));
         if (rows.length < x.tasks.length)
@@ -36045,7 +37799,7 @@ function renderRankHtml(r) {
     rank_sections_add(body, warningBoxes(head.warnings, (w) => w));
     rank_sections_add(body, scoreSection(r));
     rank_sections_add(body, pairSection(r));
-    body.push("<h2>Leaderboard</h2>", htmlTable(leaderboardHeader(r).map((s) => render_rank_html_f.gen(s)), leaderboardRows(r, render_rank_html_f), { numeric: [0, 2] }), render_rank_html_p(render_rank_html_f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range.")));
+    body.push("<h2>Leaderboard</h2>", htmlTable(leaderboardHeader(r).map((s) => render_rank_html_f.gen(s)), leaderboardRows(r, render_rank_html_f), { numeric: [0, 2] }), render_rank_html_p(render_rank_html_f.gen(RANK_NOTE)));
     rank_sections_add(body, reviewSection(r));
     body.push("<h2>Common set</h2>", render_rank_html_p(render_rank_html_f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`)), htmlTable(COMMON_HEADER.map((s) => render_rank_html_f.gen(s)), commonRows(r, render_rank_html_f), { numeric: [1, 2] }), "<h2>Settings and provenance</h2>");
     rank_sections_add(body, settingsLines(r, render_rank_html_f).map((s) => render_rank_html_p(s, "small")));
@@ -36055,10 +37809,11 @@ function renderRankHtml(r) {
 ;// CONCATENATED MODULE: ./src/core/rank/rank-gate.ts
 /**
  * The rank gate (docs/rank.md "Gating"): what the policy's `rank.require` asks of the candidate,
- * decided from the ranking alone (the Holm-adjusted pairs, the rank intervals and the groups).
+ * decided from the ranking alone (the Holm-adjusted pairs and the models that could be first).
  * Accept when the evidence shows the requirement holds, reject when it orders the candidate out,
  * unresolved otherwise; like evaluate, a tie is never read as a pass.
  */
+
 
 
 /**
@@ -36095,8 +37850,19 @@ function orderedAbove(report, model) {
     }
     return report.models.map((m) => m.model).filter((m) => above.has(m));
 }
-function listed(models) {
-    const shown = models.slice(0, 5).map(quote).join(", ");
+/** The models the pairs order below `model`, in the report's leaderboard order. */
+function orderedBelow(report, model) {
+    const below = new Set();
+    for (const p of report.pairs) {
+        if (p.a === model && p.relation === "a_better")
+            below.add(p.b);
+        if (p.b === model && p.relation === "b_better")
+            below.add(p.a);
+    }
+    return report.models.map((m) => m.model).filter((m) => below.has(m));
+}
+function listed(models, q) {
+    const shown = models.slice(0, 5).map(q).join(", ");
     return models.length > 5 ? `${shown}, …` : shown;
 }
 /** The gate's verdict on a ranking. Pure; checkRankGate has accepted its inputs. */
@@ -36107,38 +37873,51 @@ function rankGate(report, require, candidate) {
         verdict,
         reasons: [reason],
     });
+    const first = report.could_be_first;
+    const q = model_labels_quotedModels(report.models.map((m) => m.model));
     if (require === "top_resolved") {
-        const top = report.groups[0] ?? [];
         return report.top_resolved && report.top !== null
-            ? out("accept", `The top is resolved: ${quote(report.top)} is ordered above every other model.`)
-            : out("unresolved", `The top is unresolved: ${rank_gate_plural(top.length, "model", "models")} (${listed(top)}) are statistically tied at the top.`);
+            ? out("accept", `The top is resolved: ${q(report.top)} is ordered above every other model.`)
+            : out("unresolved", `The top is unresolved: ${rank_gate_plural(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
     }
     const c = candidate ?? "";
     const model = report.models.find((m) => m.model === c);
     if (model === undefined)
         throw new errors/* InputError */.dz(`The candidate ${quote(c)} is not among the ranked models.`);
-    if (require === "top_group") {
-        const above = orderedAbove(report, c);
-        if (above.length > 0)
-            return out("reject", `${quote(c)} is not in the top: ${rank_gate_plural(above.length, "model is", "models are")} ordered above it (${listed(above)}).`);
-        const top = report.groups[0] ?? [];
-        if (report.groups.length > 1 && top.includes(c))
-            return out("accept", `${quote(c)} is in the top group (${rank_gate_plural(top.length, "model", "models")}): no model is ordered above it, and it is ordered above every model outside the group.`);
-        return out("unresolved", `No model is ordered above ${quote(c)}, but the evidence separates no top group from the rest: all ${report.models.length} models are in one group.`);
-    }
+    if (require === "top_group")
+        return topGroupGate(report, c, out, q);
     const reference = report.reference ?? "";
     const pair = report.pairs.find((p) => (p.a === c && p.b === reference) || (p.a === reference && p.b === c));
     if (pair === undefined)
         throw new errors/* InputError */.dz(`The reference ${quote(reference)} is not among the ranked models.`);
     const candidateAbove = pair.relation === "unresolved" ? null : (pair.relation === "a_better") === (pair.a === c);
     if (candidateAbove === true)
-        return out("accept", `${quote(c)} is ordered above the reference ${quote(reference)}.`);
+        return out("accept", `${q(c)} is ordered above the reference ${q(reference)}.`);
     if (candidateAbove === false)
-        return out("reject", `The reference ${quote(reference)} is ordered above ${quote(c)}.`);
+        return out("reject", `The reference ${q(reference)} is ordered above ${q(c)}.`);
     const why = pair.unresolved_by === "validity"
         ? "the open validity labels alone can decide their order"
         : "run variance keeps them apart by less than the adjusted confidence bounds";
-    return out("unresolved", `${quote(c)} and the reference ${quote(reference)} are not ordered: ${why}.`);
+    return out("unresolved", `${q(c)} and the reference ${q(reference)} are not ordered: ${why}.`);
+}
+/**
+ * top_group: the candidate is in the top group — the models that could be first (no model is
+ * ordered above them) — and the evidence separates it from the rest: it is ordered above every
+ * model that could not be first. Reject when a model is ordered above it; unresolved otherwise.
+ */
+function topGroupGate(report, c, out, q) {
+    const above = orderedAbove(report, c);
+    if (above.length > 0)
+        return out("reject", `${q(c)} could not be first: ${rank_gate_plural(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
+    const first = new Set(report.could_be_first);
+    const rest = report.models.map((m) => m.model).filter((m) => !first.has(m));
+    if (rest.length === 0)
+        return out("unresolved", `${q(c)} could be first, but so could every one of the ${report.models.length} models: the evidence separates no top group from the rest.`);
+    const below = new Set(orderedBelow(report, c));
+    const notBelow = rest.filter((m) => !below.has(m));
+    if (notBelow.length === 0)
+        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${rank_gate_plural(rest.length, "model", "models")}).`);
+    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${rank_gate_plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
 }
 
 ;// CONCATENATED MODULE: ./src/core/task-table-view.ts
@@ -36245,6 +38024,7 @@ function commonSet(data, policy) {
     const addsBackValid = new Uint32Array(k);
     let broken = 0;
     let universe = 0;
+    let labelledValid = 0;
     for (let i = 0; i < n; i++) {
         const label = validityCode(tasks.validity(i));
         if (label === BROKEN_CODE) {
@@ -36252,6 +38032,8 @@ function commonSet(data, policy) {
             continue;
         }
         universe++;
+        if (label === VALID_CODE)
+            labelledValid++;
         let without = 0;
         let absent = -1;
         for (let m = 0; m < k; m++) {
@@ -36297,6 +38079,13 @@ function commonSet(data, policy) {
         }
     }
     const threshold = policy.accept_if.common_valid_tasks;
+    if (!satisfies(valid, threshold) && labelledValid === 0) {
+        throw new errors/* InputError */.dz(`No task is labelled valid: of the ${universe} non-broken task${universe === 1 ? "" : "s"} the ${k} ranked models ran, none has the label valid ` +
+            `(a ranking counts only valid tasks; the policy's common_valid_tasks asks for ${threshold.text}). ` +
+            "Add labels: a reviews file with --reviews (model-gate import reviews-csv for your own review sheet), " +
+            "or, for SWE-bench Verified, model-gate import verified-annotations with the results' --dataset-revision " +
+            "or the same --tasks list the results were imported with, so that its labels apply to these tasks (docs/importers.md).");
+    }
     if (!satisfies(valid, threshold)) {
         const shrink = data.models
             .map((model, m) => ({ model, valid: addsBackValid[m], all: addsBack[m] }))
@@ -36352,13 +38141,33 @@ function pairColumns(set, a, b) {
 
 ;// CONCATENATED MODULE: ./src/core/rank/holm.ts
 /**
- * Holm's step-down over the m pairs of a ranking (docs/rank.md "Multiplicity"). Each pair carries
- * two directional claims, "a above b" (LCB > 0) and "b above a" (UCB < 0), each tested one-sided
- * at α/(m − r), r the pairs ordered so far. The batch form below orders, in each round, every
- * pair that clears the current level, then raises the level and goes again until a round orders
- * nothing: since the level only grows as r grows, a pair ordered by the sequential procedure (one
- * pair at a time, smallest p-value first) is ordered here and no other, and this needs no p-value.
+ * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
+ * of the m pairs carries two claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). Holm's
+ * procedure over all 2m claims tests, after r claims are made, every claim not yet made at
+ * α/(2m − r). Its family-wise error is at most α for any true margins — a tied pair (Δ = 0) has
+ * both claims wrong, an untied pair one — with no assumption on how the pairs depend on each
+ * other, because each claim's bound alone holds with probability 1 − its level (Holm 1979).
+ * The reverse claim of an ordered pair stays in the count: LCB ≤ Δ_L ≤ Δ_H ≤ UCB, so it can never
+ * be made, but it is one of the claims the bound is over.
+ *
+ * The batch form below orders, in each round, every pair that clears the current level, then
+ * raises the level and goes again until a round orders nothing: since the level only grows as r
+ * grows, a claim made by the sequential procedure (one claim at a time, smallest p-value first) is
+ * made here and no other, and this needs no p-value. The level schedule is a parameter only so
+ * that scripts/simulate-rank.mjs can run other schedules on the same data; the gate uses
+ * DIRECTIONAL_HOLM.
  */
+
+/**
+ * The family's guarantee in one sentence, as every format states it (the report JSON's
+ * adjustment.guarantee, the Markdown, text and HTML summaries).
+ */
+function familyGuarantee(alpha, m) {
+    return (`The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${formatPercent(alpha)}: ` +
+        `Holm's step-down over the ${2 * m} directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.`);
+}
+/** Holm over the 2m directional claims: α/(2m − r). */
+const DIRECTIONAL_HOLM = (alpha, m, r) => alpha / (2 * m - r);
 function isOrdered(b) {
     return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
 }
@@ -36368,7 +38177,7 @@ function isOrdered(b) {
  * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
  * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
  */
-function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false) {
+function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
     const bounds = new Array(m);
     const level = new Float64Array(m);
     const round = new Uint32Array(m);
@@ -36376,10 +38185,10 @@ function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false) {
     const stuck = new Uint8Array(m);
     let r = 0;
     let rounds = 0;
-    let current = alpha / m;
+    let current = schedule(alpha, m, 0);
     while (r < m) {
         rounds++;
-        current = alpha / (m - r);
+        current = schedule(alpha, m, r);
         let newly = 0;
         for (let p = 0; p < m; p++) {
             if (ordered[p] === 1 || stuck[p] === 1)
@@ -36441,7 +38250,8 @@ function modelsAsOfReview(data, n) {
  * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
  * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
  * falls between positions p and p + 1 of the score order exactly when every model in the top p is
- * ordered above every model after it; the blocks between cuts are the groups (statistically tied).
+ * ordered above every model after it; the blocks between cuts are the groups (separated from each
+ * other; pairs inside a group may be ordered too, so a group is not a tie).
  */
 function rankOrder(k, above, order) {
     const rankLow = new Uint32Array(k);
@@ -36483,38 +38293,24 @@ function rankOrder(k, above, order) {
     return { rankLow, rankHigh, group, groups };
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
-/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.1.0";
-
-;// CONCATENATED MODULE: ./src/core/rank/rank.ts
-/**
- * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
- * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
- * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
- * adds Holm's step-down over the pairs, the rank intervals and groups, and for the adjacent pairs
- * that the open labels alone keep unordered, the open tasks to review first.
- */
+;// CONCATENATED MODULE: ./src/core/rank/rank-pairs.ts
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** The validity band holds 0 (touching counts): the open labels alone can decide the pair's order. */
+/** The validity band holds 0 (touching counts): no level can order the pair (LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤ UCB). */
 function bandHoldsZero(lower, upper) {
     return lower === null || upper === null || (lower <= 0 && upper >= 0);
+}
+/**
+ * Why an unordered pair is unordered: `validity` when the open labels can move its margin and 0 is
+ * within the band they span (Δ_L ≤ 0 ≤ Δ_H, Δ_L < Δ_H: reviews could decide it); else
+ * `run_variance` — the band excludes 0 but run variance does not, or the band is the single point
+ * 0 (an exact score tie no review can move: only more tasks or attempts could order it).
+ */
+function unresolvedBy(lower, upper) {
+    if (lower === null || upper === null)
+        return "validity";
+    return lower <= 0 && upper >= 0 && lower < upper ? "validity" : "run_variance";
 }
 /** The pairs (a, b), a before b in the models' order, as indices. */
 function pairIndices(k) {
@@ -36524,32 +38320,18 @@ function pairIndices(k) {
             out.push([a, b]);
     return out;
 }
-function checkModels(models, reference) {
-    if (models.length < 2) {
-        throw new errors/* InputError */.dz(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
-    }
-    if (reference !== null && !models.includes(reference)) {
-        throw new errors/* InputError */.dz(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
-            `add it to --models.`);
-    }
+/** Index of the pair {i, j} in pairIndices(k) order. */
+function pairIndex(k, i, j) {
+    const [a, b] = i < j ? [i, j] : [j, i];
+    return a * k - (a * (a + 1)) / 2 + (b - a - 1);
 }
-function runRank(given, gate, options) {
-    const asOfReview = options.asOfReview ?? null;
-    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
-    const appendOnly = options.appendOnly ?? null;
-    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
-    const policy = gate.policy;
-    const models = data.models;
-    const k = models.length;
-    checkModels(models, options.reference);
-    const require = policy.rank?.require ?? "top_resolved";
-    const candidate = options.candidate ?? null;
-    checkRankGate(require, candidate, options.reference, models);
-    const set = commonSet(data, policy);
-    const tasksView = tableView([data.tasks], null, set.tasks);
-    /** A Dataset of the common set for pair (a, b): what influentialTasks reads (records by index). */
+/**
+ * analyseMargin for pair (a, b) of the common set, d = m_a − m_b, and the Dataset view it reads
+ * (what influentialTasks reads too: records by index).
+ */
+function pairAnalyser(data, set, tasks, infra) {
     const pairDataset = (a, b) => ({
-        tasks: tasksView,
+        tasks,
         baseline: data.summaries[b],
         candidate: data.summaries[a],
         modelsPresent: data.modelsPresent,
@@ -36557,13 +38339,17 @@ function runRank(given, gate, options) {
         rowsRead: data.rowsRead,
         reviewRevisions: data.reviewRevisions,
     });
-    const analyse = (a, b, level) => analyseMargin(pairDataset(a, b), { infra: policy.infra_errors, margin: { ...policy.margin, confidence: 1 - level } }, pairColumns(set, a, b));
+    return {
+        pairDataset,
+        analyse: (a, b, margin) => analyseMargin(pairDataset(a, b), { infra, margin }, pairColumns(set, a, b)),
+    };
+}
+/** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
+function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
     const pairs = pairIndices(k);
-    const m = pairs.length;
-    const alpha = 1 - policy.margin.confidence;
-    const holm = holmStepDown(m, alpha, (p, level) => {
+    const holm = holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
         const [a, b] = pairs[p];
-        const x = analyse(a, b, level);
+        const x = analyse(a, b, { ...margin, confidence: 1 - level });
         return {
             lcb: x.lcb,
             ucb: x.ucb,
@@ -36576,179 +38362,44 @@ function runRank(given, gate, options) {
             ucbKind: x.ucbKind,
             tasksWithoutCluster: x.tasksWithoutCluster,
         };
-    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null);
+    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null, schedule);
     const above = new Uint8Array(k * k);
-    const rankPairs = pairs.map(([a, b], p) => {
+    pairs.forEach(([a, b], p) => {
+        if (holm.ordered[p] !== 1)
+            return;
         const x = holm.bounds[p];
-        let relation = "unresolved";
-        if (holm.ordered[p] === 1) {
-            relation = x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
-            if (relation === "a_better")
-                above[a * k + b] = 1;
-            else
-                above[b * k + a] = 1;
-        }
-        return {
-            a: models[a],
-            b: models[b],
-            margin: x.margin,
-            margin_low: x.marginLower,
-            margin_high: x.marginUpper,
-            se: x.se,
-            nu: x.nu,
-            lcb: x.lcb,
-            ucb: x.ucb,
-            lcb_bound_kind: x.lcbKind,
-            ucb_bound_kind: x.ucbKind,
-            level: holm.level[p],
-            round: holm.round[p],
-            relation,
-            unresolved_by: relation !== "unresolved"
-                ? null
-                : bandHoldsZero(x.marginLower, x.marginUpper)
-                    ? "validity"
-                    : "run_variance",
-        };
+        if (x.lcb !== null && x.lcb > 0)
+            above[a * k + b] = 1;
+        else
+            above[b * k + a] = 1;
     });
-    const scores = modelScores(set, policy, k);
-    const order = Array.from({ length: k }, (_, i) => i).sort((i, j) => {
-        const si = scores[i]?.score ?? null;
-        const sj = scores[j]?.score ?? null;
-        if (si !== sj) {
-            if (si === null)
-                return 1;
-            if (sj === null)
-                return -1;
-            return sj - si;
-        }
-        return compareCodeUnits(models[i], models[j]);
-    });
-    const ranks = rankOrder(k, above, order);
-    const pairOf = (i, j) => {
-        // Index of the pair {i, j} (i < j) in pairIndices order.
-        const [a, b] = i < j ? [i, j] : [j, i];
-        return a * k - (a * (a + 1)) / 2 + (b - a - 1);
-    };
-    const topModel = order[0];
-    // Δ_L of (top − other) > 0 for every other model: above under every resolution of the open labels.
-    let topValidity = true;
-    for (let j = 0; j < k && topValidity !== null; j++) {
-        if (j === topModel)
-            continue;
-        const pr = rankPairs[pairOf(topModel, j)];
-        const low = topModel < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
-        if (low === null)
-            topValidity = null;
-        else if (!(low > 0))
-            topValidity = false;
-    }
-    const reference = options.reference === null ? -1 : models.indexOf(options.reference);
-    const rankModels = order.map((i) => ({
-        model: models[i],
-        score: scores[i]?.score ?? null,
-        interval: scores[i]?.interval ?? null,
-        run_variance_band: scores[i]?.band ?? null,
-        rank_low: ranks.rankLow[i],
-        rank_high: ranks.rankHigh[i],
-        group: ranks.group[i],
-        absence_adds_back: set.addsBack[i],
-        absence_adds_back_valid: set.addsBackValid[i],
-        vs_reference: reference < 0 || reference === i
-            ? null
-            : above[i * k + reference] === 1
-                ? "above"
-                : above[reference * k + i] === 1
-                    ? "below"
-                    : "unresolved",
-        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
-    }));
-    const reviewFirst = [];
-    for (let p = 0; p + 1 < k; p++) {
-        const hi = order[p];
-        const lo = order[p + 1];
-        if (rankPairs[pairOf(hi, lo)]?.unresolved_by !== "validity")
-            continue;
-        const x = analyse(hi, lo, alpha);
-        const settle = reviewsToSettle(x, policy);
-        reviewFirst.push({
-            a: models[hi],
-            b: models[lo],
-            reviews_to_settle_a_better: settle.up,
-            reviews_to_settle_b_better: settle.down,
-            tasks: influentialTasks(pairDataset(hi, lo), x),
-        });
-    }
-    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
-    const topGroup = groups[0] ?? [];
-    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
-    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
-    const top = topGroup.length === 1 && !rewritten ? topGroup[0] : null;
-    const decided = {
-        models: rankModels,
-        pairs: rankPairs,
-        groups,
-        top,
-        top_resolved: top !== null,
-        reference: options.reference,
-    };
-    return {
-        schema_version: RANK_SCHEMA_VERSION,
-        kind: "rank",
-        top,
-        top_resolved: top !== null,
-        top_validity_resolved: topValidity,
-        reference: options.reference,
-        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
-        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly),
-        models: rankModels,
-        groups,
-        pairs: rankPairs,
-        adjustment: {
-            method: "holm",
-            pairs: m,
-            family_alpha: alpha,
-            rounds: holm.rounds,
-            ordered_pairs: holm.orderedPairs,
-            final_level: holm.finalLevel,
-        },
-        review_first: reviewFirst,
-        common_tasks: set.tasks.length,
-        common_valid_tasks: set.validTasks,
-        unresolved_tasks: set.tasks.length - set.validTasks,
-        disputed_tasks: set.disputedTasks,
-        unreviewed_tasks: set.unreviewedTasks,
-        broken_tasks: set.brokenTasks,
-        universe_tasks: set.universeTasks,
-        settings: {
-            confidence: policy.margin.confidence,
-            quantile: policy.margin.quantile,
-            standard_error: policy.margin.standard_error,
-            cluster_correction: policy.margin.cluster_correction,
-            validity_bound: policy.margin.validity_bound,
-            infra_errors: policy.infra_errors,
-            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
-        },
-        provenance: {
-            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
-            models_given: [...models],
-            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
-            review_revisions: [...data.reviewRevisions],
-            as_of_review: asOfReview,
-            append_only: appendOnly,
-            rows_read: data.rowsRead,
-            passes: data.passes,
-            policy: {
-                path: gate.source.path,
-                sha256: gate.source.sha256,
-                owner: policy.owner,
-                revisit: policy.revisit,
-                source: gate.source.source,
-                last_commit: gate.source.lastCommit,
-            },
-            tool_version: options.toolVersion,
-        },
-    };
+    return { pairs, holm, above };
 }
+/**
+ * The models in score order (best first): by the pairs' margins, whose sign is exact (a margin of
+ * exactly 0 is a tie, whatever the floating-point scores), then by model id (code units).
+ */
+function scoreOrder(models, bounds) {
+    const k = models.length;
+    return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
+        const x = bounds[pairIndex(k, i, j)];
+        const margin = x?.margin ?? null;
+        if (margin !== null && margin !== 0) {
+            // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
+            const firstAbove = margin > 0;
+            return i < j === firstAbove ? -1 : 1;
+        }
+        const a = models[i];
+        const b = models[j];
+        return a < b ? -1 : a > b ? 1 : 0;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-scores.ts
+
+
+
+
 /** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
 function modelScores(set, policy, k) {
     const out = [];
@@ -36806,6 +38457,135 @@ function scoreStandardError(values, clusterOf, clusterCount, policy) {
     const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
     return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
 }
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-warnings.ts
+
+
+
+
+
+/** How many orderings the clustered-SE warning names before it counts the rest. */
+const ORDERINGS_NAMED = 5;
+function named(ids, max) {
+    const shown = ids.slice(0, max).join(", ");
+    return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
+}
+/**
+ * With a paired policy and every common task in a cluster (at least 2 clusters): the ranking again
+ * under the clustered SE (CR2), and a warning when some ordering made under the paired SE would
+ * not be made under it — naming those orderings and, when it changes, the "could be first" set.
+ * null when the check does not apply or every ordering holds (an ordering CR2 adds changes no
+ * conclusion the report draws).
+ */
+function clusteredCheck(models, set, margin, analyse, paired, order) {
+    if (margin.standard_error !== "paired" || set.clusterCount < 2 || set.cluster.some((c) => c < 0))
+        return null;
+    const k = models.length;
+    const q = model_labels_quotedModels(models);
+    const clustered = orderPairs(k, analyse, {
+        ...margin,
+        standard_error: "clustered",
+        cluster_correction: "cr2",
+    });
+    const lost = [];
+    for (const [hi, lo] of order.flatMap((i) => order.map((j) => [i, j]))) {
+        if (paired.above[hi * k + lo] === 1 && clustered.above[hi * k + lo] !== 1)
+            lost.push(`${q(models[hi])} above ${q(models[lo])}`);
+    }
+    if (lost.length === 0)
+        return null;
+    const first = (above) => {
+        const r = rankOrder(k, above, order);
+        return order.filter((i) => r.rankLow[i] === 1).map((i) => q(models[i]));
+    };
+    const before = first(paired.above);
+    const after = first(clustered.above);
+    const ordered = paired.holm.orderedPairs;
+    const cbf = after.length === before.length
+        ? ""
+        : `, and ${after.length} models could be first (${named(after, ORDERINGS_NAMED)}) instead of ${before.length} (${named(before, ORDERINGS_NAMED)})`;
+    return (`The tasks cluster (${set.clusterCount} clusters by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+        `${lost.length} of the ${ordered} ${ordered === 1 ? "ordering" : "orderings"} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
+        "consider standard_error: clustered.");
+}
+/**
+ * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
+ * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ */
+function rewrittenGate(require, candidate) {
+    return {
+        require,
+        candidate,
+        verdict: "unresolved",
+        reasons: [
+            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
+        ],
+    };
+}
+function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
+    const policy = gate.policy;
+    const out = [...gate.warnings];
+    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
+        const n = appendOnly.rows_changed_or_removed;
+        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
+    }
+    if (asOfReview !== null) {
+        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
+    }
+    if (gate.expired) {
+        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+    }
+    if (policy.infra_errors === "count_as_fail") {
+        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
+    }
+    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
+    const placeholders = harness.filter(isPlaceholderRevision);
+    if (placeholders.length > 0) {
+        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
+    }
+    if (policy.require_same_harness && harness.length > 1) {
+        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
+    }
+    if (clustered !== null)
+        out.push(clustered);
+    if (withoutCluster) {
+        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/review-first.ts
+/**
+ * The open tasks to review first (docs/rank.md "The seed's question, answered"): for each adjacent
+ * pair of the leaderboard that the open labels alone keep unordered, the open tasks that move its
+ * margin most and how many reviews could settle it.
+ */
+
+
+/**
+ * For each adjacent pair of the leaderboard (`order`, best first) unresolved by validity: the
+ * open tasks that move its margin most and the reviews that could settle it (pair(hi, lo) is the
+ * reported pair of those two models, either way round).
+ */
+function reviewFirstOf(models, order, policy, pair, pairs) {
+    const out = [];
+    for (let p = 0; p + 1 < order.length; p++) {
+        const hi = order[p];
+        const lo = order[p + 1];
+        if (pair(hi, lo)?.unresolved_by !== "validity")
+            continue;
+        const x = pairs.analyse(hi, lo, policy.margin);
+        const settle = reviewsToSettle(x, policy);
+        out.push({
+            a: models[hi],
+            b: models[lo],
+            reviews_to_settle_a_better: settle.up,
+            reviews_to_settle_b_better: settle.down,
+            tasks: influentialTasks(pairs.pairDataset(hi, lo), x),
+        });
+    }
+    return out;
+}
 /**
  * The fewest open labels whose resolution could take 0 out of the pair's validity band, towards
  * a above b (`up`: Δ_L > 0) and towards b above a (`down`: Δ_H < 0); null when none can.
@@ -36847,48 +38627,212 @@ function reviewsToSettle(x, policy) {
     };
     return { up: count(1), down: count(-1) };
 }
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
+/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
+const RANK_SCHEMA_VERSION = "1.2.0";
+
+;// CONCATENATED MODULE: ./src/core/rank/rank.ts
 /**
- * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
- * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
+ * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
+ * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
+ * adds Holm's step-down over the pairs' directional claims, the rank intervals, the models that
+ * could be first, the groups, and for the adjacent pairs that the open labels alone keep
+ * unordered, the open tasks to review first.
  */
-function rewrittenGate(require, candidate) {
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function checkModels(models, reference) {
+    if (models.length < 2) {
+        throw new errors/* InputError */.dz(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
+    }
+    if (reference !== null && !models.includes(reference)) {
+        throw new errors/* InputError */.dz(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
+            `add it to --models.`);
+    }
+}
+function runRank(given, gate, options) {
+    const asOfReview = options.asOfReview ?? null;
+    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
+    const appendOnly = options.appendOnly ?? null;
+    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
+    const policy = gate.policy;
+    const models = data.models;
+    const k = models.length;
+    checkModels(models, options.reference);
+    const require = policy.rank?.require ?? "top_resolved";
+    const candidate = options.candidate ?? null;
+    checkRankGate(require, candidate, options.reference, models);
+    const set = commonSet(data, policy);
+    const view = tableView([data.tasks], null, set.tasks);
+    const { analyse, pairDataset } = pairAnalyser(data, set, view, policy.infra_errors);
+    const ordered = orderPairs(k, analyse, policy.margin);
+    const { holm, above } = ordered;
+    const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
+    const order = scoreOrder(models, holm.bounds);
+    const ranks = rankOrder(k, above, order);
+    const topValidity = topAboveEveryResolution(k, order[0], rankPairs);
+    const rankModels = leaderboard(data, set, order, ranks, modelScores(set, policy, k), above, options.reference);
+    const reviewFirst = reviewFirstOf(models, order, policy, (hi, lo) => rankPairs[pairIndex(k, hi, lo)], {
+        analyse,
+        pairDataset,
+    });
+    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
+    // Could be first: no model is ordered above it (rank_low = 1), in rank order.
+    const couldBeFirst = rankModels.filter((m) => m.rank_low === 1).map((m) => m.model);
+    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
+    const top = couldBeFirst.length === 1 && !rewritten ? couldBeFirst[0] : null;
+    const decided = {
+        models: rankModels,
+        pairs: rankPairs,
+        groups,
+        could_be_first: couldBeFirst,
+        top,
+        top_resolved: top !== null,
+        reference: options.reference,
+    };
+    const clustered = clusteredCheck(models, set, policy.margin, analyse, ordered, order);
+    const m = ordered.pairs.length;
     return {
-        require,
-        candidate,
-        verdict: "unresolved",
-        reasons: [
-            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
-        ],
+        schema_version: RANK_SCHEMA_VERSION,
+        kind: "rank",
+        top,
+        top_resolved: top !== null,
+        could_be_first: couldBeFirst,
+        top_validity_resolved: topValidity,
+        reference: options.reference,
+        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
+        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered),
+        models: rankModels,
+        groups,
+        pairs: rankPairs,
+        adjustment: {
+            method: "holm",
+            pairs: m,
+            directional_claims: 2 * m,
+            family_alpha: 1 - policy.margin.confidence,
+            rounds: holm.rounds,
+            ordered_pairs: holm.orderedPairs,
+            final_level: holm.finalLevel,
+            guarantee: familyGuarantee(1 - policy.margin.confidence, m),
+        },
+        review_first: reviewFirst,
+        common_tasks: set.tasks.length,
+        common_valid_tasks: set.validTasks,
+        unresolved_tasks: set.tasks.length - set.validTasks,
+        disputed_tasks: set.disputedTasks,
+        unreviewed_tasks: set.unreviewedTasks,
+        broken_tasks: set.brokenTasks,
+        universe_tasks: set.universeTasks,
+        settings: {
+            confidence: policy.margin.confidence,
+            quantile: policy.margin.quantile,
+            standard_error: policy.margin.standard_error,
+            cluster_correction: policy.margin.cluster_correction,
+            validity_bound: policy.margin.validity_bound,
+            infra_errors: policy.infra_errors,
+            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+        },
+        provenance: {
+            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
+            models_given: [...models],
+            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
+            review_revisions: [...data.reviewRevisions],
+            as_of_review: asOfReview,
+            append_only: appendOnly,
+            rows_read: data.rowsRead,
+            passes: data.passes,
+            policy: {
+                path: gate.source.path,
+                sha256: gate.source.sha256,
+                owner: policy.owner,
+                revisit: policy.revisit,
+                source: gate.source.source,
+                last_commit: gate.source.lastCommit,
+            },
+            tool_version: options.toolVersion,
+        },
     };
 }
-function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly) {
-    const policy = gate.policy;
-    const out = [...gate.warnings];
-    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
-        const n = appendOnly.rows_changed_or_removed;
-        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
-    }
-    if (asOfReview !== null) {
-        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
-    }
-    if (gate.expired) {
-        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
-    }
-    if (policy.infra_errors === "count_as_fail") {
-        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
-    }
-    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
-    const placeholders = harness.filter(isPlaceholderRevision);
-    if (placeholders.length > 0) {
-        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
-    }
-    if (policy.require_same_harness && harness.length > 1) {
-        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
-    }
-    if (withoutCluster) {
-        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
+/** Pair p = (a, b) as reported: its figures at the level that decided it, and its relation. */
+function rankPair(models, a, b, holm, p) {
+    const x = holm.bounds[p];
+    const relation = holm.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
+    return {
+        a: models[a],
+        b: models[b],
+        margin: x.margin,
+        margin_low: x.marginLower,
+        margin_high: x.marginUpper,
+        se: x.se,
+        nu: x.nu,
+        lcb: x.lcb,
+        ucb: x.ucb,
+        lcb_bound_kind: x.lcbKind,
+        ucb_bound_kind: x.ucbKind,
+        level: holm.level[p],
+        round: holm.round[p],
+        relation,
+        unresolved_by: relation !== "unresolved" ? null : unresolvedBy(x.marginLower, x.marginUpper),
+    };
+}
+/**
+ * Is the highest-scoring model above every other under every resolution of the open labels (Δ_L
+ * of top − other > 0 for each)? null when some pair's bound is undefined.
+ */
+function topAboveEveryResolution(k, top, pairs) {
+    let out = true;
+    for (let j = 0; j < k && out !== null; j++) {
+        if (j === top)
+            continue;
+        const pr = pairs[pairIndex(k, top, j)];
+        const low = top < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
+        if (low === null)
+            out = null;
+        else if (!(low > 0))
+            out = false;
     }
     return out;
+}
+/** The models in leaderboard order with their figures, ranks and place against the reference. */
+function leaderboard(data, set, order, ranks, scores, above, referenceId) {
+    const models = data.models;
+    const k = models.length;
+    const reference = referenceId === null ? -1 : models.indexOf(referenceId);
+    return order.map((i) => ({
+        model: models[i],
+        score: scores[i]?.score ?? null,
+        interval: scores[i]?.interval ?? null,
+        run_variance_band: scores[i]?.band ?? null,
+        rank_low: ranks.rankLow[i],
+        rank_high: ranks.rankHigh[i],
+        group: ranks.group[i],
+        absence_adds_back: set.addsBack[i],
+        absence_adds_back_valid: set.addsBackValid[i],
+        vs_reference: reference < 0 || reference === i
+            ? null
+            : above[i * k + reference] === 1
+                ? "above"
+                : above[reference * k + i] === 1
+                    ? "below"
+                    : "unresolved",
+        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
@@ -36913,13 +38857,15 @@ const EVENT_PAYLOAD_MAX_BYTES = (/* unused pure expression or super */ null && (
  * comment"): GitHub draws ```mermaid fences in comments and Markdown files; elsewhere the fence
  * shows as text and the leaderboard table above it carries the same figures. Mermaid has its own
  * syntax, so model ids are not escaped but reduced: only ASCII letters, digits, `.`, `_` and `-`
- * survive (anything else becomes `_`), cut to MERMAID_LABEL_CHARS; the exact ids are in the table.
+ * survive (anything else becomes `_`), cut from the middle to about MERMAID_LABEL_CHARS so that no
+ * two bars share a label (model-labels.ts); the exact ids are in the table.
  * At most MERMAID_MAX_MODELS bars; more, and the title says which are shown.
  */
 
 
+
 const MERMAID_MAX_MODELS = 20;
-const MERMAID_LABEL_CHARS = 14;
+const MERMAID_LABEL_CHARS = 18;
 /** A model id as a Mermaid axis label: [A-Za-z0-9._-] only, runs of others one `_`, cut with `..`. */
 function mermaidLabel(id, maxChars = MERMAID_LABEL_CHARS) {
     const safe = Array.from(typeof id === "string" ? id : String(id))
@@ -36939,9 +38885,11 @@ function rankMermaidChart(r) {
         ? `, the top ${MERMAID_MAX_MODELS} of ${r.models.length} models`
         : "";
     const from = axis.lo > 0 ? ` (axis from ${fixed(axis.lo, 0)}%)` : "";
-    const labels = r.models
-        .slice(0, MERMAID_MAX_MODELS)
-        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${mermaidLabel(m.model)}"`))
+    const top = r.models.slice(0, MERMAID_MAX_MODELS);
+    // Reduced first, then cut: the distinct part is looked for in what the chart can show.
+    const names = distinctLabels(top.map((m) => mermaidLabel(m.model, Infinity)), MERMAID_LABEL_CHARS, "..");
+    const labels = top
+        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${names[i]}"`))
         .filter((x) => x !== null);
     return [
         "```mermaid",
@@ -36985,7 +38933,7 @@ function render(r, detail, trimmed) {
         rank_sections_add(out, render_rank_markdown_f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
     }
     rank_sections_add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, render_rank_markdown_f)), "");
-    rank_sections_add(out, render_rank_markdown_f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range."), "");
+    rank_sections_add(out, render_rank_markdown_f.gen(RANK_NOTE), "");
     // After the table, which carries the same figures where GitHub does not draw the chart.
     const chart = detail.chart ? rankMermaidChart(r) : [];
     if (chart.length > 0)
@@ -36995,14 +38943,14 @@ function render(r, detail, trimmed) {
         const m = matrixRows(r, render_rank_markdown_f);
         rank_sections_add(out, render_rank_markdown_table(m.header, m.rows), "", render_rank_markdown_f.gen(MATRIX_LEGEND), "");
     }
-    rank_sections_add(out, render_rank_markdown_f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, render_rank_markdown_f))), "");
+    rank_sections_add(out, render_rank_markdown_f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, render_rank_markdown_f))), "");
     if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
         const open = unresolvedPairs(r);
         if (open.length > 0) {
             const shown = open.slice(0, detail.pairs);
             rank_sections_add(out, render_rank_markdown_f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
             if (shown.length > 0)
-                rank_sections_add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(p, render_rank_markdown_f))), "");
+                rank_sections_add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(r, p, render_rank_markdown_f))), "");
             if (shown.length < open.length)
                 rank_sections_add(out, render_rank_markdown_f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
         }
@@ -37010,8 +38958,8 @@ function render(r, detail, trimmed) {
     if (r.review_first.length > 0) {
         rank_sections_add(out, "### Open tasks to review first", "");
         for (const x of r.review_first) {
-            rank_sections_add(out, reviewSentence(x, render_rank_markdown_f), "");
-            const rows = taskRows(x, detail.tasks, render_rank_markdown_f, (e) => (0,report_escape/* safeLink */.o3)(e));
+            const rows = taskRows(x, detail.tasks, render_rank_markdown_f, (e) => safeLink(e));
+            rank_sections_add(out, reviewSentence(r, x, render_rank_markdown_f, rows.length), "");
             if (rows.length > 0)
                 rank_sections_add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
             if (rows.length < x.tasks.length)
@@ -37064,26 +39012,26 @@ function renderRankText(r) {
     rank_sections_add(out, head.summary);
     for (const w of head.warnings)
         rank_sections_add(out, `Warning: ${w}`);
-    rank_sections_add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, render_rank_text_f)), "");
+    rank_sections_add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, render_rank_text_f)), RANK_NOTE, "");
     const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
     if (matrix) {
         const m = matrixRows(r, render_rank_text_f);
         rank_sections_add(out, "Pairs", columns(m.header, m.rows), MATRIX_LEGEND, "");
     }
-    rank_sections_add(out, "Adjacent models", columns(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, render_rank_text_f))), "");
+    rank_sections_add(out, "Adjacent models", columns(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, render_rank_text_f))), "");
     if (!matrix) {
         const open = unresolvedPairs(r);
         const shown = open.slice(0, detail.pairs);
         rank_sections_add(out, `Unresolved pairs: ${open.length} of ${r.pairs.length}`);
         if (shown.length > 0)
-            rank_sections_add(out, columns(PAIR_HEADER, shown.map((p) => pairRow(p, render_rank_text_f))));
+            rank_sections_add(out, columns(PAIR_HEADER, shown.map((p) => pairRow(r, p, render_rank_text_f))));
         if (shown.length < open.length)
             rank_sections_add(out, `… and ${open.length - shown.length} more (every pair is in the report JSON)`);
         rank_sections_add(out, "");
     }
     for (const x of r.review_first) {
-        rank_sections_add(out, reviewSentence(x, render_rank_text_f));
         const rows = taskRows(x, detail.tasks, render_rank_text_f, (e) => render_rank_text_f.text(e, 120));
+        rank_sections_add(out, reviewSentence(r, x, render_rank_text_f, rows.length));
         if (rows.length > 0)
             rank_sections_add(out, columns(TASK_HEADER, rows));
         rank_sections_add(out, "");
@@ -37150,7 +39098,6 @@ async function readRankInputs(req) {
         baseline: NO_PAIR[0],
         candidate: NO_PAIR[1],
         displayPath: display,
-        ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     }, req.models);
     const dataset = read.dataset;
@@ -37202,6 +39149,7 @@ async function readRankInputs(req) {
  * shell reads its inputs (src/read/read-models.ts), calls the pure core (runRank) and prints or
  * writes the report; the exit status is the gate's verdict (docs/rank.md "Gating").
  */
+
 
 
 
@@ -37278,7 +39226,9 @@ async function rankCommand(argv, io) {
         io.stdout(RANK_HELP);
         return 0;
     }
-    const results = flags.get("results") ?? [];
+    // File patterns expanded as evaluate and the action expand them (src/io/glob.ts).
+    const files = (name) => expandFileArgs(io.cwd, `--${name}`, flags.get(name) ?? []).map((f) => f.shown);
+    const results = files("results");
     if (results.length === 0)
         throw new errors/* InputError */.dz('Missing --results.\nRun "model-gate rank --help".');
     const policyPath = args_required(flags, "policy", "rank");
@@ -37290,11 +39240,11 @@ async function rankCommand(argv, io) {
     const models = given === undefined ? null : given.flatMap((v) => v.split(","));
     const referenceFlag = one(flags, "reference") ?? null;
     const candidate = one(flags, "candidate") ?? null;
-    const reviews = flags.get("reviews") ?? [];
+    const reviews = files("reviews");
     const abs = (p) => (0,external_node_path_.resolve)(io.cwd, p);
     const reportPath = one(flags, "report");
-    const previousResults = flags.get("previous-results") ?? [];
-    const previousReviews = flags.get("previous-reviews") ?? [];
+    const previousResults = files("previous-results");
+    const previousReviews = files("previous-reviews");
     const inputs = [...results, ...reviews, policyPath, ...previousResults, ...previousReviews];
     if (reportPath !== undefined)
         (0,file_kind/* checkOutputTarget */.Bj)(abs(reportPath), reportPath, "--report", inputs.map((p) => ({ path: abs(p), shown: p })));
@@ -37324,9 +39274,7 @@ async function rankCommand(argv, io) {
             ? null
             : { results: previousResults.map(abs), reviews: previousReviews.map(abs) },
         displayPath: (p) => displayAs(p, inputs, abs),
-        ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
-        ...(io.debug === undefined ? {} : { onNote: io.debug }),
     });
     const report = runRank(rankInputs.data, rankInputs.policy, {
         reference,
@@ -37346,7 +39294,7 @@ async function rankCommand(argv, io) {
         const gated = report.gate.require !== "top_resolved";
         if (format === "text")
             io.stdout((gated
-                ? (0,report_escape/* neutraliseLogLines */.yX)(`Rank gate: ${report.gate.verdict}. ${report.gate.reasons.join(" ")}`) + "\n\n"
+                ? neutraliseLogLines(`Rank gate: ${report.gate.verdict}. ${report.gate.reasons.join(" ")}`) + "\n\n"
                 : "") + renderRankText(report));
         else if (format === "html")
             io.stdout(renderRankHtml(report));
@@ -37420,11 +39368,11 @@ async function runCli(argv, io, env = {}) {
     }
     catch (error) {
         if (error instanceof errors/* InputError */.dz) {
-            io.stderr(`model-gate: ${(0,report_escape/* neutraliseLogLines */.yX)(error.message)}\n`);
+            io.stderr(`model-gate: ${neutraliseLogLines(error.message)}\n`);
             return EXIT_INPUT_ERROR;
         }
         const message = error instanceof Error ? error.message : String(error);
-        io.stderr(`model-gate: internal error: ${(0,report_escape/* neutraliseLogLines */.yX)(message)}\nThis is a bug; please report it with the command you ran.\n`);
+        io.stderr(`model-gate: internal error: ${neutraliseLogLines(message)}\nThis is a bug; please report it with the command you ran.\n`);
         if (env["MODEL_GATE_DEBUG"] === "1" && error instanceof Error && error.stack)
             io.stderr(`${sourceMappedStack(error.stack)}\n`);
         return EXIT_INTERNAL_ERROR;
@@ -37542,313 +39490,6 @@ function errorCode(e) {
 function fsCodeWords(e) {
     const code = errorCode(e);
     return code === undefined ? undefined : FS_CODE_WORDS[code];
-}
-
-
-/***/ }),
-
-/***/ 8547:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E4: () => (/* binding */ escapeMarkdownInline),
-/* harmony export */   IC: () => (/* binding */ visibleCodePoint),
-/* harmony export */   JO: () => (/* binding */ COMMENT_MARKER),
-/* harmony export */   h4: () => (/* binding */ neutraliseLogLine),
-/* harmony export */   o3: () => (/* binding */ safeLink),
-/* harmony export */   sq: () => (/* binding */ isHiddenCodePoint),
-/* harmony export */   tn: () => (/* binding */ escapeCode),
-/* harmony export */   vH: () => (/* binding */ safeHttpUrl),
-/* harmony export */   yX: () => (/* binding */ neutraliseLogLines)
-/* harmony export */ });
-/* unused harmony export INLINE_MAX_CHARS */
-/**
- * Escaping of untrusted text (SPEC §5): task ids, model ids, evidence paths/URLs, revisions, the
- * policy owner, and any reason that embeds them. Everything read from the export, the reviews,
- * the pull request or the policy is untrusted.
- *
- * Markdown (GitHub-flavoured, as rendered in PR comments, check runs and job summaries):
- * - ASCII punctuation that Markdown gives meaning to is backslash-escaped; `&`, `<`, `>` become
- *   entities, so no raw `<` or `>` ever comes out (hence no HTML, no `<!--`, no `-->`).
- * - `@` and `#` become `&#64;` / `&#35;` *followed by a zero-width space entity*. The entity alone
- *   is not enough: GitHub decodes entities before it looks for mentions and issue references
- *   (github/cmark-gfm#181, openjdk/skara#1548), so `&#64;org` still pings. The zero-width space
- *   after the sign is what breaks `@user`, `#123` and `owner/repo#123` (Renovate does the same).
- *   For the same reason `://`, `www.` and `GH-123` get a zero-width space so they are not
- *   autolinked.
- * - Line breaks and tabs become a space. Control characters (C0, C1), bidirectional controls,
- *   zero-width and other invisible format characters, lone surrogates and noncharacters are shown
- *   as visible `\u{202E}` text, so they can neither reorder nor hide text.
- * - Input is capped to a number of code points; a cut is marked with "…".
- *
- * Runner logs: `neutraliseLogLine` keeps a line from being read as a `::command::` or `##[…]`.
- * Workflow commands themselves are written by @actions/core, which escapes their data and
- * properties (`%`, CR, LF; `:` and `,` in properties).
- */
-/** The hidden marker that identifies the sticky PR comment. Escaped text can never contain it. */
-const COMMENT_MARKER = "<!-- model-acceptance-gate:report -->";
-/** Default cap, in code points of the input, for one untrusted string in Markdown. */
-const INLINE_MAX_CHARS = 200;
-/** Zero-width space as an entity: invisible, but breaks GitHub's mention/reference/URL patterns. */
-const ZWSP = "&#8203;";
-/** ASCII punctuation escaped with a backslash (everything Markdown, GFM or GitHub math uses). */
-const BACKSLASH_ESCAPED = new Set(["\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "+", "-", "."]);
-for (const c of ["!", "|", "~", "$", "^", "="])
-    BACKSLASH_ESCAPED.add(c);
-/** Characters with no visible glyph that are not in a Unicode "format" or "control" category. */
-const EXTRA_INVISIBLE = new Set([
-    0x034f, // combining grapheme joiner
-    0x115f, // hangul choseong filler
-    0x1160, // hangul jungseong filler
-    0x17b4, // khmer vowel inherent aq
-    0x17b5, // khmer vowel inherent aa
-    0x180b, // mongolian free variation selectors
-    0x180c,
-    0x180d,
-    0x180f,
-    0x2800, // braille pattern blank
-    0x3164, // hangul filler
-    0xffa0, // halfwidth hangul filler
-]);
-const FORMAT_CHAR = /^\p{Cf}$/u;
-const LINE_OR_PARAGRAPH_SEPARATOR = /^[\p{Zl}\p{Zp}]$/u;
-/**
- * True for a code point that must be shown as `\u{…}`: controls, bidi controls, zero-width and
- * other invisible characters, lone surrogates, noncharacters, tag and variation-selector
- * supplements (which can smuggle hidden text).
- */
-function isHiddenCodePoint(cp) {
-    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
-        return true;
-    if (cp >= 0xd800 && cp <= 0xdfff)
-        return true;
-    if ((cp & 0xfffe) === 0xfffe || (cp >= 0xfdd0 && cp <= 0xfdef))
-        return true;
-    if (cp >= 0xe0000 && cp <= 0xe01ef)
-        return true;
-    if (EXTRA_INVISIBLE.has(cp))
-        return true;
-    return FORMAT_CHAR.test(String.fromCodePoint(cp));
-}
-/** `\u{202E}`: the visible stand-in for a hidden code point (plain text, not yet escaped). */
-function visibleCodePoint(cp) {
-    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
-}
-/**
- * Splits into code points (lone surrogates stay single units), turns CR LF / CR / LF / tab / line
- * and paragraph separators into one space each, and caps to `maxChars` code points with "…".
- */
-/** Untrusted values may not be strings at run time (a hand-edited report JSON): never throw. */
-function asText(s) {
-    return typeof s === "string" ? s : String(s);
-}
-function normalisedCodePoints(s, maxChars) {
-    const flat = asText(s).replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ");
-    const cps = Array.from(flat);
-    const cap = Math.max(1, Math.floor(maxChars));
-    if (cps.length <= cap)
-        return cps;
-    return [...cps.slice(0, cap - 1), "…"];
-}
-function isAsciiAlnum(c) {
-    return c !== undefined && /^[A-Za-z0-9]$/.test(c);
-}
-/**
- * Untrusted text → GitHub Markdown that renders as the same literal text (up to the visible
- * stand-ins above) in a paragraph, a heading, a list item, a table cell or inline HTML such as
- * `<code>`. The result never contains a raw `<`, `>`, `@`, `#`, line break, unescaped `|`, `` ` ``,
- * `[`, `]`, `(`, `)`, nor any hidden code point.
- */
-function escapeMarkdownInline(s, maxChars = INLINE_MAX_CHARS) {
-    const cps = normalisedCodePoints(s, maxChars);
-    let out = "";
-    for (let i = 0; i < cps.length; i++) {
-        const c = cps[i] ?? "";
-        const cp = c.codePointAt(0) ?? 0;
-        if (isHiddenCodePoint(cp) || LINE_OR_PARAGRAPH_SEPARATOR.test(c)) {
-            out += escapePunctuation(visibleCodePoint(cp));
-            continue;
-        }
-        // "://" would start an autolink: break it after the colon.
-        if (c === ":" && cps[i + 1] === "/" && cps[i + 2] === "/") {
-            out += `:${ZWSP}//`;
-            i += 2;
-            continue;
-        }
-        // "www." autolinks at a word start.
-        if ((c === "w" || c === "W") &&
-            !isAsciiAlnum(cps[i - 1]) &&
-            cps
-                .slice(i, i + 4)
-                .join("")
-                .toLowerCase() === "www.") {
-            out += `${cps.slice(i, i + 3).join("")}${ZWSP}\\.`;
-            i += 3;
-            continue;
-        }
-        // "GH-123" is an issue reference at a word start.
-        if ((c === "g" || c === "G") &&
-            !isAsciiAlnum(cps[i - 1]) &&
-            (cps[i + 1] === "h" || cps[i + 1] === "H") &&
-            cps[i + 2] === "-" &&
-            /^[0-9]$/.test(cps[i + 3] ?? "")) {
-            out += `${c}${cps[i + 1] ?? ""}\\-${ZWSP}`;
-            i += 2;
-            continue;
-        }
-        out += escapeChar(c);
-    }
-    return out;
-}
-function escapeChar(c) {
-    switch (c) {
-        case "&":
-            return "&amp;";
-        case "<":
-            return "&lt;";
-        case ">":
-            return "&gt;";
-        case "@":
-            return `&#64;${ZWSP}`;
-        case "#":
-            return `&#35;${ZWSP}`;
-        default:
-            return BACKSLASH_ESCAPED.has(c) ? `\\${c}` : c;
-    }
-}
-/** Backslash-escapes generated ASCII text (used for the `\u{…}` stand-ins). */
-function escapePunctuation(s) {
-    let out = "";
-    for (const c of s)
-        out += escapeChar(c);
-    return out;
-}
-/**
- * Untrusted text shown in a monospace font: `<code>…</code>` around escaped text. Markdown code
- * spans (backticks) are not used for untrusted text: entities do not work inside them, a `|` still
- * splits a table cell, and `<!--` would appear verbatim in the comment body. Inline `<code>` keeps
- * every guarantee of `escapeMarkdownInline` and works in table cells.
- */
-function escapeCode(s, maxChars = INLINE_MAX_CHARS) {
-    return `<code>${escapeMarkdownInline(s, maxChars)}</code>`;
-}
-/** Characters percent-encoded in a link destination beyond what WHATWG URL serialisation does. */
-const DESTINATION_ENCODE = {
-    " ": "%20",
-    '"': "%22",
-    "'": "%27",
-    "(": "%28",
-    ")": "%29",
-    "<": "%3C",
-    ">": "%3E",
-    "\\": "%5C",
-    "`": "%60",
-    "|": "%7C",
-};
-/** The URL parsed, when it may become a link (see `safeHttpUrl`); else null. */
-function parseHttpUrl(url) {
-    const raw = asText(url);
-    if (!/^https?:\/\/[^/]/i.test(raw))
-        return null;
-    for (const c of raw) {
-        const cp = c.codePointAt(0) ?? 0;
-        if (cp <= 0x20 || c === "\\" || isHiddenCodePoint(cp))
-            return null;
-    }
-    let parsed;
-    try {
-        parsed = new URL(raw);
-    }
-    catch {
-        return null;
-    }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-        return null;
-    if (parsed.username !== "" || parsed.password !== "")
-        return null;
-    // WHATWG URLs allow ( ) ` " ' & and more in a host; a real host is letters, digits, - _ . (IDN
-    // hosts are punycode by now) or an IPv6 literal. Anything else is not linked.
-    if (!/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(parsed.hostname))
-        return null;
-    return parsed;
-}
-/**
- * The URL as a link destination, or null when it must not become a link: only absolute http(s)
- * URLs with a plain host name or IPv6 literal and without credentials (`https://github.com@evil.example`
- * is refused), no whitespace, controls, backslashes or hidden characters. The destination is the WHATWG
- * serialisation (IDN hosts in punycode) with `( ) [ ] < > space quotes \ | backtick` percent-encoded
- * after the host, and `&` as `&amp;`.
- */
-function safeHttpUrl(url) {
-    const parsed = parseHttpUrl(url);
-    if (parsed === null)
-        return null;
-    // The host is kept as serialised (IPv6 literals need their brackets); the rest is encoded.
-    const origin = `${parsed.protocol}//${parsed.host}`;
-    if (!parsed.href.startsWith(origin))
-        return null;
-    let href = origin;
-    for (const c of parsed.href.slice(origin.length)) {
-        if (c === "&")
-            href += "&amp;";
-        else if (c === "[")
-            href += "%5B";
-        else if (c === "]")
-            href += "%5D";
-        else
-            href += DESTINATION_ENCODE[c] ?? c;
-    }
-    return href;
-}
-/**
- * The default label of a link: the URL as parsed, without the scheme (so the label shows the host
- * the link really goes to, punycode included), shortened to `host/…/last-segment` when long.
- */
-function defaultLinkLabel(u, maxChars) {
-    const full = u.href.replace(/^https?:\/\//, "");
-    if (Array.from(full).length <= maxChars)
-        return full;
-    const last = u.pathname
-        .split("/")
-        .filter((p) => p !== "")
-        .pop();
-    return last === undefined ? u.host : `${u.host}/…/${last}`;
-}
-/**
- * A Markdown link for an http(s) URL (label escaped, destination percent-encoded); anything else —
- * a relative path, `javascript:`, `data:`, `file:` — is shown as escaped monospace text and never
- * becomes a link or an image. Without a label, the label is the URL without its scheme.
- */
-function safeLink(url, label, maxLabelChars = 80) {
-    const parsed = parseHttpUrl(url);
-    const href = safeHttpUrl(url);
-    if (parsed === null || href === null)
-        return escapeCode(url, maxLabelChars);
-    return `[${escapeMarkdownInline(label ?? defaultLinkLabel(parsed, maxLabelChars), maxLabelChars)}](${href})`;
-}
-/**
- * Makes untrusted text safe to print as one log line that the runner reads line by line: line
- * breaks become a visible `␤`, controls (including ANSI escapes) and hidden characters become
- * `\u{…}`; a line that would start with `::` (after leading whitespace, which the runner trims) is
- * prefixed with `\`, and the legacy `##[` command prefix is broken as `#\#[`.
- */
-function neutraliseLogLine(s) {
-    let line = "";
-    for (const c of asText(s).replace(/\r\n|\r|\n/g, "␤")) {
-        const cp = c.codePointAt(0) ?? 0;
-        line += isHiddenCodePoint(cp) && c !== "\t" ? visibleCodePoint(cp) : c;
-    }
-    line = line.replace(/##\[/g, "#\\#[");
-    if (line.trimStart().startsWith("::"))
-        line = `\\${line}`;
-    return line;
-}
-/** `neutraliseLogLine` applied to each line of a multi-line text; line breaks are kept as LF. */
-function neutraliseLogLines(text) {
-    return asText(text)
-        .split(/\r\n|\r|\n/)
-        .map(neutraliseLogLine)
-        .join("\n");
 }
 
 
@@ -38169,99 +39810,27 @@ function fullCollectionFor(env) {
 
 /***/ }),
 
-/***/ 7726:
+/***/ 7674:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  IJ: () => (/* binding */ bundledReadThreads)
-});
-
-// UNUSED EXPORTS: AUTO_RANGE_LEAN_BELOW_BYTES, AUTO_RANGE_MAX_ATTEMPT_IDS, AUTO_RANGE_MIN_BYTES
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./src/read/read-threads.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ retiredReadSettingNotes)
+/* harmony export */ });
 /**
- * Which worker threads a bundle reads large results files with: the range-worker.js built next
- * to it (src/range-worker.ts). By default the main thread reads, scans and builds (the byte
- * scanner, rows/row-scanner.ts) while a hash thread computes the file's SHA-256; a plain results file
- * of at least AUTO_RANGE_MIN_BYTES is read in 2 byte ranges when the machine has two cores or
- * more (range-read.ts): the main thread reads the first range and hashes the file,
- * a range worker the second, each into builder state of its own, merged in range order; no line
- * or row crosses threads, and the report is the same byte for byte. Below
- * AUTO_RANGE_LEAN_BELOW_BYTES a range worker that holds (or, from its first 8 MiB, would hold)
- * more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids gives its range back to the main thread, as
- * one past 65,536 tasks always does: merging what such a range holds costs more than reading it
- * here. The figures are in BENCHMARKS.md.
- *
- * MODEL_GATE_READ_RANGES=N (2 to MAX_READ_RANGES) reads a plain results file of at least
- * DEFAULT_RANGE_MIN_BYTES in N ranges, with no attempt-id limit; `0` or `1` reads every file
- * whole.
- *
- * MODEL_GATE_PARSE_THREADS started a parse pool (worker threads parsing lines the main thread
- * split), which cost more than it saved once the byte scanner read rows on the main thread; it
- * was removed. A value set is no longer read: the read is the default one, and a debug note says
- * so.
+ * Environment variables that chose how earlier builds read large exports, and no longer do. Every
+ * file is now read whole, and hashed, on the main thread: the parse pool (MODEL_GATE_PARSE_THREADS)
+ * and the byte-range workers (MODEL_GATE_READ_RANGES) were removed because they did not pay on the
+ * two-core machines the gate runs on (BENCHMARKS.md). A value still set changes nothing: the bundles say so in their debug
+ * output (MODEL_GATE_DEBUG=1 for the CLI, the step debug log for the action), so that a setting
+ * that stopped working is not silently taken for one that works.
  */
-
-
-
-const RANGE_WORKER_FILE = "range-worker.js";
-const MAX_READ_RANGES = 8;
-/** Without MODEL_GATE_READ_RANGES, plain results files this large are read in 2 ranges. */
-const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
-/**
- * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
- * leaves its range to the main thread: merging them costs memory, and at this size memory comes
- * first. 640 Ki ids is the worker's share of a 10⁶-row export whose every row is an attempt of a
- * compared model (the bench's deep-attempts shape); more is given back. From 1 GiB, speed comes
- * first.
- */
-const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
-const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;
-function count(raw) {
-    return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
-}
-/**
- * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
- * range-worker.js next to it (running from source, as the tests do).
- */
-function bundledReadThreads(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
-    const script = new URL(RANGE_WORKER_FILE, bundleUrl);
-    if (script.protocol !== "file:" || !(0,external_node_fs_.existsSync)((0,external_node_url_.fileURLToPath)(script)))
-        return undefined;
-    const parseThreads = env["MODEL_GATE_PARSE_THREADS"];
-    const note = parseThreads === undefined || parseThreads === ""
-        ? undefined
-        : `MODEL_GATE_PARSE_THREADS is no longer read (the parse pool was removed: it cost more than it ` +
-            `saved); reading as without it`;
-    const given = env["MODEL_GATE_READ_RANGES"];
-    // (Any value given, even one not understood, is the user's choice: only an unset one is ours.)
-    const auto = (given === undefined || given === "") && cores >= 2;
-    const ranges = auto ? 2 : Math.min(count(given) ?? 0, MAX_READ_RANGES);
-    return {
-        ...(ranges < 2
-            ? {}
-            : {
-                ranges: {
-                    script,
-                    ranges,
-                    ...(auto
-                        ? {
-                            minBytes: AUTO_RANGE_MIN_BYTES,
-                            attemptLimit: { ids: AUTO_RANGE_MAX_ATTEMPT_IDS, belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES },
-                        }
-                        : {}),
-                },
-            }),
-        ...(note === undefined ? {} : { note }),
-    };
+const RETIRED = [
+    { name: "MODEL_GATE_READ_RANGES", why: "reading in byte ranges was removed: it did not pay on two cores" },
+    { name: "MODEL_GATE_PARSE_THREADS", why: "the parse pool was removed: it cost more than it saved" },
+];
+/** One debug note for each retired setting given a value in `env`, in a fixed order. */
+function retiredReadSettingNotes(env) {
+    return RETIRED.filter(({ name }) => (env[name] ?? "") !== "").map(({ name, why }) => `${name} is no longer read (${why}); reading as without it`);
 }
 
 
@@ -38292,13 +39861,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/prom
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-
-/***/ }),
-
-/***/ 3136:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ }),
 
@@ -46993,6 +48555,36 @@ exports.visitAsync = visitAsync;
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -47008,6 +48600,17 @@ exports.visitAsync = visitAsync;
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /************************************************************************/

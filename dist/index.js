@@ -50752,6 +50752,37 @@ throttling.triggersNotification = triggersNotification;
 
 
 const DEFAULT_RETRY = { retries: 2, baseDelayMs: 1000, writeSpacingMs: null };
+/**
+ * A run's retries wait at most this many units in all (10 s on GitHub, docs/action.md): a GitHub
+ * API that refuses connections or answers 500 to everything costs seconds, not minutes. Two calls
+ * retried in full (1 + 4 units each) spend it; every later failing call is tried once.
+ */
+const RETRY_BUDGET_UNITS = 10;
+/**
+ * The waiting a run may still spend on retries of server errors and calls with no answer, shared
+ * by every GitHub call of the run (the client's retries and the comment's own). Rate-limit waits
+ * are GitHub's to set and not counted here.
+ */
+class RetryBudget {
+    units;
+    spent = 0;
+    constructor(units) {
+        this.units = units;
+    }
+    /** Spends `units` for one retry's wait and answers true; false (nothing spent) when they would overrun it. */
+    take(units) {
+        if (this.spent + units > this.units)
+            return false;
+        this.spent += units;
+        return true;
+    }
+}
+/** How many times the call that failed with this error was tried (set by the client's error hook). */
+const TRIES = new WeakMap();
+/** The tries recorded for a failed call's error, or null when the client did not see it. */
+function triesOf(error) {
+    return error !== null && typeof error === "object" ? (TRIES.get(error) ?? null) : null;
+}
 /** The longest wait a rate limit may impose before a retry; a longer one is given up at once. */
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 /**
@@ -50759,6 +50790,18 @@ const MAX_RATE_LIMIT_WAIT_MS = 60_000;
  * (a missing permission, a rejected body), and rate limits (403, 429) are plugin-throttling's.
  */
 const DO_NOT_RETRY = Array.from({ length: 100 }, (_, i) => 400 + i);
+/**
+ * Registered last (outermost): each call gets its own copy of `options.request`. The client's
+ * defaults hand every call the same object, and plugin-retry keeps its try count there
+ * (`retryCount`), so a second failing call started at the first's count: its first retry waited
+ * (3 + 1)² units instead of 1, and the budget and the log saw the wrong try.
+ */
+function ownRequestOptions(octokit) {
+    // In place: every hook of one call holds this call's `options` object itself.
+    octokit.hook.before("request", (options) => {
+        options.request = { ...(options.request ?? {}) };
+    });
+}
 /** `METHOD /route/{template}` of a request: fixed text, never a value from the run. */
 function route(options) {
     const text = (v) => (typeof v === "string" ? v : "");
@@ -50767,12 +50810,25 @@ function route(options) {
 /** The Octokit the action uses: retries, rate limits, and a debug line for each failed try. */
 function createOctokit(getOctokit, token, setup) {
     const { retry: settings, log } = setup;
-    // Registered before plugin-retry, so it sees every try, not only the last.
+    // Registered before plugin-retry, so it sees every try, not only the last, and can stop the
+    // retries the run's budget cannot pay for: plugin-retry reads `request.retries` after it.
     const logFailedTries = (octokit) => {
         octokit.hook.error("request", (error, options) => {
-            const tries = Number(options.request?.retryCount ?? 0) + 1;
+            const request = (options.request ?? {});
+            const tries = Number(request.retryCount ?? 0) + 1;
             const status = httpStatus(error);
             log.debug(`${route(options)}: ${status === null ? "no answer" : `GitHub answered ${status}`} (${apiMessage(error)}) on try ${tries}`);
+            if (error !== null && typeof error === "object")
+                TRIES.set(error, tries);
+            const retryable = Number(error.status) >= 500;
+            const allowed = typeof request.retries === "number" ? request.retries : settings.retries;
+            // Retry n waits n² units (plugin-retry's curve): asked of the budget before it is waited.
+            if (retryable && tries <= allowed && settings.budget?.take(tries * tries) === false) {
+                request.retries = tries - 1;
+                options.request = request;
+                log.debug(`${route(options)}: not retried: the run's retries have waited their ${settings.budget.units} units ` +
+                    `(${(settings.budget.units * settings.baseDelayMs) / 1000} s)`);
+            }
             throw error;
         });
     };
@@ -50798,7 +50854,7 @@ function createOctokit(getOctokit, token, setup) {
             onSecondaryRateLimit: onLimit("secondary"),
             ...(spacing === null ? {} : { write: paced(), notifications: paced() }),
         },
-    }, logFailedTries, retry, throttling);
+    }, logFailedTries, retry, throttling, ownRequestOptions);
 }
 /**
  * The wait before retry n (1-based) of a write the action retries itself (the sticky comment's,
@@ -50912,12 +50968,13 @@ function isRateLimit(error) {
         /\brate limit/i.test(apiMessage(error)));
 }
 /** One warning for a call that failed for good (describeFailure), with the run's context. */
-function warnFailure(deps, error, action, permission) {
+function warnFailure(deps, error, action, permission, attempts = null) {
     deps.log.warning(describeFailure(error, {
         action,
         permission,
         fork: deps.fork,
-        attempts: deps.retry.retries + 1,
+        // As tried: fewer than retries + 1 once the run's retry budget is spent.
+        attempts: attempts ?? triesOf(error) ?? deps.retry.retries + 1,
         delivered: deps.delivered,
     }));
 }
@@ -51559,6 +51616,8 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 
 
+
+
 function hasGlobChars(pattern) {
     return /[*?]/.test(pattern);
 }
@@ -51613,6 +51672,50 @@ function globFiles(root, pattern) {
         .crawl(start === "" ? root : (0,external_node_path_namespaceObject.join)(root, start))
         .sync();
     return found.map(under).sort();
+}
+/**
+ * The values of a command-line file flag, expanded as the action expands its `results` and
+ * `reviews` inputs (src/action/inputs.ts), so that a quoted pattern (`--results 'runs/*.jsonl'`,
+ * as a workflow writes it) means what it means there: a value without `*` or `?` is a path, taken
+ * as given (the reader says if it is missing); a value with them is a pattern over the files
+ * below its literal leading directories (absolute, or relative to `cwd`), its matches sorted; every
+ * file is read once, where it first comes; a pattern that matches nothing is an InputError naming
+ * the flag and the pattern. Matches are shown as the pattern's directory plus the matched path.
+ */
+function expandFileArgs(cwd, flag, values) {
+    const out = [];
+    const seen = new Set();
+    const add = (abs, shown) => {
+        let key = abs;
+        try {
+            key = realpathSync(abs);
+        }
+        catch {
+            // A missing file is the reader's to report, by the name given.
+        }
+        if (seen.has(key))
+            return;
+        seen.add(key);
+        out.push({ abs, shown });
+    };
+    for (const value of values) {
+        if (!hasGlobChars(value)) {
+            add(resolve(cwd, value), value);
+            continue;
+        }
+        const prefix = literalPrefix(value);
+        const dir = prefix === "" && value.startsWith("/") ? "/" : prefix;
+        const base = resolve(cwd, dir === "" ? "." : dir);
+        const rel = value.slice(prefix.length).replace(/^\/+/, "");
+        const matches = globFiles(base, rel);
+        if (matches.length === 0) {
+            throw new InputError(`${flag} ${JSON.stringify(value)} matches no file (looked in ${dir === "" ? "the current directory" : JSON.stringify(dir)}). ` +
+                "A pattern's * and ? match within one path segment, ** any number of segments.");
+        }
+        for (const m of matches)
+            add(join(base, m), dir === "" ? m : dir === "/" ? `/${m}` : `${dir}/${m}`);
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/action/base-files.ts
@@ -61760,8 +61863,9 @@ function preprocess(fn, schema) {
 /** The acceptance policy after parsing and validation (SPEC §1.3). */
 /**
  * `rank.require` (docs/policy.md, docs/rank.md "Gating"): `top_resolved` (the default, the CLI's
- * exit status): the top model is resolved. `top_group`: the candidate is in a top group the
- * evidence separates from the rest. `above_reference`: the candidate is ordered above the reference.
+ * exit status): one model is ordered above every other. `top_group`: the candidate could be first
+ * and is ordered above every model that could not. `above_reference`: the candidate is ordered
+ * above the reference.
  */
 const RANK_REQUIREMENTS = ["top_resolved", "top_group", "above_reference"];
 
@@ -62274,7 +62378,7 @@ const rankSchema = strictObject({
 const policySchema = strictObject({
     owner: ownerField,
     revisit: load_policy_custom((v) => parseDate(v, "2027-03-31")),
-    on_expired: load_policy_oneOf(["warn", "fail"]).optional(),
+    on_expired: load_policy_oneOf(["warn", "neutral", "fail"]).optional(),
     infra_errors: load_policy_oneOf(["exclude", "count_as_fail"]).optional(),
     require_same_harness: booleanField.optional(),
     accept_if: acceptIfSchema,
@@ -62495,13 +62599,184 @@ function escapeRawText(text) {
     return text.replace(ESCAPED_IN_RAW_TEXT, quote_escapeChar);
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/model-labels.ts
+/**
+ * Short labels for model ids that stay distinct (docs/rank.md "Output"). Leaderboard ids often
+ * share a long prefix ("20251118_mini-v1.15.0_gemini-3-pro-preview-20251118" and its neighbours),
+ * and a hostile export can hold ids that differ only after 200 characters: cutting every id to its
+ * first N characters makes them one label. Here an id longer than the budget keeps its start, the
+ * stretch where it first differs from the ids closest to it, and its end, with "…" where it is
+ * cut; two ids never get the same label (where a cut would make two equal, those labels grow until
+ * they differ — at worst to the whole id).
+ */
+
+/** The ellipsis that marks a cut (Mermaid's labels use ".."). */
+const CUT = "…";
+/**
+ * Where a part of an id ends: the window on the difference starts after the nearest strong one
+ * ("20251118_mini-v1.15.0_gemini-3-pro" shows "gemini-3-pro"), else after a weak one.
+ */
+const STRONG_SEPARATORS = new Set(["_", "/", ":", "@", " "]);
+const WEAK_SEPARATORS = new Set(["-", "."]);
+/** The last position p in [from, to) with id[p] in `set`; −1 when none. */
+function lastIndexIn(id, set, from, to) {
+    for (let p = to - 1; p >= from; p--)
+        if (set.has(id[p]))
+            return p;
+    return -1;
+}
+/** Longer than any label: model ids are at most 4,096 characters (src/read/limits.ts). */
+const WHOLE_ID_CHARS = 8192;
+/** Length of the common prefix of two code-point arrays. */
+function commonPrefix(x, y) {
+    const n = Math.min(x.length, y.length);
+    let i = 0;
+    while (i < n && x[i] === y[i])
+        i++;
+    return i;
+}
+/** Length of the common suffix of two code-point arrays. */
+function commonSuffix(x, y) {
+    const n = Math.min(x.length, y.length);
+    let i = 0;
+    while (i < n && x[x.length - 1 - i] === y[y.length - 1 - i])
+        i++;
+    return i;
+}
+function compare(x, y) {
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) {
+        const a = x[i];
+        const b = y[i];
+        if (a !== b)
+            return a < b ? -1 : 1;
+    }
+    return x.length - y.length;
+}
+/**
+ * For each id, the longest prefix (and suffix) it shares with another id: found among its
+ * neighbours in sorted order (of the ids, and of the reversed ids). The prefix's length is where
+ * the id first differs from the id closest to it.
+ */
+function sharedEnds(cps) {
+    const n = cps.length;
+    const late = new Array(n).fill(0);
+    const suffix = new Array(n).fill(0);
+    const longest = (out, order, shared) => {
+        for (let p = 0; p + 1 < n; p++) {
+            const i = order[p];
+            const j = order[p + 1];
+            const l = shared(i, j);
+            out[i] = Math.max(out[i], l);
+            out[j] = Math.max(out[j], l);
+        }
+    };
+    const byStart = cps.map((_, i) => i).sort((i, j) => compare(cps[i] ?? [], cps[j] ?? []));
+    longest(late, byStart, (i, j) => commonPrefix(cps[i] ?? [], cps[j] ?? []));
+    const reversed = cps.map((c) => [...c].reverse());
+    const byEnd = cps.map((_, i) => i).sort((i, j) => compare(reversed[i] ?? [], reversed[j] ?? []));
+    longest(suffix, byEnd, (i, j) => commonSuffix(cps[i] ?? [], cps[j] ?? []));
+    return { late, suffix };
+}
+/**
+ * Where the part of the id holding position `at` starts (after a separator), looking back at most
+ * `reach` characters; −1 when there is no separator that near.
+ */
+function partStart(id, at, reach) {
+    const from = Math.max(0, at - reach);
+    for (const separators of [STRONG_SEPARATORS, WEAK_SEPARATORS]) {
+        const p = lastIndexIn(id, separators, from, at);
+        if (p >= 0)
+            return p + 1;
+    }
+    return -1;
+}
+/**
+ * One id cut to about `budget` code points: whole when it fits; else its start and end with the
+ * first difference (`at`: the first position where it differs from its closest id) kept in view,
+ * from the start of the part that holds it.
+ */
+function cut(id, budget, at, mark) {
+    const b = Math.max(4, budget);
+    if (id.length <= b)
+        return id.join("");
+    const keep = b - 1;
+    const tail = Math.max(1, Math.floor(keep / 4));
+    const head = keep - tail;
+    // The difference is within the start (or there is none): start … end.
+    if (at < head || at >= id.length)
+        return [...id.slice(0, head), mark, ...id.slice(id.length - tail)].join("");
+    // The rest of the id from the differing part fits: start … that part to the end.
+    const part = partStart(id, at, keep - 2);
+    if (part >= 0 && id.length - part <= keep - 1)
+        return [...id.slice(0, keep - (id.length - part)), mark, ...id.slice(part)].join("");
+    // Start … the stretch from the differing part on … end.
+    const keep2 = b - 2;
+    const start = Math.max(1, Math.floor(keep2 / 4));
+    const end = Math.max(1, Math.floor(keep2 / 6));
+    const middle = keep2 - start - end;
+    const near = partStart(id, at, middle - 1);
+    const from = Math.max(start, near >= 0 ? near : at - Math.floor(middle / 4));
+    const to = Math.min(id.length - end, from + middle);
+    return [...id.slice(0, start), mark, ...id.slice(from, to), mark, ...id.slice(id.length - end)].join("");
+}
+/**
+ * Labels for `ids` (distinct strings), each at most about `maxChars` code points where that keeps
+ * the labels distinct, aligned with `ids`. Equal ids get equal labels.
+ */
+function distinctLabels(ids, maxChars, mark = CUT) {
+    const cps = ids.map((id) => Array.from(typeof id === "string" ? id : String(id)));
+    const { late, suffix } = sharedEnds(cps);
+    // The window shows where the id first differs from the id closest to it.
+    const at = late;
+    const budget = cps.map(() => maxChars);
+    const labels = cps.map((c, i) => cut(c, maxChars, at[i], mark));
+    // Each round at least doubles a colliding label's budget, and a budget of the id's length is
+    // the id itself, so this ends.
+    for (;;) {
+        const owners = new Map();
+        labels.forEach((l, i) => {
+            const set = owners.get(l) ?? new Set();
+            set.add(ids[i]);
+            owners.set(l, set);
+        });
+        let grew = false;
+        labels.forEach((l, i) => {
+            if ((owners.get(l)?.size ?? 0) < 2)
+                return;
+            const c = cps[i] ?? [];
+            if (l === c.join(""))
+                return;
+            if (at[i] !== late[i])
+                at[i] = late[i];
+            else
+                budget[i] = Math.min(c.length, Math.max(2 * budget[i], maxChars + suffix[i]));
+            labels[i] = cut(c, budget[i], at[i], mark);
+            grew = true;
+        });
+        if (!grew)
+            return labels;
+    }
+}
+/** distinctLabels as a lookup by id. */
+function labelMap(ids, maxChars) {
+    const labels = distinctLabels(ids, maxChars);
+    return new Map(ids.map((id, i) => [id, labels[i]]));
+}
+/** Each id JSON-quoted (quote.ts's escapes) as its distinct label of about `maxChars`: for messages. */
+function quotedModels(ids, maxChars = 60) {
+    const labels = labelMap(ids, maxChars);
+    return (id) => quoteUpTo(labels.get(id) ?? id, WHOLE_ID_CHARS);
+}
+
 ;// CONCATENATED MODULE: ./src/core/rank/rank-gate.ts
 /**
  * The rank gate (docs/rank.md "Gating"): what the policy's `rank.require` asks of the candidate,
- * decided from the ranking alone (the Holm-adjusted pairs, the rank intervals and the groups).
+ * decided from the ranking alone (the Holm-adjusted pairs and the models that could be first).
  * Accept when the evidence shows the requirement holds, reject when it orders the candidate out,
  * unresolved otherwise; like evaluate, a tie is never read as a pass.
  */
+
 
 
 /**
@@ -62524,7 +62799,7 @@ function checkRankGate(require, candidate, reference, models) {
             throw new errors_InputError(`The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`);
     }
 }
-function plural(n, one, many) {
+function rank_gate_plural(n, one, many) {
     return `${n} ${n === 1 ? one : many}`;
 }
 /** The models the pairs order above `model`, in the report's leaderboard order. */
@@ -62538,8 +62813,19 @@ function orderedAbove(report, model) {
     }
     return report.models.map((m) => m.model).filter((m) => above.has(m));
 }
-function listed(models) {
-    const shown = models.slice(0, 5).map(quote).join(", ");
+/** The models the pairs order below `model`, in the report's leaderboard order. */
+function orderedBelow(report, model) {
+    const below = new Set();
+    for (const p of report.pairs) {
+        if (p.a === model && p.relation === "a_better")
+            below.add(p.b);
+        if (p.b === model && p.relation === "b_better")
+            below.add(p.a);
+    }
+    return report.models.map((m) => m.model).filter((m) => below.has(m));
+}
+function listed(models, q) {
+    const shown = models.slice(0, 5).map(q).join(", ");
     return models.length > 5 ? `${shown}, …` : shown;
 }
 /** The gate's verdict on a ranking. Pure; checkRankGate has accepted its inputs. */
@@ -62550,38 +62836,980 @@ function rankGate(report, require, candidate) {
         verdict,
         reasons: [reason],
     });
+    const first = report.could_be_first;
+    const q = quotedModels(report.models.map((m) => m.model));
     if (require === "top_resolved") {
-        const top = report.groups[0] ?? [];
         return report.top_resolved && report.top !== null
-            ? out("accept", `The top is resolved: ${quote(report.top)} is ordered above every other model.`)
-            : out("unresolved", `The top is unresolved: ${plural(top.length, "model", "models")} (${listed(top)}) are statistically tied at the top.`);
+            ? out("accept", `The top is resolved: ${q(report.top)} is ordered above every other model.`)
+            : out("unresolved", `The top is unresolved: ${rank_gate_plural(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
     }
     const c = candidate ?? "";
     const model = report.models.find((m) => m.model === c);
     if (model === undefined)
         throw new errors_InputError(`The candidate ${quote(c)} is not among the ranked models.`);
-    if (require === "top_group") {
-        const above = orderedAbove(report, c);
-        if (above.length > 0)
-            return out("reject", `${quote(c)} is not in the top: ${plural(above.length, "model is", "models are")} ordered above it (${listed(above)}).`);
-        const top = report.groups[0] ?? [];
-        if (report.groups.length > 1 && top.includes(c))
-            return out("accept", `${quote(c)} is in the top group (${plural(top.length, "model", "models")}): no model is ordered above it, and it is ordered above every model outside the group.`);
-        return out("unresolved", `No model is ordered above ${quote(c)}, but the evidence separates no top group from the rest: all ${report.models.length} models are in one group.`);
-    }
+    if (require === "top_group")
+        return topGroupGate(report, c, out, q);
     const reference = report.reference ?? "";
     const pair = report.pairs.find((p) => (p.a === c && p.b === reference) || (p.a === reference && p.b === c));
     if (pair === undefined)
         throw new errors_InputError(`The reference ${quote(reference)} is not among the ranked models.`);
     const candidateAbove = pair.relation === "unresolved" ? null : (pair.relation === "a_better") === (pair.a === c);
     if (candidateAbove === true)
-        return out("accept", `${quote(c)} is ordered above the reference ${quote(reference)}.`);
+        return out("accept", `${q(c)} is ordered above the reference ${q(reference)}.`);
     if (candidateAbove === false)
-        return out("reject", `The reference ${quote(reference)} is ordered above ${quote(c)}.`);
+        return out("reject", `The reference ${q(reference)} is ordered above ${q(c)}.`);
     const why = pair.unresolved_by === "validity"
         ? "the open validity labels alone can decide their order"
         : "run variance keeps them apart by less than the adjusted confidence bounds";
-    return out("unresolved", `${quote(c)} and the reference ${quote(reference)} are not ordered: ${why}.`);
+    return out("unresolved", `${q(c)} and the reference ${q(reference)} are not ordered: ${why}.`);
+}
+/**
+ * top_group: the candidate is in the top group — the models that could be first (no model is
+ * ordered above them) — and the evidence separates it from the rest: it is ordered above every
+ * model that could not be first. Reject when a model is ordered above it; unresolved otherwise.
+ */
+function topGroupGate(report, c, out, q) {
+    const above = orderedAbove(report, c);
+    if (above.length > 0)
+        return out("reject", `${q(c)} could not be first: ${rank_gate_plural(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
+    const first = new Set(report.could_be_first);
+    const rest = report.models.map((m) => m.model).filter((m) => !first.has(m));
+    if (rest.length === 0)
+        return out("unresolved", `${q(c)} could be first, but so could every one of the ${report.models.length} models: the evidence separates no top group from the rest.`);
+    const below = new Set(orderedBelow(report, c));
+    const notBelow = rest.filter((m) => !below.has(m));
+    if (notBelow.length === 0)
+        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${rank_gate_plural(rest.length, "model", "models")}).`);
+    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${rank_gate_plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
+}
+
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
+function validityCode(v) {
+    return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
+ * "Placeholder harness revisions").
+ */
+const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+function isPlaceholderRevision(revision) {
+    return /^unknown(?::|$)/i.test(revision);
+}
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** A TaskTable over records already made. */
+class RecordTable {
+    records;
+    constructor(records) {
+        this.records = records;
+    }
+    get length() {
+        return this.records.length;
+    }
+    record(i) {
+        const t = this.records[i];
+        if (t === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
+        return t;
+    }
+    datasetRevision(i) {
+        return this.record(i).datasetRevision;
+    }
+    taskId(i) {
+        return this.record(i).taskId;
+    }
+    validity(i) {
+        return this.record(i).validity;
+    }
+    reviewRevision(i) {
+        return this.record(i).reviewRevision;
+    }
+    cluster(i) {
+        return this.record(i).cluster;
+    }
+    baseline(i) {
+        return this.record(i).baseline;
+    }
+    candidate(i) {
+        return this.record(i).candidate;
+    }
+    evidence(i) {
+        return this.record(i).evidence;
+    }
+    labelCount(i) {
+        return this.record(i).history.length;
+    }
+    lastLabelRevision(i) {
+        const h = this.record(i).history;
+        return h[h.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.record(i).history;
+    }
+    eventRevision(i, k) {
+        return this.event(this.history(i), i, k).revision;
+    }
+    eventValidity(i, k) {
+        return this.event(this.history(i), i, k).validity;
+    }
+    eventFile(i, k) {
+        return this.event(this.history(i), i, k).source.file;
+    }
+    eventLine(i, k) {
+        return this.event(this.history(i), i, k).source.line;
+    }
+    event(history, i, k) {
+        const e = history[k];
+        if (e === undefined)
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+}
+/** Records as a TaskTable (they are not copied: never modify them). */
+function recordTable(records) {
+    return new RecordTable(records);
+}
+/** A table with some tasks' records replaced (task index → record); the others read through. */
+class OverlayTable {
+    base;
+    replaced;
+    constructor(base, replaced) {
+        this.base = base;
+        this.replaced = replaced;
+    }
+    get length() {
+        return this.base.length;
+    }
+    record(i) {
+        return this.replaced.get(i) ?? this.base.record(i);
+    }
+    datasetRevision(i) {
+        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
+    }
+    taskId(i) {
+        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
+    }
+    validity(i) {
+        return this.replaced.get(i)?.validity ?? this.base.validity(i);
+    }
+    reviewRevision(i) {
+        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
+    }
+    cluster(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.cluster(i) : r.cluster;
+    }
+    baseline(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.baseline(i) : r.baseline;
+    }
+    candidate(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.candidate(i) : r.candidate;
+    }
+    evidence(i) {
+        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
+    }
+    labelCount(i) {
+        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
+    }
+    lastLabelRevision(i) {
+        const r = this.replaced.get(i);
+        if (r === undefined)
+            return this.base.lastLabelRevision(i);
+        return r.history[r.history.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.replaced.get(i)?.history ?? this.base.history(i);
+    }
+    eventRevision(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+    }
+    eventValidity(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+    eventFile(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    }
+    eventLine(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
+    }
+}
+/**
+ * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
+ * 10⁶-task Dataset that changes a few labels costs what it changes.
+ */
+function model_withReplacedRecords(table, replaced) {
+    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
+}
+/** Every task of a table as a record, in table order. */
+function tableRecords(table) {
+    const out = [];
+    for (let i = 0; i < table.length; i++)
+        out.push(table.record(i));
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/task-table-view.ts
+class TableView {
+    tables;
+    which;
+    index;
+    constructor(tables, which, index) {
+        this.tables = tables;
+        this.which = which;
+        this.index = index;
+    }
+    get length() {
+        return this.index.length;
+    }
+    table(i) {
+        const t = this.tables[this.which === null ? 0 : this.which[i]];
+        if (t === undefined || i < 0 || i >= this.index.length) {
+            throw new Error(`TaskTable view: no task ${i} (of ${this.index.length})`);
+        }
+        return t;
+    }
+    at(i) {
+        return this.index[i];
+    }
+    datasetRevision(i) {
+        return this.table(i).datasetRevision(this.at(i));
+    }
+    taskId(i) {
+        return this.table(i).taskId(this.at(i));
+    }
+    validity(i) {
+        return this.table(i).validity(this.at(i));
+    }
+    reviewRevision(i) {
+        return this.table(i).reviewRevision(this.at(i));
+    }
+    cluster(i) {
+        return this.table(i).cluster(this.at(i));
+    }
+    baseline(i) {
+        return this.table(i).baseline(this.at(i));
+    }
+    candidate(i) {
+        return this.table(i).candidate(this.at(i));
+    }
+    evidence(i) {
+        return this.table(i).evidence(this.at(i));
+    }
+    labelCount(i) {
+        return this.table(i).labelCount(this.at(i));
+    }
+    lastLabelRevision(i) {
+        return this.table(i).lastLabelRevision(this.at(i));
+    }
+    eventRevision(i, k) {
+        return this.table(i).eventRevision(this.at(i), k);
+    }
+    eventValidity(i, k) {
+        return this.table(i).eventValidity(this.at(i), k);
+    }
+    eventFile(i, k) {
+        return this.table(i).eventFile(this.at(i), k);
+    }
+    eventLine(i, k) {
+        return this.table(i).eventLine(this.at(i), k);
+    }
+    history(i) {
+        return this.table(i).history(this.at(i));
+    }
+    record(i) {
+        return this.table(i).record(this.at(i));
+    }
+}
+/** Task i of the view is task index[i] of tables[which[i]] (which null: every task from tables[0]). */
+function tableView(tables, which, index) {
+    if (which !== null && which.length !== index.length)
+        throw new Error("tableView: which and index differ in length");
+    return new TableView(tables, which, index);
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/format.ts
+/** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
+const THRESHOLD_TOLERANCE = 1e-12;
+/** Does `observed` satisfy `OP value`? Equality is judged with a 1e-12 relative tolerance. */
+function satisfies(observed, t) {
+    const equal = Math.abs(observed - t.value) <= THRESHOLD_TOLERANCE * Math.max(1, Math.abs(t.value));
+    switch (t.op) {
+        case ">=":
+            return equal || observed > t.value;
+        case ">":
+            return !equal && observed > t.value;
+        case "<=":
+            return equal || observed < t.value;
+        case "<":
+            return !equal && observed < t.value;
+    }
+}
+/** A figure with 4 decimals and a true minus sign, e.g. "0.0118", "−0.0123". */
+function num(x, digits = 4) {
+    const s = Math.abs(x).toFixed(digits);
+    return x < 0 && Number(s) !== 0 ? `\u2212${s}` : s;
+}
+/** A fraction as a percentage with at most 2 decimals, e.g. 0.037037 → "3.7%", 0.01 → "1%". */
+function pct(x) {
+    const s = String(Number((x * 100).toFixed(2)));
+    return `${s.startsWith("-") ? `\u2212${s.slice(1)}` : s}%`;
+}
+/** δ₀ as written in a threshold: 0 → "0", 0.01 → "+1%", −0.01 → "-1%". */
+function delta0Text(delta0) {
+    if (delta0 === 0)
+        return "0";
+    const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
+    return `${delta0 > 0 ? "+" : "-"}${p}%`;
+}
+/** "1 task" / "2 tasks" (words.ts). */
+
+/**
+ * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
+ * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
+ * short, and the whole value is in the report's own fields (observed, provenance).
+ */
+const SHOWN_VALUE_CHARS = 100;
+/** Values a sentence names before "and N more". */
+const SHOWN_VALUES = 3;
+/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
+function shownValue(value) {
+    const cps = Array.from(value);
+    return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
+}
+/**
+ * Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none,
+ * with its reason (a model's revisions are empty only when it has no rows).
+ */
+function shownList(values, empty = "none (no rows)") {
+    if (values.length === 0)
+        return empty;
+    const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
+    const rest = values.length - SHOWN_VALUES;
+    return rest > 0 ? `${shown} and ${rest} more` : shown;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
+/**
+ * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
+ * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
+ * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
+ * mostly cache misses, so they are read once here. The labels as of an earlier review revision
+ * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
+ */
+
+// A label is one byte: validityCode, its index in VALIDITIES.
+const VALID_CODE = validityCode("valid");
+const BROKEN_CODE = validityCode("broken");
+const DISPUTED_CODE = validityCode("disputed");
+/** Columns by dataset: a Dataset is never modified once built (model.ts). */
+const known = new WeakMap();
+/** The columns of a dataset, made on the first call (one walk over its tasks). */
+function taskColumns(dataset) {
+    const had = known.get(dataset);
+    if (had !== undefined)
+        return had;
+    const tasks = dataset.tasks;
+    const n = tasks.length;
+    const validity = new Uint8Array(n);
+    const baseline = new Array(n);
+    const candidate = new Array(n);
+    const cluster = new Int32Array(n);
+    const numbers = new Map();
+    let last;
+    let lastNumber = -1;
+    for (let i = 0; i < n; i++) {
+        validity[i] = validityCode(tasks.validity(i));
+        baseline[i] = tasks.baseline(i);
+        candidate[i] = tasks.candidate(i);
+        const c = tasks.cluster(i);
+        if (c === undefined)
+            cluster[i] = -1;
+        else if (c === last)
+            cluster[i] = lastNumber;
+        else {
+            let k = numbers.get(c);
+            if (k === undefined) {
+                k = numbers.size;
+                numbers.set(c, k);
+            }
+            last = c;
+            lastNumber = k;
+            cluster[i] = k;
+        }
+    }
+    const columns = { validity, baseline, candidate, cluster, clusterCount: numbers.size };
+    known.set(dataset, columns);
+    return columns;
+}
+/** The same tasks with other labels (validityCode per task, in dataset order): every other column shared. */
+function withLabels(columns, codes) {
+    if (codes.length !== columns.validity.length)
+        throw new Error("withLabels: the labels are not one a task");
+    return { ...columns, validity: codes };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
+/**
+ * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
+ * under `count_as_fail` (they are then fails). `missing` results never count. 0 when the model
+ * has no row for the task.
+ */
+function effectiveAttempts(counts, infra) {
+    if (counts === undefined)
+        return 0;
+    return counts.pass + counts.fail + (infra === "count_as_fail" ? counts.infra_error : 0);
+}
+/** mₘₜ = passes / K*ₘₜ; null when K* = 0 (the task is not attempted by the model). */
+function taskScore(counts, infra) {
+    const k = effectiveAttempts(counts, infra);
+    return counts === undefined || k === 0 ? null : counts.pass / k;
+}
+/**
+ * Within-task sample variance s² of the 0/1 outcomes of K attempts with mean m:
+ * s² = K·m(1−m)/(K−1), defined for K ≥ 2 (null otherwise).
+ */
+function binarySampleVariance(score, k) {
+    if (!(k >= 2))
+        return null;
+    return (k * score * (1 - score)) / (k - 1);
+}
+/**
+ * s²/K, the squared standard error of one task score from re-runs alone: m(1−m)/(K−1).
+ * null for K < 2. This is the per-task term of the re-run-only SE (SPEC §3).
+ */
+function scoreRerunVariance(score, k) {
+    if (!(k >= 2))
+        return null;
+    return (score * (1 - score)) / (k - 1);
+}
+/** True when the model has at least one pass, fail or infra_error attempt on the task. */
+function hasAttempt(counts) {
+    return counts !== undefined && counts.pass + counts.fail + counts.infra_error > 0;
+}
+/** Lost to infra (SPEC §2): the model has attempts on the task but all of them are infra errors. */
+function isLostToInfra(counts) {
+    return counts !== undefined && counts.infra_error > 0 && counts.pass + counts.fail === 0;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/common-set.ts
+/**
+ * The rank's one common set (docs/rank.md "One common set"): the tasks every ranked model has a
+ * score on (K* ≥ 1, as evaluate's C) that are not broken, and for each model how many tasks its
+ * absence would add back. Every pair of the ranking is computed on this set, so all pairs share
+ * its valid tasks V and open tasks U, and a pair's margin is the difference of the two scores.
+ */
+
+
+
+
+
+
+/** How many models the "too few common valid tasks" error names. */
+const MODELS_NAMED = 3;
+function commonSet(data, policy) {
+    const k = data.models.length;
+    const tasks = data.tasks;
+    const n = tasks.length;
+    const infra = policy.infra_errors;
+    const common = [];
+    const addsBack = new Uint32Array(k);
+    const addsBackValid = new Uint32Array(k);
+    let broken = 0;
+    let universe = 0;
+    let labelledValid = 0;
+    for (let i = 0; i < n; i++) {
+        const label = validityCode(tasks.validity(i));
+        if (label === BROKEN_CODE) {
+            broken++;
+            continue;
+        }
+        universe++;
+        if (label === VALID_CODE)
+            labelledValid++;
+        let without = 0;
+        let absent = -1;
+        for (let m = 0; m < k; m++) {
+            if (effectiveAttempts(data.counts[m]?.[i], infra) === 0) {
+                without++;
+                absent = m;
+                if (without > 1)
+                    break;
+            }
+        }
+        if (without === 0)
+            common.push(i);
+        else if (without === 1) {
+            addsBack[absent] = addsBack[absent] + 1;
+            if (label === VALID_CODE)
+                addsBackValid[absent] = addsBackValid[absent] + 1;
+        }
+    }
+    const size = common.length;
+    const validity = new Uint8Array(size);
+    const cluster = new Int32Array(size);
+    const numbers = new Map();
+    let valid = 0;
+    let disputed = 0;
+    for (let j = 0; j < size; j++) {
+        const i = common[j];
+        const code = validityCode(tasks.validity(i));
+        validity[j] = code;
+        if (code === VALID_CODE)
+            valid++;
+        else if (code === DISPUTED_CODE)
+            disputed++;
+        const c = tasks.cluster(i);
+        if (c === undefined)
+            cluster[j] = -1;
+        else {
+            let id = numbers.get(c);
+            if (id === undefined) {
+                id = numbers.size;
+                numbers.set(c, id);
+            }
+            cluster[j] = id;
+        }
+    }
+    const threshold = policy.accept_if.common_valid_tasks;
+    if (!satisfies(valid, threshold) && labelledValid === 0) {
+        throw new errors_InputError(`No task is labelled valid: of the ${universe} non-broken task${universe === 1 ? "" : "s"} the ${k} ranked models ran, none has the label valid ` +
+            `(a ranking counts only valid tasks; the policy's common_valid_tasks asks for ${threshold.text}). ` +
+            "Add labels: a reviews file with --reviews (model-gate import reviews-csv for your own review sheet), " +
+            "or, for SWE-bench Verified, model-gate import verified-annotations with the results' --dataset-revision " +
+            "or the same --tasks list the results were imported with, so that its labels apply to these tasks (docs/importers.md).");
+    }
+    if (!satisfies(valid, threshold)) {
+        const shrink = data.models
+            .map((model, m) => ({ model, valid: addsBackValid[m], all: addsBack[m] }))
+            .filter((x) => x.all > 0)
+            .sort((x, y) => y.valid - x.valid || y.all - x.all || compareCodeUnits(x.model, y.model))
+            .slice(0, MODELS_NAMED);
+        const named = shrink.length === 0
+            ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
+            : `The models that shrink it most: ${shrink
+                .map((x) => `${quote(x.model)} (without it, ${x.valid} more valid task${x.valid === 1 ? "" : "s"}, ${x.all} in all)`)
+                .join(", ")}.`;
+        throw new errors_InputError(`The ${k} ranked models have ${valid} common valid task${valid === 1 ? "" : "s"} (tasks every one of them ` +
+            `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
+            `Leave a model out with --models, or run the missing tasks.`);
+    }
+    const counts = data.models.map((_, m) => {
+        const own = data.counts[m] ?? [];
+        return common.map((i) => own[i]);
+    });
+    return {
+        tasks: Uint32Array.from(common),
+        validity,
+        cluster,
+        clusterCount: numbers.size,
+        counts,
+        validTasks: valid,
+        disputedTasks: disputed,
+        unreviewedTasks: size - valid - disputed,
+        brokenTasks: broken,
+        universeTasks: universe,
+        addsBack,
+        addsBackValid,
+    };
+}
+/**
+ * The columns of pair (a, b) on the common set: d = m_a − m_b. The candidate's array is a fresh
+ * copy so that analyseMargin's per-columns cache (keyed by the count arrays) lives only as long as
+ * this pair's columns do: a ranking of 100 models has 4,950 pairs.
+ */
+function pairColumns(set, a, b) {
+    const candidate = set.counts[a];
+    const baseline = set.counts[b];
+    if (candidate === undefined || baseline === undefined)
+        throw new Error(`pairColumns: no model ${a} or ${b}`);
+    return {
+        validity: set.validity,
+        cluster: set.cluster,
+        clusterCount: set.clusterCount,
+        candidate: candidate.slice(),
+        baseline,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/format-number.ts
+/**
+ * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
+ * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
+ * shown as "n/a".
+ *
+ * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
+ * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
+ * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
+ * z is a decimal with 4 decimals; counts are plain integers.
+ */
+const NOT_AVAILABLE = "n/a";
+function isNumber(x) {
+    return typeof x === "number" && Number.isFinite(x);
+}
+/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
+function fixed(x, decimals) {
+    const s = x.toFixed(decimals);
+    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
+function signedFixed(x, decimals) {
+    const s = fixed(x, decimals);
+    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
+}
+/** A count: "520". Non-integers (never expected) keep 2 decimals. */
+function format_number_formatCount(x) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return Number.isInteger(x) ? String(x) : fixed(x, 2);
+}
+/** A fraction as a percentage: 0.037037 → "3.70%". */
+function format_number_formatPercent(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)}%`;
+}
+/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
+function format_number_formatPp(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${signedFixed(x * 100, decimals)} pp`;
+}
+/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
+function format_number_formatPpUnsigned(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)} pp`;
+}
+/** A plain decimal: 1.644854 → "1.6449". */
+function format_number_formatDecimal(x, decimals = 4) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return fixed(x, decimals);
+}
+/** A signed decimal: 0.5 → "+0.50". */
+function formatSignedDecimal(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return signedFixed(x, decimals);
+}
+/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
+function formatPercentInterval(iv) {
+    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
+        return NOT_AVAILABLE;
+    return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/holm.ts
+/**
+ * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
+ * of the m pairs carries two claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). Holm's
+ * procedure over all 2m claims tests, after r claims are made, every claim not yet made at
+ * α/(2m − r). Its family-wise error is at most α for any true margins — a tied pair (Δ = 0) has
+ * both claims wrong, an untied pair one — with no assumption on how the pairs depend on each
+ * other, because each claim's bound alone holds with probability 1 − its level (Holm 1979).
+ * The reverse claim of an ordered pair stays in the count: LCB ≤ Δ_L ≤ Δ_H ≤ UCB, so it can never
+ * be made, but it is one of the claims the bound is over.
+ *
+ * The batch form below orders, in each round, every pair that clears the current level, then
+ * raises the level and goes again until a round orders nothing: since the level only grows as r
+ * grows, a claim made by the sequential procedure (one claim at a time, smallest p-value first) is
+ * made here and no other, and this needs no p-value. The level schedule is a parameter only so
+ * that scripts/simulate-rank.mjs can run other schedules on the same data; the gate uses
+ * DIRECTIONAL_HOLM.
+ */
+
+/**
+ * The family's guarantee in one sentence, as every format states it (the report JSON's
+ * adjustment.guarantee, the Markdown, text and HTML summaries).
+ */
+function familyGuarantee(alpha, m) {
+    return (`The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${format_number_formatPercent(alpha)}: ` +
+        `Holm's step-down over the ${2 * m} directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.`);
+}
+/** Holm over the 2m directional claims: α/(2m − r). */
+const DIRECTIONAL_HOLM = (alpha, m, r) => alpha / (2 * m - r);
+function isOrdered(b) {
+    return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
+}
+/**
+ * `boundsAt(p, level)`: pair p's LCB/UCB at one-sided level `level`. `neverOrdered(p, b)` may say
+ * that a pair cannot be ordered at any level (its validity band holds 0, so LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤
+ * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
+ * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
+ */
+function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
+    const bounds = new Array(m);
+    const level = new Float64Array(m);
+    const round = new Uint32Array(m);
+    const ordered = new Uint8Array(m);
+    const stuck = new Uint8Array(m);
+    let r = 0;
+    let rounds = 0;
+    let current = schedule(alpha, m, 0);
+    while (r < m) {
+        rounds++;
+        current = schedule(alpha, m, r);
+        let newly = 0;
+        for (let p = 0; p < m; p++) {
+            if (ordered[p] === 1 || stuck[p] === 1)
+                continue;
+            const b = boundsAt(p, current);
+            bounds[p] = b;
+            level[p] = current;
+            round[p] = rounds;
+            if (isOrdered(b)) {
+                ordered[p] = 1;
+                newly++;
+            }
+            else if (neverOrdered(p, b))
+                stuck[p] = 1;
+        }
+        if (newly === 0)
+            break;
+        r += newly;
+    }
+    // The pairs set aside: their bounds at the last level tested.
+    for (let p = 0; p < m; p++) {
+        if (stuck[p] !== 1 || level[p] === current)
+            continue;
+        bounds[p] = boundsAt(p, current);
+        level[p] = current;
+        round[p] = rounds;
+    }
+    return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
+}
+
+;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
+/**
+ * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
+ * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
+ * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
+ * object as before, so the view costs one pass and little memory.
+ *
+ * The effective label at N follows SPEC §1.2 on the truncated history: the label at the highest
+ * revision ≤ N; two different labels at that revision are an input error naming both sources, as
+ * the reader reports for the highest revision overall.
+ */
+
+
+
+function historyLabels(history) {
+    return {
+        length: history.length,
+        revision: (k) => history[k].revision,
+        validity: (k) => history[k].validity,
+    };
+}
+/**
+ * The label events of one task of a table at a time: `at(i)` moves it to task i (no object a
+ * task: a walk over 10⁶ tasks made ~90 MB of garbage with one sequence each).
+ */
+class TaskLabels {
+    tasks;
+    task = 0;
+    length = 0;
+    constructor(tasks) {
+        this.tasks = tasks;
+    }
+    at(i) {
+        this.task = i;
+        this.length = this.tasks.labelCount(i);
+        return this;
+    }
+    revision(k) {
+        return this.tasks.eventRevision(this.task, k);
+    }
+    validity(k) {
+        return this.tasks.eventValidity(this.task, k);
+    }
+}
+/** How many events of `labels` lie at or below revision n. */
+function eventsAtOrBelow(labels, n) {
+    let keep = 0;
+    while (keep < labels.length && labels.revision(keep) <= n)
+        keep++;
+    return keep;
+}
+/**
+ * The index of an event at the same revision as event keep − 1 with a different label, or −1:
+ * two labels at the effective revision are a conflict (SPEC §1.2).
+ */
+function conflictingEvent(labels, keep) {
+    if (keep < 1)
+        return -1;
+    const revision = labels.revision(keep - 1);
+    const validity = labels.validity(keep - 1);
+    for (let i = keep - 2; i >= 0 && labels.revision(i) === revision; i--) {
+        if (labels.validity(i) !== validity)
+            return i;
+    }
+    return -1;
+}
+/**
+ * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
+ * Returns the same object when nothing above n exists.
+ */
+function taskAsOfReview(task, n) {
+    const history = task.history;
+    const last = history[history.length - 1];
+    if (last === undefined || last.revision <= n) {
+        // Nothing above n: the reader already chose (and checked) the effective label.
+        return task;
+    }
+    const keep = eventsAtOrBelow(historyLabels(history), n);
+    const kept = history.slice(0, keep);
+    const top = kept[keep - 1];
+    if (top === undefined) {
+        return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
+    }
+    const other = conflictingEvent(historyLabels(kept), keep);
+    if (other >= 0)
+        return { task, revision: top.revision, first: kept[other], second: top };
+    return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
+}
+function isLabelConflict(x) {
+    return "first" in x;
+}
+/** How many tasks disagree, and the first few, as the reader words it. */
+function conflictProblems(conflicts) {
+    return conflicts.map((c) => ({
+        location: c.second.source,
+        field: "validity",
+        message: `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
+            `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
+            `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
+    }));
+}
+/** At most this many conflicts are kept (the count is exact). */
+const KEPT_CONFLICTS = 20;
+/** The dataset as of revision n, with the conflicts found (not thrown). */
+function viewAsOfReview(dataset, n) {
+    const conflicts = [];
+    let conflictCount = 0;
+    let changed = false;
+    const table = dataset.tasks;
+    // Only tasks labelled after n change: the rest are read through.
+    const replaced = new Map();
+    for (let i = 0; i < table.length; i++) {
+        if (table.lastLabelRevision(i) <= n)
+            continue;
+        const r = taskAsOfReview(table.record(i), n);
+        if (isLabelConflict(r)) {
+            conflictCount++;
+            if (conflicts.length < KEPT_CONFLICTS)
+                conflicts.push(r);
+            continue;
+        }
+        changed = true;
+        replaced.set(i, r);
+    }
+    const tasks = model_withReplacedRecords(table, replaced);
+    const revisions = dataset.reviewRevisions.filter((r) => r <= n);
+    const view = !changed && revisions.length === dataset.reviewRevisions.length
+        ? dataset
+        : { ...dataset, tasks, reviewRevisions: revisions };
+    return { dataset: view, conflicts, conflictCount };
+}
+/** The dataset as of revision n; two labels at a task's effective revision are an InputError. */
+function datasetAsOfReview(dataset, n) {
+    const r = viewAsOfReview(dataset, n);
+    if (r.conflictCount > 0) {
+        throw new errors_InputError(`As of review revision ${n}, ${r.conflictCount} ${r.conflictCount === 1 ? "task has" : "tasks have"} two different labels at the same revision; ` +
+            'record a disagreement as a later revision labelled "disputed":', conflictProblems(r.conflicts), r.conflictCount);
+    }
+    return r.dataset;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-as-of-review.ts
+/**
+ * `rank --as-of-review N` (docs/rank.md "As of a review revision"): the ranked models' tasks as
+ * they stood at review revision N, by evaluate's own view (src/core/history/as-of-review.ts):
+ * only labels with review_revision ≤ N count, a task without one by then is unreviewed, attempts
+ * are untouched, and two labels at a task's effective revision are an InputError naming both.
+ */
+
+function modelsAsOfReview(data, n) {
+    // The view reads only the tasks and the review revisions; the pair's summaries fill the shape.
+    const asDataset = {
+        tasks: data.tasks,
+        baseline: data.summaries[0],
+        candidate: data.summaries[1],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    };
+    const view = datasetAsOfReview(asDataset, n);
+    if (view === asDataset)
+        return data;
+    return { ...data, tasks: view.tasks, reviewRevisions: view.reviewRevisions };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-order.ts
+/**
+ * Rank intervals and groups from the pairs' relation (docs/rank.md "Rank intervals and groups").
+ * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
+ * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
+ * falls between positions p and p + 1 of the score order exactly when every model in the top p is
+ * ordered above every model after it; the blocks between cuts are the groups (separated from each
+ * other; pairs inside a group may be ordered too, so a group is not a tie).
+ */
+function rankOrder(k, above, order) {
+    const rankLow = new Uint32Array(k);
+    const rankHigh = new Uint32Array(k);
+    for (let i = 0; i < k; i++) {
+        let over = 0;
+        let under = 0;
+        for (let j = 0; j < k; j++) {
+            if (above[j * k + i] === 1)
+                over++;
+            if (above[i * k + j] === 1)
+                under++;
+        }
+        rankLow[i] = 1 + over;
+        rankHigh[i] = k - under;
+    }
+    // below[p]: how many (top-p model, later model) pairs are ordered, counted incrementally: the cut
+    // after p holds when it equals p · (k − p).
+    const group = new Uint32Array(k);
+    const groups = [];
+    let block = [];
+    let orderedAcross = 0;
+    for (let p = 0; p < k; p++) {
+        const i = order[p];
+        // Moving model i from below the cut to above it: its pairs with the top lose, with the rest gain.
+        for (let q = 0; q < p; q++)
+            orderedAcross -= above[order[q] * k + i];
+        for (let q = p + 1; q < k; q++)
+            orderedAcross += above[i * k + order[q]];
+        block.push(i);
+        const top = p + 1;
+        if (top === k || orderedAcross === top * (k - top)) {
+            for (const j of block)
+                group[j] = groups.length + 1;
+            groups.push(block);
+            block = [];
+        }
+    }
+    return { rankLow, rankHigh, group, groups };
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/normal-quantile.ts
@@ -62955,292 +64183,6 @@ function makeQuantileFunction(margin) {
         }
         return q;
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Domain types shared by the reader, the statistics, the decision and the report.
- * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
- */
-const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
-/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
-function validityCode(v) {
-    return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
-}
-const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-/**
- * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
- * letters in any case) is reserved to say "no revision is known": the importers write
- * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
- * "Placeholder harness revisions").
- */
-const PLACEHOLDER_REVISION_PREFIX = "unknown:";
-function isPlaceholderRevision(revision) {
-    return /^unknown(?::|$)/i.test(revision);
-}
-/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
-function compareCodeUnits(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** A TaskTable over records already made. */
-class RecordTable {
-    records;
-    constructor(records) {
-        this.records = records;
-    }
-    get length() {
-        return this.records.length;
-    }
-    record(i) {
-        const t = this.records[i];
-        if (t === undefined)
-            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
-        return t;
-    }
-    datasetRevision(i) {
-        return this.record(i).datasetRevision;
-    }
-    taskId(i) {
-        return this.record(i).taskId;
-    }
-    validity(i) {
-        return this.record(i).validity;
-    }
-    reviewRevision(i) {
-        return this.record(i).reviewRevision;
-    }
-    cluster(i) {
-        return this.record(i).cluster;
-    }
-    baseline(i) {
-        return this.record(i).baseline;
-    }
-    candidate(i) {
-        return this.record(i).candidate;
-    }
-    evidence(i) {
-        return this.record(i).evidence;
-    }
-    labelCount(i) {
-        return this.record(i).history.length;
-    }
-    lastLabelRevision(i) {
-        const h = this.record(i).history;
-        return h[h.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.record(i).history;
-    }
-    eventRevision(i, k) {
-        return this.event(this.history(i), i, k).revision;
-    }
-    eventValidity(i, k) {
-        return this.event(this.history(i), i, k).validity;
-    }
-    eventFile(i, k) {
-        return this.event(this.history(i), i, k).source.file;
-    }
-    eventLine(i, k) {
-        return this.event(this.history(i), i, k).source.line;
-    }
-    event(history, i, k) {
-        const e = history[k];
-        if (e === undefined)
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
-}
-/** Records as a TaskTable (they are not copied: never modify them). */
-function recordTable(records) {
-    return new RecordTable(records);
-}
-/** A table with some tasks' records replaced (task index → record); the others read through. */
-class OverlayTable {
-    base;
-    replaced;
-    constructor(base, replaced) {
-        this.base = base;
-        this.replaced = replaced;
-    }
-    get length() {
-        return this.base.length;
-    }
-    record(i) {
-        return this.replaced.get(i) ?? this.base.record(i);
-    }
-    datasetRevision(i) {
-        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
-    }
-    taskId(i) {
-        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
-    }
-    validity(i) {
-        return this.replaced.get(i)?.validity ?? this.base.validity(i);
-    }
-    reviewRevision(i) {
-        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
-    }
-    cluster(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.cluster(i) : r.cluster;
-    }
-    baseline(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.baseline(i) : r.baseline;
-    }
-    candidate(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.candidate(i) : r.candidate;
-    }
-    evidence(i) {
-        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
-    }
-    labelCount(i) {
-        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
-    }
-    lastLabelRevision(i) {
-        const r = this.replaced.get(i);
-        if (r === undefined)
-            return this.base.lastLabelRevision(i);
-        return r.history[r.history.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.replaced.get(i)?.history ?? this.base.history(i);
-    }
-    eventRevision(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
-    }
-    eventValidity(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
-    }
-    eventFile(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
-    }
-    eventLine(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
-    }
-}
-/**
- * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
- * 10⁶-task Dataset that changes a few labels costs what it changes.
- */
-function model_withReplacedRecords(table, replaced) {
-    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
-}
-/** Every task of a table as a record, in table order. */
-function tableRecords(table) {
-    const out = [];
-    for (let i = 0; i < table.length; i++)
-        out.push(table.record(i));
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
-/**
- * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
- * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
- * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
- * mostly cache misses, so they are read once here. The labels as of an earlier review revision
- * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
- */
-
-// A label is one byte: validityCode, its index in VALIDITIES.
-const VALID_CODE = validityCode("valid");
-const BROKEN_CODE = validityCode("broken");
-const DISPUTED_CODE = validityCode("disputed");
-/** Columns by dataset: a Dataset is never modified once built (model.ts). */
-const known = new WeakMap();
-/** The columns of a dataset, made on the first call (one walk over its tasks). */
-function taskColumns(dataset) {
-    const had = known.get(dataset);
-    if (had !== undefined)
-        return had;
-    const tasks = dataset.tasks;
-    const n = tasks.length;
-    const validity = new Uint8Array(n);
-    const baseline = new Array(n);
-    const candidate = new Array(n);
-    const cluster = new Int32Array(n);
-    const numbers = new Map();
-    let last;
-    let lastNumber = -1;
-    for (let i = 0; i < n; i++) {
-        validity[i] = validityCode(tasks.validity(i));
-        baseline[i] = tasks.baseline(i);
-        candidate[i] = tasks.candidate(i);
-        const c = tasks.cluster(i);
-        if (c === undefined)
-            cluster[i] = -1;
-        else if (c === last)
-            cluster[i] = lastNumber;
-        else {
-            let k = numbers.get(c);
-            if (k === undefined) {
-                k = numbers.size;
-                numbers.set(c, k);
-            }
-            last = c;
-            lastNumber = k;
-            cluster[i] = k;
-        }
-    }
-    const columns = { validity, baseline, candidate, cluster, clusterCount: numbers.size };
-    known.set(dataset, columns);
-    return columns;
-}
-/** The same tasks with other labels (validityCode per task, in dataset order): every other column shared. */
-function withLabels(columns, codes) {
-    if (codes.length !== columns.validity.length)
-        throw new Error("withLabels: the labels are not one a task");
-    return { ...columns, validity: codes };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
-/**
- * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
- * under `count_as_fail` (they are then fails). `missing` results never count. 0 when the model
- * has no row for the task.
- */
-function effectiveAttempts(counts, infra) {
-    if (counts === undefined)
-        return 0;
-    return counts.pass + counts.fail + (infra === "count_as_fail" ? counts.infra_error : 0);
-}
-/** mₘₜ = passes / K*ₘₜ; null when K* = 0 (the task is not attempted by the model). */
-function taskScore(counts, infra) {
-    const k = effectiveAttempts(counts, infra);
-    return counts === undefined || k === 0 ? null : counts.pass / k;
-}
-/**
- * Within-task sample variance s² of the 0/1 outcomes of K attempts with mean m:
- * s² = K·m(1−m)/(K−1), defined for K ≥ 2 (null otherwise).
- */
-function binarySampleVariance(score, k) {
-    if (!(k >= 2))
-        return null;
-    return (k * score * (1 - score)) / (k - 1);
-}
-/**
- * s²/K, the squared standard error of one task score from re-runs alone: m(1−m)/(K−1).
- * null for K < 2. This is the per-task term of the re-run-only SE (SPEC §3).
- */
-function scoreRerunVariance(score, k) {
-    if (!(k >= 2))
-        return null;
-    return (score * (1 - score)) / (k - 1);
-}
-/** True when the model has at least one pass, fail or infra_error attempt on the task. */
-function hasAttempt(counts) {
-    return counts !== undefined && counts.pass + counts.fail + counts.infra_error > 0;
-}
-/** Lost to infra (SPEC §2): the model has attempts on the task but all of them are infra errors. */
-function isLostToInfra(counts) {
-    return counts !== undefined && counts.infra_error > 0 && counts.pass + counts.fail === 0;
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/union-bounds.ts
@@ -63843,7 +64785,77 @@ function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
     return { lower: (baseSum + worst * extraCount) / count, upper: (baseSum + best * extraCount) / count };
 }
 
+;// CONCATENATED MODULE: ./src/core/stats/exact-sum.ts
+
+/** Below this magnitude a floating-point sum's sign is checked exactly. */
+const NEAR_ZERO = 1e-9;
+/** Σ pᵢ/kᵢ kept as integer numerators by denominator. */
+class ExactSum {
+    byDenominator = new Map();
+    /** Adds numerator/denominator (integers, denominator ≥ 1). */
+    add(numerator, denominator) {
+        if (numerator === 0)
+            return;
+        this.byDenominator.set(denominator, (this.byDenominator.get(denominator) ?? 0) + numerator);
+    }
+    /** Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there). */
+    addDifference(a, b, infra) {
+        this.add(a.pass, effectiveAttempts(a, infra));
+        this.add(-b.pass, effectiveAttempts(b, infra));
+    }
+    /** The sum over the least common denominator: numerator and denominator as BigInt. */
+    fraction() {
+        const gcd = (x, y) => {
+            while (y !== 0n)
+                [x, y] = [y, x % y];
+            return x;
+        };
+        let denominator = 1n;
+        for (const [k, n] of this.byDenominator) {
+            if (n === 0)
+                continue;
+            const big = BigInt(k);
+            denominator = (denominator / gcd(denominator, big)) * big;
+        }
+        let numerator = 0n;
+        for (const [k, n] of this.byDenominator)
+            if (n !== 0)
+                numerator += BigInt(n) * (denominator / BigInt(k));
+        return { numerator, denominator };
+    }
+    /** −1, 0 or +1: the sum's exact sign. */
+    sign() {
+        const { numerator } = this.fraction();
+        return numerator === 0n ? 0 : numerator > 0n ? 1 : -1;
+    }
+    /** The sum as a number: exactly 0 when it is 0, of the exact sign otherwise. */
+    value() {
+        const { numerator, denominator } = this.fraction();
+        if (numerator === 0n)
+            return 0;
+        // Both fit a double's range (denominator ≤ lcm of the attempt counts); the quotient keeps the sign.
+        return Number(numerator) / Number(denominator);
+    }
+}
+/**
+ * A ratio Σ d / count computed in floating point, made exact near 0: exactly 0 when the exact sum
+ * is 0; the exact sum's value over `count` when the floating-point sign is wrong; else unchanged.
+ * `exact` builds the exact sum (called only near 0).
+ */
+function exactNearZero(value, count, exact) {
+    if (value === null || !(Math.abs(value) <= NEAR_ZERO))
+        return value;
+    const sum = exact();
+    const sign = sum.sign();
+    if (sign === 0)
+        return 0;
+    if (Math.sign(value) === sign)
+        return value;
+    return sum.value() / count;
+}
+
 ;// CONCATENATED MODULE: ./src/core/stats/margin.ts
+
 
 
 
@@ -64009,6 +65021,11 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         lowerValues = new Float64Array(dCount).fill(-1);
         upperValues = new Float64Array(dCount).fill(1);
     }
+    // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
+    const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
+    const pessimistic = opts.margin.validity_bound === "pessimistic";
+    marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
+    marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
     const concat = (extra) => {
         const out = new Float64Array(nv + extra.length);
         out.set(vD, 0);
@@ -64080,7 +65097,7 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
     const qValid = q(nuValid);
     const qLower = q(nuLower);
     const qUpper = q(nuUpper);
-    const margin = nv > 0 ? validSum / nv : null;
+    const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
     let lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
         ? marginLower - qLower * seLower
         : null;
@@ -64199,6 +65216,26 @@ function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
         upperSet,
     };
 }
+/**
+ * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
+ * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
+ */
+function exactFigures(columns, infra, valid, unresolved) {
+    return {
+        ratio: (value, open, extra) => exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
+            const s = new ExactSum();
+            const add = (i) => {
+                s.addDifference(columns.candidate[i], columns.baseline[i], infra);
+            };
+            for (const i of valid)
+                add(i);
+            for (const j of open)
+                add(unresolved[j]);
+            s.add(extra, 1);
+            return s;
+        }),
+    };
+}
 /** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
 function attainingSet(uD, b) {
     const left = new Map([
@@ -64246,30 +65283,106 @@ function clusterSums(vD, vc, uD, uc, g) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/stats/planning.ts
-/**
- * Planning figures (SPEC §3 revision 2): printed next to the verdict, never used to decide it.
- *
- * - Minimum detectable effect MDE = (q + z_power)·SE(V), z_power = Φ⁻¹(power): the true margin
- *   above δ₀ that a set of this size and per-task variance would detect (LCB > δ₀) with that
- *   probability. q is the quantile on V (q_valid: t with ν of SE(V), or z).
- * - Common valid tasks needed, n* = ⌈(q·s_d / (Δ̂ − δ₀))²⌉, s_d the per-task SD of d on V: how
- *   many common valid tasks would clear δ₀ if the observed margin and per-task variance held.
- *   Only for an unresolved verdict held back by the margin (LCB ≤ δ₀) with Δ̂ > δ₀. The q is the
- *   one on V (with t it would be a little smaller at n*; the figure is a plan, not a promise).
- */
+;// CONCATENATED MODULE: ./src/core/rank/rank-pairs.ts
 
-function minimumDetectableEffect(q, power, se) {
-    if (q === null || se === null)
-        return null;
-    return (q + normalQuantile(power)) * se;
+
+
+/** The validity band holds 0 (touching counts): no level can order the pair (LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤ UCB). */
+function bandHoldsZero(lower, upper) {
+    return lower === null || upper === null || (lower <= 0 && upper >= 0);
 }
-/** ⌈(q·s_d/(Δ̂ − δ₀))²⌉, null unless Δ̂ > δ₀ and q, s_d are defined; at least 2 (an SE needs 2 tasks). */
-function tasksNeeded(q, sd, margin, delta0) {
-    if (q === null || sd === null || margin === null || !(margin > delta0))
-        return null;
-    const n = Math.ceil(((q * sd) / (margin - delta0)) ** 2);
-    return Number.isFinite(n) ? Math.max(2, n) : null;
+/**
+ * Why an unordered pair is unordered: `validity` when the open labels can move its margin and 0 is
+ * within the band they span (Δ_L ≤ 0 ≤ Δ_H, Δ_L < Δ_H: reviews could decide it); else
+ * `run_variance` — the band excludes 0 but run variance does not, or the band is the single point
+ * 0 (an exact score tie no review can move: only more tasks or attempts could order it).
+ */
+function unresolvedBy(lower, upper) {
+    if (lower === null || upper === null)
+        return "validity";
+    return lower <= 0 && upper >= 0 && lower < upper ? "validity" : "run_variance";
+}
+/** The pairs (a, b), a before b in the models' order, as indices. */
+function pairIndices(k) {
+    const out = [];
+    for (let a = 0; a < k; a++)
+        for (let b = a + 1; b < k; b++)
+            out.push([a, b]);
+    return out;
+}
+/** Index of the pair {i, j} in pairIndices(k) order. */
+function pairIndex(k, i, j) {
+    const [a, b] = i < j ? [i, j] : [j, i];
+    return a * k - (a * (a + 1)) / 2 + (b - a - 1);
+}
+/**
+ * analyseMargin for pair (a, b) of the common set, d = m_a − m_b, and the Dataset view it reads
+ * (what influentialTasks reads too: records by index).
+ */
+function pairAnalyser(data, set, tasks, infra) {
+    const pairDataset = (a, b) => ({
+        tasks,
+        baseline: data.summaries[b],
+        candidate: data.summaries[a],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    });
+    return {
+        pairDataset,
+        analyse: (a, b, margin) => analyseMargin(pairDataset(a, b), { infra, margin }, pairColumns(set, a, b)),
+    };
+}
+/** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
+function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
+    const pairs = pairIndices(k);
+    const holm = holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
+        const [a, b] = pairs[p];
+        const x = analyse(a, b, { ...margin, confidence: 1 - level });
+        return {
+            lcb: x.lcb,
+            ucb: x.ucb,
+            margin: x.margin,
+            marginLower: x.marginLower,
+            marginUpper: x.marginUpper,
+            se: x.seValid,
+            nu: x.nuValid,
+            lcbKind: x.lcbKind,
+            ucbKind: x.ucbKind,
+            tasksWithoutCluster: x.tasksWithoutCluster,
+        };
+    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null, schedule);
+    const above = new Uint8Array(k * k);
+    pairs.forEach(([a, b], p) => {
+        if (holm.ordered[p] !== 1)
+            return;
+        const x = holm.bounds[p];
+        if (x.lcb !== null && x.lcb > 0)
+            above[a * k + b] = 1;
+        else
+            above[b * k + a] = 1;
+    });
+    return { pairs, holm, above };
+}
+/**
+ * The models in score order (best first): by the pairs' margins, whose sign is exact (a margin of
+ * exactly 0 is a tie, whatever the floating-point scores), then by model id (code units).
+ */
+function scoreOrder(models, bounds) {
+    const k = models.length;
+    return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
+        const x = bounds[pairIndex(k, i, j)];
+        const margin = x?.margin ?? null;
+        if (margin !== null && margin !== 0) {
+            // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
+            const firstAbove = margin > 0;
+            return i < j === firstAbove ? -1 : 1;
+        }
+        const a = models[i];
+        const b = models[j];
+        return a < b ? -1 : a > b ? 1 : 0;
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/model-figures.ts
@@ -64447,64 +65560,204 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/decision/format.ts
-/** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
-const THRESHOLD_TOLERANCE = 1e-12;
-/** Does `observed` satisfy `OP value`? Equality is judged with a 1e-12 relative tolerance. */
-function satisfies(observed, t) {
-    const equal = Math.abs(observed - t.value) <= THRESHOLD_TOLERANCE * Math.max(1, Math.abs(t.value));
-    switch (t.op) {
-        case ">=":
-            return equal || observed > t.value;
-        case ">":
-            return !equal && observed > t.value;
-        case "<=":
-            return equal || observed < t.value;
-        case "<":
-            return !equal && observed < t.value;
+;// CONCATENATED MODULE: ./src/core/rank/rank-scores.ts
+
+
+
+
+/** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
+function modelScores(set, policy, k) {
+    const out = [];
+    const n = set.validity.length;
+    const q = quantileFunction(policy.margin);
+    for (let i = 0; i < k; i++) {
+        const counts = set.counts[i] ?? [];
+        let validSum = 0;
+        let validCount = 0;
+        const valid = new Float64Array(n);
+        const validCluster = new Int32Array(n);
+        const open = new Float64Array(n);
+        let openCount = 0;
+        for (let j = 0; j < n; j++) {
+            const c = counts[j];
+            if (c === undefined)
+                continue;
+            const kStar = c.pass + c.fail + (policy.infra_errors === "count_as_fail" ? c.infra_error : 0);
+            const score = c.pass / kStar;
+            if (set.validity[j] === VALID_CODE) {
+                validSum += score;
+                valid[validCount] = score;
+                validCluster[validCount] = set.cluster[j];
+                validCount++;
+            }
+            else
+                open[openCount++] = score;
+        }
+        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
+        const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
+        const se = scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
+        const spread = se === null ? null : q(se.nu) * se.se;
+        out.push({
+            score: f.valid_only_score,
+            interval,
+            band: interval === null || spread === null || !Number.isFinite(spread)
+                ? null
+                : [Math.max(0, interval[0] - spread), Math.min(1, interval[1] + spread)],
+        });
     }
-}
-/** A figure with 4 decimals and a true minus sign, e.g. "0.0118", "−0.0123". */
-function num(x, digits = 4) {
-    const s = Math.abs(x).toFixed(digits);
-    return x < 0 && Number(s) !== 0 ? `\u2212${s}` : s;
-}
-/** A fraction as a percentage with at most 2 decimals, e.g. 0.037037 → "3.7%", 0.01 → "1%". */
-function pct(x) {
-    const s = String(Number((x * 100).toFixed(2)));
-    return `${s.startsWith("-") ? `\u2212${s.slice(1)}` : s}%`;
-}
-/** δ₀ as written in a threshold: 0 → "0", 0.01 → "+1%", −0.01 → "-1%". */
-function delta0Text(delta0) {
-    if (delta0 === 0)
-        return "0";
-    const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
-    return `${delta0 > 0 ? "+" : "-"}${p}%`;
-}
-/** "1 task" / "2 tasks". */
-function format_plural(n, one, many = `${one}s`) {
-    return `${n} ${n === 1 ? one : many}`;
+    return out;
 }
 /**
- * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
- * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
- * short, and the whole value is in the report's own fields (observed, provenance).
+ * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
+ * (paired: the plain SE of a mean, ν = n − 1; clustered: CR2/CR1 with its ν); null when
+ * undefined (fewer than 2 tasks or clusters, or a valid task without a cluster when clustered).
  */
-const SHOWN_VALUE_CHARS = 100;
-/** Values a sentence names before "and N more". */
-const SHOWN_VALUES = 3;
-/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
-function shownValue(value) {
-    const cps = Array.from(value);
-    return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
+function scoreStandardError(values, clusterOf, clusterCount, policy) {
+    if (policy.margin.standard_error === "paired") {
+        const se = pairedStandardError(values);
+        return se === null ? null : { se, nu: values.length - 1 };
+    }
+    if (clusterOf.some((c) => c < 0))
+        return null;
+    const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
+    return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
 }
-/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
-function shownList(values, empty = "none") {
-    if (values.length === 0)
-        return empty;
-    const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
-    const rest = values.length - SHOWN_VALUES;
-    return rest > 0 ? `${shown} and ${rest} more` : shown;
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-warnings.ts
+
+
+
+
+
+/** How many orderings the clustered-SE warning names before it counts the rest. */
+const ORDERINGS_NAMED = 5;
+function named(ids, max) {
+    const shown = ids.slice(0, max).join(", ");
+    return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
+}
+/**
+ * With a paired policy and every common task in a cluster (at least 2 clusters): the ranking again
+ * under the clustered SE (CR2), and a warning when some ordering made under the paired SE would
+ * not be made under it — naming those orderings and, when it changes, the "could be first" set.
+ * null when the check does not apply or every ordering holds (an ordering CR2 adds changes no
+ * conclusion the report draws).
+ */
+function clusteredCheck(models, set, margin, analyse, paired, order) {
+    if (margin.standard_error !== "paired" || set.clusterCount < 2 || set.cluster.some((c) => c < 0))
+        return null;
+    const k = models.length;
+    const q = quotedModels(models);
+    const clustered = orderPairs(k, analyse, {
+        ...margin,
+        standard_error: "clustered",
+        cluster_correction: "cr2",
+    });
+    const lost = [];
+    for (const [hi, lo] of order.flatMap((i) => order.map((j) => [i, j]))) {
+        if (paired.above[hi * k + lo] === 1 && clustered.above[hi * k + lo] !== 1)
+            lost.push(`${q(models[hi])} above ${q(models[lo])}`);
+    }
+    if (lost.length === 0)
+        return null;
+    const first = (above) => {
+        const r = rankOrder(k, above, order);
+        return order.filter((i) => r.rankLow[i] === 1).map((i) => q(models[i]));
+    };
+    const before = first(paired.above);
+    const after = first(clustered.above);
+    const ordered = paired.holm.orderedPairs;
+    const cbf = after.length === before.length
+        ? ""
+        : `, and ${after.length} models could be first (${named(after, ORDERINGS_NAMED)}) instead of ${before.length} (${named(before, ORDERINGS_NAMED)})`;
+    return (`The tasks cluster (${set.clusterCount} clusters by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+        `${lost.length} of the ${ordered} ${ordered === 1 ? "ordering" : "orderings"} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
+        "consider standard_error: clustered.");
+}
+/**
+ * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
+ * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ */
+function rewrittenGate(require, candidate) {
+    return {
+        require,
+        candidate,
+        verdict: "unresolved",
+        reasons: [
+            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
+        ],
+    };
+}
+function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
+    const policy = gate.policy;
+    const out = [...gate.warnings];
+    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
+        const n = appendOnly.rows_changed_or_removed;
+        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
+    }
+    if (asOfReview !== null) {
+        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
+    }
+    if (gate.expired) {
+        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+    }
+    if (policy.infra_errors === "count_as_fail") {
+        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
+    }
+    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
+    const placeholders = harness.filter(isPlaceholderRevision);
+    if (placeholders.length > 0) {
+        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
+    }
+    if (policy.require_same_harness && harness.length > 1) {
+        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
+    }
+    if (clustered !== null)
+        out.push(clustered);
+    if (withoutCluster) {
+        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/planning.ts
+/**
+ * Planning figures (SPEC §3 revision 2): printed next to the verdict, never used to decide it.
+ *
+ * - Minimum detectable effect MDE = (q + z_power)·SE(V), z_power = Φ⁻¹(power): the true margin
+ *   above δ₀ that a set of this size and per-task variance would detect (LCB > δ₀) with that
+ *   probability. q is the quantile on V (q_valid: t with ν of SE(V), or z).
+ * - Common valid tasks needed, n* = ⌈(q·s_d / (Δ̂ − δ₀))²⌉, s_d the per-task SD of d on V: how
+ *   many common valid tasks would clear δ₀ if the observed margin and per-task variance held.
+ *   Only for an unresolved verdict held back by the margin (LCB ≤ δ₀) with Δ̂ > δ₀. The q is the
+ *   one on V (with t it would be a little smaller at n*; the figure is a plan, not a promise).
+ */
+
+function minimumDetectableEffect(q, power, se) {
+    if (q === null || se === null)
+        return null;
+    return (q + normalQuantile(power)) * se;
+}
+/** ⌈(q·s_d/(Δ̂ − δ₀))²⌉, null unless Δ̂ > δ₀ and q, s_d are defined; at least 2 (an SE needs 2 tasks). */
+function tasksNeeded(q, sd, margin, delta0) {
+    if (q === null || sd === null || margin === null || !(margin > delta0))
+        return null;
+    const n = Math.ceil(((q * sd) / (margin - delta0)) ** 2);
+    return Number.isFinite(n) ? Math.max(2, n) : null;
+}
+
+;// CONCATENATED MODULE: ./src/core/words.ts
+/**
+ * Counts in words, for every sentence the gate writes: the noun (or verb) agrees with its count,
+ * "1 task", "2 tasks", "1 check fails", "2 checks fail". One helper, so no rendering says
+ * "1 passes".
+ */
+/** The word that agrees with `n`: `one` for exactly 1, else `many` (default `one` + "s"). */
+function pluralWord(n, one, many = `${one}s`) {
+    return n === 1 ? one : many;
+}
+/** The count and the word that agrees with it: plural(1, "task") → "1 task", plural(2, "task") → "2 tasks". */
+function words_plural(n, one, many = `${one}s`) {
+    return `${n} ${pluralWord(n, one, many)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/task-universe.ts
@@ -64566,6 +65819,7 @@ function findSplit(dataset) {
 
 
 
+
 /**
  * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
  * a few steps of `estimate` (the caller's closed-form solution; the search absorbs rounding and the
@@ -64587,18 +65841,42 @@ function smallestSatisfying(t, f, estimate, limit) {
     return null;
 }
 /**
- * The fix when the tasks are apart only because each file brought its own task universe (see
- * task-universe.ts): re-import, not run more tasks. The dataset-revision check says it in full.
+ * Why no task is common when each file brought its own task universe (see task-universe.ts), as a
+ * pointer: the dataset-revision check says the why and the fix (re-import with one --tasks list)
+ * in full, once.
  */
 function oneTaskListFix(split) {
-    return (`${format_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results, ` +
-        `but under two dataset revisions, each computed from its own file's task ids, so none is common: ` +
-        `re-import both files with one --tasks list (see Same dataset revisions)`);
+    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
+        `under two dataset revisions, so none is common: see Same dataset revisions`);
 }
-function commonValidCheck(a, t, split) {
+/**
+ * The common valid tasks' detail when both models share tasks but none is labelled valid: the
+ * usual case of leaderboard runs imported without reviews. Says so, and how to add labels.
+ */
+function noValidLabelDetail(a, t, revisions) {
+    const open = a.unresolvedTasks;
+    const labels = a.disputedTasks === 0
+        ? `all ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
+        : `the ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
+    return (`No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
+        `Add labels with a reviews file (--reviews; the action's reviews input): ` +
+        `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
+        `given the results' --dataset-revision (${shownList(revisions)}) or the same --tasks list, so that the labels apply to these tasks.`);
+}
+function commonValidCheck(a, t, split, revisions) {
     const nv = a.commonValidTasks;
     const passed = satisfies(nv, t);
-    let detail = `${format_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
+    if (!passed && nv === 0 && a.unresolvedTasks > 0 && split === null) {
+        return {
+            id: "common_valid_tasks",
+            observed: nv,
+            threshold: t.text,
+            passed,
+            kind: "evidence",
+            detail: noValidLabelDetail(a, t, revisions),
+        };
+    }
+    let detail = `${words_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         detail += ` — ${oneTaskListFix(split)}`;
     }
@@ -64608,7 +65886,7 @@ function commonValidCheck(a, t, split) {
             : null;
         detail +=
             more !== null
-                ? ` — ${format_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
+                ? ` — ${words_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
                 : " — the count cannot satisfy this threshold by adding tasks";
     }
     return {
@@ -64619,6 +65897,46 @@ function commonValidCheck(a, t, split) {
         kind: "evidence",
         detail: `${detail}.`,
     };
+}
+/**
+ * The fewest attempts without an infra error whose addition brings the rate I / (A + x) within a
+ * maximum threshold, or null when none can: a minimum, or a maximum no added attempt reaches
+ * (0 with I > 0). Exact: the closed form, then checked against `satisfies` around it.
+ */
+function cleanAttemptsNeeded(infraErrors, attempts, t) {
+    if (t.op !== "<" && t.op !== "<=")
+        return null;
+    if (satisfies(infraErrors / attempts, t))
+        return 0;
+    if (t.value <= 0)
+        return null;
+    const limit = Math.ceil(infraErrors / t.value) + 2;
+    return smallestSatisfying(t, (x) => infraErrors / (attempts + x), infraErrors / t.value - attempts, limit);
+}
+/**
+ * What would bring a failing infra error rate within the threshold, as a clause (docs/spec.md
+ * §4.3, "what would resolve it"). Attempts are only appended, so the rate falls only as attempts
+ * without an infra error are added. Advice is feasible when it asks for at most as many new
+ * attempts as the model has made (one more run of the benchmark as large as this one); past
+ * that no count is given, and the clause says why nothing re-run can fix it.
+ */
+function infraRemedy(side, infraErrors, attempts, t) {
+    const x = cleanAttemptsNeeded(infraErrors, attempts, t);
+    if (t.op !== "<" && t.op !== "<=") {
+        return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
+    }
+    if (x !== null && x <= infraErrors) {
+        return ` — re-running ${x} of the ${words_plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
+    }
+    if (x !== null && x <= attempts) {
+        const retried = infraErrors / (attempts + infraErrors);
+        return (` — ${words_plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
+            `re-running only the ${words_plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`);
+    }
+    const twice = infraErrors / (2 * attempts);
+    return (` — no re-run can satisfy it: attempts are only appended, so the ${words_plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
+        `and even a second run as large as this one (${words_plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
+        `Fix the infrastructure and run the benchmark again for the ${side}`);
 }
 function infraRateCheck(side, m, t) {
     const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
@@ -64635,16 +65953,9 @@ function infraRateCheck(side, m, t) {
         };
     }
     const passed = satisfies(rate, t);
-    let detail = `The ${side} had ${format_plural(m.infra_errors, "infra error")} in ${format_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
-    if (!passed) {
-        const more = t.op === "<" || t.op === "<="
-            ? smallestSatisfying(t, (x) => m.infra_errors / (denom + x), t.value > 0 ? m.infra_errors / t.value - denom : 0, t.value > 0 ? Math.ceil(m.infra_errors / t.value) + 2 : 0)
-            : null;
-        detail +=
-            more !== null
-                ? ` — ${format_plural(more, "more attempt")} without an infra error (e.g. re-running the ${format_plural(m.lost_to_infra_tasks, "task")} lost to infra on a fixed harness) would satisfy it`
-                : " — fix the infrastructure and re-run the affected tasks";
-    }
+    let detail = `The ${side} had ${words_plural(m.infra_errors, "infra error")} in ${words_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
+    if (!passed)
+        detail += infraRemedy(side, m.infra_errors, denom, t);
     return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 function disputedCheck(a, t, split) {
@@ -64658,18 +65969,22 @@ function disputedCheck(a, t, split) {
             threshold: t.text,
             passed: false,
             kind: "evidence",
-            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : oneTaskListFix(split)}.`,
+            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : "see Same dataset revisions"}.`,
         };
     }
     const passed = satisfies(phi, t);
-    let detail = `${d} of ${format_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
-    if (!passed) {
+    let detail = `${d} of ${words_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
+    if (!passed && nv === 0) {
+        // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
+        detail += " — label them (see Common valid tasks)";
+    }
+    else if (!passed) {
         // Worst case for the fraction: every reviewed task turns out broken and leaves C.
         const r = smallestSatisfying(t, (x) => (nv + d - x > 0 ? (d - x) / (nv + d - x) : null), t.value < 1 ? d - (t.value * nv) / (1 - t.value) : 0, d);
         detail +=
             r !== null
-                ? ` — reviewing ${r} of the ${format_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
-                : ` — review the ${format_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
+                ? ` — reviewing ${r} of the ${words_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
+                : ` — review the ${words_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
     }
     return {
         id: "disputed_fraction",
@@ -64694,15 +66009,14 @@ function missingCheck(side, m, universe, t, split) {
         };
     }
     const passed = satisfies(f, t);
-    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${format_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
+    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${words_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         // Every task under the other model's own revisions is missing for this one; `shared` of them
         // are ids it has under its own revisions.
         const own = Math.min(split.sharedTaskIds, m.missing_tasks);
         detail +=
-            ` — ${own} of its ${format_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision, ` +
-                `each model's revision computed from its own file's task ids: re-import both files with one --tasks list ` +
-                `(see Same dataset revisions), then run the ${side} on any task it still misses`;
+            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
+                `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
     }
     else if (!passed) {
         const x = t.op === "<" || t.op === "<="
@@ -64710,7 +66024,7 @@ function missingCheck(side, m, universe, t, split) {
             : null;
         detail +=
             x !== null
-                ? ` — running the ${side} on ${x} of its ${format_plural(m.missing_tasks, "missing task")} would satisfy it`
+                ? ` — running the ${side} on ${x} of its ${words_plural(m.missing_tasks, "missing task")} would satisfy it`
                 : ` — run the ${side} on its missing tasks`;
     }
     return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
@@ -64750,13 +66064,13 @@ function sameHarnessCheck(dataset) {
     if (passed)
         detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
     else if (placeholders.length > 0) {
+        // Said once: real_harness_revisions (always run) fails too and carries the why and the fix.
         detail =
-            `The harness revisions (${sideList(b, c)}) include the placeholder ${shownList(placeholders)}, ` +
-                `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
-                `harness — ${realRevisionRemedy(placeholders)}.`;
+            `A placeholder harness revision (${shownList(placeholders)}) cannot show that both models ran on one ` +
+                `harness; Real harness revisions says how to set real ones.`;
     }
     else {
-        detail = `The models ran on ${format_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
+        detail = `The models ran on ${words_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
     }
     return {
         id: "same_harness",
@@ -64785,7 +66099,7 @@ function realHarnessCheck(dataset) {
             `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
     return {
         id: "real_harness_revisions",
-        observed: passed ? "none" : all.join(", "),
+        observed: passed ? "all real" : all.join(", "),
         threshold: "no placeholder",
         passed,
         kind: "evidence",
@@ -64802,7 +66116,7 @@ function oneTaskListDetail(dataset, split) {
     const how = kinds.length > 0
         ? kinds.map((k) => `\`model-gate import ${k} FILE --tasks TASKS\``).join(" / ")
         : "the importer's `--tasks TASKS`";
-    const side = (name, s) => `the ${name}'s ${format_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
+    const side = (name, s) => `the ${name}'s ${words_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
     const own = [...split.baseline.revisions, ...split.candidate.revisions];
     const derived = split.derivedRevisions;
     const hashed = derived.length === own.length
@@ -64810,7 +66124,7 @@ function oneTaskListDetail(dataset, split) {
         : `${shownList(derived)} ${derived.length === 1 ? "is" : "are"} the hash of ${derived.length === 1 ? "its" : "their"} own task ids`;
     const n = split.sharedTaskIds;
     return (`The dataset revisions differ (${side("baseline", split.baseline)}; ${side("candidate", split.candidate)}), ` +
-        `but ${format_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
+        `but ${words_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
         `each file brought its own task universe, so the same tasks count as different ones and none is common. ` +
         `Re-import both files with one --tasks list (TASKS: the benchmark's task ids, one per line) — ${how} — so that both carry one dataset revision.`);
 }
@@ -64823,7 +66137,7 @@ function datasetRevisionCheck(dataset, split) {
     const passed = equal && b.length > 0;
     const observed = equal
         ? b.join(", ")
-        : `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+        : `baseline: ${b.join(", ") || "none (no rows)"}; candidate: ${c.join(", ") || "none (no rows)"}`;
     let detail;
     if (passed) {
         detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;
@@ -64876,20 +66190,20 @@ function canaryCheck(ctx) {
  */
 function marginRemedy(a, delta0) {
     const d = a.unresolvedTasks;
-    const review = `review the ${format_plural(d, "disputed/unreviewed task")}`;
+    const review = `review the ${words_plural(d, "disputed/unreviewed task")}`;
     if (a.margin === null || a.seValid === null) {
         return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
     }
     const q = a.qValid ?? a.z;
     const lo = a.margin - q * a.seValid;
     const hi = a.margin + q * a.seValid;
-    const band = `the valid tasks alone give Δ̂ ∓ q·SE = [${num(lo)}, ${num(hi)}]`;
+    const band = `the valid tasks alone give Δ̂ ∓ q·SE = ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}`;
     if (d > 0 && (lo > delta0 || hi <= delta0)) {
         return `${review}: ${band}, so resolving the open labels could decide it`;
     }
     const more = `${band}, which straddles δ₀ — more common valid tasks (or attempts per task) are needed to shrink the standard error`;
     return d > 0
-        ? `${more}, and reviewing the ${format_plural(d, "disputed/unreviewed task")} narrows the validity band`
+        ? `${more}, and reviewing the ${words_plural(d, "disputed/unreviewed task")} narrows the validity band`
         : more;
 }
 /** The attaining set of an exact bound, in words: "18 open labels resolved valid (6 with d = −1, 12 with d = 0)". */
@@ -64906,7 +66220,7 @@ function attainingSetWords(a, set) {
     const parts = [...by.entries()]
         .sort((x, y) => x[0] - y[0])
         .map(([d, n]) => `${n} with d = ${d > 0 ? "+" : ""}${num(d, 0)}`);
-    return `attained with S* = ${format_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
+    return `attained with S* = ${words_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
 }
 /**
  * LCB and how it was taken, with its arithmetic: exact, at the set S* that attains it; conservative,
@@ -64915,7 +66229,7 @@ function attainingSetWords(a, set) {
 function lcbFormula(a) {
     if (a.lcb === null || a.marginAtLcb === null || a.seLower === null)
         return null;
-    const figures = `${num(a.marginAtLcb)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+    const figures = `${format_number_formatPp(a.marginAtLcb)} − ${num(a.qLower ?? a.z)} × ${format_number_formatPpUnsigned(a.seLower)} = ${format_number_formatPp(a.lcb)}`;
     if (a.lcbKind === "exact" && a.lcbSet !== null) {
         return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
     }
@@ -64942,21 +66256,21 @@ function marginCheck(a, policy, lcbWhyNull) {
     const passed = a.lcb > delta0;
     let detail;
     if (passed)
-        detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
+        detail = `${formula} > δ₀ = ${format_number_formatPp(delta0)} (${rule}).`;
     else if (a.ucb !== null && a.ucb <= delta0) {
-        detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}), and neither does UCB = ${num(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}), and neither does UCB = ${format_number_formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
     }
     else {
-        detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
     }
     return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
 }
 /** Why LCB is null, as a clause, for checks and reasons. */
 function lcbNullReason(a, policy) {
     if (a.commonValidTasks === 0)
-        return "there are no common valid tasks";
+        return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
     if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
-        return `standard_error is clustered but ${format_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
+        return `standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
     }
     if (policy.margin.standard_error === "clustered")
         return "the tasks fall into fewer than 2 clusters";
@@ -64968,7 +66282,7 @@ function buildChecks(inp) {
     const ai = policy.accept_if;
     const split = separateTaskUniverses(dataset);
     const checks = [
-        commonValidCheck(analysis, ai.common_valid_tasks, split),
+        commonValidCheck(analysis, ai.common_valid_tasks, split, dataset.baseline.datasetRevisions),
         infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
         infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
         disputedCheck(analysis, ai.disputed_fraction, split),
@@ -65001,11 +66315,11 @@ function input_warnings_warning(u, compared) {
     const theirs = `${u.revisions.length === 1 && !u.moreRevisions ? "revision" : "revisions"} ${revisionList(u.revisions, u.moreRevisions)}`;
     const ours = `the compared tasks are under ${revisionList(compared)}`;
     if (u.file !== undefined) {
-        return (`${shownValue(u.file)}: ${u.rows} of its ${format_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
+        return (`${shownValue(u.file)}: ${u.rows} of its ${words_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
             `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
             `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`);
     }
-    return (`The results label ${format_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
+    return (`The results label ${words_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
         `task has (${ours}): those labels apply to nothing.`);
 }
 function unmatchedLabelWarnings(dataset) {
@@ -65016,6 +66330,7 @@ function unmatchedLabelWarnings(dataset) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/verdict.ts
+
 
 
 /** The bare decision rule, for callers (fragility) that only need the verdict. */
@@ -65032,13 +66347,13 @@ function decideVerdict(evidencePasses, canary, lcb, ucb, delta0) {
 }
 function marginSentence(a, policy) {
     const delta0 = policy.accept_if.delta0;
-    const d0 = delta0Text(delta0);
+    const d0 = format_number_formatPp(delta0);
     if (a.lcb === null || a.ucb === null) {
         return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
     }
     // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
-    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${num(a.lcb)}`;
-    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${num(a.ucb)}`;
+    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.lcb)}`;
+    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.ucb)}`;
     if (a.lcb > delta0)
         return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
     if (a.ucb <= delta0)
@@ -65057,14 +66372,14 @@ function verdictWithReasons(checks, a, policy, ctx) {
         return { verdict, reasons };
     }
     if (verdict === "accept") {
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${format_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${num(a.margin ?? 0)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${format_number_formatPp(a.margin)}).`);
         return { verdict, reasons };
     }
     if (verdict === "reject") {
         const why = a.unresolvedTasks > 0
-            ? `even the most favourable resolution of the ${format_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
+            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
             : "the candidate does not clear the bar even at the top of the run-variance band";
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : num(a.margin)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : format_number_formatPp(a.margin)}).`);
         return { verdict, reasons };
     }
     // Unresolved: name every check that keeps it so, then the margin.
@@ -65091,6 +66406,7 @@ function verdictWithReasons(checks, a, policy, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
+
 
 
 
@@ -65183,17 +66499,53 @@ function evaluate_attainingSet(dataset, a, set) {
         }),
     };
 }
-function headlineWarnings(policy, ctx, a, infra) {
+/** A signed margin in percentage points, e.g. "+1.20 pp", "−0.35 pp". */
+function pp(x) {
+    const s = Math.abs(x * 100).toFixed(2);
+    return `${x < 0 && Number(s) !== 0 ? "\u2212" : "+"}${s} pp`;
+}
+/**
+ * With a paired policy and every common task in a cluster: the margin's bound again under the
+ * clustered SE (CR2), and a warning when the verdict it carries would not hold under it — an
+ * accept whose LCB would not clear δ₀, a reject by the margin whose UCB would not be at or below
+ * it. null when the check does not apply or the verdict holds (docs/spec.md §3, design effect).
+ */
+function clusteredVerdictWarning(dataset, policy, a, verdict, ctx) {
+    if (policy.margin.standard_error !== "paired" || a.seCr2Valid === null)
+        return null;
+    const delta0 = policy.accept_if.delta0;
+    // A reject by the production canary does not rest on the margin.
+    const byMargin = verdict === "accept" ||
+        (verdict === "reject" && ctx.canary !== "fail" && a.ucb !== null && a.ucb <= delta0);
+    if (!byMargin)
+        return null;
+    const c = analyseMargin(dataset, {
+        infra: policy.infra_errors,
+        margin: { ...policy.margin, standard_error: "clustered", cluster_correction: "cr2" },
+    });
+    const bound = verdict === "accept" ? c.lcb : c.ucb;
+    const holds = bound !== null && (verdict === "accept" ? bound > delta0 : bound <= delta0);
+    if (holds)
+        return null;
+    const which = verdict === "accept" ? "lower" : "upper";
+    const figure = bound === null
+        ? `the ${which} bound would be undefined`
+        : `the ${which} bound would be ${pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${pp(delta0)}`;
+    return (`The tasks cluster (${words_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+        `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`);
+}
+function headlineWarnings(policy, ctx, a, infra, clustered) {
     const warnings = [];
     if (ctx.expired) {
-        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
+            (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."));
     }
     if (policy.infra_errors === "count_as_fail") {
-        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${format_plural(infra.baseline, "baseline infra error")} and ${format_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
+        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
     }
     if (policy.margin.standard_error === "clustered") {
         if (a.tasksWithoutCluster > 0) {
-            warnings.push(`standard_error is clustered but ${format_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
+            warnings.push(`standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
         }
         else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
             const share = a.largestClusterShare === null
@@ -65202,17 +66554,20 @@ function headlineWarnings(policy, ctx, a, infra) {
             const what = policy.margin.cluster_correction === "cr2"
                 ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
                 : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
-            warnings.push(`Clustered standard error over ${format_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
         }
         else if (a.clusters !== null && a.clusters < 2 && a.commonValidTasks > 0) {
             // (With no common valid task there is no cluster to count: the margin's own reason says why.)
-            warnings.push(`Clustered standard error over ${format_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
         }
+    }
+    else if (clustered !== null) {
+        warnings.push(clustered);
     }
     else if (a.seCr2Valid !== null &&
         a.sePairedValid !== null &&
         a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid) {
-        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${num(a.seCr2Valid)} vs ${num(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
+        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${format_number_formatPpUnsigned(a.seCr2Valid)} vs ${format_number_formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
     }
     return warnings;
 }
@@ -65235,10 +66590,7 @@ function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
 }
 function evaluate(dataset, policy, ctx) {
     const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
-    const warnings = headlineWarnings(policy, ctx, analysis, {
-        baseline: baseline.infra_errors,
-        candidate: candidate.infra_errors,
-    }).concat(unmatchedLabelWarnings(dataset));
+    const warnings = headlineWarnings(policy, ctx, analysis, { baseline: baseline.infra_errors, candidate: candidate.infra_errors }, clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx)).concat(unmatchedLabelWarnings(dataset));
     const a = analysis;
     const delta0 = policy.accept_if.delta0;
     // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
@@ -65303,811 +66655,37 @@ function evaluate(dataset, policy, ctx) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/task-table-view.ts
-class TableView {
-    tables;
-    which;
-    index;
-    constructor(tables, which, index) {
-        this.tables = tables;
-        this.which = which;
-        this.index = index;
-    }
-    get length() {
-        return this.index.length;
-    }
-    table(i) {
-        const t = this.tables[this.which === null ? 0 : this.which[i]];
-        if (t === undefined || i < 0 || i >= this.index.length) {
-            throw new Error(`TaskTable view: no task ${i} (of ${this.index.length})`);
-        }
-        return t;
-    }
-    at(i) {
-        return this.index[i];
-    }
-    datasetRevision(i) {
-        return this.table(i).datasetRevision(this.at(i));
-    }
-    taskId(i) {
-        return this.table(i).taskId(this.at(i));
-    }
-    validity(i) {
-        return this.table(i).validity(this.at(i));
-    }
-    reviewRevision(i) {
-        return this.table(i).reviewRevision(this.at(i));
-    }
-    cluster(i) {
-        return this.table(i).cluster(this.at(i));
-    }
-    baseline(i) {
-        return this.table(i).baseline(this.at(i));
-    }
-    candidate(i) {
-        return this.table(i).candidate(this.at(i));
-    }
-    evidence(i) {
-        return this.table(i).evidence(this.at(i));
-    }
-    labelCount(i) {
-        return this.table(i).labelCount(this.at(i));
-    }
-    lastLabelRevision(i) {
-        return this.table(i).lastLabelRevision(this.at(i));
-    }
-    eventRevision(i, k) {
-        return this.table(i).eventRevision(this.at(i), k);
-    }
-    eventValidity(i, k) {
-        return this.table(i).eventValidity(this.at(i), k);
-    }
-    eventFile(i, k) {
-        return this.table(i).eventFile(this.at(i), k);
-    }
-    eventLine(i, k) {
-        return this.table(i).eventLine(this.at(i), k);
-    }
-    history(i) {
-        return this.table(i).history(this.at(i));
-    }
-    record(i) {
-        return this.table(i).record(this.at(i));
-    }
-}
-/** Task i of the view is task index[i] of tables[which[i]] (which null: every task from tables[0]). */
-function tableView(tables, which, index) {
-    if (which !== null && which.length !== index.length)
-        throw new Error("tableView: which and index differ in length");
-    return new TableView(tables, which, index);
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/common-set.ts
+;// CONCATENATED MODULE: ./src/core/rank/review-first.ts
 /**
- * The rank's one common set (docs/rank.md "One common set"): the tasks every ranked model has a
- * score on (K* ≥ 1, as evaluate's C) that are not broken, and for each model how many tasks its
- * absence would add back. Every pair of the ranking is computed on this set, so all pairs share
- * its valid tasks V and open tasks U, and a pair's margin is the difference of the two scores.
+ * The open tasks to review first (docs/rank.md "The seed's question, answered"): for each adjacent
+ * pair of the leaderboard that the open labels alone keep unordered, the open tasks that move its
+ * margin most and how many reviews could settle it.
  */
 
 
-
-
-
-
-/** How many models the "too few common valid tasks" error names. */
-const MODELS_NAMED = 3;
-function commonSet(data, policy) {
-    const k = data.models.length;
-    const tasks = data.tasks;
-    const n = tasks.length;
-    const infra = policy.infra_errors;
-    const common = [];
-    const addsBack = new Uint32Array(k);
-    const addsBackValid = new Uint32Array(k);
-    let broken = 0;
-    let universe = 0;
-    for (let i = 0; i < n; i++) {
-        const label = validityCode(tasks.validity(i));
-        if (label === BROKEN_CODE) {
-            broken++;
-            continue;
-        }
-        universe++;
-        let without = 0;
-        let absent = -1;
-        for (let m = 0; m < k; m++) {
-            if (effectiveAttempts(data.counts[m]?.[i], infra) === 0) {
-                without++;
-                absent = m;
-                if (without > 1)
-                    break;
-            }
-        }
-        if (without === 0)
-            common.push(i);
-        else if (without === 1) {
-            addsBack[absent] = addsBack[absent] + 1;
-            if (label === VALID_CODE)
-                addsBackValid[absent] = addsBackValid[absent] + 1;
-        }
-    }
-    const size = common.length;
-    const validity = new Uint8Array(size);
-    const cluster = new Int32Array(size);
-    const numbers = new Map();
-    let valid = 0;
-    let disputed = 0;
-    for (let j = 0; j < size; j++) {
-        const i = common[j];
-        const code = validityCode(tasks.validity(i));
-        validity[j] = code;
-        if (code === VALID_CODE)
-            valid++;
-        else if (code === DISPUTED_CODE)
-            disputed++;
-        const c = tasks.cluster(i);
-        if (c === undefined)
-            cluster[j] = -1;
-        else {
-            let id = numbers.get(c);
-            if (id === undefined) {
-                id = numbers.size;
-                numbers.set(c, id);
-            }
-            cluster[j] = id;
-        }
-    }
-    const threshold = policy.accept_if.common_valid_tasks;
-    if (!satisfies(valid, threshold)) {
-        const shrink = data.models
-            .map((model, m) => ({ model, valid: addsBackValid[m], all: addsBack[m] }))
-            .filter((x) => x.all > 0)
-            .sort((x, y) => y.valid - x.valid || y.all - x.all || compareCodeUnits(x.model, y.model))
-            .slice(0, MODELS_NAMED);
-        const named = shrink.length === 0
-            ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
-            : `The models that shrink it most: ${shrink
-                .map((x) => `${quote(x.model)} (without it, ${x.valid} more valid task${x.valid === 1 ? "" : "s"}, ${x.all} in all)`)
-                .join(", ")}.`;
-        throw new errors_InputError(`The ${k} ranked models have ${valid} common valid task${valid === 1 ? "" : "s"} (tasks every one of them ` +
-            `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
-            `Leave a model out with --models, or run the missing tasks.`);
-    }
-    const counts = data.models.map((_, m) => {
-        const own = data.counts[m] ?? [];
-        return common.map((i) => own[i]);
-    });
-    return {
-        tasks: Uint32Array.from(common),
-        validity,
-        cluster,
-        clusterCount: numbers.size,
-        counts,
-        validTasks: valid,
-        disputedTasks: disputed,
-        unreviewedTasks: size - valid - disputed,
-        brokenTasks: broken,
-        universeTasks: universe,
-        addsBack,
-        addsBackValid,
-    };
-}
 /**
- * The columns of pair (a, b) on the common set: d = m_a − m_b. The candidate's array is a fresh
- * copy so that analyseMargin's per-columns cache (keyed by the count arrays) lives only as long as
- * this pair's columns do: a ranking of 100 models has 4,950 pairs.
+ * For each adjacent pair of the leaderboard (`order`, best first) unresolved by validity: the
+ * open tasks that move its margin most and the reviews that could settle it (pair(hi, lo) is the
+ * reported pair of those two models, either way round).
  */
-function pairColumns(set, a, b) {
-    const candidate = set.counts[a];
-    const baseline = set.counts[b];
-    if (candidate === undefined || baseline === undefined)
-        throw new Error(`pairColumns: no model ${a} or ${b}`);
-    return {
-        validity: set.validity,
-        cluster: set.cluster,
-        clusterCount: set.clusterCount,
-        candidate: candidate.slice(),
-        baseline,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/holm.ts
-/**
- * Holm's step-down over the m pairs of a ranking (docs/rank.md "Multiplicity"). Each pair carries
- * two directional claims, "a above b" (LCB > 0) and "b above a" (UCB < 0), each tested one-sided
- * at α/(m − r), r the pairs ordered so far. The batch form below orders, in each round, every
- * pair that clears the current level, then raises the level and goes again until a round orders
- * nothing: since the level only grows as r grows, a pair ordered by the sequential procedure (one
- * pair at a time, smallest p-value first) is ordered here and no other, and this needs no p-value.
- */
-function isOrdered(b) {
-    return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
-}
-/**
- * `boundsAt(p, level)`: pair p's LCB/UCB at one-sided level `level`. `neverOrdered(p, b)` may say
- * that a pair cannot be ordered at any level (its validity band holds 0, so LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤
- * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
- * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
- */
-function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false) {
-    const bounds = new Array(m);
-    const level = new Float64Array(m);
-    const round = new Uint32Array(m);
-    const ordered = new Uint8Array(m);
-    const stuck = new Uint8Array(m);
-    let r = 0;
-    let rounds = 0;
-    let current = alpha / m;
-    while (r < m) {
-        rounds++;
-        current = alpha / (m - r);
-        let newly = 0;
-        for (let p = 0; p < m; p++) {
-            if (ordered[p] === 1 || stuck[p] === 1)
-                continue;
-            const b = boundsAt(p, current);
-            bounds[p] = b;
-            level[p] = current;
-            round[p] = rounds;
-            if (isOrdered(b)) {
-                ordered[p] = 1;
-                newly++;
-            }
-            else if (neverOrdered(p, b))
-                stuck[p] = 1;
-        }
-        if (newly === 0)
-            break;
-        r += newly;
-    }
-    // The pairs set aside: their bounds at the last level tested.
-    for (let p = 0; p < m; p++) {
-        if (stuck[p] !== 1 || level[p] === current)
-            continue;
-        bounds[p] = boundsAt(p, current);
-        level[p] = current;
-        round[p] = rounds;
-    }
-    return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
-}
-
-;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
-/**
- * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
- * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
- * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
- * object as before, so the view costs one pass and little memory.
- *
- * The effective label at N follows SPEC §1.2 on the truncated history: the label at the highest
- * revision ≤ N; two different labels at that revision are an input error naming both sources, as
- * the reader reports for the highest revision overall.
- */
-
-
-
-function historyLabels(history) {
-    return {
-        length: history.length,
-        revision: (k) => history[k].revision,
-        validity: (k) => history[k].validity,
-    };
-}
-/**
- * The label events of one task of a table at a time: `at(i)` moves it to task i (no object a
- * task: a walk over 10⁶ tasks made ~90 MB of garbage with one sequence each).
- */
-class TaskLabels {
-    tasks;
-    task = 0;
-    length = 0;
-    constructor(tasks) {
-        this.tasks = tasks;
-    }
-    at(i) {
-        this.task = i;
-        this.length = this.tasks.labelCount(i);
-        return this;
-    }
-    revision(k) {
-        return this.tasks.eventRevision(this.task, k);
-    }
-    validity(k) {
-        return this.tasks.eventValidity(this.task, k);
-    }
-}
-/** How many events of `labels` lie at or below revision n. */
-function eventsAtOrBelow(labels, n) {
-    let keep = 0;
-    while (keep < labels.length && labels.revision(keep) <= n)
-        keep++;
-    return keep;
-}
-/**
- * The index of an event at the same revision as event keep − 1 with a different label, or −1:
- * two labels at the effective revision are a conflict (SPEC §1.2).
- */
-function conflictingEvent(labels, keep) {
-    if (keep < 1)
-        return -1;
-    const revision = labels.revision(keep - 1);
-    const validity = labels.validity(keep - 1);
-    for (let i = keep - 2; i >= 0 && labels.revision(i) === revision; i--) {
-        if (labels.validity(i) !== validity)
-            return i;
-    }
-    return -1;
-}
-/**
- * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
- * Returns the same object when nothing above n exists.
- */
-function taskAsOfReview(task, n) {
-    const history = task.history;
-    const last = history[history.length - 1];
-    if (last === undefined || last.revision <= n) {
-        // Nothing above n: the reader already chose (and checked) the effective label.
-        return task;
-    }
-    const keep = eventsAtOrBelow(historyLabels(history), n);
-    const kept = history.slice(0, keep);
-    const top = kept[keep - 1];
-    if (top === undefined) {
-        return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
-    }
-    const other = conflictingEvent(historyLabels(kept), keep);
-    if (other >= 0)
-        return { task, revision: top.revision, first: kept[other], second: top };
-    return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
-}
-function isLabelConflict(x) {
-    return "first" in x;
-}
-/** How many tasks disagree, and the first few, as the reader words it. */
-function conflictProblems(conflicts) {
-    return conflicts.map((c) => ({
-        location: c.second.source,
-        field: "validity",
-        message: `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
-            `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
-            `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
-    }));
-}
-/** At most this many conflicts are kept (the count is exact). */
-const KEPT_CONFLICTS = 20;
-/** The dataset as of revision n, with the conflicts found (not thrown). */
-function viewAsOfReview(dataset, n) {
-    const conflicts = [];
-    let conflictCount = 0;
-    let changed = false;
-    const table = dataset.tasks;
-    // Only tasks labelled after n change: the rest are read through.
-    const replaced = new Map();
-    for (let i = 0; i < table.length; i++) {
-        if (table.lastLabelRevision(i) <= n)
-            continue;
-        const r = taskAsOfReview(table.record(i), n);
-        if (isLabelConflict(r)) {
-            conflictCount++;
-            if (conflicts.length < KEPT_CONFLICTS)
-                conflicts.push(r);
-            continue;
-        }
-        changed = true;
-        replaced.set(i, r);
-    }
-    const tasks = model_withReplacedRecords(table, replaced);
-    const revisions = dataset.reviewRevisions.filter((r) => r <= n);
-    const view = !changed && revisions.length === dataset.reviewRevisions.length
-        ? dataset
-        : { ...dataset, tasks, reviewRevisions: revisions };
-    return { dataset: view, conflicts, conflictCount };
-}
-/** The dataset as of revision n; two labels at a task's effective revision are an InputError. */
-function datasetAsOfReview(dataset, n) {
-    const r = viewAsOfReview(dataset, n);
-    if (r.conflictCount > 0) {
-        throw new errors_InputError(`As of review revision ${n}, ${r.conflictCount} ${r.conflictCount === 1 ? "task has" : "tasks have"} two different labels at the same revision; ` +
-            'record a disagreement as a later revision labelled "disputed":', conflictProblems(r.conflicts), r.conflictCount);
-    }
-    return r.dataset;
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-as-of-review.ts
-/**
- * `rank --as-of-review N` (docs/rank.md "As of a review revision"): the ranked models' tasks as
- * they stood at review revision N, by evaluate's own view (src/core/history/as-of-review.ts):
- * only labels with review_revision ≤ N count, a task without one by then is unreviewed, attempts
- * are untouched, and two labels at a task's effective revision are an InputError naming both.
- */
-
-function modelsAsOfReview(data, n) {
-    // The view reads only the tasks and the review revisions; the pair's summaries fill the shape.
-    const asDataset = {
-        tasks: data.tasks,
-        baseline: data.summaries[0],
-        candidate: data.summaries[1],
-        modelsPresent: data.modelsPresent,
-        inputs: data.inputs,
-        rowsRead: data.rowsRead,
-        reviewRevisions: data.reviewRevisions,
-    };
-    const view = datasetAsOfReview(asDataset, n);
-    if (view === asDataset)
-        return data;
-    return { ...data, tasks: view.tasks, reviewRevisions: view.reviewRevisions };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-order.ts
-/**
- * Rank intervals and groups from the pairs' relation (docs/rank.md "Rank intervals and groups").
- * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
- * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
- * falls between positions p and p + 1 of the score order exactly when every model in the top p is
- * ordered above every model after it; the blocks between cuts are the groups (statistically tied).
- */
-function rankOrder(k, above, order) {
-    const rankLow = new Uint32Array(k);
-    const rankHigh = new Uint32Array(k);
-    for (let i = 0; i < k; i++) {
-        let over = 0;
-        let under = 0;
-        for (let j = 0; j < k; j++) {
-            if (above[j * k + i] === 1)
-                over++;
-            if (above[i * k + j] === 1)
-                under++;
-        }
-        rankLow[i] = 1 + over;
-        rankHigh[i] = k - under;
-    }
-    // below[p]: how many (top-p model, later model) pairs are ordered, counted incrementally: the cut
-    // after p holds when it equals p · (k − p).
-    const group = new Uint32Array(k);
-    const groups = [];
-    let block = [];
-    let orderedAcross = 0;
-    for (let p = 0; p < k; p++) {
-        const i = order[p];
-        // Moving model i from below the cut to above it: its pairs with the top lose, with the rest gain.
-        for (let q = 0; q < p; q++)
-            orderedAcross -= above[order[q] * k + i];
-        for (let q = p + 1; q < k; q++)
-            orderedAcross += above[i * k + order[q]];
-        block.push(i);
-        const top = p + 1;
-        if (top === k || orderedAcross === top * (k - top)) {
-            for (const j of block)
-                group[j] = groups.length + 1;
-            groups.push(block);
-            block = [];
-        }
-    }
-    return { rankLow, rankHigh, group, groups };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
-/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.1.0";
-
-;// CONCATENATED MODULE: ./src/core/rank/rank.ts
-/**
- * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
- * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
- * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
- * adds Holm's step-down over the pairs, the rank intervals and groups, and for the adjacent pairs
- * that the open labels alone keep unordered, the open tasks to review first.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** The validity band holds 0 (touching counts): the open labels alone can decide the pair's order. */
-function bandHoldsZero(lower, upper) {
-    return lower === null || upper === null || (lower <= 0 && upper >= 0);
-}
-/** The pairs (a, b), a before b in the models' order, as indices. */
-function pairIndices(k) {
+function reviewFirstOf(models, order, policy, pair, pairs) {
     const out = [];
-    for (let a = 0; a < k; a++)
-        for (let b = a + 1; b < k; b++)
-            out.push([a, b]);
-    return out;
-}
-function checkModels(models, reference) {
-    if (models.length < 2) {
-        throw new errors_InputError(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
-    }
-    if (reference !== null && !models.includes(reference)) {
-        throw new errors_InputError(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
-            `add it to --models.`);
-    }
-}
-function runRank(given, gate, options) {
-    const asOfReview = options.asOfReview ?? null;
-    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
-    const appendOnly = options.appendOnly ?? null;
-    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
-    const policy = gate.policy;
-    const models = data.models;
-    const k = models.length;
-    checkModels(models, options.reference);
-    const require = policy.rank?.require ?? "top_resolved";
-    const candidate = options.candidate ?? null;
-    checkRankGate(require, candidate, options.reference, models);
-    const set = commonSet(data, policy);
-    const tasksView = tableView([data.tasks], null, set.tasks);
-    /** A Dataset of the common set for pair (a, b): what influentialTasks reads (records by index). */
-    const pairDataset = (a, b) => ({
-        tasks: tasksView,
-        baseline: data.summaries[b],
-        candidate: data.summaries[a],
-        modelsPresent: data.modelsPresent,
-        inputs: data.inputs,
-        rowsRead: data.rowsRead,
-        reviewRevisions: data.reviewRevisions,
-    });
-    const analyse = (a, b, level) => analyseMargin(pairDataset(a, b), { infra: policy.infra_errors, margin: { ...policy.margin, confidence: 1 - level } }, pairColumns(set, a, b));
-    const pairs = pairIndices(k);
-    const m = pairs.length;
-    const alpha = 1 - policy.margin.confidence;
-    const holm = holmStepDown(m, alpha, (p, level) => {
-        const [a, b] = pairs[p];
-        const x = analyse(a, b, level);
-        return {
-            lcb: x.lcb,
-            ucb: x.ucb,
-            margin: x.margin,
-            marginLower: x.marginLower,
-            marginUpper: x.marginUpper,
-            se: x.seValid,
-            nu: x.nuValid,
-            lcbKind: x.lcbKind,
-            ucbKind: x.ucbKind,
-            tasksWithoutCluster: x.tasksWithoutCluster,
-        };
-    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null);
-    const above = new Uint8Array(k * k);
-    const rankPairs = pairs.map(([a, b], p) => {
-        const x = holm.bounds[p];
-        let relation = "unresolved";
-        if (holm.ordered[p] === 1) {
-            relation = x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
-            if (relation === "a_better")
-                above[a * k + b] = 1;
-            else
-                above[b * k + a] = 1;
-        }
-        return {
-            a: models[a],
-            b: models[b],
-            margin: x.margin,
-            margin_low: x.marginLower,
-            margin_high: x.marginUpper,
-            se: x.se,
-            nu: x.nu,
-            lcb: x.lcb,
-            ucb: x.ucb,
-            lcb_bound_kind: x.lcbKind,
-            ucb_bound_kind: x.ucbKind,
-            level: holm.level[p],
-            round: holm.round[p],
-            relation,
-            unresolved_by: relation !== "unresolved"
-                ? null
-                : bandHoldsZero(x.marginLower, x.marginUpper)
-                    ? "validity"
-                    : "run_variance",
-        };
-    });
-    const scores = modelScores(set, policy, k);
-    const order = Array.from({ length: k }, (_, i) => i).sort((i, j) => {
-        const si = scores[i]?.score ?? null;
-        const sj = scores[j]?.score ?? null;
-        if (si !== sj) {
-            if (si === null)
-                return 1;
-            if (sj === null)
-                return -1;
-            return sj - si;
-        }
-        return compareCodeUnits(models[i], models[j]);
-    });
-    const ranks = rankOrder(k, above, order);
-    const pairOf = (i, j) => {
-        // Index of the pair {i, j} (i < j) in pairIndices order.
-        const [a, b] = i < j ? [i, j] : [j, i];
-        return a * k - (a * (a + 1)) / 2 + (b - a - 1);
-    };
-    const topModel = order[0];
-    // Δ_L of (top − other) > 0 for every other model: above under every resolution of the open labels.
-    let topValidity = true;
-    for (let j = 0; j < k && topValidity !== null; j++) {
-        if (j === topModel)
-            continue;
-        const pr = rankPairs[pairOf(topModel, j)];
-        const low = topModel < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
-        if (low === null)
-            topValidity = null;
-        else if (!(low > 0))
-            topValidity = false;
-    }
-    const reference = options.reference === null ? -1 : models.indexOf(options.reference);
-    const rankModels = order.map((i) => ({
-        model: models[i],
-        score: scores[i]?.score ?? null,
-        interval: scores[i]?.interval ?? null,
-        run_variance_band: scores[i]?.band ?? null,
-        rank_low: ranks.rankLow[i],
-        rank_high: ranks.rankHigh[i],
-        group: ranks.group[i],
-        absence_adds_back: set.addsBack[i],
-        absence_adds_back_valid: set.addsBackValid[i],
-        vs_reference: reference < 0 || reference === i
-            ? null
-            : above[i * k + reference] === 1
-                ? "above"
-                : above[reference * k + i] === 1
-                    ? "below"
-                    : "unresolved",
-        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
-    }));
-    const reviewFirst = [];
-    for (let p = 0; p + 1 < k; p++) {
+    for (let p = 0; p + 1 < order.length; p++) {
         const hi = order[p];
         const lo = order[p + 1];
-        if (rankPairs[pairOf(hi, lo)]?.unresolved_by !== "validity")
+        if (pair(hi, lo)?.unresolved_by !== "validity")
             continue;
-        const x = analyse(hi, lo, alpha);
+        const x = pairs.analyse(hi, lo, policy.margin);
         const settle = reviewsToSettle(x, policy);
-        reviewFirst.push({
+        out.push({
             a: models[hi],
             b: models[lo],
             reviews_to_settle_a_better: settle.up,
             reviews_to_settle_b_better: settle.down,
-            tasks: influentialTasks(pairDataset(hi, lo), x),
-        });
-    }
-    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
-    const topGroup = groups[0] ?? [];
-    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
-    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
-    const top = topGroup.length === 1 && !rewritten ? topGroup[0] : null;
-    const decided = {
-        models: rankModels,
-        pairs: rankPairs,
-        groups,
-        top,
-        top_resolved: top !== null,
-        reference: options.reference,
-    };
-    return {
-        schema_version: RANK_SCHEMA_VERSION,
-        kind: "rank",
-        top,
-        top_resolved: top !== null,
-        top_validity_resolved: topValidity,
-        reference: options.reference,
-        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
-        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly),
-        models: rankModels,
-        groups,
-        pairs: rankPairs,
-        adjustment: {
-            method: "holm",
-            pairs: m,
-            family_alpha: alpha,
-            rounds: holm.rounds,
-            ordered_pairs: holm.orderedPairs,
-            final_level: holm.finalLevel,
-        },
-        review_first: reviewFirst,
-        common_tasks: set.tasks.length,
-        common_valid_tasks: set.validTasks,
-        unresolved_tasks: set.tasks.length - set.validTasks,
-        disputed_tasks: set.disputedTasks,
-        unreviewed_tasks: set.unreviewedTasks,
-        broken_tasks: set.brokenTasks,
-        universe_tasks: set.universeTasks,
-        settings: {
-            confidence: policy.margin.confidence,
-            quantile: policy.margin.quantile,
-            standard_error: policy.margin.standard_error,
-            cluster_correction: policy.margin.cluster_correction,
-            validity_bound: policy.margin.validity_bound,
-            infra_errors: policy.infra_errors,
-            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
-        },
-        provenance: {
-            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
-            models_given: [...models],
-            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
-            review_revisions: [...data.reviewRevisions],
-            as_of_review: asOfReview,
-            append_only: appendOnly,
-            rows_read: data.rowsRead,
-            passes: data.passes,
-            policy: {
-                path: gate.source.path,
-                sha256: gate.source.sha256,
-                owner: policy.owner,
-                revisit: policy.revisit,
-                source: gate.source.source,
-                last_commit: gate.source.lastCommit,
-            },
-            tool_version: options.toolVersion,
-        },
-    };
-}
-/** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
-function modelScores(set, policy, k) {
-    const out = [];
-    const n = set.validity.length;
-    const q = quantileFunction(policy.margin);
-    for (let i = 0; i < k; i++) {
-        const counts = set.counts[i] ?? [];
-        let validSum = 0;
-        let validCount = 0;
-        const valid = new Float64Array(n);
-        const validCluster = new Int32Array(n);
-        const open = new Float64Array(n);
-        let openCount = 0;
-        for (let j = 0; j < n; j++) {
-            const c = counts[j];
-            if (c === undefined)
-                continue;
-            const kStar = c.pass + c.fail + (policy.infra_errors === "count_as_fail" ? c.infra_error : 0);
-            const score = c.pass / kStar;
-            if (set.validity[j] === VALID_CODE) {
-                validSum += score;
-                valid[validCount] = score;
-                validCluster[validCount] = set.cluster[j];
-                validCount++;
-            }
-            else
-                open[openCount++] = score;
-        }
-        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
-        const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
-        const se = scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
-        const spread = se === null ? null : q(se.nu) * se.se;
-        out.push({
-            score: f.valid_only_score,
-            interval,
-            band: interval === null || spread === null || !Number.isFinite(spread)
-                ? null
-                : [Math.max(0, interval[0] - spread), Math.min(1, interval[1] + spread)],
+            tasks: influentialTasks(pairs.pairDataset(hi, lo), x),
         });
     }
     return out;
-}
-/**
- * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
- * (paired: the plain SE of a mean, ν = n − 1; clustered: CR2/CR1 with its ν); null when
- * undefined (fewer than 2 tasks or clusters, or a valid task without a cluster when clustered).
- */
-function scoreStandardError(values, clusterOf, clusterCount, policy) {
-    if (policy.margin.standard_error === "paired") {
-        const se = pairedStandardError(values);
-        return se === null ? null : { se, nu: values.length - 1 };
-    }
-    if (clusterOf.some((c) => c < 0))
-        return null;
-    const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
-    return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
 }
 /**
  * The fewest open labels whose resolution could take 0 out of the pair's validity band, towards
@@ -66150,51 +66728,216 @@ function reviewsToSettle(x, policy) {
     };
     return { up: count(1), down: count(-1) };
 }
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
+/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
+const RANK_SCHEMA_VERSION = "1.2.0";
+
+;// CONCATENATED MODULE: ./src/core/rank/rank.ts
 /**
- * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
- * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
+ * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
+ * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
+ * adds Holm's step-down over the pairs' directional claims, the rank intervals, the models that
+ * could be first, the groups, and for the adjacent pairs that the open labels alone keep
+ * unordered, the open tasks to review first.
  */
-function rewrittenGate(require, candidate) {
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function checkModels(models, reference) {
+    if (models.length < 2) {
+        throw new errors_InputError(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
+    }
+    if (reference !== null && !models.includes(reference)) {
+        throw new errors_InputError(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
+            `add it to --models.`);
+    }
+}
+function runRank(given, gate, options) {
+    const asOfReview = options.asOfReview ?? null;
+    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
+    const appendOnly = options.appendOnly ?? null;
+    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
+    const policy = gate.policy;
+    const models = data.models;
+    const k = models.length;
+    checkModels(models, options.reference);
+    const require = policy.rank?.require ?? "top_resolved";
+    const candidate = options.candidate ?? null;
+    checkRankGate(require, candidate, options.reference, models);
+    const set = commonSet(data, policy);
+    const view = tableView([data.tasks], null, set.tasks);
+    const { analyse, pairDataset } = pairAnalyser(data, set, view, policy.infra_errors);
+    const ordered = orderPairs(k, analyse, policy.margin);
+    const { holm, above } = ordered;
+    const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
+    const order = scoreOrder(models, holm.bounds);
+    const ranks = rankOrder(k, above, order);
+    const topValidity = topAboveEveryResolution(k, order[0], rankPairs);
+    const rankModels = leaderboard(data, set, order, ranks, modelScores(set, policy, k), above, options.reference);
+    const reviewFirst = reviewFirstOf(models, order, policy, (hi, lo) => rankPairs[pairIndex(k, hi, lo)], {
+        analyse,
+        pairDataset,
+    });
+    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
+    // Could be first: no model is ordered above it (rank_low = 1), in rank order.
+    const couldBeFirst = rankModels.filter((m) => m.rank_low === 1).map((m) => m.model);
+    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
+    const top = couldBeFirst.length === 1 && !rewritten ? couldBeFirst[0] : null;
+    const decided = {
+        models: rankModels,
+        pairs: rankPairs,
+        groups,
+        could_be_first: couldBeFirst,
+        top,
+        top_resolved: top !== null,
+        reference: options.reference,
+    };
+    const clustered = clusteredCheck(models, set, policy.margin, analyse, ordered, order);
+    const m = ordered.pairs.length;
     return {
-        require,
-        candidate,
-        verdict: "unresolved",
-        reasons: [
-            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
-        ],
+        schema_version: RANK_SCHEMA_VERSION,
+        kind: "rank",
+        top,
+        top_resolved: top !== null,
+        could_be_first: couldBeFirst,
+        top_validity_resolved: topValidity,
+        reference: options.reference,
+        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
+        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered),
+        models: rankModels,
+        groups,
+        pairs: rankPairs,
+        adjustment: {
+            method: "holm",
+            pairs: m,
+            directional_claims: 2 * m,
+            family_alpha: 1 - policy.margin.confidence,
+            rounds: holm.rounds,
+            ordered_pairs: holm.orderedPairs,
+            final_level: holm.finalLevel,
+            guarantee: familyGuarantee(1 - policy.margin.confidence, m),
+        },
+        review_first: reviewFirst,
+        common_tasks: set.tasks.length,
+        common_valid_tasks: set.validTasks,
+        unresolved_tasks: set.tasks.length - set.validTasks,
+        disputed_tasks: set.disputedTasks,
+        unreviewed_tasks: set.unreviewedTasks,
+        broken_tasks: set.brokenTasks,
+        universe_tasks: set.universeTasks,
+        settings: {
+            confidence: policy.margin.confidence,
+            quantile: policy.margin.quantile,
+            standard_error: policy.margin.standard_error,
+            cluster_correction: policy.margin.cluster_correction,
+            validity_bound: policy.margin.validity_bound,
+            infra_errors: policy.infra_errors,
+            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+        },
+        provenance: {
+            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
+            models_given: [...models],
+            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
+            review_revisions: [...data.reviewRevisions],
+            as_of_review: asOfReview,
+            append_only: appendOnly,
+            rows_read: data.rowsRead,
+            passes: data.passes,
+            policy: {
+                path: gate.source.path,
+                sha256: gate.source.sha256,
+                owner: policy.owner,
+                revisit: policy.revisit,
+                source: gate.source.source,
+                last_commit: gate.source.lastCommit,
+            },
+            tool_version: options.toolVersion,
+        },
     };
 }
-function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly) {
-    const policy = gate.policy;
-    const out = [...gate.warnings];
-    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
-        const n = appendOnly.rows_changed_or_removed;
-        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
-    }
-    if (asOfReview !== null) {
-        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
-    }
-    if (gate.expired) {
-        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
-    }
-    if (policy.infra_errors === "count_as_fail") {
-        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
-    }
-    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
-    const placeholders = harness.filter(isPlaceholderRevision);
-    if (placeholders.length > 0) {
-        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
-    }
-    if (policy.require_same_harness && harness.length > 1) {
-        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
-    }
-    if (withoutCluster) {
-        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
+/** Pair p = (a, b) as reported: its figures at the level that decided it, and its relation. */
+function rankPair(models, a, b, holm, p) {
+    const x = holm.bounds[p];
+    const relation = holm.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
+    return {
+        a: models[a],
+        b: models[b],
+        margin: x.margin,
+        margin_low: x.marginLower,
+        margin_high: x.marginUpper,
+        se: x.se,
+        nu: x.nu,
+        lcb: x.lcb,
+        ucb: x.ucb,
+        lcb_bound_kind: x.lcbKind,
+        ucb_bound_kind: x.ucbKind,
+        level: holm.level[p],
+        round: holm.round[p],
+        relation,
+        unresolved_by: relation !== "unresolved" ? null : unresolvedBy(x.marginLower, x.marginUpper),
+    };
+}
+/**
+ * Is the highest-scoring model above every other under every resolution of the open labels (Δ_L
+ * of top − other > 0 for each)? null when some pair's bound is undefined.
+ */
+function topAboveEveryResolution(k, top, pairs) {
+    let out = true;
+    for (let j = 0; j < k && out !== null; j++) {
+        if (j === top)
+            continue;
+        const pr = pairs[pairIndex(k, top, j)];
+        const low = top < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
+        if (low === null)
+            out = null;
+        else if (!(low > 0))
+            out = false;
     }
     return out;
 }
+/** The models in leaderboard order with their figures, ranks and place against the reference. */
+function leaderboard(data, set, order, ranks, scores, above, referenceId) {
+    const models = data.models;
+    const k = models.length;
+    const reference = referenceId === null ? -1 : models.indexOf(referenceId);
+    return order.map((i) => ({
+        model: models[i],
+        score: scores[i]?.score ?? null,
+        interval: scores[i]?.interval ?? null,
+        run_variance_band: scores[i]?.band ?? null,
+        rank_low: ranks.rankLow[i],
+        rank_high: ranks.rankHigh[i],
+        group: ranks.group[i],
+        absence_adds_back: set.addsBack[i],
+        absence_adds_back_valid: set.addsBackValid[i],
+        vs_reference: reference < 0 || reference === i
+            ? null
+            : above[i * k + reference] === 1
+                ? "above"
+                : above[reference * k + i] === 1
+                    ? "below"
+                    : "unresolved",
+        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+    }));
+}
 
 ;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+
 /** The most runs the comment remembers. */
 const RUN_HISTORY_MAX = 20;
 /** Runs shown above the fold of the history table; the rest are folded. */
@@ -66215,6 +66958,14 @@ function runs_report_shoppingLine(verdict, runs) {
     if (runs === undefined || !runs.towards_accept)
         return null;
     return `${verdict} on the ${ordinal(runs.run_count)} run of the same config; earlier: ${runs.earlier_verdicts.join(", ")}`;
+}
+/** The earlier runs a `reruns` check compared with, each by its check run: the first 5, then how many more. */
+function namedRuns(runs) {
+    const named = runs
+        .slice(0, 5)
+        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
+        .join("; ");
+    return runs.length > 5 ? `${named}; and ${runs.length - 5} more` : named;
 }
 /**
  * The evidence check `reruns` under `reruns: fail | pool` (null under `latest`: today's checks).
@@ -66249,17 +67000,14 @@ function rerunsCheck(f) {
                 passed,
                 detail: passed
                     ? `No earlier run of this gate on this commit had other results (${f.earlier.length} earlier).`
-                    : `The eval was re-run on this commit: ${other.length} earlier ${other.length === 1 ? "run" : "runs"} of this gate had other results (verdicts: ${other.map((r) => r.verdict).join(", ")}). reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
+                    : `The eval was re-run on this commit: ${words_plural(other.length, "earlier run")} of this gate had other results${f.current === undefined ? "" : ` than this run's (results ${f.current})`}: ${namedRuns(other)}. reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
             },
             rejects: !passed,
         };
     }
     const missing = f.earlier.filter((r) => r.pooled !== true);
     const passed = missing.length === 0;
-    const named = missing
-        .slice(0, 5)
-        .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
-        .join("; ");
+    const named = namedRuns(missing);
     return {
         check: {
             ...base,
@@ -66268,7 +67016,7 @@ function rerunsCheck(f) {
             passed,
             detail: passed
                 ? `Every earlier run's results on this commit (${f.earlier.length}) are among this run's results inputs: decided on all their attempts together.`
-                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}${missing.length > 5 ? `; and ${missing.length - 5} more` : ""}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
+                : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
         },
         rejects: false,
     };
@@ -66301,74 +67049,6 @@ function runsReport(input) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/report/format-number.ts
-/**
- * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
- * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
- * shown as "n/a".
- *
- * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
- * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
- * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
- * z is a decimal with 4 decimals; counts are plain integers.
- */
-const NOT_AVAILABLE = "n/a";
-function isNumber(x) {
-    return typeof x === "number" && Number.isFinite(x);
-}
-/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
-function fixed(x, decimals) {
-    const s = x.toFixed(decimals);
-    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
-}
-/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
-function signedFixed(x, decimals) {
-    const s = fixed(x, decimals);
-    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
-}
-/** A count: "520". Non-integers (never expected) keep 2 decimals. */
-function format_number_formatCount(x) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return Number.isInteger(x) ? String(x) : fixed(x, 2);
-}
-/** A fraction as a percentage: 0.037037 → "3.70%". */
-function format_number_formatPercent(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)}%`;
-}
-/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
-function format_number_formatPp(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${signedFixed(x * 100, decimals)} pp`;
-}
-/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
-function format_number_formatPpUnsigned(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)} pp`;
-}
-/** A plain decimal: 1.644854 → "1.6449". */
-function format_number_formatDecimal(x, decimals = 4) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return fixed(x, decimals);
-}
-/** A signed decimal: 0.5 → "+0.50". */
-function formatSignedDecimal(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return signedFixed(x, decimals);
-}
-/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
-function formatPercentInterval(iv) {
-    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
-        return NOT_AVAILABLE;
-    return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
-}
-
 ;// CONCATENATED MODULE: ./src/core/report/render-runs.ts
 /**
  * This gate's runs on the pull request (report key `runs`, docs/runs.md): the re-run line under
@@ -66376,6 +67056,7 @@ function formatPercentInterval(iv) {
  * Every cell is generated from validated values (hex commit ids and digests, verdict words,
  * numbers), so nothing here needs escaping beyond what the formatters do.
  */
+
 
 
 const DISPLAY_ONLY_NOTE = "This history could not be verified against the gate's own check runs (the comment was edited, or the check runs cannot be read): shown only, never used to decide.";
@@ -66451,7 +67132,7 @@ function runsMarkdown(report) {
         body.push("", `⚠️ ${DISPLAY_ONLY_NOTE}`);
     body.push("", ...table(above));
     if (below.length > 0)
-        body.push("", "<details>", `<summary>${below.length} older runs</summary>`, "", ...table(below), "", "</details>");
+        body.push("", "<details>", `<summary>${words_plural(below.length, "older run")}</summary>`, "", ...table(below), "", "</details>");
     if (runs.rows_not_kept > 0)
         body.push("", `_${runs.rows_not_kept} older ${runs.rows_not_kept === 1 ? "run" : "runs"} not kept._`);
     const summary = `<b>Runs of this gate</b> — ${runs.run_count} on this commit${runs.towards_accept ? ", re-run towards accept" : ""}`;
@@ -66476,7 +67157,7 @@ function runsText(report) {
         out.push(`  ${(run ?? "").padEnd(8)} ${(commit ?? "").padEnd(7)} ${(verdict ?? "").padEnd(10)} Δ̂ ${margin ?? ""}  LCB ${lcb ?? ""}  UCB ${ucb ?? ""}  results ${digest ?? ""}`);
     });
     if (runs.rows_not_kept > 0)
-        out.push(`  ${runs.rows_not_kept} older runs not kept.`);
+        out.push(`  ${plural(runs.rows_not_kept, "older run")} not kept.`);
     return out;
 }
 
@@ -66641,14 +67322,39 @@ function shortenToken(token) {
     return `${cps.slice(0, prefix + SHORT_TOKEN_CHARS).join("")}…`;
 }
 /**
- * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
- * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
- * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
- * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
- * value stays in the report JSON, in the check's detail and in the provenance section.
+ * A digest shortened as git shortens a commit: a token whose part after its prefix is 16 or more
+ * hex digits (`sha256:66bcf338b688ee7a…`, `git:be19ac0b…`) keeps the prefix and SHORT_TOKEN_CHARS
+ * digits; anything else is returned whole.
+ */
+function shortenDigest(token) {
+    const prefix = Array.from(tokenPrefix(token)).length;
+    const rest = Array.from(token).slice(prefix).join("");
+    return /^[0-9a-f]{16,}$/iu.test(rest) ? shortenToken(token) : token;
+}
+/**
+ * A table value within its column of `maxChars` code points. Digests are shortened as git shows a
+ * commit (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`); nothing else is cut while the
+ * value fits the column, so a short value (`unknown:swebench-leaderboard`) is never cut inside a
+ * word. Past the column every long token keeps its prefix (`scheme:` or `name@`) and the
+ * SHORT_TOKEN_CHARS characters after it, and the value ends after its last whole token that fits,
+ * with "…"; separators (spaces, commas, semicolons) are kept. The full value stays in the report
+ * JSON, in the check's detail and in the provenance section.
  */
 function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
-    const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
+    const split = value.split(/([\s,;]+)/u);
+    const digests = split.map((p, i) => (i % 2 === 1 ? p : shortenDigest(p)));
+    // Past the column: whole tokens first; only when not even one fits, every long token shortened.
+    const fitted = wholeTokens(digests, maxChars) ??
+        wholeTokens(split.map((p, i) => (i % 2 === 1 ? p : shortenToken(p))), maxChars);
+    if (fitted !== null)
+        return fitted;
+    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
+    return `${Array.from(split[0] ?? "")
+        .slice(0, maxChars - 1)
+        .join("")}…`;
+}
+/** The parts whole when they fit `maxChars`, else up to the last whole token that fits with " …"; null when none fits. */
+function wholeTokens(parts, maxChars) {
     const length = (s) => Array.from(s).length;
     if (length(parts.join("")) <= maxChars)
         return parts.join("");
@@ -66659,12 +67365,7 @@ function shortenValue(value, maxChars = SHORT_VALUE_CHARS) {
             break;
         out = next;
     }
-    // A first token longer than the cap alone (no prefix to shorten it by) is cut.
-    if (out === "")
-        return `${Array.from(parts[0] ?? "")
-            .slice(0, maxChars - 1)
-            .join("")}…`;
-    return `${out.replace(/[\s,;]+$/u, "")} …`;
+    return out === "" ? null : `${out.replace(/[\s,;]+$/u, "")} …`;
 }
 /** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
 function observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
@@ -66778,6 +67479,816 @@ function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) 
     return breakable(escape_escapeCode(s, maxChars), longerThan, every);
 }
 
+;// CONCATENATED MODULE: ./src/core/report/prose.ts
+/**
+ * Sentences shown whole: a check's detail, a reason, a warning, a note. Every rendering (Markdown,
+ * plain text) shows them as the report JSON holds them — no cut in the middle of a word, a
+ * command or an option. The untrusted values inside them (revisions, paths) are shortened where
+ * the sentence is made (decision/format.ts), so a sentence stays short without being cut here.
+ */
+
+
+/** A whole sentence's cap: only a hand-edited report file's text reaches it. */
+const WHOLE_TEXT_MAX_CHARS = 4000;
+/**
+ * A check's threshold as its table cell shows it: the policy's ("≥ 500") or the gate's own
+ * ("0 earlier rows changed or removed") whole; only a hand-edited report's reaches the cap.
+ */
+const THRESHOLD_MAX_CHARS = 60;
+/** Where a cut sentence's rest is (a table cell's note is "…" alone). */
+const REST_IN_REPORT = " … (the rest is in the report file)";
+/**
+ * `s` whole, or, past `maxChars` code points (a hand-edited report file), cut after its last whole
+ * word with `note`, which says where the rest is.
+ */
+function wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
+    const cps = Array.from(typeof s === "string" ? s : String(s));
+    if (cps.length <= maxChars)
+        return cps.join("");
+    const head = cps.slice(0, Math.max(1, maxChars - note.length)).join("");
+    const space = head.lastIndexOf(" ");
+    return (space > 0 ? head.slice(0, space) : head) + note;
+}
+/**
+ * A whole sentence as Markdown: escaped (escape.ts), each `command` of the gate's advice in
+ * <code> (escapeCode: as safe as the rest), and break opportunities in long runs (a full
+ * revision), so it wraps instead of widening the page.
+ */
+function prose_markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
+    const parts = wholeText(s, maxChars).split("`");
+    // An odd count of backticks pairs none reliably: all text then.
+    const spans = parts.length % 2 === 1 ? parts : [parts.join("`")];
+    return spans
+        .map((p, i) => breakable(i % 2 === 0
+        ? escape_escapeMarkdownInline(p, Infinity)
+        : p === ""
+            ? escape_escapeMarkdownInline("``", 2)
+            : escape_escapeCode(p, Infinity)))
+        .join("");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
+/**
+ * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
+ * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
+ * Cells and summaries passed in must already be escaped or generated.
+ */
+
+
+
+
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s) {
+    return s
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/_/g, "\\_")
+        .replace(/\*/g, "\\*");
+}
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+const MARKDOWN_INLINE = {
+    text: (s, max) => prose_markdownProse(s, max),
+    code: (s, max) => escape_escapeCode(s, max),
+    gen: genMd,
+    strong: (safe) => `**${safe}**`,
+};
+function md(s, maxChars) {
+    return maxChars === undefined ? escape_escapeMarkdownInline(s) : escape_escapeMarkdownInline(s, maxChars);
+}
+function markdown_blocks_table(header, align, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
+    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
+}
+function details(summary, body, open = false) {
+    return [
+        open ? "<details open>" : "<details>",
+        `<summary>${summary}</summary>`,
+        "",
+        ...body,
+        "",
+        "</details>",
+    ];
+}
+/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
+function moreLine(shown, total, one, many = `${one}s`) {
+    const rest = total - shown;
+    return rest > 0 ? ["", `… and ${rest} more ${pluralWord(rest, one, many)}.`] : [];
+}
+/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
+function codeList(items, limit) {
+    if (items.length === 0)
+        return "none (no rows)";
+    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
+    const rest = items.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
+/**
+ * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
+ * check run title): one sentence of why, in the report's units (pp for margins, % for rates), and
+ * what would change the verdict, in plain words. Built from the report JSON alone.
+ *
+ * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
+ * formatter, which escapes it for its target; generated text goes through `gen`.
+ */
+
+
+
+
+
+
+
+
+/** How many tasks "what would change" names inline before pointing at the list. */
+const FIRST_TASKS = 3;
+/**
+ * The check's name as safe text. With the report, the margin check's row names its bound as the
+ * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
+ */
+function checkName(id, f, report) {
+    if (id === "observed_margin" && report !== undefined && boundQualifier(report.comparison, "lcb") !== "") {
+        return f.gen(`Margin lower bound (LCB, ${CONSERVATIVE})`);
+    }
+    const label = knownLabel(id);
+    return label === null ? f.text(id, 60) : f.gen(label);
+}
+function listOf(items) {
+    if (items.length <= 1)
+        return items.join("");
+    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
+}
+/** The scores on the common set, "52.00% vs 47.42%", or "" when undefined. */
+function scores(report) {
+    const a = report.models.candidate.common.valid_only_score;
+    const b = report.models.baseline.common.valid_only_score;
+    if (a === null || b === null)
+        return "";
+    return `candidate ${format_number_formatPercent(a)}, baseline ${format_number_formatPercent(b)}`;
+}
+/** True when the policy's `reruns: fail` rejected a re-run of the eval (not the margin or the canary). */
+function rejectedByReruns(report) {
+    return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
+}
+/** True when a failed production canary (not the margin) rejected the change. */
+function rejectedByCanary(report) {
+    const c = report.comparison;
+    if (report.verdict !== "reject" || rejectedByReruns(report))
+        return false;
+    return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
+}
+/** Where the margin stands against δ₀ on its own: "accept", "reject", "undecided" or "undefined". */
+function marginStanding(report) {
+    const c = report.comparison;
+    if (c.lcb === null || c.ucb === null)
+        return "undefined";
+    if (c.lcb > c.delta0)
+        return "accept";
+    if (c.ucb <= c.delta0)
+        return "reject";
+    return "undecided";
+}
+function marginFigure(report, f) {
+    const c = report.comparison;
+    const s = scores(report);
+    return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
+        f.gen(` (${s === "" ? "" : `${s} on `}${format_number_formatCount(c.common_valid_tasks)} common valid ${pluralWord(c.common_valid_tasks, "task", "tasks")})`));
+}
+/** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
+function openLabels(report, which) {
+    const c = report.comparison;
+    const u = c.unresolved_tasks;
+    if (u === 0)
+        return "with no open labels";
+    const labels = `${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")}`;
+    const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
+    if (kind === "pessimistic") {
+        return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
+    }
+    return `over every resolution of the ${labels}`;
+}
+/** One sentence: why this verdict. */
+function whySentence(report, f) {
+    const c = report.comparison;
+    const failing = failedEvidence(report);
+    const confidence = `${format_number_formatPercent(c.confidence, 0)} one-sided`;
+    if (rejectedByReruns(report)) {
+        return (f.gen("The eval was re-run on this commit with other results, and the policy's reruns: fail rejects a re-run (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
+    if (report.verdict === "reject" && rejectedByCanary(report)) {
+        return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
+    if (report.verdict === "accept") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(" clears the bar: its lower bound ") +
+            f.strong(f.gen(`${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}`)) +
+            f.gen(` > δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "lcb")} (${confidence}), and every evidence check passes.`));
+    }
+    if (report.verdict === "reject") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(" cannot clear the bar: even its upper bound ") +
+            f.strong(f.gen(`${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`)) +
+            f.gen(` ≤ δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "ucb")} (${confidence}), and every evidence check passes.`));
+    }
+    const standing = marginStanding(report);
+    const band = standing === "undefined"
+        ? c.margin === null
+            ? c.common_tasks > 0
+                ? "the margin is undefined (no common task is labelled valid)"
+                : "the margin is undefined (no common valid tasks)"
+            : "the margin's confidence bounds cannot be computed"
+        : `the bounds ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} straddle the bar δ₀ ${format_number_formatPp(c.delta0)}`;
+    if (failing.length > 0) {
+        // The checks are named in the table and in "what would change": counted here, not listed,
+        // and counted as the table shows them (the margin's row among them when it fails).
+        const n = failingChecks(report).length;
+        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${pluralWord(n, "fails", "fail")}`));
+        if (standing === "accept") {
+            return (head +
+                f.gen("; the ") +
+                marginFigure(report, f) +
+                f.gen(` alone would accept (${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}).`));
+        }
+        if (standing === "reject") {
+            return (head +
+                f.gen("; the ") +
+                marginFigure(report, f) +
+                f.gen(` alone would reject (${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}).`));
+        }
+        if (c.margin === null)
+            return head + f.gen(`, and ${band}.`);
+        return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
+    }
+    if (c.margin === null)
+        return f.gen(`Every evidence check passes, but ${band}.`);
+    return (f.gen("Every evidence check passes, but the ") +
+        marginFigure(report, f) +
+        f.gen(` cannot rank the models: ${band}.`));
+}
+/** The first tasks of the fragility list, named inline, and how many more there are. */
+function firstTasks(report, f) {
+    const tasks = report.comparison.fragility_tasks;
+    const shown = tasks.slice(0, FIRST_TASKS).map((t) => f.code(t.task_id, 80));
+    const rest = tasks.length - shown.length;
+    return rest > 0 ? `${shown.join(f.gen(", "))}${f.gen(` and ${rest} more (listed below)`)}` : listOf(shown);
+}
+/**
+ * A count-driven check at its edge: the smallest number of valid tasks whose loss (relabelled
+ * broken) fails a passing check, with the sentence that says so. Common valid tasks: the count
+ * drops; disputed fraction: the share of open labels rises. Null when neither can fail that way.
+ */
+function countEdge(report, f) {
+    const c = report.comparison;
+    const limit = c.review_fragility;
+    if (limit === null || limit < 1)
+        return null;
+    const found = [];
+    const byId = (id) => report.checks.find((k) => k.id === id && k.passed);
+    const count = byId("common_valid_tasks");
+    const countT = count === undefined ? null : parseThresholdText(count.threshold);
+    if (count !== undefined && countT?.ok === true && typeof count.observed === "number") {
+        const nv = count.observed;
+        const t = countT.value;
+        if (t.op === ">=" || t.op === ">") {
+            let lose = 1;
+            while (lose <= limit && satisfies(nv - lose, t))
+                lose++;
+            if (lose <= limit) {
+                const need = f.text(thresholdText(count, report), THRESHOLD_MAX_CHARS);
+                const have = lose === 1
+                    ? `${nv === t.value ? "exactly " : ""}${format_number_formatCount(nv)}: any one task lost fails it`
+                    : `${format_number_formatCount(nv)}: losing any ${format_number_formatCount(lose)} of them fails it`;
+                found.push({
+                    lose,
+                    text: f.gen("the policy needs ") + need + f.gen(` common valid tasks and there are ${have}`),
+                });
+            }
+        }
+    }
+    const share = byId("disputed_fraction");
+    const shareT = share === undefined ? null : parseThresholdText(share.threshold);
+    const d = c.unresolved_tasks;
+    const nv = c.common_valid_tasks;
+    if (share !== undefined && shareT?.ok === true && typeof share.observed === "number" && d > 0) {
+        const t = shareT.value;
+        if (t.op === "<" || t.op === "<=") {
+            let lose = 1;
+            while (lose <= limit && lose < nv && satisfies(d / (nv - lose + d), t))
+                lose++;
+            if (lose <= limit && lose < nv) {
+                found.push({
+                    lose,
+                    text: f.gen("the policy needs a disputed fraction ") +
+                        f.text(thresholdText(share, report), THRESHOLD_MAX_CHARS) +
+                        f.gen(` and it is ${format_number_formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${format_number_formatCount(lose)} valid tasks`} pushes it over`),
+                });
+            }
+        }
+    }
+    found.sort((a, b) => a.lose - b.lose);
+    return found[0] ?? null;
+}
+/** True when the fragility is explained by a count check at its edge (then no task is singled out). */
+function fragilityAtEdge(report, f) {
+    const edge = countEdge(report, f);
+    return edge !== null && edge.lose === report.comparison.review_fragility;
+}
+/**
+ * What would change the verdict: bullet items (safe text, no list markers). For unresolved: each
+ * failing check with what would fix it, and what would move the margin; for accept and reject: how
+ * firm the verdict is.
+ */
+function whatWouldChange(report, f) {
+    const c = report.comparison;
+    const items = [];
+    const atMost = c.fragility_exact ? "" : "at most ";
+    if (rejectedByReruns(report)) {
+        for (const k of failedEvidence(report)) {
+            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+        }
+        return items;
+    }
+    if (report.verdict === "unresolved") {
+        for (const k of failedEvidence(report)) {
+            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+        }
+        const standing = marginStanding(report);
+        if (standing === "undefined") {
+            const m = report.checks.find((k) => k.id === "observed_margin");
+            if (m !== undefined && c.margin !== null) {
+                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
+            }
+        }
+        else if (standing === "undecided") {
+            const parts = [];
+            const u = c.unresolved_tasks;
+            if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
+                const n = c.resolution_distance;
+                parts.push(f.gen(`resolving ${atMost}${format_number_formatCount(n)} of the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
+            }
+            else if (u > 0) {
+                parts.push(f.gen(c.fragility_exact
+                    ? `no resolution of the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} can decide it`
+                    : `the search found no resolution of the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} that decides it`));
+            }
+            if (c.margin !== null && c.se_valid !== null) {
+                const half = (c.q_valid ?? c.z) * c.se_valid;
+                const lo = c.margin - half;
+                const hi = c.margin + half;
+                const straddles = lo <= c.delta0 && hi > c.delta0;
+                parts.push(f.gen(`on the valid tasks alone the margin is ${format_number_formatPp(c.margin)} ± ${format_number_formatPpUnsigned(half)} (q·SE)` +
+                    (straddles
+                        ? `, which straddles δ₀ ${format_number_formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
+                        : `, clear of δ₀ ${format_number_formatPp(c.delta0)}`)));
+            }
+            if (parts.length > 0) {
+                const text = parts.join(f.gen("; "));
+                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${text}${f.gen(".")}`);
+            }
+        }
+        return items;
+    }
+    if (rejectedByCanary(report)) {
+        items.push(f.gen("Only a passing production canary can change it: the benchmark cannot outvote a failed canary."));
+        return items;
+    }
+    const other = report.verdict === "accept" ? "unresolved" : "unresolved or accept";
+    const edge = countEdge(report, f);
+    if (edge !== null && edge.lose === c.review_fragility) {
+        items.push(`${f.strong(f.gen("At its edge"))}${f.gen(": ")}${edge.text}${f.gen(` — and the verdict becomes ${other}.`)}`);
+    }
+    else if (c.fragility_unbounded) {
+        items.push(f.gen(c.fragility_exact
+            ? "No change to the reviewed labels changes it."
+            : "The search found no set of reviewed-label changes that changes it (not proven: the search is greedy)."));
+    }
+    else if (c.review_fragility !== null) {
+        const n = c.review_fragility;
+        const share = c.review_fragility_share === null
+            ? ""
+            : `, ${format_number_formatPercent(c.review_fragility_share)} of the ${format_number_formatCount(c.common_valid_tasks)} common valid tasks`;
+        items.push(f.strong(f.gen(`Relabelling ${atMost}${format_number_formatCount(n)} reviewed ${pluralWord(n, "task", "tasks")}`)) +
+            f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
+                (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
+    }
+    const u = c.unresolved_tasks;
+    if (u > 0) {
+        items.push(f.gen(`Resolving the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
+    }
+    return items;
+}
+/**
+ * "policy expired 2027-03-31" when the deciding policy's revisit date had passed, else null: the
+ * check run's title and the first line of every rendering carry it (docs/policy.md, on_expired).
+ * Generated words only: a date that is not YYYY-MM-DD (a hand-edited report) is left out.
+ */
+function expiredPolicyNote(report) {
+    const p = report.provenance.policy;
+    if (!p.expired)
+        return null;
+    return /^\d{4}-\d{2}-\d{2}$/.test(p.revisit) ? `policy expired ${p.revisit}` : "policy expired";
+}
+/** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
+function checkRunTitle(report) {
+    const title = verdictTitle(report);
+    const shopping = runs_report_shoppingLine(report.verdict, report.runs);
+    return shopping === null ? title : `${title} — ${shopping}`;
+}
+function verdictTitle(report) {
+    const c = report.comparison;
+    const expired = expiredPolicyNote(report);
+    const verdict = report.verdict.charAt(0).toUpperCase() +
+        report.verdict.slice(1) +
+        (expired === null ? "" : ` (${expired})`);
+    const margin = `margin ${format_number_formatPp(c.margin)}`;
+    if (report.verdict === "accept") {
+        return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}`;
+    }
+    if (report.verdict === "reject") {
+        if (rejectedByReruns(report))
+            return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
+        if (rejectedByCanary(report))
+            return `${verdict}: production canary failed; ${margin}`;
+        return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}`;
+    }
+    // Counted and named as the checks table shows them: the margin's row among them when it fails.
+    const failing = failingChecks(report);
+    const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
+    const checks = failing.length === 0
+        ? "every check passes"
+        : `${failing.length} ${pluralWord(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
+    const bounds = c.lcb === null || c.ucb === null
+        ? "bounds undefined"
+        : // Both bounds are taken one way (one kind) whenever both are defined.
+            `bounds${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${format_number_formatPp(c.ucb)} vs δ₀ ${format_number_formatPp(c.delta0)}`;
+    return `${verdict}: ${checks}; ${margin}, ${bounds}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/task-lists.ts
+/**
+ * The report's task lists in their compact form (docs/report-json.md "Broken tasks and review history
+ * in the report JSON"): complete, but one string per task instead of an object per task and per event,
+ * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
+ * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
+ */
+
+/** Separates the events of one task in a `review_history` events string. */
+const EVENT_SEPARATOR = "; ";
+/** The group for `revision`: the last one when it is the same (tasks come sorted by revision). */
+function groupFor(groups, revision, make) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && last.dataset_revision === revision)
+        return last;
+    const g = make();
+    groups.push(g);
+    return g;
+}
+/**
+ * compactBrokenTasks of the table's broken tasks, read straight from it: no key object a task
+ * (buildReport's walk over a 10⁶-task Dataset).
+ */
+function brokenTasksOf(tasks) {
+    const groups = [];
+    let count = 0;
+    for (let i = 0; i < tasks.length; i++) {
+        if (tasks.validity(i) !== "broken")
+            continue;
+        const revision = tasks.datasetRevision(i);
+        groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [] })).task_ids.push(tasks.taskId(i));
+        count += 1;
+    }
+    return { count, by_dataset_revision: groups };
+}
+/**
+ * The review history as it is built, task by task (listed tasks in the order given): the files
+ * numbered by first use, the events strings, the counts.
+ */
+class HistoryLists {
+    files = [];
+    fileIndex = new Map();
+    groups = [];
+    parts = [];
+    count = 0;
+    sameLabel = 0;
+    events = 0;
+    /** A task labelled at several revisions with the same label every time: only counted. */
+    sameLabelTask() {
+        this.sameLabel += 1;
+    }
+    /** The next event of the task being listed (call `list` after its last). */
+    event(revision, validity, file, line) {
+        let f = this.fileIndex.get(file);
+        if (f === undefined) {
+            f = this.files.length;
+            this.files.push(file);
+            this.fileIndex.set(file, f);
+        }
+        this.parts.push(`r${revision} ${validity} ${f}:${line}`);
+    }
+    /** Lists the task whose events were just given. */
+    list(datasetRevision, taskId) {
+        const g = groupFor(this.groups, datasetRevision, () => ({
+            dataset_revision: datasetRevision,
+            task_ids: [],
+            events: [],
+        }));
+        g.task_ids.push(taskId);
+        // join makes one flat string; `+=` would keep a tree of its pieces (~4× the bytes) in the report.
+        g.events.push(this.parts.join(EVENT_SEPARATOR));
+        this.count += 1;
+        this.events += this.parts.length;
+        this.parts.length = 0;
+    }
+    result() {
+        return {
+            count: this.count,
+            events: this.events,
+            same_label_tasks: this.sameLabel,
+            files: this.files,
+            by_dataset_revision: this.groups,
+        };
+    }
+}
+/**
+ * compactReviewHistory of the table's tasks with two or more label events, read straight from
+ * it: a listed task's events string is made from its event columns, with no history, event or
+ * source object (at 10⁶ tasks those were most of what buildReport allocated).
+ */
+function reviewHistoryOf(tasks) {
+    const out = new HistoryLists();
+    for (let i = 0; i < tasks.length; i++) {
+        const n = tasks.labelCount(i);
+        if (n < 2)
+            continue;
+        // The unreviewed events before the first label are no label (an import's r0): not a change.
+        let k0 = 0;
+        while (k0 < n && tasks.eventValidity(i, k0) === "unreviewed")
+            k0++;
+        if (n - k0 < 2)
+            continue;
+        const first = tasks.eventValidity(i, k0);
+        let same = true;
+        for (let k = k0 + 1; k < n && same; k++)
+            same = tasks.eventValidity(i, k) === first;
+        if (same) {
+            out.sameLabelTask();
+            continue;
+        }
+        for (let k = 0; k < n; k++)
+            out.event(tasks.eventRevision(i, k), tasks.eventValidity(i, k), tasks.eventFile(i, k), tasks.eventLine(i, k));
+        out.list(tasks.datasetRevision(i), tasks.taskId(i));
+    }
+    return out.result();
+}
+/** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
+function compactBrokenTasks(tasks) {
+    const groups = [];
+    let count = 0;
+    for (const t of tasks) {
+        groupFor(groups, t.datasetRevision, () => ({
+            dataset_revision: t.datasetRevision,
+            task_ids: [],
+        })).task_ids.push(t.taskId);
+        count += 1;
+    }
+    return { count, by_dataset_revision: groups };
+}
+/**
+ * Tasks whose label changed (two events with different labels) are listed with every event;
+ * tasks labelled at several revisions with the same label every time are only counted.
+ */
+function compactReviewHistory(tasks) {
+    const out = new HistoryLists();
+    for (const t of tasks) {
+        const h = t.history;
+        // As reviewHistoryOf: the unreviewed events before the first label are no label.
+        const labelled = h.slice(Math.max(0, h.findIndex((e) => e.validity !== "unreviewed")));
+        if (h.length < 2 || labelled.length < 2 || labelled[0]?.validity === "unreviewed")
+            continue;
+        const first = labelled[0].validity;
+        if (labelled.every((e) => e.validity === first)) {
+            out.sameLabelTask();
+            continue;
+        }
+        for (const e of h)
+            out.event(e.revision, e.validity, e.source.file, e.source.line);
+        out.list(t.datasetRevision, t.taskId);
+    }
+    return out.result();
+}
+/** The first `limit` broken tasks, as keys. */
+function shownBrokenTasks(broken, limit) {
+    const out = [];
+    for (const g of broken.by_dataset_revision) {
+        for (const id of g.task_ids) {
+            if (out.length >= limit)
+                return out;
+            out.push({ dataset_revision: g.dataset_revision, task_id: id });
+        }
+    }
+    return out;
+}
+const EVENT = /^r(0|[1-9][0-9]*) ([a-z]+) (0|[1-9][0-9]*):(0|[1-9][0-9]*)$/;
+/** One events string back into events; null when it is not in the grammar `buildReport` writes. */
+function parseHistoryEvents(text, files) {
+    const out = [];
+    for (const part of text.split(EVENT_SEPARATOR)) {
+        const m = EVENT.exec(part);
+        const file = m === null ? undefined : files[Number(m[3])];
+        if (m === null || file === undefined || !VALIDITIES.includes(m[2] ?? ""))
+            return null;
+        out.push({ revision: Number(m[1]), validity: m[2] ?? "", source: `${file}:${m[4] ?? ""}` });
+    }
+    return out;
+}
+/** The first `limit` tasks of the review history with their events decoded. */
+function shownReviewHistory(history, limit) {
+    const out = [];
+    for (const g of history.by_dataset_revision) {
+        for (const [i, id] of g.task_ids.entries()) {
+            if (out.length >= limit)
+                return out;
+            const text = g.events[i] ?? "";
+            out.push({
+                dataset_revision: g.dataset_revision,
+                task_id: id,
+                events: parseHistoryEvents(text, history.files) ?? text,
+            });
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-task-tables.ts
+
+
+
+
+
+
+
+
+/**
+ * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
+ * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
+ */
+function taskCell(t) {
+    return cellCode(t.task_id, 100, 32, 16);
+}
+/**
+ * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
+ * all share the report's single dataset revision.
+ */
+function needsDatasetColumn(report, tasks) {
+    const revisions = report.provenance.dataset_revisions;
+    if (revisions.length !== 1)
+        return true;
+    return tasks.some((t) => t.dataset_revision !== revisions[0]);
+}
+/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
+function withDataset(show, at, header, align, rows) {
+    const insert = (xs, x) => show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
+    return [
+        insert(header, "Dataset revision"),
+        insert(align, "l"),
+        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
+    ];
+}
+/**
+ * "All on dataset revision R." where a list drops its dataset-revision column: said by the first
+ * such list of the document only (`said` remembers it), not again under every list.
+ */
+function datasetNote(report, show, said) {
+    const only = report.provenance.dataset_revisions[0];
+    if (show || only === undefined || said.has("dataset note"))
+        return [];
+    said.add("dataset note");
+    return [`All on dataset revision ${escape_escapeCode(only, 80)}.`, ""];
+}
+/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
+function evidenceItem(e) {
+    const link = safeLink(e, undefined, 32);
+    const href = safeHttpUrl(e);
+    const tail = href === null ? "" : `](${href})`;
+    // Evidence shares its cell with another entry: break its runs sooner than an id's.
+    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
+        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
+    }
+    return breakable(link, 20, 16);
+}
+function evidenceCell(evidence) {
+    if (evidence.length === 0)
+        return "—";
+    const shown = evidence.slice(0, 2).map(evidenceItem);
+    const rest = evidence.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
+}
+function influentialSection(report, limit, said) {
+    const tasks = report.comparison.influential_tasks;
+    if (limit === 0 || tasks.length === 0)
+        return [];
+    const shown = tasks.slice(0, limit);
+    const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => {
+        const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
+        const cells = [
+            String(i + 1),
+            taskCell(t),
+            t.validity === "disputed"
+                ? "disputed"
+                : t.validity === "unreviewed"
+                    ? "unreviewed"
+                    : md(t.validity, 20),
+            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
+            evidenceCell(t.evidence),
+        ];
+        return { revision: t.dataset_revision, cells };
+    });
+    const body = [
+        "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
+            "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
+        "",
+        ...datasetNote(report, show, said),
+        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
+        ...moreLine(shown.length, total, "disputed or unreviewed task"),
+    ];
+    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
+    return details(summary, body);
+}
+/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
+function fragilitySection(report, limit, said) {
+    const c = report.comparison;
+    const tasks = c.fragility_tasks;
+    if (limit === 0 || tasks.length === 0)
+        return [];
+    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
+        return [];
+    const shown = tasks.slice(0, limit);
+    const show = needsDatasetColumn(report, shown);
+    const rows = shown.map((t, i) => ({
+        revision: t.dataset_revision,
+        cells: [String(i + 1), taskCell(t), md(t.change, 120)],
+    }));
+    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
+    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
+        ...datasetNote(report, show, said),
+        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+        ...moreLine(shown.length, tasks.length, "task"),
+    ]);
+}
+function brokenSection(report, limit, said) {
+    const nBroken = report.comparison.broken_tasks;
+    if (nBroken === 0 && report.broken_tasks.count === 0)
+        return [];
+    const total = Math.max(nBroken, report.broken_tasks.count);
+    const shown = shownBrokenTasks(report.broken_tasks, limit);
+    const body = [
+        "Counted and listed, never deleted, and left out of every score.",
+        ...(shown.length === 0
+            ? []
+            : [
+                "",
+                ...datasetNote(report, needsDatasetColumn(report, shown), said),
+                ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
+                ...moreLine(shown.length, total, "broken task"),
+            ]),
+    ];
+    return details(`<b>${format_number_formatCount(total)} broken ${pluralWord(total, "task", "tasks")}</b>`, body);
+}
+function historySection(report, limit, said) {
+    const history = report.review_history;
+    if (history.count === 0)
+        return [];
+    const shown = shownReviewHistory(history, limit);
+    const rows = shown.map((h) => {
+        // An events string outside the grammar (a hand-edited report) is shown as text.
+        if (typeof h.events === "string")
+            return { revision: h.dataset_revision, cells: [taskCell(h), md(h.events, 200)] };
+        const events = h.events
+            .slice(0, 6)
+            .map((e) => `r${format_number_formatCount(e.revision)} ${md(e.validity, 20)} (${breakable(md(e.source, 60), 20, 16)})`);
+        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
+        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
+    });
+    const body = shown.length === 0
+        ? ["The tasks are listed in the report file."]
+        : [
+            ...datasetNote(report, needsDatasetColumn(report, shown), said),
+            ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
+            ...moreLine(shown.length, history.count, "task"),
+        ];
+    return details(`<b>Review history</b> — ${format_number_formatCount(history.count)} ${pluralWord(history.count, "task", "tasks")} changed label across review revisions`, body);
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
 /**
  * The margin drawn as a text bar (a small forest plot) for a ```text fence in the Markdown report.
@@ -66797,6 +68308,7 @@ function cellCode(s, maxChars, longerThan = WBR_LONGER_THAN, every = WBR_EVERY) 
  * at its edge. A band of zero width is drawn as `|`. A missing value leaves its row empty and
  * prints "n/a".
  */
+
 
 const DEFAULT_BAR_WIDTH = 50;
 const ROW_LABEL_WIDTH = 11;
@@ -67021,7 +68533,7 @@ function renderMarginBar(input, options = {}) {
         ? `${fixed(options.confidence * 100, 2)}% one-sided`
         : "one-sided";
     const open = options.openLabels !== undefined && Number.isInteger(options.openLabels)
-        ? `the ${options.openLabels} open labels`
+        ? `the ${words_plural(options.openLabels, "open label")}`
         : "the open labels";
     lines.push("");
     lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
@@ -67043,399 +68555,35 @@ function renderMarginBar(input, options = {}) {
  * sentence a reviewer reads next to the verdict. Numbers only: nothing untrusted is rendered.
  */
 
+
+/**
+ * A task count past this many times the benchmark's size is said as "more tasks than the
+ * benchmark has": a figure like 77548 for a 600-task benchmark plans nothing.
+ */
+const PLANNING_SIZE_FACTOR = 10;
+/** The benchmark's size as the report knows it: every task either model ran, broken ones too. */
+function benchmarkTasks(report) {
+    const a = report.models.candidate;
+    return a.attempted_tasks + a.missing_tasks + report.comparison.broken_tasks;
+}
 /** One sentence, or "" when there is no MDE (no SE on the valid tasks). */
-function planningSentence(c, f) {
+function planningSentence(c, f, benchmarkSize = null) {
     if (c.mde === null)
         return "";
     let s = `Planning figure (not used to decide): this benchmark can only detect a margin of ≥ ` +
         `${format_number_formatPpUnsigned(c.mde, 1)} above δ₀ at ${format_number_formatPercent(c.power, 0)} power.`;
-    if (c.tasks_needed !== null) {
+    const n = c.tasks_needed;
+    if (n !== null && benchmarkSize !== null && benchmarkSize > 0 && n > PLANNING_SIZE_FACTOR * benchmarkSize) {
         s +=
-            ` If the observed margin and per-task variance held, about ${format_number_formatCount(c.tasks_needed)} common valid ` +
-                `${c.tasks_needed === 1 ? "task" : "tasks"} would clear δ₀.`;
+            ` If the observed margin and per-task variance held, clearing δ₀ would take more tasks than the ` +
+                `benchmark has (over ${PLANNING_SIZE_FACTOR}× its ${format_number_formatCount(benchmarkSize)} ${pluralWord(benchmarkSize, "task")}).`;
+    }
+    else if (n !== null) {
+        s +=
+            ` If the observed margin and per-task variance held, about ${format_number_formatCount(n)} common valid ` +
+                `${pluralWord(n, "task")} would clear δ₀.`;
     }
     return f.gen(s);
-}
-
-;// CONCATENATED MODULE: ./src/core/report/prose.ts
-/**
- * Sentences shown whole: a check's detail, a reason, a warning, a note. Every rendering (Markdown,
- * plain text) shows them as the report JSON holds them — no cut in the middle of a word, a
- * command or an option. The untrusted values inside them (revisions, paths) are shortened where
- * the sentence is made (decision/format.ts), so a sentence stays short without being cut here.
- */
-
-
-/** A whole sentence's cap: only a hand-edited report file's text reaches it. */
-const WHOLE_TEXT_MAX_CHARS = 4000;
-/**
- * A check's threshold as its table cell shows it: the policy's ("≥ 500") or the gate's own
- * ("0 earlier rows changed or removed") whole; only a hand-edited report's reaches the cap.
- */
-const THRESHOLD_MAX_CHARS = 60;
-/** Where a cut sentence's rest is (a table cell's note is "…" alone). */
-const REST_IN_REPORT = " … (the rest is in the report file)";
-/**
- * `s` whole, or, past `maxChars` code points (a hand-edited report file), cut after its last whole
- * word with `note`, which says where the rest is.
- */
-function wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
-    const cps = Array.from(typeof s === "string" ? s : String(s));
-    if (cps.length <= maxChars)
-        return cps.join("");
-    const head = cps.slice(0, Math.max(1, maxChars - note.length)).join("");
-    const space = head.lastIndexOf(" ");
-    return (space > 0 ? head.slice(0, space) : head) + note;
-}
-/**
- * A whole sentence as Markdown: escaped (escape.ts), each `command` of the gate's advice in
- * <code> (escapeCode: as safe as the rest), and break opportunities in long runs (a full
- * revision), so it wraps instead of widening the page.
- */
-function prose_markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
-    const parts = wholeText(s, maxChars).split("`");
-    // An odd count of backticks pairs none reliably: all text then.
-    const spans = parts.length % 2 === 1 ? parts : [parts.join("`")];
-    return spans
-        .map((p, i) => breakable(i % 2 === 0
-        ? escape_escapeMarkdownInline(p, Infinity)
-        : p === ""
-            ? escape_escapeMarkdownInline("``", 2)
-            : escape_escapeCode(p, Infinity)))
-        .join("");
-}
-
-;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
-/**
- * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
- * check run title): one sentence of why, in the report's units (pp for margins, % for rates), and
- * what would change the verdict, in plain words. Built from the report JSON alone.
- *
- * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
- * formatter, which escapes it for its target; generated text goes through `gen`.
- */
-
-
-
-
-
-
-
-/** How many tasks "what would change" names inline before pointing at the list. */
-const FIRST_TASKS = 3;
-function verdict_text_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
-/**
- * The check's name as safe text. With the report, the margin check's row names its bound as the
- * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
- */
-function checkName(id, f, report) {
-    if (id === "observed_margin" && report !== undefined && boundQualifier(report.comparison, "lcb") !== "") {
-        return f.gen(`Margin lower bound (LCB, ${CONSERVATIVE})`);
-    }
-    const label = knownLabel(id);
-    return label === null ? f.text(id, 60) : f.gen(label);
-}
-function listOf(items) {
-    if (items.length <= 1)
-        return items.join("");
-    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
-}
-/** The scores on the common set, "52.00% vs 47.42%", or "" when undefined. */
-function scores(report) {
-    const a = report.models.candidate.common.valid_only_score;
-    const b = report.models.baseline.common.valid_only_score;
-    if (a === null || b === null)
-        return "";
-    return `candidate ${format_number_formatPercent(a)}, baseline ${format_number_formatPercent(b)}`;
-}
-/** True when the policy's `reruns: fail` rejected a re-run of the eval (not the margin or the canary). */
-function rejectedByReruns(report) {
-    return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
-}
-/** True when a failed production canary (not the margin) rejected the change. */
-function rejectedByCanary(report) {
-    const c = report.comparison;
-    if (report.verdict !== "reject" || rejectedByReruns(report))
-        return false;
-    return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
-}
-/** Where the margin stands against δ₀ on its own: "accept", "reject", "undecided" or "undefined". */
-function marginStanding(report) {
-    const c = report.comparison;
-    if (c.lcb === null || c.ucb === null)
-        return "undefined";
-    if (c.lcb > c.delta0)
-        return "accept";
-    if (c.ucb <= c.delta0)
-        return "reject";
-    return "undecided";
-}
-function marginFigure(report, f) {
-    const c = report.comparison;
-    const s = scores(report);
-    return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
-        f.gen(` (${s === "" ? "" : `${s} on `}${format_number_formatCount(c.common_valid_tasks)} common valid ${verdict_text_plural(c.common_valid_tasks, "task", "tasks")})`));
-}
-/** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
-function openLabels(report, which) {
-    const c = report.comparison;
-    const u = c.unresolved_tasks;
-    if (u === 0)
-        return "with no open labels";
-    const labels = `${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")}`;
-    const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
-    if (kind === "pessimistic") {
-        return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
-    }
-    return `over every resolution of the ${labels}`;
-}
-/** One sentence: why this verdict. */
-function whySentence(report, f) {
-    const c = report.comparison;
-    const failing = failedEvidence(report);
-    const confidence = `${format_number_formatPercent(c.confidence, 0)} one-sided`;
-    if (rejectedByReruns(report)) {
-        return (f.gen("The eval was re-run on this commit with other results, and the policy's reruns: fail rejects a re-run (") +
-            marginFigure(report, f) +
-            f.gen(")."));
-    }
-    if (report.verdict === "reject" && rejectedByCanary(report)) {
-        return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
-            marginFigure(report, f) +
-            f.gen(")."));
-    }
-    if (report.verdict === "accept") {
-        return (f.gen("The ") +
-            marginFigure(report, f) +
-            f.gen(" clears the bar: its lower bound ") +
-            f.strong(f.gen(`${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}`)) +
-            f.gen(` > δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "lcb")} (${confidence}), and every evidence check passes.`));
-    }
-    if (report.verdict === "reject") {
-        return (f.gen("The ") +
-            marginFigure(report, f) +
-            f.gen(" cannot clear the bar: even its upper bound ") +
-            f.strong(f.gen(`${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`)) +
-            f.gen(` ≤ δ₀ ${format_number_formatPp(c.delta0)} ${openLabels(report, "ucb")} (${confidence}), and every evidence check passes.`));
-    }
-    const standing = marginStanding(report);
-    const band = standing === "undefined"
-        ? c.margin === null
-            ? "the margin is undefined (no common valid tasks)"
-            : "the margin's confidence bounds cannot be computed"
-        : `the bounds ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} straddle the bar δ₀ ${format_number_formatPp(c.delta0)}`;
-    if (failing.length > 0) {
-        // The checks are named in the table and in "what would change": counted here, not listed,
-        // and counted as the table shows them (the margin's row among them when it fails).
-        const n = failingChecks(report).length;
-        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${verdict_text_plural(n, "fails", "fail")}`));
-        if (standing === "accept") {
-            return (head +
-                f.gen("; the ") +
-                marginFigure(report, f) +
-                f.gen(` alone would accept (${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}).`));
-        }
-        if (standing === "reject") {
-            return (head +
-                f.gen("; the ") +
-                marginFigure(report, f) +
-                f.gen(` alone would reject (${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}).`));
-        }
-        if (c.margin === null)
-            return head + f.gen(`, and ${band}.`);
-        return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
-    }
-    if (c.margin === null)
-        return f.gen(`Every evidence check passes, but ${band}.`);
-    return (f.gen("Every evidence check passes, but the ") +
-        marginFigure(report, f) +
-        f.gen(` cannot rank the models: ${band}.`));
-}
-/** The first tasks of the fragility list, named inline, and how many more there are. */
-function firstTasks(report, f) {
-    const tasks = report.comparison.fragility_tasks;
-    const shown = tasks.slice(0, FIRST_TASKS).map((t) => f.code(t.task_id, 80));
-    const rest = tasks.length - shown.length;
-    return rest > 0 ? `${shown.join(f.gen(", "))}${f.gen(` and ${rest} more (listed below)`)}` : listOf(shown);
-}
-/**
- * A count-driven check at its edge: the smallest number of valid tasks whose loss (relabelled
- * broken) fails a passing check, with the sentence that says so. Common valid tasks: the count
- * drops; disputed fraction: the share of open labels rises. Null when neither can fail that way.
- */
-function countEdge(report, f) {
-    const c = report.comparison;
-    const limit = c.review_fragility;
-    if (limit === null || limit < 1)
-        return null;
-    const found = [];
-    const byId = (id) => report.checks.find((k) => k.id === id && k.passed);
-    const count = byId("common_valid_tasks");
-    const countT = count === undefined ? null : parseThresholdText(count.threshold);
-    if (count !== undefined && countT?.ok === true && typeof count.observed === "number") {
-        const nv = count.observed;
-        const t = countT.value;
-        if (t.op === ">=" || t.op === ">") {
-            let lose = 1;
-            while (lose <= limit && satisfies(nv - lose, t))
-                lose++;
-            if (lose <= limit) {
-                const need = f.text(thresholdText(count, report), THRESHOLD_MAX_CHARS);
-                const have = lose === 1
-                    ? `${nv === t.value ? "exactly " : ""}${format_number_formatCount(nv)}: any one task lost fails it`
-                    : `${format_number_formatCount(nv)}: losing any ${format_number_formatCount(lose)} of them fails it`;
-                found.push({
-                    lose,
-                    text: f.gen("the policy needs ") + need + f.gen(` common valid tasks and there are ${have}`),
-                });
-            }
-        }
-    }
-    const share = byId("disputed_fraction");
-    const shareT = share === undefined ? null : parseThresholdText(share.threshold);
-    const d = c.unresolved_tasks;
-    const nv = c.common_valid_tasks;
-    if (share !== undefined && shareT?.ok === true && typeof share.observed === "number" && d > 0) {
-        const t = shareT.value;
-        if (t.op === "<" || t.op === "<=") {
-            let lose = 1;
-            while (lose <= limit && lose < nv && satisfies(d / (nv - lose + d), t))
-                lose++;
-            if (lose <= limit && lose < nv) {
-                found.push({
-                    lose,
-                    text: f.gen("the policy needs a disputed fraction ") +
-                        f.text(thresholdText(share, report), THRESHOLD_MAX_CHARS) +
-                        f.gen(` and it is ${format_number_formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${format_number_formatCount(lose)} valid tasks`} pushes it over`),
-                });
-            }
-        }
-    }
-    found.sort((a, b) => a.lose - b.lose);
-    return found[0] ?? null;
-}
-/** True when the fragility is explained by a count check at its edge (then no task is singled out). */
-function fragilityAtEdge(report, f) {
-    const edge = countEdge(report, f);
-    return edge !== null && edge.lose === report.comparison.review_fragility;
-}
-/**
- * What would change the verdict: bullet items (safe text, no list markers). For unresolved: each
- * failing check with what would fix it, and what would move the margin; for accept and reject: how
- * firm the verdict is.
- */
-function whatWouldChange(report, f) {
-    const c = report.comparison;
-    const items = [];
-    const atMost = c.fragility_exact ? "" : "at most ";
-    if (rejectedByReruns(report)) {
-        for (const k of failedEvidence(report)) {
-            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
-        }
-        return items;
-    }
-    if (report.verdict === "unresolved") {
-        for (const k of failedEvidence(report)) {
-            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
-        }
-        const standing = marginStanding(report);
-        if (standing === "undefined") {
-            const m = report.checks.find((k) => k.id === "observed_margin");
-            if (m !== undefined && c.margin !== null) {
-                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
-            }
-        }
-        else if (standing === "undecided") {
-            const parts = [];
-            const u = c.unresolved_tasks;
-            if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
-                const n = c.resolution_distance;
-                parts.push(f.gen(`resolving ${atMost}${format_number_formatCount(n)} of the ${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
-            }
-            else if (u > 0) {
-                parts.push(f.gen(c.fragility_exact
-                    ? `no resolution of the ${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} can decide it`
-                    : `the search found no resolution of the ${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} that decides it`));
-            }
-            if (c.margin !== null && c.se_valid !== null) {
-                const half = (c.q_valid ?? c.z) * c.se_valid;
-                const lo = c.margin - half;
-                const hi = c.margin + half;
-                const straddles = lo <= c.delta0 && hi > c.delta0;
-                parts.push(f.gen(`on the valid tasks alone the margin is ${format_number_formatPp(c.margin)} ± ${format_number_formatPpUnsigned(half)} (q·SE)` +
-                    (straddles
-                        ? `, which straddles δ₀ ${format_number_formatPp(c.delta0)}: more common valid tasks (or attempts per task) are needed to narrow it`
-                        : `, clear of δ₀ ${format_number_formatPp(c.delta0)}`)));
-            }
-            if (parts.length > 0) {
-                const text = parts.join(f.gen("; "));
-                items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${text}${f.gen(".")}`);
-            }
-        }
-        return items;
-    }
-    if (rejectedByCanary(report)) {
-        items.push(f.gen("Only a passing production canary can change it: the benchmark cannot outvote a failed canary."));
-        return items;
-    }
-    const other = report.verdict === "accept" ? "unresolved" : "unresolved or accept";
-    const edge = countEdge(report, f);
-    if (edge !== null && edge.lose === c.review_fragility) {
-        items.push(`${f.strong(f.gen("At its edge"))}${f.gen(": ")}${edge.text}${f.gen(` — and the verdict becomes ${other}.`)}`);
-    }
-    else if (c.fragility_unbounded) {
-        items.push(f.gen(c.fragility_exact
-            ? "No change to the reviewed labels changes it."
-            : "The search found no set of reviewed-label changes that changes it (not proven: the search is greedy)."));
-    }
-    else if (c.review_fragility !== null) {
-        const n = c.review_fragility;
-        const share = c.review_fragility_share === null
-            ? ""
-            : `, ${format_number_formatPercent(c.review_fragility_share)} of the ${format_number_formatCount(c.common_valid_tasks)} common valid tasks`;
-        items.push(f.strong(f.gen(`Relabelling ${atMost}${format_number_formatCount(n)} reviewed ${verdict_text_plural(n, "task", "tasks")}`)) +
-            f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
-                (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
-    }
-    const u = c.unresolved_tasks;
-    if (u > 0) {
-        items.push(f.gen(`Resolving the ${format_number_formatCount(u)} open ${verdict_text_plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
-    }
-    return items;
-}
-/** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
-function checkRunTitle(report) {
-    const title = verdictTitle(report);
-    const shopping = runs_report_shoppingLine(report.verdict, report.runs);
-    return shopping === null ? title : `${title} — ${shopping}`;
-}
-function verdictTitle(report) {
-    const c = report.comparison;
-    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
-    const margin = `margin ${format_number_formatPp(c.margin)}`;
-    if (report.verdict === "accept") {
-        return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}`;
-    }
-    if (report.verdict === "reject") {
-        if (rejectedByReruns(report))
-            return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
-        if (rejectedByCanary(report))
-            return `${verdict}: production canary failed; ${margin}`;
-        return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}`;
-    }
-    // Counted and named as the checks table shows them: the margin's row among them when it fails.
-    const failing = failingChecks(report);
-    const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
-    const checks = failing.length === 0
-        ? "every check passes"
-        : `${failing.length} ${verdict_text_plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
-    const bounds = c.lcb === null || c.ucb === null
-        ? "bounds undefined"
-        : // Both bounds are taken one way (one kind) whenever both are defined.
-            `bounds${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${format_number_formatPp(c.ucb)} vs δ₀ ${format_number_formatPp(c.delta0)}`;
-    return `${verdict}: ${checks}; ${margin}, ${bounds}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-history.ts
@@ -67443,7 +68591,8 @@ function verdictTitle(report) {
 
 
 
-function md(s, max = 40) {
+
+function render_history_md(s, max = 40) {
     return s === null ? "—" : escape_escapeMarkdownInline(s, max);
 }
 function row(cells) {
@@ -67452,35 +68601,11 @@ function row(cells) {
 function rev(n) {
     return `r${format_number_formatCount(n)}`;
 }
-/** "What could change": the review fragility or resolution distance, in one sentence. */
-function fragilityLine(report) {
-    const c = report.comparison;
-    const atMost = c.fragility_exact ? "" : "at most ";
-    if (report.verdict === "unresolved") {
-        if (c.resolution_distance === null) {
-            return c.fragility_unbounded && c.fragility_exact
-                ? "**What could change it:** no resolution of the open labels can decide the verdict."
-                : "**What could change it:** no resolution of the open labels was found that decides the verdict.";
-        }
-        return (`**What could change it:** resolving ${atMost}${format_number_formatCount(c.resolution_distance)} open ` +
-            `${c.resolution_distance === 1 ? "label" : "labels"} can decide the verdict (resolution distance).`);
-    }
-    if (c.review_fragility === null) {
-        return c.fragility_unbounded && c.fragility_exact
-            ? "**What could change it:** no change to the reviewed labels changes the verdict."
-            : "**What could change it:** no change to the reviewed labels was found that changes the verdict.";
-    }
-    const share = c.review_fragility_share === null
-        ? ""
-        : ` (${format_number_formatPercent(c.review_fragility_share)} of the ${format_number_formatCount(c.common_valid_tasks)} common valid tasks)`;
-    return (`**What could change it:** ${atMost}${format_number_formatCount(c.review_fragility)} reviewed ` +
-        `${c.review_fragility === 1 ? "label" : "labels"} changed after publication${share} would give a ` +
-        "different verdict (review fragility).");
-}
 /**
  * The verdict by review revision: one table row per evaluated revision, a line per change
  * between consecutive revisions, the tasks of the latest change (up to `taskLimit`; 0 leaves
- * them out), and the review fragility.
+ * them out). What could change it (the fragility) is the summary's "What would change the
+ * verdict", not repeated here.
  */
 function verdictByRevisionSection(report, taskLimit) {
     const v = report.verdict_by_review_revision;
@@ -67493,7 +68618,7 @@ function verdictByRevisionSection(report, taskLimit) {
         const only = v.revisions[0];
         lines.push(only === undefined
             ? "No review revision in the data."
-            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`, "", fragilityLine(report));
+            : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`);
         return lines;
     }
     if (v.revisions_present > v.revisions.length) {
@@ -67502,7 +68627,7 @@ function verdictByRevisionSection(report, taskLimit) {
     // Six columns: the table must fit an 880 px comment without a horizontal scroll.
     lines.push(row(["Revision", "Valid · open · broken", "Δ̂", "Δ\\_L … Δ\\_H", "LCB … UCB", "Verdict"]), "|--:|--:|--:|:-:|:-:|:--|");
     for (const r of v.revisions) {
-        const verdict = r.label_conflicts > 0 ? `labels conflict on ${format_number_formatCount(r.label_conflicts)} tasks` : md(r.verdict);
+        const verdict = r.label_conflicts > 0 ? `labels conflict on ${words_plural(r.label_conflicts, "task")}` : render_history_md(r.verdict);
         const open = r.labels.disputed + r.labels.unreviewed;
         lines.push(row([
             rev(r.revision),
@@ -67518,14 +68643,19 @@ function verdictByRevisionSection(report, taskLimit) {
     for (const c of v.changes) {
         const kinds = c.transitions
             .slice(0, 6)
-            .map((t) => `${format_number_formatCount(t.tasks)} ${md(t.change, 40)}`)
+            .map((t) => `${format_number_formatCount(t.tasks)} ${render_history_md(t.change, 40)}`)
             .join(", ");
-        const moreKinds = c.transitions.length > 6 ? `, and ${c.transitions.length - 6} more kinds` : "";
+        const moreKinds = c.transitions.length > 6 ? `, and ${words_plural(c.transitions.length - 6, "more kind")}` : "";
         const verdict = c.verdict_before === c.verdict_after
-            ? `verdict stays ${md(c.verdict_after)}`
-            : `**verdict ${md(c.verdict_before)} → ${md(c.verdict_after)}**`;
-        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${format_number_formatCount(c.tasks_changed)} ` +
-            `${c.tasks_changed === 1 ? "task" : "tasks"} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}; ` +
+            ? `verdict stays ${render_history_md(c.verdict_after)}`
+            : `**verdict ${render_history_md(c.verdict_before)} → ${render_history_md(c.verdict_after)}**`;
+        const what = [
+            ...(c.tasks_changed > 0
+                ? [`${words_plural(c.tasks_changed, "task")} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}`]
+                : []),
+            ...(c.first_labels > 0 ? [`${words_plural(c.first_labels, "task")} labelled for the first time`] : []),
+        ];
+        lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${what.length === 0 ? "no label changed" : what.join(", ")}; ` +
             `Δ̂ ${format_number_formatPp(c.margin_before)} → ${format_number_formatPp(c.margin_after)}; ${verdict}.`);
     }
     const last = v.changes[v.changes.length - 1];
@@ -67536,7 +68666,7 @@ function verdictByRevisionSection(report, taskLimit) {
         const cells = (t) => [
             cellCode(t.task_id, 100),
             ...(datasetColumn ? [cellCode(t.dataset_revision, 40)] : []),
-            `${md(t.from, 20)} → ${md(t.to, 20)}`,
+            `${render_history_md(t.from, 20)} → ${render_history_md(t.to, 20)}`,
             format_number_formatPp(t.margin_move),
         ];
         lines.push("", `**Tasks reclassified in ${rev(last.to_revision)}**, largest move of Δ̂ first ` +
@@ -67546,10 +68676,12 @@ function verdictByRevisionSection(report, taskLimit) {
         lines.push("");
         if (last.tasks_changed > shown.length) {
             const rest = format_number_formatCount(last.tasks_changed - shown.length);
-            lines.push(`… and ${rest} more tasks (in the report JSON: the first ${last.tasks.length}).`, "");
+            lines.push(`… and ${rest} more ${pluralWord(last.tasks_changed - shown.length, "task")} (in the report JSON: the first ${last.tasks.length}).`, "");
         }
     }
-    lines.push("", fragilityLine(report));
+    // What could still change the verdict (the fragility) is said once, above the fold.
+    while (lines[lines.length - 1] === "")
+        lines.pop();
     return lines;
 }
 /**
@@ -67573,10 +68705,10 @@ function appendOnlySection(report, limit) {
     lines.push("", row(["Was at", "Now at", "What changed"]), "|:--|:--|:--|");
     for (const v of shown) {
         const now = v.current_file === null ? "—" : cellCode(`${v.current_file}:${v.current_line ?? "?"}`, 100);
-        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, md(v.change, 400)]));
+        lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, render_history_md(v.change, 400)]));
     }
     if (n > shown.length)
-        lines.push("", `… and ${format_number_formatCount(n - shown.length)} more rows.`);
+        lines.push("", `… and ${words_plural(n - shown.length, "more row")}.`);
     return lines;
 }
 
@@ -67726,199 +68858,13 @@ function policyHistoryLines(h) {
     ];
 }
 
-;// CONCATENATED MODULE: ./src/core/report/task-lists.ts
-/**
- * The report's task lists in their compact form (docs/report-json.md "Broken tasks and review history
- * in the report JSON"): complete, but one string per task instead of an object per task and per event,
- * grouped by dataset revision, so a 500,000-task report is not mostly key names and indentation.
- * `buildReport` encodes them from the Dataset; the renderers decode only the entries they show.
- */
-
-/** Separates the events of one task in a `review_history` events string. */
-const EVENT_SEPARATOR = "; ";
-/** The group for `revision`: the last one when it is the same (tasks come sorted by revision). */
-function groupFor(groups, revision, make) {
-    const last = groups[groups.length - 1];
-    if (last !== undefined && last.dataset_revision === revision)
-        return last;
-    const g = make();
-    groups.push(g);
-    return g;
-}
-/**
- * compactBrokenTasks of the table's broken tasks, read straight from it: no key object a task
- * (buildReport's walk over a 10⁶-task Dataset).
- */
-function brokenTasksOf(tasks) {
-    const groups = [];
-    let count = 0;
-    for (let i = 0; i < tasks.length; i++) {
-        if (tasks.validity(i) !== "broken")
-            continue;
-        const revision = tasks.datasetRevision(i);
-        groupFor(groups, revision, () => ({ dataset_revision: revision, task_ids: [] })).task_ids.push(tasks.taskId(i));
-        count += 1;
-    }
-    return { count, by_dataset_revision: groups };
-}
-/**
- * The review history as it is built, task by task (listed tasks in the order given): the files
- * numbered by first use, the events strings, the counts.
- */
-class HistoryLists {
-    files = [];
-    fileIndex = new Map();
-    groups = [];
-    parts = [];
-    count = 0;
-    sameLabel = 0;
-    events = 0;
-    /** A task labelled at several revisions with the same label every time: only counted. */
-    sameLabelTask() {
-        this.sameLabel += 1;
-    }
-    /** The next event of the task being listed (call `list` after its last). */
-    event(revision, validity, file, line) {
-        let f = this.fileIndex.get(file);
-        if (f === undefined) {
-            f = this.files.length;
-            this.files.push(file);
-            this.fileIndex.set(file, f);
-        }
-        this.parts.push(`r${revision} ${validity} ${f}:${line}`);
-    }
-    /** Lists the task whose events were just given. */
-    list(datasetRevision, taskId) {
-        const g = groupFor(this.groups, datasetRevision, () => ({
-            dataset_revision: datasetRevision,
-            task_ids: [],
-            events: [],
-        }));
-        g.task_ids.push(taskId);
-        // join makes one flat string; `+=` would keep a tree of its pieces (~4× the bytes) in the report.
-        g.events.push(this.parts.join(EVENT_SEPARATOR));
-        this.count += 1;
-        this.events += this.parts.length;
-        this.parts.length = 0;
-    }
-    result() {
-        return {
-            count: this.count,
-            events: this.events,
-            same_label_tasks: this.sameLabel,
-            files: this.files,
-            by_dataset_revision: this.groups,
-        };
-    }
-}
-/**
- * compactReviewHistory of the table's tasks with two or more label events, read straight from
- * it: a listed task's events string is made from its event columns, with no history, event or
- * source object (at 10⁶ tasks those were most of what buildReport allocated).
- */
-function reviewHistoryOf(tasks) {
-    const out = new HistoryLists();
-    for (let i = 0; i < tasks.length; i++) {
-        const n = tasks.labelCount(i);
-        if (n < 2)
-            continue;
-        const first = tasks.eventValidity(i, 0);
-        let same = true;
-        for (let k = 1; k < n && same; k++)
-            same = tasks.eventValidity(i, k) === first;
-        if (same) {
-            out.sameLabelTask();
-            continue;
-        }
-        for (let k = 0; k < n; k++)
-            out.event(tasks.eventRevision(i, k), tasks.eventValidity(i, k), tasks.eventFile(i, k), tasks.eventLine(i, k));
-        out.list(tasks.datasetRevision(i), tasks.taskId(i));
-    }
-    return out.result();
-}
-/** Broken tasks, in the given order (the Dataset's: by dataset revision, then task id). */
-function compactBrokenTasks(tasks) {
-    const groups = [];
-    let count = 0;
-    for (const t of tasks) {
-        groupFor(groups, t.datasetRevision, () => ({
-            dataset_revision: t.datasetRevision,
-            task_ids: [],
-        })).task_ids.push(t.taskId);
-        count += 1;
-    }
-    return { count, by_dataset_revision: groups };
-}
-/**
- * Tasks whose label changed (two events with different labels) are listed with every event;
- * tasks labelled at several revisions with the same label every time are only counted.
- */
-function compactReviewHistory(tasks) {
-    const out = new HistoryLists();
-    for (const t of tasks) {
-        const h = t.history;
-        if (h.length < 2)
-            continue;
-        const first = h[0].validity;
-        if (h.every((e) => e.validity === first)) {
-            out.sameLabelTask();
-            continue;
-        }
-        for (const e of h)
-            out.event(e.revision, e.validity, e.source.file, e.source.line);
-        out.list(t.datasetRevision, t.taskId);
-    }
-    return out.result();
-}
-/** The first `limit` broken tasks, as keys. */
-function shownBrokenTasks(broken, limit) {
-    const out = [];
-    for (const g of broken.by_dataset_revision) {
-        for (const id of g.task_ids) {
-            if (out.length >= limit)
-                return out;
-            out.push({ dataset_revision: g.dataset_revision, task_id: id });
-        }
-    }
-    return out;
-}
-const EVENT = /^r(0|[1-9][0-9]*) ([a-z]+) (0|[1-9][0-9]*):(0|[1-9][0-9]*)$/;
-/** One events string back into events; null when it is not in the grammar `buildReport` writes. */
-function parseHistoryEvents(text, files) {
-    const out = [];
-    for (const part of text.split(EVENT_SEPARATOR)) {
-        const m = EVENT.exec(part);
-        const file = m === null ? undefined : files[Number(m[3])];
-        if (m === null || file === undefined || !VALIDITIES.includes(m[2] ?? ""))
-            return null;
-        out.push({ revision: Number(m[1]), validity: m[2] ?? "", source: `${file}:${m[4] ?? ""}` });
-    }
-    return out;
-}
-/** The first `limit` tasks of the review history with their events decoded. */
-function shownReviewHistory(history, limit) {
-    const out = [];
-    for (const g of history.by_dataset_revision) {
-        for (const [i, id] of g.task_ids.entries()) {
-            if (out.length >= limit)
-                return out;
-            const text = g.events[i] ?? "";
-            out.push({
-                dataset_revision: g.dataset_revision,
-                task_id: id,
-                events: parseHistoryEvents(text, history.files) ?? text,
-            });
-        }
-    }
-    return out;
-}
-
 ;// CONCATENATED MODULE: ./src/core/report/render-append-only-base.ts
 /**
  * One table cell for the provenance section: which results and reviews files the action compared
  * with their version at the base commit (report key `append_only_base`), and why the others were
  * not. Paths and notes may come from the repository: escaped; a note is shown whole (prose.ts).
  */
+
 
 
 
@@ -67938,11 +68884,18 @@ function appendOnlyBaseCell(report) {
             : `not compared: ${prose_markdownProse(f.note ?? "")}`;
         return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
     });
-    const more = b.files.length > named.length ? `; and ${b.files.length - named.length} more files` : "";
+    const more = b.files.length > named.length ? `; and ${words_plural(b.files.length - named.length, "more file")}` : "";
     return `${head}: ${named.join("; ")}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-clusters.ts
+/**
+ * "Where the margin comes from" (SPEC §3.6), rendered from the report JSON's `margin_by_cluster`
+ * alone: for Markdown (a collapsed section whose top rows sit above a fold and the rest in a
+ * nested <details>) and for text (the top rows and a count line). Cluster names come from the
+ * export: escaped for Markdown (table-cells.ts) and neutralised for a terminal (escape.ts).
+ */
+
 
 
 
@@ -67955,9 +68908,6 @@ const CLUSTER_REST_MAX = 40;
 const NAME_CHARS = 60;
 /** The row of the tasks without a cluster, as both renderers name it. */
 const NO_CLUSTER = "(no cluster)";
-function render_clusters_plural(n, one, many) {
-    return `${format_number_formatCount(n)} ${n === 1 ? one : many}`;
-}
 function worseRows(m) {
     return m.rows.filter((r) => r.worse);
 }
@@ -67968,7 +68918,7 @@ function worseSentence(m, name, limit) {
         return "The candidate is worse on no cluster (no margin below 0).";
     const named = worse.slice(0, limit).map(name);
     const more = worse.length > named.length ? ` and ${format_number_formatCount(worse.length - named.length)} more` : "";
-    return `The candidate is worse (margin below 0) on ${render_clusters_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
+    return `The candidate is worse (margin below 0) on ${words_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
 }
 function definition(report) {
     return ("Margin: the mean of d (candidate − baseline) over the cluster's common valid tasks. Contribution: " +
@@ -68006,8 +68956,8 @@ function clusterMarkdown(report, top, rest) {
     if (m === null)
         return null;
     const worse = worseRows(m).length;
-    const summary = `<b>Where the margin comes from</b> — ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
-        `${m.unclustered_tasks > 0 ? ` and ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
+    const summary = `<b>Where the margin comes from</b> — ${words_plural(m.clusters, "cluster", "clusters")}` +
+        `${m.unclustered_tasks > 0 ? ` and ${words_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
         `the candidate worse on ${format_number_formatCount(worse)}`;
     const above = m.rows.slice(0, top);
     const below = above.length === 0 ? [] : m.rows.slice(above.length, above.length + rest);
@@ -68021,13 +68971,13 @@ function clusterMarkdown(report, top, rest) {
         body.push("", ...mdTable(above, 1));
     }
     if (below.length > 0) {
-        body.push("", "<details>", `<summary>${render_clusters_plural(below.length, "more row", "more rows")}</summary>`, "", ...mdTable(below, above.length + 1), "", "</details>");
+        body.push("", "<details>", `<summary>${words_plural(below.length, "more row", "more rows")}</summary>`, "", ...mdTable(below, above.length + 1), "", "</details>");
     }
     const hidden = m.rows.length - above.length - below.length;
     if (hidden > 0) {
         body.push(...(body.length > 0 ? [""] : []), above.length === 0
-            ? `The ${render_clusters_plural(hidden, "row is", "rows are")} in the report file.`
-            : `… and ${render_clusters_plural(hidden, "more row", "more rows")} in the report file.`);
+            ? `The ${words_plural(hidden, "row is", "rows are")} in the report file.`
+            : `… and ${words_plural(hidden, "more row", "more rows")} in the report file.`);
     }
     body.push("", worseSentence(m, (r) => (r.cluster === null ? `_${NO_CLUSTER}_` : escape_escapeCode(r.cluster, NAME_CHARS)), 10));
     return { summary, body };
@@ -68051,21 +69001,29 @@ function clusterText(report) {
             .join("  ")
             .trimEnd();
     const out = [
-        `Where the margin comes from: ${render_clusters_plural(m.clusters, "cluster", "clusters")}` +
+        `Where the margin comes from: ${plural(m.clusters, "cluster", "clusters")}` +
             (m.unclustered_tasks > 0
-                ? `; ${render_clusters_plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
+                ? `; ${plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
                 : ""),
         line(header),
         ...rows.map(line),
     ];
     const hidden = m.rows.length - shown.length;
     if (hidden > 0)
-        out.push(`  … and ${render_clusters_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
+        out.push(`  … and ${plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
     out.push(`  ${worseSentence(m, name, 10)}`);
     return out;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-since-last-run.ts
+/**
+ * "What changed since the last run" (docs/spec.md §3.7), rendered from the report JSON's
+ * `since_last_run` alone: for Markdown (a collapsed section, its long lists in nested <details>,
+ * `items` rows each) and for text (counts, figures and the first rows). Task ids, model names and
+ * the unavailable reason are untrusted: escaped for Markdown (table-cells.ts, escape.ts) and
+ * neutralised for a terminal.
+ */
+
 
 
 
@@ -68076,9 +69034,6 @@ const TEXT_ITEMS = 5;
 /** Code points of a task id and of a model name shown (Markdown, text and the HTML page). */
 const ID_CHARS = 100;
 const MODEL_CHARS = 80;
-function render_since_last_run_plural(n, one, many) {
-    return `${format_number_formatCount(n)} ${n === 1 ? one : many}`;
-}
 /** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
 function verdictWord(v) {
     return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
@@ -68104,8 +69059,8 @@ function headlineParts(c) {
         `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
     ];
     if (c.unavailable === null)
-        parts.push(render_since_last_run_plural(flipsOf(c), "task flipped", "tasks flipped"));
-    parts.push(render_since_last_run_plural(c.labels.count, "label changed", "labels changed"));
+        parts.push(words_plural(flipsOf(c), "task flipped", "tasks flipped"));
+    parts.push(words_plural(c.labels.count, "label changed", "labels changed"));
     const inputs = changedInputs(c);
     parts.push(inputs.length === 0 ? "same inputs" : `changed: ${inputs.join(", ")}`);
     return parts;
@@ -68146,9 +69101,9 @@ function moreSentence(shown, listed, count, noun) {
     if (count <= shown)
         return null;
     const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${format_number_formatCount(listed)})`;
-    return `… and ${render_since_last_run_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
+    return `… and ${words_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
 }
-function moreLine(shown, listed, count, noun) {
+function render_since_last_run_moreLine(shown, listed, count, noun) {
     const more = moreSentence(shown, listed, count, noun);
     return more === null ? [] : ["", more];
 }
@@ -68179,9 +69134,9 @@ function flipsMd(c, items, revisions) {
             continue;
         const oneRun = [
             ...(m.only_previous > 0
-                ? [`${render_since_last_run_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                ? [`${words_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
                 : []),
-            ...(m.only_current > 0 ? [`${render_since_last_run_plural(m.only_current, "task", "tasks")} new`] : []),
+            ...(m.only_current > 0 ? [`${words_plural(m.only_current, "task", "tasks")} new`] : []),
         ];
         const only = oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`;
         out.push(`- ${role} ${escape_escapeCode(m.model, MODEL_CHARS)}: ${format_number_formatCount(m.pass_to_fail_count)} pass → fail, ` +
@@ -68199,10 +69154,10 @@ function flipsMd(c, items, revisions) {
         ]) {
             if (m === null)
                 continue;
-            notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
-            notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
+            notes.push(...render_since_last_run_moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
+            notes.push(...render_since_last_run_moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
         }
-        out.push("", ...mdDetails(`${render_since_last_run_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
+        out.push("", ...mdDetails(`${words_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
             "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
             "",
             ...render_since_last_run_mdTable(["Task", "Model", "Flip", "Before", "After"], "|:--|:--|:--|--:|--:|", rows),
@@ -68224,11 +69179,11 @@ function labelsMd(c, items, revisions) {
         taskMd(t, revisions),
         escape_escapeMarkdownInline(t.before, 20),
         escape_escapeMarkdownInline(t.after, 20),
-        t.review_revision === null ? "none" : `r${format_number_formatCount(t.review_revision)}`,
+        t.review_revision === null ? "never labelled" : `r${format_number_formatCount(t.review_revision)}`,
     ]);
-    return mdDetails(`${render_since_last_run_plural(l.count, "label", "labels")} changed (${how})`, [
+    return mdDetails(`${words_plural(l.count, "label", "labels")} changed (${how})`, [
         ...render_since_last_run_mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
-        ...moreLine(rows.length, l.tasks.length, l.count, "label"),
+        ...render_since_last_run_moreLine(rows.length, l.tasks.length, l.count, "label"),
     ]);
 }
 function moversMd(c, items, revisions) {
@@ -68246,11 +69201,11 @@ function moversMd(c, items, revisions) {
         format_number_formatPp(t.contribution_after, 3),
         `**${format_number_formatPp(t.change, 3)}**`,
     ]);
-    return mdDetails(`The tasks that moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it)`, [
+    return mdDetails(`The tasks that moved the margin most (${words_plural(m.count, "task", "tasks")} moved it)`, [
         "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
         "",
         ...render_since_last_run_mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
-        ...moreLine(rows.length, m.tasks.length, m.count, "task"),
+        ...render_since_last_run_moreLine(rows.length, m.tasks.length, m.count, "task"),
     ]);
 }
 /**
@@ -68332,7 +69287,7 @@ function sinceLastRunText(report) {
     }
     const m = c.movers;
     if (m !== null && m.count > 0) {
-        out.push(`  Moved the margin most (${render_since_last_run_plural(m.count, "task", "tasks")} moved it):`);
+        out.push(`  Moved the margin most (${plural(m.count, "task", "tasks")} moved it):`);
         for (const t of m.tasks.slice(0, TEXT_ITEMS))
             out.push(`    ${task(t)}: ${formatPp(t.change, 3)}`);
         if (m.count > Math.min(TEXT_ITEMS, m.tasks.length)) {
@@ -68362,6 +69317,9 @@ function sinceLastRunText(report) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
+
+
 
 
 
@@ -68435,92 +69393,13 @@ const TRIM_STEPS = [
     (d) => (d.compactHeader = true),
     (d) => (d.warnings = 2),
 ];
-/** Generated text in Markdown: no HTML, no emphasis by accident. */
-function genMd(s) {
-    return s
-        .replace(/&/g, "&amp;")
-        .replace(/</g, "&lt;")
-        .replace(/>/g, "&gt;")
-        .replace(/_/g, "\\_")
-        .replace(/\*/g, "\\*");
-}
-/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
-const MARKDOWN_INLINE = {
-    text: (s, max) => prose_markdownProse(s, max),
-    code: (s, max) => escape_escapeCode(s, max),
-    gen: genMd,
-    strong: (safe) => `**${safe}**`,
-};
-// ---------------------------------------------------------------------------------------------
-// Small Markdown builders (cells must already be escaped or generated).
-function render_markdown_md(s, maxChars) {
-    return maxChars === undefined ? escape_escapeMarkdownInline(s) : escape_escapeMarkdownInline(s, maxChars);
-}
-function render_markdown_table(header, align, rows) {
-    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
-    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
-}
-function details(summary, body, open = false) {
-    return [
-        open ? "<details open>" : "<details>",
-        `<summary>${summary}</summary>`,
-        "",
-        ...body,
-        "",
-        "</details>",
-    ];
-}
-function render_markdown_moreLine(shown, total, noun) {
-    const rest = total - shown;
-    return rest > 0 ? ["", `… and ${rest} more ${noun}.`] : [];
-}
-function render_markdown_plural(n, one, many) {
-    return n === 1 ? one : many;
-}
-function codeList(items, limit) {
-    if (items.length === 0)
-        return "none";
-    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
-    const rest = items.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-/**
- * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
- * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
- */
-function taskCell(t) {
-    return cellCode(t.task_id, 100, 32, 16);
-}
-/**
- * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
- * all share the report's single dataset revision.
- */
-function needsDatasetColumn(report, tasks) {
-    const revisions = report.provenance.dataset_revisions;
-    if (revisions.length !== 1)
-        return true;
-    return tasks.some((t) => t.dataset_revision !== revisions[0]);
-}
-/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
-function withDataset(show, at, header, align, rows) {
-    const insert = (xs, x) => show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
-    return [
-        insert(header, "Dataset revision"),
-        insert(align, "l"),
-        rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
-    ];
-}
-function datasetNote(report, show) {
-    const only = report.provenance.dataset_revisions[0];
-    return show || only === undefined ? [] : [`All on dataset revision ${escape_escapeCode(only, 80)}.`, ""];
-}
 // ---------------------------------------------------------------------------------------------
 // Above the fold
 function headline(report) {
     const { baseline, candidate } = report.models;
     const icon = VERDICT_ICON[report.verdict] ?? "❔";
-    return `## ${icon} ${render_markdown_md(report.verdict, 20)} — candidate ${render_markdown_md(candidate.config, 80)} over baseline ${render_markdown_md(baseline.config, 80)}`;
+    const expired = expiredPolicyNote(report);
+    return `## ${icon} ${md(report.verdict, 20)}${expired === null ? "" : ` (⌛ ${genMd(expired)})`} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 function warningLines(report, detail, trimmedTo) {
     const quotes = [];
@@ -68528,14 +69407,15 @@ function warningLines(report, detail, trimmedTo) {
     for (const w of shown)
         quotes.push(`⚠️ ${prose_markdownProse(w)}`);
     if (report.warnings.length > shown.length) {
-        quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
+        const rest = report.warnings.length - shown.length;
+        quotes.push(`⚠️ … and ${rest} more ${pluralWord(rest, "warning")} in the report file.`);
     }
     const changes = report.policy_changes;
     if (changes !== null && changes.length > 0) {
         const loosenings = changes.filter((c) => c.loosening).length;
         quotes.push(`⚠️ This pull request changes the policy file: ${changes.length} ` +
-            `${render_markdown_plural(changes.length, "rule", "rules")} changed, ${loosenings} ` +
-            `${render_markdown_plural(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
+            `${pluralWord(changes.length, "rule", "rules")} changed, ${loosenings} ` +
+            `${pluralWord(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
     }
     if (trimmedTo !== null) {
         quotes.push(`⚠️ Trimmed to fit GitHub's ${trimmedTo}-character limit; the full report is in the job summary and the report file.`);
@@ -68560,15 +69440,15 @@ function resultCell(passed) {
 function checksTable(report) {
     if (report.checks.length === 0)
         return ["No checks were run."];
-    return render_markdown_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
+    return markdown_blocks_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
         const v = observedValue(c);
         return [
             resultCell(c.passed),
             c.passed
                 ? checkName(c.id, MARKDOWN_INLINE, report)
                 : `**${checkName(c.id, MARKDOWN_INLINE, report)}**`,
-            v.kind === "number" ? v.text : render_markdown_md(v.text, OBSERVED_VALUE_CHARS),
-            render_markdown_md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
+            v.kind === "number" ? v.text : md(v.text, OBSERVED_VALUE_CHARS),
+            md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
         ];
     }));
 }
@@ -68597,17 +69477,17 @@ function settingsLine(report, title) {
         ? "<b>infra errors counted as fails</b>"
         : "infra errors excluded";
     const se = c.standard_error === "clustered"
-        ? `clustered SE (${format_number_formatCount(c.clusters)} ${render_markdown_plural(c.clusters ?? 0, "cluster", "clusters")})`
+        ? `clustered SE (${format_number_formatCount(c.clusters)} ${pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
         : "paired SE";
     return `<sub>${[
-        title === "" ? "" : render_markdown_md(title, 120),
+        title === "" ? "" : md(title, 120),
         `${format_number_formatPercent(c.confidence)} one-sided`,
         `δ₀ ${format_number_formatPp(c.delta0)}`,
         se,
-        `${render_markdown_md(c.validity_bound, 20)} validity bound`,
+        `${md(c.validity_bound, 20)} validity bound`,
         infra,
-        `policy owner ${render_markdown_md(p.owner, 80)}`,
-        `revisit by ${render_markdown_md(p.revisit, 40)}`,
+        `policy owner ${md(p.owner, 80)}`,
+        `revisit by ${md(p.revisit, 40)}`,
     ]
         .filter((x) => x !== "")
         .join(" · ")}</sub>`;
@@ -68616,10 +69496,10 @@ function settingsLine(report, title) {
 // Details
 function marginDetails(report, detail) {
     const c = report.comparison;
-    const counts = `On ${format_number_formatCount(c.common_valid_tasks)} common valid tasks ` +
-        `(${format_number_formatCount(c.common_tasks)} common tasks; ${format_number_formatCount(c.unresolved_tasks)} open labels: ` +
+    const counts = `On ${words_plural(c.common_valid_tasks, "common valid task")} ` +
+        `(${words_plural(c.common_tasks, "common task")}; ${words_plural(c.unresolved_tasks, "open label")}: ` +
         `${format_number_formatCount(c.disputed_tasks)} disputed, ${format_number_formatCount(c.unreviewed_tasks)} unreviewed; ` +
-        `${format_number_formatCount(c.broken_tasks)} broken tasks excluded). Margins are candidate − baseline, in percentage points (pp).`;
+        `${words_plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
     if (c.margin === null) {
         return details("<b>Margin figures</b>", [
             counts,
@@ -68641,14 +69521,14 @@ function marginDetails(report, detail) {
     const rows = [
         ["Observed margin Δ̂", format_number_formatPp(c.margin)],
         [
-            `Validity bounds Δ\\_L … Δ\\_H (${render_markdown_md(c.validity_bound, 20)})`,
+            `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
             `${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`,
         ],
         [
             "Validity sensitivity, down / up",
             `${format_number_formatPpUnsigned(c.validity_sensitivity)} / ${format_number_formatPpUnsigned(c.validity_sensitivity_upside)}`,
         ],
-        [`Standard error (${render_markdown_md(c.standard_error, 20)}) on the valid tasks, SE(V)`, format_number_formatPpUnsigned(c.se_valid)],
+        [`Standard error (${md(c.standard_error, 20)}) on the valid tasks, SE(V)`, format_number_formatPpUnsigned(c.se_valid)],
         [
             `Standard error at LCB / UCB: ${genMd(seNames)}`,
             `${format_number_formatPpUnsigned(c.se_lower)} / ${format_number_formatPpUnsigned(c.se_upper)}`,
@@ -68658,7 +69538,7 @@ function marginDetails(report, detail) {
     if (c.standard_error === "clustered")
         rows.push(["Clusters G", format_number_formatCount(c.clusters)]);
     rows.push([
-        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${render_markdown_md(c.quantile, 4)}, ${format_number_formatPercent(c.confidence)} one-sided)`,
+        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${md(c.quantile, 4)}, ${format_number_formatPercent(c.confidence)} one-sided)`,
         `${format_number_formatDecimal(c.q_lower)} / ${format_number_formatDecimal(c.q_upper)}`,
     ]);
     // With no open labels S* is empty whatever the kind: nothing to show.
@@ -68671,7 +69551,7 @@ function marginDetails(report, detail) {
     return details(summary, [
         counts,
         "",
-        ...render_markdown_table(["Figure", "Value"], ["l", "r"], rows),
+        ...markdown_blocks_table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
 }
@@ -68722,98 +69602,7 @@ function perModelSection(report, detail) {
             row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
             ...common,
         ];
-    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", render_markdown_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
-}
-/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
-function evidenceItem(e) {
-    const link = safeLink(e, undefined, 32);
-    const href = safeHttpUrl(e);
-    const tail = href === null ? "" : `](${href})`;
-    // Evidence shares its cell with another entry: break its runs sooner than an id's.
-    if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
-        return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
-    }
-    return breakable(link, 20, 16);
-}
-function evidenceCell(evidence) {
-    if (evidence.length === 0)
-        return "—";
-    const shown = evidence.slice(0, 2).map(evidenceItem);
-    const rest = evidence.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
-}
-function influentialSection(report, detail) {
-    const tasks = report.comparison.influential_tasks;
-    if (detail.influential === 0 || tasks.length === 0)
-        return [];
-    const shown = tasks.slice(0, detail.influential);
-    const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => {
-        const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
-        const cells = [
-            String(i + 1),
-            taskCell(t),
-            t.validity === "disputed"
-                ? "disputed"
-                : t.validity === "unreviewed"
-                    ? "unreviewed"
-                    : render_markdown_md(t.validity, 20),
-            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
-            evidenceCell(t.evidence),
-        ];
-        return { revision: t.dataset_revision, cells };
-    });
-    const body = [
-        "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
-            "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
-        "",
-        ...datasetNote(report, show),
-        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
-        ...render_markdown_moreLine(shown.length, total, "disputed or unreviewed tasks"),
-    ];
-    const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
-    return details(summary, body);
-}
-/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
-function fragilitySection(report, detail) {
-    const c = report.comparison;
-    const tasks = c.fragility_tasks;
-    if (detail.fragilityTasks === 0 || tasks.length === 0)
-        return [];
-    if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE))
-        return [];
-    const shown = tasks.slice(0, detail.fragilityTasks);
-    const show = needsDatasetColumn(report, shown);
-    const rows = shown.map((t, i) => ({
-        revision: t.dataset_revision,
-        cells: [String(i + 1), taskCell(t), render_markdown_md(t.change, 120)],
-    }));
-    const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
-    return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
-        ...datasetNote(report, show),
-        ...render_markdown_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-        ...render_markdown_moreLine(shown.length, tasks.length, "tasks"),
-    ]);
-}
-function brokenSection(report, detail) {
-    const nBroken = report.comparison.broken_tasks;
-    if (nBroken === 0 && report.broken_tasks.count === 0)
-        return [];
-    const total = Math.max(nBroken, report.broken_tasks.count);
-    const shown = shownBrokenTasks(report.broken_tasks, detail.broken);
-    const body = [
-        "Counted and listed, never deleted, and left out of every score.",
-        ...(shown.length === 0
-            ? []
-            : [
-                "",
-                ...datasetNote(report, needsDatasetColumn(report, shown)),
-                ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
-                ...render_markdown_moreLine(shown.length, total, "broken tasks"),
-            ]),
-    ];
-    return details(`<b>${format_number_formatCount(total)} broken ${render_markdown_plural(total, "task", "tasks")}</b>`, body);
+    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", markdown_blocks_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
 }
 /** The verdict at each review revision (render-history.ts), collapsed like every other section. */
 function verdictByRevisionDetails(report, detail) {
@@ -68821,10 +69610,10 @@ function verdictByRevisionDetails(report, detail) {
     if (revisions.length <= 1 && report.provenance.as_of_review === null)
         return [];
     const changed = report.verdict_by_review_revision.changes.filter((c) => c.verdict_before !== c.verdict_after);
-    const summary = `<b>Verdict by review revision</b> — ${format_number_formatCount(revisions.length)} ${render_markdown_plural(revisions.length, "revision", "revisions")}, ` +
+    const summary = `<b>Verdict by review revision</b> — ${format_number_formatCount(revisions.length)} ${pluralWord(revisions.length, "revision", "revisions")}, ` +
         (changed.length === 0
             ? "the verdict never moved"
-            : `the verdict moved ${changed.length} ${render_markdown_plural(changed.length, "time", "times")}`);
+            : `the verdict moved ${changed.length} ${pluralWord(changed.length, "time", "times")}`);
     // The section's own heading is the <summary> here.
     return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
 }
@@ -68834,49 +69623,22 @@ function appendOnlyDetails(report, detail) {
     if (body.length === 0)
         return [];
     const n = report.append_only?.rows_changed_or_removed ?? 0;
-    return details(`<b>History rewritten</b> — ${format_number_formatCount(n)} earlier ${render_markdown_plural(n, "row", "rows")} changed or removed`, body.slice(2));
-}
-function historySection(report, detail) {
-    const history = report.review_history;
-    if (history.count === 0)
-        return [];
-    const shown = shownReviewHistory(history, detail.history);
-    const rows = shown.map((h) => {
-        // An events string outside the grammar (a hand-edited report) is shown as text.
-        if (typeof h.events === "string")
-            return { revision: h.dataset_revision, cells: [taskCell(h), render_markdown_md(h.events, 200)] };
-        const events = h.events
-            .slice(0, 6)
-            .map((e) => `r${format_number_formatCount(e.revision)} ${render_markdown_md(e.validity, 20)} (${breakable(render_markdown_md(e.source, 60), 20, 16)})`);
-        const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
-        return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
-    });
-    const body = shown.length === 0
-        ? ["The tasks are listed in the report file."]
-        : [
-            ...datasetNote(report, needsDatasetColumn(report, shown)),
-            ...render_markdown_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-            ...render_markdown_moreLine(shown.length, history.count, "tasks"),
-        ];
-    return details(`<b>Review history</b> — ${format_number_formatCount(history.count)} ${render_markdown_plural(history.count, "task", "tasks")} changed label across review revisions`, body);
+    return details(`<b>History rewritten</b> — ${format_number_formatCount(n)} earlier ${pluralWord(n, "row", "rows")} changed or removed`, body.slice(2));
 }
 function policyChangesSection(report, detail) {
     const changes = report.policy_changes;
     if (changes === null || changes.length === 0)
         return [];
     const loosenings = changes.filter((c) => c.loosening).length;
-    const body = [
-        `The policy at the base commit decided this verdict. The head changes ${changes.length} ` +
-            `${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} of them ${render_markdown_plural(loosenings, "a loosening", "loosenings")}; ` +
-            "they take effect only once merged.",
-    ];
-    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${render_markdown_plural(changes.length, "rule", "rules")}, ${loosenings} ${render_markdown_plural(loosenings, "loosening", "loosenings")}`;
+    // The headline warning says how many and that the base policy decided: here, what follows.
+    const body = ["The head's rules take effect only once the pull request is merged."];
+    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${pluralWord(changes.length, "rule", "rules")}, ${loosenings} ${pluralWord(loosenings, "loosening", "loosenings")}`;
     if (detail.policyChanges === "count")
         return details(summary, body);
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...render_markdown_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...render_markdown_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosenings" : "changed rules"));
+        body.push("", ...markdown_blocks_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -68886,20 +69648,20 @@ function provenanceSection(report, detail) {
     const pol = p.policy;
     const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
     // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
-    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${format_number_formatCount(p.inputs.length)} input ${render_markdown_plural(p.inputs.length, "file", "files")}`;
+    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${format_number_formatCount(p.inputs.length)} input ${pluralWord(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
         return details(summary, [
-            `Tool ${render_markdown_md(p.tool_version, 40)}, report schema ${render_markdown_md(report.schema_version, 40)} · ` +
+            `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
                 `policy ${escape_escapeCode(pol.path, 80)} sha256 ${escape_escapeCode(pol.sha256, 80)} · ` +
                 `${format_number_formatCount(p.rows_read)} rows read.`,
         ]);
     }
     const rows = [
-        ["Tool", `model-acceptance-gate ${render_markdown_md(p.tool_version, 40)}`],
-        ["Report schema", render_markdown_md(report.schema_version, 40)],
+        ["Tool", `model-acceptance-gate ${md(p.tool_version, 40)}`],
+        ["Report schema", md(report.schema_version, 40)],
         ["Policy file", cellCode(pol.path, 120)],
         ["Policy sha256", cellCode(pol.sha256, 80)],
-        ["Policy source", render_markdown_md(pol.source, 120)],
+        ["Policy source", md(pol.source, 120)],
         ["Policy last changed in", pol.last_commit === null ? "unknown" : cellCode(pol.last_commit, 80)],
         ["Infra errors", infra],
         ["Dataset revisions", codeList(p.dataset_revisions, 5)],
@@ -68907,7 +69669,9 @@ function provenanceSection(report, detail) {
         [
             "Review revisions",
             p.review_revisions.length === 0
-                ? "none"
+                ? p.as_of_review === null
+                    ? "none (no rows)"
+                    : `none (no label by review revision ${format_number_formatCount(p.as_of_review)})`
                 : p.review_revisions
                     .slice(0, 20)
                     .map((r) => format_number_formatCount(r))
@@ -68919,17 +69683,17 @@ function provenanceSection(report, detail) {
     const base = appendOnlyBaseCell(report);
     if (base !== null)
         rows.push(["Append-only against", base]);
-    const body = render_markdown_table(["", ""], ["l", "l"], rows);
+    const body = markdown_blocks_table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...render_markdown_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...render_markdown_moreLine(shown.length, p.inputs.length, "input files"));
+        body.push("", ...markdown_blocks_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...moreLine(shown.length, p.inputs.length, "input file"));
     }
     return details(summary, body);
 }
 // ---------------------------------------------------------------------------------------------
 /** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
 function planningBlock(report) {
-    const s = planningSentence(report.comparison, MARKDOWN_INLINE);
+    const s = planningSentence(report.comparison, MARKDOWN_INLINE, benchmarkTasks(report));
     return s === "" ? [] : [`_${s}_`];
 }
 function renderWith(report, options, detail, trimmedTo) {
@@ -68954,10 +69718,12 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push(clusterSection(report, detail));
     blocks.push(runsMarkdown(report));
     blocks.push(perModelSection(report, detail));
-    blocks.push(influentialSection(report, detail));
-    blocks.push(fragilitySection(report, detail));
-    blocks.push(brokenSection(report, detail));
-    blocks.push(historySection(report, detail));
+    // What a section has said once (the one dataset revision) is not said again by the next.
+    const said = new Set();
+    blocks.push(influentialSection(report, detail.influential, said));
+    blocks.push(fragilitySection(report, detail.fragilityTasks, said));
+    blocks.push(brokenSection(report, detail.broken, said));
+    blocks.push(historySection(report, detail.history, said));
     blocks.push(verdictByRevisionDetails(report, detail));
     blocks.push(appendOnlyDetails(report, detail));
     blocks.push(policyChangesSection(report, detail));
@@ -69028,18 +69794,22 @@ function renderMarkdown(report, options = {}) {
 /**
  * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
  * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
- * policy gates on a candidate), and a plain-text title for the check run. Model ids are escaped
- * in Markdown and left out of the title (the check run's title is not rendered, but stays
- * generated words and numbers only, like evaluate's).
+ * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
+ * that names the models that could be first. Model ids are escaped in Markdown; in the title
+ * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
+ * middle so that two never look alike (model-labels.ts).
  */
+
 
 const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
 /** What each requirement asks, in words (no model ids). */
 const REQUIREMENT_TEXT = {
-    top_resolved: "the top model is resolved",
-    top_group: "the candidate is in a top group the evidence separates from the rest",
+    top_resolved: "one model is ordered above every other",
+    top_group: "the candidate could be first and is ordered above every model that could not",
     above_reference: "the candidate is ordered above the reference",
 };
+/** The check title names this many models that could be first, then counts the rest. */
+const TITLE_MODELS = 3;
 const render_rank_gate_MODEL_CHARS = 120;
 /**
  * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
@@ -69047,11 +69817,13 @@ const render_rank_gate_MODEL_CHARS = 120;
  */
 function rankGateParts(r, f) {
     const g = r.gate;
+    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
+    const code = (id) => f.code(labels.get(id) ?? id, WHOLE_ID_CHARS);
     const who = [];
     if (g.candidate !== null)
-        who.push(`${f.gen("candidate")} ${f.code(g.candidate, render_rank_gate_MODEL_CHARS)}`);
+        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
     if (g.require === "above_reference" && r.reference !== null)
-        who.push(`${f.gen("reference")} ${f.code(r.reference, render_rank_gate_MODEL_CHARS)}`);
+        who.push(`${f.gen("reference")} ${code(r.reference)}`);
     return {
         heading: f.gen(`${ICON[g.verdict]} ${g.verdict} — rank gate`),
         requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
@@ -69071,12 +69843,24 @@ function renderRankGateMarkdown(r, title) {
         lines.push(`- ${reason}`);
     return lines.join("\n") + "\n";
 }
-/** The check run's title: verdict and requirement, generated words only. */
+/**
+ * The check run's title (and the action's log line): the verdict, the requirement, and who could
+ * be first — by name, as the headline says it.
+ */
 function rankGateTitle(r) {
     const g = r.gate;
     const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
-    const top = r.top_resolved ? "top resolved" : `top unresolved (${r.groups[0]?.length ?? 0} tied)`;
-    return `${verdict}: ${REQUIREMENT_TEXT[g.require]}; ${r.models.length} models, ${top}`;
+    const q = quotedModels(r.models.map((m) => m.model), 40);
+    const first = r.could_be_first;
+    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
+    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
+    const who = r.top !== null
+        ? `${q(r.top)} is first`
+        : first.length === 1
+            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
+            : `${first.length} models could be first: ${names}${more}`;
+    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
+    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
@@ -69103,6 +69887,7 @@ const EVENT_PAYLOAD_MAX_BYTES = 25 * 1024 * 1024;
  * `f.text` / `f.code`; everything else is generated here.
  */
 
+
 /** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
 function add(out, ...parts) {
     for (const part of parts) {
@@ -69125,6 +69910,37 @@ const SHORT_DETAILS = [
     { pairs: 0, tasks: 0, matrix: false, chart: false },
 ];
 const RANK_TITLE = "Model ranking";
+/** The headline names this many models that could be first, then counts the rest. */
+const HEADLINE_MODELS = 10;
+const labelsByReport = new WeakMap();
+/**
+ * A model id as shown in the report's prose and tables: cut to about `chars` characters from the
+ * middle so that no two ranked models share a label (model-labels.ts); the JSON has the whole id.
+ */
+function modelLabel(r, id, chars = MODEL_ID_CHARS) {
+    let byChars = labelsByReport.get(r);
+    if (byChars === undefined) {
+        byChars = new Map();
+        labelsByReport.set(r, byChars);
+    }
+    let labels = byChars.get(chars);
+    if (labels === undefined) {
+        labels = labelMap(r.models.map((m) => m.model), chars);
+        byChars.set(chars, labels);
+    }
+    return labels.get(id) ?? id;
+}
+/** modelLabel made safe by `f` (as code). */
+function modelCode(r, f, id, chars = MODEL_ID_CHARS) {
+    return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
+}
+/**
+ * What the leaderboard says about ranks and groups, in every format: who could be first, and
+ * that a group is a stretch the evidence separates from the next, not a tie.
+ */
+const RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
+    "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
+    "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
 /**
  * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
  * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
@@ -69137,14 +69953,25 @@ function rankHeader(r, f) {
     };
 }
 function rank_sections_headline(r, f) {
-    return r.top === null
-        ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
-        : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
+    if (r.top !== null)
+        return `${modelCode(r, f, r.top)} ${f.gen("is first: ordered above every other model")}`;
+    const first = r.could_be_first;
+    const names = first
+        .slice(0, HEADLINE_MODELS)
+        .map((id) => modelCode(r, f, id))
+        .join(f.gen(", "));
+    const more = first.length > HEADLINE_MODELS
+        ? f.gen(` and ${first.length - HEADLINE_MODELS} more (marked in the leaderboard)`)
+        : "";
+    const lead = first.length === 1
+        ? "the top is not taken as resolved (the history was rewritten); could be first: "
+        : `the top is unresolved: ${first.length} models could be first: `;
+    return `${f.gen(lead)}${names}${more}`;
 }
 function yesNo(x) {
     return x === null ? "n/a" : x ? "yes" : "no";
 }
-/** The sentences under the headline: the set, the adjustment, the seed's question. */
+/** The sentences under the headline: the set, the family's guarantee, the seed's question. */
 function summaryLines(r, f) {
     const a = r.adjustment;
     const top = r.models[0];
@@ -69153,15 +69980,15 @@ function summaryLines(r, f) {
         : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
     const lines = [
         f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
-        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered by Holm's step-down over the pairs (family α = ${format_number_formatPercent(a.family_alpha)}, each directional claim one-sided at α/(m − r); last level ${format_number_formatDecimal(a.final_level, 5)}).`),
+        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${format_number_formatDecimal(a.final_level, 5)}.`),
     ];
     if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${f.code(top.model, MODEL_ID_CHARS)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
     }
     return lines;
 }
 function leaderboardHeader(r) {
-    const head = ["rank", "model", "score", "validity interval", "rank range", "group"];
+    const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
     if (r.reference !== null)
         head.push("vs reference");
     return head;
@@ -69170,10 +69997,11 @@ function leaderboardRows(r, f) {
     return r.models.map((m, i) => {
         const row = [
             f.gen(String(i + 1)),
-            f.code(m.model, MODEL_ID_CHARS) + (m.model === r.reference ? f.gen(" (reference)") : ""),
+            modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
             f.gen(format_number_formatPercent(m.score)),
             f.gen(formatPercentInterval(m.interval)),
             f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
+            f.gen(m.rank_low === 1 ? "yes" : "no"),
             f.gen(String(m.group)),
         ];
         if (r.reference !== null)
@@ -69210,21 +70038,21 @@ function matrixCell(r, row, col) {
 function matrixRows(r, f) {
     const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
     const rows = r.models.map((row, i) => [
-        `${f.gen(`#${i + 1}`)} ${f.code(row.model, 30)}`,
+        `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
         ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
     ]);
     return { header, rows };
 }
-const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels alone decide it; r: run variance).";
+const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
 const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
-function pairRow(p, f) {
+function pairRow(r, p, f) {
     const relation = p.relation === "a_better"
         ? "first above"
         : p.relation === "b_better"
             ? "second above"
             : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
     return [
-        `${f.code(p.a, 40)} ${f.gen("vs")} ${f.code(p.b, 40)}`,
+        `${modelCode(r, f, p.a, 40)} ${f.gen("vs")} ${modelCode(r, f, p.b, 40)}`,
         f.gen(format_number_formatPp(p.margin)),
         f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
         f.gen(format_number_formatPp(p.se).replace("+", "")),
@@ -69265,9 +70093,18 @@ function adjacentPairs(r) {
 function unresolvedPairs(r) {
     return r.pairs.filter((p) => p.relation === "unresolved");
 }
-function reviewSentence(x, f) {
-    const n = (k) => k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`;
-    return `${f.code(x.a, MODEL_ID_CHARS)} ${f.gen("vs")} ${f.code(x.b, MODEL_ID_CHARS)}${f.gen(`: the open labels alone decide this order. To settle it ${n(x.reviews_to_settle_a_better)} (first above) or ${n(x.reviews_to_settle_b_better)} (second above), if they come out that way; review these first:`)}`;
+/**
+ * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
+ * tasks follow (none: the sentence does not announce them).
+ */
+function reviewSentence(r, x, f, shown) {
+    const way = (k, side) => k === null
+        ? `no resolution of the open labels puts the ${side} above`
+        : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
+    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
+}
+function capitalised(s) {
+    return s.charAt(0).toUpperCase() + s.slice(1);
 }
 const TASK_HEADER = ["task", "label", "d", "evidence"];
 function taskRows(x, limit, f, evidence) {
@@ -69283,7 +70120,7 @@ function taskRows(x, limit, f, evidence) {
 const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
 function commonRows(r, f) {
     return r.models.map((m) => [
-        f.code(m.model, MODEL_ID_CHARS),
+        modelCode(r, f, m.model),
         f.gen(format_number_formatCount(m.absence_adds_back)),
         f.gen(format_number_formatCount(m.absence_adds_back_valid)),
         m.harness_revisions.length === 0
@@ -69413,13 +70250,15 @@ function px(v) {
  * comment"): GitHub draws ```mermaid fences in comments and Markdown files; elsewhere the fence
  * shows as text and the leaderboard table above it carries the same figures. Mermaid has its own
  * syntax, so model ids are not escaped but reduced: only ASCII letters, digits, `.`, `_` and `-`
- * survive (anything else becomes `_`), cut to MERMAID_LABEL_CHARS; the exact ids are in the table.
+ * survive (anything else becomes `_`), cut from the middle to about MERMAID_LABEL_CHARS so that no
+ * two bars share a label (model-labels.ts); the exact ids are in the table.
  * At most MERMAID_MAX_MODELS bars; more, and the title says which are shown.
  */
 
 
+
 const MERMAID_MAX_MODELS = 20;
-const MERMAID_LABEL_CHARS = 14;
+const MERMAID_LABEL_CHARS = 18;
 /** A model id as a Mermaid axis label: [A-Za-z0-9._-] only, runs of others one `_`, cut with `..`. */
 function mermaidLabel(id, maxChars = MERMAID_LABEL_CHARS) {
     const safe = Array.from(typeof id === "string" ? id : String(id))
@@ -69439,9 +70278,11 @@ function rankMermaidChart(r) {
         ? `, the top ${MERMAID_MAX_MODELS} of ${r.models.length} models`
         : "";
     const from = axis.lo > 0 ? ` (axis from ${fixed(axis.lo, 0)}%)` : "";
-    const labels = r.models
-        .slice(0, MERMAID_MAX_MODELS)
-        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${mermaidLabel(m.model)}"`))
+    const top = r.models.slice(0, MERMAID_MAX_MODELS);
+    // Reduced first, then cut: the distinct part is looked for in what the chart can show.
+    const names = distinctLabels(top.map((m) => mermaidLabel(m.model, Infinity)), MERMAID_LABEL_CHARS, "..");
+    const labels = top
+        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${names[i]}"`))
         .filter((x) => x !== null);
     return [
         "```mermaid",
@@ -69485,7 +70326,7 @@ function render(r, detail, trimmed) {
         add(out, f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
     }
     add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
-    add(out, f.gen("Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range."), "");
+    add(out, f.gen(RANK_NOTE), "");
     // After the table, which carries the same figures where GitHub does not draw the chart.
     const chart = detail.chart ? rankMermaidChart(r) : [];
     if (chart.length > 0)
@@ -69495,14 +70336,14 @@ function render(r, detail, trimmed) {
         const m = matrixRows(r, f);
         add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
     }
-    add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(p, f))), "");
+    add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, f))), "");
     if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
         const open = unresolvedPairs(r);
         if (open.length > 0) {
             const shown = open.slice(0, detail.pairs);
             add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
             if (shown.length > 0)
-                add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(p, f))), "");
+                add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(r, p, f))), "");
             if (shown.length < open.length)
                 add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
         }
@@ -69510,8 +70351,8 @@ function render(r, detail, trimmed) {
     if (r.review_first.length > 0) {
         add(out, "### Open tasks to review first", "");
         for (const x of r.review_first) {
-            add(out, reviewSentence(x, f), "");
             const rows = taskRows(x, detail.tasks, f, (e) => safeLink(e));
+            add(out, reviewSentence(r, x, f, rows.length), "");
             if (rows.length > 0)
                 add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
             if (rows.length < x.tasks.length)
@@ -70101,6 +70942,7 @@ class RowTable {
 
 
 
+
 /** Rows listed (the count is exact). */
 const MAX_LISTED_VIOLATIONS = 20;
 /** Previous rows of one kind held at most. */
@@ -70242,7 +71084,7 @@ function appendOnlyCheck(r) {
             threshold: "0 earlier rows changed or removed",
             passed: true,
             kind: "evidence",
-            detail: `Every one of the ${compared} earlier rows (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
+            detail: `${compared === 1 ? "The one earlier row" : `Every one of the ${compared} earlier rows`} (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
         };
     }
     const listed = r.rows.slice(0, 3).map((v) => `${where(v)}: ${v.change}`);
@@ -70253,7 +71095,7 @@ function appendOnlyCheck(r) {
         threshold: "0 earlier rows changed or removed",
         passed: false,
         kind: "evidence",
-        detail: `History rewritten: ${n} of the ${compared} earlier rows ${n === 1 ? "was" : "were"} changed or removed — ` +
+        detail: `History rewritten: ${n} of the ${words_plural(compared, "earlier row")} ${n === 1 ? "was" : "were"} changed or removed — ` +
             `${listed.join("; ")}${more}. Attempts and reviews are append-only: restore the earlier rows, and record a ` +
             "new opinion as a new review_revision.",
     };
@@ -70261,8 +71103,6 @@ function appendOnlyCheck(r) {
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-// EXTERNAL MODULE: external "node:worker_threads"
-var external_node_worker_threads_ = __nccwpck_require__(5919);
 ;// CONCATENATED MODULE: ./src/read/lines/fs-errors.ts
 /** File-system errors as short, stack-free sentences for the reader's messages. */
 
@@ -70273,117 +71113,6 @@ function errorMessage(e) {
 /** A short, stack-free sentence for a failed open/stat/read (the words of fs-error-words.ts). */
 function describeFsError(e) {
     return fsCodeWords(e) ?? `cannot read the file (${errorCode(e) ?? errorMessage(e)})`;
-}
-
-;// CONCATENATED MODULE: ./src/read/lines/file-hash.ts
-/**
- * Hashing an input file. SHA-256 is native but synchronous: on the main thread it takes time
- * the reader could use. A plain file of at least WORKER_HASH_MIN_BYTES is therefore hashed
- * by a worker thread that reads the same open file (the same file descriptor, by position, so a
- * rename or replacement of the path cannot make it read another file) while the main thread
- * reads it; a smaller one is hashed inline, where starting a thread would cost more than it
- * saves, and so is a gzip file (few bytes to hash for the lines they hold). The digest is of the
- * same bytes as long as the file is not modified while it is read; a change of its length in that
- * time (an export still being written) is caught by comparing the byte counts of both reads, and
- * reported.
- *
- * The worker runs a self-contained script (only node: built-ins) passed as text: it needs none
- * of the bundle. If the worker cannot run at all (it fails to start or dies without an answer),
- * the file is hashed again on the main thread by position, so the digest never depends on
- * threads being available.
- */
-
-
-
-const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
-const HASH_READ_BYTES = 1024 * 1024;
-const HASH_WORKER_SOURCE = `
-"use strict";
-const { parentPort, workerData } = require("node:worker_threads");
-const { readSync } = require("node:fs");
-const { createHash } = require("node:crypto");
-const hash = createHash("sha256");
-const buf = Buffer.allocUnsafe(workerData.chunk);
-let pos = 0;
-try {
-  for (;;) {
-    const n = readSync(workerData.fd, buf, 0, buf.length, pos);
-    if (n === 0) break;
-    hash.update(buf.subarray(0, n));
-    pos += n;
-  }
-  parentPort.postMessage({ digest: hash.digest("hex"), bytes: pos });
-} catch (e) {
-  parentPort.postMessage({
-    error: {
-      code: e && typeof e.code === "string" ? e.code : undefined,
-      message: e instanceof Error ? e.message : String(e),
-    },
-  });
-}
-`;
-/** Hashes the file by position on the main thread (the fallback when the worker cannot run). */
-async function hashByPosition(fh) {
-    const hash = (0,external_node_crypto_.createHash)("sha256");
-    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
-    let pos = 0;
-    try {
-        for (;;) {
-            const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
-            if (bytesRead === 0)
-                break;
-            hash.update(buf.subarray(0, bytesRead));
-            pos += bytesRead;
-        }
-    }
-    catch (e) {
-        return { error: { code: errorCode(e), message: errorMessage(e) } };
-    }
-    return { digest: hash.digest("hex"), bytes: pos };
-}
-function isFileHash(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    if ("digest" in m)
-        return typeof m.digest === "string" && "bytes" in m && typeof m.bytes === "number";
-    return "error" in m && typeof m.error === "object" && m.error !== null;
-}
-/** Starts hashing `fh` on a worker thread; the fd must stay open until `result` or `cancel` settles. */
-function hashInWorker(fh) {
-    let worker;
-    try {
-        worker = new external_node_worker_threads_.Worker(HASH_WORKER_SOURCE, {
-            eval: true,
-            workerData: { fd: fh.fd, chunk: HASH_READ_BYTES },
-            // The worker only hashes: a small heap keeps its share of the peak RSS small.
-            resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
-        });
-    }
-    catch {
-        const result = hashByPosition(fh);
-        return { result, cancel: () => result.then(() => undefined) };
-    }
-    let cancelled = false;
-    const answer = new Promise((settle) => {
-        worker.once("message", (m) => {
-            settle(isFileHash(m) ? m : undefined);
-        });
-        worker.once("error", () => {
-            settle(undefined);
-        });
-        worker.once("exit", () => {
-            settle(undefined);
-        });
-    });
-    const result = answer.then((r) => (r !== undefined || cancelled ? r : hashByPosition(fh)));
-    return {
-        // An undefined answer after a cancel is never awaited as a digest (the read has failed).
-        result: result.then((r) => r ?? { error: { code: undefined, message: "cancelled" } }),
-        cancel: async () => {
-            cancelled = true;
-            await worker.terminate();
-        },
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/read/lines/line-flags.ts
@@ -70418,18 +71147,14 @@ const DEL = 0x7f;
 const BOM = 0xfeff;
 /** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
 const SPAN_BYTES = 32 * 1024;
-/**
- * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
- * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
- * range-read.ts reads a file in byte ranges cut at line ends).
- */
+/** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
 class LineSplitter {
     onProblem;
     carry = [];
     carryLength = 0;
     /** The current line is over MAX_LINE_BYTES: drop bytes until its LF. */
     skipping = false;
-    lineNo;
+    lineNo = 0;
     stopped = false;
     nonBlankLines = 0;
     onLine;
@@ -70437,20 +71162,11 @@ class LineSplitter {
     /** Set until the first chunk: looks at the first line (see FirstLineCheck). */
     firstLine;
     refusedFile = false;
-    constructor(lines, onProblem, lineNo = 0, firstLine) {
+    constructor(lines, onProblem, firstLine) {
         this.onProblem = onProblem;
         this.firstLine = firstLine;
-        this.lineNo = lineNo;
         this.onLine = typeof lines === "function" ? lines : undefined;
         this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
-    }
-    /** The number of the last line split (blank or not), or the lines before when none was. */
-    get lines() {
-        return this.lineNo;
-    }
-    /** Whether the file's line cap stopped the splitter (reported): later lines are not read. */
-    get halted() {
-        return this.stopped;
     }
     /** Whether the first line showed that the file is not JSON lines (reported): no line was read. */
     get refused() {
@@ -70764,7 +71480,7 @@ function isBlank(bytes, begin, end) {
 ;// CONCATENATED MODULE: ./src/read/lines/file-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * name), hashed with SHA-256 over its raw bytes as they are read, split into lines by
  * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
  * CR before LF and blank lines are dropped).
  *
@@ -70779,27 +71495,7 @@ function isBlank(bytes, begin, end) {
 
 
 
-
 const READ_CHUNK_BYTES = 256 * 1024;
-/**
- * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
- * be read (streamLines then reports why).
- */
-async function isGzipFile(absPath) {
-    let fh;
-    try {
-        fh = await (0,promises_namespaceObject.open)(absPath, "r");
-        const head = Buffer.alloc(2);
-        const n = (await fh.read(head, 0, 2, 0)).bytesRead;
-        return n === 2 && head[0] === 0x1f && head[1] === 0x8b;
-    }
-    catch {
-        return false;
-    }
-    finally {
-        await fh?.close().catch(() => undefined);
-    }
-}
 /** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
 function sniffUnsupported(head, n) {
     const at = (i) => (i < n ? (head[i] ?? -1) : -1);
@@ -70840,7 +71536,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         onProblem(undefined, describeFsError(e));
         return { sha256: undefined, nonBlankLines: 0 };
     }
-    const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
+    const splitter = new LineSplitter(onLine, onProblem, firstLine);
     let gzip = false;
     // What onLine threw (a bug, not user input): rethrown as itself, not as the
     // AbortError the pipeline turns it into.
@@ -70848,9 +71544,6 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
     let handlerError;
     let bytesRead = 0;
     let gunzip;
-    let pending;
-    /** The read in flight (plain files): awaited before the fd is closed. */
-    let reading;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -70860,12 +71553,9 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             onProblem(undefined, unsupported);
             return { sha256: undefined, nonBlankLines: 0 };
         }
-        const size = (await fh.stat()).size;
-        // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
-        // hashing them here costs less than a thread's memory.
-        const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
-        pending = hashHere ? undefined : hashInWorker(fh);
-        const hash = pending === undefined ? (0,external_node_crypto_.createHash)("sha256") : undefined;
+        // Hashed on this thread, chunk by chunk: a hash thread reading the file beside it did not pay
+        // on two cores (BENCHMARKS.md).
+        const hash = (0,external_node_crypto_.createHash)("sha256");
         const take = (chunk) => {
             try {
                 splitter.push(chunk);
@@ -70880,7 +71570,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             // The compressed bytes are hashed on their way to zlib.
             const hasher = new external_node_stream_.Transform({
                 transform(chunk, _encoding, callback) {
-                    hash?.update(chunk);
+                    hash.update(chunk);
                     bytesRead += chunk.length;
                     callback(null, chunk);
                 },
@@ -70901,28 +71591,11 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             }
         }
         else {
-            // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-            // one's lines are handled, instead of this thread waiting for each read; and no new buffer
-            // per chunk, which would leave dead buffers between collections. The splitter copies what
-            // it carries to the next chunk, and `take` returns once the chunk is used, before its
-            // buffer is read into again.
-            let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
-            for (;;) {
-                const n = (await reading).bytesRead;
-                reading = undefined;
-                if (n === 0)
-                    break;
-                const chunk = buffer.subarray(0, n);
-                bytesRead += n;
-                [buffer, spare] = [spare, buffer];
-                reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
-                hash?.update(chunk);
+            await readPlain(fh, (chunk) => {
+                hash.update(chunk);
                 take(chunk);
-                if (splitter.refused)
-                    break;
-            }
+                return !splitter.refused;
+            });
         }
         if (splitter.refused)
             return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
@@ -70934,21 +71607,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             handlerError = e;
             throw e;
         }
-        if (pending === undefined) {
-            return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
-        }
-        const hashed = await pending.result;
-        pending = undefined;
-        if ("error" in hashed) {
-            onProblem(undefined, describeFsError(hashed.error));
-            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-        }
-        if (hashed.bytes !== bytesRead) {
-            onProblem(undefined, `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
-                `read it once it is complete`);
-            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-        }
-        return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
+        return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
     }
     catch (e) {
         if (handlerFailed)
@@ -70968,15 +71627,193 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
-        // The worker reads through this fd: stop it before the fd is closed (and its number reused).
-        // A handler that threw left the next chunk's read running: it must not outlive the fd (and
-        // its failure is no one's to report). First, before anything else is awaited here.
-        if (reading !== undefined)
-            await reading.catch(() => undefined);
-        if (pending !== undefined)
-            await pending.cancel().catch(() => undefined);
         await fh.close().catch(() => undefined);
     }
+}
+/**
+ * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
+ * file ends. Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
+ * one's lines are handled, instead of this thread waiting for each read; and no new buffer per
+ * chunk, which would leave dead buffers between collections. The splitter copies what it carries
+ * to the next chunk, and `onChunk` returns once the chunk is used, before its buffer is read into
+ * again.
+ */
+async function readPlain(fh, onChunk) {
+    let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let position = 0;
+    let reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
+    try {
+        for (;;) {
+            const n = (await reading).bytesRead;
+            reading = undefined;
+            if (n === 0)
+                return;
+            const chunk = buffer.subarray(0, n);
+            position += n;
+            [buffer, spare] = [spare, buffer];
+            reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
+            if (!onChunk(chunk))
+                return;
+        }
+    }
+    finally {
+        // A stop, or a handler that threw, left the next chunk's read running: it must not outlive the
+        // caller's fd (and its failure is no one's to report).
+        if (reading !== undefined)
+            await reading.catch(() => undefined);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/json-keys.ts
+/**
+ * The keys of JSON text that JSON.parse has accepted. JSON.parse keeps the last value of a key
+ * given twice in one object, and which one was meant would be a guess: the reader (a line of an
+ * export or reviews file, src/read/rows/row-checks.ts) and the importers (a whole harness file,
+ * src/importers/common.ts) refuse it instead. Counting the keys in the text and in the parsed
+ * value is cheap and tells whether one repeats; only then is the text walked again to find which.
+ *
+ * Both walks assume valid JSON (the caller parsed it first): strings are skipped to their closing
+ * quote, brackets outside strings open and close objects and arrays, and a key is the string
+ * after an object's "{" or after a comma in an object. Neither recurses: nesting depth costs a
+ * stack entry, never the call stack.
+ *
+ * The byte scanner (src/read/rows/row-scanner.ts) is a walk of its own on purpose: it reads one
+ * row shape straight from the UTF-8 bytes, values and all, and gives any line it is unsure of (a
+ * repeated key among them) to JSON.parse and to the walks here.
+ */
+const QUOTE = 0x22;
+const json_keys_BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+/**
+ * Texts up to this long without a backslash have their strings skipped with indexOf. Optimised
+ * by V8 for short lines, `indexOf(…, position)` was seen to take time in proportion to the whole
+ * text on every call: on a long line of many strings, the square of its length. Longer texts are
+ * walked character by character, in time proportional to their length.
+ */
+const INDEX_OF_MAX_CHARS = 4096;
+/** Whether `text` is short and has no backslash (its strings end at the next quote). */
+function isPlain(text) {
+    return text.length <= INDEX_OF_MAX_CHARS && text.indexOf("\\") === -1;
+}
+/** Where the string whose opening quote is at `at` ends (its closing quote), or -1. */
+function stringEnd(text, at, plain) {
+    if (plain)
+        return text.indexOf('"', at + 1);
+    for (let i = at + 1; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === json_keys_BACKSLASH)
+            i++;
+        else if (c === QUOTE)
+            return i;
+    }
+    return -1;
+}
+/**
+ * Whether each open bracket is an object (1) or an array (0), outermost first: reused from call
+ * to call (the walks are synchronous), grown as deep text needs. (A JS array pushed and popped
+ * here turned slow on deep text once the JIT had seen many shallow lines.)
+ */
+let objects = new Uint8Array(64);
+/** Opens a bracket at `depth`: whether it is an object. */
+function json_keys_open(depth, object) {
+    if (depth === objects.length) {
+        const grown = new Uint8Array(depth * 2);
+        grown.set(objects);
+        objects = grown;
+    }
+    objects[depth] = object ? 1 : 0;
+}
+/** How many keys valid JSON text has in `scope`, repeats included. */
+function countKeys(text, scope) {
+    const everywhere = scope === "all";
+    const plain = isPlain(text);
+    let depth = 0;
+    // Whether the next string is a key: after "{", or after a comma in an object.
+    let expectKey = false;
+    let keys = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+            if (expectKey) {
+                expectKey = false;
+                if (everywhere || depth === 1)
+                    keys++;
+            }
+            i = stringEnd(text, i, plain);
+            if (i < 0)
+                break;
+        }
+        else if (c === LBRACE || c === LBRACKET) {
+            expectKey = c === LBRACE;
+            json_keys_open(depth++, expectKey);
+        }
+        else if (c === RBRACE || c === RBRACKET) {
+            depth--;
+        }
+        else if (c === COMMA) {
+            expectKey = depth > 0 && objects[depth - 1] === 1;
+        }
+    }
+    return keys;
+}
+/**
+ * The first key, in text order, that repeats an earlier key of its object in `scope` (compared
+ * as JSON.parse decodes them, so "a" and "\u0061" are one key), or undefined.
+ */
+function firstRepeatedKey(text, scope) {
+    const everywhere = scope === "all";
+    const plain = isPlain(text);
+    // Per open object, by depth: its keys so far (the first alone, a set from the second on).
+    const keysAt = [];
+    let depth = 0;
+    let expectKey = false;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+            const end = stringEnd(text, i, plain);
+            if (end < 0)
+                break;
+            if (expectKey && (everywhere || depth === 1)) {
+                const raw = text.slice(i + 1, end);
+                const key = raw.includes("\\") ? JSON.parse(text.slice(i, end + 1)) : raw;
+                const held = keysAt[depth - 1];
+                if (held === undefined) {
+                    keysAt[depth - 1] = key;
+                }
+                else if (typeof held === "string") {
+                    if (held === key)
+                        return { key, offset: i };
+                    keysAt[depth - 1] = new Set([held, key]);
+                }
+                else {
+                    if (held.has(key))
+                        return { key, offset: i };
+                    held.add(key);
+                }
+            }
+            expectKey = false;
+            i = end;
+        }
+        else if (c === LBRACE || c === LBRACKET) {
+            expectKey = c === LBRACE;
+            json_keys_open(depth, expectKey);
+            keysAt[depth++] = undefined;
+        }
+        else if (c === RBRACE || c === RBRACKET) {
+            keysAt[--depth] = undefined;
+        }
+        else if (c === COMMA) {
+            expectKey = depth > 0 && objects[depth - 1] === 1;
+        }
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/read/rows/row-checks.ts
@@ -71001,6 +71838,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
  * - A pre-aggregated row carries the four integer counts `passes`, `fails`, `infra_errors`,
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
  */
+
 
 
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
@@ -71109,8 +71947,9 @@ function parseObject(text, issues) {
         issues.add(undefined, `expected a JSON object; got ${row_checks_describeValue(v)}`);
         return undefined;
     }
-    // Counting the keys is cheap; finding which one repeats is done only when one does.
-    const repeated = topLevelKeys(text) === Object.keys(v).length ? undefined : repeatedKey(text);
+    // Counting the keys is cheap; finding which one repeats is done only when one does. Nested
+    // objects are in fields the gate does not read: only the row's own keys are checked.
+    const repeated = countKeys(text, "top") === Object.keys(v).length ? undefined : firstRepeatedKey(text, "top")?.key;
     if (repeated !== undefined) {
         // JSON.parse keeps the last value: which one was meant is a guess (SPEC §1.1 guesses nothing).
         issues.add(SHOWN_AS_FIELD.test(repeated) ? repeated : undefined, `the key ${quote(repeated)} is given twice on this line; expected each field once`);
@@ -71120,111 +71959,6 @@ function parseObject(text, issues) {
 }
 /** A repeated key is named as the problem's field when it reads safely as one. */
 const SHOWN_AS_FIELD = /^[A-Za-z0-9_]{1,64}$/;
-/**
- * How many keys the top level of a JSON object's text has, repeats included. `text` must be a
- * valid JSON object. Strings are skipped with indexOf when the text has no backslash.
- */
-function topLevelKeys(text) {
-    const plain = text.indexOf("\\") === -1;
-    let depth = 0;
-    let keys = 0;
-    let expectKey = false;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            if (depth === 1 && expectKey) {
-                keys++;
-                expectKey = false;
-            }
-            if (plain) {
-                i = text.indexOf('"', i + 1);
-                if (i < 0)
-                    break;
-            }
-            else {
-                for (i++; i < n; i++) {
-                    const d = text.charCodeAt(i);
-                    if (d === 0x5c)
-                        i++;
-                    else if (d === 0x22)
-                        break;
-                }
-            }
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1)
-                expectKey = true;
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1) {
-            expectKey = true;
-        }
-    }
-    return keys;
-}
-/**
- * The first top-level key of a JSON object's text that repeats an earlier one (compared after
- * unescaping, as JSON.parse does), or undefined. `text` must be a valid JSON object (JSON.parse
- * accepted it). Nested objects are in fields the gate does not read, and are not checked.
- */
-function repeatedKey(text) {
-    let depth = 0;
-    let expectKey = false;
-    let keys;
-    let first;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x22) {
-            let j = i + 1;
-            let escaped = false;
-            for (;;) {
-                const d = text.charCodeAt(j);
-                if (d === 0x5c) {
-                    escaped = true;
-                    j += 2;
-                }
-                else if (d === 0x22 || Number.isNaN(d)) {
-                    break;
-                }
-                else {
-                    j++;
-                }
-            }
-            if (depth === 1 && expectKey) {
-                const key = escaped ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
-                if (first === undefined) {
-                    first = key;
-                }
-                else {
-                    if (keys === undefined)
-                        keys = new Set([first]);
-                    if (keys.has(key))
-                        return key;
-                    keys.add(key);
-                }
-                expectKey = false;
-            }
-            i = j;
-        }
-        else if (c === 0x7b || c === 0x5b) {
-            depth++;
-            if (depth === 1)
-                expectKey = true;
-        }
-        else if (c === 0x7d || c === 0x5d) {
-            depth--;
-        }
-        else if (c === 0x2c && depth === 1) {
-            expectKey = true;
-        }
-    }
-    return undefined;
-}
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no
  * string of the line can (see line-splitter.ts's LineHandler): a RegExp test of every identifier
@@ -71752,55 +72486,6 @@ class AttemptIds {
         this.at = at;
         this.cls = cls;
     }
-    /** Calls `f` for every id held with its value (block ids ascending, then the others as added). */
-    forEach(f) {
-        AttemptIds.each(this, f);
-    }
-    /** How many ids are held, and the characters of the string ones (what the builder counts as held). */
-    held() {
-        let chars = 0;
-        this.other?.forEach((_, id) => {
-            if (typeof id === "string")
-                chars += id.length;
-        });
-        return { ids: this.denseCount + (this.other?.size ?? 0), chars };
-    }
-    /**
-     * forEach of `ids`, an AttemptIds or its structured clone (a plain object with the same fields,
-     * its slab a copy of its pool's: what a worker thread posts), read through the fields only.
-     */
-    static each(ids, f) {
-        const slab = ids.slab;
-        if (slab !== undefined) {
-            const base = ids.file * PACKED_FILE - 1;
-            const size = MIN_BLOCK << ids.cls;
-            for (let id = 0; id < size; id++) {
-                const v = slab[ids.at + id];
-                if (v !== 0)
-                    f(id, base + v);
-            }
-        }
-        ids.other?.forEach((packed, id) => {
-            f(id, packed);
-        });
-    }
-    /**
-     * The ids of `plain` (an AttemptIds of any pool, or its structured clone: see each) as an
-     * AttemptIds of `pool`, with `delta` added to every value (sources moved by delta / 4 lines).
-     * Nothing of plain is kept: a block of another builder's pool (or of a clone of it, a slab that
-     * other ids of the same post share) is never written through the copy.
-     */
-    static revive(plain, delta, pool) {
-        const out = new AttemptIds(pool);
-        // A block of the same size first, so that the ids in plain's block stay in one (set() takes
-        // an id into the block only while the ids stay dense, counted as they come).
-        if (plain.slab !== undefined)
-            out.grow((MIN_BLOCK << plain.cls) - 1);
-        AttemptIds.each(plain, (id, packed) => {
-            out.set(id, packed + delta);
-        });
-        return out;
-    }
 }
 function grownF64(a, size) {
     const b = new Float64Array(size);
@@ -72063,19 +72748,6 @@ function pack(items) {
 function unpack(packed) {
     return packed === undefined ? undefined : packed.split(SEPARATOR);
 }
-/** How many items a packed list holds. */
-function packedCount(packed) {
-    if (packed === undefined)
-        return 0;
-    let n = 1;
-    for (let at = packed.indexOf(SEPARATOR); at >= 0; at = packed.indexOf(SEPARATOR, at + 1))
-        n++;
-    return n;
-}
-/** The characters of a packed list's items (its separators not counted). */
-function packedChars(packed) {
-    return packed === undefined ? 0 : packed.length - (packedCount(packed) - 1);
-}
 /**
  * Whether `items` (one item or several) stand in `packed` one after another as whole items from
  * character `at`, an item's start. With `whole`, they must also end the list there. The items are
@@ -72336,9 +73008,8 @@ function reviewEvent(revision, validity, source, evidence, meta) {
  * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
  * the compared models' totals, what is held against the caps (InputLimits), and the problems
  * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
- * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
- * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
- * src/read/builder does.
+ * built on it (one object: see label-history.ts); the Dataset made at the end (dataset-finish.ts)
+ * works on it; nothing outside src/read/builder does.
  *
  * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
  */
@@ -72524,37 +73195,9 @@ class BuilderState {
     inUniverse(i) {
         return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE | F_RANKED)) !== 0;
     }
-    /** No problem reported and no cap passed so far (what a read in ranges requires). */
-    healthy() {
-        return !this.stopped && this.lineProblems.total === 0;
-    }
-    /** How many tasks this builder holds (snapshot's `to`). */
-    taskCount() {
-        return this.cols.count;
-    }
-    /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
-    heldAttemptIds() {
-        return this.attemptIds;
-    }
     /** Every model_config seen, sorted. */
     modelsPresent() {
         return [...this.models].sort(compareCodeUnits);
-    }
-    /** The dataset revision named so, made (as a row's would be) when new. */
-    revisionNamed(revision) {
-        const known = this.revisions.get(revision);
-        if (known !== undefined)
-            return known;
-        const name = this.intern(revision);
-        const rev = { name, index: this.revisionList.length };
-        this.revisions.set(name, rev);
-        this.revisionList.push(rev);
-        return rev;
-    }
-    holdAll(ids) {
-        const held = ids.held();
-        this.attemptIds += held.ids;
-        this.heldChars += held.chars;
     }
 }
 
@@ -72604,14 +73247,14 @@ const REPEAT_SLOTS = 1 << 10;
 const MAX_REPEAT_BYTES = 1024;
 /** Evidence arrays of up to this many items are reused, one per length. */
 const REUSED_EVIDENCE_LENGTHS = 8;
-const QUOTE = 0x22;
+const scanner_parts_QUOTE = 0x22;
 const scanner_parts_BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const COMMA = 0x2c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
+const scanner_parts_COMMA = 0x2c;
+const scanner_parts_LBRACE = 0x7b;
+const scanner_parts_RBRACE = 0x7d;
+const scanner_parts_LBRACKET = 0x5b;
+const scanner_parts_RBRACKET = 0x5d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -72624,7 +73267,7 @@ const BYTE_NON_ASCII = 3;
 const BYTE_CLASS = new Uint8Array(256);
 for (let c = 0; c < 256; c++) {
     BYTE_CLASS[c] =
-        c === QUOTE
+        c === scanner_parts_QUOTE
             ? BYTE_QUOTE
             : c < 0x20 || c === scanner_parts_BACKSLASH || c === 0x7f || c === 0xc2
                 ? BYTE_OTHER
@@ -72676,7 +73319,7 @@ function equalAt(b, begin, end, word) {
  * closing quote that must follow it.
  */
 function wordAt(b, p, end, words) {
-    if (b[p] !== QUOTE)
+    if (b[p] !== scanner_parts_QUOTE)
         return -1;
     const first = p + 1 < end ? b[p + 1] : -1;
     for (let w = 0; w < words.length; w++) {
@@ -72684,7 +73327,7 @@ function wordAt(b, p, end, words) {
         if (word === undefined || word[0] !== first)
             continue;
         const close = p + 1 + word.length;
-        return close < end && b[close] === QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
+        return close < end && b[close] === scanner_parts_QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
     }
     return -1;
 }
@@ -73074,10 +73717,10 @@ class RowScanner {
             from = p;
             if (k === 0) {
                 p = skipSpace(b, p, end);
-                if (b[p] !== LBRACE || p >= end)
+                if (b[p] !== scanner_parts_LBRACE || p >= end)
                     return false;
                 p = skipSpace(b, p + 1, end);
-                if (p >= end || b[p] === RBRACE)
+                if (p >= end || b[p] === scanner_parts_RBRACE)
                     return false; // {} lacks every field
             }
             else {
@@ -73085,14 +73728,14 @@ class RowScanner {
                 if (p >= end)
                     return false;
                 const c = b[p];
-                if (c === RBRACE)
+                if (c === scanner_parts_RBRACE)
                     break;
-                if (c !== COMMA)
+                if (c !== scanner_parts_COMMA)
                     return false;
                 p = skipSpace(b, p + 1, end);
             }
             // A key.
-            if (p >= end || b[p] !== QUOTE)
+            if (p >= end || b[p] !== scanner_parts_QUOTE)
                 return false;
             const keyBegin = p + 1;
             const keyEnd = this.stringEnd(b, keyBegin, end);
@@ -73208,7 +73851,7 @@ class RowScanner {
         const c = b[p] ?? 0;
         if (field === F_OTHER) {
             // A value of a field the gate ignores: a string, number or literal (objects and arrays: no).
-            if (c === QUOTE) {
+            if (c === scanner_parts_QUOTE) {
                 const close = this.stringEnd(b, p + 1, end);
                 return close < 0 ? -1 : close + 1;
             }
@@ -73298,10 +73941,10 @@ class RowScanner {
                 return q;
             }
             case F_ATTEMPT: {
-                const q = c === QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
+                const q = c === scanner_parts_QUOTE ? this.id(b, p, end, MAX_ID_LENGTH, false) : this.count(b, p, end);
                 if (q < 0)
                     return -1;
-                out.attempt = c === QUOTE ? this.text : this.num;
+                out.attempt = c === scanner_parts_QUOTE ? this.text : this.num;
                 this.attemptGiven = true;
                 return q;
             }
@@ -73347,7 +73990,7 @@ class RowScanner {
      * bytes). Returns the position after its closing quote, or -1.
      */
     id(b, p, end, maxLength, allowEmpty) {
-        if (b[p] !== QUOTE)
+        if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
         const close = this.stringEnd(b, begin, end);
@@ -73369,12 +74012,12 @@ class RowScanner {
     }
     /** A field that repeats in runs (see RepeatCache), into `text`; as `id`. */
     repeated(b, p, end, cache) {
-        if (b[p] !== QUOTE)
+        if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
         const n0 = cache.length;
         const close = begin + n0;
-        if (n0 > 0 && close < end && b[close] === QUOTE) {
+        if (n0 > 0 && close < end && b[close] === scanner_parts_QUOTE) {
             // The same bytes as a value already read: the same valid id.
             const at = this.base + begin;
             const v = cache.slot >= 0
@@ -73404,13 +74047,13 @@ class RowScanner {
     }
     /** `evidence` at `p` (first byte `c`): a string or an array of strings, into `out`. */
     evidence(b, p, end, c, out) {
-        if (c === QUOTE) {
+        if (c === scanner_parts_QUOTE) {
             const q = this.id(b, p, end, MAX_EVIDENCE_LENGTH, true);
             if (q >= 0)
                 out.evidence = this.text;
             return q;
         }
-        if (c !== LBRACKET)
+        if (c !== scanner_parts_LBRACKET)
             return -1;
         p = skipSpace(b, p + 1, end);
         if (p >= end)
@@ -73420,13 +74063,13 @@ class RowScanner {
         // Whether the items so far may be packed: ASCII, non-empty, and within the cap. An ASCII
         // item's string is made only once it is known the list is not packed (spans say where).
         let packable = this.packEvidence;
-        if (b[p] === RBRACKET) {
+        if (b[p] === scanner_parts_RBRACKET) {
             p++;
         }
         else {
             for (;;) {
                 // (What id() checks of an item, with its string left for later when ASCII.)
-                if (b[p] !== QUOTE)
+                if (b[p] !== scanner_parts_QUOTE)
                     return -1;
                 const begin = p + 1;
                 const close = this.stringEnd(b, begin, end);
@@ -73458,9 +74101,9 @@ class RowScanner {
                     return -1;
                 const next = b[p];
                 p++;
-                if (next === RBRACKET)
+                if (next === scanner_parts_RBRACKET)
                     break;
-                if (next !== COMMA)
+                if (next !== scanner_parts_COMMA)
                     return -1;
                 p = skipSpace(b, p, end);
                 if (p >= end)
@@ -73803,16 +74446,6 @@ class LabelHistory extends BuilderState {
         }
         return true;
     }
-    /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
-    forgetLastLabels() {
-        this.lastAdded.forget();
-        this.lastMoreTask = -1;
-        this.lastMore = undefined;
-    }
-    /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
-    forgetMemo() {
-        this.memo = undefined;
-    }
     /**
      * After a row's label and evidence were added to task i: when its items stand together in the
      * task's list but not at its start (where addLabel's own check finds a repeat cheaply), e.g.
@@ -74150,53 +74783,6 @@ function hasLabel(cols, i) {
         return false;
     return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
 }
-/** What a state's evidence of task i counts as held: the task's items, and every label's items that
- * are not the task's (an item a label keeps when the task's list is full, counted per label). */
-function evidenceChars(cols, i) {
-    const task = cols.evidence[i];
-    let n = packedChars(task);
-    const flags = cols.flags[i] ?? 0;
-    if ((flags & F_LABEL0_OWN) !== 0)
-        n += charsNotIn(cols.label0Evidence.get(i), task);
-    if ((flags & F_MORE_LABELS) !== 0) {
-        for (const e of cols.moreLabels.get(i)?.events ?? [])
-            if (e.own)
-                n += charsNotIn(e.evidence, task);
-    }
-    return n;
-}
-function charsOf(list) {
-    let n = 0;
-    for (const item of list ?? [])
-        n += item.length;
-    return n;
-}
-function charsNotIn(list, packed) {
-    let n = 0;
-    for (const item of list ?? [])
-        if (packedIndexOf(packed, item) < 0)
-            n += item.length;
-    return n;
-}
-/**
- * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
- * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
- * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
- */
-function unionOf(list, more) {
-    if (more === undefined || more.length === 0 || (list?.length ?? 0) >= MAX_EVIDENCE_PER_TASK)
-        return list;
-    let out;
-    for (const item of more) {
-        if (list?.includes(item) === true || out?.includes(item) === true)
-            continue;
-        out ??= list === undefined ? [] : list.slice();
-        out.push(item);
-        if (out.length >= MAX_EVIDENCE_PER_TASK)
-            break;
-    }
-    return out ?? list;
-}
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
 function findLabel(events, revision, validity) {
@@ -74211,17 +74797,6 @@ function findLabel(events, revision, validity) {
  */
 function ownEvidence(own, task) {
     return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
-}
-function sameItems(a, b) {
-    if (a === b)
-        return true;
-    const n = a?.length ?? 0;
-    if (n !== (b?.length ?? 0))
-        return false;
-    for (let i = 0; i < n; i++)
-        if (a?.[i] !== b?.[i])
-            return false;
-    return true;
 }
 /** Whether a list begins with exactly these items (so holds them all). */
 function startsWith(kept, evidence) {
@@ -74580,539 +75155,6 @@ function countsOf(m, i) {
     return shared;
 }
 
-;// CONCATENATED MODULE: ./src/read/builder/column-transfer.ts
-/**
- * A builder's columns between threads (range-read.ts): the buffers to transfer with a structured
- * clone, the columns revived from one (sources moved to the file's line numbers), and a part of
- * them (a range's state is posted in parts).
- */
-
-/**
- * The typed arrays' buffers of `cols`, to transfer (not copy) them when its structured clone is
- * posted to another thread.
- */
-function column_transfer_columnBuffers(cols) {
-    const out = [];
-    const add = (a) => {
-        if (a.buffer instanceof ArrayBuffer && !out.includes(a.buffer))
-            out.push(a.buffer);
-    };
-    for (const a of [cols.revision, cols.flags, cols.topRevision, cols.topValidity, cols.clusterSrc])
-        add(a);
-    for (const a of [cols.label0Revision, cols.label0Validity, cols.label0Src])
-        add(a);
-    for (const m of [cols.baseline, cols.candidate]) {
-        for (const a of [m.info, m.a0info, m.pass, m.fail, m.infraError, m.missing])
-            add(a);
-    }
-    return out;
-}
-/**
- * TaskColumns from `plain`, a TaskColumns or its structured clone (a plain object with the same
- * fields, AttemptIds as plain objects too: what a worker thread posts), with every source moved
- * by `lines` (a range's lines numbered from 1 become the file's). Takes over plain's arrays, maps
- * and label events (moved in place); its attempt ids are copied into `pool` (the receiving
- * builder's), never kept in the blocks of the builder that made them.
- */
-function reviveColumns(plain, lines, pool) {
-    const cols = Object.assign(new TaskColumns(), plain, {
-        baseline: reviveModel(plain.baseline, lines, pool),
-        candidate: reviveModel(plain.candidate, lines, pool),
-    });
-    if (lines === 0)
-        return cols;
-    for (let i = 0; i < cols.count; i++) {
-        cols.label0Src[i] = (cols.label0Src[i] ?? 0) + lines;
-        cols.clusterSrc[i] = (cols.clusterSrc[i] ?? 0) + lines;
-    }
-    for (const more of cols.moreLabels.values()) {
-        for (const e of more.events)
-            e.src += lines;
-    }
-    for (const [i, c] of cols.clusterConflicts)
-        cols.clusterConflicts.set(i, { value: c.value, src: c.src + lines });
-    return cols;
-}
-function reviveModel(plain, lines, pool) {
-    const more = new Map();
-    for (const [i, ids] of plain.more)
-        more.set(i, AttemptIds.revive(ids, 4 * lines, pool));
-    const others = new Map();
-    for (const [i, held] of plain.others) {
-        const revived = new Map();
-        for (const [harness, h] of held) {
-            revived.set(harness, {
-                harness: h.harness,
-                info: h.info + 2 * lines,
-                a0: h.a0,
-                a0info: h.a0info + 4 * lines,
-                more: h.more === undefined ? undefined : AttemptIds.revive(h.more, 4 * lines, pool),
-            });
-        }
-        others.set(i, revived);
-    }
-    const m = Object.assign(new ModelColumns(), plain, { more, others });
-    if (lines !== 0) {
-        for (let i = 0; i < m.info.length; i++) {
-            m.info[i] = (m.info[i] ?? 0) + 2 * lines;
-            m.a0info[i] = (m.a0info[i] ?? 0) + 4 * lines;
-        }
-    }
-    return m;
-}
-/**
- * Tasks [from, to) of `cols` as columns of their own (task from becomes task 0), to post a
- * builder's state in parts: each part, absorbed, is garbage before the next is decoded.
- */
-function sliceColumns(cols, from, to) {
-    const part = (m, copy = (v) => v) => {
-        const out = new Map();
-        for (const [i, v] of m)
-            if (i >= from && i < to)
-                out.set(i - from, copy(v));
-        return out;
-    };
-    // The part's attempt ids in a pool of its own: ids of the builder's pool would bring all of its
-    // slabs (every part's ids, and the free blocks) into each part's structured clone.
-    const pool = new AttemptPool();
-    const ids = (a) => AttemptIds.revive(a, 0, pool);
-    const harnesses = (held) => {
-        const out = new Map();
-        for (const [name, h] of held)
-            out.set(name, { ...h, more: h.more === undefined ? undefined : ids(h.more) });
-        return out;
-    };
-    const model = (m) => Object.assign(new ModelColumns(), {
-        harness: m.harness.slice(from, to),
-        a0: m.a0.slice(from, to),
-        info: m.info.slice(from, to),
-        a0info: m.a0info.slice(from, to),
-        pass: m.pass.slice(from, to),
-        fail: m.fail.slice(from, to),
-        infraError: m.infraError.slice(from, to),
-        missing: m.missing.slice(from, to),
-        more: part(m.more, ids),
-        others: part(m.others, harnesses),
-    });
-    return Object.assign(new TaskColumns(), {
-        count: to - from,
-        capacity: to - from,
-        taskIds: cols.taskIds.slice(from, to),
-        evidence: cols.evidence.slice(from, to),
-        clusters: cols.clusters.slice(from, to),
-        revision: cols.revision.slice(from, to),
-        flags: cols.flags.slice(from, to),
-        topRevision: cols.topRevision.slice(from, to),
-        topValidity: cols.topValidity.slice(from, to),
-        clusterSrc: cols.clusterSrc.slice(from, to),
-        label0Revision: cols.label0Revision.slice(from, to),
-        label0Validity: cols.label0Validity.slice(from, to),
-        label0Src: cols.label0Src.slice(from, to),
-        label0Evidence: part(cols.label0Evidence),
-        label0Meta: part(cols.label0Meta),
-        moreLabels: part(cols.moreLabels),
-        clusterConflicts: part(cols.clusterConflicts),
-        baseline: model(cols.baseline),
-        candidate: model(cols.candidate),
-    });
-}
-
-;// CONCATENATED MODULE: ./src/read/builder/range-merge.ts
-/**
- * Reading one results file in byte ranges (range-read.ts): each range after the first is read by
- * a builder of its own (its lines numbered from 1), whose state (snapshotOf) is then absorbed by
- * the main thread's builder in range order as if its lines had been read there. Only a clean
- * read is merged: when any range had a problem or passed a cap, or absorbing finds what would
- * have been one (a conflicting attempt, an aggregate beside per-attempt rows, a passed cap), the
- * caller reads the input again from the start, one line after another, for the exact messages.
- */
-
-
-
-
-
-
-
-
-
-/**
- * Part of this builder's state, to absorb into another (after a structured clone: see
- * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
- * order, absorbs the whole state.
- */
-function snapshotOf(b, from, to, last) {
-    const totals = (st) => last
-        ? {
-            harnessRevisions: [...st.harnessRevisions],
-            datasetRevisions: [...st.datasetRevisions],
-            duplicateRows: st.duplicateRows,
-            attempts: st.attempts,
-        }
-        : { harnessRevisions: [], datasetRevisions: [], duplicateRows: 0, attempts: 0 };
-    return {
-        cols: from === 0 && to === b.cols.count ? b.cols : sliceColumns(b.cols, from, to),
-        revisions: b.revisionList.map((r) => r.name),
-        models: from === 0 ? [...b.models] : [],
-        baseline: totals(b.baselineState),
-        candidate: totals(b.candidateState),
-    };
-}
-/**
- * Adds to `b` the state of a builder that read results lines of the same file right after the
- * lines read by `b`, numbered from 1 (`lines` is how many lines came before them): the state
- * becomes what reading those lines into `b` would have made, totals aside (absorbTotals).
- * Returns false when that reading would have reported a problem or passed a cap; `b` is then
- * spoilt (read again from the start).
- */
-function absorbSnapshot(b, s, lines) {
-    const p = reviveColumns(s.cols, lines, b.attemptPool);
-    for (const model of s.models) {
-        if (b.models.has(model))
-            continue;
-        if (b.models.size >= b.limits.maxModels)
-            return false;
-        b.heldChars += model.length;
-        b.models.add(model);
-    }
-    const revs = s.revisions.map((name) => b.revisionNamed(name));
-    const cols = b.cols;
-    const dups = [0, 0];
-    for (let t = 0; t < p.count; t++) {
-        const rev = revs[p.revision[t] ?? 0];
-        const taskId = p.taskIds[t];
-        if (rev === undefined || taskId === undefined)
-            return false;
-        const hash = TaskIndex.hash(rev.index, taskId);
-        const i = b.index.find(hash, rev.index, taskId, cols);
-        if (i >= 0) {
-            if (!mergeTask(b, i, p, t, dups))
-                return false;
-            continue;
-        }
-        if (cols.count >= b.limits.maxTasks)
-            return false;
-        b.heldChars += taskId.length;
-        const fresh = cols.add(rev.index, taskId);
-        b.index.add(hash, fresh);
-        adoptTask(b, fresh, p, t);
-    }
-    if (!absorbTotals(b, b.baselineState, s.baseline, dups[0] ?? 0))
-        return false;
-    return absorbTotals(b, b.candidateState, s.candidate, dups[1] ?? 0);
-}
-function absorbTotals(b, st, t, dups) {
-    const attempts = st.attempts + t.attempts;
-    if (attempts > Number.MAX_SAFE_INTEGER)
-        return false;
-    st.attempts = attempts - dups;
-    st.duplicateRows += t.duplicateRows + dups;
-    for (const h of t.harnessRevisions)
-        st.harnessRevisions.add(b.intern(h));
-    for (const r of t.datasetRevisions)
-        st.datasetRevisions.add(b.revisionNamed(r).name);
-    return true;
-}
-/** Task t of `p`, not known here, becomes task i (its state taken over). */
-function adoptTask(b, i, p, t) {
-    const cols = b.cols;
-    const flags = p.flags[t] ?? 0;
-    cols.flags[i] = flags;
-    cols.topRevision[i] = p.topRevision[t] ?? -1;
-    cols.topValidity[i] = p.topValidity[t] ?? 0;
-    cols.label0Revision[i] = p.label0Revision[t] ?? 0;
-    cols.label0Validity[i] = p.label0Validity[t] ?? 0;
-    cols.label0Src[i] = p.label0Src[t] ?? 0;
-    if ((flags & F_LABEL0_OWN) !== 0)
-        cols.label0Evidence.set(i, p.label0Evidence.get(t));
-    const meta = p.label0Meta.get(t);
-    if (meta !== undefined)
-        cols.label0Meta.set(i, meta);
-    const more = p.moreLabels.get(t);
-    if (more !== undefined)
-        cols.moreLabels.set(i, more);
-    cols.evidence[i] = p.evidence[t];
-    b.heldChars += evidenceChars(cols, i);
-    const cluster = p.clusters[t];
-    if (cluster !== undefined) {
-        cols.clusters[i] = b.intern(cluster);
-        cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-        const conflict = p.clusterConflicts.get(t);
-        if (conflict !== undefined)
-            cols.clusterConflicts.set(i, conflict);
-    }
-    if ((flags & F_BASELINE) !== 0)
-        adoptModel(b, i, cols.baseline, p.baseline, t);
-    if ((flags & F_CANDIDATE) !== 0)
-        adoptModel(b, i, cols.candidate, p.candidate, t);
-}
-/** A compared model's state on task t of `p`, with no row here yet, becomes its state on task i. */
-function adoptModel(b, i, m, pm, t) {
-    m.harness[i] = b.intern(pm.harness[t] ?? "");
-    m.info[i] = pm.info[t] ?? 0;
-    m.a0[i] = b.holdAttempt(pm.a0[t]);
-    m.a0info[i] = pm.a0info[t] ?? 0;
-    m.setCounts(i, pm.pass[t] ?? 0, pm.fail[t] ?? 0, pm.infraError[t] ?? 0, pm.missing[t] ?? 0);
-    const more = pm.more.get(t);
-    if (more !== undefined) {
-        m.more.set(i, more);
-        b.holdAll(more);
-    }
-    const others = pm.others.get(t);
-    if (others === undefined)
-        return;
-    const held = new Map();
-    for (const h of others.values())
-        held.set(b.intern(h.harness), adoptHarness(b, h));
-    m.others.set(i, held);
-}
-function adoptHarness(b, h) {
-    if (h.more !== undefined)
-        b.holdAll(h.more);
-    return { ...h, harness: b.intern(h.harness), a0: b.holdAttempt(h.a0) };
-}
-/**
- * Task t of `p` into task i, known here. Returns false at what would have been a problem here.
- * `dups` counts, per compared model, the attempts of `p` that repeat one held here.
- */
-function mergeTask(b, i, p, t, dups) {
-    const cols = b.cols;
-    const pf = p.flags[t] ?? 0;
-    for (const [flag, role] of [
-        [F_BASELINE, 0],
-        [F_CANDIDATE, 1],
-    ]) {
-        if ((pf & flag) === 0)
-            continue;
-        const m = role === 0 ? cols.baseline : cols.candidate;
-        const pm = role === 0 ? p.baseline : p.candidate;
-        if (((cols.flags[i] ?? 0) & flag) === 0) {
-            cols.flags[i] = (cols.flags[i] ?? 0) | flag;
-            adoptModel(b, i, m, pm, t);
-            continue;
-        }
-        const repeated = mergeModel(b, i, m, pm, t);
-        if (repeated < 0)
-            return false;
-        dups[role] = (dups[role] ?? 0) + repeated;
-    }
-    if (!mergeLabels(b, i, p, t))
-        return false;
-    const cluster = p.clusters[t];
-    if (cluster !== undefined && !cols.clusterConflicts.has(i)) {
-        const held = cols.clusters[i];
-        if (held === undefined) {
-            cols.clusters[i] = b.intern(cluster);
-            cols.clusterSrc[i] = p.clusterSrc[t] ?? 0;
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-        else if (cluster !== held) {
-            // The first row of p with a cluster is the first to contradict the one held here.
-            cols.clusterConflicts.set(i, { value: cluster, src: p.clusterSrc[t] ?? 0 });
-        }
-        else {
-            const conflict = p.clusterConflicts.get(t);
-            if (conflict !== undefined)
-                cols.clusterConflicts.set(i, conflict);
-        }
-    }
-    return true;
-}
-/**
- * A compared model's rows of task t of `p` after its rows of task i here: their attempts are
- * folded into those held. Returns how many repeated an attempt held here (duplicates), or -1
- * for a conflicting result or rows of both kinds for one harness revision.
- */
-function mergeModel(b, i, m, pm, t) {
-    const counts = [0, 0, 0, 0];
-    let failed = false;
-    const harness = (name, info, a0, a0info, more) => {
-        const inline = name === m.harness[i];
-        const seen = inline ? undefined : m.others.get(i)?.get(name);
-        if (!inline && seen === undefined) {
-            m.othersOf(i).set(b.intern(name), adoptHarness(b, { harness: name, info, a0, a0info, more }));
-            return;
-        }
-        const heldInfo = seen === undefined ? (m.info[i] ?? 0) : seen.info;
-        if (info % 2 === KIND_AGGREGATED || heldInfo % 2 === KIND_AGGREGATED) {
-            failed = true;
-            return;
-        }
-        const put = (attempt, packed) => {
-            const a0Here = seen === undefined ? m.a0[i] : seen.a0;
-            const moreHere = seen === undefined ? m.more.get(i) : seen.more;
-            const prev = attempt === a0Here ? (seen === undefined ? m.a0info[i] : seen.a0info) : moreHere?.get(attempt);
-            if (prev !== undefined) {
-                if (prev % 4 === packed % 4)
-                    counts[packed % 4] = (counts[packed % 4] ?? 0) + 1;
-                else
-                    failed = true;
-                return;
-            }
-            const held = b.holdAttempt(attempt) ?? attempt;
-            if (a0Here === undefined) {
-                if (seen === undefined) {
-                    m.a0[i] = held;
-                    m.a0info[i] = packed;
-                }
-                else {
-                    seen.a0 = held;
-                    seen.a0info = packed;
-                }
-            }
-            else if (moreHere !== undefined) {
-                moreHere.set(held, packed);
-            }
-            else {
-                const fresh = new AttemptIds(b.attemptPool);
-                fresh.set(held, packed);
-                if (seen === undefined)
-                    m.more.set(i, fresh);
-                else
-                    seen.more = fresh;
-            }
-        };
-        if (a0 !== undefined)
-            put(a0, a0info);
-        more?.forEach(put);
-    };
-    harness(pm.harness[t] ?? "", pm.info[t] ?? 0, pm.a0[t], pm.a0info[t] ?? 0, pm.more.get(t));
-    for (const h of pm.others.get(t)?.values() ?? [])
-        harness(h.harness, h.info, h.a0, h.a0info, h.more);
-    if (failed)
-        return -1;
-    m.setCounts(i, (m.pass[i] ?? 0) + (pm.pass[t] ?? 0) - (counts[0] ?? 0), (m.fail[i] ?? 0) + (pm.fail[t] ?? 0) - (counts[1] ?? 0), (m.infraError[i] ?? 0) + (pm.infraError[t] ?? 0) - (counts[2] ?? 0), (m.missing[i] ?? 0) + (pm.missing[t] ?? 0) - (counts[3] ?? 0));
-    return (counts[0] ?? 0) + (counts[1] ?? 0) + (counts[2] ?? 0) + (counts[3] ?? 0);
-}
-/**
- * The labels and evidence of task t of `p` after those of task i here. A label's evidence is
- * that of every row that gave it, first seen first, capped, so it is the list held here followed
- * by p's items it lacks; likewise the task's. Returns false past the labels cap.
- */
-function mergeLabels(b, i, p, t) {
-    const cols = b.cols;
-    const flags = cols.flags[i] ?? 0;
-    const pf = p.flags[t] ?? 0;
-    const packedBefore = cols.evidence[i];
-    const packedTheirs = p.evidence[t];
-    // (The same items: nothing to add to the task's list.)
-    const sameList = packedTheirs === packedBefore;
-    const labelFlags = F_LABEL0 | F_LABEL0_OWN | F_MORE_LABELS;
-    if ((flags & labelFlags) === F_LABEL0 &&
-        (pf & labelFlags) === F_LABEL0 &&
-        cols.label0Revision[i] === p.label0Revision[t] &&
-        cols.label0Validity[i] === p.label0Validity[t]) {
-        // One label on both sides, sharing the task's list: the usual case.
-        if (sameList)
-            return true;
-        const before = unpack(packedBefore);
-        const after = unionOf(before, unpack(packedTheirs));
-        if (after !== before) {
-            b.heldChars += charsOf(after) - charsOf(before);
-            cols.evidence[i] = pack(after);
-        }
-        return true;
-    }
-    if ((flags & labelFlags) === F_LABEL0 &&
-        (pf & labelFlags) === F_LABEL0 &&
-        !p.label0Meta.has(t) &&
-        b.limits.maxLabelsPerTask >= 2 &&
-        sameList) {
-        // A second label whose rows brought the task's evidence again (a task-heavy export's
-        // candidate rows): it shares the task's list, which stays as it is.
-        const revision = small(p.label0Revision[t] ?? 0);
-        const code = p.label0Validity[t] ?? 0;
-        const event = {
-            revision,
-            validity: VALIDITIES[code] ?? "unreviewed",
-            src: p.label0Src[t] ?? 0,
-            reviewer: undefined,
-            note: undefined,
-            own: false,
-            evidence: undefined,
-        };
-        cols.moreLabels.set(i, { events: [event], index: undefined });
-        cols.flags[i] = flags | F_MORE_LABELS;
-        if (revision > (cols.topRevision[i] ?? -1)) {
-            cols.topRevision[i] = revision;
-            cols.topValidity[i] = code;
-        }
-        return true;
-    }
-    const heldBefore = evidenceChars(cols, i);
-    const before = unpack(packedBefore);
-    const theirs = unpack(packedTheirs);
-    const after = unionOf(before, theirs);
-    const labels = labelsOf(cols, i, flags).map((e) => ({ ...e, list: e.own ? e.evidence : before }));
-    // A label's own list is grown in place by later rows: never one that another list also is.
-    const ownCopy = (list) => list === before || list === theirs ? list?.slice() : list;
-    let top = cols.topRevision[i] ?? -1;
-    let topValidity = cols.topValidity[i] ?? 0;
-    for (const e of labelsOf(p, t, pf)) {
-        const list = e.own ? e.evidence : theirs;
-        const same = labels.find((l) => l.revision === e.revision && l.validity === e.validity);
-        if (same !== undefined) {
-            same.list = unionOf(same.list, list);
-            continue;
-        }
-        if (labels.length >= b.limits.maxLabelsPerTask)
-            return false;
-        b.heldChars += (e.reviewer?.length ?? 0) + (e.note?.length ?? 0);
-        labels.push({ ...e, list });
-        if (e.revision > top) {
-            top = e.revision;
-            topValidity = validityCode(e.validity);
-        }
-    }
-    cols.topRevision[i] = top;
-    cols.topValidity[i] = topValidity;
-    cols.evidence[i] = pack(after);
-    let out = flags & ~labelFlags;
-    const first = labels[0];
-    if (first !== undefined) {
-        out |= F_LABEL0;
-        cols.label0Revision[i] = first.revision;
-        cols.label0Validity[i] = validityCode(first.validity);
-        cols.label0Src[i] = first.src;
-        if (first.reviewer !== undefined || first.note !== undefined) {
-            cols.label0Meta.set(i, { reviewer: first.reviewer, note: first.note });
-        }
-        if (sameItems(first.list, after)) {
-            cols.label0Evidence.delete(i);
-        }
-        else {
-            out |= F_LABEL0_OWN;
-            cols.label0Evidence.set(i, ownCopy(first.list));
-        }
-    }
-    if (labels.length > 1) {
-        const events = labels.slice(1).map((l) => {
-            const own = !sameItems(l.list, after);
-            return {
-                revision: l.revision,
-                validity: l.validity,
-                src: l.src,
-                reviewer: l.reviewer,
-                note: l.note,
-                own,
-                evidence: own ? ownCopy(l.list) : undefined,
-            };
-        });
-        const index = events.length + 1 > LABEL_SCAN_MAX
-            ? new Map(events.map((e) => [labelKey(e.revision, e.validity), e]))
-            : undefined;
-        cols.moreLabels.set(i, { events, index });
-        out |= F_MORE_LABELS;
-    }
-    else {
-        cols.moreLabels.delete(i);
-    }
-    cols.flags[i] = out;
-    b.heldChars += evidenceChars(cols, i) - heldBefore;
-    return true;
-}
-
 ;// CONCATENATED MODULE: ./src/read/builder/dataset-builder.ts
 /**
  * Reduces validated rows to the Dataset (SPEC §1.1, §1.2, §1.4) with memory that grows with the
@@ -75133,8 +75175,7 @@ function mergeLabels(b, i, p, t) {
  * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
  * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
  * inline, more in a map. The builder is made in layers (label-history.ts): what the parts share
- * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts, a
- * range's state merged by range-merge.ts.
+ * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
@@ -75145,7 +75186,6 @@ function mergeLabels(b, i, p, t) {
  * Passing a cap is one problem naming the line; the rest of the input is then only counted, not
  * held, and the read ends in an InputError.
  */
-
 
 
 
@@ -75524,48 +75564,6 @@ class DatasetBuilder extends LabelHistory {
     rankedSummary(k) {
         return rankedSummary(this, k);
     }
-    /*
-     * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
-     * builder that read a later range is absorbed here in range order.
-     */
-    /**
-     * Part of this builder's state, to absorb into another (after a structured clone: see
-     * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
-     * order, absorbs the whole state.
-     */
-    snapshot(from = 0, to = this.cols.count, last = true) {
-        return snapshotOf(this, from, to, last);
-    }
-    /**
-     * Adds the state of a builder that read results lines of the same file right after the lines
-     * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
-     * what reading those lines here would have made. Returns false when that reading would have
-     * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
-     */
-    absorb(s, lines) {
-        if (!this.healthy())
-            return false;
-        this.forgetLast();
-        this.forgetMemo();
-        if (!absorbSnapshot(this, s, lines))
-            return false;
-        this.forgetLast();
-        return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
-    }
-    /** Drops what the row path remembers of the last row (absorb changes what it points at). */
-    forgetLast() {
-        this.forgetLastLabels();
-        this.lastHarness = undefined;
-        this.lastModel = undefined;
-        this.lastRanked = -1;
-        this.lastRevision = undefined;
-        this.lastTasks = undefined;
-        this.lastTask = -1;
-        for (const st of [this.baselineState, this.candidateState]) {
-            st.lastHarness = undefined;
-            st.lastRevision = undefined;
-        }
-    }
 }
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a, b) {
@@ -75695,448 +75693,6 @@ function tableFileProblem(line, role, file) {
             : ``));
 }
 
-;// CONCATENATED MODULE: ./src/read/range-read.ts
-/**
- * Reading one plain results file in byte ranges on several threads (issue 15). The file is cut
- * at line ends into ranges; the main thread reads the first into the DatasetBuilder itself, and
- * each later range is read by a worker thread (src/range-worker.ts) from the same open file into
- * a builder of its own, whose state (range-merge.ts snapshotOf: typed arrays and arrays of strings,
- * posted once) the main thread then absorbs in range order. No line or row crosses threads.
- *
- * Each range is split with line-splitter.ts's LineSplitter, so its lines are exactly those a read of
- * the whole file gives (a range starts right after an LF: BOM, CR, blank and overlong lines come
- * out the same), numbered from 1 in a worker and moved by the lines of the earlier ranges when
- * absorbed. The main thread hashes the file meanwhile (see readInRanges).
- *
- * Only a clean range is absorbed. A worker that cannot start, dies, or finds a problem in its
- * range (the lines would be reported with their numbers) leaves its range to the main thread,
- * which reads it into the builder itself, in order, as a sequential read would. When absorbing
- * finds what a sequential read would have reported (range-merge.ts: a conflict across
- * ranges, a passed cap), or the file cannot be read or changes meanwhile, the builder is spoilt:
- * the caller reads every file again, one line after another ("restart"), for the exact messages.
- */
-
-
-
-
-
-
-
-
-const DEFAULT_RANGE_MIN_BYTES = 32 * 1024 * 1024;
-/**
- * Tasks per part of a range's state. Posted whole, a task-heavy range's state (a string and
- * arrays a task) is decoded at once and outlives several collections before it is absorbed.
- */
-const PART_TASKS = 32 * 1024;
-/**
- * ... and at most about this many attempt ids a part: a part's ids are posted in slabs of their
- * own and copied again into the main thread's pool, so an attempt-heavy range posted whole has
- * all of them in three places at once and grows the main thread's young generation. Smaller
- * parts cost no time; below this size they gain little memory (BENCHMARKS.md).
- */
-const PART_ATTEMPT_IDS = (/* unused pure expression or super */ null && (32 * 1024));
-/** Tasks per part of a range of `tasks` tasks holding `ids` attempt ids (at most `partTasks`). */
-function tasksPerPart(tasks, ids, partTasks) {
-    const byIds = ids > 0 ? Math.floor((tasks * PART_ATTEMPT_IDS) / ids) : partTasks;
-    return Math.max(1, Math.min(partTasks, byIds));
-}
-/**
- * A task-heavy export (each range holding most tasks again, for another model) costs more to
- * merge than to read, in CPU time and in memory. A worker past this many tasks stops, and the
- * main thread reads its range.
- */
-const MAX_RANGE_TASKS = 64 * 1024;
-/**
- * Reads the bytes [start, end) of a file (end -1: to its end) as results lines into `builder`,
- * numbered after `lineNo` lines; the splitter's problems are the builder's. `stopPast` (a
- * worker's) ends the read at the first chunk after which the builder is no longer healthy or
- * holds more tasks or attempt ids (its range is then read again). `firstLine` (the first range's)
- * looks at the file's first line (FirstLineCheck). Read errors are thrown.
- */
-async function readRange(read, start, end, lineNo, builder, fileIndex, stopPast, hash, firstLine) {
-    const splitter = new LineSplitter({
-        bytes: (bytes, begin, stop, line, flags) => {
-            builder.addResultBytes(bytes, begin, stop, flags, fileIndex, line);
-        },
-    }, (line, message) => {
-        builder.fileProblem(fileIndex, line, message);
-    }, lineNo, firstLine);
-    // Two buffers, used in turn, as file-stream.ts reads a whole file: the next chunk is read (on
-    // libuv's thread pool, for the main thread) while this one is split, instead of waiting for
-    // each read. The splitter copies what it carries, so a buffer is free again once push returns.
-    let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    const wantAt = (at) => (end < 0 ? READ_CHUNK_BYTES : Math.min(READ_CHUNK_BYTES, end - at));
-    let pos = start;
-    let want = wantAt(pos);
-    let next = want === 0 ? 0 : read(buffer, want, pos);
-    let past;
-    try {
-        while (want > 0) {
-            const n = await next;
-            if (n === 0) {
-                if (end >= 0)
-                    throw new Error("the file ended before the range did");
-                break;
-            }
-            pos += n;
-            const chunk = buffer.subarray(0, n);
-            [buffer, spare] = [spare, buffer];
-            want = wantAt(pos);
-            next = want === 0 ? 0 : read(buffer, want, pos);
-            hash?.update(chunk);
-            splitter.push(chunk);
-            if (splitter.refused)
-                break;
-            if (stopPast === undefined)
-                continue;
-            if (!builder.healthy())
-                break;
-            // (Decided here: the half line the splitter still holds makes a line that is no task.)
-            past = pastLimits(builder, stopPast, pos - start, splitter.nonBlankLines);
-            if (past !== undefined)
-                break;
-        }
-    }
-    finally {
-        // A read still in flight (the loop left early) ends before the caller may close the file.
-        await Promise.resolve(next).catch(() => 0);
-    }
-    splitter.end();
-    return {
-        lines: splitter.lines,
-        nonBlankLines: splitter.nonBlankLines,
-        bytes: pos - start,
-        halted: splitter.halted,
-        refused: splitter.refused,
-        ...(past === undefined ? {} : { past }),
-    };
-}
-/**
- * An attempt-id limit is also taken as passed once the first PROJECT_AFTER_BYTES of the range,
- * scaled to all of it, hold more: attempt ids come with a compared model's rows, as a rule spread
- * through the file, and a range given back early costs little (the worker's start and 8 MiB read
- * on another core), where one given back late was read for nothing. A wrong guess only changes
- * who reads the range.
- */
-const PROJECT_AFTER_BYTES = 8 * 1024 * 1024;
-/**
- * Which limit the range's state has passed after `read` of its bytes and `lines` non-blank lines,
- * if any (for a note). Where an attempt-id limit is set (the default's, below 1 GiB), the task
- * limit is also taken as passed once the first PROJECT_AFTER_BYTES made a new task of every line
- * and, scaled to the range, would pass it (a task-heavy range given back late was read for
- * nothing, and its worker's heap lived on). Only there: tasks do not spread like attempt ids (a range may begin
- * with one model's pass over 50,000 tasks, then repeat them), and a wrong guess costs more on a
- * larger file, where ranges are most of the speed.
- */
-function pastLimits(builder, limits, read, lines) {
-    const tasks = builder.taskCount();
-    const newEveryLine = limits.attemptIds < Infinity && read >= PROJECT_AFTER_BYTES && lines > 0 && tasks >= lines;
-    if (tasks > limits.tasks || (newEveryLine && (tasks / read) * limits.bytes > limits.tasks))
-        return `more than ${limits.tasks} tasks`;
-    const ids = builder.heldAttemptIds();
-    const projected = read >= PROJECT_AFTER_BYTES &&
-        limits.attemptIds < Infinity &&
-        (ids / read) * limits.bytes > limits.attemptIds;
-    return ids > limits.attemptIds || projected ? `more than ${limits.attemptIds} attempt ids` : undefined;
-}
-/** Hashes the file from `start` to its end; returns the bytes hashed. */
-async function hashRest(read, start, hash) {
-    const buffer = Buffer.allocUnsafe(1024 * 1024);
-    let pos = start;
-    for (;;) {
-        const n = await read(buffer, buffer.length, pos);
-        if (n === 0)
-            return pos - start;
-        hash.update(buffer.subarray(0, n));
-        pos += n;
-    }
-}
-/**
- * The first range (the main thread's) is the smaller: the main thread also hashes the whole file
- * and absorbs the others' state (with an even split it would wait for the worker).
- */
-const FIRST_RANGE_SHARE = 0.4;
-const WORKER_YOUNG_MB = 8;
-function defaultCuts(size, n) {
-    const first = n === 2 ? FIRST_RANGE_SHARE : 1 / n;
-    return Array.from({ length: n - 1 }, (_, k) => Math.floor(size * (first + (k * (1 - first)) / (n - 1))));
-}
-/** How far past a cut the reader looks for the line end to cut at (a longer line is overlong anyway). */
-const CUT_SEARCH_BYTES = 2 * 1024 * 1024;
-/**
- * Where the ranges start: 0, then just after the first LF at or after each k/n of the file. A cut
- * with no LF near it is dropped (its bytes join the range before).
- */
-async function rangeStarts(fh, size, n, cuts = defaultCuts(size, n)) {
-    const starts = [0];
-    const window = Buffer.allocUnsafe(64 * 1024);
-    for (const at of cuts) {
-        const target = Math.max(at, (starts[starts.length - 1] ?? 0) + 1);
-        let cut = -1;
-        for (let pos = target - 1; cut < 0 && pos < size && pos < target + CUT_SEARCH_BYTES;) {
-            const got = (await fh.read(window, 0, window.length, pos)).bytesRead;
-            if (got === 0)
-                break;
-            const at = window.subarray(0, got).indexOf(0x0a);
-            if (at >= 0)
-                cut = pos + at + 1;
-            pos += got;
-        }
-        if (cut > 0 && cut < size)
-            starts.push(cut);
-    }
-    return starts;
-}
-function isRangeAnswer(m) {
-    if (typeof m !== "object" || m === null)
-        return false;
-    if ("problem" in m)
-        return m.problem === true;
-    return "lines" in m && typeof m.lines === "number" && "parts" in m && typeof m.parts === "number";
-}
-function isPart(m) {
-    return typeof m === "object" && m !== null && "part" in m && "snapshot" in m;
-}
-function startRange(script, task, onNote) {
-    let worker;
-    try {
-        worker = new external_node_worker_threads_.Worker(script, {
-            workerData: task,
-            // Its builder's state lives long: a small young generation keeps the peak RSS down.
-            resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-        });
-    }
-    catch (e) {
-        onNote(`cannot start a range reader (${e instanceof Error ? e.message : String(e)}); reading its range here`);
-        return {
-            answer: Promise.resolve(undefined),
-            part: () => Promise.resolve(undefined),
-            stop: () => Promise.resolve(),
-        };
-    }
-    let settleAnswer;
-    const answer = new Promise((settle) => {
-        settleAnswer = settle;
-    });
-    let waiting;
-    let dead = false;
-    let stopping = false;
-    const die = () => {
-        dead = true;
-        settleAnswer?.(undefined);
-        waiting?.(undefined);
-        waiting = undefined;
-    };
-    worker.on("message", (m) => {
-        if (isPart(m)) {
-            const settle = waiting;
-            waiting = undefined;
-            settle?.(m.snapshot);
-        }
-        else {
-            const a = isRangeAnswer(m) ? m : undefined;
-            settleAnswer?.(a);
-            // A range given back: nothing more is asked of its worker, whose heap would otherwise live
-            // on to the end of the first range's read.
-            if (a !== undefined && "problem" in a) {
-                stopping = true;
-                void worker.terminate();
-            }
-        }
-    });
-    worker.once("error", (e) => {
-        onNote(`a range reader failed (${e instanceof Error ? e.message : String(e)}); reading its range here`);
-        die();
-    });
-    worker.once("exit", (code) => {
-        if (!stopping && !dead)
-            onNote(`a range reader exited with code ${code}; reading its range here`);
-        die();
-    });
-    return {
-        answer,
-        part: (k) => dead
-            ? Promise.resolve(undefined)
-            : new Promise((settle) => {
-                waiting = settle;
-                worker.postMessage(k);
-            }),
-        stop: async () => {
-            stopping = true;
-            await worker.terminate();
-        },
-    };
-}
-/**
- * Returns once the reactions to `answer` registered before this call have run, if it is settled
- * already (a settled promise's reactions are queued before those of the race's second entry).
- */
-async function settledYet(answer) {
-    await Promise.race([answer, Promise.resolve()]);
-}
-/**
- * Reads the results file `abs` (plain, not gzip: the caller checks) in ranges into `builder`,
- * which holds what the files before it gave. Returns undefined, having read nothing, when the file
- * cannot be cut (it is then read whole as usual).
- */
-async function readInRanges(abs, builder, task, options, onNote, firstLine) {
-    let fh;
-    try {
-        fh = await (0,promises_namespaceObject.open)(abs, "r");
-    }
-    catch {
-        return undefined;
-    }
-    const workers = [];
-    let rehash;
-    try {
-        const size = (await fh.stat()).size;
-        const starts = await rangeStarts(fh, size, options.ranges, options.cuts);
-        if (starts.length < 2)
-            return undefined;
-        onNote(`reading ${task.fileNames[task.fileIndex] ?? "?"} in ${starts.length} byte ranges`);
-        for (let k = 1; k < starts.length; k++) {
-            const range = {
-                ...task,
-                fd: fh.fd,
-                start: starts[k] ?? 0,
-                end: starts[k + 1] ?? -1,
-                partTasks: options.partTasks ?? PART_TASKS,
-                maxTasks: options.maxTasks ?? MAX_RANGE_TASKS,
-                maxAttemptIds: options.attemptLimit !== undefined && size < options.attemptLimit.belowBytes
-                    ? options.attemptLimit.ids
-                    : Infinity,
-            };
-            const elsewhere = options.readElsewhere;
-            workers.push(elsewhere === undefined ? startRange(options.script, range, onNote) : elsewhere(range));
-        }
-        const open_ = fh;
-        const read = async (buffer, length, position) => (await open_.read(buffer, 0, length, position)).bytesRead;
-        // Hashed here: the first range as it is read, then the rest while the workers read it (this
-        // thread has time then, and a hash thread would be a third on two cores).
-        const hash = (0,external_node_crypto_.createHash)("sha256");
-        // A second range given back while the first is read (task- or attempt-heavy: RangeLimits) is
-        // this thread's to read next: from then on the file is hashed on a thread of its own, from its
-        // start, as a sequential read hashes it, and not here (where it would delay the read of the
-        // range given back).
-        let hashHere = true;
-        let decided = false;
-        const sink = {
-            update: (chunk) => {
-                if (hashHere)
-                    hash.update(chunk);
-            },
-        };
-        const second = workers.length === 1 ? workers[0]?.answer : undefined;
-        void second?.then((answer) => {
-            if (decided || (answer !== undefined && !("problem" in answer)))
-                return;
-            hashHere = false;
-            rehash = (options.hashElsewhere ?? hashInWorker)(fh);
-        });
-        let done = await readRange(read, 0, starts[1] ?? -1, 0, builder, task.fileIndex, undefined, sink, firstLine);
-        // Not JSON lines: the sequential read says so.
-        if (done.refused)
-            return "restart";
-        if (second !== undefined && !done.halted)
-            await settledYet(second);
-        decided = true;
-        let hashed = hashHere ? done.bytes + (await hashRest(read, done.bytes, hash)) : -1;
-        let lines = done.lines;
-        let nonBlankLines = done.nonBlankLines;
-        let bytes = done.bytes;
-        for (let k = 1; k < starts.length; k++) {
-            if (done.halted)
-                return "restart";
-            const reader = workers[k - 1];
-            const answer = await reader?.answer;
-            if (reader !== undefined && answer !== undefined && !("problem" in answer) && builder.healthy()) {
-                for (let part = 0; part < answer.parts; part++) {
-                    const snapshot = await reader.part(part);
-                    // Its last part in hand, the worker goes before that part is absorbed: its heap and the
-                    // absorbed copy together would be the range read's peak.
-                    if (part === answer.parts - 1)
-                        await reader.stop();
-                    // A reader that dies after a part was absorbed leaves the builder half merged.
-                    if (snapshot === undefined || !builder.absorb(snapshot, lines))
-                        return "restart";
-                }
-                lines += answer.lines;
-                nonBlankLines += answer.nonBlankLines;
-                bytes += answer.bytes;
-                continue;
-            }
-            if (answer !== undefined && "problem" in answer) {
-                onNote(`reading byte range ${k + 1} here: its reader found ${answer.why ?? "a problem"}`);
-            }
-            // Read here, in order: what a sequential read does (its problems with their line numbers).
-            done = await readRange(read, starts[k] ?? 0, starts[k + 1] ?? -1, lines, builder, task.fileIndex);
-            lines = done.lines;
-            nonBlankLines += done.nonBlankLines;
-            bytes += done.bytes;
-        }
-        let sha256;
-        if (rehash !== undefined) {
-            const whole = await rehash.result;
-            rehash = undefined;
-            if ("error" in whole)
-                return "restart";
-            hashed = whole.bytes;
-            sha256 = whole.digest;
-        }
-        // A file that changed while it was read: the sequential read says so.
-        if (hashed !== bytes)
-            return "restart";
-        return { sha256: sha256 ?? hash.digest("hex"), nonBlankLines };
-    }
-    catch {
-        return "restart";
-    }
-    finally {
-        // (Settled before the file is closed: the hash thread reads it by its fd.)
-        await rehash?.cancel().catch(() => undefined);
-        for (const w of workers)
-            await w.stop().catch(() => undefined);
-        await fh.close().catch(() => undefined);
-    }
-}
-/**
- * The body of a range worker (src/range-worker.ts): reads its range into a builder of its own;
- * answers with what it read and the parts of the builder's state, or that the range has a problem.
- */
-async function readRangeState(task, makeBuilder) {
-    const builder = makeBuilder(task);
-    const read = (buffer, length, position) => readSync(task.fd, buffer, 0, length, position);
-    const bytes = (task.end < 0 ? fstatSync(task.fd).size : task.end) - task.start;
-    const limits = { tasks: task.maxTasks, attemptIds: task.maxAttemptIds, bytes };
-    const done = await readRange(read, task.start, task.end, 0, builder, task.fileIndex, limits);
-    const past = done.past ?? pastLimits(builder, limits, done.bytes, done.nonBlankLines);
-    if (!builder.healthy() || done.halted || past !== undefined) {
-        return {
-            answer: {
-                problem: true,
-                // (A read stopped at a limit may end in half a line: the limit is why.)
-                why: past ?? "a problem in its range",
-            },
-            part: () => {
-                throw new Error("range-read: a range with a problem has no state to post");
-            },
-        };
-    }
-    const tasks = builder.taskCount();
-    const size = tasksPerPart(tasks, builder.heldAttemptIds(), task.partTasks);
-    const parts = Math.max(1, Math.ceil(tasks / size));
-    return {
-        answer: { lines: done.lines, nonBlankLines: done.nonBlankLines, bytes: done.bytes, parts },
-        part: (k) => {
-            const snapshot = builder.snapshot(k * size, Math.min(tasks, (k + 1) * size), k === parts - 1);
-            return { snapshot, transfer: columnBuffers(snapshot.cols) };
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/read/read-dataset.ts
 /**
  * The reader (SPEC §1.1, §1.2, §1.4): results exports and reviews files, plain or gzip, in, one
@@ -76146,11 +75702,9 @@ async function readRangeState(task, makeBuilder) {
  * One path: bytes → lines (lines/: the file streamed and hashed, split into lines) → rows (rows/:
  * the byte scanner, JSON.parse for any other line, the same checks) → the DatasetBuilder
  * (builder/) → the Dataset. Files are read one after another, results first, then reviews, each
- * once, its SHA-256 computed from the same bytes; a large plain results file may be read in byte
- * ranges on worker threads (range-read.ts), which changes nothing but the speed. Memory grows with
- * the number of (model, task) pairs, not with the number of rows (see dataset-builder.ts).
+ * once, its SHA-256 computed from the same bytes. Memory grows with the number of (model, task)
+ * pairs, not with the number of rows (see dataset-builder.ts).
  */
-
 
 
 
@@ -76235,7 +75789,6 @@ async function readDataset(opts) {
  * The one read path keeping K models' columns in one pass: `models` (or, null, every model of the
  * export) are held as the baseline and the candidate are, and every task one of them ran is in
  * the Dataset. The options' baseline and candidate must be ids no row has (read as pairOfMany).
- * Large files are read sequentially: the range workers merge two models' columns only.
  */
 async function readRanked(opts, models) {
     const read = await readWith({ ...opts, pairOfMany: true }, models);
@@ -76260,23 +75813,10 @@ async function readWith(opts, models) {
         return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
     });
     await checkFiles(files);
-    // (A K-model read is sequential: the range workers merge a pair's columns only.)
-    const ranges = models === undefined ? opts.readRanges : undefined;
-    if (ranges !== undefined && ranges.ranges >= 2) {
-        const read = await readFiles(opts, files, ranges, models);
-        if (read !== RESTART)
-            return { ...read, dataset: withDerivedRevisions(read.dataset) };
-        opts.onNote?.("reading the input again, one line after another, for the exact messages");
-    }
-    const read = await readFiles(opts, files, undefined, models);
-    // Without ranges nothing restarts.
-    if (read === RESTART)
-        throw new Error("read-dataset: a sequential read asked to restart");
+    const read = await readFiles(opts, files, models);
     return { ...read, dataset: withDerivedRevisions(read.dataset) };
 }
-/** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
-const RESTART = Symbol("restart");
-async function readFiles(opts, files, ranges, models) {
+async function readFiles(opts, files, models) {
     const builder = new DatasetBuilder(opts.baseline, opts.candidate, files.map((f) => f.display), opts.limits);
     builder.pairOfMany = opts.pairOfMany === true;
     if (models !== undefined)
@@ -76294,37 +75834,16 @@ async function readFiles(opts, files, ranges, models) {
         };
         // A CSV or TSV table given as JSON lines: one problem for the file, not one a line.
         const firstLine = (line) => tableFileProblem(line, f.kind, f.display);
-        let streamed;
-        const ranged = f.kind === "results" &&
-            ranges !== undefined &&
-            f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
-            builder.healthy() &&
-            !(await isGzipFile(f.abs))
-            ? await readInRanges(f.abs, builder, {
-                fileIndex: i,
-                fileNames: files.map((g) => g.display),
-                baseline: opts.baseline,
-                candidate: opts.candidate,
-                limits: opts.limits,
-            }, ranges, opts.onNote ?? (() => undefined), firstLine)
-            : undefined;
-        if (ranged === "restart")
-            return RESTART;
-        if (ranged !== undefined) {
-            streamed = ranged;
-        }
-        else {
-            const onLine = f.kind === "results"
-                ? {
-                    bytes: (bytes, begin, end, line, flags) => {
-                        builder.addResultBytes(bytes, begin, end, flags, i, line);
-                    },
-                }
-                : (text, begin, end, line, plain) => {
-                    builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
-                };
-            streamed = await streamLines(f.abs, onLine, problem, firstLine);
-        }
+        const onLine = f.kind === "results"
+            ? {
+                bytes: (bytes, begin, end, line, flags) => {
+                    builder.addResultBytes(bytes, begin, end, flags, i, line);
+                },
+            }
+            : (text, begin, end, line, plain) => {
+                builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+            };
+        const streamed = await streamLines(f.abs, onLine, problem, firstLine);
         rowsRead += streamed.nonBlankLines;
         if (f.kind === "results" && streamed.nonBlankLines === 0 && streamed.sha256 !== undefined) {
             emptyResults.push({ fileIndex: i, bytes: f.bytes });
@@ -78146,7 +77665,7 @@ function reviewOrder(d, moves) {
  * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
- * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
+ * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
  *   step lets a re-run of the eval count for more).
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
@@ -78209,6 +77728,8 @@ function valueChange(base, head, loosening) {
     return { base: String(base), head: String(head), loosening: loosening(base, head) };
 }
 const policy_diff_never = () => false;
+/** `on_expired` from laxest to strictest: neutral keeps an expired policy from a green check. */
+const EXPIRY_STRICTNESS = { warn: 0, neutral: 1, fail: 2 };
 /**
  * Every rule that differs between the base and head policies, in a fixed order (the order of the
  * keys in SPEC §1.3), with base and head rendered as text (`null` when the optional rule is absent)
@@ -78220,7 +77741,10 @@ function diffPolicies(base, head) {
     const rules = [
         ["owner", valueChange(base.owner, head.owner, policy_diff_never)],
         ["revisit", valueChange(base.revisit, head.revisit, (x, y) => y > x)],
-        ["on_expired", valueChange(base.on_expired, head.on_expired, (x, y) => x === "fail" && y === "warn")],
+        [
+            "on_expired",
+            valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
+        ],
         ["infra_errors", valueChange(base.infra_errors, head.infra_errors, policy_diff_never)],
         [
             "require_same_harness",
@@ -78397,7 +77921,7 @@ function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.4.0";
+const SCHEMA_VERSION = "2.5.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -78441,6 +77965,9 @@ function buildReport(parts) {
                 source: policySource.source,
                 last_commit: policySource.lastCommit,
                 on_unresolved: policy.on_unresolved,
+                // (fail never reaches a report: the run stops with a policy error.)
+                on_expired: policy.on_expired === "neutral" ? "neutral" : "warn",
+                expired: parts.policyExpired ?? false,
             },
             infra_errors_policy: policy.infra_errors,
             tool_version: parts.toolVersion,
@@ -78543,6 +78070,7 @@ function figuresOfCore(v) {
         ucbKind: a.ucbKind,
     };
 }
+const UNREVIEWED_CODE = validityCode("unreviewed");
 /** The latest this many review revisions are evaluated in full. */
 const MAX_REVISIONS_EVALUATED = 20;
 /** Tasks listed per change between two revisions (largest margin move first). */
@@ -78621,18 +78149,20 @@ function verdictByReviewRevision(inp) {
         prev = { codes, e, conflicts: conflictCount };
     }
     const last = changes[changes.length - 1];
+    // Only a revision that changed an earlier label is a reclassification (first labels are not).
+    const reclassified = last !== undefined && last.tasks_changed > 0 ? last : undefined;
     return {
         revisions_present: all.length,
         revisions: rows,
         changes,
-        latest_reclassification: last === undefined
+        latest_reclassification: reclassified === undefined
             ? null
             : {
-                revision: last.to_revision,
-                tasks_changed: last.tasks_changed,
-                verdict_from: last.verdict_before,
-                verdict_to: last.verdict_after,
-                verdict_changed: last.verdict_before !== last.verdict_after,
+                revision: reclassified.to_revision,
+                tasks_changed: reclassified.tasks_changed,
+                verdict_from: reclassified.verdict_before,
+                verdict_to: reclassified.verdict_after,
+                verdict_changed: reclassified.verdict_before !== reclassified.verdict_after,
             },
     };
 }
@@ -78670,11 +78200,18 @@ function changeBetween(dataset, d, from, to, before, after) {
     const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
     const moved = [];
     let changed = 0;
+    let firstLabels = 0;
     for (let i = 0; i < before.codes.length; i++) {
         const ca = before.codes[i];
         const cb = after.codes[i];
         if (ca === cb)
             continue;
+        // A label given to an unreviewed task (an importer writes every task unreviewed at r0) is a
+        // first label, not a reclassification: counted apart, never listed or made a headline.
+        if (ca === UNREVIEWED_CODE) {
+            firstLabels++;
+            continue;
+        }
         changed++;
         const t = ca * VALIDITIES.length + cb;
         transitions[t] = transitions[t] + 1;
@@ -78695,6 +78232,7 @@ function changeBetween(dataset, d, from, to, before, after) {
         from_revision: from,
         to_revision: to,
         tasks_changed: changed,
+        first_labels: firstLabels,
         transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
         margin_before: margin,
         margin_after: after.e?.margin ?? null,
@@ -78798,7 +78336,19 @@ function runGate(dataset, policy, options) {
         asOfReview,
         appendOnly,
         appendOnlyBase: options.appendOnlyBase,
+        policyExpired: policy.expired,
     });
+}
+
+;// CONCATENATED MODULE: ./src/read/sha256-hex.ts
+
+/**
+ * SHA-256 of a string's UTF-8 bytes, as lowercase hex: the policy's digest, and the digest the
+ * shells give the core for a run summary's digests (src/core/runs/run-summary.ts), which may not
+ * import node:crypto itself.
+ */
+function sha256Hex(text) {
+    return (0,external_node_crypto_.createHash)("sha256").update(text, "utf8").digest("hex");
 }
 
 ;// CONCATENATED MODULE: ./src/read/run-inputs.ts
@@ -78816,16 +78366,13 @@ function runGate(dataset, policy, options) {
 
 
 
-function sha256(text) {
-    return (0,external_node_crypto_.createHash)("sha256").update(text, "utf8").digest("hex");
-}
 /** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
 function runPolicy(policy, today, display, headText = null, history = null) {
     return gatePolicy({
         text: policy.text,
         source: {
             path: display(policy.path),
-            sha256: sha256(policy.text),
+            sha256: sha256Hex(policy.text),
             source: policy.source,
             lastCommit: policy.lastCommit,
         },
@@ -78839,16 +78386,12 @@ async function readRunInputs(req) {
     }
     const display = req.displayPath ?? ((p) => p);
     const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
-    if (req.readThreads?.note !== undefined)
-        req.onNote?.(req.readThreads.note);
     const read = await readDataset({
         results: req.results,
         reviews: req.reviews,
         baseline: req.baseline,
         candidate: req.candidate,
         displayPath: display,
-        ...(req.readThreads?.ranges === undefined ? {} : { readRanges: req.readThreads.ranges }),
-        ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     });
     // The builder is garbage now: its held state goes before the evaluation allocates.
@@ -78932,7 +78475,6 @@ async function readRankInputs(req) {
         baseline: NO_PAIR[0],
         candidate: NO_PAIR[1],
         displayPath: display,
-        ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
         ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     }, req.models);
     const dataset = read.dataset;
@@ -78987,10 +78529,14 @@ const TOOL_VERSION = "0.1.0";
 
 
 
-/** accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. */
-function conclusionFor(verdict, onUnresolved) {
+/**
+ * accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. Under
+ * an expired policy with `on_expired: neutral` (`expiredNeutral`), a success is neutral instead:
+ * an expired policy never turns a check green, and never lets through what it would stop.
+ */
+function conclusionFor(verdict, onUnresolved, expiredNeutral = false) {
     if (verdict === "accept")
-        return "success";
+        return expiredNeutral ? "neutral" : "success";
     if (verdict === "reject")
         return "failure";
     return onUnresolved === "neutral" ? "neutral" : "failure";
@@ -79371,29 +78917,6 @@ function idOutputs(checkRunId, commentId) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
-
-
-/**
- * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
- * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
- * provenance, which is computed over the text and would no longer match the file.
- */
-function decodePolicyText(bytes, shownPath) {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if ((0,external_node_buffer_.isUtf8)(buffer))
-        return buffer.toString("utf8");
-    // The first byte where a lossy round trip differs is where the invalid sequence starts.
-    const back = Buffer.from(buffer.toString("utf8"), "utf8");
-    let i = 0;
-    while (i < buffer.length && buffer[i] === back[i])
-        i++;
-    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
-    throw new errors_InputError(`Invalid policy file ${shownPath}: 1 problem`, [
-        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
-    ]);
-}
-
 ;// CONCATENATED MODULE: ./src/core/report/report-json.ts
 /**
  * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
@@ -79541,147 +79064,27 @@ async function writeFileAtomic(path, data) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/base-policy.ts
+;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
+
+
 /**
- * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
- * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
- * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
- * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
- * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
- *
- * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
- * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
- * wrote itself. The policy must land on the base branch first, in its own reviewed change.
+ * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
+ * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
+ * provenance, which is computed over the text and would no longer match the file.
  */
-
-
-
-
-
-
-/** What is used of the contents API's answer: a directory's listing, or one entry with its content. */
-const ContentsAnswer = union([
-    array(object({ type: schemas_string(), path: schemas_string() })),
-    object({ type: schemas_string(), encoding: schemas_string().optional(), content: schemas_string().optional() }),
-]);
-/** What is used of the commits API's answer. */
-const CommitsAnswer = array(object({ sha: schemas_string() }));
-const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
-const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
-const FIX_UNUSABLE = "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
-async function base_policy_viaApi(req, deps) {
-    const octokit = deps.octokit;
-    if (!octokit)
-        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
-    try {
-        const data = checkAnswer(await octokit.rest.repos.getContent({
-            owner: req.owner,
-            repo: req.repo,
-            path: req.path,
-            ref: req.baseSha,
-        }), ContentsAnswer);
-        if (Array.isArray(data))
-            return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
-        if (data.type !== "file")
-            return { kind: "unknown", why: `${req.path} is a ${data.type} at the base commit` };
-        if (data.encoding !== "base64" || data.content === undefined)
-            return { kind: "unknown", why: `the contents API returned encoding ${String(data.encoding)}` };
-        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(data.content, "base64"), req.path) };
-    }
-    catch (error) {
-        if (error instanceof errors_InputError)
-            throw error;
-        if (error instanceof MalformedAnswerError)
-            return { kind: "unknown", why: `contents API: ${error.message}`, fix: FIX_UNUSABLE };
-        const status = httpStatus(error);
-        if (status === 404)
-            return { kind: "absent" };
-        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
-        // for a permission would send the user the wrong way.
-        const noAnswer = status === null || status >= 500 || isRateLimit(error);
-        return {
-            kind: "unknown",
-            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
-            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
-        };
-    }
-}
-async function base_policy_viaGit(req, deps) {
-    const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
-    if (has.code !== 0)
-        return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
-    const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
-    if (exists.code !== 0)
-        return { kind: "absent" };
-    const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
-    if (shown.code !== 0)
-        return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
-    return {
-        kind: "found",
-        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
-    };
-}
-async function lastCommit(req, deps) {
-    const octokit = deps.octokit;
-    if (octokit) {
-        try {
-            const commits = checkAnswer(await octokit.rest.repos.listCommits({
-                owner: req.owner,
-                repo: req.repo,
-                path: req.path,
-                sha: req.baseSha,
-                per_page: 1,
-            }), CommitsAnswer);
-            const sha = commits[0]?.sha;
-            if (sha !== undefined && COMMIT_SHA.test(sha))
-                return sha;
-        }
-        catch (error) {
-            deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
-        }
-    }
-    const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
-    const sha = res.stdout.trim();
-    return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
-}
-/** The base commit's policy text, where it came from and the commit that last changed it. */
-async function loadBasePolicy(req, deps) {
-    const subject = req.subject ?? "pull request";
-    if (!COMMIT_SHA.test(req.baseSha))
-        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
-    const short = req.baseSha.slice(0, 12);
-    let fetched = await base_policy_viaApi(req, deps);
-    let via = "contents API";
-    if (fetched.kind !== "found") {
-        // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
-        const api = fetched;
-        const git = await base_policy_viaGit(req, deps);
-        if (git.kind === "found") {
-            deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
-            fetched = git;
-            via = "git";
-        }
-        else if (git.kind === "absent") {
-            fetched = git;
-        }
-        else if (api.kind === "unknown") {
-            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
-                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
-        }
-    }
-    if (fetched.kind === "absent") {
-        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
-            `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
-            `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
-            `the token cannot read it: grant \`contents: read\`.)`);
-    }
-    if (fetched.kind !== "found")
-        throw new Error("unreachable");
-    return {
-        text: fetched.text,
-        source: `base commit ${req.baseSha} (${via})`,
-        lastCommit: await lastCommit(req, deps),
-    };
+function decodePolicyText(bytes, shownPath) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if ((0,external_node_buffer_.isUtf8)(buffer))
+        return buffer.toString("utf8");
+    // The first byte where a lossy round trip differs is where the invalid sequence starts.
+    const back = Buffer.from(buffer.toString("utf8"), "utf8");
+    let i = 0;
+    while (i < buffer.length && buffer[i] === back[i])
+        i++;
+    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
+    throw new errors_InputError(`Invalid policy file ${shownPath}: 1 problem`, [
+        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
+    ]);
 }
 
 ;// CONCATENATED MODULE: ./src/core/history/policy-log.ts
@@ -80456,8 +79859,8 @@ async function settleRace(req, createdId, deps) {
  */
 async function upsertStickyComment(req, deps) {
     const { octokit, retry, log } = deps;
-    const failure = (error, action) => {
-        warnFailure(deps, error, action, sticky_comment_PERMISSION);
+    const failure = (error, action, attempts = null) => {
+        warnFailure(deps, error, action, sticky_comment_PERMISSION, attempts);
         return { kind: "failed", id: null };
     };
     for (let attempt = 1;; attempt++) {
@@ -80504,96 +79907,13 @@ async function upsertStickyComment(req, deps) {
         catch (error) {
             const status = httpStatus(error);
             const retryable = !(error instanceof MalformedAnswerError) && (status === null || status >= 500);
-            if (!retryable || attempt > retry.retries)
-                return failure(error, existing ? "update the gate comment" : "create the gate comment");
+            // The wait before the next try is asked of the run's retry budget, as the client's are.
+            if (!retryable || attempt > retry.retries || retry.budget?.take(attempt * attempt) === false)
+                return failure(error, existing ? "update the gate comment" : "create the gate comment", attempt);
             log.debug(`writing the gate comment failed (${status ?? "no answer"}); listing again before try ${attempt + 1}`);
             await (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs(retry, attempt));
         }
     }
-}
-
-;// CONCATENATED MODULE: ./src/core/runs/sha256.ts
-/**
- * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as lowercase hex. The core may not import
- * node:crypto (it runs nowhere but pure code), and a run summary's digests are computed from the
- * report alone; the inputs are a few dozen short hex strings, so speed does not matter.
- */
-const K = new Uint32Array([
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2,
-]);
-function rotr(x, n) {
-    return (x >>> n) | (x << (32 - n));
-}
-function sha256Hex(text) {
-    const bytes = new TextEncoder().encode(text);
-    // Padding: 0x80, zeros, then the bit length as a 64-bit big-endian number.
-    const blocks = Math.ceil((bytes.length + 9) / 64);
-    const data = new Uint8Array(blocks * 64);
-    data.set(bytes);
-    data[bytes.length] = 0x80;
-    const view = new DataView(data.buffer);
-    const bits = bytes.length * 8;
-    view.setUint32(data.length - 8, Math.floor(bits / 0x100000000));
-    view.setUint32(data.length - 4, bits >>> 0);
-    const h = new Uint32Array([
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]);
-    const w = new Uint32Array(64);
-    for (let b = 0; b < blocks; b++) {
-        for (let t = 0; t < 16; t++)
-            w[t] = view.getUint32(b * 64 + t * 4);
-        for (let t = 16; t < 64; t++) {
-            const w15 = w[t - 15];
-            const w2 = w[t - 2];
-            const s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >>> 3);
-            const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
-            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-        }
-        let a = h[0];
-        let bb = h[1];
-        let c = h[2];
-        let d = h[3];
-        let e = h[4];
-        let f = h[5];
-        let g = h[6];
-        let hh = h[7];
-        for (let t = 0; t < 64; t++) {
-            const t1 = (hh +
-                (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
-                ((e & f) ^ (~e & g)) +
-                K[t] +
-                w[t]) |
-                0;
-            const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
-            hh = g;
-            g = f;
-            f = e;
-            e = (d + t1) | 0;
-            d = c;
-            c = bb;
-            bb = a;
-            a = (t1 + t2) | 0;
-        }
-        h[0] = h[0] + a;
-        h[1] = h[1] + bb;
-        h[2] = h[2] + c;
-        h[3] = h[3] + d;
-        h[4] = h[4] + e;
-        h[5] = h[5] + f;
-        h[6] = h[6] + g;
-        h[7] = h[7] + hh;
-    }
-    let hex = "";
-    for (const word of h)
-        hex += word.toString(16).padStart(8, "0");
-    return hex;
 }
 
 ;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
@@ -80603,7 +79923,6 @@ function sha256Hex(text) {
  * so remembering it in the sticky comment leaks nothing the comment does not show. The action
  * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.
  */
-
 
 /** The longest model_config a summary may carry (a model id is far shorter; the bound is for a hostile comment). */
 const RUN_SUMMARY_NAME_MAX = 500;
@@ -80643,14 +79962,14 @@ function parseRunSummary(value) {
  * "\n" (no files: the sha256 of the empty string). Sorted, so giving the same files in another
  * order is the same input.
  */
-function inputsDigest(fileDigests) {
+function inputsDigest(fileDigests, sha256Hex) {
     return sha256Hex([...fileDigests]
         .sort()
         .map((d) => `${d}\n`)
         .join(""));
 }
 /** The run that made `report`, on commit `headSha` (null outside a pull request). */
-function summaryOfReport(report, headSha) {
+function summaryOfReport(report, headSha, sha256Hex) {
     const p = report.provenance;
     const c = report.comparison;
     let reviewMax = null;
@@ -80662,8 +79981,8 @@ function summaryOfReport(report, headSha) {
         baseline: report.models.baseline.config,
         candidate: report.models.candidate.config,
         digests: {
-            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256)),
-            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256)),
+            results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), sha256Hex),
+            reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256), sha256Hex),
             policy: p.policy.sha256,
         },
         review_revision_max: reviewMax,
@@ -80690,6 +80009,7 @@ function summaryOfReport(report, headSha) {
  * only when its digest equals the block digest of one of the gate's own check runs; otherwise it
  * is shown marked as unverified and never used to decide, nor carried into the next block.
  */
+
 
 
 
@@ -80788,10 +80108,14 @@ const CheckRunsAnswer = object({
 /**
  * The gate's own check runs on `ref`, oldest first: every page of GET …/commits/{ref}/check-runs
  * with `check_name` and `filter=all`, kept when the name matches and the external_id is the
- * action's record. Throws on an API failure (the caller says it once).
+ * action's record. Each check run counts once, by its id: a run listed twice is one run, and a
+ * page that brings no run not seen before (GitHub answering the same page again, a broken
+ * pagination) ends the listing, with one warning when `log` is given. Throws on an API failure
+ * (the caller says it once).
  */
 async function listOwnCheckRuns(deps, target) {
     const out = [];
+    const ids = new Set();
     let seen = 0;
     for (let page = 1; page <= MAX_CHECK_RUN_PAGES; page++) {
         const res = await deps.octokit.rest.checks.listForRef({
@@ -80804,12 +80128,22 @@ async function listOwnCheckRuns(deps, target) {
             page,
         });
         const answer = checkAnswer(res, CheckRunsAnswer);
+        let added = 0;
         for (const run of answer.check_runs) {
+            if (ids.has(run.id))
+                continue;
+            ids.add(run.id);
+            added += 1;
             if (run.name !== target.checkName)
                 continue;
             const record = parseExternalId(run.external_id);
             if (record !== null)
                 out.push({ id: run.id, ...record });
+        }
+        if (answer.check_runs.length > 0 && added === 0) {
+            deps.log?.warning(`GitHub answered page ${page} of the check runs on ${target.ref} with check runs already listed ` +
+                "(a repeated page: its pagination is broken): the listing stops there, each check run counted once.");
+            break;
         }
         seen += answer.check_runs.length;
         if (answer.check_runs.length === 0 || seen >= answer.total_count)
@@ -80889,8 +80223,9 @@ async function blockVerified(reading, onHead, req, deps) {
         return false;
     }
 }
+/** The 16-hex results digest a check run's external_id records (RunSummary.digests.results, cut). */
 function digest16(fileDigests) {
-    return inputsDigest(fileDigests).slice(0, 16);
+    return inputsDigest(fileDigests, sha256Hex).slice(0, 16);
 }
 /**
  * The earlier runs on the head commit as the `reruns` check sees them: which had other results,
@@ -81164,14 +80499,14 @@ function changesSinceLastRun(previous, current) {
  * `report` (made by runGate from `dataset`) with what changed since `previous`. The key keeps its
  * place in the report (build-report.ts writes it as null).
  */
-function withSinceLastRun(report, dataset, headSha, previous) {
+function withSinceLastRun(report, dataset, headSha, previous, sha256Hex) {
     const asOf = report.provenance.as_of_review;
     // runGate decided on this view; it is the same Dataset when no --as-of-review was given.
     const view = asOf === null ? dataset : datasetAsOfReview(dataset, asOf);
     const since = changesSinceLastRun(previous, {
         dataset: view,
         report,
-        summary: summaryOfReport(report, headSha),
+        summary: summaryOfReport(report, headSha, sha256Hex),
     });
     return { ...report, since_last_run: since };
 }
@@ -81184,6 +80519,7 @@ function withSinceLastRun(report, dataset, headSha, previous) {
  * and its Dataset can be compared task by task. The CLI's `--since-*` flags and the action (the
  * previous run's files at its head commit) call it.
  */
+
 
 
 
@@ -81207,7 +80543,7 @@ async function readPreviousRun(current, files) {
     const report = runGate(inputs.dataset, inputs.policy, inputs.options);
     const asOf = inputs.options.asOfReview;
     return {
-        summary: summaryOfReport(report, files.headSha),
+        summary: summaryOfReport(report, files.headSha, sha256Hex),
         dataset: asOf === null ? inputs.dataset : datasetAsOfReview(inputs.dataset, asOf),
     };
 }
@@ -81219,6 +80555,7 @@ async function readPreviousRun(current, files) {
  * key `runs` are settled with the verdict; the record and the block are written by the GitHub
  * phase (src/action/run.ts) after it.
  */
+
 
 
 
@@ -81274,6 +80611,7 @@ function decideWithRuns(decide, earlier, mode, resultsFiles, headSha) {
         mode,
         unavailable: read === null ? earlier.why : read.unavailable,
         earlier: read?.onHead == null ? [] : earlierRunsOnHead(read.onHead, resultsFiles, mode),
+        current: digest16(resultsFiles),
     };
     const check = rerunsCheck(findings);
     const gated = decide(check === null ? [] : [check.check]);
@@ -81291,7 +80629,7 @@ function decideWithRuns(decide, earlier, mode, resultsFiles, headSha) {
             ],
         }
         : gated;
-    const summary = summaryOfReport(decided, headSha);
+    const summary = summaryOfReport(decided, headSha, sha256Hex);
     const block = read?.block ?? null;
     const verified = read?.verified === true && block !== null;
     const remembered = block?.runs ?? [];
@@ -81344,7 +80682,7 @@ async function withActionSinceLastRun(req, deps) {
         deps.log.info(unavailable === null
             ? `Since the last run: compared task by task with the run on ${sha ?? "?"}.`
             : `Since the last run: figures only (${unavailable}).`);
-        return withSinceLastRun(req.report, req.dataset, headSha, { summary: previous, dataset, unavailable });
+        return withSinceLastRun(req.report, req.dataset, headSha, { summary: previous, dataset, unavailable }, sha256Hex);
     };
     if (sha === null || req.ctx.repo === null)
         return done(null, "the previous run names no commit");
@@ -81401,19 +80739,17 @@ async function withActionSinceLastRun(req, deps) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/run.ts
+;// CONCATENATED MODULE: ./src/action/base-policy.ts
 /**
- * The action, start to finish. Everything from outside (inputs, environment, GitHub, git, the
- * runner's summary and outputs) comes in through `ActionDeps`, so this is testable without a
- * runner; src/index.ts wires the real ones and is the single error boundary.
+ * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
+ * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
+ * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
+ * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
+ * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
  *
- * Order matters: the verdict reaches the job summary and the step outputs before any GitHub write,
- * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
- * the comment, never the verdict. The reads before the verdict (the base policy and files, and
- * this gate's earlier runs, src/action/runs-phase.ts) each fail as one warning; under `reruns:
- * fail | pool` an unreadable history keeps the verdict from accept. Nothing here fails the step: a user error is thrown (an
- * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
- * that could not be written), for the entry point to act on.
+ * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
+ * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
+ * wrote itself. The policy must land on the base branch first, in its own reviewed change.
  */
 
 
@@ -81421,89 +80757,147 @@ async function withActionSinceLastRun(req, deps) {
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
-function whereTheVerdictIs(d) {
-    const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter((p) => p !== null);
-    if (places.length > 0)
-        return `The verdict is in ${places.join(" and ")}.`;
-    return d.reportFile ? "The verdict is in the report file." : "The verdict is only in this log.";
-}
-/** The same for a run that stopped with an input or policy error. */
-function whereTheErrorIs(summaryWritten) {
-    return summaryWritten
-        ? "No verdict: the error is in the job summary."
-        : "No verdict: the error is in this log.";
-}
-/** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
-function renderWithinBytes(render, maxBytes) {
-    let maxLength = maxBytes;
-    for (let i = 0; i < 20; i++) {
-        const md = render(maxLength);
-        const bytes = Buffer.byteLength(md, "utf8");
-        if (bytes <= maxBytes)
-            return md;
-        maxLength = Math.max(0, Math.floor((maxLength * maxBytes) / bytes) - 64);
+/** What is used of the contents API's answer: a directory's listing, or one entry with its content. */
+const ContentsAnswer = union([
+    array(object({ type: schemas_string(), path: schemas_string() })),
+    object({ type: schemas_string(), encoding: schemas_string().optional(), content: schemas_string().optional() }),
+]);
+/** What is used of the commits API's answer. */
+const CommitsAnswer = array(object({ sha: schemas_string() }));
+const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
+const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+const FIX_UNUSABLE = "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+async function base_policy_viaApi(req, deps) {
+    const octokit = deps.octokit;
+    if (!octokit)
+        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
+    try {
+        const data = checkAnswer(await octokit.rest.repos.getContent({
+            owner: req.owner,
+            repo: req.repo,
+            path: req.path,
+            ref: req.baseSha,
+        }), ContentsAnswer);
+        if (Array.isArray(data))
+            return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
+        if (data.type !== "file")
+            return { kind: "unknown", why: `${req.path} is a ${data.type} at the base commit` };
+        if (data.encoding !== "base64" || data.content === undefined)
+            return { kind: "unknown", why: `the contents API returned encoding ${String(data.encoding)}` };
+        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(data.content, "base64"), req.path) };
     }
-    return render(0);
+    catch (error) {
+        if (error instanceof errors_InputError)
+            throw error;
+        if (error instanceof MalformedAnswerError)
+            return { kind: "unknown", why: `contents API: ${error.message}`, fix: FIX_UNUSABLE };
+        const status = httpStatus(error);
+        if (status === 404)
+            return { kind: "absent" };
+        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
+        // for a permission would send the user the wrong way.
+        const noAnswer = status === null || status >= 500 || isRateLimit(error);
+        return {
+            kind: "unknown",
+            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
+            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
+        };
+    }
 }
+async function base_policy_viaGit(req, deps) {
+    const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
+    if (has.code !== 0)
+        return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
+    const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
+    if (exists.code !== 0)
+        return { kind: "absent" };
+    const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
+    if (shown.code !== 0)
+        return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
+    return {
+        kind: "found",
+        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
+    };
+}
+async function lastCommit(req, deps) {
+    const octokit = deps.octokit;
+    if (octokit) {
+        try {
+            const commits = checkAnswer(await octokit.rest.repos.listCommits({
+                owner: req.owner,
+                repo: req.repo,
+                path: req.path,
+                sha: req.baseSha,
+                per_page: 1,
+            }), CommitsAnswer);
+            const sha = commits[0]?.sha;
+            if (sha !== undefined && COMMIT_SHA.test(sha))
+                return sha;
+        }
+        catch (error) {
+            deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
+        }
+    }
+    const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
+    const sha = res.stdout.trim();
+    return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
+}
+/** The base commit's policy text, where it came from and the commit that last changed it. */
+async function loadBasePolicy(req, deps) {
+    const subject = req.subject ?? "pull request";
+    if (!COMMIT_SHA.test(req.baseSha))
+        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
+    const short = req.baseSha.slice(0, 12);
+    let fetched = await base_policy_viaApi(req, deps);
+    let via = "contents API";
+    if (fetched.kind !== "found") {
+        // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
+        const api = fetched;
+        const git = await base_policy_viaGit(req, deps);
+        if (git.kind === "found") {
+            deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
+            fetched = git;
+            via = "git";
+        }
+        else if (git.kind === "absent") {
+            fetched = git;
+        }
+        else if (api.kind === "unknown") {
+            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
+                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
+        }
+    }
+    if (fetched.kind === "absent") {
+        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
+            `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
+            `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
+            `the token cannot read it: grant \`contents: read\`.)`);
+    }
+    if (fetched.kind !== "found")
+        throw new Error("unreachable");
+    return {
+        text: fetched.text,
+        source: `base commit ${req.baseSha} (${via})`,
+        lastCommit: await lastCommit(req, deps),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/base-commit.ts
 /**
- * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
- * policy change (the report without its provenance and append_only_base, which name files and versions,
- * not results, and without `runs`, which grows on every run: a re-run with the same figures leaves
- * the comment as it is).
+ * What the base commit decides before the verdict: which commit's policy decides (the pull
+ * request's or the merge group's base, else the checkout's file), that policy's text with the
+ * change's own version beside it for the diff, and the base versions of the results and reviews
+ * files for the append-only check. Shared by evaluate (run.ts) and rank mode (rank-run.ts).
  */
-function reportDigest(report) {
-    // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
-    // since_last_run describes the step from the previous run, so it differs on every run even when
-    // the report does not: with it, `comment: on-change` would post after every re-run of the same inputs.
-    const shown = JSON.stringify(report, (key, value) => key === "provenance" || key === "append_only_base" || key === "since_last_run" || key === "runs"
-        ? undefined
-        : value);
-    return (0,external_node_crypto_.createHash)("sha256").update(shown, "utf8").digest("hex");
-}
-/**
- * The sticky comment body: the marker, the hidden key and digest lines, then the report, within
- * GitHub's limit.
- */
-function commentBody(report, title, key, runsBlock) {
-    const digest = reportDigest(report);
-    // The run-history block (src/action/run-history.ts) rides in the hidden header, inside the limit.
-    const header = commentHeader(key, digest) + (runsBlock === undefined ? "" : `\n${runsBlock}`);
-    const md = renderMarkdown(report, {
-        marker: true,
-        title,
-        maxLength: COMMENT_BODY_MAX - (header.length - COMMENT_MARKER.length),
-    });
-    if (!md.startsWith(COMMENT_MARKER))
-        throw new Error("the comment rendering does not start with the marker");
-    return { body: header + md.slice(COMMENT_MARKER.length), digest };
-}
-/** One plain-text line for the check run title and the log: verdict, margin, failing checks (nothing untrusted). */
-function headlineText(report) {
-    return checkRunTitle(report);
-}
+
+
+
+
+
+
+
+
+/** Paths as messages show them: relative to the workspace (or its real path) when inside it. */
 function makeDisplayPath(workspace) {
     const roots = [workspace];
     try {
@@ -81633,6 +81027,108 @@ async function baseVersions(inputs, ctx, octokit, deps) {
         globs: inputs.globs,
         display: makeDisplayPath(ctx.workspace),
     }, { octokit, git: deps.git, gitToFile: deps.gitToFile, log: deps.log });
+}
+
+;// CONCATENATED MODULE: ./src/action/run.ts
+/**
+ * The action, start to finish. Everything from outside (inputs, environment, GitHub, git, the
+ * runner's summary and outputs) comes in through `ActionDeps`, so this is testable without a
+ * runner; src/index.ts wires the real ones and is the single error boundary.
+ *
+ * Order matters: the verdict reaches the job summary and the step outputs before any GitHub write,
+ * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
+ * the comment, never the verdict. The reads before the verdict (the base policy and files, and
+ * this gate's earlier runs, src/action/runs-phase.ts) each fail as one warning; under `reruns:
+ * fail | pool` an unreadable history keeps the verdict from accept. Nothing here fails the step: a user error is thrown (an
+ * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
+ * that could not be written), for the entry point to act on.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// Rank mode (rank-run.ts) takes these from here.
+
+
+/** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
+function whereTheVerdictIs(d) {
+    const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter((p) => p !== null);
+    if (places.length > 0)
+        return `The verdict is in ${places.join(" and ")}.`;
+    return d.reportFile ? "The verdict is in the report file." : "The verdict is only in this log.";
+}
+/** The same for a run that stopped with an input or policy error. */
+function whereTheErrorIs(summaryWritten) {
+    return summaryWritten
+        ? "No verdict: the error is in the job summary."
+        : "No verdict: the error is in this log.";
+}
+/** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
+function renderWithinBytes(render, maxBytes) {
+    let maxLength = maxBytes;
+    for (let i = 0; i < 20; i++) {
+        const md = render(maxLength);
+        const bytes = Buffer.byteLength(md, "utf8");
+        if (bytes <= maxBytes)
+            return md;
+        maxLength = Math.max(0, Math.floor((maxLength * maxBytes) / bytes) - 64);
+    }
+    return render(0);
+}
+/**
+ * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
+ * policy change (the report without its provenance and append_only_base, which name files and versions,
+ * not results, and without `runs`, which grows on every run: a re-run with the same figures leaves
+ * the comment as it is).
+ */
+function reportDigest(report) {
+    // append_only_base, like provenance, names files and the base commit; the check's result is in checks.
+    // since_last_run describes the step from the previous run, so it differs on every run even when
+    // the report does not: with it, `comment: on-change` would post after every re-run of the same inputs.
+    const shown = JSON.stringify(report, (key, value) => key === "provenance" || key === "append_only_base" || key === "since_last_run" || key === "runs"
+        ? undefined
+        : value);
+    return (0,external_node_crypto_.createHash)("sha256").update(shown, "utf8").digest("hex");
+}
+/**
+ * The sticky comment body: the marker, the hidden key and digest lines, then the report, within
+ * GitHub's limit.
+ */
+function commentBody(report, title, key, runsBlock) {
+    const digest = reportDigest(report);
+    // The run-history block (src/action/run-history.ts) rides in the hidden header, inside the limit.
+    const header = commentHeader(key, digest) + (runsBlock === undefined ? "" : `\n${runsBlock}`);
+    const md = renderMarkdown(report, {
+        marker: true,
+        title,
+        maxLength: COMMENT_BODY_MAX - (header.length - COMMENT_MARKER.length),
+    });
+    if (!md.startsWith(COMMENT_MARKER))
+        throw new Error("the comment rendering does not start with the marker");
+    return { body: header + md.slice(COMMENT_MARKER.length), digest };
+}
+/** One plain-text line for the check run title and the log: verdict, margin, failing checks (nothing untrusted). */
+function headlineText(report) {
+    return checkRunTitle(report);
 }
 /** Problems located in the policy file, as check run annotations. */
 function policyAnnotations(error, policyPath) {
@@ -81838,81 +81334,103 @@ function describeRun(ctx, inputs) {
     parts.push(`policy ${inputs.policy.repoPath}`);
     return `Gate run: ${parts.join("; ")}.`;
 }
+/** The "Inputs" phase: the run's context and inputs read and checked, the client, the pull request confirmed. */
+async function inputsPhase(deps) {
+    const { log } = deps;
+    let ctx;
+    let inputs;
+    try {
+        ctx = readRunContext(deps.env, deps.cwd);
+        inputs = readInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null);
+    }
+    catch (error) {
+        // No verdict without them, but the summary can still say why.
+        if (error instanceof errors_InputError)
+            await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME));
+        throw error;
+    }
+    log.info(describeRun(ctx, inputs));
+    for (const warning of ctx.warnings)
+        log.warning(warning);
+    if (inputs.pullRequest !== null && ctx.workflowRun === null)
+        log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
+    // report-path must not replace an input or a device: found before anything is read; the
+    // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
+    const reportProblem = outputTargetProblem(inputs.reportPath, [
+        ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
+        { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
+    ]);
+    const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
+    if (octokit === null) {
+        log.info(inputs.token === ""
+            ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
+            : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).");
+    }
+    if (ctx.workflowRun !== null) {
+        try {
+            if (ctx.repo === null)
+                throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
+            const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, log });
+            ctx = { ...ctx, pullRequest: confirmed };
+        }
+        catch (error) {
+            if (error instanceof errors_InputError)
+                await reportInputError(error, inputs, ctx, octokit, deps);
+            throw error;
+        }
+    }
+    return { ctx, inputs, octokit, reportProblem };
+}
+/** The "Policy" phase: the policy that decides, and its recent history when the change edits it. */
+async function policyPhase(inputs, ctx, octokit, deps) {
+    const { log } = deps;
+    const chosen = await choosePolicy(inputs, ctx, octokit, deps);
+    log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
+        `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`);
+    // The base policy's recent history from git, for the policy section (issue #14).
+    const history = chosen.historyRev === null
+        ? null
+        : await recentPolicyHistory({
+            workspace: ctx.workspace,
+            path: inputs.policy.repoPath,
+            rev: chosen.historyRev,
+            today: deps.today,
+            git: deps.git,
+        });
+    if (history !== null)
+        log.info(history.unavailable === null
+            ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
+            : `Policy history not available: ${history.unavailable}.`);
+    return { ...chosen, history };
+}
+/** The "Verdict" phase: the job summary, the step outputs, the log and the report file, before any GitHub call. */
+async function deliverVerdict(report, inputs, reportProblem, deps) {
+    const { log } = deps;
+    const summary = renderWithinBytes((maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }), STEP_SUMMARY_MAX_BYTES);
+    const summaryWritten = await deps.writeSummary(summary);
+    let outputsSet = true;
+    for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
+        outputsSet = deps.setOutput(name, value) && outputsSet;
+    log.info(`${headlineText(report)}.`);
+    for (const reason of report.reasons.slice(0, 10))
+        log.info(`  ${reason}`);
+    for (const warning of report.warnings)
+        log.warning(warning);
+    const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+    return { summary: summaryWritten, outputs: outputsSet, reportFile };
+}
 /**
  * Runs the action. Throws InputError for user errors (after reporting them where it can). The
  * log is folded by phase: inputs, policy, reading, verdict, GitHub.
  */
 async function runAction(deps) {
     const { log } = deps;
-    const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", async () => {
-        let ctx;
-        let inputs;
-        try {
-            ctx = readRunContext(deps.env, deps.cwd);
-            inputs = readInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null);
-        }
-        catch (error) {
-            // No verdict without them, but the summary can still say why.
-            if (error instanceof errors_InputError)
-                await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME));
-            throw error;
-        }
-        log.info(describeRun(ctx, inputs));
-        for (const warning of ctx.warnings)
-            log.warning(warning);
-        if (inputs.pullRequest !== null && ctx.workflowRun === null)
-            log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
-        // report-path must not replace an input or a device: found before anything is read; the
-        // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
-        const reportProblem = outputTargetProblem(inputs.reportPath, [
-            ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
-            { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
-        ]);
-        const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
-        if (octokit === null) {
-            log.info(inputs.token === ""
-                ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
-                : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).");
-        }
-        if (ctx.workflowRun !== null) {
-            try {
-                if (ctx.repo === null)
-                    throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
-                const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, log });
-                ctx = { ...ctx, pullRequest: confirmed };
-            }
-            catch (error) {
-                if (error instanceof errors_InputError)
-                    await reportInputError(error, inputs, ctx, octokit, deps);
-                throw error;
-            }
-        }
-        return { ctx, inputs, octokit, reportProblem };
-    });
+    const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", () => inputsPhase(deps));
     const displayPath = makeDisplayPath(ctx.workspace);
     let report;
     let history;
     try {
-        const policy = await log.group("Policy", async () => {
-            const chosen = await choosePolicy(inputs, ctx, octokit, deps);
-            log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
-                `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`);
-            // The base policy's recent history from git, for the policy section (issue #14).
-            const history = chosen.historyRev === null
-                ? null
-                : await recentPolicyHistory({
-                    workspace: ctx.workspace,
-                    path: inputs.policy.repoPath,
-                    rev: chosen.historyRev,
-                    today: deps.today,
-                    git: deps.git,
-                });
-            if (history !== null)
-                log.info(history.unavailable === null
-                    ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
-                    : `Policy history not available: ${history.unavailable}.`);
-            return { ...chosen, history };
-        });
+        const policy = await log.group("Policy", () => policyPhase(inputs, ctx, octokit, deps));
         const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
         // Read only, before the verdict: the writes stay in the GitHub phase after it.
         const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
@@ -81937,17 +81455,13 @@ async function runAction(deps) {
                 today: deps.today,
                 toolVersion: TOOL_VERSION,
                 displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-                ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
                 ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-                onNote: (message) => {
-                    log.debug(message);
-                },
             };
             const gateInputs = await readRunInputs(request);
             const decided = decideWithRuns((extraChecks) => runGate(gateInputs.dataset, gateInputs.policy, { ...gateInputs.options, extraChecks }), earlier, gateInputs.policy.policy.reruns, gateInputs.dataset.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), ctx.sha);
             const gated = decided.report;
             const files = gated.provenance.inputs.length;
-            log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
+            log.info(`Read ${words_plural(gated.provenance.rows_read, "row")} from ${words_plural(files, "file")}.`);
             // What changed since the last run: the newest verified row of the history, read again.
             const withSince = await withActionSinceLastRun({
                 report: gated,
@@ -81969,22 +81483,9 @@ async function runAction(deps) {
         throw error;
     }
     // The verdict reaches the summary, the outputs and the report file before any GitHub call.
-    const delivery = await log.group("Verdict", async () => {
-        const summary = renderWithinBytes((maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }), STEP_SUMMARY_MAX_BYTES);
-        const summaryWritten = await deps.writeSummary(summary);
-        let outputsSet = true;
-        for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
-            outputsSet = deps.setOutput(name, value) && outputsSet;
-        log.info(`${headlineText(report)}.`);
-        for (const reason of report.reasons.slice(0, 10))
-            log.info(`  ${reason}`);
-        for (const warning of report.warnings)
-            log.warning(warning);
-        const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
-        return { summary: summaryWritten, outputs: outputsSet, reportFile };
-    });
+    const delivery = await log.group("Verdict", () => deliverVerdict(report, inputs, reportProblem, deps));
     const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub({
-        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
+        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved, report.provenance.policy.expired && report.provenance.policy.on_expired === "neutral"),
         title: headlineText(report),
         checkText: () => renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
         comment: () => commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine),
@@ -82013,6 +81514,7 @@ async function runAction(deps) {
  * ranking", so an evaluate gate and a rank gate on one pull request keep one comment each).
  * Nothing here fails the step: a user error is thrown, a verdict is returned with what fails it.
  */
+
 
 
 
@@ -82147,11 +81649,7 @@ async function runRankAction(deps) {
                 models: inputs.rank.models,
                 today: deps.today,
                 displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-                ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
                 ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-                onNote: (message) => {
-                    log.debug(message);
-                },
             });
             const ranked = runRank(read.data, read.policy, {
                 reference,
@@ -82159,7 +81657,7 @@ async function runRankAction(deps) {
                 toolVersion: TOOL_VERSION,
                 appendOnly: read.appendOnly,
             });
-            log.info(`Read ${ranked.provenance.rows_read} rows in ${ranked.provenance.passes} passes.`);
+            log.info(`Read ${words_plural(ranked.provenance.rows_read, "row")} in ${words_plural(ranked.provenance.passes, "pass", "passes")}.`);
             // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
             const edited = policy.headText === null
                 ? []
@@ -82229,84 +81727,22 @@ function runGateAction(deps) {
     return runAction(deps);
 }
 
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./src/read/read-threads.ts
+;// CONCATENATED MODULE: ./src/read/retired-read-settings.ts
 /**
- * Which worker threads a bundle reads large results files with: the range-worker.js built next
- * to it (src/range-worker.ts). By default the main thread reads, scans and builds (the byte
- * scanner, rows/row-scanner.ts) while a hash thread computes the file's SHA-256; a plain results file
- * of at least AUTO_RANGE_MIN_BYTES is read in 2 byte ranges when the machine has two cores or
- * more (range-read.ts): the main thread reads the first range and hashes the file,
- * a range worker the second, each into builder state of its own, merged in range order; no line
- * or row crosses threads, and the report is the same byte for byte. Below
- * AUTO_RANGE_LEAN_BELOW_BYTES a range worker that holds (or, from its first 8 MiB, would hold)
- * more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids gives its range back to the main thread, as
- * one past 65,536 tasks always does: merging what such a range holds costs more than reading it
- * here. The figures are in BENCHMARKS.md.
- *
- * MODEL_GATE_READ_RANGES=N (2 to MAX_READ_RANGES) reads a plain results file of at least
- * DEFAULT_RANGE_MIN_BYTES in N ranges, with no attempt-id limit; `0` or `1` reads every file
- * whole.
- *
- * MODEL_GATE_PARSE_THREADS started a parse pool (worker threads parsing lines the main thread
- * split), which cost more than it saved once the byte scanner read rows on the main thread; it
- * was removed. A value set is no longer read: the read is the default one, and a debug note says
- * so.
+ * Environment variables that chose how earlier builds read large exports, and no longer do. Every
+ * file is now read whole, and hashed, on the main thread: the parse pool (MODEL_GATE_PARSE_THREADS)
+ * and the byte-range workers (MODEL_GATE_READ_RANGES) were removed because they did not pay on the
+ * two-core machines the gate runs on (BENCHMARKS.md). A value still set changes nothing: the bundles say so in their debug
+ * output (MODEL_GATE_DEBUG=1 for the CLI, the step debug log for the action), so that a setting
+ * that stopped working is not silently taken for one that works.
  */
-
-
-
-const RANGE_WORKER_FILE = "range-worker.js";
-const MAX_READ_RANGES = 8;
-/** Without MODEL_GATE_READ_RANGES, plain results files this large are read in 2 ranges. */
-const AUTO_RANGE_MIN_BYTES = 256 * 1024 ** 2;
-/**
- * ... and below this size a range worker holding more than AUTO_RANGE_MAX_ATTEMPT_IDS attempt ids
- * leaves its range to the main thread: merging them costs memory, and at this size memory comes
- * first. 640 Ki ids is the worker's share of a 10⁶-row export whose every row is an attempt of a
- * compared model (the bench's deep-attempts shape); more is given back. From 1 GiB, speed comes
- * first.
- */
-const AUTO_RANGE_LEAN_BELOW_BYTES = 1024 ** 3;
-const AUTO_RANGE_MAX_ATTEMPT_IDS = 640 * 1024;
-function read_threads_count(raw) {
-    return raw !== undefined && /^\d{1,2}$/.test(raw) ? Number(raw) : undefined;
-}
-/**
- * Options for the bundle at `bundleUrl` (its import.meta.url); undefined when there is no
- * range-worker.js next to it (running from source, as the tests do).
- */
-function bundledReadThreads(bundleUrl, env, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
-    const script = new URL(RANGE_WORKER_FILE, bundleUrl);
-    if (script.protocol !== "file:" || !(0,external_node_fs_namespaceObject.existsSync)((0,external_node_url_.fileURLToPath)(script)))
-        return undefined;
-    const parseThreads = env["MODEL_GATE_PARSE_THREADS"];
-    const note = parseThreads === undefined || parseThreads === ""
-        ? undefined
-        : `MODEL_GATE_PARSE_THREADS is no longer read (the parse pool was removed: it cost more than it ` +
-            `saved); reading as without it`;
-    const given = env["MODEL_GATE_READ_RANGES"];
-    // (Any value given, even one not understood, is the user's choice: only an unset one is ours.)
-    const auto = (given === undefined || given === "") && cores >= 2;
-    const ranges = auto ? 2 : Math.min(read_threads_count(given) ?? 0, MAX_READ_RANGES);
-    return {
-        ...(ranges < 2
-            ? {}
-            : {
-                ranges: {
-                    script,
-                    ranges,
-                    ...(auto
-                        ? {
-                            minBytes: AUTO_RANGE_MIN_BYTES,
-                            attemptLimit: { ids: AUTO_RANGE_MAX_ATTEMPT_IDS, belowBytes: AUTO_RANGE_LEAN_BELOW_BYTES },
-                        }
-                        : {}),
-                },
-            }),
-        ...(note === undefined ? {} : { note }),
-    };
+const RETIRED = [
+    { name: "MODEL_GATE_READ_RANGES", why: "reading in byte ranges was removed: it did not pay on two cores" },
+    { name: "MODEL_GATE_PARSE_THREADS", why: "the parse pool was removed: it cost more than it saved" },
+];
+/** One debug note for each retired setting given a value in `env`, in a fixed order. */
+function retiredReadSettingNotes(env) {
+    return RETIRED.filter(({ name }) => (env[name] ?? "") !== "").map(({ name, why }) => `${name} is no longer read (${why}); reading as without it`);
 }
 
 ;// CONCATENATED MODULE: external "node:v8"
@@ -82364,6 +81800,8 @@ function fullCollectionFor(env) {
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
 ;// CONCATENATED MODULE: ./src/source-mapped-stack.ts
 // Maps the frames of a stack trace that point into a bundle (dist/*.js) back to src/ through the
 // bundle's source map (dist/*.js.map, written by scripts/package.mjs). Node applies source maps
@@ -82421,8 +81859,9 @@ function readMap(url) {
 
 
 /**
- * Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between retries (and a rate limit's),
- * MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
+ * The run's retry settings: one RetryBudget for every GitHub call of the run (a dead API costs
+ * seconds, docs/action.md). Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between
+ * retries (and a rate limit's), MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
  */
 function retrySettings(env) {
     const number = (name) => {
@@ -82433,6 +81872,7 @@ function retrySettings(env) {
         ...DEFAULT_RETRY,
         baseDelayMs: number("MODEL_GATE_RETRY_BASE_MS") ?? DEFAULT_RETRY.baseDelayMs,
         writeSpacingMs: number("MODEL_GATE_WRITE_SPACING_MS") ?? DEFAULT_RETRY.writeSpacingMs,
+        budget: new RetryBudget(RETRY_BUDGET_UNITS),
     };
 }
 /** A GitHub call that never answers must not hold the job until its 6-hour timeout. */
@@ -82513,7 +81953,8 @@ async function main() {
         runnerProblems.add(variable);
         log.error(message);
     };
-    const readThreads = bundledReadThreads(import.meta.url, process.env);
+    for (const note of retiredReadSettingNotes(process.env))
+        log.debug(note);
     const collectGarbage = fullCollectionFor(process.env);
     const retry = retrySettings(process.env);
     let outcome;
@@ -82566,7 +82007,6 @@ async function main() {
             gitToFile: gitToFile,
             retry,
             today: new Date().toISOString().slice(0, 10),
-            ...(readThreads === undefined ? {} : { readThreads }),
             ...(collectGarbage === undefined ? {} : { collectGarbage }),
         });
         outcome = { kind: "result", result };

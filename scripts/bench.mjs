@@ -18,16 +18,14 @@
 //                          [--seed-script ../shared/seed/seed_sensitivity.py] [--no-seed] [--regen]
 //                          [--presets generator,wide-evidence,many-tasks,deep-attempts] [--no-presets]
 //                          [--no-duckdb] [--no-whole-gate] [--big] [--blank] [--markdown FILE]
-//    The presets (issue 15) are the shapes of export at 10⁶ rows, each timed as gate default,
-//    gate read in 2 ranges (MODEL_GATE_READ_RANGES=2), seed and DuckDB (read_json +
-//    docs/warehouse.md's SQL), runs alternating.
+//    The presets (issue 15) are the shapes of export at 10⁶ rows, each timed as gate, seed and
+//    DuckDB (read_json + docs/warehouse.md's SQL), runs alternating.
 //    --baseline-cli times another build of the gate (e.g. an earlier commit's dist/cli.js, with
-//    its worker scripts beside it) side by side in the same run: on the presets (default and
-//    2 ranges), the 10⁶-row .gz and aggregated files and the whole gate, alternating with this
+//    any worker scripts of its own beside it) side by side in the same run, with its defaults: on
+//    the presets, the 10⁶-row .gz and aggregated files and the whole gate, alternating with this
 //    build's runs, and checks that both print the same report byte for byte; the tables get its
 //    columns and the ratios, and the targets the issue-28 one (within 10% of its time and peak
-//    RSS on every shape at 10⁶ rows). --big adds 10⁷ rows of two
-//    shapes (the default, which reads them in 2 ranges, and read whole), one at a time (in a temp dir, deleted):
+//    RSS on every shape at 10⁶ rows). --big adds 10⁷ rows of two shapes, one at a time (in a temp dir, deleted):
 //    the generator's (~6 GB) and the issue's ~3.3 GB one (wide-evidence scaled to 50,000 tasks);
 //    --blank times 2 GiB of blank lines inflated from gzip against inflating alone.
 //    The whole-gate run (issue 11; --no-whole-gate skips it) gates 10⁶ tasks × 2 models × 1
@@ -114,19 +112,16 @@ function snapshot(source, name, workers) {
   mkdirSync(join(out, name), { recursive: true });
   const copy = join(out, name, "cli.js");
   copyFileSync(source, copy);
-  // The CLI starts the workers found next to it (src/read/read-threads.ts): copy them too, or the
-  // snapshot would read on the main thread only (every run "in ranges" a sequential read).
+  // An earlier build starts the worker scripts found next to it: copied too, or the snapshot
+  // would not read as that build reads.
   for (const worker of workers) {
     const workerSource = join(dirname(source), worker);
     if (existsSync(workerSource)) copyFileSync(workerSource, join(out, name, worker));
-    else if (worker === "range-worker.js")
-      log(`${workerSource} not found: ${name} reads on its main thread only`);
   }
   writeFileSync(join(out, name, "package.json"), '{ "type": "module" }\n');
   return copy;
 }
-const cli = snapshot(cliSource, "gate", ["range-worker.js"]);
-// (An earlier build may start a parse worker too, when asked: copied if it is there.)
+const cli = snapshot(cliSource, "gate", []);
 const baselineCli =
   args["baseline-cli"] === undefined
     ? undefined
@@ -178,10 +173,10 @@ const PY_RSS =
   "    open(os.environ['BENCH_RSS_FILE'], 'w').write(str(kb))\n";
 
 /** Runs one command; returns wall seconds, peak RSS in KiB (or null) and the child's output. */
-function measure(kind, file, extra = [], extraEnv = {}) {
+function measure(kind, file, extra = []) {
   let command;
   let argv;
-  const env = { ...process.env, BENCH_RSS_FILE: rssFile, ...extraEnv };
+  const env = { ...process.env, BENCH_RSS_FILE: rssFile };
   if (kind === "gate" || kind === "baseline") {
     argv = [kind === "gate" ? cli : baselineCli, "evaluate", "--results", file, ...extra];
     command = process.execPath;
@@ -313,11 +308,6 @@ on_unresolved: fail
 `;
 const policy = join(out, "policy.yaml");
 writeFileSync(policy, POLICY);
-// Range reading asked for (MODEL_GATE_READ_RANGES=2: no attempt-id limit; by default from 256 MiB,
-// with one below 1 GiB): the main thread and one range worker.
-const RANGES_ENV = { MODEL_GATE_READ_RANGES: "2" };
-// The whole file on the main thread, whatever its size (the default reads 256 MiB or more in ranges).
-const WHOLE_ENV = { MODEL_GATE_READ_RANGES: "1" };
 
 const gateFlags = [
   "--policy",
@@ -341,14 +331,13 @@ for (const program of [cli, baselineCli].filter((p) => p !== undefined)) {
  * This build's runs of `file` and, with --baseline-cli, the baseline's, alternating (a change of
  * load hits both alike); checks that both print the same report.
  */
-function sideBySide(file, env = {}) {
+function sideBySide(file) {
   const gate = [];
   const baseline = [];
   for (let i = 0; i < runs; i++) {
     const pair =
       baselineCli === undefined ? ["gate"] : i % 2 === 0 ? ["gate", "baseline"] : ["baseline", "gate"];
-    for (const kind of pair)
-      (kind === "gate" ? gate : baseline).push(measureChecked(kind, file, gateFlags, env));
+    for (const kind of pair) (kind === "gate" ? gate : baseline).push(measureChecked(kind, file, gateFlags));
   }
   const same = baseline.every((r) => r.stdout === gate[0].stdout);
   if (!same) log(`WARNING: ${file}: the baseline's report differs from this build's`);
@@ -418,7 +407,7 @@ for (const n of sizes) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Presets (issue 15): shapes of export at 10⁶ rows × {gate default, 2 ranges, baseline, seed, DuckDB}
+// Presets (issue 15): shapes of export at 10⁶ rows × {gate, baseline, seed, DuckDB}
 
 const PRESETS = {
   generator: [...BASE, "--rows", "1000000"],
@@ -477,62 +466,32 @@ if (!args["no-presets"]) {
       die(`--presets: unknown preset "${name}" (${Object.keys(PRESETS).join(", ")})`);
     const file = join(out, `preset-${name}.jsonl`);
     const summary = ensure(file, options);
-    const runsOf = { gate: [], ranges: [], baseline: [], baselineRanges: [], seed: [], duckdb: [] };
+    const runsOf = { gate: [], baseline: [], seed: [], duckdb: [] };
     // Alternating runs: a change of load hits every column alike. The gate's variants take turns
     // at going first: the run after the seed's (2.6 GB) came out slowest, whichever it was.
-    const variants = [
-      // (The default with its debug notes, on stderr: how it read the file; see readMode.)
-      ["gate", "gate", { MODEL_GATE_DEBUG: "1" }],
-      ["ranges", "gate", RANGES_ENV],
-      ...(baselineCli === undefined
-        ? []
-        : [
-            ["baseline", "baseline", { MODEL_GATE_DEBUG: "1" }],
-            ["baselineRanges", "baseline", RANGES_ENV],
-          ]),
-    ];
+    const variants = [["gate", "gate"], ...(baselineCli === undefined ? [] : [["baseline", "baseline"]])];
     for (let i = 0; i < runs; i++) {
       for (let k = 0; k < variants.length; k++) {
-        const [column, kind, env] = variants[(i + k) % variants.length];
-        runsOf[column].push(measureChecked(kind, file, gateFlags, env));
+        const [column, kind] = variants[(i + k) % variants.length];
+        runsOf[column].push(measureChecked(kind, file, gateFlags));
       }
       if (runSeed && i < seedRuns) runsOf.seed.push(measureChecked("seed", file));
       if (haveDuckdb) runsOf.duckdb.push(measureChecked("duckdb", file));
     }
-    const same = [...runsOf.ranges, ...runsOf.baseline, ...runsOf.baselineRanges].every(
-      (r) => r.stdout === runsOf.gate[0].stdout,
-    );
-    if (!same) log(`WARNING: ${name}: the report in ranges or of the baseline differs from the default one`);
+    const same = runsOf.baseline.every((r) => r.stdout === runsOf.gate[0].stdout);
+    if (!same) log(`WARNING: ${name}: the report of the baseline differs from this build's`);
     presetTable.push({ name, summary, bytes: statSync(file).size, runsOf, same });
   }
 }
 
-/** The default runs' read modes of a preset, as one text (one mode when they agree). */
-function modes(p, column = "gate") {
-  return [...new Set(p.runsOf[column].map((r) => readMode(r.stderr)))].join(", ");
-}
-
-/**
- * How a default run read its file, from its debug notes (range-read.ts): "2 ranges" (the path
- * MODEL_GATE_READ_RANGES=2 takes), "given back (…)" (the worker's range read on the main thread,
- * and why), or "whole".
- */
-function readMode(stderr) {
-  const back = /reading byte range 2 here: its reader found ([^\n]*)/.exec(stderr);
-  if (back) return `given back (${back[1]})`;
-  return /reading .* in 2 byte ranges/.test(stderr) ? "2 ranges" : "whole";
-}
-
-function measureChecked(kind, file, extra = [], extraEnv = {}) {
-  const r = measure(kind, file, extra, extraEnv);
+function measureChecked(kind, file, extra = []) {
+  const r = measure(kind, file, extra);
   const gate = kind === "gate" || kind === "baseline";
   if (gate && (r.status === null || r.status > 2 || !isReport(r.stdout))) {
     die(`the ${kind} gate failed on ${file} (exit ${r.status}):\n${r.stderr}`);
   }
   if (!gate && r.status !== 0) die(`${kind} failed on ${file} (exit ${r.status}):\n${r.stderr}`);
-  log(
-    `${kind}${extraEnv.MODEL_GATE_READ_RANGES === "1" ? " (whole)" : extraEnv.MODEL_GATE_READ_RANGES ? ` (${extraEnv.MODEL_GATE_READ_RANGES} ranges)` : ""} ${file.replace(out + "/", "")}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`,
-  );
+  log(`${kind} ${file.replace(out + "/", "")}: ${r.wall.toFixed(2)} s, ${mib(r.rss)}`);
   return r;
 }
 
@@ -556,16 +515,9 @@ if (args.big) {
     try {
       const file = join(dir, `attempts-1e7-${name}.jsonl`);
       const summary = ensure(file, genArgs);
-      // The default reads a file of 256 MiB or more in 2 ranges (on 2 cores or more); `1` reads it whole.
       const runsOf = [];
-      const wholeOf = [];
-      for (let i = 0; i < runs; i++) {
-        runsOf.push(measureChecked("gate", file, gateFlags));
-        wholeOf.push(measureChecked("gate", file, gateFlags, WHOLE_ENV));
-      }
-      if (!wholeOf.every((r) => r.stdout === runsOf[0].stdout))
-        log(`WARNING: 10⁷ rows, ${name}: the report of the default read differs from the whole-file one`);
-      bigs.push({ name, summary, bytes: statSync(file).size, runsOf, wholeOf });
+      for (let i = 0; i < runs; i++) runsOf.push(measureChecked("gate", file, gateFlags));
+      bigs.push({ name, summary, bytes: statSync(file).size, runsOf });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -821,25 +773,20 @@ const peak = (rs) =>
 if (presetTable.length > 0) {
   lines.push("");
   lines.push(
-    "| shape at 10⁶ rows | tasks | file | gate (default: 2 ranges from 256 MiB, given back past 65,536 tasks or, below 1 GiB, 655,360 attempt ids) | gate, `MODEL_GATE_READ_RANGES=2` | seed | DuckDB read_json + README SQL | seed ÷ gate | default read | ranges ÷ default | gate peak RSS | per task | ranges peak RSS | seed peak RSS | DuckDB peak RSS |",
+    "| shape at 10⁶ rows | tasks | file | gate | seed | DuckDB read_json + README SQL | seed ÷ gate | gate peak RSS | per task | seed peak RSS | DuckDB peak RSS |",
   );
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const p of presetTable) {
     const g = med(p.runsOf.gate);
-    const rg = med(p.runsOf.ranges);
     const sd = med(p.runsOf.seed);
     const dk = med(p.runsOf.duckdb);
     const rss = peak(p.runsOf.gate);
     lines.push(
       `| ${p.name}: ${PRESET_TEXT[p.name]} | ${p.summary.tasks.toLocaleString("en-US")} | ${(p.bytes / 1048576).toFixed(0)} MiB | ` +
-        `${sec(g)} | ${sec(rg)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ${modes(p)} | ${(rg / g).toFixed(2)} | ` +
-        `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.ranges))} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
+        `${sec(g)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ` +
+        `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
     );
   }
-  lines.push("");
-  lines.push(
-    `Reports by default${baselineCli === undefined ? "" : ", of the baseline"} and read in ranges ${presetTable.every((p) => p.same) ? "are byte-identical on every preset" : "DIFFER on some preset"}.`,
-  );
 }
 
 /** One row of the side-by-side table: this build's and the baseline's median time and peak RSS. */
@@ -860,14 +807,7 @@ function sideRow(name, gate, baseline) {
 const sideRows = [];
 if (baselineCli !== undefined) {
   for (const p of presetTable) {
-    sideRows.push(
-      sideRow(
-        `${p.name}, default (${modes(p)}; baseline: ${modes(p, "baseline")})`,
-        p.runsOf.gate,
-        p.runsOf.baseline,
-      ),
-    );
-    sideRows.push(sideRow(`${p.name}, 2 ranges`, p.runsOf.ranges, p.runsOf.baselineRanges));
+    sideRows.push(sideRow(p.name, p.runsOf.gate, p.runsOf.baseline));
   }
   for (const r of rowsTable) {
     if (r.gzSide)
@@ -902,8 +842,7 @@ for (const big of bigs) {
   lines.push("");
   lines.push(
     `10⁷ rows, ${big.name} shape (${big.summary.rows.toLocaleString("en-US")} rows, ${(big.bytes / 2 ** 30).toFixed(1)} GiB, generated in a temp dir and deleted): ` +
-      `gate (default: 2 ranges from 256 MiB on 2 cores or more) ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}; ` +
-      `read whole (\`MODEL_GATE_READ_RANGES=1\`) ${sec(med(big.wholeOf))}, peak RSS ${mib(peak(big.wholeOf))}.`,
+      `gate ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}.`,
   );
 }
 if (wholeGate.length > 0) {
@@ -984,16 +923,6 @@ for (const p of presetTable) {
   if (sd !== undefined) {
     const ratio = sd / g;
     targets.push([`${p.name}: ≥ 5× the seed at 10⁶ rows (goal 10×)`, `${ratio.toFixed(1)}×`, ratio >= 5]);
-  }
-  const rg = med(p.runsOf.ranges);
-  if (rg !== undefined) {
-    // A default that read in 2 ranges took the very path asked for: what differs is noise.
-    const same = modes(p) === "2 ranges";
-    targets.push([
-      `${p.name}: the default not slower than read in 2 ranges (asked for)`,
-      `ranges ÷ default ${(rg / g).toFixed(2)}; the default read: ${modes(p)}${same ? " (the same path)" : ""}`,
-      same || g <= rg * 1.02,
-    ]);
   }
   const rss = peak(p.runsOf.gate);
   if (rss !== null && p.summary.tasks <= 10000) {

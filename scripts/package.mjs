@@ -1,19 +1,10 @@
-// Bundles the entry points with ncc into dist/index.js (the action), dist/cli.js (the CLI) and
-// dist/range-worker.js (the worker thread both start for large exports, found next to them), each with its source map (dist/*.js.map: mappings to src/ only, no copies of the sources) that
+// Bundles the entry points with ncc into dist/index.js (the action) and dist/cli.js (the CLI), each
+// with its source map (dist/*.js.map: mappings to src/ only, no copies of the sources) that
 // src/source-mapped-stack.ts and the coverage of the bundle tests read.
 // ncc writes one folder per entry; we flatten them so action.yml and the package's bin point at
 // plain files, and fail loudly if ncc ever emits an extra chunk we would silently drop.
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { join, posix } from "node:path";
@@ -21,7 +12,6 @@ import { join, posix } from "node:path";
 const entries = [
   { src: "src/index.ts", out: "index.js" },
   { src: "src/cli.ts", out: "cli.js" },
-  { src: "src/range-worker.ts", out: "range-worker.js" },
 ];
 const expected = new Set(["index.js", "index.js.map", "licenses.txt", "package.json"]);
 const work = mkdtempSync(join(tmpdir(), "gate-package-"));
@@ -65,9 +55,7 @@ try {
       JSON.stringify(distMap(join(outDir, "index.js.map"), entry.out)),
     );
     chmodSync(join("dist", entry.out), 0o755);
-    // An entry without third-party code (the range worker) gets no licenses.txt.
-    const licenseFile = join(outDir, "licenses.txt");
-    if (existsSync(licenseFile)) licenses.push(readFileSync(licenseFile, "utf8"));
+    licenses.push(readFileSync(join(outDir, "licenses.txt"), "utf8"));
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // CLI entry point (bundled to dist/cli.js and installed as `model-gate`).
 import { runCli } from "./cli/main.js";
-import { neutraliseLogLines } from "./core/report/escape.js";
 import { describeFsCode } from "./io/file-kind.js";
 import { fullCollectionFor } from "./io/full-collection.js";
-import { bundledReadThreads } from "./read/read-threads.js";
+import { retiredReadSettingNotes } from "./read/retired-read-settings.js";
 
 /** Exit status of a user-side problem (as in src/cli/main.ts). */
 const EXIT_INPUT_ERROR = 3;
@@ -43,8 +42,11 @@ try {
 }
 
 if (cwd !== null) {
-  const readThreads = bundledReadThreads(import.meta.url, process.env);
   const collectGarbage = fullCollectionFor(process.env);
+  if (process.env["MODEL_GATE_DEBUG"] === "1") {
+    for (const note of retiredReadSettingNotes(process.env))
+      process.stderr.write(`model-gate: debug: ${note}\n`);
+  }
   const code = await runCli(
     process.argv.slice(2),
     {
@@ -55,13 +57,7 @@ if (cwd !== null) {
       stderr: (text) => process.stderr.write(text),
       cwd,
       now: () => new Date(),
-      ...(readThreads === undefined ? {} : { readThreads }),
       ...(collectGarbage === undefined ? {} : { collectGarbage }),
-      ...(process.env["MODEL_GATE_DEBUG"] === "1"
-        ? {
-            debug: (text: string) => process.stderr.write(`model-gate: debug: ${neutraliseLogLines(text)}\n`),
-          }
-        : {}),
     },
     process.env,
   );

@@ -10,19 +10,27 @@ import * as core from "@actions/core";
 import { InputError } from "./core/errors.js";
 import { neutraliseLogLines } from "./core/report/escape.js";
 import { runGit } from "./git/run-git.js";
-import { createOctokit, DEFAULT_RETRY, type GetOctokit, type RetrySettings } from "./action/github-api.js";
+import {
+  createOctokit,
+  DEFAULT_RETRY,
+  RETRY_BUDGET_UNITS,
+  RetryBudget,
+  type GetOctokit,
+  type RetrySettings,
+} from "./action/github-api.js";
 import { gitToFile } from "./action/base-files.js";
 import { createLogger, type Logger } from "./action/logger.js";
 import { runGateAction, type GateRunResult } from "./action/run-gate.js";
-import { bundledReadThreads } from "./read/read-threads.js";
+import { retiredReadSettingNotes } from "./read/retired-read-settings.js";
 import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";
 import { sourceMappedStack } from "./source-mapped-stack.js";
 
 /**
- * Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between retries (and a rate limit's),
- * MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
+ * The run's retry settings: one RetryBudget for every GitHub call of the run (a dead API costs
+ * seconds, docs/action.md). Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between
+ * retries (and a rate limit's), MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
  */
 function retrySettings(env: NodeJS.ProcessEnv): RetrySettings {
   const number = (name: string): number | null => {
@@ -33,6 +41,7 @@ function retrySettings(env: NodeJS.ProcessEnv): RetrySettings {
     ...DEFAULT_RETRY,
     baseDelayMs: number("MODEL_GATE_RETRY_BASE_MS") ?? DEFAULT_RETRY.baseDelayMs,
     writeSpacingMs: number("MODEL_GATE_WRITE_SPACING_MS") ?? DEFAULT_RETRY.writeSpacingMs,
+    budget: new RetryBudget(RETRY_BUDGET_UNITS),
   };
 }
 
@@ -125,7 +134,7 @@ async function main(): Promise<void> {
     runnerProblems.add(variable);
     log.error(message);
   };
-  const readThreads = bundledReadThreads(import.meta.url, process.env);
+  for (const note of retiredReadSettingNotes(process.env)) log.debug(note);
   const collectGarbage = fullCollectionFor(process.env);
   const retry = retrySettings(process.env);
   let outcome: Outcome;
@@ -184,7 +193,6 @@ async function main(): Promise<void> {
       gitToFile,
       retry,
       today: new Date().toISOString().slice(0, 10),
-      ...(readThreads === undefined ? {} : { readThreads }),
       ...(collectGarbage === undefined ? {} : { collectGarbage }),
     });
     outcome = { kind: "result", result };

@@ -11,9 +11,17 @@ import { checkAnswer, type PublishDeps, warnFailure } from "./github-api.js";
 
 export type Conclusion = "success" | "failure" | "neutral";
 
-/** accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. */
-export function conclusionFor(verdict: Verdict, onUnresolved: "fail" | "neutral"): Conclusion {
-  if (verdict === "accept") return "success";
+/**
+ * accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. Under
+ * an expired policy with `on_expired: neutral` (`expiredNeutral`), a success is neutral instead:
+ * an expired policy never turns a check green, and never lets through what it would stop.
+ */
+export function conclusionFor(
+  verdict: Verdict,
+  onUnresolved: "fail" | "neutral",
+  expiredNeutral = false,
+): Conclusion {
+  if (verdict === "accept") return expiredNeutral ? "neutral" : "success";
   if (verdict === "reject") return "failure";
   return onUnresolved === "neutral" ? "neutral" : "failure";
 }

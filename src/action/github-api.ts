@@ -27,9 +27,43 @@ export interface RetrySettings {
    * for a second between writes, three between writes that notify). Tests set 0.
    */
   readonly writeSpacingMs: number | null;
+  /** What the whole run may still wait for retries (src/index.ts makes one per run); none: no bound. */
+  readonly budget?: RetryBudget;
 }
 
 export const DEFAULT_RETRY: RetrySettings = { retries: 2, baseDelayMs: 1000, writeSpacingMs: null };
+
+/**
+ * A run's retries wait at most this many units in all (10 s on GitHub, docs/action.md): a GitHub
+ * API that refuses connections or answers 500 to everything costs seconds, not minutes. Two calls
+ * retried in full (1 + 4 units each) spend it; every later failing call is tried once.
+ */
+export const RETRY_BUDGET_UNITS = 10;
+
+/**
+ * The waiting a run may still spend on retries of server errors and calls with no answer, shared
+ * by every GitHub call of the run (the client's retries and the comment's own). Rate-limit waits
+ * are GitHub's to set and not counted here.
+ */
+export class RetryBudget {
+  private spent = 0;
+  constructor(readonly units: number) {}
+
+  /** Spends `units` for one retry's wait and answers true; false (nothing spent) when they would overrun it. */
+  take(units: number): boolean {
+    if (this.spent + units > this.units) return false;
+    this.spent += units;
+    return true;
+  }
+}
+
+/** How many times the call that failed with this error was tried (set by the client's error hook). */
+const TRIES = new WeakMap<object, number>();
+
+/** The tries recorded for a failed call's error, or null when the client did not see it. */
+export function triesOf(error: unknown): number | null {
+  return error !== null && typeof error === "object" ? (TRIES.get(error) ?? null) : null;
+}
 
 /** The longest wait a rate limit may impose before a retry; a longer one is given up at once. */
 export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
@@ -39,6 +73,19 @@ export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
  * (a missing permission, a rejected body), and rate limits (403, 429) are plugin-throttling's.
  */
 const DO_NOT_RETRY = Array.from({ length: 100 }, (_, i) => 400 + i);
+
+/**
+ * Registered last (outermost): each call gets its own copy of `options.request`. The client's
+ * defaults hand every call the same object, and plugin-retry keeps its try count there
+ * (`retryCount`), so a second failing call started at the first's count: its first retry waited
+ * (3 + 1)² units instead of 1, and the budget and the log saw the wrong try.
+ */
+function ownRequestOptions(octokit: { hook: Octokit["hook"] }): void {
+  // In place: every hook of one call holds this call's `options` object itself.
+  octokit.hook.before("request", (options) => {
+    options.request = { ...(options.request ?? {}) };
+  });
+}
 
 /** @actions/github's getOctokit, passed in: importing it reads GITHUB_EVENT_PATH (src/index.ts). */
 export type GetOctokit = typeof import("@actions/github").getOctokit;
@@ -59,14 +106,28 @@ function route(options: { method?: unknown; url?: unknown }): string {
 /** The Octokit the action uses: retries, rate limits, and a debug line for each failed try. */
 export function createOctokit(getOctokit: GetOctokit, token: string, setup: OctokitSetup): Octokit {
   const { retry: settings, log } = setup;
-  // Registered before plugin-retry, so it sees every try, not only the last.
+  // Registered before plugin-retry, so it sees every try, not only the last, and can stop the
+  // retries the run's budget cannot pay for: plugin-retry reads `request.retries` after it.
   const logFailedTries = (octokit: { hook: Octokit["hook"] }): void => {
     octokit.hook.error("request", (error, options) => {
-      const tries = Number((options.request as { retryCount?: unknown } | undefined)?.retryCount ?? 0) + 1;
+      const request = (options.request ?? {}) as { retryCount?: unknown; retries?: unknown };
+      const tries = Number(request.retryCount ?? 0) + 1;
       const status = httpStatus(error);
       log.debug(
         `${route(options)}: ${status === null ? "no answer" : `GitHub answered ${status}`} (${apiMessage(error)}) on try ${tries}`,
       );
+      if (error !== null && typeof error === "object") TRIES.set(error, tries);
+      const retryable = Number((error as { status?: unknown }).status) >= 500;
+      const allowed = typeof request.retries === "number" ? request.retries : settings.retries;
+      // Retry n waits n² units (plugin-retry's curve): asked of the budget before it is waited.
+      if (retryable && tries <= allowed && settings.budget?.take(tries * tries) === false) {
+        request.retries = tries - 1;
+        options.request = request;
+        log.debug(
+          `${route(options)}: not retried: the run's retries have waited their ${settings.budget.units} units ` +
+            `(${(settings.budget.units * settings.baseDelayMs) / 1000} s)`,
+        );
+      }
       throw error;
     });
   };
@@ -107,6 +168,7 @@ export function createOctokit(getOctokit: GetOctokit, token: string, setup: Octo
     logFailedTries,
     retryPlugin,
     throttling,
+    ownRequestOptions,
   );
 }
 
@@ -244,13 +306,20 @@ export interface PublishDeps {
 }
 
 /** One warning for a call that failed for good (describeFailure), with the run's context. */
-export function warnFailure(deps: PublishDeps, error: unknown, action: string, permission: string): void {
+export function warnFailure(
+  deps: PublishDeps,
+  error: unknown,
+  action: string,
+  permission: string,
+  attempts: number | null = null,
+): void {
   deps.log.warning(
     describeFailure(error, {
       action,
       permission,
       fork: deps.fork,
-      attempts: deps.retry.retries + 1,
+      // As tried: fewer than retries + 1 once the run's retry budget is spent.
+      attempts: attempts ?? triesOf(error) ?? deps.retry.retries + 1,
       delivered: deps.delivered,
     }),
   );

@@ -44,6 +44,7 @@ import {
 } from "./run.js";
 import { commentHeader } from "./sticky-comment.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
+import { plural } from "../core/words.js";
 
 /** The outputs rank mode sets (evaluate's figures are not set: they describe one pair). */
 export const RANK_OUTPUT_NAMES = [
@@ -197,11 +198,7 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
           models: inputs.rank.models,
           today: deps.today,
           displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-          ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
           ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-          onNote: (message) => {
-            log.debug(message);
-          },
         });
         const ranked = runRank(read.data, read.policy, {
           reference,
@@ -209,7 +206,9 @@ export async function runRankAction(deps: ActionDeps): Promise<RankActionResult>
           toolVersion: TOOL_VERSION,
           appendOnly: read.appendOnly,
         });
-        log.info(`Read ${ranked.provenance.rows_read} rows in ${ranked.provenance.passes} passes.`);
+        log.info(
+          `Read ${plural(ranked.provenance.rows_read, "row")} in ${plural(ranked.provenance.passes, "pass", "passes")}.`,
+        );
         // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
         const edited =
           policy.headText === null

@@ -17,6 +17,7 @@ import { inputsDigest, runSummarySchema } from "../core/runs/run-summary.js";
 import type { RunSummary } from "../core/run-types.js";
 import { RUN_HISTORY_MAX, type EarlierRun, type RerunsMode } from "../core/reruns/runs-report.js";
 import type { Verdict } from "../core/verdict-types.js";
+import { sha256Hex } from "../read/sha256-hex.js";
 import { apiMessage, checkAnswer, httpStatus, type PublishDeps } from "./github-api.js";
 import { listGateComments, type CommentAuthor, type CommentTarget } from "./sticky-comment.js";
 
@@ -144,13 +145,17 @@ const CheckRunsAnswer = z.object({
 /**
  * The gate's own check runs on `ref`, oldest first: every page of GET …/commits/{ref}/check-runs
  * with `check_name` and `filter=all`, kept when the name matches and the external_id is the
- * action's record. Throws on an API failure (the caller says it once).
+ * action's record. Each check run counts once, by its id: a run listed twice is one run, and a
+ * page that brings no run not seen before (GitHub answering the same page again, a broken
+ * pagination) ends the listing, with one warning when `log` is given. Throws on an API failure
+ * (the caller says it once).
  */
 export async function listOwnCheckRuns(
-  deps: Pick<PublishDeps, "octokit">,
+  deps: Pick<PublishDeps, "octokit"> & { readonly log?: Pick<PublishDeps["log"], "warning"> },
   target: { owner: string; repo: string; ref: string; checkName: string },
 ): Promise<OwnCheckRun[]> {
   const out: OwnCheckRun[] = [];
+  const ids = new Set<number>();
   let seen = 0;
   for (let page = 1; page <= MAX_CHECK_RUN_PAGES; page++) {
     const res = await deps.octokit.rest.checks.listForRef({
@@ -163,10 +168,21 @@ export async function listOwnCheckRuns(
       page,
     });
     const answer = checkAnswer(res, CheckRunsAnswer);
+    let added = 0;
     for (const run of answer.check_runs) {
+      if (ids.has(run.id)) continue;
+      ids.add(run.id);
+      added += 1;
       if (run.name !== target.checkName) continue;
       const record = parseExternalId(run.external_id);
       if (record !== null) out.push({ id: run.id, ...record });
+    }
+    if (answer.check_runs.length > 0 && added === 0) {
+      deps.log?.warning(
+        `GitHub answered page ${page} of the check runs on ${target.ref} with check runs already listed ` +
+          "(a repeated page: its pagination is broken): the listing stops there, each check run counted once.",
+      );
+      break;
     }
     seen += answer.check_runs.length;
     if (answer.check_runs.length === 0 || seen >= answer.total_count) break;
@@ -285,8 +301,9 @@ async function blockVerified(
   }
 }
 
-function digest16(fileDigests: readonly string[]): string {
-  return inputsDigest(fileDigests).slice(0, 16);
+/** The 16-hex results digest a check run's external_id records (RunSummary.digests.results, cut). */
+export function digest16(fileDigests: readonly string[]): string {
+  return inputsDigest(fileDigests, sha256Hex).slice(0, 16);
 }
 
 /**

@@ -13,13 +13,10 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { dirname, isAbsolute, relative, sep } from "node:path";
-import { realpathSync } from "node:fs";
+import { dirname } from "node:path";
 import { InputError, PolicyError, formatProblem, type InputProblem } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
 import { readRunInputs, type RunRequest } from "../read/run-inputs.js";
-import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { COMMENT_MARKER, escapeMarkdownInline, neutraliseLogLine } from "../core/report/escape.js";
 import { checkRunTitle } from "../core/report/verdict-text.js";
 import {
@@ -31,19 +28,16 @@ import { renderMarkdown } from "../core/report/render-markdown.js";
 import { jsonChunks } from "../core/report/report-json.js";
 import type { Report } from "../core/report/report-types.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
-import { describeFsCode, outputTargetProblem, readInputFile } from "../io/file-kind.js";
-import { MAX_POLICY_BYTES } from "../core/policy/load-policy.js";
+import { describeFsCode, outputTargetProblem } from "../io/file-kind.js";
 import { TOOL_VERSION } from "../version.js";
-import { loadBasePolicy } from "./base-policy.js";
 import type { GitRunner } from "../git/run-git.js";
 import { recentPolicyHistory } from "../git/policy-history.js";
-import { readBaseVersions, type BaseVersions, type GitToFile } from "./base-files.js";
+import type { GitToFile } from "./base-files.js";
 import { conclusionFor, publishCheckRun, type CheckRunAnnotation, type Conclusion } from "./check-run.js";
 import { readRunContext, type RunContext } from "./context.js";
 import type { Octokit, RetrySettings } from "./github-api.js";
 import { DEFAULT_CHECK_NAME, readInputs, type ActionInputs, type GetInput } from "./inputs.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
-import type { ReadThreads } from "../read/read-threads.js";
 import type { Logger } from "./logger.js";
 import { idOutputs, reportOutputs } from "./outputs.js";
 import {
@@ -53,6 +47,11 @@ import {
   type CommentAuthor,
 } from "./sticky-comment.js";
 import { decideWithRuns, earlierRuns, withActionSinceLastRun, type HistoryWrite } from "./runs-phase.js";
+import { baseVersions, choosePolicy, makeDisplayPath } from "./base-commit.js";
+
+// Rank mode (rank-run.ts) takes these from here.
+export { baseVersions, choosePolicy, makeDisplayPath } from "./base-commit.js";
+import { plural } from "../core/words.js";
 
 export interface ActionDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -72,8 +71,6 @@ export interface ActionDeps {
   readonly retry: RetrySettings;
   /** YYYY-MM-DD, for the policy's revisit date. */
   readonly today: string;
-  /** Read threads of the bundle (src/read/read-threads.ts); absent: read on the main thread. */
-  readonly readThreads?: ReadThreads;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
 }
@@ -167,178 +164,6 @@ export function commentBody(
 /** One plain-text line for the check run title and the log: verdict, margin, failing checks (nothing untrusted). */
 export function headlineText(report: Report): string {
   return checkRunTitle(report);
-}
-
-export function makeDisplayPath(workspace: string): (abs: string) => string {
-  const roots = [workspace];
-  try {
-    const real = realpathSync(workspace);
-    if (real !== workspace) roots.push(real);
-  } catch {
-    // the workspace does not exist: inputs already failed
-  }
-  return (abs) => {
-    if (!isAbsolute(abs)) return abs;
-    for (const root of roots) {
-      const rel = relative(root, abs);
-      if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
-    }
-    return abs;
-  };
-}
-
-interface PolicyChoice {
-  readonly text: string;
-  readonly source: string;
-  readonly lastCommit: string | null;
-  readonly headText: string | null;
-  /** The base commit whose policy decided, when the change edits the policy (its history is shown). */
-  readonly historyRev: string | null;
-}
-
-/**
- * The pull request's own version of the policy, for the base → head diff only (the base decides).
- * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
- */
-function headPolicyText(
-  bytes: Buffer | null,
-  path: string,
-  subject: string,
-  log: ActionDeps["log"],
-): string | null {
-  if (bytes === null) return null;
-  try {
-    return decodePolicyText(bytes, path);
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    log.warning(`The ${subject}'s version of ${path} is not valid UTF-8; the base commit's version decides.`);
-    return null;
-  }
-}
-
-/**
- * Which base commit's policy decides, or null when the checkout's file does: the pull request's
- * base (pull_request, pull_request_target, and workflow_run once confirmed) or the merge group's.
- * `headInCheckout`: the checkout holds the change's own version (for the base → head diff); on
- * workflow_run it holds the default branch, so there is no diff.
- */
-function policyBase(
-  ctx: RunContext,
-): { sha: string; subject: "pull request" | "merge group"; headInCheckout: boolean } | null {
-  if (ctx.pullRequest !== null)
-    return {
-      sha: ctx.pullRequest.baseSha,
-      subject: "pull request",
-      headInCheckout: ctx.workflowRun === null,
-    };
-  if (ctx.mergeGroup !== null)
-    return { sha: ctx.mergeGroup.baseSha, subject: "merge group", headInCheckout: true };
-  return null;
-}
-
-export async function choosePolicy(
-  inputs: ActionInputs,
-  ctx: RunContext,
-  octokit: Octokit | null,
-  deps: ActionDeps,
-): Promise<PolicyChoice> {
-  const based = policyBase(ctx);
-  const present = based?.headInCheckout !== false && existsSync(inputs.policy.absPath);
-  let localBytes: Buffer | null = null;
-  try {
-    if (present)
-      localBytes = await readInputFile(
-        inputs.policy.absPath,
-        inputs.policy.repoPath,
-        "policy file",
-        MAX_POLICY_BYTES,
-      );
-  } catch (error) {
-    // On a pull request the checkout's copy only feeds the base → head diff.
-    if (based === null || !(error instanceof InputError)) throw error;
-    deps.log.warning(`${error.message} The base commit's version decides; the change is not shown.`);
-  }
-  if (based === null) {
-    const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
-    if (local === null)
-      throw new InputError(`policy: ${JSON.stringify(inputs.policy.repoPath)} does not exist`);
-    const log = await deps.git(
-      ["log", "-1", "--format=%H", "HEAD", "--", inputs.policy.repoPath],
-      ctx.workspace,
-    );
-    const last = log.stdout.trim();
-    return {
-      text: local,
-      source: "file",
-      lastCommit: log.code === 0 && /^[0-9a-f]{40,64}$/.test(last) ? last : null,
-      headText: null,
-      historyRev: null,
-    };
-  }
-  if (ctx.repo === null)
-    throw new InputError(
-      `GITHUB_REPOSITORY is not set: cannot read the policy at the ${based.subject}'s base commit.`,
-    );
-  const base = await loadBasePolicy(
-    {
-      owner: ctx.repo.owner,
-      repo: ctx.repo.repo,
-      baseSha: based.sha,
-      path: inputs.policy.repoPath,
-      workspace: ctx.workspace,
-      subject: based.subject,
-    },
-    { octokit, git: deps.git, log: deps.log },
-  );
-  const local = headPolicyText(localBytes, inputs.policy.repoPath, based.subject, deps.log);
-  if (!present && based.headInCheckout) {
-    deps.log.warning(
-      `This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decides. ` +
-        "A removed policy takes effect only once merged.",
-    );
-  }
-  const headText = local !== null && local !== base.text ? local : null;
-  return {
-    text: base.text,
-    source: base.source,
-    lastCommit: base.lastCommit,
-    headText,
-    historyRev: headText === null ? null : based.sha,
-  };
-}
-
-/**
- * The base commit's versions of the results and reviews files the repository holds, for the
- * append-only check (src/action/base-files.ts); null on events without a base commit (push,
- * schedule, dispatch), said in one line.
- */
-export async function baseVersions(
-  inputs: ActionInputs,
-  ctx: RunContext,
-  octokit: Octokit | null,
-  deps: ActionDeps,
-): Promise<BaseVersions | null> {
-  const based = policyBase(ctx);
-  if (based === null || ctx.repo === null) {
-    deps.log.info(
-      `Append-only: no base commit on ${ctx.eventName || "this event"}; the results and reviews are not compared with an earlier version.`,
-    );
-    return null;
-  }
-  return readBaseVersions(
-    {
-      owner: ctx.repo.owner,
-      repo: ctx.repo.repo,
-      baseSha: based.sha,
-      workspace: ctx.workspace,
-      tempRoot: ctx.runnerTemp,
-      results: inputs.results,
-      reviews: inputs.reviews,
-      globs: inputs.globs,
-      display: makeDisplayPath(ctx.workspace),
-    },
-    { octokit, git: deps.git, gitToFile: deps.gitToFile, log: deps.log },
-  );
 }
 
 /** Problems located in the policy file, as check run annotations. */
@@ -604,99 +429,135 @@ function describeRun(ctx: RunContext, inputs: ActionInputs): string {
   return `Gate run: ${parts.join("; ")}.`;
 }
 
+/** The "Inputs" phase: the run's context and inputs read and checked, the client, the pull request confirmed. */
+async function inputsPhase(deps: ActionDeps): Promise<{
+  ctx: RunContext;
+  inputs: ActionInputs;
+  octokit: Octokit | null;
+  reportProblem: ReturnType<typeof outputTargetProblem>;
+}> {
+  const { log } = deps;
+  let ctx: RunContext;
+  let inputs: ActionInputs;
+  try {
+    ctx = readRunContext(deps.env, deps.cwd);
+    inputs = readInputs(
+      deps.getInput,
+      { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp },
+      ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null,
+    );
+  } catch (error) {
+    // No verdict without them, but the summary can still say why.
+    if (error instanceof InputError)
+      await deps.writeSummary(
+        errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME),
+      );
+    throw error;
+  }
+  log.info(describeRun(ctx, inputs));
+  for (const warning of ctx.warnings) log.warning(warning);
+  if (inputs.pullRequest !== null && ctx.workflowRun === null)
+    log.warning(
+      `pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`,
+    );
+  // report-path must not replace an input or a device: found before anything is read; the
+  // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
+  const reportProblem = outputTargetProblem(inputs.reportPath, [
+    ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
+    { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
+  ]);
+  const octokit =
+    inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
+  if (octokit === null) {
+    log.info(
+      inputs.token === ""
+        ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
+        : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).",
+    );
+  }
+  if (ctx.workflowRun !== null) {
+    try {
+      if (ctx.repo === null)
+        throw new InputError(
+          "GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.",
+        );
+      const confirmed = await confirmWorkflowRunPullRequest(
+        { owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest },
+        { octokit, log },
+      );
+      ctx = { ...ctx, pullRequest: confirmed };
+    } catch (error) {
+      if (error instanceof InputError) await reportInputError(error, inputs, ctx, octokit, deps);
+      throw error;
+    }
+  }
+  return { ctx, inputs, octokit, reportProblem };
+}
+
+/** The "Policy" phase: the policy that decides, and its recent history when the change edits it. */
+async function policyPhase(inputs: ActionInputs, ctx: RunContext, octokit: Octokit | null, deps: ActionDeps) {
+  const { log } = deps;
+  const chosen = await choosePolicy(inputs, ctx, octokit, deps);
+  log.info(
+    `Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
+      `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`,
+  );
+  // The base policy's recent history from git, for the policy section (issue #14).
+  const history =
+    chosen.historyRev === null
+      ? null
+      : await recentPolicyHistory({
+          workspace: ctx.workspace,
+          path: inputs.policy.repoPath,
+          rev: chosen.historyRev,
+          today: deps.today,
+          git: deps.git,
+        });
+  if (history !== null)
+    log.info(
+      history.unavailable === null
+        ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
+        : `Policy history not available: ${history.unavailable}.`,
+    );
+  return { ...chosen, history };
+}
+
+/** The "Verdict" phase: the job summary, the step outputs, the log and the report file, before any GitHub call. */
+async function deliverVerdict(
+  report: Report,
+  inputs: ActionInputs,
+  reportProblem: ReturnType<typeof outputTargetProblem>,
+  deps: ActionDeps,
+): Promise<Delivery> {
+  const { log } = deps;
+  const summary = renderWithinBytes(
+    (maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }),
+    STEP_SUMMARY_MAX_BYTES,
+  );
+  const summaryWritten = await deps.writeSummary(summary);
+  let outputsSet = true;
+  for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
+    outputsSet = deps.setOutput(name, value) && outputsSet;
+  log.info(`${headlineText(report)}.`);
+  for (const reason of report.reasons.slice(0, 10)) log.info(`  ${reason}`);
+  for (const warning of report.warnings) log.warning(warning);
+  const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+  return { summary: summaryWritten, outputs: outputsSet, reportFile };
+}
+
 /**
  * Runs the action. Throws InputError for user errors (after reporting them where it can). The
  * log is folded by phase: inputs, policy, reading, verdict, GitHub.
  */
 export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   const { log } = deps;
-  const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", async () => {
-    let ctx: RunContext;
-    let inputs: ActionInputs;
-    try {
-      ctx = readRunContext(deps.env, deps.cwd);
-      inputs = readInputs(
-        deps.getInput,
-        { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp },
-        ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null,
-      );
-    } catch (error) {
-      // No verdict without them, but the summary can still say why.
-      if (error instanceof InputError)
-        await deps.writeSummary(
-          errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME),
-        );
-      throw error;
-    }
-    log.info(describeRun(ctx, inputs));
-    for (const warning of ctx.warnings) log.warning(warning);
-    if (inputs.pullRequest !== null && ctx.workflowRun === null)
-      log.warning(
-        `pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`,
-      );
-    // report-path must not replace an input or a device: found before anything is read; the
-    // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
-    const reportProblem = outputTargetProblem(inputs.reportPath, [
-      ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
-      { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
-    ]);
-    const octokit =
-      inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
-    if (octokit === null) {
-      log.info(
-        inputs.token === ""
-          ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
-          : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).",
-      );
-    }
-    if (ctx.workflowRun !== null) {
-      try {
-        if (ctx.repo === null)
-          throw new InputError(
-            "GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.",
-          );
-        const confirmed = await confirmWorkflowRunPullRequest(
-          { owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest },
-          { octokit, log },
-        );
-        ctx = { ...ctx, pullRequest: confirmed };
-      } catch (error) {
-        if (error instanceof InputError) await reportInputError(error, inputs, ctx, octokit, deps);
-        throw error;
-      }
-    }
-    return { ctx, inputs, octokit, reportProblem };
-  });
+  const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", () => inputsPhase(deps));
   const displayPath = makeDisplayPath(ctx.workspace);
 
   let report: Report;
   let history: HistoryWrite | null;
   try {
-    const policy = await log.group("Policy", async () => {
-      const chosen = await choosePolicy(inputs, ctx, octokit, deps);
-      log.info(
-        `Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
-          `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`,
-      );
-      // The base policy's recent history from git, for the policy section (issue #14).
-      const history =
-        chosen.historyRev === null
-          ? null
-          : await recentPolicyHistory({
-              workspace: ctx.workspace,
-              path: inputs.policy.repoPath,
-              rev: chosen.historyRev,
-              today: deps.today,
-              git: deps.git,
-            });
-      if (history !== null)
-        log.info(
-          history.unavailable === null
-            ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
-            : `Policy history not available: ${history.unavailable}.`,
-        );
-      return { ...chosen, history };
-    });
+    const policy = await log.group("Policy", () => policyPhase(inputs, ctx, octokit, deps));
     const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
     // Read only, before the verdict: the writes stay in the GitHub phase after it.
     const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
@@ -721,11 +582,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
           today: deps.today,
           toolVersion: TOOL_VERSION,
           displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-          ...(deps.readThreads === undefined ? {} : { readThreads: deps.readThreads }),
           ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-          onNote: (message) => {
-            log.debug(message);
-          },
         };
         const gateInputs = await readRunInputs(request);
         const decided = decideWithRuns(
@@ -738,7 +595,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
         );
         const gated = decided.report;
         const files = gated.provenance.inputs.length;
-        log.info(`Read ${gated.provenance.rows_read} rows from ${files} file${files === 1 ? "" : "s"}.`);
+        log.info(`Read ${plural(gated.provenance.rows_read, "row")} from ${plural(files, "file")}.`);
         // What changed since the last run: the newest verified row of the history, read again.
         const withSince = await withActionSinceLastRun(
           {
@@ -763,26 +620,16 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
   }
 
   // The verdict reaches the summary, the outputs and the report file before any GitHub call.
-  const delivery = await log.group("Verdict", async (): Promise<Delivery> => {
-    const summary = renderWithinBytes(
-      (maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }),
-      STEP_SUMMARY_MAX_BYTES,
-    );
-    const summaryWritten = await deps.writeSummary(summary);
-    let outputsSet = true;
-    for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
-      outputsSet = deps.setOutput(name, value) && outputsSet;
-    log.info(`${headlineText(report)}.`);
-    for (const reason of report.reasons.slice(0, 10)) log.info(`  ${reason}`);
-    for (const warning of report.warnings) log.warning(warning);
-    const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
-    return { summary: summaryWritten, outputs: outputsSet, reportFile };
-  });
+  const delivery = await log.group("Verdict", () => deliverVerdict(report, inputs, reportProblem, deps));
 
   const { checkRunId, commentId } = await log.group("GitHub", () =>
     publishToGitHub(
       {
-        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved),
+        conclusion: conclusionFor(
+          report.verdict,
+          report.provenance.policy.on_unresolved,
+          report.provenance.policy.expired && report.provenance.policy.on_expired === "neutral",
+        ),
         title: headlineText(report),
         checkText: () => renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
         comment: () => commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine),

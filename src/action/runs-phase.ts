@@ -16,6 +16,7 @@ import {
   encodeRunsBlock,
   externalId,
   readEarlierRuns,
+  digest16,
   earlierRunsOnHead,
   type EarlierRuns,
 } from "./run-history.js";
@@ -26,6 +27,7 @@ import { withSinceLastRun } from "../core/runs/since-last-run.js";
 import type { GitRunner } from "../git/run-git.js";
 import { readPreviousRun } from "../read/previous-run.js";
 import type { RunRequest } from "../read/run-inputs.js";
+import { sha256Hex } from "../read/sha256-hex.js";
 import { readBaseVersions, type GitToFile } from "./base-files.js";
 
 /** What the GitHub phase writes for the run history: the check run's record and the comment's block. */
@@ -104,6 +106,7 @@ export function decideWithRuns(
     mode,
     unavailable: read === null ? earlier.why : read.unavailable,
     earlier: read?.onHead == null ? [] : earlierRunsOnHead(read.onHead, resultsFiles, mode),
+    current: digest16(resultsFiles),
   };
   const check = rerunsCheck(findings);
   const gated = decide(check === null ? [] : [check.check]);
@@ -120,7 +123,7 @@ export function decideWithRuns(
         ],
       }
     : gated;
-  const summary = summaryOfReport(decided, headSha);
+  const summary = summaryOfReport(decided, headSha, sha256Hex);
   const block = read?.block ?? null;
   const verified = read?.verified === true && block !== null;
   const remembered = block?.runs ?? [];
@@ -192,7 +195,13 @@ export async function withActionSinceLastRun(
         ? `Since the last run: compared task by task with the run on ${sha ?? "?"}.`
         : `Since the last run: figures only (${unavailable}).`,
     );
-    return withSinceLastRun(req.report, req.dataset, headSha, { summary: previous, dataset, unavailable });
+    return withSinceLastRun(
+      req.report,
+      req.dataset,
+      headSha,
+      { summary: previous, dataset, unavailable },
+      sha256Hex,
+    );
   };
   if (sha === null || req.ctx.repo === null) return done(null, "the previous run names no commit");
   // Quiet: these messages are about the append-only check elsewhere; here one line says the outcome.

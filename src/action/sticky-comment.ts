@@ -324,8 +324,8 @@ async function settleRace(req: UpsertRequest, createdId: number, deps: PublishDe
  */
 export async function upsertStickyComment(req: UpsertRequest, deps: PublishDeps): Promise<CommentOutcome> {
   const { octokit, retry, log } = deps;
-  const failure = (error: unknown, action: string): CommentOutcome => {
-    warnFailure(deps, error, action, PERMISSION);
+  const failure = (error: unknown, action: string, attempts: number | null = null): CommentOutcome => {
+    warnFailure(deps, error, action, PERMISSION, attempts);
     return { kind: "failed", id: null };
   };
   for (let attempt = 1; ; attempt++) {
@@ -372,8 +372,9 @@ export async function upsertStickyComment(req: UpsertRequest, deps: PublishDeps)
     } catch (error) {
       const status = httpStatus(error);
       const retryable = !(error instanceof MalformedAnswerError) && (status === null || status >= 500);
-      if (!retryable || attempt > retry.retries)
-        return failure(error, existing ? "update the gate comment" : "create the gate comment");
+      // The wait before the next try is asked of the run's retry budget, as the client's are.
+      if (!retryable || attempt > retry.retries || retry.budget?.take(attempt * attempt) === false)
+        return failure(error, existing ? "update the gate comment" : "create the gate comment", attempt);
       log.debug(
         `writing the gate comment failed (${status ?? "no answer"}); listing again before try ${attempt + 1}`,
       );

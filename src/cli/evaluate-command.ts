@@ -5,6 +5,7 @@ import { runGate } from "../core/gate.js";
 import { withSinceLastRun } from "../core/runs/since-last-run.js";
 import { readPreviousRun } from "../read/previous-run.js";
 import { readRunInputs, type RunRequest } from "../read/run-inputs.js";
+import { sha256Hex } from "../read/sha256-hex.js";
 import { decodePolicyText } from "../core/policy/policy-bytes.js";
 import { renderMarkdown } from "../core/report/render-markdown.js";
 import { jsonChunks } from "../core/report/report-json.js";
@@ -15,6 +16,7 @@ import { MAX_POLICY_BYTES } from "../core/policy/load-policy.js";
 import { TOOL_VERSION } from "../version.js";
 import { one, parseFlags, required, type FlagSpec } from "./args.js";
 import type { CliIo } from "./io.js";
+import { expandFileArgs, hasGlobChars, type FileArg } from "../io/glob.js";
 
 export const EVALUATE_HELP = `Usage: model-gate evaluate --results F [F ...] --policy P --baseline ID --candidate ID [options]
 
@@ -23,7 +25,10 @@ candidate model config may replace the baseline: accept, reject or unresolved.
 
 Required:
   --results F [F ...]     results export files (.jsonl or .jsonl.gz; gzip is detected by content).
-                          The flag may also be repeated.
+                          The flag may also be repeated. Every file flag takes patterns too,
+                          quoted ('runs/*.jsonl'; * and ? within a path segment, ** across
+                          them), expanded as the action expands its inputs: sorted, each file
+                          once, and a pattern that matches nothing is an error.
   --policy P              the acceptance policy (YAML).
   --baseline ID           model_config of the baseline.
   --candidate ID          model_config of the candidate.
@@ -96,9 +101,13 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     io.stdout(EVALUATE_HELP);
     return 0;
   }
-  const results = flags.get("results") ?? [];
-  if (results.length === 0) throw new InputError('Missing --results.\nRun "model-gate evaluate --help".');
-  const policyPath = required(flags, "policy", "evaluate");
+  if ((flags.get("results") ?? []).length === 0)
+    throw new InputError('Missing --results.\nRun "model-gate evaluate --help".');
+  // Patterns expanded as the action expands its inputs (src/io/glob.ts): sorted, each file once.
+  const files = (name: string): FileArg[] => expandFileArgs(io.cwd, `--${name}`, flags.get(name) ?? []);
+  const results = files("results");
+  const reviews = files("reviews");
+  const policyPath = onePath(required(flags, "policy", "evaluate"), "--policy");
   const baseline = required(flags, "baseline", "evaluate");
   const candidate = required(flags, "candidate", "evaluate");
   const today = one(flags, "today") ?? todayUtc(io.now());
@@ -106,12 +115,19 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
   const canary = one(flags, "canary");
   const abs = (p: string): string => resolve(io.cwd, p);
   const asOfReview = parseAsOfReview(one(flags, "as-of-review"));
-  const previousGiven = [...(flags.get("previous-results") ?? []), ...(flags.get("previous-reviews") ?? [])];
-  const previous = {
-    results: (flags.get("previous-results") ?? []).map(abs),
-    reviews: (flags.get("previous-reviews") ?? []).map(abs),
-  };
-  const since = sinceFlags(flags);
+  const previousResults = files("previous-results");
+  const previousReviews = files("previous-reviews");
+  const previous = { results: previousResults.map((f) => f.abs), reviews: previousReviews.map((f) => f.abs) };
+  const since = sinceFlags(flags, files, abs);
+  // Every file the command line names, as messages and the provenance show it.
+  const given: FileArg[] = [
+    ...results,
+    ...reviews,
+    { abs: abs(policyPath), shown: policyPath },
+    ...previousResults,
+    ...previousReviews,
+    ...since.given,
+  ];
   const reportPath = one(flags, "report");
   // The report must not replace an input or a device: refused before anything is read.
   if (reportPath !== undefined)
@@ -119,17 +135,12 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
       abs(reportPath),
       reportPath,
       "--report",
-      [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given].map(
-        (p) => ({
-          path: abs(p),
-          shown: p,
-        }),
-      ),
+      given.map((f) => ({ path: f.abs, shown: f.shown })),
     );
 
   const request: RunRequest = {
-    results: results.map(abs),
-    reviews: (flags.get("reviews") ?? []).map(abs),
+    results: results.map((f) => f.abs),
+    reviews: reviews.map((f) => f.abs),
     policy: {
       path: abs(policyPath),
       text: await readPolicyText(abs(policyPath), policyPath),
@@ -145,15 +156,8 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     previous: previous.results.length + previous.reviews.length === 0 ? null : previous,
     toolVersion: TOOL_VERSION,
     // Name files as the user typed them, so messages and provenance match the command line.
-    displayPath: (p) =>
-      displayAs(
-        p,
-        [...results, ...(flags.get("reviews") ?? []), policyPath, ...previousGiven, ...since.given],
-        abs,
-      ),
-    ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
+    displayPath: (p) => given.find((f) => f.abs === p)?.shown ?? p,
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
-    ...(io.debug === undefined ? {} : { onNote: io.debug }),
   };
   const gateInputs = await readRunInputs(request);
   let report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);
@@ -161,8 +165,8 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     // The previous run's reviews and policy default to the current ones (docs/cli.md).
     const sincePolicy = since.policy ?? policyPath;
     const previous = await readPreviousRun(request, {
-      results: since.results.map(abs),
-      reviews: since.reviews === undefined ? request.reviews : since.reviews.map(abs),
+      results: since.results.map((f) => f.abs),
+      reviews: since.reviews === undefined ? request.reviews : since.reviews.map((f) => f.abs),
       policy:
         since.policy === undefined
           ? request.policy
@@ -174,7 +178,13 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
             },
       headSha: null,
     });
-    report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null });
+    report = withSinceLastRun(
+      report,
+      gateInputs.dataset,
+      null,
+      { ...previous, unavailable: null },
+      sha256Hex,
+    );
   }
 
   // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
@@ -220,15 +230,20 @@ export async function writeReport(absPath: string, given: string, json: Iterable
 }
 
 /** The `--since-*` flags: the previous run's files; reviews and policy only with its results. */
-function sinceFlags(flags: ReturnType<typeof parseFlags>): {
-  results: readonly string[];
-  reviews: readonly string[] | undefined;
+function sinceFlags(
+  flags: ReturnType<typeof parseFlags>,
+  files: (name: string) => FileArg[],
+  abs: (p: string) => string,
+): {
+  results: readonly FileArg[];
+  reviews: readonly FileArg[] | undefined;
   policy: string | undefined;
-  given: readonly string[];
+  given: readonly FileArg[];
 } {
-  const results = flags.get("since-results") ?? [];
-  const reviews = flags.get("since-reviews");
-  const policy = one(flags, "since-policy");
+  const results = files("since-results");
+  const reviews = flags.has("since-reviews") ? files("since-reviews") : undefined;
+  const given = one(flags, "since-policy");
+  const policy = given === undefined ? undefined : onePath(given, "--since-policy");
   if (results.length === 0 && (reviews !== undefined || policy !== undefined)) {
     throw new InputError(
       `${reviews !== undefined ? "--since-reviews" : "--since-policy"} needs --since-results: the previous run is read from its results.\n` +
@@ -239,8 +254,19 @@ function sinceFlags(flags: ReturnType<typeof parseFlags>): {
     results,
     reviews,
     policy,
-    given: [...results, ...(reviews ?? []), ...(policy === undefined ? [] : [policy])],
+    given: [
+      ...results,
+      ...(reviews ?? []),
+      ...(policy === undefined ? [] : [{ abs: abs(policy), shown: policy }]),
+    ],
   };
+}
+
+/** A flag that names one file (the policy): a pattern is refused, as the action's policy input refuses it. */
+function onePath(value: string, flag: string): string {
+  if (hasGlobChars(value))
+    throw new InputError(`${flag} must be one file, not a pattern (${JSON.stringify(value)}).`);
+  return value;
 }
 
 export function parseAsOfReview(value: string | undefined): number | null {

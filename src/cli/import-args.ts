@@ -19,7 +19,11 @@ import {
   type NoPatchResult,
   OTHER_ISSUES_RULES,
   type OtherIssuesRule,
+  PROVIDER_NAMES,
+  type ProviderName,
   RESULT_KINDS,
+  TABLE_FORMATS,
+  type TableFormat,
 } from "../importers/types.js";
 
 export type ParsedImportArgs = ImportOptions & { out?: string };
@@ -53,8 +57,21 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   "no-generation": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
   cluster: { key: "cluster", kinds: SWEBENCH_KINDS },
   scorer: { key: "scorer", kinds: ["inspect"] },
-  "pass-threshold": { key: "passThreshold", kinds: ["inspect"] },
+  "pass-threshold": { key: "passThreshold", kinds: ["inspect", "lm-eval"] },
+  threshold: { key: "passThreshold", kinds: ["lm-eval"] },
   "score-map": { key: "scoreMap", kinds: ["inspect"] },
+  "run-metadata": { key: "runMetadata", kinds: ["terminal-bench"] },
+  provider: { key: "provider", kinds: ["promptfoo"] },
+  "model-config-from": { key: "modelConfigFrom", kinds: ["promptfoo"] },
+  prompt: { key: "prompt", kinds: ["promptfoo"] },
+  "results-json": { key: "resultsJson", kinds: ["lm-eval"] },
+  metric: { key: "metric", kinds: ["lm-eval"] },
+  filter: { key: "filter", kinds: ["lm-eval"] },
+  map: { key: "map", kinds: ["table"] },
+  "pass-values": { key: "passValues", kinds: ["table"] },
+  "fail-values": { key: "failValues", kinds: ["table"] },
+  "infra-values": { key: "infraValues", kinds: ["table"] },
+  format: { key: "format", kinds: ["table"] },
   "broken-at": { key: "brokenAt", kinds: ["verified-annotations"] },
   "disputed-at": { key: "disputedAt", kinds: ["verified-annotations"] },
   "other-issues": { key: "otherIssues", kinds: ["verified-annotations"] },
@@ -111,6 +128,21 @@ function scoreMap(flag: string, value: string): Record<string, AttemptResult> {
   return out;
 }
 
+/** `--map FIELD=COLUMN[,FIELD=COLUMN…]`: export field → column (a column name holds no comma). */
+function columnMap(flag: string, value: string): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const part of value.split(",")) {
+    const eq = part.indexOf("=");
+    if (eq <= 0 || eq === part.length - 1) {
+      throw usage(`${flag}: expected FIELD=COLUMN[,FIELD=COLUMN…], found ${JSON.stringify(part)}`);
+    }
+    const field = part.slice(0, eq);
+    if (Object.hasOwn(out, field)) throw usage(`${flag}: ${JSON.stringify(field)} is mapped twice`);
+    out[field] = part.slice(eq + 1);
+  }
+  return out;
+}
+
 export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
   const parsed = parseArgv(argv, ARG_SPECS, {
     positionals: true,
@@ -151,6 +183,12 @@ export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
       case "scorer":
       case "reviewer":
       case "out":
+      case "runMetadata":
+      case "provider":
+      case "prompt":
+      case "resultsJson":
+      case "metric":
+      case "filter":
         if (value.trim() === "") throw usage(`${flag}: expected a non-empty value`);
         opts[key] = value;
         break;
@@ -184,6 +222,21 @@ export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
       case "claimed":
         opts.claimed = oneOf<ClaimedRule>(flag, value, CLAIMED_RULES);
         break;
+      case "modelConfigFrom":
+        opts.modelConfigFrom = oneOf<ProviderName>(flag, value, PROVIDER_NAMES);
+        break;
+      case "format":
+        opts.format = oneOf<TableFormat>(flag, value, TABLE_FORMATS);
+        break;
+      case "map":
+        opts.map = columnMap(flag, value);
+        break;
+      case "passValues":
+      case "failValues":
+      case "infraValues":
+        // A comma-separated list; an empty item stands for an empty cell.
+        opts[key] = value.split(",");
+        break;
       default:
         throw usage(`unhandled flag ${flag}`);
     }
@@ -193,5 +246,25 @@ export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
   if (disputedAt > brokenAt) {
     throw usage(`--disputed-at ${disputedAt} is above --broken-at ${brokenAt}`);
   }
+  checkValueLists(opts);
   return opts;
+}
+
+/** table: a result value in two of --pass-values, --fail-values, --infra-values is refused. */
+function checkValueLists(opts: ParsedImportArgs): void {
+  const seen = new Map<string, string>();
+  for (const [flag, list] of [
+    ["--pass-values", opts.passValues],
+    ["--fail-values", opts.failValues],
+    ["--infra-values", opts.infraValues],
+  ] as const) {
+    for (const v of list ?? []) {
+      const first = seen.get(v);
+      if (first !== undefined && first !== flag) {
+        throw usage(`${JSON.stringify(v)} is in both ${first} and ${flag}: a value means one result`);
+      }
+      if (first === flag) throw usage(`${flag}: ${JSON.stringify(v)} is listed twice`);
+      seen.set(v, flag);
+    }
+  }
 }

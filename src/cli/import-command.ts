@@ -17,7 +17,7 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   const options = parseImportArgs([...argv]);
   if (options.out !== undefined) {
     // The export must not replace the importer's input (or a device): refused before reading.
-    const given = importInputs(options);
+    const given = await importInputs({ ...options, cwd: io.cwd });
     checkOutputTarget(
       resolve(io.cwd, options.out),
       options.out,

@@ -15,6 +15,7 @@ import { neutraliseLogLines } from "../core/report/escape.js";
 import { renderRankText } from "../core/rank/render-rank-text.js";
 import { jsonChunks } from "../core/report/report-json.js";
 import { checkOutputTarget } from "../io/file-kind.js";
+import { expandFileArgs } from "../io/glob.js";
 import { readRankInputs } from "../read/read-models.js";
 import { TOOL_VERSION } from "../version.js";
 import { one, parseFlags, required, type FlagSpec } from "./args.js";
@@ -90,7 +91,10 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stdout(RANK_HELP);
     return 0;
   }
-  const results = flags.get("results") ?? [];
+  // File patterns expanded as evaluate and the action expand them (src/io/glob.ts).
+  const files = (name: string): string[] =>
+    expandFileArgs(io.cwd, `--${name}`, flags.get(name) ?? []).map((f) => f.shown);
+  const results = files("results");
   if (results.length === 0) throw new InputError('Missing --results.\nRun "model-gate rank --help".');
   const policyPath = required(flags, "policy", "rank");
   const today = one(flags, "today") ?? todayUtc(io.now());
@@ -100,11 +104,11 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
   const models = given === undefined ? null : given.flatMap((v) => v.split(","));
   const referenceFlag = one(flags, "reference") ?? null;
   const candidate = one(flags, "candidate") ?? null;
-  const reviews = flags.get("reviews") ?? [];
+  const reviews = files("reviews");
   const abs = (p: string): string => resolve(io.cwd, p);
   const reportPath = one(flags, "report");
-  const previousResults = flags.get("previous-results") ?? [];
-  const previousReviews = flags.get("previous-reviews") ?? [];
+  const previousResults = files("previous-results");
+  const previousReviews = files("previous-reviews");
   const inputs = [...results, ...reviews, policyPath, ...previousResults, ...previousReviews];
   if (reportPath !== undefined)
     checkOutputTarget(
@@ -145,9 +149,7 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
         ? null
         : { results: previousResults.map(abs), reviews: previousReviews.map(abs) },
     displayPath: (p) => displayAs(p, inputs, abs),
-    ...(io.readThreads === undefined ? {} : { readThreads: io.readThreads }),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
-    ...(io.debug === undefined ? {} : { onNote: io.debug }),
   });
   const report = runRank(rankInputs.data, rankInputs.policy, {
     reference,

@@ -124,5 +124,6 @@ export function runGate(dataset: Dataset, policy: GatePolicy, options: GateOptio
     asOfReview,
     appendOnly,
     appendOnlyBase: options.appendOnlyBase,
+    policyExpired: policy.expired,
   });
 }

@@ -32,6 +32,12 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   tasks: DEFAULT_INPUT_LIMITS.maxTasks,
 };
 
+/**
+ * Largest importer input, in bytes, read or inflated (256 MiB; an archive's entries together):
+ * importers hold the whole text, and V8 cannot make a string much past 512 MiB.
+ */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+
 const SPLIT = "split the input (e.g. by dataset revision or by repository) and import each part";
 
 /**

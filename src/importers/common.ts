@@ -1,11 +1,24 @@
 /**
- * Shared pieces of the importers: JSON Pointer evidence, row serialisation with a fixed key order,
+ * Shared pieces of the importers: JSON Pointer evidence, the rows (export-rows.ts, re-exported),
  * the computed dataset revision, the task list (--tasks), SWE-bench repository clusters, and an
  * InputError collector that names the file and the JSON path / CSV line of each problem.
  */
 import { InputError, type InputProblem } from "../core/errors.js";
-import type { AttemptResult, Validity } from "../core/model.js";
+import { countKeys, firstRepeatedKey } from "../core/json-keys.js";
 import { taskIdsRevision } from "../read/derived-revisions.js";
+import { type ExportRow, compareIds } from "./export-rows.js";
+
+export {
+  type ExportCommon,
+  type ExportRow,
+  type Metrics,
+  type ReviewRow,
+  type SourcePlace,
+  compareIds,
+  exportLines,
+  resultCounts,
+  reviewLines,
+} from "./export-rows.js";
 
 /** How many ids a note lists before it only counts the rest. */
 export const NOTE_LIST_LIMIT = 5;
@@ -72,7 +85,17 @@ export function parseJsonFile(file: string, text: string): unknown {
   } catch {
     jsonError(file, body, locateJsonError(body));
   }
-  if (keysInText(body) !== keysInValue(parsed)) jsonError(file, body, locateJsonError(body, true));
+  if (countKeys(body, "all") !== keysInValue(parsed)) {
+    const repeat = firstRepeatedKey(body, "all");
+    // (Only a repeat makes JSON.parse hold fewer keys than the text has.)
+    if (repeat === undefined) throw new Error("parseJsonFile: a key count differs without a repeated key");
+    jsonError(file, body, {
+      offset: repeat.offset,
+      message:
+        `the key ${JSON.stringify(repeat.key.slice(0, 200))} is given twice in one object; expected each key once ` +
+        "(which value was meant would be a guess)",
+    });
+  }
   return parsed;
 }
 
@@ -87,32 +110,6 @@ function jsonError(file: string, body: string, at: { offset: number; message: st
     } else column += 1;
   }
   throw new InputError(`${file}: not valid JSON`, [{ location: { file, line, column }, message }]);
-}
-
-/** Object keys in valid JSON text, repeats included: strings followed by ':'. */
-function keysInText(s: string): number {
-  let n = 0;
-  let i = s.indexOf('"');
-  while (i !== -1) {
-    let j = i + 1;
-    for (;;) {
-      j = s.indexOf('"', j);
-      if (j === -1) return n;
-      let b = j - 1;
-      while (s.charCodeAt(b) === 0x5c) b--;
-      if ((j - 1 - b) % 2 === 0) break; // an even run of backslashes: the quote closes the string
-      j++;
-    }
-    let k = j + 1;
-    for (
-      let c = s.charCodeAt(k);
-      c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-      c = s.charCodeAt(++k)
-    );
-    if (s.charCodeAt(k) === 0x3a) n++;
-    i = s.indexOf('"', k);
-  }
-  return n;
 }
 
 /** Object keys in a parsed JSON value (iterative: depth comes from the data). */
@@ -140,7 +137,7 @@ export const MAX_JSON_DEPTH = 1000;
  * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
  * engine's own message does not always give a position.
  */
-export function locateJsonError(s: string, repeats = false): { offset: number; message: string } {
+export function locateJsonError(s: string): { offset: number; message: string } {
   let i = 0;
   let depth = 0;
   class Stop extends Error {
@@ -220,22 +217,10 @@ export function locateJsonError(s: string, repeats = false): { offset: number; m
         depth--;
         return;
       }
-      const seen = repeats ? new Set<string>() : null;
       for (;;) {
         ws();
         if (s[i] !== '"') stop("expected a property name in double quotes");
-        const keyAt = i;
         string();
-        if (seen !== null) {
-          const key = JSON.parse(s.slice(keyAt, i)) as string;
-          if (seen.has(key))
-            throw new Stop(
-              keyAt,
-              `the key ${JSON.stringify(key.slice(0, 200))} is given twice in one object; expected each key once ` +
-                "(which value was meant would be a guess)",
-            );
-          seen.add(key);
-        }
         ws();
         if (s[i] !== ":") stop("expected ':' after a property name");
         i++;
@@ -358,11 +343,6 @@ export function csvEvidence(file: string, row: number): string {
 // ---------------------------------------------------------------------------------------------
 // Ordering and revisions
 
-/** Compares strings by their UTF-8 bytes (= `LC_ALL=C sort`), so the order is language-neutral. */
-export function compareIds(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
-}
-
 /** `sha256:` of the task ids sorted by UTF-8 bytes and joined by "\n" (no trailing newline). */
 export function computeDatasetRevision(ids: Iterable<string>): string {
   // The gate recognises a revision computed this way (two files imported without one --tasks list).
@@ -378,96 +358,6 @@ export function inDirectory(dir: string, name: string): string {
 export function listSome(ids: readonly string[], limit = NOTE_LIST_LIMIT): string {
   const shown = ids.slice(0, limit).join(", ");
   return ids.length > limit ? `${shown} and ${ids.length - limit} more` : shown;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rows
-
-/** One SPEC §1.1 export row, before serialisation. */
-export interface ExportRow {
-  task_id: string;
-  result: AttemptResult;
-  evidence: string[];
-  attempt?: number | string;
-  cluster?: string;
-}
-
-/** Fields that every row of one import shares. */
-export interface ExportCommon {
-  datasetRevision: string;
-  harnessRevision: string;
-  modelConfig: string;
-  validity: Validity;
-  reviewRevision: number;
-}
-
-/** Serialises export rows with a fixed key order, sorted by task id (UTF-8 bytes) then attempt. */
-export function exportLines(rows: readonly ExportRow[], c: ExportCommon): string[] {
-  const sorted = [...rows].sort((a, b) => {
-    const byId = compareIds(a.task_id, b.task_id);
-    if (byId !== 0) return byId;
-    return compareAttempts(a.attempt, b.attempt);
-  });
-  return sorted.map((r) => {
-    const o: Record<string, unknown> = {
-      task_id: r.task_id,
-      dataset_revision: c.datasetRevision,
-      harness_revision: c.harnessRevision,
-      model_config: c.modelConfig,
-      validity: c.validity,
-      result: r.result,
-      review_revision: c.reviewRevision,
-      evidence: r.evidence,
-    };
-    if (r.attempt !== undefined) o["attempt"] = r.attempt;
-    if (r.cluster !== undefined) o["cluster"] = r.cluster;
-    return JSON.stringify(o);
-  });
-}
-
-function compareAttempts(a: number | string | undefined, b: number | string | undefined): number {
-  if (a === b) return 0;
-  if (a === undefined) return -1;
-  if (b === undefined) return 1;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  return compareIds(String(a), String(b));
-}
-
-/** One SPEC §1.2 reviews row, before serialisation. */
-export interface ReviewRow {
-  task_id: string;
-  dataset_revision: string;
-  validity: Validity;
-  review_revision: number;
-  reviewer?: string;
-  evidence: string[];
-  note?: string;
-}
-
-/** Serialises reviews rows with a fixed key order, sorted by task id then dataset revision. */
-export function reviewLines(rows: readonly ReviewRow[]): string[] {
-  const sorted = [...rows].sort(
-    (a, b) => compareIds(a.task_id, b.task_id) || compareIds(a.dataset_revision, b.dataset_revision),
-  );
-  return sorted.map((r) => {
-    const o: Record<string, unknown> = {
-      task_id: r.task_id,
-      dataset_revision: r.dataset_revision,
-      validity: r.validity,
-      review_revision: r.review_revision,
-    };
-    if (r.reviewer !== undefined) o["reviewer"] = r.reviewer;
-    o["evidence"] = r.evidence;
-    if (r.note !== undefined) o["note"] = r.note;
-    return JSON.stringify(o);
-  });
-}
-
-/** Counts of results, for the notes. */
-export function resultCounts(rows: readonly ExportRow[]): string {
-  const n = { pass: 0, fail: 0, infra_error: 0, missing: 0 };
-  for (const r of rows) n[r.result] += 1;
-  return `${rows.length} rows: ${n.pass} pass, ${n.fail} fail, ${n.infra_error} infra_error, ${n.missing} missing`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -559,8 +449,46 @@ export function taskListEvidence(tasks: TaskList, id: string): string {
 
 /** A `missing` row for a task of the list that the results file does not mention. */
 export function missingRow(id: string, file: string, tasks: TaskList | undefined): ExportRow {
-  const evidence = tasks ? [file, taskListEvidence(tasks, id)] : [file];
-  return { task_id: id, result: "missing", evidence };
+  if (tasks === undefined) return { task_id: id, result: "missing", evidence: [file] };
+  const from = { file: tasks.file, line: tasks.lineOf.get(id) ?? 0 };
+  return { task_id: id, result: "missing", evidence: [file, taskListEvidence(tasks, id)], from };
+}
+
+/**
+ * Files that hold several model configs (promptfoo, a table): the rows of the task universe (the
+ * task list, or the file's tasks), and for each config the tasks it has no row for, as missing.
+ */
+export function perConfigTasks(
+  rows: readonly ExportRow[],
+  file: string,
+  tasks: TaskList | undefined,
+  notes: string[],
+): { rows: ExportRow[]; universe: readonly string[] } {
+  const seen = [...new Set(rows.map((r) => r.task_id))].sort(compareIds);
+  const universe = tasks?.ids ?? seen;
+  const inside = new Set(universe);
+  const outside = seen.filter((t) => !inside.has(t));
+  if (outside.length > 0) {
+    notes.push(
+      `${outside.length} tasks outside the task list ${tasks?.file ?? ""} were left out (not counted): ${listSome(outside)}`,
+    );
+  }
+  const kept = rows.filter((r) => inside.has(r.task_id));
+  const configs = [...new Set(rows.map((r) => r.model_config ?? ""))].sort(compareIds);
+  for (const c of configs) {
+    const has = new Set(kept.filter((r) => (r.model_config ?? "") === c).map((r) => r.task_id));
+    const lacking = universe.filter((t) => !has.has(t));
+    for (const t of lacking) {
+      const row = missingRow(t, file, tasks);
+      kept.push(c === "" ? row : { ...row, model_config: c });
+    }
+    if (lacking.length > 0) {
+      notes.push(
+        `${c === "" ? "" : `${c}: `}${lacking.length} tasks without a row, written as missing (${listSome(lacking)})`,
+      );
+    }
+  }
+  return { rows: kept, universe };
 }
 
 // ---------------------------------------------------------------------------------------------

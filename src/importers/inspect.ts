@@ -1,7 +1,7 @@
 /**
- * Inspect AI eval log in the JSON format (`inspect eval … --log-format json`, or
- * `inspect log convert LOG.eval --to json --output-dir DIR`): one row per sample and epoch
- * (`attempt` = epoch).
+ * Inspect AI eval log, the binary `.eval` format or JSON (chosen by content, inspect-log.ts): one
+ * row per sample and epoch (`attempt` = epoch), with the sample's token counts, cost and working
+ * time as metrics.
  *
  * Score rule (the scorer is --scorer NAME, or the only scorer in the log):
  *   sample.error set → infra_error (whatever the score);
@@ -15,79 +15,45 @@ import type { AttemptResult } from "../core/model.js";
 import { unicodeNearMatch } from "../core/unicode-near-match.js";
 import {
   type ExportRow,
+  type Metrics,
   Problems,
   compareIds,
+  escapePointerToken,
   fileError,
+  fragmentOf,
   isObject,
   jsonEvidence,
   listSome,
   missingRow,
-  parseJsonFile,
-  pointer,
   typeName,
 } from "./common.js";
+import { type InspectLog, readEvalLog, readJsonLog } from "./inspect-log.js";
+import { COST_USD, LATENCY_S, MetricsBuilder, TOKENS_IN, TOKENS_OUT, metricsNote } from "./metrics.js";
 import type { DefaultValue, ImporterInput, ResultsDraft } from "./types.js";
+import { isZip } from "./zip.js";
 
-interface SampleRef {
-  index: number;
-  id: string;
-  epoch: number;
-}
-
-export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraft {
+export function importInspect({ opts, text, tasks, bytes }: ImporterInput): ResultsDraft {
   const file = opts.file;
-  if (text.startsWith("PK")) {
-    fileError(
-      file,
-      "this is a binary .eval log; convert it to JSON first: inspect log convert LOG.eval --to json --output-dir DIR",
-    );
-  }
-  const doc = parseJsonFile(file, text);
+  const log =
+    bytes !== undefined && isZip(bytes)
+      ? readEvalLog(file, bytes)
+      : text.startsWith("PK\u0003\u0004")
+        ? fileError(file, "this is a binary .eval log given as text: read it from its file")
+        : readJsonLog(file, text);
   const problems: Problems = new Problems(file);
   const summary = `${file}: not a usable Inspect AI eval log`;
-  if (!isObject(doc) || !isObject(doc["eval"])) {
-    problems.fail(summary, `expected an eval log object with an "eval" object`, { field: "/eval" });
-  }
-  const spec = doc["eval"];
-  const samples = doc["samples"];
-  if (!Array.isArray(samples)) {
-    problems.fail(
-      summary,
-      `expected a "samples" array, found ${typeName(samples)} (was the log written with log_samples=False, ` +
-        `or is it a header-only read?)`,
-      { field: "/samples" },
-    );
-  }
-
-  // Which scorer: --scorer, or the only one present.
-  const scorerNames = new Set<string>();
-  for (const s of samples) {
-    if (isObject(s) && isObject(s["scores"])) for (const k of Object.keys(s["scores"])) scorerNames.add(k);
-  }
-  let scorer = opts.scorer;
-  if (scorer === undefined && scorerNames.size > 1) {
-    fileError(
-      file,
-      `samples have several scorers (${[...scorerNames].sort(compareIds).join(", ")}): choose one with --scorer NAME`,
-    );
-  }
-  if (scorer !== undefined && scorerNames.size > 0 && !scorerNames.has(scorer)) {
-    fileError(
-      file,
-      `--scorer ${JSON.stringify(scorer)}: no sample has that scorer; scorers: ${[...scorerNames].sort(compareIds).join(", ")}` +
-        unicodeNearMatch(scorer, scorerNames),
-    );
-  }
-  scorer ??= [...scorerNames][0];
+  const scorer = chooseScorer(file, log, opts.scorer);
 
   const seen = new Map<string, SampleRef>();
   const rows: ExportRow[] = [];
   let invalidated = 0;
-  samples.forEach((s, i) => {
-    const at = pointer("samples", i);
+  const errors: string[] = [];
+  for (const sample of log.samples) {
+    const s = sample.value;
+    const field = sample.field;
     if (!isObject(s)) {
-      problems.add(`expected a sample object, found ${typeName(s)}`, { field: at });
-      return;
+      problems.add(`expected a sample object, found ${typeName(s)}`, { field: field("") });
+      continue;
     }
     const rawId = s["id"];
     if (
@@ -95,9 +61,9 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
       !(typeof rawId === "number" && Number.isFinite(rawId))
     ) {
       problems.add(`expected a sample id (string or number), found ${typeName(rawId)}`, {
-        field: `${at}/id`,
+        field: field("/id"),
       });
-      return;
+      continue;
     }
     const id = String(rawId);
     const epoch = s["epoch"];
@@ -105,34 +71,38 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
       problems.add(
         `sample ${JSON.stringify(id)}: expected an epoch (integer ≥ 1), found ${typeName(epoch)}`,
         {
-          field: `${at}/epoch`,
+          field: field("/epoch"),
         },
       );
-      return;
+      continue;
     }
     const key = `${id}\u0000${epoch}`;
     const dup = seen.get(key);
     if (dup !== undefined) {
       problems.add(
-        `sample ${JSON.stringify(id)} epoch ${epoch} appears twice (also /samples/${dup.index}): the log is ambiguous`,
-        { field: at },
+        `sample ${JSON.stringify(id)} epoch ${epoch} appears twice (also ${dup.where}): the log is ambiguous`,
+        { field: field("") },
       );
-      return;
+      continue;
     }
-    seen.set(key, { index: i, id, epoch });
+    seen.set(key, { where: field(""), id, epoch });
     if (s["invalidation"] !== undefined && s["invalidation"] !== null) {
       invalidated += 1;
-      return;
+      continue;
     }
+    const at = (sub: string) => jsonEvidence(sample.file, `${sample.ptr}${sub}`);
+    const from = { file: sample.file, field: fragmentOf(`${sample.ptr}/id`) };
+    const metrics = sampleMetrics(s, (message, sub) => {
+      problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${message}`, { field: field(sub) });
+    });
+    const base = { task_id: id, attempt: epoch, from, ...(metrics !== undefined ? { metrics } : {}) };
     const error = s["error"];
     if (error !== undefined && error !== null) {
-      rows.push({
-        task_id: id,
-        attempt: epoch,
-        result: "infra_error",
-        evidence: [jsonEvidence(file, `${at}/error`)],
-      });
-      return;
+      // The error's message is the evidence: a pointer to it, or to the error when it has none.
+      const message = isObject(error) && typeof error["message"] === "string";
+      if (message) errors.push(firstLine(error["message"] as string));
+      rows.push({ ...base, result: "infra_error", evidence: [at(message ? "/error/message" : "/error")] });
+      continue;
     }
     const scores = s["scores"];
     const score = isObject(scores) && scorer !== undefined ? scores[scorer] : undefined;
@@ -140,25 +110,112 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
       problems.add(
         `sample ${JSON.stringify(id)} epoch ${epoch} has neither an error nor a score` +
           (scorer !== undefined ? ` from scorer ${JSON.stringify(scorer)}` : ""),
-        { field: `${at}/scores` },
+        { field: field("/scores") },
       );
-      return;
+      continue;
     }
-    const vptr = pointer("samples", i, "scores", scorer ?? "", "value");
+    const vsub = `/scores/${escapePointerToken(scorer ?? "")}/value`;
     const result = mapScore(score["value"], opts);
     if (typeof result !== "string") {
-      problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${result.problem}`, { field: vptr });
-      return;
+      problems.add(`sample ${JSON.stringify(id)} epoch ${epoch}: ${result.problem}`, { field: field(vsub) });
+      continue;
     }
-    rows.push({ task_id: id, attempt: epoch, result, evidence: [jsonEvidence(file, vptr)] });
-  });
+    rows.push({ ...base, result, evidence: [at(vsub)] });
+  }
   problems.throwIfAny(summary);
+  return finishInspect(log, rows, { opts, tasks, scorer, invalidated, errors, seen });
+}
 
+interface SampleRef {
+  where: string;
+  id: string;
+  epoch: number;
+}
+
+function firstLine(s: string): string {
+  const line = s.split(/\r\n|\r|\n/)[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}
+
+/** The scorer read: --scorer, or the only one the samples have. */
+function chooseScorer(file: string, log: InspectLog, given: string | undefined): string | undefined {
+  const scorerNames = new Set<string>();
+  for (const { value: s } of log.samples) {
+    if (isObject(s) && isObject(s["scores"])) for (const k of Object.keys(s["scores"])) scorerNames.add(k);
+  }
+  const listed = () => [...scorerNames].sort(compareIds).join(", ");
+  if (given === undefined && scorerNames.size > 1) {
+    fileError(file, `samples have several scorers (${listed()}): choose one with --scorer NAME`);
+  }
+  if (given !== undefined && scorerNames.size > 0 && !scorerNames.has(given)) {
+    fileError(
+      file,
+      `--scorer ${JSON.stringify(given)}: no sample has that scorer; scorers: ${listed()}` +
+        unicodeNearMatch(given, scorerNames),
+    );
+  }
+  return given ?? [...scorerNames][0];
+}
+
+/**
+ * A sample's metrics: tokens summed over the models of `model_usage` (input_tokens → tokens_in,
+ * output_tokens → tokens_out, total_cost → cost_usd where Inspect records it), working_time → latency_s.
+ */
+function sampleMetrics(
+  s: Record<string, unknown>,
+  problem: (message: string, sub: string) => void,
+): Metrics | undefined {
+  const m = new MetricsBuilder();
+  const usage = s["model_usage"];
+  if (isObject(usage)) {
+    const models = Object.keys(usage).sort(compareIds);
+    const parts = (key: string) => models.map((k) => (isObject(usage[k]) ? usage[k][key] : undefined));
+    for (const [name, key] of [
+      [TOKENS_IN, "input_tokens"],
+      [TOKENS_OUT, "output_tokens"],
+      [COST_USD, "total_cost"],
+    ] as const) {
+      const p = m.addSum(name, parts(key));
+      if (p !== null) problem(`model_usage ${key}: ${p}`, "/model_usage");
+    }
+  }
+  const p = m.add(LATENCY_S, s["working_time"]);
+  if (p !== null) problem(`working_time: ${p}`, "/working_time");
+  return m.result;
+}
+
+function finishInspect(
+  log: InspectLog,
+  rows: ExportRow[],
+  ctx: {
+    opts: ImporterInput["opts"];
+    tasks: ImporterInput["tasks"];
+    scorer: string | undefined;
+    invalidated: number;
+    errors: readonly string[];
+    seen: ReadonlyMap<string, SampleRef>;
+  },
+): ResultsDraft {
+  const { opts, tasks, scorer, invalidated, seen } = ctx;
+  const file = opts.file;
+  const spec = log.spec;
   const notes: string[] = [];
-  if (doc["status"] !== undefined && doc["status"] !== "success") {
-    notes.push(`the log's status is ${JSON.stringify(doc["status"])}, not "success"`);
+  if (log.format === "eval") {
+    notes.push(
+      `read as a binary .eval log (a ZIP archive): ${log.samples.length} sample entries, the eval from ${log.specFrom ?? ""}`,
+    );
+  }
+  if (log.status !== undefined && log.status !== "success") {
+    notes.push(`the log's status is ${JSON.stringify(log.status)}, not "success"`);
   }
   if (invalidated > 0) notes.push(`${invalidated} invalidated samples were left out`);
+  if (ctx.errors.length > 0) {
+    const distinct = [...new Set(ctx.errors)];
+    const n = rows.filter((r) => r.result === "infra_error").length;
+    notes.push(
+      `infra_error: ${n} ${n === 1 ? "sample" : "samples"} with an error (${listSome(distinct, 3)})`,
+    );
+  }
   if (scorer !== undefined) notes.push(`scores read from scorer ${JSON.stringify(scorer)}`);
   notes.push(scoreRuleNote(opts));
 
@@ -194,6 +251,7 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
   if (short.length > 0) {
     notes.push(`${short.length} tasks have fewer than the ${epochs} configured epochs: ${listSome(short)}`);
   }
+  notes.push(metricsNote(kept));
 
   const model = typeof spec["model"] === "string" && spec["model"] !== "" ? spec["model"] : "inspect-model";
   const revision = isObject(spec["revision"]) ? spec["revision"] : undefined;
@@ -201,6 +259,12 @@ export function importInspect({ opts, text, tasks }: ImporterInput): ResultsDraf
   if (revision !== undefined && typeof revision["commit"] === "string" && revision["commit"] !== "") {
     const origin = typeof revision["origin"] === "string" ? ` of ${revision["origin"]}` : "";
     harness = { value: `git:${revision["commit"]}`, from: `eval.revision (the eval's git commit${origin})` };
+    if (revision["dirty"] === true) {
+      notes.push(
+        `WARNING: eval.revision says the eval's working tree was dirty (uncommitted changes): ${harness.value} ` +
+          "names the commit, not everything that ran",
+      );
+    }
   }
   const draft: ResultsDraft = {
     rows: kept,

@@ -58,6 +58,7 @@ export function importReviewsCsv({ opts, text, tasks }: ImporterInput): ReviewsD
       task_id: id,
       validity: validity as Validity,
       evidence: [csvEvidence(file, rec.row)],
+      from: { file, line: rec.line },
     };
     if (revisionCell !== "") row.dataset_revision = revisionCell;
     const reviewer = cell(table, rec, "reviewer").trim();

@@ -3,40 +3,45 @@
  * shared defaults (model config, harness and dataset revisions, review revision, validity) and
  * serialise sorted JSONL lines with a fixed key order.
  */
-import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
-import { isUtf8 } from "node:buffer";
-import { describeKind, inputFileProblem, readRegularFile } from "../io/file-kind.js";
-import { join, resolve } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { InputError } from "../core/errors.js";
 import { PLACEHOLDER_REVISION_PREFIX, isPlaceholderRevision } from "../core/model.js";
 import {
   type ExportRow,
   type TaskList,
   addRepoClusters,
+  compareIds,
   computeDatasetRevision,
   exportLines,
   fileError,
-  inDirectory,
+  listSome,
   parseTaskList,
   resultCounts,
   reviewLines,
 } from "./common.js";
-import { checkLines, checkOutputLines, checkRows, DEFAULT_IMPORT_LIMITS, type ImportLimits } from "./caps.js";
+import { checkExportValues, checkReviewValues } from "./written-values.js";
+import { checkOutputLines, checkRows, DEFAULT_IMPORT_LIMITS } from "./caps.js";
+import { planInputs, plannedFiles, readPlanned, readTextFile, resolverFor } from "./read-inputs.js";
+
+export { MAX_IMPORT_BYTES } from "./caps.js";
 import { importInspect } from "./inspect.js";
 import { importReviewsCsv } from "./reviews-csv.js";
 import { importSwebenchLeaderboard } from "./swebench-leaderboard.js";
 import { importSwebenchPro } from "./swebench-pro.js";
-import { PRO_AUDIT_FILES, importSwebenchProAudit } from "./swebench-pro-audit.js";
+import { importSwebenchProAudit } from "./swebench-pro-audit.js";
 import { importSwebenchReport } from "./swebench-report.js";
+import { importLmEval } from "./lm-eval.js";
+import { importPromptfoo } from "./promptfoo.js";
 import { importSwebenchResults } from "./swebench-results.js";
+import { importTable } from "./table.js";
+import { importTerminalBench } from "./terminal-bench.js";
 import {
   IMPORT_KINDS,
   type ImportKind,
   type ImportOptions,
   type ImportResult,
+  type DefaultValue,
   type ImporterInput,
+  type RelatedFile,
   RESULT_KINDS,
   type ResultsDraft,
   type ReviewsDraft,
@@ -54,6 +59,10 @@ const RESULT_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => Res
   "swebench-leaderboard": importSwebenchLeaderboard,
   "swebench-pro": importSwebenchPro,
   inspect: importInspect,
+  "terminal-bench": importTerminalBench,
+  promptfoo: importPromptfoo,
+  "lm-eval": importLmEval,
+  table: importTable,
 };
 
 const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => ReviewsDraft>> = {
@@ -62,88 +71,18 @@ const REVIEW_IMPORTERS: Partial<Record<ImportKind, (input: ImporterInput) => Rev
   "reviews-csv": importReviewsCsv,
 };
 
-/** Kinds whose FILE is line-oriented (CSV): the line caps apply (a directory kind's files always). */
-const LINE_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>(["reviews-csv", "verified-annotations"]);
+/** Kinds whose task ids are SWE-bench instance ids: `cluster` is the repository (--cluster). */
+const REPO_CLUSTER_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>([
+  "swebench-report",
+  "swebench-results",
+  "swebench-leaderboard",
+  "swebench-pro",
+]);
 
-/** Kinds whose FILE is a directory, and the files read from it. */
-const DIRECTORY_KINDS: Partial<Record<ImportKind, readonly string[]>> = {
-  "swebench-pro-audit": Object.values(PRO_AUDIT_FILES),
-};
-
-/**
- * Reads a text file; `.gz` files are decompressed. A missing file is an input error naming the
- * file as the user gave it (`shown`). With `lines` (CSV, TSV, Markdown, a task list), the line caps
- * of caps.ts hold too.
- */
-export async function readTextFile(
-  path: string,
-  what: string,
-  shown: string = path,
-  lines: ImportLimits | null = null,
-): Promise<string> {
-  let data: Buffer;
-  try {
-    // Regular files only (a FIFO or /dev/zero is refused before reading), at most the cap.
-    data = await readRegularFile(path, MAX_IMPORT_BYTES);
-  } catch (error) {
-    const why = inputFileProblem(error);
-    if (why === null) throw error;
-    throw new InputError(`cannot read the ${what} ${shown}: ${why}`);
-  }
-  if (path.toLowerCase().endsWith(".gz")) {
-    try {
-      // The cap holds for the inflated bytes too: a gzip bomb stops at it, in bounded memory.
-      data = gunzipSync(data, { maxOutputLength: MAX_IMPORT_BYTES });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
-        fileError(shown, `the file inflates to more than ${MAX_IMPORT_BYTES} bytes (the import limit)`);
-      fileError(shown, "the file ends in .gz but is not gzip data");
-    }
-  }
-  if (lines !== null) checkLines(data, shown, path.toLowerCase().endsWith(".gz"), lines);
-  if (!isUtf8(data)) {
-    // Decoding would write U+FFFD into the export: name where the bad bytes start instead.
-    const back = Buffer.from(data.toString("utf8"), "utf8");
-    let i = 0;
-    while (i < data.length && data[i] === back[i]) i++;
-    const lineStart = data.lastIndexOf(0x0a, i - 1) + 1;
-    let line = 1;
-    for (let j = 0; j < lineStart; j++) if (data[j] === 0x0a) line++;
-    throw new InputError(
-      `${shown}:${line}: the file is not valid UTF-8 text (byte ${i + 1} of the ${path.toLowerCase().endsWith(".gz") ? "inflated " : ""}file, column ${i - lineStart + 1} of the line)`,
-    );
-  }
-  return data.toString("utf8");
-}
-
-/**
- * Largest importer input, in bytes, read or inflated (256 MiB): importers hold the whole text, and
- * V8 cannot make a string much past 512 MiB.
- */
-export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
-
-/** The files an import reads, as the user named them: FILE (or a directory kind's files), --tasks. */
-export function importInputs(opts: ImportOptions): string[] {
-  const names = DIRECTORY_KINDS[opts.kind];
-  const files = names === undefined ? [opts.file] : names.map((n) => inDirectory(opts.file, n));
+/** The files an import reads, as the user named them: FILE (or the files found from it), --tasks. */
+export async function importInputs(opts: ImportOptions): Promise<string[]> {
+  const files = plannedFiles(await planInputs(opts, resolverFor(opts.cwd)));
   return opts.tasks !== undefined ? [...files, opts.tasks] : files;
-}
-
-/** A directory kind's FILE must be a directory: say so, and which files it must hold. */
-async function checkDirectory(path: string, shown: string, kind: ImportKind, names: readonly string[]) {
-  let st: Stats;
-  try {
-    st = await stat(path);
-  } catch (error) {
-    const why = inputFileProblem(error);
-    if (why === null) throw error;
-    throw new InputError(`cannot read the ${kind} directory ${shown}: ${why}`);
-  }
-  if (!st.isDirectory()) {
-    throw new InputError(
-      `${shown}: ${kind} reads a directory (holding ${names.join(", ")}), but this is ${describeKind(st)}`,
-    );
-  }
 }
 
 export async function runImport(opts: ImportOptions): Promise<ImportResult> {
@@ -153,49 +92,36 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
     );
   }
   checkOptions(opts);
-  const at = (p: string) => (opts.cwd === undefined ? p : resolve(opts.cwd, p));
-  const names = DIRECTORY_KINDS[opts.kind];
+  const at = resolverFor(opts.cwd);
   const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
-
-  let text = "";
-  let files: Record<string, string> | undefined;
-  if (names === undefined) {
-    text = await readTextFile(
-      at(opts.file),
-      "input file",
-      opts.file,
-      LINE_KINDS.has(opts.kind) ? limits : null,
-    );
-  } else {
-    await checkDirectory(at(opts.file), opts.file, opts.kind, names);
-    files = {};
-    for (const name of names) {
-      files[name] = await readTextFile(
-        join(at(opts.file), name),
-        `${opts.kind} file`,
-        inDirectory(opts.file, name),
-        limits,
-      );
-    }
-  }
+  const read = await readPlanned(await planInputs(opts, at), opts.kind, limits);
   let tasks: TaskList | undefined;
   if (opts.tasks !== undefined) {
     tasks = parseTaskList(opts.tasks, await readTextFile(at(opts.tasks), "task list", opts.tasks, limits));
   }
-  return importText(opts, text, tasks, files);
+  return importText(opts, read.text, tasks, read.files, read);
 }
 
 /**
  * The import itself, on text already read (used by runImport and by tests); `files` holds the
- * texts of a directory kind's files, by name.
+ * texts of a directory kind's files, by name; `more` the bytes of a binary FILE and the files
+ * read beside it.
  */
 export function importText(
   opts: ImportOptions,
   text: string,
   tasks: TaskList | undefined,
   files?: Readonly<Record<string, string>>,
+  more: { bytes?: Uint8Array; related?: readonly RelatedFile[] } = {},
 ): ImportResult {
-  const input: ImporterInput = files === undefined ? { opts, text, tasks } : { opts, text, tasks, files };
+  const input: ImporterInput = {
+    opts,
+    text,
+    tasks,
+    ...(files !== undefined ? { files } : {}),
+    ...(more.bytes !== undefined ? { bytes: more.bytes } : {}),
+    ...(more.related !== undefined ? { related: more.related } : {}),
+  };
   const results = RESULT_IMPORTERS[opts.kind];
   if (results !== undefined) return finishResults(opts, results(input));
   const reviews = REVIEW_IMPORTERS[opts.kind];
@@ -230,16 +156,25 @@ function revisionNote(
   opts: ImportOptions,
   taskIds: readonly string[],
   from: string,
-): { value: string; note: string } {
+  byImporter?: DefaultValue,
+): { value: string; note: string; from: string } {
   if (opts.datasetRevision !== undefined) {
     return {
       value: opts.datasetRevision,
       note: `dataset_revision: ${opts.datasetRevision} (--dataset-revision)`,
+      from: "--dataset-revision",
+    };
+  }
+  if (byImporter !== undefined) {
+    return {
+      ...byImporter,
+      note: `dataset_revision: ${byImporter.value} (${byImporter.from}; --dataset-revision to set it)`,
     };
   }
   const value = computeDatasetRevision(taskIds);
   return {
     value,
+    from: "computed",
     note:
       `dataset_revision: ${value} (computed: sha256 of the ${new Set(taskIds).size} task ids in ${from}, ` +
       `sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
@@ -252,38 +187,11 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
   if (rows.length === 0) fileError(opts.file, "nothing to import: no task found");
   const limits = opts.limits ?? DEFAULT_IMPORT_LIMITS;
   checkRows(rows, opts.file, (r) => r.task_id, limits);
-  if (opts.kind !== "inspect") addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
+  if (REPO_CLUSTER_KINDS.has(opts.kind)) addRepoClusters(rows, opts.cluster ?? "auto", opts.file, notes);
 
-  const modelConfig = opts.modelConfig ?? draft.modelConfig.value;
-  notes.push(
-    opts.modelConfig !== undefined
-      ? `model_config: ${modelConfig} (--model-config)`
-      : `model_config: ${modelConfig} (default: ${draft.modelConfig.from}; --model-config to set it)`,
-  );
-  let harnessRevision: string;
-  if (opts.harnessRevision !== undefined) {
-    harnessRevision = opts.harnessRevision;
-    notes.push(
-      `harness_revision: ${harnessRevision} (--harness-revision)` +
-        (isPlaceholderRevision(harnessRevision)
-          ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
-          : ""),
-    );
-  } else if (draft.harnessRevision !== undefined) {
-    harnessRevision = draft.harnessRevision.value;
-    notes.push(
-      `harness_revision: ${harnessRevision} (default: ${draft.harnessRevision.from}; --harness-revision)`,
-    );
-  } else {
-    // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
-    // takes it for a revision, so "same harness revision" cannot pass on it.
-    harnessRevision = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
-    notes.push(
-      `harness_revision: ${harnessRevision} (default: the file names no harness; a placeholder, not a revision: ` +
-        `the gate's harness checks fail on it; --harness-revision to set a real one)`,
-    );
-  }
-  const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom);
+  const modelConfig = chooseModelConfig(opts, draft, notes);
+  const harness = chooseHarnessRevision(opts, draft, notes);
+  const dataset = revisionNote(opts, draft.taskIds, draft.taskIdsFrom, draft.datasetRevision);
   notes.push(dataset.note);
   const validity = opts.validity ?? "unreviewed";
   const reviewRevision = opts.reviewRevision ?? DEFAULT_EXPORT_REVIEW_REVISION;
@@ -293,16 +201,107 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
         ? " (defaults: labels come from a reviews file at a higher revision; --validity, --review-revision)"
         : ""),
   );
-  notes.push(resultCounts(rows));
+  for (const n of resultCounts(rows, modelConfig.value)) notes.push(n);
+  // A shared value is written only on rows that do not name their own.
+  checkExportValues(
+    rows,
+    [
+      ...(rows.some((r) => r.model_config === undefined) ? [{ field: "model_config", ...modelConfig }] : []),
+      ...(rows.some((r) => r.harness_revision === undefined)
+        ? [{ field: "harness_revision", ...harness }]
+        : []),
+      { field: "dataset_revision", value: dataset.value, from: dataset.from },
+    ],
+    opts.file,
+  );
   const lines = exportLines(rows, {
     datasetRevision: dataset.value,
-    harnessRevision,
-    modelConfig,
+    harnessRevision: harness.value,
+    modelConfig: modelConfig.value,
     validity,
     reviewRevision,
   });
   checkOutputLines(lines, opts.file, limits);
   return { lines, notes };
+}
+
+/**
+ * The model config of rows that do not name their own: --model-config, else the importer's
+ * default. When the rows name their own (several configs in one file), --model-config may only
+ * rename a single one.
+ */
+function chooseModelConfig(opts: ImportOptions, draft: ResultsDraft, notes: string[]): DefaultValue {
+  const own = [...new Set(draft.rows.flatMap((r) => (r.model_config === undefined ? [] : [r.model_config])))];
+  own.sort(compareIds);
+  if (own.length > 0 && opts.modelConfig !== undefined) {
+    if (own.length > 1) {
+      fileError(
+        opts.file,
+        `--model-config would give the ${own.length} model configs of the file (${listSome(own)}) one name; ` +
+          (draft.pickOne ?? "import each on its own"),
+      );
+    }
+    for (const r of draft.rows) delete r.model_config;
+    notes.push(`model_config: ${opts.modelConfig} (--model-config; the file's ${own[0] ?? ""})`);
+    return { value: opts.modelConfig, from: "--model-config" };
+  }
+  if (own.length > 0) {
+    notes.push(
+      `model_config: ${own.length === 1 ? "" : `${own.length} configs, `}${listSome(own)} (${draft.modelConfig.from})`,
+    );
+    return draft.modelConfig;
+  }
+  if (opts.modelConfig !== undefined) {
+    notes.push(`model_config: ${opts.modelConfig} (--model-config)`);
+    return { value: opts.modelConfig, from: "--model-config" };
+  }
+  notes.push(
+    `model_config: ${draft.modelConfig.value} (default: ${draft.modelConfig.from}; --model-config to set it)`,
+  );
+  return draft.modelConfig;
+}
+
+/** The harness revision of rows that do not name their own: the flag, the importer's default, a placeholder. */
+function chooseHarnessRevision(opts: ImportOptions, draft: ResultsDraft, notes: string[]): DefaultValue {
+  const own = new Map<string, number>();
+  for (const r of draft.rows) {
+    if (r.harness_revision !== undefined) own.set(r.harness_revision, (own.get(r.harness_revision) ?? 0) + 1);
+  }
+  if (opts.harnessRevision !== undefined) {
+    const value = opts.harnessRevision;
+    for (const r of draft.rows) delete r.harness_revision;
+    notes.push(
+      `harness_revision: ${value} (--harness-revision)` +
+        (own.size > 1
+          ? `; the file's rows named ${own.size}: ${listSome([...own.keys()].sort(compareIds))}`
+          : "") +
+        (isPlaceholderRevision(value)
+          ? `; WARNING: "unknown" and "unknown:…" are reserved placeholders, which the gate's harness checks never accept`
+          : ""),
+    );
+    return { value, from: "--harness-revision" };
+  }
+  if (own.size > 0) {
+    const counts = [...own.keys()].sort(compareIds).map((h) => `${h} (${own.get(h)} rows)`);
+    notes.push(
+      `harness_revision: per row, ${listSome(counts)} (${draft.rowHarnessFrom ?? "the file"}; --harness-revision)`,
+    );
+  }
+  if (draft.harnessRevision !== undefined) {
+    const { value, from } = draft.harnessRevision;
+    if (own.size === 0) notes.push(`harness_revision: ${value} (default: ${from}; --harness-revision)`);
+    return draft.harnessRevision;
+  }
+  // The reserved placeholder prefix (docs/spec.md §4.2 "Placeholder harness revisions"): the gate never
+  // takes it for a revision, so "same harness revision" cannot pass on it.
+  const value = `${PLACEHOLDER_REVISION_PREFIX}${opts.kind}`;
+  if (own.size === 0 || draft.rows.some((r) => r.harness_revision === undefined)) {
+    notes.push(
+      `harness_revision: ${value} (default: the file names no harness; a placeholder, not a revision: ` +
+        `the gate's harness checks fail on it; --harness-revision to set a real one)`,
+    );
+  }
+  return { value, from: "the placeholder for a file that names no harness" };
 }
 
 function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
@@ -317,9 +316,12 @@ function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
     datasetRevision = d.value;
     notes.push(d.note);
     if (opts.datasetRevision === undefined && opts.tasks === undefined) {
+      // The results' revision is the hash of their own ids: it equals this one only for exactly these tasks.
       notes.push(
-        "reviews apply only to tasks of the same dataset_revision: if the results were imported from another " +
-          "id set, pass their dataset revision (--dataset-revision) or the same --tasks list",
+        `warning: the results will likely carry another dataset_revision, and reviews apply only to tasks of the same one: ` +
+          `results imported without --tasks get the hash of their own task ids, which is this one only if they have exactly ` +
+          `these ${new Set(draft.taskIds).size} tasks. Pass the results' dataset revision (--dataset-revision; their import ` +
+          `prints it) or the same --tasks list`,
       );
     }
   }
@@ -330,22 +332,28 @@ function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
         ? " (default for reviews files: above the exports' default 0, so these labels decide; --review-revision)"
         : " (--review-revision)"),
   );
-  const lines = reviewLines(
-    draft.rows.map((r) => {
-      const row = {
-        task_id: r.task_id,
-        dataset_revision: r.dataset_revision ?? datasetRevision,
-        validity: r.validity,
-        review_revision: reviewRevision,
-        evidence: r.evidence,
-      };
-      return {
-        ...row,
-        ...(r.reviewer !== undefined ? { reviewer: r.reviewer } : {}),
-        ...(r.note !== undefined ? { note: r.note } : {}),
-      };
+  const rows = draft.rows.map((r) => {
+    const row = {
+      task_id: r.task_id,
+      dataset_revision: r.dataset_revision ?? datasetRevision,
+      validity: r.validity,
+      review_revision: reviewRevision,
+      evidence: r.evidence,
+    };
+    return {
+      ...row,
+      ...(r.reviewer !== undefined ? { reviewer: r.reviewer } : {}),
+      ...(r.note !== undefined ? { note: r.note } : {}),
+    };
+  });
+  checkReviewValues(
+    rows.map((r, i) => {
+      const from = draft.rows[i]?.from;
+      return from === undefined ? r : { ...r, from };
     }),
+    opts.file,
   );
+  const lines = reviewLines(rows);
   checkOutputLines(lines, opts.file, limits);
   notes.push(`${lines.length} review rows`);
   return { lines, notes };

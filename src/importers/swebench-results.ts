@@ -71,7 +71,12 @@ export function importSwebenchResults({ opts, text, tasks }: ImporterInput): Res
   const rows: ExportRow[] = tasks.ids.map((id) => {
     const w = where.get(id);
     if (w === undefined) {
-      return { task_id: id, result: "fail", evidence: [`${file}#/resolved`, taskListEvidence(tasks, id)] };
+      return {
+        task_id: id,
+        result: "fail",
+        evidence: [`${file}#/resolved`, taskListEvidence(tasks, id)],
+        from: { file: tasks.file, line: tasks.lineOf.get(id) ?? 0 },
+      };
     }
     return { task_id: id, result: resultOf[w.list], evidence: [jsonEvidence(file, w.ptr)] };
   });

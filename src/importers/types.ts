@@ -4,7 +4,7 @@
  */
 import type { AttemptResult, Validity } from "../core/model.js";
 import type { ImportLimits } from "./caps.js";
-import type { ExportRow, TaskList } from "./common.js";
+import type { ExportRow, SourcePlace, TaskList } from "./common.js";
 
 export const IMPORT_KINDS = [
   "swebench-report",
@@ -12,6 +12,10 @@ export const IMPORT_KINDS = [
   "swebench-leaderboard",
   "swebench-pro",
   "inspect",
+  "terminal-bench",
+  "promptfoo",
+  "lm-eval",
+  "table",
   "verified-annotations",
   "swebench-pro-audit",
   "reviews-csv",
@@ -25,6 +29,10 @@ export const RESULT_KINDS: readonly ImportKind[] = [
   "swebench-leaderboard",
   "swebench-pro",
   "inspect",
+  "terminal-bench",
+  "promptfoo",
+  "lm-eval",
+  "table",
 ];
 
 /** What an instance without a patch (SWE-bench `empty_patch_ids` / `no_generation`) counts as. */
@@ -40,6 +48,14 @@ export type OtherIssuesRule = (typeof OTHER_ISSUES_RULES)[number];
 /** swebench-pro-audit: the label of a claim of CLAIMS.md that COVERAGE.md agrees with. */
 export const CLAIMED_RULES = ["broken", "disputed"] as const;
 export type ClaimedRule = (typeof CLAIMED_RULES)[number];
+
+/** promptfoo: what names a provider's model config. */
+export const PROVIDER_NAMES = ["id", "label"] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** table: how FILE is read (default: by its extension, else by its first character). */
+export const TABLE_FORMATS = ["csv", "jsonl"] as const;
+export type TableFormat = (typeof TABLE_FORMATS)[number];
 
 export interface ImportOptions {
   kind: ImportKind;
@@ -71,7 +87,7 @@ export interface ImportOptions {
   cluster?: ClusterMode;
   /** inspect: the scorer to read when samples have several. */
   scorer?: string;
-  /** inspect: numeric scores ≥ this pass, below fail. */
+  /** inspect, lm-eval: numeric scores ≥ this pass, below fail. */
   passThreshold?: number;
   /** inspect: extra string score values, e.g. `{ P: "fail", N: "fail" }`. */
   scoreMap?: Record<string, AttemptResult>;
@@ -85,6 +101,38 @@ export interface ImportOptions {
   claimed?: ClaimedRule;
   /** Reviews kinds: the `reviewer` written on rows that do not name one. */
   reviewer?: string;
+  /** terminal-bench: the run's run_metadata.json when it is not beside results.json. */
+  runMetadata?: string;
+  /** promptfoo: import only this provider (its id or label). */
+  provider?: string;
+  /** promptfoo: the model config is the provider's id (default) or its label. */
+  modelConfigFrom?: ProviderName;
+  /** promptfoo: import only this prompt (its label or id); otherwise several prompts name configs. */
+  prompt?: string;
+  /** lm-eval: the results file, when it is not results_<timestamp>.json beside the samples. */
+  resultsJson?: string;
+  /** lm-eval: the metric read (default: the one each line's `metrics` list names). */
+  metric?: string;
+  /** lm-eval: the filter read when the samples have several. */
+  filter?: string;
+  /** table: export field → column, e.g. `{ task_id: "id", "metrics.cost_usd": "cost" }`. */
+  map?: Record<string, string>;
+  /** table: result-column values that mean pass, fail, infra_error (each replaces its default). */
+  passValues?: readonly string[];
+  failValues?: readonly string[];
+  infraValues?: readonly string[];
+  /** table: csv or jsonl (default: by extension, else by content). */
+  format?: TableFormat;
+}
+
+/** A file read beside FILE or below it (a Terminal-Bench run's files, lm-eval's results file). */
+export interface RelatedFile {
+  /** What it is, e.g. `results.json`, `run_metadata.json`. */
+  readonly role: string;
+  /** Files of one run share a group (its directory as shown). */
+  readonly group: string;
+  readonly shown: string;
+  readonly text: string;
 }
 
 export interface ImportResult {
@@ -107,8 +155,15 @@ export interface ResultsDraft {
   taskIds: readonly string[];
   /** Where the task universe came from, for the notes. */
   taskIdsFrom: string;
+  /** The model config of rows that name none; for rows that name their own, where they come from. */
   modelConfig: DefaultValue;
   harnessRevision?: DefaultValue;
+  /** Where rows that name their own harness revision took it from, for the notes. */
+  rowHarnessFrom?: string;
+  /** A dataset revision the importer computes in its own way (default: sha256 of taskIds). */
+  datasetRevision?: DefaultValue;
+  /** How to pick one of several model configs, said when --model-config cannot name them all. */
+  pickOne?: string;
   notes: string[];
 }
 
@@ -121,6 +176,8 @@ export interface ReviewDraftRow {
   reviewer?: string;
   evidence: string[];
   note?: string;
+  /** Where the row's values were read, when its first evidence item does not say. */
+  from?: SourcePlace;
 }
 
 export interface ReviewsDraft {
@@ -138,4 +195,8 @@ export interface ImporterInput {
   readonly tasks: TaskList | undefined;
   /** Kinds whose FILE is a directory (DIRECTORY_KINDS): the text of each file read, by name. */
   readonly files?: Readonly<Record<string, string>>;
+  /** Kinds that read binary input (inspect's `.eval` logs): FILE's bytes when they are not text. */
+  readonly bytes?: Uint8Array;
+  /** Files read beside FILE or below it, in the order found. */
+  readonly related?: readonly RelatedFile[];
 }

@@ -86,6 +86,7 @@ export function importVerifiedAnnotations({ opts, text, tasks }: ImporterInput):
       validity,
       reviewer,
       evidence: [csvEvidence(file, rec.row)],
+      from: { file, line: rec.line },
       note: `underspecified=${fmt(us)}, false_negative=${fmt(fn)}, other_major_issues=${fmt(other)}: ${why} → ${validity}`,
     });
   }

@@ -15,9 +15,11 @@
  * Patterns are `/`-separated and relative, without `.` or `..` segments; matching is on
  * `/`-separated relative paths.
  */
-import { join } from "node:path";
+import { realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fdir } from "fdir";
 import picomatch from "picomatch/posix.js";
+import { InputError } from "../core/errors.js";
 
 export function hasGlobChars(pattern: string): boolean {
   return /[*?]/.test(pattern);
@@ -77,4 +79,54 @@ export function globFiles(root: string, pattern: string): string[] {
     .crawl(start === "" ? root : join(root, start))
     .sync();
   return found.map(under).sort();
+}
+
+/** One file a command-line argument named: its absolute path, and how messages show it. */
+export interface FileArg {
+  readonly abs: string;
+  readonly shown: string;
+}
+
+/**
+ * The values of a command-line file flag, expanded as the action expands its `results` and
+ * `reviews` inputs (src/action/inputs.ts), so that a quoted pattern (`--results 'runs/*.jsonl'`,
+ * as a workflow writes it) means what it means there: a value without `*` or `?` is a path, taken
+ * as given (the reader says if it is missing); a value with them is a pattern over the files
+ * below its literal leading directories (absolute, or relative to `cwd`), its matches sorted; every
+ * file is read once, where it first comes; a pattern that matches nothing is an InputError naming
+ * the flag and the pattern. Matches are shown as the pattern's directory plus the matched path.
+ */
+export function expandFileArgs(cwd: string, flag: string, values: readonly string[]): FileArg[] {
+  const out: FileArg[] = [];
+  const seen = new Set<string>();
+  const add = (abs: string, shown: string): void => {
+    let key = abs;
+    try {
+      key = realpathSync(abs);
+    } catch {
+      // A missing file is the reader's to report, by the name given.
+    }
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ abs, shown });
+  };
+  for (const value of values) {
+    if (!hasGlobChars(value)) {
+      add(resolve(cwd, value), value);
+      continue;
+    }
+    const prefix = literalPrefix(value);
+    const dir = prefix === "" && value.startsWith("/") ? "/" : prefix;
+    const base = resolve(cwd, dir === "" ? "." : dir);
+    const rel = value.slice(prefix.length).replace(/^\/+/, "");
+    const matches = globFiles(base, rel);
+    if (matches.length === 0) {
+      throw new InputError(
+        `${flag} ${JSON.stringify(value)} matches no file (looked in ${dir === "" ? "the current directory" : JSON.stringify(dir)}). ` +
+          "A pattern's * and ? match within one path segment, ** any number of segments.",
+      );
+    }
+    for (const m of matches) add(join(base, m), dir === "" ? m : dir === "/" ? `/${m}` : `${dir}/${m}`);
+  }
+  return out;
 }

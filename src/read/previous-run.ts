@@ -11,6 +11,7 @@ import type { Dataset } from "../core/model.js";
 import type { RunSummary } from "../core/run-types.js";
 import { summaryOfReport } from "../core/runs/run-summary.js";
 import { readRunInputs, type RunRequest } from "./run-inputs.js";
+import { sha256Hex } from "./sha256-hex.js";
 
 export interface PreviousRunFiles {
   readonly results: readonly string[];
@@ -48,7 +49,7 @@ export async function readPreviousRun(
   const report = runGate(inputs.dataset, inputs.policy, inputs.options);
   const asOf = inputs.options.asOfReview;
   return {
-    summary: summaryOfReport(report, files.headSha),
+    summary: summaryOfReport(report, files.headSha, sha256Hex),
     dataset: asOf === null ? inputs.dataset : datasetAsOfReview(inputs.dataset, asOf),
   };
 }

@@ -6,9 +6,8 @@
  * One path: bytes → lines (lines/: the file streamed and hashed, split into lines) → rows (rows/:
  * the byte scanner, JSON.parse for any other line, the same checks) → the DatasetBuilder
  * (builder/) → the Dataset. Files are read one after another, results first, then reviews, each
- * once, its SHA-256 computed from the same bytes; a large plain results file may be read in byte
- * ranges on worker threads (range-read.ts), which changes nothing but the speed. Memory grows with
- * the number of (model, task) pairs, not with the number of rows (see dataset-builder.ts).
+ * once, its SHA-256 computed from the same bytes. Memory grows with the number of (model, task)
+ * pairs, not with the number of rows (see dataset-builder.ts).
  */
 
 import { stat } from "node:fs/promises";
@@ -22,10 +21,9 @@ import type { EmptyFile } from "./builder/dataset-finish.js";
 import { withDerivedRevisions } from "./derived-revisions.js";
 import { tableFileProblem } from "./lines/table-header.js";
 import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
-import { isGzipFile, streamLines } from "./lines/file-stream.js";
+import { streamLines } from "./lines/file-stream.js";
 import { describeFsError } from "./lines/fs-errors.js";
 import { lineOf } from "./lines/line-splitter.js";
-import { DEFAULT_RANGE_MIN_BYTES, readInRanges, type RangeReadOptions } from "./range-read.js";
 
 export {
   DEFAULT_INPUT_LIMITS,
@@ -59,10 +57,6 @@ export interface ReadOptions {
    * unmatchedReviewFiles rather than refused (the rank words that refusal itself).
    */
   readonly pairOfMany?: boolean;
-  /** Read large plain results files in byte ranges on worker threads (range-read.ts); same Dataset. */
-  readonly readRanges?: RangeReadOptions;
-  /** Receives notes on how the input was read (for debug output; never part of the report). */
-  readonly onNote?: (message: string) => void;
   /**
    * A full garbage collection (src/io/full-collection.ts), asked for in finish() on a read of
    * COLLECT_MIN_TASKS tasks or more, once the read-only state is dropped; never changes the Dataset.
@@ -164,7 +158,6 @@ export interface RankedRead {
  * The one read path keeping K models' columns in one pass: `models` (or, null, every model of the
  * export) are held as the baseline and the candidate are, and every task one of them ran is in
  * the Dataset. The options' baseline and candidate must be ids no row has (read as pairOfMany).
- * Large files are read sequentially: the range workers merge two models' columns only.
  */
 export async function readRanked(opts: ReadOptions, models: readonly string[] | null): Promise<RankedRead> {
   const read = await readWith({ ...opts, pairOfMany: true }, models);
@@ -195,28 +188,15 @@ async function readWith(opts: ReadOptions, models: readonly string[] | null | un
     return { given, abs, display: name === undefined ? given : name(abs), kind, bytes: 0 };
   });
   await checkFiles(files);
-  // (A K-model read is sequential: the range workers merge a pair's columns only.)
-  const ranges = models === undefined ? opts.readRanges : undefined;
-  if (ranges !== undefined && ranges.ranges >= 2) {
-    const read = await readFiles(opts, files, ranges, models);
-    if (read !== RESTART) return { ...read, dataset: withDerivedRevisions(read.dataset) };
-    opts.onNote?.("reading the input again, one line after another, for the exact messages");
-  }
-  const read = await readFiles(opts, files, undefined, models);
-  // Without ranges nothing restarts.
-  if (read === RESTART) throw new Error("read-dataset: a sequential read asked to restart");
+  const read = await readFiles(opts, files, models);
   return { ...read, dataset: withDerivedRevisions(read.dataset) };
 }
-
-/** readFiles' answer when a read in ranges spoilt the builder: read again without ranges. */
-const RESTART = Symbol("restart");
 
 async function readFiles(
   opts: ReadOptions,
   files: readonly InputFile[],
-  ranges: RangeReadOptions | undefined,
   models: readonly string[] | null | undefined,
-): Promise<Read | typeof RESTART> {
+): Promise<Read> {
   const builder = new DatasetBuilder(
     opts.baseline,
     opts.candidate,
@@ -237,44 +217,17 @@ async function readFiles(
     };
     // A CSV or TSV table given as JSON lines: one problem for the file, not one a line.
     const firstLine = (line: string): string | undefined => tableFileProblem(line, f.kind, f.display);
-    let streamed;
-    const ranged =
-      f.kind === "results" &&
-      ranges !== undefined &&
-      f.bytes >= (ranges.minBytes ?? DEFAULT_RANGE_MIN_BYTES) &&
-      builder.healthy() &&
-      !(await isGzipFile(f.abs))
-        ? await readInRanges(
-            f.abs,
-            builder,
-            {
-              fileIndex: i,
-              fileNames: files.map((g) => g.display),
-              baseline: opts.baseline,
-              candidate: opts.candidate,
-              limits: opts.limits,
+    const onLine =
+      f.kind === "results"
+        ? {
+            bytes: (bytes: Buffer, begin: number, end: number, line: number, flags: number): void => {
+              builder.addResultBytes(bytes, begin, end, flags, i, line);
             },
-            ranges,
-            opts.onNote ?? (() => undefined),
-            firstLine,
-          )
-        : undefined;
-    if (ranged === "restart") return RESTART;
-    if (ranged !== undefined) {
-      streamed = ranged;
-    } else {
-      const onLine =
-        f.kind === "results"
-          ? {
-              bytes: (bytes: Buffer, begin: number, end: number, line: number, flags: number): void => {
-                builder.addResultBytes(bytes, begin, end, flags, i, line);
-              },
-            }
-          : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
-              builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
-            };
-      streamed = await streamLines(f.abs, onLine, problem, firstLine);
-    }
+          }
+        : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
+            builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
+          };
+    const streamed = await streamLines(f.abs, onLine, problem, firstLine);
     rowsRead += streamed.nonBlankLines;
     if (f.kind === "results" && streamed.nonBlankLines === 0 && streamed.sha256 !== undefined) {
       emptyResults.push({ fileIndex: i, bytes: f.bytes });

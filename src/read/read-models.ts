@@ -15,7 +15,6 @@ import { unicodeNearMatch } from "../core/unicode-near-match.js";
 import { MAX_LISTED_MODEL_IDS } from "./limits.js";
 import { readAppendOnly } from "./previous-versions.js";
 import { readRanked } from "./read-dataset.js";
-import type { ReadThreads } from "./read-threads.js";
 import { runPolicy, type RunRequest } from "./run-inputs.js";
 
 export interface RankRequest {
@@ -28,10 +27,7 @@ export interface RankRequest {
   /** The previous versions of the results and reviews files, for the append-only check. */
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
   readonly displayPath?: (absPath: string) => string;
-  /** Not used: the K-model read is sequential (range workers merge a pair's columns only). */
-  readonly readThreads?: ReadThreads;
   readonly collectGarbage?: () => void;
-  readonly onNote?: (message: string) => void;
 }
 
 export interface RankInputs {
@@ -89,7 +85,6 @@ export async function readRankInputs(req: RankRequest): Promise<RankInputs> {
       baseline: NO_PAIR[0],
       candidate: NO_PAIR[1],
       displayPath: display,
-      ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
       ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
     },
     req.models,

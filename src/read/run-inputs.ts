@@ -5,7 +5,6 @@
  * versions for the append-only check. The CLI and the action call this, then runGate with what
  * it returns; they differ only in where the inputs come from.
  */
-import { createHash } from "node:crypto";
 
 import { InputError } from "../core/errors.js";
 import { gatePolicy, type GateOptions, type GatePolicy } from "../core/gate.js";
@@ -16,7 +15,7 @@ import type { PolicyHistoryReport } from "../core/report/report-types.js";
 import { COLLECT_MIN_TASKS } from "./limits.js";
 import { readAppendOnly } from "./previous-versions.js";
 import { readDataset } from "./read-dataset.js";
-import type { ReadThreads } from "./read-threads.js";
+import { sha256Hex } from "./sha256-hex.js";
 
 export interface RunRequest {
   /** Results export files (already resolved, regular files). */
@@ -40,8 +39,6 @@ export interface RunRequest {
   readonly toolVersion: string;
   /** How to name input files in messages and provenance (e.g. relative to the workspace). */
   readonly displayPath?: (absPath: string) => string;
-  /** Read large exports on worker threads (the bundles pass theirs: read-threads.ts). */
-  readonly readThreads?: ReadThreads;
   /** A full garbage collection, for a large read (the bundles pass src/io/full-collection.ts's). */
   readonly collectGarbage?: () => void;
   /** The previous versions of the results and reviews files, for the append-only check (issue #14). */
@@ -52,8 +49,6 @@ export interface RunRequest {
   readonly asOfReview?: number | null;
   /** The base policy's recent history (the action reads it from git); reported only with a policy change. */
   readonly policyHistory?: PolicyHistoryReport | null;
-  /** Notes on how the input was read, for debug output. */
-  readonly onNote?: (message: string) => void;
 }
 
 /** What runGate takes. */
@@ -61,10 +56,6 @@ export interface RunInputs {
   readonly dataset: Dataset;
   readonly policy: GatePolicy;
   readonly options: GateOptions;
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
 /** The policy that decides a run (evaluate's or rank's), parsed and checked against `today`. */
@@ -80,7 +71,7 @@ export function runPolicy(
       text: policy.text,
       source: {
         path: display(policy.path),
-        sha256: sha256(policy.text),
+        sha256: sha256Hex(policy.text),
         source: policy.source,
         lastCommit: policy.lastCommit,
       },
@@ -100,15 +91,12 @@ export async function readRunInputs(req: RunRequest): Promise<RunInputs> {
   const display = req.displayPath ?? ((p: string) => p);
   const policy = runPolicy(req.policy, req.today, display, req.headPolicyText, req.policyHistory ?? null);
 
-  if (req.readThreads?.note !== undefined) req.onNote?.(req.readThreads.note);
   const read = await readDataset({
     results: req.results,
     reviews: req.reviews,
     baseline: req.baseline,
     candidate: req.candidate,
     displayPath: display,
-    ...(req.readThreads?.ranges === undefined ? {} : { readRanges: req.readThreads.ranges }),
-    ...(req.onNote === undefined ? {} : { onNote: req.onNote }),
     ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
   });
   // The builder is garbage now: its held state goes before the evaluation allocates.

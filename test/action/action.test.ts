@@ -223,6 +223,24 @@ describe("the action on a pull request", () => {
     expectGolden("action-unresolved-summary.md", r.summary);
   });
 
+  it("an expired policy with on_expired: neutral: the title and the comment's first line say so, the accept's check is neutral", async () => {
+    const policy = policyYaml({ revisit: "2020-01-31" }).replace("on_expired: warn", "on_expired: neutral");
+    const f = await startFake(policy);
+    const r = await run(f, { headPolicy: policy });
+    expect(r.code).toBe(0);
+    expect(r.outputs["verdict"]).toBe("accept");
+    expect(f.checkRuns.map((c) => c.conclusion)).toEqual(["neutral"]);
+    expect(f.checkRuns[0]?.output.title).toMatch(/^Accept \(policy expired 2020-01-31\): margin /);
+    const body = f.comments[0]?.body ?? "";
+    const firstLine = body.split("\n").find((l) => l.trim() !== "" && !l.startsWith("<!--")) ?? "";
+    expect(firstLine).toMatch(/^## ✅ accept \(⌛ policy expired 2020-01-31\) — candidate /);
+    expect(commands(r, "warning")).toContainEqual(
+      expect.stringContaining(
+        "Policy expired on 2020-01-31; owner @acme/eval-owners must re-examine the thresholds",
+      ),
+    );
+  });
+
   it("unresolved with on_unresolved: fail gives a failing check and fails the step by default", async () => {
     const policy = policyYaml({ minTasks: 100 });
     const f = await startFake(policy);

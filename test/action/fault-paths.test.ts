@@ -1131,12 +1131,13 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       "POST graphql",
       "POST checks/create",
     ]);
-    // Listed twice, 3 tries each: for the run history (an info line), then for the comment (the warning).
+    // Listed twice, 3 tries each: for the run history (an info line), then for the comment (the
+    // warning); each call counts its own tries (the second's first retry waits 1 unit, not 16).
     expect(failedTryLines(r)).toEqual([
       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 1",
       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 2",
       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 3",
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 4",
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 1",
       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 2",
       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 3",
     ]);

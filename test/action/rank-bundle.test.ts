@@ -85,7 +85,7 @@ describe("the bundle in rank mode", () => {
     expect(again.code).toBe(1);
     expect(again.outputs).toMatchObject({ verdict: "reject", top: "cfg-a", "top-resolved": "true" });
     expect(commandLines(again, "error")).toEqual([
-      '::error::Model ranking gate verdict: reject (fail-on: reject). "cfg-c" is not in the top: 1 model is ordered above it ("cfg-a").',
+      '::error::Model ranking gate verdict: reject (fail-on: reject). "cfg-c" could not be first: 1 model is ordered above it ("cfg-a").',
     ]);
     expect(f.comments).toHaveLength(1);
     expect(f.comments[0]?.updates).toBe(1);

@@ -192,7 +192,9 @@ describe("rank mode: one check run, one sticky comment of its own", () => {
       status: "completed",
       conclusion: "success",
     });
-    expect(f.checkRuns[0]?.output.title).toBe("Accept: the top model is resolved; 3 models, top resolved");
+    expect(f.checkRuns[0]?.output.title).toBe(
+      'Accept (rank.require: top_resolved): "cfg-a" is first; 3 models ranked',
+    );
     expect(f.checkRuns[0]?.output.summary).toBe(r.summary);
     expect(r.summary.startsWith("## ✅ accept — rank gate\n\n<sub>Model ranking</sub>\n")).toBe(true);
     expect(f.comments).toHaveLength(1);
@@ -285,9 +287,15 @@ describe("rank mode: the gate per the policy's rank.require", () => {
     const r = await run(f, { policy: policyWith(50), tasks: TIED_TOP });
     expect(r.outputs).toMatchObject({ verdict: "unresolved", top: "", "top-resolved": "false" });
     expect(r.result?.verdictFailure).toBe(
-      'Model ranking gate verdict: unresolved (fail-on: reject-or-unresolved). The top is unresolved: 2 models ("cfg-a", "cfg-b") are statistically tied at the top.',
+      'Model ranking gate verdict: unresolved (fail-on: reject-or-unresolved). The top is unresolved: 2 models could be first ("cfg-a", "cfg-b"): no model is ordered above them, and none is ordered above every other.',
     );
     expect(f.checkRuns[0]?.conclusion).toBe("failure");
+    // The check title and the log name who could be first; the log never reads "Unresolved: the top model is resolved".
+    const title =
+      'Unresolved (rank.require: top_resolved): 2 models could be first: "cfg-a", "cfg-b"; 3 models ranked';
+    expect(f.checkRuns[0]?.output.title).toBe(title);
+    expect(r.log.lines.filter((l) => l.level === "info").map((l) => l.message)).toContain(`${title}.`);
+    expect(r.log.lines.some((l) => l.message.includes("Unresolved: the top model is resolved"))).toBe(false);
     const lenient = await run(f, {
       policy: policyWith(50),
       tasks: TIED_TOP,
@@ -313,23 +321,20 @@ describe("rank mode: the gate per the policy's rank.require", () => {
       candidate: "cfg-b",
       verdict: "accept",
       reasons: [
-        '"cfg-b" is in the top group (2 models): no model is ordered above it, and it is ordered above every model outside the group.',
+        '"cfg-b" is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (1 model).',
       ],
     });
     const low = await run(f, { policy: TOP_GROUP, inputs: { candidate: "cfg-c" } });
     expect(low.outputs).toMatchObject({ verdict: "reject", top: "cfg-a", "top-resolved": "true" });
     expect(low.result?.verdictFailure).toBe(
-      'Model ranking gate verdict: reject (fail-on: reject-or-unresolved). "cfg-c" is not in the top: 1 model is ordered above it ("cfg-a").',
+      'Model ranking gate verdict: reject (fail-on: reject-or-unresolved). "cfg-c" could not be first: 1 model is ordered above it ("cfg-a").',
     );
     expect(f.checkRuns.map((c) => [c.conclusion, c.output.title])).toEqual([
       [
         "success",
-        "Accept: the candidate is in a top group the evidence separates from the rest; 3 models, top unresolved (2 tied)",
+        'Accept (rank.require: top_group, candidate "cfg-b"): 2 models could be first: "cfg-a", "cfg-b"; 3 models ranked',
       ],
-      [
-        "failure",
-        "Reject: the candidate is in a top group the evidence separates from the rest; 3 models, top resolved",
-      ],
+      ["failure", 'Reject (rank.require: top_group, candidate "cfg-c"): "cfg-a" is first; 3 models ranked'],
     ]);
   });
 

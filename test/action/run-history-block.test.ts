@@ -204,6 +204,19 @@ describe("re-runs", () => {
       check: { id: "reruns", passed: false, observed: 1, kind: "evidence" },
       rejects: true,
     });
+    // The rejection names the earlier check run it compared with, and this run's results.
+    expect(
+      rerunsCheck({
+        mode: "fail",
+        unavailable: null,
+        earlier: [earlier("accept", false, null, 3), earlier("unresolved", true, null, 5)],
+        current: "fedcba9876543210",
+      })?.check.detail,
+    ).toBe(
+      "The eval was re-run on this commit: 1 earlier run of this gate had other results than this run's " +
+        "(results fedcba9876543210): check run 5 (unresolved, results 0123456789abcdef). reruns: fail rejects a " +
+        "re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.",
+    );
     expect(
       rerunsCheck({
         mode: "pool",

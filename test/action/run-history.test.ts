@@ -91,7 +91,7 @@ describe("the run history on a pull request", () => {
     const r = r3 as RunResult;
     expect(r.code).toBe(0);
     const rep = report(r);
-    expect(rep.schema_version).toBe("2.4.0");
+    expect(rep.schema_version).toBe("2.5.0");
     expect(rep.runs).toMatchObject({
       run_count: 3,
       earlier_verdicts: ["unresolved", "unresolved"],
@@ -267,7 +267,7 @@ describe("the reruns policy", () => {
     const rep = report(r);
     expect(rep.runs?.reruns).toMatchObject({ mode: "fail", effect: "rejected" });
     expect(rep.reasons[0]).toMatch(
-      /^Check reruns fails: The eval was re-run on this commit: 1 earlier run of this gate had other results \(verdicts: unresolved\)/,
+      /^Check reruns fails: The eval was re-run on this commit: 1 earlier run of this gate had other results than this run's \(results [0-9a-f]{16}\): check run \d+ \(unresolved, results [0-9a-f]{16}\)\./,
     );
     expect(f.checkRuns[1]?.conclusion).toBe("failure");
     expect(f.checkRuns[1]?.output.title).toBe(

@@ -115,7 +115,7 @@ describe("parseImportArgs", () => {
       ],
       [
         ["reviews-csv", "a", "--model-config", "x"],
-        "--model-config does not apply to reviews-csv (it applies to: swebench-report, swebench-results, swebench-leaderboard, swebench-pro, inspect)",
+        "--model-config does not apply to reviews-csv (it applies to: swebench-report, swebench-results, swebench-leaderboard, swebench-pro, inspect, terminal-bench, promptfoo, lm-eval, table)",
       ],
       [
         ["inspect", "a", "--cluster", "repo"],
@@ -152,6 +152,126 @@ describe("parseImportArgs", () => {
       [
         ["verified-annotations", "a", "--claimed", "disputed"],
         "--claimed does not apply to verified-annotations (it applies to: swebench-pro-audit)",
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      expect(await inputErrorOf(() => parseImportArgs(argv))).toBe(`model-gate import: ${message}${HINT}`);
+    }
+  });
+
+  test("the flags of terminal-bench, promptfoo, lm-eval and table", () => {
+    expect(
+      parseImportArgs([
+        "terminal-bench",
+        "r/results.json",
+        "--run-metadata",
+        "m.json",
+        "--model-config",
+        "c",
+      ]),
+    ).toEqual({
+      kind: "terminal-bench",
+      file: "r/results.json",
+      runMetadata: "m.json",
+      modelConfig: "c",
+    });
+    expect(
+      parseImportArgs([
+        "promptfoo",
+        "r.json",
+        "--provider",
+        "echo",
+        "--model-config-from=label",
+        "--prompt",
+        "p1",
+      ]),
+    ).toEqual({
+      kind: "promptfoo",
+      file: "r.json",
+      provider: "echo",
+      modelConfigFrom: "label",
+      prompt: "p1",
+    });
+    expect(
+      parseImportArgs([
+        "lm-eval",
+        "s.jsonl",
+        "--results-json",
+        "r.json",
+        "--metric",
+        "acc",
+        "--threshold",
+        "0.5",
+        "--filter",
+        "none",
+      ]),
+    ).toEqual({
+      kind: "lm-eval",
+      file: "s.jsonl",
+      resultsJson: "r.json",
+      metric: "acc",
+      passThreshold: 0.5,
+      filter: "none",
+    });
+    expect(
+      parseImportArgs([
+        "table",
+        "t.csv",
+        "--map",
+        "task_id=id,model_config=model,result=correct,attempt=seed,cluster=repo,metrics.cost_usd=cost",
+        "--pass-values",
+        "yes,Y",
+        "--fail-values=no,",
+        "--infra-values",
+        "err",
+        "--format",
+        "csv",
+      ]),
+    ).toEqual({
+      kind: "table",
+      file: "t.csv",
+      map: {
+        task_id: "id",
+        model_config: "model",
+        result: "correct",
+        attempt: "seed",
+        cluster: "repo",
+        "metrics.cost_usd": "cost",
+      },
+      passValues: ["yes", "Y"],
+      failValues: ["no", ""],
+      infraValues: ["err"],
+      format: "csv",
+    });
+  });
+
+  test("the new flags' usage errors", async () => {
+    const cases: [string[], string][] = [
+      [
+        ["lm-eval", "s", "--threshold", "0.5", "--pass-threshold", "0.4"],
+        "--pass-threshold is given twice (also as --threshold)",
+      ],
+      [
+        ["promptfoo", "r", "--model-config-from", "name"],
+        '--model-config-from: expected one of id, label, found "name"',
+      ],
+      [["table", "t", "--format", "xlsx"], '--format: expected one of csv, jsonl, found "xlsx"'],
+      [["table", "t", "--map", "task_id"], '--map: expected FIELD=COLUMN[,FIELD=COLUMN…], found "task_id"'],
+      [["table", "t", "--map", "task_id="], '--map: expected FIELD=COLUMN[,FIELD=COLUMN…], found "task_id="'],
+      [["table", "t", "--map", "task_id=a,task_id=b"], '--map: "task_id" is mapped twice'],
+      [
+        ["table", "t", "--pass-values", "1", "--fail-values", "0,1"],
+        '"1" is in both --pass-values and --fail-values: a value means one result',
+      ],
+      [["table", "t", "--pass-values", "y,y"], '--pass-values: "y" is listed twice'],
+      [["inspect", "l", "--map", "task_id=x"], "--map does not apply to inspect (it applies to: table)"],
+      [
+        ["table", "t", "--cluster", "repo"],
+        "--cluster does not apply to table (it applies to: swebench-report, swebench-results, swebench-leaderboard, swebench-pro)",
+      ],
+      [
+        ["promptfoo", "r", "--threshold", "1"],
+        "--threshold does not apply to promptfoo (it applies to: lm-eval)",
       ],
     ];
     for (const [argv, message] of cases) {
@@ -208,6 +328,19 @@ describe("parseImportArgs", () => {
       "--other-issues",
       "--claimed",
       "--reviewer",
+      "--run-metadata",
+      "--provider",
+      "--model-config-from",
+      "--prompt",
+      "--results-json",
+      "--metric",
+      "--threshold",
+      "--filter",
+      "--map",
+      "--pass-values",
+      "--fail-values",
+      "--infra-values",
+      "--format",
       "-o, --out",
     ]) {
       expect(IMPORT_HELP).toContain(flag);

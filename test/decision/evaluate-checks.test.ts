@@ -48,7 +48,7 @@ describe("baseline cases", () => {
     expect(r.verdict).toBe("reject");
     expect(r.comparison.ucb).toBeCloseTo(-0.011746, 6);
     expect(failed(r)).toEqual(["observed_margin"]);
-    expect(r.reasons[0]).toContain("UCB = −0.0117 does not exceed δ₀ = 0");
+    expect(r.reasons[0]).toContain("UCB = -1.17 pp does not exceed δ₀ = 0.00 pp");
     expect(r.reasons[0]).toContain("even the most favourable resolution of the 20 disputed/unreviewed tasks");
   });
 });
@@ -186,8 +186,11 @@ describe("each evidence check failing on its own leaves the verdict unresolved",
       threshold: "one real revision",
       passed: false,
     });
-    expect(same?.detail).toContain("include the placeholder unknown:swebench-leaderboard");
-    expect(same?.detail).toContain("`model-gate import swebench-leaderboard … --harness-revision R`");
+    // The why and the fix are said once, by real_harness_revisions (which always runs).
+    expect(same?.detail).toBe(
+      "A placeholder harness revision (unknown:swebench-leaderboard) cannot show that both models ran on one " +
+        "harness; Real harness revisions says how to set real ones.",
+    );
     const real = e.checks.find((x) => x.id === "real_harness_revisions");
     expect(real).toMatchObject({
       observed: "unknown:swebench-leaderboard",
@@ -198,6 +201,7 @@ describe("each evidence check failing on its own leaves the verdict unresolved",
     expect(real?.detail).toContain(
       "Both models ran on the placeholder harness revision unknown:swebench-leaderboard",
     );
+    expect(real?.detail).toContain("`model-gate import swebench-leaderboard … --harness-revision R`");
     expect(e.reasons.some((r) => r.startsWith("Check real_harness_revisions fails:"))).toBe(true);
     // Once these checks pass, the margin would accept: the reasons say so.
     expect(e.reasons.at(-1)).toContain("would accept");
@@ -234,10 +238,10 @@ describe("each evidence check failing on its own leaves the verdict unresolved",
         fragility_exact: true,
       });
     }
-    // Real revisions pass, with "none" observed.
+    // Real revisions pass, with "all real" observed.
     const ok = run(example5, { require_same_harness: false });
     expect(ok.checks.find((x) => x.id === "real_harness_revisions")).toMatchObject({
-      observed: "none",
+      observed: "all real",
       passed: true,
     });
     expect(ok.verdict).toBe("accept");
@@ -289,7 +293,7 @@ describe("δ₀ (superiority and non-inferiority margins)", () => {
     expect(plus1.checks.at(-1)).toMatchObject({ id: "observed_margin", threshold: "> +1%", kind: "margin" });
     const plus2 = run(example5, { delta0: 0.02 });
     expect(plus2.verdict).toBe("unresolved");
-    expect(plus2.reasons[0]).toContain("does not clear δ₀ = +2%");
+    expect(plus2.reasons[0]).toContain("does not clear δ₀ = +2.00 pp");
     expect(plus2.comparison.delta0).toBe(0.02);
   });
 
@@ -388,7 +392,7 @@ describe("undefined figures are null, never NaN", () => {
     expect(e.comparison.margin_lower).toBe(1);
     expect(e.verdict).toBe("unresolved");
     expect(e.checks.at(-1)).toMatchObject({ id: "observed_margin", observed: null, passed: false });
-    expect(e.reasons.join(" ")).toContain("there are no common valid tasks");
+    expect(e.reasons.join(" ")).toContain("no common task is labelled valid");
     expectFinite(e);
   });
 
@@ -516,7 +520,7 @@ describe("warnings", () => {
     });
     expect(none.warnings).toEqual([]);
     expect(none.checks.find((k) => k.id === "observed_margin")?.detail).toContain(
-      "there are no common valid tasks",
+      "no common task is labelled valid",
     );
   });
 });

@@ -102,7 +102,8 @@ function reviewRows(): Record<string, unknown>[] {
   return [0, 1, 12, 13, 18, 19, 20, 21, 22, 23].map((i) => ({
     task_id: taskId(i),
     dataset_revision: DATASET,
-    validity: i < 12 ? "valid" : i < 18 ? "disputed" : "broken",
+    // Task 12 is relabelled (disputed → valid); task 13 gets its first label (unreviewed → disputed).
+    validity: i < 13 ? "valid" : i < 18 ? "disputed" : "broken",
     review_revision: 2,
     reviewer: PAYLOADS[i % PAYLOADS.length],
     note: NOTE,
@@ -274,9 +275,10 @@ describe("hostile strings in every field: the JSON keeps them exactly", () => {
     const broken = shownBrokenTasks(report.broken_tasks, Infinity);
     expect(broken.map((t) => t.task_id).sort()).toEqual([18, 19, 20].map(taskId).sort());
     const history = shownReviewHistory(report.review_history, Infinity);
-    // Only task 13 changed label (unreviewed → disputed); the other six reviews confirm the label.
-    expect(history.map((h) => h.task_id)).toEqual([taskId(13)]);
-    expect(report.review_history.same_label_tasks).toBe(6);
+    // Only task 12 changed label (disputed → valid): task 13's first label (unreviewed →
+    // disputed) is no change, and the other five reviews confirm the label.
+    expect(history.map((h) => h.task_id)).toEqual([taskId(12)]);
+    expect(report.review_history.same_label_tasks).toBe(5);
     expect(report.review_history.files).toEqual([resultsName, "reviews.jsonl"]);
     for (const h of history) {
       expect(typeof h.events === "string" ? h.events : h.events.map((e) => e.source)).toEqual([

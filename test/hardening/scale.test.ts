@@ -33,6 +33,8 @@ const BOUNDED_SPREADS: Readonly<Record<string, string>> = {
   "src/core/report/render-clusters.ts":
     "the cluster table's rows above and below the fold (at most 10 and 40)",
   "src/core/report/render-markdown.ts": "rendered lists are cut at LIST_LIMIT rows (or a policy's few rules)",
+  "src/core/report/render-task-tables.ts":
+    "the task lists are cut at LIST_LIMIT rows before they are rendered",
   "src/core/report/render-runs.ts":
     "the run history's rows, at most RUN_HISTORY_MAX (20): runsReport cuts them",
   "src/core/report/render-since-last-run.ts":

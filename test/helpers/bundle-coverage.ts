@@ -32,7 +32,7 @@ const { mergeProcessCovs } = createRequire(import.meta.url)("@bcoe/v8-coverage")
 };
 
 const root = resolve(import.meta.dirname, "../..");
-/** The bundles whose child-process coverage counts (the range worker is covered in-process), by file URL. */
+/** The bundles whose child-process coverage counts, by file URL. */
 const BUNDLES = new Set(["index.js", "cli.js"].map((f) => pathToFileURL(join(root, "dist", f)).href));
 
 interface V8Internals {

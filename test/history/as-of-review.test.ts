@@ -198,7 +198,7 @@ describe("verdict by review revision", () => {
     expect(r3.warnings.some((w) => w.includes("reclassified"))).toBe(false);
   });
 
-  it("renders the table and the review fragility beside it, the same bytes every time", async () => {
+  it("renders the table (the fragility said once, above the fold), the same bytes every time", async () => {
     const argv = [
       "evaluate",
       "--results",
@@ -221,7 +221,9 @@ describe("verdict by review revision", () => {
     expect(m1.stdout).toContain("| r4 | 25 · 1 · 14 |");
     expect(m1.stdout).toContain("- r3 → r4: 12 tasks reclassified (12 valid → broken)");
     expect(m1.stdout).toContain("**verdict accept → unresolved**");
-    expect(m1.stdout).toContain("**What could change it:**");
+    // What could change the verdict is said once, under "What would change the verdict".
+    expect(m1.stdout).not.toContain("**What could change it:**");
+    expect(m1.stdout).toContain("**What would change the verdict**");
     const j = [await evaluate(full), await evaluate(full)];
     expect(j[0]?.stdout).toBe(j[1]?.stdout);
   });

@@ -131,10 +131,13 @@ describe("labels as of a review revision", () => {
             const [before, after] = [views[k], views[k + 1]];
             if (before === undefined || after === undefined) throw new Error("no view");
             const afterTasks = tableRecords(after.dataset.tasks);
-            const moved = tableRecords(before.dataset.tasks).filter(
+            const differ = tableRecords(before.dataset.tasks).filter(
               (t, i) => afterTasks[i]?.validity !== t.validity,
             );
+            // A label given to an unreviewed task is a first label, not a reclassification.
+            const moved = differ.filter((t) => t.validity !== "unreviewed");
             expect(change.tasks_changed).toBe(moved.length);
+            expect(change.first_labels).toBe(differ.length - moved.length);
             expect(change.tasks.map((t) => t.task_id).sort()).toEqual(moved.map((t) => t.taskId).sort());
             const verdictOf = (x: typeof before) =>
               x.conflictCount > 0 ? null : evaluate(x.dataset, policy, ctx).verdict;
@@ -174,7 +177,7 @@ describe("labels as of a review revision", () => {
         const beforeTasks = tableRecords(before.tasks);
         const alone = tableRecords(dataset.tasks).flatMap((t, i) => {
           const from = beforeTasks[i]?.validity;
-          if (from === undefined || from === t.validity) return [];
+          if (from === undefined || from === t.validity || from === "unreviewed") return [];
           const one = {
             ...before,
             tasks: recordTable(beforeTasks.map((u, j) => (j === i ? { ...u, validity: t.validity } : u))),

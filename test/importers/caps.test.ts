@@ -163,11 +163,13 @@ describe("line length of line-oriented inputs: the real 1 MiB cap", () => {
     },
   );
 
-  it("a line of exactly 1 MiB passes the read cap (CRLF and CR ends count as the CSV reader counts them), then the written line is refused", async () => {
+  it("a line of exactly 1 MiB passes the read cap (CRLF and CR ends count as the CSV reader counts them), then its note is refused", async () => {
     const note = "n".repeat(MAX_LINE_BYTES - "acme__repo-3,valid,".length);
     const text = `task_id,validity,note\r\nacme__repo-1,valid,\racme__repo-3,valid,${note}\r\n`;
     const exact = await inputErrorOf(importFrom("reviews-csv", text).run);
-    expect(exact).toContain('the row of task "acme__repo-3" (from sheet.csv#row=3) would be a');
+    expect(exact).toContain(
+      `sheet.csv:3: task "acme__repo-3": note is ${note.length} characters long, more than the 65536 the gate reads in a note`,
+    );
     const over = await inputErrorOf(importFrom("reviews-csv", text.replace(",valid,n", ",valid,nn")).run);
     expect(over).toContain("line 3 is longer than 1048576 bytes");
   });
@@ -198,13 +200,21 @@ describe("line length of line-oriented inputs: the real 1 MiB cap", () => {
 });
 
 describe("lines written: at most the reader's line length", () => {
-  it("swebench-pro: a task id that makes a line over 1 MiB is refused at import, naming the task and its source", async () => {
+  it("swebench-pro: a task id over the reader's 4096-character id cap is refused at import, naming the task and its place", async () => {
     const id = `acme__${"y".repeat(MAX_LINE_BYTES)}`;
     const { run } = importFrom("swebench-pro", JSON.stringify({ [id]: true }));
     const m = await inputErrorOf(run);
-    expect(m).toContain(`would be a `);
-    expect(m).toContain(`longer than the ${MAX_LINE_BYTES} bytes the gate reads`);
-    expect(m).toContain("(from eval_results.json#/acme__yyyy");
+    expect(m).toContain('eval_results.json: field "/acme__yyyy');
+    expect(m).toContain(`task_id "acme__yyyy`);
+    expect(m).toContain(`is ${id.length} characters long, more than the 4096 the gate reads in an id`);
+    const at = (n: number) => `acme__${"y".repeat(n - 6)}`;
+    const ok = (await importFrom("swebench-pro", JSON.stringify({ [at(4096)]: true })).run()) as {
+      lines: string[];
+    };
+    expect(ok.lines).toHaveLength(1);
+    await expect(importFrom("swebench-pro", JSON.stringify({ [at(4097)]: true })).run()).rejects.toThrow(
+      "is 4097 characters long",
+    );
   });
 
   it("reviews-csv: a note that makes the written line too long (small cap): refused", async () => {

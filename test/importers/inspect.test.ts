@@ -60,15 +60,17 @@ describe("inspect", () => {
       ["1", 1, "pass", ["logs/run.json#/samples/0/scores/match/value"]],
       ["1", 2, "fail", ["logs/run.json#/samples/1/scores/match/value"]],
       ["2", 1, "pass", ["logs/run.json#/samples/2/scores/match/value"]],
-      ["2", 2, "infra_error", ["logs/run.json#/samples/3/error"]],
+      ["2", 2, "infra_error", ["logs/run.json#/samples/3/error/message"]],
       ["3", undefined, "missing", ["logs/run.json"]],
       ["x-4", 1, "pass", ["logs/run.json#/samples/4/scores/match/value"]],
       ["x-4", 2, "fail", ["logs/run.json#/samples/5/scores/match/value"]],
     ]);
     expect(r.notes).toEqual([
+      "infra_error: 1 sample with an error (sandbox died)",
       'scores read from scorer "match"',
       'score rule: sample error → infra_error; "C" → pass, "I" → fail; true → pass, false → fail; 1 → pass, 0 → fail (other numbers need --pass-threshold)',
       "1 tasks have no sample in the log: written as missing (3)",
+      "metrics: none written (the source records no cost, time or token counts here)",
       "model_config: openai/gpt-4o (default: eval.model; --model-config to set it)",
       "harness_revision: git:4e1a9c0 (default: eval.revision (the eval's git commit of https://github.com/acme/evals.git); --harness-revision)",
       `dataset_revision: ${rev} (computed: sha256 of the 4 task ids in eval.dataset.sample_ids, sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
@@ -180,8 +182,9 @@ describe("inspect", () => {
       ["2", 2, "infra_error"],
       ["3", undefined, "missing"],
     ]);
-    expect(r.notes.slice(0, 6)).toEqual([
+    expect(r.notes.slice(0, 7)).toEqual([
       "1 invalidated samples were left out",
+      "infra_error: 1 sample with an error (sandbox died)",
       'scores read from scorer "match"',
       'score rule: sample error → infra_error; "C" → pass, "I" → fail; true → pass, false → fail; 1 → pass, 0 → fail (other numbers need --pass-threshold)',
       "2 sample ids outside the task list t.txt were left out (not counted): extra, x-4",
@@ -190,12 +193,11 @@ describe("inspect", () => {
     ]);
   });
 
-  test("binary .eval logs and logs without samples are refused with a hint", async () => {
+  test("a binary log given as text, and logs without samples, are refused with a hint", async () => {
     expect(
       await inputErrorOf(() => importText({ kind: "inspect", file: "l.eval" }, "PK\u0003\u0004…", undefined)),
     ).toBe(
-      "l.eval: cannot import\n" +
-        "  l.eval: this is a binary .eval log; convert it to JSON first: inspect log convert LOG.eval --to json --output-dir DIR",
+      "l.eval: cannot import\n  l.eval: this is a binary .eval log given as text: read it from its file",
     );
     const header = JSON.stringify({ version: 2, status: "success", eval: { model: "m" } });
     expect(await inputErrorOf(() => importText({ kind: "inspect", file: "l.json" }, header, undefined))).toBe(

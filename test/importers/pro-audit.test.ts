@@ -3,7 +3,8 @@
  * (test/importers/fixtures/pro-audit: ten cases, one of each classification) and on variants of
  * it, one per error. The real audit is checked in pro-audit-real-data.test.ts.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { importInputs, importText, parseTaskList, runImport } from "../../src/importers/index.js";
@@ -320,15 +321,17 @@ describe("swebench-pro-audit", () => {
     expect(await errorOf(name, edit)).toBe(`${S}${problem}`);
   });
 
-  test("the inputs -o must not replace are the directory's four files and --tasks", () => {
-    expect(importInputs({ kind: "swebench-pro-audit", file: "audit//", tasks: "t.txt" })).toEqual([
+  test("the inputs -o must not replace are the directory's four files and --tasks", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "pro-audit-inputs-"));
+    mkdirSync(join(cwd, "audit"));
+    expect(await importInputs({ kind: "swebench-pro-audit", file: "audit//", tasks: "t.txt", cwd })).toEqual([
       "audit/KNOWN_BAD.md",
       "audit/COVERAGE.md",
       "audit/CLAIMS.md",
       "audit/case_instance_ids.tsv",
       "t.txt",
     ]);
-    expect(importInputs({ kind: "swebench-pro", file: "r.json" })).toEqual(["r.json"]);
+    expect(await importInputs({ kind: "swebench-pro", file: "r.json" })).toEqual(["r.json"]);
   });
 
   test("FILE must be a directory holding the four files", async () => {

@@ -44,7 +44,10 @@ describe("verified-annotations", () => {
       "labels: 5 tasks: 2 valid, 1 disputed, 2 broken (3 of them have filter_out=True, i.e. OpenAI left them out of Verified)",
       "reviewer: openai-swe-bench-verified-annotations (default; --reviewer)",
       `dataset_revision: ${rev} (computed: sha256 of the 5 task ids in the CSV, sorted by UTF-8 bytes and joined by "\\n"; --dataset-revision to set it)`,
-      "reviews apply only to tasks of the same dataset_revision: if the results were imported from another id set, pass their dataset revision (--dataset-revision) or the same --tasks list",
+      // Said on stderr where it can still be fixed: the results' revision is the hash of their own ids.
+      "warning: the results will likely carry another dataset_revision, and reviews apply only to tasks of the same one: " +
+        "results imported without --tasks get the hash of their own task ids, which is this one only if they have exactly " +
+        "these 5 tasks. Pass the results' dataset revision (--dataset-revision; their import prints it) or the same --tasks list",
       "review_revision: 1 (default for reviews files: above the exports' default 0, so these labels decide; --review-revision)",
       "5 review rows",
     ]);

@@ -50,6 +50,8 @@ describe("diffPolicies: one rule at a time, both directions", () => {
     ["owner", 'owner: "@acme/eval-owners"', "owner: someone", "@acme/eval-owners", "someone", false, false],
     ["revisit", "revisit: 2027-03-31", "revisit: 2027-06-30", "2027-03-31", "2027-06-30", true, false],
     ["on_expired", "on_expired: fail", "on_expired: warn", "fail", "warn", true, false],
+    ["on_expired", "on_expired: fail", "on_expired: neutral", "fail", "neutral", true, false],
+    ["on_expired", "on_expired: neutral", "on_expired: warn", "neutral", "warn", true, false],
     [
       "infra_errors",
       "infra_errors: exclude",

@@ -49,7 +49,7 @@ describe("model-gate rank --candidate", () => {
       require: "top_group",
       candidate: "cfg-c",
       verdict: "reject",
-      reasons: ['"cfg-c" is not in the top: 1 model is ordered above it ("cfg-a").'],
+      reasons: ['"cfg-c" could not be first: 1 model is ordered above it ("cfg-a").'],
     });
     const tie = await rank(ABOVE_REF, "--candidate", "cfg-b", "--format", "json");
     expect(tie.code).toBe(2);
@@ -71,11 +71,11 @@ describe("model-gate rank --candidate", () => {
     expect(md.stdout.split("\n").slice(0, 3)).toEqual([
       "## ✅ accept — rank gate",
       "",
-      "Requirement (rank.require: top\\_group): the candidate is in a top group the evidence separates from the rest; candidate <code>cfg\\-a</code>.",
+      "Requirement (rank.require: top\\_group): the candidate could be first and is ordered above every model that could not; candidate <code>cfg\\-a</code>.",
     ]);
     const text = await rank(TOP_GROUP, "--candidate", "cfg-a", "--format", "text");
     expect(text.stdout.split("\n")[0]).toBe(
-      'Rank gate: accept. "cfg-a" is in the top group (1 model): no model is ordered above it, and it is ordered above every model outside the group.',
+      'Rank gate: accept. "cfg-a" is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (2 models).',
     );
     const plain = await rank(policy("plain.yaml", ""));
     expect(plain.code).toBe(0);

@@ -44,10 +44,14 @@ describe("model-gate rank", () => {
     expect(run.stderr).toBe("");
     const r = JSON.parse(run.stdout) as RankReport;
     expect(r).toMatchObject({
-      schema_version: "1.1.0",
+      schema_version: "1.2.0",
       kind: "rank",
-      adjustment: { method: "holm", pairs: 3, family_alpha: 1 - 0.95 },
+      adjustment: { method: "holm", pairs: 3, directional_claims: 6, family_alpha: 1 - 0.95 },
     });
+    expect(r.adjustment.guarantee).toBe(
+      "The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = 5.00%: Holm's step-down over the 6 directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.",
+    );
+    expect(r.could_be_first).toEqual(r.models.filter((m) => m.rank_low === 1).map((m) => m.model));
     expect(r.pairs.map((p) => [p.a, p.b])).toEqual([
       ["cfg-b", "cfg-a"],
       ["cfg-b", "cfg-c"],
@@ -103,7 +107,10 @@ describe("model-gate rank", () => {
     const tie = r.pairs.filter((p) => p.relation === "unresolved");
     expect(tie.map((p) => [p.a, p.b].sort())).toEqual([["top", "twin"]]);
     for (const p of tie) {
-      const band = (p.margin_low as number) <= 0 && (p.margin_high as number) >= 0;
+      const band =
+        (p.margin_low as number) <= 0 &&
+        (p.margin_high as number) >= 0 &&
+        (p.margin_low as number) < (p.margin_high as number);
       expect(p.unresolved_by).toBe(band ? "validity" : "run_variance");
       // An adjacent pair unresolved by validity lists its open tasks, largest |d| first.
       if (band) {

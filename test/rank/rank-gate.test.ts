@@ -22,7 +22,8 @@ function ranking(
 ): Decided {
   const groups: string[][] = [];
   for (const [model, , group] of models) (groups[group - 1] ??= []).push(model);
-  const top = groups[0]?.length === 1 ? (groups[0][0] ?? null) : null;
+  const first = models.filter(([, low]) => low === 1).map(([model]) => model);
+  const top = first.length === 1 ? (first[0] ?? null) : null;
   return {
     models: models.map(
       ([model, rank_low, group]) => ({ model, rank_low, group }) as RankReport["models"][number],
@@ -31,6 +32,7 @@ function ranking(
       ([a, b, relation, unresolved_by]) => ({ a, b, relation, unresolved_by }) as RankReport["pairs"][number],
     ),
     groups,
+    could_be_first: first,
     top,
     top_resolved: top !== null,
     reference,
@@ -93,25 +95,29 @@ describe("rankGate: top_resolved (the default)", () => {
       require: "top_resolved",
       candidate: "c",
       verdict: "unresolved",
-      reasons: ['The top is unresolved: 2 models ("a", "b") are statistically tied at the top.'],
+      reasons: [
+        'The top is unresolved: 2 models could be first ("a", "b"): no model is ordered above them, and none is ordered above every other.',
+      ],
     });
   });
 });
 
 describe("rankGate: top_group", () => {
-  it("accepts the candidate in a top group separated from the rest", () => {
+  it("accepts a candidate that could be first and is ordered above every model that could not", () => {
     expect(rankGate(CLEAR_TOP, "top_group", "a")).toEqual({
       require: "top_group",
       candidate: "a",
       verdict: "accept",
       reasons: [
-        '"a" is in the top group (1 model): no model is ordered above it, and it is ordered above every model outside the group.',
+        '"a" is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (2 models).',
       ],
     });
     expect(rankGate(TIED_TOP, "top_group", "b").verdict).toBe("accept");
     expect(rankGate(TIED_TOP, "top_group", "b").reasons[0]).toBe(
-      '"b" is in the top group (2 models): no model is ordered above it, and it is ordered above every model outside the group.',
+      '"b" is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (1 model).',
     );
+    // A chain keeps every model in one group, but a could be first and is above c, the one that could not.
+    expect(rankGate(CHAIN, "top_group", "a").verdict).toBe("accept");
   });
 
   it("rejects when a model is ordered above the candidate, naming them in leaderboard order", () => {
@@ -119,24 +125,34 @@ describe("rankGate: top_group", () => {
       require: "top_group",
       candidate: "c",
       verdict: "reject",
-      reasons: ['"c" is not in the top: 1 model is ordered above it ("a").'],
+      reasons: ['"c" could not be first: 1 model is ordered above it ("a").'],
     });
     expect(rankGate(TIED_TOP, "top_group", "c").reasons).toEqual([
-      '"c" is not in the top: 2 models are ordered above it ("a", "b").',
+      '"c" could not be first: 2 models are ordered above it ("a", "b").',
     ]);
     // In one group by a chain, a model ordered above still rejects.
     expect(rankGate(CHAIN, "top_group", "c").verdict).toBe("reject");
   });
 
-  it("is unresolved when nothing is above the candidate but no top group stands apart", () => {
+  it("is unresolved when the candidate could be first but is not above every model that could not", () => {
     expect(rankGate(CHAIN, "top_group", "b")).toEqual({
       require: "top_group",
       candidate: "b",
       verdict: "unresolved",
       reasons: [
-        'No model is ordered above "b", but the evidence separates no top group from the rest: all 3 models are in one group.',
+        '"b" could be first (no model is ordered above it), but it is not ordered above 1 model that could not ("c").',
       ],
     });
+    const allFirst = ranking(
+      [
+        ["a", 1, 1],
+        ["b", 1, 1],
+      ],
+      [["a", "b", "unresolved", "run_variance"]],
+    );
+    expect(rankGate(allFirst, "top_group", "b").reasons).toEqual([
+      '"b" could be first, but so could every one of the 2 models: the evidence separates no top group from the rest.',
+    ]);
   });
 });
 
@@ -304,7 +320,8 @@ describe("the gate in runRank's report", () => {
 
   it("is top_resolved without a rank section, and gates per rank.require with a candidate", async () => {
     const plain = await rank("", null);
-    expect(plain.schema_version).toBe("1.1.0");
+    expect(plain.schema_version).toBe("1.2.0");
+    expect(plain.could_be_first).toEqual(["cfg-a"]);
     expect(plain.groups).toEqual([["cfg-a"], ["cfg-b", "cfg-c"]]);
     expect(plain.gate).toEqual({
       require: "top_resolved",
@@ -324,7 +341,7 @@ describe("the gate in runRank's report", () => {
       ],
     });
     expect(rankGateTitle(vsRef)).toBe(
-      "Unresolved: the candidate is ordered above the reference; 3 models, top resolved",
+      'Unresolved (rank.require: above_reference, candidate "cfg-b"): "cfg-a" is first; 3 models ranked',
     );
     expect(renderRankGateMarkdown(vsRef, "Model ranking")).toBe(
       [

@@ -9,13 +9,13 @@ import { exactRatioBounds, pessimisticBounds } from "../../src/core/stats/validi
 import { buildPolicy } from "../stats/dataset-builder.js";
 
 describe("holmStepDown", () => {
-  it("orders exactly the pairs the sequential Holm procedure orders", () => {
+  it("orders exactly the pairs Holm's sequential procedure over the 2m directional claims orders", () => {
     fc.assert(
       fc.property(
         fc.array(
           fc.record({
             up: fc.double({ min: 0, max: 1, noNaN: true }),
-            down: fc.double({ min: 0, max: 1, noNaN: true }),
+            gap: fc.double({ min: 0, max: 1, noNaN: true }),
           }),
           {
             minLength: 1,
@@ -23,19 +23,27 @@ describe("holmStepDown", () => {
           },
         ),
         fc.constantFrom(0.05, 0.1, 0.2),
-        (ps, alpha) => {
+        (raw, alpha) => {
+          // A pair's two one-sided p-values: "a above b" and "b above a" cannot both be small
+          // (LCB ≤ UCB), so they sum to at least 1.
+          const ps = raw.map((x) => ({ up: x.up, down: Math.min(1, 1 - x.up + x.gap) }));
           const m = ps.length;
-          // A pair's claim "a above b" holds at level L exactly when its one-sided p-value is below L.
+          // A claim holds at level L exactly when its one-sided p-value is below L.
           const out = holmStepDown(m, alpha, (p, level) => {
             const x = ps[p] as { up: number; down: number };
             return { lcb: x.up < level ? 1 : -1, ucb: x.down < level ? -1 : 1 };
           });
-          // Sequential: pairs by their smaller p-value, the i-th (0-based) tested at α/(m − i).
-          const sorted = ps.map((x, p) => ({ p, v: Math.min(x.up, x.down) })).sort((x, y) => x.v - y.v);
+          // Sequential Holm over the 2m claims: the i-th smallest (0-based) tested at α/(2m − i).
+          const claims = ps
+            .flatMap((x, p) => [
+              { p, v: x.up },
+              { p, v: x.down },
+            ])
+            .sort((x, y) => x.v - y.v);
           const expected = new Set<number>();
-          for (let i = 0; i < m; i++) {
-            const s = sorted[i] as { p: number; v: number };
-            if (!(s.v < alpha / (m - i))) break;
+          for (let i = 0; i < 2 * m; i++) {
+            const s = claims[i] as { p: number; v: number };
+            if (!(s.v < alpha / (2 * m - i))) break;
             expected.add(s.p);
           }
           const got = new Set(ps.map((_, p) => p).filter((p) => out.ordered[p] === 1));
@@ -43,12 +51,28 @@ describe("holmStepDown", () => {
           expect(out.orderedPairs).toBe(expected.size);
           // Every unresolved pair reports the last level.
           for (let p = 0; p < m; p++) if (out.ordered[p] === 0) expect(out.level[p]).toBe(out.finalLevel);
-          // The last round's level: α/(m − r) after r orderings, or the round's that ordered the last pairs.
-          if (expected.size < m) expect(out.finalLevel).toBe(alpha / (m - expected.size));
+          // The last round's level: α/(2m − r) after r orderings.
+          if (expected.size < m) expect(out.finalLevel).toBe(alpha / (2 * m - expected.size));
           expect(out.finalLevel).toBe(Math.max(...out.level));
         },
       ),
     );
+  });
+
+  it("another schedule (the simulation's comparisons) runs the same step-down at its levels", () => {
+    const levels: number[] = [];
+    const out = holmStepDown(
+      2,
+      0.1,
+      (p, level) => {
+        levels.push(level);
+        return p === 0 || level > 0.06 ? { lcb: 1, ucb: 2 } : { lcb: -1, ucb: 1 };
+      },
+      () => false,
+      (alpha, m, r) => alpha / (m - r),
+    );
+    expect(out.orderedPairs).toBe(2);
+    expect(levels).toEqual([0.05, 0.05, 0.1]);
   });
 
   it("a pair set aside as never ordered still reports its bounds at the last level", () => {
@@ -63,10 +87,11 @@ describe("holmStepDown", () => {
       (p) => p === 2,
     );
     expect(out.ordered[0]).toBe(1);
-    expect(out.level[2]).toBeCloseTo(0.03, 15);
-    expect(out.level[1]).toBeCloseTo(0.03, 15);
-    // Pair 2 was computed at 0.02 and once more at 0.03; pair 1 in both rounds.
-    expect(seen.filter(([p]) => p === 2).map(([, l]) => l)).toEqual([0.02, 0.03]);
+    // Round 1 at α/(2·3) = 0.01 orders pair 0; round 2 at α/(6 − 1) = 0.012 orders nothing.
+    expect(out.level[2]).toBeCloseTo(0.012, 15);
+    expect(out.level[1]).toBeCloseTo(0.012, 15);
+    // Pair 2 was computed at 0.01 and once more at 0.012; pair 1 in both rounds.
+    expect(seen.filter(([p]) => p === 2).map(([, l]) => l)).toEqual([0.01, 0.012]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Every pair of a ranking against the real evaluate: on a two-model export of that pair holding
- * only the common tasks, evaluate gives the same Δ̂, Δ_L, Δ_H and SE (and, with K = 2, the same
- * LCB and UCB: Holm over one pair is the unadjusted test).
+ * only the common tasks, evaluate gives the same Δ̂, Δ_L, Δ_H and SE (and, with K = 2, the LCB and
+ * UCB of evaluate at confidence 1 − α/2: Holm over one pair's two directional claims).
  */
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
@@ -86,19 +86,21 @@ describe("each pair of a ranking equals evaluate on that pair and the common set
     }
   }
 
-  it("with K = 2 the pair's LCB and UCB are evaluate's exactly (m = 1: level α)", async () => {
+  it("with K = 2 the pair's LCB and UCB are evaluate's at confidence 1 − α/2 (two claims, each at α/2)", async () => {
     for (const seed of [4, 5, 6]) {
       const models = ["x", "y"];
       const tasks = randomTasks(seed, models, 60);
       const results = writeMulti(dir, tasks, `two-${seed}.jsonl`);
       const report = await rankOf(results, policyWith(5), models);
       const p = report.pairs[0];
-      const e = await evaluatePair(tasks, models, "x", "y", policyWith(5), `two-pair-${seed}.jsonl`);
-      expect(p?.level).toBe(1 - 0.95);
+      const halved = policyWith(5).replace("confidence: 0.95", "confidence: 0.975");
+      expect(halved).not.toBe(policyWith(5));
+      const e = await evaluatePair(tasks, models, "x", "y", halved, `two-pair-${seed}.jsonl`);
+      expect(p?.level).toBe((1 - 0.95) / 2);
       expect(p?.lcb).toBe(e.comparison.lcb);
       expect(p?.ucb).toBe(e.comparison.ucb);
       expect(p?.lcb_bound_kind).toBe(e.comparison.lcb_bound_kind);
-      expect(report.adjustment).toMatchObject({ method: "holm", pairs: 1 });
+      expect(report.adjustment).toMatchObject({ method: "holm", pairs: 1, directional_claims: 2 });
     }
   });
 

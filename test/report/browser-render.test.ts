@@ -51,6 +51,8 @@ interface PageCase {
   readonly maxLines?: number;
   /** Text the page must show literally (proof that hostile strings were there, as text). */
   readonly literal?: readonly string[];
+  /** Where "what would change the verdict" must start, when not FOLD_HEIGHT (a hostile page's, said why). */
+  readonly changeFold?: number;
 }
 
 const golden = (file: string) => () => Promise.resolve(readFileSync(join(GOLDEN, file), "utf8"));
@@ -73,7 +75,11 @@ const CASES: readonly PageCase[] = [
     ],
   },
   // Long hostile task ids in the influential-tasks table (they once overflowed 880 px by 9 px).
-  { name: "hostile-accept", markdown: golden("hostile-accept.md") },
+  // Every threshold is a hostile string of up to 40 characters (no policy parses such a one: only
+  // a hand-edited report holds them) and the observed values are shown whole up to their column
+  // (issue 43: no cut inside a value shorter than the column), so each checks row takes two lines
+  // and "what would change" starts a line or two below the fold; the verdict does not.
+  { name: "hostile-accept", markdown: golden("hostile-accept.md"), changeFold: 960 },
   { name: "policy-change", markdown: golden("action-loosening-summary.md") },
   { name: "since-last-run", markdown: golden("since-last-run.md") },
   {
@@ -171,7 +177,9 @@ describe.skipIf(!CHROMIUM_PRESENT)("the golden comments in Chromium at 880 px", 
         expect(facts.verdict).toBeLessThanOrEqual(FOLD_HEIGHT);
         if (facts.failing !== null) expect(facts.failing, "failing checks").toBeLessThanOrEqual(FOLD_HEIGHT);
         expect(facts.change, "what would change the verdict").not.toBeNull();
-        expect(facts.change ?? Infinity, "what would change the verdict").toBeLessThanOrEqual(FOLD_HEIGHT);
+        expect(facts.change ?? Infinity, "what would change the verdict").toBeLessThanOrEqual(
+          c.changeFold ?? FOLD_HEIGHT,
+        );
         await setDetailsOpen(page, true);
         expect(shown(await overflows(page)), "overflow, sections open").toEqual([]);
         const live = await liveContent(page);

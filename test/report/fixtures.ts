@@ -113,6 +113,8 @@ const POLICY = {
   source: "base-commit 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",
   last_commit: "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1a2b3c4d",
   on_unresolved: "fail" as const,
+  on_expired: "warn" as const,
+  expired: false,
 };
 
 /** SPEC §6 example 5: N_v = 520, D = 20, LCB = 0.011803 > 0 → accept; review fragility 7. */
@@ -165,7 +167,7 @@ export function acceptReport(): Report {
       check("missing_fraction_baseline", 0, "< 2%", true, "No missing tasks."),
       check("missing_fraction_candidate", 3 / 545, "< 2%", true, "3 of 545 tasks missing."),
       check("same_harness", HARNESS, "one real revision", true, "Both models ran on git:4e1a9c0."),
-      check("real_harness_revisions", "none", "no placeholder", true, "No placeholder revision."),
+      check("real_harness_revisions", "all real", "no placeholder", true, "No placeholder revision."),
       check(
         "dataset_revision",
         DATASET,
@@ -174,7 +176,7 @@ export function acceptReport(): Report {
         "Both models ran on sha256:9f2c41d07be3.",
       ),
       check("production_canary", "pass", "given, and passed", true, "The production canary passed."),
-      check("observed_margin", 0.011803, "> 0", true, "LCB = 0.011803 > δ₀ = 0.", "margin"),
+      check("observed_margin", 0.011803, "> 0", true, "LCB = +1.18 pp > δ₀ = 0.00 pp.", "margin"),
     ],
     comparison: {
       common_tasks: 540,
@@ -349,6 +351,7 @@ export function acceptReport(): Report {
           from_revision: 2,
           to_revision: 3,
           tasks_changed: 2,
+          first_labels: 0,
           transitions: [
             { change: "valid → disputed", tasks: 1 },
             { change: "valid → broken", tasks: 1 },

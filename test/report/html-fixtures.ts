@@ -2,6 +2,7 @@
  * Rank reports built by hand for the HTML page tests (golden, hostile, browser): fixed numbers,
  * no export to read, so a page's bytes change only when its renderer does.
  */
+import { familyGuarantee } from "../../src/core/rank/holm.js";
 import type { RevisionVerdict } from "../../src/core/history/history-types.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport } from "./fixtures.js";
@@ -64,10 +65,10 @@ export function syntheticRankReport(
         ucb: Math.round((high + 0.02) * 1e6) / 1e6,
         lcb_bound_kind: "exact",
         ucb_bound_kind: "exact",
-        level: 0.05 / ((k * (k - 1)) / 2),
+        level: 0.05 / (k * (k - 1)),
         round: 1,
         relation: ordered ? "a_better" : "unresolved",
-        unresolved_by: ordered ? null : low <= 0 ? "validity" : "run_variance",
+        unresolved_by: ordered ? null : low <= 0 && high >= 0 && low < high ? "validity" : "run_variance",
       });
     }
   }
@@ -109,18 +110,19 @@ export function syntheticRankReport(
       harness_revisions: ["git:1a2b3c4"],
     };
   });
-  const topGroup = groups[0] ?? [];
+  const first = models.filter((m) => m.rank_low === 1).map((m) => m.model);
   return {
     schema_version: RANK_SCHEMA_VERSION,
     kind: "rank",
-    top: topGroup.length === 1 ? (topGroup[0] as string) : null,
-    top_resolved: topGroup.length === 1,
+    top: first.length === 1 ? (first[0] as string) : null,
+    top_resolved: first.length === 1,
+    could_be_first: first,
     top_validity_resolved: false,
     reference: options.reference ?? null,
     gate: {
       require: "top_resolved",
       candidate: null,
-      verdict: topGroup.length === 1 ? "accept" : "unresolved",
+      verdict: first.length === 1 ? "accept" : "unresolved",
       reasons: [],
     },
     warnings: [],
@@ -130,10 +132,12 @@ export function syntheticRankReport(
     adjustment: {
       method: "holm",
       pairs: pairs.length,
+      directional_claims: 2 * pairs.length,
       family_alpha: 0.05,
       rounds: 2,
       ordered_pairs: pairs.filter((x) => x.relation !== "unresolved").length,
-      final_level: 0.05 / Math.max(1, pairs.filter((x) => x.relation === "unresolved").length),
+      final_level: 0.05 / (2 * pairs.length - pairs.filter((x) => x.relation !== "unresolved").length),
+      guarantee: familyGuarantee(0.05, pairs.length),
     },
     review_first:
       k >= 2

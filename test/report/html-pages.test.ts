@@ -138,9 +138,9 @@ describe("hostile model ids", () => {
   it("show bidi controls as visible code points", () => {
     expect(html).toContain("abc\\u{202E}evil\\u{202C}def \\u{2066}iso\\u{2069}");
   });
-  it("are cut for the chart with an ellipsis, whole in the <title>", () => {
+  it("are cut for the chart with an ellipsis (start … end), whole in the <title>", () => {
     const long = HOSTILE_MODELS[3] ?? "";
-    expect(html).toContain(`#4 ${long.slice(0, 28)}…</text>`);
+    expect(html).toContain(`#4 ${long.slice(0, 21)}…${long.slice(-7)}</text>`);
     expect(html).toContain(`<title>#4 ${long}: score`);
   });
   it("the evaluate page shows the hostile fixture's strings as text", () => {
@@ -247,7 +247,7 @@ describe("the rank gate on the rank page", () => {
     const top = html.slice(html.indexOf("<main>") + "<main>".length, html.indexOf("<h1>"));
     expect(top.split("\n").filter((l) => l !== "")).toEqual([
       '<h2><span class="verdict-reject">❌ reject — rank gate</span></h2>',
-      "<p>Requirement (rank.require: top_group): the candidate is in a top group the evidence separates from the rest; candidate <code>&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</code>.</p>",
+      "<p>Requirement (rank.require: top_group): the candidate could be first and is ordered above every model that could not; candidate <code>&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</code>.</p>",
       "<ul><li>The candidate &lt;img src=x onerror=&quot;alert(1)&quot;&gt; is not in the top group &lt;b&gt;.</li></ul>",
     ]);
     // Everywhere on the page (the matrix's title attributes too) the id stays text.

@@ -3,25 +3,23 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { inputsDigest, parseRunSummary, summaryOfReport } from "../../src/core/runs/run-summary.js";
-import { sha256Hex } from "../../src/core/runs/sha256.js";
+import { sha256Hex } from "../../src/read/sha256-hex.js";
 import { acceptReport } from "../report/fixtures.js";
 
 const nodeSha = (s: string): string => createHash("sha256").update(s, "utf8").digest("hex");
 
-describe("sha256Hex (the core's own, without node:crypto)", () => {
-  it("gives the FIPS 180-4 test vectors", () => {
+describe("sha256Hex (the digest the shells give the core)", () => {
+  it("gives the FIPS 180-4 test vectors, over the UTF-8 bytes", () => {
     expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     expect(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe(
       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
     );
-  });
-
-  it("agrees with node:crypto at every length around the block boundaries, and on non-ASCII text", () => {
-    for (let n = 0; n <= 200; n++) {
-      const s = "é€😀x".repeat(n).slice(0, n);
-      expect(sha256Hex(s)).toBe(nodeSha(s));
-    }
+    expect(sha256Hex("é")).toBe(
+      createHash("sha256")
+        .update(Buffer.from([0xc3, 0xa9]))
+        .digest("hex"),
+    );
   });
 });
 
@@ -33,7 +31,7 @@ describe("summaryOfReport", () => {
     const reviews = p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256);
     expect(results.length).toBe(2);
     expect(reviews.length).toBe(1);
-    const s = summaryOfReport(report, "a".repeat(40));
+    const s = summaryOfReport(report, "a".repeat(40), sha256Hex);
     expect(s).toEqual({
       head_sha: "a".repeat(40),
       baseline: report.models.baseline.config,
@@ -60,15 +58,25 @@ describe("summaryOfReport", () => {
   });
 
   it("digests one kind of input regardless of the files' order; no files is the empty string's digest", () => {
-    expect(inputsDigest(["b".repeat(64), "a".repeat(64)])).toBe(
-      inputsDigest(["a".repeat(64), "b".repeat(64)]),
+    expect(inputsDigest(["b".repeat(64), "a".repeat(64)], sha256Hex)).toBe(
+      inputsDigest(["a".repeat(64), "b".repeat(64)], sha256Hex),
     );
-    expect(inputsDigest([])).toBe(nodeSha(""));
+    expect(inputsDigest([], sha256Hex)).toBe(nodeSha(""));
+  });
+
+  it("hashes with the digest it is given, over the sorted digests each followed by a newline", () => {
+    const seen: string[] = [];
+    const digest = (text: string): string => {
+      seen.push(text);
+      return "f".repeat(64);
+    };
+    expect(inputsDigest(["b".repeat(64), "a".repeat(64)], digest)).toBe("f".repeat(64));
+    expect(seen).toStrictEqual([`${"a".repeat(64)}\n${"b".repeat(64)}\n`]);
   });
 });
 
 describe("parseRunSummary (an untrusted comment)", () => {
-  const good = summaryOfReport(acceptReport(), null);
+  const good = summaryOfReport(acceptReport(), null, sha256Hex);
   it.each([
     [{ ...good, extra: 1 }, 'the summary: Unrecognized key: "extra"'],
     [

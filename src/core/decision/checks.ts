@@ -8,6 +8,7 @@ import type { MarginAnalysis } from "../stats/margin.js";
 import { isPlaceholderRevision, type Dataset } from "../model.js";
 import type { EvaluationContext } from "./evaluation-types.js";
 import { delta0Text, num, pct, plural, satisfies, shownList, shownValue } from "./format.js";
+import { formatPp, formatPpUnsigned } from "../format-number.js";
 import { separateTaskUniverses, type SeparateUniverses } from "./task-universe.js";
 
 /**
@@ -33,20 +34,53 @@ function smallestSatisfying(
 }
 
 /**
- * The fix when the tasks are apart only because each file brought its own task universe (see
- * task-universe.ts): re-import, not run more tasks. The dataset-revision check says it in full.
+ * Why no task is common when each file brought its own task universe (see task-universe.ts), as a
+ * pointer: the dataset-revision check says the why and the fix (re-import with one --tasks list)
+ * in full, once.
  */
 function oneTaskListFix(split: SeparateUniverses): string {
   return (
-    `${plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results, ` +
-    `but under two dataset revisions, each computed from its own file's task ids, so none is common: ` +
-    `re-import both files with one --tasks list (see Same dataset revisions)`
+    `${plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
+    `under two dataset revisions, so none is common: see Same dataset revisions`
   );
 }
 
-function commonValidCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniverses | null): Check {
+/**
+ * The common valid tasks' detail when both models share tasks but none is labelled valid: the
+ * usual case of leaderboard runs imported without reviews. Says so, and how to add labels.
+ */
+function noValidLabelDetail(a: MarginAnalysis, t: Threshold, revisions: readonly string[]): string {
+  const open = a.unresolvedTasks;
+  const labels =
+    a.disputedTasks === 0
+      ? `all ${plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
+      : `the ${plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
+  return (
+    `No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
+    `Add labels with a reviews file (--reviews; the action's reviews input): ` +
+    `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
+    `given the results' --dataset-revision (${shownList(revisions)}) or the same --tasks list, so that the labels apply to these tasks.`
+  );
+}
+
+function commonValidCheck(
+  a: MarginAnalysis,
+  t: Threshold,
+  split: SeparateUniverses | null,
+  revisions: readonly string[],
+): Check {
   const nv = a.commonValidTasks;
   const passed = satisfies(nv, t);
+  if (!passed && nv === 0 && a.unresolvedTasks > 0 && split === null) {
+    return {
+      id: "common_valid_tasks",
+      observed: nv,
+      threshold: t.text,
+      passed,
+      kind: "evidence",
+      detail: noValidLabelDetail(a, t, revisions),
+    };
+  }
   let detail = `${plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
   if (!passed && split !== null) {
     detail += ` — ${oneTaskListFix(split)}`;
@@ -70,6 +104,54 @@ function commonValidCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniver
   };
 }
 
+/**
+ * The fewest attempts without an infra error whose addition brings the rate I / (A + x) within a
+ * maximum threshold, or null when none can: a minimum, or a maximum no added attempt reaches
+ * (0 with I > 0). Exact: the closed form, then checked against `satisfies` around it.
+ */
+export function cleanAttemptsNeeded(infraErrors: number, attempts: number, t: Threshold): number | null {
+  if (t.op !== "<" && t.op !== "<=") return null;
+  if (satisfies(infraErrors / attempts, t)) return 0;
+  if (t.value <= 0) return null;
+  const limit = Math.ceil(infraErrors / t.value) + 2;
+  return smallestSatisfying(t, (x) => infraErrors / (attempts + x), infraErrors / t.value - attempts, limit);
+}
+
+/**
+ * What would bring a failing infra error rate within the threshold, as a clause (docs/spec.md
+ * §4.3, "what would resolve it"). Attempts are only appended, so the rate falls only as attempts
+ * without an infra error are added. Advice is feasible when it asks for at most as many new
+ * attempts as the model has made (one more run of the benchmark as large as this one); past
+ * that no count is given, and the clause says why nothing re-run can fix it.
+ */
+export function infraRemedy(
+  side: "baseline" | "candidate",
+  infraErrors: number,
+  attempts: number,
+  t: Threshold,
+): string {
+  const x = cleanAttemptsNeeded(infraErrors, attempts, t);
+  if (t.op !== "<" && t.op !== "<=") {
+    return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
+  }
+  if (x !== null && x <= infraErrors) {
+    return ` — re-running ${x} of the ${plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
+  }
+  if (x !== null && x <= attempts) {
+    const retried = infraErrors / (attempts + infraErrors);
+    return (
+      ` — ${plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
+      `re-running only the ${plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`
+    );
+  }
+  const twice = infraErrors / (2 * attempts);
+  return (
+    ` — no re-run can satisfy it: attempts are only appended, so the ${plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
+    `and even a second run as large as this one (${plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
+    `Fix the infrastructure and run the benchmark again for the ${side}`
+  );
+}
+
 function infraRateCheck(side: "baseline" | "candidate", m: ModelFigures, t: Threshold): Check {
   const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
   const rate = m.infra_error_rate;
@@ -86,21 +168,7 @@ function infraRateCheck(side: "baseline" | "candidate", m: ModelFigures, t: Thre
   }
   const passed = satisfies(rate, t);
   let detail = `The ${side} had ${plural(m.infra_errors, "infra error")} in ${plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
-  if (!passed) {
-    const more =
-      t.op === "<" || t.op === "<="
-        ? smallestSatisfying(
-            t,
-            (x) => m.infra_errors / (denom + x),
-            t.value > 0 ? m.infra_errors / t.value - denom : 0,
-            t.value > 0 ? Math.ceil(m.infra_errors / t.value) + 2 : 0,
-          )
-        : null;
-    detail +=
-      more !== null
-        ? ` — ${plural(more, "more attempt")} without an infra error (e.g. re-running the ${plural(m.lost_to_infra_tasks, "task")} lost to infra on a fixed harness) would satisfy it`
-        : " — fix the infrastructure and re-run the affected tasks";
-  }
+  if (!passed) detail += infraRemedy(side, m.infra_errors, denom, t);
   return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
 }
 
@@ -115,12 +183,15 @@ function disputedCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniverses
       threshold: t.text,
       passed: false,
       kind: "evidence",
-      detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : oneTaskListFix(split)}.`,
+      detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : "see Same dataset revisions"}.`,
     };
   }
   const passed = satisfies(phi, t);
   let detail = `${d} of ${plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
-  if (!passed) {
+  if (!passed && nv === 0) {
+    // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
+    detail += " — label them (see Common valid tasks)";
+  } else if (!passed) {
     // Worst case for the fraction: every reviewed task turns out broken and leaves C.
     const r = smallestSatisfying(
       t,
@@ -169,9 +240,8 @@ function missingCheck(
     // are ids it has under its own revisions.
     const own = Math.min(split.sharedTaskIds, m.missing_tasks);
     detail +=
-      ` — ${own} of its ${plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision, ` +
-      `each model's revision computed from its own file's task ids: re-import both files with one --tasks list ` +
-      `(see Same dataset revisions), then run the ${side} on any task it still misses`;
+      ` — ${own} of its ${plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
+      `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
   } else if (!passed) {
     const x =
       t.op === "<" || t.op === "<="
@@ -231,10 +301,10 @@ function sameHarnessCheck(dataset: Dataset): Check {
   let detail: string;
   if (passed) detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
   else if (placeholders.length > 0) {
+    // Said once: real_harness_revisions (always run) fails too and carries the why and the fix.
     detail =
-      `The harness revisions (${sideList(b, c)}) include the placeholder ${shownList(placeholders)}, ` +
-      `which records that no revision was known: a placeholder cannot show that both models ran on one ` +
-      `harness — ${realRevisionRemedy(placeholders)}.`;
+      `A placeholder harness revision (${shownList(placeholders)}) cannot show that both models ran on one ` +
+      `harness; Real harness revisions says how to set real ones.`;
   } else {
     detail = `The models ran on ${plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
   }
@@ -266,7 +336,7 @@ function realHarnessCheck(dataset: Dataset): Check {
       `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
   return {
     id: "real_harness_revisions",
-    observed: passed ? "none" : all.join(", "),
+    observed: passed ? "all real" : all.join(", "),
     threshold: "no placeholder",
     passed,
     kind: "evidence",
@@ -311,7 +381,7 @@ function datasetRevisionCheck(dataset: Dataset, split: SeparateUniverses | null)
   const passed = equal && b.length > 0;
   const observed = equal
     ? b.join(", ")
-    : `baseline: ${b.join(", ") || "none"}; candidate: ${c.join(", ") || "none"}`;
+    : `baseline: ${b.join(", ") || "none (no rows)"}; candidate: ${c.join(", ") || "none (no rows)"}`;
   let detail: string;
   if (passed) {
     detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;
@@ -369,7 +439,7 @@ export function marginRemedy(a: MarginAnalysis, delta0: number): string {
   const q = a.qValid ?? a.z;
   const lo = a.margin - q * a.seValid;
   const hi = a.margin + q * a.seValid;
-  const band = `the valid tasks alone give Δ̂ ∓ q·SE = [${num(lo)}, ${num(hi)}]`;
+  const band = `the valid tasks alone give Δ̂ ∓ q·SE = ${formatPp(lo)} … ${formatPp(hi)}`;
   if (d > 0 && (lo > delta0 || hi <= delta0)) {
     return `${review}: ${band}, so resolving the open labels could decide it`;
   }
@@ -400,7 +470,7 @@ function attainingSetWords(a: MarginAnalysis, set: readonly number[]): string {
  */
 function lcbFormula(a: MarginAnalysis): string | null {
   if (a.lcb === null || a.marginAtLcb === null || a.seLower === null) return null;
-  const figures = `${num(a.marginAtLcb)} − ${num(a.qLower ?? a.z)}×${num(a.seLower)} = ${num(a.lcb)}`;
+  const figures = `${formatPp(a.marginAtLcb)} − ${num(a.qLower ?? a.z)} × ${formatPpUnsigned(a.seLower)} = ${formatPp(a.lcb)}`;
   if (a.lcbKind === "exact" && a.lcbSet !== null) {
     return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
   }
@@ -427,18 +497,19 @@ function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Che
   }
   const passed = a.lcb > delta0;
   let detail: string;
-  if (passed) detail = `${formula} > δ₀ = ${delta0Text(delta0)} (${rule}).`;
+  if (passed) detail = `${formula} > δ₀ = ${formatPp(delta0)} (${rule}).`;
   else if (a.ucb !== null && a.ucb <= delta0) {
-    detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}), and neither does UCB = ${num(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+    detail = `${formula} does not exceed δ₀ = ${formatPp(delta0)} (${rule}), and neither does UCB = ${formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
   } else {
-    detail = `${formula} does not exceed δ₀ = ${delta0Text(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
+    detail = `${formula} does not exceed δ₀ = ${formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
   }
   return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
 }
 
 /** Why LCB is null, as a clause, for checks and reasons. */
 export function lcbNullReason(a: MarginAnalysis, policy: Policy): string {
-  if (a.commonValidTasks === 0) return "there are no common valid tasks";
+  if (a.commonValidTasks === 0)
+    return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
   if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
     return `standard_error is clustered but ${plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
   }
@@ -461,7 +532,7 @@ export function buildChecks(inp: CheckInputs): Check[] {
   const ai = policy.accept_if;
   const split = separateTaskUniverses(dataset);
   const checks: Check[] = [
-    commonValidCheck(analysis, ai.common_valid_tasks, split),
+    commonValidCheck(analysis, ai.common_valid_tasks, split, dataset.baseline.datasetRevisions),
     infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
     infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
     disputedCheck(analysis, ai.disputed_fraction, split),

@@ -15,7 +15,8 @@
  *   below 30 (CR2: Bell–McCaffrey ν; CR1: G − 1).
  * - Design effect: whenever every common task has a cluster, the paired and the CR2 SE on V are
  *   both reported (design_effect = their variance ratio); with a paired policy a CR2 SE above
- *   DESIGN_EFFECT_SE_RATIO × the paired one is a headline warning.
+ *   DESIGN_EFFECT_SE_RATIO × the paired one is a headline warning — replaced by a sharper one when
+ *   the verdict's margin bound would not hold under the CR2 SE (clusteredVerdictWarning).
  * - Re-run-only SE: over V, reported only when every task of V has K* ≥ 2 for both models.
  * - Row counts in ModelFigures are the model's rows on T (non-broken tasks), as read; `attempts`
  *   includes `missing` results; under count_as_fail infra errors stay counted as infra_errors.
@@ -33,6 +34,7 @@ import { buildChecks } from "./checks.js";
 import { unmatchedLabelWarnings } from "./input-warnings.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
 import { num, pct, plural } from "./format.js";
+import { formatPpUnsigned } from "../format-number.js";
 import { verdictWithReasons } from "./verdict.js";
 
 /** At most this many influential tasks are listed in the comparison. */
@@ -123,16 +125,62 @@ function attainingSet(
   };
 }
 
+/** A signed margin in percentage points, e.g. "+1.20 pp", "−0.35 pp". */
+function pp(x: number): string {
+  const s = Math.abs(x * 100).toFixed(2);
+  return `${x < 0 && Number(s) !== 0 ? "\u2212" : "+"}${s} pp`;
+}
+
+/**
+ * With a paired policy and every common task in a cluster: the margin's bound again under the
+ * clustered SE (CR2), and a warning when the verdict it carries would not hold under it — an
+ * accept whose LCB would not clear δ₀, a reject by the margin whose UCB would not be at or below
+ * it. null when the check does not apply or the verdict holds (docs/spec.md §3, design effect).
+ */
+function clusteredVerdictWarning(
+  dataset: Dataset,
+  policy: Policy,
+  a: MarginAnalysis,
+  verdict: Verdict,
+  ctx: EvaluationContext,
+): string | null {
+  if (policy.margin.standard_error !== "paired" || a.seCr2Valid === null) return null;
+  const delta0 = policy.accept_if.delta0;
+  // A reject by the production canary does not rest on the margin.
+  const byMargin =
+    verdict === "accept" ||
+    (verdict === "reject" && ctx.canary !== "fail" && a.ucb !== null && a.ucb <= delta0);
+  if (!byMargin) return null;
+  const c = analyseMargin(dataset, {
+    infra: policy.infra_errors,
+    margin: { ...policy.margin, standard_error: "clustered", cluster_correction: "cr2" },
+  });
+  const bound = verdict === "accept" ? c.lcb : c.ucb;
+  const holds = bound !== null && (verdict === "accept" ? bound > delta0 : bound <= delta0);
+  if (holds) return null;
+  const which = verdict === "accept" ? "lower" : "upper";
+  const figure =
+    bound === null
+      ? `the ${which} bound would be undefined`
+      : `the ${which} bound would be ${pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${pp(delta0)}`;
+  return (
+    `The tasks cluster (${plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+    `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`
+  );
+}
+
 function headlineWarnings(
   policy: Policy,
   ctx: EvaluationContext,
   a: MarginAnalysis,
   infra: { baseline: number; candidate: number },
+  clustered: string | null,
 ): string[] {
   const warnings: string[] = [];
   if (ctx.expired) {
     warnings.push(
-      `Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`,
+      `Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
+        (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."),
     );
   }
   if (policy.infra_errors === "count_as_fail") {
@@ -163,13 +211,15 @@ function headlineWarnings(
         `Clustered standard error over ${plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`,
       );
     }
+  } else if (clustered !== null) {
+    warnings.push(clustered);
   } else if (
     a.seCr2Valid !== null &&
     a.sePairedValid !== null &&
     a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid
   ) {
     warnings.push(
-      `The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${num(a.seCr2Valid)} vs ${num(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`,
+      `The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${formatPpUnsigned(a.seCr2Valid)} vs ${formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`,
     );
   }
   return warnings;
@@ -210,10 +260,13 @@ export function evaluateVerdict(
 
 export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContext): Evaluation {
   const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
-  const warnings = headlineWarnings(policy, ctx, analysis, {
-    baseline: baseline.infra_errors,
-    candidate: candidate.infra_errors,
-  }).concat(unmatchedLabelWarnings(dataset));
+  const warnings = headlineWarnings(
+    policy,
+    ctx,
+    analysis,
+    { baseline: baseline.infra_errors, candidate: candidate.infra_errors },
+    clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx),
+  ).concat(unmatchedLabelWarnings(dataset));
   const a = analysis;
   const delta0 = policy.accept_if.delta0;
   // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.

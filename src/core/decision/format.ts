@@ -41,10 +41,8 @@ export function delta0Text(delta0: number): string {
   return `${delta0 > 0 ? "+" : "-"}${p}%`;
 }
 
-/** "1 task" / "2 tasks". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 task" / "2 tasks" (words.ts). */
+export { plural } from "../words.js";
 
 /**
  * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
@@ -62,8 +60,11 @@ export function shownValue(value: string): string {
   return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
 }
 
-/** Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none. */
-export function shownList(values: readonly string[], empty = "none"): string {
+/**
+ * Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none,
+ * with its reason (a model's revisions are empty only when it has no rows).
+ */
+export function shownList(values: readonly string[], empty = "none (no rows)"): string {
   if (values.length === 0) return empty;
   const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
   const rest = values.length - SHOWN_VALUES;

@@ -11,7 +11,8 @@ import type { Check, Verdict } from "../verdict-types.js";
 import type { MarginAnalysis } from "../stats/margin.js";
 import type { EvaluationContext } from "./evaluation-types.js";
 import { lcbNullReason, marginRemedy } from "./checks.js";
-import { delta0Text, num, plural } from "./format.js";
+import { plural } from "./format.js";
+import { formatPp } from "../format-number.js";
 
 export interface VerdictResult {
   readonly verdict: Verdict;
@@ -35,13 +36,13 @@ export function decideVerdict(
 
 function marginSentence(a: MarginAnalysis, policy: Policy): string {
   const delta0 = policy.accept_if.delta0;
-  const d0 = delta0Text(delta0);
+  const d0 = formatPp(delta0);
   if (a.lcb === null || a.ucb === null) {
     return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
   }
   // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
-  const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${num(a.lcb)}`;
-  const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${num(a.ucb)}`;
+  const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${formatPp(a.lcb)}`;
+  const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${formatPp(a.ucb)}`;
   if (a.lcb > delta0) return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
   if (a.ucb <= delta0) return `the margin's upper bound ${ucb} does not exceed δ₀ = ${d0}`;
   return `the margin's lower bound ${lcb} does not clear δ₀ = ${d0} while its upper bound ${ucb} exceeds it: the evidence cannot carry the ranking`;
@@ -69,7 +70,7 @@ export function verdictWithReasons(
 
   if (verdict === "accept") {
     reasons.push(
-      `Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${num(a.margin ?? 0)}).`,
+      `Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${formatPp(a.margin)}).`,
     );
     return { verdict, reasons };
   }
@@ -79,7 +80,7 @@ export function verdictWithReasons(
         ? `even the most favourable resolution of the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
         : "the candidate does not clear the bar even at the top of the run-variance band";
     reasons.push(
-      `Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : num(a.margin)}).`,
+      `Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : formatPp(a.margin)}).`,
     );
     return { verdict, reasons };
   }

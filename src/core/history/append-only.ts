@@ -27,6 +27,7 @@ import { quote } from "../quote.js";
 import type { Check } from "../verdict-types.js";
 import type { AppendOnlyReport, AppendOnlyViolation } from "./history-types.js";
 import { CHANGED, hash53, RowTable } from "./row-table.js";
+import { plural } from "../words.js";
 
 /** Rows listed (the count is exact). */
 export const MAX_LISTED_VIOLATIONS = 20;
@@ -203,7 +204,7 @@ export function appendOnlyCheck(r: AppendOnlyReport): Check {
       threshold: "0 earlier rows changed or removed",
       passed: true,
       kind: "evidence",
-      detail: `Every one of the ${compared} earlier rows (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
+      detail: `${compared === 1 ? "The one earlier row" : `Every one of the ${compared} earlier rows`} (results and reviews) is still there, unchanged; new rows and review revisions are fine.`,
     };
   }
   const listed = r.rows.slice(0, 3).map((v) => `${where(v)}: ${v.change}`);
@@ -215,7 +216,7 @@ export function appendOnlyCheck(r: AppendOnlyReport): Check {
     passed: false,
     kind: "evidence",
     detail:
-      `History rewritten: ${n} of the ${compared} earlier rows ${n === 1 ? "was" : "were"} changed or removed — ` +
+      `History rewritten: ${n} of the ${plural(compared, "earlier row")} ${n === 1 ? "was" : "were"} changed or removed — ` +
       `${listed.join("; ")}${more}. Attempts and reviews are append-only: restore the earlier rows, and record a ` +
       "new opinion as a new review_revision.",
   };

@@ -35,8 +35,13 @@ export interface RevisionVerdict {
 export interface RevisionChange {
   readonly from_revision: number;
   readonly to_revision: number;
-  /** Tasks whose effective label differs (exact count). */
+  /**
+   * Tasks whose effective label differs and was not `unreviewed` before (exact count): a
+   * reclassification of a label given earlier.
+   */
   readonly tasks_changed: number;
+  /** Tasks labelled for the first time (unreviewed before; since 2.5.0): not a reclassification. */
+  readonly first_labels: number;
   /** The count of each label change, e.g. {change: "valid → broken", tasks: 12}, most first. */
   readonly transitions: readonly { readonly change: string; readonly tasks: number }[];
   readonly margin_before: number | null;
@@ -63,7 +68,7 @@ export interface VerdictByReviewRevision {
   /** The latest revisions (at most 20), ascending. */
   readonly revisions: readonly RevisionVerdict[];
   readonly changes: readonly RevisionChange[];
-  /** The last change (the latest reclassification), or null with one revision only. */
+  /** The last change when it reclassified a task; null with one revision, or when it only gave first labels. */
   readonly latest_reclassification: {
     readonly revision: number;
     readonly tasks_changed: number;

@@ -11,7 +11,7 @@
  */
 import type { Evaluation, EvaluationContext } from "../decision/evaluation-types.js";
 import { evaluateVerdict, type VerdictCore } from "../decision/evaluate.js";
-import { compareCodeUnits, VALIDITIES, type Dataset, type Validity } from "../model.js";
+import { compareCodeUnits, VALIDITIES, validityCode, type Dataset, type Validity } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
 import type { Comparison, Verdict } from "../verdict-types.js";
@@ -65,6 +65,8 @@ function figuresOfCore(v: VerdictCore): RevisionFigures {
     ucbKind: a.ucbKind,
   };
 }
+
+const UNREVIEWED_CODE = validityCode("unreviewed");
 
 /** The latest this many review revisions are evaluated in full. */
 export const MAX_REVISIONS_EVALUATED = 20;
@@ -155,19 +157,21 @@ export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRev
     prev = { codes, e, conflicts: conflictCount };
   }
   const last = changes[changes.length - 1];
+  // Only a revision that changed an earlier label is a reclassification (first labels are not).
+  const reclassified = last !== undefined && last.tasks_changed > 0 ? last : undefined;
   return {
     revisions_present: all.length,
     revisions: rows,
     changes,
     latest_reclassification:
-      last === undefined
+      reclassified === undefined
         ? null
         : {
-            revision: last.to_revision,
-            tasks_changed: last.tasks_changed,
-            verdict_from: last.verdict_before,
-            verdict_to: last.verdict_after,
-            verdict_changed: last.verdict_before !== last.verdict_after,
+            revision: reclassified.to_revision,
+            tasks_changed: reclassified.tasks_changed,
+            verdict_from: reclassified.verdict_before,
+            verdict_to: reclassified.verdict_after,
+            verdict_changed: reclassified.verdict_before !== reclassified.verdict_after,
           },
   };
 }
@@ -223,10 +227,17 @@ function changeBetween(
   const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
   const moved: Moved[] = [];
   let changed = 0;
+  let firstLabels = 0;
   for (let i = 0; i < before.codes.length; i++) {
     const ca = before.codes[i] as number;
     const cb = after.codes[i] as number;
     if (ca === cb) continue;
+    // A label given to an unreviewed task (an importer writes every task unreviewed at r0) is a
+    // first label, not a reclassification: counted apart, never listed or made a headline.
+    if (ca === UNREVIEWED_CODE) {
+      firstLabels++;
+      continue;
+    }
     changed++;
     const t = ca * VALIDITIES.length + cb;
     transitions[t] = (transitions[t] as number) + 1;
@@ -246,6 +257,7 @@ function changeBetween(
     from_revision: from,
     to_revision: to,
     tasks_changed: changed,
+    first_labels: firstLabels,
     transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
     margin_before: margin,
     margin_after: after.e?.margin ?? null,

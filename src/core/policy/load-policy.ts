@@ -476,7 +476,7 @@ const policySchema = z.strictObject(
   {
     owner: ownerField,
     revisit: custom((v) => parseDate(v, "2027-03-31")),
-    on_expired: oneOf(["warn", "fail"]).optional(),
+    on_expired: oneOf(["warn", "neutral", "fail"]).optional(),
     infra_errors: oneOf(["exclude", "count_as_fail"]).optional(),
     require_same_harness: booleanField.optional(),
     accept_if: acceptIfSchema,

@@ -16,7 +16,7 @@
  * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
- * - a later `revisit`; `on_expired` fail → warn; `on_unresolved` fail → neutral;
+ * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
  *   step lets a re-run of the eval count for more).
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
@@ -103,6 +103,9 @@ function valueChange<T extends string | number | boolean>(
 
 const never = (): boolean => false;
 
+/** `on_expired` from laxest to strictest: neutral keeps an expired policy from a green check. */
+const EXPIRY_STRICTNESS: Readonly<Record<Policy["on_expired"], number>> = { warn: 0, neutral: 1, fail: 2 };
+
 /**
  * Every rule that differs between the base and head policies, in a fixed order (the order of the
  * keys in SPEC §1.3), with base and head rendered as text (`null` when the optional rule is absent)
@@ -114,7 +117,10 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
   const rules: [string, Change | null][] = [
     ["owner", valueChange(base.owner, head.owner, never)],
     ["revisit", valueChange(base.revisit, head.revisit, (x, y) => y > x)],
-    ["on_expired", valueChange(base.on_expired, head.on_expired, (x, y) => x === "fail" && y === "warn")],
+    [
+      "on_expired",
+      valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
+    ],
     ["infra_errors", valueChange(base.infra_errors, head.infra_errors, never)],
     [
       "require_same_harness",

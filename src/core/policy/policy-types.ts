@@ -38,8 +38,9 @@ export interface MarginSettings {
 
 /**
  * `rank.require` (docs/policy.md, docs/rank.md "Gating"): `top_resolved` (the default, the CLI's
- * exit status): the top model is resolved. `top_group`: the candidate is in a top group the
- * evidence separates from the rest. `above_reference`: the candidate is ordered above the reference.
+ * exit status): one model is ordered above every other. `top_group`: the candidate could be first
+ * and is ordered above every model that could not. `above_reference`: the candidate is ordered
+ * above the reference.
  */
 export const RANK_REQUIREMENTS = ["top_resolved", "top_group", "above_reference"] as const;
 export type RankRequirement = (typeof RANK_REQUIREMENTS)[number];
@@ -55,7 +56,11 @@ export interface Policy {
   readonly owner: string;
   /** ISO date YYYY-MM-DD. */
   readonly revisit: string;
-  readonly on_expired: "warn" | "fail";
+  /**
+   * After `revisit`: warn (the verdict stands, a warning), neutral (as warn, and a check run that
+   * would succeed is neutral), fail (the run stops with a policy error).
+   */
+  readonly on_expired: "warn" | "neutral" | "fail";
   readonly infra_errors: "exclude" | "count_as_fail";
   readonly require_same_harness: boolean;
   readonly accept_if: AcceptIf;

@@ -44,6 +44,7 @@ export function commonSet(data: ModelsDataset, policy: Policy): CommonSet {
   const addsBackValid = new Uint32Array(k);
   let broken = 0;
   let universe = 0;
+  let labelledValid = 0;
   for (let i = 0; i < n; i++) {
     const label = validityCode(tasks.validity(i));
     if (label === BROKEN_CODE) {
@@ -51,6 +52,7 @@ export function commonSet(data: ModelsDataset, policy: Policy): CommonSet {
       continue;
     }
     universe++;
+    if (label === VALID_CODE) labelledValid++;
     let without = 0;
     let absent = -1;
     for (let m = 0; m < k; m++) {
@@ -90,6 +92,15 @@ export function commonSet(data: ModelsDataset, policy: Policy): CommonSet {
     }
   }
   const threshold = policy.accept_if.common_valid_tasks;
+  if (!satisfies(valid, threshold) && labelledValid === 0) {
+    throw new InputError(
+      `No task is labelled valid: of the ${universe} non-broken task${universe === 1 ? "" : "s"} the ${k} ranked models ran, none has the label valid ` +
+        `(a ranking counts only valid tasks; the policy's common_valid_tasks asks for ${threshold.text}). ` +
+        "Add labels: a reviews file with --reviews (model-gate import reviews-csv for your own review sheet), " +
+        "or, for SWE-bench Verified, model-gate import verified-annotations with the results' --dataset-revision " +
+        "or the same --tasks list the results were imported with, so that its labels apply to these tasks (docs/importers.md).",
+    );
+  }
   if (!satisfies(valid, threshold)) {
     const shrink = data.models
       .map((model, m) => ({ model, valid: addsBackValid[m] as number, all: addsBack[m] as number }))

@@ -1,11 +1,39 @@
 /**
- * Holm's step-down over the m pairs of a ranking (docs/rank.md "Multiplicity"). Each pair carries
- * two directional claims, "a above b" (LCB > 0) and "b above a" (UCB < 0), each tested one-sided
- * at α/(m − r), r the pairs ordered so far. The batch form below orders, in each round, every
- * pair that clears the current level, then raises the level and goes again until a round orders
- * nothing: since the level only grows as r grows, a pair ordered by the sequential procedure (one
- * pair at a time, smallest p-value first) is ordered here and no other, and this needs no p-value.
+ * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
+ * of the m pairs carries two claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). Holm's
+ * procedure over all 2m claims tests, after r claims are made, every claim not yet made at
+ * α/(2m − r). Its family-wise error is at most α for any true margins — a tied pair (Δ = 0) has
+ * both claims wrong, an untied pair one — with no assumption on how the pairs depend on each
+ * other, because each claim's bound alone holds with probability 1 − its level (Holm 1979).
+ * The reverse claim of an ordered pair stays in the count: LCB ≤ Δ_L ≤ Δ_H ≤ UCB, so it can never
+ * be made, but it is one of the claims the bound is over.
+ *
+ * The batch form below orders, in each round, every pair that clears the current level, then
+ * raises the level and goes again until a round orders nothing: since the level only grows as r
+ * grows, a claim made by the sequential procedure (one claim at a time, smallest p-value first) is
+ * made here and no other, and this needs no p-value. The level schedule is a parameter only so
+ * that scripts/simulate-rank.mjs can run other schedules on the same data; the gate uses
+ * DIRECTIONAL_HOLM.
  */
+
+import { formatPercent } from "../report/format-number.js";
+
+/**
+ * The family's guarantee in one sentence, as every format states it (the report JSON's
+ * adjustment.guarantee, the Markdown, text and HTML summaries).
+ */
+export function familyGuarantee(alpha: number, m: number): string {
+  return (
+    `The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${formatPercent(alpha)}: ` +
+    `Holm's step-down over the ${2 * m} directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.`
+  );
+}
+
+/** The one-sided level of each claim once r pairs are ordered, of m pairs at family level α. */
+export type LevelSchedule = (alpha: number, m: number, r: number) => number;
+
+/** Holm over the 2m directional claims: α/(2m − r). */
+export const DIRECTIONAL_HOLM: LevelSchedule = (alpha, m, r) => alpha / (2 * m - r);
 
 export interface DirectionalBounds {
   readonly lcb: number | null;
@@ -39,6 +67,7 @@ export function holmStepDown<T extends DirectionalBounds>(
   alpha: number,
   boundsAt: (pair: number, level: number) => T,
   neverOrdered: (pair: number, bounds: T) => boolean = () => false,
+  schedule: LevelSchedule = DIRECTIONAL_HOLM,
 ): HolmOutcome<T> {
   const bounds = new Array<T>(m);
   const level = new Float64Array(m);
@@ -47,10 +76,10 @@ export function holmStepDown<T extends DirectionalBounds>(
   const stuck = new Uint8Array(m);
   let r = 0;
   let rounds = 0;
-  let current = alpha / m;
+  let current = schedule(alpha, m, 0);
   while (r < m) {
     rounds++;
-    current = alpha / (m - r);
+    current = schedule(alpha, m, r);
     let newly = 0;
     for (let p = 0; p < m; p++) {
       if (ordered[p] === 1 || stuck[p] === 1) continue;

@@ -6,9 +6,11 @@
  * cut for the picture, the full id in a <title> (SVG) or title attribute (table).
  */
 import { formatPercent, formatPercentInterval, formatPp, signedFixed } from "../report/format-number.js";
+import { isHiddenCodePoint, visibleCodePoint } from "../report/escape.js";
 import { COLOURS } from "../report/html/html-page.js";
 import { chartLabel, escapeHtmlGenerated } from "../report/html/html-text.js";
 import { bandRect, linearScale, niceAxis, px, tickDecimals } from "../report/html/svg-geometry.js";
+import { distinctLabels, WHOLE_ID_CHARS } from "./model-labels.js";
 import { pairFrom } from "./rank-sections.js";
 import type { RankModel, RankReport } from "./rank-types.js";
 
@@ -30,6 +32,32 @@ export const SCORE_CHART_MAX_MODELS = 60;
 export const HTML_MATRIX_MAX_MODELS = 30;
 
 const pct = (x: number): number => x * 100;
+
+/**
+ * Each model's label for a picture (at most about `chars` characters, never two alike:
+ * model-labels.ts) and its whole id for the tooltip, both escaped.
+ */
+function pictureLabels(models: readonly RankModel[], chars: number): { shown: string; full: string }[] {
+  // Cut what is seen: hidden code points as their visible stand-ins (html-text.ts's rule).
+  const labels = distinctLabels(
+    models.map((m) => visibleText(m.model)),
+    chars,
+  );
+  return models.map((m, i) => ({
+    shown: escapeHtmlGenerated(labels[i] as string),
+    full: chartLabel(m.model, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
+  }));
+}
+
+/** An id as the page shows it, unescaped: one line, each hidden code point as `\u{…}`. */
+function visibleText(id: string): string {
+  let out = "";
+  for (const c of id.replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ")) {
+    const cp = c.codePointAt(0) ?? 0;
+    out += isHiddenCodePoint(cp) ? visibleCodePoint(cp) : c;
+  }
+  return out;
+}
 
 /** The values the score axis must hold, in %: every score and both bands' ends. */
 export function scoreAxisValues(models: readonly RankModel[]): number[] {
@@ -59,9 +87,11 @@ export function scoreChartSvg(r: RankReport): string {
   const axis = niceAxis(scoreAxisValues(models), { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
   const x = linearScale(axis.lo, axis.hi, c.plotLeft, c.plotRight);
   const rowsBottom = c.top + models.length * c.rowHeight;
+  // "#12 " and the id share the label's characters, so every label ends before the plot.
+  const labels = pictureLabels(models, c.labelChars - `#${models.length} `.length);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 ${c.width} ${height}" role="img" aria-labelledby="score-chart-title">`,
-    `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shaded rows are statistically tied groups.</title>`,
+    `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shading alternates by group (stretches of the leaderboard the evidence separates).</title>`,
   ];
   // Groups: every other group shaded, a line between groups, the group's number at the right.
   let start = 0;
@@ -93,8 +123,7 @@ export function scoreChartSvg(r: RankReport): string {
   }
   models.forEach((m, i) => {
     const cy = c.top + i * c.rowHeight + c.rowHeight / 2;
-    // "#12 " and the id share the label's characters, so every label ends before the plot.
-    const label = chartLabel(m.model, c.labelChars - `#${i + 1} `.length);
+    const label = labels[i] as { shown: string; full: string };
     const parts = [`<g class="model-row">`, `<title>${modelTitle(r, m, i, label.full)}</title>`];
     parts.push(
       `<text x="4" y="${px(cy + 4)}" font-size="12" font-family="ui-monospace,'Liberation Mono',Menlo,Consolas,monospace" fill="${COLOURS.ink}">#${i + 1} ${label.shown}</text>`,
@@ -172,7 +201,7 @@ export function pairMatrixHtml(r: RankReport): string {
   const k = r.models.length;
   const rowHeadWidth = k > 12 ? 150 : 220;
   const chars = k > 12 ? 16 : 26;
-  const names = r.models.map((m) => chartLabel(m.model, chars));
+  const names = pictureLabels(r.models, chars);
   const cols = [`<col style="width:${rowHeadWidth}px">`, ...r.models.map(() => "<col>")].join("");
   const head = `<tr><th class="row">row vs column</th>${names
     .map((n, i) => `<th title="${n.full}">#${i + 1}</th>`)

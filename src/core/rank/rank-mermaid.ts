@@ -3,15 +3,17 @@
  * comment"): GitHub draws ```mermaid fences in comments and Markdown files; elsewhere the fence
  * shows as text and the leaderboard table above it carries the same figures. Mermaid has its own
  * syntax, so model ids are not escaped but reduced: only ASCII letters, digits, `.`, `_` and `-`
- * survive (anything else becomes `_`), cut to MERMAID_LABEL_CHARS; the exact ids are in the table.
+ * survive (anything else becomes `_`), cut from the middle to about MERMAID_LABEL_CHARS so that no
+ * two bars share a label (model-labels.ts); the exact ids are in the table.
  * At most MERMAID_MAX_MODELS bars; more, and the title says which are shown.
  */
 import { fixed } from "../report/format-number.js";
 import { niceAxis } from "../report/html/svg-geometry.js";
+import { distinctLabels } from "./model-labels.js";
 import type { RankReport } from "./rank-types.js";
 
 export const MERMAID_MAX_MODELS = 20;
-export const MERMAID_LABEL_CHARS = 14;
+export const MERMAID_LABEL_CHARS = 18;
 
 /** A model id as a Mermaid axis label: [A-Za-z0-9._-] only, runs of others one `_`, cut with `..`. */
 export function mermaidLabel(id: string, maxChars = MERMAID_LABEL_CHARS): string {
@@ -33,9 +35,15 @@ export function rankMermaidChart(r: RankReport): string[] {
       ? `, the top ${MERMAID_MAX_MODELS} of ${r.models.length} models`
       : "";
   const from = axis.lo > 0 ? ` (axis from ${fixed(axis.lo, 0)}%)` : "";
-  const labels = r.models
-    .slice(0, MERMAID_MAX_MODELS)
-    .map((m, i) => (m.score === null ? null : `"#${i + 1} ${mermaidLabel(m.model)}"`))
+  const top = r.models.slice(0, MERMAID_MAX_MODELS);
+  // Reduced first, then cut: the distinct part is looked for in what the chart can show.
+  const names = distinctLabels(
+    top.map((m) => mermaidLabel(m.model, Infinity)),
+    MERMAID_LABEL_CHARS,
+    "..",
+  );
+  const labels = top
+    .map((m, i) => (m.score === null ? null : `"#${i + 1} ${names[i] as string}"`))
     .filter((x): x is string => x !== null);
   return [
     "```mermaid",

@@ -3,7 +3,8 @@
  * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
  * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
  * falls between positions p and p + 1 of the score order exactly when every model in the top p is
- * ordered above every model after it; the blocks between cuts are the groups (statistically tied).
+ * ordered above every model after it; the blocks between cuts are the groups (separated from each
+ * other; pairs inside a group may be ordered too, so a group is not a tie).
  */
 
 export interface RankOrder {

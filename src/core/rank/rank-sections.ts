@@ -13,6 +13,7 @@ import {
   formatSignedDecimal,
 } from "../report/format-number.js";
 import type { Inline } from "../report/verdict-text.js";
+import { labelMap, WHOLE_ID_CHARS } from "./model-labels.js";
 import type { RankModel, RankPair, RankReport, ReviewFirst } from "./rank-types.js";
 
 /** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
@@ -50,6 +51,46 @@ export const SHORT_DETAILS: readonly Detail[] = [
 
 export const RANK_TITLE = "Model ranking";
 
+/** The headline names this many models that could be first, then counts the rest. */
+export const HEADLINE_MODELS = 10;
+
+const labelsByReport = new WeakMap<RankReport, Map<number, ReadonlyMap<string, string>>>();
+
+/**
+ * A model id as shown in the report's prose and tables: cut to about `chars` characters from the
+ * middle so that no two ranked models share a label (model-labels.ts); the JSON has the whole id.
+ */
+export function modelLabel(r: RankReport, id: string, chars = MODEL_ID_CHARS): string {
+  let byChars = labelsByReport.get(r);
+  if (byChars === undefined) {
+    byChars = new Map();
+    labelsByReport.set(r, byChars);
+  }
+  let labels = byChars.get(chars);
+  if (labels === undefined) {
+    labels = labelMap(
+      r.models.map((m) => m.model),
+      chars,
+    );
+    byChars.set(chars, labels);
+  }
+  return labels.get(id) ?? id;
+}
+
+/** modelLabel made safe by `f` (as code). */
+export function modelCode(r: RankReport, f: Inline, id: string, chars = MODEL_ID_CHARS): string {
+  return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
+}
+
+/**
+ * What the leaderboard says about ranks and groups, in every format: who could be first, and
+ * that a group is a stretch the evidence separates from the next, not a tie.
+ */
+export const RANK_NOTE =
+  "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
+  "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
+  "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
+
 /**
  * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
  * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
@@ -66,16 +107,29 @@ export function rankHeader(
 }
 
 export function headline(r: RankReport, f: Inline): string {
-  return r.top === null
-    ? f.gen(`the top is unresolved: ${r.groups[0]?.length ?? 0} models in the top group`)
-    : `${f.code(r.top, MODEL_ID_CHARS)} ${f.gen("is on top")}`;
+  if (r.top !== null)
+    return `${modelCode(r, f, r.top)} ${f.gen("is first: ordered above every other model")}`;
+  const first = r.could_be_first;
+  const names = first
+    .slice(0, HEADLINE_MODELS)
+    .map((id) => modelCode(r, f, id))
+    .join(f.gen(", "));
+  const more =
+    first.length > HEADLINE_MODELS
+      ? f.gen(` and ${first.length - HEADLINE_MODELS} more (marked in the leaderboard)`)
+      : "";
+  const lead =
+    first.length === 1
+      ? "the top is not taken as resolved (the history was rewritten); could be first: "
+      : `the top is unresolved: ${first.length} models could be first: `;
+  return `${f.gen(lead)}${names}${more}`;
 }
 
 function yesNo(x: boolean | null): string {
   return x === null ? "n/a" : x ? "yes" : "no";
 }
 
-/** The sentences under the headline: the set, the adjustment, the seed's question. */
+/** The sentences under the headline: the set, the family's guarantee, the seed's question. */
 export function summaryLines(r: RankReport, f: Inline): string[] {
   const a = r.adjustment;
   const top = r.models[0];
@@ -88,12 +142,12 @@ export function summaryLines(r: RankReport, f: Inline): string[] {
       `${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`,
     ),
     f.gen(
-      `${a.ordered_pairs} of ${a.pairs} pairs ordered by Holm's step-down over the pairs (family α = ${formatPercent(a.family_alpha)}, each directional claim one-sided at α/(m − r); last level ${formatDecimal(a.final_level, 5)}).`,
+      `${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${formatDecimal(a.final_level, 5)}.`,
     ),
   ];
   if (top !== undefined) {
     lines.push(
-      `${f.gen("Is")} ${f.code(top.model, MODEL_ID_CHARS)} ${f.gen(
+      `${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(
         `(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`,
       )}`,
     );
@@ -102,7 +156,7 @@ export function summaryLines(r: RankReport, f: Inline): string[] {
 }
 
 export function leaderboardHeader(r: RankReport): string[] {
-  const head = ["rank", "model", "score", "validity interval", "rank range", "group"];
+  const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
   if (r.reference !== null) head.push("vs reference");
   return head;
 }
@@ -111,10 +165,11 @@ export function leaderboardRows(r: RankReport, f: Inline): string[][] {
   return r.models.map((m, i) => {
     const row = [
       f.gen(String(i + 1)),
-      f.code(m.model, MODEL_ID_CHARS) + (m.model === r.reference ? f.gen(" (reference)") : ""),
+      modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
       f.gen(formatPercent(m.score)),
       f.gen(formatPercentInterval(m.interval)),
       f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
+      f.gen(m.rank_low === 1 ? "yes" : "no"),
       f.gen(String(m.group)),
     ];
     if (r.reference !== null) row.push(f.gen(m.vs_reference ?? "—"));
@@ -148,18 +203,18 @@ function matrixCell(r: RankReport, row: RankModel, col: RankModel): string {
 export function matrixRows(r: RankReport, f: Inline): { header: string[]; rows: string[][] } {
   const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
   const rows = r.models.map((row, i) => [
-    `${f.gen(`#${i + 1}`)} ${f.code(row.model, 30)}`,
+    `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
     ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
   ]);
   return { header, rows };
 }
 
 export const MATRIX_LEGEND =
-  "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels alone decide it; r: run variance).";
+  "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
 
 export const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
 
-export function pairRow(p: RankPair, f: Inline): string[] {
+export function pairRow(r: RankReport, p: RankPair, f: Inline): string[] {
   const relation =
     p.relation === "a_better"
       ? "first above"
@@ -167,7 +222,7 @@ export function pairRow(p: RankPair, f: Inline): string[] {
         ? "second above"
         : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
   return [
-    `${f.code(p.a, 40)} ${f.gen("vs")} ${f.code(p.b, 40)}`,
+    `${modelCode(r, f, p.a, 40)} ${f.gen("vs")} ${modelCode(r, f, p.b, 40)}`,
     f.gen(formatPp(p.margin)),
     f.gen(`${formatPp(p.margin_low)} … ${formatPp(p.margin_high)}`),
     f.gen(formatPp(p.se).replace("+", "")),
@@ -212,12 +267,22 @@ export function unresolvedPairs(r: RankReport): RankPair[] {
   return r.pairs.filter((p) => p.relation === "unresolved");
 }
 
-export function reviewSentence(x: ReviewFirst, f: Inline): string {
-  const n = (k: number | null): string =>
-    k === null ? "no resolution can" : `at least ${k} review${k === 1 ? "" : "s"}`;
-  return `${f.code(x.a, MODEL_ID_CHARS)} ${f.gen("vs")} ${f.code(x.b, MODEL_ID_CHARS)}${f.gen(
-    `: the open labels alone decide this order. To settle it ${n(x.reviews_to_settle_a_better)} (first above) or ${n(x.reviews_to_settle_b_better)} (second above), if they come out that way; review these first:`,
+/**
+ * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
+ * tasks follow (none: the sentence does not announce them).
+ */
+export function reviewSentence(r: RankReport, x: ReviewFirst, f: Inline, shown: number): string {
+  const way = (k: number | null, side: string): string =>
+    k === null
+      ? `no resolution of the open labels puts the ${side} above`
+      : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
+  return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(
+    `: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`,
   )}`;
+}
+
+function capitalised(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 export const TASK_HEADER = ["task", "label", "d", "evidence"];
@@ -242,7 +307,7 @@ export const COMMON_HEADER = ["model", "its absence adds back", "of them valid",
 
 export function commonRows(r: RankReport, f: Inline): string[][] {
   return r.models.map((m) => [
-    f.code(m.model, MODEL_ID_CHARS),
+    modelCode(r, f, m.model),
     f.gen(formatCount(m.absence_adds_back)),
     f.gen(formatCount(m.absence_adds_back_valid)),
     m.harness_revisions.length === 0

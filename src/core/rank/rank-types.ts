@@ -10,7 +10,7 @@ import type { RankRequirement } from "../policy/policy-types.js";
 import type { InfluentialTask, Verdict } from "../verdict-types.js";
 
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-export const RANK_SCHEMA_VERSION = "1.1.0";
+export const RANK_SCHEMA_VERSION = "1.2.0";
 
 /**
  * Several models read from one export: every task any of them ran (broken included), sorted by
@@ -54,11 +54,19 @@ export interface RankPair {
   readonly ucb: number | null;
   readonly lcb_bound_kind: BoundKind | null;
   readonly ucb_bound_kind: BoundKind | null;
-  /** The one-sided level of each directional claim: α/(m − r) of the Holm round that decided. */
+  /**
+   * The one-sided level of each directional claim: α/(2m − r) of the Holm round that decided (Holm
+   * over the 2m directional claims, r the pairs ordered before it; docs/rank.md "Multiplicity").
+   */
   readonly level: number;
   /** The Holm round (1-based) that ordered the pair, or the last round for an unresolved pair. */
   readonly round: number;
   readonly relation: PairRelation;
+  /**
+   * Why an unresolved pair is: `validity` when the open labels can move its margin across 0 (the
+   * validity band holds 0 and is not a single point); `run_variance` otherwise (the band excludes
+   * 0, or it is exactly 0 with nothing open that moves it: an exact tie). null when ordered.
+   */
   readonly unresolved_by: "validity" | "run_variance" | null;
 }
 
@@ -77,7 +85,12 @@ export interface RankModel {
   readonly run_variance_band: readonly [number, number] | null;
   readonly rank_low: number;
   readonly rank_high: number;
-  /** 1 = the top group; models in one group are statistically tied. */
+  /**
+   * The model's group: a stretch of the leaderboard the evidence separates from the stretches
+   * before and after it (every model of a group is ordered above every model of a later group).
+   * Pairs inside a group may be ordered too, so group 1 is not "the models that could be first":
+   * could_be_first is (rank_low = 1).
+   */
   readonly group: number;
   /** Tasks (not broken) every other ranked model has a score on and this one has none. */
   readonly absence_adds_back: number;
@@ -104,17 +117,22 @@ export interface ReviewFirst {
 }
 
 export interface RankAdjustment {
+  /** Holm's step-down over the directional claims (docs/rank.md "Multiplicity"). */
   readonly method: "holm";
   /** m = K(K − 1)/2. */
   readonly pairs: number;
+  /** 2m: each pair's two claims ("a above b", "b above a"), the family Holm's levels count (1.2.0). */
+  readonly directional_claims: number;
   /** α = 1 − the policy's confidence: the level of the family of directional claims. */
   readonly family_alpha: number;
   /** How many rounds of the step-down ran (the last one ordered nothing). */
   readonly rounds: number;
   /** Pairs ordered in all. */
   readonly ordered_pairs: number;
-  /** The level used in the last round, α/(m − r): every unresolved pair's. */
+  /** The level used in the last round, α/(2m − r): every unresolved pair's. */
   readonly final_level: number;
+  /** The family's guarantee in one sentence (holm.ts familyGuarantee; 1.2.0). */
+  readonly guarantee: string;
 }
 
 /** The rank gate's decision (src/core/rank/rank-gate.ts, docs/rank.md "Gating"). */
@@ -130,9 +148,14 @@ export interface RankGate {
 export interface RankReport {
   readonly schema_version: string;
   readonly kind: "rank";
-  /** The top group's model when it has one member; null when the top is unresolved. */
+  /** The one model that could be first (ordered above every other); null when the top is unresolved. */
   readonly top: string | null;
   readonly top_resolved: boolean;
+  /**
+   * The models that could be first at the family's confidence: no model is ordered above them
+   * (rank_low = 1), in rank order (1.2.0).
+   */
+  readonly could_be_first: readonly string[];
   /** The top model by score is above every other under every resolution of the open labels (Δ_L > 0). */
   readonly top_validity_resolved: boolean | null;
   readonly reference: string | null;
@@ -141,7 +164,7 @@ export interface RankReport {
   readonly warnings: readonly string[];
   /** In rank order: by score, ties by model id. */
   readonly models: readonly RankModel[];
-  /** Groups in order (group 1 first), each a list of models in score order. */
+  /** Groups in order (group 1 first), each a list of models in score order (see RankModel.group). */
   readonly groups: readonly (readonly string[])[];
   /** Every pair (a before b in the order the models were given). */
   readonly pairs: readonly RankPair[];

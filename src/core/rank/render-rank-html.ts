@@ -25,6 +25,7 @@ import {
   MATRIX_LEGEND,
   PAIR_HEADER,
   pairRow,
+  RANK_NOTE,
   RANK_TITLE,
   rankHeader,
   reviewSentence,
@@ -53,7 +54,7 @@ function scoreSection(r: RankReport): string[] {
         COLOURS.bandEdge,
       ),
       `<li><svg width="18" height="10" aria-hidden="true"><rect x="0" y="4" width="18" height="2" fill="${COLOURS.run}"/><rect x="0" y="0" width="1.5" height="10" fill="${COLOURS.run}"/><rect x="16.5" y="0" width="1.5" height="10" fill="${COLOURS.run}"/></svg> run-variance band: the validity band widened by q·SE</li>`,
-      legendItem(COLOURS.groupShade, "G: group (statistically tied)"),
+      legendItem(COLOURS.groupShade, "G: group (separated from the next; not a tie)"),
     ].join("")}</ul>`,
     "<figure>",
     scoreChartSvg(r),
@@ -76,8 +77,8 @@ function pairSection(r: RankReport): string[] {
       `<ul class="legend">${[
         legendItem(COLOURS.above, "▲ row ordered above column"),
         legendItem(COLOURS.below, "▼ row ordered below column"),
-        legendItem(COLOURS.validity, "≈v unresolved: the open labels alone decide it"),
-        legendItem(COLOURS.runVariance, "≈r unresolved by run variance"),
+        legendItem(COLOURS.validity, "≈v unresolved: the open labels can decide it"),
+        legendItem(COLOURS.runVariance, "≈r unresolved by run variance (or an exact tie)"),
       ].join("")}</ul>`,
       pairMatrixHtml(r),
       p(f.gen(`${MATRIX_LEGEND} Hover a cell for its figures.`), "small"),
@@ -90,7 +91,7 @@ function pairSection(r: RankReport): string[] {
       out.push(
         htmlTable(
           PAIR_HEADER.map((s) => f.gen(s)),
-          shown.map((x) => pairRow(x, f)),
+          shown.map((x) => pairRow(r, x, f)),
           { numeric: [1, 2, 3, 4, 5] },
         ),
       );
@@ -101,7 +102,7 @@ function pairSection(r: RankReport): string[] {
     p(f.gen("Adjacent models (in rank order):")),
     htmlTable(
       PAIR_HEADER.map((s) => f.gen(s)),
-      adjacentPairs(r).map((x) => pairRow(x, f)),
+      adjacentPairs(r).map((x) => pairRow(r, x, f)),
       { numeric: [1, 2, 3, 4, 5] },
     ),
   );
@@ -112,9 +113,9 @@ function reviewSection(r: RankReport): string[] {
   if (r.review_first.length === 0) return [];
   const out = ["<h2>Open tasks to review first</h2>"];
   for (const x of r.review_first) {
-    out.push(p(reviewSentence(x, f)));
     // Evidence as text, never a link: the page loads and links to nothing.
     const rows = taskRows(x, FULL_DETAIL.tasks, f, (e) => f.code(e, 120));
+    out.push(p(reviewSentence(r, x, f, rows.length)));
     if (rows.length > 0)
       out.push(
         htmlTable(
@@ -163,11 +164,7 @@ export function renderRankHtml(r: RankReport): string {
       leaderboardRows(r, f),
       { numeric: [0, 2] },
     ),
-    p(
-      f.gen(
-        "Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range.",
-      ),
-    ),
+    p(f.gen(RANK_NOTE)),
   );
   add(body, reviewSection(r));
   body.push(

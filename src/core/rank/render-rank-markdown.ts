@@ -22,6 +22,7 @@ import {
   PAIR_HEADER,
   PAIR_MATRIX_MAX_MODELS,
   rankHeader,
+  RANK_NOTE,
   pairRow,
   reviewSentence,
   settingsLines,
@@ -64,13 +65,7 @@ function render(r: RankReport, detail: Detail, trimmed: boolean): string {
     );
   }
   add(out, "### Leaderboard", "", table(leaderboardHeader(r), leaderboardRows(r, f)), "");
-  add(
-    out,
-    f.gen(
-      "Models in one group are statistically tied: the evidence orders every model of a group above every model of a later group, and no more. A model's rank lies in its rank range.",
-    ),
-    "",
-  );
+  add(out, f.gen(RANK_NOTE), "");
   // After the table, which carries the same figures where GitHub does not draw the chart.
   const chart = detail.chart ? rankMermaidChart(r) : [];
   if (chart.length > 0) add(out, chart, "");
@@ -86,7 +81,7 @@ function render(r: RankReport, detail: Detail, trimmed: boolean): string {
     "",
     table(
       PAIR_HEADER,
-      adjacentPairs(r).map((p) => pairRow(p, f)),
+      adjacentPairs(r).map((p) => pairRow(r, p, f)),
     ),
     "",
   );
@@ -100,7 +95,7 @@ function render(r: RankReport, detail: Detail, trimmed: boolean): string {
           out,
           table(
             PAIR_HEADER,
-            shown.map((p) => pairRow(p, f)),
+            shown.map((p) => pairRow(r, p, f)),
           ),
           "",
         );
@@ -112,8 +107,8 @@ function render(r: RankReport, detail: Detail, trimmed: boolean): string {
   if (r.review_first.length > 0) {
     add(out, "### Open tasks to review first", "");
     for (const x of r.review_first) {
-      add(out, reviewSentence(x, f), "");
       const rows = taskRows(x, detail.tasks, f, (e) => safeLink(e));
+      add(out, reviewSentence(r, x, f, rows.length), "");
       if (rows.length > 0) add(out, table(TASK_HEADER, rows), "");
       if (rows.length < x.tasks.length)
         add(out, f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");

@@ -18,6 +18,7 @@ import {
   PAIR_HEADER,
   PAIR_MATRIX_MAX_MODELS,
   rankHeader,
+  RANK_NOTE,
   pairRow,
   reviewSentence,
   settingsLines,
@@ -46,7 +47,7 @@ export function renderRankText(r: RankReport): string {
   const out: string[] = [head.title, ""];
   add(out, head.summary);
   for (const w of head.warnings) add(out, `Warning: ${w}`);
-  add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, f)), "");
+  add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, f)), RANK_NOTE, "");
   const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
   if (matrix) {
     const m = matrixRows(r, f);
@@ -57,7 +58,7 @@ export function renderRankText(r: RankReport): string {
     "Adjacent models",
     columns(
       PAIR_HEADER,
-      adjacentPairs(r).map((p) => pairRow(p, f)),
+      adjacentPairs(r).map((p) => pairRow(r, p, f)),
     ),
     "",
   );
@@ -70,7 +71,7 @@ export function renderRankText(r: RankReport): string {
         out,
         columns(
           PAIR_HEADER,
-          shown.map((p) => pairRow(p, f)),
+          shown.map((p) => pairRow(r, p, f)),
         ),
       );
     if (shown.length < open.length)
@@ -78,8 +79,8 @@ export function renderRankText(r: RankReport): string {
     add(out, "");
   }
   for (const x of r.review_first) {
-    add(out, reviewSentence(x, f));
     const rows = taskRows(x, detail.tasks, f, (e) => f.text(e, 120));
+    add(out, reviewSentence(r, x, f, rows.length));
     if (rows.length > 0) add(out, columns(TASK_HEADER, rows));
     add(out, "");
   }

@@ -27,6 +27,8 @@ export interface ReportParts {
   readonly asOfReview: number | null;
   readonly appendOnly: AppendOnlyReport | null;
   readonly appendOnlyBase?: AppendOnlyBase | null;
+  /** The policy's revisit date has passed (only reached with on_expired warn or neutral); default false. */
+  readonly policyExpired?: boolean;
 }
 
 function sortedUnion(a: readonly string[], b: readonly string[]): string[] {
@@ -67,6 +69,9 @@ export function buildReport(parts: ReportParts): Report {
         source: policySource.source,
         last_commit: policySource.lastCommit,
         on_unresolved: policy.on_unresolved,
+        // (fail never reaches a report: the run stops with a policy error.)
+        on_expired: policy.on_expired === "neutral" ? "neutral" : "warn",
+        expired: parts.policyExpired ?? false,
       },
       infra_errors_policy: policy.infra_errors,
       tool_version: parts.toolVersion,

@@ -87,14 +87,44 @@ function shortenToken(token: string): string {
 }
 
 /**
- * Shortens every long token of a table value (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`):
- * a token keeps its prefix (`scheme:` or `name@`) and the SHORT_TOKEN_CHARS characters after it; separators
- * (spaces, commas, semicolons) are kept. Past `maxChars` the value ends after its last
- * whole token that fits, with "…": a token is shortened, never cut at an arbitrary point. The full
- * value stays in the report JSON, in the check's detail and in the provenance section.
+ * A digest shortened as git shortens a commit: a token whose part after its prefix is 16 or more
+ * hex digits (`sha256:66bcf338b688ee7a…`, `git:be19ac0b…`) keeps the prefix and SHORT_TOKEN_CHARS
+ * digits; anything else is returned whole.
+ */
+function shortenDigest(token: string): string {
+  const prefix = Array.from(tokenPrefix(token)).length;
+  const rest = Array.from(token).slice(prefix).join("");
+  return /^[0-9a-f]{16,}$/iu.test(rest) ? shortenToken(token) : token;
+}
+
+/**
+ * A table value within its column of `maxChars` code points. Digests are shortened as git shows a
+ * commit (`sha256:66bcf338b688ee7a…` → `sha256:66bcf338b688…`); nothing else is cut while the
+ * value fits the column, so a short value (`unknown:swebench-leaderboard`) is never cut inside a
+ * word. Past the column every long token keeps its prefix (`scheme:` or `name@`) and the
+ * SHORT_TOKEN_CHARS characters after it, and the value ends after its last whole token that fits,
+ * with "…"; separators (spaces, commas, semicolons) are kept. The full value stays in the report
+ * JSON, in the check's detail and in the provenance section.
  */
 export function shortenValue(value: string, maxChars = SHORT_VALUE_CHARS): string {
-  const parts = value.split(/([\s,;]+)/u).map((p, i) => (i % 2 === 1 ? p : shortenToken(p)));
+  const split = value.split(/([\s,;]+)/u);
+  const digests = split.map((p, i) => (i % 2 === 1 ? p : shortenDigest(p)));
+  // Past the column: whole tokens first; only when not even one fits, every long token shortened.
+  const fitted =
+    wholeTokens(digests, maxChars) ??
+    wholeTokens(
+      split.map((p, i) => (i % 2 === 1 ? p : shortenToken(p))),
+      maxChars,
+    );
+  if (fitted !== null) return fitted;
+  // A first token longer than the cap alone (no prefix to shorten it by) is cut.
+  return `${Array.from(split[0] ?? "")
+    .slice(0, maxChars - 1)
+    .join("")}…`;
+}
+
+/** The parts whole when they fit `maxChars`, else up to the last whole token that fits with " …"; null when none fits. */
+function wholeTokens(parts: readonly string[], maxChars: number): string | null {
   const length = (s: string): number => Array.from(s).length;
   if (length(parts.join("")) <= maxChars) return parts.join("");
   let out = "";
@@ -103,12 +133,7 @@ export function shortenValue(value: string, maxChars = SHORT_VALUE_CHARS): strin
     if (length(next) > maxChars - 2) break;
     out = next;
   }
-  // A first token longer than the cap alone (no prefix to shorten it by) is cut.
-  if (out === "")
-    return `${Array.from(parts[0] ?? "")
-      .slice(0, maxChars - 1)
-      .join("")}…`;
-  return `${out.replace(/[\s,;]+$/u, "")} …`;
+  return out === "" ? null : `${out.replace(/[\s,;]+$/u, "")} …`;
 }
 
 /** The observed value: generated text (`number`), or an untrusted string (`text`), already shortened. */

@@ -7,6 +7,7 @@ import { escapeCode } from "./escape.js";
 import { markdownProse } from "./prose.js";
 import type { Report } from "./report-types.js";
 import { cellCode } from "./table-cells.js";
+import { plural } from "../words.js";
 
 /** Files named at most; the rest are counted. */
 const MAX_NAMED = 5;
@@ -23,6 +24,7 @@ export function appendOnlyBaseCell(report: Report): string | null {
       : `not compared: ${markdownProse(f.note ?? "")}`;
     return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
   });
-  const more = b.files.length > named.length ? `; and ${b.files.length - named.length} more files` : "";
+  const more =
+    b.files.length > named.length ? `; and ${plural(b.files.length - named.length, "more file")}` : "";
   return `${head}: ${named.join("; ")}${more}`;
 }

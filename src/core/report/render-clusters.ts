@@ -4,6 +4,7 @@
  * nested <details>) and for text (the top rows and a count line). Cluster names come from the
  * export: escaped for Markdown (table-cells.ts) and neutralised for a terminal (escape.ts).
  */
+import { plural } from "../words.js";
 import type { ClusterMarginRow, MarginByCluster } from "../verdict-types.js";
 import { escapeCode, neutraliseLogLine } from "./escape.js";
 import { formatCount, formatPercent, formatPp } from "./format-number.js";
@@ -22,10 +23,6 @@ const NAME_CHARS = 60;
 
 /** The row of the tasks without a cluster, as both renderers name it. */
 export const NO_CLUSTER = "(no cluster)";
-
-function plural(n: number, one: string, many: string): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
 
 function worseRows(m: MarginByCluster): ClusterMarginRow[] {
   return m.rows.filter((r) => r.worse);

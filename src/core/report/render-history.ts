@@ -7,8 +7,9 @@
 import type { Report } from "./report-types.js";
 import { CONSERVATIVE } from "./bound-labels.js";
 import { escapeMarkdownInline } from "./escape.js";
-import { formatCount, formatPercent, formatPp } from "./format-number.js";
+import { formatCount, formatPp } from "./format-number.js";
 import { cellCode } from "./table-cells.js";
+import { plural, pluralWord } from "../words.js";
 
 function md(s: string | null, max = 40): string {
   return s === null ? "—" : escapeMarkdownInline(s, max);
@@ -22,41 +23,11 @@ function rev(n: number): string {
   return `r${formatCount(n)}`;
 }
 
-/** "What could change": the review fragility or resolution distance, in one sentence. */
-function fragilityLine(report: Report): string {
-  const c = report.comparison;
-  const atMost = c.fragility_exact ? "" : "at most ";
-  if (report.verdict === "unresolved") {
-    if (c.resolution_distance === null) {
-      return c.fragility_unbounded && c.fragility_exact
-        ? "**What could change it:** no resolution of the open labels can decide the verdict."
-        : "**What could change it:** no resolution of the open labels was found that decides the verdict.";
-    }
-    return (
-      `**What could change it:** resolving ${atMost}${formatCount(c.resolution_distance)} open ` +
-      `${c.resolution_distance === 1 ? "label" : "labels"} can decide the verdict (resolution distance).`
-    );
-  }
-  if (c.review_fragility === null) {
-    return c.fragility_unbounded && c.fragility_exact
-      ? "**What could change it:** no change to the reviewed labels changes the verdict."
-      : "**What could change it:** no change to the reviewed labels was found that changes the verdict.";
-  }
-  const share =
-    c.review_fragility_share === null
-      ? ""
-      : ` (${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks)`;
-  return (
-    `**What could change it:** ${atMost}${formatCount(c.review_fragility)} reviewed ` +
-    `${c.review_fragility === 1 ? "label" : "labels"} changed after publication${share} would give a ` +
-    "different verdict (review fragility)."
-  );
-}
-
 /**
  * The verdict by review revision: one table row per evaluated revision, a line per change
  * between consecutive revisions, the tasks of the latest change (up to `taskLimit`; 0 leaves
- * them out), and the review fragility.
+ * them out). What could change it (the fragility) is the summary's "What would change the
+ * verdict", not repeated here.
  */
 export function verdictByRevisionSection(report: Report, taskLimit: number): string[] {
   const v = report.verdict_by_review_revision;
@@ -71,8 +42,6 @@ export function verdictByRevisionSection(report: Report, taskLimit: number): str
       only === undefined
         ? "No review revision in the data."
         : `One review revision (${rev(only.revision)}) in the data: no label was reclassified.`,
-      "",
-      fragilityLine(report),
     );
     return lines;
   }
@@ -89,7 +58,7 @@ export function verdictByRevisionSection(report: Report, taskLimit: number): str
   );
   for (const r of v.revisions) {
     const verdict =
-      r.label_conflicts > 0 ? `labels conflict on ${formatCount(r.label_conflicts)} tasks` : md(r.verdict);
+      r.label_conflicts > 0 ? `labels conflict on ${plural(r.label_conflicts, "task")}` : md(r.verdict);
     const open = r.labels.disputed + r.labels.unreviewed;
     lines.push(
       row([
@@ -109,14 +78,20 @@ export function verdictByRevisionSection(report: Report, taskLimit: number): str
       .slice(0, 6)
       .map((t) => `${formatCount(t.tasks)} ${md(t.change, 40)}`)
       .join(", ");
-    const moreKinds = c.transitions.length > 6 ? `, and ${c.transitions.length - 6} more kinds` : "";
+    const moreKinds =
+      c.transitions.length > 6 ? `, and ${plural(c.transitions.length - 6, "more kind")}` : "";
     const verdict =
       c.verdict_before === c.verdict_after
         ? `verdict stays ${md(c.verdict_after)}`
         : `**verdict ${md(c.verdict_before)} → ${md(c.verdict_after)}**`;
+    const what = [
+      ...(c.tasks_changed > 0
+        ? [`${plural(c.tasks_changed, "task")} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}`]
+        : []),
+      ...(c.first_labels > 0 ? [`${plural(c.first_labels, "task")} labelled for the first time`] : []),
+    ];
     lines.push(
-      `- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${formatCount(c.tasks_changed)} ` +
-        `${c.tasks_changed === 1 ? "task" : "tasks"} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}; ` +
+      `- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${what.length === 0 ? "no label changed" : what.join(", ")}; ` +
         `Δ̂ ${formatPp(c.margin_before)} → ${formatPp(c.margin_after)}; ${verdict}.`,
     );
   }
@@ -145,10 +120,14 @@ export function verdictByRevisionSection(report: Report, taskLimit: number): str
     lines.push("");
     if (last.tasks_changed > shown.length) {
       const rest = formatCount(last.tasks_changed - shown.length);
-      lines.push(`… and ${rest} more tasks (in the report JSON: the first ${last.tasks.length}).`, "");
+      lines.push(
+        `… and ${rest} more ${pluralWord(last.tasks_changed - shown.length, "task")} (in the report JSON: the first ${last.tasks.length}).`,
+        "",
+      );
     }
   }
-  lines.push("", fragilityLine(report));
+  // What could still change the verdict (the fragility) is said once, above the fold.
+  while (lines[lines.length - 1] === "") lines.pop();
   return lines;
 }
 
@@ -173,6 +152,6 @@ export function appendOnlySection(report: Report, limit: number): string[] {
     const now = v.current_file === null ? "—" : cellCode(`${v.current_file}:${v.current_line ?? "?"}`, 100);
     lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, md(v.change, 400)]));
   }
-  if (n > shown.length) lines.push("", `… and ${formatCount(n - shown.length)} more rows.`);
+  if (n > shown.length) lines.push("", `… and ${plural(n - shown.length, "more row")}.`);
   return lines;
 }

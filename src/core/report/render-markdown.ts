@@ -18,6 +18,7 @@
  * visible note says the comment was trimmed.
  */
 
+import { plural, pluralWord } from "../words.js";
 import { runsHeadlineMarkdown, runsMarkdown } from "./render-runs.js";
 import type { AttainingSet, ModelFigures, Verdict } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
@@ -29,7 +30,7 @@ import {
   boundSeName,
   boundsNote,
 } from "./bound-labels.js";
-import { COMMENT_MARKER, escapeCode, escapeMarkdownInline, safeHttpUrl, safeLink } from "./escape.js";
+import { COMMENT_MARKER, escapeCode } from "./escape.js";
 import {
   formatCount,
   formatDecimal,
@@ -37,17 +38,19 @@ import {
   formatPercentInterval,
   formatPp,
   formatPpUnsigned,
-  formatSignedDecimal,
 } from "./format-number.js";
 import { OBSERVED_VALUE_CHARS, observedValue, shortenValue, thresholdText } from "./check-display.js";
-import { breakable, cellCode } from "./table-cells.js";
+import { MARKDOWN_INLINE, codeList, details, genMd, md, moreLine, table } from "./markdown-blocks.js";
+import { brokenSection, fragilitySection, historySection, influentialSection } from "./render-task-tables.js";
+import { cellCode } from "./table-cells.js";
 import { renderMarginBar } from "./text-bar.js";
-import { planningSentence } from "./render-planning.js";
-import { checkName, fragilityAtEdge, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
+import { benchmarkTasks, planningSentence } from "./render-planning.js";
+import { checkName, expiredPolicyNote, whatWouldChange, whySentence } from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, markdownProse, wholeText } from "./prose.js";
+
+export { MARKDOWN_INLINE } from "./markdown-blocks.js";
 import { appendOnlySection, verdictByRevisionSection } from "./render-history.js";
 import { policyChangeCells, policyHistoryLines } from "./render-policy-log.js";
-import { shownBrokenTasks, shownReviewHistory } from "./task-lists.js";
 import { appendOnlyBaseCell } from "./render-append-only-base.js";
 import { CLUSTER_FOLD, CLUSTER_REST_MAX, clusterMarkdown } from "./render-clusters.js";
 import { SINCE_LAST_RUN_ITEMS, sinceLastRunMarkdown } from "./render-since-last-run.js";
@@ -145,119 +148,14 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
   (d) => (d.warnings = 2),
 ];
 
-/** Generated text in Markdown: no HTML, no emphasis by accident. */
-function genMd(s: string): string {
-  return s
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/_/g, "\\_")
-    .replace(/\*/g, "\\*");
-}
-
-/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
-export const MARKDOWN_INLINE: Inline = {
-  text: (s, max) => markdownProse(s, max),
-  code: (s, max) => escapeCode(s, max),
-  gen: genMd,
-  strong: (safe) => `**${safe}**`,
-};
-
-// ---------------------------------------------------------------------------------------------
-// Small Markdown builders (cells must already be escaped or generated).
-
-function md(s: string, maxChars?: number): string {
-  return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
-}
-
-function table(
-  header: readonly string[],
-  align: readonly ("l" | "r" | "c")[],
-  rows: readonly string[][],
-): string[] {
-  const line = (cells: readonly string[]): string =>
-    `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-  const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
-  return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
-}
-
-function details(summary: string, body: readonly string[], open = false): string[] {
-  return [
-    open ? "<details open>" : "<details>",
-    `<summary>${summary}</summary>`,
-    "",
-    ...body,
-    "",
-    "</details>",
-  ];
-}
-
-function moreLine(shown: number, total: number, noun: string): string[] {
-  const rest = total - shown;
-  return rest > 0 ? ["", `… and ${rest} more ${noun}.`] : [];
-}
-
-function plural(n: number, one: string, many: string): string {
-  return n === 1 ? one : many;
-}
-
-function codeList(items: readonly string[], limit: number): string {
-  if (items.length === 0) return "none";
-  const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
-  const rest = items.length - shown.length;
-  return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-
-/**
- * A task id in a table: breakable every 16 characters past 32 (as the evidence is), so that the
- * five-column influential-tasks table keeps 880 px with 100-character unbroken ids in two columns.
- */
-function taskCell(t: { readonly task_id: string }): string {
-  return cellCode(t.task_id, 100, 32, 16);
-}
-
-/**
- * A "Dataset revision" column is shown only when it says something: when the listed tasks do not
- * all share the report's single dataset revision.
- */
-function needsDatasetColumn(
-  report: Report,
-  tasks: readonly { readonly dataset_revision: string }[],
-): boolean {
-  const revisions = report.provenance.dataset_revisions;
-  if (revisions.length !== 1) return true;
-  return tasks.some((t) => t.dataset_revision !== revisions[0]);
-}
-
-/** Inserts the dataset-revision column after the task column (index `at`) when wanted. */
-function withDataset(
-  show: boolean,
-  at: number,
-  header: readonly string[],
-  align: readonly ("l" | "r" | "c")[],
-  rows: readonly { readonly revision: string; readonly cells: readonly string[] }[],
-): [string[], ("l" | "r" | "c")[], string[][]] {
-  const insert = <T>(xs: readonly T[], x: T): T[] =>
-    show ? [...xs.slice(0, at), x, ...xs.slice(at)] : [...xs];
-  return [
-    insert(header, "Dataset revision"),
-    insert(align, "l"),
-    rows.map((r) => insert(r.cells, cellCode(shortenValue(r.revision), 40))),
-  ];
-}
-
-function datasetNote(report: Report, show: boolean): string[] {
-  const only = report.provenance.dataset_revisions[0];
-  return show || only === undefined ? [] : [`All on dataset revision ${escapeCode(only, 80)}.`, ""];
-}
-
 // ---------------------------------------------------------------------------------------------
 // Above the fold
 
 function headline(report: Report): string {
   const { baseline, candidate } = report.models;
   const icon = VERDICT_ICON[report.verdict] ?? "❔";
-  return `## ${icon} ${md(report.verdict, 20)} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
+  const expired = expiredPolicyNote(report);
+  return `## ${icon} ${md(report.verdict, 20)}${expired === null ? "" : ` (⌛ ${genMd(expired)})`} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 
 function warningLines(report: Report, detail: Detail, trimmedTo: number | null): string[] {
@@ -265,15 +163,16 @@ function warningLines(report: Report, detail: Detail, trimmedTo: number | null):
   const shown = report.warnings.slice(0, detail.warnings);
   for (const w of shown) quotes.push(`⚠️ ${markdownProse(w)}`);
   if (report.warnings.length > shown.length) {
-    quotes.push(`⚠️ … and ${report.warnings.length - shown.length} more warnings in the report file.`);
+    const rest = report.warnings.length - shown.length;
+    quotes.push(`⚠️ … and ${rest} more ${pluralWord(rest, "warning")} in the report file.`);
   }
   const changes = report.policy_changes;
   if (changes !== null && changes.length > 0) {
     const loosenings = changes.filter((c) => c.loosening).length;
     quotes.push(
       `⚠️ This pull request changes the policy file: ${changes.length} ` +
-        `${plural(changes.length, "rule", "rules")} changed, ${loosenings} ` +
-        `${plural(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`,
+        `${pluralWord(changes.length, "rule", "rules")} changed, ${loosenings} ` +
+        `${pluralWord(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`,
     );
   }
   if (trimmedTo !== null) {
@@ -349,7 +248,7 @@ function settingsLine(report: Report, title: string): string {
       : "infra errors excluded";
   const se =
     c.standard_error === "clustered"
-      ? `clustered SE (${formatCount(c.clusters)} ${plural(c.clusters ?? 0, "cluster", "clusters")})`
+      ? `clustered SE (${formatCount(c.clusters)} ${pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
       : "paired SE";
   return `<sub>${[
     title === "" ? "" : md(title, 120),
@@ -371,10 +270,10 @@ function settingsLine(report: Report, title: string): string {
 function marginDetails(report: Report, detail: Detail): string[] {
   const c = report.comparison;
   const counts =
-    `On ${formatCount(c.common_valid_tasks)} common valid tasks ` +
-    `(${formatCount(c.common_tasks)} common tasks; ${formatCount(c.unresolved_tasks)} open labels: ` +
+    `On ${plural(c.common_valid_tasks, "common valid task")} ` +
+    `(${plural(c.common_tasks, "common task")}; ${plural(c.unresolved_tasks, "open label")}: ` +
     `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
-    `${formatCount(c.broken_tasks)} broken tasks excluded). Margins are candidate − baseline, in percentage points (pp).`;
+    `${plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
   if (c.margin === null) {
     return details("<b>Margin figures</b>", [
       counts,
@@ -507,108 +406,6 @@ function perModelSection(report: Report, detail: Detail): string[] {
   );
 }
 
-/** One evidence entry: an http(s) link (label with break opportunities) or escaped text. */
-function evidenceItem(e: string): string {
-  const link = safeLink(e, undefined, 32);
-  const href = safeHttpUrl(e);
-  const tail = href === null ? "" : `](${href})`;
-  // Evidence shares its cell with another entry: break its runs sooner than an id's.
-  if (href !== null && link.startsWith("[") && link.endsWith(tail)) {
-    return `[${breakable(link.slice(1, link.length - tail.length), 20, 16)}${tail}`;
-  }
-  return breakable(link, 20, 16);
-}
-
-function evidenceCell(evidence: readonly string[]): string {
-  if (evidence.length === 0) return "—";
-  const shown = evidence.slice(0, 2).map(evidenceItem);
-  const rest = evidence.length - shown.length;
-  return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
-}
-
-function influentialSection(report: Report, detail: Detail): string[] {
-  const tasks = report.comparison.influential_tasks;
-  if (detail.influential === 0 || tasks.length === 0) return [];
-  const shown = tasks.slice(0, detail.influential);
-  const total = Math.max(tasks.length, report.comparison.unresolved_tasks);
-  const show = needsDatasetColumn(report, shown);
-  const rows = shown.map((t, i) => {
-    const sets = [t.in_lower_set ? "S\\_L" : "", t.in_upper_set ? "S\\_H" : ""].filter((s) => s !== "");
-    const cells = [
-      String(i + 1),
-      taskCell(t),
-      t.validity === "disputed"
-        ? "disputed"
-        : t.validity === "unreviewed"
-          ? "unreviewed"
-          : md(t.validity, 20),
-      sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
-      evidenceCell(t.evidence),
-    ];
-    return { revision: t.dataset_revision, cells };
-  });
-  const body = [
-    "d = candidate score − baseline score on the task. S\\_L is the set of open tasks that gives the " +
-      "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
-    "",
-    ...datasetNote(report, show),
-    ...table(
-      ...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows),
-    ),
-    ...moreLine(shown.length, total, "disputed or unreviewed tasks"),
-  ];
-  const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
-  return details(summary, body);
-}
-
-/** The tasks behind the fragility figure (not when a count check at its edge explains it). */
-function fragilitySection(report: Report, detail: Detail): string[] {
-  const c = report.comparison;
-  const tasks = c.fragility_tasks;
-  if (detail.fragilityTasks === 0 || tasks.length === 0) return [];
-  if (report.verdict !== "unresolved" && fragilityAtEdge(report, MARKDOWN_INLINE)) return [];
-  const shown = tasks.slice(0, detail.fragilityTasks);
-  const show = needsDatasetColumn(report, shown);
-  const rows = shown.map((t, i) => ({
-    revision: t.dataset_revision,
-    cells: [String(i + 1), taskCell(t), md(t.change, 120)],
-  }));
-  const title =
-    report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
-  return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
-    ...datasetNote(report, show),
-    ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-    ...moreLine(shown.length, tasks.length, "tasks"),
-  ]);
-}
-
-function brokenSection(report: Report, detail: Detail): string[] {
-  const nBroken = report.comparison.broken_tasks;
-  if (nBroken === 0 && report.broken_tasks.count === 0) return [];
-  const total = Math.max(nBroken, report.broken_tasks.count);
-  const shown = shownBrokenTasks(report.broken_tasks, detail.broken);
-  const body = [
-    "Counted and listed, never deleted, and left out of every score.",
-    ...(shown.length === 0
-      ? []
-      : [
-          "",
-          ...datasetNote(report, needsDatasetColumn(report, shown)),
-          ...table(
-            ...withDataset(
-              needsDatasetColumn(report, shown),
-              1,
-              ["Task"],
-              ["l"],
-              shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })),
-            ),
-          ),
-          ...moreLine(shown.length, total, "broken tasks"),
-        ]),
-  ];
-  return details(`<b>${formatCount(total)} broken ${plural(total, "task", "tasks")}</b>`, body);
-}
-
 /** The verdict at each review revision (render-history.ts), collapsed like every other section. */
 function verdictByRevisionDetails(report: Report, detail: Detail): string[] {
   const revisions = report.verdict_by_review_revision.revisions;
@@ -617,10 +414,10 @@ function verdictByRevisionDetails(report: Report, detail: Detail): string[] {
     (c) => c.verdict_before !== c.verdict_after,
   );
   const summary =
-    `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${plural(revisions.length, "revision", "revisions")}, ` +
+    `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${pluralWord(revisions.length, "revision", "revisions")}, ` +
     (changed.length === 0
       ? "the verdict never moved"
-      : `the verdict moved ${changed.length} ${plural(changed.length, "time", "times")}`);
+      : `the verdict moved ${changed.length} ${pluralWord(changed.length, "time", "times")}`);
   // The section's own heading is the <summary> here.
   return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
 }
@@ -631,46 +428,8 @@ function appendOnlyDetails(report: Report, detail: Detail): string[] {
   if (body.length === 0) return [];
   const n = report.append_only?.rows_changed_or_removed ?? 0;
   return details(
-    `<b>History rewritten</b> — ${formatCount(n)} earlier ${plural(n, "row", "rows")} changed or removed`,
+    `<b>History rewritten</b> — ${formatCount(n)} earlier ${pluralWord(n, "row", "rows")} changed or removed`,
     body.slice(2),
-  );
-}
-
-function historySection(report: Report, detail: Detail): string[] {
-  const history = report.review_history;
-  if (history.count === 0) return [];
-  const shown = shownReviewHistory(history, detail.history);
-  const rows = shown.map((h) => {
-    // An events string outside the grammar (a hand-edited report) is shown as text.
-    if (typeof h.events === "string")
-      return { revision: h.dataset_revision, cells: [taskCell(h), md(h.events, 200)] };
-    const events = h.events
-      .slice(0, 6)
-      .map(
-        (e) => `r${formatCount(e.revision)} ${md(e.validity, 20)} (${breakable(md(e.source, 60), 20, 16)})`,
-      );
-    const more = h.events.length > events.length ? ` → … ${h.events.length - events.length} more` : "";
-    return { revision: h.dataset_revision, cells: [taskCell(h), events.join(" → ") + more] };
-  });
-  const body =
-    shown.length === 0
-      ? ["The tasks are listed in the report file."]
-      : [
-          ...datasetNote(report, needsDatasetColumn(report, shown)),
-          ...table(
-            ...withDataset(
-              needsDatasetColumn(report, shown),
-              1,
-              ["Task", "Labels by review revision"],
-              ["l", "l"],
-              rows,
-            ),
-          ),
-          ...moreLine(shown.length, history.count, "tasks"),
-        ];
-  return details(
-    `<b>Review history</b> — ${formatCount(history.count)} ${plural(history.count, "task", "tasks")} changed label across review revisions`,
-    body,
   );
 }
 
@@ -678,12 +437,9 @@ function policyChangesSection(report: Report, detail: Detail): string[] {
   const changes = report.policy_changes;
   if (changes === null || changes.length === 0) return [];
   const loosenings = changes.filter((c) => c.loosening).length;
-  const body = [
-    `The policy at the base commit decided this verdict. The head changes ${changes.length} ` +
-      `${plural(changes.length, "rule", "rules")}, ${loosenings} of them ${plural(loosenings, "a loosening", "loosenings")}; ` +
-      "they take effect only once merged.",
-  ];
-  const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${plural(changes.length, "rule", "rules")}, ${loosenings} ${plural(loosenings, "loosening", "loosenings")}`;
+  // The headline warning says how many and that the base policy decided: here, what follows.
+  const body = ["The head's rules take effect only once the pull request is merged."];
+  const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${pluralWord(changes.length, "rule", "rules")}, ${loosenings} ${pluralWord(loosenings, "loosening", "loosenings")}`;
   if (detail.policyChanges === "count") return details(summary, body);
   const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(
     0,
@@ -694,11 +450,7 @@ function policyChangesSection(report: Report, detail: Detail): string[] {
     body.push(
       "",
       ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)),
-      ...moreLine(
-        shown.length,
-        total,
-        detail.policyChanges === "loosenings" ? "loosenings" : "changed rules",
-      ),
+      ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"),
     );
   if (report.policy_history !== null) body.push("", ...policyHistoryLines(report.policy_history));
   return details(summary, body);
@@ -709,7 +461,7 @@ function provenanceSection(report: Report, detail: Detail): string[] {
   const pol = p.policy;
   const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
   // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
-  const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${plural(p.inputs.length, "file", "files")}`;
+  const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${pluralWord(p.inputs.length, "file", "files")}`;
   if (detail.provenance === "short") {
     return details(summary, [
       `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
@@ -730,7 +482,9 @@ function provenanceSection(report: Report, detail: Detail): string[] {
     [
       "Review revisions",
       p.review_revisions.length === 0
-        ? "none"
+        ? p.as_of_review === null
+          ? "none (no rows)"
+          : `none (no label by review revision ${formatCount(p.as_of_review)})`
         : p.review_revisions
             .slice(0, 20)
             .map((r) => formatCount(r))
@@ -751,7 +505,7 @@ function provenanceSection(report: Report, detail: Detail): string[] {
         ["l", "l"],
         shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)]),
       ),
-      ...moreLine(shown.length, p.inputs.length, "input files"),
+      ...moreLine(shown.length, p.inputs.length, "input file"),
     );
   }
   return details(summary, body);
@@ -761,7 +515,7 @@ function provenanceSection(report: Report, detail: Detail): string[] {
 
 /** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
 function planningBlock(report: Report): string[] {
-  const s = planningSentence(report.comparison, MARKDOWN_INLINE);
+  const s = planningSentence(report.comparison, MARKDOWN_INLINE, benchmarkTasks(report));
   return s === "" ? [] : [`_${s}_`];
 }
 
@@ -789,10 +543,12 @@ function renderWith(
   blocks.push(clusterSection(report, detail));
   blocks.push(runsMarkdown(report));
   blocks.push(perModelSection(report, detail));
-  blocks.push(influentialSection(report, detail));
-  blocks.push(fragilitySection(report, detail));
-  blocks.push(brokenSection(report, detail));
-  blocks.push(historySection(report, detail));
+  // What a section has said once (the one dataset revision) is not said again by the next.
+  const said = new Set<string>();
+  blocks.push(influentialSection(report, detail.influential, said));
+  blocks.push(fragilitySection(report, detail.fragilityTasks, said));
+  blocks.push(brokenSection(report, detail.broken, said));
+  blocks.push(historySection(report, detail.history, said));
   blocks.push(verdictByRevisionDetails(report, detail));
   blocks.push(appendOnlyDetails(report, detail));
   blocks.push(policyChangesSection(report, detail));

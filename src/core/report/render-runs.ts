@@ -8,6 +8,7 @@ import { RUN_HISTORY_FOLD, ordinal, shoppingLine, type RunsReport } from "../rer
 import type { RunSummary } from "../run-types.js";
 import { formatPp } from "./format-number.js";
 import type { Report } from "./report-types.js";
+import { plural } from "../words.js";
 
 const DISPLAY_ONLY_NOTE =
   "This history could not be verified against the gate's own check runs (the comment was edited, or the check runs cannot be read): shown only, never used to decide.";
@@ -90,7 +91,7 @@ export function runsMarkdown(report: Report): string[] {
     body.push(
       "",
       "<details>",
-      `<summary>${below.length} older runs</summary>`,
+      `<summary>${plural(below.length, "older run")}</summary>`,
       "",
       ...table(below),
       "",
@@ -118,6 +119,6 @@ export function runsText(report: Report): string[] {
       `  ${(run ?? "").padEnd(8)} ${(commit ?? "").padEnd(7)} ${(verdict ?? "").padEnd(10)} Δ̂ ${margin ?? ""}  LCB ${lcb ?? ""}  UCB ${ucb ?? ""}  results ${digest ?? ""}`,
     );
   });
-  if (runs.rows_not_kept > 0) out.push(`  ${runs.rows_not_kept} older runs not kept.`);
+  if (runs.rows_not_kept > 0) out.push(`  ${plural(runs.rows_not_kept, "older run")} not kept.`);
   return out;
 }

@@ -5,6 +5,7 @@
  * the unavailable reason are untrusted: escaped for Markdown (table-cells.ts, escape.ts) and
  * neutralised for a terminal.
  */
+import { plural } from "../words.js";
 import type {
   FigureChange,
   LabelChange,
@@ -26,10 +27,6 @@ const TEXT_ITEMS = 5;
 /** Code points of a task id and of a model name shown (Markdown, text and the HTML page). */
 export const ID_CHARS = 100;
 export const MODEL_CHARS = 80;
-
-export function plural(n: number, one: string, many: string): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
 
 /** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
 export function verdictWord(v: string): string {
@@ -222,7 +219,7 @@ function labelsMd(c: RunChanges, items: number, revisions: boolean): string[] {
       taskMd(t, revisions),
       escapeMarkdownInline(t.before, 20),
       escapeMarkdownInline(t.after, 20),
-      t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`,
+      t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`,
     ]);
   return mdDetails(`${plural(l.count, "label", "labels")} changed (${how})`, [
     ...mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),

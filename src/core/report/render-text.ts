@@ -11,12 +11,13 @@ import { neutraliseLogLine } from "./escape.js";
 import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
 import type { Report } from "./report-types.js";
 import { displayWidth, renderMarginBar } from "./text-bar.js";
-import { planningSentence } from "./render-planning.js";
-import { checkName, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
+import { benchmarkTasks, planningSentence } from "./render-planning.js";
+import { checkName, expiredPolicyNote, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 import { clusterText } from "./render-clusters.js";
 import { sinceLastRunText } from "./render-since-last-run.js";
 import { runsText } from "./render-runs.js";
+import { plural } from "../words.js";
 
 function capped(s: string, maxChars = 200): string {
   const cps = Array.from(typeof s === "string" ? s : String(s));
@@ -68,12 +69,13 @@ export function renderText(report: Report): string {
   const c = report.comparison;
   const { baseline, candidate } = report.models;
   const out: string[] = [];
+  const expired = expiredPolicyNote(report);
   out.push(
-    `${report.verdict.toUpperCase()} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`,
+    `${report.verdict.toUpperCase()}${expired === null ? "" : ` (${expired})`} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`,
     "",
   );
   add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
-  const planning = planningSentence(report.comparison, TEXT_INLINE);
+  const planning = planningSentence(report.comparison, TEXT_INLINE, benchmarkTasks(report));
   if (planning !== "") add(out, ["", ...wrap(planning, WIDTH)]);
   out.push("", "Checks");
   const rows = report.checks.map((k) => {
@@ -100,8 +102,8 @@ export function renderText(report: Report): string {
     ...report.warnings.map((w) => neutraliseLogLine(wholeText(w))),
     ...(changes.length > 0
       ? [
-          `This pull request changes the policy file: ${changes.length} rules changed, ` +
-            `${changes.filter((p) => p.loosening).length} loosenings. The policy at the base commit decided this verdict.`,
+          `This pull request changes the policy file: ${plural(changes.length, "rule")} changed, ` +
+            `${plural(changes.filter((p) => p.loosening).length, "loosening")}. The policy at the base commit decided this verdict.`,
         ]
       : []),
   ];
@@ -144,7 +146,7 @@ export function renderText(report: Report): string {
   add(
     out,
     wrap(
-      `Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${formatCount(c.clusters)} clusters)` : "paired SE"}` +
+      `Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${plural(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
         ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
         ` Failing checks: ${failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`,

@@ -17,7 +17,7 @@ import type {
   Verdict,
 } from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.4.0";
+export const SCHEMA_VERSION = "2.5.0";
 
 export interface Provenance {
   /** Results files, then reviews files, in the order given; `kind` says which (since 2.4.0). */
@@ -40,6 +40,10 @@ export interface Provenance {
     readonly last_commit: string | null;
     /** The check run's conclusion for "unresolved" (policy `on_unresolved`), so consumers need not re-read the policy. */
     readonly on_unresolved: "fail" | "neutral";
+    /** The policy's `on_expired` (since 2.5.0; `fail` never reaches a report: the run stops). */
+    readonly on_expired: "warn" | "neutral";
+    /** Its revisit date had passed on the day of the run (since 2.5.0). */
+    readonly expired: boolean;
   };
   readonly infra_errors_policy: "exclude" | "count_as_fail";
   readonly tool_version: string;

@@ -122,9 +122,13 @@ export function reviewHistoryOf(tasks: TaskTable): ReviewHistory {
   for (let i = 0; i < tasks.length; i++) {
     const n = tasks.labelCount(i);
     if (n < 2) continue;
-    const first = tasks.eventValidity(i, 0);
+    // The unreviewed events before the first label are no label (an import's r0): not a change.
+    let k0 = 0;
+    while (k0 < n && tasks.eventValidity(i, k0) === "unreviewed") k0++;
+    if (n - k0 < 2) continue;
+    const first = tasks.eventValidity(i, k0);
     let same = true;
-    for (let k = 1; k < n && same; k++) same = tasks.eventValidity(i, k) === first;
+    for (let k = k0 + 1; k < n && same; k++) same = tasks.eventValidity(i, k) === first;
     if (same) {
       out.sameLabelTask();
       continue;
@@ -172,9 +176,16 @@ export function compactReviewHistory(tasks: Iterable<HistoryInput>): ReviewHisto
   const out = new HistoryLists();
   for (const t of tasks) {
     const h = t.history;
-    if (h.length < 2) continue;
-    const first = (h[0] as (typeof h)[number]).validity;
-    if (h.every((e) => e.validity === first)) {
+    // As reviewHistoryOf: the unreviewed events before the first label are no label.
+    const labelled = h.slice(
+      Math.max(
+        0,
+        h.findIndex((e) => e.validity !== "unreviewed"),
+      ),
+    );
+    if (h.length < 2 || labelled.length < 2 || labelled[0]?.validity === "unreviewed") continue;
+    const first = (labelled[0] as (typeof h)[number]).validity;
+    if (labelled.every((e) => e.validity === first)) {
       out.sameLabelTask();
       continue;
     }

@@ -18,6 +18,7 @@
  */
 
 import { fixed, signedFixed } from "./format-number.js";
+import { plural } from "../words.js";
 
 export interface MarginBarInput {
   /** Δ̂ */
@@ -292,7 +293,7 @@ export function renderMarginBar(input: MarginBarInput, options: MarginBarOptions
     : "one-sided";
   const open =
     options.openLabels !== undefined && Number.isInteger(options.openLabels)
-      ? `the ${options.openLabels} open labels`
+      ? `the ${plural(options.openLabels, "open label")}`
       : "the open labels";
   lines.push("");
   lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);

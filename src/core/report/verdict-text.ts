@@ -6,6 +6,7 @@
  * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
  * formatter, which escapes it for its target; generated text goes through `gen`.
  */
+import { pluralWord } from "../words.js";
 import { satisfies } from "../decision/format.js";
 import { parseThresholdText } from "../policy/policy-values.js";
 import { failedEvidence, failingChecks, knownLabel, thresholdText } from "./check-display.js";
@@ -30,10 +31,6 @@ export interface Inline {
 
 /** How many tasks "what would change" names inline before pointing at the list. */
 export const FIRST_TASKS = 3;
-
-function plural(n: number, one: string, many: string): string {
-  return n === 1 ? one : many;
-}
 
 /**
  * The check's name as safe text. With the report, the margin check's row names its bound as the
@@ -87,7 +84,7 @@ function marginFigure(report: Report, f: Inline): string {
   return (
     `${f.gen("margin ")}${f.strong(f.gen(formatPp(c.margin)))}` +
     f.gen(
-      ` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${plural(c.common_valid_tasks, "task", "tasks")})`,
+      ` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${pluralWord(c.common_valid_tasks, "task", "tasks")})`,
     )
   );
 }
@@ -97,7 +94,7 @@ function openLabels(report: Report, which: "lcb" | "ucb"): string {
   const c = report.comparison;
   const u = c.unresolved_tasks;
   if (u === 0) return "with no open labels";
-  const labels = `${formatCount(u)} open ${plural(u, "label", "labels")}`;
+  const labels = `${formatCount(u)} open ${pluralWord(u, "label", "labels")}`;
   const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
   if (kind === "pessimistic") {
     return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
@@ -154,14 +151,16 @@ export function whySentence(report: Report, f: Inline): string {
   const band =
     standing === "undefined"
       ? c.margin === null
-        ? "the margin is undefined (no common valid tasks)"
+        ? c.common_tasks > 0
+          ? "the margin is undefined (no common task is labelled valid)"
+          : "the margin is undefined (no common valid tasks)"
         : "the margin's confidence bounds cannot be computed"
       : `the bounds ${boundName(c, "lcb")} ${formatPp(c.lcb)} … ${boundName(c, "ucb")} ${formatPp(c.ucb)} straddle the bar δ₀ ${formatPp(c.delta0)}`;
   if (failing.length > 0) {
     // The checks are named in the table and in "what would change": counted here, not listed,
     // and counted as the table shows them (the margin's row among them when it fails).
     const n = failingChecks(report).length;
-    const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${plural(n, "fails", "fail")}`));
+    const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${pluralWord(n, "fails", "fail")}`));
     if (standing === "accept") {
       return (
         head +
@@ -298,15 +297,15 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
         const n = c.resolution_distance;
         parts.push(
           f.gen(
-            `resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${plural(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`,
+            `resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${pluralWord(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`,
           ) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""),
         );
       } else if (u > 0) {
         parts.push(
           f.gen(
             c.fragility_exact
-              ? `no resolution of the ${formatCount(u)} open ${plural(u, "label", "labels")} can decide it`
-              : `the search found no resolution of the ${formatCount(u)} open ${plural(u, "label", "labels")} that decides it`,
+              ? `no resolution of the ${formatCount(u)} open ${pluralWord(u, "label", "labels")} can decide it`
+              : `the search found no resolution of the ${formatCount(u)} open ${pluralWord(u, "label", "labels")} that decides it`,
           ),
         );
       }
@@ -359,7 +358,7 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
         ? ""
         : `, ${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks`;
     items.push(
-      f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${plural(n, "task", "tasks")}`)) +
+      f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${pluralWord(n, "task", "tasks")}`)) +
         f.gen(
           ` (valid → broken, or broken → valid${share}) gives a different verdict` +
             (c.fragility_exact ? "." : "; the search is greedy, so fewer may do."),
@@ -370,11 +369,22 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
   if (u > 0) {
     items.push(
       f.gen(
-        `Resolving the ${formatCount(u)} open ${plural(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`,
+        `Resolving the ${formatCount(u)} open ${pluralWord(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`,
       ),
     );
   }
   return items;
+}
+
+/**
+ * "policy expired 2027-03-31" when the deciding policy's revisit date had passed, else null: the
+ * check run's title and the first line of every rendering carry it (docs/policy.md, on_expired).
+ * Generated words only: a date that is not YYYY-MM-DD (a hand-edited report) is left out.
+ */
+export function expiredPolicyNote(report: Report): string | null {
+  const p = report.provenance.policy;
+  if (!p.expired) return null;
+  return /^\d{4}-\d{2}-\d{2}$/.test(p.revisit) ? `policy expired ${p.revisit}` : "policy expired";
 }
 
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
@@ -386,7 +396,11 @@ export function checkRunTitle(report: Report): string {
 
 function verdictTitle(report: Report): string {
   const c = report.comparison;
-  const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+  const expired = expiredPolicyNote(report);
+  const verdict =
+    report.verdict.charAt(0).toUpperCase() +
+    report.verdict.slice(1) +
+    (expired === null ? "" : ` (${expired})`);
   const margin = `margin ${formatPp(c.margin)}`;
   if (report.verdict === "accept") {
     return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
@@ -403,7 +417,7 @@ function verdictTitle(report: Report): string {
   const checks =
     failing.length === 0
       ? "every check passes"
-      : `${failing.length} ${plural(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
+      : `${failing.length} ${pluralWord(failing.length, "check fails", "checks fail")} (${names.join("; ")})`;
   const bounds =
     c.lcb === null || c.ucb === null
       ? "bounds undefined"

@@ -6,6 +6,7 @@
  */
 import type { RunSummary } from "../run-types.js";
 import type { Check, Verdict } from "../verdict-types.js";
+import { plural } from "../words.js";
 
 export type RerunsMode = "latest" | "pool" | "fail";
 
@@ -83,6 +84,17 @@ export interface RerunsFindings {
   /** Why the earlier runs could not be read, else null. */
   readonly unavailable: string | null;
   readonly earlier: readonly EarlierRun[];
+  /** This run's results digest (16 hex, as EarlierRun.results_digest), to name beside theirs. */
+  readonly current?: string;
+}
+
+/** The earlier runs a `reruns` check compared with, each by its check run: the first 5, then how many more. */
+function namedRuns(runs: readonly EarlierRun[]): string {
+  const named = runs
+    .slice(0, 5)
+    .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
+    .join("; ");
+  return runs.length > 5 ? `${named}; and ${runs.length - 5} more` : named;
 }
 
 /**
@@ -117,17 +129,14 @@ export function rerunsCheck(f: RerunsFindings): { check: Check; rejects: boolean
         passed,
         detail: passed
           ? `No earlier run of this gate on this commit had other results (${f.earlier.length} earlier).`
-          : `The eval was re-run on this commit: ${other.length} earlier ${other.length === 1 ? "run" : "runs"} of this gate had other results (verdicts: ${other.map((r) => r.verdict).join(", ")}). reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
+          : `The eval was re-run on this commit: ${plural(other.length, "earlier run")} of this gate had other results${f.current === undefined ? "" : ` than this run's (results ${f.current})`}: ${namedRuns(other)}. reruns: fail rejects a re-run; push a new commit, or use reruns: pool to decide on every run's attempts together.`,
       },
       rejects: !passed,
     };
   }
   const missing = f.earlier.filter((r) => r.pooled !== true);
   const passed = missing.length === 0;
-  const named = missing
-    .slice(0, 5)
-    .map((r) => `check run ${r.check_run_id} (${r.verdict}, results ${r.results_digest})`)
-    .join("; ");
+  const named = namedRuns(missing);
   return {
     check: {
       ...base,
@@ -136,7 +145,7 @@ export function rerunsCheck(f: RerunsFindings): { check: Check; rejects: boolean
       passed,
       detail: passed
         ? `Every earlier run's results on this commit (${f.earlier.length}) are among this run's results inputs: decided on all their attempts together.`
-        : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}${missing.length > 5 ? `; and ${missing.length - 5} more` : ""}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
+        : `reruns: pool needs every run's results on this commit among the results inputs; missing: ${named}. Keep each run's export (an artifact or cache directory) and list them all in results.`,
     },
     rejects: false,
   };

@@ -8,9 +8,14 @@ import * as z from "zod";
 
 import type { RunSummary } from "../run-types.js";
 import type { Report } from "../report/report-types.js";
-import { sha256Hex } from "./sha256.js";
 
 export type { RunSummary } from "../run-types.js";
+
+/**
+ * SHA-256 of a string's UTF-8 bytes, as lowercase hex. The core may not import node:crypto: the
+ * shells pass theirs in (src/read/sha256-hex.ts).
+ */
+export type Sha256Hex = (text: string) => string;
 
 /** The longest model_config a summary may carry (a model id is far shorter; the bound is for a hostile comment). */
 export const RUN_SUMMARY_NAME_MAX = 500;
@@ -61,7 +66,7 @@ export function parseRunSummary(
  * "\n" (no files: the sha256 of the empty string). Sorted, so giving the same files in another
  * order is the same input.
  */
-export function inputsDigest(fileDigests: readonly string[]): string {
+export function inputsDigest(fileDigests: readonly string[], sha256Hex: Sha256Hex): string {
   return sha256Hex(
     [...fileDigests]
       .sort()
@@ -71,7 +76,7 @@ export function inputsDigest(fileDigests: readonly string[]): string {
 }
 
 /** The run that made `report`, on commit `headSha` (null outside a pull request). */
-export function summaryOfReport(report: Report, headSha: string | null): RunSummary {
+export function summaryOfReport(report: Report, headSha: string | null, sha256Hex: Sha256Hex): RunSummary {
   const p = report.provenance;
   const c = report.comparison;
   let reviewMax: number | null = null;
@@ -81,8 +86,14 @@ export function summaryOfReport(report: Report, headSha: string | null): RunSumm
     baseline: report.models.baseline.config,
     candidate: report.models.candidate.config,
     digests: {
-      results: inputsDigest(p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256)),
-      reviews: inputsDigest(p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256)),
+      results: inputsDigest(
+        p.inputs.filter((i) => i.kind === "results").map((i) => i.sha256),
+        sha256Hex,
+      ),
+      reviews: inputsDigest(
+        p.inputs.filter((i) => i.kind === "reviews").map((i) => i.sha256),
+        sha256Hex,
+      ),
       policy: p.policy.sha256,
     },
     review_revision_max: reviewMax,

@@ -7,7 +7,7 @@ import type { Dataset } from "../model.js";
 import type { Report } from "../report/report-types.js";
 import type { RunSummary } from "../run-types.js";
 import { changesSinceLastRun } from "./changes-since-last-run.js";
-import { summaryOfReport } from "./run-summary.js";
+import { summaryOfReport, type Sha256Hex } from "./run-summary.js";
 
 export interface PreviousRunInput {
   readonly summary: RunSummary;
@@ -24,6 +24,7 @@ export function withSinceLastRun(
   dataset: Dataset,
   headSha: string | null,
   previous: PreviousRunInput,
+  sha256Hex: Sha256Hex,
 ): Report {
   const asOf = report.provenance.as_of_review;
   // runGate decided on this view; it is the same Dataset when no --as-of-review was given.
@@ -31,7 +32,7 @@ export function withSinceLastRun(
   const since = changesSinceLastRun(previous, {
     dataset: view,
     report,
-    summary: summaryOfReport(report, headSha),
+    summary: summaryOfReport(report, headSha, sha256Hex),
   });
   return { ...report, since_last_run: since };
 }

@@ -3,7 +3,7 @@
  * the valid tasks V, the margin bounds Δ_L, Δ_H over subsets of the unresolved tasks U (one S for
  * both models), the standard errors and the confidence bounds LCB, UCB.
  */
-import type { Dataset } from "../model.js";
+import type { AttemptCounts, Dataset } from "../model.js";
 import type { MarginSettings } from "../policy/policy-types.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { clusteredStandardError, pairedStandardError, rerunStandardError } from "./standard-error.js";
@@ -18,6 +18,7 @@ import {
   type ExactBound,
 } from "./union-bounds.js";
 import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
+import { ExactSum, exactNearZero } from "./exact-sum.js";
 
 /**
  * How LCB/UCB were taken (SPEC §3 revision 2): exact over every resolution, a conservative bound
@@ -265,6 +266,11 @@ export function analyseMargin(
     lowerValues = new Float64Array(dCount).fill(-1);
     upperValues = new Float64Array(dCount).fill(1);
   }
+  // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
+  const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
+  const pessimistic = opts.margin.validity_bound === "pessimistic";
+  marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
+  marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
 
   const concat = (extra: Float64Array): Float64Array => {
     const out = new Float64Array(nv + extra.length);
@@ -336,7 +342,7 @@ export function analyseMargin(
   const qValid = q(nuValid);
   const qLower = q(nuLower);
   const qUpper = q(nuUpper);
-  const margin = nv > 0 ? validSum / nv : null;
+  const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
   let lcb =
     margin !== null && marginLower !== null && seLower !== null && qLower !== null
       ? marginLower - qLower * seLower
@@ -465,6 +471,31 @@ export function analyseMargin(
     unresolvedD: uD,
     lowerSet,
     upperSet,
+  };
+}
+
+/**
+ * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
+ * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
+ */
+function exactFigures(
+  columns: TaskColumns,
+  infra: InfraErrorsPolicy,
+  valid: Int32Array,
+  unresolved: readonly number[],
+): { ratio: (value: number | null, open: readonly number[], extra: number) => number | null } {
+  return {
+    ratio: (value, open, extra) =>
+      exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
+        const s = new ExactSum();
+        const add = (i: number): void => {
+          s.addDifference(columns.candidate[i] as AttemptCounts, columns.baseline[i] as AttemptCounts, infra);
+        };
+        for (const i of valid) add(i);
+        for (const j of open) add(unresolved[j] as number);
+        s.add(extra, 1);
+        return s;
+      }),
   };
 }
 

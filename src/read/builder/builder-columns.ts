@@ -41,7 +41,7 @@ export interface MoreLabels {
 }
 
 /** A further harness revision of a (compared model, task): how its rows came, the attempts seen. */
-export interface HarnessState {
+interface HarnessState {
   readonly harness: string;
   /** Packed source of the first row * 2 + kind (per-attempt or pre-aggregated). */
   readonly info: number;
@@ -196,56 +196,6 @@ export class AttemptIds {
     this.slab = slab;
     this.at = at;
     this.cls = cls;
-  }
-
-  /** Calls `f` for every id held with its value (block ids ascending, then the others as added). */
-  forEach(f: (id: string | number, packed: number) => void): void {
-    AttemptIds.each(this, f);
-  }
-
-  /** How many ids are held, and the characters of the string ones (what the builder counts as held). */
-  held(): { readonly ids: number; readonly chars: number } {
-    let chars = 0;
-    this.other?.forEach((_, id) => {
-      if (typeof id === "string") chars += id.length;
-    });
-    return { ids: this.denseCount + (this.other?.size ?? 0), chars };
-  }
-
-  /**
-   * forEach of `ids`, an AttemptIds or its structured clone (a plain object with the same fields,
-   * its slab a copy of its pool's: what a worker thread posts), read through the fields only.
-   */
-  private static each(ids: AttemptIds, f: (id: string | number, packed: number) => void): void {
-    const slab = ids.slab;
-    if (slab !== undefined) {
-      const base = ids.file * PACKED_FILE - 1;
-      const size = MIN_BLOCK << ids.cls;
-      for (let id = 0; id < size; id++) {
-        const v = slab[ids.at + id] as number;
-        if (v !== 0) f(id, base + v);
-      }
-    }
-    ids.other?.forEach((packed, id) => {
-      f(id, packed);
-    });
-  }
-
-  /**
-   * The ids of `plain` (an AttemptIds of any pool, or its structured clone: see each) as an
-   * AttemptIds of `pool`, with `delta` added to every value (sources moved by delta / 4 lines).
-   * Nothing of plain is kept: a block of another builder's pool (or of a clone of it, a slab that
-   * other ids of the same post share) is never written through the copy.
-   */
-  static revive(plain: AttemptIds, delta: number, pool: AttemptPool): AttemptIds {
-    const out = new AttemptIds(pool);
-    // A block of the same size first, so that the ids in plain's block stay in one (set() takes
-    // an id into the block only while the ids stay dense, counted as they come).
-    if (plain.slab !== undefined) out.grow((MIN_BLOCK << plain.cls) - 1);
-    AttemptIds.each(plain, (id, packed) => {
-      out.set(id, packed + delta);
-    });
-    return out;
   }
 }
 

@@ -3,9 +3,8 @@
  * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
  * the compared models' totals, what is held against the caps (InputLimits), and the problems
  * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
- * built on it (one object: see label-history.ts); the merge of a range's state (range-merge.ts)
- * and the Dataset made at the end (dataset-finish.ts) work on it; nothing outside
- * src/read/builder does.
+ * built on it (one object: see label-history.ts); the Dataset made at the end (dataset-finish.ts)
+ * works on it; nothing outside src/read/builder does.
  *
  * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
  */
@@ -13,15 +12,7 @@
 import type { InputProblem } from "../../core/errors.js";
 import { compareCodeUnits, type AttemptCounts } from "../../core/model.js";
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from "../limits.js";
-import {
-  AttemptPool,
-  F_BASELINE,
-  F_CANDIDATE,
-  F_RANKED,
-  TaskColumns,
-  TaskIndex,
-  type AttemptIds,
-} from "./builder-columns.js";
+import { AttemptPool, F_BASELINE, F_CANDIDATE, F_RANKED, TaskColumns, TaskIndex } from "./builder-columns.js";
 import { LINE_RADIX, small } from "./task-table.js";
 
 /** Harness-kind entries: packed source * 2 + kind. */
@@ -247,40 +238,8 @@ export class BuilderState {
     return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE | F_RANKED)) !== 0;
   }
 
-  /** No problem reported and no cap passed so far (what a read in ranges requires). */
-  healthy(): boolean {
-    return !this.stopped && this.lineProblems.total === 0;
-  }
-
-  /** How many tasks this builder holds (snapshot's `to`). */
-  taskCount(): number {
-    return this.cols.count;
-  }
-
-  /** The compared models' attempt ids held to recognise repeats (what a range's merge copies). */
-  heldAttemptIds(): number {
-    return this.attemptIds;
-  }
-
   /** Every model_config seen, sorted. */
   modelsPresent(): string[] {
     return [...this.models].sort(compareCodeUnits);
-  }
-
-  /** The dataset revision named so, made (as a row's would be) when new. */
-  revisionNamed(revision: string): RevisionTasks {
-    const known = this.revisions.get(revision);
-    if (known !== undefined) return known;
-    const name = this.intern(revision);
-    const rev = { name, index: this.revisionList.length };
-    this.revisions.set(name, rev);
-    this.revisionList.push(rev);
-    return rev;
-  }
-
-  holdAll(ids: AttemptIds): void {
-    const held = ids.held();
-    this.attemptIds += held.ids;
-    this.heldChars += held.chars;
   }
 }

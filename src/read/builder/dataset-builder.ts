@@ -17,8 +17,7 @@
  * integers in Uint32 blocks of the builder's AttemptPool indexed by the id, anything else in a
  * Map, so 1 and "1" stay apart); the usual single harness revision of a (model, task) is held
  * inline, more in a map. The builder is made in layers (label-history.ts): what the parts share
- * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts, a
- * range's state merged by range-merge.ts.
+ * is builder-state.ts, the labels label-history.ts; the Dataset is made by dataset-finish.ts.
  *
  * Problems about tasks outside the universe (tasks neither compared model ran) are not reported:
  * such a task's label or cluster conflict cannot change the output. Duplicate attempts and
@@ -57,9 +56,6 @@ import {
 import { KIND_AGGREGATED, KIND_ATTEMPTS, type ModelState, type RevisionTasks } from "./builder-state.js";
 import { finishDataset, rankedSummary, type EmptyFile } from "./dataset-finish.js";
 import { LabelHistory } from "./label-history.js";
-import { absorbSnapshot, snapshotOf, type BuilderSnapshot } from "./range-merge.js";
-
-export type { BuilderSnapshot } from "./range-merge.js";
 
 /** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
 const MAX_REVISIONS_HELD = 100;
@@ -486,50 +482,6 @@ export class DatasetBuilder extends LabelHistory {
   /** What the reader learned about ranked model k, after finish (a K-model read). */
   rankedSummary(k: number): ModelSummary {
     return rankedSummary(this, k);
-  }
-
-  /*
-   * Reading one results file in byte ranges (range-read.ts, range-merge.ts): the state of a
-   * builder that read a later range is absorbed here in range order.
-   */
-
-  /**
-   * Part of this builder's state, to absorb into another (after a structured clone: see
-   * columnBuffers): tasks [from, to), and the model totals when `last`. Absorbing every part, in
-   * order, absorbs the whole state.
-   */
-  snapshot(from = 0, to = this.cols.count, last = true): BuilderSnapshot {
-    return snapshotOf(this, from, to, last);
-  }
-
-  /**
-   * Adds the state of a builder that read results lines of the same file right after the lines
-   * read here, numbered from 1 (`lines` is how many lines came before them): the state becomes
-   * what reading those lines here would have made. Returns false when that reading would have
-   * reported a problem or passed a cap; this builder is then spoilt (read again from the start).
-   */
-  absorb(s: BuilderSnapshot, lines: number): boolean {
-    if (!this.healthy()) return false;
-    this.forgetLast();
-    this.forgetMemo();
-    if (!absorbSnapshot(this, s, lines)) return false;
-    this.forgetLast();
-    return this.heldChars <= this.limits.maxHeldChars && this.attemptIds <= this.limits.maxAttemptIds;
-  }
-
-  /** Drops what the row path remembers of the last row (absorb changes what it points at). */
-  private forgetLast(): void {
-    this.forgetLastLabels();
-    this.lastHarness = undefined;
-    this.lastModel = undefined;
-    this.lastRanked = -1;
-    this.lastRevision = undefined;
-    this.lastTasks = undefined;
-    this.lastTask = -1;
-    for (const st of [this.baselineState, this.candidateState]) {
-      st.lastHarness = undefined;
-      st.lastRevision = undefined;
-    }
   }
 }
 

@@ -22,7 +22,6 @@ import { quote } from "../../core/quote.js";
 import { MAX_EVIDENCE_PER_TASK } from "../limits.js";
 import {
   pack,
-  packedChars,
   packedEquals,
   packedIndexOf,
   packedRunAt,
@@ -44,7 +43,7 @@ import { EvidenceMemo, LastAdded } from "./label-memo.js";
 import { NO_EVIDENCE, small } from "./task-table.js";
 
 /** Labels of a task looked up by a scan up to this many, by a map beyond. */
-export const LABEL_SCAN_MAX = 8;
+const LABEL_SCAN_MAX = 8;
 
 export function labelKey(revision: number, validity: Validity): string {
   return `${revision}:${validity}`;
@@ -82,18 +81,6 @@ export class LabelHistory extends BuilderState {
       last.set(i, row.reviewRevision, row.validity, evidence);
     }
     return true;
-  }
-
-  /** Drops what is remembered of the last rows (merging a range's state changes what it points at). */
-  protected forgetLastLabels(): void {
-    this.lastAdded.forget();
-    this.lastMoreTask = -1;
-    this.lastMore = undefined;
-  }
-
-  /** Drops the memo: it speaks of the lists held here, and merging rebuilds a task's labels and lists. */
-  protected forgetMemo(): void {
-    this.memo = undefined;
   }
 
   /**
@@ -458,51 +445,6 @@ export function hasLabel(cols: TaskColumns, i: number): boolean {
   return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
 }
 
-/** What a state's evidence of task i counts as held: the task's items, and every label's items that
- * are not the task's (an item a label keeps when the task's list is full, counted per label). */
-export function evidenceChars(cols: TaskColumns, i: number): number {
-  const task = cols.evidence[i];
-  let n = packedChars(task);
-  const flags = cols.flags[i] ?? 0;
-  if ((flags & F_LABEL0_OWN) !== 0) n += charsNotIn(cols.label0Evidence.get(i), task);
-  if ((flags & F_MORE_LABELS) !== 0) {
-    for (const e of cols.moreLabels.get(i)?.events ?? []) if (e.own) n += charsNotIn(e.evidence, task);
-  }
-  return n;
-}
-
-export function charsOf(list: readonly string[] | undefined): number {
-  let n = 0;
-  for (const item of list ?? []) n += item.length;
-  return n;
-}
-
-function charsNotIn(list: readonly string[] | undefined, packed: string | undefined): number {
-  let n = 0;
-  for (const item of list ?? []) if (packedIndexOf(packed, item) < 0) n += item.length;
-  return n;
-}
-
-/**
- * `list` followed by the items of `more` it lacks, capped at MAX_EVIDENCE_PER_TASK: the evidence
- * of rows read after `list`'s, when `more` is theirs (first seen first, capped: the items taken
- * are among the first MAX_EVIDENCE_PER_TASK of `more`). `list` itself when nothing is added.
- */
-export function unionOf(
-  list: string[] | undefined,
-  more: readonly string[] | undefined,
-): string[] | undefined {
-  if (more === undefined || more.length === 0 || (list?.length ?? 0) >= MAX_EVIDENCE_PER_TASK) return list;
-  let out: string[] | undefined;
-  for (const item of more) {
-    if (list?.includes(item) === true || out?.includes(item) === true) continue;
-    out ??= list === undefined ? [] : list.slice();
-    out.push(item);
-    if (out.length >= MAX_EVIDENCE_PER_TASK) break;
-  }
-  return out ?? list;
-}
-
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
 function findLabel(
@@ -523,14 +465,6 @@ export function ownEvidence(
   task: string | undefined,
 ): readonly string[] | undefined {
   return packedEquals(task, own) ? undefined : (own ?? NO_EVIDENCE);
-}
-
-export function sameItems(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
-  if (a === b) return true;
-  const n = a?.length ?? 0;
-  if (n !== (b?.length ?? 0)) return false;
-  for (let i = 0; i < n; i++) if (a?.[i] !== b?.[i]) return false;
-  return true;
 }
 
 /** Whether a list begins with exactly these items (so holds them all). */

@@ -1,6 +1,6 @@
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes (file-hash.ts), split into lines by
+ * name), hashed with SHA-256 over its raw bytes as they are read, split into lines by
  * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
  * CR before LF and blank lines are dropped).
  *
@@ -15,7 +15,6 @@ import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, type Gunzip } from "node:zlib";
 
-import { hashInWorker, WORKER_HASH_MIN_BYTES, type PendingHash } from "./file-hash.js";
 import { describeFsError, errorCode, errorMessage } from "./fs-errors.js";
 import {
   LineSplitter,
@@ -33,25 +32,7 @@ export interface StreamedFile {
   readonly nonBlankLines: number;
 }
 
-export const READ_CHUNK_BYTES = 256 * 1024;
-
-/**
- * Whether the file starts with gzip's magic bytes (as streamLines decides); false when it cannot
- * be read (streamLines then reports why).
- */
-export async function isGzipFile(absPath: string): Promise<boolean> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await open(absPath, "r");
-    const head = Buffer.alloc(2);
-    const n = (await fh.read(head, 0, 2, 0)).bytesRead;
-    return n === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } catch {
-    return false;
-  } finally {
-    await fh?.close().catch(() => undefined);
-  }
-}
+const READ_CHUNK_BYTES = 256 * 1024;
 
 /** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
 function sniffUnsupported(head: Buffer, n: number): string | undefined {
@@ -100,7 +81,7 @@ export async function streamLines(
     onProblem(undefined, describeFsError(e));
     return { sha256: undefined, nonBlankLines: 0 };
   }
-  const splitter = new LineSplitter(onLine, onProblem, 0, firstLine);
+  const splitter = new LineSplitter(onLine, onProblem, firstLine);
   let gzip = false;
   // What onLine threw (a bug, not user input): rethrown as itself, not as the
   // AbortError the pipeline turns it into.
@@ -108,9 +89,6 @@ export async function streamLines(
   let handlerError: unknown;
   let bytesRead = 0;
   let gunzip: Gunzip | undefined;
-  let pending: PendingHash | undefined;
-  /** The read in flight (plain files): awaited before the fd is closed. */
-  let reading: Promise<{ bytesRead: number }> | undefined;
   try {
     const head = Buffer.alloc(6);
     const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -121,12 +99,9 @@ export async function streamLines(
       return { sha256: undefined, nonBlankLines: 0 };
     }
 
-    const size = (await fh.stat()).size;
-    // A gzip file's compressed bytes are few next to what is inflated and parsed from them:
-    // hashing them here costs less than a thread's memory.
-    const hashHere = gzip || size < WORKER_HASH_MIN_BYTES;
-    pending = hashHere ? undefined : hashInWorker(fh);
-    const hash = pending === undefined ? createHash("sha256") : undefined;
+    // Hashed on this thread, chunk by chunk: a hash thread reading the file beside it did not pay
+    // on two cores (BENCHMARKS.md).
+    const hash = createHash("sha256");
     const take = (chunk: Buffer): void => {
       try {
         splitter.push(chunk);
@@ -140,7 +115,7 @@ export async function streamLines(
       // The compressed bytes are hashed on their way to zlib.
       const hasher = new Transform({
         transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-          hash?.update(chunk);
+          hash.update(chunk);
           bytesRead += chunk.length;
           callback(null, chunk);
         },
@@ -159,26 +134,11 @@ export async function streamLines(
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
       }
     } else {
-      // Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
-      // one's lines are handled, instead of this thread waiting for each read; and no new buffer
-      // per chunk, which would leave dead buffers between collections. The splitter copies what
-      // it carries to the next chunk, and `take` returns once the chunk is used, before its
-      // buffer is read into again.
-      let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-      let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-      reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
-      for (;;) {
-        const n = (await reading).bytesRead;
-        reading = undefined;
-        if (n === 0) break;
-        const chunk = buffer.subarray(0, n);
-        bytesRead += n;
-        [buffer, spare] = [spare, buffer];
-        reading = fh.read(buffer, 0, READ_CHUNK_BYTES, bytesRead);
-        hash?.update(chunk);
+      await readPlain(fh, (chunk) => {
+        hash.update(chunk);
         take(chunk);
-        if (splitter.refused) break;
-      }
+        return !splitter.refused;
+      });
     }
     if (splitter.refused) return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     try {
@@ -188,24 +148,7 @@ export async function streamLines(
       handlerError = e;
       throw e;
     }
-    if (pending === undefined) {
-      return { sha256: hash?.digest("hex"), nonBlankLines: splitter.nonBlankLines };
-    }
-    const hashed = await pending.result;
-    pending = undefined;
-    if ("error" in hashed) {
-      onProblem(undefined, describeFsError(hashed.error));
-      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-    }
-    if (hashed.bytes !== bytesRead) {
-      onProblem(
-        undefined,
-        `the file changed while it was read (${bytesRead} bytes, then ${hashed.bytes}); ` +
-          `read it once it is complete`,
-      );
-      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
-    }
-    return { sha256: hashed.digest, nonBlankLines: splitter.nonBlankLines };
+    return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
   } catch (e) {
     if (handlerFailed) throw handlerError;
     const code = errorCode(e);
@@ -226,11 +169,37 @@ export async function streamLines(
     }
     return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
   } finally {
-    // The worker reads through this fd: stop it before the fd is closed (and its number reused).
-    // A handler that threw left the next chunk's read running: it must not outlive the fd (and
-    // its failure is no one's to report). First, before anything else is awaited here.
-    if (reading !== undefined) await reading.catch(() => undefined);
-    if (pending !== undefined) await pending.cancel().catch(() => undefined);
     await fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
+ * file ends. Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
+ * one's lines are handled, instead of this thread waiting for each read; and no new buffer per
+ * chunk, which would leave dead buffers between collections. The splitter copies what it carries
+ * to the next chunk, and `onChunk` returns once the chunk is used, before its buffer is read into
+ * again.
+ */
+async function readPlain(fh: FileHandle, onChunk: (chunk: Buffer) => boolean): Promise<void> {
+  let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let position = 0;
+  let reading: Promise<{ bytesRead: number }> | undefined = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
+  try {
+    for (;;) {
+      const n = (await reading).bytesRead;
+      reading = undefined;
+      if (n === 0) return;
+      const chunk = buffer.subarray(0, n);
+      position += n;
+      [buffer, spare] = [spare, buffer];
+      reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
+      if (!onChunk(chunk)) return;
+    }
+  } finally {
+    // A stop, or a handler that threw, left the next chunk's read running: it must not outlive the
+    // caller's fd (and its failure is no one's to report).
+    if (reading !== undefined) await reading.catch(() => undefined);
   }
 }

@@ -68,17 +68,13 @@ const BOM = 0xfeff;
 /** Lines are decoded in spans of about this many bytes (see LineSplitter.wholeLines). */
 const SPAN_BYTES = 32 * 1024;
 
-/**
- * Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered.
- * A splitter may start at a line of the file other than its first (`lineNo`: the lines before;
- * range-read.ts reads a file in byte ranges cut at line ends).
- */
+/** Splits byte chunks into lines, counting bytes so that an overlong line is skipped, not buffered. */
 export class LineSplitter {
   private carry: Buffer[] = [];
   private carryLength = 0;
   /** The current line is over MAX_LINE_BYTES: drop bytes until its LF. */
   private skipping = false;
-  private lineNo: number;
+  private lineNo = 0;
   private stopped = false;
   nonBlankLines = 0;
 
@@ -92,23 +88,11 @@ export class LineSplitter {
   constructor(
     lines: LineHandler | ByteLines,
     private readonly onProblem: ProblemHandler,
-    lineNo = 0,
     firstLine?: FirstLineCheck,
   ) {
     this.firstLine = firstLine;
-    this.lineNo = lineNo;
     this.onLine = typeof lines === "function" ? lines : undefined;
     this.onBytes = typeof lines === "function" ? undefined : lines.bytes;
-  }
-
-  /** The number of the last line split (blank or not), or the lines before when none was. */
-  get lines(): number {
-    return this.lineNo;
-  }
-
-  /** Whether the file's line cap stopped the splitter (reported): later lines are not read. */
-  get halted(): boolean {
-    return this.stopped;
   }
 
   /** Whether the first line showed that the file is not JSON lines (reported): no line was read. */

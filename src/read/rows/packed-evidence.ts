@@ -22,19 +22,6 @@ export function unpack(packed: string | undefined): string[] | undefined {
   return packed === undefined ? undefined : packed.split(SEPARATOR);
 }
 
-/** How many items a packed list holds. */
-export function packedCount(packed: string | undefined): number {
-  if (packed === undefined) return 0;
-  let n = 1;
-  for (let at = packed.indexOf(SEPARATOR); at >= 0; at = packed.indexOf(SEPARATOR, at + 1)) n++;
-  return n;
-}
-
-/** The characters of a packed list's items (its separators not counted). */
-export function packedChars(packed: string | undefined): number {
-  return packed === undefined ? 0 : packed.length - (packedCount(packed) - 1);
-}
-
 /**
  * Whether `items` (one item or several) stand in `packed` one after another as whole items from
  * character `at`, an item's start. With `whole`, they must also end the list there. The items are

@@ -21,6 +21,7 @@
  */
 
 import { MAX_EVIDENCE_LENGTH, MAX_ID_LENGTH, MAX_NOTE_LENGTH } from "../limits.js";
+import { countKeys, firstRepeatedKey } from "../../core/json-keys.js";
 import type { AttemptResult, Validity } from "../../core/model.js";
 import { quote, escapeRawText } from "../../core/quote.js";
 
@@ -174,8 +175,10 @@ export function parseObject(text: string, issues: LineIssues): Obj | undefined {
     issues.add(undefined, `expected a JSON object; got ${describeValue(v)}`);
     return undefined;
   }
-  // Counting the keys is cheap; finding which one repeats is done only when one does.
-  const repeated = topLevelKeys(text) === Object.keys(v).length ? undefined : repeatedKey(text);
+  // Counting the keys is cheap; finding which one repeats is done only when one does. Nested
+  // objects are in fields the gate does not read: only the row's own keys are checked.
+  const repeated =
+    countKeys(text, "top") === Object.keys(v).length ? undefined : firstRepeatedKey(text, "top")?.key;
   if (repeated !== undefined) {
     // JSON.parse keeps the last value: which one was meant is a guess (SPEC §1.1 guesses nothing).
     issues.add(
@@ -189,96 +192,6 @@ export function parseObject(text: string, issues: LineIssues): Obj | undefined {
 
 /** A repeated key is named as the problem's field when it reads safely as one. */
 const SHOWN_AS_FIELD = /^[A-Za-z0-9_]{1,64}$/;
-
-/**
- * How many keys the top level of a JSON object's text has, repeats included. `text` must be a
- * valid JSON object. Strings are skipped with indexOf when the text has no backslash.
- */
-function topLevelKeys(text: string): number {
-  const plain = text.indexOf("\\") === -1;
-  let depth = 0;
-  let keys = 0;
-  let expectKey = false;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      if (depth === 1 && expectKey) {
-        keys++;
-        expectKey = false;
-      }
-      if (plain) {
-        i = text.indexOf('"', i + 1);
-        if (i < 0) break;
-      } else {
-        for (i++; i < n; i++) {
-          const d = text.charCodeAt(i);
-          if (d === 0x5c) i++;
-          else if (d === 0x22) break;
-        }
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      depth++;
-      if (depth === 1) expectKey = true;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    } else if (c === 0x2c && depth === 1) {
-      expectKey = true;
-    }
-  }
-  return keys;
-}
-
-/**
- * The first top-level key of a JSON object's text that repeats an earlier one (compared after
- * unescaping, as JSON.parse does), or undefined. `text` must be a valid JSON object (JSON.parse
- * accepted it). Nested objects are in fields the gate does not read, and are not checked.
- */
-export function repeatedKey(text: string): string | undefined {
-  let depth = 0;
-  let expectKey = false;
-  let keys: Set<string> | undefined;
-  let first: string | undefined;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      let j = i + 1;
-      let escaped = false;
-      for (;;) {
-        const d = text.charCodeAt(j);
-        if (d === 0x5c) {
-          escaped = true;
-          j += 2;
-        } else if (d === 0x22 || Number.isNaN(d)) {
-          break;
-        } else {
-          j++;
-        }
-      }
-      if (depth === 1 && expectKey) {
-        const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
-        if (first === undefined) {
-          first = key;
-        } else {
-          if (keys === undefined) keys = new Set([first]);
-          if (keys.has(key)) return key;
-          keys.add(key);
-        }
-        expectKey = false;
-      }
-      i = j;
-    } else if (c === 0x7b || c === 0x5b) {
-      depth++;
-      if (depth === 1) expectKey = true;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    } else if (c === 0x2c && depth === 1) {
-      expectKey = true;
-    }
-  }
-  return undefined;
-}
 
 /**
  * Whether `s` holds a character of ID_FORBIDDEN. `plain` is the line reader's promise that no

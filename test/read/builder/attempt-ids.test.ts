@@ -82,63 +82,6 @@ describe("AttemptIds", () => {
     );
   });
 
-  it("revive copies ids (or their structured clone, as a range worker posts them) into another pool, moved by delta", () => {
-    // DatasetBuilder.absorb: a range's ids, made in the worker builder's pool, become ids of the
-    // receiving builder's pool with every source moved by the lines before the range.
-    const packed = fc
-      .tuple(
-        fc.constantFrom(0, 0, 1),
-        fc.oneof(fc.nat({ max: 2000 }), fc.constantFrom(2 ** 30 - 2, 2 ** 30 - 1, 2 ** 32 - 10)),
-        fc.nat({ max: 3 }),
-      )
-      .map(([file, line, result]) => file * 2 ** 34 + line * 4 + result);
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat({ max: 3 }), fc.oneof(fc.nat({ max: 70 }), id), packed), { maxLength: 300 }),
-        fc.constantFrom(0, 4, 4 * 1000, 4 * 2 ** 20),
-        fc.boolean(),
-        (ops, delta, clone) => {
-          const theirs = new AttemptPool();
-          const sets = Array.from({ length: 4 }, () => new AttemptIds(theirs));
-          const maps = Array.from({ length: 4 }, () => new Map<string | number, number>());
-          for (const [which, k, v] of ops) {
-            if (maps[which]?.has(k) === true) continue;
-            sets[which]?.set(k, v);
-            maps[which]?.set(k, v);
-          }
-          // One post: the sets and their pool's slabs in one structured clone.
-          const posted = clone ? structuredClone(sets) : sets;
-          const ours = new AttemptPool();
-          const revived = posted.map((ids) => AttemptIds.revive(ids, delta, ours));
-          revived.forEach((ids, which) => {
-            const map = maps[which] as Map<string | number, number>;
-            for (const [k, v] of map) expect(ids.get(k)).toBe(v + delta);
-            for (let k = 0; k <= 70; k++) if (!map.has(k)) expect(ids.get(k)).toBeUndefined();
-            const seen = new Map<string | number, number>();
-            ids.forEach((k, v) => seen.set(k, v));
-            expect(seen.size).toBe(map.size);
-            expect(ids.held().ids).toBe(map.size);
-          });
-          // Growing the revived sets never writes into the posted ones (nor they into each other).
-          revived.forEach((ids, which) => {
-            for (let k = 0; k < 200; k++) if (!maps[which]?.has(k)) ids.set(k, which * 4 + 1);
-          });
-          posted.forEach((_, which) => {
-            const original = sets[which] as AttemptIds;
-            const map = maps[which] as Map<string | number, number>;
-            for (let k = 0; k < 200; k++) expect(original.get(k)).toBe(map.get(k));
-          });
-          revived.forEach((ids, which) => {
-            const map = maps[which] as Map<string | number, number>;
-            for (let k = 0; k < 200; k++)
-              expect(ids.get(k)).toBe(map.has(k) ? (map.get(k) as number) + delta : which * 4 + 1);
-          });
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
-
   it('keeps 1 and "1" apart and a packed value of 0', () => {
     const ids = new AttemptIds();
     ids.set(1, 0);

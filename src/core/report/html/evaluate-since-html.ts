@@ -16,11 +16,11 @@ import {
   MODEL_CHARS,
   modelsSentence,
   moreSentence,
-  plural,
   previousSentence,
   SINCE_LAST_RUN_ITEMS,
 } from "../render-since-last-run.js";
 import type { RunChanges } from "../../run-types.js";
+import { plural } from "../../words.js";
 import { escapeHtmlText, HTML_INLINE, htmlTable } from "./html-text.js";
 
 const f = HTML_INLINE;
@@ -111,7 +111,7 @@ function labelsPart(c: RunChanges, revisions: boolean): string[] {
     task(t, revisions),
     escapeHtmlText(t.before, 20),
     escapeHtmlText(t.after, 20),
-    g(t.review_revision === null ? "none" : `r${formatCount(t.review_revision)}`),
+    g(t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`),
   ]);
   return [
     `<h3>${g(`${plural(l.count, "label", "labels")} changed (${how})`)}</h3>`,

@@ -7,6 +7,7 @@
  * tables scroll inside their own box.
  */
 import { escapeHtmlGenerated } from "./html-text.js";
+import { plural } from "../../words.js";
 
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
@@ -96,7 +97,7 @@ export function warningBoxes(warnings: readonly string[], safe: (w: string) => s
   const out = warnings.slice(0, HTML_WARNINGS_MAX).map((w) => `<div class="warning">⚠️ ${safe(w)}</div>`);
   if (warnings.length > HTML_WARNINGS_MAX)
     out.push(
-      `<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${warnings.length - HTML_WARNINGS_MAX} more warnings in the report file.`)}</div>`,
+      `<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${plural(warnings.length - HTML_WARNINGS_MAX, "more warning")} in the report file.`)}</div>`,
     );
   return out;
 }

@@ -19,8 +19,9 @@ import {
 } from "../format-number.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "../prose.js";
 import type { Report } from "../report-types.js";
-import { checkName, whatWouldChange, whySentence } from "../verdict-text.js";
+import { checkName, expiredPolicyNote, whatWouldChange, whySentence } from "../verdict-text.js";
 import type { ModelFigures } from "../../verdict-types.js";
+import { plural } from "../../words.js";
 import { marginChartSvg, revisionChartSvg } from "./evaluate-charts-svg.js";
 import { sinceLastRunHtml } from "./evaluate-since-html.js";
 import { COLOURS, htmlDocument, legendItem, warningBoxes } from "./html-page.js";
@@ -38,7 +39,8 @@ function headline(report: Report): string {
   const { baseline, candidate } = report.models;
   const verdict: string = report.verdict;
   const cls = verdict in ICON ? ` class="verdict-${verdict}"` : "";
-  return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span> — candidate ${f.code(candidate.config, 120)} over baseline ${f.code(baseline.config, 120)}</h1>`;
+  const expired = expiredPolicyNote(report);
+  return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span>${expired === null ? "" : g(` (⌛ ${expired})`)} — candidate ${f.code(candidate.config, 120)} over baseline ${f.code(baseline.config, 120)}</h1>`;
 }
 
 const MARK_LEGEND = [
@@ -63,7 +65,7 @@ function marginSection(report: Report): string[] {
     "<figure>",
     svg,
     `<figcaption>${g(
-      `Candidate − baseline on ${formatCount(c.common_valid_tasks)} common valid tasks, ${formatCount(c.unresolved_tasks)} open labels (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
+      `Candidate − baseline on ${plural(c.common_valid_tasks, "common valid task")}, ${plural(c.unresolved_tasks, "open label")} (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
         (anyConservative(c) ? `; LCB … UCB are ${CONSERVATIVE} bounds.` : "."),
     )}</figcaption>`,
     "</figure>",
@@ -100,18 +102,6 @@ function changeSection(report: Report): string[] {
   ];
 }
 
-/** The report's `reasons`, as the gate wrote them (at most 20, then a count). */
-function reasonsSection(report: Report): string[] {
-  if (report.reasons.length === 0) return [];
-  const shown = report.reasons.slice(0, 20);
-  const more = report.reasons.length - shown.length;
-  return [
-    "<h2>Reasons</h2>",
-    `<ul>${shown.map((x) => `<li>${f.text(x)}</li>`).join("\n")}</ul>`,
-    ...(more > 0 ? [p(g(`… and ${more} more in the report file.`))] : []),
-  ];
-}
-
 function revisionSection(report: Report): string[] {
   const v = report.verdict_by_review_revision;
   const svg = revisionChartSvg(report);
@@ -121,7 +111,9 @@ function revisionSection(report: Report): string[] {
     out.push(
       p(g(`The latest ${v.revisions.length} of ${formatCount(v.revisions_present)} review revisions.`)),
     );
-  out.push(`<ul class="legend">${MARK_LEGEND}</ul>`, "<figure>", svg, "</figure>");
+  // The marks are the margin chart's: its legend is not repeated when that chart is drawn.
+  if (marginChartSvg(report) === null) out.push(`<ul class="legend">${MARK_LEGEND}</ul>`);
+  out.push("<figure>", svg, "</figure>");
   const rows = v.revisions.map((r) => [
     g(`r${formatCount(r.revision)}`),
     g(
@@ -133,7 +125,7 @@ function revisionSection(report: Report): string[] {
       `${formatPp(r.lcb)} … ${formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`,
     ),
     r.label_conflicts > 0
-      ? g(`labels conflict on ${formatCount(r.label_conflicts)} tasks`)
+      ? g(`labels conflict on ${plural(r.label_conflicts, "task")}`)
       : escapeHtmlText(r.verdict ?? "n/a", 20),
   ]);
   out.push(
@@ -146,14 +138,12 @@ function revisionSection(report: Report): string[] {
     ),
   );
   const last = v.latest_reclassification;
-  if (last !== null)
+  // One that moved the verdict is the page's first warning already: said once.
+  if (last !== null && !last.verdict_changed)
     out.push(
       p(
         g(
-          `Latest reclassification: review revision ${formatCount(last.revision)} changed ${formatCount(last.tasks_changed)} labels; ` +
-            (last.verdict_changed
-              ? `the verdict moved from ${last.verdict_from ?? "n/a"} to ${last.verdict_to ?? "n/a"}.`
-              : "the verdict did not move."),
+          `Latest reclassification: review revision ${formatCount(last.revision)} reclassified ${plural(last.tasks_changed, "task")}; the verdict did not move.`,
         ),
       ),
     );
@@ -240,7 +230,6 @@ export function renderEvaluateHtml(report: Report): string {
   for (const line of marginSection(report)) body.push(line);
   for (const line of changeSection(report)) body.push(line);
   for (const line of checksSection(report)) body.push(line);
-  for (const line of reasonsSection(report)) body.push(line);
   for (const line of sinceLastRunHtml(report)) body.push(line);
   for (const line of revisionSection(report)) body.push(line);
   for (const line of figuresSection(report)) body.push(line);
