@@ -7,6 +7,9 @@
 //                             ../shared/data/public-results: each import's rows (.jsonl.gz, where a
 //                             test reads them) and its notes on stderr (.notes.txt), never the
 //                             source files themselves; README.md names every source and command.
+//   test/fixtures/tool-imports/ `model-gate import` of the whole real eval-tool outputs kept in
+//                             ../shared/data/tool-outputs (Terminal-Bench, promptfoo,
+//                             lm-evaluation-harness, Inspect): rows and notes, as above.
 //   test/fixtures/seed/       what the seed's calculator (../shared/seed/seed_sensitivity.py)
 //                             prints for 40 generated exports (test/cli/seed-comparison.test.ts).
 //
@@ -42,7 +45,9 @@ const SHARED = resolve(root, "..", "shared");
 const PUBLIC = join(SHARED, "data", "public-results");
 const SEED = join(SHARED, "seed", "seed_sensitivity.py");
 const CLI = join(root, "dist", "cli.js");
+const TOOLS = join(SHARED, "data", "tool-outputs");
 const REAL_DIR = join(root, "test", "fixtures", "real-data");
+const TOOL_DIR = join(root, "test", "fixtures", "tool-imports");
 const SEED_DIR = join(root, "test", "fixtures", "seed");
 
 const { values: args } = parseArgs({ options: { check: { type: "boolean", default: false } } });
@@ -51,7 +56,7 @@ function die(message) {
   console.error(`test-fixtures: ${message}`);
   process.exit(2);
 }
-for (const need of [PUBLIC, SEED, CLI]) if (!existsSync(need)) die(`${need} is absent`);
+for (const need of [PUBLIC, TOOLS, SEED, CLI]) if (!existsSync(need)) die(`${need} is absent`);
 
 // --- sources ---------------------------------------------------------------------------------
 // Paths relative to ../shared/data/public-results, which the imports see as "public-results/…"
@@ -279,6 +284,85 @@ function realDataReadme(work) {
   return lines.join("\n") + "\n";
 }
 
+// --- the eval tools' outputs ------------------------------------------------------------------
+// Paths relative to ../shared/data/tool-outputs, seen by the imports as "tool-outputs/…". Origin,
+// commit and licence of each: its SOURCES.md, and test/importers/fixtures/tool-outputs/PROVENANCE.md
+// (which also holds small cuts of the same files, for the importers' edge cases).
+const TB_RUNS = [
+  "20250906_orchestrator_claude-4.1-opus",
+  "20250902_orchestrator_claude-4-sonnet",
+  "20250902_orchestrator_qwen-3-coder-480B",
+];
+const TOOL_IMPORTS = [
+  ...TB_RUNS.map((run) => ({
+    name: `terminal-bench-${run}`,
+    args: ["terminal-bench", `tool-outputs/terminal-bench/${run}`, "--model-config", run],
+    sources: [`terminal-bench/${run}/results.json`, `terminal-bench/${run}/run_metadata.json`],
+  })),
+  {
+    name: "promptfoo-offline-arith",
+    args: [
+      "promptfoo",
+      "tool-outputs/promptfoo/offline-arith_3providers_repeat2_results.json",
+      "--harness-revision",
+      "git:0123abc",
+    ],
+    sources: ["promptfoo/offline-arith_3providers_repeat2_results.json"],
+  },
+  {
+    name: "lm-eval-math-perturbed",
+    args: [
+      "lm-eval",
+      "tool-outputs/lm-evaluation-harness/samples_math_perturbed_full_2026-01-21T03-44-18.458309.jsonl",
+    ],
+    sources: [
+      "lm-evaluation-harness/samples_math_perturbed_full_2026-01-21T03-44-18.458309.jsonl",
+      "lm-evaluation-harness/results_2026-01-21T03-44-18.458309.json",
+    ],
+  },
+  ...[
+    "arc_easy_ollama-qwen2.5-0.5b.json",
+    "arc_easy_claude-sonnet-4-0.json",
+    "cvebench_claude-opus-4-6_sample-error_excerpt.json",
+    "popularity_openai-gpt-4o-mini.eval",
+  ].map((file) => ({
+    name: `inspect-${file.replace(/\.(json|eval)$/, "")}`,
+    args: ["inspect", `tool-outputs/inspect-ai/${file}`],
+    sources: [`inspect-ai/${file}`],
+  })),
+];
+
+function makeToolImports(outDir) {
+  const work = mkdtempSync(join(tmpdir(), "gate-tool-fixtures-"));
+  try {
+    symlinkSync(TOOLS, join(work, "tool-outputs"));
+    for (const spec of TOOL_IMPORTS) importOne(work, { ...spec, rows: true }, outDir);
+    const lines = [
+      "# Tool-output import fixtures",
+      "",
+      "Made by `node scripts/test-fixtures.mjs` (do not edit by hand): `model-gate import` (the shipped",
+      "`dist/cli.js import`) of the whole real eval-tool outputs that the project's own workspace keeps in",
+      "`../shared/data/tool-outputs` (its SOURCES.md, and `test/importers/fixtures/tool-outputs/PROVENANCE.md`,",
+      "give each file's origin, commit and licence). The sources are not copied here: each import's rows",
+      "(`NAME.jsonl.gz`) and its notes on stderr (`NAME.notes.txt`), made in a directory where",
+      "`tool-outputs` is that folder. `node scripts/test-fixtures.mjs --check` makes them again and fails",
+      "when one differs (`.ci/run` runs it where `../shared` exists).",
+      "",
+      "| file | command (`model-gate import …`) | sources (sha256) |",
+      "|---|---|---|",
+    ];
+    for (const spec of TOOL_IMPORTS) {
+      const sums = spec.sources.map((f) => `\`${f}\` \`${sha256(join(TOOLS, f))}\``).join("<br>");
+      lines.push(
+        `| \`${spec.name}.jsonl.gz\`, \`${spec.name}.notes.txt\` | \`${spec.args.join(" ")} -o ${spec.name}.jsonl\` | ${sums} |`,
+      );
+    }
+    writeFileSync(join(outDir, "README.md"), lines.join("\n") + "\n");
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 // --- the seed's figures ----------------------------------------------------------------------
 // 40 exports of 1–40 tasks, each with one validity and one pass/fail attempt per model, drawn
 // from a fixed-seed PRNG (mulberry32), plus two edge cases: no valid task, every task valid.
@@ -353,24 +437,27 @@ const contents = (dir, f) => {
 };
 
 if (!args.check) {
-  for (const dir of [REAL_DIR, SEED_DIR]) {
+  for (const dir of [REAL_DIR, TOOL_DIR, SEED_DIR]) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
   }
   makeRealData(REAL_DIR);
+  makeToolImports(TOOL_DIR);
   makeSeed(SEED_DIR);
-  console.log(`wrote ${REAL_DIR} and ${SEED_DIR}`);
+  console.log(`wrote ${REAL_DIR}, ${TOOL_DIR} and ${SEED_DIR}`);
 } else {
   const fresh = mkdtempSync(join(tmpdir(), "gate-fixtures-check-"));
   try {
     const stale = [];
     for (const [committed, name] of [
       [REAL_DIR, "real-data"],
+      [TOOL_DIR, "tool-imports"],
       [SEED_DIR, "seed"],
     ]) {
       const made = join(fresh, name);
       mkdirSync(made);
       if (name === "real-data") makeRealData(made);
+      else if (name === "tool-imports") makeToolImports(made);
       else makeSeed(made);
       const have = existsSync(committed) ? readdirSync(committed).sort() : [];
       const want = readdirSync(made).sort();

@@ -33,3 +33,22 @@ export function realDataNotes(name: string): string[] {
     .filter((l) => l !== "")
     .map((l) => l.replace(/^model-gate import: /, ""));
 }
+
+/** The committed imports of whole real eval-tool outputs (test/fixtures/tool-imports, same script). */
+export const TOOL_IMPORTS_DIR = resolve(import.meta.dirname, "../fixtures/tool-imports");
+
+/** The path of a tool-output import's rows, NAME.jsonl.gz. */
+export function toolImport(name: string): string {
+  const path = join(TOOL_IMPORTS_DIR, `${name}.jsonl.gz`);
+  if (!existsSync(path)) throw new Error(`no fixture ${path}: see scripts/test-fixtures.mjs`);
+  return path;
+}
+
+/** A tool-output import's rows, parsed. */
+export function toolImportRows(name: string): Record<string, unknown>[] {
+  return gunzipSync(readFileSync(toolImport(name)))
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
