@@ -2,7 +2,7 @@
 // table to the pre-aggregated shape, and the gate's report on those rows equals its report on the
 // raw attempts. The SQL is read out of the Markdown so the documentation and the test cannot drift.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -201,12 +201,6 @@ describe("the documented SQL on DuckDB", () => {
 // ------------------------------------------------------------------------------------------------
 // Through the gate: raw attempts vs the SQL's aggregated rows. Needs the built CLI with `evaluate`.
 
-function cliEvaluates(): boolean {
-  if (!existsSync(cli)) return false;
-  const probe = spawnSync(process.execPath, [cli, "evaluate", "--help"], { encoding: "utf8" });
-  return probe.status === 0 && probe.stdout.includes("--results");
-}
-
 const POLICIES: Record<string, string> = {
   paired: `owner: "@acme/eval-owners"
 revisit: 2099-12-31
@@ -273,7 +267,7 @@ function gate(results: string, policy: string): GateRun {
   };
 }
 
-describe.skipIf(!cliEvaluates())("the gate on raw attempts and on the SQL's aggregated rows", () => {
+describe("the gate on raw attempts and on the SQL's aggregated rows", () => {
   let aggregated = "";
   beforeAll(async () => {
     aggregated = join(dir, "sql-aggregated.jsonl");
