@@ -345,7 +345,7 @@ describe("the byte scanner and JSON.parse agree", () => {
     let refused = 0;
     let packedRows = 0;
     // Scanned rows with metrics (of one attempt, pre-aggregated), and with a benchmark.
-    const metricRows = [0, 0];
+    let metricRows = [0, 0] as [number, number];
     let benchmarkRows = 0;
     for (let i = 0; i < 20_000; i++) {
       const line = fuzzLine(rand);
@@ -363,7 +363,10 @@ describe("the byte scanner and JSON.parse agree", () => {
       if (scan === undefined || packed === undefined) continue;
       scanned++;
       if (packed.packedEvidence !== undefined) packedRows++;
-      if (scan.metricCount > 0) metricRows[scan.result < 0 ? 1 : 0]++;
+      if (scan.metricCount > 0) {
+        metricRows =
+          scan.result < 0 ? [metricRows[0], metricRows[1] + 1] : [metricRows[0] + 1, metricRows[1]];
+      }
       if (scan.benchmark !== undefined) benchmarkRows++;
       expect(view(scan), line).toEqual(view(json));
       expect(view(packed), line).toEqual(view(json));
