@@ -41,8 +41,10 @@ export interface InfluentialTask {
   readonly dataset_revision: string;
   readonly task_id: string;
   readonly validity: "disputed" | "unreviewed";
-  /** d_t = m_A,t − m_B,t */
+  /** d_t = m_A,t − m_B,t; the low end of its interval when `d_high` is given. */
   readonly d: number;
+  /** Only when d_t is an interval (a lost result under infra_errors: bound, SPEC §3.8): its high end. */
+  readonly d_high?: number;
   /** True when the task is in the set S_L that minimises the margin. */
   readonly in_lower_set: boolean;
   /** True when the task is in the set S_H that maximises the margin. */

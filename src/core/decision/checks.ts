@@ -455,7 +455,7 @@ function attainingSetWords(a: MarginAnalysis, set: readonly number[]): string {
   if (set.length === 0) return "attained with every open label resolved broken";
   const by = new Map<number, number>();
   for (const j of set) {
-    const d = a.unresolvedD[j] as number;
+    const d = a.unresolvedLow[j] as number;
     by.set(d, (by.get(d) ?? 0) + 1);
   }
   const parts = [...by.entries()]

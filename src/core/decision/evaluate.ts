@@ -47,8 +47,8 @@ export const MIN_RELIABLE_CLUSTERS = 30;
 export const DESIGN_EFFECT_SE_RATIO = 1.2;
 
 /**
- * Tasks of U by effect on the margin: |d| descending, then members of S_L first, then dataset
- * (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
+ * Tasks of U by effect on the margin: |d| descending (an interval's larger end), then members of
+ * S_L first, then dataset (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
  */
 export function influentialTasks(dataset: Dataset, a: MarginAnalysis): InfluentialTask[] {
   const n = a.unresolvedTaskIndices.length;
@@ -56,12 +56,15 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
   const inUpper = new Uint8Array(n);
   for (const j of a.lowerSet) inLower[j] = 1;
   for (const j of a.upperSet) inUpper[j] = 1;
-  const d = a.unresolvedD;
+  const d = a.unresolvedLow;
+  const high = a.unresolvedHigh;
+  const effect = (j: number): number =>
+    d === high ? Math.abs(d[j] as number) : Math.max(Math.abs(d[j] as number), Math.abs(high[j] as number));
   // Only the top MAX_INFLUENTIAL_TASKS are listed: keep the tasks whose |d| is at least the
   // cut-off |d| of the top list (found from the few distinct |d| values), then sort those.
   const byEffect = new Map<number, number>();
   for (let j = 0; j < n; j++) {
-    const e = Math.abs(d[j] as number);
+    const e = effect(j);
     byEffect.set(e, (byEffect.get(e) ?? 0) + 1);
   }
   const effects = Float64Array.from(byEffect.keys()).sort().reverse();
@@ -73,13 +76,8 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
     if (kept >= MAX_INFLUENTIAL_TASKS) break;
   }
   const order: number[] = [];
-  for (let j = 0; j < n; j++) if (Math.abs(d[j] as number) >= cutoff) order.push(j);
-  order.sort(
-    (x, y) =>
-      Math.abs(d[y] as number) - Math.abs(d[x] as number) ||
-      (inLower[y] as number) - (inLower[x] as number) ||
-      x - y,
-  );
+  for (let j = 0; j < n; j++) if (effect(j) >= cutoff) order.push(j);
+  order.sort((x, y) => effect(y) - effect(x) || (inLower[y] as number) - (inLower[x] as number) || x - y);
   return order.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
     const task = dataset.tasks.record(a.unresolvedTaskIndices[j] as number);
     return {
@@ -87,6 +85,7 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
       task_id: task.taskId,
       validity: task.validity === "disputed" ? "disputed" : "unreviewed",
       d: d[j] as number,
+      ...(high[j] === d[j] ? {} : { d_high: high[j] as number }),
       in_lower_set: inLower[j] === 1,
       in_upper_set: inUpper[j] === 1,
       evidence: [...task.evidence],
@@ -104,7 +103,7 @@ function attainingSet(
   let minus = 0;
   let zero = 0;
   for (const j of set) {
-    const d = a.unresolvedD[j] as number;
+    const d = a.unresolvedLow[j] as number;
     if (d < 0) minus++;
     else if (d === 0) zero++;
   }
@@ -119,7 +118,7 @@ function attainingSet(
       return {
         dataset_revision: tasks.datasetRevision(i),
         task_id: tasks.taskId(i),
-        d: a.unresolvedD[j] as number,
+        d: a.unresolvedLow[j] as number,
       };
     }),
   };

@@ -4,6 +4,7 @@
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
 
+import type { InfraErrorsMode } from "../policy/policy-types.js";
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
 import type { RunsReport } from "../reruns/runs-report.js";
@@ -45,7 +46,7 @@ export interface Provenance {
     /** Its revisit date had passed on the day of the run (since 2.5.0). */
     readonly expired: boolean;
   };
-  readonly infra_errors_policy: "exclude" | "count_as_fail";
+  readonly infra_errors_policy: InfraErrorsMode;
   readonly tool_version: string;
   readonly rows_read: number;
 }
