@@ -6,7 +6,7 @@
 
 import { createHash } from "node:crypto";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
-import type { Check, InfluentialTask, ModelFigures } from "../../src/core/verdict-types.js";
+import type { Check, InfluentialTask, InfraReading, ModelFigures } from "../../src/core/verdict-types.js";
 import type { BrokenTasks, Report, ReviewHistory } from "../../src/core/report/report-types.js";
 import {
   compactBrokenTasks,
@@ -118,6 +118,41 @@ const POLICY = {
 };
 
 /** SPEC §6 example 5: N_v = 520, D = 20, LCB = 0.011803 > 0 → accept; review fragility 7. */
+/**
+ * The report with `infra_readings` made from its own comparison: each mode's reading the same (a
+ * handmade report has no lost results to read three ways). A renderer shows them only when the
+ * models have infra errors.
+ */
+function withReadings(given: Omit<Report, "infra_readings"> & { infra_readings?: unknown }): Report {
+  // (A report made from another carries the other's readings: made again here.)
+  const copy = { ...given };
+  delete copy.infra_readings;
+  const report = copy as Omit<Report, "infra_readings">;
+  const c = report.comparison;
+  const one: InfraReading = {
+    common_tasks: c.common_tasks,
+    common_valid_tasks: c.common_valid_tasks,
+    margin: c.margin,
+    margin_low: c.margin_lower,
+    margin_high: c.margin_upper,
+    lcb: c.lcb,
+    ucb: c.ucb,
+    verdict: report.verdict,
+  };
+  // (Key order as buildReport's: after comparison.)
+  const { schema_version, verdict, reasons, warnings, checks, comparison, ...rest } = report;
+  return {
+    schema_version,
+    verdict,
+    reasons,
+    warnings,
+    checks,
+    comparison,
+    infra_readings: { exclude: one, count_as_fail: one, bound: one },
+    ...rest,
+  };
+}
+
 export function acceptReport(): Report {
   const influential: InfluentialTask[] = [
     ...range(6).map((i) => ({
@@ -151,7 +186,7 @@ export function acceptReport(): Report {
       evidence: [],
     })),
   ];
-  return {
+  return withReadings({
     schema_version: SCHEMA_VERSION,
     verdict: "accept",
     reasons: [
@@ -406,7 +441,7 @@ export function acceptReport(): Report {
       tool_version: "0.1.0",
       rows_read: 1121,
     },
-  };
+  });
 }
 
 /** Every evidence check passes, UCB ≤ δ₀ → reject; infra errors counted as fails; fragility is a bound. */
@@ -414,7 +449,7 @@ export function rejectReport(): Report {
   const a = acceptReport();
   const lcb = -0.040323 - 1.6448536269514722 * 0.0121;
   const ucb = -0.02439 + 1.6448536269514722 * 0.0119;
-  return {
+  return withReadings({
     ...a,
     verdict: "reject",
     reasons: [
@@ -493,13 +528,13 @@ export function rejectReport(): Report {
     broken_tasks: brokenList(range(4).map((i) => `pylint-dev__pylint-${7000 + i}`)),
     review_history: historyList([]),
     provenance: { ...a.provenance, infra_errors_policy: "count_as_fail", review_revisions: [0, 1] },
-  };
+  });
 }
 
 /** Evidence fails (too few valid tasks, too many disputed, two harnesses, no canary); ∞ resolution distance. */
 export function unresolvedReport(): Report {
   const a = acceptReport();
-  return {
+  return withReadings({
     ...a,
     verdict: "unresolved",
     reasons: [
@@ -667,13 +702,13 @@ export function unresolvedReport(): Report {
       harness_revisions: [HARNESS, "git:77fe012"],
       policy: { ...POLICY, revisit: "2026-10-01" },
     },
-  };
+  });
 }
 
 /** No common tasks: every margin figure is null. */
 export function emptyReport(): Report {
   const u = unresolvedReport();
-  return {
+  return withReadings({
     ...u,
     reasons: ["The models have no common tasks."],
     warnings: [],
@@ -721,7 +756,7 @@ export function emptyReport(): Report {
     policy_history: null,
     since_last_run: null,
     review_history: historyList([]),
-  };
+  });
 }
 
 /** A policy log entry (src/core/history/policy-log.ts) with benign defaults. */
@@ -831,7 +866,7 @@ export function largeReport(n: number, hostile = false): Report {
   const u = unresolvedReport();
   const id = (i: number): string =>
     hostile ? `${HOSTILE_STRINGS[i % HOSTILE_STRINGS.length] ?? ""}-${i}` : `task-${i}`;
-  return {
+  return withReadings({
     ...u,
     reasons: range(Math.min(n, 200)).map((i) => `Reason ${i} about ${id(i)}.`),
     warnings: range(Math.min(n, 50)).map((i) => `Warning ${i} about ${id(i)}.`),
@@ -881,5 +916,5 @@ export function largeReport(n: number, hostile = false): Report {
       dataset_revisions: range(Math.min(n, 100)).map(id),
       harness_revisions: range(Math.min(n, 100)).map(id),
     },
-  };
+  });
 }

@@ -191,6 +191,7 @@ const KINDS = [
   { name: "several attempts, paired, open labels", multi: true, clustered: false, open: true },
   { name: "several attempts, paired, no open labels", multi: true, clustered: false, open: false },
   { name: "one attempt, clustered, open labels", multi: false, clustered: true, open: true },
+  { name: "one attempt, clustered, no open labels", multi: false, clustered: true, open: false },
   { name: "several attempts, clustered, open labels", multi: true, clustered: true, open: true },
   { name: "several attempts, clustered, no open labels", multi: true, clustered: true, open: false },
 ] as const;

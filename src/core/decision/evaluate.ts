@@ -36,6 +36,7 @@ import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
 import { num, pct, plural } from "./format.js";
 import { formatPpUnsigned } from "../format-number.js";
 import { verdictWithReasons } from "./verdict.js";
+import { infraReadings, readingsHeadline } from "./infra-readings.js";
 
 /** At most this many influential tasks are listed in the comparison. */
 export const MAX_INFLUENTIAL_TASKS = 50;
@@ -172,7 +173,7 @@ function headlineWarnings(
   policy: Policy,
   ctx: EvaluationContext,
   a: MarginAnalysis,
-  infra: { baseline: number; candidate: number },
+  infra: { baseline: number; candidate: number; readings: string | null },
   clustered: string | null,
 ): string[] {
   const warnings: string[] = [];
@@ -182,9 +183,14 @@ function headlineWarnings(
         (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."),
     );
   }
+  if (infra.readings !== null) warnings.push(infra.readings);
   if (policy.infra_errors === "count_as_fail") {
     warnings.push(
       `Infra errors are counted as fails (infra_errors: count_as_fail): ${plural(infra.baseline, "baseline infra error")} and ${plural(infra.candidate, "candidate infra error")} lower the task scores.`,
+    );
+  } else if (policy.infra_errors === "bound" && infra.baseline + infra.candidate > 0) {
+    warnings.push(
+      `Infra errors are lost results (infra_errors: bound): ${plural(infra.baseline, "baseline infra error")} and ${plural(infra.candidate, "candidate infra error")} are each taken as a pass and as a fail, and the bounds hold either way.`,
     );
   }
   if (policy.margin.standard_error === "clustered") {
@@ -213,6 +219,7 @@ function headlineWarnings(
   } else if (clustered !== null) {
     warnings.push(clustered);
   } else if (
+    a.lostValidTasks === 0 &&
     a.seCr2Valid !== null &&
     a.sePairedValid !== null &&
     a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid
@@ -258,12 +265,20 @@ export function evaluateVerdict(
 }
 
 export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContext): Evaluation {
-  const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
+  const decided = evaluateVerdict(dataset, policy, ctx);
+  const { analysis, baseline, candidate, checks, verdict, reasons } = decided;
+  const readings = infraReadings(policy, decided, (mode) =>
+    evaluateVerdict(dataset, { ...policy, infra_errors: mode }, ctx),
+  );
   const warnings = headlineWarnings(
     policy,
     ctx,
     analysis,
-    { baseline: baseline.infra_errors, candidate: candidate.infra_errors },
+    {
+      baseline: baseline.infra_errors,
+      candidate: candidate.infra_errors,
+      readings: readingsHeadline(readings, policy.infra_errors),
+    },
     clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx),
   ).concat(unmatchedLabelWarnings(dataset));
   const a = analysis;
@@ -302,8 +317,9 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       nu_upper: a.nuUpper,
       se_valid_paired: a.sePairedValid,
       se_valid_cr2: a.seCr2Valid,
+      // (Two SEs of one resolution: with a lost result on V each is only a bound.)
       design_effect:
-        a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
+        a.lostValidTasks === 0 && a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
           ? (a.seCr2Valid / a.sePairedValid) ** 2
           : null,
       validity_bound: policy.margin.validity_bound,
@@ -327,6 +343,7 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       tasks_needed: heldByMargin ? tasksNeeded(a.qValid, sd, a.margin, delta0) : null,
       influential_tasks: influentialTasks(dataset, a),
     },
+    infra_readings: readings,
     models: { baseline, candidate },
   };
 }

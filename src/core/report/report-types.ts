@@ -12,13 +12,14 @@ import type { RunChanges } from "../run-types.js";
 import type {
   Check,
   Comparison,
+  InfraReadings,
   MarginByCluster,
   ModelFigures,
   PolicyChange,
   Verdict,
 } from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.5.0";
+export const SCHEMA_VERSION = "2.6.0";
 
 export interface Provenance {
   /** Results files, then reviews files, in the order given; `kind` says which (since 2.4.0). */
@@ -105,6 +106,8 @@ export interface Report {
   readonly warnings: readonly string[];
   readonly checks: readonly Check[];
   readonly comparison: Comparison;
+  /** The comparison under each infra_errors mode (SPEC §3.8; since 2.6.0): always present. */
+  readonly infra_readings: InfraReadings;
   readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
   /** Where the margin comes from (SPEC §3.6): the margin by the tasks' `cluster`; null when no common valid task has one. */
   readonly margin_by_cluster: MarginByCluster | null;

@@ -11,6 +11,11 @@
  * maximum over [c_lo, c_hi] is at an end. On points (c_lo = c_hi = d̄_F) this is
  * conservativePairedSe's bound.
  *
+ * With no open task (a fixed set) also Σ (d − d̄)² = Σ d² − n·d̄² ≤ Σ max((d^lo)², (d^hi)²) −
+ * n·m², m the smallest |d̄| any resolution gives (0 when [c_lo, c_hi] holds 0), and the smaller
+ * of the two bounds holds. It is nearly tight when most tasks are points; with open tasks it is
+ * not used, so that the bound stays at least the point modes' conservative one (SPEC §3.8).
+ *
  * Clustered: conservativeClusteredBounds (union-bounds.ts) with the low and high ends.
  */
 import type { QuantileFunction } from "./quantile.js";
@@ -80,8 +85,20 @@ export function kindMeans(kinds: IntervalKinds): { n: number; low: number; high:
 export function intervalPairedSe(fixed: IntervalKinds, open: IntervalKinds = NO_KINDS): number | null {
   const means = kindMeans(fixed);
   if (means === null || means.n < 2) return null;
-  const at = (c: number): number => largestOverPrefixes(fixed, means.n, open, c);
-  return Math.sqrt(Math.max(at(means.low), at(means.high)));
+  const { n } = means;
+  const at = (c: number): number => largestOverPrefixes(fixed, n, open, c);
+  const centred = Math.max(at(means.low), at(means.high));
+  let anyOpen = false;
+  for (let j = 0; j < open.count.length; j++) anyOpen ||= (open.count[j] as number) > 0;
+  if (anyOpen) return Math.sqrt(centred);
+  let squares = 0;
+  for (let j = 0; j < fixed.count.length; j++) {
+    const c = fixed.count[j] as number;
+    if (c > 0) squares += c * Math.max((fixed.low[j] as number) ** 2, (fixed.high[j] as number) ** 2);
+  }
+  const m = means.low <= 0 && means.high >= 0 ? 0 : Math.min(Math.abs(means.low), Math.abs(means.high));
+  const raw = Math.max(0, squares - n * m * m) / (n * (n - 1));
+  return Math.sqrt(Math.min(centred, raw));
 }
 
 /**
