@@ -74,6 +74,7 @@ const CASES: readonly PageCase[] = [
   // one, the three readings of them.
   { name: "demo", markdown: golden("demo.md"), maxLines: 45 },
   { name: "accept", markdown: golden("accept.md") },
+  { name: "terminal-bench-readings", markdown: golden("terminal-bench-readings.md") },
   { name: "reject", markdown: golden("reject.md") },
   { name: "unresolved", markdown: golden("unresolved.md") },
   {

@@ -365,7 +365,9 @@ function readingsSection(report: Report, detail: Detail): string[] {
   if (!detail.readings || !readingsShown(report)) return [];
   const rows = readingRows(report).map((r) =>
     r.cells.map((cell, i) => {
-      const text = genMd(i === 0 && r.decides ? `${cell}, the policy's` : cell);
+      const escaped = genMd(i === 0 && r.decides ? `${cell}, the policy's` : cell);
+      // A figure never breaks from its unit ("+2.13 pp"); a range may break after its "…".
+      const text = i >= 1 && i <= 6 ? escaped.replace(/ (pp|…)/g, "&nbsp;$1") : escaped;
       return r.decides && (i === 0 || i === 7) ? `**${text}**` : text;
     }),
   );
