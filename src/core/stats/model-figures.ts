@@ -162,10 +162,6 @@ export function modelFigures(
 ): ModelFigures {
   const summary = dataset[side];
   let universe = 0;
-  let passes = 0;
-  let fails = 0;
-  let infraErrors = 0;
-  let missingAttempts = 0;
   let attempted = 0;
   let missingTasks = 0;
   let lostTasks = 0;
@@ -190,32 +186,11 @@ export function modelFigures(
   let ownCount = 0;
   let commonCount = 0;
 
-  if (totals !== undefined) {
-    passes = totals.pass;
-    fails = totals.fail;
-    infraErrors = totals.infra;
-    missingAttempts = totals.missing;
-  }
+  const { passes, fails, infraErrors, missingAttempts } = universeCounts(own, validity, totals);
   for (let i = 0; i < validity.length; i++) {
     const label = validity[i] as number;
-    if (label === BROKEN_CODE) {
-      const c = totals === undefined ? undefined : own[i];
-      if (c !== undefined) {
-        passes -= c.pass;
-        fails -= c.fail;
-        infraErrors -= c.infra_error;
-        missingAttempts -= c.missing;
-      }
-      continue;
-    }
+    if (label === BROKEN_CODE) continue;
     universe++;
-    const c = totals === undefined ? own[i] : undefined;
-    if (c !== undefined) {
-      passes += c.pass;
-      fails += c.fail;
-      infraErrors += c.infra_error;
-      missingAttempts += c.missing;
-    }
     const f = flags[i] as number;
     if ((f & HAS_ATTEMPT) === 0) missingTasks++;
     if ((f & LOST_TO_INFRA) !== 0) lostTasks++;
@@ -269,27 +244,58 @@ export function modelFigures(
       ownValidSum,
       ownValidCount,
       ownUnresolved.subarray(0, ownCount),
-      points
-        ? undefined
-        : {
-            validSum: ownValidHigh,
-            unresolved: ownUnresolvedHigh.subarray(0, ownCount),
-            validLost: lost.ownValid,
-            unresolvedLost: lost.ownOpen,
-          },
+      highEnds(points, ownValidHigh, ownUnresolvedHigh.subarray(0, ownCount), lost.ownValid, lost.ownOpen),
     ),
     common: scoreFigures(
       commonValidSum,
       commonValidCount,
       commonUnresolved.subarray(0, commonCount),
-      points
-        ? undefined
-        : {
-            validSum: commonValidHigh,
-            unresolved: commonUnresolvedHigh.subarray(0, commonCount),
-            validLost: lost.commonValid,
-            unresolvedLost: lost.commonOpen,
-          },
+      highEnds(
+        points,
+        commonValidHigh,
+        commonUnresolvedHigh.subarray(0, commonCount),
+        lost.commonValid,
+        lost.commonOpen,
+      ),
     ),
   };
+}
+
+/**
+ * The model's row counts on the universe T (its rows on non-broken tasks): its totals less the
+ * broken tasks' when the totals are known (safe integers: every partial sum is exact), else
+ * added task by task.
+ */
+function universeCounts(
+  own: TaskColumns["baseline"],
+  validity: Uint8Array,
+  totals: SideTasks["totals"],
+): { passes: number; fails: number; infraErrors: number; missingAttempts: number } {
+  const sign = totals === undefined ? 1 : -1;
+  let passes = totals?.pass ?? 0;
+  let fails = totals?.fail ?? 0;
+  let infraErrors = totals?.infra ?? 0;
+  let missingAttempts = totals?.missing ?? 0;
+  for (let i = 0; i < validity.length; i++) {
+    // Known totals: take the broken tasks out; else add the others.
+    if ((validity[i] === BROKEN_CODE) !== (sign === -1)) continue;
+    const c = own[i];
+    if (c === undefined) continue;
+    passes += sign * c.pass;
+    fails += sign * c.fail;
+    infraErrors += sign * c.infra_error;
+    missingAttempts += sign * c.missing;
+  }
+  return { passes, fails, infraErrors, missingAttempts };
+}
+
+/** The high ends for scoreFigures; undefined when every score is a point. */
+function highEnds(
+  points: boolean,
+  validSum: number,
+  unresolved: Float64Array,
+  validLost: boolean,
+  unresolvedLost: boolean,
+): HighEnds | undefined {
+  return points ? undefined : { validSum, unresolved, validLost, unresolvedLost };
 }
