@@ -149,6 +149,19 @@ describe("each pair of a ranking equals evaluate on that pair and the common set
         }
         // The random cases do hold lost results on the valid tasks.
         expect(lost).toBeGreaterThan(0);
+        // The leaderboard follows the middle of each score's range (no open labels: its interval).
+        const open = await rankOf(
+          writeMulti(
+            dir,
+            randomTasks(seed, models, 40, { infra: 0.15, open: 0 }),
+            `bound-${label}-${seed}-v.jsonl`,
+          ),
+          policy,
+          models,
+        );
+        const mids = open.models.map((m) => ((m.interval?.[0] ?? NaN) + (m.interval?.[1] ?? NaN)) / 2);
+        expect(mids.every((x) => Number.isFinite(x))).toBe(true);
+        expect(mids).toEqual([...mids].sort((x, y) => y - x));
       }
     }
   });
