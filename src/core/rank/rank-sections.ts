@@ -209,8 +209,11 @@ export function matrixRows(r: RankReport, f: Inline): { header: string[]; rows: 
   return { header, rows };
 }
 
-export const MATRIX_LEGEND =
-  "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
+/** The pair matrix's legend; under infra_errors: bound the lost results, too, can decide a "v" pair. */
+export function matrixLegend(r: RankReport): string {
+  const v = r.settings.infra_errors === "bound" ? "the open labels or the lost results" : "the open labels";
+  return `Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: ${v} can decide it; r: run variance, or an exact tie no label moves).`;
+}
 
 export const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
 
