@@ -39397,7 +39397,7 @@ function summaryLines(r, f) {
         f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${formatDecimal(a.final_level, 5)}.`),
     ];
     if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(${top.score === null ? "first in the score order" : "the highest score"}) on top under every resolution of ${r.settings.infra_errors === "bound" ? "the open labels and the lost results" : "the open labels"}? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
     }
     return lines;
 }
@@ -39457,7 +39457,11 @@ function matrixRows(r, f) {
     ]);
     return { header, rows };
 }
-const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
+/** The pair matrix's legend; under infra_errors: bound the lost results, too, can decide a "v" pair. */
+function matrixLegend(r) {
+    const v = r.settings.infra_errors === "bound" ? "the open labels or the lost results" : "the open labels";
+    return `Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: ${v} can decide it; r: run variance, or an exact tie no label moves).`;
+}
 const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
 function pairRow(r, p, f) {
     const relation = p.relation === "a_better"
@@ -39515,7 +39519,7 @@ function reviewSentence(r, x, f, shown) {
     const way = (k, side) => k === null
         ? `no resolution of the open labels puts the ${side} above`
         : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
-    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
+    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels${r.settings.infra_errors === "bound" ? " or the lost results" : ""} can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
 }
 function capitalised(s) {
     return s.charAt(0).toUpperCase() + s.slice(1);
@@ -39858,7 +39862,7 @@ function pairSection(r) {
             legendItem(COLOURS.below, "▼ row ordered below column"),
             legendItem(COLOURS.validity, "≈v unresolved: the open labels can decide it"),
             legendItem(COLOURS.runVariance, "≈r unresolved by run variance (or an exact tie)"),
-        ].join("")}</ul>`, pairMatrixHtml(r), render_rank_html_p(render_rank_html_f.gen(`${MATRIX_LEGEND} Hover a cell for its figures.`), "small"));
+        ].join("")}</ul>`, pairMatrixHtml(r), render_rank_html_p(render_rank_html_f.gen(`${matrixLegend(r)} Hover a cell for its figures.`), "small"));
     }
     else {
         const open = unresolvedPairs(r);
@@ -40466,6 +40470,8 @@ function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
             lcb: x.lcb,
             ucb: x.ucb,
             margin: x.margin,
+            orderMargin: x.margin ??
+                (x.observedLow === null || x.observedHigh === null ? null : (x.observedLow + x.observedHigh) / 2),
             marginLower: x.marginLower,
             marginUpper: x.marginUpper,
             se: x.seValid,
@@ -40495,7 +40501,7 @@ function scoreOrder(models, bounds) {
     const k = models.length;
     return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
         const x = bounds[pairIndex(k, i, j)];
-        const margin = x?.margin ?? null;
+        const margin = x?.orderMargin ?? null;
         if (margin !== null && margin !== 0) {
             // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
             const firstAbove = margin > 0;
@@ -41096,7 +41102,7 @@ function render(r, detail, trimmed) {
     rank_sections_add(out, "### Pairs", "");
     if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
         const m = matrixRows(r, render_rank_markdown_f);
-        rank_sections_add(out, render_rank_markdown_table(m.header, m.rows), "", render_rank_markdown_f.gen(MATRIX_LEGEND), "");
+        rank_sections_add(out, render_rank_markdown_table(m.header, m.rows), "", render_rank_markdown_f.gen(matrixLegend(r)), "");
     }
     rank_sections_add(out, render_rank_markdown_f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, render_rank_markdown_f))), "");
     if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
@@ -41171,7 +41177,7 @@ function renderRankText(r) {
     const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
     if (matrix) {
         const m = matrixRows(r, render_rank_text_f);
-        rank_sections_add(out, "Pairs", columns(m.header, m.rows), MATRIX_LEGEND, "");
+        rank_sections_add(out, "Pairs", columns(m.header, m.rows), matrixLegend(r), "");
     }
     rank_sections_add(out, "Adjacent models", columns(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, render_rank_text_f))), "");
     if (!matrix) {

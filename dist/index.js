@@ -65722,6 +65722,8 @@ function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
             lcb: x.lcb,
             ucb: x.ucb,
             margin: x.margin,
+            orderMargin: x.margin ??
+                (x.observedLow === null || x.observedHigh === null ? null : (x.observedLow + x.observedHigh) / 2),
             marginLower: x.marginLower,
             marginUpper: x.marginUpper,
             se: x.seValid,
@@ -65751,7 +65753,7 @@ function scoreOrder(models, bounds) {
     const k = models.length;
     return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
         const x = bounds[pairIndex(k, i, j)];
-        const margin = x?.margin ?? null;
+        const margin = x?.orderMargin ?? null;
         if (margin !== null && margin !== 0) {
             // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
             const firstAbove = margin > 0;
@@ -70686,7 +70688,7 @@ function summaryLines(r, f) {
         f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${format_number_formatDecimal(a.final_level, 5)}.`),
     ];
     if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(${top.score === null ? "first in the score order" : "the highest score"}) on top under every resolution of ${r.settings.infra_errors === "bound" ? "the open labels and the lost results" : "the open labels"}? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
     }
     return lines;
 }
@@ -70746,7 +70748,11 @@ function matrixRows(r, f) {
     ]);
     return { header, rows };
 }
-const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
+/** The pair matrix's legend; under infra_errors: bound the lost results, too, can decide a "v" pair. */
+function matrixLegend(r) {
+    const v = r.settings.infra_errors === "bound" ? "the open labels or the lost results" : "the open labels";
+    return `Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: ${v} can decide it; r: run variance, or an exact tie no label moves).`;
+}
 const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
 function pairRow(r, p, f) {
     const relation = p.relation === "a_better"
@@ -70804,7 +70810,7 @@ function reviewSentence(r, x, f, shown) {
     const way = (k, side) => k === null
         ? `no resolution of the open labels puts the ${side} above`
         : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
-    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
+    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels${r.settings.infra_errors === "bound" ? " or the lost results" : ""} can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
 }
 function capitalised(s) {
     return s.charAt(0).toUpperCase() + s.slice(1);
@@ -71037,7 +71043,7 @@ function render(r, detail, trimmed) {
     add(out, "### Pairs", "");
     if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
         const m = matrixRows(r, f);
-        add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
+        add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(matrixLegend(r)), "");
     }
     add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, f))), "");
     if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
