@@ -61868,6 +61868,7 @@ function preprocess(fn, schema) {
  * above the reference.
  */
 const RANK_REQUIREMENTS = ["top_resolved", "top_group", "above_reference"];
+const INFRA_ERRORS_MODES = ["exclude", "count_as_fail", "bound"];
 
 ;// CONCATENATED MODULE: ./src/core/policy/policy-values.ts
 const policy_values_ok = (value) => ({ ok: true, value });
@@ -62379,7 +62380,7 @@ const policySchema = strictObject({
     owner: ownerField,
     revisit: load_policy_custom((v) => parseDate(v, "2027-03-31")),
     on_expired: load_policy_oneOf(["warn", "neutral", "fail"]).optional(),
-    infra_errors: load_policy_oneOf(["exclude", "count_as_fail"]).optional(),
+    infra_errors: load_policy_oneOf(INFRA_ERRORS_MODES).optional(),
     require_same_harness: booleanField.optional(),
     accept_if: acceptIfSchema,
     margin: marginSchema.optional(),
@@ -63289,13 +63290,20 @@ function withLabels(columns, codes) {
 ;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
 /**
  * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
- * under `count_as_fail` (they are then fails). `missing` results never count. 0 when the model
- * has no row for the task.
+ * under `count_as_fail` (they are then fails) and `bound` (they are then lost results, a pass or
+ * a fail). `missing` results never count. 0 when the model has no row for the task.
  */
 function effectiveAttempts(counts, infra) {
     if (counts === undefined)
         return 0;
-    return counts.pass + counts.fail + (infra === "count_as_fail" ? counts.infra_error : 0);
+    return counts.pass + counts.fail + (infra === "exclude" ? 0 : counts.infra_error);
+}
+/**
+ * The lost results of a task score: infra errors under `bound` (each a pass or a fail no one
+ * saw), 0 under the point modes. The score lies in [pass / K*, (pass + lost) / K*].
+ */
+function lostResults(counts, infra) {
+    return counts === undefined || infra !== "bound" ? 0 : counts.infra_error;
 }
 /** mₘₜ = passes / K*ₘₜ; null when K* = 0 (the task is not attempted by the model). */
 function taskScore(counts, infra) {
@@ -63832,6 +63840,403 @@ function rankOrder(k, above, order) {
     return { rankLow, rankHigh, group, groups };
 }
 
+;// CONCATENATED MODULE: ./src/core/stats/comparison-sets.ts
+/**
+ * The comparison's sets (SPEC §2) read from the task columns and the d intervals
+ * (task-intervals.ts): T, the common set C split into V and U, the clusters of C, and each task's
+ * d ends. Labels come from the columns (an overlay may carry other labels for the same tasks).
+ */
+
+function comparisonSets(columns, intervals) {
+    const validity = columns.validity;
+    const n = validity.length;
+    const { low, high } = intervals;
+    const pointOnly = high === low;
+    // (Typed, at most one a task: pushed onto arrays, these were most of an evaluation's garbage.)
+    const validLow = new Float64Array(n);
+    const validHigh = pointOnly ? validLow : new Float64Array(n);
+    const validTask = new Int32Array(n);
+    const openLow = new Float64Array(n);
+    const openHigh = pointOnly ? openLow : new Float64Array(n);
+    const openTask = [];
+    const rerunTerms = new Float64Array(n);
+    const clusterNumber = new Int32Array(columns.clusterCount).fill(-1);
+    const clusterOfTask = new Int32Array(n).fill(-1);
+    let universe = 0;
+    let broken = 0;
+    let disputed = 0;
+    let unreviewed = 0;
+    let nv = 0;
+    let open = 0;
+    let validSumLow = 0;
+    let validSumHigh = 0;
+    let rerunOk = true;
+    let g = 0;
+    let withoutCluster = 0;
+    let validLost = 0;
+    let openLost = 0;
+    for (let i = 0; i < n; i++) {
+        const label = validity[i];
+        if (label === BROKEN_CODE) {
+            broken++;
+            continue;
+        }
+        universe++;
+        const lo = low[i];
+        // (NaN: not a task of C.)
+        if (lo !== lo)
+            continue;
+        const hi = high[i];
+        const k = columns.cluster[i];
+        if (k < 0)
+            withoutCluster++;
+        else {
+            let c = clusterNumber[k];
+            if (c < 0) {
+                c = g++;
+                clusterNumber[k] = c;
+            }
+            clusterOfTask[i] = c;
+        }
+        if (label === VALID_CODE) {
+            validLow[nv] = lo;
+            validHigh[nv] = hi;
+            validTask[nv] = i;
+            validSumLow += lo;
+            validSumHigh += hi;
+            if (hi !== lo)
+                validLost++;
+            const rerun = intervals.rerun[i];
+            if (rerun !== rerun)
+                rerunOk = false;
+            else
+                rerunTerms[nv] = rerun;
+            nv++;
+        }
+        else {
+            if (label === DISPUTED_CODE)
+                disputed++;
+            else
+                unreviewed++;
+            openLow[open] = lo;
+            openHigh[open] = hi;
+            if (hi !== lo)
+                openLost++;
+            open++;
+            openTask.push(i);
+        }
+    }
+    const vLow = validLow.subarray(0, nv);
+    const uLow = openLow.slice(0, open);
+    // Points share one array for both ends, so `high === low` says "no lost result" at once.
+    return {
+        universe,
+        broken,
+        disputed,
+        unreviewed,
+        nv,
+        validTask: validTask.subarray(0, nv),
+        validLow: vLow,
+        validHigh: validLost === 0 ? vLow : validHigh.subarray(0, nv),
+        validSumLow,
+        validSumHigh: validLost === 0 ? validSumLow : validSumHigh,
+        openTask,
+        openLow: uLow,
+        openHigh: openLost === 0 ? uLow : openHigh.slice(0, open),
+        clusterOfTask,
+        clusters: g,
+        withoutCluster,
+        rerun: rerunOk && nv > 0 ? rerunTerms.subarray(0, nv) : null,
+        validLost,
+        openLost,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/exact-sum.ts
+
+/** Below this magnitude a floating-point sum's sign is checked exactly. */
+const NEAR_ZERO = 1e-9;
+/** Σ pᵢ/kᵢ kept as integer numerators by denominator. */
+class ExactSum {
+    byDenominator = new Map();
+    /** Adds numerator/denominator (integers, denominator ≥ 1). */
+    add(numerator, denominator) {
+        if (numerator === 0)
+            return;
+        this.byDenominator.set(denominator, (this.byDenominator.get(denominator) ?? 0) + numerator);
+    }
+    /**
+     * Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there), at the low
+     * or the high end of its interval (task-intervals.ts): the low end counts the baseline's lost
+     * results as passes, the high end the candidate's.
+     */
+    addDifference(a, b, infra, end = "low") {
+        this.add(a.pass + (end === "high" ? lostResults(a, infra) : 0), effectiveAttempts(a, infra));
+        this.add(-(b.pass + (end === "low" ? lostResults(b, infra) : 0)), effectiveAttempts(b, infra));
+    }
+    /** The sum over the least common denominator: numerator and denominator as BigInt. */
+    fraction() {
+        const gcd = (x, y) => {
+            while (y !== 0n)
+                [x, y] = [y, x % y];
+            return x;
+        };
+        let denominator = 1n;
+        for (const [k, n] of this.byDenominator) {
+            if (n === 0)
+                continue;
+            const big = BigInt(k);
+            denominator = (denominator / gcd(denominator, big)) * big;
+        }
+        let numerator = 0n;
+        for (const [k, n] of this.byDenominator)
+            if (n !== 0)
+                numerator += BigInt(n) * (denominator / BigInt(k));
+        return { numerator, denominator };
+    }
+    /** −1, 0 or +1: the sum's exact sign. */
+    sign() {
+        const { numerator } = this.fraction();
+        return numerator === 0n ? 0 : numerator > 0n ? 1 : -1;
+    }
+    /** The sum as a number: exactly 0 when it is 0, of the exact sign otherwise. */
+    value() {
+        const { numerator, denominator } = this.fraction();
+        if (numerator === 0n)
+            return 0;
+        // Both fit a double's range (denominator ≤ lcm of the attempt counts); the quotient keeps the sign.
+        return Number(numerator) / Number(denominator);
+    }
+}
+/**
+ * A ratio Σ d / count computed in floating point, made exact near 0: exactly 0 when the exact sum
+ * is 0; the exact sum's value over `count` when the floating-point sign is wrong; else unchanged.
+ * `exact` builds the exact sum (called only near 0).
+ */
+function exactNearZero(value, count, exact) {
+    if (value === null || !(Math.abs(value) <= NEAR_ZERO))
+        return value;
+    const sum = exact();
+    const sign = sum.sign();
+    if (sign === 0)
+        return 0;
+    if (Math.sign(value) === sign)
+        return value;
+    return sum.value() / count;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/validity-bounds.ts
+/**
+ * Validity intervals (SPEC §2) and margin bounds (SPEC §3): the extremes over S ⊆ U of
+ *
+ *     R(S) = (baseSum + Σ_{i∈S} xᵢ) / (baseCount + |S|)
+ *
+ * where the base is the valid set (Σ_V, N_v) and the xᵢ are the values of the unresolved tasks
+ * (task scores for a per-model interval, dₜ for the margin). One function serves both, and for
+ * the margin one S is shared by both models because each xᵢ is already a per-task difference.
+ *
+ * Exact (Dinkelbach 1967): adding a value moves the mean toward it, so the minimum adds U's
+ * values in ascending order for as long as the next value is below the running mean (and the
+ * maximum, in descending order, while above it). This is the scan of the D+1 prefixes of U sorted
+ * once, stopped at the first prefix whose successor cannot improve: every later value is at
+ * least as far on the wrong side, so the ratio along the prefixes is unimodal and the stop point
+ * is the optimum. O(D log D) for the sort, O(D) for the scan.
+ *
+ * Determinism and tie-breaking: values are ordered by (value, index), and callers fill `extras`
+ * in dataset order (sorted by task key), so ties are broken by task key. A value equal to the
+ * optimum (within TIE_TOLERANCE) does not join: the returned sets are the SMALLEST optimising sets.
+ * Within a run of equal values that straddles the stop point (possible only when baseCount = 0),
+ * the lowest index joins first, for the minimum and for the maximum alike.
+ */
+/**
+ * Two means closer than this are treated as equal when deciding whether a value improves the
+ * ratio; it absorbs floating-point noise in the running sums so that tie-breaking (and hence the
+ * optimising sets) stays deterministic. Values are of order 1 (scores in [0, 1], d in [−1, 1]);
+ * distinct rational ratios over ≤ 10⁶ tasks differ by far more than this.
+ */
+const TIE_TOLERANCE = 1e-12;
+/**
+ * Indices 0..n−1 ordered by (value ascending, index ascending). Task scores and differences take
+ * few distinct values (k/K), so the indices are bucketed by value in one pass (keeping index order
+ * within a bucket) and only the distinct values are sorted, natively: O(n + V log V).
+ */
+function ascendingOrder(values) {
+    const n = values.length;
+    // Each index's bucket (numbered in order of first appearance) and the buckets' sizes: no
+    // array per bucket. Equal values often come in runs, which skip the Map.
+    const bucketOf = new Map();
+    const bucket = new Uint32Array(n);
+    const sizes = [];
+    let last = NaN;
+    let lastBucket = 0;
+    for (let i = 0; i < n; i++) {
+        const v = values[i];
+        if (v !== last) {
+            let b = bucketOf.get(v);
+            if (b === undefined) {
+                b = sizes.length;
+                bucketOf.set(v, b);
+                sizes.push(0);
+            }
+            last = v;
+            lastBucket = b;
+        }
+        bucket[i] = lastBucket;
+        sizes[lastBucket] = sizes[lastBucket] + 1;
+    }
+    // Where each bucket starts in the order: its values ascending.
+    const start = new Uint32Array(sizes.length);
+    let at = 0;
+    for (const v of Float64Array.from(bucketOf.keys()).sort()) {
+        const b = bucketOf.get(v);
+        start[b] = at;
+        at += sizes[b];
+    }
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+        const b = bucket[i];
+        order[start[b]] = i;
+        start[b] = start[b] + 1;
+    }
+    return order;
+}
+/**
+ * Exact bounds of R(S) over all subsets S of the extras, with the smallest optimising sets.
+ * `baseCount` = 0 is allowed: then S = ∅ is excluded (R undefined) and the extremes are taken over
+ * non-empty S; with no extras either, everything is null. With `withSets` false the sets are left
+ * empty (a model's score interval needs only the bounds: at 10⁶ unresolved tasks the sets were
+ * ~8 MB of garbage each).
+ */
+function exactRatioBounds(baseSum, baseCount, extras, withSets = true) {
+    const n = extras.length;
+    if (baseCount === 0 && n === 0)
+        return { lower: null, upper: null, lowerSet: [], upperSet: [] };
+    const order = ascendingOrder(extras);
+    // Minimum: ascending values, join while strictly below the running mean.
+    let sum = baseSum;
+    let count = baseCount;
+    let k = 0;
+    while (k < n) {
+        const v = extras[order[k]];
+        if (count > 0 && !(v < sum / count - TIE_TOLERANCE))
+            break;
+        sum += v;
+        count++;
+        k++;
+    }
+    const lower = sum / count;
+    const lowerSet = [];
+    if (withSets)
+        for (let j = 0; j < k; j++)
+            lowerSet.push(order[j]);
+    // Maximum: descending values; within a run of equal values, ascending index.
+    sum = baseSum;
+    count = baseCount;
+    const upperSet = [];
+    let end = n;
+    scan: while (end > 0) {
+        const groupValue = extras[order[end - 1]];
+        let start = end - 1;
+        while (start > 0 && extras[order[start - 1]] === groupValue)
+            start--;
+        for (let j = start; j < end; j++) {
+            if (count > 0 && !(groupValue > sum / count + TIE_TOLERANCE))
+                break scan;
+            sum += groupValue;
+            count++;
+            if (withSets)
+                upperSet.push(order[j]);
+        }
+        end = start;
+    }
+    const upper = sum / count;
+    return { lower, upper, lowerSet, upperSet };
+}
+/**
+ * The seed's bound: every one of the `extraCount` unresolved tasks joins, with the worst value
+ * (`worst`) for the lower bound and the best (`best`) for the upper. Per model worst/best are
+ * 0/1: [P_v/(N_v+D), (P_v+D)/(N_v+D)]; for the margin they are −1/+1. Null when nothing is counted.
+ */
+function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
+    const count = baseCount + extraCount;
+    if (count === 0)
+        return { lower: null, upper: null };
+    return { lower: (baseSum + worst * extraCount) / count, upper: (baseSum + best * extraCount) / count };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/margin-bounds.ts
+
+
+/**
+ * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
+ * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
+ */
+function exactRatio(columns, infra, sets) {
+    const valid = sets.validTask;
+    return (value, open, extra, end) => exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
+        const s = new ExactSum();
+        const add = (i) => {
+            s.addDifference(columns.candidate[i], columns.baseline[i], infra, end);
+        };
+        for (const i of valid)
+            add(i);
+        for (const j of open)
+            add(sets.openTask[j]);
+        s.add(extra, 1);
+        return s;
+    });
+}
+function marginBounds(sets, columns, infra, validityBound) {
+    const { nv, openLow, openHigh } = sets;
+    const D = openLow.length;
+    const exact = exactRatio(columns, infra, sets);
+    let marginLower;
+    let marginUpper;
+    let lowerSet;
+    let upperSet;
+    let lowerValues;
+    let upperValues;
+    if (validityBound === "exact") {
+        const low = exactRatioBounds(sets.validSumLow, nv, openLow);
+        // Points: one scan gives both ends.
+        const high = openHigh === openLow && sets.validSumHigh === sets.validSumLow
+            ? low
+            : exactRatioBounds(sets.validSumHigh, nv, openHigh);
+        marginLower = low.lower;
+        marginUpper = high.upper;
+        lowerSet = low.lowerSet;
+        upperSet = high.upperSet;
+        lowerValues = Float64Array.from(lowerSet, (j) => openLow[j]);
+        upperValues = Float64Array.from(upperSet, (j) => openHigh[j]);
+    }
+    else {
+        marginLower = pessimisticBounds(sets.validSumLow, nv, D, -1, 1).lower;
+        marginUpper = pessimisticBounds(sets.validSumHigh, nv, D, -1, 1).upper;
+        const all = Array.from({ length: D }, (_, j) => j);
+        lowerSet = all;
+        upperSet = all;
+        lowerValues = new Float64Array(D).fill(-1);
+        upperValues = new Float64Array(D).fill(1);
+    }
+    // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
+    const pessimistic = validityBound === "pessimistic";
+    marginLower = exact(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -D : 0, "low");
+    marginUpper = exact(marginUpper, pessimistic ? [] : upperSet, pessimistic ? D : 0, "high");
+    const observedLow = exact(nv > 0 ? sets.validSumLow / nv : null, [], 0, "low");
+    const observedHigh = sets.validLost === 0 ? observedLow : exact(nv > 0 ? sets.validSumHigh / nv : null, [], 0, "high");
+    return {
+        margin: sets.validLost === 0 ? observedLow : null,
+        observedLow,
+        observedHigh,
+        marginLower,
+        marginUpper,
+        lowerSet,
+        upperSet,
+        lowerValues,
+        upperValues,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/stats/normal-quantile.ts
 /**
  * Φ⁻¹(p), the standard normal quantile, by Wichura's algorithm AS 241 (PPND16, Applied
@@ -63893,125 +64298,6 @@ function normalQuantile(p) {
         value = poly(E, r) / poly(F, r);
     }
     return q < 0 ? -value : value;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/standard-error.ts
-/**
- * Standard errors of a mean margin over a set of tasks (SPEC §3, "run variance").
- * Each function takes the per-task values dₜ of the set it is used on.
- */
-/** Arithmetic mean; callers guarantee n ≥ 1. */
-function mean(values) {
-    let s = 0;
-    for (let i = 0; i < values.length; i++)
-        s += values[i];
-    return s / values.length;
-}
-/**
- * Paired SE (Miller 2024, eq. 7): sqrt( Σ (dₜ − d̄)² / (n (n − 1)) ), two-pass for accuracy.
- * null when n < 2. Its degrees of freedom are n − 1.
- */
-function pairedStandardError(values) {
-    const n = values.length;
-    if (n < 2)
-        return null;
-    const m = mean(values);
-    let ss = 0;
-    for (let i = 0; i < n; i++) {
-        const e = values[i] - m;
-        ss += e * e;
-    }
-    return Math.sqrt(ss / (n * (n - 1)));
-}
-/**
- * The clustered SE and its degrees of freedom from per-cluster sizes n_g and residual sums
- * S_g = Σ_{t∈g} (dₜ − d̄) (SPEC §3 revision 2), over the clusters with n_g > 0 (`count` entries of
- * the arrays are read; empty ones are skipped). n = Σ n_g.
- *
- * CR2 (Bell & McCaffrey 2002) for the intercept-only model: the hat matrix is J/n, so the block
- * (I − H_gg)^(−1/2) scales a cluster's residual sum by (1 − n_g/n)^(−1/2) and
- *     SE² = Σ_g S_g² / (n (n − n_g)).
- * Its Satterthwaite degrees of freedom under a working identity covariance are
- * ν = (Σ_g Q_gg)² / Σ_g Σ_h Q_gh² with Q_gh = a_g a_h (δ_gh n_g − n_g n_h / n),
- * a_g = (1/n)(1 − n_g/n)^(−1/2); here Q_gg = n_g/n² (so the trace is 1/n) and, off the diagonal,
- * Q_gh² = w_g w_h / n⁴ with w_g = n_g² / (n − n_g), which gives
- *     ν = n² / ( Σ_g n_g² + (Σ_g w_g)² − Σ_g w_g² ).
- * Q is positive semi-definite of rank G − 1, so 1 ≤ ν ≤ G − 1.
- * CR1: SE = (1/n) sqrt( G/(G−1) · Σ_g S_g² ), ν = G − 1.
- * With G < 2 (or every task in one cluster) both are null.
- */
-function clusteredFromSums(n, sizes, residualSums, count, correction) {
-    let g = 0;
-    let ss = 0;
-    let sumW = 0;
-    let sumW2 = 0;
-    let sumN2 = 0;
-    for (let c = 0; c < count; c++) {
-        const ng = sizes[c];
-        if (ng <= 0)
-            continue;
-        g++;
-        const s = residualSums[c];
-        if (correction === "cr1") {
-            ss += s * s;
-            continue;
-        }
-        const rest = n - ng;
-        if (rest <= 0)
-            continue; // one cluster holds everything: G = 1 below
-        ss += (s * s) / rest;
-        const w = (ng * ng) / rest;
-        sumW += w;
-        sumW2 += w * w;
-        sumN2 += ng * ng;
-    }
-    if (g < 2)
-        return { se: null, nu: null, clusters: g };
-    if (correction === "cr1")
-        return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1, clusters: g };
-    const crossW = sumW * sumW - sumW2;
-    const nu = (n * n) / (sumN2 + Math.max(0, crossW));
-    // Rounding can only move ν by ulps; keep it inside [1, G − 1], where it provably lies.
-    return { se: Math.sqrt(ss / n), nu: Math.min(g - 1, Math.max(1, nu)), clusters: g };
-}
-/**
- * Cluster-robust SE (CR2 by default, or CR1) and its degrees of freedom over `values`, with
- * `clusterOf[i]` the cluster of values[i] as an integer in [0, clusterCount). With every task in
- * its own cluster (G = n) both equal the paired SE exactly, and CR2's ν is n − 1.
- */
-function clusteredStandardError(values, clusterOf, clusterCount, correction = "cr2") {
-    const n = values.length;
-    if (clusterOf.length !== n)
-        throw new RangeError("clusteredStandardError: values and clusterOf differ in length");
-    if (n === 0)
-        return { se: null, nu: null, clusters: 0, largestShare: null };
-    const m = mean(values);
-    const sums = new Float64Array(clusterCount);
-    const sizes = new Float64Array(clusterCount);
-    for (let i = 0; i < n; i++) {
-        const c = clusterOf[i];
-        sizes[c] = sizes[c] + 1;
-        sums[c] = sums[c] + (values[i] - m);
-    }
-    let largest = 0;
-    for (let c = 0; c < clusterCount; c++)
-        largest = Math.max(largest, sizes[c]);
-    const r = clusteredFromSums(n, sizes, sums, clusterCount, correction);
-    return { ...r, largestShare: largest / n };
-}
-/**
- * Re-run-only SE: sqrt( Σₜ (s²_A,t/K_A,t + s²_B,t/K_B,t) ) / n, given each task's term
- * s²_A/K_A + s²_B/K_B (see scoreRerunVariance). null when n = 0; the caller decides that every
- * task has ≥ 2 attempts for both models.
- */
-function rerunStandardError(taskTerms) {
-    const n = taskTerms.length;
-    if (n === 0)
-        return null;
-    let s = 0;
-    for (let i = 0; i < n; i++)
-        s += taskTerms[i];
-    return Math.sqrt(s) / n;
 }
 
 ;// CONCATENATED MODULE: ./src/core/stats/student-t-quantile.ts
@@ -64335,6 +64621,32 @@ function boundAt(v, u, n, c, kp, b, sign) {
     return sum / n + sign * c * Math.sqrt(ss);
 }
 /**
+ * One block of c open tasks of equal weight w joining after `base` tasks whose weights sum to A:
+ * the largest (A + x·w)/(y(y − 1)), y = base + x, over x = 1..c, or `best` when larger. Within the
+ * block the ratio is linear over a positive convex quadratic in x, hence quasi-concave: its
+ * maximum is at x = c or at the integers around the stationary point, where w·y² + 2B·y − B = 0
+ * with B = A − w·base.
+ */
+function blockMaximum(best, A, w, c, base) {
+    const end = base + c;
+    let out = Math.max(best, (A + c * w) / (end * (end - 1)));
+    // Interior points exist only for c ≥ 2 (0 < x < c).
+    if (w > 0 && c >= 2) {
+        const B = A - w * base;
+        const disc = B * B + w * B;
+        if (disc >= 0) {
+            const x0 = Math.floor((-B + Math.sqrt(disc)) / w - base);
+            for (let x = x0; x <= x0 + 1; x++) {
+                if (x > 0 && x < c) {
+                    const y = base + x;
+                    out = Math.max(out, (A + x * w) / (y * (y - 1)));
+                }
+            }
+        }
+    }
+    return out;
+}
+/**
  * Paired SE, any d on U: SE(V ∪ S)² = SS(V ∪ S)/(n(n−1)), and the sum of squares about the new
  * mean is at most the one about d̄_V: SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W_k, W_k the sum
  * of the k = |S| largest (d − d̄_V)² over U. So SE_max² = max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)).
@@ -64536,8 +64848,7 @@ class PairedSeScan {
             wkAt[t] = wk;
             bestAt[t] = best;
             const j = order[t];
-            // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
-            // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
+            // A block of equal w: its maximum is at the end points or the stationary point (blockMaximum).
             const c = counts[j];
             countAt[t] = c;
             if (c <= 0)
@@ -64545,8 +64856,7 @@ class PairedSeScan {
             const wj = w[j];
             const base = n + k;
             const A = ssV + wk;
-            // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)), whose
-            // derivative vanishes at w y² + 2B y − B = 0; the integers around that root are the candidates.
+            // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)).
             const B = A - wj * base;
             if (!rising) {
                 const y0 = base + 1;
@@ -64555,22 +64865,8 @@ class PairedSeScan {
                 if (h > 1e-12 * hScale && ((A + wj) / (y0 * (y0 - 1))) * (1 + eps) < best)
                     break;
             }
-            const end = base + c;
             const before = best;
-            best = Math.max(best, (A + c * wj) / (end * (end - 1)));
-            // Interior points exist only for c ≥ 2 (0 < x < c).
-            if (wj > 0 && c >= 2) {
-                const disc = B * B + wj * B;
-                if (disc >= 0) {
-                    const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
-                    for (let x = x0; x <= x0 + 1; x++) {
-                        if (x > 0 && x < c) {
-                            const y = base + x;
-                            best = Math.max(best, (A + x * wj) / (y * (y - 1)));
-                        }
-                    }
-                }
-            }
+            best = blockMaximum(best, A, wj, c, base);
             rising = best > before;
             k += c;
             wk += c * wj;
@@ -64589,7 +64885,9 @@ class PairedSeScan {
  * Clustered SE (CR2, or CR1), any d on U. For every S, with μ = Δ(S) ∈ [Δ_L, Δ_H] and cluster g of
  * V ∪ S (n tasks):
  * - The residual sum S_g = Σ_{V∩g}(d − μ) + Σ_{S∩g}(d − μ) lies in [lo_g(μ), hi_g(μ)], adding
- *   every positive resp. negative term of U∩g; so |S_g| ≤ B_g(μ) = max(hi_g(μ), −lo_g(μ)). hi_g and
+ *   every positive resp. negative term of U∩g (with lost results, V's and U's high ends for hi_g
+ *   and their low ends for lo_g, whichever way each lost result falls: docs/spec.md §3.8); so
+ *   |S_g| ≤ B_g(μ) = max(hi_g(μ), −lo_g(μ)). hi_g and
  *   −lo_g are convex piecewise-linear in μ, B_g ≥ 0, so Σ_g w_g B_g(μ)² is convex and its maximum
  *   over [Δ_L, Δ_H] is at an end point.
  * - CR2: SE² = (1/n) Σ_g S_g²/(n − n_g), and n ≥ N_v, n − n_g ≥ |V \ g| = N_v − n_g^V; so
@@ -64618,19 +64916,23 @@ function conservativeClusteredBounds(v, cs, marginLower, marginUpper, correction
     }
     const hi = new Float64Array(G);
     const lo = new Float64Array(G);
+    const validHigh = cs.validSumHigh ?? cs.validSum;
+    const openHigh = cs.openHigh ?? cs.openValue;
     const sumB2 = (mu) => {
         for (let g = 0; g < G; g++) {
-            const a = cs.validSum[g] - cs.validSize[g] * mu;
-            hi[g] = a;
-            lo[g] = a;
+            const size = cs.validSize[g] * mu;
+            hi[g] = validHigh[g] - size;
+            lo[g] = cs.validSum[g] - size;
         }
         for (let j = 0; j < cs.openCluster.length; j++) {
             const g = cs.openCluster[j];
-            const e = (cs.openValue[j] - mu) * cs.openCount[j];
-            if (e > 0)
-                hi[g] = hi[g] + e;
-            else
-                lo[g] = lo[g] + e;
+            const count = cs.openCount[j];
+            const up = (openHigh[j] - mu) * count;
+            const down = (cs.openValue[j] - mu) * count;
+            if (up > 0)
+                hi[g] = hi[g] + up;
+            if (down < 0)
+                lo[g] = lo[g] + down;
         }
         let s = 0;
         for (let g = 0; g < G; g++) {
@@ -64666,594 +64968,538 @@ function conservativeClusteredBounds(v, cs, marginLower, marginUpper, correction
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/stats/validity-bounds.ts
-/**
- * Validity intervals (SPEC §2) and margin bounds (SPEC §3): the extremes over S ⊆ U of
- *
- *     R(S) = (baseSum + Σ_{i∈S} xᵢ) / (baseCount + |S|)
- *
- * where the base is the valid set (Σ_V, N_v) and the xᵢ are the values of the unresolved tasks
- * (task scores for a per-model interval, dₜ for the margin). One function serves both, and for
- * the margin one S is shared by both models because each xᵢ is already a per-task difference.
- *
- * Exact (Dinkelbach 1967): adding a value moves the mean toward it, so the minimum adds U's
- * values in ascending order for as long as the next value is below the running mean (and the
- * maximum, in descending order, while above it). This is the scan of the D+1 prefixes of U sorted
- * once, stopped at the first prefix whose successor cannot improve: every later value is at
- * least as far on the wrong side, so the ratio along the prefixes is unimodal and the stop point
- * is the optimum. O(D log D) for the sort, O(D) for the scan.
- *
- * Determinism and tie-breaking: values are ordered by (value, index), and callers fill `extras`
- * in dataset order (sorted by task key), so ties are broken by task key. A value equal to the
- * optimum (within TIE_TOLERANCE) does not join: the returned sets are the SMALLEST optimising sets.
- * Within a run of equal values that straddles the stop point (possible only when baseCount = 0),
- * the lowest index joins first, for the minimum and for the maximum alike.
- */
-/**
- * Two means closer than this are treated as equal when deciding whether a value improves the
- * ratio; it absorbs floating-point noise in the running sums so that tie-breaking (and hence the
- * optimising sets) stays deterministic. Values are of order 1 (scores in [0, 1], d in [−1, 1]);
- * distinct rational ratios over ≤ 10⁶ tasks differ by far more than this.
- */
-const TIE_TOLERANCE = 1e-12;
-/**
- * Indices 0..n−1 ordered by (value ascending, index ascending). Task scores and differences take
- * few distinct values (k/K), so the indices are bucketed by value in one pass (keeping index order
- * within a bucket) and only the distinct values are sorted, natively: O(n + V log V).
- */
-function ascendingOrder(values) {
-    const n = values.length;
-    // Each index's bucket (numbered in order of first appearance) and the buckets' sizes: no
-    // array per bucket. Equal values often come in runs, which skip the Map.
-    const bucketOf = new Map();
-    const bucket = new Uint32Array(n);
-    const sizes = [];
-    let last = NaN;
-    let lastBucket = 0;
-    for (let i = 0; i < n; i++) {
-        const v = values[i];
-        if (v !== last) {
-            let b = bucketOf.get(v);
-            if (b === undefined) {
-                b = sizes.length;
-                bucketOf.set(v, b);
-                sizes.push(0);
-            }
-            last = v;
-            lastBucket = b;
-        }
-        bucket[i] = lastBucket;
-        sizes[lastBucket] = sizes[lastBucket] + 1;
+;// CONCATENATED MODULE: ./src/core/stats/interval-bounds.ts
+
+const NO_KINDS = { low: [], high: [], count: [] };
+/** Σ count·w(c) over the kinds, w(c) = max((lo − c)², (hi − c)²). */
+function weightSum(kinds, c) {
+    let s = 0;
+    for (let j = 0; j < kinds.count.length; j++) {
+        const count = kinds.count[j];
+        if (count > 0)
+            s += count * Math.max((kinds.low[j] - c) ** 2, (kinds.high[j] - c) ** 2);
     }
-    // Where each bucket starts in the order: its values ascending.
-    const start = new Uint32Array(sizes.length);
-    let at = 0;
-    for (const v of Float64Array.from(bucketOf.keys()).sort()) {
-        const b = bucketOf.get(v);
-        start[b] = at;
-        at += sizes[b];
-    }
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-        const b = bucket[i];
-        order[start[b]] = i;
-        start[b] = start[b] + 1;
-    }
-    return order;
+    return s;
 }
-/**
- * Exact bounds of R(S) over all subsets S of the extras, with the smallest optimising sets.
- * `baseCount` = 0 is allowed: then S = ∅ is excluded (R undefined) and the extremes are taken over
- * non-empty S; with no extras either, everything is null. With `withSets` false the sets are left
- * empty (a model's score interval needs only the bounds: at 10⁶ unresolved tasks the sets were
- * ~8 MB of garbage each).
- */
-function exactRatioBounds(baseSum, baseCount, extras, withSets = true) {
-    const n = extras.length;
-    if (baseCount === 0 && n === 0)
-        return { lower: null, upper: null, lowerSet: [], upperSet: [] };
-    const order = ascendingOrder(extras);
-    // Minimum: ascending values, join while strictly below the running mean.
-    let sum = baseSum;
-    let count = baseCount;
+/** G(c): the largest (Σ_F w(c) + W_k(c)) / (n(n − 1)) over k, by blocks of the open kinds. */
+function largestOverPrefixes(fixed, n, open, c) {
+    const m = open.count.length;
+    const w = new Float64Array(m);
+    const order = [];
+    for (let j = 0; j < m; j++) {
+        w[j] = Math.max((open.low[j] - c) ** 2, (open.high[j] - c) ** 2);
+        if (open.count[j] > 0)
+            order.push(j);
+    }
+    order.sort((x, y) => w[y] - w[x] || x - y);
+    let A = weightSum(fixed, c);
+    let best = A / (n * (n - 1));
     let k = 0;
-    while (k < n) {
-        const v = extras[order[k]];
-        if (count > 0 && !(v < sum / count - TIE_TOLERANCE))
-            break;
-        sum += v;
-        count++;
-        k++;
+    for (const j of order) {
+        const count = open.count[j];
+        const wj = w[j];
+        best = blockMaximum(best, A, wj, count, n + k);
+        A += count * wj;
+        k += count;
     }
-    const lower = sum / count;
-    const lowerSet = [];
-    if (withSets)
-        for (let j = 0; j < k; j++)
-            lowerSet.push(order[j]);
-    // Maximum: descending values; within a run of equal values, ascending index.
-    sum = baseSum;
-    count = baseCount;
-    const upperSet = [];
-    let end = n;
-    scan: while (end > 0) {
-        const groupValue = extras[order[end - 1]];
-        let start = end - 1;
-        while (start > 0 && extras[order[start - 1]] === groupValue)
-            start--;
-        for (let j = start; j < end; j++) {
-            if (count > 0 && !(groupValue > sum / count + TIE_TOLERANCE))
-                break scan;
-            sum += groupValue;
-            count++;
-            if (withSets)
-                upperSet.push(order[j]);
-        }
-        end = start;
+    return best;
+}
+/** The fixed set's size and the means of its low and high ends; null when it is empty. */
+function kindMeans(kinds) {
+    let n = 0;
+    let low = 0;
+    let high = 0;
+    for (let j = 0; j < kinds.count.length; j++) {
+        const c = kinds.count[j];
+        n += c;
+        low += c * kinds.low[j];
+        high += c * kinds.high[j];
     }
-    const upper = sum / count;
-    return { lower, upper, lowerSet, upperSet };
+    return n === 0 ? null : { n, low: low / n, high: high / n };
 }
 /**
- * The seed's bound: every one of the `extraCount` unresolved tasks joins, with the worst value
- * (`worst`) for the lower bound and the best (`best`) for the upper. Per model worst/best are
- * 0/1: [P_v/(N_v+D), (P_v+D)/(N_v+D)]; for the margin they are −1/+1. Null when nothing is counted.
+ * SE_max for a paired SE over the fixed set F and any subset of the open kinds, whichever way
+ * every interval falls; null when |F| < 2 (S = ∅ leaves the SE undefined).
  */
-function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
-    const count = baseCount + extraCount;
-    if (count === 0)
-        return { lower: null, upper: null };
-    return { lower: (baseSum + worst * extraCount) / count, upper: (baseSum + best * extraCount) / count };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/exact-sum.ts
-
-/** Below this magnitude a floating-point sum's sign is checked exactly. */
-const NEAR_ZERO = 1e-9;
-/** Σ pᵢ/kᵢ kept as integer numerators by denominator. */
-class ExactSum {
-    byDenominator = new Map();
-    /** Adds numerator/denominator (integers, denominator ≥ 1). */
-    add(numerator, denominator) {
-        if (numerator === 0)
-            return;
-        this.byDenominator.set(denominator, (this.byDenominator.get(denominator) ?? 0) + numerator);
+function intervalPairedSe(fixed, open = NO_KINDS) {
+    const means = kindMeans(fixed);
+    if (means === null || means.n < 2)
+        return null;
+    const { n } = means;
+    const at = (c) => largestOverPrefixes(fixed, n, open, c);
+    const centred = Math.max(at(means.low), at(means.high));
+    let anyOpen = false;
+    for (let j = 0; j < open.count.length; j++)
+        anyOpen ||= open.count[j] > 0;
+    if (anyOpen)
+        return Math.sqrt(centred);
+    let squares = 0;
+    for (let j = 0; j < fixed.count.length; j++) {
+        const c = fixed.count[j];
+        if (c > 0)
+            squares += c * Math.max(fixed.low[j] ** 2, fixed.high[j] ** 2);
     }
-    /** Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there). */
-    addDifference(a, b, infra) {
-        this.add(a.pass, effectiveAttempts(a, infra));
-        this.add(-b.pass, effectiveAttempts(b, infra));
-    }
-    /** The sum over the least common denominator: numerator and denominator as BigInt. */
-    fraction() {
-        const gcd = (x, y) => {
-            while (y !== 0n)
-                [x, y] = [y, x % y];
-            return x;
-        };
-        let denominator = 1n;
-        for (const [k, n] of this.byDenominator) {
-            if (n === 0)
-                continue;
-            const big = BigInt(k);
-            denominator = (denominator / gcd(denominator, big)) * big;
-        }
-        let numerator = 0n;
-        for (const [k, n] of this.byDenominator)
-            if (n !== 0)
-                numerator += BigInt(n) * (denominator / BigInt(k));
-        return { numerator, denominator };
-    }
-    /** −1, 0 or +1: the sum's exact sign. */
-    sign() {
-        const { numerator } = this.fraction();
-        return numerator === 0n ? 0 : numerator > 0n ? 1 : -1;
-    }
-    /** The sum as a number: exactly 0 when it is 0, of the exact sign otherwise. */
-    value() {
-        const { numerator, denominator } = this.fraction();
-        if (numerator === 0n)
-            return 0;
-        // Both fit a double's range (denominator ≤ lcm of the attempt counts); the quotient keeps the sign.
-        return Number(numerator) / Number(denominator);
-    }
+    const m = means.low <= 0 && means.high >= 0 ? 0 : Math.min(Math.abs(means.low), Math.abs(means.high));
+    const raw = Math.max(0, squares - n * m * m) / (n * (n - 1));
+    return Math.sqrt(Math.min(centred, raw));
 }
 /**
- * A ratio Σ d / count computed in floating point, made exact near 0: exactly 0 when the exact sum
- * is 0; the exact sum's value over `count` when the floating-point sign is wrong; else unchanged.
- * `exact` builds the exact sum (called only near 0).
+ * The conservative paired bounds over every resolution of the intervals and the open kinds:
+ * Δ_L − q_max·SE_max and Δ_H + q_max·SE_max, q_max = q(|F| − 1) (ν = n − 1 ≥ |F| − 1).
  */
-function exactNearZero(value, count, exact) {
-    if (value === null || !(Math.abs(value) <= NEAR_ZERO))
-        return value;
-    const sum = exact();
-    const sign = sum.sign();
-    if (sign === 0)
-        return 0;
-    if (Math.sign(value) === sign)
-        return value;
-    return sum.value() / count;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/margin.ts
-
-
-
-
-
-
-
-
-/**
- * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
- * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
- * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
- * and for each review revision: the counts are read once, not at each.
- */
-const pairsByCounts = new WeakMap();
-function taskPairs(columns, infra) {
-    let byBaseline = pairsByCounts.get(columns.candidate);
-    if (byBaseline === undefined) {
-        byBaseline = new WeakMap();
-        pairsByCounts.set(columns.candidate, byBaseline);
-    }
-    let byInfra = byBaseline.get(columns.baseline);
-    if (byInfra === undefined) {
-        byInfra = new Map();
-        byBaseline.set(columns.baseline, byInfra);
-    }
-    const known = byInfra.get(infra);
-    if (known !== undefined && known.d.length === columns.validity.length)
-        return known;
-    const n = columns.validity.length;
-    const d = new Float64Array(n);
-    const rerun = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-        const a = columns.candidate[i];
-        const b = columns.baseline[i];
-        const ka = effectiveAttempts(a, infra);
-        const kb = effectiveAttempts(b, infra);
-        if (a === undefined || b === undefined || ka === 0 || kb === 0) {
-            d[i] = Number.NaN;
-            rerun[i] = Number.NaN;
-            continue;
-        }
-        const ma = a.pass / ka;
-        const mb = b.pass / kb;
-        d[i] = ma - mb;
-        const va = scoreRerunVariance(ma, ka);
-        const vb = scoreRerunVariance(mb, kb);
-        rerun[i] = va === null || vb === null ? Number.NaN : va + vb;
-    }
-    const pairs = { d, rerun };
-    byInfra.set(infra, pairs);
-    return pairs;
-}
-/**
- * dₜ = m_candidate − m_baseline of every task, NaN where a model has K* = 0 (not a task of C);
- * labels do not enter. Shared, never modify it.
- */
-function taskDifferences(columns, infra) {
-    return taskPairs(columns, infra).d;
-}
-/**
- * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
- * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
- * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
- * lacks one the SEs (and so LCB/UCB) are null rather than guessed — the caller reports it.
- * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined. `columns`
- * (default: the dataset's own) may carry other labels for the same tasks.
- */
-function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
-    const validity = columns.validity;
-    const n = validity.length;
-    const infra = opts.infra;
-    const clustered = opts.margin.standard_error === "clustered";
-    const correction = opts.margin.cluster_correction;
-    const validD = new Float64Array(n);
-    // (Typed, at most one a task: pushed onto arrays, these were most of an evaluation's garbage.)
-    const validTask = new Int32Array(n);
-    const unresolvedD = new Float64Array(n);
-    let dCount = 0;
-    const unresolvedTaskIndices = [];
-    let universe = 0;
-    let broken = 0;
-    let disputed = 0;
-    let unreviewed = 0;
-    let nv = 0;
-    let validSum = 0;
-    let rerunOk = true;
-    const rerunTerms = new Float64Array(n);
-    // Clusters numbered in order of first appearance among the common tasks (g below counts them).
-    const clusterNumber = new Int32Array(columns.clusterCount).fill(-1);
-    let g = 0;
-    const clusterOfTask = new Int32Array(n).fill(-1);
-    let withoutCluster = 0;
-    const pairs = taskPairs(columns, infra);
-    for (let i = 0; i < n; i++) {
-        const label = validity[i];
-        if (label === BROKEN_CODE) {
-            broken++;
-            continue;
-        }
-        universe++;
-        const d = pairs.d[i];
-        // (NaN: not a task of C.)
-        if (d !== d)
-            continue;
-        {
-            const k = columns.cluster[i];
-            if (k < 0)
-                withoutCluster++;
-            else {
-                let c = clusterNumber[k];
-                if (c < 0) {
-                    c = g++;
-                    clusterNumber[k] = c;
-                }
-                clusterOfTask[i] = c;
-            }
-        }
-        if (label === VALID_CODE) {
-            validD[nv] = d;
-            validTask[nv] = i;
-            validSum += d;
-            const rerun = pairs.rerun[i];
-            if (rerun !== rerun)
-                rerunOk = false;
-            else
-                rerunTerms[nv] = rerun;
-            nv++;
-        }
-        else {
-            if (label === DISPUTED_CODE)
-                disputed++;
-            else
-                unreviewed++;
-            unresolvedD[dCount++] = d;
-            unresolvedTaskIndices.push(i);
-        }
-    }
-    const uD = unresolvedD.slice(0, dCount);
-    const vD = validD.subarray(0, nv);
-    let marginLower;
-    let marginUpper;
-    let lowerSet;
-    let upperSet;
-    // Values of the tasks of S_L / S_H as they enter the SE (pessimistic: replaced by ∓1).
-    let lowerValues;
-    let upperValues;
-    if (opts.margin.validity_bound === "exact") {
-        const bounds = exactRatioBounds(validSum, nv, uD);
-        marginLower = bounds.lower;
-        marginUpper = bounds.upper;
-        lowerSet = bounds.lowerSet;
-        upperSet = bounds.upperSet;
-        lowerValues = Float64Array.from(lowerSet, (j) => uD[j]);
-        upperValues = Float64Array.from(upperSet, (j) => uD[j]);
-    }
-    else {
-        const bounds = pessimisticBounds(validSum, nv, dCount, -1, 1);
-        marginLower = bounds.lower;
-        marginUpper = bounds.upper;
-        const all = Array.from({ length: dCount }, (_, j) => j);
-        lowerSet = all;
-        upperSet = all;
-        lowerValues = new Float64Array(dCount).fill(-1);
-        upperValues = new Float64Array(dCount).fill(1);
-    }
-    // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
-    const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
-    const pessimistic = opts.margin.validity_bound === "pessimistic";
-    marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
-    marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
-    const concat = (extra) => {
-        const out = new Float64Array(nv + extra.length);
-        out.set(vD, 0);
-        out.set(extra, nv);
-        return out;
+function intervalPairedBounds(fixed, open, marginLower, marginUpper, quantile) {
+    const se = intervalPairedSe(fixed, open);
+    if (se === null)
+        return null;
+    const nu = (kindMeans(fixed)?.n ?? 0) - 1;
+    const q = quantile(nu);
+    return {
+        lower: { value: marginLower - q * se, se, nu, q },
+        upper: { value: marginUpper + q * se, se, nu, q },
     };
-    const clustersOf = (set) => {
-        const out = new Int32Array(nv + set.length);
+}
+/**
+ * The SE bound of one fixed set of interval tasks (no open task), clustered: its residual sums
+ * bounded by the low and high ends about μ between the means of its low and its high ends; the
+ * denominators and ν are the set's own. null when fewer than 2 clusters have tasks.
+ */
+function intervalClusteredSe(set, correction, quantile) {
+    let n = 0;
+    let low = 0;
+    let high = 0;
+    for (let g = 0; g < set.clusterCount; g++) {
+        n += set.size[g];
+        low += set.sumLow[g];
+        high += set.sumHigh[g];
+    }
+    if (n === 0)
+        return null;
+    const r = conservativeClusteredBounds({ n, sum: low, sumSq: 0 }, {
+        validSize: set.size,
+        validSum: set.sumLow,
+        validSumHigh: set.sumHigh,
+        openCluster: [],
+        openValue: [],
+        openCount: [],
+        clusterCount: set.clusterCount,
+    }, low / n, high / n, correction, quantile);
+    return r === null ? null : { se: r.lower.se, nu: r.lower.nu, low: low / n, high: high / n };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/standard-error.ts
+/**
+ * Standard errors of a mean margin over a set of tasks (SPEC §3, "run variance").
+ * Each function takes the per-task values dₜ of the set it is used on.
+ */
+/** Arithmetic mean; callers guarantee n ≥ 1. */
+function mean(values) {
+    let s = 0;
+    for (let i = 0; i < values.length; i++)
+        s += values[i];
+    return s / values.length;
+}
+/**
+ * Paired SE (Miller 2024, eq. 7): sqrt( Σ (dₜ − d̄)² / (n (n − 1)) ), two-pass for accuracy.
+ * null when n < 2. Its degrees of freedom are n − 1.
+ */
+function pairedStandardError(values) {
+    const n = values.length;
+    if (n < 2)
+        return null;
+    const m = mean(values);
+    let ss = 0;
+    for (let i = 0; i < n; i++) {
+        const e = values[i] - m;
+        ss += e * e;
+    }
+    return Math.sqrt(ss / (n * (n - 1)));
+}
+/**
+ * The clustered SE and its degrees of freedom from per-cluster sizes n_g and residual sums
+ * S_g = Σ_{t∈g} (dₜ − d̄) (SPEC §3 revision 2), over the clusters with n_g > 0 (`count` entries of
+ * the arrays are read; empty ones are skipped). n = Σ n_g.
+ *
+ * CR2 (Bell & McCaffrey 2002) for the intercept-only model: the hat matrix is J/n, so the block
+ * (I − H_gg)^(−1/2) scales a cluster's residual sum by (1 − n_g/n)^(−1/2) and
+ *     SE² = Σ_g S_g² / (n (n − n_g)).
+ * Its Satterthwaite degrees of freedom under a working identity covariance are
+ * ν = (Σ_g Q_gg)² / Σ_g Σ_h Q_gh² with Q_gh = a_g a_h (δ_gh n_g − n_g n_h / n),
+ * a_g = (1/n)(1 − n_g/n)^(−1/2); here Q_gg = n_g/n² (so the trace is 1/n) and, off the diagonal,
+ * Q_gh² = w_g w_h / n⁴ with w_g = n_g² / (n − n_g), which gives
+ *     ν = n² / ( Σ_g n_g² + (Σ_g w_g)² − Σ_g w_g² ).
+ * Q is positive semi-definite of rank G − 1, so 1 ≤ ν ≤ G − 1.
+ * CR1: SE = (1/n) sqrt( G/(G−1) · Σ_g S_g² ), ν = G − 1.
+ * With G < 2 (or every task in one cluster) both are null.
+ */
+function clusteredFromSums(n, sizes, residualSums, count, correction) {
+    let g = 0;
+    let ss = 0;
+    let sumW = 0;
+    let sumW2 = 0;
+    let sumN2 = 0;
+    for (let c = 0; c < count; c++) {
+        const ng = sizes[c];
+        if (ng <= 0)
+            continue;
+        g++;
+        const s = residualSums[c];
+        if (correction === "cr1") {
+            ss += s * s;
+            continue;
+        }
+        const rest = n - ng;
+        if (rest <= 0)
+            continue; // one cluster holds everything: G = 1 below
+        ss += (s * s) / rest;
+        const w = (ng * ng) / rest;
+        sumW += w;
+        sumW2 += w * w;
+        sumN2 += ng * ng;
+    }
+    if (g < 2)
+        return { se: null, nu: null, clusters: g };
+    if (correction === "cr1")
+        return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1, clusters: g };
+    const crossW = sumW * sumW - sumW2;
+    const nu = (n * n) / (sumN2 + Math.max(0, crossW));
+    // Rounding can only move ν by ulps; keep it inside [1, G − 1], where it provably lies.
+    return { se: Math.sqrt(ss / n), nu: Math.min(g - 1, Math.max(1, nu)), clusters: g };
+}
+/**
+ * Cluster-robust SE (CR2 by default, or CR1) and its degrees of freedom over `values`, with
+ * `clusterOf[i]` the cluster of values[i] as an integer in [0, clusterCount). With every task in
+ * its own cluster (G = n) both equal the paired SE exactly, and CR2's ν is n − 1.
+ */
+function clusteredStandardError(values, clusterOf, clusterCount, correction = "cr2") {
+    const n = values.length;
+    if (clusterOf.length !== n)
+        throw new RangeError("clusteredStandardError: values and clusterOf differ in length");
+    if (n === 0)
+        return { se: null, nu: null, clusters: 0, largestShare: null };
+    const m = mean(values);
+    const sums = new Float64Array(clusterCount);
+    const sizes = new Float64Array(clusterCount);
+    for (let i = 0; i < n; i++) {
+        const c = clusterOf[i];
+        sizes[c] = sizes[c] + 1;
+        sums[c] = sums[c] + (values[i] - m);
+    }
+    let largest = 0;
+    for (let c = 0; c < clusterCount; c++)
+        largest = Math.max(largest, sizes[c]);
+    const r = clusteredFromSums(n, sizes, sums, clusterCount, correction);
+    return { ...r, largestShare: largest / n };
+}
+/**
+ * Re-run-only SE: sqrt( Σₜ (s²_A,t/K_A,t + s²_B,t/K_B,t) ) / n, given each task's term
+ * s²_A/K_A + s²_B/K_B (see scoreRerunVariance). null when n = 0; the caller decides that every
+ * task has ≥ 2 attempts for both models.
+ */
+function rerunStandardError(taskTerms) {
+    const n = taskTerms.length;
+    if (n === 0)
+        return null;
+    let s = 0;
+    for (let i = 0; i < n; i++)
+        s += taskTerms[i];
+    return Math.sqrt(s) / n;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/run-variance.ts
+
+
+/** The tasks of V, then those of U at the given positions: their values and cluster numbers. */
+class SetBuilder {
+    sets;
+    constructor(sets) {
+        this.sets = sets;
+    }
+    values(valid, extra) {
+        const out = new Float64Array(valid.length + extra.length);
+        out.set(valid, 0);
+        out.set(extra, valid.length);
+        return out;
+    }
+    clusters(open) {
+        const { nv, validTask, clusterOfTask, openTask } = this.sets;
+        const out = new Int32Array(nv + open.length);
         for (let j = 0; j < nv; j++)
             out[j] = clusterOfTask[validTask[j]];
-        for (let j = 0; j < set.length; j++) {
-            out[nv + j] = clusterOfTask[unresolvedTaskIndices[set[j]]];
+        for (let j = 0; j < open.length; j++) {
+            out[nv + j] = clusterOfTask[openTask[open[j]]];
         }
         return out;
-    };
-    const everyClustered = withoutCluster === 0 && nv + dCount > 0;
-    const sePairedValid = pairedStandardError(vD);
-    const cr2Valid = everyClustered ? clusteredStandardError(vD, clustersOf([]), g, "cr2") : null;
-    let seValid;
-    let seLower;
-    let seUpper;
-    let nuValid;
-    let nuLower;
-    let nuUpper;
-    let clusters = null;
-    let largestClusterShare = null;
-    if (!clustered) {
-        const lowerAll = concat(lowerValues);
-        const upperAll = concat(upperValues);
-        seValid = sePairedValid;
-        seLower = pairedStandardError(lowerAll);
-        seUpper = pairedStandardError(upperAll);
-        nuValid = seValid === null ? null : nv - 1;
-        nuLower = seLower === null ? null : lowerAll.length - 1;
-        nuUpper = seUpper === null ? null : upperAll.length - 1;
     }
-    else if (everyClustered) {
+    /** V's tasks as interval kinds, one a task. */
+    validKinds() {
+        const { validLow, validHigh } = this.sets;
+        return { low: validLow, high: validHigh, count: new Float64Array(validLow.length).fill(1) };
+    }
+    /** V with every task of U at `value` (the pessimistic set), by cluster: sizes and the sums of both ends. */
+    clusteredSet(value) {
+        const { nv, validLow, validHigh, clusters } = this.sets;
+        const size = new Float64Array(clusters);
+        const sumLow = new Float64Array(clusters);
+        const sumHigh = new Float64Array(clusters);
+        const add = (c, lo, hi) => {
+            size[c] = size[c] + 1;
+            sumLow[c] = sumLow[c] + lo;
+            sumHigh[c] = sumHigh[c] + hi;
+        };
+        const vc = this.clusters([]);
+        for (let j = 0; j < nv; j++)
+            add(vc[j], validLow[j], validHigh[j]);
+        if (value !== null) {
+            const uc = this.clusters(Array.from(this.sets.openTask, (_, j) => j)).subarray(nv);
+            for (const c of uc)
+                add(c, value, value);
+        }
+        return { size, sumLow, sumHigh };
+    }
+}
+/** The CR2 (or CR1) SE on V ∪ (U at `value`) bounded over V's lost results, as clusteredStandardError reports it. */
+function intervalClustered(b, clusters, value, correction, quantile) {
+    const set = b.clusteredSet(value);
+    let n = 0;
+    let largest = 0;
+    let g = 0;
+    for (const s of set.size) {
+        n += s;
+        largest = Math.max(largest, s);
+        if (s > 0)
+            g++;
+    }
+    const r = intervalClusteredSe({ ...set, clusterCount: clusters }, correction, quantile);
+    return { se: r?.se ?? null, nu: r?.nu ?? null, clusters: g, largestShare: n > 0 ? largest / n : null };
+}
+function runVariance(sets, mb, margin, quantile) {
+    const { nv, validLow } = sets;
+    const D = sets.openTask.length;
+    const b = new SetBuilder(sets);
+    const lostValid = sets.validLost > 0;
+    // At S_L / S_H with every d a point (exact validity bound), or at U whole at ∓1 (pessimistic).
+    const pessimistic = margin.validity_bound === "pessimistic";
+    const pointSets = pessimistic ? !lostValid : sets.validLost + sets.openLost === 0;
+    const paired = (values) => lostValid ? intervalPairedSe(b.validKinds()) : pairedStandardError(values);
+    const everyClustered = sets.withoutCluster === 0 && nv + D > 0;
+    const sePairedValid = paired(validLow);
+    const cr2Valid = !everyClustered
+        ? null
+        : lostValid
+            ? intervalClustered(b, sets.clusters, null, "cr2", quantile)
+            : clusteredStandardError(validLow, b.clusters([]), sets.clusters, "cr2");
+    const rerun = sets.rerun === null ? null : rerunStandardError(sets.rerun);
+    const common = { sePairedValid, seCr2Valid: cr2Valid?.se ?? null, seRerun: rerun };
+    const pessimisticSe = (value) => {
+        if (!pessimistic || pointSets)
+            return { se: null, nu: null };
+        if (margin.standard_error === "paired") {
+            const se = intervalPairedSe({
+                low: [...sets.validLow, value],
+                high: [...sets.validHigh, value],
+                count: [...new Float64Array(nv).fill(1), D],
+            });
+            return { se, nu: se === null ? null : nv + D - 1 };
+        }
+        const r = intervalClustered(b, sets.clusters, value, margin.cluster_correction, quantile);
+        return { se: r.se, nu: r.nu };
+    };
+    if (margin.standard_error !== "clustered") {
+        const lowerAll = b.values(validLow, mb.lowerValues);
+        const upperAll = b.values(sets.validHigh, mb.upperValues);
+        const lo = pointSets ? { se: pairedStandardError(lowerAll), nu: lowerAll.length - 1 } : pessimisticSe(-1);
+        const hi = pointSets ? { se: pairedStandardError(upperAll), nu: upperAll.length - 1 } : pessimisticSe(1);
+        return {
+            ...common,
+            seValid: sePairedValid,
+            nuValid: sePairedValid === null ? null : nv - 1,
+            seLower: lo.se,
+            nuLower: lo.se === null ? null : lo.nu,
+            seUpper: hi.se,
+            nuUpper: hi.se === null ? null : hi.nu,
+            clusters: null,
+            largestClusterShare: null,
+        };
+    }
+    if (everyClustered) {
+        const correction = margin.cluster_correction;
         const v = correction === "cr2" && cr2Valid !== null
             ? cr2Valid
-            : clusteredStandardError(vD, clustersOf([]), g, correction);
-        const lo = clusteredStandardError(concat(lowerValues), clustersOf(lowerSet), g, correction);
-        const hi = clusteredStandardError(concat(upperValues), clustersOf(upperSet), g, correction);
-        clusters = v.clusters;
-        largestClusterShare = v.largestShare;
-        seValid = v.se;
-        seLower = lo.se;
-        seUpper = hi.se;
-        nuValid = v.nu;
-        nuLower = lo.nu;
-        nuUpper = hi.nu;
+            : lostValid
+                ? intervalClustered(b, sets.clusters, null, correction, quantile)
+                : clusteredStandardError(validLow, b.clusters([]), sets.clusters, correction);
+        const at = (values, valid, set) => clusteredStandardError(b.values(valid, values), b.clusters(set), sets.clusters, correction);
+        const lo = pointSets ? at(mb.lowerValues, validLow, mb.lowerSet) : pessimisticSe(-1);
+        const hi = pointSets ? at(mb.upperValues, sets.validHigh, mb.upperSet) : pessimisticSe(1);
+        return {
+            ...common,
+            seValid: v.se,
+            nuValid: v.nu,
+            seLower: lo.se,
+            nuLower: lo.nu,
+            seUpper: hi.se,
+            nuUpper: hi.nu,
+            clusters: v.clusters,
+            largestClusterShare: v.largestShare,
+        };
     }
-    else {
-        const seen = new Set();
-        for (let j = 0; j < nv; j++) {
-            const c = clusterOfTask[validTask[j]];
-            if (c >= 0)
-                seen.add(c);
-        }
-        clusters = seen.size;
-        seValid = seLower = seUpper = null;
-        nuValid = nuLower = nuUpper = null;
+    const seen = new Set();
+    for (let j = 0; j < nv; j++) {
+        const c = sets.clusterOfTask[sets.validTask[j]];
+        if (c >= 0)
+            seen.add(c);
     }
-    const seRerun = rerunOk && nv > 0 ? rerunStandardError(rerunTerms.subarray(0, nv)) : null;
-    const confidence = opts.margin.confidence;
-    const z = normalQuantile(confidence);
-    const kind = opts.margin.quantile;
-    const quantileOf = quantileFunction(opts.margin);
-    const q = (nu) => (nu === null ? null : quantileOf(nu));
-    const qValid = q(nuValid);
-    const qLower = q(nuLower);
-    const qUpper = q(nuUpper);
-    const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
-    let lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
-        ? marginLower - qLower * seLower
-        : null;
-    let ucb = margin !== null && marginUpper !== null && seUpper !== null && qUpper !== null
-        ? marginUpper + qUpper * seUpper
-        : null;
-    let lcbKind = opts.margin.validity_bound === "pessimistic" ? "pessimistic" : null;
-    let ucbKind = lcbKind;
-    let lcbSet = null;
-    let ucbSet = null;
-    let marginAtLcb = lcb === null ? null : marginLower;
-    let marginAtUcb = ucb === null ? null : marginUpper;
-    let lower = null;
-    let upper = null;
-    if (opts.margin.validity_bound === "exact" &&
-        margin !== null &&
-        marginLower !== null &&
-        marginUpper !== null &&
-        seValid !== null) {
-        // The bound over every resolution (SPEC §3 revision 2).
-        let validSq = 0;
-        for (let j = 0; j < nv; j++)
-            validSq += vD[j] ** 2;
-        const sums = { n: nv, sum: validSum, sumSq: validSq };
-        const single = uD.every((x) => x === -1 || x === 0 || x === 1);
-        const exact = !clustered && single
-            ? exactUnionBounds(sums, {
-                minus: uD.filter((x) => x === -1).length,
-                zero: uD.filter((x) => x === 0).length,
-                plus: uD.filter((x) => x === 1).length,
-            }, quantileOf)
-            : null;
-        let kind = "exact";
-        if (exact !== null) {
-            lower = exact.lower;
-            upper = exact.upper;
-            lcbSet = attainingSet(uD, exact.lower);
-            ucbSet = attainingSet(uD, exact.upper);
-            // Δ(S) = (Σ_V d + Σ_S d)/(N_v + |S|), single-attempt d ∈ {−1, 0, +1}.
-            const at = (b) => (validSum + b.plus - b.minus) / (nv + b.minus + b.zero + b.plus);
-            marginAtLcb = at(exact.lower);
-            marginAtUcb = at(exact.upper);
-        }
-        else {
-            kind = "conservative";
-            const [uValues, uCounts] = valueCounts(uD);
-            const r = clustered
-                ? conservativeClusteredBounds(sums, clusterSums(vD, clustersOf([]), uD, clustersOf(Array.from(uD, (_, j) => j)).subarray(nv), g), marginLower, marginUpper, correction, quantileOf)
-                : conservativePairedBounds(sums, uValues, uCounts, marginLower, marginUpper, quantileOf);
-            lower = r?.lower ?? null;
-            upper = r?.upper ?? null;
-            marginAtLcb = marginLower;
-            marginAtUcb = marginUpper;
-        }
-        lcb = lower?.value ?? null;
-        ucb = upper?.value ?? null;
-        seLower = lower?.se ?? null;
-        seUpper = upper?.se ?? null;
-        nuLower = lower?.nu ?? null;
-        nuUpper = upper?.nu ?? null;
-        lcbKind = lower === null ? null : kind;
-        ucbKind = upper === null ? null : kind;
-    }
-    else if (opts.margin.validity_bound === "exact") {
-        // No SE on V: the resolution that breaks every open task has no bound, so none holds at all.
-        lcb = ucb = null;
-    }
-    const qLowerOut = lower !== null ? lower.q : opts.margin.validity_bound === "exact" ? null : qLower;
-    const qUpperOut = upper !== null ? upper.q : opts.margin.validity_bound === "exact" ? null : qUpper;
-    if (lcb === null)
-        lcbKind = marginAtLcb = null;
-    if (ucb === null)
-        ucbKind = marginAtUcb = null;
     return {
-        universeTasks: universe,
-        brokenTasks: broken,
-        commonTasks: nv + dCount,
-        commonValidTasks: nv,
-        unresolvedTasks: dCount,
-        disputedTasks: disputed,
-        unreviewedTasks: unreviewed,
-        disputedFraction: nv + dCount > 0 ? dCount / (nv + dCount) : null,
-        margin,
-        marginLower,
-        marginUpper,
-        validitySensitivity: margin !== null && marginLower !== null ? margin - marginLower : null,
-        validitySensitivityUpside: margin !== null && marginUpper !== null ? marginUpper - margin : null,
-        seValid,
-        seLower,
-        seUpper,
-        seRerun,
-        nuValid,
-        nuLower,
-        nuUpper,
-        quantile: kind,
-        qValid,
-        qLower: qLowerOut,
-        qUpper: qUpperOut,
-        clusters,
-        largestClusterShare,
-        tasksWithoutCluster: clustered ? withoutCluster : 0,
-        sePairedValid,
-        seCr2Valid: cr2Valid?.se ?? null,
-        z,
-        lcb,
-        ucb,
-        marginAtLcb,
-        marginAtUcb,
-        lcbKind,
-        ucbKind,
-        lcbSet,
-        ucbSet,
-        unresolvedTaskIndices,
-        unresolvedD: uD,
-        lowerSet,
-        upperSet,
+        ...common,
+        seValid: null,
+        nuValid: null,
+        seLower: null,
+        nuLower: null,
+        seUpper: null,
+        nuUpper: null,
+        clusters: seen.size,
+        largestClusterShare: null,
     };
 }
-/**
- * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
- * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
- */
-function exactFigures(columns, infra, valid, unresolved) {
+
+;// CONCATENATED MODULE: ./src/core/stats/resolution-bounds.ts
+
+
+
+/** The bound over every resolution: the exact search where it applies, else the conservative bound. */
+function overEveryResolution(sets, mb, margin, quantile) {
+    const { nv, validLow, openLow, openHigh } = sets;
+    const clustered = margin.standard_error === "clustered";
+    let sumSq = 0;
+    for (let j = 0; j < nv; j++)
+        sumSq += validLow[j] ** 2;
+    const sums = { n: nv, sum: sets.validSumLow, sumSq };
+    const points = sets.validLost + sets.openLost === 0;
+    const single = openLow.every((x) => x === -1 || x === 0 || x === 1);
+    if (!clustered && points && single) {
+        const count = (v) => openLow.filter((x) => x === v).length;
+        const e = exactUnionBounds(sums, { minus: count(-1), zero: count(0), plus: count(1) }, quantile);
+        if (e !== null)
+            return { kind: "exact", bounds: e, exact: true };
+    }
+    const b = new SetBuilder(sets);
+    let bounds;
+    if (clustered) {
+        const all = Array.from(openLow, (_, j) => j);
+        const vc = b.clusters([]);
+        const g = sets.clusters;
+        const size = new Float64Array(g);
+        const sumLow = new Float64Array(g);
+        const sumHigh = new Float64Array(g);
+        for (let j = 0; j < nv; j++) {
+            const c = vc[j];
+            size[c] = size[c] + 1;
+            sumLow[c] = sumLow[c] + validLow[j];
+            sumHigh[c] = sumHigh[c] + sets.validHigh[j];
+        }
+        bounds = conservativeClusteredBounds(sums, {
+            validSize: size,
+            validSum: sumLow,
+            validSumHigh: sumHigh,
+            openCluster: b.clusters(all).subarray(nv),
+            openValue: openLow,
+            openHigh,
+            openCount: new Float64Array(openLow.length).fill(1),
+            clusterCount: g,
+        }, mb.marginLower, mb.marginUpper, margin.cluster_correction, quantile);
+    }
+    else if (points) {
+        const [values, counts] = valueCounts(openLow);
+        bounds = conservativePairedBounds(sums, values, counts, mb.marginLower, mb.marginUpper, quantile);
+    }
+    else {
+        const open = { low: openLow, high: openHigh, count: new Float64Array(openLow.length).fill(1) };
+        bounds = intervalPairedBounds(b.validKinds(), open, mb.marginLower, mb.marginUpper, quantile);
+    }
+    return { kind: "conservative", bounds, exact: false };
+}
+function resolutionBounds(sets, mb, rv, margin, quantile) {
+    const q = (nu) => (nu === null ? null : quantile(nu));
+    const exactKind = margin.validity_bound === "exact";
+    const anchored = sets.nv > 0;
+    const { marginLower, marginUpper } = mb;
+    if (!exactKind) {
+        // The seed's pessimistic resolution: U whole at ∓1, the SE at that set.
+        const qLower = q(rv.nuLower);
+        const qUpper = q(rv.nuUpper);
+        const lcb = anchored && marginLower !== null && rv.seLower !== null && qLower !== null
+            ? marginLower - qLower * rv.seLower
+            : null;
+        const ucb = anchored && marginUpper !== null && rv.seUpper !== null && qUpper !== null
+            ? marginUpper + qUpper * rv.seUpper
+            : null;
+        return {
+            lcb,
+            ucb,
+            lcbKind: lcb === null ? null : "pessimistic",
+            ucbKind: ucb === null ? null : "pessimistic",
+            lcbSet: null,
+            ucbSet: null,
+            marginAtLcb: lcb === null ? null : marginLower,
+            marginAtUcb: ucb === null ? null : marginUpper,
+            seLower: rv.seLower,
+            seUpper: rv.seUpper,
+            nuLower: rv.nuLower,
+            nuUpper: rv.nuUpper,
+            qLower,
+            qUpper,
+        };
+    }
+    const none = {
+        lcb: null,
+        ucb: null,
+        lcbKind: null,
+        ucbKind: null,
+        lcbSet: null,
+        ucbSet: null,
+        marginAtLcb: null,
+        marginAtUcb: null,
+        // No SE on V: the resolution that breaks every open task has no bound, so none holds at all.
+        seLower: rv.seLower,
+        seUpper: rv.seUpper,
+        nuLower: rv.nuLower,
+        nuUpper: rv.nuUpper,
+        qLower: null,
+        qUpper: null,
+    };
+    if (!anchored || marginLower === null || marginUpper === null || rv.seValid === null)
+        return none;
+    const r = overEveryResolution(sets, { marginLower, marginUpper }, margin, quantile);
+    const lower = r.bounds?.lower ?? null;
+    const upper = r.bounds?.upper ?? null;
+    let marginAtLcb = marginLower;
+    let marginAtUcb = marginUpper;
+    let lcbSet = null;
+    let ucbSet = null;
+    if (r.exact && lower !== null && upper !== null) {
+        const e = r.bounds;
+        lcbSet = attainingSet(sets.openLow, e.lower);
+        ucbSet = attainingSet(sets.openLow, e.upper);
+        // Δ(S) = (Σ_V d + Σ_S d)/(N_v + |S|), single-attempt d ∈ {−1, 0, +1}.
+        const at = (x) => (sets.validSumLow + x.plus - x.minus) / (sets.nv + x.minus + x.zero + x.plus);
+        marginAtLcb = at(e.lower);
+        marginAtUcb = at(e.upper);
+    }
     return {
-        ratio: (value, open, extra) => exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
-            const s = new ExactSum();
-            const add = (i) => {
-                s.addDifference(columns.candidate[i], columns.baseline[i], infra);
-            };
-            for (const i of valid)
-                add(i);
-            for (const j of open)
-                add(unresolved[j]);
-            s.add(extra, 1);
-            return s;
-        }),
+        lcb: lower?.value ?? null,
+        ucb: upper?.value ?? null,
+        lcbKind: lower === null ? null : r.kind,
+        ucbKind: upper === null ? null : r.kind,
+        lcbSet,
+        ucbSet,
+        marginAtLcb: lower === null ? null : marginAtLcb,
+        marginAtUcb: upper === null ? null : marginAtUcb,
+        seLower: lower?.se ?? null,
+        seUpper: upper?.se ?? null,
+        nuLower: lower?.nu ?? null,
+        nuUpper: upper?.nu ?? null,
+        qLower: lower?.q ?? null,
+        qUpper: upper?.q ?? null,
     };
 }
 /** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
@@ -65284,22 +65530,154 @@ function valueCounts(uD) {
         m.set(x, (m.get(x) ?? 0) + 1);
     return [Float64Array.from(m.keys()), Float64Array.from(m.values())];
 }
-/** Per-cluster sums of V and the (cluster, value) kinds of U, for the conservative clustered bound. */
-function clusterSums(vD, vc, uD, uc, g) {
-    const validSize = new Float64Array(g);
-    const validSum = new Float64Array(g);
-    for (let j = 0; j < vD.length; j++) {
-        const c = vc[j];
-        validSize[c] = validSize[c] + 1;
-        validSum[c] = validSum[c] + vD[j];
+
+;// CONCATENATED MODULE: ./src/core/stats/task-intervals.ts
+
+/**
+ * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
+ * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
+ * by mode. evaluate() analyses the dataset, fragility's verification and each review revision:
+ * the counts are read once, not at each.
+ */
+const intervalsByCounts = new WeakMap();
+function computeIntervals(columns, infra) {
+    const n = columns.validity.length;
+    const low = new Float64Array(n);
+    let high = low;
+    const rerun = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+        const a = columns.candidate[i];
+        const b = columns.baseline[i];
+        const ka = effectiveAttempts(a, infra);
+        const kb = effectiveAttempts(b, infra);
+        if (a === undefined || b === undefined || ka === 0 || kb === 0) {
+            low[i] = Number.NaN;
+            if (high !== low)
+                high[i] = Number.NaN;
+            rerun[i] = Number.NaN;
+            continue;
+        }
+        const la = lostResults(a, infra);
+        const lb = lostResults(b, infra);
+        // Each score lies in [pass / K*, (pass + lost) / K*] (a point when nothing is lost).
+        const aLow = a.pass / ka;
+        const bLow = b.pass / kb;
+        const bHigh = lb === 0 ? bLow : (b.pass + lb) / kb;
+        low[i] = aLow - bHigh;
+        // The first interval: from here on the two ends are kept apart.
+        if (high === low && la + lb > 0)
+            high = low.slice();
+        if (high !== low)
+            high[i] = (la === 0 ? aLow : (a.pass + la) / ka) - bLow;
+        const va = scoreRerunVariance(aLow, ka);
+        const vb = scoreRerunVariance(bLow, kb);
+        rerun[i] = va === null || vb === null || la + lb > 0 ? Number.NaN : va + vb;
     }
+    return { low, high, rerun };
+}
+/** The d interval of every task (labels do not enter). Shared: never modify it. */
+function taskIntervals(columns, infra) {
+    let byBaseline = intervalsByCounts.get(columns.candidate);
+    if (byBaseline === undefined) {
+        byBaseline = new WeakMap();
+        intervalsByCounts.set(columns.candidate, byBaseline);
+    }
+    let byMode = byBaseline.get(columns.baseline);
+    if (byMode === undefined) {
+        byMode = new Map();
+        byBaseline.set(columns.baseline, byMode);
+    }
+    const known = byMode.get(infra);
+    if (known !== undefined && known.low.length === columns.validity.length)
+        return known;
+    const intervals = computeIntervals(columns, infra);
+    byMode.set(infra, intervals);
+    return intervals;
+}
+/**
+ * dₜ = m_candidate − m_baseline of every task under a mode whose scores are points, NaN where a
+ * model has K* = 0 (not a task of C); labels do not enter. Shared, never modify it.
+ */
+function taskDifferences(columns, infra) {
+    return taskIntervals(columns, infra).low;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/margin.ts
+
+
+
+
+
+
+
+
+
+/**
+ * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
+ * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
+ * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
+ * lacks one the SEs (and so LCB/UCB) are null rather than guessed — the caller reports it.
+ * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined. `columns`
+ * (default: the dataset's own) may carry other labels for the same tasks.
+ */
+function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
+    const settings = opts.margin;
+    const sets = comparisonSets(columns, taskIntervals(columns, opts.infra));
+    const mb = marginBounds(sets, columns, opts.infra, settings.validity_bound);
+    const quantile = quantileFunction(settings);
+    const rv = runVariance(sets, mb, settings, quantile);
+    const rb = resolutionBounds(sets, mb, rv, settings, quantile);
+    const { nv } = sets;
+    const D = sets.openTask.length;
+    const { margin, marginLower, marginUpper } = mb;
     return {
-        validSize,
-        validSum,
-        openCluster: uc,
-        openValue: uD,
-        openCount: new Float64Array(uD.length).fill(1),
-        clusterCount: g,
+        universeTasks: sets.universe,
+        brokenTasks: sets.broken,
+        commonTasks: nv + D,
+        commonValidTasks: nv,
+        unresolvedTasks: D,
+        disputedTasks: sets.disputed,
+        unreviewedTasks: sets.unreviewed,
+        disputedFraction: nv + D > 0 ? D / (nv + D) : null,
+        margin,
+        observedLow: mb.observedLow,
+        observedHigh: mb.observedHigh,
+        lostValidTasks: sets.validLost,
+        lostOpenTasks: sets.openLost,
+        marginLower,
+        marginUpper,
+        validitySensitivity: margin !== null && marginLower !== null ? margin - marginLower : null,
+        validitySensitivityUpside: margin !== null && marginUpper !== null ? marginUpper - margin : null,
+        seValid: rv.seValid,
+        seLower: rb.seLower,
+        seUpper: rb.seUpper,
+        seRerun: rv.seRerun,
+        nuValid: rv.nuValid,
+        nuLower: rb.nuLower,
+        nuUpper: rb.nuUpper,
+        quantile: settings.quantile,
+        qValid: rv.nuValid === null ? null : quantile(rv.nuValid),
+        qLower: rb.qLower,
+        qUpper: rb.qUpper,
+        clusters: rv.clusters,
+        largestClusterShare: rv.largestClusterShare,
+        tasksWithoutCluster: settings.standard_error === "clustered" ? sets.withoutCluster : 0,
+        sePairedValid: rv.sePairedValid,
+        seCr2Valid: rv.seCr2Valid,
+        z: normalQuantile(settings.confidence),
+        lcb: rb.lcb,
+        ucb: rb.ucb,
+        marginAtLcb: rb.marginAtLcb,
+        marginAtUcb: rb.marginAtUcb,
+        lcbKind: rb.lcbKind,
+        ucbKind: rb.ucbKind,
+        lcbSet: rb.lcbSet,
+        ucbSet: rb.ucbSet,
+        unresolvedTaskIndices: sets.openTask,
+        unresolvedLow: sets.openLow,
+        unresolvedHigh: sets.openHigh,
+        lowerSet: mb.lowerSet,
+        upperSet: mb.upperSet,
     };
 }
 
@@ -65364,6 +65742,8 @@ function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
             lcb: x.lcb,
             ucb: x.ucb,
             margin: x.margin,
+            orderMargin: x.margin ??
+                (x.observedLow === null || x.observedHigh === null ? null : (x.observedLow + x.observedHigh) / 2),
             marginLower: x.marginLower,
             marginUpper: x.marginUpper,
             se: x.seValid,
@@ -65393,7 +65773,7 @@ function scoreOrder(models, bounds) {
     const k = models.length;
     return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
         const x = bounds[pairIndex(k, i, j)];
-        const margin = x?.margin ?? null;
+        const margin = x?.orderMargin ?? null;
         if (margin !== null && margin !== 0) {
             // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
             const firstAbove = margin > 0;
@@ -65412,20 +65792,26 @@ function scoreOrder(models, bounds) {
 /**
  * Scores from the valid tasks' sum and count and the unresolved tasks' scores:
  * valid-only Σ_V m / N_v, all-attempted (Σ_V m + Σ_U m)/(N_v + D), the exact interval (sort and
- * scan, SPEC §2) and the pessimistic one [Σ_V m/(N_v+D), (Σ_V m + D)/(N_v+D)].
+ * scan, SPEC §2) and the pessimistic one [Σ_V m/(N_v+D), (Σ_V m + D)/(N_v+D)]. With `high`
+ * (some scores are intervals: these are the low ends) the intervals take the low ends for the
+ * minimum and the high ends for the maximum, and a score averaging an interval is null.
  */
-function scoreFigures(validSum, validCount, unresolved) {
+function scoreFigures(validSum, validCount, unresolved, high) {
     const d = unresolved.length;
     let uSum = 0;
     for (let i = 0; i < d; i++)
         uSum += unresolved[i];
-    const exact = exactRatioBounds(validSum, validCount, unresolved, false);
+    const low = exactRatioBounds(validSum, validCount, unresolved, false);
+    const exact = high === undefined ? low : exactRatioBounds(high.validSum, validCount, high.unresolved, false);
     const pess = pessimisticBounds(validSum, validCount, d, 0, 1);
+    const pessHigh = high === undefined ? pess : pessimisticBounds(high.validSum, validCount, d, 0, 1);
+    const validLost = high?.validLost ?? false;
+    const anyLost = validLost || (high?.unresolvedLost ?? false);
     return {
-        valid_only_score: validCount > 0 ? validSum / validCount : null,
-        all_attempted_score: validCount + d > 0 ? (validSum + uSum) / (validCount + d) : null,
-        interval_exact: exact.lower !== null && exact.upper !== null ? [exact.lower, exact.upper] : null,
-        interval_pessimistic: pess.lower !== null && pess.upper !== null ? [pess.lower, pess.upper] : null,
+        valid_only_score: validCount > 0 && !validLost ? validSum / validCount : null,
+        all_attempted_score: validCount + d > 0 && !anyLost ? (validSum + uSum) / (validCount + d) : null,
+        interval_exact: low.lower !== null && exact.upper !== null ? [low.lower, exact.upper] : null,
+        interval_pessimistic: pess.lower !== null && pessHigh.upper !== null ? [pess.lower, pessHigh.upper] : null,
     };
 }
 /** Bits of SideTasks.flags. */
@@ -65452,6 +65838,7 @@ function sideTasks(columns, side, infra) {
         return known;
     const n = columns.validity.length;
     const score = new Float64Array(n);
+    let scoreHigh = score;
     const flags = new Uint8Array(n);
     let pass = 0;
     let fail = 0;
@@ -65471,9 +65858,19 @@ function sideTasks(columns, side, infra) {
                 (isLostToInfra(c) ? LOST_TO_INFRA : 0) |
                 (effectiveAttempts(others[i], infra) > 0 ? COMMON : 0);
         score[i] = c === undefined || k === 0 ? Number.NaN : c.pass / k;
+        const lost = lostResults(c, infra);
+        if (lost > 0 && scoreHigh === score)
+            scoreHigh = score.slice();
+        if (scoreHigh !== score)
+            scoreHigh[i] = lost > 0 ? (c.pass + lost) / k : score[i];
     }
     const safe = Number.isSafeInteger(pass + fail + infraError + missing);
-    const tasks = { score, flags, totals: safe ? { pass, fail, infra: infraError, missing } : undefined };
+    const tasks = {
+        score,
+        scoreHigh,
+        flags,
+        totals: safe ? { pass, fail, infra: infraError, missing } : undefined,
+    };
     byInfra.set(infra, tasks);
     return tasks;
 }
@@ -65488,10 +65885,6 @@ function sideTasks(columns, side, infra) {
 function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     const summary = dataset[side];
     let universe = 0;
-    let passes = 0;
-    let fails = 0;
-    let infraErrors = 0;
-    let missingAttempts = 0;
     let attempted = 0;
     let missingTasks = 0;
     let lostTasks = 0;
@@ -65499,41 +65892,28 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     let ownValidCount = 0;
     let commonValidSum = 0;
     let commonValidCount = 0;
+    // The high ends (lost results under bound, SPEC §3.8): sums, U's ends, and where intervals are.
+    let ownValidHigh = 0;
+    let commonValidHigh = 0;
+    const lost = { ownValid: false, ownOpen: false, commonValid: false, commonOpen: false };
     const validity = columns.validity;
     // The unresolved tasks' scores, at most one a task (typed: pushed onto arrays they were ~150 MB
     // of garbage at 10⁶ tasks over the review revisions, where most tasks are unreviewed early on).
     const ownUnresolved = new Float64Array(validity.length);
     const commonUnresolved = new Float64Array(validity.length);
+    const own = columns[side];
+    const { score, scoreHigh, flags, totals } = sideTasks(columns, side, infra);
+    const points = scoreHigh === score;
+    const ownUnresolvedHigh = points ? ownUnresolved : new Float64Array(validity.length);
+    const commonUnresolvedHigh = points ? commonUnresolved : new Float64Array(validity.length);
     let ownCount = 0;
     let commonCount = 0;
-    const own = columns[side];
-    const { score, flags, totals } = sideTasks(columns, side, infra);
-    if (totals !== undefined) {
-        passes = totals.pass;
-        fails = totals.fail;
-        infraErrors = totals.infra;
-        missingAttempts = totals.missing;
-    }
+    const { passes, fails, infraErrors, missingAttempts } = universeCounts(own, validity, totals);
     for (let i = 0; i < validity.length; i++) {
         const label = validity[i];
-        if (label === BROKEN_CODE) {
-            const c = totals === undefined ? undefined : own[i];
-            if (c !== undefined) {
-                passes -= c.pass;
-                fails -= c.fail;
-                infraErrors -= c.infra_error;
-                missingAttempts -= c.missing;
-            }
+        if (label === BROKEN_CODE)
             continue;
-        }
         universe++;
-        const c = totals === undefined ? own[i] : undefined;
-        if (c !== undefined) {
-            passes += c.pass;
-            fails += c.fail;
-            infraErrors += c.infra_error;
-            missingAttempts += c.missing;
-        }
         const f = flags[i];
         if ((f & HAS_ATTEMPT) === 0)
             missingTasks++;
@@ -65545,18 +65925,29 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
             continue;
         attempted++;
         const common = (f & COMMON) !== 0;
+        const h = scoreHigh[i];
+        const interval = h !== m;
         if (label === VALID_CODE) {
             ownValidSum += m;
+            ownValidHigh += h;
             ownValidCount++;
+            lost.ownValid ||= interval;
             if (common) {
                 commonValidSum += m;
+                commonValidHigh += h;
                 commonValidCount++;
+                lost.commonValid ||= interval;
             }
         }
         else {
+            ownUnresolvedHigh[ownCount] = h;
             ownUnresolved[ownCount++] = m;
-            if (common)
+            lost.ownOpen ||= interval;
+            if (common) {
+                commonUnresolvedHigh[commonCount] = h;
                 commonUnresolved[commonCount++] = m;
+                lost.commonOpen ||= interval;
+            }
         }
     }
     const rateDenominator = passes + fails + infraErrors;
@@ -65575,9 +65966,38 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
         lost_to_infra_tasks: lostTasks,
         infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
         missing_fraction: universe > 0 ? missingTasks / universe : null,
-        ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount)),
-        common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount)),
+        ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount), highEnds(points, ownValidHigh, ownUnresolvedHigh.subarray(0, ownCount), lost.ownValid, lost.ownOpen)),
+        common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount), highEnds(points, commonValidHigh, commonUnresolvedHigh.subarray(0, commonCount), lost.commonValid, lost.commonOpen)),
     };
+}
+/**
+ * The model's row counts on the universe T (its rows on non-broken tasks): its totals less the
+ * broken tasks' when the totals are known (safe integers: every partial sum is exact), else
+ * added task by task.
+ */
+function universeCounts(own, validity, totals) {
+    const sign = totals === undefined ? 1 : -1;
+    let passes = totals?.pass ?? 0;
+    let fails = totals?.fail ?? 0;
+    let infraErrors = totals?.infra ?? 0;
+    let missingAttempts = totals?.missing ?? 0;
+    for (let i = 0; i < validity.length; i++) {
+        // Known totals: take the broken tasks out; else add the others.
+        if ((validity[i] === BROKEN_CODE) !== (sign === -1))
+            continue;
+        const c = own[i];
+        if (c === undefined)
+            continue;
+        passes += sign * c.pass;
+        fails += sign * c.fail;
+        infraErrors += sign * c.infra_error;
+        missingAttempts += sign * c.missing;
+    }
+    return { passes, fails, infraErrors, missingAttempts };
+}
+/** The high ends for scoreFigures; undefined when every score is a point. */
+function highEnds(points, validSum, unresolved, validLost, unresolvedLost) {
+    return points ? undefined : { validSum, unresolved, validLost, unresolvedLost };
 }
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-scores.ts
@@ -65585,37 +66005,68 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
 
 
 
-/** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
+
+
+/**
+ * Each model's valid-only score on the common set and its validity interval (the policy's kind).
+ * Under `infra_errors: bound` a score with lost results is an interval (SPEC §3.8): the validity
+ * interval takes the low ends for its minimum and the high ends for its maximum, the valid-only
+ * score is null when a valid task has a lost result, and the band's SE is bounded over every
+ * resolution (paired; clustered has no such bound here, so the band is null then).
+ */
 function modelScores(set, policy, k) {
     const out = [];
     const n = set.validity.length;
     const q = quantileFunction(policy.margin);
+    const infra = policy.infra_errors;
     for (let i = 0; i < k; i++) {
         const counts = set.counts[i] ?? [];
         let validSum = 0;
+        let validHighSum = 0;
         let validCount = 0;
+        let validLost = false;
+        let openLost = false;
         const valid = new Float64Array(n);
+        const validHigh = new Float64Array(n);
         const validCluster = new Int32Array(n);
         const open = new Float64Array(n);
+        const openHigh = new Float64Array(n);
         let openCount = 0;
         for (let j = 0; j < n; j++) {
             const c = counts[j];
             if (c === undefined)
                 continue;
-            const kStar = c.pass + c.fail + (policy.infra_errors === "count_as_fail" ? c.infra_error : 0);
+            const kStar = effectiveAttempts(c, infra);
+            const lost = lostResults(c, infra);
             const score = c.pass / kStar;
+            const high = (c.pass + lost) / kStar;
             if (set.validity[j] === VALID_CODE) {
                 validSum += score;
+                validHighSum += high;
+                validLost ||= lost > 0;
                 valid[validCount] = score;
+                validHigh[validCount] = high;
                 validCluster[validCount] = set.cluster[j];
                 validCount++;
             }
-            else
+            else {
+                openLost ||= lost > 0;
+                openHigh[openCount] = high;
                 open[openCount++] = score;
+            }
         }
-        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
+        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount), validLost || openLost
+            ? {
+                validSum: validHighSum,
+                unresolved: openHigh.subarray(0, openCount),
+                validLost,
+                unresolvedLost: openLost,
+            }
+            : undefined);
         const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
-        const se = scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
+        const se = validLost
+            ? lostScoreStandardError(valid.subarray(0, validCount), validHigh.subarray(0, validCount), policy)
+            : scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
         const spread = se === null ? null : q(se.nu) * se.se;
         out.push({
             score: f.valid_only_score,
@@ -65626,6 +66077,13 @@ function modelScores(set, policy, k) {
         });
     }
     return out;
+}
+/** A paired SE at least that of every resolution of the lost results (interval-bounds.ts); null when clustered. */
+function lostScoreStandardError(low, high, policy) {
+    if (policy.margin.standard_error !== "paired")
+        return null;
+    const se = intervalPairedSe({ low, high, count: new Float64Array(low.length).fill(1) });
+    return se === null ? null : { se, nu: low.length - 1 };
 }
 /**
  * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
@@ -65722,6 +66180,9 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, cluste
     }
     if (policy.infra_errors === "count_as_fail") {
         out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
+    }
+    else if (policy.infra_errors === "bound") {
+        out.push("Infra errors are lost results (infra_errors: bound): each is taken as a pass and as a fail, and every pair's bounds hold either way.");
     }
     const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
     const placeholders = harness.filter(isPlaceholderRevision);
@@ -66211,6 +66672,12 @@ function canaryCheck(ctx) {
 function marginRemedy(a, delta0) {
     const d = a.unresolvedTasks;
     const review = `review the ${words_plural(d, "disputed/unreviewed task")}`;
+    const lost = lostTasks(a);
+    if (lost > 0 && a.margin === null) {
+        // Δ̂ is a range until the lost results are known: re-running them narrows every bound.
+        const rerun = `re-run the attempts lost to infrastructure on ${words_plural(lost, "common task")}`;
+        return d > 0 ? `${rerun}, and ${review}` : rerun;
+    }
     if (a.margin === null || a.seValid === null) {
         return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
     }
@@ -66234,7 +66701,7 @@ function attainingSetWords(a, set) {
         return "attained with every open label resolved broken";
     const by = new Map();
     for (const j of set) {
-        const d = a.unresolvedD[j];
+        const d = a.unresolvedLow[j];
         by.set(d, (by.get(d) ?? 0) + 1);
     }
     const parts = [...by.entries()]
@@ -66254,7 +66721,7 @@ function lcbFormula(a) {
         return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
     }
     if (a.lcbKind === "conservative") {
-        return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
+        return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of ${resolvedWords(a)} (SE_max bounds SE(V ∪ S) over every ${lostTasks(a) > 0 ? "resolution" : "set S of them"})`;
     }
     return `LCB = Δ_L − q·SE(V ∪ S_L) = ${figures} (validity_bound: pessimistic)`;
 }
@@ -66278,12 +66745,20 @@ function marginCheck(a, policy, lcbWhyNull) {
     if (passed)
         detail = `${formula} > δ₀ = ${format_number_formatPp(delta0)} (${rule}).`;
     else if (a.ucb !== null && a.ucb <= delta0) {
-        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}), and neither does UCB = ${format_number_formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}), and neither does UCB = ${format_number_formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of ${resolvedWords(a)}.`;
     }
     else {
         detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
     }
     return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
+}
+/** Common tasks whose d is an interval: a lost result open under infra_errors: bound (SPEC §3.8). */
+function lostTasks(a) {
+    return a.lostValidTasks + a.lostOpenTasks;
+}
+/** What the bounds are taken over: the open labels, and the lost results when there are any. */
+function resolvedWords(a) {
+    return lostTasks(a) > 0 ? "the open labels and the lost results" : "the open labels";
 }
 /** Why LCB is null, as a clause, for checks and reasons. */
 function lcbNullReason(a, policy) {
@@ -66365,6 +66840,15 @@ function decideVerdict(evidencePasses, canary, lcb, ucb, delta0) {
         return "accept";
     return "unresolved";
 }
+/** Δ̂ in a sentence: its value, or under infra_errors: bound with a lost result on V its range. */
+function observedText(a) {
+    if (a.margin !== null)
+        return format_number_formatPp(a.margin);
+    if (a.observedLow !== null && a.observedHigh !== null) {
+        return `${format_number_formatPp(a.observedLow)} … ${format_number_formatPp(a.observedHigh)} as the lost results fall`;
+    }
+    return "undefined";
+}
 function marginSentence(a, policy) {
     const delta0 = policy.accept_if.delta0;
     const d0 = format_number_formatPp(delta0);
@@ -66392,14 +66876,17 @@ function verdictWithReasons(checks, a, policy, ctx) {
         return { verdict, reasons };
     }
     if (verdict === "accept") {
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${format_number_formatPp(a.margin)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${observedText(a)}).`);
         return { verdict, reasons };
     }
     if (verdict === "reject") {
+        const lost = lostTasks(a) > 0 ? ` and of the lost results on ${words_plural(lostTasks(a), "common task")}` : "";
         const why = a.unresolvedTasks > 0
-            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
-            : "the candidate does not clear the bar even at the top of the run-variance band";
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : format_number_formatPp(a.margin)}).`);
+            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")}${lost} cannot clear the bar`
+            : lost !== ""
+                ? `even the most favourable resolution${lost} cannot clear the bar`
+                : "the candidate does not clear the bar even at the top of the run-variance band";
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${observedText(a)}).`);
         return { verdict, reasons };
     }
     // Unresolved: name every check that keeps it so, then the margin.
@@ -66425,7 +66912,52 @@ function verdictWithReasons(checks, a, policy, ctx) {
     return { verdict, reasons };
 }
 
+;// CONCATENATED MODULE: ./src/core/decision/infra-readings.ts
+/**
+ * The three readings of SPEC §3.8: the comparison under `infra_errors: exclude`,
+ * `count_as_fail` and `bound`, whatever the policy's mode — one function (the §2–4 verdict with
+ * the mode set) called three times, the policy's own reading reused. With no infra error on T for
+ * either model the three are one: every task score is the same point under each mode.
+ */
+
+/** What one reading reports of a verdict and the figures it rests on. */
+function infraReading(core) {
+    const a = core.analysis;
+    return {
+        common_tasks: a.commonTasks,
+        common_valid_tasks: a.commonValidTasks,
+        margin: a.margin,
+        margin_low: a.marginLower,
+        margin_high: a.marginUpper,
+        lcb: a.lcb,
+        ucb: a.ucb,
+        verdict: core.verdict,
+    };
+}
+/** The three readings: `decided` is the policy's own, `verdictUnder` the verdict under another mode. */
+function infraReadings(policy, decided, verdictUnder) {
+    const anyInfra = decided.baseline.infra_errors + decided.candidate.infra_errors > 0;
+    const own = infraReading(decided);
+    const of = (mode) => mode === policy.infra_errors || !anyInfra ? own : infraReading(verdictUnder(mode));
+    return { exclude: of("exclude"), count_as_fail: of("count_as_fail"), bound: of("bound") };
+}
+/** How each mode counts a lost task, in the report's words. */
+const READING_NAMES = {
+    exclude: "dropped",
+    count_as_fail: "lost as fails",
+    bound: "bounded",
+};
+/** The headline when the three verdicts differ, else null. */
+function readingsHeadline(readings, mode) {
+    const verdicts = new Set(INFRA_ERRORS_MODES.map((m) => readings[m].verdict));
+    if (verdicts.size === 1)
+        return null;
+    const each = INFRA_ERRORS_MODES.map((m) => `${READING_NAMES[m]} (${m}) ${readings[m].verdict}`).join(", ");
+    return `The verdict depends on how lost tasks are counted: ${each}; the policy's infra_errors: ${mode} decides.`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
+
 
 
 
@@ -66442,8 +66974,8 @@ const MIN_RELIABLE_CLUSTERS = 30;
 /** A paired policy is warned when the CR2 SE on V exceeds the paired SE by this factor (SPEC §3). */
 const DESIGN_EFFECT_SE_RATIO = 1.2;
 /**
- * Tasks of U by effect on the margin: |d| descending, then members of S_L first, then dataset
- * (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
+ * Tasks of U by effect on the margin: |d| descending (an interval's larger end), then members of
+ * S_L first, then dataset (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
  */
 function influentialTasks(dataset, a) {
     const n = a.unresolvedTaskIndices.length;
@@ -66453,12 +66985,14 @@ function influentialTasks(dataset, a) {
         inLower[j] = 1;
     for (const j of a.upperSet)
         inUpper[j] = 1;
-    const d = a.unresolvedD;
+    const d = a.unresolvedLow;
+    const high = a.unresolvedHigh;
+    const effect = (j) => d === high ? Math.abs(d[j]) : Math.max(Math.abs(d[j]), Math.abs(high[j]));
     // Only the top MAX_INFLUENTIAL_TASKS are listed: keep the tasks whose |d| is at least the
     // cut-off |d| of the top list (found from the few distinct |d| values), then sort those.
     const byEffect = new Map();
     for (let j = 0; j < n; j++) {
-        const e = Math.abs(d[j]);
+        const e = effect(j);
         byEffect.set(e, (byEffect.get(e) ?? 0) + 1);
     }
     const effects = Float64Array.from(byEffect.keys()).sort().reverse();
@@ -66472,11 +67006,9 @@ function influentialTasks(dataset, a) {
     }
     const order = [];
     for (let j = 0; j < n; j++)
-        if (Math.abs(d[j]) >= cutoff)
+        if (effect(j) >= cutoff)
             order.push(j);
-    order.sort((x, y) => Math.abs(d[y]) - Math.abs(d[x]) ||
-        inLower[y] - inLower[x] ||
-        x - y);
+    order.sort((x, y) => effect(y) - effect(x) || inLower[y] - inLower[x] || x - y);
     return order.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
         const task = dataset.tasks.record(a.unresolvedTaskIndices[j]);
         return {
@@ -66484,6 +67016,7 @@ function influentialTasks(dataset, a) {
             task_id: task.taskId,
             validity: task.validity === "disputed" ? "disputed" : "unreviewed",
             d: d[j],
+            ...(high[j] === d[j] ? {} : { d_high: high[j] }),
             in_lower_set: inLower[j] === 1,
             in_upper_set: inUpper[j] === 1,
             evidence: [...task.evidence],
@@ -66497,7 +67030,7 @@ function evaluate_attainingSet(dataset, a, set) {
     let minus = 0;
     let zero = 0;
     for (const j of set) {
-        const d = a.unresolvedD[j];
+        const d = a.unresolvedLow[j];
         if (d < 0)
             minus++;
         else if (d === 0)
@@ -66514,7 +67047,7 @@ function evaluate_attainingSet(dataset, a, set) {
             return {
                 dataset_revision: tasks.datasetRevision(i),
                 task_id: tasks.taskId(i),
-                d: a.unresolvedD[j],
+                d: a.unresolvedLow[j],
             };
         }),
     };
@@ -66560,8 +67093,13 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
         warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
             (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."));
     }
+    if (infra.readings !== null)
+        warnings.push(infra.readings);
     if (policy.infra_errors === "count_as_fail") {
         warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
+    }
+    else if (policy.infra_errors === "bound" && infra.baseline + infra.candidate > 0) {
+        warnings.push(`Infra errors are lost results (infra_errors: bound): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} are each taken as a pass and as a fail, and the bounds hold either way.`);
     }
     if (policy.margin.standard_error === "clustered") {
         if (a.tasksWithoutCluster > 0) {
@@ -66584,7 +67122,8 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
     else if (clustered !== null) {
         warnings.push(clustered);
     }
-    else if (a.seCr2Valid !== null &&
+    else if (a.lostValidTasks === 0 &&
+        a.seCr2Valid !== null &&
         a.sePairedValid !== null &&
         a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid) {
         warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${format_number_formatPpUnsigned(a.seCr2Valid)} vs ${format_number_formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
@@ -66609,8 +67148,14 @@ function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
     return { analysis, baseline, candidate, checks, verdict, reasons };
 }
 function evaluate(dataset, policy, ctx) {
-    const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
-    const warnings = headlineWarnings(policy, ctx, analysis, { baseline: baseline.infra_errors, candidate: candidate.infra_errors }, clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx)).concat(unmatchedLabelWarnings(dataset));
+    const decided = evaluateVerdict(dataset, policy, ctx);
+    const { analysis, baseline, candidate, checks, verdict, reasons } = decided;
+    const readings = infraReadings(policy, decided, (mode) => evaluateVerdict(dataset, { ...policy, infra_errors: mode }, ctx));
+    const warnings = headlineWarnings(policy, ctx, analysis, {
+        baseline: baseline.infra_errors,
+        candidate: candidate.infra_errors,
+        readings: readingsHeadline(readings, policy.infra_errors),
+    }, clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx)).concat(unmatchedLabelWarnings(dataset));
     const a = analysis;
     const delta0 = policy.accept_if.delta0;
     // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
@@ -66647,7 +67192,8 @@ function evaluate(dataset, policy, ctx) {
             nu_upper: a.nuUpper,
             se_valid_paired: a.sePairedValid,
             se_valid_cr2: a.seCr2Valid,
-            design_effect: a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
+            // (Two SEs of one resolution: with a lost result on V each is only a bound.)
+            design_effect: a.lostValidTasks === 0 && a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
                 ? (a.seCr2Valid / a.sePairedValid) ** 2
                 : null,
             validity_bound: policy.margin.validity_bound,
@@ -66671,6 +67217,7 @@ function evaluate(dataset, policy, ctx) {
             tasks_needed: heldByMargin ? tasksNeeded(a.qValid, sd, a.margin, delta0) : null,
             influential_tasks: influentialTasks(dataset, a),
         },
+        infra_readings: readings,
         models: { baseline, candidate },
     };
 }
@@ -66713,15 +67260,17 @@ function reviewFirstOf(models, order, policy, pair, pairs) {
  * Exact bounds: Δ_L > 0 exactly when Σ_V d + Σ of the open d < 0 is > 0, and each open task moves
  * that sum by |d| at best (a task with d < 0 resolved broken, one with d > 0 resolved valid), so
  * the fewest are the largest |d| first. Pessimistic bounds: Δ_L's numerator is Σ_V d − |U|, and
- * a task resolved moves it by 1 (broken) or 1 + d (valid), so by 1 + max(d, 0) at best.
+ * a task resolved moves it by 1 (broken) or 1 + d (valid), so by 1 + max(d, 0) at best. With lost
+ * results (infra_errors: bound) Δ_L takes the low ends of d and Δ_H the high ends (SPEC §3.8).
  */
 function reviewsToSettle(x, policy) {
-    if (x.margin === null)
+    if (x.observedLow === null || x.observedHigh === null)
         return { up: null, down: null };
-    const validSum = x.margin * x.commonValidTasks;
-    const d = x.unresolvedD;
+    const validLow = x.observedLow * x.commonValidTasks;
+    const validHigh = x.observedHigh * x.commonValidTasks;
     const count = (sign) => {
-        let base = sign * validSum;
+        let base = sign === 1 ? validLow : -validHigh;
+        const d = sign === 1 ? x.unresolvedLow : x.unresolvedHigh;
         const gains = [];
         for (const raw of d) {
             const v = sign * raw;
@@ -67247,9 +67796,10 @@ function boundArithmetic(c, which) {
     return `${formula} = ${formatPp(at)} ${which === "lcb" ? "−" : "+"} ${formatDecimal(q)} × ${formatPpUnsigned(se)} = ${formatPp(bound)}`;
 }
 /** What the bounds' sets mean, one sentence, when a reader needs it (exact or conservative); else null. */
-function boundsNote(c) {
+function boundsNote(c, lostResults = false) {
     if (anyConservative(c)) {
-        return (`Conservative bounds: SE_max is at least SE(V ∪ S) for every set S of open labels resolved valid, ` +
+        const lost = lostResults ? " and every way the lost results fall" : "";
+        return (`Conservative bounds: SE_max is at least SE(V ∪ S) for every set S of open labels resolved valid${lost}, ` +
             `and q_max the largest quantile any S gives, so LCB is at most, and UCB at least, the exact bound over every resolution.`);
     }
     if ((kindOf(c, "lcb") === "exact" || kindOf(c, "ucb") === "exact") && c.unresolved_tasks > 0) {
@@ -67605,6 +68155,105 @@ function codeList(items, limit) {
     return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-infra-readings.ts
+/**
+ * The three readings of the infra errors (docs/spec.md §3.8) as every rendering shows them: one
+ * small table, only when either model has an infra error on T (else the three are one, and the
+ * report JSON alone carries them). The policy's mode is the one that decides, and is marked.
+ * Generated text only: the verdict is mapped to words, never printed raw.
+ */
+
+
+
+/** Words for the report's mode names: the three settings, and anything else (a hostile report) as "?". */
+function infraModeWords(mode) {
+    return mode === "count_as_fail"
+        ? "counted as fails"
+        : mode === "bound"
+            ? "bounded"
+            : mode === "exclude"
+                ? "excluded"
+                : "?";
+}
+/** True when the policy bounds the lost results and there are some: the bounds are over them too. */
+function lostResultsBounded(report) {
+    return report.provenance.infra_errors_policy === "bound" && readingsShown(report);
+}
+/** True when the readings are shown: either model has an infra error on T. */
+function readingsShown(report) {
+    const { baseline, candidate } = report.models;
+    return baseline.infra_errors + candidate.infra_errors > 0;
+}
+const VERDICT_WORDS = {
+    accept: "accept",
+    reject: "reject",
+    unresolved: "unresolved",
+};
+function verdictWord(v) {
+    return VERDICT_WORDS[v] ?? "?";
+}
+/** The table's rows: reading, |C|, N_v, Δ̂, Δ_L … Δ_H, LCB, UCB, verdict; the deciding mode marked. */
+function readingRows(report) {
+    const policyMode = report.provenance.infra_errors_policy;
+    return INFRA_ERRORS_MODES.map((mode) => {
+        const r = report.infra_readings[mode];
+        return {
+            mode,
+            decides: mode === policyMode,
+            cells: [
+                `${READING_NAMES[mode]} (${mode})`,
+                format_number_formatCount(r.common_tasks),
+                format_number_formatCount(r.common_valid_tasks),
+                r.margin === null && r.common_valid_tasks > 0 && r.margin_low !== null
+                    ? "unknown"
+                    : format_number_formatPp(r.margin),
+                `${format_number_formatPp(r.margin_low)} … ${format_number_formatPp(r.margin_high)}`,
+                format_number_formatPp(r.lcb),
+                format_number_formatPp(r.ucb),
+                verdictWord(r.verdict),
+            ],
+        };
+    });
+}
+/** The text rendering's narrower header (its rows name each reading by its mode alone). */
+const READING_HEADER_SHORT = (/* unused pure expression or super */ null && ([
+    "Reading",
+    "|C|",
+    "N_v",
+    "Δ̂",
+    "Δ_L … Δ_H",
+    "LCB",
+    "UCB",
+    "Verdict",
+]));
+const READING_HEADER = [
+    "Infra errors",
+    "Common tasks",
+    "Common valid",
+    "Δ̂",
+    "Δ_L … Δ_H",
+    "LCB",
+    "UCB",
+    "Verdict",
+];
+/** The collapsed section's summary words: each reading's verdict, the deciding one marked. */
+function readingsSummary(report) {
+    return readingRows(report)
+        .map((r) => `${READING_NAMES[r.mode]}: ${r.cells[7] ?? ""}${r.decides ? " (the policy's)" : ""}`)
+        .join(" · ");
+}
+/** One line under the table: what the readings are. */
+function readingsNote(report) {
+    const { baseline, candidate } = report.models;
+    const counted = `${format_number_formatCount(baseline.infra_errors)} baseline and ${format_number_formatCount(candidate.infra_errors)} candidate infra errors`;
+    const b = report.infra_readings.bound;
+    const unknown = b.margin === null && b.common_valid_tasks > 0 && b.margin_low !== null;
+    return (`The same export read three ways (${counted}): dropped leaves them out, and a task a model lost whole leaves the common set; ` +
+        "lost as fails counts each as a fail; bounded takes each as a pass and as a fail, and its bounds hold either way " +
+        "(conservative ones when a common task has a lost result)." +
+        (unknown ? " Bounded, Δ̂ is unknown: a common valid task has a lost result." : ""));
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
 /**
  * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
@@ -67614,6 +68263,7 @@ function codeList(items, limit) {
  * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
  * formatter, which escapes it for its target; generated text goes through `gen`.
  */
+
 
 
 
@@ -67670,9 +68320,22 @@ function marginStanding(report) {
         return "reject";
     return "undecided";
 }
+/** True when Δ̂ is unknown because a common valid task has a lost result (infra_errors: bound). */
+function marginUnknown(c) {
+    return c.margin === null && c.common_valid_tasks > 0;
+}
+/** Δ̂ as a cell or figure: its value, "unknown (lost results)" under bound, "n/a" without valid tasks. */
+function observedMargin(c) {
+    return marginUnknown(c) ? "unknown (lost results)" : format_number_formatPp(c.margin);
+}
 function marginFigure(report, f) {
     const c = report.comparison;
     const s = scores(report);
+    if (marginUnknown(c)) {
+        // Δ̂ is a range: the margin bounds over the lost results (and the open labels) say where it lies.
+        return (`${f.gen("margin ")}${f.strong(f.gen(`${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`))}` +
+            f.gen(` (whichever way the lost results fall, on ${format_number_formatCount(c.common_valid_tasks)} common valid ${pluralWord(c.common_valid_tasks, "task", "tasks")})`));
+    }
     return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
         f.gen(` (${s === "" ? "" : `${s} on `}${format_number_formatCount(c.common_valid_tasks)} common valid ${pluralWord(c.common_valid_tasks, "task", "tasks")})`));
 }
@@ -67680,9 +68343,10 @@ function marginFigure(report, f) {
 function openLabels(report, which) {
     const c = report.comparison;
     const u = c.unresolved_tasks;
+    const lost = lostResultsBounded(report);
     if (u === 0)
-        return "with no open labels";
-    const labels = `${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")}`;
+        return lost ? "over every way the lost results fall" : "with no open labels";
+    const labels = `${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")}${lost ? " and the lost results" : ""}`;
     const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
     if (kind === "pessimistic") {
         return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
@@ -67720,7 +68384,7 @@ function whySentence(report, f) {
     }
     const standing = marginStanding(report);
     const band = standing === "undefined"
-        ? c.margin === null
+        ? c.margin === null && !marginUnknown(c)
             ? c.common_tasks > 0
                 ? "the margin is undefined (no common task is labelled valid)"
                 : "the margin is undefined (no common valid tasks)"
@@ -67743,11 +68407,11 @@ function whySentence(report, f) {
                 marginFigure(report, f) +
                 f.gen(` alone would reject (${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}).`));
         }
-        if (c.margin === null)
+        if (c.margin === null && !marginUnknown(c))
             return head + f.gen(`, and ${band}.`);
         return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
     }
-    if (c.margin === null)
+    if (c.margin === null && !marginUnknown(c))
         return f.gen(`Every evidence check passes, but ${band}.`);
     return (f.gen("Every evidence check passes, but the ") +
         marginFigure(report, f) +
@@ -67843,7 +68507,7 @@ function whatWouldChange(report, f) {
         const standing = marginStanding(report);
         if (standing === "undefined") {
             const m = report.checks.find((k) => k.id === "observed_margin");
-            if (m !== undefined && c.margin !== null) {
+            if (m !== undefined && c.common_valid_tasks > 0) {
                 items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
             }
         }
@@ -67858,6 +68522,9 @@ function whatWouldChange(report, f) {
                 parts.push(f.gen(c.fragility_exact
                     ? `no resolution of the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} can decide it`
                     : `the search found no resolution of the ${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")} that decides it`));
+            }
+            if (marginUnknown(c)) {
+                parts.push(f.gen("the attempts lost to infrastructure leave Δ̂ unknown and widen both bounds: re-running them narrows the bounds"));
             }
             if (c.margin !== null && c.se_valid !== null) {
                 const half = (c.q_valid ?? c.z) * c.se_valid;
@@ -67928,7 +68595,9 @@ function verdictTitle(report) {
     const verdict = report.verdict.charAt(0).toUpperCase() +
         report.verdict.slice(1) +
         (expired === null ? "" : ` (${expired})`);
-    const margin = `margin ${format_number_formatPp(c.margin)}`;
+    const margin = marginUnknown(c)
+        ? `margin ${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`
+        : `margin ${format_number_formatPp(c.margin)}`;
     if (report.verdict === "accept") {
         return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}`;
     }
@@ -68211,6 +68880,12 @@ function evidenceCell(evidence) {
     const rest = evidence.length - shown.length;
     return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
 }
+/** A task's d, or its interval "−1.00 … +0.00" when it has a lost result (infra_errors: bound). */
+function dText(t) {
+    return t.d_high === undefined
+        ? formatSignedDecimal(t.d)
+        : `${formatSignedDecimal(t.d)} … ${formatSignedDecimal(t.d_high)}`;
+}
 function influentialSection(report, limit, said) {
     const tasks = report.comparison.influential_tasks;
     if (limit === 0 || tasks.length === 0)
@@ -68228,7 +68903,7 @@ function influentialSection(report, limit, said) {
                 : t.validity === "unreviewed"
                     ? "unreviewed"
                     : md(t.validity, 20),
-            sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
+            sets.length > 0 ? `${dText(t)} (${sets.join(", ")})` : dText(t),
             evidenceCell(t.evidence),
         ];
         return { revision: t.dataset_revision, cells };
@@ -68557,7 +69232,13 @@ function renderMarginBar(input, options = {}) {
         : "the open labels";
     lines.push("");
     lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
-    lines.push(`[===]  validity band Δ_L..Δ_H: the margin under every resolution of ${open}`);
+    // With lost results and no open label, the band is over the lost results alone.
+    const over = options.lostResults !== true
+        ? open
+        : options.openLabels === 0
+            ? "the lost results"
+            : `${open} and the lost results`;
+    lines.push(`[===]  validity band Δ_L..Δ_H: the margin under every resolution of ${over}`);
     lines.push(options.conservative === true
         ? `[---]  run-variance band LCB..UCB (conservative): widened by q_max·SE_max (${confidence})`
         : `[---]  run-variance band LCB..UCB: the validity band widened by q·SE (${confidence})`);
@@ -69055,7 +69736,7 @@ const TEXT_ITEMS = 5;
 const ID_CHARS = 100;
 const MODEL_CHARS = 80;
 /** A verdict as generated text: the report is built by the gate, but a hand-edited one renders safely too. */
-function verdictWord(v) {
+function render_since_last_run_verdictWord(v) {
     return v === "accept" || v === "reject" || v === "unresolved" ? v : "unknown";
 }
 function flipsOf(c) {
@@ -69074,8 +69755,8 @@ function changedInputs(c) {
 function headlineParts(c) {
     const parts = [
         c.verdict.changed
-            ? `verdict ${verdictWord(c.verdict.before)} → ${verdictWord(c.verdict.after)}`
-            : `verdict ${verdictWord(c.verdict.after)} as before`,
+            ? `verdict ${render_since_last_run_verdictWord(c.verdict.before)} → ${render_since_last_run_verdictWord(c.verdict.after)}`
+            : `verdict ${render_since_last_run_verdictWord(c.verdict.after)} as before`,
         `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
     ];
     if (c.unavailable === null)
@@ -69099,7 +69780,7 @@ function figureCells(f) {
 function previousSentence(c, code, gen = (s) => s) {
     const p = c.previous;
     const head = p.head_sha === null ? "" : `${gen(" at commit ")}${code(p.head_sha.slice(0, 12), 12)}`;
-    return `${gen("Compared with the previous run")}${head}${gen(` (verdict ${verdictWord(p.verdict)}).`)}`;
+    return `${gen("Compared with the previous run")}${head}${gen(` (verdict ${render_since_last_run_verdictWord(p.verdict)}).`)}`;
 }
 function modelsSentence(c, code, gen = (s) => s) {
     if (!c.models_changed)
@@ -69356,6 +70037,7 @@ function sinceLastRunText(report) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
@@ -69372,6 +70054,7 @@ function fullDetail() {
         clustersRest: CLUSTER_REST_MAX,
         sinceItems: SINCE_LAST_RUN_ITEMS,
         bar: true,
+        readings: true,
         perModel: "full",
         influential: LIST_LIMIT,
         fragilityTasks: LIST_LIMIT,
@@ -69403,6 +70086,7 @@ const TRIM_STEPS = [
     (d) => (d.fragilityTasks = 0),
     (d) => (d.influential = 0),
     (d) => (d.perModel = "none"),
+    (d) => (d.readings = false),
     (d) => (d.clustersTop = 0),
     (d) => (d.sinceItems = 0),
     (d) => (d.policyChanges = "loosenings"),
@@ -69487,15 +70171,19 @@ function barSection(report) {
         lcb: c.lcb,
         ucb: c.ucb,
         delta0: c.delta0,
-    }, { confidence: c.confidence, openLabels: c.unresolved_tasks, conservative: anyConservative(c) });
+    }, {
+        confidence: c.confidence,
+        openLabels: c.unresolved_tasks,
+        conservative: anyConservative(c),
+        lostResults: lostResultsBounded(report),
+    });
     return bar === null ? [] : ["```text", ...bar, "```"];
 }
 function settingsLine(report, title) {
     const c = report.comparison;
     const p = report.provenance.policy;
-    const infra = report.provenance.infra_errors_policy === "count_as_fail"
-        ? "<b>infra errors counted as fails</b>"
-        : "infra errors excluded";
+    const mode = report.provenance.infra_errors_policy;
+    const infra = mode === "exclude" ? "infra errors excluded" : `<b>infra errors ${genMd(infraModeWords(mode))}</b>`;
     const se = c.standard_error === "clustered"
         ? `clustered SE (${format_number_formatCount(c.clusters)} ${pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
         : "paired SE";
@@ -69520,7 +70208,7 @@ function marginDetails(report, detail) {
         `(${words_plural(c.common_tasks, "common task")}; ${words_plural(c.unresolved_tasks, "open label")}: ` +
         `${format_number_formatCount(c.disputed_tasks)} disputed, ${format_number_formatCount(c.unreviewed_tasks)} unreviewed; ` +
         `${words_plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
-    if (c.margin === null) {
+    if (c.margin === null && c.common_valid_tasks === 0) {
         return details("<b>Margin figures</b>", [
             counts,
             "",
@@ -69528,7 +70216,7 @@ function marginDetails(report, detail) {
         ]);
     }
     // Raw HTML: generated text without Markdown escapes.
-    const summary = `<b>Margin figures</b> — Δ̂ ${format_number_formatPp(c.margin)}, ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}, ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`;
+    const summary = `<b>Margin figures</b> — Δ̂ ${observedMargin(c)}, ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}, ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`;
     if (detail.marginTable === "compact") {
         return details(summary, [
             `Δ\\_L … Δ\\_H ${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)} · ` +
@@ -69539,7 +70227,7 @@ function marginDetails(report, detail) {
         ? boundSeName(c, "lcb")
         : `${boundSeName(c, "lcb")} / ${boundSeName(c, "ucb")}`;
     const rows = [
-        ["Observed margin Δ̂", format_number_formatPp(c.margin)],
+        ["Observed margin Δ̂", observedMargin(c)],
         [
             `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
             `${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`,
@@ -69567,12 +70255,28 @@ function marginDetails(report, detail) {
         rows.push(["Attaining set S\\* of LCB / UCB", `${set(c.lcb_set)} / ${set(c.ucb_set)}`], ["Δ(S\\*) at LCB / UCB", `${format_number_formatPp(c.margin_at_lcb)} / ${format_number_formatPp(c.margin_at_ucb)}`]);
     }
     rows.push([genMd(boundFormula(c, "lcb")), format_number_formatPp(c.lcb)], [genMd(boundFormula(c, "ucb")), format_number_formatPp(c.ucb)], ["Bar δ₀", format_number_formatPp(c.delta0)]);
-    const note = boundsNote(c);
+    const note = boundsNote(c, lostResultsBounded(report));
     return details(summary, [
         counts,
         "",
         ...markdown_blocks_table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
+    ]);
+}
+/** The three readings of the infra errors (render-infra-readings.ts), collapsed; only with infra errors. */
+function readingsSection(report, detail) {
+    if (!detail.readings || !readingsShown(report))
+        return [];
+    const rows = readingRows(report).map((r) => r.cells.map((cell, i) => {
+        const escaped = genMd(i === 0 && r.decides ? `${cell}, the policy's` : cell);
+        // A figure never breaks from its unit ("+2.13 pp"); a range may break after its "…".
+        const text = i >= 1 && i <= 6 ? escaped.replace(/ (pp|…)/g, "&nbsp;$1") : escaped;
+        return r.decides && (i === 0 || i === 7) ? `**${text}**` : text;
+    }));
+    return details(`<b>Infra errors, three readings</b> — ${genMd(readingsSummary(report))}`, [
+        ...markdown_blocks_table(READING_HEADER.map((h) => genMd(h)), ["l", "r", "r", "r", "r", "r", "r", "l"], rows),
+        "",
+        genMd(readingsNote(report)),
     ]);
 }
 /** "What changed since the last run" (render-since-last-run.ts), collapsed; none without a previous run. */
@@ -69666,7 +70370,7 @@ function policyChangesSection(report, detail) {
 function provenanceSection(report, detail) {
     const p = report.provenance;
     const pol = p.policy;
-    const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
+    const infra = genMd(infraModeWords(p.infra_errors_policy));
     // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
     const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${format_number_formatCount(p.inputs.length)} input ${pluralWord(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
@@ -69735,6 +70439,7 @@ function renderWith(report, options, detail, trimmedTo) {
         blocks.push([settingsLine(report, title)]);
     blocks.push(sinceLastRunSection(report, detail));
     blocks.push(marginDetails(report, detail));
+    blocks.push(readingsSection(report, detail));
     blocks.push(clusterSection(report, detail));
     blocks.push(runsMarkdown(report));
     blocks.push(perModelSection(report, detail));
@@ -70003,7 +70708,7 @@ function summaryLines(r, f) {
         f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${format_number_formatDecimal(a.final_level, 5)}.`),
     ];
     if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(${top.score === null ? "first in the score order" : "the highest score"}) on top under every resolution of ${r.settings.infra_errors === "bound" ? "the open labels and the lost results" : "the open labels"}? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
     }
     return lines;
 }
@@ -70063,7 +70768,11 @@ function matrixRows(r, f) {
     ]);
     return { header, rows };
 }
-const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
+/** The pair matrix's legend; under infra_errors: bound the lost results, too, can decide a "v" pair. */
+function matrixLegend(r) {
+    const v = r.settings.infra_errors === "bound" ? "the open labels or the lost results" : "the open labels";
+    return `Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: ${v} can decide it; r: run variance, or an exact tie no label moves).`;
+}
 const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
 function pairRow(r, p, f) {
     const relation = p.relation === "a_better"
@@ -70121,7 +70830,7 @@ function reviewSentence(r, x, f, shown) {
     const way = (k, side) => k === null
         ? `no resolution of the open labels puts the ${side} above`
         : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
-    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
+    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels${r.settings.infra_errors === "bound" ? " or the lost results" : ""} can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
 }
 function capitalised(s) {
     return s.charAt(0).toUpperCase() + s.slice(1);
@@ -70354,7 +71063,7 @@ function render(r, detail, trimmed) {
     add(out, "### Pairs", "");
     if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
         const m = matrixRows(r, f);
-        add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
+        add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(matrixLegend(r)), "");
     }
     add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, f))), "");
     if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
@@ -77034,162 +77743,12 @@ async function readFiles(opts, files, models) {
     return { dataset, ranked: builder.ranked, summary: (k) => builder.rankedSummary(k) };
 }
 
-;// CONCATENATED MODULE: ./src/core/decision/fragility-state.ts
-
-
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/core/decision/fragility-bound-side.ts
 /**
- * Work budget of one fragility figure: the most candidate states the exact enumeration (and,
- * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values) and
- * allocation-free, about 0.1 µs, so the budget caps a figure at roughly 0.1–0.3 s. With single
- * attempts (3 kinds of task) it lets the exact search of review fragility prove every level up to
- * about 90 changes (180 when no broken task can be revalidated). Beyond it the figure is the
- * greedy upper bound, reported as "at most" unless it meets the levels already proven.
+ * One side of the fragility mirror's margin bound (fragility-state.ts): the open tasks arranged in
+ * blocks of equal d for the sort-and-scan of Δ_L (low ends, ascending) or Δ_H (high ends,
+ * descending), with prefix sums and, for a clustered SE, per-prefix cluster aggregates.
  */
-const FRAGILITY_WORK_BUDGET = 1_000_000;
-/**
- * The greedy searches try one change per kind of task at each step. With clustered SE they first
- * split kinds by cluster (at most this many kinds, half the greedy budget); if that finds nothing
- * they retry with kinds split by d (and side counts) only, tasks in dataset order, so that a step
- * is O(#distinct d).
- */
-const GREEDY_MAX_KINDS = 1024;
-/** A CR2 standard error over this many clusters costs about one state evaluation of the budget. */
-const CLUSTERS_PER_STATE = 8;
-/** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
-const CAT_VALID = 0; // valid and in C (V)
-const CAT_VALID_OUT = 1; // valid, in T, not in C
-const CAT_OPEN = 2; // disputed/unreviewed and in C (U)
-const CAT_OPEN_OUT = 3; // disputed/unreviewed, in T, not in C
-const CAT_BROKEN_IN = 4; // broken, attempted by both models (K* ≥ 1 for both)
-const CAT_BROKEN_OUT = 5; // broken, not attempted by both
-/** Per-task side counts, 6 per task: candidate (infra, pass+fail+infra, missing), then baseline. */
-const SIDE_WIDTH = 6;
-/** Writes a model's (infra attempts, pass+fail+infra attempts, missing 0/1) at side[o..o+2]. */
-function writeSide(side, o, c) {
-    if (c === undefined) {
-        side[o + 2] = 1;
-        return;
-    }
-    const pfi = c.pass + c.fail + c.infra_error;
-    side[o] = c.infra_error;
-    side[o + 1] = pfi;
-    side[o + 2] = hasAttempt(c) ? 0 : 1;
-}
-/**
- * A key for a task's six side counts, equal exactly when the counts are: a number when the
- * counts are small enough to pack exactly, else a string.
- */
-function sideKeyFunction(table) {
-    const side = table.side;
-    let max = 0;
-    for (let j = 0; j < side.length; j++)
-        if (side[j] > max)
-            max = side[j];
-    const base = max + 1;
-    if (base ** SIDE_WIDTH < 2 ** 52) {
-        return (i) => {
-            const o = i * SIDE_WIDTH;
-            let k = 0;
-            for (let j = 0; j < SIDE_WIDTH; j++)
-                k = k * base + side[o + j];
-            return k;
-        };
-    }
-    return (i) => Array.from(side.subarray(i * SIDE_WIDTH, (i + 1) * SIDE_WIDTH)).join(",");
-}
-function buildTaskTable(dataset, policy) {
-    const tasks = dataset.tasks;
-    const n = tasks.length;
-    const infra = policy.infra_errors;
-    const clustered = policy.margin.standard_error === "clustered";
-    const cat = new Uint8Array(n);
-    const d = new Float64Array(n).fill(Number.NaN);
-    const cluster = new Int32Array(n).fill(-1);
-    const side = new Float64Array(n * SIDE_WIDTH);
-    const clusterIndex = new Map();
-    const denominators = new Set();
-    for (let i = 0; i < n; i++) {
-        const a = tasks.candidate(i);
-        const b = tasks.baseline(i);
-        const ka = effectiveAttempts(a, infra);
-        const kb = effectiveAttempts(b, infra);
-        const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
-        if (both) {
-            d[i] = a.pass / ka - b.pass / kb;
-            denominators.add(ka);
-            denominators.add(kb);
-            const name = clustered ? tasks.cluster(i) : undefined;
-            if (name !== undefined) {
-                let c = clusterIndex.get(name);
-                if (c === undefined) {
-                    c = clusterIndex.size;
-                    clusterIndex.set(name, c);
-                }
-                cluster[i] = c;
-            }
-        }
-        const validity = tasks.validity(i);
-        if (validity === "broken")
-            cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
-        else if (validity === "valid")
-            cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
-        else
-            cat[i] = both ? CAT_OPEN : CAT_OPEN_OUT;
-        writeSide(side, i * SIDE_WIDTH, a);
-        writeSide(side, i * SIDE_WIDTH + 3, b);
-    }
-    // The common denominator of all scores, when sums of squares in its units stay exact.
-    const gcd = (x, y) => (y === 0 ? x : gcd(y, x % y));
-    let unit = 1;
-    for (const k of denominators) {
-        unit = (unit / gcd(unit, k)) * k;
-        if (unit > 1e6)
-            break;
-    }
-    if (unit > 1e6 || n * unit * unit > 2 ** 52)
-        unit = 1;
-    const du = new Float64Array(n).fill(Number.NaN);
-    for (let i = 0; i < n; i++) {
-        if (Number.isNaN(d[i]))
-            continue;
-        const a = tasks.candidate(i);
-        const b = tasks.baseline(i);
-        du[i] =
-            unit === 1
-                ? d[i]
-                : a.pass * (unit / effectiveAttempts(a, infra)) - b.pass * (unit / effectiveAttempts(b, infra));
-    }
-    return { n, cat, d, du, unit, cluster, clusterCount: clusterIndex.size, side };
-}
-const LABEL_INDEPENDENT_CHECKS = new Set([
-    "same_harness",
-    "real_harness_revisions",
-    "dataset_revision",
-    "production_canary",
-    "append_only",
-    "reruns",
-]);
-function mirrorParams(policy, ctx, evaluation) {
-    const ai = policy.accept_if;
-    return {
-        nvThreshold: ai.common_valid_tasks,
-        infraThreshold: ai.infra_error_rate,
-        disputedThreshold: ai.disputed_fraction,
-        missingThreshold: ai.missing_fraction,
-        delta0: ai.delta0,
-        quantile: quantileFunction(policy.margin),
-        pessimistic: policy.margin.validity_bound === "pessimistic",
-        clustered: policy.margin.standard_error === "clustered",
-        correction: policy.margin.cluster_correction,
-        canary: ctx.canary,
-        fixedEvidencePass: evaluation.checks.every((c) => c.kind !== "evidence" || !LABEL_INDEPENDENT_CHECKS.has(c.id) || c.passed),
-    };
-}
 /** Sum of squares about the mean from raw sums; tiny negative noise (all values equal) → 0. */
 function centredSquares(q, s, n) {
     const ss = q - (s * s) / n;
@@ -77326,6 +77885,265 @@ class BoundSide {
         }
     }
 }
+
+;// CONCATENATED MODULE: ./src/core/decision/fragility-table.ts
+
+
+
+/** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
+const CAT_VALID = 0; // valid and in C (V)
+const CAT_VALID_OUT = 1; // valid, in T, not in C
+const CAT_OPEN = 2; // disputed/unreviewed and in C (U)
+const CAT_OPEN_OUT = 3; // disputed/unreviewed, in T, not in C
+const CAT_BROKEN_IN = 4; // broken, attempted by both models (K* ≥ 1 for both)
+const CAT_BROKEN_OUT = 5; // broken, not attempted by both
+/** Per-task side counts, 6 per task: candidate (infra, pass+fail+infra, missing), then baseline. */
+const SIDE_WIDTH = 6;
+/** Writes a model's (infra attempts, pass+fail+infra attempts, missing 0/1) at side[o..o+2]. */
+function writeSide(side, o, c) {
+    if (c === undefined) {
+        side[o + 2] = 1;
+        return;
+    }
+    const pfi = c.pass + c.fail + c.infra_error;
+    side[o] = c.infra_error;
+    side[o + 1] = pfi;
+    side[o + 2] = hasAttempt(c) ? 0 : 1;
+}
+/**
+ * A key for a task's six side counts, equal exactly when the counts are: a number when the
+ * counts are small enough to pack exactly, else a string.
+ */
+function sideKeyFunction(table) {
+    const side = table.side;
+    let max = 0;
+    for (let j = 0; j < side.length; j++)
+        if (side[j] > max)
+            max = side[j];
+    const base = max + 1;
+    if (base ** SIDE_WIDTH < 2 ** 52) {
+        return (i) => {
+            const o = i * SIDE_WIDTH;
+            let k = 0;
+            for (let j = 0; j < SIDE_WIDTH; j++)
+                k = k * base + side[o + j];
+            return k;
+        };
+    }
+    return (i) => Array.from(side.subarray(i * SIDE_WIDTH, (i + 1) * SIDE_WIDTH)).join(",");
+}
+/** A task's d interval as a key of its kind: equal exactly when both ends are. */
+function dKey(table, i) {
+    const lo = table.d[i];
+    const hi = table.dHigh[i];
+    return lo === hi ? String(lo) : `${lo}:${hi}`;
+}
+function buildTaskTable(dataset, policy) {
+    const tasks = dataset.tasks;
+    const n = tasks.length;
+    const infra = policy.infra_errors;
+    const clustered = policy.margin.standard_error === "clustered";
+    const cat = new Uint8Array(n);
+    const { low: d, high: dHigh } = taskIntervals(taskColumns(dataset), infra);
+    const cluster = new Int32Array(n).fill(-1);
+    const side = new Float64Array(n * SIDE_WIDTH);
+    const clusterIndex = new Map();
+    const denominators = new Set();
+    for (let i = 0; i < n; i++) {
+        const a = tasks.candidate(i);
+        const b = tasks.baseline(i);
+        const ka = effectiveAttempts(a, infra);
+        const kb = effectiveAttempts(b, infra);
+        const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
+        if (both) {
+            denominators.add(ka);
+            denominators.add(kb);
+            const name = clustered ? tasks.cluster(i) : undefined;
+            if (name !== undefined) {
+                let c = clusterIndex.get(name);
+                if (c === undefined) {
+                    c = clusterIndex.size;
+                    clusterIndex.set(name, c);
+                }
+                cluster[i] = c;
+            }
+        }
+        const validity = tasks.validity(i);
+        if (validity === "broken")
+            cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
+        else if (validity === "valid")
+            cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
+        else
+            cat[i] = both ? CAT_OPEN : CAT_OPEN_OUT;
+        writeSide(side, i * SIDE_WIDTH, a);
+        writeSide(side, i * SIDE_WIDTH + 3, b);
+    }
+    // The common denominator of all scores, when sums of squares in its units stay exact.
+    const gcd = (x, y) => (y === 0 ? x : gcd(y, x % y));
+    let unit = 1;
+    for (const k of denominators) {
+        unit = (unit / gcd(unit, k)) * k;
+        if (unit > 1e6)
+            break;
+    }
+    if (unit > 1e6 || n * unit * unit > 2 ** 52)
+        unit = 1;
+    const du = new Float64Array(n).fill(Number.NaN);
+    const duHigh = dHigh === d ? du : new Float64Array(n).fill(Number.NaN);
+    for (let i = 0; i < n; i++) {
+        if (Number.isNaN(d[i]))
+            continue;
+        const a = tasks.candidate(i);
+        const b = tasks.baseline(i);
+        const ua = unit / effectiveAttempts(a, infra);
+        const ub = unit / effectiveAttempts(b, infra);
+        // The low end counts the baseline's lost results as passes, the high end the candidate's.
+        du[i] = unit === 1 ? d[i] : a.pass * ua - (b.pass + lostResults(b, infra)) * ub;
+        if (duHigh !== du) {
+            duHigh[i] = unit === 1 ? dHigh[i] : (a.pass + lostResults(a, infra)) * ua - b.pass * ub;
+        }
+    }
+    return { n, cat, d, dHigh, du, duHigh, unit, cluster, clusterCount: clusterIndex.size, side };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/fragility-lost.ts
+/**
+ * The fragility mirror's view of lost results (`infra_errors: bound`, SPEC §3.8): when a task of
+ * V or U has an interval d, the exact search does not apply and the paired bounds are the
+ * conservative ones of stats/interval-bounds.ts, the same functions analyseMargin uses. They need
+ * V and U as kinds (d^lo, d^hi) with counts, kept here as labels move; made only for a table with
+ * an interval (the point modes never pay for it).
+ */
+
+
+class LostResults {
+    table;
+    /** Each kind's ends in d (not the table's units) and how many of its tasks are in V and in U. */
+    low = [];
+    high = [];
+    inV = [];
+    inU = [];
+    /** Tasks of V, and of U, whose d is an interval. */
+    lostV = 0;
+    lostU = 0;
+    byEnds = new Map();
+    constructor(table) {
+        this.table = table;
+        for (let i = 0; i < table.n; i++) {
+            const c = table.cat[i];
+            if (c === CAT_VALID || c === CAT_OPEN || c === CAT_BROKEN_IN)
+                this.kind(table.du[i], table.duHigh[i]);
+        }
+    }
+    /** The kind of tasks with these ends (table units), made on first sight. */
+    kind(du, duHigh) {
+        let m = this.byEnds.get(du);
+        if (m === undefined) {
+            m = new Map();
+            this.byEnds.set(du, m);
+        }
+        let k = m.get(duHigh);
+        if (k === undefined) {
+            k = this.low.length;
+            m.set(duHigh, k);
+            this.low.push(du / this.table.unit);
+            this.high.push(duHigh / this.table.unit);
+            this.inV.push(0);
+            this.inU.push(0);
+        }
+        return k;
+    }
+    /** `count` tasks with these ends join V (negative: leave). */
+    addValid(du, duHigh, count) {
+        const k = this.kind(du, duHigh);
+        this.inV[k] = this.inV[k] + count;
+        if (duHigh !== du)
+            this.lostV += count;
+    }
+    addOpen(du, duHigh, count) {
+        const k = this.kind(du, duHigh);
+        this.inU[k] = this.inU[k] + count;
+        if (duHigh !== du)
+            this.lostU += count;
+    }
+    /** A kind is one state evaluation's worth of work per this many (the searches' budgets). */
+    get work() {
+        return this.low.length / 8;
+    }
+    /** The conservative paired LCB and UCB over every resolution of U and the lost results. */
+    pairedBounds(marginLower, marginUpper, quantile) {
+        const fixed = { low: this.low, high: this.high, count: this.inV };
+        const open = { low: this.low, high: this.high, count: this.inU };
+        const r = intervalPairedBounds(fixed, open, marginLower, marginUpper, quantile);
+        return { lcb: r?.lower.value ?? null, ucb: r?.upper.value ?? null };
+    }
+    /** The SE bound of V with every task of U at `value` (the pessimistic set), and its ν. */
+    pessimisticSe(value, D) {
+        const se = intervalPairedSe({
+            low: [...this.low, value],
+            high: [...this.high, value],
+            count: [...this.inV, D],
+        });
+        let n = D;
+        for (const c of this.inV)
+            n += c;
+        return se === null ? null : { se, nu: n - 1 };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/fragility-state.ts
+
+
+
+
+
+
+
+
+
+
+/**
+ * Work budget of one fragility figure: the most candidate states the exact enumeration (and,
+ * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values) and
+ * allocation-free, about 0.1 µs, so the budget caps a figure at roughly 0.1–0.3 s. With single
+ * attempts (3 kinds of task) it lets the exact search of review fragility prove every level up to
+ * about 90 changes (180 when no broken task can be revalidated). Beyond it the figure is the
+ * greedy upper bound, reported as "at most" unless it meets the levels already proven.
+ */
+const FRAGILITY_WORK_BUDGET = 1_000_000;
+/**
+ * The greedy searches try one change per kind of task at each step. With clustered SE they first
+ * split kinds by cluster (at most this many kinds, half the greedy budget); if that finds nothing
+ * they retry with kinds split by d (and side counts) only, tasks in dataset order, so that a step
+ * is O(#distinct d).
+ */
+const GREEDY_MAX_KINDS = 1024;
+/** A CR2 standard error over this many clusters costs about one state evaluation of the budget. */
+const CLUSTERS_PER_STATE = 8;
+const LABEL_INDEPENDENT_CHECKS = new Set([
+    "same_harness",
+    "real_harness_revisions",
+    "dataset_revision",
+    "production_canary",
+    "append_only",
+    "reruns",
+]);
+function mirrorParams(policy, ctx, evaluation) {
+    const ai = policy.accept_if;
+    return {
+        nvThreshold: ai.common_valid_tasks,
+        infraThreshold: ai.infra_error_rate,
+        disputedThreshold: ai.disputed_fraction,
+        missingThreshold: ai.missing_fraction,
+        delta0: ai.delta0,
+        quantile: quantileFunction(policy.margin),
+        pessimistic: policy.margin.validity_bound === "pessimistic",
+        clustered: policy.margin.standard_error === "clustered",
+        correction: policy.margin.cluster_correction,
+        canary: ctx.canary,
+        fixedEvidencePass: evaluation.checks.every((c) => c.kind !== "evidence" || !LABEL_INDEPENDENT_CHECKS.has(c.id) || c.passed),
+    };
+}
 const NO_BOUNDS = { lcb: null, ucb: null };
 /**
  * The cheap sandwich (conservative ≤ exact LCB ≤ S_L figure) decides only when δ₀ is clearly
@@ -77340,7 +78158,9 @@ class Mirror {
     table;
     p;
     nV = 0;
+    /** Σ_V of the low and of the high ends of d (equal without a lost result), in the table's units. */
     sV = 0;
+    sVh = 0;
     qV = 0;
     /** |U| */
     D = 0;
@@ -77360,15 +78180,20 @@ class Mirror {
     spent = 0;
     vN;
     vS;
+    /** Per cluster Σ_V of the high ends: the very array vS when no task has a lost result. */
+    vSh;
+    /** V and U by kind (d^lo, d^hi), only when some task has a lost result. */
+    lost;
     /** Scratch per-cluster sizes and residual sums for the CR2 standard error. */
     sizes;
     resid;
     lower;
     upper;
-    /** Open kinds (cluster, d) for the conservative clustered bound, and their counts in U. */
+    /** Open kinds (cluster, d^lo, d^hi) for the conservative clustered bound, and their counts in U. */
     openKind = new Map();
     openCluster = [];
     openValue = [];
+    openHigh = [];
     openCount = [];
     /** Bumped by every change of V or U; the bounds over every resolution are cached per version. */
     version = 0;
@@ -77392,32 +78217,38 @@ class Mirror {
         this.table = table;
         this.p = p;
         const g = p.clustered ? table.clusterCount : 0;
+        const intervals = table.duHigh !== table.du;
         this.vN = new Float64Array(g);
         this.vS = new Float64Array(g);
+        this.vSh = intervals ? new Float64Array(g) : this.vS;
+        this.lost = intervals ? new LostResults(table) : null;
         this.sizes = new Float64Array(g);
         this.resid = new Float64Array(g);
-        const values = new Set();
+        const lows = new Set();
+        const highs = new Set();
         for (let i = 0; i < table.n; i++) {
-            const c = table.cat[i];
-            if (c === CAT_OPEN)
-                values.add(table.du[i]);
+            if (table.cat[i] !== CAT_OPEN)
+                continue;
+            lows.add(table.du[i]);
+            highs.add(table.duHigh[i]);
         }
-        const asc = [...values].sort((x, y) => x - y);
         if (p.clustered) {
             for (let i = 0; i < table.n; i++) {
                 if (table.cat[i] !== CAT_OPEN)
                     continue;
-                const key = `${table.cluster[i]}|${table.du[i]}`;
+                const key = `${table.cluster[i]}|${table.du[i]}|${table.duHigh[i]}`;
                 if (this.openKind.has(key))
                     continue;
                 this.openKind.set(key, this.openCluster.length);
                 this.openCluster.push(table.cluster[i]);
                 this.openValue.push(table.du[i] / table.unit);
+                this.openHigh.push(table.duHigh[i] / table.unit);
                 this.openCount.push(0);
             }
         }
-        this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
-        this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
+        // Δ_L scans the low ends ascending, Δ_H the high ends descending.
+        this.lower = new BoundSide([...lows].sort((x, y) => x - y), p.pessimistic ? -table.unit : null, g);
+        this.upper = new BoundSide([...highs].sort((x, y) => y - x), p.pessimistic ? table.unit : null, g);
         const lv = this.lower.vals;
         this.seScan = new PairedSeScan(table.unit === 1 ? lv : lv.map((x) => x / table.unit));
         for (let i = 0; i < table.n; i++) {
@@ -77437,14 +78268,20 @@ class Mirror {
     }
     /** Task i's (d, cluster) joins V `count` times (negative: leaves). */
     addValid(i, count) {
-        this.addValidValue(this.table.du[i], this.table.cluster[i], count);
+        const t = this.table;
+        this.addValidValue(t.du[i], t.duHigh[i], t.cluster[i], count);
     }
-    /** `count` tasks with d = du/unit (du in the table's units) and cluster c join V (or leave). */
-    addValidValue(d, c, count) {
+    /**
+     * `count` tasks with d in [d, dHigh] (the table's units; equal without a lost result) and
+     * cluster c join V (or leave).
+     */
+    addValidValue(d, dHigh, c, count) {
         this.version++;
         this.nV += count;
         this.sV += count * d;
+        this.sVh += count * dHigh;
         this.qV += count * d * d;
+        this.lost?.addValid(d, dHigh, count);
         if (!this.p.clustered)
             return;
         if (c < 0) {
@@ -77452,25 +78289,36 @@ class Mirror {
             return;
         }
         this.lower.onValidChange(c, count, count * d, this.vN, this.vS);
-        this.upper.onValidChange(c, count, count * d, this.vN, this.vS);
+        this.upper.onValidChange(c, count, count * dHigh, this.vN, this.vSh);
         this.vN[c] = this.vN[c] + count;
         this.vS[c] = this.vS[c] + count * d;
+        if (this.vSh !== this.vS)
+            this.vSh[c] = this.vSh[c] + count * dHigh;
     }
     /** Task i's (d, cluster) joins U `count` times (negative: leaves). */
     addOpen(i, count) {
         const d = this.table.du[i];
+        const dHigh = this.table.duHigh[i];
         const c = this.p.clustered ? this.table.cluster[i] : -1;
         this.version++;
         this.D += count;
         if (this.p.clustered) {
-            const k = this.openKind.get(`${this.table.cluster[i]}|${d}`);
+            const k = this.openKind.get(`${this.table.cluster[i]}|${d}|${dHigh}`);
             if (k !== undefined)
                 this.openCount[k] = this.openCount[k] + count;
         }
+        this.lost?.addOpen(d, dHigh, count);
         this.lower.addU(d, c, count, this.vN, this.vS);
-        this.upper.addU(d, c, count, this.vN, this.vS);
+        this.upper.addU(dHigh, c, count, this.vN, this.vSh);
         if (this.p.clustered && c < 0)
             this.noCluster += count;
+    }
+    /** A task of V, or of U, has a lost result: no exact search, no bound at one set. */
+    lostInV() {
+        return this.lost !== null && this.lost.lostV > 0;
+    }
+    lostInC() {
+        return this.lost !== null && this.lost.lostV + this.lost.lostU > 0;
     }
     /** Task i's side counts join T `count` times (negative: the task leaves T). */
     addSide(i, count) {
@@ -77511,7 +78359,7 @@ class Mirror {
      * blocks that joins, its sum (table units) and task count. Pessimistic: every block joins.
      */
     extreme(side, lowerBound) {
-        let sum = this.sV;
+        let sum = lowerBound ? this.sV : this.sVh;
         let count = this.nV;
         let J = 0;
         const tol = TIE_TOLERANCE * this.table.unit;
@@ -77546,7 +78394,9 @@ class Mirror {
         if (this.nV === 0)
             return null;
         const { J, sum, count } = this.extreme(side, lowerBound);
-        const se = this.standardError(side, J, sum, count);
+        const se = this.lostInV()
+            ? this.pessimisticSe(side, lowerBound)
+            : this.standardError(side, J, sum, count);
         if (se === null)
             return null;
         const unit = this.table.unit;
@@ -77582,7 +78432,7 @@ class Mirror {
     }
     /** True when analyseMargin takes the exact bound over every resolution in this state. */
     exactKind() {
-        return !this.p.clustered && this.singleAttemptCounts() !== null;
+        return !this.p.clustered && !this.lostInC() && this.singleAttemptCounts() !== null;
     }
     /** The exact LCB/UCB over every resolution (paired, single-attempt U), cached per state. */
     exactBounds() {
@@ -77610,13 +78460,58 @@ class Mirror {
     conservativeBounds() {
         if (this.p.clustered)
             return this.conservativeClustered();
+        if (this.lostInC())
+            return this.conservativeIntervals();
         return { lcb: this.conservativePaired(true), ucb: this.conservativePaired(false) };
     }
     conservativeLcb() {
-        return this.p.clustered ? this.conservativeClustered().lcb : this.conservativePaired(true);
+        if (this.p.clustered)
+            return this.conservativeClustered().lcb;
+        return this.lostInC() ? this.conservativeIntervals().lcb : this.conservativePaired(true);
     }
     conservativeUcb() {
-        return this.p.clustered ? this.conservativeClustered().ucb : this.conservativePaired(false);
+        if (this.p.clustered)
+            return this.conservativeClustered().ucb;
+        return this.lostInC() ? this.conservativeIntervals().ucb : this.conservativePaired(false);
+    }
+    /** Paired with a lost result in V ∪ U: the interval bound of SPEC §3.8 (fragility-lost.ts). */
+    conservativeIntervals() {
+        if (this.consVersion === this.version)
+            return this.consCache;
+        this.consVersion = this.version;
+        this.consCache = NO_BOUNDS;
+        const lost = this.lost;
+        if (this.nV < 2)
+            return this.consCache;
+        this.spent += lost.work;
+        this.consCache = lost.pairedBounds(this.marginExtreme(true), this.marginExtreme(false), this.p.quantile);
+        return this.consCache;
+    }
+    /**
+     * The SE bound (in the table's units) and ν of V ∪ U at ∓1 (pessimistic) when V has a lost
+     * result: the SE of that set at every resolution is at most it (SPEC §3.8).
+     */
+    pessimisticSe(side, lowerBound) {
+        const unit = this.table.unit;
+        const value = lowerBound ? -1 : 1;
+        if (!this.p.clustered) {
+            const r = this.lost.pessimisticSe(value, this.D);
+            return r === null ? null : { se: r.se * unit, nu: r.nu };
+        }
+        if (this.noCluster > 0)
+            return null;
+        const g = this.table.clusterCount;
+        const size = new Float64Array(g);
+        const sumLow = new Float64Array(g);
+        const sumHigh = new Float64Array(g);
+        for (let c = 0; c < g; c++) {
+            size[c] = side.clusterSize(side.nb, c, this.vN);
+            sumLow[c] = side.clusterSum(side.nb, c, this.vS) / unit;
+            sumHigh[c] = side.clusterSum(side.nb, c, this.vSh) / unit;
+        }
+        this.spent += g / CLUSTERS_PER_STATE;
+        const r = intervalClusteredSe({ size, sumLow, sumHigh, clusterCount: g }, this.p.correction, this.p.quantile);
+        return r === null ? null : { se: r.se * unit, nu: r.nu };
     }
     /** Σ_V d and Σ_V d² in d's own units, as analyseMargin passes them. */
     validSums() {
@@ -77672,8 +78567,10 @@ class Mirror {
         const r = conservativeClusteredBounds(this.validSums(), {
             validSize: this.vN,
             validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
+            ...(this.vSh === this.vS ? {} : { validSumHigh: this.vSh.map((x) => x / unit) }),
             openCluster: this.openCluster,
             openValue: this.openValue,
+            openHigh: this.openHigh,
             openCount: this.openCount,
             clusterCount: this.table.clusterCount,
         }, marginLower, marginUpper, this.p.correction, this.p.quantile);
@@ -77778,20 +78675,21 @@ class Mirror {
 ;// CONCATENATED MODULE: ./src/core/decision/fragility-review.ts
 
 
+
 const FOUND = 1;
 const ABORT = 2;
 /**
  * "Most harmful first": d descending for an accept (ascending for a reject), then dataset order.
  * Bucketed by the few distinct d values: O(n) rather than a comparison sort.
  */
-function harmOrder(table, indices, descending) {
+function harmOrder(d, indices, descending) {
     const buckets = new Map();
     for (const i of indices) {
-        const d = table.d[i];
-        let b = buckets.get(d);
+        const x = d[i];
+        let b = buckets.get(x);
         if (b === undefined) {
             b = [];
-            buckets.set(d, b);
+            buckets.set(x, b);
         }
         b.push(i);
     }
@@ -77962,8 +78860,10 @@ function reviewFragility(table, mirror, verdict, opts) {
             openT.push(i);
     }
     // Most harmful first: for an accept, remove high-d valid tasks and add low-d broken ones.
-    const removeOrder = harmOrder(table, [...valid], accept);
-    const addOrder = harmOrder(table, [...brokenIn], !accept);
+    // (With lost results, LCB moves with the low ends of d and UCB with the high ends.)
+    const dOf = accept ? table.d : table.dHigh;
+    const removeOrder = harmOrder(dOf, [...valid], accept);
+    const addOrder = harmOrder(dOf, [...brokenIn], !accept);
     const candidates = [];
     const push = (c) => {
         if (c !== null)
@@ -78037,16 +78937,25 @@ function reviewFragility(table, mirror, verdict, opts) {
 function marginKinds(table, valid, brokenIn, clustered, accept) {
     const byD = new Map();
     const kindOf = (i) => {
-        const d = table.d[i];
+        const key = dKey(table, i);
         const cluster = clustered ? table.cluster[i] : -1;
-        let m = byD.get(d);
+        let m = byD.get(key);
         if (m === undefined) {
             m = new Map();
-            byD.set(d, m);
+            byD.set(key, m);
         }
         let k = m.get(cluster);
         if (k === undefined) {
-            k = { d, du: table.du[i], cluster, valid: [], broken: [] };
+            const d = (accept ? table.d[i] : table.dHigh[i]);
+            k = {
+                d,
+                key,
+                du: table.du[i],
+                duHigh: table.duHigh[i],
+                cluster,
+                valid: [],
+                broken: [],
+            };
             m.set(cluster, k);
         }
         return k;
@@ -78072,7 +78981,7 @@ function enumerateMargin(mirror, kinds, limit, flipped, accept, budget) {
     const lo = kinds.map((k) => k.valid.length);
     const hi = kinds.map((k) => k.broken.length);
     // Harmful direction: for an accept, removing tasks above the margin and adding those below.
-    const mean = mirror.nV > 0 ? mirror.sV / mirror.nV / mirror.unit : 0;
+    const mean = mirror.nV > 0 ? (accept ? mirror.sV : mirror.sVh) / mirror.nV / mirror.unit : 0;
     const removeFirst = kinds.map((k) => (accept ? k.d > mean : k.d < mean));
     const suffixMax = new Array(m + 1).fill(0);
     for (let i = m - 1; i >= 0; i--) {
@@ -78110,11 +79019,11 @@ function enumerateMargin(mirror, kinds, limit, flipped, accept, budget) {
                     break;
                 const x = sign * a;
                 if (x !== 0)
-                    mirror.addValidValue(kind.du, kind.cluster, x);
+                    mirror.addValidValue(kind.du, kind.duHigh, kind.cluster, x);
                 net[i] = x;
                 const st = rec(i + 1, left);
                 if (x !== 0)
-                    mirror.addValidValue(kind.du, kind.cluster, -x);
+                    mirror.addValidValue(kind.du, kind.duHigh, kind.cluster, -x);
                 if (st !== 0)
                     return st;
                 net[i] = 0;
@@ -78162,10 +79071,10 @@ function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) 
     if (!byCluster) {
         const byD = new Map();
         for (const k of kinds) {
-            let g = byD.get(k.d);
+            let g = byD.get(k.key);
             if (g === undefined) {
                 g = { rem: [], add: [] };
-                byD.set(k.d, g);
+                byD.set(k.key, g);
             }
             for (const t of k.valid)
                 g.rem.push(t);
@@ -78259,6 +79168,7 @@ function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) 
 
 
 
+
 const fragility_resolution_FOUND = 1;
 const fragility_resolution_ABORT = 2;
 function resolutionDistance(table, mirror, opts) {
@@ -78291,7 +79201,7 @@ function resolutionDistance(table, mirror, opts) {
     const brokenKinds = [];
     const brokenIndex = new Map();
     for (const i of open) {
-        const d = table.d[i];
+        const d = dKey(table, i);
         const cluster = p.clustered ? table.cluster[i] : -1;
         const gk = `${d}|${cluster}`;
         let g = groupIndex.get(gk);
@@ -78373,6 +79283,8 @@ function resolutionDistance(table, mirror, opts) {
  * SE' ≥ SE_min = sqrt(SS(V) / ((N_v + D)(N_v + D − 1))). Every bound lies between the exact
  * extremes over U: Δ_L(U) ≤ Δ_L', Δ_H' ≤ Δ_H(U) (pessimistic bounds are wider, which only helps).
  * The quantile q' ≥ q_min = q(ν = N_v + D − 1), since t_ν⁻¹ decreases in ν (constant for z).
+ * With lost results (SPEC §3.8) Δ_L takes the low ends of d and Δ_H the high ends, and with one
+ * in V, SE_min is 0 (V's sum of squares is not fixed).
  * So LCB' ≤ Δ_H(U) − q_min·SE_min and UCB' ≥ Δ_L(U) + q_min·SE_min: when the first is ≤ δ₀ no resolution
  * accepts, when the second is > δ₀ none rejects — a proof of "unbounded" without a search.
  */
@@ -78382,179 +79294,185 @@ function reachableVerdicts(table, mirror, open) {
         return { accept: true, reject: true };
     const nv = mirror.nV;
     const n = nv + mirror.D;
-    const values = Float64Array.from(open, (i) => table.d[i]);
     const u = mirror.unit;
-    const b = exactRatioBounds(mirror.sV / u, nv, values);
-    if (b.lower === null || b.upper === null)
+    const low = exactRatioBounds(mirror.sV / u, nv, Float64Array.from(open, (i) => table.d[i]));
+    const high = table.dHigh === table.d
+        ? low
+        : exactRatioBounds(mirror.sVh / u, nv, Float64Array.from(open, (i) => table.dHigh[i]));
+    const lower = low.lower;
+    const upper = high.upper;
+    if (lower === null || upper === null)
         return { accept: false, reject: false };
-    const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
+    const pointV = !mirror.lostInV();
+    const ss = nv > 0 && pointV ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
     const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
     // The smallest quantile any such set can have: t_ν⁻¹ decreases in ν = n' − 1 ≤ n − 1.
     const qMin = n >= 2 ? p.quantile(n - 1) : 0;
     // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
     const eps = 1e-9;
     return {
-        accept: b.upper - qMin * seMin > p.delta0 - eps,
-        reject: b.lower + qMin * seMin <= p.delta0 + eps,
+        accept: upper - qMin * seMin > p.delta0 - eps,
+        reject: lower + qMin * seMin <= p.delta0 + eps,
     };
 }
-function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLevel, budget) {
-    const p = mirror.p;
-    const nv = mirror.nV;
-    const D = mirror.D;
-    const G = groups.length;
-    const usedB = new Array(G).fill(0);
-    const vCount = new Array(G).fill(0);
-    const bCount = new Array(brokenKinds.length).fill(0);
-    const rCount = new Array(outKinds.length).fill(0);
-    const bSuffix = new Array(brokenKinds.length + 1).fill(0);
-    for (let j = brokenKinds.length - 1; j >= 0; j--) {
-        bSuffix[j] = bSuffix[j + 1] + brokenKinds[j].tasks.length;
+/**
+ * The enumeration's state: how many open tasks of each kind are resolved valid (vCount, per
+ * (d, cluster) group), broken in C (bCount, per broken kind) and broken outside C (rCount), applied
+ * to the mirror as the recursion descends and undone as it returns.
+ */
+class ResolutionSearch {
+    mirror;
+    groups;
+    brokenKinds;
+    outKinds;
+    budget;
+    usedB;
+    vCount;
+    bCount;
+    rCount;
+    bSuffix;
+    rSuffix;
+    vSuffix;
+    work = 0;
+    spent0;
+    constructor(mirror, groups, brokenKinds, outKinds, budget) {
+        this.mirror = mirror;
+        this.groups = groups;
+        this.brokenKinds = brokenKinds;
+        this.outKinds = outKinds;
+        this.budget = budget;
+        const G = groups.length;
+        this.usedB = new Array(G).fill(0);
+        this.vCount = new Array(G).fill(0);
+        this.bCount = new Array(brokenKinds.length).fill(0);
+        this.rCount = new Array(outKinds.length).fill(0);
+        this.bSuffix = suffixSums(brokenKinds.map((k) => k.tasks.length));
+        this.rSuffix = suffixSums(outKinds.map((k) => k.length));
+        this.vSuffix = new Array(G + 1).fill(0);
+        this.spent0 = mirror.spent;
     }
-    const rSuffix = new Array(outKinds.length + 1).fill(0);
-    for (let j = outKinds.length - 1; j >= 0; j--) {
-        rSuffix[j] = rSuffix[j + 1] + outKinds[j].length;
+    /** One more state evaluated; true past the budget. */
+    tick() {
+        this.work++;
+        return this.work + this.mirror.spent - this.spent0 > this.budget;
     }
-    const vSuffix = new Array(G + 1).fill(0);
-    let work = 0;
-    const spent0 = mirror.spent;
-    const over = () => work + mirror.spent - spent0 > budget;
-    const recV = (g, rem) => {
-        if (rem === 0 || g === G) {
+    /** `rem` open tasks of the groups from g on resolved valid (those not already broken). */
+    recV(g, rem) {
+        const { mirror, groups } = this;
+        if (rem === 0 || g === groups.length) {
             if (rem !== 0)
                 return 0;
-            work++;
-            if (over())
+            if (this.tick())
                 return fragility_resolution_ABORT;
             const v = mirror.verdict();
             return v === "accept" || v === "reject" ? fragility_resolution_FOUND : 0;
         }
-        if (rem > vSuffix[g])
+        if (rem > this.vSuffix[g])
             return 0;
         const grp = groups[g];
-        const cap = Math.min(grp.tasks.length - usedB[g], rem);
+        const cap = Math.min(grp.tasks.length - this.usedB[g], rem);
         const rep = grp.tasks[0];
         for (let x = cap; x >= 0; x--) {
-            if (rem - x > vSuffix[g + 1])
+            if (rem - x > this.vSuffix[g + 1])
                 break;
             if (x > 0) {
                 mirror.addOpen(rep, -x);
                 mirror.addValid(rep, x);
             }
-            vCount[g] = x;
-            const st = recV(g + 1, rem - x);
+            this.vCount[g] = x;
+            const st = this.recV(g + 1, rem - x);
             if (x > 0) {
                 mirror.addOpen(rep, x);
                 mirror.addValid(rep, -x);
             }
             if (st !== 0)
                 return st;
-            vCount[g] = 0;
+            this.vCount[g] = 0;
         }
         return 0;
-    };
-    const recB = (j, rem, v) => {
+    }
+    /** `rem` open tasks of C of the broken kinds from j on resolved broken, then `v` resolved valid. */
+    recB(j, rem, v) {
+        const { mirror, brokenKinds, groups } = this;
         if (rem === 0 || j === brokenKinds.length) {
             if (rem !== 0)
                 return 0;
-            work++;
-            if (over())
+            if (this.tick())
                 return fragility_resolution_ABORT;
             if (!mirror.sidePasses())
                 return 0;
-            for (let g = G - 1; g >= 0; g--) {
-                vSuffix[g] = vSuffix[g + 1] + groups[g].tasks.length - usedB[g];
+            for (let g = groups.length - 1; g >= 0; g--) {
+                this.vSuffix[g] =
+                    this.vSuffix[g + 1] + groups[g].tasks.length - this.usedB[g];
             }
-            return recV(0, v);
+            return this.recV(0, v);
         }
-        if (rem > bSuffix[j])
+        if (rem > this.bSuffix[j])
             return 0;
         const kind = brokenKinds[j];
         const rep = kind.tasks[0];
         const cap = Math.min(kind.tasks.length, rem);
         for (let x = cap; x >= 0; x--) {
-            if (rem - x > bSuffix[j + 1])
+            if (rem - x > this.bSuffix[j + 1])
                 break;
             if (x > 0) {
                 mirror.addOpen(rep, -x);
                 mirror.addSide(rep, -x);
             }
-            usedB[kind.group] = usedB[kind.group] + x;
-            bCount[j] = x;
-            const st = recB(j + 1, rem - x, v);
+            this.usedB[kind.group] = this.usedB[kind.group] + x;
+            this.bCount[j] = x;
+            const st = this.recB(j + 1, rem - x, v);
             if (x > 0) {
                 mirror.addOpen(rep, x);
                 mirror.addSide(rep, x);
             }
-            usedB[kind.group] = usedB[kind.group] - x;
+            this.usedB[kind.group] = this.usedB[kind.group] - x;
             if (st !== 0)
                 return st;
-            bCount[j] = 0;
+            this.bCount[j] = 0;
         }
         return 0;
-    };
-    const recR = (j, rem, b, v) => {
+    }
+    /** `rem` open tasks outside C of the kinds from j on resolved broken, then b and v as above. */
+    recR(j, rem, b, v) {
+        const { mirror, outKinds } = this;
         if (rem === 0 || j === outKinds.length) {
             if (rem !== 0)
                 return 0;
-            return recB(0, b, v);
+            return this.recB(0, b, v);
         }
-        if (rem > rSuffix[j])
+        if (rem > this.rSuffix[j])
             return 0;
         const kind = outKinds[j];
         const rep = kind[0];
         const cap = Math.min(kind.length, rem);
         for (let x = cap; x >= 0; x--) {
-            if (rem - x > rSuffix[j + 1])
+            if (rem - x > this.rSuffix[j + 1])
                 break;
             if (x > 0)
                 mirror.addSide(rep, -x);
-            rCount[j] = x;
-            const st = recR(j + 1, rem - x, b, v);
+            this.rCount[j] = x;
+            const st = this.recR(j + 1, rem - x, b, v);
             if (x > 0)
                 mirror.addSide(rep, x);
             if (st !== 0)
                 return st;
-            rCount[j] = 0;
+            this.rCount[j] = 0;
         }
         return 0;
-    };
-    const maxK = Math.min(maxLevel, nU + nUn);
-    for (let k = kLow; k <= maxK; k++) {
-        for (let v = Math.min(k, nU); v >= 0; v--) {
-            for (let b = Math.min(k - v, nU - v); b >= 0; b--) {
-                const r = k - v - b;
-                if (r > nUn)
-                    break;
-                work++;
-                if (over())
-                    return { found: null, provenBelow: k, aborted: true };
-                const nv2 = nv + v;
-                const d2 = D - v - b;
-                if (!satisfies(nv2, p.nvThreshold))
-                    continue;
-                if (!(nv2 + d2 > 0 && satisfies(d2 / (nv2 + d2), p.disputedThreshold)))
-                    continue;
-                const st = recR(0, r, b, v);
-                if (st === fragility_resolution_ABORT)
-                    return { found: null, provenBelow: k, aborted: true };
-                if (st === fragility_resolution_FOUND)
-                    return { found: movesOf(), provenBelow: k, aborted: false };
-            }
-        }
     }
-    return { found: null, provenBelow: maxLevel + 1, aborted: false };
-    function movesOf() {
+    /** The moves of the state found: the first tasks of each kind, in dataset order. */
+    moves() {
         const used = new Set();
         const moves = [];
-        brokenKinds.forEach((kind, j) => {
-            for (const index of kind.tasks.slice(0, bCount[j])) {
+        this.brokenKinds.forEach((kind, j) => {
+            for (const index of kind.tasks.slice(0, this.bCount[j])) {
                 used.add(index);
                 moves.push({ index, to: "broken" });
             }
         });
-        groups.forEach((grp, g) => {
-            let left = vCount[g];
+        this.groups.forEach((grp, g) => {
+            let left = this.vCount[g];
             for (const index of grp.tasks) {
                 if (left === 0)
                     break;
@@ -78564,12 +79482,50 @@ function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLeve
                 left--;
             }
         });
-        outKinds.forEach((kind, j) => {
-            for (const index of kind.slice(0, rCount[j]))
+        this.outKinds.forEach((kind, j) => {
+            for (const index of kind.slice(0, this.rCount[j]))
                 moves.push({ index, to: "broken" });
         });
         return moves;
     }
+}
+/** s[j] = Σ_{i ≥ j} x[i], with s[x.length] = 0. */
+function suffixSums(x) {
+    const s = new Array(x.length + 1).fill(0);
+    for (let j = x.length - 1; j >= 0; j--)
+        s[j] = s[j + 1] + x[j];
+    return s;
+}
+function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLevel, budget) {
+    const p = mirror.p;
+    const nv = mirror.nV;
+    const D = mirror.D;
+    const search = new ResolutionSearch(mirror, groups, brokenKinds, outKinds, budget);
+    const maxK = Math.min(maxLevel, nU + nUn);
+    // Levels k = v (valid) + b (broken in C) + r (broken outside C), pruned on N_v and φ first.
+    for (let k = kLow; k <= maxK; k++) {
+        for (let v = Math.min(k, nU); v >= 0; v--) {
+            for (let b = Math.min(k - v, nU - v); b >= 0; b--) {
+                const r = k - v - b;
+                if (r > nUn)
+                    break;
+                if (search.tick())
+                    return { found: null, provenBelow: k, aborted: true };
+                const nv2 = nv + v;
+                const d2 = D - v - b;
+                if (!satisfies(nv2, p.nvThreshold))
+                    continue;
+                if (!(nv2 + d2 > 0 && satisfies(d2 / (nv2 + d2), p.disputedThreshold)))
+                    continue;
+                const st = search.recR(0, r, b, v);
+                if (st === fragility_resolution_ABORT)
+                    return { found: null, provenBelow: k, aborted: true };
+                if (st === fragility_resolution_FOUND)
+                    return { found: search.moves(), provenBelow: k, aborted: false };
+            }
+        }
+    }
+    return { found: null, provenBelow: maxLevel + 1, aborted: false };
 }
 /**
  * Greedy toward one verdict: at each step try, per kind (d, cluster), the next open task of C
@@ -78595,10 +79551,10 @@ function greedy(table, mirror, open, openOut, target, splitByCluster, limit, bud
     };
     const sideKey = sideKeyFunction(table);
     const clusterOf = (i) => (splitByCluster ? table.cluster[i] : -1);
-    const toValid = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}`);
+    const toValid = queues(open, (i) => `${dKey(table, i)}|${clusterOf(i)}`);
     if (splitByCluster && toValid.length > GREEDY_MAX_KINDS)
         return null;
-    const toBroken = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}|${sideKey(i)}`);
+    const toBroken = queues(open, (i) => `${dKey(table, i)}|${clusterOf(i)}|${sideKey(i)}`);
     const outBroken = queues(openOut, (i) => String(sideKey(i)));
     const done = new Set();
     const apply = (i, kind, sign) => {
@@ -78732,6 +79688,7 @@ function greedy(table, mirror, open, openOut, target, splitByCluster, limit, bud
 
 
 
+
 /** At most this many tasks are listed in fragility_tasks (the count itself is never cut). */
 const MAX_FRAGILITY_TASKS = 50;
 function computeFragility(dataset, policy, ctx, evaluation) {
@@ -78789,7 +79746,7 @@ function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
             }
         }
     }
-    const moves = figure === "resolution_distance" ? reviewOrder(table.d, result.moves) : result.moves;
+    const moves = figure === "resolution_distance" ? reviewOrder(table.d, table.dHigh, result.moves) : result.moves;
     const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
         const t = dataset.tasks;
         const i = m.index;
@@ -78814,11 +79771,14 @@ function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
         },
     };
 }
-/** Tasks to review first: open tasks of C by |d| descending, then the others; dataset order within. */
-function reviewOrder(d, moves) {
+/**
+ * Tasks to review first: open tasks of C by |d| descending (an interval's larger end), then the
+ * others; dataset order within.
+ */
+function reviewOrder(d, dHigh, moves) {
     const weight = (i) => {
         const x = d[i];
-        return Number.isNaN(x) ? -1 : Math.abs(x);
+        return Number.isNaN(x) ? -1 : Math.max(Math.abs(x), Math.abs(dHigh[i]));
     };
     return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
 }
@@ -78842,6 +79802,7 @@ function reviewOrder(d, moves) {
  * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
+ * - `infra_errors` from `bound` to `exclude` or `count_as_fail` (below);
  * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
  *   step lets a re-run of the eval count for more).
@@ -78849,7 +79810,9 @@ function reviewOrder(d, moves) {
  * - `owner` (who answers for the thresholds);
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
  *   model has more of them, which may be the baseline, so it can move the margin either way;
- *   infra errors are gated separately by `infra_error_rate` under both settings;
+ *   infra errors are gated separately by `infra_error_rate` under every setting. Leaving `bound`
+ *   for either is a loosening: bound's [LCB, UCB] contains count_as_fail's, and exclude's on the
+ *   same common set (docs/spec.md §3.8);
  * - `margin.power`: it only changes the minimum detectable effect, a planning figure that never
  *   decides, so a lower power is not a loosening;
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
@@ -78922,7 +79885,10 @@ function diffPolicies(base, head) {
             "on_expired",
             valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
         ],
-        ["infra_errors", valueChange(base.infra_errors, head.infra_errors, policy_diff_never)],
+        [
+            "infra_errors",
+            valueChange(base.infra_errors, head.infra_errors, (x, y) => x === "bound" && y !== "bound"),
+        ],
         [
             "require_same_harness",
             valueChange(base.require_same_harness, head.require_same_harness, (x, y) => x && !y),
@@ -79034,11 +80000,12 @@ function compareClusterRows(a, b) {
     return compareCodeUnits(a.cluster, b.cluster);
 }
 /**
- * The margin by cluster over the common valid tasks V, or null when no task of V has a cluster.
- * Sums are taken in dataset order, so the same dataset gives the same numbers.
+ * The margin by cluster over the common valid tasks V, or null when no task of V has a cluster or
+ * Δ̂ is undefined (a task of V has a lost result, SPEC §3.8). Sums are taken in dataset order, so
+ * the same dataset gives the same numbers.
  */
 function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
-    const d = taskDifferences(columns, infra);
+    const { low: d, high } = taskIntervals(columns, infra);
     const n = columns.validity.length;
     // Slot columns.clusterCount holds the tasks without a cluster.
     const slots = columns.clusterCount + 1;
@@ -79054,6 +80021,8 @@ function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
         // (NaN: not a task of C.)
         if (columns.validity[i] !== VALID_CODE || di !== di)
             continue;
+        if (high[i] !== di)
+            return null;
         const k = columns.cluster[i];
         const slot = k < 0 ? columns.clusterCount : k;
         if (firstTask[slot] === -1)
@@ -79098,7 +80067,7 @@ function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.5.0";
+const SCHEMA_VERSION = "2.6.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -79117,6 +80086,7 @@ function buildReport(parts) {
         warnings: [...evaluation.warnings, ...parts.extraWarnings],
         checks: evaluation.checks,
         comparison: { ...evaluation.comparison, ...fragility },
+        infra_readings: evaluation.infra_readings,
         models: evaluation.models,
         margin_by_cluster: marginByCluster(dataset, policy.infra_errors),
         broken_tasks: brokenTasksOf(dataset.tasks),
@@ -79284,13 +80254,16 @@ function revisionRow(revision, codes, e, conflicts) {
  * Δ̂ after one task's label change alone, minus Δ̂ before (V = the valid tasks of C). Only
  * entering or leaving V moves Δ̂; null when Δ̂ is undefined before or after.
  */
-function marginMove(sum, n, d, from, to) {
+function marginMove(sum, n, d, dHigh, from, to) {
     if (Number.isNaN(d))
         return 0;
     const wasValid = from === "valid";
     const isValid = to === "valid";
     if (wasValid === isValid)
         return 0;
+    // A task whose d is an interval (a lost result under infra_errors: bound) leaves Δ̂ undefined in V.
+    if (d !== dHigh)
+        return null;
     const before = n > 0 ? sum / n : null;
     const after = isValid ? (sum + d) / (n + 1) : n - 1 > 0 ? (sum - d) / (n - 1) : null;
     return before === null || after === null ? null : after - before;
@@ -79299,8 +80272,8 @@ function verdictByReviewRevision(inp) {
     const { dataset, policy, ctx } = inp;
     const all = dataset.reviewRevisions;
     const evaluated = all.slice(Math.max(0, all.length - MAX_REVISIONS_EVALUATED));
-    // dₜ for tasks of C, NaN elsewhere; a broken task is outside T: the caller never counts it in V.
-    const d = taskDifferences(taskColumns(dataset), policy.infra_errors);
+    // dₜ's ends for tasks of C, NaN elsewhere; a broken task is outside T: the caller never counts it in V.
+    const d = taskIntervals(taskColumns(dataset), policy.infra_errors);
     const rows = [];
     const changes = [];
     let prev = null;
@@ -79394,7 +80367,7 @@ function changeBetween(dataset, d, from, to, before, after) {
         transitions[t] = transitions[t] + 1;
         const a = validityOfCode(ca);
         const b = validityOfCode(cb);
-        const move = margin === null ? null : marginMove(sum, n, d[i], a, b);
+        const move = margin === null ? null : marginMove(sum, n, d.low[i], d.high[i], a, b);
         keepTop(moved, i, a, b, move);
     }
     const counted = [];
@@ -80043,6 +81016,9 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     "infra-error-rate-baseline",
     "infra-error-rate-candidate",
     "review-fragility",
+    "verdict-exclude",
+    "verdict-count-as-fail",
+    "verdict-bound",
     "run-count",
     "report-path",
     "check-run-id",
@@ -80087,6 +81063,10 @@ function reportOutputs(report, reportPath) {
         "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
         "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
         "review-fragility": plainDecimal(c.review_fragility),
+        // The verdict under each infra_errors mode (the three readings); `verdict` is the policy's.
+        "verdict-exclude": report.infra_readings.exclude.verdict,
+        "verdict-count-as-fail": report.infra_readings.count_as_fail.verdict,
+        "verdict-bound": report.infra_readings.bound.verdict,
         // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
         "run-count": report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),
         "report-path": reportPath,
@@ -81621,7 +82601,9 @@ function changesSinceLastRun(previous, current) {
             movers: null,
         };
     }
-    const infra = current.report.provenance.infra_errors_policy;
+    // Under bound, the scores of the known results (docs/spec.md §3.7): a lost result is no result.
+    const mode = current.report.provenance.infra_errors_policy;
+    const infra = mode === "bound" ? "exclude" : mode;
     const prevTasks = prevData.tasks;
     const curTasks = current.dataset.tasks;
     const baseline = new FlipList();

@@ -16,6 +16,9 @@ export const OUTPUT_NAMES = [
   "infra-error-rate-baseline",
   "infra-error-rate-candidate",
   "review-fragility",
+  "verdict-exclude",
+  "verdict-count-as-fail",
+  "verdict-bound",
   "run-count",
   "report-path",
   "check-run-id",
@@ -66,6 +69,10 @@ export function reportOutputs(
     "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
     "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
     "review-fragility": plainDecimal(c.review_fragility),
+    // The verdict under each infra_errors mode (the three readings); `verdict` is the policy's.
+    "verdict-exclude": report.infra_readings.exclude.verdict,
+    "verdict-count-as-fail": report.infra_readings.count_as_fail.verdict,
+    "verdict-bound": report.infra_readings.bound.verdict,
     // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
     "run-count":
       report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),

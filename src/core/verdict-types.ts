@@ -41,13 +41,39 @@ export interface InfluentialTask {
   readonly dataset_revision: string;
   readonly task_id: string;
   readonly validity: "disputed" | "unreviewed";
-  /** d_t = m_A,t − m_B,t */
+  /** d_t = m_A,t − m_B,t; the low end of its interval when `d_high` is given. */
   readonly d: number;
+  /** Only when d_t is an interval (a lost result under infra_errors: bound, SPEC §3.8): its high end. */
+  readonly d_high?: number;
   /** True when the task is in the set S_L that minimises the margin. */
   readonly in_lower_set: boolean;
   /** True when the task is in the set S_H that maximises the margin. */
   readonly in_upper_set: boolean;
   readonly evidence: readonly string[];
+}
+
+/**
+ * The comparison read under one `infra_errors` mode (SPEC §3.8 "The three readings"): what §2–4
+ * give with that mode and every other setting the policy's. `null` where a figure is undefined;
+ * `margin` is null under `bound` when a common valid task has a lost result.
+ */
+export interface InfraReading {
+  readonly common_tasks: number;
+  readonly common_valid_tasks: number;
+  readonly margin: number | null;
+  /** Δ_L and Δ_H: over the open labels, and under `bound` the lost results too. */
+  readonly margin_low: number | null;
+  readonly margin_high: number | null;
+  readonly lcb: number | null;
+  readonly ucb: number | null;
+  readonly verdict: Verdict;
+}
+
+/** The three readings, whatever the policy's mode (which is `provenance.infra_errors_policy`). */
+export interface InfraReadings {
+  readonly exclude: InfraReading;
+  readonly count_as_fail: InfraReading;
+  readonly bound: InfraReading;
 }
 
 export interface Comparison {

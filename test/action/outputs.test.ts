@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { plainDecimal } from "../../src/action/outputs.js";
+import { plainDecimal, reportOutputs } from "../../src/action/outputs.js";
+import { rejectReport } from "../report/fixtures.js";
 
 describe("plainDecimal", () => {
   it("writes numbers as plain decimals with full precision, never in exponent form", () => {
@@ -22,5 +23,23 @@ describe("plainDecimal", () => {
 
   it("round-trips", () => {
     for (const x of [1e-300, 123.456e-12, 9.87654321e-5, 0.1 + 0.2]) expect(Number(plainDecimal(x))).toBe(x);
+  });
+});
+
+describe("the three readings as step outputs", () => {
+  it("verdict-exclude, verdict-count-as-fail and verdict-bound are each reading's verdict", () => {
+    const r = rejectReport();
+    const report = {
+      ...r,
+      infra_readings: {
+        exclude: { ...r.infra_readings.exclude, verdict: "accept" as const },
+        count_as_fail: r.infra_readings.count_as_fail,
+        bound: { ...r.infra_readings.bound, verdict: "unresolved" as const, margin: null },
+      },
+    };
+    const out = reportOutputs(report, "/tmp/r.json");
+    expect([out.verdict, out["verdict-exclude"], out["verdict-count-as-fail"], out["verdict-bound"]]).toEqual(
+      ["reject", "accept", "reject", "unresolved"],
+    );
   });
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { Report } from "../../src/core/report/report-types.js";
+import { SCHEMA_VERSION, type Report } from "../../src/core/report/report-types.js";
 import { readRunsBlock, RUNS_BLOCK_PREFIX } from "../../src/action/run-history.js";
 import { RUN_HISTORY_MAX } from "../../src/core/reruns/runs-report.js";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
@@ -91,7 +91,7 @@ describe("the run history on a pull request", () => {
     const r = r3 as RunResult;
     expect(r.code).toBe(0);
     const rep = report(r);
-    expect(rep.schema_version).toBe("2.5.0");
+    expect(rep.schema_version).toBe(SCHEMA_VERSION);
     expect(rep.runs).toMatchObject({
       run_count: 3,
       earlier_verdicts: ["unresolved", "unresolved"],

@@ -9,24 +9,27 @@
  */
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
+import { Mirror, mirrorParams } from "../../src/core/decision/fragility-state.js";
 import {
   CAT_BROKEN_IN,
   CAT_OPEN,
   CAT_VALID,
-  Mirror,
   buildTaskTable,
-  mirrorParams,
-} from "../../src/core/decision/fragility-state.js";
+} from "../../src/core/decision/fragility-table.js";
 import type { Validity } from "../../src/core/model.js";
 import { buildDataset, buildPolicy, type PolicySpec, type TaskSpec } from "../stats/dataset-builder.js";
 import { prng } from "../helpers/prng.js";
 
-function randomTasks(r: () => number, n: number, maxAttempts: number): TaskSpec[] {
+function randomTasks(r: () => number, n: number, maxAttempts: number, lossy = false): TaskSpec[] {
   const score = (rate: number) => {
     const k = 1 + Math.floor(r() * maxAttempts);
     let pass = 0;
-    for (let a = 0; a < k; a++) if (r() < rate) pass++;
-    return { pass, fail: k - pass };
+    let infra = 0;
+    for (let a = 0; a < k; a++) {
+      if (lossy && r() < 0.2) infra++;
+      else if (r() < rate) pass++;
+    }
+    return { pass, fail: k - pass - infra, infra };
   };
   return Array.from({ length: n }, (_, i): TaskSpec => {
     const u = r();
@@ -53,18 +56,42 @@ const POLICIES: PolicySpec[] = [
     standard_error: "clustered",
     cluster_correction: "cr1",
   },
+  // Lost results (infra_errors: bound): every kind of bound with intervals.
+  {
+    common_valid_tasks: ">= 10",
+    disputed_fraction: "< 60%",
+    infra_error_rate: "< 100%",
+    infra_errors: "bound",
+  },
+  {
+    common_valid_tasks: ">= 10",
+    disputed_fraction: "< 60%",
+    infra_error_rate: "< 100%",
+    infra_errors: "bound",
+    validity_bound: "pessimistic",
+  },
+  {
+    common_valid_tasks: ">= 10",
+    disputed_fraction: "< 60%",
+    infra_error_rate: "< 100%",
+    infra_errors: "bound",
+    standard_error: "clustered",
+  },
 ];
 
 describe("fragility mirror: kept scans give the bounds of a mirror asked nothing before", () => {
   it("along random walks of label changes, multi-attempt and single-attempt, every policy kind", () => {
     const r = prng(4242);
     let compared = 0;
-    for (let trial = 0; trial < 40; trial++) {
-      const policy = buildPolicy(POLICIES[trial % POLICIES.length]);
+    for (let trial = 0; trial < 64; trial++) {
+      const spec = POLICIES[trial % POLICIES.length] as PolicySpec;
+      const policy = buildPolicy(spec);
       // Single attempts (exact bounds), 1–4 attempts (integer table units), 1–50 (unit 1, d in
       // floating point with near-duplicate values).
       const attempts = [4, 50, 4, 1][trial % 4] as number;
-      const ds = buildDataset(randomTasks(r, 40 + Math.floor(r() * 160), attempts));
+      const ds = buildDataset(
+        randomTasks(r, 40 + Math.floor(r() * 160), attempts, spec.infra_errors === "bound"),
+      );
       const ctx = { canary: null, expired: false } as const;
       const params = mirrorParams(policy, ctx, evaluate(ds, policy, ctx));
       const table = buildTaskTable(ds, policy);

@@ -6,6 +6,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { analyseFragility, relabel, type Move } from "../../src/core/decision/fragility.js";
+import { Mirror, mirrorParams } from "../../src/core/decision/fragility-state.js";
+import { buildTaskTable } from "../../src/core/decision/fragility-table.js";
 import type { EvaluationContext } from "../../src/core/decision/evaluation-types.js";
 import { tableRecords, type Dataset, type Validity } from "../../src/core/model.js";
 import type { Policy } from "../../src/core/policy/policy-types.js";
@@ -69,8 +71,26 @@ function bruteResolution(ds: Dataset, policy: Policy, ctx: EvaluationContext): n
   return null;
 }
 
-/** One model's attempts on a task: mostly pass/fail with the given pass rate, sometimes not. */
-function attempt(passRate: number, multiAttempt: boolean): fc.Arbitrary<CountsSpec | undefined> {
+/**
+ * One model's attempts on a task: mostly pass/fail with the given pass rate, sometimes not.
+ * `lossy`: one attempt in five ends in an infra error (lost results under bound).
+ */
+function attempt(
+  passRate: number,
+  multiAttempt: boolean,
+  lossy = false,
+): fc.Arbitrary<CountsSpec | undefined> {
+  if (lossy) {
+    // One attempt in five lost, unbiased (fast-check favours small values otherwise).
+    const one = fc
+      .noBias(fc.integer({ min: 0, max: 19 }))
+      .map((u) => (u < 4 ? 2 : u < 4 + 16 * passRate ? 0 : 1));
+    return fc.array(one, { minLength: 1, maxLength: multiAttempt ? 3 : 1 }).map((xs) => ({
+      pass: xs.filter((x) => x === 0).length,
+      fail: xs.filter((x) => x === 1).length,
+      infra: xs.filter((x) => x === 2).length,
+    }));
+  }
   const scored: fc.Arbitrary<CountsSpec> = multiAttempt
     ? fc.tuple(fc.integer({ min: 1, max: 3 }), fc.double({ min: 0, max: 1, noNaN: true })).map(([k, u]) => {
         const pass = Math.min(k, Math.floor(u * (k + 1) * passRate * 1.5));
@@ -95,7 +115,7 @@ const validity: fc.Arbitrary<Validity> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom<Validity>("disputed", "unreviewed") },
 );
 
-function caseArb(multiAttempt: boolean, maxTasks: number) {
+function caseArb(multiAttempt: boolean, maxTasks: number, bound = false) {
   return fc
     .record({ pa: fc.constantFrom(0.3, 0.5, 0.8, 0.95), pb: fc.constantFrom(0.05, 0.3, 0.5, 0.8) })
     .chain(({ pa, pb }) =>
@@ -103,8 +123,8 @@ function caseArb(multiAttempt: boolean, maxTasks: number) {
         tasks: fc.array(
           fc.record({
             validity,
-            a: attempt(pa, multiAttempt),
-            b: attempt(pb, multiAttempt),
+            a: attempt(pa, multiAttempt, bound),
+            b: attempt(pb, multiAttempt, bound),
             cluster: fc.constantFrom("c1", "c2", "c3", "c4"),
           }),
           { minLength: 1, maxLength: maxTasks },
@@ -117,7 +137,9 @@ function caseArb(multiAttempt: boolean, maxTasks: number) {
         confidence: fc.constantFrom(0.5, 0.6, 0.8),
         bound: fc.constantFrom<"exact" | "pessimistic">("exact", "exact", "pessimistic"),
         se: fc.constantFrom<"paired" | "clustered">("paired", "paired", "clustered"),
-        infraMode: fc.constantFrom<"exclude" | "count_as_fail">("exclude", "count_as_fail"),
+        infraMode: bound
+          ? fc.constant<Policy["infra_errors"]>("bound")
+          : fc.constantFrom<Policy["infra_errors"]>("exclude", "count_as_fail"),
         canary: fc.constantFrom<"pass" | "fail" | null>(null, null, null, "pass", "pass", "fail"),
         requireCanary: fc.constantFrom(false, false, true),
         budget: fc.constantFrom(undefined, undefined, 0, 5, 40, 300),
@@ -160,6 +182,8 @@ function check(c: Case, budget: number | undefined): { exact: boolean; k: number
     ...(budget !== undefined ? { budget } : {}),
   });
   const review = ev.verdict !== "unresolved";
+  // The statistics' verdict is the real one (else fragility claims nothing, which would hide it).
+  expect(new Mirror(buildTaskTable(ds, policy), mirrorParams(policy, ctx, ev)).verdict()).toBe(ev.verdict);
   const f = a.fragility;
   const k = review ? f.review_fragility : f.resolution_distance;
   const brute = review ? bruteReview(ds, policy, ctx) : bruteResolution(ds, policy, ctx);
@@ -200,6 +224,20 @@ describe("fragility agrees with brute force over label changes (real evaluate)",
       }),
       { numRuns: 300, seed: 7 },
     );
+  });
+
+  it("infra_errors: bound (lost results): exact equals brute force, otherwise the bound is ≥ brute force", () => {
+    let finite = 0;
+    fc.assert(
+      fc.property(
+        fc.boolean().chain((m) => caseArb(m, 8, true)),
+        (c) => {
+          if (check(c, c.budget).k !== null) finite++;
+        },
+      ),
+      { numRuns: 300, seed: 41 },
+    );
+    expect(finite).toBeGreaterThan(40);
   });
 
   it("small work budgets (greedy fallback): exact claims hold, bounds are ≥ brute force", () => {

@@ -380,7 +380,7 @@ on_unresolved: null
 `;
     expect(problems(text)).toStrictEqual([
       'policy.yaml:8:1: field "on_expired": expected one of warn, neutral, fail; got "error"',
-      'policy.yaml:9:1: field "infra_errors": expected one of exclude, count_as_fail; got "drop"',
+      'policy.yaml:9:1: field "infra_errors": expected one of exclude, count_as_fail, bound; got "drop"',
       'policy.yaml:10:1: field "require_same_harness": expected true or false; got "yes" (YAML 1.2 reads yes/no/on/off as text)',
       'policy.yaml:12:3: field "margin.standard_error": expected one of paired, clustered; got "robust"',
       'policy.yaml:13:3: field "margin.validity_bound": expected one of exact, pessimistic; got "loose"',

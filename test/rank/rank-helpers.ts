@@ -33,7 +33,7 @@ export function randomTasks(
   seed: number,
   models: readonly string[],
   n: number,
-  opts: { attempts?: number; missing?: number; open?: number } = {},
+  opts: { attempts?: number; missing?: number; open?: number; infra?: number } = {},
 ): MultiTask[] {
   const rnd = prng(seed);
   const skill = models.map(() => 0.2 + 0.6 * rnd());
@@ -47,7 +47,13 @@ export function randomTasks(
     models.forEach((m, k) => {
       if (rnd() < (opts.missing ?? 0.03)) return;
       const attempts = 1 + Math.floor(rnd() * (opts.attempts ?? 1));
-      results[m] = Array.from({ length: attempts }, () => (rnd() < (skill[k] as number) ? "pass" : "fail"));
+      results[m] = Array.from({ length: attempts }, () =>
+        opts.infra !== undefined && rnd() < opts.infra
+          ? "infra_error"
+          : rnd() < (skill[k] as number)
+            ? "pass"
+            : "fail",
+      );
     });
     out.push({ id: `task-${String(t).padStart(4, "0")}`, validity, results, cluster: `repo-${t % 7}` });
   }

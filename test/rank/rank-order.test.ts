@@ -178,10 +178,14 @@ describe("reviewsToSettle", () => {
         fc.boolean(),
         (valid, open, pessimistic) => {
           const vSum = valid.reduce((s: number, x) => s + x, 0);
+          const d = Float64Array.from(open);
           const x = {
             margin: vSum / valid.length,
+            observedLow: vSum / valid.length,
+            observedHigh: vSum / valid.length,
             commonValidTasks: valid.length,
-            unresolvedD: Float64Array.from(open),
+            unresolvedLow: d,
+            unresolvedHigh: d,
           } as unknown as MarginAnalysis;
           const policy = buildPolicy({ validity_bound: pessimistic ? "pessimistic" : "exact" });
           const got = reviewsToSettle(x, policy);

@@ -35,9 +35,12 @@ async function evaluatePair(
   policy: string,
   name: string,
 ) {
+  // K* ≥ 1: under infra_errors: bound an infra error counts (a lost result), else it does not.
+  const bound = policy.includes("infra_errors: bound");
   const common = tasks.filter(
     (t) =>
-      t.validity !== "broken" && models.every((m) => (t.results[m] ?? []).some((r) => r !== "infra_error")),
+      t.validity !== "broken" &&
+      models.every((m) => (t.results[m] ?? []).some((r) => bound || r !== "infra_error")),
   );
   const path = writeMulti(dir, common, name, new Set([a, b]));
   const dataset = await readDataset({ results: [path], reviews: [], baseline: b, candidate: a });
@@ -101,6 +104,65 @@ describe("each pair of a ranking equals evaluate on that pair and the common set
       expect(p?.ucb).toBe(e.comparison.ucb);
       expect(p?.lcb_bound_kind).toBe(e.comparison.lcb_bound_kind);
       expect(report.adjustment).toMatchObject({ method: "holm", pairs: 1, directional_claims: 2 });
+    }
+  });
+
+  it("infra_errors: bound: every pair's figures are evaluate's, each model's interval its common one", async () => {
+    for (const [label, se] of [
+      ["paired", "paired"],
+      ["clustered", "clustered"],
+    ] as const) {
+      for (const seed of [7, 8]) {
+        const models = ["m-a", "m-b", "m-c"];
+        const tasks = randomTasks(seed, models, 40, { attempts: seed === 8 ? 3 : 1, infra: 0.15 });
+        const policy = policyWith(5)
+          .replace("infra_errors: exclude", "infra_errors: bound")
+          .replace("standard_error: paired", `standard_error: ${se}`)
+          .replace('infra_error_rate: "< 1%"', 'infra_error_rate: "< 50%"');
+        expect(policy).toContain("infra_errors: bound");
+        const results = writeMulti(dir, tasks, `bound-${label}-${seed}.jsonl`);
+        const report = await rankOf(results, policy, models);
+        expect(report.warnings.join(" ")).toContain("infra_errors: bound");
+        let lost = 0;
+        for (const p of report.pairs) {
+          const e = await evaluatePair(
+            tasks,
+            models,
+            p.a,
+            p.b,
+            policy,
+            `bound-pair-${label}-${seed}-${p.a}-${p.b}.jsonl`,
+          );
+          const c = e.comparison;
+          expect(c.common_tasks).toBe(report.common_tasks);
+          if (c.margin === null) lost++;
+          expect(p.margin).toBe(c.margin === null ? null : p.margin);
+          if (c.margin !== null) expect(p.margin).toBeCloseTo(c.margin, 12);
+          expect(p.margin_low).toBeCloseTo(c.margin_lower as number, 12);
+          expect(p.margin_high).toBeCloseTo(c.margin_upper as number, 12);
+          const ma = report.models.find((m) => m.model === p.a);
+          const own = e.models.candidate.common;
+          expect(ma?.score ?? null).toBe(own.valid_only_score === null ? null : ma?.score);
+          const interval = own.interval_exact;
+          expect(ma?.interval?.[0]).toBeCloseTo(interval?.[0] as number, 12);
+          expect(ma?.interval?.[1]).toBeCloseTo(interval?.[1] as number, 12);
+        }
+        // The random cases do hold lost results on the valid tasks.
+        expect(lost).toBeGreaterThan(0);
+        // The leaderboard follows the middle of each score's range (no open labels: its interval).
+        const open = await rankOf(
+          writeMulti(
+            dir,
+            randomTasks(seed, models, 40, { infra: 0.15, open: 0 }),
+            `bound-${label}-${seed}-v.jsonl`,
+          ),
+          policy,
+          models,
+        );
+        const mids = open.models.map((m) => ((m.interval?.[0] ?? NaN) + (m.interval?.[1] ?? NaN)) / 2);
+        expect(mids.every((x) => Number.isFinite(x))).toBe(true);
+        expect(mids).toEqual([...mids].sort((x, y) => y - x));
+      }
     }
   });
 

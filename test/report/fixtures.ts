@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { COMMENT_MARKER } from "../../src/core/report/escape.js";
 import type { Check, InfluentialTask, ModelFigures } from "../../src/core/verdict-types.js";
+import { withReadings } from "./fixture-readings.js";
 import type { BrokenTasks, Report, ReviewHistory } from "../../src/core/report/report-types.js";
 import {
   compactBrokenTasks,
@@ -151,7 +152,7 @@ export function acceptReport(): Report {
       evidence: [],
     })),
   ];
-  return {
+  return withReadings({
     schema_version: SCHEMA_VERSION,
     verdict: "accept",
     reasons: [
@@ -406,7 +407,7 @@ export function acceptReport(): Report {
       tool_version: "0.1.0",
       rows_read: 1121,
     },
-  };
+  });
 }
 
 /** Every evidence check passes, UCB ≤ δ₀ → reject; infra errors counted as fails; fragility is a bound. */
@@ -414,7 +415,7 @@ export function rejectReport(): Report {
   const a = acceptReport();
   const lcb = -0.040323 - 1.6448536269514722 * 0.0121;
   const ucb = -0.02439 + 1.6448536269514722 * 0.0119;
-  return {
+  return withReadings({
     ...a,
     verdict: "reject",
     reasons: [
@@ -493,13 +494,13 @@ export function rejectReport(): Report {
     broken_tasks: brokenList(range(4).map((i) => `pylint-dev__pylint-${7000 + i}`)),
     review_history: historyList([]),
     provenance: { ...a.provenance, infra_errors_policy: "count_as_fail", review_revisions: [0, 1] },
-  };
+  });
 }
 
 /** Evidence fails (too few valid tasks, too many disputed, two harnesses, no canary); ∞ resolution distance. */
 export function unresolvedReport(): Report {
   const a = acceptReport();
-  return {
+  return withReadings({
     ...a,
     verdict: "unresolved",
     reasons: [
@@ -667,13 +668,13 @@ export function unresolvedReport(): Report {
       harness_revisions: [HARNESS, "git:77fe012"],
       policy: { ...POLICY, revisit: "2026-10-01" },
     },
-  };
+  });
 }
 
 /** No common tasks: every margin figure is null. */
 export function emptyReport(): Report {
   const u = unresolvedReport();
-  return {
+  return withReadings({
     ...u,
     reasons: ["The models have no common tasks."],
     warnings: [],
@@ -721,7 +722,7 @@ export function emptyReport(): Report {
     policy_history: null,
     since_last_run: null,
     review_history: historyList([]),
-  };
+  });
 }
 
 /** A policy log entry (src/core/history/policy-log.ts) with benign defaults. */
@@ -831,7 +832,7 @@ export function largeReport(n: number, hostile = false): Report {
   const u = unresolvedReport();
   const id = (i: number): string =>
     hostile ? `${HOSTILE_STRINGS[i % HOSTILE_STRINGS.length] ?? ""}-${i}` : `task-${i}`;
-  return {
+  return withReadings({
     ...u,
     reasons: range(Math.min(n, 200)).map((i) => `Reason ${i} about ${id(i)}.`),
     warnings: range(Math.min(n, 50)).map((i) => `Warning ${i} about ${id(i)}.`),
@@ -881,5 +882,5 @@ export function largeReport(n: number, hostile = false): Report {
       dataset_revisions: range(Math.min(n, 100)).map(id),
       harness_revisions: range(Math.min(n, 100)).map(id),
     },
-  };
+  });
 }

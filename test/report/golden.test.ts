@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { renderMarkdown, type RenderMarkdownOptions } from "../../src/core/report/render-markdown.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport, emptyReport, hostileReport, rejectReport, unresolvedReport } from "./fixtures.js";
-import { demoReport } from "./pages.js";
+import { demoReport, terminalBenchReport } from "./pages.js";
 import { exampleReport } from "../runs/since-fixture.js";
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
@@ -23,6 +23,8 @@ const CASES: readonly {
   // What `npm run demo` prints, as the sticky comment.
   { name: "demo", report: demoReport, options: { marker: true } },
   { name: "accept", report: acceptReport, options: { marker: true } },
+  // Real infra errors read three ways, with verdicts that differ (the headline says so).
+  { name: "terminal-bench-readings", report: terminalBenchReport, options: { marker: true } },
   { name: "reject", report: rejectReport, options: { marker: true } },
   { name: "unresolved", report: unresolvedReport, options: { marker: true, title: "SWE-Bench Pro gate" } },
   { name: "empty", report: emptyReport, options: {} },

@@ -35,6 +35,38 @@ export async function demoReport(): Promise<Report> {
   return runGate(inputs.dataset, inputs.policy, inputs.options);
 }
 
+/**
+ * Terminal-Bench, one agent with two models (test/decision/fixtures/PROVENANCE.md) under a
+ * non-inferiority bar of −1 point and `infra_errors: count_as_fail`: the three readings give
+ * three verdicts' worth of disagreement (lost as fails accepts; dropped and bounded do not).
+ */
+export async function terminalBenchReport(): Promise<Report> {
+  const fixture = (m: string) => at(`test/decision/fixtures/terminal-bench-${m}.jsonl.gz`);
+  const inputs = await readRunInputs({
+    results: [fixture("claude-4-sonnet"), fixture("claude-4.1-opus")],
+    reviews: [],
+    policy: { path: "gate/policy.yaml", text: TERMINAL_BENCH_POLICY, source: "file", lastCommit: null },
+    headPolicyText: null,
+    baseline: "claude-4-sonnet",
+    candidate: "claude-4.1-opus",
+    canary: null,
+    today: "2026-11-29",
+    toolVersion: "0.1.0",
+    displayPath: (p) => relative(REPO_ROOT, p),
+  });
+  return runGate(inputs.dataset, inputs.policy, inputs.options);
+}
+
+const TERMINAL_BENCH_POLICY = `owner: "@acme/eval-owners"
+revisit: 2027-03-31
+infra_errors: count_as_fail
+accept_if:
+  common_valid_tasks: ">= 50"
+  infra_error_rate: "< 10%"
+  disputed_fraction: "< 5%"
+  observed_margin: "> validity_sensitivity + run_variance - 1%"
+`;
+
 /** The candidate and baseline of the real-data page: two mini-SWE-agent runs on SWE-bench Verified. */
 export const REAL_CANDIDATE = "20251124_mini-v1.16.0_claude-opus-4-5-20251101";
 export const REAL_BASELINE = "20250802_mini-v1.0.0_claude-4-opus-20250514";

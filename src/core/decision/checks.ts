@@ -433,6 +433,12 @@ function canaryCheck(ctx: EvaluationContext): Check {
 export function marginRemedy(a: MarginAnalysis, delta0: number): string {
   const d = a.unresolvedTasks;
   const review = `review the ${plural(d, "disputed/unreviewed task")}`;
+  const lost = lostTasks(a);
+  if (lost > 0 && a.margin === null) {
+    // Δ̂ is a range until the lost results are known: re-running them narrows every bound.
+    const rerun = `re-run the attempts lost to infrastructure on ${plural(lost, "common task")}`;
+    return d > 0 ? `${rerun}, and ${review}` : rerun;
+  }
   if (a.margin === null || a.seValid === null) {
     return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
   }
@@ -455,7 +461,7 @@ function attainingSetWords(a: MarginAnalysis, set: readonly number[]): string {
   if (set.length === 0) return "attained with every open label resolved broken";
   const by = new Map<number, number>();
   for (const j of set) {
-    const d = a.unresolvedD[j] as number;
+    const d = a.unresolvedLow[j] as number;
     by.set(d, (by.get(d) ?? 0) + 1);
   }
   const parts = [...by.entries()]
@@ -475,7 +481,7 @@ function lcbFormula(a: MarginAnalysis): string | null {
     return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
   }
   if (a.lcbKind === "conservative") {
-    return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
+    return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of ${resolvedWords(a)} (SE_max bounds SE(V ∪ S) over every ${lostTasks(a) > 0 ? "resolution" : "set S of them"})`;
   }
   return `LCB = Δ_L − q·SE(V ∪ S_L) = ${figures} (validity_bound: pessimistic)`;
 }
@@ -499,11 +505,21 @@ function marginCheck(a: MarginAnalysis, policy: Policy, lcbWhyNull: string): Che
   let detail: string;
   if (passed) detail = `${formula} > δ₀ = ${formatPp(delta0)} (${rule}).`;
   else if (a.ucb !== null && a.ucb <= delta0) {
-    detail = `${formula} does not exceed δ₀ = ${formatPp(delta0)} (${rule}), and neither does UCB = ${formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+    detail = `${formula} does not exceed δ₀ = ${formatPp(delta0)} (${rule}), and neither does UCB = ${formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of ${resolvedWords(a)}.`;
   } else {
     detail = `${formula} does not exceed δ₀ = ${formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
   }
   return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
+}
+
+/** Common tasks whose d is an interval: a lost result open under infra_errors: bound (SPEC §3.8). */
+export function lostTasks(a: MarginAnalysis): number {
+  return a.lostValidTasks + a.lostOpenTasks;
+}
+
+/** What the bounds are taken over: the open labels, and the lost results when there are any. */
+export function resolvedWords(a: MarginAnalysis): string {
+  return lostTasks(a) > 0 ? "the open labels and the lost results" : "the open labels";
 }
 
 /** Why LCB is null, as a clause, for checks and reasons. */

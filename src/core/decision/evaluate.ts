@@ -36,6 +36,7 @@ import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
 import { num, pct, plural } from "./format.js";
 import { formatPpUnsigned } from "../format-number.js";
 import { verdictWithReasons } from "./verdict.js";
+import { infraReadings, readingsHeadline } from "./infra-readings.js";
 
 /** At most this many influential tasks are listed in the comparison. */
 export const MAX_INFLUENTIAL_TASKS = 50;
@@ -47,8 +48,8 @@ export const MIN_RELIABLE_CLUSTERS = 30;
 export const DESIGN_EFFECT_SE_RATIO = 1.2;
 
 /**
- * Tasks of U by effect on the margin: |d| descending, then members of S_L first, then dataset
- * (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
+ * Tasks of U by effect on the margin: |d| descending (an interval's larger end), then members of
+ * S_L first, then dataset (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
  */
 export function influentialTasks(dataset: Dataset, a: MarginAnalysis): InfluentialTask[] {
   const n = a.unresolvedTaskIndices.length;
@@ -56,12 +57,15 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
   const inUpper = new Uint8Array(n);
   for (const j of a.lowerSet) inLower[j] = 1;
   for (const j of a.upperSet) inUpper[j] = 1;
-  const d = a.unresolvedD;
+  const d = a.unresolvedLow;
+  const high = a.unresolvedHigh;
+  const effect = (j: number): number =>
+    d === high ? Math.abs(d[j] as number) : Math.max(Math.abs(d[j] as number), Math.abs(high[j] as number));
   // Only the top MAX_INFLUENTIAL_TASKS are listed: keep the tasks whose |d| is at least the
   // cut-off |d| of the top list (found from the few distinct |d| values), then sort those.
   const byEffect = new Map<number, number>();
   for (let j = 0; j < n; j++) {
-    const e = Math.abs(d[j] as number);
+    const e = effect(j);
     byEffect.set(e, (byEffect.get(e) ?? 0) + 1);
   }
   const effects = Float64Array.from(byEffect.keys()).sort().reverse();
@@ -73,13 +77,8 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
     if (kept >= MAX_INFLUENTIAL_TASKS) break;
   }
   const order: number[] = [];
-  for (let j = 0; j < n; j++) if (Math.abs(d[j] as number) >= cutoff) order.push(j);
-  order.sort(
-    (x, y) =>
-      Math.abs(d[y] as number) - Math.abs(d[x] as number) ||
-      (inLower[y] as number) - (inLower[x] as number) ||
-      x - y,
-  );
+  for (let j = 0; j < n; j++) if (effect(j) >= cutoff) order.push(j);
+  order.sort((x, y) => effect(y) - effect(x) || (inLower[y] as number) - (inLower[x] as number) || x - y);
   return order.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
     const task = dataset.tasks.record(a.unresolvedTaskIndices[j] as number);
     return {
@@ -87,6 +86,7 @@ export function influentialTasks(dataset: Dataset, a: MarginAnalysis): Influenti
       task_id: task.taskId,
       validity: task.validity === "disputed" ? "disputed" : "unreviewed",
       d: d[j] as number,
+      ...(high[j] === d[j] ? {} : { d_high: high[j] as number }),
       in_lower_set: inLower[j] === 1,
       in_upper_set: inUpper[j] === 1,
       evidence: [...task.evidence],
@@ -104,7 +104,7 @@ function attainingSet(
   let minus = 0;
   let zero = 0;
   for (const j of set) {
-    const d = a.unresolvedD[j] as number;
+    const d = a.unresolvedLow[j] as number;
     if (d < 0) minus++;
     else if (d === 0) zero++;
   }
@@ -119,7 +119,7 @@ function attainingSet(
       return {
         dataset_revision: tasks.datasetRevision(i),
         task_id: tasks.taskId(i),
-        d: a.unresolvedD[j] as number,
+        d: a.unresolvedLow[j] as number,
       };
     }),
   };
@@ -173,7 +173,7 @@ function headlineWarnings(
   policy: Policy,
   ctx: EvaluationContext,
   a: MarginAnalysis,
-  infra: { baseline: number; candidate: number },
+  infra: { baseline: number; candidate: number; readings: string | null },
   clustered: string | null,
 ): string[] {
   const warnings: string[] = [];
@@ -183,9 +183,14 @@ function headlineWarnings(
         (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."),
     );
   }
+  if (infra.readings !== null) warnings.push(infra.readings);
   if (policy.infra_errors === "count_as_fail") {
     warnings.push(
       `Infra errors are counted as fails (infra_errors: count_as_fail): ${plural(infra.baseline, "baseline infra error")} and ${plural(infra.candidate, "candidate infra error")} lower the task scores.`,
+    );
+  } else if (policy.infra_errors === "bound" && infra.baseline + infra.candidate > 0) {
+    warnings.push(
+      `Infra errors are lost results (infra_errors: bound): ${plural(infra.baseline, "baseline infra error")} and ${plural(infra.candidate, "candidate infra error")} are each taken as a pass and as a fail, and the bounds hold either way.`,
     );
   }
   if (policy.margin.standard_error === "clustered") {
@@ -214,6 +219,7 @@ function headlineWarnings(
   } else if (clustered !== null) {
     warnings.push(clustered);
   } else if (
+    a.lostValidTasks === 0 &&
     a.seCr2Valid !== null &&
     a.sePairedValid !== null &&
     a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid
@@ -259,12 +265,20 @@ export function evaluateVerdict(
 }
 
 export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContext): Evaluation {
-  const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
+  const decided = evaluateVerdict(dataset, policy, ctx);
+  const { analysis, baseline, candidate, checks, verdict, reasons } = decided;
+  const readings = infraReadings(policy, decided, (mode) =>
+    evaluateVerdict(dataset, { ...policy, infra_errors: mode }, ctx),
+  );
   const warnings = headlineWarnings(
     policy,
     ctx,
     analysis,
-    { baseline: baseline.infra_errors, candidate: candidate.infra_errors },
+    {
+      baseline: baseline.infra_errors,
+      candidate: candidate.infra_errors,
+      readings: readingsHeadline(readings, policy.infra_errors),
+    },
     clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx),
   ).concat(unmatchedLabelWarnings(dataset));
   const a = analysis;
@@ -303,8 +317,9 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       nu_upper: a.nuUpper,
       se_valid_paired: a.sePairedValid,
       se_valid_cr2: a.seCr2Valid,
+      // (Two SEs of one resolution: with a lost result on V each is only a bound.)
       design_effect:
-        a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
+        a.lostValidTasks === 0 && a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
           ? (a.seCr2Valid / a.sePairedValid) ** 2
           : null,
       validity_bound: policy.margin.validity_bound,
@@ -328,6 +343,7 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       tasks_needed: heldByMargin ? tasksNeeded(a.qValid, sd, a.margin, delta0) : null,
       influential_tasks: influentialTasks(dataset, a),
     },
+    infra_readings: readings,
     models: { baseline, candidate },
   };
 }

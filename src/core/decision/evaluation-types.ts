@@ -2,7 +2,7 @@
  * The contract between the statistics/verdict step (evaluate.ts), the fragility step
  * (fragility.ts) and the report builder. SPEC §2–4.
  */
-import type { Check, Comparison, ModelFigures, Verdict } from "../verdict-types.js";
+import type { Check, Comparison, InfraReadings, ModelFigures, Verdict } from "../verdict-types.js";
 
 /** Facts from outside the export that §4 needs. */
 export interface EvaluationContext {
@@ -32,5 +32,7 @@ export interface Evaluation {
   readonly warnings: readonly string[];
   readonly checks: readonly Check[];
   readonly comparison: Omit<Comparison, FragilityFields>;
+  /** The comparison under each `infra_errors` mode (SPEC §3.8). */
+  readonly infra_readings: InfraReadings;
   readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
 }

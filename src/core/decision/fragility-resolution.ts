@@ -28,20 +28,15 @@
 import { exactRatioBounds } from "../stats/validity-bounds.js";
 import { satisfies } from "./format.js";
 import type { FigureResult, Move } from "./fragility-review.js";
-import {
-  CAT_OPEN,
-  CAT_OPEN_OUT,
-  GREEDY_MAX_KINDS,
-  sideKeyFunction,
-  type Mirror,
-  type TaskTable,
-} from "./fragility-state.js";
+import { GREEDY_MAX_KINDS, type Mirror } from "./fragility-state.js";
+import { CAT_OPEN, CAT_OPEN_OUT, dKey, sideKeyFunction, type TaskTable } from "./fragility-table.js";
 
 const FOUND = 1;
 const ABORT = 2;
 
 interface Group {
-  readonly d: number;
+  /** The kind's d interval (dKey) and cluster. */
+  readonly d: string;
   readonly cluster: number;
   readonly tasks: number[];
 }
@@ -86,7 +81,7 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
   const brokenKinds: BrokenKind[] = [];
   const brokenIndex = new Map<string, number>();
   for (const i of open) {
-    const d = table.d[i] as number;
+    const d = dKey(table, i);
     const cluster = p.clustered ? (table.cluster[i] as number) : -1;
     const gk = `${d}|${cluster}`;
     let g = groupIndex.get(gk);
@@ -163,6 +158,8 @@ export function resolutionDistance(table: TaskTable, mirror: Mirror, opts: Resol
  * SE' ≥ SE_min = sqrt(SS(V) / ((N_v + D)(N_v + D − 1))). Every bound lies between the exact
  * extremes over U: Δ_L(U) ≤ Δ_L', Δ_H' ≤ Δ_H(U) (pessimistic bounds are wider, which only helps).
  * The quantile q' ≥ q_min = q(ν = N_v + D − 1), since t_ν⁻¹ decreases in ν (constant for z).
+ * With lost results (SPEC §3.8) Δ_L takes the low ends of d and Δ_H the high ends, and with one
+ * in V, SE_min is 0 (V's sum of squares is not fixed).
  * So LCB' ≤ Δ_H(U) − q_min·SE_min and UCB' ≥ Δ_L(U) + q_min·SE_min: when the first is ≤ δ₀ no resolution
  * accepts, when the second is > δ₀ none rejects — a proof of "unbounded" without a search.
  */
@@ -175,19 +172,33 @@ function reachableVerdicts(
   if (p.clustered) return { accept: true, reject: true };
   const nv = mirror.nV;
   const n = nv + mirror.D;
-  const values = Float64Array.from(open, (i) => table.d[i] as number);
   const u = mirror.unit;
-  const b = exactRatioBounds(mirror.sV / u, nv, values);
-  if (b.lower === null || b.upper === null) return { accept: false, reject: false };
-  const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
+  const low = exactRatioBounds(
+    mirror.sV / u,
+    nv,
+    Float64Array.from(open, (i) => table.d[i] as number),
+  );
+  const high =
+    table.dHigh === table.d
+      ? low
+      : exactRatioBounds(
+          mirror.sVh / u,
+          nv,
+          Float64Array.from(open, (i) => table.dHigh[i] as number),
+        );
+  const lower = low.lower;
+  const upper = high.upper;
+  if (lower === null || upper === null) return { accept: false, reject: false };
+  const pointV = !mirror.lostInV();
+  const ss = nv > 0 && pointV ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
   const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
   // The smallest quantile any such set can have: t_ν⁻¹ decreases in ν = n' − 1 ≤ n − 1.
   const qMin = n >= 2 ? p.quantile(n - 1) : 0;
   // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
   const eps = 1e-9;
   return {
-    accept: b.upper - qMin * seMin > p.delta0 - eps,
-    reject: b.lower + qMin * seMin <= p.delta0 + eps,
+    accept: upper - qMin * seMin > p.delta0 - eps,
+    reject: lower + qMin * seMin <= p.delta0 + eps,
   };
 }
 
@@ -195,6 +206,170 @@ interface SearchResult {
   readonly found: Move[] | null;
   readonly provenBelow: number;
   readonly aborted: boolean;
+}
+
+/**
+ * The enumeration's state: how many open tasks of each kind are resolved valid (vCount, per
+ * (d, cluster) group), broken in C (bCount, per broken kind) and broken outside C (rCount), applied
+ * to the mirror as the recursion descends and undone as it returns.
+ */
+class ResolutionSearch {
+  readonly usedB: number[];
+  readonly vCount: number[];
+  readonly bCount: number[];
+  readonly rCount: number[];
+  private readonly bSuffix: number[];
+  private readonly rSuffix: number[];
+  private readonly vSuffix: number[];
+  private work = 0;
+  private readonly spent0: number;
+
+  constructor(
+    private readonly mirror: Mirror,
+    private readonly groups: readonly Group[],
+    private readonly brokenKinds: readonly BrokenKind[],
+    private readonly outKinds: readonly (readonly number[])[],
+    private readonly budget: number,
+  ) {
+    const G = groups.length;
+    this.usedB = new Array<number>(G).fill(0);
+    this.vCount = new Array<number>(G).fill(0);
+    this.bCount = new Array<number>(brokenKinds.length).fill(0);
+    this.rCount = new Array<number>(outKinds.length).fill(0);
+    this.bSuffix = suffixSums(brokenKinds.map((k) => k.tasks.length));
+    this.rSuffix = suffixSums(outKinds.map((k) => k.length));
+    this.vSuffix = new Array<number>(G + 1).fill(0);
+    this.spent0 = mirror.spent;
+  }
+
+  /** One more state evaluated; true past the budget. */
+  tick(): boolean {
+    this.work++;
+    return this.work + this.mirror.spent - this.spent0 > this.budget;
+  }
+
+  /** `rem` open tasks of the groups from g on resolved valid (those not already broken). */
+  recV(g: number, rem: number): number {
+    const { mirror, groups } = this;
+    if (rem === 0 || g === groups.length) {
+      if (rem !== 0) return 0;
+      if (this.tick()) return ABORT;
+      const v = mirror.verdict();
+      return v === "accept" || v === "reject" ? FOUND : 0;
+    }
+    if (rem > (this.vSuffix[g] as number)) return 0;
+    const grp = groups[g] as Group;
+    const cap = Math.min(grp.tasks.length - (this.usedB[g] as number), rem);
+    const rep = grp.tasks[0] as number;
+    for (let x = cap; x >= 0; x--) {
+      if (rem - x > (this.vSuffix[g + 1] as number)) break;
+      if (x > 0) {
+        mirror.addOpen(rep, -x);
+        mirror.addValid(rep, x);
+      }
+      this.vCount[g] = x;
+      const st = this.recV(g + 1, rem - x);
+      if (x > 0) {
+        mirror.addOpen(rep, x);
+        mirror.addValid(rep, -x);
+      }
+      if (st !== 0) return st;
+      this.vCount[g] = 0;
+    }
+    return 0;
+  }
+
+  /** `rem` open tasks of C of the broken kinds from j on resolved broken, then `v` resolved valid. */
+  recB(j: number, rem: number, v: number): number {
+    const { mirror, brokenKinds, groups } = this;
+    if (rem === 0 || j === brokenKinds.length) {
+      if (rem !== 0) return 0;
+      if (this.tick()) return ABORT;
+      if (!mirror.sidePasses()) return 0;
+      for (let g = groups.length - 1; g >= 0; g--) {
+        this.vSuffix[g] =
+          (this.vSuffix[g + 1] as number) + (groups[g] as Group).tasks.length - (this.usedB[g] as number);
+      }
+      return this.recV(0, v);
+    }
+    if (rem > (this.bSuffix[j] as number)) return 0;
+    const kind = brokenKinds[j] as BrokenKind;
+    const rep = kind.tasks[0] as number;
+    const cap = Math.min(kind.tasks.length, rem);
+    for (let x = cap; x >= 0; x--) {
+      if (rem - x > (this.bSuffix[j + 1] as number)) break;
+      if (x > 0) {
+        mirror.addOpen(rep, -x);
+        mirror.addSide(rep, -x);
+      }
+      this.usedB[kind.group] = (this.usedB[kind.group] as number) + x;
+      this.bCount[j] = x;
+      const st = this.recB(j + 1, rem - x, v);
+      if (x > 0) {
+        mirror.addOpen(rep, x);
+        mirror.addSide(rep, x);
+      }
+      this.usedB[kind.group] = (this.usedB[kind.group] as number) - x;
+      if (st !== 0) return st;
+      this.bCount[j] = 0;
+    }
+    return 0;
+  }
+
+  /** `rem` open tasks outside C of the kinds from j on resolved broken, then b and v as above. */
+  recR(j: number, rem: number, b: number, v: number): number {
+    const { mirror, outKinds } = this;
+    if (rem === 0 || j === outKinds.length) {
+      if (rem !== 0) return 0;
+      return this.recB(0, b, v);
+    }
+    if (rem > (this.rSuffix[j] as number)) return 0;
+    const kind = outKinds[j] as readonly number[];
+    const rep = kind[0] as number;
+    const cap = Math.min(kind.length, rem);
+    for (let x = cap; x >= 0; x--) {
+      if (rem - x > (this.rSuffix[j + 1] as number)) break;
+      if (x > 0) mirror.addSide(rep, -x);
+      this.rCount[j] = x;
+      const st = this.recR(j + 1, rem - x, b, v);
+      if (x > 0) mirror.addSide(rep, x);
+      if (st !== 0) return st;
+      this.rCount[j] = 0;
+    }
+    return 0;
+  }
+
+  /** The moves of the state found: the first tasks of each kind, in dataset order. */
+  moves(): Move[] {
+    const used = new Set<number>();
+    const moves: Move[] = [];
+    this.brokenKinds.forEach((kind, j) => {
+      for (const index of kind.tasks.slice(0, this.bCount[j])) {
+        used.add(index);
+        moves.push({ index, to: "broken" });
+      }
+    });
+    this.groups.forEach((grp, g) => {
+      let left = this.vCount[g] as number;
+      for (const index of grp.tasks) {
+        if (left === 0) break;
+        if (used.has(index)) continue;
+        moves.push({ index, to: "valid" });
+        left--;
+      }
+    });
+    this.outKinds.forEach((kind, j) => {
+      for (const index of kind.slice(0, this.rCount[j])) moves.push({ index, to: "broken" });
+    });
+    return moves;
+  }
+}
+
+/** s[j] = Σ_{i ≥ j} x[i], with s[x.length] = 0. */
+function suffixSums(x: readonly number[]): number[] {
+  const s = new Array<number>(x.length + 1).fill(0);
+  for (let j = x.length - 1; j >= 0; j--) s[j] = (s[j + 1] as number) + (x[j] as number);
+  return s;
 }
 
 function enumerate(
@@ -211,153 +386,26 @@ function enumerate(
   const p = mirror.p;
   const nv = mirror.nV;
   const D = mirror.D;
-  const G = groups.length;
-  const usedB = new Array<number>(G).fill(0);
-  const vCount = new Array<number>(G).fill(0);
-  const bCount = new Array<number>(brokenKinds.length).fill(0);
-  const rCount = new Array<number>(outKinds.length).fill(0);
-  const bSuffix = new Array<number>(brokenKinds.length + 1).fill(0);
-  for (let j = brokenKinds.length - 1; j >= 0; j--) {
-    bSuffix[j] = (bSuffix[j + 1] as number) + (brokenKinds[j] as BrokenKind).tasks.length;
-  }
-  const rSuffix = new Array<number>(outKinds.length + 1).fill(0);
-  for (let j = outKinds.length - 1; j >= 0; j--) {
-    rSuffix[j] = (rSuffix[j + 1] as number) + (outKinds[j] as number[]).length;
-  }
-  const vSuffix = new Array<number>(G + 1).fill(0);
-  let work = 0;
-  const spent0 = mirror.spent;
-  const over = (): boolean => work + mirror.spent - spent0 > budget;
-
-  const recV = (g: number, rem: number): number => {
-    if (rem === 0 || g === G) {
-      if (rem !== 0) return 0;
-      work++;
-      if (over()) return ABORT;
-      const v = mirror.verdict();
-      return v === "accept" || v === "reject" ? FOUND : 0;
-    }
-    if (rem > (vSuffix[g] as number)) return 0;
-    const grp = groups[g] as Group;
-    const cap = Math.min(grp.tasks.length - (usedB[g] as number), rem);
-    const rep = grp.tasks[0] as number;
-    for (let x = cap; x >= 0; x--) {
-      if (rem - x > (vSuffix[g + 1] as number)) break;
-      if (x > 0) {
-        mirror.addOpen(rep, -x);
-        mirror.addValid(rep, x);
-      }
-      vCount[g] = x;
-      const st = recV(g + 1, rem - x);
-      if (x > 0) {
-        mirror.addOpen(rep, x);
-        mirror.addValid(rep, -x);
-      }
-      if (st !== 0) return st;
-      vCount[g] = 0;
-    }
-    return 0;
-  };
-
-  const recB = (j: number, rem: number, v: number): number => {
-    if (rem === 0 || j === brokenKinds.length) {
-      if (rem !== 0) return 0;
-      work++;
-      if (over()) return ABORT;
-      if (!mirror.sidePasses()) return 0;
-      for (let g = G - 1; g >= 0; g--) {
-        vSuffix[g] = (vSuffix[g + 1] as number) + (groups[g] as Group).tasks.length - (usedB[g] as number);
-      }
-      return recV(0, v);
-    }
-    if (rem > (bSuffix[j] as number)) return 0;
-    const kind = brokenKinds[j] as BrokenKind;
-    const rep = kind.tasks[0] as number;
-    const cap = Math.min(kind.tasks.length, rem);
-    for (let x = cap; x >= 0; x--) {
-      if (rem - x > (bSuffix[j + 1] as number)) break;
-      if (x > 0) {
-        mirror.addOpen(rep, -x);
-        mirror.addSide(rep, -x);
-      }
-      usedB[kind.group] = (usedB[kind.group] as number) + x;
-      bCount[j] = x;
-      const st = recB(j + 1, rem - x, v);
-      if (x > 0) {
-        mirror.addOpen(rep, x);
-        mirror.addSide(rep, x);
-      }
-      usedB[kind.group] = (usedB[kind.group] as number) - x;
-      if (st !== 0) return st;
-      bCount[j] = 0;
-    }
-    return 0;
-  };
-
-  const recR = (j: number, rem: number, b: number, v: number): number => {
-    if (rem === 0 || j === outKinds.length) {
-      if (rem !== 0) return 0;
-      return recB(0, b, v);
-    }
-    if (rem > (rSuffix[j] as number)) return 0;
-    const kind = outKinds[j] as readonly number[];
-    const rep = kind[0] as number;
-    const cap = Math.min(kind.length, rem);
-    for (let x = cap; x >= 0; x--) {
-      if (rem - x > (rSuffix[j + 1] as number)) break;
-      if (x > 0) mirror.addSide(rep, -x);
-      rCount[j] = x;
-      const st = recR(j + 1, rem - x, b, v);
-      if (x > 0) mirror.addSide(rep, x);
-      if (st !== 0) return st;
-      rCount[j] = 0;
-    }
-    return 0;
-  };
-
+  const search = new ResolutionSearch(mirror, groups, brokenKinds, outKinds, budget);
   const maxK = Math.min(maxLevel, nU + nUn);
+  // Levels k = v (valid) + b (broken in C) + r (broken outside C), pruned on N_v and φ first.
   for (let k = kLow; k <= maxK; k++) {
     for (let v = Math.min(k, nU); v >= 0; v--) {
       for (let b = Math.min(k - v, nU - v); b >= 0; b--) {
         const r = k - v - b;
         if (r > nUn) break;
-        work++;
-        if (over()) return { found: null, provenBelow: k, aborted: true };
+        if (search.tick()) return { found: null, provenBelow: k, aborted: true };
         const nv2 = nv + v;
         const d2 = D - v - b;
         if (!satisfies(nv2, p.nvThreshold)) continue;
         if (!(nv2 + d2 > 0 && satisfies(d2 / (nv2 + d2), p.disputedThreshold))) continue;
-        const st = recR(0, r, b, v);
+        const st = search.recR(0, r, b, v);
         if (st === ABORT) return { found: null, provenBelow: k, aborted: true };
-        if (st === FOUND) return { found: movesOf(), provenBelow: k, aborted: false };
+        if (st === FOUND) return { found: search.moves(), provenBelow: k, aborted: false };
       }
     }
   }
   return { found: null, provenBelow: maxLevel + 1, aborted: false };
-
-  function movesOf(): Move[] {
-    const used = new Set<number>();
-    const moves: Move[] = [];
-    brokenKinds.forEach((kind, j) => {
-      for (const index of kind.tasks.slice(0, bCount[j])) {
-        used.add(index);
-        moves.push({ index, to: "broken" });
-      }
-    });
-    groups.forEach((grp, g) => {
-      let left = vCount[g] as number;
-      for (const index of grp.tasks) {
-        if (left === 0) break;
-        if (used.has(index)) continue;
-        moves.push({ index, to: "valid" });
-        left--;
-      }
-    });
-    outKinds.forEach((kind, j) => {
-      for (const index of kind.slice(0, rCount[j])) moves.push({ index, to: "broken" });
-    });
-    return moves;
-  }
 }
 
 /**
@@ -394,9 +442,9 @@ function greedy(
   };
   const sideKey = sideKeyFunction(table);
   const clusterOf = (i: number): number => (splitByCluster ? (table.cluster[i] as number) : -1);
-  const toValid = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}`);
+  const toValid = queues(open, (i) => `${dKey(table, i)}|${clusterOf(i)}`);
   if (splitByCluster && toValid.length > GREEDY_MAX_KINDS) return null;
-  const toBroken = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}|${sideKey(i)}`);
+  const toBroken = queues(open, (i) => `${dKey(table, i)}|${clusterOf(i)}|${sideKey(i)}`);
   const outBroken = queues(openOut, (i) => String(sideKey(i)));
   const done = new Set<number>();
   const apply = (i: number, kind: 0 | 1 | 2, sign: number): void => {

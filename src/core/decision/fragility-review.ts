@@ -31,6 +31,7 @@
  */
 import type { Threshold } from "../policy/policy-types.js";
 import { satisfies } from "./format.js";
+import { GREEDY_MAX_KINDS, type Mirror } from "./fragility-state.js";
 import {
   CAT_BROKEN_IN,
   CAT_OPEN,
@@ -38,11 +39,10 @@ import {
   CAT_VALID,
   CAT_VALID_OUT,
   SIDE_WIDTH,
-  GREEDY_MAX_KINDS,
+  dKey,
   sideKeyFunction,
-  type Mirror,
   type TaskTable,
-} from "./fragility-state.js";
+} from "./fragility-table.js";
 
 export interface Move {
   /** Index into dataset.tasks. */
@@ -75,14 +75,14 @@ const ABORT = 2;
  * "Most harmful first": d descending for an accept (ascending for a reject), then dataset order.
  * Bucketed by the few distinct d values: O(n) rather than a comparison sort.
  */
-function harmOrder(table: TaskTable, indices: readonly number[], descending: boolean): number[] {
+function harmOrder(d: Float64Array, indices: readonly number[], descending: boolean): number[] {
   const buckets = new Map<number, number[]>();
   for (const i of indices) {
-    const d = table.d[i] as number;
-    let b = buckets.get(d);
+    const x = d[i] as number;
+    let b = buckets.get(x);
     if (b === undefined) {
       b = [];
-      buckets.set(d, b);
+      buckets.set(x, b);
     }
     b.push(i);
   }
@@ -250,9 +250,12 @@ function ratioCondition(
 }
 
 interface Kind {
+  /** The end of d the verdict's bound moves with (accept: the low end; reject: the high end). */
   readonly d: number;
-  /** d in the table's units (what the mirror adds). */
+  /** Both ends of d: the kind's key, and in the table's units (what the mirror adds). */
+  readonly key: string;
   readonly du: number;
+  readonly duHigh: number;
   readonly cluster: number;
   /** Valid tasks (V) of this kind, in dataset order: the removals. */
   readonly valid: number[];
@@ -292,8 +295,10 @@ export function reviewFragility(
     else if (c === CAT_OPEN || c === CAT_OPEN_OUT) openT.push(i);
   }
   // Most harmful first: for an accept, remove high-d valid tasks and add low-d broken ones.
-  const removeOrder = harmOrder(table, [...valid], accept);
-  const addOrder = harmOrder(table, [...brokenIn], !accept);
+  // (With lost results, LCB moves with the low ends of d and UCB with the high ends.)
+  const dOf = accept ? table.d : table.dHigh;
+  const removeOrder = harmOrder(dOf, [...valid], accept);
+  const addOrder = harmOrder(dOf, [...brokenIn], !accept);
 
   const candidates: Candidate[] = [];
   const push = (c: Candidate | null): void => {
@@ -381,18 +386,27 @@ function marginKinds(
   clustered: boolean,
   accept: boolean,
 ): Kind[] {
-  const byD = new Map<number, Map<number, Kind>>();
+  const byD = new Map<string, Map<number, Kind>>();
   const kindOf = (i: number): Kind => {
-    const d = table.d[i] as number;
+    const key = dKey(table, i);
     const cluster = clustered ? (table.cluster[i] as number) : -1;
-    let m = byD.get(d);
+    let m = byD.get(key);
     if (m === undefined) {
       m = new Map();
-      byD.set(d, m);
+      byD.set(key, m);
     }
     let k = m.get(cluster);
     if (k === undefined) {
-      k = { d, du: table.du[i] as number, cluster, valid: [], broken: [] };
+      const d = (accept ? table.d[i] : table.dHigh[i]) as number;
+      k = {
+        d,
+        key,
+        du: table.du[i] as number,
+        duHigh: table.duHigh[i] as number,
+        cluster,
+        valid: [],
+        broken: [],
+      };
       m.set(cluster, k);
     }
     return k;
@@ -429,7 +443,7 @@ function enumerateMargin(
   const lo = kinds.map((k) => k.valid.length);
   const hi = kinds.map((k) => k.broken.length);
   // Harmful direction: for an accept, removing tasks above the margin and adding those below.
-  const mean = mirror.nV > 0 ? mirror.sV / mirror.nV / mirror.unit : 0;
+  const mean = mirror.nV > 0 ? (accept ? mirror.sV : mirror.sVh) / mirror.nV / mirror.unit : 0;
   const removeFirst = kinds.map((k) => (accept ? k.d > mean : k.d < mean));
   const suffixMax = new Array<number>(m + 1).fill(0);
   for (let i = m - 1; i >= 0; i--) {
@@ -463,10 +477,10 @@ function enumerateMargin(
         // left only grows as a shrinks: the rest cannot be placed.
         if (left > nextMax) break;
         const x = sign * a;
-        if (x !== 0) mirror.addValidValue(kind.du, kind.cluster, x);
+        if (x !== 0) mirror.addValidValue(kind.du, kind.duHigh, kind.cluster, x);
         net[i] = x;
         const st = rec(i + 1, left);
-        if (x !== 0) mirror.addValidValue(kind.du, kind.cluster, -x);
+        if (x !== 0) mirror.addValidValue(kind.du, kind.duHigh, kind.cluster, -x);
         if (st !== 0) return st;
         net[i] = 0;
       }
@@ -516,12 +530,12 @@ function greedyMargin(
     add: k.broken,
   }));
   if (!byCluster) {
-    const byD = new Map<number, { rem: number[]; add: number[] }>();
+    const byD = new Map<string, { rem: number[]; add: number[] }>();
     for (const k of kinds) {
-      let g = byD.get(k.d);
+      let g = byD.get(k.key);
       if (g === undefined) {
         g = { rem: [], add: [] };
-        byD.set(k.d, g);
+        byD.set(k.key, g);
       }
       for (const t of k.valid) g.rem.push(t);
       for (const t of k.broken) g.add.push(t);

@@ -1,12 +1,14 @@
 /**
- * Fragility support: the dataset reduced to what a label change can move, and an incremental
- * "mirror" of SPEC §2–4 that recomputes the verdict from sufficient statistics instead of from
- * the tasks.
+ * Fragility support: an incremental "mirror" of SPEC §2–4 over the dataset reduced to what a
+ * label change can move (fragility-table.ts), that recomputes the verdict from sufficient
+ * statistics instead of from the tasks.
  *
  * Why sufficient statistics suffice. A label change moves one task into or out of V (valid ∩ C),
  * out of U (open ∩ C) or out of / into T (the non-broken universe). Every figure §4 looks at is a
  * function of sums over those sets:
- *   - N_v, Σ_V d, Σ_V d² (paired SE); per-cluster Σd and counts (clustered SE);
+ *   - N_v, Σ_V d, Σ_V d² (paired SE); per-cluster Σd and counts (clustered SE); with lost results
+ *     (`infra_errors: bound`, SPEC §3.8) Σ_V of both ends of d, and V and U by kind (d^lo, d^hi)
+ *     for the conservative bound (fragility-lost.ts);
  *   - the multiset of d over U, which we keep as counts per distinct value (Δ_L / Δ_H are the
  *     sort-and-scan of SPEC §2–3, and adding a block of equal values moves the running mean
  *     monotonically toward that value, so the scan stops only at block boundaries);
@@ -18,22 +20,31 @@
  * candidate.
  *
  * LCB and UCB are the bounds over every resolution of the open labels (SPEC §3 revision 2), by the
- * same functions as analyseMargin (union-bounds.ts): exact for paired SE and single-attempt U, else
- * conservative. For the exact kind, LCB > δ₀ is first decided by the sandwich conservative ≤ exact
+ * same functions as analyseMargin (union-bounds.ts, interval-bounds.ts): exact for paired SE,
+ * single-attempt U and no lost result in V ∪ U, else conservative. For the exact kind, LCB > δ₀ is first decided by the sandwich conservative ≤ exact
  * ≤ the bound at S_L (both cheap); only between them is the O(D log D) enumeration run.
  *
  * The mirror reuses the threshold comparison (satisfies) and the tie tolerance of the real
  * computation, and it is checked against the real evaluate() by the property tests
  * (test/decision/fragility-property.test.ts).
  */
-import type { AttemptCounts, Dataset } from "../model.js";
 import type { Policy, Threshold } from "../policy/policy-types.js";
 import type { Verdict } from "../verdict-types.js";
+import { intervalClusteredSe } from "../stats/interval-bounds.js";
 import { quantileFunction, type QuantileFunction } from "../stats/quantile.js";
 import { clusteredFromSums, type ClusterCorrection } from "../stats/standard-error.js";
 import { PairedSeScan, conservativeClusteredBounds, exactUnionBounds } from "../stats/union-bounds.js";
-import { effectiveAttempts, hasAttempt } from "../stats/task-scores.js";
 import { TIE_TOLERANCE } from "../stats/validity-bounds.js";
+import { BoundSide, centredSquares } from "./fragility-bound-side.js";
+import { LostResults } from "./fragility-lost.js";
+import {
+  CAT_BROKEN_IN,
+  CAT_BROKEN_OUT,
+  CAT_OPEN,
+  CAT_VALID,
+  SIDE_WIDTH,
+  type TaskTable,
+} from "./fragility-table.js";
 import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
 import { satisfies } from "./format.js";
 import { decideVerdict } from "./verdict.js";
@@ -58,126 +69,6 @@ export const GREEDY_MAX_KINDS = 1024;
 
 /** A CR2 standard error over this many clusters costs about one state evaluation of the budget. */
 export const CLUSTERS_PER_STATE = 8;
-
-/** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
-export const CAT_VALID = 0; // valid and in C (V)
-export const CAT_VALID_OUT = 1; // valid, in T, not in C
-export const CAT_OPEN = 2; // disputed/unreviewed and in C (U)
-export const CAT_OPEN_OUT = 3; // disputed/unreviewed, in T, not in C
-export const CAT_BROKEN_IN = 4; // broken, attempted by both models (K* ≥ 1 for both)
-export const CAT_BROKEN_OUT = 5; // broken, not attempted by both
-
-/** Per-task side counts, 6 per task: candidate (infra, pass+fail+infra, missing), then baseline. */
-export const SIDE_WIDTH = 6;
-
-export interface TaskTable {
-  readonly n: number;
-  readonly cat: Uint8Array;
-  /** dₜ for tasks attempted by both (V, U, broken-in), else NaN. */
-  readonly d: Float64Array;
-  /**
-   * dₜ in units of 1/unit, where unit = lcm of every K* involved: exact integers, so the mirror's
-   * running sums never drift (adding then removing 1/3 leaves exactly 0, as evaluate's fresh sum
-   * does). unit = 1 (and du = d) when that lcm would be too large for exact sums.
-   */
-  readonly du: Float64Array;
-  readonly unit: number;
-  /** Cluster index (clustered SE only), −1 when the task has none or SE is paired. */
-  readonly cluster: Int32Array;
-  readonly clusterCount: number;
-  readonly side: Float64Array;
-}
-
-/** Writes a model's (infra attempts, pass+fail+infra attempts, missing 0/1) at side[o..o+2]. */
-function writeSide(side: Float64Array, o: number, c: AttemptCounts | undefined): void {
-  if (c === undefined) {
-    side[o + 2] = 1;
-    return;
-  }
-  const pfi = c.pass + c.fail + c.infra_error;
-  side[o] = c.infra_error;
-  side[o + 1] = pfi;
-  side[o + 2] = hasAttempt(c) ? 0 : 1;
-}
-
-/**
- * A key for a task's six side counts, equal exactly when the counts are: a number when the
- * counts are small enough to pack exactly, else a string.
- */
-export function sideKeyFunction(table: TaskTable): (i: number) => number | string {
-  const side = table.side;
-  let max = 0;
-  for (let j = 0; j < side.length; j++) if ((side[j] as number) > max) max = side[j] as number;
-  const base = max + 1;
-  if (base ** SIDE_WIDTH < 2 ** 52) {
-    return (i) => {
-      const o = i * SIDE_WIDTH;
-      let k = 0;
-      for (let j = 0; j < SIDE_WIDTH; j++) k = k * base + (side[o + j] as number);
-      return k;
-    };
-  }
-  return (i) => Array.from(side.subarray(i * SIDE_WIDTH, (i + 1) * SIDE_WIDTH)).join(",");
-}
-
-export function buildTaskTable(dataset: Dataset, policy: Policy): TaskTable {
-  const tasks = dataset.tasks;
-  const n = tasks.length;
-  const infra = policy.infra_errors;
-  const clustered = policy.margin.standard_error === "clustered";
-  const cat = new Uint8Array(n);
-  const d = new Float64Array(n).fill(Number.NaN);
-  const cluster = new Int32Array(n).fill(-1);
-  const side = new Float64Array(n * SIDE_WIDTH);
-  const clusterIndex = new Map<string, number>();
-  const denominators = new Set<number>();
-  for (let i = 0; i < n; i++) {
-    const a = tasks.candidate(i);
-    const b = tasks.baseline(i);
-    const ka = effectiveAttempts(a, infra);
-    const kb = effectiveAttempts(b, infra);
-    const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
-    if (both) {
-      d[i] = a.pass / ka - b.pass / kb;
-      denominators.add(ka);
-      denominators.add(kb);
-      const name = clustered ? tasks.cluster(i) : undefined;
-      if (name !== undefined) {
-        let c = clusterIndex.get(name);
-        if (c === undefined) {
-          c = clusterIndex.size;
-          clusterIndex.set(name, c);
-        }
-        cluster[i] = c;
-      }
-    }
-    const validity = tasks.validity(i);
-    if (validity === "broken") cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
-    else if (validity === "valid") cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
-    else cat[i] = both ? CAT_OPEN : CAT_OPEN_OUT;
-    writeSide(side, i * SIDE_WIDTH, a);
-    writeSide(side, i * SIDE_WIDTH + 3, b);
-  }
-  // The common denominator of all scores, when sums of squares in its units stay exact.
-  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
-  let unit = 1;
-  for (const k of denominators) {
-    unit = (unit / gcd(unit, k)) * k;
-    if (unit > 1e6) break;
-  }
-  if (unit > 1e6 || n * unit * unit > 2 ** 52) unit = 1;
-  const du = new Float64Array(n).fill(Number.NaN);
-  for (let i = 0; i < n; i++) {
-    if (Number.isNaN(d[i])) continue;
-    const a = tasks.candidate(i) as AttemptCounts;
-    const b = tasks.baseline(i) as AttemptCounts;
-    du[i] =
-      unit === 1
-        ? (d[i] as number)
-        : a.pass * (unit / effectiveAttempts(a, infra)) - b.pass * (unit / effectiveAttempts(b, infra));
-  }
-  return { n, cat, d, du, unit, cluster, clusterCount: clusterIndex.size, side };
-}
 
 /** The fixed parts of §4 that no label can change, taken from the real evaluation. */
 export interface MirrorParams {
@@ -224,154 +115,6 @@ export function mirrorParams(policy: Policy, ctx: EvaluationContext, evaluation:
   };
 }
 
-/** Sum of squares about the mean from raw sums; tiny negative noise (all values equal) → 0. */
-function centredSquares(q: number, s: number, n: number): number {
-  const ss = q - (s * s) / n;
-  return ss <= 1e-13 * Math.max(1, q) ? 0 : ss;
-}
-
-/**
- * The tasks of U arranged for one bound: blocks of equal value in joining order (ascending for
- * Δ_L, descending for Δ_H; pessimistic: one block of value −1 resp. +1), with prefix sums over
- * the first J blocks for J = 0..nb, recomputed from the block counts when read after a change (the
- * searches change U per candidate state but read the prefix sums only for the pessimistic bound
- * and the S_L figure; the counts are integers, so the sums are exact whenever the values are,
- * and then equal to running sums). For clustered SE it also keeps, for every prefix J, the
- * cluster aggregates of V ∪ P_J: Σ_c S_c², Σ_c n_c S_c, Σ_c n_c² and the number of non-empty
- * clusters, so Σ_c (S_c − n_c·m)² = C1 − 2m·C2 + m²·C3 is O(1) per prefix.
- */
-class BoundSide {
-  readonly nb: number;
-  readonly vals: Float64Array;
-  readonly cnt: Float64Array;
-  private readonly pN: Float64Array;
-  private readonly pS: Float64Array;
-  private readonly pQ: Float64Array;
-  /** cnt changed since pN/pS/pQ were computed. */
-  private stale = true;
-  private readonly index: Map<number, number>;
-  private readonly g: number;
-  private readonly pcN: Float64Array;
-  private readonly pcS: Float64Array;
-  readonly c1: Float64Array;
-  readonly c2: Float64Array;
-  readonly c3: Float64Array;
-  readonly gc: Float64Array;
-
-  constructor(
-    values: readonly number[],
-    private readonly pessimisticValue: number | null,
-    clusterCount: number,
-  ) {
-    const vs = pessimisticValue !== null ? [pessimisticValue] : values;
-    this.nb = vs.length;
-    this.vals = Float64Array.from(vs);
-    this.index = new Map(vs.map((v, j) => [v, j]));
-    this.cnt = new Float64Array(this.nb);
-    this.pN = new Float64Array(this.nb + 1);
-    this.pS = new Float64Array(this.nb + 1);
-    this.pQ = new Float64Array(this.nb + 1);
-    this.g = clusterCount;
-    this.pcN = new Float64Array(clusterCount > 0 ? (this.nb + 1) * clusterCount : 0);
-    this.pcS = new Float64Array(this.pcN.length);
-    this.c1 = new Float64Array(this.nb + 1);
-    this.c2 = new Float64Array(this.nb + 1);
-    this.c3 = new Float64Array(this.nb + 1);
-    this.gc = new Float64Array(this.nb + 1);
-  }
-
-  /** Brings pN/pS/pQ up to date with cnt. */
-  private refresh(): void {
-    if (!this.stale) return;
-    this.stale = false;
-    let n = 0;
-    let s = 0;
-    let q = 0;
-    for (let j = 0; j < this.nb; j++) {
-      const c = this.cnt[j] as number;
-      const v = this.vals[j] as number;
-      n += c;
-      s += c * v;
-      q += c * v * v;
-      this.pN[j + 1] = n;
-      this.pS[j + 1] = s;
-      this.pQ[j + 1] = q;
-    }
-  }
-
-  /** How many tasks of U the first J blocks hold. */
-  prefixCount(J: number): number {
-    this.refresh();
-    return this.pN[J] as number;
-  }
-
-  /** Σd (table units) over the first J blocks. */
-  prefixSum(J: number): number {
-    this.refresh();
-    return this.pS[J] as number;
-  }
-
-  /** Σd² (table units²) over the first J blocks. */
-  prefixSquares(J: number): number {
-    this.refresh();
-    return this.pQ[J] as number;
-  }
-
-  /** Cluster c's (size, Σd) in V ∪ P_J, given V's vN/vS. */
-  clusterSize(J: number, c: number, vN: Float64Array): number {
-    return (vN[c] as number) + (this.pcN[J * this.g + c] as number);
-  }
-
-  clusterSum(J: number, c: number, vS: Float64Array): number {
-    return (vS[c] as number) + (this.pcS[J * this.g + c] as number);
-  }
-
-  blockOf(d: number): number {
-    if (this.pessimisticValue !== null) return 0;
-    const j = this.index.get(d);
-    if (j === undefined) throw new Error("fragility: unknown value of d");
-    return j;
-  }
-
-  /** Change the aggregates of prefix J for cluster c from (n, s) to (n + dn, s + ds). */
-  private moveCluster(J: number, n: number, s: number, dn: number, ds: number): void {
-    const n2 = n + dn;
-    const s2 = s + ds;
-    this.c1[J] = (this.c1[J] as number) + s2 * s2 - s * s;
-    this.c2[J] = (this.c2[J] as number) + n2 * s2 - n * s;
-    this.c3[J] = (this.c3[J] as number) + n2 * n2 - n * n;
-    this.gc[J] = (this.gc[J] as number) + (n2 > 0 ? 1 : 0) - (n > 0 ? 1 : 0);
-  }
-
-  /** `count` tasks of value d (cluster c, −1 = none) join (count > 0) or leave U. */
-  addU(d: number, c: number, count: number, vN: Float64Array, vS: Float64Array): void {
-    const j = this.blockOf(d);
-    const v = this.vals[j] as number;
-    this.cnt[j] = (this.cnt[j] as number) + count;
-    this.stale = true;
-    if (this.g > 0 && c >= 0) {
-      for (let J = j + 1; J <= this.nb; J++) {
-        const o = J * this.g + c;
-        const n = (vN[c] as number) + (this.pcN[o] as number);
-        const s = (vS[c] as number) + (this.pcS[o] as number);
-        this.moveCluster(J, n, s, count, count * v);
-        this.pcN[o] = (this.pcN[o] as number) + count;
-        this.pcS[o] = (this.pcS[o] as number) + count * v;
-      }
-    }
-  }
-
-  /** V's sums for cluster c change by (dn, ds); vN/vS hold the values before the change. */
-  onValidChange(c: number, dn: number, ds: number, vN: Float64Array, vS: Float64Array): void {
-    for (let J = 0; J <= this.nb; J++) {
-      const o = J * this.g + c;
-      const n = (vN[c] as number) + (this.pcN[o] as number);
-      const s = (vS[c] as number) + (this.pcS[o] as number);
-      this.moveCluster(J, n, s, dn, ds);
-    }
-  }
-}
-
 interface Bounds {
   readonly lcb: number | null;
   readonly ucb: number | null;
@@ -391,7 +134,9 @@ const SANDWICH_SLACK = 1e-9;
  */
 export class Mirror {
   nV = 0;
+  /** Σ_V of the low and of the high ends of d (equal without a lost result), in the table's units. */
   sV = 0;
+  sVh = 0;
   qV = 0;
   /** |U| */
   D = 0;
@@ -411,15 +156,20 @@ export class Mirror {
   spent = 0;
   private readonly vN: Float64Array;
   private readonly vS: Float64Array;
+  /** Per cluster Σ_V of the high ends: the very array vS when no task has a lost result. */
+  private readonly vSh: Float64Array;
+  /** V and U by kind (d^lo, d^hi), only when some task has a lost result. */
+  private readonly lost: LostResults | null;
   /** Scratch per-cluster sizes and residual sums for the CR2 standard error. */
   private readonly sizes: Float64Array;
   private readonly resid: Float64Array;
   private readonly lower: BoundSide;
   private readonly upper: BoundSide;
-  /** Open kinds (cluster, d) for the conservative clustered bound, and their counts in U. */
+  /** Open kinds (cluster, d^lo, d^hi) for the conservative clustered bound, and their counts in U. */
   private readonly openKind = new Map<string, number>();
   private readonly openCluster: number[] = [];
   private readonly openValue: number[] = [];
+  private readonly openHigh: number[] = [];
   private readonly openCount: number[] = [];
   /** Bumped by every change of V or U; the bounds over every resolution are cached per version. */
   private version = 0;
@@ -445,29 +195,43 @@ export class Mirror {
     readonly p: MirrorParams,
   ) {
     const g = p.clustered ? table.clusterCount : 0;
+    const intervals = table.duHigh !== table.du;
     this.vN = new Float64Array(g);
     this.vS = new Float64Array(g);
+    this.vSh = intervals ? new Float64Array(g) : this.vS;
+    this.lost = intervals ? new LostResults(table) : null;
     this.sizes = new Float64Array(g);
     this.resid = new Float64Array(g);
-    const values = new Set<number>();
+    const lows = new Set<number>();
+    const highs = new Set<number>();
     for (let i = 0; i < table.n; i++) {
-      const c = table.cat[i];
-      if (c === CAT_OPEN) values.add(table.du[i] as number);
+      if (table.cat[i] !== CAT_OPEN) continue;
+      lows.add(table.du[i] as number);
+      highs.add(table.duHigh[i] as number);
     }
-    const asc = [...values].sort((x, y) => x - y);
     if (p.clustered) {
       for (let i = 0; i < table.n; i++) {
         if (table.cat[i] !== CAT_OPEN) continue;
-        const key = `${table.cluster[i]}|${table.du[i]}`;
+        const key = `${table.cluster[i]}|${table.du[i]}|${table.duHigh[i]}`;
         if (this.openKind.has(key)) continue;
         this.openKind.set(key, this.openCluster.length);
         this.openCluster.push(table.cluster[i] as number);
         this.openValue.push((table.du[i] as number) / table.unit);
+        this.openHigh.push((table.duHigh[i] as number) / table.unit);
         this.openCount.push(0);
       }
     }
-    this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
-    this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
+    // Δ_L scans the low ends ascending, Δ_H the high ends descending.
+    this.lower = new BoundSide(
+      [...lows].sort((x, y) => x - y),
+      p.pessimistic ? -table.unit : null,
+      g,
+    );
+    this.upper = new BoundSide(
+      [...highs].sort((x, y) => y - x),
+      p.pessimistic ? table.unit : null,
+      g,
+    );
     const lv = this.lower.vals;
     this.seScan = new PairedSeScan(table.unit === 1 ? lv : lv.map((x) => x / table.unit));
     for (let i = 0; i < table.n; i++) {
@@ -486,39 +250,57 @@ export class Mirror {
 
   /** Task i's (d, cluster) joins V `count` times (negative: leaves). */
   addValid(i: number, count: number): void {
-    this.addValidValue(this.table.du[i] as number, this.table.cluster[i] as number, count);
+    const t = this.table;
+    this.addValidValue(t.du[i] as number, t.duHigh[i] as number, t.cluster[i] as number, count);
   }
 
-  /** `count` tasks with d = du/unit (du in the table's units) and cluster c join V (or leave). */
-  addValidValue(d: number, c: number, count: number): void {
+  /**
+   * `count` tasks with d in [d, dHigh] (the table's units; equal without a lost result) and
+   * cluster c join V (or leave).
+   */
+  addValidValue(d: number, dHigh: number, c: number, count: number): void {
     this.version++;
     this.nV += count;
     this.sV += count * d;
+    this.sVh += count * dHigh;
     this.qV += count * d * d;
+    this.lost?.addValid(d, dHigh, count);
     if (!this.p.clustered) return;
     if (c < 0) {
       this.noCluster += count;
       return;
     }
     this.lower.onValidChange(c, count, count * d, this.vN, this.vS);
-    this.upper.onValidChange(c, count, count * d, this.vN, this.vS);
+    this.upper.onValidChange(c, count, count * dHigh, this.vN, this.vSh);
     this.vN[c] = (this.vN[c] as number) + count;
     this.vS[c] = (this.vS[c] as number) + count * d;
+    if (this.vSh !== this.vS) this.vSh[c] = (this.vSh[c] as number) + count * dHigh;
   }
 
   /** Task i's (d, cluster) joins U `count` times (negative: leaves). */
   addOpen(i: number, count: number): void {
     const d = this.table.du[i] as number;
+    const dHigh = this.table.duHigh[i] as number;
     const c = this.p.clustered ? (this.table.cluster[i] as number) : -1;
     this.version++;
     this.D += count;
     if (this.p.clustered) {
-      const k = this.openKind.get(`${this.table.cluster[i]}|${d}`);
+      const k = this.openKind.get(`${this.table.cluster[i]}|${d}|${dHigh}`);
       if (k !== undefined) this.openCount[k] = (this.openCount[k] as number) + count;
     }
+    this.lost?.addOpen(d, dHigh, count);
     this.lower.addU(d, c, count, this.vN, this.vS);
-    this.upper.addU(d, c, count, this.vN, this.vS);
+    this.upper.addU(dHigh, c, count, this.vN, this.vSh);
     if (this.p.clustered && c < 0) this.noCluster += count;
+  }
+
+  /** A task of V, or of U, has a lost result: no exact search, no bound at one set. */
+  lostInV(): boolean {
+    return this.lost !== null && this.lost.lostV > 0;
+  }
+
+  private lostInC(): boolean {
+    return this.lost !== null && this.lost.lostV + this.lost.lostU > 0;
   }
 
   /** Task i's side counts join T `count` times (negative: the task leaves T). */
@@ -562,7 +344,7 @@ export class Mirror {
    * blocks that joins, its sum (table units) and task count. Pessimistic: every block joins.
    */
   private extreme(side: BoundSide, lowerBound: boolean): { J: number; sum: number; count: number } {
-    let sum = this.sV;
+    let sum = lowerBound ? this.sV : this.sVh;
     let count = this.nV;
     let J = 0;
     const tol = TIE_TOLERANCE * this.table.unit;
@@ -595,7 +377,9 @@ export class Mirror {
   private scanBound(side: BoundSide, lowerBound: boolean): number | null {
     if (this.nV === 0) return null;
     const { J, sum, count } = this.extreme(side, lowerBound);
-    const se = this.standardError(side, J, sum, count);
+    const se = this.lostInV()
+      ? this.pessimisticSe(side, lowerBound)
+      : this.standardError(side, J, sum, count);
     if (se === null) return null;
     const unit = this.table.unit;
     // One correctly rounded division of exact integers: the value evaluate's float mean takes
@@ -627,7 +411,7 @@ export class Mirror {
 
   /** True when analyseMargin takes the exact bound over every resolution in this state. */
   private exactKind(): boolean {
-    return !this.p.clustered && this.singleAttemptCounts() !== null;
+    return !this.p.clustered && !this.lostInC() && this.singleAttemptCounts() !== null;
   }
 
   /** The exact LCB/UCB over every resolution (paired, single-attempt U), cached per state. */
@@ -654,15 +438,63 @@ export class Mirror {
    */
   private conservativeBounds(): Bounds {
     if (this.p.clustered) return this.conservativeClustered();
+    if (this.lostInC()) return this.conservativeIntervals();
     return { lcb: this.conservativePaired(true), ucb: this.conservativePaired(false) };
   }
 
   private conservativeLcb(): number | null {
-    return this.p.clustered ? this.conservativeClustered().lcb : this.conservativePaired(true);
+    if (this.p.clustered) return this.conservativeClustered().lcb;
+    return this.lostInC() ? this.conservativeIntervals().lcb : this.conservativePaired(true);
   }
 
   private conservativeUcb(): number | null {
-    return this.p.clustered ? this.conservativeClustered().ucb : this.conservativePaired(false);
+    if (this.p.clustered) return this.conservativeClustered().ucb;
+    return this.lostInC() ? this.conservativeIntervals().ucb : this.conservativePaired(false);
+  }
+
+  /** Paired with a lost result in V ∪ U: the interval bound of SPEC §3.8 (fragility-lost.ts). */
+  private conservativeIntervals(): Bounds {
+    if (this.consVersion === this.version) return this.consCache;
+    this.consVersion = this.version;
+    this.consCache = NO_BOUNDS;
+    const lost = this.lost as LostResults;
+    if (this.nV < 2) return this.consCache;
+    this.spent += lost.work;
+    this.consCache = lost.pairedBounds(this.marginExtreme(true), this.marginExtreme(false), this.p.quantile);
+    return this.consCache;
+  }
+
+  /**
+   * The SE bound (in the table's units) and ν of V ∪ U at ∓1 (pessimistic) when V has a lost
+   * result: the SE of that set at every resolution is at most it (SPEC §3.8).
+   */
+  private pessimisticSe(
+    side: BoundSide,
+    lowerBound: boolean,
+  ): { readonly se: number; readonly nu: number } | null {
+    const unit = this.table.unit;
+    const value = lowerBound ? -1 : 1;
+    if (!this.p.clustered) {
+      const r = (this.lost as LostResults).pessimisticSe(value, this.D);
+      return r === null ? null : { se: r.se * unit, nu: r.nu };
+    }
+    if (this.noCluster > 0) return null;
+    const g = this.table.clusterCount;
+    const size = new Float64Array(g);
+    const sumLow = new Float64Array(g);
+    const sumHigh = new Float64Array(g);
+    for (let c = 0; c < g; c++) {
+      size[c] = side.clusterSize(side.nb, c, this.vN);
+      sumLow[c] = side.clusterSum(side.nb, c, this.vS) / unit;
+      sumHigh[c] = side.clusterSum(side.nb, c, this.vSh) / unit;
+    }
+    this.spent += g / CLUSTERS_PER_STATE;
+    const r = intervalClusteredSe(
+      { size, sumLow, sumHigh, clusterCount: g },
+      this.p.correction,
+      this.p.quantile,
+    );
+    return r === null ? null : { se: r.se * unit, nu: r.nu };
   }
 
   /** Σ_V d and Σ_V d² in d's own units, as analyseMargin passes them. */
@@ -721,8 +553,10 @@ export class Mirror {
       {
         validSize: this.vN,
         validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
+        ...(this.vSh === this.vS ? {} : { validSumHigh: this.vSh.map((x) => x / unit) }),
         openCluster: this.openCluster,
         openValue: this.openValue,
+        openHigh: this.openHigh,
         openCount: this.openCount,
         clusterCount: this.table.clusterCount,
       },

@@ -28,7 +28,8 @@ import { evaluateVerdict } from "./evaluate.js";
 import type { Evaluation, EvaluationContext, Fragility } from "./evaluation-types.js";
 import { reviewFragility, type FigureResult, type Move } from "./fragility-review.js";
 import { resolutionDistance } from "./fragility-resolution.js";
-import { CAT_VALID, FRAGILITY_WORK_BUDGET, Mirror, buildTaskTable, mirrorParams } from "./fragility-state.js";
+import { FRAGILITY_WORK_BUDGET, Mirror, mirrorParams } from "./fragility-state.js";
+import { CAT_VALID, buildTaskTable } from "./fragility-table.js";
 
 export { FRAGILITY_WORK_BUDGET } from "./fragility-state.js";
 export type { FigureResult, Move } from "./fragility-review.js";
@@ -120,7 +121,8 @@ export function analyseFragility(
     }
   }
 
-  const moves = figure === "resolution_distance" ? reviewOrder(table.d, result.moves) : result.moves;
+  const moves =
+    figure === "resolution_distance" ? reviewOrder(table.d, table.dHigh, result.moves) : result.moves;
   const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
     const t = dataset.tasks;
     const i = m.index;
@@ -146,11 +148,14 @@ export function analyseFragility(
   };
 }
 
-/** Tasks to review first: open tasks of C by |d| descending, then the others; dataset order within. */
-function reviewOrder(d: Float64Array, moves: readonly Move[]): Move[] {
+/**
+ * Tasks to review first: open tasks of C by |d| descending (an interval's larger end), then the
+ * others; dataset order within.
+ */
+function reviewOrder(d: Float64Array, dHigh: Float64Array, moves: readonly Move[]): Move[] {
   const weight = (i: number): number => {
     const x = d[i] as number;
-    return Number.isNaN(x) ? -1 : Math.abs(x);
+    return Number.isNaN(x) ? -1 : Math.max(Math.abs(x), Math.abs(dHigh[i] as number));
   };
   return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
 }

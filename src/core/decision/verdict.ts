@@ -10,7 +10,7 @@ import type { Policy } from "../policy/policy-types.js";
 import type { Check, Verdict } from "../verdict-types.js";
 import type { MarginAnalysis } from "../stats/margin.js";
 import type { EvaluationContext } from "./evaluation-types.js";
-import { lcbNullReason, marginRemedy } from "./checks.js";
+import { lcbNullReason, lostTasks, marginRemedy } from "./checks.js";
 import { plural } from "./format.js";
 import { formatPp } from "../format-number.js";
 
@@ -32,6 +32,15 @@ export function decideVerdict(
   if (ucb !== null && ucb <= delta0) return "reject";
   if (lcb !== null && lcb > delta0) return "accept";
   return "unresolved";
+}
+
+/** Δ̂ in a sentence: its value, or under infra_errors: bound with a lost result on V its range. */
+function observedText(a: MarginAnalysis): string {
+  if (a.margin !== null) return formatPp(a.margin);
+  if (a.observedLow !== null && a.observedHigh !== null) {
+    return `${formatPp(a.observedLow)} … ${formatPp(a.observedHigh)} as the lost results fall`;
+  }
+  return "undefined";
 }
 
 function marginSentence(a: MarginAnalysis, policy: Policy): string {
@@ -70,17 +79,20 @@ export function verdictWithReasons(
 
   if (verdict === "accept") {
     reasons.push(
-      `Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${formatPp(a.margin)}).`,
+      `Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${observedText(a)}).`,
     );
     return { verdict, reasons };
   }
   if (verdict === "reject") {
+    const lost = lostTasks(a) > 0 ? ` and of the lost results on ${plural(lostTasks(a), "common task")}` : "";
     const why =
       a.unresolvedTasks > 0
-        ? `even the most favourable resolution of the ${plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
-        : "the candidate does not clear the bar even at the top of the run-variance band";
+        ? `even the most favourable resolution of the ${plural(a.unresolvedTasks, "disputed/unreviewed task")}${lost} cannot clear the bar`
+        : lost !== ""
+          ? `even the most favourable resolution${lost} cannot clear the bar`
+          : "the candidate does not clear the bar even at the top of the run-variance band";
     reasons.push(
-      `Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : formatPp(a.margin)}).`,
+      `Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${observedText(a)}).`,
     );
     return { verdict, reasons };
   }

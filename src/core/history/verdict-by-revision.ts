@@ -15,7 +15,7 @@ import { compareCodeUnits, VALIDITIES, validityCode, type Dataset, type Validity
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
 import type { Comparison, Verdict } from "../verdict-types.js";
-import { taskDifferences } from "../stats/margin.js";
+import { taskIntervals, type TaskIntervals } from "../stats/task-intervals.js";
 import { taskColumns, withLabels } from "../stats/task-columns.js";
 import { currentLabelCodes, labelsAsOfReview, sameLabels, validityOfCode } from "./labels-as-of.js";
 
@@ -112,11 +112,20 @@ function revisionRow(
  * Δ̂ after one task's label change alone, minus Δ̂ before (V = the valid tasks of C). Only
  * entering or leaving V moves Δ̂; null when Δ̂ is undefined before or after.
  */
-function marginMove(sum: number, n: number, d: number, from: Validity, to: Validity): number | null {
+function marginMove(
+  sum: number,
+  n: number,
+  d: number,
+  dHigh: number,
+  from: Validity,
+  to: Validity,
+): number | null {
   if (Number.isNaN(d)) return 0;
   const wasValid = from === "valid";
   const isValid = to === "valid";
   if (wasValid === isValid) return 0;
+  // A task whose d is an interval (a lost result under infra_errors: bound) leaves Δ̂ undefined in V.
+  if (d !== dHigh) return null;
   const before = n > 0 ? sum / n : null;
   const after = isValid ? (sum + d) / (n + 1) : n - 1 > 0 ? (sum - d) / (n - 1) : null;
   return before === null || after === null ? null : after - before;
@@ -134,8 +143,8 @@ export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRev
   const { dataset, policy, ctx } = inp;
   const all = dataset.reviewRevisions;
   const evaluated = all.slice(Math.max(0, all.length - MAX_REVISIONS_EVALUATED));
-  // dₜ for tasks of C, NaN elsewhere; a broken task is outside T: the caller never counts it in V.
-  const d = taskDifferences(taskColumns(dataset), policy.infra_errors);
+  // dₜ's ends for tasks of C, NaN elsewhere; a broken task is outside T: the caller never counts it in V.
+  const d = taskIntervals(taskColumns(dataset), policy.infra_errors);
   const rows: RevisionVerdict[] = [];
   const changes: RevisionChange[] = [];
   let prev: { codes: Uint8Array; e: RevisionFigures | null; conflicts: number } | null = null;
@@ -213,7 +222,7 @@ function keepTop(top: Moved[], index: number, from: Validity, to: Validity, move
 
 function changeBetween(
   dataset: Dataset,
-  d: Float64Array,
+  d: TaskIntervals,
   from: number,
   to: number,
   before: { codes: Uint8Array; e: RevisionFigures | null },
@@ -243,7 +252,7 @@ function changeBetween(
     transitions[t] = (transitions[t] as number) + 1;
     const a = validityOfCode(ca);
     const b = validityOfCode(cb);
-    const move = margin === null ? null : marginMove(sum, n, d[i] as number, a, b);
+    const move = margin === null ? null : marginMove(sum, n, d.low[i] as number, d.high[i] as number, a, b);
     keepTop(moved, i, a, b, move);
   }
   const counted: { change: string; tasks: number }[] = [];

@@ -18,6 +18,7 @@ import * as z from "zod";
 
 import { InputError, type InputProblem, type SourceLocation } from "../errors.js";
 import {
+  INFRA_ERRORS_MODES,
   RANK_REQUIREMENTS,
   type AcceptIf,
   type MarginSettings,
@@ -477,7 +478,7 @@ const policySchema = z.strictObject(
     owner: ownerField,
     revisit: custom((v) => parseDate(v, "2027-03-31")),
     on_expired: oneOf(["warn", "neutral", "fail"]).optional(),
-    infra_errors: oneOf(["exclude", "count_as_fail"]).optional(),
+    infra_errors: oneOf(INFRA_ERRORS_MODES).optional(),
     require_same_harness: booleanField.optional(),
     accept_if: acceptIfSchema,
     margin: marginSchema.optional(),

@@ -16,6 +16,7 @@
  * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
  * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
  *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
+ * - `infra_errors` from `bound` to `exclude` or `count_as_fail` (below);
  * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
  *   step lets a re-run of the eval count for more).
@@ -23,7 +24,9 @@
  * - `owner` (who answers for the thresholds);
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
  *   model has more of them, which may be the baseline, so it can move the margin either way;
- *   infra errors are gated separately by `infra_error_rate` under both settings;
+ *   infra errors are gated separately by `infra_error_rate` under every setting. Leaving `bound`
+ *   for either is a loosening: bound's [LCB, UCB] contains count_as_fail's, and exclude's on the
+ *   same common set (docs/spec.md §3.8);
  * - `margin.power`: it only changes the minimum detectable effect, a planning figure that never
  *   decides, so a lower power is not a loosening;
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
@@ -121,7 +124,10 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
       "on_expired",
       valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
     ],
-    ["infra_errors", valueChange(base.infra_errors, head.infra_errors, never)],
+    [
+      "infra_errors",
+      valueChange(base.infra_errors, head.infra_errors, (x, y) => x === "bound" && y !== "bound"),
+    ],
     [
       "require_same_harness",
       valueChange(base.require_same_harness, head.require_same_harness, (x, y) => x && !y),

@@ -52,6 +52,9 @@ export interface RankPolicy {
   readonly reference: string | null;
 }
 
+export const INFRA_ERRORS_MODES = ["exclude", "count_as_fail", "bound"] as const;
+export type InfraErrorsMode = (typeof INFRA_ERRORS_MODES)[number];
+
 export interface Policy {
   readonly owner: string;
   /** ISO date YYYY-MM-DD. */
@@ -61,7 +64,11 @@ export interface Policy {
    * would succeed is neutral), fail (the run stops with a policy error).
    */
   readonly on_expired: "warn" | "neutral" | "fail";
-  readonly infra_errors: "exclude" | "count_as_fail";
+  /**
+   * What an infra_error attempt is in a task score (docs/spec.md §3.8): left out, a fail, or a
+   * lost result that could be either (the bounds are taken over both).
+   */
+  readonly infra_errors: InfraErrorsMode;
   readonly require_same_harness: boolean;
   readonly accept_if: AcceptIf;
   readonly margin: MarginSettings;

@@ -20,6 +20,12 @@ import type { ModelsDataset } from "./rank-types.js";
 /** What a pair's test keeps of analyseMargin's answer (not its task arrays: there are m pairs). */
 export interface PairBounds extends DirectionalBounds {
   readonly margin: number | null;
+  /**
+   * Δ̂, or under infra_errors: bound with a lost result on V the middle of its range (the mean of
+   * the d intervals' midpoints: a difference of the two models' midpoint scores, so it orders
+   * the leaderboard transitively as Δ̂ does).
+   */
+  readonly orderMargin: number | null;
   readonly marginLower: number | null;
   readonly marginUpper: number | null;
   readonly se: number | null;
@@ -110,6 +116,9 @@ export function orderPairs(
         lcb: x.lcb,
         ucb: x.ucb,
         margin: x.margin,
+        orderMargin:
+          x.margin ??
+          (x.observedLow === null || x.observedHigh === null ? null : (x.observedLow + x.observedHigh) / 2),
         marginLower: x.marginLower,
         marginUpper: x.marginUpper,
         se: x.seValid,
@@ -140,7 +149,7 @@ export function scoreOrder(models: readonly string[], bounds: readonly PairBound
   const k = models.length;
   return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
     const x = bounds[pairIndex(k, i, j)];
-    const margin = x?.margin ?? null;
+    const margin = x?.orderMargin ?? null;
     if (margin !== null && margin !== 0) {
       // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
       const firstAbove = margin > 0;

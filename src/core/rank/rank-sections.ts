@@ -148,7 +148,7 @@ export function summaryLines(r: RankReport, f: Inline): string[] {
   if (top !== undefined) {
     lines.push(
       `${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(
-        `(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`,
+        `(${top.score === null ? "first in the score order" : "the highest score"}) on top under every resolution of ${r.settings.infra_errors === "bound" ? "the open labels and the lost results" : "the open labels"}? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`,
       )}`,
     );
   }
@@ -209,8 +209,11 @@ export function matrixRows(r: RankReport, f: Inline): { header: string[]; rows: 
   return { header, rows };
 }
 
-export const MATRIX_LEGEND =
-  "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
+/** The pair matrix's legend; under infra_errors: bound the lost results, too, can decide a "v" pair. */
+export function matrixLegend(r: RankReport): string {
+  const v = r.settings.infra_errors === "bound" ? "the open labels or the lost results" : "the open labels";
+  return `Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: ${v} can decide it; r: run variance, or an exact tie no label moves).`;
+}
 
 export const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
 
@@ -277,7 +280,7 @@ export function reviewSentence(r: RankReport, x: ReviewFirst, f: Inline, shown: 
       ? `no resolution of the open labels puts the ${side} above`
       : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
   return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(
-    `: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`,
+    `: the open labels${r.settings.infra_errors === "bound" ? " or the lost results" : ""} can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`,
   )}`;
 }
 

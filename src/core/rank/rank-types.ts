@@ -13,7 +13,7 @@ import type {
 } from "../model.js";
 import type { AppendOnlyReport } from "../history/history-types.js";
 import type { BoundKind } from "../stats/margin.js";
-import type { RankRequirement } from "../policy/policy-types.js";
+import type { InfraErrorsMode, RankRequirement } from "../policy/policy-types.js";
 import type { InfluentialTask, Verdict } from "../verdict-types.js";
 
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
@@ -193,7 +193,7 @@ export interface RankReport {
     readonly standard_error: "paired" | "clustered";
     readonly cluster_correction: "cr2" | "cr1";
     readonly validity_bound: "exact" | "pessimistic";
-    readonly infra_errors: "exclude" | "count_as_fail";
+    readonly infra_errors: InfraErrorsMode;
     readonly common_valid_tasks_threshold: string;
   };
   readonly provenance: {

@@ -111,6 +111,10 @@ export function rankWarnings(
   }
   if (policy.infra_errors === "count_as_fail") {
     out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
+  } else if (policy.infra_errors === "bound") {
+    out.push(
+      "Infra errors are lost results (infra_errors: bound): each is taken as a pass and as a fail, and every pair's bounds hold either way.",
+    );
   }
   const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
   const placeholders = harness.filter(isPlaceholderRevision);

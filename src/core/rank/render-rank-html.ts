@@ -22,7 +22,7 @@ import {
   FULL_DETAIL,
   leaderboardHeader,
   leaderboardRows,
-  MATRIX_LEGEND,
+  matrixLegend,
   PAIR_HEADER,
   pairRow,
   RANK_NOTE,
@@ -81,7 +81,7 @@ function pairSection(r: RankReport): string[] {
         legendItem(COLOURS.runVariance, "≈r unresolved by run variance (or an exact tie)"),
       ].join("")}</ul>`,
       pairMatrixHtml(r),
-      p(f.gen(`${MATRIX_LEGEND} Hover a cell for its figures.`), "small"),
+      p(f.gen(`${matrixLegend(r)} Hover a cell for its figures.`), "small"),
     );
   } else {
     const open = unresolvedPairs(r);

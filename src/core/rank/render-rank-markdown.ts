@@ -17,7 +17,7 @@ import {
   FULL_DETAIL,
   leaderboardHeader,
   leaderboardRows,
-  MATRIX_LEGEND,
+  matrixLegend,
   matrixRows,
   PAIR_HEADER,
   PAIR_MATRIX_MAX_MODELS,
@@ -73,7 +73,7 @@ function render(r: RankReport, detail: Detail, trimmed: boolean): string {
   add(out, "### Pairs", "");
   if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
     const m = matrixRows(r, f);
-    add(out, table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
+    add(out, table(m.header, m.rows), "", f.gen(matrixLegend(r)), "");
   }
   add(
     out,

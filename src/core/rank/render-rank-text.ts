@@ -13,7 +13,7 @@ import {
   FULL_DETAIL,
   leaderboardHeader,
   leaderboardRows,
-  MATRIX_LEGEND,
+  matrixLegend,
   matrixRows,
   PAIR_HEADER,
   PAIR_MATRIX_MAX_MODELS,
@@ -51,7 +51,7 @@ export function renderRankText(r: RankReport): string {
   const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
   if (matrix) {
     const m = matrixRows(r, f);
-    add(out, "Pairs", columns(m.header, m.rows), MATRIX_LEGEND, "");
+    add(out, "Pairs", columns(m.header, m.rows), matrixLegend(r), "");
   }
   add(
     out,

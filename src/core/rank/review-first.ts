@@ -49,17 +49,19 @@ export function reviewFirstOf(
  * Exact bounds: Δ_L > 0 exactly when Σ_V d + Σ of the open d < 0 is > 0, and each open task moves
  * that sum by |d| at best (a task with d < 0 resolved broken, one with d > 0 resolved valid), so
  * the fewest are the largest |d| first. Pessimistic bounds: Δ_L's numerator is Σ_V d − |U|, and
- * a task resolved moves it by 1 (broken) or 1 + d (valid), so by 1 + max(d, 0) at best.
+ * a task resolved moves it by 1 (broken) or 1 + d (valid), so by 1 + max(d, 0) at best. With lost
+ * results (infra_errors: bound) Δ_L takes the low ends of d and Δ_H the high ends (SPEC §3.8).
  */
 export function reviewsToSettle(
   x: MarginAnalysis,
   policy: Policy,
 ): { up: number | null; down: number | null } {
-  if (x.margin === null) return { up: null, down: null };
-  const validSum = x.margin * x.commonValidTasks;
-  const d = x.unresolvedD;
+  if (x.observedLow === null || x.observedHigh === null) return { up: null, down: null };
+  const validLow = x.observedLow * x.commonValidTasks;
+  const validHigh = x.observedHigh * x.commonValidTasks;
   const count = (sign: 1 | -1): number | null => {
-    let base = sign * validSum;
+    let base = sign === 1 ? validLow : -validHigh;
+    const d = sign === 1 ? x.unresolvedLow : x.unresolvedHigh;
     const gains: number[] = [];
     for (const raw of d) {
       const v = sign * raw;

@@ -75,10 +75,11 @@ export function boundArithmetic(c: Comparison, which: Which): string {
 }
 
 /** What the bounds' sets mean, one sentence, when a reader needs it (exact or conservative); else null. */
-export function boundsNote(c: Comparison): string | null {
+export function boundsNote(c: Comparison, lostResults = false): string | null {
   if (anyConservative(c)) {
+    const lost = lostResults ? " and every way the lost results fall" : "";
     return (
-      `Conservative bounds: SE_max is at least SE(V ∪ S) for every set S of open labels resolved valid, ` +
+      `Conservative bounds: SE_max is at least SE(V ∪ S) for every set S of open labels resolved valid${lost}, ` +
       `and q_max the largest quantile any S gives, so LCB is at most, and UCB at least, the exact bound over every resolution.`
     );
   }

@@ -44,6 +44,7 @@ export function buildReport(parts: ReportParts): Report {
     warnings: [...evaluation.warnings, ...parts.extraWarnings],
     checks: evaluation.checks,
     comparison: { ...evaluation.comparison, ...fragility },
+    infra_readings: evaluation.infra_readings,
     models: evaluation.models,
     margin_by_cluster: marginByCluster(dataset, policy.infra_errors),
     broken_tasks: brokenTasksOf(dataset.tasks),

@@ -45,7 +45,13 @@ import { brokenSection, fragilitySection, historySection, influentialSection } f
 import { cellCode } from "./table-cells.js";
 import { renderMarginBar } from "./text-bar.js";
 import { benchmarkTasks, planningSentence } from "./render-planning.js";
-import { checkName, expiredPolicyNote, whatWouldChange, whySentence } from "./verdict-text.js";
+import {
+  checkName,
+  expiredPolicyNote,
+  observedMargin,
+  whatWouldChange,
+  whySentence,
+} from "./verdict-text.js";
 import { THRESHOLD_MAX_CHARS, markdownProse, wholeText } from "./prose.js";
 
 export { MARKDOWN_INLINE } from "./markdown-blocks.js";
@@ -54,6 +60,15 @@ import { policyChangeCells, policyHistoryLines } from "./render-policy-log.js";
 import { appendOnlyBaseCell } from "./render-append-only-base.js";
 import { CLUSTER_FOLD, CLUSTER_REST_MAX, clusterMarkdown } from "./render-clusters.js";
 import { SINCE_LAST_RUN_ITEMS, sinceLastRunMarkdown } from "./render-since-last-run.js";
+import {
+  READING_HEADER,
+  infraModeWords,
+  readingRows,
+  readingsNote,
+  readingsShown,
+  lostResultsBounded,
+  readingsSummary,
+} from "./render-infra-readings.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -85,6 +100,8 @@ interface Detail {
   /** Rows of each list of "What changed since the last run". */
   sinceItems: number;
   bar: boolean;
+  /** The three readings of the infra errors. */
+  readings: boolean;
   perModel: "full" | "core" | "none";
   influential: number;
   fragilityTasks: number;
@@ -105,6 +122,7 @@ function fullDetail(): Detail {
     clustersRest: CLUSTER_REST_MAX,
     sinceItems: SINCE_LAST_RUN_ITEMS,
     bar: true,
+    readings: true,
     perModel: "full",
     influential: LIST_LIMIT,
     fragilityTasks: LIST_LIMIT,
@@ -137,6 +155,7 @@ const TRIM_STEPS: readonly ((d: Detail) => void)[] = [
   (d) => (d.fragilityTasks = 0),
   (d) => (d.influential = 0),
   (d) => (d.perModel = "none"),
+  (d) => (d.readings = false),
   (d) => (d.clustersTop = 0),
   (d) => (d.sinceItems = 0),
   (d) => (d.policyChanges = "loosenings"),
@@ -234,7 +253,12 @@ function barSection(report: Report): string[] {
       ucb: c.ucb,
       delta0: c.delta0,
     },
-    { confidence: c.confidence, openLabels: c.unresolved_tasks, conservative: anyConservative(c) },
+    {
+      confidence: c.confidence,
+      openLabels: c.unresolved_tasks,
+      conservative: anyConservative(c),
+      lostResults: lostResultsBounded(report),
+    },
   );
   return bar === null ? [] : ["```text", ...bar, "```"];
 }
@@ -242,10 +266,9 @@ function barSection(report: Report): string[] {
 function settingsLine(report: Report, title: string): string {
   const c = report.comparison;
   const p = report.provenance.policy;
+  const mode = report.provenance.infra_errors_policy;
   const infra =
-    report.provenance.infra_errors_policy === "count_as_fail"
-      ? "<b>infra errors counted as fails</b>"
-      : "infra errors excluded";
+    mode === "exclude" ? "infra errors excluded" : `<b>infra errors ${genMd(infraModeWords(mode))}</b>`;
   const se =
     c.standard_error === "clustered"
       ? `clustered SE (${formatCount(c.clusters)} ${pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
@@ -274,7 +297,7 @@ function marginDetails(report: Report, detail: Detail): string[] {
     `(${plural(c.common_tasks, "common task")}; ${plural(c.unresolved_tasks, "open label")}: ` +
     `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
     `${plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
-  if (c.margin === null) {
+  if (c.margin === null && c.common_valid_tasks === 0) {
     return details("<b>Margin figures</b>", [
       counts,
       "",
@@ -282,7 +305,7 @@ function marginDetails(report: Report, detail: Detail): string[] {
     ]);
   }
   // Raw HTML: generated text without Markdown escapes.
-  const summary = `<b>Margin figures</b> — Δ̂ ${formatPp(c.margin)}, ${boundName(c, "lcb")} ${formatPp(c.lcb)}, ${boundName(c, "ucb")} ${formatPp(c.ucb)}`;
+  const summary = `<b>Margin figures</b> — Δ̂ ${observedMargin(c)}, ${boundName(c, "lcb")} ${formatPp(c.lcb)}, ${boundName(c, "ucb")} ${formatPp(c.ucb)}`;
   if (detail.marginTable === "compact") {
     return details(summary, [
       `Δ\\_L … Δ\\_H ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} · ` +
@@ -294,7 +317,7 @@ function marginDetails(report: Report, detail: Detail): string[] {
       ? boundSeName(c, "lcb")
       : `${boundSeName(c, "lcb")} / ${boundSeName(c, "ucb")}`;
   const rows: string[][] = [
-    ["Observed margin Δ̂", formatPp(c.margin)],
+    ["Observed margin Δ̂", observedMargin(c)],
     [
       `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
       `${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)}`,
@@ -328,12 +351,34 @@ function marginDetails(report: Report, detail: Detail): string[] {
     [genMd(boundFormula(c, "ucb")), formatPp(c.ucb)],
     ["Bar δ₀", formatPp(c.delta0)],
   );
-  const note = boundsNote(c);
+  const note = boundsNote(c, lostResultsBounded(report));
   return details(summary, [
     counts,
     "",
     ...table(["Figure", "Value"], ["l", "r"], rows),
     ...(note === null ? [] : ["", genMd(note)]),
+  ]);
+}
+
+/** The three readings of the infra errors (render-infra-readings.ts), collapsed; only with infra errors. */
+function readingsSection(report: Report, detail: Detail): string[] {
+  if (!detail.readings || !readingsShown(report)) return [];
+  const rows = readingRows(report).map((r) =>
+    r.cells.map((cell, i) => {
+      const escaped = genMd(i === 0 && r.decides ? `${cell}, the policy's` : cell);
+      // A figure never breaks from its unit ("+2.13 pp"); a range may break after its "…".
+      const text = i >= 1 && i <= 6 ? escaped.replace(/ (pp|…)/g, "&nbsp;$1") : escaped;
+      return r.decides && (i === 0 || i === 7) ? `**${text}**` : text;
+    }),
+  );
+  return details(`<b>Infra errors, three readings</b> — ${genMd(readingsSummary(report))}`, [
+    ...table(
+      READING_HEADER.map((h) => genMd(h)),
+      ["l", "r", "r", "r", "r", "r", "r", "l"],
+      rows,
+    ),
+    "",
+    genMd(readingsNote(report)),
   ]);
 }
 
@@ -459,7 +504,7 @@ function policyChangesSection(report: Report, detail: Detail): string[] {
 function provenanceSection(report: Report, detail: Detail): string[] {
   const p = report.provenance;
   const pol = p.policy;
-  const infra = p.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded";
+  const infra = genMd(infraModeWords(p.infra_errors_policy));
   // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
   const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${pluralWord(p.inputs.length, "file", "files")}`;
   if (detail.provenance === "short") {
@@ -540,6 +585,7 @@ function renderWith(
   if (!detail.compactHeader) blocks.push([settingsLine(report, title)]);
   blocks.push(sinceLastRunSection(report, detail));
   blocks.push(marginDetails(report, detail));
+  blocks.push(readingsSection(report, detail));
   blocks.push(clusterSection(report, detail));
   blocks.push(runsMarkdown(report));
   blocks.push(perModelSection(report, detail));

@@ -5,6 +5,7 @@
  * revision gets a column only when the listed tasks do not all share the report's one revision.
  */
 import type { Report } from "./report-types.js";
+import type { InfluentialTask } from "../verdict-types.js";
 import { escapeCode, safeHttpUrl, safeLink } from "./escape.js";
 import { formatCount, formatSignedDecimal } from "./format-number.js";
 import { shortenValue } from "./check-display.js";
@@ -82,6 +83,13 @@ function evidenceCell(evidence: readonly string[]): string {
   return rest > 0 ? `${shown.join(", ")} +${rest} more` : shown.join(", ");
 }
 
+/** A task's d, or its interval "−1.00 … +0.00" when it has a lost result (infra_errors: bound). */
+function dText(t: InfluentialTask): string {
+  return t.d_high === undefined
+    ? formatSignedDecimal(t.d)
+    : `${formatSignedDecimal(t.d)} … ${formatSignedDecimal(t.d_high)}`;
+}
+
 export function influentialSection(report: Report, limit: number, said: Set<string>): string[] {
   const tasks = report.comparison.influential_tasks;
   if (limit === 0 || tasks.length === 0) return [];
@@ -98,7 +106,7 @@ export function influentialSection(report: Report, limit: number, said: Set<stri
         : t.validity === "unreviewed"
           ? "unreviewed"
           : md(t.validity, 20),
-      sets.length > 0 ? `${formatSignedDecimal(t.d)} (${sets.join(", ")})` : formatSignedDecimal(t.d),
+      sets.length > 0 ? `${dText(t)} (${sets.join(", ")})` : dText(t),
       evidenceCell(t.evidence),
     ];
     return { revision: t.dataset_revision, cells };

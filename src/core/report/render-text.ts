@@ -12,7 +12,22 @@ import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format
 import type { Report } from "./report-types.js";
 import { displayWidth, renderMarginBar } from "./text-bar.js";
 import { benchmarkTasks, planningSentence } from "./render-planning.js";
-import { checkName, expiredPolicyNote, whatWouldChange, whySentence, type Inline } from "./verdict-text.js";
+import {
+  checkName,
+  expiredPolicyNote,
+  observedMargin,
+  whatWouldChange,
+  whySentence,
+  type Inline,
+} from "./verdict-text.js";
+import {
+  READING_HEADER_SHORT,
+  infraModeWords,
+  lostResultsBounded,
+  readingRows,
+  readingsNote,
+  readingsShown,
+} from "./render-infra-readings.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 import { clusterText } from "./render-clusters.js";
 import { sinceLastRunText } from "./render-since-last-run.js";
@@ -64,6 +79,23 @@ function wrap(text: string, width: number, first = "", rest = first): string[] {
 const WIDTH = 100;
 /** The checks table's observed column: narrower than the Markdown's, to keep a row near WIDTH. */
 const OBSERVED_CHARS = 40;
+
+/** The three readings as an aligned table (render-infra-readings.ts); the deciding one marked. */
+function readingsText(report: Report): string[] {
+  const rows = [
+    [...READING_HEADER_SHORT],
+    ...readingRows(report).map((r) =>
+      r.cells.map((cell, i) => (i === 0 ? `${r.mode}${r.decides ? " *" : ""}` : cell)),
+    ),
+  ];
+  const widths = READING_HEADER_SHORT.map((_, i) =>
+    rows.reduce((w, r) => Math.max(w, displayWidth(r[i] ?? "")), 0),
+  );
+  const out = ["Infra errors, three readings (* the policy's, which decides)"];
+  for (const r of rows) out.push(`  ${r.map((cell, i) => pad(cell, widths[i] ?? 0)).join("  ")}`.trimEnd());
+  add(out, wrap(readingsNote(report), WIDTH, "  ", "  "));
+  return out;
+}
 
 export function renderText(report: Report): string {
   const c = report.comparison;
@@ -120,14 +152,19 @@ export function renderText(report: Report): string {
       ucb: c.ucb,
       delta0: c.delta0,
     },
-    { confidence: c.confidence, openLabels: c.unresolved_tasks, conservative: anyConservative(c) },
+    {
+      confidence: c.confidence,
+      openLabels: c.unresolved_tasks,
+      conservative: anyConservative(c),
+      lostResults: lostResultsBounded(report),
+    },
   );
   if (bar !== null) add(out, ["", ...bar.map((l) => `  ${l}`.trimEnd())]);
   const p = report.provenance;
   const figures = [
-    `Margin Δ̂ ${formatPp(c.margin)} · validity bounds ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} (${plain(c.validity_bound, 20)})` +
+    `Margin Δ̂ ${observedMargin(c)} · validity bounds ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} (${plain(c.validity_bound, 20)})` +
       ` · SE(V) ${formatPpUnsigned(c.se_valid)}`,
-    `Bounds: ${boundArithmetic(c, "lcb")}; ${boundArithmetic(c, "ucb")}.${boundsNote(c) === null ? "" : ` ${boundsNote(c) ?? ""}`}`,
+    `Bounds: ${boundArithmetic(c, "lcb")}; ${boundArithmetic(c, "ucb")}.${boundsNote(c, lostResultsBounded(report)) === null ? "" : ` ${boundsNote(c, lostResultsBounded(report)) ?? ""}`}`,
     `Tasks: ${formatCount(c.common_valid_tasks)} common valid of ${formatCount(c.common_tasks)} common; ` +
       `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed, ${formatCount(c.broken_tasks)} broken; ` +
       `${formatCount(report.review_history.count)} changed label across review revisions`,
@@ -136,6 +173,7 @@ export function renderText(report: Report): string {
   ];
   out.push("", "Figures");
   for (const f of figures) add(out, wrap(f, WIDTH, "  ", "    "));
+  if (readingsShown(report)) add(out, ["", ...readingsText(report)]);
   const clusters = clusterText(report);
   if (clusters.length > 0) add(out, ["", ...clusters]);
   const since = sinceLastRunText(report);
@@ -147,7 +185,7 @@ export function renderText(report: Report): string {
     out,
     wrap(
       `Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${plural(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
-        ` · infra errors ${p.infra_errors_policy === "count_as_fail" ? "COUNTED AS FAILS" : "excluded"}` +
+        ` · infra errors ${p.infra_errors_policy === "exclude" ? "excluded" : infraModeWords(p.infra_errors_policy).toUpperCase()}` +
         ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
         ` Failing checks: ${failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`,
       WIDTH,

@@ -4,6 +4,7 @@
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
 
+import type { InfraErrorsMode } from "../policy/policy-types.js";
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
 import type { RunsReport } from "../reruns/runs-report.js";
@@ -11,13 +12,14 @@ import type { RunChanges } from "../run-types.js";
 import type {
   Check,
   Comparison,
+  InfraReadings,
   MarginByCluster,
   ModelFigures,
   PolicyChange,
   Verdict,
 } from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.5.0";
+export const SCHEMA_VERSION = "2.6.0";
 
 export interface Provenance {
   /** Results files, then reviews files, in the order given; `kind` says which (since 2.4.0). */
@@ -45,7 +47,7 @@ export interface Provenance {
     /** Its revisit date had passed on the day of the run (since 2.5.0). */
     readonly expired: boolean;
   };
-  readonly infra_errors_policy: "exclude" | "count_as_fail";
+  readonly infra_errors_policy: InfraErrorsMode;
   readonly tool_version: string;
   readonly rows_read: number;
 }
@@ -104,6 +106,8 @@ export interface Report {
   readonly warnings: readonly string[];
   readonly checks: readonly Check[];
   readonly comparison: Comparison;
+  /** The comparison under each infra_errors mode (SPEC §3.8; since 2.6.0): always present. */
+  readonly infra_readings: InfraReadings;
   readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
   /** Where the margin comes from (SPEC §3.6): the margin by the tasks' `cluster`; null when no common valid task has one. */
   readonly margin_by_cluster: MarginByCluster | null;

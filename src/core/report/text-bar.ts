@@ -41,6 +41,8 @@ export interface MarginBarOptions {
   readonly openLabels?: number;
   /** LCB..UCB are conservative bounds (the report's bound kinds), said so in the legend. */
   readonly conservative?: boolean;
+  /** The bounds are over lost results too (infra_errors: bound with infra errors), said so in the legend. */
+  readonly lostResults?: boolean;
 }
 
 export const DEFAULT_BAR_WIDTH = 50;
@@ -297,7 +299,14 @@ export function renderMarginBar(input: MarginBarInput, options: MarginBarOptions
       : "the open labels";
   lines.push("");
   lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
-  lines.push(`[===]  validity band Δ_L..Δ_H: the margin under every resolution of ${open}`);
+  // With lost results and no open label, the band is over the lost results alone.
+  const over =
+    options.lostResults !== true
+      ? open
+      : options.openLabels === 0
+        ? "the lost results"
+        : `${open} and the lost results`;
+  lines.push(`[===]  validity band Δ_L..Δ_H: the margin under every resolution of ${over}`);
   lines.push(
     options.conservative === true
       ? `[---]  run-variance band LCB..UCB (conservative): widened by q_max·SE_max (${confidence})`

@@ -15,6 +15,7 @@ import { THRESHOLD_MAX_CHARS, WHOLE_TEXT_MAX_CHARS } from "./prose.js";
 import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
 import type { Check } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
+import { lostResultsBounded } from "./render-infra-readings.js";
 import { shoppingLine } from "../reruns/runs-report.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
@@ -78,9 +79,28 @@ export function marginStanding(report: Report): "accept" | "reject" | "undecided
   return "undecided";
 }
 
+/** True when Δ̂ is unknown because a common valid task has a lost result (infra_errors: bound). */
+export function marginUnknown(c: Report["comparison"]): boolean {
+  return c.margin === null && c.common_valid_tasks > 0;
+}
+
+/** Δ̂ as a cell or figure: its value, "unknown (lost results)" under bound, "n/a" without valid tasks. */
+export function observedMargin(c: Report["comparison"]): string {
+  return marginUnknown(c) ? "unknown (lost results)" : formatPp(c.margin);
+}
+
 function marginFigure(report: Report, f: Inline): string {
   const c = report.comparison;
   const s = scores(report);
+  if (marginUnknown(c)) {
+    // Δ̂ is a range: the margin bounds over the lost results (and the open labels) say where it lies.
+    return (
+      `${f.gen("margin ")}${f.strong(f.gen(`${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)}`))}` +
+      f.gen(
+        ` (whichever way the lost results fall, on ${formatCount(c.common_valid_tasks)} common valid ${pluralWord(c.common_valid_tasks, "task", "tasks")})`,
+      )
+    );
+  }
   return (
     `${f.gen("margin ")}${f.strong(f.gen(formatPp(c.margin)))}` +
     f.gen(
@@ -93,8 +113,9 @@ function marginFigure(report: Report, f: Inline): string {
 function openLabels(report: Report, which: "lcb" | "ucb"): string {
   const c = report.comparison;
   const u = c.unresolved_tasks;
-  if (u === 0) return "with no open labels";
-  const labels = `${formatCount(u)} open ${pluralWord(u, "label", "labels")}`;
+  const lost = lostResultsBounded(report);
+  if (u === 0) return lost ? "over every way the lost results fall" : "with no open labels";
+  const labels = `${formatCount(u)} open ${pluralWord(u, "label", "labels")}${lost ? " and the lost results" : ""}`;
   const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
   if (kind === "pessimistic") {
     return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
@@ -150,7 +171,7 @@ export function whySentence(report: Report, f: Inline): string {
   const standing = marginStanding(report);
   const band =
     standing === "undefined"
-      ? c.margin === null
+      ? c.margin === null && !marginUnknown(c)
         ? c.common_tasks > 0
           ? "the margin is undefined (no common task is labelled valid)"
           : "the margin is undefined (no common valid tasks)"
@@ -177,10 +198,10 @@ export function whySentence(report: Report, f: Inline): string {
         f.gen(` alone would reject (${boundName(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}).`)
       );
     }
-    if (c.margin === null) return head + f.gen(`, and ${band}.`);
+    if (c.margin === null && !marginUnknown(c)) return head + f.gen(`, and ${band}.`);
     return head + f.gen(", and for the ") + marginFigure(report, f) + f.gen(` ${band}.`);
   }
-  if (c.margin === null) return f.gen(`Every evidence check passes, but ${band}.`);
+  if (c.margin === null && !marginUnknown(c)) return f.gen(`Every evidence check passes, but ${band}.`);
   return (
     f.gen("Every evidence check passes, but the ") +
     marginFigure(report, f) +
@@ -287,7 +308,7 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
     const standing = marginStanding(report);
     if (standing === "undefined") {
       const m = report.checks.find((k) => k.id === "observed_margin");
-      if (m !== undefined && c.margin !== null) {
+      if (m !== undefined && c.common_valid_tasks > 0) {
         items.push(`${f.strong(f.gen("Margin"))}${f.gen(": ")}${f.text(m.detail, WHOLE_TEXT_MAX_CHARS)}`);
       }
     } else if (standing === "undecided") {
@@ -306,6 +327,13 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
             c.fragility_exact
               ? `no resolution of the ${formatCount(u)} open ${pluralWord(u, "label", "labels")} can decide it`
               : `the search found no resolution of the ${formatCount(u)} open ${pluralWord(u, "label", "labels")} that decides it`,
+          ),
+        );
+      }
+      if (marginUnknown(c)) {
+        parts.push(
+          f.gen(
+            "the attempts lost to infrastructure leave Δ̂ unknown and widen both bounds: re-running them narrows the bounds",
           ),
         );
       }
@@ -401,7 +429,9 @@ function verdictTitle(report: Report): string {
     report.verdict.charAt(0).toUpperCase() +
     report.verdict.slice(1) +
     (expired === null ? "" : ` (${expired})`);
-  const margin = `margin ${formatPp(c.margin)}`;
+  const margin = marginUnknown(c)
+    ? `margin ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)}`
+    : `margin ${formatPp(c.margin)}`;
   if (report.verdict === "accept") {
     return `${verdict}: ${margin}, lower bound${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}`;
   }

@@ -17,7 +17,7 @@ import type {
 } from "../run-types.js";
 import { taskDifferences } from "../stats/margin.js";
 import { taskColumns, VALID_CODE } from "../stats/task-columns.js";
-import { taskScore, type InfraErrorsPolicy } from "../stats/task-scores.js";
+import { taskScore, type PointInfraErrorsPolicy } from "../stats/task-scores.js";
 
 export type { RunChanges } from "../run-types.js";
 
@@ -102,7 +102,7 @@ class FlipList {
 }
 
 /** Each task's contribution to Δ̂: d / N_v on the common valid set V, NaN elsewhere (d: taskDifferences). */
-function contributions(dataset: Dataset, infra: InfraErrorsPolicy): { d: Float64Array; nv: number } {
+function contributions(dataset: Dataset, infra: PointInfraErrorsPolicy): { d: Float64Array; nv: number } {
   const columns = taskColumns(dataset);
   const d = taskDifferences(columns, infra);
   let nv = 0;
@@ -194,7 +194,9 @@ export function changesSinceLastRun(previous: PreviousRun, current: CurrentRun):
     };
   }
 
-  const infra = current.report.provenance.infra_errors_policy;
+  // Under bound, the scores of the known results (docs/spec.md §3.7): a lost result is no result.
+  const mode = current.report.provenance.infra_errors_policy;
+  const infra = mode === "bound" ? "exclude" : mode;
   const prevTasks = prevData.tasks;
   const curTasks = current.dataset.tasks;
   const baseline = new FlipList();

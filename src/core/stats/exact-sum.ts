@@ -10,7 +10,7 @@
  * keep their floating-point value, bit for bit.
  */
 import type { AttemptCounts } from "../model.js";
-import { effectiveAttempts, type InfraErrorsPolicy } from "./task-scores.js";
+import { effectiveAttempts, lostResults, type InfraErrorsPolicy } from "./task-scores.js";
 
 /** Below this magnitude a floating-point sum's sign is checked exactly. */
 export const NEAR_ZERO = 1e-9;
@@ -25,10 +25,19 @@ export class ExactSum {
     this.byDenominator.set(denominator, (this.byDenominator.get(denominator) ?? 0) + numerator);
   }
 
-  /** Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there). */
-  addDifference(a: AttemptCounts, b: AttemptCounts, infra: InfraErrorsPolicy): void {
-    this.add(a.pass, effectiveAttempts(a, infra));
-    this.add(-b.pass, effectiveAttempts(b, infra));
+  /**
+   * Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there), at the low
+   * or the high end of its interval (task-intervals.ts): the low end counts the baseline's lost
+   * results as passes, the high end the candidate's.
+   */
+  addDifference(
+    a: AttemptCounts,
+    b: AttemptCounts,
+    infra: InfraErrorsPolicy,
+    end: "low" | "high" = "low",
+  ): void {
+    this.add(a.pass + (end === "high" ? lostResults(a, infra) : 0), effectiveAttempts(a, infra));
+    this.add(-(b.pass + (end === "low" ? lostResults(b, infra) : 0)), effectiveAttempts(b, infra));
   }
 
   /** The sum over the least common denominator: numerator and denominator as BigInt. */

@@ -5,7 +5,7 @@
  */
 import { compareCodeUnits, type Dataset } from "../model.js";
 import type { ClusterMarginRow, MarginByCluster } from "../verdict-types.js";
-import { taskDifferences } from "./margin.js";
+import { taskIntervals } from "./task-intervals.js";
 import { taskColumns, VALID_CODE, type TaskColumns } from "./task-columns.js";
 import type { InfraErrorsPolicy } from "./task-scores.js";
 
@@ -40,15 +40,16 @@ export function compareClusterRows(a: ClusterMarginRow, b: ClusterMarginRow): nu
 }
 
 /**
- * The margin by cluster over the common valid tasks V, or null when no task of V has a cluster.
- * Sums are taken in dataset order, so the same dataset gives the same numbers.
+ * The margin by cluster over the common valid tasks V, or null when no task of V has a cluster or
+ * Δ̂ is undefined (a task of V has a lost result, SPEC §3.8). Sums are taken in dataset order, so
+ * the same dataset gives the same numbers.
  */
 export function marginByCluster(
   dataset: Dataset,
   infra: InfraErrorsPolicy,
   columns: TaskColumns = taskColumns(dataset),
 ): MarginByCluster | null {
-  const d = taskDifferences(columns, infra);
+  const { low: d, high } = taskIntervals(columns, infra);
   const n = columns.validity.length;
   // Slot columns.clusterCount holds the tasks without a cluster.
   const slots = columns.clusterCount + 1;
@@ -63,6 +64,7 @@ export function marginByCluster(
     const di = d[i] as number;
     // (NaN: not a task of C.)
     if (columns.validity[i] !== VALID_CODE || di !== di) continue;
+    if (high[i] !== di) return null;
     const k = columns.cluster[i] as number;
     const slot = k < 0 ? columns.clusterCount : k;
     if (firstTask[slot] === -1) firstTask[slot] = i;

@@ -3,10 +3,16 @@
  * lost-to-infra tasks, and the valid-only / all-attempted scores with their validity intervals,
  * both on the model's own attempted tasks and on the common set C.
  */
-import type { Dataset } from "../model.js";
+import type { AttemptCounts, Dataset } from "../model.js";
 import type { ModelFigures } from "../verdict-types.js";
 import { BROKEN_CODE, taskColumns, VALID_CODE, type TaskColumns } from "./task-columns.js";
-import { effectiveAttempts, hasAttempt, isLostToInfra, type InfraErrorsPolicy } from "./task-scores.js";
+import {
+  effectiveAttempts,
+  hasAttempt,
+  isLostToInfra,
+  lostResults,
+  type InfraErrorsPolicy,
+} from "./task-scores.js";
 import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
 
 export type Side = "baseline" | "candidate";
@@ -20,25 +26,45 @@ export interface ScoreFigures {
 }
 
 /**
+ * The high ends of a model's scores where some are intervals (lost results under
+ * `infra_errors: bound`, SPEC §3.8): Σ_V m^hi, U's high ends, and whether V, U hold an interval.
+ */
+export interface HighEnds {
+  readonly validSum: number;
+  readonly unresolved: ArrayLike<number>;
+  readonly validLost: boolean;
+  readonly unresolvedLost: boolean;
+}
+
+/**
  * Scores from the valid tasks' sum and count and the unresolved tasks' scores:
  * valid-only Σ_V m / N_v, all-attempted (Σ_V m + Σ_U m)/(N_v + D), the exact interval (sort and
- * scan, SPEC §2) and the pessimistic one [Σ_V m/(N_v+D), (Σ_V m + D)/(N_v+D)].
+ * scan, SPEC §2) and the pessimistic one [Σ_V m/(N_v+D), (Σ_V m + D)/(N_v+D)]. With `high`
+ * (some scores are intervals: these are the low ends) the intervals take the low ends for the
+ * minimum and the high ends for the maximum, and a score averaging an interval is null.
  */
 export function scoreFigures(
   validSum: number,
   validCount: number,
   unresolved: ArrayLike<number>,
+  high?: HighEnds,
 ): ScoreFigures {
   const d = unresolved.length;
   let uSum = 0;
   for (let i = 0; i < d; i++) uSum += unresolved[i] as number;
-  const exact = exactRatioBounds(validSum, validCount, unresolved, false);
+  const low = exactRatioBounds(validSum, validCount, unresolved, false);
+  const exact =
+    high === undefined ? low : exactRatioBounds(high.validSum, validCount, high.unresolved, false);
   const pess = pessimisticBounds(validSum, validCount, d, 0, 1);
+  const pessHigh = high === undefined ? pess : pessimisticBounds(high.validSum, validCount, d, 0, 1);
+  const validLost = high?.validLost ?? false;
+  const anyLost = validLost || (high?.unresolvedLost ?? false);
   return {
-    valid_only_score: validCount > 0 ? validSum / validCount : null,
-    all_attempted_score: validCount + d > 0 ? (validSum + uSum) / (validCount + d) : null,
-    interval_exact: exact.lower !== null && exact.upper !== null ? [exact.lower, exact.upper] : null,
-    interval_pessimistic: pess.lower !== null && pess.upper !== null ? [pess.lower, pess.upper] : null,
+    valid_only_score: validCount > 0 && !validLost ? validSum / validCount : null,
+    all_attempted_score: validCount + d > 0 && !anyLost ? (validSum + uSum) / (validCount + d) : null,
+    interval_exact: low.lower !== null && exact.upper !== null ? [low.lower, exact.upper] : null,
+    interval_pessimistic:
+      pess.lower !== null && pessHigh.upper !== null ? [pess.lower, pessHigh.upper] : null,
   };
 }
 
@@ -50,8 +76,10 @@ const COMMON = 4;
 
 /** Per task, what one model's figures take from the attempt counts alone (labels do not enter). */
 interface SideTasks {
-  /** m = passes / K*, NaN when the model has no row or K* = 0. */
+  /** m = passes / K*, NaN when the model has no row or K* = 0 (the low end under bound). */
   readonly score: Float64Array;
+  /** (passes + lost results) / K*: the very array `score` when the model has no lost result. */
+  readonly scoreHigh: Float64Array;
   readonly flags: Uint8Array;
   /**
    * The model's counts over every task, when they add up to safe integers (then every partial sum
@@ -82,6 +110,7 @@ function sideTasks(columns: TaskColumns, side: Side, infra: InfraErrorsPolicy): 
   if (known !== undefined && known.score.length === columns.validity.length) return known;
   const n = columns.validity.length;
   const score = new Float64Array(n);
+  let scoreHigh = score;
   const flags = new Uint8Array(n);
   let pass = 0;
   let fail = 0;
@@ -101,9 +130,18 @@ function sideTasks(columns: TaskColumns, side: Side, infra: InfraErrorsPolicy): 
       (isLostToInfra(c) ? LOST_TO_INFRA : 0) |
       (effectiveAttempts(others[i], infra) > 0 ? COMMON : 0);
     score[i] = c === undefined || k === 0 ? Number.NaN : c.pass / k;
+    const lost = lostResults(c, infra);
+    if (lost > 0 && scoreHigh === score) scoreHigh = score.slice();
+    if (scoreHigh !== score)
+      scoreHigh[i] = lost > 0 ? ((c as AttemptCounts).pass + lost) / k : (score[i] as number);
   }
   const safe = Number.isSafeInteger(pass + fail + infraError + missing);
-  const tasks = { score, flags, totals: safe ? { pass, fail, infra: infraError, missing } : undefined };
+  const tasks = {
+    score,
+    scoreHigh,
+    flags,
+    totals: safe ? { pass, fail, infra: infraError, missing } : undefined,
+  };
   byInfra.set(infra, tasks);
   return tasks;
 }
@@ -124,10 +162,6 @@ export function modelFigures(
 ): ModelFigures {
   const summary = dataset[side];
   let universe = 0;
-  let passes = 0;
-  let fails = 0;
-  let infraErrors = 0;
-  let missingAttempts = 0;
   let attempted = 0;
   let missingTasks = 0;
   let lostTasks = 0;
@@ -135,42 +169,28 @@ export function modelFigures(
   let ownValidCount = 0;
   let commonValidSum = 0;
   let commonValidCount = 0;
+  // The high ends (lost results under bound, SPEC §3.8): sums, U's ends, and where intervals are.
+  let ownValidHigh = 0;
+  let commonValidHigh = 0;
+  const lost = { ownValid: false, ownOpen: false, commonValid: false, commonOpen: false };
   const validity = columns.validity;
   // The unresolved tasks' scores, at most one a task (typed: pushed onto arrays they were ~150 MB
   // of garbage at 10⁶ tasks over the review revisions, where most tasks are unreviewed early on).
   const ownUnresolved = new Float64Array(validity.length);
   const commonUnresolved = new Float64Array(validity.length);
+  const own = columns[side];
+  const { score, scoreHigh, flags, totals } = sideTasks(columns, side, infra);
+  const points = scoreHigh === score;
+  const ownUnresolvedHigh = points ? ownUnresolved : new Float64Array(validity.length);
+  const commonUnresolvedHigh = points ? commonUnresolved : new Float64Array(validity.length);
   let ownCount = 0;
   let commonCount = 0;
 
-  const own = columns[side];
-  const { score, flags, totals } = sideTasks(columns, side, infra);
-  if (totals !== undefined) {
-    passes = totals.pass;
-    fails = totals.fail;
-    infraErrors = totals.infra;
-    missingAttempts = totals.missing;
-  }
+  const { passes, fails, infraErrors, missingAttempts } = universeCounts(own, validity, totals);
   for (let i = 0; i < validity.length; i++) {
     const label = validity[i] as number;
-    if (label === BROKEN_CODE) {
-      const c = totals === undefined ? undefined : own[i];
-      if (c !== undefined) {
-        passes -= c.pass;
-        fails -= c.fail;
-        infraErrors -= c.infra_error;
-        missingAttempts -= c.missing;
-      }
-      continue;
-    }
+    if (label === BROKEN_CODE) continue;
     universe++;
-    const c = totals === undefined ? own[i] : undefined;
-    if (c !== undefined) {
-      passes += c.pass;
-      fails += c.fail;
-      infraErrors += c.infra_error;
-      missingAttempts += c.missing;
-    }
     const f = flags[i] as number;
     if ((f & HAS_ATTEMPT) === 0) missingTasks++;
     if ((f & LOST_TO_INFRA) !== 0) lostTasks++;
@@ -179,16 +199,28 @@ export function modelFigures(
     if (m !== m) continue;
     attempted++;
     const common = (f & COMMON) !== 0;
+    const h = scoreHigh[i] as number;
+    const interval = h !== m;
     if (label === VALID_CODE) {
       ownValidSum += m;
+      ownValidHigh += h;
       ownValidCount++;
+      lost.ownValid ||= interval;
       if (common) {
         commonValidSum += m;
+        commonValidHigh += h;
         commonValidCount++;
+        lost.commonValid ||= interval;
       }
     } else {
+      ownUnresolvedHigh[ownCount] = h;
       ownUnresolved[ownCount++] = m;
-      if (common) commonUnresolved[commonCount++] = m;
+      lost.ownOpen ||= interval;
+      if (common) {
+        commonUnresolvedHigh[commonCount] = h;
+        commonUnresolved[commonCount++] = m;
+        lost.commonOpen ||= interval;
+      }
     }
   }
 
@@ -208,7 +240,62 @@ export function modelFigures(
     lost_to_infra_tasks: lostTasks,
     infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
     missing_fraction: universe > 0 ? missingTasks / universe : null,
-    ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount)),
-    common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount)),
+    ...scoreFigures(
+      ownValidSum,
+      ownValidCount,
+      ownUnresolved.subarray(0, ownCount),
+      highEnds(points, ownValidHigh, ownUnresolvedHigh.subarray(0, ownCount), lost.ownValid, lost.ownOpen),
+    ),
+    common: scoreFigures(
+      commonValidSum,
+      commonValidCount,
+      commonUnresolved.subarray(0, commonCount),
+      highEnds(
+        points,
+        commonValidHigh,
+        commonUnresolvedHigh.subarray(0, commonCount),
+        lost.commonValid,
+        lost.commonOpen,
+      ),
+    ),
   };
+}
+
+/**
+ * The model's row counts on the universe T (its rows on non-broken tasks): its totals less the
+ * broken tasks' when the totals are known (safe integers: every partial sum is exact), else
+ * added task by task.
+ */
+function universeCounts(
+  own: TaskColumns["baseline"],
+  validity: Uint8Array,
+  totals: SideTasks["totals"],
+): { passes: number; fails: number; infraErrors: number; missingAttempts: number } {
+  const sign = totals === undefined ? 1 : -1;
+  let passes = totals?.pass ?? 0;
+  let fails = totals?.fail ?? 0;
+  let infraErrors = totals?.infra ?? 0;
+  let missingAttempts = totals?.missing ?? 0;
+  for (let i = 0; i < validity.length; i++) {
+    // Known totals: take the broken tasks out; else add the others.
+    if ((validity[i] === BROKEN_CODE) !== (sign === -1)) continue;
+    const c = own[i];
+    if (c === undefined) continue;
+    passes += sign * c.pass;
+    fails += sign * c.fail;
+    infraErrors += sign * c.infra_error;
+    missingAttempts += sign * c.missing;
+  }
+  return { passes, fails, infraErrors, missingAttempts };
+}
+
+/** The high ends for scoreFigures; undefined when every score is a point. */
+function highEnds(
+  points: boolean,
+  validSum: number,
+  unresolved: Float64Array,
+  validLost: boolean,
+  unresolvedLost: boolean,
+): HighEnds | undefined {
+  return points ? undefined : { validSum, unresolved, validLost, unresolvedLost };
 }

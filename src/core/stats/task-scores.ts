@@ -7,18 +7,29 @@ import type { Policy } from "../policy/policy-types.js";
 
 export type InfraErrorsPolicy = Policy["infra_errors"];
 
+/** The modes whose task score is always a point (docs/spec.md §3.8). */
+export type PointInfraErrorsPolicy = Exclude<InfraErrorsPolicy, "bound">;
+
 /**
  * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
- * under `count_as_fail` (they are then fails). `missing` results never count. 0 when the model
- * has no row for the task.
+ * under `count_as_fail` (they are then fails) and `bound` (they are then lost results, a pass or
+ * a fail). `missing` results never count. 0 when the model has no row for the task.
  */
 export function effectiveAttempts(counts: AttemptCounts | undefined, infra: InfraErrorsPolicy): number {
   if (counts === undefined) return 0;
-  return counts.pass + counts.fail + (infra === "count_as_fail" ? counts.infra_error : 0);
+  return counts.pass + counts.fail + (infra === "exclude" ? 0 : counts.infra_error);
+}
+
+/**
+ * The lost results of a task score: infra errors under `bound` (each a pass or a fail no one
+ * saw), 0 under the point modes. The score lies in [pass / K*, (pass + lost) / K*].
+ */
+export function lostResults(counts: AttemptCounts | undefined, infra: InfraErrorsPolicy): number {
+  return counts === undefined || infra !== "bound" ? 0 : counts.infra_error;
 }
 
 /** mₘₜ = passes / K*ₘₜ; null when K* = 0 (the task is not attempted by the model). */
-export function taskScore(counts: AttemptCounts | undefined, infra: InfraErrorsPolicy): number | null {
+export function taskScore(counts: AttemptCounts | undefined, infra: PointInfraErrorsPolicy): number | null {
   const k = effectiveAttempts(counts, infra);
   return counts === undefined || k === 0 ? null : counts.pass / k;
 }

@@ -174,6 +174,33 @@ function boundAt(
   return sum / n + sign * c * Math.sqrt(ss);
 }
 
+/**
+ * One block of c open tasks of equal weight w joining after `base` tasks whose weights sum to A:
+ * the largest (A + x·w)/(y(y − 1)), y = base + x, over x = 1..c, or `best` when larger. Within the
+ * block the ratio is linear over a positive convex quadratic in x, hence quasi-concave: its
+ * maximum is at x = c or at the integers around the stationary point, where w·y² + 2B·y − B = 0
+ * with B = A − w·base.
+ */
+export function blockMaximum(best: number, A: number, w: number, c: number, base: number): number {
+  const end = base + c;
+  let out = Math.max(best, (A + c * w) / (end * (end - 1)));
+  // Interior points exist only for c ≥ 2 (0 < x < c).
+  if (w > 0 && c >= 2) {
+    const B = A - w * base;
+    const disc = B * B + w * B;
+    if (disc >= 0) {
+      const x0 = Math.floor((-B + Math.sqrt(disc)) / w - base);
+      for (let x = x0; x <= x0 + 1; x++) {
+        if (x > 0 && x < c) {
+          const y = base + x;
+          out = Math.max(out, (A + x * w) / (y * (y - 1)));
+        }
+      }
+    }
+  }
+  return out;
+}
+
 export interface ConservativeBound {
   readonly value: number;
   /** SE_max: an upper bound of SE(V ∪ S) over every S. */
@@ -391,16 +418,14 @@ export class PairedSeScan {
       wkAt[t] = wk;
       bestAt[t] = best;
       const j = order[t] as number;
-      // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
-      // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
+      // A block of equal w: its maximum is at the end points or the stationary point (blockMaximum).
       const c = counts[j] as number;
       countAt[t] = c;
       if (c <= 0) continue;
       const wj = w[j] as number;
       const base = n + k;
       const A = ssV + wk;
-      // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)), whose
-      // derivative vanishes at w y² + 2B y − B = 0; the integers around that root are the candidates.
+      // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)).
       const B = A - wj * base;
       if (!rising) {
         const y0 = base + 1;
@@ -408,22 +433,8 @@ export class PairedSeScan {
         const hScale = wj * y0 * y0 + 2 * Math.abs(B) * y0 + Math.abs(B);
         if (h > 1e-12 * hScale && ((A + wj) / (y0 * (y0 - 1))) * (1 + eps) < best) break;
       }
-      const end = base + c;
       const before = best;
-      best = Math.max(best, (A + c * wj) / (end * (end - 1)));
-      // Interior points exist only for c ≥ 2 (0 < x < c).
-      if (wj > 0 && c >= 2) {
-        const disc = B * B + wj * B;
-        if (disc >= 0) {
-          const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
-          for (let x = x0; x <= x0 + 1; x++) {
-            if (x > 0 && x < c) {
-              const y = base + x;
-              best = Math.max(best, (A + x * wj) / (y * (y - 1)));
-            }
-          }
-        }
-      }
+      best = blockMaximum(best, A, wj, c, base);
       rising = best > before;
       k += c;
       wk += c * wj;
@@ -439,15 +450,21 @@ export class PairedSeScan {
   }
 }
 
-/** Per cluster g: the valid tasks' count and Σd, and the open tasks' d values with counts. */
+/**
+ * Per cluster g: the valid tasks' count and Σd, and the open tasks' d values with counts. With
+ * lost results (docs/spec.md §3.8) d is an interval: `validSum` and `openValue` hold the low
+ * ends and `validSumHigh`, `openHigh` the high ends (absent: the same, every d a point).
+ */
 export interface ClusterSums {
   /** n_g over V, per cluster index. */
   readonly validSize: ArrayLike<number>;
-  /** Σ_{V∩g} d. */
+  /** Σ_{V∩g} d (the low ends). */
   readonly validSum: ArrayLike<number>;
-  /** Open tasks of C: cluster index, value and multiplicity (one entry per kind). */
+  readonly validSumHigh?: ArrayLike<number>;
+  /** Open tasks of C: cluster index, value (the low end) and multiplicity (one entry per kind). */
   readonly openCluster: ArrayLike<number>;
   readonly openValue: ArrayLike<number>;
+  readonly openHigh?: ArrayLike<number>;
   readonly openCount: ArrayLike<number>;
   readonly clusterCount: number;
 }
@@ -456,7 +473,9 @@ export interface ClusterSums {
  * Clustered SE (CR2, or CR1), any d on U. For every S, with μ = Δ(S) ∈ [Δ_L, Δ_H] and cluster g of
  * V ∪ S (n tasks):
  * - The residual sum S_g = Σ_{V∩g}(d − μ) + Σ_{S∩g}(d − μ) lies in [lo_g(μ), hi_g(μ)], adding
- *   every positive resp. negative term of U∩g; so |S_g| ≤ B_g(μ) = max(hi_g(μ), −lo_g(μ)). hi_g and
+ *   every positive resp. negative term of U∩g (with lost results, V's and U's high ends for hi_g
+ *   and their low ends for lo_g, whichever way each lost result falls: docs/spec.md §3.8); so
+ *   |S_g| ≤ B_g(μ) = max(hi_g(μ), −lo_g(μ)). hi_g and
  *   −lo_g are convex piecewise-linear in μ, B_g ≥ 0, so Σ_g w_g B_g(μ)² is convex and its maximum
  *   over [Δ_L, Δ_H] is at an end point.
  * - CR2: SE² = (1/n) Σ_g S_g²/(n − n_g), and n ≥ N_v, n − n_g ≥ |V \ g| = N_v − n_g^V; so
@@ -489,17 +508,21 @@ export function conservativeClusteredBounds(
   }
   const hi = new Float64Array(G);
   const lo = new Float64Array(G);
+  const validHigh = cs.validSumHigh ?? cs.validSum;
+  const openHigh = cs.openHigh ?? cs.openValue;
   const sumB2 = (mu: number): number => {
     for (let g = 0; g < G; g++) {
-      const a = (cs.validSum[g] as number) - (cs.validSize[g] as number) * mu;
-      hi[g] = a;
-      lo[g] = a;
+      const size = (cs.validSize[g] as number) * mu;
+      hi[g] = (validHigh[g] as number) - size;
+      lo[g] = (cs.validSum[g] as number) - size;
     }
     for (let j = 0; j < cs.openCluster.length; j++) {
       const g = cs.openCluster[j] as number;
-      const e = ((cs.openValue[j] as number) - mu) * (cs.openCount[j] as number);
-      if (e > 0) hi[g] = (hi[g] as number) + e;
-      else lo[g] = (lo[g] as number) + e;
+      const count = cs.openCount[j] as number;
+      const up = ((openHigh[j] as number) - mu) * count;
+      const down = ((cs.openValue[j] as number) - mu) * count;
+      if (up > 0) hi[g] = (hi[g] as number) + up;
+      if (down < 0) lo[g] = (lo[g] as number) + down;
     }
     let s = 0;
     for (let g = 0; g < G; g++) {

@@ -19,7 +19,20 @@ import {
 } from "../format-number.js";
 import { THRESHOLD_MAX_CHARS, wholeText } from "../prose.js";
 import type { Report } from "../report-types.js";
-import { checkName, expiredPolicyNote, whatWouldChange, whySentence } from "../verdict-text.js";
+import {
+  checkName,
+  expiredPolicyNote,
+  observedMargin,
+  whatWouldChange,
+  whySentence,
+} from "../verdict-text.js";
+import {
+  READING_HEADER,
+  infraModeWords,
+  readingRows,
+  readingsNote,
+  readingsShown,
+} from "../render-infra-readings.js";
 import type { ModelFigures } from "../../verdict-types.js";
 import { plural } from "../../words.js";
 import { marginChartSvg, revisionChartSvg } from "./evaluate-charts-svg.js";
@@ -153,7 +166,7 @@ function revisionSection(report: Report): string[] {
 function figuresSection(report: Report): string[] {
   const c = report.comparison;
   const rows: string[][] = [
-    ["Observed margin Δ̂", formatPp(c.margin)],
+    ["Observed margin Δ̂", observedMargin(c)],
     [
       `Validity bounds Δ_L … Δ_H (${c.validity_bound})`,
       `${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)}`,
@@ -165,6 +178,28 @@ function figuresSection(report: Report): string[] {
     ["Bar δ₀", formatPp(c.delta0)],
   ].map((r) => r.map((x) => escapeHtmlText(x, 200)));
   return ["<h2>Margin figures</h2>", htmlTable([g("Figure"), g("Value")], rows, { numeric: [1] })];
+}
+
+/** The three readings of the infra errors (render-infra-readings.ts); only with infra errors. */
+function readingsSection(report: Report): string[] {
+  if (!readingsShown(report)) return [];
+  const rows = readingRows(report).map((r) =>
+    r.cells.map((cell, i) => {
+      const escaped = g(i === 0 && r.decides ? `${cell}, the policy's` : cell);
+      // A figure never breaks from its unit ("+2.13 pp"); a range may break after its "…".
+      const text = i >= 1 && i <= 6 ? escaped.replace(/ (pp|…)/g, "&nbsp;$1") : escaped;
+      return r.decides && (i === 0 || i === 7) ? f.strong(text) : text;
+    }),
+  );
+  return [
+    "<h2>Infra errors, three readings</h2>",
+    htmlTable(
+      READING_HEADER.map((h) => g(h)),
+      rows,
+      { numeric: [1, 2, 3, 4, 5, 6] },
+    ),
+    p(g(readingsNote(report)), "small"),
+  ];
 }
 
 function perModelSection(report: Report): string[] {
@@ -200,7 +235,7 @@ function settingsSection(report: Report): string[] {
     "<h2>Settings and provenance</h2>",
     p(
       g(
-        `${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error} SE · ${c.validity_bound} validity bound · infra errors ${pr.infra_errors_policy === "count_as_fail" ? "counted as fails" : "excluded"} · policy owner `,
+        `${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error} SE · ${c.validity_bound} validity bound · infra errors ${infraModeWords(pr.infra_errors_policy)} · policy owner `,
       ) +
         escapeHtmlText(pol.owner, 80) +
         g(" · revisit by ") +
@@ -233,6 +268,7 @@ export function renderEvaluateHtml(report: Report): string {
   for (const line of sinceLastRunHtml(report)) body.push(line);
   for (const line of revisionSection(report)) body.push(line);
   for (const line of figuresSection(report)) body.push(line);
+  for (const line of readingsSection(report)) body.push(line);
   for (const line of perModelSection(report)) body.push(line);
   for (const line of settingsSection(report)) body.push(line);
   return htmlDocument("Model acceptance gate", body.join("\n"));
