@@ -1,6 +1,6 @@
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
 // (@actions/github's Octokit, with the retry and throttling plugins) and git into
-// src/action/run-gate.ts (evaluate, or rank mode), and is the single error boundary and the one
+// src/action/gate-action.ts (evaluate, or rank mode), and is the single error boundary and the one
 // place that fails the step: a user error (InputError, PolicyError) fails it with its message and
 // no stack; a verdict fails it per fail-on; something the run could not deliver (the report file,
 // GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no
@@ -20,7 +20,7 @@ import {
 } from "./action/github-api.js";
 import { gitToFile } from "./action/base-files.js";
 import { createLogger, type Logger } from "./action/logger.js";
-import { runGateAction, type GateRunResult } from "./action/run-gate.js";
+import { runGateAction, type GateRunResult } from "./action/gate-action.js";
 import { retiredReadSettingNotes } from "./read/retired-read-settings.js";
 import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";

@@ -13,9 +13,9 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { inputsDigest, runSummarySchema } from "../core/runs/run-summary.js";
-import type { RunSummary } from "../core/run-types.js";
-import { RUN_HISTORY_MAX, type EarlierRun, type RerunsMode } from "../core/reruns/runs-report.js";
+import { inputsDigest, runSummarySchema } from "../core/run-history/run-summary.js";
+import type { RunSummary } from "../core/run-history/run-types.js";
+import { RUN_HISTORY_MAX, type EarlierRun, type RerunsMode } from "../core/run-history/runs-report.js";
 import type { Verdict } from "../core/verdict-types.js";
 import { sha256Hex } from "../read/sha256-hex.js";
 import { apiMessage, checkAnswer, httpStatus, type PublishDeps } from "./github-api.js";

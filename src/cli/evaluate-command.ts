@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { renderEvaluateHtml } from "../core/report/html/render-evaluate-html.js";
 import { InputError } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
-import { withSinceLastRun } from "../core/runs/since-last-run.js";
+import { withSinceLastRun } from "../core/run-history/since-last-run.js";
 import { readPreviousRun } from "../read/previous-run.js";
 import { readRunInputs, type RunRequest } from "../read/run-inputs.js";
 import { sha256Hex } from "../read/sha256-hex.js";

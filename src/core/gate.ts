@@ -81,7 +81,7 @@ export interface GateOptions {
   readonly appendOnly: AppendOnlyReport | null;
   /** The action: where the previous versions came from (report key `append_only_base`). */
   readonly appendOnlyBase: AppendOnlyBase | null;
-  /** Evidence checks the caller adds (the action's `reruns` check, src/core/reruns/runs-report.ts). */
+  /** Evidence checks the caller adds (the action's `reruns` check, src/core/run-history/runs-report.ts). */
   readonly extraChecks?: readonly Check[];
   /**
    * A full garbage collection, asked for once the fragility search's garbage can go, before the

@@ -1,5 +1,5 @@
-// The action's rank mode in process (src/action/rank-run.ts through the entry point's dispatch,
-// src/action/run-gate.ts) against the loopback fake GitHub: one check run and one sticky comment
+// The action's rank mode in process (src/action/rank-mode.ts through the entry point's dispatch,
+// src/action/gate-action.ts) against the loopback fake GitHub: one check run and one sticky comment
 // under its own key, updated in place, an evaluate gate's comment left alone, the outputs exactly,
 // the gate per the policy's rank.require, and clear input errors. The bundle runs in
 // test/action/rank-bundle.test.ts.
@@ -9,8 +9,8 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitToFile } from "../../src/action/base-files.js";
 import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
-import { runGateAction } from "../../src/action/run-gate.js";
-import { rankCommentBody, rankMarkdown, type RankActionResult } from "../../src/action/rank-run.js";
+import { runGateAction } from "../../src/action/gate-action.js";
+import { rankCommentBody, rankMarkdown, type RankActionResult } from "../../src/action/rank-mode.js";
 import { readHeader } from "../../src/action/sticky-comment.js";
 import { InputError } from "../../src/core/errors.js";
 import type { RankReport } from "../../src/core/rank/rank-types.js";
@@ -475,7 +475,7 @@ describe("rank mode: untrusted ids and GitHub's limits", () => {
   });
 });
 
-describe("the dispatch (src/action/run-gate.ts)", () => {
+describe("the dispatch (src/action/gate-action.ts)", () => {
   it("without models the action evaluates one pair, and says reference is ignored there", async () => {
     const f = await startFake(policyWith(50));
     const r = await run(f, {

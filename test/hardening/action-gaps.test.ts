@@ -20,7 +20,7 @@ const ROWS = [
 ];
 
 describe("action faults found by the hardening work", () => {
-  // Was: src/action/run.ts read the checked-out policy with readFile(path, "utf8") (and
+  // Was: the action (src/action/evaluate-mode.ts) read the checked-out policy with readFile(path, "utf8") (and
   // base-policy.ts decodes the contents API's base64 and `git show` output as UTF-8), so bytes
   // that are not UTF-8 become U+FFFD: the owner shown is altered and the policy sha256 in the
   // provenance (over the decoded text) no longer matches the file. The CLI refuses such a file

@@ -15,7 +15,7 @@ import { THRESHOLD_MAX_CHARS, WHOLE_TEXT_MAX_CHARS } from "./prose.js";
 import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format-number.js";
 import type { Check } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
-import { shoppingLine } from "../reruns/runs-report.js";
+import { shoppingLine } from "../run-history/runs-report.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
 export interface Inline {

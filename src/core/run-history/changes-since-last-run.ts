@@ -14,12 +14,12 @@ import type {
   RunChanges,
   RunSummary,
   TaskFlip,
-} from "../run-types.js";
+} from "./run-types.js";
 import { taskDifferences } from "../stats/margin.js";
 import { taskColumns, VALID_CODE } from "../stats/task-columns.js";
 import { taskScore, type InfraErrorsPolicy } from "../stats/task-scores.js";
 
-export type { RunChanges } from "../run-types.js";
+export type { RunChanges } from "./run-types.js";
 
 /** The most flipped tasks (per model and direction) and changed labels the report lists; the counts are complete. */
 export const RUN_LIST_MAX = 100;

@@ -2,11 +2,11 @@
  * The run-history phases of the action (issue 30, docs/runs.md): "Earlier runs" reads this gate's
  * own check runs and the comment's block before the verdict; the `reruns` check and the report
  * key `runs` are settled with the verdict; the record and the block are written by the GitHub
- * phase (src/action/run.ts) after it.
+ * phase (src/action/evaluate-mode.ts) after it.
  */
-import { rerunsCheck, runsReport, type RerunsFindings } from "../core/reruns/runs-report.js";
+import { rerunsCheck, runsReport, type RerunsFindings } from "../core/run-history/runs-report.js";
 import type { Report } from "../core/report/report-types.js";
-import { summaryOfReport } from "../core/runs/run-summary.js";
+import { summaryOfReport } from "../core/run-history/run-summary.js";
 import type { Check } from "../core/verdict-types.js";
 import type { RunContext } from "./context.js";
 import type { Octokit, RetrySettings } from "./github-api.js";
@@ -23,7 +23,7 @@ import {
 import { resolveCommentAuthor, type CommentAuthor } from "./sticky-comment.js";
 import { InputError } from "../core/errors.js";
 import type { Dataset } from "../core/model.js";
-import { withSinceLastRun } from "../core/runs/since-last-run.js";
+import { withSinceLastRun } from "../core/run-history/since-last-run.js";
 import type { GitRunner } from "../git/run-git.js";
 import { readPreviousRun } from "../read/previous-run.js";
 import type { RunRequest } from "../read/run-inputs.js";

@@ -4,7 +4,7 @@
  * pass. Pure: the action (src/action/run-history.ts) reads the check runs and the comment's block
  * and hands over what it found.
  */
-import type { RunSummary } from "../run-types.js";
+import type { RunSummary } from "./run-types.js";
 import type { Check, Verdict } from "../verdict-types.js";
 import { plural } from "../words.js";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import { reportDigest } from "../../src/action/run.js";
+import { reportDigest } from "../../src/action/evaluate-mode.js";
 import { renderMarkdown } from "../../src/core/report/render-markdown.js";
 import { renderText } from "../../src/core/report/render-text.js";
 import type { Report } from "../../src/core/report/report-types.js";
-import { changesSinceLastRun } from "../../src/core/runs/changes-since-last-run.js";
+import { changesSinceLastRun } from "../../src/core/run-history/changes-since-last-run.js";
 import { acceptReport, hostileReport } from "../report/fixtures.js";
 import { dataset, EXAMPLE_CURRENT, exampleReport, report, summary } from "./since-fixture.js";
 

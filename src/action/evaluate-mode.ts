@@ -6,7 +6,7 @@
  * Order matters: the verdict reaches the job summary and the step outputs before any GitHub write,
  * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
  * the comment, never the verdict. The reads before the verdict (the base policy and files, and
- * this gate's earlier runs, src/action/runs-phase.ts) each fail as one warning; under `reruns:
+ * this gate's earlier runs, src/action/earlier-runs.ts) each fail as one warning; under `reruns:
  * fail | pool` an unreadable history keeps the verdict from accept. Nothing here fails the step: a user error is thrown (an
  * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
  * that could not be written), for the entry point to act on.
@@ -46,10 +46,10 @@ import {
   upsertStickyComment,
   type CommentAuthor,
 } from "./sticky-comment.js";
-import { decideWithRuns, earlierRuns, withActionSinceLastRun, type HistoryWrite } from "./runs-phase.js";
+import { decideWithRuns, earlierRuns, withActionSinceLastRun, type HistoryWrite } from "./earlier-runs.js";
 import { baseVersions, choosePolicy, makeDisplayPath } from "./base-commit.js";
 
-// Rank mode (rank-run.ts) takes these from here.
+// Rank mode (rank-mode.ts) takes these from here.
 export { baseVersions, choosePolicy, makeDisplayPath } from "./base-commit.js";
 import { plural } from "../core/words.js";
 

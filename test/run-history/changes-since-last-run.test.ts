@@ -4,7 +4,7 @@ import {
   changesSinceLastRun,
   RUN_LIST_MAX,
   RUN_MOVERS_MAX,
-} from "../../src/core/runs/changes-since-last-run.js";
+} from "../../src/core/run-history/changes-since-last-run.js";
 import { counts, type CountsSpec } from "../stats/dataset-builder.js";
 import {
   dataset,

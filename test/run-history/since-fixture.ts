@@ -1,8 +1,8 @@
-/** A report with `since_last_run` from the worked example of docs/spec.md §3.7 (test/runs/changes-since-last-run.test.ts). */
+/** A report with `since_last_run` from the worked example of docs/spec.md §3.7 (test/run-history/changes-since-last-run.test.ts). */
 import { recordTable, type Dataset, type TaskRecord, type Validity } from "../../src/core/model.js";
 import type { Report } from "../../src/core/report/report-types.js";
-import type { RunSummary } from "../../src/core/run-types.js";
-import { changesSinceLastRun } from "../../src/core/runs/changes-since-last-run.js";
+import type { RunSummary } from "../../src/core/run-history/run-types.js";
+import { changesSinceLastRun } from "../../src/core/run-history/changes-since-last-run.js";
 import { counts, type CountsSpec } from "../stats/dataset-builder.js";
 import { acceptReport } from "../report/fixtures.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headlineText, renderWithinBytes } from "../../src/action/run.js";
+import { headlineText, renderWithinBytes } from "../../src/action/evaluate-mode.js";
 import { acceptReport, hostileReport, unresolvedReport } from "../report/fixtures.js";
 
 describe("renderWithinBytes", () => {

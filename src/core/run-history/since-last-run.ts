@@ -5,7 +5,7 @@
 import { datasetAsOfReview } from "../history/as-of-review.js";
 import type { Dataset } from "../model.js";
 import type { Report } from "../report/report-types.js";
-import type { RunSummary } from "../run-types.js";
+import type { RunSummary } from "./run-types.js";
 import { changesSinceLastRun } from "./changes-since-last-run.js";
 import { summaryOfReport, type Sha256Hex } from "./run-summary.js";
 

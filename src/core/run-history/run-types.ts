@@ -4,8 +4,8 @@
  * `since_last_run`) and below runs/ (which computes them), so no layer imports one above it. Key
  * names are part of the public contract, as in report-types.ts.
  */
-import type { Validity } from "./model.js";
-import type { Verdict } from "./verdict-types.js";
+import type { Validity } from "../model.js";
+import type { Verdict } from "../verdict-types.js";
 
 /**
  * What one run is: small, and nothing the sticky comment does not show (no per-task data). The

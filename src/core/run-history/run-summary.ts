@@ -6,10 +6,10 @@
  */
 import * as z from "zod";
 
-import type { RunSummary } from "../run-types.js";
+import type { RunSummary } from "./run-types.js";
 import type { Report } from "../report/report-types.js";
 
-export type { RunSummary } from "../run-types.js";
+export type { RunSummary } from "./run-types.js";
 
 /**
  * SHA-256 of a string's UTF-8 bytes, as lowercase hex. The core may not import node:crypto: the

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { inputsDigest, parseRunSummary, summaryOfReport } from "../../src/core/runs/run-summary.js";
+import { inputsDigest, parseRunSummary, summaryOfReport } from "../../src/core/run-history/run-summary.js";
 import { sha256Hex } from "../../src/read/sha256-hex.js";
 import { acceptReport } from "../report/fixtures.js";
 

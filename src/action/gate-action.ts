@@ -1,11 +1,11 @@
 /**
- * Which run the action makes: rank mode when the `models` input is set (src/action/rank-run.ts),
- * else evaluate (src/action/run.ts). Apart from run.ts so the rank run can reuse run.ts's pieces
+ * Which run the action makes: rank mode when the `models` input is set (src/action/rank-mode.ts),
+ * else evaluate (src/action/evaluate-mode.ts). Apart from evaluate-mode.ts so rank mode can reuse its pieces
  * without an import circle.
  */
 import { isRankMode } from "./rank-inputs.js";
-import { runRankAction } from "./rank-run.js";
-import { runAction, type ActionDeps, type ActionResult } from "./run.js";
+import { runRankAction } from "./rank-mode.js";
+import { runAction, type ActionDeps, type ActionResult } from "./evaluate-mode.js";
 
 /** What the entry point acts on, in either mode. */
 export type GateRunResult = Pick<ActionResult, "verdictFailure" | "undelivered">;

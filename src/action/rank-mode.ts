@@ -1,7 +1,7 @@
 /**
  * The action in rank mode (`models` set; docs/rank.md "In the action"): several configs ranked on
  * one common task set, gated by the policy's `rank.require`. The same phases and promises as
- * evaluate's run (src/action/run.ts, whose pieces it reuses): the policy from the base commit,
+ * evaluate's run (src/action/evaluate-mode.ts, whose pieces it reuses): the policy from the base commit,
  * the verdict in the job summary, the outputs and the report file before any GitHub call, then
  * one check run and one sticky comment under its own key (by default the check name "Model
  * ranking", so an evaluate gate and a rank gate on one pull request keep one comment each).
@@ -41,7 +41,7 @@ import {
   writeReportFile,
   type ActionDeps,
   type Delivery,
-} from "./run.js";
+} from "./evaluate-mode.js";
 import { commentHeader } from "./sticky-comment.js";
 import { confirmWorkflowRunPullRequest } from "./workflow-run.js";
 import { plural } from "../core/words.js";
