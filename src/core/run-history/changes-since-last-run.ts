@@ -5,8 +5,8 @@
  */
 import { labelsAsOfReview, validityOfCode } from "../history/labels-as-of.js";
 import { compareCodeUnits, type Dataset, type TaskTable } from "../model.js";
-import type { Report } from "../report/report-types.js";
 import type {
+  DecidedReport,
   FigureChange,
   LabelChange,
   MarginMover,
@@ -36,7 +36,7 @@ export interface PreviousRun {
 
 export interface CurrentRun {
   readonly dataset: Dataset;
-  readonly report: Report;
+  readonly report: DecidedReport;
   readonly summary: RunSummary;
 }
 

@@ -6,8 +6,7 @@
  */
 import * as z from "zod";
 
-import type { RunSummary } from "./run-types.js";
-import type { Report } from "../report/report-types.js";
+import type { DecidedReport, RunSummary } from "./run-types.js";
 
 export type { RunSummary } from "./run-types.js";
 
@@ -76,7 +75,11 @@ export function inputsDigest(fileDigests: readonly string[], sha256Hex: Sha256He
 }
 
 /** The run that made `report`, on commit `headSha` (null outside a pull request). */
-export function summaryOfReport(report: Report, headSha: string | null, sha256Hex: Sha256Hex): RunSummary {
+export function summaryOfReport(
+  report: DecidedReport,
+  headSha: string | null,
+  sha256Hex: Sha256Hex,
+): RunSummary {
   const p = report.provenance;
   const c = report.comparison;
   let reviewMax: number | null = null;

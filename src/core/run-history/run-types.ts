@@ -1,11 +1,31 @@
 /**
- * One run of the gate as the PR remembers it, and what changed since the last run (issue 30,
- * docs/spec.md §3.7). They sit beside verdict-types.ts, below report/ (whose report JSON carries
- * `since_last_run`) and below runs/ (which computes them), so no layer imports one above it. Key
- * names are part of the public contract, as in report-types.ts.
+ * One run of the gate as the PR remembers it, and what changed since the last run (docs/spec.md
+ * §3.7). The report JSON carries `since_last_run`, so report/ imports these types; the run
+ * history reads a finished report only through `DecidedReport` (below), so it never imports
+ * report/ back. Key names are part of the public contract, as in report-types.ts.
  */
 import type { Validity } from "../model.js";
-import type { Verdict } from "../verdict-types.js";
+import type { Comparison, Verdict } from "../verdict-types.js";
+
+/**
+ * What the run history reads of a finished report (src/core/report/report-types.ts `Report`
+ * satisfies it): the verdict, the margin's figures, the two models and the inputs' digests.
+ */
+export interface DecidedReport {
+  readonly verdict: Verdict;
+  readonly comparison: Pick<Comparison, "margin" | "lcb" | "ucb" | "margin_lower" | "margin_upper">;
+  readonly models: {
+    readonly baseline: { readonly config: string };
+    readonly candidate: { readonly config: string };
+  };
+  readonly provenance: {
+    readonly inputs: readonly { readonly kind: "results" | "reviews"; readonly sha256: string }[];
+    readonly review_revisions: readonly number[];
+    readonly as_of_review: number | null;
+    readonly policy: { readonly sha256: string };
+    readonly infra_errors_policy: "exclude" | "count_as_fail";
+  };
+}
 
 /**
  * What one run is: small, and nothing the sticky comment does not show (no per-task data). The

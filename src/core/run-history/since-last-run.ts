@@ -4,8 +4,7 @@
  */
 import { datasetAsOfReview } from "../history/as-of-review.js";
 import type { Dataset } from "../model.js";
-import type { Report } from "../report/report-types.js";
-import type { RunSummary } from "./run-types.js";
+import type { DecidedReport, RunChanges, RunSummary } from "./run-types.js";
 import { changesSinceLastRun } from "./changes-since-last-run.js";
 import { summaryOfReport, type Sha256Hex } from "./run-summary.js";
 
@@ -19,13 +18,13 @@ export interface PreviousRunInput {
  * `report` (made by runGate from `dataset`) with what changed since `previous`. The key keeps its
  * place in the report (build-report.ts writes it as null).
  */
-export function withSinceLastRun(
-  report: Report,
+export function withSinceLastRun<R extends DecidedReport & { readonly since_last_run: RunChanges | null }>(
+  report: R,
   dataset: Dataset,
   headSha: string | null,
   previous: PreviousRunInput,
   sha256Hex: Sha256Hex,
-): Report {
+): R {
   const asOf = report.provenance.as_of_review;
   // runGate decided on this view; it is the same Dataset when no --as-of-review was given.
   const view = asOf === null ? dataset : datasetAsOfReview(dataset, asOf);
