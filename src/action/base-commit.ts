@@ -44,7 +44,7 @@ export function makeDisplayPath(workspace: string): (abs: string) => string {
   };
 }
 
-interface PolicyChoice {
+export interface PolicyChoice {
   readonly text: string;
   readonly source: string;
   readonly lastCommit: string | null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { headlineText, renderWithinBytes } from "../../src/action/evaluate-mode.js";
+import { headlineText } from "../../src/action/evaluate-mode.js";
+import { renderWithinBytes } from "../../src/action/publish.js";
 import { acceptReport, hostileReport, unresolvedReport } from "../report/fixtures.js";
 
 describe("renderWithinBytes", () => {

@@ -312,6 +312,26 @@ describe("rank mode: the gate per the policy's rank.require", () => {
     expect(f.checkRuns[0]?.conclusion).toBe("neutral");
   });
 
+  it("an expired policy with on_expired: neutral: an accepting gate's check run is neutral, never green", async () => {
+    const expired = (onExpired: string): string =>
+      policyWith(50)
+        .replace("revisit: 2027-03-31", "revisit: 2026-01-31")
+        .replace("on_expired: warn", `on_expired: ${onExpired}`);
+    const neutral = await startFake(expired("neutral"));
+    const r = await run(neutral, { policy: expired("neutral") });
+    expect(r.outputs["verdict"]).toBe("accept");
+    expect(neutral.checkRuns.map((c) => c.conclusion)).toEqual(["neutral"]);
+    expect(r.result?.verdictFailure).toBeNull();
+    // on_expired: warn keeps the accept green (with the warning): neutral is the policy's choice.
+    const warned = await startFake(expired("warn"));
+    const w = await run(warned, { policy: expired("warn") });
+    expect(w.outputs["verdict"]).toBe("accept");
+    expect(warned.checkRuns.map((c) => c.conclusion)).toEqual(["success"]);
+    expect(
+      w.log.lines.some((l) => l.level === "warning" && l.message.includes("Policy expired on 2026-01-31")),
+    ).toBe(true);
+  });
+
   it("top_group: accept for a candidate tied at the top, reject for one a model is ordered above", async () => {
     const f = await startFake(TOP_GROUP);
     const tied = await run(f, { policy: TOP_GROUP, tasks: TIED_TOP, inputs: { candidate: "cfg-b" } });
