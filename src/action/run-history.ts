@@ -20,6 +20,7 @@ import type { Verdict } from "../core/verdict-types.js";
 import { sha256Hex } from "../read/sha256-hex.js";
 import { apiMessage, checkAnswer, httpStatus, type PublishDeps } from "./github-api.js";
 import { listGateComments, type CommentAuthor, type CommentTarget } from "./sticky-comment.js";
+import { plural } from "../core/words.js";
 
 /** The block's start; the version lets a later format be told apart (and ignored) by this one. */
 export const RUNS_BLOCK_PREFIX = "<!-- model-gate:runs v1 ";
@@ -230,7 +231,7 @@ export async function readEarlierRuns(
       checkName: req.checkName,
     });
     log.info(
-      `Earlier runs: ${onHead.length} earlier check ${onHead.length === 1 ? "run" : "runs"} "${req.checkName}" of this gate on ${req.headSha}.`,
+      `Earlier runs: ${plural(onHead.length, "earlier check run")} "${req.checkName}" of this gate on ${req.headSha}.`,
     );
   } catch (error) {
     const status = httpStatus(error);
