@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4799);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4810);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4799:
+/***/ 4810:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3572,7 +3572,7 @@ function parseDate(input, example) {
     return ok(input);
 }
 
-;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+;// CONCATENATED MODULE: ./src/core/run-history/runs-report.ts
 
 /** The most runs the comment remembers. */
 const RUN_HISTORY_MAX = 20;
@@ -20328,7 +20328,7 @@ function buildReport(parts) {
         append_only_base: parts.appendOnlyBase ?? null,
         policy_changes: parts.policyChanges,
         policy_history: parts.policyHistory ?? null,
-        // The shells add it once the report exists (runs/since-last-run.ts needs the report's summary).
+        // The shells add it once the report exists (run-history/since-last-run.ts needs the report's summary).
         since_last_run: null,
         provenance: {
             inputs: dataset.inputs.map((i) => ({ kind: i.kind, path: i.path, sha256: i.sha256 })),
@@ -21223,7 +21223,7 @@ function runGate(dataset, policy, options) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/changes-since-last-run.ts
+;// CONCATENATED MODULE: ./src/core/run-history/changes-since-last-run.ts
 /**
  * What changed since the last run (issue 30, docs/spec.md §3.7), from two full readings: the
  * previous run's Dataset (its results and reviews) and summary, and the current run's. Pure; a
@@ -21452,7 +21452,7 @@ function changesSinceLastRun(previous, current) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
+;// CONCATENATED MODULE: ./src/core/run-history/run-summary.ts
 /**
  * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
  * models, the inputs' digests, the verdict and the margin's figures. It holds nothing per task,
@@ -21531,7 +21531,7 @@ function summaryOfReport(report, headSha, sha256Hex) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/since-last-run.ts
+;// CONCATENATED MODULE: ./src/core/run-history/since-last-run.ts
 /**
  * The report with `since_last_run` filled in (docs/spec.md §3.7): the shells call it once both
  * runs are decided, since a run's summary is taken from its finished report.
@@ -26455,7 +26455,7 @@ async function readFiles(opts, files, models) {
 
 /**
  * SHA-256 of a string's UTF-8 bytes, as lowercase hex: the policy's digest, and the digest the
- * shells give the core for a run summary's digests (src/core/runs/run-summary.ts), which may not
+ * shells give the core for a run summary's digests (src/core/run-history/run-summary.ts), which may not
  * import node:crypto itself.
  */
 function sha256Hex(text) {
@@ -37920,6 +37920,34 @@ function topGroupGate(report, c, out, q) {
     return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${rank_gate_plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/plan-rank.ts
+/**
+ * What a ranking will be asked, settled from the policy's text and the shell's request before the
+ * export is read (a long read would end in the same error): the reference (the request's, else
+ * the policy's `rank.reference`), the gate's requirement and candidate, checked against each
+ * other and against the models named. The CLI (`model-gate rank`) and the action's rank mode
+ * both plan here, so the policy's `rank` section is read in one place.
+ */
+
+
+
+
+/**
+ * The plan for `request` under the policy text at `policyPath`. Throws an InputError for a policy
+ * that does not parse (naming its file and line) and for a plan the ranking could not carry out.
+ */
+function planRank(policyText, policyPath, request) {
+    const rank = parsePolicy(policyText, policyPath).rank;
+    const fromPolicy = rank?.reference ?? null;
+    const models = request.models;
+    if (request.reference === null && fromPolicy !== null && models !== null && !models.includes(fromPolicy))
+        throw new errors/* InputError */.dz(`The policy's rank.reference ${quote(fromPolicy)} is not among ${request.names.models} (${models.map(quote).join(", ")}): add it there, or set ${request.names.reference}.`);
+    const reference = request.reference ?? fromPolicy;
+    const require = rank?.require ?? "top_resolved";
+    checkRankGate(require, request.candidate, reference, models);
+    return { reference, candidate: request.candidate, require };
+}
+
 ;// CONCATENATED MODULE: ./src/core/task-table-view.ts
 class TableView {
     tables;
@@ -39165,7 +39193,6 @@ async function readRankInputs(req) {
 
 
 
-
 const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
 
 Ranks several model configs on one common task set: every pair's margin with its validity
@@ -39255,10 +39282,12 @@ async function rankCommand(argv, io) {
         throw new errors/* InputError */.dz(`--candidate "${candidate}" is not among the models given with --models: add it there, or leave --models out to rank every model.`);
     }
     const policyText = await readPolicyText(abs(policyPath), policyPath);
-    // The gate's inputs are checked before the export is read: a long read would end in the same error.
-    const policyRank = parsePolicy(policyText, policyPath).rank;
-    const reference = referenceFlag ?? policyRank?.reference ?? null;
-    checkRankGate(policyRank?.require ?? "top_resolved", candidate, reference, models);
+    const plan = planRank(policyText, policyPath, {
+        models,
+        reference: referenceFlag,
+        candidate,
+        names: { models: "--models", reference: "--reference" },
+    });
     const rankInputs = await readRankInputs({
         results: results.map(abs),
         reviews: reviews.map(abs),
@@ -39277,8 +39306,8 @@ async function rankCommand(argv, io) {
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     });
     const report = runRank(rankInputs.data, rankInputs.policy, {
-        reference,
-        candidate,
+        reference: plan.reference,
+        candidate: plan.candidate,
         toolVersion: TOOL_VERSION,
         asOfReview,
         appendOnly: rankInputs.appendOnly,

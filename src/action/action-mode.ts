@@ -9,6 +9,7 @@
 import type { PolicyHistoryReport } from "../core/report/report-types.js";
 import type { Verdict } from "../core/verdict-types.js";
 import type { GitRunner } from "../git/run-git.js";
+import type { RunRequest } from "../read/run-inputs.js";
 import type { PolicyChoice } from "./base-commit.js";
 import type { BaseVersions, GitToFile } from "./base-files.js";
 import type { Conclusion } from "./check-run.js";
@@ -54,10 +55,16 @@ export interface ModeRun<I extends ActionInputs> {
   readonly policy: ChosenPolicy;
   /** The base commit's results and reviews (the append-only check); null: none. */
   readonly bases: BaseVersions | null;
-  /** How an input file is named in messages and the report. */
-  readonly displayPath: (abs: string) => string;
+  /** What every mode's read takes alike: the files, the policy's text, the base versions, the day. */
+  readonly read: ReadBasis;
   readonly deps: ActionDeps;
 }
+
+/** The part of a read request (src/read: evaluate's RunRequest, rank's RankRequest) both modes share. */
+export type ReadBasis = Pick<
+  RunRequest,
+  "previous" | "results" | "reviews" | "policy" | "today" | "displayPath" | "collectGarbage"
+>;
 
 /** A mode's decision: the report, and what the GitHub phase needs beyond it. */
 export interface Decided<R> {

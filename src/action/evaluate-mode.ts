@@ -101,25 +101,14 @@ async function decideEvaluate(run: ModeRun<ActionInputs>): Promise<Decided<Repor
   const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
   const { report, history } = await log.group("Reading the results", async () => {
     const request: RunRequest = {
-      previous: bases?.previous ?? null,
+      ...run.read,
       appendOnlyBase: bases?.base ?? null,
-      results: inputs.results,
-      reviews: inputs.reviews,
-      policy: {
-        path: inputs.policy.absPath,
-        text: policy.text,
-        source: policy.source,
-        lastCommit: policy.lastCommit,
-      },
       headPolicyText: policy.headText,
       policyHistory: policy.history,
       baseline: inputs.baseline,
       candidate: inputs.candidate,
       canary: inputs.canary,
-      today: deps.today,
       toolVersion: TOOL_VERSION,
-      displayPath: run.displayPath,
-      ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
     };
     const gateInputs = await readRunInputs(request);
     const decided = decideWithRuns(

@@ -72,24 +72,10 @@ export function rankCommentBody(
 
 /** Reads the export once for every model, ranks, and gates per the plan. */
 async function decideRank(run: ModeRun<RankActionInputs>, plan: RankPlan): Promise<Decided<RankReport>> {
-  const { inputs, policy, bases, deps } = run;
+  const { inputs, policy, deps } = run;
   const { log } = deps;
   const { report, conclusion } = await log.group("Reading the results", async () => {
-    const read = await readRankInputs({
-      previous: bases?.previous ?? null,
-      results: inputs.results,
-      reviews: inputs.reviews,
-      policy: {
-        path: inputs.policy.absPath,
-        text: policy.text,
-        source: policy.source,
-        lastCommit: policy.lastCommit,
-      },
-      models: inputs.rank.models,
-      today: deps.today,
-      displayPath: run.displayPath,
-      ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-    });
+    const read = await readRankInputs({ ...run.read, models: inputs.rank.models });
     const ranked = runRank(read.data, read.policy, {
       reference: plan.reference,
       candidate: plan.candidate,
