@@ -1,5 +1,5 @@
 /**
- * The run-history phases of the action (issue 30, docs/runs.md): "Earlier runs" reads this gate's
+ * The run-history phases of the action (docs/runs.md): "Earlier runs" reads this gate's
  * own check runs and the comment's block before the verdict; the `reruns` check and the report
  * key `runs` are settled with the verdict; the record and the block are written by the GitHub
  * phase (src/action/evaluate-mode.ts) after it.

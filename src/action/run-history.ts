@@ -1,5 +1,5 @@
 /**
- * This gate's earlier runs on the pull request (issue 30, docs/runs.md).
+ * This gate's earlier runs on the pull request (docs/runs.md).
  *
  * Two records, one trusted: every run's check run carries `external_id` = `model-gate/1 <verdict>
  * <results digest, 16 hex> <block digest, 32 hex>`; the check runs the action itself created on

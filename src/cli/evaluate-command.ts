@@ -187,7 +187,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     );
   }
 
-  // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
+  // The JSON text in pieces, made for each writer (never held whole: it grows with the task count).
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));
   const format = one(flags, "format");
   if (format === "json") for (const chunk of jsonChunks(report)) io.stdout(chunk);

@@ -75,7 +75,7 @@ export function gatePolicy(p: PolicyText, today: string): GatePolicy {
 export interface GateOptions {
   readonly canary: "pass" | "fail" | null;
   readonly toolVersion: string;
-  /** `--as-of-review N`: only labels with review_revision ≤ N count (issue #14). */
+  /** `--as-of-review N`: only labels with review_revision ≤ N count. */
   readonly asOfReview: number | null;
   /** The append-only check's comparison with the previous versions (src/read/previous-versions.ts). */
   readonly appendOnly: AppendOnlyReport | null;

@@ -1,5 +1,5 @@
 /**
- * The verdict at every review revision (issue #14): for each review revision present, the
+ * The verdict at every review revision: for each review revision present, the
  * effective labels then, the margin, its validity bounds, LCB/UCB and the verdict, each computed by
  * the gate's own evaluation (evaluateVerdict) with the labels as of that revision (as-of-review.ts),
  * so these figures follow whatever SPEC §3–4 say the evaluation computes. Between consecutive revisions: which tasks

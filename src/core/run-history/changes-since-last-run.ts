@@ -1,5 +1,5 @@
 /**
- * What changed since the last run (issue 30, docs/spec.md §3.7), from two full readings: the
+ * What changed since the last run (docs/spec.md §3.7), from two full readings: the
  * previous run's Dataset (its results and reviews) and summary, and the current run's. Pure; a
  * description of the two runs, never used to decide.
  */

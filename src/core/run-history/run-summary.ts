@@ -1,5 +1,5 @@
 /**
- * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
+ * One run of the gate, as small as the PR can remember it: the head commit, the two
  * models, the inputs' digests, the verdict and the margin's figures. It holds nothing per task,
  * so remembering it in the sticky comment leaks nothing the comment does not show. The action
  * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.

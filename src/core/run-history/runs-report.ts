@@ -1,5 +1,5 @@
 /**
- * This gate's runs on a pull request (issue 30, docs/runs.md): the report key `runs`, the
+ * This gate's runs on a pull request (docs/runs.md): the report key `runs`, the
  * evidence check the `reruns` policy adds, and the headline words for a re-run that shopped for a
  * pass. Pure: the action (src/action/run-history.ts) reads the check runs and the comment's block
  * and hands over what it found.
