@@ -45,7 +45,7 @@ describe("action faults found by the hardening work", () => {
 
   // Was: no request timeout on the Octokit client, so a GitHub API that accepts the connection
   // and never answers kept the step running until the job's timeout (6 h by default). Now each
-  // call times out (20 s; 300 ms here through MODEL_GATE_REQUEST_TIMEOUT_MS) and is retried,
+  // call times out (20 s; 300 ms here through test/helpers/short-waits.mjs) and is retried,
   // then becomes a warning, like a dropped connection.
   it("a GitHub API that never answers: the step ends within a bounded time with a warning", async () => {
     const sockets = new Set<import("node:net").Socket>();
@@ -68,8 +68,7 @@ describe("action faults found by the hardening work", () => {
         inputs: gateInputs(LOCAL_FILES),
         env: {
           GITHUB_API_URL: `http://127.0.0.1:${port}`,
-          MODEL_GATE_REQUEST_TIMEOUT_MS: "300",
-          MODEL_GATE_RETRY_BASE_MS: "1",
+          GATE_TEST_REQUEST_TIMEOUT_MS: "300",
         },
         files: { "results.jsonl": exportText(ROWS), "policy.yaml": policyYaml() },
       }),
