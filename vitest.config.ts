@@ -1,10 +1,47 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The suite in three projects that run side by side: `bundle`, every test file that starts the
+ * committed bundle (dist/*.js) as a child process (its helpers runDist, cliBundle, runBundle);
+ * `browser`, the Chromium rendering tests; `unit`, everything else, in-process. Found by name and
+ * content here, so a new test file lands in the right project by itself. .ci/run runs
+ * `--project bundle` once more on Node 24.
+ */
+const testFiles = readdirSync("test", { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".test.ts"))
+  .map((f) => join("test", f).replaceAll("\\", "/"));
+const BROWSER = testFiles.filter((f) => /^test\/report\/browser-[^/]*\.test\.ts$/.test(f));
+const BUNDLE = testFiles.filter(
+  (f) => !BROWSER.includes(f) && /\b(?:runDist|cliBundle|runBundle)\(/.test(readFileSync(f, "utf8")),
+);
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one at a time on a 2-core machine. The
+    // bundle and browser tests spend much of their time waiting on a child process or Chromium,
+    // so one worker more than the cores keeps both cores busy.
+    maxWorkers: availableParallelism() + 1,
+    projects: [
+      { extends: true, test: { name: "bundle", include: BUNDLE } },
+      { extends: true, test: { name: "browser", include: BROWSER } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: testFiles.filter((f) => !BUNDLE.includes(f) && !BROWSER.includes(f)),
+          // In-process tests share a worker's module graph from file to file instead of importing
+          // src/ afresh for each (a third of their CPU time): nothing in src/ keeps state across
+          // calls but caches keyed by their inputs, and no unit test mocks a module or changes the
+          // process's globals (atomic-write.test.ts mocks node:fs/promises; it is a bundle test).
+          isolate: false,
+        },
+      },
+    ],
     coverage: {
       // @vitest/coverage-v8, plus the action bundle's coverage from the end-to-end tests' child
       // processes, mapped to src/ (test/helpers/bundle-coverage.ts). `npm run coverage`; CI runs it.

@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4810);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6566);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4810:
+/***/ 6566:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3572,7 +3572,7 @@ function parseDate(input, example) {
     return ok(input);
 }
 
-;// CONCATENATED MODULE: ./src/core/run-history/runs-report.ts
+;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
 
 /** The most runs the comment remembers. */
 const RUN_HISTORY_MAX = 20;
@@ -5493,6 +5493,11 @@ const PLACEHOLDER_REVISION_PREFIX = "unknown:";
 function isPlaceholderRevision(revision) {
     return /^unknown(?::|$)/i.test(revision);
 }
+/**
+ * The benchmark of a task whose rows name none (docs/spec.md §1.1 `benchmark`): an export without
+ * the field is one benchmark of this name.
+ */
+const DEFAULT_BENCHMARK = "default";
 /** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
 function compareCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
@@ -5526,6 +5531,9 @@ class RecordTable {
     }
     cluster(i) {
         return this.record(i).cluster;
+    }
+    benchmark(i) {
+        return this.record(i).benchmark ?? DEFAULT_BENCHMARK;
     }
     baseline(i) {
         return this.record(i).baseline;
@@ -5599,6 +5607,10 @@ class OverlayTable {
         const r = this.replaced.get(i);
         return r === undefined ? this.base.cluster(i) : r.cluster;
     }
+    benchmark(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.benchmark(i) : (r.benchmark ?? DEFAULT_BENCHMARK);
+    }
     baseline(i) {
         const r = this.replaced.get(i);
         return r === undefined ? this.base.baseline(i) : r.baseline;
@@ -5653,6 +5665,11 @@ function tableRecords(table) {
         out.push(table.record(i));
     return out;
 }
+/** The benchmarks of a Dataset's tasks, sorted (docs/spec.md §1.1 `benchmark`). */
+function datasetBenchmarks(dataset) {
+    return dataset.benchmarks ?? DEFAULT_BENCHMARK_LIST;
+}
+const DEFAULT_BENCHMARK_LIST = Object.freeze([DEFAULT_BENCHMARK]);
 
 ;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
 /**
@@ -20328,7 +20345,7 @@ function buildReport(parts) {
         append_only_base: parts.appendOnlyBase ?? null,
         policy_changes: parts.policyChanges,
         policy_history: parts.policyHistory ?? null,
-        // The shells add it once the report exists (run-history/since-last-run.ts needs the report's summary).
+        // The shells add it once the report exists (runs/since-last-run.ts needs the report's summary).
         since_last_run: null,
         provenance: {
             inputs: dataset.inputs.map((i) => ({ kind: i.kind, path: i.path, sha256: i.sha256 })),
@@ -21223,7 +21240,7 @@ function runGate(dataset, policy, options) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/core/run-history/changes-since-last-run.ts
+;// CONCATENATED MODULE: ./src/core/runs/changes-since-last-run.ts
 /**
  * What changed since the last run (issue 30, docs/spec.md §3.7), from two full readings: the
  * previous run's Dataset (its results and reviews) and summary, and the current run's. Pure; a
@@ -21452,7 +21469,7 @@ function changesSinceLastRun(previous, current) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/run-history/run-summary.ts
+;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
 /**
  * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
  * models, the inputs' digests, the verdict and the margin's figures. It holds nothing per task,
@@ -21531,7 +21548,7 @@ function summaryOfReport(report, headSha, sha256Hex) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/run-history/since-last-run.ts
+;// CONCATENATED MODULE: ./src/core/runs/since-last-run.ts
 /**
  * The report with `since_last_run` filled in (docs/spec.md §3.7): the shells call it once both
  * runs are decided, since a run's summary is taken from its finished report.
@@ -21573,6 +21590,14 @@ const MAX_NOTE_LENGTH = 65536;
 /** Evidence items kept per task (TaskRecord.evidence) and per history event, first seen first.
  * A report shows a handful of links per task; more would only grow memory with the row count. */
 const MAX_EVIDENCE_PER_TASK = 20;
+/** Metric names (`metrics`, `metrics_sum`, `metrics_n`; SPEC §1.1): a lowercase letter, then up to
+ * 63 lowercase letters, digits and underscores. */
+const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** Metrics one row may carry, and distinct metric names one read holds: names are kept per
+ * (model, task) as columns, so the count bounds the memory a metric adds. */
+const MAX_METRICS = 256;
+/** Distinct benchmarks one read holds (a task's benchmark is a small number in a column). */
+const MAX_BENCHMARKS = 10_000;
 /** How many model_config ids an "unknown model id" error lists before it only counts the rest. */
 const MAX_LISTED_MODEL_IDS = 20;
 /** How many input files one read accepts (results and reviews together). */
@@ -22319,6 +22344,247 @@ function firstRepeatedKey(text, scope) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/read/rows/metric-checks.ts
+/**
+ * The metrics of an export row (SPEC §1.1 `metrics`, `metrics_sum`, `metrics_n`) on the JSON.parse
+ * path: checked into the row's metric arrays (ExportRow.metricNames …), every problem named by its
+ * field (`metrics.cost_usd`). The byte scanner (metric-scanner.ts) reads the same objects from
+ * bytes and gives any line it is unsure of to this path, so both give the same entries in the
+ * same order (the object's), or this one words the problem.
+ *
+ * Choices the SPEC leaves open, written down in docs/spec.md §1.1:
+ * - A metric whose value is `null` is absent, as `null` in an optional field is (a warehouse writes
+ *   null for "no value"), and so is a name that `metrics_sum` and `metrics_n` both give as null.
+ * - `-0` is read as 0.
+ * - On a pre-aggregated row a metric with `metrics_n` 0 covers no attempt: its sum must be 0, and
+ *   it adds nothing (not even its name).
+ */
+
+
+/** The metric objects a row may carry, by field name. */
+const METRIC_FIELDS = ["metrics", "metrics_sum", "metrics_n"];
+const VALUE_EXPECTED = "expected a finite number >= 0";
+const COUNT_EXPECTED = "expected an integer >= 0";
+function metric_checks_describe(v) {
+    if (v === undefined)
+        return "nothing";
+    if (v === null)
+        return "null";
+    if (typeof v === "string")
+        return v.length === 0 ? "an empty string" : quote(v);
+    if (typeof v === "number" || typeof v === "boolean")
+        return String(v);
+    return Array.isArray(v) ? "an array" : "an object";
+}
+/**
+ * The object of a metric field, or undefined when it is absent or null (or bad: a problem is
+ * recorded). Its names are checked here; values by the caller.
+ */
+function metricObject(obj, field, issues) {
+    const v = obj[field];
+    if (v === undefined || v === null)
+        return undefined;
+    if (typeof v !== "object" || Array.isArray(v)) {
+        issues.add(field, `expected an object from metric name to number; got ${metric_checks_describe(v)}`);
+        return undefined;
+    }
+    const o = v;
+    const names = Object.keys(o);
+    if (names.length > MAX_METRICS) {
+        issues.add(field, `expected at most ${MAX_METRICS} metrics; got ${names.length}`);
+        return undefined;
+    }
+    for (const name of names) {
+        if (!METRIC_NAME.test(name)) {
+            issues.add(field, `expected metric names of a lowercase letter, then up to 63 lowercase letters, digits or ` +
+                `underscores ([a-z][a-z0-9_]{0,63}); got ${quote(name)}`);
+            return undefined;
+        }
+    }
+    return o;
+}
+/** A metric's value: finite and >= 0 (-0 as 0); undefined for null; NaN after recording a problem. */
+function metricValue(o, field, name, issues) {
+    const v = o[name];
+    if (v === null)
+        return undefined;
+    if (typeof v === "number" && Number.isFinite(v) && v >= 0)
+        return v + 0;
+    const got = typeof v === "number" && !Number.isFinite(v) ? "a number too large for a double" : metric_checks_describe(v);
+    issues.add(`${field}.${name}`, `${VALUE_EXPECTED}; got ${got}`);
+    return NaN;
+}
+/** `metrics` of a row with a result (one attempt) into `out`. */
+function attemptMetrics(obj, out, issues) {
+    out.metricCount = 0;
+    for (const field of ["metrics_sum", "metrics_n"]) {
+        const v = obj[field];
+        if (v !== undefined && v !== null) {
+            issues.add(field, "only a pre-aggregated row (one with counts instead of a result) carries metrics_sum and " +
+                "metrics_n; a row of one attempt carries metrics");
+        }
+    }
+    const o = metricObject(obj, "metrics", issues);
+    if (o === undefined)
+        return;
+    for (const name in o) {
+        const v = metricValue(o, "metrics", name, issues);
+        if (v === undefined || Number.isNaN(v))
+            continue;
+        out.metricNames[out.metricCount] = name;
+        out.metricValues[out.metricCount] = v;
+        out.metricCount++;
+    }
+}
+/**
+ * `metrics_sum` and `metrics_n` of a pre-aggregated row into `out`; `attempts` is the attempts
+ * the row stands for (its four counts added), or -1 when a count is bad (already reported).
+ */
+function aggregatedMetrics(obj, out, issues, attempts) {
+    out.metricCount = 0;
+    const given = obj["metrics"];
+    if (given !== undefined && given !== null) {
+        issues.add("metrics", "a pre-aggregated row carries metrics_sum (each metric summed over its attempts) and metrics_n " +
+            "(how many of them carry it), not metrics");
+    }
+    const sums = metricObject(obj, "metrics_sum", issues);
+    const counts = metricObject(obj, "metrics_n", issues);
+    const bad = sums === undefined && obj["metrics_sum"] != null;
+    if (bad || (counts === undefined && obj["metrics_n"] != null))
+        return;
+    for (const name in counts ?? {}) {
+        const n = counts[name];
+        if (n === null) {
+            if (sums !== undefined && sums[name] != null)
+                missingCount(name, issues);
+            continue;
+        }
+        if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+            issues.add(`metrics_n.${name}`, `${COUNT_EXPECTED}; got ${metric_checks_describe(n)}`);
+        }
+        else if (attempts >= 0 && n > attempts) {
+            issues.add(`metrics_n.${name}`, `expected at most the row's ${attempts} attempts (passes + fails + infra_errors + missing); got ${n}`);
+        }
+        else if (sums === undefined || sums[name] == null) {
+            issues.add(`metrics_sum.${name}`, `metrics_n gives ${name}; expected its sum in metrics_sum (or null in both for none)`);
+        }
+    }
+    for (const name in sums ?? {}) {
+        const v = metricValue(sums, "metrics_sum", name, issues);
+        if (v === undefined || Number.isNaN(v))
+            continue;
+        const n = counts?.[name];
+        if (n === undefined || n === null) {
+            if (n === undefined)
+                missingCount(name, issues);
+            continue;
+        }
+        if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0 || (attempts >= 0 && n > attempts))
+            continue;
+        if (n === 0) {
+            if (v !== 0) {
+                issues.add(`metrics_sum.${name}`, `metrics_n.${name} is 0 (no attempt carries it), so its sum is 0; got ${metric_checks_describe(v)}`);
+            }
+            continue;
+        }
+        out.metricNames[out.metricCount] = name;
+        out.metricValues[out.metricCount] = v;
+        out.metricCounts[out.metricCount] = n;
+        out.metricCount++;
+    }
+}
+function missingCount(name, issues) {
+    issues.add(`metrics_n.${name}`, `metrics_sum gives ${name}; expected metrics_n to say how many of the row's attempts its sum covers`);
+}
+/**
+ * The first metric name given twice in one metric object of a line JSON.parse accepted (which
+ * keeps the last value: a guess), as the problem's field and the name; undefined when none.
+ * Walks the line's top-level keys and the keys of a metric field's object; anything nested
+ * deeper is skipped (a row's other nested values are fields the gate ignores).
+ */
+function repeatedMetricName(text) {
+    let depth = 0;
+    let expectKey = false;
+    /** The last key at depth 1, and whether the value open at depth 2 is an object. */
+    let lastKey = "";
+    let innerObject = false;
+    /** The metric field whose object is open at depth 2 (undefined: none), and its names so far. */
+    let field;
+    let names;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === metric_checks_QUOTE) {
+            const end = metric_checks_stringEnd(text, i);
+            if (expectKey) {
+                const raw = text.slice(i + 1, end);
+                const key = raw.includes("\\") ? JSON.parse(text.slice(i, end + 1)) : raw;
+                if (depth === 1)
+                    lastKey = key;
+                else if (field !== undefined) {
+                    if (names?.has(key) === true)
+                        return { field: `${field}.${key}`, name: key };
+                    (names ??= new Set()).add(key);
+                }
+            }
+            expectKey = false;
+            i = end;
+        }
+        else if (c === metric_checks_LBRACE || c === metric_checks_LBRACKET) {
+            if (depth >= 2) {
+                i = closingBracket(text, i);
+                continue;
+            }
+            depth++;
+            expectKey = c === metric_checks_LBRACE;
+            if (depth === 2) {
+                innerObject = c === metric_checks_LBRACE;
+                field = innerObject && METRIC_FIELDS.includes(lastKey) ? lastKey : undefined;
+                names = undefined;
+            }
+        }
+        else if (c === metric_checks_RBRACE || c === metric_checks_RBRACKET) {
+            depth--;
+            field = undefined;
+        }
+        else if (c === metric_checks_COMMA) {
+            expectKey = depth === 1 || (depth === 2 && innerObject);
+        }
+    }
+    return undefined;
+}
+const metric_checks_QUOTE = 0x22;
+const metric_checks_BACKSLASH = 0x5c;
+const metric_checks_COMMA = 0x2c;
+const metric_checks_LBRACE = 0x7b;
+const metric_checks_RBRACE = 0x7d;
+const metric_checks_LBRACKET = 0x5b;
+const metric_checks_RBRACKET = 0x5d;
+/** The closing quote of the string whose opening quote is at `at` (the text's end when none). */
+function metric_checks_stringEnd(text, at) {
+    for (let i = at + 1; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === metric_checks_BACKSLASH)
+            i++;
+        else if (d === metric_checks_QUOTE)
+            return i;
+    }
+    return text.length;
+}
+/** The closing bracket of the object or array opening at `at` (valid JSON; the text's end when none). */
+function closingBracket(text, at) {
+    let depth = 0;
+    for (let i = at; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === metric_checks_QUOTE)
+            i = metric_checks_stringEnd(text, i);
+        else if (c === metric_checks_LBRACE || c === metric_checks_LBRACKET)
+            depth++;
+        else if ((c === metric_checks_RBRACE || c === metric_checks_RBRACKET) && --depth === 0)
+            return i;
+    }
+    return text.length;
+}
+
 ;// CONCATENATED MODULE: ./src/read/rows/row-checks.ts
 /**
  * Validation of one export row (SPEC §1.1) or one review row (§1.2), by direct checks: this runs
@@ -22340,7 +22606,9 @@ function firstRepeatedKey(text, scope) {
  * - `attempt` 1 and `attempt` "1" are different attempts (no type coercion).
  * - A pre-aggregated row carries the four integer counts `passes`, `fails`, `infra_errors`,
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
+ * - `benchmark` follows the rule of identifiers; the metrics are checked in metric-checks.ts.
  */
+
 
 
 
@@ -22421,6 +22689,11 @@ function emptyExportRow() {
         packedItems: 0,
         attempt: undefined,
         cluster: undefined,
+        benchmark: undefined,
+        metricCount: 0,
+        metricNames: new Array(MAX_METRICS).fill(""),
+        metricValues: new Float64Array(MAX_METRICS),
+        metricCounts: new Float64Array(MAX_METRICS),
     };
 }
 function emptyReviewRow() {
@@ -22432,6 +22705,7 @@ function emptyReviewRow() {
         evidence: undefined,
         reviewer: undefined,
         note: undefined,
+        benchmark: undefined,
     };
 }
 /** Parses a line into an object, or records why it is not one. */
@@ -22458,7 +22732,19 @@ function parseObject(text, issues) {
         issues.add(SHOWN_AS_FIELD.test(repeated) ? repeated : undefined, `the key ${quote(repeated)} is given twice on this line; expected each field once`);
         return undefined;
     }
-    return v;
+    // The metric objects are read too: a name given twice in one is refused like a repeated field.
+    const o = v;
+    if (isObject(o["metrics"]) || isObject(o["metrics_sum"]) || isObject(o["metrics_n"])) {
+        const twice = repeatedMetricName(text);
+        if (twice !== undefined) {
+            issues.add(SHOWN_AS_FIELD.test(twice.name) ? twice.field : twice.field.slice(0, twice.field.indexOf(".")), `the metric ${quote(twice.name)} is given twice in one object on this line; expected each metric once`);
+            return undefined;
+        }
+    }
+    return o;
+}
+function isObject(v) {
+    return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 /** A repeated key is named as the problem's field when it reads safely as one. */
 const SHOWN_AS_FIELD = /^[A-Za-z0-9_]{1,64}$/;
@@ -22665,6 +22951,17 @@ function checkExportRow(obj, out, issues, plain = false) {
         issues.add("attempt", `expected a non-empty string or an integer; got ${row_checks_describeValue(attempt)}`);
     }
     out.cluster = optionalIdField(obj, "cluster", issues, plain);
+    out.benchmark = optionalIdField(obj, "benchmark", issues, plain);
+    if (hasResult)
+        attemptMetrics(obj, out, issues);
+    else if (countsGiven > 0) {
+        const total = out.passes < 0 || out.fails < 0 || out.infraErrors < 0 || out.missing < 0
+            ? -1
+            : out.passes + out.fails + out.infraErrors + out.missing;
+        aggregatedMetrics(obj, out, issues, Number.isSafeInteger(total) ? total : -1);
+    }
+    else
+        out.metricCount = 0;
     return !issues.any;
 }
 /** Checks one review row into `out` (SPEC §1.2). */
@@ -22681,6 +22978,7 @@ function checkReviewRow(obj, out, issues, plain = false) {
     }
     out.evidence = evidenceField(obj, issues, plain);
     out.reviewer = optionalIdField(obj, "reviewer", issues, plain);
+    out.benchmark = optionalIdField(obj, "benchmark", issues, plain);
     const note = obj["note"];
     if (note === undefined || note === null) {
         out.note = undefined;
@@ -22834,6 +23132,171 @@ function readAppendOnly(previous, current, display) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/read/builder/metric-sums.ts
+/**
+ * A compared model's sums of one metric by task (SPEC §1.1 `metrics`), held exactly: the sum of a
+ * task is the exact sum of every value its rows gave, rounded once when asked (`rounded`). So it is
+ * the same whatever the order of the rows, however the attempts are split over files, and a
+ * pre-aggregated row's exact sum counts as its attempts would (floating-point addition in row order
+ * would differ in the last bits from one order to another, and the report prints full doubles).
+ *
+ * Each sum is two doubles, hi + lo with hi the sum rounded and lo the exact rest (Knuth's TwoSum
+ * keeps both exact); a sum whose exact value needs more than two doubles (values of one metric
+ * more than ~2^50 apart on one task) moves to a list of non-overlapping doubles (Shewchuk's
+ * expansion, as Python's math.fsum holds it), rounded once at the end. Counts are doubles too: a
+ * pre-aggregated row may say any safe integer.
+ */
+function grown(a, size) {
+    const b = new Float64Array(size);
+    b.set(a.subarray(0, Math.min(a.length, size)));
+    return b;
+}
+class MetricSums {
+    hi;
+    lo;
+    /** How many attempts carry the metric, by task. */
+    count;
+    /** Tasks whose exact sum needs more than hi and lo: its partials, smallest first (hi, lo unused). */
+    spilled;
+    constructor(size) {
+        this.hi = new Float64Array(size);
+        this.lo = new Float64Array(size);
+        this.count = new Float64Array(size);
+    }
+    grow(size) {
+        this.hi = grown(this.hi, size);
+        this.lo = grown(this.lo, size);
+        this.count = grown(this.count, size);
+    }
+    /**
+     * Adds `value` (finite, >= 0), the sum over `attempts` attempts, to task i. Returns false, adding
+     * nothing, when the sum would pass the largest double.
+     */
+    add(i, value, attempts) {
+        const spill = this.spilled?.get(i);
+        if (spill !== undefined) {
+            const next = spill.slice();
+            grow(next, value);
+            if (!Number.isFinite(roundedSum(next)))
+                return false;
+            this.spilled?.set(i, next);
+            this.count[i] = (this.count[i] ?? 0) + attempts;
+            return true;
+        }
+        const h = this.hi[i] ?? 0;
+        const l = this.lo[i] ?? 0;
+        // s + e = h + value exactly (TwoSum).
+        const s = h + value;
+        const bs = s - h;
+        const e = h - (s - bs) + (value - bs);
+        // t + f = e + l exactly.
+        const t = e + l;
+        const bt = t - e;
+        const f = e - (t - bt) + (l - bt);
+        if (!Number.isFinite(s))
+            return false;
+        if (f !== 0) {
+            // Three parts: the sum needs the expansion.
+            const parts = [l, h];
+            grow(parts, value);
+            (this.spilled ??= new Map()).set(i, parts);
+            this.count[i] = (this.count[i] ?? 0) + attempts;
+            return true;
+        }
+        // hi + lo = s + t exactly, hi = s + t rounded.
+        const hi = s + t;
+        const bh = hi - s;
+        if (!Number.isFinite(hi))
+            return false;
+        this.hi[i] = hi;
+        this.lo[i] = s - (hi - bh) + (t - bh);
+        this.count[i] = (this.count[i] ?? 0) + attempts;
+        return true;
+    }
+    /** Task i's sum, rounded once (round to nearest, ties to even). */
+    rounded(i) {
+        const spill = this.spilled?.get(i);
+        return spill === undefined ? (this.hi[i] ?? 0) : roundedSum(spill);
+    }
+}
+/**
+ * Adds x to the partials (non-overlapping, increasing in magnitude, their sum exact), keeping them
+ * so (Shewchuk's Grow-Expansion with zeros dropped, as in Python's msum recipe).
+ */
+function grow(partials, x) {
+    let n = 0;
+    for (const p of partials) {
+        let y = p;
+        if (Math.abs(x) < Math.abs(y))
+            [x, y] = [y, x];
+        const hi = x + y;
+        const lo = y - (hi - x);
+        if (lo !== 0)
+            partials[n++] = lo;
+        x = hi;
+    }
+    partials.length = n;
+    partials.push(x);
+}
+/** The partials' exact sum rounded once (math.fsum's last step, with its half-way correction). */
+function roundedSum(partials) {
+    let n = partials.length;
+    if (n === 0)
+        return 0;
+    let hi = partials[--n];
+    let lo = 0;
+    while (n > 0) {
+        const x = hi;
+        const y = partials[--n];
+        hi = x + y;
+        const yr = hi - x;
+        lo = y - yr;
+        if (lo !== 0)
+            break;
+    }
+    // A sum exactly half-way between two doubles rounds by the sign of what lies below it.
+    const below = n > 0 ? partials[n - 1] : 0;
+    if ((lo < 0 && below < 0) || (lo > 0 && below > 0)) {
+        const y = lo * 2;
+        const x = hi + y;
+        if (y === x - hi)
+            hi = x;
+    }
+    return hi;
+}
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+/** Two 32-bit hashes of a name and a value's bits (FNV-1a over the name, then mixed). */
+function entryHash(name, value, seed) {
+    let h = seed;
+    for (let k = 0; k < name.length; k++)
+        h = Math.imul(h ^ name.charCodeAt(k), 0x01000193);
+    bits[0] = value;
+    h = Math.imul(h ^ words[0], 0x85ebca6b);
+    h = Math.imul(h ^ words[1], 0xc2b2ae35);
+    return h ^ (h >>> 16);
+}
+/**
+ * A 52-bit fingerprint of one attempt's metrics (names and values, in any order; 0 for none):
+ * what the builder keeps of an attempt's metrics to tell whether a duplicate row of it carries the
+ * same ones. Two different sets of metrics share one with odds of about 1 in 4.5·10^15.
+ */
+function metricsFingerprint(names, values, count) {
+    if (count === 0)
+        return 0;
+    let a = 0;
+    let b = 0;
+    for (let k = 0; k < count; k++) {
+        const name = names[k];
+        const value = values[k];
+        // XOR: the same entries in another order give the same fingerprint.
+        a ^= entryHash(name, value, 0x811c9dc5);
+        b ^= entryHash(name, value, 0x9e3779b9);
+    }
+    const f = (a >>> 0) * 2 ** 20 + (b >>> 12);
+    return f === 0 ? 1 : f;
+}
+
 ;// CONCATENATED MODULE: ./src/read/builder/builder-columns.ts
 /**
  * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
@@ -22841,6 +23304,7 @@ function readAppendOnly(previous, current, display) {
  * maps for what few tasks have (a second label, a second harness revision, more than one attempt
  * id, a cluster conflict): a few objects a task would cost a task-heavy export most of its memory.
  */
+
 /** Bits of TaskColumns.flags. */
 const F_BASELINE = 1;
 const F_CANDIDATE = 2;
@@ -22870,6 +23334,11 @@ const MIN_BLOCK = 8;
  */
 class AttemptPool {
     slabs = [];
+    /**
+     * The metrics fingerprints of the slabs' attempts, slot for slot (0: none), made for a slab
+     * only once one of its attempts carries metrics: an export without metrics holds none.
+     */
+    fingerprints = [];
     /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
     free = [];
     /** Where the next new block of the last slab starts. */
@@ -22890,10 +23359,20 @@ class AttemptPool {
     }
     /** Returns a block (zeroed here) for reuse. */
     give(cls, block) {
-        const slab = this.slabs[Math.floor(block / SLAB_SLOTS)];
+        const s = Math.floor(block / SLAB_SLOTS);
         const at = block % SLAB_SLOTS;
-        slab?.fill(0, at, at + (MIN_BLOCK << cls));
+        this.slabs[s]?.fill(0, at, at + (MIN_BLOCK << cls));
+        this.fingerprints[s]?.fill(0, at, at + (MIN_BLOCK << cls));
         (this.free[cls] ??= []).push(block);
+    }
+    /** The fingerprints of slab s, made on first use. */
+    fingerprintsOf(s) {
+        let f = this.fingerprints[s];
+        if (f === undefined) {
+            f = new Float64Array(SLAB_SLOTS);
+            this.fingerprints[s] = f;
+        }
+        return f;
     }
 }
 /** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
@@ -22918,6 +23397,8 @@ class AttemptIds {
     /** The file (packed / 2^34) of every value in the block; -1 before the first. */
     file = -1;
     other;
+    /** Fingerprints of the ids in `other` that carry metrics. */
+    otherFingerprints;
     constructor(pool = SHARED_POOL) {
         this.pool = pool;
     }
@@ -22940,7 +23421,22 @@ class AttemptIds {
         }
         return this.other?.get(id);
     }
-    set(id, packed) {
+    /**
+     * The metrics fingerprint `set` was given for `id` (0: none, or an id not held): a duplicate row
+     * of the attempt must carry the same metrics (dataset-builder.ts).
+     */
+    fingerprint(id) {
+        const slab = this.slab;
+        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
+            const v = slab[this.at + id];
+            if (v !== undefined && v !== 0 && Number.isInteger(id)) {
+                return this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)]?.[this.at + id] ?? 0;
+            }
+        }
+        return this.otherFingerprints?.get(id) ?? 0;
+    }
+    /** Holds a new id: its packed source * 4 + result, and its metrics fingerprint (0: none). */
+    set(id, packed, fingerprint = 0) {
         const file = Math.floor(packed / PACKED_FILE);
         const slot = packed - file * PACKED_FILE + 1;
         if (!this.inDense(id) ||
@@ -22951,6 +23447,10 @@ class AttemptIds {
             if (this.inBlock(id))
                 this.clear(id);
             (this.other ??= new Map()).set(id, packed);
+            if (fingerprint !== 0)
+                (this.otherFingerprints ??= new Map()).set(id, fingerprint);
+            else
+                this.otherFingerprints?.delete(id);
             return;
         }
         if (id >= this.capacity())
@@ -22960,7 +23460,16 @@ class AttemptIds {
         if (slab[this.at + id] === 0)
             this.denseCount++;
         slab[this.at + id] = slot;
+        const s = Math.floor(this.block / SLAB_SLOTS);
+        if (fingerprint !== 0)
+            this.pool.fingerprintsOf(s)[this.at + id] = fingerprint;
+        else {
+            const f = this.pool.fingerprints[s];
+            if (f !== undefined)
+                f[this.at + id] = 0;
+        }
         this.other?.delete(id);
+        this.otherFingerprints?.delete(id);
     }
     inBlock(id) {
         return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
@@ -22970,6 +23479,9 @@ class AttemptIds {
         if (slab[this.at + id] !== 0)
             this.denseCount--;
         slab[this.at + id] = 0;
+        const f = this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)];
+        if (f !== undefined)
+            f[this.at + id] = 0;
     }
     /** A block with room for `id`; the values move over and the old block goes back to the pool. */
     grow(id) {
@@ -22981,7 +23493,12 @@ class AttemptIds {
         const at = block % SLAB_SLOTS;
         const old = this.slab;
         if (old !== undefined) {
-            slab.set(old.subarray(this.at, this.at + (MIN_BLOCK << this.cls)), at);
+            const size = MIN_BLOCK << this.cls;
+            slab.set(old.subarray(this.at, this.at + size), at);
+            const f = this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)];
+            if (f !== undefined) {
+                this.pool.fingerprintsOf(Math.floor(block / SLAB_SLOTS)).set(f.subarray(this.at, this.at + size), at);
+            }
             this.pool.give(this.cls, this.block);
         }
         this.block = block;
@@ -23033,6 +23550,11 @@ class ModelColumns {
     /** 1 where the model has a row on the task (a ranked model's own flag: F_RANKED is shared). */
     seen = new Uint8Array(0);
     narrow = true;
+    /** The first attempt's metrics fingerprint by task (0: none), made once an attempt carries metrics. */
+    a0fp;
+    /** The model's sums by metric index (BuilderState.metricNames), made for a metric once it carries it. */
+    metrics = [];
+    size = 0;
     /** Task → attempt values after the first of its first harness revision. */
     more = new Map();
     /** Task → further harness revisions. */
@@ -23047,8 +23569,13 @@ class ModelColumns {
         return others;
     }
     grow(size) {
+        this.size = size;
         this.info = grownF64(this.info, size);
         this.a0info = grownF64(this.a0info, size);
+        if (this.a0fp !== undefined)
+            this.a0fp = grownF64(this.a0fp, size);
+        for (const m of this.metrics)
+            m?.grow(size);
         this.pass = grownCounts(this.pass, size);
         this.fail = grownCounts(this.fail, size);
         this.infraError = grownCounts(this.infraError, size);
@@ -23082,6 +23609,24 @@ class ModelColumns {
         this.harness.push(undefined);
         this.a0.push(undefined);
     }
+    /** Task i's first attempt's fingerprint (0: none). */
+    setA0Fingerprint(i, fingerprint) {
+        if (fingerprint !== 0)
+            (this.a0fp ??= new Float64Array(this.size))[i] = fingerprint;
+        else if (this.a0fp !== undefined)
+            this.a0fp[i] = 0;
+    }
+    /** The sums of metric k, made on first use. */
+    metricSums(k) {
+        let m = this.metrics[k];
+        if (m === undefined) {
+            m = new MetricSums(this.size);
+            while (this.metrics.length < k)
+                this.metrics.push(undefined);
+            this.metrics[k] = m;
+        }
+        return m;
+    }
     /**
      * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
      * conflicts), keeping the counts: the Dataset is made at the read's peak memory
@@ -23092,6 +23637,7 @@ class ModelColumns {
         this.a0.length = 0;
         this.info = new Float64Array(0);
         this.a0info = new Float64Array(0);
+        this.a0fp = undefined;
         this.more.clear();
         this.others.clear();
     }
@@ -23120,6 +23666,13 @@ class TaskColumns {
     moreLabels = new Map();
     /** Task → the first row that contradicted its cluster. */
     clusterConflicts = new Map();
+    /**
+     * The task's benchmark (an index into BuilderState.benchmarkNames; 0 the default), made once a
+     * row names another: an export without benchmarks holds none.
+     */
+    benchmark;
+    /** Task → the first row that named another benchmark than the task's. */
+    benchmarkConflicts = new Map();
     baseline = new ModelColumns();
     candidate = new ModelColumns();
     /** The rank's models in a K-model read (RankedModels), in the order first seen or given. */
@@ -23149,8 +23702,17 @@ class TaskColumns {
             m.push();
         return i;
     }
+    /** The benchmark column, made on first use (every task so far in the default). */
+    benchmarks() {
+        return (this.benchmark ??= new Uint16Array(this.capacity));
+    }
     grow(size) {
         this.capacity = size;
+        if (this.benchmark !== undefined) {
+            const b = new Uint16Array(size);
+            b.set(this.benchmark);
+            this.benchmark = b;
+        }
         this.revision = grownU32(this.revision, size);
         this.flags = grownU8(this.flags, size);
         this.topRevision = grownF64(this.topRevision, size);
@@ -23352,6 +23914,9 @@ class ColumnTaskTable {
     /** Event index → reviewer and note, when either was given. */
     eventMeta = new Map();
     filled = 0;
+    /** Task index → its benchmark's index in benchmarkNames; undefined: every task in the default. */
+    benchmarkColumn;
+    benchmarkNames = [];
     constructor(size, 
     /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
     eventStart, strings, revisionNames, files) {
@@ -23393,6 +23958,13 @@ class ColumnTaskTable {
         if (meta !== undefined)
             this.eventMeta.set(e, meta);
     }
+    /** The tasks' benchmarks (task index → index into `names`), when some are not the default. */
+    setBenchmarks(column, names) {
+        if (column.length !== this.length)
+            throw new Error("ColumnTaskTable: a benchmark column of another length");
+        this.benchmarkColumn = column;
+        this.benchmarkNames = names;
+    }
     /** Whether every task was added. */
     complete() {
         return this.filled === this.length;
@@ -23419,6 +23991,13 @@ class ColumnTaskTable {
     }
     cluster(i) {
         return this.strings.clusters[this.at(i)];
+    }
+    benchmark(i) {
+        this.at(i);
+        const column = this.benchmarkColumn;
+        return column === undefined
+            ? DEFAULT_BENCHMARK
+            : (this.benchmarkNames[column[i]] ?? DEFAULT_BENCHMARK);
     }
     baseline(i) {
         this.at(i);
@@ -23479,12 +24058,15 @@ class ColumnTaskTable {
         const reviewRevision = this.reviewRevision(i);
         const evidence = this.evidence(i);
         const cluster = this.cluster(i);
+        const benchmark = this.benchmark(i);
         const b = this.baselines[i];
         const c = this.candidates[i];
         // The keys in the order the reader always gave them.
         const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
         if (cluster !== undefined)
             out.cluster = cluster;
+        if (benchmark !== DEFAULT_BENCHMARK)
+            out.benchmark = benchmark;
         if (b !== undefined)
             out.baseline = b;
         if (c !== undefined)
@@ -23516,6 +24098,7 @@ function reviewEvent(revision, validity, source, evidence, meta) {
  *
  * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
  */
+
 
 
 
@@ -23563,6 +24146,8 @@ class RankedModels {
     states = [];
     /** counts[k][u]: ranked model k's attempts on the table's task u (after finish). */
     counts = [];
+    /** The ranked models' metrics by task of the table (after finish; undefined: none carries one). */
+    metrics = undefined;
     /** Every model of the export is ranked (no ids given). */
     every;
     constructor(given, 
@@ -23619,6 +24204,15 @@ class BuilderState {
     /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
     reviewFiles = new Map();
     heldChars = 0;
+    /** Metric names some compared (or ranked) model's attempt carries, by index (ModelColumns.metrics). */
+    metricNames = [];
+    metricIndex = new Map();
+    /** Benchmark names by index (TaskColumns.benchmark); 0 is the default. */
+    benchmarkNames = [DEFAULT_BENCHMARK];
+    benchmarkIndex = new Map([[DEFAULT_BENCHMARK, 0]]);
+    /** The benchmark a row named last, and its index (rows of one benchmark come in runs). */
+    lastBenchmark = DEFAULT_BENCHMARK;
+    lastBenchmarkIndex = 0;
     constructor(baseline, candidate, 
     /** Display names of the input files, by file index. */
     fileNames, limits = {}) {
@@ -23691,6 +24285,57 @@ class BuilderState {
         }
         return held;
     }
+    /** The index of metric `name`, held from now on; -1 when that passes MAX_METRICS (reported). */
+    metricOf(name, src) {
+        const k = this.metricIndex.get(name);
+        if (k !== undefined)
+            return k;
+        if (this.metricNames.length >= MAX_METRICS) {
+            this.capPassed(src, `the compared models' attempts carry more than ${MAX_METRICS} distinct metric names (the limit, ` +
+                `which bounds the memory a metric adds); the next is ${quote(name)}`);
+            return -1;
+        }
+        this.heldChars += name.length;
+        this.metricIndex.set(name, this.metricNames.length);
+        this.metricNames.push(name);
+        return this.metricNames.length - 1;
+    }
+    /**
+     * The index of benchmark `name` (undefined: the default), held from now on; -1 when that passes
+     * MAX_BENCHMARKS (reported).
+     */
+    benchmarkOf(name, src) {
+        if (name === undefined)
+            return 0;
+        if (name === this.lastBenchmark)
+            return this.lastBenchmarkIndex;
+        let k = this.benchmarkIndex.get(name);
+        if (k === undefined) {
+            if (this.benchmarkNames.length >= MAX_BENCHMARKS) {
+                this.capPassed(src, `the export names more than ${MAX_BENCHMARKS} distinct benchmarks (the limit)`);
+                return -1;
+            }
+            const held = this.intern(name);
+            k = this.benchmarkNames.length;
+            this.benchmarkIndex.set(held, k);
+            this.benchmarkNames.push(held);
+        }
+        this.lastBenchmark = name;
+        this.lastBenchmarkIndex = k;
+        return k;
+    }
+    /** The index of benchmark `name` if any row named it, else -1 (nothing is held). */
+    knownBenchmark(name) {
+        return this.benchmarkIndex.get(name) ?? -1;
+    }
+    /** Where task i's first row is (the source of its first label: every row adds one), if known. */
+    firstRowOf(i) {
+        return ((this.cols.flags[i] ?? 0) & F_LABEL0) === 0 ? undefined : this.where(this.cols.label0Src[i] ?? 0);
+    }
+    /** Task i's benchmark. */
+    benchmarkOfTask(i) {
+        return this.benchmarkNames[this.cols.benchmark?.[i] ?? 0] ?? DEFAULT_BENCHMARK;
+    }
     revisionOf(i) {
         return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
     }
@@ -23728,8 +24373,12 @@ const F_PASSES = 10;
 const F_FAILS = 11;
 const F_INFRA_ERRORS = 12;
 const F_MISSING = 13;
+const F_BENCHMARK = 14;
+const F_METRICS = 15;
+const F_METRICS_SUM = 16;
+const F_METRICS_N = 17;
 const F_OTHER = -1;
-const KNOWN_FIELDS = 14;
+const KNOWN_FIELDS = 18;
 const REQUIRED = (1 << F_TASK) |
     (1 << F_DATASET) |
     (1 << F_HARNESS) |
@@ -23737,6 +24386,8 @@ const REQUIRED = (1 << F_TASK) |
     (1 << F_VALIDITY) |
     (1 << F_REVIEW_REVISION);
 const COUNTS = (1 << F_PASSES) | (1 << F_FAILS) | (1 << F_INFRA_ERRORS) | (1 << F_MISSING);
+/** The metric objects of a pre-aggregated row. */
+const METRIC_SUMS = (1 << F_METRICS_SUM) | (1 << F_METRICS_N);
 /** Keys of fields the gate ignores, remembered per line to find a repeated one. */
 const MAX_OTHER_KEYS = 32;
 /** A shape's keys and bytes at most (a longer one is not remembered). */
@@ -23796,6 +24447,10 @@ const KEYS = [
     [bytesOf("fails"), F_FAILS],
     [bytesOf("infra_errors"), F_INFRA_ERRORS],
     [bytesOf("missing"), F_MISSING],
+    [bytesOf("benchmark"), F_BENCHMARK],
+    [bytesOf("metrics"), F_METRICS],
+    [bytesOf("metrics_sum"), F_METRICS_SUM],
+    [bytesOf("metrics_n"), F_METRICS_N],
 ];
 /** KEYS by length (keys are 5–16 bytes long). */
 const KEYS_BY_LENGTH = [];
@@ -24079,6 +24734,198 @@ class Shape {
     }
 }
 
+;// CONCATENATED MODULE: ./src/read/rows/metric-scanner.ts
+/**
+ * The byte scanner's reader of a metric object (`metrics`, `metrics_sum`, `metrics_n`: SPEC §1.1),
+ * for row-scanner.ts: a flat object of names matching [a-z][a-z0-9_]{0,63} to numbers or null,
+ * read from the line's bytes. Like the rest of the scanner it only has to be right about what it
+ * accepts: anything else (an escape in a name, a bad name, a minus sign, a string, a nested value, a
+ * name given twice, too many names) gives the line to JSON.parse and metric-checks.ts, which word
+ * the problem.
+ *
+ * Numbers are converted as JSON.parse converts them (the double nearest the decimal): exactly,
+ * without making a string, when the digits form an integer below 2^53 and the decimal exponent is
+ * at most 22 either way (the integer and the power of ten are then exact doubles, and one IEEE
+ * multiplication or division rounds their exact product or quotient once: Clinger's fast path);
+ * otherwise through Number() of the number's text.
+ */
+
+
+/** 10^0 … 10^22: every one an exact double. */
+const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+/** Significant digits below which the digits of a number form an integer below 2^53. */
+const EXACT_DIGITS = 15;
+/** Longest metric name, in bytes (ASCII: one byte a character). */
+const MAX_NAME_BYTES = 64;
+class MetricScanner {
+    /** Metric names by their bytes: a name seen before comes back as the same string. */
+    table = new StringTable(64);
+    /** Set by number() and integer(): the value read. */
+    num = 0;
+    /** Set by read(): the entries read (null ones left out). */
+    count = 0;
+    /** The names of the object being read, null values included (to find a name given twice). */
+    keys = new Array(MAX_METRICS).fill("");
+    /**
+     * The metric object at `p` into names[0, count) and values[0, count) (`integers`: values must be
+     * integers, as metrics_n's; null values are left out): the position after it, or -1 to give up.
+     */
+    read(b, view, base, p, end, names, values, integers) {
+        this.count = 0;
+        if (b[p] !== scanner_parts_LBRACE)
+            return -1;
+        p = skipSpace(b, p + 1, end);
+        if (p < end && b[p] === scanner_parts_RBRACE)
+            return p + 1;
+        const keys = this.keys;
+        for (let n = 0;; n++) {
+            if (p >= end || b[p] !== scanner_parts_QUOTE || n >= MAX_METRICS)
+                return -1;
+            const begin = p + 1;
+            const close = nameEnd(b, begin, end);
+            if (close < 0)
+                return -1;
+            const name = this.table.get(b, view, base + begin, begin, close, true);
+            for (let k = 0; k < n; k++)
+                if (keys[k] === name)
+                    return -1;
+            keys[n] = name;
+            p = skipSpace(b, close + 1, end);
+            if (p >= end || b[p] !== COLON)
+                return -1;
+            p = skipSpace(b, p + 1, end);
+            if (p >= end)
+                return -1;
+            if (b[p] === 0x6e) {
+                // null: the metric is absent.
+                p = scanner_parts_literal(b, p, end, NULL);
+                if (p < 0)
+                    return -1;
+            }
+            else {
+                p = integers ? this.integer(b, p, end) : this.number(b, p, end);
+                if (p < 0)
+                    return -1;
+                names[this.count] = name;
+                values[this.count] = this.num;
+                this.count++;
+            }
+            p = skipSpace(b, p, end);
+            if (p >= end)
+                return -1;
+            const c = b[p];
+            if (c === scanner_parts_RBRACE)
+                return p + 1;
+            if (c !== scanner_parts_COMMA)
+                return -1;
+            p = skipSpace(b, p + 1, end);
+        }
+    }
+    /** An integer >= 0 of at most 15 digits at `p` into `num`: the position after it, or -1. */
+    integer(b, p, end) {
+        const start = p;
+        let v = 0;
+        if (b[p] === ZERO)
+            p++;
+        else {
+            while (p < end && isDigit(b[p] ?? 0))
+                v = v * 10 + ((b[p++] ?? 0) - ZERO);
+            if (p === start || p - start > EXACT_DIGITS)
+                return -1;
+        }
+        const after = p < end ? b[p] : -1;
+        if (after === 0x2e || after === 0x65 || after === 0x45 || (after !== -1 && isDigit(after ?? 0)))
+            return -1;
+        this.num = v;
+        return p;
+    }
+    /** A JSON number >= 0 (no minus sign) at `p` into `num`, as JSON.parse converts it; or -1. */
+    number(b, p, end) {
+        const start = p;
+        let digits = 0;
+        let mantissa = 0;
+        let scale = 0;
+        if (b[p] === ZERO) {
+            p++;
+        }
+        else if (p < end && isDigit(b[p] ?? 0)) {
+            for (; p < end && isDigit(b[p] ?? 0); p++) {
+                if (digits < EXACT_DIGITS)
+                    mantissa = mantissa * 10 + ((b[p] ?? 0) - ZERO);
+                else
+                    scale++;
+                digits++;
+            }
+        }
+        else {
+            return -1;
+        }
+        if (p < end && b[p] === 0x2e) {
+            p++;
+            const first = p;
+            for (; p < end && isDigit(b[p] ?? 0); p++) {
+                const d = (b[p] ?? 0) - ZERO;
+                // Leading zeros of the fraction are not significant digits.
+                if (digits === 0 && d === 0) {
+                    scale--;
+                    continue;
+                }
+                if (digits < EXACT_DIGITS) {
+                    mantissa = mantissa * 10 + d;
+                    scale--;
+                }
+                digits++;
+            }
+            if (p === first)
+                return -1;
+        }
+        let exponent = 0;
+        const e = p < end ? b[p] : -1;
+        if (e === 0x65 || e === 0x45) {
+            p++;
+            let negative = false;
+            if (p < end && (b[p] === 0x2b || b[p] === 0x2d))
+                negative = b[p++] === 0x2d;
+            const first = p;
+            for (; p < end && isDigit(b[p] ?? 0); p++) {
+                if (exponent < 1e6)
+                    exponent = exponent * 10 + ((b[p] ?? 0) - ZERO);
+            }
+            if (p === first)
+                return -1;
+            if (negative)
+                exponent = -exponent;
+        }
+        const power = scale + exponent;
+        let v;
+        if (digits <= EXACT_DIGITS && power >= -22 && power <= 22) {
+            v = power < 0 ? mantissa / POW10[-power] : mantissa * POW10[power];
+        }
+        else {
+            v = Number(b.toString("latin1", start, p));
+        }
+        if (!Number.isFinite(v))
+            return -1;
+        this.num = v;
+        return p;
+    }
+}
+/** The closing quote of a metric name whose bytes start at `begin`, or -1 when they are not one. */
+function nameEnd(b, begin, end) {
+    const first = b[begin] ?? 0;
+    if (first < 0x61 || first > 0x7a)
+        return -1;
+    const stop = Math.min(end, begin + MAX_NAME_BYTES + 1);
+    for (let p = begin + 1; p < stop; p++) {
+        const c = b[p] ?? 0;
+        if (c === scanner_parts_QUOTE)
+            return p;
+        if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f))
+            return -1;
+    }
+    return -1;
+}
+
 ;// CONCATENATED MODULE: ./src/read/rows/row-scanner.ts
 /**
  * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
@@ -24117,6 +24964,7 @@ class Shape {
 
 
 
+
 class RowScanner {
     packEvidence;
     /** Set by stringEnd: whether the string just scanned is all ASCII. */
@@ -24139,6 +24987,13 @@ class RowScanner {
     harness = new RepeatCache();
     model = new RepeatCache();
     cluster = new RepeatCache();
+    benchmark = new RepeatCache();
+    metrics = new MetricScanner();
+    /** The entries of metrics_sum (read into the row's arrays) and of metrics_n (here). */
+    sumCount = 0;
+    nCount = 0;
+    nNames = new Array(MAX_METRICS).fill("");
+    nValues = new Float64Array(MAX_METRICS);
     repeats = new StringTable(REPEAT_SLOTS);
     shape = new Shape();
     /** A view of the line's buffer (b.buffer: b starts at `base` in it), kept while it is the same. */
@@ -24174,6 +25029,10 @@ class RowScanner {
         out.packedItems = 0;
         out.attempt = undefined;
         out.cluster = undefined;
+        out.benchmark = undefined;
+        out.metricCount = 0;
+        this.sumCount = 0;
+        this.nCount = 0;
         this.nulls = 0;
         this.attemptGiven = false;
         if (b !== this.viewed) {
@@ -24286,13 +25145,52 @@ class RowScanner {
             return false;
         const counts = given & COUNTS;
         if ((given & (1 << F_RESULT)) !== 0)
-            return counts === 0;
+            return counts === 0 && (given & METRIC_SUMS) === 0;
         // Pre-aggregated: all four counts, at least one above 0, and no attempt.
-        if (counts !== COUNTS || this.attemptGiven)
+        if (counts !== COUNTS || this.attemptGiven || (given & (1 << F_METRICS)) !== 0)
             return false;
         if (out.passes === 0 && out.fails === 0 && out.infraErrors === 0 && out.missing === 0)
             return false;
         out.result = -1;
+        out.metricCount = 0;
+        return this.sumCount + this.nCount === 0 || this.metricSums(out);
+    }
+    /**
+     * A pre-aggregated row's metrics_sum (in the row's arrays) with its metrics_n: the same names,
+     * each count at most the row's attempts, a sum of 0 where the count is 0 (left out, as it adds
+     * nothing). Into the row as metric-checks.ts puts them; false to give up.
+     */
+    metricSums(out) {
+        const n = this.sumCount;
+        if (this.nCount !== n)
+            return false;
+        const attempts = out.passes + out.fails + out.infraErrors + out.missing;
+        const names = out.metricNames;
+        let kept = 0;
+        for (let k = 0; k < n; k++) {
+            const name = names[k];
+            // The names usually come in the same order in both objects.
+            let j = this.nNames[k] === name ? k : -1;
+            for (let m = 0; j < 0 && m < n; m++)
+                if (this.nNames[m] === name)
+                    j = m;
+            if (j < 0)
+                return false;
+            const count = this.nValues[j] ?? 0;
+            const value = out.metricValues[k] ?? 0;
+            if (count > attempts)
+                return false;
+            if (count === 0) {
+                if (value !== 0)
+                    return false;
+                continue;
+            }
+            names[kept] = name ?? "";
+            out.metricValues[kept] = value;
+            out.metricCounts[kept] = count;
+            kept++;
+        }
+        out.metricCount = kept;
         return true;
     }
     /**
@@ -24453,6 +25351,26 @@ class RowScanner {
             }
             case F_EVIDENCE:
                 return this.evidence(b, p, end, c, out);
+            case F_BENCHMARK: {
+                const q = this.repeated(b, p, end, this.benchmark);
+                if (q >= 0)
+                    out.benchmark = this.text;
+                return q;
+            }
+            case F_METRICS:
+            case F_METRICS_SUM: {
+                const q = this.metrics.read(b, this.view, this.base, p, end, out.metricNames, out.metricValues, false);
+                if (field === F_METRICS)
+                    out.metricCount = this.metrics.count;
+                else
+                    this.sumCount = this.metrics.count;
+                return q;
+            }
+            case F_METRICS_N: {
+                const q = this.metrics.read(b, this.view, this.base, p, end, this.nNames, this.nValues, true);
+                this.nCount = this.metrics.count;
+                return q;
+            }
             default:
                 return -1;
         }
@@ -25406,6 +26324,80 @@ function startsWith(kept, evidence) {
     return true;
 }
 
+;// CONCATENATED MODULE: ./src/read/builder/finish-columns.ts
+/**
+ * What the builder's last step (dataset-finish.ts) puts beside the task table when an export has
+ * it: the metrics of the compared (or ranked) models and the tasks' benchmarks, in the table's
+ * order. An export without them costs nothing here: no column is made.
+ */
+
+/**
+ * The metrics of `models` by task of the table (`universe`: the builder's task numbers in table
+ * order), the names any of them carries; undefined when none carries a metric.
+ */
+function metricsOf(b, models, universe) {
+    const carried = b.metricNames
+        .map((name, j) => ({ name, j }))
+        .filter(({ j }) => models.some((m) => m.metrics[j] !== undefined))
+        .sort((x, y) => compareCodeUnits(x.name, y.name));
+    if (carried.length === 0)
+        return undefined;
+    return {
+        names: carried.map((c) => c.name),
+        byModel: models.map((m) => carried.map(({ j }) => column(m, j, universe))),
+    };
+}
+/** A model's column of metric j in table order. */
+function column(m, j, universe) {
+    const sums = m.metrics[j];
+    if (sums === undefined)
+        return undefined;
+    const sum = new Float64Array(universe.length);
+    const count = new Float64Array(universe.length);
+    for (let u = 0; u < universe.length; u++) {
+        const i = universe[u] ?? 0;
+        const n = sums.count[i] ?? 0;
+        if (n === 0)
+            continue;
+        count[u] = n;
+        sum[u] = sums.rounded(i);
+    }
+    return { sum, count };
+}
+/** The compared pair's metrics as the Dataset holds them; undefined when neither carries one. */
+function datasetMetrics(b, universe) {
+    const both = metricsOf(b, [b.cols.baseline, b.cols.candidate], universe);
+    if (both === undefined)
+        return undefined;
+    return { names: both.names, baseline: both.byModel[0] ?? [], candidate: both.byModel[1] ?? [] };
+}
+function tableBenchmarks(b, universe) {
+    const held = b.cols.benchmark;
+    if (held === undefined)
+        return undefined;
+    const present = new Uint8Array(b.benchmarkNames.length);
+    let other = false;
+    for (let u = 0; u < universe.length; u++) {
+        const k = held[universe[u] ?? 0] ?? 0;
+        present[k] = 1;
+        if (k !== 0)
+            other = true;
+    }
+    if (!other)
+        return undefined;
+    const kept = b.benchmarkNames
+        .map((name, k) => ({ name, k }))
+        .filter(({ k }) => present[k] === 1)
+        .sort((x, y) => compareCodeUnits(x.name, y.name));
+    const names = kept.map((x) => x.name);
+    const rank = new Uint16Array(b.benchmarkNames.length);
+    kept.forEach(({ k }, r) => (rank[k] = r));
+    const column = new Uint16Array(universe.length);
+    for (let u = 0; u < universe.length; u++)
+        column[u] = rank[held[universe[u] ?? 0] ?? 0] ?? 0;
+    return { column, names };
+}
+
 ;// CONCATENATED MODULE: ./src/read/builder/dataset-finish.ts
 /**
  * The builder's last step: the Dataset (the compared tasks in dataset order, as a ColumnTaskTable),
@@ -25424,47 +26416,97 @@ function startsWith(kept, evidence) {
 
 
 
+
+/**
+ * The Dataset, or one InputError listing every problem found. `complete` is false when a file
+ * could not be read to its end (a problem already says so): then a model id missing from what
+ * was read is not reported, since the unread part may hold it.
+ */
 function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResults) {
     const present = b.modelsPresent();
+    const missing = missingModels(b, present, complete, emptyResults);
+    const universe = datasetOrder(b);
+    // Read before the per-task maps go; its problems come after the tasks' (as listed).
+    const unmatchedProblems = new ProblemList();
+    const unmatchedReviewFiles = [];
+    const unmatchedLabels = unmatchedLabelsOf(b, comparedRevisions(b), unmatchedProblems, unmatchedReviewFiles);
+    releaseReadState(b, collectGarbage);
+    const late = new ProblemList();
+    const runs = labelRuns(b, universe, late);
+    // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+    // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+    const refused = missing.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0 || late.total > 0;
+    const table = refused ? undefined : filledTable(b, universe, runs.eventStart);
+    late.append(unmatchedProblems);
+    const total = missing.length + b.lineProblems.total + late.total;
+    if (total > 0 || table === undefined) {
+        const problems = [...missing, ...b.lineProblems.items, ...late.items];
+        throw new errors/* InputError */.dz(`The results/reviews input has ${builder_messages_plural(total, "problem", "problems")}:`, problems, total);
+    }
+    const metrics = datasetMetrics(b, universe);
+    const benchmarks = tableBenchmarks(b, universe);
+    if (benchmarks !== undefined)
+        table.setBenchmarks(benchmarks.column, benchmarks.names);
+    return {
+        tasks: table,
+        baseline: summary(b.baseline, b.baselineState),
+        candidate: summary(b.candidate, b.candidateState),
+        modelsPresent: present,
+        inputs,
+        rowsRead,
+        reviewRevisions: [...runs.revisions].sort((a, b) => a - b),
+        ...(metrics === undefined ? {} : { metrics }),
+        ...(benchmarks === undefined ? {} : { benchmarks: benchmarks.names }),
+        ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+        ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
+    };
+}
+/**
+ * A compared model the export does not have (after a passed cap the rest was not read and may
+ * hold it), with the results files without a row first: most likely the reason.
+ */
+function missingModels(b, present, complete, emptyResults) {
     const modelProblems = [];
     for (const [role, id] of [
         ["baseline", b.baseline],
         ["candidate", b.candidate],
     ]) {
-        // After a passed cap the rest was not read and may hold the id.
         if (complete && !b.stopped && !b.pairOfMany && !b.models.has(id)) {
             modelProblems.push({
                 message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
             });
         }
     }
-    // A compared model missing, and a results file without a row: most likely the reason, named first.
-    const missing = modelProblems.length === 0
-        ? modelProblems
-        : emptyResults
-            .map((e) => ({
-            location: { file: b.fileNames[e.fileIndex] ?? "?" },
-            message: emptyResultsMessage(e.bytes),
-        }))
-            .concat(modelProblems);
+    if (modelProblems.length === 0)
+        return modelProblems;
+    return emptyResults
+        .map((e) => ({
+        location: { file: b.fileNames[e.fileIndex] ?? "?" },
+        message: emptyResultsMessage(e.bytes),
+    }))
+        .concat(modelProblems);
+}
+/**
+ * The compared tasks (the builder's task numbers) by (dataset_revision, task_id): a counting sort
+ * by the revision's rank, then each revision's tasks by task_id.
+ */
+function datasetOrder(b) {
     const cols = b.cols;
     const ids = cols.taskIds;
-    // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
-    // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
-    const rank = new Uint32Array(b.revisionList.length);
+    const revisions = b.revisionList.length;
+    const rank = new Uint32Array(revisions);
     [...b.revisionList]
         .sort((a, b) => compareCodeUnits(a.name, b.name))
         .forEach((rev, r) => (rank[rev.index] = r));
-    const start = new Uint32Array(b.revisionList.length + 1);
+    const start = new Uint32Array(revisions + 1);
     for (let i = 0; i < cols.count; i++) {
         const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
         if (b.inUniverse(i))
             start[r] = (start[r] ?? 0) + 1;
     }
-    for (let r = 0; r < b.revisionList.length; r++)
+    for (let r = 0; r < revisions; r++)
         start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
-    const size = start[b.revisionList.length] ?? 0;
-    const universe = new Uint32Array(size);
+    const universe = new Uint32Array(start[revisions] ?? 0);
     const fill = start.slice();
     for (let i = 0; i < cols.count; i++) {
         if (!b.inUniverse(i))
@@ -25474,7 +26516,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         universe[at] = i;
         fill[r] = at + 1;
     }
-    for (let r = 0; r < b.revisionList.length; r++) {
+    for (let r = 0; r < revisions; r++) {
         // Sorted as an Array: V8's typed-array sort with a comparator is slower.
         const from = start[r] ?? 0;
         // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
@@ -25484,115 +26526,141 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
         universe.set(part, from);
     }
-    // Read before the per-task maps go; its problems come after the tasks' (as listed).
+    return universe;
+}
+/** The dataset revisions the compared (or ranked) models have rows under. */
+function comparedRevisions(b) {
     const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
     for (const st of b.ranked?.states ?? [])
         for (const r of st.datasetRevisions)
             compared.add(r);
-    const unmatchedProblems = new ProblemList();
-    const unmatchedReviewFiles = [];
-    const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
-    // The task maps go before the table is made (finish is the last call): a task-heavy
-    // export's peak memory is the held state and the table together.
+    return compared;
+}
+/**
+ * Drops what only the read needed (the task maps, the attempt ids) before the table is made, and
+ * asks for a collection on a large read: a task-heavy export's peak memory is the held state and
+ * the table together, and the read's garbage (grown-out arrays, rows' strings) goes first.
+ */
+function releaseReadState(b, collectGarbage) {
+    const cols = b.cols;
     b.revisions.clear();
     b.index = new TaskIndex();
     cols.baseline.releaseAttempts();
     cols.candidate.releaseAttempts();
     for (const m of cols.ranked)
         m.releaseAttempts();
-    // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
     if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS)
         collectGarbage();
-    const late = new ProblemList();
+}
+/**
+ * In dataset order: each task's run of label events, the review revisions, and the problems only
+ * the whole input shows (two labels at a task's highest revision, a cluster or benchmark
+ * conflict), into `late` in that order.
+ */
+function labelRuns(b, universe, late) {
+    const cols = b.cols;
+    const size = universe.length;
     const revisions = new Set();
-    const refused = missing.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
-    // In dataset order: the late problems in that order, the review revisions, each task's run of
-    // label events in the table.
     const eventStart = new Uint32Array(size + 1);
     let eventCount = 0;
-    const conflicts = cols.clusterConflicts.size > 0;
+    const conflicts = cols.clusterConflicts.size > 0 || cols.benchmarkConflicts.size > 0;
     for (let u = 0; u < size; u++) {
         const i = universe[u] ?? 0;
         const flags = cols.flags[i] ?? 0;
         eventStart[u] = eventCount;
         // A task's first row always adds a label unless it passed a cap (reported): then it has none.
         if ((flags & F_MORE_LABELS) !== 0) {
-            // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
-            // two different labels at the task's highest revision need them, for checkLabels.
-            const top = cols.topRevision[i] ?? -1;
-            let topCode = -1;
-            let rival = false;
-            if ((flags & F_LABEL0) !== 0) {
-                const revision = cols.label0Revision[i] ?? 0;
-                revisions.add(revision);
-                if (revision === top)
-                    topCode = cols.label0Validity[i] ?? 0;
-                eventCount++;
-            }
-            for (const e of cols.moreLabels.get(i)?.events ?? []) {
-                revisions.add(e.revision);
-                eventCount++;
-                if (e.revision !== top)
-                    continue;
-                const code = validityCode(e.validity);
-                if (topCode < 0)
-                    topCode = code;
-                else if (code !== topCode)
-                    rival = true;
-            }
-            if (rival)
-                checkLabels(b, i, labelsOf(b.cols, i, flags), late);
+            eventCount += countLabels(b, i, flags, revisions, late);
         }
         else if ((flags & F_LABEL0) !== 0) {
             revisions.add(cols.label0Revision[i] ?? 0);
             eventCount++;
         }
-        const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
-        if (conflict !== undefined) {
-            late.add({
-                location: b.locationOf(conflict.src),
-                field: "cluster",
-                message: `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has cluster ` +
-                    `${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
-                    `${quote(conflict.value)} here; a task belongs to one cluster`,
-            });
-        }
+        if (conflicts)
+            attributeConflicts(b, i, late);
     }
     eventStart[size] = eventCount;
-    // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
-    // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
-    const table = refused || late.total > 0 ? undefined : newTable(b, universe, eventStart);
-    if (table !== undefined) {
-        // Filled in the builder's task order: its ~15 columns are read in order and the table's
-        // written where each task goes (in dataset order every read would be a cache miss).
-        const position = new Int32Array(cols.count).fill(-1);
-        for (let u = 0; u < size; u++)
-            position[universe[u] ?? 0] = u;
-        for (let i = 0; i < cols.count; i++) {
-            const u = position[i] ?? -1;
-            if (u >= 0)
-                addToTable(b, table, u, i, eventStart[u] ?? 0);
-        }
-        if (b.ranked !== undefined)
-            b.ranked.counts = rankedCounts(cols.ranked, universe);
+    return { eventStart, revisions };
+}
+/**
+ * The label events of a task with more than one, counted in place (labelsOf makes an event a
+ * label; addToTable makes them once): only two different labels at the task's highest revision
+ * need them, for checkLabels.
+ */
+function countLabels(b, i, flags, revisions, late) {
+    const cols = b.cols;
+    const top = cols.topRevision[i] ?? -1;
+    let topCode = -1;
+    let rival = false;
+    let count = 0;
+    if ((flags & F_LABEL0) !== 0) {
+        const revision = cols.label0Revision[i] ?? 0;
+        revisions.add(revision);
+        if (revision === top)
+            topCode = cols.label0Validity[i] ?? 0;
+        count++;
     }
-    late.append(unmatchedProblems);
-    const total = missing.length + b.lineProblems.total + late.total;
-    if (total > 0) {
-        const problems = [...missing, ...b.lineProblems.items, ...late.items];
-        throw new errors/* InputError */.dz(`The results/reviews input has ${builder_messages_plural(total, "problem", "problems")}:`, problems, total);
+    for (const e of cols.moreLabels.get(i)?.events ?? []) {
+        revisions.add(e.revision);
+        count++;
+        if (e.revision !== top)
+            continue;
+        const code = validityCode(e.validity);
+        if (topCode < 0)
+            topCode = code;
+        else if (code !== topCode)
+            rival = true;
     }
-    return {
-        tasks: table ?? newTable(b, new Uint32Array(0), new Uint32Array(1)),
-        baseline: summary(b.baseline, b.baselineState),
-        candidate: summary(b.candidate, b.candidateState),
-        modelsPresent: present,
-        inputs,
-        rowsRead,
-        reviewRevisions: [...revisions].sort((a, b) => a - b),
-        ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
-        ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
-    };
+    if (rival)
+        checkLabels(b, i, labelsOf(b.cols, i, flags), late);
+    return count;
+}
+/** A task's cluster or benchmark named differently by two of its rows: a problem at the second. */
+function attributeConflicts(b, i, late) {
+    const cols = b.cols;
+    const task = `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))})`;
+    const cluster = cols.clusterConflicts.get(i);
+    if (cluster !== undefined) {
+        late.add({
+            location: b.locationOf(cluster.src),
+            field: "cluster",
+            message: `${task} has cluster ${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
+                `${quote(cluster.value)} here; a task belongs to one cluster`,
+        });
+    }
+    const benchmark = cols.benchmarkConflicts.get(i);
+    if (benchmark !== undefined) {
+        const first = b.firstRowOf(i);
+        late.add({
+            location: b.locationOf(benchmark.src),
+            field: "benchmark",
+            message: `${task} is in benchmark ${quote(b.benchmarkOfTask(i))}${first === undefined ? "" : ` (its first row, at ${first})`} ` +
+                `and this row names ${quote(benchmark.value)}; a task belongs to one benchmark (a row without ` +
+                `one is in ${quote(DEFAULT_BENCHMARK)})`,
+        });
+    }
+}
+/**
+ * The table of the compared tasks, filled in the builder's task order: its ~15 columns are read
+ * in order and the table's written where each task goes (in dataset order every read would be a
+ * cache miss). The ranked models' counts too, on a K-model read.
+ */
+function filledTable(b, universe, eventStart) {
+    const cols = b.cols;
+    const table = newTable(b, universe, eventStart);
+    const position = new Int32Array(cols.count).fill(-1);
+    for (let u = 0; u < universe.length; u++)
+        position[universe[u] ?? 0] = u;
+    for (let i = 0; i < cols.count; i++) {
+        const u = position[i] ?? -1;
+        if (u >= 0)
+            addToTable(b, table, u, i, eventStart[u] ?? 0);
+    }
+    if (b.ranked !== undefined) {
+        b.ranked.counts = rankedCounts(cols.ranked, universe);
+        b.ranked.metrics = metricsOf(b, cols.ranked, universe);
+    }
+    return table;
 }
 /**
  * Labels that match no compared task (docs/spec.md §1.2 "Reviews"): per reviews file,
@@ -25788,6 +26856,7 @@ function countsOf(m, i) {
 
 
 
+
 /** Distinct dataset revisions counted per reviews file; rows of further revisions are counted together. */
 const MAX_REVISIONS_HELD = 100;
 class DatasetBuilder extends LabelHistory {
@@ -25799,6 +26868,8 @@ class DatasetBuilder extends LabelHistory {
     lastTasks = undefined;
     /** The task of the last row that found or made one (-1: none yet). */
     lastTask = -1;
+    /** Whether taskOf made the last row's task. */
+    freshTask = false;
     issues = new LineIssues();
     exportRow = emptyExportRow();
     reviewRow = emptyReviewRow();
@@ -25846,77 +26917,20 @@ class DatasetBuilder extends LabelHistory {
     }
     resultRow(row, src) {
         const model = row.modelConfig;
-        if (model !== this.lastModel) {
-            if (!this.models.has(model)) {
-                if (this.models.size >= this.limits.maxModels) {
-                    this.capPassed(src, `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`);
-                    return;
-                }
-                this.heldChars += model.length;
-                this.models.add(model);
-                if (this.ranked?.every === true)
-                    this.ranked.add(model);
-            }
-            this.lastModel = model;
-            this.lastRanked = this.ranked?.byId.get(model) ?? -1;
-        }
+        if (model !== this.lastModel && !this.newModel(model, src))
+            return;
         const isBaseline = model === this.baseline;
         const isCandidate = model === this.candidate;
-        // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
-        // hashing a fresh 70-character string for the map on every row.
-        let rev = row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
-        const cols = this.cols;
-        let i;
-        let hash = 0;
-        let probed = false;
-        if (rev !== undefined) {
-            this.lastRevision = rev.name;
-            this.lastTasks = rev;
-            // Models usually run the tasks in one order, and attempts of a task come together: the
-            // task after the last row's, or that task again, before a lookup in a map of every task
-            // (a cache miss a row once there are many tasks).
-            const last = this.lastTask;
-            const next = last + 1;
-            if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
-                i = next;
-            }
-            else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
-                i = last;
-            }
-            else {
-                hash = TaskIndex.hash(rev.index, row.taskId);
-                const found = this.index.find(hash, rev.index, row.taskId, cols);
-                if (found >= 0)
-                    i = found;
-                probed = true;
-            }
-        }
-        if (i === undefined) {
-            if (cols.count >= this.limits.maxTasks) {
-                this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
-                    `over all models (the limit, which bounds the memory used)`);
-                return;
-            }
-            this.heldChars += row.taskId.length;
-            if (rev === undefined) {
-                const name = this.intern(row.datasetRevision);
-                rev = { name, index: this.revisionList.length };
-                this.revisions.set(name, rev);
-                this.revisionList.push(rev);
-                this.lastRevision = name;
-                this.lastTasks = rev;
-            }
-            if (!probed) {
-                // A new revision: the index was not asked yet (it has no such task), and says where it goes.
-                hash = TaskIndex.hash(rev.index, row.taskId);
-                this.index.find(hash, rev.index, row.taskId, cols);
-            }
-            i = cols.add(rev.index, row.taskId);
-            this.index.add(hash, i);
-        }
-        this.lastTask = i;
-        // (rev is defined: i was found in its map, or both were made above.)
+        const i = this.taskOf(row, src);
+        if (i < 0)
+            return;
+        const rev = this.lastTasks;
+        // (rev is defined: taskOf found task i in its revision, or made both.)
         if (rev === undefined)
+            return;
+        const cols = this.cols;
+        // A task's benchmark is its first row's; a row that names another is a conflict (finish).
+        if ((row.benchmark !== undefined || cols.benchmark !== undefined) && !this.taskBenchmark(i, row, src))
             return;
         // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
         if (isBaseline && !this.compared(i, F_BASELINE, cols.baseline, this.baselineState, rev, row, src))
@@ -25944,6 +26958,100 @@ class DatasetBuilder extends LabelHistory {
             }
         }
     }
+    /** A row of another model than the last row's: false when it passes the cap on models (reported). */
+    newModel(model, src) {
+        if (!this.models.has(model)) {
+            if (this.models.size >= this.limits.maxModels) {
+                this.capPassed(src, `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`);
+                return false;
+            }
+            this.heldChars += model.length;
+            this.models.add(model);
+            if (this.ranked?.every === true)
+                this.ranked.add(model);
+        }
+        this.lastModel = model;
+        this.lastRanked = this.ranked?.byId.get(model) ?? -1;
+        return true;
+    }
+    /**
+     * The row's task, found or made (then `freshTask` is true), with lastTasks its revision's tasks;
+     * -1 when a new one would pass the cap on tasks (reported).
+     */
+    taskOf(row, src) {
+        // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
+        // hashing a fresh 70-character string for the map on every row.
+        let rev = row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
+        const cols = this.cols;
+        let hash = 0;
+        let probed = false;
+        this.freshTask = false;
+        if (rev !== undefined) {
+            this.lastRevision = rev.name;
+            this.lastTasks = rev;
+            // Models usually run the tasks in one order, and attempts of a task come together: the
+            // task after the last row's, or that task again, before a lookup in a map of every task
+            // (a cache miss a row once there are many tasks).
+            const last = this.lastTask;
+            const next = last + 1;
+            if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
+                this.lastTask = next;
+                return next;
+            }
+            if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index)
+                return last;
+            hash = TaskIndex.hash(rev.index, row.taskId);
+            const found = this.index.find(hash, rev.index, row.taskId, cols);
+            if (found >= 0) {
+                this.lastTask = found;
+                return found;
+            }
+            probed = true;
+        }
+        if (cols.count >= this.limits.maxTasks) {
+            this.capPassed(src, `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
+                `over all models (the limit, which bounds the memory used)`);
+            return -1;
+        }
+        this.heldChars += row.taskId.length;
+        if (rev === undefined) {
+            const name = this.intern(row.datasetRevision);
+            rev = { name, index: this.revisionList.length };
+            this.revisions.set(name, rev);
+            this.revisionList.push(rev);
+            this.lastRevision = name;
+            this.lastTasks = rev;
+        }
+        if (!probed) {
+            // A new revision: the index was not asked yet (it has no such task), and says where it goes.
+            hash = TaskIndex.hash(rev.index, row.taskId);
+            this.index.find(hash, rev.index, row.taskId, cols);
+        }
+        const i = cols.add(rev.index, row.taskId);
+        this.index.add(hash, i);
+        this.lastTask = i;
+        this.freshTask = true;
+        return i;
+    }
+    /**
+     * The row's benchmark against task i's (SPEC §1.1 `benchmark`: one per task): a new task takes
+     * the row's; another one is kept as the task's first conflict (reported by finish when the task
+     * is compared). Returns false when a cap was passed (reported).
+     */
+    taskBenchmark(i, row, src) {
+        const k = this.benchmarkOf(row.benchmark, src);
+        if (k < 0)
+            return false;
+        const cols = this.cols;
+        if (this.freshTask) {
+            if (k !== 0)
+                cols.benchmarks()[i] = k;
+        }
+        else if ((cols.benchmark?.[i] ?? 0) !== k && !cols.benchmarkConflicts.has(i)) {
+            cols.benchmarkConflicts.set(i, { value: this.benchmarkNames[k] ?? "", src });
+        }
+        return true;
+    }
     /** A row of a compared model on task i. Returns false when it conflicts (reported). */
     compared(i, flag, m, model, rev, row, src) {
         const cols = this.cols;
@@ -25957,6 +27065,8 @@ class DatasetBuilder extends LabelHistory {
             m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
             m.a0[i] = this.holdAttempt(row.attempt);
             m.a0info[i] = src * 4 + row.result;
+            if (row.metricCount > 0 && row.attempt !== undefined)
+                m.setA0Fingerprint(i, fingerprintOf(row));
             return this.countRow(i, m, model, rev, row, src);
         }
         return this.addAttempt(i, m, model, rev, row, src);
@@ -25973,6 +27083,7 @@ class DatasetBuilder extends LabelHistory {
                 info: src * 2 + kind,
                 a0: this.holdAttempt(row.attempt),
                 a0info: src * 4 + row.result,
+                a0fp: row.attempt === undefined ? 0 : fingerprintOf(row),
                 more: undefined,
             });
             return this.countRow(i, m, model, rev, row, src);
@@ -25995,19 +27106,18 @@ class DatasetBuilder extends LabelHistory {
             const a0 = seen === undefined ? m.a0[i] : seen.a0;
             const more = seen === undefined ? m.more.get(i) : seen.more;
             const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
+            const fingerprint = fingerprintOf(row);
             if (prev !== undefined) {
-                const prevResult = prev % 4;
-                if (prevResult === row.result) {
+                const before = attempt === a0
+                    ? seen === undefined
+                        ? (m.a0fp?.[i] ?? 0)
+                        : seen.a0fp
+                    : (more?.fingerprint(attempt) ?? 0);
+                if (prev % 4 === row.result && before === fingerprint) {
                     model.duplicateRows++;
                     return true;
                 }
-                const prevName = RESULT_NAMES[prevResult] ?? "?";
-                const name = RESULT_NAMES[row.result] ?? "?";
-                this.lineProblem(src, "result", `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
-                    `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
-                    `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
-                    `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
-                    `and "${name}" here; a repeated attempt must repeat its result`);
+                this.repeatConflict(row, i, rev, src, prev, before === 0);
                 return false;
             }
             const held = this.holdAttempt(attempt) ?? attempt;
@@ -26015,18 +27125,20 @@ class DatasetBuilder extends LabelHistory {
                 if (seen === undefined) {
                     m.a0[i] = held;
                     m.a0info[i] = src * 4 + row.result;
+                    m.setA0Fingerprint(i, fingerprint);
                 }
                 else {
                     seen.a0 = held;
                     seen.a0info = src * 4 + row.result;
+                    seen.a0fp = fingerprint;
                 }
             }
             else if (more !== undefined) {
-                more.set(held, src * 4 + row.result);
+                more.set(held, src * 4 + row.result, fingerprint);
             }
             else {
                 const fresh = new AttemptIds(this.attemptPool);
-                fresh.set(held, src * 4 + row.result);
+                fresh.set(held, src * 4 + row.result, fingerprint);
                 if (seen === undefined)
                     m.more.set(i, fresh);
                 else
@@ -26034,6 +27146,30 @@ class DatasetBuilder extends LabelHistory {
             }
         }
         return this.countRow(i, m, model, rev, row, src);
+    }
+    /**
+     * A row repeating an attempt (`prev`: its first row's packed source * 4 + result) with another
+     * result, or the same result and other metrics: both are the one attempt, so one is wrong.
+     */
+    repeatConflict(row, i, rev, src, prev, noneThere) {
+        const attempt = row.attempt ?? "";
+        const what = `the same attempt (model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, ` +
+            `dataset_revision ${quote(rev.name)}, harness_revision ${quote(row.harnessRevision)}, attempt ` +
+            `${typeof attempt === "number" ? String(attempt) : quote(attempt)})`;
+        const there = this.where(Math.floor(prev / 4));
+        const prevResult = prev % 4;
+        if (prevResult === row.result) {
+            this.lineProblem(src, "metrics", `conflicts with ${there}: ${what} carries ` +
+                (noneThere
+                    ? "no metrics there and metrics here"
+                    : row.metricCount === 0
+                        ? "metrics there and none here"
+                        : "other metrics there than here") +
+                "; a repeated attempt must repeat its metrics");
+            return;
+        }
+        this.lineProblem(src, "result", `conflicts with ${there}: ${what} is "${RESULT_NAMES[prevResult] ?? "?"}" there ` +
+            `and "${RESULT_NAMES[row.result] ?? "?"}" here; a repeated attempt must repeat its result`);
     }
     /**
      * Adds a row that is not a duplicate to its model's counts and revisions. Returns false
@@ -26083,6 +27219,8 @@ class DatasetBuilder extends LabelHistory {
             default:
                 m.setCounts(i, (m.pass[i] ?? 0) + row.passes, (m.fail[i] ?? 0) + row.fails, (m.infraError[i] ?? 0) + row.infraErrors, (m.missing[i] ?? 0) + row.missing);
         }
+        if (row.metricCount > 0 && !this.addMetrics(i, m, row, src))
+            return false;
         // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
         // one instead of a Set lookup (a hash of a fresh string) on every row.
         if (row.harnessRevision !== model.lastHarness) {
@@ -26093,6 +27231,27 @@ class DatasetBuilder extends LabelHistory {
         if (rev !== model.lastRevision) {
             model.datasetRevisions.add(rev.name);
             model.lastRevision = rev;
+        }
+        return true;
+    }
+    /**
+     * The row's metrics added to the model's sums on task i: one attempt each, or a pre-aggregated
+     * row's metrics_n. Returns false when a cap was passed or a sum would pass the largest double
+     * (reported).
+     */
+    addMetrics(i, m, row, src) {
+        const aggregated = row.result < 0;
+        for (let k = 0; k < row.metricCount; k++) {
+            const name = row.metricNames[k] ?? "";
+            const j = this.metricOf(name, src);
+            if (j < 0)
+                return false;
+            const attempts = aggregated ? (row.metricCounts[k] ?? 0) : 1;
+            if (!m.metricSums(j).add(i, row.metricValues[k] ?? 0, attempts)) {
+                this.lineProblem(src, `${aggregated ? "metrics_sum" : "metrics"}.${name}`, `the sum of ${name} over the model's attempts on this task passes the largest number held ` +
+                    `(about 1.8e308)`);
+                return false;
+            }
         }
         return true;
     }
@@ -26120,6 +27279,16 @@ class DatasetBuilder extends LabelHistory {
         if (!matched)
             return;
         const src = this.src(fileIndex, line);
+        if (row.benchmark !== undefined &&
+            this.knownBenchmark(row.benchmark) !== (this.cols.benchmark?.[i] ?? 0)) {
+            // A task is in one benchmark: a review naming another labels no task of it.
+            const first = this.firstRowOf(i);
+            this.lineProblem(src, "benchmark", `task ${quote(row.taskId)} (dataset_revision ${quote(row.datasetRevision)}) is in benchmark ` +
+                `${quote(this.benchmarkOfTask(i))}${first === undefined ? "" : ` (its rows, the first at ${first})`} and ` +
+                `this review names ${quote(row.benchmark)}; a review that names a benchmark applies only to ` +
+                `that benchmark's tasks: name the task's benchmark, or none`);
+            return;
+        }
         const note = row.note === "" ? undefined : row.note;
         this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
         this.checkHeld(src);
@@ -26162,6 +27331,10 @@ class DatasetBuilder extends LabelHistory {
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a, b) {
     return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
+}
+/** The fingerprint of an attempt row's metrics (0: none). */
+function fingerprintOf(row) {
+    return row.metricCount === 0 ? 0 : metricsFingerprint(row.metricNames, row.metricValues, row.metricCount);
 }
 
 ;// CONCATENATED MODULE: ./src/read/derived-revisions.ts
@@ -26394,6 +27567,7 @@ async function readRanked(opts, models) {
         models: ranked.ids,
         counts: ranked.counts,
         summaries: ranked.ids.map((_, k) => read.summary(k)),
+        ...(ranked.metrics === undefined ? {} : { metrics: ranked.metrics }),
     };
 }
 async function readWith(opts, models) {
@@ -26455,7 +27629,7 @@ async function readFiles(opts, files, models) {
 
 /**
  * SHA-256 of a string's UTF-8 bytes, as lowercase hex: the policy's digest, and the digest the
- * shells give the core for a run summary's digests (src/core/run-history/run-summary.ts), which may not
+ * shells give the core for a run summary's digests (src/core/runs/run-summary.ts), which may not
  * import node:crypto itself.
  */
 function sha256Hex(text) {
@@ -29935,7 +31109,7 @@ function locateJsonError(s) {
     }
     return { offset: 0, message: "not valid JSON" };
 }
-function isObject(v) {
+function common_isObject(v) {
     return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 function typeName(v) {
@@ -30172,7 +31346,7 @@ function collectOutcomeLists(doc, lists, problems, what) {
  * a finite number ≥ 0 is refused where it was read.
  */
 
-const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const metrics_METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 /** The metric names the importers write, with what each holds (docs/importers.md lists them per kind). */
 const COST_USD = "cost_usd";
 const LATENCY_S = "latency_s";
@@ -30369,7 +31543,7 @@ function checkExportValues(rows, shared, file) {
         id(r.harness_revision, `${of}harness_revision`);
         checkEvidence(out, place, r.task_id, r.evidence);
         for (const [name, value] of Object.entries(r.metrics ?? {})) {
-            if (!METRIC_NAME.test(name)) {
+            if (!metrics_METRIC_NAME.test(name)) {
                 out.add(place, `${of}metric name ${quote(name)} does not match [a-z][a-z0-9_]{0,63}`);
             }
             const problem = metricProblem(value);
@@ -31378,7 +32552,7 @@ function readJsonLog(file, text) {
     const doc = parseJsonFile(file, text);
     const problems = new Problems(file);
     const summary = `${file}: not a usable Inspect AI eval log`;
-    if (!isObject(doc) || !isObject(doc["eval"])) {
+    if (!common_isObject(doc) || !common_isObject(doc["eval"])) {
         problems.fail(summary, `expected an eval log object with an "eval" object`, { field: "/eval" });
     }
     const samples = doc["samples"];
@@ -31414,7 +32588,7 @@ function readEvalLog(file, data) {
     const header = json("header.json");
     const start = header === undefined ? json("_journal/start.json") : undefined;
     const head = header ?? start;
-    if (!isObject(head) || !isObject(head["eval"])) {
+    if (!common_isObject(head) || !common_isObject(head["eval"])) {
         fileError(file, header !== undefined || start !== undefined
             ? `${header !== undefined ? "header.json" : "_journal/start.json"} has no "eval" object`
             : "the archive holds neither header.json nor _journal/start.json: not an Inspect .eval log");
@@ -31465,7 +32639,7 @@ function importInspect({ opts, text, tasks, bytes }) {
     for (const sample of log.samples) {
         const s = sample.value;
         const field = sample.field;
-        if (!isObject(s)) {
+        if (!common_isObject(s)) {
             problems.add(`expected a sample object, found ${typeName(s)}`, { field: field("") });
             continue;
         }
@@ -31505,15 +32679,15 @@ function importInspect({ opts, text, tasks, bytes }) {
         const error = s["error"];
         if (error !== undefined && error !== null) {
             // The error's message is the evidence: a pointer to it, or to the error when it has none.
-            const message = isObject(error) && typeof error["message"] === "string";
+            const message = common_isObject(error) && typeof error["message"] === "string";
             if (message)
                 errors.push(firstLine(error["message"]));
             rows.push({ ...base, result: "infra_error", evidence: [at(message ? "/error/message" : "/error")] });
             continue;
         }
         const scores = s["scores"];
-        const score = isObject(scores) && scorer !== undefined ? scores[scorer] : undefined;
-        if (!isObject(score)) {
+        const score = common_isObject(scores) && scorer !== undefined ? scores[scorer] : undefined;
+        if (!common_isObject(score)) {
             problems.add(`sample ${JSON.stringify(id)} epoch ${epoch} has neither an error nor a score` +
                 (scorer !== undefined ? ` from scorer ${JSON.stringify(scorer)}` : ""), { field: field("/scores") });
             continue;
@@ -31537,7 +32711,7 @@ function firstLine(s) {
 function chooseScorer(file, log, given) {
     const scorerNames = new Set();
     for (const { value: s } of log.samples) {
-        if (isObject(s) && isObject(s["scores"]))
+        if (common_isObject(s) && common_isObject(s["scores"]))
             for (const k of Object.keys(s["scores"]))
                 scorerNames.add(k);
     }
@@ -31558,9 +32732,9 @@ function chooseScorer(file, log, given) {
 function sampleMetrics(s, problem) {
     const m = new MetricsBuilder();
     const usage = s["model_usage"];
-    if (isObject(usage)) {
+    if (common_isObject(usage)) {
         const models = Object.keys(usage).sort(compareIds);
-        const parts = (key) => models.map((k) => (isObject(usage[k]) ? usage[k][key] : undefined));
+        const parts = (key) => models.map((k) => (common_isObject(usage[k]) ? usage[k][key] : undefined));
         for (const [name, key] of [
             [TOKENS_IN, "input_tokens"],
             [TOKENS_OUT, "output_tokens"],
@@ -31598,7 +32772,7 @@ function finishInspect(log, rows, ctx) {
         notes.push(`scores read from scorer ${JSON.stringify(scorer)}`);
     notes.push(scoreRuleNote(opts));
     // The task universe: --tasks, else the dataset's sample ids, else the ids seen.
-    const dataset = isObject(spec["dataset"]) ? spec["dataset"] : {};
+    const dataset = common_isObject(spec["dataset"]) ? spec["dataset"] : {};
     const datasetIds = Array.isArray(dataset["sample_ids"])
         ? dataset["sample_ids"].filter((x) => typeof x === "string" || typeof x === "number").map(String)
         : undefined;
@@ -31618,7 +32792,7 @@ function finishInspect(log, rows, ctx) {
     if (missing.length > 0) {
         notes.push(`${missing.length} tasks have no sample in the log: written as missing (${listSome(missing)})`);
     }
-    const config = isObject(spec["config"]) ? spec["config"] : {};
+    const config = common_isObject(spec["config"]) ? spec["config"] : {};
     const epochs = typeof config["epochs"] === "number" ? config["epochs"] : 1;
     const perTask = new Map();
     for (const r of kept)
@@ -31630,7 +32804,7 @@ function finishInspect(log, rows, ctx) {
     }
     notes.push(metricsNote(kept));
     const model = typeof spec["model"] === "string" && spec["model"] !== "" ? spec["model"] : "inspect-model";
-    const revision = isObject(spec["revision"]) ? spec["revision"] : undefined;
+    const revision = common_isObject(spec["revision"]) ? spec["revision"] : undefined;
     let harness;
     if (revision !== undefined && typeof revision["commit"] === "string" && revision["commit"] !== "") {
         const origin = typeof revision["origin"] === "string" ? ` of ${revision["origin"]}` : "";
@@ -34026,14 +35200,14 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
     const doc = parseJsonFile(file, text);
     const problems = new Problems(file);
     const summary = `${file}: not a usable SWE-bench leaderboards.json`;
-    if (!isObject(doc) || !Array.isArray(doc["leaderboards"])) {
+    if (!common_isObject(doc) || !Array.isArray(doc["leaderboards"])) {
         problems.fail(summary, `expected an object with a "leaderboards" array`, { field: "/leaderboards" });
     }
     const boards = doc["leaderboards"];
     const entries = [];
     const boardNames = [];
     boards.forEach((b, bi) => {
-        if (!isObject(b) || !Array.isArray(b["results"])) {
+        if (!common_isObject(b) || !Array.isArray(b["results"])) {
             problems.add(`expected a board object with a "results" array, found ${typeName(b)}`, {
                 field: pointer("leaderboards", bi),
             });
@@ -34042,7 +35216,7 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
         const board = typeof b["name"] === "string" ? b["name"] : `#${bi}`;
         boardNames.push(board);
         b["results"].forEach((r, ri) => {
-            if (!isObject(r))
+            if (!common_isObject(r))
                 return;
             const details = r["per_instance_details"];
             entries.push({
@@ -34052,7 +35226,7 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
                 folder: typeof r["folder"] === "string" ? r["folder"] : undefined,
                 name: typeof r["name"] === "string" ? r["name"] : undefined,
                 resolvedPercent: typeof r["resolved"] === "number" ? r["resolved"] : undefined,
-                details: isObject(details) ? details : undefined,
+                details: common_isObject(details) ? details : undefined,
             });
         });
     });
@@ -34117,8 +35291,8 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
     const rowsById = new Map();
     for (const [id, v] of Object.entries(details)) {
         const ptr = pointer(...base, id, "resolved");
-        if (!isObject(v) || typeof v["resolved"] !== "boolean") {
-            const found = isObject(v) ? typeName(v["resolved"]) : typeName(v);
+        if (!common_isObject(v) || typeof v["resolved"] !== "boolean") {
+            const found = common_isObject(v) ? typeName(v["resolved"]) : typeName(v);
             problems.add(`expected {"resolved": true|false, …}, found ${found}`, { field: ptr });
             continue;
         }
@@ -34160,7 +35334,7 @@ function resolvedMap(details) {
         .sort(compareIds)
         .map((id) => {
         const v = details[id];
-        return [id, isObject(v) ? v["resolved"] : v];
+        return [id, common_isObject(v) ? v["resolved"] : v];
     });
 }
 
@@ -34209,7 +35383,7 @@ function importSwebenchPro({ opts, text, tasks }) {
     const doc = parseJsonFile(file, text);
     const problems = new Problems(file);
     const summary = `${file}: not a usable SWE-Bench Pro eval_results.json`;
-    if (!isObject(doc)) {
+    if (!common_isObject(doc)) {
         problems.fail(summary, `expected an object {instance_id: true|false}, found ${typeName(doc)}`, {
             field: "",
         });
@@ -34268,7 +35442,7 @@ function importSwebenchReport({ opts, text, tasks }) {
     const doc = parseJsonFile(file, text);
     const problems = new Problems(file);
     const summary = `${file}: not a usable SWE-bench harness report`;
-    if (!isObject(doc))
+    if (!common_isObject(doc))
         problems.fail(summary, `expected a JSON object, found ${typeName(doc)}`, { field: "" });
     if (!("resolved_ids" in doc) && !("unresolved_ids" in doc)) {
         const hint = "resolved" in doc
@@ -34381,13 +35555,13 @@ function resultsOf(opts, related) {
     if (r === undefined)
         return fileError(opts.file, "the lm-eval results file was not read (--results-json FILE)");
     const doc = parseJsonFile(r.shown, r.text);
-    if (!isObject(doc))
+    if (!common_isObject(doc))
         fileError(r.shown, `expected lm-eval's results object, found ${typeName(doc)}`);
     return { file: r.shown, doc };
 }
 /** The task's name: from the samples file's name, else the results file's only task. */
 function taskName(file, results) {
-    const tasks = Object.keys(isObject(results.doc["configs"]) ? results.doc["configs"] : (results.doc["results"] ?? {}));
+    const tasks = Object.keys(common_isObject(results.doc["configs"]) ? results.doc["configs"] : (results.doc["results"] ?? {}));
     const named = lmEvalSamplesName(file)?.task;
     if (named !== undefined) {
         if (tasks.length > 0 && !tasks.includes(named)) {
@@ -34405,7 +35579,7 @@ function readSamples(file, text) {
     const problems = new Problems(file);
     const out = [];
     for (const { line, value } of readJsonLines(file, text)) {
-        if (!isObject(value)) {
+        if (!common_isObject(value)) {
             problems.add(`expected a sample object, found ${typeName(value)}`, { line });
             continue;
         }
@@ -34521,8 +35695,8 @@ function importLmEval({ opts, text, tasks, related }) {
 }
 function higherIsBetter(doc, task, metric) {
     const h = doc["higher_is_better"];
-    const t = isObject(h) ? h[task] : undefined;
-    const v = isObject(t) ? t[metric] : undefined;
+    const t = common_isObject(h) ? h[task] : undefined;
+    const v = common_isObject(t) ? t[metric] : undefined;
     return typeof v === "boolean" ? v : undefined;
 }
 function finish(opts, ctx) {
@@ -34536,14 +35710,14 @@ function finish(opts, ctx) {
             (ctx.lowerIsBetter ? ` (the results file says lower is better for ${metric})` : "")
         : `${metric} 1 → pass, 0 → fail`);
     notes.push("no infra_error: lm-eval's samples record no error state; a failed generation reads as its metric says");
-    const nSamples = isObject(doc["n-samples"]) && isObject(doc["n-samples"][task])
+    const nSamples = common_isObject(doc["n-samples"]) && common_isObject(doc["n-samples"][task])
         ? doc["n-samples"][task]["effective"]
         : undefined;
     if (typeof nSamples === "number" && nSamples !== rows.length) {
         notes.push(`WARNING: ${results.file} says ${nSamples} documents were evaluated, but the samples file holds ${rows.length} with ` +
             `filter ${JSON.stringify(filter)}: only these are imported`);
     }
-    const published = isObject(doc["results"]) && isObject(doc["results"][task])
+    const published = common_isObject(doc["results"]) && common_isObject(doc["results"][task])
         ? doc["results"][task][`${metric},${filter}`]
         : undefined;
     if (typeof published === "number" &&
@@ -34569,7 +35743,7 @@ function finish(opts, ctx) {
     if (missing.length > 0)
         notes.push(`${missing.length} tasks of the task list have no sample: written as missing (${listSome(missing)})`);
     notes.push("metrics: none written (lm-eval's samples record no cost, time or token counts)");
-    const hash = isObject(doc["task_hashes"]) ? doc["task_hashes"][task] : undefined;
+    const hash = common_isObject(doc["task_hashes"]) ? doc["task_hashes"][task] : undefined;
     if (typeof hash === "string")
         notes.push(`lm-eval's task hash for ${task}: ${hash}`);
     const model = typeof doc["model_name"] === "string" && doc["model_name"] !== "" ? doc["model_name"] : undefined;
@@ -34631,7 +35805,7 @@ function harnessOf(results) {
 function canonicalJson(v) {
     if (Array.isArray(v))
         return `[${v.map(canonicalJson).join(",")}]`;
-    if (isObject(v)) {
+    if (common_isObject(v)) {
         const keys = Object.keys(v).sort(compareIds);
         return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(",")}}`;
     }
@@ -34642,21 +35816,21 @@ function entriesOf(file, text) {
     const doc = parseJsonFile(file, text);
     const problems = new Problems(file);
     const summary = `${file}: not a usable promptfoo results file`;
-    const results = isObject(doc) && isObject(doc["results"]) ? doc["results"]["results"] : undefined;
-    if (!isObject(doc) || !Array.isArray(results)) {
+    const results = common_isObject(doc) && common_isObject(doc["results"]) ? doc["results"]["results"] : undefined;
+    if (!common_isObject(doc) || !Array.isArray(results)) {
         problems.fail(summary, `expected promptfoo's output {"results": {"results": [...]}} (promptfoo eval --output results.json), found ${typeName(results)}`, { field: "/results/results" });
     }
     const entries = [];
     results.forEach((r, i) => {
         const at = (sub) => `${pointer("results", "results", i)}${sub}`;
-        if (!isObject(r)) {
+        if (!common_isObject(r)) {
             problems.add(`expected a result object, found ${typeName(r)}`, { field: at("") });
             return;
         }
         const p = r["provider"];
         const provider = typeof p === "string"
             ? { id: p, label: undefined }
-            : isObject(p) && typeof p["id"] === "string"
+            : common_isObject(p) && typeof p["id"] === "string"
                 ? {
                     id: p["id"],
                     label: typeof p["label"] === "string" && p["label"] !== "" ? p["label"] : undefined,
@@ -34667,7 +35841,7 @@ function entriesOf(file, text) {
             return;
         }
         const pr = r["prompt"];
-        const label = isObject(pr) && typeof pr["label"] === "string" ? pr["label"] : undefined;
+        const label = common_isObject(pr) && typeof pr["label"] === "string" ? pr["label"] : undefined;
         if (label === undefined) {
             problems.add(`expected a prompt with a label, found ${typeName(pr)}`, { field: at("/prompt") });
             return;
@@ -34679,7 +35853,7 @@ function entriesOf(file, text) {
             });
             return;
         }
-        const testCase = isObject(r["testCase"]) ? r["testCase"] : {};
+        const testCase = common_isObject(r["testCase"]) ? r["testCase"] : {};
         const d = testCase["description"];
         const vars = r["vars"] ?? testCase["vars"] ?? {};
         entries.push({
@@ -34791,8 +35965,8 @@ function taskIds(entries) {
 }
 function repeatOf(doc) {
     const from = [
-        isObject(doc["runtimeOptions"]) ? doc["runtimeOptions"]["repeat"] : undefined,
-        isObject(doc["config"]) && isObject(doc["config"]["evaluateOptions"])
+        common_isObject(doc["runtimeOptions"]) ? doc["runtimeOptions"]["repeat"] : undefined,
+        common_isObject(doc["config"]) && common_isObject(doc["config"]["evaluateOptions"])
             ? doc["config"]["evaluateOptions"]["repeat"]
             : undefined,
     ].find((v) => typeof v === "number" && Number.isInteger(v) && v >= 1);
@@ -34819,7 +35993,7 @@ function resultRow(file, e, problems, counts) {
         });
         return undefined;
     }
-    if (!success && reason === undefined && !isObject(r["gradingResult"])) {
+    if (!success && reason === undefined && !common_isObject(r["gradingResult"])) {
         problems.add("success is false with no failureReason and no gradingResult: an assertion failure cannot be told from a provider " +
             "error (an output older than promptfoo's failureReason field; re-run the eval with a current promptfoo)", { field: at("/success") });
         return undefined;
@@ -34840,13 +36014,13 @@ function resultRow(file, e, problems, counts) {
         evidence: [jsonEvidence(file, at("/success"))],
         from,
     };
-    const response = isObject(r["response"]) ? r["response"] : undefined;
+    const response = common_isObject(r["response"]) ? r["response"] : undefined;
     if (response?.["cached"] === true) {
         counts.cached += 1;
         return row;
     }
     const m = new MetricsBuilder();
-    const usage = isObject(r["tokenUsage"]) ? r["tokenUsage"] : {};
+    const usage = common_isObject(r["tokenUsage"]) ? r["tokenUsage"] : {};
     const latency = r["latencyMs"];
     const add = (name, value, field) => {
         const p = m.add(name, value);
@@ -34870,7 +36044,7 @@ function promptfoo_finish(opts, doc, rows, ctx) {
     const { tasks, counts } = ctx;
     const file = opts.file;
     const notes = [];
-    const meta = isObject(doc["metadata"]) ? doc["metadata"] : {};
+    const meta = common_isObject(doc["metadata"]) ? doc["metadata"] : {};
     const version = typeof meta["promptfooVersion"] === "string" ? meta["promptfooVersion"] : "unknown";
     const evalId = typeof doc["evalId"] === "string" ? doc["evalId"] : "unknown";
     notes.push(`promptfoo ${version}, eval ${evalId}: ${rows.length} results; repeat ${ctx.repeat ?? "not recorded"}`);
@@ -34912,7 +36086,7 @@ function promptfoo_finish(opts, doc, rows, ctx) {
 }
 /** The file's own `results.stats` against the results: a disagreement is a warning. */
 function statsCheck(doc, rows) {
-    const stats = isObject(doc["results"]) && isObject(doc["results"]["stats"]) ? doc["results"]["stats"] : undefined;
+    const stats = common_isObject(doc["results"]) && common_isObject(doc["results"]["stats"]) ? doc["results"]["stats"] : undefined;
     if (stats === undefined)
         return [];
     const n = (r) => rows.filter((x) => x.result === r).length;
@@ -34940,7 +36114,7 @@ function importSwebenchResults({ opts, text, tasks }) {
     const doc = parseJsonFile(file, text);
     const problems = new Problems(file);
     const summary = `${file}: not a usable SWE-bench experiments results.json`;
-    if (!isObject(doc))
+    if (!common_isObject(doc))
         problems.fail(summary, `expected a JSON object, found ${typeName(doc)}`, { field: "" });
     if (!Array.isArray(doc["resolved"])) {
         const hint = "resolved_ids" in doc ? " (this looks like a harness report: use the swebench-report kind)" : "";
@@ -35054,7 +36228,7 @@ function readRecords(file, text, format) {
     const columns = new Set();
     const records = [];
     for (const { line, value } of readJsonLines(file, text)) {
-        if (!isObject(value)) {
+        if (!common_isObject(value)) {
             problems.add(`expected an object (one attempt per line), found ${typeName(value)}`, { line });
             continue;
         }
@@ -35218,7 +36392,7 @@ function tableRow(rec, ctx) {
 function checkMap(file, map) {
     for (const field of Object.keys(map)) {
         const metric = field.startsWith("metrics.") ? field.slice("metrics.".length) : undefined;
-        if (metric !== undefined ? !METRIC_NAME.test(metric) : !TABLE_FIELDS.includes(field)) {
+        if (metric !== undefined ? !metrics_METRIC_NAME.test(metric) : !TABLE_FIELDS.includes(field)) {
             fileError(file, `--map ${field}=…: not a field a table maps (${TABLE_FIELDS.join(", ")}, metrics.<name> with name [a-z][a-z0-9_]{0,63})`);
         }
     }
@@ -35301,10 +36475,10 @@ const TRIAL_NAME = /^(.*)\.([1-9][0-9]*)-of-([1-9][0-9]*)$/;
 function readRun(results, metadata) {
     const doc = parseJsonFile(results.shown, results.text);
     const meta = parseJsonFile(metadata.shown, metadata.text);
-    if (!isObject(meta))
+    if (!common_isObject(meta))
         fileError(metadata.shown, `expected tb's run metadata object, found ${typeName(meta)}`);
-    if (!isObject(doc) || !Array.isArray(doc["results"])) {
-        fileError(results.shown, `expected tb's results object with a "results" array of trials, found ${isObject(doc) ? `"results": ${typeName(doc["results"])}` : typeName(doc)}`, { field: "/results" });
+    if (!common_isObject(doc) || !Array.isArray(doc["results"])) {
+        fileError(results.shown, `expected tb's results object with a "results" array of trials, found ${common_isObject(doc) ? `"results": ${typeName(doc["results"])}` : typeName(doc)}`, { field: "/results" });
     }
     const runId = typeof meta["run_id"] === "string" && meta["run_id"] !== "" ? meta["run_id"] : results.group;
     return {
@@ -35351,7 +36525,7 @@ function trialRows(run, several, tally, rows, taskIds) {
     const harness = typeof run.meta["commit_hash"] === "string" ? `git:${run.meta["commit_hash"]}` : undefined;
     run.trials.forEach((t, i) => {
         const at = (sub) => `${pointer("results", i)}${sub}`;
-        if (!isObject(t)) {
+        if (!common_isObject(t)) {
             problems.add(`expected a trial object, found ${typeName(t)}`, { field: at("") });
             return;
         }
@@ -37920,34 +39094,6 @@ function topGroupGate(report, c, out, q) {
     return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${rank_gate_plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/plan-rank.ts
-/**
- * What a ranking will be asked, settled from the policy's text and the shell's request before the
- * export is read (a long read would end in the same error): the reference (the request's, else
- * the policy's `rank.reference`), the gate's requirement and candidate, checked against each
- * other and against the models named. The CLI (`model-gate rank`) and the action's rank mode
- * both plan here, so the policy's `rank` section is read in one place.
- */
-
-
-
-
-/**
- * The plan for `request` under the policy text at `policyPath`. Throws an InputError for a policy
- * that does not parse (naming its file and line) and for a plan the ranking could not carry out.
- */
-function planRank(policyText, policyPath, request) {
-    const rank = parsePolicy(policyText, policyPath).rank;
-    const fromPolicy = rank?.reference ?? null;
-    const models = request.models;
-    if (request.reference === null && fromPolicy !== null && models !== null && !models.includes(fromPolicy))
-        throw new errors/* InputError */.dz(`The policy's rank.reference ${quote(fromPolicy)} is not among ${request.names.models} (${models.map(quote).join(", ")}): add it there, or set ${request.names.reference}.`);
-    const reference = request.reference ?? fromPolicy;
-    const require = rank?.require ?? "top_resolved";
-    checkRankGate(require, request.candidate, reference, models);
-    return { reference, candidate: request.candidate, require };
-}
-
 ;// CONCATENATED MODULE: ./src/core/task-table-view.ts
 class TableView {
     tables;
@@ -37985,6 +39131,9 @@ class TableView {
     }
     cluster(i) {
         return this.table(i).cluster(this.at(i));
+    }
+    benchmark(i) {
+        return this.table(i).benchmark(this.at(i));
     }
     baseline(i) {
         return this.table(i).baseline(this.at(i));
@@ -39165,6 +40314,11 @@ async function readRankInputs(req) {
             reviewRevisions: dataset.reviewRevisions,
             passes: 1,
             ...(dataset.unmatchedLabels === undefined ? {} : { unmatchedLabels: dataset.unmatchedLabels }),
+            ...(read.metrics === undefined
+                ? {}
+                : {
+                    metrics: { names: read.metrics.names, byModel: held.map((k) => read.metrics?.byModel[k] ?? []) },
+                }),
         },
         policy,
         appendOnly,
@@ -39177,6 +40331,7 @@ async function readRankInputs(req) {
  * shell reads its inputs (src/read/read-models.ts), calls the pure core (runRank) and prints or
  * writes the report; the exit status is the gate's verdict (docs/rank.md "Gating").
  */
+
 
 
 
@@ -39282,12 +40437,10 @@ async function rankCommand(argv, io) {
         throw new errors/* InputError */.dz(`--candidate "${candidate}" is not among the models given with --models: add it there, or leave --models out to rank every model.`);
     }
     const policyText = await readPolicyText(abs(policyPath), policyPath);
-    const plan = planRank(policyText, policyPath, {
-        models,
-        reference: referenceFlag,
-        candidate,
-        names: { models: "--models", reference: "--reference" },
-    });
+    // The gate's inputs are checked before the export is read: a long read would end in the same error.
+    const policyRank = parsePolicy(policyText, policyPath).rank;
+    const reference = referenceFlag ?? policyRank?.reference ?? null;
+    checkRankGate(policyRank?.require ?? "top_resolved", candidate, reference, models);
     const rankInputs = await readRankInputs({
         results: results.map(abs),
         reviews: reviews.map(abs),
@@ -39306,8 +40459,8 @@ async function rankCommand(argv, io) {
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     });
     const report = runRank(rankInputs.data, rankInputs.policy, {
-        reference: plan.reference,
-        candidate: plan.candidate,
+        reference,
+        candidate,
         toolVersion: TOOL_VERSION,
         asOfReview,
         appendOnly: rankInputs.appendOnly,

@@ -62,6 +62,11 @@ counts passes / fails / infra_errors / missing.
   --no-extras            leave out the six fields the gate ignores (run_id, duration_s, …)
   --evidence KIND        task (default: the task's fixture log and review page, the same on
                          every row) or model (one trajectory path per (model_config, task))
+  --metrics              add "metrics" (cost_usd, latency_s, tokens_in, tokens_out; each left
+                         out on ~3% of attempts, none on missing ones; values a warehouse adds
+                         exactly), or with --aggregated "metrics_sum" and "metrics_n"; drawn
+                         apart from the extras' cost_usd / tokens_* fields, which the gate ignores
+  --benchmark NAME       add "benchmark": NAME to every row
   --quiet                no summary on stderr
   --help                 this text
 `;
@@ -136,6 +141,8 @@ export function parseOptions(argv) {
       clusters: { type: "boolean" },
       "no-extras": { type: "boolean" },
       evidence: { type: "string" },
+      metrics: { type: "boolean" },
+      benchmark: { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -150,6 +157,8 @@ export function parseOptions(argv) {
       ...EXAMPLE,
       extras: true,
       evidence: "task",
+      metrics: false,
+      benchmark: undefined,
       attempts: parseAttempts(EXAMPLE.attempts),
       models: EXAMPLE.models.split(","),
       mix: parseMix(EXAMPLE.mix),
@@ -182,6 +191,8 @@ export function parseOptions(argv) {
     clusters: values.clusters ?? false,
     extras: !(values["no-extras"] ?? false),
     evidence: values.evidence ?? "task",
+    metrics: values.metrics ?? false,
+    benchmark: values.benchmark,
     aggregated: values.aggregated ?? false,
     out: values.out,
     reviewsOut: values["reviews-out"],
@@ -193,6 +204,7 @@ export function parseOptions(argv) {
   }
   if (new Set(options.models).size !== options.models.length) fail("--models has a repeated id");
   if (options.evidence !== "task" && options.evidence !== "model") fail('--evidence needs "task" or "model"');
+  if (options.benchmark === "") fail("--benchmark needs a name");
   if (options.infraRate + options.missingRate > 1) fail("--infra-rate + --missing-rate exceeds 1");
   const noise =
     values["noise-models"] === undefined
@@ -499,6 +511,46 @@ function extras(rand, model, task, e) {
   );
 }
 
+const METRICS = ["cost_usd", "latency_s", "tokens_in", "tokens_out"];
+
+/**
+ * Attempt e's metrics (--metrics), by name, a metric it lacks left out: a pure function of (seed,
+ * model, task, attempt). Cost in 1/1024 dollars and latency in quarter seconds, so that any sum of
+ * them is exact (warehouse.md "Sums and rounding"); none on a missing attempt.
+ */
+function metricsOf(opts, model, t, e, result) {
+  if (result === "missing") return {};
+  const rand = rng(key(opts.seed, 7, model.index, t, e));
+  const input = 20000 + Math.floor(rand() * 400000);
+  const output = 800 + Math.floor(rand() * 30000);
+  const values = {
+    cost_usd: Math.round(((input * 3 + output * 15) / 1e6) * 1024) / 1024,
+    latency_s: Math.round((30 + rand() * 900) * 4) / 4,
+    tokens_in: input,
+    tokens_out: output,
+  };
+  const out = {};
+  for (const name of METRICS) if (rand() >= 0.03) out[name] = values[name];
+  return out;
+}
+
+/** The metrics_sum and metrics_n of a (model, task)'s attempts, as the warehouse SQL writes them. */
+function metricSums(opts, model, t, results) {
+  const sum = {};
+  const n = {};
+  for (const name of METRICS) {
+    sum[name] = null;
+    n[name] = null;
+  }
+  results.forEach((result, e) => {
+    for (const [name, v] of Object.entries(metricsOf(opts, model, t, e, result))) {
+      sum[name] = (sum[name] ?? 0) + v;
+      n[name] = (n[name] ?? 0) + 1;
+    }
+  });
+  return `,"metrics_sum":${JSON.stringify(sum)},"metrics_n":${JSON.stringify(n)}`;
+}
+
 /** A row's evidence: the task's own, or one trajectory per (model, task) (--evidence model). */
 function evidenceOf(opts, model, task) {
   return opts.evidence === "model" ? `["runs/${model.tag}/${task.id}/trajectory.json"]` : task.evidence;
@@ -514,6 +566,7 @@ export async function generate(opts) {
   const sink = new Sink(opts.out, opts.gzip);
   const taskJson = tasks.map((task) => JSON.stringify(task.id));
   const datasetJson = JSON.stringify(datasetRevision);
+  const tail = opts.benchmark === undefined ? "" : `,"benchmark":${JSON.stringify(opts.benchmark)}`;
 
   for (const model of models) {
     const head = `,"dataset_revision":${datasetJson},"harness_revision":"${model.harness}","model_config":${JSON.stringify(model.config)}`;
@@ -528,8 +581,9 @@ export async function generate(opts) {
         const label = task.history[Math.max(...revisions)];
         await sink.line(
           `{"task_id":${taskJson[t]}${head},"validity":"${label.validity}","review_revision":${label.revision},` +
-            `"passes":${c.pass},"fails":${c.fail},"infra_errors":${c.infra_error},"missing":${c.missing},` +
-            `"evidence":${evidenceOf(opts, model, task)}${opts.clusters ? `,"cluster":"${task.repo}"` : ""}}`,
+            `"passes":${c.pass},"fails":${c.fail},"infra_errors":${c.infra_error},"missing":${c.missing}` +
+            `${opts.metrics ? metricSums(opts, model, t, results) : ""},` +
+            `"evidence":${evidenceOf(opts, model, task)}${opts.clusters ? `,"cluster":"${task.repo}"` : ""}${tail}}`,
         );
         stats.rows += 1;
       }
@@ -546,10 +600,14 @@ export async function generate(opts) {
         const result = results[e];
         stats.results[result] += 1;
         const rand = rng(key(opts.seed, 5, model.index, t, e));
+        const metrics = opts.metrics
+          ? `,"metrics":${JSON.stringify(metricsOf(opts, model, t, e, result))}`
+          : "";
         await sink.line(
           `{"task_id":${taskJson[t]}${head},"validity":"${label.validity}","result":"${result}",` +
             `"review_revision":${label.revision},"attempt":${e + 1},"evidence":${evidenceOf(opts, model, task)}` +
-            `${opts.clusters ? `,"cluster":"${task.repo}"` : ""}${opts.extras ? extras(rand, model, task, e) : ""}}`,
+            `${opts.clusters ? `,"cluster":"${task.repo}"` : ""}${opts.extras ? extras(rand, model, task, e) : ""}` +
+            `${metrics}${tail}}`,
         );
         stats.rows += 1;
       }

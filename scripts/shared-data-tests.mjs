@@ -1,9 +1,10 @@
 // Lists the test files that may read `../shared` (the data this project's own workspace keeps beside
 // the checkout, which a user's clone lacks), one per line, for .ci/run's run without it: every
 // test/**/*.test.ts that names a `shared` path itself or imports, at any depth, a module under
-// test/ that does (test/helpers/shared-data.ts, the one place meant to locate it, is such a module).
-// Generous on purpose: a file listed in error only costs its run time; a file missed is a test
-// that could fail on a user's clone unseen.
+// test/ that does. No test should: they read the fixtures committed under test/fixtures
+// (scripts/test-fixtures.mjs makes them from ../shared), so the list is normally empty. Generous on
+// purpose: a file listed in error only costs its run time; a file missed is a test that could fail
+// on a user's clone unseen.
 //
 //   node scripts/shared-data-tests.mjs
 import { readdirSync, readFileSync } from "node:fs";
@@ -14,8 +15,8 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const testDir = join(root, "test");
 
-/** A quote, slash or dot-dot right before the word: "../shared", '/shared/', join(x, "shared"). */
-const NAMES_SHARED = /["'`/]shared\b/;
+/** "shared" as a whole path part: "../shared", '/shared/', join(x, "shared") (not "shared.md"). */
+const NAMES_SHARED = /["'`/]shared(?=["'`/])/;
 /** Relative module specifiers: `from "./x.js"`, `import("../y.js")`, `import "./z.js"`. */
 const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
 

@@ -51,6 +51,12 @@ export function isPlaceholderRevision(revision: string): boolean {
   return /^unknown(?::|$)/i.test(revision);
 }
 
+/**
+ * The benchmark of a task whose rows name none (docs/spec.md §1.1 `benchmark`): an export without
+ * the field is one benchmark of this name.
+ */
+export const DEFAULT_BENCHMARK = "default";
+
 /** A task is keyed by (dataset_revision, task_id). */
 export interface TaskKey {
   readonly datasetRevision: string;
@@ -73,6 +79,8 @@ export interface TaskRecord extends TaskKey {
   readonly evidence: readonly string[];
   /** `cluster` of the task's rows, when given (one value per task; a conflict is an input error). */
   readonly cluster?: string;
+  /** `benchmark` of the task's rows when it is not DEFAULT_BENCHMARK (one per task, like cluster). */
+  readonly benchmark?: string;
   /** Attempt counts of the baseline and the candidate; undefined when that model has no row. */
   readonly baseline?: AttemptCounts;
   readonly candidate?: AttemptCounts;
@@ -127,6 +135,8 @@ export interface TaskTable {
   validity(i: number): Validity;
   reviewRevision(i: number): number;
   cluster(i: number): string | undefined;
+  /** The task's benchmark: DEFAULT_BENCHMARK when its rows name none (record(i).benchmark absent). */
+  benchmark(i: number): string;
   baseline(i: number): AttemptCounts | undefined;
   candidate(i: number): AttemptCounts | undefined;
   evidence(i: number): readonly string[];
@@ -174,6 +184,9 @@ class RecordTable implements TaskTable {
   }
   cluster(i: number): string | undefined {
     return this.record(i).cluster;
+  }
+  benchmark(i: number): string {
+    return this.record(i).benchmark ?? DEFAULT_BENCHMARK;
   }
   baseline(i: number): AttemptCounts | undefined {
     return this.record(i).baseline;
@@ -249,6 +262,10 @@ class OverlayTable implements TaskTable {
     const r = this.replaced.get(i);
     return r === undefined ? this.base.cluster(i) : r.cluster;
   }
+  benchmark(i: number): string {
+    const r = this.replaced.get(i);
+    return r === undefined ? this.base.benchmark(i) : (r.benchmark ?? DEFAULT_BENCHMARK);
+  }
   baseline(i: number): AttemptCounts | undefined {
     const r = this.replaced.get(i);
     return r === undefined ? this.base.baseline(i) : r.baseline;
@@ -304,6 +321,41 @@ export function tableRecords(table: TaskTable): TaskRecord[] {
   return out;
 }
 
+/**
+ * One model's figures of one metric (docs/spec.md §1.1 `metrics`), by task index of the Dataset's
+ * table: what a guardrail averages (the mean of task i is sum[i] / count[i] when count[i] > 0).
+ */
+export interface MetricColumn {
+  /**
+   * The metric summed over the model's attempts on task i that carry it (0 when none does): the
+   * exact sum of the values the rows give, rounded once, so it does not depend on row order.
+   */
+  readonly sum: Float64Array;
+  /** How many of the model's attempts on task i carry the metric (an integer; 0: none). */
+  readonly count: Float64Array;
+}
+
+/**
+ * The metrics of the compared models' attempts. Only made when some attempt of the baseline or
+ * the candidate carries one: an export without metrics costs nothing here.
+ */
+export interface DatasetMetrics {
+  /** Every metric name some attempt of the baseline or the candidate carries, sorted (code units). */
+  readonly names: readonly string[];
+  /** baseline[k]: metric names[k] of the baseline; undefined when none of its attempts carries it. */
+  readonly baseline: readonly (MetricColumn | undefined)[];
+  /** candidate[k]: the same for the candidate. */
+  readonly candidate: readonly (MetricColumn | undefined)[];
+}
+
+/** The metrics of several models (the rank's), by task of one table. */
+export interface ModelsMetrics {
+  /** Every metric name some attempt of one of the models carries, sorted (code units). */
+  readonly names: readonly string[];
+  /** byModel[k][j]: model k's column of metric names[j]; undefined when none of its attempts carries it. */
+  readonly byModel: readonly (readonly (MetricColumn | undefined)[])[];
+}
+
 /** The reader's output: the whole input reduced to per-(model, task) counts. */
 export interface Dataset {
   /** Tasks that appear for the baseline or the candidate, sorted by (dataset_revision, task_id). Broken included. */
@@ -318,6 +370,16 @@ export interface Dataset {
   readonly rowsRead: number;
   /** Sorted, distinct review revisions seen (export and reviews). */
   readonly reviewRevisions: readonly number[];
+  /**
+   * The metrics the compared models' attempts carry (docs/spec.md §1.1 `metrics`); absent when
+   * none carries one.
+   */
+  readonly metrics?: DatasetMetrics;
+  /**
+   * The benchmarks of the tasks (tasks.benchmark(i)), sorted and distinct; absent when every task
+   * is in DEFAULT_BENCHMARK (then `datasetBenchmarks` gives [DEFAULT_BENCHMARK]).
+   */
+  readonly benchmarks?: readonly string[];
   /** Present when some labels match no compared task (a headline warning). */
   readonly unmatchedLabels?: readonly UnmatchedLabels[];
   /**
@@ -331,3 +393,10 @@ export interface Dataset {
    */
   readonly unmatchedReviewFiles?: readonly string[];
 }
+
+/** The benchmarks of a Dataset's tasks, sorted (docs/spec.md §1.1 `benchmark`). */
+export function datasetBenchmarks(dataset: Pick<Dataset, "benchmarks">): readonly string[] {
+  return dataset.benchmarks ?? DEFAULT_BENCHMARK_LIST;
+}
+
+const DEFAULT_BENCHMARK_LIST: readonly string[] = Object.freeze([DEFAULT_BENCHMARK]);

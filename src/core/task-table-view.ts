@@ -47,6 +47,9 @@ class TableView implements TaskTable {
   cluster(i: number): string | undefined {
     return this.table(i).cluster(this.at(i));
   }
+  benchmark(i: number): string {
+    return this.table(i).benchmark(this.at(i));
+  }
   baseline(i: number): AttemptCounts | undefined {
     return this.table(i).baseline(this.at(i));
   }

@@ -21,6 +21,17 @@ export const MAX_NOTE_LENGTH = 65536;
  * A report shows a handful of links per task; more would only grow memory with the row count. */
 export const MAX_EVIDENCE_PER_TASK = 20;
 
+/** Metric names (`metrics`, `metrics_sum`, `metrics_n`; SPEC §1.1): a lowercase letter, then up to
+ * 63 lowercase letters, digits and underscores. */
+export const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** Metrics one row may carry, and distinct metric names one read holds: names are kept per
+ * (model, task) as columns, so the count bounds the memory a metric adds. */
+export const MAX_METRICS = 256;
+
+/** Distinct benchmarks one read holds (a task's benchmark is a small number in a column). */
+export const MAX_BENCHMARKS = 10_000;
+
 /** How many model_config ids an "unknown model id" error lists before it only counts the rest. */
 export const MAX_LISTED_MODEL_IDS = 20;
 

@@ -14,7 +14,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 
 import { InputError, type InputProblem } from "../core/errors.js";
-import type { AttemptCounts, Dataset, InputFileDigest, ModelSummary } from "../core/model.js";
+import type { AttemptCounts, Dataset, InputFileDigest, ModelsMetrics, ModelSummary } from "../core/model.js";
 import { RankedModels } from "./builder/builder-state.js";
 import { DatasetBuilder } from "./builder/dataset-builder.js";
 import type { EmptyFile } from "./builder/dataset-finish.js";
@@ -152,6 +152,8 @@ export interface RankedRead {
   /** counts[k][i]: ranked model k's attempts on the Dataset's task i; undefined without a row. */
   readonly counts: readonly (readonly (AttemptCounts | undefined)[])[];
   readonly summaries: readonly ModelSummary[];
+  /** The ranked models' metrics by task of the Dataset (byModel aligned with `models`); absent when none carries one. */
+  readonly metrics?: ModelsMetrics;
 }
 
 /**
@@ -168,6 +170,7 @@ export async function readRanked(opts: ReadOptions, models: readonly string[] | 
     models: ranked.ids,
     counts: ranked.counts,
     summaries: ranked.ids.map((_, k) => read.summary(k)),
+    ...(ranked.metrics === undefined ? {} : { metrics: ranked.metrics }),
   };
 }
 

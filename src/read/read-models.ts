@@ -131,6 +131,11 @@ export async function readRankInputs(req: RankRequest): Promise<RankInputs> {
       reviewRevisions: dataset.reviewRevisions,
       passes: 1,
       ...(dataset.unmatchedLabels === undefined ? {} : { unmatchedLabels: dataset.unmatchedLabels }),
+      ...(read.metrics === undefined
+        ? {}
+        : {
+            metrics: { names: read.metrics.names, byModel: held.map((k) => read.metrics?.byModel[k] ?? []) },
+          }),
     },
     policy,
     appendOnly,

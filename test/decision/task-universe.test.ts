@@ -3,10 +3,11 @@
  * ids into the dataset revision, so the same tasks count as different ones and none is common. The
  * gate tells this from a genuine difference (a partial run, another benchmark) and advises a
  * re-import with one task list instead of running hundreds of tasks again. The real-data part
- * imports two public SWE-Bench Pro runs in place (../shared, see SOURCES.md; skipped without it).
+ * evaluates two public SWE-Bench Pro runs as `model-gate import` wrote them, without and with the
+ * benchmark's task list (test/fixtures/real-data; its README.md names the sources and commands).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,6 +18,7 @@ import type { Report } from "../../src/core/report/report-types.js";
 import type { Check } from "../../src/core/verdict-types.js";
 import { computeDatasetRevision } from "../../src/importers/common.js";
 import { cliInProcess } from "../helpers/run-cli.js";
+import { realData } from "../helpers/real-data.js";
 import { buildDataset, buildPolicy, type TaskSpec } from "../stats/dataset-builder.js";
 
 const ctx = { canary: null, expired: false } as const;
@@ -136,24 +138,14 @@ describe("the checks' advice", () => {
   });
 });
 
-const PRO = resolve(import.meta.dirname, "../../../shared/data/public-results/swe-bench-pro");
-const run = (name: string) => join(PRO, "traj", name, "eval_results.json");
 const BASELINE = "gpt-5-250-turns-10132025";
 const CANDIDATE = "kimi-k2-instruct-10132025";
-const present = existsSync(run(BASELINE)) && existsSync(run(CANDIDATE));
-if (!present) console.warn(`task-universe real-data test skipped: ${PRO} is absent`);
 
-describe.skipIf(!present)("real data: two SWE-Bench Pro runs imported without --tasks", () => {
+describe("real data: two SWE-Bench Pro runs imported without --tasks", () => {
   const dir = mkdtempSync(join(tmpdir(), "gate-universe-"));
   const policyFile = join(dir, "policy.yaml");
   writeFileSync(policyFile, readFileSync(resolve(import.meta.dirname, "../../policy.example.yaml"), "utf8"));
 
-  async function importRun(name: string, extra: readonly string[] = []): Promise<string> {
-    const out = join(dir, `${name}${extra.length > 0 ? "-tasks" : ""}.jsonl`);
-    const r = await cliInProcess(["import", "swebench-pro", run(name), ...extra, "-o", out]);
-    expect(r.code, r.stderr).toBe(0);
-    return out;
-  }
   async function gate(files: readonly string[]): Promise<{ report: Report; text: string; markdown: string }> {
     const args = ["evaluate", "--results", ...files, "--policy", policyFile];
     const who = ["--baseline", BASELINE, "--candidate", CANDIDATE, "--today", "2026-11-29"];
@@ -164,7 +156,10 @@ describe.skipIf(!present)("real data: two SWE-Bench Pro runs imported without --
   }
 
   it("says to re-import both with one --tasks list, and why, in every format", async () => {
-    const { report, text, markdown } = await gate([await importRun(BASELINE), await importRun(CANDIDATE)]);
+    const { report, text, markdown } = await gate([
+      realData("pro-gpt-5-250-turns-own-ids"),
+      realData("pro-kimi-k2-own-ids"),
+    ]);
     expect(report.comparison.common_tasks).toBe(0);
     const rev = check(report.checks, "dataset_revision");
     expect(rev.passed).toBe(false);
@@ -183,22 +178,13 @@ describe.skipIf(!present)("real data: two SWE-Bench Pro runs imported without --
   });
 
   it("once both are imported with one --tasks list, they share a revision and 728 tasks", async () => {
-    // The union of both runs' ids as the task list: what the advice asks for.
-    const ids = [
-      ...new Set(
-        [BASELINE, CANDIDATE].flatMap((r) => Object.keys(JSON.parse(readFileSync(run(r), "utf8")) as object)),
-      ),
-    ];
-    const tasks = join(dir, "tasks.txt");
-    writeFileSync(tasks, ids.join("\n") + "\n");
-    const { report } = await gate([
-      await importRun(BASELINE, ["--tasks", tasks]),
-      await importRun(CANDIDATE, ["--tasks", tasks]),
-    ]);
+    // Both imported with the benchmark's 731 listed ids as --tasks: what the advice asks for.
+    const { report } = await gate([realData("pro-gpt-5-250-turns"), realData("pro-kimi-k2")]);
     expect(check(report.checks, "dataset_revision").passed).toBe(true);
     expect(report.comparison.common_tasks).toBe(728);
     expect(check(report.checks, "missing_fraction_baseline").detail).toContain(
-      "The baseline has no pass, fail or infra_error attempt on 1 of 730 tasks",
+      // The baseline's 2 listed tasks absent from its file (test/importers/real-data.test.ts).
+      "The baseline has no pass, fail or infra_error attempt on 2 of 731 tasks",
     );
   });
 });

@@ -1,7 +1,7 @@
 // The shipped example (examples/) is reproducible from the committed generator and has the shape
 // examples/README.md promises.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -75,18 +75,17 @@ describe("examples/ regenerates byte for byte", () => {
     expect(fresh.equals(committed)).toBe(true);
   });
 
-  it("results.jsonl.gz is identical wherever this Node's deflate matches the one that made it", (ctx) => {
-    // Node bundles Chromium's zlib, whose deflate output depends on the CPU (CRC32C hashing on
-    // SSE4.2/Arm-CRC machines, Rabin-Karp elsewhere). Probe: recompress the committed content.
+  it("results.jsonl.gz has a fixed header, and is identical wherever this Node's deflate matches the one that made it", () => {
     const committed = readFileSync(results);
-    const probe = gzipSync(gunzipSync(committed), { level: 6 });
-    probe[9] = 3;
-    if (!probe.equals(committed)) {
-      ctx.skip(`this Node's zlib (${process.versions.zlib}) deflates differently; content compared above`);
-    }
     // Fixed header: no timestamp, Unix OS byte.
     expect([...committed.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
-    expect(readFileSync(join(dir, "results.jsonl.gz")).equals(committed)).toBe(true);
+    // Node bundles Chromium's zlib, whose deflate output depends on the CPU (CRC32C hashing on
+    // SSE4.2/Arm-CRC machines, Rabin-Karp elsewhere). Probe: recompress the committed content; where
+    // this Node deflates differently, the content comparison above is what holds.
+    const probe = gzipSync(gunzipSync(committed), { level: 6 });
+    probe[9] = 3;
+    const fresh = readFileSync(join(dir, "results.jsonl.gz"));
+    expect(fresh.equals(committed)).toBe(probe.equals(committed));
   });
 });
 
@@ -203,15 +202,8 @@ describe("examples/ has the documented shape", () => {
   });
 });
 
-// The demo's verdict, once the CLI and policy.example.yaml exist (other parts of the project).
-function cliEvaluates(): boolean {
-  if (!existsSync(cli)) return false;
-  const probe = spawnSync(process.execPath, [cli, "evaluate", "--help"], { cwd: root, encoding: "utf8" });
-  return probe.status === 0 && probe.stdout.includes("--results");
-}
-const demoReady = cliEvaluates() && existsSync(join(root, "policy.example.yaml"));
-
-describe.skipIf(!demoReady)("npm run demo on the example", () => {
+// The demo's verdict through the committed bundle.
+describe("npm run demo on the example", () => {
   it("accepts the candidate with the figures examples/README.md quotes", () => {
     const run = spawnSync(
       process.execPath,

@@ -1,110 +1,57 @@
 /**
- * The gate on two real runs: import two SWE-bench Verified leaderboard runs and OpenAI's Verified
- * annotations (as reviews), read them with the core reader, evaluate, and check the figures
- * against numbers computed here straight from the source files (plain JSON.parse, a separate CSV
- * splitter, the SPEC formulas restated). Skipped when ../shared/data/public-results is absent.
+ * The gate on two real runs: two SWE-bench Verified leaderboard runs and OpenAI's Verified
+ * annotations (as reviews), imported by `model-gate import` into test/fixtures/real-data (its
+ * README.md names the sources and commands), read with the core reader and evaluated; the figures
+ * are checked against numbers computed here from the imported rows (pass/fail per task, the
+ * annotation scores each review quotes, the SPEC formulas restated).
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { InputError } from "../../src/core/errors.js";
 import { readDataset } from "../../src/read/read-dataset.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
-import { runImport } from "../../src/importers/index.js";
-import { PUBLIC_RESULTS as PUBLIC, sharedDataPresent } from "../helpers/shared-data.js";
+import { realData, realDataRows } from "../helpers/real-data.js";
 import { REAL_DATA_POLICY as POLICY, exactBounds, pairedSe, sum } from "./helpers.js";
-
-const LEADERBOARDS = join(PUBLIC, "swe-bench.github.io/data/leaderboards.json");
-const ANNOTATIONS = join(PUBLIC, "openai-verified-annotations/ensembled_annotations_public.csv");
-const present = sharedDataPresent("the gate on real data", [LEADERBOARDS, ANNOTATIONS]);
 
 const CANDIDATE = "20251124_mini-v1.16.0_claude-opus-4-5-20251101";
 const BASELINE = "20251118_mini-v1.15.0_gemini-3-pro-preview-20251118";
+const FIXTURE: Record<string, string> = {
+  [CANDIDATE]: "verified-opus-4-5",
+  [BASELINE]: "verified-gemini-3-pro",
+};
 /** t_{0.95, 499} (scipy.stats.t.ppf): the default quantile t on 500 valid tasks, ν = n − 1. */
 const T95_499 = 1.6479129840597124;
 
-/** Per-instance resolved flags of a run, straight from the file. */
+/** Per-task pass of a run, from its imported rows. */
 function resolvedOf(folder: string): Map<string, boolean> {
-  const doc = JSON.parse(readFileSync(LEADERBOARDS, "utf8")) as {
-    leaderboards: {
-      name: string;
-      results: { folder: string; per_instance_details?: Record<string, { resolved: boolean }> }[];
-    }[];
-  };
-  for (const b of doc.leaderboards) {
-    for (const e of b.results) {
-      if (e.folder === folder && e.per_instance_details) {
-        return new Map(Object.entries(e.per_instance_details).map(([id, v]) => [id, v.resolved]));
-      }
-    }
-  }
-  throw new Error(`no run ${folder}`);
-}
-
-/** A CSV splitter independent of src/importers/csv.ts. */
-function splitCsv(text: string): string[][] {
-  const re = /(?:"((?:[^"]|"")*)"|([^,\r\n"]*))(,|\r\n|\n|$)/y;
-  const rows: string[][] = [];
-  let row: string[] = [];
-  while (re.lastIndex < text.length) {
-    const m = re.exec(text);
-    if (m === null) throw new Error("CSV split failed");
-    row.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : (m[2] ?? ""));
-    if (m[3] !== ",") {
-      rows.push(row);
-      row = [];
-    }
-  }
-  return rows;
-}
-
-/** max(underspecified, false_negative) and other_major_issues per instance. */
-function annotationScores(): Map<string, { s: number; other: number }> {
-  const [header, ...rows] = splitCsv(readFileSync(ANNOTATIONS, "utf8").replace(/^\uFEFF/, ""));
-  const col = (n: string) => (header ?? []).indexOf(n);
   return new Map(
-    rows.map((r) => [
-      r[col("instance_id")] ?? "",
-      {
-        s: Math.max(Number(r[col("underspecified")]), Number(r[col("false_negative")])),
-        other: Number(r[col("other_major_issues")]),
-      },
-    ]),
+    realDataRows(FIXTURE[folder] ?? "").map((o) => [String(o["task_id"]), o["result"] === "pass"]),
   );
 }
 
-describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with OpenAI's annotations", () => {
-  const dir = mkdtempSync(join(tmpdir(), "gate-real-"));
-  const write = async (name: string, lines: Promise<{ lines: string[] }>) => {
-    const path = join(dir, name);
-    writeFileSync(path, (await lines).lines.map((l) => `${l}\n`).join(""));
-    return path;
-  };
-  const verifiedTasks = () => {
-    const path = join(dir, "verified.txt");
-    writeFileSync(path, [...resolvedOf(CANDIDATE).keys()].join("\n") + "\n");
-    return path;
-  };
-  const run = async (reviewArgs: { disputedAt?: number }) => {
-    const tasks = verifiedTasks();
-    const a = await write(
-      "opus.jsonl",
-      runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: CANDIDATE }),
-    );
-    const b = await write(
-      "gemini.jsonl",
-      runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: BASELINE }),
-    );
-    const reviews = await write(
-      "reviews.jsonl",
-      runImport({ kind: "verified-annotations", file: ANNOTATIONS, tasks, ...reviewArgs }),
-    );
+/** max(underspecified, false_negative) and other_major_issues per task, as each review's note quotes them. */
+function annotationScores(name: string): Map<string, { s: number; other: number }> {
+  return new Map(
+    realDataRows(name).map((o) => {
+      const m = /^underspecified=([\d.]+), false_negative=([\d.]+), other_major_issues=([\d.]+):/.exec(
+        String(o["note"]),
+      );
+      if (m === null) throw new Error(`no scores in ${String(o["note"])}`);
+      return [String(o["task_id"]), { s: Math.max(Number(m[1]), Number(m[2])), other: Number(m[3]) }];
+    }),
+  );
+}
+
+describe("the gate on two real SWE-bench Verified runs with OpenAI's annotations", () => {
+  const run = async (reviews: string) => {
     const dataset = await readDataset({
-      results: [b, a],
-      reviews: [reviews],
+      results: [realData(FIXTURE[BASELINE] ?? ""), realData(FIXTURE[CANDIDATE] ?? "")],
+      reviews: [realData(reviews)],
       baseline: BASELINE,
       candidate: CANDIDATE,
     });
@@ -122,7 +69,7 @@ describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with Ope
     const margin = sum(d) / d.length;
     const se = pairedSe(d);
 
-    const ev = await run({});
+    const ev = await run("annotations-verified");
     expect(ev.models.candidate.passes).toBe(passesA);
     expect(ev.models.baseline.passes).toBe(passesB);
     expect(ev.models.candidate.valid_only_score).toBeCloseTo(passesA / 500, 12);
@@ -143,7 +90,7 @@ describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with Ope
   test("--disputed-at 1: 179 valid, 321 disputed; margin and exact bounds match the source", async () => {
     const a = resolvedOf(CANDIDATE);
     const b = resolvedOf(BASELINE);
-    const scores = annotationScores();
+    const scores = annotationScores("annotations-verified-disputed-at-1");
     const valid: number[] = [];
     const open: number[] = [];
     for (const id of a.keys()) {
@@ -156,7 +103,7 @@ describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with Ope
     expect([valid.length, open.length]).toEqual([179, 321]);
     const [lo, hi] = exactBounds(valid, open);
 
-    const ev = await run({ disputedAt: 1 });
+    const ev = await run("annotations-verified-disputed-at-1");
     expect(ev.comparison.common_valid_tasks).toBe(179);
     expect(ev.comparison.disputed_tasks).toBe(321);
     expect(ev.comparison.disputed_fraction).toBeCloseTo(321 / 500, 12);
@@ -172,27 +119,25 @@ describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with Ope
   test("the issue's case: mini-v1.7.0 vs mini-v1.13.3 both imported without a revision never pass same_harness", async () => {
     const older = "20250807_mini-v1.7.0_gpt-5";
     const newer = "20250929_mini-v1.13.3_sonnet-4-5-20250929";
+    const dir = mkdtempSync(join(tmpdir(), "gate-real-"));
+    // The imports again with `--harness-revision R`, which sets that field on every row (and
+    // nothing else: test/importers/swebench.test.ts); undefined keeps the committed import.
+    const withHarness = (name: string, harness: string | undefined): string => {
+      if (harness === undefined) return realData(name);
+      const path = join(dir, `${name}-${harness.replace(/\W/g, "_")}.jsonl`);
+      const rows = gunzipSync(readFileSync(realData(name))).toString("utf8");
+      writeFileSync(
+        path,
+        rows.replaceAll(
+          '"harness_revision":"unknown:swebench-leaderboard"',
+          `"harness_revision":${JSON.stringify(harness)}`,
+        ),
+      );
+      return path;
+    };
     const gate = async (harness: { a?: string; b?: string }) => {
-      const a = await write(
-        "newer.jsonl",
-        runImport({
-          kind: "swebench-leaderboard",
-          file: LEADERBOARDS,
-          run: newer,
-          board: "Verified",
-          ...(harness.a !== undefined ? { harnessRevision: harness.a } : {}),
-        }),
-      );
-      const b = await write(
-        "older.jsonl",
-        runImport({
-          kind: "swebench-leaderboard",
-          file: LEADERBOARDS,
-          run: older,
-          board: "Verified",
-          ...(harness.b !== undefined ? { harnessRevision: harness.b } : {}),
-        }),
-      );
+      const a = withHarness("verified-sonnet-4-5-mini-v1.13.3", harness.a);
+      const b = withHarness("verified-gpt-5-mini-v1.7.0", harness.b);
       const dataset = await readDataset({ results: [b, a], reviews: [], baseline: older, candidate: newer });
       return evaluate(dataset, parsePolicy(POLICY, "policy.yaml"), { canary: null, expired: false });
     };
@@ -217,21 +162,12 @@ describe.skipIf(!present)("the gate on two real SWE-bench Verified runs with Ope
   });
 
   test("reviews imported without --tasks match no compared task: an input error naming both revisions and the fix", async () => {
-    const a = await write(
-      "opus.jsonl",
-      runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: CANDIDATE }),
-    );
-    const b = await write(
-      "gemini.jsonl",
-      runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: BASELINE }),
-    );
-    const reviews = await write(
-      "sheet.jsonl",
-      runImport({ kind: "verified-annotations", file: ANNOTATIONS }),
-    );
+    const a = realData(FIXTURE[CANDIDATE] ?? "");
+    const b = realData(FIXTURE[BASELINE] ?? "");
+    const reviews = realData("annotations-all");
     // Independently: the results' revision is that of the 500 run ids, the sheet's that of its 1,699 ids.
     const ids = [...resolvedOf(CANDIDATE).keys()];
-    const sheetIds = [...annotationScores().keys()];
+    const sheetIds = [...annotationScores("annotations-all").keys()];
     expect([ids.length, sheetIds.length]).toEqual([500, 1699]);
     const sha = (xs: string[]) =>
       `sha256:${createHash("sha256")

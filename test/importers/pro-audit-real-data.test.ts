@@ -1,62 +1,34 @@
 /**
- * The SWE-Bench Pro validity audit on the real files (../shared/data/public-results, see its
- * SOURCES.md), read in place, never copied: the exact counts per label, and the gate on two real
- * Pro runs with those reviews, checked against figures computed here from the source files with a
- * separate reading (plain regular expressions and JSON.parse). Skipped when the files are absent.
+ * The SWE-Bench Pro validity audit on the real files, through the committed imports of
+ * test/fixtures/real-data (`model-gate import swebench-pro-audit` and `swebench-pro`; its README.md
+ * names the sources and commands): the labels against a reading of the audit's files independent
+ * of the importer (made once, pinned here as counts and the sha256 of the sorted "id<TAB>label"
+ * lines), and the gate on two real Pro runs with those reviews, checked against figures computed
+ * here from the imported rows.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
-import { beforeAll, describe, expect, test } from "vitest";
+import { createHash } from "node:crypto";
+import { describe, expect, test } from "vitest";
 import { evaluate } from "../../src/core/decision/evaluate.js";
 import { readDataset } from "../../src/read/read-dataset.js";
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
-import { runImport } from "../../src/importers/index.js";
-import { PUBLIC_RESULTS as PUBLIC, sharedDataPresent } from "../helpers/shared-data.js";
-import { REAL_DATA_POLICY as POLICY, exactBounds, pairedSe, parseLines, sum } from "./helpers.js";
+import { realData, realDataNotes, realDataRows } from "../helpers/real-data.js";
+import { REAL_DATA_POLICY as POLICY, exactBounds, pairedSe, sum } from "./helpers.js";
 
-const repoRoot = resolve(import.meta.dirname, "../..");
-const AUDIT = join(PUBLIC, "swebench-pro-audit");
-const PRO = join(PUBLIC, "swe-bench-pro");
-const LISTING = join(PRO, "instance_dockerfile_listing.txt");
-const runFile = (run: string) => join(PRO, "traj", run, "eval_results.json");
 const CANDIDATE = "gpt-5-250-turns-10132025";
 const BASELINE = "claude-45sonnet-10132025";
-const present = sharedDataPresent("the SWE-Bench Pro audit on real data", [
-  join(AUDIT, "COVERAGE.md"),
-  LISTING,
-  runFile(CANDIDATE),
-  runFile(BASELINE),
-]);
+const FIXTURE: Record<string, string> = {
+  [CANDIDATE]: "pro-gpt-5-250-turns",
+  [BASELINE]: "pro-claude-45sonnet",
+};
 
-const read = (name: string) => readFileSync(join(AUDIT, name), "utf8");
-
-/** The labels the documented rule gives, from a reading of the files independent of the importer. */
-function expectedLabels(): Map<string, "valid" | "broken" | "disputed"> {
-  const instance = new Map(
-    read("case_instance_ids.tsv")
-      .trim()
-      .split("\n")
-      .map((l) => l.split("\t") as [string, string]),
+/** The imported audit's label per task. */
+function auditLabels(): Map<string, "valid" | "broken" | "disputed"> {
+  return new Map(
+    realDataRows("pro-audit").map((o) => [
+      String(o["task_id"]),
+      o["validity"] as "valid" | "broken" | "disputed",
+    ]),
   );
-  const claimed = new Set([...read("CLAIMS.md").matchAll(/^\| `([^`]+)` \| `instance_/gm)].map((m) => m[1]));
-  const labels = new Map<string, "valid" | "broken" | "disputed">();
-  for (const m of read("COVERAGE.md").matchAll(/^\| (\S+) \| (\S+) \|/gm)) {
-    const [, name = "", verdict = ""] = m;
-    if (name === "case") continue;
-    const id = instance.get(name) ?? `unmapped:${name}`;
-    labels.set(
-      id,
-      claimed.has(name)
-        ? "broken"
-        : ["ENTAILED", "DETERMINED-codebase"].includes(verdict)
-          ? "valid"
-          : "disputed",
-    );
-  }
-  for (const m of read("KNOWN_BAD.md").matchAll(/^\| `(instance_[^`]+)` \|/gm))
-    labels.set(m[1] ?? "", "broken");
-  return labels;
 }
 
 const count = (xs: Iterable<string>) => {
@@ -64,62 +36,39 @@ const count = (xs: Iterable<string>) => {
   for (const x of xs) n[x] = (n[x] ?? 0) + 1;
   return n;
 };
-describe.skipIf(!present)("real data: the SWE-Bench Pro validity audit", () => {
-  const dir = mkdtempSync(join(tmpdir(), "pro-audit-real-"));
-  const tasks = join(dir, "pro-tasks.txt");
-  // In a hook: a skipped describe's body still runs, and the listing is absent then.
-  beforeAll(() => {
-    writeFileSync(
-      tasks,
-      readFileSync(LISTING, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => l.replace(/.*\//, ""))
-        .join("\n") + "\n",
+const revisionNote = (notes: readonly string[]) =>
+  notes.find((n) => n.startsWith("dataset_revision: "))?.split(" ")[1];
+
+describe("real data: the SWE-Bench Pro validity audit", () => {
+  test("731 tasks, one label each: 556 valid, 112 broken, 63 disputed; --claimed disputed leaves 3 broken", () => {
+    const labels = auditLabels();
+    expect(labels.size).toBe(731);
+    expect(count(labels.values())).toEqual({ valid: 556, broken: 112, disputed: 63 });
+    // The documented rule applied to COVERAGE.md, CLAIMS.md, KNOWN_BAD.md and case_instance_ids.tsv
+    // with plain regular expressions, independently of the importer.
+    const lines = [...labels].map(([id, label]) => `${id}\t${label}`).sort();
+    expect(createHash("sha256").update(lines.join("\n")).digest("hex")).toBe(
+      "93044da1894e884a0b74b46d67c052e01e5598ca862ecb8299912711a9ee9ae3",
     );
-  });
-  const write = async (name: string, result: Promise<{ lines: string[] }>) => {
-    const path = join(dir, name);
-    writeFileSync(path, (await result).lines.map((l) => `${l}\n`).join(""));
-    return path;
-  };
-
-  test("731 tasks, one label each: 556 valid, 112 broken, 63 disputed; --claimed disputed leaves 3 broken", async () => {
-    const expected = expectedLabels();
-    expect(expected.size).toBe(731);
-    expect(count(expected.values())).toEqual({ valid: 556, broken: 112, disputed: 63 });
-
-    const r = await runImport({
-      kind: "swebench-pro-audit",
-      file: relative(repoRoot, AUDIT), // a relative path, resolved against cwd
-      cwd: repoRoot,
-    });
-    const rows = parseLines(r.lines);
-    expect(rows).toHaveLength(731);
-    expect(new Map(rows.map((o) => [o["task_id"], o["validity"]]))).toEqual(expected);
-    expect(r.notes[1]).toBe(
+    expect(realDataNotes("pro-audit")).toContain(
       "labels: 731 tasks: 556 valid (78 DETERMINED-codebase, 478 ENTAILED), 112 broken (3 KNOWN_BAD.md, 109 claimed, COVERAGE.md agrees), " +
         "63 disputed (2 (pending), not claimed, 1 determined, not claimed, 12 hypothesis, not claimed, 48 prose-affirmative, not claimed)",
     );
-    // The same id set as the Pro task listing, hence the same computed dataset revision.
-    const listed = await runImport({ kind: "swebench-pro-audit", file: AUDIT, tasks });
-    expect(parseLines(listed.lines).map((o) => o["dataset_revision"])).toEqual(
-      rows.map((o) => o["dataset_revision"]),
+    // Imported without --tasks, the audit's own 731 ids: the same id set as the Pro task listing,
+    // hence the same computed dataset revision.
+    const revisions = new Set(realDataRows("pro-audit").map((o) => o["dataset_revision"]));
+    expect(revisions.size).toBe(1);
+    expect(revisionNote(realDataNotes("pro-audit-own-ids"))).toBe([...revisions][0]);
+    expect(realDataNotes("pro-audit-claimed-disputed")).toContain(
+      "labels: 731 tasks: 556 valid (78 DETERMINED-codebase, 478 ENTAILED), 3 broken (3 KNOWN_BAD.md), " +
+        "172 disputed (2 (pending), not claimed, 109 claimed, COVERAGE.md agrees, 1 determined, not claimed, 12 hypothesis, not claimed, 48 prose-affirmative, not claimed)",
     );
-
-    const strict = parseLines(
-      (await runImport({ kind: "swebench-pro-audit", file: AUDIT, claimed: "disputed" })).lines,
-    );
-    expect(count(strict.map((o) => String(o["validity"])))).toEqual({ valid: 556, broken: 3, disputed: 172 });
   });
 
   test(`the gate on ${CANDIDATE} vs ${BASELINE} with the audit's reviews`, async () => {
-    const a = await write("a.jsonl", runImport({ kind: "swebench-pro", file: runFile(CANDIDATE), tasks }));
-    const b = await write("b.jsonl", runImport({ kind: "swebench-pro", file: runFile(BASELINE), tasks }));
-    const reviews = await write(
-      "reviews.jsonl",
-      runImport({ kind: "swebench-pro-audit", file: AUDIT, tasks }),
-    );
+    const a = realData(FIXTURE[CANDIDATE] ?? "");
+    const b = realData(FIXTURE[BASELINE] ?? "");
+    const reviews = realData("pro-audit");
     const dataset = await readDataset({
       results: [b, a],
       reviews: [reviews],
@@ -128,11 +77,16 @@ describe.skipIf(!present)("real data: the SWE-Bench Pro validity audit", () => {
     });
     const ev = evaluate(dataset, parsePolicy(POLICY, "policy.yaml"), { canary: null, expired: false });
 
+    // Per task a run attempted (pass or fail; not missing): whether it passed.
     const resolved = (run: string) =>
-      new Map(Object.entries(JSON.parse(readFileSync(runFile(run), "utf8")) as Record<string, boolean>));
+      new Map(
+        realDataRows(FIXTURE[run] ?? "")
+          .filter((o) => o["result"] === "pass" || o["result"] === "fail")
+          .map((o) => [String(o["task_id"]), o["result"] === "pass"]),
+      );
     const ra = resolved(CANDIDATE);
     const rb = resolved(BASELINE);
-    const labels = expectedLabels();
+    const labels = auditLabels();
     const both = [...labels.keys()].filter((id) => ra.has(id) && rb.has(id));
     const valid = both.filter((id) => labels.get(id) === "valid");
     const disputed = both.filter((id) => labels.get(id) === "disputed");

@@ -1,54 +1,26 @@
 /**
- * Proof on real public data (../shared/data/public-results, see its SOURCES.md). The files are read
- * in place, never copied into the repository; the suite is skipped when they are absent. Every
- * expected count is computed here from the source file independently of the importers (plain
- * JSON.parse, a separate regex CSV splitter), and a few are also pinned as literals.
+ * The importers on real public data, through the committed imports of test/fixtures/real-data
+ * (scripts/test-fixtures.mjs ran `model-gate import` on the public files; its README.md names them).
+ * The expected figures were computed from the source files independently of the importers (plain
+ * JSON and CSV readers, the labelling rule restated) and are pinned here: counts, and the sha256 of
+ * the sorted ids that pass (or of the sorted "id<TAB>label" lines), so every row is checked, not
+ * only a count. `node scripts/test-fixtures.mjs --check` (in .ci/run where the sources exist)
+ * fails when the importers would now write something else.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { runImport } from "../../src/importers/index.js";
-import { PUBLIC_RESULTS as PUBLIC, sharedDataPresent } from "../helpers/shared-data.js";
-import { parseLines, revisionOf } from "./helpers.js";
+import { realDataNotes, realDataRows } from "../helpers/real-data.js";
+import { revisionOf } from "./helpers.js";
 
-const LEADERBOARDS = join(PUBLIC, "swe-bench.github.io/data/leaderboards.json");
-const ANNOTATIONS = join(PUBLIC, "openai-verified-annotations/ensembled_annotations_public.csv");
-const PRO_LISTING = join(PUBLIC, "swe-bench-pro/instance_dockerfile_listing.txt");
-const PRO_TRAJ = join(PUBLIC, "swe-bench-pro/traj");
-const present = sharedDataPresent("the importers on real data", [LEADERBOARDS, ANNOTATIONS, PRO_LISTING]);
-
-interface Entry {
-  folder: string;
-  resolved: number;
-  per_instance_details?: Record<string, { resolved: boolean }>;
-}
-function leaderboardRuns(): Map<string, Record<string, { resolved: boolean }>> {
-  const doc = JSON.parse(readFileSync(LEADERBOARDS, "utf8")) as { leaderboards: { results: Entry[] }[] };
-  const runs = new Map<string, Record<string, { resolved: boolean }>>();
-  for (const b of doc.leaderboards) {
-    for (const e of b.results) if (e.per_instance_details) runs.set(e.folder, e.per_instance_details);
-  }
-  return runs;
-}
-
-/** A CSV splitter written independently of src/importers/csv.ts (one sticky regex). */
-function splitCsv(text: string): string[][] {
-  const src = text.replace(/^\uFEFF/, "");
-  const re = /(?:"((?:[^"]|"")*)"|([^,\r\n"]*))(,|\r\n|\n|$)/y;
-  const rows: string[][] = [];
-  let row: string[] = [];
-  while (re.lastIndex < src.length) {
-    const m = re.exec(src);
-    if (m === null) throw new Error(`CSV split failed at ${re.lastIndex}`);
-    row.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : (m[2] ?? ""));
-    if (m[3] !== ",") {
-      rows.push(row);
-      row = [];
-    }
-  }
-  return rows;
-}
+const sha = (lines: readonly string[]) =>
+  createHash("sha256")
+    .update([...lines].sort().join("\n"))
+    .digest("hex");
+const count = <T>(xs: readonly T[], f: (x: T) => boolean) => xs.filter(f).length;
+const ids = (
+  rows: readonly Record<string, unknown>[],
+  f: (o: Record<string, unknown>) => boolean = () => true,
+) => rows.filter(f).map((o) => String(o["task_id"]));
 
 /** The default Verified rule, restated independently. */
 function label(us: number, fn: number, other: number, brokenAt = 3, disputedAt = 2): string {
@@ -57,167 +29,186 @@ function label(us: number, fn: number, other: number, brokenAt = 3, disputedAt =
   return s >= brokenAt ? "broken" : s >= disputedAt ? "disputed" : "valid";
 }
 
-function annotations(): { id: string; us: number; fn: number; other: number; filterOut: string }[] {
-  const [header, ...rows] = splitCsv(readFileSync(ANNOTATIONS, "utf8"));
-  const col = (name: string) => (header ?? []).indexOf(name);
-  return rows.map((r) => ({
-    id: r[col("instance_id")] ?? "",
-    us: Number(r[col("underspecified")]),
-    fn: Number(r[col("false_negative")]),
-    other: Number(r[col("other_major_issues")]),
-    filterOut: r[col("filter_out")] ?? "",
-  }));
+/** The scores a verified-annotations row's note quotes from the CSV. */
+function scores(note: unknown): [us: number, fn: number, other: number] {
+  const m = /^underspecified=([\d.]+), false_negative=([\d.]+), other_major_issues=([\d.]+):/.exec(
+    String(note),
+  );
+  if (m === null) throw new Error(`no scores in ${String(note)}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
 }
 
-const count = <T>(xs: readonly T[], f: (x: T) => boolean) => xs.filter(f).length;
+describe("real data: SWE-bench Verified leaderboard per-instance results", () => {
+  // Run folder → [resolved of 500, sha256 of the sorted resolved ids], from leaderboards.json.
+  const runs: Record<string, [string, number, string]> = {
+    "verified-opus-4-5": [
+      "20251124_mini-v1.16.0_claude-opus-4-5-20251101",
+      372,
+      "2cd44bfb2a0142d4eb766435ac294fcdfd95ca50c4846528624351a9e05303eb",
+    ],
+    "verified-gemini-3-pro": [
+      "20251118_mini-v1.15.0_gemini-3-pro-preview-20251118",
+      371,
+      "94302a399125be1993a0fd42d67e2f3a70f8a1a4efaedd4993ac1a465d30499e",
+    ],
+    "verified-claude-4-opus": [
+      "20250802_mini-v1.0.0_claude-4-opus-20250514",
+      338,
+      "65d03392e7381ef4fa64b86b949caf65155ae54a1feff962d1803fcfd1c47a0f",
+    ],
+    "verified-gpt-5-mini-v1.7.0": [
+      "20250807_mini-v1.7.0_gpt-5",
+      325,
+      "373d8b595107157d9c74650958dc93addfe11707682336dfefae51066929f09c",
+    ],
+    "verified-sonnet-4-5-mini-v1.13.3": [
+      "20250929_mini-v1.13.3_sonnet-4-5-20250929",
+      353,
+      "2667dd47a91023e298ec1d02d7d58fd18b21b5a311e9d8a2457b4fae93ffda50",
+    ],
+  };
 
-describe.skipIf(!present)("real data: SWE-bench Verified leaderboard per-instance results", () => {
-  test("every run with per_instance_details: 500 tasks, passes = resolved true in the file, one dataset revision", async () => {
-    const runs = leaderboardRuns();
-    expect(runs.size).toBe(25);
-    const ids = Object.keys(runs.values().next().value ?? {});
-    expect(ids.length).toBe(500);
-    const rev = revisionOf(ids);
-    for (const [folder, details] of runs) {
-      const r = await runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: folder });
-      const rows = parseLines(r.lines);
-      expect(rows.length).toBe(500);
-      const expectedPasses = count(Object.values(details), (d) => d.resolved);
-      expect(count(rows, (o) => o["result"] === "pass")).toBe(expectedPasses);
-      expect(count(rows, (o) => o["result"] === "fail")).toBe(500 - expectedPasses);
-      expect(new Set(rows.map((o) => o["dataset_revision"]))).toEqual(new Set([rev]));
+  test("each run: 500 tasks, pass exactly where the file says resolved, one dataset revision, the run's folder as model", () => {
+    for (const [name, [folder, passes, passIds]] of Object.entries(runs)) {
+      const rows = realDataRows(name);
+      expect(rows.length, name).toBe(500);
+      expect(
+        count(rows, (o) => o["result"] === "pass"),
+        name,
+      ).toBe(passes);
+      expect(
+        count(rows, (o) => o["result"] === "fail"),
+        name,
+      ).toBe(500 - passes);
+      expect(sha(ids(rows, (o) => o["result"] === "pass")), name).toBe(passIds);
+      expect(new Set(rows.map((o) => o["dataset_revision"]))).toEqual(new Set([revisionOf(ids(rows))]));
       expect(new Set(rows.map((o) => o["model_config"]))).toEqual(new Set([folder]));
-      for (const o of rows) {
-        expect(o["result"]).toBe(details[o["task_id"] as string]?.resolved ? "pass" : "fail");
-      }
+      expect(new Set(rows.map((o) => o["harness_revision"]))).toEqual(
+        new Set(["unknown:swebench-leaderboard"]),
+      );
+      expect(realDataNotes(name)).toContain(
+        `500 rows: ${passes} pass, ${500 - passes} fail, 0 infra_error, 0 missing`,
+      );
     }
+    // Every run covers the same 500 Verified ids.
+    expect(new Set(Object.keys(runs).map((n) => sha(ids(realDataRows(n))))).size).toBe(1);
   });
 
-  test("pinned: Claude 4.5 Opus 372/500, Gemini 3 Pro 371/500; the 3.7 Sonnet entry's published 52.8% is flagged", async () => {
-    const passes = async (run: string) =>
-      count(
-        parseLines((await runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run })).lines),
-        (o) => o["result"] === "pass",
-      );
-    expect(await passes("20251124_mini-v1.16.0_claude-opus-4-5-20251101")).toBe(372);
-    expect(await passes("20251118_mini-v1.15.0_gemini-3-pro-preview-20251118")).toBe(371);
-    const sonnet37 = await runImport({
-      kind: "swebench-leaderboard",
-      file: LEADERBOARDS,
-      run: "20250720_mini-v0.0.0-claude-3-7-sonnet-20250219",
-      board: "Verified",
-    });
-    expect(sonnet37.notes).toContain(
+  test("the 3.7 Sonnet entry's published 52.8% is flagged: its per-instance values say 51/500", () => {
+    expect(realDataNotes("verified-sonnet-3-7")).toContain(
       "WARNING: the entry publishes resolved = 52.8%, but its per_instance_details have 51/500 resolved = 10.20%; the per-instance values are imported",
     );
   });
 });
 
-describe.skipIf(!present)("real data: OpenAI's SWE-bench Verified annotations", () => {
-  test("all 1,699 rows: label counts equal an independent count; valid ⇔ filter_out=False", async () => {
-    const rows = annotations();
+describe("real data: OpenAI's SWE-bench Verified annotations", () => {
+  test("all 1,699 rows: each label follows the rule from the scores it quotes; the counts equal an independent count", () => {
+    const rows = realDataRows("annotations-all");
     expect(rows.length).toBe(1699);
-    const r = await runImport({ kind: "verified-annotations", file: ANNOTATIONS });
-    const out = parseLines(r.lines);
-    expect(out.length).toBe(1699);
-    const expected = new Map(rows.map((a) => [a.id, label(a.us, a.fn, a.other)]));
-    for (const o of out) expect(o["validity"]).toBe(expected.get(o["task_id"] as string));
-    const labels = [...expected.values()];
+    for (const o of rows) expect(o["validity"], String(o["task_id"])).toBe(label(...scores(o["note"])));
+    expect(sha(rows.map((o) => `${String(o["task_id"])}\t${String(o["validity"])}`))).toBe(
+      "7667c416e5f07614441b0b16ff73eb13465a6c332b4b6b82df58e838faa4e8d7",
+    );
     expect([
-      count(labels, (l) => l === "valid"),
-      count(labels, (l) => l === "disputed"),
-      count(labels, (l) => l === "broken"),
+      count(rows, (o) => o["validity"] === "valid"),
+      count(rows, (o) => o["validity"] === "disputed"),
+      count(rows, (o) => o["validity"] === "broken"),
     ]).toEqual([539, 591, 569]);
-    // The default rule reproduces OpenAI's own filter: a task is valid exactly when filter_out is False.
-    for (const a of rows) expect(label(a.us, a.fn, a.other) === "valid").toBe(a.filterOut === "False");
-    expect(r.notes[1]).toBe(
+    // The default rule reproduces OpenAI's own filter: 591 + 569 = the 1160 with filter_out=True.
+    expect(realDataNotes("annotations-all")).toContain(
       "labels: 1699 tasks: 539 valid, 591 disputed, 569 broken (1160 of them have filter_out=True, i.e. OpenAI left them out of Verified)",
     );
   });
 
-  test("restricted to the 500 Verified ids: all valid under the default rule; 321 disputed under --disputed-at 1", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "verified-"));
-    const verified = Object.keys(leaderboardRuns().values().next().value ?? {});
-    const tasks = join(dir, "verified.txt");
-    writeFileSync(tasks, verified.join("\n") + "\n");
-    const r = await runImport({ kind: "verified-annotations", file: ANNOTATIONS, tasks });
-    const out = parseLines(r.lines);
-    expect(out.length).toBe(500);
-    expect(new Set(out.map((o) => o["validity"]))).toEqual(new Set(["valid"]));
-    expect(new Set(out.map((o) => o["dataset_revision"]))).toEqual(new Set([revisionOf(verified)]));
-    expect(r.notes).toContain(
-      `1199 annotated instances outside the task list ${tasks} were left out: ` +
+  test("restricted to the 500 Verified ids: all valid under the default rule; 321 disputed under --disputed-at 1", () => {
+    const verified = ids(realDataRows("verified-opus-4-5"));
+    const rows = realDataRows("annotations-verified");
+    expect(rows.length).toBe(500);
+    expect(new Set(rows.map((o) => o["validity"]))).toEqual(new Set(["valid"]));
+    expect(new Set(rows.map((o) => o["dataset_revision"]))).toEqual(new Set([revisionOf(verified)]));
+    expect(realDataNotes("annotations-verified")).toContain(
+      "1199 annotated instances outside the task list verified-tasks.txt were left out: " +
         "astropy__astropy-11693, astropy__astropy-12544, astropy__astropy-12825, astropy__astropy-12842, astropy__astropy-12880 and 1194 more",
     );
-    const strict = parseLines(
-      (await runImport({ kind: "verified-annotations", file: ANNOTATIONS, tasks, disputedAt: 1 })).lines,
+    const strict = realDataRows("annotations-verified-disputed-at-1");
+    for (const o of strict)
+      expect(o["validity"], String(o["task_id"])).toBe(label(...scores(o["note"]), 3, 1));
+    expect(sha(strict.map((o) => `${String(o["task_id"])}\t${String(o["validity"])}`))).toBe(
+      "bd8370f110194456f8972f863a1aaae89cb810c9f13e07a168936e5894180e75",
     );
-    const inVerified = annotations().filter((a) => verified.includes(a.id));
-    const expectedDisputed = count(inVerified, (a) => label(a.us, a.fn, a.other, 3, 1) === "disputed");
-    expect(expectedDisputed).toBe(321);
-    expect(count(strict, (o) => o["validity"] === "disputed")).toBe(expectedDisputed);
+    expect(count(strict, (o) => o["validity"] === "disputed")).toBe(321);
     expect(count(strict, (o) => o["validity"] === "valid")).toBe(179);
   });
 });
 
-describe.skipIf(!present)(
-  "real data: SWE-Bench Pro eval_results.json against the 731-task public listing",
-  () => {
-    // The listing holds paths "dockerfiles/instance_dockerfile/<instance id>"; the task list is their last part.
-    const listing = () =>
-      readFileSync(PRO_LISTING, "utf8")
-        .split("\n")
-        .filter((l) => l.trim() !== "")
-        .map((l) => l.trim().split("/").pop() ?? "");
+describe("real data: SWE-Bench Pro eval_results.json against the 731-task public listing", () => {
+  // Run → [pass, fail, missing, ids of the file outside the listing], counted from the source.
+  const pinned: Record<string, [pass: number, fail: number, missing: number, outside: number]> = {
+    "pro-claude-45sonnet": [319, 411, 1, 0],
+    "pro-claude-4sonnet": [240, 322, 169, 0],
+    "pro-claude-opus-4-1-paper": [162, 501, 68, 228],
+    "pro-claude-sonnet-4-paper": [166, 497, 68, 0],
+    "pro-gemini-2-5-pro-paper": [90, 629, 12, 236],
+    "pro-gpt-4o-paper": [36, 583, 112, 0],
+    "pro-gpt-5-250-turns": [265, 464, 2, 0],
+    "pro-gptoss-paper": [118, 610, 3, 0],
+    "pro-kimi-k2": [202, 527, 2, 0],
+  };
 
-    const pinned: Record<string, [pass: number, fail: number, missing: number, outside: number]> = {
-      "claude-45sonnet-10132025": [319, 411, 1, 0],
-      "claude-4sonnet-10132025": [240, 322, 169, 0],
-      "claude-opus-4-1-paper": [162, 501, 68, 228],
-      "claude-sonnet-4-paper": [166, 497, 68, 0],
-      "gemini-2-5-pro-preview-paper": [90, 629, 12, 236],
-      "gpt-4o-paper": [36, 583, 112, 0],
-      "gpt-5-250-turns-10132025": [265, 464, 2, 0],
-      "gptoss-paper": [118, 610, 3, 0],
-      "kimi-k2-instruct-10132025": [202, 527, 2, 0],
-    };
+  test("each run: 731 rows; pass/fail/missing and the ids left out match the source", () => {
+    for (const [name, [pass, fail, missing, outside]] of Object.entries(pinned)) {
+      const notes = realDataNotes(name);
+      expect(notes, name).toContain(
+        `731 rows: ${pass} pass, ${fail} fail, 0 infra_error, ${missing} missing`,
+      );
+      const leftOut = notes.find((n) => n.includes("outside the task list"));
+      if (outside === 0) expect(leftOut, name).toBeUndefined();
+      else
+        expect(
+          leftOut?.startsWith(
+            `${outside} ids of the file outside the task list pro-tasks.txt were left out (not counted): `,
+          ),
+          name,
+        ).toBe(true);
+    }
+  });
 
-    test("each run: 731 rows; pass/fail/missing and ids left out match the source", async () => {
-      const ids = listing();
-      expect(ids.length).toBe(731);
-      const set = new Set(ids);
-      const dir = mkdtempSync(join(tmpdir(), "pro-"));
-      const tasks = join(dir, "pro-tasks.txt");
-      writeFileSync(tasks, ids.join("\n") + "\n");
-      for (const [run, [pass, fail, missing, outside]] of Object.entries(pinned)) {
-        const file = join(PRO_TRAJ, run, "eval_results.json");
-        const source = JSON.parse(readFileSync(file, "utf8")) as Record<string, boolean>;
-        const inList = Object.keys(source).filter((k) => set.has(k));
-        expect([
-          count(inList, (k) => source[k] === true),
-          count(inList, (k) => source[k] === false),
-          731 - inList.length,
-          Object.keys(source).length - inList.length,
-        ]).toEqual([pass, fail, missing, outside]);
-        const r = await runImport({ kind: "swebench-pro", file, tasks });
-        const rows = parseLines(r.lines);
-        expect(rows.length).toBe(731);
-        expect([
-          count(rows, (o) => o["result"] === "pass"),
-          count(rows, (o) => o["result"] === "fail"),
-          count(rows, (o) => o["result"] === "missing"),
-        ]).toEqual([pass, fail, missing]);
-        expect(new Set(rows.map((o) => o["dataset_revision"]))).toEqual(new Set([revisionOf(ids)]));
-        expect(new Set(rows.map((o) => o["model_config"]))).toEqual(new Set([run]));
-        const leftOut = r.notes.find((n) => n.includes("outside the task list"));
-        if (outside === 0) expect(leftOut).toBeUndefined();
-        else
-          expect(
-            leftOut?.startsWith(
-              `${outside} ids of the file outside the task list ${tasks} were left out (not counted): `,
-            ),
-          ).toBe(true);
-      }
-    });
-  },
-);
+  // Run → [sha256 of the sorted ids that pass, of the sorted listed ids absent from the file].
+  const rowsPinned: Record<string, [string, string, string]> = {
+    "pro-gpt-5-250-turns": [
+      "gpt-5-250-turns-10132025",
+      "655fdaef0ff9a7f737595e9f7d24ff2d7467faffdf82b97288c42b3063daab9a",
+      "46dfd2cde8dcc8dcad461c4676a1aad4150180097e615aed9371f7d50d9d8b1f",
+    ],
+    "pro-claude-45sonnet": [
+      "claude-45sonnet-10132025",
+      "d89194b3b5d3805321f95938df26d1867fd6aad73d806dce7a4038b9f092aed7",
+      "e70dbe70731d55a216c3971924ffa188b5cd8df69f382da55642354024d5c3e0",
+    ],
+    "pro-kimi-k2": [
+      "kimi-k2-instruct-10132025",
+      "92f77dc8e343682ce01c680adfcac90e298e1fc811567514aaaac39ad9a7b723",
+      "92d31d882ab92ad7199f5e8d67c0527a4f1d664d676f64e74434f69ae8214d84",
+    ],
+  };
+
+  test("the runs the gate tests read: every row as the source has it, one revision of the 731 listed ids", () => {
+    const revisions = new Set<unknown>();
+    for (const [name, [run, passIds, missingIds]] of Object.entries(rowsPinned)) {
+      const rows = realDataRows(name);
+      const [pass = 0, fail = 0, missing = 0] = pinned[name] ?? [];
+      expect(rows.length, name).toBe(731);
+      expect([
+        count(rows, (o) => o["result"] === "pass"),
+        count(rows, (o) => o["result"] === "fail"),
+        count(rows, (o) => o["result"] === "missing"),
+      ]).toEqual([pass, fail, missing]);
+      expect(sha(ids(rows, (o) => o["result"] === "pass")), name).toBe(passIds);
+      expect(sha(ids(rows, (o) => o["result"] === "missing")), name).toBe(missingIds);
+      expect(new Set(rows.map((o) => o["model_config"]))).toEqual(new Set([run]));
+      expect(new Set(rows.map((o) => o["dataset_revision"]))).toEqual(new Set([revisionOf(ids(rows))]));
+      for (const o of rows) revisions.add(o["dataset_revision"]);
+    }
+    expect(revisions.size).toBe(1);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The new importers on the committed tool-output fixtures (cut from real outputs:
- * fixtures/tool-outputs/PROVENANCE.md): the same promises tool-outputs-real.test.ts checks on the
- * whole files under ../shared, so a clone without it runs them too.
+ * fixtures/tool-outputs/PROVENANCE.md). tool-outputs-real.test.ts checks the imports of the whole
+ * files (committed under test/fixtures/tool-imports).
  */
 import { resolve } from "node:path";
 import { describe } from "vitest";

@@ -1,7 +1,6 @@
 /**
- * The promises the new importers keep on real tool outputs, written once and run twice: on the
- * committed fixtures (test/importers/fixtures/tool-outputs, always) and on the whole files under
- * ../shared/data/tool-outputs (when present). Each real output imports; the passes, fails and
+ * The promises the new importers keep on real tool outputs, run on the committed cuts of them
+ * (test/importers/fixtures/tool-outputs). Each real output imports; the passes, fails and
  * infra errors per model equal a recount made here from the source file, apart from the
  * importers (plain JSON.parse, a regex CSV splitter, a ZIP walk over local headers); the same
  * input gives the same bytes; and rank and evaluate on the imports report the same figures.

@@ -30,15 +30,7 @@ import {
   renderedLines,
   setDetailsOpen,
 } from "./browser.js";
-import { sharedDataPresent } from "../helpers/shared-data.js";
-import {
-  PRO_RUN_FILES,
-  REAL_DATA_FILES,
-  REPO_ROOT,
-  realClusteredMarkdown,
-  realDataReport,
-  twoFilesWithoutTasksMarkdown,
-} from "./pages.js";
+import { REPO_ROOT, realClusteredMarkdown, realDataReport, twoFilesWithoutTasksMarkdown } from "./pages.js";
 
 const GOLDEN = join(REPO_ROOT, "test", "golden");
 const SCREENSHOTS = process.env["SCREENSHOTS"] === "1";
@@ -51,8 +43,6 @@ if (!CHROMIUM_PRESENT) {
   if (REQUIRE) throw new Error(message);
   console.warn(message);
 }
-const PUBLIC_RESULTS_PRESENT = sharedDataPresent("the browser test's real-data page", REAL_DATA_FILES);
-const PRO_RUNS_PRESENT = sharedDataPresent("the browser test's SWE-Bench Pro page", PRO_RUN_FILES);
 
 interface PageCase {
   readonly name: string;
@@ -97,34 +87,18 @@ const CASES: readonly PageCase[] = [
     markdown: golden("since-last-run-hostile.md"),
     literal: ["<img src=x onerror=alert(1)>", "[link](javascript:alert(1))"],
   },
-  ...(PUBLIC_RESULTS_PRESENT
-    ? [
-        {
-          name: "real-data",
-          markdown: async () => {
-            const report = await realDataReport();
-            if (report === null) throw new Error("real data vanished");
-            return renderMarkdown(report, { marker: true });
-          },
-        },
-      ]
-    : []),
-  ...(PRO_RUNS_PRESENT
-    ? [
-        // Issue 27: most checks fail, each with its whole fix (no cut): nothing may overflow.
-        { name: "pro-without-tasks", markdown: async () => (await twoFilesWithoutTasksMarkdown()) ?? "" },
-      ]
-    : []),
-  ...(PUBLIC_RESULTS_PRESENT
-    ? [
-        // Issue 27: a clustered policy's bounds are conservative, and every figure says so.
-        {
-          name: "real-clustered",
-          markdown: async () => (await realClusteredMarkdown()) ?? "",
-          literal: ["LCB (conservative)", "UCB (conservative)"],
-        },
-      ]
-    : []),
+  {
+    name: "real-data",
+    markdown: async () => renderMarkdown(await realDataReport(), { marker: true }),
+  },
+  // Issue 27: most checks fail, each with its whole fix (no cut): nothing may overflow.
+  { name: "pro-without-tasks", markdown: twoFilesWithoutTasksMarkdown },
+  // Issue 27: a clustered policy's bounds are conservative, and every figure says so.
+  {
+    name: "real-clustered",
+    markdown: realClusteredMarkdown,
+    literal: ["LCB (conservative)", "UCB (conservative)"],
+  },
 ];
 
 /** Tags the renderer's Markdown may produce. */

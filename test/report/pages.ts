@@ -1,17 +1,16 @@
 /**
  * Reports built from real inputs for the golden files and the browser test: the shipped demo
- * (examples/, exactly `npm run demo`) and a real-data report from ../shared/data/public-results
- * (two SWE-bench Verified leaderboard runs with OpenAI's Verified annotations as reviews, through
- * the importers), which is absent outside this workspace.
+ * (examples/, exactly `npm run demo`) and real-data reports on `model-gate import`s of public
+ * results (test/fixtures/real-data: two SWE-bench Verified leaderboard runs with OpenAI's Verified
+ * annotations as reviews; two SWE-Bench Pro runs).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { runGate } from "../../src/core/gate.js";
 import { readRunInputs } from "../../src/read/run-inputs.js";
 import type { Report } from "../../src/core/report/report-types.js";
-import { runImport } from "../../src/importers/index.js";
-import { PUBLIC_RESULTS } from "../helpers/shared-data.js";
+import { realData, REAL_DATA_DIR } from "../helpers/real-data.js";
 import { cliInProcess } from "../helpers/run-cli.js";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
@@ -36,11 +35,6 @@ export async function demoReport(): Promise<Report> {
   return runGate(inputs.dataset, inputs.policy, inputs.options);
 }
 
-const LEADERBOARDS = join(PUBLIC_RESULTS, "swe-bench.github.io/data/leaderboards.json");
-const ANNOTATIONS = join(PUBLIC_RESULTS, "openai-verified-annotations/ensembled_annotations_public.csv");
-/** The files the real-data report reads (ask sharedDataPresent before using it). */
-export const REAL_DATA_FILES: readonly string[] = [LEADERBOARDS, ANNOTATIONS];
-
 /** The candidate and baseline of the real-data page: two mini-SWE-agent runs on SWE-bench Verified. */
 export const REAL_CANDIDATE = "20251124_mini-v1.16.0_claude-opus-4-5-20251101";
 export const REAL_BASELINE = "20250802_mini-v1.0.0_claude-4-opus-20250514";
@@ -62,38 +56,13 @@ margin:
   validity_bound: exact
 `;
 
-/** The real-data report, or null when ../shared is absent. */
-export async function realDataReport(): Promise<Report | null> {
-  if (!REAL_DATA_FILES.every((f) => existsSync(f))) return null;
-  const dir = mkdtempSync(join(tmpdir(), "gate-pages-"));
-  const write = async (name: string, result: Promise<{ lines: string[] }>): Promise<string> => {
-    const path = join(dir, name);
-    writeFileSync(path, (await result).lines.map((l) => `${l}\n`).join(""));
-    return path;
-  };
-  const candidate = await write(
-    "candidate.jsonl",
-    runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: REAL_CANDIDATE }),
-  );
-  const baseline = await write(
-    "baseline.jsonl",
-    runImport({ kind: "swebench-leaderboard", file: LEADERBOARDS, run: REAL_BASELINE }),
-  );
-  const ids = readFileSync(candidate, "utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => (JSON.parse(l) as { task_id: string }).task_id);
-  const tasks = join(dir, "verified.txt");
-  writeFileSync(tasks, [...new Set(ids)].join("\n") + "\n");
-  const reviews = await write(
-    "reviews.jsonl",
-    runImport({ kind: "verified-annotations", file: ANNOTATIONS, tasks }),
-  );
-  const policyPath = join(dir, "policy.yaml");
+/** The real-data report: the two Verified runs with the annotations for the 500 Verified ids. */
+export async function realDataReport(): Promise<Report> {
+  const policyPath = join(mkdtempSync(join(tmpdir(), "gate-pages-")), "policy.yaml");
   writeFileSync(policyPath, REAL_POLICY);
   const inputs = await readRunInputs({
-    results: [baseline, candidate],
-    reviews: [reviews],
+    results: [realData("verified-claude-4-opus"), realData("verified-opus-4-5")],
+    reviews: [realData("annotations-verified")],
     policy: { path: policyPath, text: REAL_POLICY, source: "file", lastCommit: null },
     headPolicyText: null,
     baseline: REAL_BASELINE,
@@ -101,53 +70,27 @@ export async function realDataReport(): Promise<Report | null> {
     canary: null,
     today: "2026-11-29",
     toolVersion: "0.1.0",
-    displayPath: (p) => relative(dir, p),
+    displayPath: (p) => basename(p),
   });
   return runGate(inputs.dataset, inputs.policy, inputs.options);
 }
 
-const PRO_TRAJ = join(PUBLIC_RESULTS, "swe-bench-pro/traj");
 const PRO_BASELINE = "gpt-5-250-turns-10132025";
 const PRO_CANDIDATE = "kimi-k2-instruct-10132025";
-/** The files the SWE-Bench Pro page reads (ask sharedDataPresent before using it). */
-export const PRO_RUN_FILES: readonly string[] = [PRO_BASELINE, PRO_CANDIDATE].map((r) =>
-  join(PRO_TRAJ, r, "eval_results.json"),
-);
-
-/** `model-gate import` of each run into DIR/<run>.jsonl, as a user would; the files written. */
-async function importEach(
-  dir: string,
-  runs: readonly string[],
-  args: (run: string) => readonly string[],
-): Promise<string[]> {
-  const files: string[] = [];
-  for (const run of runs) {
-    const out = join(dir, `${run}.jsonl`);
-    const r = await cliInProcess(["import", ...args(run), "-o", out]);
-    if (r.code !== 0) throw new Error(r.stderr);
-    files.push(out);
-  }
-  return files;
-}
 
 /**
  * The comment for two public SWE-Bench Pro runs imported without one --tasks list (each file's
- * own ids make its dataset revision, issue 27): most checks fail, each with its whole fix. Made
- * with the CLI's own commands, as a user would; null when ../shared is absent.
+ * own ids make its dataset revision, issue 27): most checks fail, each with its whole fix. The
+ * CLI's own command on the imports, as a user would run it.
  */
-export async function twoFilesWithoutTasksMarkdown(): Promise<string | null> {
-  if (!PRO_RUN_FILES.every((f) => existsSync(f))) return null;
-  const dir = mkdtempSync(join(tmpdir(), "gate-pages-pro-"));
-  const files = await importEach(dir, [PRO_BASELINE, PRO_CANDIDATE], (run) => [
-    "swebench-pro",
-    join(PRO_TRAJ, run, "eval_results.json"),
-  ]);
+export async function twoFilesWithoutTasksMarkdown(): Promise<string> {
   const policy = at("policy.example.yaml");
   const r = await cliInProcess(
     [
       "evaluate",
       "--results",
-      ...files,
+      realData("pro-gpt-5-250-turns-own-ids"),
+      realData("pro-kimi-k2-own-ids"),
       "--policy",
       policy,
       "--baseline",
@@ -157,48 +100,24 @@ export async function twoFilesWithoutTasksMarkdown(): Promise<string | null> {
       "--today",
       "2026-11-29",
     ],
-    dir,
+    REAL_DATA_DIR,
   );
   if (r.code !== 2) throw new Error(`expected unresolved (2), got ${r.code}: ${r.stderr}`);
   return r.stdout;
 }
 
 /** The real-data report under a clustered policy (by repository): its bounds are conservative. */
-export async function realClusteredMarkdown(): Promise<string | null> {
-  if (!REAL_DATA_FILES.every((f) => existsSync(f))) return null;
-  const dir = mkdtempSync(join(tmpdir(), "gate-pages-clustered-"));
-  const files = await importEach(dir, [REAL_BASELINE, REAL_CANDIDATE], (run) => [
-    "swebench-leaderboard",
-    LEADERBOARDS,
-    "--run",
-    run,
-  ]);
-  const ids = readFileSync(files[0] ?? "", "utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => (JSON.parse(l) as { task_id: string }).task_id);
-  const tasks = join(dir, "verified.txt");
-  writeFileSync(tasks, ids.join("\n") + "\n");
-  const reviews = join(dir, "reviews.jsonl");
-  const imported = await cliInProcess([
-    "import",
-    "verified-annotations",
-    ANNOTATIONS,
-    "--tasks",
-    tasks,
-    "-o",
-    reviews,
-  ]);
-  if (imported.code !== 0) throw new Error(imported.stderr);
-  const policy = join(dir, "policy.yaml");
+export async function realClusteredMarkdown(): Promise<string> {
+  const policy = join(mkdtempSync(join(tmpdir(), "gate-pages-clustered-")), "policy.yaml");
   writeFileSync(policy, REAL_POLICY.replace("standard_error: paired", "standard_error: clustered"));
   const r = await cliInProcess(
     [
       "evaluate",
       "--results",
-      ...files,
+      realData("verified-claude-4-opus"),
+      realData("verified-opus-4-5"),
       "--reviews",
-      reviews,
+      realData("annotations-verified"),
       "--policy",
       policy,
       "--baseline",
@@ -208,7 +127,7 @@ export async function realClusteredMarkdown(): Promise<string | null> {
       "--today",
       "2026-11-29",
     ],
-    dir,
+    REAL_DATA_DIR,
   );
   if (r.code === 3 || r.code === 4) throw new Error(r.stderr);
   return r.stdout;

@@ -2,11 +2,14 @@
 // table to the pre-aggregated shape, and the gate's report on those rows equals its report on the
 // raw attempts. The SQL is read out of the Markdown so the documentation and the test cannot drift.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+
+import { tableRecords, type Dataset } from "../../src/core/model.js";
+import { readDataset } from "../../src/read/read-dataset.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const cli = process.env["GATE_CLI"] ?? join(root, "dist", "cli.js");
@@ -22,15 +25,22 @@ function warehouseSql(): string {
 
 type Row = Record<string, unknown>;
 
-/** JSON-ready: BIGINT to number, lists to arrays, NULL columns left out (as Spark writes JSON). */
+/** A value JSON-ready: BIGINT / HUGEINT (SUM of integers) to number, in lists and structs too. */
+function jsonValue(v: unknown): unknown {
+  if (typeof v === "bigint") return Number(v);
+  if (Array.isArray(v)) return v.map(jsonValue);
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonValue(x)]));
+  return v;
+}
+
+/**
+ * A row JSON-ready: NULL columns left out (as Spark writes JSON); a NULL inside a struct stays
+ * `null` (`metrics_sum.tokens_out: null` where no attempt carries it, which the gate reads as absent).
+ */
 function plain(row: Record<string, unknown>): Row {
   const out: Row = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (v === null || v === undefined) continue;
-    if (typeof v === "bigint") out[k] = Number(v);
-    else if (Array.isArray(v)) out[k] = v.map((x: unknown) => (typeof x === "bigint" ? Number(x) : x));
-    else out[k] = v;
-  }
+  for (const [k, v] of Object.entries(row)) if (v !== null && v !== undefined) out[k] = jsonValue(v);
   return out;
 }
 
@@ -71,7 +81,12 @@ const GEN = [
   "--noise-models",
   "1",
   "--clusters",
+  "--metrics",
+  "--benchmark",
+  "swe-verified",
 ];
+
+const METRICS = ["cost_usd", "latency_s", "tokens_in", "tokens_out"];
 
 let dir = "";
 let instance: DuckDBInstance;
@@ -125,6 +140,8 @@ describe("the documented SQL on DuckDB", () => {
       review_revision: "BIGINT",
       evidence: "VARCHAR[]",
       cluster: "VARCHAR",
+      benchmark: "VARCHAR",
+      metrics: "STRUCT(cost_usd DOUBLE, latency_s DOUBLE, tokens_in BIGINT, tokens_out BIGINT)",
     });
   });
 
@@ -133,6 +150,15 @@ describe("the documented SQL on DuckDB", () => {
     const expected = readJsonl(join(dir, "generator-aggregated.jsonl"));
     expect(rows.length).toBe(990);
     expect(rows.map(canonical).sort()).toEqual(expected.map(canonical).sort());
+    // The metrics came through, some carried by fewer attempts than the row stands for.
+    const attempts = (r: Row) =>
+      Number(r["passes"]) + Number(r["fails"]) + Number(r["infra_errors"]) + Number(r["missing"]);
+    const counts = rows.map((r) => r["metrics_n"] as Record<string, number | null>);
+    expect(rows.every((r) => r["benchmark"] === "swe-verified")).toBe(true);
+    expect(counts.every((n) => Object.keys(n).join() === METRICS.join())).toBe(true);
+    expect(
+      rows.filter((r, i) => METRICS.some((m) => (counts[i]?.[m] ?? 0) < attempts(r))).length,
+    ).toBeGreaterThan(20);
     // Rows whose attempts carried two revisions get the label at the higher one.
     const stale = await query(
       "SELECT count(*) AS n FROM (SELECT 1 FROM raw GROUP BY model_config, task_id HAVING count(DISTINCT review_revision) > 1)",
@@ -153,7 +179,7 @@ describe("the documented SQL on DuckDB", () => {
     const rows = byKey(
       await aggregate(
         `INSERT INTO attempts SELECT * REPLACE (review_revision + 5 AS review_revision, 'disputed' AS validity,
-           99 AS attempt) FROM raw WHERE model_config = 'cfg-candidate' AND task_id = (SELECT min(task_id) FROM raw)`,
+           attempt + 90 AS attempt) FROM raw WHERE model_config = 'cfg-candidate' AND task_id = (SELECT min(task_id) FROM raw)`,
       ),
     );
     const hit = [...rows.values()].filter(
@@ -167,6 +193,12 @@ describe("the documented SQL on DuckDB", () => {
     // The candidate's rows all carry the task's latest exported label (the generator's rule).
     const one =
       "FROM raw WHERE model_config = 'cfg-candidate' AND attempt = 1 AND task_id = (SELECT min(task_id) FROM raw)";
+    // The candidate's first attempt of the first task whose first attempt has a cost.
+    const costly = `FROM raw WHERE model_config = 'cfg-candidate' AND attempt = 1 AND task_id = (SELECT min(task_id)
+      FROM raw WHERE model_config = 'cfg-candidate' AND attempt = 1 AND metrics.cost_usd IS NOT NULL)`;
+    const metricsWith = (cost: string) =>
+      `struct_pack(cost_usd := CAST(${cost} AS DOUBLE), latency_s := metrics.latency_s,
+         tokens_in := metrics.tokens_in, tokens_out := metrics.tokens_out)`;
     const cases: [string, string][] = [
       [
         `INSERT INTO attempts SELECT * REPLACE ('timeout' AS result, 77 AS attempt) ${one}`,
@@ -189,6 +221,24 @@ describe("the documented SQL on DuckDB", () => {
         `INSERT INTO attempts SELECT * REPLACE ('other/repo' AS cluster, 77 AS attempt) ${one}`,
         "invalid: two clusters",
       ],
+      [
+        `INSERT INTO attempts SELECT * REPLACE ('private-canary' AS benchmark, 77 AS attempt) ${one}`,
+        "invalid: two benchmarks",
+      ],
+      // No benchmark is `default`, another benchmark than swe-verified.
+      [
+        `INSERT INTO attempts SELECT * REPLACE (NULL AS benchmark, 77 AS attempt) ${one}`,
+        "invalid: two benchmarks",
+      ],
+      [
+        `INSERT INTO attempts SELECT * REPLACE (${metricsWith("metrics.cost_usd + 1")} AS metrics) ${costly}`,
+        "invalid: one attempt with two sets of metrics",
+      ],
+      // A duplicate row of the attempt without the metric its first row carries.
+      [
+        `INSERT INTO attempts SELECT * REPLACE (${metricsWith("NULL")} AS metrics) ${costly}`,
+        "invalid: one attempt with two sets of metrics",
+      ],
     ];
     for (const [edit, message] of cases) {
       const rows = await aggregate(edit);
@@ -199,12 +249,34 @@ describe("the documented SQL on DuckDB", () => {
 });
 
 // ------------------------------------------------------------------------------------------------
-// Through the gate: raw attempts vs the SQL's aggregated rows. Needs the built CLI with `evaluate`.
+// Through the gate: raw attempts vs the SQL's aggregated rows, read in process (the Dataset, with
+// its metrics and benchmarks) and by the built CLI (dist/cli.js, committed) as a real process.
 
-function cliEvaluates(): boolean {
-  if (!existsSync(cli)) return false;
-  const probe = spawnSync(process.execPath, [cli, "evaluate", "--help"], { encoding: "utf8" });
-  return probe.status === 0 && probe.stdout.includes("--results");
+/**
+ * Drops what may differ between the two files: digests, rowsRead and the label history (an
+ * aggregated row carries only its group's label at the highest revision, not the earlier ones the
+ * attempts show; the effective label, validity and review_revision, is compared).
+ */
+function comparable(d: Dataset): object {
+  return {
+    ...d,
+    inputs: d.inputs.length,
+    rowsRead: 0,
+    tasks: tableRecords(d.tasks).map((t) => ({
+      ...t,
+      history: [],
+    })),
+  };
+}
+
+function read(results: string): Promise<Dataset> {
+  return readDataset({
+    results: [results],
+    reviews: [],
+    baseline: "cfg-baseline",
+    candidate: "cfg-candidate",
+    displayPath: basename,
+  });
 }
 
 const POLICIES: Record<string, string> = {
@@ -273,7 +345,7 @@ function gate(results: string, policy: string): GateRun {
   };
 }
 
-describe.skipIf(!cliEvaluates())("the gate on raw attempts and on the SQL's aggregated rows", () => {
+describe("the gate on raw attempts and on the SQL's aggregated rows", () => {
   let aggregated = "";
   beforeAll(async () => {
     aggregated = join(dir, "sql-aggregated.jsonl");
@@ -300,6 +372,59 @@ describe.skipIf(!cliEvaluates())("the gate on raw attempts and on the SQL's aggr
       expect([rowsRead(raw), rowsRead(agg)]).toEqual([2966, 990]);
     });
   }
+
+  it("reads both to the same Dataset: counts, labels, benchmark, metric sums and counts", async () => {
+    const [raw, agg] = await Promise.all([read(join(dir, "attempts.jsonl")), read(aggregated)]);
+    expect(comparable(agg)).toEqual(comparable(raw));
+    expect([raw.rowsRead, agg.rowsRead]).toEqual([2966, 990]);
+    expect(raw.benchmarks).toEqual(["swe-verified"]);
+    expect(raw.metrics?.names).toEqual(METRICS);
+    // Not vacuous: each model has each metric on most tasks, and on some tasks fewer times than it ran
+    // (the generator leaves a metric out on a few attempts and every metric out on missing ones).
+    const pairs = [
+      [raw.metrics?.baseline ?? [], (i: number) => raw.tasks.baseline(i)],
+      [raw.metrics?.candidate ?? [], (i: number) => raw.tasks.candidate(i)],
+    ] as const;
+    for (const [columns, countsOf] of pairs) {
+      expect(columns.length).toBe(METRICS.length);
+      for (const column of columns) {
+        expect(column?.count.filter((n) => n > 0).length).toBeGreaterThan(250);
+        let fewer = 0;
+        for (let i = 0; i < raw.tasks.length; i++) {
+          const c = countsOf(i);
+          const n = column?.count[i] ?? 0;
+          if (c !== undefined && n < c.pass + c.fail + c.infra_error + c.missing) fewer += 1;
+        }
+        expect(fewer).toBeGreaterThan(5);
+      }
+    }
+  });
+
+  it("reads several benchmarks, a missing one as `default`, from the SQL as from the attempts", async () => {
+    // Tasks before "d" lose their benchmark (default), tasks from "p" on move to another one.
+    const edits = [
+      "UPDATE attempts SET benchmark = NULL WHERE task_id < 'd'",
+      "UPDATE attempts SET benchmark = 'private-canary' WHERE task_id >= 'p'",
+    ];
+    const rows = await aggregate(...edits);
+    const rawFile = join(dir, "mixed-attempts.jsonl");
+    const aggFile = join(dir, "mixed-aggregated.jsonl");
+    await con.run(`COPY attempts TO '${rawFile.replaceAll("'", "''")}' (FORMAT JSON)`);
+    writeFileSync(aggFile, rows.map((r) => JSON.stringify(r) + "\n").join(""));
+    const [raw, agg] = await Promise.all([read(rawFile), read(aggFile)]);
+    expect(comparable(agg)).toEqual(comparable(raw));
+    expect(raw.benchmarks).toEqual(["default", "private-canary", "swe-verified"]);
+    const perTask = new Map(tableRecords(raw.tasks).map((t, i) => [t.taskId, raw.tasks.benchmark(i)]));
+    expect(
+      [...perTask].every(
+        ([id, b]) => b === (id < "d" ? "default" : id >= "p" ? "private-canary" : "swe-verified"),
+      ),
+    ).toBe(true);
+    const policy = join(dir, "paired.yaml");
+    expect(JSON.stringify(gate(aggFile, policy).report?.["comparison"])).toBe(
+      JSON.stringify(gate(rawFile, policy).report?.["comparison"]),
+    );
+  });
 
   it("refuses an aggregated row the SQL marked invalid (exit status 3, naming the problem)", async () => {
     const rows = await aggregate(

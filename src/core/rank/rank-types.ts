@@ -3,7 +3,14 @@
  * (docs/rank.md, docs/report-json.md "The rank report"). The report has its own schema version:
  * it is not the evaluate report and changes on its own.
  */
-import type { AttemptCounts, InputFileDigest, ModelSummary, TaskTable, UnmatchedLabels } from "../model.js";
+import type {
+  AttemptCounts,
+  InputFileDigest,
+  ModelsMetrics,
+  ModelSummary,
+  TaskTable,
+  UnmatchedLabels,
+} from "../model.js";
 import type { AppendOnlyReport } from "../history/history-types.js";
 import type { BoundKind } from "../stats/margin.js";
 import type { RankRequirement } from "../policy/policy-types.js";
@@ -34,6 +41,8 @@ export interface ModelsDataset {
   /** How many times the export was read (docs/rank.md "Reading"). */
   readonly passes: number;
   readonly unmatchedLabels?: readonly UnmatchedLabels[];
+  /** The models' metrics by task (byModel aligned with `models`); absent when none carries one. */
+  readonly metrics?: ModelsMetrics;
 }
 
 export type PairRelation = "a_better" | "b_better" | "unresolved";

@@ -6,6 +6,7 @@
  */
 
 import type { Validity } from "../../core/model.js";
+import { MetricSums } from "./metric-sums.js";
 
 /** Bits of TaskColumns.flags. */
 export const F_BASELINE = 1;
@@ -48,6 +49,8 @@ interface HarnessState {
   /** The first attempt value seen and its packed source * 4 + result index (no Map for one attempt). */
   a0: string | number | undefined;
   a0info: number;
+  /** The first attempt's metrics fingerprint (0: none; see AttemptIds.fingerprint). */
+  a0fp: number;
   /** Further attempt values → packed source * 4 + result index. */
   more: AttemptIds | undefined;
 }
@@ -72,6 +75,11 @@ const MIN_BLOCK = 8;
  */
 export class AttemptPool {
   readonly slabs: Uint32Array[] = [];
+  /**
+   * The metrics fingerprints of the slabs' attempts, slot for slot (0: none), made for a slab
+   * only once one of its attempts carries metrics: an export without metrics holds none.
+   */
+  readonly fingerprints: (Float64Array | undefined)[] = [];
   /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
   private readonly free: number[][] = [];
   /** Where the next new block of the last slab starts. */
@@ -93,10 +101,21 @@ export class AttemptPool {
 
   /** Returns a block (zeroed here) for reuse. */
   give(cls: number, block: number): void {
-    const slab = this.slabs[Math.floor(block / SLAB_SLOTS)];
+    const s = Math.floor(block / SLAB_SLOTS);
     const at = block % SLAB_SLOTS;
-    slab?.fill(0, at, at + (MIN_BLOCK << cls));
+    this.slabs[s]?.fill(0, at, at + (MIN_BLOCK << cls));
+    this.fingerprints[s]?.fill(0, at, at + (MIN_BLOCK << cls));
     (this.free[cls] ??= []).push(block);
+  }
+
+  /** The fingerprints of slab s, made on first use. */
+  fingerprintsOf(s: number): Float64Array {
+    let f = this.fingerprints[s];
+    if (f === undefined) {
+      f = new Float64Array(SLAB_SLOTS);
+      this.fingerprints[s] = f;
+    }
+    return f;
   }
 }
 
@@ -122,6 +141,8 @@ export class AttemptIds {
   /** The file (packed / 2^34) of every value in the block; -1 before the first. */
   private file = -1;
   private other: Map<string | number, number> | undefined;
+  /** Fingerprints of the ids in `other` that carry metrics. */
+  private otherFingerprints: Map<string | number, number> | undefined;
 
   constructor(private readonly pool: AttemptPool = SHARED_POOL) {}
 
@@ -148,7 +169,23 @@ export class AttemptIds {
     return this.other?.get(id);
   }
 
-  set(id: string | number, packed: number): void {
+  /**
+   * The metrics fingerprint `set` was given for `id` (0: none, or an id not held): a duplicate row
+   * of the attempt must carry the same metrics (dataset-builder.ts).
+   */
+  fingerprint(id: string | number): number {
+    const slab = this.slab;
+    if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
+      const v = slab[this.at + id];
+      if (v !== undefined && v !== 0 && Number.isInteger(id)) {
+        return this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)]?.[this.at + id] ?? 0;
+      }
+    }
+    return this.otherFingerprints?.get(id) ?? 0;
+  }
+
+  /** Holds a new id: its packed source * 4 + result, and its metrics fingerprint (0: none). */
+  set(id: string | number, packed: number, fingerprint = 0): void {
     const file = Math.floor(packed / PACKED_FILE);
     const slot = packed - file * PACKED_FILE + 1;
     if (
@@ -160,6 +197,8 @@ export class AttemptIds {
     ) {
       if (this.inBlock(id)) this.clear(id);
       (this.other ??= new Map()).set(id, packed);
+      if (fingerprint !== 0) (this.otherFingerprints ??= new Map()).set(id, fingerprint);
+      else this.otherFingerprints?.delete(id);
       return;
     }
     if (id >= this.capacity()) this.grow(id);
@@ -167,7 +206,14 @@ export class AttemptIds {
     const slab = this.slab as Uint32Array;
     if (slab[this.at + id] === 0) this.denseCount++;
     slab[this.at + id] = slot;
+    const s = Math.floor(this.block / SLAB_SLOTS);
+    if (fingerprint !== 0) this.pool.fingerprintsOf(s)[this.at + id] = fingerprint;
+    else {
+      const f = this.pool.fingerprints[s];
+      if (f !== undefined) f[this.at + id] = 0;
+    }
     this.other?.delete(id);
+    this.otherFingerprints?.delete(id);
   }
 
   private inBlock(id: string | number): id is number {
@@ -178,6 +224,8 @@ export class AttemptIds {
     const slab = this.slab as Uint32Array;
     if (slab[this.at + id] !== 0) this.denseCount--;
     slab[this.at + id] = 0;
+    const f = this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)];
+    if (f !== undefined) f[this.at + id] = 0;
   }
 
   /** A block with room for `id`; the values move over and the old block goes back to the pool. */
@@ -189,7 +237,12 @@ export class AttemptIds {
     const at = block % SLAB_SLOTS;
     const old = this.slab;
     if (old !== undefined) {
-      slab.set(old.subarray(this.at, this.at + (MIN_BLOCK << this.cls)), at);
+      const size = MIN_BLOCK << this.cls;
+      slab.set(old.subarray(this.at, this.at + size), at);
+      const f = this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)];
+      if (f !== undefined) {
+        this.pool.fingerprintsOf(Math.floor(block / SLAB_SLOTS)).set(f.subarray(this.at, this.at + size), at);
+      }
       this.pool.give(this.cls, this.block);
     }
     this.block = block;
@@ -247,6 +300,11 @@ export class ModelColumns {
   /** 1 where the model has a row on the task (a ranked model's own flag: F_RANKED is shared). */
   seen = new Uint8Array(0);
   narrow = true;
+  /** The first attempt's metrics fingerprint by task (0: none), made once an attempt carries metrics. */
+  a0fp: Float64Array | undefined;
+  /** The model's sums by metric index (BuilderState.metricNames), made for a metric once it carries it. */
+  readonly metrics: (MetricSums | undefined)[] = [];
+  private size = 0;
   /** Task → attempt values after the first of its first harness revision. */
   readonly more = new Map<number, AttemptIds>();
   /** Task → further harness revisions. */
@@ -263,8 +321,11 @@ export class ModelColumns {
   }
 
   grow(size: number): void {
+    this.size = size;
     this.info = grownF64(this.info, size);
     this.a0info = grownF64(this.a0info, size);
+    if (this.a0fp !== undefined) this.a0fp = grownF64(this.a0fp, size);
+    for (const m of this.metrics) m?.grow(size);
     this.pass = grownCounts(this.pass, size);
     this.fail = grownCounts(this.fail, size);
     this.infraError = grownCounts(this.infraError, size);
@@ -303,6 +364,23 @@ export class ModelColumns {
     this.a0.push(undefined);
   }
 
+  /** Task i's first attempt's fingerprint (0: none). */
+  setA0Fingerprint(i: number, fingerprint: number): void {
+    if (fingerprint !== 0) (this.a0fp ??= new Float64Array(this.size))[i] = fingerprint;
+    else if (this.a0fp !== undefined) this.a0fp[i] = 0;
+  }
+
+  /** The sums of metric k, made on first use. */
+  metricSums(k: number): MetricSums {
+    let m = this.metrics[k];
+    if (m === undefined) {
+      m = new MetricSums(this.size);
+      while (this.metrics.length < k) this.metrics.push(undefined);
+      this.metrics[k] = m;
+    }
+    return m;
+  }
+
   /**
    * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
    * conflicts), keeping the counts: the Dataset is made at the read's peak memory
@@ -313,6 +391,7 @@ export class ModelColumns {
     this.a0.length = 0;
     this.info = new Float64Array(0);
     this.a0info = new Float64Array(0);
+    this.a0fp = undefined;
     this.more.clear();
     this.others.clear();
   }
@@ -342,6 +421,13 @@ export class TaskColumns {
   readonly moreLabels = new Map<number, MoreLabels>();
   /** Task → the first row that contradicted its cluster. */
   readonly clusterConflicts = new Map<number, { readonly value: string; readonly src: number }>();
+  /**
+   * The task's benchmark (an index into BuilderState.benchmarkNames; 0 the default), made once a
+   * row names another: an export without benchmarks holds none.
+   */
+  benchmark: Uint16Array | undefined;
+  /** Task → the first row that named another benchmark than the task's. */
+  readonly benchmarkConflicts = new Map<number, { readonly value: string; readonly src: number }>();
   readonly baseline = new ModelColumns();
   readonly candidate = new ModelColumns();
   /** The rank's models in a K-model read (RankedModels), in the order first seen or given. */
@@ -371,8 +457,18 @@ export class TaskColumns {
     return i;
   }
 
+  /** The benchmark column, made on first use (every task so far in the default). */
+  benchmarks(): Uint16Array {
+    return (this.benchmark ??= new Uint16Array(this.capacity));
+  }
+
   private grow(size: number): void {
     this.capacity = size;
+    if (this.benchmark !== undefined) {
+      const b = new Uint16Array(size);
+      b.set(this.benchmark);
+      this.benchmark = b;
+    }
     this.revision = grownU32(this.revision, size);
     this.flags = grownU8(this.flags, size);
     this.topRevision = grownF64(this.topRevision, size);

@@ -10,9 +10,23 @@
  */
 
 import type { InputProblem } from "../../core/errors.js";
-import { compareCodeUnits, type AttemptCounts } from "../../core/model.js";
-import { DEFAULT_INPUT_LIMITS, type InputLimits } from "../limits.js";
-import { AttemptPool, F_BASELINE, F_CANDIDATE, F_RANKED, TaskColumns, TaskIndex } from "./builder-columns.js";
+import {
+  compareCodeUnits,
+  DEFAULT_BENCHMARK,
+  type AttemptCounts,
+  type ModelsMetrics,
+} from "../../core/model.js";
+import { quote } from "../../core/quote.js";
+import { DEFAULT_INPUT_LIMITS, MAX_BENCHMARKS, MAX_METRICS, type InputLimits } from "../limits.js";
+import {
+  AttemptPool,
+  F_BASELINE,
+  F_CANDIDATE,
+  F_LABEL0,
+  F_RANKED,
+  TaskColumns,
+  TaskIndex,
+} from "./builder-columns.js";
 import { LINE_RADIX, small } from "./task-table.js";
 
 /** Harness-kind entries: packed source * 2 + kind. */
@@ -78,6 +92,8 @@ export class RankedModels {
   readonly states: ModelState[] = [];
   /** counts[k][u]: ranked model k's attempts on the table's task u (after finish). */
   counts: (AttemptCounts | undefined)[][] = [];
+  /** The ranked models' metrics by task of the table (after finish; undefined: none carries one). */
+  metrics: ModelsMetrics | undefined = undefined;
   /** Every model of the export is ranked (no ids given). */
   readonly every: boolean;
 
@@ -142,6 +158,15 @@ export class BuilderState {
   /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
   readonly reviewFiles = new Map<number, ReviewFileState>();
   heldChars = 0;
+  /** Metric names some compared (or ranked) model's attempt carries, by index (ModelColumns.metrics). */
+  readonly metricNames: string[] = [];
+  private readonly metricIndex = new Map<string, number>();
+  /** Benchmark names by index (TaskColumns.benchmark); 0 is the default. */
+  readonly benchmarkNames: string[] = [DEFAULT_BENCHMARK];
+  private readonly benchmarkIndex = new Map<string, number>([[DEFAULT_BENCHMARK, 0]]);
+  /** The benchmark a row named last, and its index (rows of one benchmark come in runs). */
+  private lastBenchmark = DEFAULT_BENCHMARK;
+  private lastBenchmarkIndex = 0;
 
   constructor(
     readonly baseline: string,
@@ -227,6 +252,62 @@ export class BuilderState {
       this.lastHarness = held;
     }
     return held;
+  }
+
+  /** The index of metric `name`, held from now on; -1 when that passes MAX_METRICS (reported). */
+  metricOf(name: string, src: number): number {
+    const k = this.metricIndex.get(name);
+    if (k !== undefined) return k;
+    if (this.metricNames.length >= MAX_METRICS) {
+      this.capPassed(
+        src,
+        `the compared models' attempts carry more than ${MAX_METRICS} distinct metric names (the limit, ` +
+          `which bounds the memory a metric adds); the next is ${quote(name)}`,
+      );
+      return -1;
+    }
+    this.heldChars += name.length;
+    this.metricIndex.set(name, this.metricNames.length);
+    this.metricNames.push(name);
+    return this.metricNames.length - 1;
+  }
+
+  /**
+   * The index of benchmark `name` (undefined: the default), held from now on; -1 when that passes
+   * MAX_BENCHMARKS (reported).
+   */
+  benchmarkOf(name: string | undefined, src: number): number {
+    if (name === undefined) return 0;
+    if (name === this.lastBenchmark) return this.lastBenchmarkIndex;
+    let k = this.benchmarkIndex.get(name);
+    if (k === undefined) {
+      if (this.benchmarkNames.length >= MAX_BENCHMARKS) {
+        this.capPassed(src, `the export names more than ${MAX_BENCHMARKS} distinct benchmarks (the limit)`);
+        return -1;
+      }
+      const held = this.intern(name);
+      k = this.benchmarkNames.length;
+      this.benchmarkIndex.set(held, k);
+      this.benchmarkNames.push(held);
+    }
+    this.lastBenchmark = name;
+    this.lastBenchmarkIndex = k;
+    return k;
+  }
+
+  /** The index of benchmark `name` if any row named it, else -1 (nothing is held). */
+  knownBenchmark(name: string): number {
+    return this.benchmarkIndex.get(name) ?? -1;
+  }
+
+  /** Where task i's first row is (the source of its first label: every row adds one), if known. */
+  firstRowOf(i: number): string | undefined {
+    return ((this.cols.flags[i] ?? 0) & F_LABEL0) === 0 ? undefined : this.where(this.cols.label0Src[i] ?? 0);
+  }
+
+  /** Task i's benchmark. */
+  benchmarkOfTask(i: number): string {
+    return this.benchmarkNames[this.cols.benchmark?.[i] ?? 0] ?? DEFAULT_BENCHMARK;
   }
 
   revisionOf(i: number): string {

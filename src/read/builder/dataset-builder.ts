@@ -53,6 +53,7 @@ import {
   TaskIndex,
   type ModelColumns,
 } from "./builder-columns.js";
+import { metricsFingerprint } from "./metric-sums.js";
 import { KIND_AGGREGATED, KIND_ATTEMPTS, type ModelState, type RevisionTasks } from "./builder-state.js";
 import { finishDataset, rankedSummary, type EmptyFile } from "./dataset-finish.js";
 import { LabelHistory } from "./label-history.js";
@@ -69,6 +70,8 @@ export class DatasetBuilder extends LabelHistory {
   private lastTasks: RevisionTasks | undefined = undefined;
   /** The task of the last row that found or made one (-1: none yet). */
   private lastTask = -1;
+  /** Whether taskOf made the last row's task. */
+  private freshTask = false;
   private readonly issues = new LineIssues();
   private readonly exportRow = emptyExportRow();
   private readonly reviewRow = emptyReviewRow();
@@ -129,82 +132,18 @@ export class DatasetBuilder extends LabelHistory {
 
   private resultRow(row: ExportRow, src: number): void {
     const model = row.modelConfig;
-    if (model !== this.lastModel) {
-      if (!this.models.has(model)) {
-        if (this.models.size >= this.limits.maxModels) {
-          this.capPassed(
-            src,
-            `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`,
-          );
-          return;
-        }
-        this.heldChars += model.length;
-        this.models.add(model);
-        if (this.ranked?.every === true) this.ranked.add(model);
-      }
-      this.lastModel = model;
-      this.lastRanked = this.ranked?.byId.get(model) ?? -1;
-    }
+    if (model !== this.lastModel && !this.newModel(model, src)) return;
     const isBaseline = model === this.baseline;
     const isCandidate = model === this.candidate;
-
-    // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
-    // hashing a fresh 70-character string for the map on every row.
-    let rev =
-      row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
-    const cols = this.cols;
-    let i: number | undefined;
-    let hash = 0;
-    let probed = false;
-    if (rev !== undefined) {
-      this.lastRevision = rev.name;
-      this.lastTasks = rev;
-      // Models usually run the tasks in one order, and attempts of a task come together: the
-      // task after the last row's, or that task again, before a lookup in a map of every task
-      // (a cache miss a row once there are many tasks).
-      const last = this.lastTask;
-      const next = last + 1;
-      if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
-        i = next;
-      } else if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
-        i = last;
-      } else {
-        hash = TaskIndex.hash(rev.index, row.taskId);
-        const found = this.index.find(hash, rev.index, row.taskId, cols);
-        if (found >= 0) i = found;
-        probed = true;
-      }
-    }
-    if (i === undefined) {
-      if (cols.count >= this.limits.maxTasks) {
-        this.capPassed(
-          src,
-          `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
-            `over all models (the limit, which bounds the memory used)`,
-        );
-        return;
-      }
-      this.heldChars += row.taskId.length;
-      if (rev === undefined) {
-        const name = this.intern(row.datasetRevision);
-        rev = { name, index: this.revisionList.length };
-        this.revisions.set(name, rev);
-        this.revisionList.push(rev);
-        this.lastRevision = name;
-        this.lastTasks = rev;
-      }
-      if (!probed) {
-        // A new revision: the index was not asked yet (it has no such task), and says where it goes.
-        hash = TaskIndex.hash(rev.index, row.taskId);
-        this.index.find(hash, rev.index, row.taskId, cols);
-      }
-      i = cols.add(rev.index, row.taskId);
-      this.index.add(hash, i);
-    }
-    this.lastTask = i;
-
-    // (rev is defined: i was found in its map, or both were made above.)
+    const i = this.taskOf(row, src);
+    if (i < 0) return;
+    const rev = this.lastTasks;
+    // (rev is defined: taskOf found task i in its revision, or made both.)
     if (rev === undefined) return;
+    const cols = this.cols;
+    // A task's benchmark is its first row's; a row that names another is a conflict (finish).
+    if ((row.benchmark !== undefined || cols.benchmark !== undefined) && !this.taskBenchmark(i, row, src))
+      return;
     // The attempt first: a row that conflicts with an earlier attempt is reported and contributes nothing.
     if (isBaseline && !this.compared(i, F_BASELINE, cols.baseline, this.baselineState, rev, row, src)) return;
     if (isCandidate && !this.compared(i, F_CANDIDATE, cols.candidate, this.candidateState, rev, row, src))
@@ -230,6 +169,105 @@ export class DatasetBuilder extends LabelHistory {
     }
   }
 
+  /** A row of another model than the last row's: false when it passes the cap on models (reported). */
+  private newModel(model: string, src: number): boolean {
+    if (!this.models.has(model)) {
+      if (this.models.size >= this.limits.maxModels) {
+        this.capPassed(
+          src,
+          `the export has more than ${this.limits.maxModels} distinct model_config ids (the limit)`,
+        );
+        return false;
+      }
+      this.heldChars += model.length;
+      this.models.add(model);
+      if (this.ranked?.every === true) this.ranked.add(model);
+    }
+    this.lastModel = model;
+    this.lastRanked = this.ranked?.byId.get(model) ?? -1;
+    return true;
+  }
+
+  /**
+   * The row's task, found or made (then `freshTask` is true), with lastTasks its revision's tasks;
+   * -1 when a new one would pass the cap on tasks (reported).
+   */
+  private taskOf(row: ExportRow, src: number): number {
+    // Rows of one dataset revision come in runs: comparing with the last one is cheaper than
+    // hashing a fresh 70-character string for the map on every row.
+    let rev =
+      row.datasetRevision === this.lastRevision ? this.lastTasks : this.revisions.get(row.datasetRevision);
+    const cols = this.cols;
+    let hash = 0;
+    let probed = false;
+    this.freshTask = false;
+    if (rev !== undefined) {
+      this.lastRevision = rev.name;
+      this.lastTasks = rev;
+      // Models usually run the tasks in one order, and attempts of a task come together: the
+      // task after the last row's, or that task again, before a lookup in a map of every task
+      // (a cache miss a row once there are many tasks).
+      const last = this.lastTask;
+      const next = last + 1;
+      if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
+        this.lastTask = next;
+        return next;
+      }
+      if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) return last;
+      hash = TaskIndex.hash(rev.index, row.taskId);
+      const found = this.index.find(hash, rev.index, row.taskId, cols);
+      if (found >= 0) {
+        this.lastTask = found;
+        return found;
+      }
+      probed = true;
+    }
+    if (cols.count >= this.limits.maxTasks) {
+      this.capPassed(
+        src,
+        `the export has more than ${this.limits.maxTasks} distinct tasks (dataset_revision, task_id) ` +
+          `over all models (the limit, which bounds the memory used)`,
+      );
+      return -1;
+    }
+    this.heldChars += row.taskId.length;
+    if (rev === undefined) {
+      const name = this.intern(row.datasetRevision);
+      rev = { name, index: this.revisionList.length };
+      this.revisions.set(name, rev);
+      this.revisionList.push(rev);
+      this.lastRevision = name;
+      this.lastTasks = rev;
+    }
+    if (!probed) {
+      // A new revision: the index was not asked yet (it has no such task), and says where it goes.
+      hash = TaskIndex.hash(rev.index, row.taskId);
+      this.index.find(hash, rev.index, row.taskId, cols);
+    }
+    const i = cols.add(rev.index, row.taskId);
+    this.index.add(hash, i);
+    this.lastTask = i;
+    this.freshTask = true;
+    return i;
+  }
+
+  /**
+   * The row's benchmark against task i's (SPEC §1.1 `benchmark`: one per task): a new task takes
+   * the row's; another one is kept as the task's first conflict (reported by finish when the task
+   * is compared). Returns false when a cap was passed (reported).
+   */
+  private taskBenchmark(i: number, row: ExportRow, src: number): boolean {
+    const k = this.benchmarkOf(row.benchmark, src);
+    if (k < 0) return false;
+    const cols = this.cols;
+    if (this.freshTask) {
+      if (k !== 0) cols.benchmarks()[i] = k;
+    } else if ((cols.benchmark?.[i] ?? 0) !== k && !cols.benchmarkConflicts.has(i)) {
+      cols.benchmarkConflicts.set(i, { value: this.benchmarkNames[k] ?? "", src });
+    }
+    return true;
+  }
+
   /** A row of a compared model on task i. Returns false when it conflicts (reported). */
   private compared(
     i: number,
@@ -251,6 +289,7 @@ export class DatasetBuilder extends LabelHistory {
       m.info[i] = src * 2 + (row.result < 0 ? KIND_AGGREGATED : KIND_ATTEMPTS);
       m.a0[i] = this.holdAttempt(row.attempt);
       m.a0info[i] = src * 4 + row.result;
+      if (row.metricCount > 0 && row.attempt !== undefined) m.setA0Fingerprint(i, fingerprintOf(row));
       return this.countRow(i, m, model, rev, row, src);
     }
     return this.addAttempt(i, m, model, rev, row, src);
@@ -275,6 +314,7 @@ export class DatasetBuilder extends LabelHistory {
         info: src * 2 + kind,
         a0: this.holdAttempt(row.attempt),
         a0info: src * 4 + row.result,
+        a0fp: row.attempt === undefined ? 0 : fingerprintOf(row),
         more: undefined,
       });
       return this.countRow(i, m, model, rev, row, src);
@@ -299,23 +339,19 @@ export class DatasetBuilder extends LabelHistory {
       const a0 = seen === undefined ? m.a0[i] : seen.a0;
       const more = seen === undefined ? m.more.get(i) : seen.more;
       const prev = attempt === a0 ? (seen === undefined ? m.a0info[i] : seen.a0info) : more?.get(attempt);
+      const fingerprint = fingerprintOf(row);
       if (prev !== undefined) {
-        const prevResult = prev % 4;
-        if (prevResult === row.result) {
+        const before =
+          attempt === a0
+            ? seen === undefined
+              ? (m.a0fp?.[i] ?? 0)
+              : seen.a0fp
+            : (more?.fingerprint(attempt) ?? 0);
+        if (prev % 4 === row.result && before === fingerprint) {
           model.duplicateRows++;
           return true;
         }
-        const prevName = RESULT_NAMES[prevResult] ?? "?";
-        const name = RESULT_NAMES[row.result] ?? "?";
-        this.lineProblem(
-          src,
-          "result",
-          `conflicts with ${this.where(Math.floor(prev / 4))}: the same attempt (model_config ` +
-            `${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
-            `${quote(rev.name)}, harness_revision ${quote(harness)}, attempt ` +
-            `${typeof attempt === "number" ? String(attempt) : quote(attempt)}) is "${prevName}" there ` +
-            `and "${name}" here; a repeated attempt must repeat its result`,
-        );
+        this.repeatConflict(row, i, rev, src, prev, before === 0);
         return false;
       }
       const held = this.holdAttempt(attempt) ?? attempt;
@@ -323,20 +359,63 @@ export class DatasetBuilder extends LabelHistory {
         if (seen === undefined) {
           m.a0[i] = held;
           m.a0info[i] = src * 4 + row.result;
+          m.setA0Fingerprint(i, fingerprint);
         } else {
           seen.a0 = held;
           seen.a0info = src * 4 + row.result;
+          seen.a0fp = fingerprint;
         }
       } else if (more !== undefined) {
-        more.set(held, src * 4 + row.result);
+        more.set(held, src * 4 + row.result, fingerprint);
       } else {
         const fresh = new AttemptIds(this.attemptPool);
-        fresh.set(held, src * 4 + row.result);
+        fresh.set(held, src * 4 + row.result, fingerprint);
         if (seen === undefined) m.more.set(i, fresh);
         else seen.more = fresh;
       }
     }
     return this.countRow(i, m, model, rev, row, src);
+  }
+
+  /**
+   * A row repeating an attempt (`prev`: its first row's packed source * 4 + result) with another
+   * result, or the same result and other metrics: both are the one attempt, so one is wrong.
+   */
+  private repeatConflict(
+    row: ExportRow,
+    i: number,
+    rev: RevisionTasks,
+    src: number,
+    prev: number,
+    noneThere: boolean,
+  ): void {
+    const attempt = row.attempt ?? "";
+    const what =
+      `the same attempt (model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, ` +
+      `dataset_revision ${quote(rev.name)}, harness_revision ${quote(row.harnessRevision)}, attempt ` +
+      `${typeof attempt === "number" ? String(attempt) : quote(attempt)})`;
+    const there = this.where(Math.floor(prev / 4));
+    const prevResult = prev % 4;
+    if (prevResult === row.result) {
+      this.lineProblem(
+        src,
+        "metrics",
+        `conflicts with ${there}: ${what} carries ` +
+          (noneThere
+            ? "no metrics there and metrics here"
+            : row.metricCount === 0
+              ? "metrics there and none here"
+              : "other metrics there than here") +
+          "; a repeated attempt must repeat its metrics",
+      );
+      return;
+    }
+    this.lineProblem(
+      src,
+      "result",
+      `conflicts with ${there}: ${what} is "${RESULT_NAMES[prevResult] ?? "?"}" there ` +
+        `and "${RESULT_NAMES[row.result] ?? "?"}" here; a repeated attempt must repeat its result`,
+    );
   }
 
   /**
@@ -403,6 +482,7 @@ export class DatasetBuilder extends LabelHistory {
           (m.missing[i] ?? 0) + row.missing,
         );
     }
+    if (row.metricCount > 0 && !this.addMetrics(i, m, row, src)) return false;
     // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
     // one instead of a Set lookup (a hash of a fresh string) on every row.
     if (row.harnessRevision !== model.lastHarness) {
@@ -413,6 +493,31 @@ export class DatasetBuilder extends LabelHistory {
     if (rev !== model.lastRevision) {
       model.datasetRevisions.add(rev.name);
       model.lastRevision = rev;
+    }
+    return true;
+  }
+
+  /**
+   * The row's metrics added to the model's sums on task i: one attempt each, or a pre-aggregated
+   * row's metrics_n. Returns false when a cap was passed or a sum would pass the largest double
+   * (reported).
+   */
+  private addMetrics(i: number, m: ModelColumns, row: ExportRow, src: number): boolean {
+    const aggregated = row.result < 0;
+    for (let k = 0; k < row.metricCount; k++) {
+      const name = row.metricNames[k] ?? "";
+      const j = this.metricOf(name, src);
+      if (j < 0) return false;
+      const attempts = aggregated ? (row.metricCounts[k] ?? 0) : 1;
+      if (!m.metricSums(j).add(i, row.metricValues[k] ?? 0, attempts)) {
+        this.lineProblem(
+          src,
+          `${aggregated ? "metrics_sum" : "metrics"}.${name}`,
+          `the sum of ${name} over the model's attempts on this task passes the largest number held ` +
+            `(about 1.8e308)`,
+        );
+        return false;
+      }
     }
     return true;
   }
@@ -440,6 +545,22 @@ export class DatasetBuilder extends LabelHistory {
     // A review of a task neither compared model ran is not part of the output.
     if (!matched) return;
     const src = this.src(fileIndex, line);
+    if (
+      row.benchmark !== undefined &&
+      this.knownBenchmark(row.benchmark) !== (this.cols.benchmark?.[i] ?? 0)
+    ) {
+      // A task is in one benchmark: a review naming another labels no task of it.
+      const first = this.firstRowOf(i);
+      this.lineProblem(
+        src,
+        "benchmark",
+        `task ${quote(row.taskId)} (dataset_revision ${quote(row.datasetRevision)}) is in benchmark ` +
+          `${quote(this.benchmarkOfTask(i))}${first === undefined ? "" : ` (its rows, the first at ${first})`} and ` +
+          `this review names ${quote(row.benchmark)}; a review that names a benchmark applies only to ` +
+          `that benchmark's tasks: name the task's benchmark, or none`,
+      );
+      return;
+    }
     const note = row.note === "" ? undefined : row.note;
     this.addLabel(i, row.reviewRevision, row.validity, src, row.evidence, row.reviewer, note);
     this.checkHeld(src);
@@ -488,4 +609,9 @@ export class DatasetBuilder extends LabelHistory {
 /** a + b for safe integers a, b ≥ 0 when the sum is a safe integer; else (or when a < 0) -1. */
 function safeSum(a: number, b: number): number {
   return a < 0 || b > Number.MAX_SAFE_INTEGER - a ? -1 : a + b;
+}
+
+/** The fingerprint of an attempt row's metrics (0: none). */
+function fingerprintOf(row: ExportRow): number {
+  return row.metricCount === 0 ? 0 : metricsFingerprint(row.metricNames, row.metricValues, row.metricCount);
 }

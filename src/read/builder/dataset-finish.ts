@@ -8,6 +8,7 @@
 import { InputError, type InputProblem } from "../../core/errors.js";
 import {
   compareCodeUnits,
+  DEFAULT_BENCHMARK,
   type AttemptCounts,
   type Dataset,
   type InputFileDigest,
@@ -33,18 +34,19 @@ import { ProblemList, type BuilderState, type ModelState } from "./builder-state
 import { historyOrder, hasLabel, labelsOf, laterInOrder, ownEvidence } from "./label-history.js";
 import { validityCode } from "../../core/model.js";
 import { ColumnTaskTable, small } from "./task-table.js";
+import { datasetMetrics, metricsOf, tableBenchmarks } from "./finish-columns.js";
 
-/**
- * The Dataset, or one InputError listing every problem found. `complete` is false when a file
- * could not be read to its end (a problem already says so): then a model id missing from what
- * was read is not reported, since the unread part may hold it.
- */
 /** A results file read to its end without a row: its index, and its size in bytes. */
 export interface EmptyFile {
   readonly fileIndex: number;
   readonly bytes: number;
 }
 
+/**
+ * The Dataset, or one InputError listing every problem found. `complete` is false when a file
+ * could not be read to its end (a problem already says so): then a model id missing from what
+ * was read is not reported, since the unread part may hold it.
+ */
 export function finishDataset(
   b: BuilderState,
   inputs: readonly InputFileDigest[],
@@ -54,45 +56,97 @@ export function finishDataset(
   emptyResults: readonly EmptyFile[],
 ): Dataset {
   const present = b.modelsPresent();
+  const missing = missingModels(b, present, complete, emptyResults);
+  const universe = datasetOrder(b);
+  // Read before the per-task maps go; its problems come after the tasks' (as listed).
+  const unmatchedProblems = new ProblemList();
+  const unmatchedReviewFiles: string[] = [];
+  const unmatchedLabels = unmatchedLabelsOf(b, comparedRevisions(b), unmatchedProblems, unmatchedReviewFiles);
+  releaseReadState(b, collectGarbage);
+  const late = new ProblemList();
+  const runs = labelRuns(b, universe, late);
+  // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
+  // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
+  const refused =
+    missing.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0 || late.total > 0;
+  const table = refused ? undefined : filledTable(b, universe, runs.eventStart);
+  late.append(unmatchedProblems);
+  const total = missing.length + b.lineProblems.total + late.total;
+  if (total > 0 || table === undefined) {
+    const problems = [...missing, ...b.lineProblems.items, ...late.items];
+    throw new InputError(
+      `The results/reviews input has ${plural(total, "problem", "problems")}:`,
+      problems,
+      total,
+    );
+  }
+  const metrics = datasetMetrics(b, universe);
+  const benchmarks = tableBenchmarks(b, universe);
+  if (benchmarks !== undefined) table.setBenchmarks(benchmarks.column, benchmarks.names);
+  return {
+    tasks: table,
+    baseline: summary(b.baseline, b.baselineState),
+    candidate: summary(b.candidate, b.candidateState),
+    modelsPresent: present,
+    inputs,
+    rowsRead,
+    reviewRevisions: [...runs.revisions].sort((a, b) => a - b),
+    ...(metrics === undefined ? {} : { metrics }),
+    ...(benchmarks === undefined ? {} : { benchmarks: benchmarks.names }),
+    ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
+    ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
+  };
+}
+
+/**
+ * A compared model the export does not have (after a passed cap the rest was not read and may
+ * hold it), with the results files without a row first: most likely the reason.
+ */
+function missingModels(
+  b: BuilderState,
+  present: readonly string[],
+  complete: boolean,
+  emptyResults: readonly EmptyFile[],
+): InputProblem[] {
   const modelProblems: InputProblem[] = [];
   for (const [role, id] of [
     ["baseline", b.baseline],
     ["candidate", b.candidate],
   ] as const) {
-    // After a passed cap the rest was not read and may hold the id.
     if (complete && !b.stopped && !b.pairOfMany && !b.models.has(id)) {
       modelProblems.push({
         message: unknownModelMessage(role, id, present) + unicodeNearMatch(id, present),
       });
     }
   }
-  // A compared model missing, and a results file without a row: most likely the reason, named first.
-  const missing =
-    modelProblems.length === 0
-      ? modelProblems
-      : emptyResults
-          .map((e): InputProblem => ({
-            location: { file: b.fileNames[e.fileIndex] ?? "?" },
-            message: emptyResultsMessage(e.bytes),
-          }))
-          .concat(modelProblems);
+  if (modelProblems.length === 0) return modelProblems;
+  return emptyResults
+    .map((e): InputProblem => ({
+      location: { file: b.fileNames[e.fileIndex] ?? "?" },
+      message: emptyResultsMessage(e.bytes),
+    }))
+    .concat(modelProblems);
+}
 
+/**
+ * The compared tasks (the builder's task numbers) by (dataset_revision, task_id): a counting sort
+ * by the revision's rank, then each revision's tasks by task_id.
+ */
+function datasetOrder(b: BuilderState): Uint32Array {
   const cols = b.cols;
   const ids = cols.taskIds;
-  // The compared tasks by (dataset_revision, task_id): revisions in order, then each one's tasks.
-  // (A counting sort by the revision's rank, then each revision's tasks by task_id.)
-  const rank = new Uint32Array(b.revisionList.length);
+  const revisions = b.revisionList.length;
+  const rank = new Uint32Array(revisions);
   [...b.revisionList]
     .sort((a, b) => compareCodeUnits(a.name, b.name))
     .forEach((rev, r) => (rank[rev.index] = r));
-  const start = new Uint32Array(b.revisionList.length + 1);
+  const start = new Uint32Array(revisions + 1);
   for (let i = 0; i < cols.count; i++) {
     const r = (rank[cols.revision[i] ?? 0] ?? 0) + 1;
     if (b.inUniverse(i)) start[r] = (start[r] ?? 0) + 1;
   }
-  for (let r = 0; r < b.revisionList.length; r++) start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
-  const size = start[b.revisionList.length] ?? 0;
-  const universe = new Uint32Array(size);
+  for (let r = 0; r < revisions; r++) start[r + 1] = (start[r + 1] ?? 0) + (start[r] ?? 0);
+  const universe = new Uint32Array(start[revisions] ?? 0);
   const fill = start.slice();
   for (let i = 0; i < cols.count; i++) {
     if (!b.inUniverse(i)) continue;
@@ -101,7 +155,7 @@ export function finishDataset(
     universe[at] = i;
     fill[r] = at + 1;
   }
-  for (let r = 0; r < b.revisionList.length; r++) {
+  for (let r = 0; r < revisions; r++) {
     // Sorted as an Array: V8's typed-array sort with a comparator is slower.
     const from = start[r] ?? 0;
     // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
@@ -110,109 +164,149 @@ export function finishDataset(
     part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
     universe.set(part, from);
   }
-  // Read before the per-task maps go; its problems come after the tasks' (as listed).
+  return universe;
+}
+
+/** The dataset revisions the compared (or ranked) models have rows under. */
+function comparedRevisions(b: BuilderState): Set<string> {
   const compared = new Set([...b.baselineState.datasetRevisions, ...b.candidateState.datasetRevisions]);
   for (const st of b.ranked?.states ?? []) for (const r of st.datasetRevisions) compared.add(r);
-  const unmatchedProblems = new ProblemList();
-  const unmatchedReviewFiles: string[] = [];
-  const unmatchedLabels = unmatchedLabelsOf(b, compared, unmatchedProblems, unmatchedReviewFiles);
-  // The task maps go before the table is made (finish is the last call): a task-heavy
-  // export's peak memory is the held state and the table together.
+  return compared;
+}
+
+/**
+ * Drops what only the read needed (the task maps, the attempt ids) before the table is made, and
+ * asks for a collection on a large read: a task-heavy export's peak memory is the held state and
+ * the table together, and the read's garbage (grown-out arrays, rows' strings) goes first.
+ */
+function releaseReadState(b: BuilderState, collectGarbage: (() => void) | undefined): void {
+  const cols = b.cols;
   b.revisions.clear();
   b.index = new TaskIndex();
   cols.baseline.releaseAttempts();
   cols.candidate.releaseAttempts();
   for (const m of cols.ranked) m.releaseAttempts();
-  // The read's garbage (grown-out arrays, rows' strings) goes before the table is made.
   if (collectGarbage !== undefined && cols.count >= COLLECT_MIN_TASKS) collectGarbage();
-  const late = new ProblemList();
+}
+
+/** Where each task's label events start in the table, and every review revision seen. */
+interface LabelRuns {
+  /** Task u's events are eventStart[u] … eventStart[u + 1] - 1 (one more entry than tasks). */
+  readonly eventStart: Uint32Array;
+  readonly revisions: ReadonlySet<number>;
+}
+
+/**
+ * In dataset order: each task's run of label events, the review revisions, and the problems only
+ * the whole input shows (two labels at a task's highest revision, a cluster or benchmark
+ * conflict), into `late` in that order.
+ */
+function labelRuns(b: BuilderState, universe: Uint32Array, late: ProblemList): LabelRuns {
+  const cols = b.cols;
+  const size = universe.length;
   const revisions = new Set<number>();
-  const refused = missing.length > 0 || b.lineProblems.total > 0 || unmatchedProblems.total > 0;
-  // In dataset order: the late problems in that order, the review revisions, each task's run of
-  // label events in the table.
   const eventStart = new Uint32Array(size + 1);
   let eventCount = 0;
-  const conflicts = cols.clusterConflicts.size > 0;
+  const conflicts = cols.clusterConflicts.size > 0 || cols.benchmarkConflicts.size > 0;
   for (let u = 0; u < size; u++) {
     const i = universe[u] ?? 0;
     const flags = cols.flags[i] ?? 0;
     eventStart[u] = eventCount;
     // A task's first row always adds a label unless it passed a cap (reported): then it has none.
     if ((flags & F_MORE_LABELS) !== 0) {
-      // Counted in place (labelsOf makes an event a label; addToTable makes them once): only
-      // two different labels at the task's highest revision need them, for checkLabels.
-      const top = cols.topRevision[i] ?? -1;
-      let topCode = -1;
-      let rival = false;
-      if ((flags & F_LABEL0) !== 0) {
-        const revision = cols.label0Revision[i] ?? 0;
-        revisions.add(revision);
-        if (revision === top) topCode = cols.label0Validity[i] ?? 0;
-        eventCount++;
-      }
-      for (const e of cols.moreLabels.get(i)?.events ?? []) {
-        revisions.add(e.revision);
-        eventCount++;
-        if (e.revision !== top) continue;
-        const code = validityCode(e.validity);
-        if (topCode < 0) topCode = code;
-        else if (code !== topCode) rival = true;
-      }
-      if (rival) checkLabels(b, i, labelsOf(b.cols, i, flags), late);
+      eventCount += countLabels(b, i, flags, revisions, late);
     } else if ((flags & F_LABEL0) !== 0) {
       revisions.add(cols.label0Revision[i] ?? 0);
       eventCount++;
     }
-    const conflict = conflicts ? cols.clusterConflicts.get(i) : undefined;
-    if (conflict !== undefined) {
-      late.add({
-        location: b.locationOf(conflict.src),
-        field: "cluster",
-        message:
-          `task ${quote(ids[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has cluster ` +
-          `${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
-          `${quote(conflict.value)} here; a task belongs to one cluster`,
-      });
-    }
+    if (conflicts) attributeConflicts(b, i, late);
   }
   eventStart[size] = eventCount;
-  // Once the read is sure to end in an InputError no table is made: at a passed task cap, the
-  // table beside the held state would raise the peak memory of the refusal (RELIABILITY.md).
-  const table = refused || late.total > 0 ? undefined : newTable(b, universe, eventStart);
-  if (table !== undefined) {
-    // Filled in the builder's task order: its ~15 columns are read in order and the table's
-    // written where each task goes (in dataset order every read would be a cache miss).
-    const position = new Int32Array(cols.count).fill(-1);
-    for (let u = 0; u < size; u++) position[universe[u] ?? 0] = u;
-    for (let i = 0; i < cols.count; i++) {
-      const u = position[i] ?? -1;
-      if (u >= 0) addToTable(b, table, u, i, eventStart[u] ?? 0);
-    }
-    if (b.ranked !== undefined) b.ranked.counts = rankedCounts(cols.ranked, universe);
-  }
+  return { eventStart, revisions };
+}
 
-  late.append(unmatchedProblems);
-  const total = missing.length + b.lineProblems.total + late.total;
-  if (total > 0) {
-    const problems = [...missing, ...b.lineProblems.items, ...late.items];
-    throw new InputError(
-      `The results/reviews input has ${plural(total, "problem", "problems")}:`,
-      problems,
-      total,
-    );
+/**
+ * The label events of a task with more than one, counted in place (labelsOf makes an event a
+ * label; addToTable makes them once): only two different labels at the task's highest revision
+ * need them, for checkLabels.
+ */
+function countLabels(
+  b: BuilderState,
+  i: number,
+  flags: number,
+  revisions: Set<number>,
+  late: ProblemList,
+): number {
+  const cols = b.cols;
+  const top = cols.topRevision[i] ?? -1;
+  let topCode = -1;
+  let rival = false;
+  let count = 0;
+  if ((flags & F_LABEL0) !== 0) {
+    const revision = cols.label0Revision[i] ?? 0;
+    revisions.add(revision);
+    if (revision === top) topCode = cols.label0Validity[i] ?? 0;
+    count++;
   }
+  for (const e of cols.moreLabels.get(i)?.events ?? []) {
+    revisions.add(e.revision);
+    count++;
+    if (e.revision !== top) continue;
+    const code = validityCode(e.validity);
+    if (topCode < 0) topCode = code;
+    else if (code !== topCode) rival = true;
+  }
+  if (rival) checkLabels(b, i, labelsOf(b.cols, i, flags), late);
+  return count;
+}
 
-  return {
-    tasks: table ?? newTable(b, new Uint32Array(0), new Uint32Array(1)),
-    baseline: summary(b.baseline, b.baselineState),
-    candidate: summary(b.candidate, b.candidateState),
-    modelsPresent: present,
-    inputs,
-    rowsRead,
-    reviewRevisions: [...revisions].sort((a, b) => a - b),
-    ...(unmatchedLabels.length > 0 ? { unmatchedLabels } : {}),
-    ...(b.pairOfMany ? { unmatchedReviewFiles } : {}),
-  };
+/** A task's cluster or benchmark named differently by two of its rows: a problem at the second. */
+function attributeConflicts(b: BuilderState, i: number, late: ProblemList): void {
+  const cols = b.cols;
+  const task = `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))})`;
+  const cluster = cols.clusterConflicts.get(i);
+  if (cluster !== undefined) {
+    late.add({
+      location: b.locationOf(cluster.src),
+      field: "cluster",
+      message:
+        `${task} has cluster ${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
+        `${quote(cluster.value)} here; a task belongs to one cluster`,
+    });
+  }
+  const benchmark = cols.benchmarkConflicts.get(i);
+  if (benchmark !== undefined) {
+    const first = b.firstRowOf(i);
+    late.add({
+      location: b.locationOf(benchmark.src),
+      field: "benchmark",
+      message:
+        `${task} is in benchmark ${quote(b.benchmarkOfTask(i))}${first === undefined ? "" : ` (its first row, at ${first})`} ` +
+        `and this row names ${quote(benchmark.value)}; a task belongs to one benchmark (a row without ` +
+        `one is in ${quote(DEFAULT_BENCHMARK)})`,
+    });
+  }
+}
+
+/**
+ * The table of the compared tasks, filled in the builder's task order: its ~15 columns are read
+ * in order and the table's written where each task goes (in dataset order every read would be a
+ * cache miss). The ranked models' counts too, on a K-model read.
+ */
+function filledTable(b: BuilderState, universe: Uint32Array, eventStart: Uint32Array): ColumnTaskTable {
+  const cols = b.cols;
+  const table = newTable(b, universe, eventStart);
+  const position = new Int32Array(cols.count).fill(-1);
+  for (let u = 0; u < universe.length; u++) position[universe[u] ?? 0] = u;
+  for (let i = 0; i < cols.count; i++) {
+    const u = position[i] ?? -1;
+    if (u >= 0) addToTable(b, table, u, i, eventStart[u] ?? 0);
+  }
+  if (b.ranked !== undefined) {
+    b.ranked.counts = rankedCounts(cols.ranked, universe);
+    b.ranked.metrics = metricsOf(b, cols.ranked, universe);
+  }
+  return table;
 }
 
 /**

@@ -19,7 +19,7 @@ import type {
   TaskTable,
   Validity,
 } from "../../core/model.js";
-import { VALIDITIES } from "../../core/model.js";
+import { DEFAULT_BENCHMARK, VALIDITIES } from "../../core/model.js";
 import { unpack } from "../rows/packed-evidence.js";
 
 /** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
@@ -76,6 +76,9 @@ export class ColumnTaskTable implements TaskTable {
   /** Event index → reviewer and note, when either was given. */
   private readonly eventMeta = new Map<number, EventMeta>();
   private filled = 0;
+  /** Task index → its benchmark's index in benchmarkNames; undefined: every task in the default. */
+  private benchmarkColumn: Uint16Array | undefined;
+  private benchmarkNames: readonly string[] = [];
 
   constructor(
     size: number,
@@ -136,6 +139,14 @@ export class ColumnTaskTable implements TaskTable {
     if (meta !== undefined) this.eventMeta.set(e, meta);
   }
 
+  /** The tasks' benchmarks (task index → index into `names`), when some are not the default. */
+  setBenchmarks(column: Uint16Array, names: readonly string[]): void {
+    if (column.length !== this.length)
+      throw new Error("ColumnTaskTable: a benchmark column of another length");
+    this.benchmarkColumn = column;
+    this.benchmarkNames = names;
+  }
+
   /** Whether every task was added. */
   complete(): boolean {
     return this.filled === this.length;
@@ -163,6 +174,13 @@ export class ColumnTaskTable implements TaskTable {
   }
   cluster(i: number): string | undefined {
     return this.strings.clusters[this.at(i)];
+  }
+  benchmark(i: number): string {
+    this.at(i);
+    const column = this.benchmarkColumn;
+    return column === undefined
+      ? DEFAULT_BENCHMARK
+      : (this.benchmarkNames[column[i] as number] ?? DEFAULT_BENCHMARK);
   }
   baseline(i: number): AttemptCounts | undefined {
     this.at(i);
@@ -235,6 +253,7 @@ export class ColumnTaskTable implements TaskTable {
     const reviewRevision = this.reviewRevision(i);
     const evidence = this.evidence(i);
     const cluster = this.cluster(i);
+    const benchmark = this.benchmark(i);
     const b = this.baselines[i];
     const c = this.candidates[i];
     // The keys in the order the reader always gave them.
@@ -242,6 +261,7 @@ export class ColumnTaskTable implements TaskTable {
       -readonly [K in keyof TaskRecord]: TaskRecord[K];
     } = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
     if (cluster !== undefined) out.cluster = cluster;
+    if (benchmark !== DEFAULT_BENCHMARK) out.benchmark = benchmark;
     if (b !== undefined) out.baseline = b;
     if (c !== undefined) out.candidate = c;
     return out;

@@ -18,12 +18,14 @@
  * - `attempt` 1 and `attempt` "1" are different attempts (no type coercion).
  * - A pre-aggregated row carries the four integer counts `passes`, `fails`, `infra_errors`,
  *   `missing` (all four, at least one above 0) instead of `result`, and no `attempt`.
+ * - `benchmark` follows the rule of identifiers; the metrics are checked in metric-checks.ts.
  */
 
-import { MAX_EVIDENCE_LENGTH, MAX_ID_LENGTH, MAX_NOTE_LENGTH } from "../limits.js";
+import { MAX_EVIDENCE_LENGTH, MAX_ID_LENGTH, MAX_METRICS, MAX_NOTE_LENGTH } from "../limits.js";
 import { countKeys, firstRepeatedKey } from "../../core/json-keys.js";
 import type { AttemptResult, Validity } from "../../core/model.js";
 import { quote, escapeRawText } from "../../core/quote.js";
+import { aggregatedMetrics, attemptMetrics, repeatedMetricName } from "./metric-checks.js";
 
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
 export const RESULT_NAMES: readonly AttemptResult[] = ["pass", "fail", "infra_error", "missing"];
@@ -112,6 +114,19 @@ export interface ExportRow {
   packedItems: number;
   attempt: string | number | undefined;
   cluster: string | undefined;
+  /** The row's `benchmark` as given (undefined: none, the default). */
+  benchmark: string | undefined;
+  /**
+   * The row's metrics: `metrics` of an attempt row, or `metrics_sum` of a pre-aggregated one, as
+   * the first metricCount entries of metricNames (distinct, valid names), metricValues (finite,
+   * >= 0) and, for a pre-aggregated row, metricCounts (its `metrics_n`, >= 1: a metric it gives
+   * with 0 attempts adds nothing and is left out), in the object's order. Metrics given as null
+   * are left out. The arrays are reused between rows: copy what you keep.
+   */
+  metricCount: number;
+  readonly metricNames: string[];
+  readonly metricValues: Float64Array;
+  readonly metricCounts: Float64Array;
 }
 
 export function emptyExportRow(): ExportRow {
@@ -132,6 +147,11 @@ export function emptyExportRow(): ExportRow {
     packedItems: 0,
     attempt: undefined,
     cluster: undefined,
+    benchmark: undefined,
+    metricCount: 0,
+    metricNames: new Array<string>(MAX_METRICS).fill(""),
+    metricValues: new Float64Array(MAX_METRICS),
+    metricCounts: new Float64Array(MAX_METRICS),
   };
 }
 
@@ -144,6 +164,8 @@ export interface ReviewRow {
   evidence: string | readonly string[] | undefined;
   reviewer: string | undefined;
   note: string | undefined;
+  /** The review's `benchmark` (undefined: it applies to the task whatever its benchmark). */
+  benchmark: string | undefined;
 }
 
 export function emptyReviewRow(): ReviewRow {
@@ -155,6 +177,7 @@ export function emptyReviewRow(): ReviewRow {
     evidence: undefined,
     reviewer: undefined,
     note: undefined,
+    benchmark: undefined,
   };
 }
 
@@ -187,7 +210,23 @@ export function parseObject(text: string, issues: LineIssues): Obj | undefined {
     );
     return undefined;
   }
-  return v as Obj;
+  // The metric objects are read too: a name given twice in one is refused like a repeated field.
+  const o = v as Obj;
+  if (isObject(o["metrics"]) || isObject(o["metrics_sum"]) || isObject(o["metrics_n"])) {
+    const twice = repeatedMetricName(text);
+    if (twice !== undefined) {
+      issues.add(
+        SHOWN_AS_FIELD.test(twice.name) ? twice.field : twice.field.slice(0, twice.field.indexOf(".")),
+        `the metric ${quote(twice.name)} is given twice in one object on this line; expected each metric once`,
+      );
+      return undefined;
+    }
+  }
+  return o;
+}
+
+function isObject(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A repeated key is named as the problem's field when it reads safely as one. */
@@ -401,6 +440,15 @@ export function checkExportRow(obj: Obj, out: ExportRow, issues: LineIssues, pla
   }
 
   out.cluster = optionalIdField(obj, "cluster", issues, plain);
+  out.benchmark = optionalIdField(obj, "benchmark", issues, plain);
+  if (hasResult) attemptMetrics(obj, out, issues);
+  else if (countsGiven > 0) {
+    const total =
+      out.passes < 0 || out.fails < 0 || out.infraErrors < 0 || out.missing < 0
+        ? -1
+        : out.passes + out.fails + out.infraErrors + out.missing;
+    aggregatedMetrics(obj, out, issues, Number.isSafeInteger(total) ? total : -1);
+  } else out.metricCount = 0;
   return !issues.any;
 }
 
@@ -417,6 +465,7 @@ export function checkReviewRow(obj: Obj, out: ReviewRow, issues: LineIssues, pla
   }
   out.evidence = evidenceField(obj, issues, plain);
   out.reviewer = optionalIdField(obj, "reviewer", issues, plain);
+  out.benchmark = optionalIdField(obj, "benchmark", issues, plain);
   const note = obj["note"];
   if (note === undefined || note === null) {
     out.note = undefined;

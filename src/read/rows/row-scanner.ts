@@ -33,7 +33,8 @@
  * builder, one packed evidence list: see the constructor; attempt and repeating values when new).
  */
 
-import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH } from "../limits.js";
+import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH, MAX_METRICS } from "../limits.js";
+import { MetricScanner } from "./metric-scanner.js";
 import { SEPARATOR_CODE } from "./packed-evidence.js";
 import type { ExportRow } from "./row-checks.js";
 import {
@@ -51,9 +52,14 @@ import {
   F_FAILS,
   F_INFRA_ERRORS,
   F_MISSING,
+  F_BENCHMARK,
+  F_METRICS,
+  F_METRICS_SUM,
+  F_METRICS_N,
   F_OTHER,
   REQUIRED,
   COUNTS,
+  METRIC_SUMS,
   MAX_OTHER_KEYS,
   SLOT_BYTES,
   REPEAT_SLOTS,
@@ -115,6 +121,13 @@ export class RowScanner {
   private readonly harness = new RepeatCache();
   private readonly model = new RepeatCache();
   private readonly cluster = new RepeatCache();
+  private readonly benchmark = new RepeatCache();
+  private readonly metrics = new MetricScanner();
+  /** The entries of metrics_sum (read into the row's arrays) and of metrics_n (here). */
+  private sumCount = 0;
+  private nCount = 0;
+  private readonly nNames: string[] = new Array<string>(MAX_METRICS).fill("");
+  private readonly nValues = new Float64Array(MAX_METRICS);
   private readonly repeats = new StringTable(REPEAT_SLOTS);
   private shape = new Shape();
   /** A view of the line's buffer (b.buffer: b starts at `base` in it), kept while it is the same. */
@@ -150,6 +163,10 @@ export class RowScanner {
     out.packedItems = 0;
     out.attempt = undefined;
     out.cluster = undefined;
+    out.benchmark = undefined;
+    out.metricCount = 0;
+    this.sumCount = 0;
+    this.nCount = 0;
     this.nulls = 0;
     this.attemptGiven = false;
     if (b !== this.viewed) {
@@ -244,11 +261,45 @@ export class RowScanner {
     const given = seen & ~this.nulls;
     if ((given & REQUIRED) !== REQUIRED) return false;
     const counts = given & COUNTS;
-    if ((given & (1 << F_RESULT)) !== 0) return counts === 0;
+    if ((given & (1 << F_RESULT)) !== 0) return counts === 0 && (given & METRIC_SUMS) === 0;
     // Pre-aggregated: all four counts, at least one above 0, and no attempt.
-    if (counts !== COUNTS || this.attemptGiven) return false;
+    if (counts !== COUNTS || this.attemptGiven || (given & (1 << F_METRICS)) !== 0) return false;
     if (out.passes === 0 && out.fails === 0 && out.infraErrors === 0 && out.missing === 0) return false;
     out.result = -1;
+    out.metricCount = 0;
+    return this.sumCount + this.nCount === 0 || this.metricSums(out);
+  }
+
+  /**
+   * A pre-aggregated row's metrics_sum (in the row's arrays) with its metrics_n: the same names,
+   * each count at most the row's attempts, a sum of 0 where the count is 0 (left out, as it adds
+   * nothing). Into the row as metric-checks.ts puts them; false to give up.
+   */
+  private metricSums(out: ExportRow): boolean {
+    const n = this.sumCount;
+    if (this.nCount !== n) return false;
+    const attempts = out.passes + out.fails + out.infraErrors + out.missing;
+    const names = out.metricNames;
+    let kept = 0;
+    for (let k = 0; k < n; k++) {
+      const name = names[k];
+      // The names usually come in the same order in both objects.
+      let j = this.nNames[k] === name ? k : -1;
+      for (let m = 0; j < 0 && m < n; m++) if (this.nNames[m] === name) j = m;
+      if (j < 0) return false;
+      const count = this.nValues[j] ?? 0;
+      const value = out.metricValues[k] ?? 0;
+      if (count > attempts) return false;
+      if (count === 0) {
+        if (value !== 0) return false;
+        continue;
+      }
+      names[kept] = name ?? "";
+      out.metricValues[kept] = value;
+      out.metricCounts[kept] = count;
+      kept++;
+    }
+    out.metricCount = kept;
     return true;
   }
 
@@ -385,6 +436,32 @@ export class RowScanner {
       }
       case F_EVIDENCE:
         return this.evidence(b, p, end, c, out);
+      case F_BENCHMARK: {
+        const q = this.repeated(b, p, end, this.benchmark);
+        if (q >= 0) out.benchmark = this.text;
+        return q;
+      }
+      case F_METRICS:
+      case F_METRICS_SUM: {
+        const q = this.metrics.read(
+          b,
+          this.view,
+          this.base,
+          p,
+          end,
+          out.metricNames,
+          out.metricValues,
+          false,
+        );
+        if (field === F_METRICS) out.metricCount = this.metrics.count;
+        else this.sumCount = this.metrics.count;
+        return q;
+      }
+      case F_METRICS_N: {
+        const q = this.metrics.read(b, this.view, this.base, p, end, this.nNames, this.nValues, true);
+        this.nCount = this.metrics.count;
+        return q;
+      }
       default:
         return -1;
     }

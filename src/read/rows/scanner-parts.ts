@@ -32,8 +32,12 @@ export const F_PASSES = 10;
 export const F_FAILS = 11;
 export const F_INFRA_ERRORS = 12;
 export const F_MISSING = 13;
+export const F_BENCHMARK = 14;
+export const F_METRICS = 15;
+export const F_METRICS_SUM = 16;
+export const F_METRICS_N = 17;
 export const F_OTHER = -1;
-export const KNOWN_FIELDS = 14;
+export const KNOWN_FIELDS = 18;
 
 export const REQUIRED =
   (1 << F_TASK) |
@@ -43,6 +47,8 @@ export const REQUIRED =
   (1 << F_VALIDITY) |
   (1 << F_REVIEW_REVISION);
 export const COUNTS = (1 << F_PASSES) | (1 << F_FAILS) | (1 << F_INFRA_ERRORS) | (1 << F_MISSING);
+/** The metric objects of a pre-aggregated row. */
+export const METRIC_SUMS = (1 << F_METRICS_SUM) | (1 << F_METRICS_N);
 
 /** Keys of fields the gate ignores, remembered per line to find a repeated one. */
 export const MAX_OTHER_KEYS = 32;
@@ -108,6 +114,10 @@ export const KEYS: readonly (readonly [Uint8Array, number])[] = [
   [bytesOf("fails"), F_FAILS],
   [bytesOf("infra_errors"), F_INFRA_ERRORS],
   [bytesOf("missing"), F_MISSING],
+  [bytesOf("benchmark"), F_BENCHMARK],
+  [bytesOf("metrics"), F_METRICS],
+  [bytesOf("metrics_sum"), F_METRICS_SUM],
+  [bytesOf("metrics_n"), F_METRICS_N],
 ];
 /** KEYS by length (keys are 5–16 bytes long). */
 export const KEYS_BY_LENGTH: (readonly [Uint8Array, number])[][] = [];

@@ -1,7 +1,10 @@
 /**
  * A pre-aggregated export (one row with counts per model, task and harness revision) must read to
  * the same Dataset as the per-attempt export it summarises, except rowsRead, the input digests and
- * the line numbers of history events that come from the export.
+ * the line numbers of history events that come from the export: the same counts, labels,
+ * benchmarks and metrics (metrics_sum and metrics_n against the attempts' metrics; the values are
+ * multiples of 1/64 and integers, whose sums are exact in any grouping, as a warehouse's SUM then
+ * gives them).
  */
 
 import { basename } from "node:path";
@@ -27,8 +30,19 @@ const RESULTS = ["pass", "fail", "infra_error", "missing"] as const;
 const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"] as const;
 const MODELS = ["base", "cand", "other"];
 
+const METRICS = ["cost_usd", "latency_s", "tokens_out"];
+
 function generate(seed: number, taskCount: number): Generated {
   const rnd = prng(seed);
+  /** An attempt's metrics: often all, sometimes some or none; values exact in any sum. */
+  const attemptMetrics = (): Record<string, number | null> | undefined => {
+    if (rnd() < 0.2) return undefined;
+    const m: Record<string, number | null> = {};
+    if (rnd() < 0.8) m["cost_usd"] = Math.floor(rnd() * 200) / 64;
+    if (rnd() < 0.7) m["latency_s"] = rnd() < 0.1 ? null : Math.floor(rnd() * 9000) / 8;
+    if (rnd() < 0.9) m["tokens_out"] = Math.floor(rnd() * 40000);
+    return m;
+  };
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const shuffle = <T>(xs: T[]): T[] => {
     for (let i = xs.length - 1; i > 0; i--) {
@@ -47,6 +61,7 @@ function generate(seed: number, taskCount: number): Generated {
     const revision = Math.floor(rnd() * 4);
     const validity = pick(VALIDITIES);
     const cluster = rnd() < 0.7 ? `repo-${Math.floor(rnd() * 20)}` : undefined;
+    const benchmark = pick([undefined, undefined, "default", "swe", "canary"]);
     const pool = [`fixture-${t}.log`, `review-${t}.json`, "shared.md"];
     const rawTask: object[] = [];
     const aggTask: object[] = [];
@@ -56,6 +71,8 @@ function generate(seed: number, taskCount: number): Generated {
       for (const harness of harnesses) {
         const k = 1 + Math.floor(rnd() * 5);
         const tally: AttemptCounts = { pass: 0, fail: 0, infra_error: 0, missing: 0 };
+        const sums: Record<string, number> = {};
+        const carried: Record<string, number> = {};
         const evidence: string[] = [];
         const attemptStyle = pick(["int", "string", "none"]);
         for (let a = 0; a < k; a++) {
@@ -77,6 +94,14 @@ function generate(seed: number, taskCount: number): Generated {
           if (attemptStyle === "string") r["attempt"] = `epoch-${a}`;
           if (ev !== undefined) r["evidence"] = rnd() < 0.5 ? ev : [ev];
           if (cluster !== undefined && rnd() < 0.6) r["cluster"] = cluster;
+          if (benchmark !== undefined) r["benchmark"] = benchmark;
+          const metrics = attemptMetrics();
+          if (metrics !== undefined) r["metrics"] = metrics;
+          for (const [name, v] of Object.entries(metrics ?? {})) {
+            if (v === null) continue;
+            sums[name] = (sums[name] ?? 0) + v;
+            carried[name] = (carried[name] ?? 0) + 1;
+          }
           rawTask.push(r);
         }
         const g: Record<string, unknown> = {
@@ -93,6 +118,19 @@ function generate(seed: number, taskCount: number): Generated {
         };
         if (evidence.length > 0) g["evidence"] = evidence;
         if (cluster !== undefined) g["cluster"] = cluster;
+        if (benchmark !== undefined) g["benchmark"] = benchmark;
+        if (Object.keys(sums).length > 0 || rnd() < 0.2) {
+          // As the warehouse SQL writes them: every metric of the export, null where none counts.
+          const sum: Record<string, number | null> = {};
+          const n: Record<string, number | null> = {};
+          for (const name of METRICS) {
+            const none = rnd() < 0.5 ? null : 0;
+            sum[name] = sums[name] ?? none;
+            n[name] = carried[name] ?? none;
+          }
+          g["metrics_sum"] = sum;
+          g["metrics_n"] = n;
+        }
         aggTask.push(g);
         const key = `${model}|${dataset}|${task}`;
         const sum = counts.get(key) ?? { pass: 0, fail: 0, infra_error: 0, missing: 0 };
@@ -167,6 +205,9 @@ describe("pre-aggregated export ≡ per-attempt export", () => {
     expect(fromRaw.tasks.length).toBe(universe.size);
     expect(fromRaw.modelsPresent).toEqual(["base", "cand", "other"]);
     expect(fromRaw.baseline.duplicateRows).toBe(0);
+    // What the comparison covered: metrics on both models, several benchmarks.
+    expect(fromRaw.metrics?.names).toEqual(METRICS);
+    expect(fromRaw.benchmarks).toEqual(["canary", "default", "swe"]);
   });
 });
 

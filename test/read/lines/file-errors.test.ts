@@ -4,15 +4,35 @@
  * line that is not UTF-8 or is too long; each named once, never a stack trace.
  */
 import { chmod, mkdir, readFile, symlink } from "node:fs/promises";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 
 import { describe, expect, it } from "vitest";
 
 import { MAX_LINE_BYTES, readDataset } from "../../../src/read/read-dataset.js";
+import { GATE_NODE } from "../../helpers/gate-node.js";
 import { fixtures, inputError, row, toJsonl, readNamed } from "../fixtures.js";
 
 const fx = fixtures("file-errors");
+
+/**
+ * Root reads anything: as root, the committed bundle reads the file as the unprivileged user
+ * nobody (uid 65534) and the input error it prints is returned.
+ */
+async function readAsNobody(name: string): Promise<string> {
+  await chmod(fx.dir, 0o755);
+  const policy = await fx.write(
+    "nobody-policy.yaml",
+    await readFile(resolve(import.meta.dirname, "../../../policy.example.yaml")),
+  );
+  await chmod(policy, 0o644);
+  const cli = resolve(import.meta.dirname, "../../../dist/cli.js");
+  const args = ["evaluate", "--results", name, "--policy", policy, "--baseline", "b", "--candidate", "c"];
+  const r = spawnSync(GATE_NODE, [cli, ...args], { cwd: fx.dir, uid: 65534, gid: 65534, encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(3);
+  return r.stderr.replace(/^model-gate: /, "").trimEnd();
+}
 const HEADER1 = "The results/reviews input has 1 problem:";
 
 describe("files", () => {
@@ -41,12 +61,14 @@ describe("files", () => {
     );
   });
 
-  // Root reads anything, so there is nothing to test as root.
-  it.skipIf(process.getuid?.() === 0)("names an unreadable file", async () => {
+  it("names an unreadable file", async () => {
     const path = await fx.jsonl("noperm.jsonl", [row()]);
     await chmod(path, 0o000);
-    const err = await inputError(readNamed([path]));
-    expect(err.message).toBe(`${HEADER1}\n  noperm.jsonl: permission denied`);
+    const message =
+      process.getuid?.() === 0
+        ? await readAsNobody("noperm.jsonl")
+        : (await inputError(readNamed([path]))).message;
+    expect(message).toBe(`${HEADER1}\n  noperm.jsonl: permission denied`);
   });
 
   it("names a truncated gzip file, without a stack trace in the message", async () => {

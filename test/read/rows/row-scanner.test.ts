@@ -50,6 +50,10 @@ function view(r: ExportRow): unknown {
     evidence: evidence === undefined ? undefined : typeof evidence === "string" ? evidence : [...evidence],
     attempt: r.attempt,
     cluster: r.cluster,
+    benchmark: r.benchmark,
+    metrics: r.metricNames
+      .slice(0, r.metricCount)
+      .map((name, k) => [name, r.metricValues[k], r.result < 0 ? r.metricCounts[k] : undefined]),
   };
 }
 
@@ -129,6 +133,61 @@ const NUMBERS = [
   ".5",
 ];
 
+const METRIC_NAMES = [
+  "cost_usd",
+  "latency_s",
+  "tokens_in",
+  "tokens_out",
+  "a",
+  "Cost",
+  "1x",
+  "a-b",
+  "\\u0061",
+];
+const METRIC_VALUES = [
+  ...["0", "1", "0.0132", "41.7", "1e5", "1.5e-7", "12345678901234567", "0.1234567890123456789", "2.5e-23"],
+  ...["-1", "-0", "1e400", '"1"', "null", "true", "{}", "[1]", "01", "1.", ".5", "1e"],
+];
+const METRIC_COUNTS = ["0", "1", "2", "3", "4", "5", "1.5", "-1", "null", '"2"', "1e0", "01"];
+
+/** A metric object's text: `names` with a value each, often valid, sometimes not. */
+function metricObject(rand: () => number, names: readonly string[], counts: boolean): string {
+  const values = counts ? METRIC_COUNTS : METRIC_VALUES;
+  const entries = names.map((name) => {
+    const v = rand() < 1 - 0.3 * noise ? values[Math.floor(rand() * (counts ? 6 : 9))] : pick(rand, values);
+    return `"${name}":${v ?? "0"}`;
+  });
+  if (rand() < 0.05 * noise && entries.length > 0) entries.push(entries[0] ?? "");
+  return `{${entries.join(pick(rand, [",", " , "]))}}`;
+}
+
+/** One to three metric names, mostly valid. */
+function metricNames(rand: () => number): string[] {
+  const n = Math.floor(rand() * 4);
+  const names = new Set<string>();
+  for (let k = 0; k < n; k++)
+    names.add(
+      rand() < 1 - 0.2 * noise ? (METRIC_NAMES[Math.floor(rand() * 5)] ?? "a") : pick(rand, METRIC_NAMES),
+    );
+  return [...names];
+}
+
+/** A row's metric fields: `metrics`, or metrics_sum with metrics_n (names often the same). */
+function metricFields(rand: () => number, aggregated: boolean): [string, string][] {
+  if (rand() < 0.5) return [];
+  if (rand() < 0.05 * noise)
+    return [[pick(rand, ["metrics", "metrics_sum", "metrics_n"]), pick(rand, ["null", "[]", "1", '"x"'])]];
+  const names = metricNames(rand);
+  if (aggregated === rand() < 0.9) {
+    const other = rand() < 0.1 * noise ? metricNames(rand) : names;
+    return [
+      ["metrics_sum", metricObject(rand, names, false)],
+      ["metrics_n", metricObject(rand, other, true)],
+    ];
+  }
+  return [["metrics", metricObject(rand, names, false)]];
+}
+
 /** How likely the mutations are, per line: lines are often clean, often not. */
 let noise = 1;
 
@@ -195,6 +254,8 @@ function fuzzLine(rand: () => number): string {
   }
   if (rand() < 0.7) fields.push(["evidence", value(rand, "evidence")]);
   if (rand() < 0.5) fields.push(["cluster", value(rand, "cluster")]);
+  if (rand() < 0.3) fields.push(["benchmark", value(rand, "benchmark")]);
+  fields.push(...metricFields(rand, aggregated));
   const others = Math.floor(rand() * 5);
   for (let k = 0; k < others; k++) {
     const v =
@@ -283,6 +344,9 @@ describe("the byte scanner and JSON.parse agree", () => {
     let parsed = 0;
     let refused = 0;
     let packedRows = 0;
+    // Scanned rows with metrics (of one attempt, pre-aggregated), and with a benchmark.
+    let metricRows = [0, 0] as [number, number];
+    let benchmarkRows = 0;
     for (let i = 0; i < 20_000; i++) {
       const line = fuzzLine(rand);
       const json = byJson(line);
@@ -299,6 +363,11 @@ describe("the byte scanner and JSON.parse agree", () => {
       if (scan === undefined || packed === undefined) continue;
       scanned++;
       if (packed.packedEvidence !== undefined) packedRows++;
+      if (scan.metricCount > 0) {
+        metricRows =
+          scan.result < 0 ? [metricRows[0], metricRows[1] + 1] : [metricRows[0] + 1, metricRows[1]];
+      }
+      if (scan.benchmark !== undefined) benchmarkRows++;
       expect(view(scan), line).toEqual(view(json));
       expect(view(packed), line).toEqual(view(json));
     }
@@ -307,6 +376,9 @@ describe("the byte scanner and JSON.parse agree", () => {
     expect(parsed).toBeGreaterThan(2_000);
     expect(scanned / parsed).toBeGreaterThan(0.7);
     expect(packedRows).toBeGreaterThan(500);
+    expect(metricRows[0]).toBeGreaterThan(300);
+    expect(metricRows[1]).toBeGreaterThan(100);
+    expect(benchmarkRows).toBeGreaterThan(300);
   });
 
   it("on 20,000 mutants of the line before: the shape of the row before never makes a wrong line pass", () => {
