@@ -205,7 +205,11 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
   for (const [name, value] of Object.entries(opts.inputs))
     env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
 
-  const child = spawn(GATE_NODE, ["--import", SHORT_WAITS, DIST], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(GATE_NODE, ["--import", SHORT_WAITS, DIST], {
+    cwd: workspace,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => stdout.push(b));
