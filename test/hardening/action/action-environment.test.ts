@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-import { exportText, policyYaml, tasks } from "../action/exports.js";
+import { exportText, policyYaml, tasks } from "../../action/exports.js";
 import {
   BASE_SHA,
   gateInputs,
@@ -22,7 +22,7 @@ import {
   workflowCommands,
   type EventKind,
   type RunResult,
-} from "../action/run-action.js";
+} from "../../action/run-action.js";
 
 const fakes = useFakeGitHub();
 

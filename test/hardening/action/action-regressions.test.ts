@@ -9,8 +9,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-import { exportText, policyYaml, tasks } from "../action/exports.js";
-import { gateInputs, LOCAL_FILES, runDist, useFakeGitHub } from "../action/run-action.js";
+import { exportText, policyYaml, tasks } from "../../action/exports.js";
+import { gateInputs, LOCAL_FILES, runDist, useFakeGitHub } from "../../action/run-action.js";
 
 const fakes = useFakeGitHub();
 

@@ -18,7 +18,7 @@ import {
   runBundle,
   useScratch,
   SMALL_POLICY,
-} from "./helpers.js";
+} from "../helpers.js";
 
 const renameFault = vi.hoisted(() => ({ error: undefined as Error | undefined }));
 vi.mock("node:fs/promises", async (importOriginal) => {
@@ -32,7 +32,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   };
 });
 
-const { writeFileAtomic } = await import("../../src/io/atomic-write.js");
+const { writeFileAtomic } = await import("../../../src/io/atomic-write.js");
 
 const scratch = useScratch("gate-atomic-");
 afterEach(() => {
@@ -85,7 +85,7 @@ describe("writeFileAtomic", () => {
     const { dir, report } = withPreviousReport("killed");
     const size = 256 * 1024 * 1024;
     // The source itself, transpiled, in a child process that can be killed.
-    const source = readFileSync(new URL("../../src/io/atomic-write.ts", import.meta.url), "utf8");
+    const source = readFileSync(new URL("../../../src/io/atomic-write.ts", import.meta.url), "utf8");
     const module = scratch.write(
       ts.transpileModule(source, {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },

@@ -21,7 +21,7 @@ import {
   runBundle,
   useScratch,
   SMALL_POLICY,
-} from "./helpers.js";
+} from "../helpers.js";
 
 const scratch = useScratch("gate-files-");
 

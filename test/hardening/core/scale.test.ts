@@ -14,8 +14,8 @@ import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 
-import { runCli } from "../../src/cli/main.js";
-import { BASE, CAND, DATASET, evaluateArgs, HARNESS, LONG, SMALL_POLICY, useScratch } from "./helpers.js";
+import { runCli } from "../../../src/cli/main.js";
+import { BASE, CAND, DATASET, evaluateArgs, HARNESS, LONG, SMALL_POLICY, useScratch } from "../helpers.js";
 
 const require = createRequire(import.meta.url);
 // typescript is a dev dependency; its CommonJS API is the parser the guard needs.

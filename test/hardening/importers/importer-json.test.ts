@@ -4,10 +4,10 @@
  * that a broken file makes deep is a located error, not "Maximum call stack size exceeded".
  */
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, parseJsonFile } from "../../src/importers/common.js";
-import { importText, parseTaskList } from "../../src/importers/index.js";
-import type { ImportOptions } from "../../src/importers/types.js";
-import { inputErrorOf } from "../importers/helpers.js";
+import { MAX_JSON_DEPTH, parseJsonFile } from "../../../src/importers/common.js";
+import { importText, parseTaskList } from "../../../src/importers/index.js";
+import type { ImportOptions } from "../../../src/importers/types.js";
+import { inputErrorOf } from "../../importers/helpers.js";
 
 function problemOf(f: () => unknown): {
   message: string;

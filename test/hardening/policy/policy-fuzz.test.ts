@@ -9,9 +9,9 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { InputError } from "../../src/core/errors.js";
-import { MAX_POLICY_BYTES, parsePolicy } from "../../src/core/policy/load-policy.js";
-import type { Policy } from "../../src/core/policy/policy-types.js";
+import { InputError } from "../../../src/core/errors.js";
+import { MAX_POLICY_BYTES, parsePolicy } from "../../../src/core/policy/load-policy.js";
+import type { Policy } from "../../../src/core/policy/policy-types.js";
 import {
   evaluateArgs,
   expectUserError,
@@ -23,7 +23,7 @@ import {
   useScratch,
   BASE,
   SMALL_POLICY,
-} from "./helpers.js";
+} from "../helpers.js";
 
 const scratch = useScratch("gate-policy-fuzz-");
 

@@ -7,7 +7,7 @@
  * reader-hostile.test.ts for the 1 MiB line cap and a 100 MB line under a 64 MB heap).
  */
 import { describe, expect, it } from "vitest";
-import { tableRecords } from "../../src/core/model.js";
+import { tableRecords } from "../../../src/core/model.js";
 
 import {
   DEFAULT_INPUT_LIMITS,
@@ -15,8 +15,8 @@ import {
   MAX_ID_LENGTH,
   MAX_LINE_BYTES,
   MAX_NOTE_LENGTH,
-} from "../../src/read/read-dataset.js";
-import { MAX_POLICY_BYTES } from "../../src/core/policy/load-policy.js";
+} from "../../../src/read/read-dataset.js";
+import { MAX_POLICY_BYTES } from "../../../src/core/policy/load-policy.js";
 import {
   BASE,
   evaluateArgs,
@@ -29,7 +29,7 @@ import {
   runBundle,
   useScratch,
   SMALL_POLICY,
-} from "./helpers.js";
+} from "../helpers.js";
 
 const scratch = useScratch("gate-caps-");
 

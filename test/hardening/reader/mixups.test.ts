@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import type { Report } from "../../src/core/report/report-types.js";
+import type { Report } from "../../../src/core/report/report-types.js";
 import {
   BASE,
   CAND,
@@ -24,7 +24,7 @@ import {
   runBundle,
   useScratch,
   SMALL_POLICY,
-} from "./helpers.js";
+} from "../helpers.js";
 
 const scratch = useScratch("gate-mixups-");
 

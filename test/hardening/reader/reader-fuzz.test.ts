@@ -15,7 +15,7 @@ import { gzipSync } from "node:zlib";
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { tableRecords, type Dataset } from "../../src/core/model.js";
+import { tableRecords, type Dataset } from "../../../src/core/model.js";
 import {
   BASE,
   CAND,
@@ -25,9 +25,9 @@ import {
   readOutcome,
   useScratch,
   type ReadOutcome,
-} from "./helpers.js";
-import { applyAll, exportRows, mutation, reviewRows } from "./mutations.js";
-import { expectation, specLines, type Expectation } from "./oracle.js";
+} from "../helpers.js";
+import { applyAll, exportRows, mutation, reviewRows } from "../mutations.js";
+import { expectation, specLines, type Expectation } from "../oracle.js";
 
 const scratch = useScratch("gate-reader-fuzz-");
 

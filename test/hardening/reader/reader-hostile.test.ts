@@ -6,7 +6,7 @@
  * that names the file and line, never another exception.
  */
 import { createWriteStream } from "node:fs";
-import { tableRecords } from "../../src/core/model.js";
+import { tableRecords } from "../../../src/core/model.js";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
@@ -23,7 +23,7 @@ import {
   runBundle,
   useScratch,
   SMALL_POLICY,
-} from "./helpers.js";
+} from "../helpers.js";
 
 const scratch = useScratch("gate-reader-hostile-");
 

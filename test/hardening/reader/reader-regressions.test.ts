@@ -1,15 +1,12 @@
 /**
- * One regression test (or a few) per bug the hardening work found and fixed; each failed before
- * its fix (the fixes are in git history; RELIABILITY.md names the promises these hold). Run
- * in-process against the source.
+ * The reader's regressions: one test (or a few) per bug the hardening work found in reading an
+ * export and fixed; each failed before its fix (the fixes are in git history; RELIABILITY.md
+ * names the promises these hold). Run in-process against the source.
  */
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
-import { InputError } from "../../src/core/errors.js";
-import { parsePolicy } from "../../src/core/policy/load-policy.js";
-import { cliInProcess } from "../helpers/run-cli.js";
-import { BASE, CAND, evaluateArgs, file, jsonl, pairRows, readError, row, useScratch } from "./helpers.js";
+import { BASE, CAND, file, jsonl, pairRows, readError, row, useScratch } from "../helpers.js";
 
 const scratch = useScratch("gate-fixes-");
 
@@ -91,143 +88,5 @@ describe("fix: no cap on distinct tasks, models or held text: a hostile export e
     const path = scratch.write(jsonl(rows));
     const err = await readError({ results: [path], limits: { maxTasks: 5 }, ...file("tasks.jsonl") });
     expect(err.message).toContain("tasks.jsonl:7: the export has more than 5 distinct tasks");
-  });
-});
-
-describe("fix: CLI error messages could start a workflow command line (`::error::`, `::set-output`)", () => {
-  const policyFile = (text: string) => scratch.write(text, "policy.yaml");
-  const run = (policy: string) => cliInProcess(evaluateArgs([scratch.write(jsonl(pairRows(2)))], policy));
-
-  it("a policy key with a line break, quoted in the message, cannot start a line with ::", async () => {
-    const r = await run(
-      policyFile(
-        'owner: x\nrevisit: 2027-01-01\n"\\n::error::pwned": 1\n"\\n::set-output name=verdict::accept": 2\n',
-      ),
-    );
-    expect(r.code).toBe(3);
-    expect(r.stderr.split("\n").filter((l) => l.trimStart().startsWith("::"))).toEqual([]);
-    // The line break stays (the message is one problem per line), but the line is escaped.
-    expect(r.stderr).toContain('field "\n\\::error::pwned": unknown key "\n\\::error::pwned"');
-  });
-
-  it("an owner with a line break and a bidi override, named by on_expired: fail, is escaped and visible", async () => {
-    const r = await run(
-      policyFile(
-        'owner: "x\\n::error::pwned\\u202e"\nrevisit: 2020-01-01\non_expired: fail\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
-      ),
-    );
-    expect(r.code).toBe(3);
-    expect(r.stderr).toBe(
-      `model-gate: ${scratch.path("policy.yaml")}: the policy expired on 2020-01-01 (today is 2026-11-29) and says on_expired: fail. Its owner x\n\\::error::pwned\\u{202E} must re-examine the thresholds and set a new revisit date.\n`,
-    );
-  });
-});
-
-describe("fix: a --report path that cannot be written was an 'internal error' (exit 4)", () => {
-  const args = (report: string) =>
-    evaluateArgs(
-      [scratch.write(jsonl(pairRows(2)))],
-      scratch.write(
-        'owner: x\nrevisit: 2027-01-01\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
-        "policy.yaml",
-      ),
-      ["--report", report],
-    );
-
-  it("a report in a directory that does not exist is a user error, exit 3", async () => {
-    const r = await cliInProcess(args(scratch.path("no/such/dir/report.json")));
-    expect([r.code, r.stdout, r.stderr]).toEqual([
-      3,
-      "",
-      `model-gate: Cannot write the report file ${scratch.path("no/such/dir/report.json")}: its directory does not exist. No report file was written or changed.\n`,
-    ]);
-  });
-
-  it("a report path that is a directory is a user error, exit 3, and no temporary file is left", async () => {
-    const { mkdirSync, readdirSync } = await import("node:fs");
-    const dir = scratch.path("report-dir");
-    mkdirSync(dir);
-    const argv = args(dir);
-    const before = readdirSync(scratch.dir).sort();
-    const r = await cliInProcess(argv);
-    expect([r.code, r.stderr]).toEqual([
-      3,
-      `model-gate: Refusing to write --report ${dir}: it is a directory; only a regular file is replaced. Nothing was read or written.\n`,
-    ]);
-    expect(readdirSync(scratch.dir).sort()).toEqual(before);
-    expect(readdirSync(dir)).toEqual([]);
-  });
-});
-
-describe("fix: a deeply nested policy overflowed the YAML composer's stack", () => {
-  const head = "owner: x\nrevisit: 2027-01-01\naccept_if: ";
-  it.each([
-    ["30,000 [", head + "[".repeat(30_000) + "]".repeat(30_000) + "\n", 3, 27],
-    ["30,000 - on one line", head + "\n" + "- ".repeat(30_000) + "x\n", 4, 31],
-    ["30,000 ? on one line", head + "\n" + "? ".repeat(30_000) + "x\n", 4, 33],
-  ])(
-    "%s: one problem at the 17th level, not 'Maximum call stack size exceeded'",
-    (_name, text, line, column) => {
-      // Was: "YAML syntax error: Maximum call stack size exceeded" (a leaked RangeError).
-      let error: unknown;
-      try {
-        parsePolicy(text, "deep.yaml");
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).message).toBe(
-        `Invalid policy file deep.yaml: 1 problem\n  deep.yaml:${line}:${column}: mappings and lists are nested more than 16 levels deep here; a policy needs 2 (e.g. accept_if: common_valid_tasks)`,
-      );
-    },
-  );
-});
-
-describe("fix: a policy with bytes that are not UTF-8 was read with U+FFFD in their place", () => {
-  it("is an error naming the line (the owner shown and the sha256 in the provenance would not match the file)", async () => {
-    scratch.write(
-      Buffer.concat([
-        Buffer.from('revisit: 2027-01-01\nowner: "'),
-        Buffer.from([0xff, 0xfe]),
-        Buffer.from(
-          '"\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
-        ),
-      ]),
-      "latin1.yaml",
-    );
-    const r = await cliInProcess(
-      evaluateArgs([scratch.write(jsonl(pairRows(2)))], "latin1.yaml"),
-      scratch.dir,
-    );
-    expect([r.code, r.stdout, r.stderr]).toEqual([
-      3,
-      "",
-      "model-gate: Invalid policy file latin1.yaml: 1 problem\n  latin1.yaml:2: the file is not valid UTF-8 text; save it as UTF-8.\n",
-    ]);
-  });
-});
-
-describe("fix: NUL and other non-printable characters in a policy were accepted (YAML 1.2 forbids them)", () => {
-  it("each is a problem naming its line and column", () => {
-    let error: unknown;
-    try {
-      parsePolicy('owner: "a\u0000b"\nrevisit: 2027-01-01\nnote: "\u001b[31m"\n', "p.yaml");
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).message).toBe(
-      "Invalid policy file p.yaml: 2 problems\n" +
-        "  p.yaml:1:10: the character U+0000 is not allowed in YAML (only printable characters, tab and line breaks are); remove it\n" +
-        "  p.yaml:3:8: the character U+001B is not allowed in YAML (only printable characters, tab and line breaks are); remove it",
-    );
-  });
-
-  it("escaped forms (\\0 in a double-quoted string) stay allowed, as YAML 1.2 allows them", () => {
-    const p = parsePolicy(
-      'owner: "a\\0b"\nrevisit: 2027-01-01\naccept_if:\n  common_valid_tasks: ">= 1"\n  infra_error_rate: "< 1%"\n  disputed_fraction: "< 5%"\n  observed_margin: "> validity_sensitivity + run_variance"\n',
-      "p.yaml",
-    );
-    expect(p.owner).toBe("a\u0000b");
   });
 });

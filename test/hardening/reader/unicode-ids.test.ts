@@ -8,15 +8,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { codePoints, foldInvisible, unicodeNearMatch } from "../../src/core/unicode-near-match.js";
-import { importText } from "../../src/importers/index.js";
-import { mapScore } from "../../src/importers/inspect.js";
-import { BASELINE, CANDIDATE, exportLines, many, tempDir, writePolicy } from "../helpers/export-writer.js";
-import { cliInProcess } from "../helpers/run-cli.js";
-import { inputErrorOf } from "../importers/helpers.js";
-import { exportText, policyYaml, tasks } from "../action/exports.js";
-import { FakeGitHub } from "../action/fake-github.js";
-import { cleanupRuns, distExists, runDist } from "../action/run-action.js";
+import { codePoints, foldInvisible, unicodeNearMatch } from "../../../src/core/unicode-near-match.js";
+import { importText } from "../../../src/importers/index.js";
+import { mapScore } from "../../../src/importers/inspect.js";
+import { BASELINE, CANDIDATE, exportLines, many, tempDir, writePolicy } from "../../helpers/export-writer.js";
+import { cliInProcess } from "../../helpers/run-cli.js";
+import { inputErrorOf } from "../../importers/helpers.js";
+import { exportText, policyYaml, tasks } from "../../action/exports.js";
+import { FakeGitHub } from "../../action/fake-github.js";
+import { cleanupRuns, distExists, runDist } from "../../action/run-action.js";
 
 const NFC = "cfg-caf\u00e9";
 const NFD = "cfg-cafe\u0301";

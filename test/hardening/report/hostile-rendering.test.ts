@@ -13,8 +13,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 
-import type { Report } from "../../src/core/report/report-types.js";
-import { shownBrokenTasks, shownReviewHistory } from "../../src/core/report/task-lists.js";
+import type { Report } from "../../../src/core/report/report-types.js";
+import { shownBrokenTasks, shownReviewHistory } from "../../../src/core/report/task-lists.js";
 import {
   expectNoWorkflowCommand,
   expectUserError,
@@ -22,7 +22,7 @@ import {
   runBundle,
   useScratch,
   type ProcessRun,
-} from "./helpers.js";
+} from "../helpers.js";
 
 const scratch = useScratch("gate-hostile-");
 
